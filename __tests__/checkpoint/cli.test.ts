@@ -1,0 +1,245 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { FileCheckpointStore, checkpointsDir } from '../../src/checkpoint/fileStore.js';
+import { cleanupCommand } from '../../src/cli/cleanup.js';
+import { readLoopProgress, statusCommand } from '../../src/cli/status.js';
+import { FakeClock, ID_A, ID_B, ID_C, capture, removeDir, tempStateDir, writeRaw } from './fixtures.js';
+
+const NOW = new Date('2026-11-30T12:00:00Z');
+
+let stateDir: string;
+let clock: FakeClock;
+let store: FileCheckpointStore;
+
+beforeEach(async () => {
+  stateDir = await tempStateDir();
+  clock = new FakeClock(NOW);
+  store = new FileCheckpointStore(stateDir, { clock });
+});
+
+afterEach(async () => {
+  await removeDir(stateDir);
+});
+
+/**
+ * ID_A: implementation-failed 40 days ago, with loop progress and errors;
+ * ID_B: implementation-complete 35 days ago;
+ * ID_C: beads_integration-complete 2 days ago (the newest, so the one resumed).
+ */
+async function seed(): Promise<void> {
+  clock.set('2026-10-21T12:00:00Z');
+  await store.write({
+    id: ID_A,
+    phase: 'implementation-failed',
+    state: {
+      loop: {
+        iteration: 100,
+        maxIterations: 100,
+        failedIterations: 60,
+        successfulIterations: 40,
+        issuesClosed: ['bd-1', 'bd-2'],
+        issuesEscalated: ['bd-3'],
+        currentCycle: { issueIds: ['bd-4', 'bd-5'] },
+        halt: { reason: 'max iterations' },
+      },
+    },
+    errors: ['Tests failed: 3 of 120 (npm test)', 'Max iterations (100) reached'],
+  });
+  clock.set('2026-10-26T12:00:00Z');
+  await store.write({ id: ID_B, phase: 'implementation-complete', state: { loop: { iteration: 12 } } });
+  clock.set('2026-11-28T12:00:00Z');
+  await store.write({ id: ID_C, phase: 'beads_integration-complete', state: {} });
+}
+
+const exists = (id: string) =>
+  fs.access(path.join(checkpointsDir(stateDir), `${id}.json`)).then(
+    () => true,
+    () => false,
+  );
+
+describe('REQ_018.2.8 REQ_018.5.9 status', () => {
+  it('prints each checkpoint newest first with phase, timestamp, age, loop progress and errors, and marks the one resumed', async () => {
+    await seed();
+    const corrupt = await writeRaw(stateDir, 'c0ffee00-1234-4abc-bdef-0123456789aa.json', '{"id": ');
+    const { out, lines, text } = capture();
+    expect(await statusCommand({ stateDir, json: false }, { store, now: NOW, out })).toBe(0);
+
+    expect(lines[0]).toBe(`Checkpoints in ${checkpointsDir(stateDir)} (3, newest first):`);
+    const order = [ID_C, ID_B, ID_A].map((id) => lines.findIndex((line) => line.startsWith(id)));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(lines).toContain(`${ID_C}  ← would be resumed`);
+    expect(lines).toContain(ID_A);
+    expect(lines.filter((line) => line.includes('← would be resumed'))).toHaveLength(1);
+
+    expect(text()).toContain('  phase:      beads_integration-complete (resumes at implementation)');
+    expect(text()).toContain('  phase:      implementation-complete (nothing left to do)');
+    expect(text()).toContain('  phase:      implementation-failed (resumes at implementation)');
+    expect(text()).toContain('  timestamp:  2026-10-21T12:00:00Z');
+    expect(text()).toContain('  age:        40.0 days');
+    expect(text()).toContain('  age:        2.0 days');
+    expect(text()).toContain('  iteration:  100 of 100');
+    expect(text()).toContain('  iterations: 40 successful, 60 failed');
+    expect(text()).toContain('  closed:     2 (bd-1, bd-2)');
+    expect(text()).toContain('  escalated:  1 (bd-3)');
+    expect(text()).toContain('  in cycle:   2 (bd-4, bd-5)');
+    expect(text()).toContain('  halted:     max iterations');
+    expect(text()).toContain('  errors:\n    - Tests failed: 3 of 120 (npm test)\n    - Max iterations (100) reached');
+    expect(text()).toContain(`  warning:    checkpoint ${ID_C} has an empty state`);
+    expect(text()).toContain(`would resume from ${ID_C} at the implementation phase`);
+    expect(lines.find((line) => line.startsWith('skipped '))).toMatch(
+      new RegExp(`^skipped ${corrupt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: invalid JSON at line 1, column 8`),
+    );
+  });
+
+  it('prints the age with one decimal', async () => {
+    clock.set('2026-11-29T00:00:00Z');
+    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop: {} } });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).toContain('  age:        1.5 days');
+  });
+
+  it('says where it looked and how a checkpoint gets created when there are none', async () => {
+    const { out, lines } = capture();
+    expect(await statusCommand({ stateDir, json: false }, { store, now: NOW, out })).toBe(0);
+    expect(lines[0]).toBe(`No checkpoints in ${stateDir}/checkpoints.`);
+    expect(lines[1]).toContain(`agent-loop run --state-dir ${stateDir}`);
+  });
+
+  it('says nothing is resumable when every checkpoint is complete', async () => {
+    await store.write({ id: ID_B, phase: 'implementation-complete', state: { loop: {} } });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).not.toContain('← would be resumed');
+    expect(text()).toContain('Nothing to resume');
+  });
+
+  it('prints one JSON object with the checkpoints, the one resumed, and the skipped files', async () => {
+    await seed();
+    const corrupt = await writeRaw(stateDir, 'latest.json', '{}');
+    const { out, lines } = capture();
+    expect(await statusCommand({ stateDir, json: true }, { store, now: NOW, out })).toBe(0);
+    expect(lines).toHaveLength(1);
+    const result = JSON.parse(lines[0] as string);
+    expect(result.stateDir).toBe(stateDir);
+    expect(result.resumable).toBe(ID_C);
+    expect(result.checkpoints.map((cp: { id: string }) => cp.id)).toEqual([ID_C, ID_B, ID_A]);
+    expect(result.checkpoints[2]).toEqual({
+      id: ID_A,
+      phase: 'implementation-failed',
+      timestamp: '2026-10-21T12:00:00Z',
+      ageDays: 40,
+      errors: ['Tests failed: 3 of 120 (npm test)', 'Max iterations (100) reached'],
+      resumable: true,
+      wouldResume: false,
+      resumeAt: 'implementation',
+      loop: {
+        iteration: 100,
+        maxIterations: 100,
+        failedIterations: 60,
+        successfulIterations: 40,
+        issuesClosed: ['bd-1', 'bd-2'],
+        issuesEscalated: ['bd-3'],
+        currentCycleIssueIds: ['bd-4', 'bd-5'],
+        haltReason: 'max iterations',
+      },
+      warnings: [],
+    });
+    expect(result.checkpoints[0]).toMatchObject({ id: ID_C, wouldResume: true, resumable: true, loop: null, errors: [] });
+    expect(result.checkpoints[1]).toMatchObject({ id: ID_B, wouldResume: false, resumable: false, resumeAt: null });
+    expect(result.invalid).toEqual([{ path: corrupt, reason: expect.stringContaining('the file name is not <uuid-v4>.json') }]);
+  });
+
+  it('prints an empty JSON listing when there are no checkpoints', async () => {
+    const { out, lines } = capture();
+    await statusCommand({ stateDir, json: true }, { store, now: NOW, out });
+    expect(JSON.parse(lines[0] as string)).toEqual({ stateDir, resumable: null, checkpoints: [], invalid: [] });
+  });
+
+  it('reads loop progress defensively: wrong types and missing fields become null', () => {
+    expect(readLoopProgress({})).toBeUndefined();
+    expect(readLoopProgress({ loop: [] })).toBeUndefined();
+    expect(readLoopProgress({ loop: { iteration: '3', issuesClosed: 'bd-1', currentCycle: 'x', halt: { reason: 4 } } })).toEqual({
+      iteration: null,
+      maxIterations: null,
+      failedIterations: null,
+      successfulIterations: null,
+      issuesClosed: null,
+      issuesEscalated: null,
+      currentCycleIssueIds: null,
+      haltReason: null,
+    });
+    expect(readLoopProgress({ loop: { issuesClosed: ['bd-1', 42, null, { id: 1 }] } })?.issuesClosed).toEqual(['bd-1', '42']);
+  });
+});
+
+describe('REQ_018.3.7 cleanup', () => {
+  it('deletes checkpoints older than the limit, keeps the newest resumable one, and leaves invalid files', async () => {
+    await seed();
+    const corrupt = await writeRaw(stateDir, `${'9f1c2d3e-4b5a-4c6d-9e8f-0a1b2c3d4e50'}.json`, 'not json');
+    const { out, lines } = capture();
+    expect(await cleanupCommand({ stateDir, olderThanDays: 30, all: false, dryRun: false }, { store, now: NOW, out })).toBe(0);
+    expect([await exists(ID_A), await exists(ID_B), await exists(ID_C)]).toEqual([false, false, true]);
+    await expect(fs.access(corrupt)).resolves.toBeUndefined();
+    expect(lines).toContain(`deleted ${ID_B} (implementation-complete, 35.0 days old)`);
+    expect(lines).toContain(`deleted ${ID_A} (implementation-failed, 40.0 days old)`);
+    expect(lines.find((line) => line.startsWith(`kept ${ID_C}`))).toContain('newest resumable checkpoint');
+    expect(lines.find((line) => line.startsWith(`left ${corrupt} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): invalid JSON`))).toBeDefined();
+    expect(lines[lines.length - 1]).toBe(`Deleted 2 of 3 checkpoints in ${checkpointsDir(stateDir)}, kept 1.`);
+  });
+
+  it('keeps the newest resumable checkpoint even when it is older than the limit, and says why', async () => {
+    await seed();
+    await store.delete(ID_C);
+    const { out, lines } = capture();
+    await cleanupCommand({ stateDir, olderThanDays: 30, all: false, dryRun: false }, { store, now: NOW, out });
+    expect([await exists(ID_A), await exists(ID_B)]).toEqual([true, false]);
+    expect(lines).toContain(
+      `kept ${ID_A} (implementation-failed, 40.0 days old): older than 30 days, but it is the newest resumable checkpoint, the one \`agent-loop run\` would resume; pass --all to delete it too`,
+    );
+  });
+
+  it('with --all deletes every checkpoint, the resumable one included', async () => {
+    await seed();
+    const { out, lines } = capture();
+    expect(await cleanupCommand({ stateDir, all: true, dryRun: false }, { store, now: NOW, out })).toBe(0);
+    expect([await exists(ID_A), await exists(ID_B), await exists(ID_C)]).toEqual([false, false, false]);
+    expect(lines.some((line) => line.startsWith('kept'))).toBe(false);
+    expect(lines[lines.length - 1]).toBe(`Deleted 3 of 3 checkpoints in ${checkpointsDir(stateDir)}, kept 0.`);
+  });
+
+  it('a dry run deletes nothing and says what it would delete', async () => {
+    await seed();
+    const before = (await fs.readdir(checkpointsDir(stateDir))).sort();
+    const { out, lines } = capture();
+    expect(await cleanupCommand({ stateDir, all: true, dryRun: true }, { store, now: NOW, out })).toBe(0);
+    expect((await fs.readdir(checkpointsDir(stateDir))).sort()).toEqual(before);
+    expect(lines).toContain(`would delete ${ID_A} (implementation-failed, 40.0 days old)`);
+    expect(lines.some((line) => line.startsWith('deleted'))).toBe(false);
+    expect(lines[lines.length - 1]).toBe(`Dry run: would delete 3 of 3 checkpoints in ${checkpointsDir(stateDir)}, keeping 0; nothing was deleted.`);
+  });
+
+  it('reports in JSON when asked', async () => {
+    await seed();
+    const { out, lines } = capture();
+    await cleanupCommand({ stateDir, olderThanDays: 30, all: false, dryRun: true, json: true }, { store, now: NOW, out });
+    expect(lines).toHaveLength(1);
+    const result = JSON.parse(lines[0] as string);
+    expect(result).toMatchObject({ stateDir, dryRun: true, deleted: [], failed: [], keptNewestResumable: ID_C, invalid: [] });
+    expect(result.wouldDelete.map((cp: { id: string }) => cp.id)).toEqual([ID_B, ID_A]);
+    expect(result.kept.map((cp: { id: string }) => cp.id)).toEqual([ID_C]);
+    expect(await exists(ID_A)).toBe(true);
+  });
+
+  it('exits 2 and names what is expected without --older-than or --all, or with a bad day count', async () => {
+    await seed();
+    const first = capture();
+    expect(await cleanupCommand({ stateDir, all: false, dryRun: false }, { store, now: NOW, out: first.out })).toBe(2);
+    expect(first.lines).toEqual(['agent-loop cleanup: say which checkpoints to delete: --older-than DAYS (keeps the newest resumable one) or --all']);
+    const second = capture();
+    expect(await cleanupCommand({ stateDir, olderThanDays: -3, all: false, dryRun: false }, { store, now: NOW, out: second.out })).toBe(2);
+    expect(second.lines[0]).toContain('--older-than must be a number of days, 0 or more (e.g. --older-than 30); got -3');
+    expect([await exists(ID_A), await exists(ID_B), await exists(ID_C)]).toEqual([true, true, true]);
+  });
+});

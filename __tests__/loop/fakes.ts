@@ -1,0 +1,65 @@
+/** Test doubles for the slice runner: an in-memory issue source, a scripted agent, a manual clock. */
+import type { Agent, AgentResult, AgentRunRequest } from '../../src/agents/types.js';
+import type { Issue, IssueSource } from '../../src/issues/types.js';
+import type { Clock } from '../../src/util/clock.js';
+
+export class MemorySource implements IssueSource {
+  readonly description = 'memory';
+  readonly closedWith: Record<string, string> = {};
+  constructor(public issues: Issue[]) {}
+  static of(...ids: string[]): MemorySource {
+    return new MemorySource(ids.map((id, i) => ({ id, title: `Issue ${id}`, body: `Do ${id}`, status: 'open', labels: [], dependencies: [], priority: i })));
+  }
+  async ready() {
+    return this.issues.filter((i) => i.status === 'open');
+  }
+  async get(id: string) {
+    const i = this.issues.find((x) => x.id === id);
+    return i ? { ...i } : undefined;
+  }
+  async close(id: string, reason: string) {
+    const i = this.issues.find((x) => x.id === id);
+    if (i) i.status = 'closed';
+    this.closedWith[id] = reason;
+  }
+}
+
+export type Step = Partial<AgentResult> | ((req: AgentRunRequest) => Partial<AgentResult>);
+
+/** Plays back one step per call; the last step repeats. */
+export class ScriptedAgent implements Agent {
+  readonly displayName = 'Claude';
+  readonly requests: AgentRunRequest[] = [];
+  constructor(private readonly steps: Step[]) {}
+  async run(req: AgentRunRequest): Promise<AgentResult> {
+    this.requests.push(req);
+    const step = this.steps[Math.min(this.requests.length - 1, this.steps.length - 1)] ?? {};
+    const partial = typeof step === 'function' ? step(req) : step;
+    return { ok: true, exitCode: 0, signal: null, durationMs: 1000, outputTail: '', ...partial };
+  }
+}
+
+export const fail = (message = 'boom', cls: 'transient' | 'permanent' = 'transient'): Partial<AgentResult> => ({
+  ok: false, exitCode: 1, failure: { class: cls, reason: cls === 'transient' ? 'exit_code' : 'auth', message }, outputTail: `tail: ${message}`,
+});
+export const done: Partial<AgentResult> = {
+  report: { workRemaining: '0', workRemainingEmpty: true, requiresContinuation: false, fields: {} },
+};
+export const working = (remaining: string): Partial<AgentResult> => ({
+  report: { workRemaining: remaining, workRemainingEmpty: false, requiresContinuation: true, fields: {} },
+});
+
+export class ManualClock implements Clock {
+  readonly sleeps: number[] = [];
+  constructor(private t = Date.parse('2026-11-21T10:00:00Z')) {}
+  now() {
+    return new Date(this.t);
+  }
+  async sleep(ms: number) {
+    this.sleeps.push(ms);
+    this.t += ms;
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}

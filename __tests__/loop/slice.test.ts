@@ -1,0 +1,253 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
+import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
+import { createLogger } from '../../src/report/logger.js';
+import { createRedactor } from '../../src/report/redact.js';
+import { ManualClock, MemorySource, ScriptedAgent, type Step, done, fail, working } from './fakes.js';
+
+let dir: string;
+beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'slice-')); });
+afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+
+interface Harness {
+  deps: SliceDeps;
+  agent: ScriptedAgent;
+  source: MemorySource;
+  clock: ManualClock;
+  lines: string[];
+  events: () => Record<string, unknown>[];
+  testRuns: string[];
+}
+
+function harness(opts: { steps: Step[]; source?: MemorySource; settings?: Partial<SliceSettings>; tests?: (n: number) => boolean; json?: boolean; clock?: ManualClock }): Harness {
+  const clock = opts.clock ?? new ManualClock();
+  const source = opts.source ?? MemorySource.of('bd-1');
+  const agent = new ScriptedAgent(opts.steps);
+  const lines: string[] = [];
+  const testRuns: string[] = [];
+  const logger = createLogger({ json: opts.json ?? true, write: (s) => lines.push(s), clock, redact: createRedactor(['sekrit-token']) });
+  const deps: SliceDeps = {
+    settings: {
+      maxIterations: 100, iterationDelaySeconds: 10, agentTimeoutMinutes: 30, batch: false, onSuccess: 'merge',
+      strict: false, fresh: false, testCommand: 'npm test', ...opts.settings,
+    },
+    cwd: dir, stateDir: dir, source, agent, clock, logger,
+    store: new FileCheckpointStore(dir, { clock }),
+    runTests: async (command): Promise<TestOutcome> => {
+      testRuns.push(command);
+      const passed = opts.tests ? opts.tests(testRuns.length) : true;
+      return { passed, exitCode: passed ? 0 : 1, durationMs: 500, tail: passed ? 'ok' : 'FAIL parser.test.ts: expected 3, got 4' };
+    },
+  };
+  return { deps, agent, source, clock, lines, testRuns, events: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+describe('REQ_019 the autonomous implementation loop', () => {
+  it('REQ_019.1.7 completes when the issue is closed and the tests pass, then closes it in the source', async () => {
+    const h = harness({ steps: [done] });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', iterations: 1, testsPassed: true, issuesClosed: ['bd-1'], completedIterations: [1] });
+    expect(h.source.closedWith['bd-1']).toMatch(/tests passed at iteration 1/);
+  });
+
+  it('REQ_019.1.1 the prompt names the issue, its body and the plan', async () => {
+    const h = harness({ steps: [done], settings: { plan: 'RED then GREEN' } });
+    await runSlice(h.deps);
+    const prompt = h.agent.requests[0]?.prompt ?? '';
+    expect(prompt).toContain('bd-1: Issue bd-1');
+    expect(prompt).toContain('Do bd-1');
+    expect(prompt).toContain('RED then GREEN');
+    expect(await fs.readFile(h.agent.requests[0]!.promptFile, 'utf8')).toBe(prompt);
+  });
+
+  it('REQ_019.1.4 waits --iteration-delay after each agent invocation, through the injected clock', async () => {
+    const h = harness({ steps: [working('bd-1 part'), done] });
+    await runSlice(h.deps);
+    expect(h.clock.sleeps).toEqual([10_000, 10_000]);
+  });
+
+  it('REQ_019.1.8 failing tests continue the loop with the failing output as context', async () => {
+    const h = harness({ steps: [done], tests: (n) => n >= 2 });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', iterations: 2, testFailures: 1, testsPassed: true });
+    expect(h.agent.requests[1]?.prompt).toContain('FAIL parser.test.ts: expected 3, got 4');
+    expect(r.history.map((x) => x.outcome)).toEqual(['tests_failed', 'complete']);
+  });
+
+  it('does not run the tests while work remains', async () => {
+    const h = harness({ steps: [working('bd-1'), done] });
+    await runSlice(h.deps);
+    expect(h.testRuns).toHaveLength(1);
+  });
+
+  it('completes when the agent closed the issue itself, without a report', async () => {
+    const source = MemorySource.of('bd-1');
+    const h = harness({ source, steps: [() => { source.issues[0]!.status = 'closed'; return {}; }] });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+    expect(source.closedWith['bd-1']).toBeUndefined();
+  });
+
+  it('works one issue per cycle by default, all ready issues in one prompt with --batch', async () => {
+    const one = harness({ source: MemorySource.of('bd-1', 'bd-2'), steps: [done] });
+    await runSlice(one.deps);
+    expect(one.agent.requests.map((r) => r.issueIds)).toEqual([['bd-1'], ['bd-2']]);
+
+    const batch = harness({ source: MemorySource.of('bd-1', 'bd-2'), steps: [done], settings: { batch: true } });
+    const r = await runSlice(batch.deps);
+    expect(batch.agent.requests.map((x) => x.issueIds)).toEqual([['bd-1', 'bd-2']]);
+    expect(batch.agent.requests[0]?.prompt).toMatch(/bd-1[\s\S]*bd-2/);
+    expect(r.issuesClosed).toEqual(['bd-1', 'bd-2']);
+  });
+
+  it('with no ready issues the run is complete without invoking the agent', async () => {
+    const h = harness({ source: MemorySource.of(), steps: [done] });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', iterations: 0 });
+    expect(h.agent.requests).toHaveLength(0);
+  });
+});
+
+describe('REQ_021 errors in the implementation loop', () => {
+  it('REQ_021.1.1-4 agent failures do not end the loop and count toward max iterations', async () => {
+    const h = harness({ steps: [fail('network reset'), fail('killed'), done] });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', iterations: 3, failedIterations: 2, successfulIterations: 1 });
+  });
+
+  it('REQ_021.1.9 permanent failures also continue to the next iteration', async () => {
+    const h = harness({ steps: [fail('invalid request', 'permanent'), done] });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', failedIterations: 1 });
+  });
+
+  it('REQ_021.2 logs "<Agent> iteration N failed: <error>" with time, exit code, elapsed time and class; warn for transient, error for permanent', async () => {
+    const h = harness({ steps: [fail('rate limited'), fail('bad key', 'permanent'), done] });
+    await runSlice(h.deps);
+    const failed = h.events().filter((e) => e.event === 'iteration.failed');
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, exitCode: 1, elapsedMs: 1000, class: 'transient', error: 'rate limited' });
+    expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: rate limited/);
+    expect(failed[0]?.time).toBe('2026-11-21T10:00:10Z');
+    expect(failed[1]).toMatchObject({ level: 'error', iteration: 2, class: 'permanent' });
+  });
+
+  it('REQ_021.2 text mode prints the same line, with the agent failure as context for the next prompt', async () => {
+    const h = harness({ steps: [fail('socket hang up'), done], json: false });
+    await runSlice(h.deps);
+    expect(h.lines.join('')).toMatch(/WARN Claude iteration 1 failed: socket hang up \(exit code 1, 1\.0s, transient exit_code\)/);
+    expect(h.agent.requests[1]?.prompt).toContain('tail: socket hang up');
+  });
+
+  it('REQ_021.3 the result records each iteration with duration and outcome, agent failures apart from test failures', async () => {
+    const h = harness({ steps: [fail('x'), done], tests: (n) => n >= 2 });
+    const r = await runSlice(h.deps);
+    expect(r.history.map((x) => [x.n, x.outcome, x.agent.ok, x.tests?.passed])).toEqual([
+      [1, 'agent_failed', false, undefined], [2, 'tests_failed', true, false], [3, 'complete', true, true],
+    ]);
+    expect(r).toMatchObject({ failedIterations: 1, successfulIterations: 2, testFailures: 1, completedIterations: [3] });
+    expect(r.history.every((x) => typeof x.durationMs === 'number')).toBe(true);
+  });
+
+  it('REQ_021.4 max iterations: halted, "Max iterations (N) reached", partial progress kept, resumable', async () => {
+    const source = MemorySource.of('bd-1', 'bd-2');
+    const h = harness({ source, steps: [done, working('bd-2'), working('bd-2 more')], settings: { maxIterations: 3 }, tests: () => true });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'halted', haltReason: 'max_iterations', error: 'Max iterations (3) reached', iterations: 3, testsPassed: true, issuesClosed: ['bd-1'] });
+    const cp = await h.deps.store.load(r.checkpointId);
+    expect(cp.phase).toBe('implementation-failed');
+    expect(cp.errors).toEqual(['Max iterations (3) reached']);
+    // Raising the limit resumes where it stopped.
+    const again = harness({ source, steps: [done], settings: { maxIterations: 5 }, clock: h.clock });
+    again.deps.store = h.deps.store;
+    again.deps.stateDir = dir;
+    const r2 = await runSlice(again.deps);
+    expect(r2).toMatchObject({ status: 'complete', iterations: 4, checkpointId: r.checkpointId, issuesClosed: ['bd-1', 'bd-2'] });
+  });
+});
+
+describe('seed 004 defensive validation in the loop', () => {
+  const violating: Step = { report: { workRemaining: 'bd-1 tail', workRemainingEmpty: false, requiresContinuation: false, fields: {} } };
+
+  it('overrides requires_continuation=false with work remaining and logs a validation_error to errors.jsonl', async () => {
+    const h = harness({ steps: [violating, done] });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', iterations: 2 });
+    const entries = (await fs.readFile(path.join(dir, 'errors.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(entries).toEqual([expect.objectContaining({
+      type: 'validation_error', iteration: 1,
+      details: { work_remaining: 'bd-1 tail', requires_continuation: false, override: 'forced_true' },
+    })]);
+  });
+
+  it('--strict halts on the violation instead', async () => {
+    const h = harness({ steps: [violating], settings: { strict: true } });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'contract_violation', iterations: 1 });
+  });
+
+  it('stuck_detected: true halts with haltReason stuck', async () => {
+    const h = harness({ steps: [{ report: { workRemaining: 'bd-1', workRemainingEmpty: false, requiresContinuation: true, stuckDetected: true, fields: {} } }] });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'stuck', iterations: 1 });
+  });
+
+  it('the same work_remaining twice in a row halts as stuck', async () => {
+    const h = harness({ steps: [working('bd-1 parser'), working('bd-1 parser'), done] });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'stuck', iterations: 2 });
+  });
+});
+
+describe('checkpoints and slices (REQ_018, REQ_019)', () => {
+  it('writes the checkpoint after every iteration', async () => {
+    const h = harness({ steps: [fail('a'), fail('b'), done] });
+    const writes: number[] = [];
+    const write = h.deps.store.write.bind(h.deps.store);
+    h.deps.store.write = async (cp) => { writes.push((cp.state.loop as { iteration: number }).iteration); return write(cp); };
+    await runSlice(h.deps);
+    expect(writes).toEqual([0, 1, 2, 3, 3]);
+  });
+
+  it('--slice-iterations ends the slice as continuing; the next slice resumes the same count and history', async () => {
+    const source = MemorySource.of('bd-1');
+    const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
+    const r1 = await runSlice(first.deps);
+    expect(r1).toMatchObject({ status: 'continuing', iterations: 1, sliceIterations: 1 });
+    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('beads_integration-complete');
+
+    const second = harness({ source, steps: [done], clock: first.clock });
+    second.deps.store = first.deps.store;
+    const r2 = await runSlice(second.deps);
+    expect(r2).toMatchObject({ status: 'complete', checkpointId: r1.checkpointId, iterations: 2, failedIterations: 1, sliceIterations: 1 });
+    expect(second.agent.requests[0]?.iteration).toBe(2);
+    const stored = await first.deps.store.load(r1.checkpointId);
+    expect((stored.state.loop as { history: unknown[] }).history).toHaveLength(2);
+  });
+
+  it('--slice-minutes ends the slice once the time is used', async () => {
+    const clock = new ManualClock();
+    const h = harness({ clock, steps: [(req) => { clock.advance(4 * 60_000); return working(`step ${req.iteration}`); }], settings: { sliceMinutes: 10, iterationDelaySeconds: 0 } });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'continuing', iterations: 3 });
+  });
+
+  it('--fresh ignores the existing checkpoint', async () => {
+    const h = harness({ steps: [fail('x')], settings: { sliceIterations: 1 } });
+    const r1 = await runSlice(h.deps);
+    h.deps.settings = { ...h.deps.settings, fresh: true };
+    const r2 = await runSlice(h.deps);
+    expect(r2.checkpointId).not.toBe(r1.checkpointId);
+    expect(r2.iterations).toBe(1);
+  });
+
+  it('an aborted run drops the in-flight iteration and keeps the recorded ones', async () => {
+    const controller = new AbortController();
+    const h = harness({ steps: [fail('x'), () => { controller.abort(); return fail('killed'); }] });
+    h.deps.signal = controller.signal;
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'continuing', interrupted: true, iterations: 1 });
+  });
+
+  it('secrets never reach the log', async () => {
+    const h = harness({ steps: [fail('auth failed for sekrit-token'), done] });
+    await runSlice(h.deps);
+    expect(h.lines.join('')).not.toContain('sekrit-token');
+  });
+});

@@ -1,0 +1,244 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { LineSplitter } from './lines.js';
+import { TailBuffer } from './tail.js';
+
+export interface ProcessRequest {
+  command: string;
+  /** Arguments; with `shell`, they become the script's positional parameters ($1, $2, ...). */
+  args?: string[];
+  /** Run `command` as a script via `/bin/sh -c`. */
+  shell?: boolean;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Written to the child's stdin, which is then closed (closed at once when absent). */
+  stdin?: string;
+  timeoutMs?: number;
+  /** How long after SIGTERM to send SIGKILL to the group. Default 5000. */
+  killGraceMs?: number;
+  /** Size of each tail kept. Default 64 KiB. */
+  tailBytes?: number;
+  /** Each line as it comes (long lines arrive in pieces). Errors thrown here are ignored. */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Aborting ends the whole process group, like a timeout. */
+  signal?: AbortSignal;
+}
+
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  /** stdout and stderr interleaved line by line. */
+  tail: string;
+  stderrTail: string;
+  /** Bytes read from stdout and stderr together. */
+  bytes: number;
+  spawnError?: string;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 5000;
+export const DEFAULT_TAIL_BYTES = 64 * 1024;
+/** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
+const PIPE_DRAIN_MS = 1000;
+
+/** Send `sig` to the process group led by `pid`; false when the group is gone. */
+function killGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, sig);
+    return true;
+  } catch {
+    // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
+    return false;
+  }
+}
+
+function describeSpawnError(err: NodeJS.ErrnoException, req: ProcessRequest): string {
+  if (err.code === 'ENOENT' && !existsSync(req.cwd)) return `working directory does not exist: ${req.cwd}`;
+  if (err.code === 'ENOENT') return `command not found: ${req.shell ? '/bin/sh' : req.command}`;
+  return err.message || String(err);
+}
+
+/**
+ * Run a command in its own process group, streaming its output line by line into
+ * `onLine` and two bounded tails. Never rejects: a spawn failure resolves with `spawnError`.
+ */
+export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
+  const started = performance.now();
+  const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
+  const tail = new TailBuffer(tailBytes);
+  const stderrTail = new TailBuffer(tailBytes);
+  const elapsed = (): number => performance.now() - started;
+
+  const base: ProcessResult = {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: 0,
+    tail: '',
+    stderrTail: '',
+    bytes: 0,
+  };
+
+  if (req.signal?.aborted) {
+    return Promise.resolve({ ...base, aborted: true, durationMs: elapsed() });
+  }
+
+  return new Promise<ProcessResult>((resolve) => {
+    const file = req.shell ? '/bin/sh' : req.command;
+    const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
+
+    let child: ChildProcess;
+    try {
+      child = spawn(file, argv, {
+        cwd: req.cwd,
+        env: req.env ?? process.env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+    } catch (err) {
+      resolve({ ...base, durationMs: elapsed(), spawnError: describeSpawnError(err as NodeJS.ErrnoException, req) });
+      return;
+    }
+
+    let settled = false;
+    let timedOut = false;
+    let aborted = false;
+    let exitCode: number | null = null;
+    let exitSignal: string | null = null;
+    let bytes = 0;
+    const timers = new Set<NodeJS.Timeout>();
+    const later = (ms: number, fn: () => void): void => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        fn();
+      }, ms);
+      timers.add(t);
+    };
+
+    const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
+    const emit = (lines: string[], stream: 'stdout' | 'stderr'): void => {
+      for (const line of lines) {
+        tail.push(line + '\n');
+        if (stream === 'stderr') stderrTail.push(line + '\n');
+        if (req.onLine) {
+          try {
+            req.onLine(line, stream);
+          } catch {
+            // A faulty listener must not break the stream.
+          }
+        }
+      }
+    };
+    const consume = (stream: Readable | null, name: 'stdout' | 'stderr'): void => {
+      if (!stream) return;
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        emit(splitters[name].push(chunk), name);
+      });
+      stream.on('end', () => emit(splitters[name].flush(), name));
+      stream.on('error', () => {
+        /* the pipe broke; 'close' still follows */
+      });
+    };
+    consume(child.stdout, 'stdout');
+    consume(child.stderr, 'stderr');
+
+    const finish = (spawnError?: string): void => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      req.signal?.removeEventListener('abort', onAbort);
+      emit(splitters.stdout.flush(), 'stdout');
+      emit(splitters.stderr.flush(), 'stderr');
+      const result: ProcessResult = {
+        exitCode,
+        signal: exitSignal,
+        timedOut,
+        aborted,
+        durationMs: elapsed(),
+        tail: tail.toString(),
+        stderrTail: stderrTail.toString(),
+        bytes,
+      };
+      if (spawnError !== undefined) result.spawnError = spawnError;
+      resolve(result);
+    };
+
+    /** SIGTERM the group now, SIGKILL it after the grace period if anything is left. */
+    let terminating = false;
+    const terminate = (): void => {
+      const pid = child.pid;
+      if (terminating || pid === undefined) return;
+      terminating = true;
+      killGroup(pid, 'SIGTERM');
+      later(killGraceMs, () => {
+        if (killGroup(pid, 0)) killGroup(pid, 'SIGKILL');
+        // Something outside the group (setsid) may still hold our pipes: stop waiting on them.
+        later(PIPE_DRAIN_MS, () => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          if (child.exitCode !== null || child.signalCode !== null) finish();
+        });
+      });
+    };
+
+    function onAbort(): void {
+      // Once the child has exited on its own, an abort changes nothing.
+      if (settled || exitCode !== null || exitSignal !== null) return;
+      aborted = true;
+      terminate();
+    }
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      if (child.pid === undefined) {
+        finish(describeSpawnError(err, req));
+      }
+      // Otherwise a kill or pipe error on a running child: 'close' still comes.
+    });
+
+    child.on('exit', (code, sig) => {
+      exitCode = code;
+      exitSignal = sig;
+      // Stray background processes would keep the pipes open and hang us.
+      terminate();
+    });
+
+    child.on('close', (code, sig) => {
+      if (exitCode === null && exitSignal === null) {
+        exitCode = code;
+        exitSignal = sig;
+      }
+      finish();
+    });
+
+    if (child.pid === undefined) {
+      // Spawn failed; 'error' follows on the next tick.
+      return;
+    }
+
+    if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
+      later(req.timeoutMs, () => {
+        if (settled || terminating) return;
+        timedOut = true;
+        terminate();
+      });
+    }
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const stdin = child.stdin;
+    if (stdin) {
+      stdin.on('error', () => {
+        /* EPIPE: the child does not read its stdin */
+      });
+      stdin.end(req.stdin ?? '');
+    }
+  });
+}

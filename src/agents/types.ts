@@ -1,0 +1,61 @@
+/** What an agent's failure means for the loop: try again later, or no point retrying as is. */
+export type FailureClass = 'transient' | 'permanent';
+
+export interface AgentFailure {
+  class: FailureClass;
+  /** Stable machine-readable reason: timeout, killed, crashed, exit_code, not_found, rate_limit, auth, ... */
+  reason: string;
+  /** One line a person can act on. */
+  message: string;
+  /** When the failure says how long to wait (rate limits). */
+  retryAfterMs?: number;
+}
+
+/** The agent's report block (seed 004), parsed from its final message. */
+export interface ReportBlock {
+  /** work_remaining as written, normalised to a string; undefined when absent. */
+  workRemaining?: string;
+  /** True when work_remaining is absent or empty: "", "0", "[]", whitespace, YAML null, empty list. */
+  workRemainingEmpty: boolean;
+  requiresContinuation?: boolean;
+  stuckDetected?: boolean;
+  summary?: string;
+  /** Every key of the block, as parsed. */
+  fields: Record<string, unknown>;
+}
+
+export interface AgentResult {
+  ok: boolean;
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  failure?: AgentFailure;
+  /** The last few KiB of what the agent printed (stdout and stderr interleaved). */
+  outputTail: string;
+  report?: ReportBlock;
+  costUsd?: number;
+  turns?: number;
+  sessionId?: string;
+  tokens?: { input: number; output: number };
+}
+
+export interface AgentRunRequest {
+  prompt: string;
+  /** 1-indexed iteration number across slices. */
+  iteration: number;
+  issueIds: string[];
+  cwd: string;
+  /** A file that already holds the prompt ($AGENT_LOOP_PROMPT_FILE). */
+  promptFile: string;
+  timeoutMs: number;
+  /** Each line the agent prints, as it comes (long lines arrive in chunks). */
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Aborting ends the agent's whole process group. */
+  signal?: AbortSignal;
+}
+
+export interface Agent {
+  /** Used in log lines: "Claude iteration 3 failed: ...". */
+  readonly displayName: string;
+  run(request: AgentRunRequest): Promise<AgentResult>;
+}

@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { promises as fs, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../util/atomicWrite.js';
+import { rfc3339, systemClock, type Clock } from '../util/clock.js';
+import { newestFirst } from './resume.js';
+import { checkpointWarnings, CHECKPOINT_PHASES, isCheckpointPhase, isUuidV4, parseCheckpoint, serializeCheckpoint } from './schema.js';
+import {
+  CheckpointError,
+  type Checkpoint,
+  type CheckpointListing,
+  type CheckpointStore,
+  type InvalidCheckpoint,
+} from './types.js';
+
+/** A new checkpoint id: a random UUID v4 (REQ_018.1.2–.3). */
+export function newCheckpointId(): string {
+  return randomUUID();
+}
+
+/** `<stateDir>/checkpoints` */
+export function checkpointsDir(stateDir: string): string {
+  return path.join(stateDir, 'checkpoints');
+}
+
+export interface FileCheckpointStoreOptions {
+  /** Source of the timestamps written; systemClock by default. */
+  clock?: Clock;
+  /** Told about checkpoints that are usable but suspicious (an empty state, REQ_018.4.8). */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Checkpoints as `<stateDir>/checkpoints/<id>.json`, one file per id, written atomically.
+ * An id reaches the filesystem only after it has been checked to be a UUID v4.
+ */
+export class FileCheckpointStore implements CheckpointStore {
+  readonly dir: string;
+  private readonly clock: Clock;
+  private readonly warn: (message: string) => void;
+  /** Highest sequence seen in this store; read from the directory on the first write. */
+  private highestSequence: number | undefined;
+  /** Writes run one at a time so each gets its own sequence number. */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly stateDir: string,
+    options: FileCheckpointStoreOptions = {},
+  ) {
+    this.dir = checkpointsDir(stateDir);
+    this.clock = options.clock ?? systemClock;
+    this.warn = options.onWarning ?? (() => {});
+  }
+
+  async list(): Promise<CheckpointListing> {
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(this.dir, { withFileTypes: true });
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return { checkpoints: [], invalid: [] };
+      throw new CheckpointError(this.dir, `cannot read the checkpoints directory (${errorMessage(error)}); check that it is a readable directory`);
+    }
+    const checkpoints: Checkpoint[] = [];
+    const invalid: InvalidCheckpoint[] = [];
+    const names = entries
+      .filter((entry) => !entry.name.startsWith('.') && entry.name.endsWith('.json'))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of names) {
+      const file = path.join(this.dir, entry.name);
+      const id = entry.name.slice(0, -'.json'.length);
+      if (!isUuidV4(id)) {
+        invalid.push({ path: file, reason: `the file name is not <uuid-v4>.json, so it is not a checkpoint this tool wrote; move it out of ${this.dir}` });
+        continue;
+      }
+      if (entry.isDirectory()) {
+        invalid.push({ path: file, reason: 'is a directory, not a checkpoint file' });
+        continue;
+      }
+      try {
+        checkpoints.push(await this.readFile(file));
+      } catch (error) {
+        invalid.push({ path: file, reason: error instanceof CheckpointError ? error.reason : errorMessage(error) });
+      }
+    }
+    return { checkpoints: newestFirst(checkpoints), invalid };
+  }
+
+  async load(id: string): Promise<Checkpoint> {
+    const file = this.pathFor(id);
+    try {
+      const checkpoint = await this.readFile(file);
+      checkpointWarnings(checkpoint).forEach(this.warn);
+      return checkpoint;
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') {
+        throw new CheckpointError(
+          file,
+          `no checkpoint with id ${id} exists in ${this.dir}; run \`agent-loop status --state-dir ${this.stateDir}\` to list the checkpoints there`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>): Promise<Checkpoint> {
+    const run = this.writes.then(() => this.writeNow(checkpoint));
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  async delete(id: string): Promise<void> {
+    const file = this.pathFor(id);
+    try {
+      await fs.unlink(file);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return;
+      throw new CheckpointError(file, `cannot delete (${errorMessage(error)}); check the permissions of ${this.dir}`);
+    }
+  }
+
+  /** The file of a checkpoint id; throws unless the id is a UUID v4, so nothing else becomes a path. */
+  private pathFor(id: string): string {
+    if (!isUuidV4(id)) {
+      throw new CheckpointError(
+        String(id),
+        `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); run \`agent-loop status --state-dir ${this.stateDir}\` to list the checkpoint ids`,
+      );
+    }
+    return path.join(this.dir, `${id}.json`);
+  }
+
+  private async readFile(file: string): Promise<Checkpoint> {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw error;
+      throw new CheckpointError(file, `cannot read (${errorMessage(error)})`);
+    }
+    return parseCheckpoint(text, file);
+  }
+
+  private async writeNow(input: Omit<Checkpoint, 'timestamp' | 'sequence'>): Promise<Checkpoint> {
+    const { id, state, errors } = input;
+    // Typed as a phase, but callers (and JavaScript) can still pass any string: check at run time.
+    const phase: string = input.phase;
+    if (typeof id !== 'string' || id === '') {
+      throw new CheckpointError(this.dir, 'cannot write a checkpoint without an id; create one with newCheckpointId()');
+    }
+    const file = this.pathFor(id);
+    if (typeof phase !== 'string' || phase === '') {
+      throw new CheckpointError(file, `cannot write a checkpoint without a phase; use one of ${CHECKPOINT_PHASES.join(', ')}`);
+    }
+    if (!isCheckpointPhase(phase)) {
+      throw new CheckpointError(file, `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed; use one of ${CHECKPOINT_PHASES.join(', ')}`);
+    }
+    if (typeof state !== 'object' || state === null || Array.isArray(state)) {
+      throw new CheckpointError(file, 'state must be an object (use {} for no state)');
+    }
+    if (errors !== undefined && !(Array.isArray(errors) && errors.every((e) => typeof e === 'string'))) {
+      throw new CheckpointError(file, 'errors must be a list of strings (complete, human-readable messages)');
+    }
+
+    const sequence = Math.max(await this.highestSequenceSoFar(), await this.sequenceOf(file)) + 1;
+    const checkpoint: Checkpoint = { id, phase, timestamp: rfc3339(this.clock.now()), sequence, state };
+    if (errors && errors.length > 0) checkpoint.errors = [...errors];
+    const text = serializeCheckpoint(checkpoint);
+    checkpointWarnings(checkpoint).forEach(this.warn);
+    await writeFileAtomic(file, text);
+    this.highestSequence = sequence;
+    // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings).
+    return parseCheckpoint(text, file);
+  }
+
+  private async highestSequenceSoFar(): Promise<number> {
+    if (this.highestSequence === undefined) {
+      const { checkpoints } = await this.list();
+      this.highestSequence = Math.max(0, ...checkpoints.map((cp) => cp.sequence));
+    }
+    return this.highestSequence;
+  }
+
+  /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
+  private async sequenceOf(file: string): Promise<number> {
+    try {
+      return parseCheckpoint(await fs.readFile(file, 'utf8'), file).sequence;
+    } catch {
+      return 0;
+    }
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,332 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { CheckpointError, PIPELINE_PHASES, type Checkpoint, type CheckpointPhase, type PhaseStatus } from './types.js';
+
+/**
+ * The on-disk format of one checkpoint, `<state-dir>/checkpoints/<id>.json` (REQ_018.1–.5):
+ * `{"id", "phase", "timestamp", "sequence", "state", "errors"?}`, pretty-printed with a 2-space
+ * indent and a trailing newline; `errors` is omitted when empty.
+ */
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** UUID v4 (version nibble 4, variant 8|9|a|b), either case. Checkpoint ids are file names, so nothing else is accepted. */
+export function isUuidV4(value: unknown): value is string {
+  return typeof value === 'string' && UUID_V4.test(value);
+}
+
+const PHASE_STATUSES: readonly PhaseStatus[] = ['complete', 'failed'];
+
+/** Every valid checkpoint phase, in pipeline order: `research-complete`, `research-failed`, … */
+export const CHECKPOINT_PHASES: readonly CheckpointPhase[] = PIPELINE_PHASES.flatMap((phase) =>
+  PHASE_STATUSES.map((status): CheckpointPhase => `${phase}-${status}`),
+);
+
+export function isCheckpointPhase(value: unknown): value is CheckpointPhase {
+  return typeof value === 'string' && (CHECKPOINT_PHASES as readonly string[]).includes(value);
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * Parses an RFC 3339 date-time (`2026-11-21T10:30:00Z`, `2026-11-21T12:30:00+02:00`, optional
+ * fractional seconds) into a Date, honouring the offset. undefined when it is not one, including
+ * impossible dates such as February 30th.
+ */
+export function parseRfc3339(value: string): Date | undefined {
+  const m = RFC3339.exec(value);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day > daysInMonth) return undefined;
+  let offsetMinutes = 0;
+  if (m[8] !== 'Z') {
+    const offsetHours = Number(m[10]);
+    const offsetMins = Number(m[11]);
+    if (offsetHours > 23 || offsetMins > 59) return undefined;
+    offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
+  }
+  const millis = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millis);
+  return new Date(date.getTime() - offsetMinutes * 60_000);
+}
+
+/** How a JSON value reads in a message: "an array", "null", "a string ("x")", "nothing". */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${quote(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${String(value)}`;
+  return `a ${typeof value}`;
+}
+
+/** A string as it appears in a message: quoted, long ones cut. */
+function quote(value: unknown): string {
+  const text = String(value);
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const checkpointFileSchema = z.object({
+  id: z
+    .string({ error: (iss) => `id must be a string (a UUID v4), got ${describe(iss.input)}` })
+    .refine(isUuidV4, {
+      error: (iss) =>
+        `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
+    }),
+  phase: z
+    .string({ error: (iss) => `phase must be a string, got ${describe(iss.input)}` })
+    .refine(isCheckpointPhase, {
+      error: (iss) =>
+        `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed; valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+    }),
+  timestamp: z
+    .string({ error: (iss) => `timestamp must be a string, got ${describe(iss.input)}` })
+    .refine((value) => parseRfc3339(value) !== undefined, {
+      error: (iss) =>
+        `timestamp ${quote(iss.input)} is not an RFC 3339 date-time (expected e.g. 2026-11-21T10:30:00Z or 2026-11-21T12:30:00+02:00)`,
+    }),
+  // Files written by the Go original have no sequence; they sort before any same-second checkpoint of ours.
+  sequence: z
+    .int({ error: (iss) => `sequence must be a whole number, got ${describe(iss.input)}` })
+    .min(0, { error: (iss) => `sequence must not be negative, got ${describe(iss.input)}` })
+    .optional(),
+  // Absent or null is the Go original's `omitempty` on a nil map: an empty state (see checkpointWarnings).
+  state: z
+    .unknown()
+    .refine((value) => value === null || isPlainObject(value), {
+      error: (iss) => `state must be a JSON object, got ${describe(iss.input)}`,
+    })
+    .optional(),
+  errors: z
+    .array(z.string({ error: (iss) => `must be a string, got ${describe(iss.input)}` }), {
+      error: (iss) => `errors must be a list of strings, got ${describe(iss.input)}`,
+    })
+    .nullish(),
+});
+
+function formatIssue(issue: z.core.$ZodIssue): string {
+  // Element issues (errors[2]) carry their position; field issues already name the field.
+  if (issue.path.length > 1) {
+    const [field, ...rest] = issue.path;
+    return `${String(field)}${rest.map((key) => `[${String(key)}]`).join('')} ${issue.message}`;
+  }
+  return issue.message;
+}
+
+/**
+ * Parses and validates the text of a checkpoint file read from `file`. Throws CheckpointError
+ * naming the file and every problem found: invalid JSON (with line, column and offset), an id that
+ * is not a UUID v4 or not the file's name, a phase outside the pipeline, a timestamp that is not
+ * RFC 3339, a state that is not an object, errors that are not a list of strings.
+ */
+export function parseCheckpoint(text: string, file: string): Checkpoint {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new CheckpointError(file, `${describeJsonError(text, error)}; fix the file or remove it`);
+  }
+  if (!isPlainObject(data)) {
+    throw new CheckpointError(file, `expected a JSON object with id, phase, timestamp, state; got ${describe(data)}`);
+  }
+  const result = checkpointFileSchema.safeParse(data);
+  if (!result.success) {
+    throw new CheckpointError(file, result.error.issues.map(formatIssue).join('; '));
+  }
+  const { id, phase, timestamp, sequence, state, errors } = result.data;
+  const expectedName = `${id}.json`;
+  if (path.basename(file) !== expectedName) {
+    throw new CheckpointError(
+      file,
+      `id ${id} does not match the file name ${path.basename(file)}; a checkpoint file must be named <id>.json (${expectedName})`,
+    );
+  }
+  const checkpoint: Checkpoint = {
+    id,
+    phase: phase as CheckpointPhase,
+    timestamp,
+    sequence: sequence ?? 0,
+    state: isPlainObject(state) ? state : {},
+  };
+  if (errors && errors.length > 0) checkpoint.errors = errors;
+  return checkpoint;
+}
+
+/**
+ * The file text for a checkpoint: fields in the documented order, 2-space indent, trailing
+ * newline, `errors` only when there are some. Throws CheckpointError when the state cannot be
+ * represented in JSON (a cycle, a BigInt).
+ */
+export function serializeCheckpoint(checkpoint: Checkpoint): string {
+  const { id, phase, timestamp, sequence, state, errors } = checkpoint;
+  const ordered: Record<string, unknown> = { id, phase, timestamp, sequence, state };
+  if (errors && errors.length > 0) ordered.errors = errors;
+  try {
+    return `${JSON.stringify(ordered, null, 2)}\n`;
+  } catch (error) {
+    throw new CheckpointError(
+      `${id}.json`,
+      `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); keep only plain data (objects, arrays, strings, numbers, booleans, null) in it`,
+    );
+  }
+}
+
+/**
+ * Problems that do not make a checkpoint unusable but deserve a log line (REQ_018.4.8: an empty
+ * state is allowed but logged as a warning).
+ */
+export function checkpointWarnings(checkpoint: Pick<Checkpoint, 'id' | 'state'>): string[] {
+  return Object.keys(checkpoint.state).length === 0
+    ? [`checkpoint ${checkpoint.id} has an empty state: nothing but its phase was saved, so resuming from it keeps no progress`]
+    : [];
+}
+
+// --- where JSON.parse failed --------------------------------------------------------------------
+
+/** "invalid JSON at line 3, column 5 (offset 42): unexpected '}'" — V8 does not always give a position. */
+function describeJsonError(text: string, error: unknown): string {
+  if (text.trim() === '') return 'the file is empty (expected a JSON object); it was probably cut short while being written';
+  const found = findJsonError(text);
+  if (!found) return `invalid JSON: ${error instanceof Error ? error.message : String(error)}`;
+  const before = text.slice(0, found.offset);
+  const line = before.split('\n').length;
+  const column = found.offset - before.lastIndexOf('\n');
+  return `invalid JSON at line ${line}, column ${column} (offset ${found.offset}): ${found.problem}`;
+}
+
+/** The first offset at which `text` stops being JSON (RFC 8259), or undefined when it is valid. */
+export function findJsonError(text: string): { offset: number; problem: string } | undefined {
+  let i = 0;
+  const fail = (problem?: string): never => {
+    if (i >= text.length) throw new JsonSyntax(i, 'unexpected end of input (the file may have been cut short)');
+    throw new JsonSyntax(i, problem ?? `unexpected ${JSON.stringify(text[i])}`);
+  };
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  };
+  const literal = (word: string) => {
+    for (const ch of word) {
+      if (text[i] !== ch) fail();
+      i++;
+    }
+  };
+  const digits = () => {
+    const start = i;
+    while (i < text.length && (text[i] as string) >= '0' && (text[i] as string) <= '9') i++;
+    if (i === start) fail();
+  };
+  const number = () => {
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else digits();
+    if (text[i] === '.') {
+      i++;
+      digits();
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      digits();
+    }
+  };
+  const string = () => {
+    i++; // opening quote
+    for (;;) {
+      if (i >= text.length) fail();
+      const ch = text.charCodeAt(i);
+      if (ch === 0x22) return void i++;
+      if (ch < 0x20) fail('control character in a string (escape it)');
+      if (ch === 0x5c) {
+        i++;
+        const esc = text[i];
+        if (esc === 'u') {
+          for (let k = 0; k < 4; k++) {
+            i++;
+            if (!/[0-9a-fA-F]/.test(text[i] ?? '')) fail('invalid \\u escape');
+          }
+        } else if (esc === undefined || !'"\\/bfnrt'.includes(esc)) fail('invalid escape in a string');
+      }
+      i++;
+    }
+  };
+  // Iterative over containers so deeply nested input cannot overflow the stack.
+  const stack: ('{' | '[')[] = [];
+  const value = () => {
+    ws();
+    const ch = text[i];
+    if (ch === '{' || ch === '[') {
+      stack.push(ch);
+      i++;
+      ws();
+      if (text[i] === (ch === '{' ? '}' : ']')) {
+        stack.pop();
+        i++;
+        closeContainers();
+        return;
+      }
+      if (ch === '{') key();
+      return;
+    }
+    if (ch === '"') string();
+    else if (ch === 't') literal('true');
+    else if (ch === 'f') literal('false');
+    else if (ch === 'n') literal('null');
+    else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) number();
+    else fail();
+    closeContainers();
+  };
+  const key = () => {
+    ws();
+    if (text[i] !== '"') fail('expected a double-quoted property name');
+    string();
+    ws();
+    if (text[i] !== ':') fail("expected ':' after a property name");
+    i++;
+  };
+  /** After a value: close finished containers, or step to the next element. */
+  const closeContainers = () => {
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (!top) return;
+      ws();
+      const close = top === '{' ? '}' : ']';
+      if (text[i] === close) {
+        stack.pop();
+        i++;
+        continue;
+      }
+      if (text[i] !== ',') fail(`expected ',' or '${close}'`);
+      i++;
+      if (top === '{') key();
+      return;
+    }
+  };
+  try {
+    value();
+    while (stack.length > 0) value();
+    ws();
+    if (i < text.length) fail('unexpected content after the JSON value');
+    return undefined;
+  } catch (error) {
+    if (error instanceof JsonSyntax) return { offset: error.offset, problem: error.problem };
+    throw error;
+  }
+}
+
+class JsonSyntax extends Error {
+  constructor(
+    readonly offset: number,
+    readonly problem: string,
+  ) {
+    super(problem);
+  }
+}

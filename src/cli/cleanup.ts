@@ -1,0 +1,104 @@
+import { planCleanup } from '../checkpoint/cleanup.js';
+import { ageInDays } from '../checkpoint/resume.js';
+import type { Checkpoint, CheckpointStore } from '../checkpoint/types.js';
+
+/** `agent-loop cleanup (--older-than DAYS | --all) [--state-dir DIR] [--dry-run] [--json]` */
+
+export interface CleanupCommandOptions {
+  stateDir: string;
+  olderThanDays?: number;
+  all: boolean;
+  dryRun: boolean;
+  json?: boolean;
+}
+
+export interface CleanupDeps {
+  store: CheckpointStore;
+  now: Date;
+  out: (line: string) => void;
+}
+
+/**
+ * Deletes old checkpoints, always keeping the newest resumable one unless `all`. Invalid files are
+ * never touched. Exit code: 0 done, 1 a deletion failed (the others still ran), 2 invalid usage.
+ */
+export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupDeps): Promise<number> {
+  const { store, now, out } = deps;
+  const usage = usageError(opts);
+  if (usage) {
+    out(`agent-loop cleanup: ${usage}`);
+    return 2;
+  }
+
+  const { checkpoints, invalid } = await store.list();
+  const plan = planCleanup(checkpoints, { olderThanDays: opts.olderThanDays, all: opts.all }, now);
+  const deleted: Checkpoint[] = [];
+  const failed: { id: string; reason: string }[] = [];
+  if (!opts.dryRun) {
+    for (const cp of plan.remove) {
+      try {
+        await store.delete(cp.id);
+        deleted.push(cp);
+      } catch (error) {
+        failed.push({ id: cp.id, reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+  const exitCode = failed.length > 0 ? 1 : 0;
+
+  if (opts.json) {
+    const summary = (cp: Checkpoint) => ({ id: cp.id, phase: cp.phase, timestamp: cp.timestamp, ageDays: ageInDays(cp, now) });
+    out(
+      JSON.stringify({
+        stateDir: opts.stateDir,
+        dryRun: opts.dryRun,
+        deleted: deleted.map(summary),
+        wouldDelete: opts.dryRun ? plan.remove.map(summary) : [],
+        failed,
+        kept: plan.keep.map(summary),
+        keptNewestResumable: plan.keptNewestResumable?.id ?? null,
+        invalid,
+      }),
+    );
+    return exitCode;
+  }
+
+  const describe = (cp: Checkpoint) => `${cp.id} (${cp.phase}, ${ageInDays(cp, now).toFixed(1)} days old)`;
+  if (opts.dryRun) for (const cp of plan.remove) out(`would delete ${describe(cp)}`);
+  else for (const cp of deleted) out(`deleted ${describe(cp)}`);
+  for (const { id, reason } of failed) out(`failed to delete ${id}: ${reason}`);
+
+  const kept = plan.keptNewestResumable;
+  if (kept) {
+    const why = `it is the newest resumable checkpoint, the one \`agent-loop run\` would resume`;
+    out(
+      plan.protectedNewestResumable
+        ? `kept ${describe(kept)}: older than ${opts.olderThanDays} days, but ${why}; pass --all to delete it too`
+        : `kept ${describe(kept)}: ${why}`,
+    );
+  }
+  for (const bad of invalid) {
+    out(`left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`);
+  }
+
+  const total = checkpoints.length;
+  const keptCount = total - (opts.dryRun ? plan.remove.length : deleted.length);
+  out(
+    opts.dryRun
+      ? `Dry run: would delete ${plan.remove.length} of ${total} checkpoints in ${store.dir}, keeping ${keptCount}; nothing was deleted.`
+      : `Deleted ${deleted.length} of ${total} checkpoints in ${store.dir}, kept ${keptCount}${failed.length > 0 ? `; ${failed.length} could not be deleted (see above)` : ''}.`,
+  );
+  return exitCode;
+}
+
+/** What is wrong with the options, or undefined. */
+function usageError(opts: CleanupCommandOptions): string | undefined {
+  const days = opts.olderThanDays;
+  if (days !== undefined && !(Number.isFinite(days) && days >= 0)) {
+    return `--older-than must be a number of days, 0 or more (e.g. --older-than 30); got ${String(days)}`;
+  }
+  if (!opts.all && days === undefined) {
+    return 'say which checkpoints to delete: --older-than DAYS (keeps the newest resumable one) or --all';
+  }
+  return undefined;
+}

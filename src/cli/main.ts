@@ -1,0 +1,68 @@
+/** Dispatches a command line to run, status or cleanup. Exit codes: 0 ok/continuing, 1 halted, 2 usage. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Command, ConfigError, type Options, loadConfig, parseArgs } from '../config.js';
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { cleanupCommand } from './cleanup.js';
+import { commandHelp, mainHelp } from './help.js';
+import { runCommand } from './run.js';
+import { statusCommand } from './status.js';
+
+export const VERSION = '0.1.0';
+
+export interface CliIO {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  signal?: AbortSignal;
+  clock?: Clock;
+}
+
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.version) {
+    io.stdout(`${VERSION}\n`);
+    return 0;
+  }
+  if (args.help || !args.command) {
+    io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
+    if (args.help || argv.length === 0) return args.problems.length ? 2 : argv.length === 0 ? 2 : 0;
+  }
+  if (!args.command) return usageError(io, args.command, args.problems.map((p) => p.message));
+
+  // Every problem at once: those of the command line's shape and those of the values.
+  let options: Options;
+  let secrets: string[];
+  try {
+    ({ options, secrets } = loadConfig({
+      command: args.command, flags: args.values, env: io.env,
+      readFile: (p) => readFileSync(path.resolve(io.cwd, p), 'utf8'),
+    }));
+  } catch (error) {
+    if (error instanceof ConfigError) return usageError(io, args.command, [...args.problems, ...error.problems].map((p) => p.message));
+    throw error;
+  }
+  if (args.problems.length > 0) return usageError(io, args.command, args.problems.map((p) => p.message));
+
+  const clock = io.clock ?? systemClock;
+  const stateDir = path.resolve(io.cwd, options.stateDir);
+  const out = (line: string) => io.stdout(`${line}\n`);
+  switch (args.command) {
+    case 'run':
+      return runCommand(options, { ...io, clock, secrets, stateDir });
+    case 'status':
+      return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+    case 'cleanup':
+      return cleanupCommand(
+        { stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json },
+        { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
+      );
+  }
+}
+
+function usageError(io: CliIO, command: Command | undefined, messages: string[]): number {
+  io.stderr(`agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace('  --help', ' --help'));
+  return 2;
+}

@@ -1,0 +1,92 @@
+/** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Options } from '../config.js';
+import { CommandAgent } from '../agents/command.js';
+import type { Agent } from '../agents/types.js';
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { openGit } from '../git/git.js';
+import { createBeadsSource } from '../issues/index.js';
+import { ResumeError, runSlice } from '../loop/slice.js';
+import { exitCodeFor, summaryLine } from '../loop/result.js';
+import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
+import { createLogger } from '../report/logger.js';
+import { createRedactor } from '../report/redact.js';
+import type { Clock } from '../util/clock.js';
+
+export interface RunIO {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  signal?: AbortSignal;
+  clock: Clock;
+  secrets: string[];
+  stateDir: string;
+}
+
+export async function runCommand(options: Options, io: RunIO): Promise<number> {
+  const redact = createRedactor(io.secrets);
+  const problems: string[] = [];
+  const fail = () => {
+    io.stderr(`agent-loop run: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
+    return 2;
+  };
+
+  if (options.source === 'github') problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
+  let agent: Agent | undefined;
+  if (options.agent === 'command') {
+    agent = new CommandAgent({ command: options.agentCommand!, env: io.env });
+  } else {
+    problems.push(`--agent ${options.agent}: this build has no ${options.agent} adapter yet; use --agent command --agent-command CMD.`);
+  }
+  const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
+  if (!testCommand) {
+    problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');
+  }
+  let plan: string | undefined;
+  if (options.plan) {
+    try {
+      plan = readFileSync(path.resolve(io.cwd, options.plan), 'utf8');
+    } catch (error) {
+      problems.push(`--plan: cannot read '${options.plan}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+  }
+  const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact });
+  const source = await createBeadsSource({
+    issuesFile: path.resolve(io.cwd, options.issuesFile), cwd: io.cwd,
+    // An explicit --issues-file means that file, even when bd is installed.
+    preferCli: options.issuesFile === '.beads/issues.jsonl',
+    onWarning: (message) => logger.warn('source.warning', message),
+  });
+  if (source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
+    problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
+  }
+  if (problems.length > 0 || !agent || !testCommand) return fail();
+
+  const git = await openGit(io.cwd, io.env);
+  try {
+    const result = await runSlice({
+      settings: {
+        maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
+        iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
+        batch: options.batch, onSuccess: options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
+        testCommand, plan,
+      },
+      cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal,
+      store: new FileCheckpointStore(io.stateDir, { clock: io.clock }),
+      runTests: (command, signal) => runTestCommand(command, {
+        cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
+        onLine: (line, stream) => logger.output('tests', line, stream),
+      }),
+    });
+    logger.result(result, summaryLine(result));
+    return exitCodeFor(result);
+  } catch (error) {
+    if (error instanceof ResumeError) {
+      problems.push(error.message);
+      return fail();
+    }
+    throw error;
+  }
+}

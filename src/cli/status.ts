@@ -1,0 +1,160 @@
+import { ageInDays, isResumable, newestFirst, pickResumable, resumePoint } from '../checkpoint/resume.js';
+import { checkpointWarnings } from '../checkpoint/schema.js';
+import type { Checkpoint, CheckpointStore } from '../checkpoint/types.js';
+
+/** `agent-loop status [--state-dir DIR] [--json]`: what is checkpointed, and what a run would resume. */
+
+export interface StatusOptions {
+  stateDir: string;
+  json: boolean;
+}
+
+export interface StatusDeps {
+  store: CheckpointStore;
+  now: Date;
+  out: (line: string) => void;
+}
+
+/** The loop's progress as recorded in `state.loop`; every field is null when it is absent or malformed. */
+export interface LoopProgress {
+  iteration: number | null;
+  maxIterations: number | null;
+  failedIterations: number | null;
+  successfulIterations: number | null;
+  issuesClosed: string[] | null;
+  issuesEscalated: string[] | null;
+  currentCycleIssueIds: string[] | null;
+  haltReason: string | null;
+}
+
+/** Reads `state.loop` without trusting its shape (it may come from an older or newer version). undefined when there is none. */
+export function readLoopProgress(state: Record<string, unknown>): LoopProgress | undefined {
+  const loop = state.loop;
+  if (!isRecord(loop)) return undefined;
+  const cycle = isRecord(loop.currentCycle) ? loop.currentCycle : {};
+  const halt = isRecord(loop.halt) ? loop.halt : {};
+  return {
+    iteration: count(loop.iteration),
+    maxIterations: count(loop.maxIterations),
+    failedIterations: count(loop.failedIterations),
+    successfulIterations: count(loop.successfulIterations),
+    issuesClosed: ids(loop.issuesClosed),
+    issuesEscalated: ids(loop.issuesEscalated),
+    currentCycleIssueIds: ids(cycle.issueIds),
+    haltReason: typeof halt.reason === 'string' && halt.reason !== '' ? halt.reason : null,
+  };
+}
+
+export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Promise<number> {
+  const { store, now, out } = deps;
+  const { checkpoints, invalid } = await store.list();
+  const sorted = newestFirst(checkpoints);
+  const resumable = pickResumable(checkpoints);
+
+  if (opts.json) {
+    out(
+      JSON.stringify({
+        stateDir: opts.stateDir,
+        resumable: resumable?.id ?? null,
+        checkpoints: sorted.map((cp) => ({
+          id: cp.id,
+          phase: cp.phase,
+          timestamp: cp.timestamp,
+          ageDays: ageOf(cp, now),
+          errors: cp.errors ?? [],
+          resumable: isResumable(cp),
+          wouldResume: cp === resumable,
+          resumeAt: resumePoint(cp) ?? null,
+          loop: readLoopProgress(cp.state) ?? null,
+          warnings: checkpointWarnings(cp),
+        })),
+        invalid,
+      }),
+    );
+    return 0;
+  }
+
+  if (sorted.length === 0) {
+    out(`No ${invalid.length > 0 ? 'valid ' : ''}checkpoints in ${store.dir}.`);
+    out(`\`agent-loop run --state-dir ${opts.stateDir}\` writes one as it works, and resumes from the newest on its next start.`);
+  } else {
+    out(`Checkpoints in ${store.dir} (${sorted.length}, newest first):`);
+    for (const cp of sorted) {
+      out('');
+      for (const line of describeCheckpoint(cp, cp === resumable, now)) out(line);
+    }
+    out('');
+    out(
+      resumable
+        ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} at the ${resumePoint(resumable)} phase (\`--resume ID\` picks another, \`--fresh\` ignores them).`
+        : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`,
+    );
+  }
+  if (invalid.length > 0) {
+    out('');
+    for (const bad of invalid) out(`skipped ${bad.path}: ${bad.reason}`);
+  }
+  return 0;
+}
+
+function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): string[] {
+  const lines = [`${cp.id}${wouldResume ? '  ← would be resumed' : ''}`];
+  const next = resumePoint(cp);
+  lines.push(`  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
+  lines.push(`  timestamp:  ${cp.timestamp}`);
+  lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
+  const loop = readLoopProgress(cp.state);
+  if (loop) lines.push(...describeLoop(loop));
+  else lines.push('  loop:       no loop progress recorded');
+  for (const warning of checkpointWarnings(cp)) lines.push(`  warning:    ${warning}`);
+  if (cp.errors && cp.errors.length > 0) {
+    lines.push('  errors:');
+    for (const error of cp.errors) lines.push(`    - ${error}`);
+  }
+  return lines;
+}
+
+function describeLoop(loop: LoopProgress): string[] {
+  const lines: string[] = [];
+  if (loop.iteration !== null) {
+    lines.push(`  iteration:  ${loop.iteration}${loop.maxIterations !== null ? ` of ${loop.maxIterations}` : ''}`);
+  } else if (loop.maxIterations !== null) {
+    lines.push(`  iteration:  max ${loop.maxIterations}`);
+  }
+  const outcomes = [
+    loop.successfulIterations !== null ? `${loop.successfulIterations} successful` : undefined,
+    loop.failedIterations !== null ? `${loop.failedIterations} failed` : undefined,
+  ].filter((part): part is string => part !== undefined);
+  if (outcomes.length > 0) lines.push(`  iterations: ${outcomes.join(', ')}`);
+  if (loop.issuesClosed !== null) lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
+  if (loop.issuesEscalated !== null) lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
+  if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
+  if (loop.haltReason !== null) lines.push(`  halted:     ${loop.haltReason}`);
+  return lines;
+}
+
+function listIds(ids: string[]): string {
+  return ids.length === 0 ? 'none' : `${ids.length} (${ids.join(', ')})`;
+}
+
+/** Age in days; a checkpoint from the store always has a valid timestamp, but a foreign store might not. */
+function ageOf(cp: Checkpoint, now: Date): number {
+  try {
+    return ageInDays(cp, now);
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function count(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function ids(value: unknown): string[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.filter((item): item is string | number => typeof item === 'string' || typeof item === 'number').map(String);
+}

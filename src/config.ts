@@ -1,0 +1,370 @@
+/**
+ * Every option, parsed once. One zod schema; each field carries its flag, help text and what is
+ * expected, so `--help`, the README's reference and every error message come from the same place.
+ * Precedence: defaults < `.agent-loop.yml` (or --config FILE) < environment (AGENT_LOOP_<OPTION>) < flags.
+ * This is the only module that reads the environment.
+ */
+import { readFileSync } from 'node:fs';
+import YAML from 'yaml';
+import { z } from 'zod';
+
+export const COMMANDS = ['run', 'status', 'cleanup'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+interface OptionMeta {
+  /** kebab-case flag without dashes. */
+  flag: string;
+  /** One sentence for --help. */
+  help: string;
+  /** What a valid value looks like, for errors and --help. */
+  expected: string;
+  commands: readonly Command[];
+  /** Placeholder in --help; absent for switches. */
+  arg?: string;
+  /** Masked in every log line and diagnostic. */
+  secret?: boolean;
+  /** Shown in --help when the schema has no default. */
+  defaultText?: string;
+}
+
+const registry = z.registry<OptionMeta>();
+
+const RUN = ['run'] as const;
+const ALL = ['run', 'status', 'cleanup'] as const;
+
+// Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
+const toNumber = (v: unknown) => (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v);
+const toBoolean = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(s)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(s)) return false;
+  return v;
+};
+const toUndefinedIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const int = (min: number) => z.preprocess(toNumber, z.number().int().min(min));
+const positive = () => z.preprocess(toNumber, z.number().positive().finite());
+const nonNegative = () => z.preprocess(toNumber, z.number().min(0).finite());
+const flagSwitch = () => z.preprocess(toBoolean, z.boolean()).default(false);
+const text = () => z.preprocess(toUndefinedIfEmpty, z.string().trim().min(1).optional());
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export const OptionsSchema = z.object({
+  config: z.string().min(1).optional().register(registry, {
+    flag: 'config', arg: 'FILE', commands: ALL, defaultText: '.agent-loop.yml if it exists',
+    help: 'YAML file of options (kebab-case keys, same names as the flags).', expected: 'a path to a YAML file',
+  }),
+  source: z.enum(['beads', 'github']).default('beads').register(registry, {
+    flag: 'source', arg: 'beads|github', commands: RUN,
+    help: 'Where issues come from: beads (the bd CLI when on PATH, else the JSONL file) or github (the action).',
+    expected: 'one of beads, github',
+  }),
+  issuesFile: z.string().min(1).default('.beads/issues.jsonl').register(registry, {
+    flag: 'issues-file', arg: 'PATH', commands: RUN,
+    help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.', expected: 'a path',
+  }),
+  agent: z.enum(['claude', 'codex', 'command']).default('claude').register(registry, {
+    flag: 'agent', arg: 'claude|codex|command', commands: RUN,
+    help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command).',
+    expected: 'one of claude, codex, command',
+  }),
+  agentCommand: text().register(registry, {
+    flag: 'agent-command', arg: 'CMD', commands: RUN,
+    help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
+    expected: 'a non-empty shell command',
+  }),
+  testCommand: text().register(registry, {
+    flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest or make test',
+    help: 'The test gate, run when the agent says the work is done; exit code 0 means pass.',
+    expected: 'a non-empty shell command',
+  }),
+  batch: flagSwitch().register(registry, {
+    flag: 'batch', commands: RUN,
+    help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.', expected: 'true or false',
+  }),
+  onSuccess: z.enum(['merge', 'branch']).default('merge').register(registry, {
+    flag: 'on-success', arg: 'merge|branch', commands: RUN,
+    help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch.",
+    expected: 'one of merge, branch',
+  }),
+  plan: text().register(registry, {
+    flag: 'plan', arg: 'FILE', commands: RUN, defaultText: 'none',
+    help: 'A plan (e.g. a TDD plan) included in every prompt.', expected: 'a path to a readable file',
+  }),
+  maxIterations: int(1).default(100).register(registry, {
+    flag: 'max-iterations', arg: 'N', commands: RUN,
+    help: 'Agent invocations allowed in the whole run, counted across slices; then the run halts.',
+    expected: 'a whole number ≥ 1',
+  }),
+  sliceIterations: int(1).optional().register(registry, {
+    flag: 'slice-iterations', arg: 'N', commands: RUN, defaultText: 'unbounded',
+    help: 'End this invocation after N iterations with status continuing (exit 0); the next run resumes.',
+    expected: 'a whole number ≥ 1',
+  }),
+  sliceMinutes: positive().optional().register(registry, {
+    flag: 'slice-minutes', arg: 'M', commands: RUN, defaultText: 'unbounded',
+    help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
+    expected: 'a number of minutes > 0',
+  }),
+  iterationDelay: nonNegative().default(10).register(registry, {
+    flag: 'iteration-delay', arg: 'SECONDS', commands: RUN,
+    help: 'Pause after each agent invocation before the completion check.', expected: 'a number of seconds ≥ 0',
+  }),
+  agentTimeoutMinutes: positive().default(30).register(registry, {
+    flag: 'agent-timeout-minutes', arg: 'M', commands: RUN,
+    help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
+    expected: 'a number of minutes > 0',
+  }),
+  maxRetriesPerStep: int(0).default(3).register(registry, {
+    flag: 'max-retries-per-step', arg: 'N', commands: RUN,
+    help: 'Retries of a failing step, and step-back transitions allowed in one cycle.', expected: 'a whole number ≥ 0',
+  }),
+  maxConsecutiveEscalations: int(1).default(2).register(registry, {
+    flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
+    help: 'Escalated cycles in a row, with no success between them, before the run halts.',
+    expected: 'a whole number ≥ 1',
+  }),
+  stateDir: z.string().min(1).default('.agent-loop').register(registry, {
+    flag: 'state-dir', arg: 'DIR', commands: ALL,
+    help: 'Where checkpoints, logs and errors.jsonl live (never committed).', expected: 'a path',
+  }),
+  resume: z.string().regex(UUID_V4).optional().register(registry, {
+    flag: 'resume', arg: 'ID', commands: RUN, defaultText: 'the newest resumable checkpoint',
+    help: 'Resume this checkpoint instead of the newest one.', expected: 'a checkpoint id (UUID v4, see agent-loop status)',
+  }),
+  fresh: flagSwitch().register(registry, {
+    flag: 'fresh', commands: RUN, help: 'Ignore existing checkpoints and start a new run.', expected: 'true or false',
+  }),
+  strict: flagSwitch().register(registry, {
+    flag: 'strict', commands: RUN,
+    help: "Halt when the agent's report contradicts itself, instead of overriding it and continuing.",
+    expected: 'true or false',
+  }),
+  discordWebhook: z.preprocess(toUndefinedIfEmpty, z.url({ protocol: /^https?$/ }).optional()).register(registry, {
+    flag: 'discord-webhook', arg: 'URL', commands: RUN, secret: true, defaultText: 'none',
+    help: 'Discord webhook that receives halt diagnostics (masked in every log).', expected: 'an http(s) URL',
+  }),
+  json: flagSwitch().register(registry, {
+    flag: 'json', commands: ALL,
+    help: 'stdout becomes NDJSON events; the last line is the result.', expected: 'true or false',
+  }),
+  olderThan: nonNegative().optional().register(registry, {
+    flag: 'older-than', arg: 'DAYS', commands: ['cleanup'],
+    help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).', expected: 'a number of days ≥ 0',
+  }),
+  all: flagSwitch().register(registry, {
+    flag: 'all', commands: ['cleanup'], help: 'Delete every checkpoint, the resumable one included.', expected: 'true or false',
+  }),
+  dryRun: flagSwitch().register(registry, {
+    flag: 'dry-run', commands: ['cleanup'], help: 'Print what would be deleted and delete nothing.', expected: 'true or false',
+  }),
+});
+
+export type Options = z.infer<typeof OptionsSchema>;
+export type OptionKey = keyof Options;
+
+export interface OptionInfo extends OptionMeta {
+  key: OptionKey;
+  /** The default as shown to users. */
+  defaultValue?: string;
+  env: string;
+}
+
+export const OPTIONS: readonly OptionInfo[] = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
+  const meta = registry.get(schema as z.ZodType);
+  if (!meta) throw new Error(`option ${key} has no metadata`);
+  const parsed = (schema as z.ZodType).safeParse(undefined);
+  const dflt = parsed.success && parsed.data !== undefined ? String(parsed.data) : meta.defaultText;
+  return { ...meta, key: key as OptionKey, defaultValue: dflt, env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}` };
+});
+
+const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
+export const optionsFor = (command: Command) => OPTIONS.filter((o) => o.commands.includes(command));
+
+/** One invalid value: which option, what was given, where it came from, what is expected. */
+export interface ConfigProblem {
+  option: string;
+  message: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: ConfigProblem[]) {
+    super(problems.map((p) => p.message).join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+export interface ParsedArgs {
+  command?: Command;
+  help: boolean;
+  version: boolean;
+  values: Map<string, string | true>;
+  problems: ConfigProblem[];
+}
+
+/** Splits argv into a command and `--flag value` / `--flag=value` / `--switch` pairs; collects every problem. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const out: ParsedArgs = { help: false, version: false, values: new Map(), problems: [] };
+  let i = 0;
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith('-')) {
+    if ((COMMANDS as readonly string[]).includes(first)) out.command = first as Command;
+    else if (first === 'help') out.help = true;
+    else out.problems.push({ option: first, message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.` });
+    i = 1;
+  }
+  for (; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') { out.help = true; continue; }
+    if (arg === '--version' || arg === '-V') { out.version = true; continue; }
+    if (!arg.startsWith('--')) {
+      out.problems.push({ option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const info = byFlag.get(name);
+    if (!info) {
+      out.problems.push({ option: `--${name}`, message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' ') });
+      continue;
+    }
+    if (eq !== -1) { out.values.set(name, arg.slice(eq + 1)); continue; }
+    const next = argv[i + 1];
+    if (!info.arg) {
+      // A switch: --fresh, or --fresh true|false.
+      if (next !== undefined && /^(true|false)$/i.test(next)) { out.values.set(name, next); i++; }
+      else out.values.set(name, true);
+      continue;
+    }
+    if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
+      out.problems.push({ option: `--${name}`, message: `--${name}: a value is missing; expected ${info.expected}.` });
+      continue;
+    }
+    out.values.set(name, next);
+    i++;
+  }
+  return out;
+}
+
+type Origin = { value: unknown; from: string };
+
+export interface ConfigSources {
+  command: Command;
+  flags: Map<string, string | true>;
+  env: NodeJS.ProcessEnv;
+  /** Reads the config file; injectable for tests. */
+  readFile?: (path: string) => string;
+}
+
+export interface LoadedConfig {
+  options: Options;
+  /** Secret values (option values and well-known environment secrets) to mask everywhere. */
+  secrets: string[];
+}
+
+/** Merges the four layers and validates once. Throws ConfigError listing every problem. */
+export function loadConfig(sources: ConfigSources): LoadedConfig {
+  const { command, flags, env } = sources;
+  const readFile = sources.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+  const allowed = new Set(optionsFor(command).map((o) => o.key));
+  const problems: ConfigProblem[] = [];
+  const merged = new Map<OptionKey, Origin>();
+
+  for (const [flag] of flags) {
+    const info = byFlag.get(flag);
+    if (info && !allowed.has(info.key)) {
+      problems.push({ option: `--${flag}`, message: `--${flag} is not an option of '${command}'. See agent-loop ${command} --help.` });
+    }
+  }
+
+  // Layer 2: the config file.
+  const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
+  const configPath = typeof explicitConfig === 'string' ? explicitConfig : '.agent-loop.yml';
+  let fileText: string | undefined;
+  try {
+    fileText = readFile(configPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (explicitConfig !== undefined || code !== 'ENOENT') {
+      problems.push({ option: '--config', message: `--config: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.` });
+    }
+  }
+  if (fileText !== undefined) {
+    let doc: unknown;
+    try {
+      doc = YAML.parse(fileText);
+    } catch (error) {
+      problems.push({ option: '--config', message: `--config: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).` });
+    }
+    if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
+      problems.push({ option: '--config', message: `--config: '${configPath}' must be a mapping of option names to values.` });
+    } else if (doc) {
+      for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
+        const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
+        if (!info || info.key === 'config') {
+          problems.push({ option: name, message: `${configPath}: unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+        } else if (allowed.has(info.key) && value !== null) {
+          merged.set(info.key, { value, from: configPath });
+        }
+      }
+    }
+  }
+
+  // Layer 3: the environment. Layer 4: flags.
+  for (const info of OPTIONS) {
+    if (!allowed.has(info.key) || info.key === 'config') continue;
+    const fromEnv = env[info.env];
+    if (fromEnv !== undefined && fromEnv !== '') merged.set(info.key, { value: fromEnv, from: info.env });
+    const fromFlag = flags.get(info.flag);
+    if (fromFlag !== undefined) merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
+  }
+
+  const input = Object.fromEntries([...merged].map(([k, o]) => [k, o.value]));
+  const result = OptionsSchema.safeParse(input);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = issue.path[0] as OptionKey | undefined;
+      const info = OPTIONS.find((o) => o.key === key);
+      if (!info) { problems.push({ option: String(key), message: issue.message }); continue; }
+      const origin = merged.get(info.key);
+      const shown = info.secret ? '***' : JSON.stringify(origin?.value);
+      const where = origin && origin.from !== `--${info.flag}` ? ` (from ${origin.from})` : '';
+      problems.push({ option: `--${info.flag}`, message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.` });
+    }
+  }
+  const options = result.success ? result.data : undefined;
+
+  if (options && command === 'run') {
+    if (options.resume && options.fresh) problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
+    if (options.agent === 'command' && !options.agentCommand) {
+      problems.push({ option: '--agent-command', message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".' });
+    }
+  }
+  if (options && command === 'cleanup') {
+    if (options.all === (options.olderThan !== undefined)) {
+      problems.push({ option: '--older-than', message: 'cleanup needs exactly one of --older-than DAYS or --all.' });
+    }
+  }
+  if (problems.length > 0 || !options) throw new ConfigError(problems);
+
+  return { options, secrets: collectSecrets(options, env) };
+}
+
+const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CREDENTIALS?)$/i;
+
+/** Values that must never appear in a log line, summary or message. */
+export function collectSecrets(options: Partial<Options>, env: NodeJS.ProcessEnv): string[] {
+  const values = new Set<string>();
+  for (const info of OPTIONS) {
+    const v = options[info.key];
+    if (info.secret && typeof v === 'string') values.add(v);
+  }
+  for (const [name, v] of Object.entries(env)) {
+    if (v && SECRET_ENV.test(name)) values.add(v);
+  }
+  return [...values].filter((v) => v.length >= 6);
+}
+
+/** Subset of options the run command uses, for modules that should not see the rest. */
+export type RunOptions = Options;

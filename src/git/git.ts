@@ -1,0 +1,101 @@
+/** The git operations the loop needs, behind one interface; every call goes through one execGit. */
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export interface Git {
+  readonly topLevel: string;
+  /** The checked-out branch, or the commit when HEAD is detached. */
+  currentRef(): Promise<string>;
+  branchExists(branch: string): Promise<boolean>;
+  /** Creates `branch` from `from` (or checks it out when it exists) and switches to it. */
+  switchToBranch(branch: string, from: string): Promise<void>;
+  checkout(ref: string): Promise<void>;
+  /** Stages everything and commits; false when there was nothing to commit. */
+  commitAll(message: string): Promise<boolean>;
+  merge(branch: string, message: string): Promise<void>;
+  deleteBranch(branch: string): Promise<void>;
+  /** Adds a path (relative to the top level) to .git/info/exclude once. */
+  exclude(relativePath: string): Promise<void>;
+}
+
+export class GitError extends Error {
+  constructor(readonly args: string[], readonly code: number | null, readonly stderr: string) {
+    super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+    this.name = 'GitError';
+  }
+}
+
+type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+
+function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
+  return (args) =>
+    new Promise((resolve) => {
+      execFile('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : 1) : 0;
+        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+      });
+    });
+}
+
+/** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
+export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git | undefined> {
+  const raw = execGitIn(cwd, env);
+  const top = await raw(['rev-parse', '--show-toplevel']);
+  if (top.code !== 0) return undefined;
+  const topLevel = top.stdout.trim();
+  const hasIdentity = (await raw(['config', 'user.email'])).stdout.trim() !== '';
+  // Commits must not fail on a machine without a git identity (CI runners, containers).
+  const identity = hasIdentity ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com'];
+  const exec = execGitIn(topLevel, env);
+  const git = async (...args: string[]) => {
+    const r = await exec([...identity, ...args]);
+    if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
+    return r.stdout.trim();
+  };
+  const tryGit = async (...args: string[]) => (await exec([...identity, ...args])).code === 0;
+
+  return {
+    topLevel,
+    async currentRef() {
+      const branch = await exec(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+      return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
+    },
+    branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
+    async switchToBranch(branch, from) {
+      if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`)) await git('checkout', '--quiet', branch);
+      else await git('checkout', '--quiet', '-b', branch, from);
+    },
+    async checkout(ref) {
+      await git('checkout', '--quiet', ref);
+    },
+    async commitAll(message) {
+      await git('add', '--all');
+      if (await tryGit('diff', '--cached', '--quiet')) return false;
+      await git('commit', '--quiet', '--no-verify', '-m', message);
+      return true;
+    },
+    async merge(branch, message) {
+      await git('merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch);
+    },
+    async deleteBranch(branch) {
+      await git('branch', '--quiet', '-D', branch);
+    },
+    async exclude(relativePath) {
+      const gitDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
+      const file = path.join(gitDir, 'info', 'exclude');
+      const line = `/${relativePath.replace(/^\/+|\/+$/g, '')}/`;
+      const current = await fs.readFile(file, 'utf8').catch(() => '');
+      if (current.split('\n').includes(line)) return;
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop state (never committed)\n${line}\n`);
+    },
+  };
+}
+
+/** A branch name git accepts for an issue id: agent-loop/<id>. */
+export function cycleBranch(issueIds: readonly string[]): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+  const first = safe(issueIds[0] ?? 'issue');
+  return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
+}

@@ -1,0 +1,227 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../util/atomicWrite.js';
+import { rfc3339 } from '../util/clock.js';
+import { beadsRecordToIssue, computeReady, isBeadsRecord, isPlainObject, type BeadsRecord } from './ready.js';
+import type { Issue, IssueSource, SourceWarning } from './types.js';
+
+export interface BeadsFileSourceOptions {
+  /** The JSONL file, as the user named it (shown in messages); relative paths resolve against `cwd`. */
+  file: string;
+  /** Directory a relative `file` is resolved against. Default: the process's working directory. */
+  cwd?: string;
+  /** Receives malformed-line and duplicate-id reports. Each distinct report is given once per source. */
+  onWarning?: SourceWarning;
+  /** Clock for `closed_at` / `updated_at`. */
+  now?: () => Date;
+}
+
+/** A line of the file that holds an issue. `segment` indexes `ParsedJsonl.segments`. */
+export interface JsonlEntry {
+  line: number;
+  segment: number;
+  record: BeadsRecord;
+}
+
+export interface JsonlProblem {
+  line: number;
+  message: string;
+}
+
+/**
+ * The file cut at every "\n": joining `segments` with "\n" gives back the exact bytes, so a rewrite
+ * only has to replace one segment. A "\r" before the "\n" stays inside its segment.
+ */
+export interface ParsedJsonl {
+  segments: Buffer[];
+  /** Every valid line in file order (an id may appear twice: the later line is the one that counts). */
+  entries: JsonlEntry[];
+  /** Lines that are not a JSON object with a string id, and ids given twice. */
+  problems: JsonlProblem[];
+}
+
+const NEWLINE = 0x0a;
+const BOM = '\uFEFF';
+
+/** Pure: splits and parses a beads JSONL file. Empty lines are neither entries nor problems. */
+export function parseJsonl(content: Buffer): ParsedJsonl {
+  const segments: Buffer[] = [];
+  for (let start = 0; ; ) {
+    const end = content.indexOf(NEWLINE, start);
+    if (end === -1) {
+      segments.push(content.subarray(start));
+      break;
+    }
+    segments.push(content.subarray(start, end));
+    start = end + 1;
+  }
+  const entries: JsonlEntry[] = [];
+  const problems: JsonlProblem[] = [];
+  const lineOfId = new Map<string, number>();
+  segments.forEach((segment, index) => {
+    const line = index + 1;
+    const { body } = splitLine(segment.toString('utf8'), index === 0);
+    if (body.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      problems.push({ line, message: `malformed line skipped (${(error as Error).message})` });
+      return;
+    }
+    if (!isPlainObject(value)) {
+      problems.push({ line, message: `malformed line skipped (not a JSON object)` });
+      return;
+    }
+    if (!isBeadsRecord(value)) {
+      problems.push({ line, message: `malformed line skipped (no string "id" field)` });
+      return;
+    }
+    const earlier = lineOfId.get(value.id);
+    if (earlier !== undefined) {
+      problems.push({ line, message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used` });
+    }
+    lineOfId.set(value.id, line);
+    entries.push({ line, segment: index, record: value });
+  });
+  return { segments, entries, problems };
+}
+
+/** The last entry for each id, in file order of those entries. */
+export function latestEntries(entries: readonly JsonlEntry[]): JsonlEntry[] {
+  const last = new Map<string, JsonlEntry>();
+  for (const entry of entries) last.set(entry.record.id, entry);
+  return entries.filter((entry) => last.get(entry.record.id) === entry);
+}
+
+/**
+ * Pure: the file with one segment replaced by `record` serialised on one line. A "\r" ending the old
+ * segment and a byte-order mark starting the file are kept; every other byte is the original.
+ */
+export function replaceSegment(parsed: ParsedJsonl, segmentIndex: number, record: BeadsRecord): Buffer {
+  const old = parsed.segments[segmentIndex];
+  if (old === undefined) throw new Error(`replaceSegment: no segment ${segmentIndex} (the file has ${parsed.segments.length})`);
+  const { bom, cr } = splitLine(old.toString('utf8'), segmentIndex === 0);
+  const segments = [...parsed.segments];
+  segments[segmentIndex] = Buffer.from(bom + JSON.stringify(record) + cr, 'utf8');
+  const parts: Buffer[] = [];
+  segments.forEach((segment, i) => {
+    if (i > 0) parts.push(Buffer.from([NEWLINE]));
+    parts.push(segment);
+  });
+  return Buffer.concat(parts);
+}
+
+function splitLine(text: string, first: boolean): { bom: string; body: string; cr: string } {
+  const bom = first && text.startsWith(BOM) ? BOM : '';
+  const cr = text.endsWith('\r') ? '\r' : '';
+  return { bom, cr, body: text.slice(bom.length, text.length - cr.length) };
+}
+
+/**
+ * Issues read from a beads JSONL file (`.beads/issues.jsonl`), used when the `bd` CLI is not
+ * installed. The file is read afresh on every call, because the agent may edit it in between.
+ * Writes replace only the touched issue's line, atomically.
+ */
+export class BeadsFileSource implements IssueSource {
+  readonly description: string;
+  private readonly file: string;
+  private readonly absolute: string;
+  private readonly onWarning: SourceWarning;
+  private readonly now: () => Date;
+  private readonly reported = new Set<string>();
+  /** Serialises read-modify-write cycles of this instance so two updates cannot lose each other. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: BeadsFileSourceOptions) {
+    this.file = options.file;
+    this.absolute = path.resolve(options.cwd ?? process.cwd(), options.file);
+    this.onWarning = options.onWarning ?? (() => {});
+    this.now = options.now ?? (() => new Date());
+    this.description = `beads file ${options.file}`;
+  }
+
+  async ready(): Promise<Issue[]> {
+    const parsed = await this.read();
+    return computeReady(latestEntries(parsed.entries).map((e) => e.record));
+  }
+
+  async get(id: string): Promise<Issue | undefined> {
+    const entry = findLatest(await this.read(), id);
+    return entry && beadsRecordToIssue(entry.record);
+  }
+
+  /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
+  async close(id: string, reason: string): Promise<void> {
+    await this.modify(id, 'close', (record) => {
+      if (record.status === 'closed') return record;
+      const stamp = rfc3339(this.now());
+      return { ...record, status: 'closed', closed_at: stamp, updated_at: stamp, close_reason: reason };
+    });
+  }
+
+  /**
+   * Replaces one issue's record with `patch(record)` and rewrites the file atomically, changing only
+   * that issue's line (existing keys keep their order, new keys go at the end). When the patch
+   * changes nothing, the file is not written. Returns the record now in the file.
+   */
+  updateIssue(id: string, patch: (record: BeadsRecord) => BeadsRecord): Promise<BeadsRecord> {
+    return this.modify(id, 'update', patch);
+  }
+
+  private modify(id: string, action: string, patch: (record: BeadsRecord) => BeadsRecord): Promise<BeadsRecord> {
+    const run = this.queue.then(async () => {
+      const parsed = await this.read();
+      const entry = findLatest(parsed, id);
+      if (!entry) {
+        throw new Error(
+          `Cannot ${action} issue ${id}: no issue with that id in ${this.file} (${parsed.entries.length} issues read). ` +
+            `Check the id, or point at the right file with --issues-file PATH.`,
+        );
+      }
+      const before = JSON.stringify(entry.record);
+      const after = patch(entry.record);
+      if (!isBeadsRecord(after) || after.id !== id) {
+        throw new Error(`Cannot ${action} issue ${id} in ${this.file}: the patch must return an object with "id": ${JSON.stringify(id)}.`);
+      }
+      if (JSON.stringify(after) === before) return after;
+      await writeFileAtomic(this.absolute, replaceSegment(parsed, entry.segment, after));
+      return after;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async read(): Promise<ParsedJsonl> {
+    let content: Buffer;
+    try {
+      content = await fs.readFile(this.absolute);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        throw new Error(
+          `Beads issues file not found: ${this.file} (looked at ${this.absolute}). ` +
+            `Create it with \`bd init\`, or point at another file with --issues-file PATH.`,
+        );
+      }
+      throw new Error(`Cannot read beads issues file ${this.file}: ${(error as Error).message}. Check that it is a readable file.`);
+    }
+    const parsed = parseJsonl(content);
+    for (const problem of parsed.problems) this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);
+    return parsed;
+  }
+
+  private warnOnce(message: string): void {
+    if (this.reported.has(message)) return;
+    this.reported.add(message);
+    this.onWarning(message);
+  }
+}
+
+function findLatest(parsed: ParsedJsonl, id: string): JsonlEntry | undefined {
+  for (let i = parsed.entries.length - 1; i >= 0; i--) {
+    const entry = parsed.entries[i];
+    if (entry?.record.id === id) return entry;
+  }
+  return undefined;
+}

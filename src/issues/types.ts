@@ -1,0 +1,35 @@
+/** A unit of work from an issue source. ids are strings: "42" on GitHub, "bd-a1b2" in beads. */
+export interface Issue {
+  id: string;
+  title: string;
+  body: string;
+  /** The source's own status word: beads uses open, in_progress, blocked, closed. */
+  status: string;
+  labels: string[];
+  /** ids of the issues this one depends on (any dependency type). */
+  dependencies: string[];
+  /** 0 is the most urgent (beads); undefined when the source has no priority. */
+  priority?: number;
+  createdAt?: string;
+  url?: string;
+  authorAssociation?: string;
+}
+
+export function isClosed(issue: Pick<Issue, 'status'>): boolean {
+  return issue.status === 'closed';
+}
+
+/** Where issues come from and where their closing goes back to. */
+export interface IssueSource {
+  /** Short name for logs: "beads file .beads/issues.jsonl", "bd". */
+  readonly description: string;
+  /** Ready issues, most urgent first (priority ascending, then oldest). */
+  ready(): Promise<Issue[]>;
+  /** Re-reads one issue (its status may have been changed by the agent). undefined when unknown. */
+  get(id: string): Promise<Issue | undefined>;
+  /** Closes an issue with a reason. Closing a closed issue is a no-op. */
+  close(id: string, reason: string): Promise<void>;
+}
+
+/** Non-fatal problems a source finds while reading (e.g. a malformed line), reported to the log. */
+export type SourceWarning = (message: string) => void;

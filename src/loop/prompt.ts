@@ -1,0 +1,49 @@
+/** The prompt the agent receives each iteration. Pure. */
+import type { CycleState } from './state.js';
+import type { Issue } from '../issues/types.js';
+
+export interface PromptInput {
+  issues: Pick<Issue, 'id' | 'title' | 'body'>[];
+  iteration: number;
+  maxIterations: number;
+  testCommand: string;
+  plan?: string;
+  lastFailure?: CycleState['lastFailure'];
+  sourceHint: string;
+}
+
+const MAX_CONTEXT = 4000;
+
+export function buildPrompt(p: PromptInput): string {
+  const ids = p.issues.map((i) => i.id).join(', ');
+  const parts: string[] = [
+    `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
+    `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
+    '',
+  ];
+  for (const issue of p.issues) {
+    parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
+  }
+  if (p.plan) parts.push('## Plan', '', p.plan.trim(), '');
+  if (p.lastFailure) {
+    const what = p.lastFailure.kind === 'tests' ? 'The tests failed after the last iteration' : 'The last agent run failed';
+    const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
+    parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
+  }
+  parts.push(
+    '## Done means',
+    '',
+    `- The tests pass: \`${p.testCommand}\`.`,
+    `- Each issue is closed in ${p.sourceHint} once its work is done.`,
+    '',
+    'End your final message with this report block:',
+    '',
+    '```yaml',
+    'work_remaining: <space-separated ids of issues not finished yet, or 0>',
+    'requires_continuation: <true if more work is needed, else false>',
+    'stuck_detected: <true if you cannot make progress, else false>',
+    'summary: <one line on what you did>',
+    '```',
+  );
+  return parts.join('\n') + '\n';
+}

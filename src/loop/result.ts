@@ -1,0 +1,75 @@
+/** The run result (DESIGN.md "Command line"): what --json prints last and the action exposes. Pure. */
+import type { HaltReason, IterationRecord, LoopState } from './state.js';
+
+export interface RunResult {
+  status: 'complete' | 'continuing' | 'halted';
+  haltReason: HaltReason | null;
+  /** "Max iterations (100) reached", or the halt's message; null otherwise. */
+  error: string | null;
+  /** Iterations run in the whole run, across slices. */
+  iterations: number;
+  maxIterations: number;
+  failedIterations: number;
+  successfulIterations: number;
+  /** Iterations whose agent succeeded but whose tests failed (distinct from agent failures). */
+  testFailures: number;
+  /** The last test run's outcome; null when the tests never ran. */
+  testsPassed: boolean | null;
+  issuesClosed: string[];
+  issuesEscalated: string[];
+  /** Iterations that completed a cycle (the last one is the run's completing iteration). */
+  completedIterations: number[];
+  checkpointId: string;
+  costUsd: number;
+  /** Iterations run in this slice, and their records. */
+  sliceIterations: number;
+  history: IterationRecord[];
+  durationMs: number;
+  interrupted: boolean;
+}
+
+export function buildResult(input: {
+  status: RunResult['status'];
+  state: LoopState;
+  checkpointId: string;
+  sliceStartIteration: number;
+  durationMs: number;
+  interrupted: boolean;
+}): RunResult {
+  const { state } = input;
+  return {
+    status: input.status,
+    haltReason: state.halt?.reason ?? null,
+    error: state.halt?.message ?? null,
+    iterations: state.iteration,
+    maxIterations: state.maxIterations,
+    failedIterations: state.failedIterations,
+    successfulIterations: state.successfulIterations,
+    testFailures: state.testFailures,
+    testsPassed: state.testsPassed,
+    issuesClosed: state.issuesClosed,
+    issuesEscalated: state.issuesEscalated,
+    completedIterations: state.completedIterations,
+    checkpointId: input.checkpointId,
+    costUsd: state.costUsd,
+    sliceIterations: state.iteration - input.sliceStartIteration,
+    history: state.history.filter((r) => r.n > input.sliceStartIteration),
+    durationMs: Math.round(input.durationMs),
+    interrupted: input.interrupted,
+  };
+}
+
+export function exitCodeFor(result: Pick<RunResult, 'status'>): number {
+  return result.status === 'halted' ? 1 : 0;
+}
+
+/** The closing line in text mode. */
+export function summaryLine(r: RunResult): string {
+  const head = r.status === 'halted' ? `HALTED (${r.haltReason}): ${r.error}` : r.status === 'complete' ? 'COMPLETE' : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+  return [
+    head,
+    `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
+    `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+    `  checkpoint ${r.checkpointId}`,
+  ].join('\n');
+}

@@ -1,0 +1,110 @@
+/**
+ * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
+ * run can stop anywhere and the next slice continues the same iteration count and history.
+ */
+import { z } from 'zod';
+
+export const HISTORY_KEPT = 500;
+
+const FailureSchema = z.object({
+  class: z.enum(['transient', 'permanent']),
+  reason: z.string(),
+  message: z.string(),
+  retryAfterMs: z.number().optional(),
+});
+
+export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'complete', 'stuck', 'contract_violation'] as const;
+export type IterationOutcome = (typeof IterationOutcomes)[number];
+
+const IterationRecordSchema = z.object({
+  n: z.number().int(),
+  issueIds: z.array(z.string()),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  outcome: z.enum(IterationOutcomes),
+  agent: z.object({
+    ok: z.boolean(),
+    exitCode: z.number().nullable(),
+    signal: z.string().nullable(),
+    durationMs: z.number(),
+    failure: FailureSchema.optional(),
+    costUsd: z.number().optional(),
+  }),
+  tests: z.object({ passed: z.boolean(), exitCode: z.number().nullable(), durationMs: z.number() }).optional(),
+  workRemaining: z.string().optional(),
+});
+export type IterationRecord = z.infer<typeof IterationRecordSchema>;
+
+const CycleSchema = z.object({
+  issueIds: z.array(z.string()).min(1),
+  titles: z.array(z.string()),
+  branch: z.string().optional(),
+  startedAtIteration: z.number().int(),
+  iterations: z.number().int(),
+  /** What went wrong last time, given to the agent as context. */
+  lastFailure: z.object({ kind: z.enum(['agent', 'tests']), message: z.string(), tail: z.string() }).optional(),
+  lastWorkRemaining: z.string().optional(),
+  sameWorkRemainingCount: z.number().int(),
+});
+export type CycleState = z.infer<typeof CycleSchema>;
+
+export const HaltReasons = ['max_iterations', 'stuck', 'contract_violation'] as const;
+export type HaltReason = (typeof HaltReasons)[number];
+
+export const LoopStateSchema = z.object({
+  version: z.literal(1),
+  iteration: z.number().int().min(0),
+  maxIterations: z.number().int(),
+  failedIterations: z.number().int(),
+  successfulIterations: z.number().int(),
+  testFailures: z.number().int(),
+  testsPassed: z.boolean().nullable(),
+  issuesClosed: z.array(z.string()),
+  issuesEscalated: z.array(z.string()),
+  consecutiveEscalations: z.number().int(),
+  completedIterations: z.array(z.number().int()),
+  baseBranch: z.string().optional(),
+  currentCycle: CycleSchema.optional(),
+  halt: z.object({ reason: z.enum(HaltReasons), message: z.string() }).optional(),
+  slices: z.number().int(),
+  costUsd: z.number(),
+  history: z.array(IterationRecordSchema),
+  /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
+  compactedIterations: z.number().int(),
+});
+export type LoopState = z.infer<typeof LoopStateSchema>;
+
+export function initialLoopState(maxIterations: number): LoopState {
+  return {
+    version: 1,
+    iteration: 0,
+    maxIterations,
+    failedIterations: 0,
+    successfulIterations: 0,
+    testFailures: 0,
+    testsPassed: null,
+    issuesClosed: [],
+    issuesEscalated: [],
+    consecutiveEscalations: 0,
+    completedIterations: [],
+    slices: 0,
+    costUsd: 0,
+    history: [],
+    compactedIterations: 0,
+  };
+}
+
+/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
+export function parseLoopState(state: Record<string, unknown>): LoopState | string {
+  const parsed = LoopStateSchema.safeParse(state.loop);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
+}
+
+/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
+export function appendHistory(state: LoopState, record: IterationRecord): LoopState {
+  const history = [...state.history, record];
+  const drop = Math.max(0, history.length - HISTORY_KEPT);
+  return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
+}

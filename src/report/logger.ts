@@ -1,0 +1,53 @@
+import type { Clock } from '../util/clock.js';
+import { rfc3339 } from '../util/clock.js';
+import type { Redactor } from './redact.js';
+
+export type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * Progress for people (text) or for programs (NDJSON, one event per line with a stable `event`
+ * name). Everything passes through the redactor on its way out.
+ */
+export interface Logger {
+  event(event: string, level: Level, message: string, fields?: Record<string, unknown>): void;
+  info(event: string, message: string, fields?: Record<string, unknown>): void;
+  warn(event: string, message: string, fields?: Record<string, unknown>): void;
+  error(event: string, message: string, fields?: Record<string, unknown>): void;
+  /** A line the agent or the test command printed, shown indented in text mode. */
+  output(source: 'agent' | 'tests', line: string, stream: 'stdout' | 'stderr'): void;
+  /** The final result: in JSON mode, the last line. */
+  result(result: object, text: string): void;
+}
+
+export interface LoggerOptions {
+  json: boolean;
+  write: (text: string) => void;
+  clock: Clock;
+  redact: Redactor;
+}
+
+export function createLogger({ json, write, clock, redact }: LoggerOptions): Logger {
+  const emit = (event: string, level: Level, message: string, fields?: Record<string, unknown>) => {
+    const time = rfc3339(clock.now());
+    if (json) {
+      write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
+    } else {
+      const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
+      write(redact(`${time} ${tag}${message}`) + '\n');
+    }
+  };
+  return {
+    event: emit,
+    info: (e, m, f) => emit(e, 'info', m, f),
+    warn: (e, m, f) => emit(e, 'warn', m, f),
+    error: (e, m, f) => emit(e, 'error', m, f),
+    output(source, line, stream) {
+      if (json) write(redact(JSON.stringify({ event: `${source}.output`, stream, line })) + '\n');
+      else write(redact(`  │ ${line}`) + '\n');
+    },
+    result(result, textLine) {
+      if (json) write(redact(JSON.stringify(result)) + '\n');
+      else write(redact(textLine) + '\n');
+    },
+  };
+}
