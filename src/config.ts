@@ -118,11 +118,11 @@ export const OptionsSchema = z.object({
   }),
   maxRetriesPerStep: int(0).default(3).register(registry, {
     flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-    help: 'Retries of a failing step, and step-back transitions allowed in one cycle.', expected: 'a whole number ≥ 0',
+    help: 'Retries of a failing step, and step-back transitions allowed in one cycle (validated now; enforced by the failure policies, not yet in this version).', expected: 'a whole number ≥ 0',
   }),
   maxConsecutiveEscalations: int(1).default(2).register(registry, {
     flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
-    help: 'Escalated cycles in a row, with no success between them, before the run halts.',
+    help: 'Escalated cycles in a row, with no success between them, before the run halts (validated now; enforced by the failure policies, not yet in this version).',
     expected: 'a whole number ≥ 1',
   }),
   stateDir: z.string().min(1).default('.agent-loop').register(registry, {
@@ -143,7 +143,7 @@ export const OptionsSchema = z.object({
   }),
   discordWebhook: z.preprocess(toUndefinedIfEmpty, z.url({ protocol: /^https?$/ }).optional()).register(registry, {
     flag: 'discord-webhook', arg: 'URL', commands: RUN, secret: true, defaultText: 'none',
-    help: 'Discord webhook that receives halt diagnostics (masked in every log).', expected: 'an http(s) URL',
+    help: 'Discord webhook that receives halt diagnostics (masked in every log; validated now, posting comes with the halt diagnostics, not yet in this version).', expected: 'an http(s) URL',
   }),
   json: flagSwitch().register(registry, {
     flag: 'json', commands: ALL,

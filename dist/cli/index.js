@@ -18293,11 +18293,11 @@ const OptionsSchema = object({
     }),
     maxRetriesPerStep: config_int(0).default(3).register(config_registry, {
         flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-        help: 'Retries of a failing step, and step-back transitions allowed in one cycle.', expected: 'a whole number ≥ 0',
+        help: 'Retries of a failing step, and step-back transitions allowed in one cycle (validated now; enforced by the failure policies, not yet in this version).', expected: 'a whole number ≥ 0',
     }),
     maxConsecutiveEscalations: config_int(1).default(2).register(config_registry, {
         flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
-        help: 'Escalated cycles in a row, with no success between them, before the run halts.',
+        help: 'Escalated cycles in a row, with no success between them, before the run halts (validated now; enforced by the failure policies, not yet in this version).',
         expected: 'a whole number ≥ 1',
     }),
     stateDir: schemas_string().min(1).default('.agent-loop').register(config_registry, {
@@ -18318,7 +18318,7 @@ const OptionsSchema = object({
     }),
     discordWebhook: preprocess(toUndefinedIfEmpty, url({ protocol: /^https?$/ }).optional()).register(config_registry, {
         flag: 'discord-webhook', arg: 'URL', commands: RUN, secret: true, defaultText: 'none',
-        help: 'Discord webhook that receives halt diagnostics (masked in every log).', expected: 'an http(s) URL',
+        help: 'Discord webhook that receives halt diagnostics (masked in every log; validated now, posting comes with the halt diagnostics, not yet in this version).', expected: 'an http(s) URL',
     }),
     json: flagSwitch().register(config_registry, {
         flag: 'json', commands: ALL,
@@ -20907,8 +20907,8 @@ function appendHistory(state, record) {
 
 
 
-/** A checkpoint id given with --resume that cannot be used: a usage error (exit 2). */
-class ResumeError extends Error {
+/** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
+class StartError extends Error {
 }
 const IN_PROGRESS = 'beads_integration-complete';
 const PHASE_FOR = {
@@ -20929,7 +20929,13 @@ async function runSlice(deps) {
     };
     if (git) {
         await git.exclude(external_node_path_default().relative(git.topLevel, deps.stateDir) || '.agent-loop');
-        state.baseBranch ??= await git.currentRef();
+        if (!state.baseBranch) {
+            const current = await git.currentRef();
+            if (current.startsWith('agent-loop/')) {
+                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main), or resume that run instead of --fresh.`);
+            }
+            state.baseBranch = current;
+        }
     }
     await save('continuing');
     logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
@@ -21038,7 +21044,7 @@ async function runIteration(deps, before) {
     // Agent failures never end the loop (REQ_021.1): log, remember as context, go on.
     if (!result.ok) {
         const failure = result.failure ?? { class: 'transient', reason: 'unknown', message: 'failed' };
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (exit code ${result.exitCode ?? result.signal ?? 'none'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message });
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message });
         state = {
             ...state, failedIterations: state.failedIterations + 1,
             currentCycle: { ...state.currentCycle, lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail } },
@@ -21128,7 +21134,9 @@ async function finishCycleInGit(deps, state, cycle) {
     }
 }
 async function selectTargets(source, state, batch) {
-    const ready = (await source.ready()).filter((i) => !state.issuesEscalated.includes(i.id));
+    // Issues closed in this run stay done even when the base branch's issue file still lists them
+    // open (--on-success branch leaves the closing commit on the cycle's branch).
+    const ready = (await source.ready()).filter((i) => !state.issuesEscalated.includes(i.id) && !state.issuesClosed.includes(i.id));
     return batch ? ready : ready.slice(0, 1);
 }
 async function openCheckpoint(deps) {
@@ -21142,11 +21150,11 @@ async function openCheckpoint(deps) {
             cp = await store.load(settings.resume);
         }
         catch (error) {
-            throw new ResumeError(`--resume ${settings.resume}: ${error.message}`);
+            throw new StartError(`--resume ${settings.resume}: ${error.message}`);
         }
         const loop = parseLoopState(cp.state);
         if (typeof loop === 'string')
-            throw new ResumeError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
+            throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
         return { id: cp.id, state: loop, resumed: true };
     }
     const listing = await store.list();
@@ -21335,11 +21343,15 @@ async function runCommand(options, io) {
         return exitCodeFor(result);
     }
     catch (error) {
-        if (error instanceof ResumeError) {
+        if (error instanceof StartError) {
             problems.push(error.message);
             return fail();
         }
-        throw error;
+        // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
+        // the reason. Every recorded iteration is in the checkpoint, so the next run resumes.
+        const message = error instanceof Error ? error.message : String(error);
+        logger.error('run.error', `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`, { error: message });
+        return 1;
     }
 }
 

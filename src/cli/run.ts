@@ -7,7 +7,7 @@ import type { Agent } from '../agents/types.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
-import { ResumeError, runSlice } from '../loop/slice.js';
+import { StartError, runSlice } from '../loop/slice.js';
 import { exitCodeFor, summaryLine } from '../loop/result.js';
 import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
 import { createLogger } from '../report/logger.js';
@@ -83,10 +83,14 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     logger.result(result, summaryLine(result));
     return exitCodeFor(result);
   } catch (error) {
-    if (error instanceof ResumeError) {
+    if (error instanceof StartError) {
       problems.push(error.message);
       return fail();
     }
-    throw error;
+    // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
+    // the reason. Every recorded iteration is in the checkpoint, so the next run resumes.
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error('run.error', `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`, { error: message });
+    return 1;
   }
 }

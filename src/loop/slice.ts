@@ -60,8 +60,8 @@ export interface SliceDeps {
   signal?: AbortSignal;
 }
 
-/** A checkpoint id given with --resume that cannot be used: a usage error (exit 2). */
-export class ResumeError extends Error {}
+/** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
+export class StartError extends Error {}
 
 const IN_PROGRESS: CheckpointPhase = 'beads_integration-complete';
 const PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
@@ -85,7 +85,13 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
 
   if (git) {
     await git.exclude(path.relative(git.topLevel, deps.stateDir) || '.agent-loop');
-    state.baseBranch ??= await git.currentRef();
+    if (!state.baseBranch) {
+      const current = await git.currentRef();
+      if (current.startsWith('agent-loop/')) {
+        throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main), or resume that run instead of --fresh.`);
+      }
+      state.baseBranch = current;
+    }
   }
   await save('continuing');
   logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
@@ -206,7 +212,7 @@ async function runIteration(deps: SliceDeps, before: LoopState): Promise<Iterati
   if (!result.ok) {
     const failure = result.failure ?? { class: 'transient' as const, reason: 'unknown', message: 'failed' };
     logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn',
-      `${agent.displayName} iteration ${n} failed: ${failure.message} (exit code ${result.exitCode ?? result.signal ?? 'none'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`,
+      `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`,
       { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message });
     state = {
       ...state, failedIterations: state.failedIterations + 1,
@@ -299,7 +305,9 @@ async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleS
 }
 
 async function selectTargets(source: IssueSource, state: LoopState, batch: boolean): Promise<Issue[]> {
-  const ready = (await source.ready()).filter((i) => !state.issuesEscalated.includes(i.id));
+  // Issues closed in this run stay done even when the base branch's issue file still lists them
+  // open (--on-success branch leaves the closing commit on the cycle's branch).
+  const ready = (await source.ready()).filter((i) => !state.issuesEscalated.includes(i.id) && !state.issuesClosed.includes(i.id));
   return batch ? ready : ready.slice(0, 1);
 }
 
@@ -312,10 +320,10 @@ async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: Loo
     try {
       cp = await store.load(settings.resume);
     } catch (error) {
-      throw new ResumeError(`--resume ${settings.resume}: ${(error as Error).message}`);
+      throw new StartError(`--resume ${settings.resume}: ${(error as Error).message}`);
     }
     const loop = parseLoopState(cp.state);
-    if (typeof loop === 'string') throw new ResumeError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
+    if (typeof loop === 'string') throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
     return { id: cp.id, state: loop, resumed: true };
   }
   const listing = await store.list();
