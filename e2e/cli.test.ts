@@ -4,11 +4,12 @@
  * finish at once (or are killed by the timeout) and --iteration-delay is 0.
  */
 import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPTIONS, type Command } from '../src/config.js';
 import {
-  DONE_REPORT, type Sandbox, checkpointPath, createSandbox, events, expectExit, git, issue, lastResult,
+  CLI, DONE_REPORT, type Sandbox, checkpointPath, createSandbox, events, expectExit, git, issue, lastResult,
   processGone, readCheckpoint, readIssues, runArgs, runCli, writeAgent,
 } from './helpers.js';
 
@@ -79,6 +80,17 @@ describe('agent-loop CLI end to end', () => {
       expect(git(sb, 'log', '--all', '--name-only', '--format=')).not.toContain('.agent-loop');
       expect(existsSync(checkpointPath(sb, result.checkpointId))).toBe(true);
       expect(readCheckpoint(sb, result.checkpointId).phase).toBe('implementation-complete');
+    });
+  });
+
+  it('never commits a temporary file that a crash left next to the issue file', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      const leftover = path.join(sb.repo, '.beads', '.issues.jsonl.agent-loop-999999-0a1b2c3d.tmp');
+      await fs.writeFile(leftover, '{"id":"bd-1","half written');
+      const agent = await writeAgent(sb, 'fixer', FIXER);
+      expectExit(await runCli(sb, runArgs(agent)), 0);
+      expect(git(sb, 'ls-tree', '-r', '--name-only', 'main').split('\n')).not.toContain('.beads/.issues.jsonl.agent-loop-999999-0a1b2c3d.tmp');
+      expect(readFileSync(path.join(sb.repo, '.git', 'info', 'exclude'), 'utf8').split('\n')).toContain('*.agent-loop-*.tmp');
     });
   });
 
@@ -410,6 +422,35 @@ EOF
       expect(r.stderr).toMatch(/agent-loop\/bd-1 is a cycle branch of an earlier run.*git checkout main/);
       expect(readdirSync(path.join(sb.repo, '.agent-loop', 'checkpoints'))).toEqual(checkpoints);
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-1');
+    });
+  });
+
+  it('on SIGTERM ends the agent group, writes the checkpoint with every recorded iteration and exits 143; the next run resumes', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      // Iteration 1 fails (recorded); iteration 2 signals that it is running, then blocks.
+      const agent = await writeAgent(sb, 'blocker', `if [ "$AGENT_LOOP_ITERATION" = 1 ]; then echo "first try fails" >&2; exit 1; fi
+echo $$ > "$NOTES/agent.pid"
+exec sleep 300
+`);
+      const child = spawn(process.execPath, [CLI, ...runArgs(agent)], { cwd: sb.repo, env: sb.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const pidFile = path.join(sb.root, 'agent.pid');
+      for (let i = 0; i < 500 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
+      const agentPid = Number(readFileSync(pidFile, 'utf8'));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+
+      const result = lastResult(Buffer.concat(out).toString('utf8'));
+      expect(result).toMatchObject({ status: 'continuing', interrupted: true, iterations: 1, failedIterations: 1 });
+      expect(processGone(agentPid)).toBe(true);
+      const cp = readCheckpoint(sb, result.checkpointId);
+      expect(cp.phase).toBe('beads_integration-complete');
+
+      const again = await runCli(sb, runArgs(await writeAgent(sb, 'fixer', FIXER)));
+      expectExit(again, 0);
+      expect(lastResult(again.stdout)).toMatchObject({ status: 'complete', checkpointId: result.checkpointId, iterations: 2 });
     });
   });
 

@@ -56,7 +56,7 @@ describe('runProcess exit codes', () => {
   it('runs a command without a shell, passing args verbatim', async () => {
     const r = await runProcess({ command: 'printf', args: ['%s|', 'a b', '$HOME'], cwd });
     expect(r.exitCode).toBe(0);
-    expect(r.tail).toBe('a b|$HOME|\n');
+    expect(r.tail).toBe('a b|$HOME|');
   });
 
   it('passes args to a shell script as positional parameters', async () => {
@@ -69,7 +69,7 @@ describe('runProcess stdin, env and lines', () => {
   it('delivers stdin and closes it', async () => {
     const r = await runProcess({ command: 'cat', cwd, stdin: 'line one\nline two' });
     expect(r.exitCode).toBe(0);
-    expect(r.tail).toBe('line one\nline two\n');
+    expect(r.tail).toBe('line one\nline two');
   });
 
   it('closes stdin at once when none is given, so a reader does not block', async () => {
@@ -89,7 +89,7 @@ describe('runProcess stdin, env and lines', () => {
       cwd,
       env: { PATH: process.env['PATH'], AGENT_LOOP_TEST_VAR: 'it works' },
     });
-    expect(r.tail).toBe('it works\n');
+    expect(r.tail).toBe('it works');
   });
 
   it('runs in cwd', async () => {

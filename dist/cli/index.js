@@ -18527,6 +18527,15 @@ const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 
 
 
+/** Marks our temporary files: `.<name>.agent-loop-<pid>-<hex>.tmp`. */
+const TEMP_MARK = 'agent-loop-';
+/** A git exclude pattern for them, so a write cut short by a crash is never committed. */
+const TEMP_FILE_PATTERN = `*.${TEMP_MARK}*.tmp`;
+/** The pid that wrote a temporary file of ours, or undefined when `name` is not one. */
+function tempFileOwner(name) {
+    const m = /\.agent-loop-(\d+)-[0-9a-f]+\.tmp$/.exec(name);
+    return m ? Number(m[1]) : undefined;
+}
 /**
  * Replaces `file` with `content` so that a reader (or a crash at any moment) sees either the old
  * file or the new one, never a mix: write a temporary file in the same directory, fsync it,
@@ -18535,7 +18544,7 @@ const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 async function writeFileAtomic(file, content) {
     const dir = external_node_path_default().dirname(file);
     await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-    const tmp = external_node_path_default().join(dir, `.${external_node_path_default().basename(file)}.${process.pid}.${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}.tmp`);
+    const tmp = external_node_path_default().join(dir, `.${external_node_path_default().basename(file)}.${TEMP_MARK}${process.pid}-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}.tmp`);
     const handle = await external_node_fs_namespaceObject.promises.open(tmp, 'w', 0o644);
     try {
         await handle.writeFile(content);
@@ -19119,6 +19128,21 @@ class FileCheckpointStore {
             throw new CheckpointError(file, `cannot delete (${errorMessage(error)}); check the permissions of ${this.dir}`);
         }
     }
+    /**
+     * Temporary files left by writes that a crash cut short (their writer is no longer running):
+     * removed unless `dryRun`. They are never read as checkpoints either way. Returns their paths.
+     */
+    async removeStaleTempFiles(dryRun, isAlive = pidIsAlive) {
+        const names = await external_node_fs_namespaceObject.promises.readdir(this.dir).catch(() => []);
+        const stale = names.filter((name) => {
+            const owner = tempFileOwner(name);
+            return owner !== undefined && !isAlive(owner);
+        });
+        const paths = stale.map((name) => external_node_path_default().join(this.dir, name));
+        if (!dryRun)
+            await Promise.all(paths.map((p) => external_node_fs_namespaceObject.promises.rm(p, { force: true })));
+        return paths;
+    }
     /** The file of a checkpoint id; throws unless the id is a UUID v4, so nothing else becomes a path. */
     pathFor(id) {
         if (!isUuidV4(id)) {
@@ -19192,6 +19216,15 @@ function errorCode(error) {
 function errorMessage(error) {
     return error instanceof Error ? error.message : String(error);
 }
+function pidIsAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return errorCode(error) === 'EPERM';
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/checkpoint/cleanup.ts
 
@@ -19250,6 +19283,7 @@ async function cleanupCommand(opts, deps) {
         }
     }
     const exitCode = failed.length > 0 ? 1 : 0;
+    const tempFiles = await store.removeStaleTempFiles(opts.dryRun);
     if (opts.json) {
         const summary = (cp) => ({ id: cp.id, phase: cp.phase, timestamp: cp.timestamp, ageDays: ageInDays(cp, now) });
         out(JSON.stringify({
@@ -19261,6 +19295,7 @@ async function cleanupCommand(opts, deps) {
             kept: plan.keep.map(summary),
             keptNewestResumable: plan.keptNewestResumable?.id ?? null,
             invalid,
+            tempFiles,
         }));
         return exitCode;
     }
@@ -19283,6 +19318,8 @@ async function cleanupCommand(opts, deps) {
     for (const bad of invalid) {
         out(`left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`);
     }
+    for (const file of tempFiles)
+        out(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
     const total = checkpoints.length;
     const keptCount = total - (opts.dryRun ? plan.remove.length : deleted.length);
     out(opts.dryRun
@@ -19644,9 +19681,6 @@ function runProcess(req) {
         const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
         const emit = (lines, stream) => {
             for (const line of lines) {
-                tail.push(line + '\n');
-                if (stream === 'stderr')
-                    stderrTail.push(line + '\n');
                 if (req.onLine) {
                     try {
                         req.onLine(line, stream);
@@ -19662,6 +19696,10 @@ function runProcess(req) {
                 return;
             stream.on('data', (chunk) => {
                 bytes += chunk.length;
+                // The tails take the raw bytes (copied into their rings): no per-line allocation.
+                tail.push(chunk);
+                if (name === 'stderr')
+                    stderrTail.push(chunk);
                 emit(splitters[name].push(chunk), name);
             });
             stream.on('end', () => emit(splitters[name].flush(), name));
@@ -20158,15 +20196,15 @@ async function openGit(cwd, env) {
         async deleteBranch(branch) {
             await git('branch', '--quiet', '-D', branch);
         },
-        async exclude(relativePath) {
+        async exclude(relativePathOrPattern) {
             const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
             const file = external_node_path_default().join(gitDir, 'info', 'exclude');
-            const line = `/${relativePath.replace(/^\/+|\/+$/g, '')}/`;
+            const line = relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${relativePathOrPattern.replace(/^\/+|\/+$/g, '')}/`;
             const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
             if (current.split('\n').includes(line))
                 return;
             await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
-            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop state (never committed)\n${line}\n`);
+            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
         },
     };
 }
@@ -20907,6 +20945,7 @@ function appendHistory(state, record) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -20929,6 +20968,7 @@ async function runSlice(deps) {
     };
     if (git) {
         await git.exclude(external_node_path_default().relative(git.topLevel, deps.stateDir) || '.agent-loop');
+        await git.exclude(TEMP_FILE_PATTERN);
         if (!state.baseBranch) {
             const current = await git.currentRef();
             if (current.startsWith('agent-loop/')) {
@@ -20952,6 +20992,7 @@ async function runSlice(deps) {
             logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection.`, { haltReason: halt.reason });
         return result;
     };
+    let onCycleBranch = false;
     for (;;) {
         if (deps.signal?.aborted)
             return finish('continuing', undefined, true);
@@ -20990,9 +21031,12 @@ async function runSlice(deps) {
             state = { ...state, currentCycle: cycle };
             logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
         }
-        else if (git && state.currentCycle?.branch && (await git.currentRef()) !== state.currentCycle.branch) {
-            await git.switchToBranch(state.currentCycle.branch, state.baseBranch ?? 'HEAD');
+        else if (git && state.currentCycle?.branch && !onCycleBranch) {
+            // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration).
+            if ((await git.currentRef()) !== state.currentCycle.branch)
+                await git.switchToBranch(state.currentCycle.branch, state.baseBranch ?? 'HEAD');
         }
+        onCycleBranch = true;
         // 4. One iteration.
         const outcome = await runIteration(deps, state);
         if (outcome.interrupted)

@@ -32,7 +32,7 @@ export interface ProcessResult {
   timedOut: boolean;
   aborted: boolean;
   durationMs: number;
-  /** stdout and stderr interleaved line by line. */
+  /** stdout and stderr interleaved as their chunks arrived. */
   tail: string;
   stderrTail: string;
   /** Bytes read from stdout and stderr together. */
@@ -125,8 +125,6 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
     const emit = (lines: string[], stream: 'stdout' | 'stderr'): void => {
       for (const line of lines) {
-        tail.push(line + '\n');
-        if (stream === 'stderr') stderrTail.push(line + '\n');
         if (req.onLine) {
           try {
             req.onLine(line, stream);
@@ -140,6 +138,9 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       if (!stream) return;
       stream.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
+        // The tails take the raw bytes (copied into their rings): no per-line allocation.
+        tail.push(chunk);
+        if (name === 'stderr') stderrTail.push(chunk);
         emit(splitters[name].push(chunk), name);
       });
       stream.on('end', () => emit(splitters[name].flush(), name));

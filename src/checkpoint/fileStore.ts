@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../util/atomicWrite.js';
+import { tempFileOwner, writeFileAtomic } from '../util/atomicWrite.js';
 import { rfc3339, systemClock, type Clock } from '../util/clock.js';
 import { newestFirst } from './resume.js';
 import { checkpointWarnings, CHECKPOINT_PHASES, isCheckpointPhase, isUuidV4, parseCheckpoint, serializeCheckpoint } from './schema.js';
@@ -118,6 +118,21 @@ export class FileCheckpointStore implements CheckpointStore {
     }
   }
 
+  /**
+   * Temporary files left by writes that a crash cut short (their writer is no longer running):
+   * removed unless `dryRun`. They are never read as checkpoints either way. Returns their paths.
+   */
+  async removeStaleTempFiles(dryRun: boolean, isAlive: (pid: number) => boolean = pidIsAlive): Promise<string[]> {
+    const names = await fs.readdir(this.dir).catch(() => [] as string[]);
+    const stale = names.filter((name) => {
+      const owner = tempFileOwner(name);
+      return owner !== undefined && !isAlive(owner);
+    });
+    const paths = stale.map((name) => path.join(this.dir, name));
+    if (!dryRun) await Promise.all(paths.map((p) => fs.rm(p, { force: true })));
+    return paths;
+  }
+
   /** The file of a checkpoint id; throws unless the id is a UUID v4, so nothing else becomes a path. */
   private pathFor(id: string): string {
     if (!isUuidV4(id)) {
@@ -196,4 +211,13 @@ function errorCode(error: unknown): string | undefined {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function pidIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === 'EPERM';
+  }
 }

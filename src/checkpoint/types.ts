@@ -44,6 +44,8 @@ export interface CheckpointStore {
   /** Writes atomically; assigns the timestamp and the next sequence number; returns what was written. */
   write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>): Promise<Checkpoint>;
   delete(id: string): Promise<void>;
+  /** Removes (unless dryRun) temporary files of writes cut short by a crash; returns their paths. */
+  removeStaleTempFiles(dryRun: boolean): Promise<string[]>;
 }
 
 export class CheckpointError extends Error {

@@ -45,6 +45,7 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
     }
   }
   const exitCode = failed.length > 0 ? 1 : 0;
+  const tempFiles = await store.removeStaleTempFiles(opts.dryRun);
 
   if (opts.json) {
     const summary = (cp: Checkpoint) => ({ id: cp.id, phase: cp.phase, timestamp: cp.timestamp, ageDays: ageInDays(cp, now) });
@@ -58,6 +59,7 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
         kept: plan.keep.map(summary),
         keptNewestResumable: plan.keptNewestResumable?.id ?? null,
         invalid,
+        tempFiles,
       }),
     );
     return exitCode;
@@ -80,6 +82,8 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
   for (const bad of invalid) {
     out(`left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`);
   }
+
+  for (const file of tempFiles) out(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
 
   const total = checkpoints.length;
   const keptCount = total - (opts.dryRun ? plan.remove.length : deleted.length);

@@ -15,8 +15,8 @@ export interface Git {
   commitAll(message: string): Promise<boolean>;
   merge(branch: string, message: string): Promise<void>;
   deleteBranch(branch: string): Promise<void>;
-  /** Adds a path (relative to the top level) to .git/info/exclude once. */
-  exclude(relativePath: string): Promise<void>;
+  /** Adds a directory (relative to the top level) or a file pattern to .git/info/exclude once. */
+  exclude(relativePathOrPattern: string): Promise<void>;
 }
 
 export class GitError extends Error {
@@ -81,14 +81,14 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
     async deleteBranch(branch) {
       await git('branch', '--quiet', '-D', branch);
     },
-    async exclude(relativePath) {
+    async exclude(relativePathOrPattern) {
       const gitDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
       const file = path.join(gitDir, 'info', 'exclude');
-      const line = `/${relativePath.replace(/^\/+|\/+$/g, '')}/`;
+      const line = relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${relativePathOrPattern.replace(/^\/+|\/+$/g, '')}/`;
       const current = await fs.readFile(file, 'utf8').catch(() => '');
       if (current.split('\n').includes(line)) return;
       await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop state (never committed)\n${line}\n`);
+      await fs.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
     },
   };
 }

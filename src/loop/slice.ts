@@ -15,6 +15,7 @@ import { isClosed } from '../issues/types.js';
 import type { Logger } from '../report/logger.js';
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
+import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { decideContinuation, isCycleComplete } from './continuation.js';
 import { buildPrompt } from './prompt.js';
 import { type RunResult, buildResult } from './result.js';
@@ -85,6 +86,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
 
   if (git) {
     await git.exclude(path.relative(git.topLevel, deps.stateDir) || '.agent-loop');
+    await git.exclude(TEMP_FILE_PATTERN);
     if (!state.baseBranch) {
       const current = await git.currentRef();
       if (current.startsWith('agent-loop/')) {
@@ -109,6 +111,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     return result;
   };
 
+  let onCycleBranch = false;
   for (;;) {
     if (deps.signal?.aborted) return finish('continuing', undefined, true);
 
@@ -148,9 +151,11 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       }
       state = { ...state, currentCycle: cycle };
       logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
-    } else if (git && state.currentCycle?.branch && (await git.currentRef()) !== state.currentCycle.branch) {
-      await git.switchToBranch(state.currentCycle.branch, state.baseBranch ?? 'HEAD');
+    } else if (git && state.currentCycle?.branch && !onCycleBranch) {
+      // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration).
+      if ((await git.currentRef()) !== state.currentCycle.branch) await git.switchToBranch(state.currentCycle.branch, state.baseBranch ?? 'HEAD');
     }
+    onCycleBranch = true;
 
     // 4. One iteration.
     const outcome = await runIteration(deps, state);

@@ -2,6 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
+/** Marks our temporary files: `.<name>.agent-loop-<pid>-<hex>.tmp`. */
+const TEMP_MARK = 'agent-loop-';
+/** A git exclude pattern for them, so a write cut short by a crash is never committed. */
+export const TEMP_FILE_PATTERN = `*.${TEMP_MARK}*.tmp`;
+
+/** The pid that wrote a temporary file of ours, or undefined when `name` is not one. */
+export function tempFileOwner(name: string): number | undefined {
+  const m = /\.agent-loop-(\d+)-[0-9a-f]+\.tmp$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
 /**
  * Replaces `file` with `content` so that a reader (or a crash at any moment) sees either the old
  * file or the new one, never a mix: write a temporary file in the same directory, fsync it,
@@ -10,7 +21,7 @@ import path from 'node:path';
 export async function writeFileAtomic(file: string, content: string | Buffer): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = path.join(dir, `.${path.basename(file)}.${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fs.open(tmp, 'w', 0o644);
   try {
     await handle.writeFile(content);

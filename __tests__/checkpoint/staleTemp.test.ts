@@ -1,0 +1,44 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FileCheckpointStore, newCheckpointId } from '../../src/checkpoint/fileStore.js';
+import { cleanupCommand } from '../../src/cli/cleanup.js';
+import { TEMP_FILE_PATTERN, tempFileOwner, writeFileAtomic } from '../../src/util/atomicWrite.js';
+
+let dir: string;
+beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stale-')); });
+afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+
+describe('temporary files of interrupted writes', () => {
+  it('are named so that git can exclude them and their writer is known', async () => {
+    expect(tempFileOwner('.issues.jsonl.agent-loop-4242-0a1b2c3d.tmp')).toBe(4242);
+    expect(tempFileOwner('notes.tmp')).toBeUndefined();
+    expect(TEMP_FILE_PATTERN).toBe('*.agent-loop-*.tmp');
+    // A completed write leaves none behind.
+    await writeFileAtomic(path.join(dir, 'x.json'), '{}');
+    expect(await fs.readdir(dir)).toEqual(['x.json']);
+  });
+
+  it('cleanup removes those whose writer is gone, keeps those of a live writer, and never counts them as checkpoints', async () => {
+    const store = new FileCheckpointStore(dir);
+    await store.write({ id: newCheckpointId(), phase: 'beads_integration-complete', state: {} });
+    const checkpoints = path.join(dir, 'checkpoints');
+    const dead = path.join(checkpoints, '.x.json.agent-loop-999999999-deadbeef.tmp');
+    const live = path.join(checkpoints, `.y.json.agent-loop-${process.pid}-cafebabe.tmp`);
+    await fs.writeFile(dead, '{"half');
+    await fs.writeFile(live, '{"half');
+    expect((await store.list()).invalid).toEqual([]);
+
+    const lines: string[] = [];
+    const dry = await cleanupCommand({ stateDir: dir, olderThanDays: 30, all: false, dryRun: true }, { store, now: new Date(), out: (l) => lines.push(l) });
+    expect(dry).toBe(0);
+    expect(lines).toContain(`would remove ${dead} (left by a write that a crash cut short)`);
+    expect((await fs.readdir(checkpoints)).length).toBe(3);
+
+    await cleanupCommand({ stateDir: dir, olderThanDays: 30, all: false, dryRun: false }, { store, now: new Date(), out: (l) => lines.push(l) });
+    const left = await fs.readdir(checkpoints);
+    expect(left).not.toContain(path.basename(dead));
+    expect(left).toContain(path.basename(live));
+  });
+});

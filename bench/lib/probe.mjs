@@ -1,0 +1,57 @@
+// Preloaded into the CLI's node process with `node --import <this file>` by the benchmarks.
+// When AGENT_LOOP_BENCH_PROBE names a file, it records, with sub-millisecond timestamps, when each
+// child process was spawned and when it closed, and at exit writes those spans together with the
+// process's own peak RSS (process.resourceUsage().maxRSS: this process only, not its children).
+// It also times every fsync made through a FileHandle (the checkpoint's atomic write makes two), and
+// samples process.memoryUsage() every 50 ms to tell the V8 heap from Buffer (external) memory.
+// It does not change what the CLI does: it wraps ChildProcess.prototype.spawn (listening for 'close')
+// and FileHandle.prototype.sync.
+import { ChildProcess } from 'node:child_process';
+import { promises as fs, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
+
+const out = process.env.AGENT_LOOP_BENCH_PROBE;
+if (out) {
+  // The agent and test commands must not inherit it.
+  delete process.env.AGENT_LOOP_BENCH_PROBE;
+  const spans = [];
+  const spawn = ChildProcess.prototype.spawn;
+  ChildProcess.prototype.spawn = function probedSpawn(options) {
+    // The agent is the child whose environment carries AGENT_LOOP_ITERATION (see src/agents/command.ts).
+    const agent = (options.envPairs ?? []).some((kv) => kv.startsWith('AGENT_LOOP_ITERATION='));
+    const span = { kind: agent ? 'agent' : String(options.file), args: (options.args ?? []).slice(1, 3), start: performance.now(), end: null };
+    spans.push(span);
+    this.once('close', () => {
+      span.end = performance.now();
+    });
+    return spawn.call(this, options);
+  };
+  const handle = await fs.open(process.execPath, 'r');
+  const FileHandle = handle.constructor;
+  await handle.close();
+  const sync = FileHandle.prototype.sync;
+  FileHandle.prototype.sync = async function probedSync(...args) {
+    const span = { kind: 'fsync', args: [], start: performance.now(), end: null };
+    spans.push(span);
+    try {
+      return await sync.apply(this, args);
+    } finally {
+      span.end = performance.now();
+    }
+  };
+  const memory = { heapTotalMax: 0, heapUsedMax: 0, externalMax: 0, arrayBuffersMax: 0, samples: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    memory.heapTotalMax = Math.max(memory.heapTotalMax, m.heapTotal);
+    memory.heapUsedMax = Math.max(memory.heapUsedMax, m.heapUsed);
+    memory.externalMax = Math.max(memory.externalMax, m.external);
+    memory.arrayBuffersMax = Math.max(memory.arrayBuffersMax, m.arrayBuffers);
+    memory.samples++;
+  };
+  setInterval(sample, 50).unref();
+  process.on('exit', () => {
+    sample();
+    writeFileSync(out, JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, memory, uptimeMs: performance.now(), spans }));
+  });
+}
