@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { splitArgs } from './util/args.js';
 
 export const COMMANDS = ['run', 'status', 'cleanup'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -73,6 +74,44 @@ export const OptionsSchema = z.object({
     flag: 'agent-command', arg: 'CMD', commands: RUN,
     help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
     expected: 'a non-empty shell command',
+  }),
+  agentModel: text().register(registry, {
+    flag: 'agent-model', arg: 'MODEL', commands: RUN, defaultText: "the agent's own default",
+    help: 'Model for the claude or codex agent (--model).', expected: 'a model name',
+  }),
+  agentMaxTurns: int(1).optional().register(registry, {
+    flag: 'agent-max-turns', arg: 'N', commands: RUN, defaultText: "the agent's own limit",
+    help: 'Turns one Claude Code invocation may take (--max-turns); reaching it is a max_turns failure.',
+    expected: 'a whole number ≥ 1',
+  }),
+  agentPermissionMode: z.enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan']).default('acceptEdits').register(registry, {
+    flag: 'agent-permission-mode', arg: 'MODE', commands: RUN,
+    help: "Claude Code's --permission-mode. bypassPermissions is refused by Claude Code when run as root.",
+    expected: 'one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan',
+  }),
+  agentAllowedTools: text().register(registry, {
+    flag: 'agent-allowed-tools', arg: 'TOOLS', commands: RUN, defaultText: "the agent's own",
+    help: 'Tools Claude Code may use without asking, as its --allowedTools takes them: "Bash Edit Write Read".',
+    expected: 'a list of tool names',
+  }),
+  agentSandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).default('workspace-write').register(registry, {
+    flag: 'agent-sandbox', arg: 'MODE', commands: RUN,
+    help: "Codex's --sandbox for the commands it runs.", expected: 'one of read-only, workspace-write, danger-full-access',
+  }),
+  agentArgs: text().register(registry, {
+    flag: 'agent-args', arg: 'ARGS', commands: RUN, defaultText: 'none',
+    help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
+    expected: 'arguments with balanced quotes',
+  }),
+  agentSession: z.enum(['fresh', 'continue']).default('fresh').register(registry, {
+    flag: 'agent-session', arg: 'fresh|continue', commands: RUN,
+    help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
+    expected: 'one of fresh, continue',
+  }),
+  maxCostUsd: positive().optional().register(registry, {
+    flag: 'max-cost-usd', arg: 'USD', commands: RUN, defaultText: 'no cap',
+    help: 'Halt (haltReason budget) before an iteration would start with the run\'s spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.',
+    expected: 'a number of dollars > 0',
   }),
   testCommand: text().register(registry, {
     flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest or make test',
@@ -335,6 +374,13 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   }
   const options = result.success ? result.data : undefined;
 
+  if (options?.agentArgs !== undefined) {
+    try {
+      splitArgs(options.agentArgs);
+    } catch (error) {
+      problems.push({ option: '--agent-args', message: `--agent-args: ${(error as Error).message}; expected arguments with balanced quotes.` });
+    }
+  }
   if (options && command === 'run') {
     if (options.resume && options.fresh) problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
     if (options.agent === 'command' && !options.agentCommand) {

@@ -251,3 +251,54 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     expect(h.lines.join('')).not.toContain('sekrit-token');
   });
 });
+
+describe('budget, cost and sessions', () => {
+  const costing = (usd: number, extra: Partial<import('../../src/agents/types.js').AgentResult> = {}) => ({ ...working(`w${usd}`), costUsd: usd, turns: 3, sessionId: `s-${usd}`, ...extra });
+
+  it('halts with haltReason budget when the next iteration would start at or over --max-cost-usd, counted across slices', async () => {
+    const first = harness({ steps: [costing(0.3), costing(0.31)], settings: { maxCostUsd: 1, sliceIterations: 2 } });
+    expect(await runSlice(first.deps)).toMatchObject({ status: 'continuing', costUsd: 0.61 });
+    const second = harness({ steps: [costing(0.5)], settings: { maxCostUsd: 1 }, clock: first.clock });
+    second.deps.store = first.deps.store;
+    const r = await runSlice(second.deps);
+    expect(r).toMatchObject({ status: 'halted', haltReason: 'budget', iterations: 3 });
+    expect(r.costUsd).toBeCloseTo(1.11);
+    expect(r.error).toMatch(/^Budget reached: \$1\.1100 spent of the \$1 cap/);
+  });
+
+  it('reports cost per iteration and in total in the NDJSON events and the history', async () => {
+    const h = harness({ steps: [costing(0.25), { ...done, costUsd: 0.5, turns: 2 }] });
+    const r = await runSlice(h.deps);
+    const usage = h.events().filter((e) => e.event === 'agent.usage');
+    expect(usage.map((e) => [e.costUsd, e.totalCostUsd])).toEqual([[0.25, 0.25], [0.5, 0.75]]);
+    expect(r.history.map((x) => x.agent.costUsd)).toEqual([0.25, 0.5]);
+    expect(r.costUsd).toBe(0.75);
+  });
+
+  it('records tokens for agents that report tokens, not dollars', async () => {
+    const h = harness({ steps: [{ ...done, tokens: { input: 100, output: 20 } }] });
+    expect(await runSlice(h.deps)).toMatchObject({ costUsd: 0, tokens: { input: 100, output: 20 } });
+  });
+
+  it('--agent-session continue resumes the previous session of the same cycle, and starts fresh after a failure or a new cycle', async () => {
+    const h = harness({
+      source: MemorySource.of('bd-1', 'bd-2'),
+      steps: [costing(0, { sessionId: 'A' }), costing(0.1, { sessionId: 'B' }), { ...fail('x'), sessionId: 'C' }, { ...done, sessionId: 'D' }, { ...done, sessionId: 'E' }],
+      settings: { agentSession: 'continue' },
+    });
+    await runSlice(h.deps);
+    expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, 'A', 'B', undefined, undefined]);
+  });
+
+  it('--agent-session fresh (the default) never resumes', async () => {
+    const h = harness({ steps: [costing(0, { sessionId: 'A' }), done] });
+    await runSlice(h.deps);
+    expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, undefined]);
+  });
+
+  it('keeps each iteration\'s agent stream under <state-dir>/logs/iteration-N.ndjson', async () => {
+    const h = harness({ steps: [working('a'), done] });
+    await runSlice(h.deps);
+    expect(h.agent.requests.map((r) => path.relative(dir, r.logFile ?? ''))).toEqual(['logs/iteration-1.ndjson', 'logs/iteration-2.ndjson']);
+  });
+});

@@ -18192,6 +18192,49 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/util/args.ts
+/** Splits a command-line string into arguments the way a POSIX shell would for quotes and escapes (no expansion). */
+function splitArgs(text) {
+    const out = [];
+    let current = '';
+    let started = false;
+    let quote;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (quote) {
+            if (c === quote)
+                quote = undefined;
+            else if (c === '\\' && quote === '"' && i + 1 < text.length)
+                current += text[++i];
+            else
+                current += c;
+        }
+        else if (c === '"' || c === "'") {
+            quote = c;
+            started = true;
+        }
+        else if (c === '\\' && i + 1 < text.length) {
+            current += text[++i];
+            started = true;
+        }
+        else if (/\s/.test(c)) {
+            if (started)
+                out.push(current);
+            current = '';
+            started = false;
+        }
+        else {
+            current += c;
+            started = true;
+        }
+    }
+    if (quote)
+        throw new Error(`unterminated ${quote} quote`);
+    if (started)
+        out.push(current);
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/config.ts
 /**
  * Every option, parsed once. One zod schema; each field carries its flag, help text and what is
@@ -18199,6 +18242,7 @@ function preprocess(fn, schema) {
  * Precedence: defaults < `.agent-loop.yml` (or --config FILE) < environment (AGENT_LOOP_<OPTION>) < flags.
  * This is the only module that reads the environment.
  */
+
 
 
 
@@ -18248,6 +18292,44 @@ const OptionsSchema = object({
         flag: 'agent-command', arg: 'CMD', commands: RUN,
         help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
         expected: 'a non-empty shell command',
+    }),
+    agentModel: config_text().register(config_registry, {
+        flag: 'agent-model', arg: 'MODEL', commands: RUN, defaultText: "the agent's own default",
+        help: 'Model for the claude or codex agent (--model).', expected: 'a model name',
+    }),
+    agentMaxTurns: config_int(1).optional().register(config_registry, {
+        flag: 'agent-max-turns', arg: 'N', commands: RUN, defaultText: "the agent's own limit",
+        help: 'Turns one Claude Code invocation may take (--max-turns); reaching it is a max_turns failure.',
+        expected: 'a whole number ≥ 1',
+    }),
+    agentPermissionMode: schemas_enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan']).default('acceptEdits').register(config_registry, {
+        flag: 'agent-permission-mode', arg: 'MODE', commands: RUN,
+        help: "Claude Code's --permission-mode. bypassPermissions is refused by Claude Code when run as root.",
+        expected: 'one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan',
+    }),
+    agentAllowedTools: config_text().register(config_registry, {
+        flag: 'agent-allowed-tools', arg: 'TOOLS', commands: RUN, defaultText: "the agent's own",
+        help: 'Tools Claude Code may use without asking, as its --allowedTools takes them: "Bash Edit Write Read".',
+        expected: 'a list of tool names',
+    }),
+    agentSandbox: schemas_enum(['read-only', 'workspace-write', 'danger-full-access']).default('workspace-write').register(config_registry, {
+        flag: 'agent-sandbox', arg: 'MODE', commands: RUN,
+        help: "Codex's --sandbox for the commands it runs.", expected: 'one of read-only, workspace-write, danger-full-access',
+    }),
+    agentArgs: config_text().register(config_registry, {
+        flag: 'agent-args', arg: 'ARGS', commands: RUN, defaultText: 'none',
+        help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
+        expected: 'arguments with balanced quotes',
+    }),
+    agentSession: schemas_enum(['fresh', 'continue']).default('fresh').register(config_registry, {
+        flag: 'agent-session', arg: 'fresh|continue', commands: RUN,
+        help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
+        expected: 'one of fresh, continue',
+    }),
+    maxCostUsd: positive().optional().register(config_registry, {
+        flag: 'max-cost-usd', arg: 'USD', commands: RUN, defaultText: 'no cap',
+        help: 'Halt (haltReason budget) before an iteration would start with the run\'s spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.',
+        expected: 'a number of dollars > 0',
     }),
     testCommand: config_text().register(config_registry, {
         flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest or make test',
@@ -18489,6 +18571,14 @@ function loadConfig(sources) {
         }
     }
     const options = result.success ? result.data : undefined;
+    if (options?.agentArgs !== undefined) {
+        try {
+            splitArgs(options.agentArgs);
+        }
+        catch (error) {
+            problems.push({ option: '--agent-args', message: `--agent-args: ${error.message}; expected arguments with balanced quotes.` });
+        }
+    }
     if (options && command === 'run') {
         if (options.resume && options.fresh)
             problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
@@ -19377,431 +19467,6 @@ function mainHelp(version) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/failure/classifyCommand.ts
-const MAX_DETAIL_CHARS = 200;
-/** Minutes with at most two decimals: 30, 0.5, 1.33. */
-function formatMinutes(ms) {
-    return String(Number((ms / 60_000).toFixed(2)));
-}
-/** The last non-blank line of a text, trimmed to 200 characters. */
-function lastLine(text) {
-    const lines = text.split(/\r?\n/);
-    for (let i = lines.length - 1; i >= 0; i--) {
-        const line = (lines[i] ?? '').trim();
-        if (line !== '')
-            return line.length > MAX_DETAIL_CHARS ? `${line.slice(0, MAX_DETAIL_CHARS - 1)}…` : line;
-    }
-    return '';
-}
-/**
- * What a finished `--agent command` run means for the loop. Pure.
- * Interrupted runs (spawn failure, timeout, abort) are classified before the exit
- * code: a command that traps SIGTERM and exits 0 after a timeout still timed out.
- * `timeoutMs` (the configured limit) is used for the message; durationMs otherwise.
- */
-function classifyCommandOutcome(result, timeoutMs) {
-    if (result.spawnError !== undefined) {
-        return { class: 'permanent', reason: 'spawn_failed', message: `could not start the agent command: ${result.spawnError}` };
-    }
-    if (result.timedOut) {
-        return {
-            class: 'transient',
-            reason: 'timeout',
-            message: `timed out after ${formatMinutes(timeoutMs ?? result.durationMs)} min`,
-        };
-    }
-    if (result.aborted) {
-        return { class: 'transient', reason: 'killed', message: 'aborted: the agent command was stopped' };
-    }
-    if (result.exitCode === 0)
-        return undefined;
-    if (result.signal !== null) {
-        return { class: 'transient', reason: 'killed', message: `killed by signal ${result.signal}` };
-    }
-    if (result.exitCode === 127) {
-        return {
-            class: 'permanent',
-            reason: 'not_found',
-            message: 'exited with code 127: command not found, check --agent-command',
-        };
-    }
-    if (result.exitCode === 126) {
-        return {
-            class: 'permanent',
-            reason: 'not_executable',
-            message: 'exited with code 126: command not executable, check --agent-command and file permissions',
-        };
-    }
-    if (result.exitCode === null) {
-        return { class: 'transient', reason: 'crashed', message: 'ended without an exit code or signal' };
-    }
-    const detail = lastLine(result.stderrTail);
-    return {
-        class: 'transient',
-        reason: 'exit_code',
-        message: detail ? `exited with code ${result.exitCode}: ${detail}` : `exited with code ${result.exitCode}`,
-    };
-}
-
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: external "node:perf_hooks"
-const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
-;// CONCATENATED MODULE: ./src/agents/lines.ts
-const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
-/**
- * Splits a byte stream into lines incrementally. Works on bytes (a `\n` byte
- * never occurs inside a multibyte UTF-8 sequence) and decodes only whole lines,
- * or pieces cut on a character boundary, so characters split across chunks
- * decode correctly. A line longer than maxLineBytes comes out as successive
- * pieces of at most maxLineBytes, so at most ~maxLineBytes is ever held.
- */
-class LineSplitter {
-    maxLineBytes;
-    pending = Buffer.alloc(0);
-    constructor(maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
-        if (!Number.isFinite(maxLineBytes) || maxLineBytes < 4) {
-            throw new RangeError(`LineSplitter: maxLineBytes must be >= 4, got ${maxLineBytes}`);
-        }
-        this.maxLineBytes = Math.floor(maxLineBytes);
-    }
-    /** Complete lines (without `\n` or a trailing `\r`), and pieces of overlong lines. */
-    push(chunk) {
-        const out = [];
-        const data = chunk;
-        let start = 0;
-        for (;;) {
-            const nl = data.indexOf(0x0a, start);
-            if (nl === -1)
-                break;
-            const part = data.subarray(start, nl);
-            const line = this.pending.length > 0 ? Buffer.concat([this.pending, part]) : part;
-            this.pending = Buffer.alloc(0);
-            this.emitLine(line, out);
-            start = nl + 1;
-        }
-        const rest = data.subarray(start);
-        if (rest.length > 0) {
-            // Copy so we never retain a reference to the caller's (possibly huge) chunk.
-            this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : Buffer.from(rest);
-            this.drainOverlong(out);
-        }
-        return out;
-    }
-    /** Whatever is left after the last newline (empty when nothing is). */
-    flush() {
-        const out = [];
-        if (this.pending.length > 0) {
-            const line = this.pending;
-            this.pending = Buffer.alloc(0);
-            this.emitLine(line, out);
-        }
-        return out;
-    }
-    emitLine(line, out) {
-        let bytes = line;
-        // Overlong complete line: emit the leading pieces first.
-        while (bytes.length > this.maxLineBytes) {
-            const cut = this.cutPoint(bytes);
-            out.push(bytes.subarray(0, cut).toString('utf8'));
-            bytes = bytes.subarray(cut);
-        }
-        let end = bytes.length;
-        if (end > 0 && bytes[end - 1] === 0x0d)
-            end--;
-        out.push(bytes.subarray(0, end).toString('utf8'));
-    }
-    drainOverlong(out) {
-        if (this.pending.length <= this.maxLineBytes)
-            return;
-        let bytes = this.pending;
-        while (bytes.length > this.maxLineBytes) {
-            const cut = this.cutPoint(bytes);
-            out.push(bytes.subarray(0, cut).toString('utf8'));
-            bytes = bytes.subarray(cut);
-        }
-        this.pending = Buffer.from(bytes);
-    }
-    /** Where to cut `bytes` (longer than maxLineBytes) so no character is split. */
-    cutPoint(bytes) {
-        let cut = this.maxLineBytes;
-        // Back off while the byte at the cut is a continuation byte (10xxxxxx).
-        let back = 0;
-        while (back < 3 && cut > 1 && ((bytes[cut] ?? 0) & 0xc0) === 0x80) {
-            cut--;
-            back++;
-        }
-        // Not valid UTF-8 there anyway: cut at the limit.
-        if (((bytes[cut] ?? 0) & 0xc0) === 0x80)
-            cut = this.maxLineBytes;
-        return cut;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/agents/tail.ts
-/**
- * A bounded tail of a byte stream: keeps the last `maxBytes` bytes in a fixed
- * ring buffer, so memory stays at maxBytes whatever (and however much) is pushed.
- */
-class TailBuffer {
-    maxBytes;
-    /** Every byte ever pushed, including those no longer held. */
-    totalBytes = 0;
-    ring;
-    /** Next write position in the ring. */
-    pos = 0;
-    constructor(maxBytes) {
-        if (!Number.isFinite(maxBytes) || maxBytes < 0)
-            throw new RangeError(`TailBuffer: bad maxBytes ${maxBytes}`);
-        this.maxBytes = Math.floor(maxBytes);
-    }
-    push(chunk) {
-        const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-        this.totalBytes += buf.length;
-        const max = this.maxBytes;
-        if (max === 0 || buf.length === 0)
-            return;
-        // Allocated on first use.
-        if (!this.ring)
-            this.ring = Buffer.alloc(max);
-        const ring = this.ring;
-        const src = buf.length > max ? buf.subarray(buf.length - max) : buf;
-        const first = Math.min(src.length, max - this.pos);
-        src.copy(ring, this.pos, 0, first);
-        if (first < src.length)
-            src.copy(ring, 0, first);
-        this.pos = (this.pos + src.length) % max;
-    }
-    /** The bytes held, oldest first. */
-    toBuffer() {
-        const ring = this.ring;
-        if (!ring)
-            return Buffer.alloc(0);
-        if (this.totalBytes < this.maxBytes)
-            return Buffer.from(ring.subarray(0, this.totalBytes));
-        return Buffer.concat([ring.subarray(this.pos), ring.subarray(0, this.pos)]);
-    }
-    /** The tail as UTF-8; when the start was cut off, a partial leading character is dropped. */
-    toString() {
-        let buf = this.toBuffer();
-        if (this.totalBytes > this.maxBytes) {
-            let skip = 0;
-            // Continuation bytes are 10xxxxxx; a character has at most 3 of them.
-            while (skip < 3 && skip < buf.length && ((buf[skip] ?? 0) & 0xc0) === 0x80)
-                skip++;
-            buf = buf.subarray(skip);
-        }
-        return buf.toString('utf8');
-    }
-}
-
-;// CONCATENATED MODULE: ./src/agents/process.ts
-
-
-
-
-
-const DEFAULT_KILL_GRACE_MS = 5000;
-const DEFAULT_TAIL_BYTES = 64 * 1024;
-/** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
-const PIPE_DRAIN_MS = 1000;
-/** Send `sig` to the process group led by `pid`; false when the group is gone. */
-function killGroup(pid, sig) {
-    try {
-        process.kill(-pid, sig);
-        return true;
-    }
-    catch {
-        // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
-        return false;
-    }
-}
-function describeSpawnError(err, req) {
-    if (err.code === 'ENOENT' && !(0,external_node_fs_namespaceObject.existsSync)(req.cwd))
-        return `working directory does not exist: ${req.cwd}`;
-    if (err.code === 'ENOENT')
-        return `command not found: ${req.shell ? '/bin/sh' : req.command}`;
-    return err.message || String(err);
-}
-/**
- * Run a command in its own process group, streaming its output line by line into
- * `onLine` and two bounded tails. Never rejects: a spawn failure resolves with `spawnError`.
- */
-function runProcess(req) {
-    const started = external_node_perf_hooks_namespaceObject.performance.now();
-    const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-    const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
-    const tail = new TailBuffer(tailBytes);
-    const stderrTail = new TailBuffer(tailBytes);
-    const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
-    const base = {
-        exitCode: null,
-        signal: null,
-        timedOut: false,
-        aborted: false,
-        durationMs: 0,
-        tail: '',
-        stderrTail: '',
-        bytes: 0,
-    };
-    if (req.signal?.aborted) {
-        return Promise.resolve({ ...base, aborted: true, durationMs: elapsed() });
-    }
-    return new Promise((resolve) => {
-        const file = req.shell ? '/bin/sh' : req.command;
-        const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
-        let child;
-        try {
-            child = (0,external_node_child_process_namespaceObject.spawn)(file, argv, {
-                cwd: req.cwd,
-                env: req.env ?? process.env,
-                detached: true,
-                stdio: ['pipe', 'pipe', 'pipe'],
-                windowsHide: true,
-            });
-        }
-        catch (err) {
-            resolve({ ...base, durationMs: elapsed(), spawnError: describeSpawnError(err, req) });
-            return;
-        }
-        let settled = false;
-        let timedOut = false;
-        let aborted = false;
-        let exitCode = null;
-        let exitSignal = null;
-        let bytes = 0;
-        const timers = new Set();
-        const later = (ms, fn) => {
-            const t = setTimeout(() => {
-                timers.delete(t);
-                fn();
-            }, ms);
-            timers.add(t);
-        };
-        const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
-        const emit = (lines, stream) => {
-            for (const line of lines) {
-                if (req.onLine) {
-                    try {
-                        req.onLine(line, stream);
-                    }
-                    catch {
-                        // A faulty listener must not break the stream.
-                    }
-                }
-            }
-        };
-        const consume = (stream, name) => {
-            if (!stream)
-                return;
-            stream.on('data', (chunk) => {
-                bytes += chunk.length;
-                // The tails take the raw bytes (copied into their rings): no per-line allocation.
-                tail.push(chunk);
-                if (name === 'stderr')
-                    stderrTail.push(chunk);
-                emit(splitters[name].push(chunk), name);
-            });
-            stream.on('end', () => emit(splitters[name].flush(), name));
-            stream.on('error', () => {
-                /* the pipe broke; 'close' still follows */
-            });
-        };
-        consume(child.stdout, 'stdout');
-        consume(child.stderr, 'stderr');
-        const finish = (spawnError) => {
-            if (settled)
-                return;
-            settled = true;
-            for (const t of timers)
-                clearTimeout(t);
-            timers.clear();
-            req.signal?.removeEventListener('abort', onAbort);
-            emit(splitters.stdout.flush(), 'stdout');
-            emit(splitters.stderr.flush(), 'stderr');
-            const result = {
-                exitCode,
-                signal: exitSignal,
-                timedOut,
-                aborted,
-                durationMs: elapsed(),
-                tail: tail.toString(),
-                stderrTail: stderrTail.toString(),
-                bytes,
-            };
-            if (spawnError !== undefined)
-                result.spawnError = spawnError;
-            resolve(result);
-        };
-        /** SIGTERM the group now, SIGKILL it after the grace period if anything is left. */
-        let terminating = false;
-        const terminate = () => {
-            const pid = child.pid;
-            if (terminating || pid === undefined)
-                return;
-            terminating = true;
-            killGroup(pid, 'SIGTERM');
-            later(killGraceMs, () => {
-                if (killGroup(pid, 0))
-                    killGroup(pid, 'SIGKILL');
-                // Something outside the group (setsid) may still hold our pipes: stop waiting on them.
-                later(PIPE_DRAIN_MS, () => {
-                    child.stdout?.destroy();
-                    child.stderr?.destroy();
-                    if (child.exitCode !== null || child.signalCode !== null)
-                        finish();
-                });
-            });
-        };
-        function onAbort() {
-            // Once the child has exited on its own, an abort changes nothing.
-            if (settled || exitCode !== null || exitSignal !== null)
-                return;
-            aborted = true;
-            terminate();
-        }
-        child.on('error', (err) => {
-            if (child.pid === undefined) {
-                finish(describeSpawnError(err, req));
-            }
-            // Otherwise a kill or pipe error on a running child: 'close' still comes.
-        });
-        child.on('exit', (code, sig) => {
-            exitCode = code;
-            exitSignal = sig;
-            // Stray background processes would keep the pipes open and hang us.
-            terminate();
-        });
-        child.on('close', (code, sig) => {
-            if (exitCode === null && exitSignal === null) {
-                exitCode = code;
-                exitSignal = sig;
-            }
-            finish();
-        });
-        if (child.pid === undefined) {
-            // Spawn failed; 'error' follows on the next tick.
-            return;
-        }
-        if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
-            later(req.timeoutMs, () => {
-                if (settled || terminating)
-                    return;
-                timedOut = true;
-                terminate();
-            });
-        }
-        req.signal?.addEventListener('abort', onAbort, { once: true });
-        const stdin = child.stdin;
-        if (stdin) {
-            stdin.on('error', () => {
-                /* EPIPE: the child does not read its stdin */
-            });
-            stdin.end(req.stdin ?? '');
-        }
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/agents/report.ts
 
 /**
@@ -20063,6 +19728,794 @@ function parseReportBlock(text) {
     }
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:perf_hooks"
+const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+;// CONCATENATED MODULE: ./src/agents/lines.ts
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+/**
+ * Splits a byte stream into lines incrementally. Works on bytes (a `\n` byte
+ * never occurs inside a multibyte UTF-8 sequence) and decodes only whole lines,
+ * or pieces cut on a character boundary, so characters split across chunks
+ * decode correctly. A line longer than maxLineBytes comes out as successive
+ * pieces of at most maxLineBytes, so at most ~maxLineBytes is ever held.
+ */
+class LineSplitter {
+    maxLineBytes;
+    pending = Buffer.alloc(0);
+    constructor(maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
+        if (!Number.isFinite(maxLineBytes) || maxLineBytes < 4) {
+            throw new RangeError(`LineSplitter: maxLineBytes must be >= 4, got ${maxLineBytes}`);
+        }
+        this.maxLineBytes = Math.floor(maxLineBytes);
+    }
+    /** Complete lines (without `\n` or a trailing `\r`), and pieces of overlong lines. */
+    push(chunk) {
+        const out = [];
+        const data = chunk;
+        let start = 0;
+        for (;;) {
+            const nl = data.indexOf(0x0a, start);
+            if (nl === -1)
+                break;
+            const part = data.subarray(start, nl);
+            const line = this.pending.length > 0 ? Buffer.concat([this.pending, part]) : part;
+            this.pending = Buffer.alloc(0);
+            this.emitLine(line, out);
+            start = nl + 1;
+        }
+        const rest = data.subarray(start);
+        if (rest.length > 0) {
+            // Copy so we never retain a reference to the caller's (possibly huge) chunk.
+            this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : Buffer.from(rest);
+            this.drainOverlong(out);
+        }
+        return out;
+    }
+    /** Whatever is left after the last newline (empty when nothing is). */
+    flush() {
+        const out = [];
+        if (this.pending.length > 0) {
+            const line = this.pending;
+            this.pending = Buffer.alloc(0);
+            this.emitLine(line, out);
+        }
+        return out;
+    }
+    emitLine(line, out) {
+        let bytes = line;
+        // Overlong complete line: emit the leading pieces first.
+        while (bytes.length > this.maxLineBytes) {
+            const cut = this.cutPoint(bytes);
+            out.push(bytes.subarray(0, cut).toString('utf8'));
+            bytes = bytes.subarray(cut);
+        }
+        let end = bytes.length;
+        if (end > 0 && bytes[end - 1] === 0x0d)
+            end--;
+        out.push(bytes.subarray(0, end).toString('utf8'));
+    }
+    drainOverlong(out) {
+        if (this.pending.length <= this.maxLineBytes)
+            return;
+        let bytes = this.pending;
+        while (bytes.length > this.maxLineBytes) {
+            const cut = this.cutPoint(bytes);
+            out.push(bytes.subarray(0, cut).toString('utf8'));
+            bytes = bytes.subarray(cut);
+        }
+        this.pending = Buffer.from(bytes);
+    }
+    /** Where to cut `bytes` (longer than maxLineBytes) so no character is split. */
+    cutPoint(bytes) {
+        let cut = this.maxLineBytes;
+        // Back off while the byte at the cut is a continuation byte (10xxxxxx).
+        let back = 0;
+        while (back < 3 && cut > 1 && ((bytes[cut] ?? 0) & 0xc0) === 0x80) {
+            cut--;
+            back++;
+        }
+        // Not valid UTF-8 there anyway: cut at the limit.
+        if (((bytes[cut] ?? 0) & 0xc0) === 0x80)
+            cut = this.maxLineBytes;
+        return cut;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agents/tail.ts
+/**
+ * A bounded tail of a byte stream: keeps the last `maxBytes` bytes in a fixed
+ * ring buffer, so memory stays at maxBytes whatever (and however much) is pushed.
+ */
+class TailBuffer {
+    maxBytes;
+    /** Every byte ever pushed, including those no longer held. */
+    totalBytes = 0;
+    ring;
+    /** Next write position in the ring. */
+    pos = 0;
+    constructor(maxBytes) {
+        if (!Number.isFinite(maxBytes) || maxBytes < 0)
+            throw new RangeError(`TailBuffer: bad maxBytes ${maxBytes}`);
+        this.maxBytes = Math.floor(maxBytes);
+    }
+    push(chunk) {
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        this.totalBytes += buf.length;
+        const max = this.maxBytes;
+        if (max === 0 || buf.length === 0)
+            return;
+        // Allocated on first use.
+        if (!this.ring)
+            this.ring = Buffer.alloc(max);
+        const ring = this.ring;
+        const src = buf.length > max ? buf.subarray(buf.length - max) : buf;
+        const first = Math.min(src.length, max - this.pos);
+        src.copy(ring, this.pos, 0, first);
+        if (first < src.length)
+            src.copy(ring, 0, first);
+        this.pos = (this.pos + src.length) % max;
+    }
+    /** The bytes held, oldest first. */
+    toBuffer() {
+        const ring = this.ring;
+        if (!ring)
+            return Buffer.alloc(0);
+        if (this.totalBytes < this.maxBytes)
+            return Buffer.from(ring.subarray(0, this.totalBytes));
+        return Buffer.concat([ring.subarray(this.pos), ring.subarray(0, this.pos)]);
+    }
+    /** The tail as UTF-8; when the start was cut off, a partial leading character is dropped. */
+    toString() {
+        let buf = this.toBuffer();
+        if (this.totalBytes > this.maxBytes) {
+            let skip = 0;
+            // Continuation bytes are 10xxxxxx; a character has at most 3 of them.
+            while (skip < 3 && skip < buf.length && ((buf[skip] ?? 0) & 0xc0) === 0x80)
+                skip++;
+            buf = buf.subarray(skip);
+        }
+        return buf.toString('utf8');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agents/process.ts
+
+
+
+
+
+const DEFAULT_KILL_GRACE_MS = 5000;
+const DEFAULT_TAIL_BYTES = 64 * 1024;
+/** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
+const PIPE_DRAIN_MS = 1000;
+/** Send `sig` to the process group led by `pid`; false when the group is gone. */
+function killGroup(pid, sig) {
+    try {
+        process.kill(-pid, sig);
+        return true;
+    }
+    catch {
+        // ESRCH: nothing left in the group. EPERM cannot happen for our own children.
+        return false;
+    }
+}
+function describeSpawnError(err, req) {
+    if (err.code === 'ENOENT' && !(0,external_node_fs_namespaceObject.existsSync)(req.cwd))
+        return `working directory does not exist: ${req.cwd}`;
+    if (err.code === 'ENOENT')
+        return `command not found: ${req.shell ? '/bin/sh' : req.command}`;
+    return err.message || String(err);
+}
+/**
+ * Run a command in its own process group, streaming its output line by line into
+ * `onLine` and two bounded tails. Never rejects: a spawn failure resolves with `spawnError`.
+ */
+function runProcess(req) {
+    const started = external_node_perf_hooks_namespaceObject.performance.now();
+    const killGraceMs = req.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    const tailBytes = req.tailBytes ?? DEFAULT_TAIL_BYTES;
+    const tail = new TailBuffer(tailBytes);
+    const stderrTail = new TailBuffer(tailBytes);
+    const elapsed = () => external_node_perf_hooks_namespaceObject.performance.now() - started;
+    const base = {
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        durationMs: 0,
+        tail: '',
+        stderrTail: '',
+        bytes: 0,
+    };
+    if (req.signal?.aborted) {
+        return Promise.resolve({ ...base, aborted: true, durationMs: elapsed() });
+    }
+    return new Promise((resolve) => {
+        const file = req.shell ? '/bin/sh' : req.command;
+        const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
+        let child;
+        try {
+            child = (0,external_node_child_process_namespaceObject.spawn)(file, argv, {
+                cwd: req.cwd,
+                env: req.env ?? process.env,
+                detached: true,
+                stdio: ['pipe', 'pipe', 'pipe'],
+                windowsHide: true,
+            });
+        }
+        catch (err) {
+            resolve({ ...base, durationMs: elapsed(), spawnError: describeSpawnError(err, req) });
+            return;
+        }
+        let settled = false;
+        let timedOut = false;
+        let aborted = false;
+        let exitCode = null;
+        let exitSignal = null;
+        let bytes = 0;
+        const timers = new Set();
+        const later = (ms, fn) => {
+            const t = setTimeout(() => {
+                timers.delete(t);
+                fn();
+            }, ms);
+            timers.add(t);
+        };
+        const splitters = { stdout: new LineSplitter(req.maxLineBytes), stderr: new LineSplitter(req.maxLineBytes) };
+        const emit = (lines, stream) => {
+            for (const line of lines) {
+                if (req.onLine) {
+                    try {
+                        req.onLine(line, stream);
+                    }
+                    catch {
+                        // A faulty listener must not break the stream.
+                    }
+                }
+            }
+        };
+        const consume = (stream, name) => {
+            if (!stream)
+                return;
+            stream.on('data', (chunk) => {
+                bytes += chunk.length;
+                // The tails take the raw bytes (copied into their rings): no per-line allocation.
+                tail.push(chunk);
+                if (name === 'stderr')
+                    stderrTail.push(chunk);
+                emit(splitters[name].push(chunk), name);
+            });
+            stream.on('end', () => emit(splitters[name].flush(), name));
+            stream.on('error', () => {
+                /* the pipe broke; 'close' still follows */
+            });
+        };
+        consume(child.stdout, 'stdout');
+        consume(child.stderr, 'stderr');
+        const finish = (spawnError) => {
+            if (settled)
+                return;
+            settled = true;
+            for (const t of timers)
+                clearTimeout(t);
+            timers.clear();
+            req.signal?.removeEventListener('abort', onAbort);
+            emit(splitters.stdout.flush(), 'stdout');
+            emit(splitters.stderr.flush(), 'stderr');
+            const result = {
+                exitCode,
+                signal: exitSignal,
+                timedOut,
+                aborted,
+                durationMs: elapsed(),
+                tail: tail.toString(),
+                stderrTail: stderrTail.toString(),
+                bytes,
+            };
+            if (spawnError !== undefined)
+                result.spawnError = spawnError;
+            resolve(result);
+        };
+        /** SIGTERM the group now, SIGKILL it after the grace period if anything is left. */
+        let terminating = false;
+        const terminate = () => {
+            const pid = child.pid;
+            if (terminating || pid === undefined)
+                return;
+            terminating = true;
+            killGroup(pid, 'SIGTERM');
+            later(killGraceMs, () => {
+                if (killGroup(pid, 0))
+                    killGroup(pid, 'SIGKILL');
+                // Something outside the group (setsid) may still hold our pipes: stop waiting on them.
+                later(PIPE_DRAIN_MS, () => {
+                    child.stdout?.destroy();
+                    child.stderr?.destroy();
+                    if (child.exitCode !== null || child.signalCode !== null)
+                        finish();
+                });
+            });
+        };
+        function onAbort() {
+            // Once the child has exited on its own, an abort changes nothing.
+            if (settled || exitCode !== null || exitSignal !== null)
+                return;
+            aborted = true;
+            terminate();
+        }
+        child.on('error', (err) => {
+            if (child.pid === undefined) {
+                finish(describeSpawnError(err, req));
+            }
+            // Otherwise a kill or pipe error on a running child: 'close' still comes.
+        });
+        child.on('exit', (code, sig) => {
+            exitCode = code;
+            exitSignal = sig;
+            // Stray background processes would keep the pipes open and hang us.
+            terminate();
+        });
+        child.on('close', (code, sig) => {
+            if (exitCode === null && exitSignal === null) {
+                exitCode = code;
+                exitSignal = sig;
+            }
+            finish();
+        });
+        if (child.pid === undefined) {
+            // Spawn failed; 'error' follows on the next tick.
+            return;
+        }
+        if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
+            later(req.timeoutMs, () => {
+                if (settled || terminating)
+                    return;
+                timedOut = true;
+                terminate();
+            });
+        }
+        req.signal?.addEventListener('abort', onAbort, { once: true });
+        const stdin = child.stdin;
+        if (stdin) {
+            stdin.on('error', () => {
+                /* EPIPE: the child does not read its stdin */
+            });
+            stdin.end(req.stdin ?? '');
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/agents/claudeStream.ts
+/**
+ * Incremental reader of `claude -p --output-format stream-json --verbose`: one line at a time,
+ * keeping only what the outcome needs (session, last API retry, rate-limit reset, the result event)
+ * so memory does not depend on the stream's size. Non-JSON lines, partial lines and unknown event
+ * types are counted and otherwise ignored.
+ */
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v) => (typeof v === 'string' ? v : undefined);
+class ClaudeStreamParser {
+    cwd;
+    state = { toolCalls: 0, ignoredLines: 0 };
+    constructor(cwd) {
+        this.cwd = cwd;
+    }
+    /** Feeds one line of stdout; returns the compact lines to show for it (tool calls, assistant text). */
+    push(line) {
+        // Tool results (type "user") can be megabytes and carry nothing the outcome needs: skip the parse.
+        if (line.startsWith('{"type":"user"') || line.startsWith('{"type":"stream_event"'))
+            return [];
+        if (!line.startsWith('{')) {
+            if (line.trim() !== '')
+                this.state.ignoredLines++;
+            return [];
+        }
+        let event;
+        try {
+            event = JSON.parse(line);
+        }
+        catch {
+            this.state.ignoredLines++;
+            return [];
+        }
+        if (!isObject(event))
+            return [];
+        const sessionId = str(event.session_id);
+        if (sessionId)
+            this.state.sessionId = sessionId;
+        switch (event.type) {
+            case 'assistant':
+                return this.assistant(event);
+            case 'system':
+                if (event.subtype === 'api_retry') {
+                    this.state.lastRetry = { status: num(event.error_status), error: str(event.error), delayMs: num(event.retry_delay_ms) };
+                }
+                return [];
+            case 'rate_limit_event': {
+                const resets = findResetsAt(event);
+                if (resets !== undefined)
+                    this.state.rateLimitResetsAt = resets;
+                return [];
+            }
+            case 'result':
+                this.state.result = readResult(event);
+                return [];
+            default:
+                return [];
+        }
+    }
+    assistant(event) {
+        const message = event.message;
+        if (!isObject(message) || !Array.isArray(message.content))
+            return [];
+        const out = [];
+        for (const block of message.content) {
+            if (!isObject(block))
+                continue;
+            if (block.type === 'tool_use') {
+                this.state.toolCalls++;
+                out.push(`  ▸ ${describeToolUse(str(block.name) ?? 'tool', isObject(block.input) ? block.input : {}, this.cwd)}`);
+            }
+            else if (block.type === 'text') {
+                const first = (str(block.text) ?? '').trim().split('\n')[0] ?? '';
+                if (first)
+                    out.push(`  ✎ ${clip(first, 160)}`);
+            }
+        }
+        return out;
+    }
+}
+function readResult(event) {
+    const usage = isObject(event.usage) ? event.usage : undefined;
+    const denials = event.permission_denials;
+    const result = {
+        subtype: str(event.subtype) ?? 'unknown',
+        isError: event.is_error === true,
+        apiErrorStatus: num(event.api_error_status) ?? null,
+        text: str(event.result) ?? '',
+        permissionDenials: Array.isArray(denials) ? denials.length : 0,
+    };
+    const cost = num(event.total_cost_usd);
+    if (cost !== undefined)
+        result.costUsd = cost;
+    const turns = num(event.num_turns);
+    if (turns !== undefined)
+        result.numTurns = turns;
+    const session = str(event.session_id);
+    if (session)
+        result.sessionId = session;
+    if (usage) {
+        const input = (num(usage.input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
+        result.usage = { input, output: num(usage.output_tokens) ?? 0 };
+    }
+    return result;
+}
+/** `resetsAt` anywhere in a rate_limit_event, as epoch ms (seconds are converted). */
+function findResetsAt(event) {
+    const stack = [event];
+    while (stack.length > 0) {
+        const v = stack.pop();
+        if (!isObject(v))
+            continue;
+        const r = num(v.resetsAt) ?? num(v.resets_at);
+        if (r !== undefined)
+            return r < 1e12 ? r * 1000 : r;
+        stack.push(...Object.values(v));
+    }
+    return undefined;
+}
+/** One line a person watching the log understands: "Bash: npm test", "Edit: src/parser.ts". */
+function describeToolUse(name, input, cwd) {
+    const rel = (p) => {
+        const s = str(p);
+        if (!s)
+            return '';
+        const r = external_node_path_default().isAbsolute(s) ? external_node_path_default().relative(cwd, s) : s;
+        return r && !r.startsWith('..') ? r : s;
+    };
+    let detail;
+    switch (name) {
+        case 'Bash':
+            detail = (str(input.command) ?? '').split('\n')[0] ?? '';
+            break;
+        case 'Read':
+        case 'Write':
+        case 'Edit':
+        case 'MultiEdit':
+        case 'NotebookEdit':
+            detail = rel(input.file_path ?? input.notebook_path);
+            break;
+        case 'Grep':
+            detail = `${str(input.pattern) ?? ''}${input.path ? ` in ${rel(input.path)}` : ''}`;
+            break;
+        case 'Glob':
+            detail = str(input.pattern) ?? '';
+            break;
+        case 'WebFetch':
+        case 'WebSearch':
+            detail = str(input.url) ?? str(input.query) ?? '';
+            break;
+        case 'Task':
+        case 'Agent':
+            detail = str(input.description) ?? '';
+            break;
+        default:
+            detail = Object.values(input).find((v) => typeof v === 'string') ?? '';
+    }
+    return detail ? `${name}: ${clip(detail.trim(), 120)}` : name;
+}
+const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+;// CONCATENATED MODULE: ./src/agents/streamLog.ts
+/** The agent's full output stream, kept per iteration under <state-dir>/logs/, size-capped and rotated. */
+
+
+const LOG_MAX_BYTES = 32 * 1024 * 1024;
+const LOGS_KEPT = 50;
+/** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
+class StreamLog {
+    file;
+    maxBytes;
+    fd;
+    written = 0;
+    capped = false;
+    constructor(file, maxBytes = LOG_MAX_BYTES) {
+        this.file = file;
+        this.maxBytes = maxBytes;
+        if (!file)
+            return;
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+            this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+        }
+        catch {
+            this.fd = undefined; // A log we cannot write must never stop the agent.
+        }
+    }
+    write(line) {
+        if (this.fd === undefined || this.capped)
+            return;
+        const bytes = Buffer.byteLength(line) + 1;
+        if (this.written + bytes > this.maxBytes) {
+            this.capped = true;
+            (0,external_node_fs_namespaceObject.writeSync)(this.fd, `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`);
+            return;
+        }
+        this.written += bytes;
+        (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${line}\n`);
+    }
+    close() {
+        if (this.fd !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(this.fd);
+        this.fd = undefined;
+    }
+}
+/** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
+async function pruneIterationLogs(dir, keep = LOGS_KEPT) {
+    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+    const numbered = names
+        .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
+        .filter((x) => Number.isFinite(x.n))
+        .sort((a, b) => b.n - a.n);
+    await Promise.all(numbered.slice(keep).map((x) => external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(dir, x.name), { force: true })));
+}
+
+;// CONCATENATED MODULE: ./src/failure/classifyCommand.ts
+const MAX_DETAIL_CHARS = 200;
+/** Minutes with at most two decimals: 30, 0.5, 1.33. */
+function formatMinutes(ms) {
+    return String(Number((ms / 60_000).toFixed(2)));
+}
+/** The last non-blank line of a text, trimmed to 200 characters. */
+function lastLine(text) {
+    const lines = text.split(/\r?\n/);
+    for (let i = lines.length - 1; i >= 0; i--) {
+        const line = (lines[i] ?? '').trim();
+        if (line !== '')
+            return line.length > MAX_DETAIL_CHARS ? `${line.slice(0, MAX_DETAIL_CHARS - 1)}…` : line;
+    }
+    return '';
+}
+/**
+ * What a finished `--agent command` run means for the loop. Pure.
+ * Interrupted runs (spawn failure, timeout, abort) are classified before the exit
+ * code: a command that traps SIGTERM and exits 0 after a timeout still timed out.
+ * `timeoutMs` (the configured limit) is used for the message; durationMs otherwise.
+ */
+function classifyCommandOutcome(result, timeoutMs) {
+    if (result.spawnError !== undefined) {
+        return { class: 'permanent', reason: 'spawn_failed', message: `could not start the agent command: ${result.spawnError}` };
+    }
+    if (result.timedOut) {
+        return {
+            class: 'transient',
+            reason: 'timeout',
+            message: `timed out after ${formatMinutes(timeoutMs ?? result.durationMs)} min`,
+        };
+    }
+    if (result.aborted) {
+        return { class: 'transient', reason: 'killed', message: 'aborted: the agent command was stopped' };
+    }
+    if (result.exitCode === 0)
+        return undefined;
+    if (result.signal !== null) {
+        return { class: 'transient', reason: 'killed', message: `killed by signal ${result.signal}` };
+    }
+    if (result.exitCode === 127) {
+        return {
+            class: 'permanent',
+            reason: 'not_found',
+            message: 'exited with code 127: command not found, check --agent-command',
+        };
+    }
+    if (result.exitCode === 126) {
+        return {
+            class: 'permanent',
+            reason: 'not_executable',
+            message: 'exited with code 126: command not executable, check --agent-command and file permissions',
+        };
+    }
+    if (result.exitCode === null) {
+        return { class: 'transient', reason: 'crashed', message: 'ended without an exit code or signal' };
+    }
+    const detail = lastLine(result.stderrTail);
+    return {
+        class: 'transient',
+        reason: 'exit_code',
+        message: detail ? `exited with code ${result.exitCode}: ${detail}` : `exited with code ${result.exitCode}`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/failure/classifyClaude.ts
+
+function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'claude' }) {
+    // Our own limits first: a run we killed is a timeout whatever it printed.
+    if (process.spawnError || process.timedOut || process.aborted)
+        return classifyCommandOutcome(process, timeoutMs);
+    const result = state.result;
+    if (!result) {
+        if (process.exitCode === 127) {
+            return { class: 'permanent', reason: 'not_found', message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH` };
+        }
+        const stderr = lastLines(process.stderrTail, 3);
+        const how = process.exitCode !== null ? `exited with code ${process.exitCode}` : `was killed by ${process.signal ?? 'a signal'}`;
+        return { class: 'transient', reason: 'crashed', message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}` };
+    }
+    if (result.subtype === 'success' && !result.isError)
+        return undefined;
+    const text = classifyClaude_clip(result.text.replace(/\s+/g, ' ').trim(), 300);
+    switch (result.subtype) {
+        case 'error_max_turns':
+            return { class: 'permanent', reason: 'max_turns', message: `stopped at the maximum number of turns (${result.numTurns ?? '?'} turns)` };
+        case 'error_max_budget_usd':
+            return { class: 'permanent', reason: 'budget', message: `stopped at its budget (${result.costUsd ?? '?'} USD spent)` };
+        case 'error_during_execution':
+            return { class: 'transient', reason: 'execution_error', message: `error during execution${text ? `: ${text}` : ''}` };
+    }
+    const status = result.apiErrorStatus ?? state.lastRetry?.status ?? null;
+    if (status === 429) {
+        const failure = { class: 'transient', reason: 'rate_limit', message: `rate limited (HTTP 429): ${text}` };
+        const wait = state.rateLimitResetsAt !== undefined ? state.rateLimitResetsAt - now : state.lastRetry?.delayMs;
+        if (wait !== undefined && wait > 0)
+            failure.retryAfterMs = Math.ceil(wait);
+        return failure;
+    }
+    if (status === 529)
+        return { class: 'transient', reason: 'overloaded', message: `the API is overloaded (HTTP 529): ${text}` };
+    if (status !== null && status >= 500)
+        return { class: 'transient', reason: 'server_error', message: `API server error (HTTP ${status}): ${text}` };
+    if (status === 401 || status === 403) {
+        return { class: 'permanent', reason: 'auth', message: `authentication failed (HTTP ${status}): ${text}. Check ANTHROPIC_API_KEY (or the CLI's login)` };
+    }
+    if (status === 402)
+        return { class: 'permanent', reason: 'billing', message: `billing problem (HTTP 402): ${text}` };
+    if (status !== null && status >= 400) {
+        const named = /prompt is too long/i.test(result.text) ? 'prompt is too long' : 'invalid request';
+        return { class: 'permanent', reason: 'invalid_request', message: `${named} (HTTP ${status}): ${text}` };
+    }
+    if (/connection|network|ECONN|socket|fetch failed|timed? ?out/i.test(result.text)) {
+        return { class: 'transient', reason: 'network', message: `network error: ${text}` };
+    }
+    return { class: 'transient', reason: 'agent_error', message: `Claude Code reported an error (${result.subtype}): ${text || 'no message'}` };
+}
+function lastLines(text, n) {
+    return classifyClaude_clip(text.trim().split('\n').slice(-n).join(' / '), 300);
+}
+const classifyClaude_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+;// CONCATENATED MODULE: ./src/agents/claude.ts
+/** The `claude` agent: Claude Code in print mode, its stream-json read line by line. */
+
+
+
+
+
+
+/** One stream-json line may carry a whole file the agent read; longer lines are skipped in pieces. */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+class ClaudeAgent {
+    options;
+    displayName = 'Claude';
+    constructor(options) {
+        this.options = options;
+    }
+    /** The argument list for one run (the prompt goes on stdin). */
+    args(resumeSessionId) {
+        const o = this.options;
+        return [
+            '-p', '--output-format', 'stream-json', '--verbose',
+            ...(o.model ? ['--model', o.model] : []),
+            ...(o.maxTurns !== undefined ? ['--max-turns', String(o.maxTurns)] : []),
+            '--permission-mode', o.permissionMode,
+            ...(o.allowedTools ? ['--allowedTools', o.allowedTools] : []),
+            ...(resumeSessionId ? ['--resume', resumeSessionId] : []),
+            ...(o.extraArgs ?? []),
+        ];
+    }
+    async run(request) {
+        const first = await this.once(request, request.resumeSessionId);
+        // A session that cannot be resumed (expired, another machine) must not cost the iteration.
+        if (request.resumeSessionId && !first.ok && !first.sessionId && !request.signal?.aborted && first.failure?.reason !== 'timeout') {
+            request.onLine?.(`  ↻ could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
+            const fresh = await this.once(request, undefined);
+            return { ...fresh, durationMs: fresh.durationMs + first.durationMs };
+        }
+        return first;
+    }
+    async once(request, resumeSessionId) {
+        const command = this.options.command ?? 'claude';
+        const parser = new ClaudeStreamParser(request.cwd);
+        const log = new StreamLog(request.logFile);
+        // What a person would call the agent's output: its messages and tool calls, and stderr.
+        const shown = new TailBuffer(16 * 1024);
+        const show = (line, stream) => {
+            shown.push(`${line}\n`);
+            request.onLine?.(line, stream);
+        };
+        const proc = await runProcess({
+            command, args: this.args(resumeSessionId), cwd: request.cwd, env: this.options.env, stdin: request.prompt,
+            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: this.options.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
+            onLine: (line, stream) => {
+                if (stream === 'stderr')
+                    return show(line, 'stderr');
+                log.write(line);
+                for (const display of parser.push(line))
+                    show(display, 'stdout');
+            },
+        });
+        log.close();
+        const state = parser.state;
+        const result = state.result;
+        const failure = classifyClaudeOutcome({ state, process: proc, timeoutMs: request.timeoutMs, now: (this.options.now ?? Date.now)(), command });
+        const text = result?.text ?? '';
+        const agentResult = {
+            ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
+            outputTail: `${shown.toString()}${text && !shown.toString().includes(text) ? `${text}\n` : ''}`,
+        };
+        if (failure)
+            agentResult.failure = failure;
+        const report = !failure || !result?.isError ? parseReportBlock(text) : undefined;
+        if (report)
+            agentResult.report = report;
+        if (result?.costUsd !== undefined)
+            agentResult.costUsd = result.costUsd;
+        if (result?.numTurns !== undefined)
+            agentResult.turns = result.numTurns;
+        if (result?.usage)
+            agentResult.tokens = result.usage;
+        if (result)
+            agentResult.permissionDenials = result.permissionDenials;
+        const sessionId = result?.sessionId ?? state.sessionId;
+        if (sessionId)
+            agentResult.sessionId = sessionId;
+        return agentResult;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/agents/command.ts
 
 
@@ -20121,6 +20574,25 @@ class CommandAgent {
             ...(request.signal ? { signal: request.signal } : {}),
         });
         return commandResult(result, request.timeoutMs);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/agents/index.ts
+
+
+
+function createAgent(options, env) {
+    const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
+    switch (options.agent) {
+        case 'command':
+            return new CommandAgent({ command: options.agentCommand, env });
+        case 'claude':
+            return new ClaudeAgent({
+                model: options.agentModel, maxTurns: options.agentMaxTurns, permissionMode: options.agentPermissionMode,
+                allowedTools: options.agentAllowedTools, extraArgs, env,
+            });
+        case 'codex':
+            return { problem: '--agent codex: this build has no codex adapter yet; use --agent claude or --agent command.' };
     }
 }
 
@@ -20482,10 +20954,10 @@ function isNotFound(output, id) {
     });
 }
 function commandError(commandLine, result) {
-    const stderr = lastLines(result.stderr, 10) || '(no stderr)';
+    const stderr = beadsCli_lastLines(result.stderr, 10) || '(no stderr)';
     return new Error(`${commandLine} failed with exit code ${result.code}:\n${stderr}`);
 }
-function lastLines(text, count) {
+function beadsCli_lastLines(text, count) {
     return text.trimEnd().split(/\r?\n/).slice(-count).join('\n');
 }
 function excerpt(text, max = 200) {
@@ -20810,6 +21282,7 @@ function buildResult(input) {
         completedIterations: state.completedIterations,
         checkpointId: input.checkpointId,
         costUsd: state.costUsd,
+        tokens: state.tokens,
         sliceIterations: state.iteration - input.sliceStartIteration,
         history: state.history.filter((r) => r.n > input.sliceStartIteration),
         durationMs: Math.round(input.durationMs),
@@ -20826,6 +21299,7 @@ function summaryLine(r) {
         head,
         `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
         `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
         `  checkpoint ${r.checkpointId}`,
     ].join('\n');
 }
@@ -20857,6 +21331,8 @@ const IterationRecordSchema = object({
         durationMs: schemas_number(),
         failure: FailureSchema.optional(),
         costUsd: schemas_number().optional(),
+        turns: schemas_number().optional(),
+        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
     }),
     tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
     workRemaining: schemas_string().optional(),
@@ -20871,8 +21347,10 @@ const CycleSchema = object({
     lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
     lastWorkRemaining: schemas_string().optional(),
     sameWorkRemainingCount: schemas_number().int(),
+    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
+    sessionId: schemas_string().optional(),
 });
-const HaltReasons = ['max_iterations', 'stuck', 'contract_violation'];
+const HaltReasons = ['max_iterations', 'stuck', 'contract_violation', 'budget'];
 const LoopStateSchema = object({
     version: literal(1),
     iteration: schemas_number().int().min(0),
@@ -20890,6 +21368,8 @@ const LoopStateSchema = object({
     halt: object({ reason: schemas_enum(HaltReasons), message: schemas_string() }).optional(),
     slices: schemas_number().int(),
     costUsd: schemas_number(),
+    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
+    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
     history: array(IterationRecordSchema),
     /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
     compactedIterations: schemas_number().int(),
@@ -20909,6 +21389,7 @@ function initialLoopState(maxIterations) {
         completedIterations: [],
         slices: 0,
         costUsd: 0,
+        tokens: { input: 0, output: 0 },
         history: [],
         compactedIterations: 0,
     };
@@ -20934,6 +21415,7 @@ function appendHistory(state, record) {
  * checkpoint, run iterations (agent → delay → completion check → test gate) until the work is done,
  * the run must halt, or the slice's bounds are reached; write the checkpoint after every iteration.
  */
+
 
 
 
@@ -21009,6 +21491,9 @@ async function runSlice(deps) {
         if (state.iteration >= settings.maxIterations) {
             return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
         }
+        if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
+            return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
+        }
         const sliceDone = state.iteration - sliceStartIteration;
         if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
             logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
@@ -21062,11 +21547,15 @@ async function runIteration(deps, before) {
     });
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
     await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
+    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
+    await pruneIterationLogs(logDir, LOGS_KEPT - 1);
+    const resumeSessionId = settings.agentSession === 'continue' ? cycle.sessionId : undefined;
     logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds });
     const result = await agent.run({
         prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
         timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
         onLine: (line, stream) => logger.output('agent', line, stream),
+        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`), resumeSessionId,
     });
     if (deps.signal?.aborted)
         return { state: before, interrupted: true };
@@ -21077,12 +21566,25 @@ async function runIteration(deps, before) {
         agent: {
             ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
             ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
         },
     };
     let state = {
         ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
+        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+        currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
     };
+    if (result.costUsd !== undefined || result.tokens || result.turns !== undefined) {
+        const parts = [
+            result.turns !== undefined ? `${result.turns} turns` : undefined,
+            result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
+            result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
+        ].filter(Boolean);
+        logger.info('agent.usage', `[iteration ${n}/${settings.maxIterations}] ${agent.displayName}: ${parts.join(', ')}`, {
+            iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
+            tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
+        });
+    }
     const elapsed = () => clock.now().getTime() - started.getTime();
     const close = (s, r) => appendHistory(s, { ...r, durationMs: elapsed() });
     // Agent failures never end the loop (REQ_021.1): log, remember as context, go on.
@@ -21335,13 +21837,10 @@ async function runCommand(options, io) {
     };
     if (options.source === 'github')
         problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
-    let agent;
-    if (options.agent === 'command') {
-        agent = new CommandAgent({ command: options.agentCommand, env: io.env });
-    }
-    else {
-        problems.push(`--agent ${options.agent}: this build has no ${options.agent} adapter yet; use --agent command --agent-command CMD.`);
-    }
+    const built = createAgent(options, io.env);
+    const agent = 'problem' in built ? undefined : built;
+    if ('problem' in built)
+        problems.push(built.problem);
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
         problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');
@@ -21374,7 +21873,7 @@ async function runCommand(options, io) {
                 maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
                 iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
                 batch: options.batch, onSuccess: options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
-                testCommand, plan,
+                testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
             },
             cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal,
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock }),

@@ -20,6 +20,8 @@ export interface ProcessRequest {
   killGraceMs?: number;
   /** Size of each tail kept. Default 64 KiB. */
   tailBytes?: number;
+  /** Lines longer than this reach onLine in pieces. Default 64 KiB. */
+  maxLineBytes?: number;
   /** Each line as it comes (long lines arrive in pieces). Errors thrown here are ignored. */
   onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
   /** Aborting ends the whole process group, like a timeout. */
@@ -122,7 +124,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       timers.add(t);
     };
 
-    const splitters = { stdout: new LineSplitter(), stderr: new LineSplitter() };
+    const splitters = { stdout: new LineSplitter(req.maxLineBytes), stderr: new LineSplitter(req.maxLineBytes) };
     const emit = (lines: string[], stream: 'stdout' | 'stderr'): void => {
       for (const line of lines) {
         if (req.onLine) {

@@ -37,6 +37,8 @@ export interface AgentResult {
   turns?: number;
   sessionId?: string;
   tokens?: { input: number; output: number };
+  /** Tool uses the agent's permission settings refused. */
+  permissionDenials?: number;
 }
 
 export interface AgentRunRequest {
@@ -52,6 +54,10 @@ export interface AgentRunRequest {
   onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
   /** Aborting ends the agent's whole process group. */
   signal?: AbortSignal;
+  /** Where to keep the agent's full output stream (size-capped); adapters that have one write it. */
+  logFile?: string;
+  /** Continue this earlier session of the same cycle (--agent-session continue). */
+  resumeSessionId?: string;
 }
 
 export interface Agent {

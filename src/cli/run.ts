@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config.js';
-import { CommandAgent } from '../agents/command.js';
+import { createAgent } from '../agents/index.js';
 import type { Agent } from '../agents/types.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
@@ -34,12 +34,9 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   };
 
   if (options.source === 'github') problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
-  let agent: Agent | undefined;
-  if (options.agent === 'command') {
-    agent = new CommandAgent({ command: options.agentCommand!, env: io.env });
-  } else {
-    problems.push(`--agent ${options.agent}: this build has no ${options.agent} adapter yet; use --agent command --agent-command CMD.`);
-  }
+  const built = createAgent(options, io.env);
+  const agent: Agent | undefined = 'problem' in built ? undefined : built;
+  if ('problem' in built) problems.push(built.problem);
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
     problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');
@@ -71,7 +68,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
         iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
         batch: options.batch, onSuccess: options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
-        testCommand, plan,
+        testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
       },
       cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal,
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock }),

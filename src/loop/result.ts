@@ -21,6 +21,8 @@ export interface RunResult {
   completedIterations: number[];
   checkpointId: string;
   costUsd: number;
+  /** Tokens reported by agents that count tokens (Codex); the dollar figures come from agents that report cost. */
+  tokens: { input: number; output: number };
   /** Iterations run in this slice, and their records. */
   sliceIterations: number;
   history: IterationRecord[];
@@ -52,6 +54,7 @@ export function buildResult(input: {
     completedIterations: state.completedIterations,
     checkpointId: input.checkpointId,
     costUsd: state.costUsd,
+    tokens: state.tokens,
     sliceIterations: state.iteration - input.sliceStartIteration,
     history: state.history.filter((r) => r.n > input.sliceStartIteration),
     durationMs: Math.round(input.durationMs),
@@ -70,6 +73,7 @@ export function summaryLine(r: RunResult): string {
     head,
     `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
     `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+    ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
     `  checkpoint ${r.checkpointId}`,
   ].join('\n');
 }

@@ -16,6 +16,7 @@ import type { Logger } from '../report/logger.js';
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
+import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
 import { decideContinuation, isCycleComplete } from './continuation.js';
 import { buildPrompt } from './prompt.js';
 import { type RunResult, buildResult } from './result.js';
@@ -35,6 +36,10 @@ export interface SliceSettings {
   strict: boolean;
   resume?: string;
   fresh: boolean;
+  /** Halt before an iteration would start with the run's spend at or over this. */
+  maxCostUsd?: number;
+  /** continue: resume the cycle's previous agent session on its next iteration. */
+  agentSession?: 'fresh' | 'continue';
   testCommand: string;
   plan?: string;
 }
@@ -129,6 +134,9 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     if (state.iteration >= settings.maxIterations) {
       return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
     }
+    if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
+      return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
+    }
     const sliceDone = state.iteration - sliceStartIteration;
     if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
       logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
@@ -188,12 +196,16 @@ async function runIteration(deps: SliceDeps, before: LoopState): Promise<Iterati
   });
   const promptFile = path.join(deps.stateDir, 'prompt.md');
   await fs.writeFile(promptFile, prompt);
+  const logDir = path.join(deps.stateDir, 'logs');
+  await pruneIterationLogs(logDir, LOGS_KEPT - 1);
+  const resumeSessionId = settings.agentSession === 'continue' ? cycle.sessionId : undefined;
   logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds });
 
   const result = await agent.run({
     prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
     timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
     onLine: (line, stream) => logger.output('agent', line, stream),
+    logFile: path.join(logDir, `iteration-${n}.ndjson`), resumeSessionId,
   });
   if (deps.signal?.aborted) return { state: before, interrupted: true };
 
@@ -204,12 +216,25 @@ async function runIteration(deps: SliceDeps, before: LoopState): Promise<Iterati
     agent: {
       ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
       ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+      ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
     },
   };
   let state: LoopState = {
     ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-    currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
+    tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+    currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
   };
+  if (result.costUsd !== undefined || result.tokens || result.turns !== undefined) {
+    const parts = [
+      result.turns !== undefined ? `${result.turns} turns` : undefined,
+      result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
+      result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
+    ].filter(Boolean);
+    logger.info('agent.usage', `[iteration ${n}/${settings.maxIterations}] ${agent.displayName}: ${parts.join(', ')}`, {
+      iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
+      tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
+    });
+  }
   const elapsed = () => clock.now().getTime() - started.getTime();
   const close = (s: LoopState, r: IterationRecord): LoopState => appendHistory(s, { ...r, durationMs: elapsed() });
 

@@ -29,6 +29,8 @@ const IterationRecordSchema = z.object({
     durationMs: z.number(),
     failure: FailureSchema.optional(),
     costUsd: z.number().optional(),
+    turns: z.number().optional(),
+    tokens: z.object({ input: z.number(), output: z.number() }).optional(),
   }),
   tests: z.object({ passed: z.boolean(), exitCode: z.number().nullable(), durationMs: z.number() }).optional(),
   workRemaining: z.string().optional(),
@@ -45,10 +47,12 @@ const CycleSchema = z.object({
   lastFailure: z.object({ kind: z.enum(['agent', 'tests']), message: z.string(), tail: z.string() }).optional(),
   lastWorkRemaining: z.string().optional(),
   sameWorkRemainingCount: z.number().int(),
+  /** The agent session of the last successful iteration, resumed with --agent-session continue. */
+  sessionId: z.string().optional(),
 });
 export type CycleState = z.infer<typeof CycleSchema>;
 
-export const HaltReasons = ['max_iterations', 'stuck', 'contract_violation'] as const;
+export const HaltReasons = ['max_iterations', 'stuck', 'contract_violation', 'budget'] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
 export const LoopStateSchema = z.object({
@@ -68,6 +72,8 @@ export const LoopStateSchema = z.object({
   halt: z.object({ reason: z.enum(HaltReasons), message: z.string() }).optional(),
   slices: z.number().int(),
   costUsd: z.number(),
+  /** Tokens reported by agents that report tokens (Codex reports no dollars). */
+  tokens: z.object({ input: z.number(), output: z.number() }).default({ input: 0, output: 0 }),
   history: z.array(IterationRecordSchema),
   /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
   compactedIterations: z.number().int(),
@@ -89,6 +95,7 @@ export function initialLoopState(maxIterations: number): LoopState {
     completedIterations: [],
     slices: 0,
     costUsd: 0,
+    tokens: { input: 0, output: 0 },
     history: [],
     compactedIterations: 0,
   };

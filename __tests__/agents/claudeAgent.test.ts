@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { promises as fs, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ClaudeAgent } from '../../src/agents/claude.js';
+import { StreamLog, pruneIterationLogs } from '../../src/agents/streamLog.js';
+import { splitArgs } from '../../src/util/args.js';
+
+let dir: string;
+beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'claude-agent-')); });
+afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+
+describe('claude adapter command line', () => {
+  it('runs print mode with stream-json and passes every option', () => {
+    const agent = new ClaudeAgent({ model: 'opus', maxTurns: 5, permissionMode: 'acceptEdits', allowedTools: 'Bash Edit', extraArgs: ['--add-dir', '/x y'] });
+    expect(agent.args('sess-1')).toEqual([
+      '-p', '--output-format', 'stream-json', '--verbose', '--model', 'opus', '--max-turns', '5',
+      '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash Edit', '--resume', 'sess-1', '--add-dir', '/x y',
+    ]);
+    expect(new ClaudeAgent({ permissionMode: 'plan' }).args()).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'plan']);
+  });
+
+  it('classifies a missing claude executable as permanent not_found', async () => {
+    const agent = new ClaudeAgent({ permissionMode: 'acceptEdits', command: path.join(dir, 'no-such-claude'), env: { PATH: '/usr/bin:/bin' } });
+    const r = await agent.run({ prompt: 'p', iteration: 1, issueIds: ['a'], cwd: dir, promptFile: '', timeoutMs: 10_000 });
+    expect(r.ok).toBe(false);
+    expect(r.failure?.class).toBe('permanent');
+  });
+});
+
+describe('--agent-args splitting', () => {
+  it('splits like a shell: quotes, escapes, no expansion', () => {
+    expect(splitArgs(`--a 'x y' "z \\"q\\"" plain\\ space $HOME`)).toEqual(['--a', 'x y', 'z "q"', 'plain space', '$HOME']);
+    expect(splitArgs('   ')).toEqual([]);
+    expect(() => splitArgs(`--a 'open`)).toThrow(/unterminated ' quote/);
+  });
+});
+
+describe('iteration stream logs', () => {
+  it('are capped in size with a visible truncation marker', () => {
+    const file = path.join(dir, 'logs', 'iteration-1.ndjson');
+    const log = new StreamLog(file, 100);
+    for (let i = 0; i < 50; i++) log.write(`{"n":${i}}`);
+    log.close();
+    const text = readFileSync(file, 'utf8');
+    expect(text.length).toBeLessThan(200);
+    expect(text.trimEnd().split('\n').pop()).toMatch(/agent_loop_log_truncated/);
+  });
+
+  it('keep only the newest N iterations', async () => {
+    for (const n of [1, 2, 3, 10, 11]) await fs.writeFile(path.join(dir, `iteration-${n}.ndjson`), '');
+    await fs.writeFile(path.join(dir, 'other.txt'), '');
+    await pruneIterationLogs(dir, 2);
+    expect((await fs.readdir(dir)).sort()).toEqual(['iteration-10.ndjson', 'iteration-11.ndjson', 'other.txt']);
+  });
+});

@@ -1,0 +1,96 @@
+/** The `claude` agent: Claude Code in print mode, its stream-json read line by line. */
+import { parseReportBlock } from './report.js';
+import { runProcess } from './process.js';
+import { ClaudeStreamParser } from './claudeStream.js';
+import { StreamLog } from './streamLog.js';
+import { TailBuffer } from './tail.js';
+import type { Agent, AgentResult, AgentRunRequest } from './types.js';
+import { classifyClaudeOutcome } from '../failure/classifyClaude.js';
+
+export interface ClaudeAgentOptions {
+  /** The executable; `claude` on PATH by default. */
+  command?: string;
+  model?: string;
+  maxTurns?: number;
+  permissionMode: string;
+  /** As Claude Code takes it: "Bash Edit Write" or "Bash(npm test),Edit". */
+  allowedTools?: string;
+  extraArgs?: string[];
+  env?: NodeJS.ProcessEnv;
+  killGraceMs?: number;
+  now?: () => number;
+}
+
+/** One stream-json line may carry a whole file the agent read; longer lines are skipped in pieces. */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+export class ClaudeAgent implements Agent {
+  readonly displayName = 'Claude';
+
+  constructor(private readonly options: ClaudeAgentOptions) {}
+
+  /** The argument list for one run (the prompt goes on stdin). */
+  args(resumeSessionId?: string): string[] {
+    const o = this.options;
+    return [
+      '-p', '--output-format', 'stream-json', '--verbose',
+      ...(o.model ? ['--model', o.model] : []),
+      ...(o.maxTurns !== undefined ? ['--max-turns', String(o.maxTurns)] : []),
+      '--permission-mode', o.permissionMode,
+      ...(o.allowedTools ? ['--allowedTools', o.allowedTools] : []),
+      ...(resumeSessionId ? ['--resume', resumeSessionId] : []),
+      ...(o.extraArgs ?? []),
+    ];
+  }
+
+  async run(request: AgentRunRequest): Promise<AgentResult> {
+    const first = await this.once(request, request.resumeSessionId);
+    // A session that cannot be resumed (expired, another machine) must not cost the iteration.
+    if (request.resumeSessionId && !first.ok && !first.sessionId && !request.signal?.aborted && first.failure?.reason !== 'timeout') {
+      request.onLine?.(`  ↻ could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
+      const fresh = await this.once(request, undefined);
+      return { ...fresh, durationMs: fresh.durationMs + first.durationMs };
+    }
+    return first;
+  }
+
+  private async once(request: AgentRunRequest, resumeSessionId: string | undefined): Promise<AgentResult> {
+    const command = this.options.command ?? 'claude';
+    const parser = new ClaudeStreamParser(request.cwd);
+    const log = new StreamLog(request.logFile);
+    // What a person would call the agent's output: its messages and tool calls, and stderr.
+    const shown = new TailBuffer(16 * 1024);
+    const show = (line: string, stream: 'stdout' | 'stderr') => {
+      shown.push(`${line}\n`);
+      request.onLine?.(line, stream);
+    };
+    const proc = await runProcess({
+      command, args: this.args(resumeSessionId), cwd: request.cwd, env: this.options.env, stdin: request.prompt,
+      timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: this.options.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
+      onLine: (line, stream) => {
+        if (stream === 'stderr') return show(line, 'stderr');
+        log.write(line);
+        for (const display of parser.push(line)) show(display, 'stdout');
+      },
+    });
+    log.close();
+    const state = parser.state;
+    const result = state.result;
+    const failure = classifyClaudeOutcome({ state, process: proc, timeoutMs: request.timeoutMs, now: (this.options.now ?? Date.now)(), command });
+    const text = result?.text ?? '';
+    const agentResult: AgentResult = {
+      ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
+      outputTail: `${shown.toString()}${text && !shown.toString().includes(text) ? `${text}\n` : ''}`,
+    };
+    if (failure) agentResult.failure = failure;
+    const report = !failure || !result?.isError ? parseReportBlock(text) : undefined;
+    if (report) agentResult.report = report;
+    if (result?.costUsd !== undefined) agentResult.costUsd = result.costUsd;
+    if (result?.numTurns !== undefined) agentResult.turns = result.numTurns;
+    if (result?.usage) agentResult.tokens = result.usage;
+    if (result) agentResult.permissionDenials = result.permissionDenials;
+    const sessionId = result?.sessionId ?? state.sessionId;
+    if (sessionId) agentResult.sessionId = sessionId;
+    return agentResult;
+  }
+}
