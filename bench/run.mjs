@@ -4,7 +4,7 @@
 // and writes bench/results.json. Exits 0 whether or not the targets are met; 1 when a benchmark
 // could not run at all.
 //
-//   node bench/run.mjs [--only overhead,rss,checkpoint] [--profile]
+//   node bench/run.mjs [--only overhead,rss,checkpoint,claude] [--profile]
 //
 // --profile: also CPU-profile the overhead runs (done anyway when an overhead target is missed).
 import { writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchCheckpoint } from './checkpoint.mjs';
+import { benchClaude } from './claude.mjs';
 import { benchDir, cleanup, machine, round, snapshotCli, table } from './lib/common.mjs';
 import { benchOverhead } from './overhead.mjs';
 import { benchRss } from './rss.mjs';
@@ -52,6 +53,7 @@ const cli = () => (snapshot ??= snapshotCli()).cli;
 await step('overhead', () => benchOverhead({ cli: cli(), profile }));
 await step('rss', () => benchRss({ cli: cli() }));
 await step('checkpoint', () => benchCheckpoint());
+await step('claude', () => benchClaude());
 if (snapshot) results.cli = snapshot.origin;
 
 const seconds = (performance.now() - started) / 1000;
