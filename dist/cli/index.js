@@ -20516,6 +20516,227 @@ class ClaudeAgent {
     }
 }
 
+;// CONCATENATED MODULE: ./src/agents/codexStream.ts
+/**
+ * Incremental reader of `codex exec --json` (JSONL events): thread.started, turn.started,
+ * turn.completed (usage), turn.failed, item.started|updated|completed (agent_message,
+ * command_execution, file_change, error, …) and top-level error. Keeps only what the outcome
+ * needs; anything else is ignored.
+ */
+
+const codexStream_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const codexStream_num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const codexStream_str = (v) => (typeof v === 'string' ? v : undefined);
+const codexStream_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+class CodexStreamParser {
+    cwd;
+    state = { warnings: [], turnsCompleted: 0, usage: { input: 0, output: 0 }, commands: 0, fileChanges: 0, ignoredLines: 0 };
+    constructor(cwd) {
+        this.cwd = cwd;
+    }
+    /** Feeds one line of stdout; returns the compact lines to show for it. */
+    push(line) {
+        if (!line.startsWith('{')) {
+            if (line.trim() !== '')
+                this.state.ignoredLines++;
+            return [];
+        }
+        let event;
+        try {
+            event = JSON.parse(line);
+        }
+        catch {
+            this.state.ignoredLines++;
+            return [];
+        }
+        if (!codexStream_isObject(event))
+            return [];
+        const s = this.state;
+        switch (event.type) {
+            case 'thread.started':
+                s.threadId = codexStream_str(event.thread_id) ?? s.threadId;
+                return [];
+            case 'turn.completed': {
+                s.turnsCompleted++;
+                const u = codexStream_isObject(event.usage) ? event.usage : {};
+                s.usage = { input: s.usage.input + codexStream_num(u.input_tokens), output: s.usage.output + codexStream_num(u.output_tokens) };
+                return [];
+            }
+            case 'turn.failed':
+                s.fatalError = errorText(event.error) ?? 'turn failed';
+                return [];
+            case 'error':
+                s.fatalError = codexStream_str(event.message) ?? errorText(event.error) ?? 'error';
+                return [];
+            case 'item.started':
+            case 'item.completed':
+                return codexStream_isObject(event.item) ? this.item(event.item, event.type === 'item.completed') : [];
+            default:
+                return [];
+        }
+    }
+    item(item, completed) {
+        const s = this.state;
+        switch (item.type) {
+            case 'agent_message':
+                if (!completed)
+                    return [];
+                s.lastMessage = codexStream_str(item.text) ?? s.lastMessage;
+                return s.lastMessage ? [`  ✎ ${codexStream_clip(s.lastMessage.trim().split('\n')[0] ?? '', 160)}`] : [];
+            case 'command_execution':
+                if (completed)
+                    return []; // shown when it starts; the end adds nothing a watcher needs
+                s.commands++;
+                return [`  ▸ Bash: ${codexStream_clip((codexStream_str(item.command) ?? '').split('\n')[0] ?? '', 120)}`];
+            case 'file_change': {
+                if (!completed)
+                    return [];
+                const changes = Array.isArray(item.changes) ? item.changes.filter(codexStream_isObject) : [];
+                s.fileChanges += changes.length;
+                return changes.map((c) => `  ▸ ${verb(codexStream_str(c.kind))}: ${this.rel(codexStream_str(c.path) ?? '')}`);
+            }
+            case 'error':
+                if (completed && codexStream_str(item.message))
+                    s.warnings.push(codexStream_str(item.message));
+                return [];
+            default:
+                return [];
+        }
+    }
+    rel(p) {
+        const r = external_node_path_default().isAbsolute(p) ? external_node_path_default().relative(this.cwd, p) : p;
+        return r && !r.startsWith('..') ? r : p;
+    }
+}
+function errorText(v) {
+    if (typeof v === 'string')
+        return v;
+    if (codexStream_isObject(v))
+        return codexStream_str(v.message);
+    return undefined;
+}
+function verb(kind) {
+    return kind === 'add' ? 'Write' : kind === 'delete' ? 'Delete' : 'Edit';
+}
+
+;// CONCATENATED MODULE: ./src/failure/classifyCodex.ts
+
+function classifyCodexOutcome(input) {
+    const { state, process, timeoutMs, command = 'codex' } = input;
+    if (process.spawnError || process.timedOut || process.aborted)
+        return classifyCommandOutcome(process, timeoutMs);
+    const stderr = process.stderrTail.trim().split('\n').slice(-3).join(' / ');
+    const error = state.fatalError ?? (process.exitCode !== 0 ? lastErrorLine(process.stderrTail) : undefined);
+    if (!error) {
+        if (process.exitCode === 0)
+            return undefined;
+        if (process.exitCode === 127)
+            return { class: 'permanent', reason: 'not_found', message: `${command} not found: install the Codex CLI (npm install -g @openai/codex) or put it on PATH` };
+        return { class: 'transient', reason: 'crashed', message: `Codex exited with code ${process.exitCode ?? process.signal}${stderr ? `: ${classifyCodex_clip(stderr, 300)}` : ''}` };
+    }
+    const text = classifyCodex_clip(error.replace(/\s+/g, ' ').trim(), 300);
+    const status = httpStatus(error);
+    if (status === 429 || /rate limit|too many requests|usage limit/i.test(error)) {
+        const failure = { class: 'transient', reason: 'rate_limit', message: `rate limited${status ? ` (HTTP ${status})` : ''}: ${text}` };
+        const wait = retryAfterMs(error);
+        if (wait !== undefined)
+            failure.retryAfterMs = wait;
+        return failure;
+    }
+    if (status === 401 || status === 403 || /unauthori[sz]ed|invalid api key|authentication/i.test(error)) {
+        return { class: 'permanent', reason: 'auth', message: `authentication failed${status ? ` (HTTP ${status})` : ''}: ${text}. Check OPENAI_API_KEY / CODEX_API_KEY (or codex login)` };
+    }
+    if (status === 402 || /billing|quota|insufficient_quota/i.test(error))
+        return { class: 'permanent', reason: 'billing', message: `billing problem: ${text}` };
+    if (status !== undefined && status >= 500)
+        return { class: 'transient', reason: status === 529 || status === 503 ? 'overloaded' : 'server_error', message: `API server error (HTTP ${status}): ${text}` };
+    if (status !== undefined && status >= 400) {
+        const named = /context|too long|maximum context/i.test(error) ? 'prompt is too long' : 'invalid request';
+        return { class: 'permanent', reason: 'invalid_request', message: `${named} (HTTP ${status}): ${text}` };
+    }
+    if (/stream disconnected|connection|network|timed? ?out|ECONN|error sending request/i.test(error))
+        return { class: 'transient', reason: 'network', message: `network error: ${text}` };
+    return { class: 'transient', reason: 'agent_error', message: `Codex reported an error: ${text}` };
+}
+/** The HTTP status in a Codex error text, if any: "status 429", "status: 500", "401 Unauthorized". */
+function httpStatus(text) {
+    const m = /status:?\s*(\d{3})\b/i.exec(text) ?? /\b([45]\d\d) (?:[A-Z][a-z]+)/.exec(text);
+    return m ? Number(m[1]) : undefined;
+}
+/** "try again in 20s", "retry after 1.5 seconds", "Retry-After: 3". */
+function retryAfterMs(text) {
+    const m = /(?:try again in|retry[- ]after:?)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?/i.exec(text);
+    if (!m)
+        return undefined;
+    const value = Number(m[1]);
+    const unit = (m[2] ?? 's').toLowerCase();
+    return Math.ceil(unit.startsWith('ms') || unit.startsWith('milli') ? value : unit.startsWith('m') ? value * 60_000 : value * 1000);
+}
+function lastErrorLine(stderr) {
+    const lines = stderr.trim().split('\n').filter((l) => /error/i.test(l));
+    return lines.pop();
+}
+const classifyCodex_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+;// CONCATENATED MODULE: ./src/agents/codex.ts
+/** The `codex` agent: the Codex CLI's non-interactive mode, its JSONL events read line by line. */
+
+
+
+
+
+
+const codex_MAX_LINE_BYTES = 8 * 1024 * 1024;
+class CodexAgent {
+    options;
+    displayName = 'Codex';
+    constructor(options) {
+        this.options = options;
+    }
+    /** `codex exec --json … -`: the prompt comes on stdin. */
+    args() {
+        const o = this.options;
+        return ['exec', '--json', '--skip-git-repo-check', '--sandbox', o.sandbox, ...(o.model ? ['--model', o.model] : []), ...(o.extraArgs ?? []), '-'];
+    }
+    async run(request) {
+        const command = this.options.command ?? 'codex';
+        const parser = new CodexStreamParser(request.cwd);
+        const log = new StreamLog(request.logFile);
+        const shown = new TailBuffer(16 * 1024);
+        const show = (line, stream) => {
+            shown.push(`${line}\n`);
+            request.onLine?.(line, stream);
+        };
+        const proc = await runProcess({
+            command, args: this.args(), cwd: request.cwd, env: this.options.env, stdin: request.prompt,
+            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: this.options.killGraceMs, maxLineBytes: codex_MAX_LINE_BYTES,
+            onLine: (line, stream) => {
+                if (stream === 'stderr')
+                    return show(line, 'stderr');
+                log.write(line);
+                for (const display of parser.push(line))
+                    show(display, 'stdout');
+            },
+        });
+        log.close();
+        const state = parser.state;
+        const failure = classifyCodexOutcome({ state, process: proc, timeoutMs: request.timeoutMs, command });
+        const result = {
+            ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
+            outputTail: `${shown.toString()}${state.fatalError ? `${state.fatalError}\n` : ''}`,
+            tokens: state.usage, turns: state.turnsCompleted,
+        };
+        if (failure)
+            result.failure = failure;
+        const report = state.lastMessage ? parseReportBlock(state.lastMessage) : undefined;
+        if (report)
+            result.report = report;
+        if (state.threadId)
+            result.sessionId = state.threadId;
+        return result;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/agents/command.ts
 
 
@@ -20581,6 +20802,7 @@ class CommandAgent {
 
 
 
+
 function createAgent(options, env) {
     const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
     switch (options.agent) {
@@ -20592,7 +20814,7 @@ function createAgent(options, env) {
                 allowedTools: options.agentAllowedTools, extraArgs, env,
             });
         case 'codex':
-            return { problem: '--agent codex: this build has no codex adapter yet; use --agent claude or --agent command.' };
+            return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
     }
 }
 

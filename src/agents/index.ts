@@ -2,6 +2,7 @@
 import type { Options } from '../config.js';
 import { splitArgs } from '../util/args.js';
 import { ClaudeAgent } from './claude.js';
+import { CodexAgent } from './codex.js';
 import { CommandAgent } from './command.js';
 import type { Agent } from './types.js';
 
@@ -16,6 +17,6 @@ export function createAgent(options: Options, env: NodeJS.ProcessEnv): Agent | {
         allowedTools: options.agentAllowedTools, extraArgs, env,
       });
     case 'codex':
-      return { problem: '--agent codex: this build has no codex adapter yet; use --agent claude or --agent command.' };
+      return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
   }
 }
