@@ -8,6 +8,8 @@ export default {
   },
   roots: ['<rootDir>/__tests__', '<rootDir>/e2e'],
   testMatch: ['**/*.test.ts'],
+  // The real Claude Code and Codex CLIs: npm run test:e2e (jest.e2e.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/e2e/agents/'],
   maxWorkers: 2,
   testTimeout: 60000,
 };

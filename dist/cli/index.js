@@ -20176,7 +20176,8 @@ function readResult(event) {
         subtype: str(event.subtype) ?? 'unknown',
         isError: event.is_error === true,
         apiErrorStatus: num(event.api_error_status) ?? null,
-        text: str(event.result) ?? '',
+        // Errors (max turns, a session that cannot be resumed) come as an `errors` list without `result`.
+        text: str(event.result) ?? (Array.isArray(event.errors) ? event.errors.filter((e) => typeof e === 'string').join('; ') : ''),
         permissionDenials: Array.isArray(denials) ? denials.length : 0,
     };
     const cost = num(event.total_cost_usd);
@@ -20459,7 +20460,7 @@ class ClaudeAgent {
     async run(request) {
         const first = await this.once(request, request.resumeSessionId);
         // A session that cannot be resumed (expired, another machine) must not cost the iteration.
-        if (request.resumeSessionId && !first.ok && !first.sessionId && !request.signal?.aborted && first.failure?.reason !== 'timeout') {
+        if (request.resumeSessionId && !first.ok && !request.signal?.aborted && /No conversation found/i.test(first.outputTail)) {
             request.onLine?.(`  ↻ could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
             const fresh = await this.once(request, undefined);
             return { ...fresh, durationMs: fresh.durationMs + first.durationMs };
@@ -20558,6 +20559,7 @@ class CodexStreamParser {
                 return [];
             case 'turn.completed': {
                 s.turnsCompleted++;
+                s.fatalError = undefined; // the turn went through after all (errors before it were retried)
                 const u = codexStream_isObject(event.usage) ? event.usage : {};
                 s.usage = { input: s.usage.input + codexStream_num(u.input_tokens), output: s.usage.output + codexStream_num(u.output_tokens) };
                 return [];
@@ -20565,9 +20567,16 @@ class CodexStreamParser {
             case 'turn.failed':
                 s.fatalError = errorText(event.error) ?? 'turn failed';
                 return [];
-            case 'error':
-                s.fatalError = codexStream_str(event.message) ?? errorText(event.error) ?? 'error';
+            case 'error': {
+                const message = codexStream_str(event.message) ?? errorText(event.error) ?? 'error';
+                // "Reconnecting... 2/5 (…)": the CLI retrying on its own, not the end of the run.
+                if (/^Reconnecting\.\.\./.test(message)) {
+                    s.warnings.push(message);
+                    return [`  ↻ ${codexStream_clip(message, 160)}`];
+                }
+                s.fatalError = message;
                 return [];
+            }
             case 'item.started':
             case 'item.completed':
                 return codexStream_isObject(event.item) ? this.item(event.item, event.type === 'item.completed') : [];
@@ -20648,6 +20657,12 @@ function classifyCodexOutcome(input) {
     }
     if (status === 402 || /billing|quota|insufficient_quota/i.test(error))
         return { class: 'permanent', reason: 'billing', message: `billing problem: ${text}` };
+    if (/high demand|overloaded|temporar(il)?y unavailable/i.test(error))
+        return { class: 'transient', reason: 'overloaded', message: `the API is overloaded${status ? ` (HTTP ${status})` : ''}: ${text}` };
+    if (/context window|context_length_exceeded|too long/i.test(error))
+        return { class: 'permanent', reason: 'invalid_request', message: `prompt is too long: ${text}` };
+    if (/invalid_request_error|invalid_value/.test(error))
+        return { class: 'permanent', reason: 'invalid_request', message: `invalid request: ${text}` };
     if (status !== undefined && status >= 500)
         return { class: 'transient', reason: status === 529 || status === 503 ? 'overloaded' : 'server_error', message: `API server error (HTTP ${status}): ${text}` };
     if (status !== undefined && status >= 400) {
@@ -21812,7 +21827,7 @@ async function runIteration(deps, before) {
     // Agent failures never end the loop (REQ_021.1): log, remember as context, go on.
     if (!result.ok) {
         const failure = result.failure ?? { class: 'transient', reason: 'unknown', message: 'failed' };
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message });
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null });
         state = {
             ...state, failedIterations: state.failedIterations + 1,
             currentCycle: { ...state.currentCycle, lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail } },

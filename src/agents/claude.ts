@@ -46,7 +46,7 @@ export class ClaudeAgent implements Agent {
   async run(request: AgentRunRequest): Promise<AgentResult> {
     const first = await this.once(request, request.resumeSessionId);
     // A session that cannot be resumed (expired, another machine) must not cost the iteration.
-    if (request.resumeSessionId && !first.ok && !first.sessionId && !request.signal?.aborted && first.failure?.reason !== 'timeout') {
+    if (request.resumeSessionId && !first.ok && !request.signal?.aborted && /No conversation found/i.test(first.outputTail)) {
       request.onLine?.(`  ↻ could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
       const fresh = await this.once(request, undefined);
       return { ...fresh, durationMs: fresh.durationMs + first.durationMs };

@@ -105,7 +105,8 @@ function readResult(event: Json): ClaudeResultEvent {
     subtype: str(event.subtype) ?? 'unknown',
     isError: event.is_error === true,
     apiErrorStatus: num(event.api_error_status) ?? null,
-    text: str(event.result) ?? '',
+    // Errors (max turns, a session that cannot be resumed) come as an `errors` list without `result`.
+    text: str(event.result) ?? (Array.isArray(event.errors) ? event.errors.filter((e) => typeof e === 'string').join('; ') : ''),
     permissionDenials: Array.isArray(denials) ? denials.length : 0,
   };
   const cost = num(event.total_cost_usd);

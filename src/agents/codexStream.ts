@@ -53,6 +53,7 @@ export class CodexStreamParser {
         return [];
       case 'turn.completed': {
         s.turnsCompleted++;
+        s.fatalError = undefined; // the turn went through after all (errors before it were retried)
         const u = isObject(event.usage) ? event.usage : {};
         s.usage = { input: s.usage.input + num(u.input_tokens), output: s.usage.output + num(u.output_tokens) };
         return [];
@@ -60,9 +61,16 @@ export class CodexStreamParser {
       case 'turn.failed':
         s.fatalError = errorText(event.error) ?? 'turn failed';
         return [];
-      case 'error':
-        s.fatalError = str(event.message) ?? errorText(event.error) ?? 'error';
+      case 'error': {
+        const message = str(event.message) ?? errorText(event.error) ?? 'error';
+        // "Reconnecting... 2/5 (…)": the CLI retrying on its own, not the end of the run.
+        if (/^Reconnecting\.\.\./.test(message)) {
+          s.warnings.push(message);
+          return [`  ↻ ${clip(message, 160)}`];
+        }
+        s.fatalError = message;
         return [];
+      }
       case 'item.started':
       case 'item.completed':
         return isObject(event.item) ? this.item(event.item, event.type === 'item.completed') : [];

@@ -30,6 +30,9 @@ export function classifyCodexOutcome(input: { state: CodexStreamState; process: 
     return { class: 'permanent', reason: 'auth', message: `authentication failed${status ? ` (HTTP ${status})` : ''}: ${text}. Check OPENAI_API_KEY / CODEX_API_KEY (or codex login)` };
   }
   if (status === 402 || /billing|quota|insufficient_quota/i.test(error)) return { class: 'permanent', reason: 'billing', message: `billing problem: ${text}` };
+  if (/high demand|overloaded|temporar(il)?y unavailable/i.test(error)) return { class: 'transient', reason: 'overloaded', message: `the API is overloaded${status ? ` (HTTP ${status})` : ''}: ${text}` };
+  if (/context window|context_length_exceeded|too long/i.test(error)) return { class: 'permanent', reason: 'invalid_request', message: `prompt is too long: ${text}` };
+  if (/invalid_request_error|invalid_value/.test(error)) return { class: 'permanent', reason: 'invalid_request', message: `invalid request: ${text}` };
   if (status !== undefined && status >= 500) return { class: 'transient', reason: status === 529 || status === 503 ? 'overloaded' : 'server_error', message: `API server error (HTTP ${status}): ${text}` };
   if (status !== undefined && status >= 400) {
     const named = /context|too long|maximum context/i.test(error) ? 'prompt is too long' : 'invalid request';

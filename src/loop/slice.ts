@@ -243,7 +243,7 @@ async function runIteration(deps: SliceDeps, before: LoopState): Promise<Iterati
     const failure = result.failure ?? { class: 'transient' as const, reason: 'unknown', message: 'failed' };
     logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn',
       `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`,
-      { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message });
+      { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null });
     state = {
       ...state, failedIterations: state.failedIterations + 1,
       currentCycle: { ...state.currentCycle!, lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail } },
