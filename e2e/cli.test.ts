@@ -356,6 +356,17 @@ wait
     });
   });
 
+  it('refuses to start --agent claude or codex when the CLI is not on PATH, saying how to install it (exit 2)', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      for (const [agent, pkg] of [['claude', '@anthropic-ai/claude-code'], ['codex', '@openai/codex']]) {
+        const r = await runCli(sb, ['run', '--agent', agent as string, '--test-command', 'true', '--issues-file', './.beads/issues.jsonl'], { env: { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' } });
+        expectExit(r, 2);
+        expect(r.stderr).toContain(`--agent ${agent}: \`${agent}\` is not on PATH. Install it (npm install -g ${pkg})`);
+        expect(await checkpointFiles(sb)).toEqual([]);
+      }
+    });
+  });
+
   it('--help of run, status and cleanup exits 0 and lists exactly the options of that command', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       for (const command of ['run', 'status', 'cleanup'] as Command[]) {

@@ -21055,8 +21055,46 @@ function ready_isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
+;// CONCATENATED MODULE: ./src/util/onPath.ts
+/** Whether a program can be found on PATH, without running a shell. */
 
+
+/**
+ * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
+ * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
+ * entries (which would mean the current directory) are ignored.
+ */
+async function isOnPath(cmd, envPath = process.env.PATH) {
+    if (cmd === '')
+        return false;
+    const windows = process.platform === 'win32';
+    const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
+    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
+        ? [cmd]
+        : (envPath ?? '').split((external_node_path_default()).delimiter).filter((dir) => dir !== '').map((dir) => external_node_path_default().join(dir, cmd));
+    for (const candidate of candidates) {
+        for (const ext of extensions) {
+            if (await isExecutableFile(candidate + ext, windows))
+                return true;
+        }
+    }
+    return false;
+}
+async function isExecutableFile(file, windows) {
+    try {
+        const stat = await external_node_fs_namespaceObject.promises.stat(file);
+        if (!stat.isFile())
+            return false;
+        if (!windows)
+            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
 
 
 
@@ -21209,40 +21247,6 @@ function describeJson(value) {
 }
 function shellQuote(arg) {
     return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-/**
- * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
- * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
- * entries (which would mean the current directory) are ignored.
- */
-async function isOnPath(cmd, envPath = process.env.PATH) {
-    if (cmd === '')
-        return false;
-    const windows = process.platform === 'win32';
-    const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
-    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
-        ? [cmd]
-        : (envPath ?? '').split((external_node_path_default()).delimiter).filter((dir) => dir !== '').map((dir) => external_node_path_default().join(dir, cmd));
-    for (const candidate of candidates) {
-        for (const ext of extensions) {
-            if (await isExecutableFile(candidate + ext, windows))
-                return true;
-        }
-    }
-    return false;
-}
-async function isExecutableFile(file, windows) {
-    try {
-        const stat = await external_node_fs_namespaceObject.promises.stat(file);
-        if (!stat.isFile())
-            return false;
-        if (!windows)
-            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
@@ -22065,6 +22069,7 @@ function createRedactor(secrets) {
 
 
 
+
 async function runCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const problems = [];
@@ -22078,6 +22083,10 @@ async function runCommand(options, io) {
     const agent = 'problem' in built ? undefined : built;
     if ('problem' in built)
         problems.push(built.problem);
+    if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
+        const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
+        problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`);
+    }
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
         problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');

@@ -7,6 +7,7 @@ import type { Agent } from '../agents/types.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
+import { isOnPath } from '../util/onPath.js';
 import { StartError, runSlice } from '../loop/slice.js';
 import { exitCodeFor, summaryLine } from '../loop/result.js';
 import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
@@ -37,6 +38,10 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   const built = createAgent(options, io.env);
   const agent: Agent | undefined = 'problem' in built ? undefined : built;
   if ('problem' in built) problems.push(built.problem);
+  if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
+    const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
+    problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`);
+  }
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
     problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { constants as fsConstants, promises as fs } from 'node:fs';
-import path from 'node:path';
 import { beadsRecordToIssue, isBeadsRecord, sortIssues, type BeadsRecord } from './ready.js';
 import type { Issue, IssueSource, SourceWarning } from './types.js';
+
+export { isOnPath } from '../util/onPath.js';
 
 export interface ExecResult {
   code: number;
@@ -174,35 +174,4 @@ function describeJson(value: unknown): string {
 
 function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
- * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
- * entries (which would mean the current directory) are ignored.
- */
-export async function isOnPath(cmd: string, envPath = process.env.PATH): Promise<boolean> {
-  if (cmd === '') return false;
-  const windows = process.platform === 'win32';
-  const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
-  const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
-    ? [cmd]
-    : (envPath ?? '').split(path.delimiter).filter((dir) => dir !== '').map((dir) => path.join(dir, cmd));
-  for (const candidate of candidates) {
-    for (const ext of extensions) {
-      if (await isExecutableFile(candidate + ext, windows)) return true;
-    }
-  }
-  return false;
-}
-
-async function isExecutableFile(file: string, windows: boolean): Promise<boolean> {
-  try {
-    const stat = await fs.stat(file);
-    if (!stat.isFile()) return false;
-    if (!windows) await fs.access(file, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
