@@ -240,10 +240,9 @@ describe('parseReportBlock: pathological input', () => {
       ' '.repeat(n) + '- ' + '*'.repeat(n) + 'x',
       'summary:' + ' '.repeat(n) + ':',
     ];
-    const started = performance.now();
-    for (const input of inputs) parseReportBlock(input);
-    expect(performance.now() - started).toBeLessThan(1000);
-  });
+    // A regex with catastrophic backtracking takes minutes on these: the test's timeout catches it.
+    for (const input of inputs) expect(() => parseReportBlock(input)).not.toThrow();
+  }, 20_000);
 });
 
 describe('isWorkRemainingEmpty', () => {
