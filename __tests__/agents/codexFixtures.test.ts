@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CodexAgent } from '../../src/agents/codex.js';
-import { CodexStreamParser } from '../../src/agents/codexStream.js';
+import { CodexStreamParser, unwrapShell } from '../../src/agents/codexStream.js';
 import type { ProcessResult } from '../../src/agents/process.js';
 import { classifyCodexOutcome, httpStatus, retryAfterMs } from '../../src/failure/classifyCodex.js';
 
@@ -36,6 +36,13 @@ describe('Codex events and classification', () => {
       JSON.stringify({ type: 'item.completed', item: { id: 'i2', type: 'file_change', changes: [{ path: `${CWD}/src/a.ts`, kind: 'update' }, { path: 'new.txt', kind: 'add' }], status: 'completed' } }),
     ]);
     expect(shown).toEqual(['  ▸ Bash: bash -lc "npm test"', '  ▸ Edit: src/a.ts', '  ▸ Write: new.txt']);
+  });
+
+  it('shows the command inside Codex\'s /bin/bash -lc wrapper', () => {
+    expect(unwrapShell("/bin/bash -lc 'echo good > value.txt'")).toBe('echo good > value.txt');
+    expect(unwrapShell("/bin/bash -lc 'echo '\\''quoted'\\'''")).toBe("echo 'quoted'");
+    expect(unwrapShell('/bin/bash -lc "echo \\"hi\\" \\$HOME"')).toBe('echo "hi" $HOME');
+    expect(unwrapShell('npm test')).toBe('npm test');
   });
 
   it.each([

@@ -89,7 +89,7 @@ export class CodexStreamParser {
       case 'command_execution':
         if (completed) return []; // shown when it starts; the end adds nothing a watcher needs
         s.commands++;
-        return [`  ▸ Bash: ${clip((str(item.command) ?? '').split('\n')[0] ?? '', 120)}`];
+        return [`  ▸ Bash: ${clip(unwrapShell(str(item.command) ?? '').split('\n')[0] ?? '', 120)}`];
       case 'file_change': {
         if (!completed) return [];
         const changes = Array.isArray(item.changes) ? item.changes.filter(isObject) : [];
@@ -118,4 +118,11 @@ function errorText(v: unknown): string | undefined {
 
 function verb(kind: string | undefined): string {
   return kind === 'add' ? 'Write' : kind === 'delete' ? 'Delete' : 'Edit';
+}
+
+/** Codex runs every command as `/bin/bash -lc '<command>'`: show the command itself. */
+export function unwrapShell(command: string): string {
+  const m = /^(?:\/usr)?\/bin\/(?:ba|z)?sh -l?c (['"])([\s\S]*)\1$/.exec(command.trim());
+  if (!m) return command;
+  return m[1] === "'" ? (m[2] ?? '').replace(/'\\''/g, "'") : (m[2] ?? '').replace(/\\(["\\$`])/g, '$1');
 }
