@@ -25,6 +25,15 @@ function isGone(pid: number): boolean {
   }
 }
 
+/**
+ * A signalled process closes its pipes before the kernel marks it exited, so the moment runProcess
+ * returns it may still be on its way out: wait (bounded) for it to be gone.
+ */
+async function goneSoon(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200 && !isGone(pid); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  return isGone(pid);
+}
+
 function pidFrom(tail: string): number {
   const m = /^pid=(\d+)$/m.exec(tail);
   if (!m?.[1]) throw new Error(`no pid in output: ${tail}`);
@@ -143,7 +152,7 @@ describe('runProcess timeout, abort and process group', () => {
     });
     expect(r.timedOut).toBe(true);
     expect(r.signal).toBe('SIGTERM');
-    expect(isGone(pidFrom(r.tail))).toBe(true);
+    expect(await goneSoon(pidFrom(r.tail))).toBe(true);
   }, 20_000);
 
   it('escalates to SIGKILL when the child ignores SIGTERM', async () => {
@@ -157,14 +166,14 @@ describe('runProcess timeout, abort and process group', () => {
     expect(r.timedOut).toBe(true);
     expect(r.signal).toBe('SIGKILL');
     expect(r.durationMs).toBeGreaterThanOrEqual(550);
-    expect(isGone(pidFrom(r.tail))).toBe(true);
+    expect(await goneSoon(pidFrom(r.tail))).toBe(true);
   });
 
   it('terminates stray background processes after a normal exit instead of hanging', async () => {
     // Were the stray left to hold the pipes, this would hang until the test's own timeout.
     const r = await runProcess({ command: 'sleep 1000 & echo "pid=$!"; exit 0', shell: true, cwd, timeoutMs: 10 * 60_000, killGraceMs: 10 * 60_000 });
     expect(r).toMatchObject({ exitCode: 0, timedOut: false, aborted: false });
-    expect(isGone(pidFrom(r.tail))).toBe(true);
+    expect(await goneSoon(pidFrom(r.tail))).toBe(true);
   }, 20_000);
 
   it('abort signal ends the whole group', async () => {
@@ -181,7 +190,7 @@ describe('runProcess timeout, abort and process group', () => {
     expect(r.aborted).toBe(true);
     expect(r.timedOut).toBe(false);
     expect(r.signal).toBe('SIGTERM');
-    expect(isGone(pidFrom(r.tail))).toBe(true);
+    expect(await goneSoon(pidFrom(r.tail))).toBe(true);
   });
 
   it('an already aborted signal does not start anything', async () => {
