@@ -16,18 +16,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
-/***/ 3053:
+/***/ 7349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var resolveBlockMap = __nccwpck_require__(6519);
-var resolveBlockSeq = __nccwpck_require__(2662);
-var resolveFlowCollection = __nccwpck_require__(4206);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveBlockMap = __nccwpck_require__(7103);
+var resolveBlockSeq = __nccwpck_require__(334);
+var resolveFlowCollection = __nccwpck_require__(3142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -113,15 +113,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 5899:
+/***/ 3683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(6885);
-var composeNode = __nccwpck_require__(4873);
-var resolveEnd = __nccwpck_require__(644);
-var resolveProps = __nccwpck_require__(2207);
+var Document = __nccwpck_require__(3021);
+var composeNode = __nccwpck_require__(5937);
+var resolveEnd = __nccwpck_require__(7788);
+var resolveProps = __nccwpck_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -165,17 +165,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 4873:
+/***/ 5937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(7641);
-var identity = __nccwpck_require__(415);
-var composeCollection = __nccwpck_require__(3053);
-var composeScalar = __nccwpck_require__(3293);
-var resolveEnd = __nccwpck_require__(644);
-var utilEmptyScalarPosition = __nccwpck_require__(4831);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var composeCollection = __nccwpck_require__(7349);
+var composeScalar = __nccwpck_require__(5413);
+var resolveEnd = __nccwpck_require__(7788);
+var utilEmptyScalarPosition = __nccwpck_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -284,15 +284,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 3293:
+/***/ 5413:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var resolveBlockScalar = __nccwpck_require__(809);
-var resolveFlowScalar = __nccwpck_require__(8066);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -379,18 +379,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 3480:
+/***/ 9984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(2342);
-var Document = __nccwpck_require__(6885);
-var errors = __nccwpck_require__(3376);
-var identity = __nccwpck_require__(415);
-var composeDoc = __nccwpck_require__(5899);
-var resolveEnd = __nccwpck_require__(644);
+var directives = __nccwpck_require__(1342);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(1464);
+var identity = __nccwpck_require__(1127);
+var composeDoc = __nccwpck_require__(3683);
+var resolveEnd = __nccwpck_require__(7788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -610,17 +610,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 6519:
+/***/ 7103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(4245);
-var YAMLMap = __nccwpck_require__(1950);
-var resolveProps = __nccwpck_require__(2207);
-var utilContainsNewline = __nccwpck_require__(9699);
-var utilFlowIndentCheck = __nccwpck_require__(7723);
-var utilMapIncludes = __nccwpck_require__(8539);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -734,12 +734,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 809:
+/***/ 8913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -941,14 +941,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 2662:
+/***/ 334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(7495);
-var resolveProps = __nccwpck_require__(2207);
-var utilFlowIndentCheck = __nccwpck_require__(7723);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveProps = __nccwpck_require__(4631);
+var utilFlowIndentCheck = __nccwpck_require__(4051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -999,7 +999,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 644:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1045,19 +1045,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 4206:
+/***/ 3142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var resolveEnd = __nccwpck_require__(644);
-var resolveProps = __nccwpck_require__(2207);
-var utilContainsNewline = __nccwpck_require__(9699);
-var utilMapIncludes = __nccwpck_require__(8539);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var resolveEnd = __nccwpck_require__(7788);
+var resolveProps = __nccwpck_require__(4631);
+var utilContainsNewline = __nccwpck_require__(9499);
+var utilMapIncludes = __nccwpck_require__(1187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -1261,13 +1261,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 8066:
+/***/ 6842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var resolveEnd = __nccwpck_require__(644);
+var Scalar = __nccwpck_require__(3301);
+var resolveEnd = __nccwpck_require__(7788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -1496,7 +1496,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 2207:
+/***/ 4631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1651,7 +1651,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 9699:
+/***/ 9499:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1694,7 +1694,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 4831:
+/***/ 2599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1729,12 +1729,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 7723:
+/***/ 4051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(9699);
+var utilContainsNewline = __nccwpck_require__(9499);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -1753,12 +1753,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 8539:
+/***/ 1187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
+var identity = __nccwpck_require__(1127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -1775,22 +1775,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 6885:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(7641);
-var Collection = __nccwpck_require__(3469);
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var toJS = __nccwpck_require__(915);
-var Schema = __nccwpck_require__(8296);
-var stringifyDocument = __nccwpck_require__(7653);
-var anchors = __nccwpck_require__(5236);
-var applyReviver = __nccwpck_require__(5797);
-var createNode = __nccwpck_require__(2076);
-var directives = __nccwpck_require__(2342);
+var Alias = __nccwpck_require__(4065);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var toJS = __nccwpck_require__(4043);
+var Schema = __nccwpck_require__(5840);
+var stringifyDocument = __nccwpck_require__(6829);
+var anchors = __nccwpck_require__(1596);
+var applyReviver = __nccwpck_require__(3661);
+var createNode = __nccwpck_require__(2404);
+var directives = __nccwpck_require__(1342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -2119,13 +2119,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 5236:
+/***/ 1596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var visit = __nccwpck_require__(292);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -2202,7 +2202,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 5797:
+/***/ 3661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2266,14 +2266,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2076:
+/***/ 2404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(7641);
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -2363,13 +2363,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 2342:
+/***/ 1342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var visit = __nccwpck_require__(292);
+var identity = __nccwpck_require__(1127);
+var visit = __nccwpck_require__(204);
 
 const escapeChars = {
     '!': '%21',
@@ -2548,7 +2548,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 3376:
+/***/ 1464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2617,27 +2617,27 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 7207:
+/***/ 8815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(3480);
-var Document = __nccwpck_require__(6885);
-var Schema = __nccwpck_require__(8296);
-var errors = __nccwpck_require__(3376);
-var Alias = __nccwpck_require__(7641);
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var Scalar = __nccwpck_require__(2765);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var cst = __nccwpck_require__(5421);
-var lexer = __nccwpck_require__(2081);
-var lineCounter = __nccwpck_require__(4588);
-var parser = __nccwpck_require__(6651);
-var publicApi = __nccwpck_require__(8759);
-var visit = __nccwpck_require__(292);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(3021);
+var Schema = __nccwpck_require__(5840);
+var errors = __nccwpck_require__(1464);
+var Alias = __nccwpck_require__(4065);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
+var publicApi = __nccwpck_require__(4047);
+var visit = __nccwpck_require__(204);
 
 
 
@@ -2674,7 +2674,7 @@ exports.visitAsync = visit.visitAsync;
 
 /***/ }),
 
-/***/ 2745:
+/***/ 7249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -2700,16 +2700,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 7641:
+/***/ 4065:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5236);
-var visit = __nccwpck_require__(292);
-var identity = __nccwpck_require__(415);
-var Node = __nccwpck_require__(6617);
-var toJS = __nccwpck_require__(915);
+var anchors = __nccwpck_require__(1596);
+var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -2827,14 +2827,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 3469:
+/***/ 101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2076);
-var identity = __nccwpck_require__(415);
-var Node = __nccwpck_require__(6617);
+var createNode = __nccwpck_require__(2404);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -2985,14 +2985,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6617:
+/***/ 6673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(5797);
-var identity = __nccwpck_require__(415);
-var toJS = __nccwpck_require__(915);
+var applyReviver = __nccwpck_require__(3661);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 class NodeBase {
     constructor(type) {
@@ -3032,15 +3032,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 4245:
+/***/ 7165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2076);
-var stringifyPair = __nccwpck_require__(5004);
-var addPairToJSMap = __nccwpck_require__(9256);
-var identity = __nccwpck_require__(415);
+var createNode = __nccwpck_require__(2404);
+var stringifyPair = __nccwpck_require__(9748);
+var addPairToJSMap = __nccwpck_require__(7104);
+var identity = __nccwpck_require__(1127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -3078,14 +3078,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 2765:
+/***/ 3301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Node = __nccwpck_require__(6617);
-var toJS = __nccwpck_require__(915);
+var identity = __nccwpck_require__(1127);
+var Node = __nccwpck_require__(6673);
+var toJS = __nccwpck_require__(4043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -3112,17 +3112,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 1950:
+/***/ 4454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(6340);
-var addPairToJSMap = __nccwpck_require__(9256);
-var Collection = __nccwpck_require__(3469);
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var Scalar = __nccwpck_require__(2765);
+var stringifyCollection = __nccwpck_require__(1212);
+var addPairToJSMap = __nccwpck_require__(7104);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -3266,17 +3266,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 7495:
+/***/ 2223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2076);
-var stringifyCollection = __nccwpck_require__(6340);
-var Collection = __nccwpck_require__(3469);
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var toJS = __nccwpck_require__(915);
+var createNode = __nccwpck_require__(2404);
+var stringifyCollection = __nccwpck_require__(1212);
+var Collection = __nccwpck_require__(101);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var toJS = __nccwpck_require__(4043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -3388,16 +3388,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 9256:
+/***/ 7104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(2745);
-var merge = __nccwpck_require__(6220);
-var stringify = __nccwpck_require__(732);
-var identity = __nccwpck_require__(415);
-var toJS = __nccwpck_require__(915);
+var log = __nccwpck_require__(7249);
+var merge = __nccwpck_require__(452);
+var stringify = __nccwpck_require__(2148);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -3460,7 +3460,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 415:
+/***/ 1127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3520,12 +3520,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 915:
+/***/ 4043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
+var identity = __nccwpck_require__(1127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -3566,15 +3566,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 1366:
+/***/ 110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(809);
-var resolveFlowScalar = __nccwpck_require__(8066);
-var errors = __nccwpck_require__(3376);
-var stringifyString = __nccwpck_require__(501);
+var resolveBlockScalar = __nccwpck_require__(8913);
+var resolveFlowScalar = __nccwpck_require__(6842);
+var errors = __nccwpck_require__(1464);
+var stringifyString = __nccwpck_require__(3069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -3791,7 +3791,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 8013:
+/***/ 1733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3861,7 +3861,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 4555:
+/***/ 7715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3967,14 +3967,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 5421:
+/***/ 3461:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(1366);
-var cstStringify = __nccwpck_require__(8013);
-var cstVisit = __nccwpck_require__(4555);
+var cstScalar = __nccwpck_require__(110);
+var cstStringify = __nccwpck_require__(1733);
+var cstVisit = __nccwpck_require__(7715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -4086,12 +4086,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 2081:
+/***/ 361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(5421);
+var cst = __nccwpck_require__(3461);
 
 /*
 START -> stream
@@ -4816,7 +4816,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 4588:
+/***/ 6628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4864,14 +4864,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 6651:
+/***/ 3456:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(5421);
-var lexer = __nccwpck_require__(2081);
+var cst = __nccwpck_require__(3461);
+var lexer = __nccwpck_require__(361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -5851,18 +5851,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 8759:
+/***/ 4047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(3480);
-var Document = __nccwpck_require__(6885);
-var errors = __nccwpck_require__(3376);
-var log = __nccwpck_require__(2745);
-var identity = __nccwpck_require__(415);
-var lineCounter = __nccwpck_require__(4588);
-var parser = __nccwpck_require__(6651);
+var composer = __nccwpck_require__(9984);
+var Document = __nccwpck_require__(3021);
+var errors = __nccwpck_require__(1464);
+var log = __nccwpck_require__(7249);
+var identity = __nccwpck_require__(1127);
+var lineCounter = __nccwpck_require__(6628);
+var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -5965,16 +5965,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 8296:
+/***/ 5840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var map = __nccwpck_require__(7683);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var tags = __nccwpck_require__(3578);
+var identity = __nccwpck_require__(1127);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var tags = __nccwpck_require__(18);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -6011,13 +6011,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7683:
+/***/ 7451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var YAMLMap = __nccwpck_require__(1950);
+var identity = __nccwpck_require__(1127);
+var YAMLMap = __nccwpck_require__(4454);
 
 const map = {
     collection: 'map',
@@ -6037,12 +6037,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 3632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 const nullTag = {
     identify: value => value == null,
@@ -6061,13 +6061,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 4066:
+/***/ 1706:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var YAMLSeq = __nccwpck_require__(7495);
+var identity = __nccwpck_require__(1127);
+var YAMLSeq = __nccwpck_require__(2223);
 
 const seq = {
     collection: 'seq',
@@ -6087,12 +6087,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 4088:
+/***/ 6464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(501);
+var stringifyString = __nccwpck_require__(3069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -6110,12 +6110,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 7247:
+/***/ 3959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -6138,13 +6138,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 7661:
+/***/ 8405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var stringifyNumber = __nccwpck_require__(2729);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -6192,12 +6192,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9546:
+/***/ 9874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2729);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -6241,18 +6241,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 9032:
+/***/ 896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7683);
-var _null = __nccwpck_require__(1528);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var bool = __nccwpck_require__(7247);
-var float = __nccwpck_require__(7661);
-var int = __nccwpck_require__(9546);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
 
 const schema = [
     map.map,
@@ -6273,14 +6273,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 7519:
+/***/ 3559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var map = __nccwpck_require__(7683);
-var seq = __nccwpck_require__(4066);
+var Scalar = __nccwpck_require__(3301);
+var map = __nccwpck_require__(7451);
+var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -6344,27 +6344,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3578:
+/***/ 18:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7683);
-var _null = __nccwpck_require__(1528);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var bool = __nccwpck_require__(7247);
-var float = __nccwpck_require__(7661);
-var int = __nccwpck_require__(9546);
-var schema = __nccwpck_require__(9032);
-var schema$1 = __nccwpck_require__(7519);
-var binary = __nccwpck_require__(4011);
-var merge = __nccwpck_require__(6220);
-var omap = __nccwpck_require__(2775);
-var pairs = __nccwpck_require__(1705);
-var schema$2 = __nccwpck_require__(1921);
-var set = __nccwpck_require__(832);
-var timestamp = __nccwpck_require__(168);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var bool = __nccwpck_require__(3959);
+var float = __nccwpck_require__(8405);
+var int = __nccwpck_require__(9874);
+var schema = __nccwpck_require__(896);
+var schema$1 = __nccwpck_require__(3559);
+var binary = __nccwpck_require__(6083);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var schema$2 = __nccwpck_require__(5913);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -6450,14 +6450,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 4011:
+/***/ 6083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(2765);
-var stringifyString = __nccwpck_require__(501);
+var Scalar = __nccwpck_require__(3301);
+var stringifyString = __nccwpck_require__(3069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -6527,12 +6527,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 2214:
+/***/ 8398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
+var Scalar = __nccwpck_require__(3301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -6563,13 +6563,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 9614:
+/***/ 5782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var stringifyNumber = __nccwpck_require__(2729);
+var Scalar = __nccwpck_require__(3301);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -6620,12 +6620,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 6257:
+/***/ 873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2729);
+var stringifyNumber = __nccwpck_require__(8689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -6703,13 +6703,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 6220:
+/***/ 452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -6781,16 +6781,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 2775:
+/***/ 303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var toJS = __nccwpck_require__(915);
-var YAMLMap = __nccwpck_require__(1950);
-var YAMLSeq = __nccwpck_require__(7495);
-var pairs = __nccwpck_require__(1705);
+var identity = __nccwpck_require__(1127);
+var toJS = __nccwpck_require__(4043);
+var YAMLMap = __nccwpck_require__(4454);
+var YAMLSeq = __nccwpck_require__(2223);
+var pairs = __nccwpck_require__(8385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -6865,15 +6865,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 1705:
+/***/ 8385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var Scalar = __nccwpck_require__(2765);
-var YAMLSeq = __nccwpck_require__(7495);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var Scalar = __nccwpck_require__(3301);
+var YAMLSeq = __nccwpck_require__(2223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -6954,24 +6954,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 1921:
+/***/ 5913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7683);
-var _null = __nccwpck_require__(1528);
-var seq = __nccwpck_require__(4066);
-var string = __nccwpck_require__(4088);
-var binary = __nccwpck_require__(4011);
-var bool = __nccwpck_require__(2214);
-var float = __nccwpck_require__(9614);
-var int = __nccwpck_require__(6257);
-var merge = __nccwpck_require__(6220);
-var omap = __nccwpck_require__(2775);
-var pairs = __nccwpck_require__(1705);
-var set = __nccwpck_require__(832);
-var timestamp = __nccwpck_require__(168);
+var map = __nccwpck_require__(7451);
+var _null = __nccwpck_require__(3632);
+var seq = __nccwpck_require__(1706);
+var string = __nccwpck_require__(6464);
+var binary = __nccwpck_require__(6083);
+var bool = __nccwpck_require__(8398);
+var float = __nccwpck_require__(5782);
+var int = __nccwpck_require__(873);
+var merge = __nccwpck_require__(452);
+var omap = __nccwpck_require__(303);
+var pairs = __nccwpck_require__(8385);
+var set = __nccwpck_require__(1528);
+var timestamp = __nccwpck_require__(6752);
 
 const schema = [
     map.map,
@@ -7002,14 +7002,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 832:
+/***/ 1528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Pair = __nccwpck_require__(4245);
-var YAMLMap = __nccwpck_require__(1950);
+var identity = __nccwpck_require__(1127);
+var Pair = __nccwpck_require__(7165);
+var YAMLMap = __nccwpck_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -7105,12 +7105,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 168:
+/***/ 6752:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(2729);
+var stringifyNumber = __nccwpck_require__(8689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -7217,7 +7217,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 3699:
+/***/ 4475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7375,15 +7375,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 732:
+/***/ 2148:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(5236);
-var identity = __nccwpck_require__(415);
-var stringifyComment = __nccwpck_require__(8927);
-var stringifyString = __nccwpck_require__(501);
+var anchors = __nccwpck_require__(1596);
+var identity = __nccwpck_require__(1127);
+var stringifyComment = __nccwpck_require__(9799);
+var stringifyString = __nccwpck_require__(3069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -7514,14 +7514,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 6340:
+/***/ 1212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var stringify = __nccwpck_require__(732);
-var stringifyComment = __nccwpck_require__(8927);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -7676,7 +7676,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 8927:
+/***/ 9799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7707,14 +7707,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 7653:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var stringify = __nccwpck_require__(732);
-var stringifyComment = __nccwpck_require__(8927);
+var identity = __nccwpck_require__(1127);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -7801,7 +7801,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 2729:
+/***/ 8689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7835,15 +7835,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 5004:
+/***/ 9748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
-var Scalar = __nccwpck_require__(2765);
-var stringify = __nccwpck_require__(732);
-var stringifyComment = __nccwpck_require__(8927);
+var identity = __nccwpck_require__(1127);
+var Scalar = __nccwpck_require__(3301);
+var stringify = __nccwpck_require__(2148);
+var stringifyComment = __nccwpck_require__(9799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -7994,13 +7994,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 501:
+/***/ 3069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(2765);
-var foldFlowLines = __nccwpck_require__(3699);
+var Scalar = __nccwpck_require__(3301);
+var foldFlowLines = __nccwpck_require__(4475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -8339,12 +8339,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 292:
+/***/ 204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(415);
+var identity = __nccwpck_require__(1127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -8655,9 +8655,9 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-// EXTERNAL MODULE: ../../work/main/node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(7207);
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/registries.js
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var _a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -8710,7 +8710,7 @@ function registry() {
 (_a = globalThis).__zod_globalRegistry ?? (_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -9585,7 +9585,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
 var core_a;
 
 /** A special constant with type `never` */
@@ -9728,7 +9728,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -10041,7 +10041,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -10199,7 +10199,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -10717,7 +10717,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -10757,14 +10757,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
 
 
 
@@ -13402,7 +13402,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
 
 
 
@@ -14507,7 +14507,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -15160,7 +15160,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -16005,7 +16005,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -16132,7 +16132,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -16401,7 +16401,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
 
@@ -16578,7 +16578,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
 
 
 
@@ -16637,7 +16637,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -16655,7 +16655,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
 
 
 
