@@ -381,52 +381,64 @@ wait
     });
   });
 
-  it('on a halt (the agent reports stuck) leaves the branch, the uncommitted edits and the checkpoint as they are', async () => {
-    await withSandbox(oneIssue(), async (sb) => {
+  it('escalation commits the cycle\'s work as wip: and moves on; the escalation that halts (failure loop) leaves branch, edits and checkpoint as they are', async () => {
+    await withSandbox([issue('bd-1', TITLE), issue('bd-2', 'Second', { priority: 2 })], async (sb) => {
       const initial = git(sb, 'rev-parse', 'main');
-      const agent = await writeAgent(sb, 'stuck', `echo half > value.txt
+      const agent = await writeAgent(sb, 'stuck', `echo "half of $AGENT_LOOP_ISSUE_IDS" > value.txt
 echo "my notes" > scratch.txt
 cat <<'EOF'
 I cannot make this work.
 \`\`\`yaml
-work_remaining: bd-1
+work_remaining: the value
 requires_continuation: true
 stuck_detected: true
-summary: stuck on the value
 \`\`\`
 EOF
 `);
       const r = await runCli(sb, runArgs(agent));
       expectExit(r, 1);
       const result = lastResult(r.stdout);
-      expect(result).toMatchObject({ status: 'halted', haltReason: 'stuck', iterations: 1 });
-      expect(result.error).toContain('stuck_detected');
+      expect(result).toMatchObject({ status: 'halted', haltReason: 'failure_loop', iterations: 2, issuesEscalated: ['bd-1', 'bd-2'] });
+      expect(result.error).toMatch(/^FAILURE LOOP DETECTED: 2 consecutive escalations \(issues bd-1, bd-2\)/);
 
-      expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-1');
-      expect(git(sb, 'rev-parse', 'agent-loop/bd-1')).toBe(initial);
-      expect(git(sb, 'rev-parse', 'main')).toBe(initial);
-      expect(git(sb, 'status', '--porcelain').split('\n').sort()).toEqual([' M value.txt', '?? scratch.txt']);
-      expect(readFileSync(path.join(sb.repo, 'value.txt'), 'utf8')).toBe('half\n');
-      expect(readIssues(sb)[0]).toMatchObject({ id: 'bd-1', status: 'open' });
-
+      // The first escalation moved on: its work is a wip: commit on its branch, main untouched.
+      expect(git(sb, 'log', '-1', '--format=%s', 'agent-loop/bd-1')).toMatch(/^wip: bd-1 escalated: stuck/);
+      expect(git(sb, 'show', 'agent-loop/bd-1:value.txt')).toBe('half of bd-1');
+      expect(git(sb, 'rev-parse', 'main~1')).toBe(initial);
+      // The halting one moved nothing: its branch is checked out with the edits uncommitted.
+      expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-2');
+      expect(git(sb, 'rev-parse', 'agent-loop/bd-2')).toBe(git(sb, 'rev-parse', 'main'));
+      // (the label of bd-2 is written into the issue file as it is, uncommitted)
+      expect(git(sb, 'status', '--porcelain').split('\n').sort()).toEqual([' M .beads/issues.jsonl', ' M value.txt', '?? scratch.txt']);
+      expect(readFileSync(path.join(sb.repo, 'value.txt'), 'utf8')).toBe('half of bd-2\n');
+      // bd-1's escalation, which did not halt, was recorded on main itself.
+      expect(git(sb, 'log', '-1', '--format=%s', 'main')).toBe('agent-loop: bd-1 escalated');
+      // Both issues labelled and noted in the source; the checkpoint and halt.md kept.
+      for (const i of readIssues(sb)) {
+        expect(i).toMatchObject({ status: 'open', labels: ['agent-loop:escalated'] });
+        expect(String(i?.notes)).toMatch(/agent-loop escalated this issue at iteration \d \(.*\): stuck/);
+      }
       const cp = readCheckpoint(sb, result.checkpointId);
       expect(cp.phase).toBe('implementation-failed');
       expect(cp.errors).toContain(result.error);
+      expect(readFileSync(path.join(sb.repo, '.agent-loop', 'halt.md'), 'utf8')).toBe(result.diagnostic);
       expect(events(r.stdout).some((e) => e.event === 'run.halted' && e.level === 'error')).toBe(true);
+
+      // The next run parks the halted cycle's work as wip: and finds only escalated issues.
+      const again = await runCli(sb, runArgs(agent));
+      expectExit(again, 1);
+      expect(lastResult(again.stdout)).toMatchObject({ haltReason: 'all_escalated' });
+      expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+      expect(git(sb, 'log', '-1', '--format=%s', 'agent-loop/bd-2')).toMatch(/^wip: agent-loop\/bd-2/);
+      const onMain = git(sb, 'show', 'main:.beads/issues.jsonl').split('\n').map((l) => JSON.parse(l) as { labels: string[] });
+      expect(onMain.map((i) => i.labels)).toEqual([['agent-loop:escalated'], ['agent-loop:escalated']]);
     });
   });
 
   it('refuses to start a fresh run on a cycle branch left by a halted run (exit 2, nothing written)', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      const agent = await writeAgent(sb, 'stuck', `cat <<'EOF'
-\`\`\`
-work_remaining: bd-1
-requires_continuation: true
-stuck_detected: true
-\`\`\`
-EOF
-`);
-      expectExit(await runCli(sb, runArgs(agent)), 1);
+      const agent = await writeAgent(sb, 'busy', 'echo "still working"');
+      expectExit(await runCli(sb, runArgs(agent, '--max-iterations', '1')), 1);
       const checkpoints = readdirSync(path.join(sb.repo, '.agent-loop', 'checkpoints'));
       const r = await runCli(sb, runArgs(agent, '--fresh'));
       expectExit(r, 2);

@@ -170,6 +170,7 @@ export interface RunResultJson {
     agent: { ok: boolean; exitCode: number | null; signal: string | null; failure?: { class: string; reason: string; message: string } };
     tests?: { passed: boolean; exitCode: number | null };
   }>;
+  diagnostic: string | null;
 }
 
 export interface LogEvent {

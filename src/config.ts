@@ -157,11 +157,11 @@ export const OptionsSchema = z.object({
   }),
   maxRetriesPerStep: int(0).default(3).register(registry, {
     flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-    help: 'Retries of a failing step, and step-back transitions allowed in one cycle (validated now; enforced by the failure policies, not yet in this version).', expected: 'a whole number ≥ 0',
+    help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number ≥ 0',
   }),
   maxConsecutiveEscalations: int(1).default(2).register(registry, {
     flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
-    help: 'Escalated cycles in a row, with no success between them, before the run halts (validated now; enforced by the failure policies, not yet in this version).',
+    help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
     expected: 'a whole number ≥ 1',
   }),
   stateDir: z.string().min(1).default('.agent-loop').register(registry, {
@@ -182,7 +182,12 @@ export const OptionsSchema = z.object({
   }),
   discordWebhook: z.preprocess(toUndefinedIfEmpty, z.url({ protocol: /^https?$/ }).optional()).register(registry, {
     flag: 'discord-webhook', arg: 'URL', commands: RUN, secret: true, defaultText: 'none',
-    help: 'Discord webhook that receives halt diagnostics (masked in every log; validated now, posting comes with the halt diagnostics, not yet in this version).', expected: 'an http(s) URL',
+    help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).', expected: 'an http(s) URL',
+  }),
+  secretEnv: text().register(registry, {
+    flag: 'secret-env', arg: 'NAMES', commands: RUN, defaultText: 'none',
+    help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
+    expected: 'environment variable names, comma-separated',
   }),
   json: flagSwitch().register(registry, {
     flag: 'json', commands: ALL,
@@ -399,17 +404,44 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
 
 const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CREDENTIALS?)$/i;
 
-/** Values that must never appear in a log line, summary or message. */
+/**
+ * Values that must never appear in a log line, summary or message: option values marked secret
+ * (the Discord webhook URL, and its token on its own), the well-known credentials, the variables
+ * named in --secret-env, and any variable whose name ends like a secret's (SECRET_ENV). Values
+ * shorter than 6 characters are left out (MIN_SECRET_LENGTH in report/redact.ts says why).
+ */
 export function collectSecrets(options: Partial<Options>, env: NodeJS.ProcessEnv): string[] {
+  const MIN_SECRET_LENGTH = 6;
+  const WELL_KNOWN = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'CODEX_API_KEY', 'GITHUB_TOKEN', 'GH_TOKEN'];
   const values = new Set<string>();
+  const add = (v: unknown) => {
+    if (typeof v !== 'string') return;
+    values.add(v);
+    // A value read from a file often keeps its newline; the value without it is what gets printed.
+    values.add(v.trim());
+  };
   for (const info of OPTIONS) {
     const v = options[info.key];
-    if (info.secret && typeof v === 'string') values.add(v);
+    if (info.secret && typeof v === 'string') {
+      add(v);
+      // A webhook URL's secret is its token: …/webhooks/<id>/<token> (Discord, also behind other hosts).
+      const token = /\/webhooks\/[^/?#\s]+\/([^/?#\s]+)/.exec(v)?.[1];
+      if (token) {
+        add(token);
+        try {
+          add(decodeURIComponent(token));
+        } catch {
+          // not valid percent-encoding: the raw token is masked anyway
+        }
+      }
+    }
   }
+  const named = (options.secretEnv ?? '').split(/[\s,]+/).filter((name) => name !== '');
+  for (const name of [...WELL_KNOWN, ...named]) add(env[name]);
   for (const [name, v] of Object.entries(env)) {
-    if (v && SECRET_ENV.test(name)) values.add(v);
+    if (v && SECRET_ENV.test(name)) add(v);
   }
-  return [...values].filter((v) => v.length >= 6);
+  return [...values].filter((v) => v.length >= MIN_SECRET_LENGTH);
 }
 
 /** Subset of options the run command uses, for modules that should not see the rest. */

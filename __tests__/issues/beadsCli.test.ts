@@ -342,3 +342,26 @@ describe('isOnPath', () => {
     expect(await isOnPath(path.basename(process.execPath), path.dirname(process.execPath))).toBe(true);
   });
 });
+
+describe('bd: marking an issue escalated', () => {
+  it('runs bd label add and bd comments add with argv arrays', async () => {
+    const { exec, calls } = fakeExec({
+      'show bd-1 --json': { stdout: JSON.stringify({ id: 'bd-1', title: 'T', status: 'open', labels: [] }) },
+      'label add bd-1 agent-loop:escalated': {},
+      'comments add bd-1 escalated: tests failed; $(rm -rf /)': {},
+    });
+    await new BdCliSource({ cwd: '/repo', exec }).markEscalated('bd-1', 'escalated: tests failed; $(rm -rf /)');
+    expect(calls.map((c) => c.args)).toEqual([
+      ['show', 'bd-1', '--json'], ['label', 'add', 'bd-1', 'agent-loop:escalated'], ['comments', 'add', 'bd-1', 'escalated: tests failed; $(rm -rf /)'],
+    ]);
+  });
+
+  it('does not add the label twice', async () => {
+    const { exec, calls } = fakeExec({
+      'show bd-1 --json': { stdout: JSON.stringify({ id: 'bd-1', title: 'T', status: 'open', labels: ['agent-loop:escalated'] }) },
+      'comments add bd-1 again': {},
+    });
+    await new BdCliSource({ cwd: '/repo', exec }).markEscalated('bd-1', 'again');
+    expect(calls.map((c) => c.args[0])).toEqual(['show', 'comments']);
+  });
+});

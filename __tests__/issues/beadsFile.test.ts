@@ -319,3 +319,24 @@ describe('parseJsonl', () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('marking an issue escalated (issue 4, seed 002 AC2)', () => {
+  it('adds the agent-loop:escalated label and appends the note to beads\' notes field, touching only that line', async () => {
+    const other = line({ id: 'bd-9', title: 'Other', status: 'open' });
+    await fs.writeFile(file, `${line({ id: 'bd-1', title: 'T', status: 'open', labels: ['calc'], notes: 'earlier note' })}\n${other}\n`);
+    await source().markEscalated('bd-1', 'agent-loop escalated this issue: tests failed 4 times');
+    const [first, second] = (await fs.readFile(file, 'utf8')).trimEnd().split('\n');
+    expect(JSON.parse(first!)).toMatchObject({ labels: ['calc', 'agent-loop:escalated'], notes: 'earlier note\n\nagent-loop escalated this issue: tests failed 4 times', updated_at: STAMP });
+    expect(second).toBe(other);
+    expect((await source().get('bd-1'))?.labels).toContain('agent-loop:escalated');
+  });
+
+  it('is idempotent: the same escalation recorded twice changes nothing the second time', async () => {
+    await fs.writeFile(file, `${line({ id: 'bd-1', title: 'T', status: 'open' })}\n`);
+    await source().markEscalated('bd-1', 'note A');
+    const once = await fs.readFile(file, 'utf8');
+    await source().markEscalated('bd-1', 'note A');
+    expect(await fs.readFile(file, 'utf8')).toBe(once);
+    expect(JSON.parse(once.trim())).toMatchObject({ labels: ['agent-loop:escalated'], notes: 'note A' });
+  });
+});

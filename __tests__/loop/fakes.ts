@@ -17,6 +17,12 @@ export class MemorySource implements IssueSource {
     const i = this.issues.find((x) => x.id === id);
     return i ? { ...i } : undefined;
   }
+  readonly escalatedWith: Record<string, string> = {};
+  async markEscalated(id: string, note: string) {
+    const i = this.issues.find((x) => x.id === id);
+    if (i && !i.labels.includes('agent-loop:escalated')) i.labels = [...i.labels, 'agent-loop:escalated'];
+    this.escalatedWith[id] = note;
+  }
   async close(id: string, reason: string) {
     const i = this.issues.find((x) => x.id === id);
     if (i) i.status = 'closed';

@@ -32,7 +32,7 @@ function harness(opts: { steps: Step[]; source?: MemorySource; settings?: Partia
   const deps: SliceDeps = {
     settings: {
       maxIterations: 100, iterationDelaySeconds: 10, agentTimeoutMinutes: 30, batch: false, onSuccess: 'merge',
-      strict: false, fresh: false, testCommand: 'npm test', ...opts.settings,
+      strict: false, fresh: false, testCommand: 'npm test', maxRetriesPerStep: 3, maxConsecutiveEscalations: 2, ...opts.settings,
     },
     cwd: dir, stateDir: dir, source, agent, clock, logger,
     store: new FileCheckpointStore(dir, { clock }),
@@ -185,14 +185,17 @@ describe('seed 004 defensive validation in the loop', () => {
     expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'contract_violation', iterations: 1 });
   });
 
-  it('stuck_detected: true halts with haltReason stuck', async () => {
+  it('stuck_detected: true escalates the cycle instead of halting (the only issue: then all_escalated)', async () => {
     const h = harness({ steps: [{ report: { workRemaining: 'bd-1', workRemainingEmpty: false, requiresContinuation: true, stuckDetected: true, fields: {} } }] });
-    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'stuck', iterations: 1 });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 1, issuesEscalated: ['bd-1'] });
+    expect(h.source.escalatedWith['bd-1']).toMatch(/stuck: the agent reported stuck_detected: true/);
   });
 
-  it('the same work_remaining twice in a row halts as stuck', async () => {
-    const h = harness({ steps: [working('bd-1 parser'), working('bd-1 parser'), done] });
-    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'stuck', iterations: 2 });
+  it('the same work_remaining twice in a row is stuck: the cycle escalates, the next issue is worked, then only the escalated one remains', async () => {
+    const h = harness({ source: MemorySource.of('bd-1', 'bd-2'), steps: [working('bd-1 parser'), working('bd-1 parser'), done] });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 3, issuesEscalated: ['bd-1'], issuesClosed: ['bd-2'] });
+    expect(r.history.map((x) => x.outcome)).toEqual(['continuing', 'stuck', 'complete']);
   });
 });
 

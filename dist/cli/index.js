@@ -12483,13 +12483,13 @@ function handleTupleResults(itemResults, final, items, input, optoutStart) {
     }
     return final;
 }
-const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodRecord", (inst, def) => {
+const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     $ZodType.init(inst, def);
-    const memo = core.globalConfig.memoizer;
+    const memo = globalConfig.memoizer;
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isPlainObject(input)) {
+        if (!isPlainObject(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -12518,7 +12518,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -12532,14 +12532,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     if (result instanceof Promise) {
                         proms.push(result.then((result) => {
                             if (result.issues.length) {
-                                payload.issues.push(...util.prefixIssues(key, result.issues));
+                                payload.issues.push(...prefixIssues(key, result.issues));
                             }
                             payload.value[outKey] = result.value;
                         }));
                     }
                     else {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }
@@ -12585,7 +12585,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     throw new Error("Async schemas not supported in object keys currently");
                 }
                 // Numeric string fallback: if key is a numeric string and failed, retry with Number(key). This handles z.number(), z.literal([1, 2, 3]), and unions containing numeric literals
-                const checkNumericKey = typeof key === "string" && regexes.number.test(key) && keyResult.issues.length;
+                const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
                 if (checkNumericKey) {
                     const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
                     if (retryResult instanceof Promise) {
@@ -12609,7 +12609,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -12625,14 +12625,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                 if (result instanceof Promise) {
                     proms.push(result.then((result) => {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }));
                 }
                 else {
                     if (result.issues.length) {
-                        payload.issues.push(...util.prefixIssues(key, result.issues));
+                        payload.issues.push(...prefixIssues(key, result.issues));
                     }
                     payload.value[outKey] = result.value;
                 }
@@ -12652,7 +12652,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
         }
         return payload;
     };
-})));
+});
 const $ZodMap = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodMap", (inst, def) => {
     $ZodType.init(inst, def);
     const memo = core.globalConfig.memoizer;
@@ -17670,14 +17670,14 @@ function tuple(items, _paramsOrRest, _params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodRecord", (inst, def) => {
+const ZodRecord = /*@__PURE__*/ $constructor("ZodRecord", (inst, def) => {
     _ensureDefaultMemoizer();
-    core.$ZodRecord.init(inst, def);
+    $ZodRecord.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.recordProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => recordProcessor(inst, ctx, json, params);
     inst.keyType = def.keyType;
     inst.valueType = def.valueType;
-})));
+});
 function record(keyType, valueType, params) {
     // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
     if (!valueType || !valueType._zod) {
@@ -17685,14 +17685,14 @@ function record(keyType, valueType, params) {
             type: "record",
             keyType: schemas_string(),
             valueType: keyType,
-            ...util.normalizeParams(valueType),
+            ...normalizeParams(valueType),
         });
     }
     return new ZodRecord({
         type: "record",
         keyType,
         valueType: valueType,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // type alksjf = core.output<core.$ZodRecordKey>;
@@ -18375,11 +18375,11 @@ const OptionsSchema = object({
     }),
     maxRetriesPerStep: config_int(0).default(3).register(config_registry, {
         flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-        help: 'Retries of a failing step, and step-back transitions allowed in one cycle (validated now; enforced by the failure policies, not yet in this version).', expected: 'a whole number ≥ 0',
+        help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number ≥ 0',
     }),
     maxConsecutiveEscalations: config_int(1).default(2).register(config_registry, {
         flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
-        help: 'Escalated cycles in a row, with no success between them, before the run halts (validated now; enforced by the failure policies, not yet in this version).',
+        help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
         expected: 'a whole number ≥ 1',
     }),
     stateDir: schemas_string().min(1).default('.agent-loop').register(config_registry, {
@@ -18400,7 +18400,12 @@ const OptionsSchema = object({
     }),
     discordWebhook: preprocess(toUndefinedIfEmpty, url({ protocol: /^https?$/ }).optional()).register(config_registry, {
         flag: 'discord-webhook', arg: 'URL', commands: RUN, secret: true, defaultText: 'none',
-        help: 'Discord webhook that receives halt diagnostics (masked in every log; validated now, posting comes with the halt diagnostics, not yet in this version).', expected: 'an http(s) URL',
+        help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).', expected: 'an http(s) URL',
+    }),
+    secretEnv: config_text().register(config_registry, {
+        flag: 'secret-env', arg: 'NAMES', commands: RUN, defaultText: 'none',
+        help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
+        expected: 'environment variable names, comma-separated',
     }),
     json: flagSwitch().register(config_registry, {
         flag: 'json', commands: ALL,
@@ -18596,19 +18601,48 @@ function loadConfig(sources) {
     return { options, secrets: collectSecrets(options, env) };
 }
 const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CREDENTIALS?)$/i;
-/** Values that must never appear in a log line, summary or message. */
+/**
+ * Values that must never appear in a log line, summary or message: option values marked secret
+ * (the Discord webhook URL, and its token on its own), the well-known credentials, the variables
+ * named in --secret-env, and any variable whose name ends like a secret's (SECRET_ENV). Values
+ * shorter than 6 characters are left out (MIN_SECRET_LENGTH in report/redact.ts says why).
+ */
 function collectSecrets(options, env) {
+    const MIN_SECRET_LENGTH = 6;
+    const WELL_KNOWN = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'CODEX_API_KEY', 'GITHUB_TOKEN', 'GH_TOKEN'];
     const values = new Set();
+    const add = (v) => {
+        if (typeof v !== 'string')
+            return;
+        values.add(v);
+        // A value read from a file often keeps its newline; the value without it is what gets printed.
+        values.add(v.trim());
+    };
     for (const info of OPTIONS) {
         const v = options[info.key];
-        if (info.secret && typeof v === 'string')
-            values.add(v);
+        if (info.secret && typeof v === 'string') {
+            add(v);
+            // A webhook URL's secret is its token: …/webhooks/<id>/<token> (Discord, also behind other hosts).
+            const token = /\/webhooks\/[^/?#\s]+\/([^/?#\s]+)/.exec(v)?.[1];
+            if (token) {
+                add(token);
+                try {
+                    add(decodeURIComponent(token));
+                }
+                catch {
+                    // not valid percent-encoding: the raw token is masked anyway
+                }
+            }
+        }
     }
+    const named = (options.secretEnv ?? '').split(/[\s,]+/).filter((name) => name !== '');
+    for (const name of [...WELL_KNOWN, ...named])
+        add(env[name]);
     for (const [name, v] of Object.entries(env)) {
         if (v && SECRET_ENV.test(name))
-            values.add(v);
+            add(v);
     }
-    return [...values].filter((v) => v.length >= 6);
+    return [...values].filter((v) => v.length >= MIN_SECRET_LENGTH);
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -20909,6 +20943,11 @@ async function openGit(cwd, env) {
         async merge(branch, message) {
             await git('merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch);
         },
+        async hasWorkSince(base) {
+            if ((await git('status', '--porcelain')) !== '')
+                return true;
+            return Number(await git('rev-list', '--count', `${base}..HEAD`)) > 0;
+        },
         async deleteBranch(branch) {
             await git('branch', '--quiet', '-D', branch);
         },
@@ -21062,6 +21101,13 @@ function ready_isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+;// CONCATENATED MODULE: ./src/issues/types.ts
+function isClosed(issue) {
+    return issue.status === 'closed';
+}
+/** The label of an escalated issue; removing it makes the issue eligible again. */
+const ESCALATED_LABEL = 'agent-loop:escalated';
+
 ;// CONCATENATED MODULE: ./src/util/onPath.ts
 /** Whether a program can be found on PATH, without running a shell. */
 
@@ -21102,6 +21148,7 @@ async function isExecutableFile(file, windows) {
 }
 
 ;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
+
 
 
 
@@ -21177,6 +21224,14 @@ class BdCliSource {
         if (issue.status === 'closed')
             return;
         await this.run(['close', id, '--reason', reason]);
+    }
+    async markEscalated(id, note) {
+        const issue = await this.get(id);
+        if (!issue)
+            throw new Error(`Cannot mark issue ${id} escalated: bd does not know it. Check the id with \`bd list\`.`);
+        if (!issue.labels.includes(ESCALATED_LABEL))
+            await this.run(['label', 'add', id, ESCALATED_LABEL]);
+        await this.run(['comments', 'add', id, note]);
     }
     async run(args) {
         const result = await this.exec(this.command, args, { cwd: this.cwd });
@@ -21257,6 +21312,7 @@ function shellQuote(arg) {
 }
 
 ;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
+
 
 
 
@@ -21370,6 +21426,22 @@ class BeadsFileSource {
         return entry && beadsRecordToIssue(entry.record);
     }
     /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
+    /** Adds the escalation label and appends the note to beads' `notes` field. */
+    async markEscalated(id, note) {
+        await this.modify(id, 'mark escalated', (record) => {
+            const labels = Array.isArray(record.labels) ? record.labels.filter((l) => typeof l === 'string') : [];
+            const existing = typeof record.notes === 'string' ? record.notes : '';
+            if (labels.includes(ESCALATED_LABEL) && existing.includes(note))
+                return record; // already recorded
+            const notes = existing.trim() !== '' ? (existing.includes(note) ? existing : `${existing}\n\n${note}`) : note;
+            return {
+                ...record,
+                labels: labels.includes(ESCALATED_LABEL) ? labels : [...labels, ESCALATED_LABEL],
+                notes,
+                updated_at: rfc3339(this.now()),
+            };
+        });
+    }
     async close(id, reason) {
         await this.modify(id, 'close', (record) => {
             if (record.status === 'closed')
@@ -21457,9 +21529,203 @@ async function createBeadsSource(options) {
     return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
 }
 
-;// CONCATENATED MODULE: ./src/issues/types.ts
-function isClosed(issue) {
-    return issue.status === 'closed';
+;// CONCATENATED MODULE: ./src/report/diagnostic.ts
+const OUTPUT_CHARS = 500;
+const LOOP_TYPES = {
+    failure_loop: 'consecutive escalations',
+    bounce_loop: 'step bounce',
+    all_escalated: 'only escalated issues remain',
+    agent_unavailable: 'agent unavailable',
+    max_iterations: 'max iterations',
+    budget: 'budget',
+    contract_violation: 'contract violation',
+    stuck: 'stuck',
+};
+const ADVICE = {
+    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
+    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
+    all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
+    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
+    max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
+    budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
+    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
+    stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+};
+/** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
+const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
+function buildDiagnostic(input) {
+    const { state, reason } = input;
+    const involved = reason === 'failure_loop' || reason === 'all_escalated'
+        ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
+        : [];
+    const issues = involved.length > 0
+        ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
+        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
+    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...(state.currentCycle?.progress.trail ?? [])])];
+    return {
+        reason,
+        headline: input.message,
+        loopType: LOOP_TYPES[reason],
+        issues: dedupe(issues),
+        steps,
+        escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
+        lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+        advice: input.advice ?? ADVICE[reason],
+        checkpointId: input.checkpointId,
+        iteration: state.iteration,
+    };
+}
+function renderMarkdown(d) {
+    const lines = [
+        `# agent-loop halted: ${d.headline}`,
+        '',
+        `- Loop type: ${d.loopType}`,
+        `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
+        `- Steps involved: ${d.steps.join(', ') || 'none'}`,
+        `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
+        `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+        '',
+        `What to do: ${d.advice}`,
+        '',
+        `Last ${OUTPUT_CHARS} characters of agent output:`,
+        '',
+        '```',
+        d.lastOutput.replace(/```/g, '`\u200b``').trimEnd() || '(no output)',
+        '```',
+        '',
+        'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
+    ];
+    return `${lines.join('\n')}\n`;
+}
+function toDiscordMessage(d) {
+    return {
+        title: `agent-loop halted: ${d.loopType}`,
+        summary: `${d.headline}\n\n${d.advice}`,
+        fields: [
+            { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
+            { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
+            { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
+            { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
+        ],
+        outputTail: d.lastOutput,
+        color: 0xd73a49,
+    };
+}
+function dedupe(items) {
+    const seen = new Set();
+    return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
+}
+
+;// CONCATENATED MODULE: ./src/loop/cycle.ts
+/**
+ * The cycle step machine: one target worked through its workflow's steps. Pure.
+ * Per step: a failure is retried (with the failure as context) up to --max-retries-per-step; a
+ * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
+ * more bounces than allowed in the cycle, escalate.
+ */
+/** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
+const WORKFLOWS = {
+    implement: ['implement', 'verify'],
+};
+const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
+function transition(workflow, progress, event, maxRetriesPerStep) {
+    const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
+    switch (event.type) {
+        case 'succeeded': {
+            const index = progress.index + 1;
+            const next = { ...progress, index };
+            return index >= workflow.length ? { progress: next, decision: { kind: 'done' } } : { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'failed': {
+            const count = (progress.retries[step] ?? 0) + 1;
+            const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
+            const next = { ...progress, index: resumeAt, retries: { ...progress.retries, [step]: count }, trail: [...progress.trail, step] };
+            if (count > maxRetriesPerStep) {
+                return { progress: next, decision: { kind: 'escalate', reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`, bounceLoop: false } };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
+        }
+        case 'precondition_failed': {
+            const bounces = progress.bounces + 1;
+            const index = Math.max(0, progress.index - 1);
+            const next = { ...progress, index, bounces, trail: [...progress.trail, `${step}→${workflow[index]}`] };
+            if (bounces > maxRetriesPerStep) {
+                return { progress: next, decision: { kind: 'escalate', reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`, bounceLoop: true } };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'escalate':
+            return { progress: { ...progress, trail: [...progress.trail, step] }, decision: { kind: 'escalate', reason: event.reason, bounceLoop: false } };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/failure/policy.ts
+/**
+ * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
+ * many attempts, and what happens when they run out. Validated once at load. Pure.
+ */
+
+const PolicySchema = object({
+    /** First wait, before backoff. */
+    initialIntervalMs: schemas_number().min(0),
+    backoffCoefficient: schemas_number().min(1),
+    /** Longest single wait (a longer retry-after is still honoured). */
+    maximumIntervalMs: schemas_number().positive(),
+    /** Attempts before `onExhausted`; null: until the failure stops (rate limits). */
+    maximumAttempts: schemas_number().int().positive().nullable(),
+    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
+    countsTowardStep: schemas_boolean(),
+    /** Start the next attempt in a fresh agent session. */
+    freshSession: schemas_boolean(),
+    onExhausted: schemas_enum(['escalate', 'halt']),
+});
+/** How the loop treats a failure, by what it says about the issue and the environment. */
+const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
+const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
+    // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
+    rate_limit: { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000, maximumAttempts: null, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
+    timeout: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 4, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
+    transient: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: false, onExhausted: 'escalate' },
+    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
+    permanent_issue: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: true, onExhausted: 'escalate' },
+    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
+    permanent_environment: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 2, countsTowardStep: false, freshSession: true, onExhausted: 'halt' },
+}));
+const ENVIRONMENT_REASONS = new Set(['auth', 'billing', 'not_found', 'not_executable', 'spawn_failed', 'permission_denied']);
+const TIMEOUT_REASONS = new Set(['timeout', 'network']);
+/** Which policy applies to a failure. */
+function failureKind(failure) {
+    if (failure.reason === 'rate_limit')
+        return 'rate_limit';
+    if (TIMEOUT_REASONS.has(failure.reason))
+        return 'timeout';
+    if (failure.class === 'permanent')
+        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
+    return 'transient';
+}
+/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
+function backoffMs(policy, attempt, retryAfterMs) {
+    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
+    const capped = Math.min(exponential, policy.maximumIntervalMs);
+    return Math.max(capped, retryAfterMs ?? 0);
+}
+/** Whether `attempts` failures in a row have used up the policy. */
+function exhausted(policy, attempts) {
+    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
+}
+/** What a person must fix when the environment keeps failing. */
+function environmentAdvice(reason) {
+    switch (reason) {
+        case 'auth': return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+        case 'billing': return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+        case 'not_found':
+        case 'not_executable':
+        case 'spawn_failed': return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+        case 'permission_denied': return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+        default: return 'Fix the agent environment, then run again to resume.';
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/loop/continuation.ts
@@ -21512,46 +21778,6 @@ function buildPrompt(p) {
     return parts.join('\n') + '\n';
 }
 
-;// CONCATENATED MODULE: ./src/loop/result.ts
-function buildResult(input) {
-    const { state } = input;
-    return {
-        status: input.status,
-        haltReason: state.halt?.reason ?? null,
-        error: state.halt?.message ?? null,
-        iterations: state.iteration,
-        maxIterations: state.maxIterations,
-        failedIterations: state.failedIterations,
-        successfulIterations: state.successfulIterations,
-        testFailures: state.testFailures,
-        testsPassed: state.testsPassed,
-        issuesClosed: state.issuesClosed,
-        issuesEscalated: state.issuesEscalated,
-        completedIterations: state.completedIterations,
-        checkpointId: input.checkpointId,
-        costUsd: state.costUsd,
-        tokens: state.tokens,
-        sliceIterations: state.iteration - input.sliceStartIteration,
-        history: state.history.filter((r) => r.n > input.sliceStartIteration),
-        durationMs: Math.round(input.durationMs),
-        interrupted: input.interrupted,
-    };
-}
-function exitCodeFor(result) {
-    return result.status === 'halted' ? 1 : 0;
-}
-/** The closing line in text mode. */
-function summaryLine(r) {
-    const head = r.status === 'halted' ? `HALTED (${r.haltReason}): ${r.error}` : r.status === 'complete' ? 'COMPLETE' : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
-    return [
-        head,
-        `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
-        `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
-        `  checkpoint ${r.checkpointId}`,
-    ].join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/loop/state.ts
 /**
  * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
@@ -21565,7 +21791,7 @@ const FailureSchema = object({
     message: schemas_string(),
     retryAfterMs: schemas_number().optional(),
 });
-const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'complete', 'stuck', 'contract_violation'];
+const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'];
 const IterationRecordSchema = object({
     n: schemas_number().int(),
     issueIds: array(schemas_string()),
@@ -21597,8 +21823,29 @@ const CycleSchema = object({
     sameWorkRemainingCount: schemas_number().int(),
     /** The agent session of the last successful iteration, resumed with --agent-session continue. */
     sessionId: schemas_string().optional(),
+    /** Where the cycle is in its workflow (see cycle.ts). */
+    progress: object({
+        index: schemas_number().int(), retries: record(schemas_string(), schemas_number().int()), bounces: schemas_number().int(), trail: array(schemas_string()),
+    }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+    /** Timeouts and network errors in a row (the timeout policy). */
+    timeoutRetries: schemas_number().int().default(0),
+    /** Rate limits in a row (the backoff's exponent). */
+    rateLimitAttempts: schemas_number().int().default(0),
 });
-const HaltReasons = ['max_iterations', 'stuck', 'contract_violation', 'budget'];
+const EscalationSchema = object({
+    issueIds: array(schemas_string()),
+    titles: array(schemas_string()),
+    iteration: schemas_number().int(),
+    steps: array(schemas_string()),
+    reason: schemas_string(),
+    at: schemas_string(),
+    /** The note left on the issue in the source. */
+    note: schemas_string().default(''),
+});
+const HaltReasons = [
+    'max_iterations', 'stuck', 'contract_violation', 'budget',
+    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable',
+];
 const LoopStateSchema = object({
     version: literal(1),
     iteration: schemas_number().int().min(0),
@@ -21618,6 +21865,17 @@ const LoopStateSchema = object({
     costUsd: schemas_number(),
     /** Tokens reported by agents that report tokens (Codex reports no dollars). */
     tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
+    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
+    escalations: array(EscalationSchema).default([]),
+    totalEscalations: schemas_number().int().default(0),
+    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
+    environmentFailures: schemas_number().int().default(0),
+    /** A rate limit's window: no agent runs before this time (RFC 3339). */
+    rateLimitedUntil: schemas_string().optional(),
+    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
+    parkedBranch: schemas_string().optional(),
+    /** The end of the last agent output (for the halt diagnostic). */
+    lastAgentOutput: schemas_string().default(''),
     history: array(IterationRecordSchema),
     /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
     compactedIterations: schemas_number().int(),
@@ -21638,6 +21896,10 @@ function initialLoopState(maxIterations) {
         slices: 0,
         costUsd: 0,
         tokens: { input: 0, output: 0 },
+        escalations: [],
+        totalEscalations: 0,
+        environmentFailures: 0,
+        lastAgentOutput: '',
         history: [],
         compactedIterations: 0,
     };
@@ -21657,11 +21919,260 @@ function appendHistory(state, record) {
     return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
 }
 
+;// CONCATENATED MODULE: ./src/loop/iteration.ts
+/**
+ * One iteration of a cycle: the agent's turn (the implement step), then, when the agent says the
+ * work is done, the verify step (its precondition, then the test gate). What happens after a
+ * failure comes from the retry policy table; where the cycle goes next from the step machine.
+ */
+
+
+
+
+
+
+
+
+
+
+const WORKFLOW = WORKFLOWS.implement;
+const OUTPUT_KEPT = 2000;
+async function runIteration(deps, before) {
+    const { settings, logger, clock, source, agent, git } = deps;
+    const cycle = before.currentCycle;
+    const n = before.iteration + 1;
+    const started = clock.now();
+    const tag = `[iteration ${n}/${settings.maxIterations}]`;
+    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
+    const prompt = buildPrompt({
+        issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
+        plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
+    });
+    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
+    await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
+    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
+    await pruneIterationLogs(logDir, LOGS_KEPT - 1);
+    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
+    const result = await agent.run({
+        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
+        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
+        onLine: (line, stream) => logger.output('agent', line, stream),
+        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
+        resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
+    });
+    if (deps.signal?.aborted)
+        return { state: before, interrupted: true };
+    if (settings.iterationDelaySeconds > 0)
+        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
+    const record = {
+        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+        agent: {
+            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
+            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+        },
+    };
+    let state = {
+        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
+        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
+        currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
+    };
+    logUsage(deps, n, result, state);
+    const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
+    const setCycle = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, ...patch } });
+    const step = (s, event) => {
+        const c = s.currentCycle;
+        const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
+        return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+    };
+    // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
+    let failure = result.failure;
+    if (result.ok && (result.permissionDenials ?? 0) > 0 && git && state.baseBranch && !(await git.hasWorkSince(state.baseBranch))) {
+        failure = { class: 'permanent', reason: 'permission_denied', message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing` };
+    }
+    if (failure) {
+        const kind = failureKind(failure);
+        const policy = POLICIES[kind];
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null, policy: kind });
+        state = setCycle({ ...state, failedIterations: state.failedIterations + 1 }, { lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined });
+        const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
+        switch (kind) {
+            case 'rate_limit': {
+                const attempts = state.currentCycle.rateLimitAttempts + 1;
+                state = setCycle(state, { rateLimitAttempts: attempts });
+                return { state: close(state, failed), waitMs: backoffMs(policy, attempts, failure.retryAfterMs) };
+            }
+            case 'timeout': {
+                const attempts = state.currentCycle.timeoutRetries + 1;
+                state = setCycle(state, { timeoutRetries: attempts });
+                if (exhausted(policy, attempts)) {
+                    return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row (${policy.maximumAttempts - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
+                }
+                return { state: close(state, failed) };
+            }
+            case 'permanent_environment': {
+                const attempts = state.environmentFailures + 1;
+                state = { ...state, environmentFailures: attempts };
+                if (exhausted(policy, attempts)) {
+                    return {
+                        state: close(state, failed),
+                        halt: { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) },
+                    };
+                }
+                return { state: close(state, failed) };
+            }
+            default: {
+                // transient and permanent_issue: the step's retries, with the failure as context (and a fresh session).
+                const t = step({ ...state, environmentFailures: 0 }, { type: 'failed', reason: failure.message });
+                state = t.state;
+                if (t.decision.kind === 'escalate')
+                    return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
+                return { state: close(state, failed) };
+            }
+        }
+    }
+    state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
+    // Defensive validation of the report (seed 004).
+    const current = state.currentCycle;
+    const decision = decideContinuation(result.report, { workRemaining: current.lastWorkRemaining, sameCount: current.sameWorkRemainingCount });
+    state = setCycle(state, { lastWorkRemaining: decision.workRemaining, sameWorkRemainingCount: decision.sameWorkRemainingCount });
+    record.workRemaining = decision.workRemaining;
+    let violation;
+    if (decision.contractViolation) {
+        const { workRemaining } = decision.contractViolation;
+        violation = {
+            timestamp: rfc3339(clock.now()), type: 'validation_error', iteration: n, issueIds: cycle.issueIds,
+            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
+            details: { work_remaining: workRemaining, requires_continuation: false, override: settings.strict ? 'halt' : 'forced_true' },
+        };
+        if (settings.strict) {
+            logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
+            return {
+                state: close(state, { ...record, outcome: 'contract_violation' }), violation,
+                halt: { reason: 'contract_violation', message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)` },
+            };
+        }
+        logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
+    }
+    if (decision.stuck) {
+        logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
+        const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
+        return { state: close(t.state, { ...record, outcome: 'stuck' }), violation, escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false } };
+    }
+    // Completion check: the targets are closed in the source, or the report says no work remains.
+    const closed = await Promise.all(cycle.issueIds.map(async (id) => { const i = await source.get(id); return i ? isClosed(i) : false; }));
+    if (!isCycleComplete(closed, decision.reportSaysDone)) {
+        logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
+        return { state: close(state, record), violation };
+    }
+    // implement → verify. Its precondition: the agent's "done" left something to verify.
+    state = step(state, { type: 'succeeded' }).state;
+    const base = state.baseBranch;
+    if (git && base && !closed.every(Boolean) && !(await git.hasWorkSince(base))) {
+        const reason = 'the agent reported the work done but changed nothing and did not close the issue';
+        logger.warn('step.bounce', `${tag} verify cannot start: ${reason}; back to implement.`, { iteration: n, from: 'verify', to: 'implement' });
+        const t = step(state, { type: 'precondition_failed', reason });
+        state = setCycle(t.state, { lastFailure: { kind: 'agent', message: `You reported the work done, but ${reason.replace('the agent reported the work done but ', '')}. Make the change, or close the issue if nothing is needed.`, tail: '' } });
+        const bounced = close(state, { ...record, outcome: 'bounced' });
+        if (t.decision.kind === 'escalate')
+            return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
+        return { state: bounced, violation };
+    }
+    // The test gate.
+    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+    const tests = await deps.runTests(settings.testCommand, deps.signal);
+    if (deps.signal?.aborted)
+        return { state: before, interrupted: true };
+    record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
+    state = { ...state, testsPassed: tests.passed };
+    if (!tests.passed) {
+        logger.warn('tests.failed', `${tag} tests failed (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failure as context.`, { iteration: n, exitCode: tests.exitCode });
+        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\` exited with code ${tests.exitCode}`, tail: tests.tail } });
+        const t = step(state, { type: 'failed', reason: `tests failed (exit code ${tests.exitCode})`, resumeAt: 0 });
+        state = close(t.state, { ...record, outcome: 'tests_failed' });
+        if (t.decision.kind === 'escalate')
+            return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
+        return { state, violation };
+    }
+    // Success: close what the agent did not.
+    for (const [i, id] of cycle.issueIds.entries()) {
+        if (!closed[i])
+            await source.close(id, `agent-loop: tests passed at iteration ${n}`);
+    }
+    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; closed ${cycle.issueIds.join(', ')}.`, { iteration: n, issueIds: cycle.issueIds });
+    state = {
+        ...state, consecutiveEscalations: 0,
+        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
+        completedIterations: [...state.completedIterations, n],
+    };
+    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
+}
+function logUsage(deps, n, result, state) {
+    if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
+        return;
+    const parts = [
+        result.turns !== undefined ? `${result.turns} turns` : undefined,
+        result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
+        result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
+    ].filter(Boolean);
+    deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
+        iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
+        tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
+    });
+}
+function describeTargets(cycle) {
+    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+;// CONCATENATED MODULE: ./src/loop/result.ts
+function buildResult(input) {
+    const { state } = input;
+    return {
+        status: input.status,
+        haltReason: state.halt?.reason ?? null,
+        error: state.halt?.message ?? null,
+        iterations: state.iteration,
+        maxIterations: state.maxIterations,
+        failedIterations: state.failedIterations,
+        successfulIterations: state.successfulIterations,
+        testFailures: state.testFailures,
+        testsPassed: state.testsPassed,
+        issuesClosed: state.issuesClosed,
+        issuesEscalated: state.issuesEscalated,
+        completedIterations: state.completedIterations,
+        checkpointId: input.checkpointId,
+        costUsd: state.costUsd,
+        tokens: state.tokens,
+        sliceIterations: state.iteration - input.sliceStartIteration,
+        history: state.history.filter((r) => r.n > input.sliceStartIteration),
+        durationMs: Math.round(input.durationMs),
+        interrupted: input.interrupted,
+        diagnostic: input.diagnostic ?? null,
+    };
+}
+function exitCodeFor(result) {
+    return result.status === 'halted' ? 1 : 0;
+}
+/** The closing line in text mode. */
+function summaryLine(r) {
+    const head = r.status === 'halted' ? `HALTED (${r.haltReason}): ${r.error}` : r.status === 'complete' ? 'COMPLETE' : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    return [
+        head,
+        `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
+        `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
+        `  checkpoint ${r.checkpointId}`,
+    ].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
 /**
- * One slice of the implementation loop (seed 001 REQ_019, seed 000 REQ_021): resume the newest
- * checkpoint, run iterations (agent → delay → completion check → test gate) until the work is done,
- * the run must halt, or the slice's bounds are reached; write the checkpoint after every iteration.
+ * One slice of the implementation loop (seed 001 REQ_019, seed 000 REQ_021, seed 002): resume the
+ * newest checkpoint, work cycles (iteration.ts) until the work is done, the run must halt, or the
+ * slice's bounds are reached; escalate cycles that cannot go on and detect failure loops with
+ * counters kept in the checkpoint; write the checkpoint after every iteration.
  */
 
 
@@ -21688,6 +22199,7 @@ const PHASE_FOR = {
 async function runSlice(deps) {
     const { settings, logger, clock, store, source, git } = deps;
     const startedAt = clock.now().getTime();
+    const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
     const opened = await openCheckpoint(deps);
     const checkpointId = opened.id;
     let state = { ...opened.state, slices: opened.state.slices + 1, maxIterations: settings.maxIterations, halt: undefined };
@@ -21695,6 +22207,19 @@ async function runSlice(deps) {
     const errors = [];
     const save = async (status) => {
         await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state }, ...(errors.length ? { errors } : {}) });
+    };
+    /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
+    const labelEscalated = async (ids, note) => {
+        for (const id of ids) {
+            try {
+                await source.markEscalated(id, note);
+            }
+            catch (error) {
+                logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${error.message}`);
+            }
+        }
+        if (git && (await git.currentRef()) === state.baseBranch)
+            await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
     };
     if (git) {
         await git.exclude(external_node_path_default().relative(git.topLevel, deps.stateDir) || '.agent-loop');
@@ -21706,31 +22231,106 @@ async function runSlice(deps) {
             }
             state.baseBranch = current;
         }
+        // A halt left an escalated cycle's branch checked out for inspection: park its work now, and
+        // record the escalation on the base branch, where later runs read the issues.
+        if (state.parkedBranch && state.baseBranch) {
+            if ((await git.currentRef()) === state.parkedBranch) {
+                await git.commitAll(`wip: ${state.parkedBranch} (escalated; parked by the next run)`);
+                await git.checkout(state.baseBranch);
+                const last = state.escalations.at(-1);
+                if (last)
+                    await labelEscalated(last.issueIds, last.note);
+                logger.info('git.parked', `Committed the work left on ${state.parkedBranch} as wip: and returned to ${state.baseBranch}.`);
+            }
+            state = { ...state, parkedBranch: undefined };
+        }
     }
     await save('continuing');
     logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
         checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations,
     });
     const finish = async (status, halt, interrupted = false) => {
+        let diagnostic = null;
         if (halt) {
-            state = { ...state, halt };
+            state = { ...state, halt: { reason: halt.reason, message: halt.message } };
             errors.push(halt.message);
+            const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
+            diagnostic = (deps.redact ?? ((t) => t))(renderMarkdown(d));
+            await writeFileAtomic(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
+            logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
+            logger.info('halt.diagnostic', diagnostic.trimEnd());
+            await deps.notify?.(d);
         }
         await save(status);
-        const result = buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted });
-        if (halt)
-            logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection.`, { haltReason: halt.reason });
-        return result;
+        return buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted, diagnostic });
     };
+    /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
+    const escalate = async (reason, bounceLoop) => {
+        const cycle = state.currentCycle;
+        const at = rfc3339(clock.now());
+        const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+        const record = { issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note };
+        state = {
+            ...state,
+            issuesEscalated: [...state.issuesEscalated, ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id))],
+            consecutiveEscalations: state.consecutiveEscalations + 1,
+            totalEscalations: state.totalEscalations + 1,
+            escalations: [...state.escalations, record].slice(-100),
+        };
+        logger.error('cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${state.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
+            issueIds: cycle.issueIds, reason, steps: record.steps, consecutiveEscalations: state.consecutiveEscalations, bounceLoop,
+        });
+        const refs = (ids) => ids.map(issueRef).join(', ');
+        let halt;
+        if (bounceLoop) {
+            halt = { reason: 'bounce_loop', message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})` };
+        }
+        else if (state.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+            const recent = state.escalations.slice(-state.consecutiveEscalations).flatMap((e) => e.issueIds);
+            halt = { reason: 'failure_loop', message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}` };
+        }
+        if (halt) {
+            // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+            // branch and edits stay for inspection (the next run parks them).
+            await labelEscalated(cycle.issueIds, note);
+            state = { ...state, currentCycle: undefined, parkedBranch: cycle.branch };
+            return halt;
+        }
+        if (git && cycle.branch && state.baseBranch) {
+            const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
+            await git.checkout(state.baseBranch);
+            logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch} for the next cycle.`);
+        }
+        await labelEscalated(cycle.issueIds, note);
+        state = { ...state, currentCycle: undefined };
+        return undefined;
+    };
+    // A rate-limit window carried over from the previous slice.
+    if (state.rateLimitedUntil) {
+        const wait = Date.parse(state.rateLimitedUntil) - clock.now().getTime();
+        if (wait > 0 && deadline !== undefined && clock.now().getTime() + wait > deadline) {
+            logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: nothing to do in this slice; the next run continues.`, { rateLimitedUntil: state.rateLimitedUntil });
+            return finish('continuing');
+        }
+        if (wait > 0) {
+            logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: waiting ${seconds(wait)}.`, { rateLimitedUntil: state.rateLimitedUntil });
+            await clock.sleep(wait, deps.signal);
+        }
+        state = { ...state, rateLimitedUntil: undefined };
+    }
     let onCycleBranch = false;
     for (;;) {
         if (deps.signal?.aborted)
             return finish('continuing', undefined, true);
-        // 1. What to work on: the current cycle, or the next ready issues.
+        // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
         let next;
         if (!state.currentCycle) {
-            next = await selectTargets(source, state, settings.batch);
+            const selection = await selectTargets(source, state, settings.batch);
+            next = selection.targets;
             if (next.length === 0) {
+                if (selection.escalated.length > 0) {
+                    return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+                }
                 logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
                 return finish('complete');
             }
@@ -21747,7 +22347,7 @@ async function runSlice(deps) {
             logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
             return finish('continuing');
         }
-        if (settings.sliceMinutes !== undefined && clock.now().getTime() - startedAt >= settings.sliceMinutes * 60_000) {
+        if (deadline !== undefined && clock.now().getTime() >= deadline) {
             logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
             return finish('continuing');
         }
@@ -21756,6 +22356,7 @@ async function runSlice(deps) {
             const cycle = {
                 issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
                 startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
+                progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
             };
             if (git && state.baseBranch) {
                 cycle.branch = cycleBranch(cycle.issueIds);
@@ -21770,144 +22371,38 @@ async function runSlice(deps) {
                 await git.switchToBranch(state.currentCycle.branch, state.baseBranch ?? 'HEAD');
         }
         onCycleBranch = true;
-        // 4. One iteration.
+        // 4. One iteration, then what it means for the cycle and the run.
+        const cycle = state.currentCycle;
         const outcome = await runIteration(deps, state);
         if (outcome.interrupted)
             return finish('continuing', undefined, true);
         state = outcome.state;
-        if (outcome.violation) {
+        if (outcome.violation)
             await appendError(deps, outcome.violation);
-        }
         if (outcome.halt)
             return finish('halted', outcome.halt);
+        if (outcome.cycleDone) {
+            await finishCycleInGit(deps, state, cycle);
+            state = { ...state, currentCycle: undefined };
+        }
+        if (outcome.escalate) {
+            const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
+            if (halt)
+                return finish('halted', halt);
+        }
+        if (outcome.waitMs !== undefined) {
+            const until = clock.now().getTime() + outcome.waitMs;
+            if (deadline !== undefined && until > deadline) {
+                state = { ...state, rateLimitedUntil: rfc3339(new Date(until)) };
+                logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
+                return finish('continuing');
+            }
+            logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+            await save('continuing');
+            await clock.sleep(outcome.waitMs, deps.signal);
+        }
         await save('continuing');
     }
-}
-async function runIteration(deps, before) {
-    const { settings, logger, clock, source, agent } = deps;
-    const cycle = before.currentCycle;
-    const n = before.iteration + 1;
-    const started = clock.now();
-    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
-    const prompt = buildPrompt({
-        issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
-        plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
-    });
-    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
-    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
-    await pruneIterationLogs(logDir, LOGS_KEPT - 1);
-    const resumeSessionId = settings.agentSession === 'continue' ? cycle.sessionId : undefined;
-    logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds });
-    const result = await agent.run({
-        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-        onLine: (line, stream) => logger.output('agent', line, stream),
-        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`), resumeSessionId,
-    });
-    if (deps.signal?.aborted)
-        return { state: before, interrupted: true };
-    if (settings.iterationDelaySeconds > 0)
-        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-    const record = {
-        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
-        agent: {
-            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
-        },
-    };
-    let state = {
-        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
-        currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
-    };
-    if (result.costUsd !== undefined || result.tokens || result.turns !== undefined) {
-        const parts = [
-            result.turns !== undefined ? `${result.turns} turns` : undefined,
-            result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
-            result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
-        ].filter(Boolean);
-        logger.info('agent.usage', `[iteration ${n}/${settings.maxIterations}] ${agent.displayName}: ${parts.join(', ')}`, {
-            iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
-            tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
-        });
-    }
-    const elapsed = () => clock.now().getTime() - started.getTime();
-    const close = (s, r) => appendHistory(s, { ...r, durationMs: elapsed() });
-    // Agent failures never end the loop (REQ_021.1): log, remember as context, go on.
-    if (!result.ok) {
-        const failure = result.failure ?? { class: 'transient', reason: 'unknown', message: 'failed' };
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null });
-        state = {
-            ...state, failedIterations: state.failedIterations + 1,
-            currentCycle: { ...state.currentCycle, lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail } },
-        };
-        return { state: close(state, { ...record, outcome: 'agent_failed' }) };
-    }
-    state = { ...state, successfulIterations: state.successfulIterations + 1 };
-    // Defensive validation of the report (seed 004).
-    const decision = decideContinuation(result.report, { workRemaining: cycle.lastWorkRemaining, sameCount: cycle.sameWorkRemainingCount });
-    state = { ...state, currentCycle: { ...state.currentCycle, lastWorkRemaining: decision.workRemaining, sameWorkRemainingCount: decision.sameWorkRemainingCount } };
-    record.workRemaining = decision.workRemaining;
-    let violation;
-    if (decision.contractViolation) {
-        const { workRemaining } = decision.contractViolation;
-        violation = {
-            timestamp: rfc3339(clock.now()), type: 'validation_error', iteration: n, issueIds: cycle.issueIds,
-            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
-            details: { work_remaining: workRemaining, requires_continuation: false, override: settings.strict ? 'halt' : 'forced_true' },
-        };
-        if (settings.strict) {
-            logger.error('validation.violation', `Iteration ${n}: the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
-            return {
-                state: close(state, { ...record, outcome: 'contract_violation' }), violation,
-                halt: { reason: 'contract_violation', message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)` },
-            };
-        }
-        logger.warn('validation.override', `Iteration ${n}: the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
-    }
-    if (decision.stuck) {
-        logger.error('cycle.stuck', `Iteration ${n}: stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
-        return {
-            state: close(state, { ...record, outcome: 'stuck' }), violation,
-            halt: { reason: 'stuck', message: `Stuck on ${cycle.issueIds.join(', ')} at iteration ${n}: ${decision.stuck}` },
-        };
-    }
-    // Completion check: the targets are closed in the source, or the report says no work remains.
-    const closed = await Promise.all(cycle.issueIds.map(async (id) => { const i = await source.get(id); return i ? isClosed(i) : false; }));
-    if (!isCycleComplete(closed, decision.reportSaysDone)) {
-        logger.info('iteration.end', `[iteration ${n}/${settings.maxIterations}] agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
-        return { state: close(state, record), violation };
-    }
-    // The test gate.
-    logger.info('tests.start', `[iteration ${n}/${settings.maxIterations}] the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
-    const tests = await deps.runTests(settings.testCommand, deps.signal);
-    if (deps.signal?.aborted)
-        return { state: before, interrupted: true };
-    record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
-    state = { ...state, testsPassed: tests.passed };
-    if (!tests.passed) {
-        logger.warn('tests.failed', `[iteration ${n}/${settings.maxIterations}] tests failed (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failure as context.`, { iteration: n, exitCode: tests.exitCode });
-        state = {
-            ...state, testFailures: state.testFailures + 1,
-            currentCycle: { ...state.currentCycle, lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\` exited with code ${tests.exitCode}`, tail: tests.tail } },
-        };
-        return { state: close(state, { ...record, outcome: 'tests_failed' }), violation };
-    }
-    // Success: close what the agent did not, commit, merge, next cycle.
-    for (const [i, id] of cycle.issueIds.entries()) {
-        if (!closed[i])
-            await source.close(id, `agent-loop: tests passed at iteration ${n}`);
-    }
-    await finishCycleInGit(deps, state, cycle);
-    logger.info('cycle.complete', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; closed ${cycle.issueIds.join(', ')}.`, { iteration: n, issueIds: cycle.issueIds });
-    state = {
-        ...state, currentCycle: undefined, consecutiveEscalations: 0,
-        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
-        completedIterations: [...state.completedIterations, n],
-    };
-    return { state: close(state, { ...record, outcome: 'complete' }), violation };
 }
 async function finishCycleInGit(deps, state, cycle) {
     const { git, settings, logger } = deps;
@@ -21927,11 +22422,14 @@ async function finishCycleInGit(deps, state, cycle) {
         logger.info('git.branch', `Left the work on branch ${cycle.branch}; ${state.baseBranch} is checked out again.`);
     }
 }
+/** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
 async function selectTargets(source, state, batch) {
     // Issues closed in this run stay done even when the base branch's issue file still lists them
     // open (--on-success branch leaves the closing commit on the cycle's branch).
-    const ready = (await source.ready()).filter((i) => !state.issuesEscalated.includes(i.id) && !state.issuesClosed.includes(i.id));
-    return batch ? ready : ready.slice(0, 1);
+    const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id));
+    const isEscalated = (i) => state.issuesEscalated.includes(i.id) || i.labels.includes(ESCALATED_LABEL);
+    const eligible = ready.filter((i) => !isEscalated(i));
+    return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
 async function openCheckpoint(deps) {
     const { settings, store, logger } = deps;
@@ -21970,10 +22468,6 @@ async function appendError(deps, entry) {
     await external_node_fs_namespaceObject.promises.mkdir(deps.stateDir, { recursive: true });
     await external_node_fs_namespaceObject.promises.appendFile(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
-function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 ;// CONCATENATED MODULE: ./src/loop/testGate.ts
 /** The test gate: which command proves the work is done, and running it. */
@@ -22049,22 +22543,666 @@ function createLogger({ json, write, clock, redact }) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/redact.ts
+const MASK = '***';
+/**
+ * Shorter known values are not masked. Below 6 characters a value is no real credential (every
+ * token this tool is given is 40+ characters; a Discord webhook token is 68) and it occurs in
+ * ordinary output all the time: masking a 1-character value would turn every "a" of every line
+ * into ***, ruining the logs and, by where the masks fall, revealing the value anyway. 6 also
+ * keeps every replacement (`***`) shorter than what it replaces, which is what makes "repeat
+ * until nothing matches" end.
+ */
+const MIN_SECRET_LENGTH = 6;
+// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-…").
+const SHAPES = [
+    'gh[pousr]_[A-Za-z0-9]{36,}',
+    'github_pat_[A-Za-z0-9_]{22,}',
+    'sk-(?<![A-Za-z0-9]sk-)(?:ant-[A-Za-z0-9_-]{20,}|(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})',
+    'xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)(?=[A-Za-z-]*[0-9])[A-Za-z0-9-]{10,}',
+    // RFC 6750 b64token; a digit is required so prose ("Bearer authentication") is left alone.
+    // The space may be a tab, or `\t` in JSON.
+    '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
+];
+/** The part of a masked shape that stays readable. */
+const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
+/** At a cut end: a shape prefix and whatever of its token made it into this piece. */
+const SHAPE_AT_CUT_END = /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
+/** At a cut start: the rest of a token whose prefix was in the previous piece. */
+const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,}/;
+const FRAGMENT_THRESHOLD_CAP = 8;
+const BACKSLASH = 0x5c;
+const hex4 = (code, upper) => {
+    const h = code.toString(16).padStart(4, '0');
+    return upper ? h.toUpperCase() : h;
+};
+/** JSON.stringify of a string, without the quotes. */
+const redact_json = (s) => JSON.stringify(s).slice(1, -1);
+const slashEscaped = (s) => s.replace(/\//g, '\\/');
+/** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
+const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
+/** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
+const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
+function urlForms(s) {
+    try {
+        const component = encodeURIComponent(s);
+        return [
+            component,
+            component.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+            component.replace(/%20/g, '+'),
+            encodeURI(s),
+        ];
+    }
+    catch {
+        return []; // a lone surrogate has no URL encoding
+    }
+}
+/** The forms a secret value can take in output, the value itself first. */
+function secretForms(secret) {
+    const firstLevel = [
+        secret,
+        redact_json(secret),
+        slashEscaped(redact_json(secret)),
+        asciiOnly(redact_json(secret), false),
+        asciiOnly(redact_json(secret), true),
+        asciiOnly(slashEscaped(redact_json(secret)), false),
+        htmlSafe(redact_json(secret)),
+        ...urlForms(secret),
+    ];
+    const forms = new Set();
+    for (const form of firstLevel) {
+        // Nested: a JSON string inside the agent's JSON, then the logger's JSON.stringify.
+        const once = redact_json(form);
+        const twice = redact_json(once);
+        forms.add(form).add(once).add(twice).add(redact_json(twice));
+    }
+    return [...forms];
+}
+const escapeRegExp = (s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+/**
+ * V8 stops optimising a regular expression whose source is over 20 KB (kRegExpTooLargeToOptimize):
+ * with a hundred secrets, one alternation of all their forms was 20 times slower. The forms are
+ * split into alternations below this size instead; a handful of secrets needs only one.
+ */
+const MAX_PATTERN_SOURCE = 16_000;
+function alternations(sources) {
+    const groups = [];
+    let size = Infinity;
+    for (const source of sources) {
+        if (size + source.length + 1 > MAX_PATTERN_SOURCE) {
+            groups.push([]);
+            size = 0;
+        }
+        groups[groups.length - 1]?.push(source);
+        size += source.length + 1;
+    }
+    return groups.map((group) => new RegExp(group.join('|'), 'g'));
+}
+function backslashesBefore(text, index) {
+    let n = 0;
+    while (index - n - 1 >= 0 && text.charCodeAt(index - n - 1) === BACKSLASH)
+        n++;
+    return n;
+}
+/**
+ * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, …) that `index` falls strictly inside, as
+ * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
+ * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
+ */
+function escapeAround(text, index) {
+    for (let p = index - 1; p >= 0 && p >= index - 5; p--) {
+        if (text.charCodeAt(p) !== BACKSLASH || backslashesBefore(text, p) % 2 === 1)
+            continue;
+        const length = text[p + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(p + 2, p + 6)) ? 6 : 2;
+        if (p + length > index)
+            return [p, p + length];
+    }
+    return undefined;
+}
+function fragmentThreshold(length) {
+    return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
+}
 function createRedactor(secrets) {
-    const list = [...new Set(secrets.filter((s) => s.length >= 6))].sort((a, b) => b.length - a.length);
-    if (list.length === 0)
-        return (text) => text;
-    return (text) => {
-        let out = text;
-        for (const secret of list) {
-            if (out.includes(secret))
-                out = out.split(secret).join('***');
+    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+    const forms = new Set(values.flatMap(secretForms));
+    // Longest first: at one position the longest form wins.
+    const formList = [...forms].sort((a, b) => b.length - a.length);
+    // Known values before shapes, so a value that has a shape is masked whole.
+    const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
+    /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
+    const passWith = (pattern, text) => {
+        pattern.lastIndex = 0;
+        let out = '';
+        let last = 0;
+        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+            const match = m[0];
+            let start = m.index;
+            let masked = forms.has(match) ? MASK : `${SHAPE_PREFIX.exec(match)?.[0] ?? ''}${MASK}`;
+            const before = escapeAround(text, start);
+            if (before)
+                [start, masked] = [before[0], MASK];
+            const end = escapeAround(text, m.index + match.length)?.[1] ?? m.index + match.length;
+            out += text.slice(last, start) + masked;
+            last = end;
+            pattern.lastIndex = end;
+        }
+        return last === 0 ? text : out + text.slice(last);
+    };
+    const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
+    const redact = (text) => {
+        let out = String(text);
+        // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
+        for (;;) {
+            const next = pass(out);
+            if (next === out)
+                return out;
+            out = next;
+        }
+    };
+    const maskCutEnd = (text) => {
+        let best = 0;
+        const last = text.charCodeAt(text.length - 1);
+        for (const form of formList) {
+            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+                if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
+                    best = n;
+                    break;
+                }
+            }
+        }
+        if (best > 0)
+            return text.slice(0, escapeAround(text, text.length - best)?.[0] ?? text.length - best) + MASK;
+        const shape = SHAPE_AT_CUT_END.exec(text);
+        if (shape)
+            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
+        return text;
+    };
+    const maskCutStart = (text) => {
+        let best = 0;
+        const first = text.charCodeAt(0);
+        for (const form of formList) {
+            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+                const from = form.length - n;
+                if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
+                    best = n;
+                    break;
+                }
+            }
+        }
+        if (best > 0)
+            return MASK + text.slice(escapeAround(text, best)?.[1] ?? best);
+        const token = TOKEN_AT_CUT_START.exec(text);
+        if (token)
+            return MASK + text.slice(token[0].length);
+        return text;
+    };
+    const piece = (text, cut) => {
+        let out = redact(text);
+        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
+        for (let round = 0; round < 8; round++) {
+            let next = out;
+            if (cut.after)
+                next = maskCutEnd(next);
+            if (cut.before)
+                next = maskCutStart(next);
+            if (next === out)
+                return out;
+            out = redact(next);
         }
         return out;
+    };
+    return Object.assign(redact, { piece });
+}
+
+;// CONCATENATED MODULE: ./src/report/discord.ts
+/**
+ * Posting a halt diagnostic to a Discord webhook.
+ *
+ * `buildDiscordPayload` turns a generic `HaltMessage` into the JSON body of Discord's
+ * "Execute Webhook" call (POST /webhooks/{id}/{token}): one rich embed that always fits Discord's
+ * documented limits, truncating visibly ("…") instead of failing, and `allowed_mentions` that
+ * parses nothing, so issue text can never ping @everyone, @here, a role or a user.
+ *
+ * `postToDiscord` sends it with `?wait=true`, retries 429 (after `retry_after`) and 5xx/network
+ * errors (exponential backoff) within a 30 s budget of waiting, and reports every other outcome
+ * as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
+ * (its token lets anyone post): it never appears in a warning or in the returned error, even if
+ * the redactor does not know it.
+ *
+ * Limits, from discord/discord-api-docs (docs/resources/message.mdx "Embed Limits",
+ * docs/resources/webhook.mdx "Execute Webhook"): content 2000 characters; up to 10 embeds; embed
+ * title 256, description 4096, up to 25 fields, field name 256, field value 1024, footer text 2048,
+ * author name 256; and the sum of title, description, field names and values, footer text and
+ * author names across all embeds of a message at most 6000. Discord trims leading and trailing
+ * whitespace before measuring; this module measures untrimmed UTF-16 length (never less than
+ * what Discord counts), so it stays within the limits either way.
+ */
+const DISCORD_LIMITS = {
+    content: 2000,
+    embeds: 10,
+    title: 256,
+    description: 4096,
+    fields: 25,
+    fieldName: 256,
+    fieldValue: 1024,
+    footer: 2048,
+    authorName: 256,
+    /** title + description + field names and values + footer text + author name, all embeds. */
+    total: 6000,
+};
+const ELLIPSIS = '…';
+const FOOTER_BASE = 'agent-loop';
+/** Room kept for the footer (which notes what was left out) when sharing out the 6000. */
+const FOOTER_RESERVE = 200;
+/** The description keeps at least this much (or all it needs, if less) before fields use the rest. */
+const DESCRIPTION_RESERVE = 1500;
+/** The output tail keeps at least this much of the description (or all it needs, if less). */
+const TAIL_RESERVE = 400;
+/** A field is cut short rather than left out only if at least this much of its value fits. */
+const MIN_FIELD_VALUE = 40;
+const OPEN_BLOCK = '```\n';
+const CLOSE_BLOCK = '\n```';
+/** The webhook JSON body for a halt message (pure; apply redaction before, as postToDiscord does). */
+function buildDiscordPayload(message) {
+    const title = truncateEnd(singleLine(message.title ?? ''), DISCORD_LIMITS.title);
+    // Everything but the footer shares what is left of the 6000 once the title is placed.
+    let budget = DISCORD_LIMITS.total - title.length - FOOTER_RESERVE;
+    const summary = neutraliseFences(stripControl(message.summary ?? '').trim());
+    const tail = message.outputTail === undefined ? '' : neutraliseFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
+    const descriptionWanted = Math.min(DISCORD_LIMITS.description, summary.length + (tail ? 2 + OPEN_BLOCK.length + tail.length + CLOSE_BLOCK.length : 0));
+    // Fields, in order, while they fit next to the description's reserve; the rest are left out
+    // (and the footer says how many).
+    let fieldBudget = budget - Math.min(descriptionWanted, DESCRIPTION_RESERVE);
+    const inputFields = Array.isArray(message.fields) ? message.fields : [];
+    const fields = [];
+    for (const field of inputFields) {
+        if (fields.length >= DISCORD_LIMITS.fields)
+            break;
+        const name = truncateEnd(nonBlank(singleLine(field.name ?? '')), DISCORD_LIMITS.fieldName);
+        let value = truncateEnd(nonBlank(stripControl(field.value ?? '').trim()), DISCORD_LIMITS.fieldValue);
+        if (name.length + value.length > fieldBudget) {
+            const room = fieldBudget - name.length;
+            if (room < Math.min(MIN_FIELD_VALUE, value.length))
+                break;
+            value = truncateEnd(value, room);
+        }
+        fields.push(field.inline === undefined ? { name, value } : { name, value, inline: field.inline });
+        fieldBudget -= name.length + value.length;
+    }
+    const usedByFields = fields.reduce((n, f) => n + f.name.length + f.value.length, 0);
+    budget -= usedByFields;
+    const description = composeDescription(summary, tail, Math.min(DISCORD_LIMITS.description, budget));
+    const dropped = inputFields.length - fields.length;
+    const footer = dropped > 0
+        ? `${FOOTER_BASE} · ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} fields and ${DISCORD_LIMITS.total} characters per message)`
+        : FOOTER_BASE;
+    const embed = { fields, footer: { text: footer } };
+    if (title)
+        embed.title = title;
+    if (description)
+        embed.description = description;
+    const url = message.url === undefined ? undefined : discord_httpUrl(message.url);
+    if (url)
+        embed.url = url;
+    if (typeof message.color === 'number' && Number.isInteger(message.color) && message.color >= 0 && message.color <= 0xffffff) {
+        embed.color = message.color;
+    }
+    return { embeds: [embed], allowed_mentions: { parse: [] } };
+}
+/** The summary, then the output tail in a code block, in at most `budget` characters. */
+function composeDescription(summary, tail, budget) {
+    if (budget <= 0)
+        return '';
+    if (!tail)
+        return truncateEnd(summary, budget);
+    const overhead = OPEN_BLOCK.length + CLOSE_BLOCK.length;
+    const tailBlock = overhead + tail.length;
+    const sep = summary ? '\n\n' : '';
+    // The summary comes first, but leaves the tail its reserve.
+    const summaryRoom = Math.max(0, budget - sep.length - Math.min(tailBlock, overhead + TAIL_RESERVE));
+    const head = truncateEnd(summary, summaryRoom);
+    const tailRoom = budget - head.length - (head ? sep.length : 0) - overhead;
+    if (tailRoom < 40) {
+        // No useful room for the output: say so rather than leave it out silently.
+        const note = '(agent output left out: no room)';
+        const room = budget - (note.length + 2);
+        return room > 0 ? `${truncateEnd(summary, room)}\n\n${note}` : truncateEnd(summary, budget);
+    }
+    return `${head}${head ? sep : ''}${OPEN_BLOCK}${truncateStart(tail, tailRoom)}${CLOSE_BLOCK}`;
+}
+/** At most `max` characters: the beginning, then "…". */
+function truncateEnd(text, max) {
+    if (text.length <= max)
+        return text;
+    if (max <= 0)
+        return '';
+    let cut = text.slice(0, max - ELLIPSIS.length);
+    if (isHighSurrogate(cut.charCodeAt(cut.length - 1)))
+        cut = cut.slice(0, -1);
+    return cut + ELLIPSIS;
+}
+/** At most `max` characters: a note of how much was left out, then the end (from a line start if one is near). */
+function truncateStart(text, max) {
+    if (text.length <= max)
+        return text;
+    const markerFor = (omitted) => `${ELLIPSIS} (${omitted} earlier characters left out)\n`;
+    const keep = max - markerFor(text.length).length; // the longest the marker can be
+    if (keep <= 0)
+        return truncateEnd(markerFor(text.length).trimEnd(), max);
+    let kept = text.slice(text.length - keep);
+    const newline = kept.indexOf('\n');
+    if (newline >= 0 && newline < 200 && newline < kept.length - 1)
+        kept = kept.slice(newline + 1);
+    if (isLowSurrogate(kept.charCodeAt(0)))
+        kept = kept.slice(1);
+    return markerFor(text.length - kept.length) + kept;
+}
+/** No run of two backticks survives, so no text can open or close a code block (``` or ``). */
+function neutraliseFences(text) {
+    return text.replace(/`(?=`)/g, '`\u200b');
+}
+/** ANSI escape sequences and control characters other than newline and tab go. */
+function stripControl(text) {
+    return String(text)
+        .replace(/\r\n?/g, '\n')
+        // eslint-disable-next-line no-control-regex
+        .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g, '')
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+}
+function singleLine(text) {
+    return stripControl(text).replace(/\s+/g, ' ').trim();
+}
+/** Discord requires field names and values; blank ones (trimmed away) would be rejected. */
+function nonBlank(text) {
+    return text.trim() ? text : '(empty)';
+}
+function discord_httpUrl(text) {
+    try {
+        const url = new URL(text.trim());
+        return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+function isHighSurrogate(code) {
+    return code >= 0xd800 && code <= 0xdbff;
+}
+function isLowSurrogate(code) {
+    return code >= 0xdc00 && code <= 0xdfff;
+}
+/** The most time a call spends waiting between attempts (and, with a real clock, in total). */
+const DISCORD_WAIT_BUDGET_MS = 30_000;
+/** Waits before the 2nd, 3rd, … attempt after a 5xx or network error. */
+const DISCORD_BACKOFF_MS = [1000, 2000, 4000, 8000];
+/** At most this many requests per call, whatever the answers. */
+const DISCORD_MAX_ATTEMPTS = 6;
+const WEBHOOK = 'the Discord webhook';
+/**
+ * POSTs the message to the webhook. Resolves, never rejects: `ok` says whether Discord accepted
+ * it; every failure is also passed to `warn` (redacted, without the webhook URL).
+ */
+async function postToDiscord(webhookUrl, message, deps) {
+    const mask = webhookMasker(String(webhookUrl));
+    const clean = (text) => {
+        try {
+            return mask(deps.redact(mask(text)));
+        }
+        catch {
+            return '(a message that could not be redacted)';
+        }
+    };
+    const warn = (text) => {
+        try {
+            deps.warn(clean(text));
+        }
+        catch {
+            // A broken warn must not turn a failed notification into a failed run.
+        }
+    };
+    const fail = (attempts, reason) => {
+        const error = clean(reason);
+        warn(`Could not post the halt diagnostic to ${WEBHOOK}: ${error}`);
+        return { ok: false, attempts, error };
+    };
+    try {
+        let target;
+        try {
+            target = new URL(String(webhookUrl).trim());
+            if (target.protocol !== 'https:' && target.protocol !== 'http:')
+                throw new Error('not http(s)');
+        }
+        catch {
+            return fail(0, `${WEBHOOK} URL is not a valid http(s) URL`);
+        }
+        target.searchParams.set('wait', 'true');
+        let body;
+        try {
+            const text = (s) => mask(deps.redact(mask(s)));
+            const safe = {
+                title: text(message.title ?? ''),
+                summary: text(message.summary ?? ''),
+                fields: (message.fields ?? []).map((f) => ({ ...f, name: text(f.name ?? ''), value: text(f.value ?? '') })),
+            };
+            if (message.outputTail !== undefined)
+                safe.outputTail = text(message.outputTail);
+            if (message.url !== undefined)
+                safe.url = text(message.url);
+            if (message.color !== undefined)
+                safe.color = message.color;
+            body = JSON.stringify(buildDiscordPayload(safe));
+        }
+        catch {
+            // Without redaction nothing is sent: better no message than a leaked secret.
+            return fail(0, 'the message could not be redacted or built, so it was not sent');
+        }
+        const doFetch = deps.fetch ?? globalThis.fetch;
+        const sleep = deps.sleep ?? defaultSleep;
+        const now = deps.now ?? Date.now;
+        const timeoutMs = deps.requestTimeoutMs ?? 10_000;
+        const started = now();
+        let waited = 0;
+        const spent = () => Math.max(waited, now() - started);
+        let backoff = 0;
+        let attempts = 0;
+        let lastProblem = '';
+        for (;;) {
+            attempts += 1;
+            let retryAfterMs;
+            let problem = 'no answer';
+            let response;
+            const controller = new AbortController();
+            const timer = setTimeout(() => controller.abort(), timeoutMs);
+            try {
+                response = await doFetch(target.href, {
+                    method: 'POST',
+                    headers: { 'Content-Type': 'application/json' },
+                    body,
+                    signal: controller.signal,
+                });
+            }
+            catch (error) {
+                problem = controller.signal.aborted ? `no answer within ${discord_seconds(timeoutMs)}` : describeNetworkError(error);
+            }
+            finally {
+                clearTimeout(timer);
+            }
+            if (response) {
+                const status = response.status;
+                const text = await readBody(response);
+                if (status >= 200 && status < 300)
+                    return { ok: true, attempts };
+                const detail = describeDiscordError(text);
+                if (status === 429) {
+                    retryAfterMs = retryAfter(text, response.headers);
+                    problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
+                }
+                else if (status >= 500) {
+                    problem = `HTTP ${status}${detail ? `: ${detail}` : ''}`;
+                }
+                else {
+                    // 4xx other than 429: retrying the same request cannot help.
+                    const hint = status === 404 ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
+                        : status === 401 || status === 403 ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
+                            : status === 400 ? ' (Discord rejected the message body)' : '';
+                    return fail(attempts, `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}`);
+                }
+            }
+            lastProblem = problem;
+            if (attempts >= DISCORD_MAX_ATTEMPTS) {
+                return fail(attempts, `${lastProblem}; gave up after ${attempts} attempts`);
+            }
+            const wait = retryAfterMs ?? DISCORD_BACKOFF_MS[Math.min(backoff++, DISCORD_BACKOFF_MS.length - 1)];
+            const left = DISCORD_WAIT_BUDGET_MS - spent();
+            if (wait > left) {
+                return fail(attempts, `${lastProblem}; retrying would mean waiting ${discord_seconds(wait)}, more than the ${discord_seconds(Math.max(0, left))} left of the ${discord_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+            }
+            waited += wait;
+            await sleep(wait);
+        }
+    }
+    catch (error) {
+        return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
+function defaultSleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+async function readBody(response) {
+    try {
+        return await response.text();
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * How long a 429 asks to wait, in ms: the body's `retry_after` (seconds, fractional), else
+ * `X-RateLimit-Reset-After`, else `Retry-After` (seconds or an HTTP date); 1 s if none says.
+ */
+function retryAfter(body, headers) {
+    const fromBody = (() => {
+        try {
+            const parsed = JSON.parse(body);
+            const value = parsed && typeof parsed === 'object' ? parsed.retry_after : undefined;
+            return typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+        }
+        catch {
+            return NaN;
+        }
+    })();
+    const candidates = [fromBody, Number(headers.get('x-ratelimit-reset-after') ?? NaN), retryAfterHeader(headers.get('retry-after'))];
+    const seconds = candidates.find((s) => Number.isFinite(s) && s >= 0);
+    return seconds === undefined ? 1000 : Math.ceil(seconds * 1000);
+}
+function retryAfterHeader(value) {
+    if (value === null || value.trim() === '')
+        return NaN;
+    const asNumber = Number(value);
+    if (Number.isFinite(asNumber))
+        return asNumber;
+    const date = Date.parse(value);
+    return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : NaN;
+}
+/** Discord's JSON error `{code, message, errors}` in one line; other bodies, shortened. */
+function describeDiscordError(body) {
+    const text = body.trim();
+    if (!text)
+        return '';
+    try {
+        const parsed = JSON.parse(text);
+        if (parsed && typeof parsed === 'object') {
+            const { code, message, errors } = parsed;
+            const parts = [];
+            if (typeof message === 'string')
+                parts.push(message);
+            if (typeof code === 'number' && code !== 0)
+                parts.push(`code ${code}`);
+            const where = errors && typeof errors === 'object' ? flattenErrors(errors) : [];
+            if (where.length > 0)
+                parts.push(where.slice(0, 3).join('; ') + (where.length > 3 ? `; and ${where.length - 3} more` : ''));
+            if (parts.length > 0)
+                return truncateEnd(parts.join(', '), 500);
+        }
+    }
+    catch {
+        // not JSON (e.g. a proxy's HTML error page)
+    }
+    return truncateEnd(text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), 200);
+}
+/** Discord's nested `errors` object as "embeds.0.title: Must be 256 or fewer in length." lines. */
+function flattenErrors(errors, path = '') {
+    const out = [];
+    for (const [key, value] of Object.entries(errors)) {
+        if (key === '_errors' && Array.isArray(value)) {
+            for (const e of value) {
+                const msg = e && typeof e === 'object' ? e.message : undefined;
+                out.push(`${path || 'body'}: ${typeof msg === 'string' ? msg : 'invalid'}`);
+            }
+        }
+        else if (value && typeof value === 'object') {
+            out.push(...flattenErrors(value, path ? `${path}.${key}` : key));
+        }
+    }
+    return out;
+}
+function describeNetworkError(error) {
+    if (!(error instanceof Error))
+        return `network error: ${String(error)}`;
+    const cause = error.cause;
+    const causeText = cause instanceof Error
+        ? (cause.code !== undefined ? String(cause.code) : cause.message)
+        : '';
+    return `network error: ${error.message}${causeText && !error.message.includes(causeText) ? ` (${causeText})` : ''}`;
+}
+function discord_seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+/**
+ * Replaces the webhook URL (as given, as parsed, with or without its query) and its token with
+ * "the Discord webhook"; and, in case of another spelling, any http(s) URL with /webhooks/ in it.
+ */
+function webhookMasker(webhookUrl) {
+    const literals = new Set([webhookUrl, webhookUrl.trim()]);
+    try {
+        const url = new URL(webhookUrl.trim());
+        literals.add(url.href);
+        literals.add(url.origin + url.pathname);
+        const withWait = new URL(url.href);
+        withWait.searchParams.set('wait', 'true');
+        literals.add(withWait.href);
+        const segments = url.pathname.split('/').filter(Boolean);
+        const at = segments.indexOf('webhooks');
+        const token = at >= 0 ? segments[at + 2] : undefined;
+        if (token) {
+            literals.add(token);
+            try {
+                literals.add(decodeURIComponent(token));
+            }
+            catch {
+                // not percent-decodable: the raw token is masked already
+            }
+        }
+    }
+    catch {
+        // not a URL: the literal text is masked
+    }
+    const list = [...literals].filter((s) => s.length >= 6).sort((a, b) => b.length - a.length);
+    return (text) => {
+        let out = String(text);
+        for (const literal of list) {
+            if (out.includes(literal))
+                out = out.split(literal).join(WEBHOOK);
+        }
+        return out.replace(/https?:\/\/[^\s"'<>]*\/webhooks\/[^\s"'<>]*/gi, WEBHOOK);
     };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/run.ts
 /** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+
+
 
 
 
@@ -22127,8 +23265,19 @@ async function runCommand(options, io) {
                 iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
                 batch: options.batch, onSuccess: options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
                 testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
+                maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
             },
-            cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal,
+            cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal, redact,
+            notify: options.discordWebhook
+                ? async (d) => {
+                    const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
+                        redact, sleep: (ms) => io.clock.sleep(ms), now: () => io.clock.now().getTime(),
+                        warn: (message) => logger.warn('discord.failed', message),
+                    });
+                    if (r.ok)
+                        logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
+                }
+                : undefined,
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock }),
             runTests: (command, signal) => runTestCommand(command, {
                 cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
@@ -22170,6 +23319,10 @@ function readLoopProgress(state) {
         issuesEscalated: ids(loop.issuesEscalated),
         currentCycleIssueIds: ids(cycle.issueIds),
         haltReason: typeof halt.reason === 'string' && halt.reason !== '' ? halt.reason : null,
+        haltMessage: typeof halt.message === 'string' && halt.message !== '' ? halt.message : null,
+        consecutiveEscalations: typeof loop.consecutiveEscalations === 'number' ? loop.consecutiveEscalations : null,
+        totalEscalations: typeof loop.totalEscalations === 'number' ? loop.totalEscalations : null,
+        rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
     };
 }
 async function statusCommand(opts, deps) {
@@ -22261,7 +23414,11 @@ function describeLoop(loop) {
     if (loop.currentCycleIssueIds !== null)
         lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
     if (loop.haltReason !== null)
-        lines.push(`  halted:     ${loop.haltReason}`);
+        lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
+    if (loop.totalEscalations)
+        lines.push(`  escalations: ${loop.consecutiveEscalations ?? 0} in a row, ${loop.totalEscalations} in all`);
+    if (loop.rateLimitedUntil)
+        lines.push(`  rate limited until ${loop.rateLimitedUntil}`);
     return lines;
 }
 function listIds(ids) {

@@ -13,6 +13,8 @@ import { exitCodeFor, summaryLine } from '../loop/result.js';
 import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
 import { createLogger } from '../report/logger.js';
 import { createRedactor } from '../report/redact.js';
+import { toDiscordMessage } from '../report/diagnostic.js';
+import { postToDiscord } from '../report/discord.js';
 import type { Clock } from '../util/clock.js';
 
 export interface RunIO {
@@ -74,8 +76,18 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
         batch: options.batch, onSuccess: options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
         testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
+        maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
       },
-      cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal,
+      cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal, redact,
+      notify: options.discordWebhook
+        ? async (d) => {
+          const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
+            redact, sleep: (ms) => io.clock.sleep(ms), now: () => io.clock.now().getTime(),
+            warn: (message) => logger.warn('discord.failed', message),
+          });
+          if (r.ok) logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
+        }
+        : undefined,
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock }),
       runTests: (command, signal) => runTestCommand(command, {
         cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,

@@ -25,6 +25,11 @@ export interface LoopProgress {
   issuesEscalated: string[] | null;
   currentCycleIssueIds: string[] | null;
   haltReason: string | null;
+  haltMessage: string | null;
+  /** Escalated cycles in a row (the failure-loop counter) and in all. */
+  consecutiveEscalations: number | null;
+  totalEscalations: number | null;
+  rateLimitedUntil: string | null;
 }
 
 /** Reads `state.loop` without trusting its shape (it may come from an older or newer version). undefined when there is none. */
@@ -42,6 +47,10 @@ export function readLoopProgress(state: Record<string, unknown>): LoopProgress |
     issuesEscalated: ids(loop.issuesEscalated),
     currentCycleIssueIds: ids(cycle.issueIds),
     haltReason: typeof halt.reason === 'string' && halt.reason !== '' ? halt.reason : null,
+    haltMessage: typeof halt.message === 'string' && halt.message !== '' ? halt.message : null,
+    consecutiveEscalations: typeof loop.consecutiveEscalations === 'number' ? loop.consecutiveEscalations : null,
+    totalEscalations: typeof loop.totalEscalations === 'number' ? loop.totalEscalations : null,
+    rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
   };
 }
 
@@ -129,7 +138,9 @@ function describeLoop(loop: LoopProgress): string[] {
   if (loop.issuesClosed !== null) lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
   if (loop.issuesEscalated !== null) lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
   if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
-  if (loop.haltReason !== null) lines.push(`  halted:     ${loop.haltReason}`);
+  if (loop.haltReason !== null) lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
+  if (loop.totalEscalations) lines.push(`  escalations: ${loop.consecutiveEscalations ?? 0} in a row, ${loop.totalEscalations} in all`);
+  if (loop.rateLimitedUntil) lines.push(`  rate limited until ${loop.rateLimitedUntil}`);
   return lines;
 }
 

@@ -15,6 +15,8 @@ export interface Git {
   commitAll(message: string): Promise<boolean>;
   merge(branch: string, message: string): Promise<void>;
   deleteBranch(branch: string): Promise<void>;
+  /** Whether anything changed since `base`: commits on HEAD not in base, or changes in the working tree. */
+  hasWorkSince(base: string): Promise<boolean>;
   /** Adds a directory (relative to the top level) or a file pattern to .git/info/exclude once. */
   exclude(relativePathOrPattern: string): Promise<void>;
 }
@@ -77,6 +79,10 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
     },
     async merge(branch, message) {
       await git('merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch);
+    },
+    async hasWorkSince(base) {
+      if ((await git('status', '--porcelain')) !== '') return true;
+      return Number(await git('rev-list', '--count', `${base}..HEAD`)) > 0;
     },
     async deleteBranch(branch) {
       await git('branch', '--quiet', '-D', branch);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { beadsRecordToIssue, isBeadsRecord, sortIssues, type BeadsRecord } from './ready.js';
-import type { Issue, IssueSource, SourceWarning } from './types.js';
+import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
 
 export { isOnPath } from '../util/onPath.js';
 
@@ -96,6 +96,13 @@ export class BdCliSource implements IssueSource {
     }
     if (issue.status === 'closed') return;
     await this.run(['close', id, '--reason', reason]);
+  }
+
+  async markEscalated(id: string, note: string): Promise<void> {
+    const issue = await this.get(id);
+    if (!issue) throw new Error(`Cannot mark issue ${id} escalated: bd does not know it. Check the id with \`bd list\`.`);
+    if (!issue.labels.includes(ESCALATED_LABEL)) await this.run(['label', 'add', id, ESCALATED_LABEL]);
+    await this.run(['comments', 'add', id, note]);
   }
 
   private async run(args: string[]): Promise<string> {

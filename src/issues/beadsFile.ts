@@ -3,7 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 import { rfc3339 } from '../util/clock.js';
 import { beadsRecordToIssue, computeReady, isBeadsRecord, isPlainObject, type BeadsRecord } from './ready.js';
-import type { Issue, IssueSource, SourceWarning } from './types.js';
+import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
 
 export interface BeadsFileSourceOptions {
   /** The JSONL file, as the user named it (shown in messages); relative paths resolve against `cwd`. */
@@ -152,6 +152,22 @@ export class BeadsFileSource implements IssueSource {
   }
 
   /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
+  /** Adds the escalation label and appends the note to beads' `notes` field. */
+  async markEscalated(id: string, note: string): Promise<void> {
+    await this.modify(id, 'mark escalated', (record) => {
+      const labels = Array.isArray(record.labels) ? record.labels.filter((l): l is string => typeof l === 'string') : [];
+      const existing = typeof record.notes === 'string' ? record.notes : '';
+      if (labels.includes(ESCALATED_LABEL) && existing.includes(note)) return record; // already recorded
+      const notes = existing.trim() !== '' ? (existing.includes(note) ? existing : `${existing}\n\n${note}`) : note;
+      return {
+        ...record,
+        labels: labels.includes(ESCALATED_LABEL) ? labels : [...labels, ESCALATED_LABEL],
+        notes,
+        updated_at: rfc3339(this.now()),
+      };
+    });
+  }
+
   async close(id: string, reason: string): Promise<void> {
     await this.modify(id, 'close', (record) => {
       if (record.status === 'closed') return record;

@@ -29,7 +29,12 @@ export interface IssueSource {
   get(id: string): Promise<Issue | undefined>;
   /** Closes an issue with a reason. Closing a closed issue is a no-op. */
   close(id: string, reason: string): Promise<void>;
+  /** Labels an issue ESCALATED_LABEL and records why, so later runs skip it until a person removes the label. */
+  markEscalated(id: string, note: string): Promise<void>;
 }
+
+/** The label of an escalated issue; removing it makes the issue eligible again. */
+export const ESCALATED_LABEL = 'agent-loop:escalated';
 
 /** Non-fatal problems a source finds while reading (e.g. a malformed line), reported to the log. */
 export type SourceWarning = (message: string) => void;

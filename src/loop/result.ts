@@ -28,6 +28,8 @@ export interface RunResult {
   history: IterationRecord[];
   durationMs: number;
   interrupted: boolean;
+  /** On a halt: the diagnostic (Markdown, secrets redacted), as written to <state-dir>/halt.md. */
+  diagnostic: string | null;
 }
 
 export function buildResult(input: {
@@ -37,6 +39,7 @@ export function buildResult(input: {
   sliceStartIteration: number;
   durationMs: number;
   interrupted: boolean;
+  diagnostic?: string | null;
 }): RunResult {
   const { state } = input;
   return {
@@ -59,6 +62,7 @@ export function buildResult(input: {
     history: state.history.filter((r) => r.n > input.sliceStartIteration),
     durationMs: Math.round(input.durationMs),
     interrupted: input.interrupted,
+    diagnostic: input.diagnostic ?? null,
   };
 }
 

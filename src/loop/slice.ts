@@ -1,29 +1,27 @@
 /**
- * One slice of the implementation loop (seed 001 REQ_019, seed 000 REQ_021): resume the newest
- * checkpoint, run iterations (agent → delay → completion check → test gate) until the work is done,
- * the run must halt, or the slice's bounds are reached; write the checkpoint after every iteration.
+ * One slice of the implementation loop (seed 001 REQ_019, seed 000 REQ_021, seed 002): resume the
+ * newest checkpoint, work cycles (iteration.ts) until the work is done, the run must halt, or the
+ * slice's bounds are reached; escalate cycles that cannot go on and detect failure loops with
+ * counters kept in the checkpoint; write the checkpoint after every iteration.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Agent, AgentResult } from '../agents/types.js';
+import type { Agent } from '../agents/types.js';
 import { pickResumable } from '../checkpoint/resume.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase, CheckpointStore } from '../checkpoint/types.js';
 import { type Git, cycleBranch } from '../git/git.js';
-import type { Issue, IssueSource } from '../issues/types.js';
-import { isClosed } from '../issues/types.js';
+import { ESCALATED_LABEL, type Issue, type IssueSource } from '../issues/types.js';
+import { type HaltDiagnostic, buildDiagnostic, issueRef, renderMarkdown } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
+import type { Redactor } from '../report/redact.js';
+import { TEMP_FILE_PATTERN, writeFileAtomic } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
-import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
-import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
-import { decideContinuation, isCycleComplete } from './continuation.js';
-import { buildPrompt } from './prompt.js';
+import { initialProgress } from './cycle.js';
+import { describeTargets, runIteration, seconds } from './iteration.js';
 import { type RunResult, buildResult } from './result.js';
-import {
-  type CycleState, type HaltReason, type IterationRecord, type LoopState,
-  appendHistory, initialLoopState, parseLoopState,
-} from './state.js';
+import { type CycleState, type HaltReason, type LoopState, initialLoopState, parseLoopState } from './state.js';
 
 export interface SliceSettings {
   maxIterations: number;
@@ -36,6 +34,10 @@ export interface SliceSettings {
   strict: boolean;
   resume?: string;
   fresh: boolean;
+  /** Retries of a failing step, and step-back transitions allowed in one cycle. */
+  maxRetriesPerStep: number;
+  /** Escalated cycles in a row, with no success between them, before the run halts. */
+  maxConsecutiveEscalations: number;
   /** Halt before an iteration would start with the run's spend at or over this. */
   maxCostUsd?: number;
   /** continue: resume the cycle's previous agent session on its next iteration. */
@@ -62,12 +64,18 @@ export interface SliceDeps {
   runTests: (command: string, signal?: AbortSignal) => Promise<TestOutcome>;
   logger: Logger;
   clock: Clock;
+  /** Masks secrets in what is written outside the log (halt.md). */
+  redact?: Redactor;
+  /** Told about every halt (Discord); must not throw. */
+  notify?: (diagnostic: HaltDiagnostic) => Promise<void>;
   /** Aborted on SIGINT/SIGTERM: the in-flight iteration is dropped, the checkpoint written. */
   signal?: AbortSignal;
 }
 
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 export class StartError extends Error {}
+
+type Halt = { reason: HaltReason; message: string; advice?: string };
 
 const IN_PROGRESS: CheckpointPhase = 'beads_integration-complete';
 const PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
@@ -79,6 +87,7 @@ const PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
 export async function runSlice(deps: SliceDeps): Promise<RunResult> {
   const { settings, logger, clock, store, source, git } = deps;
   const startedAt = clock.now().getTime();
+  const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
   const opened = await openCheckpoint(deps);
   const checkpointId = opened.id;
   let state: LoopState = { ...opened.state, slices: opened.state.slices + 1, maxIterations: settings.maxIterations, halt: undefined };
@@ -87,6 +96,18 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
 
   const save = async (status: RunResult['status']) => {
     await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state }, ...(errors.length ? { errors } : {}) });
+  };
+
+  /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
+  const labelEscalated = async (ids: string[], note: string) => {
+    for (const id of ids) {
+      try {
+        await source.markEscalated(id, note);
+      } catch (error) {
+        logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${(error as Error).message}`);
+      }
+    }
+    if (git && (await git.currentRef()) === state.baseBranch) await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
   };
 
   if (git) {
@@ -99,32 +120,108 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       }
       state.baseBranch = current;
     }
+    // A halt left an escalated cycle's branch checked out for inspection: park its work now, and
+    // record the escalation on the base branch, where later runs read the issues.
+    if (state.parkedBranch && state.baseBranch) {
+      if ((await git.currentRef()) === state.parkedBranch) {
+        await git.commitAll(`wip: ${state.parkedBranch} (escalated; parked by the next run)`);
+        await git.checkout(state.baseBranch);
+        const last = state.escalations.at(-1);
+        if (last) await labelEscalated(last.issueIds, last.note);
+        logger.info('git.parked', `Committed the work left on ${state.parkedBranch} as wip: and returned to ${state.baseBranch}.`);
+      }
+      state = { ...state, parkedBranch: undefined };
+    }
   }
   await save('continuing');
   logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
     checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations,
   });
 
-  const finish = async (status: RunResult['status'], halt?: { reason: HaltReason; message: string }, interrupted = false) => {
+  const finish = async (status: RunResult['status'], halt?: Halt, interrupted = false) => {
+    let diagnostic: string | null = null;
     if (halt) {
-      state = { ...state, halt };
+      state = { ...state, halt: { reason: halt.reason, message: halt.message } };
       errors.push(halt.message);
+      const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
+      diagnostic = (deps.redact ?? ((t: string) => t))(renderMarkdown(d));
+      await writeFileAtomic(path.join(deps.stateDir, 'halt.md'), diagnostic);
+      logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
+      logger.info('halt.diagnostic', diagnostic.trimEnd());
+      await deps.notify?.(d);
     }
     await save(status);
-    const result = buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted });
-    if (halt) logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection.`, { haltReason: halt.reason });
-    return result;
+    return buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted, diagnostic });
   };
+
+  /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
+  const escalate = async (reason: string, bounceLoop: boolean): Promise<Halt | undefined> => {
+    const cycle = state.currentCycle as CycleState;
+    const at = rfc3339(clock.now());
+    const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+    const record = { issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note };
+    state = {
+      ...state,
+      issuesEscalated: [...state.issuesEscalated, ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id))],
+      consecutiveEscalations: state.consecutiveEscalations + 1,
+      totalEscalations: state.totalEscalations + 1,
+      escalations: [...state.escalations, record].slice(-100),
+    };
+    logger.error('cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${state.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
+      issueIds: cycle.issueIds, reason, steps: record.steps, consecutiveEscalations: state.consecutiveEscalations, bounceLoop,
+    });
+    const refs = (ids: string[]) => ids.map(issueRef).join(', ');
+    let halt: Halt | undefined;
+    if (bounceLoop) {
+      halt = { reason: 'bounce_loop', message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})` };
+    } else if (state.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+      const recent = state.escalations.slice(-state.consecutiveEscalations).flatMap((e) => e.issueIds);
+      halt = { reason: 'failure_loop', message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}` };
+    }
+    if (halt) {
+      // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+      // branch and edits stay for inspection (the next run parks them).
+      await labelEscalated(cycle.issueIds, note);
+      state = { ...state, currentCycle: undefined, parkedBranch: cycle.branch };
+      return halt;
+    }
+    if (git && cycle.branch && state.baseBranch) {
+      const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
+      await git.checkout(state.baseBranch);
+      logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch} for the next cycle.`);
+    }
+    await labelEscalated(cycle.issueIds, note);
+    state = { ...state, currentCycle: undefined };
+    return undefined;
+  };
+
+  // A rate-limit window carried over from the previous slice.
+  if (state.rateLimitedUntil) {
+    const wait = Date.parse(state.rateLimitedUntil) - clock.now().getTime();
+    if (wait > 0 && deadline !== undefined && clock.now().getTime() + wait > deadline) {
+      logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: nothing to do in this slice; the next run continues.`, { rateLimitedUntil: state.rateLimitedUntil });
+      return finish('continuing');
+    }
+    if (wait > 0) {
+      logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: waiting ${seconds(wait)}.`, { rateLimitedUntil: state.rateLimitedUntil });
+      await clock.sleep(wait, deps.signal);
+    }
+    state = { ...state, rateLimitedUntil: undefined };
+  }
 
   let onCycleBranch = false;
   for (;;) {
     if (deps.signal?.aborted) return finish('continuing', undefined, true);
 
-    // 1. What to work on: the current cycle, or the next ready issues.
+    // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
     let next: Issue[] | undefined;
     if (!state.currentCycle) {
-      next = await selectTargets(source, state, settings.batch);
+      const selection = await selectTargets(source, state, settings.batch);
+      next = selection.targets;
       if (next.length === 0) {
+        if (selection.escalated.length > 0) {
+          return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+        }
         logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
         return finish('complete');
       }
@@ -142,7 +239,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
       return finish('continuing');
     }
-    if (settings.sliceMinutes !== undefined && clock.now().getTime() - startedAt >= settings.sliceMinutes * 60_000) {
+    if (deadline !== undefined && clock.now().getTime() >= deadline) {
       logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
       return finish('continuing');
     }
@@ -152,6 +249,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       const cycle: CycleState = {
         issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
         startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
+        progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
       };
       if (git && state.baseBranch) {
         cycle.branch = cycleBranch(cycle.issueIds);
@@ -165,156 +263,34 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     }
     onCycleBranch = true;
 
-    // 4. One iteration.
+    // 4. One iteration, then what it means for the cycle and the run.
+    const cycle = state.currentCycle as CycleState;
     const outcome = await runIteration(deps, state);
     if (outcome.interrupted) return finish('continuing', undefined, true);
     state = outcome.state;
-    if (outcome.violation) {
-      await appendError(deps, outcome.violation);
-    }
+    if (outcome.violation) await appendError(deps, outcome.violation);
     if (outcome.halt) return finish('halted', outcome.halt);
+    if (outcome.cycleDone) {
+      await finishCycleInGit(deps, state, cycle);
+      state = { ...state, currentCycle: undefined };
+    }
+    if (outcome.escalate) {
+      const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
+      if (halt) return finish('halted', halt);
+    }
+    if (outcome.waitMs !== undefined) {
+      const until = clock.now().getTime() + outcome.waitMs;
+      if (deadline !== undefined && until > deadline) {
+        state = { ...state, rateLimitedUntil: rfc3339(new Date(until)) };
+        logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
+        return finish('continuing');
+      }
+      logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+      await save('continuing');
+      await clock.sleep(outcome.waitMs, deps.signal);
+    }
     await save('continuing');
   }
-}
-
-interface IterationOutcome {
-  state: LoopState;
-  halt?: { reason: HaltReason; message: string };
-  violation?: Record<string, unknown>;
-  interrupted?: boolean;
-}
-
-async function runIteration(deps: SliceDeps, before: LoopState): Promise<IterationOutcome> {
-  const { settings, logger, clock, source, agent } = deps;
-  const cycle = before.currentCycle as CycleState;
-  const n = before.iteration + 1;
-  const started = clock.now();
-  const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
-  const prompt = buildPrompt({
-    issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
-    plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
-  });
-  const promptFile = path.join(deps.stateDir, 'prompt.md');
-  await fs.writeFile(promptFile, prompt);
-  const logDir = path.join(deps.stateDir, 'logs');
-  await pruneIterationLogs(logDir, LOGS_KEPT - 1);
-  const resumeSessionId = settings.agentSession === 'continue' ? cycle.sessionId : undefined;
-  logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds });
-
-  const result = await agent.run({
-    prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-    timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-    onLine: (line, stream) => logger.output('agent', line, stream),
-    logFile: path.join(logDir, `iteration-${n}.ndjson`), resumeSessionId,
-  });
-  if (deps.signal?.aborted) return { state: before, interrupted: true };
-
-  if (settings.iterationDelaySeconds > 0) await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-
-  const record: IterationRecord = {
-    n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
-    agent: {
-      ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-      ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-      ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
-    },
-  };
-  let state: LoopState = {
-    ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-    tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
-    currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
-  };
-  if (result.costUsd !== undefined || result.tokens || result.turns !== undefined) {
-    const parts = [
-      result.turns !== undefined ? `${result.turns} turns` : undefined,
-      result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
-      result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
-    ].filter(Boolean);
-    logger.info('agent.usage', `[iteration ${n}/${settings.maxIterations}] ${agent.displayName}: ${parts.join(', ')}`, {
-      iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
-      tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
-    });
-  }
-  const elapsed = () => clock.now().getTime() - started.getTime();
-  const close = (s: LoopState, r: IterationRecord): LoopState => appendHistory(s, { ...r, durationMs: elapsed() });
-
-  // Agent failures never end the loop (REQ_021.1): log, remember as context, go on.
-  if (!result.ok) {
-    const failure = result.failure ?? { class: 'transient' as const, reason: 'unknown', message: 'failed' };
-    logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn',
-      `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`,
-      { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null });
-    state = {
-      ...state, failedIterations: state.failedIterations + 1,
-      currentCycle: { ...state.currentCycle!, lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail } },
-    };
-    return { state: close(state, { ...record, outcome: 'agent_failed' }) };
-  }
-  state = { ...state, successfulIterations: state.successfulIterations + 1 };
-
-  // Defensive validation of the report (seed 004).
-  const decision = decideContinuation(result.report, { workRemaining: cycle.lastWorkRemaining, sameCount: cycle.sameWorkRemainingCount });
-  state = { ...state, currentCycle: { ...state.currentCycle!, lastWorkRemaining: decision.workRemaining, sameWorkRemainingCount: decision.sameWorkRemainingCount } };
-  record.workRemaining = decision.workRemaining;
-  let violation: Record<string, unknown> | undefined;
-  if (decision.contractViolation) {
-    const { workRemaining } = decision.contractViolation;
-    violation = {
-      timestamp: rfc3339(clock.now()), type: 'validation_error', iteration: n, issueIds: cycle.issueIds,
-      message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
-      details: { work_remaining: workRemaining, requires_continuation: false, override: settings.strict ? 'halt' : 'forced_true' },
-    };
-    if (settings.strict) {
-      logger.error('validation.violation', `Iteration ${n}: the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
-      return {
-        state: close(state, { ...record, outcome: 'contract_violation' }), violation,
-        halt: { reason: 'contract_violation', message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)` },
-      };
-    }
-    logger.warn('validation.override', `Iteration ${n}: the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
-  }
-  if (decision.stuck) {
-    logger.error('cycle.stuck', `Iteration ${n}: stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
-    return {
-      state: close(state, { ...record, outcome: 'stuck' }), violation,
-      halt: { reason: 'stuck', message: `Stuck on ${cycle.issueIds.join(', ')} at iteration ${n}: ${decision.stuck}` },
-    };
-  }
-
-  // Completion check: the targets are closed in the source, or the report says no work remains.
-  const closed = await Promise.all(cycle.issueIds.map(async (id) => { const i = await source.get(id); return i ? isClosed(i) : false; }));
-  if (!isCycleComplete(closed, decision.reportSaysDone)) {
-    logger.info('iteration.end', `[iteration ${n}/${settings.maxIterations}] agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
-    return { state: close(state, record), violation };
-  }
-
-  // The test gate.
-  logger.info('tests.start', `[iteration ${n}/${settings.maxIterations}] the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
-  const tests = await deps.runTests(settings.testCommand, deps.signal);
-  if (deps.signal?.aborted) return { state: before, interrupted: true };
-  record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
-  state = { ...state, testsPassed: tests.passed };
-  if (!tests.passed) {
-    logger.warn('tests.failed', `[iteration ${n}/${settings.maxIterations}] tests failed (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failure as context.`, { iteration: n, exitCode: tests.exitCode });
-    state = {
-      ...state, testFailures: state.testFailures + 1,
-      currentCycle: { ...state.currentCycle!, lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\` exited with code ${tests.exitCode}`, tail: tests.tail } },
-    };
-    return { state: close(state, { ...record, outcome: 'tests_failed' }), violation };
-  }
-
-  // Success: close what the agent did not, commit, merge, next cycle.
-  for (const [i, id] of cycle.issueIds.entries()) {
-    if (!closed[i]) await source.close(id, `agent-loop: tests passed at iteration ${n}`);
-  }
-  await finishCycleInGit(deps, state, cycle);
-  logger.info('cycle.complete', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; closed ${cycle.issueIds.join(', ')}.`, { iteration: n, issueIds: cycle.issueIds });
-  state = {
-    ...state, currentCycle: undefined, consecutiveEscalations: 0,
-    issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
-    completedIterations: [...state.completedIterations, n],
-  };
-  return { state: close(state, { ...record, outcome: 'complete' }), violation };
 }
 
 async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<void> {
@@ -334,11 +310,14 @@ async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleS
   }
 }
 
-async function selectTargets(source: IssueSource, state: LoopState, batch: boolean): Promise<Issue[]> {
+/** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
+async function selectTargets(source: IssueSource, state: LoopState, batch: boolean): Promise<{ targets: Issue[]; escalated: string[] }> {
   // Issues closed in this run stay done even when the base branch's issue file still lists them
   // open (--on-success branch leaves the closing commit on the cycle's branch).
-  const ready = (await source.ready()).filter((i) => !state.issuesEscalated.includes(i.id) && !state.issuesClosed.includes(i.id));
-  return batch ? ready : ready.slice(0, 1);
+  const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id));
+  const isEscalated = (i: Issue) => state.issuesEscalated.includes(i.id) || i.labels.includes(ESCALATED_LABEL);
+  const eligible = ready.filter((i) => !isEscalated(i));
+  return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
 
 async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: LoopState; resumed: boolean }> {
@@ -374,10 +353,3 @@ async function appendError(deps: SliceDeps, entry: Record<string, unknown>): Pro
   await fs.appendFile(path.join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 
-function describeTargets(cycle: Pick<CycleState, 'issueIds' | 'titles'>): string {
-  return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
-
-export type { AgentResult };

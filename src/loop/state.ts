@@ -13,7 +13,7 @@ const FailureSchema = z.object({
   retryAfterMs: z.number().optional(),
 });
 
-export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'complete', 'stuck', 'contract_violation'] as const;
+export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'] as const;
 export type IterationOutcome = (typeof IterationOutcomes)[number];
 
 const IterationRecordSchema = z.object({
@@ -49,10 +49,33 @@ const CycleSchema = z.object({
   sameWorkRemainingCount: z.number().int(),
   /** The agent session of the last successful iteration, resumed with --agent-session continue. */
   sessionId: z.string().optional(),
+  /** Where the cycle is in its workflow (see cycle.ts). */
+  progress: z.object({
+    index: z.number().int(), retries: z.record(z.string(), z.number().int()), bounces: z.number().int(), trail: z.array(z.string()),
+  }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+  /** Timeouts and network errors in a row (the timeout policy). */
+  timeoutRetries: z.number().int().default(0),
+  /** Rate limits in a row (the backoff's exponent). */
+  rateLimitAttempts: z.number().int().default(0),
 });
 export type CycleState = z.infer<typeof CycleSchema>;
 
-export const HaltReasons = ['max_iterations', 'stuck', 'contract_violation', 'budget'] as const;
+const EscalationSchema = z.object({
+  issueIds: z.array(z.string()),
+  titles: z.array(z.string()),
+  iteration: z.number().int(),
+  steps: z.array(z.string()),
+  reason: z.string(),
+  at: z.string(),
+  /** The note left on the issue in the source. */
+  note: z.string().default(''),
+});
+export type EscalationRecord = z.infer<typeof EscalationSchema>;
+
+export const HaltReasons = [
+  'max_iterations', 'stuck', 'contract_violation', 'budget',
+  'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable',
+] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
 export const LoopStateSchema = z.object({
@@ -74,6 +97,17 @@ export const LoopStateSchema = z.object({
   costUsd: z.number(),
   /** Tokens reported by agents that report tokens (Codex reports no dollars). */
   tokens: z.object({ input: z.number(), output: z.number() }).default({ input: 0, output: 0 }),
+  /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
+  escalations: z.array(EscalationSchema).default([]),
+  totalEscalations: z.number().int().default(0),
+  /** Permanent failures of the environment (auth, billing, permissions) in a row. */
+  environmentFailures: z.number().int().default(0),
+  /** A rate limit's window: no agent runs before this time (RFC 3339). */
+  rateLimitedUntil: z.string().optional(),
+  /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
+  parkedBranch: z.string().optional(),
+  /** The end of the last agent output (for the halt diagnostic). */
+  lastAgentOutput: z.string().default(''),
   history: z.array(IterationRecordSchema),
   /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
   compactedIterations: z.number().int(),
@@ -96,6 +130,10 @@ export function initialLoopState(maxIterations: number): LoopState {
     slices: 0,
     costUsd: 0,
     tokens: { input: 0, output: 0 },
+    escalations: [],
+    totalEscalations: 0,
+    environmentFailures: 0,
+    lastAgentOutput: '',
     history: [],
     compactedIterations: 0,
   };

@@ -1,0 +1,75 @@
+/**
+ * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
+ * many attempts, and what happens when they run out. Validated once at load. Pure.
+ */
+import { z } from 'zod';
+import type { AgentFailure } from '../agents/types.js';
+
+export const PolicySchema = z.object({
+  /** First wait, before backoff. */
+  initialIntervalMs: z.number().min(0),
+  backoffCoefficient: z.number().min(1),
+  /** Longest single wait (a longer retry-after is still honoured). */
+  maximumIntervalMs: z.number().positive(),
+  /** Attempts before `onExhausted`; null: until the failure stops (rate limits). */
+  maximumAttempts: z.number().int().positive().nullable(),
+  /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
+  countsTowardStep: z.boolean(),
+  /** Start the next attempt in a fresh agent session. */
+  freshSession: z.boolean(),
+  onExhausted: z.enum(['escalate', 'halt']),
+});
+export type Policy = z.infer<typeof PolicySchema>;
+
+/** How the loop treats a failure, by what it says about the issue and the environment. */
+export const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'] as const;
+export type FailureKind = (typeof FailureKinds)[number];
+
+export const POLICIES: Readonly<Record<FailureKind, Policy>> = Object.freeze(
+  z.record(z.enum(FailureKinds), PolicySchema).parse({
+    // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
+    rate_limit: { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000, maximumAttempts: null, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
+    timeout: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 4, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
+    transient: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: false, onExhausted: 'escalate' },
+    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
+    permanent_issue: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: true, onExhausted: 'escalate' },
+    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
+    permanent_environment: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 2, countsTowardStep: false, freshSession: true, onExhausted: 'halt' },
+  }),
+);
+
+const ENVIRONMENT_REASONS = new Set(['auth', 'billing', 'not_found', 'not_executable', 'spawn_failed', 'permission_denied']);
+const TIMEOUT_REASONS = new Set(['timeout', 'network']);
+
+/** Which policy applies to a failure. */
+export function failureKind(failure: Pick<AgentFailure, 'class' | 'reason'>): FailureKind {
+  if (failure.reason === 'rate_limit') return 'rate_limit';
+  if (TIMEOUT_REASONS.has(failure.reason)) return 'timeout';
+  if (failure.class === 'permanent') return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
+  return 'transient';
+}
+
+/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
+export function backoffMs(policy: Policy, attempt: number, retryAfterMs?: number): number {
+  const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
+  const capped = Math.min(exponential, policy.maximumIntervalMs);
+  return Math.max(capped, retryAfterMs ?? 0);
+}
+
+/** Whether `attempts` failures in a row have used up the policy. */
+export function exhausted(policy: Policy, attempts: number): boolean {
+  return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
+}
+
+/** What a person must fix when the environment keeps failing. */
+export function environmentAdvice(reason: string): string {
+  switch (reason) {
+    case 'auth': return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+    case 'billing': return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+    case 'not_found': case 'not_executable': case 'spawn_failed': return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+    case 'permission_denied': return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+    default: return 'Fix the agent environment, then run again to resume.';
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * One iteration of a cycle: the agent's turn (the implement step), then, when the agent says the
+ * work is done, the verify step (its precondition, then the test gate). What happens after a
+ * failure comes from the retry policy table; where the cycle goes next from the step machine.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
+import type { AgentFailure, AgentResult } from '../agents/types.js';
+import { POLICIES, backoffMs, environmentAdvice, exhausted, failureKind } from '../failure/policy.js';
+import { isClosed } from '../issues/types.js';
+import { rfc3339 } from '../util/clock.js';
+import { decideContinuation, isCycleComplete } from './continuation.js';
+import { WORKFLOWS, type StepEvent, transition } from './cycle.js';
+import { buildPrompt } from './prompt.js';
+import type { SliceDeps } from './slice.js';
+import { type CycleState, type HaltReason, type IterationRecord, type LoopState, appendHistory } from './state.js';
+
+export interface IterationOutcome {
+  state: LoopState;
+  halt?: { reason: HaltReason; message: string; advice?: string };
+  /** The cycle cannot go on: escalate it (bounceLoop: because it kept stepping back). */
+  escalate?: { reason: string; bounceLoop: boolean };
+  /** Rate limited: wait this long before the next agent run. */
+  waitMs?: number;
+  /** A seed 004 contract violation, for errors.jsonl. */
+  violation?: Record<string, unknown>;
+  interrupted?: boolean;
+  /** The cycle's work is done and verified. */
+  cycleDone?: boolean;
+}
+
+const WORKFLOW = WORKFLOWS.implement;
+const OUTPUT_KEPT = 2000;
+
+export async function runIteration(deps: SliceDeps, before: LoopState): Promise<IterationOutcome> {
+  const { settings, logger, clock, source, agent, git } = deps;
+  const cycle = before.currentCycle as CycleState;
+  const n = before.iteration + 1;
+  const started = clock.now();
+  const tag = `[iteration ${n}/${settings.maxIterations}]`;
+  const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
+  const prompt = buildPrompt({
+    issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
+    plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
+  });
+  const promptFile = path.join(deps.stateDir, 'prompt.md');
+  await fs.writeFile(promptFile, prompt);
+  const logDir = path.join(deps.stateDir, 'logs');
+  await pruneIterationLogs(logDir, LOGS_KEPT - 1);
+  logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
+
+  const result = await agent.run({
+    prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
+    timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
+    onLine: (line, stream) => logger.output('agent', line, stream),
+    logFile: path.join(logDir, `iteration-${n}.ndjson`),
+    resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
+  });
+  if (deps.signal?.aborted) return { state: before, interrupted: true };
+  if (settings.iterationDelaySeconds > 0) await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
+
+  const record: IterationRecord = {
+    n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+    agent: {
+      ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
+      ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+      ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+    },
+  };
+  let state: LoopState = {
+    ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
+    tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+    lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
+    currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
+  };
+  logUsage(deps, n, result, state);
+  const close = (s: LoopState, r: IterationRecord): LoopState => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
+  const setCycle = (s: LoopState, patch: Partial<CycleState>): LoopState => ({ ...s, currentCycle: { ...(s.currentCycle as CycleState), ...patch } });
+  const step = (s: LoopState, event: StepEvent) => {
+    const c = s.currentCycle as CycleState;
+    const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
+    return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+  };
+
+  // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
+  let failure: AgentFailure | undefined = result.failure;
+  if (result.ok && (result.permissionDenials ?? 0) > 0 && git && state.baseBranch && !(await git.hasWorkSince(state.baseBranch))) {
+    failure = { class: 'permanent', reason: 'permission_denied', message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing` };
+  }
+
+  if (failure) {
+    const kind = failureKind(failure);
+    const policy = POLICIES[kind];
+    logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn',
+      `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`,
+      { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null, policy: kind });
+    state = setCycle({ ...state, failedIterations: state.failedIterations + 1 }, { lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined });
+    const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' as const };
+
+    switch (kind) {
+      case 'rate_limit': {
+        const attempts = (state.currentCycle as CycleState).rateLimitAttempts + 1;
+        state = setCycle(state, { rateLimitAttempts: attempts });
+        return { state: close(state, failed), waitMs: backoffMs(policy, attempts, failure.retryAfterMs) };
+      }
+      case 'timeout': {
+        const attempts = (state.currentCycle as CycleState).timeoutRetries + 1;
+        state = setCycle(state, { timeoutRetries: attempts });
+        if (exhausted(policy, attempts)) {
+          return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row (${policy.maximumAttempts! - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
+        }
+        return { state: close(state, failed) };
+      }
+      case 'permanent_environment': {
+        const attempts = state.environmentFailures + 1;
+        state = { ...state, environmentFailures: attempts };
+        if (exhausted(policy, attempts)) {
+          return {
+            state: close(state, failed),
+            halt: { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) },
+          };
+        }
+        return { state: close(state, failed) };
+      }
+      default: {
+        // transient and permanent_issue: the step's retries, with the failure as context (and a fresh session).
+        const t = step({ ...state, environmentFailures: 0 }, { type: 'failed', reason: failure.message });
+        state = t.state;
+        if (t.decision.kind === 'escalate') return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
+        return { state: close(state, failed) };
+      }
+    }
+  }
+
+  state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
+
+  // Defensive validation of the report (seed 004).
+  const current = state.currentCycle as CycleState;
+  const decision = decideContinuation(result.report, { workRemaining: current.lastWorkRemaining, sameCount: current.sameWorkRemainingCount });
+  state = setCycle(state, { lastWorkRemaining: decision.workRemaining, sameWorkRemainingCount: decision.sameWorkRemainingCount });
+  record.workRemaining = decision.workRemaining;
+  let violation: Record<string, unknown> | undefined;
+  if (decision.contractViolation) {
+    const { workRemaining } = decision.contractViolation;
+    violation = {
+      timestamp: rfc3339(clock.now()), type: 'validation_error', iteration: n, issueIds: cycle.issueIds,
+      message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
+      details: { work_remaining: workRemaining, requires_continuation: false, override: settings.strict ? 'halt' : 'forced_true' },
+    };
+    if (settings.strict) {
+      logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
+      return {
+        state: close(state, { ...record, outcome: 'contract_violation' }), violation,
+        halt: { reason: 'contract_violation', message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)` },
+      };
+    }
+    logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
+  }
+  if (decision.stuck) {
+    logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
+    const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
+    return { state: close(t.state, { ...record, outcome: 'stuck' }), violation, escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false } };
+  }
+
+  // Completion check: the targets are closed in the source, or the report says no work remains.
+  const closed = await Promise.all(cycle.issueIds.map(async (id) => { const i = await source.get(id); return i ? isClosed(i) : false; }));
+  if (!isCycleComplete(closed, decision.reportSaysDone)) {
+    logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
+    return { state: close(state, record), violation };
+  }
+
+  // implement → verify. Its precondition: the agent's "done" left something to verify.
+  state = step(state, { type: 'succeeded' }).state;
+  const base = state.baseBranch;
+  if (git && base && !closed.every(Boolean) && !(await git.hasWorkSince(base))) {
+    const reason = 'the agent reported the work done but changed nothing and did not close the issue';
+    logger.warn('step.bounce', `${tag} verify cannot start: ${reason}; back to implement.`, { iteration: n, from: 'verify', to: 'implement' });
+    const t = step(state, { type: 'precondition_failed', reason });
+    state = setCycle(t.state, { lastFailure: { kind: 'agent', message: `You reported the work done, but ${reason.replace('the agent reported the work done but ', '')}. Make the change, or close the issue if nothing is needed.`, tail: '' } });
+    const bounced = close(state, { ...record, outcome: 'bounced' });
+    if (t.decision.kind === 'escalate') return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
+    return { state: bounced, violation };
+  }
+
+  // The test gate.
+  logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+  const tests = await deps.runTests(settings.testCommand, deps.signal);
+  if (deps.signal?.aborted) return { state: before, interrupted: true };
+  record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
+  state = { ...state, testsPassed: tests.passed };
+  if (!tests.passed) {
+    logger.warn('tests.failed', `${tag} tests failed (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failure as context.`, { iteration: n, exitCode: tests.exitCode });
+    state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\` exited with code ${tests.exitCode}`, tail: tests.tail } });
+    const t = step(state, { type: 'failed', reason: `tests failed (exit code ${tests.exitCode})`, resumeAt: 0 });
+    state = close(t.state, { ...record, outcome: 'tests_failed' });
+    if (t.decision.kind === 'escalate') return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
+    return { state, violation };
+  }
+
+  // Success: close what the agent did not.
+  for (const [i, id] of cycle.issueIds.entries()) {
+    if (!closed[i]) await source.close(id, `agent-loop: tests passed at iteration ${n}`);
+  }
+  logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; closed ${cycle.issueIds.join(', ')}.`, { iteration: n, issueIds: cycle.issueIds });
+  state = {
+    ...state, consecutiveEscalations: 0,
+    issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
+    completedIterations: [...state.completedIterations, n],
+  };
+  return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
+}
+
+function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {
+  if (result.costUsd === undefined && !result.tokens && result.turns === undefined) return;
+  const parts = [
+    result.turns !== undefined ? `${result.turns} turns` : undefined,
+    result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
+    result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
+  ].filter(Boolean);
+  deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
+    iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
+    tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
+  });
+}
+
+export function describeTargets(cycle: Pick<CycleState, 'issueIds' | 'titles'>): string {
+  return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;

@@ -1,0 +1,120 @@
+/**
+ * The halt diagnostic (seed 002 AC4): loop type, issues, steps, escalation counts and the last 500
+ * characters of agent output, plus what to do. One pure renderer; the caller redacts and sends it
+ * to stdout, <state-dir>/halt.md, the JSON result and Discord.
+ */
+import type { HaltReason, LoopState } from '../loop/state.js';
+import type { HaltMessage } from './discord.js';
+
+export const OUTPUT_CHARS = 500;
+
+export interface HaltDiagnostic {
+  reason: HaltReason;
+  headline: string;
+  loopType: string;
+  issues: { id: string; title: string }[];
+  steps: string[];
+  escalations: { consecutive: number; limit: number; total: number };
+  lastOutput: string;
+  advice: string;
+  checkpointId: string;
+  iteration: number;
+}
+
+const LOOP_TYPES: Record<HaltReason, string> = {
+  failure_loop: 'consecutive escalations',
+  bounce_loop: 'step bounce',
+  all_escalated: 'only escalated issues remain',
+  agent_unavailable: 'agent unavailable',
+  max_iterations: 'max iterations',
+  budget: 'budget',
+  contract_violation: 'contract violation',
+  stuck: 'stuck',
+};
+
+const ADVICE: Record<HaltReason, string> = {
+  failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
+  bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
+  all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
+  agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
+  max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
+  budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
+  contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
+  stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+};
+
+/** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
+export const issueRef = (id: string) => (/^\d+$/.test(id) ? `#${id}` : id);
+
+export function buildDiagnostic(input: {
+  reason: HaltReason;
+  message: string;
+  state: LoopState;
+  checkpointId: string;
+  maxConsecutiveEscalations: number;
+  advice?: string;
+}): HaltDiagnostic {
+  const { state, reason } = input;
+  const involved = reason === 'failure_loop' || reason === 'all_escalated'
+    ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
+    : [];
+  const issues = involved.length > 0
+    ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
+    : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
+  const steps = [...new Set([...involved.flatMap((e) => e.steps), ...(state.currentCycle?.progress.trail ?? [])])];
+  return {
+    reason,
+    headline: input.message,
+    loopType: LOOP_TYPES[reason],
+    issues: dedupe(issues),
+    steps,
+    escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
+    lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+    advice: input.advice ?? ADVICE[reason],
+    checkpointId: input.checkpointId,
+    iteration: state.iteration,
+  };
+}
+
+export function renderMarkdown(d: HaltDiagnostic): string {
+  const lines = [
+    `# agent-loop halted: ${d.headline}`,
+    '',
+    `- Loop type: ${d.loopType}`,
+    `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
+    `- Steps involved: ${d.steps.join(', ') || 'none'}`,
+    `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
+    `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+    '',
+    `What to do: ${d.advice}`,
+    '',
+    `Last ${OUTPUT_CHARS} characters of agent output:`,
+    '',
+    '```',
+    d.lastOutput.replace(/```/g, '`\u200b``').trimEnd() || '(no output)',
+    '```',
+    '',
+    'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function toDiscordMessage(d: HaltDiagnostic): HaltMessage {
+  return {
+    title: `agent-loop halted: ${d.loopType}`,
+    summary: `${d.headline}\n\n${d.advice}`,
+    fields: [
+      { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
+      { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
+      { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
+      { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
+    ],
+    outputTail: d.lastOutput,
+    color: 0xd73a49,
+  };
+}
+
+function dedupe<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
+}
