@@ -145,6 +145,7 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
     expect(r.diagnostic).toContain('Steps involved: verify');
     expect(r.diagnostic).toContain('Escalations: 2 consecutive (limit 2), 2 in this run');
     expect(r.diagnostic).toContain('*** END');
+    expect(r.diagnostic).toContain('Last failure (the test gate): `npm test` exited with code 1');
     expect(r.diagnostic).not.toContain('sekrit-token');
     expect(await fs.readFile(path.join(dir, 'halt.md'), 'utf8')).toBe(r.diagnostic);
     expect(h.notified).toHaveLength(1);

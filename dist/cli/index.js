@@ -21570,11 +21570,17 @@ function buildDiagnostic(input) {
         steps,
         escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
         lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+        ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
         advice: input.advice ?? ADVICE[reason],
         checkpointId: input.checkpointId,
         iteration: state.iteration,
     };
 }
+function lastFailureOf(state, involved) {
+    const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
+    return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
+}
+const fence = (text) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
 function renderMarkdown(d) {
     const lines = [
         `# agent-loop halted: ${d.headline}`,
@@ -21587,11 +21593,12 @@ function renderMarkdown(d) {
         '',
         `What to do: ${d.advice}`,
         '',
+        ...(d.lastFailure
+            ? [`Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`, '', ...fence(d.lastFailure.tail), '']
+            : []),
         `Last ${OUTPUT_CHARS} characters of agent output:`,
         '',
-        '```',
-        d.lastOutput.replace(/```/g, '`\u200b``').trimEnd() || '(no output)',
-        '```',
+        ...fence(d.lastOutput),
         '',
         'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
     ];
@@ -21607,7 +21614,7 @@ function toDiscordMessage(d) {
             { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
             { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
         ],
-        outputTail: d.lastOutput,
+        outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
         color: 0xd73a49,
     };
 }
@@ -21841,6 +21848,8 @@ const EscalationSchema = object({
     at: schemas_string(),
     /** The note left on the issue in the source. */
     note: schemas_string().default(''),
+    /** What failed last in the cycle (the test output or the agent error), its end only. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
 });
 const HaltReasons = [
     'max_iterations', 'stuck', 'contract_violation', 'budget',
@@ -22269,7 +22278,10 @@ async function runSlice(deps) {
         const cycle = state.currentCycle;
         const at = rfc3339(clock.now());
         const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
-        const record = { issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note };
+        const record = {
+            issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note,
+            ...(cycle.lastFailure ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } } : {}),
+        };
         state = {
             ...state,
             issuesEscalated: [...state.issuesEscalated, ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id))],

@@ -12,7 +12,7 @@ import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase, CheckpointStore } from '../checkpoint/types.js';
 import { type Git, cycleBranch } from '../git/git.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource } from '../issues/types.js';
-import { type HaltDiagnostic, buildDiagnostic, issueRef, renderMarkdown } from '../report/diagnostic.js';
+import { type HaltDiagnostic, OUTPUT_CHARS, buildDiagnostic, issueRef, renderMarkdown } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
 import type { Redactor } from '../report/redact.js';
 import { TEMP_FILE_PATTERN, writeFileAtomic } from '../util/atomicWrite.js';
@@ -159,7 +159,10 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     const cycle = state.currentCycle as CycleState;
     const at = rfc3339(clock.now());
     const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
-    const record = { issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note };
+    const record = {
+      issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note,
+      ...(cycle.lastFailure ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } } : {}),
+    };
     state = {
       ...state,
       issuesEscalated: [...state.issuesEscalated, ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id))],

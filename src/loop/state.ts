@@ -69,6 +69,8 @@ const EscalationSchema = z.object({
   at: z.string(),
   /** The note left on the issue in the source. */
   note: z.string().default(''),
+  /** What failed last in the cycle (the test output or the agent error), its end only. */
+  lastFailure: z.object({ kind: z.enum(['agent', 'tests']), message: z.string(), tail: z.string() }).optional(),
 });
 export type EscalationRecord = z.infer<typeof EscalationSchema>;
 

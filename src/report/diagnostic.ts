@@ -16,6 +16,8 @@ export interface HaltDiagnostic {
   steps: string[];
   escalations: { consecutive: number; limit: number; total: number };
   lastOutput: string;
+  /** The last failure of the cycle involved (failing tests' output, or the agent's error). */
+  lastFailure?: { kind: 'agent' | 'tests'; message: string; tail: string };
   advice: string;
   checkpointId: string;
   iteration: number;
@@ -70,11 +72,19 @@ export function buildDiagnostic(input: {
     steps,
     escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
     lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+    ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
     advice: input.advice ?? ADVICE[reason],
     checkpointId: input.checkpointId,
     iteration: state.iteration,
   };
 }
+
+function lastFailureOf(state: LoopState, involved: LoopState['escalations']): HaltDiagnostic['lastFailure'] {
+  const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
+  return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
+}
+
+const fence = (text: string) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
 
 export function renderMarkdown(d: HaltDiagnostic): string {
   const lines = [
@@ -88,11 +98,12 @@ export function renderMarkdown(d: HaltDiagnostic): string {
     '',
     `What to do: ${d.advice}`,
     '',
+    ...(d.lastFailure
+      ? [`Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`, '', ...fence(d.lastFailure.tail), '']
+      : []),
     `Last ${OUTPUT_CHARS} characters of agent output:`,
     '',
-    '```',
-    d.lastOutput.replace(/```/g, '`\u200b``').trimEnd() || '(no output)',
-    '```',
+    ...fence(d.lastOutput),
     '',
     'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
   ];
@@ -109,7 +120,7 @@ export function toDiscordMessage(d: HaltDiagnostic): HaltMessage {
       { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
       { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
     ],
-    outputTail: d.lastOutput,
+    outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
     color: 0xd73a49,
   };
 }
