@@ -4,7 +4,7 @@
 // and writes bench/results.json. Exits 0 whether or not the targets are met; 1 when a benchmark
 // could not run at all.
 //
-//   node bench/run.mjs [--only overhead,rss,checkpoint,claude] [--profile]
+//   node bench/run.mjs [--only overhead,rss,checkpoint,claude,invocations] [--profile]
 //
 // --profile: also CPU-profile the overhead runs (done anyway when an overhead target is missed).
 import { writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchClaude } from './claude.mjs';
+import { benchInvocations } from './invocations.mjs';
 import { benchDir, cleanup, machine, round, snapshotCli, table } from './lib/common.mjs';
 import { benchOverhead } from './overhead.mjs';
 import { benchRss } from './rss.mjs';
@@ -28,9 +29,11 @@ const env = machine();
 console.log('# agent-loop benchmarks\n');
 console.log(`Machine: Node ${env.node} (V8 ${env.v8}), ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB RAM, ${env.os}; temp dir ${env.tmpdir}; load average at start ${env.loadavg.join(' / ')}; code ${env.commit}.\n`);
 
-const results = { machine: env, startedAt: new Date().toISOString(), benchmarks: {}, rows: [], notes: [], failures: [] };
+const results = { machine: env, startedAt: new Date().toISOString(), benchmarks: {}, rows: [], tables: [], notes: [], failures: [] };
 const rows = [];
 const notes = [];
+/** Further tables a benchmark prints after the main one: { title, headers, rows }. */
+const tables = [];
 let snapshot;
 
 async function step(name, fn) {
@@ -41,6 +44,7 @@ async function step(name, fn) {
     const out = await fn();
     rows.push(...out.rows);
     notes.push(...out.notes);
+    tables.push(...(out.tables ?? []));
     results.benchmarks[name] = { ...out.data, seconds: round((performance.now() - t0) / 1000, 1) };
   } catch (error) {
     results.failures.push({ benchmark: name, error: String(error?.stack ?? error) });
@@ -54,17 +58,19 @@ await step('overhead', () => benchOverhead({ cli: cli(), profile }));
 await step('rss', () => benchRss({ cli: cli() }));
 await step('checkpoint', () => benchCheckpoint());
 await step('claude', () => benchClaude());
+await step('invocations', () => benchInvocations());
 if (snapshot) results.cli = snapshot.origin;
 
 const seconds = (performance.now() - started) / 1000;
 console.log(table(['Benchmark', 'Case', 'Measure', 'Result', 'Target', 'Met'], rows));
 console.log('');
+for (const t of tables) console.log(`${t.title}\n\n${table(t.headers, t.rows)}\n`);
 for (const note of notes) console.log(`- ${note}`);
 for (const f of results.failures) console.log(`- ${f.benchmark} FAILED: ${f.error}`);
 const loadEnd = os.loadavg().map((x) => round(x, 2));
 console.log(`\nCLI measured: ${results.cli ?? 'n/a'}. Total ${seconds.toFixed(1)} s; load average at end ${loadEnd.join(' / ')} (other work on the machine shows up as noise, mostly in the p95 figures).`);
 
-Object.assign(results, { rows, notes, seconds: round(seconds, 1), loadavgAtEnd: loadEnd });
+Object.assign(results, { rows, tables, notes, seconds: round(seconds, 1), loadavgAtEnd: loadEnd });
 const out = path.join(benchDir, 'results.json');
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`Results written to ${path.relative(process.cwd(), out) || out}.`);

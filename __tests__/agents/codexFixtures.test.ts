@@ -69,6 +69,11 @@ describe('Codex events and classification', () => {
     expect(retryAfterMs('try again in 1.5 seconds')).toBe(1500);
     expect(retryAfterMs('Retry-After: 3')).toBe(3000);
     expect(retryAfterMs('nothing here')).toBeUndefined();
+    expect(retryAfterMs("You've hit your usage limit. Try again in 4 hours.")).toBe(4 * 3_600_000);
+    expect(retryAfterMs('try again in 2 days 3 hours')).toBe(2 * 86_400_000 + 3 * 3_600_000);
+    expect(retryAfterMs('try again in 1h 30m')).toBe(90 * 60_000);
+    expect(retryAfterMs('try again in 250ms')).toBe(250);
+    expect(retryAfterMs('try again in 20s, request id: req_1')).toBe(20_000);
   });
 
   it('no events and a crash is transient with stderr; our timeout is a timeout; missing binary is permanent', () => {

@@ -19177,6 +19177,7 @@ class FileCheckpointStore {
     dir;
     clock;
     warn;
+    redact;
     /** Highest sequence seen in this store; read from the directory on the first write. */
     highestSequence;
     /** Writes run one at a time so each gets its own sequence number. */
@@ -19186,6 +19187,7 @@ class FileCheckpointStore {
         this.dir = checkpointsDir(stateDir);
         this.clock = options.clock ?? systemClock;
         this.warn = options.onWarning ?? (() => { });
+        this.redact = options.redact ?? ((text) => text);
     }
     async list() {
         let entries;
@@ -19310,7 +19312,7 @@ class FileCheckpointStore {
         const checkpoint = { id, phase, timestamp: rfc3339(this.clock.now()), sequence, state };
         if (errors && errors.length > 0)
             checkpoint.errors = [...errors];
-        const text = serializeCheckpoint(checkpoint);
+        const text = this.redact(serializeCheckpoint(checkpoint));
         checkpointWarnings(checkpoint).forEach(this.warn);
         await writeFileAtomic(file, text);
         this.highestSequence = sequence;
@@ -20121,6 +20123,119 @@ function runProcess(req) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/agents/streamLog.ts
+/** The agent's full output stream, kept per iteration under <state-dir>/logs/, size-capped and rotated. */
+
+
+const LOG_MAX_BYTES = 32 * 1024 * 1024;
+const LOGS_KEPT = 50;
+/** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
+class StreamLog {
+    file;
+    maxBytes;
+    fd;
+    written = 0;
+    capped = false;
+    constructor(file, maxBytes = LOG_MAX_BYTES) {
+        this.file = file;
+        this.maxBytes = maxBytes;
+        if (!file)
+            return;
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+            this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+        }
+        catch {
+            this.fd = undefined; // A log we cannot write must never stop the agent.
+        }
+    }
+    write(line) {
+        if (this.fd === undefined || this.capped)
+            return;
+        const bytes = Buffer.byteLength(line) + 1;
+        if (this.written + bytes > this.maxBytes) {
+            this.capped = true;
+            (0,external_node_fs_namespaceObject.writeSync)(this.fd, `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`);
+            return;
+        }
+        this.written += bytes;
+        (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${line}\n`);
+    }
+    close() {
+        if (this.fd !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(this.fd);
+        this.fd = undefined;
+    }
+}
+/** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
+async function pruneIterationLogs(dir, keep = LOGS_KEPT) {
+    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+    const numbered = names
+        .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
+        .filter((x) => Number.isFinite(x.n))
+        .sort((a, b) => b.n - a.n);
+    await Promise.all(numbered.slice(keep).map((x) => external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(dir, x.name), { force: true })));
+}
+
+;// CONCATENATED MODULE: ./src/agents/streamingCli.ts
+/**
+ * What the claude and codex adapters share: run a CLI that prints one JSON event per line, feed
+ * each stdout line to the adapter's parser (which says what to show), keep the raw stream in the
+ * iteration's log and a tail of what was shown.
+ */
+
+
+
+/** One stream-json line may carry a whole file the agent read; longer lines arrive in pieces. */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+async function runStreamingCli(input) {
+    const { request, parser } = input;
+    const log = new StreamLog(request.logFile);
+    // What a person would call the agent's output: its messages and tool calls, and stderr.
+    const shown = new TailBuffer(16 * 1024);
+    const show = (line, stream) => {
+        shown.push(`${line}\n`);
+        request.onLine?.(line, stream);
+    };
+    try {
+        const process = await runProcess({
+            command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
+            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
+            onLine: (line, stream) => {
+                if (stream === 'stderr')
+                    return show(line, 'stderr');
+                log.write(line);
+                for (const display of parser.push(line))
+                    show(display, 'stdout');
+            },
+        });
+        return { process, shown: shown.toString() };
+    }
+    finally {
+        log.close();
+    }
+}
+/**
+ * A JSON event object from one line, or undefined. `ignored` counts lines that should have been
+ * events and were not (garbage, partial lines); blank lines and non-object JSON are not counted.
+ */
+function parseEventLine(line, onIgnored) {
+    if (!line.startsWith('{')) {
+        if (line.trim() !== '')
+            onIgnored();
+        return undefined;
+    }
+    let event;
+    try {
+        event = JSON.parse(line);
+    }
+    catch {
+        onIgnored();
+        return undefined;
+    }
+    return typeof event === 'object' && event !== null && !Array.isArray(event) ? event : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/agents/claudeStream.ts
 /**
  * Incremental reader of `claude -p --output-format stream-json --verbose`: one line at a time,
@@ -20128,6 +20243,7 @@ function runProcess(req) {
  * so memory does not depend on the stream's size. Non-JSON lines, partial lines and unknown event
  * types are counted and otherwise ignored.
  */
+
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -20143,20 +20259,8 @@ class ClaudeStreamParser {
         // Tool results (type "user") can be megabytes and carry nothing the outcome needs: skip the parse.
         if (line.startsWith('{"type":"user"') || line.startsWith('{"type":"stream_event"'))
             return [];
-        if (!line.startsWith('{')) {
-            if (line.trim() !== '')
-                this.state.ignoredLines++;
-            return [];
-        }
-        let event;
-        try {
-            event = JSON.parse(line);
-        }
-        catch {
-            this.state.ignoredLines++;
-            return [];
-        }
-        if (!isObject(event))
+        const event = parseEventLine(line, () => this.state.ignoredLines++);
+        if (!event)
             return [];
         const sessionId = str(event.session_id);
         if (sessionId)
@@ -20284,60 +20388,6 @@ function describeToolUse(name, input, cwd) {
     return detail ? `${name}: ${clip(detail.trim(), 120)}` : name;
 }
 const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-;// CONCATENATED MODULE: ./src/agents/streamLog.ts
-/** The agent's full output stream, kept per iteration under <state-dir>/logs/, size-capped and rotated. */
-
-
-const LOG_MAX_BYTES = 32 * 1024 * 1024;
-const LOGS_KEPT = 50;
-/** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
-class StreamLog {
-    file;
-    maxBytes;
-    fd;
-    written = 0;
-    capped = false;
-    constructor(file, maxBytes = LOG_MAX_BYTES) {
-        this.file = file;
-        this.maxBytes = maxBytes;
-        if (!file)
-            return;
-        try {
-            (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-            this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
-        }
-        catch {
-            this.fd = undefined; // A log we cannot write must never stop the agent.
-        }
-    }
-    write(line) {
-        if (this.fd === undefined || this.capped)
-            return;
-        const bytes = Buffer.byteLength(line) + 1;
-        if (this.written + bytes > this.maxBytes) {
-            this.capped = true;
-            (0,external_node_fs_namespaceObject.writeSync)(this.fd, `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`);
-            return;
-        }
-        this.written += bytes;
-        (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${line}\n`);
-    }
-    close() {
-        if (this.fd !== undefined)
-            (0,external_node_fs_namespaceObject.closeSync)(this.fd);
-        this.fd = undefined;
-    }
-}
-/** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
-async function pruneIterationLogs(dir, keep = LOGS_KEPT) {
-    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
-    const numbered = names
-        .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
-        .filter((x) => Number.isFinite(x.n))
-        .sort((a, b) => b.n - a.n);
-    await Promise.all(numbered.slice(keep).map((x) => external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(dir, x.name), { force: true })));
-}
 
 ;// CONCATENATED MODULE: ./src/failure/classifyCommand.ts
 const MAX_DETAIL_CHARS = 200;
@@ -20468,10 +20518,6 @@ const classifyClaude_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` 
 
 
 
-
-
-/** One stream-json line may carry a whole file the agent read; longer lines are skipped in pieces. */
-const MAX_LINE_BYTES = 8 * 1024 * 1024;
 class ClaudeAgent {
     options;
     displayName = 'Claude';
@@ -20504,32 +20550,16 @@ class ClaudeAgent {
     async once(request, resumeSessionId) {
         const command = this.options.command ?? 'claude';
         const parser = new ClaudeStreamParser(request.cwd);
-        const log = new StreamLog(request.logFile);
-        // What a person would call the agent's output: its messages and tool calls, and stderr.
-        const shown = new TailBuffer(16 * 1024);
-        const show = (line, stream) => {
-            shown.push(`${line}\n`);
-            request.onLine?.(line, stream);
-        };
-        const proc = await runProcess({
-            command, args: this.args(resumeSessionId), cwd: request.cwd, env: this.options.env, stdin: request.prompt,
-            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: this.options.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
-            onLine: (line, stream) => {
-                if (stream === 'stderr')
-                    return show(line, 'stderr');
-                log.write(line);
-                for (const display of parser.push(line))
-                    show(display, 'stdout');
-            },
+        const { process: proc, shown } = await runStreamingCli({
+            command, args: this.args(resumeSessionId), request, parser, env: this.options.env, killGraceMs: this.options.killGraceMs,
         });
-        log.close();
         const state = parser.state;
         const result = state.result;
         const failure = classifyClaudeOutcome({ state, process: proc, timeoutMs: request.timeoutMs, now: (this.options.now ?? Date.now)(), command });
         const text = result?.text ?? '';
         const agentResult = {
             ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
-            outputTail: `${shown.toString()}${text && !shown.toString().includes(text) ? `${text}\n` : ''}`,
+            outputTail: `${shown}${text && !shown.includes(text) ? `${text}\n` : ''}`,
         };
         if (failure)
             agentResult.failure = failure;
@@ -20559,6 +20589,7 @@ class ClaudeAgent {
  * needs; anything else is ignored.
  */
 
+
 const codexStream_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const codexStream_num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const codexStream_str = (v) => (typeof v === 'string' ? v : undefined);
@@ -20571,20 +20602,8 @@ class CodexStreamParser {
     }
     /** Feeds one line of stdout; returns the compact lines to show for it. */
     push(line) {
-        if (!line.startsWith('{')) {
-            if (line.trim() !== '')
-                this.state.ignoredLines++;
-            return [];
-        }
-        let event;
-        try {
-            event = JSON.parse(line);
-        }
-        catch {
-            this.state.ignoredLines++;
-            return [];
-        }
-        if (!codexStream_isObject(event))
+        const event = parseEventLine(line, () => this.state.ignoredLines++);
+        if (!event)
             return [];
         const s = this.state;
         switch (event.type) {
@@ -20719,15 +20738,29 @@ function httpStatus(text) {
     const m = /status:?\s*(\d{3})\b/i.exec(text) ?? /\b([45]\d\d) (?:[A-Z][a-z]+)/.exec(text);
     return m ? Number(m[1]) : undefined;
 }
-/** "try again in 20s", "retry after 1.5 seconds", "Retry-After: 3". */
+/** "try again in 20s", "retry after 1.5 seconds", "Retry-After: 3", "try again in 2 days 3 hours", "1h 30m". */
 function retryAfterMs(text) {
-    const m = /(?:try again in|retry[- ]after:?)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?/i.exec(text);
+    const m = /(?:try again in|retry[- ]after:?)\s*((?:\d+(?:\.\d+)?\s*[a-z]*[\s,]*(?:and\s+)?)+)/i.exec(text);
     if (!m)
         return undefined;
-    const value = Number(m[1]);
-    const unit = (m[2] ?? 's').toLowerCase();
-    return Math.ceil(unit.startsWith('ms') || unit.startsWith('milli') ? value : unit.startsWith('m') ? value * 60_000 : value * 1000);
+    let total = 0;
+    let found = false;
+    for (const part of (m[1] ?? '').matchAll(/(\d+(?:\.\d+)?)\s*([a-z]*)/gi)) {
+        const unit = MS_PER_UNIT.find(([re]) => re.test(part[2] ?? ''));
+        if (part[2] && !unit)
+            break; // a word that is not a unit ends the duration
+        total += Number(part[1]) * (unit ? unit[1] : 1000);
+        found = true;
+    }
+    return found ? Math.ceil(total) : undefined;
 }
+const MS_PER_UNIT = [
+    [/^(ms|milliseconds?)$/i, 1],
+    [/^(s|secs?|seconds?)$/i, 1000],
+    [/^(m|mins?|minutes?)$/i, 60_000],
+    [/^(h|hrs?|hours?)$/i, 3_600_000],
+    [/^(d|days?)$/i, 86_400_000],
+];
 function lastErrorLine(stderr) {
     const lines = stderr.trim().split('\n').filter((l) => /error/i.test(l));
     return lines.pop();
@@ -20740,9 +20773,6 @@ const classifyCodex_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` :
 
 
 
-
-
-const codex_MAX_LINE_BYTES = 8 * 1024 * 1024;
 class CodexAgent {
     options;
     displayName = 'Codex';
@@ -20757,29 +20787,14 @@ class CodexAgent {
     async run(request) {
         const command = this.options.command ?? 'codex';
         const parser = new CodexStreamParser(request.cwd);
-        const log = new StreamLog(request.logFile);
-        const shown = new TailBuffer(16 * 1024);
-        const show = (line, stream) => {
-            shown.push(`${line}\n`);
-            request.onLine?.(line, stream);
-        };
-        const proc = await runProcess({
-            command, args: this.args(), cwd: request.cwd, env: this.options.env, stdin: request.prompt,
-            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: this.options.killGraceMs, maxLineBytes: codex_MAX_LINE_BYTES,
-            onLine: (line, stream) => {
-                if (stream === 'stderr')
-                    return show(line, 'stderr');
-                log.write(line);
-                for (const display of parser.push(line))
-                    show(display, 'stdout');
-            },
+        const { process: proc, shown } = await runStreamingCli({
+            command, args: this.args(), request, parser, env: this.options.env, killGraceMs: this.options.killGraceMs,
         });
-        log.close();
         const state = parser.state;
         const failure = classifyCodexOutcome({ state, process: proc, timeoutMs: request.timeoutMs, command });
         const result = {
             ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
-            outputTail: `${shown.toString()}${state.fatalError ? `${state.fatalError}\n` : ''}`,
+            outputTail: `${shown}${state.fatalError ? `${state.fatalError}\n` : ''}`,
             tokens: state.usage, turns: state.turnsCompleted,
         };
         if (failure)
@@ -21561,7 +21576,9 @@ function buildDiagnostic(input) {
     const issues = involved.length > 0
         ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
         : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
-    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...(state.currentCycle?.progress.trail ?? [])])];
+    // A halting escalation has already closed its cycle: then its steps are in its record.
+    const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
+    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
     return {
         reason,
         headline: input.message,
@@ -22274,7 +22291,9 @@ async function runSlice(deps) {
         return buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted, diagnostic });
     };
     /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
-    const escalate = async (reason, bounceLoop) => {
+    const escalate = async (unmasked, bounceLoop) => {
+        // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
+        const reason = (deps.redact ?? ((t) => t))(unmasked);
         const cycle = state.currentCycle;
         const at = rfc3339(clock.now());
         const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
@@ -22337,7 +22356,7 @@ async function runSlice(deps) {
         // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
         let next;
         if (!state.currentCycle) {
-            const selection = await selectTargets(source, state, settings.batch);
+            const selection = await selectTargets(source, state, settings.batch, sliceStartIteration);
             next = selection.targets;
             if (next.length === 0) {
                 if (selection.escalated.length > 0) {
@@ -22372,7 +22391,12 @@ async function runSlice(deps) {
             };
             if (git && state.baseBranch) {
                 cycle.branch = cycleBranch(cycle.issueIds);
+                // The branch of an earlier cycle of these issues (escalated: its work kept as wip:) is
+                // brought up to date with the base first, so that this cycle merges back cleanly.
+                const earlier = await git.branchExists(cycle.branch);
                 await git.switchToBranch(cycle.branch, state.baseBranch);
+                if (earlier)
+                    await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
             }
             state = { ...state, currentCycle: cycle };
             logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
@@ -22405,7 +22429,8 @@ async function runSlice(deps) {
         if (outcome.waitMs !== undefined) {
             const until = clock.now().getTime() + outcome.waitMs;
             if (deadline !== undefined && until > deadline) {
-                state = { ...state, rateLimitedUntil: rfc3339(new Date(until)) };
+                // Whole seconds, rounded up: the next run must not start inside the window.
+                state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
                 logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
                 return finish('continuing');
             }
@@ -22435,11 +22460,14 @@ async function finishCycleInGit(deps, state, cycle) {
     }
 }
 /** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
-async function selectTargets(source, state, batch) {
+async function selectTargets(source, state, batch, sliceStartIteration) {
     // Issues closed in this run stay done even when the base branch's issue file still lists them
     // open (--on-success branch leaves the closing commit on the cycle's branch).
     const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id));
-    const isEscalated = (i) => state.issuesEscalated.includes(i.id) || i.labels.includes(ESCALATED_LABEL);
+    // Across slices the label decides (removing it makes the issue eligible again); within this
+    // slice the escalations themselves, in case a label could not be written.
+    const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
+    const isEscalated = (i) => inThisSlice.has(i.id) || i.labels.includes(ESCALATED_LABEL);
     const eligible = ready.filter((i) => !isEscalated(i));
     return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
@@ -23290,7 +23318,7 @@ async function runCommand(options, io) {
                         logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
                 }
                 : undefined,
-            store: new FileCheckpointStore(io.stateDir, { clock: io.clock }),
+            store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
             runTests: (command, signal) => runTestCommand(command, {
                 cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
                 onLine: (line, stream) => logger.output('tests', line, stream),

@@ -1,9 +1,7 @@
 /** The `claude` agent: Claude Code in print mode, its stream-json read line by line. */
 import { parseReportBlock } from './report.js';
-import { runProcess } from './process.js';
 import { ClaudeStreamParser } from './claudeStream.js';
-import { StreamLog } from './streamLog.js';
-import { TailBuffer } from './tail.js';
+import { runStreamingCli } from './streamingCli.js';
 import type { Agent, AgentResult, AgentRunRequest } from './types.js';
 import { classifyClaudeOutcome } from '../failure/classifyClaude.js';
 
@@ -20,9 +18,6 @@ export interface ClaudeAgentOptions {
   killGraceMs?: number;
   now?: () => number;
 }
-
-/** One stream-json line may carry a whole file the agent read; longer lines are skipped in pieces. */
-const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 export class ClaudeAgent implements Agent {
   readonly displayName = 'Claude';
@@ -57,30 +52,16 @@ export class ClaudeAgent implements Agent {
   private async once(request: AgentRunRequest, resumeSessionId: string | undefined): Promise<AgentResult> {
     const command = this.options.command ?? 'claude';
     const parser = new ClaudeStreamParser(request.cwd);
-    const log = new StreamLog(request.logFile);
-    // What a person would call the agent's output: its messages and tool calls, and stderr.
-    const shown = new TailBuffer(16 * 1024);
-    const show = (line: string, stream: 'stdout' | 'stderr') => {
-      shown.push(`${line}\n`);
-      request.onLine?.(line, stream);
-    };
-    const proc = await runProcess({
-      command, args: this.args(resumeSessionId), cwd: request.cwd, env: this.options.env, stdin: request.prompt,
-      timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: this.options.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
-      onLine: (line, stream) => {
-        if (stream === 'stderr') return show(line, 'stderr');
-        log.write(line);
-        for (const display of parser.push(line)) show(display, 'stdout');
-      },
+    const { process: proc, shown } = await runStreamingCli({
+      command, args: this.args(resumeSessionId), request, parser, env: this.options.env, killGraceMs: this.options.killGraceMs,
     });
-    log.close();
     const state = parser.state;
     const result = state.result;
     const failure = classifyClaudeOutcome({ state, process: proc, timeoutMs: request.timeoutMs, now: (this.options.now ?? Date.now)(), command });
     const text = result?.text ?? '';
     const agentResult: AgentResult = {
       ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
-      outputTail: `${shown.toString()}${text && !shown.toString().includes(text) ? `${text}\n` : ''}`,
+      outputTail: `${shown}${text && !shown.includes(text) ? `${text}\n` : ''}`,
     };
     if (failure) agentResult.failure = failure;
     const report = !failure || !result?.isError ? parseReportBlock(text) : undefined;

@@ -5,6 +5,7 @@
  * types are counted and otherwise ignored.
  */
 import path from 'node:path';
+import { parseEventLine } from './streamingCli.js';
 
 export interface ClaudeResultEvent {
   subtype: string;
@@ -45,18 +46,8 @@ export class ClaudeStreamParser {
   push(line: string): string[] {
     // Tool results (type "user") can be megabytes and carry nothing the outcome needs: skip the parse.
     if (line.startsWith('{"type":"user"') || line.startsWith('{"type":"stream_event"')) return [];
-    if (!line.startsWith('{')) {
-      if (line.trim() !== '') this.state.ignoredLines++;
-      return [];
-    }
-    let event: unknown;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      this.state.ignoredLines++;
-      return [];
-    }
-    if (!isObject(event)) return [];
+    const event = parseEventLine(line, () => this.state.ignoredLines++);
+    if (!event) return [];
     const sessionId = str(event.session_id);
     if (sessionId) this.state.sessionId = sessionId;
     switch (event.type) {

@@ -5,6 +5,7 @@
  * needs; anything else is ignored.
  */
 import path from 'node:path';
+import { parseEventLine } from './streamingCli.js';
 
 export interface CodexStreamState {
   threadId?: string;
@@ -34,18 +35,8 @@ export class CodexStreamParser {
 
   /** Feeds one line of stdout; returns the compact lines to show for it. */
   push(line: string): string[] {
-    if (!line.startsWith('{')) {
-      if (line.trim() !== '') this.state.ignoredLines++;
-      return [];
-    }
-    let event: unknown;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      this.state.ignoredLines++;
-      return [];
-    }
-    if (!isObject(event)) return [];
+    const event = parseEventLine(line, () => this.state.ignoredLines++);
+    if (!event) return [];
     const s = this.state;
     switch (event.type) {
       case 'thread.started':

@@ -28,6 +28,8 @@ export interface FileCheckpointStoreOptions {
   clock?: Clock;
   /** Told about checkpoints that are usable but suspicious (an empty state, REQ_018.4.8). */
   onWarning?: (message: string) => void;
+  /** Masks secrets in the serialised checkpoint (it holds agent output, test output, error messages). */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -38,6 +40,7 @@ export class FileCheckpointStore implements CheckpointStore {
   readonly dir: string;
   private readonly clock: Clock;
   private readonly warn: (message: string) => void;
+  private readonly redact: (text: string) => string;
   /** Highest sequence seen in this store; read from the directory on the first write. */
   private highestSequence: number | undefined;
   /** Writes run one at a time so each gets its own sequence number. */
@@ -50,6 +53,7 @@ export class FileCheckpointStore implements CheckpointStore {
     this.dir = checkpointsDir(stateDir);
     this.clock = options.clock ?? systemClock;
     this.warn = options.onWarning ?? (() => {});
+    this.redact = options.redact ?? ((text) => text);
   }
 
   async list(): Promise<CheckpointListing> {
@@ -179,7 +183,7 @@ export class FileCheckpointStore implements CheckpointStore {
     const sequence = Math.max(await this.highestSequenceSoFar(), await this.sequenceOf(file)) + 1;
     const checkpoint: Checkpoint = { id, phase, timestamp: rfc3339(this.clock.now()), sequence, state };
     if (errors && errors.length > 0) checkpoint.errors = [...errors];
-    const text = serializeCheckpoint(checkpoint);
+    const text = this.redact(serializeCheckpoint(checkpoint));
     checkpointWarnings(checkpoint).forEach(this.warn);
     await writeFileAtomic(file, text);
     this.highestSequence = sequence;

@@ -88,7 +88,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
           if (r.ok) logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
         }
         : undefined,
-      store: new FileCheckpointStore(io.stateDir, { clock: io.clock }),
+      store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
       runTests: (command, signal) => runTestCommand(command, {
         cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
         onLine: (line, stream) => logger.output('tests', line, stream),

@@ -48,14 +48,28 @@ export function httpStatus(text: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** "try again in 20s", "retry after 1.5 seconds", "Retry-After: 3". */
+/** "try again in 20s", "retry after 1.5 seconds", "Retry-After: 3", "try again in 2 days 3 hours", "1h 30m". */
 export function retryAfterMs(text: string): number | undefined {
-  const m = /(?:try again in|retry[- ]after:?)\s*(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?/i.exec(text);
+  const m = /(?:try again in|retry[- ]after:?)\s*((?:\d+(?:\.\d+)?\s*[a-z]*[\s,]*(?:and\s+)?)+)/i.exec(text);
   if (!m) return undefined;
-  const value = Number(m[1]);
-  const unit = (m[2] ?? 's').toLowerCase();
-  return Math.ceil(unit.startsWith('ms') || unit.startsWith('milli') ? value : unit.startsWith('m') ? value * 60_000 : value * 1000);
+  let total = 0;
+  let found = false;
+  for (const part of (m[1] ?? '').matchAll(/(\d+(?:\.\d+)?)\s*([a-z]*)/gi)) {
+    const unit = MS_PER_UNIT.find(([re]) => re.test(part[2] ?? ''));
+    if (part[2] && !unit) break; // a word that is not a unit ends the duration
+    total += Number(part[1]) * (unit ? unit[1] : 1000);
+    found = true;
+  }
+  return found ? Math.ceil(total) : undefined;
 }
+
+const MS_PER_UNIT: [RegExp, number][] = [
+  [/^(ms|milliseconds?)$/i, 1],
+  [/^(s|secs?|seconds?)$/i, 1000],
+  [/^(m|mins?|minutes?)$/i, 60_000],
+  [/^(h|hrs?|hours?)$/i, 3_600_000],
+  [/^(d|days?)$/i, 86_400_000],
+];
 
 function lastErrorLine(stderr: string): string | undefined {
   const lines = stderr.trim().split('\n').filter((l) => /error/i.test(l));

@@ -155,7 +155,9 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
   };
 
   /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
-  const escalate = async (reason: string, bounceLoop: boolean): Promise<Halt | undefined> => {
+  const escalate = async (unmasked: string, bounceLoop: boolean): Promise<Halt | undefined> => {
+    // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
+    const reason = (deps.redact ?? ((t: string) => t))(unmasked);
     const cycle = state.currentCycle as CycleState;
     const at = rfc3339(clock.now());
     const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
@@ -219,7 +221,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
     let next: Issue[] | undefined;
     if (!state.currentCycle) {
-      const selection = await selectTargets(source, state, settings.batch);
+      const selection = await selectTargets(source, state, settings.batch, sliceStartIteration);
       next = selection.targets;
       if (next.length === 0) {
         if (selection.escalated.length > 0) {
@@ -256,7 +258,11 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       };
       if (git && state.baseBranch) {
         cycle.branch = cycleBranch(cycle.issueIds);
+        // The branch of an earlier cycle of these issues (escalated: its work kept as wip:) is
+        // brought up to date with the base first, so that this cycle merges back cleanly.
+        const earlier = await git.branchExists(cycle.branch);
         await git.switchToBranch(cycle.branch, state.baseBranch);
+        if (earlier) await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
       }
       state = { ...state, currentCycle: cycle };
       logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
@@ -284,7 +290,8 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     if (outcome.waitMs !== undefined) {
       const until = clock.now().getTime() + outcome.waitMs;
       if (deadline !== undefined && until > deadline) {
-        state = { ...state, rateLimitedUntil: rfc3339(new Date(until)) };
+        // Whole seconds, rounded up: the next run must not start inside the window.
+        state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
         logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
         return finish('continuing');
       }
@@ -314,11 +321,14 @@ async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleS
 }
 
 /** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
-async function selectTargets(source: IssueSource, state: LoopState, batch: boolean): Promise<{ targets: Issue[]; escalated: string[] }> {
+async function selectTargets(source: IssueSource, state: LoopState, batch: boolean, sliceStartIteration: number): Promise<{ targets: Issue[]; escalated: string[] }> {
   // Issues closed in this run stay done even when the base branch's issue file still lists them
   // open (--on-success branch leaves the closing commit on the cycle's branch).
   const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id));
-  const isEscalated = (i: Issue) => state.issuesEscalated.includes(i.id) || i.labels.includes(ESCALATED_LABEL);
+  // Across slices the label decides (removing it makes the issue eligible again); within this
+  // slice the escalations themselves, in case a label could not be written.
+  const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
+  const isEscalated = (i: Issue) => inThisSlice.has(i.id) || i.labels.includes(ESCALATED_LABEL);
   const eligible = ready.filter((i) => !isEscalated(i));
   return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }

@@ -63,7 +63,9 @@ export function buildDiagnostic(input: {
   const issues = involved.length > 0
     ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
     : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
-  const steps = [...new Set([...involved.flatMap((e) => e.steps), ...(state.currentCycle?.progress.trail ?? [])])];
+  // A halting escalation has already closed its cycle: then its steps are in its record.
+  const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
+  const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
   return {
     reason,
     headline: input.message,

@@ -1,0 +1,176 @@
+// Agent invocations spent before the run stops or finishes, per failure scenario, against a naive
+// loop's 100 (a loop without detection runs to --max-iterations). Each scenario drives the engine's
+// runSlice in-process, deterministically: an in-memory issue source, a scripted agent, a manual
+// clock whose sleep advances time at once, and (scenario 5) a git in which nothing ever changes.
+// The engine and the doubles come from bench/invocations-entry.ts, compiled with ncc into build/.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot, round, tempDir, verdict } from './lib/common.mjs';
+
+const OUT = path.join('build', 'bench-invocations');
+
+/** The CLI's defaults, except --iteration-delay (10 s in the CLI), 0 here. */
+export const SETTINGS = Object.freeze({
+  maxIterations: 100, iterationDelaySeconds: 0, agentTimeoutMinutes: 30, batch: false, onSuccess: 'merge', strict: false, fresh: true,
+  testCommand: 'npm test', maxRetriesPerStep: 3, maxConsecutiveEscalations: 2,
+});
+/** What a loop without detection spends: it runs to --max-iterations. */
+export const NAIVE_INVOCATIONS = SETTINGS.maxIterations;
+/** No scenario may spend more than this before halting: --max-retries-per-step × --max-consecutive-escalations + 2. */
+export const TARGET_INVOCATIONS = SETTINGS.maxRetriesPerStep * SETTINGS.maxConsecutiveEscalations + 2;
+const RATE_LIMIT_WINDOW_MS = 10 * 60_000;
+
+/** Compiles bench/invocations-entry.ts (runSlice and the test doubles) with ncc into build/. */
+export async function loadEngine() {
+  const r = spawnSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', 'bench/invocations-entry.ts', '-o', OUT, '--target', 'es2022', '-q'], { cwd: repoRoot, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('ncc could not build bench/invocations-entry.ts');
+  return import(pathToFileURL(path.join(repoRoot, OUT, 'index.js')).href);
+}
+
+const ids = (n) => Array.from({ length: n }, (_, i) => `bd-${i + 1}`);
+
+/** 0 s, 42 s, 5 min, 13 min 31 s, 7 h 43 min 31 s. */
+export function duration(msTotal) {
+  const s = Math.round(msTotal / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const parts = [h ? `${h} h` : '', m ? `${m} min` : '', s % 60 || !s ? `${s % 60} s` : ''].filter(Boolean);
+  return parts.join(' ');
+}
+
+/**
+ * The scenarios. `agent({ clock })` returns the scripted agent's behaviour `(request, call) => result`;
+ * `unfixable`: the issues whose tests always fail (every other issue's tests pass); `good`: the
+ * issues that must still get done.
+ */
+function scenarios(engine) {
+  const rateLimited = (hint) => ({ clock }) => (_req) => {
+    const left = clock.start + RATE_LIMIT_WINDOW_MS - clock.now().getTime();
+    if (left <= 0) return engine.done();
+    return engine.failed({ class: 'transient', reason: 'rate_limit', message: 'API Error: 429 rate_limit_error', ...(hint ? { retryAfterMs: left } : {}) });
+  };
+  const oneUnfixable = (at) => {
+    const issues = ids(4);
+    const bad = issues[at];
+    return { issues, unfixable: [bad], good: issues.filter((id) => id !== bad), agent: () => () => engine.done() };
+  };
+  return [
+    {
+      key: 'auth', name: '1. wrong API key: every run fails `permanent`/`auth`; 3 issues',
+      issues: ids(3), unfixable: [], good: [],
+      agent: () => () => engine.failed({ class: 'permanent', reason: 'auth', message: 'Invalid API key · Please run /login' }),
+    },
+    {
+      key: 'allUnfixable', name: '2. every issue unfixable: agent says done, tests always fail; 3 issues',
+      issues: ids(3), unfixable: ids(3), good: [], agent: () => () => engine.done(),
+    },
+    { key: 'oneUnfixable', name: '3. one unfixable issue (first) among three good ones (done, tests pass, first try)', ...oneUnfixable(0) },
+    {
+      key: 'rateLimitHint', name: '4a. rate limited for 10 min, failure carries the time left as `retryAfterMs` (Claude Code resetsAt, HTTP retry-after); 3 good issues',
+      issues: ids(3), unfixable: [], good: ids(3), agent: rateLimited(true),
+    },
+    {
+      key: 'rateLimitNoHint', name: '4b. rate limited for 10 min, no hint (Codex CLI 429); 3 good issues',
+      issues: ids(3), unfixable: [], good: ids(3), agent: rateLimited(false),
+    },
+    {
+      key: 'bounce', name: '5. a step that bounces forever: agent says done, changes nothing (fake git: `hasWorkSince` false); 3 issues',
+      issues: ids(3), unfixable: [], good: [], git: () => false, agent: () => () => engine.done(),
+    },
+    // Not in the table: the other placements of scenario 3's unfixable issue, one bouncing issue
+    // among good ones, and a rate limit that never ends.
+    ...[1, 2, 3].map((at) => ({ key: `oneUnfixableAt${at + 1}`, extra: true, ...oneUnfixable(at) })),
+    {
+      key: 'oneBounce', extra: true, name: 'one issue that bounces (first) among three good ones (fake git: changes on every branch but agent-loop/bd-1)',
+      issues: ids(4), unfixable: [], good: ids(4).slice(1), git: (branch) => branch !== 'agent-loop/bd-1', agent: () => () => engine.done(),
+    },
+    {
+      key: 'rateLimitForever', extra: true, name: 'rate limited for ever, no hint (e.g. a spent quota reported as a bare 429)',
+      issues: ids(3), unfixable: [], good: [], agent: () => () => engine.failed({ class: 'transient', reason: 'rate_limit', message: 'API Error: 429 rate_limit_error' }),
+    },
+  ];
+}
+
+/** One scenario on runSlice; everything in the result comes from the agent, the clock and the RunResult. */
+export async function simulate(engine, scenario) {
+  const dir = tempDir('invocations');
+  const clock = new engine.ManualClock();
+  const source = new engine.MemorySource(scenario.issues);
+  const agent = new engine.ScriptedAgent(scenario.agent({ clock }));
+  const unfixable = new Set(scenario.unfixable);
+  let testRuns = 0;
+  const runTests = async () => {
+    testRuns++;
+    const target = agent.calls.at(-1)?.issueIds ?? [];
+    const passed = !target.some((id) => unfixable.has(id));
+    return { passed, exitCode: passed ? 0 : 1, durationMs: 0, tail: passed ? 'Tests: 12 passed' : 'FAIL src/thing.test.ts: expected 42, received 41' };
+  };
+  const redact = engine.createRedactor([]);
+  const events = [];
+  const result = await engine.runSlice({
+    settings: { ...SETTINGS }, cwd: dir, stateDir: dir, source, agent, clock, runTests, redact,
+    store: new engine.FileCheckpointStore(dir, { clock }),
+    logger: engine.createLogger({ json: true, write: (line) => events.push(line), clock, redact }),
+    ...(scenario.git ? { git: engine.fakeGit(dir, scenario.git) } : {}),
+  });
+  const invocations = agent.calls.length;
+  if (invocations !== result.iterations) throw new Error(`${scenario.key}: ${invocations} agent calls but ${result.iterations} iterations in the result`);
+  if (clock.elapsedMs() !== result.durationMs) throw new Error(`${scenario.key}: clock says ${clock.elapsedMs()} ms, result ${result.durationMs} ms`);
+  const goodClosed = scenario.good.filter((id) => result.issuesClosed.includes(id));
+  const wasted = invocations - result.completedIterations.length;
+  const met = invocations <= TARGET_INVOCATIONS && goodClosed.length === scenario.good.length;
+  return {
+    key: scenario.key, name: scenario.name, invocations, wasted, failedRuns: agent.calls.filter((c) => !c.ok).length, testRuns,
+    status: result.status, haltReason: result.haltReason, error: result.error,
+    issues: scenario.issues.length, issuesClosed: result.issuesClosed, issuesEscalated: result.issuesEscalated,
+    good: scenario.good, goodClosed, simulatedMs: clock.elapsedMs(), waitsMs: [...clock.sleeps], met,
+    outcomes: result.history.map((r) => r.outcome),
+  };
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const ended = (r) => `${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`;
+const closedText = (r) => `${r.issuesClosed.length} of ${r.issues}${r.good.length ? ` (good: ${r.goodClosed.length} of ${r.good.length})` : ' (none good)'}${r.issuesEscalated.length ? `; escalated ${r.issuesEscalated.join(', ')}` : ''}`;
+
+export async function benchInvocations() {
+  const engine = await loadEngine();
+  const all = [];
+  for (const s of scenarios(engine)) all.push({ ...(await simulate(engine, s)), extra: Boolean(s.extra) });
+  const shown = all.filter((r) => !r.extra);
+  const by = Object.fromEntries(all.map((r) => [r.key, r]));
+
+  const target = `≤ ${TARGET_INVOCATIONS} invocations, good issues closed`;
+  const rows = shown.map((r) => ['invocations', r.name,
+    'agent invocations before the run stops or finishes, simulated with runSlice in-process (details in the table below)',
+    `${r.invocations} (naive loop: ${NAIVE_INVOCATIONS}); ${ended(r)}; ${r.good.length ? `good issues closed ${r.goodClosed.length} of ${r.good.length}` : 'no good issues'}`, target, verdict(r.met)]);
+  const detail = {
+    title: `Agent invocations before the run stops or finishes (naive loop: ${NAIVE_INVOCATIONS}; target ≤ ${SETTINGS.maxRetriesPerStep} × ${SETTINGS.maxConsecutiveEscalations} + 2 = ${TARGET_INVOCATIONS} and the good issues done)`,
+    headers: ['Scenario', 'Invocations', 'Not closing an issue', 'Ended', 'Issues closed', 'Simulated time', 'Met'],
+    rows: shown.map((r) => [r.name, String(r.invocations), String(r.wasted), ended(r), closedText(r), duration(r.simulatedMs), verdict(r.met)]),
+  };
+
+  const notes = [];
+  notes.push(`invocations: each scenario is one \`runSlice\` call in-process (settings: --max-retries-per-step ${SETTINGS.maxRetriesPerStep}, --max-consecutive-escalations ${SETTINGS.maxConsecutiveEscalations}, --max-iterations ${SETTINGS.maxIterations}, --iteration-delay 0; no git except scenario 5), with an in-memory issue source, a scripted agent and a manual clock whose \`sleep\` advances time at once. Agent runs and test runs take no simulated time, so "simulated time" is the engine's own waits (the CLI's default --iteration-delay 10 would add 10 s per invocation). "Not closing an issue": invocations whose iteration did not complete a cycle.`);
+  const placements = ['oneUnfixable', 'oneUnfixableAt2', 'oneUnfixableAt3', 'oneUnfixableAt4'].map((k) => by[k]);
+  const same = placements.every((p) => p.invocations === placements[0].invocations && ended(p) === ended(placements[0]) && p.goodClosed.length === p.good.length);
+  notes.push(`invocations 3: with the unfixable issue 1st, 2nd, 3rd or 4th in priority order: ${placements.map((p) => `${p.invocations} invocations, ${ended(p)}, good closed ${p.goodClosed.length}/${p.good.length}`).join('; ')}${same ? ' (the same wherever it is)' : ''}. The run ends \`halted (all_escalated)\`, exit code 1, even though every good issue is done.`);
+  for (const key of ['rateLimitHint', 'rateLimitNoHint']) {
+    const r = by[key];
+    const sum = r.waitsMs.reduce((a, b) => a + b, 0);
+    const window = RATE_LIMIT_WINDOW_MS;
+    notes.push(`invocations ${key === 'rateLimitHint' ? '4a' : '4b'}: ${plural(r.failedRuns, 'rate-limited run')}, waits ${r.waitsMs.map((w) => `${round(w / 1000, 1)}`).join(', ')} s (${plural(r.waitsMs.length, 'wait')}, ${duration(sum)} in all, ${duration(Math.max(0, sum - window))} past the end of the 10 min window)`
+      + (key === 'rateLimitNoHint'
+        ? `; without a hint the 1, 2, 4, … s backoff (capped at ${duration(engine.POLICIES.rate_limit.maximumIntervalMs)}) needs ${r.waitsMs.length} waits to cover 10 minutes, and every wait is preceded by an agent run that fails: ${r.invocations} invocations for ${r.issues} issues, over the ${TARGET_INVOCATIONS} target. Rate-limit failures do not count toward --max-retries-per-step and never escalate, so no detector stops them; the good work is still all done.`
+        : `; the wait honours the hint, so one failed run covers the whole window.`));
+  }
+  const forever = by.rateLimitForever;
+  notes.push(`invocations (not in the table): a rate limit that never ends and gives no hint spends ${forever.invocations} invocations, ends ${ended(forever)} after ${duration(forever.simulatedMs)} of waits (${forever.waitsMs.filter((w) => w === engine.POLICIES.rate_limit.maximumIntervalMs).length} of them the ${duration(engine.POLICIES.rate_limit.maximumIntervalMs)} cap): only --max-iterations bounds it (--slice-minutes ends a slice \`continuing\`; the iteration count carries over to the next).`);
+  const bounce = by.bounce;
+  notes.push(`invocations 5: iteration outcomes ${bounce.outcomes.join(', ')}; the tests never ran (${bounce.testRuns} test runs); halt message: ${bounce.error}`);
+  const oneBounce = by.oneBounce;
+  notes.push(`invocations (not in the table): ${oneBounce.name}: ${oneBounce.invocations} invocations, ${ended(oneBounce)}, good issues closed ${oneBounce.goodClosed.length} of ${oneBounce.good.length}. A bounce loop halts the run at its first escalation (it does not wait for --max-consecutive-escalations), so unlike an unfixable issue (scenario 3) it stops the good issues behind it in this run; the escalated label lets a later run skip it.`);
+
+  const data = Object.fromEntries(all.map(({ key, ...r }) => [key, r]));
+  return { rows, notes, tables: [detail], data: { settings: SETTINGS, naiveInvocations: NAIVE_INVOCATIONS, targetInvocations: TARGET_INVOCATIONS, scenarios: data } };
+}

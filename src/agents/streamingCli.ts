@@ -1,0 +1,68 @@
+/**
+ * What the claude and codex adapters share: run a CLI that prints one JSON event per line, feed
+ * each stdout line to the adapter's parser (which says what to show), keep the raw stream in the
+ * iteration's log and a tail of what was shown.
+ */
+import { type ProcessResult, runProcess } from './process.js';
+import { StreamLog } from './streamLog.js';
+import { TailBuffer } from './tail.js';
+import type { AgentRunRequest } from './types.js';
+
+/** One stream-json line may carry a whole file the agent read; longer lines arrive in pieces. */
+const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+export interface LineParser {
+  /** Feeds one line of stdout; returns the compact lines to show for it. */
+  push(line: string): string[];
+}
+
+export async function runStreamingCli(input: {
+  command: string;
+  args: string[];
+  request: AgentRunRequest;
+  parser: LineParser;
+  env?: NodeJS.ProcessEnv;
+  killGraceMs?: number;
+}): Promise<{ process: ProcessResult; shown: string }> {
+  const { request, parser } = input;
+  const log = new StreamLog(request.logFile);
+  // What a person would call the agent's output: its messages and tool calls, and stderr.
+  const shown = new TailBuffer(16 * 1024);
+  const show = (line: string, stream: 'stdout' | 'stderr') => {
+    shown.push(`${line}\n`);
+    request.onLine?.(line, stream);
+  };
+  try {
+    const process = await runProcess({
+      command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
+      timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
+      onLine: (line, stream) => {
+        if (stream === 'stderr') return show(line, 'stderr');
+        log.write(line);
+        for (const display of parser.push(line)) show(display, 'stdout');
+      },
+    });
+    return { process, shown: shown.toString() };
+  } finally {
+    log.close();
+  }
+}
+
+/**
+ * A JSON event object from one line, or undefined. `ignored` counts lines that should have been
+ * events and were not (garbage, partial lines); blank lines and non-object JSON are not counted.
+ */
+export function parseEventLine(line: string, onIgnored: () => void): Record<string, unknown> | undefined {
+  if (!line.startsWith('{')) {
+    if (line.trim() !== '') onIgnored();
+    return undefined;
+  }
+  let event: unknown;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    onIgnored();
+    return undefined;
+  }
+  return typeof event === 'object' && event !== null && !Array.isArray(event) ? (event as Record<string, unknown>) : undefined;
+}
