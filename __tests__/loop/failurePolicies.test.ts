@@ -152,6 +152,14 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
     expect(h.notified[0]?.lastOutput.length).toBe(500);
   });
 
+  it('the prompt handed to the agent is redacted too (it carries the previous failure\'s output)', async () => {
+    const h = harness({ source: MemorySource.of('10'), steps: [{ ...done, outputTail: 'leaked sekrit-token' }], tests: (n) => n > 1 });
+    h.deps.runTests = async () => ({ passed: h.agent.requests.length > 1, exitCode: h.agent.requests.length > 1 ? 0 : 1, durationMs: 1, tail: 'FAIL: token sekrit-token rejected' });
+    await runSlice(h.deps);
+    expect(h.agent.requests[1]?.prompt).toContain('FAIL: token *** rejected');
+    expect(await fs.readFile(path.join(dir, 'prompt.md'), 'utf8')).not.toContain('sekrit-token');
+  });
+
   it('is deterministic: the same scripted failure pattern gives the same halt (timestamps aside)', async () => {
     const run = async () => {
       const sub = await fs.mkdtemp(path.join(dir, 'run-'));

@@ -19780,6 +19780,8 @@ const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
 class LineSplitter {
     maxLineBytes;
     pending = Buffer.alloc(0);
+    /** The last piece emitted was cut: the next one continues the same line. */
+    midLine = false;
     constructor(maxLineBytes = DEFAULT_MAX_LINE_BYTES) {
         if (!Number.isFinite(maxLineBytes) || maxLineBytes < 4) {
             throw new RangeError(`LineSplitter: maxLineBytes must be >= 4, got ${maxLineBytes}`);
@@ -19789,48 +19791,72 @@ class LineSplitter {
     /** Complete lines (without `\n` or a trailing `\r`), and pieces of overlong lines. */
     push(chunk) {
         const out = [];
-        const data = chunk;
-        let start = 0;
-        for (;;) {
-            const nl = data.indexOf(0x0a, start);
-            if (nl === -1)
-                break;
-            const part = data.subarray(start, nl);
-            const line = this.pending.length > 0 ? Buffer.concat([this.pending, part]) : part;
-            this.pending = Buffer.alloc(0);
-            this.emitLine(line, out);
-            start = nl + 1;
-        }
-        const rest = data.subarray(start);
-        if (rest.length > 0) {
-            // Copy so we never retain a reference to the caller's (possibly huge) chunk.
-            this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : Buffer.from(rest);
-            this.drainOverlong(out);
-        }
+        this.pushEach(chunk, (text) => out.push(text));
         return out;
     }
     /** Whatever is left after the last newline (empty when nothing is). */
     flush() {
         const out = [];
+        this.flushEach((text) => out.push(text));
+        return out;
+    }
+    /** As `push`, saying which edges of each piece are cuts inside one line. */
+    pushPieces(chunk) {
+        const out = [];
+        this.pushEach(chunk, (text, cutBefore, cutAfter) => out.push({ text, cutBefore, cutAfter }));
+        return out;
+    }
+    /** As `flush`, with the cut edges. */
+    flushPieces() {
+        const out = [];
+        this.flushEach((text, cutBefore, cutAfter) => out.push({ text, cutBefore, cutAfter }));
+        return out;
+    }
+    /** The streaming form: each piece goes to `emit` as it is found (no arrays, no objects per line). */
+    pushEach(chunk, emit) {
+        let start = 0;
+        for (;;) {
+            const nl = chunk.indexOf(0x0a, start);
+            if (nl === -1)
+                break;
+            const part = chunk.subarray(start, nl);
+            const line = this.pending.length > 0 ? Buffer.concat([this.pending, part]) : part;
+            this.pending = Buffer.alloc(0);
+            this.emitLine(line, emit);
+            start = nl + 1;
+        }
+        const rest = chunk.subarray(start);
+        if (rest.length > 0) {
+            // A view, not a copy: at most one chunk (a pipe read, 64 KiB) stays referenced.
+            this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : rest;
+            this.drainOverlong(emit);
+        }
+    }
+    /** The streaming form of `flush`. */
+    flushEach(emit) {
         if (this.pending.length > 0) {
             const line = this.pending;
             this.pending = Buffer.alloc(0);
-            this.emitLine(line, out);
+            this.emitLine(line, emit);
         }
-        return out;
+    }
+    emit(out, text, cutAfter) {
+        const cutBefore = this.midLine;
+        this.midLine = cutAfter;
+        out(text, cutBefore, cutAfter);
     }
     emitLine(line, out) {
         let bytes = line;
         // Overlong complete line: emit the leading pieces first.
         while (bytes.length > this.maxLineBytes) {
             const cut = this.cutPoint(bytes);
-            out.push(bytes.subarray(0, cut).toString('utf8'));
+            this.emit(out, bytes.subarray(0, cut).toString('utf8'), true);
             bytes = bytes.subarray(cut);
         }
         let end = bytes.length;
         if (end > 0 && bytes[end - 1] === 0x0d)
             end--;
-        out.push(bytes.subarray(0, end).toString('utf8'));
+        this.emit(out, bytes.subarray(0, end).toString('utf8'), false);
     }
     drainOverlong(out) {
         if (this.pending.length <= this.maxLineBytes)
@@ -19838,10 +19864,10 @@ class LineSplitter {
         let bytes = this.pending;
         while (bytes.length > this.maxLineBytes) {
             const cut = this.cutPoint(bytes);
-            out.push(bytes.subarray(0, cut).toString('utf8'));
+            this.emit(out, bytes.subarray(0, cut).toString('utf8'), true);
             bytes = bytes.subarray(cut);
         }
-        this.pending = Buffer.from(bytes);
+        this.pending = bytes;
     }
     /** Where to cut `bytes` (longer than maxLineBytes) so no character is split. */
     cutPoint(bytes) {
@@ -20000,18 +20026,23 @@ function runProcess(req) {
             timers.add(t);
         };
         const splitters = { stdout: new LineSplitter(req.maxLineBytes), stderr: new LineSplitter(req.maxLineBytes) };
-        const emit = (lines, stream) => {
-            for (const line of lines) {
-                if (req.onLine) {
-                    try {
-                        req.onLine(line, stream);
-                    }
-                    catch {
-                        // A faulty listener must not break the stream.
-                    }
-                }
-            }
+        const emitters = {
+            stdout: (line, cutBefore, cutAfter) => deliver(line, 'stdout', cutBefore, cutAfter),
+            stderr: (line, cutBefore, cutAfter) => deliver(line, 'stderr', cutBefore, cutAfter),
         };
+        function deliver(line, stream, cutBefore, cutAfter) {
+            if (!req.onLine)
+                return;
+            try {
+                if (cutBefore || cutAfter)
+                    req.onLine(line, stream, { before: cutBefore, after: cutAfter });
+                else
+                    req.onLine(line, stream);
+            }
+            catch {
+                // A faulty listener must not break the stream.
+            }
+        }
         const consume = (stream, name) => {
             if (!stream)
                 return;
@@ -20021,9 +20052,9 @@ function runProcess(req) {
                 tail.push(chunk);
                 if (name === 'stderr')
                     stderrTail.push(chunk);
-                emit(splitters[name].push(chunk), name);
+                splitters[name].pushEach(chunk, emitters[name]);
             });
-            stream.on('end', () => emit(splitters[name].flush(), name));
+            stream.on('end', () => splitters[name].flushEach(emitters[name]));
             stream.on('error', () => {
                 /* the pipe broke; 'close' still follows */
             });
@@ -20038,8 +20069,8 @@ function runProcess(req) {
                 clearTimeout(t);
             timers.clear();
             req.signal?.removeEventListener('abort', onAbort);
-            emit(splitters.stdout.flush(), 'stdout');
-            emit(splitters.stderr.flush(), 'stderr');
+            splitters.stdout.flushEach(emitters.stdout);
+            splitters.stderr.flushEach(emitters.stderr);
             const result = {
                 exitCode,
                 signal: exitSignal,
@@ -20193,17 +20224,20 @@ async function runStreamingCli(input) {
     const log = new StreamLog(request.logFile);
     // What a person would call the agent's output: its messages and tool calls, and stderr.
     const shown = new TailBuffer(16 * 1024);
-    const show = (line, stream) => {
+    const show = (line, stream, cut) => {
         shown.push(`${line}\n`);
-        request.onLine?.(line, stream);
+        if (cut)
+            request.onLine?.(line, stream, cut);
+        else
+            request.onLine?.(line, stream);
     };
     try {
         const process = await runProcess({
             command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
             timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
-            onLine: (line, stream) => {
+            onLine: (line, stream, cut) => {
                 if (stream === 'stderr')
-                    return show(line, 'stderr');
+                    return show(line, 'stderr', cut);
                 log.write(line);
                 for (const display of parser.push(line))
                     show(display, 'stdout');
@@ -21970,10 +22004,11 @@ async function runIteration(deps, before) {
     const started = clock.now();
     const tag = `[iteration ${n}/${settings.maxIterations}]`;
     const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
-    const prompt = buildPrompt({
+    // The previous failure's output goes back to the agent: masked like every other output.
+    const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
         issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
         plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
-    });
+    }));
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
     await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
     const logDir = external_node_path_default().join(deps.stateDir, 'logs');
@@ -21982,7 +22017,7 @@ async function runIteration(deps, before) {
     const result = await agent.run({
         prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
         timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-        onLine: (line, stream) => logger.output('agent', line, stream),
+        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
         logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
         resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
     });
@@ -22567,9 +22602,11 @@ function createLogger({ json, write, clock, redact }) {
         info: (e, m, f) => emit(e, 'info', m, f),
         warn: (e, m, f) => emit(e, 'warn', m, f),
         error: (e, m, f) => emit(e, 'error', m, f),
-        output(source, line, stream) {
+        output(source, rawLine, stream, cut) {
+            // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
+            const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
             if (json)
-                write(redact(JSON.stringify({ event: `${source}.output`, stream, line })) + '\n');
+                write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
             else
                 write(redact(`  │ ${line}`) + '\n');
         },
@@ -23321,7 +23358,7 @@ async function runCommand(options, io) {
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
             runTests: (command, signal) => runTestCommand(command, {
                 cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
-                onLine: (line, stream) => logger.output('tests', line, stream),
+                onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
             }),
         });
         logger.result(result, summaryLine(result));

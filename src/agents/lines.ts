@@ -1,5 +1,14 @@
 const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
 
+export type PieceEmitter = (text: string, cutBefore: boolean, cutAfter: boolean) => void;
+
+/** A line, or a piece of an overlong one: `cutBefore`/`cutAfter` mark edges that are cuts inside a line. */
+export interface LinePiece {
+  text: string;
+  cutBefore: boolean;
+  cutAfter: boolean;
+}
+
 /**
  * Splits a byte stream into lines incrementally. Works on bytes (a `\n` byte
  * never occurs inside a multibyte UTF-8 sequence) and decodes only whole lines,
@@ -10,6 +19,8 @@ const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
 export class LineSplitter {
   readonly maxLineBytes: number;
   private pending: Buffer = Buffer.alloc(0);
+  /** The last piece emitted was cut: the next one continues the same line. */
+  private midLine = false;
 
   constructor(maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {
     if (!Number.isFinite(maxLineBytes) || maxLineBytes < 4) {
@@ -21,59 +32,88 @@ export class LineSplitter {
   /** Complete lines (without `\n` or a trailing `\r`), and pieces of overlong lines. */
   push(chunk: Buffer): string[] {
     const out: string[] = [];
-    const data = chunk;
-    let start = 0;
-    for (;;) {
-      const nl = data.indexOf(0x0a, start);
-      if (nl === -1) break;
-      const part = data.subarray(start, nl);
-      const line = this.pending.length > 0 ? Buffer.concat([this.pending, part]) : part;
-      this.pending = Buffer.alloc(0);
-      this.emitLine(line, out);
-      start = nl + 1;
-    }
-    const rest = data.subarray(start);
-    if (rest.length > 0) {
-      // Copy so we never retain a reference to the caller's (possibly huge) chunk.
-      this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : Buffer.from(rest);
-      this.drainOverlong(out);
-    }
+    this.pushEach(chunk, (text) => out.push(text));
     return out;
   }
 
   /** Whatever is left after the last newline (empty when nothing is). */
   flush(): string[] {
     const out: string[] = [];
-    if (this.pending.length > 0) {
-      const line = this.pending;
-      this.pending = Buffer.alloc(0);
-      this.emitLine(line, out);
-    }
+    this.flushEach((text) => out.push(text));
     return out;
   }
 
-  private emitLine(line: Buffer, out: string[]): void {
+  /** As `push`, saying which edges of each piece are cuts inside one line. */
+  pushPieces(chunk: Buffer): LinePiece[] {
+    const out: LinePiece[] = [];
+    this.pushEach(chunk, (text, cutBefore, cutAfter) => out.push({ text, cutBefore, cutAfter }));
+    return out;
+  }
+
+  /** As `flush`, with the cut edges. */
+  flushPieces(): LinePiece[] {
+    const out: LinePiece[] = [];
+    this.flushEach((text, cutBefore, cutAfter) => out.push({ text, cutBefore, cutAfter }));
+    return out;
+  }
+
+  /** The streaming form: each piece goes to `emit` as it is found (no arrays, no objects per line). */
+  pushEach(chunk: Buffer, emit: PieceEmitter): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) break;
+      const part = chunk.subarray(start, nl);
+      const line = this.pending.length > 0 ? Buffer.concat([this.pending, part]) : part;
+      this.pending = Buffer.alloc(0);
+      this.emitLine(line, emit);
+      start = nl + 1;
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length > 0) {
+      // A view, not a copy: at most one chunk (a pipe read, 64 KiB) stays referenced.
+      this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : rest;
+      this.drainOverlong(emit);
+    }
+  }
+
+  /** The streaming form of `flush`. */
+  flushEach(emit: PieceEmitter): void {
+    if (this.pending.length > 0) {
+      const line = this.pending;
+      this.pending = Buffer.alloc(0);
+      this.emitLine(line, emit);
+    }
+  }
+
+  private emit(out: PieceEmitter, text: string, cutAfter: boolean): void {
+    const cutBefore = this.midLine;
+    this.midLine = cutAfter;
+    out(text, cutBefore, cutAfter);
+  }
+
+  private emitLine(line: Buffer, out: PieceEmitter): void {
     let bytes = line;
     // Overlong complete line: emit the leading pieces first.
     while (bytes.length > this.maxLineBytes) {
       const cut = this.cutPoint(bytes);
-      out.push(bytes.subarray(0, cut).toString('utf8'));
+      this.emit(out, bytes.subarray(0, cut).toString('utf8'), true);
       bytes = bytes.subarray(cut);
     }
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === 0x0d) end--;
-    out.push(bytes.subarray(0, end).toString('utf8'));
+    this.emit(out, bytes.subarray(0, end).toString('utf8'), false);
   }
 
-  private drainOverlong(out: string[]): void {
+  private drainOverlong(out: PieceEmitter): void {
     if (this.pending.length <= this.maxLineBytes) return;
     let bytes = this.pending;
     while (bytes.length > this.maxLineBytes) {
       const cut = this.cutPoint(bytes);
-      out.push(bytes.subarray(0, cut).toString('utf8'));
+      this.emit(out, bytes.subarray(0, cut).toString('utf8'), true);
       bytes = bytes.subarray(cut);
     }
-    this.pending = Buffer.from(bytes);
+    this.pending = bytes;
   }
 
   /** Where to cut `bytes` (longer than maxLineBytes) so no character is split. */

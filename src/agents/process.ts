@@ -3,6 +3,12 @@ import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { LineSplitter } from './lines.js';
+
+/** Present when a line reached onLine in pieces: which edges are cuts inside the line. */
+export interface LineCut {
+  before: boolean;
+  after: boolean;
+}
 import { TailBuffer } from './tail.js';
 
 export interface ProcessRequest {
@@ -23,7 +29,7 @@ export interface ProcessRequest {
   /** Lines longer than this reach onLine in pieces. Default 64 KiB. */
   maxLineBytes?: number;
   /** Each line as it comes (long lines arrive in pieces). Errors thrown here are ignored. */
-  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  onLine?: (line: string, stream: 'stdout' | 'stderr', cut?: LineCut) => void;
   /** Aborting ends the whole process group, like a timeout. */
   signal?: AbortSignal;
 }
@@ -125,17 +131,19 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     };
 
     const splitters = { stdout: new LineSplitter(req.maxLineBytes), stderr: new LineSplitter(req.maxLineBytes) };
-    const emit = (lines: string[], stream: 'stdout' | 'stderr'): void => {
-      for (const line of lines) {
-        if (req.onLine) {
-          try {
-            req.onLine(line, stream);
-          } catch {
-            // A faulty listener must not break the stream.
-          }
-        }
-      }
+    const emitters = {
+      stdout: (line: string, cutBefore: boolean, cutAfter: boolean) => deliver(line, 'stdout', cutBefore, cutAfter),
+      stderr: (line: string, cutBefore: boolean, cutAfter: boolean) => deliver(line, 'stderr', cutBefore, cutAfter),
     };
+    function deliver(line: string, stream: 'stdout' | 'stderr', cutBefore: boolean, cutAfter: boolean): void {
+      if (!req.onLine) return;
+      try {
+        if (cutBefore || cutAfter) req.onLine(line, stream, { before: cutBefore, after: cutAfter });
+        else req.onLine(line, stream);
+      } catch {
+        // A faulty listener must not break the stream.
+      }
+    }
     const consume = (stream: Readable | null, name: 'stdout' | 'stderr'): void => {
       if (!stream) return;
       stream.on('data', (chunk: Buffer) => {
@@ -143,9 +151,9 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         // The tails take the raw bytes (copied into their rings): no per-line allocation.
         tail.push(chunk);
         if (name === 'stderr') stderrTail.push(chunk);
-        emit(splitters[name].push(chunk), name);
+        splitters[name].pushEach(chunk, emitters[name]);
       });
-      stream.on('end', () => emit(splitters[name].flush(), name));
+      stream.on('end', () => splitters[name].flushEach(emitters[name]));
       stream.on('error', () => {
         /* the pipe broke; 'close' still follows */
       });
@@ -159,8 +167,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       for (const t of timers) clearTimeout(t);
       timers.clear();
       req.signal?.removeEventListener('abort', onAbort);
-      emit(splitters.stdout.flush(), 'stdout');
-      emit(splitters.stderr.flush(), 'stderr');
+      splitters.stdout.flushEach(emitters.stdout);
+      splitters.stderr.flushEach(emitters.stderr);
       const result: ProcessResult = {
         exitCode,
         signal: exitSignal,

@@ -28,16 +28,17 @@ export async function runStreamingCli(input: {
   const log = new StreamLog(request.logFile);
   // What a person would call the agent's output: its messages and tool calls, and stderr.
   const shown = new TailBuffer(16 * 1024);
-  const show = (line: string, stream: 'stdout' | 'stderr') => {
+  const show = (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => {
     shown.push(`${line}\n`);
-    request.onLine?.(line, stream);
+    if (cut) request.onLine?.(line, stream, cut);
+    else request.onLine?.(line, stream);
   };
   try {
     const process = await runProcess({
       command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
       timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
-      onLine: (line, stream) => {
-        if (stream === 'stderr') return show(line, 'stderr');
+      onLine: (line, stream, cut) => {
+        if (stream === 'stderr') return show(line, 'stderr', cut);
         log.write(line);
         for (const display of parser.push(line)) show(display, 'stdout');
       },

@@ -50,8 +50,8 @@ export interface AgentRunRequest {
   /** A file that already holds the prompt ($AGENT_LOOP_PROMPT_FILE). */
   promptFile: string;
   timeoutMs: number;
-  /** Each line the agent prints, as it comes (long lines arrive in chunks). */
-  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Each line the agent prints, as it comes (long lines arrive in pieces, with `cut` set). */
+  onLine?: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void;
   /** Aborting ends the agent's whole process group. */
   signal?: AbortSignal;
   /** Where to keep the agent's full output stream (size-capped); adapters that have one write it. */

@@ -91,7 +91,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
       runTests: (command, signal) => runTestCommand(command, {
         cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
-        onLine: (line, stream) => logger.output('tests', line, stream),
+        onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
       }),
     });
     logger.result(result, summaryLine(result));

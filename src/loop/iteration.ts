@@ -40,10 +40,11 @@ export async function runIteration(deps: SliceDeps, before: LoopState): Promise<
   const started = clock.now();
   const tag = `[iteration ${n}/${settings.maxIterations}]`;
   const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
-  const prompt = buildPrompt({
+  // The previous failure's output goes back to the agent: masked like every other output.
+  const prompt = (deps.redact ?? ((t: string) => t))(buildPrompt({
     issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
     plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
-  });
+  }));
   const promptFile = path.join(deps.stateDir, 'prompt.md');
   await fs.writeFile(promptFile, prompt);
   const logDir = path.join(deps.stateDir, 'logs');
@@ -53,7 +54,7 @@ export async function runIteration(deps: SliceDeps, before: LoopState): Promise<
   const result = await agent.run({
     prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
     timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-    onLine: (line, stream) => logger.output('agent', line, stream),
+    onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
     logFile: path.join(logDir, `iteration-${n}.ndjson`),
     resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
   });

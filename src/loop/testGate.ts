@@ -32,7 +32,7 @@ import type { TestOutcome } from './slice.js';
 /** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
 export async function runTestCommand(
   command: string,
-  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; onLine: (line: string, stream: 'stdout' | 'stderr') => void; signal?: AbortSignal },
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; onLine: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void; signal?: AbortSignal },
 ): Promise<TestOutcome> {
   const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024 });
   const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';

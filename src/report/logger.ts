@@ -1,6 +1,6 @@
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
-import type { Redactor } from './redact.js';
+import type { Redactor, SecretRedactor } from './redact.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -13,8 +13,8 @@ export interface Logger {
   info(event: string, message: string, fields?: Record<string, unknown>): void;
   warn(event: string, message: string, fields?: Record<string, unknown>): void;
   error(event: string, message: string, fields?: Record<string, unknown>): void;
-  /** A line the agent or the test command printed, shown indented in text mode. */
-  output(source: 'agent' | 'tests', line: string, stream: 'stdout' | 'stderr'): void;
+  /** A line the agent or the test command printed, shown indented in text mode; `cut` marks a piece of an overlong line. */
+  output(source: 'agent' | 'tests', line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }): void;
   /** The final result: in JSON mode, the last line. */
   result(result: object, text: string): void;
 }
@@ -41,8 +41,10 @@ export function createLogger({ json, write, clock, redact }: LoggerOptions): Log
     info: (e, m, f) => emit(e, 'info', m, f),
     warn: (e, m, f) => emit(e, 'warn', m, f),
     error: (e, m, f) => emit(e, 'error', m, f),
-    output(source, line, stream) {
-      if (json) write(redact(JSON.stringify({ event: `${source}.output`, stream, line })) + '\n');
+    output(source, rawLine, stream, cut) {
+      // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
+      const line = cut && 'piece' in redact ? (redact as SecretRedactor).piece(rawLine, cut) : rawLine;
+      if (json) write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
       else write(redact(`  │ ${line}`) + '\n');
     },
     result(result, textLine) {
