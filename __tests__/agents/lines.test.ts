@@ -24,10 +24,21 @@ describe('LineSplitter', () => {
     const s = new LineSplitter(10);
     const out: string[] = [];
     for (let i = 0; i < 5; i++) out.push(...s.push(b('abcdefg'))); // 35 bytes, no newline
-    expect(out).toEqual(['abcdefgabc', 'defgabcdef', 'gabcdefgab']);
     out.push(...s.push(b('XY\nnext\n')));
-    expect(out.slice(3)).toEqual(['cdefgXY', 'next']);
+    // Pieces of at most 10 bytes that rejoin to the line; then the next line whole.
+    expect(out.at(-1)).toBe('next');
+    expect(out.slice(0, -1).join('')).toBe(`${'abcdefg'.repeat(5)}XY`);
+    expect(out.length).toBeGreaterThan(3);
     expect(out.every((l) => Buffer.byteLength(l) <= 10)).toBe(true);
+  });
+
+  it('an overlong line cut at a chunk boundary inside a multibyte character keeps the character whole', () => {
+    const s = new LineSplitter(8);
+    const euro = Buffer.from('€'); // 3 bytes
+    const out = [...s.push(Buffer.concat([b('aaaaaa'), euro.subarray(0, 1)])), ...s.push(Buffer.concat([euro.subarray(1), b('bbbbbbb\n')]))];
+    expect(out.join('')).toBe('aaaaaa€bbbbbbb');
+    expect(out.join('')).not.toContain('\ufffd');
+    expect(out.every((l) => Buffer.byteLength(l) <= 8)).toBe(true);
   });
 
   it('a line of exactly maxLineBytes comes out whole', () => {

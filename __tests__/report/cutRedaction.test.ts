@@ -18,10 +18,10 @@ describe('secrets cut across the pieces of an overlong line', () => {
     expect(s.flushPieces()).toEqual([{ text: 'end', cutBefore: false, cutAfter: false }]);
   });
 
-  it('a secret straddling the 64 KiB cut of a real process\'s output never reaches the log, even with the pieces put back together', async () => {
+  it('a secret straddling a 16 KiB cut of a real process\'s output never reaches the log, even with the pieces put back together', async () => {
     const secret = 'ghs_not-a-shape-but-a-declared-secret-value-1234567890';
     for (const offset of [10, secret.length / 2, secret.length - 10]) {
-      // The secret starts `offset` bytes before the 64 KiB cut.
+      // The secret starts `offset` bytes before a cut (64 KiB is a multiple of the 16 KiB pieces).
       const before = 64 * 1024 - offset;
       const script = `process.stdout.write('a'.repeat(${before}) + process.env.S + 'b'.repeat(1000) + '\\n')`;
       const lines: string[] = [];

@@ -19769,7 +19769,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 ;// CONCATENATED MODULE: external "node:perf_hooks"
 const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
 ;// CONCATENATED MODULE: ./src/agents/lines.ts
-const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 16 * 1024;
 /**
  * Splits a byte stream into lines incrementally. Works on bytes (a `\n` byte
  * never occurs inside a multibyte UTF-8 sequence) and decodes only whole lines,
@@ -19827,8 +19827,18 @@ class LineSplitter {
         }
         const rest = chunk.subarray(start);
         if (rest.length > 0) {
-            // A view, not a copy: at most one chunk (a pipe read, 64 KiB) stays referenced.
-            this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : rest;
+            if (this.pending.length > 0 && this.pending.length + rest.length > this.maxLineBytes) {
+                // The line is overlong anyway: what is held goes out as a piece of its own rather than
+                // being copied together with the new chunk (only an incomplete character is kept back).
+                const keep = incompleteUtf8Tail(this.pending);
+                if (this.pending.length > keep)
+                    this.emit(emit, this.pending.subarray(0, this.pending.length - keep).toString('utf8'), true);
+                this.pending = keep > 0 ? Buffer.concat([this.pending.subarray(this.pending.length - keep), rest]) : rest;
+            }
+            else {
+                // A view, not a copy: at most one chunk (a pipe read, 64 KiB) stays referenced.
+                this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : rest;
+            }
             this.drainOverlong(emit);
         }
     }
@@ -19883,6 +19893,17 @@ class LineSplitter {
             cut = this.maxLineBytes;
         return cut;
     }
+}
+/** How many bytes at the end of `buf` start a UTF-8 character that is not complete yet (0-3). */
+function incompleteUtf8Tail(buf) {
+    for (let back = 1; back <= Math.min(3, buf.length); back++) {
+        const byte = buf[buf.length - back];
+        if ((byte & 0xc0) === 0x80)
+            continue; // a continuation byte: look further back
+        const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+        return need > back ? back : 0;
+    }
+    return 0;
 }
 
 ;// CONCATENATED MODULE: ./src/agents/tail.ts

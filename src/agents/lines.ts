@@ -1,4 +1,4 @@
-const DEFAULT_MAX_LINE_BYTES = 64 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 16 * 1024;
 
 export type PieceEmitter = (text: string, cutBefore: boolean, cutAfter: boolean) => void;
 
@@ -71,8 +71,16 @@ export class LineSplitter {
     }
     const rest = chunk.subarray(start);
     if (rest.length > 0) {
-      // A view, not a copy: at most one chunk (a pipe read, 64 KiB) stays referenced.
-      this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : rest;
+      if (this.pending.length > 0 && this.pending.length + rest.length > this.maxLineBytes) {
+        // The line is overlong anyway: what is held goes out as a piece of its own rather than
+        // being copied together with the new chunk (only an incomplete character is kept back).
+        const keep = incompleteUtf8Tail(this.pending);
+        if (this.pending.length > keep) this.emit(emit, this.pending.subarray(0, this.pending.length - keep).toString('utf8'), true);
+        this.pending = keep > 0 ? Buffer.concat([this.pending.subarray(this.pending.length - keep), rest]) : rest;
+      } else {
+        // A view, not a copy: at most one chunk (a pipe read, 64 KiB) stays referenced.
+        this.pending = this.pending.length > 0 ? Buffer.concat([this.pending, rest]) : rest;
+      }
       this.drainOverlong(emit);
     }
   }
@@ -129,4 +137,15 @@ export class LineSplitter {
     if (((bytes[cut] ?? 0) & 0xc0) === 0x80) cut = this.maxLineBytes;
     return cut;
   }
+}
+
+/** How many bytes at the end of `buf` start a UTF-8 character that is not complete yet (0-3). */
+function incompleteUtf8Tail(buf: Buffer): number {
+  for (let back = 1; back <= Math.min(3, buf.length); back++) {
+    const byte = buf[buf.length - back] as number;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return need > back ? back : 0;
+  }
+  return 0;
 }

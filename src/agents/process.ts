@@ -26,7 +26,7 @@ export interface ProcessRequest {
   killGraceMs?: number;
   /** Size of each tail kept. Default 64 KiB. */
   tailBytes?: number;
-  /** Lines longer than this reach onLine in pieces. Default 64 KiB. */
+  /** Lines longer than this reach onLine in pieces. Default 16 KiB. */
   maxLineBytes?: number;
   /** Each line as it comes (long lines arrive in pieces). Errors thrown here are ignored. */
   onLine?: (line: string, stream: 'stdout' | 'stderr', cut?: LineCut) => void;

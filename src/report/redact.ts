@@ -22,7 +22,7 @@
  *
  * Cut output: the redactor sees one string at a time, so a secret cut across two strings is not
  * whole in either and is not masked by `redact` alone. Every complete line is covered. For the
- * pieces of a line that was cut (LineSplitter cuts lines over 64 KiB), `redact.piece(text, cut)`
+ * pieces of a line that was cut (LineSplitter cuts lines over 16 KiB), `redact.piece(text, cut)`
  * also masks a fragment of a secret at a cut edge, so that the pieces put back together never
  * contain a known secret whole; see `piece`.
  */
@@ -39,7 +39,7 @@ export interface Cut {
 export interface SecretRedactor extends Redactor {
   /**
    * Redacts one piece of a line that was cut at arbitrary places, each cut at least as far from
-   * the next as the longest secret is long (LineSplitter's 64 KiB pieces). Besides what `redact`
+   * the next as the longest secret is long (LineSplitter's 16 KiB pieces). Besides what `redact`
    * masks: at a cut edge, a fragment of a known secret (a prefix at a cut end, a suffix at a cut
    * start) of at least min(ceil(length / 2), 8) characters, so that of the two sides of a cut
    * secret at least one is masked; a token-shape prefix with the start of its token at a cut
