@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 
-const entrypoints = { cli: 'src/cli.ts' };
+const entrypoints = { cli: 'src/cli.ts', main: 'src/main.ts', post: 'src/post.ts' };
 
 for (const [name, entry] of Object.entries(entrypoints)) {
   // Build beside the target and swap it in, so a test running meanwhile never finds dist/<name> missing.

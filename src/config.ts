@@ -11,6 +11,8 @@ import { splitArgs } from './util/args.js';
 
 export const COMMANDS = ['run', 'status', 'cleanup'] as const;
 export type Command = (typeof COMMANDS)[number];
+/** Where an option applies: a CLI command, or the GitHub Action's inputs. */
+export type Scope = Command | 'action';
 
 interface OptionMeta {
   /** kebab-case flag without dashes. */
@@ -19,7 +21,7 @@ interface OptionMeta {
   help: string;
   /** What a valid value looks like, for errors and --help. */
   expected: string;
-  commands: readonly Command[];
+  commands: readonly Scope[];
   /** Placeholder in --help; absent for switches. */
   arg?: string;
   /** Masked in every log line and diagnostic. */
@@ -30,8 +32,9 @@ interface OptionMeta {
 
 const registry = z.registry<OptionMeta>();
 
-const RUN = ['run'] as const;
-const ALL = ['run', 'status', 'cleanup'] as const;
+const RUN = ['run', 'action'] as const;
+const ALL = ['run', 'status', 'cleanup', 'action'] as const;
+const ACTION = ['action'] as const;
 
 // Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
 const toNumber = (v: unknown) => (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v);
@@ -189,6 +192,28 @@ export const OptionsSchema = z.object({
     help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
     expected: 'environment variable names, comma-separated',
   }),
+  githubToken: text().register(registry, {
+    flag: 'github-token', arg: 'TOKEN', commands: ACTION, secret: true, defaultText: '${{ github.token }}',
+    help: 'Token for the GitHub API (issues, labels, comments, pull requests) and artifacts; masked everywhere.',
+    expected: 'a GitHub token',
+  }),
+  label: z.string().trim().min(1).default('agent-loop').register(registry, {
+    flag: 'label', arg: 'LABEL', commands: ACTION,
+    help: 'Only open issues carrying this label are worked on.', expected: 'a label name',
+  }),
+  allowedAuthors: z.string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(registry, {
+    flag: 'allowed-authors', arg: 'ASSOCIATIONS', commands: ACTION,
+    help: "Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.",
+    expected: 'comma-separated author associations, e.g. OWNER,MEMBER,COLLABORATOR',
+  }),
+  installAgent: flagSwitch().register(registry, {
+    flag: 'install-agent', commands: ACTION,
+    help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.', expected: 'true or false',
+  }),
+  draftPr: flagSwitch().register(registry, {
+    flag: 'draft-pr', commands: ACTION,
+    help: 'Open the pull request of a finished issue as a draft.', expected: 'true or false',
+  }),
   json: flagSwitch().register(registry, {
     flag: 'json', commands: ALL,
     help: 'stdout becomes NDJSON events; the last line is the result.', expected: 'true or false',
@@ -224,7 +249,7 @@ export const OPTIONS: readonly OptionInfo[] = Object.entries(OptionsSchema.shape
 });
 
 const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
-export const optionsFor = (command: Command) => OPTIONS.filter((o) => o.commands.includes(command));
+export const optionsFor = (command: Scope) => OPTIONS.filter((o) => o.commands.includes(command));
 
 /** One invalid value: which option, what was given, where it came from, what is expected. */
 export interface ConfigProblem {
@@ -294,7 +319,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 type Origin = { value: unknown; from: string };
 
 export interface ConfigSources {
-  command: Command;
+  command: Scope;
   flags: Map<string, string | true>;
   env: NodeJS.ProcessEnv;
   /** Reads the config file; injectable for tests. */
@@ -386,7 +411,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
       problems.push({ option: '--agent-args', message: `--agent-args: ${(error as Error).message}; expected arguments with balanced quotes.` });
     }
   }
-  if (options && command === 'run') {
+  if (options && (command === 'run' || command === 'action')) {
     if (options.resume && options.fresh) problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
     if (options.agent === 'command' && !options.agentCommand) {
       problems.push({ option: '--agent-command', message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".' });

@@ -18248,8 +18248,9 @@ function splitArgs(text) {
 
 const COMMANDS = ['run', 'status', 'cleanup'];
 const config_registry = registry();
-const RUN = ['run'];
-const ALL = ['run', 'status', 'cleanup'];
+const RUN = ['run', 'action'];
+const ALL = ['run', 'status', 'cleanup', 'action'];
+const ACTION = ['action'];
 // Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
 const toNumber = (v) => (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v);
 const toBoolean = (v) => {
@@ -18406,6 +18407,28 @@ const OptionsSchema = object({
         flag: 'secret-env', arg: 'NAMES', commands: RUN, defaultText: 'none',
         help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
         expected: 'environment variable names, comma-separated',
+    }),
+    githubToken: config_text().register(config_registry, {
+        flag: 'github-token', arg: 'TOKEN', commands: ACTION, secret: true, defaultText: '${{ github.token }}',
+        help: 'Token for the GitHub API (issues, labels, comments, pull requests) and artifacts; masked everywhere.',
+        expected: 'a GitHub token',
+    }),
+    label: schemas_string().trim().min(1).default('agent-loop').register(config_registry, {
+        flag: 'label', arg: 'LABEL', commands: ACTION,
+        help: 'Only open issues carrying this label are worked on.', expected: 'a label name',
+    }),
+    allowedAuthors: schemas_string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(config_registry, {
+        flag: 'allowed-authors', arg: 'ASSOCIATIONS', commands: ACTION,
+        help: "Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.",
+        expected: 'comma-separated author associations, e.g. OWNER,MEMBER,COLLABORATOR',
+    }),
+    installAgent: flagSwitch().register(config_registry, {
+        flag: 'install-agent', commands: ACTION,
+        help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.', expected: 'true or false',
+    }),
+    draftPr: flagSwitch().register(config_registry, {
+        flag: 'draft-pr', commands: ACTION,
+        help: 'Open the pull request of a finished issue as a draft.', expected: 'true or false',
     }),
     json: flagSwitch().register(config_registry, {
         flag: 'json', commands: ALL,
@@ -18584,7 +18607,7 @@ function loadConfig(sources) {
             problems.push({ option: '--agent-args', message: `--agent-args: ${error.message}; expected arguments with balanced quotes.` });
         }
     }
-    if (options && command === 'run') {
+    if (options && (command === 'run' || command === 'action')) {
         if (options.resume && options.fresh)
             problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
         if (options.agent === 'command' && !options.agentCommand) {
@@ -23383,6 +23406,7 @@ async function runCommand(options, io) {
             }),
         });
         logger.result(result, summaryLine(result));
+        await io.onResult?.(result);
         return exitCodeFor(result);
     }
     catch (error) {

@@ -9,7 +9,7 @@ import { openGit } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
 import { isOnPath } from '../util/onPath.js';
 import { StartError, runSlice } from '../loop/slice.js';
-import { exitCodeFor, summaryLine } from '../loop/result.js';
+import { type RunResult, exitCodeFor, summaryLine } from '../loop/result.js';
 import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
 import { createLogger } from '../report/logger.js';
 import { createRedactor } from '../report/redact.js';
@@ -26,6 +26,8 @@ export interface RunIO {
   clock: Clock;
   secrets: string[];
   stateDir: string;
+  /** Told the run result (the action sets its outputs and job summary from it). */
+  onResult?: (result: RunResult) => void | Promise<void>;
 }
 
 export async function runCommand(options: Options, io: RunIO): Promise<number> {
@@ -95,6 +97,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
       }),
     });
     logger.result(result, summaryLine(result));
+    await io.onResult?.(result);
     return exitCodeFor(result);
   } catch (error) {
     if (error instanceof StartError) {

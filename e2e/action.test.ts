@@ -1,0 +1,86 @@
+/**
+ * The bundled action (dist/main/index.js) run as the runner runs it: inputs as INPUT_* variables,
+ * outputs and the job summary written to the GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files.
+ * This slice works the repository's beads issues; the GitHub source and the cache/artifact
+ * persistence come next.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { promises as fs, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DONE_REPORT, type Sandbox, createSandbox, issue, writeAgent } from './helpers.js';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main', 'index.js');
+const SECRET = 'ghs_0123456789abcdefghijklmnopqrstuvwxyzAB';
+
+async function runMain(sb: Sandbox, inputs: Record<string, string>) {
+  const outputFile = path.join(sb.root, 'output.txt');
+  const summaryFile = path.join(sb.root, 'summary.md');
+  await fs.writeFile(outputFile, '');
+  await fs.writeFile(summaryFile, '');
+  const env: NodeJS.ProcessEnv = { ...sb.env, GITHUB_WORKSPACE: sb.repo, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, RUNNER_TEMP: sb.root };
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const child = spawn(process.execPath, [MAIN], { cwd: sb.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => { stdout += c.toString(); });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, outputs: parseOutputs(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
+}
+
+/** GITHUB_OUTPUT's heredoc format: name<<DELIMITER \n value \n DELIMITER. */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /^([^\n<]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const m of text.matchAll(re)) out[m[1] as string] = m[3] as string;
+  return out;
+}
+
+const base = (agent: string) => ({ source: 'beads', agent: 'command', 'agent-command': agent, 'iteration-delay': '0', 'test-command': 'sh check.sh', 'issues-file': './.beads/issues.jsonl', 'github-token': SECRET });
+
+describe('the bundled action, main step', () => {
+  it('runs one slice, sets every output and writes the job summary; exit 0 when complete', async () => {
+    const sb = await createSandbox([issue('bd-1', 'Make the value good')]);
+    try {
+      const agent = await writeAgent(sb, 'fixer', `echo good > value.txt\n${DONE_REPORT}`);
+      const r = await runMain(sb, base(agent));
+      expect(r.code).toBe(0);
+      expect(r.outputs).toMatchObject({ status: 'complete', 'halt-reason': '', iterations: '1', 'failed-iterations': '0', 'successful-iterations': '1', 'issues-closed': 'bd-1', 'issues-escalated': '' });
+      expect(r.outputs['checkpoint-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(r.outputs['result-json'] ?? '{}')).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+      expect(r.summary).toContain('## ✅ agent-loop: complete');
+      expect(r.summary).toContain('| closed | bd-1 |');
+    } finally {
+      await sb.cleanup();
+    }
+  });
+
+  it('a halt fails the step with an error annotation and the diagnostic in the summary; the token never appears', async () => {
+    const sb = await createSandbox([issue('bd-1', 'One'), issue('bd-2', 'Two', { priority: 2 })]);
+    try {
+      const agent = await writeAgent(sb, 'leaky', `echo "my token is ${SECRET}"\necho "x$AGENT_LOOP_ITERATION" >> value.txt\n${DONE_REPORT}`);
+      const r = await runMain(sb, base(agent));
+      expect(r.code).toBe(1);
+      expect(r.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', 'issues-escalated': 'bd-1,bd-2' });
+      expect(r.stdout).toMatch(/::error::agent-loop halted \(failure_loop\): FAILURE LOOP DETECTED/);
+      expect(r.stdout).toContain(`::add-mask::${SECRET}`);
+      expect(r.summary).toContain('Loop type: consecutive escalations');
+      const shown = r.stdout.replace(`::add-mask::${SECRET}`, '');
+      for (const text of [shown, r.summary, JSON.stringify(r.outputs)]) expect(text).not.toContain(SECRET);
+    } finally {
+      await sb.cleanup();
+    }
+  });
+
+  it('a bad input fails the step naming the input', async () => {
+    const sb = await createSandbox();
+    try {
+      const r = await runMain(sb, { ...base('true'), 'max-iterations': 'lots' });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('::error::agent-loop: invalid inputs%0A- input max-iterations: got "lots"; expected a whole number ≥ 1.');
+    } finally {
+      await sb.cleanup();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The action's inputs, parsed by the same schema as the CLI's flags: each input is the flag of the
+ * same name (INPUT_MAX-ITERATIONS is --max-iterations), `checkpoint-id` is --resume, and the issue
+ * source defaults to github. Errors name the input, not a flag.
+ */
+import { ConfigError, type LoadedConfig, loadConfig, optionsFor } from '../config.js';
+
+/** The environment variable the runner sets for an input (as @actions/core's getInput reads it). */
+export const inputEnv = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+
+export function readInputs(env: NodeJS.ProcessEnv): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (const o of optionsFor('action')) {
+    const value = env[inputEnv(o.flag)]?.trim();
+    if (value) flags.set(o.flag, value);
+  }
+  const checkpoint = env[inputEnv('checkpoint-id')]?.trim();
+  if (checkpoint) flags.set('resume', checkpoint);
+  if (!flags.has('source')) flags.set('source', 'github');
+  return flags;
+}
+
+/** Options of one action run; throws ConfigError whose messages name the inputs. */
+export function loadActionConfig(env: NodeJS.ProcessEnv, readFile?: (path: string) => string): LoadedConfig {
+  try {
+    return loadConfig({ command: 'action', flags: readInputs(env), env, readFile });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(error.problems.map((p) => ({
+      option: p.option.replace(/^--resume$/, 'checkpoint-id').replace(/^--/, ''),
+      message: p.message.replace(/--resume\b/g, 'checkpoint-id').replace(/(^|[\s(])--([a-z-]+)/g, '$1input $2'),
+    })));
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The action's main step: one slice of the loop with the inputs parsed by the CLI's schema, then
+ * the outputs and the job summary. A halt or bad input fails the step; everything else succeeds.
+ * @actions/core is passed in (tests hand a fake), as is the environment.
+ */
+import path from 'node:path';
+import { ConfigError } from '../config.js';
+import { runCommand } from '../cli/run.js';
+import { createRedactor } from '../report/redact.js';
+import type { Clock } from '../util/clock.js';
+import { loadActionConfig } from './inputs.js';
+import { buildSummary, resultOutputs } from './summary.js';
+
+/** The part of @actions/core the action uses. */
+export interface ActionCore {
+  setSecret(secret: string): void;
+  setOutput(name: string, value: string): void;
+  setFailed(message: string): void;
+  error(message: string): void;
+  info(message: string): void;
+  writeSummary(markdown: string): Promise<void>;
+}
+
+export interface ActionDeps {
+  core: ActionCore;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  clock: Clock;
+  stdout: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+export async function runAction(deps: ActionDeps): Promise<void> {
+  const { core, env } = deps;
+  let loaded;
+  try {
+    loaded = loadActionConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      core.setFailed(`agent-loop: invalid inputs\n${error.problems.map((p) => `- ${p.message}`).join('\n')}`);
+      return;
+    }
+    throw error;
+  }
+  const { options, secrets } = loaded;
+  // Masked before anything is printed: the runner then hides them in every log line too.
+  for (const secret of secrets) core.setSecret(secret);
+  const redact = createRedactor(secrets);
+
+  if (options.source === 'github') {
+    core.setFailed('agent-loop: source github is not available in this build yet; set `source: beads` to work the repository\'s beads issues.');
+    return;
+  }
+  const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
+  const stateDir = path.resolve(workspace, options.stateDir);
+  const errors: string[] = [];
+  const code = await runCommand(options, {
+    cwd: workspace, env, clock: deps.clock, secrets, stateDir, signal: deps.signal,
+    stdout: deps.stdout,
+    stderr: (text) => errors.push(text),
+    onResult: async (result) => {
+      for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
+      await core.writeSummary(redact(buildSummary(result, { resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}` })));
+      if (result.status === 'halted') core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
+    },
+  });
+  if (code === 2) core.setFailed(redact(`agent-loop: cannot start\n${errors.join('')}`));
+  else if (code !== 0) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+}

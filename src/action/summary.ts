@@ -1,0 +1,90 @@
+/**
+ * What a workflow run shows: the step outputs and the job summary (Markdown, under GitHub's 1 MiB
+ * limit whatever the history). Pure; the caller redacts and writes them.
+ */
+import type { RunResult } from '../loop/result.js';
+import { issueRef } from '../report/diagnostic.js';
+
+export const SUMMARY_LIMIT = 1024 * 1024;
+const TABLE_ROWS = 200;
+const GANTT_ROWS = 60;
+
+/** The action's outputs, named as in action.yml. */
+export function resultOutputs(r: RunResult, redact: (text: string) => string): Record<string, string> {
+  return {
+    status: r.status,
+    'halt-reason': r.haltReason ?? '',
+    iterations: String(r.iterations),
+    'failed-iterations': String(r.failedIterations),
+    'successful-iterations': String(r.successfulIterations),
+    'issues-closed': r.issuesClosed.join(','),
+    'issues-escalated': r.issuesEscalated.join(','),
+    'checkpoint-id': r.checkpointId,
+    'cost-usd': r.costUsd.toFixed(4),
+    'result-json': redact(JSON.stringify(r)),
+  };
+}
+
+export interface SummaryContext {
+  /** Issues skipped because their author's association is not allowed. */
+  skippedOutsiders?: { id: string; author: string; association: string }[];
+  /** How to resume, e.g. the workflow's dispatch input. */
+  resumeHint?: string;
+}
+
+export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
+  const icon = r.status === 'complete' ? '✅' : r.status === 'continuing' ? '⏸️' : '🛑';
+  const lines: string[] = [
+    `## ${icon} agent-loop: ${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`,
+    '',
+    `Iterations ${r.iterations}/${r.maxIterations} in the run, ${r.sliceIterations} in this slice: ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures. Spend $${r.costUsd.toFixed(4)}.`,
+    '',
+  ];
+  if (r.diagnostic) lines.push('<details open><summary>Halt diagnostic</summary>', '', r.diagnostic.trimEnd(), '', '</details>', '');
+
+  lines.push('| | issues |', '|---|---|');
+  lines.push(`| closed | ${r.issuesClosed.map(issueRef).join(', ') || 'none'} |`);
+  lines.push(`| escalated | ${r.issuesEscalated.map(issueRef).join(', ') || 'none'} |`);
+  const outsiders = ctx.skippedOutsiders ?? [];
+  lines.push(`| skipped (author not allowed) | ${outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ') || 'none'} |`, '');
+
+  const rows = r.history.slice(-TABLE_ROWS);
+  if (rows.length > 0) {
+    lines.push(`### This slice's iterations${r.history.length > rows.length ? ` (the last ${rows.length} of ${r.history.length})` : ''}`, '');
+    lines.push('| # | issue | outcome | agent | tests | duration | cost |', '|---|---|---|---|---|---|---|');
+    for (const h of rows) {
+      const agent = h.agent.ok ? 'ok' : `${h.agent.failure?.class ?? 'failed'} ${h.agent.failure?.reason ?? ''}`.trim();
+      const tests = h.tests ? (h.tests.passed ? 'passed' : `failed (${h.tests.exitCode})`) : '—';
+      lines.push(`| ${h.n} | ${h.issueIds.map(issueRef).join(', ')} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`);
+    }
+    lines.push('', ...gantt(rows.slice(-GANTT_ROWS)), '');
+  }
+
+  lines.push(`Checkpoint \`${r.checkpointId}\`${r.status === 'complete' ? '.' : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`}`);
+  return fit(`${lines.join('\n')}\n`);
+}
+
+/** A Mermaid gantt of the slice's iterations, each from its start for its duration. */
+function gantt(rows: RunResult['history']): string[] {
+  const out = ['```mermaid', 'gantt', '  dateFormat x', '  axisFormat %H:%M:%S', '  title This slice'];
+  for (const h of rows) {
+    const start = Date.parse(h.startedAt);
+    if (!Number.isFinite(start)) continue;
+    const tag = h.outcome === 'complete' ? 'done, ' : h.outcome === 'agent_failed' || h.outcome === 'tests_failed' ? 'crit, ' : '';
+    out.push(`  ${h.n} ${h.issueIds.join(' ').replace(/[:#;]/g, ' ')} ${h.outcome} : ${tag}${start}, ${Math.max(1, Math.round(h.durationMs))}ms`);
+  }
+  out.push('```');
+  return out;
+}
+
+/** Never over the limit: cut at a line, say so. */
+function fit(text: string): string {
+  if (Buffer.byteLength(text) <= SUMMARY_LIMIT) return text;
+  const note = '\n\n_(summary cut to stay under the 1 MiB job summary limit)_\n';
+  let cut = text.slice(0, SUMMARY_LIMIT - note.length - 4096);
+  while (Buffer.byteLength(cut) > SUMMARY_LIMIT - note.length) cut = cut.slice(0, -4096);
+  return `${cut.slice(0, cut.lastIndexOf('\n'))}${note}`;
+}
+
+const escape = (s: string) => s.replace(/[|<>`]/g, (c) => `\\${c}`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;

@@ -1,0 +1,19 @@
+// The GitHub Action's main step (action.yml runs: main). Thin: everything is in action/main.ts.
+import * as core from '@actions/core';
+import { runAction } from './action/main.js';
+import { systemClock } from './util/clock.js';
+
+const controller = new AbortController();
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => controller.abort());
+
+runAction({
+  core: {
+    setSecret: core.setSecret, setOutput: core.setOutput, setFailed: core.setFailed, error: core.error, info: core.info,
+    writeSummary: async (markdown) => { await core.summary.addRaw(markdown).write(); },
+  },
+  env: process.env,
+  cwd: process.cwd(),
+  clock: systemClock,
+  stdout: (text) => void process.stdout.write(text),
+  signal: controller.signal,
+}).catch((error: unknown) => core.setFailed(`agent-loop: unexpected error: ${(error as Error)?.stack ?? String(error)}`));
