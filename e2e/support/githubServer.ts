@@ -1,0 +1,782 @@
+/**
+ * A stand-in for the GitHub REST API (issues, labels, comments) on 127.0.0.1 (ephemeral port).
+ * Point Octokit at it with `baseUrl: server.url` and `server.token`. It follows GitHub's
+ * documented behaviour (docs.github.com, github/docs content/rest/…):
+ *
+ * - Issues (rest/issues/issues): "GitHub's REST API considers every pull request an issue … You can
+ *   identify pull requests by the `pull_request` key": pull requests share the number sequence and
+ *   appear in `GET /repos/{owner}/{repo}/issues`. Query: `state` open|closed|all (default open),
+ *   `labels` "a list of comma separated label names" (an issue must carry all of them; names match
+ *   case-insensitively), `sort` created|updated|comments (default created), `direction` asc|desc
+ *   (default desc), `since`, `per_page` (default 30, max 100: larger values are clamped), `page`.
+ *   `GET …/issues/{n}`: 404 for an unknown number, 410 Gone for a deleted issue.
+ *   `PATCH …/issues/{n}`: `state` open|closed, `state_reason` completed|not_planned|duplicate|
+ *   reopened, "ignored unless `state` is changed" (closing defaults to completed).
+ * - Labels (rest/issues/labels): `POST …/issues/{n}/labels` with `{labels: [...]}` (or a bare array,
+ *   names or `{name}` objects) adds to the existing labels, creating unknown repository labels, and
+ *   answers the issue's labels; `DELETE …/issues/{n}/labels/{name}` answers the remaining labels,
+ *   404 "Label does not exist" when the issue does not carry it.
+ * - Comments (rest/issues/comments): `GET/POST …/issues/{n}/comments` (`since`, `per_page`, `page`);
+ *   a body over 65536 characters is a 422 Validation Failed.
+ * - Pagination (rest/using-the-rest-api/using-pagination-in-the-rest-api): a `link` header with
+ *   `prev`/`next`/`last`/`first` URLs, omitted when everything fits on one page; like GitHub the
+ *   URLs use the repository id (`/repositories/{id}/issues?…&page=2`), and those paths are served.
+ * - Conditional requests (rest/using-the-rest-api/best-practices-for-using-the-rest-api): GETs carry
+ *   an `etag`; a matching `if-none-match` gets `304 Not Modified`, which "does not count against
+ *   your primary rate limit". ETags are computed per token, as GitHub's are (GitHub support, in
+ *   eclipse-csi/otterdog#201: "It's currently expected for ETags to be auth token specific").
+ * - Rate limits (rest/using-the-rest-api/rate-limits-for-the-rest-api): every answer carries
+ *   `x-ratelimit-limit/remaining/used/reset/resource`; when the primary limit is spent the answer
+ *   is 403 (or 429) with `x-ratelimit-remaining: 0` and "API rate limit exceeded …"; a secondary
+ *   limit is 403 or 429 with a message saying "You have exceeded a secondary rate limit" and,
+ *   sometimes, `retry-after`. Both can be scripted (`rateLimitNext`); the primary limit also runs
+ *   out for real after `rateLimit` counted requests, until the window (`x-ratelimit-reset`) passes
+ *   on the server's clock.
+ * - Authentication: `Authorization: token T` or `Bearer T`. A wrong token is 401 "Bad credentials";
+ *   a missing one is 401 "Requires authentication" (this stand-in's repository is private-like and
+ *   answers nothing anonymously, where GitHub would answer 404 for a private repository).
+ *
+ * More endpoints (refs, pulls, …) go in as routes: `startGitHubServer({ routes })` or
+ * `server.addRoute(...)`, with `:name` path parameters; they get authentication, scripted failures,
+ * rate-limit accounting, ETags and the request log like the built-in ones.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const DOCS = 'https://docs.github.com/rest';
+export const MAX_COMMENT_LENGTH = 65536;
+
+export interface FakeComment {
+  id: number;
+  body: string;
+  user: string;
+  authorAssociation: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string | null;
+  state: 'open' | 'closed';
+  stateReason: string | null;
+  /** Label names, in the casing of the repository's labels. */
+  labels: string[];
+  user: string;
+  authorAssociation: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  pullRequest: boolean;
+  comments: FakeComment[];
+  /** A deleted issue answers 410 Gone. */
+  deleted: boolean;
+}
+
+export interface NewIssue {
+  title?: string;
+  body?: string | null;
+  labels?: string[];
+  user?: string;
+  /** OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, MANNEQUIN, NONE. Default OWNER. */
+  authorAssociation?: string;
+  createdAt?: string | Date;
+  state?: 'open' | 'closed';
+  pullRequest?: boolean;
+  comments?: Array<string | { body: string; user?: string; authorAssociation?: string }>;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string, as sent (`/repositories/{id}/…` stays as it was). */
+  path: string;
+  /** The query string without "?". */
+  query: string;
+  status: number;
+  /** How the request authenticated. */
+  auth: 'token' | 'bearer' | 'none' | 'bad';
+  /** It carried `if-none-match`. */
+  conditional: boolean;
+  /** It counted against the primary rate limit (not a 304, not refused for the limit itself). */
+  counted: boolean;
+  /** The parsed JSON body, or the raw text when it was not JSON, undefined when empty. */
+  body: unknown;
+}
+
+export interface RouteContext {
+  method: string;
+  /** `:name` parameters of the route, decoded. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  headers: http.IncomingHttpHeaders;
+  server: GitHubServer;
+  /** A 200 list answer cut into pages by `per_page`/`page`, with GitHub's `link` header. */
+  paginate(items: readonly unknown[]): RouteResult;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface GitHubRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** e.g. `/repos/:owner/:repo/pulls/:number`. `/repositories/:id/…` requests are matched as `/repos/:owner/:repo/…`. */
+  path: string;
+  handler(ctx: RouteContext): RouteResult;
+}
+
+export type RateLimitScript = (
+  | { kind: 'primary'; status?: 403 | 429; resetInSeconds?: number }
+  | { kind: 'secondary'; status?: 403 | 429; retryAfterSeconds?: number }
+) & {
+  /** Only requests with this method are refused (e.g. POST: a content-creation limit). */
+  method?: string;
+};
+
+export interface GitHubServerOptions {
+  owner?: string;
+  repo?: string;
+  repositoryId?: number;
+  /** The accepted token (default: a random `ghs_` installation-like token). */
+  token?: string;
+  /** More accepted tokens (a new workflow run has a new GITHUB_TOKEN: ETags differ per token). */
+  otherTokens?: string[];
+  /** Primary limit per window (GITHUB_TOKEN: 1000 per hour per repository). Default 5000. */
+  rateLimit?: number;
+  /** The server's clock, milliseconds. Default Date.now. */
+  now?: () => number;
+  /** Who the token acts as: the author of the comments it posts. */
+  viewer?: { login: string; authorAssociation?: string };
+  routes?: GitHubRoute[];
+}
+
+export interface GitHubServer {
+  /** Base URL for Octokit's `baseUrl`: http://127.0.0.1:PORT */
+  readonly url: string;
+  readonly token: string;
+  readonly owner: string;
+  readonly repo: string;
+  readonly repositoryId: number;
+  /** Every issue and pull request, by number order. */
+  readonly issues: readonly FakeIssue[];
+  /** Every request, whatever the answer. */
+  readonly requests: RecordedRequest[];
+  addIssue(spec?: NewIssue): FakeIssue;
+  /** `count` issues; `spec(i)` (i from 0) describes each. Created one minute apart, oldest first. */
+  addIssues(count: number, spec?: (i: number) => NewIssue): FakeIssue[];
+  issue(number: number): FakeIssue | undefined;
+  /** Changes an issue as a person on the web would (bumps updated_at, so its ETags change). */
+  updateIssue(number: number, change: Partial<Pick<FakeIssue, 'title' | 'body' | 'state' | 'labels' | 'authorAssociation'>>): FakeIssue;
+  deleteIssue(number: number): void;
+  /** The primary-limit window as the headers report it. */
+  rateLimit(): { limit: number; remaining: number; used: number; reset: number };
+  setRateLimit(change: { remaining?: number; resetAt?: number }): void;
+  /** The next `n` requests (after authentication; with `script.method`, of that method) are refused for a rate limit. */
+  rateLimitNext(n: number, script: RateLimitScript): void;
+  /** The next `n` requests (of `method`, when given) get a 5xx. */
+  failNext(n: number, status?: 500 | 502 | 503, method?: string): void;
+  addRoute(route: GitHubRoute): void;
+  close(): Promise<void>;
+}
+
+interface Scripted {
+  kind: 'primary' | 'secondary' | 'server';
+  /** Only a request with this method takes the entry. */
+  method?: string;
+  status: number;
+  resetInSeconds?: number;
+  retryAfterSeconds?: number;
+}
+
+interface CompiledRoute {
+  route: GitHubRoute;
+  pattern: RegExp;
+  names: string[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export async function startGitHubServer(options: GitHubServerOptions = {}): Promise<GitHubServer> {
+  const owner = options.owner ?? 'octo-org';
+  const repo = options.repo ?? 'widgets';
+  const repositoryId = options.repositoryId ?? 1_296_269;
+  const token = options.token ?? `ghs_${randomBytes(27).toString('base64url').replace(/[-_]/g, 'x').slice(0, 36)}`;
+  const tokens = new Set([token, ...(options.otherTokens ?? [])]);
+  const now = options.now ?? Date.now;
+  const viewer = { login: options.viewer?.login ?? 'github-actions[bot]', authorAssociation: options.viewer?.authorAssociation ?? 'NONE' };
+  const limit = options.rateLimit ?? 5000;
+  const installationId = 40_000_000 + (repositoryId % 1_000_000);
+
+  const issues: FakeIssue[] = [];
+  const repoLabels = new Map<string, { id: number; name: string; color: string }>();
+  const requests: RecordedRequest[] = [];
+  const scripted: Scripted[] = [];
+  const routes: CompiledRoute[] = [];
+  let nextNumber = 1;
+  let nextCommentId = 1_000_001;
+  let nextLabelId = 208_045_946;
+  let remaining = limit;
+  let resetAt = Math.floor(now() / 1000) + 3600;
+  let baseUrl = '';
+
+  const label = (name: string) => {
+    const key = name.toLowerCase();
+    let found = repoLabels.get(key);
+    if (!found) {
+      found = { id: nextLabelId++, name, color: 'ededed' };
+      repoLabels.set(key, found);
+    }
+    return found;
+  };
+  const labelObject = (name: string) => {
+    const l = label(name);
+    return {
+      id: l.id,
+      node_id: `LA_${Buffer.from(String(l.id)).toString('base64url')}`,
+      url: `${baseUrl}/repos/${owner}/${repo}/labels/${encodeURIComponent(l.name)}`,
+      name: l.name,
+      color: l.color,
+      default: false,
+      description: null,
+    };
+  };
+  const userObject = (login: string) => ({
+    login,
+    id: 1000 + [...login].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000_000, 7),
+    type: login.endsWith('[bot]') ? 'Bot' : 'User',
+    html_url: `https://github.com/${login}`,
+  });
+  const repoApi = () => `${baseUrl}/repos/${owner}/${repo}`;
+  const issueJson = (issue: FakeIssue) => {
+    const api = `${repoApi()}/issues/${issue.number}`;
+    const html = `https://github.com/${owner}/${repo}/${issue.pullRequest ? 'pull' : 'issues'}/${issue.number}`;
+    return {
+      id: 1_000_000_000 + issue.number,
+      node_id: `I_${Buffer.from(`${repositoryId}:${issue.number}`).toString('base64url')}`,
+      url: api,
+      repository_url: repoApi(),
+      labels_url: `${api}/labels{/name}`,
+      comments_url: `${api}/comments`,
+      events_url: `${api}/events`,
+      html_url: html,
+      number: issue.number,
+      state: issue.state,
+      state_reason: issue.stateReason,
+      title: issue.title,
+      body: issue.body,
+      user: userObject(issue.user),
+      labels: issue.labels.map(labelObject),
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      locked: false,
+      comments: issue.comments.length,
+      created_at: issue.createdAt,
+      updated_at: issue.updatedAt,
+      closed_at: issue.closedAt,
+      author_association: issue.authorAssociation,
+      ...(issue.pullRequest
+        ? {
+            draft: false,
+            pull_request: {
+              url: `${repoApi()}/pulls/${issue.number}`,
+              html_url: html,
+              diff_url: `${html}.diff`,
+              patch_url: `${html}.patch`,
+              merged_at: null,
+            },
+          }
+        : {}),
+    };
+  };
+  const commentJson = (issue: FakeIssue, c: FakeComment) => ({
+    id: c.id,
+    node_id: `IC_${Buffer.from(String(c.id)).toString('base64url')}`,
+    url: `${repoApi()}/issues/comments/${c.id}`,
+    html_url: `https://github.com/${owner}/${repo}/issues/${issue.number}#issuecomment-${c.id}`,
+    issue_url: `${repoApi()}/issues/${issue.number}`,
+    body: c.body,
+    user: userObject(c.user),
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+    author_association: c.authorAssociation,
+  });
+
+  const touch = (issue: FakeIssue) => {
+    // updated_at has one-second resolution on GitHub; keep it strictly increasing so every change
+    // is visible in the JSON (and in the ETag) even within one second.
+    const t = Math.max(now(), Date.parse(issue.updatedAt) + 1000);
+    issue.updatedAt = iso(t);
+  };
+
+  const addIssue = (spec: NewIssue = {}): FakeIssue => {
+    const number = nextNumber++;
+    const created = spec.createdAt === undefined ? iso(now()) : iso(new Date(spec.createdAt).getTime());
+    const state = spec.state ?? 'open';
+    const issue: FakeIssue = {
+      number,
+      title: spec.title ?? `Issue ${number}`,
+      body: spec.body === undefined ? `Body of ${number}` : spec.body,
+      state,
+      stateReason: state === 'closed' ? 'completed' : null,
+      labels: (spec.labels ?? []).map((n) => label(n).name),
+      user: spec.user ?? 'octocat',
+      authorAssociation: spec.authorAssociation ?? 'OWNER',
+      createdAt: created,
+      updatedAt: created,
+      closedAt: state === 'closed' ? created : null,
+      pullRequest: spec.pullRequest ?? false,
+      comments: [],
+      deleted: false,
+    };
+    for (const c of spec.comments ?? []) {
+      const comment = typeof c === 'string' ? { body: c } : c;
+      issue.comments.push({
+        id: nextCommentId++,
+        body: comment.body,
+        user: comment.user ?? 'octocat',
+        authorAssociation: 'authorAssociation' in comment && comment.authorAssociation ? comment.authorAssociation : 'OWNER',
+        createdAt: created,
+        updatedAt: created,
+      });
+    }
+    issues.push(issue);
+    return issue;
+  };
+
+  const findIssue = (numberText: string | undefined): FakeIssue | RouteResult => {
+    const number = Number(numberText);
+    const issue = Number.isInteger(number) ? issues.find((i) => i.number === number) : undefined;
+    if (!issue) return notFound();
+    if (issue.deleted) return { status: 410, body: { message: 'This issue was deleted', documentation_url: `${DOCS}/issues/issues#get-an-issue`, status: '410' } };
+    return issue;
+  };
+  const isResult = (v: FakeIssue | RouteResult): v is RouteResult => 'status' in v;
+
+  // --- built-in routes ------------------------------------------------------------------------
+
+  const builtIn: GitHubRoute[] = [
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/issues',
+      handler: (ctx) => {
+        const state = ctx.query.get('state') ?? 'open';
+        if (!['open', 'closed', 'all'].includes(state)) return validationFailed('state');
+        const wanted = (ctx.query.get('labels') ?? '')
+          .split(',')
+          .map((l) => l.trim().toLowerCase())
+          .filter((l) => l !== '');
+        const since = ctx.query.get('since');
+        const sinceMs = since ? Date.parse(since) : NaN;
+        const sort = ctx.query.get('sort') ?? 'created';
+        if (!['created', 'updated', 'comments'].includes(sort)) return validationFailed('sort');
+        const direction = ctx.query.get('direction') ?? 'desc';
+        if (!['asc', 'desc'].includes(direction)) return validationFailed('direction');
+        const key = (i: FakeIssue) => (sort === 'comments' ? i.comments.length : Date.parse(sort === 'updated' ? i.updatedAt : i.createdAt));
+        const list = issues
+          .filter((i) => !i.deleted)
+          .filter((i) => state === 'all' || i.state === state)
+          .filter((i) => wanted.every((w) => i.labels.some((l) => l.toLowerCase() === w)))
+          .filter((i) => Number.isNaN(sinceMs) || Date.parse(i.updatedAt) >= sinceMs)
+          .sort((a, b) => key(a) - key(b) || a.number - b.number);
+        if (direction === 'desc') list.reverse();
+        return ctx.paginate(list.map(issueJson));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/issues/:number',
+      handler: (ctx) => {
+        const issue = findIssue(ctx.params.number);
+        return isResult(issue) ? issue : { status: 200, body: issueJson(issue) };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/repos/:owner/:repo/issues/:number',
+      handler: (ctx) => {
+        const issue = findIssue(ctx.params.number);
+        if (isResult(issue)) return issue;
+        const body = ctx.body;
+        if (!isObject(body)) return { status: 400, body: { message: 'Body should be a JSON object', documentation_url: DOCS, status: '400' } };
+        if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed') return validationFailed('state');
+        const reasons = ['completed', 'not_planned', 'duplicate', 'reopened', null];
+        if (body.state_reason !== undefined && !reasons.includes(body.state_reason as string | null)) return validationFailed('state_reason');
+        if (typeof body.title === 'string') issue.title = body.title;
+        if (typeof body.body === 'string' || body.body === null) issue.body = body.body;
+        if (Array.isArray(body.labels)) issue.labels = body.labels.map((l) => label(typeof l === 'string' ? l : String((l as { name?: unknown }).name)).name);
+        if (body.state !== undefined && body.state !== issue.state) {
+          issue.state = body.state;
+          if (issue.state === 'closed') {
+            issue.stateReason = typeof body.state_reason === 'string' ? body.state_reason : 'completed';
+            issue.closedAt = iso(now());
+          } else {
+            issue.stateReason = 'reopened';
+            issue.closedAt = null;
+          }
+        }
+        touch(issue);
+        return { status: 200, body: issueJson(issue) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/repos/:owner/:repo/issues/:number/labels',
+      handler: (ctx) => {
+        const issue = findIssue(ctx.params.number);
+        if (isResult(issue)) return issue;
+        const raw = Array.isArray(ctx.body) ? ctx.body : isObject(ctx.body) ? ctx.body.labels : undefined;
+        if (!Array.isArray(raw)) return validationFailed('labels');
+        const names: string[] = [];
+        for (const l of raw) {
+          const name = typeof l === 'string' ? l : isObject(l) && typeof l.name === 'string' ? l.name : undefined;
+          if (name === undefined || name.trim() === '') return validationFailed('labels');
+          names.push(name);
+        }
+        for (const name of names) {
+          const canonical = label(name).name;
+          if (!issue.labels.some((l) => l.toLowerCase() === canonical.toLowerCase())) issue.labels.push(canonical);
+        }
+        if (names.length > 0) touch(issue);
+        return { status: 200, body: issue.labels.map(labelObject) };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/repos/:owner/:repo/issues/:number/labels/:name',
+      handler: (ctx) => {
+        const issue = findIssue(ctx.params.number);
+        if (isResult(issue)) return issue;
+        const name = (ctx.params.name ?? '').toLowerCase();
+        const index = issue.labels.findIndex((l) => l.toLowerCase() === name);
+        if (index === -1) return { status: 404, body: { message: 'Label does not exist', documentation_url: `${DOCS}/issues/labels#remove-a-label-from-an-issue`, status: '404' } };
+        issue.labels.splice(index, 1);
+        touch(issue);
+        return { status: 200, body: issue.labels.map(labelObject) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/issues/:number/comments',
+      handler: (ctx) => {
+        const issue = findIssue(ctx.params.number);
+        if (isResult(issue)) return issue;
+        const since = ctx.query.get('since');
+        const sinceMs = since ? Date.parse(since) : NaN;
+        const list = issue.comments.filter((c) => Number.isNaN(sinceMs) || Date.parse(c.updatedAt) >= sinceMs);
+        return ctx.paginate(list.map((c) => commentJson(issue, c)));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/repos/:owner/:repo/issues/:number/comments',
+      handler: (ctx) => {
+        const issue = findIssue(ctx.params.number);
+        if (isResult(issue)) return issue;
+        const body = isObject(ctx.body) ? ctx.body.body : undefined;
+        if (typeof body !== 'string' || body === '') return validationFailed('body', 'missing_field');
+        if (body.length > MAX_COMMENT_LENGTH) {
+          return {
+            status: 422,
+            body: {
+              message: 'Validation Failed',
+              errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${MAX_COMMENT_LENGTH} characters)` }],
+              documentation_url: `${DOCS}/issues/comments#create-an-issue-comment`,
+              status: '422',
+            },
+          };
+        }
+        const stamp = iso(now());
+        const comment: FakeComment = { id: nextCommentId++, body, user: viewer.login, authorAssociation: viewer.authorAssociation, createdAt: stamp, updatedAt: stamp };
+        issue.comments.push(comment);
+        touch(issue);
+        const json = commentJson(issue, comment);
+        return { status: 201, body: json, headers: { location: json.url } };
+      },
+    },
+  ];
+
+  const compile = (route: GitHubRoute): CompiledRoute => {
+    const names: string[] = [];
+    const source = route.path
+      .split('/')
+      .map((part) => {
+        if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(part.slice(1));
+        return '([^/]+)';
+      })
+      .join('/');
+    return { route, names, pattern: new RegExp(`^${source}/?$`) };
+  };
+  for (const r of [...builtIn, ...(options.routes ?? [])]) routes.push(compile(r));
+
+  // --- rate limit -----------------------------------------------------------------------------
+
+  const rollWindow = () => {
+    const seconds = Math.floor(now() / 1000);
+    if (seconds >= resetAt) {
+      remaining = limit;
+      resetAt = seconds + 3600;
+    }
+  };
+  const rateHeaders = (remainingShown = remaining, resetShown = resetAt): Record<string, string> => ({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(Math.max(0, remainingShown)),
+    'x-ratelimit-used': String(limit - Math.max(0, remaining)),
+    'x-ratelimit-reset': String(resetShown),
+    'x-ratelimit-resource': 'core',
+  });
+
+  // --- the server -----------------------------------------------------------------------------
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const method = (req.method ?? 'GET').toUpperCase();
+      let body: unknown;
+      let badJson = false;
+      if (raw !== '') {
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          body = raw;
+          badJson = true;
+        }
+      }
+      const authHeader = req.headers.authorization;
+      const authMatch = /^(token|bearer)\s+(\S+)\s*$/i.exec(authHeader ?? '');
+      const auth: RecordedRequest['auth'] =
+        authHeader === undefined ? 'none' : authMatch && tokens.has(authMatch[2] ?? '') ? (authMatch[1]?.toLowerCase() === 'token' ? 'token' : 'bearer') : 'bad';
+      const presented = authMatch?.[2] ?? '';
+      const conditional = req.headers['if-none-match'] !== undefined;
+
+      const send = (status: number, payload: unknown, headers: Record<string, string>, counted: boolean) => {
+        requests.push({ method, path: url.pathname, query: url.search.replace(/^\?/, ''), status, auth, conditional, counted, body });
+        const common: Record<string, string> = {
+          'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
+          'x-github-media-type': 'github.v3; format=json',
+          'x-github-api-version-selected': '2022-11-28',
+        };
+        if (payload === undefined) {
+          res.writeHead(status, { ...common, ...headers });
+          res.end();
+        } else {
+          res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...common, ...headers });
+          res.end(JSON.stringify(payload));
+        }
+      };
+
+      if (auth === 'none') return send(401, { message: 'Requires authentication', documentation_url: DOCS, status: '401' }, {}, false);
+      if (auth === 'bad') return send(401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' }, {}, false);
+
+      rollWindow();
+      const scriptIndex = scripted.findIndex((s) => s.method === undefined || s.method.toUpperCase() === method);
+      const script = scriptIndex === -1 ? undefined : scripted.splice(scriptIndex, 1)[0];
+      if (script?.kind === 'server') {
+        return send(script.status, { message: 'Server Error' }, rateHeaders(), true);
+      }
+      if (script?.kind === 'primary') {
+        const reset = Math.floor(now() / 1000) + (script.resetInSeconds ?? 60);
+        return send(script.status, primaryLimitBody(installationId, script.status), rateHeaders(0, reset), false);
+      }
+      if (script?.kind === 'secondary') {
+        const headers = rateHeaders();
+        if (script.retryAfterSeconds !== undefined) headers['retry-after'] = String(script.retryAfterSeconds);
+        remaining--;
+        return send(script.status, secondaryLimitBody(script.status), headers, true);
+      }
+      if (remaining <= 0) return send(403, primaryLimitBody(installationId, 403), rateHeaders(0), false);
+      if (badJson) {
+        remaining--;
+        return send(400, { message: 'Problems parsing JSON', documentation_url: DOCS, status: '400' }, rateHeaders(), true);
+      }
+
+      // `/repositories/{id}/…` (the form of GitHub's link URLs) is `/repos/{owner}/{repo}/…`.
+      let path = url.pathname;
+      const byId = /^\/repositories\/(\d+)(\/.*)?$/.exec(path);
+      if (byId) path = Number(byId[1]) === repositoryId ? `/repos/${owner}/${repo}${byId[2] ?? ''}` : '/-not-found-';
+
+      let result: RouteResult | undefined;
+      let matchedAny = false;
+      for (const { route, pattern, names } of routes) {
+        const m = pattern.exec(path);
+        if (!m) continue;
+        matchedAny = true;
+        if (route.method !== method) continue;
+        const params: Record<string, string> = {};
+        names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1] ?? '')));
+        if (params.owner !== undefined && params.repo !== undefined && (params.owner.toLowerCase() !== owner.toLowerCase() || params.repo.toLowerCase() !== repo.toLowerCase())) {
+          result = notFound();
+          break;
+        }
+        const ctx: RouteContext = {
+          method,
+          params,
+          query: url.searchParams,
+          body,
+          headers: req.headers,
+          server: api,
+          paginate: (items) => paginate(items, url, path),
+        };
+        result = route.handler(ctx);
+        break;
+      }
+      if (!result) result = matchedAny ? { status: 404, body: { message: 'Not Found', documentation_url: DOCS, status: '404' } } : notFound();
+
+      const headers = { ...(result.headers ?? {}) };
+      if (method === 'GET' && result.status === 200) {
+        const etag = `W/"${createHash('sha256').update(presented).update('\0').update(JSON.stringify(result.body)).digest('hex').slice(0, 32)}"`;
+        headers.etag = etag;
+        headers['cache-control'] = 'private, max-age=60, s-maxage=60';
+        headers.vary = 'Accept, Authorization, Cookie, X-GitHub-OTP';
+        if (etagMatches(req.headers['if-none-match'], etag)) {
+          // 304: no body, and not counted against the primary rate limit.
+          const keep = Object.fromEntries(Object.entries(headers).filter(([k]) => ['etag', 'cache-control', 'vary', 'link'].includes(k)));
+          return send(304, undefined, { ...rateHeaders(), ...keep }, false);
+        }
+      }
+      remaining--;
+      return send(result.status, result.body, { ...rateHeaders(), ...headers }, true);
+    });
+  });
+
+  const paginate = (items: readonly unknown[], url: URL, path: string): RouteResult => {
+    const perPageRaw = Number(url.searchParams.get('per_page') ?? 30);
+    const perPage = Math.min(100, Math.max(1, Number.isFinite(perPageRaw) ? Math.floor(perPageRaw) : 30));
+    const pageRaw = Number(url.searchParams.get('page') ?? 1);
+    const page = Math.max(1, Number.isFinite(pageRaw) ? Math.floor(pageRaw) : 1);
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    const slice = items.slice((page - 1) * perPage, page * perPage);
+    const rest = path.replace(/^\/repos\/[^/]+\/[^/]+/, '');
+    const link = (p: number) => {
+      const q = new URLSearchParams(url.searchParams);
+      q.set('page', String(p));
+      return `<${baseUrl}/repositories/${repositoryId}${rest}?${q.toString()}>`;
+    };
+    const rels: string[] = [];
+    if (page > 1) rels.push(`${link(Math.min(page - 1, last))}; rel="prev"`);
+    if (page < last) rels.push(`${link(page + 1)}; rel="next"`, `${link(last)}; rel="last"`);
+    if (page > 1) rels.push(`${link(1)}; rel="first"`);
+    return { status: 200, body: slice, headers: rels.length > 0 ? { link: rels.join(', ') } : {} };
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+  let closed: Promise<void> | undefined;
+
+  const api: GitHubServer = {
+    url: baseUrl,
+    token,
+    owner,
+    repo,
+    repositoryId,
+    issues,
+    requests,
+    addIssue,
+    addIssues(count, spec = () => ({})) {
+      const start = now() - count * 60_000;
+      const out: FakeIssue[] = [];
+      for (let i = 0; i < count; i++) out.push(addIssue({ createdAt: new Date(start + i * 60_000), ...spec(i) }));
+      return out;
+    },
+    issue: (number) => issues.find((i) => i.number === number),
+    updateIssue(number, change) {
+      const issue = issues.find((i) => i.number === number);
+      if (!issue) throw new Error(`fake GitHub: no issue #${number}`);
+      if (change.title !== undefined) issue.title = change.title;
+      if (change.body !== undefined) issue.body = change.body;
+      if (change.authorAssociation !== undefined) issue.authorAssociation = change.authorAssociation;
+      if (change.labels !== undefined) issue.labels = change.labels.map((n) => label(n).name);
+      if (change.state !== undefined && change.state !== issue.state) {
+        issue.state = change.state;
+        issue.stateReason = change.state === 'closed' ? 'completed' : 'reopened';
+        issue.closedAt = change.state === 'closed' ? iso(now()) : null;
+      }
+      touch(issue);
+      return issue;
+    },
+    deleteIssue(number) {
+      const issue = issues.find((i) => i.number === number);
+      if (issue) issue.deleted = true;
+    },
+    rateLimit: () => {
+      rollWindow();
+      return { limit, remaining: Math.max(0, remaining), used: limit - Math.max(0, remaining), reset: resetAt };
+    },
+    setRateLimit(change) {
+      if (change.remaining !== undefined) remaining = change.remaining;
+      if (change.resetAt !== undefined) resetAt = change.resetAt;
+    },
+    rateLimitNext(n, script) {
+      const only = script.method !== undefined ? { method: script.method } : {};
+      for (let i = 0; i < n; i++) {
+        scripted.push(
+          script.kind === 'primary'
+            ? { kind: 'primary', status: script.status ?? 403, ...only, ...(script.resetInSeconds !== undefined ? { resetInSeconds: script.resetInSeconds } : {}) }
+            : { kind: 'secondary', status: script.status ?? 403, ...only, ...(script.retryAfterSeconds !== undefined ? { retryAfterSeconds: script.retryAfterSeconds } : {}) },
+        );
+      }
+    },
+    failNext(n, status = 502, method) {
+      for (let i = 0; i < n; i++) scripted.push({ kind: 'server', status, ...(method !== undefined ? { method } : {}) });
+    },
+    addRoute(route) {
+      routes.push(compile(route));
+    },
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+  return api;
+}
+
+function notFound(): RouteResult {
+  return { status: 404, body: { message: 'Not Found', documentation_url: DOCS, status: '404' } };
+}
+
+function validationFailed(field: string, code = 'invalid'): RouteResult {
+  return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Issue', field, code }], documentation_url: DOCS, status: '422' } };
+}
+
+function primaryLimitBody(installationId: number, status: number) {
+  return {
+    message: `API rate limit exceeded for installation ID ${installationId}. If you reach out to GitHub Support for help, please include the request ID 0000:0000:0000000:0000000:00000000 and timestamp 2026-01-01 00:00:00 UTC. For more on scraping GitHub and how it may affect your rights, please review our Terms of Service (https://docs.github.com/en/site-policy/github-terms/github-terms-of-service)`,
+    documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+    status: String(status),
+  };
+}
+
+function secondaryLimitBody(status: number) {
+  return {
+    message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:0000:0000000:0000000:00000000.',
+    documentation_url: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+    status: String(status),
+  };
+}
+
+/** RFC 9110 If-None-Match: `*` or a list of entity tags, compared weakly (W/ ignored). */
+function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value.trim() === '*') return true;
+  const opaque = (t: string) => t.trim().replace(/^W\//, '');
+  return value.split(',').some((t) => opaque(t) === opaque(etag));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
