@@ -8,7 +8,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => controll
 
 runAction({
   core: {
-    setSecret: core.setSecret, setOutput: core.setOutput, setFailed: core.setFailed, error: core.error, info: core.info,
+    setSecret: core.setSecret, setOutput: core.setOutput, setFailed: core.setFailed, error: core.error, warning: core.warning,
+    info: core.info, saveState: core.saveState,
     writeSummary: async (markdown) => { await core.summary.addRaw(markdown).write(); },
   },
   env: process.env,

@@ -1,6 +1,25 @@
-// The GitHub Action's post step (always runs). Publishing the state directory through the cache
-// and an artifact comes with the persistence slice; until then it only says so. Post never fails
-// the job: it only warns.
+// The GitHub Action's post step (post-if: always(), so cancelled and failed runs save too):
+// publishes the state directory main restored and the slice updated, to the cache and as an
+// artifact. Post never fails the job: every problem is a warning.
 import * as core from '@actions/core';
+import { loadActionConfig } from './action/inputs.js';
+import { publish, runRefs } from './action/persistence.js';
+import { createRedactor } from './report/redact.js';
 
-core.info('agent-loop post: the checkpoint stays in the workspace; publishing it to the cache and an artifact is not in this build yet.');
+async function post(): Promise<void> {
+  const stateDir = core.getState('state-dir');
+  if (!stateDir) {
+    core.info('agent-loop post: nothing to publish (main did not run on a runner with the cache service, or stopped before the slice).');
+    return;
+  }
+  const { options, secrets } = loadActionConfig(process.env);
+  for (const secret of secrets) core.setSecret(secret);
+  const redact = createRedactor(secrets);
+  const refs = runRefs(process.env, options.label);
+  if (!refs) return core.warning('agent-loop post: no cache service in this environment; the checkpoint was not published.');
+  const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
+  const saved = await publish({ refs, stateDir, token: options.githubToken ?? '', restoredGeneration: Number(core.getState('generation') || '0'), log });
+  core.info(saved.skipped ? `agent-loop post: not published: ${saved.skipped}` : `agent-loop post: published generation ${saved.generation} (cache ${saved.cacheKey ?? 'not saved'}, artifact ${saved.artifactId ?? 'not uploaded'}).`);
+}
+
+post().catch((error: unknown) => core.warning(`agent-loop post: could not publish the checkpoint: ${(error as Error)?.message ?? String(error)}`));

@@ -9,6 +9,7 @@ import { runCommand } from '../cli/run.js';
 import { createRedactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
 import { loadActionConfig } from './inputs.js';
+import { restore, runRefs } from './persistence.js';
 import { buildSummary, resultOutputs } from './summary.js';
 
 /** The part of @actions/core the action uses. */
@@ -17,7 +18,10 @@ export interface ActionCore {
   setOutput(name: string, value: string): void;
   setFailed(message: string): void;
   error(message: string): void;
+  warning(message: string): void;
   info(message: string): void;
+  /** Hands a value to the post step (GITHUB_STATE). */
+  saveState(name: string, value: string): void;
   writeSummary(markdown: string): Promise<void>;
 }
 
@@ -53,6 +57,16 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   }
   const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
   const stateDir = path.resolve(workspace, options.stateDir);
+
+  // The loop's state from earlier runs: the cache, else the newest artifact, else a fresh start.
+  const refs = runRefs(env, options.label);
+  if (refs) {
+    const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
+    const restored = await restore({ refs, stateDir, token: options.githubToken ?? '', fresh: options.fresh, checkpointId: options.resume, log });
+    core.info(redact(`agent-loop: ${restored.message}`));
+    core.saveState('state-dir', stateDir);
+    core.saveState('generation', String(restored.generation ?? 0));
+  }
   const errors: string[] = [];
   const code = await runCommand(options, {
     cwd: workspace, env, clock: deps.clock, secrets, stateDir, signal: deps.signal,

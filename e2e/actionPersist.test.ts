@@ -1,0 +1,100 @@
+/**
+ * The bundled action's main and post steps across runs, as the runner runs them, with the real
+ * @actions/cache and @actions/artifact clients against the local emulator of the Actions services:
+ * three scheduled runs continue one loop (the state directory is gone between runs, as on a fresh
+ * runner), the second restoring from the cache, the third (cache entry evicted) from the artifact.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { promises as fs, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DONE_REPORT, type Sandbox, createSandbox, issue, writeAgent } from './helpers.js';
+import { type ActionsServices, startActionsServices } from './support/actionsServices.js';
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+let services: ActionsServices;
+let sb: Sandbox;
+beforeEach(async () => {
+  services = await startActionsServices();
+  sb = await createSandbox([issue('bd-1', 'Make the value good')]);
+});
+afterEach(async () => {
+  await services.close();
+  await sb.cleanup();
+});
+
+/** name<<DELIMITER \n value \n DELIMITER, as @actions/core writes GITHUB_OUTPUT and GITHUB_STATE. */
+function parseFileCommands(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/^([^\n<]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) out[m[1] as string] = m[3] as string;
+  return out;
+}
+
+async function step(script: 'main' | 'post', env: NodeJS.ProcessEnv): Promise<{ code: number | null; log: string }> {
+  const child = spawn(process.execPath, [path.join(DIST, script, 'index.js')], { cwd: sb.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (c: Buffer) => { log += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => { log += c.toString(); });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, log };
+}
+
+/** One workflow run: main, then post with main's GITHUB_STATE as STATE_* variables. */
+async function workflowRun(runId: number, agent: string) {
+  await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true }); // a fresh runner
+  const files = { GITHUB_OUTPUT: path.join(sb.root, `output-${runId}`), GITHUB_STATE: path.join(sb.root, `state-${runId}`), GITHUB_STEP_SUMMARY: path.join(sb.root, `summary-${runId}`) };
+  for (const f of Object.values(files)) await fs.writeFile(f, '');
+  const runEnv = services.env({ runId, attempt: 1 });
+  const inputs = {
+    'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0',
+    'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_SLICE-ITERATIONS': '1',
+    'INPUT_LABEL': 'agent-loop', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
+  };
+  const env: NodeJS.ProcessEnv = { ...sb.env, ...runEnv, ...inputs, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: path.join(sb.root, 'tmp') };
+  await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
+  const main = await step('main', env);
+  const state = parseFileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
+  const postEnv = { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) };
+  const post = await step('post', postEnv);
+  return { main, post, outputs: parseFileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8')), state };
+}
+
+describe('the action across workflow runs', () => {
+  it('three runs continue one loop: restored from the cache, then (evicted) from the artifact; post publishes each', async () => {
+    const agent = await writeAgent(sb, 'third-time', `if [ "$AGENT_LOOP_ITERATION" -ge 3 ]; then
+  echo good > value.txt
+  ${DONE_REPORT}
+else
+  echo "still working (iteration $AGENT_LOOP_ITERATION)"
+fi
+`);
+    const r1 = await workflowRun(101, agent);
+    expect(r1.main.code).toBe(0);
+    expect(r1.main.log).toContain('agent-loop: ');
+    expect(r1.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
+    expect(r1.post.code).toBe(0);
+    expect(r1.post.log).toMatch(/published generation 1/);
+    const id = r1.outputs['checkpoint-id'];
+    expect(services.caches().map((c) => c.key)).toEqual([expect.stringMatching(/^agent-loop-.*-101-1$/)]);
+
+    const r2 = await workflowRun(102, agent);
+    expect(r2.main.log).toMatch(/restored .*cache/i);
+    expect(r2.outputs).toMatchObject({ status: 'continuing', iterations: '2', 'checkpoint-id': id });
+    expect(r2.post.log).toMatch(/published generation 2/);
+
+    services.evictCache();
+    const r3 = await workflowRun(103, agent);
+    expect(r3.main.log).toMatch(/restored .*artifact/i);
+    expect(r3.outputs).toMatchObject({ status: 'complete', iterations: '3', 'issues-closed': 'bd-1', 'checkpoint-id': id });
+    expect(r3.post.log).toMatch(/published generation 3/);
+  });
+
+  it('with neither a cache entry nor an artifact the first run starts fresh and says so', async () => {
+    const agent = await writeAgent(sb, 'busy', 'echo "still working"');
+    const r = await workflowRun(201, agent);
+    expect(r.main.log).toMatch(/fresh/i);
+    expect(r.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * Carrying the state directory between runs in the action: restore in main, publish in post.
+ * Only on a runner (ACTIONS_RUNTIME_TOKEN present); elsewhere the state stays in the workspace.
+ */
+import { type RestoreResult, actionsArtifacts, actionsCache, restoreState, saveState, stateScope } from '../persist/stateStore.js';
+
+export interface RunRefs {
+  scope: string;
+  runId: number;
+  attempt: number;
+  repository: string;
+}
+
+/** The run's identity from the runner's environment, or undefined outside GitHub Actions. */
+export function runRefs(env: NodeJS.ProcessEnv, label: string): RunRefs | undefined {
+  if (!env.ACTIONS_RUNTIME_TOKEN || !env.GITHUB_RUN_ID || !env.GITHUB_REPOSITORY) return undefined;
+  return {
+    scope: stateScope(env.GITHUB_REF ?? 'ref', label),
+    runId: Number(env.GITHUB_RUN_ID),
+    attempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1'),
+    repository: env.GITHUB_REPOSITORY,
+  };
+}
+
+export interface PersistLog {
+  info(message: string): void;
+  warning(message: string): void;
+}
+
+export async function restore(input: { refs: RunRefs; stateDir: string; token: string; fresh: boolean; checkpointId?: string; log: PersistLog }): Promise<RestoreResult> {
+  const { refs } = input;
+  return restoreState({
+    stateDir: input.stateDir, scope: refs.scope, runId: refs.runId, attempt: refs.attempt, fresh: input.fresh, checkpointId: input.checkpointId,
+    cache: actionsCache(), artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }), log: input.log,
+  });
+}
+
+export async function publish(input: { refs: RunRefs; stateDir: string; token: string; restoredGeneration?: number; log: PersistLog }) {
+  const { refs } = input;
+  return saveState({
+    stateDir: input.stateDir, scope: refs.scope, runId: refs.runId, attempt: refs.attempt, restoredGeneration: input.restoredGeneration,
+    cache: actionsCache(), artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }), log: input.log,
+  });
+}
