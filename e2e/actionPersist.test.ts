@@ -91,6 +91,55 @@ fi
     expect(r3.post.log).toMatch(/published generation 3/);
   });
 
+  it('SIGINT mid-iteration: main writes the checkpoint within 5 s and ends; post publishes it; the next run resumes', async () => {
+    const agent = await writeAgent(sb, 'slow-then-fix', `if [ "$AGENT_LOOP_ITERATION" -ge 3 ]; then
+  echo good > value.txt
+  ${DONE_REPORT}
+elif [ "$AGENT_LOOP_ITERATION" = 2 ] && [ ! -f "$NOTES/blocked-once" ]; then
+  : > "$NOTES/blocked-once"
+  echo $$ > "$NOTES/agent.pid"
+  exec sleep 300
+else
+  echo "iteration $AGENT_LOOP_ITERATION"
+fi
+`);
+    // Run 1: iteration 1 is recorded, then iteration 2 blocks and the runner cancels the job.
+    await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true });
+    const files = { GITHUB_OUTPUT: path.join(sb.root, 'o'), GITHUB_STATE: path.join(sb.root, 's'), GITHUB_STEP_SUMMARY: path.join(sb.root, 'm') };
+    for (const f of Object.values(files)) await fs.writeFile(f, '');
+    const runEnv = services.env({ runId: 301, attempt: 1 });
+    const env: NodeJS.ProcessEnv = {
+      ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: sb.root,
+      'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0',
+      'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
+    };
+    const child = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], { cwd: sb.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let mainLog = '';
+    child.stdout.on('data', (c: Buffer) => { mainLog += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { mainLog += c.toString(); });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const pidFile = path.join(sb.root, 'agent.pid');
+    for (let i = 0; i < 1000; i++) {
+      try { await fs.access(pidFile); break; } catch { await new Promise((r) => setTimeout(r, 10)); }
+    }
+    const signalled = Date.now();
+    child.kill('SIGINT');
+    const exitTimer = setTimeout(() => { process.stderr.write(`main did not end:\n${mainLog}\n`); child.kill('SIGKILL'); }, 8000);
+    await exited;
+    clearTimeout(exitTimer);
+    expect(Date.now() - signalled).toBeLessThan(5000);
+    const outputs = parseFileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
+    expect(outputs).toMatchObject({ status: 'continuing', iterations: '1' });
+
+    const state = parseFileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
+    const post = await step('post', { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) });
+    expect(post.log).toMatch(/published generation 1/);
+
+    // The next scheduled run resumes the same checkpoint at iteration 2 and finishes.
+    const r2 = await workflowRun(302, agent);
+    expect(r2.outputs).toMatchObject({ 'checkpoint-id': outputs['checkpoint-id'], iterations: '2', status: 'continuing' });
+  }, 60_000);
+
   it('with neither a cache entry nor an artifact the first run starts fresh and says so', async () => {
     const agent = await writeAgent(sb, 'busy', 'echo "still working"');
     const r = await workflowRun(201, agent);
