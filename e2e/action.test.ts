@@ -64,6 +64,15 @@ describe('the bundled action, main step', () => {
       expect(r.code).toBe(1);
       expect(r.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', 'issues-escalated': 'bd-1,bd-2' });
       expect(r.stdout).toMatch(/::error::agent-loop halted \(failure_loop\): FAILURE LOOP DETECTED/);
+      // One collapsible group per iteration, a warning annotation per escalation.
+      const groups = r.stdout.split('\n').filter((l) => l.startsWith('::group::'));
+      expect(groups).toHaveLength(8);
+      expect(groups[0]).toMatch(/^::group::\[iteration 1\/100\] bd-1 "One"/);
+      expect(r.stdout.split('\n').filter((l) => l === '::endgroup::')).toHaveLength(8);
+      expect(r.stdout.split('\n').filter((l) => l.startsWith('::warning::Escalated '))).toEqual([
+        expect.stringMatching(/^::warning::Escalated bd-1 "One": step verify failed 4 times/),
+        expect.stringMatching(/^::warning::Escalated bd-2 "Two": step verify failed 4 times/),
+      ]);
       expect(r.stdout).toContain(`::add-mask::${SECRET}`);
       expect(r.summary).toContain('Loop type: consecutive escalations');
       const shown = r.stdout.replace(`::add-mask::${SECRET}`, '');

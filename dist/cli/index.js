@@ -22630,8 +22630,11 @@ async function runTestCommand(command, opts) {
 
 ;// CONCATENATED MODULE: ./src/report/logger.ts
 
-function createLogger({ json, write, clock, redact }) {
+function createLogger({ json, write, clock, redact, before }) {
     const emit = (event, level, message, fields) => {
+        const prefix = before?.(event, level, message);
+        if (prefix)
+            write(redact(prefix));
         const time = rfc3339(clock.now());
         if (json) {
             write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
@@ -23366,7 +23369,7 @@ async function runCommand(options, io) {
             problems.push(`--plan: cannot read '${options.plan}' (${error.code ?? error.message}).`);
         }
     }
-    const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact });
+    const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
     const source = await createBeadsSource({
         issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile), cwd: io.cwd,
         // An explicit --issues-file means that file, even when bd is installed.

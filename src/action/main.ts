@@ -69,6 +69,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   }
   const errors: string[] = [];
   const code = await runCommand(options, {
+    beforeEvent: workflowCommands(),
     cwd: workspace, env, clock: deps.clock, secrets, stateDir, signal: deps.signal,
     stdout: deps.stdout,
     stderr: (text) => errors.push(text),
@@ -80,4 +81,24 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   });
   if (code === 2) core.setFailed(redact(`agent-loop: cannot start\n${errors.join('')}`));
   else if (code !== 0) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+}
+
+/**
+ * The runner's log commands around the loop's events: one collapsible group per iteration, a
+ * warning annotation per escalation (a halt is the error annotation set from the result).
+ */
+export function workflowCommands(): (event: string, level: string, message: string) => string {
+  let open = false;
+  const close = () => (open ? ((open = false), '::endgroup::\n') : '');
+  const escape = (m: string) => m.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return (event, _level, message) => {
+    if (event === 'iteration.start') {
+      const text = `${close()}::group::${escape(message)}\n`;
+      open = true;
+      return text;
+    }
+    if (event === 'cycle.escalated') return `${close()}::warning::${escape(message)}\n`;
+    if (event === 'cycle.start' || event.startsWith('run.') || event === 'slice.end' || event === 'halt.diagnostic') return close();
+    return '';
+  };
 }

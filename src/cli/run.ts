@@ -11,7 +11,7 @@ import { isOnPath } from '../util/onPath.js';
 import { StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, exitCodeFor, summaryLine } from '../loop/result.js';
 import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
-import { createLogger } from '../report/logger.js';
+import { type LoggerOptions, createLogger } from '../report/logger.js';
 import { createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discord.js';
@@ -28,6 +28,8 @@ export interface RunIO {
   stateDir: string;
   /** Told the run result (the action sets its outputs and job summary from it). */
   onResult?: (result: RunResult) => void | Promise<void>;
+  /** Written before a log event (the action's log groups and annotations). */
+  beforeEvent?: LoggerOptions['before'];
 }
 
 export async function runCommand(options: Options, io: RunIO): Promise<number> {
@@ -58,7 +60,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
       problems.push(`--plan: cannot read '${options.plan}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
     }
   }
-  const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact });
+  const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
   const source = await createBeadsSource({
     issuesFile: path.resolve(io.cwd, options.issuesFile), cwd: io.cwd,
     // An explicit --issues-file means that file, even when bd is installed.

@@ -24,10 +24,14 @@ export interface LoggerOptions {
   write: (text: string) => void;
   clock: Clock;
   redact: Redactor;
+  /** Text to write before an event (the action's ::group:: and ::warning:: commands); redacted too. */
+  before?: (event: string, level: Level, message: string) => string;
 }
 
-export function createLogger({ json, write, clock, redact }: LoggerOptions): Logger {
+export function createLogger({ json, write, clock, redact, before }: LoggerOptions): Logger {
   const emit = (event: string, level: Level, message: string, fields?: Record<string, unknown>) => {
+    const prefix = before?.(event, level, message);
+    if (prefix) write(redact(prefix));
     const time = rfc3339(clock.now());
     if (json) {
       write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
