@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { benchActionStart } from './actionStart.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchClaude } from './claude.mjs';
 import { benchInvocations } from './invocations.mjs';
@@ -58,6 +59,7 @@ await step('overhead', () => benchOverhead({ cli: cli(), profile }));
 await step('rss', () => benchRss({ cli: cli() }));
 await step('checkpoint', () => benchCheckpoint());
 await step('claude', () => benchClaude());
+await step('action-start', () => benchActionStart());
 await step('invocations', () => benchInvocations());
 if (snapshot) results.cli = snapshot.origin;
 
