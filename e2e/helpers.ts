@@ -7,6 +7,7 @@ import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../src/loop/result.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'index.js');
 
@@ -118,10 +119,11 @@ export interface CliResult {
 }
 
 /** Runs the built CLI in the sandbox's repository (or `cwd`) and waits for it to exit. */
-export function runCli(sandbox: Sandbox, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build it with \`node scripts/bundle.mjs\``);
+export function runCli(sandbox: Sandbox, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; cli?: string } = {}): Promise<CliResult> {
+  const cli = opts.cli ?? CLI;
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build it with \`node scripts/bundle.mjs\``);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [cli, ...args], {
       cwd: opts.cwd ?? sandbox.repo,
       env: { ...sandbox.env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -149,29 +151,8 @@ export function runArgs(agentCommand: string, ...extra: string[]): string[] {
   ];
 }
 
-/** The run result's fields the tests read. */
-export interface RunResultJson {
-  status: 'complete' | 'continuing' | 'halted';
-  haltReason: string | null;
-  error: string | null;
-  iterations: number;
-  maxIterations: number;
-  failedIterations: number;
-  successfulIterations: number;
-  testFailures: number;
-  testsPassed: boolean | null;
-  issuesClosed: string[];
-  completedIterations: number[];
-  checkpointId: string;
-  sliceIterations: number;
-  history: Array<{
-    n: number;
-    outcome: string;
-    agent: { ok: boolean; exitCode: number | null; signal: string | null; failure?: { class: string; reason: string; message: string } };
-    tests?: { passed: boolean; exitCode: number | null };
-  }>;
-  diagnostic: string | null;
-}
+/** The run result the CLI prints last with --json: the engine's own type. */
+export type RunResultJson = RunResult;
 
 export interface LogEvent {
   event: string;

@@ -3,12 +3,11 @@
  * (npm run test:e2e): the sandbox with the agent CLIs on PATH, agent-loop's arguments for each
  * agent, scripts keyed by the loop's iteration, and a /proc scan for processes a test started.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI, type CliResult, type Sandbox, TEST_COMMAND, createSandbox, issue, processGone } from '../helpers.js';
+import { CLI, type CliResult, type Sandbox, TEST_COMMAND, createSandbox, issue, processGone, runCli } from '../helpers.js';
 
 export const TITLE = 'Make the value good';
 export const oneIssue = () => [issue('bd-1', TITLE)];
@@ -77,18 +76,7 @@ export async function removeCliSnapshot(): Promise<void> {
 
 /** Runs the built CLI (this file's copy) in the sandbox's repository with `env` over the sandbox's environment. */
 export async function runLoop(sb: Sandbox, args: string[], env: Record<string, string>): Promise<CliResult> {
-  const { cli } = await cliSnapshot();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: sb.repo, env: { ...sb.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
+  return runCli(sb, args, { env, cli: (await cliSnapshot()).cli });
 }
 
 /** The report block an agent ends its final message with. */
