@@ -4,7 +4,7 @@
  * finish at once (or are killed by the timeout) and --iteration-delay is 0.
  */
 import { describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPTIONS, type Command } from '../src/config.js';
@@ -364,6 +364,21 @@ wait
         expect(r.stderr).toContain(`--agent ${agent}: \`${agent}\` is not on PATH. Install it (npm install -g ${pkg})`);
         expect(await checkpointFiles(sb)).toEqual([]);
       }
+    });
+  });
+
+  it('a reader that goes away (agent-loop … | true) ends nothing badly: no EPIPE crash, the run still completes', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      const agent = await writeAgent(sb, 'fixer', FIXER);
+      const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+      // \`true\` exits at once without reading: every write of the CLI meets a closed pipe.
+      const pipeline = `${quote(process.execPath)} ${quote(CLI)} ${runArgs(agent).map(quote).join(' ')} | true`;
+      const r = spawnSync('sh', ['-c', pipeline], { cwd: sb.repo, env: sb.env, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+      expect(readIssues(sb)[0]).toMatchObject({ status: 'closed' });
+      const status = spawnSync('sh', ['-c', `${quote(process.execPath)} ${quote(CLI)} status --json | true`], { cwd: sb.repo, env: sb.env, encoding: 'utf8' });
+      expect(status.stderr).not.toMatch(/EPIPE|Unhandled/);
     });
   });
 

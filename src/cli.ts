@@ -12,11 +12,21 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+// A reader that goes away (`agent-loop status | head`) closes the pipe: stop writing to it, and let
+// the command (a run with its agent, above all) finish as it would have.
+const closed = { stdout: false, stderr: false };
+for (const name of ['stdout', 'stderr'] as const) {
+  process[name].on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed[name] = true;
+  });
+}
+
 main(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
-  stdout: (s) => void process.stdout.write(s),
-  stderr: (s) => void process.stderr.write(s),
+  stdout: (s) => void (closed.stdout || process.stdout.write(s)),
+  stderr: (s) => void (closed.stderr || process.stderr.write(s)),
   signal: controller.signal,
 }).then(
   (code) => {

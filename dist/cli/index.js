@@ -23641,11 +23641,21 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
         controller.abort();
     });
 }
+// A reader that goes away (`agent-loop status | head`) closes the pipe: stop writing to it, and let
+// the command (a run with its agent, above all) finish as it would have.
+const cli_closed = { stdout: false, stderr: false };
+for (const name of ['stdout', 'stderr']) {
+    process[name].on('error', (error) => {
+        if (error.code !== 'EPIPE')
+            throw error;
+        cli_closed[name] = true;
+    });
+}
 main(process.argv.slice(2), {
     cwd: process.cwd(),
     env: process.env,
-    stdout: (s) => void process.stdout.write(s),
-    stderr: (s) => void process.stderr.write(s),
+    stdout: (s) => void (cli_closed.stdout || process.stdout.write(s)),
+    stderr: (s) => void (cli_closed.stderr || process.stderr.write(s)),
     signal: controller.signal,
 }).then((code) => {
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
