@@ -8,11 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DONE_REPORT, type Sandbox, createSandbox, issue, writeAgent } from './helpers.js';
+import { DIST, parseFileCommands, runStep, workflowRun as run } from './actionRunner.js';
+import { DONE_REPORT, type Sandbox, createSandbox, git, issue, writeAgent } from './helpers.js';
 import { type ActionsServices, startActionsServices } from './support/actionsServices.js';
-
-const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
 let services: ActionsServices;
 let sb: Sandbox;
@@ -25,40 +23,35 @@ afterEach(async () => {
   await sb.cleanup();
 });
 
-/** name<<DELIMITER \n value \n DELIMITER, as @actions/core writes GITHUB_OUTPUT and GITHUB_STATE. */
-function parseFileCommands(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/^([^\n<]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) out[m[1] as string] = m[3] as string;
-  return out;
-}
-
-async function step(script: 'main' | 'post', env: NodeJS.ProcessEnv): Promise<{ code: number | null; log: string }> {
-  const child = spawn(process.execPath, [path.join(DIST, script, 'index.js')], { cwd: sb.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (c: Buffer) => { log += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { log += c.toString(); });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, log };
-}
-
-/** One workflow run: main, then post with main's GITHUB_STATE as STATE_* variables. */
+/** One workflow run on a fresh runner, with this suite's inputs. */
 async function workflowRun(runId: number, agent: string) {
-  await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true }); // a fresh runner
-  const files = { GITHUB_OUTPUT: path.join(sb.root, `output-${runId}`), GITHUB_STATE: path.join(sb.root, `state-${runId}`), GITHUB_STEP_SUMMARY: path.join(sb.root, `summary-${runId}`) };
-  for (const f of Object.values(files)) await fs.writeFile(f, '');
   const runEnv = services.env({ runId, attempt: 1 });
   const inputs = {
     'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0',
     'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_SLICE-ITERATIONS': '1',
     'INPUT_LABEL': 'agent-loop', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
   };
-  const env: NodeJS.ProcessEnv = { ...sb.env, ...runEnv, ...inputs, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: path.join(sb.root, 'tmp') };
+  const env: NodeJS.ProcessEnv = { ...sb.env, ...runEnv, ...inputs, RUNNER_TEMP: path.join(sb.root, 'tmp') };
   await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
+  return run({ runId, repo: sb.repo, scratch: sb.root, env });
+}
+
+const step = (script: 'main' | 'post', env: NodeJS.ProcessEnv) => runStep(script, env, sb.repo);
+
+/** A run's main step on a fresh runner; its post step is left to the test (postEnv). */
+async function startRun(runId: number, agent: string) {
+  await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true });
+  const files = { GITHUB_OUTPUT: path.join(sb.root, `o${runId}`), GITHUB_STATE: path.join(sb.root, `s${runId}`), GITHUB_STEP_SUMMARY: path.join(sb.root, `m${runId}`) };
+  for (const f of Object.values(files)) await fs.writeFile(f, '');
+  const runEnv = services.env({ runId, attempt: 1 });
+  const env: NodeJS.ProcessEnv = {
+    ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: sb.root,
+    'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0', 'INPUT_SLICE-ITERATIONS': '1',
+    'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
+  };
   const main = await step('main', env);
   const state = parseFileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
-  const postEnv = { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) };
-  const post = await step('post', postEnv);
-  return { main, post, outputs: parseFileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8')), state };
+  return { main, postEnv: { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) }, state };
 }
 
 describe('the action across workflow runs', () => {
@@ -139,6 +132,57 @@ fi
     const r2 = await workflowRun(302, agent);
     expect(r2.outputs).toMatchObject({ 'checkpoint-id': outputs['checkpoint-id'], iterations: '2', status: 'continuing' });
   }, 60_000);
+
+  it('a corrupt cached checkpoint is a warning, skipped for the artifact; the loop goes on with its counters', async () => {
+    const agent = await writeAgent(sb, 'busy', 'echo "still working"');
+    const r1 = await workflowRun(801, agent);
+    expect(r1.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
+    const [entry] = services.caches();
+    services.corruptCache(entry!.key, (archive) => Buffer.concat([archive.subarray(0, 64), Buffer.from('garbage, not zstd or gzip')]));
+
+    const r2 = await workflowRun(802, agent);
+    expect(r2.main.code).toBe(0);
+    expect(r2.main.log).toMatch(/::warning::Cache entry agent-loop-.*-801-1 is not usable: the archive could not be downloaded or extracted/);
+    expect(r2.main.log).toMatch(/restored .*artifact/i);
+    expect(r2.outputs).toMatchObject({ status: 'continuing', iterations: '2', 'checkpoint-id': r1.outputs['checkpoint-id'] });
+  });
+
+  it('an incompatible checkpoint in the restored state is skipped with a warning, never a crash', async () => {
+    const agent = await writeAgent(sb, 'busy', 'echo "still working"');
+    const { postEnv } = await startRun(811, agent);
+    // What run 811 publishes holds a checkpoint from a later version of agent-loop.
+    const dir = path.join(sb.repo, '.agent-loop', 'checkpoints');
+    const [name] = (await fs.readdir(dir)).filter((f) => f.endsWith('.json'));
+    await fs.writeFile(path.join(dir, name as string), JSON.stringify({ version: 99, id: name?.replace('.json', ''), phase: 'from-the-future' }));
+    expect((await step('post', postEnv)).log).toMatch(/published generation 1/);
+
+    git(sb, 'checkout', '-q', 'main'); // a fresh runner's checkout
+    const r = await workflowRun(812, agent);
+    expect(r.main.code).toBe(0);
+    expect(r.main.log).toMatch(/restored .*cache/i);
+    expect(r.main.log).toMatch(/::warning::Skipped checkpoint .*\.json: phase "from-the-future" is not/);
+    expect(r.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
+    expect(r.outputs['checkpoint-id']).not.toBe(name?.replace('.json', ''));
+  });
+
+  it('two runs racing: the one that restored an older generation refuses to publish over the newer one, and warns', async () => {
+    const agent = await writeAgent(sb, 'busy', 'echo "still working"');
+    await workflowRun(901, agent); // generation 1
+    // Runs 902 and 903 both restore generation 1; 903 publishes first.
+    const a = await startRun(902, agent);
+    const aDir = path.join(sb.root, 'state-902');
+    await fs.cp(path.join(sb.repo, '.agent-loop'), aDir, { recursive: true }); // each run has its own runner
+    const b = await startRun(903, agent);
+    expect(a.state.generation).toBe('1');
+    expect(b.state.generation).toBe('1');
+    expect((await step('post', b.postEnv)).log).toMatch(/published generation 2/);
+    await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true });
+    await fs.cp(aDir, path.join(sb.repo, '.agent-loop'), { recursive: true });
+    const late = await step('post', a.postEnv);
+    expect(late.code).toBe(0);
+    expect(late.log).toMatch(/::warning::.*generation 2.*newer/i);
+    expect(services.caches().map((c) => c.key)).not.toContainEqual(expect.stringMatching(/-902-1$/));
+  });
 
   it('with neither a cache entry nor an artifact the first run starts fresh and says so', async () => {
     const agent = await writeAgent(sb, 'busy', 'echo "still working"');

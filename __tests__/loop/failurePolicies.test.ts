@@ -256,5 +256,6 @@ function fakeGit() {
     currentRef: async () => 'main', branchExists: async () => true, switchToBranch: async (b: string) => { calls.push(`switch ${b}`); },
     checkout: async (r: string) => { calls.push(`checkout ${r}`); }, commitAll: async (m: string) => { calls.push(`commit ${m}`); return true; },
     merge: async () => undefined, deleteBranch: async () => undefined, exclude: async () => undefined, hasWorkSince: async () => false,
+    fetchBranch: async () => false, push: async (_remote: string, b: string) => { calls.push(`push ${b}`); },
   };
 }

@@ -21044,6 +21044,18 @@ async function openGit(cwd, env) {
         async deleteBranch(branch) {
             await git('branch', '--quiet', '-D', branch);
         },
+        async fetchBranch(remote, branch) {
+            const listed = await exec(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+            if (listed.code === 2)
+                return false; // --exit-code: 2 is "no matching ref"
+            if (listed.code !== 0)
+                throw new GitError(['ls-remote', remote, branch], listed.code, listed.stderr);
+            await git('fetch', '--quiet', '--no-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+            return true;
+        },
+        async push(remote, branch) {
+            await git('push', '--quiet', '--no-verify', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+        },
         async exclude(relativePathOrPattern) {
             const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
             const file = external_node_path_default().join(gitDir, 'info', 'exclude');
@@ -21056,9 +21068,9 @@ async function openGit(cwd, env) {
         },
     };
 }
-/** A branch name git accepts for an issue id: agent-loop/<id>. */
+/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
 function cycleBranch(issueIds) {
-    const safe = (s) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+    const safe = (s) => (/^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue');
     const first = safe(issueIds[0] ?? 'issue');
     return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
 }
@@ -21198,6 +21210,8 @@ function ready_isPlainObject(value) {
 function isClosed(issue) {
     return issue.status === 'closed';
 }
+/** The label of an issue whose work waits in an open pull request; later runs skip it. */
+const PR_OPEN_LABEL = 'agent-loop:pr-open';
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
@@ -21978,6 +21992,8 @@ const LoopStateSchema = object({
     rateLimitedUntil: schemas_string().optional(),
     /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
     parkedBranch: schemas_string().optional(),
+    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
+    pullRequests: array(object({ issueIds: array(schemas_string()), number: schemas_number().int(), url: schemas_string(), reused: schemas_boolean(), iteration: schemas_number().int() })).default([]),
     /** The end of the last agent output (for the halt diagnostic). */
     lastAgentOutput: schemas_string().default(''),
     history: array(IterationRecordSchema),
@@ -22003,6 +22019,7 @@ function initialLoopState(maxIterations) {
         escalations: [],
         totalEscalations: 0,
         environmentFailures: 0,
+        pullRequests: [],
         lastAgentOutput: '',
         history: [],
         compactedIterations: 0,
@@ -22200,12 +22217,15 @@ async function runIteration(deps, before) {
             return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
         return { state, violation };
     }
-    // Success: close what the agent did not.
-    for (const [i, id] of cycle.issueIds.entries()) {
-        if (!closed[i])
-            await source.close(id, `agent-loop: tests passed at iteration ${n}`);
+    // Success: close what the agent did not; with pull requests, their merge closes the issues.
+    const viaPullRequest = settings.onSuccess === 'pull-request';
+    if (!viaPullRequest) {
+        for (const [i, id] of cycle.issueIds.entries()) {
+            if (!closed[i])
+                await source.close(id, `agent-loop: tests passed at iteration ${n}`);
+        }
     }
-    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; closed ${cycle.issueIds.join(', ')}.`, { iteration: n, issueIds: cycle.issueIds });
+    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
     state = {
         ...state, consecutiveEscalations: 0,
         issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
@@ -22246,6 +22266,7 @@ function buildResult(input) {
         testsPassed: state.testsPassed,
         issuesClosed: state.issuesClosed,
         issuesEscalated: state.issuesEscalated,
+        pullRequests: state.pullRequests,
         completedIterations: state.completedIterations,
         checkpointId: input.checkpointId,
         costUsd: state.costUsd,
@@ -22267,6 +22288,7 @@ function summaryLine(r) {
         head,
         `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
         `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.pullRequests.length ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`] : []),
         ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
         `  checkpoint ${r.checkpointId}`,
     ].join('\n');
@@ -22307,11 +22329,14 @@ async function runSlice(deps) {
     const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
     const opened = await openCheckpoint(deps);
     const checkpointId = opened.id;
+    if (opened.sourceState !== undefined)
+        source.importState?.(opened.sourceState);
     let state = { ...opened.state, slices: opened.state.slices + 1, maxIterations: settings.maxIterations, halt: undefined };
     const sliceStartIteration = state.iteration;
     const errors = [];
     const save = async (status) => {
-        await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state }, ...(errors.length ? { errors } : {}) });
+        const sourceState = source.exportState?.();
+        await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
     const labelEscalated = async (ids, note) => {
@@ -22367,6 +22392,13 @@ async function runSlice(deps) {
             await deps.notify?.(d);
         }
         await save(status);
+        // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+        // pushed (work as wip:), and the next slice fetches it.
+        const open = state.currentCycle?.branch;
+        if (deps.publisher && git && open && status === 'continuing' && (await git.currentRef()) === open) {
+            await git.commitAll(`wip: ${state.currentCycle?.issueIds.join(' ')} (slice ended at iteration ${state.iteration})`.slice(0, 120));
+            await keepBranch(deps, open);
+        }
         return buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted, diagnostic });
     };
     /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
@@ -22399,7 +22431,7 @@ async function runSlice(deps) {
             const recent = state.escalations.slice(-state.consecutiveEscalations).flatMap((e) => e.issueIds);
             halt = { reason: 'failure_loop', message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}` };
         }
-        if (halt) {
+        if (halt && !deps.publisher) {
             // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
             // branch and edits stay for inspection (the next run parks them).
             await labelEscalated(cycle.issueIds, note);
@@ -22408,12 +22440,15 @@ async function runSlice(deps) {
         }
         if (git && cycle.branch && state.baseBranch) {
             const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
+            // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
+            if (deps.publisher && (committed || (await git.branchExists(cycle.branch))))
+                await keepBranch(deps, cycle.branch);
             await git.checkout(state.baseBranch);
-            logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch} for the next cycle.`);
+            logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch}${halt ? '' : ' for the next cycle'}.`);
         }
         await labelEscalated(cycle.issueIds, note);
         state = { ...state, currentCycle: undefined };
-        return undefined;
+        return halt;
     };
     // A rate-limit window carried over from the previous slice.
     if (state.rateLimitedUntil) {
@@ -22470,8 +22505,12 @@ async function runSlice(deps) {
             };
             if (git && state.baseBranch) {
                 cycle.branch = cycleBranch(cycle.issueIds);
-                // The branch of an earlier cycle of these issues (escalated: its work kept as wip:) is
-                // brought up to date with the base first, so that this cycle merges back cleanly.
+                // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
+                // pull request's, pushed by an earlier run) is brought up to date with the base first, so
+                // that this cycle merges back cleanly.
+                if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+                    logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+                }
                 const earlier = await git.branchExists(cycle.branch);
                 await git.switchToBranch(cycle.branch, state.baseBranch);
                 if (earlier)
@@ -22481,9 +22520,15 @@ async function runSlice(deps) {
             logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
         }
         else if (git && state.currentCycle?.branch && !onCycleBranch) {
-            // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration).
-            if ((await git.currentRef()) !== state.currentCycle.branch)
-                await git.switchToBranch(state.currentCycle.branch, state.baseBranch ?? 'HEAD');
+            // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
+            // the one an earlier run pushed when this checkout does not have it.
+            const branch = state.currentCycle.branch;
+            if ((await git.currentRef()) !== branch) {
+                if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
+                    logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
+                }
+                await git.switchToBranch(branch, state.baseBranch ?? 'HEAD');
+            }
         }
         onCycleBranch = true;
         // 4. One iteration, then what it means for the cycle and the run.
@@ -22497,8 +22542,8 @@ async function runSlice(deps) {
         if (outcome.halt)
             return finish('halted', outcome.halt);
         if (outcome.cycleDone) {
-            await finishCycleInGit(deps, state, cycle);
-            state = { ...state, currentCycle: undefined };
+            const published = await finishCycleInGit(deps, state, cycle);
+            state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
         }
         if (outcome.escalate) {
             const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
@@ -22523,9 +22568,16 @@ async function runSlice(deps) {
 async function finishCycleInGit(deps, state, cycle) {
     const { git, settings, logger } = deps;
     if (!git || !cycle.branch || !state.baseBranch)
-        return;
+        return undefined;
     const subject = `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
     const committed = await git.commitAll(subject);
+    if (settings.onSuccess === 'pull-request' && deps.publisher) {
+        const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration };
+        const pr = await deps.publisher.publish(work);
+        await git.checkout(state.baseBranch);
+        logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
+        return { issueIds: cycle.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
+    }
     await git.checkout(state.baseBranch);
     if (settings.onSuccess === 'merge') {
         if (committed || (await git.branchExists(cycle.branch))) {
@@ -22536,6 +22588,17 @@ async function finishCycleInGit(deps, state, cycle) {
     }
     else {
         logger.info('git.branch', `Left the work on branch ${cycle.branch}; ${state.baseBranch} is checked out again.`);
+    }
+    return undefined;
+}
+/** Pushes an escalated cycle's branch; a failure is a warning (the escalation itself stands). */
+async function keepBranch(deps, branch) {
+    try {
+        await deps.publisher?.keep(branch);
+        deps.logger.info('git.kept', `Pushed ${branch} (its work as wip:) so that a later attempt continues from it.`);
+    }
+    catch (error) {
+        deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${error.message}. Its work is only in this checkout.`);
     }
 }
 /** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
@@ -22566,7 +22629,7 @@ async function openCheckpoint(deps) {
         const loop = parseLoopState(cp.state);
         if (typeof loop === 'string')
             throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
-        return { id: cp.id, state: loop, resumed: true };
+        return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
     }
     const listing = await store.list();
     for (const bad of listing.invalid)
@@ -22578,7 +22641,7 @@ async function openCheckpoint(deps) {
             return fresh();
         const loop = parseLoopState(cp.state);
         if (typeof loop !== 'string')
-            return { id: cp.id, state: loop, resumed: true };
+            return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
         logger.warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${cp.id}.json`)}: ${loop}`);
         candidates.splice(candidates.indexOf(cp), 1);
     }
@@ -23346,7 +23409,7 @@ async function runCommand(options, io) {
         io.stderr(`agent-loop run: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
         return 2;
     };
-    if (options.source === 'github')
+    if (options.source === 'github' && !io.source)
         problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
     const built = createAgent(options, io.env);
     const agent = 'problem' in built ? undefined : built;
@@ -23370,28 +23433,32 @@ async function runCommand(options, io) {
         }
     }
     const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
-    const source = await createBeadsSource({
+    const onWarning = (message) => logger.warn('source.warning', message);
+    const source = io.source ? io.source(onWarning) : await createBeadsSource({
         issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile), cwd: io.cwd,
         // An explicit --issues-file means that file, even when bd is installed.
         preferCli: options.issuesFile === '.beads/issues.jsonl',
-        onWarning: (message) => logger.warn('source.warning', message),
+        onWarning,
     });
-    if (source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
+    if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
         problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
     }
+    const git = await openGit(io.cwd, io.env);
+    if (io.publisher && !git)
+        problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
     if (problems.length > 0 || !agent || !testCommand)
         return fail();
-    const git = await openGit(io.cwd, io.env);
+    const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
     try {
         const result = await runSlice({
             settings: {
                 maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
                 iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
-                batch: options.batch, onSuccess: options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
+                batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
                 testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
                 maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
             },
-            cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal, redact,
+            cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
             notify: options.discordWebhook
                 ? async (d) => {
                     const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {

@@ -256,6 +256,12 @@ export interface ActionsServicesOptions {
    * (Azurite style, no proxy), for which the cache client downloads with a plain GET instead.
    */
   blobEndpoint?: 'azure' | 'ip';
+  /**
+   * Where GitHub REST requests other than `/repos/{repository}/actions/…` go (GITHUB_API_URL is one
+   * URL on a runner): e.g. the GitHub issues fake's URL. They are forwarded as they came, headers
+   * and body included. Without it they answer 404.
+   */
+  restFallback?: string;
 }
 
 export async function startActionsServices(options: ActionsServicesOptions = {}): Promise<ActionsServices> {
@@ -594,12 +600,28 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     return { total_count: newestFirst.length, artifacts: newestFirst.slice((pageNo - 1) * perPage, pageNo * perPage).map(restArtifact) };
   }
 
-  function handleRest(req: http.IncomingMessage, res: http.ServerResponse, url: URL): number {
+  /** Passes a request on to `target` and its answer back (the promise settles with the status). */
+  function forward(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer, target: string): Promise<number> {
+    const to = new URL(`${url.pathname}${url.search}`, target);
+    const headers = { ...req.headers, host: to.host };
+    return new Promise((resolve) => {
+      const out = http.request(to, { method: req.method, headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => resolve(answer.statusCode ?? 502));
+      });
+      out.on('error', (error) => resolve(json(res, 502, { message: `restFallback ${target}: ${error.message}` })));
+      out.end(body);
+    });
+  }
+
+  function handleRest(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer): number | Promise<number> {
     const auth = header(req, 'authorization') ?? '';
     if (auth !== `token ${githubToken}` && auth !== `Bearer ${githubToken}`) {
       return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
     }
     const prefix = `/repos/${repository}/actions/`;
+    if (!url.pathname.startsWith(prefix) && options.restFallback) return forward(req, res, url, body, options.restFallback);
     if (req.method !== 'GET' || !url.pathname.startsWith(prefix)) return json(res, 404, { message: 'Not Found', status: '404' });
     const rest = url.pathname.slice(prefix.length).split('/');
     const finalized = artifactList.filter((a) => a.finalized);
@@ -664,7 +686,7 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
         throw new TwirpError('not_found', `no service ${service}`);
       }
       if (blobPath !== undefined) return handleBlob(req, res, url, blobPath, body);
-      if (url.pathname.startsWith('/repos/')) return handleRest(req, res, url);
+      if (url.pathname.startsWith('/repos/') || url.pathname.startsWith('/repositories/')) return await handleRest(req, res, url, body);
       return json(res, 404, { message: 'Not Found' });
     } catch (error) {
       if (error instanceof TwirpError) return json(res, error.status, { code: error.code, msg: error.message });

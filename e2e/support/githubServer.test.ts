@@ -2,6 +2,10 @@
  * Fast tests of the GitHub REST API stand-in itself, with plain fetch.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startGitHubServer, type GitHubServer, type GitHubServerOptions } from './githubServer.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -221,16 +225,57 @@ describe('githubServer', () => {
 
   it('serves added routes with the same authentication, accounting and ETags', async () => {
     const server = await github({
-      routes: [{ method: 'GET', path: '/repos/:owner/:repo/git/ref/:ref', handler: (ctx) => ({ status: 200, body: { ref: `refs/${ctx.params.ref}` } }) }],
+      routes: [{ method: 'GET', path: '/repos/:owner/:repo/branches/:branch', handler: (ctx) => ({ status: 200, body: { name: ctx.params.branch } }) }],
     });
-    server.addRoute({ method: 'POST', path: '/repos/:owner/:repo/pulls', handler: () => ({ status: 201, body: { number: 7 } }) });
+    server.addRoute({ method: 'POST', path: '/repos/:owner/:repo/releases', handler: () => ({ status: 201, body: { id: 7 } }) });
 
-    const ref = await call(server, 'GET', `/repos/${server.owner}/${server.repo}/git/ref/heads%2Fmain`);
-    expect(await ref.json()).toEqual({ ref: 'refs/heads/main' });
-    expect(ref.headers.get('etag')).toBeTruthy();
-    expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/pulls`, { body: {} })).status).toBe(201);
-    expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/pulls`, { token: null, body: {} })).status).toBe(401);
-    expect((await call(server, 'GET', `/repos/${server.owner}/${server.repo}/pulls`)).status).toBe(404);
+    const branch = await call(server, 'GET', `/repos/${server.owner}/${server.repo}/branches/main`);
+    expect(await branch.json()).toEqual({ name: 'main' });
+    expect(branch.headers.get('etag')).toBeTruthy();
+    expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/releases`, { body: {} })).status).toBe(201);
+    expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/releases`, { token: null, body: {} })).status).toBe(401);
+    expect((await call(server, 'GET', `/repos/${server.owner}/${server.repo}/releases`)).status).toBe(404);
     expect(server.rateLimit().used).toBe(3);
+  });
+
+  it('pull requests: branches from a real repository, 422 for a missing head or a duplicate, listed as issues too; refs', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'gh-fake-git-'));
+    try {
+      const gitDir = path.join(root, 'origin.git');
+      const sh = (...args: string[]) => execFileSync('git', args, { cwd: root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
+      sh('init', '-q', '--bare', '-b', 'main', gitDir);
+      sh('init', '-q', '-b', 'main', 'work');
+      const work = (...args: string[]) => execFileSync('git', ['-C', path.join(root, 'work'), '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args]);
+      work('commit', '-q', '--allow-empty', '-m', 'base');
+      work('push', '-q', gitDir, 'main');
+      const server = await github({ gitDir });
+      const repoPath = `/repos/${server.owner}/${server.repo}`;
+      const open = (head: string) => call(server, 'POST', `${repoPath}/pulls`, { body: { title: 'Fix', head, base: 'main', body: 'Closes #1', draft: true } });
+
+      const missing = await open('feature');
+      expect(missing.status).toBe(422);
+      expect(await missing.json()).toMatchObject({ message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] });
+      const same = await (work('push', '-q', gitDir, 'main:feature'), open('feature'));
+      expect(await same.json()).toMatchObject({ errors: [{ message: 'No commits between main and feature' }] });
+
+      work('commit', '-q', '--allow-empty', '-m', 'work');
+      work('push', '-q', '-f', gitDir, 'HEAD:feature');
+      const created = await open('feature');
+      expect(created.status).toBe(201);
+      const pr = (await created.json()) as { number: number; draft: boolean; head: { ref: string }; base: { ref: string } };
+      expect(pr).toMatchObject({ draft: true, head: { ref: 'feature' }, base: { ref: 'main' } });
+      expect(await (await open(`${server.owner}:feature`)).json()).toMatchObject({ errors: [{ message: `A pull request already exists for ${server.owner}:feature.` }] });
+
+      expect(await (await call(server, 'GET', `${repoPath}/pulls?head=${server.owner}:feature&state=open`)).json()).toEqual([expect.objectContaining({ number: pr.number })]);
+      expect(await (await call(server, 'GET', `${repoPath}/pulls?head=${server.owner}:other`)).json()).toEqual([]);
+      expect(await (await call(server, 'GET', `${repoPath}/issues`)).json()).toEqual([expect.objectContaining({ number: pr.number, pull_request: expect.anything() })]);
+
+      const ref = await call(server, 'GET', `${repoPath}/git/ref/heads/feature`);
+      expect(await ref.json()).toMatchObject({ ref: 'refs/heads/feature', object: { type: 'commit', sha: expect.stringMatching(/^[0-9a-f]{40}$/) } });
+      expect((await call(server, 'GET', `${repoPath}/git/ref/heads/nope`)).status).toBe(404);
+      expect((await (await call(server, 'GET', `${repoPath}/git/matching-refs/heads/fea`)).json() as unknown[]).length).toBe(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -36,10 +36,21 @@
  *   a missing one is 401 "Requires authentication" (this stand-in's repository is private-like and
  *   answers nothing anonymously, where GitHub would answer 404 for a private repository).
  *
- * More endpoints (refs, pulls, …) go in as routes: `startGitHubServer({ routes })` or
+ * - Pull requests (rest/pulls/pulls): `GET …/pulls` (`state` open|closed|all, default open; `head`
+ *   "user:ref-name"; `base`; `sort`, `direction`, paginated), `GET …/pulls/{n}`, `POST …/pulls`
+ *   (`title`, `head`, `base`, `body`, `draft`): 422 Validation Failed when `head` or `base` is not a
+ *   branch of the repository, or with "A pull request already exists for owner:head." when an open
+ *   one has the same head and base. A pull request is also an issue (it takes the next number and
+ *   shows in the issues list with `pull_request`). Branches are those of a real git repository
+ *   (`gitDir`, the bare repository the tests push to); without it every branch exists.
+ * - Git references (rest/git/refs): `GET …/git/ref/heads/{branch}` (the branch's commit, 404 when
+ *   there is none) and `GET …/git/matching-refs/heads/{prefix}`, read from `gitDir`.
+ *
+ * More endpoints go in as routes: `startGitHubServer({ routes })` or
  * `server.addRoute(...)`, with `:name` path parameters; they get authentication, scripted failures,
  * rate-limit accounting, ETags and the request log like the built-in ones.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,6 +81,8 @@ export interface FakeIssue {
   updatedAt: string;
   closedAt: string | null;
   pullRequest: boolean;
+  /** A pull request's branches (pull requests opened through `POST …/pulls`). */
+  pull?: { head: string; base: string; draft: boolean; merged: boolean };
   comments: FakeComment[];
   /** A deleted issue answers 410 Gone. */
   deleted: boolean;
@@ -152,6 +165,8 @@ export interface GitHubServerOptions {
   now?: () => number;
   /** Who the token acts as: the author of the comments it posts. */
   viewer?: { login: string; authorAssociation?: string };
+  /** The repository's branches and commits: a (bare) git repository, e.g. the tests' `origin`. */
+  gitDir?: string;
   routes?: GitHubRoute[];
 }
 
@@ -164,6 +179,8 @@ export interface GitHubServer {
   readonly repositoryId: number;
   /** Every issue and pull request, by number order. */
   readonly issues: readonly FakeIssue[];
+  /** The pull requests (issues with `pull`), by number order. */
+  pulls(): FakeIssue[];
   /** Every request, whatever the answer. */
   readonly requests: RecordedRequest[];
   addIssue(spec?: NewIssue): FakeIssue;
@@ -358,9 +375,128 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   };
   const isResult = (v: FakeIssue | RouteResult): v is RouteResult => 'status' in v;
 
+  // --- branches and pull requests ---------------------------------------------------------------
+
+  /** The commit of a branch in `gitDir`; without a gitDir every branch exists (at a fixed sha). */
+  const branchSha = (name: string): string | undefined => {
+    if (!options.gitDir) return '0'.repeat(40);
+    try {
+      return execFileSync('git', ['--git-dir', options.gitDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const branchNames = (prefix: string): string[] => {
+    if (!options.gitDir) return [];
+    const out = execFileSync('git', ['--git-dir', options.gitDir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/'], { encoding: 'utf8' });
+    return out.split('\n').filter((l) => l !== '').filter((l) => l.startsWith(prefix));
+  };
+  const refJson = (name: string, sha: string) => ({
+    ref: `refs/heads/${name}`,
+    node_id: `REF_${Buffer.from(name).toString('base64url')}`,
+    url: `${repoApi()}/git/refs/heads/${name}`,
+    object: { sha, type: 'commit', url: `${repoApi()}/git/commits/${sha}` },
+  });
+  const branchJson = (name: string) => ({ label: `${owner}:${name}`, ref: name, sha: branchSha(name) ?? '0'.repeat(40), user: userObject(owner), repo: { full_name: `${owner}/${repo}` } });
+  const pullJson = (pr: FakeIssue) => {
+    const pull = pr.pull as NonNullable<FakeIssue['pull']>;
+    return {
+      url: `${repoApi()}/pulls/${pr.number}`,
+      id: 2_000_000_000 + pr.number,
+      node_id: `PR_${Buffer.from(`${repositoryId}:${pr.number}`).toString('base64url')}`,
+      html_url: `https://github.com/${owner}/${repo}/pull/${pr.number}`,
+      issue_url: `${repoApi()}/issues/${pr.number}`,
+      number: pr.number,
+      state: pr.state,
+      locked: false,
+      title: pr.title,
+      user: userObject(pr.user),
+      body: pr.body,
+      labels: pr.labels.map(labelObject),
+      created_at: pr.createdAt,
+      updated_at: pr.updatedAt,
+      closed_at: pr.closedAt,
+      merged_at: pull.merged ? pr.closedAt : null,
+      draft: pull.draft,
+      head: branchJson(pull.head),
+      base: branchJson(pull.base),
+      author_association: pr.authorAssociation,
+    };
+  };
+  const pullFailed = (errors: Record<string, unknown>[]): RouteResult => ({
+    status: 422,
+    body: { message: 'Validation Failed', errors, documentation_url: `${DOCS}/pulls/pulls#create-a-pull-request`, status: '422' },
+  });
+
   // --- built-in routes ------------------------------------------------------------------------
 
   const builtIn: GitHubRoute[] = [
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/pulls',
+      handler: (ctx) => {
+        const state = ctx.query.get('state') ?? 'open';
+        if (!['open', 'closed', 'all'].includes(state)) return validationFailed('state');
+        const head = ctx.query.get('head');
+        const base = ctx.query.get('base');
+        const direction = ctx.query.get('direction') ?? 'desc';
+        const list = issues
+          .filter((i) => i.pull !== undefined && !i.deleted)
+          .filter((i) => state === 'all' || i.state === state)
+          // "Filter pulls by head user or head organization and branch name in the format of user:ref-name"
+          .filter((i) => !head || `${owner}:${i.pull?.head}`.toLowerCase() === head.toLowerCase())
+          .filter((i) => !base || i.pull?.base === base)
+          .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.number - b.number);
+        if (direction === 'desc') list.reverse();
+        return ctx.paginate(list.map(pullJson));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/pulls/:number',
+      handler: (ctx) => {
+        const pr = findIssue(ctx.params.number);
+        if (isResult(pr)) return pr;
+        return pr.pull ? { status: 200, body: pullJson(pr) } : notFound();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/repos/:owner/:repo/pulls',
+      handler: (ctx) => {
+        const body = isObject(ctx.body) ? ctx.body : {};
+        const { title, head, base } = body;
+        if (typeof title !== 'string' || title.trim() === '') return pullFailed([{ resource: 'PullRequest', field: 'title', code: 'missing_field' }]);
+        if (typeof head !== 'string' || typeof base !== 'string') return pullFailed([{ resource: 'PullRequest', field: typeof head !== 'string' ? 'head' : 'base', code: 'missing_field' }]);
+        const headBranch = head.includes(':') ? head.slice(head.indexOf(':') + 1) : head;
+        if (branchSha(base) === undefined) return pullFailed([{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+        if (branchSha(headBranch) === undefined) return pullFailed([{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
+        if (issues.some((i) => i.pull && i.state === 'open' && i.pull.head === headBranch && i.pull.base === base)) {
+          return pullFailed([{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${headBranch}.` }]);
+        }
+        if (options.gitDir && branchSha(headBranch) === branchSha(base)) {
+          return pullFailed([{ resource: 'PullRequest', code: 'custom', message: `No commits between ${base} and ${headBranch}` }]);
+        }
+        const pr = addIssue({ title, body: typeof body.body === 'string' ? body.body : null, user: viewer.login, authorAssociation: viewer.authorAssociation, pullRequest: true });
+        pr.pull = { head: headBranch, base, draft: body.draft === true, merged: false };
+        const json = pullJson(pr);
+        return { status: 201, body: json, headers: { location: json.url } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/git/ref/heads/*branch',
+      handler: (ctx) => {
+        const name = ctx.params.branch ?? '';
+        const sha = branchSha(name);
+        return sha === undefined ? notFound() : { status: 200, body: refJson(name, sha) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/git/matching-refs/heads/*prefix',
+      handler: (ctx) => ({ status: 200, body: branchNames(ctx.params.prefix ?? '').map((n) => refJson(n, branchSha(n) ?? '')) }),
+    },
     {
       method: 'GET',
       path: '/repos/:owner/:repo/issues',
@@ -506,6 +642,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     const source = route.path
       .split('/')
       .map((part) => {
+        if (part.startsWith('*')) {
+          names.push(part.slice(1));
+          return '(.+)'; // the rest of the path, slashes included (a branch name)
+        }
         if (!part.startsWith(':')) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
         names.push(part.slice(1));
         return '([^/]+)';
@@ -684,6 +824,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     repositoryId,
     issues,
     requests,
+    pulls: () => issues.filter((i) => i.pull !== undefined),
     addIssue,
     addIssues(count, spec = () => ({})) {
       const start = now() - count * 60_000;

@@ -3,12 +3,16 @@
  * the outputs and the job summary. A halt or bad input fails the step; everything else succeeds.
  * @actions/core is passed in (tests hand a fake), as is the environment.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config.js';
-import { runCommand } from '../cli/run.js';
+import { GitHubIssueSource, createOctokit } from '../issues/github.js';
+import { createPullRequestPublisher } from '../publish/pullRequest.js';
+import { type RunIO, runCommand } from '../cli/run.js';
 import { createRedactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
 import { loadActionConfig } from './inputs.js';
+import { ensureAgent } from './installAgent.js';
 import { restore, runRefs } from './persistence.js';
 import { buildSummary, resultOutputs } from './summary.js';
 
@@ -51,9 +55,25 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   for (const secret of secrets) core.setSecret(secret);
   const redact = createRedactor(secrets);
 
+  // The GitHub issues (built once runCommand hands over its warning sink) and their pull requests.
+  let github: GitHubIssueSource | undefined;
+  let fromGitHub: Pick<RunIO, 'source' | 'publisher'> = {};
   if (options.source === 'github') {
-    core.setFailed('agent-loop: source github is not available in this build yet; set `source: beads` to work the repository\'s beads issues.');
-    return;
+    const repository = env.GITHUB_REPOSITORY ?? '';
+    const [owner, repo] = repository.split('/');
+    if (!owner || !repo || !options.githubToken) {
+      core.setFailed(`agent-loop: source github needs ${!options.githubToken ? 'the github-token input (default: the workflow token)' : 'GITHUB_REPOSITORY (owner/repo), which the runner sets'}; outside GitHub Actions use source: beads.`);
+      return;
+    }
+    const octokit = createOctokit(options.githubToken, {
+      ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+      onRateLimit: (e) => core.warning(`GitHub ${e.kind} rate limit on ${e.method} ${e.url}: ${e.willRetry ? `waiting ${e.retryAfterSeconds} s, then retrying` : 'not retrying (out of retries, or the wait is too long)'}.`),
+    });
+    const allowedAuthors = options.allowedAuthors.split(',').map((a) => a.trim()).filter((a) => a !== '');
+    fromGitHub = {
+      source: (onWarning) => (github = new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning })),
+      publisher: (git, testCommand) => createPullRequestPublisher({ git, github: github as GitHubIssueSource, repository, draft: options.draftPr, testCommand, redact }),
+    };
   }
   const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
   const stateDir = path.resolve(workspace, options.stateDir);
@@ -67,25 +87,48 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     core.saveState('state-dir', stateDir);
     core.saveState('generation', String(restored.generation ?? 0));
   }
+  // install-agent: the pinned Claude Code or Codex CLI when the runner has none.
+  let runEnv = env;
+  if (options.installAgent) {
+    const installed = await ensureAgent({
+      agent: options.agent, env, prefix: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-clis'), log: (m) => core.info(redact(m)),
+    });
+    if (installed.kind === 'failed') {
+      core.setFailed(redact(installed.message));
+      return;
+    }
+    if (installed.kind === 'installed') {
+      runEnv = installed.env;
+      core.info(`agent-loop: installed ${installed.pkg}@${installed.version}.`);
+    }
+  }
   const errors: string[] = [];
   const code = await runCommand(options, {
+    ...fromGitHub,
     beforeEvent: workflowCommands(),
-    cwd: workspace, env, clock: deps.clock, secrets, stateDir, signal: deps.signal,
+    cwd: workspace, env: runEnv, clock: deps.clock, secrets, stateDir, signal: deps.signal,
     stdout: deps.stdout,
     stderr: (text) => errors.push(text),
     onResult: async (result) => {
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
-      await core.writeSummary(redact(buildSummary(result, { resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}` })));
+      await core.writeSummary(redact(buildSummary(result, {
+        resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
+        ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
+      })));
       if (result.status === 'halted') core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
     },
   });
-  if (code === 2) core.setFailed(redact(`agent-loop: cannot start\n${errors.join('')}`));
+  if (code === 2) {
+    const hint = /is not on PATH/.test(errors.join('')) && !options.installAgent ? '\nOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.' : '';
+    core.setFailed(redact(`agent-loop: cannot start\n${errors.join('')}${hint}`));
+  }
   else if (code !== 0) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
 }
 
 /**
  * The runner's log commands around the loop's events: one collapsible group per iteration, a
- * warning annotation per escalation (a halt is the error annotation set from the result).
+ * warning annotation per escalation, per source warning (an outsider's issue skipped, a truncated
+ * listing) and per checkpoint skipped as unusable; a halt is the error annotation set from the result.
  */
 export function workflowCommands(): (event: string, level: string, message: string) => string {
   let open = false;
@@ -97,7 +140,7 @@ export function workflowCommands(): (event: string, level: string, message: stri
       open = true;
       return text;
     }
-    if (event === 'cycle.escalated') return `${close()}::warning::${escape(message)}\n`;
+    if (event === 'cycle.escalated' || event === 'source.warning' || event === 'checkpoint.invalid') return `${close()}::warning::${escape(message)}\n`;
     if (event === 'cycle.start' || event.startsWith('run.') || event === 'slice.end' || event === 'halt.diagnostic') return close();
     return '';
   };

@@ -19,6 +19,7 @@ export function resultOutputs(r: RunResult, redact: (text: string) => string): R
     'successful-iterations': String(r.successfulIterations),
     'issues-closed': r.issuesClosed.join(','),
     'issues-escalated': r.issuesEscalated.join(','),
+    'pull-requests': r.pullRequests.map((p) => p.url).join(','),
     'checkpoint-id': r.checkpointId,
     'cost-usd': r.costUsd.toFixed(4),
     'result-json': redact(JSON.stringify(r)),
@@ -43,7 +44,9 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   if (r.diagnostic) lines.push('<details open><summary>Halt diagnostic</summary>', '', r.diagnostic.trimEnd(), '', '</details>', '');
 
   lines.push('| | issues |', '|---|---|');
-  lines.push(`| closed | ${r.issuesClosed.map(issueRef).join(', ') || 'none'} |`);
+  const prs = r.pullRequests;
+  lines.push(`| ${prs.length > 0 ? 'done' : 'closed'} | ${r.issuesClosed.map(issueRef).join(', ') || 'none'} |`);
+  if (prs.length > 0) lines.push(`| pull requests | ${prs.map((p) => `[#${p.number}](${p.url}) (${p.issueIds.map(issueRef).join(', ')}${p.reused ? ', updated' : ''})`).join(', ')} |`);
   lines.push(`| escalated | ${r.issuesEscalated.map(issueRef).join(', ') || 'none'} |`);
   const outsiders = ctx.skippedOutsiders ?? [];
   lines.push(`| skipped (author not allowed) | ${outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ') || 'none'} |`, '');

@@ -5,8 +5,10 @@ import type { Options } from '../config.js';
 import { createAgent } from '../agents/index.js';
 import type { Agent } from '../agents/types.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { openGit } from '../git/git.js';
+import { type Git, openGit } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
+import type { IssueSource } from '../issues/types.js';
+import type { CyclePublisher } from '../loop/publish.js';
 import { isOnPath } from '../util/onPath.js';
 import { StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, exitCodeFor, summaryLine } from '../loop/result.js';
@@ -30,6 +32,13 @@ export interface RunIO {
   onResult?: (result: RunResult) => void | Promise<void>;
   /** Written before a log event (the action's log groups and annotations). */
   beforeEvent?: LoggerOptions['before'];
+  /**
+   * The issue source when the caller builds it (the action's GitHub issues); else the beads source
+   * of the options. Given the run's warning sink.
+   */
+  source?: (onWarning: (message: string) => void) => IssueSource;
+  /** Lands finished cycles as pull requests (the action): onSuccess becomes pull-request. */
+  publisher?: (git: Git, testCommand: string) => CyclePublisher;
 }
 
 export async function runCommand(options: Options, io: RunIO): Promise<number> {
@@ -40,7 +49,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     return 2;
   };
 
-  if (options.source === 'github') problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
+  if (options.source === 'github' && !io.source) problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
   const built = createAgent(options, io.env);
   const agent: Agent | undefined = 'problem' in built ? undefined : built;
   if ('problem' in built) problems.push(built.problem);
@@ -61,28 +70,31 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     }
   }
   const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
-  const source = await createBeadsSource({
+  const onWarning = (message: string) => logger.warn('source.warning', message);
+  const source = io.source ? io.source(onWarning) : await createBeadsSource({
     issuesFile: path.resolve(io.cwd, options.issuesFile), cwd: io.cwd,
     // An explicit --issues-file means that file, even when bd is installed.
     preferCli: options.issuesFile === '.beads/issues.jsonl',
-    onWarning: (message) => logger.warn('source.warning', message),
+    onWarning,
   });
-  if (source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
+  if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
     problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
   }
-  if (problems.length > 0 || !agent || !testCommand) return fail();
-
   const git = await openGit(io.cwd, io.env);
+  if (io.publisher && !git) problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
+  if (problems.length > 0 || !agent || !testCommand) return fail();
+  const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
+
   try {
     const result = await runSlice({
       settings: {
         maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
         iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
-        batch: options.batch, onSuccess: options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
+        batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
         testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
         maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
       },
-      cwd: io.cwd, stateDir: io.stateDir, source, agent, git, logger, clock: io.clock, signal: io.signal, redact,
+      cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
       notify: options.discordWebhook
         ? async (d) => {
           const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {

@@ -19,6 +19,13 @@ export interface Git {
   hasWorkSince(base: string): Promise<boolean>;
   /** Adds a directory (relative to the top level) or a file pattern to .git/info/exclude once. */
   exclude(relativePathOrPattern: string): Promise<void>;
+  /**
+   * Fetches `branch` from `remote` into the local branch of the same name (fast-forward only);
+   * false when the remote has no such branch.
+   */
+  fetchBranch(remote: string, branch: string): Promise<boolean>;
+  /** Pushes the local `branch` to `remote` under the same name (no force). */
+  push(remote: string, branch: string): Promise<void>;
 }
 
 export class GitError extends Error {
@@ -87,6 +94,16 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
     async deleteBranch(branch) {
       await git('branch', '--quiet', '-D', branch);
     },
+    async fetchBranch(remote, branch) {
+      const listed = await exec(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+      if (listed.code === 2) return false; // --exit-code: 2 is "no matching ref"
+      if (listed.code !== 0) throw new GitError(['ls-remote', remote, branch], listed.code, listed.stderr);
+      await git('fetch', '--quiet', '--no-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+      return true;
+    },
+    async push(remote, branch) {
+      await git('push', '--quiet', '--no-verify', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+    },
     async exclude(relativePathOrPattern) {
       const gitDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
       const file = path.join(gitDir, 'info', 'exclude');
@@ -99,9 +116,9 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
   };
 }
 
-/** A branch name git accepts for an issue id: agent-loop/<id>. */
+/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
 export function cycleBranch(issueIds: readonly string[]): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+  const safe = (s: string) => (/^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue');
   const first = safe(issueIds[0] ?? 'issue');
   return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
 }

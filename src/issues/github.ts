@@ -29,7 +29,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../util/clock.js';
 import { sortIssues } from './ready.js';
-import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
+import { ESCALATED_LABEL, PR_OPEN_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
 
 /** The Octokit `createOctokit` (or `@actions/github`'s `getOctokit`) returns. */
 export type GitHubClient = ReturnType<typeof getOctokit>;
@@ -205,6 +205,8 @@ export interface ListingSummary {
   scanned: number;
   pullRequests: number;
   escalated: number;
+  /** Issues whose work waits in an open pull request (PR_OPEN_LABEL). */
+  prOpen: number;
   outsiders: number;
   /** Workable issues returned. */
   ready: number;
@@ -331,6 +333,14 @@ export class GitHubIssueSource implements IssueSource {
     return out;
   }
 
+  exportState(): GitHubSourceState {
+    return this.state;
+  }
+
+  importState(state: unknown): void {
+    this.restore(state);
+  }
+
   get apiCalls(): ApiCalls {
     return { ...this.calls, counted: this.calls.requests - this.calls.notModified };
   }
@@ -338,7 +348,7 @@ export class GitHubIssueSource implements IssueSource {
   async ready(): Promise<Issue[]> {
     const listed: Issue[] = [];
     const outsiders: SkippedOutsider[] = [];
-    const summary: ListingSummary = { pages: 0, notModified: 0, scanned: 0, pullRequests: 0, escalated: 0, outsiders: 0, ready: 0, truncated: false };
+    const summary: ListingSummary = { pages: 0, notModified: 0, scanned: 0, pullRequests: 0, escalated: 0, prOpen: 0, outsiders: 0, ready: 0, truncated: false };
     const pages: GitHubSourceState['pages'] = {};
     let url: string | undefined = this.firstPageUrl();
     while (url !== undefined) {
@@ -357,6 +367,10 @@ export class GitHubIssueSource implements IssueSource {
         if (item.state !== 'open') continue;
         if (item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL)) {
           summary.escalated++;
+          continue;
+        }
+        if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL)) {
+          summary.prOpen++;
           continue;
         }
         const association = (item.authorAssociation ?? 'NONE').toUpperCase();
@@ -432,6 +446,53 @@ export class GitHubIssueSource implements IssueSource {
     if (!commented) {
       await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body }, `commenting on escalated issue #${number}`);
     }
+    this.issues.delete(number);
+  }
+
+  /**
+   * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
+   * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
+   */
+  async openPullRequest(pr: { head: string; base: string; title: string; body: string; draft: boolean }): Promise<{ number: number; url: string; reused: boolean }> {
+    const find = async () => {
+      const answer = await this.send(
+        'GET /repos/{owner}/{repo}/pulls',
+        { head: `${this.owner}:${pr.head}`, base: pr.base, state: 'open', per_page: 1 },
+        `looking for an open pull request from ${pr.head}`,
+      );
+      const first = Array.isArray(answer.data) ? answer.data[0] : undefined;
+      return isObject(first) && typeof first.number === 'number' ? { number: first.number, url: typeof first.html_url === 'string' ? first.html_url : '', reused: true } : undefined;
+    };
+    const existing = await find();
+    if (existing) return existing;
+    try {
+      const answer = await this.send(
+        'POST /repos/{owner}/{repo}/pulls',
+        { head: pr.head, base: pr.base, title: truncate(this.redact(pr.title), 250), body: this.commentText(pr.body), draft: pr.draft },
+        `opening a pull request from ${pr.head} into ${pr.base}`,
+      );
+      const data = isObject(answer.data) ? answer.data : {};
+      if (typeof data.number !== 'number') throw new GitHubSourceError(`Unexpected answer opening a pull request from ${pr.head}: no number`, 'other', answer.status);
+      return { number: data.number, url: typeof data.html_url === 'string' ? data.html_url : '', reused: false };
+    } catch (error) {
+      if (error instanceof GitHubSourceError && error.status === 422 && /already exists/i.test(error.message)) {
+        const raced = await find();
+        if (raced) return raced;
+      }
+      if (error instanceof GitHubSourceError && error.kind === 'permission') {
+        throw new GitHubSourceError(
+          `${error.message} Opening pull requests needs \`permissions: pull-requests: write\` (and, for the default token, the repository setting "Allow GitHub Actions to create and approve pull requests").`,
+          'permission', error.status,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
+  async addLabel(id: string, label: string): Promise<void> {
+    const number = this.requireNumber(id, 'label');
+    await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [label] }, `labelling issue #${number} ${label}`);
     this.issues.delete(number);
   }
 
@@ -721,8 +782,10 @@ function asHttpError(error: unknown): HttpError | undefined {
 /** GitHub's own `message` from the error body, else Octokit's. */
 function apiMessage(error: HttpError): string {
   const data = error.response?.data;
-  if (isObject(data) && typeof data.message === 'string') return data.message;
-  return error.message;
+  if (!isObject(data) || typeof data.message !== 'string') return error.message;
+  // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
+  const details = Array.isArray(data.errors) ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean) : [];
+  return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
 }
 
 function truncate(text: string, max: number): string {

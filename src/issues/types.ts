@@ -31,7 +31,14 @@ export interface IssueSource {
   close(id: string, reason: string): Promise<void>;
   /** Labels an issue ESCALATED_LABEL and records why, so later runs skip it until a person removes the label. */
   markEscalated(id: string, note: string): Promise<void>;
+  /** What the source wants kept in the checkpoint between runs (a cache of ETags), if anything. */
+  exportState?(): unknown;
+  /** Hands back what exportState returned in an earlier run; anything unusable is ignored. */
+  importState?(state: unknown): void;
 }
+
+/** The label of an issue whose work waits in an open pull request; later runs skip it. */
+export const PR_OPEN_LABEL = 'agent-loop:pr-open';
 
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 export const ESCALATED_LABEL = 'agent-loop:escalated';

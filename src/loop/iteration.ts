@@ -199,11 +199,14 @@ export async function runIteration(deps: SliceDeps, before: LoopState): Promise<
     return { state, violation };
   }
 
-  // Success: close what the agent did not.
-  for (const [i, id] of cycle.issueIds.entries()) {
-    if (!closed[i]) await source.close(id, `agent-loop: tests passed at iteration ${n}`);
+  // Success: close what the agent did not; with pull requests, their merge closes the issues.
+  const viaPullRequest = settings.onSuccess === 'pull-request';
+  if (!viaPullRequest) {
+    for (const [i, id] of cycle.issueIds.entries()) {
+      if (!closed[i]) await source.close(id, `agent-loop: tests passed at iteration ${n}`);
+    }
   }
-  logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; closed ${cycle.issueIds.join(', ')}.`, { iteration: n, issueIds: cycle.issueIds });
+  logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
   state = {
     ...state, consecutiveEscalations: 0,
     issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],

@@ -17,6 +17,8 @@ export interface RunResult {
   testsPassed: boolean | null;
   issuesClosed: string[];
   issuesEscalated: string[];
+  /** Pull requests opened (or reused) for finished cycles in the whole run, when the work lands as pull requests. */
+  pullRequests: LoopState['pullRequests'];
   /** Iterations that completed a cycle (the last one is the run's completing iteration). */
   completedIterations: number[];
   checkpointId: string;
@@ -54,6 +56,7 @@ export function buildResult(input: {
     testsPassed: state.testsPassed,
     issuesClosed: state.issuesClosed,
     issuesEscalated: state.issuesEscalated,
+    pullRequests: state.pullRequests,
     completedIterations: state.completedIterations,
     checkpointId: input.checkpointId,
     costUsd: state.costUsd,
@@ -77,6 +80,7 @@ export function summaryLine(r: RunResult): string {
     head,
     `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
     `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+    ...(r.pullRequests.length ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`] : []),
     ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
     `  checkpoint ${r.checkpointId}`,
   ].join('\n');

@@ -19,6 +19,7 @@ import { TEMP_FILE_PATTERN, writeFileAtomic } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
 import { initialProgress } from './cycle.js';
+import type { CyclePublisher } from './publish.js';
 import { describeTargets, runIteration, seconds } from './iteration.js';
 import { type RunResult, buildResult } from './result.js';
 import { type CycleState, type HaltReason, type LoopState, initialLoopState, parseLoopState } from './state.js';
@@ -30,7 +31,8 @@ export interface SliceSettings {
   iterationDelaySeconds: number;
   agentTimeoutMinutes: number;
   batch: boolean;
-  onSuccess: 'merge' | 'branch';
+  /** merge: into the base branch; branch: leave it; pull-request: push it and open a pull request (needs `publisher`). */
+  onSuccess: 'merge' | 'branch' | 'pull-request';
   strict: boolean;
   resume?: string;
   fresh: boolean;
@@ -61,6 +63,8 @@ export interface SliceDeps {
   agent: Agent;
   store: CheckpointStore;
   git?: Git;
+  /** Pushes finished cycles and opens their pull requests (onSuccess pull-request). */
+  publisher?: CyclePublisher;
   runTests: (command: string, signal?: AbortSignal) => Promise<TestOutcome>;
   logger: Logger;
   clock: Clock;
@@ -90,12 +94,14 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
   const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
   const opened = await openCheckpoint(deps);
   const checkpointId = opened.id;
+  if (opened.sourceState !== undefined) source.importState?.(opened.sourceState);
   let state: LoopState = { ...opened.state, slices: opened.state.slices + 1, maxIterations: settings.maxIterations, halt: undefined };
   const sliceStartIteration = state.iteration;
   const errors: string[] = [];
 
   const save = async (status: RunResult['status']) => {
-    await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state }, ...(errors.length ? { errors } : {}) });
+    const sourceState = source.exportState?.();
+    await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
   };
 
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
@@ -151,6 +157,13 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       await deps.notify?.(d);
     }
     await save(status);
+    // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+    // pushed (work as wip:), and the next slice fetches it.
+    const open = state.currentCycle?.branch;
+    if (deps.publisher && git && open && status === 'continuing' && (await git.currentRef()) === open) {
+      await git.commitAll(`wip: ${state.currentCycle?.issueIds.join(' ')} (slice ended at iteration ${state.iteration})`.slice(0, 120));
+      await keepBranch(deps, open);
+    }
     return buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted, diagnostic });
   };
 
@@ -183,7 +196,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       const recent = state.escalations.slice(-state.consecutiveEscalations).flatMap((e) => e.issueIds);
       halt = { reason: 'failure_loop', message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}` };
     }
-    if (halt) {
+    if (halt && !deps.publisher) {
       // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
       // branch and edits stay for inspection (the next run parks them).
       await labelEscalated(cycle.issueIds, note);
@@ -192,12 +205,14 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     }
     if (git && cycle.branch && state.baseBranch) {
       const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
+      // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
+      if (deps.publisher && (committed || (await git.branchExists(cycle.branch)))) await keepBranch(deps, cycle.branch);
       await git.checkout(state.baseBranch);
-      logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch} for the next cycle.`);
+      logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch}${halt ? '' : ' for the next cycle'}.`);
     }
     await labelEscalated(cycle.issueIds, note);
     state = { ...state, currentCycle: undefined };
-    return undefined;
+    return halt;
   };
 
   // A rate-limit window carried over from the previous slice.
@@ -258,8 +273,12 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       };
       if (git && state.baseBranch) {
         cycle.branch = cycleBranch(cycle.issueIds);
-        // The branch of an earlier cycle of these issues (escalated: its work kept as wip:) is
-        // brought up to date with the base first, so that this cycle merges back cleanly.
+        // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
+        // pull request's, pushed by an earlier run) is brought up to date with the base first, so
+        // that this cycle merges back cleanly.
+        if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+          logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+        }
         const earlier = await git.branchExists(cycle.branch);
         await git.switchToBranch(cycle.branch, state.baseBranch);
         if (earlier) await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
@@ -267,8 +286,15 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       state = { ...state, currentCycle: cycle };
       logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
     } else if (git && state.currentCycle?.branch && !onCycleBranch) {
-      // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration).
-      if ((await git.currentRef()) !== state.currentCycle.branch) await git.switchToBranch(state.currentCycle.branch, state.baseBranch ?? 'HEAD');
+      // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
+      // the one an earlier run pushed when this checkout does not have it.
+      const branch = state.currentCycle.branch;
+      if ((await git.currentRef()) !== branch) {
+        if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
+          logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
+        }
+        await git.switchToBranch(branch, state.baseBranch ?? 'HEAD');
+      }
     }
     onCycleBranch = true;
 
@@ -280,8 +306,8 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     if (outcome.violation) await appendError(deps, outcome.violation);
     if (outcome.halt) return finish('halted', outcome.halt);
     if (outcome.cycleDone) {
-      await finishCycleInGit(deps, state, cycle);
-      state = { ...state, currentCycle: undefined };
+      const published = await finishCycleInGit(deps, state, cycle);
+      state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
     }
     if (outcome.escalate) {
       const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
@@ -303,11 +329,18 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
   }
 }
 
-async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<void> {
+async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<LoopState['pullRequests'][number] | undefined> {
   const { git, settings, logger } = deps;
-  if (!git || !cycle.branch || !state.baseBranch) return;
+  if (!git || !cycle.branch || !state.baseBranch) return undefined;
   const subject = `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
   const committed = await git.commitAll(subject);
+  if (settings.onSuccess === 'pull-request' && deps.publisher) {
+    const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration };
+    const pr = await deps.publisher.publish(work);
+    await git.checkout(state.baseBranch);
+    logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
+    return { issueIds: cycle.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
+  }
   await git.checkout(state.baseBranch);
   if (settings.onSuccess === 'merge') {
     if (committed || (await git.branchExists(cycle.branch))) {
@@ -317,6 +350,17 @@ async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleS
     logger.info('git.merged', `Merged ${cycle.branch} into ${state.baseBranch}${committed ? '' : ' (the agent changed no files)'}.`);
   } else {
     logger.info('git.branch', `Left the work on branch ${cycle.branch}; ${state.baseBranch} is checked out again.`);
+  }
+  return undefined;
+}
+
+/** Pushes an escalated cycle's branch; a failure is a warning (the escalation itself stands). */
+async function keepBranch(deps: SliceDeps, branch: string): Promise<void> {
+  try {
+    await deps.publisher?.keep(branch);
+    deps.logger.info('git.kept', `Pushed ${branch} (its work as wip:) so that a later attempt continues from it.`);
+  } catch (error) {
+    deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${(error as Error).message}. Its work is only in this checkout.`);
   }
 }
 
@@ -333,7 +377,7 @@ async function selectTargets(source: IssueSource, state: LoopState, batch: boole
   return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
 
-async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: LoopState; resumed: boolean }> {
+async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: LoopState; resumed: boolean; sourceState?: unknown }> {
   const { settings, store, logger } = deps;
   const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
   if (settings.fresh) return fresh();
@@ -346,7 +390,7 @@ async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: Loo
     }
     const loop = parseLoopState(cp.state);
     if (typeof loop === 'string') throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
-    return { id: cp.id, state: loop, resumed: true };
+    return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
   }
   const listing = await store.list();
   for (const bad of listing.invalid) logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, { path: bad.path, reason: bad.reason });
@@ -355,7 +399,7 @@ async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: Loo
     const cp = pickResumable(candidates);
     if (!cp) return fresh();
     const loop = parseLoopState(cp.state);
-    if (typeof loop !== 'string') return { id: cp.id, state: loop, resumed: true };
+    if (typeof loop !== 'string') return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
     logger.warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${cp.id}.json`)}: ${loop}`);
     candidates.splice(candidates.indexOf(cp), 1);
   }

@@ -108,6 +108,8 @@ export const LoopStateSchema = z.object({
   rateLimitedUntil: z.string().optional(),
   /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
   parkedBranch: z.string().optional(),
+  /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
+  pullRequests: z.array(z.object({ issueIds: z.array(z.string()), number: z.number().int(), url: z.string(), reused: z.boolean(), iteration: z.number().int() })).default([]),
   /** The end of the last agent output (for the halt diagnostic). */
   lastAgentOutput: z.string().default(''),
   history: z.array(IterationRecordSchema),
@@ -135,6 +137,7 @@ export function initialLoopState(maxIterations: number): LoopState {
     escalations: [],
     totalEscalations: 0,
     environmentFailures: 0,
+    pullRequests: [],
     lastAgentOutput: '',
     history: [],
     compactedIterations: 0,

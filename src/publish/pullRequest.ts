@@ -1,0 +1,63 @@
+/**
+ * The action's way to land a finished cycle: push its branch `agent-loop/issue-<n>` and open a pull
+ * request that closes the issue when merged (a draft with `draft-pr`), then label the issue
+ * PR_OPEN_LABEL so later runs leave it alone. Re-runs reuse the branch (fetched before the cycle)
+ * and the open pull request instead of duplicating them.
+ */
+import type { Git } from '../git/git.js';
+import type { GitHubIssueSource } from '../issues/github.js';
+import { PR_OPEN_LABEL } from '../issues/types.js';
+import type { CyclePublisher, CycleWork, PublishedPullRequest } from '../loop/publish.js';
+
+export interface PullRequestPublisherOptions {
+  git: Git;
+  github: Pick<GitHubIssueSource, 'openPullRequest' | 'addLabel'>;
+  /** owner/repo, for the log. */
+  repository: string;
+  /** The git remote to push to. Default origin (actions/checkout configures it with the token). */
+  remote?: string;
+  draft: boolean;
+  /** Test command, named in the pull request's body. */
+  testCommand: string;
+  redact: (text: string) => string;
+}
+
+export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
+  const { git, github } = options;
+  const remote = options.remote ?? 'origin';
+  const push = async (branch: string) => {
+    try {
+      await git.push(remote, branch);
+    } catch (error) {
+      throw new Error(
+        `could not push ${branch} to ${remote} (${options.redact((error as Error).message)}). The workflow needs \`permissions: contents: write\` ` +
+          'and a checkout that keeps its credentials (actions/checkout does by default); a branch changed by someone else since it was fetched is refused too.',
+      );
+    }
+  };
+  return {
+    description: `pull requests to ${options.repository}`,
+    fetchBranch: (branch) => git.fetchBranch(remote, branch),
+    keep: push,
+    async publish(work: CycleWork): Promise<PublishedPullRequest> {
+      await push(work.branch);
+      const pr = await github.openPullRequest({
+        head: work.branch, base: work.base, draft: options.draft,
+        title: work.titles.length === 1 ? (work.titles[0] ?? work.branch) : `agent-loop: ${work.issueIds.map((id) => `#${id}`).join(', ')}`,
+        body: pullRequestBody(work, options.testCommand),
+      });
+      for (const id of work.issueIds) await github.addLabel(id, PR_OPEN_LABEL);
+      return pr;
+    },
+  };
+}
+
+/** `Closes #n` for each issue (GitHub closes them when the pull request is merged), then what was done. */
+export function pullRequestBody(work: Pick<CycleWork, 'issueIds' | 'iteration'>, testCommand: string): string {
+  return [
+    ...work.issueIds.map((id) => `Closes #${id}`),
+    '',
+    `agent-loop worked on ${work.issueIds.length === 1 ? 'this issue' : 'these issues'} until \`${testCommand}\` passed (iteration ${work.iteration}).`,
+    `Merging closes ${work.issueIds.length === 1 ? 'the issue' : 'the issues'}; to have agent-loop work on ${work.issueIds.length === 1 ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`,
+  ].join('\n');
+}
