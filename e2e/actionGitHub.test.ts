@@ -123,8 +123,12 @@ describe('the action on GitHub issues', () => {
     expect(r1.outputs).toMatchObject({ status: 'continuing', iterations: '1', 'issues-escalated': '' });
     expect(originHas('agent-loop/issue-1')).toBe(true); // the unfinished cycle's branch, pushed for the next runner
 
+    const before = gh.requests.length;
     const r2 = await scheduledRun(602, agent, { ...limits, 'slice-iterations': '2' });
     expect(r2.main.log).toMatch(/restored .*cache/i);
+    // The ETags travelled in the checkpoint: run 2's first request is conditional, and some are free 304s.
+    expect(gh.requests[before]).toMatchObject({ conditional: true });
+    expect(gh.requests.slice(before).some((r) => r.status === 304 && !r.counted)).toBe(true);
     expect(r2.outputs).toMatchObject({ status: 'continuing', iterations: '3', 'issues-escalated': '1', 'checkpoint-id': r1.outputs['checkpoint-id'] });
     expect(r2.main.log).toMatch(/::warning::Escalated 1 "Unfixable one"/);
     expect(gh.issue(1)?.labels).toContain('agent-loop:escalated');

@@ -123,7 +123,7 @@ describe('state store with the real clients against the emulated services', () =
     expect(one.restored.message).toMatch(/starting fresh/);
     expect(one.saved).toMatchObject({ generation: 1, cacheKey: `agent-loop-${one.j.scope}-101-1` });
     expect(one.saved.artifactId).toEqual(expect.any(Number));
-    expect(one.j.log.warning).toEqual([]);
+    expect(one.j.log.warning).toEqual([one.restored.message]); // the fresh start, and nothing about saving
     expect(services.caches().map((c) => c.key)).toEqual([`agent-loop-${one.j.scope}-101-1`]);
     expect(services.artifacts()).toEqual([expect.objectContaining({ name: `agent-loop-checkpoint-${one.j.scope}`, runId: 101, expired: false })]);
     const expiry = services.artifacts()[0]?.expiresAt?.getTime() ?? 0;
@@ -221,13 +221,12 @@ describe('state store with the real clients against the emulated services', () =
     expect(await j.restore()).toMatchObject({ source: 'none', generation: 0, message: expect.stringMatching(/no cache entry .*; no artifact .*starting fresh/) });
   });
 
-  it('starts fresh and says so when there is neither a cache entry nor an artifact', async () => {
+  it('starts fresh and warns when there is neither a cache entry nor an artifact', async () => {
     const j = job(101);
     await j.newMachine();
     const restored = await j.restore();
     expect(restored).toEqual({ source: 'none', generation: 0, message: expect.stringMatching(/No saved state to restore \(no cache entry agent-loop-.*-\*; no artifact agent-loop-checkpoint-.*\); starting fresh/) });
-    expect(j.log.info).toContain(restored.message);
-    expect(j.log.warning).toEqual([]);
+    expect(j.log.warning).toEqual([restored.message]);
     await expect(fs.readdir(j.stateDir)).rejects.toThrow();
   });
 

@@ -437,8 +437,8 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   const message = wanted !== undefined
     ? `Checkpoint ${wanted} was not found (${tried.join('; ')}); nothing is restored, starting fresh.`
     : `No saved state to restore (${tried.join('; ')}); starting fresh.`;
-  if (failed || wanted !== undefined) log.warning(message);
-  else log.info(message);
+  // A warning even on a first run: a scheduled loop that forgot its progress must be visible.
+  log.warning(message);
   return { source: 'none', generation: 0, message };
 }
 
