@@ -5,7 +5,7 @@
  *
  * Start (`restoreState`): the newest cache entry whose key starts with `agent-loop-<scope>-`; if
  * there is none (or it cannot be restored), the newest `agent-loop-checkpoint-<scope>` artifact of
- * the repository's runs; otherwise a fresh start, said so. A corrupt or partial archive or a failed
+ * the repository's runs; otherwise a fresh start, with a warning. A corrupt or partial archive or a failed
  * download is a warning and the next source is tried, never an error.
  *
  * End (`saveState`, from the post step so cancelled and failed runs save too): the cache under
@@ -356,14 +356,12 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   }
 
   const tried: string[] = [];
-  let failed = false;
 
   // 1. The cache: newest entry of the scope.
   let matched: string | undefined;
   try {
     matched = await ctx.cache.lookup(ctx.paths, cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
   } catch (error) {
-    failed = true;
     log.warning(`Could not look up the cache (${prefix}*): ${errorText(error)}; trying the artifact.`);
   }
   if (matched === undefined) tried.push(`no cache entry ${prefix}*`);
@@ -387,7 +385,6 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       tried.push(`cache entry ${entry} does not hold checkpoint ${wanted}`);
       log.info(`Cache entry ${entry} does not hold checkpoint ${wanted}; trying the artifact.`);
     } else {
-      failed = true;
       tried.push(`cache entry ${entry} was unusable`);
       log.warning(`Cache entry ${entry} is not usable: ${problem ?? 'unknown'}; trying the artifact.`);
     }
@@ -398,7 +395,6 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   try {
     latest = await ctx.artifacts.findLatest(name);
   } catch (error) {
-    failed = true;
     log.warning(`Could not list the artifacts ${name}: ${errorText(error)}`);
   }
   if (latest === undefined) tried.push(`no artifact ${name}`);
@@ -424,7 +420,6 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       }
       if (wanted !== undefined && problem.startsWith('it does not hold checkpoint')) tried.push(`${where} does not hold checkpoint ${wanted}`);
       else {
-        failed = true;
         tried.push(`${where} was unusable`);
         log.warning(`${where[0]?.toUpperCase()}${where.slice(1)} is not usable: ${problem}.`);
       }
