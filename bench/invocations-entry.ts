@@ -100,5 +100,10 @@ export function fakeGit(topLevel: string, hasWork: (branch: string) => boolean =
     deleteBranch: async () => undefined,
     hasWorkSince: async () => hasWork(current),
     exclude: async () => undefined,
+    fetchBranch: async () => false,
+    push: async () => undefined,
+    head: async () => '0'.repeat(40),
+    resetHard: async () => undefined,
+    changedFiles: async () => [],
   };
 }

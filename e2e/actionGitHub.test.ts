@@ -149,6 +149,38 @@ describe('the action on GitHub issues', () => {
     expect(r3.post.log).toMatch(/published generation 3/);
   });
 
+  it('--workflow tdd: the git notes travel with the pushed branch (push, then fetch on the next runner) and the next run resumes at GREEN', async () => {
+    gh.addIssue({ title: 'Make the value good', body: '- [ ] value is good', labels: [LABEL] });
+    await fs.writeFile(path.join(sb.repo, 'tests.sh'), 'for t in t_*.sh; do [ -e "$t" ] || continue; sh "$t" || { echo "FAILED $t::$t - value is bad"; exit 1; }; done\n');
+    git(sb, 'add', '-A');
+    git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'a test runner');
+    git(sb, 'push', '-q', 'origin', 'main');
+    const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+if grep -q "You are the test agent" "$P"; then echo 'test "$(cat value.txt)" = good' > t_value.sh
+elif grep -q "You are the implementing agent" "$P"; then echo good > value.txt
+fi
+printf 'Done.\n\n\`\`\`yaml\nwork_remaining: 0\nrequires_continuation: false\n\`\`\`\n'
+`);
+    const tdd = { workflow: 'tdd', 'test-command': 'sh tests.sh', 'slice-iterations': '1' };
+    const r1 = await scheduledRun(801, agent, tdd);
+    expect(r1.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
+    const red = execFileSync('git', ['--git-dir', origin, 'rev-parse', 'agent-loop/issue-1'], { encoding: 'utf8' }).trim();
+    expect(JSON.parse(execFileSync('git', ['--git-dir', origin, 'notes', '--ref', 'refs/notes/agent-loop', 'show', red], { encoding: 'utf8' }))).toMatchObject({ phase: 'RED', next_phase: 'GREEN' });
+
+    // The next runner: no local notes, no local branch.
+    git(sb, 'update-ref', '-d', 'refs/notes/agent-loop');
+    const r2 = await scheduledRun(802, agent, { ...tdd, 'slice-iterations': '3' });
+    expect(r2.main.code).toBe(0);
+    expect(r2.outputs).toMatchObject({ status: 'complete', iterations: '3', 'issues-closed': '1' });
+    expect(JSON.parse(r2.outputs['result-json'] ?? '{}').history.map((h: { tdd?: { phase: string } }) => h.tdd?.phase)).toEqual(['GREEN', 'REFACTOR']);
+    const subjects = execFileSync('git', ['--git-dir', origin, 'log', '--format=%s', 'main..agent-loop/issue-1'], { encoding: 'utf8' }).trim().split('\n').reverse();
+    expect(subjects).toEqual(['test: value is good', 'feat: value is good', 'refactor: no changes']);
+    expect(gh.pulls()).toHaveLength(1);
+    // RED's note came back with the fetch (run 2 wrote only GREEN's and REFACTOR's), and all went out again.
+    expect(JSON.parse(git(sb, 'notes', '--ref', 'refs/notes/agent-loop', 'show', red))).toMatchObject({ phase: 'RED' });
+    expect(execFileSync('git', ['--git-dir', origin, 'notes', '--ref', 'refs/notes/agent-loop', 'list'], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(3);
+  });
+
   it('a secret in the agent output reaches neither the log, the summary, the outputs nor GitHub', async () => {
     gh.addIssue({ title: 'Leaky', labels: [LABEL] });
     const token = services.githubToken;

@@ -132,7 +132,22 @@ export const OptionsSchema = z.object({
   }),
   plan: text().register(registry, {
     flag: 'plan', arg: 'FILE', commands: RUN, defaultText: 'none',
-    help: 'A plan (e.g. a TDD plan) included in every prompt.', expected: 'a path to a readable file',
+    help: 'A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue\'s.', expected: 'a path to a readable file',
+  }),
+  workflow: z.enum(['implement', 'tdd']).default('implement').register(registry, {
+    flag: 'workflow', arg: 'implement|tdd', commands: RUN,
+    help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase.',
+    expected: 'one of implement, tdd',
+  }),
+  junitFile: text().register(registry, {
+    flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
+    help: 'With --workflow tdd: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for the failing tests\' names and messages; without it they come from the output.',
+    expected: 'a path relative to the repository',
+  }),
+  tddPrompts: text().register(registry, {
+    flag: 'tdd-prompts', arg: 'DIR', commands: RUN, defaultText: 'built in',
+    help: 'With --workflow tdd: a directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}).',
+    expected: 'a path to a directory',
   }),
   maxIterations: int(1).default(100).register(registry, {
     flag: 'max-iterations', arg: 'N', commands: RUN,

@@ -11,7 +11,7 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
     { n: 7, issueIds: ['11'], startedAt: '2026-11-21T10:00:00Z', durationMs: 61_000, outcome: 'tests_failed', agent: { ok: true, exitCode: 0, signal: null, durationMs: 60_000, costUsd: 0.05 }, tests: { passed: false, exitCode: 1, durationMs: 900 } },
     { n: 8, issueIds: ['11'], startedAt: '2026-11-21T10:01:01Z', durationMs: 5_000, outcome: 'agent_failed', agent: { ok: false, exitCode: 1, signal: null, durationMs: 5_000, failure: { class: 'transient', reason: 'overloaded', message: 'x' } } },
   ],
-  durationMs: 66_000, interrupted: false, diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n', ...over,
+  durationMs: 66_000, interrupted: false, tddError: null, diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n', ...over,
 });
 
 describe('action outputs', () => {

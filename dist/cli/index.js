@@ -16981,13 +16981,13 @@ const ZodString = /*@__PURE__*/ $constructor("ZodString", (inst, def) => {
         return this.check(_isoDateTime(ZodISODateTime, params));
     },
     date(params) {
-        return this.check(_isoDate(ZodISODate, params));
+        return this.check(_isoDate(schemas_ZodISODate, params));
     },
     time(params) {
-        return this.check(_isoTime(ZodISOTime, params));
+        return this.check(_isoTime(schemas_ZodISOTime, params));
     },
     duration(params) {
-        return this.check(_isoDuration(ZodISODuration, params));
+        return this.check(_isoDuration(schemas_ZodISODuration, params));
     },
 });
 function schemas_string(params) {
@@ -17001,15 +17001,15 @@ const ZodISODateTime = /*@__PURE__*/ $constructor("ZodISODateTime", (inst, def) 
     $ZodISODateTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
+const schemas_ZodISODate = /*@__PURE__*/ $constructor("ZodISODate", (inst, def) => {
     $ZodISODate.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISOTime = /*@__PURE__*/ $constructor("ZodISOTime", (inst, def) => {
+const schemas_ZodISOTime = /*@__PURE__*/ $constructor("ZodISOTime", (inst, def) => {
     $ZodISOTime.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
-const ZodISODuration = /*@__PURE__*/ $constructor("ZodISODuration", (inst, def) => {
+const schemas_ZodISODuration = /*@__PURE__*/ $constructor("ZodISODuration", (inst, def) => {
     $ZodISODuration.init(inst, def);
     ZodStringFormat.init(inst, def);
 });
@@ -18348,7 +18348,22 @@ const OptionsSchema = object({
     }),
     plan: config_text().register(config_registry, {
         flag: 'plan', arg: 'FILE', commands: RUN, defaultText: 'none',
-        help: 'A plan (e.g. a TDD plan) included in every prompt.', expected: 'a path to a readable file',
+        help: 'A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue\'s.', expected: 'a path to a readable file',
+    }),
+    workflow: schemas_enum(['implement', 'tdd']).default('implement').register(config_registry, {
+        flag: 'workflow', arg: 'implement|tdd', commands: RUN,
+        help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase.',
+        expected: 'one of implement, tdd',
+    }),
+    junitFile: config_text().register(config_registry, {
+        flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
+        help: 'With --workflow tdd: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for the failing tests\' names and messages; without it they come from the output.',
+        expected: 'a path relative to the repository',
+    }),
+    tddPrompts: config_text().register(config_registry, {
+        flag: 'tdd-prompts', arg: 'DIR', commands: RUN, defaultText: 'built in',
+        help: 'With --workflow tdd: a directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}).',
+        expected: 'a path to a directory',
     }),
     maxIterations: config_int(1).default(100).register(config_registry, {
         flag: 'max-iterations', arg: 'N', commands: RUN,
@@ -21026,12 +21041,26 @@ async function openGit(cwd, env) {
         async checkout(ref) {
             await git('checkout', '--quiet', ref);
         },
-        async commitAll(message) {
+        async commitAll(message, options = {}) {
             await git('add', '--all');
-            if (await tryGit('diff', '--cached', '--quiet'))
-                return false;
+            if (await tryGit('diff', '--cached', '--quiet')) {
+                if (!options.allowEmpty)
+                    return false;
+                await git('commit', '--quiet', '--no-verify', '--allow-empty', '-m', message);
+                return true;
+            }
             await git('commit', '--quiet', '--no-verify', '-m', message);
             return true;
+        },
+        head: () => git('rev-parse', 'HEAD'),
+        async resetHard(ref) {
+            await git('reset', '--quiet', '--hard', ref);
+            await git('clean', '--quiet', '-fd');
+        },
+        async changedFiles(base) {
+            await git('add', '--all', '--intent-to-add');
+            const out = await git('diff', '--name-only', base);
+            return out.split('\n').filter((l) => l !== '');
         },
         async merge(branch, message) {
             await git('merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch);
@@ -21647,6 +21676,7 @@ const LOOP_TYPES = {
     budget: 'budget',
     contract_violation: 'contract violation',
     stuck: 'stuck',
+    workflow_aborted: 'red/green/refactor workflow aborted',
 };
 const ADVICE = {
     failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
@@ -21657,6 +21687,7 @@ const ADVICE = {
     budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
     contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
     stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
 const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
@@ -21683,6 +21714,7 @@ function buildDiagnostic(input) {
         advice: input.advice ?? ADVICE[reason],
         checkpointId: input.checkpointId,
         iteration: state.iteration,
+        ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
     };
 }
 function lastFailureOf(state, involved) {
@@ -21699,6 +21731,7 @@ function renderMarkdown(d) {
         `- Steps involved: ${d.steps.join(', ') || 'none'}`,
         `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
         `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+        ...(d.tddError ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`] : []),
         '',
         `What to do: ${d.advice}`,
         '',
@@ -21721,6 +21754,7 @@ function toDiscordMessage(d) {
             { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
             { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
             { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
+            ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
             { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
         ],
         outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
@@ -21907,6 +21941,28 @@ const FailureSchema = object({
     message: schemas_string(),
     retryAfterMs: schemas_number().optional(),
 });
+const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
+const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
+/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
+const TddCycleSchema = object({
+    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
+    /** The test being worked on (index into tests). */
+    index: schemas_number().int(),
+    phase: TDD_PHASE,
+    /** The red/green/refactor round, from 1 (the note's `cycle`). */
+    round: schemas_number().int().min(1),
+    /** Failed attempts of the current phase. */
+    retries: schemas_number().int(),
+    /** The commit before the current phase started (the rollback target). */
+    phaseBase: schemas_string().optional(),
+    /** The tests RED left failing. */
+    targetTests: array(schemas_string()),
+    testFile: schemas_string(),
+    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
+    lastCommit: schemas_string().optional(),
+    /** Why the previous attempt of this phase failed, for the retry prompt. */
+    lastError: TddErrorSchema.optional(),
+});
 const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'];
 const IterationRecordSchema = object({
     n: schemas_number().int(),
@@ -21926,6 +21982,8 @@ const IterationRecordSchema = object({
     }),
     tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
     workRemaining: schemas_string().optional(),
+    /** --workflow tdd: the phase this iteration worked on and what came of it. */
+    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
 });
 const CycleSchema = object({
     issueIds: array(schemas_string()).min(1),
@@ -21947,6 +22005,8 @@ const CycleSchema = object({
     timeoutRetries: schemas_number().int().default(0),
     /** Rate limits in a row (the backoff's exponent). */
     rateLimitAttempts: schemas_number().int().default(0),
+    /** --workflow tdd only. */
+    tdd: TddCycleSchema.optional(),
 });
 const EscalationSchema = object({
     issueIds: array(schemas_string()),
@@ -21962,7 +22022,7 @@ const EscalationSchema = object({
 });
 const HaltReasons = [
     'max_iterations', 'stuck', 'contract_violation', 'budget',
-    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable',
+    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
 ];
 const LoopStateSchema = object({
     version: literal(1),
@@ -21994,6 +22054,8 @@ const LoopStateSchema = object({
     parkedBranch: schemas_string().optional(),
     /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
     pullRequests: array(object({ issueIds: array(schemas_string()), number: schemas_number().int(), url: schemas_string(), reused: schemas_boolean(), iteration: schemas_number().int() })).default([]),
+    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
+    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
     /** The end of the last agent output (for the halt diagnostic). */
     lastAgentOutput: schemas_string().default(''),
     history: array(IterationRecordSchema),
@@ -22086,20 +22148,9 @@ async function runIteration(deps, before) {
         return { state: before, interrupted: true };
     if (settings.iterationDelaySeconds > 0)
         await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-    const record = {
-        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
-        agent: {
-            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
-        },
-    };
-    let state = {
-        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
-        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
-        currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
-    };
+    const after = afterAgentRun(before, cycle, n, started, result);
+    const record = after.record;
+    let state = { ...after.state, currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined } };
     logUsage(deps, n, result, state);
     const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
     const setCycle = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, ...patch } });
@@ -22246,10 +22297,1126 @@ function logUsage(deps, n, result, state) {
         tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
     });
 }
+/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
+function afterAgentRun(before, cycle, n, started, result) {
+    const record = {
+        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+        agent: {
+            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
+            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+        },
+    };
+    const state = {
+        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
+        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
+        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
+    };
+    return { record, state };
+}
 function describeTargets(cycle) {
     return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
 }
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+;// CONCATENATED MODULE: ./src/tdd/decide.ts
+/** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
+const TDD_MAX_RETRIES = 5;
+/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting". */
+const TDD_TIMEOUT_RETRIES = 3;
+/** Seed 003's summary table, every row, for the log, the docs and the tests. */
+const TDD_FAILURE_TABLE = [
+    { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
+    { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
+    { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
+    { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
+    { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
+    { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
+    { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
+    { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
+];
+const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
+function decidePhase(o) {
+    const attempts = o.retries + 1;
+    const details = o.tests.summary;
+    const retryOr = (error, exhausted) => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
+    const abort = (type, message) => ({ kind: 'abort', error: { type, message, details } });
+    const compileError = (what) => retryOr({ type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
+    switch (o.phase) {
+        case 'RED': {
+            if (o.reportedDuplicate || !o.changed) {
+                return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
+            }
+            if (o.tests.passed) {
+                return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
+            }
+            if (o.tests.compileError)
+                return compileError('The new test');
+            return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
+        }
+        case 'GREEN': {
+            if (o.tests.passed)
+                return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
+            if (o.tests.compileError)
+                return compileError('The implementation');
+            const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
+            if (broken.length > 0) {
+                return retryOr({ type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
+            }
+            return retryOr({ type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
+        }
+        case 'REFACTOR': {
+            if (o.tests.passed)
+                return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
+            const error = o.tests.compileError
+                ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
+                : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
+            return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
+        }
+    }
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/tdd/notes.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
+ * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
+ * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
+ * rollback (`git reset --hard`) takes the state back with the commits.
+ */
+
+
+
+
+
+
+const NOTES_REF = 'refs/notes/agent-loop';
+/** Seed 003's "Error Types" table, in its order. */
+const TDD_ERROR_TYPES = [
+    'COMPILATION_ERROR',
+    'TEST_UNEXPECTED_PASS',
+    'TEST_UNEXPECTED_FAIL',
+    'IMPLEMENTATION_FAILED',
+    'REGRESSION',
+    'DUPLICATE_TEST',
+    'API_RATE_LIMIT',
+    'NETWORK_TIMEOUT',
+    'WORKFLOW_ABORTED',
+];
+/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
+const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
+const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
+const notes_TddErrorSchema = object({
+    type: schemas_enum(TDD_ERROR_TYPES),
+    message: schemas_string(),
+    details: schemas_string(),
+    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
+    retry_count: schemas_number().int().min(0),
+    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
+    timestamp: iso_datetime({ offset: true }),
+});
+/**
+ * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
+ * error occurs": absent or null otherwise. Unknown keys are dropped on read.
+ */
+const TddNoteSchema = object({
+    /** The phase this commit finished (or failed in). */
+    phase: schemas_enum(TDD_PHASES),
+    /** Where a resumed run starts. */
+    next_phase: schemas_enum(TDD_PHASES),
+    /** The red/green/refactor cycle, from 1. */
+    cycle: schemas_number().int().min(1),
+    current_test: object({
+        description: schemas_string(),
+        test_file: schemas_string(),
+    }),
+    test_result: schemas_enum(TDD_TEST_RESULTS),
+    error: notes_TddErrorSchema.nullable().optional(),
+});
+/**
+ * Git in `cwd`. Writing a note makes a commit on the notes ref, which needs an identity: when the
+ * repository has none configured (CI runners, containers), agent-loop's own is passed with `-c`.
+ */
+function notesGit(cwd, env = process.env) {
+    const exec = (args) => new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+            const code = error ? (typeof error.code === 'number' ? Number(error.code) : 1) : 0;
+            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        });
+    });
+    let identity;
+    return {
+        async run(args) {
+            identity ??= exec(['config', 'user.email']).then((r) => r.stdout.trim() !== '' ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
+            return exec([...(await identity), ...args]);
+        },
+    };
+}
+async function must(git, args) {
+    const r = await git.run(args);
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return r.stdout;
+}
+/**
+ * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
+ * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
+ * Throws on a note that does not match the schema (it could not be read back) and on git failure.
+ */
+async function writeNote(git, commit, note) {
+    const valid = TddNoteSchema.safeParse(note);
+    if (!valid.success)
+        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
+    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
+    try {
+        const file = external_node_path_default().join(dir, 'note.json');
+        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
+        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
+ * not JSON or not a note this version understands (never a throw for those). Throws GitError when
+ * git fails otherwise, e.g. `commit` does not exist.
+ */
+async function readNote(git, commit) {
+    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
+    const r = await git.run(args);
+    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
+    if (r.code === 1)
+        return undefined;
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return parseNote(r.stdout, commit);
+}
+/** Parses a note's text. Pure. */
+function parseNote(text, commit) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (error) {
+        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
+    }
+    const parsed = TddNoteSchema.safeParse(json);
+    if (parsed.success)
+        return parsed.data;
+    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
+}
+function isInvalidNote(value) {
+    return value !== undefined && 'invalid' in value;
+}
+/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
+const NEWEST_NOTE_DEPTH = 10_000;
+/**
+ * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
+ * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
+ * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
+ * `onInvalid` hears about each invalid note skipped.
+ */
+async function newestNote(git, branch = 'HEAD', options = {}) {
+    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[1])
+        .filter((commit) => commit !== undefined && commit !== ''));
+    if (noted.size === 0)
+        return undefined;
+    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((commit) => noted.has(commit));
+    for (const commit of commits) {
+        const note = await readNote(git, commit);
+        if (note === undefined)
+            continue;
+        if (isInvalidNote(note)) {
+            options.onInvalid?.(commit, note.invalid);
+            continue;
+        }
+        return { commit, note };
+    }
+    return undefined;
+}
+/**
+ * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
+ * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
+ */
+function fetchNotesArgs(remote) {
+    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
+}
+/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
+function pushNotesArgs(remote) {
+    return ['push', remote, NOTES_REF];
+}
+function describeIssue(error) {
+    const first = error.issues[0];
+    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/tdd/prompts.ts
+const REPORT = `End your final message with this report block:
+
+\`\`\`yaml
+work_remaining: 0
+requires_continuation: false
+summary: <one line on what you did>
+\`\`\``;
+const DEFAULT_TEMPLATES = {
+    RED: `You are the test agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+Test list:
+{{tests}}
+
+Write exactly ONE new failing test, for: {{test}}
+- Only the test: do not implement the behaviour, do not change non-test code.
+- It must compile and run, and fail because the behaviour is missing (not because of a syntax error or a missing import).
+- If a test for this already exists, write nothing and add \`duplicate_test: true\` to the report block.
+- Check it with: {{testCommand}} (it must fail, on your new test).
+{{failure}}
+${REPORT}
+`,
+    GREEN: `You are the implementing agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+The failing test for "{{test}}" is in {{testFile}}. Make it pass with the simplest change, without breaking any other test and without changing the test.
+Check with: {{testCommand}} (everything must pass).
+{{failure}}
+${REPORT}
+`,
+    REFACTOR: `You are the refactor agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+All tests pass after implementing "{{test}}" (test in {{testFile}}). Improve the code's structure and names where it helps, without changing behaviour and without changing tests. Changing nothing is fine.
+Every test must still pass: {{testCommand}}.
+{{failure}}
+${REPORT}
+`,
+};
+/** Fills `{{name}}` placeholders; unknown ones are left as they are. */
+function renderPrompt(template, values) {
+    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+/** The "previous attempt" section of a retry prompt. */
+function failureSection(message, details) {
+    return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
+}
+
+;// CONCATENATED MODULE: ./src/tdd/testList.ts
+const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
+function parseTestList(text, fallbackDescription) {
+    const items = [];
+    for (const line of text.split(/\r?\n/)) {
+        const m = ITEM.exec(line);
+        if (!m)
+            continue;
+        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+    }
+    return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
+}
+/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
+function nextPending(tests) {
+    return tests.findIndex((t) => t.status === 'pending');
+}
+/** The list with one test's status changed. */
+function markTest(tests, index, status) {
+    return tests.map((t, i) => (i === index ? { ...t, status } : t));
+}
+/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
+function renderTestList(tests) {
+    return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/tdd/testReport.ts
+/**
+ * Which tests failed, and why, from the test runner: its JUnit XML report (jest-junit, pytest
+ * `--junitxml`, go-junit-report, gotestsum), or its console output when there is no report. The
+ * red/green/refactor workflow puts these in the retry prompt (seed 003: "Include the failing test
+ * names and error messages"). Pure functions, no dependencies, bounded output, no throws.
+ *
+ * The report says which tests failed; whether the run failed is the test command's exit code.
+ * jest-junit, for one, leaves a test file that fails to compile out of the report unless
+ * `reportTestSuiteErrors` is on: a non-zero exit with no failures in the XML means "read the output".
+ */
+const REPORT_LIMITS = { message: 2_000, details: 4_000, failed: 50 };
+/** Text kept per failure element while reading, before the final bound. */
+const CAPTURE_LIMIT = 2 * REPORT_LIMITS.details;
+const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'];
+/**
+ * Reads a JUnit XML report. Root `<testsuites>` or a single `<testsuite>`; `<testcase>` with
+ * `<failure>`, `<error>` or `<skipped>`. Counts are the larger of what the testcases show and what
+ * the suites declare (a truncated file still says how many failed). Malformed XML yields what could
+ * be read and a `problem`, never an exception.
+ */
+function parseJUnitXml(xml) {
+    const counted = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+    const rootDeclared = {};
+    const suitesDeclared = {};
+    const problems = [];
+    const failed = [];
+    let failing = 0;
+    const stack = [];
+    const suites = [];
+    let root;
+    let testcase;
+    let capture;
+    let stopped = false;
+    const addFailed = (entry) => {
+        failing++;
+        if (failed.length < REPORT_LIMITS.failed)
+            failed.push(entry);
+    };
+    const finishCase = (tc) => {
+        const kinds = new Set(tc.captures.map((c) => c.kind));
+        if (kinds.has('failure'))
+            counted.failures++;
+        if (kinds.has('error'))
+            counted.errors++;
+        if (tc.captures.length > 0)
+            addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
+        else if (tc.skipped)
+            counted.skipped++;
+    };
+    const onOpen = (name, attrs) => {
+        if (name === 'testsuite') {
+            if (stack.length === 0)
+                addDeclared(rootDeclared, attrs);
+            else if (stack.length === 1 && root === 'testsuites')
+                addDeclared(suitesDeclared, attrs);
+            suites.push(attrs.name ?? '');
+        }
+        else if (name === 'testsuites' && stack.length === 0) {
+            addDeclared(rootDeclared, attrs);
+        }
+        else if (name === 'testcase') {
+            if (testcase)
+                finishCase(testcase); // a testcase inside a testcase: close the outer one
+            counted.tests++;
+            testcase = { name: attrs.name ?? '', captures: [], skipped: false };
+            if (attrs.classname)
+                testcase.classname = attrs.classname;
+            if (attrs.file)
+                testcase.file = attrs.file;
+        }
+        else if ((name === 'failure' || name === 'error') && (testcase || suites.length > 0)) {
+            capture = { kind: name, text: '' };
+            if (attrs.message !== undefined)
+                capture.message = attrs.message;
+        }
+        else if (name === 'skipped' && testcase) {
+            testcase.skipped = true;
+        }
+    };
+    const onClose = (name) => {
+        if ((name === 'failure' || name === 'error') && capture) {
+            if (testcase)
+                testcase.captures.push(capture);
+            else {
+                // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
+                if (capture.kind === 'failure')
+                    counted.failures++;
+                else
+                    counted.errors++;
+                addFailed(failedEntry(suites.at(-1) || 'testsuite', [capture], {}));
+            }
+            capture = undefined;
+        }
+        else if (name === 'testcase' && testcase) {
+            finishCase(testcase);
+            testcase = undefined;
+        }
+        else if (name === 'testsuite') {
+            suites.pop();
+        }
+    };
+    for (const token of tokenize(xml)) {
+        if (token.kind === 'problem') {
+            problems.push(token.message);
+        }
+        else if (token.kind === 'text') {
+            if (capture && capture.text.length < CAPTURE_LIMIT)
+                capture.text += token.text.slice(0, CAPTURE_LIMIT - capture.text.length);
+        }
+        else if (token.kind === 'open') {
+            if (stack.length === 0) {
+                if (root !== undefined) {
+                    problems.push(`content after the root element </${root}> ignored`);
+                    stopped = true;
+                    break;
+                }
+                if (token.name !== 'testsuites' && token.name !== 'testsuite') {
+                    problems.push(`the root element is <${token.name}>, not <testsuites> or <testsuite>`);
+                    stopped = true;
+                    break;
+                }
+                root = token.name;
+            }
+            onOpen(token.name, token.attrs);
+            if (token.selfClosing)
+                onClose(token.name);
+            else
+                stack.push(token.name);
+        }
+        else {
+            const at = stack.lastIndexOf(token.name);
+            if (at === -1) {
+                problems.push(`</${token.name}> closes nothing`);
+                continue;
+            }
+            const unclosed = stack.splice(at).reverse();
+            if (unclosed.length > 1)
+                problems.push(`${testReport_elements(unclosed.slice(0, -1), ', ')} not closed before </${token.name}>`);
+            for (const name of unclosed)
+                onClose(name);
+        }
+    }
+    if (stack.length > 0 && !stopped) {
+        problems.push(`the XML ends inside ${testReport_elements(stack, ' ')}`);
+        for (const name of stack.splice(0).reverse())
+            onClose(name);
+    }
+    if (root === undefined && problems.length === 0)
+        problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
+    const declared = (field) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
+    const report = {
+        tests: Math.max(counted.tests, declared('tests')),
+        failures: Math.max(counted.failures, declared('failures')),
+        errors: Math.max(counted.errors, declared('errors')),
+        skipped: Math.max(counted.skipped, declared('skipped')),
+        failed,
+        omitted: failing - failed.length,
+    };
+    if (problems.length > 0) {
+        report.problem = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
+    }
+    return report;
+}
+/** Element names for a problem message, the first few only (the nesting may be deep). */
+function testReport_elements(names, separator) {
+    const shown = names.slice(0, 6).map((n) => `<${n}>`).join(separator);
+    return names.length > 6 ? `${shown}${separator}… (${names.length - 6} more)` : shown;
+}
+function addDeclared(into, attrs) {
+    for (const field of COUNT_FIELDS) {
+        const raw = attrs[field] ?? (field === 'skipped' ? attrs.disabled : undefined);
+        if (raw === undefined || !/^\s*\d+\s*$/.test(raw))
+            continue;
+        into[field] = (into[field] ?? 0) + Number(raw);
+    }
+}
+function failedEntry(name, captures, where) {
+    const first = captures[0];
+    const text = captures.map((c) => c.text.trim()).filter((t) => t !== '').join('\n\n');
+    const given = first?.message?.trim() ?? '';
+    const message = isGeneric(given) ? messageFromText(first?.text ?? '') || given : given;
+    const entry = { name, message: testReport_clip(message, REPORT_LIMITS.message), details: testReport_clip(text, REPORT_LIMITS.details) };
+    if (where.classname)
+        entry.classname = where.classname;
+    if (where.file)
+        entry.file = where.file;
+    return entry;
+}
+/** go-junit-report and gotestsum say message="Failed" for every failure: the text says why. */
+function isGeneric(message) {
+    return /^(failed|failure|error)?$/i.test(message);
+}
+const STACK_FRAME = /^\s+at\s/;
+const GO_MARKER = /^\s*(=== (RUN|PAUSE|CONT|NAME)\s|--- (FAIL|PASS|SKIP):)/;
+/** The part of a failure's text before its stack trace, without go's test markers. */
+function messageFromText(text) {
+    const lines = [];
+    for (const line of text.split('\n')) {
+        if (STACK_FRAME.test(line))
+            break;
+        if (!GO_MARKER.test(line))
+            lines.push(line.trimEnd());
+    }
+    return testReport_dedent(lines).join('\n').trim();
+}
+function testReport_dedent(lines) {
+    const common = lines.reduce((min, l) => (l.trim() === '' ? min : Math.min(min, /^\s*/.exec(l)?.[0].length ?? 0)), Infinity);
+    return Number.isFinite(common) ? lines.map((l) => l.slice(Math.min(common, l.length))) : lines;
+}
+/** `text` cut to at most `max` characters, marked with "…" when cut, never splitting a surrogate pair. */
+function testReport_clip(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = max - 1;
+    const code = text.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        end--;
+    return `${text.slice(0, end)}…`;
+}
+const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** Decodes the five XML entities and numeric character references; anything else is left as written. */
+function decodeEntities(text) {
+    if (!text.includes('&'))
+        return text;
+    return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g, (whole, ref) => {
+        if (ref.startsWith('#')) {
+            const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+            const valid = Number.isFinite(code) && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+            return valid ? String.fromCodePoint(code) : whole;
+        }
+        return ENTITIES[ref] ?? whole;
+    });
+}
+const NAME = /[A-Za-z_:][-\w.:]*/y;
+const ATTR_NAME = /[^\s=/>]+/y;
+const SPACE = /\s*/y;
+const UNQUOTED = /[^\s>]+/y;
+function matchAt(re, text, at) {
+    re.lastIndex = at;
+    return re.exec(text)?.[0];
+}
+/** XML tokens: tags with their attributes, text (entities decoded, CDATA verbatim), and problems. */
+function* tokenize(xml) {
+    let i = 0;
+    while (i < xml.length) {
+        const lt = xml.indexOf('<', i);
+        if (lt === -1) {
+            yield { kind: 'text', text: decodeEntities(xml.slice(i)) };
+            return;
+        }
+        if (lt > i)
+            yield { kind: 'text', text: decodeEntities(xml.slice(i, lt)) };
+        const skipTo = (close, from) => {
+            const end = xml.indexOf(close, from);
+            return end === -1 ? undefined : end + close.length;
+        };
+        if (xml.startsWith('<!--', lt)) {
+            const next = skipTo('-->', lt + 4);
+            if (next === undefined) {
+                yield { kind: 'problem', message: 'unterminated comment' };
+                return;
+            }
+            i = next;
+        }
+        else if (xml.startsWith('<![CDATA[', lt)) {
+            const end = xml.indexOf(']]>', lt + 9);
+            if (end === -1) {
+                yield { kind: 'text', text: xml.slice(lt + 9) };
+                yield { kind: 'problem', message: 'unterminated CDATA section' };
+                return;
+            }
+            yield { kind: 'text', text: xml.slice(lt + 9, end) };
+            i = end + 3;
+        }
+        else if (xml.startsWith('<?', lt) || xml.startsWith('<!', lt)) {
+            const next = skipTo(xml[lt + 1] === '?' ? '?>' : '>', lt + 2);
+            if (next === undefined) {
+                yield { kind: 'problem', message: 'unterminated declaration' };
+                return;
+            }
+            i = next;
+        }
+        else if (xml.startsWith('</', lt)) {
+            const end = xml.indexOf('>', lt + 2);
+            if (end === -1) {
+                yield { kind: 'problem', message: 'unterminated closing tag' };
+                return;
+            }
+            yield { kind: 'close', name: xml.slice(lt + 2, end).trim() };
+            i = end + 1;
+        }
+        else {
+            const name = matchAt(NAME, xml, lt + 1);
+            if (name === undefined) {
+                // A bare "<" in text is not well-formed; keep it as text and go on.
+                yield { kind: 'text', text: '<' };
+                i = lt + 1;
+                continue;
+            }
+            const tag = readAttributes(xml, lt + 1 + name.length);
+            if (tag === undefined) {
+                yield { kind: 'problem', message: `unterminated tag <${name}` };
+                return;
+            }
+            yield { kind: 'open', name, attrs: tag.attrs, selfClosing: tag.selfClosing };
+            i = tag.next;
+        }
+    }
+}
+/** The attributes from `at` to the end of the tag; undefined when the input ends first. Quoted values may hold ">". */
+function readAttributes(xml, at) {
+    const attrs = {};
+    let i = at;
+    for (;;) {
+        i += matchAt(SPACE, xml, i)?.length ?? 0;
+        if (i >= xml.length)
+            return undefined;
+        if (xml.startsWith('/>', i))
+            return { attrs, selfClosing: true, next: i + 2 };
+        if (xml[i] === '>')
+            return { attrs, selfClosing: false, next: i + 1 };
+        const name = matchAt(ATTR_NAME, xml, i);
+        if (name === undefined) {
+            i++;
+            continue;
+        } // a stray "/" or "="
+        i += name.length;
+        i += matchAt(SPACE, xml, i)?.length ?? 0;
+        if (xml[i] !== '=') {
+            attrs[name] = '';
+            continue;
+        }
+        i++;
+        i += matchAt(SPACE, xml, i)?.length ?? 0;
+        const quote = xml[i];
+        if (quote === '"' || quote === "'") {
+            const end = xml.indexOf(quote, i + 1);
+            if (end === -1)
+                return undefined;
+            attrs[name] = decodeEntities(xml.slice(i + 1, end));
+            i = end + 1;
+        }
+        else {
+            const value = matchAt(UNQUOTED, xml, i) ?? '';
+            attrs[name] = decodeEntities(value);
+            i += value.length;
+        }
+    }
+}
+/** "suite › name", or the name alone when it already says the suite (jest-junit's default). */
+function failureLabel(f) {
+    const { name, classname } = f;
+    if (!classname || classname === name || name.startsWith(classname))
+        return name || classname || '(unnamed test)';
+    return name ? `${classname} › ${name}` : classname;
+}
+/**
+ * The failures as text for a retry prompt: a count, then one line per failure (name and first line
+ * of its message) with up to CONTEXT_LINES lines of context indented below, at most `max` failures.
+ */
+function summariseFailures(report, max = 10) {
+    const total = Math.max(report.failed.length + report.omitted, report.failures + report.errors);
+    const incomplete = report.problem ? `(The test report could not be read completely: ${report.problem}.)` : '';
+    if (total === 0)
+        return report.problem ? `No failing tests found in the test report. ${incomplete}` : 'No failing tests.';
+    const shown = report.failed.slice(0, Math.max(0, max));
+    const lines = [`${total} failing test${total === 1 ? '' : 's'}:`];
+    for (const f of shown) {
+        const [head = '', ...rest] = nonEmptyLines(f.message);
+        lines.push(`- ${failureLabel(f)}: ${testReport_clip(head.trim(), 300) || '(no message)'}`);
+        for (const line of contextLines(rest, f.details, head))
+            lines.push(`    ${testReport_clip(line, 200)}`);
+    }
+    if (total > shown.length)
+        lines.push(`- … and ${total - shown.length} more`);
+    if (incomplete)
+        lines.push(incomplete);
+    return lines.join('\n');
+}
+const CONTEXT_LINES = 5;
+/** The message's further lines, or else the telling lines of the details (pytest's "E " lines when there are any). */
+function contextLines(restOfMessage, details, head) {
+    if (restOfMessage.length > 0)
+        return testReport_dedent(restOfMessage).map((l) => l.trimEnd()).slice(0, CONTEXT_LINES);
+    const useful = nonEmptyLines(details).filter((l) => !STACK_FRAME.test(l) && !GO_MARKER.test(l) && l.trim() !== head.trim());
+    const pytestErrors = useful.filter((l) => /^E\s/.test(l));
+    return testReport_dedent(pytestErrors.length > 0 ? pytestErrors : useful).map((l) => l.trimEnd()).slice(0, CONTEXT_LINES);
+}
+function nonEmptyLines(text) {
+    return text.split('\n').filter((l) => l.trim() !== '');
+}
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
+const JEST_HEADER = /^\s*● (.+?)\s*$/;
+const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
+const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
+const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
+const GO_FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+m?s\)/;
+const GO_BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
+/**
+ * Failures read from a runner's console output, for when there is no JUnit XML: jest's
+ * `● Suite › test` blocks, pytest's `FAILED path::test - message` summary lines, go's
+ * `--- FAIL: TestName` lines (and `FAIL pkg [build failed]`). Repeats are dropped; at most
+ * REPORT_LIMITS.failed, messages at most REPORT_LIMITS.message characters.
+ */
+function failuresFromOutput(output) {
+    const lines = output.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
+    const found = [];
+    const seen = new Set();
+    const add = (name, message) => {
+        const key = `${name}\n${message}`;
+        if (seen.has(key) || found.length >= REPORT_LIMITS.failed)
+            return;
+        seen.add(key);
+        found.push({ name, message: testReport_clip(message, REPORT_LIMITS.message) });
+    };
+    let jestFile;
+    for (let i = 0; i < lines.length && found.length < REPORT_LIMITS.failed; i++) {
+        const line = lines[i] ?? '';
+        const fileLine = /^\s*FAIL\s+(\S+\.[A-Za-z]+)\s*/.exec(line);
+        if (fileLine && !GO_BUILD_FAILED.test(line))
+            jestFile = fileLine[1];
+        const jest = JEST_HEADER.exec(line);
+        if (jest?.[1] && jest[1] !== 'Console') {
+            const header = jest[1];
+            const name = header === 'Test suite failed to run' && jestFile ? `${jestFile} › ${header}` : header;
+            add(name, jestMessage(lines, i + 1));
+            continue;
+        }
+        const pytest = PYTEST_SUMMARY.exec(line.trimEnd());
+        if (pytest?.[2] && /::|\.py\b/.test(pytest[2])) {
+            add(pytest[2], pytest[3] ?? '');
+            continue;
+        }
+        const go = GO_FAIL.exec(line);
+        if (go?.[2]) {
+            add(go[2], goMessage(lines, i, go[1]?.length ?? 0, go[2]));
+            continue;
+        }
+        const build = GO_BUILD_FAILED.exec(line);
+        if (build?.[1])
+            add(build[1], goBuildMessage(lines, i, build[1]) || build[2] || 'build failed');
+    }
+    return found;
+}
+/** Lines read into one message from console output (the message is cut to REPORT_LIMITS.message anyway). */
+const MESSAGE_LINES = 100;
+/** A jest failure block's message: its lines up to the code frame or stack trace. */
+function jestMessage(lines, from) {
+    const block = [];
+    for (let j = from; j < lines.length && block.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        if (JEST_HEADER.test(line) || JEST_BLOCK_END.test(line) || JEST_CODE_FRAME.test(line) || STACK_FRAME.test(line))
+            break;
+        block.push(line.trimEnd());
+    }
+    return testReport_dedent(block).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+/**
+ * A go test's log lines: those indented under its `--- FAIL` line (go test without -v), or else
+ * those printed since its `=== RUN` (go test -v prints them as they happen).
+ */
+function goMessage(lines, at, indent, name) {
+    const after = [];
+    for (let j = at + 1; j < lines.length && after.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        const lineIndent = /^\s*/.exec(line)?.[0].length ?? 0;
+        if (line.trim() === '' || lineIndent <= indent || GO_MARKER.test(line))
+            break;
+        after.push(line);
+    }
+    if (after.length > 0)
+        return testReport_dedent(after).join('\n').trim();
+    const before = [];
+    for (let j = at - 1; j >= 0 && j >= at - 200; j--) {
+        const line = lines[j] ?? '';
+        const marker = /^\s*=== (RUN|CONT|NAME|PAUSE)\s+(\S+)/.exec(line);
+        if (marker) {
+            if (marker[2] === name)
+                break;
+            return ''; // another test's output: nothing of ours in between
+        }
+        if (GO_MARKER.test(line))
+            return '';
+        before.unshift(line);
+    }
+    return testReport_dedent(before.filter((l) => l.trim() !== '')).join('\n').trim();
+}
+/** The compiler output go prints under `# pkg` before `FAIL pkg [build failed]`. */
+function goBuildMessage(lines, at, pkg) {
+    let start = -1;
+    for (let j = at - 1; j >= 0 && j >= at - 500 && start === -1; j--) {
+        const line = lines[j] ?? '';
+        if (line.trim() === `# ${pkg}` || line.startsWith(`# ${pkg} `))
+            start = j;
+    }
+    if (start === -1)
+        return '';
+    const block = [];
+    for (let j = start + 1; j < at && block.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        if (line.startsWith('#') || line.startsWith('FAIL') || line.startsWith('ok ') || line.trim() === '')
+            break;
+        block.push(line.trimEnd());
+    }
+    return block.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/tdd/iteration.ts
+/**
+ * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003): one agent run for
+ * the current phase of the current test, the tests, then decide.ts's decision carried out: a phase
+ * commit with its git note, a retry with the failure as context, a skipped test, a rolled-back
+ * refactoring, or an abort that halts the run with the error type. Agent failures follow seed 003
+ * too: rate limits back off without limit, network timeouts are retried 3 times, anything else
+ * counts as a failed attempt of the phase.
+ */
+
+
+
+
+
+
+
+
+
+
+
+async function runTddIteration(deps, before) {
+    const { settings, logger, clock, source, agent, git } = deps;
+    const notes = git ? notesGit(git.topLevel) : undefined;
+    const cycle = before.currentCycle;
+    const [issueId = ''] = cycle.issueIds;
+    const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
+    let tdd = await syncWithNotes(deps, notes, cycle.tdd ?? initialTdd(settings.plan ?? issue.body, issue.title));
+    const setTdd = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, tdd: { ...tdd, ...patch } } });
+    if (nextPending(tdd.tests) === -1)
+        return finishCycle(deps, setTdd(before, {}), issueId);
+    if (tdd.tests[tdd.index]?.status !== 'pending')
+        tdd = { ...tdd, index: nextPending(tdd.tests) };
+    const n = before.iteration + 1;
+    const started = clock.now();
+    const test = tdd.tests[tdd.index]?.description ?? issue.title;
+    const tag = `[iteration ${n}/${settings.maxIterations}] ${tdd.phase} ${tdd.round}`;
+    const phaseBase = tdd.phaseBase ?? (git ? await git.head() : undefined);
+    tdd = { ...tdd, phaseBase };
+    const template = deps.tddSettings?.templates?.[tdd.phase] ?? DEFAULT_TEMPLATES[tdd.phase];
+    const prompt = (deps.redact ?? ((t) => t))(renderPrompt(template, {
+        issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
+        test, tests: renderTestList(tdd.tests), testCommand: settings.testCommand, testFile: tdd.testFile || '(see the last commit)',
+        failure: tdd.lastError ? failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
+    }));
+    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
+    await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
+    logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
+    const result = await agent.run({
+        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
+        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
+        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
+        logFile: external_node_path_default().join(deps.stateDir, 'logs', `iteration-${n}.ndjson`),
+    });
+    if (deps.signal?.aborted)
+        return { state: before, interrupted: true };
+    if (settings.iterationDelaySeconds > 0)
+        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
+    const after = afterAgentRun(before, cycle, n, started, result);
+    const record = after.record;
+    let state = { ...after.state, currentCycle: { ...after.state.currentCycle, tdd } };
+    const close = (s, outcome, decision, error) => appendHistory(s, { ...record, outcome, durationMs: clock.now().getTime() - started.getTime(), tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) } });
+    const abort = async (s, error, attempts) => {
+        const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(clock.now()) };
+        if (notes && git)
+            await writeNote(notes, await git.head(), noteOf(tdd, test, tdd.phase, tdd.phase, 'FAIL', tddError));
+        logger.error('tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, { iteration: n, type: error.type, phase: tdd.phase });
+        return {
+            state: close({ ...s, tddError }, 'stuck', 'abort', error),
+            halt: { reason: 'workflow_aborted', message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${test}": ${error.message}` },
+        };
+    };
+    // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
+    if (result.failure) {
+        const failure = result.failure;
+        const kind = failureKind(failure);
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: kind });
+        state = { ...state, failedIterations: state.failedIterations + 1 };
+        const c = () => state.currentCycle;
+        if (kind === 'rate_limit') {
+            const attempts = c().rateLimitAttempts + 1;
+            state = { ...state, currentCycle: { ...c(), rateLimitAttempts: attempts } };
+            logger.warn('tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${attempts} after the backoff.`);
+            return { state: close(state, 'agent_failed', 'backoff', { type: 'API_RATE_LIMIT', message: failure.message, details: '' }), waitMs: backoffMs(POLICIES.rate_limit, attempts, failure.retryAfterMs) };
+        }
+        if (kind === 'timeout') {
+            const attempts = c().timeoutRetries + 1;
+            state = { ...state, currentCycle: { ...c(), timeoutRetries: attempts } };
+            const error = { type: 'NETWORK_TIMEOUT', message: `${failure.message} (${attempts} attempts with the same timeout)`, details: result.outputTail.slice(-2000) };
+            if (attempts > TDD_TIMEOUT_RETRIES)
+                return abort(state, error, attempts);
+            return { state: close(state, 'agent_failed', 'retry', error) };
+        }
+        if (kind === 'permanent_environment') {
+            const attempts = state.environmentFailures + 1;
+            state = { ...state, environmentFailures: attempts };
+            if (exhausted(POLICIES.permanent_environment, attempts)) {
+                return { state: close(state, 'agent_failed', 'halt'), halt: { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) } };
+            }
+            return { state: close(state, 'agent_failed', 'retry') };
+        }
+        const error = { type: 'WORKFLOW_ABORTED', message: `the ${tdd.phase} agent failed: ${failure.message}`, details: result.outputTail.slice(-2000) };
+        if (tdd.retries >= TDD_MAX_RETRIES)
+            return abort(state, error, tdd.retries + 1);
+        state = setTdd(state, { retries: tdd.retries + 1, lastError: error });
+        return { state: close(state, 'agent_failed', 'retry', error) };
+    }
+    state = { ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0, currentCycle: { ...state.currentCycle, timeoutRetries: 0, rateLimitAttempts: 0 } };
+    // The tests, and what they say about this phase.
+    logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+    const junit = deps.tddSettings?.junitFile ? external_node_path_default().resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
+    if (junit)
+        await external_node_fs_namespaceObject.promises.rm(junit, { force: true });
+    const run = await deps.runTests(settings.testCommand, deps.signal);
+    if (deps.signal?.aborted)
+        return { state: before, interrupted: true };
+    record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };
+    state = { ...state, testsPassed: run.passed, ...(run.passed ? {} : { testFailures: state.testFailures + 1 }) };
+    const seen = await testsSeen(run, junit);
+    const decision = decidePhase({
+        phase: tdd.phase, description: test, changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
+        reportedDuplicate: isDuplicateReport(result), tests: seen, targetTests: tdd.targetTests, retries: tdd.retries,
+    });
+    return apply(decision);
+    async function apply(d) {
+        switch (d.kind) {
+            case 'retry': {
+                logger.warn('tdd.retry', `${tag} ${d.error.type}: ${d.error.message}; the agent tries again with the failures.`, { iteration: n, type: d.error.type });
+                state = setTdd(state, { retries: tdd.retries + 1, lastError: d.error });
+                return { state: close(state, 'tests_failed', 'retry', d.error) };
+            }
+            case 'abort':
+                return abort(state, d.error, tdd.retries + 1);
+            case 'skip': {
+                if (git && phaseBase)
+                    await git.resetHard(phaseBase);
+                logger.warn('tdd.skipped', `${tag} ${d.error.type}: ${d.error.message}; "${test}" is marked ${d.mark} and skipped.`, { iteration: n, type: d.error.type });
+                return advance(markTest(tdd.tests, tdd.index, d.mark), 'continuing', 'skip', d.error);
+            }
+            case 'rollback': {
+                if (git && phaseBase) {
+                    await git.resetHard(phaseBase);
+                    await git.commitAll(d.message, { allowEmpty: true });
+                    if (notes)
+                        await writeNote(notes, await git.head(), noteOf(tdd, test, 'REFACTOR', 'RED', 'PASS', { ...d.error, retry_count: tdd.retries + 1, timestamp: rfc3339(clock.now()) }));
+                }
+                logger.warn('tdd.rolled_back', `${tag} ${d.error.message}: the refactoring is rolled back to ${phaseBase?.slice(0, 12)}; committed "${d.message}".`, { iteration: n });
+                return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'rollback', d.error, git ? await git.head() : undefined);
+            }
+            case 'commit': {
+                let testFile = tdd.testFile;
+                let targetTests = tdd.targetTests;
+                if (tdd.phase === 'RED') {
+                    targetTests = seen.failing;
+                    testFile = git && phaseBase ? pickTestFile(await git.changedFiles(phaseBase)) : '';
+                }
+                let commit;
+                if (git) {
+                    await git.commitAll(d.message, { allowEmpty: true });
+                    commit = await git.head();
+                    if (notes)
+                        await writeNote(notes, commit, noteOf({ ...tdd, testFile }, test, tdd.phase, d.next === 'next-test' ? 'RED' : d.next, d.testResult));
+                }
+                logger.info('tdd.committed', `${tag} ${d.message}${commit ? ` (${commit.slice(0, 12)})` : ''}; next: ${d.next === 'next-test' ? 'the next test' : d.next}.`, { iteration: n, phase: tdd.phase, commit });
+                if (d.next === 'next-test')
+                    return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'commit', undefined, commit);
+                state = setTdd(state, { phase: d.next, retries: 0, phaseBase: undefined, lastError: undefined, targetTests, testFile, ...(commit ? { lastCommit: commit } : {}) });
+                return { state: close(state, 'continuing', 'commit') };
+            }
+        }
+    }
+    /** On to the next pending test (RED of the next round), or the cycle is done. */
+    async function advance(tests, outcome, decision, error, commit) {
+        const next = nextPending(tests);
+        state = setTdd(state, {
+            tests, index: next === -1 ? tdd.index : next, phase: 'RED', round: tdd.round + 1, retries: 0, phaseBase: undefined,
+            lastError: undefined, targetTests: [], testFile: '', ...(commit ? { lastCommit: commit } : {}),
+        });
+        if (next !== -1)
+            return { state: close(state, outcome, decision, error) };
+        const done = await finishCycle(deps, state, issueId);
+        return { ...done, state: close(done.state, 'complete', decision, error) };
+    }
+}
+function initialTdd(text, title) {
+    const tests = parseTestList(text, title);
+    return { tests, index: Math.max(0, nextPending(tests)), phase: 'RED', round: 1, retries: 0, targetTests: [], testFile: '' };
+}
+/**
+ * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
+ * phase after the last successful commit". A note newer than the checkpoint's last commit means a
+ * run died between writing them: the note wins.
+ */
+async function syncWithNotes(deps, notes, tdd) {
+    if (!notes)
+        return tdd;
+    const newest = await newestNote(notes, 'HEAD', { onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`) });
+    // The newest note along HEAD is the truth: after a crash between the commit and the checkpoint,
+    // and after a person reset the branch by hand. An abort's note is where a person takes over.
+    if (!newest || newest.commit === tdd.lastCommit || newest.note.error?.type === 'WORKFLOW_ABORTED')
+        return tdd;
+    const { note } = newest;
+    let tests = tdd.tests;
+    let index = tests.findIndex((t) => t.description === note.current_test.description);
+    if (index === -1) {
+        tests = [...tests, { description: note.current_test.description, status: 'pending' }];
+        index = tests.length - 1;
+    }
+    if (note.phase === 'REFACTOR' && note.next_phase === 'RED')
+        tests = markTest(tests, index, 'done');
+    const resumed = {
+        ...tdd, tests, index: note.next_phase === 'RED' ? Math.max(0, nextPending(tests)) : index, phase: note.next_phase,
+        round: note.next_phase === 'RED' && note.phase === 'REFACTOR' ? note.cycle + 1 : note.cycle, retries: 0,
+        phaseBase: undefined, lastError: undefined, testFile: note.current_test.test_file, lastCommit: newest.commit,
+    };
+    deps.logger.info('tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${newest.commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`);
+    return resumed;
+}
+/** Closes the issue unless a pull request will (as the implement workflow does). */
+async function finishCycle(deps, state, issueId) {
+    if (deps.settings.onSuccess !== 'pull-request')
+        await deps.source.close(issueId, `agent-loop: red/green/refactor done for every test at iteration ${state.iteration}`);
+    deps.logger.info('cycle.complete', `${issueId}: every test of the list is done (red, green, refactor).`, { issueIds: [issueId] });
+    return {
+        state: { ...state, consecutiveEscalations: 0, issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId], completedIterations: [...state.completedIterations, state.iteration] },
+        cycleDone: true,
+    };
+}
+async function testsSeen(run, junit) {
+    const xml = junit ? await external_node_fs_namespaceObject.promises.readFile(junit, 'utf8').catch(() => undefined) : undefined;
+    if (xml !== undefined) {
+        const report = parseJUnitXml(xml);
+        const failing = report.failed.map((f) => (f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name));
+        const counted = report.failures + report.errors;
+        // A run that failed with no failing testcase in the report: it did not compile, or nothing ran.
+        return { passed: run.passed, failing, compileError: !run.passed && (report.failures === 0 || counted === 0), summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000) };
+    }
+    const failures = run.passed ? [] : failuresFromOutput(run.tail);
+    return {
+        passed: run.passed, failing: failures.map((f) => f.name), compileError: !run.passed && failures.length === 0,
+        summary: failures.length > 0 ? `${failures.length} failing test(s):\n${failures.slice(0, 10).map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`).join('\n')}\n\n${run.tail.slice(-2000)}` : run.tail.slice(-4000),
+    };
+}
+function isDuplicateReport(result) {
+    const value = result.report?.fields.duplicate_test;
+    return value === true || value === 'true';
+}
+/** The test file among the files RED changed: a path that looks like a test, else the first. */
+function pickTestFile(files) {
+    return files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ?? files[0] ?? '';
+}
+function noteOf(tdd, test, phase, next, result, error) {
+    return {
+        phase, next_phase: next, cycle: tdd.round, current_test: { description: test, test_file: tdd.testFile }, test_result: result,
+        ...(error ? { error: { ...error, type: error.type } } : {}),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/loop/result.ts
 function buildResult(input) {
@@ -22275,6 +23442,7 @@ function buildResult(input) {
         history: state.history.filter((r) => r.n > input.sliceStartIteration),
         durationMs: Math.round(input.durationMs),
         interrupted: input.interrupted,
+        tddError: state.tddError ?? null,
         diagnostic: input.diagnostic ?? null,
     };
 }
@@ -22301,6 +23469,7 @@ function summaryLine(r) {
  * slice's bounds are reached; escalate cycles that cannot go on and detect failure loops with
  * counters kept in the checkpoint; write the checkpoint after every iteration.
  */
+
 
 
 
@@ -22470,7 +23639,8 @@ async function runSlice(deps) {
         // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
         let next;
         if (!state.currentCycle) {
-            const selection = await selectTargets(source, state, settings.batch, sliceStartIteration);
+            // A red/green/refactor cycle works one issue's test list.
+            const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration);
             next = selection.targets;
             if (next.length === 0) {
                 if (selection.escalated.length > 0) {
@@ -22533,7 +23703,7 @@ async function runSlice(deps) {
         onCycleBranch = true;
         // 4. One iteration, then what it means for the cycle and the run.
         const cycle = state.currentCycle;
-        const outcome = await runIteration(deps, state);
+        const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
         if (outcome.interrupted)
             return finish('continuing', undefined, true);
         state = outcome.state;
@@ -23432,6 +24602,16 @@ async function runCommand(options, io) {
             problems.push(`--plan: cannot read '${options.plan}' (${error.code ?? error.message}).`);
         }
     }
+    const templates = {};
+    if (options.tddPrompts) {
+        const dir = external_node_path_default().resolve(io.cwd, options.tddPrompts);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+            problems.push(`--tdd-prompts: '${options.tddPrompts}' does not exist. Point it at a directory holding red.md, green.md or refactor.md.`);
+        for (const [phase, file] of [['RED', 'red.md'], ['GREEN', 'green.md'], ['REFACTOR', 'refactor.md']]) {
+            if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
+                templates[phase] = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(dir, file), 'utf8');
+        }
+    }
     const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
     const onWarning = (message) => logger.warn('source.warning', message);
     const source = io.source ? io.source(onWarning) : await createBeadsSource({
@@ -23457,7 +24637,9 @@ async function runCommand(options, io) {
                 batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
                 testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
                 maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+                workflow: options.workflow,
             },
+            tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
             cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
             notify: options.discordWebhook
                 ? async (d) => {

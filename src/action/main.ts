@@ -72,7 +72,10 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     const allowedAuthors = options.allowedAuthors.split(',').map((a) => a.trim()).filter((a) => a !== '');
     fromGitHub = {
       source: (onWarning) => (github = new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning })),
-      publisher: (git, testCommand) => createPullRequestPublisher({ git, github: github as GitHubIssueSource, repository, draft: options.draftPr, testCommand, redact }),
+      publisher: (git, testCommand) => createPullRequestPublisher({
+        git, github: github as GitHubIssueSource, repository, draft: options.draftPr, testCommand, redact,
+        ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
+      }),
     };
   }
   const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;

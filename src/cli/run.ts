@@ -69,6 +69,14 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
       problems.push(`--plan: cannot read '${options.plan}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
     }
   }
+  const templates: Partial<Record<'RED' | 'GREEN' | 'REFACTOR', string>> = {};
+  if (options.tddPrompts) {
+    const dir = path.resolve(io.cwd, options.tddPrompts);
+    if (!existsSync(dir)) problems.push(`--tdd-prompts: '${options.tddPrompts}' does not exist. Point it at a directory holding red.md, green.md or refactor.md.`);
+    for (const [phase, file] of [['RED', 'red.md'], ['GREEN', 'green.md'], ['REFACTOR', 'refactor.md']] as const) {
+      if (existsSync(path.join(dir, file))) templates[phase] = readFileSync(path.join(dir, file), 'utf8');
+    }
+  }
   const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
   const onWarning = (message: string) => logger.warn('source.warning', message);
   const source = io.source ? io.source(onWarning) : await createBeadsSource({
@@ -93,7 +101,9 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
         testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
         maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        workflow: options.workflow,
       },
+      tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
       cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
       notify: options.discordWebhook
         ? async (d) => {

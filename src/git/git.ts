@@ -11,8 +11,14 @@ export interface Git {
   /** Creates `branch` from `from` (or checks it out when it exists) and switches to it. */
   switchToBranch(branch: string, from: string): Promise<void>;
   checkout(ref: string): Promise<void>;
-  /** Stages everything and commits; false when there was nothing to commit. */
-  commitAll(message: string): Promise<boolean>;
+  /** Stages everything and commits; false when there was nothing to commit (unless allowEmpty). */
+  commitAll(message: string, options?: { allowEmpty?: boolean }): Promise<boolean>;
+  /** The commit HEAD points at. */
+  head(): Promise<string>;
+  /** `git reset --hard ref`, then removes untracked files (ignored and excluded ones stay: the state directory). */
+  resetHard(ref: string): Promise<void>;
+  /** Files changed between `base` and the working tree (committed or not, new files included). */
+  changedFiles(base: string): Promise<string[]>;
   merge(branch: string, message: string): Promise<void>;
   deleteBranch(branch: string): Promise<void>;
   /** Whether anything changed since `base`: commits on HEAD not in base, or changes in the working tree. */
@@ -78,11 +84,25 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
     async checkout(ref) {
       await git('checkout', '--quiet', ref);
     },
-    async commitAll(message) {
+    async commitAll(message, options = {}) {
       await git('add', '--all');
-      if (await tryGit('diff', '--cached', '--quiet')) return false;
+      if (await tryGit('diff', '--cached', '--quiet')) {
+        if (!options.allowEmpty) return false;
+        await git('commit', '--quiet', '--no-verify', '--allow-empty', '-m', message);
+        return true;
+      }
       await git('commit', '--quiet', '--no-verify', '-m', message);
       return true;
+    },
+    head: () => git('rev-parse', 'HEAD'),
+    async resetHard(ref) {
+      await git('reset', '--quiet', '--hard', ref);
+      await git('clean', '--quiet', '-fd');
+    },
+    async changedFiles(base) {
+      await git('add', '--all', '--intent-to-add');
+      const out = await git('diff', '--name-only', base);
+      return out.split('\n').filter((l) => l !== '');
     },
     async merge(branch, message) {
       await git('merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch);

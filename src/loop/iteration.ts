@@ -61,20 +61,9 @@ export async function runIteration(deps: SliceDeps, before: LoopState): Promise<
   if (deps.signal?.aborted) return { state: before, interrupted: true };
   if (settings.iterationDelaySeconds > 0) await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
 
-  const record: IterationRecord = {
-    n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
-    agent: {
-      ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-      ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-      ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
-    },
-  };
-  let state: LoopState = {
-    ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-    tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
-    lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
-    currentCycle: { ...cycle, iterations: cycle.iterations + 1, sessionId: result.ok ? result.sessionId : undefined },
-  };
+  const after = afterAgentRun(before, cycle, n, started, result);
+  const record = after.record;
+  let state: LoopState = { ...after.state, currentCycle: { ...(after.state.currentCycle as CycleState), sessionId: result.ok ? result.sessionId : undefined } };
   logUsage(deps, n, result, state);
   const close = (s: LoopState, r: IterationRecord): LoopState => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
   const setCycle = (s: LoopState, patch: Partial<CycleState>): LoopState => ({ ...s, currentCycle: { ...(s.currentCycle as CycleState), ...patch } });
@@ -226,6 +215,25 @@ function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopSt
     iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
     tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
   });
+}
+
+/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
+export function afterAgentRun(before: LoopState, cycle: CycleState, n: number, started: Date, result: AgentResult): { record: IterationRecord; state: LoopState } {
+  const record: IterationRecord = {
+    n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+    agent: {
+      ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
+      ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+      ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+    },
+  };
+  const state: LoopState = {
+    ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
+    tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+    lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
+    currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
+  };
+  return { record, state };
 }
 
 export function describeTargets(cycle: Pick<CycleState, 'issueIds' | 'titles'>): string {

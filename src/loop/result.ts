@@ -30,6 +30,8 @@ export interface RunResult {
   history: IterationRecord[];
   durationMs: number;
   interrupted: boolean;
+  /** --workflow tdd: the error that aborted the workflow (seed 003's type, message, details), else null. */
+  tddError: LoopState['tddError'] | null;
   /** On a halt: the diagnostic (Markdown, secrets redacted), as written to <state-dir>/halt.md. */
   diagnostic: string | null;
 }
@@ -65,6 +67,7 @@ export function buildResult(input: {
     history: state.history.filter((r) => r.n > input.sliceStartIteration),
     durationMs: Math.round(input.durationMs),
     interrupted: input.interrupted,
+    tddError: state.tddError ?? null,
     diagnostic: input.diagnostic ?? null,
   };
 }

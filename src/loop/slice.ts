@@ -20,6 +20,7 @@ import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
 import { initialProgress } from './cycle.js';
 import type { CyclePublisher } from './publish.js';
+import { type TddSettings, runTddIteration } from '../tdd/iteration.js';
 import { describeTargets, runIteration, seconds } from './iteration.js';
 import { type RunResult, buildResult } from './result.js';
 import { type CycleState, type HaltReason, type LoopState, initialLoopState, parseLoopState } from './state.js';
@@ -46,6 +47,8 @@ export interface SliceSettings {
   agentSession?: 'fresh' | 'continue';
   testCommand: string;
   plan?: string;
+  /** implement (default) or tdd: red/green/refactor per test of the issue's checklist (src/tdd). */
+  workflow?: 'implement' | 'tdd';
 }
 
 export interface TestOutcome {
@@ -65,6 +68,8 @@ export interface SliceDeps {
   git?: Git;
   /** Pushes finished cycles and opens their pull requests (onSuccess pull-request). */
   publisher?: CyclePublisher;
+  /** --workflow tdd: the JUnit report and prompt templates. */
+  tddSettings?: TddSettings;
   runTests: (command: string, signal?: AbortSignal) => Promise<TestOutcome>;
   logger: Logger;
   clock: Clock;
@@ -236,7 +241,8 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
     let next: Issue[] | undefined;
     if (!state.currentCycle) {
-      const selection = await selectTargets(source, state, settings.batch, sliceStartIteration);
+      // A red/green/refactor cycle works one issue's test list.
+      const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration);
       next = selection.targets;
       if (next.length === 0) {
         if (selection.escalated.length > 0) {
@@ -300,7 +306,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
 
     // 4. One iteration, then what it means for the cycle and the run.
     const cycle = state.currentCycle as CycleState;
-    const outcome = await runIteration(deps, state);
+    const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
     if (outcome.interrupted) return finish('continuing', undefined, true);
     state = outcome.state;
     if (outcome.violation) await appendError(deps, outcome.violation);

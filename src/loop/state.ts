@@ -13,6 +13,31 @@ const FailureSchema = z.object({
   retryAfterMs: z.number().optional(),
 });
 
+const TDD_PHASE = z.enum(['RED', 'GREEN', 'REFACTOR']);
+const TddErrorSchema = z.object({ type: z.string(), message: z.string(), details: z.string() });
+
+/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
+const TddCycleSchema = z.object({
+  tests: z.array(z.object({ description: z.string(), status: z.enum(['pending', 'done', 'problematic', 'duplicate']) })),
+  /** The test being worked on (index into tests). */
+  index: z.number().int(),
+  phase: TDD_PHASE,
+  /** The red/green/refactor round, from 1 (the note's `cycle`). */
+  round: z.number().int().min(1),
+  /** Failed attempts of the current phase. */
+  retries: z.number().int(),
+  /** The commit before the current phase started (the rollback target). */
+  phaseBase: z.string().optional(),
+  /** The tests RED left failing. */
+  targetTests: z.array(z.string()),
+  testFile: z.string(),
+  /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
+  lastCommit: z.string().optional(),
+  /** Why the previous attempt of this phase failed, for the retry prompt. */
+  lastError: TddErrorSchema.optional(),
+});
+export type TddCycle = z.infer<typeof TddCycleSchema>;
+
 export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'] as const;
 export type IterationOutcome = (typeof IterationOutcomes)[number];
 
@@ -34,6 +59,8 @@ const IterationRecordSchema = z.object({
   }),
   tests: z.object({ passed: z.boolean(), exitCode: z.number().nullable(), durationMs: z.number() }).optional(),
   workRemaining: z.string().optional(),
+  /** --workflow tdd: the phase this iteration worked on and what came of it. */
+  tdd: z.object({ phase: TDD_PHASE, test: z.string(), decision: z.string(), error: z.string().optional() }).optional(),
 });
 export type IterationRecord = z.infer<typeof IterationRecordSchema>;
 
@@ -57,6 +84,8 @@ const CycleSchema = z.object({
   timeoutRetries: z.number().int().default(0),
   /** Rate limits in a row (the backoff's exponent). */
   rateLimitAttempts: z.number().int().default(0),
+  /** --workflow tdd only. */
+  tdd: TddCycleSchema.optional(),
 });
 export type CycleState = z.infer<typeof CycleSchema>;
 
@@ -76,7 +105,7 @@ export type EscalationRecord = z.infer<typeof EscalationSchema>;
 
 export const HaltReasons = [
   'max_iterations', 'stuck', 'contract_violation', 'budget',
-  'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable',
+  'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
 ] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
@@ -110,6 +139,8 @@ export const LoopStateSchema = z.object({
   parkedBranch: z.string().optional(),
   /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
   pullRequests: z.array(z.object({ issueIds: z.array(z.string()), number: z.number().int(), url: z.string(), reused: z.boolean(), iteration: z.number().int() })).default([]),
+  /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
+  tddError: TddErrorSchema.extend({ retry_count: z.number().int(), timestamp: z.string() }).optional(),
   /** The end of the last agent output (for the halt diagnostic). */
   lastAgentOutput: z.string().default(''),
   history: z.array(IterationRecordSchema),

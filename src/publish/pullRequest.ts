@@ -8,6 +8,7 @@ import type { Git } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import type { CyclePublisher, CycleWork, PublishedPullRequest } from '../loop/publish.js';
+import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../tdd/notes.js';
 
 export interface PullRequestPublisherOptions {
   git: Git;
@@ -20,14 +21,26 @@ export interface PullRequestPublisherOptions {
   /** Test command, named in the pull request's body. */
   testCommand: string;
   redact: (text: string) => string;
+  /**
+   * --workflow tdd: also fetch and push the git notes (refs/notes/agent-loop), which actions/checkout
+   * does not fetch; a failure is told to `warn` (the branch and pull request are what matter).
+   */
+  notes?: { warn: (message: string) => void; git?: NotesGit };
 }
 
 export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
   const { git, github } = options;
   const remote = options.remote ?? 'origin';
+  const notes = options.notes ? (options.notes.git ?? notesGit(git.topLevel)) : undefined;
+  const pushNotes = async () => {
+    if (!notes || (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code !== 0) return;
+    const r = await notes.run(pushNotesArgs(remote));
+    if (r.code !== 0) options.notes?.warn(`could not push the git notes ${NOTES_REF} to ${remote}: ${options.redact(r.stderr.trim().split('\n').slice(-2).join(' / '))}`);
+  };
   const push = async (branch: string) => {
     try {
       await git.push(remote, branch);
+      await pushNotes();
     } catch (error) {
       throw new Error(
         `could not push ${branch} to ${remote} (${options.redact((error as Error).message)}). The workflow needs \`permissions: contents: write\` ` +
@@ -37,7 +50,11 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
   };
   return {
     description: `pull requests to ${options.repository}`,
-    fetchBranch: (branch) => git.fetchBranch(remote, branch),
+    async fetchBranch(branch) {
+      // The notes first: the workflow resumes from the newest note on the branch. None yet is fine.
+      if (notes) await notes.run(fetchNotesArgs(remote));
+      return git.fetchBranch(remote, branch);
+    },
     keep: push,
     async publish(work: CycleWork): Promise<PublishedPullRequest> {
       await push(work.branch);

@@ -21,6 +21,8 @@ export interface HaltDiagnostic {
   advice: string;
   checkpointId: string;
   iteration: number;
+  /** --workflow tdd: the error type that aborted the workflow (seed 003), with its message. */
+  tddError?: { type: string; message: string; retry_count: number };
 }
 
 const LOOP_TYPES: Record<HaltReason, string> = {
@@ -32,6 +34,7 @@ const LOOP_TYPES: Record<HaltReason, string> = {
   budget: 'budget',
   contract_violation: 'contract violation',
   stuck: 'stuck',
+  workflow_aborted: 'red/green/refactor workflow aborted',
 };
 
 const ADVICE: Record<HaltReason, string> = {
@@ -43,6 +46,7 @@ const ADVICE: Record<HaltReason, string> = {
   budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
   contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
   stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+  workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
@@ -78,6 +82,7 @@ export function buildDiagnostic(input: {
     advice: input.advice ?? ADVICE[reason],
     checkpointId: input.checkpointId,
     iteration: state.iteration,
+    ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
   };
 }
 
@@ -97,6 +102,7 @@ export function renderMarkdown(d: HaltDiagnostic): string {
     `- Steps involved: ${d.steps.join(', ') || 'none'}`,
     `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
     `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+    ...(d.tddError ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`] : []),
     '',
     `What to do: ${d.advice}`,
     '',
@@ -120,6 +126,7 @@ export function toDiscordMessage(d: HaltDiagnostic): HaltMessage {
       { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
       { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
       { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
+      ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
       { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
     ],
     outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,

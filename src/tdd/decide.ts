@@ -1,0 +1,115 @@
+/**
+ * What happens after a phase attempt of the red/green/refactor workflow: seed 003's summary table
+ * as data and one pure decision function. The driver (iteration.ts) observes the attempt (did the
+ * agent change anything, what did the tests say) and carries out the decision (commit, retry, skip,
+ * roll back, abort).
+ */
+import type { TddErrorType, TddPhase } from './notes.js';
+
+/** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
+export const TDD_MAX_RETRIES = 5;
+/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting". */
+export const TDD_TIMEOUT_RETRIES = 3;
+
+/** Seed 003's summary table, every row, for the log, the docs and the tests. */
+export const TDD_FAILURE_TABLE = [
+  { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
+  { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
+  { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
+  { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
+  { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
+  { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
+  { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
+  { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
+] as const satisfies readonly { scenario: string; strategy: string; maxRetries: number | null; onExhaustion: string; error: TddErrorType }[];
+
+export interface TestsSeen {
+  /** The test command exited 0. */
+  passed: boolean;
+  /** Names of the failing tests (JUnit report, else the runner's output). */
+  failing: string[];
+  /** It failed without any failing test to name: the code does not compile, or no test ran. */
+  compileError: boolean;
+  /** The failures as text for the retry prompt. */
+  summary: string;
+}
+
+export interface PhaseObservation {
+  phase: TddPhase;
+  description: string;
+  /** Anything changed since the phase started (working tree or commits). */
+  changed: boolean;
+  /** The test agent said the test already exists (its report's `duplicate_test: true`). */
+  reportedDuplicate: boolean;
+  tests: TestsSeen;
+  /** The tests RED left failing (the new test): GREEN tells them from regressions. */
+  targetTests: readonly string[];
+  /** Failed attempts of this phase before this one. */
+  retries: number;
+}
+
+export interface PhaseError {
+  type: TddErrorType;
+  message: string;
+  details: string;
+}
+
+export type PhaseDecision =
+  /** Commit the phase (`message`), then go to `next`. */
+  | { kind: 'commit'; message: string; next: TddPhase | 'next-test'; testResult: 'PASS' | 'FAIL' }
+  /** Run the phase's agent again with the error as context. */
+  | { kind: 'retry'; error: PhaseError }
+  /** Drop the attempt (reset to the phase's start), mark the test, go on with the next one. */
+  | { kind: 'skip'; mark: 'problematic' | 'duplicate'; error: PhaseError }
+  /** Roll the refactoring back, commit "refactor: no changes (tests would break)", go on. */
+  | { kind: 'rollback'; message: string; error: PhaseError }
+  /** Stop the workflow: commits and notes stay for a person. */
+  | { kind: 'abort'; error: PhaseError };
+
+export const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
+
+export function decidePhase(o: PhaseObservation): PhaseDecision {
+  const attempts = o.retries + 1;
+  const details = o.tests.summary;
+  const retryOr = (error: PhaseError, exhausted: () => PhaseDecision): PhaseDecision => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
+  const abort = (type: TddErrorType, message: string): PhaseDecision => ({ kind: 'abort', error: { type, message, details } });
+  const compileError = (what: string): PhaseDecision => retryOr(
+    { type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details },
+    () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`),
+  );
+
+  switch (o.phase) {
+    case 'RED': {
+      if (o.reportedDuplicate || !o.changed) {
+        return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
+      }
+      if (o.tests.passed) {
+        return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
+      }
+      if (o.tests.compileError) return compileError('The new test');
+      return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
+    }
+    case 'GREEN': {
+      if (o.tests.passed) return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
+      if (o.tests.compileError) return compileError('The implementation');
+      const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
+      if (broken.length > 0) {
+        return retryOr(
+          { type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details },
+          () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`),
+        );
+      }
+      return retryOr(
+        { type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details },
+        () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`),
+      );
+    }
+    case 'REFACTOR': {
+      if (o.tests.passed) return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
+      const error: PhaseError = o.tests.compileError
+        ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
+        : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
+      return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
+    }
+  }
+}

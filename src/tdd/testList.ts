@@ -1,0 +1,38 @@
+/**
+ * The red/green/refactor workflow's test list: the issue body's Markdown checklist (`- [ ] test`,
+ * `- [x] done`), or a `--plan` file in the same form. Each item becomes one red → green → refactor
+ * round. An issue without a checklist is one round, described by its title. Pure.
+ */
+export type TestStatus = 'pending' | 'done' | 'problematic' | 'duplicate';
+
+export interface TestItem {
+  description: string;
+  status: TestStatus;
+}
+
+const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
+
+export function parseTestList(text: string, fallbackDescription: string): TestItem[] {
+  const items: TestItem[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = ITEM.exec(line);
+    if (!m) continue;
+    items.push({ description: (m[2] as string).replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+  }
+  return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
+}
+
+/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
+export function nextPending(tests: readonly TestItem[]): number {
+  return tests.findIndex((t) => t.status === 'pending');
+}
+
+/** The list with one test's status changed. */
+export function markTest(tests: readonly TestItem[], index: number, status: TestStatus): TestItem[] {
+  return tests.map((t, i) => (i === index ? { ...t, status } : t));
+}
+
+/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
+export function renderTestList(tests: readonly TestItem[]): string {
+  return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
+}
