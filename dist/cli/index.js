@@ -23393,9 +23393,9 @@ async function testsSeen(run, junit) {
     if (xml !== undefined) {
         const report = parseJUnitXml(xml);
         const failing = report.failed.map((f) => (f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name));
-        const counted = report.failures + report.errors;
-        // A run that failed with no failing testcase in the report: it did not compile, or nothing ran.
-        return { passed: run.passed, failing, compileError: !run.passed && (report.failures === 0 || counted === 0), summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000) };
+        // A run that failed with no failing testcase in the report: it did not compile, or nothing ran
+        // (jest-junit leaves a suite that fails to compile out of the report).
+        return { passed: run.passed, failing, compileError: !run.passed && report.failed.length === 0, summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000) };
     }
     const failures = run.passed ? [] : failuresFromOutput(run.tail);
     return {

@@ -1,0 +1,62 @@
+/**
+ * --workflow tdd reading the test runner's JUnit XML report (--junit-file): the failing tests'
+ * names and messages in the retry prompt come from the report (the runner's output names no test:
+ * without the report this would read as a compile error). The runner is a shell script writing the XML that jest-junit, pytest
+ * --junitxml and gotestsum write (a <testsuite> of <testcase>s with <failure message="…">).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { createSandbox, expectExit, git, issue, lastResult, runCli, writeAgent } from './helpers.js';
+
+const RUNNER = `#!/bin/sh
+# Every tests/*.sh is a test case; the report goes to reports/junit.xml.
+mkdir -p reports
+cases=''; failures=0; total=0
+for t in tests/*.sh; do
+  [ -e "$t" ] || continue
+  total=$((total + 1)); name=$(basename "$t" .sh)
+  if out=$(sh "$t" 2>&1); then cases="$cases<testcase classname=\\"calc\\" name=\\"$name\\" time=\\"0.01\\"/>"
+  else failures=$((failures + 1)); cases="$cases<testcase classname=\\"calc\\" name=\\"$name\\" time=\\"0.01\\"><failure message=\\"$out\\" type=\\"AssertionError\\">$out &amp; more</failure></testcase>"; fi
+done
+printf '<?xml version="1.0" encoding="UTF-8"?>\\n<testsuites tests="%s" failures="%s"><testsuite name="calc" tests="%s" failures="%s">%s</testsuite></testsuites>\\n' "$total" "$failures" "$total" "$failures" "$cases" > reports/junit.xml
+echo "$failures of $total failed"
+[ "$failures" = 0 ]
+`;
+
+describe('--workflow tdd with --junit-file', () => {
+  it('the retry prompt names the failing test and its message from the JUnit report', async () => {
+    const sb = await createSandbox([issue('bd-1', 'Calculator', { description: '- [ ] adds' })]);
+    try {
+      await fs.writeFile(path.join(sb.repo, 'run-tests.sh'), RUNNER);
+      await fs.writeFile(path.join(sb.repo, '.gitignore'), 'reports/\n');
+      await fs.mkdir(path.join(sb.repo, 'tests'));
+      await fs.writeFile(path.join(sb.repo, 'calc.sh'), '#!/bin/sh\necho 0\n');
+      git(sb, 'add', '-A');
+      git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'calc answers 0');
+      const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+if grep -q "You are the test agent" "$P"; then
+  echo '[ "$(sh calc.sh 2 3)" = 5 ] || { echo "calc 2 3 gave $(sh calc.sh 2 3)"; exit 1; }' > tests/adds.sh
+elif grep -q "You are the implementing agent" "$P"; then
+  if ! grep -q "The previous attempt of this phase failed" "$P"; then echo "doing nothing useful"; else cp "$P" "$NOTES/green-retry-prompt"; printf '#!/bin/sh\\necho $(($1 + $2))\\n' > calc.sh; fi
+fi
+printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false\\n\`\`\`\\n'
+`);
+      const r = await runCli(sb, [
+        'run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0',
+        '--test-command', 'sh run-tests.sh', '--junit-file', 'reports/junit.xml', '--issues-file', './.beads/issues.jsonl',
+      ]);
+      expectExit(r, 0);
+      const result = lastResult(r.stdout);
+      expect(result.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `:${h.tdd.error}` : ''}`)).toEqual([
+        'RED:commit', 'GREEN:retry:TEST_UNEXPECTED_FAIL', 'GREEN:commit', 'REFACTOR:commit',
+      ]);
+      const prompt = await fs.readFile(path.join(sb.root, 'green-retry-prompt'), 'utf8');
+      expect(prompt).toContain('The previous attempt of this phase failed: The test for "adds" still fails (attempt 1 of 6)');
+      expect(prompt).toContain('1 failing test:\n- calc › adds: calc 2 3 gave 0');
+      expect(prompt).toContain('attempt 2 of 6');
+    } finally {
+      await sb.cleanup();
+    }
+  });
+});
