@@ -27,13 +27,19 @@ export interface TddSettings {
   templates?: Partial<Record<TddPhase, string>>;
 }
 
-export async function runTddIteration(deps: SliceDeps, before: LoopState): Promise<IterationOutcome> {
+export async function runTddIteration(deps: SliceDeps, initial: LoopState): Promise<IterationOutcome> {
+  let before = initial;
   const { settings, logger, clock, source, agent, git } = deps;
   const notes = git ? notesGit(git.topLevel) : undefined;
   const cycle = before.currentCycle as CycleState;
   const [issueId = ''] = cycle.issueIds;
   const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
-  let tdd = await syncWithNotes(deps, notes, cycle.tdd ?? initialTdd(settings.plan ?? issue.body, issue.title));
+  let tdd = await syncWithNotes(deps, notes, before.baseBranch, cycle.tdd ?? initialTdd(settings.plan ?? issue.body, issue.title));
+  if (before.tddError) {
+    // The run goes on after an abort (a person stepped in): the phase gets its attempts afresh.
+    before = { ...before, tddError: undefined };
+    tdd = { ...tdd, retries: 0, lastError: undefined };
+  }
   const setTdd = (s: LoopState, patch: Partial<TddCycle>): LoopState => ({ ...s, currentCycle: { ...(s.currentCycle as CycleState), tdd: { ...tdd, ...patch } } });
   if (nextPending(tdd.tests) === -1) return finishCycle(deps, setTdd(before, {}), issueId);
   if (tdd.tests[tdd.index]?.status !== 'pending') tdd = { ...tdd, index: nextPending(tdd.tests) };
@@ -71,10 +77,19 @@ export async function runTddIteration(deps: SliceDeps, before: LoopState): Promi
     appendHistory(s, { ...record, outcome, durationMs: clock.now().getTime() - started.getTime(), tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) } });
   const abort = async (s: LoopState, error: PhaseError, attempts: number): Promise<IterationOutcome> => {
     const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(clock.now()) };
-    if (notes && git) await writeNote(notes, await git.head(), noteOf(tdd, test, tdd.phase, tdd.phase, 'FAIL', tddError));
+    let aborted = s;
+    if (notes && git) {
+      // The failed attempt is kept as a wip: commit of the cycle's branch, carrying the error's note
+      // (never a note on the base branch's commit, where the next issue's cycle would find it).
+      await git.commitAll(`wip: ${tdd.phase} aborted (${error.type}): ${test}`.slice(0, 120), { allowEmpty: true });
+      const commit = await git.head();
+      await writeNote(notes, commit, noteOf(tdd, test, tdd.phase, tdd.phase, 'FAIL', tddError));
+      tdd = { ...tdd, lastCommit: commit };
+      aborted = setTdd(s, { lastCommit: commit });
+    }
     logger.error('tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, { iteration: n, type: error.type, phase: tdd.phase });
     return {
-      state: close({ ...s, tddError }, 'stuck', 'abort', error),
+      state: close({ ...aborted, tddError }, 'stuck', 'abort', error),
       halt: { reason: 'workflow_aborted', message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${test}": ${error.message}` },
     };
   };
@@ -196,12 +211,13 @@ function initialTdd(text: string, title: string): TddCycle {
  * phase after the last successful commit". A note newer than the checkpoint's last commit means a
  * run died between writing them: the note wins.
  */
-async function syncWithNotes(deps: SliceDeps, notes: NotesGit | undefined, tdd: TddCycle): Promise<TddCycle> {
-  if (!notes) return tdd;
-  const newest = await newestNote(notes, 'HEAD', { onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`) });
-  // The newest note along HEAD is the truth: after a crash between the commit and the checkpoint,
-  // and after a person reset the branch by hand. An abort's note is where a person takes over.
-  if (!newest || newest.commit === tdd.lastCommit || newest.note.error?.type === 'WORKFLOW_ABORTED') return tdd;
+async function syncWithNotes(deps: SliceDeps, notes: NotesGit | undefined, base: string | undefined, tdd: TddCycle): Promise<TddCycle> {
+  if (!notes || !base) return tdd;
+  // Only this cycle's own commits: the base branch's history holds other issues' notes.
+  const newest = await newestNote(notes, `${base}..HEAD`, { onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`) });
+  // The newest note of the cycle's branch is the truth: after a crash between the commit and the
+  // checkpoint, and after a person reset the branch by hand.
+  if (!newest || newest.commit === tdd.lastCommit) return tdd;
   const { note } = newest;
   let tests = tdd.tests;
   let index = tests.findIndex((t) => t.description === note.current_test.description);
@@ -221,8 +237,11 @@ async function syncWithNotes(deps: SliceDeps, notes: NotesGit | undefined, tdd: 
 
 /** Closes the issue unless a pull request will (as the implement workflow does). */
 async function finishCycle(deps: SliceDeps, state: LoopState, issueId: string): Promise<IterationOutcome> {
-  if (deps.settings.onSuccess !== 'pull-request') await deps.source.close(issueId, `agent-loop: red/green/refactor done for every test at iteration ${state.iteration}`);
-  deps.logger.info('cycle.complete', `${issueId}: every test of the list is done (red, green, refactor).`, { issueIds: [issueId] });
+  const tests = state.currentCycle?.tdd?.tests ?? [];
+  const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
+  const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
+  if (deps.settings.onSuccess !== 'pull-request') await deps.source.close(issueId, `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`);
+  deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, { issueIds: [issueId], skipped: skipped.length });
   return {
     state: { ...state, consecutiveEscalations: 0, issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId], completedIterations: [...state.completedIterations, state.iteration] },
     cycleDone: true,
