@@ -9,7 +9,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { splitArgs } from './util/args.js';
 
-export const COMMANDS = ['run', 'status', 'cleanup'] as const;
+export const COMMANDS = ['run', 'plan', 'status', 'cleanup'] as const;
 export type Command = (typeof COMMANDS)[number];
 /** Where an option applies: a CLI command, or the GitHub Action's inputs. */
 export type Scope = Command | 'action';
@@ -32,8 +32,10 @@ interface OptionMeta {
 
 const registry = z.registry<OptionMeta>();
 
-const RUN = ['run', 'action'] as const;
-const ALL = ['run', 'status', 'cleanup', 'action'] as const;
+/** The options of a run of the loop: `run`, `plan` (whose last phase is the loop) and the action. */
+const RUN = ['run', 'plan', 'action'] as const;
+const ALL = ['run', 'plan', 'status', 'cleanup', 'action'] as const;
+const PLAN = ['plan'] as const;
 const ACTION = ['action'] as const;
 
 // Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
@@ -133,6 +135,19 @@ export const OptionsSchema = z.object({
   plan: text().register(registry, {
     flag: 'plan', arg: 'FILE', commands: RUN, defaultText: 'none',
     help: 'A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue\'s.', expected: 'a path to a readable file',
+  }),
+  goal: text().register(registry, {
+    flag: 'goal', arg: 'TEXT', commands: PLAN, defaultText: 'none (or --goal-file)',
+    help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.', expected: 'a non-empty text',
+  }),
+  goalFile: text().register(registry, {
+    flag: 'goal-file', arg: 'FILE', commands: PLAN, defaultText: 'none',
+    help: 'The goal, read from a file (instead of --goal).', expected: 'a path to a readable file',
+  }),
+  planPrompts: text().register(registry, {
+    flag: 'plan-prompts', arg: 'DIR', commands: PLAN, defaultText: 'built in',
+    help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
+    expected: 'a path to a directory',
   }),
   workflow: z.enum(['implement', 'tdd']).default('implement').register(registry, {
     flag: 'workflow', arg: 'implement|tdd', commands: RUN,
@@ -426,7 +441,10 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
       problems.push({ option: '--agent-args', message: `--agent-args: ${(error as Error).message}; expected arguments with balanced quotes.` });
     }
   }
-  if (options && (command === 'run' || command === 'action')) {
+  if (options && command === 'plan' && options.goal && options.goalFile) {
+    problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
+  }
+  if (options && (command === 'run' || command === 'plan' || command === 'action')) {
     if (options.resume && options.fresh) problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
     if (options.agent === 'command' && !options.agentCommand) {
       problems.push({ option: '--agent-command', message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".' });

@@ -145,6 +145,7 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
         haltReason: 'max iterations',
         haltMessage: null, consecutiveEscalations: null, totalEscalations: null, rateLimitedUntil: null,
       },
+      pipeline: null,
       warnings: [],
     });
     expect(result.checkpoints[0]).toMatchObject({ id: ID_C, wouldResume: true, resumable: true, loop: null, errors: [] });

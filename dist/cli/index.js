@@ -17578,7 +17578,7 @@ function looseObject(shape, params) {
         type: "object",
         shape,
         catchall: unknown(),
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodUnion = /*@__PURE__*/ $constructor("ZodUnion", (inst, def) => {
@@ -18246,10 +18246,12 @@ function splitArgs(text) {
 
 
 
-const COMMANDS = ['run', 'status', 'cleanup'];
+const COMMANDS = ['run', 'plan', 'status', 'cleanup'];
 const config_registry = registry();
-const RUN = ['run', 'action'];
-const ALL = ['run', 'status', 'cleanup', 'action'];
+/** The options of a run of the loop: `run`, `plan` (whose last phase is the loop) and the action. */
+const RUN = ['run', 'plan', 'action'];
+const ALL = ['run', 'plan', 'status', 'cleanup', 'action'];
+const PLAN = ['plan'];
 const ACTION = ['action'];
 // Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
 const toNumber = (v) => (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v);
@@ -18349,6 +18351,19 @@ const OptionsSchema = object({
     plan: config_text().register(config_registry, {
         flag: 'plan', arg: 'FILE', commands: RUN, defaultText: 'none',
         help: 'A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue\'s.', expected: 'a path to a readable file',
+    }),
+    goal: config_text().register(config_registry, {
+        flag: 'goal', arg: 'TEXT', commands: PLAN, defaultText: 'none (or --goal-file)',
+        help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.', expected: 'a non-empty text',
+    }),
+    goalFile: config_text().register(config_registry, {
+        flag: 'goal-file', arg: 'FILE', commands: PLAN, defaultText: 'none',
+        help: 'The goal, read from a file (instead of --goal).', expected: 'a path to a readable file',
+    }),
+    planPrompts: config_text().register(config_registry, {
+        flag: 'plan-prompts', arg: 'DIR', commands: PLAN, defaultText: 'built in',
+        help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
+        expected: 'a path to a directory',
     }),
     workflow: schemas_enum(['implement', 'tdd']).default('implement').register(config_registry, {
         flag: 'workflow', arg: 'implement|tdd', commands: RUN,
@@ -18622,7 +18637,10 @@ function loadConfig(sources) {
             problems.push({ option: '--agent-args', message: `--agent-args: ${error.message}; expected arguments with balanced quotes.` });
         }
     }
-    if (options && (command === 'run' || command === 'action')) {
+    if (options && command === 'plan' && options.goal && options.goalFile) {
+        problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
+    }
+    if (options && (command === 'run' || command === 'plan' || command === 'action')) {
         if (options.resume && options.fresh)
             problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
         if (options.agent === 'command' && !options.agentCommand) {
@@ -19507,6 +19525,7 @@ function usageError(opts) {
 
 const SYNOPSIS = {
     run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',
+    plan: 'From a goal to issues to implementation: research, decomposition, planning and phase files by the agent (each checked by a hard barrier), one issue per phase in the beads file, then the loop on those issues. A checkpoint at every phase; a new run resumes where the last stopped.',
     status: 'List the checkpoints: id, phase, age, errors and loop progress; marks the one a run would resume.',
     cleanup: 'Delete old checkpoints (the newest resumable one is kept unless --all).',
 };
@@ -19532,7 +19551,7 @@ function mainHelp(version) {
         'Usage: agent-loop <command> [options]',
         '',
         'Commands:',
-        ...['run', 'status', 'cleanup'].map((c) => `  ${c.padEnd(8)} ${SYNOPSIS[c]}`),
+        ...COMMANDS.map((c) => `  ${c.padEnd(8)} ${SYNOPSIS[c]}`),
         '',
         'Options come from flags, then AGENT_LOOP_<OPTION> environment variables, then .agent-loop.yml (or --config FILE), then defaults.',
         'Run `agent-loop <command> --help` for the options of a command.',
@@ -21244,6 +21263,1262 @@ const PR_OPEN_LABEL = 'agent-loop:pr-open';
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
+;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
+
+
+
+
+
+
+const NEWLINE = 0x0a;
+const BOM = '\uFEFF';
+/** Pure: splits and parses a beads JSONL file. Empty lines are neither entries nor problems. */
+function parseJsonl(content) {
+    const segments = [];
+    for (let start = 0;;) {
+        const end = content.indexOf(NEWLINE, start);
+        if (end === -1) {
+            segments.push(content.subarray(start));
+            break;
+        }
+        segments.push(content.subarray(start, end));
+        start = end + 1;
+    }
+    const entries = [];
+    const problems = [];
+    const lineOfId = new Map();
+    segments.forEach((segment, index) => {
+        const line = index + 1;
+        const { body } = splitLine(segment.toString('utf8'), index === 0);
+        if (body.trim() === '')
+            return;
+        let value;
+        try {
+            value = JSON.parse(body);
+        }
+        catch (error) {
+            problems.push({ line, message: `malformed line skipped (${error.message})` });
+            return;
+        }
+        if (!ready_isPlainObject(value)) {
+            problems.push({ line, message: `malformed line skipped (not a JSON object)` });
+            return;
+        }
+        if (!isBeadsRecord(value)) {
+            problems.push({ line, message: `malformed line skipped (no string "id" field)` });
+            return;
+        }
+        const earlier = lineOfId.get(value.id);
+        if (earlier !== undefined) {
+            problems.push({ line, message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used` });
+        }
+        lineOfId.set(value.id, line);
+        entries.push({ line, segment: index, record: value });
+    });
+    return { segments, entries, problems };
+}
+/** The last entry for each id, in file order of those entries. */
+function latestEntries(entries) {
+    const last = new Map();
+    for (const entry of entries)
+        last.set(entry.record.id, entry);
+    return entries.filter((entry) => last.get(entry.record.id) === entry);
+}
+/**
+ * Pure: the file with one segment replaced by `record` serialised on one line. A "\r" ending the old
+ * segment and a byte-order mark starting the file are kept; every other byte is the original.
+ */
+function replaceSegment(parsed, segmentIndex, record) {
+    const old = parsed.segments[segmentIndex];
+    if (old === undefined)
+        throw new Error(`replaceSegment: no segment ${segmentIndex} (the file has ${parsed.segments.length})`);
+    const { bom, cr } = splitLine(old.toString('utf8'), segmentIndex === 0);
+    const segments = [...parsed.segments];
+    segments[segmentIndex] = Buffer.from(bom + JSON.stringify(record) + cr, 'utf8');
+    const parts = [];
+    segments.forEach((segment, i) => {
+        if (i > 0)
+            parts.push(Buffer.from([NEWLINE]));
+        parts.push(segment);
+    });
+    return Buffer.concat(parts);
+}
+function splitLine(text, first) {
+    const bom = first && text.startsWith(BOM) ? BOM : '';
+    const cr = text.endsWith('\r') ? '\r' : '';
+    return { bom, cr, body: text.slice(bom.length, text.length - cr.length) };
+}
+/**
+ * Issues read from a beads JSONL file (`.beads/issues.jsonl`), used when the `bd` CLI is not
+ * installed. The file is read afresh on every call, because the agent may edit it in between.
+ * Writes replace only the touched issue's line, atomically.
+ */
+class BeadsFileSource {
+    description;
+    file;
+    absolute;
+    onWarning;
+    now;
+    reported = new Set();
+    /** Serialises read-modify-write cycles of this instance so two updates cannot lose each other. */
+    queue = Promise.resolve();
+    constructor(options) {
+        this.file = options.file;
+        this.absolute = external_node_path_default().resolve(options.cwd ?? process.cwd(), options.file);
+        this.onWarning = options.onWarning ?? (() => { });
+        this.now = options.now ?? (() => new Date());
+        this.description = `beads file ${options.file}`;
+    }
+    async ready() {
+        const parsed = await this.read();
+        return computeReady(latestEntries(parsed.entries).map((e) => e.record));
+    }
+    async get(id) {
+        const entry = findLatest(await this.read(), id);
+        return entry && beadsRecordToIssue(entry.record);
+    }
+    /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
+    /** Adds the escalation label and appends the note to beads' `notes` field. */
+    async markEscalated(id, note) {
+        await this.modify(id, 'mark escalated', (record) => {
+            const labels = Array.isArray(record.labels) ? record.labels.filter((l) => typeof l === 'string') : [];
+            const existing = typeof record.notes === 'string' ? record.notes : '';
+            if (labels.includes(ESCALATED_LABEL) && existing.includes(note))
+                return record; // already recorded
+            const notes = existing.trim() !== '' ? (existing.includes(note) ? existing : `${existing}\n\n${note}`) : note;
+            return {
+                ...record,
+                labels: labels.includes(ESCALATED_LABEL) ? labels : [...labels, ESCALATED_LABEL],
+                notes,
+                updated_at: rfc3339(this.now()),
+            };
+        });
+    }
+    async close(id, reason) {
+        await this.modify(id, 'close', (record) => {
+            if (record.status === 'closed')
+                return record;
+            const stamp = rfc3339(this.now());
+            return { ...record, status: 'closed', closed_at: stamp, updated_at: stamp, close_reason: reason };
+        });
+    }
+    /**
+     * Replaces one issue's record with `patch(record)` and rewrites the file atomically, changing only
+     * that issue's line (existing keys keep their order, new keys go at the end). When the patch
+     * changes nothing, the file is not written. Returns the record now in the file.
+     */
+    updateIssue(id, patch) {
+        return this.modify(id, 'update', patch);
+    }
+    modify(id, action, patch) {
+        const run = this.queue.then(async () => {
+            const parsed = await this.read();
+            const entry = findLatest(parsed, id);
+            if (!entry) {
+                throw new Error(`Cannot ${action} issue ${id}: no issue with that id in ${this.file} (${parsed.entries.length} issues read). ` +
+                    `Check the id, or point at the right file with --issues-file PATH.`);
+            }
+            const before = JSON.stringify(entry.record);
+            const after = patch(entry.record);
+            if (!isBeadsRecord(after) || after.id !== id) {
+                throw new Error(`Cannot ${action} issue ${id} in ${this.file}: the patch must return an object with "id": ${JSON.stringify(id)}.`);
+            }
+            if (JSON.stringify(after) === before)
+                return after;
+            await writeFileAtomic(this.absolute, replaceSegment(parsed, entry.segment, after));
+            return after;
+        });
+        this.queue = run.catch(() => undefined);
+        return run;
+    }
+    async read() {
+        let content;
+        try {
+            content = await external_node_fs_namespaceObject.promises.readFile(this.absolute);
+        }
+        catch (error) {
+            const code = error.code;
+            if (code === 'ENOENT') {
+                throw new Error(`Beads issues file not found: ${this.file} (looked at ${this.absolute}). ` +
+                    `Create it with \`bd init\`, or point at another file with --issues-file PATH.`);
+            }
+            throw new Error(`Cannot read beads issues file ${this.file}: ${error.message}. Check that it is a readable file.`);
+        }
+        const parsed = parseJsonl(content);
+        for (const problem of parsed.problems)
+            this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);
+        return parsed;
+    }
+    warnOnce(message) {
+        if (this.reported.has(message))
+            return;
+        this.reported.add(message);
+        this.onWarning(message);
+    }
+}
+function findLatest(parsed, id) {
+    for (let i = parsed.entries.length - 1; i >= 0; i--) {
+        const entry = parsed.entries[i];
+        if (entry?.record.id === id)
+            return entry;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/phases.ts
+/**
+ * The phases of `agent-loop plan` before implementation (seed 001), as data: which artifact each
+ * one leaves under `<state-dir>/pipeline/`, how small that artifact may be before the hard barrier
+ * (seed 004, pattern 2) rejects it, which checkpoint state key records it, and the agent's prompt.
+ * beads_integration has no agent: code turns the phase files into issues (see beadsCreate.ts).
+ * Everything here is pure.
+ */
+
+
+/** `<state-dir>/pipeline`: where every artifact of the pipeline lives. */
+const PIPELINE_DIR = 'pipeline';
+/** The placeholders the default templates use; `renderTemplate` leaves any other `{{name}}` as it is. */
+const PLACEHOLDERS = ['goal', 'research', 'decomposition', 'plan', 'artifact', 'failure'];
+const PHASE_FILE_RULES = `Name each file NN-<name>.md: NN is the phase number with two digits, starting at 01 and counting up without gaps (01, 02, 03, …); <name> is a short kebab-case name made of letters, digits, "-" or "_" (for example 01-storage-layer.md). Write nothing else in that directory.`;
+const DEFAULT_TEMPLATES = {
+    research: `You are the research agent of a planning pipeline in this repository.
+
+Goal:
+{{goal}}
+
+Study the repository with this goal in mind: the code, tests, build and documentation that it touches, the conventions the code follows, the constraints and risks, and open questions. Do not change any file of the repository.
+
+Write your findings as a Markdown report to this file (create it; it is agent-loop's state, never committed):
+{{artifact}}
+
+The report must be self-contained: the next agents read only the report, not your session. Name files and functions precisely.
+{{failure}}`,
+    decomposition: `You are the decomposition agent of a planning pipeline in this repository.
+
+Goal:
+{{goal}}
+
+Research report:
+{{research}}
+
+Decompose the goal into components: coherent units of work, each of which can be built and tested on its own. Do not change any file of the repository.
+
+Write the decomposition as JSON to this file (create it; it is agent-loop's state, never committed):
+{{artifact}}
+
+The file must hold exactly one JSON object of this shape, and nothing else (no Markdown fences):
+{
+  "goal": "the goal in one or two sentences",
+  "components": [
+    {
+      "name": "short-unique-name",
+      "description": "what this component does and why",
+      "depends_on": ["names of components that must exist first"],
+      "acceptance_criteria": ["a testable behaviour", "another testable behaviour"]
+    }
+  ]
+}
+There must be at least one component; names must be unique; depends_on may only name other components, without cycles; depends_on and acceptance_criteria may be left out.
+{{failure}}`,
+    planning: `You are the planning agent of a planning pipeline in this repository.
+
+Goal:
+{{goal}}
+
+Research report:
+{{research}}
+
+Decomposition (JSON):
+{{decomposition}}
+
+Write a test-driven implementation plan in Markdown to this file (create it; it is agent-loop's state, never committed):
+{{artifact}}
+
+For every component: the tests to write first (each one a testable behaviour), the code that makes them pass, and the order of the work, respecting the dependencies between components. Do not change any file of the repository.
+{{failure}}`,
+    phase_decomposition: `You are the phase agent of a planning pipeline in this repository.
+
+Goal:
+{{goal}}
+
+Implementation plan:
+{{plan}}
+
+Split the plan into phases that are implemented one after another: phase N+1 may rely on everything phase N built. Each phase must be small enough for one agent session and end with the tests passing.
+
+Write one Markdown file per phase into this directory (create it; it is agent-loop's state, never committed):
+{{artifact}}
+
+${PHASE_FILE_RULES}
+Start each file with a "# " heading that is the phase's title, then its requirements and their testable behaviours, then its success criteria. Each file must be self-contained: an agent will implement the phase from that file alone. Do not change any file of the repository.
+{{failure}}`,
+};
+/** The five phases before implementation, in pipeline order. */
+const PRE_IMPLEMENTATION_PHASES = [
+    { name: 'research', runner: 'agent', artifact: 'research.md', kind: 'markdown', minBytes: 200, stateKey: 'research_output', template: DEFAULT_TEMPLATES.research },
+    // The schema does the real check; 40 bytes only rejects a stub like {} or {"components":[]}.
+    { name: 'decomposition', runner: 'agent', artifact: 'decomposition.json', kind: 'decomposition', minBytes: 40, stateKey: 'decomposition_result', template: DEFAULT_TEMPLATES.decomposition },
+    { name: 'planning', runner: 'agent', artifact: 'plan.md', kind: 'markdown', minBytes: 200, stateKey: 'planning_output', template: DEFAULT_TEMPLATES.planning },
+    { name: 'phase_decomposition', runner: 'agent', artifact: 'phases/', kind: 'phase-files', minBytes: 100, stateKey: 'phase_files', template: DEFAULT_TEMPLATES.phase_decomposition },
+    { name: 'beads_integration', runner: 'code', stateKey: 'beads_data' },
+];
+/** The spec of one phase; undefined for implementation, which is not a planning phase. */
+function phaseSpec(name, phases = PRE_IMPLEMENTATION_PHASES) {
+    return phases.find((p) => p.name === name);
+}
+/** The phases with some templates or minimum sizes replaced; the input is left as it was. */
+function withOverrides(phases, overrides) {
+    return phases.map((phase) => {
+        if (phase.runner !== 'agent')
+            return phase;
+        const template = overrides.templates?.[phase.name] ?? phase.template;
+        const minBytes = overrides.minBytes?.[phase.name] ?? phase.minBytes;
+        if (!Number.isInteger(minBytes) || minBytes < 0) {
+            throw new RangeError(`minimum size of the ${phase.name} artifact must be a whole number of bytes, 0 or more; got ${String(minBytes)}`);
+        }
+        return { ...phase, template, minBytes };
+    });
+}
+/** The absolute path of a phase's artifact (for phase_decomposition, the phases directory). */
+function artifactPath(stateDir, phase) {
+    return external_node_path_default().join(external_node_path_default().resolve(stateDir), PIPELINE_DIR, phase.artifact);
+}
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+/**
+ * Fills `{{name}}` placeholders in one pass, so a value that itself contains `{{goal}}` (a research
+ * report quoting a template, say) is not expanded again. Placeholders with no value given, and
+ * unknown ones, are left as they are.
+ */
+function renderTemplate(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => {
+        const value = Object.hasOwn(values, name) ? values[name] : undefined;
+        return value ?? whole;
+    });
+}
+/** The `{{names}}` a template uses that `renderTemplate` does not know: likely typos in an override. */
+function unknownPlaceholders(template) {
+    const names = [...template.matchAll(PLACEHOLDER)].map((m) => m[1]);
+    return [...new Set(names.filter((n) => !PLACEHOLDERS.includes(n)))];
+}
+/** The `{{failure}}` value of a retry: what the barrier found wrong with the previous attempt's artifact. */
+function failureSection(problems) {
+    if (problems.length === 0)
+        return '';
+    return `\nThe previous attempt of this phase did not leave a usable artifact. Fix exactly this:\n${problems.map((p) => `- ${p}`).join('\n')}\n`;
+}
+// ---------------------------------------------------------------------------------------------
+// decomposition.json
+/** How a JSON value reads in a message: "a number (3)", "null", "an array". */
+function describeValue(value) {
+    if (value === undefined)
+        return 'nothing';
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    if (typeof value === 'string')
+        return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    if (typeof value === 'number' || typeof value === 'boolean')
+        return `${typeof value === 'number' ? 'a number' : 'a boolean'} (${String(value)})`;
+    return `an ${typeof value}`;
+}
+function phases_text(what) {
+    return schemas_string({ error: (iss) => (iss.input === undefined ? `is missing: expected ${what}` : `must be a string (${what}), got ${describeValue(iss.input)}`) })
+        .refine((s) => s.trim() !== '', { error: `must not be empty: expected ${what}` });
+}
+function list(item, what) {
+    return array(item, { error: (iss) => (iss.input === undefined ? `is missing: expected a list of ${what}` : `must be a list of ${what}, got ${describeValue(iss.input)}`) });
+}
+const ComponentSchema = looseObject({
+    name: phases_text('a short unique name for the component'),
+    description: phases_text('what the component does'),
+    depends_on: list(phases_text('the name of another component'), 'component names').optional(),
+    acceptance_criteria: list(phases_text('a testable behaviour'), 'testable behaviours').optional(),
+}, { error: (iss) => `must be an object with name and description, got ${describeValue(iss.input)}` });
+/**
+ * decomposition.json. Seed 001's phase files are requirements with testable behaviours, so a
+ * component carries `acceptance_criteria`; `depends_on` orders the work. Extra fields are kept.
+ * Besides the shapes: at least one component, unique names, and `depends_on` naming only other
+ * existing components, without cycles.
+ */
+const DecompositionSchema = looseObject({
+    goal: phases_text('the goal being decomposed'),
+    components: list(ComponentSchema, 'components').min(1, { error: 'must list at least one component' }),
+}, { error: (iss) => `the file must hold a JSON object with goal and components, got ${describeValue(iss.input)}` })
+    .superRefine((value, ctx) => {
+    const names = value.components.map((c) => c.name);
+    const firstIndex = new Map();
+    names.forEach((name, i) => {
+        const earlier = firstIndex.get(name);
+        if (earlier === undefined)
+            firstIndex.set(name, i);
+        else
+            ctx.addIssue({ code: 'custom', path: ['components', i, 'name'], message: `${JSON.stringify(name)} is also the name of components[${earlier}]; names must be unique` });
+    });
+    value.components.forEach((component, i) => {
+        (component.depends_on ?? []).forEach((dep, j) => {
+            if (dep === component.name) {
+                ctx.addIssue({ code: 'custom', path: ['components', i, 'depends_on', j], message: `${JSON.stringify(dep)} is the component itself; a component cannot depend on itself` });
+            }
+            else if (!firstIndex.has(dep)) {
+                ctx.addIssue({ code: 'custom', path: ['components', i, 'depends_on', j], message: `${JSON.stringify(dep)} is not the name of a component (the components are ${[...firstIndex.keys()].map((n) => JSON.stringify(n)).join(', ')})` });
+            }
+        });
+    });
+    const cycle = findCycle(value.components);
+    if (cycle)
+        ctx.addIssue({ code: 'custom', path: ['components'], message: `depends_on forms a cycle: ${cycle.join(' → ')}; no order of the work satisfies it` });
+});
+/** A dependency cycle among the components (first name repeated at the end), ignoring self-edges and unknown names. */
+function findCycle(components) {
+    const edges = new Map();
+    for (const c of components)
+        if (!edges.has(c.name))
+            edges.set(c.name, (c.depends_on ?? []).filter((d) => d !== c.name));
+    const state = new Map();
+    const stack = [];
+    const visit = (name) => {
+        if (state.get(name) === 'done' || !edges.has(name))
+            return undefined;
+        if (state.get(name) === 'visiting')
+            return [...stack.slice(stack.indexOf(name)), name];
+        state.set(name, 'visiting');
+        stack.push(name);
+        for (const next of edges.get(name) ?? []) {
+            const found = visit(next);
+            if (found)
+                return found;
+        }
+        stack.pop();
+        state.set(name, 'done');
+        return undefined;
+    };
+    for (const name of edges.keys()) {
+        const found = visit(name);
+        if (found)
+            return found;
+    }
+    return undefined;
+}
+/** `components[0].depends_on[1]: message`, or `(top level): message` for the document itself. */
+function formatSchemaIssue(issue) {
+    let where = '';
+    for (const key of issue.path)
+        where += typeof key === 'number' ? `[${key}]` : `${where === '' ? '' : '.'}${String(key)}`;
+    return `${where === '' ? '(top level)' : where}: ${issue.message}`;
+}
+/** Pure: validates parsed decomposition JSON; the problems read `path: message`. */
+function validateDecomposition(data) {
+    const result = DecompositionSchema.safeParse(data);
+    if (result.success)
+        return { ok: true, value: result.data };
+    return { ok: false, problems: result.error.issues.map(formatSchemaIssue) };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/barrier.ts
+/**
+ * The hard barrier after each agent phase of the pipeline (seed 004, pattern 2): the artifact the
+ * agent was told to write must exist, be big enough, and parse where it is structured; otherwise
+ * the phase fails with problems that name exactly what is missing or wrong. The decisions are a
+ * pure function (`judgeArtifact`) over what was found on disk; `checkBarrier` only looks.
+ */
+
+
+
+const nodeBarrierFs = {
+    stat: (file) => external_node_fs_namespaceObject.promises.stat(file),
+    readFile: (file) => external_node_fs_namespaceObject.promises.readFile(file),
+    readdir: (dir) => external_node_fs_namespaceObject.promises.readdir(dir),
+};
+/**
+ * Checks the artifact of `phase` under `<stateDir>/pipeline`. Never rejects because of what is (or
+ * is not) on disk: an unreadable file is a problem like any other.
+ */
+async function checkBarrier(phase, stateDir, fs = nodeBarrierFs) {
+    const absolute = artifactPath(stateDir, phase);
+    // Without the trailing "/" of phases/, so that a file standing there is seen as a file.
+    const observed = await observe(absolute.replace(/[\\/]+$/, ''), fs, phase.kind === 'phase-files');
+    return judgeArtifact(phase, observed, absolute);
+}
+async function observe(absolute, fs, listEntries) {
+    let stats;
+    try {
+        stats = await fs.stat(absolute);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return { kind: 'missing' };
+        return { kind: 'unreadable', reason: error.message };
+    }
+    if (stats.isFile()) {
+        try {
+            const content = await fs.readFile(absolute);
+            return { kind: 'file', size: content.length, text: content.toString('utf8') };
+        }
+        catch (error) {
+            return { kind: 'unreadable', reason: error.message };
+        }
+    }
+    if (!stats.isDirectory())
+        return { kind: 'other' };
+    if (!listEntries)
+        return { kind: 'directory', entries: [] };
+    let names;
+    try {
+        names = await fs.readdir(absolute);
+    }
+    catch (error) {
+        return { kind: 'unreadable', reason: error.message };
+    }
+    const entries = [];
+    for (const name of [...names].sort(byCodeUnit)) {
+        const found = await observe(external_node_path_default().join(absolute, name), fs, false);
+        if (found.kind === 'directory')
+            entries.push({ name, kind: 'directory' });
+        else if (found.kind !== 'missing')
+            entries.push({ name, ...found }); // missing: deleted since readdir
+    }
+    return { kind: 'directory', entries };
+}
+/** Pure: the barrier's verdict on what was found at `absolute` (used in the messages). */
+function judgeArtifact(phase, observed, absolute) {
+    const result = phase.kind === 'phase-files' ? judgePhaseFiles(phase, observed, absolute) : judgeFile(phase, observed, absolute);
+    return result;
+}
+function judgeFile(phase, observed, absolute) {
+    const label = phase.artifact;
+    if (observed.kind === 'missing')
+        return fail(`${label} is missing: the ${phase.name} phase must write it at ${absolute}`);
+    if (observed.kind === 'unreadable')
+        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
+    if (observed.kind !== 'file')
+        return fail(`${label} at ${absolute} is ${observed.kind === 'directory' ? 'a directory' : 'neither a file nor a directory'}; expected a file`);
+    const problems = [];
+    if (observed.size < phase.minBytes)
+        problems.push(tooSmall(label, observed.size, phase.minBytes, absolute));
+    if (phase.kind !== 'decomposition')
+        return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
+    const parsed = parseJson(observed.text);
+    if (!parsed.ok) {
+        const fence = observed.text.trimStart().startsWith('```') ? '; remove the Markdown code fence, the file must hold only the JSON' : '';
+        return { ok: false, problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`] };
+    }
+    const valid = validateDecomposition(parsed.value);
+    if (!valid.ok)
+        problems.push(...valid.problems.map((p) => `${label}: ${p}`));
+    return problems.length > 0 || !valid.ok ? { ok: false, problems } : { ok: true, value: valid.value };
+}
+function parseJson(text) {
+    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    if (body.trim() === '')
+        return { ok: false, message: 'the file is empty' };
+    try {
+        return { ok: true, value: JSON.parse(body) };
+    }
+    catch (error) {
+        return { ok: false, message: error.message };
+    }
+}
+/** NN-<name>.md: two or more digits, a dash, then letters, digits, "-" or "_". */
+const PHASE_FILE_NAME = /^(\d{2,})-([A-Za-z0-9][A-Za-z0-9_-]*)\.md$/;
+const NAME_RULE = 'NN-<name>.md (a two-digit number from 01, a dash, a name of letters, digits, "-" or "_", then .md)';
+function judgePhaseFiles(phase, observed, absolute) {
+    const label = phase.artifact.endsWith('/') ? phase.artifact : `${phase.artifact}/`;
+    const dir = label.slice(0, -1);
+    if (observed.kind === 'missing') {
+        return fail(`${label} is missing: the ${phase.name} phase must create the directory ${absolute} and write the phase files (${NAME_RULE}) in it`);
+    }
+    if (observed.kind === 'unreadable')
+        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
+    if (observed.kind !== 'directory')
+        return fail(`${label} at ${absolute} is ${observed.kind === 'file' ? 'a file' : 'neither a file nor a directory'}; expected a directory of phase files`);
+    const problems = [];
+    const files = [];
+    for (const entry of observed.entries) {
+        if (entry.name.startsWith('.'))
+            continue; // .gitkeep, .DS_Store, the temporary file of an atomic write
+        const relative = `${dir}/${entry.name}`;
+        const match = PHASE_FILE_NAME.exec(entry.name);
+        if (entry.kind === 'directory') {
+            problems.push(`${relative} is a directory; ${label} must hold only phase files named ${NAME_RULE}`);
+        }
+        else if (entry.kind === 'unreadable') {
+            problems.push(`${relative} cannot be read: ${entry.reason}`);
+        }
+        else if (entry.kind === 'other') {
+            problems.push(`${relative} is neither a file nor a directory; ${label} must hold only phase files named ${NAME_RULE}`);
+        }
+        else if (!match) {
+            problems.push(`${relative}: the name does not match ${NAME_RULE}`);
+        }
+        else {
+            const name = match[2];
+            files.push({ number: Number(match[1]), name, file: relative, title: phaseTitle(entry.text, name), text: entry.text, size: entry.size });
+        }
+    }
+    if (files.length === 0) {
+        problems.push(`${label} has no phase files: expected files named ${NAME_RULE}, starting with 01-<name>.md, in ${absolute}`);
+    }
+    files.sort((a, b) => a.number - b.number || byCodeUnit(a.file, b.file));
+    problems.push(...numberingProblems(files, label));
+    for (const file of files) {
+        if (file.size < phase.minBytes)
+            problems.push(tooSmall(file.file, file.size, phase.minBytes, external_node_path_default().join(absolute, external_node_path_default().basename(file.file))));
+    }
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
+}
+/** Pure: the phase numbers must be 01..N, each used once. */
+function numberingProblems(files, label = 'phases/') {
+    if (files.length === 0)
+        return [];
+    const problems = [];
+    const byNumber = new Map();
+    for (const f of files)
+        byNumber.set(f.number, [...(byNumber.get(f.number) ?? []), external_node_path_default().posix.basename(f.file)]);
+    for (const [number, names] of byNumber) {
+        if (names.length > 1)
+            problems.push(`${label}: number ${pad(number)} is used by ${names.length} files (${names.join(', ')}); each phase needs its own number`);
+    }
+    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
+    const max = Math.max(...numbers);
+    const missing = [];
+    for (let n = 1; n <= max; n++)
+        if (!byNumber.has(n))
+            missing.push(n);
+    const zero = byNumber.has(0);
+    if (missing.length > 0 || zero) {
+        const why = [zero ? `${pad(0)} is not allowed, numbering starts at 01` : '', missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '']
+            .filter((s) => s !== '')
+            .join('; ');
+        problems.push(`${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`);
+    }
+    return problems;
+}
+/** The first Markdown heading of `text`, or `name` with "-" and "_" as spaces. */
+function phaseTitle(text, name) {
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/m.exec(text);
+    const title = heading?.[1]?.trim();
+    return title !== undefined && title !== '' ? title : name.replace(/[-_]+/g, ' ');
+}
+function tooSmall(label, size, minBytes, absolute) {
+    return `${label} is too small: ${size} ${size === 1 ? 'byte' : 'bytes'}, the minimum is ${minBytes} bytes (${absolute})`;
+}
+function fail(problem) {
+    return { ok: false, problems: [problem] };
+}
+function pad(n) {
+    return String(n).padStart(2, '0');
+}
+function byCodeUnit(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/beadsCreate.ts
+/**
+ * beads_integration: one issue per phase file, phase N+1 blocked by phase N, created so that a
+ * re-run never makes duplicates. The ids are planned before anything is written (from a prefix
+ * the caller derives from the checkpoint id), handed to the caller to record in `beads_data`, and
+ * only the planned issues not yet in the file are then appended. This module writes beads JSONL
+ * files; `PhaseIssueSink` is the seam for a `bd create` or GitHub implementation.
+ */
+
+
+
+
+
+/** The `created_by` of the dependencies this module writes. */
+const CREATED_BY = 'agent-loop';
+/** beads' default priority (0 is the most urgent, 4 the least). */
+const DEFAULT_PRIORITY = 2;
+const PREFIX = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
+/** A prefix for the phase issues of one pipeline run: `plan-` and the first 8 hex digits of its checkpoint id. */
+function phaseIssuePrefix(checkpointId, base = 'plan') {
+    const hex = checkpointId.replace(/-/g, '').toLowerCase().slice(0, 8);
+    if (!/^[0-9a-f]{8}$/.test(hex)) {
+        throw new RangeError(`Cannot derive an issue prefix from checkpoint id ${JSON.stringify(checkpointId)}: expected a UUID such as 6acb80f0-…`);
+    }
+    return `${base}-${hex}`;
+}
+/** Pure: the phases in number order, after checking that each number is a positive whole number used once. */
+function sortedPhases(phases) {
+    const seen = new Set();
+    for (const phase of phases) {
+        if (!Number.isInteger(phase.number) || phase.number < 1) {
+            throw new RangeError(`Phase ${JSON.stringify(phase.name)} has number ${String(phase.number)}; phase numbers must be whole numbers from 1`);
+        }
+        if (seen.has(phase.number))
+            throw new RangeError(`Phase number ${phase.number} is given twice; each phase needs its own number`);
+        seen.add(phase.number);
+    }
+    return [...phases].sort((a, b) => a.number - b.number);
+}
+/** Pure: `${prefix}-p01`, … one per phase in number order; a non-empty `existing` instead. */
+function planPhaseIssueIds(request) {
+    const phases = sortedPhases(request.phases);
+    if (request.existing !== undefined && request.existing.length > 0) {
+        const existing = [...request.existing];
+        if (existing.length !== phases.length || new Set(existing).size !== existing.length) {
+            throw new Error(`The recorded phase issue ids (${existing.join(', ') || 'none'}) do not fit the ${phases.length} phase files: ` +
+                `the phase files changed after beads_integration started. Start the pipeline again with --fresh, or rerun it from phase_decomposition.`);
+        }
+        return existing;
+    }
+    if (!PREFIX.test(request.prefix)) {
+        throw new RangeError(`Invalid issue id prefix ${JSON.stringify(request.prefix)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0)`);
+    }
+    return phases.map((phase) => `${request.prefix}-p${String(phase.number).padStart(2, '0')}`);
+}
+/**
+ * Pure: the beads records of the phase issues, in phase order: open tasks, each phase after the
+ * first with a `blocks` dependency on the one before (the JSONL shape `{issue_id, depends_on_id,
+ * type, created_at, created_by}` that `computeReady` reads).
+ */
+function phaseIssueRecords(phases, ids, now) {
+    const sorted = sortedPhases(phases);
+    if (ids.length !== sorted.length)
+        throw new Error(`phaseIssueRecords: ${ids.length} ids for ${sorted.length} phases`);
+    const stamp = rfc3339(now);
+    return sorted.map((phase, i) => {
+        const id = ids[i];
+        const record = {
+            id,
+            title: phase.title,
+            description: phase.body,
+            status: 'open',
+            priority: DEFAULT_PRIORITY,
+            issue_type: 'task',
+            created_at: stamp,
+            updated_at: stamp,
+        };
+        const previous = ids[i - 1];
+        if (previous !== undefined) {
+            record.dependencies = [{ issue_id: id, depends_on_id: previous, type: 'blocks', created_at: stamp, created_by: CREATED_BY }];
+        }
+        return record;
+    });
+}
+/**
+ * Pure: `content` with `records` appended, one JSON object per line. Every existing byte is kept;
+ * a last line without its newline gets one first.
+ */
+function appendRecords(content, records) {
+    if (records.length === 0)
+        return content;
+    const separator = content.length > 0 && content[content.length - 1] !== 0x0a ? '\n' : '';
+    return Buffer.concat([content, Buffer.from(separator + records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8')]);
+}
+/**
+ * Creates the phase issues in a beads JSONL file (created when it does not exist): plans the ids,
+ * calls `onPlanned`, then appends the planned issues whose id is not in the file yet, atomically.
+ * When all of them are there already, the file is not written at all.
+ */
+async function createPhaseIssues(request) {
+    const planned = planPhaseIssueIds(request);
+    const records = phaseIssueRecords(request.phases, planned, request.now);
+    await request.onPlanned?.([...planned]);
+    const absolute = external_node_path_default().resolve(request.cwd ?? process.cwd(), request.file);
+    const content = await readIfExists(absolute, request.file);
+    const present = new Set(parseJsonl(content).entries.map((e) => e.record.id));
+    const missing = records.filter((r) => !present.has(r.id));
+    if (missing.length > 0)
+        await writeFileAtomic(absolute, appendRecords(content, missing));
+    return {
+        planned: [...planned],
+        created: missing.map((r) => r.id),
+        alreadyPresent: planned.filter((id) => present.has(id)),
+    };
+}
+/** `PhaseIssueSink` over a beads JSONL file. */
+class BeadsFilePhaseIssueSink {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    createPhaseIssues(request) {
+        return createPhaseIssues({ ...request, ...this.options });
+    }
+}
+async function readIfExists(absolute, shown) {
+    try {
+        return await external_node_fs_namespaceObject.promises.readFile(absolute);
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return Buffer.alloc(0);
+        throw new Error(`Cannot read beads issues file ${shown} (${absolute}): ${error.message}. Check that it is a readable file.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/run.ts
+/**
+ * `agent-loop plan` (seed 001): research → decomposition → planning → phase_decomposition, each an
+ * agent invocation whose artifact must pass its hard barrier (seed 004, pattern 2), retried with
+ * the barrier's findings as context; beads_integration, which turns the phase files into issues
+ * (phase N+1 blocked by N); then implementation, the loop on those issues. A checkpoint is written
+ * at every phase boundary (`<phase>-complete` or `<phase>-failed`) with the seed's state keys, and a
+ * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
+ * complete one.
+ */
+
+
+
+
+
+
+
+class PipelineStartError extends Error {
+}
+async function runPipeline(deps) {
+    const { logger, store } = deps;
+    const phases = deps.phases ?? PRE_IMPLEMENTATION_PHASES;
+    const opened = await run_open(deps);
+    const id = opened.id;
+    let state = opened.state;
+    const phase = opened.resumeAt;
+    // A failed phase resumed: its first attempt is told what was wrong last time.
+    let carried = opened.errors;
+    const write = async (checkpointPhase, errors) => {
+        await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
+    };
+    logger.info('pipeline.start', opened.resumed ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}` : `Starting pipeline ${id}: ${state.pipeline.goal}`, { checkpointId: id, phase, resumed: opened.resumed });
+    for (const spec of phases) {
+        if (!reached(spec.name, phase, phases))
+            continue;
+        if (deps.signal?.aborted)
+            return 130;
+        if (spec.runner === 'agent') {
+            const outcome = await runAgentPhase(deps, spec, state, carried);
+            carried = [];
+            if (outcome.interrupted)
+                return 130;
+            if (!outcome.ok) {
+                await write(`${spec.name}-failed`, outcome.problems);
+                logger.error('pipeline.failed', `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: --plan-prompts) and run agent-loop plan again: it resumes at ${spec.name}.`, { phase: spec.name, problems: outcome.problems });
+                return 1;
+            }
+            state = { ...state, [spec.stateKey]: outcome.value };
+            await write(`${spec.name}-complete`);
+            logger.info('pipeline.phase', `Phase ${spec.name} complete: ${run_describeValue(spec, outcome.value)}.`, { phase: spec.name, checkpointId: id });
+        }
+        else {
+            const result = await integrate(deps, id, state, phases, async (planned) => {
+                state = { ...state, beads_data: { file: deps.issuesFile, planned: [...planned] } };
+                await write('phase_decomposition-complete');
+            });
+            if (!result.ok) {
+                await write('beads_integration-failed', result.problems);
+                logger.error('pipeline.failed', `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`, { phase: 'beads_integration', problems: result.problems });
+                return 1;
+            }
+            state = { ...state, beads_data: result.data };
+            await write('beads_integration-complete');
+            logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.issuesFile} (${result.data.planned.join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
+        }
+    }
+    const planned = state.beads_data?.planned ?? [];
+    logger.info('pipeline.implementation', `Implementation: the loop on ${planned.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: planned });
+    return deps.implement(id, planned);
+}
+/** Whether `name` is at or after `from` in the pipeline's order. */
+function reached(name, from, phases) {
+    if (from === 'implementation')
+        return false;
+    const order = phases.map((p) => p.name);
+    return order.indexOf(name) >= order.indexOf(from);
+}
+async function run_open(deps) {
+    const start = () => {
+        if (!deps.goal)
+            throw new PipelineStartError('no pipeline to resume and no goal: give --goal "…" or --goal-file FILE.');
+        return { id: newCheckpointId(), state: { pipeline: { goal: deps.goal } }, resumeAt: 'research', resumed: false, errors: [] };
+    };
+    if (deps.fresh)
+        return start();
+    const listing = await deps.store.list();
+    const pipelines = listing.checkpoints.filter((c) => isPipelineState(c.state));
+    const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
+    if (deps.resume && candidates.length === 0)
+        throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
+    const found = detectResumable(candidates);
+    if (!found)
+        return start();
+    const state = found.checkpoint.state;
+    if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
+        throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`);
+    }
+    for (const error of found.errors)
+        deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
+    const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
+    return { id: found.checkpoint.id, state, resumeAt: found.resumeAt, resumed: true, errors: failedHere ? found.errors : [] };
+}
+function isPipelineState(state) {
+    const p = state.pipeline;
+    return typeof p === 'object' && p !== null && typeof p.goal === 'string';
+}
+async function runAgentPhase(deps, spec, state, earlier) {
+    const { logger, clock } = deps;
+    const dir = external_node_path_default().join(deps.stateDir, PIPELINE_DIR);
+    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+    let problems = earlier;
+    for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
+        const artifact = external_node_path_default().join(dir, spec.artifact);
+        // A leftover of an earlier attempt must not pass this attempt's barrier.
+        await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
+        const prompt = deps.redact(renderTemplate(spec.template, {
+            goal: state.pipeline.goal, research: state.research_output ?? '', plan: state.planning_output ?? '',
+            decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
+            artifact, failure: failureSection(problems),
+        }));
+        const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
+        await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
+        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
+        const started = clock.now().getTime();
+        const result = await deps.agent.run({
+            prompt, iteration: attempt, issueIds: [], cwd: deps.cwd, promptFile, timeoutMs: deps.agentTimeoutMs, signal: deps.signal,
+            onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
+        });
+        if (deps.signal?.aborted)
+            return { ok: false, problems: ['interrupted'], interrupted: true };
+        if (result.failure) {
+            problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
+        }
+        else {
+            const barrier = await checkBarrier(spec, deps.stateDir);
+            if (barrier.ok)
+                return { ok: true, value: stateValue(spec, barrier.value) };
+            problems = barrier.problems;
+        }
+        logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
+    }
+    return { ok: false, problems };
+}
+/** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
+function stateValue(spec, value) {
+    if (spec.kind === 'phase-files')
+        return value.map(({ number, name, file, title }) => ({ number, name, file, title }));
+    return value;
+}
+function run_describeValue(spec, value) {
+    if (spec.runner !== 'agent')
+        return '';
+    if (spec.kind === 'phase-files')
+        return `${value.length} phase file(s)`;
+    if (spec.kind === 'decomposition')
+        return `${value.components.length} component(s)`;
+    return `${String(value).length} characters`;
+}
+/** beads_integration: the phase files (read again, through their barrier) become issues. */
+async function integrate(deps, id, state, phases, onPlanned) {
+    const spec = phases.find((p) => p.runner === 'agent' && p.kind === 'phase-files');
+    if (!spec)
+        return { ok: false, problems: ['no phase_decomposition phase'] };
+    const files = await checkBarrier(spec, deps.stateDir);
+    if (!files.ok)
+        return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
+    try {
+        const result = await createPhaseIssues({
+            file: deps.issuesFile, cwd: deps.cwd, prefix: phaseIssuePrefix(id), now: deps.clock.now(),
+            phases: files.value.map((f) => ({ number: f.number, name: f.name, title: `Phase ${f.number}: ${f.title}`, body: f.text })),
+            ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
+            onPlanned,
+        });
+        return { ok: true, data: { file: deps.issuesFile, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent } };
+    }
+    catch (error) {
+        return { ok: false, problems: [error.message] };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/logger.ts
+
+function createLogger({ json, write, clock, redact, before }) {
+    const emit = (event, level, message, fields) => {
+        const prefix = before?.(event, level, message);
+        if (prefix)
+            write(redact(prefix));
+        const time = rfc3339(clock.now());
+        if (json) {
+            write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
+        }
+        else {
+            const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
+            write(redact(`${time} ${tag}${message}`) + '\n');
+        }
+    };
+    return {
+        event: emit,
+        info: (e, m, f) => emit(e, 'info', m, f),
+        warn: (e, m, f) => emit(e, 'warn', m, f),
+        error: (e, m, f) => emit(e, 'error', m, f),
+        output(source, rawLine, stream, cut) {
+            // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
+            const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
+            if (json)
+                write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
+            else
+                write(redact(`  │ ${line}`) + '\n');
+        },
+        result(result, textLine) {
+            if (json)
+                write(redact(JSON.stringify(result)) + '\n');
+            else
+                write(redact(textLine) + '\n');
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/redact.ts
+const MASK = '***';
+/**
+ * Shorter known values are not masked. Below 6 characters a value is no real credential (every
+ * token this tool is given is 40+ characters; a Discord webhook token is 68) and it occurs in
+ * ordinary output all the time: masking a 1-character value would turn every "a" of every line
+ * into ***, ruining the logs and, by where the masks fall, revealing the value anyway. 6 also
+ * keeps every replacement (`***`) shorter than what it replaces, which is what makes "repeat
+ * until nothing matches" end.
+ */
+const MIN_SECRET_LENGTH = 6;
+// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-…").
+const SHAPES = [
+    'gh[pousr]_[A-Za-z0-9]{36,}',
+    'github_pat_[A-Za-z0-9_]{22,}',
+    'sk-(?<![A-Za-z0-9]sk-)(?:ant-[A-Za-z0-9_-]{20,}|(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})',
+    'xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)(?=[A-Za-z-]*[0-9])[A-Za-z0-9-]{10,}',
+    // RFC 6750 b64token; a digit is required so prose ("Bearer authentication") is left alone.
+    // The space may be a tab, or `\t` in JSON.
+    '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
+];
+/** The part of a masked shape that stays readable. */
+const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
+/** At a cut end: a shape prefix and whatever of its token made it into this piece. */
+const SHAPE_AT_CUT_END = /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
+/** At a cut start: the rest of a token whose prefix was in the previous piece. */
+const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,}/;
+const FRAGMENT_THRESHOLD_CAP = 8;
+const BACKSLASH = 0x5c;
+const hex4 = (code, upper) => {
+    const h = code.toString(16).padStart(4, '0');
+    return upper ? h.toUpperCase() : h;
+};
+/** JSON.stringify of a string, without the quotes. */
+const redact_json = (s) => JSON.stringify(s).slice(1, -1);
+const slashEscaped = (s) => s.replace(/\//g, '\\/');
+/** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
+const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
+/** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
+const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
+function urlForms(s) {
+    try {
+        const component = encodeURIComponent(s);
+        return [
+            component,
+            component.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+            component.replace(/%20/g, '+'),
+            encodeURI(s),
+        ];
+    }
+    catch {
+        return []; // a lone surrogate has no URL encoding
+    }
+}
+/** The forms a secret value can take in output, the value itself first. */
+function secretForms(secret) {
+    const firstLevel = [
+        secret,
+        redact_json(secret),
+        slashEscaped(redact_json(secret)),
+        asciiOnly(redact_json(secret), false),
+        asciiOnly(redact_json(secret), true),
+        asciiOnly(slashEscaped(redact_json(secret)), false),
+        htmlSafe(redact_json(secret)),
+        ...urlForms(secret),
+    ];
+    const forms = new Set();
+    for (const form of firstLevel) {
+        // Nested: a JSON string inside the agent's JSON, then the logger's JSON.stringify.
+        const once = redact_json(form);
+        const twice = redact_json(once);
+        forms.add(form).add(once).add(twice).add(redact_json(twice));
+    }
+    return [...forms];
+}
+const escapeRegExp = (s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+/**
+ * V8 stops optimising a regular expression whose source is over 20 KB (kRegExpTooLargeToOptimize):
+ * with a hundred secrets, one alternation of all their forms was 20 times slower. The forms are
+ * split into alternations below this size instead; a handful of secrets needs only one.
+ */
+const MAX_PATTERN_SOURCE = 16_000;
+function alternations(sources) {
+    const groups = [];
+    let size = Infinity;
+    for (const source of sources) {
+        if (size + source.length + 1 > MAX_PATTERN_SOURCE) {
+            groups.push([]);
+            size = 0;
+        }
+        groups[groups.length - 1]?.push(source);
+        size += source.length + 1;
+    }
+    return groups.map((group) => new RegExp(group.join('|'), 'g'));
+}
+function backslashesBefore(text, index) {
+    let n = 0;
+    while (index - n - 1 >= 0 && text.charCodeAt(index - n - 1) === BACKSLASH)
+        n++;
+    return n;
+}
+/**
+ * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, …) that `index` falls strictly inside, as
+ * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
+ * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
+ */
+function escapeAround(text, index) {
+    for (let p = index - 1; p >= 0 && p >= index - 5; p--) {
+        if (text.charCodeAt(p) !== BACKSLASH || backslashesBefore(text, p) % 2 === 1)
+            continue;
+        const length = text[p + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(p + 2, p + 6)) ? 6 : 2;
+        if (p + length > index)
+            return [p, p + length];
+    }
+    return undefined;
+}
+function fragmentThreshold(length) {
+    return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
+}
+function createRedactor(secrets) {
+    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+    const forms = new Set(values.flatMap(secretForms));
+    // Longest first: at one position the longest form wins.
+    const formList = [...forms].sort((a, b) => b.length - a.length);
+    // Known values before shapes, so a value that has a shape is masked whole.
+    const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
+    /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
+    const passWith = (pattern, text) => {
+        pattern.lastIndex = 0;
+        let out = '';
+        let last = 0;
+        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+            const match = m[0];
+            let start = m.index;
+            let masked = forms.has(match) ? MASK : `${SHAPE_PREFIX.exec(match)?.[0] ?? ''}${MASK}`;
+            const before = escapeAround(text, start);
+            if (before)
+                [start, masked] = [before[0], MASK];
+            const end = escapeAround(text, m.index + match.length)?.[1] ?? m.index + match.length;
+            out += text.slice(last, start) + masked;
+            last = end;
+            pattern.lastIndex = end;
+        }
+        return last === 0 ? text : out + text.slice(last);
+    };
+    const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
+    const redact = (text) => {
+        let out = String(text);
+        // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
+        for (;;) {
+            const next = pass(out);
+            if (next === out)
+                return out;
+            out = next;
+        }
+    };
+    const maskCutEnd = (text) => {
+        let best = 0;
+        const last = text.charCodeAt(text.length - 1);
+        for (const form of formList) {
+            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+                if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
+                    best = n;
+                    break;
+                }
+            }
+        }
+        if (best > 0)
+            return text.slice(0, escapeAround(text, text.length - best)?.[0] ?? text.length - best) + MASK;
+        const shape = SHAPE_AT_CUT_END.exec(text);
+        if (shape)
+            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
+        return text;
+    };
+    const maskCutStart = (text) => {
+        let best = 0;
+        const first = text.charCodeAt(0);
+        for (const form of formList) {
+            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+                const from = form.length - n;
+                if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
+                    best = n;
+                    break;
+                }
+            }
+        }
+        if (best > 0)
+            return MASK + text.slice(escapeAround(text, best)?.[1] ?? best);
+        const token = TOKEN_AT_CUT_START.exec(text);
+        if (token)
+            return MASK + text.slice(token[0].length);
+        return text;
+    };
+    const piece = (text, cut) => {
+        let out = redact(text);
+        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
+        for (let round = 0; round < 8; round++) {
+            let next = out;
+            if (cut.after)
+                next = maskCutEnd(next);
+            if (cut.before)
+                next = maskCutStart(next);
+            if (next === out)
+                return out;
+            out = redact(next);
+        }
+        return out;
+    };
+    return Object.assign(redact, { piece });
+}
+
+;// CONCATENATED MODULE: ./src/loop/testGate.ts
+/** The test gate: which command proves the work is done, and running it. */
+
+
+/** The test command given, or detected from the repository; undefined when there is none. Pure apart from reading files. */
+function detectTestCommand(cwd) {
+    const pkg = external_node_path_default().join(cwd, 'package.json');
+    if ((0,external_node_fs_namespaceObject.existsSync)(pkg)) {
+        try {
+            const scripts = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(pkg, 'utf8')).scripts;
+            if (scripts?.test && !/no test specified/.test(scripts.test))
+                return 'npm test';
+        }
+        catch {
+            // An unreadable package.json is not a test configuration.
+        }
+    }
+    const pytestMarkers = ['pytest.ini', 'conftest.py', 'tox.ini'];
+    if (pytestMarkers.some((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, f))) || (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, 'tests')))
+        return 'pytest';
+    for (const f of ['pyproject.toml', 'setup.cfg']) {
+        const file = external_node_path_default().join(cwd, f);
+        if ((0,external_node_fs_namespaceObject.existsSync)(file) && /\[(tool\.pytest|tool:pytest)/.test((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')))
+            return 'pytest';
+    }
+    for (const f of ['Makefile', 'makefile', 'GNUmakefile']) {
+        const file = external_node_path_default().join(cwd, f);
+        if ((0,external_node_fs_namespaceObject.existsSync)(file) && /^test\s*:/m.test((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')))
+            return 'make test';
+    }
+    return undefined;
+}
+
+/** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
+async function runTestCommand(command, opts) {
+    const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024 });
+    const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
+    return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
+}
+
 ;// CONCATENATED MODULE: ./src/util/onPath.ts
 /** Whether a program can be found on PATH, without running a shell. */
 
@@ -21445,208 +22720,6 @@ function describeJson(value) {
 }
 function shellQuote(arg) {
     return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-
-;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
-
-
-
-
-
-
-const NEWLINE = 0x0a;
-const BOM = '\uFEFF';
-/** Pure: splits and parses a beads JSONL file. Empty lines are neither entries nor problems. */
-function parseJsonl(content) {
-    const segments = [];
-    for (let start = 0;;) {
-        const end = content.indexOf(NEWLINE, start);
-        if (end === -1) {
-            segments.push(content.subarray(start));
-            break;
-        }
-        segments.push(content.subarray(start, end));
-        start = end + 1;
-    }
-    const entries = [];
-    const problems = [];
-    const lineOfId = new Map();
-    segments.forEach((segment, index) => {
-        const line = index + 1;
-        const { body } = splitLine(segment.toString('utf8'), index === 0);
-        if (body.trim() === '')
-            return;
-        let value;
-        try {
-            value = JSON.parse(body);
-        }
-        catch (error) {
-            problems.push({ line, message: `malformed line skipped (${error.message})` });
-            return;
-        }
-        if (!ready_isPlainObject(value)) {
-            problems.push({ line, message: `malformed line skipped (not a JSON object)` });
-            return;
-        }
-        if (!isBeadsRecord(value)) {
-            problems.push({ line, message: `malformed line skipped (no string "id" field)` });
-            return;
-        }
-        const earlier = lineOfId.get(value.id);
-        if (earlier !== undefined) {
-            problems.push({ line, message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used` });
-        }
-        lineOfId.set(value.id, line);
-        entries.push({ line, segment: index, record: value });
-    });
-    return { segments, entries, problems };
-}
-/** The last entry for each id, in file order of those entries. */
-function latestEntries(entries) {
-    const last = new Map();
-    for (const entry of entries)
-        last.set(entry.record.id, entry);
-    return entries.filter((entry) => last.get(entry.record.id) === entry);
-}
-/**
- * Pure: the file with one segment replaced by `record` serialised on one line. A "\r" ending the old
- * segment and a byte-order mark starting the file are kept; every other byte is the original.
- */
-function replaceSegment(parsed, segmentIndex, record) {
-    const old = parsed.segments[segmentIndex];
-    if (old === undefined)
-        throw new Error(`replaceSegment: no segment ${segmentIndex} (the file has ${parsed.segments.length})`);
-    const { bom, cr } = splitLine(old.toString('utf8'), segmentIndex === 0);
-    const segments = [...parsed.segments];
-    segments[segmentIndex] = Buffer.from(bom + JSON.stringify(record) + cr, 'utf8');
-    const parts = [];
-    segments.forEach((segment, i) => {
-        if (i > 0)
-            parts.push(Buffer.from([NEWLINE]));
-        parts.push(segment);
-    });
-    return Buffer.concat(parts);
-}
-function splitLine(text, first) {
-    const bom = first && text.startsWith(BOM) ? BOM : '';
-    const cr = text.endsWith('\r') ? '\r' : '';
-    return { bom, cr, body: text.slice(bom.length, text.length - cr.length) };
-}
-/**
- * Issues read from a beads JSONL file (`.beads/issues.jsonl`), used when the `bd` CLI is not
- * installed. The file is read afresh on every call, because the agent may edit it in between.
- * Writes replace only the touched issue's line, atomically.
- */
-class BeadsFileSource {
-    description;
-    file;
-    absolute;
-    onWarning;
-    now;
-    reported = new Set();
-    /** Serialises read-modify-write cycles of this instance so two updates cannot lose each other. */
-    queue = Promise.resolve();
-    constructor(options) {
-        this.file = options.file;
-        this.absolute = external_node_path_default().resolve(options.cwd ?? process.cwd(), options.file);
-        this.onWarning = options.onWarning ?? (() => { });
-        this.now = options.now ?? (() => new Date());
-        this.description = `beads file ${options.file}`;
-    }
-    async ready() {
-        const parsed = await this.read();
-        return computeReady(latestEntries(parsed.entries).map((e) => e.record));
-    }
-    async get(id) {
-        const entry = findLatest(await this.read(), id);
-        return entry && beadsRecordToIssue(entry.record);
-    }
-    /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
-    /** Adds the escalation label and appends the note to beads' `notes` field. */
-    async markEscalated(id, note) {
-        await this.modify(id, 'mark escalated', (record) => {
-            const labels = Array.isArray(record.labels) ? record.labels.filter((l) => typeof l === 'string') : [];
-            const existing = typeof record.notes === 'string' ? record.notes : '';
-            if (labels.includes(ESCALATED_LABEL) && existing.includes(note))
-                return record; // already recorded
-            const notes = existing.trim() !== '' ? (existing.includes(note) ? existing : `${existing}\n\n${note}`) : note;
-            return {
-                ...record,
-                labels: labels.includes(ESCALATED_LABEL) ? labels : [...labels, ESCALATED_LABEL],
-                notes,
-                updated_at: rfc3339(this.now()),
-            };
-        });
-    }
-    async close(id, reason) {
-        await this.modify(id, 'close', (record) => {
-            if (record.status === 'closed')
-                return record;
-            const stamp = rfc3339(this.now());
-            return { ...record, status: 'closed', closed_at: stamp, updated_at: stamp, close_reason: reason };
-        });
-    }
-    /**
-     * Replaces one issue's record with `patch(record)` and rewrites the file atomically, changing only
-     * that issue's line (existing keys keep their order, new keys go at the end). When the patch
-     * changes nothing, the file is not written. Returns the record now in the file.
-     */
-    updateIssue(id, patch) {
-        return this.modify(id, 'update', patch);
-    }
-    modify(id, action, patch) {
-        const run = this.queue.then(async () => {
-            const parsed = await this.read();
-            const entry = findLatest(parsed, id);
-            if (!entry) {
-                throw new Error(`Cannot ${action} issue ${id}: no issue with that id in ${this.file} (${parsed.entries.length} issues read). ` +
-                    `Check the id, or point at the right file with --issues-file PATH.`);
-            }
-            const before = JSON.stringify(entry.record);
-            const after = patch(entry.record);
-            if (!isBeadsRecord(after) || after.id !== id) {
-                throw new Error(`Cannot ${action} issue ${id} in ${this.file}: the patch must return an object with "id": ${JSON.stringify(id)}.`);
-            }
-            if (JSON.stringify(after) === before)
-                return after;
-            await writeFileAtomic(this.absolute, replaceSegment(parsed, entry.segment, after));
-            return after;
-        });
-        this.queue = run.catch(() => undefined);
-        return run;
-    }
-    async read() {
-        let content;
-        try {
-            content = await external_node_fs_namespaceObject.promises.readFile(this.absolute);
-        }
-        catch (error) {
-            const code = error.code;
-            if (code === 'ENOENT') {
-                throw new Error(`Beads issues file not found: ${this.file} (looked at ${this.absolute}). ` +
-                    `Create it with \`bd init\`, or point at another file with --issues-file PATH.`);
-            }
-            throw new Error(`Cannot read beads issues file ${this.file}: ${error.message}. Check that it is a readable file.`);
-        }
-        const parsed = parseJsonl(content);
-        for (const problem of parsed.problems)
-            this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);
-        return parsed;
-    }
-    warnOnce(message) {
-        if (this.reported.has(message))
-            return;
-        this.reported.add(message);
-        this.onWarning(message);
-    }
-}
-function findLatest(parsed, id) {
-    for (let i = parsed.entries.length - 1; i >= 0; i--) {
-        const entry = parsed.entries[i];
-        if (entry?.record.id === id)
-            return entry;
-    }
-    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/issues/index.ts
@@ -22584,7 +23657,7 @@ work_remaining: 0
 requires_continuation: false
 summary: <one line on what you did>
 \`\`\``;
-const DEFAULT_TEMPLATES = {
+const prompts_DEFAULT_TEMPLATES = {
     RED: `You are the test agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
 
 Issue {{issue}}
@@ -22624,7 +23697,7 @@ function renderPrompt(template, values) {
     return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 /** The "previous attempt" section of a retry prompt. */
-function failureSection(message, details) {
+function prompts_failureSection(message, details) {
     return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
 }
 
@@ -23205,11 +24278,11 @@ async function runTddIteration(deps, initial) {
     const tag = `[iteration ${n}/${settings.maxIterations}] ${tdd.phase} ${tdd.round}`;
     const phaseBase = tdd.phaseBase ?? (git ? await git.head() : undefined);
     tdd = { ...tdd, phaseBase };
-    const template = deps.tddSettings?.templates?.[tdd.phase] ?? DEFAULT_TEMPLATES[tdd.phase];
+    const template = deps.tddSettings?.templates?.[tdd.phase] ?? prompts_DEFAULT_TEMPLATES[tdd.phase];
     const prompt = (deps.redact ?? ((t) => t))(renderPrompt(template, {
         issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
         test, tests: renderTestList(tdd.tests), testCommand: settings.testCommand, testFile: tdd.testFile || '(see the last commit)',
-        failure: tdd.lastError ? failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
+        failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
     }));
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
     await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
@@ -23523,7 +24596,8 @@ async function runSlice(deps) {
     const errors = [];
     const save = async (status) => {
         const sourceState = source.exportState?.();
-        await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
+        // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
+        await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
     const labelEscalated = async (ids, note) => {
@@ -23658,7 +24732,7 @@ async function runSlice(deps) {
         let next;
         if (!state.currentCycle) {
             // A red/green/refactor cycle works one issue's test list.
-            const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration);
+            const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
             next = selection.targets;
             if (next.length === 0) {
                 if (selection.escalated.length > 0) {
@@ -23790,10 +24864,10 @@ async function keepBranch(deps, branch) {
     }
 }
 /** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
-async function selectTargets(source, state, batch, sliceStartIteration) {
+async function selectTargets(source, state, batch, sliceStartIteration, only) {
     // Issues closed in this run stay done even when the base branch's issue file still lists them
     // open (--on-success branch leaves the closing commit on the cycle's branch).
-    const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id));
+    const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && (!only || only.includes(i.id)));
     // Across slices the label decides (removing it makes the issue eligible again); within this
     // slice the escalations themselves, in case a label could not be written.
     const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
@@ -23801,6 +24875,8 @@ async function selectTargets(source, state, batch, sliceStartIteration) {
     const eligible = ready.filter((i) => !isEscalated(i));
     return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
+/** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
+const extraOf = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
 async function openCheckpoint(deps) {
     const { settings, store, logger } = deps;
     const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
@@ -23814,10 +24890,13 @@ async function openCheckpoint(deps) {
         catch (error) {
             throw new StartError(`--resume ${settings.resume}: ${error.message}`);
         }
+        // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it.
+        if (cp.state.loop === undefined && cp.phase === IN_PROGRESS)
+            return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
         const loop = parseLoopState(cp.state);
         if (typeof loop === 'string')
             throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
-        return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
+        return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
     }
     const listing = await store.list();
     for (const bad of listing.invalid)
@@ -23829,7 +24908,7 @@ async function openCheckpoint(deps) {
             return fresh();
         const loop = parseLoopState(cp.state);
         if (typeof loop !== 'string')
-            return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
+            return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
         logger.warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${cp.id}.json`)}: ${loop}`);
         candidates.splice(candidates.indexOf(cp), 1);
     }
@@ -23837,295 +24916,6 @@ async function openCheckpoint(deps) {
 async function appendError(deps, entry) {
     await external_node_fs_namespaceObject.promises.mkdir(deps.stateDir, { recursive: true });
     await external_node_fs_namespaceObject.promises.appendFile(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
-}
-
-;// CONCATENATED MODULE: ./src/loop/testGate.ts
-/** The test gate: which command proves the work is done, and running it. */
-
-
-/** The test command given, or detected from the repository; undefined when there is none. Pure apart from reading files. */
-function detectTestCommand(cwd) {
-    const pkg = external_node_path_default().join(cwd, 'package.json');
-    if ((0,external_node_fs_namespaceObject.existsSync)(pkg)) {
-        try {
-            const scripts = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(pkg, 'utf8')).scripts;
-            if (scripts?.test && !/no test specified/.test(scripts.test))
-                return 'npm test';
-        }
-        catch {
-            // An unreadable package.json is not a test configuration.
-        }
-    }
-    const pytestMarkers = ['pytest.ini', 'conftest.py', 'tox.ini'];
-    if (pytestMarkers.some((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, f))) || (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, 'tests')))
-        return 'pytest';
-    for (const f of ['pyproject.toml', 'setup.cfg']) {
-        const file = external_node_path_default().join(cwd, f);
-        if ((0,external_node_fs_namespaceObject.existsSync)(file) && /\[(tool\.pytest|tool:pytest)/.test((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')))
-            return 'pytest';
-    }
-    for (const f of ['Makefile', 'makefile', 'GNUmakefile']) {
-        const file = external_node_path_default().join(cwd, f);
-        if ((0,external_node_fs_namespaceObject.existsSync)(file) && /^test\s*:/m.test((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')))
-            return 'make test';
-    }
-    return undefined;
-}
-
-/** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
-async function runTestCommand(command, opts) {
-    const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024 });
-    const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
-    return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
-}
-
-;// CONCATENATED MODULE: ./src/report/logger.ts
-
-function createLogger({ json, write, clock, redact, before }) {
-    const emit = (event, level, message, fields) => {
-        const prefix = before?.(event, level, message);
-        if (prefix)
-            write(redact(prefix));
-        const time = rfc3339(clock.now());
-        if (json) {
-            write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
-        }
-        else {
-            const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
-            write(redact(`${time} ${tag}${message}`) + '\n');
-        }
-    };
-    return {
-        event: emit,
-        info: (e, m, f) => emit(e, 'info', m, f),
-        warn: (e, m, f) => emit(e, 'warn', m, f),
-        error: (e, m, f) => emit(e, 'error', m, f),
-        output(source, rawLine, stream, cut) {
-            // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
-            const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
-            if (json)
-                write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
-            else
-                write(redact(`  │ ${line}`) + '\n');
-        },
-        result(result, textLine) {
-            if (json)
-                write(redact(JSON.stringify(result)) + '\n');
-            else
-                write(redact(textLine) + '\n');
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/redact.ts
-const MASK = '***';
-/**
- * Shorter known values are not masked. Below 6 characters a value is no real credential (every
- * token this tool is given is 40+ characters; a Discord webhook token is 68) and it occurs in
- * ordinary output all the time: masking a 1-character value would turn every "a" of every line
- * into ***, ruining the logs and, by where the masks fall, revealing the value anyway. 6 also
- * keeps every replacement (`***`) shorter than what it replaces, which is what makes "repeat
- * until nothing matches" end.
- */
-const MIN_SECRET_LENGTH = 6;
-// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-…").
-const SHAPES = [
-    'gh[pousr]_[A-Za-z0-9]{36,}',
-    'github_pat_[A-Za-z0-9_]{22,}',
-    'sk-(?<![A-Za-z0-9]sk-)(?:ant-[A-Za-z0-9_-]{20,}|(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})',
-    'xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)(?=[A-Za-z-]*[0-9])[A-Za-z0-9-]{10,}',
-    // RFC 6750 b64token; a digit is required so prose ("Bearer authentication") is left alone.
-    // The space may be a tab, or `\t` in JSON.
-    '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
-];
-/** The part of a masked shape that stays readable. */
-const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
-/** At a cut end: a shape prefix and whatever of its token made it into this piece. */
-const SHAPE_AT_CUT_END = /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
-/** At a cut start: the rest of a token whose prefix was in the previous piece. */
-const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,}/;
-const FRAGMENT_THRESHOLD_CAP = 8;
-const BACKSLASH = 0x5c;
-const hex4 = (code, upper) => {
-    const h = code.toString(16).padStart(4, '0');
-    return upper ? h.toUpperCase() : h;
-};
-/** JSON.stringify of a string, without the quotes. */
-const redact_json = (s) => JSON.stringify(s).slice(1, -1);
-const slashEscaped = (s) => s.replace(/\//g, '\\/');
-/** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
-const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
-/** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
-const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
-function urlForms(s) {
-    try {
-        const component = encodeURIComponent(s);
-        return [
-            component,
-            component.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-            component.replace(/%20/g, '+'),
-            encodeURI(s),
-        ];
-    }
-    catch {
-        return []; // a lone surrogate has no URL encoding
-    }
-}
-/** The forms a secret value can take in output, the value itself first. */
-function secretForms(secret) {
-    const firstLevel = [
-        secret,
-        redact_json(secret),
-        slashEscaped(redact_json(secret)),
-        asciiOnly(redact_json(secret), false),
-        asciiOnly(redact_json(secret), true),
-        asciiOnly(slashEscaped(redact_json(secret)), false),
-        htmlSafe(redact_json(secret)),
-        ...urlForms(secret),
-    ];
-    const forms = new Set();
-    for (const form of firstLevel) {
-        // Nested: a JSON string inside the agent's JSON, then the logger's JSON.stringify.
-        const once = redact_json(form);
-        const twice = redact_json(once);
-        forms.add(form).add(once).add(twice).add(redact_json(twice));
-    }
-    return [...forms];
-}
-const escapeRegExp = (s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-/**
- * V8 stops optimising a regular expression whose source is over 20 KB (kRegExpTooLargeToOptimize):
- * with a hundred secrets, one alternation of all their forms was 20 times slower. The forms are
- * split into alternations below this size instead; a handful of secrets needs only one.
- */
-const MAX_PATTERN_SOURCE = 16_000;
-function alternations(sources) {
-    const groups = [];
-    let size = Infinity;
-    for (const source of sources) {
-        if (size + source.length + 1 > MAX_PATTERN_SOURCE) {
-            groups.push([]);
-            size = 0;
-        }
-        groups[groups.length - 1]?.push(source);
-        size += source.length + 1;
-    }
-    return groups.map((group) => new RegExp(group.join('|'), 'g'));
-}
-function backslashesBefore(text, index) {
-    let n = 0;
-    while (index - n - 1 >= 0 && text.charCodeAt(index - n - 1) === BACKSLASH)
-        n++;
-    return n;
-}
-/**
- * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, …) that `index` falls strictly inside, as
- * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
- * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
- */
-function escapeAround(text, index) {
-    for (let p = index - 1; p >= 0 && p >= index - 5; p--) {
-        if (text.charCodeAt(p) !== BACKSLASH || backslashesBefore(text, p) % 2 === 1)
-            continue;
-        const length = text[p + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(p + 2, p + 6)) ? 6 : 2;
-        if (p + length > index)
-            return [p, p + length];
-    }
-    return undefined;
-}
-function fragmentThreshold(length) {
-    return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
-}
-function createRedactor(secrets) {
-    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
-    const forms = new Set(values.flatMap(secretForms));
-    // Longest first: at one position the longest form wins.
-    const formList = [...forms].sort((a, b) => b.length - a.length);
-    // Known values before shapes, so a value that has a shape is masked whole.
-    const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
-    /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
-    const passWith = (pattern, text) => {
-        pattern.lastIndex = 0;
-        let out = '';
-        let last = 0;
-        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-            const match = m[0];
-            let start = m.index;
-            let masked = forms.has(match) ? MASK : `${SHAPE_PREFIX.exec(match)?.[0] ?? ''}${MASK}`;
-            const before = escapeAround(text, start);
-            if (before)
-                [start, masked] = [before[0], MASK];
-            const end = escapeAround(text, m.index + match.length)?.[1] ?? m.index + match.length;
-            out += text.slice(last, start) + masked;
-            last = end;
-            pattern.lastIndex = end;
-        }
-        return last === 0 ? text : out + text.slice(last);
-    };
-    const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
-    const redact = (text) => {
-        let out = String(text);
-        // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
-        for (;;) {
-            const next = pass(out);
-            if (next === out)
-                return out;
-            out = next;
-        }
-    };
-    const maskCutEnd = (text) => {
-        let best = 0;
-        const last = text.charCodeAt(text.length - 1);
-        for (const form of formList) {
-            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
-                if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
-                    best = n;
-                    break;
-                }
-            }
-        }
-        if (best > 0)
-            return text.slice(0, escapeAround(text, text.length - best)?.[0] ?? text.length - best) + MASK;
-        const shape = SHAPE_AT_CUT_END.exec(text);
-        if (shape)
-            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
-        return text;
-    };
-    const maskCutStart = (text) => {
-        let best = 0;
-        const first = text.charCodeAt(0);
-        for (const form of formList) {
-            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
-                const from = form.length - n;
-                if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
-                    best = n;
-                    break;
-                }
-            }
-        }
-        if (best > 0)
-            return MASK + text.slice(escapeAround(text, best)?.[1] ?? best);
-        const token = TOKEN_AT_CUT_START.exec(text);
-        if (token)
-            return MASK + text.slice(token[0].length);
-        return text;
-    };
-    const piece = (text, cut) => {
-        let out = redact(text);
-        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
-        for (let round = 0; round < 8; round++) {
-            let next = out;
-            if (cut.after)
-                next = maskCutEnd(next);
-            if (cut.before)
-                next = maskCutStart(next);
-            if (next === out)
-                return out;
-            out = redact(next);
-        }
-        return out;
-    };
-    return Object.assign(redact, { piece });
 }
 
 ;// CONCATENATED MODULE: ./src/report/discord.ts
@@ -24655,7 +25445,7 @@ async function runCommand(options, io) {
                 batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
                 testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
                 maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-                workflow: options.workflow,
+                workflow: options.workflow, ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             },
             tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
             cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
@@ -24692,7 +25482,114 @@ async function runCommand(options, io) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/cli/plan.ts
+/**
+ * `agent-loop plan`: the planning pipeline (src/pipeline/run.ts) with the run's agent and state
+ * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
+ * issues the pipeline created, in the beads file.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const PROMPT_FILES = {
+    research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
+};
+async function planCommand(options, io) {
+    const redact = createRedactor(io.secrets);
+    const problems = [];
+    let goal = options.goal;
+    if (options.goalFile) {
+        try {
+            goal = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().resolve(io.cwd, options.goalFile), 'utf8').trim();
+            if (!goal)
+                problems.push(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`);
+        }
+        catch (error) {
+            problems.push(`--goal-file: cannot read '${options.goalFile}' (${error.code ?? error.message}).`);
+        }
+    }
+    const templates = {};
+    if (options.planPrompts) {
+        const dir = external_node_path_default().resolve(io.cwd, options.planPrompts);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
+            problems.push(`--plan-prompts: '${options.planPrompts}' does not exist. Point it at a directory holding ${Object.values(PROMPT_FILES).join(', ')} (any of them).`);
+        for (const [phase, file] of Object.entries(PROMPT_FILES)) {
+            if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
+                templates[phase] = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(dir, file), 'utf8');
+        }
+    }
+    if (!options.testCommand && !detectTestCommand(io.cwd)) {
+        problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
+    }
+    const built = createAgent(options, io.env);
+    if ('problem' in built)
+        problems.push(built.problem);
+    if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
+        problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it, or choose another agent with --agent command --agent-command CMD.`);
+    }
+    const fail = () => {
+        io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
+        return 2;
+    };
+    if (problems.length > 0 || 'problem' in built)
+        return fail();
+    const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+    for (const [phase, template] of Object.entries(templates)) {
+        const unknown = unknownPlaceholders(template);
+        if (unknown.length)
+            logger.warn('pipeline.template', `--plan-prompts ${PROMPT_FILES[phase]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
+    }
+    const issuesFile = options.issuesFile;
+    // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
+    // anything is written, as the loop does.
+    const git = await openGit(io.cwd, io.env);
+    if (git) {
+        await git.exclude(external_node_path_default().relative(git.topLevel, io.stateDir) || '.agent-loop');
+        await git.exclude(TEMP_FILE_PATTERN);
+    }
+    try {
+        return await runPipeline({
+            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, issuesFile, agent: built, logger, clock: io.clock, redact,
+            phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
+            store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+            maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
+            fresh: options.fresh, ...(options.resume ? { resume: options.resume } : {}), ...(io.signal ? { signal: io.signal } : {}),
+            // Implementation: the loop in this checkpoint, on the created issues of the beads file.
+            implement: async (checkpointId, issueIds) => {
+                // The new issues are committed on the base branch first: the loop's cycles branch off it,
+                // and an escalated cycle returns to it.
+                if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
+                    logger.info('git.committed', `Committed the phase issues in ${issuesFile} on ${await git.currentRef()}.`);
+                }
+                return runCommand({ ...options, resume: checkpointId, fresh: false }, {
+                    ...io, onlyIssues: issueIds,
+                    source: (onWarning) => new BeadsFileSource({ file: external_node_path_default().resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning, now: () => io.clock.now() }),
+                });
+            },
+        });
+    }
+    catch (error) {
+        if (error instanceof PipelineStartError) {
+            problems.push(error.message);
+            return fail();
+        }
+        throw error;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/status.ts
+
 
 
 /** Reads `state.loop` without trusting its shape (it may come from an older or newer version). undefined when there is none. */
@@ -24717,6 +25614,43 @@ function readLoopProgress(state) {
         rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
     };
 }
+function readPipelineProgress(cp) {
+    const pipeline = cp.state.pipeline;
+    if (!status_isRecord(pipeline) || typeof pipeline.goal !== 'string')
+        return undefined;
+    const cut = cp.phase.lastIndexOf('-');
+    const at = PIPELINE_PHASES.indexOf(cp.phase.slice(0, cut));
+    const failed = cp.phase.endsWith('-failed');
+    const { state } = cp;
+    const detail = (phase) => {
+        const v = (key) => state[key];
+        switch (phase) {
+            case 'research': return typeof v('research_output') === 'string' ? `research.md, ${v('research_output').length} characters` : null;
+            case 'decomposition': {
+                const c = status_isRecord(v('decomposition_result')) ? v('decomposition_result').components : undefined;
+                return Array.isArray(c) ? `${c.length} component(s)` : null;
+            }
+            case 'planning': return typeof v('planning_output') === 'string' ? `plan.md, ${v('planning_output').length} characters` : null;
+            case 'phase_decomposition': return Array.isArray(v('phase_files')) ? `${v('phase_files').length} phase file(s)` : null;
+            case 'beads_integration': {
+                const b = v('beads_data');
+                const planned = status_isRecord(b) ? ids(b.planned) : null;
+                return planned ? `issues ${planned.join(', ')}` : null;
+            }
+            default: {
+                const loop = readLoopProgress(state);
+                return loop?.issuesClosed ? `${loop.issuesClosed.length} issue(s) closed` : null;
+            }
+        }
+    };
+    return {
+        goal: pipeline.goal,
+        phases: PIPELINE_PHASES.map((phase, i) => ({
+            phase, detail: detail(phase),
+            status: i < at || (i === at && !failed) ? 'complete' : i === at ? 'failed' : 'pending',
+        })),
+    };
+}
 async function statusCommand(opts, deps) {
     const { store, now, out } = deps;
     const { checkpoints, invalid } = await store.list();
@@ -24736,6 +25670,7 @@ async function statusCommand(opts, deps) {
                 wouldResume: cp === resumable,
                 resumeAt: resumePoint(cp) ?? null,
                 loop: readLoopProgress(cp.state) ?? null,
+                pipeline: readPipelineProgress(cp) ?? null,
                 warnings: checkpointWarnings(cp),
             })),
             invalid,
@@ -24771,10 +25706,16 @@ function describeCheckpoint(cp, wouldResume, now) {
     lines.push(`  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
     lines.push(`  timestamp:  ${cp.timestamp}`);
     lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
+    const pipeline = readPipelineProgress(cp);
+    if (pipeline) {
+        lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
+        for (const p of pipeline.phases)
+            lines.push(`    ${p.status === 'complete' ? '✓' : p.status === 'failed' ? '✗' : '·'} ${p.phase.padEnd(20)} ${p.status}${p.detail ? `: ${p.detail}` : ''}`);
+    }
     const loop = readLoopProgress(cp.state);
     if (loop)
         lines.push(...describeLoop(loop));
-    else
+    else if (!pipeline)
         lines.push('  loop:       no loop progress recorded');
     for (const warning of checkpointWarnings(cp))
         lines.push(`  warning:    ${warning}`);
@@ -24848,6 +25789,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, io) {
     const args = parseArgs(argv);
@@ -24884,6 +25826,8 @@ async function main(argv, io) {
     switch (args.command) {
         case 'run':
             return runCommand(options, { ...io, clock, secrets, stateDir });
+        case 'plan':
+            return planCommand(options, { ...io, clock, secrets, stateDir });
         case 'status':
             return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
         case 'cleanup':

@@ -1,7 +1,8 @@
-import { type Command, optionsFor } from '../config.js';
+import { COMMANDS, type Command, optionsFor } from '../config.js';
 
 const SYNOPSIS: Record<Command, string> = {
   run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',
+  plan: 'From a goal to issues to implementation: research, decomposition, planning and phase files by the agent (each checked by a hard barrier), one issue per phase in the beads file, then the loop on those issues. A checkpoint at every phase; a new run resumes where the last stopped.',
   status: 'List the checkpoints: id, phase, age, errors and loop progress; marks the one a run would resume.',
   cleanup: 'Delete old checkpoints (the newest resumable one is kept unless --all).',
 };
@@ -30,7 +31,7 @@ export function mainHelp(version: string): string {
     'Usage: agent-loop <command> [options]',
     '',
     'Commands:',
-    ...(['run', 'status', 'cleanup'] as const).map((c) => `  ${c.padEnd(8)} ${SYNOPSIS[c]}`),
+    ...COMMANDS.map((c) => `  ${c.padEnd(8)} ${SYNOPSIS[c]}`),
     '',
     'Options come from flags, then AGENT_LOOP_<OPTION> environment variables, then .agent-loop.yml (or --config FILE), then defaults.',
     'Run `agent-loop <command> --help` for the options of a command.',

@@ -6,6 +6,7 @@ import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { cleanupCommand } from './cleanup.js';
 import { commandHelp, mainHelp } from './help.js';
+import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
 import { statusCommand } from './status.js';
 
@@ -52,6 +53,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   switch (args.command) {
     case 'run':
       return runCommand(options, { ...io, clock, secrets, stateDir });
+    case 'plan':
+      return planCommand(options, { ...io, clock, secrets, stateDir });
     case 'status':
       return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
     case 'cleanup':

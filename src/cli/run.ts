@@ -39,6 +39,8 @@ export interface RunIO {
   source?: (onWarning: (message: string) => void) => IssueSource;
   /** Lands finished cycles as pull requests (the action): onSuccess becomes pull-request. */
   publisher?: (git: Git, testCommand: string) => CyclePublisher;
+  /** Work only on these issues (the planning pipeline's implementation phase). */
+  onlyIssues?: readonly string[];
 }
 
 export async function runCommand(options: Options, io: RunIO): Promise<number> {
@@ -101,7 +103,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
         testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
         maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        workflow: options.workflow,
+        workflow: options.workflow, ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       },
       tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
       cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,

@@ -1,6 +1,6 @@
 import { ageInDays, isResumable, newestFirst, pickResumable, resumePoint } from '../checkpoint/resume.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
-import type { Checkpoint, CheckpointStore } from '../checkpoint/types.js';
+import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore } from '../checkpoint/types.js';
 
 /** `agent-loop status [--state-dir DIR] [--json]`: what is checkpointed, and what a run would resume. */
 
@@ -54,6 +54,39 @@ export function readLoopProgress(state: Record<string, unknown>): LoopProgress |
   };
 }
 
+/** The planning pipeline's progress, phase by phase (`agent-loop plan`); undefined for a checkpoint of `run`. */
+export interface PipelineProgress {
+  goal: string;
+  phases: { phase: string; status: 'complete' | 'failed' | 'pending'; detail: string | null }[];
+}
+
+export function readPipelineProgress(cp: Pick<Checkpoint, 'phase' | 'state'>): PipelineProgress | undefined {
+  const pipeline = cp.state.pipeline;
+  if (!isRecord(pipeline) || typeof pipeline.goal !== 'string') return undefined;
+  const cut = cp.phase.lastIndexOf('-');
+  const at = PIPELINE_PHASES.indexOf(cp.phase.slice(0, cut) as (typeof PIPELINE_PHASES)[number]);
+  const failed = cp.phase.endsWith('-failed');
+  const { state } = cp;
+  const detail = (phase: string): string | null => {
+    const v = (key: string) => state[key];
+    switch (phase) {
+      case 'research': return typeof v('research_output') === 'string' ? `research.md, ${(v('research_output') as string).length} characters` : null;
+      case 'decomposition': { const c = isRecord(v('decomposition_result')) ? (v('decomposition_result') as Record<string, unknown>).components : undefined; return Array.isArray(c) ? `${c.length} component(s)` : null; }
+      case 'planning': return typeof v('planning_output') === 'string' ? `plan.md, ${(v('planning_output') as string).length} characters` : null;
+      case 'phase_decomposition': return Array.isArray(v('phase_files')) ? `${(v('phase_files') as unknown[]).length} phase file(s)` : null;
+      case 'beads_integration': { const b = v('beads_data'); const planned = isRecord(b) ? ids(b.planned) : null; return planned ? `issues ${planned.join(', ')}` : null; }
+      default: { const loop = readLoopProgress(state); return loop?.issuesClosed ? `${loop.issuesClosed.length} issue(s) closed` : null; }
+    }
+  };
+  return {
+    goal: pipeline.goal,
+    phases: PIPELINE_PHASES.map((phase, i) => ({
+      phase, detail: detail(phase),
+      status: i < at || (i === at && !failed) ? 'complete' : i === at ? 'failed' : 'pending',
+    })),
+  };
+}
+
 export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Promise<number> {
   const { store, now, out } = deps;
   const { checkpoints, invalid } = await store.list();
@@ -75,6 +108,7 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
           wouldResume: cp === resumable,
           resumeAt: resumePoint(cp) ?? null,
           loop: readLoopProgress(cp.state) ?? null,
+          pipeline: readPipelineProgress(cp) ?? null,
           warnings: checkpointWarnings(cp),
         })),
         invalid,
@@ -112,9 +146,14 @@ function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): st
   lines.push(`  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
   lines.push(`  timestamp:  ${cp.timestamp}`);
   lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
+  const pipeline = readPipelineProgress(cp);
+  if (pipeline) {
+    lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
+    for (const p of pipeline.phases) lines.push(`    ${p.status === 'complete' ? '✓' : p.status === 'failed' ? '✗' : '·'} ${p.phase.padEnd(20)} ${p.status}${p.detail ? `: ${p.detail}` : ''}`);
+  }
   const loop = readLoopProgress(cp.state);
   if (loop) lines.push(...describeLoop(loop));
-  else lines.push('  loop:       no loop progress recorded');
+  else if (!pipeline) lines.push('  loop:       no loop progress recorded');
   for (const warning of checkpointWarnings(cp)) lines.push(`  warning:    ${warning}`);
   if (cp.errors && cp.errors.length > 0) {
     lines.push('  errors:');

@@ -49,6 +49,8 @@ export interface SliceSettings {
   plan?: string;
   /** implement (default) or tdd: red/green/refactor per test of the issue's checklist (src/tdd). */
   workflow?: 'implement' | 'tdd';
+  /** Work only on these issues (the planning pipeline's implementation phase: the issues it created). */
+  onlyIssues?: readonly string[];
 }
 
 export interface TestOutcome {
@@ -106,7 +108,8 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
 
   const save = async (status: RunResult['status']) => {
     const sourceState = source.exportState?.();
-    await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
+    // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
+    await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
   };
 
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
@@ -242,7 +245,7 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     let next: Issue[] | undefined;
     if (!state.currentCycle) {
       // A red/green/refactor cycle works one issue's test list.
-      const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration);
+      const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
       next = selection.targets;
       if (next.length === 0) {
         if (selection.escalated.length > 0) {
@@ -371,10 +374,10 @@ async function keepBranch(deps: SliceDeps, branch: string): Promise<void> {
 }
 
 /** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
-async function selectTargets(source: IssueSource, state: LoopState, batch: boolean, sliceStartIteration: number): Promise<{ targets: Issue[]; escalated: string[] }> {
+async function selectTargets(source: IssueSource, state: LoopState, batch: boolean, sliceStartIteration: number, only?: readonly string[]): Promise<{ targets: Issue[]; escalated: string[] }> {
   // Issues closed in this run stay done even when the base branch's issue file still lists them
   // open (--on-success branch leaves the closing commit on the cycle's branch).
-  const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id));
+  const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && (!only || only.includes(i.id)));
   // Across slices the label decides (removing it makes the issue eligible again); within this
   // slice the escalations themselves, in case a label could not be written.
   const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
@@ -383,7 +386,12 @@ async function selectTargets(source: IssueSource, state: LoopState, batch: boole
   return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
 
-async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: LoopState; resumed: boolean; sourceState?: unknown }> {
+type Opened = { id: string; state: LoopState; resumed: boolean; sourceState?: unknown; extra?: Record<string, unknown> };
+
+/** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
+const extraOf = (state: Record<string, unknown>) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
+
+async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
   const { settings, store, logger } = deps;
   const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
   if (settings.fresh) return fresh();
@@ -394,9 +402,11 @@ async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: Loo
     } catch (error) {
       throw new StartError(`--resume ${settings.resume}: ${(error as Error).message}`);
     }
+    // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it.
+    if (cp.state.loop === undefined && cp.phase === IN_PROGRESS) return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
     const loop = parseLoopState(cp.state);
     if (typeof loop === 'string') throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
-    return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
+    return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
   }
   const listing = await store.list();
   for (const bad of listing.invalid) logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, { path: bad.path, reason: bad.reason });
@@ -405,7 +415,7 @@ async function openCheckpoint(deps: SliceDeps): Promise<{ id: string; state: Loo
     const cp = pickResumable(candidates);
     if (!cp) return fresh();
     const loop = parseLoopState(cp.state);
-    if (typeof loop !== 'string') return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source };
+    if (typeof loop !== 'string') return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
     logger.warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${cp.id}.json`)}: ${loop}`);
     candidates.splice(candidates.indexOf(cp), 1);
   }

@@ -58,7 +58,7 @@ Goal:
 
 Study the repository with this goal in mind: the code, tests, build and documentation that it touches, the conventions the code follows, the constraints and risks, and open questions. Do not change any file of the repository.
 
-Write your findings as a Markdown report to this file (create it; it is outside the repository):
+Write your findings as a Markdown report to this file (create it; it is agent-loop's state, never committed):
 {{artifact}}
 
 The report must be self-contained: the next agents read only the report, not your session. Name files and functions precisely.
@@ -73,7 +73,7 @@ Research report:
 
 Decompose the goal into components: coherent units of work, each of which can be built and tested on its own. Do not change any file of the repository.
 
-Write the decomposition as JSON to this file (create it; it is outside the repository):
+Write the decomposition as JSON to this file (create it; it is agent-loop's state, never committed):
 {{artifact}}
 
 The file must hold exactly one JSON object of this shape, and nothing else (no Markdown fences):
@@ -101,7 +101,7 @@ Research report:
 Decomposition (JSON):
 {{decomposition}}
 
-Write a test-driven implementation plan in Markdown to this file (create it; it is outside the repository):
+Write a test-driven implementation plan in Markdown to this file (create it; it is agent-loop's state, never committed):
 {{artifact}}
 
 For every component: the tests to write first (each one a testable behaviour), the code that makes them pass, and the order of the work, respecting the dependencies between components. Do not change any file of the repository.
@@ -116,7 +116,7 @@ Implementation plan:
 
 Split the plan into phases that are implemented one after another: phase N+1 may rely on everything phase N built. Each phase must be small enough for one agent session and end with the tests passing.
 
-Write one Markdown file per phase into this directory (create it; it is outside the repository):
+Write one Markdown file per phase into this directory (create it; it is agent-loop's state, never committed):
 {{artifact}}
 
 ${PHASE_FILE_RULES}

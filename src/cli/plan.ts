@@ -1,0 +1,100 @@
+/**
+ * `agent-loop plan`: the planning pipeline (src/pipeline/run.ts) with the run's agent and state
+ * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
+ * issues the pipeline created, in the beads file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Options } from '../config.js';
+import { createAgent } from '../agents/index.js';
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { openGit } from '../git/git.js';
+import { BeadsFileSource } from '../issues/beadsFile.js';
+import { type AgentPhaseName, PRE_IMPLEMENTATION_PHASES, unknownPlaceholders, withOverrides } from '../pipeline/phases.js';
+import { PipelineStartError, runPipeline } from '../pipeline/run.js';
+import { createLogger } from '../report/logger.js';
+import { createRedactor } from '../report/redact.js';
+import { detectTestCommand } from '../loop/testGate.js';
+import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
+import { isOnPath } from '../util/onPath.js';
+import { type RunIO, runCommand } from './run.js';
+
+const PROMPT_FILES: Record<AgentPhaseName, string> = {
+  research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
+};
+
+export async function planCommand(options: Options, io: RunIO): Promise<number> {
+  const redact = createRedactor(io.secrets);
+  const problems: string[] = [];
+  let goal = options.goal;
+  if (options.goalFile) {
+    try {
+      goal = readFileSync(path.resolve(io.cwd, options.goalFile), 'utf8').trim();
+      if (!goal) problems.push(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`);
+    } catch (error) {
+      problems.push(`--goal-file: cannot read '${options.goalFile}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+  }
+  const templates: Partial<Record<AgentPhaseName, string>> = {};
+  if (options.planPrompts) {
+    const dir = path.resolve(io.cwd, options.planPrompts);
+    if (!existsSync(dir)) problems.push(`--plan-prompts: '${options.planPrompts}' does not exist. Point it at a directory holding ${Object.values(PROMPT_FILES).join(', ')} (any of them).`);
+    for (const [phase, file] of Object.entries(PROMPT_FILES) as [AgentPhaseName, string][]) {
+      if (existsSync(path.join(dir, file))) templates[phase] = readFileSync(path.join(dir, file), 'utf8');
+    }
+  }
+  if (!options.testCommand && !detectTestCommand(io.cwd)) {
+    problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
+  }
+  const built = createAgent(options, io.env);
+  if ('problem' in built) problems.push(built.problem);
+  if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
+    problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it, or choose another agent with --agent command --agent-command CMD.`);
+  }
+  const fail = () => {
+    io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
+    return 2;
+  };
+  if (problems.length > 0 || 'problem' in built) return fail();
+
+  const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+  for (const [phase, template] of Object.entries(templates)) {
+    const unknown = unknownPlaceholders(template);
+    if (unknown.length) logger.warn('pipeline.template', `--plan-prompts ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
+  }
+  const issuesFile = options.issuesFile;
+  // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
+  // anything is written, as the loop does.
+  const git = await openGit(io.cwd, io.env);
+  if (git) {
+    await git.exclude(path.relative(git.topLevel, io.stateDir) || '.agent-loop');
+    await git.exclude(TEMP_FILE_PATTERN);
+  }
+  try {
+    return await runPipeline({
+      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, issuesFile, agent: built, logger, clock: io.clock, redact,
+      phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
+      store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+      maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
+      fresh: options.fresh, ...(options.resume ? { resume: options.resume } : {}), ...(io.signal ? { signal: io.signal } : {}),
+      // Implementation: the loop in this checkpoint, on the created issues of the beads file.
+      implement: async (checkpointId, issueIds) => {
+        // The new issues are committed on the base branch first: the loop's cycles branch off it,
+        // and an escalated cycle returns to it.
+        if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
+          logger.info('git.committed', `Committed the phase issues in ${issuesFile} on ${await git.currentRef()}.`);
+        }
+        return runCommand({ ...options, resume: checkpointId, fresh: false }, {
+        ...io, onlyIssues: issueIds,
+          source: (onWarning) => new BeadsFileSource({ file: path.resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning, now: () => io.clock.now() }),
+        });
+      },
+    });
+  } catch (error) {
+    if (error instanceof PipelineStartError) {
+      problems.push(error.message);
+      return fail();
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * `agent-loop plan` (seed 001): research → decomposition → planning → phase_decomposition, each an
+ * agent invocation whose artifact must pass its hard barrier (seed 004, pattern 2), retried with
+ * the barrier's findings as context; beads_integration, which turns the phase files into issues
+ * (phase N+1 blocked by N); then implementation, the loop on those issues. A checkpoint is written
+ * at every phase boundary (`<phase>-complete` or `<phase>-failed`) with the seed's state keys, and a
+ * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
+ * complete one.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Agent } from '../agents/types.js';
+import { newCheckpointId } from '../checkpoint/fileStore.js';
+import { detectResumable } from '../checkpoint/resume.js';
+import type { Checkpoint, CheckpointStore, PipelinePhase } from '../checkpoint/types.js';
+import type { Logger } from '../report/logger.js';
+import type { Redactor } from '../report/redact.js';
+import type { Clock } from '../util/clock.js';
+import { type ArtifactValues, checkBarrier } from './barrier.js';
+import { createPhaseIssues, phaseIssuePrefix } from './beadsCreate.js';
+import { type AgentPhaseSpec, PIPELINE_DIR, PRE_IMPLEMENTATION_PHASES, type PhaseSpec, failureSection, renderTemplate } from './phases.js';
+
+export interface PipelineDeps {
+  /** The goal given now (--goal / --goal-file); may be absent when a pipeline is resumed. */
+  goal?: string;
+  cwd: string;
+  stateDir: string;
+  /** The beads JSONL file the phase issues go to. */
+  issuesFile: string;
+  agent: Agent;
+  store: CheckpointStore;
+  logger: Logger;
+  clock: Clock;
+  redact: Redactor;
+  /** The phases, their templates and sizes (PRE_IMPLEMENTATION_PHASES with --plan-prompts applied). */
+  phases?: readonly PhaseSpec[];
+  /** Retries of a phase whose artifact fails its barrier (or whose agent fails). */
+  maxRetries: number;
+  agentTimeoutMs: number;
+  fresh: boolean;
+  resume?: string;
+  signal?: AbortSignal;
+  /** The implementation phase: the loop in this checkpoint, on these issues. Returns its exit code. */
+  implement: (checkpointId: string, issueIds: string[]) => Promise<number>;
+}
+
+/** The pipeline's part of a checkpoint's state (seed 001's keys, plus the goal). */
+export interface PipelineState {
+  pipeline: { goal: string };
+  research_output?: string;
+  decomposition_result?: unknown;
+  planning_output?: string;
+  phase_files?: { number: number; name: string; file: string; title: string }[];
+  beads_data?: { file: string; planned: string[]; created?: string[]; alreadyPresent?: string[] };
+  [key: string]: unknown;
+}
+
+export class PipelineStartError extends Error {}
+
+export async function runPipeline(deps: PipelineDeps): Promise<number> {
+  const { logger, store } = deps;
+  const phases = deps.phases ?? PRE_IMPLEMENTATION_PHASES;
+  const opened = await open(deps);
+  const id = opened.id;
+  let state = opened.state;
+  const phase: PipelinePhase = opened.resumeAt;
+  // A failed phase resumed: its first attempt is told what was wrong last time.
+  let carried = opened.errors;
+  const write = async (checkpointPhase: Checkpoint['phase'], errors?: string[]) => {
+    await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
+  };
+  logger.info('pipeline.start', opened.resumed ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}` : `Starting pipeline ${id}: ${state.pipeline.goal}`, { checkpointId: id, phase, resumed: opened.resumed });
+
+  for (const spec of phases) {
+    if (!reached(spec.name, phase, phases)) continue;
+    if (deps.signal?.aborted) return 130;
+    if (spec.runner === 'agent') {
+      const outcome = await runAgentPhase(deps, spec, state, carried);
+      carried = [];
+      if (outcome.interrupted) return 130;
+      if (!outcome.ok) {
+        await write(`${spec.name}-failed`, outcome.problems);
+        logger.error('pipeline.failed', `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: --plan-prompts) and run agent-loop plan again: it resumes at ${spec.name}.`, { phase: spec.name, problems: outcome.problems });
+        return 1;
+      }
+      state = { ...state, [spec.stateKey]: outcome.value };
+      await write(`${spec.name}-complete`);
+      logger.info('pipeline.phase', `Phase ${spec.name} complete: ${describeValue(spec, outcome.value)}.`, { phase: spec.name, checkpointId: id });
+    } else {
+      const result = await integrate(deps, id, state, phases, async (planned) => {
+        state = { ...state, beads_data: { file: deps.issuesFile, planned: [...planned] } };
+        await write('phase_decomposition-complete');
+      });
+      if (!result.ok) {
+        await write('beads_integration-failed', result.problems);
+        logger.error('pipeline.failed', `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`, { phase: 'beads_integration', problems: result.problems });
+        return 1;
+      }
+      state = { ...state, beads_data: result.data };
+      await write('beads_integration-complete');
+      logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.issuesFile} (${result.data.planned.join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
+    }
+  }
+
+  const planned = state.beads_data?.planned ?? [];
+  logger.info('pipeline.implementation', `Implementation: the loop on ${planned.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: planned });
+  return deps.implement(id, planned);
+}
+
+/** Whether `name` is at or after `from` in the pipeline's order. */
+function reached(name: PipelinePhase, from: PipelinePhase, phases: readonly PhaseSpec[]): boolean {
+  if (from === 'implementation') return false;
+  const order = phases.map((p) => p.name as PipelinePhase);
+  return order.indexOf(name) >= order.indexOf(from);
+}
+
+async function open(deps: PipelineDeps): Promise<{ id: string; state: PipelineState; resumeAt: PipelinePhase; resumed: boolean; errors: string[] }> {
+  const start = () => {
+    if (!deps.goal) throw new PipelineStartError('no pipeline to resume and no goal: give --goal "…" or --goal-file FILE.');
+    return { id: newCheckpointId(), state: { pipeline: { goal: deps.goal } }, resumeAt: 'research' as PipelinePhase, resumed: false, errors: [] };
+  };
+  if (deps.fresh) return start();
+  const listing = await deps.store.list();
+  const pipelines = listing.checkpoints.filter((c) => isPipelineState(c.state));
+  const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
+  if (deps.resume && candidates.length === 0) throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
+  const found = detectResumable(candidates);
+  if (!found) return start();
+  const state = found.checkpoint.state as PipelineState;
+  if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
+    throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`);
+  }
+  for (const error of found.errors) deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
+  const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
+  return { id: found.checkpoint.id, state, resumeAt: found.resumeAt, resumed: true, errors: failedHere ? found.errors : [] };
+}
+
+function isPipelineState(state: Record<string, unknown>): state is PipelineState {
+  const p = state.pipeline;
+  return typeof p === 'object' && p !== null && typeof (p as { goal?: unknown }).goal === 'string';
+}
+
+type PhaseOutcome = { ok: true; value: unknown; interrupted?: false } | { ok: false; problems: string[]; interrupted?: boolean };
+
+async function runAgentPhase(deps: PipelineDeps, spec: AgentPhaseSpec, state: PipelineState, earlier: string[]): Promise<PhaseOutcome> {
+  const { logger, clock } = deps;
+  const dir = path.join(deps.stateDir, PIPELINE_DIR);
+  await fs.mkdir(dir, { recursive: true });
+  let problems: string[] = earlier;
+  for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
+    const artifact = path.join(dir, spec.artifact);
+    // A leftover of an earlier attempt must not pass this attempt's barrier.
+    await fs.rm(artifact, { recursive: true, force: true });
+    const prompt = deps.redact(renderTemplate(spec.template, {
+      goal: state.pipeline.goal, research: state.research_output ?? '', plan: state.planning_output ?? '',
+      decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
+      artifact, failure: failureSection(problems),
+    }));
+    const promptFile = path.join(deps.stateDir, 'prompt.md');
+    await fs.writeFile(promptFile, prompt);
+    logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
+    const started = clock.now().getTime();
+    const result = await deps.agent.run({
+      prompt, iteration: attempt, issueIds: [], cwd: deps.cwd, promptFile, timeoutMs: deps.agentTimeoutMs, signal: deps.signal,
+      onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
+    });
+    if (deps.signal?.aborted) return { ok: false, problems: ['interrupted'], interrupted: true };
+    if (result.failure) {
+      problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
+    } else {
+      const barrier = await checkBarrier(spec, deps.stateDir);
+      if (barrier.ok) return { ok: true, value: stateValue(spec, barrier.value) };
+      problems = barrier.problems;
+    }
+    logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
+  }
+  return { ok: false, problems };
+}
+
+/** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
+function stateValue(spec: AgentPhaseSpec, value: ArtifactValues[keyof ArtifactValues]): unknown {
+  if (spec.kind === 'phase-files') return (value as ArtifactValues['phase-files']).map(({ number, name, file, title }) => ({ number, name, file, title }));
+  return value;
+}
+
+function describeValue(spec: PhaseSpec, value: unknown): string {
+  if (spec.runner !== 'agent') return '';
+  if (spec.kind === 'phase-files') return `${(value as unknown[]).length} phase file(s)`;
+  if (spec.kind === 'decomposition') return `${(value as { components: unknown[] }).components.length} component(s)`;
+  return `${String(value).length} characters`;
+}
+
+/** beads_integration: the phase files (read again, through their barrier) become issues. */
+async function integrate(
+  deps: PipelineDeps, id: string, state: PipelineState, phases: readonly PhaseSpec[], onPlanned: (planned: readonly string[]) => Promise<void>,
+): Promise<{ ok: true; data: Required<NonNullable<PipelineState['beads_data']>> } | { ok: false; problems: string[] }> {
+  const spec = phases.find((p): p is AgentPhaseSpec => p.runner === 'agent' && p.kind === 'phase-files');
+  if (!spec) return { ok: false, problems: ['no phase_decomposition phase'] };
+  const files = await checkBarrier(spec as AgentPhaseSpec & { kind: 'phase-files' }, deps.stateDir);
+  if (!files.ok) return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
+  try {
+    const result = await createPhaseIssues({
+      file: deps.issuesFile, cwd: deps.cwd, prefix: phaseIssuePrefix(id), now: deps.clock.now(),
+      phases: files.value.map((f) => ({ number: f.number, name: f.name, title: `Phase ${f.number}: ${f.title}`, body: f.text })),
+      ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
+      onPlanned,
+    });
+    return { ok: true, data: { file: deps.issuesFile, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent } };
+  } catch (error) {
+    return { ok: false, problems: [(error as Error).message] };
+  }
+}
