@@ -21263,6 +21263,209 @@ const PR_OPEN_LABEL = 'agent-loop:pr-open';
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
+;// CONCATENATED MODULE: ./src/util/onPath.ts
+/** Whether a program can be found on PATH, without running a shell. */
+
+
+/**
+ * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
+ * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
+ * entries (which would mean the current directory) are ignored.
+ */
+async function isOnPath(cmd, envPath = process.env.PATH) {
+    if (cmd === '')
+        return false;
+    const windows = process.platform === 'win32';
+    const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
+    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
+        ? [cmd]
+        : (envPath ?? '').split((external_node_path_default()).delimiter).filter((dir) => dir !== '').map((dir) => external_node_path_default().join(dir, cmd));
+    for (const candidate of candidates) {
+        for (const ext of extensions) {
+            if (await isExecutableFile(candidate + ext, windows))
+                return true;
+        }
+    }
+    return false;
+}
+async function isExecutableFile(file, windows) {
+    try {
+        const stat = await external_node_fs_namespaceObject.promises.stat(file);
+        if (!stat.isFile())
+            return false;
+        if (!windows)
+            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
+
+
+
+
+const MAX_BUFFER = 64 * 1024 * 1024;
+/** `ExecFn` over `child_process.execFile`. Rejects only when the command cannot be run at all. */
+const execFileCommand = (file, args, opts) => new Promise((resolve, reject) => {
+    (0,external_node_child_process_namespaceObject.execFile)(file, args, { cwd: opts.cwd, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true }, (error, stdout, stderr) => {
+        if (!error)
+            return resolve({ code: 0, stdout, stderr });
+        const failure = error;
+        if (typeof failure.code === 'number')
+            return resolve({ code: failure.code, stdout, stderr });
+        if (failure.signal)
+            return resolve({ code: 128, stdout, stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}` });
+        if (failure.code === 'ENOENT') {
+            return reject(new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`));
+        }
+        reject(new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${failure.message}`));
+    });
+});
+/**
+ * `bd ready` shows 10 issues by default; `--limit 0` lifts the limit so that the re-sort below sees
+ * every ready issue, not just bd's first ten under its own sort policy.
+ */
+const BD_READY_ARGS = ['ready', '--json', '--limit', '0'];
+/** Issues through the beads CLI (`bd`), for repositories where it is installed. */
+class BdCliSource {
+    description = 'bd';
+    cwd;
+    exec;
+    command;
+    onWarning;
+    constructor(options) {
+        this.cwd = options.cwd;
+        this.exec = options.exec ?? execFileCommand;
+        this.command = options.command ?? 'bd';
+        this.onWarning = options.onWarning ?? (() => { });
+    }
+    /** `bd ready --json`, re-sorted with `compareIssues` (bd's own filter is kept as it is). */
+    async ready() {
+        const args = [...BD_READY_ARGS];
+        const output = await this.run(args);
+        const value = parseJsonOutput(output, this.commandLine(args));
+        if (value === null)
+            return [];
+        if (!Array.isArray(value)) {
+            throw new Error(`${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`);
+        }
+        return sortIssues(this.records(value, args).map(beadsRecordToIssue));
+    }
+    /** `bd show <id> --json`: an object or a one-element array. Unknown id (bd says "not found") → undefined. */
+    async get(id) {
+        const args = ['show', id, '--json'];
+        const result = await this.exec(this.command, args, { cwd: this.cwd });
+        if (result.code !== 0) {
+            if (isNotFound(`${result.stderr}\n${result.stdout}`, id))
+                return undefined;
+            throw commandError(this.commandLine(args), result);
+        }
+        const value = parseJsonOutput(result.stdout, this.commandLine(args));
+        if (value === null)
+            return undefined;
+        const records = this.records(Array.isArray(value) ? value : [value], args);
+        const record = records.find((r) => r.id === id) ?? records[0];
+        return record && beadsRecordToIssue(record);
+    }
+    /** `bd close <id> --reason <reason>`, after checking that the issue exists and is not closed yet. */
+    async close(id, reason) {
+        const issue = await this.get(id);
+        if (!issue) {
+            throw new Error(`Cannot close issue ${id}: bd does not know it (\`bd show ${id}\` says not found, cwd ${this.cwd}). Check the id with \`bd list\`.`);
+        }
+        if (issue.status === 'closed')
+            return;
+        await this.run(['close', id, '--reason', reason]);
+    }
+    async markEscalated(id, note) {
+        const issue = await this.get(id);
+        if (!issue)
+            throw new Error(`Cannot mark issue ${id} escalated: bd does not know it. Check the id with \`bd list\`.`);
+        if (!issue.labels.includes(ESCALATED_LABEL))
+            await this.run(['label', 'add', id, ESCALATED_LABEL]);
+        await this.run(['comments', 'add', id, note]);
+    }
+    async run(args) {
+        const result = await this.exec(this.command, args, { cwd: this.cwd });
+        if (result.code !== 0)
+            throw commandError(this.commandLine(args), result);
+        return result.stdout;
+    }
+    records(values, args) {
+        const records = [];
+        values.forEach((value, index) => {
+            if (isBeadsRecord(value))
+                records.push(value);
+            else
+                this.onWarning(`${this.commandLine(args)}: entry ${index} skipped, it is ${describeJson(value)}, not an issue with a string "id"`);
+        });
+        return records;
+    }
+    commandLine(args) {
+        return [this.command, ...args].map(shellQuote).join(' ');
+    }
+}
+/**
+ * Parses a command's JSON output. Tolerates text printed before the JSON (a notice on stdout) by
+ * retrying from the first line that starts with "[" or "{". Empty output reads as null.
+ */
+function parseJsonOutput(stdout, commandLine) {
+    const text = stdout.trim();
+    if (text === '')
+        return null;
+    try {
+        return JSON.parse(text);
+    }
+    catch (error) {
+        const start = text.search(/^[[{]/m);
+        if (start > 0) {
+            try {
+                return JSON.parse(text.slice(start));
+            }
+            catch {
+                // fall through to the error about the whole output
+            }
+        }
+        throw new Error(`${commandLine} printed output that is not JSON (${error.message}): ${excerpt(text)}`);
+    }
+}
+/**
+ * bd's wordings for an unknown id: "Issue X not found", "Error: issue X not found",
+ * "no issue found matching \"X\"", "no issues found matching the provided IDs". A "not found" about
+ * something else (a missing database, say) is not taken for an unknown issue.
+ */
+function isNotFound(output, id) {
+    return output.split(/\r?\n/).some((line) => {
+        const lower = line.toLowerCase();
+        if (/no issues? found/.test(lower))
+            return true;
+        return lower.includes('not found') && (line.includes(id) || lower.includes('issue'));
+    });
+}
+function commandError(commandLine, result) {
+    const stderr = beadsCli_lastLines(result.stderr, 10) || '(no stderr)';
+    return new Error(`${commandLine} failed with exit code ${result.code}:\n${stderr}`);
+}
+function beadsCli_lastLines(text, count) {
+    return text.trimEnd().split(/\r?\n/).slice(-count).join('\n');
+}
+function excerpt(text, max = 200) {
+    return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+function describeJson(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+function shellQuote(arg) {
+    return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
 ;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
 
 
@@ -21463,6 +21666,366 @@ function findLatest(parsed, id) {
             return entry;
     }
     return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/beadsCreate.ts
+/**
+ * beads_integration: one issue per phase file, phase N+1 blocked by phase N, created so that a
+ * re-run never makes duplicates. The ids are planned before anything is written (from a prefix
+ * the caller derives from the checkpoint id), handed to the caller to record in `beads_data`, and
+ * only the planned issues not yet in the file are then appended. This module writes beads JSONL
+ * files; `PhaseIssueSink` is the seam for a `bd create` or GitHub implementation.
+ */
+
+
+
+
+
+/** The `created_by` of the dependencies this module writes. */
+const CREATED_BY = 'agent-loop';
+/** beads' default priority (0 is the most urgent, 4 the least). */
+const DEFAULT_PRIORITY = 2;
+const PREFIX = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
+/** A prefix for the phase issues of one pipeline run: `plan-` and the first 8 hex digits of its checkpoint id. */
+function phaseIssuePrefix(checkpointId, base = 'plan') {
+    const hex = checkpointId.replace(/-/g, '').toLowerCase().slice(0, 8);
+    if (!/^[0-9a-f]{8}$/.test(hex)) {
+        throw new RangeError(`Cannot derive an issue prefix from checkpoint id ${JSON.stringify(checkpointId)}: expected a UUID such as 6acb80f0-…`);
+    }
+    return `${base}-${hex}`;
+}
+/** Pure: the phases in number order, after checking that each number is a positive whole number used once. */
+function sortedPhases(phases) {
+    const seen = new Set();
+    for (const phase of phases) {
+        if (!Number.isInteger(phase.number) || phase.number < 1) {
+            throw new RangeError(`Phase ${JSON.stringify(phase.name)} has number ${String(phase.number)}; phase numbers must be whole numbers from 1`);
+        }
+        if (seen.has(phase.number))
+            throw new RangeError(`Phase number ${phase.number} is given twice; each phase needs its own number`);
+        seen.add(phase.number);
+    }
+    return [...phases].sort((a, b) => a.number - b.number);
+}
+/** Pure: `${prefix}-p01`, … one per phase in number order; a non-empty `existing` instead. */
+function planPhaseIssueIds(request) {
+    const phases = sortedPhases(request.phases);
+    if (request.existing !== undefined && request.existing.length > 0) {
+        const existing = [...request.existing];
+        if (existing.length !== phases.length || new Set(existing).size !== existing.length) {
+            throw new Error(`The recorded phase issue ids (${existing.join(', ') || 'none'}) do not fit the ${phases.length} phase files: ` +
+                `the phase files changed after beads_integration started. Start the pipeline again with --fresh, or rerun it from phase_decomposition.`);
+        }
+        return existing;
+    }
+    if (!PREFIX.test(request.prefix)) {
+        throw new RangeError(`Invalid issue id prefix ${JSON.stringify(request.prefix)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0)`);
+    }
+    return phases.map((phase) => `${request.prefix}-p${String(phase.number).padStart(2, '0')}`);
+}
+/**
+ * Pure: the beads records of the phase issues, in phase order: open tasks, each phase after the
+ * first with a `blocks` dependency on the one before (the JSONL shape `{issue_id, depends_on_id,
+ * type, created_at, created_by}` that `computeReady` reads).
+ */
+function phaseIssueRecords(phases, ids, now) {
+    const sorted = sortedPhases(phases);
+    if (ids.length !== sorted.length)
+        throw new Error(`phaseIssueRecords: ${ids.length} ids for ${sorted.length} phases`);
+    const stamp = rfc3339(now);
+    return sorted.map((phase, i) => {
+        const id = ids[i];
+        const record = {
+            id,
+            title: phase.title,
+            description: phase.body,
+            status: 'open',
+            priority: DEFAULT_PRIORITY,
+            issue_type: 'task',
+            created_at: stamp,
+            updated_at: stamp,
+        };
+        const previous = ids[i - 1];
+        if (previous !== undefined) {
+            record.dependencies = [{ issue_id: id, depends_on_id: previous, type: 'blocks', created_at: stamp, created_by: CREATED_BY }];
+        }
+        return record;
+    });
+}
+/**
+ * Pure: `content` with `records` appended, one JSON object per line. Every existing byte is kept;
+ * a last line without its newline gets one first.
+ */
+function appendRecords(content, records) {
+    if (records.length === 0)
+        return content;
+    const separator = content.length > 0 && content[content.length - 1] !== 0x0a ? '\n' : '';
+    return Buffer.concat([content, Buffer.from(separator + records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8')]);
+}
+/**
+ * Creates the phase issues in a beads JSONL file (created when it does not exist): plans the ids,
+ * calls `onPlanned`, then appends the planned issues whose id is not in the file yet, atomically.
+ * When all of them are there already, the file is not written at all.
+ */
+async function createPhaseIssues(request) {
+    const planned = planPhaseIssueIds(request);
+    const records = phaseIssueRecords(request.phases, planned, request.now);
+    await request.onPlanned?.([...planned]);
+    const absolute = external_node_path_default().resolve(request.cwd ?? process.cwd(), request.file);
+    const content = await readIfExists(absolute, request.file);
+    const present = new Set(parseJsonl(content).entries.map((e) => e.record.id));
+    const missing = records.filter((r) => !present.has(r.id));
+    if (missing.length > 0)
+        await writeFileAtomic(absolute, appendRecords(content, missing));
+    return {
+        planned: [...planned],
+        created: missing.map((r) => r.id),
+        alreadyPresent: planned.filter((id) => present.has(id)),
+    };
+}
+/** `PhaseIssueSink` over a beads JSONL file. */
+class BeadsFilePhaseIssueSink {
+    options;
+    constructor(options) {
+        this.options = options;
+    }
+    createPhaseIssues(request) {
+        return createPhaseIssues({ ...request, ...this.options });
+    }
+}
+async function readIfExists(absolute, shown) {
+    try {
+        return await external_node_fs_namespaceObject.promises.readFile(absolute);
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return Buffer.alloc(0);
+        throw new Error(`Cannot read beads issues file ${shown} (${absolute}): ${error.message}. Check that it is a readable file.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/bdSink.ts
+/**
+ * beads_integration through the beads CLI (`bd`), for repositories where bd manages the issues.
+ * bd assigns its own ids (`bd-a1b2`), so the ids cannot be planned up front as the JSONL sink does.
+ * What is planned instead is a key per phase (`<prefix>-p01`, … or the keys an earlier attempt
+ * recorded), written into the issue's description as a hidden marker line
+ * `<!-- agent-loop:phase-issue <key> -->`. A run lists bd's issues (closed ones included), finds the
+ * keys already there by their markers, creates only the missing issues, and adds the missing
+ * `blocks` dependencies (phase N+1 blocked by phase N), so a re-run never makes duplicates.
+ *
+ * The bd commands, as documented in beads' CLI reference (`bd help --doc <command>`,
+ * docs/cli-reference/{list,create,dep}.md) and cmd/bd/{list,create,dep}.go:
+ *   bd list --json --all --limit 0     every issue, closed included (`--all`), no 50-row cap
+ *                                      (`--limit 0`); a JSON array of issues
+ *                                      ({"items": [...]} when BD_JSON_ENVELOPE=1)
+ *   bd create <title> --description <text> --type task --priority 2 --json
+ *                                      the created issue as a JSON object with its "id"
+ *   bd show <id> --json                the issue with "dependencies": the depended-on issues
+ *                                      ({id, dependency_type}); an object or a one-element array
+ *   bd dep add <blocked> <blocker> --type blocks
+ *                                      <blocked> depends on (is blocked by) <blocker>
+ */
+
+
+
+/** `bd list` shows open issues only, 50 at most, by default: `--all` adds the closed ones, `--limit 0` lifts the cap. */
+const BD_LIST_ALL_ARGS = ['list', '--json', '--all', '--limit', '0'];
+/** The issue type and priority of the phase issues (beads' defaults, given explicitly). */
+const ISSUE_TYPE = 'task';
+const PRIORITY = '2';
+/** A key goes inside an HTML comment: no spaces, no `--`, nothing but what a prefix may hold. */
+const KEY = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
+/** Statuses of issues that are gone: such an issue does not count as present. */
+const DELETED_STATUSES = new Set(['tombstone']);
+/** The hidden marker line that ties a bd issue to its phase key. */
+function phaseIssueMarker(key) {
+    return `<!-- agent-loop:phase-issue ${key} -->`;
+}
+/** Pure: the description of a phase issue: the phase's body, a blank line, the marker line. */
+function describePhaseIssue(body, key) {
+    const text = body.replace(/\s+$/, '');
+    return `${text}${text ? '\n\n' : ''}${phaseIssueMarker(key)}\n`;
+}
+/**
+ * Pure: for each key, the bd issue whose description carries its marker. When several do (an
+ * interrupted run that created one twice, a copied description), the oldest wins, then the
+ * smallest id; `duplicates` names the others.
+ */
+function findMarkedIssues(keys, records) {
+    const found = new Map();
+    const duplicates = new Map();
+    for (const key of keys) {
+        const marker = phaseIssueMarker(key);
+        const matches = records
+            .filter((r) => typeof r.description === 'string' && r.description.includes(marker) && !DELETED_STATUSES.has(String(r.status)))
+            .sort(byAgeThenId);
+        const first = matches[0];
+        if (first)
+            found.set(key, first);
+        if (matches.length > 1)
+            duplicates.set(key, matches.slice(1).map((r) => r.id));
+    }
+    return { found, duplicates };
+}
+/** `PhaseIssueSink` over the bd CLI. */
+class BdCliPhaseIssueSink {
+    cwd;
+    exec;
+    command;
+    onWarning;
+    constructor(options) {
+        this.cwd = options.cwd;
+        this.exec = options.exec ?? execFileCommand;
+        this.command = options.command ?? 'bd';
+        this.onWarning = options.onWarning ?? (() => { });
+    }
+    /**
+     * Plans the keys, calls `onPlanned` (bd is not run at all when it rejects), then lists bd's
+     * issues, creates the phases whose marker is not found, and adds the missing dependencies.
+     */
+    async createPhaseIssues(request) {
+        const keys = planPhaseIssueIds(request);
+        const bad = keys.find((k) => !KEY.test(k));
+        if (bad !== undefined) {
+            throw new RangeError(`Invalid phase issue key ${JSON.stringify(bad)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0-p01)`);
+        }
+        const phases = [...request.phases].sort((a, b) => a.number - b.number);
+        await request.onPlanned?.([...keys]);
+        const { found, duplicates } = findMarkedIssues(keys, await this.listAll());
+        for (const [key, others] of duplicates) {
+            this.onWarning(`${phaseIssueMarker(key)} is in ${others.length + 1} bd issues: using ${found.get(key)?.id}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`);
+        }
+        const ids = {};
+        for (const [key, record] of found)
+            ids[key] = record.id;
+        const created = [];
+        for (const [i, key] of keys.entries()) {
+            if (ids[key] !== undefined)
+                continue;
+            ids[key] = await this.create(phases[i], key, keys, created);
+            created.push(key);
+        }
+        for (let i = 1; i < keys.length; i++) {
+            const blocked = ids[keys[i]];
+            const blocker = ids[keys[i - 1]];
+            // A dependency can only exist already when both issues did.
+            if (found.has(keys[i]) && found.has(keys[i - 1]) && (await this.dependsOn(blocked, blocker)))
+                continue;
+            await this.addBlocks(blocked, blocker);
+        }
+        return {
+            planned: [...keys],
+            created,
+            alreadyPresent: keys.filter((k) => found.has(k)),
+            ids,
+        };
+    }
+    /** `bd list --json --all --limit 0`: every issue, closed ones included. */
+    async listAll() {
+        const args = [...BD_LIST_ALL_ARGS];
+        const stdout = await this.run(args, 'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.');
+        const value = this.parse(stdout, args);
+        if (value === null)
+            return [];
+        const items = Array.isArray(value) ? value : ready_isPlainObject(value) && Array.isArray(value.items) ? value.items : undefined;
+        if (!items) {
+            throw new Error(`${this.commandLine(args)} printed ${bdSink_describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`);
+        }
+        const records = [];
+        items.forEach((item, index) => {
+            if (isBeadsRecord(item))
+                records.push(item);
+            else
+                this.onWarning(`${this.commandLine(args)}: entry ${index} skipped, it is ${bdSink_describeJson(item)}, not an issue with a string "id"`);
+        });
+        return records;
+    }
+    /** `bd create <title> --description <body + marker> --type task --priority 2 --json` → the new id. */
+    async create(phase, key, keys, created) {
+        const args = ['create', phase.title, '--description', describePhaseIssue(phase.body, key), '--type', ISSUE_TYPE, '--priority', PRIORITY, '--json'];
+        const sofar = created.length ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.` : '';
+        const hint = `Phase issue ${key} (phase ${phase.number}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${keys[0]}…${keys[keys.length - 1]} are created.`;
+        const stdout = await this.run(args, hint);
+        const value = this.parse(stdout, args);
+        const record = Array.isArray(value) ? value[0] : value;
+        if (!ready_isPlainObject(record) || typeof record.id !== 'string' || record.id === '') {
+            throw new Error(`${this.commandLine(args)} printed ${bdSink_describeJson(value)} without the created issue's "id". ` +
+                `Check the bd version (\`bd version\`); the issue may have been created: \`bd list --desc-contains ${key}\` shows it, and running again finds it by its marker.`);
+        }
+        return record.id;
+    }
+    /** Whether `bd show <blocked> --json` lists a blocks dependency on `blocker`. */
+    async dependsOn(blocked, blocker) {
+        const args = ['show', blocked, '--json'];
+        const result = await this.exec(this.command, args, { cwd: this.cwd });
+        if (result.code !== 0) {
+            const hint = isNotFound(`${result.stderr}\n${result.stdout}`, blocked)
+                ? `bd listed ${blocked} a moment ago; check it with \`bd list --all\` and run again.`
+                : 'Check that bd works in this directory, then run again.';
+            throw bdError(this.commandLine(args), result, hint);
+        }
+        const value = this.parse(result.stdout, args);
+        const records = (Array.isArray(value) ? value : [value]).filter(isBeadsRecord);
+        const record = records.find((r) => r.id === blocked) ?? records[0];
+        const deps = record?.dependencies;
+        if (!Array.isArray(deps))
+            return false;
+        return deps.some((dep) => {
+            if (!ready_isPlainObject(dep))
+                return false;
+            const target = typeof dep.depends_on_id === 'string' ? dep.depends_on_id : dep.id;
+            const type = typeof dep.type === 'string' ? dep.type : typeof dep.dependency_type === 'string' ? dep.dependency_type : 'blocks';
+            return target === blocker && type === 'blocks';
+        });
+    }
+    /** `bd dep add <blocked> <blocker> --type blocks`. */
+    async addBlocks(blocked, blocker) {
+        const args = ['dep', 'add', blocked, blocker, '--type', 'blocks'];
+        await this.run(args, `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${this.commandLine(args)}\`, or run again: the issues are found by their markers and only missing dependencies are added.`);
+    }
+    async run(args, hint) {
+        const result = await this.exec(this.command, args, { cwd: this.cwd });
+        if (result.code !== 0)
+            throw bdError(this.commandLine(args), result, hint);
+        return result.stdout;
+    }
+    parse(stdout, args) {
+        return parseJsonOutput(stdout, this.commandLine(args));
+    }
+    /** The command as a shell would take it, long arguments (the description) abbreviated. */
+    commandLine(args) {
+        return [this.command, ...args].map((a) => bdSink_shellQuote(abbreviate(a))).join(' ');
+    }
+}
+function bdError(commandLine, result, hint) {
+    const stderr = result.stderr.trimEnd().split(/\r?\n/).slice(-10).join('\n') || '(no stderr)';
+    return new Error(`${commandLine} failed with exit code ${result.code}:\n${stderr}\n${hint}`);
+}
+function byAgeThenId(a, b) {
+    const ta = typeof a.created_at === 'string' ? Date.parse(a.created_at) : NaN;
+    const tb = typeof b.created_at === 'string' ? Date.parse(b.created_at) : NaN;
+    if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb)
+        return ta - tb;
+    if (Number.isNaN(ta) !== Number.isNaN(tb))
+        return Number.isNaN(ta) ? 1 : -1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+function abbreviate(arg, max = 60) {
+    if (arg.length <= max && !arg.includes('\n'))
+        return arg;
+    const first = arg.split('\n')[0] ?? '';
+    return `${first.slice(0, 40)}… (${arg.length} characters)`;
+}
+function bdSink_describeJson(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'an array';
+    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+function bdSink_shellQuote(arg) {
+    return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/phases.ts
@@ -21914,142 +22477,6 @@ function byCodeUnit(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/beadsCreate.ts
-/**
- * beads_integration: one issue per phase file, phase N+1 blocked by phase N, created so that a
- * re-run never makes duplicates. The ids are planned before anything is written (from a prefix
- * the caller derives from the checkpoint id), handed to the caller to record in `beads_data`, and
- * only the planned issues not yet in the file are then appended. This module writes beads JSONL
- * files; `PhaseIssueSink` is the seam for a `bd create` or GitHub implementation.
- */
-
-
-
-
-
-/** The `created_by` of the dependencies this module writes. */
-const CREATED_BY = 'agent-loop';
-/** beads' default priority (0 is the most urgent, 4 the least). */
-const DEFAULT_PRIORITY = 2;
-const PREFIX = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
-/** A prefix for the phase issues of one pipeline run: `plan-` and the first 8 hex digits of its checkpoint id. */
-function phaseIssuePrefix(checkpointId, base = 'plan') {
-    const hex = checkpointId.replace(/-/g, '').toLowerCase().slice(0, 8);
-    if (!/^[0-9a-f]{8}$/.test(hex)) {
-        throw new RangeError(`Cannot derive an issue prefix from checkpoint id ${JSON.stringify(checkpointId)}: expected a UUID such as 6acb80f0-…`);
-    }
-    return `${base}-${hex}`;
-}
-/** Pure: the phases in number order, after checking that each number is a positive whole number used once. */
-function sortedPhases(phases) {
-    const seen = new Set();
-    for (const phase of phases) {
-        if (!Number.isInteger(phase.number) || phase.number < 1) {
-            throw new RangeError(`Phase ${JSON.stringify(phase.name)} has number ${String(phase.number)}; phase numbers must be whole numbers from 1`);
-        }
-        if (seen.has(phase.number))
-            throw new RangeError(`Phase number ${phase.number} is given twice; each phase needs its own number`);
-        seen.add(phase.number);
-    }
-    return [...phases].sort((a, b) => a.number - b.number);
-}
-/** Pure: `${prefix}-p01`, … one per phase in number order; a non-empty `existing` instead. */
-function planPhaseIssueIds(request) {
-    const phases = sortedPhases(request.phases);
-    if (request.existing !== undefined && request.existing.length > 0) {
-        const existing = [...request.existing];
-        if (existing.length !== phases.length || new Set(existing).size !== existing.length) {
-            throw new Error(`The recorded phase issue ids (${existing.join(', ') || 'none'}) do not fit the ${phases.length} phase files: ` +
-                `the phase files changed after beads_integration started. Start the pipeline again with --fresh, or rerun it from phase_decomposition.`);
-        }
-        return existing;
-    }
-    if (!PREFIX.test(request.prefix)) {
-        throw new RangeError(`Invalid issue id prefix ${JSON.stringify(request.prefix)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0)`);
-    }
-    return phases.map((phase) => `${request.prefix}-p${String(phase.number).padStart(2, '0')}`);
-}
-/**
- * Pure: the beads records of the phase issues, in phase order: open tasks, each phase after the
- * first with a `blocks` dependency on the one before (the JSONL shape `{issue_id, depends_on_id,
- * type, created_at, created_by}` that `computeReady` reads).
- */
-function phaseIssueRecords(phases, ids, now) {
-    const sorted = sortedPhases(phases);
-    if (ids.length !== sorted.length)
-        throw new Error(`phaseIssueRecords: ${ids.length} ids for ${sorted.length} phases`);
-    const stamp = rfc3339(now);
-    return sorted.map((phase, i) => {
-        const id = ids[i];
-        const record = {
-            id,
-            title: phase.title,
-            description: phase.body,
-            status: 'open',
-            priority: DEFAULT_PRIORITY,
-            issue_type: 'task',
-            created_at: stamp,
-            updated_at: stamp,
-        };
-        const previous = ids[i - 1];
-        if (previous !== undefined) {
-            record.dependencies = [{ issue_id: id, depends_on_id: previous, type: 'blocks', created_at: stamp, created_by: CREATED_BY }];
-        }
-        return record;
-    });
-}
-/**
- * Pure: `content` with `records` appended, one JSON object per line. Every existing byte is kept;
- * a last line without its newline gets one first.
- */
-function appendRecords(content, records) {
-    if (records.length === 0)
-        return content;
-    const separator = content.length > 0 && content[content.length - 1] !== 0x0a ? '\n' : '';
-    return Buffer.concat([content, Buffer.from(separator + records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8')]);
-}
-/**
- * Creates the phase issues in a beads JSONL file (created when it does not exist): plans the ids,
- * calls `onPlanned`, then appends the planned issues whose id is not in the file yet, atomically.
- * When all of them are there already, the file is not written at all.
- */
-async function createPhaseIssues(request) {
-    const planned = planPhaseIssueIds(request);
-    const records = phaseIssueRecords(request.phases, planned, request.now);
-    await request.onPlanned?.([...planned]);
-    const absolute = external_node_path_default().resolve(request.cwd ?? process.cwd(), request.file);
-    const content = await readIfExists(absolute, request.file);
-    const present = new Set(parseJsonl(content).entries.map((e) => e.record.id));
-    const missing = records.filter((r) => !present.has(r.id));
-    if (missing.length > 0)
-        await writeFileAtomic(absolute, appendRecords(content, missing));
-    return {
-        planned: [...planned],
-        created: missing.map((r) => r.id),
-        alreadyPresent: planned.filter((id) => present.has(id)),
-    };
-}
-/** `PhaseIssueSink` over a beads JSONL file. */
-class BeadsFilePhaseIssueSink {
-    options;
-    constructor(options) {
-        this.options = options;
-    }
-    createPhaseIssues(request) {
-        return createPhaseIssues({ ...request, ...this.options });
-    }
-}
-async function readIfExists(absolute, shown) {
-    try {
-        return await external_node_fs_namespaceObject.promises.readFile(absolute);
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            return Buffer.alloc(0);
-        throw new Error(`Cannot read beads issues file ${shown} (${absolute}): ${error.message}. Check that it is a readable file.`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/pipeline/run.ts
 /**
  * `agent-loop plan` (seed 001): research → decomposition → planning → phase_decomposition, each an
@@ -22103,7 +22530,7 @@ async function runPipeline(deps) {
         }
         else {
             const result = await integrate(deps, id, state, phases, async (planned) => {
-                state = { ...state, beads_data: { file: deps.issuesFile, planned: [...planned] } };
+                state = { ...state, beads_data: { file: deps.sink.where, planned: [...planned] } };
                 await write('phase_decomposition-complete');
             });
             if (!result.ok) {
@@ -22113,12 +22540,17 @@ async function runPipeline(deps) {
             }
             state = { ...state, beads_data: result.data };
             await write('beads_integration-complete');
-            logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.issuesFile} (${result.data.planned.join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
+            logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.sink.where} (${issueIds(state).join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
         }
     }
-    const planned = state.beads_data?.planned ?? [];
-    logger.info('pipeline.implementation', `Implementation: the loop on ${planned.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: planned });
-    return deps.implement(id, planned);
+    const targets = issueIds(state);
+    logger.info('pipeline.implementation', `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: targets });
+    return deps.implement(id, targets);
+}
+/** The created issues' real ids, in phase order (bd gives its own; the file sink's are the keys). */
+function issueIds(state) {
+    const data = state.beads_data;
+    return (data?.planned ?? []).map((key) => data?.ids?.[key] ?? key);
 }
 /** Whether `name` is at or after `from` in the pipeline's order. */
 function reached(name, from, phases) {
@@ -22217,13 +22649,13 @@ async function integrate(deps, id, state, phases, onPlanned) {
     if (!files.ok)
         return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
     try {
-        const result = await createPhaseIssues({
-            file: deps.issuesFile, cwd: deps.cwd, prefix: phaseIssuePrefix(id), now: deps.clock.now(),
+        const result = await deps.sink.createPhaseIssues({
+            prefix: phaseIssuePrefix(id), now: deps.clock.now(),
             phases: files.value.map((f) => ({ number: f.number, name: f.name, title: `Phase ${f.number}: ${f.title}`, body: f.text })),
             ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
             onPlanned,
         });
-        return { ok: true, data: { file: deps.issuesFile, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent } };
+        return { ok: true, data: { file: deps.sink.where, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent, ...(result.ids ? { ids: result.ids } : {}) } };
     }
     catch (error) {
         return { ok: false, problems: [error.message] };
@@ -22517,209 +22949,6 @@ async function runTestCommand(command, opts) {
     const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024 });
     const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
     return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
-}
-
-;// CONCATENATED MODULE: ./src/util/onPath.ts
-/** Whether a program can be found on PATH, without running a shell. */
-
-
-/**
- * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
- * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
- * entries (which would mean the current directory) are ignored.
- */
-async function isOnPath(cmd, envPath = process.env.PATH) {
-    if (cmd === '')
-        return false;
-    const windows = process.platform === 'win32';
-    const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
-    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
-        ? [cmd]
-        : (envPath ?? '').split((external_node_path_default()).delimiter).filter((dir) => dir !== '').map((dir) => external_node_path_default().join(dir, cmd));
-    for (const candidate of candidates) {
-        for (const ext of extensions) {
-            if (await isExecutableFile(candidate + ext, windows))
-                return true;
-        }
-    }
-    return false;
-}
-async function isExecutableFile(file, windows) {
-    try {
-        const stat = await external_node_fs_namespaceObject.promises.stat(file);
-        if (!stat.isFile())
-            return false;
-        if (!windows)
-            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
-
-
-
-
-const MAX_BUFFER = 64 * 1024 * 1024;
-/** `ExecFn` over `child_process.execFile`. Rejects only when the command cannot be run at all. */
-const execFileCommand = (file, args, opts) => new Promise((resolve, reject) => {
-    (0,external_node_child_process_namespaceObject.execFile)(file, args, { cwd: opts.cwd, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true }, (error, stdout, stderr) => {
-        if (!error)
-            return resolve({ code: 0, stdout, stderr });
-        const failure = error;
-        if (typeof failure.code === 'number')
-            return resolve({ code: failure.code, stdout, stderr });
-        if (failure.signal)
-            return resolve({ code: 128, stdout, stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}` });
-        if (failure.code === 'ENOENT') {
-            return reject(new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`));
-        }
-        reject(new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${failure.message}`));
-    });
-});
-/**
- * `bd ready` shows 10 issues by default; `--limit 0` lifts the limit so that the re-sort below sees
- * every ready issue, not just bd's first ten under its own sort policy.
- */
-const BD_READY_ARGS = ['ready', '--json', '--limit', '0'];
-/** Issues through the beads CLI (`bd`), for repositories where it is installed. */
-class BdCliSource {
-    description = 'bd';
-    cwd;
-    exec;
-    command;
-    onWarning;
-    constructor(options) {
-        this.cwd = options.cwd;
-        this.exec = options.exec ?? execFileCommand;
-        this.command = options.command ?? 'bd';
-        this.onWarning = options.onWarning ?? (() => { });
-    }
-    /** `bd ready --json`, re-sorted with `compareIssues` (bd's own filter is kept as it is). */
-    async ready() {
-        const args = [...BD_READY_ARGS];
-        const output = await this.run(args);
-        const value = parseJsonOutput(output, this.commandLine(args));
-        if (value === null)
-            return [];
-        if (!Array.isArray(value)) {
-            throw new Error(`${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`);
-        }
-        return sortIssues(this.records(value, args).map(beadsRecordToIssue));
-    }
-    /** `bd show <id> --json`: an object or a one-element array. Unknown id (bd says "not found") → undefined. */
-    async get(id) {
-        const args = ['show', id, '--json'];
-        const result = await this.exec(this.command, args, { cwd: this.cwd });
-        if (result.code !== 0) {
-            if (isNotFound(`${result.stderr}\n${result.stdout}`, id))
-                return undefined;
-            throw commandError(this.commandLine(args), result);
-        }
-        const value = parseJsonOutput(result.stdout, this.commandLine(args));
-        if (value === null)
-            return undefined;
-        const records = this.records(Array.isArray(value) ? value : [value], args);
-        const record = records.find((r) => r.id === id) ?? records[0];
-        return record && beadsRecordToIssue(record);
-    }
-    /** `bd close <id> --reason <reason>`, after checking that the issue exists and is not closed yet. */
-    async close(id, reason) {
-        const issue = await this.get(id);
-        if (!issue) {
-            throw new Error(`Cannot close issue ${id}: bd does not know it (\`bd show ${id}\` says not found, cwd ${this.cwd}). Check the id with \`bd list\`.`);
-        }
-        if (issue.status === 'closed')
-            return;
-        await this.run(['close', id, '--reason', reason]);
-    }
-    async markEscalated(id, note) {
-        const issue = await this.get(id);
-        if (!issue)
-            throw new Error(`Cannot mark issue ${id} escalated: bd does not know it. Check the id with \`bd list\`.`);
-        if (!issue.labels.includes(ESCALATED_LABEL))
-            await this.run(['label', 'add', id, ESCALATED_LABEL]);
-        await this.run(['comments', 'add', id, note]);
-    }
-    async run(args) {
-        const result = await this.exec(this.command, args, { cwd: this.cwd });
-        if (result.code !== 0)
-            throw commandError(this.commandLine(args), result);
-        return result.stdout;
-    }
-    records(values, args) {
-        const records = [];
-        values.forEach((value, index) => {
-            if (isBeadsRecord(value))
-                records.push(value);
-            else
-                this.onWarning(`${this.commandLine(args)}: entry ${index} skipped, it is ${describeJson(value)}, not an issue with a string "id"`);
-        });
-        return records;
-    }
-    commandLine(args) {
-        return [this.command, ...args].map(shellQuote).join(' ');
-    }
-}
-/**
- * Parses a command's JSON output. Tolerates text printed before the JSON (a notice on stdout) by
- * retrying from the first line that starts with "[" or "{". Empty output reads as null.
- */
-function parseJsonOutput(stdout, commandLine) {
-    const text = stdout.trim();
-    if (text === '')
-        return null;
-    try {
-        return JSON.parse(text);
-    }
-    catch (error) {
-        const start = text.search(/^[[{]/m);
-        if (start > 0) {
-            try {
-                return JSON.parse(text.slice(start));
-            }
-            catch {
-                // fall through to the error about the whole output
-            }
-        }
-        throw new Error(`${commandLine} printed output that is not JSON (${error.message}): ${excerpt(text)}`);
-    }
-}
-/**
- * bd's wordings for an unknown id: "Issue X not found", "Error: issue X not found",
- * "no issue found matching \"X\"", "no issues found matching the provided IDs". A "not found" about
- * something else (a missing database, say) is not taken for an unknown issue.
- */
-function isNotFound(output, id) {
-    return output.split(/\r?\n/).some((line) => {
-        const lower = line.toLowerCase();
-        if (/no issues? found/.test(lower))
-            return true;
-        return lower.includes('not found') && (line.includes(id) || lower.includes('issue'));
-    });
-}
-function commandError(commandLine, result) {
-    const stderr = beadsCli_lastLines(result.stderr, 10) || '(no stderr)';
-    return new Error(`${commandLine} failed with exit code ${result.code}:\n${stderr}`);
-}
-function beadsCli_lastLines(text, count) {
-    return text.trimEnd().split(/\r?\n/).slice(-count).join('\n');
-}
-function excerpt(text, max = 200) {
-    return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-function describeJson(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'an array';
-    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-function shellQuote(arg) {
-    return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 ;// CONCATENATED MODULE: ./src/issues/index.ts
@@ -25502,6 +25731,9 @@ async function runCommand(options, io) {
 
 
 
+
+
+
 const PROMPT_FILES = {
     research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
 };
@@ -25551,6 +25783,12 @@ async function planCommand(options, io) {
             logger.warn('pipeline.template', `--plan-prompts ${PROMPT_FILES[phase]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
     }
     const issuesFile = options.issuesFile;
+    // As `run` picks its source: bd when it is installed and no other file was named, else the file.
+    const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
+    const onWarning = (message) => logger.warn('source.warning', message);
+    const sink = useBd
+        ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
+        : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile });
     // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
     // anything is written, as the loop does.
     const git = await openGit(io.cwd, io.env);
@@ -25560,7 +25798,7 @@ async function planCommand(options, io) {
     }
     try {
         return await runPipeline({
-            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, issuesFile, agent: built, logger, clock: io.clock, redact,
+            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent: built, logger, clock: io.clock, redact,
             phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
             maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
@@ -25570,11 +25808,11 @@ async function planCommand(options, io) {
                 // The new issues are committed on the base branch first: the loop's cycles branch off it,
                 // and an escalated cycle returns to it.
                 if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
-                    logger.info('git.committed', `Committed the phase issues in ${issuesFile} on ${await git.currentRef()}.`);
+                    logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
                 }
                 return runCommand({ ...options, resume: checkpointId, fresh: false }, {
                     ...io, onlyIssues: issueIds,
-                    source: (onWarning) => new BeadsFileSource({ file: external_node_path_default().resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning, now: () => io.clock.now() }),
+                    source: (warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: external_node_path_default().resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() })),
                 });
             },
         });
@@ -25635,7 +25873,8 @@ function readPipelineProgress(cp) {
             case 'beads_integration': {
                 const b = v('beads_data');
                 const planned = status_isRecord(b) ? ids(b.planned) : null;
-                return planned ? `issues ${planned.join(', ')}` : null;
+                const real = status_isRecord(b) && status_isRecord(b.ids) ? b.ids : {};
+                return planned ? `issues ${planned.map((k) => (typeof real[k] === 'string' ? `${real[k]} (${k})` : k)).join(', ')}` : null;
             }
             default: {
                 const loop = readLoopProgress(state);

@@ -9,7 +9,10 @@ import type { Options } from '../config.js';
 import { createAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
+import { BdCliSource } from '../issues/beadsCli.js';
 import { BeadsFileSource } from '../issues/beadsFile.js';
+import { BdCliPhaseIssueSink } from '../pipeline/bdSink.js';
+import { BeadsFilePhaseIssueSink } from '../pipeline/beadsCreate.js';
 import { type AgentPhaseName, PRE_IMPLEMENTATION_PHASES, unknownPlaceholders, withOverrides } from '../pipeline/phases.js';
 import { PipelineStartError, runPipeline } from '../pipeline/run.js';
 import { createLogger } from '../report/logger.js';
@@ -63,6 +66,12 @@ export async function planCommand(options: Options, io: RunIO): Promise<number> 
     if (unknown.length) logger.warn('pipeline.template', `--plan-prompts ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
   }
   const issuesFile = options.issuesFile;
+  // As `run` picks its source: bd when it is installed and no other file was named, else the file.
+  const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
+  const onWarning = (message: string) => logger.warn('source.warning', message);
+  const sink = useBd
+    ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
+    : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile });
   // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
   // anything is written, as the loop does.
   const git = await openGit(io.cwd, io.env);
@@ -72,7 +81,7 @@ export async function planCommand(options: Options, io: RunIO): Promise<number> 
   }
   try {
     return await runPipeline({
-      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, issuesFile, agent: built, logger, clock: io.clock, redact,
+      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent: built, logger, clock: io.clock, redact,
       phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
       maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
@@ -82,11 +91,11 @@ export async function planCommand(options: Options, io: RunIO): Promise<number> 
         // The new issues are committed on the base branch first: the loop's cycles branch off it,
         // and an escalated cycle returns to it.
         if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
-          logger.info('git.committed', `Committed the phase issues in ${issuesFile} on ${await git.currentRef()}.`);
+          logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
         }
         return runCommand({ ...options, resume: checkpointId, fresh: false }, {
         ...io, onlyIssues: issueIds,
-          source: (onWarning) => new BeadsFileSource({ file: path.resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning, now: () => io.clock.now() }),
+          source: (warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: path.resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() })),
         });
       },
     });

@@ -74,7 +74,12 @@ export function readPipelineProgress(cp: Pick<Checkpoint, 'phase' | 'state'>): P
       case 'decomposition': { const c = isRecord(v('decomposition_result')) ? (v('decomposition_result') as Record<string, unknown>).components : undefined; return Array.isArray(c) ? `${c.length} component(s)` : null; }
       case 'planning': return typeof v('planning_output') === 'string' ? `plan.md, ${(v('planning_output') as string).length} characters` : null;
       case 'phase_decomposition': return Array.isArray(v('phase_files')) ? `${(v('phase_files') as unknown[]).length} phase file(s)` : null;
-      case 'beads_integration': { const b = v('beads_data'); const planned = isRecord(b) ? ids(b.planned) : null; return planned ? `issues ${planned.join(', ')}` : null; }
+      case 'beads_integration': {
+        const b = v('beads_data');
+        const planned = isRecord(b) ? ids(b.planned) : null;
+        const real = isRecord(b) && isRecord(b.ids) ? (b.ids as Record<string, unknown>) : {};
+        return planned ? `issues ${planned.map((k) => (typeof real[k] === 'string' ? `${real[k]} (${k})` : k)).join(', ')}` : null;
+      }
       default: { const loop = readLoopProgress(state); return loop?.issuesClosed ? `${loop.issuesClosed.length} issue(s) closed` : null; }
     }
   };

@@ -17,7 +17,7 @@ import type { Logger } from '../report/logger.js';
 import type { Redactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
 import { type ArtifactValues, checkBarrier } from './barrier.js';
-import { createPhaseIssues, phaseIssuePrefix } from './beadsCreate.js';
+import { type PhaseIssueResult, type PhaseIssueSink, phaseIssuePrefix } from './beadsCreate.js';
 import { type AgentPhaseSpec, PIPELINE_DIR, PRE_IMPLEMENTATION_PHASES, type PhaseSpec, failureSection, renderTemplate } from './phases.js';
 
 export interface PipelineDeps {
@@ -25,8 +25,8 @@ export interface PipelineDeps {
   goal?: string;
   cwd: string;
   stateDir: string;
-  /** The beads JSONL file the phase issues go to. */
-  issuesFile: string;
+  /** Where the phase issues go: the beads JSONL file, or bd. `where` names it in the log and checkpoint. */
+  sink: PhaseIssueSink & { readonly where: string };
   agent: Agent;
   store: CheckpointStore;
   logger: Logger;
@@ -51,7 +51,8 @@ export interface PipelineState {
   decomposition_result?: unknown;
   planning_output?: string;
   phase_files?: { number: number; name: string; file: string; title: string }[];
-  beads_data?: { file: string; planned: string[]; created?: string[]; alreadyPresent?: string[] };
+  /** planned: the keys recorded before creation (for the file sink, the ids); ids: key → issue id where they differ (bd). */
+  beads_data?: { file: string; planned: string[]; created?: string[]; alreadyPresent?: string[]; ids?: Record<string, string> };
   [key: string]: unknown;
 }
 
@@ -88,7 +89,7 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       logger.info('pipeline.phase', `Phase ${spec.name} complete: ${describeValue(spec, outcome.value)}.`, { phase: spec.name, checkpointId: id });
     } else {
       const result = await integrate(deps, id, state, phases, async (planned) => {
-        state = { ...state, beads_data: { file: deps.issuesFile, planned: [...planned] } };
+        state = { ...state, beads_data: { file: deps.sink.where, planned: [...planned] } };
         await write('phase_decomposition-complete');
       });
       if (!result.ok) {
@@ -98,13 +99,19 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       }
       state = { ...state, beads_data: result.data };
       await write('beads_integration-complete');
-      logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.issuesFile} (${result.data.planned.join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
+      logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.sink.where} (${issueIds(state).join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
     }
   }
 
-  const planned = state.beads_data?.planned ?? [];
-  logger.info('pipeline.implementation', `Implementation: the loop on ${planned.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: planned });
-  return deps.implement(id, planned);
+  const targets = issueIds(state);
+  logger.info('pipeline.implementation', `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: targets });
+  return deps.implement(id, targets);
+}
+
+/** The created issues' real ids, in phase order (bd gives its own; the file sink's are the keys). */
+export function issueIds(state: Pick<PipelineState, 'beads_data'>): string[] {
+  const data = state.beads_data;
+  return (data?.planned ?? []).map((key) => data?.ids?.[key] ?? key);
 }
 
 /** Whether `name` is at or after `from` in the pipeline's order. */
@@ -193,19 +200,19 @@ function describeValue(spec: PhaseSpec, value: unknown): string {
 /** beads_integration: the phase files (read again, through their barrier) become issues. */
 async function integrate(
   deps: PipelineDeps, id: string, state: PipelineState, phases: readonly PhaseSpec[], onPlanned: (planned: readonly string[]) => Promise<void>,
-): Promise<{ ok: true; data: Required<NonNullable<PipelineState['beads_data']>> } | { ok: false; problems: string[] }> {
+): Promise<{ ok: true; data: NonNullable<PipelineState['beads_data']> & { created: string[]; alreadyPresent: string[] } } | { ok: false; problems: string[] }> {
   const spec = phases.find((p): p is AgentPhaseSpec => p.runner === 'agent' && p.kind === 'phase-files');
   if (!spec) return { ok: false, problems: ['no phase_decomposition phase'] };
   const files = await checkBarrier(spec as AgentPhaseSpec & { kind: 'phase-files' }, deps.stateDir);
   if (!files.ok) return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
   try {
-    const result = await createPhaseIssues({
-      file: deps.issuesFile, cwd: deps.cwd, prefix: phaseIssuePrefix(id), now: deps.clock.now(),
+    const result: PhaseIssueResult & { ids?: Record<string, string> } = await deps.sink.createPhaseIssues({
+      prefix: phaseIssuePrefix(id), now: deps.clock.now(),
       phases: files.value.map((f) => ({ number: f.number, name: f.name, title: `Phase ${f.number}: ${f.title}`, body: f.text })),
       ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
       onPlanned,
     });
-    return { ok: true, data: { file: deps.issuesFile, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent } };
+    return { ok: true, data: { file: deps.sink.where, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent, ...(result.ids ? { ids: result.ids } : {}) } };
   } catch (error) {
     return { ok: false, problems: [(error as Error).message] };
   }
