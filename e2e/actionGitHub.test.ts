@@ -181,6 +181,43 @@ printf 'Done.\n\n\`\`\`yaml\nwork_remaining: 0\nrequires_continuation: false\n\`
     expect(execFileSync('git', ['--git-dir', origin, 'notes', '--ref', 'refs/notes/agent-loop', 'list'], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(3);
   });
 
+  it('workflow: pipeline: the goal becomes labelled phase issues (2 blocked by 1), the first becomes a pull request; once it is closed the next run works the second, creating no new issues', async () => {
+    const agent = await writeAgent(sb, 'pipeline', `P="$AGENT_LOOP_PROMPT_FILE"
+A=$(grep -o '/[^ ]*/pipeline/[^ ]*' "$P" | head -1)
+long() { for i in 1 2 3 4 5 6; do echo "$1 line $i: value.txt must read good, as check.sh tests."; done; }
+if grep -q "You are the research agent" "$P"; then { echo '# Research'; long finding; } > "$A"
+elif grep -q "You are the decomposition agent" "$P"; then echo '{"goal": "good value", "components": [{"name": "value", "description": "make it good"}]}' > "$A"
+elif grep -q "You are the planning agent" "$P"; then { echo '# Plan'; long step; } > "$A"
+elif grep -q "You are the phase agent" "$P"; then mkdir -p "$A"; { echo '# Make the value good'; long req; } > "$A/01-value.md"; { echo '# Say so'; long req; } > "$A/02-note.md"
+else
+  if grep -q "Make the value good" "$P"; then echo good > value.txt; else echo "the value is good" > NOTE.md; fi
+  printf 'Done.\n\n\`\`\`yaml\nwork_remaining: 0\nrequires_continuation: false\n\`\`\`\n'
+fi
+`);
+    const inputs = { workflow: 'pipeline', goal: 'Make the value good and say so' };
+    const r1 = await scheduledRun(901, agent, inputs);
+    expect(r1.main.code).toBe(0);
+    const phaseIssues = gh.issues.filter((i) => !i.pullRequest);
+    expect(phaseIssues.map((i) => [i.number, i.title, i.labels])).toEqual([[1, 'Phase 1: Make the value good', [LABEL, 'agent-loop:pr-open']], [2, 'Phase 2: Say so', [LABEL]]]);
+    expect(phaseIssues[1]?.body).toMatch(/^Blocked by #1$/m);
+    expect(phaseIssues[0]?.body).toMatch(/<!-- agent-loop:phase-issue plan-[0-9a-f]{8}-p01 -->/);
+    expect(gh.pulls().map((p) => p.pull?.head)).toEqual(['agent-loop/issue-1']);
+    expect(r1.outputs).toMatchObject({ status: 'complete', 'issues-closed': '1' });
+
+    // A reviewer merges the first pull request (the issue closes); the next scheduled run goes on.
+    git(sb, 'fetch', '-q', 'origin', 'agent-loop/issue-1');
+    git(sb, 'push', '-q', 'origin', 'FETCH_HEAD:main');
+    git(sb, 'checkout', '-q', 'main');
+    git(sb, 'merge', '-q', '--ff-only', 'FETCH_HEAD');
+    gh.updateIssue(1, { state: 'closed' });
+    const r2 = await scheduledRun(902, agent, inputs);
+    expect(r2.main.code).toBe(0);
+    expect(r2.main.log).toContain('for this goal is complete: the loop goes on with its issues');
+    expect(gh.issues.filter((i) => !i.pullRequest)).toHaveLength(2); // no new phase issues
+    expect(gh.pulls().map((p) => p.pull?.head)).toEqual(['agent-loop/issue-1', 'agent-loop/issue-2']);
+    expect(originFile('agent-loop/issue-2', 'NOTE.md')).toBe('the value is good\n');
+  });
+
   it('a secret in the agent output reaches neither the log, the summary, the outputs nor GitHub', async () => {
     gh.addIssue({ title: 'Leaky', labels: [LABEL] });
     const token = services.githubToken;

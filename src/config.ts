@@ -35,7 +35,7 @@ const registry = z.registry<OptionMeta>();
 /** The options of a run of the loop: `run`, `plan` (whose last phase is the loop) and the action. */
 const RUN = ['run', 'plan', 'action'] as const;
 const ALL = ['run', 'plan', 'status', 'cleanup', 'action'] as const;
-const PLAN = ['plan'] as const;
+const PLAN = ['plan', 'action'] as const;
 const ACTION = ['action'] as const;
 
 // Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
@@ -149,10 +149,10 @@ export const OptionsSchema = z.object({
     help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
     expected: 'a path to a directory',
   }),
-  workflow: z.enum(['implement', 'tdd']).default('implement').register(registry, {
-    flag: 'workflow', arg: 'implement|tdd', commands: RUN,
-    help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase.',
-    expected: 'one of implement, tdd',
+  workflow: z.enum(['implement', 'tdd', 'pipeline']).default('implement').register(registry, {
+    flag: 'workflow', arg: 'implement|tdd|pipeline', commands: RUN,
+    help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.',
+    expected: 'one of implement, tdd, pipeline',
   }),
   junitFile: text().register(registry, {
     flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
@@ -441,7 +441,10 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
       problems.push({ option: '--agent-args', message: `--agent-args: ${(error as Error).message}; expected arguments with balanced quotes.` });
     }
   }
-  if (options && command === 'plan' && options.goal && options.goalFile) {
+  if (options && command === 'run' && options.workflow === 'pipeline') {
+    problems.push({ option: '--workflow', message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.' });
+  }
+  if (options && (command === 'plan' || command === 'action') && options.goal && options.goalFile) {
     problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
   }
   if (options && (command === 'run' || command === 'plan' || command === 'action')) {

@@ -18251,7 +18251,7 @@ const config_registry = registry();
 /** The options of a run of the loop: `run`, `plan` (whose last phase is the loop) and the action. */
 const RUN = ['run', 'plan', 'action'];
 const ALL = ['run', 'plan', 'status', 'cleanup', 'action'];
-const PLAN = ['plan'];
+const PLAN = ['plan', 'action'];
 const ACTION = ['action'];
 // Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
 const toNumber = (v) => (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v);
@@ -18365,10 +18365,10 @@ const OptionsSchema = object({
         help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
         expected: 'a path to a directory',
     }),
-    workflow: schemas_enum(['implement', 'tdd']).default('implement').register(config_registry, {
-        flag: 'workflow', arg: 'implement|tdd', commands: RUN,
-        help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase.',
-        expected: 'one of implement, tdd',
+    workflow: schemas_enum(['implement', 'tdd', 'pipeline']).default('implement').register(config_registry, {
+        flag: 'workflow', arg: 'implement|tdd|pipeline', commands: RUN,
+        help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.',
+        expected: 'one of implement, tdd, pipeline',
     }),
     junitFile: config_text().register(config_registry, {
         flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
@@ -18637,7 +18637,10 @@ function loadConfig(sources) {
             problems.push({ option: '--agent-args', message: `--agent-args: ${error.message}; expected arguments with balanced quotes.` });
         }
     }
-    if (options && command === 'plan' && options.goal && options.goalFile) {
+    if (options && command === 'run' && options.workflow === 'pipeline') {
+        problems.push({ option: '--workflow', message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.' });
+    }
+    if (options && (command === 'plan' || command === 'action') && options.goal && options.goalFile) {
         problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
     }
     if (options && (command === 'run' || command === 'plan' || command === 'action')) {
@@ -22573,8 +22576,16 @@ async function run_open(deps) {
     if (deps.resume && candidates.length === 0)
         throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
     const found = detectResumable(candidates);
-    if (!found)
+    if (!found) {
+        // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
+        // request merged), so the loop runs on them again; no new issues for the same goal.
+        const done = newestFirst(candidates).find((c) => !deps.goal || c.state.pipeline.goal.trim() === deps.goal.trim());
+        if (done) {
+            deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (--fresh starts the goal over).`);
+            return { id: done.id, state: done.state, resumeAt: 'implementation', resumed: true, errors: [] };
+        }
         return start();
+    }
     const state = found.checkpoint.state;
     if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
         throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`);
@@ -25657,6 +25668,8 @@ async function runCommand(options, io) {
         preferCli: options.issuesFile === '.beads/issues.jsonl',
         onWarning,
     });
+    if (io.onlyIssues)
+        source.trust?.(io.onlyIssues);
     if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
         problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
     }
@@ -25674,7 +25687,7 @@ async function runCommand(options, io) {
                 batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
                 testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
                 maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-                workflow: options.workflow, ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+                workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             },
             tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
             cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
@@ -25786,9 +25799,9 @@ async function planCommand(options, io) {
     // As `run` picks its source: bd when it is installed and no other file was named, else the file.
     const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
     const onWarning = (message) => logger.warn('source.warning', message);
-    const sink = useBd
+    const sink = io.sink ?? (useBd
         ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
-        : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile });
+        : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
     // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
     // anything is written, as the loop does.
     const git = await openGit(io.cwd, io.env);
@@ -25810,9 +25823,9 @@ async function planCommand(options, io) {
                 if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
                     logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
                 }
-                return runCommand({ ...options, resume: checkpointId, fresh: false }, {
+                return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
                     ...io, onlyIssues: issueIds,
-                    source: (warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: external_node_path_default().resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() })),
+                    source: io.source ?? ((warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: external_node_path_default().resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() }))),
                 });
             },
         });

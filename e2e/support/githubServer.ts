@@ -36,6 +36,8 @@
  *   a missing one is 401 "Requires authentication" (this stand-in's repository is private-like and
  *   answers nothing anonymously, where GitHub would answer 404 for a private repository).
  *
+ * - `POST …/issues` (rest/issues/issues#create-an-issue): `title` required (422 otherwise), `body`,
+ *   `labels`; 201 with the issue, authored by the token's viewer.
  * - Pull requests (rest/pulls/pulls): `GET …/pulls` (`state` open|closed|all, default open; `head`
  *   "user:ref-name"; `base`; `sort`, `direction`, paginated), `GET …/pulls/{n}`, `POST …/pulls`
  *   (`title`, `head`, `base`, `body`, `draft`): 422 Validation Failed when `head` or `base` is not a
@@ -522,6 +524,19 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
           .sort((a, b) => key(a) - key(b) || a.number - b.number);
         if (direction === 'desc') list.reverse();
         return ctx.paginate(list.map(issueJson));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/repos/:owner/:repo/issues',
+      handler: (ctx) => {
+        // rest/issues/issues#create-an-issue: title required; body, labels (names) optional; 201 with the issue.
+        const body = isObject(ctx.body) ? ctx.body : {};
+        if (typeof body.title !== 'string' || body.title.trim() === '') return validationFailed('title', 'missing_field');
+        const labels = Array.isArray(body.labels) ? body.labels.filter((l): l is string => typeof l === 'string') : [];
+        const issue = addIssue({ title: body.title, body: typeof body.body === 'string' ? body.body : null, labels, user: viewer.login, authorAssociation: viewer.authorAssociation });
+        const json = issueJson(issue);
+        return { status: 201, body: json, headers: { location: json.url } };
       },
     },
     {

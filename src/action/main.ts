@@ -8,7 +8,9 @@ import path from 'node:path';
 import { ConfigError } from '../config.js';
 import { GitHubIssueSource, createOctokit } from '../issues/github.js';
 import { createPullRequestPublisher } from '../publish/pullRequest.js';
-import { type RunIO, runCommand } from '../cli/run.js';
+import { type PlanIO, planCommand } from '../cli/plan.js';
+import { runCommand } from '../cli/run.js';
+import { GitHubPhaseIssueSink } from '../pipeline/githubSink.js';
 import { createRedactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
 import { loadActionConfig } from './inputs.js';
@@ -57,7 +59,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
 
   // The GitHub issues (built once runCommand hands over its warning sink) and their pull requests.
   let github: GitHubIssueSource | undefined;
-  let fromGitHub: Pick<RunIO, 'source' | 'publisher'> = {};
+  let fromGitHub: Pick<PlanIO, 'source' | 'publisher' | 'sink'> = {};
   if (options.source === 'github') {
     const repository = env.GITHUB_REPOSITORY ?? '';
     const [owner, repo] = repository.split('/');
@@ -70,8 +72,12 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       onRateLimit: (e) => core.warning(`GitHub ${e.kind} rate limit on ${e.method} ${e.url}: ${e.willRetry ? `waiting ${e.retryAfterSeconds} s, then retrying` : 'not retrying (out of retries, or the wait is too long)'}.`),
     });
     const allowedAuthors = options.allowedAuthors.split(',').map((a) => a.trim()).filter((a) => a !== '');
+    const make = (onWarning: (m: string) => void) => new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning });
+    // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
+    const early = options.workflow === 'pipeline' ? (github = make((m) => core.warning(redact(m)))) : undefined;
     fromGitHub = {
-      source: (onWarning) => (github = new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning })),
+      ...(early ? { sink: Object.assign(new GitHubPhaseIssueSink(early), { where: `GitHub issues labelled ${options.label}` }) } : {}),
+      source: (onWarning) => early ?? (github = make(onWarning)),
       publisher: (git, testCommand) => createPullRequestPublisher({
         git, github: github as GitHubIssueSource, repository, draft: options.draftPr, testCommand, redact,
         ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
@@ -106,7 +112,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     }
   }
   const errors: string[] = [];
-  const code = await runCommand(options, {
+  const command = options.workflow === 'pipeline' ? planCommand : runCommand;
+  const code = await command(options, {
     ...fromGitHub,
     beforeEvent: workflowCommands(),
     cwd: workspace, env: runEnv, clock: deps.clock, secrets, stateDir, signal: deps.signal,

@@ -12,7 +12,7 @@ import { openGit } from '../git/git.js';
 import { BdCliSource } from '../issues/beadsCli.js';
 import { BeadsFileSource } from '../issues/beadsFile.js';
 import { BdCliPhaseIssueSink } from '../pipeline/bdSink.js';
-import { BeadsFilePhaseIssueSink } from '../pipeline/beadsCreate.js';
+import { BeadsFilePhaseIssueSink, type PhaseIssueSink } from '../pipeline/beadsCreate.js';
 import { type AgentPhaseName, PRE_IMPLEMENTATION_PHASES, unknownPlaceholders, withOverrides } from '../pipeline/phases.js';
 import { PipelineStartError, runPipeline } from '../pipeline/run.js';
 import { createLogger } from '../report/logger.js';
@@ -26,7 +26,12 @@ const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
 };
 
-export async function planCommand(options: Options, io: RunIO): Promise<number> {
+export interface PlanIO extends RunIO {
+  /** Where the phase issues go when the caller decides (the action: GitHub issues); else bd or the beads file. */
+  sink?: PhaseIssueSink & { readonly where: string };
+}
+
+export async function planCommand(options: Options, io: PlanIO): Promise<number> {
   const redact = createRedactor(io.secrets);
   const problems: string[] = [];
   let goal = options.goal;
@@ -69,9 +74,9 @@ export async function planCommand(options: Options, io: RunIO): Promise<number> 
   // As `run` picks its source: bd when it is installed and no other file was named, else the file.
   const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
   const onWarning = (message: string) => logger.warn('source.warning', message);
-  const sink = useBd
+  const sink = io.sink ?? (useBd
     ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
-    : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile });
+    : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
   // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
   // anything is written, as the loop does.
   const git = await openGit(io.cwd, io.env);
@@ -93,9 +98,9 @@ export async function planCommand(options: Options, io: RunIO): Promise<number> 
         if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
           logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
         }
-        return runCommand({ ...options, resume: checkpointId, fresh: false }, {
-        ...io, onlyIssues: issueIds,
-          source: (warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: path.resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() })),
+        return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
+          ...io, onlyIssues: issueIds,
+          source: io.source ?? ((warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: path.resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() }))),
         });
       },
     });

@@ -87,6 +87,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     preferCli: options.issuesFile === '.beads/issues.jsonl',
     onWarning,
   });
+  if (io.onlyIssues) source.trust?.(io.onlyIssues);
   if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
     problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
   }
@@ -103,7 +104,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
         testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
         maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        workflow: options.workflow, ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+        workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       },
       tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
       cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,

@@ -207,6 +207,8 @@ export interface ListingSummary {
   escalated: number;
   /** Issues whose work waits in an open pull request (PR_OPEN_LABEL). */
   prOpen: number;
+  /** Issues whose body says "Blocked by #N" while #N is still open in the listing. */
+  blocked: number;
   outsiders: number;
   /** Workable issues returned. */
   ready: number;
@@ -299,6 +301,7 @@ export class GitHubIssueSource implements IssueSource {
   private pages: GitHubSourceState['pages'] = {};
   private issues = new Map<number, { etag: string; item: CachedIssue }>();
   private readonly calls = { requests: 0, notModified: 0 };
+  private readonly trusted = new Set<string>();
 
   constructor(options: GitHubIssueSourceOptions) {
     this.request = options.octokit.request as unknown as LooseRequest;
@@ -333,6 +336,10 @@ export class GitHubIssueSource implements IssueSource {
     return out;
   }
 
+  trust(ids: readonly string[]): void {
+    for (const id of ids) this.trusted.add(String(issueNumber(id) ?? id));
+  }
+
   exportState(): GitHubSourceState {
     return this.state;
   }
@@ -348,7 +355,7 @@ export class GitHubIssueSource implements IssueSource {
   async ready(): Promise<Issue[]> {
     const listed: Issue[] = [];
     const outsiders: SkippedOutsider[] = [];
-    const summary: ListingSummary = { pages: 0, notModified: 0, scanned: 0, pullRequests: 0, escalated: 0, prOpen: 0, outsiders: 0, ready: 0, truncated: false };
+    const summary: ListingSummary = { pages: 0, notModified: 0, scanned: 0, pullRequests: 0, escalated: 0, prOpen: 0, blocked: 0, outsiders: 0, ready: 0, truncated: false };
     const pages: GitHubSourceState['pages'] = {};
     let url: string | undefined = this.firstPageUrl();
     while (url !== undefined) {
@@ -374,7 +381,7 @@ export class GitHubIssueSource implements IssueSource {
           continue;
         }
         const association = (item.authorAssociation ?? 'NONE').toUpperCase();
-        if (!this.allowed.has(association)) {
+        if (!this.allowed.has(association) && !this.trusted.has(String(item.number))) {
           summary.outsiders++;
           const outsider: SkippedOutsider = { id: String(item.number), title: item.title, author: item.author ?? '', association };
           if (item.url !== undefined) outsider.url = item.url;
@@ -391,7 +398,14 @@ export class GitHubIssueSource implements IssueSource {
     }
     this.pages = pages;
     this.skippedOutsiders = outsiders;
-    const ready = sortIssues(listed).slice(0, this.maxIssues);
+    // "Blocked by #N" (the planning pipeline's phase N+1): not ready while #N is open in the listing.
+    const open = new Set(Object.values(pages).flatMap((p) => p.items).filter((i) => i.state === 'open' && !i.pullRequest).map((i) => String(i.number)));
+    const unblocked = listed.filter((issue) => {
+      const blocker = blockedBy(issue.body).find((n) => open.has(n));
+      if (blocker !== undefined) summary.blocked++;
+      return blocker === undefined;
+    });
+    const ready = sortIssues(unblocked).slice(0, this.maxIssues);
     summary.ready = ready.length;
     this.lastListing = summary;
     if (summary.truncated && ready.length < this.maxIssues) {
@@ -487,6 +501,37 @@ export class GitHubIssueSource implements IssueSource {
       }
       throw error;
     }
+  }
+
+  /** Opens an issue carrying this source's label (1 request); its number. */
+  async createIssue(issue: { title: string; body: string }): Promise<number> {
+    const answer = await this.send(
+      'POST /repos/{owner}/{repo}/issues',
+      { title: truncate(this.redact(issue.title), 250), body: this.commentText(issue.body), labels: [this.label] },
+      `opening an issue "${issue.title.slice(0, 60)}"`,
+    );
+    const number = isObject(answer.data) ? answer.data.number : undefined;
+    if (typeof number !== 'number') throw new GitHubSourceError(`Unexpected answer opening an issue in ${this.owner}/${this.repo}: no number`, 'other', answer.status);
+    return number;
+  }
+
+  /**
+   * The issues (open or closed) carrying this source's label whose body contains each marker: at
+   * most `maxPages` pages of 100, newest first (where a re-run's own issues are).
+   */
+  async findByMarkers(markers: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    const q = new URLSearchParams({ state: 'all', labels: this.label, sort: 'created', direction: 'desc', per_page: String(PER_PAGE) });
+    let url: string | undefined = `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
+    for (let page = 0; url !== undefined && page < this.maxPages && found.size < markers.length; page++) {
+      const answer = await this.send(`GET ${url}`, {}, `looking for issues an earlier run opened (${this.label})`);
+      for (const raw of Array.isArray(answer.data) ? answer.data : []) {
+        if (!isObject(raw) || typeof raw.number !== 'number' || typeof raw.body !== 'string' || raw.pull_request) continue;
+        for (const marker of markers) if (!found.has(marker) && raw.body.includes(marker)) found.set(marker, raw.number);
+      }
+      url = nextLink(answer.headers.link);
+    }
+    return found;
   }
 
   /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
@@ -703,6 +748,11 @@ export class GitHubIssueSource implements IssueSource {
 /** Requests the source made so far (for tests and the summary). */
 export function apiCallsOf(source: GitHubIssueSource): ApiCalls {
   return source.apiCalls;
+}
+
+/** The issue numbers of "Blocked by #N" lines in a body. */
+export function blockedBy(body: string): string[] {
+  return [...body.matchAll(/^\s*Blocked by #(\d+)\s*$/gim)].map((m) => m[1] as string);
 }
 
 /** The `priority:N` label's N (the smallest, when there are several). */

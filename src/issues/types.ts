@@ -35,6 +35,11 @@ export interface IssueSource {
   exportState?(): unknown;
   /** Hands back what exportState returned in an earlier run; anything unusable is ignored. */
   importState?(state: unknown): void;
+  /**
+   * Issues agent-loop itself created (the planning pipeline's phase issues): worked on whoever the
+   * source says wrote them (on GitHub the workflow token's bot, which is no OWNER or MEMBER).
+   */
+  trust?(ids: readonly string[]): void;
 }
 
 /** The label of an issue whose work waits in an open pull request; later runs skip it. */

@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Agent } from '../agents/types.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
-import { detectResumable } from '../checkpoint/resume.js';
+import { detectResumable, newestFirst } from '../checkpoint/resume.js';
 import type { Checkpoint, CheckpointStore, PipelinePhase } from '../checkpoint/types.js';
 import type { Logger } from '../report/logger.js';
 import type { Redactor } from '../report/redact.js';
@@ -132,7 +132,16 @@ async function open(deps: PipelineDeps): Promise<{ id: string; state: PipelineSt
   const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
   if (deps.resume && candidates.length === 0) throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
   const found = detectResumable(candidates);
-  if (!found) return start();
+  if (!found) {
+    // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
+    // request merged), so the loop runs on them again; no new issues for the same goal.
+    const done = newestFirst(candidates).find((c) => !deps.goal || (c.state as PipelineState).pipeline.goal.trim() === deps.goal.trim());
+    if (done) {
+      deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (--fresh starts the goal over).`);
+      return { id: done.id, state: done.state as PipelineState, resumeAt: 'implementation', resumed: true, errors: [] };
+    }
+    return start();
+  }
   const state = found.checkpoint.state as PipelineState;
   if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
     throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`);
