@@ -19563,6 +19563,45 @@ function mainHelp(version) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/util/onPath.ts
+/** Whether a program can be found on PATH, without running a shell. */
+
+
+/**
+ * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
+ * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
+ * entries (which would mean the current directory) are ignored.
+ */
+async function isOnPath(cmd, envPath = process.env.PATH) {
+    if (cmd === '')
+        return false;
+    const windows = process.platform === 'win32';
+    const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
+    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
+        ? [cmd]
+        : (envPath ?? '').split((external_node_path_default()).delimiter).filter((dir) => dir !== '').map((dir) => external_node_path_default().join(dir, cmd));
+    for (const candidate of candidates) {
+        for (const ext of extensions) {
+            if (await isExecutableFile(candidate + ext, windows))
+                return true;
+        }
+    }
+    return false;
+}
+async function isExecutableFile(file, windows) {
+    try {
+        const stat = await external_node_fs_namespaceObject.promises.stat(file);
+        if (!stat.isFile())
+            return false;
+        if (!windows)
+            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/agents/report.ts
 
 /**
@@ -20989,6 +21028,7 @@ class CommandAgent {
 
 
 
+
 function createAgent(options, env) {
     const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
     switch (options.agent) {
@@ -21002,6 +21042,14 @@ function createAgent(options, env) {
         case 'codex':
             return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
     }
+}
+/** The agent the options name, or why it cannot run here (its CLI is not on PATH). */
+async function availableAgent(options, env) {
+    if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
+        const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
+        return { problems: [`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`] };
+    }
+    return { agent: createAgent(options, env), problems: [] };
 }
 
 ;// CONCATENATED MODULE: ./src/git/git.ts
@@ -21029,6 +21077,20 @@ function execGitIn(cwd, env) {
         });
     });
 }
+/**
+ * Git in `cwd`. Commits (and notes, which are commits on the notes ref) must not fail on a machine
+ * without a git identity (CI runners, containers): then agent-loop's own is passed with `-c`.
+ */
+function gitRunner(cwd, env = process.env) {
+    const exec = execGitIn(cwd, env);
+    let identity;
+    return {
+        async run(args) {
+            identity ??= exec(['config', 'user.email']).then((r) => r.stdout.trim() !== '' ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
+            return exec([...(await identity), ...args]);
+        },
+    };
+}
 /** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
 async function openGit(cwd, env) {
     const raw = execGitIn(cwd, env);
@@ -21036,21 +21098,18 @@ async function openGit(cwd, env) {
     if (top.code !== 0)
         return undefined;
     const topLevel = top.stdout.trim();
-    const hasIdentity = (await raw(['config', 'user.email'])).stdout.trim() !== '';
-    // Commits must not fail on a machine without a git identity (CI runners, containers).
-    const identity = hasIdentity ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com'];
-    const exec = execGitIn(topLevel, env);
+    const runner = gitRunner(topLevel, env);
     const git = async (...args) => {
-        const r = await exec([...identity, ...args]);
+        const r = await runner.run(args);
         if (r.code !== 0)
             throw new GitError(args, r.code, r.stderr || r.stdout);
         return r.stdout.trim();
     };
-    const tryGit = async (...args) => (await exec([...identity, ...args])).code === 0;
+    const tryGit = async (...args) => (await runner.run(args)).code === 0;
     return {
         topLevel,
         async currentRef() {
-            const branch = await exec(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+            const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
             return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
         },
         branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
@@ -21096,7 +21155,7 @@ async function openGit(cwd, env) {
             await git('branch', '--quiet', '-D', branch);
         },
         async fetchBranch(remote, branch) {
-            const listed = await exec(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+            const listed = await runner.run(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
             if (listed.code === 2)
                 return false; // --exit-code: 2 is "no matching ref"
             if (listed.code !== 0)
@@ -21265,45 +21324,6 @@ function isClosed(issue) {
 const PR_OPEN_LABEL = 'agent-loop:pr-open';
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 const ESCALATED_LABEL = 'agent-loop:escalated';
-
-;// CONCATENATED MODULE: ./src/util/onPath.ts
-/** Whether a program can be found on PATH, without running a shell. */
-
-
-/**
- * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
- * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
- * entries (which would mean the current directory) are ignored.
- */
-async function isOnPath(cmd, envPath = process.env.PATH) {
-    if (cmd === '')
-        return false;
-    const windows = process.platform === 'win32';
-    const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
-    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
-        ? [cmd]
-        : (envPath ?? '').split((external_node_path_default()).delimiter).filter((dir) => dir !== '').map((dir) => external_node_path_default().join(dir, cmd));
-    for (const candidate of candidates) {
-        for (const ext of extensions) {
-            if (await isExecutableFile(candidate + ext, windows))
-                return true;
-        }
-    }
-    return false;
-}
-async function isExecutableFile(file, windows) {
-    try {
-        const stat = await external_node_fs_namespaceObject.promises.stat(file);
-        if (!stat.isFile())
-            return false;
-        if (!windows)
-            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
 
 ;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
 
@@ -21684,6 +21704,10 @@ function findLatest(parsed, id) {
 
 
 
+/** The hidden marker line that ties an issue to its phase key where the sink assigns the ids (bd, GitHub). */
+function phaseIssueMarker(key) {
+    return `<!-- agent-loop:phase-issue ${key} -->`;
+}
 /** The `created_by` of the dependencies this module writes. */
 const CREATED_BY = 'agent-loop';
 /** beads' default priority (0 is the most urgent, 4 the least). */
@@ -21832,6 +21856,7 @@ async function readIfExists(absolute, shown) {
 
 
 
+
 /** `bd list` shows open issues only, 50 at most, by default: `--all` adds the closed ones, `--limit 0` lifts the cap. */
 const BD_LIST_ALL_ARGS = ['list', '--json', '--all', '--limit', '0'];
 /** The issue type and priority of the phase issues (beads' defaults, given explicitly). */
@@ -21841,10 +21866,6 @@ const PRIORITY = '2';
 const KEY = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
 /** Statuses of issues that are gone: such an issue does not count as present. */
 const DELETED_STATUSES = new Set(['tombstone']);
-/** The hidden marker line that ties a bd issue to its phase key. */
-function phaseIssueMarker(key) {
-    return `<!-- agent-loop:phase-issue ${key} -->`;
-}
 /** Pure: the description of a phase issue: the phase's body, a blank line, the marker line. */
 function describePhaseIssue(body, key) {
     const text = body.replace(/\s+$/, '');
@@ -22962,6 +22983,24 @@ async function runTestCommand(command, opts) {
     return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
 }
 
+;// CONCATENATED MODULE: ./src/util/promptDir.ts
+/** Prompt templates a user keeps in a directory (--tdd-prompts, --plan-prompts): the named files that exist, read. */
+
+
+function readPromptDir(option, files) {
+    const dir = external_node_path_default().resolve(option.cwd, option.value);
+    const names = Object.values(files);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        return { templates: {}, problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).` };
+    }
+    const templates = {};
+    for (const [key, file] of Object.entries(files)) {
+        if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
+            templates[key] = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(dir, file), 'utf8');
+    }
+    return { templates };
+}
+
 ;// CONCATENATED MODULE: ./src/issues/index.ts
 
 
@@ -23503,7 +23542,7 @@ async function runIteration(deps, before) {
                 if (exhausted(policy, attempts)) {
                     return {
                         state: close(state, failed),
-                        halt: { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) },
+                        halt: agentUnavailable(attempts, failure),
                     };
                 }
                 return { state: close(state, failed) };
@@ -23609,6 +23648,10 @@ function logUsage(deps, n, result, state) {
         iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
         tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
     });
+}
+/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
+function agentUnavailable(attempts, failure) {
+    return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
 }
 /** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
 function afterAgentRun(before, cycle, n, started, result) {
@@ -23722,7 +23765,6 @@ function iso_duration(params) {
 
 
 
-
 const NOTES_REF = 'refs/notes/agent-loop';
 /** Seed 003's "Error Types" table, in its order. */
 const TDD_ERROR_TYPES = [
@@ -23766,25 +23808,8 @@ const TddNoteSchema = object({
     test_result: schemas_enum(TDD_TEST_RESULTS),
     error: notes_TddErrorSchema.nullable().optional(),
 });
-/**
- * Git in `cwd`. Writing a note makes a commit on the notes ref, which needs an identity: when the
- * repository has none configured (CI runners, containers), agent-loop's own is passed with `-c`.
- */
-function notesGit(cwd, env = process.env) {
-    const exec = (args) => new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-            const code = error ? (typeof error.code === 'number' ? Number(error.code) : 1) : 0;
-            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-        });
-    });
-    let identity;
-    return {
-        async run(args) {
-            identity ??= exec(['config', 'user.email']).then((r) => r.stdout.trim() !== '' ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
-            return exec([...(await identity), ...args]);
-        },
-    };
-}
+/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
+const notesGit = gitRunner;
 async function must(git, args) {
     const r = await git.run(args);
     if (r.code !== 0)
@@ -24584,7 +24609,7 @@ async function runTddIteration(deps, initial) {
             const attempts = state.environmentFailures + 1;
             state = { ...state, environmentFailures: attempts };
             if (exhausted(POLICIES.permanent_environment, attempts)) {
-                return { state: close(state, 'agent_failed', 'halt'), halt: { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) } };
+                return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(attempts, failure) };
             }
             return { state: close(state, 'agent_failed', 'retry') };
         }
@@ -25629,14 +25654,8 @@ async function runCommand(options, io) {
     };
     if (options.source === 'github' && !io.source)
         problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
-    const built = createAgent(options, io.env);
-    const agent = 'problem' in built ? undefined : built;
-    if ('problem' in built)
-        problems.push(built.problem);
-    if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
-        const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
-        problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`);
-    }
+    const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+    problems.push(...agentProblems);
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
         problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');
@@ -25650,16 +25669,12 @@ async function runCommand(options, io) {
             problems.push(`--plan: cannot read '${options.plan}' (${error.code ?? error.message}).`);
         }
     }
-    const templates = {};
-    if (options.tddPrompts) {
-        const dir = external_node_path_default().resolve(io.cwd, options.tddPrompts);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
-            problems.push(`--tdd-prompts: '${options.tddPrompts}' does not exist. Point it at a directory holding red.md, green.md or refactor.md.`);
-        for (const [phase, file] of [['RED', 'red.md'], ['GREEN', 'green.md'], ['REFACTOR', 'refactor.md']]) {
-            if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
-                templates[phase] = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(dir, file), 'utf8');
-        }
-    }
+    const prompts = options.tddPrompts
+        ? readPromptDir({ flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd }, { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' })
+        : { templates: {} };
+    if (prompts.problem)
+        problems.push(prompts.problem);
+    const templates = prompts.templates;
     const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
     const onWarning = (message) => logger.warn('source.warning', message);
     const source = io.source ? io.source(onWarning) : await createBeadsSource({
@@ -25728,9 +25743,8 @@ async function runCommand(options, io) {
 /**
  * `agent-loop plan`: the planning pipeline (src/pipeline/run.ts) with the run's agent and state
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
- * issues the pipeline created, in the beads file.
+ * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
-
 
 
 
@@ -25764,30 +25778,20 @@ async function planCommand(options, io) {
             problems.push(`--goal-file: cannot read '${options.goalFile}' (${error.code ?? error.message}).`);
         }
     }
-    const templates = {};
-    if (options.planPrompts) {
-        const dir = external_node_path_default().resolve(io.cwd, options.planPrompts);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(dir))
-            problems.push(`--plan-prompts: '${options.planPrompts}' does not exist. Point it at a directory holding ${Object.values(PROMPT_FILES).join(', ')} (any of them).`);
-        for (const [phase, file] of Object.entries(PROMPT_FILES)) {
-            if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
-                templates[phase] = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(dir, file), 'utf8');
-        }
-    }
+    const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };
+    if (prompts.problem)
+        problems.push(prompts.problem);
+    const templates = prompts.templates;
     if (!options.testCommand && !detectTestCommand(io.cwd)) {
         problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
     }
-    const built = createAgent(options, io.env);
-    if ('problem' in built)
-        problems.push(built.problem);
-    if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
-        problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it, or choose another agent with --agent command --agent-command CMD.`);
-    }
+    const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+    problems.push(...agentProblems);
     const fail = () => {
         io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
         return 2;
     };
-    if (problems.length > 0 || 'problem' in built)
+    if (problems.length > 0 || !agent)
         return fail();
     const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
     for (const [phase, template] of Object.entries(templates)) {
@@ -25811,12 +25815,12 @@ async function planCommand(options, io) {
     }
     try {
         return await runPipeline({
-            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent: built, logger, clock: io.clock, redact,
+            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent, logger, clock: io.clock, redact,
             phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
             maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
             fresh: options.fresh, ...(options.resume ? { resume: options.resume } : {}), ...(io.signal ? { signal: io.signal } : {}),
-            // Implementation: the loop in this checkpoint, on the created issues of the beads file.
+            // Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's).
             implement: async (checkpointId, issueIds) => {
                 // The new issues are committed on the base branch first: the loop's cycles branch off it,
                 // and an escalated cycle returns to it.
@@ -25825,7 +25829,6 @@ async function planCommand(options, io) {
                 }
                 return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
                     ...io, onlyIssues: issueIds,
-                    source: io.source ?? ((warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: external_node_path_default().resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() }))),
                 });
             },
         });

@@ -1,12 +1,13 @@
 /** Builds the agent the options name. */
 import type { Options } from '../config.js';
 import { splitArgs } from '../util/args.js';
+import { isOnPath } from '../util/onPath.js';
 import { ClaudeAgent } from './claude.js';
 import { CodexAgent } from './codex.js';
 import { CommandAgent } from './command.js';
 import type { Agent } from './types.js';
 
-export function createAgent(options: Options, env: NodeJS.ProcessEnv): Agent | { problem: string } {
+export function createAgent(options: Options, env: NodeJS.ProcessEnv): Agent {
   const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
   switch (options.agent) {
     case 'command':
@@ -19,4 +20,13 @@ export function createAgent(options: Options, env: NodeJS.ProcessEnv): Agent | {
     case 'codex':
       return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
   }
+}
+
+/** The agent the options name, or why it cannot run here (its CLI is not on PATH). */
+export async function availableAgent(options: Options, env: NodeJS.ProcessEnv): Promise<{ agent: Agent; problems: [] } | { agent?: undefined; problems: string[] }> {
+  if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
+    const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
+    return { problems: [`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`] };
+  }
+  return { agent: createAgent(options, env), problems: [] };
 }

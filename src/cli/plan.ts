@@ -1,16 +1,14 @@
 /**
  * `agent-loop plan`: the planning pipeline (src/pipeline/run.ts) with the run's agent and state
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
- * issues the pipeline created, in the beads file.
+ * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config.js';
-import { createAgent } from '../agents/index.js';
+import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
-import { BdCliSource } from '../issues/beadsCli.js';
-import { BeadsFileSource } from '../issues/beadsFile.js';
 import { BdCliPhaseIssueSink } from '../pipeline/bdSink.js';
 import { BeadsFilePhaseIssueSink, type PhaseIssueSink } from '../pipeline/beadsCreate.js';
 import { type AgentPhaseName, PRE_IMPLEMENTATION_PHASES, unknownPlaceholders, withOverrides } from '../pipeline/phases.js';
@@ -20,6 +18,7 @@ import { createRedactor } from '../report/redact.js';
 import { detectTestCommand } from '../loop/testGate.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { isOnPath } from '../util/onPath.js';
+import { readPromptDir } from '../util/promptDir.js';
 import { type RunIO, runCommand } from './run.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
@@ -43,27 +42,19 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
       problems.push(`--goal-file: cannot read '${options.goalFile}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
     }
   }
-  const templates: Partial<Record<AgentPhaseName, string>> = {};
-  if (options.planPrompts) {
-    const dir = path.resolve(io.cwd, options.planPrompts);
-    if (!existsSync(dir)) problems.push(`--plan-prompts: '${options.planPrompts}' does not exist. Point it at a directory holding ${Object.values(PROMPT_FILES).join(', ')} (any of them).`);
-    for (const [phase, file] of Object.entries(PROMPT_FILES) as [AgentPhaseName, string][]) {
-      if (existsSync(path.join(dir, file))) templates[phase] = readFileSync(path.join(dir, file), 'utf8');
-    }
-  }
+  const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };
+  if (prompts.problem) problems.push(prompts.problem);
+  const templates: Partial<Record<AgentPhaseName, string>> = prompts.templates;
   if (!options.testCommand && !detectTestCommand(io.cwd)) {
     problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
   }
-  const built = createAgent(options, io.env);
-  if ('problem' in built) problems.push(built.problem);
-  if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
-    problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it, or choose another agent with --agent command --agent-command CMD.`);
-  }
+  const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+  problems.push(...agentProblems);
   const fail = () => {
     io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
     return 2;
   };
-  if (problems.length > 0 || 'problem' in built) return fail();
+  if (problems.length > 0 || !agent) return fail();
 
   const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
   for (const [phase, template] of Object.entries(templates)) {
@@ -86,12 +77,12 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
   }
   try {
     return await runPipeline({
-      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent: built, logger, clock: io.clock, redact,
+      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent, logger, clock: io.clock, redact,
       phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
       maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
       fresh: options.fresh, ...(options.resume ? { resume: options.resume } : {}), ...(io.signal ? { signal: io.signal } : {}),
-      // Implementation: the loop in this checkpoint, on the created issues of the beads file.
+      // Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's).
       implement: async (checkpointId, issueIds) => {
         // The new issues are committed on the base branch first: the loop's cycles branch off it,
         // and an escalated cycle returns to it.
@@ -100,7 +91,6 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
         }
         return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
           ...io, onlyIssues: issueIds,
-          source: io.source ?? ((warn) => (useBd ? new BdCliSource({ cwd: io.cwd, onWarning: warn }) : new BeadsFileSource({ file: path.resolve(io.cwd, issuesFile), cwd: io.cwd, onWarning: warn, now: () => io.clock.now() }))),
         });
       },
     });

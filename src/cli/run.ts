@@ -2,14 +2,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config.js';
-import { createAgent } from '../agents/index.js';
-import type { Agent } from '../agents/types.js';
+import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
 import type { IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
-import { isOnPath } from '../util/onPath.js';
+import { readPromptDir } from '../util/promptDir.js';
 import { StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, exitCodeFor, summaryLine } from '../loop/result.js';
 import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
@@ -52,13 +51,8 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   };
 
   if (options.source === 'github' && !io.source) problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
-  const built = createAgent(options, io.env);
-  const agent: Agent | undefined = 'problem' in built ? undefined : built;
-  if ('problem' in built) problems.push(built.problem);
-  if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, io.env.PATH))) {
-    const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
-    problems.push(`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`);
-  }
+  const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+  problems.push(...agentProblems);
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
     problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');
@@ -71,14 +65,11 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
       problems.push(`--plan: cannot read '${options.plan}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
     }
   }
-  const templates: Partial<Record<'RED' | 'GREEN' | 'REFACTOR', string>> = {};
-  if (options.tddPrompts) {
-    const dir = path.resolve(io.cwd, options.tddPrompts);
-    if (!existsSync(dir)) problems.push(`--tdd-prompts: '${options.tddPrompts}' does not exist. Point it at a directory holding red.md, green.md or refactor.md.`);
-    for (const [phase, file] of [['RED', 'red.md'], ['GREEN', 'green.md'], ['REFACTOR', 'refactor.md']] as const) {
-      if (existsSync(path.join(dir, file))) templates[phase] = readFileSync(path.join(dir, file), 'utf8');
-    }
-  }
+  const prompts = options.tddPrompts
+    ? readPromptDir({ flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd }, { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' })
+    : { templates: {} };
+  if (prompts.problem) problems.push(prompts.problem);
+  const templates = prompts.templates;
   const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
   const onWarning = (message: string) => logger.warn('source.warning', message);
   const source = io.source ? io.source(onWarning) : await createBeadsSource({

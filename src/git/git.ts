@@ -53,27 +53,45 @@ function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
     });
 }
 
+/** Plain git in a directory: the exit code and output of one call (notes, pushes of other refs). */
+export interface GitRunner {
+  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+/**
+ * Git in `cwd`. Commits (and notes, which are commits on the notes ref) must not fail on a machine
+ * without a git identity (CI runners, containers): then agent-loop's own is passed with `-c`.
+ */
+export function gitRunner(cwd: string, env: NodeJS.ProcessEnv = process.env): GitRunner {
+  const exec = execGitIn(cwd, env);
+  let identity: Promise<string[]> | undefined;
+  return {
+    async run(args) {
+      identity ??= exec(['config', 'user.email']).then((r) =>
+        r.stdout.trim() !== '' ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
+      return exec([...(await identity), ...args]);
+    },
+  };
+}
+
 /** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
 export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git | undefined> {
   const raw = execGitIn(cwd, env);
   const top = await raw(['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return undefined;
   const topLevel = top.stdout.trim();
-  const hasIdentity = (await raw(['config', 'user.email'])).stdout.trim() !== '';
-  // Commits must not fail on a machine without a git identity (CI runners, containers).
-  const identity = hasIdentity ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com'];
-  const exec = execGitIn(topLevel, env);
+  const runner = gitRunner(topLevel, env);
   const git = async (...args: string[]) => {
-    const r = await exec([...identity, ...args]);
+    const r = await runner.run(args);
     if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
     return r.stdout.trim();
   };
-  const tryGit = async (...args: string[]) => (await exec([...identity, ...args])).code === 0;
+  const tryGit = async (...args: string[]) => (await runner.run(args)).code === 0;
 
   return {
     topLevel,
     async currentRef() {
-      const branch = await exec(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+      const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
       return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
     },
     branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
@@ -115,7 +133,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
       await git('branch', '--quiet', '-D', branch);
     },
     async fetchBranch(remote, branch) {
-      const listed = await exec(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+      const listed = await runner.run(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
       if (listed.code === 2) return false; // --exit-code: 2 is "no matching ref"
       if (listed.code !== 0) throw new GitError(['ls-remote', remote, branch], listed.code, listed.stderr);
       await git('fetch', '--quiet', '--no-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`);

@@ -108,7 +108,7 @@ export async function runIteration(deps: SliceDeps, before: LoopState): Promise<
         if (exhausted(policy, attempts)) {
           return {
             state: close(state, failed),
-            halt: { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) },
+            halt: agentUnavailable(attempts, failure),
           };
         }
         return { state: close(state, failed) };
@@ -215,6 +215,11 @@ function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopSt
     iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
     tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
   });
+}
+
+/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
+export function agentUnavailable(attempts: number, failure: AgentFailure): NonNullable<IterationOutcome['halt']> {
+  return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
 }
 
 /** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */

@@ -22,7 +22,8 @@
 import { execFileCommand, isNotFound, parseJsonOutput, type ExecFn, type ExecResult } from '../issues/beadsCli.js';
 import { isBeadsRecord, isPlainObject, type BeadsRecord } from '../issues/ready.js';
 import type { SourceWarning } from '../issues/types.js';
-import { planPhaseIssueIds, type PhaseIssueInput, type PhaseIssueRequest, type PhaseIssueResult, type PhaseIssueSink } from './beadsCreate.js';
+import { phaseIssueMarker, planPhaseIssueIds, type PhaseIssueInput, type PhaseIssueRequest, type PhaseIssueResult, type PhaseIssueSink } from './beadsCreate.js';
+export { phaseIssueMarker } from './beadsCreate.js';
 
 /** A phase issue result with the bd id of each key. */
 export type BdPhaseIssueResult = PhaseIssueResult & {
@@ -50,10 +51,6 @@ const KEY = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
 /** Statuses of issues that are gone: such an issue does not count as present. */
 const DELETED_STATUSES = new Set(['tombstone']);
 
-/** The hidden marker line that ties a bd issue to its phase key. */
-export function phaseIssueMarker(key: string): string {
-  return `<!-- agent-loop:phase-issue ${key} -->`;
-}
 
 /** Pure: the description of a phase issue: the phase's body, a blank line, the marker line. */
 export function describePhaseIssue(body: string, key: string): string {

@@ -54,6 +54,11 @@ export interface PhaseIssueSink {
   createPhaseIssues(request: PhaseIssueRequest): Promise<PhaseIssueResult>;
 }
 
+/** The hidden marker line that ties an issue to its phase key where the sink assigns the ids (bd, GitHub). */
+export function phaseIssueMarker(key: string): string {
+  return `<!-- agent-loop:phase-issue ${key} -->`;
+}
+
 /** The `created_by` of the dependencies this module writes. */
 export const CREATED_BY = 'agent-loop';
 /** beads' default priority (0 is the most urgent, 4 the least). */

@@ -4,8 +4,7 @@
  * the numbers, so each issue carries a hidden key marker, found again on a re-run: no duplicates.
  */
 import type { GitHubIssueSource } from '../issues/github.js';
-import { phaseIssueMarker } from './bdSink.js';
-import { type PhaseIssueRequest, type PhaseIssueResult, type PhaseIssueSink, planPhaseIssueIds } from './beadsCreate.js';
+import { type PhaseIssueRequest, type PhaseIssueResult, type PhaseIssueSink, phaseIssueMarker, planPhaseIssueIds } from './beadsCreate.js';
 
 export class GitHubPhaseIssueSink implements PhaseIssueSink {
   constructor(private readonly github: Pick<GitHubIssueSource, 'createIssue' | 'findByMarkers'>) {}

@@ -9,8 +9,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentResult } from '../agents/types.js';
-import { POLICIES, backoffMs, environmentAdvice, exhausted, failureKind } from '../failure/policy.js';
-import { type IterationOutcome, afterAgentRun } from '../loop/iteration.js';
+import { POLICIES, backoffMs, exhausted, failureKind } from '../failure/policy.js';
+import { type IterationOutcome, afterAgentRun, agentUnavailable } from '../loop/iteration.js';
 import type { SliceDeps } from '../loop/slice.js';
 import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
 import { rfc3339 } from '../util/clock.js';
@@ -118,7 +118,7 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState): Prom
       const attempts = state.environmentFailures + 1;
       state = { ...state, environmentFailures: attempts };
       if (exhausted(POLICIES.permanent_environment, attempts)) {
-        return { state: close(state, 'agent_failed', 'halt'), halt: { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) } };
+        return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(attempts, failure) };
       }
       return { state: close(state, 'agent_failed', 'retry') };
     }

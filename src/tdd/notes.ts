@@ -4,12 +4,11 @@
  * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
  * rollback (`git reset --hard`) takes the state back with the commits.
  */
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { GitError } from '../git/git.js';
+import { GitError, type GitRunner, gitRunner } from '../git/git.js';
 
 export const NOTES_REF = 'refs/notes/agent-loop';
 
@@ -64,32 +63,11 @@ export const TddNoteSchema = z.object({
 });
 export type TddNote = z.infer<typeof TddNoteSchema>;
 
-/** The one process call the notes need; tests and callers may hand in their own. */
-export interface NotesGit {
-  run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
-}
+/** The one process call the notes need (git.ts's runner); tests and callers may hand in their own. */
+export type NotesGit = GitRunner;
 
-/**
- * Git in `cwd`. Writing a note makes a commit on the notes ref, which needs an identity: when the
- * repository has none configured (CI runners, containers), agent-loop's own is passed with `-c`.
- */
-export function notesGit(cwd: string, env: NodeJS.ProcessEnv = process.env): NotesGit {
-  const exec = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      });
-    });
-  let identity: Promise<string[]> | undefined;
-  return {
-    async run(args) {
-      identity ??= exec(['config', 'user.email']).then((r) =>
-        r.stdout.trim() !== '' ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
-      return exec([...(await identity), ...args]);
-    },
-  };
-}
+/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
+export const notesGit = gitRunner;
 
 async function must(git: NotesGit, args: string[]): Promise<string> {
   const r = await git.run(args);
