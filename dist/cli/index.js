@@ -19524,6 +19524,489 @@ function usageError(opts) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
+;// CONCATENATED MODULE: ./src/safety/lock.ts
+/**
+ * One run at a time: a lock file per state directory (and, in a git repository, one per
+ * repository), holding who took it. A second `run`, `plan` or `cleanup` is refused naming the
+ * holder; a lock whose process is gone (same host, pid not alive) is taken over and reported.
+ *
+ * The lock is created with O_EXCL, so two starters never both create it; a stale one is first
+ * renamed away (atomic), and what was renamed is checked to be the stale lock that was judged,
+ * so a fresh lock that another starter created in between is put back, never stolen.
+ */
+
+
+/** The file name of the lock inside a state directory; persistence never publishes it. */
+const LOCK_FILE = 'lock.json';
+/** Takes every lock in `files` (all or none), in order. */
+async function acquireLocks(files, me, deps) {
+    const taken = [];
+    const tookOver = [];
+    const releaseAll = () => {
+        for (const file of taken.splice(0))
+            releaseLock(file, me);
+    };
+    for (const file of files) {
+        const r = await acquireOne(file, me, deps);
+        if (!r.ok) {
+            releaseAll();
+            return { ok: false, file, holder: r.holder };
+        }
+        taken.push(file);
+        if (r.tookOver)
+            tookOver.push({ file, holder: r.tookOver });
+    }
+    return { ok: true, release: releaseAll, tookOver };
+}
+async function acquireOne(file, me, deps) {
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
+    let tookOver;
+    // Bounded: each round either creates the lock, reports a live holder, or removes a stale one.
+    for (let round = 0; round < 5; round++) {
+        if (create(file, me))
+            return { ok: true, ...(tookOver ? { tookOver } : {}) };
+        const holder = readHolder(file);
+        if (holder === 'gone')
+            continue; // released meanwhile: try again
+        if (holder && (holder.host !== me.host || deps.isAlive(holder.pid)))
+            return { ok: false, holder };
+        if (!holder && !isOld(file))
+            return { ok: false, holder: undefined }; // being written right now
+        // Stale (its process is gone, or unreadable and old): move it aside, then check what moved.
+        const aside = `${file}.stale-${me.pid}-${Date.now()}`;
+        try {
+            await external_node_fs_namespaceObject.promises.rename(file, aside);
+        }
+        catch {
+            continue; // someone else moved it first
+        }
+        const moved = readHolder(aside);
+        const same = moved !== 'gone' && (moved === undefined ? holder === undefined : holder !== undefined && moved.pid === holder.pid && moved.startedAt === holder.startedAt);
+        if (!same) {
+            // A fresh lock taken in between: put it back (link fails if yet another exists) and report it.
+            try {
+                (0,external_node_fs_namespaceObject.linkSync)(aside, file);
+            }
+            catch {
+                // the newest lock stays
+            }
+            await external_node_fs_namespaceObject.promises.rm(aside, { force: true });
+            return { ok: false, holder: moved === 'gone' ? undefined : moved };
+        }
+        await external_node_fs_namespaceObject.promises.rm(aside, { force: true });
+        tookOver = holder ?? { pid: 0, host: me.host, startedAt: 'unknown', command: 'unknown (unreadable lock file)', cwd: '' };
+    }
+    return { ok: false, holder: undefined };
+}
+function create(file, me) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, 'wx', 0o644);
+    }
+    catch (error) {
+        if (error.code === 'EEXIST')
+            return false;
+        throw error;
+    }
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, `${JSON.stringify(me)}\n`);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    return true;
+}
+/** The holder in a lock file; 'gone' when there is no file; undefined when it cannot be read as one. */
+function readHolder(file) {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (error) {
+        return error.code === 'ENOENT' ? 'gone' : undefined;
+    }
+    try {
+        const h = JSON.parse(text);
+        if (typeof h.pid === 'number' && typeof h.host === 'string' && typeof h.startedAt === 'string') {
+            return { pid: h.pid, host: h.host, startedAt: h.startedAt, command: String(h.command ?? ''), cwd: String(h.cwd ?? '') };
+        }
+    }
+    catch {
+        // not JSON
+    }
+    return undefined;
+}
+/** An unreadable lock file older than a few seconds was left half-written by a crash. */
+function isOld(file) {
+    try {
+        return Date.now() - (0,external_node_fs_namespaceObject.statSync)(file).mtimeMs > 5000;
+    }
+    catch {
+        return true;
+    }
+}
+/** Removes the lock when it is still ours (synchronous: also used on process exit). */
+function releaseLock(file, me) {
+    const holder = readHolder(file);
+    if (holder === 'gone' || !holder || holder.pid !== me.pid || holder.startedAt !== me.startedAt)
+        return;
+    try {
+        (0,external_node_fs_namespaceObject.unlinkSync)(file);
+    }
+    catch {
+        // already gone
+    }
+}
+/** One line naming the holder, for the refusal. */
+function describeHolder(holder) {
+    if (!holder)
+        return 'another agent-loop process (its lock file is being written or cannot be read)';
+    return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${holder.command ? ` (${holder.command})` : ''}${holder.cwd ? ` in ${holder.cwd}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/safety/preconditions.ts
+/**
+ * What must hold in the repository before any agent runs (zero agent cost): the user's own work is
+ * never swept into a commit, and the run's work never lands on a detached commit or in the middle
+ * of someone's merge. `preconditionProblems` decides from gathered facts (pure); `gatherRepoFacts`
+ * asks git and the file system (thin).
+ */
+
+
+
+const FIX = {
+    merge: 'finish it (git commit) or abandon it (git merge --abort)',
+    rebase: 'finish it (git rebase --continue) or abandon it (git rebase --abort)',
+    'cherry-pick': 'finish it (git cherry-pick --continue) or abandon it (git cherry-pick --abort)',
+    revert: 'finish it (git revert --continue) or abandon it (git revert --abort)',
+    bisect: 'end it (git bisect reset)',
+};
+const SHOWN = 10;
+/** Every reason the run must not start, each naming what is wrong and the command that fixes it. Pure. */
+function preconditionProblems(f) {
+    if (f.gitMissing) {
+        return [`git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`];
+    }
+    if (f.notARepository)
+        return [];
+    const problems = [];
+    if (f.indexLock) {
+        problems.push(`git: ${f.indexLock} exists: another git process is running in this repository, or one was killed and left its lock. If no git process is running, remove it (rm '${f.indexLock}') and run again.`);
+    }
+    if (f.noCommits) {
+        problems.push(`git: the repository at ${f.topLevel} has no commits yet, so there is no base branch for the cycles to branch from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), then run again.`);
+    }
+    if (f.operation) {
+        problems.push(`git: a ${f.operation} is in progress in ${f.topLevel}. The loop would commit into it; ${FIX[f.operation]}, then run again.`);
+    }
+    if (!f.noCommits && f.branch === undefined) {
+        problems.push(`git: HEAD is detached at ${f.detachedAt?.slice(0, 12) ?? 'an unknown commit'}: finished work would be merged into commits no branch holds, and lost. Check out the branch the work should land on (git switch main, or git switch -c <new-branch> to keep this commit), then run again.`);
+    }
+    // The previous run's own work in flight (a cycle branch) is the resumed run's to commit or park.
+    const ownCycle = f.branch?.startsWith('agent-loop/') ?? false;
+    if (f.dirty.length > 0 && !ownCycle) {
+        const shown = f.dirty.slice(0, SHOWN).join(', ');
+        const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
+        problems.push(`git: the working tree of ${f.topLevel} has uncommitted changes or untracked files: ${shown}${more}. The agent's commits would take them along; commit them, stash them (git stash --include-untracked) or ignore them (.gitignore), then run again.`);
+    }
+    return problems;
+}
+function execGit(cwd, env) {
+    return (args) => new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+            const code = error ? (typeof error.code === 'number' ? Number(error.code) : -1) : 0;
+            resolve({ code, stdout: String(stdout), ...(error && code === -1 ? { error: error.code ?? error.message } : {}) });
+        });
+    });
+}
+/** The nearest `.git` (directory or worktree file) at or above `dir`, or undefined. */
+function findDotGit(dir) {
+    for (let d = external_node_path_default().resolve(dir);; d = external_node_path_default().dirname(d)) {
+        const candidate = external_node_path_default().join(d, '.git');
+        if ((0,external_node_fs_namespaceObject.existsSync)(candidate))
+            return candidate;
+        if (external_node_path_default().dirname(d) === d)
+            return undefined;
+    }
+}
+/**
+ * The facts `preconditionProblems` decides on. `ignore` lists paths (absolute) whose changes are
+ * the run's own: the state directory when it lies inside the tree, and agent-loop's temporary files.
+ */
+async function gatherRepoFacts(cwd, env, ignore) {
+    const git = execGit(cwd, env);
+    const top = await git(['rev-parse', '--show-toplevel']);
+    if (top.code === -1) {
+        const dotGit = findDotGit(cwd);
+        return dotGit ? { gitMissing: { dotGit, error: top.error ?? 'not found' }, dirty: [] } : { notARepository: true, dirty: [] };
+    }
+    if (top.code !== 0)
+        return { notARepository: true, dirty: [] };
+    const topLevel = top.stdout.trim();
+    const gitDirOut = await git(['rev-parse', '--absolute-git-dir']);
+    const gitDir = gitDirOut.stdout.trim();
+    const facts = { topLevel, dirty: [] };
+    const lock = external_node_path_default().join(gitDir, 'index.lock');
+    if ((0,external_node_fs_namespaceObject.existsSync)(lock))
+        facts.indexLock = lock;
+    const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD']);
+    if (head.code !== 0)
+        facts.noCommits = true;
+    const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+    if (branch.code === 0)
+        facts.branch = branch.stdout.trim();
+    else
+        facts.detachedAt = head.stdout.trim();
+    facts.operation = await operationInProgress(gitDir);
+    const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']);
+    const ignored = ignore.paths.map((p) => external_node_path_default().relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+    const entries = status.stdout.split('\0').filter((e) => e.length > 3);
+    for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        const code = entry.slice(0, 2);
+        const file = entry.slice(3);
+        if (code[0] === 'R' || code[0] === 'C')
+            i++; // the rename's source follows
+        const bare = file.replace(/\/$/, '');
+        if (ignored.some((rel) => bare === rel || bare.startsWith(`${rel}/`)))
+            continue;
+        if (ignore.isOwnFile?.(external_node_path_default().basename(bare)))
+            continue;
+        facts.dirty.push(file);
+    }
+    return facts;
+}
+async function operationInProgress(gitDir) {
+    const has = async (name) => external_node_fs_namespaceObject.promises.stat(external_node_path_default().join(gitDir, name)).then(() => true, () => false);
+    if (await has('rebase-merge') || await has('rebase-apply'))
+        return 'rebase';
+    if (await has('MERGE_HEAD'))
+        return 'merge';
+    if (await has('CHERRY_PICK_HEAD'))
+        return 'cherry-pick';
+    if (await has('REVERT_HEAD'))
+        return 'revert';
+    if (await has('BISECT_LOG'))
+        return 'bisect';
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/safety/processes.ts
+/**
+ * The process groups a run starts (the agent's, the test command's) are recorded in the state
+ * directory while they run, so that after a SIGKILL of the engine the next run ends a group the
+ * dead run left behind before it starts anything. A record carries the leader's start time (from
+ * /proc), so a pid the system has since given to another process is never signalled.
+ */
+
+
+/** The directory of the records, inside the state directory (never published with it). */
+const RUNTIME_DIR = 'run';
+/** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
+function readProcStat(pid, procRoot = '/proc') {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, String(pid), 'stat'), 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
+}
+/** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
+function liveGroupMembers(pgid, since, procRoot = '/proc') {
+    let names;
+    try {
+        names = (0,external_node_fs_namespaceObject.readdirSync)(procRoot);
+    }
+    catch {
+        return [];
+    }
+    const members = [];
+    for (const name of names) {
+        if (!/^\d+$/.test(name))
+            continue;
+        const stat = readProcStat(Number(name), procRoot);
+        if (!stat || stat.pgrp !== pgid || stat.state === 'Z' || stat.state === 'X')
+            continue;
+        if (since !== '' && stat.startTime !== '' && BigInt(stat.startTime) < BigInt(since))
+            continue;
+        members.push(Number(name));
+    }
+    return members;
+}
+class ProcessRegistry {
+    now;
+    dir;
+    constructor(stateDir, now = () => new Date()) {
+        this.now = now;
+        this.dir = external_node_path_default().join(stateDir, RUNTIME_DIR, 'processes');
+    }
+    /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
+    spawned(pid, role) {
+        const record = { pid, startTime: readProcStat(pid)?.startTime ?? '', role, startedAt: this.now().toISOString() };
+        try {
+            (0,external_node_fs_namespaceObject.mkdirSync)(this.dir, { recursive: true });
+            (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
+        }
+        catch {
+            // A record we cannot write must never stop the agent.
+        }
+    }
+    exited(pid) {
+        (0,external_node_fs_namespaceObject.rmSync)(external_node_path_default().join(this.dir, `${pid}.json`), { force: true });
+    }
+    async records() {
+        const names = await external_node_fs_namespaceObject.promises.readdir(this.dir).catch(() => []);
+        const out = [];
+        for (const name of names) {
+            try {
+                const r = JSON.parse(await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().join(this.dir, name), 'utf8'));
+                if (Number.isInteger(r.pid) && r.pid > 1)
+                    out.push(r);
+            }
+            catch {
+                // unreadable: dropped below
+            }
+            await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(this.dir, name), { force: true });
+        }
+        return out;
+    }
+}
+/**
+ * Ends the process groups an earlier run recorded and did not see end (it was killed): SIGTERM,
+ * then SIGKILL after the grace period. Returns what was still running.
+ */
+async function endLeftovers(registry, deps) {
+    const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+    const ended = [];
+    for (const record of await registry.records()) {
+        if (record.pid === process.pid)
+            continue;
+        const members = liveGroupMembers(record.pid, record.startTime, deps.procRoot);
+        if (members.length === 0)
+            continue;
+        const signal = (sig) => {
+            try {
+                kill(-record.pid, sig);
+            }
+            catch {
+                for (const m of members) {
+                    try {
+                        kill(m, sig);
+                    }
+                    catch {
+                        // already gone
+                    }
+                }
+            }
+        };
+        signal('SIGTERM');
+        const grace = deps.graceMs ?? 5000;
+        for (let waited = 0; waited < grace && liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0; waited += 100)
+            await deps.sleep(100);
+        if (liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0)
+            signal('SIGKILL');
+        ended.push({ ...record, members });
+    }
+    return ended;
+}
+/** The agent, with every process group it spawns recorded while it runs. */
+function trackAgent(agent, registry) {
+    return {
+        displayName: agent.displayName,
+        async run(request) {
+            const pids = [];
+            try {
+                return await agent.run({ ...request, onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'agent'); request.onSpawn?.(pid); } });
+            }
+            finally {
+                for (const pid of pids)
+                    registry.exited(pid);
+            }
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/safety/session.ts
+/**
+ * What `run`, `plan` and `cleanup` do before anything else: take the lock (one run at a time per
+ * state directory and per repository), end the process groups a killed run left behind, and, for
+ * the commands that run agents, check the repository's preconditions. Either the session is open
+ * (release it when the command ends) or the command must not start: exit 2 with the problems.
+ */
+
+
+
+
+
+
+
+/** Whether `pid` is a live process here (a zombie is not). */
+function isAlive(pid) {
+    try {
+        process.kill(pid, 0);
+    }
+    catch (error) {
+        if (error.code === 'ESRCH')
+            return false;
+    }
+    const state = readProcStat(pid)?.state;
+    return state !== 'Z' && state !== 'X';
+}
+async function openSession(req) {
+    const me = { pid: process.pid, host: external_node_os_default().hostname(), startedAt: req.now().toISOString(), command: `agent-loop ${req.command}`, cwd: req.cwd };
+    const commonDir = await gitCommonDir(req.cwd, req.env);
+    const files = [external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE), ...(commonDir ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : [])];
+    const locked = await acquireLocks(files, me, { isAlive });
+    if (!locked.ok) {
+        return {
+            ok: false,
+            problems: [`another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`],
+        };
+    }
+    const onExit = () => locked.release();
+    process.once('exit', onExit);
+    const release = () => {
+        process.removeListener('exit', onExit);
+        locked.release();
+    };
+    const notes = locked.tookOver.map(({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`);
+    const registry = new ProcessRegistry(req.stateDir, req.now);
+    try {
+        for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
+            notes.push(`Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`);
+        }
+        if (req.checkRepository) {
+            const facts = await gatherRepoFacts(req.cwd, req.env, { paths: [req.stateDir], isOwnFile: (name) => tempFileOwner(name) !== undefined });
+            const problems = preconditionProblems(facts);
+            if (problems.length > 0) {
+                release();
+                return { ok: false, problems };
+            }
+        }
+    }
+    catch (error) {
+        release();
+        throw error;
+    }
+    return { ok: true, session: { registry, notes, release } };
+}
+function gitCommonDir(cwd, env) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
+            resolve(error ? undefined : String(stdout).trim() || undefined);
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/cli/help.ts
 
 const SYNOPSIS = {
@@ -19863,8 +20346,6 @@ function parseReportBlock(text) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:perf_hooks"
 const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
 ;// CONCATENATED MODULE: ./src/agents/lines.ts
@@ -20255,6 +20736,12 @@ function runProcess(req) {
             // Spawn failed; 'error' follows on the next tick.
             return;
         }
+        try {
+            req.onSpawn?.(child.pid);
+        }
+        catch {
+            // A faulty listener must not break the run.
+        }
         if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
             later(req.timeoutMs, () => {
                 if (settled || terminating)
@@ -20354,7 +20841,7 @@ async function runStreamingCli(input) {
     try {
         const process = await runProcess({
             command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
-            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES,
+            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES, onSpawn: request.onSpawn,
             onLine: (line, stream, cut) => {
                 if (stream === 'stderr')
                     return show(line, 'stderr', cut);
@@ -21018,6 +21505,7 @@ class CommandAgent {
             ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),
             ...(request.onLine ? { onLine: request.onLine } : {}),
             ...(request.signal ? { signal: request.signal } : {}),
+            ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
         });
         return commandResult(result, request.timeoutMs);
     }
@@ -22978,7 +23466,7 @@ function detectTestCommand(cwd) {
 
 /** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
 async function runTestCommand(command, opts) {
-    const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024 });
+    const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn });
     const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
     return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
 }
@@ -23733,9 +24221,6 @@ function decidePhase(o) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
@@ -25645,6 +26130,8 @@ function webhookMasker(webhookUrl) {
 
 
 
+
+
 async function runCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const problems = [];
@@ -25693,6 +26180,19 @@ async function runCommand(options, io) {
         problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
     if (problems.length > 0 || !agent || !testCommand)
         return fail();
+    // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
+    let session = io.session;
+    if (!session) {
+        const opened = await openSession({ command: 'run', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true });
+        if (!opened.ok) {
+            problems.push(...opened.problems);
+            return fail();
+        }
+        session = opened.session;
+    }
+    for (const note of session.notes)
+        logger.warn('run.recovered', note);
+    const registry = session.registry;
     const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
     try {
         const result = await runSlice({
@@ -25705,7 +26205,7 @@ async function runCommand(options, io) {
                 workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             },
             tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
-            cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+            cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(agent, registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
             notify: options.discordWebhook
                 ? async (d) => {
                     const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
@@ -25717,10 +26217,20 @@ async function runCommand(options, io) {
                 }
                 : undefined,
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-            runTests: (command, signal) => runTestCommand(command, {
-                cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
-                onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
-            }),
+            runTests: async (command, signal) => {
+                const pids = [];
+                try {
+                    return await runTestCommand(command, {
+                        cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
+                        onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
+                        onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
+                    });
+                }
+                finally {
+                    for (const pid of pids)
+                        registry.exited(pid);
+                }
+            },
         });
         logger.result(result, summaryLine(result));
         await io.onResult?.(result);
@@ -25737,6 +26247,10 @@ async function runCommand(options, io) {
         logger.error('run.error', `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`, { error: message });
         return 1;
     }
+    finally {
+        if (!io.session)
+            session.release();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/plan.ts
@@ -25745,6 +26259,8 @@ async function runCommand(options, io) {
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
+
+
 
 
 
@@ -25793,7 +26309,28 @@ async function planCommand(options, io) {
     };
     if (problems.length > 0 || !agent)
         return fail();
+    // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
+    const opened = io.session ? { ok: true, session: io.session } : await openSession({
+        command: 'plan', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true,
+    });
+    if (!opened.ok) {
+        problems.push(...opened.problems);
+        return fail();
+    }
+    const session = opened.session;
+    try {
+        return await planWithSession(options, io, { goal, templates, agent: trackAgent(agent, session.registry), session, redact, fail, problems });
+    }
+    finally {
+        if (!io.session)
+            session.release();
+    }
+}
+async function planWithSession(options, io, ctx) {
+    const { goal, templates, agent, session, redact, fail, problems } = ctx;
     const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+    for (const note of session.notes)
+        logger.warn('run.recovered', note);
     for (const [phase, template] of Object.entries(templates)) {
         const unknown = unknownPlaceholders(template);
         if (unknown.length)
@@ -25828,7 +26365,7 @@ async function planCommand(options, io) {
                     logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
                 }
                 return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
-                    ...io, onlyIssues: issueIds,
+                    ...io, onlyIssues: issueIds, session,
                 });
             },
         });
@@ -26045,6 +26582,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, io) {
     const args = parseArgs(argv);
@@ -26085,8 +26623,20 @@ async function main(argv, io) {
             return planCommand(options, { ...io, clock, secrets, stateDir });
         case 'status':
             return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
-        case 'cleanup':
-            return cleanupCommand({ stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+        case 'cleanup': {
+            // Never under a running loop's feet: cleanup takes the same lock.
+            const opened = await openSession({ command: 'cleanup', cwd: io.cwd, env: io.env, stateDir, now: () => clock.now(), sleep: (ms) => clock.sleep(ms), checkRepository: false });
+            if (!opened.ok) {
+                io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+                return 2;
+            }
+            try {
+                return await cleanupCommand({ stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+            }
+            finally {
+                opened.session.release();
+            }
+        }
     }
 }
 function main_usageError(io, command, messages) {

@@ -70,6 +70,7 @@ export class CommandAgent implements Agent {
       ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),
       ...(request.onLine ? { onLine: request.onLine } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
     });
     return commandResult(result, request.timeoutMs);
   }

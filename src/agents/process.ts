@@ -32,6 +32,8 @@ export interface ProcessRequest {
   onLine?: (line: string, stream: 'stdout' | 'stderr', cut?: LineCut) => void;
   /** Aborting ends the whole process group, like a timeout. */
   signal?: AbortSignal;
+  /** Told the pid of the process group's leader once it is spawned (the run records it). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface ProcessResult {
@@ -233,6 +235,11 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     if (child.pid === undefined) {
       // Spawn failed; 'error' follows on the next tick.
       return;
+    }
+    try {
+      req.onSpawn?.(child.pid);
+    } catch {
+      // A faulty listener must not break the run.
     }
 
     if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {

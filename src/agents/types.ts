@@ -58,6 +58,8 @@ export interface AgentRunRequest {
   logFile?: string;
   /** Continue this earlier session of the same cycle (--agent-session continue). */
   resumeSessionId?: string;
+  /** Told the pid of each process group the agent's run spawns (recorded so a killed run's agent can be ended). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface Agent {

@@ -5,6 +5,7 @@ import { type Command, ConfigError, type Options, loadConfig, parseArgs } from '
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { cleanupCommand } from './cleanup.js';
+import { openSession } from '../safety/session.js';
 import { commandHelp, mainHelp } from './help.js';
 import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
@@ -57,11 +58,22 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       return planCommand(options, { ...io, clock, secrets, stateDir });
     case 'status':
       return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
-    case 'cleanup':
-      return cleanupCommand(
-        { stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json },
-        { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
-      );
+    case 'cleanup': {
+      // Never under a running loop's feet: cleanup takes the same lock.
+      const opened = await openSession({ command: 'cleanup', cwd: io.cwd, env: io.env, stateDir, now: () => clock.now(), sleep: (ms) => clock.sleep(ms), checkRepository: false });
+      if (!opened.ok) {
+        io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+        return 2;
+      }
+      try {
+        return await cleanupCommand(
+          { stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json },
+          { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
+        );
+      } finally {
+        opened.session.release();
+      }
+    }
   }
 }
 

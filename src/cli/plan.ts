@@ -14,12 +14,16 @@ import { BeadsFilePhaseIssueSink, type PhaseIssueSink } from '../pipeline/beadsC
 import { type AgentPhaseName, PRE_IMPLEMENTATION_PHASES, unknownPlaceholders, withOverrides } from '../pipeline/phases.js';
 import { PipelineStartError, runPipeline } from '../pipeline/run.js';
 import { createLogger } from '../report/logger.js';
-import { createRedactor } from '../report/redact.js';
+import { type Redactor, createRedactor } from '../report/redact.js';
+import type { Agent } from '../agents/types.js';
+import type { Session } from '../safety/session.js';
 import { detectTestCommand } from '../loop/testGate.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { isOnPath } from '../util/onPath.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { type RunIO, runCommand } from './run.js';
+import { openSession } from '../safety/session.js';
+import { trackAgent } from '../safety/processes.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
@@ -55,8 +59,29 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
     return 2;
   };
   if (problems.length > 0 || !agent) return fail();
+  // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
+  const opened = io.session ? { ok: true as const, session: io.session } : await openSession({
+    command: 'plan', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true,
+  });
+  if (!opened.ok) {
+    problems.push(...opened.problems);
+    return fail();
+  }
+  const session = opened.session;
+  try {
+    return await planWithSession(options, io, { goal, templates, agent: trackAgent(agent, session.registry), session, redact, fail, problems });
+  } finally {
+    if (!io.session) session.release();
+  }
+}
 
+async function planWithSession(
+  options: Options, io: PlanIO,
+  ctx: { goal: string | undefined; templates: Partial<Record<AgentPhaseName, string>>; agent: Agent; session: Session; redact: Redactor; fail: () => number; problems: string[] },
+): Promise<number> {
+  const { goal, templates, agent, session, redact, fail, problems } = ctx;
   const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+  for (const note of session.notes) logger.warn('run.recovered', note);
   for (const [phase, template] of Object.entries(templates)) {
     const unknown = unknownPlaceholders(template);
     if (unknown.length) logger.warn('pipeline.template', `--plan-prompts ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
@@ -90,7 +115,7 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
           logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
         }
         return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
-          ...io, onlyIssues: issueIds,
+          ...io, onlyIssues: issueIds, session,
         });
       },
     });

@@ -17,6 +17,8 @@ import { createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discord.js';
 import type { Clock } from '../util/clock.js';
+import { type Session, openSession } from '../safety/session.js';
+import { trackAgent } from '../safety/processes.js';
 
 export interface RunIO {
   cwd: string;
@@ -40,6 +42,8 @@ export interface RunIO {
   publisher?: (git: Git, testCommand: string) => CyclePublisher;
   /** Work only on these issues (the planning pipeline's implementation phase). */
   onlyIssues?: readonly string[];
+  /** The lock and process records, when the caller already holds them (`plan` running its loop). */
+  session?: Session;
 }
 
 export async function runCommand(options: Options, io: RunIO): Promise<number> {
@@ -85,6 +89,18 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   const git = await openGit(io.cwd, io.env);
   if (io.publisher && !git) problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
   if (problems.length > 0 || !agent || !testCommand) return fail();
+  // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
+  let session = io.session;
+  if (!session) {
+    const opened = await openSession({ command: 'run', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true });
+    if (!opened.ok) {
+      problems.push(...opened.problems);
+      return fail();
+    }
+    session = opened.session;
+  }
+  for (const note of session.notes) logger.warn('run.recovered', note);
+  const registry = session.registry;
   const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
 
   try {
@@ -98,7 +114,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       },
       tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
-      cwd: io.cwd, stateDir: io.stateDir, source, agent, git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+      cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(agent, registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
       notify: options.discordWebhook
         ? async (d) => {
           const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
@@ -109,10 +125,18 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         }
         : undefined,
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-      runTests: (command, signal) => runTestCommand(command, {
-        cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
-        onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
-      }),
+      runTests: async (command, signal) => {
+        const pids: number[] = [];
+        try {
+          return await runTestCommand(command, {
+            cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
+            onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
+            onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
+          });
+        } finally {
+          for (const pid of pids) registry.exited(pid);
+        }
+      },
     });
     logger.result(result, summaryLine(result));
     await io.onResult?.(result);
@@ -127,5 +151,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     const message = error instanceof Error ? error.message : String(error);
     logger.error('run.error', `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`, { error: message });
     return 1;
+  } finally {
+    if (!io.session) session.release();
   }
 }

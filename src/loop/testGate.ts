@@ -32,9 +32,14 @@ import type { TestOutcome } from './slice.js';
 /** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
 export async function runTestCommand(
   command: string,
-  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; onLine: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void; signal?: AbortSignal },
+  opts: {
+    cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal;
+    onLine: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void;
+    /** Told the test command's process group (the run records it while it runs). */
+    onSpawn?: (pid: number) => void;
+  },
 ): Promise<TestOutcome> {
-  const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024 });
+  const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn });
   const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
   return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
 }

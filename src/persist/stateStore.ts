@@ -21,6 +21,7 @@
  * The I/O is behind two small interfaces (`CacheBackend`, `ArtifactBackend`); `actionsCache()` and
  * `actionsArtifacts()` are the real @actions/cache and @actions/artifact clients.
  */
+import { RUNTIME_DIR } from '../safety/processes.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -184,12 +185,16 @@ function scratch(dir: string, what: string): string {
   return path.join(path.dirname(dir), `${base.startsWith('.') ? '' : '.'}${base}.agent-loop-${what}-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
-/** Every regular file under `dir`, absolute, skipping the temporary files of interrupted atomic writes. */
+/**
+ * Every regular file under `dir`, absolute, skipping the temporary files of interrupted atomic
+ * writes and the run's runtime files (its lock and process records belong to this machine only).
+ */
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (d: string) => {
     for (const entry of await fs.readdir(d, { withFileTypes: true })) {
       const p = path.join(d, entry.name);
+      if (entry.isDirectory() && d === dir && entry.name === RUNTIME_DIR) continue;
       if (entry.isDirectory()) await walk(p);
       else if (entry.isFile() && tempFileOwner(entry.name) === undefined) out.push(p);
     }

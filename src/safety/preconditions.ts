@@ -1,0 +1,140 @@
+/**
+ * What must hold in the repository before any agent runs (zero agent cost): the user's own work is
+ * never swept into a commit, and the run's work never lands on a detached commit or in the middle
+ * of someone's merge. `preconditionProblems` decides from gathered facts (pure); `gatherRepoFacts`
+ * asks git and the file system (thin).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bisect';
+
+export interface RepoFacts {
+  /** A `.git` found at or above the working directory while `git` itself cannot be run. */
+  gitMissing?: { dotGit: string; error: string };
+  /** Not in a git repository at all: nothing to check (the loop works in place). */
+  notARepository?: boolean;
+  topLevel?: string;
+  noCommits?: boolean;
+  /** The checked-out branch; undefined when HEAD is detached. */
+  branch?: string;
+  /** The commit HEAD points at when detached. */
+  detachedAt?: string;
+  operation?: GitOperation;
+  /** Absolute path of an existing index.lock. */
+  indexLock?: string;
+  /** Paths (relative to the top level) with uncommitted changes or untracked, non-ignored. */
+  dirty: string[];
+}
+
+const FIX: Record<GitOperation, string> = {
+  merge: 'finish it (git commit) or abandon it (git merge --abort)',
+  rebase: 'finish it (git rebase --continue) or abandon it (git rebase --abort)',
+  'cherry-pick': 'finish it (git cherry-pick --continue) or abandon it (git cherry-pick --abort)',
+  revert: 'finish it (git revert --continue) or abandon it (git revert --abort)',
+  bisect: 'end it (git bisect reset)',
+};
+
+const SHOWN = 10;
+
+/** Every reason the run must not start, each naming what is wrong and the command that fixes it. Pure. */
+export function preconditionProblems(f: RepoFacts): string[] {
+  if (f.gitMissing) {
+    return [`git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`];
+  }
+  if (f.notARepository) return [];
+  const problems: string[] = [];
+  if (f.indexLock) {
+    problems.push(`git: ${f.indexLock} exists: another git process is running in this repository, or one was killed and left its lock. If no git process is running, remove it (rm '${f.indexLock}') and run again.`);
+  }
+  if (f.noCommits) {
+    problems.push(`git: the repository at ${f.topLevel} has no commits yet, so there is no base branch for the cycles to branch from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), then run again.`);
+  }
+  if (f.operation) {
+    problems.push(`git: a ${f.operation} is in progress in ${f.topLevel}. The loop would commit into it; ${FIX[f.operation]}, then run again.`);
+  }
+  if (!f.noCommits && f.branch === undefined) {
+    problems.push(`git: HEAD is detached at ${f.detachedAt?.slice(0, 12) ?? 'an unknown commit'}: finished work would be merged into commits no branch holds, and lost. Check out the branch the work should land on (git switch main, or git switch -c <new-branch> to keep this commit), then run again.`);
+  }
+  // The previous run's own work in flight (a cycle branch) is the resumed run's to commit or park.
+  const ownCycle = f.branch?.startsWith('agent-loop/') ?? false;
+  if (f.dirty.length > 0 && !ownCycle) {
+    const shown = f.dirty.slice(0, SHOWN).join(', ');
+    const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
+    problems.push(`git: the working tree of ${f.topLevel} has uncommitted changes or untracked files: ${shown}${more}. The agent's commits would take them along; commit them, stash them (git stash --include-untracked) or ignore them (.gitignore), then run again.`);
+  }
+  return problems;
+}
+
+type Exec = (args: string[]) => Promise<{ code: number; stdout: string; error?: string }>;
+
+function execGit(cwd: string, env: NodeJS.ProcessEnv): Exec {
+  return (args) => new Promise((resolve) => {
+    execFile('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : -1) : 0;
+      resolve({ code, stdout: String(stdout), ...(error && code === -1 ? { error: (error as NodeJS.ErrnoException).code ?? error.message } : {}) });
+    });
+  });
+}
+
+/** The nearest `.git` (directory or worktree file) at or above `dir`, or undefined. */
+function findDotGit(dir: string): string | undefined {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const candidate = path.join(d, '.git');
+    if (existsSync(candidate)) return candidate;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/**
+ * The facts `preconditionProblems` decides on. `ignore` lists paths (absolute) whose changes are
+ * the run's own: the state directory when it lies inside the tree, and agent-loop's temporary files.
+ */
+export async function gatherRepoFacts(cwd: string, env: NodeJS.ProcessEnv, ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean }): Promise<RepoFacts> {
+  const git = execGit(cwd, env);
+  const top = await git(['rev-parse', '--show-toplevel']);
+  if (top.code === -1) {
+    const dotGit = findDotGit(cwd);
+    return dotGit ? { gitMissing: { dotGit, error: top.error ?? 'not found' }, dirty: [] } : { notARepository: true, dirty: [] };
+  }
+  if (top.code !== 0) return { notARepository: true, dirty: [] };
+  const topLevel = top.stdout.trim();
+  const gitDirOut = await git(['rev-parse', '--absolute-git-dir']);
+  const gitDir = gitDirOut.stdout.trim();
+  const facts: RepoFacts = { topLevel, dirty: [] };
+
+  const lock = path.join(gitDir, 'index.lock');
+  if (existsSync(lock)) facts.indexLock = lock;
+  const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD']);
+  if (head.code !== 0) facts.noCommits = true;
+  const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  if (branch.code === 0) facts.branch = branch.stdout.trim();
+  else facts.detachedAt = head.stdout.trim();
+  facts.operation = await operationInProgress(gitDir);
+
+  const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']);
+  const ignored = ignore.paths.map((p) => path.relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
+  const entries = status.stdout.split('\0').filter((e) => e.length > 3);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as string;
+    const code = entry.slice(0, 2);
+    const file = entry.slice(3);
+    if (code[0] === 'R' || code[0] === 'C') i++; // the rename's source follows
+    const bare = file.replace(/\/$/, '');
+    if (ignored.some((rel) => bare === rel || bare.startsWith(`${rel}/`) )) continue;
+    if (ignore.isOwnFile?.(path.basename(bare))) continue;
+    facts.dirty.push(file);
+  }
+  return facts;
+}
+
+async function operationInProgress(gitDir: string): Promise<GitOperation | undefined> {
+  const has = async (name: string) => fs.stat(path.join(gitDir, name)).then(() => true, () => false);
+  if (await has('rebase-merge') || await has('rebase-apply')) return 'rebase';
+  if (await has('MERGE_HEAD')) return 'merge';
+  if (await has('CHERRY_PICK_HEAD')) return 'cherry-pick';
+  if (await has('REVERT_HEAD')) return 'revert';
+  if (await has('BISECT_LOG')) return 'bisect';
+  return undefined;
+}

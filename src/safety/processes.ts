@@ -1,0 +1,150 @@
+/**
+ * The process groups a run starts (the agent's, the test command's) are recorded in the state
+ * directory while they run, so that after a SIGKILL of the engine the next run ends a group the
+ * dead run left behind before it starts anything. A record carries the leader's start time (from
+ * /proc), so a pid the system has since given to another process is never signalled.
+ */
+import { mkdirSync, promises as fs, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Agent } from '../agents/types.js';
+
+export interface ProcessRecord {
+  pid: number;
+  /** Field 22 of /proc/<pid>/stat (clock ticks since boot), or "" where /proc is not there. */
+  startTime: string;
+  role: 'agent' | 'tests';
+  startedAt: string;
+}
+
+/** The directory of the records, inside the state directory (never published with it). */
+export const RUNTIME_DIR = 'run';
+
+interface ProcStat {
+  state: string;
+  pgrp: number;
+  startTime: string;
+}
+
+/** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
+export function readProcStat(pid: number, procRoot = '/proc'): ProcStat | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(procRoot, String(pid), 'stat'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
+}
+
+/** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
+export function liveGroupMembers(pgid: number, since: string, procRoot = '/proc'): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(procRoot);
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readProcStat(Number(name), procRoot);
+    if (!stat || stat.pgrp !== pgid || stat.state === 'Z' || stat.state === 'X') continue;
+    if (since !== '' && stat.startTime !== '' && BigInt(stat.startTime) < BigInt(since)) continue;
+    members.push(Number(name));
+  }
+  return members;
+}
+
+export class ProcessRegistry {
+  readonly dir: string;
+  constructor(stateDir: string, private readonly now: () => Date = () => new Date()) {
+    this.dir = path.join(stateDir, RUNTIME_DIR, 'processes');
+  }
+
+  /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
+  spawned(pid: number, role: ProcessRecord['role']): void {
+    const record: ProcessRecord = { pid, startTime: readProcStat(pid)?.startTime ?? '', role, startedAt: this.now().toISOString() };
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      writeFileSync(path.join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
+    } catch {
+      // A record we cannot write must never stop the agent.
+    }
+  }
+
+  exited(pid: number): void {
+    rmSync(path.join(this.dir, `${pid}.json`), { force: true });
+  }
+
+  async records(): Promise<ProcessRecord[]> {
+    const names = await fs.readdir(this.dir).catch(() => [] as string[]);
+    const out: ProcessRecord[] = [];
+    for (const name of names) {
+      try {
+        const r = JSON.parse(await fs.readFile(path.join(this.dir, name), 'utf8')) as ProcessRecord;
+        if (Number.isInteger(r.pid) && r.pid > 1) out.push(r);
+      } catch {
+        // unreadable: dropped below
+      }
+      await fs.rm(path.join(this.dir, name), { force: true });
+    }
+    return out;
+  }
+}
+
+export interface EndLeftoversDeps {
+  sleep: (ms: number) => Promise<void>;
+  kill?: (pid: number, signal: NodeJS.Signals) => void;
+  graceMs?: number;
+  procRoot?: string;
+}
+
+/**
+ * Ends the process groups an earlier run recorded and did not see end (it was killed): SIGTERM,
+ * then SIGKILL after the grace period. Returns what was still running.
+ */
+export async function endLeftovers(registry: ProcessRegistry, deps: EndLeftoversDeps): Promise<Array<ProcessRecord & { members: number[] }>> {
+  const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
+  const ended: Array<ProcessRecord & { members: number[] }> = [];
+  for (const record of await registry.records()) {
+    if (record.pid === process.pid) continue;
+    const members = liveGroupMembers(record.pid, record.startTime, deps.procRoot);
+    if (members.length === 0) continue;
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        kill(-record.pid, sig);
+      } catch {
+        for (const m of members) {
+          try {
+            kill(m, sig);
+          } catch {
+            // already gone
+          }
+        }
+      }
+    };
+    signal('SIGTERM');
+    const grace = deps.graceMs ?? 5000;
+    for (let waited = 0; waited < grace && liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0; waited += 100) await deps.sleep(100);
+    if (liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0) signal('SIGKILL');
+    ended.push({ ...record, members });
+  }
+  return ended;
+}
+
+/** The agent, with every process group it spawns recorded while it runs. */
+export function trackAgent(agent: Agent, registry: ProcessRegistry): Agent {
+  return {
+    displayName: agent.displayName,
+    async run(request) {
+      const pids: number[] = [];
+      try {
+        return await agent.run({ ...request, onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'agent'); request.onSpawn?.(pid); } });
+      } finally {
+        for (const pid of pids) registry.exited(pid);
+      }
+    },
+  };
+}

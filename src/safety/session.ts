@@ -1,0 +1,92 @@
+/**
+ * What `run`, `plan` and `cleanup` do before anything else: take the lock (one run at a time per
+ * state directory and per repository), end the process groups a killed run left behind, and, for
+ * the commands that run agents, check the repository's preconditions. Either the session is open
+ * (release it when the command ends) or the command must not start: exit 2 with the problems.
+ */
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { tempFileOwner } from '../util/atomicWrite.js';
+import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock.js';
+import { gatherRepoFacts, preconditionProblems } from './preconditions.js';
+import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
+
+export interface SessionRequest {
+  /** For the lock's holder line: `run`, `plan`, `cleanup`. */
+  command: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stateDir: string;
+  now: () => Date;
+  sleep: (ms: number) => Promise<void>;
+  /** Check the repository's preconditions (the commands that run agents). */
+  checkRepository: boolean;
+}
+
+export interface Session {
+  registry: ProcessRegistry;
+  /** What happened on the way in, for the log: a stale lock taken over, leftover processes ended. */
+  notes: string[];
+  release(): void;
+}
+
+export type SessionResult = { ok: true; session: Session } | { ok: false; problems: string[] };
+
+/** Whether `pid` is a live process here (a zombie is not). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const state = readProcStat(pid)?.state;
+  return state !== 'Z' && state !== 'X';
+}
+
+export async function openSession(req: SessionRequest): Promise<SessionResult> {
+  const me: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: req.now().toISOString(), command: `agent-loop ${req.command}`, cwd: req.cwd };
+  const commonDir = await gitCommonDir(req.cwd, req.env);
+  const files = [path.join(req.stateDir, RUNTIME_DIR, LOCK_FILE), ...(commonDir ? [path.join(commonDir, 'agent-loop.lock')] : [])];
+  const locked = await acquireLocks(files, me, { isAlive });
+  if (!locked.ok) {
+    return {
+      ok: false,
+      problems: [`another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`],
+    };
+  }
+  const onExit = () => locked.release();
+  process.once('exit', onExit);
+  const release = () => {
+    process.removeListener('exit', onExit);
+    locked.release();
+  };
+  const notes = locked.tookOver.map(({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`);
+
+  const registry = new ProcessRegistry(req.stateDir, req.now);
+  try {
+    for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
+      notes.push(`Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`);
+    }
+    if (req.checkRepository) {
+      const facts = await gatherRepoFacts(req.cwd, req.env, { paths: [req.stateDir], isOwnFile: (name) => tempFileOwner(name) !== undefined });
+      const problems = preconditionProblems(facts);
+      if (problems.length > 0) {
+        release();
+        return { ok: false, problems };
+      }
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return { ok: true, session: { registry, notes, release } };
+}
+
+function gitCommonDir(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
+      resolve(error ? undefined : String(stdout).trim() || undefined);
+    });
+  });
+}
