@@ -257,6 +257,6 @@ function fakeGit() {
     checkout: async (r: string) => { calls.push(`checkout ${r}`); }, commitAll: async (m: string) => { calls.push(`commit ${m}`); return true; },
     merge: async () => undefined, deleteBranch: async () => undefined, exclude: async () => undefined, hasWorkSince: async () => false,
     fetchBranch: async () => false, push: async (_remote: string, b: string) => { calls.push(`push ${b}`); },
-    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [],
+    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [], tipOf: async () => '1'.repeat(40),
   };
 }

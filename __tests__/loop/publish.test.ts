@@ -35,7 +35,7 @@ function recordingGit(calls: string[], remote: Set<string>): Git {
     exclude: async () => undefined,
     fetchBranch: async (_r, b) => { calls.push(`fetch ${b}`); if (!remote.has(b)) return false; local.add(b); return true; },
     push: async (_r, b) => { calls.push(`push ${b}`); remote.add(b); },
-    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [],
+    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [], tipOf: async () => '1'.repeat(40),
   };
 }
 

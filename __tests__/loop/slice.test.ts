@@ -200,13 +200,18 @@ describe('seed 004 defensive validation in the loop', () => {
 });
 
 describe('checkpoints and slices (REQ_018, REQ_019)', () => {
-  it('writes the checkpoint after every iteration', async () => {
+  it('writes the checkpoint at the start, when a cycle starts (before its first agent run) and after every iteration', async () => {
     const h = harness({ steps: [fail('a'), fail('b'), done] });
-    const writes: number[] = [];
+    const writes: Array<[number, string[] | undefined]> = [];
     const write = h.deps.store.write.bind(h.deps.store);
-    h.deps.store.write = async (cp) => { writes.push((cp.state.loop as { iteration: number }).iteration); return write(cp); };
+    h.deps.store.write = async (cp) => {
+      const loop = cp.state.loop as { iteration: number; currentCycle?: { issueIds: string[] } };
+      writes.push([loop.iteration, loop.currentCycle?.issueIds]);
+      return write(cp);
+    };
     await runSlice(h.deps);
-    expect(writes).toEqual([0, 1, 2, 3, 3]);
+    // Record before act: the second write holds the cycle, before iteration 1 ran.
+    expect(writes).toEqual([[0, undefined], [0, ['bd-1']], [1, ['bd-1']], [2, ['bd-1']], [3, undefined], [3, undefined]]);
   });
 
   it('--slice-iterations ends the slice as continuing; the next slice resumes the same count and history', async () => {

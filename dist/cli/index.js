@@ -21545,6 +21545,8 @@ async function availableAgent(options, env) {
 
 
 
+
+
 class GitError extends Error {
     args;
     code;
@@ -21579,8 +21581,33 @@ function gitRunner(cwd, env = process.env) {
         },
     };
 }
+/** The agent's change holds a secret: nothing was committed. */
+class SecretInChangeError extends Error {
+    files;
+    constructor(files) {
+        super(`the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
+        this.files = files;
+        this.name = 'SecretInChangeError';
+    }
+}
+/**
+ * A commit message git can take whatever the issue's text holds: masked, with control characters
+ * and ANSI escapes removed, on one line (agent-loop's messages are one line), no NUL. Pure.
+ */
+/* eslint-disable no-control-regex -- control characters are what cleanMessage removes */
+function cleanMessage(message, redact = (t) => t) {
+    const text = redact(message)
+        .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') // CSI (colours, cursor moves)
+        .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, '') // OSC (titles, links)
+        .replace(/[\r\n\t]+/g, ' ') // one line: a title's newline must not forge more lines
+        .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+        .replace(/ {2,}/g, ' ')
+        .trim();
+    return `${text || 'agent-loop'}\n`;
+}
+/* eslint-enable no-control-regex */
 /** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
-async function openGit(cwd, env) {
+async function openGit(cwd, env, options = {}) {
     const raw = execGitIn(cwd, env);
     const top = await raw(['rev-parse', '--show-toplevel']);
     if (top.code !== 0)
@@ -21594,6 +21621,54 @@ async function openGit(cwd, env) {
         return r.stdout.trim();
     };
     const tryGit = async (...args) => (await runner.run(args)).code === 0;
+    // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
+    // says and whatever the agent staged itself (git add -f).
+    const protectedSpecs = [
+        ...(options.protect ?? []).map((p) => external_node_path_default().relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel)).map((rel) => `:(top,literal)${rel}`),
+        `:(top,glob)**/${TEMP_FILE_PATTERN}`,
+    ];
+    const unstageProtected = async () => {
+        await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
+    };
+    const stageAll = async () => {
+        await git('add', '--all');
+        await unstageProtected();
+    };
+    /** Files whose added lines hold a secret (never the secret itself). */
+    const secretsStaged = async () => {
+        if (!options.holdsSecret)
+            return [];
+        const diff = await runner.run(['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR']);
+        // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
+        // only one the change brings in counts.
+        const before = new Set();
+        const added = [];
+        let file = '';
+        for (const line of diff.stdout.split('\n')) {
+            if (line.startsWith('+++ '))
+                file = line.slice(4).replace(/^b\//, '');
+            else if (line.startsWith('---'))
+                continue;
+            else if (line.startsWith('-'))
+                for (const s of options.holdsSecret(line.slice(1)))
+                    before.add(s);
+            else if (line.startsWith('+'))
+                added.push({ file, secrets: options.holdsSecret(line.slice(1)) });
+        }
+        return [...new Set(added.filter((a) => a.secrets.some((s) => !before.has(s))).map((a) => a.file))];
+    };
+    /** Runs `git <args> -F <file>` with the message in a file of its own: never an argument. */
+    const withMessage = async (message, args) => {
+        const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-msg-'));
+        const file = external_node_path_default().join(dir, 'message');
+        try {
+            await external_node_fs_namespaceObject.promises.writeFile(file, cleanMessage(message, options.redact));
+            await git(...args(file));
+        }
+        finally {
+            await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+        }
+    };
     return {
         topLevel,
         async currentRef() {
@@ -21610,29 +21685,39 @@ async function openGit(cwd, env) {
         async checkout(ref) {
             await git('checkout', '--quiet', ref);
         },
-        async commitAll(message, options = {}) {
-            await git('add', '--all');
+        async commitAll(message, commitOptions = {}) {
+            await stageAll();
             if (await tryGit('diff', '--cached', '--quiet')) {
-                if (!options.allowEmpty)
+                if (!commitOptions.allowEmpty)
                     return false;
-                await git('commit', '--quiet', '--no-verify', '--allow-empty', '-m', message);
+                await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '--allow-empty', '-F', file]);
                 return true;
             }
-            await git('commit', '--quiet', '--no-verify', '-m', message);
+            const leaking = await secretsStaged();
+            if (leaking.length > 0) {
+                await runner.run(['reset', '--quiet']);
+                throw new SecretInChangeError(leaking);
+            }
+            await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '-F', file]);
             return true;
         },
         head: () => git('rev-parse', 'HEAD'),
+        async tipOf(branch) {
+            const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+            return r.code === 0 ? r.stdout.trim() : undefined;
+        },
         async resetHard(ref) {
             await git('reset', '--quiet', '--hard', ref);
             await git('clean', '--quiet', '-fd');
         },
         async changedFiles(base) {
             await git('add', '--all', '--intent-to-add');
+            await unstageProtected();
             const out = await git('diff', '--name-only', base);
             return out.split('\n').filter((l) => l !== '');
         },
         async merge(branch, message) {
-            await git('merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch);
+            await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
         },
         async hasWorkSince(base) {
             if ((await git('status', '--porcelain')) !== '')
@@ -22086,6 +22171,10 @@ class BeadsFileSource {
     async ready() {
         const parsed = await this.read();
         return computeReady(latestEntries(parsed.entries).map((e) => e.record));
+    }
+    async health() {
+        const parsed = await this.read();
+        return { valid: latestEntries(parsed.entries).length, unreadable: parsed.problems.filter((p) => p.message.startsWith('malformed')).length };
     }
     async get(id) {
         const entry = findLatest(await this.read(), id);
@@ -23505,6 +23594,82 @@ async function createBeadsSource(options) {
     return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
 }
 
+;// CONCATENATED MODULE: ./src/git/lane.ts
+class RepositoryMovedError extends Error {
+    what;
+    constructor(what) {
+        super(what);
+        this.what = what;
+        this.name = 'RepositoryMovedError';
+    }
+}
+const lane_short = (sha) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
+/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
+function laneProblem(lane, found) {
+    const moved = [];
+    if (found.head !== lane.head) {
+        moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${lane_short(found.head)}` : `on ${found.head}`}`);
+    }
+    if (found.baseTip !== lane.baseTip) {
+        moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
+    }
+    return moved.length ? moved.join('; ') : undefined;
+}
+/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
+function guardLane(git) {
+    let lane;
+    const tipOf = (branch) => git.tipOf(branch);
+    const check = async (what) => {
+        if (!lane)
+            return;
+        const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
+        const problem = laneProblem(lane, found);
+        if (problem)
+            throw new RepositoryMovedError(`something other than agent-loop moved the repository before it would ${what}: ${problem}`);
+    };
+    /** After the engine's own move: the lane follows it. */
+    const follow = async () => {
+        if (!lane)
+            return;
+        lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
+    };
+    const guarded = {
+        ...git,
+        async switchToBranch(branch, from) {
+            await git.switchToBranch(branch, from);
+            await follow();
+        },
+        async checkout(ref) {
+            await git.checkout(ref);
+            await follow();
+        },
+        async commitAll(message, options) {
+            await check('commit');
+            const committed = await git.commitAll(message, options);
+            await follow();
+            return committed;
+        },
+        async merge(branch, message) {
+            await check(`merge ${branch}`);
+            await git.merge(branch, message);
+            await follow();
+        },
+        async resetHard(ref) {
+            await check(`reset to ${ref.slice(0, 12)}`);
+            await git.resetHard(ref);
+            await follow();
+        },
+    };
+    return {
+        git: guarded,
+        async anchor(baseBranch) {
+            lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
+            return lane;
+        },
+        current: () => lane,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/report/diagnostic.ts
 const OUTPUT_CHARS = 500;
 const LOOP_TYPES = {
@@ -23517,6 +23682,9 @@ const LOOP_TYPES = {
     contract_violation: 'contract violation',
     stuck: 'stuck',
     workflow_aborted: 'red/green/refactor workflow aborted',
+    repository_moved: 'the repository moved behind the loop',
+    secret_in_change: 'a secret in the change',
+    source_unreadable: 'the issues became unreadable',
 };
 const ADVICE = {
     failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
@@ -23527,6 +23695,9 @@ const ADVICE = {
     budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
     contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
     stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+    repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
+    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
+    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
     workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
@@ -23829,6 +24000,8 @@ const CycleSchema = object({
     issueIds: array(schemas_string()).min(1),
     titles: array(schemas_string()),
     branch: schemas_string().optional(),
+    /** The base branch's commit when the cycle started (recorded before its first agent run). */
+    baseTip: schemas_string().optional(),
     startedAtIteration: schemas_number().int(),
     iterations: schemas_number().int(),
     /** What went wrong last time, given to the agent as context. */
@@ -23863,6 +24036,7 @@ const EscalationSchema = object({
 const HaltReasons = [
     'max_iterations', 'stuck', 'contract_violation', 'budget',
     'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
+    'repository_moved', 'secret_in_change', 'source_unreadable',
 ];
 const LoopStateSchema = object({
     version: literal(1),
@@ -25324,6 +25498,7 @@ function summaryLine(r) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -25333,7 +25508,10 @@ const PHASE_FOR = {
     complete: 'implementation-complete',
     halted: 'implementation-failed',
 };
-async function runSlice(deps) {
+async function runSlice(unguarded) {
+    // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
+    const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
+    const deps = guard ? { ...unguarded, git: guard.git } : unguarded;
     const { settings, logger, clock, store, source, git } = deps;
     const startedAt = clock.now().getTime();
     const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
@@ -25385,7 +25563,17 @@ async function runSlice(deps) {
             }
             state = { ...state, parkedBranch: undefined };
         }
+        if (guard && state.baseBranch)
+            await guard.anchor(state.baseBranch);
     }
+    const startHealth = await source.health?.();
+    /** The halt when the issues had readable records and have none now (the agent garbled the file). */
+    const unreadableSource = async () => {
+        const health = await source.health?.();
+        if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0))
+            return undefined;
+        return { reason: 'source_unreadable', message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))` };
+    };
     await save('continuing');
     logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
         checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations,
@@ -25474,107 +25662,135 @@ async function runSlice(deps) {
         }
         state = { ...state, rateLimitedUntil: undefined };
     }
-    let onCycleBranch = false;
-    for (;;) {
-        if (deps.signal?.aborted)
-            return finish('continuing', undefined, true);
-        // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
-        let next;
-        if (!state.currentCycle) {
-            // A red/green/refactor cycle works one issue's test list.
-            const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
-            next = selection.targets;
-            if (next.length === 0) {
-                if (selection.escalated.length > 0) {
-                    return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+    const work = async () => {
+        let onCycleBranch = false;
+        for (;;) {
+            if (deps.signal?.aborted)
+                return finish('continuing', undefined, true);
+            // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
+            let next;
+            if (!state.currentCycle) {
+                // A red/green/refactor cycle works one issue's test list.
+                const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
+                next = selection.targets;
+                if (next.length === 0) {
+                    if (selection.escalated.length > 0) {
+                        return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+                    }
+                    const unreadable = await unreadableSource();
+                    if (unreadable)
+                        return finish('halted', unreadable);
+                    logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
+                    return finish('complete');
                 }
-                logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
-                return finish('complete');
             }
-        }
-        // 2. Bounds: the run's, then the slice's.
-        if (state.iteration >= settings.maxIterations) {
-            return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
-        }
-        if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
-            return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
-        }
-        const sliceDone = state.iteration - sliceStartIteration;
-        if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
-            logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
-            return finish('continuing');
-        }
-        if (deadline !== undefined && clock.now().getTime() >= deadline) {
-            logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
-            return finish('continuing');
-        }
-        // 3. Start a cycle when none is in flight.
-        if (!state.currentCycle && next) {
-            const cycle = {
-                issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
-                startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
-                progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
-            };
-            if (git && state.baseBranch) {
-                cycle.branch = cycleBranch(cycle.issueIds);
-                // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
-                // pull request's, pushed by an earlier run) is brought up to date with the base first, so
-                // that this cycle merges back cleanly.
-                if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
-                    logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
-                }
-                const earlier = await git.branchExists(cycle.branch);
-                await git.switchToBranch(cycle.branch, state.baseBranch);
-                if (earlier)
-                    await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+            // 2. Bounds: the run's, then the slice's.
+            if (state.iteration >= settings.maxIterations) {
+                return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
             }
-            state = { ...state, currentCycle: cycle };
-            logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
-        }
-        else if (git && state.currentCycle?.branch && !onCycleBranch) {
-            // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
-            // the one an earlier run pushed when this checkout does not have it.
-            const branch = state.currentCycle.branch;
-            if ((await git.currentRef()) !== branch) {
-                if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
-                    logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
-                }
-                await git.switchToBranch(branch, state.baseBranch ?? 'HEAD');
+            if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
+                return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
             }
-        }
-        onCycleBranch = true;
-        // 4. One iteration, then what it means for the cycle and the run.
-        const cycle = state.currentCycle;
-        const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
-        if (outcome.interrupted)
-            return finish('continuing', undefined, true);
-        state = outcome.state;
-        if (outcome.violation)
-            await appendError(deps, outcome.violation);
-        if (outcome.halt)
-            return finish('halted', outcome.halt);
-        if (outcome.cycleDone) {
-            const published = await finishCycleInGit(deps, state, cycle);
-            state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
-        }
-        if (outcome.escalate) {
-            const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
-            if (halt)
-                return finish('halted', halt);
-        }
-        if (outcome.waitMs !== undefined) {
-            const until = clock.now().getTime() + outcome.waitMs;
-            if (deadline !== undefined && until > deadline) {
-                // Whole seconds, rounded up: the next run must not start inside the window.
-                state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
-                logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
+            const sliceDone = state.iteration - sliceStartIteration;
+            if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
+                logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
                 return finish('continuing');
             }
-            logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+            if (deadline !== undefined && clock.now().getTime() >= deadline) {
+                logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
+                return finish('continuing');
+            }
+            // 3. Start a cycle when none is in flight.
+            if (!state.currentCycle && next) {
+                const cycle = {
+                    issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
+                    startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
+                    progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
+                };
+                if (git && state.baseBranch) {
+                    cycle.branch = cycleBranch(cycle.issueIds);
+                    // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
+                    // pull request's, pushed by an earlier run) is brought up to date with the base first, so
+                    // that this cycle merges back cleanly.
+                    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+                        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+                    }
+                    const earlier = await git.branchExists(cycle.branch);
+                    cycle.baseTip = await git.tipOf(state.baseBranch);
+                    await git.switchToBranch(cycle.branch, state.baseBranch);
+                    if (earlier)
+                        await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+                }
+                state = { ...state, currentCycle: cycle };
+                // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
+                // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
+                await save('continuing');
+                logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
+            }
+            else if (git && state.currentCycle?.branch && !onCycleBranch) {
+                // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
+                // the one an earlier run pushed when this checkout does not have it.
+                const branch = state.currentCycle.branch;
+                if ((await git.currentRef()) !== branch) {
+                    if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
+                        logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
+                    }
+                    await git.switchToBranch(branch, state.baseBranch ?? 'HEAD');
+                }
+            }
+            onCycleBranch = true;
+            // 4. One iteration, then what it means for the cycle and the run.
+            const cycle = state.currentCycle;
+            const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
+            if (outcome.interrupted)
+                return finish('continuing', undefined, true);
+            state = outcome.state;
+            if (outcome.violation)
+                await appendError(deps, outcome.violation);
+            if (outcome.halt)
+                return finish('halted', outcome.halt);
+            if (outcome.cycleDone) {
+                // A "finished" cycle that left the issues unreadable is not merged.
+                const unreadable = await unreadableSource();
+                if (unreadable)
+                    return finish('halted', unreadable);
+                const published = await finishCycleInGit(deps, state, cycle);
+                state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
+            }
+            if (outcome.escalate) {
+                const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
+                if (halt)
+                    return finish('halted', halt);
+            }
+            if (outcome.waitMs !== undefined) {
+                const until = clock.now().getTime() + outcome.waitMs;
+                if (deadline !== undefined && until > deadline) {
+                    // Whole seconds, rounded up: the next run must not start inside the window.
+                    state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
+                    logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
+                    return finish('continuing');
+                }
+                logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+                await save('continuing');
+                await clock.sleep(outcome.waitMs, deps.signal);
+            }
             await save('continuing');
-            await clock.sleep(outcome.waitMs, deps.signal);
         }
-        await save('continuing');
+    };
+    try {
+        return await work();
+    }
+    catch (error) {
+        // The agent moved the repository, or its change holds a secret: halt, committing and merging nothing more.
+        if (error instanceof RepositoryMovedError)
+            return finish('halted', { reason: 'repository_moved', message: `REPOSITORY MOVED: ${error.message}` });
+        if (error instanceof SecretInChangeError)
+            return finish('halted', { reason: 'secret_in_change', message: `SECRET IN CHANGE: ${error.message}; nothing was committed` });
+        // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
+        const unreadable = await unreadableSource().catch(() => undefined);
+        if (unreadable)
+            return finish('halted', unreadable);
+        throw error;
     }
 }
 async function finishCycleInGit(deps, state, cycle) {
@@ -26114,8 +26330,24 @@ function webhookMasker(webhookUrl) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/safety/secretScan.ts
+/**
+ * Whether a line of the agent's change holds a secret, before it is committed: a declared secret's
+ * value (the run's secrets, as the redactor masks them) or a token whose shape leaves no doubt
+ * (GitHub, Anthropic). Looser shapes the redactor masks in logs (`Bearer …`, `sk-…`) are left out
+ * here: test fixtures hold such strings, and refusing their commit would stop honest work.
+ */
+
+const UNMISTAKABLE = /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|sk-ant-[A-Za-z0-9_-]{20,}/g;
+/** The secrets a line holds (the values themselves, for comparing; never printed). */
+function secretDetector(secrets) {
+    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+    return (line) => [...(line.match(UNMISTAKABLE) ?? []), ...values.filter((v) => line.includes(v))];
+}
+
 ;// CONCATENATED MODULE: ./src/cli/run.ts
 /** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+
 
 
 
@@ -26175,7 +26407,7 @@ async function runCommand(options, io) {
     if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
         problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
     }
-    const git = await openGit(io.cwd, io.env);
+    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
     if (io.publisher && !git)
         problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
     if (problems.length > 0 || !agent || !testCommand)
@@ -26277,6 +26509,7 @@ async function runCommand(options, io) {
 
 
 
+
 const PROMPT_FILES = {
     research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
 };
@@ -26345,7 +26578,7 @@ async function planWithSession(options, io, ctx) {
         : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
     // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
     // anything is written, as the loop does.
-    const git = await openGit(io.cwd, io.env);
+    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
     if (git) {
         await git.exclude(external_node_path_default().relative(git.topLevel, io.stateDir) || '.agent-loop');
         await git.exclude(TEMP_FILE_PATTERN);

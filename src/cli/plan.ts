@@ -24,6 +24,7 @@ import { readPromptDir } from '../util/promptDir.js';
 import { type RunIO, runCommand } from './run.js';
 import { openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
+import { secretDetector } from '../safety/secretScan.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
@@ -95,7 +96,7 @@ async function planWithSession(
     : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
   // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
   // anything is written, as the loop does.
-  const git = await openGit(io.cwd, io.env);
+  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
   if (git) {
     await git.exclude(path.relative(git.topLevel, io.stateDir) || '.agent-loop');
     await git.exclude(TEMP_FILE_PATTERN);

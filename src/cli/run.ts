@@ -19,6 +19,7 @@ import { postToDiscord } from '../report/discord.js';
 import type { Clock } from '../util/clock.js';
 import { type Session, openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
+import { secretDetector } from '../safety/secretScan.js';
 
 export interface RunIO {
   cwd: string;
@@ -86,7 +87,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
     problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
   }
-  const git = await openGit(io.cwd, io.env);
+  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
   if (io.publisher && !git) problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
   if (problems.length > 0 || !agent || !testCommand) return fail();
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.

@@ -1,7 +1,9 @@
 /** The git operations the loop needs, behind one interface; every call goes through one execGit. */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 
 export interface Git {
   readonly topLevel: string;
@@ -15,6 +17,8 @@ export interface Git {
   commitAll(message: string, options?: { allowEmpty?: boolean }): Promise<boolean>;
   /** The commit HEAD points at. */
   head(): Promise<string>;
+  /** The commit a local branch points at; undefined when there is no such branch. */
+  tipOf(branch: string): Promise<string | undefined>;
   /** `git reset --hard ref`, then removes untracked files (ignored and excluded ones stay: the state directory). */
   resetHard(ref: string): Promise<void>;
   /** Files changed between `base` and the working tree (committed or not, new files included). */
@@ -74,8 +78,42 @@ export function gitRunner(cwd: string, env: NodeJS.ProcessEnv = process.env): Gi
   };
 }
 
+/** The agent's change holds a secret: nothing was committed. */
+export class SecretInChangeError extends Error {
+  constructor(readonly files: string[]) {
+    super(`the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
+    this.name = 'SecretInChangeError';
+  }
+}
+
+export interface GitOptions {
+  /** Masks secrets in commit and merge messages. */
+  redact?: (text: string) => string;
+  /** Absolute paths never staged, even when their .git/info/exclude line is gone (the state directory). */
+  protect?: readonly string[];
+  /** The secrets a line holds: a change that adds one the repository did not hold is never committed. */
+  holdsSecret?: (line: string) => string[];
+}
+
+/**
+ * A commit message git can take whatever the issue's text holds: masked, with control characters
+ * and ANSI escapes removed, on one line (agent-loop's messages are one line), no NUL. Pure.
+ */
+/* eslint-disable no-control-regex -- control characters are what cleanMessage removes */
+export function cleanMessage(message: string, redact: (text: string) => string = (t) => t): string {
+  const text = redact(message)
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') // CSI (colours, cursor moves)
+    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, '') // OSC (titles, links)
+    .replace(/[\r\n\t]+/g, ' ') // one line: a title's newline must not forge more lines
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return `${text || 'agent-loop'}\n`;
+}
+/* eslint-enable no-control-regex */
+
 /** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
-export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git | undefined> {
+export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitOptions = {}): Promise<Git | undefined> {
   const raw = execGitIn(cwd, env);
   const top = await raw(['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return undefined;
@@ -87,6 +125,47 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
     return r.stdout.trim();
   };
   const tryGit = async (...args: string[]) => (await runner.run(args)).code === 0;
+  // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
+  // says and whatever the agent staged itself (git add -f).
+  const protectedSpecs = [
+    ...(options.protect ?? []).map((p) => path.relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)).map((rel) => `:(top,literal)${rel}`),
+    `:(top,glob)**/${TEMP_FILE_PATTERN}`,
+  ];
+  const unstageProtected = async () => {
+    await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
+  };
+  const stageAll = async () => {
+    await git('add', '--all');
+    await unstageProtected();
+  };
+  /** Files whose added lines hold a secret (never the secret itself). */
+  const secretsStaged = async (): Promise<string[]> => {
+    if (!options.holdsSecret) return [];
+    const diff = await runner.run(['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR']);
+    // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
+    // only one the change brings in counts.
+    const before = new Set<string>();
+    const added: Array<{ file: string; secrets: string[] }> = [];
+    let file = '';
+    for (const line of diff.stdout.split('\n')) {
+      if (line.startsWith('+++ ')) file = line.slice(4).replace(/^b\//, '');
+      else if (line.startsWith('---')) continue;
+      else if (line.startsWith('-')) for (const s of options.holdsSecret(line.slice(1))) before.add(s);
+      else if (line.startsWith('+')) added.push({ file, secrets: options.holdsSecret(line.slice(1)) });
+    }
+    return [...new Set(added.filter((a) => a.secrets.some((s) => !before.has(s))).map((a) => a.file))];
+  };
+  /** Runs `git <args> -F <file>` with the message in a file of its own: never an argument. */
+  const withMessage = async (message: string, args: (file: string) => string[]) => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-msg-'));
+    const file = path.join(dir, 'message');
+    try {
+      await fs.writeFile(file, cleanMessage(message, options.redact));
+      await git(...args(file));
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  };
 
   return {
     topLevel,
@@ -102,28 +181,38 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv): Promise<Git 
     async checkout(ref) {
       await git('checkout', '--quiet', ref);
     },
-    async commitAll(message, options = {}) {
-      await git('add', '--all');
+    async commitAll(message, commitOptions = {}) {
+      await stageAll();
       if (await tryGit('diff', '--cached', '--quiet')) {
-        if (!options.allowEmpty) return false;
-        await git('commit', '--quiet', '--no-verify', '--allow-empty', '-m', message);
+        if (!commitOptions.allowEmpty) return false;
+        await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '--allow-empty', '-F', file]);
         return true;
       }
-      await git('commit', '--quiet', '--no-verify', '-m', message);
+      const leaking = await secretsStaged();
+      if (leaking.length > 0) {
+        await runner.run(['reset', '--quiet']);
+        throw new SecretInChangeError(leaking);
+      }
+      await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '-F', file]);
       return true;
     },
     head: () => git('rev-parse', 'HEAD'),
+    async tipOf(branch) {
+      const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+      return r.code === 0 ? r.stdout.trim() : undefined;
+    },
     async resetHard(ref) {
       await git('reset', '--quiet', '--hard', ref);
       await git('clean', '--quiet', '-fd');
     },
     async changedFiles(base) {
       await git('add', '--all', '--intent-to-add');
+      await unstageProtected();
       const out = await git('diff', '--name-only', base);
       return out.split('\n').filter((l) => l !== '');
     },
     async merge(branch, message) {
-      await git('merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch);
+      await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
     },
     async hasWorkSince(base) {
       if ((await git('status', '--porcelain')) !== '') return true;

@@ -146,6 +146,11 @@ export class BeadsFileSource implements IssueSource {
     return computeReady(latestEntries(parsed.entries).map((e) => e.record));
   }
 
+  async health(): Promise<{ valid: number; unreadable: number }> {
+    const parsed = await this.read();
+    return { valid: latestEntries(parsed.entries).length, unreadable: parsed.problems.filter((p) => p.message.startsWith('malformed')).length };
+  }
+
   async get(id: string): Promise<Issue | undefined> {
     const entry = findLatest(await this.read(), id);
     return entry && beadsRecordToIssue(entry.record);

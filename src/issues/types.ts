@@ -40,6 +40,11 @@ export interface IssueSource {
    * source says wrote them (on GitHub the workflow token's bot, which is no OWNER or MEMBER).
    */
   trust?(ids: readonly string[]): void;
+  /**
+   * How many records the source can read and how many it cannot (malformed lines), for telling
+   * "no work left" from "the agent left the issues unreadable".
+   */
+  health?(): Promise<{ valid: number; unreadable: number }>;
 }
 
 /** The label of an issue whose work waits in an open pull request; later runs skip it. */

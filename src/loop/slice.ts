@@ -10,7 +10,8 @@ import type { Agent } from '../agents/types.js';
 import { pickResumable } from '../checkpoint/resume.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase, CheckpointStore } from '../checkpoint/types.js';
-import { type Git, cycleBranch } from '../git/git.js';
+import { type Git, SecretInChangeError, cycleBranch } from '../git/git.js';
+import { RepositoryMovedError, guardLane } from '../git/lane.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource } from '../issues/types.js';
 import { type HaltDiagnostic, OUTPUT_CHARS, buildDiagnostic, issueRef, renderMarkdown } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
@@ -95,7 +96,10 @@ const PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
   halted: 'implementation-failed',
 };
 
-export async function runSlice(deps: SliceDeps): Promise<RunResult> {
+export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
+  // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
+  const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
+  const deps: SliceDeps = guard ? { ...unguarded, git: guard.git } : unguarded;
   const { settings, logger, clock, store, source, git } = deps;
   const startedAt = clock.now().getTime();
   const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
@@ -146,7 +150,15 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
       }
       state = { ...state, parkedBranch: undefined };
     }
+    if (guard && state.baseBranch) await guard.anchor(state.baseBranch);
   }
+  const startHealth = await source.health?.();
+  /** The halt when the issues had readable records and have none now (the agent garbled the file). */
+  const unreadableSource = async (): Promise<Halt | undefined> => {
+    const health = await source.health?.();
+    if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0)) return undefined;
+    return { reason: 'source_unreadable', message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))` };
+  };
   await save('continuing');
   logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
     checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations,
@@ -237,104 +249,127 @@ export async function runSlice(deps: SliceDeps): Promise<RunResult> {
     state = { ...state, rateLimitedUntil: undefined };
   }
 
-  let onCycleBranch = false;
-  for (;;) {
-    if (deps.signal?.aborted) return finish('continuing', undefined, true);
+  const work = async (): Promise<RunResult> => {
+    let onCycleBranch = false;
+    for (;;) {
+      if (deps.signal?.aborted) return finish('continuing', undefined, true);
 
-    // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
-    let next: Issue[] | undefined;
-    if (!state.currentCycle) {
-      // A red/green/refactor cycle works one issue's test list.
-      const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
-      next = selection.targets;
-      if (next.length === 0) {
-        if (selection.escalated.length > 0) {
-          return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+      // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
+      let next: Issue[] | undefined;
+      if (!state.currentCycle) {
+        // A red/green/refactor cycle works one issue's test list.
+        const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
+        next = selection.targets;
+        if (next.length === 0) {
+          if (selection.escalated.length > 0) {
+            return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+          }
+          const unreadable = await unreadableSource();
+          if (unreadable) return finish('halted', unreadable);
+          logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
+          return finish('complete');
         }
-        logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
-        return finish('complete');
       }
-    }
 
-    // 2. Bounds: the run's, then the slice's.
-    if (state.iteration >= settings.maxIterations) {
-      return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
-    }
-    if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
-      return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
-    }
-    const sliceDone = state.iteration - sliceStartIteration;
-    if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
-      logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
-      return finish('continuing');
-    }
-    if (deadline !== undefined && clock.now().getTime() >= deadline) {
-      logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
-      return finish('continuing');
-    }
-
-    // 3. Start a cycle when none is in flight.
-    if (!state.currentCycle && next) {
-      const cycle: CycleState = {
-        issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
-        startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
-        progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
-      };
-      if (git && state.baseBranch) {
-        cycle.branch = cycleBranch(cycle.issueIds);
-        // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
-        // pull request's, pushed by an earlier run) is brought up to date with the base first, so
-        // that this cycle merges back cleanly.
-        if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
-          logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
-        }
-        const earlier = await git.branchExists(cycle.branch);
-        await git.switchToBranch(cycle.branch, state.baseBranch);
-        if (earlier) await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+      // 2. Bounds: the run's, then the slice's.
+      if (state.iteration >= settings.maxIterations) {
+        return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
       }
-      state = { ...state, currentCycle: cycle };
-      logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
-    } else if (git && state.currentCycle?.branch && !onCycleBranch) {
-      // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
-      // the one an earlier run pushed when this checkout does not have it.
-      const branch = state.currentCycle.branch;
-      if ((await git.currentRef()) !== branch) {
-        if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
-          logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
-        }
-        await git.switchToBranch(branch, state.baseBranch ?? 'HEAD');
+      if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
+        return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
       }
-    }
-    onCycleBranch = true;
-
-    // 4. One iteration, then what it means for the cycle and the run.
-    const cycle = state.currentCycle as CycleState;
-    const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
-    if (outcome.interrupted) return finish('continuing', undefined, true);
-    state = outcome.state;
-    if (outcome.violation) await appendError(deps, outcome.violation);
-    if (outcome.halt) return finish('halted', outcome.halt);
-    if (outcome.cycleDone) {
-      const published = await finishCycleInGit(deps, state, cycle);
-      state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
-    }
-    if (outcome.escalate) {
-      const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
-      if (halt) return finish('halted', halt);
-    }
-    if (outcome.waitMs !== undefined) {
-      const until = clock.now().getTime() + outcome.waitMs;
-      if (deadline !== undefined && until > deadline) {
-        // Whole seconds, rounded up: the next run must not start inside the window.
-        state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
-        logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
+      const sliceDone = state.iteration - sliceStartIteration;
+      if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
+        logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
         return finish('continuing');
       }
-      logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+      if (deadline !== undefined && clock.now().getTime() >= deadline) {
+        logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
+        return finish('continuing');
+      }
+
+      // 3. Start a cycle when none is in flight.
+      if (!state.currentCycle && next) {
+        const cycle: CycleState = {
+          issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
+          startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
+          progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
+        };
+        if (git && state.baseBranch) {
+          cycle.branch = cycleBranch(cycle.issueIds);
+          // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
+          // pull request's, pushed by an earlier run) is brought up to date with the base first, so
+          // that this cycle merges back cleanly.
+          if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+            logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+          }
+          const earlier = await git.branchExists(cycle.branch);
+          cycle.baseTip = await git.tipOf(state.baseBranch);
+          await git.switchToBranch(cycle.branch, state.baseBranch);
+          if (earlier) await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+        }
+        state = { ...state, currentCycle: cycle };
+        // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
+        // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
+        await save('continuing');
+        logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
+      } else if (git && state.currentCycle?.branch && !onCycleBranch) {
+        // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
+        // the one an earlier run pushed when this checkout does not have it.
+        const branch = state.currentCycle.branch;
+        if ((await git.currentRef()) !== branch) {
+          if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
+            logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
+          }
+          await git.switchToBranch(branch, state.baseBranch ?? 'HEAD');
+        }
+      }
+      onCycleBranch = true;
+
+      // 4. One iteration, then what it means for the cycle and the run.
+      const cycle = state.currentCycle as CycleState;
+      const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
+      if (outcome.interrupted) return finish('continuing', undefined, true);
+      state = outcome.state;
+      if (outcome.violation) await appendError(deps, outcome.violation);
+      if (outcome.halt) return finish('halted', outcome.halt);
+      if (outcome.cycleDone) {
+        // A "finished" cycle that left the issues unreadable is not merged.
+        const unreadable = await unreadableSource();
+        if (unreadable) return finish('halted', unreadable);
+        const published = await finishCycleInGit(deps, state, cycle);
+        state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
+      }
+      if (outcome.escalate) {
+        const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
+        if (halt) return finish('halted', halt);
+      }
+      if (outcome.waitMs !== undefined) {
+        const until = clock.now().getTime() + outcome.waitMs;
+        if (deadline !== undefined && until > deadline) {
+          // Whole seconds, rounded up: the next run must not start inside the window.
+          state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
+          logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
+          return finish('continuing');
+        }
+        logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+        await save('continuing');
+        await clock.sleep(outcome.waitMs, deps.signal);
+      }
       await save('continuing');
-      await clock.sleep(outcome.waitMs, deps.signal);
     }
-    await save('continuing');
+  };
+
+  try {
+    return await work();
+  } catch (error) {
+    // The agent moved the repository, or its change holds a secret: halt, committing and merging nothing more.
+    if (error instanceof RepositoryMovedError) return finish('halted', { reason: 'repository_moved', message: `REPOSITORY MOVED: ${error.message}` });
+    if (error instanceof SecretInChangeError) return finish('halted', { reason: 'secret_in_change', message: `SECRET IN CHANGE: ${error.message}; nothing was committed` });
+    // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
+    const unreadable = await unreadableSource().catch(() => undefined);
+    if (unreadable) return finish('halted', unreadable);
+    throw error;
   }
 }
 

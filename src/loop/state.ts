@@ -68,6 +68,8 @@ const CycleSchema = z.object({
   issueIds: z.array(z.string()).min(1),
   titles: z.array(z.string()),
   branch: z.string().optional(),
+  /** The base branch's commit when the cycle started (recorded before its first agent run). */
+  baseTip: z.string().optional(),
   startedAtIteration: z.number().int(),
   iterations: z.number().int(),
   /** What went wrong last time, given to the agent as context. */
@@ -106,6 +108,7 @@ export type EscalationRecord = z.infer<typeof EscalationSchema>;
 export const HaltReasons = [
   'max_iterations', 'stuck', 'contract_violation', 'budget',
   'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
+  'repository_moved', 'secret_in_change', 'source_unreadable',
 ] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 

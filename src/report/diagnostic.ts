@@ -35,6 +35,9 @@ const LOOP_TYPES: Record<HaltReason, string> = {
   contract_violation: 'contract violation',
   stuck: 'stuck',
   workflow_aborted: 'red/green/refactor workflow aborted',
+  repository_moved: 'the repository moved behind the loop',
+  secret_in_change: 'a secret in the change',
+  source_unreadable: 'the issues became unreadable',
 };
 
 const ADVICE: Record<HaltReason, string> = {
@@ -46,6 +49,9 @@ const ADVICE: Record<HaltReason, string> = {
   budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
   contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
   stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+  repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
+  secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
+  source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
   workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 

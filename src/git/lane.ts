@@ -1,0 +1,105 @@
+/**
+ * The agent stays in its lane: the engine knows where it left the repository (HEAD on the branch
+ * it checked out, the base branch at the commit it last saw or made), and before it commits,
+ * merges or resets anything it checks that nothing else moved them. An agent that reset main,
+ * switched branches or committed on the base branch makes the run halt (repository_moved) with
+ * what moved, instead of merging its work somewhere nobody expects.
+ */
+import type { Git } from './git.js';
+
+/** Where the engine left the repository. */
+export interface Lane {
+  /** The branch (or commit) the engine last checked out. */
+  head: string;
+  baseBranch: string;
+  /** The base branch's commit when the engine last saw or moved it. */
+  baseTip: string;
+}
+
+/** What was found before a commit, merge or reset. */
+export interface Found {
+  head: string;
+  /** undefined when the base branch no longer exists. */
+  baseTip: string | undefined;
+}
+
+export class RepositoryMovedError extends Error {
+  constructor(readonly what: string) {
+    super(what);
+    this.name = 'RepositoryMovedError';
+  }
+}
+
+const short = (sha: string | undefined) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
+
+/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
+export function laneProblem(lane: Lane, found: Found): string | undefined {
+  const moved: string[] = [];
+  if (found.head !== lane.head) {
+    moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${short(found.head)}` : `on ${found.head}`}`);
+  }
+  if (found.baseTip !== lane.baseTip) {
+    moved.push(`the base branch ${lane.baseBranch} was at ${short(lane.baseTip)} and is now at ${short(found.baseTip)}`);
+  }
+  return moved.length ? moved.join('; ') : undefined;
+}
+
+export interface LaneGuard {
+  /** The guarded Git: commitAll, merge and resetHard check the lane first; checkouts move it. */
+  git: Git;
+  /** Takes the repository as it is now as the lane (at the start of a slice, once the base is known). */
+  anchor(baseBranch: string): Promise<Lane>;
+  current(): Lane | undefined;
+}
+
+/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
+export function guardLane(git: Git): LaneGuard {
+  let lane: Lane | undefined;
+  const tipOf = (branch: string) => git.tipOf(branch);
+  const check = async (what: string) => {
+    if (!lane) return;
+    const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
+    const problem = laneProblem(lane, found);
+    if (problem) throw new RepositoryMovedError(`something other than agent-loop moved the repository before it would ${what}: ${problem}`);
+  };
+  /** After the engine's own move: the lane follows it. */
+  const follow = async () => {
+    if (!lane) return;
+    lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
+  };
+  const guarded: Git = {
+    ...git,
+    async switchToBranch(branch, from) {
+      await git.switchToBranch(branch, from);
+      await follow();
+    },
+    async checkout(ref) {
+      await git.checkout(ref);
+      await follow();
+    },
+    async commitAll(message, options) {
+      await check('commit');
+      const committed = await git.commitAll(message, options);
+      await follow();
+      return committed;
+    },
+    async merge(branch, message) {
+      await check(`merge ${branch}`);
+      await git.merge(branch, message);
+      await follow();
+    },
+    async resetHard(ref) {
+      await check(`reset to ${ref.slice(0, 12)}`);
+      await git.resetHard(ref);
+      await follow();
+    },
+  };
+  return {
+    git: guarded,
+    async anchor(baseBranch) {
+      lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
+      return lane;
+    },
+    current: () => lane,
+  };
+}
