@@ -29,7 +29,7 @@ describe('configuration', () => {
     const { options } = load(['run', '--agent', 'command', '--agent-command', 'x']);
     expect(options).toMatchObject({
       source: 'beads', issuesFile: '.beads/issues.jsonl', maxIterations: 100, iterationDelay: 10,
-      agentTimeoutMinutes: 30, maxRetriesPerStep: 3, maxConsecutiveEscalations: 2, stateDir: '.agent-loop',
+      agentTimeoutMinutes: 30, maxRetriesPerStep: 3, maxConsecutiveEscalations: 2,
       onSuccess: 'merge', batch: false, fresh: false, strict: false, json: false,
     });
   });
@@ -49,17 +49,28 @@ describe('configuration', () => {
       load(['run', '--max-iterations', 'abc', '--agent', 'robot', '--agent-timeout-minutes', '0', '--on-success', 'rebase'], { AGENT_LOOP_ITERATION_DELAY: '-1' }),
     );
     expect(problems).toEqual(expect.arrayContaining([
-      '--max-iterations: got "abc"; expected a whole number ≥ 1.',
+      '--max-iterations: got "abc"; expected a whole number from 1 to 1000000.',
       '--agent: got "robot"; expected one of claude, codex, command.',
-      '--agent-timeout-minutes: got "0"; expected a number of minutes > 0.',
+      '--agent-timeout-minutes: got "0"; expected a number of minutes > 0, at most 1440 (a day).',
       '--on-success: got "rebase"; expected one of merge, branch.',
-      '--iteration-delay: got "-1" (from AGENT_LOOP_ITERATION_DELAY); expected a number of seconds ≥ 0.',
+      '--iteration-delay: got "-1" (from AGENT_LOOP_ITERATION_DELAY); expected a number of seconds from 0 to 3600.',
     ]));
     expect(problems).toHaveLength(5);
   });
 
   it('accepts decimals for the agent timeout', () => {
     expect(load(['run', '--agent', 'command', '--agent-command', 'x', '--agent-timeout-minutes', '0.05']).options.agentTimeoutMinutes).toBe(0.05);
+  });
+
+  it('issue 11: bounds every duration and count at parse time (40000 minutes would overflow the timer and fire at once)', () => {
+    expect(problemsOf(() => load(['run', '--agent', 'command', '--agent-command', 'x', '--agent-timeout-minutes', '40000']))).toEqual([
+      expect.stringMatching(/--agent-timeout-minutes.*40000.*at most 1440/),
+    ]);
+    const problems = problemsOf(() => load(['run', '--agent', 'command', '--agent-command', 'x', '--iteration-delay', '1e9', '--slice-minutes', '99999999', '--max-iterations', '1e12']));
+    expect(problems).toEqual(expect.arrayContaining([
+      expect.stringMatching(/--iteration-delay/), expect.stringMatching(/--slice-minutes/), expect.stringMatching(/--max-iterations/),
+    ]));
+    expect(problemsOf(() => load(['cleanup', '--older-than', '1e400']))).toEqual([expect.stringMatching(/--older-than/)]);
   });
 
   it('rejects unknown options and flags of another command', () => {

@@ -87,7 +87,7 @@ describe('the bundled action, main step', () => {
     try {
       const r = await runMain(sb, { ...base('true'), 'max-iterations': 'lots' });
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain('::error::agent-loop: invalid inputs%0A- input max-iterations: got "lots"; expected a whole number ≥ 1.');
+      expect(r.stdout).toContain('::error::agent-loop: invalid inputs%0A- input max-iterations: got "lots"; expected a whole number from 1 to 1000000.');
     } finally {
       await sb.cleanup();
     }

@@ -37,15 +37,17 @@ async function workflowRun(runId: number, agent: string) {
 }
 
 const step = (script: 'main' | 'post', env: NodeJS.ProcessEnv) => runStep(script, env, sb.repo);
+/** The action's state directory on this (simulated) runner: under RUNNER_TEMP, outside the checkout. */
+const stateDir = () => path.join(sb.root, 'tmp', 'agent-loop');
 
 /** A run's main step on a fresh runner; its post step is left to the test (postEnv). */
 async function startRun(runId: number, agent: string) {
-  await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true });
+  await fs.rm(stateDir(), { recursive: true, force: true });
   const files = { GITHUB_OUTPUT: path.join(sb.root, `o${runId}`), GITHUB_STATE: path.join(sb.root, `s${runId}`), GITHUB_STEP_SUMMARY: path.join(sb.root, `m${runId}`) };
   for (const f of Object.values(files)) await fs.writeFile(f, '');
   const runEnv = services.env({ runId, attempt: 1 });
   const env: NodeJS.ProcessEnv = {
-    ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: sb.root,
+    ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: path.join(sb.root, 'tmp'),
     'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0', 'INPUT_SLICE-ITERATIONS': '1',
     'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
   };
@@ -97,12 +99,12 @@ else
 fi
 `);
     // Run 1: iteration 1 is recorded, then iteration 2 blocks and the runner cancels the job.
-    await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true });
+    await fs.rm(stateDir(), { recursive: true, force: true });
     const files = { GITHUB_OUTPUT: path.join(sb.root, 'o'), GITHUB_STATE: path.join(sb.root, 's'), GITHUB_STEP_SUMMARY: path.join(sb.root, 'm') };
     for (const f of Object.values(files)) await fs.writeFile(f, '');
     const runEnv = services.env({ runId: 301, attempt: 1 });
     const env: NodeJS.ProcessEnv = {
-      ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: sb.root,
+      ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: path.join(sb.root, 'tmp'),
       'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0',
       'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
     };
@@ -151,7 +153,7 @@ fi
     const agent = await writeAgent(sb, 'busy', 'echo "still working"');
     const { postEnv } = await startRun(811, agent);
     // What run 811 publishes holds a checkpoint from a later version of agent-loop.
-    const dir = path.join(sb.repo, '.agent-loop', 'checkpoints');
+    const dir = path.join(stateDir(), 'checkpoints');
     const [name] = (await fs.readdir(dir)).filter((f) => f.endsWith('.json'));
     await fs.writeFile(path.join(dir, name as string), JSON.stringify({ version: 99, id: name?.replace('.json', ''), phase: 'from-the-future' }));
     expect((await step('post', postEnv)).log).toMatch(/published generation 1/);
@@ -171,13 +173,13 @@ fi
     // Runs 902 and 903 both restore generation 1; 903 publishes first.
     const a = await startRun(902, agent);
     const aDir = path.join(sb.root, 'state-902');
-    await fs.cp(path.join(sb.repo, '.agent-loop'), aDir, { recursive: true }); // each run has its own runner
+    await fs.cp(stateDir(), aDir, { recursive: true }); // each run has its own runner
     const b = await startRun(903, agent);
     expect(a.state.generation).toBe('1');
     expect(b.state.generation).toBe('1');
     expect((await step('post', b.postEnv)).log).toMatch(/published generation 2/);
-    await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true });
-    await fs.cp(aDir, path.join(sb.repo, '.agent-loop'), { recursive: true });
+    await fs.rm(stateDir(), { recursive: true, force: true });
+    await fs.cp(aDir, stateDir(), { recursive: true });
     const late = await step('post', a.postEnv);
     expect(late.code).toBe(0);
     expect(late.log).toMatch(/::warning::.*generation 2.*newer/i);

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,7 +40,7 @@ export interface WorkflowRun {
  * with `env` (the runner's variables and the inputs). Files go under `scratch` with the run's id.
  */
 export async function workflowRun(opts: { runId: number; repo: string; scratch: string; env: NodeJS.ProcessEnv; stateDir?: string }): Promise<WorkflowRun> {
-  await fs.rm(path.join(opts.repo, opts.stateDir ?? '.agent-loop'), { recursive: true, force: true });
+  await fs.rm(opts.stateDir ? path.join(opts.repo, opts.stateDir) : path.join(opts.env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop'), { recursive: true, force: true });
   const files = {
     GITHUB_OUTPUT: path.join(opts.scratch, `output-${opts.runId}`),
     GITHUB_STATE: path.join(opts.scratch, `state-${opts.runId}`),

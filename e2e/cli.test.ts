@@ -41,12 +41,12 @@ fi
 `;
 
 const checkpointFiles = async (sb: Sandbox) => {
-  const dir = path.join(sb.repo, '.agent-loop', 'checkpoints');
+  const dir = path.join(sb.repo, '.git', 'agent-loop', 'checkpoints');
   return existsSync(dir) ? (await fs.readdir(dir)).sort() : [];
 };
 
 describe('agent-loop CLI end to end', () => {
-  it('completes: fixes the failing test, closes the issue, commits on agent-loop/<id>, merges into main and keeps .agent-loop/ out of git', async () => {
+  it('completes: fixes the failing test, closes the issue, commits on agent-loop/<id>, merges into main and keeps its state out of the working tree and out of git', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       const initial = git(sb, 'rev-parse', 'main');
       const r = await runCli(sb, runArgs(await writeAgent(sb, 'fixer', FIXER)));
@@ -76,7 +76,8 @@ describe('agent-loop CLI end to end', () => {
       expect(git(sb, 'status', '--porcelain')).toBe('');
 
       // The state directory is excluded and never committed.
-      expect(readFileSync(path.join(sb.repo, '.git', 'info', 'exclude'), 'utf8').split('\n')).toContain('/.agent-loop/');
+      expect(existsSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints'))).toBe(true); // outside the working tree
+      expect(existsSync(path.join(sb.repo, '.agent-loop'))).toBe(false);
       expect(git(sb, 'log', '--all', '--name-only', '--format=')).not.toContain('.agent-loop');
       expect(existsSync(checkpointPath(sb, result.checkpointId))).toBe(true);
       expect(readCheckpoint(sb, result.checkpointId).phase).toBe('implementation-complete');
@@ -264,7 +265,7 @@ wait
       const first = await runCli(sb, runArgs(agent, '--slice-iterations', '1'));
       expectExit(first, 0);
       const oldId = lastResult(first.stdout).checkpointId;
-      const latest = path.join(sb.repo, '.agent-loop', 'checkpoints', 'latest.json');
+      const latest = path.join(sb.repo, '.git', 'agent-loop', 'checkpoints', 'latest.json');
       await fs.rename(checkpointPath(sb, oldId), latest);
       // The first run left its cycle branch checked out; a run that starts afresh there would take
       // agent-loop/bd-1 as its base branch. Back to main, as a user starting over would be.
@@ -336,7 +337,7 @@ wait
       const bad = await runCli(sb, ['run', '--max-iterations', 'abc', '--agent', 'robot', '--slice-minutes', '-1', '--bogus']);
       expectExit(bad, 2);
       expect(bad.stdout).toBe('');
-      expect(bad.stderr).toContain('--max-iterations: got "abc"; expected a whole number ≥ 1');
+      expect(bad.stderr).toContain('--max-iterations: got "abc"; expected a whole number from 1 to 1000000');
       expect(bad.stderr).toContain('--agent: got "robot"; expected one of claude, codex, command');
       expect(bad.stderr).toMatch(/--slice-minutes: got "?-1"?; expected a number of minutes > 0/);
       expect(bad.stderr).toContain('Unknown option --bogus');
@@ -344,9 +345,9 @@ wait
       const agent = await writeAgent(sb, 'fixer', FIXER);
       const fromEnv = await runCli(sb, runArgs(agent), { env: { AGENT_LOOP_MAX_ITERATIONS: 'zero' } });
       expectExit(fromEnv, 2);
-      expect(fromEnv.stderr).toContain('--max-iterations: got "zero" (from AGENT_LOOP_MAX_ITERATIONS); expected a whole number ≥ 1');
+      expect(fromEnv.stderr).toContain('--max-iterations: got "zero" (from AGENT_LOOP_MAX_ITERATIONS); expected a whole number from 1 to 1000000');
       // Nothing ran.
-      expect(existsSync(path.join(sb.repo, '.agent-loop'))).toBe(false);
+      expect(existsSync(path.join(sb.repo, '.git', 'agent-loop'))).toBe(false);
       expect(readIssues(sb)[0]).toMatchObject({ status: 'open' });
 
       const cleanup = await runCli(sb, ['cleanup']);
@@ -436,7 +437,7 @@ EOF
       const cp = readCheckpoint(sb, result.checkpointId);
       expect(cp.phase).toBe('implementation-failed');
       expect(cp.errors).toContain(result.error);
-      expect(readFileSync(path.join(sb.repo, '.agent-loop', 'halt.md'), 'utf8')).toBe(result.diagnostic);
+      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(result.diagnostic);
       expect(events(r.stdout).some((e) => e.event === 'run.halted' && e.level === 'error')).toBe(true);
 
       // The next run parks the halted cycle's work as wip: and finds only escalated issues.
@@ -454,11 +455,11 @@ EOF
     await withSandbox(oneIssue(), async (sb) => {
       const agent = await writeAgent(sb, 'busy', 'echo "still working"');
       expectExit(await runCli(sb, runArgs(agent, '--max-iterations', '1')), 1);
-      const checkpoints = readdirSync(path.join(sb.repo, '.agent-loop', 'checkpoints'));
+      const checkpoints = readdirSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints'));
       const r = await runCli(sb, runArgs(agent, '--fresh'));
       expectExit(r, 2);
       expect(r.stderr).toMatch(/agent-loop\/bd-1 is a cycle branch of an earlier run.*git checkout main/);
-      expect(readdirSync(path.join(sb.repo, '.agent-loop', 'checkpoints'))).toEqual(checkpoints);
+      expect(readdirSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints'))).toEqual(checkpoints);
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-1');
     });
   });

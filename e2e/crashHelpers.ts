@@ -178,7 +178,8 @@ export async function createWorkspace(issueIds: readonly string[], planLength: n
     git('add', '-A');
     git('commit', '-q', '-m', 'initial');
   }
-  const stateDir = path.join(work, '.agent-loop');
+  // Outside git the state directory is .agent-loop in the working directory; in git, under .git.
+  const stateDir = opts.git ? path.join(work, '.git', 'agent-loop') : path.join(work, '.agent-loop');
   return {
     root, work, stateDir, checkpointsDir: path.join(stateDir, 'checkpoints'), marks, token, env, git: opts.git === true,
     runArgs: [

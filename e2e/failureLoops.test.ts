@@ -396,7 +396,7 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       const r = await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING)));
       const res = result(r, 1);
       const diagnostic = res.diagnostic as string;
-      expect(readFileSync(path.join(sb.repo, '.agent-loop', 'halt.md'), 'utf8')).toBe(diagnostic);
+      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(diagnostic);
       const shown = named(r, 'halt.diagnostic');
       expect(shown).toHaveLength(1);
       expect(shown[0]?.message).toBe(diagnostic.trimEnd());
@@ -451,21 +451,21 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
     }
   });
 
-  it('AC4 redaction: the webhook URL and its token, and a GITHUB_TOKEN value the agent prints, appear nowhere (stdout, stderr, halt.md, checkpoint, what Discord received)', async () => {
+  it('AC4 redaction: the webhook URL and its token, and a declared secret (DEPLOY_TOKEN) the agent prints (GITHUB_TOKEN itself no longer reaches the agent), appear nowhere (stdout, stderr, halt.md, checkpoint, what Discord received)', async () => {
     const discord = await startDiscordServer();
     const secret = 'ghp_' + 'Zq7xR2mK9vT4wL8nB3cY6hJ1dF5gS0pA2eU7';
     try {
       await withSandbox(issues('First', 'Second'), async (sb) => {
-        const leaky = `${FAILING}echo "env: GITHUB_TOKEN=$GITHUB_TOKEN"
+        const leaky = `${FAILING}echo "env: DEPLOY_TOKEN=$DEPLOY_TOKEN"
 echo "webhook: ${discord.url()}"
 echo "token alone: ${discord.token}"
 `;
-        const r = await runCli(sb, runArgs(await writeAgent(sb, 'leaky', leaky), '--discord-webhook', discord.url()), { env: { GITHUB_TOKEN: secret } });
+        const r = await runCli(sb, runArgs(await writeAgent(sb, 'leaky', leaky), '--discord-webhook', discord.url()), { env: { DEPLOY_TOKEN: secret } });
         const res = result(r, 1);
         expect(res.haltReason).toBe('failure_loop');
         expect(discord.received).toHaveLength(1);
 
-        const stateDir = path.join(sb.repo, '.agent-loop');
+        const stateDir = path.join(sb.repo, '.git', 'agent-loop');
         const outputs: Record<string, string> = {
           stdout: r.stdout,
           stderr: r.stderr,
@@ -480,14 +480,14 @@ echo "token alone: ${discord.token}"
           }
         }
         // It was printed, and masked: the agent's lines are there with *** in place of the values.
-        expect(res.diagnostic).toContain('env: GITHUB_TOKEN=***');
+        expect(res.diagnostic).toContain('env: DEPLOY_TOKEN=***');
         expect(res.diagnostic).toContain('token alone: ***');
-        expect(r.stdout).toContain('env: GITHUB_TOKEN=***');
+        expect(r.stdout).toContain('env: DEPLOY_TOKEN=***');
         const embed = (discord.received[0] as { embeds: Array<{ description: string }> }).embeds[0]!;
-        expect(embed.description).toContain('env: GITHUB_TOKEN=***');
+        expect(embed.description).toContain('env: DEPLOY_TOKEN=***');
         expect(embed.description).not.toContain('ghp_');
         // The checkpoint holds the agent's output masked, and is still a valid, resumable checkpoint.
-        expect(readFileSync(checkpointPath(sb, res.checkpointId), 'utf8')).toContain('env: GITHUB_TOKEN=***');
+        expect(readFileSync(checkpointPath(sb, res.checkpointId), 'utf8')).toContain('env: DEPLOY_TOKEN=***');
         const status = await runCli(sb, ['status', '--json']);
         expectExit(status, 0);
         expect(JSON.parse(status.stdout)).toMatchObject({ resumable: res.checkpointId, invalid: [] });
@@ -497,20 +497,20 @@ echo "token alone: ${discord.token}"
     }
   });
 
-  it('AC4 redaction: a GITHUB_TOKEN in a crashing agent\'s stderr, quoted in the escalation reason, is masked in the issues\' notes and in git (history and working tree) too', async () => {
+  it('AC4 redaction: a DEPLOY_TOKEN in a crashing agent\'s stderr, quoted in the escalation reason, is masked in the issues\' notes and in git (history and working tree) too', async () => {
     const secret = 'ghp_' + 'Kd82nQ0xVb7Lm3Tz5Rw9Yc1Hs4Gf6Ja8Pe2U';
     await withSandbox(issues('First', 'Second'), async (sb) => {
       const agent = await writeAgent(sb, 'crashing', `echo "changed $AGENT_LOOP_ITERATION" > value.txt
-echo "fatal: could not push with $GITHUB_TOKEN" >&2
+echo "fatal: could not push with $DEPLOY_TOKEN" >&2
 exit 1
 `);
-      const r = await runCli(sb, runArgs(agent), { env: { GITHUB_TOKEN: secret } });
+      const r = await runCli(sb, runArgs(agent), { env: { DEPLOY_TOKEN: secret } });
       const res = result(r, 1);
       expect(res).toMatchObject({ haltReason: 'failure_loop', iterations: 8, failedIterations: 8 });
       expect(res.error).toContain('last: exited with code 1: fatal: could not push with ***');
       const notes = readIssues(sb).map((i) => String(i?.notes));
       expect(notes.every((n) => n.includes('fatal: could not push with ***'))).toBe(true);
-      const stateDir = path.join(sb.repo, '.agent-loop');
+      const stateDir = path.join(sb.repo, '.git', 'agent-loop');
       const places: Record<string, string> = {
         stdout: r.stdout, stderr: r.stderr, 'halt.md': readFileSync(path.join(stateDir, 'halt.md'), 'utf8'),
         'checkpoint': readFileSync(checkpointPath(sb, res.checkpointId), 'utf8'),
@@ -518,7 +518,7 @@ exit 1
         'git history': git(sb, 'log', '--all', '-p', '--format=%H %s%n%b'),
       };
       for (const [where, text] of Object.entries(places)) {
-        if (text.includes(secret)) throw new Error(`${where} holds the GITHUB_TOKEN value`);
+        if (text.includes(secret)) throw new Error(`${where} holds the DEPLOY_TOKEN value`);
       }
     });
   });
@@ -764,7 +764,7 @@ exit 1
       expect(r.stdout + r.stderr).not.toContain(url);
       expect(r.stdout + r.stderr).not.toContain(discord.token);
       // The halt itself is complete: halt.md, checkpoint, labels.
-      expect(readFileSync(path.join(sb.repo, '.agent-loop', 'halt.md'), 'utf8')).toBe(res.diagnostic);
+      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(res.diagnostic);
       expect(readCheckpoint(sb, res.checkpointId).phase).toBe('implementation-failed');
     });
   });

@@ -201,7 +201,7 @@ export interface CheckpointJson {
 }
 
 export function checkpointPath(sandbox: Sandbox, id: string): string {
-  return path.join(sandbox.repo, '.agent-loop', 'checkpoints', `${id}.json`);
+  return path.join(sandbox.repo, '.git', 'agent-loop', 'checkpoints', `${id}.json`);
 }
 
 export function readCheckpoint(sandbox: Sandbox, id: string): CheckpointJson {

@@ -37,8 +37,8 @@ const plan = (sb: Sandbox, agent: string, ...extra: string[]) => runCli(sb, [
   '--test-command', 'sh check.sh', '--issues-file', './.beads/issues.jsonl', ...extra,
 ]);
 
-const checkpoints = (sb: Sandbox) => readdirSync(path.join(sb.repo, '.agent-loop', 'checkpoints')).filter((f) => f.endsWith('.json'))
-  .map((f) => JSON.parse(readFileSync(path.join(sb.repo, '.agent-loop', 'checkpoints', f), 'utf8')) as { id: string; phase: string; state: Record<string, unknown>; errors?: string[] });
+const checkpoints = (sb: Sandbox) => readdirSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints')).filter((f) => f.endsWith('.json'))
+  .map((f) => JSON.parse(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints', f), 'utf8')) as { id: string; phase: string; state: Record<string, unknown>; errors?: string[] });
 
 describe('agent-loop plan', () => {
   it('runs every phase, leaves each artifact, creates one issue per phase (2 blocked by 1), then implements them', async () => {
@@ -46,7 +46,7 @@ describe('agent-loop plan', () => {
     try {
       const r = await plan(sb, await writeAgent(sb, 'planner', agentScript()), '--goal', GOAL);
       expectExit(r, 0);
-      const dir = path.join(sb.repo, '.agent-loop', 'pipeline');
+      const dir = path.join(sb.repo, '.git', 'agent-loop', 'pipeline');
       expect(readdirSync(dir).sort()).toEqual(['decomposition.json', 'phases', 'plan.md', 'research.md']);
       expect(readdirSync(path.join(dir, 'phases'))).toEqual(['01-prepare.md', '02-value.md']);
       const [cp] = checkpoints(sb);
@@ -115,7 +115,7 @@ const GOOD_RESEARCH = `  { echo '# Research'; for i in 1 2 3 4 5 6; do echo "val
 const GOOD_DECOMPOSITION = `  echo '{"goal": "make the value good", "components": [{"name": "prepare", "description": "write ok"}, {"name": "value", "description": "write good", "depends_on": ["prepare"]}]}' > "$A"`;
 
 const RETRY_HEADER = 'The previous attempt of this phase did not leave a usable artifact. Fix exactly this:';
-const pipelineDir = (sb: Sandbox) => path.join(sb.repo, '.agent-loop', 'pipeline');
+const pipelineDir = (sb: Sandbox) => path.join(sb.repo, '.git', 'agent-loop', 'pipeline');
 const onlyCheckpoint = (sb: Sandbox) => {
   const all = checkpoints(sb);
   expect(all).toHaveLength(1);
@@ -378,7 +378,7 @@ describe('agent-loop plan: crashes and resumes', () => {
       // Back to the checkpoint beads_integration wrote before appending the issues (its onPlanned:
       // phase_decomposition-complete with beads_data.planned), as if the crash had come between
       // the append and the beads_integration-complete checkpoint.
-      const file = path.join(sb.repo, '.agent-loop', 'checkpoints', `${crashed.id}.json`);
+      const file = path.join(sb.repo, '.git', 'agent-loop', 'checkpoints', `${crashed.id}.json`);
       const raw = JSON.parse(readFileSync(file, 'utf8')) as { phase: string; state: Record<string, unknown> };
       raw.phase = 'phase_decomposition-complete';
       raw.state.beads_data = { file: './.beads/issues.jsonl', planned: ids };
@@ -419,7 +419,7 @@ describe('agent-loop plan: the goal', () => {
       expect(r.stderr).toContain('--goal');
       expect(r.stderr).toContain('--goal-file');
       expect(callLines(sb)).toEqual([]);
-      expect(existsSync(path.join(sb.repo, '.agent-loop', 'checkpoints')) ? checkpoints(sb) : []).toEqual([]);
+      expect(existsSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints')) ? checkpoints(sb) : []).toEqual([]);
     } finally {
       await sb.cleanup();
     }

@@ -268,7 +268,7 @@ ${RED_DEFAULT}
   plus_two_numbers) ${reportWith('duplicate_test: true')};;
   total_of_two_numbers) echo "tests/add_two_numbers.sh covers it: nothing to write";;
   *)
-    [ "$n" = mul_two_numbers ] && cp .agent-loop/checkpoints/*.json "$NOTES/checkpoint-at-mul.json" && git status --porcelain > "$NOTES/status-at-mul.txt"
+    [ "$n" = mul_two_numbers ] && cp .git/agent-loop/checkpoints/*.json "$NOTES/checkpoint-at-mul.json" && git status --porcelain > "$NOTES/status-at-mul.txt"
 ${RED_DEFAULT};;
   esac`;
     await withTdd('Tests:\n- [ ] add two numbers\n- [ ] sum two numbers\n- [ ] plus two numbers\n- [ ] total of two numbers\n- [ ] mul two numbers\n', async (sb) => {
@@ -480,14 +480,14 @@ ${RED_DEFAULT}`;
     exit 1`;
     /** Counts RED runs per test; the first run's test agent keeps a copy of the checkpoint as it was before the RED commit. */
     const red = `${bump('red-$n')}
-  if [ ! -e "$NOTES/killed" ]; then mkdir -p "$NOTES/before-red"; cp .agent-loop/checkpoints/*.json "$NOTES/before-red/"; fi
+  if [ ! -e "$NOTES/killed" ]; then mkdir -p "$NOTES/before-red"; cp .git/agent-loop/checkpoints/*.json "$NOTES/before-red/"; fi
 ${RED_DEFAULT}`;
 
     it('killed (SIGKILL) after the RED commit and its note, before the checkpoint recorded it: the next run resumes at GREEN from the note (tdd.resumed), and RED is not redone', async () => {
       // The GREEN agent of the first run puts back the checkpoint saved before RED (the crash came
       // between the note and the checkpoint write), then kills the CLI.
       const green = `  if [ ! -e "$NOTES/killed" ]; then
-    touch "$NOTES/killed"; cp "$NOTES"/before-red/*.json .agent-loop/checkpoints/
+    touch "$NOTES/killed"; cp "$NOTES"/before-red/*.json .git/agent-loop/checkpoints/
 ${KILL_CLI}
   fi
 ${GREEN_DEFAULT}`;
@@ -531,7 +531,7 @@ ${GREEN_DEFAULT}`;
         const branch = git(sb, 'rev-parse', '--abbrev-ref', 'HEAD');
         expect(branch).not.toBe('main');
         // A fresh checkout: no state directory, on the base branch (as in CI).
-        await fs.rm(path.join(sb.repo, '.agent-loop'), { recursive: true, force: true });
+        await fs.rm(path.join(sb.repo, '.git', 'agent-loop'), { recursive: true, force: true });
         git(sb, 'checkout', '-q', 'main');
 
         const r2 = await run(sb, agent);

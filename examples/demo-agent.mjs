@@ -9,8 +9,8 @@ const iteration = Number(process.env.AGENT_LOOP_ITERATION);
 const prompt = readFileSync(process.env.AGENT_LOOP_PROMPT_FILE, 'utf8');
 console.log(`demo-agent: iteration ${iteration}, prompt of ${prompt.length} characters for ${ids.join(', ')}`);
 
-if (iteration === 2 && !existsSync('.agent-loop/demo-failed-once')) {
-  writeFileSync('.agent-loop/demo-failed-once', '');
+if (iteration === 2 && !existsSync('.git/demo-failed-once')) {
+  writeFileSync('.git/demo-failed-once', '');
   console.error('API Error: 529 {"type":"overloaded_error","message":"Overloaded"} (simulated)');
   process.exit(1);
 }

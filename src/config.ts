@@ -49,9 +49,11 @@ const toBoolean = (v: unknown) => {
 };
 const toUndefinedIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-const int = (min: number) => z.preprocess(toNumber, z.number().int().min(min));
-const positive = () => z.preprocess(toNumber, z.number().positive().finite());
-const nonNegative = () => z.preprocess(toNumber, z.number().min(0).finite());
+// Every number has an upper bound: a duration Node's timers cannot hold (over 2^31-1 ms, about 24.8
+// days) would fire at once, and a count nobody means is a typo.
+const int = (min: number, max = 1_000_000) => z.preprocess(toNumber, z.number().int().min(min).max(max));
+const positive = (max: number) => z.preprocess(toNumber, z.number().positive().finite().max(max));
+const nonNegative = (max: number) => z.preprocess(toNumber, z.number().min(0).finite().max(max));
 const flagSwitch = () => z.preprocess(toBoolean, z.boolean()).default(false);
 const text = () => z.preprocess(toUndefinedIfEmpty, z.string().trim().min(1).optional());
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -84,10 +86,10 @@ export const OptionsSchema = z.object({
     flag: 'agent-model', arg: 'MODEL', commands: RUN, defaultText: "the agent's own default",
     help: 'Model for the claude or codex agent (--model).', expected: 'a model name',
   }),
-  agentMaxTurns: int(1).optional().register(registry, {
+  agentMaxTurns: int(1, 10_000).optional().register(registry, {
     flag: 'agent-max-turns', arg: 'N', commands: RUN, defaultText: "the agent's own limit",
     help: 'Turns one Claude Code invocation may take (--max-turns); reaching it is a max_turns failure.',
-    expected: 'a whole number ≥ 1',
+    expected: 'a whole number from 1 to 10000',
   }),
   agentPermissionMode: z.enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan']).default('acceptEdits').register(registry, {
     flag: 'agent-permission-mode', arg: 'MODE', commands: RUN,
@@ -108,15 +110,20 @@ export const OptionsSchema = z.object({
     help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
     expected: 'arguments with balanced quotes',
   }),
+  agentGithubToken: flagSwitch().register(registry, {
+    flag: 'agent-github-token', commands: RUN,
+    help: "Let the agent's environment keep GITHUB_TOKEN and GH_TOKEN (off: the agent never holds the workflow's token; the runner's ACTIONS_* tokens, file-command paths, inputs and the webhook it never holds at all).",
+    expected: 'true or false',
+  }),
   agentSession: z.enum(['fresh', 'continue']).default('fresh').register(registry, {
     flag: 'agent-session', arg: 'fresh|continue', commands: RUN,
     help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
     expected: 'one of fresh, continue',
   }),
-  maxCostUsd: positive().optional().register(registry, {
+  maxCostUsd: positive(1_000_000).optional().register(registry, {
     flag: 'max-cost-usd', arg: 'USD', commands: RUN, defaultText: 'no cap',
     help: 'Halt (haltReason budget) before an iteration would start with the run\'s spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.',
-    expected: 'a number of dollars > 0',
+    expected: 'a number of dollars > 0, at most 1000000',
   }),
   testCommand: text().register(registry, {
     flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest or make test',
@@ -167,39 +174,39 @@ export const OptionsSchema = z.object({
   maxIterations: int(1).default(100).register(registry, {
     flag: 'max-iterations', arg: 'N', commands: RUN,
     help: 'Agent invocations allowed in the whole run, counted across slices; then the run halts.',
-    expected: 'a whole number ≥ 1',
+    expected: 'a whole number from 1 to 1000000',
   }),
   sliceIterations: int(1).optional().register(registry, {
     flag: 'slice-iterations', arg: 'N', commands: RUN, defaultText: 'unbounded',
     help: 'End this invocation after N iterations with status continuing (exit 0); the next run resumes.',
-    expected: 'a whole number ≥ 1',
+    expected: 'a whole number from 1 to 1000000',
   }),
-  sliceMinutes: positive().optional().register(registry, {
+  sliceMinutes: positive(10_080).optional().register(registry, {
     flag: 'slice-minutes', arg: 'M', commands: RUN, defaultText: 'unbounded',
     help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
-    expected: 'a number of minutes > 0',
+    expected: 'a number of minutes > 0, at most 10080 (a week)',
   }),
-  iterationDelay: nonNegative().default(10).register(registry, {
+  iterationDelay: nonNegative(3600).default(10).register(registry, {
     flag: 'iteration-delay', arg: 'SECONDS', commands: RUN,
-    help: 'Pause after each agent invocation before the completion check.', expected: 'a number of seconds ≥ 0',
+    help: 'Pause after each agent invocation before the completion check.', expected: 'a number of seconds from 0 to 3600',
   }),
-  agentTimeoutMinutes: positive().default(30).register(registry, {
+  agentTimeoutMinutes: positive(1440).default(30).register(registry, {
     flag: 'agent-timeout-minutes', arg: 'M', commands: RUN,
     help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
-    expected: 'a number of minutes > 0',
+    expected: 'a number of minutes > 0, at most 1440 (a day)',
   }),
-  maxRetriesPerStep: int(0).default(3).register(registry, {
+  maxRetriesPerStep: int(0, 100).default(3).register(registry, {
     flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-    help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number ≥ 0',
+    help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number from 0 to 100',
   }),
-  maxConsecutiveEscalations: int(1).default(2).register(registry, {
+  maxConsecutiveEscalations: int(1, 100).default(2).register(registry, {
     flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
     help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
-    expected: 'a whole number ≥ 1',
+    expected: 'a whole number from 1 to 100',
   }),
-  stateDir: z.string().min(1).default('.agent-loop').register(registry, {
-    flag: 'state-dir', arg: 'DIR', commands: ALL,
-    help: 'Where checkpoints, logs and errors.jsonl live (never committed).', expected: 'a path',
+  stateDir: z.string().min(1).optional().register(registry, {
+    flag: 'state-dir', arg: 'DIR', commands: ALL, defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
+    help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.', expected: 'a path',
   }),
   resume: z.string().regex(UUID_V4).optional().register(registry, {
     flag: 'resume', arg: 'ID', commands: RUN, defaultText: 'the newest resumable checkpoint',
@@ -248,9 +255,9 @@ export const OptionsSchema = z.object({
     flag: 'json', commands: ALL,
     help: 'stdout becomes NDJSON events; the last line is the result.', expected: 'true or false',
   }),
-  olderThan: nonNegative().optional().register(registry, {
+  olderThan: nonNegative(36_500).optional().register(registry, {
     flag: 'older-than', arg: 'DAYS', commands: ['cleanup'],
-    help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).', expected: 'a number of days ≥ 0',
+    help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).', expected: 'a number of days from 0 to 36500',
   }),
   all: flagSwitch().register(registry, {
     flag: 'all', commands: ['cleanup'], help: 'Delete every checkpoint, the resumable one included.', expected: 'true or false',

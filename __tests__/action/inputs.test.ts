@@ -28,7 +28,7 @@ describe('action inputs', () => {
 
   it('a bad input fails naming the input, the value and what is expected; every one at once', () => {
     expect(problems({ [inputEnv('max-iterations')]: 'lots', [inputEnv('checkpoint-id')]: 'latest', [inputEnv('agent')]: 'robot' })).toEqual(expect.arrayContaining([
-      'input max-iterations: got "lots"; expected a whole number ≥ 1.',
+      'input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
       'checkpoint-id: got "latest"; expected a checkpoint id (UUID v4, see agent-loop status).',
       'input agent: got "robot"; expected one of claude, codex, command.',
     ]));

@@ -18266,9 +18266,11 @@ const toBoolean = (v) => {
     return v;
 };
 const toUndefinedIfEmpty = (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const config_int = (min) => preprocess(toNumber, schemas_number().int().min(min));
-const positive = () => preprocess(toNumber, schemas_number().positive().finite());
-const nonNegative = () => preprocess(toNumber, schemas_number().min(0).finite());
+// Every number has an upper bound: a duration Node's timers cannot hold (over 2^31-1 ms, about 24.8
+// days) would fire at once, and a count nobody means is a typo.
+const config_int = (min, max = 1_000_000) => preprocess(toNumber, schemas_number().int().min(min).max(max));
+const positive = (max) => preprocess(toNumber, schemas_number().positive().finite().max(max));
+const nonNegative = (max) => preprocess(toNumber, schemas_number().min(0).finite().max(max));
 const flagSwitch = () => preprocess(toBoolean, schemas_boolean()).default(false);
 const config_text = () => preprocess(toUndefinedIfEmpty, schemas_string().trim().min(1).optional());
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -18300,10 +18302,10 @@ const OptionsSchema = object({
         flag: 'agent-model', arg: 'MODEL', commands: RUN, defaultText: "the agent's own default",
         help: 'Model for the claude or codex agent (--model).', expected: 'a model name',
     }),
-    agentMaxTurns: config_int(1).optional().register(config_registry, {
+    agentMaxTurns: config_int(1, 10_000).optional().register(config_registry, {
         flag: 'agent-max-turns', arg: 'N', commands: RUN, defaultText: "the agent's own limit",
         help: 'Turns one Claude Code invocation may take (--max-turns); reaching it is a max_turns failure.',
-        expected: 'a whole number ≥ 1',
+        expected: 'a whole number from 1 to 10000',
     }),
     agentPermissionMode: schemas_enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan']).default('acceptEdits').register(config_registry, {
         flag: 'agent-permission-mode', arg: 'MODE', commands: RUN,
@@ -18324,15 +18326,20 @@ const OptionsSchema = object({
         help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
         expected: 'arguments with balanced quotes',
     }),
+    agentGithubToken: flagSwitch().register(config_registry, {
+        flag: 'agent-github-token', commands: RUN,
+        help: "Let the agent's environment keep GITHUB_TOKEN and GH_TOKEN (off: the agent never holds the workflow's token; the runner's ACTIONS_* tokens, file-command paths, inputs and the webhook it never holds at all).",
+        expected: 'true or false',
+    }),
     agentSession: schemas_enum(['fresh', 'continue']).default('fresh').register(config_registry, {
         flag: 'agent-session', arg: 'fresh|continue', commands: RUN,
         help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
         expected: 'one of fresh, continue',
     }),
-    maxCostUsd: positive().optional().register(config_registry, {
+    maxCostUsd: positive(1_000_000).optional().register(config_registry, {
         flag: 'max-cost-usd', arg: 'USD', commands: RUN, defaultText: 'no cap',
         help: 'Halt (haltReason budget) before an iteration would start with the run\'s spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.',
-        expected: 'a number of dollars > 0',
+        expected: 'a number of dollars > 0, at most 1000000',
     }),
     testCommand: config_text().register(config_registry, {
         flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest or make test',
@@ -18383,39 +18390,39 @@ const OptionsSchema = object({
     maxIterations: config_int(1).default(100).register(config_registry, {
         flag: 'max-iterations', arg: 'N', commands: RUN,
         help: 'Agent invocations allowed in the whole run, counted across slices; then the run halts.',
-        expected: 'a whole number ≥ 1',
+        expected: 'a whole number from 1 to 1000000',
     }),
     sliceIterations: config_int(1).optional().register(config_registry, {
         flag: 'slice-iterations', arg: 'N', commands: RUN, defaultText: 'unbounded',
         help: 'End this invocation after N iterations with status continuing (exit 0); the next run resumes.',
-        expected: 'a whole number ≥ 1',
+        expected: 'a whole number from 1 to 1000000',
     }),
-    sliceMinutes: positive().optional().register(config_registry, {
+    sliceMinutes: positive(10_080).optional().register(config_registry, {
         flag: 'slice-minutes', arg: 'M', commands: RUN, defaultText: 'unbounded',
         help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
-        expected: 'a number of minutes > 0',
+        expected: 'a number of minutes > 0, at most 10080 (a week)',
     }),
-    iterationDelay: nonNegative().default(10).register(config_registry, {
+    iterationDelay: nonNegative(3600).default(10).register(config_registry, {
         flag: 'iteration-delay', arg: 'SECONDS', commands: RUN,
-        help: 'Pause after each agent invocation before the completion check.', expected: 'a number of seconds ≥ 0',
+        help: 'Pause after each agent invocation before the completion check.', expected: 'a number of seconds from 0 to 3600',
     }),
-    agentTimeoutMinutes: positive().default(30).register(config_registry, {
+    agentTimeoutMinutes: positive(1440).default(30).register(config_registry, {
         flag: 'agent-timeout-minutes', arg: 'M', commands: RUN,
         help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
-        expected: 'a number of minutes > 0',
+        expected: 'a number of minutes > 0, at most 1440 (a day)',
     }),
-    maxRetriesPerStep: config_int(0).default(3).register(config_registry, {
+    maxRetriesPerStep: config_int(0, 100).default(3).register(config_registry, {
         flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-        help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number ≥ 0',
+        help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number from 0 to 100',
     }),
-    maxConsecutiveEscalations: config_int(1).default(2).register(config_registry, {
+    maxConsecutiveEscalations: config_int(1, 100).default(2).register(config_registry, {
         flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
         help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
-        expected: 'a whole number ≥ 1',
+        expected: 'a whole number from 1 to 100',
     }),
-    stateDir: schemas_string().min(1).default('.agent-loop').register(config_registry, {
-        flag: 'state-dir', arg: 'DIR', commands: ALL,
-        help: 'Where checkpoints, logs and errors.jsonl live (never committed).', expected: 'a path',
+    stateDir: schemas_string().min(1).optional().register(config_registry, {
+        flag: 'state-dir', arg: 'DIR', commands: ALL, defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
+        help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.', expected: 'a path',
     }),
     resume: schemas_string().regex(UUID_V4).optional().register(config_registry, {
         flag: 'resume', arg: 'ID', commands: RUN, defaultText: 'the newest resumable checkpoint',
@@ -18464,9 +18471,9 @@ const OptionsSchema = object({
         flag: 'json', commands: ALL,
         help: 'stdout becomes NDJSON events; the last line is the result.', expected: 'true or false',
     }),
-    olderThan: nonNegative().optional().register(config_registry, {
+    olderThan: nonNegative(36_500).optional().register(config_registry, {
         flag: 'older-than', arg: 'DAYS', commands: ['cleanup'],
-        help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).', expected: 'a number of days ≥ 0',
+        help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).', expected: 'a number of days from 0 to 36500',
     }),
     all: flagSwitch().register(config_registry, {
         flag: 'all', commands: ['cleanup'], help: 'Delete every checkpoint, the resumable one included.', expected: 'true or false',
@@ -20007,6 +20014,60 @@ function gitCommonDir(cwd, env) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/safety/stateDir.ts
+/**
+ * Where the state directory lives when --state-dir is not given: outside the working tree, so no
+ * `git add` can stage it and no branch switch touches it. In a git repository, under the git
+ * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
+ * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
+ * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
+ * once, with a message.
+ */
+
+
+
+const LEGACY_STATE_DIR = '.agent-loop';
+function gitDirs(cwd, env) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
+            const [topLevel, commonDir] = String(stdout).trim().split('\n');
+            resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
+        });
+    });
+}
+/**
+ * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
+ * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
+ * cleanup all do, so each finds the same checkpoints).
+ */
+async function resolveStateDir(option, cwd, env) {
+    if (option)
+        return { dir: external_node_path_default().resolve(cwd, option), notes: [] };
+    const dirs = await gitDirs(cwd, env);
+    if (!dirs)
+        return { dir: external_node_path_default().resolve(cwd, LEGACY_STATE_DIR), notes: [] };
+    const dir = external_node_path_default().join(dirs.commonDir, 'agent-loop');
+    return { dir, notes: await migrate(external_node_path_default().join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
+}
+async function migrate(legacy, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
+        return [];
+    if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        return [`An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`];
+    }
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
+    try {
+        await external_node_fs_namespaceObject.promises.rename(legacy, dir);
+    }
+    catch (error) {
+        if (error.code !== 'EXDEV')
+            throw error;
+        await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
+        await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
+    }
+    return [`Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`];
+}
+
 ;// CONCATENATED MODULE: ./src/cli/help.ts
 
 const SYNOPSIS = {
@@ -20543,7 +20604,311 @@ class TailBuffer {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/redact.ts
+const MASK = '***';
+/**
+ * Shorter known values are not masked. Below 6 characters a value is no real credential (every
+ * token this tool is given is 40+ characters; a Discord webhook token is 68) and it occurs in
+ * ordinary output all the time: masking a 1-character value would turn every "a" of every line
+ * into ***, ruining the logs and, by where the masks fall, revealing the value anyway. 6 also
+ * keeps every replacement (`***`) shorter than what it replaces, which is what makes "repeat
+ * until nothing matches" end.
+ */
+const MIN_SECRET_LENGTH = 6;
+// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-…").
+const SHAPES = [
+    'gh[pousr]_[A-Za-z0-9]{36,}',
+    'github_pat_[A-Za-z0-9_]{22,}',
+    'sk-(?<![A-Za-z0-9]sk-)(?:ant-[A-Za-z0-9_-]{20,}|(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})',
+    'xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)(?=[A-Za-z-]*[0-9])[A-Za-z0-9-]{10,}',
+    // RFC 6750 b64token; a digit is required so prose ("Bearer authentication") is left alone.
+    // The space may be a tab, or `\t` in JSON.
+    '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
+];
+/** The part of a masked shape that stays readable. */
+const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
+/** At a cut end: a shape prefix and whatever of its token made it into this piece. */
+const SHAPE_AT_CUT_END = /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
+/**
+ * At a cut start: the rest of a token whose prefix was in the previous piece: a run of token
+ * characters that ends within a token's length. A longer run (a 16 KiB piece of base64 that
+ * happens to be alphanumeric) is no token's rest and stays readable.
+ */
+const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/;
+const FRAGMENT_THRESHOLD_CAP = 8;
+const BACKSLASH = 0x5c;
+const hex4 = (code, upper) => {
+    const h = code.toString(16).padStart(4, '0');
+    return upper ? h.toUpperCase() : h;
+};
+/** JSON.stringify of a string, without the quotes. */
+const redact_json = (s) => JSON.stringify(s).slice(1, -1);
+const slashEscaped = (s) => s.replace(/\//g, '\\/');
+/** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
+const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
+/** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
+const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
+function urlForms(s) {
+    try {
+        const component = encodeURIComponent(s);
+        return [
+            component,
+            component.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+            component.replace(/%20/g, '+'),
+            encodeURI(s),
+        ];
+    }
+    catch {
+        return []; // a lone surrogate has no URL encoding
+    }
+}
+/**
+ * The base64 of `bytes` wherever it starts in a longer encoded blob: for each of the three byte
+ * alignments, the characters that depend on the secret's bytes alone; standard and URL-safe.
+ */
+function base64Forms(bytes) {
+    const forms = [];
+    for (let k = 0; k < 3; k++) {
+        const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+        const stable = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
+        if (stable.length >= 8)
+            forms.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+    return forms;
+}
+/** The forms a secret value can take in output, the value itself first. */
+function secretForms(secret) {
+    const firstLevel = [
+        secret,
+        redact_json(secret),
+        slashEscaped(redact_json(secret)),
+        asciiOnly(redact_json(secret), false),
+        asciiOnly(redact_json(secret), true),
+        asciiOnly(slashEscaped(redact_json(secret)), false),
+        htmlSafe(redact_json(secret)),
+        ...urlForms(secret),
+        // Encoded: the value in base64 (an Authorization: Basic header, a .git/config extraheader as
+        // actions/checkout writes it, `x-access-token:<token>`), anywhere in a longer blob.
+        ...base64Forms(Buffer.from(secret, 'utf8')),
+        ...base64Forms(Buffer.from(`x-access-token:${secret}`, 'utf8')),
+    ];
+    const forms = new Set();
+    for (const form of firstLevel) {
+        // Nested: a JSON string inside the agent's JSON, then the logger's JSON.stringify.
+        const once = redact_json(form);
+        const twice = redact_json(once);
+        forms.add(form).add(once).add(twice).add(redact_json(twice));
+    }
+    return [...forms];
+}
+const escapeRegExp = (s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+/**
+ * V8 stops optimising a regular expression whose source is over 20 KB (kRegExpTooLargeToOptimize):
+ * with a hundred secrets, one alternation of all their forms was 20 times slower. The forms are
+ * split into alternations below this size instead; a handful of secrets needs only one.
+ */
+const MAX_PATTERN_SOURCE = 16_000;
+function alternations(sources) {
+    const groups = [];
+    let size = Infinity;
+    for (const source of sources) {
+        if (size + source.length + 1 > MAX_PATTERN_SOURCE) {
+            groups.push([]);
+            size = 0;
+        }
+        groups[groups.length - 1]?.push(source);
+        size += source.length + 1;
+    }
+    return groups.map((group) => new RegExp(group.join('|'), 'g'));
+}
+function backslashesBefore(text, index) {
+    let n = 0;
+    while (index - n - 1 >= 0 && text.charCodeAt(index - n - 1) === BACKSLASH)
+        n++;
+    return n;
+}
+/**
+ * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, …) that `index` falls strictly inside, as
+ * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
+ * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
+ */
+function escapeAround(text, index) {
+    for (let p = index - 1; p >= 0 && p >= index - 5; p--) {
+        if (text.charCodeAt(p) !== BACKSLASH || backslashesBefore(text, p) % 2 === 1)
+            continue;
+        const length = text[p + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(p + 2, p + 6)) ? 6 : 2;
+        if (p + length > index)
+            return [p, p + length];
+    }
+    return undefined;
+}
+function fragmentThreshold(length) {
+    return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
+}
+function createRedactor(secrets) {
+    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+    const forms = new Set(values.flatMap(secretForms));
+    // Longest first: at one position the longest form wins.
+    const formList = [...forms].sort((a, b) => b.length - a.length);
+    // Known values before shapes, so a value that has a shape is masked whole.
+    const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
+    /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
+    const passWith = (pattern, text) => {
+        pattern.lastIndex = 0;
+        let out = '';
+        let last = 0;
+        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+            const match = m[0];
+            let start = m.index;
+            let masked = forms.has(match) ? MASK : `${SHAPE_PREFIX.exec(match)?.[0] ?? ''}${MASK}`;
+            const before = escapeAround(text, start);
+            if (before)
+                [start, masked] = [before[0], MASK];
+            const end = escapeAround(text, m.index + match.length)?.[1] ?? m.index + match.length;
+            out += text.slice(last, start) + masked;
+            last = end;
+            pattern.lastIndex = end;
+        }
+        return last === 0 ? text : out + text.slice(last);
+    };
+    const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
+    const redact = (text) => {
+        let out = String(text);
+        // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
+        for (;;) {
+            const next = pass(out);
+            if (next === out)
+                return out;
+            out = next;
+        }
+    };
+    const maskCutEnd = (text) => {
+        let best = 0;
+        const last = text.charCodeAt(text.length - 1);
+        for (const form of formList) {
+            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+                if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
+                    best = n;
+                    break;
+                }
+            }
+        }
+        if (best > 0)
+            return text.slice(0, escapeAround(text, text.length - best)?.[0] ?? text.length - best) + MASK;
+        const shape = SHAPE_AT_CUT_END.exec(text);
+        if (shape)
+            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
+        return text;
+    };
+    const maskCutStart = (text) => {
+        let best = 0;
+        const first = text.charCodeAt(0);
+        for (const form of formList) {
+            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+                const from = form.length - n;
+                if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
+                    best = n;
+                    break;
+                }
+            }
+        }
+        if (best > 0)
+            return MASK + text.slice(escapeAround(text, best)?.[1] ?? best);
+        const token = TOKEN_AT_CUT_START.exec(text);
+        if (token)
+            return MASK + text.slice(token[0].length);
+        return text;
+    };
+    const piece = (text, cut) => {
+        let out = redact(text);
+        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
+        for (let round = 0; round < 8; round++) {
+            let next = out;
+            if (cut.after)
+                next = maskCutEnd(next);
+            if (cut.before)
+                next = maskCutStart(next);
+            if (next === out)
+                return out;
+            out = redact(next);
+        }
+        return out;
+    };
+    const spans = (text) => {
+        const out = [];
+        for (const pattern of patterns) {
+            pattern.lastIndex = 0;
+            for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+                out.push([m.index, m.index + m[0].length]);
+                if (m[0].length === 0)
+                    pattern.lastIndex++;
+            }
+        }
+        return out;
+    };
+    return Object.assign(redact, { piece, spans });
+}
+
+;// CONCATENATED MODULE: ./src/secrets/outputMasker.ts
+
+/** How much of each side of a boundary is searched for a secret crossing it. */
+const WINDOW = 512;
+function createOutputMasker(redact, emit, opts = {}) {
+    let pending;
+    let timer;
+    const quietMs = opts.quietMs ?? 250;
+    const release = () => {
+        if (timer)
+            clearTimeout(timer);
+        timer = undefined;
+        if (!pending)
+            return;
+        const { text, stream, cut } = pending;
+        pending = undefined;
+        const masked = cut ? redact.piece(text, cut) : redact(text);
+        emit(masked, stream, cut);
+    };
+    return {
+        push(line, stream, cut) {
+            let next = { text: line, stream, cut };
+            if (pending) {
+                const [before, after] = maskAcross(redact, pending.text, next.text);
+                pending = { ...pending, text: before };
+                next = { ...next, text: after };
+                release();
+            }
+            pending = next;
+            if (quietMs > 0) {
+                timer = setTimeout(release, quietMs);
+                timer.unref?.();
+            }
+        },
+        flush: release,
+    };
+}
+/**
+ * Masks the parts of a secret that crosses from the end of `a` into the start of `b` (the two read
+ * as one string, with no separator). Pure.
+ */
+function maskAcross(redact, a, b) {
+    const left = a.slice(-WINDOW);
+    const right = b.slice(0, WINDOW);
+    const joined = left + right;
+    let cutA = a.length;
+    let cutB = 0;
+    for (const [start, end] of redact.spans(joined)) {
+        if (start < left.length && end > left.length) {
+            cutA = Math.min(cutA, a.length - (left.length - start));
+            cutB = Math.max(cutB, end - left.length);
+        }
+    }
+    if (cutA === a.length && cutB === 0)
+        return [a, b];
+    return [a.slice(0, cutA) + MASK, MASK + b.slice(cutB)];
+}
+
 ;// CONCATENATED MODULE: ./src/agents/process.ts
+
 
 
 
@@ -20551,6 +20916,8 @@ class TailBuffer {
 
 const DEFAULT_KILL_GRACE_MS = 5000;
 const DEFAULT_TAIL_BYTES = 64 * 1024;
+/** The longest delay Node's timers hold (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
 const PIPE_DRAIN_MS = 1000;
 /** Send `sig` to the process group led by `pid`; false when the group is gone. */
@@ -20631,7 +20998,21 @@ function runProcess(req) {
             stdout: (line, cutBefore, cutAfter) => deliver(line, 'stdout', cutBefore, cutAfter),
             stderr: (line, cutBefore, cutAfter) => deliver(line, 'stderr', cutBefore, cutAfter),
         };
+        // Masked output: the tails are built from the masked lines, never from the raw bytes.
+        const masker = req.mask ? createOutputMasker(req.mask, (line, stream, cut) => {
+            const text = cut?.after ? line : `${line}\n`;
+            tail.push(text);
+            if (stream === 'stderr')
+                stderrTail.push(text);
+            forward(line, stream, cut?.before ?? false, cut?.after ?? false);
+        }) : undefined;
         function deliver(line, stream, cutBefore, cutAfter) {
+            if (masker)
+                masker.push(line, stream, cutBefore || cutAfter ? { before: cutBefore, after: cutAfter } : undefined);
+            else
+                forward(line, stream, cutBefore, cutAfter);
+        }
+        function forward(line, stream, cutBefore, cutAfter) {
             if (!req.onLine)
                 return;
             try {
@@ -20649,10 +21030,12 @@ function runProcess(req) {
                 return;
             stream.on('data', (chunk) => {
                 bytes += chunk.length;
-                // The tails take the raw bytes (copied into their rings): no per-line allocation.
-                tail.push(chunk);
-                if (name === 'stderr')
-                    stderrTail.push(chunk);
+                // Unmasked, the tails take the raw bytes (copied into their rings): no per-line allocation.
+                if (!masker) {
+                    tail.push(chunk);
+                    if (name === 'stderr')
+                        stderrTail.push(chunk);
+                }
                 splitters[name].pushEach(chunk, emitters[name]);
             });
             stream.on('end', () => splitters[name].flushEach(emitters[name]));
@@ -20672,6 +21055,7 @@ function runProcess(req) {
             req.signal?.removeEventListener('abort', onAbort);
             splitters.stdout.flushEach(emitters.stdout);
             splitters.stderr.flushEach(emitters.stderr);
+            masker?.flush();
             const result = {
                 exitCode,
                 signal: exitSignal,
@@ -20743,7 +21127,8 @@ function runProcess(req) {
             // A faulty listener must not break the run.
         }
         if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
-            later(req.timeoutMs, () => {
+            // Node fires a delay over 2^31-1 ms at once: such a timeout is clamped, never instant.
+            later(Math.min(req.timeoutMs, MAX_TIMER_MS), () => {
                 if (settled || terminating)
                     return;
                 timedOut = true;
@@ -20841,7 +21226,7 @@ async function runStreamingCli(input) {
     try {
         const process = await runProcess({
             command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
-            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES, onSpawn: request.onSpawn,
+            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES, onSpawn: request.onSpawn, mask: request.mask,
             onLine: (line, stream, cut) => {
                 if (stream === 'stderr')
                     return show(line, 'stderr', cut);
@@ -21506,6 +21891,7 @@ class CommandAgent {
             ...(request.onLine ? { onLine: request.onLine } : {}),
             ...(request.signal ? { signal: request.signal } : {}),
             ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
+            ...(request.mask ? { mask: request.mask } : {}),
         });
         return commandResult(result, request.timeoutMs);
     }
@@ -23309,217 +23695,6 @@ function createLogger({ json, write, clock, redact, before }) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/redact.ts
-const MASK = '***';
-/**
- * Shorter known values are not masked. Below 6 characters a value is no real credential (every
- * token this tool is given is 40+ characters; a Discord webhook token is 68) and it occurs in
- * ordinary output all the time: masking a 1-character value would turn every "a" of every line
- * into ***, ruining the logs and, by where the masks fall, revealing the value anyway. 6 also
- * keeps every replacement (`***`) shorter than what it replaces, which is what makes "repeat
- * until nothing matches" end.
- */
-const MIN_SECRET_LENGTH = 6;
-// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-…").
-const SHAPES = [
-    'gh[pousr]_[A-Za-z0-9]{36,}',
-    'github_pat_[A-Za-z0-9_]{22,}',
-    'sk-(?<![A-Za-z0-9]sk-)(?:ant-[A-Za-z0-9_-]{20,}|(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})',
-    'xox[abprs]-(?<![A-Za-z0-9]xox[abprs]-)(?=[A-Za-z-]*[0-9])[A-Za-z0-9-]{10,}',
-    // RFC 6750 b64token; a digit is required so prose ("Bearer authentication") is left alone.
-    // The space may be a tab, or `\t` in JSON.
-    '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
-];
-/** The part of a masked shape that stays readable. */
-const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
-/** At a cut end: a shape prefix and whatever of its token made it into this piece. */
-const SHAPE_AT_CUT_END = /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
-/** At a cut start: the rest of a token whose prefix was in the previous piece. */
-const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,}/;
-const FRAGMENT_THRESHOLD_CAP = 8;
-const BACKSLASH = 0x5c;
-const hex4 = (code, upper) => {
-    const h = code.toString(16).padStart(4, '0');
-    return upper ? h.toUpperCase() : h;
-};
-/** JSON.stringify of a string, without the quotes. */
-const redact_json = (s) => JSON.stringify(s).slice(1, -1);
-const slashEscaped = (s) => s.replace(/\//g, '\\/');
-/** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
-const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
-/** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
-const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
-function urlForms(s) {
-    try {
-        const component = encodeURIComponent(s);
-        return [
-            component,
-            component.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-            component.replace(/%20/g, '+'),
-            encodeURI(s),
-        ];
-    }
-    catch {
-        return []; // a lone surrogate has no URL encoding
-    }
-}
-/** The forms a secret value can take in output, the value itself first. */
-function secretForms(secret) {
-    const firstLevel = [
-        secret,
-        redact_json(secret),
-        slashEscaped(redact_json(secret)),
-        asciiOnly(redact_json(secret), false),
-        asciiOnly(redact_json(secret), true),
-        asciiOnly(slashEscaped(redact_json(secret)), false),
-        htmlSafe(redact_json(secret)),
-        ...urlForms(secret),
-    ];
-    const forms = new Set();
-    for (const form of firstLevel) {
-        // Nested: a JSON string inside the agent's JSON, then the logger's JSON.stringify.
-        const once = redact_json(form);
-        const twice = redact_json(once);
-        forms.add(form).add(once).add(twice).add(redact_json(twice));
-    }
-    return [...forms];
-}
-const escapeRegExp = (s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
-/**
- * V8 stops optimising a regular expression whose source is over 20 KB (kRegExpTooLargeToOptimize):
- * with a hundred secrets, one alternation of all their forms was 20 times slower. The forms are
- * split into alternations below this size instead; a handful of secrets needs only one.
- */
-const MAX_PATTERN_SOURCE = 16_000;
-function alternations(sources) {
-    const groups = [];
-    let size = Infinity;
-    for (const source of sources) {
-        if (size + source.length + 1 > MAX_PATTERN_SOURCE) {
-            groups.push([]);
-            size = 0;
-        }
-        groups[groups.length - 1]?.push(source);
-        size += source.length + 1;
-    }
-    return groups.map((group) => new RegExp(group.join('|'), 'g'));
-}
-function backslashesBefore(text, index) {
-    let n = 0;
-    while (index - n - 1 >= 0 && text.charCodeAt(index - n - 1) === BACKSLASH)
-        n++;
-    return n;
-}
-/**
- * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, …) that `index` falls strictly inside, as
- * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
- * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
- */
-function escapeAround(text, index) {
-    for (let p = index - 1; p >= 0 && p >= index - 5; p--) {
-        if (text.charCodeAt(p) !== BACKSLASH || backslashesBefore(text, p) % 2 === 1)
-            continue;
-        const length = text[p + 1] === 'u' && /^[0-9A-Fa-f]{4}$/.test(text.slice(p + 2, p + 6)) ? 6 : 2;
-        if (p + length > index)
-            return [p, p + length];
-    }
-    return undefined;
-}
-function fragmentThreshold(length) {
-    return Math.min(Math.ceil(length / 2), FRAGMENT_THRESHOLD_CAP);
-}
-function createRedactor(secrets) {
-    const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
-    const forms = new Set(values.flatMap(secretForms));
-    // Longest first: at one position the longest form wins.
-    const formList = [...forms].sort((a, b) => b.length - a.length);
-    // Known values before shapes, so a value that has a shape is masked whole.
-    const patterns = alternations([...formList.map(escapeRegExp), ...SHAPES]);
-    /** One pass: every match replaced, widened to whole escapes. Returns `text` itself when nothing matched. */
-    const passWith = (pattern, text) => {
-        pattern.lastIndex = 0;
-        let out = '';
-        let last = 0;
-        for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-            const match = m[0];
-            let start = m.index;
-            let masked = forms.has(match) ? MASK : `${SHAPE_PREFIX.exec(match)?.[0] ?? ''}${MASK}`;
-            const before = escapeAround(text, start);
-            if (before)
-                [start, masked] = [before[0], MASK];
-            const end = escapeAround(text, m.index + match.length)?.[1] ?? m.index + match.length;
-            out += text.slice(last, start) + masked;
-            last = end;
-            pattern.lastIndex = end;
-        }
-        return last === 0 ? text : out + text.slice(last);
-    };
-    const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
-    const redact = (text) => {
-        let out = String(text);
-        // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
-        for (;;) {
-            const next = pass(out);
-            if (next === out)
-                return out;
-            out = next;
-        }
-    };
-    const maskCutEnd = (text) => {
-        let best = 0;
-        const last = text.charCodeAt(text.length - 1);
-        for (const form of formList) {
-            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
-                if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
-                    best = n;
-                    break;
-                }
-            }
-        }
-        if (best > 0)
-            return text.slice(0, escapeAround(text, text.length - best)?.[0] ?? text.length - best) + MASK;
-        const shape = SHAPE_AT_CUT_END.exec(text);
-        if (shape)
-            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
-        return text;
-    };
-    const maskCutStart = (text) => {
-        let best = 0;
-        const first = text.charCodeAt(0);
-        for (const form of formList) {
-            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
-                const from = form.length - n;
-                if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
-                    best = n;
-                    break;
-                }
-            }
-        }
-        if (best > 0)
-            return MASK + text.slice(escapeAround(text, best)?.[1] ?? best);
-        const token = TOKEN_AT_CUT_START.exec(text);
-        if (token)
-            return MASK + text.slice(token[0].length);
-        return text;
-    };
-    const piece = (text, cut) => {
-        let out = redact(text);
-        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
-        for (let round = 0; round < 8; round++) {
-            let next = out;
-            if (cut.after)
-                next = maskCutEnd(next);
-            if (cut.before)
-                next = maskCutStart(next);
-            if (next === out)
-                return out;
-            out = redact(next);
-        }
-        return out;
-    };
-    return Object.assign(redact, { piece });
-}
-
 ;// CONCATENATED MODULE: ./src/loop/testGate.ts
 /** The test gate: which command proves the work is done, and running it. */
 
@@ -23555,7 +23730,7 @@ function detectTestCommand(cwd) {
 
 /** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
 async function runTestCommand(command, opts) {
-    const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn });
+    const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask });
     const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
     return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
 }
@@ -25541,7 +25716,10 @@ async function runSlice(unguarded) {
             await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
     };
     if (git) {
-        await git.exclude(external_node_path_default().relative(git.topLevel, deps.stateDir) || '.agent-loop');
+        // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
+        const inTree = external_node_path_default().relative(git.topLevel, deps.stateDir);
+        if (inTree && !inTree.startsWith('..') && !external_node_path_default().isAbsolute(inTree) && !inTree.startsWith('.git/'))
+            await git.exclude(inTree);
         await git.exclude(TEMP_FILE_PATTERN);
         if (!state.baseBranch) {
             const current = await git.currentRef();
@@ -26345,8 +26523,45 @@ function secretDetector(secrets) {
     return (line) => [...(line.match(UNMISTAKABLE) ?? []), ...values.filter((v) => line.includes(v))];
 }
 
+;// CONCATENATED MODULE: ./src/secrets/agentEnv.ts
+/**
+ * The environment an agent (and the test command it can edit) runs with: the engine's own, less
+ * what would let it act outside its lane. On a GitHub runner that is the Actions runtime (a token
+ * that writes cache entries later runs restore, the OIDC token request), the runner's file-command
+ * paths (writing GITHUB_ENV or GITHUB_OUTPUT forges the action's outputs, or sets NODE_OPTIONS for
+ * every later step), the action's inputs, the Discord webhook, and the GitHub token unless the user
+ * lets the agent have it. Pure.
+ */
+const agentEnv_NEVER = [
+    /^ACTIONS_/, // ACTIONS_RUNTIME_TOKEN, _RUNTIME_URL, _RESULTS_URL, _CACHE_URL, _ID_TOKEN_REQUEST_TOKEN/_URL, …
+    /^INPUT_/,
+    /^GITHUB_(ENV|OUTPUT|PATH|STATE|STEP_SUMMARY)$/,
+    /^STATE_/, // what main handed to post
+    /^AGENT_LOOP_DISCORD_WEBHOOK$/,
+    /^AGENT_LOOP_GITHUB_TOKEN$/,
+];
+const GITHUB_TOKENS = /^(GITHUB_TOKEN|GH_TOKEN)$/;
+function agentEnvironment(env, opts) {
+    const out = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (agentEnv_NEVER.some((re) => re.test(name)))
+            continue;
+        if (!opts.githubToken && GITHUB_TOKENS.test(name))
+            continue;
+        out[name] = value;
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/secrets/maskOutput.ts
+function maskOutput(agent, mask) {
+    return { displayName: agent.displayName, run: (request) => agent.run({ ...request, mask }) };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/run.ts
 /** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+
+
 
 
 
@@ -26373,7 +26588,9 @@ async function runCommand(options, io) {
     };
     if (options.source === 'github' && !io.source)
         problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
-    const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+    // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
+    const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
+    const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
     problems.push(...agentProblems);
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
@@ -26437,7 +26654,7 @@ async function runCommand(options, io) {
                 workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             },
             tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
-            cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(agent, registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+            cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
             notify: options.discordWebhook
                 ? async (d) => {
                     const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
@@ -26453,7 +26670,7 @@ async function runCommand(options, io) {
                 const pids = [];
                 try {
                     return await runTestCommand(command, {
-                        cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
+                        cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact,
                         onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
                         onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
                     });
@@ -26510,6 +26727,8 @@ async function runCommand(options, io) {
 
 
 
+
+
 const PROMPT_FILES = {
     research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
 };
@@ -26534,7 +26753,7 @@ async function planCommand(options, io) {
     if (!options.testCommand && !detectTestCommand(io.cwd)) {
         problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
     }
-    const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+    const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }));
     problems.push(...agentProblems);
     const fail = () => {
         io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
@@ -26552,7 +26771,7 @@ async function planCommand(options, io) {
     }
     const session = opened.session;
     try {
-        return await planWithSession(options, io, { goal, templates, agent: trackAgent(agent, session.registry), session, redact, fail, problems });
+        return await planWithSession(options, io, { goal, templates, agent: trackAgent(maskOutput(agent, redact), session.registry), session, redact, fail, problems });
     }
     finally {
         if (!io.session)
@@ -26580,7 +26799,9 @@ async function planWithSession(options, io, ctx) {
     // anything is written, as the loop does.
     const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
     if (git) {
-        await git.exclude(external_node_path_default().relative(git.topLevel, io.stateDir) || '.agent-loop');
+        const inTree = external_node_path_default().relative(git.topLevel, io.stateDir);
+        if (inTree && !inTree.startsWith('..') && !external_node_path_default().isAbsolute(inTree) && !inTree.startsWith('.git/'))
+            await git.exclude(inTree);
         await git.exclude(TEMP_FILE_PATTERN);
     }
     try {
@@ -26816,6 +27037,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, io) {
     const args = parseArgs(argv);
@@ -26847,7 +27069,10 @@ async function main(argv, io) {
     if (args.problems.length > 0)
         return main_usageError(io, args.command, args.problems.map((p) => p.message));
     const clock = io.clock ?? systemClock;
-    const stateDir = external_node_path_default().resolve(io.cwd, options.stateDir);
+    // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
+    const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+    for (const note of notes)
+        io.stderr(`agent-loop: ${note}\n`);
     const out = (line) => io.stdout(`${line}\n`);
     switch (args.command) {
         case 'run':

@@ -143,7 +143,7 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expect(String(usage?.sessionId)).toMatch(UUID);
 
         // The raw stream-json of the iteration is kept, line for line.
-        const log = ndjsonFile(path.join(sb.repo, '.agent-loop', 'logs', 'iteration-1.ndjson'));
+        const log = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.ndjson'));
         expect(log[0]).toMatchObject({ type: 'system', subtype: 'init', session_id: usage?.sessionId });
         expect(log[log.length - 1]).toMatchObject({ type: 'result', subtype: 'success', is_error: false, session_id: usage?.sessionId });
         expect(log.filter((e) => e.type === 'user').length).toBe(3); // the three tool results
@@ -305,7 +305,7 @@ describe('agent-loop with the real Claude Code CLI', () => {
         const override = evs.filter((e) => e.event === 'validation.override');
         expect(override).toHaveLength(1);
         expect(override[0]).toMatchObject({ level: 'warn', iteration: 1, workRemaining: 'bd-1 tail' });
-        const errors = ndjsonFile(path.join(sb.repo, '.agent-loop', 'errors.jsonl'));
+        const errors = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'errors.jsonl'));
         expect(errors).toHaveLength(1);
         expect(errors[0]).toMatchObject({
           type: 'validation_error', iteration: 1, issueIds: ['bd-1'],
@@ -334,7 +334,7 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expect(session).toMatch(UUID);
         // A resumed session keeps its id.
         expect(usage[1]?.sessionId).toBe(session);
-        const log2 = ndjsonFile(path.join(sb.repo, '.agent-loop', 'logs', 'iteration-2.ndjson'));
+        const log2 = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-2.ndjson'));
         expect(log2[0]).toMatchObject({ type: 'system', subtype: 'init', session_id: session });
 
         const main = server.mainLoopRequests();
@@ -385,7 +385,7 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expect(assistantText(iteration2[0]!)).not.toContain(marker);
         expect(userText(iteration2[0]!)).not.toContain('(iteration 1 of at most');
         // The iteration's raw log is the fresh run's stream (the failed resume attempt's is overwritten).
-        const log2 = ndjsonFile(path.join(sb.repo, '.agent-loop', 'logs', 'iteration-2.ndjson'));
+        const log2 = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-2.ndjson'));
         expect(log2[0]).toMatchObject({ type: 'system', subtype: 'init', session_id: usage?.sessionId });
         expect(log2[log2.length - 1]).toMatchObject({ type: 'result', subtype: 'success', is_error: false });
       });

@@ -119,7 +119,7 @@ describe('agent-loop with the real Codex CLI', () => {
         expect(usage).toMatchObject({ iteration: 1, costUsd: null, tokens: { input: 30, output: 15 }, turns: 1 });
 
         // The raw JSONL of the iteration is kept.
-        const log = ndjsonFile(path.join(sb.repo, '.agent-loop', 'logs', 'iteration-1.ndjson'));
+        const log = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.ndjson'));
         expect(log[0]).toMatchObject({ type: 'thread.started', thread_id: usage?.sessionId });
         expect(log[log.length - 1]).toMatchObject({ type: 'turn.completed' });
         expect(log.filter((e) => e.type === 'item.completed' && (e.item as { type?: unknown }).type === 'command_execution')).toHaveLength(2);
@@ -253,7 +253,7 @@ describe('agent-loop with the real Codex CLI', () => {
         const override = evs.filter((e) => e.event === 'validation.override');
         expect(override).toHaveLength(1);
         expect(override[0]).toMatchObject({ level: 'warn', iteration: 1, workRemaining: 'bd-1 tail' });
-        const errors = ndjsonFile(path.join(sb.repo, '.agent-loop', 'errors.jsonl'));
+        const errors = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'errors.jsonl'));
         expect(errors).toHaveLength(1);
         expect(errors[0]).toMatchObject({
           type: 'validation_error', iteration: 1, issueIds: ['bd-1'],

@@ -85,7 +85,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     };
   }
   const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
-  const stateDir = path.resolve(workspace, options.stateDir);
+  // Outside the checkout (RUNNER_TEMP): no commit of the agent's can take it along.
+  const stateDir = options.stateDir ? path.resolve(workspace, options.stateDir) : path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop');
 
   // The loop's state from earlier runs: the cache, else the newest artifact, else a fresh start.
   const refs = runRefs(env, options.label);

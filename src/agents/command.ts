@@ -71,6 +71,7 @@ export class CommandAgent implements Agent {
       ...(request.onLine ? { onLine: request.onLine } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
+      ...(request.mask ? { mask: request.mask } : {}),
     });
     return commandResult(result, request.timeoutMs);
   }

@@ -10,6 +10,8 @@ export interface LineCut {
   after: boolean;
 }
 import { TailBuffer } from './tail.js';
+import type { SecretRedactor } from '../report/redact.js';
+import { createOutputMasker } from '../secrets/outputMasker.js';
 
 export interface ProcessRequest {
   command: string;
@@ -34,6 +36,11 @@ export interface ProcessRequest {
   signal?: AbortSignal;
   /** Told the pid of the process group's leader once it is spawned (the run records it). */
   onSpawn?: (pid: number) => void;
+  /**
+   * Masks secrets where the output enters the engine: every line (and the tails) pass through it
+   * before anyone sees them, a secret split across two lines or two streams included.
+   */
+  mask?: SecretRedactor;
 }
 
 export interface ProcessResult {
@@ -52,6 +59,8 @@ export interface ProcessResult {
 
 export const DEFAULT_KILL_GRACE_MS = 5000;
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
+/** The longest delay Node's timers hold (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After SIGKILL, how long to wait for the pipes to close before giving up on them. */
 const PIPE_DRAIN_MS = 1000;
 
@@ -137,7 +146,18 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       stdout: (line: string, cutBefore: boolean, cutAfter: boolean) => deliver(line, 'stdout', cutBefore, cutAfter),
       stderr: (line: string, cutBefore: boolean, cutAfter: boolean) => deliver(line, 'stderr', cutBefore, cutAfter),
     };
+    // Masked output: the tails are built from the masked lines, never from the raw bytes.
+    const masker = req.mask ? createOutputMasker(req.mask, (line, stream, cut) => {
+      const text = cut?.after ? line : `${line}\n`;
+      tail.push(text);
+      if (stream === 'stderr') stderrTail.push(text);
+      forward(line, stream, cut?.before ?? false, cut?.after ?? false);
+    }) : undefined;
     function deliver(line: string, stream: 'stdout' | 'stderr', cutBefore: boolean, cutAfter: boolean): void {
+      if (masker) masker.push(line, stream, cutBefore || cutAfter ? { before: cutBefore, after: cutAfter } : undefined);
+      else forward(line, stream, cutBefore, cutAfter);
+    }
+    function forward(line: string, stream: 'stdout' | 'stderr', cutBefore: boolean, cutAfter: boolean): void {
       if (!req.onLine) return;
       try {
         if (cutBefore || cutAfter) req.onLine(line, stream, { before: cutBefore, after: cutAfter });
@@ -150,9 +170,11 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       if (!stream) return;
       stream.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        // The tails take the raw bytes (copied into their rings): no per-line allocation.
-        tail.push(chunk);
-        if (name === 'stderr') stderrTail.push(chunk);
+        // Unmasked, the tails take the raw bytes (copied into their rings): no per-line allocation.
+        if (!masker) {
+          tail.push(chunk);
+          if (name === 'stderr') stderrTail.push(chunk);
+        }
         splitters[name].pushEach(chunk, emitters[name]);
       });
       stream.on('end', () => splitters[name].flushEach(emitters[name]));
@@ -171,6 +193,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       req.signal?.removeEventListener('abort', onAbort);
       splitters.stdout.flushEach(emitters.stdout);
       splitters.stderr.flushEach(emitters.stderr);
+      masker?.flush();
       const result: ProcessResult = {
         exitCode,
         signal: exitSignal,
@@ -243,7 +266,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     }
 
     if (req.timeoutMs !== undefined && Number.isFinite(req.timeoutMs) && req.timeoutMs > 0) {
-      later(req.timeoutMs, () => {
+      // Node fires a delay over 2^31-1 ms at once: such a timeout is clamped, never instant.
+      later(Math.min(req.timeoutMs, MAX_TIMER_MS), () => {
         if (settled || terminating) return;
         timedOut = true;
         terminate();

@@ -36,7 +36,7 @@ export async function runStreamingCli(input: {
   try {
     const process = await runProcess({
       command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
-      timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES, onSpawn: request.onSpawn,
+      timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES, onSpawn: request.onSpawn, mask: request.mask,
       onLine: (line, stream, cut) => {
         if (stream === 'stderr') return show(line, 'stderr', cut);
         log.write(line);

@@ -1,3 +1,5 @@
+import type { SecretRedactor } from '../report/redact.js';
+
 /** What an agent's failure means for the loop: try again later, or no point retrying as is. */
 export type FailureClass = 'transient' | 'permanent';
 
@@ -60,6 +62,8 @@ export interface AgentRunRequest {
   resumeSessionId?: string;
   /** Told the pid of each process group the agent's run spawns (recorded so a killed run's agent can be ended). */
   onSpawn?: (pid: number) => void;
+  /** Masks the agent's output where it enters the engine (see runProcess). */
+  mask?: SecretRedactor;
 }
 
 export interface Agent {

@@ -6,6 +6,7 @@ import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { cleanupCommand } from './cleanup.js';
 import { openSession } from '../safety/session.js';
+import { resolveStateDir } from '../safety/stateDir.js';
 import { commandHelp, mainHelp } from './help.js';
 import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
@@ -49,7 +50,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (args.problems.length > 0) return usageError(io, args.command, args.problems.map((p) => p.message));
 
   const clock = io.clock ?? systemClock;
-  const stateDir = path.resolve(io.cwd, options.stateDir);
+  // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
+  const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+  for (const note of notes) io.stderr(`agent-loop: ${note}\n`);
   const out = (line: string) => io.stdout(`${line}\n`);
   switch (args.command) {
     case 'run':

@@ -25,6 +25,8 @@ import { type RunIO, runCommand } from './run.js';
 import { openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
+import { agentEnvironment } from '../secrets/agentEnv.js';
+import { maskOutput } from '../secrets/maskOutput.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
@@ -53,7 +55,7 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
   if (!options.testCommand && !detectTestCommand(io.cwd)) {
     problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
   }
-  const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+  const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }));
   problems.push(...agentProblems);
   const fail = () => {
     io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
@@ -70,7 +72,7 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
   }
   const session = opened.session;
   try {
-    return await planWithSession(options, io, { goal, templates, agent: trackAgent(agent, session.registry), session, redact, fail, problems });
+    return await planWithSession(options, io, { goal, templates, agent: trackAgent(maskOutput(agent, redact), session.registry), session, redact, fail, problems });
   } finally {
     if (!io.session) session.release();
   }
@@ -98,7 +100,8 @@ async function planWithSession(
   // anything is written, as the loop does.
   const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
   if (git) {
-    await git.exclude(path.relative(git.topLevel, io.stateDir) || '.agent-loop');
+    const inTree = path.relative(git.topLevel, io.stateDir);
+    if (inTree && !inTree.startsWith('..') && !path.isAbsolute(inTree) && !inTree.startsWith('.git/')) await git.exclude(inTree);
     await git.exclude(TEMP_FILE_PATTERN);
   }
   try {

@@ -20,6 +20,8 @@ import type { Clock } from '../util/clock.js';
 import { type Session, openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
+import { agentEnvironment } from '../secrets/agentEnv.js';
+import { maskOutput } from '../secrets/maskOutput.js';
 
 export interface RunIO {
   cwd: string;
@@ -56,7 +58,9 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   };
 
   if (options.source === 'github' && !io.source) problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
-  const { agent, problems: agentProblems } = await availableAgent(options, io.env);
+  // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
+  const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
+  const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
   problems.push(...agentProblems);
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
@@ -115,7 +119,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       },
       tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
-      cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(agent, registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+      cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
       notify: options.discordWebhook
         ? async (d) => {
           const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
@@ -130,7 +134,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         const pids: number[] = [];
         try {
           return await runTestCommand(command, {
-            cwd: io.cwd, env: io.env, timeoutMs: options.agentTimeoutMinutes * 60_000, signal,
+            cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact,
             onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
             onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
           });

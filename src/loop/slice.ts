@@ -129,7 +129,9 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   };
 
   if (git) {
-    await git.exclude(path.relative(git.topLevel, deps.stateDir) || '.agent-loop');
+    // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
+    const inTree = path.relative(git.topLevel, deps.stateDir);
+    if (inTree && !inTree.startsWith('..') && !path.isAbsolute(inTree) && !inTree.startsWith('.git/')) await git.exclude(inTree);
     await git.exclude(TEMP_FILE_PATTERN);
     if (!state.baseBranch) {
       const current = await git.currentRef();

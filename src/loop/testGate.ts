@@ -28,6 +28,7 @@ export function detectTestCommand(cwd: string): string | undefined {
 
 import { runProcess } from '../agents/process.js';
 import type { TestOutcome } from './slice.js';
+import type { SecretRedactor } from '../report/redact.js';
 
 /** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
 export async function runTestCommand(
@@ -37,9 +38,11 @@ export async function runTestCommand(
     onLine: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void;
     /** Told the test command's process group (the run records it while it runs). */
     onSpawn?: (pid: number) => void;
+    /** Masks the output where it enters the engine. */
+    mask?: SecretRedactor;
   },
 ): Promise<TestOutcome> {
-  const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn });
+  const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask });
   const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
   return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
 }

@@ -49,6 +49,8 @@ export interface SecretRedactor extends Redactor {
    * together than a secret is long, are not covered: nothing can tell a short fragment from text.
    */
   piece(text: string, cut: Cut): string;
+  /** Where secrets (known values in every form, token shapes) stand in `text`, as [start, end) pairs. */
+  spans(text: string): Array<[number, number]>;
 }
 
 export const MASK = '***';
@@ -78,8 +80,12 @@ const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin
 /** At a cut end: a shape prefix and whatever of its token made it into this piece. */
 const SHAPE_AT_CUT_END =
   /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
-/** At a cut start: the rest of a token whose prefix was in the previous piece. */
-const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,}/;
+/**
+ * At a cut start: the rest of a token whose prefix was in the previous piece: a run of token
+ * characters that ends within a token's length. A longer run (a 16 KiB piece of base64 that
+ * happens to be alphanumeric) is no token's rest and stays readable.
+ */
+const TOKEN_AT_CUT_START = /^[A-Za-z0-9_-]{20,255}(?![A-Za-z0-9_-])/;
 const FRAGMENT_THRESHOLD_CAP = 8;
 const BACKSLASH = 0x5c;
 
@@ -109,6 +115,20 @@ function urlForms(s: string): string[] {
   }
 }
 
+/**
+ * The base64 of `bytes` wherever it starts in a longer encoded blob: for each of the three byte
+ * alignments, the characters that depend on the secret's bytes alone; standard and URL-safe.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const forms: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    const encoded = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const stable = encoded.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
+    if (stable.length >= 8) forms.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
+}
+
 /** The forms a secret value can take in output, the value itself first. */
 export function secretForms(secret: string): string[] {
   const firstLevel = [
@@ -120,6 +140,10 @@ export function secretForms(secret: string): string[] {
     asciiOnly(slashEscaped(json(secret)), false),
     htmlSafe(json(secret)),
     ...urlForms(secret),
+    // Encoded: the value in base64 (an Authorization: Basic header, a .git/config extraheader as
+    // actions/checkout writes it, `x-access-token:<token>`), anywhere in a longer blob.
+    ...base64Forms(Buffer.from(secret, 'utf8')),
+    ...base64Forms(Buffer.from(`x-access-token:${secret}`, 'utf8')),
   ];
   const forms = new Set<string>();
   for (const form of firstLevel) {
@@ -264,5 +288,17 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     return out;
   };
 
-  return Object.assign(redact, { piece });
+  const spans = (text: string): Array<[number, number]> => {
+    const out: Array<[number, number]> = [];
+    for (const pattern of patterns) {
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+        out.push([m.index, m.index + m[0].length]);
+        if (m[0].length === 0) pattern.lastIndex++;
+      }
+    }
+    return out;
+  };
+
+  return Object.assign(redact, { piece, spans });
 }

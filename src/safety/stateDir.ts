@@ -1,0 +1,62 @@
+/**
+ * Where the state directory lives when --state-dir is not given: outside the working tree, so no
+ * `git add` can stage it and no branch switch touches it. In a git repository, under the git
+ * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
+ * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
+ * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
+ * once, with a message.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export const LEGACY_STATE_DIR = '.agent-loop';
+
+interface GitDirs {
+  topLevel: string;
+  commonDir: string;
+}
+
+function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
+      const [topLevel, commonDir] = String(stdout).trim().split('\n');
+      resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
+    });
+  });
+}
+
+export interface ResolvedStateDir {
+  dir: string;
+  /** What happened to an old in-tree state directory, for the log (once). */
+  notes: string[];
+}
+
+/**
+ * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
+ * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
+ * cleanup all do, so each finds the same checkpoints).
+ */
+export async function resolveStateDir(option: string | undefined, cwd: string, env: NodeJS.ProcessEnv): Promise<ResolvedStateDir> {
+  if (option) return { dir: path.resolve(cwd, option), notes: [] };
+  const dirs = await gitDirs(cwd, env);
+  if (!dirs) return { dir: path.resolve(cwd, LEGACY_STATE_DIR), notes: [] };
+  const dir = path.join(dirs.commonDir, 'agent-loop');
+  return { dir, notes: await migrate(path.join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
+}
+
+async function migrate(legacy: string, dir: string): Promise<string[]> {
+  if (!existsSync(path.join(legacy, 'checkpoints'))) return [];
+  if (existsSync(dir)) {
+    return [`An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`];
+  }
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  try {
+    await fs.rename(legacy, dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await fs.cp(legacy, dir, { recursive: true, errorOnExist: true });
+    await fs.rm(legacy, { recursive: true, force: true });
+  }
+  return [`Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`];
+}

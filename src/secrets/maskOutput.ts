@@ -1,0 +1,7 @@
+/** The agent, with its output masked where it enters the engine (see src/secrets/outputMasker.ts). */
+import type { Agent } from '../agents/types.js';
+import type { SecretRedactor } from '../report/redact.js';
+
+export function maskOutput(agent: Agent, mask: SecretRedactor): Agent {
+  return { displayName: agent.displayName, run: (request) => agent.run({ ...request, mask }) };
+}
