@@ -46,7 +46,7 @@ describe('agent-loop plan', () => {
     try {
       const r = await plan(sb, await writeAgent(sb, 'planner', agentScript()), '--goal', GOAL);
       expectExit(r, 0);
-      const dir = path.join(sb.repo, '.git', 'agent-loop', 'pipeline');
+      const dir = path.join(sb.repo, '.agent-loop', 'pipeline');
       expect(readdirSync(dir).sort()).toEqual(['decomposition.json', 'phases', 'plan.md', 'research.md']);
       expect(readdirSync(path.join(dir, 'phases'))).toEqual(['01-prepare.md', '02-value.md']);
       const [cp] = checkpoints(sb);
@@ -115,7 +115,7 @@ const GOOD_RESEARCH = `  { echo '# Research'; for i in 1 2 3 4 5 6; do echo "val
 const GOOD_DECOMPOSITION = `  echo '{"goal": "make the value good", "components": [{"name": "prepare", "description": "write ok"}, {"name": "value", "description": "write good", "depends_on": ["prepare"]}]}' > "$A"`;
 
 const RETRY_HEADER = 'The previous attempt of this phase did not leave a usable artifact. Fix exactly this:';
-const pipelineDir = (sb: Sandbox) => path.join(sb.repo, '.git', 'agent-loop', 'pipeline');
+const pipelineDir = (sb: Sandbox) => path.join(sb.repo, '.agent-loop', 'pipeline');
 const onlyCheckpoint = (sb: Sandbox) => {
   const all = checkpoints(sb);
   expect(all).toHaveLength(1);

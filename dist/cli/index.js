@@ -20035,6 +20035,10 @@ function gitDirs(cwd, env) {
         });
     });
 }
+/** The work tree's top level, or undefined outside git. */
+async function gitTopLevel(cwd, env) {
+    return (await gitDirs(cwd, env))?.topLevel;
+}
 /**
  * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
  * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
@@ -23585,7 +23589,7 @@ function isPipelineState(state) {
 }
 async function runAgentPhase(deps, spec, state, earlier) {
     const { logger, clock } = deps;
-    const dir = external_node_path_default().join(deps.stateDir, PIPELINE_DIR);
+    const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
     await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
     let problems = earlier;
     for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
@@ -23611,7 +23615,7 @@ async function runAgentPhase(deps, spec, state, earlier) {
             problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
         }
         else {
-            const barrier = await checkBarrier(spec, deps.stateDir);
+            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
             if (barrier.ok)
                 return { ok: true, value: stateValue(spec, barrier.value) };
             problems = barrier.problems;
@@ -23640,7 +23644,7 @@ async function integrate(deps, id, state, phases, onPlanned) {
     const spec = phases.find((p) => p.runner === 'agent' && p.kind === 'phase-files');
     if (!spec)
         return { ok: false, problems: ['no phase_decomposition phase'] };
-    const files = await checkBarrier(spec, deps.stateDir);
+    const files = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
     if (!files.ok)
         return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
     try {
@@ -23767,6 +23771,264 @@ async function createBeadsSource(options) {
         return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
     }
     return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
+}
+
+;// CONCATENATED MODULE: ./src/checkpoint/foreign.ts
+/**
+ * Checkpoints the run did not write. The agent has a shell, so it can write into the state
+ * directory wherever it is; a checkpoint it forges (iteration 0, a newer timestamp or sequence)
+ * would be resumed by the next run and reset --max-iterations. The slice notes every checkpoint
+ * file as it was before any agent ran; a file that appears or changes afterwards, other than the
+ * run's own, was written by something else: it is moved to `<state-dir>/quarantine/` and reported,
+ * and never resumed.
+ */
+
+
+/** Each `*.json` in `dir` with its size and modification time. */
+async function snapshotCheckpoints(dir) {
+    const out = new Map();
+    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+        const stat = await external_node_fs_namespaceObject.promises.lstat(external_node_path_default().join(dir, name)).catch(() => undefined);
+        if (stat)
+            out.set(name, `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}`);
+    }
+    return out;
+}
+/** Names that are new or changed since `before`, the run's own file aside. Pure. */
+function foreignChanges(before, now, own) {
+    return [...now].filter(([name, stamp]) => name !== own && before.get(name) !== stamp).map(([name]) => name);
+}
+/** Moves the named files into `<stateDir>/quarantine/`; returns where each went. */
+async function quarantine(checkpointsDir, stateDir, names) {
+    const target = external_node_path_default().join(stateDir, 'quarantine');
+    await external_node_fs_namespaceObject.promises.mkdir(target, { recursive: true });
+    const moved = [];
+    for (const name of names) {
+        const to = external_node_path_default().join(target, `${Date.now()}-${name}`);
+        try {
+            await external_node_fs_namespaceObject.promises.rename(external_node_path_default().join(checkpointsDir, name), to);
+            moved.push(to);
+        }
+        catch {
+            // gone meanwhile
+        }
+    }
+    return moved;
+}
+
+;// CONCATENATED MODULE: ./src/loop/state.ts
+/**
+ * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
+ * run can stop anywhere and the next slice continues the same iteration count and history.
+ */
+
+const HISTORY_KEPT = 500;
+const FailureSchema = object({
+    class: schemas_enum(['transient', 'permanent']),
+    reason: schemas_string(),
+    message: schemas_string(),
+    retryAfterMs: schemas_number().optional(),
+});
+const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
+const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
+/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
+const TddCycleSchema = object({
+    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
+    /** The test being worked on (index into tests). */
+    index: schemas_number().int(),
+    phase: TDD_PHASE,
+    /** The red/green/refactor round, from 1 (the note's `cycle`). */
+    round: schemas_number().int().min(1),
+    /** Failed attempts of the current phase. */
+    retries: schemas_number().int(),
+    /** The commit before the current phase started (the rollback target). */
+    phaseBase: schemas_string().optional(),
+    /** The tests RED left failing. */
+    targetTests: array(schemas_string()),
+    testFile: schemas_string(),
+    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
+    lastCommit: schemas_string().optional(),
+    /** Why the previous attempt of this phase failed, for the retry prompt. */
+    lastError: TddErrorSchema.optional(),
+});
+const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'];
+const IterationRecordSchema = object({
+    n: schemas_number().int(),
+    issueIds: array(schemas_string()),
+    startedAt: schemas_string(),
+    durationMs: schemas_number(),
+    outcome: schemas_enum(IterationOutcomes),
+    agent: object({
+        ok: schemas_boolean(),
+        exitCode: schemas_number().nullable(),
+        signal: schemas_string().nullable(),
+        durationMs: schemas_number(),
+        failure: FailureSchema.optional(),
+        costUsd: schemas_number().optional(),
+        turns: schemas_number().optional(),
+        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
+    }),
+    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
+    workRemaining: schemas_string().optional(),
+    /** --workflow tdd: the phase this iteration worked on and what came of it. */
+    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
+});
+const CycleSchema = object({
+    issueIds: array(schemas_string()).min(1),
+    titles: array(schemas_string()),
+    branch: schemas_string().optional(),
+    /** The base branch's commit when the cycle started (recorded before its first agent run). */
+    baseTip: schemas_string().optional(),
+    startedAtIteration: schemas_number().int(),
+    iterations: schemas_number().int(),
+    /** What went wrong last time, given to the agent as context. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+    lastWorkRemaining: schemas_string().optional(),
+    sameWorkRemainingCount: schemas_number().int(),
+    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
+    sessionId: schemas_string().optional(),
+    /** Where the cycle is in its workflow (see cycle.ts). */
+    progress: object({
+        index: schemas_number().int(), retries: record(schemas_string(), schemas_number().int()), bounces: schemas_number().int(), trail: array(schemas_string()),
+    }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+    /** Timeouts and network errors in a row (the timeout policy). */
+    timeoutRetries: schemas_number().int().default(0),
+    /** Rate limits in a row (the backoff's exponent). */
+    rateLimitAttempts: schemas_number().int().default(0),
+    /** --workflow tdd only. */
+    tdd: TddCycleSchema.optional(),
+});
+const EscalationSchema = object({
+    issueIds: array(schemas_string()),
+    titles: array(schemas_string()),
+    iteration: schemas_number().int(),
+    steps: array(schemas_string()),
+    reason: schemas_string(),
+    at: schemas_string(),
+    /** The note left on the issue in the source. */
+    note: schemas_string().default(''),
+    /** What failed last in the cycle (the test output or the agent error), its end only. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+});
+const HaltReasons = [
+    'max_iterations', 'stuck', 'contract_violation', 'budget',
+    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
+    'repository_moved', 'secret_in_change', 'source_unreadable',
+];
+const LoopStateSchema = object({
+    version: literal(1),
+    iteration: schemas_number().int().min(0),
+    maxIterations: schemas_number().int(),
+    failedIterations: schemas_number().int(),
+    successfulIterations: schemas_number().int(),
+    testFailures: schemas_number().int(),
+    testsPassed: schemas_boolean().nullable(),
+    issuesClosed: array(schemas_string()),
+    issuesEscalated: array(schemas_string()),
+    consecutiveEscalations: schemas_number().int(),
+    completedIterations: array(schemas_number().int()),
+    baseBranch: schemas_string().optional(),
+    currentCycle: CycleSchema.optional(),
+    halt: object({ reason: schemas_enum(HaltReasons), message: schemas_string() }).optional(),
+    slices: schemas_number().int(),
+    costUsd: schemas_number(),
+    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
+    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
+    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
+    escalations: array(EscalationSchema).default([]),
+    totalEscalations: schemas_number().int().default(0),
+    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
+    environmentFailures: schemas_number().int().default(0),
+    /** A rate limit's window: no agent runs before this time (RFC 3339). */
+    rateLimitedUntil: schemas_string().optional(),
+    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
+    parkedBranch: schemas_string().optional(),
+    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
+    pullRequests: array(object({ issueIds: array(schemas_string()), number: schemas_number().int(), url: schemas_string(), reused: schemas_boolean(), iteration: schemas_number().int() })).default([]),
+    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
+    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
+    /** The end of the last agent output (for the halt diagnostic). */
+    lastAgentOutput: schemas_string().default(''),
+    history: array(IterationRecordSchema),
+    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
+    compactedIterations: schemas_number().int(),
+});
+function initialLoopState(maxIterations) {
+    return {
+        version: 1,
+        iteration: 0,
+        maxIterations,
+        failedIterations: 0,
+        successfulIterations: 0,
+        testFailures: 0,
+        testsPassed: null,
+        issuesClosed: [],
+        issuesEscalated: [],
+        consecutiveEscalations: 0,
+        completedIterations: [],
+        slices: 0,
+        costUsd: 0,
+        tokens: { input: 0, output: 0 },
+        escalations: [],
+        totalEscalations: 0,
+        environmentFailures: 0,
+        pullRequests: [],
+        lastAgentOutput: '',
+        history: [],
+        compactedIterations: 0,
+    };
+}
+/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
+function parseLoopState(state) {
+    const parsed = LoopStateSchema.safeParse(state.loop);
+    if (parsed.success)
+        return parsed.data;
+    const first = parsed.error.issues[0];
+    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
+}
+/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
+function appendHistory(state, record) {
+    const history = [...state.history, record];
+    const drop = Math.max(0, history.length - HISTORY_KEPT);
+    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
+}
+
+;// CONCATENATED MODULE: ./src/loop/resumable.ts
+/**
+ * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
+ * status calls "would be resumed" is what run resumes): the newest resumable one (phase, then
+ * timestamp and sequence) whose loop state is one this version understands and whose timestamp is
+ * not in the future. A future timestamp is a wrong clock or a forged file (an agent writing a
+ * checkpoint dated 2099 at iteration 0 would otherwise reset --max-iterations); it is skipped and
+ * reported, and `--resume ID` still resumes it deliberately. Pure.
+ */
+
+
+/** Clocks of two machines may differ a little; a checkpoint further ahead than this is not trusted. */
+const FUTURE_SKEW_MS = 5 * 60_000;
+/** Why `run` would not resume this checkpoint by itself; undefined when it would. */
+function unrunnableReason(checkpoint, now) {
+    const time = checkpointTime(checkpoint);
+    if (time > now.getTime() + FUTURE_SKEW_MS) {
+        return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: --resume ${checkpoint.id} resumes it deliberately`;
+    }
+    if (checkpoint.state.loop !== undefined) {
+        const loop = parseLoopState(checkpoint.state);
+        if (typeof loop === 'string')
+            return loop;
+    }
+    return undefined;
+}
+function pickRunnable(checkpoints, now) {
+    const skipped = [];
+    for (const checkpoint of newestFirst(checkpoints).filter(isResumable)) {
+        const reason = unrunnableReason(checkpoint, now);
+        if (!reason)
+            return { checkpoint, skipped };
+        skipped.push({ checkpoint, reason });
+    }
+    return { checkpoint: undefined, skipped };
 }
 
 ;// CONCATENATED MODULE: ./src/git/lane.ts
@@ -24112,183 +24374,6 @@ function buildPrompt(p) {
     }
     parts.push('## Done means', '', `- The tests pass: \`${p.testCommand}\`.`, `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
     return parts.join('\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/loop/state.ts
-/**
- * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
- * run can stop anywhere and the next slice continues the same iteration count and history.
- */
-
-const HISTORY_KEPT = 500;
-const FailureSchema = object({
-    class: schemas_enum(['transient', 'permanent']),
-    reason: schemas_string(),
-    message: schemas_string(),
-    retryAfterMs: schemas_number().optional(),
-});
-const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
-const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
-/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
-const TddCycleSchema = object({
-    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
-    /** The test being worked on (index into tests). */
-    index: schemas_number().int(),
-    phase: TDD_PHASE,
-    /** The red/green/refactor round, from 1 (the note's `cycle`). */
-    round: schemas_number().int().min(1),
-    /** Failed attempts of the current phase. */
-    retries: schemas_number().int(),
-    /** The commit before the current phase started (the rollback target). */
-    phaseBase: schemas_string().optional(),
-    /** The tests RED left failing. */
-    targetTests: array(schemas_string()),
-    testFile: schemas_string(),
-    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
-    lastCommit: schemas_string().optional(),
-    /** Why the previous attempt of this phase failed, for the retry prompt. */
-    lastError: TddErrorSchema.optional(),
-});
-const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'];
-const IterationRecordSchema = object({
-    n: schemas_number().int(),
-    issueIds: array(schemas_string()),
-    startedAt: schemas_string(),
-    durationMs: schemas_number(),
-    outcome: schemas_enum(IterationOutcomes),
-    agent: object({
-        ok: schemas_boolean(),
-        exitCode: schemas_number().nullable(),
-        signal: schemas_string().nullable(),
-        durationMs: schemas_number(),
-        failure: FailureSchema.optional(),
-        costUsd: schemas_number().optional(),
-        turns: schemas_number().optional(),
-        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
-    }),
-    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
-    workRemaining: schemas_string().optional(),
-    /** --workflow tdd: the phase this iteration worked on and what came of it. */
-    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
-});
-const CycleSchema = object({
-    issueIds: array(schemas_string()).min(1),
-    titles: array(schemas_string()),
-    branch: schemas_string().optional(),
-    /** The base branch's commit when the cycle started (recorded before its first agent run). */
-    baseTip: schemas_string().optional(),
-    startedAtIteration: schemas_number().int(),
-    iterations: schemas_number().int(),
-    /** What went wrong last time, given to the agent as context. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-    lastWorkRemaining: schemas_string().optional(),
-    sameWorkRemainingCount: schemas_number().int(),
-    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
-    sessionId: schemas_string().optional(),
-    /** Where the cycle is in its workflow (see cycle.ts). */
-    progress: object({
-        index: schemas_number().int(), retries: record(schemas_string(), schemas_number().int()), bounces: schemas_number().int(), trail: array(schemas_string()),
-    }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
-    /** Timeouts and network errors in a row (the timeout policy). */
-    timeoutRetries: schemas_number().int().default(0),
-    /** Rate limits in a row (the backoff's exponent). */
-    rateLimitAttempts: schemas_number().int().default(0),
-    /** --workflow tdd only. */
-    tdd: TddCycleSchema.optional(),
-});
-const EscalationSchema = object({
-    issueIds: array(schemas_string()),
-    titles: array(schemas_string()),
-    iteration: schemas_number().int(),
-    steps: array(schemas_string()),
-    reason: schemas_string(),
-    at: schemas_string(),
-    /** The note left on the issue in the source. */
-    note: schemas_string().default(''),
-    /** What failed last in the cycle (the test output or the agent error), its end only. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-});
-const HaltReasons = [
-    'max_iterations', 'stuck', 'contract_violation', 'budget',
-    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
-    'repository_moved', 'secret_in_change', 'source_unreadable',
-];
-const LoopStateSchema = object({
-    version: literal(1),
-    iteration: schemas_number().int().min(0),
-    maxIterations: schemas_number().int(),
-    failedIterations: schemas_number().int(),
-    successfulIterations: schemas_number().int(),
-    testFailures: schemas_number().int(),
-    testsPassed: schemas_boolean().nullable(),
-    issuesClosed: array(schemas_string()),
-    issuesEscalated: array(schemas_string()),
-    consecutiveEscalations: schemas_number().int(),
-    completedIterations: array(schemas_number().int()),
-    baseBranch: schemas_string().optional(),
-    currentCycle: CycleSchema.optional(),
-    halt: object({ reason: schemas_enum(HaltReasons), message: schemas_string() }).optional(),
-    slices: schemas_number().int(),
-    costUsd: schemas_number(),
-    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
-    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
-    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
-    escalations: array(EscalationSchema).default([]),
-    totalEscalations: schemas_number().int().default(0),
-    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
-    environmentFailures: schemas_number().int().default(0),
-    /** A rate limit's window: no agent runs before this time (RFC 3339). */
-    rateLimitedUntil: schemas_string().optional(),
-    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
-    parkedBranch: schemas_string().optional(),
-    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
-    pullRequests: array(object({ issueIds: array(schemas_string()), number: schemas_number().int(), url: schemas_string(), reused: schemas_boolean(), iteration: schemas_number().int() })).default([]),
-    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
-    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
-    /** The end of the last agent output (for the halt diagnostic). */
-    lastAgentOutput: schemas_string().default(''),
-    history: array(IterationRecordSchema),
-    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
-    compactedIterations: schemas_number().int(),
-});
-function initialLoopState(maxIterations) {
-    return {
-        version: 1,
-        iteration: 0,
-        maxIterations,
-        failedIterations: 0,
-        successfulIterations: 0,
-        testFailures: 0,
-        testsPassed: null,
-        issuesClosed: [],
-        issuesEscalated: [],
-        consecutiveEscalations: 0,
-        completedIterations: [],
-        slices: 0,
-        costUsd: 0,
-        tokens: { input: 0, output: 0 },
-        escalations: [],
-        totalEscalations: 0,
-        environmentFailures: 0,
-        pullRequests: [],
-        lastAgentOutput: '',
-        history: [],
-        compactedIterations: 0,
-    };
-}
-/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
-function parseLoopState(state) {
-    const parsed = LoopStateSchema.safeParse(state.loop);
-    if (parsed.success)
-        return parsed.data;
-    const first = parsed.error.issues[0];
-    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
-}
-/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
-function appendHistory(state, record) {
-    const history = [...state.history, record];
-    const drop = Math.max(0, history.length - HISTORY_KEPT);
-    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
 }
 
 ;// CONCATENATED MODULE: ./src/loop/iteration.ts
@@ -25674,6 +25759,7 @@ function summaryLine(r) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -25697,10 +25783,20 @@ async function runSlice(unguarded) {
     let state = { ...opened.state, slices: opened.state.slices + 1, maxIterations: settings.maxIterations, halt: undefined };
     const sliceStartIteration = state.iteration;
     const errors = [];
+    // Checkpoint files as they were before any agent ran: one that appears or changes later, other
+    // than this run's own, was forged (the agent has a shell) and is quarantined, never resumed.
+    let known;
     const save = async (status) => {
         const sourceState = source.exportState?.();
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
         await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
+        const now = await snapshotCheckpoints(store.dir);
+        const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
+        if (foreign.length > 0) {
+            const moved = await quarantine(store.dir, deps.stateDir, foreign);
+            logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${external_node_path_default().join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
+        }
+        known = foreign.length > 0 ? await snapshotCheckpoints(store.dir) : now;
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
     const labelEscalated = async (ids, note) => {
@@ -26047,7 +26143,13 @@ async function openCheckpoint(deps) {
         logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, { path: bad.path, reason: bad.reason });
     const candidates = [...listing.checkpoints];
     for (;;) {
-        const cp = pickResumable(candidates);
+        // The same choice `status` shows: newest resumable, understood, not dated in the future.
+        const choice = pickRunnable(candidates, deps.clock.now());
+        for (const s of choice.skipped) {
+            logger.warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, { path: external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`), reason: s.reason });
+            candidates.splice(candidates.indexOf(s.checkpoint), 1);
+        }
+        const cp = choice.checkpoint;
         if (!cp)
             return fresh();
         const loop = parseLoopState(cp.state);
@@ -26523,6 +26625,45 @@ function secretDetector(secrets) {
     return (line) => [...(line.match(UNMISTAKABLE) ?? []), ...values.filter((v) => line.includes(v))];
 }
 
+;// CONCATENATED MODULE: ./src/issues/guard.ts
+/* eslint-disable no-control-regex -- control characters are what this removes */
+const guard_ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
+const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/* eslint-enable no-control-regex */
+/** One line of plain text. Pure. */
+function cleanLine(text) {
+    return text.replace(guard_ANSI, '').replace(/[\r\n\t\u2028\u2029]+/g, ' ').replace(CONTROL_BUT_NEWLINE_TAB, '').replace(/ {2,}/g, ' ').trim();
+}
+/** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
+function cleanText(text) {
+    return text.replace(guard_ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE_TAB, '');
+}
+function cleanIssue(issue, redact) {
+    return {
+        ...issue,
+        title: redact(cleanLine(issue.title)),
+        body: redact(cleanText(issue.body)),
+        labels: issue.labels.map((l) => cleanLine(l)),
+    };
+}
+/** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
+function guardIssues(source, redact) {
+    return {
+        description: source.description,
+        ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
+        get: async (id) => {
+            const issue = await source.get(id);
+            return issue ? cleanIssue(issue, redact) : undefined;
+        },
+        close: (id, reason) => source.close(id, reason),
+        markEscalated: (id, note) => source.markEscalated(id, note),
+        ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
+        ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
+        ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
+        ...(source.health ? { health: () => source.health() } : {}),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/secrets/agentEnv.ts
 /**
  * The environment an agent (and the test command it can edit) runs with: the engine's own, less
@@ -26560,6 +26701,7 @@ function maskOutput(agent, mask) {
 
 ;// CONCATENATED MODULE: ./src/cli/run.ts
 /** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+
 
 
 
@@ -26621,6 +26763,8 @@ async function runCommand(options, io) {
     });
     if (io.onlyIssues)
         source.trust?.(io.onlyIssues);
+    // Issue text enters the engine here: one line titles, no control characters, secrets masked.
+    const issues = guardIssues(source, redact);
     if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
         problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
     }
@@ -26654,7 +26798,7 @@ async function runCommand(options, io) {
                 workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             },
             tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
-            cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+            cwd: io.cwd, stateDir: io.stateDir, source: issues, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
             notify: options.discordWebhook
                 ? async (d) => {
                     const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
@@ -26708,6 +26852,7 @@ async function runCommand(options, io) {
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
+
 
 
 
@@ -26795,18 +26940,23 @@ async function planWithSession(options, io, ctx) {
     const sink = io.sink ?? (useBd
         ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
         : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
-    // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
-    // anything is written, as the loop does.
-    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
+    // The agent writes the phases' artifacts; agents refuse to write under .git/ (Claude Code does),
+    // so with the state directory there they go to .agent-loop/ in the work tree: excluded and never
+    // staged, like the state directory itself.
+    const top = await gitTopLevel(io.cwd, io.env);
+    const artifactsDir = top && external_node_path_default().relative(top, io.stateDir).startsWith('.git') ? external_node_path_default().join(top, LEGACY_STATE_DIR) : io.stateDir;
+    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir, artifactsDir], holdsSecret: secretDetector(io.secrets) });
     if (git) {
-        const inTree = external_node_path_default().relative(git.topLevel, io.stateDir);
-        if (inTree && !inTree.startsWith('..') && !external_node_path_default().isAbsolute(inTree) && !inTree.startsWith('.git/'))
-            await git.exclude(inTree);
+        for (const dir of new Set([io.stateDir, artifactsDir])) {
+            const inTree = external_node_path_default().relative(git.topLevel, dir);
+            if (inTree && !inTree.startsWith('..') && !external_node_path_default().isAbsolute(inTree) && !inTree.startsWith('.git'))
+                await git.exclude(inTree);
+        }
         await git.exclude(TEMP_FILE_PATTERN);
     }
     try {
         return await runPipeline({
-            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent, logger, clock: io.clock, redact,
+            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, artifactsDir, sink, agent, logger, clock: io.clock, redact,
             phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
             maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
@@ -26834,6 +26984,7 @@ async function planWithSession(options, io, ctx) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/status.ts
+
 
 
 
@@ -26901,7 +27052,8 @@ async function statusCommand(opts, deps) {
     const { store, now, out } = deps;
     const { checkpoints, invalid } = await store.list();
     const sorted = newestFirst(checkpoints);
-    const resumable = pickResumable(checkpoints);
+    // What `run` would resume by itself: the same decision (src/loop/resumable.ts).
+    const resumable = pickRunnable(checkpoints, now).checkpoint;
     if (opts.json) {
         out(JSON.stringify({
             stateDir: opts.stateDir,

@@ -23,13 +23,13 @@ const bash = (command: string) => toolTurn('Bash', { command, description: comma
 const writeLines = (file: string, lines: string[]) => `printf '%s\\n' ${lines.map((l) => `'${l}'`).join(' ')} > '${file}'`;
 
 /** The artifact's absolute path: the line after "to this file (…):" or "into this directory (…):". */
-const ARTIFACT = /(?:to this file|into this directory) \(create it; it is agent-loop's state, never committed\):\n(\/\S*\/\.git\/agent-loop\/pipeline\/\S*)/;
+const ARTIFACT = /(?:to this file|into this directory) \(create it; it is agent-loop's state, never committed\):\n(\/\S*\/\.agent-loop\/pipeline\/\S*)/;
 
 const ROLE = /You are the (research|decomposition|planning|phase) agent|You are an autonomous coding agent working in this repository/;
 
 function artifactIn(text: string): string {
   const found = ARTIFACT.exec(text)?.[1];
-  if (!found) throw new Error(`no artifact path under /.git/agent-loop/pipeline/ in the prompt:\n${text.slice(0, 2000)}`);
+  if (!found) throw new Error(`no artifact path under /.agent-loop/pipeline/ in the prompt:\n${text.slice(0, 2000)}`);
   return found;
 }
 
@@ -80,7 +80,7 @@ describe('agent-loop plan with Claude Code', () => {
         expectExit(r, 0);
 
         // The four artifacts, where the prompts said.
-        const dir = path.join(sb.repo, '.git', 'agent-loop', 'pipeline');
+        const dir = path.join(sb.repo, '.agent-loop', 'pipeline');
         expect(readdirSync(dir).sort()).toEqual(['decomposition.json', 'phases', 'plan.md', 'research.md']);
         expect(readdirSync(path.join(dir, 'phases')).sort()).toEqual(['01-value.md', '02-polish.md']);
 

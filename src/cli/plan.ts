@@ -25,6 +25,7 @@ import { type RunIO, runCommand } from './run.js';
 import { openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
+import { LEGACY_STATE_DIR, gitTopLevel } from '../safety/stateDir.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../secrets/maskOutput.js';
 
@@ -96,17 +97,22 @@ async function planWithSession(
   const sink = io.sink ?? (useBd
     ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
     : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
-  // The state directory (checkpoints, the pipeline's artifacts) is never committed: excluded before
-  // anything is written, as the loop does.
-  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
+  // The agent writes the phases' artifacts; agents refuse to write under .git/ (Claude Code does),
+  // so with the state directory there they go to .agent-loop/ in the work tree: excluded and never
+  // staged, like the state directory itself.
+  const top = await gitTopLevel(io.cwd, io.env);
+  const artifactsDir = top && path.relative(top, io.stateDir).startsWith('.git') ? path.join(top, LEGACY_STATE_DIR) : io.stateDir;
+  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir, artifactsDir], holdsSecret: secretDetector(io.secrets) });
   if (git) {
-    const inTree = path.relative(git.topLevel, io.stateDir);
-    if (inTree && !inTree.startsWith('..') && !path.isAbsolute(inTree) && !inTree.startsWith('.git/')) await git.exclude(inTree);
+    for (const dir of new Set([io.stateDir, artifactsDir])) {
+      const inTree = path.relative(git.topLevel, dir);
+      if (inTree && !inTree.startsWith('..') && !path.isAbsolute(inTree) && !inTree.startsWith('.git')) await git.exclude(inTree);
+    }
     await git.exclude(TEMP_FILE_PATTERN);
   }
   try {
     return await runPipeline({
-      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, sink, agent, logger, clock: io.clock, redact,
+      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, artifactsDir, sink, agent, logger, clock: io.clock, redact,
       phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
       maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,

@@ -20,6 +20,7 @@ import type { Clock } from '../util/clock.js';
 import { type Session, openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
+import { guardIssues } from '../issues/guard.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../secrets/maskOutput.js';
 
@@ -88,6 +89,8 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     onWarning,
   });
   if (io.onlyIssues) source.trust?.(io.onlyIssues);
+  // Issue text enters the engine here: one line titles, no control characters, secrets masked.
+  const issues = guardIssues(source, redact);
   if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
     problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
   }
@@ -119,7 +122,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       },
       tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
-      cwd: io.cwd, stateDir: io.stateDir, source, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+      cwd: io.cwd, stateDir: io.stateDir, source: issues, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
       notify: options.discordWebhook
         ? async (d) => {
           const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {

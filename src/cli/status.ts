@@ -1,4 +1,5 @@
-import { ageInDays, isResumable, newestFirst, pickResumable, resumePoint } from '../checkpoint/resume.js';
+import { ageInDays, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
+import { pickRunnable } from '../loop/resumable.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
 import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore } from '../checkpoint/types.js';
 
@@ -96,7 +97,8 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
   const { store, now, out } = deps;
   const { checkpoints, invalid } = await store.list();
   const sorted = newestFirst(checkpoints);
-  const resumable = pickResumable(checkpoints);
+  // What `run` would resume by itself: the same decision (src/loop/resumable.ts).
+  const resumable = pickRunnable(checkpoints, now).checkpoint;
 
   if (opts.json) {
     out(

@@ -7,7 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Agent } from '../agents/types.js';
-import { pickResumable } from '../checkpoint/resume.js';
+import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
+import { pickRunnable } from './resumable.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase, CheckpointStore } from '../checkpoint/types.js';
 import { type Git, SecretInChangeError, cycleBranch } from '../git/git.js';
@@ -110,10 +111,20 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const sliceStartIteration = state.iteration;
   const errors: string[] = [];
 
+  // Checkpoint files as they were before any agent ran: one that appears or changes later, other
+  // than this run's own, was forged (the agent has a shell) and is quarantined, never resumed.
+  let known: DirSnapshot | undefined;
   const save = async (status: RunResult['status']) => {
     const sourceState = source.exportState?.();
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
     await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
+    const now = await snapshotCheckpoints(store.dir);
+    const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
+    if (foreign.length > 0) {
+      const moved = await quarantine(store.dir, deps.stateDir, foreign);
+      logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
+    }
+    known = foreign.length > 0 ? await snapshotCheckpoints(store.dir) : now;
   };
 
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
@@ -449,7 +460,13 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
   for (const bad of listing.invalid) logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, { path: bad.path, reason: bad.reason });
   const candidates = [...listing.checkpoints];
   for (;;) {
-    const cp = pickResumable(candidates);
+    // The same choice `status` shows: newest resumable, understood, not dated in the future.
+    const choice = pickRunnable(candidates, deps.clock.now());
+    for (const s of choice.skipped) {
+      logger.warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, { path: path.join(store.dir, `${s.checkpoint.id}.json`), reason: s.reason });
+      candidates.splice(candidates.indexOf(s.checkpoint), 1);
+    }
+    const cp = choice.checkpoint;
     if (!cp) return fresh();
     const loop = parseLoopState(cp.state);
     if (typeof loop !== 'string') return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };

@@ -25,6 +25,12 @@ export interface PipelineDeps {
   goal?: string;
   cwd: string;
   stateDir: string;
+  /**
+   * Where the agent writes its artifacts (`<dir>/pipeline/`); default the state directory. Agents
+   * refuse to write under `.git/` (Claude Code does), so with the state directory there, `plan`
+   * gives an excluded, never-staged directory of the work tree instead.
+   */
+  artifactsDir?: string;
   /** Where the phase issues go: the beads JSONL file, or bd. `where` names it in the log and checkpoint. */
   sink: PhaseIssueSink & { readonly where: string };
   agent: Agent;
@@ -160,7 +166,7 @@ type PhaseOutcome = { ok: true; value: unknown; interrupted?: false } | { ok: fa
 
 async function runAgentPhase(deps: PipelineDeps, spec: AgentPhaseSpec, state: PipelineState, earlier: string[]): Promise<PhaseOutcome> {
   const { logger, clock } = deps;
-  const dir = path.join(deps.stateDir, PIPELINE_DIR);
+  const dir = path.join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
   await fs.mkdir(dir, { recursive: true });
   let problems: string[] = earlier;
   for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
@@ -184,7 +190,7 @@ async function runAgentPhase(deps: PipelineDeps, spec: AgentPhaseSpec, state: Pi
     if (result.failure) {
       problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
     } else {
-      const barrier = await checkBarrier(spec, deps.stateDir);
+      const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
       if (barrier.ok) return { ok: true, value: stateValue(spec, barrier.value) };
       problems = barrier.problems;
     }
@@ -212,7 +218,7 @@ async function integrate(
 ): Promise<{ ok: true; data: NonNullable<PipelineState['beads_data']> & { created: string[]; alreadyPresent: string[] } } | { ok: false; problems: string[] }> {
   const spec = phases.find((p): p is AgentPhaseSpec => p.runner === 'agent' && p.kind === 'phase-files');
   if (!spec) return { ok: false, problems: ['no phase_decomposition phase'] };
-  const files = await checkBarrier(spec as AgentPhaseSpec & { kind: 'phase-files' }, deps.stateDir);
+  const files = await checkBarrier(spec as AgentPhaseSpec & { kind: 'phase-files' }, deps.artifactsDir ?? deps.stateDir);
   if (!files.ok) return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
   try {
     const result: PhaseIssueResult & { ids?: Record<string, string> } = await deps.sink.createPhaseIssues({

@@ -26,6 +26,11 @@ function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefin
   });
 }
 
+/** The work tree's top level, or undefined outside git. */
+export async function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return (await gitDirs(cwd, env))?.topLevel;
+}
+
 export interface ResolvedStateDir {
   dir: string;
   /** What happened to an old in-tree state directory, for the log (once). */

@@ -1,0 +1,51 @@
+/**
+ * Where issues enter the engine: titles, bodies and labels are written by people (on GitHub, by
+ * anyone who may open an issue), and they reach the log, the prompt, commit messages, git and the
+ * action's log. Here, once, every issue the source returns is cleaned: titles and labels on one
+ * line; control characters and ANSI escape sequences removed (a NUL crashes git, a CR or an escape
+ * rewrites the terminal, a newline followed by `::error` would be a workflow command in the
+ * action's log); secrets masked.
+ */
+import type { Issue, IssueSource } from './types.js';
+
+/* eslint-disable no-control-regex -- control characters are what this removes */
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]/g;
+const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/* eslint-enable no-control-regex */
+
+/** One line of plain text. Pure. */
+export function cleanLine(text: string): string {
+  return text.replace(ANSI, '').replace(/[\r\n\t\u2028\u2029]+/g, ' ').replace(CONTROL_BUT_NEWLINE_TAB, '').replace(/ {2,}/g, ' ').trim();
+}
+
+/** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
+export function cleanText(text: string): string {
+  return text.replace(ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE_TAB, '');
+}
+
+export function cleanIssue(issue: Issue, redact: (text: string) => string): Issue {
+  return {
+    ...issue,
+    title: redact(cleanLine(issue.title)),
+    body: redact(cleanText(issue.body)),
+    labels: issue.labels.map((l) => cleanLine(l)),
+  };
+}
+
+/** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
+export function guardIssues(source: IssueSource, redact: (text: string) => string): IssueSource {
+  return {
+    description: source.description,
+    ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
+    get: async (id) => {
+      const issue = await source.get(id);
+      return issue ? cleanIssue(issue, redact) : undefined;
+    },
+    close: (id, reason) => source.close(id, reason),
+    markEscalated: (id, note) => source.markEscalated(id, note),
+    ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
+    ...(source.importState ? { importState: (state: unknown) => source.importState?.(state) } : {}),
+    ...(source.trust ? { trust: (ids: readonly string[]) => source.trust?.(ids) } : {}),
+    ...(source.health ? { health: () => source.health!() } : {}),
+  };
+}
