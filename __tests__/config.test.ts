@@ -73,6 +73,15 @@ describe('configuration', () => {
     expect(problemsOf(() => load(['cleanup', '--older-than', '1e400']))).toEqual([expect.stringMatching(/--older-than/)]);
   });
 
+  it('issue 11: a file that is no configuration is never echoed: only option-like keys are quoted, a few at most', () => {
+    const shadow = 'root:$6$saltsalt$hashhashhash:19000:0:99999:7:::\ndaemon: secretvalue123\n' + Array.from({ length: 20 }, (_, i) => `user${i}: x`).join('\n');
+    const problems = problemsOf(() => load(['status', '--config', 'shadow'], {}, { shadow }));
+    expect(problems.join('\n')).not.toContain('$6$');
+    expect(problems.join('\n')).not.toContain('secretvalue123');
+    expect(problems.length).toBeLessThanOrEqual(6);
+    expect(problems.at(-1)).toMatch(/key\(s\) that are no option names \(not shown; is this the right file\?\)/);
+  });
+
   it('rejects unknown options and flags of another command', () => {
     expect(parseArgs(['run', '--bogus']).problems[0]?.message).toMatch(/Unknown option --bogus/);
     expect(problemsOf(() => load(['status', '--max-iterations', '3']))).toEqual([expect.stringMatching(/--max-iterations is not an option of 'status'/)]);

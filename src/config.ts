@@ -393,7 +393,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (explicitConfig !== undefined || code !== 'ENOENT') {
-      problems.push({ option: '--config', message: `--config: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.` });
+      problems.push({ option: '--config', message: code === 'ENOTREG' || code === 'EFBIG' ? `--config: ${(error as Error).message}; expected a readable YAML file.` : `--config: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.` });
     }
   }
   if (fileText !== undefined) {
@@ -406,13 +406,22 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
       problems.push({ option: '--config', message: `--config: '${configPath}' must be a mapping of option names to values.` });
     } else if (doc) {
+      // A file that is no configuration at all (--config pointed at the wrong file) must not be
+      // echoed line by line: only keys that look like option names are quoted, a few at most.
+      const unknown: string[] = [];
       for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
         const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
         if (!info || info.key === 'config') {
-          problems.push({ option: name, message: `${configPath}: unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+          unknown.push(name);
         } else if (allowed.has(info.key) && value !== null) {
           merged.set(info.key, { value, from: configPath });
         }
+      }
+      const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
+      for (const name of shown) problems.push({ option: name, message: `${configPath}: unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+      const hidden = unknown.length - shown.length;
+      if (hidden > 0) {
+        problems.push({ option: '--config', message: `${configPath}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
       }
     }
   }
@@ -469,6 +478,9 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
 
   return { options, secrets: collectSecrets(options, env) };
 }
+
+/** A key that may be a mistyped option name, and so may be quoted back: short, lower-case, dashes. */
+const OPTION_LIKE = /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/;
 
 const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CREDENTIALS?)$/i;
 

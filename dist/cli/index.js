@@ -8652,6 +8652,99 @@ var __webpack_exports__ = {};
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/util/readInput.ts
+/**
+ * The one way agent-loop reads a file it is given (a checkpoint, the issues file, the config, a
+ * plan, a prompt, a goal, a JUnit report): a regular file within a size cap. A FIFO would block the
+ * read forever (ignoring SIGTERM), `/dev/zero` would grow the process without end, a directory or a
+ * device is no input: each is refused at once, naming the path and what it is. The file is stat'ed
+ * before it is opened (a stat never blocks), opened non-blocking, checked again on the open file
+ * (it may have been swapped), and read up to the cap only (a /proc file says it is empty).
+ */
+
+const MiB = 1024 * 1024;
+class InputError extends Error {
+    code;
+    constructor(message, code) {
+        super(message);
+        this.code = code;
+        this.name = 'InputError';
+    }
+}
+function kind(stats) {
+    if (stats.isFIFO())
+        return 'a FIFO (named pipe)';
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isCharacterDevice() || stats.isBlockDevice())
+        return 'a device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+/** The file's bytes; throws InputError (code ENOENT, ENOTREG, EFBIG, or the system's) otherwise. */
+function readInputBytes(file, maxBytes) {
+    let stats;
+    try {
+        stats = (0,external_node_fs_namespaceObject.statSync)(file);
+    }
+    catch (error) {
+        const code = error.code ?? 'EIO';
+        throw new InputError(`cannot read '${file}' (${code})`, code);
+    }
+    if (!stats.isFile())
+        throw new InputError(`'${file}' is ${kind(stats)}, not a regular file`, 'ENOTREG');
+    if (stats.size > maxBytes)
+        throw new InputError(`'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`, 'EFBIG');
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    }
+    catch (error) {
+        const code = error.code ?? 'EIO';
+        throw new InputError(`cannot read '${file}' (${code})`, code);
+    }
+    try {
+        const opened = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!opened.isFile())
+            throw new InputError(`'${file}' is ${kind(opened)}, not a regular file`, 'ENOTREG');
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, maxBytes + 1 - total));
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, chunk, 0, chunk.length, null);
+            if (n === 0)
+                break;
+            chunks.push(chunk.subarray(0, n));
+            total += n;
+            if (total > maxBytes)
+                throw new InputError(`'${file}' holds more than the ${maxBytes}-byte limit for this input`, 'EFBIG');
+        }
+        return Buffer.concat(chunks, total);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+/** Why `file` cannot be an input (not a regular file, over the cap), by a stat alone; undefined when it can, or does not exist. */
+function inputProblem(file, maxBytes) {
+    let stats;
+    try {
+        stats = (0,external_node_fs_namespaceObject.statSync)(file);
+    }
+    catch {
+        return undefined;
+    }
+    if (!stats.isFile())
+        return `'${file}' is ${kind(stats)}, not a regular file`;
+    if (stats.size > maxBytes)
+        return `'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`;
+    return undefined;
+}
+function readInput(file, maxBytes) {
+    return readInputBytes(file, maxBytes).toString('utf8');
+}
+
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
@@ -18582,7 +18675,7 @@ function loadConfig(sources) {
     catch (error) {
         const code = error.code;
         if (explicitConfig !== undefined || code !== 'ENOENT') {
-            problems.push({ option: '--config', message: `--config: cannot read '${configPath}' (${code ?? error.message}); expected a readable YAML file.` });
+            problems.push({ option: '--config', message: code === 'ENOTREG' || code === 'EFBIG' ? `--config: ${error.message}; expected a readable YAML file.` : `--config: cannot read '${configPath}' (${code ?? error.message}); expected a readable YAML file.` });
         }
     }
     if (fileText !== undefined) {
@@ -18597,14 +18690,24 @@ function loadConfig(sources) {
             problems.push({ option: '--config', message: `--config: '${configPath}' must be a mapping of option names to values.` });
         }
         else if (doc) {
+            // A file that is no configuration at all (--config pointed at the wrong file) must not be
+            // echoed line by line: only keys that look like option names are quoted, a few at most.
+            const unknown = [];
             for (const [name, value] of Object.entries(doc)) {
                 const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
                 if (!info || info.key === 'config') {
-                    problems.push({ option: name, message: `${configPath}: unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+                    unknown.push(name);
                 }
                 else if (allowed.has(info.key) && value !== null) {
                     merged.set(info.key, { value, from: configPath });
                 }
+            }
+            const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
+            for (const name of shown)
+                problems.push({ option: name, message: `${configPath}: unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+            const hidden = unknown.length - shown.length;
+            if (hidden > 0) {
+                problems.push({ option: '--config', message: `${configPath}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
             }
         }
     }
@@ -18666,6 +18769,8 @@ function loadConfig(sources) {
         throw new ConfigError(problems);
     return { options, secrets: collectSecrets(options, env) };
 }
+/** A key that may be a mistyped option name, and so may be quoted back: short, lower-case, dashes. */
+const OPTION_LIKE = /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/;
 const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CREDENTIALS?)$/i;
 /**
  * Values that must never appear in a log line, summary or message: option values marked secret
@@ -19220,6 +19325,9 @@ function ageInDays(checkpoint, now) {
 ;// CONCATENATED MODULE: ./src/checkpoint/fileStore.ts
 
 
+/** A checkpoint is a few hundred kB (history compacted beyond 500 iterations); far more is no checkpoint. */
+const CHECKPOINT_MAX_BYTES = 64 * MiB;
+
 
 
 
@@ -19345,7 +19453,8 @@ class FileCheckpointStore {
     async readFile(file) {
         let text;
         try {
-            text = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8');
+            // A FIFO or a device named like a checkpoint is refused, never read (a FIFO blocks forever).
+            text = readInput(file, CHECKPOINT_MAX_BYTES);
         }
         catch (error) {
             if (errorCode(error) === 'ENOENT')
@@ -19395,7 +19504,7 @@ class FileCheckpointStore {
     /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
     async sequenceOf(file) {
         try {
-            return parseCheckpoint(await external_node_fs_namespaceObject.promises.readFile(file, 'utf8'), file).sequence;
+            return parseCheckpoint(readInput(file, CHECKPOINT_MAX_BYTES), file).sequence;
         }
         catch {
             return 0;
@@ -20860,7 +20969,7 @@ const WINDOW = 512;
 function createOutputMasker(redact, emit, opts = {}) {
     let pending;
     let timer;
-    const quietMs = opts.quietMs ?? 250;
+    const quietMs = opts.quietMs ?? 1000;
     const release = () => {
         if (timer)
             clearTimeout(timer);
@@ -20876,7 +20985,9 @@ function createOutputMasker(redact, emit, opts = {}) {
         push(line, stream, cut) {
             let next = { text: line, stream, cut };
             if (pending) {
-                const [before, after] = maskAcross(redact, pending.text, next.text);
+                // Both orders: lines of two streams (stdout, stderr) may arrive in either order.
+                let [before, after] = maskAcross(redact, pending.text, next.text);
+                [after, before] = maskAcross(redact, after, before);
                 pending = { ...pending, text: before };
                 next = { ...next, text: after };
                 release();
@@ -22454,6 +22565,8 @@ function shellQuote(arg) {
 
 ;// CONCATENATED MODULE: ./src/issues/beadsFile.ts
 
+/** The largest issues file read (a backlog of 100,000 issues is about 100 MB). */
+const ISSUES_MAX_BYTES = 256 * MiB;
 
 
 
@@ -22627,7 +22740,8 @@ class BeadsFileSource {
     async read() {
         let content;
         try {
-            content = await external_node_fs_namespaceObject.promises.readFile(this.absolute);
+            // A regular file within a cap: /dev/zero or a FIFO as the issues file is refused, not read.
+            content = readInputBytes(this.absolute, ISSUES_MAX_BYTES);
         }
         catch (error) {
             const code = error.code;
@@ -23743,6 +23857,7 @@ async function runTestCommand(command, opts) {
 /** Prompt templates a user keeps in a directory (--tdd-prompts, --plan-prompts): the named files that exist, read. */
 
 
+
 function readPromptDir(option, files) {
     const dir = external_node_path_default().resolve(option.cwd, option.value);
     const names = Object.values(files);
@@ -23751,8 +23866,14 @@ function readPromptDir(option, files) {
     }
     const templates = {};
     for (const [key, file] of Object.entries(files)) {
-        if ((0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
-            templates[key] = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(dir, file), 'utf8');
+        if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
+            continue;
+        try {
+            templates[key] = readInput(external_node_path_default().join(dir, file), MiB);
+        }
+        catch (error) {
+            return { templates: {}, problem: `--${option.flag}: ${error.message}; expected a prompt template file up to 1 MiB.` };
+        }
     }
     return { templates };
 }
@@ -25438,6 +25559,7 @@ function goBuildMessage(lines, at, pkg) {
 
 
 
+
 async function runTddIteration(deps, initial) {
     let before = initial;
     const { settings, logger, clock, source, agent, git } = deps;
@@ -25664,7 +25786,12 @@ async function finishCycle(deps, state, issueId) {
     };
 }
 async function testsSeen(run, junit) {
-    const xml = junit ? await external_node_fs_namespaceObject.promises.readFile(junit, 'utf8').catch(() => undefined) : undefined;
+    const xml = junit ? (() => { try {
+        return readInput(junit, 64 * MiB);
+    }
+    catch {
+        return undefined;
+    } })() : undefined;
     if (xml !== undefined) {
         const report = parseJUnitXml(xml);
         const failing = report.failed.map((f) => (f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name));
@@ -26721,6 +26848,8 @@ function maskOutput(agent, mask) {
 
 
 
+
+
 async function runCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const problems = [];
@@ -26741,10 +26870,10 @@ async function runCommand(options, io) {
     let plan;
     if (options.plan) {
         try {
-            plan = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().resolve(io.cwd, options.plan), 'utf8');
+            plan = readInput(external_node_path_default().resolve(io.cwd, options.plan), MiB);
         }
         catch (error) {
-            problems.push(`--plan: cannot read '${options.plan}' (${error.code ?? error.message}).`);
+            problems.push(`--plan: ${error.message}; expected a readable file (the plan, up to 1 MiB).`);
         }
     }
     const prompts = options.tddPrompts
@@ -26765,6 +26894,9 @@ async function runCommand(options, io) {
         source.trust?.(io.onlyIssues);
     // Issue text enters the engine here: one line titles, no control characters, secrets masked.
     const issues = guardIssues(source, redact);
+    const unusable = !io.source && source.description.startsWith('beads file') ? inputProblem(external_node_path_default().resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES) : undefined;
+    if (unusable)
+        problems.push(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`);
     if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
         problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
     }
@@ -26883,12 +27015,12 @@ async function planCommand(options, io) {
     let goal = options.goal;
     if (options.goalFile) {
         try {
-            goal = (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().resolve(io.cwd, options.goalFile), 'utf8').trim();
+            goal = readInput(external_node_path_default().resolve(io.cwd, options.goalFile), MiB).trim();
             if (!goal)
                 problems.push(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`);
         }
         catch (error) {
-            problems.push(`--goal-file: cannot read '${options.goalFile}' (${error.code ?? error.message}).`);
+            problems.push(`--goal-file: ${error.message}; expected a readable file (the goal, up to 1 MiB).`);
         }
     }
     const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };
@@ -27210,7 +27342,7 @@ async function main(argv, io) {
     try {
         ({ options, secrets } = loadConfig({
             command: args.command, flags: args.values, env: io.env,
-            readFile: (p) => (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().resolve(io.cwd, p), 'utf8'),
+            readFile: (p) => readInput(external_node_path_default().resolve(io.cwd, p), MiB),
         }));
     }
     catch (error) {

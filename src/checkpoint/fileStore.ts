@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { MiB, readInput } from '../util/readInput.js';
+
+/** A checkpoint is a few hundred kB (history compacted beyond 500 iterations); far more is no checkpoint. */
+const CHECKPOINT_MAX_BYTES = 64 * MiB;
 import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { tempFileOwner, writeFileAtomic } from '../util/atomicWrite.js';
@@ -151,7 +155,8 @@ export class FileCheckpointStore implements CheckpointStore {
   private async readFile(file: string): Promise<Checkpoint> {
     let text: string;
     try {
-      text = await fs.readFile(file, 'utf8');
+      // A FIFO or a device named like a checkpoint is refused, never read (a FIFO blocks forever).
+      text = readInput(file, CHECKPOINT_MAX_BYTES);
     } catch (error) {
       if (errorCode(error) === 'ENOENT') throw error;
       throw new CheckpointError(file, `cannot read (${errorMessage(error)})`);
@@ -202,7 +207,7 @@ export class FileCheckpointStore implements CheckpointStore {
   /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
   private async sequenceOf(file: string): Promise<number> {
     try {
-      return parseCheckpoint(await fs.readFile(file, 'utf8'), file).sequence;
+      return parseCheckpoint(readInput(file, CHECKPOINT_MAX_BYTES), file).sequence;
     } catch {
       return 0;
     }

@@ -1,5 +1,5 @@
 /** Dispatches a command line to run, status or cleanup. Exit codes: 0 ok/continuing, 1 halted, 2 usage. */
-import { readFileSync } from 'node:fs';
+import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
 import { type Command, ConfigError, type Options, loadConfig, parseArgs } from '../config.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
@@ -41,7 +41,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   try {
     ({ options, secrets } = loadConfig({
       command: args.command, flags: args.values, env: io.env,
-      readFile: (p) => readFileSync(path.resolve(io.cwd, p), 'utf8'),
+      readFile: (p) => readInput(path.resolve(io.cwd, p), MiB),
     }));
   } catch (error) {
     if (error instanceof ConfigError) return usageError(io, args.command, [...args.problems, ...error.problems].map((p) => p.message));

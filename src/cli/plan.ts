@@ -3,7 +3,7 @@
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
-import { readFileSync } from 'node:fs';
+import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
 import type { Options } from '../config.js';
 import { availableAgent } from '../agents/index.js';
@@ -44,10 +44,10 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
   let goal = options.goal;
   if (options.goalFile) {
     try {
-      goal = readFileSync(path.resolve(io.cwd, options.goalFile), 'utf8').trim();
+      goal = readInput(path.resolve(io.cwd, options.goalFile), MiB).trim();
       if (!goal) problems.push(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`);
     } catch (error) {
-      problems.push(`--goal-file: cannot read '${options.goalFile}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+      problems.push(`--goal-file: ${(error as Error).message}; expected a readable file (the goal, up to 1 MiB).`);
     }
   }
   const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };

@@ -1,5 +1,7 @@
 /** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { MiB, inputProblem, readInput } from '../util/readInput.js';
+import { ISSUES_MAX_BYTES } from '../issues/beadsFile.js';
 import path from 'node:path';
 import type { Options } from '../config.js';
 import { availableAgent } from '../agents/index.js';
@@ -70,9 +72,9 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   let plan: string | undefined;
   if (options.plan) {
     try {
-      plan = readFileSync(path.resolve(io.cwd, options.plan), 'utf8');
+      plan = readInput(path.resolve(io.cwd, options.plan), MiB);
     } catch (error) {
-      problems.push(`--plan: cannot read '${options.plan}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+      problems.push(`--plan: ${(error as Error).message}; expected a readable file (the plan, up to 1 MiB).`);
     }
   }
   const prompts = options.tddPrompts
@@ -91,6 +93,8 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   if (io.onlyIssues) source.trust?.(io.onlyIssues);
   // Issue text enters the engine here: one line titles, no control characters, secrets masked.
   const issues = guardIssues(source, redact);
+  const unusable = !io.source && source.description.startsWith('beads file') ? inputProblem(path.resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES) : undefined;
+  if (unusable) problems.push(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`);
   if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
     problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
   }

@@ -1,4 +1,7 @@
-import { promises as fs } from 'node:fs';
+import { MiB, readInputBytes } from '../util/readInput.js';
+
+/** The largest issues file read (a backlog of 100,000 issues is about 100 MB). */
+export const ISSUES_MAX_BYTES = 256 * MiB;
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 import { rfc3339 } from '../util/clock.js';
@@ -216,7 +219,8 @@ export class BeadsFileSource implements IssueSource {
   private async read(): Promise<ParsedJsonl> {
     let content: Buffer;
     try {
-      content = await fs.readFile(this.absolute);
+      // A regular file within a cap: /dev/zero or a FIFO as the issues file is refused, not read.
+      content = readInputBytes(this.absolute, ISSUES_MAX_BYTES);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {

@@ -5,8 +5,9 @@
  *
  * Besides masking each line (`redact`, or `redact.piece` for the pieces of an overlong line), it
  * masks a secret split across two adjacent lines, or across stdout and stderr: each line is held
- * until the next one arrives (or the output goes quiet for `quietMs`), and any secret span that
- * crosses the boundary between the two is masked on both sides.
+ * until the next one arrives (or the output goes quiet for `quietMs`, 1 s), and any secret span that
+ * crosses the boundary between the two, read in either order, is masked on both sides. A secret
+ * split across writes more than `quietMs` apart is beyond it.
  */
 import type { SecretRedactor } from '../report/redact.js';
 import { MASK } from '../report/redact.js';
@@ -36,7 +37,7 @@ export interface OutputMasker {
 export function createOutputMasker(redact: SecretRedactor, emit: LineSink, opts: { quietMs?: number } = {}): OutputMasker {
   let pending: Pending | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const quietMs = opts.quietMs ?? 250;
+  const quietMs = opts.quietMs ?? 1000;
 
   const release = () => {
     if (timer) clearTimeout(timer);
@@ -52,7 +53,9 @@ export function createOutputMasker(redact: SecretRedactor, emit: LineSink, opts:
     push(line, stream, cut) {
       let next: Pending = { text: line, stream, cut };
       if (pending) {
-        const [before, after] = maskAcross(redact, pending.text, next.text);
+        // Both orders: lines of two streams (stdout, stderr) may arrive in either order.
+        let [before, after] = maskAcross(redact, pending.text, next.text);
+        [after, before] = maskAcross(redact, after, before);
         pending = { ...pending, text: before };
         next = { ...next, text: after };
         release();

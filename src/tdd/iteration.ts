@@ -6,6 +6,7 @@
  * too: rate limits back off without limit, network timeouts are retried 3 times, anything else
  * counts as a failed attempt of the phase.
  */
+import { MiB, readInput } from '../util/readInput.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentResult } from '../agents/types.js';
@@ -249,7 +250,7 @@ async function finishCycle(deps: SliceDeps, state: LoopState, issueId: string): 
 }
 
 async function testsSeen(run: { passed: boolean; tail: string }, junit: string | undefined): Promise<TestsSeen> {
-  const xml = junit ? await fs.readFile(junit, 'utf8').catch(() => undefined) : undefined;
+  const xml = junit ? (() => { try { return readInput(junit, 64 * MiB); } catch { return undefined; } })() : undefined;
   if (xml !== undefined) {
     const report = parseJUnitXml(xml);
     const failing = report.failed.map((f) => (f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name));

@@ -1,5 +1,6 @@
 /** Prompt templates a user keeps in a directory (--tdd-prompts, --plan-prompts): the named files that exist, read. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { MiB, readInput } from './readInput.js';
 import path from 'node:path';
 
 export function readPromptDir<K extends string>(
@@ -13,7 +14,12 @@ export function readPromptDir<K extends string>(
   }
   const templates: Partial<Record<K, string>> = {};
   for (const [key, file] of Object.entries(files) as [K, string][]) {
-    if (existsSync(path.join(dir, file))) templates[key] = readFileSync(path.join(dir, file), 'utf8');
+    if (!existsSync(path.join(dir, file))) continue;
+    try {
+      templates[key] = readInput(path.join(dir, file), MiB);
+    } catch (error) {
+      return { templates: {}, problem: `--${option.flag}: ${(error as Error).message}; expected a prompt template file up to 1 MiB.` };
+    }
   }
   return { templates };
 }
