@@ -8,8 +8,8 @@ export default {
   },
   roots: ['<rootDir>/__tests__', '<rootDir>/e2e'],
   testMatch: ['**/*.test.ts'],
-  // The real Claude Code and Codex CLIs: npm run test:e2e (jest.e2e.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/e2e/agents/'],
+  // The real Claude Code and Codex CLIs, and the input fuzzing: npm run test:e2e (jest.e2e.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/e2e/agents/', '<rootDir>/e2e/campaign/inputFuzz.test.ts'],
   maxWorkers: 2,
   testTimeout: 60000,
 };

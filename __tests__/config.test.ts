@@ -80,6 +80,15 @@ describe('configuration', () => {
     expect(problems.join('\n')).not.toContain('secretvalue123');
     expect(problems.length).toBeLessThanOrEqual(6);
     expect(problems.at(-1)).toMatch(/key\(s\) that are no option names \(not shown; is this the right file\?\)/);
+    expect(problems.at(-1)).toMatch(/^--config 'shadow': /); // names the option that brought the file in
+  });
+
+  it('issue 11: a word after a switch is refused naming the switch (input fuzzing found "Unexpected argument" alone)', () => {
+    expect(parseArgs(['run', '--batch', 'maybe']).problems.map((p) => p.message)).toEqual([
+      "--batch takes no value, got 'maybe': write --batch to turn it on (or --batch true|false).",
+    ]);
+    expect(parseArgs(['run', '--batch', 'false']).problems).toEqual([]);
+    expect(parseArgs(['run', 'stray']).problems[0]?.message).toMatch(/^Unexpected argument 'stray'/);
   });
 
   it('rejects unknown options and flags of another command', () => {

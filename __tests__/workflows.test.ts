@@ -38,10 +38,10 @@ describe('workflow files', () => {
 });
 
 describe('the reusable workflow', () => {
-  it('is one job running checkout (whole history), setup-node and the action', () => {
+  it('is one job running checkout (whole history, no credential left in .git/config), setup-node and the action', () => {
     expect(Object.keys(reusable.jobs)).toHaveLength(1);
     expect(job.steps!.map((s) => s.uses)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'agent-loop/agent-loop@v1']);
-    expect(job.steps![0]!.with).toEqual({ 'fetch-depth': 0 });
+    expect(job.steps![0]!.with).toEqual({ 'fetch-depth': 0, 'persist-credentials': false });
     expect(job.steps![1]!.with).toEqual({ 'node-version': '${{ inputs.node-version }}' });
   });
 

@@ -10,6 +10,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DONE_REPORT, type Sandbox, createSandbox, issue, writeAgent } from './helpers.js';
+import { isWorkflowCommand } from '../src/report/workflowCommands.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main', 'index.js');
 const SECRET = 'ghs_0123456789abcdefghijklmnopqrstuvwxyzAB';
@@ -77,6 +78,26 @@ describe('the bundled action, main step', () => {
       expect(r.summary).toContain('Loop type: consecutive escalations');
       const shown = r.stdout.replace(`::add-mask::${SECRET}`, '');
       for (const text of [shown, r.summary, JSON.stringify(r.outputs)]) expect(text).not.toContain(SECRET);
+    } finally {
+      await sb.cleanup();
+    }
+  });
+
+  it('issue 11: agent output, test output and the halt diagnostic quoting them never become workflow commands', async () => {
+    const sb = await createSandbox([issue('bd-1', 'One'), issue('bd-2', 'Two', { priority: 2 })]);
+    try {
+      // Every form the runner reads: ::name:: at a line start or after white space, ##[name] anywhere.
+      const forged = `echo '::error::forged by the agent'; echo '   ::set-output name=status::complete'; echo '::endgroup::'
+echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::add-mask::value.txt' >&2`;
+      await fs.appendFile(path.join(sb.repo, 'check.sh'), '');
+      const agent = await writeAgent(sb, 'forger', `${forged}\necho "x$AGENT_LOOP_ITERATION" >> value.txt\n${DONE_REPORT}`);
+      const r = await runMain(sb, { ...base(agent), 'test-command': `sh -c "echo '::warning::forged by a test'; echo '##[group]forged'; exit 1"` });
+      expect(r.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop' });
+      expect(r.stdout).toContain('forged by the agent'); // it was printed, as text
+      const commands = r.stdout.split('\n').filter(isWorkflowCommand);
+      expect(commands.filter((l) => !/^::(add-mask|group|endgroup|warning|error)::/.test(l))).toEqual([]);
+      expect(commands.filter((l) => l.includes('forged'))).toEqual([]);
+      expect(r.outputs.status).toBe('halted'); // no forged set-output
     } finally {
       await sb.cleanup();
     }

@@ -1,17 +1,20 @@
 /**
  * The bundled action on GitHub issues, as a scheduled workflow runs it: the issues, labels,
- * comments and pull requests of the GitHub REST fake (real git pushes to a bare `origin` that the
- * fake reads its branches from), the cache and artifacts of the Actions services emulator with the
+ * comments and pull requests of the GitHub REST fake (real git pushes over smart HTTP, which
+ * refuses a request without the token, to a bare `origin` that the fake reads its branches from;
+ * the checkout keeps no credential, as with persist-credentials: false), the cache and artifacts of the Actions services emulator with the
  * real @actions/cache and @actions/artifact clients. Each run is a fresh runner: the state
  * directory and the local cycle branches are gone, only what was pushed or published remains.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { workflowRun } from './actionRunner.js';
 import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
+import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
 import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
 import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from './support/actionsServices.js';
 
@@ -20,6 +23,12 @@ let services: ActionsServices;
 let gh: GitHubServer;
 let sb: Sandbox;
 let origin: string;
+let remote: GitHttpServer;
+/** The test's own git call to origin, authenticated for that one command (async: the server runs in this process). */
+const remoteGit = async (...args: string[]) => {
+  const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${services.githubToken}`).toString('base64')}`;
+  await promisify(execFile)('git', ['-c', `http.extraheader=${header}`, ...args], { cwd: sb.repo, env: sb.env });
+};
 
 beforeEach(async () => {
   const servicesOptions: ActionsServicesOptions = {};
@@ -27,8 +36,9 @@ beforeEach(async () => {
   sb = await createSandbox([]);
   origin = path.join(sb.root, 'origin.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env: sb.env });
-  git(sb, 'remote', 'add', 'origin', origin);
-  git(sb, 'push', '-q', 'origin', 'main');
+  remote = await startGitHttpServer({ gitDir: origin, token: services.githubToken });
+  git(sb, 'remote', 'add', 'origin', remote.url);
+  await remoteGit('push', '-q', 'origin', 'main');
   const [owner, repo] = services.repository.split('/') as [string, string];
   // GITHUB_API_URL is one URL: the emulator answers the artifact endpoints and passes the rest on.
   gh = await startGitHubServer({ owner, repo, token: services.githubToken, gitDir: origin });
@@ -37,6 +47,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await services.close();
   await gh.close();
+  await remote.close();
   await sb.cleanup();
 });
 
@@ -46,7 +57,9 @@ async function scheduledRun(runId: number, agent: string, inputs: Record<string,
   for (const b of git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop/').split('\n').filter(Boolean)) git(sb, 'branch', '-q', '-D', b);
   const runEnv = services.env({ runId, attempt: 1 });
   const env: NodeJS.ProcessEnv = {
-    ...sb.env, ...runEnv, RUNNER_TEMP: path.join(sb.root, 'tmp'),
+    ...sb.env, ...runEnv, RUNNER_TEMP: path.join(sb.root, 'tmp'), GITHUB_SERVER_URL: remote.serverUrl,
+    // The emulator is the HTTP proxy of the blob storage; git reaches its remote directly.
+    no_proxy: 'github.localhost', NO_PROXY: 'github.localhost',
     'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0', 'INPUT_TEST-COMMAND': 'sh check.sh',
     'INPUT_LABEL': LABEL, 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '', 'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
@@ -154,7 +167,7 @@ describe('the action on GitHub issues', () => {
     await fs.writeFile(path.join(sb.repo, 'tests.sh'), 'for t in t_*.sh; do [ -e "$t" ] || continue; sh "$t" || { echo "FAILED $t::$t - value is bad"; exit 1; }; done\n');
     git(sb, 'add', '-A');
     git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'a test runner');
-    git(sb, 'push', '-q', 'origin', 'main');
+    await remoteGit('push', '-q', 'origin', 'main');
     const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
 if grep -q "You are the test agent" "$P"; then echo 'test "$(cat value.txt)" = good' > t_value.sh
 elif grep -q "You are the implementing agent" "$P"; then echo good > value.txt
@@ -205,8 +218,8 @@ fi
     expect(r1.outputs).toMatchObject({ status: 'complete', 'issues-closed': '1' });
 
     // A reviewer merges the first pull request (the issue closes); the next scheduled run goes on.
-    git(sb, 'fetch', '-q', 'origin', 'agent-loop/issue-1');
-    git(sb, 'push', '-q', 'origin', 'FETCH_HEAD:main');
+    await remoteGit('fetch', '-q', 'origin', 'agent-loop/issue-1');
+    await remoteGit('push', '-q', 'origin', 'FETCH_HEAD:main');
     git(sb, 'checkout', '-q', 'main');
     git(sb, 'merge', '-q', '--ff-only', 'FETCH_HEAD');
     gh.updateIssue(1, { state: 'closed' });

@@ -18,6 +18,10 @@ import {
   createWorkspace, killLeftovers, mulberry32, randInt, readCheckpointDir, readMarks, readOnlyCheckpoint,
   gitOutput, runStatus, shuffle, simulatePlan, spinMicros, waitFor, watchWrite,
 } from './crashHelpers.js';
+import { campaign } from './campaign/tally.js';
+
+/** The campaign's `crash` category: each seeded kill is a case; it holds when the state after it verifies. */
+const tally = campaign('crash');
 
 const SEED = process.env.CRASH_SEED !== undefined ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
 const KILLS = 20;
@@ -234,7 +238,14 @@ const linux = process.platform === 'linux';
       }
 
       const recordedBefore = recorded;
-      const cp = verifyState(run, before, `kill #${k} (${describeAim(aim)})`);
+      let cp: ReturnType<typeof verifyState>;
+      try {
+        cp = verifyState(run, before, `kill #${k} (${describeAim(aim)})`);
+      } catch (error) {
+        tally.record(`kill #${k} (${describeAim(aim)})`, false);
+        throw error;
+      }
+      tally.record(`kill #${k} (${describeAim(aim)})`, true);
       const R = recorded;
       const tempsLeft = readCheckpointDir(ws.checkpointsDir).temps.filter((t) => !tempsBefore.has(t)).length;
 

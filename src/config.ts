@@ -204,7 +204,7 @@ export const OptionsSchema = z.object({
     help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
     expected: 'a whole number from 1 to 100',
   }),
-  stateDir: z.string().min(1).optional().register(registry, {
+  stateDir: z.string().trim().min(1).optional().register(registry, {
     flag: 'state-dir', arg: 'DIR', commands: ALL, defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
     help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.', expected: 'a path',
   }),
@@ -231,7 +231,7 @@ export const OptionsSchema = z.object({
   }),
   githubToken: text().register(registry, {
     flag: 'github-token', arg: 'TOKEN', commands: ACTION, secret: true, defaultText: '${{ github.token }}',
-    help: 'Token for the GitHub API (issues, labels, comments, pull requests) and artifacts; masked everywhere.',
+    help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
     expected: 'a GitHub token',
   }),
   label: z.string().trim().min(1).default('agent-loop').register(registry, {
@@ -320,12 +320,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     else out.problems.push({ option: first, message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.` });
     i = 1;
   }
+  // The switch just read (--batch): a stray word after it was most likely meant as its value.
+  let lastSwitch: string | undefined;
   for (; i < argv.length; i++) {
     const arg = argv[i] as string;
+    const afterSwitch = lastSwitch;
+    lastSwitch = undefined;
     if (arg === '--help' || arg === '-h') { out.help = true; continue; }
     if (arg === '--version' || arg === '-V') { out.version = true; continue; }
     if (!arg.startsWith('--')) {
-      out.problems.push({ option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
+      out.problems.push(afterSwitch
+        ? { option: `--${afterSwitch}`, message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).` }
+        : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
       continue;
     }
     const eq = arg.indexOf('=');
@@ -340,7 +346,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (!info.arg) {
       // A switch: --fresh, or --fresh true|false.
       if (next !== undefined && /^(true|false)$/i.test(next)) { out.values.set(name, next); i++; }
-      else out.values.set(name, true);
+      else { out.values.set(name, true); lastSwitch = name; }
       continue;
     }
     if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
@@ -418,10 +424,10 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
         }
       }
       const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
-      for (const name of shown) problems.push({ option: name, message: `${configPath}: unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+      for (const name of shown) problems.push({ option: name, message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
       const hidden = unknown.length - shown.length;
       if (hidden > 0) {
-        problems.push({ option: '--config', message: `${configPath}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
+        problems.push({ option: '--config', message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
       }
     }
   }

@@ -1,6 +1,7 @@
 // The GitHub Action's main step (action.yml runs: main). Thin: everything is in action/main.ts.
 import * as core from '@actions/core';
 import { runAction } from './action/main.js';
+import { inert } from './report/workflowCommands.js';
 import { systemClock } from './util/clock.js';
 
 const controller = new AbortController();
@@ -9,7 +10,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => controll
 runAction({
   core: {
     setSecret: core.setSecret, setOutput: core.setOutput, setFailed: core.setFailed, error: core.error, warning: core.warning,
-    info: core.info, saveState: core.saveState,
+    // A line of info is plain text, whatever a server or a restored file put in it (workflowCommands.ts).
+    info: (message) => core.info(inert(message)), saveState: core.saveState,
     writeSummary: async (markdown) => { await core.summary.addRaw(markdown).write(); },
   },
   env: process.env,

@@ -5,6 +5,7 @@ import * as core from '@actions/core';
 import { loadActionConfig } from './action/inputs.js';
 import { publish, runRefs } from './action/persistence.js';
 import { createRedactor } from './report/redact.js';
+import { inert } from './report/workflowCommands.js';
 
 async function post(): Promise<void> {
   const stateDir = core.getState('state-dir');
@@ -17,7 +18,7 @@ async function post(): Promise<void> {
   const redact = createRedactor(secrets);
   const refs = runRefs(process.env, options.label);
   if (!refs) return core.warning('agent-loop post: no cache service in this environment; the checkpoint was not published.');
-  const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
+  const log = { info: (m: string) => core.info(inert(redact(m))), warning: (m: string) => core.warning(redact(m)) };
   const saved = await publish({ refs, stateDir, token: options.githubToken ?? '', restoredGeneration: Number(core.getState('generation') || '0'), log });
   core.info(saved.skipped ? `agent-loop post: not published: ${saved.skipped}` : `agent-loop post: published generation ${saved.generation} (cache ${saved.cacheKey ?? 'not saved'}, artifact ${saved.artifactId ?? 'not uploaded'}).`);
 }

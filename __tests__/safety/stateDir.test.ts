@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveStateDir } from '../../src/safety/stateDir.js';
+import { resolveStateDir, stateDirProblem, workTreePath } from '../../src/safety/stateDir.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -49,5 +49,34 @@ describe('the state directory (issue 11)', () => {
     const r = await resolveStateDir(undefined, dir, process.env);
     expect(r.dir).toBe(path.join(dir, '.git', 'agent-loop'));
     expect(r.notes).toEqual([expect.stringMatching(/is still in the working tree.*ignores the old one/)]);
+  });
+});
+
+describe('workTreePath: a directory git could stage', () => {
+  it('is the relative path inside the work tree, and undefined for the top itself, the git directory and outside', () => {
+    expect(workTreePath('/r', '/r/.agent-loop')).toBe('.agent-loop');
+    expect(workTreePath('/r', '/r/sub/state')).toBe(path.join('sub', 'state'));
+    expect(workTreePath('/r', '/r/..state')).toBe('..state'); // a name that starts with two dots is inside
+    expect(workTreePath('/r', '/r/.gitstate')).toBe('.gitstate');
+    expect(workTreePath('/r', '/r')).toBeUndefined();
+    expect(workTreePath('/r', '/r/.git')).toBeUndefined();
+    expect(workTreePath('/r', '/r/.git/agent-loop')).toBeUndefined();
+    expect(workTreePath('/r', '/elsewhere/state')).toBeUndefined();
+    expect(workTreePath('/r', '/tmp/agent-loop')).toBeUndefined();
+  });
+});
+
+describe('stateDirProblem: a --state-dir that cannot serve is refused naming the option (issue 11, input fuzzing)', () => {
+  it('refuses a file, a device, a path through a file and a name too long; accepts and creates a new directory', async () => {
+    const dir = await repo();
+    await fs.writeFile(path.join(dir, 'a-file'), 'x');
+    expect(await stateDirProblem(path.join(dir, 'a-file'), { create: true })).toMatch(/^--state-dir: '.*a-file' is a file, not a directory\. Give --state-dir/);
+    expect(await stateDirProblem('/dev/zero', { create: false })).toMatch(/'\/dev\/zero' is a character device/);
+    expect(await stateDirProblem(path.join(dir, 'a-file', 'sub'), { create: true })).toMatch(/a-file' is a file, not a directory \(on the way to/);
+    expect(await stateDirProblem(path.join(dir, 'x'.repeat(300)), { create: true })).toMatch(/ENAMETOOLONG/);
+    expect(await stateDirProblem(path.join(dir, 'new', 'state'), { create: false })).toBeUndefined();
+    expect(existsSync(path.join(dir, 'new'))).toBe(false); // status creates nothing
+    expect(await stateDirProblem(path.join(dir, 'new', 'state'), { create: true })).toBeUndefined();
+    expect(existsSync(path.join(dir, 'new', 'state'))).toBe(true);
   });
 });

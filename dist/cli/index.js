@@ -18513,7 +18513,7 @@ const OptionsSchema = object({
         help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
         expected: 'a whole number from 1 to 100',
     }),
-    stateDir: schemas_string().min(1).optional().register(config_registry, {
+    stateDir: schemas_string().trim().min(1).optional().register(config_registry, {
         flag: 'state-dir', arg: 'DIR', commands: ALL, defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
         help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.', expected: 'a path',
     }),
@@ -18540,7 +18540,7 @@ const OptionsSchema = object({
     }),
     githubToken: config_text().register(config_registry, {
         flag: 'github-token', arg: 'TOKEN', commands: ACTION, secret: true, defaultText: '${{ github.token }}',
-        help: 'Token for the GitHub API (issues, labels, comments, pull requests) and artifacts; masked everywhere.',
+        help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
         expected: 'a GitHub token',
     }),
     label: schemas_string().trim().min(1).default('agent-loop').register(config_registry, {
@@ -18607,8 +18607,12 @@ function parseArgs(argv) {
             out.problems.push({ option: first, message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.` });
         i = 1;
     }
+    // The switch just read (--batch): a stray word after it was most likely meant as its value.
+    let lastSwitch;
     for (; i < argv.length; i++) {
         const arg = argv[i];
+        const afterSwitch = lastSwitch;
+        lastSwitch = undefined;
         if (arg === '--help' || arg === '-h') {
             out.help = true;
             continue;
@@ -18618,7 +18622,9 @@ function parseArgs(argv) {
             continue;
         }
         if (!arg.startsWith('--')) {
-            out.problems.push({ option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
+            out.problems.push(afterSwitch
+                ? { option: `--${afterSwitch}`, message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).` }
+                : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
             continue;
         }
         const eq = arg.indexOf('=');
@@ -18639,8 +18645,10 @@ function parseArgs(argv) {
                 out.values.set(name, next);
                 i++;
             }
-            else
+            else {
                 out.values.set(name, true);
+                lastSwitch = name;
+            }
             continue;
         }
         if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
@@ -18704,10 +18712,10 @@ function loadConfig(sources) {
             }
             const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
             for (const name of shown)
-                problems.push({ option: name, message: `${configPath}: unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+                problems.push({ option: name, message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
             const hidden = unknown.length - shown.length;
             if (hidden > 0) {
-                problems.push({ option: '--config', message: `${configPath}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
+                problems.push({ option: '--config', message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
             }
         }
     }
@@ -18869,6 +18877,44 @@ async function syncDir(dir) {
     finally {
         await handle?.close();
     }
+}
+
+;// CONCATENATED MODULE: ./src/persist/stateFiles.ts
+/**
+ * The one writer of agent-loop's own files under the state directory (checkpoints, halt.md,
+ * errors.jsonl, prompts): every text is masked here, whatever its caller
+ * already did, so a new file cannot forget; whole files are replaced atomically; a path outside the
+ * state directory is refused (a bug, never a user's file). The state directory is what the action
+ * uploads as an artifact and a cache entry. (The agent's stream logs, logs/iteration-N.ndjson, are
+ * written line by line as the output arrives, from lines the output masker already masked where
+ * they entered the engine: src/secrets/outputMasker.ts.)
+ */
+
+
+
+function stateFiles(dir, mask = (t) => t) {
+    const root = external_node_path_default().resolve(dir);
+    const inside = (file) => {
+        const abs = external_node_path_default().resolve(file);
+        const rel = external_node_path_default().relative(root, abs);
+        if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+            throw new Error(`agent-loop writes only under its state directory ${root}, not ${abs}`);
+        return abs;
+    };
+    return {
+        dir: root,
+        mask,
+        async write(file, text) {
+            const abs = inside(file);
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(abs), { recursive: true });
+            await writeFileAtomic(abs, mask(text));
+        },
+        async append(file, text) {
+            const abs = inside(file);
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(abs), { recursive: true });
+            await external_node_fs_namespaceObject.promises.appendFile(abs, mask(text));
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/util/clock.ts
@@ -19334,6 +19380,7 @@ const CHECKPOINT_MAX_BYTES = 64 * MiB;
 
 
 
+
 /** A new checkpoint id: a random UUID v4 (REQ_018.1.2–.3). */
 function newCheckpointId() {
     return (0,external_node_crypto_namespaceObject.randomUUID)();
@@ -19489,7 +19536,7 @@ class FileCheckpointStore {
             checkpoint.errors = [...errors];
         const text = this.redact(serializeCheckpoint(checkpoint));
         checkpointWarnings(checkpoint).forEach(this.warn);
-        await writeFileAtomic(file, text);
+        await stateFiles(this.stateDir, this.redact).write(file, text);
         this.highestSequence = sequence;
         // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings).
         return parseCheckpoint(text, file);
@@ -19640,8 +19687,6 @@ function usageError(opts) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 var external_node_os_default = /*#__PURE__*/__nccwpck_require__.n(external_node_os_namespaceObject);
@@ -19785,6 +19830,8 @@ function describeHolder(holder) {
     return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${holder.command ? ` (${holder.command})` : ''}${holder.cwd ? ` in ${holder.cwd}` : ''}`;
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/safety/preconditions.ts
 /**
  * What must hold in the repository before any agent runs (zero agent cost): the user's own work is
@@ -20051,6 +20098,113 @@ function trackAgent(agent, registry) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/safety/stateDir.ts
+/**
+ * Where the state directory lives when --state-dir is not given: outside the working tree, so no
+ * `git add` can stage it and no branch switch touches it. In a git repository, under the git
+ * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
+ * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
+ * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
+ * once, with a message.
+ */
+
+
+
+const LEGACY_STATE_DIR = '.agent-loop';
+/** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
+function gitDirs(cwd, env) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
+            const [topLevel, commonDir] = String(stdout).trim().split('\n');
+            resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
+        });
+    });
+}
+/** The work tree's top level, or undefined outside git. */
+async function gitTopLevel(cwd, env) {
+    return (await gitDirs(cwd, env))?.topLevel;
+}
+/**
+ * `dir` relative to the work tree `top` when it lies inside it and outside the git directory (a
+ * path git could stage), else undefined. Pure.
+ */
+function workTreePath(top, dir) {
+    const rel = external_node_path_default().relative(top, dir);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(rel))
+        return undefined;
+    if (rel === '.git' || rel.startsWith(`.git${(external_node_path_default()).sep}`))
+        return undefined;
+    return rel;
+}
+/**
+ * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
+ * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
+ * cleanup all do, so each finds the same checkpoints).
+ */
+async function resolveStateDir(option, cwd, env) {
+    if (option)
+        return { dir: external_node_path_default().resolve(cwd, option), notes: [] };
+    const dirs = await gitDirs(cwd, env);
+    if (!dirs)
+        return { dir: external_node_path_default().resolve(cwd, LEGACY_STATE_DIR), notes: [] };
+    const dir = external_node_path_default().join(dirs.commonDir, 'agent-loop');
+    return { dir, notes: await migrate(external_node_path_default().join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
+}
+async function migrate(legacy, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
+        return [];
+    if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        return [`An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`];
+    }
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
+    try {
+        await external_node_fs_namespaceObject.promises.rename(legacy, dir);
+    }
+    catch (error) {
+        if (error.code !== 'EXDEV')
+            throw error;
+        await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
+        await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
+    }
+    return [`Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`];
+}
+/**
+ * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
+ * or not exist yet under a directory; with `create` (the commands that write) it is created now, so
+ * that a name too long, a read-only parent or a missing permission is said here, naming the
+ * option, instead of failing later with a bare system error.
+ */
+async function stateDirProblem(dir, opts) {
+    const what = (st) => st.isFIFO() ? 'a named pipe' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'a file';
+    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
+    const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
+    for (let p = dir;; p = external_node_path_default().dirname(p)) {
+        let st;
+        try {
+            st = await external_node_fs_namespaceObject.promises.stat(p);
+        }
+        catch (error) {
+            const code = error.code;
+            if ((code === 'ENOENT' || code === 'ENOTDIR') && external_node_path_default().dirname(p) !== p)
+                continue;
+            return `--state-dir: cannot use '${shown(dir)}' (${code ?? error.message}). ${advice}`;
+        }
+        if (!st.isDirectory())
+            return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
+        break;
+    }
+    if (!opts.create)
+        return undefined;
+    try {
+        await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+        await external_node_fs_namespaceObject.promises.access(dir, external_node_fs_namespaceObject.constants.W_OK);
+    }
+    catch (error) {
+        return `--state-dir: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/safety/session.ts
 /**
  * What `run`, `plan` and `cleanup` do before anything else: take the lock (one run at a time per
@@ -20079,7 +20233,7 @@ function isAlive(pid) {
 }
 async function openSession(req) {
     const me = { pid: process.pid, host: external_node_os_default().hostname(), startedAt: req.now().toISOString(), command: `agent-loop ${req.command}`, cwd: req.cwd };
-    const commonDir = await gitCommonDir(req.cwd, req.env);
+    const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
     const files = [external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE), ...(commonDir ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : [])];
     const locked = await acquireLocks(files, me, { isAlive });
     if (!locked.ok) {
@@ -20114,71 +20268,6 @@ async function openSession(req) {
         throw error;
     }
     return { ok: true, session: { registry, notes, release } };
-}
-function gitCommonDir(cwd, env) {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
-            resolve(error ? undefined : String(stdout).trim() || undefined);
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/safety/stateDir.ts
-/**
- * Where the state directory lives when --state-dir is not given: outside the working tree, so no
- * `git add` can stage it and no branch switch touches it. In a git repository, under the git
- * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
- * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
- * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
- * once, with a message.
- */
-
-
-
-const LEGACY_STATE_DIR = '.agent-loop';
-function gitDirs(cwd, env) {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
-            const [topLevel, commonDir] = String(stdout).trim().split('\n');
-            resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
-        });
-    });
-}
-/** The work tree's top level, or undefined outside git. */
-async function gitTopLevel(cwd, env) {
-    return (await gitDirs(cwd, env))?.topLevel;
-}
-/**
- * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
- * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
- * cleanup all do, so each finds the same checkpoints).
- */
-async function resolveStateDir(option, cwd, env) {
-    if (option)
-        return { dir: external_node_path_default().resolve(cwd, option), notes: [] };
-    const dirs = await gitDirs(cwd, env);
-    if (!dirs)
-        return { dir: external_node_path_default().resolve(cwd, LEGACY_STATE_DIR), notes: [] };
-    const dir = external_node_path_default().join(dirs.commonDir, 'agent-loop');
-    return { dir, notes: await migrate(external_node_path_default().join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
-}
-async function migrate(legacy, dir) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
-        return [];
-    if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return [`An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`];
-    }
-    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
-    try {
-        await external_node_fs_namespaceObject.promises.rename(legacy, dir);
-    }
-    catch (error) {
-        if (error.code !== 'EXDEV')
-            throw error;
-        await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
-        await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
-    }
-    return [`Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`];
 }
 
 ;// CONCATENATED MODULE: ./src/cli/help.ts
@@ -20966,39 +21055,53 @@ function createRedactor(secrets) {
 
 /** How much of each side of a boundary is searched for a secret crossing it. */
 const WINDOW = 512;
+/** Lines held back before they are emitted: how far apart the two streams' halves may arrive. */
+const HOLD = 8;
 function createOutputMasker(redact, emit, opts = {}) {
-    let pending;
+    const held = [];
     let timer;
     const quietMs = opts.quietMs ?? 1000;
-    const release = () => {
+    const releaseOne = () => {
+        const first = held.shift();
+        if (!first)
+            return;
+        const { text, stream, cut } = first;
+        emit(cut ? redact.piece(text, cut) : redact(text), stream, cut);
+    };
+    const releaseAll = () => {
         if (timer)
             clearTimeout(timer);
         timer = undefined;
-        if (!pending)
-            return;
-        const { text, stream, cut } = pending;
-        pending = undefined;
-        const masked = cut ? redact.piece(text, cut) : redact(text);
-        emit(masked, stream, cut);
+        while (held.length > 0)
+            releaseOne();
     };
     return {
         push(line, stream, cut) {
-            let next = { text: line, stream, cut };
-            if (pending) {
-                // Both orders: lines of two streams (stdout, stderr) may arrive in either order.
-                let [before, after] = maskAcross(redact, pending.text, next.text);
-                [after, before] = maskAcross(redact, after, before);
-                pending = { ...pending, text: before };
-                next = { ...next, text: after };
-                release();
+            const next = { text: line, stream, cut };
+            let previous;
+            for (const p of held)
+                if (p.stream === stream)
+                    previous = p;
+            if (previous)
+                [previous.text, next.text] = maskAcross(redact, previous.text, next.text);
+            for (const p of held) {
+                if (p.stream === stream)
+                    continue;
+                [p.text, next.text] = maskAcross(redact, p.text, next.text);
+                [next.text, p.text] = maskAcross(redact, next.text, p.text);
             }
-            pending = next;
+            held.push(next);
+            while (held.length > HOLD)
+                releaseOne();
+            if (timer)
+                clearTimeout(timer);
+            timer = undefined;
             if (quietMs > 0) {
-                timer = setTimeout(release, quietMs);
+                timer = setTimeout(releaseAll, quietMs);
                 timer.unref?.();
             }
         },
-        flush: release,
+        flush: releaseAll,
     };
 }
 /**
@@ -22048,6 +22151,7 @@ async function availableAgent(options, env) {
 
 
 
+
 class GitError extends Error {
     args;
     code;
@@ -22122,10 +22226,16 @@ async function openGit(cwd, env, options = {}) {
         return r.stdout.trim();
     };
     const tryGit = async (...args) => (await runner.run(args)).code === 0;
+    const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }) : runner;
+    const remoteGit = async (...args) => {
+        const r = await remote.run(args);
+        if (r.code !== 0)
+            throw new GitError(args, r.code, r.stderr || r.stdout);
+    };
     // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
     // says and whatever the agent staged itself (git add -f).
     const protectedSpecs = [
-        ...(options.protect ?? []).map((p) => external_node_path_default().relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel)).map((rel) => `:(top,literal)${rel}`),
+        ...(options.protect ?? []).map((p) => workTreePath(topLevel, p)).filter((rel) => rel !== undefined).map((rel) => `:(top,literal)${rel}`),
         `:(top,glob)**/${TEMP_FILE_PATTERN}`,
     ];
     const unstageProtected = async () => {
@@ -22228,17 +22338,17 @@ async function openGit(cwd, env, options = {}) {
         async deleteBranch(branch) {
             await git('branch', '--quiet', '-D', branch);
         },
-        async fetchBranch(remote, branch) {
-            const listed = await runner.run(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+        async fetchBranch(name, branch) {
+            const listed = await remote.run(['ls-remote', '--exit-code', '--heads', name, `refs/heads/${branch}`]);
             if (listed.code === 2)
                 return false; // --exit-code: 2 is "no matching ref"
             if (listed.code !== 0)
-                throw new GitError(['ls-remote', remote, branch], listed.code, listed.stderr);
-            await git('fetch', '--quiet', '--no-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+                throw new GitError(['ls-remote', name, branch], listed.code, listed.stderr);
+            await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
             return true;
         },
-        async push(remote, branch) {
-            await git('push', '--quiet', '--no-verify', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+        async push(name, branch) {
+            await remoteGit('push', '--quiet', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
         },
         async exclude(relativePathOrPattern) {
             const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
@@ -22251,6 +22361,14 @@ async function openGit(cwd, env, options = {}) {
             await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
         },
     };
+}
+/**
+ * The configuration keys in `cwd`'s repository that hold git credentials a process in the work tree
+ * could read (an `http.*.extraheader`, as actions/checkout persists by default). Names, not values.
+ */
+async function persistedCredentials(cwd, env) {
+    const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
+    return r.code === 0 ? [...new Set(r.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''))] : [];
 }
 /** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
 function cycleBranch(issueIds) {
@@ -23599,6 +23717,7 @@ function byCodeUnit(a, b) {
 
 
 
+
 class PipelineStartError extends Error {
 }
 async function runPipeline(deps) {
@@ -23716,7 +23835,7 @@ async function runAgentPhase(deps, spec, state, earlier) {
             artifact, failure: failureSection(problems),
         }));
         const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-        await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
+        await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
         logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
         const started = clock.now().getTime();
         const result = await deps.agent.run({
@@ -23775,13 +23894,45 @@ async function integrate(deps, id, state, phases, onPlanned) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
+/**
+ * GitHub's runner reads a workflow command from any line of a step's output: `::name::data` after
+ * leading white space (its TryParseV2 trims the line first), and the older `##[name]data` anywhere
+ * in a line. Text agent-loop did not write itself (agent and test output, issue text, a diagnostic
+ * quoting them, a server's error message) must never be one: it could annotate, mask, end a group,
+ * or stop the runner's command processing. `inert` makes such a line plain text by putting a
+ * zero-width space inside the marker, which the runner does not trim and a reader does not see.
+ * agent-loop's own commands (groups, annotations, masks) are written around it, never through it.
+ * Pure.
+ */
+const ZWSP = '\u200B';
+/** `text` with no line the runner would read as a workflow command. */
+function inert(text) {
+    if (!text.includes('::') && !text.includes('##['))
+        return text;
+    return text
+        .replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`)
+        .replaceAll('##[', `##${ZWSP}[`);
+}
+/** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */
+function inertJson(json) {
+    return json.includes('##[') ? json.replaceAll('##[', '##\\u005b') : json;
+}
+/** Whether the runner would read `line` as a workflow command (for tests and checks). */
+function isWorkflowCommand(line) {
+    return line.trimStart().startsWith('::') || line.includes('##[');
+}
+
 ;// CONCATENATED MODULE: ./src/report/logger.ts
 
-function createLogger({ json, write, clock, redact, before }) {
+
+function createLogger({ json, write: writeRaw, clock, redact, before }) {
+    // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
+    const write = (text) => writeRaw(json ? inertJson(text) : inert(text));
     const emit = (event, level, message, fields) => {
         const prefix = before?.(event, level, message);
         if (prefix)
-            write(redact(prefix));
+            writeRaw(redact(prefix));
         const time = rfc3339(clock.now());
         if (json) {
             write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
@@ -24528,7 +24679,7 @@ async function runIteration(deps, before) {
         plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
     }));
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
+    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
     const logDir = external_node_path_default().join(deps.stateDir, 'logs');
     await pruneIterationLogs(logDir, LOGS_KEPT - 1);
     logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
@@ -25560,6 +25711,7 @@ function goBuildMessage(lines, at, pkg) {
 
 
 
+
 async function runTddIteration(deps, initial) {
     let before = initial;
     const { settings, logger, clock, source, agent, git } = deps;
@@ -25591,7 +25743,7 @@ async function runTddIteration(deps, initial) {
         failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
     }));
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await external_node_fs_namespaceObject.promises.writeFile(promptFile, prompt);
+    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
     logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
     const result = await agent.run({
         prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
@@ -25887,6 +26039,7 @@ function summaryLine(r) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -25940,8 +26093,8 @@ async function runSlice(unguarded) {
     };
     if (git) {
         // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
-        const inTree = external_node_path_default().relative(git.topLevel, deps.stateDir);
-        if (inTree && !inTree.startsWith('..') && !external_node_path_default().isAbsolute(inTree) && !inTree.startsWith('.git/'))
+        const inTree = workTreePath(git.topLevel, deps.stateDir);
+        if (inTree)
             await git.exclude(inTree);
         await git.exclude(TEMP_FILE_PATTERN);
         if (!state.baseBranch) {
@@ -25986,7 +26139,7 @@ async function runSlice(unguarded) {
             errors.push(halt.message);
             const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
             diagnostic = (deps.redact ?? ((t) => t))(renderMarkdown(d));
-            await writeFileAtomic(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
+            await stateFiles(deps.stateDir, deps.redact).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
             logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
             logger.info('halt.diagnostic', diagnostic.trimEnd());
             await deps.notify?.(d);
@@ -26287,8 +26440,7 @@ async function openCheckpoint(deps) {
     }
 }
 async function appendError(deps, entry) {
-    await external_node_fs_namespaceObject.promises.mkdir(deps.stateDir, { recursive: true });
-    await external_node_fs_namespaceObject.promises.appendFile(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
+    await stateFiles(deps.stateDir, deps.redact).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/discord.ts
@@ -26798,7 +26950,8 @@ function guardIssues(source, redact) {
  * that writes cache entries later runs restore, the OIDC token request), the runner's file-command
  * paths (writing GITHUB_ENV or GITHUB_OUTPUT forges the action's outputs, or sets NODE_OPTIONS for
  * every later step), the action's inputs, the Discord webhook, and the GitHub token unless the user
- * lets the agent have it. Pure.
+ * lets the agent have it. git never prompts for a password (GIT_TERMINAL_PROMPT=0): an unattended
+ * agent's push without credentials fails at once instead of waiting on a terminal. Pure.
  */
 const agentEnv_NEVER = [
     /^ACTIONS_/, // ACTIONS_RUNTIME_TOKEN, _RUNTIME_URL, _RESULTS_URL, _CACHE_URL, _ID_TOKEN_REQUEST_TOKEN/_URL, …
@@ -26818,6 +26971,7 @@ function agentEnvironment(env, opts) {
             continue;
         out[name] = value;
     }
+    out.GIT_TERMINAL_PROMPT = '0';
     return out;
 }
 
@@ -26900,7 +27054,7 @@ async function runCommand(options, io) {
     if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
         problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
     }
-    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
+    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets), ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}) });
     if (io.publisher && !git)
         problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
     if (problems.length > 0 || !agent || !testCommand)
@@ -27080,8 +27234,8 @@ async function planWithSession(options, io, ctx) {
     const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir, artifactsDir], holdsSecret: secretDetector(io.secrets) });
     if (git) {
         for (const dir of new Set([io.stateDir, artifactsDir])) {
-            const inTree = external_node_path_default().relative(git.topLevel, dir);
-            if (inTree && !inTree.startsWith('..') && !external_node_path_default().isAbsolute(inTree) && !inTree.startsWith('.git'))
+            const inTree = workTreePath(git.topLevel, dir);
+            if (inTree)
                 await git.exclude(inTree);
         }
         await git.exclude(TEMP_FILE_PATTERN);
@@ -27355,6 +27509,10 @@ async function main(argv, io) {
     const clock = io.clock ?? systemClock;
     // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
     const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+    // status only reads: it creates nothing.
+    const unusable = await stateDirProblem(stateDir, { create: args.command !== 'status' });
+    if (unusable)
+        return main_usageError(io, args.command, [unusable]);
     for (const note of notes)
         io.stderr(`agent-loop: ${note}\n`);
     const out = (line) => io.stdout(`${line}\n`);

@@ -128,6 +128,10 @@ export interface ActionsServices {
   caches(): CacheEntryInfo[];
   /** Finalized artifacts, oldest first. */
   artifacts(): ArtifactInfo[];
+  /** The bytes uploaded for a finalized cache entry (a tar, zstd-compressed), as a later run would download them. */
+  cacheArchive(key: string): Buffer;
+  /** The bytes uploaded for a finalized artifact (a zip). */
+  artifactZip(id: number): Buffer;
   /** Every request answered, in order. */
   calls(): RecordedCall[];
   close(): Promise<void>;
@@ -785,6 +789,18 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       blob.data = mutate(blob.data);
       entry.size = blob.data.length;
       touch(blob);
+    },
+    cacheArchive(key) {
+      const entry = cacheEntries.find((e) => e.finalized && e.key === key);
+      const data = entry ? blobs.get(entry.blob)?.data : undefined;
+      if (!data) throw new Error(`no finalized cache entry ${key}`);
+      return Buffer.from(data);
+    },
+    artifactZip(id) {
+      const a = artifactList.find((x) => x.finalized && x.id === id);
+      const data = a ? blobs.get(a.blob)?.data : undefined;
+      if (!data) throw new Error(`no artifact ${id}`);
+      return Buffer.from(data);
     },
     expireArtifact(id) {
       const a = artifactList.find((x) => x.finalized && x.id === id);

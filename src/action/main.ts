@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config.js';
 import { GitHubIssueSource, createOctokit } from '../issues/github.js';
+import { persistedCredentials } from '../git/git.js';
+import { stateDirProblem } from '../safety/stateDir.js';
+import { remoteAuthEnv } from '../git/remoteAuth.js';
 import { createPullRequestPublisher } from '../publish/pullRequest.js';
 import { type PlanIO, planCommand } from '../cli/plan.js';
 import { runCommand } from '../cli/run.js';
@@ -59,7 +62,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
 
   // The GitHub issues (built once runCommand hands over its warning sink) and their pull requests.
   let github: GitHubIssueSource | undefined;
-  let fromGitHub: Pick<PlanIO, 'source' | 'publisher' | 'sink'> = {};
+  let fromGitHub: Pick<PlanIO, 'source' | 'publisher' | 'sink' | 'remoteEnv'> = {};
+  const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
   if (options.source === 'github') {
     const repository = env.GITHUB_REPOSITORY ?? '';
     const [owner, repo] = repository.split('/');
@@ -75,18 +79,30 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     const make = (onWarning: (m: string) => void) => new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
     const early = options.workflow === 'pipeline' ? (github = make((m) => core.warning(redact(m)))) : undefined;
+    // The token authenticates agent-loop's own push and fetch, in their environment only: the
+    // checkout keeps no credential (persist-credentials: false), so the agent cannot push or read it.
+    const remoteEnv = remoteAuthEnv(options.githubToken, env.GITHUB_SERVER_URL ?? 'https://github.com', env);
+    const persisted = await persistedCredentials(workspace, env);
+    if (persisted.length > 0) {
+      core.warning(`agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`);
+    }
     fromGitHub = {
+      remoteEnv,
       ...(early ? { sink: Object.assign(new GitHubPhaseIssueSink(early), { where: `GitHub issues labelled ${options.label}` }) } : {}),
       source: (onWarning) => early ?? (github = make(onWarning)),
       publisher: (git, testCommand) => createPullRequestPublisher({
-        git, github: github as GitHubIssueSource, repository, draft: options.draftPr, testCommand, redact,
+        git, github: github as GitHubIssueSource, repository, draft: options.draftPr, testCommand, redact, remoteEnv,
         ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
       }),
     };
   }
-  const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
   // Outside the checkout (RUNNER_TEMP): no commit of the agent's can take it along.
   const stateDir = options.stateDir ? path.resolve(workspace, options.stateDir) : path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop');
+  const unusable = await stateDirProblem(stateDir, { create: true });
+  if (unusable) {
+    core.setFailed(`agent-loop: invalid inputs\n- ${unusable.replace('--state-dir (AGENT_LOOP_STATE_DIR)', 'the state-dir input')}`);
+    return;
+  }
 
   // The loop's state from earlier runs: the cache, else the newest artifact, else a fresh start.
   const refs = runRefs(env, options.label);

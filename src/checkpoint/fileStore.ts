@@ -5,7 +5,8 @@ import { MiB, readInput } from '../util/readInput.js';
 const CHECKPOINT_MAX_BYTES = 64 * MiB;
 import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { tempFileOwner, writeFileAtomic } from '../util/atomicWrite.js';
+import { stateFiles } from '../persist/stateFiles.js';
+import { tempFileOwner } from '../util/atomicWrite.js';
 import { rfc3339, systemClock, type Clock } from '../util/clock.js';
 import { newestFirst } from './resume.js';
 import { checkpointWarnings, CHECKPOINT_PHASES, isCheckpointPhase, isUuidV4, parseCheckpoint, serializeCheckpoint } from './schema.js';
@@ -190,7 +191,7 @@ export class FileCheckpointStore implements CheckpointStore {
     if (errors && errors.length > 0) checkpoint.errors = [...errors];
     const text = this.redact(serializeCheckpoint(checkpoint));
     checkpointWarnings(checkpoint).forEach(this.warn);
-    await writeFileAtomic(file, text);
+    await stateFiles(this.stateDir, this.redact).write(file, text);
     this.highestSequence = sequence;
     // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings).
     return parseCheckpoint(text, file);

@@ -6,7 +6,7 @@ import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { cleanupCommand } from './cleanup.js';
 import { openSession } from '../safety/session.js';
-import { resolveStateDir } from '../safety/stateDir.js';
+import { resolveStateDir, stateDirProblem } from '../safety/stateDir.js';
 import { commandHelp, mainHelp } from './help.js';
 import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
@@ -52,6 +52,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   const clock = io.clock ?? systemClock;
   // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
   const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
+  // status only reads: it creates nothing.
+  const unusable = await stateDirProblem(stateDir, { create: args.command !== 'status' });
+  if (unusable) return usageError(io, args.command, [unusable]);
   for (const note of notes) io.stderr(`agent-loop: ${note}\n`);
   const out = (line: string) => io.stdout(`${line}\n`);
   switch (args.command) {

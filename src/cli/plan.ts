@@ -25,7 +25,7 @@ import { type RunIO, runCommand } from './run.js';
 import { openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
-import { LEGACY_STATE_DIR, gitTopLevel } from '../safety/stateDir.js';
+import { LEGACY_STATE_DIR, gitTopLevel, workTreePath } from '../safety/stateDir.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../secrets/maskOutput.js';
 
@@ -105,8 +105,8 @@ async function planWithSession(
   const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir, artifactsDir], holdsSecret: secretDetector(io.secrets) });
   if (git) {
     for (const dir of new Set([io.stateDir, artifactsDir])) {
-      const inTree = path.relative(git.topLevel, dir);
-      if (inTree && !inTree.startsWith('..') && !path.isAbsolute(inTree) && !inTree.startsWith('.git')) await git.exclude(inTree);
+      const inTree = workTreePath(git.topLevel, dir);
+      if (inTree) await git.exclude(inTree);
     }
     await git.exclude(TEMP_FILE_PATTERN);
   }

@@ -46,6 +46,8 @@ export interface RunIO {
   source?: (onWarning: (message: string) => void) => IssueSource;
   /** Lands finished cycles as pull requests (the action): onSuccess becomes pull-request. */
   publisher?: (git: Git, testCommand: string) => CyclePublisher;
+  /** The credentials of git's push and fetch only (the action's token: remoteAuth.ts). */
+  remoteEnv?: Record<string, string>;
   /** Work only on these issues (the planning pipeline's implementation phase). */
   onlyIssues?: readonly string[];
   /** The lock and process records, when the caller already holds them (`plan` running its loop). */
@@ -98,7 +100,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
     problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
   }
-  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets) });
+  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets), ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}) });
   if (io.publisher && !git) problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
   if (problems.length > 0 || !agent || !testCommand) return fail();
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 
 export interface Git {
@@ -93,6 +94,11 @@ export interface GitOptions {
   protect?: readonly string[];
   /** The secrets a line holds: a change that adds one the repository did not hold is never committed. */
   holdsSecret?: (line: string) => string[];
+  /**
+   * Added to the environment of push, fetch and ls-remote only: the action's credentials
+   * (remoteAuth.ts), which no other git call, and no agent, ever holds.
+   */
+  remoteEnv?: Record<string, string>;
 }
 
 /**
@@ -125,10 +131,15 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     return r.stdout.trim();
   };
   const tryGit = async (...args: string[]) => (await runner.run(args)).code === 0;
+  const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }) : runner;
+  const remoteGit = async (...args: string[]) => {
+    const r = await remote.run(args);
+    if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
+  };
   // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
   // says and whatever the agent staged itself (git add -f).
   const protectedSpecs = [
-    ...(options.protect ?? []).map((p) => path.relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)).map((rel) => `:(top,literal)${rel}`),
+    ...(options.protect ?? []).map((p) => workTreePath(topLevel, p)).filter((rel) => rel !== undefined).map((rel) => `:(top,literal)${rel}`),
     `:(top,glob)**/${TEMP_FILE_PATTERN}`,
   ];
   const unstageProtected = async () => {
@@ -221,15 +232,15 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     async deleteBranch(branch) {
       await git('branch', '--quiet', '-D', branch);
     },
-    async fetchBranch(remote, branch) {
-      const listed = await runner.run(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+    async fetchBranch(name, branch) {
+      const listed = await remote.run(['ls-remote', '--exit-code', '--heads', name, `refs/heads/${branch}`]);
       if (listed.code === 2) return false; // --exit-code: 2 is "no matching ref"
-      if (listed.code !== 0) throw new GitError(['ls-remote', remote, branch], listed.code, listed.stderr);
-      await git('fetch', '--quiet', '--no-tags', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+      if (listed.code !== 0) throw new GitError(['ls-remote', name, branch], listed.code, listed.stderr);
+      await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
       return true;
     },
-    async push(remote, branch) {
-      await git('push', '--quiet', '--no-verify', remote, `refs/heads/${branch}:refs/heads/${branch}`);
+    async push(name, branch) {
+      await remoteGit('push', '--quiet', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
     },
     async exclude(relativePathOrPattern) {
       const gitDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
@@ -241,6 +252,15 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       await fs.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
     },
   };
+}
+
+/**
+ * The configuration keys in `cwd`'s repository that hold git credentials a process in the work tree
+ * could read (an `http.*.extraheader`, as actions/checkout persists by default). Names, not values.
+ */
+export async function persistedCredentials(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
+  return r.code === 0 ? [...new Set(r.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''))] : [];
 }
 
 /** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */

@@ -3,7 +3,6 @@
  * work is done, the verify step (its precondition, then the test gate). What happens after a
  * failure comes from the retry policy table; where the cycle goes next from the step machine.
  */
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
 import type { AgentFailure, AgentResult } from '../agents/types.js';
@@ -15,6 +14,7 @@ import { WORKFLOWS, type StepEvent, transition } from './cycle.js';
 import { buildPrompt } from './prompt.js';
 import type { SliceDeps } from './slice.js';
 import { type CycleState, type HaltReason, type IterationRecord, type LoopState, appendHistory } from './state.js';
+import { stateFiles } from '../persist/stateFiles.js';
 
 export interface IterationOutcome {
   state: LoopState;
@@ -46,7 +46,7 @@ export async function runIteration(deps: SliceDeps, before: LoopState): Promise<
     plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
   }));
   const promptFile = path.join(deps.stateDir, 'prompt.md');
-  await fs.writeFile(promptFile, prompt);
+  await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
   const logDir = path.join(deps.stateDir, 'logs');
   await pruneIterationLogs(logDir, LOGS_KEPT - 1);
   logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });

@@ -4,7 +4,6 @@
  * slice's bounds are reached; escalate cycles that cannot go on and detect failure loops with
  * counters kept in the checkpoint; write the checkpoint after every iteration.
  */
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Agent } from '../agents/types.js';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
@@ -17,7 +16,9 @@ import { ESCALATED_LABEL, type Issue, type IssueSource } from '../issues/types.j
 import { type HaltDiagnostic, OUTPUT_CHARS, buildDiagnostic, issueRef, renderMarkdown } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
 import type { Redactor } from '../report/redact.js';
-import { TEMP_FILE_PATTERN, writeFileAtomic } from '../util/atomicWrite.js';
+import { stateFiles } from '../persist/stateFiles.js';
+import { workTreePath } from '../safety/stateDir.js';
+import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
 import { initialProgress } from './cycle.js';
@@ -141,8 +142,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
 
   if (git) {
     // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
-    const inTree = path.relative(git.topLevel, deps.stateDir);
-    if (inTree && !inTree.startsWith('..') && !path.isAbsolute(inTree) && !inTree.startsWith('.git/')) await git.exclude(inTree);
+    const inTree = workTreePath(git.topLevel, deps.stateDir);
+    if (inTree) await git.exclude(inTree);
     await git.exclude(TEMP_FILE_PATTERN);
     if (!state.baseBranch) {
       const current = await git.currentRef();
@@ -184,7 +185,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       errors.push(halt.message);
       const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
       diagnostic = (deps.redact ?? ((t: string) => t))(renderMarkdown(d));
-      await writeFileAtomic(path.join(deps.stateDir, 'halt.md'), diagnostic);
+      await stateFiles(deps.stateDir, deps.redact).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
       logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
       logger.info('halt.diagnostic', diagnostic.trimEnd());
       await deps.notify?.(d);
@@ -476,7 +477,6 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
 }
 
 async function appendError(deps: SliceDeps, entry: Record<string, unknown>): Promise<void> {
-  await fs.mkdir(deps.stateDir, { recursive: true });
-  await fs.appendFile(path.join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
+  await stateFiles(deps.stateDir, deps.redact).append(path.join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 

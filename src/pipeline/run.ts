@@ -19,6 +19,7 @@ import type { Clock } from '../util/clock.js';
 import { type ArtifactValues, checkBarrier } from './barrier.js';
 import { type PhaseIssueResult, type PhaseIssueSink, phaseIssuePrefix } from './beadsCreate.js';
 import { type AgentPhaseSpec, PIPELINE_DIR, PRE_IMPLEMENTATION_PHASES, type PhaseSpec, failureSection, renderTemplate } from './phases.js';
+import { stateFiles } from '../persist/stateFiles.js';
 
 export interface PipelineDeps {
   /** The goal given now (--goal / --goal-file); may be absent when a pipeline is resumed. */
@@ -179,7 +180,7 @@ async function runAgentPhase(deps: PipelineDeps, spec: AgentPhaseSpec, state: Pi
       artifact, failure: failureSection(problems),
     }));
     const promptFile = path.join(deps.stateDir, 'prompt.md');
-    await fs.writeFile(promptFile, prompt);
+    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
     logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
     const started = clock.now().getTime();
     const result = await deps.agent.run({

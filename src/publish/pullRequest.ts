@@ -15,8 +15,13 @@ export interface PullRequestPublisherOptions {
   github: Pick<GitHubIssueSource, 'openPullRequest' | 'addLabel'>;
   /** owner/repo, for the log. */
   repository: string;
-  /** The git remote to push to. Default origin (actions/checkout configures it with the token). */
+  /** The git remote to push to. Default origin. */
   remote?: string;
+  /**
+   * The credentials of the notes' push and fetch (remoteAuth.ts); the branch's go through `git`,
+   * opened with the same. Nothing else holds them.
+   */
+  remoteEnv?: Record<string, string>;
   draft: boolean;
   /** Test command, named in the pull request's body. */
   testCommand: string;
@@ -31,7 +36,7 @@ export interface PullRequestPublisherOptions {
 export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
   const { git, github } = options;
   const remote = options.remote ?? 'origin';
-  const notes = options.notes ? (options.notes.git ?? notesGit(git.topLevel)) : undefined;
+  const notes = options.notes ? (options.notes.git ?? notesGit(git.topLevel, { ...process.env, ...options.remoteEnv })) : undefined;
   const pushNotes = async () => {
     if (!notes || (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code !== 0) return;
     const r = await notes.run(pushNotesArgs(remote));
@@ -44,7 +49,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     } catch (error) {
       throw new Error(
         `could not push ${branch} to ${remote} (${options.redact((error as Error).message)}). The workflow needs \`permissions: contents: write\` ` +
-          'and a checkout that keeps its credentials (actions/checkout does by default); a branch changed by someone else since it was fetched is refused too.',
+          'and the github-token input (the workflow token by default), which agent-loop gives to its own push only; a branch changed by someone else since it was fetched is refused too.',
       );
     }
   };

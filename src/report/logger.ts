@@ -1,6 +1,7 @@
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
 import type { Redactor, SecretRedactor } from './redact.js';
+import { inert, inertJson } from './workflowCommands.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -28,10 +29,12 @@ export interface LoggerOptions {
   before?: (event: string, level: Level, message: string) => string;
 }
 
-export function createLogger({ json, write, clock, redact, before }: LoggerOptions): Logger {
+export function createLogger({ json, write: writeRaw, clock, redact, before }: LoggerOptions): Logger {
+  // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
+  const write = (text: string) => writeRaw(json ? inertJson(text) : inert(text));
   const emit = (event: string, level: Level, message: string, fields?: Record<string, unknown>) => {
     const prefix = before?.(event, level, message);
-    if (prefix) write(redact(prefix));
+    if (prefix) writeRaw(redact(prefix));
     const time = rfc3339(clock.now());
     if (json) {
       write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');

@@ -4,13 +4,13 @@
  * the commands that run agents, check the repository's preconditions. Either the session is open
  * (release it when the command ends) or the command must not start: exit 2 with the problems.
  */
-import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { tempFileOwner } from '../util/atomicWrite.js';
 import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock.js';
 import { gatherRepoFacts, preconditionProblems } from './preconditions.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
+import { gitDirs } from './stateDir.js';
 
 export interface SessionRequest {
   /** For the lock's holder line: `run`, `plan`, `cleanup`. */
@@ -46,7 +46,7 @@ export function isAlive(pid: number): boolean {
 
 export async function openSession(req: SessionRequest): Promise<SessionResult> {
   const me: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: req.now().toISOString(), command: `agent-loop ${req.command}`, cwd: req.cwd };
-  const commonDir = await gitCommonDir(req.cwd, req.env);
+  const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
   const files = [path.join(req.stateDir, RUNTIME_DIR, LOCK_FILE), ...(commonDir ? [path.join(commonDir, 'agent-loop.lock')] : [])];
   const locked = await acquireLocks(files, me, { isAlive });
   if (!locked.ok) {
@@ -81,12 +81,4 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     throw error;
   }
   return { ok: true, session: { registry, notes, release } };
-}
-
-function gitCommonDir(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
-      resolve(error ? undefined : String(stdout).trim() || undefined);
-    });
-  });
 }

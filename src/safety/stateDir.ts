@@ -7,17 +7,18 @@
  * once, with a message.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { type Stats, constants as fsConstants, existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 
 export const LEGACY_STATE_DIR = '.agent-loop';
 
-interface GitDirs {
+export interface GitDirs {
   topLevel: string;
   commonDir: string;
 }
 
-function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefined> {
+/** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
+export function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefined> {
   return new Promise((resolve) => {
     execFile('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
       const [topLevel, commonDir] = String(stdout).trim().split('\n');
@@ -29,6 +30,17 @@ function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefin
 /** The work tree's top level, or undefined outside git. */
 export async function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return (await gitDirs(cwd, env))?.topLevel;
+}
+
+/**
+ * `dir` relative to the work tree `top` when it lies inside it and outside the git directory (a
+ * path git could stage), else undefined. Pure.
+ */
+export function workTreePath(top: string, dir: string): string | undefined {
+  const rel = path.relative(top, dir);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
+  if (rel === '.git' || rel.startsWith(`.git${path.sep}`)) return undefined;
+  return rel;
 }
 
 export interface ResolvedStateDir {
@@ -64,4 +76,37 @@ async function migrate(legacy: string, dir: string): Promise<string[]> {
     await fs.rm(legacy, { recursive: true, force: true });
   }
   return [`Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`];
+}
+
+/**
+ * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
+ * or not exist yet under a directory; with `create` (the commands that write) it is created now, so
+ * that a name too long, a read-only parent or a missing permission is said here, naming the
+ * option, instead of failing later with a bare system error.
+ */
+export async function stateDirProblem(dir: string, opts: { create: boolean }): Promise<string | undefined> {
+  const what = (st: Stats) =>
+    st.isFIFO() ? 'a named pipe' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'a file';
+  const shown = (p: string) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
+  const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
+  for (let p = dir; ; p = path.dirname(p)) {
+    let st: Stats;
+    try {
+      st = await fs.stat(p);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && path.dirname(p) !== p) continue;
+      return `--state-dir: cannot use '${shown(dir)}' (${code ?? (error as Error).message}). ${advice}`;
+    }
+    if (!st.isDirectory()) return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
+    break;
+  }
+  if (!opts.create) return undefined;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    await fs.access(dir, fsConstants.W_OK);
+  } catch (error) {
+    return `--state-dir: cannot create or write '${shown(dir)}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). ${advice}`;
+  }
+  return undefined;
 }

@@ -4,7 +4,8 @@
  * that writes cache entries later runs restore, the OIDC token request), the runner's file-command
  * paths (writing GITHUB_ENV or GITHUB_OUTPUT forges the action's outputs, or sets NODE_OPTIONS for
  * every later step), the action's inputs, the Discord webhook, and the GitHub token unless the user
- * lets the agent have it. Pure.
+ * lets the agent have it. git never prompts for a password (GIT_TERMINAL_PROMPT=0): an unattended
+ * agent's push without credentials fails at once instead of waiting on a terminal. Pure.
  */
 const NEVER = [
   /^ACTIONS_/, // ACTIONS_RUNTIME_TOKEN, _RUNTIME_URL, _RESULTS_URL, _CACHE_URL, _ID_TOKEN_REQUEST_TOKEN/_URL, …
@@ -23,5 +24,6 @@ export function agentEnvironment(env: NodeJS.ProcessEnv, opts: { githubToken: bo
     if (!opts.githubToken && GITHUB_TOKENS.test(name)) continue;
     out[name] = value;
   }
+  out.GIT_TERMINAL_PROMPT = '0';
   return out;
 }

@@ -4,10 +4,12 @@
  * checkpoint, errors.jsonl, git notes) sees it. So no sink can forget to mask.
  *
  * Besides masking each line (`redact`, or `redact.piece` for the pieces of an overlong line), it
- * masks a secret split across two adjacent lines, or across stdout and stderr: each line is held
- * until the next one arrives (or the output goes quiet for `quietMs`, 1 s), and any secret span that
- * crosses the boundary between the two, read in either order, is masked on both sides. A secret
- * split across writes more than `quietMs` apart is beyond it.
+ * masks a secret split across two adjacent lines of one stream, or across stdout and stderr: the
+ * last HOLD lines are held (until more arrive, or the output goes quiet for `quietMs`, 1 s), each
+ * new line is read after the previous line of its stream, and before and after every held line of
+ * the other stream (two pipes interleave in no fixed order), and any secret span that crosses
+ * the boundary is masked on both sides. A secret split across writes more than HOLD lines or
+ * `quietMs` apart is beyond it.
  */
 import type { SecretRedactor } from '../report/redact.js';
 import { MASK } from '../report/redact.js';
@@ -27,6 +29,8 @@ interface Pending {
 
 /** How much of each side of a boundary is searched for a secret crossing it. */
 const WINDOW = 512;
+/** Lines held back before they are emitted: how far apart the two streams' halves may arrive. */
+const HOLD = 8;
 
 export interface OutputMasker {
   push(line: string, stream: Stream, cut?: Cut): void;
@@ -35,38 +39,43 @@ export interface OutputMasker {
 }
 
 export function createOutputMasker(redact: SecretRedactor, emit: LineSink, opts: { quietMs?: number } = {}): OutputMasker {
-  let pending: Pending | undefined;
+  const held: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
   const quietMs = opts.quietMs ?? 1000;
 
-  const release = () => {
+  const releaseOne = () => {
+    const first = held.shift();
+    if (!first) return;
+    const { text, stream, cut } = first;
+    emit(cut ? redact.piece(text, cut) : redact(text), stream, cut);
+  };
+  const releaseAll = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (!pending) return;
-    const { text, stream, cut } = pending;
-    pending = undefined;
-    const masked = cut ? redact.piece(text, cut) : redact(text);
-    emit(masked, stream, cut);
+    while (held.length > 0) releaseOne();
   };
 
   return {
     push(line, stream, cut) {
-      let next: Pending = { text: line, stream, cut };
-      if (pending) {
-        // Both orders: lines of two streams (stdout, stderr) may arrive in either order.
-        let [before, after] = maskAcross(redact, pending.text, next.text);
-        [after, before] = maskAcross(redact, after, before);
-        pending = { ...pending, text: before };
-        next = { ...next, text: after };
-        release();
+      const next: Pending = { text: line, stream, cut };
+      let previous: Pending | undefined;
+      for (const p of held) if (p.stream === stream) previous = p;
+      if (previous) [previous.text, next.text] = maskAcross(redact, previous.text, next.text);
+      for (const p of held) {
+        if (p.stream === stream) continue;
+        [p.text, next.text] = maskAcross(redact, p.text, next.text);
+        [next.text, p.text] = maskAcross(redact, next.text, p.text);
       }
-      pending = next;
+      held.push(next);
+      while (held.length > HOLD) releaseOne();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
       if (quietMs > 0) {
-        timer = setTimeout(release, quietMs);
+        timer = setTimeout(releaseAll, quietMs);
         timer.unref?.();
       }
     },
-    flush: release,
+    flush: releaseAll,
   };
 }
 

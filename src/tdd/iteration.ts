@@ -20,6 +20,7 @@ import { type NotesGit, type TddNote, type TddPhase, newestNote, notesGit, write
 import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from './prompts.js';
 import { markTest, nextPending, parseTestList, renderTestList } from './testList.js';
 import { failuresFromOutput, parseJUnitXml, summariseFailures } from './testReport.js';
+import { stateFiles } from '../persist/stateFiles.js';
 
 export interface TddSettings {
   /** The JUnit XML file the test command writes, relative to the repository. */
@@ -59,7 +60,7 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState): Prom
     failure: tdd.lastError ? failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
   }));
   const promptFile = path.join(deps.stateDir, 'prompt.md');
-  await fs.writeFile(promptFile, prompt);
+  await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
   logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
 
   const result = await agent.run({

@@ -1,0 +1,46 @@
+/**
+ * The one writer of agent-loop's own files under the state directory (checkpoints, halt.md,
+ * errors.jsonl, prompts): every text is masked here, whatever its caller
+ * already did, so a new file cannot forget; whole files are replaced atomically; a path outside the
+ * state directory is refused (a bug, never a user's file). The state directory is what the action
+ * uploads as an artifact and a cache entry. (The agent's stream logs, logs/iteration-N.ndjson, are
+ * written line by line as the output arrives, from lines the output masker already masked where
+ * they entered the engine: src/secrets/outputMasker.ts.)
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../util/atomicWrite.js';
+
+export interface StateFiles {
+  readonly dir: string;
+  /** Masks. */
+  readonly mask: (text: string) => string;
+  /** Replaces `file` (absolute, under the state directory) with `text`, masked, atomically. */
+  write(file: string, text: string): Promise<void>;
+  /** Appends `text`, masked, to `file` (absolute, under the state directory). */
+  append(file: string, text: string): Promise<void>;
+}
+
+export function stateFiles(dir: string, mask: (text: string) => string = (t) => t): StateFiles {
+  const root = path.resolve(dir);
+  const inside = (file: string) => {
+    const abs = path.resolve(file);
+    const rel = path.relative(root, abs);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`agent-loop writes only under its state directory ${root}, not ${abs}`);
+    return abs;
+  };
+  return {
+    dir: root,
+    mask,
+    async write(file, text) {
+      const abs = inside(file);
+      await fs.mkdir(path.dirname(abs), { recursive: true });
+      await writeFileAtomic(abs, mask(text));
+    },
+    async append(file, text) {
+      const abs = inside(file);
+      await fs.mkdir(path.dirname(abs), { recursive: true });
+      await fs.appendFile(abs, mask(text));
+    },
+  };
+}
