@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Sandbox, CLI, DONE_REPORT, createSandbox, explain, expectExit, lastResult, processGone, readCheckpoint, runArgs, runCli, writeAgent } from './helpers.js';
@@ -102,6 +102,10 @@ touch "$NOTES/started"
 wait`);
     const first = startCli(sandbox, runArgs(lingering));
     await waitFor('the agent\'s child', () => existsSync(path.join(sandbox.root, 'started')));
+    // The engine records the group synchronously after spawn() returns, but under load the agent's
+    // shell can reach its first lines before the engine's thread runs again: wait for the record.
+    const records = path.join(sandbox.repo, '.git', 'agent-loop', 'run', 'processes');
+    await waitFor('the agent\'s process record', () => existsSync(records) && readdirSync(records).length > 0);
     const child = Number(readFileSync(path.join(sandbox.root, 'child.pid'), 'utf8'));
     first.child.kill('SIGKILL');
     await first.done;
