@@ -197,6 +197,10 @@ describe('parseJUnitXml', () => {
     expect(report).toEqual({
       tests: 2, failures: 1, errors: 0, skipped: 0, omitted: 0,
       failed: [{ name: 't2', classname: 'a.b', file: 'tests/test_a.py', message: 'boom', details: 'trace' }],
+      cases: [
+        { name: 't1', classname: 'a.b', file: 'tests/test_a.py', outcome: 'passed' },
+        { name: 't2', classname: 'a.b', file: 'tests/test_a.py', outcome: 'failed' },
+      ],
     });
   });
 
@@ -370,7 +374,7 @@ describe('summariseFailures', () => {
   });
 
   it('says when nothing failed, and when the report could not be read', () => {
-    const none: TestReport = { tests: 3, failures: 0, errors: 0, skipped: 0, failed: [], omitted: 0 };
+    const none: TestReport = { tests: 3, failures: 0, errors: 0, skipped: 0, failed: [], omitted: 0, cases: [] };
 
     expect(summariseFailures(none)).toBe('No failing tests.');
     expect(summariseFailures(parseJUnitXml(''))).toMatch(/^No failing tests found in the test report\. \(The test report could not be read completely: no <testsuites>/);

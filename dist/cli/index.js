@@ -25209,6 +25209,7 @@ function parseJUnitXml(xml) {
     const suitesDeclared = {};
     const problems = [];
     const failed = [];
+    const cases = [];
     let failing = 0;
     const stack = [];
     const suites = [];
@@ -25231,6 +25232,7 @@ function parseJUnitXml(xml) {
             addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
         else if (tc.skipped)
             counted.skipped++;
+        cases.push({ name: tc.name, ...(tc.classname ? { classname: tc.classname } : {}), ...(tc.file ? { file: tc.file } : {}), outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed' });
     };
     const onOpen = (name, attrs) => {
         if (name === 'testsuite') {
@@ -25340,6 +25342,7 @@ function parseJUnitXml(xml) {
         skipped: Math.max(counted.skipped, declared('skipped')),
         failed,
         omitted: failing - failed.length,
+        cases,
     };
     if (problems.length > 0) {
         report.problem = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');

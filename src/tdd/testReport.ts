@@ -28,6 +28,8 @@ export interface TestReport {
   failed: FailedTest[];
   /** Failed tests left out of `failed` by the bound. */
   omitted: number;
+  /** Every testcase read, with its outcome (the per-test results of src/verdict). */
+  cases: Array<{ name: string; classname?: string; file?: string; outcome: 'passed' | 'failed' | 'skipped' }>;
   /** What was wrong with the XML, when something was; the rest is what could be read. */
   problem?: string;
 }
@@ -61,6 +63,7 @@ export function parseJUnitXml(xml: string): TestReport {
   const suitesDeclared: Partial<Counts> = {};
   const problems: string[] = [];
   const failed: FailedTest[] = [];
+  const cases: TestReport['cases'] = [];
   let failing = 0;
   const stack: string[] = [];
   const suites: string[] = [];
@@ -79,6 +82,7 @@ export function parseJUnitXml(xml: string): TestReport {
     if (kinds.has('error')) counted.errors++;
     if (tc.captures.length > 0) addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
     else if (tc.skipped) counted.skipped++;
+    cases.push({ name: tc.name, ...(tc.classname ? { classname: tc.classname } : {}), ...(tc.file ? { file: tc.file } : {}), outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed' });
   };
   const onOpen = (name: string, attrs: Attrs) => {
     if (name === 'testsuite') {
@@ -165,6 +169,7 @@ export function parseJUnitXml(xml: string): TestReport {
     skipped: Math.max(counted.skipped, declared('skipped')),
     failed,
     omitted: failing - failed.length,
+    cases,
   };
   if (problems.length > 0) {
     report.problem = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');

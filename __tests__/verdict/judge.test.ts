@@ -1,0 +1,85 @@
+/** Issue 12: verdicts against the baseline, test by test (SWE-bench's FAIL_TO_PASS / PASS_TO_PASS). */
+import { describe, expect, it } from '@jest/globals';
+import { judge } from '../../src/verdict/judge.js';
+import { type SuiteRun, emptyRun } from '../../src/verdict/results.js';
+import { issueTargets } from '../../src/verdict/targets.js';
+
+const run = (tests: Record<string, 'passed' | 'failed' | 'skipped'>, extra: Partial<SuiteRun> = {}): SuiteRun => ({
+  ...emptyRun(Object.values(tests).includes('failed') ? 1 : 0), reader: 'pytest', tests, ...extra,
+});
+
+// A red repository: three open bugs (a, b, c), each with its failing test, and two passing tests.
+const BASELINE = run({ 't::a': 'failed', 't::b': 'failed', 't::c': 'failed', 't::ok1': 'passed', 't::ok2': 'passed' });
+
+describe('judge', () => {
+  it('accepts a fix of one issue although the others still fail: they were there before, reported, not blocking', () => {
+    const v = judge({ baseline: BASELINE, now: run({ 't::a': 'passed', 't::b': 'failed', 't::c': 'failed', 't::ok1': 'passed', 't::ok2': 'passed' }), targetTests: ['t::a'] });
+    expect(v.kind).toBe('accepted');
+    expect(v.preexisting).toEqual(['t::b', 't::c']);
+    expect(v.fixed).toEqual(['t::a']);
+    expect(v.summary).toBe('1 target(s) pass; 2 failure(s) that were there before, not targeted');
+  });
+
+  it('rejects a fix that breaks a test that passed, naming it with its message', () => {
+    const v = judge({ baseline: BASELINE, now: run({ 't::a': 'passed', 't::b': 'failed', 't::c': 'failed', 't::ok1': 'failed', 't::ok2': 'passed' }, { messages: { 't::ok1': 'AssertionError: 1 != 2' } }), targetTests: ['t::a'] });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken).toEqual([{ id: 't::ok1', message: 'AssertionError: 1 != 2' }]);
+  });
+
+  it('rejects a new test that fails, and a target that still fails or did not run', () => {
+    expect(judge({ baseline: BASELINE, now: run({ ...BASELINE.tests, 't::new': 'failed' }), targetTests: [] }).broken.map((f) => f.id)).toEqual(['t::new']);
+    const v = judge({ baseline: BASELINE, now: run({ 't::b': 'failed', 't::ok1': 'passed' }), targetTests: ['t::a', 't::b'] });
+    expect(v.kind).toBe('rejected');
+    expect(v.targetsFailing).toEqual([{ id: 't::a', message: 'it did not run' }, { id: 't::b', message: 'it fails' }]);
+  });
+
+  it('without named targets, the baseline failures fixed now are the targets; a change that fixes nothing and breaks nothing is accepted', () => {
+    const fixedOne = judge({ baseline: BASELINE, now: run({ ...BASELINE.tests, 't::b': 'passed' }), targetTests: [] });
+    expect(fixedOne).toMatchObject({ kind: 'accepted', targets: ['t::b'] });
+    expect(judge({ baseline: BASELINE, now: BASELINE, targetTests: [] })).toMatchObject({ kind: 'accepted', targets: [], summary: 'no test broken; 3 failure(s) that were there before, not targeted' });
+  });
+
+  it('a group that no longer loads breaks every test that passed in it; one that did not load before blocks nothing', () => {
+    const base = { ...emptyRun(1), reader: 'jest', groups: { 'a.test.js': 'passed' as const, 'b.test.js': 'error' as const } };
+    const now = { ...emptyRun(1), reader: 'jest', groups: { 'a.test.js': 'error' as const, 'b.test.js': 'error' as const }, messages: { 'a.test.js::*': 'SyntaxError' } };
+    const v = judge({ baseline: base, now, targetTests: [] });
+    expect(v.broken).toEqual([{ id: 'a.test.js::*', message: 'SyntaxError' }]);
+    expect(v.preexisting).toEqual(['b.test.js::*']);
+  });
+
+  it('a suite that cannot run is no verdict on the work (a bounce), whatever the exit code', () => {
+    expect(judge({ baseline: BASELINE, now: { ...emptyRun(2), reader: 'pytest', cannotRun: 'pytest stopped before running any test: 1 error during collection' }, targetTests: [] }))
+      .toMatchObject({ kind: 'cannot_run', summary: 'the tests cannot run: pytest stopped before running any test: 1 error during collection' });
+  });
+
+  it('exit codes alone: a green run is accepted, a red one rejected; output that can no longer be read is no verdict', () => {
+    expect(judge({ baseline: emptyRun(0), now: emptyRun(0), targetTests: [] }).kind).toBe('accepted');
+    expect(judge({ baseline: emptyRun(0), now: emptyRun(1), targetTests: [] }).kind).toBe('rejected');
+    expect(judge({ baseline: BASELINE, now: emptyRun(1), targetTests: [] }).kind).toBe('cannot_run');
+  });
+
+  it('verify: commands that do not exit 0 reject', () => {
+    const v = judge({ baseline: BASELINE, now: BASELINE, targetTests: [], verify: [{ command: 'make check', exitCode: 2, tail: 'no' }] });
+    expect(v).toMatchObject({ kind: 'rejected', summary: 'verify failed: `make check` exited 2; 3 failure(s) that were there before, not targeted' });
+  });
+});
+
+describe('issueTargets', () => {
+  it('an agent-loop block: tests and verify, a string or a list', () => {
+    const text = 'Fix it.\n\n```agent-loop\ntests:\n  - t::a\n  - t::b\nverify: make check\n```\n';
+    expect(issueTargets(text, BASELINE)).toEqual({ tests: ['t::a', 't::b'], verify: ['make check'], problems: [] });
+  });
+
+  it('a broken block is reported and the named tests are used instead', () => {
+    const t = issueTargets('```agent-loop\nteste: [x]\n```\nsee test_something_long', run({ 'tests/x.py::test_something_long': 'failed' }));
+    expect(t.problems).toEqual(['the agent-loop block has keys agent-loop does not know: teste (expected tests and verify)']);
+    expect(t.tests).toEqual(['tests/x.py::test_something_long']);
+  });
+
+  it('tests the text names: a whole id, or a distinctive last part that only one test has', () => {
+    const suite = run({ 'tests/test_dates.py::test_parse_iso_week': 'failed', 'tests/a.py::test_same': 'failed', 'tests/b.py::test_same': 'passed', 'tests/c.py::t_x': 'passed', 'tests/c.py::test_exact': 'passed' });
+    const t = issueTargets('parse fails: test_parse_iso_week is red; test_same too; t_x; also tests/c.py::test_exact', suite);
+    expect(t.tests.sort()).toEqual(['tests/c.py::test_exact', 'tests/test_dates.py::test_parse_iso_week']);
+    expect(issueTargets('test_parse_iso_weekday', suite).tests).toEqual([]); // a longer word is another name
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Issue 12: the per-test readers, each on output recorded from the real runner
+ * (__tests__/fixtures/runners/README.md says how each was made).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { readSuiteOutput } from '../../src/verdict/readers/index.js';
+import { failedIds, statusOf } from '../../src/verdict/results.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/runners/${name}`, import.meta.url), 'utf8');
+
+describe('pytest', () => {
+  it('-rA: every test by id with its outcome, the failure messages, files as groups', () => {
+    const run = readSuiteOutput(fixture('pytest-9.0.3-rA.txt'), 1);
+    expect(run.reader).toBe('pytest');
+    expect(run.tests).toEqual({
+      'tests/test_math.py::test_add': 'passed',
+      'tests/test_math.py::test_param[1-1-2]': 'passed',
+      'tests/test_math.py::TestThing::test_method_ok': 'passed',
+      'tests/test_other.py::test_other_ok': 'passed',
+      'tests/test_math.py::test_xfail': 'passed',
+      'tests/test_math.py::TestThing::test_method_error': 'failed',
+      'tests/test_math.py::test_add_broken': 'failed',
+      'tests/test_math.py::test_param[2-3-6]': 'failed',
+      'tests/test_other.py::test_other_fail': 'failed',
+    });
+    expect(run.messages['tests/test_math.py::test_add_broken']).toBe('AssertionError: two and two');
+    expect(run.cannotRun).toBeUndefined();
+  });
+
+  it('the default output: the failures by id, the files that ran as groups (a test not listed in a file that ran passed)', () => {
+    const run = readSuiteOutput(fixture('pytest-9.0.3-default.txt'), 1);
+    expect(failedIds(run).sort()).toEqual([
+      'tests/test_math.py::TestThing::test_method_error', 'tests/test_math.py::test_add_broken', 'tests/test_math.py::test_param[2-3-6]', 'tests/test_other.py::test_other_fail',
+    ]);
+    expect(statusOf(run, 'tests/test_math.py::test_add')).toBe('passed');
+    expect(statusOf(run, 'tests/test_gone.py::test_x')).toBe('absent');
+  });
+
+  it('a collection error interrupts the session: the suite cannot run; no tests collected: cannot run', () => {
+    expect(readSuiteOutput(fixture('pytest-9.0.3-collection-error.txt'), 2).cannotRun).toMatch(/^pytest stopped before running any test: 1 error during collection \(tests\/test_broken_import.py\)/);
+    expect(readSuiteOutput(fixture('pytest-9.0.3-no-tests.txt'), 5).cannotRun).toBe('pytest collected no tests');
+    expect(readSuiteOutput(fixture('pytest-9.0.3-quiet.txt'), 1).reader).toBe('pytest');
+  });
+});
+
+describe('jest', () => {
+  it('the default output: files as groups, failing tests by describe › name, a file that failed to run as an error', () => {
+    const run = readSuiteOutput(fixture('jest-29-default.txt'), 1);
+    expect(run.reader).toBe('jest');
+    expect(run.groups).toEqual({ 'test/math.test.js': 'failed', 'test/broken.test.js': 'error', 'test/other.test.js': 'passed' });
+    expect(failedIds(run).sort()).toEqual(['test/broken.test.js::*', 'test/math.test.js::add › adds wrongly']);
+    expect(run.messages['test/math.test.js::add › adds wrongly']).toMatch(/expect\(received\)\.toBe\(expected\)/);
+    expect(run.messages['test/broken.test.js::*']).toMatch(/Cannot find module '.\/does-not-exist'/);
+    expect(statusOf(run, 'test/other.test.js::other ok')).toBe('passed');
+    expect(statusOf(run, 'test/broken.test.js::never')).toBe('failed');
+  });
+
+  it('--verbose: every test under its describe blocks', () => {
+    const run = readSuiteOutput(fixture('jest-29-verbose.txt'), 1);
+    expect(run.tests).toMatchObject({
+      'test/math.test.js::top level ok': 'passed', 'test/math.test.js::add › adds': 'passed', 'test/math.test.js::add › adds wrongly': 'failed',
+      'test/math.test.js::add › skipped one': 'skipped', 'test/other.test.js::other ok': 'passed',
+    });
+  });
+});
+
+describe('vitest', () => {
+  it('files as groups; the tests of a failing file; a suite that could not load; the failure message', () => {
+    const run = readSuiteOutput(fixture('vitest-3.2.7-default.txt'), 1);
+    expect(run.reader).toBe('vitest');
+    expect(run.groups).toEqual({ 'vt/math.test.js': 'failed', 'vt/other.test.js': 'passed', 'vt/broken.test.js': 'error' });
+    expect(run.tests).toEqual({
+      'vt/math.test.js::add > adds': 'passed', 'vt/math.test.js::add > adds wrongly': 'failed', 'vt/math.test.js::add > skipped one': 'skipped', 'vt/math.test.js::top level ok': 'passed',
+    });
+    expect(run.messages['vt/math.test.js::add > adds wrongly']).toBe('AssertionError: expected 4 to be 5 // Object.is equality');
+  });
+});
+
+describe('mocha', () => {
+  it('the spec reporter: suites by indentation, passing, failing and pending tests, the failure message', () => {
+    const run = readSuiteOutput(fixture('mocha-11-spec.txt'), 1);
+    expect(run.reader).toBe('mocha');
+    expect(run.tests).toEqual({ 'top level ok': 'passed', 'add › adds': 'passed', 'add › adds wrongly': 'failed', 'add › skipped one': 'skipped', 'add › nested › deep ok': 'passed' });
+    expect(run.messages['add › adds wrongly']).toMatch(/^AssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal:/);
+  });
+
+  it('an exception while loading: cannot run', () => {
+    expect(readSuiteOutput(fixture('mocha-11-load-error.txt'), 1).cannotRun).toMatch(/^mocha stopped before running any test: Error: Cannot find module '.\/nope'/);
+  });
+});
+
+describe("node's test runner", () => {
+  for (const [name, file] of [['TAP', 'node-20-tap.txt'], ['spec', 'node-20-spec.txt']] as const) {
+    it(`${name}: the leaves of the subtest tree, a file that failed before defining tests as a failing test`, () => {
+      const run = readSuiteOutput(fixture(file), 1);
+      expect(run.reader).toBe('node-test');
+      expect(run.tests).toMatchObject({ 'add › adds': 'passed', 'add › adds wrongly': 'failed', 'add › skipped one': 'skipped', 'top level ok': 'passed' });
+      expect(run.tests['add']).toBeUndefined();
+      expect(Object.entries(run.tests).filter(([id, o]) => id.endsWith('broken.test.mjs') && o === 'failed')).toHaveLength(1);
+    });
+  }
+});
+
+describe('go test', () => {
+  it('packages as groups, failing tests and subtests named in their package, a package that did not build as an error', () => {
+    const run = readSuiteOutput(fixture('go-1.19-build-failed.txt'), 1);
+    expect(run.reader).toBe('go-test');
+    expect(run.groups).toEqual({ 'example.com/rec/broken': 'error', 'example.com/rec/mathx': 'failed', 'example.com/rec/other': 'passed' });
+    expect(run.tests).toEqual({ 'example.com/rec/mathx::TestAddWrongly': 'failed', 'example.com/rec/mathx::TestTable': 'failed', 'example.com/rec/mathx::TestTable/two': 'failed' });
+    expect(run.messages['example.com/rec/mathx::TestAddWrongly']).toBe('mathx_test.go:13: two and two: got 4');
+    expect(run.messages['example.com/rec/broken::*']).toMatch(/cannot use "s"/);
+    expect(statusOf(run, 'example.com/rec/mathx::TestAdd')).toBe('passed');
+  });
+
+  it('-v: passing and skipped tests too', () => {
+    const run = readSuiteOutput(fixture('go-1.19-test-v.txt'), 1);
+    expect(run.tests).toMatchObject({ 'example.com/rec/mathx::TestAdd': 'passed', 'example.com/rec/mathx::TestSkip': 'skipped', 'example.com/rec/other::TestOther': 'passed' });
+  });
+});
+
+describe('cargo test', () => {
+  it('binaries as groups named by their source; the tests; the panic message', () => {
+    const run = readSuiteOutput(fixture('cargo-1.95-no-fail-fast.txt'), 101);
+    expect(run.reader).toBe('cargo-test');
+    expect(run.tests).toEqual({
+      'src/lib.rs::tests::adds': 'passed', 'src/lib.rs::tests::ignored_one': 'skipped', 'src/lib.rs::tests::adds_wrongly': 'failed', 'tests/integration.rs::integration_ok': 'passed',
+    });
+    expect(run.messages['src/lib.rs::tests::adds_wrongly']).toMatch(/assertion `left == right` failed: two and two/);
+  });
+
+  it('fail-fast: the binaries after the failing one did not run (absent, not passed); a compile error: cannot run', () => {
+    const run = readSuiteOutput(fixture('cargo-1.95-test.txt'), 101);
+    expect(statusOf(run, 'tests/integration.rs::integration_ok')).toBe('absent');
+    expect(readSuiteOutput(fixture('cargo-1.95-compile-error.txt'), 101).cannotRun).toMatch(/^cargo could not build the tests: error: could not compile `adder`/);
+  });
+});
+
+describe('no reader', () => {
+  it('output no reader understands is judged by its exit code alone; 127 cannot run', () => {
+    expect(readSuiteOutput('all good\n', 0).reader).toBeUndefined();
+    expect(readSuiteOutput('sh: 1: nosuchcmd: not found\n', 127).cannotRun).toMatch(/command not found/);
+  });
+
+  it('JUnit XML, when given, wins over the console', () => {
+    const xml = '<testsuite><testcase classname="a" name="ok"/><testcase classname="a" name="bad"><failure message="nope"/></testcase></testsuite>';
+    const run = readSuiteOutput(fixture('mocha-11-spec.txt'), 1, xml);
+    expect(run.reader).toBe('junit');
+    expect(run.tests).toEqual({ 'a::ok': 'passed', 'a::bad': 'failed' });
+    expect(run.messages['a::bad']).toBe('nope');
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
+ * before the cycle (the baseline), test by test. Accepted when no test that passed at baseline
+ * fails, no new test fails, the issue's targets pass and its `verify:` commands exit 0. Tests that
+ * failed at baseline and still fail, untargeted, never block: they are reported. Pure.
+ */
+import { GROUP_SEPARATOR, type SuiteRun, failedIds, isReadable, statusOf } from './results.js';
+
+export interface Failure {
+  id: string;
+  message?: string;
+}
+
+export interface VerifyResult {
+  command: string;
+  exitCode: number | null;
+  tail: string;
+}
+
+export interface Verdict {
+  kind: 'accepted' | 'rejected' | 'cannot_run';
+  /** One line: for the log, the history and the prompt's heading. */
+  summary: string;
+  /** Passed at baseline (or did not exist then) and fail now: regressions and new failures. */
+  broken: Failure[];
+  /** Targets that do not pass now (failing, or not run). */
+  targetsFailing: Failure[];
+  /** `verify:` commands that did not exit 0. */
+  verifyFailing: VerifyResult[];
+  /** Failed at baseline, pass now. */
+  fixed: string[];
+  /** Failed at baseline and still fail, not targeted: reported, never blocking. */
+  preexisting: string[];
+  /** The targets judged: the issue's named tests, else the baseline failures fixed now. */
+  targets: string[];
+}
+
+export interface JudgeInput {
+  baseline: SuiteRun;
+  now: SuiteRun;
+  /** Test ids the issue names (targets.ts); empty: the baseline failures fixed now are the targets. */
+  targetTests: readonly string[];
+  /** The issue's `verify:` commands, as run after the suite. */
+  verify?: readonly VerifyResult[];
+}
+
+export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): Verdict {
+  const verdict: Verdict = { kind: 'accepted', summary: '', broken: [], targetsFailing: [], verifyFailing: verify.filter((v) => v.exitCode !== 0), fixed: [], preexisting: [], targets: [...targetTests] };
+  if (now.cannotRun) return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
+
+  if (!isReadable(baseline) || !isReadable(now)) {
+    // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
+    if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
+      return { ...verdict, kind: 'cannot_run', summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken` };
+    }
+    if (now.exitCode !== 0) return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
+    return finish(verdict);
+  }
+
+  const message = (run: SuiteRun, id: string) => run.messages[id];
+  const wasFailing = (id: string) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? baseline.groups[id.slice(0, -3)] === 'error' : statusOf(baseline, id) === 'failed');
+  const passesNow = (id: string) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in now.groups && now.groups[id.slice(0, -3)] !== 'error' : statusOf(now, id) === 'passed');
+
+  for (const id of failedIds(now)) if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+  for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
+  if (targetTests.length > 0) {
+    for (const id of targetTests) {
+      if (passesNow(id)) continue;
+      const status = statusOf(now, id);
+      verdict.targetsFailing.push({ id, message: message(now, id) ?? (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails') });
+    }
+    verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
+  } else {
+    verdict.targets = [...verdict.fixed];
+  }
+  return finish(verdict);
+}
+
+function finish(v: Verdict): Verdict {
+  const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
+  const parts = [
+    v.broken.length ? `${v.broken.length} test(s) broken (${v.broken.slice(0, 3).map((f) => f.id).join(', ')}${v.broken.length > 3 ? ', …' : ''})` : '',
+    v.targetsFailing.length ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing.slice(0, 3).map((f) => f.id).join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})` : '',
+    v.verifyFailing.length ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}` : '',
+  ].filter(Boolean);
+  const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
+  if (blocking > 0) return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
+  const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
+  const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
+  return { ...v, kind: 'accepted', summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}` };
+}

@@ -1,0 +1,90 @@
+/**
+ * Node's test runner (`node --test`): TAP (the default when the output is not a terminal on
+ * Node 20) and the `spec` reporter (the default on a terminal, and on Node 22+). Subtests nest by
+ * indentation; a test that has subtests is a suite, its leaves are the tests (`suite › test`). A
+ * file that fails before defining any test appears as a failing test named by its path.
+ */
+import { type SuiteRun, clipMessage, emptyRun } from '../results.js';
+import { type RunnerReader, plain } from './types.js';
+
+const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
+const TAP_RESULT = /^(\s*)(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/;
+const SPEC_RESULT = /^(\s*)(✔|✖|﹣) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/;
+const SPEC_SUITE = /^(\s*)▶ (.+?)(?: \([\d.]+m?s\))?$/;
+
+export function nodeTestReader(): RunnerReader {
+  const run = emptyRun(null);
+  let format: 'tap' | 'spec' | undefined;
+  let counted = false;
+  let stack: Array<{ indent: number; name: string }> = [];
+  const seen: Array<{ path: string[]; outcome: SuiteRun['tests'][string] }> = [];
+  let errorFor: { id: string; lines: string[] } | undefined;
+  let afterList = false;
+  const record = (indent: number, name: string, outcome: SuiteRun['tests'][string]) => {
+    stack = stack.filter((s) => s.indent < indent);
+    seen.push({ path: [...stack.map((s) => s.name), name], outcome });
+  };
+  return {
+    name: 'node-test',
+    feed(raw) {
+      const line = plain(raw);
+      if (/^TAP version \d+$/.test(line)) { format = 'tap'; return; }
+      if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) { counted = true; return; }
+      if (format !== 'tap' && /^✖ failing tests:$/.test(line)) { afterList = true; return; }
+      if (afterList) return;
+      if (format === 'tap') {
+        const sub = TAP_SUBTEST.exec(line);
+        if (sub) {
+          const indent = (sub[1] as string).length;
+          stack = stack.filter((s) => s.indent < indent);
+          stack.push({ indent, name: sub[2] as string });
+          return;
+        }
+        const r = TAP_RESULT.exec(line);
+        if (r) {
+          const indent = (r[1] as string).length;
+          stack = stack.filter((s) => s.indent < indent);
+          seen.push({ path: [...stack.map((s) => s.name), r[3] as string], outcome: r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed' });
+          errorFor = r[2] === 'not ok' ? { id: [...stack.map((s) => s.name), r[3] as string].join(' › '), lines: [] } : undefined;
+          return;
+        }
+        const e = /^\s+error: (.*)$/.exec(line);
+        if (e && errorFor) run.messages[errorFor.id] = clipMessage((e[1] as string).replace(/^['|>-]\s*|'$/g, ''));
+        return;
+      }
+      const suite = SPEC_SUITE.exec(line);
+      if (suite) {
+        format = 'spec';
+        const indent = (suite[1] as string).length;
+        stack = stack.filter((s) => s.indent < indent);
+        stack.push({ indent, name: suite[2] as string });
+        return;
+      }
+      const r = SPEC_RESULT.exec(line);
+      if (r) {
+        format = 'spec';
+        record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed');
+        errorFor = r[2] === '✖' ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+        return;
+      }
+      if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
+        errorFor.lines.push(line.trim());
+        run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
+      }
+    },
+    finish(exitCode) {
+      if (!format || (!counted && seen.length === 0)) return undefined;
+      run.reader = 'node-test';
+      run.exitCode = exitCode;
+      // A suite is a test some other test is nested in: only the leaves are tests.
+      const ids = seen.map((s) => s.path.join(' › '));
+      for (const [i, s] of seen.entries()) {
+        const id = ids[i] as string;
+        if (ids.some((other) => other.startsWith(`${id} › `))) continue;
+        run.tests[id] = s.outcome;
+      }
+      if (Object.keys(run.tests).length === 0) run.cannotRun = 'node --test ran no tests';
+      return run;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * pytest. agent-loop runs the suite with `-rA` added to PYTEST_ADDOPTS (baseline.ts), so the short
+ * summary names every test with its outcome (`PASSED tests/a.py::test_x`); without it the summary
+ * still names the failing ones, and the progress lines (`tests/a.py ..F.`) or `-v` lines
+ * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
+ * session: nothing ran.
+ */
+import { clipMessage, emptyRun } from '../results.js';
+import { type RunnerReader, plain } from './types.js';
+
+const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
+const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
+const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
+const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+
+export function pytestReader(): RunnerReader {
+  const run = emptyRun(null);
+  let recognised = false;
+  let interrupted: string | undefined;
+  let noTests = false;
+  const collectErrors: string[] = [];
+  const outcome = (word: string) => (word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed');
+  const groupOfId = (id: string) => id.split('::')[0] as string;
+  return {
+    name: 'pytest',
+    feed(raw) {
+      const line = plain(raw);
+      if (/^=+ test session starts =+$/.test(line)) { recognised = true; return; }
+      if (FINAL.test(line)) { recognised = true; if (/no tests ran/.test(line)) noTests = !/\d+ (passed|failed)/.test(line); return; }
+      const interrupt = /^!+ Interrupted: (.*?) !+$/.exec(line);
+      if (interrupt) { interrupted = interrupt[1]; return; }
+      const s = SUMMARY.exec(line);
+      if (s) {
+        const [, word, id, message] = s as unknown as [string, string, string, string | undefined];
+        if (!id.includes('::')) {
+          // `ERROR tests/a.py`: the file could not be collected.
+          run.groups[id] = 'error';
+          collectErrors.push(id);
+          return;
+        }
+        run.tests[id] = outcome(word);
+        if (message && run.tests[id] === 'failed') run.messages[id] = clipMessage(message);
+        const g = groupOfId(id);
+        if (run.groups[g] !== 'error') run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
+        return;
+      }
+      const v = VERBOSE.exec(line);
+      if (v) {
+        const [, id, word] = v as unknown as [string, string, string];
+        if (!run.tests[id]) run.tests[id] = outcome(word);
+        const g = groupOfId(id);
+        if (run.groups[g] !== 'error' && run.groups[g] !== 'failed') run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
+        return;
+      }
+      const p = PROGRESS.exec(line);
+      if (p) {
+        const [, file, marks] = p as unknown as [string, string, string];
+        if (run.groups[file] !== 'error' && run.groups[file] !== 'failed') run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
+      }
+    },
+    finish(exitCode) {
+      if (!recognised && Object.keys(run.tests).length === 0) return undefined;
+      run.reader = 'pytest';
+      run.exitCode = exitCode;
+      // 5: no tests were collected; 4: usage error; 3: internal error.
+      if (interrupted && Object.keys(run.tests).length === 0) run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
+      else if (exitCode === 5 || noTests) run.cannotRun = 'pytest collected no tests';
+      else if (exitCode === 4 || exitCode === 3) run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
+      return run;
+    },
+  };
+}

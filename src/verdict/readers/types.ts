@@ -1,0 +1,17 @@
+/**
+ * A reader of one test runner's console output, fed line by line as the output streams (a large
+ * suite's output is never held whole), asked at the end what it read. `finish` answers undefined
+ * when the output was not this runner's.
+ */
+import type { SuiteRun } from '../results.js';
+
+export interface RunnerReader {
+  readonly name: string;
+  feed(line: string): void;
+  finish(exitCode: number | null): SuiteRun | undefined;
+}
+
+/** Lines as the reader sees them: colours and terminal escapes removed, line ends trimmed. */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+export const plain = (line: string): string => line.replace(ANSI, '').replace(/\r$/, '').trimEnd();

@@ -1,0 +1,68 @@
+/**
+ * Vitest. A file that passed is one line (` ✓ path (3 tests) 2ms`): its tests are not listed; a
+ * file with a failure lists each test (`✓`, `×`, `↓` skipped) under ` ❯ path`. Files that could not
+ * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
+ * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
+ */
+import { clipMessage, emptyRun, testId } from '../results.js';
+import { type RunnerReader, plain } from './types.js';
+
+const FILE = /^ (✓|❯|×|↓) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
+const TEST = /^ {3,}(✓|×|↓|✗) (.+?)(?: \d+m?s)?$/;
+const FAILED = /^ FAIL {1,2}(\S+?)(?: > (.+?))?(?: \[ (\S+) \])?$/;
+
+export function vitestReader(): RunnerReader {
+  const run = emptyRun(null);
+  let recognised = false;
+  let file: string | undefined;
+  let messageFor: string | undefined;
+  let noFiles = false;
+  return {
+    name: 'vitest',
+    feed(raw) {
+      const line = plain(raw);
+      if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) { recognised = true; return; }
+      if (/No test files found/.test(line)) { recognised = true; noFiles = true; return; }
+      if (messageFor) {
+        if (line.trim() !== '') { run.messages[messageFor] = clipMessage(line); messageFor = undefined; }
+        return;
+      }
+      const f = FILE.exec(line);
+      if (f) {
+        file = f[2] as string;
+        run.groups[file] = f[1] === '✓' ? 'passed' : f[1] === '↓' ? 'skipped' : 'failed';
+        return;
+      }
+      const failed = FAILED.exec(line);
+      if (failed) {
+        file = undefined;
+        const [, path, name, suite] = failed as unknown as [string, string, string | undefined, string | undefined];
+        if (suite !== undefined || name === undefined) {
+          run.groups[path] = 'error';
+          messageFor = `${path}::*`;
+        } else {
+          const id = testId(path, name);
+          run.tests[id] = 'failed';
+          messageFor = id;
+        }
+        return;
+      }
+      const t = file ? TEST.exec(line) : null;
+      if (t && file) {
+        const [, mark, name] = t as unknown as [string, string, string];
+        run.tests[testId(file, name)] = mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed';
+        return;
+      }
+      if (!/^ {3,}/.test(line)) file = undefined;
+    },
+    finish(exitCode) {
+      if (!recognised) return undefined;
+      run.reader = 'vitest';
+      run.exitCode = exitCode;
+      const groups = Object.values(run.groups);
+      if (noFiles || groups.length === 0) run.cannotRun = 'vitest found no test files';
+      else if (groups.every((g) => g === 'error')) run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
+      return run;
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A test suite's run, read per test: what the verdicts (judge.ts) compare between the baseline and
+ * the agent's work. Each test is `group::name` where the runner names a group (a file, a package,
+ * a test binary), else `name`. A group's own outcome covers the tests the runner did not list in
+ * it: jest, vitest and go name only the failing tests of a file or package, so a test not listed
+ * in a group that ran passed (or no longer exists), and every test of a group that passed passed.
+ * Pure data and pure functions.
+ */
+export type Outcome = 'passed' | 'failed' | 'skipped';
+/** A group also fails to load at all: a file that does not import, a package that does not build. */
+export type GroupOutcome = Outcome | 'error';
+
+export interface SuiteRun {
+  /** The reader that understood the output ('pytest', 'jest', 'junit', …); undefined: only the exit code counts. */
+  reader?: string;
+  exitCode: number | null;
+  /** Per test id. */
+  tests: Record<string, Outcome>;
+  /** Per group: how it ended, as a whole. */
+  groups: Record<string, GroupOutcome>;
+  /** Why a failed test or a group that did not load failed (its first lines, bounded), by id. */
+  messages: Record<string, string>;
+  /** The suite could not run at all: nothing collected, the command not found, an error before any test. */
+  cannotRun?: string;
+}
+
+export const MESSAGE_MAX = 600;
+export const GROUP_SEPARATOR = '::';
+
+export function testId(group: string | undefined, name: string): string {
+  return group ? `${group}${GROUP_SEPARATOR}${name}` : name;
+}
+
+/** The group a test id belongs to, when the run names one for it. */
+export function groupOf(run: Pick<SuiteRun, 'groups'>, id: string): string | undefined {
+  for (let at = id.indexOf(GROUP_SEPARATOR); at > 0; at = id.indexOf(GROUP_SEPARATOR, at + GROUP_SEPARATOR.length)) {
+    const group = id.slice(0, at);
+    if (group in run.groups) return group;
+  }
+  return undefined;
+}
+
+/**
+ * What `run` says of test `id`: listed, covered by its group (passed; a group that failed to load
+ * makes every test in it fail), presumed passed (its group ran and did not list it as failing), or
+ * `absent` (the run did not run it, as far as can be told).
+ */
+export type Status = Outcome | 'absent';
+export function statusOf(run: SuiteRun, id: string): Status {
+  const listed = run.tests[id];
+  if (listed) return listed;
+  const group = groupOf(run, id);
+  if (!group) return 'absent';
+  const g = run.groups[group];
+  if (g === 'error') return 'failed';
+  if (g === 'skipped') return 'skipped';
+  return 'passed';
+}
+
+/** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
+export function failedIds(run: SuiteRun): string[] {
+  const tests = Object.entries(run.tests).filter(([, o]) => o === 'failed').map(([id]) => id);
+  const groups = Object.entries(run.groups).filter(([, o]) => o === 'error').map(([g]) => `${g}${GROUP_SEPARATOR}*`);
+  return [...tests, ...groups];
+}
+
+export function emptyRun(exitCode: number | null): SuiteRun {
+  return { exitCode, tests: {}, groups: {}, messages: {} };
+}
+
+/** Whether the run was read per test. */
+export const isReadable = (run: SuiteRun): boolean => run.reader !== undefined;
+
+export function clipMessage(text: string): string {
+  const t = text.trim();
+  return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;
+}

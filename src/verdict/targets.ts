@@ -1,0 +1,73 @@
+/**
+ * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
+ * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
+ * text names (by their whole id, or by a distinctive last part of it that names one test only).
+ * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
+ */
+import YAML from 'yaml';
+import type { SuiteRun } from './results.js';
+
+export interface IssueTargets {
+  /** Test ids, as the suite's reader names them (or as the block gives them). */
+  tests: string[];
+  /** Commands that must exit 0. */
+  verify: string[];
+  /** Problems with the issue's agent-loop block, to say in the log (the block is then ignored in part). */
+  problems: string[];
+}
+
+const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
+
+export function issueTargets(text: string, baseline: SuiteRun | undefined): IssueTargets {
+  const out: IssueTargets = { tests: [], verify: [], problems: [] };
+  const block = BLOCK.exec(text);
+  if (block) {
+    let doc: unknown;
+    try {
+      doc = YAML.parse(block[2] as string);
+    } catch (error) {
+      out.problems.push(`the agent-loop block is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+    }
+    if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+      const d = doc as Record<string, unknown>;
+      out.tests = strings(d.tests, 'tests', out.problems);
+      out.verify = strings(d.verify, 'verify', out.problems);
+      const unknown = Object.keys(d).filter((k) => k !== 'tests' && k !== 'verify');
+      if (unknown.length) out.problems.push(`the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`);
+    } else if (doc !== undefined && doc !== null) {
+      out.problems.push('the agent-loop block must be a mapping with tests: and/or verify:');
+    }
+    if (out.tests.length > 0 || out.verify.length > 0) return out;
+  }
+  if (baseline) out.tests = namedTests(text, baseline);
+  return out;
+}
+
+function strings(value: unknown, key: string, problems: string[]): string[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  const good = list.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+  if (good.length !== list.length) problems.push(`the agent-loop block's ${key} must be a string or a list of strings`);
+  return good;
+}
+
+/** The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has. */
+export function namedTests(text: string, run: SuiteRun): string[] {
+  const ids = [...new Set([...Object.keys(run.tests)])];
+  const found = new Set<string>();
+  const lastPart = (id: string) => id.split(/::| › | > |\//).at(-1) ?? id;
+  const byLast = new Map<string, string[]>();
+  for (const id of ids) {
+    const last = lastPart(id);
+    byLast.set(last, [...(byLast.get(last) ?? []), id]);
+  }
+  for (const id of ids) {
+    if (text.includes(id)) { found.add(id); continue; }
+    const last = lastPart(id);
+    if (last.length < 5 || (byLast.get(last) ?? []).length !== 1) continue;
+    if (new RegExp(`(^|[^\\w])${escape(last)}($|[^\\w])`).test(text)) found.add(id);
+  }
+  return [...found];
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
