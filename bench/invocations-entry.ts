@@ -84,8 +84,8 @@ export class ManualClock implements Clock {
 
 /**
  * A git that runs nothing. `hasWork(branch)` says whether the checked-out branch has changes since
- * the base; by default never, so every "done" claim fails verify's precondition (as fakeGit() in
- * the tests).
+ * the base; by default never (a "done" that changed nothing: judged, and already satisfied when
+ * nothing broke). Every branch points at one commit, so the lane guard sees nothing move.
  */
 export function fakeGit(topLevel: string, hasWork: (branch: string) => boolean = () => false): Git {
   let current = 'main';
@@ -103,7 +103,9 @@ export function fakeGit(topLevel: string, hasWork: (branch: string) => boolean =
     fetchBranch: async () => false,
     push: async () => undefined,
     head: async () => '0'.repeat(40),
+    tipOf: async () => '0'.repeat(40),
     resetHard: async () => undefined,
     changedFiles: async () => [],
+    untracked: async () => [],
   };
 }

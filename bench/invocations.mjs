@@ -1,7 +1,8 @@
 // Agent invocations spent before the run stops or finishes, per failure scenario, against a naive
 // loop's 100 (a loop without detection runs to --max-iterations). Each scenario drives the engine's
 // runSlice in-process, deterministically: an in-memory issue source, a scripted agent, a manual
-// clock whose sleep advances time at once, and (scenario 5) a git in which nothing ever changes.
+// clock whose sleep advances time at once, and (scenario 7) a git in which nothing ever changes.
+// Scenarios 5 to 8 model the suite test by test (the baseline, then each verdict against it).
 // The engine and the doubles come from bench/invocations-entry.ts, compiled with ncc into build/.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -75,21 +76,40 @@ function scenarios(engine) {
       issues: ids(3), unfixable: [], good: ids(3), agent: rateLimited(false),
     },
     {
-      key: 'bounce', name: '5. a step that bounces forever: agent says done, changes nothing (fake git: `hasWorkSince` false); 3 issues',
-      issues: ids(3), unfixable: [], good: [], git: () => false, agent: () => () => engine.done(),
+      key: 'bounce', name: '5. a step that bounces forever: the agent says done and the suite cannot run (exit 127); 3 issues',
+      issues: ids(3), unfixable: [], good: [], agent: () => () => engine.done(),
+      suite: (_calls, purpose) => (purpose === 'baseline' ? suiteRun({ legacy: 'passed' }) : { ...suiteRun({}, 127), reader: undefined, cannotRun: 'the test command could not be run (exit code 127: command not found)' }),
     },
-    // Not in the table: the other placements of scenario 3's unfixable issue, one bouncing issue
-    // among good ones, and a rate limit that never ends.
-    ...[1, 2, 3].map((at) => ({ key: `oneUnfixableAt${at + 1}`, extra: true, ...oneUnfixable(at) })),
     {
-      key: 'oneBounce', extra: true, name: 'one issue that bounces (first) among three good ones (fake git: changes on every branch but agent-loop/bd-1)',
-      issues: ids(4), unfixable: [], good: ids(4).slice(1), git: (branch) => branch !== 'agent-loop/bd-1', agent: () => () => engine.done(),
+      key: 'redBaseline', name: '6. a red suite (a failure no issue covers), three issues, the agent fixes one per invocation',
+      exact: 3, issues: ids(3), unfixable: [], good: ids(3), agent: () => () => engine.done(),
+      // Each issue's test passes once the agent has been called for it; `legacy` always fails.
+      suite: (calls) => suiteRun({ legacy: 'failed', ...Object.fromEntries(ids(3).map((id) => [`t-${id}`, calls.some((c) => c.issueIds.includes(id)) ? 'passed' : 'failed'])) }),
     },
+    {
+      key: 'alreadySatisfied', name: '7. an issue already fixed: the agent says done and changes nothing, nothing is broken (fake git: no change)',
+      exact: 1, issues: ids(1), unfixable: [], good: ids(1), git: () => false, agent: () => () => engine.done(),
+      suite: () => suiteRun({ legacy: 'failed', other: 'passed' }),
+    },
+    {
+      key: 'regression', name: '8. a fix that breaks a passing test at first (rejected, the test named), then a clean fix',
+      exact: 2, issues: ids(1), unfixable: [], good: ids(1), agent: () => () => engine.done(),
+      suite: (calls) => suiteRun({ 't-bd-1': calls.length > 0 ? 'passed' : 'failed', other: calls.length === 1 ? 'failed' : 'passed' }),
+    },
+    // Not in the table: the other placements of scenario 3's unfixable issue, and a rate limit
+    // that never ends.
+    ...[1, 2, 3].map((at) => ({ key: `oneUnfixableAt${at + 1}`, extra: true, ...oneUnfixable(at) })),
     {
       key: 'rateLimitForever', extra: true, name: 'rate limited for ever, no hint (e.g. a spent quota reported as a bare 429)',
       issues: ids(3), unfixable: [], good: [], agent: () => () => engine.failed({ class: 'transient', reason: 'rate_limit', message: 'API Error: 429 rate_limit_error' }),
     },
   ];
+}
+
+/** A suite's run read per test (src/verdict/results.ts): red when any test failed. */
+function suiteRun(tests, exitCode) {
+  const failed = Object.values(tests).includes('failed');
+  return { reader: 'bench', exitCode: exitCode ?? (failed ? 1 : 0), tests, groups: {}, messages: {} };
 }
 
 /** One scenario on runSlice; everything in the result comes from the agent, the clock and the RunResult. */
@@ -100,8 +120,14 @@ export async function simulate(engine, scenario) {
   const agent = new engine.ScriptedAgent(scenario.agent({ clock }));
   const unfixable = new Set(scenario.unfixable);
   let testRuns = 0;
-  const runTests = async () => {
+  const runTests = async (_command, _signal, purpose) => {
     testRuns++;
+    if (scenario.suite) {
+      const run = scenario.suite(agent.calls, purpose);
+      return { passed: run.exitCode === 0, exitCode: run.exitCode, durationMs: 0, tail: '', run };
+    }
+    // Without a suite model: a green baseline read by its exit code; then the issue's tests.
+    if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 0, tail: 'Tests: 12 passed' };
     const target = agent.calls.at(-1)?.issueIds ?? [];
     const passed = !target.some((id) => unfixable.has(id));
     return { passed, exitCode: passed ? 0 : 1, durationMs: 0, tail: passed ? 'Tests: 12 passed' : 'FAIL src/thing.test.ts: expected 42, received 41' };
@@ -119,13 +145,13 @@ export async function simulate(engine, scenario) {
   if (clock.elapsedMs() !== result.durationMs) throw new Error(`${scenario.key}: clock says ${clock.elapsedMs()} ms, result ${result.durationMs} ms`);
   const goodClosed = scenario.good.filter((id) => result.issuesClosed.includes(id));
   const wasted = invocations - result.completedIterations.length;
-  const met = invocations <= TARGET_INVOCATIONS && goodClosed.length === scenario.good.length;
+  const met = (scenario.exact !== undefined ? invocations === scenario.exact : invocations <= TARGET_INVOCATIONS) && goodClosed.length === scenario.good.length;
   return {
-    key: scenario.key, name: scenario.name, invocations, wasted, failedRuns: agent.calls.filter((c) => !c.ok).length, testRuns,
+    key: scenario.key, name: scenario.name, exact: scenario.exact, invocations, wasted, failedRuns: agent.calls.filter((c) => !c.ok).length, testRuns,
     status: result.status, haltReason: result.haltReason, error: result.error,
     issues: scenario.issues.length, issuesClosed: result.issuesClosed, issuesEscalated: result.issuesEscalated,
     good: scenario.good, goodClosed, simulatedMs: clock.elapsedMs(), waitsMs: [...clock.sleeps], met,
-    outcomes: result.history.map((r) => r.outcome),
+    outcomes: result.history.map((r) => r.outcome), preexisting: result.preexistingFailures,
   };
 }
 
@@ -143,7 +169,7 @@ export async function benchInvocations() {
   const target = `≤ ${TARGET_INVOCATIONS} invocations, good issues closed`;
   const rows = shown.map((r) => ['invocations', r.name,
     'agent invocations before the run stops or finishes, simulated with runSlice in-process (details in the table below)',
-    `${r.invocations} (naive loop: ${NAIVE_INVOCATIONS}); ${ended(r)}; ${r.good.length ? `good issues closed ${r.goodClosed.length} of ${r.good.length}` : 'no good issues'}`, target, verdict(r.met)]);
+    `${r.invocations} (naive loop: ${NAIVE_INVOCATIONS}); ${ended(r)}; ${r.good.length ? `good issues closed ${r.goodClosed.length} of ${r.good.length}` : 'no good issues'}`, r.exact !== undefined ? `exactly ${r.exact} invocation(s), good issues closed` : target, verdict(r.met)]);
   const detail = {
     title: `Agent invocations before the run stops or finishes (naive loop: ${NAIVE_INVOCATIONS}; target ≤ ${SETTINGS.maxRetriesPerStep} × ${SETTINGS.maxConsecutiveEscalations} + 2 = ${TARGET_INVOCATIONS} and the good issues done)`,
     headers: ['Scenario', 'Invocations', 'Not closing an issue', 'Ended', 'Issues closed', 'Simulated time', 'Met'],
@@ -151,7 +177,7 @@ export async function benchInvocations() {
   };
 
   const notes = [];
-  notes.push(`invocations: each scenario is one \`runSlice\` call in-process (settings: --max-retries-per-step ${SETTINGS.maxRetriesPerStep}, --max-consecutive-escalations ${SETTINGS.maxConsecutiveEscalations}, --max-iterations ${SETTINGS.maxIterations}, --iteration-delay 0; no git except scenario 5), with an in-memory issue source, a scripted agent and a manual clock whose \`sleep\` advances time at once. Agent runs and test runs take no simulated time, so "simulated time" is the engine's own waits (the CLI's default --iteration-delay 10 would add 10 s per invocation). "Not closing an issue": invocations whose iteration did not complete a cycle.`);
+  notes.push(`invocations: each scenario is one \`runSlice\` call in-process (settings: --max-retries-per-step ${SETTINGS.maxRetriesPerStep}, --max-consecutive-escalations ${SETTINGS.maxConsecutiveEscalations}, --max-iterations ${SETTINGS.maxIterations}, --iteration-delay 0; no git except scenario 7, a git in which nothing changes), with an in-memory issue source, a scripted agent and a manual clock whose \`sleep\` advances time at once. Agent runs and test runs take no simulated time, so "simulated time" is the engine's own waits (the CLI's default --iteration-delay 10 would add 10 s per invocation). "Not closing an issue": invocations whose iteration did not complete a cycle.`);
   const placements = ['oneUnfixable', 'oneUnfixableAt2', 'oneUnfixableAt3', 'oneUnfixableAt4'].map((k) => by[k]);
   const same = placements.every((p) => p.invocations === placements[0].invocations && ended(p) === ended(placements[0]) && p.goodClosed.length === p.good.length);
   notes.push(`invocations 3: with the unfixable issue 1st, 2nd, 3rd or 4th in priority order: ${placements.map((p) => `${p.invocations} invocations, ${ended(p)}, good closed ${p.goodClosed.length}/${p.good.length}`).join('; ')}${same ? ' (the same wherever it is)' : ''}. The run ends \`halted (all_escalated)\`, exit code 1, even though every good issue is done.`);
@@ -167,9 +193,11 @@ export async function benchInvocations() {
   const forever = by.rateLimitForever;
   notes.push(`invocations (not in the table): a rate limit that never ends and gives no hint spends ${forever.invocations} invocations, ends ${ended(forever)} after ${duration(forever.simulatedMs)} of waits (${forever.waitsMs.filter((w) => w === engine.POLICIES.rate_limit.maximumIntervalMs).length} of them the ${duration(engine.POLICIES.rate_limit.maximumIntervalMs)} cap): only --max-iterations bounds it (--slice-minutes ends a slice \`continuing\`; the iteration count carries over to the next).`);
   const bounce = by.bounce;
-  notes.push(`invocations 5: iteration outcomes ${bounce.outcomes.join(', ')}; the tests never ran (${bounce.testRuns} test runs); halt message: ${bounce.error}`);
-  const oneBounce = by.oneBounce;
-  notes.push(`invocations (not in the table): ${oneBounce.name}: ${oneBounce.invocations} invocations, ${ended(oneBounce)}, good issues closed ${oneBounce.goodClosed.length} of ${oneBounce.good.length}. A bounce loop halts the run at its first escalation (it does not wait for --max-consecutive-escalations), so unlike an unfixable issue (scenario 3) it stops the good issues behind it in this run; the escalated label lets a later run skip it.`);
+  notes.push(`invocations 5: iteration outcomes ${bounce.outcomes.join(', ')}; halt message: ${bounce.error}. A "done" that changed nothing is no longer a bounce (scenario 7): only a suite that cannot run is.`);
+  for (const [key, n] of [['redBaseline', '6'], ['alreadySatisfied', '7'], ['regression', '8']]) {
+    const r = by[key];
+    notes.push(`invocations ${n}: outcomes ${r.outcomes.join(', ')}; ${r.testRuns} test runs (baselines and verdicts${key === 'regression' ? ', and the second run that confirms a regression' : ''}); closed ${r.issuesClosed.join(', ') || 'none'}${r.preexisting.length ? `; preexisting failures reported: ${r.preexisting.join(', ')}` : ''}.`);
+  }
 
   const data = Object.fromEntries(all.map(({ key, ...r }) => [key, r]));
   return { rows, notes, tables: [detail], data: { settings: SETTINGS, naiveInvocations: NAIVE_INVOCATIONS, targetInvocations: TARGET_INVOCATIONS, scenarios: data } };

@@ -91,7 +91,7 @@ describe('the bundled action, main step', () => {
 echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::add-mask::value.txt' >&2`;
       await fs.appendFile(path.join(sb.repo, 'check.sh'), '');
       const agent = await writeAgent(sb, 'forger', `${forged}\necho "x$AGENT_LOOP_ITERATION" >> value.txt\n${DONE_REPORT}`);
-      const r = await runMain(sb, { ...base(agent), 'test-command': `sh -c "echo '::warning::forged by a test'; echo '##[group]forged'; exit 1"` });
+      const r = await runMain(sb, { ...base(agent), 'test-command': `sh -c "echo '::warning::forged by a test'; echo '##[group]forged'; [ \\"\\$AGENT_LOOP_TEST_PURPOSE\\" = baseline ]"` });
       expect(r.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop' });
       expect(r.stdout).toContain('forged by the agent'); // it was printed, as text
       const commands = r.stdout.split('\n').filter(isWorkflowCommand);

@@ -127,8 +127,9 @@ describe('the action on GitHub issues', () => {
   });
 
   it('three runs continue one loop with the counters carried; the second escalation, in the third run, halts', async () => {
-    gh.addIssue({ title: 'Unfixable one', labels: [LABEL] });
-    gh.addIssue({ title: 'Unfixable two', labels: [LABEL] });
+    // Each names the suite's failing test, which the agent never fixes: its target.
+    gh.addIssue({ title: 'Unfixable one', body: 'value_is_good fails', labels: [LABEL] });
+    gh.addIssue({ title: 'Unfixable two', body: 'value_is_good fails', labels: [LABEL] });
     const agent = await writeAgent(sb, 'hopeless', `echo "try $AGENT_LOOP_ITERATION" >> attempts.txt\n${DONE_REPORT}`);
     const limits = { 'max-retries-per-step': '1', 'max-consecutive-escalations': '2' };
 

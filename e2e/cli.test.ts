@@ -112,7 +112,10 @@ ${DONE_REPORT}`);
       const prompt2 = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
       expect(prompt1).not.toContain('ASSERTION FAILED');
       expect(prompt2).toContain("ASSERTION FAILED: value.txt is 'almost', expected 'good'");
-      expect(prompt2).toContain('The tests failed after the last iteration: `sh check.sh` exited with code 1');
+      expect(prompt2).toContain('The last attempt was not accepted: 1 target(s) still failing (value_is_good)');
+      expect(prompt2).toContain("The issue's tests that do not pass yet:\n- value_is_good: value.txt is 'almost', expected 'good'");
+      // The baseline ran once, before the first agent run, and knew the failing test.
+      expect(events(r.stdout).filter((e) => e.event === 'tests.baseline' && /Baseline: 1 test\(s\) read \(node-test\), 1 failing before any change: value_is_good/.test(String(e.message)))).toHaveLength(1);
       // The same prompt arrives on stdin and in $AGENT_LOOP_PROMPT_FILE.
       expect(readFileSync(path.join(sb.root, 'stdin-2.txt'), 'utf8')).toBe(prompt2);
       expect(events(r.stdout).some((e) => e.event === 'tests.failed' && e.iteration === 1)).toBe(true);

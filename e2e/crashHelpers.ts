@@ -106,6 +106,8 @@ esac
 /** The test command: passes exactly at the plan's done-pass iterations; holds like the agent on `tests n`. */
 const TESTS_SCRIPT = `#!/bin/sh
 M="$CRASH_MARKS"
+# The baseline before each cycle's first agent run: green, and not one of the plan's test runs.
+if [ "$AGENT_LOOP_TEST_PURPOSE" = baseline ]; then echo "baseline: all tests passed"; exit 0; fi
 n=$(cat "$M/current-iteration")
 echo "tests-start $n" >> "$M/log"
 if [ "$(cat "$M/hold" 2>/dev/null)" = "tests $n" ]; then

@@ -77,6 +77,8 @@ const FIX_AND_RECORD = `echo good > value.txt\necho "fixed $AGENT_LOOP_ISSUE_IDS
 
 /** Reports the work done without changing anything: verify's precondition fails every time. */
 const NO_CHANGE = `echo "nothing to change, I think (iteration $AGENT_LOOP_ITERATION)"\n${DONE_REPORT}`;
+/** Breaks the suite itself: it prints nothing and exits 3, so verify cannot run (a real step back). */
+const BREAKS_SUITE = `printf 'echo "cannot import value"; exit 3\\n' > check.sh\n${DONE_REPORT}`;
 
 /** Says it is stuck: the cycle escalates at once. */
 const STUCK = `echo "half done" > value.txt
@@ -222,7 +224,7 @@ async function ac1InOneRun(): Promise<ReturnType<typeof outcomeOf>> {
   return outcome!;
 }
 
-const AC1_ERROR = 'FAILURE LOOP DETECTED: 2 consecutive escalations (issues bd-1, bd-2); last: step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests failed (exit code 1)';
+const AC1_ERROR = 'FAILURE LOOP DETECTED: 2 consecutive escalations (issues bd-1, bd-2); last: step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests: 1 target(s) still failing (value_is_good)';
 
 describe('failure loops (seed 002) and retry policies (seed 003) on the built CLI', () => {
   it('AC1/FR1/FR5: two issues whose tests never pass escalate back to back → exit 1, failure_loop after 8 iterations, both labelled and noted', async () => {
@@ -369,25 +371,35 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
     });
   });
 
-  it('AC3/FR3: an agent that reports done but changes nothing bounces verify → implement; the 4th step-back halts bounce_loop after 4 iterations', async () => {
+  it('AC3/FR3: verify cannot run (the agent broke the suite itself) bounces verify → implement; the 4th step-back halts bounce_loop after 4 iterations', async () => {
     await withSandbox(issues('Bouncy'), async (sb) => {
-      const r = await runCli(sb, runArgs(await writeAgent(sb, 'no-change', NO_CHANGE)));
+      const r = await runCli(sb, runArgs(await writeAgent(sb, 'breaks-suite', BREAKS_SUITE)));
       const res = result(r, 1);
       expect(res).toMatchObject({ status: 'halted', haltReason: 'bounce_loop', iterations: 4, issuesEscalated: ['bd-1'], testFailures: 0 });
-      expect(res.error).toMatch(/^BOUNCE LOOP DETECTED: 4 step-back transitions in cycle for issue bd-1 /);
       expect(res.error).toBe('BOUNCE LOOP DETECTED: 4 step-back transitions in cycle for issue bd-1 (verify→implement, verify→implement, verify→implement, verify→implement)');
       expect(res.history.map((h) => h.outcome)).toEqual(['bounced', 'bounced', 'bounced', 'bounced']);
+      expect(res.history[0]?.verdict).toMatchObject({ kind: 'cannot_run' });
       const bounces = named(r, 'step.bounce');
       expect(bounces.map((e) => [e.iteration, e.from, e.to])).toEqual([1, 2, 3, 4].map((n) => [n, 'verify', 'implement']));
       expect(bounces.every((e) => e.level === 'warn')).toBe(true);
-      // The test gate never ran: there was nothing to verify.
-      expect(named(r, 'tests.start')).toEqual([]);
+      expect(String(bounces[0]?.message)).toContain('the test output can no longer be read per test (exit code 3)');
       expect(named(r, 'cycle.escalated')[0]).toMatchObject({ issueIds: ['bd-1'], bounceLoop: true });
       expect(res.diagnostic).toContain('- Loop type: step bounce');
       expect(res.diagnostic).toContain('- Steps involved: verify→implement');
       // Seed 002 AC5's example: the branch stays.
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-1');
       expect(readIssues(sb)[0]).toMatchObject({ labels: [ESCALATED] });
+    });
+  });
+
+  it('an agent that reports done but changes nothing, on an issue whose test still fails: rejected with the test named, never a bounce', async () => {
+    await withSandbox(issues('Claims done'), async (sb) => {
+      const r = await runCli(sb, runArgs(await writeAgent(sb, 'no-change', NO_CHANGE)));
+      const res = result(r, 1);
+      expect(res).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 4, testFailures: 4 });
+      expect(res.history.map((h) => h.outcome)).toEqual(['tests_failed', 'tests_failed', 'tests_failed', 'tests_failed']);
+      expect(named(r, 'step.bounce')).toEqual([]);
+      expect(res.history[0]?.verdict?.summary).toBe('1 target(s) still failing (value_is_good)');
     });
   });
 
@@ -554,7 +566,7 @@ exit 1
         halt: { reason: 'failure_loop', message: AC1_ERROR }, parkedBranch: 'agent-loop/bd-2',
       });
       expect(loop.escalations.map((e) => [e.issueIds, e.iteration, e.steps])).toEqual([[['bd-1'], 4, ['verify']], [['bd-2'], 8, ['verify']]]);
-      expect(loop.escalations[1]?.reason).toBe('step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests failed (exit code 1)');
+      expect(loop.escalations[1]?.reason).toBe('step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests: 1 target(s) still failing (value_is_good)');
 
       // The halting escalation moved nothing: its branch, its uncommitted edit, the label in the working tree.
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-2');

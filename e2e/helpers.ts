@@ -31,18 +31,25 @@ export interface IssueLine {
 /** One open beads issue as beads writes it. */
 export function issue(id: string, title: string, extra: Record<string, unknown> = {}): IssueLine {
   return {
-    id, title, description: `${title}: see check.sh`, status: 'open', priority: 1, issue_type: 'bug',
+    id, title, description: `${title}: value_is_good in check.sh fails`, status: 'open', priority: 1, issue_type: 'bug',
     created_at: '2026-11-01T09:00:00Z', updated_at: '2026-11-01T09:00:00Z', ...extra,
   };
 }
 
 /**
- * The repository's test: value.txt must read "good". On failure it prints a recognisable line,
- * which the loop must hand to the next iteration as context.
+ * The repository's test, value_is_good (in TAP, so it is read per test): value.txt must read
+ * "good". On failure it prints a recognisable line, which the loop must hand to the next iteration
+ * as context. Issues name the test, so it is their target.
  */
 export const CHECK_SCRIPT = `#!/bin/sh
 v=$(cat value.txt)
-if [ "$v" = good ]; then echo "check: ok"; exit 0; fi
+echo "TAP version 13"
+if [ "$v" = good ]; then echo "ok 1 - value_is_good"; echo "1..1"; echo "check: ok"; exit 0; fi
+echo "not ok 1 - value_is_good"
+echo "  ---"
+echo "  error: value.txt is '$v', expected 'good'"
+echo "  ..."
+echo "1..1"
 echo "ASSERTION FAILED: value.txt is '$v', expected 'good'"
 exit 1
 `;

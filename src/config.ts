@@ -126,8 +126,8 @@ export const OptionsSchema = z.object({
     expected: 'a number of dollars > 0, at most 1000000',
   }),
   testCommand: text().register(registry, {
-    flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest or make test',
-    help: 'The test gate, run when the agent says the work is done; exit code 0 means pass.',
+    flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest, go test ./..., cargo test or make test',
+    help: 'The test suite: run once on each cycle\'s starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue\'s tests must pass). Detected from package.json\'s test script, pytest\'s configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.',
     expected: 'a non-empty shell command',
   }),
   batch: flagSwitch().register(registry, {
@@ -163,7 +163,7 @@ export const OptionsSchema = z.object({
   }),
   junitFile: text().register(registry, {
     flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
-    help: 'With --workflow tdd: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for the failing tests\' names and messages; without it they come from the output.',
+    help: 'The JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
     expected: 'a path relative to the repository',
   }),
   tddPrompts: text().register(registry, {

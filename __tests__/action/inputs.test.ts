@@ -45,6 +45,6 @@ describe('action inputs', () => {
     const expected = optionsFor('action').map((o) => o.flag).filter((f) => !['json', 'config', 'resume'].includes(f));
     expect(Object.keys(action.inputs).sort()).toEqual([...expected, 'checkpoint-id'].sort());
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/main/index.js', post: 'dist/post/index.js', 'post-if': 'always()' });
-    expect(Object.keys(action.outputs)).toEqual(['status', 'halt-reason', 'iterations', 'failed-iterations', 'successful-iterations', 'issues-closed', 'issues-escalated', 'pull-requests', 'checkpoint-id', 'cost-usd', 'result-json']);
+    expect(Object.keys(action.outputs)).toEqual(['status', 'halt-reason', 'iterations', 'failed-iterations', 'successful-iterations', 'issues-closed', 'issues-escalated', 'issues-no-change', 'preexisting-failures', 'pull-requests', 'checkpoint-id', 'cost-usd', 'result-json']);
   });
 });

@@ -5,7 +5,7 @@ import { createRedactor } from '../../src/report/redact.js';
 
 const result = (over: Partial<RunResult> = {}): RunResult => ({
   status: 'halted', haltReason: 'failure_loop', error: 'FAILURE LOOP DETECTED: 2 consecutive escalations (issues #10, #11)', iterations: 8, maxIterations: 100,
-  failedIterations: 1, successfulIterations: 7, testFailures: 7, testsPassed: false, issuesClosed: ['9'], issuesEscalated: ['10', '11'], pullRequests: [], completedIterations: [],
+  failedIterations: 1, successfulIterations: 7, testFailures: 7, testsPassed: false, issuesClosed: ['9'], issuesEscalated: ['10', '11'], issuesNoChange: [], preexistingFailures: [], pullRequests: [], completedIterations: [],
   checkpointId: '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab', costUsd: 0.125, tokens: { input: 0, output: 0 }, sliceIterations: 2,
   history: [
     { n: 7, issueIds: ['11'], startedAt: '2026-11-21T10:00:00Z', durationMs: 61_000, outcome: 'tests_failed', agent: { ok: true, exitCode: 0, signal: null, durationMs: 60_000, costUsd: 0.05 }, tests: { passed: false, exitCode: 1, durationMs: 900 } },

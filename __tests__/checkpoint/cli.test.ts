@@ -143,7 +143,7 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
         issuesEscalated: ['bd-3'],
         currentCycleIssueIds: ['bd-4', 'bd-5'],
         haltReason: 'max iterations',
-        haltMessage: null, consecutiveEscalations: null, totalEscalations: null, rateLimitedUntil: null,
+        haltMessage: null, consecutiveEscalations: null, totalEscalations: null, rateLimitedUntil: null, preexistingFailures: null, issuesNoChange: null,
       },
       pipeline: null,
       warnings: [],
@@ -171,7 +171,7 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
       issuesEscalated: null,
       currentCycleIssueIds: null,
       haltReason: null,
-      haltMessage: null, consecutiveEscalations: null, totalEscalations: null, rateLimitedUntil: null,
+      haltMessage: null, consecutiveEscalations: null, totalEscalations: null, rateLimitedUntil: null, preexistingFailures: null, issuesNoChange: null,
     });
     expect(readLoopProgress({ loop: { issuesClosed: ['bd-1', 42, null, { id: 1 }] } })?.issuesClosed).toEqual(['bd-1', '42']);
   });

@@ -12,7 +12,7 @@ import {
   type GitHubIssueSourceOptions,
   type RateLimitEvent,
 } from '../../src/issues/github.js';
-import { ESCALATED_LABEL, PR_OPEN_LABEL } from '../../src/issues/types.js';
+import { ESCALATED_LABEL, NO_CHANGE_LABEL, PR_OPEN_LABEL } from '../../src/issues/types.js';
 
 const LABEL = 'agent-loop';
 
@@ -354,6 +354,23 @@ describe('GitHubIssueSource.markEscalated', () => {
     expect(body).toMatch(/sha256=[0-9a-f]{16} -->\n\nBOUNCE LOOP DETECTED: 4 step-back transitions \(\*\*\*\)$/);
     expect(body).not.toContain('ghp_secret');
     expect(await source.ready()).toEqual([]); // escalated: skipped
+  });
+
+  it('markNoChange (issue 12): the agent-loop:no-change label and one comment with the evidence; the issue stays open and later listings skip it', async () => {
+    const { server, source } = await setup();
+    const issue = server.addIssue({ labels: [LABEL] });
+
+    await source.markNoChange(String(issue.number), 'agent-loop: no change was needed: the agent reports: already done');
+    await source.markNoChange(String(issue.number), 'again');
+
+    expect(server.requests[1]?.body).toEqual({ labels: [NO_CHANGE_LABEL] });
+    expect(issue.labels).toEqual([LABEL, NO_CHANGE_LABEL]);
+    expect(issue.state).toBe('open');
+    expect(issue.comments).toHaveLength(1); // labelled already: the second call posts nothing
+    expect(issue.comments[0]!.body).toMatch(/^agent-loop: no change was needed: the agent reports: already done\n\nNothing was changed or merged\. Close this issue if that is right; remove the agent-loop:no-change label/);
+    expect(await source.ready()).toEqual([]);
+    server.updateIssue(issue.number, { labels: [LABEL] });
+    expect(ids(await source.ready())).toEqual([String(issue.number)]);
   });
 
   it('is idempotent: the same note again posts nothing (also past 100 comments)', async () => {

@@ -15,6 +15,7 @@ import { initialProgress, transition } from '../../src/loop/cycle.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import type { HaltDiagnostic } from '../../src/report/diagnostic.js';
+import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, working } from './fakes.js';
 
@@ -41,7 +42,7 @@ function harness(opts: { steps: Step[]; source?: MemorySource; settings?: Partia
     cwd: dir, stateDir: dir, source, agent, clock,
     logger: createLogger({ json: true, write: (s) => lines.push(s), clock, redact: createRedactor(['sekrit-token']) }),
     store: opts.store ?? new FileCheckpointStore(dir, { clock }),
-    runTests: async () => { testRuns++; const passed = opts.tests ? opts.tests(testRuns) : true; return { passed, exitCode: passed ? 0 : 1, durationMs: 10, tail: passed ? 'ok' : 'FAIL' }; },
+    runTests: async (_command, _signal, purpose) => { if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 10, tail: 'ok' }; testRuns++; const passed = opts.tests ? opts.tests(testRuns) : true; return { passed, exitCode: passed ? 0 : 1, durationMs: 10, tail: passed ? 'ok' : 'FAIL' }; },
     notify: async (d) => { notified.push(d); },
     redact: createRedactor(['sekrit-token']),
   };
@@ -127,13 +128,24 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
   });
 
   it('AC3: more than --max-retries-per-step step-back transitions halt with BOUNCE LOOP DETECTED', async () => {
-    // "Done" without any change (outside git the precondition cannot be checked, so use a fake git).
+    // A real step back: verify cannot run at all (the test command is not found, exit 127).
     const h = harness({ source: MemorySource.of('10'), steps: [done] });
-    h.deps.git = fakeGit();
+    h.deps.runTests = async (_command, _signal, purpose) => (purpose === 'baseline'
+      ? { passed: true, exitCode: 0, durationMs: 1, tail: 'ok' }
+      : { passed: false, exitCode: 127, durationMs: 1, tail: 'sh: 1: npm: not found', run: readSuiteOutput('sh: 1: npm: not found', 127) });
     const r = await runSlice(h.deps);
     expect(r).toMatchObject({ status: 'halted', haltReason: 'bounce_loop', iterations: 4, issuesEscalated: ['10'] });
     expect(r.error).toMatch(/^BOUNCE LOOP DETECTED: 4 step-back transitions in cycle for issue #10/);
     expect(r.history.map((x) => x.outcome)).toEqual(['bounced', 'bounced', 'bounced', 'bounced']);
+  });
+
+  it('"done" without any change, nothing broken: already satisfied, closed with the agent\'s report; never a bounce', async () => {
+    const h = harness({ source: MemorySource.of('10'), steps: [done] });
+    h.deps.git = fakeGit();
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', haltReason: null, iterations: 1, issuesClosed: ['10'], issuesEscalated: [] });
+    expect(r.history.map((x) => x.outcome)).toEqual(['no_change']);
+    expect(h.source.closedWith['10']).toMatch(/^agent-loop: no change was needed: the agent reports: /);
   });
 
   it('AC4: the diagnostic has the loop type, issues, steps, escalation counts and the last 500 characters of output, redacted, in halt.md, the result and the notifier', async () => {
@@ -154,7 +166,7 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
 
   it('the prompt handed to the agent is redacted too (it carries the previous failure\'s output)', async () => {
     const h = harness({ source: MemorySource.of('10'), steps: [{ ...done, outputTail: 'leaked sekrit-token' }], tests: (n) => n > 1 });
-    h.deps.runTests = async () => ({ passed: h.agent.requests.length > 1, exitCode: h.agent.requests.length > 1 ? 0 : 1, durationMs: 1, tail: 'FAIL: token sekrit-token rejected' });
+    h.deps.runTests = async (_command, _signal, purpose) => (purpose === 'baseline' ? { passed: true, exitCode: 0, durationMs: 1, tail: 'ok' } : { passed: h.agent.requests.length > 1, exitCode: h.agent.requests.length > 1 ? 0 : 1, durationMs: 1, tail: "FAIL: token sekrit-token rejected" });
     await runSlice(h.deps);
     expect(h.agent.requests[1]?.prompt).toContain('FAIL: token *** rejected');
     expect(await fs.readFile(path.join(dir, 'prompt.md'), 'utf8')).not.toContain('sekrit-token');
@@ -257,6 +269,6 @@ function fakeGit() {
     checkout: async (r: string) => { calls.push(`checkout ${r}`); }, commitAll: async (m: string) => { calls.push(`commit ${m}`); return true; },
     merge: async () => undefined, deleteBranch: async () => undefined, exclude: async () => undefined, hasWorkSince: async () => false,
     fetchBranch: async () => false, push: async (_remote: string, b: string) => { calls.push(`push ${b}`); },
-    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [], tipOf: async () => '1'.repeat(40),
+    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [], untracked: async () => [], tipOf: async () => '1'.repeat(40),
   };
 }

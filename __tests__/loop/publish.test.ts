@@ -35,7 +35,7 @@ function recordingGit(calls: string[], remote: Set<string>): Git {
     exclude: async () => undefined,
     fetchBranch: async (_r, b) => { calls.push(`fetch ${b}`); if (!remote.has(b)) return false; local.add(b); return true; },
     push: async (_r, b) => { calls.push(`push ${b}`); remote.add(b); },
-    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [], tipOf: async () => '1'.repeat(40),
+    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [], untracked: async () => [], tipOf: async () => '1'.repeat(40),
   };
 }
 
@@ -67,7 +67,7 @@ function harness(steps: Step[], opts: { source?: MemorySource; settings?: Partia
     cwd: dir, stateDir: dir, source, agent: new ScriptedAgent(steps), clock, git, publisher: recordingPublisher(git, published),
     logger: createLogger({ json: true, write: () => undefined, clock, redact: (t) => t }),
     store: new FileCheckpointStore(dir, { clock }),
-    runTests: async () => { const passed = opts.tests ? opts.tests() : true; return { passed, exitCode: passed ? 0 : 1, durationMs: 5, tail: passed ? 'ok' : 'FAIL' }; },
+    runTests: async (_command, _signal, purpose) => { if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 5, tail: 'ok' }; const passed = opts.tests ? opts.tests() : true; return { passed, exitCode: passed ? 0 : 1, durationMs: 5, tail: passed ? 'ok' : 'FAIL' }; },
   };
   return { deps, calls, published, source, remote };
 }
@@ -77,7 +77,7 @@ describe('finished cycles as pull requests', () => {
     const h = harness([done]);
     const r = await runSlice(h.deps);
     expect(r.status).toBe('complete');
-    expect(h.published).toEqual([{ issueIds: ['7'], titles: ['Issue 7'], branch: 'agent-loop/issue-7', base: 'main', iteration: 1 }]);
+    expect(h.published).toEqual([{ issueIds: ['7'], titles: ['Issue 7'], branch: 'agent-loop/issue-7', base: 'main', iteration: 1, verdict: 'no test broken', preexisting: [] }]);
     expect(h.calls).toContain('push agent-loop/issue-7');
     expect(h.calls.some((c) => c.startsWith('merge'))).toBe(false);
     expect(h.source.closedWith).toEqual({});

@@ -100,6 +100,10 @@ describe("node's test runner", () => {
       expect(Object.entries(run.tests).filter(([id, o]) => id.endsWith('broken.test.mjs') && o === 'failed')).toHaveLength(1);
     });
   }
+  it('TAP: a failure\'s message given as a block scalar (error: |-) is its lines', () => {
+    const run = readSuiteOutput(fixture('node-20-tap.txt'), 1);
+    expect(run.messages['add › adds wrongly']).toMatch(/^Expected values to be strictly equal:\n\n?4 !== 5/);
+  });
 });
 
 describe('go test', () => {

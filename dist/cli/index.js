@@ -18435,8 +18435,8 @@ const OptionsSchema = object({
         expected: 'a number of dollars > 0, at most 1000000',
     }),
     testCommand: config_text().register(config_registry, {
-        flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest or make test',
-        help: 'The test gate, run when the agent says the work is done; exit code 0 means pass.',
+        flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest, go test ./..., cargo test or make test',
+        help: 'The test suite: run once on each cycle\'s starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue\'s tests must pass). Detected from package.json\'s test script, pytest\'s configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.',
         expected: 'a non-empty shell command',
     }),
     batch: flagSwitch().register(config_registry, {
@@ -18472,7 +18472,7 @@ const OptionsSchema = object({
     }),
     junitFile: config_text().register(config_registry, {
         flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
-        help: 'With --workflow tdd: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for the failing tests\' names and messages; without it they come from the output.',
+        help: 'The JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
         expected: 'a path relative to the repository',
     }),
     tddPrompts: config_text().register(config_registry, {
@@ -22350,10 +22350,15 @@ async function openGit(cwd, env, options = {}) {
         async push(name, branch) {
             await remoteGit('push', '--quiet', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
         },
-        async exclude(relativePathOrPattern) {
+        async untracked() {
+            const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
+            return out.split('\0').filter((l) => l !== '');
+        },
+        async exclude(relativePathOrPattern, excludeOptions = {}) {
             const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
             const file = external_node_path_default().join(gitDir, 'info', 'exclude');
-            const line = relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${relativePathOrPattern.replace(/^\/+|\/+$/g, '')}/`;
+            const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
+            const line = excludeOptions.file ? `/${bare.replace(/[*?[\\]/g, '\\$&')}` : relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${bare}/`;
             const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
             if (current.split('\n').includes(line))
                 return;
@@ -22514,6 +22519,8 @@ function isClosed(issue) {
 }
 /** The label of an issue whose work waits in an open pull request; later runs skip it. */
 const PR_OPEN_LABEL = 'agent-loop:pr-open';
+/** The label of an issue agent-loop found already satisfied (no change needed); later runs skip it. */
+const NO_CHANGE_LABEL = 'agent-loop:no-change';
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
@@ -23964,1224 +23971,6 @@ function createLogger({ json, write: writeRaw, clock, redact, before }) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/loop/testGate.ts
-/** The test gate: which command proves the work is done, and running it. */
-
-
-/** The test command given, or detected from the repository; undefined when there is none. Pure apart from reading files. */
-function detectTestCommand(cwd) {
-    const pkg = external_node_path_default().join(cwd, 'package.json');
-    if ((0,external_node_fs_namespaceObject.existsSync)(pkg)) {
-        try {
-            const scripts = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(pkg, 'utf8')).scripts;
-            if (scripts?.test && !/no test specified/.test(scripts.test))
-                return 'npm test';
-        }
-        catch {
-            // An unreadable package.json is not a test configuration.
-        }
-    }
-    const pytestMarkers = ['pytest.ini', 'conftest.py', 'tox.ini'];
-    if (pytestMarkers.some((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, f))) || (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(cwd, 'tests')))
-        return 'pytest';
-    for (const f of ['pyproject.toml', 'setup.cfg']) {
-        const file = external_node_path_default().join(cwd, f);
-        if ((0,external_node_fs_namespaceObject.existsSync)(file) && /\[(tool\.pytest|tool:pytest)/.test((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')))
-            return 'pytest';
-    }
-    for (const f of ['Makefile', 'makefile', 'GNUmakefile']) {
-        const file = external_node_path_default().join(cwd, f);
-        if ((0,external_node_fs_namespaceObject.existsSync)(file) && /^test\s*:/m.test((0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8')))
-            return 'make test';
-    }
-    return undefined;
-}
-
-/** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
-async function runTestCommand(command, opts) {
-    const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask });
-    const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
-    return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
-}
-
-;// CONCATENATED MODULE: ./src/util/promptDir.ts
-/** Prompt templates a user keeps in a directory (--tdd-prompts, --plan-prompts): the named files that exist, read. */
-
-
-
-function readPromptDir(option, files) {
-    const dir = external_node_path_default().resolve(option.cwd, option.value);
-    const names = Object.values(files);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return { templates: {}, problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).` };
-    }
-    const templates = {};
-    for (const [key, file] of Object.entries(files)) {
-        if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
-            continue;
-        try {
-            templates[key] = readInput(external_node_path_default().join(dir, file), MiB);
-        }
-        catch (error) {
-            return { templates: {}, problem: `--${option.flag}: ${error.message}; expected a prompt template file up to 1 MiB.` };
-        }
-    }
-    return { templates };
-}
-
-;// CONCATENATED MODULE: ./src/issues/index.ts
-
-
-
-
-
-
-/** The bd CLI when `bd` is on PATH (unless preferCli is false), else the JSONL file. */
-async function createBeadsSource(options) {
-    const { issuesFile, cwd, onWarning, preferCli = true } = options;
-    if (preferCli && (await isOnPath('bd', options.envPath))) {
-        return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
-    }
-    return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
-}
-
-;// CONCATENATED MODULE: ./src/checkpoint/foreign.ts
-/**
- * Checkpoints the run did not write. The agent has a shell, so it can write into the state
- * directory wherever it is; a checkpoint it forges (iteration 0, a newer timestamp or sequence)
- * would be resumed by the next run and reset --max-iterations. The slice notes every checkpoint
- * file as it was before any agent ran; a file that appears or changes afterwards, other than the
- * run's own, was written by something else: it is moved to `<state-dir>/quarantine/` and reported,
- * and never resumed.
- */
-
-
-/** Each `*.json` in `dir` with its size and modification time. */
-async function snapshotCheckpoints(dir) {
-    const out = new Map();
-    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
-        const stat = await external_node_fs_namespaceObject.promises.lstat(external_node_path_default().join(dir, name)).catch(() => undefined);
-        if (stat)
-            out.set(name, `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}`);
-    }
-    return out;
-}
-/** Names that are new or changed since `before`, the run's own file aside. Pure. */
-function foreignChanges(before, now, own) {
-    return [...now].filter(([name, stamp]) => name !== own && before.get(name) !== stamp).map(([name]) => name);
-}
-/** Moves the named files into `<stateDir>/quarantine/`; returns where each went. */
-async function quarantine(checkpointsDir, stateDir, names) {
-    const target = external_node_path_default().join(stateDir, 'quarantine');
-    await external_node_fs_namespaceObject.promises.mkdir(target, { recursive: true });
-    const moved = [];
-    for (const name of names) {
-        const to = external_node_path_default().join(target, `${Date.now()}-${name}`);
-        try {
-            await external_node_fs_namespaceObject.promises.rename(external_node_path_default().join(checkpointsDir, name), to);
-            moved.push(to);
-        }
-        catch {
-            // gone meanwhile
-        }
-    }
-    return moved;
-}
-
-;// CONCATENATED MODULE: ./src/loop/state.ts
-/**
- * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
- * run can stop anywhere and the next slice continues the same iteration count and history.
- */
-
-const HISTORY_KEPT = 500;
-const FailureSchema = object({
-    class: schemas_enum(['transient', 'permanent']),
-    reason: schemas_string(),
-    message: schemas_string(),
-    retryAfterMs: schemas_number().optional(),
-});
-const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
-const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
-/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
-const TddCycleSchema = object({
-    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
-    /** The test being worked on (index into tests). */
-    index: schemas_number().int(),
-    phase: TDD_PHASE,
-    /** The red/green/refactor round, from 1 (the note's `cycle`). */
-    round: schemas_number().int().min(1),
-    /** Failed attempts of the current phase. */
-    retries: schemas_number().int(),
-    /** The commit before the current phase started (the rollback target). */
-    phaseBase: schemas_string().optional(),
-    /** The tests RED left failing. */
-    targetTests: array(schemas_string()),
-    testFile: schemas_string(),
-    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
-    lastCommit: schemas_string().optional(),
-    /** Why the previous attempt of this phase failed, for the retry prompt. */
-    lastError: TddErrorSchema.optional(),
-});
-const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'];
-const IterationRecordSchema = object({
-    n: schemas_number().int(),
-    issueIds: array(schemas_string()),
-    startedAt: schemas_string(),
-    durationMs: schemas_number(),
-    outcome: schemas_enum(IterationOutcomes),
-    agent: object({
-        ok: schemas_boolean(),
-        exitCode: schemas_number().nullable(),
-        signal: schemas_string().nullable(),
-        durationMs: schemas_number(),
-        failure: FailureSchema.optional(),
-        costUsd: schemas_number().optional(),
-        turns: schemas_number().optional(),
-        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
-    }),
-    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
-    workRemaining: schemas_string().optional(),
-    /** --workflow tdd: the phase this iteration worked on and what came of it. */
-    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
-});
-const CycleSchema = object({
-    issueIds: array(schemas_string()).min(1),
-    titles: array(schemas_string()),
-    branch: schemas_string().optional(),
-    /** The base branch's commit when the cycle started (recorded before its first agent run). */
-    baseTip: schemas_string().optional(),
-    startedAtIteration: schemas_number().int(),
-    iterations: schemas_number().int(),
-    /** What went wrong last time, given to the agent as context. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-    lastWorkRemaining: schemas_string().optional(),
-    sameWorkRemainingCount: schemas_number().int(),
-    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
-    sessionId: schemas_string().optional(),
-    /** Where the cycle is in its workflow (see cycle.ts). */
-    progress: object({
-        index: schemas_number().int(), retries: record(schemas_string(), schemas_number().int()), bounces: schemas_number().int(), trail: array(schemas_string()),
-    }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
-    /** Timeouts and network errors in a row (the timeout policy). */
-    timeoutRetries: schemas_number().int().default(0),
-    /** Rate limits in a row (the backoff's exponent). */
-    rateLimitAttempts: schemas_number().int().default(0),
-    /** --workflow tdd only. */
-    tdd: TddCycleSchema.optional(),
-});
-const EscalationSchema = object({
-    issueIds: array(schemas_string()),
-    titles: array(schemas_string()),
-    iteration: schemas_number().int(),
-    steps: array(schemas_string()),
-    reason: schemas_string(),
-    at: schemas_string(),
-    /** The note left on the issue in the source. */
-    note: schemas_string().default(''),
-    /** What failed last in the cycle (the test output or the agent error), its end only. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-});
-const HaltReasons = [
-    'max_iterations', 'stuck', 'contract_violation', 'budget',
-    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
-    'repository_moved', 'secret_in_change', 'source_unreadable',
-];
-const LoopStateSchema = object({
-    version: literal(1),
-    iteration: schemas_number().int().min(0),
-    maxIterations: schemas_number().int(),
-    failedIterations: schemas_number().int(),
-    successfulIterations: schemas_number().int(),
-    testFailures: schemas_number().int(),
-    testsPassed: schemas_boolean().nullable(),
-    issuesClosed: array(schemas_string()),
-    issuesEscalated: array(schemas_string()),
-    consecutiveEscalations: schemas_number().int(),
-    completedIterations: array(schemas_number().int()),
-    baseBranch: schemas_string().optional(),
-    currentCycle: CycleSchema.optional(),
-    halt: object({ reason: schemas_enum(HaltReasons), message: schemas_string() }).optional(),
-    slices: schemas_number().int(),
-    costUsd: schemas_number(),
-    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
-    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
-    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
-    escalations: array(EscalationSchema).default([]),
-    totalEscalations: schemas_number().int().default(0),
-    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
-    environmentFailures: schemas_number().int().default(0),
-    /** A rate limit's window: no agent runs before this time (RFC 3339). */
-    rateLimitedUntil: schemas_string().optional(),
-    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
-    parkedBranch: schemas_string().optional(),
-    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
-    pullRequests: array(object({ issueIds: array(schemas_string()), number: schemas_number().int(), url: schemas_string(), reused: schemas_boolean(), iteration: schemas_number().int() })).default([]),
-    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
-    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
-    /** The end of the last agent output (for the halt diagnostic). */
-    lastAgentOutput: schemas_string().default(''),
-    history: array(IterationRecordSchema),
-    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
-    compactedIterations: schemas_number().int(),
-});
-function initialLoopState(maxIterations) {
-    return {
-        version: 1,
-        iteration: 0,
-        maxIterations,
-        failedIterations: 0,
-        successfulIterations: 0,
-        testFailures: 0,
-        testsPassed: null,
-        issuesClosed: [],
-        issuesEscalated: [],
-        consecutiveEscalations: 0,
-        completedIterations: [],
-        slices: 0,
-        costUsd: 0,
-        tokens: { input: 0, output: 0 },
-        escalations: [],
-        totalEscalations: 0,
-        environmentFailures: 0,
-        pullRequests: [],
-        lastAgentOutput: '',
-        history: [],
-        compactedIterations: 0,
-    };
-}
-/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
-function parseLoopState(state) {
-    const parsed = LoopStateSchema.safeParse(state.loop);
-    if (parsed.success)
-        return parsed.data;
-    const first = parsed.error.issues[0];
-    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
-}
-/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
-function appendHistory(state, record) {
-    const history = [...state.history, record];
-    const drop = Math.max(0, history.length - HISTORY_KEPT);
-    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
-}
-
-;// CONCATENATED MODULE: ./src/loop/resumable.ts
-/**
- * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
- * status calls "would be resumed" is what run resumes): the newest resumable one (phase, then
- * timestamp and sequence) whose loop state is one this version understands and whose timestamp is
- * not in the future. A future timestamp is a wrong clock or a forged file (an agent writing a
- * checkpoint dated 2099 at iteration 0 would otherwise reset --max-iterations); it is skipped and
- * reported, and `--resume ID` still resumes it deliberately. Pure.
- */
-
-
-/** Clocks of two machines may differ a little; a checkpoint further ahead than this is not trusted. */
-const FUTURE_SKEW_MS = 5 * 60_000;
-/** Why `run` would not resume this checkpoint by itself; undefined when it would. */
-function unrunnableReason(checkpoint, now) {
-    const time = checkpointTime(checkpoint);
-    if (time > now.getTime() + FUTURE_SKEW_MS) {
-        return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: --resume ${checkpoint.id} resumes it deliberately`;
-    }
-    if (checkpoint.state.loop !== undefined) {
-        const loop = parseLoopState(checkpoint.state);
-        if (typeof loop === 'string')
-            return loop;
-    }
-    return undefined;
-}
-function pickRunnable(checkpoints, now) {
-    const skipped = [];
-    for (const checkpoint of newestFirst(checkpoints).filter(isResumable)) {
-        const reason = unrunnableReason(checkpoint, now);
-        if (!reason)
-            return { checkpoint, skipped };
-        skipped.push({ checkpoint, reason });
-    }
-    return { checkpoint: undefined, skipped };
-}
-
-;// CONCATENATED MODULE: ./src/git/lane.ts
-class RepositoryMovedError extends Error {
-    what;
-    constructor(what) {
-        super(what);
-        this.what = what;
-        this.name = 'RepositoryMovedError';
-    }
-}
-const lane_short = (sha) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
-/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
-function laneProblem(lane, found) {
-    const moved = [];
-    if (found.head !== lane.head) {
-        moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${lane_short(found.head)}` : `on ${found.head}`}`);
-    }
-    if (found.baseTip !== lane.baseTip) {
-        moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
-    }
-    return moved.length ? moved.join('; ') : undefined;
-}
-/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
-function guardLane(git) {
-    let lane;
-    const tipOf = (branch) => git.tipOf(branch);
-    const check = async (what) => {
-        if (!lane)
-            return;
-        const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
-        const problem = laneProblem(lane, found);
-        if (problem)
-            throw new RepositoryMovedError(`something other than agent-loop moved the repository before it would ${what}: ${problem}`);
-    };
-    /** After the engine's own move: the lane follows it. */
-    const follow = async () => {
-        if (!lane)
-            return;
-        lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
-    };
-    const guarded = {
-        ...git,
-        async switchToBranch(branch, from) {
-            await git.switchToBranch(branch, from);
-            await follow();
-        },
-        async checkout(ref) {
-            await git.checkout(ref);
-            await follow();
-        },
-        async commitAll(message, options) {
-            await check('commit');
-            const committed = await git.commitAll(message, options);
-            await follow();
-            return committed;
-        },
-        async merge(branch, message) {
-            await check(`merge ${branch}`);
-            await git.merge(branch, message);
-            await follow();
-        },
-        async resetHard(ref) {
-            await check(`reset to ${ref.slice(0, 12)}`);
-            await git.resetHard(ref);
-            await follow();
-        },
-    };
-    return {
-        git: guarded,
-        async anchor(baseBranch) {
-            lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
-            return lane;
-        },
-        current: () => lane,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/report/diagnostic.ts
-const OUTPUT_CHARS = 500;
-const LOOP_TYPES = {
-    failure_loop: 'consecutive escalations',
-    bounce_loop: 'step bounce',
-    all_escalated: 'only escalated issues remain',
-    agent_unavailable: 'agent unavailable',
-    max_iterations: 'max iterations',
-    budget: 'budget',
-    contract_violation: 'contract violation',
-    stuck: 'stuck',
-    workflow_aborted: 'red/green/refactor workflow aborted',
-    repository_moved: 'the repository moved behind the loop',
-    secret_in_change: 'a secret in the change',
-    source_unreadable: 'the issues became unreadable',
-};
-const ADVICE = {
-    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
-    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
-    all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
-    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
-    max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
-    budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
-    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
-    stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
-    repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
-    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
-    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
-    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
-};
-/** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
-const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
-function buildDiagnostic(input) {
-    const { state, reason } = input;
-    const involved = reason === 'failure_loop' || reason === 'all_escalated'
-        ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
-        : [];
-    const issues = involved.length > 0
-        ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
-        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
-    // A halting escalation has already closed its cycle: then its steps are in its record.
-    const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
-    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
-    return {
-        reason,
-        headline: input.message,
-        loopType: LOOP_TYPES[reason],
-        issues: dedupe(issues),
-        steps,
-        escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
-        lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
-        ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-        advice: input.advice ?? ADVICE[reason],
-        checkpointId: input.checkpointId,
-        iteration: state.iteration,
-        ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
-    };
-}
-function lastFailureOf(state, involved) {
-    const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
-    return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
-}
-const fence = (text) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
-function renderMarkdown(d) {
-    const lines = [
-        `# agent-loop halted: ${d.headline}`,
-        '',
-        `- Loop type: ${d.loopType}`,
-        `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
-        `- Steps involved: ${d.steps.join(', ') || 'none'}`,
-        `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
-        `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
-        ...(d.tddError ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`] : []),
-        '',
-        `What to do: ${d.advice}`,
-        '',
-        ...(d.lastFailure
-            ? [`Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`, '', ...fence(d.lastFailure.tail), '']
-            : []),
-        `Last ${OUTPUT_CHARS} characters of agent output:`,
-        '',
-        ...fence(d.lastOutput),
-        '',
-        'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
-    ];
-    return `${lines.join('\n')}\n`;
-}
-function toDiscordMessage(d) {
-    return {
-        title: `agent-loop halted: ${d.loopType}`,
-        summary: `${d.headline}\n\n${d.advice}`,
-        fields: [
-            { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
-            { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
-            { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
-            ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
-            { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
-        ],
-        outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
-        color: 0xd73a49,
-    };
-}
-function dedupe(items) {
-    const seen = new Set();
-    return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
-}
-
-;// CONCATENATED MODULE: ./src/loop/cycle.ts
-/**
- * The cycle step machine: one target worked through its workflow's steps. Pure.
- * Per step: a failure is retried (with the failure as context) up to --max-retries-per-step; a
- * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
- * more bounces than allowed in the cycle, escalate.
- */
-/** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
-const WORKFLOWS = {
-    implement: ['implement', 'verify'],
-};
-const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
-function transition(workflow, progress, event, maxRetriesPerStep) {
-    const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
-    switch (event.type) {
-        case 'succeeded': {
-            const index = progress.index + 1;
-            const next = { ...progress, index };
-            return index >= workflow.length ? { progress: next, decision: { kind: 'done' } } : { progress: next, decision: { kind: 'run', step: workflow[index] } };
-        }
-        case 'failed': {
-            const count = (progress.retries[step] ?? 0) + 1;
-            const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
-            const next = { ...progress, index: resumeAt, retries: { ...progress.retries, [step]: count }, trail: [...progress.trail, step] };
-            if (count > maxRetriesPerStep) {
-                return { progress: next, decision: { kind: 'escalate', reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`, bounceLoop: false } };
-            }
-            return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
-        }
-        case 'precondition_failed': {
-            const bounces = progress.bounces + 1;
-            const index = Math.max(0, progress.index - 1);
-            const next = { ...progress, index, bounces, trail: [...progress.trail, `${step}→${workflow[index]}`] };
-            if (bounces > maxRetriesPerStep) {
-                return { progress: next, decision: { kind: 'escalate', reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`, bounceLoop: true } };
-            }
-            return { progress: next, decision: { kind: 'run', step: workflow[index] } };
-        }
-        case 'escalate':
-            return { progress: { ...progress, trail: [...progress.trail, step] }, decision: { kind: 'escalate', reason: event.reason, bounceLoop: false } };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/failure/policy.ts
-/**
- * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
- * many attempts, and what happens when they run out. Validated once at load. Pure.
- */
-
-const PolicySchema = object({
-    /** First wait, before backoff. */
-    initialIntervalMs: schemas_number().min(0),
-    backoffCoefficient: schemas_number().min(1),
-    /** Longest single wait (a longer retry-after is still honoured). */
-    maximumIntervalMs: schemas_number().positive(),
-    /** Attempts before `onExhausted`; null: until the failure stops (rate limits). */
-    maximumAttempts: schemas_number().int().positive().nullable(),
-    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
-    countsTowardStep: schemas_boolean(),
-    /** Start the next attempt in a fresh agent session. */
-    freshSession: schemas_boolean(),
-    onExhausted: schemas_enum(['escalate', 'halt']),
-});
-/** How the loop treats a failure, by what it says about the issue and the environment. */
-const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
-const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
-    // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
-    rate_limit: { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000, maximumAttempts: null, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
-    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
-    timeout: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 4, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
-    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
-    transient: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: false, onExhausted: 'escalate' },
-    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
-    permanent_issue: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: true, onExhausted: 'escalate' },
-    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
-    permanent_environment: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 2, countsTowardStep: false, freshSession: true, onExhausted: 'halt' },
-}));
-const ENVIRONMENT_REASONS = new Set(['auth', 'billing', 'not_found', 'not_executable', 'spawn_failed', 'permission_denied']);
-const TIMEOUT_REASONS = new Set(['timeout', 'network']);
-/** Which policy applies to a failure. */
-function failureKind(failure) {
-    if (failure.reason === 'rate_limit')
-        return 'rate_limit';
-    if (TIMEOUT_REASONS.has(failure.reason))
-        return 'timeout';
-    if (failure.class === 'permanent')
-        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
-    return 'transient';
-}
-/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
-function backoffMs(policy, attempt, retryAfterMs) {
-    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
-    const capped = Math.min(exponential, policy.maximumIntervalMs);
-    return Math.max(capped, retryAfterMs ?? 0);
-}
-/** Whether `attempts` failures in a row have used up the policy. */
-function exhausted(policy, attempts) {
-    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
-}
-/** What a person must fix when the environment keeps failing. */
-function environmentAdvice(reason) {
-    switch (reason) {
-        case 'auth': return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
-        case 'billing': return "The agent's account cannot pay for requests: check the API account's billing and quota.";
-        case 'not_found':
-        case 'not_executable':
-        case 'spawn_failed': return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
-        case 'permission_denied': return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
-        default: return 'Fix the agent environment, then run again to resume.';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/loop/continuation.ts
-function decideContinuation(report, previous) {
-    if (!report) {
-        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
-    }
-    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
-    const same = remaining !== undefined && remaining === previous.workRemaining;
-    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
-    const decision = {
-        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
-        workRemaining: remaining,
-        sameWorkRemainingCount: sameCount,
-    };
-    if (remaining !== undefined && report.requiresContinuation === false) {
-        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
-    }
-    if (report.stuckDetected === true)
-        decision.stuck = 'the agent reported stuck_detected: true';
-    else if (sameCount >= 2)
-        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
-    return decision;
-}
-/** Complete when every target is closed in the source, or the report says no work remains. */
-function isCycleComplete(closedInSource, reportSaysDone) {
-    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
-}
-
-;// CONCATENATED MODULE: ./src/loop/prompt.ts
-const MAX_CONTEXT = 4000;
-function buildPrompt(p) {
-    const ids = p.issues.map((i) => i.id).join(', ');
-    const parts = [
-        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
-        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
-        '',
-    ];
-    for (const issue of p.issues) {
-        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
-    }
-    if (p.plan)
-        parts.push('## Plan', '', p.plan.trim(), '');
-    if (p.lastFailure) {
-        const what = p.lastFailure.kind === 'tests' ? 'The tests failed after the last iteration' : 'The last agent run failed';
-        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
-    }
-    parts.push('## Done means', '', `- The tests pass: \`${p.testCommand}\`.`, `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
-    return parts.join('\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/loop/iteration.ts
-/**
- * One iteration of a cycle: the agent's turn (the implement step), then, when the agent says the
- * work is done, the verify step (its precondition, then the test gate). What happens after a
- * failure comes from the retry policy table; where the cycle goes next from the step machine.
- */
-
-
-
-
-
-
-
-
-
-
-const WORKFLOW = WORKFLOWS.implement;
-const OUTPUT_KEPT = 2000;
-async function runIteration(deps, before) {
-    const { settings, logger, clock, source, agent, git } = deps;
-    const cycle = before.currentCycle;
-    const n = before.iteration + 1;
-    const started = clock.now();
-    const tag = `[iteration ${n}/${settings.maxIterations}]`;
-    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
-    // The previous failure's output goes back to the agent: masked like every other output.
-    const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
-        issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
-        plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
-    }));
-    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
-    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
-    await pruneIterationLogs(logDir, LOGS_KEPT - 1);
-    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
-    const result = await agent.run({
-        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
-        resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
-    });
-    if (deps.signal?.aborted)
-        return { state: before, interrupted: true };
-    if (settings.iterationDelaySeconds > 0)
-        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-    const after = afterAgentRun(before, cycle, n, started, result);
-    const record = after.record;
-    let state = { ...after.state, currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined } };
-    logUsage(deps, n, result, state);
-    const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
-    const setCycle = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, ...patch } });
-    const step = (s, event) => {
-        const c = s.currentCycle;
-        const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
-        return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
-    };
-    // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
-    let failure = result.failure;
-    if (result.ok && (result.permissionDenials ?? 0) > 0 && git && state.baseBranch && !(await git.hasWorkSince(state.baseBranch))) {
-        failure = { class: 'permanent', reason: 'permission_denied', message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing` };
-    }
-    if (failure) {
-        const kind = failureKind(failure);
-        const policy = POLICIES[kind];
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null, policy: kind });
-        state = setCycle({ ...state, failedIterations: state.failedIterations + 1 }, { lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined });
-        const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
-        switch (kind) {
-            case 'rate_limit': {
-                const attempts = state.currentCycle.rateLimitAttempts + 1;
-                state = setCycle(state, { rateLimitAttempts: attempts });
-                return { state: close(state, failed), waitMs: backoffMs(policy, attempts, failure.retryAfterMs) };
-            }
-            case 'timeout': {
-                const attempts = state.currentCycle.timeoutRetries + 1;
-                state = setCycle(state, { timeoutRetries: attempts });
-                if (exhausted(policy, attempts)) {
-                    return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row (${policy.maximumAttempts - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
-                }
-                return { state: close(state, failed) };
-            }
-            case 'permanent_environment': {
-                const attempts = state.environmentFailures + 1;
-                state = { ...state, environmentFailures: attempts };
-                if (exhausted(policy, attempts)) {
-                    return {
-                        state: close(state, failed),
-                        halt: agentUnavailable(attempts, failure),
-                    };
-                }
-                return { state: close(state, failed) };
-            }
-            default: {
-                // transient and permanent_issue: the step's retries, with the failure as context (and a fresh session).
-                const t = step({ ...state, environmentFailures: 0 }, { type: 'failed', reason: failure.message });
-                state = t.state;
-                if (t.decision.kind === 'escalate')
-                    return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
-                return { state: close(state, failed) };
-            }
-        }
-    }
-    state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
-    // Defensive validation of the report (seed 004).
-    const current = state.currentCycle;
-    const decision = decideContinuation(result.report, { workRemaining: current.lastWorkRemaining, sameCount: current.sameWorkRemainingCount });
-    state = setCycle(state, { lastWorkRemaining: decision.workRemaining, sameWorkRemainingCount: decision.sameWorkRemainingCount });
-    record.workRemaining = decision.workRemaining;
-    let violation;
-    if (decision.contractViolation) {
-        const { workRemaining } = decision.contractViolation;
-        violation = {
-            timestamp: rfc3339(clock.now()), type: 'validation_error', iteration: n, issueIds: cycle.issueIds,
-            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
-            details: { work_remaining: workRemaining, requires_continuation: false, override: settings.strict ? 'halt' : 'forced_true' },
-        };
-        if (settings.strict) {
-            logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
-            return {
-                state: close(state, { ...record, outcome: 'contract_violation' }), violation,
-                halt: { reason: 'contract_violation', message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)` },
-            };
-        }
-        logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
-    }
-    if (decision.stuck) {
-        logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
-        const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
-        return { state: close(t.state, { ...record, outcome: 'stuck' }), violation, escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false } };
-    }
-    // Completion check: the targets are closed in the source, or the report says no work remains.
-    const closed = await Promise.all(cycle.issueIds.map(async (id) => { const i = await source.get(id); return i ? isClosed(i) : false; }));
-    if (!isCycleComplete(closed, decision.reportSaysDone)) {
-        logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
-        return { state: close(state, record), violation };
-    }
-    // implement → verify. Its precondition: the agent's "done" left something to verify.
-    state = step(state, { type: 'succeeded' }).state;
-    const base = state.baseBranch;
-    if (git && base && !closed.every(Boolean) && !(await git.hasWorkSince(base))) {
-        const reason = 'the agent reported the work done but changed nothing and did not close the issue';
-        logger.warn('step.bounce', `${tag} verify cannot start: ${reason}; back to implement.`, { iteration: n, from: 'verify', to: 'implement' });
-        const t = step(state, { type: 'precondition_failed', reason });
-        state = setCycle(t.state, { lastFailure: { kind: 'agent', message: `You reported the work done, but ${reason.replace('the agent reported the work done but ', '')}. Make the change, or close the issue if nothing is needed.`, tail: '' } });
-        const bounced = close(state, { ...record, outcome: 'bounced' });
-        if (t.decision.kind === 'escalate')
-            return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
-        return { state: bounced, violation };
-    }
-    // The test gate.
-    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
-    const tests = await deps.runTests(settings.testCommand, deps.signal);
-    if (deps.signal?.aborted)
-        return { state: before, interrupted: true };
-    record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
-    state = { ...state, testsPassed: tests.passed };
-    if (!tests.passed) {
-        logger.warn('tests.failed', `${tag} tests failed (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failure as context.`, { iteration: n, exitCode: tests.exitCode });
-        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\` exited with code ${tests.exitCode}`, tail: tests.tail } });
-        const t = step(state, { type: 'failed', reason: `tests failed (exit code ${tests.exitCode})`, resumeAt: 0 });
-        state = close(t.state, { ...record, outcome: 'tests_failed' });
-        if (t.decision.kind === 'escalate')
-            return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
-        return { state, violation };
-    }
-    // Success: close what the agent did not; with pull requests, their merge closes the issues.
-    const viaPullRequest = settings.onSuccess === 'pull-request';
-    if (!viaPullRequest) {
-        for (const [i, id] of cycle.issueIds.entries()) {
-            if (!closed[i])
-                await source.close(id, `agent-loop: tests passed at iteration ${n}`);
-        }
-    }
-    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
-    state = {
-        ...state, consecutiveEscalations: 0,
-        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
-        completedIterations: [...state.completedIterations, n],
-    };
-    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
-}
-function logUsage(deps, n, result, state) {
-    if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
-        return;
-    const parts = [
-        result.turns !== undefined ? `${result.turns} turns` : undefined,
-        result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
-        result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
-    ].filter(Boolean);
-    deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
-        iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
-        tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
-    });
-}
-/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
-function agentUnavailable(attempts, failure) {
-    return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
-}
-/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
-function afterAgentRun(before, cycle, n, started, result) {
-    const record = {
-        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
-        agent: {
-            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
-        },
-    };
-    const state = {
-        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
-        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
-        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
-    };
-    return { record, state };
-}
-function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
-
-;// CONCATENATED MODULE: ./src/tdd/decide.ts
-/** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
-const TDD_MAX_RETRIES = 5;
-/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting". */
-const TDD_TIMEOUT_RETRIES = 3;
-/** Seed 003's summary table, every row, for the log, the docs and the tests. */
-const TDD_FAILURE_TABLE = [
-    { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
-    { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
-    { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
-    { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
-    { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
-    { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
-    { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
-    { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
-];
-const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
-function decidePhase(o) {
-    const attempts = o.retries + 1;
-    const details = o.tests.summary;
-    const retryOr = (error, exhausted) => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
-    const abort = (type, message) => ({ kind: 'abort', error: { type, message, details } });
-    const compileError = (what) => retryOr({ type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
-    switch (o.phase) {
-        case 'RED': {
-            if (o.reportedDuplicate || !o.changed) {
-                return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
-            }
-            if (o.tests.passed) {
-                return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
-            }
-            if (o.tests.compileError)
-                return compileError('The new test');
-            return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
-        }
-        case 'GREEN': {
-            if (o.tests.passed)
-                return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
-            if (o.tests.compileError)
-                return compileError('The implementation');
-            const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
-            if (broken.length > 0) {
-                return retryOr({ type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
-            }
-            return retryOr({ type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
-        }
-        case 'REFACTOR': {
-            if (o.tests.passed)
-                return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
-            const error = o.tests.compileError
-                ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
-                : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
-            return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
-
-
-
-function iso_datetime(params) {
-    return _isoDateTime(ZodISODateTime, params);
-}
-function iso_date(params) {
-    return core._isoDate(ZodISODate, params);
-}
-function iso_time(params) {
-    return core._isoTime(ZodISOTime, params);
-}
-function iso_duration(params) {
-    return core._isoDuration(ZodISODuration, params);
-}
-
-;// CONCATENATED MODULE: ./src/tdd/notes.ts
-/**
- * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
- * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
- * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
- * rollback (`git reset --hard`) takes the state back with the commits.
- */
-
-
-
-
-
-const NOTES_REF = 'refs/notes/agent-loop';
-/** Seed 003's "Error Types" table, in its order. */
-const TDD_ERROR_TYPES = [
-    'COMPILATION_ERROR',
-    'TEST_UNEXPECTED_PASS',
-    'TEST_UNEXPECTED_FAIL',
-    'IMPLEMENTATION_FAILED',
-    'REGRESSION',
-    'DUPLICATE_TEST',
-    'API_RATE_LIMIT',
-    'NETWORK_TIMEOUT',
-    'WORKFLOW_ABORTED',
-];
-/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
-const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
-const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
-const notes_TddErrorSchema = object({
-    type: schemas_enum(TDD_ERROR_TYPES),
-    message: schemas_string(),
-    details: schemas_string(),
-    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
-    retry_count: schemas_number().int().min(0),
-    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
-    timestamp: iso_datetime({ offset: true }),
-});
-/**
- * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
- * error occurs": absent or null otherwise. Unknown keys are dropped on read.
- */
-const TddNoteSchema = object({
-    /** The phase this commit finished (or failed in). */
-    phase: schemas_enum(TDD_PHASES),
-    /** Where a resumed run starts. */
-    next_phase: schemas_enum(TDD_PHASES),
-    /** The red/green/refactor cycle, from 1. */
-    cycle: schemas_number().int().min(1),
-    current_test: object({
-        description: schemas_string(),
-        test_file: schemas_string(),
-    }),
-    test_result: schemas_enum(TDD_TEST_RESULTS),
-    error: notes_TddErrorSchema.nullable().optional(),
-});
-/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
-const notesGit = gitRunner;
-async function must(git, args) {
-    const r = await git.run(args);
-    if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
-    return r.stdout;
-}
-/**
- * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
- * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
- * Throws on a note that does not match the schema (it could not be read back) and on git failure.
- */
-async function writeNote(git, commit, note) {
-    const valid = TddNoteSchema.safeParse(note);
-    if (!valid.success)
-        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
-    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
-    try {
-        const file = external_node_path_default().join(dir, 'note.json');
-        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
-        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
-    }
-    finally {
-        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-    }
-}
-/**
- * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
- * not JSON or not a note this version understands (never a throw for those). Throws GitError when
- * git fails otherwise, e.g. `commit` does not exist.
- */
-async function readNote(git, commit) {
-    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
-    const r = await git.run(args);
-    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
-    if (r.code === 1)
-        return undefined;
-    if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
-    return parseNote(r.stdout, commit);
-}
-/** Parses a note's text. Pure. */
-function parseNote(text, commit) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (error) {
-        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
-    }
-    const parsed = TddNoteSchema.safeParse(json);
-    if (parsed.success)
-        return parsed.data;
-    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
-}
-function isInvalidNote(value) {
-    return value !== undefined && 'invalid' in value;
-}
-/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
-const NEWEST_NOTE_DEPTH = 10_000;
-/**
- * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
- * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
- * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
- * `onInvalid` hears about each invalid note skipped.
- */
-async function newestNote(git, branch = 'HEAD', options = {}) {
-    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/)[1])
-        .filter((commit) => commit !== undefined && commit !== ''));
-    if (noted.size === 0)
-        return undefined;
-    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((commit) => noted.has(commit));
-    for (const commit of commits) {
-        const note = await readNote(git, commit);
-        if (note === undefined)
-            continue;
-        if (isInvalidNote(note)) {
-            options.onInvalid?.(commit, note.invalid);
-            continue;
-        }
-        return { commit, note };
-    }
-    return undefined;
-}
-/**
- * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
- * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
- */
-function fetchNotesArgs(remote) {
-    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
-}
-/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
-function pushNotesArgs(remote) {
-    return ['push', remote, NOTES_REF];
-}
-function describeIssue(error) {
-    const first = error.issues[0];
-    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
-}
-
-;// CONCATENATED MODULE: ./src/tdd/prompts.ts
-const REPORT = `End your final message with this report block:
-
-\`\`\`yaml
-work_remaining: 0
-requires_continuation: false
-summary: <one line on what you did>
-\`\`\``;
-const prompts_DEFAULT_TEMPLATES = {
-    RED: `You are the test agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
-
-Issue {{issue}}
-
-Test list:
-{{tests}}
-
-Write exactly ONE new failing test, for: {{test}}
-- Only the test: do not implement the behaviour, do not change non-test code.
-- It must compile and run, and fail because the behaviour is missing (not because of a syntax error or a missing import).
-- If a test for this already exists, write nothing and add \`duplicate_test: true\` to the report block.
-- Check it with: {{testCommand}} (it must fail, on your new test).
-{{failure}}
-${REPORT}
-`,
-    GREEN: `You are the implementing agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
-
-Issue {{issue}}
-
-The failing test for "{{test}}" is in {{testFile}}. Make it pass with the simplest change, without breaking any other test and without changing the test.
-Check with: {{testCommand}} (everything must pass).
-{{failure}}
-${REPORT}
-`,
-    REFACTOR: `You are the refactor agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
-
-Issue {{issue}}
-
-All tests pass after implementing "{{test}}" (test in {{testFile}}). Improve the code's structure and names where it helps, without changing behaviour and without changing tests. Changing nothing is fine.
-Every test must still pass: {{testCommand}}.
-{{failure}}
-${REPORT}
-`,
-};
-/** Fills `{{name}}` placeholders; unknown ones are left as they are. */
-function renderPrompt(template, values) {
-    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-}
-/** The "previous attempt" section of a retry prompt. */
-function prompts_failureSection(message, details) {
-    return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
-}
-
-;// CONCATENATED MODULE: ./src/tdd/testList.ts
-const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
-function parseTestList(text, fallbackDescription) {
-    const items = [];
-    for (const line of text.split(/\r?\n/)) {
-        const m = ITEM.exec(line);
-        if (!m)
-            continue;
-        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
-    }
-    return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
-}
-/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
-function nextPending(tests) {
-    return tests.findIndex((t) => t.status === 'pending');
-}
-/** The list with one test's status changed. */
-function markTest(tests, index, status) {
-    return tests.map((t, i) => (i === index ? { ...t, status } : t));
-}
-/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
-function renderTestList(tests) {
-    return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/tdd/testReport.ts
 /**
  * Which tests failed, and why, from the test runner: its JUnit XML report (jest-junit, pytest
@@ -25693,6 +24482,2288 @@ function goBuildMessage(lines, at, pkg) {
     return block.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/verdict/results.ts
+const MESSAGE_MAX = 600;
+const GROUP_SEPARATOR = '::';
+function testId(group, name) {
+    return group ? `${group}${GROUP_SEPARATOR}${name}` : name;
+}
+/** The group a test id belongs to, when the run names one for it. */
+function groupOf(run, id) {
+    for (let at = id.indexOf(GROUP_SEPARATOR); at > 0; at = id.indexOf(GROUP_SEPARATOR, at + GROUP_SEPARATOR.length)) {
+        const group = id.slice(0, at);
+        if (group in run.groups)
+            return group;
+    }
+    return undefined;
+}
+function statusOf(run, id) {
+    const listed = run.tests[id];
+    if (listed)
+        return listed;
+    const group = groupOf(run, id);
+    if (!group)
+        return 'absent';
+    const g = run.groups[group];
+    if (g === 'error')
+        return 'failed';
+    if (g === 'skipped')
+        return 'skipped';
+    return 'passed';
+}
+/** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
+function failedIds(run) {
+    const tests = Object.entries(run.tests).filter(([, o]) => o === 'failed').map(([id]) => id);
+    const groups = Object.entries(run.groups).filter(([, o]) => o === 'error').map(([g]) => `${g}${GROUP_SEPARATOR}*`);
+    return [...tests, ...groups];
+}
+function emptyRun(exitCode) {
+    return { exitCode, tests: {}, groups: {}, messages: {} };
+}
+/** Whether the run was read per test. */
+const isReadable = (run) => run.reader !== undefined;
+function clipMessage(text) {
+    const t = text.trim();
+    return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/types.ts
+/** Lines as the reader sees them: colours and terminal escapes removed, line ends trimmed. */
+// eslint-disable-next-line no-control-regex
+const types_ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+const plain = (line) => line.replace(types_ANSI, '').replace(/\r$/, '').trimEnd();
+
+;// CONCATENATED MODULE: ./src/verdict/readers/cargoTest.ts
+/**
+ * `cargo test`: each test binary starts with `Running unittests src/lib.rs (target/…)` or
+ * `Running tests/x.rs (…)` (the group, named by its source: the target's hash changes with every
+ * build), then `test path::name ... ok|FAILED|ignored`, then `test result: ok|FAILED. …`. Without
+ * --no-fail-fast, cargo stops after the first binary that fails: the later ones did not run.
+ * A compile error (`error: could not compile`) means nothing ran.
+ */
+
+
+const RUNNING = /^\s*Running (?:unittests )?(\S+) \(/;
+const DOC = /^\s*Doc-tests (\S+)$/;
+const TEST = /^test (.+?) \.\.\. (ok|FAILED|ignored)$/;
+const RESULT = /^test result: (ok|FAILED)\./;
+function cargoTestReader() {
+    const run = emptyRun(null);
+    let group;
+    let results = 0;
+    let compileError;
+    let panicFor;
+    return {
+        name: 'cargo-test',
+        feed(raw) {
+            const line = plain(raw);
+            const g = RUNNING.exec(line) ?? DOC.exec(line);
+            if (g) {
+                group = DOC.test(line) ? `doc-tests ${g[1]}` : g[1];
+                run.groups[group] = 'passed';
+                return;
+            }
+            const t = TEST.exec(line);
+            if (t) {
+                const id = testId(group, t[1]);
+                run.tests[id] = t[2] === 'ok' ? 'passed' : t[2] === 'ignored' ? 'skipped' : 'failed';
+                if (t[2] === 'FAILED' && group)
+                    run.groups[group] = 'failed';
+                return;
+            }
+            const r = RESULT.exec(line);
+            if (r) {
+                results++;
+                if (group && r[1] === 'FAILED')
+                    run.groups[group] = 'failed';
+                return;
+            }
+            const c = /^error: could not compile `([^`]+)`/.exec(line);
+            if (c) {
+                compileError = line;
+                return;
+            }
+            const panic = /^---- (.+) stdout ----$/.exec(line);
+            if (panic) {
+                panicFor = testId(group, panic[1]);
+                return;
+            }
+            if (panicFor && /panicked at|assertion|left:|right:/.test(line)) {
+                run.messages[panicFor] = clipMessage(`${run.messages[panicFor] ?? ''}\n${line}`);
+            }
+            if (/^failures:$/.test(line) && panicFor)
+                panicFor = undefined;
+        },
+        finish(exitCode) {
+            if (results === 0 && compileError === undefined)
+                return undefined;
+            run.reader = 'cargo-test';
+            run.exitCode = exitCode;
+            if (results === 0)
+                run.cannotRun = `cargo could not build the tests: ${compileError}`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/goTest.ts
+/**
+ * `go test ./...`. Without -v only failing tests are named (`--- FAIL: TestX (0.00s)`, subtests
+ * indented as `TestX/case`), before the line that ends their package: `ok  pkg 0.01s`,
+ * `FAIL pkg 0.02s`, `FAIL pkg [build failed]` (nothing in it ran), `? pkg [no test files]`.
+ * With -v, `--- PASS:` and `--- SKIP:` lines name the rest.
+ */
+
+
+const goTest_RESULT = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
+const PKG_OK = /^ok\s+(\S+)\s+(?:[\d.]+s|\(cached\))/;
+const PKG_FAIL = /^FAIL\s+(\S+)\s+(?:[\d.]+s|\[(build failed|setup failed)\])/;
+const NO_FILES = /^\?\s+(\S+)\s+\[no test files\]/;
+function goTestReader() {
+    const run = emptyRun(null);
+    let pending = [];
+    let last;
+    let buildError = [];
+    let packages = 0;
+    const settle = (pkg) => {
+        packages++;
+        for (const p of pending) {
+            const id = testId(pkg, p.name);
+            run.tests[id] = p.outcome;
+            if (p.message.length > 0)
+                run.messages[id] = clipMessage(p.message.join('\n'));
+        }
+        pending = [];
+        last = undefined;
+    };
+    return {
+        name: 'go-test',
+        feed(raw) {
+            const line = plain(raw);
+            const r = goTest_RESULT.exec(line);
+            if (r) {
+                const entry = { name: r[3], outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed'), message: [] };
+                pending.push(entry);
+                last = entry;
+                return;
+            }
+            const ok = PKG_OK.exec(line);
+            if (ok) {
+                run.groups[ok[1]] = 'passed';
+                settle(ok[1]);
+                return;
+            }
+            const fail = PKG_FAIL.exec(line);
+            if (fail) {
+                const pkg = fail[1];
+                run.groups[pkg] = fail[2] ? 'error' : 'failed';
+                if (fail[2])
+                    run.messages[`${pkg}::*`] = clipMessage(buildError.join('\n') || fail[2]);
+                buildError = [];
+                settle(pkg);
+                return;
+            }
+            if (NO_FILES.test(line))
+                return;
+            if (/^# \S+/.test(line)) {
+                buildError = [];
+                return;
+            }
+            if (last && /^\s{4,}\S/.test(line) && last.message.length < 6) {
+                last.message.push(line.trim());
+                return;
+            }
+            if (/^\S+\.go:\d+:\d+: /.test(line) && buildError.length < 6)
+                buildError.push(line);
+        },
+        finish(exitCode) {
+            if (packages === 0)
+                return undefined;
+            run.reader = 'go-test';
+            run.exitCode = exitCode;
+            const groups = Object.values(run.groups);
+            if (groups.length > 0 && groups.every((g) => g === 'error'))
+                run.cannotRun = `no package built (${Object.keys(run.groups).slice(0, 3).join(', ')}): ${Object.values(run.messages)[0] ?? 'build failed'}`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/jest.ts
+/**
+ * Jest. Each file is a group (`PASS path` / `FAIL path`); a failing test is `● Describe › name`
+ * under its file, a file that could not load is `● Test suite failed to run`. With --verbose (or
+ * a single test file) every test is listed with ✓ ✕ ○ under its describe blocks, by indentation.
+ */
+
+
+const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
+const BULLET = /^ {2}● (.+)$/;
+const VERBOSE = /^(\s+)(✓|✕|○|√|×) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
+const SUMMARY = /^Tests:\s+.*\d+ total$/;
+function jestReader() {
+    const run = emptyRun(null);
+    let recognised = false;
+    let file;
+    let describe = [];
+    let failing;
+    let noTests = false;
+    const closeFailing = () => {
+        if (failing && failing.lines.length > 0 && !run.messages[failing.id])
+            run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
+        failing = undefined;
+    };
+    return {
+        name: 'jest',
+        feed(raw) {
+            const line = plain(raw);
+            if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
+                recognised = true;
+                closeFailing();
+                file = undefined;
+                return;
+            }
+            if (/^No tests found/.test(line)) {
+                noTests = true;
+                recognised = true;
+                return;
+            }
+            const f = FILE.exec(line);
+            if (f) {
+                closeFailing();
+                file = f[2];
+                describe = [];
+                if (run.groups[file] !== 'error')
+                    run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
+                return;
+            }
+            if (!file)
+                return;
+            if (/^Summary of all failing tests$/.test(line)) {
+                closeFailing();
+                return;
+            }
+            const b = BULLET.exec(line);
+            if (b) {
+                closeFailing();
+                const title = b[1];
+                if (title === 'Test suite failed to run') {
+                    run.groups[file] = 'error';
+                    failing = { id: `${file}${'::'}*`, lines: [] };
+                }
+                else {
+                    const id = testId(file, title);
+                    run.tests[id] = 'failed';
+                    failing = { id, lines: [] };
+                }
+                return;
+            }
+            const v = VERBOSE.exec(raw.replace(/\r$/, ''));
+            if (v && !failing) {
+                const [, indent, mark, name] = v;
+                describe = describe.filter((d) => d.indent < indent.length);
+                const id = testId(file, [...describe.map((d) => d.name), name].join(' › '));
+                run.tests[id] = mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed';
+                return;
+            }
+            if (failing) {
+                if (failing.lines.length < 8 && line.trim() !== '' && !/^\s+at /.test(line))
+                    failing.lines.push(line.trim());
+                return;
+            }
+            // A describe block's name in verbose output: indented text that is no test line.
+            const d = /^(\s+)(\S.*)$/.exec(line);
+            if (d) {
+                const indent = d[1].length;
+                describe = describe.filter((x) => x.indent < indent);
+                describe.push({ indent, name: d[2] });
+            }
+        },
+        finish(exitCode) {
+            closeFailing();
+            if (!recognised)
+                return undefined;
+            run.reader = 'jest';
+            run.exitCode = exitCode;
+            const groups = Object.values(run.groups);
+            if (noTests || groups.length === 0)
+                run.cannotRun = 'jest found no tests';
+            else if (groups.every((g) => g === 'error'))
+                run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/mocha.ts
+/**
+ * Mocha's default `spec` reporter: suites as indented titles, tests as `✔ name` (`✓` on older
+ * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
+ * failures' details, numbered like the tests. "Exception during run" means no test ran.
+ */
+
+
+const mocha_TEST = /^(\s+)(✔|✓|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
+function mochaReader() {
+    const run = emptyRun(null);
+    let recognised = false;
+    let inList = true;
+    let suites = [];
+    const failingByNumber = new Map();
+    let details;
+    let exception;
+    return {
+        name: 'mocha',
+        feed(raw) {
+            const line = plain(raw);
+            const ex = /^\s*Exception during run: (.*)$/.exec(line);
+            if (ex) {
+                exception = ex[1];
+                recognised = true;
+                return;
+            }
+            if (/^\s+\d+ (passing|failing|pending)( \(\d+m?s\))?$/.test(line)) {
+                recognised = true;
+                inList = false;
+                return;
+            }
+            if (inList) {
+                const t = mocha_TEST.exec(line);
+                if (t) {
+                    const [, indent, mark, title] = t;
+                    suites = suites.filter((s) => s.indent < indent.length);
+                    const id = [...suites.map((s) => s.name), title].join(' › ');
+                    run.tests[id] = mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed';
+                    if (/^\d+\)$/.test(mark))
+                        failingByNumber.set(mark, id);
+                    return;
+                }
+                const s = /^(\s+)(\S.*)$/.exec(line);
+                if (s) {
+                    const indent = s[1].length;
+                    suites = suites.filter((x) => x.indent < indent);
+                    suites.push({ indent, name: s[2] });
+                }
+                return;
+            }
+            // The details: "  1) Suite" … "       test:" then the error's first lines.
+            const head = /^\s+(\d+\)) /.exec(line);
+            if (head) {
+                details = failingByNumber.has(head[1]) ? { id: failingByNumber.get(head[1]), lines: [], body: false } : undefined;
+                return;
+            }
+            // The titles end at the first blank line; the error follows.
+            if (details && !details.body) {
+                details.body = line.trim() === '';
+                return;
+            }
+            if (details && line.trim() !== '' && !/^\s+at /.test(line) && details.lines.length < 6) {
+                details.lines.push(line.trim());
+                run.messages[details.id] = clipMessage(details.lines.join('\n'));
+            }
+        },
+        finish(exitCode) {
+            if (!recognised)
+                return undefined;
+            run.reader = 'mocha';
+            run.exitCode = exitCode;
+            if (exception !== undefined && Object.keys(run.tests).length === 0)
+                run.cannotRun = `mocha stopped before running any test: ${exception}`;
+            else if (Object.keys(run.tests).length === 0)
+                run.cannotRun = 'mocha ran no tests';
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/nodeTest.ts
+/**
+ * Node's test runner (`node --test`): TAP (the default when the output is not a terminal on
+ * Node 20) and the `spec` reporter (the default on a terminal, and on Node 22+). Subtests nest by
+ * indentation; a test that has subtests is a suite, its leaves are the tests (`suite › test`). A
+ * file that fails before defining any test appears as a failing test named by its path.
+ */
+
+
+const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
+const TAP_RESULT = /^(\s*)(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/;
+const SPEC_RESULT = /^(\s*)(✔|✖|﹣) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/;
+const SPEC_SUITE = /^(\s*)▶ (.+?)(?: \([\d.]+m?s\))?$/;
+function nodeTestReader() {
+    const run = emptyRun(null);
+    let format;
+    let counted = false;
+    let stack = [];
+    const seen = [];
+    let errorFor;
+    let block;
+    let afterList = false;
+    const record = (indent, name, outcome) => {
+        stack = stack.filter((s) => s.indent < indent);
+        seen.push({ path: [...stack.map((s) => s.name), name], outcome });
+    };
+    return {
+        name: 'node-test',
+        feed(raw) {
+            const line = plain(raw);
+            if (/^TAP version \d+$/.test(line)) {
+                format = 'tap';
+                return;
+            }
+            if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) {
+                counted = true;
+                return;
+            }
+            if (format !== 'tap' && /^✖ failing tests:$/.test(line)) {
+                afterList = true;
+                return;
+            }
+            if (afterList)
+                return;
+            if (format === 'tap') {
+                const sub = TAP_SUBTEST.exec(line);
+                if (sub) {
+                    const indent = sub[1].length;
+                    stack = stack.filter((s) => s.indent < indent);
+                    stack.push({ indent, name: sub[2] });
+                    return;
+                }
+                const r = TAP_RESULT.exec(line);
+                if (r) {
+                    const indent = r[1].length;
+                    stack = stack.filter((s) => s.indent < indent);
+                    seen.push({ path: [...stack.map((s) => s.name), r[3]], outcome: r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed' });
+                    block = undefined;
+                    errorFor = r[2] === 'not ok' ? { id: [...stack.map((s) => s.name), r[3]].join(' › '), lines: [] } : undefined;
+                    return;
+                }
+                if (block && errorFor) {
+                    // The lines of a block scalar (error: |-), more indented than its key.
+                    if (line.trim() === '' || (line.length - line.trimStart().length) > block.indent) {
+                        block.lines.push(line.trim());
+                        run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
+                        return;
+                    }
+                    block = undefined;
+                }
+                const e = /^(\s+)error: (.*)$/.exec(line);
+                if (e && errorFor) {
+                    const value = e[2].trim();
+                    if (/^[|>][-+]?$/.test(value))
+                        block = { indent: e[1].length, lines: [] };
+                    else
+                        run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
+                }
+                return;
+            }
+            const suite = SPEC_SUITE.exec(line);
+            if (suite) {
+                format = 'spec';
+                const indent = suite[1].length;
+                stack = stack.filter((s) => s.indent < indent);
+                stack.push({ indent, name: suite[2] });
+                return;
+            }
+            const r = SPEC_RESULT.exec(line);
+            if (r) {
+                format = 'spec';
+                record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed');
+                errorFor = r[2] === '✖' ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+                return;
+            }
+            if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
+                errorFor.lines.push(line.trim());
+                run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
+            }
+        },
+        finish(exitCode) {
+            if (!format || (!counted && seen.length === 0))
+                return undefined;
+            run.reader = 'node-test';
+            run.exitCode = exitCode;
+            // A suite is a test some other test is nested in: only the leaves are tests.
+            const ids = seen.map((s) => s.path.join(' › '));
+            for (const [i, s] of seen.entries()) {
+                const id = ids[i];
+                if (ids.some((other) => other.startsWith(`${id} › `)))
+                    continue;
+                run.tests[id] = s.outcome;
+            }
+            if (Object.keys(run.tests).length === 0)
+                run.cannotRun = 'node --test ran no tests';
+            return run;
+        },
+    };
+}
+/** A TAP YAML scalar as text: a quoted one unquoted, a block indicator (|, >) dropped, a plain one as it is. */
+function unquoteYaml(value) {
+    const v = value.trim();
+    if (v.length >= 2 && v.startsWith("'") && v.endsWith("'"))
+        return v.slice(1, -1).replace(/''/g, "'");
+    if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
+        try {
+            return JSON.parse(v);
+        }
+        catch {
+            return v.slice(1, -1);
+        }
+    }
+    return v.replace(/^[|>][-+]?\s*$/, '');
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/pytest.ts
+/**
+ * pytest. agent-loop runs the suite with `-rA` added to PYTEST_ADDOPTS (baseline.ts), so the short
+ * summary names every test with its outcome (`PASSED tests/a.py::test_x`); without it the summary
+ * still names the failing ones, and the progress lines (`tests/a.py ..F.`) or `-v` lines
+ * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
+ * session: nothing ran.
+ */
+
+
+const pytest_SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
+const pytest_VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
+const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
+const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+function pytestReader() {
+    const run = emptyRun(null);
+    let recognised = false;
+    let interrupted;
+    let noTests = false;
+    const collectErrors = [];
+    const outcome = (word) => (word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed');
+    const groupOfId = (id) => id.split('::')[0];
+    return {
+        name: 'pytest',
+        feed(raw) {
+            const line = plain(raw);
+            if (/^=+ test session starts =+$/.test(line)) {
+                recognised = true;
+                return;
+            }
+            if (FINAL.test(line)) {
+                recognised = true;
+                if (/no tests ran/.test(line))
+                    noTests = !/\d+ (passed|failed)/.test(line);
+                return;
+            }
+            const interrupt = /^!+ Interrupted: (.*?) !+$/.exec(line);
+            if (interrupt) {
+                interrupted = interrupt[1];
+                return;
+            }
+            const s = pytest_SUMMARY.exec(line);
+            if (s) {
+                const [, word, id, message] = s;
+                if (!id.includes('::')) {
+                    // `ERROR tests/a.py`: the file could not be collected.
+                    run.groups[id] = 'error';
+                    collectErrors.push(id);
+                    return;
+                }
+                run.tests[id] = outcome(word);
+                if (message && run.tests[id] === 'failed')
+                    run.messages[id] = clipMessage(message);
+                const g = groupOfId(id);
+                if (run.groups[g] !== 'error')
+                    run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
+                return;
+            }
+            const v = pytest_VERBOSE.exec(line);
+            if (v) {
+                const [, id, word] = v;
+                if (!run.tests[id])
+                    run.tests[id] = outcome(word);
+                const g = groupOfId(id);
+                if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
+                    run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
+                return;
+            }
+            const p = PROGRESS.exec(line);
+            if (p) {
+                const [, file, marks] = p;
+                if (run.groups[file] !== 'error' && run.groups[file] !== 'failed')
+                    run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
+            }
+        },
+        finish(exitCode) {
+            if (!recognised && Object.keys(run.tests).length === 0)
+                return undefined;
+            run.reader = 'pytest';
+            run.exitCode = exitCode;
+            // 5: no tests were collected; 4: usage error; 3: internal error.
+            if (interrupted && Object.keys(run.tests).length === 0)
+                run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
+            else if (exitCode === 5 || noTests)
+                run.cannotRun = 'pytest collected no tests';
+            else if (exitCode === 4 || exitCode === 3)
+                run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/vitest.ts
+/**
+ * Vitest. A file that passed is one line (` ✓ path (3 tests) 2ms`): its tests are not listed; a
+ * file with a failure lists each test (`✓`, `×`, `↓` skipped) under ` ❯ path`. Files that could not
+ * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
+ * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
+ */
+
+
+const vitest_FILE = /^ (✓|❯|×|↓) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
+const vitest_TEST = /^ {3,}(✓|×|↓|✗) (.+?)(?: \d+m?s)?$/;
+const FAILED = /^ FAIL {1,2}(\S+?)(?: > (.+?))?(?: \[ (\S+) \])?$/;
+function vitestReader() {
+    const run = emptyRun(null);
+    let recognised = false;
+    let file;
+    let messageFor;
+    let noFiles = false;
+    return {
+        name: 'vitest',
+        feed(raw) {
+            const line = plain(raw);
+            if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
+                recognised = true;
+                return;
+            }
+            if (/No test files found/.test(line)) {
+                recognised = true;
+                noFiles = true;
+                return;
+            }
+            if (messageFor) {
+                if (line.trim() !== '') {
+                    run.messages[messageFor] = clipMessage(line);
+                    messageFor = undefined;
+                }
+                return;
+            }
+            const f = vitest_FILE.exec(line);
+            if (f) {
+                file = f[2];
+                run.groups[file] = f[1] === '✓' ? 'passed' : f[1] === '↓' ? 'skipped' : 'failed';
+                return;
+            }
+            const failed = FAILED.exec(line);
+            if (failed) {
+                file = undefined;
+                const [, path, name, suite] = failed;
+                if (suite !== undefined || name === undefined) {
+                    run.groups[path] = 'error';
+                    messageFor = `${path}::*`;
+                }
+                else {
+                    const id = testId(path, name);
+                    run.tests[id] = 'failed';
+                    messageFor = id;
+                }
+                return;
+            }
+            const t = file ? vitest_TEST.exec(line) : null;
+            if (t && file) {
+                const [, mark, name] = t;
+                run.tests[testId(file, name)] = mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed';
+                return;
+            }
+            if (!/^ {3,}/.test(line))
+                file = undefined;
+        },
+        finish(exitCode) {
+            if (!recognised)
+                return undefined;
+            run.reader = 'vitest';
+            run.exitCode = exitCode;
+            const groups = Object.values(run.groups);
+            if (noFiles || groups.length === 0)
+                run.cannotRun = 'vitest found no test files';
+            else if (groups.every((g) => g === 'error'))
+                run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
+            return run;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/verdict/readers/index.ts
+/**
+ * Reading a suite's run per test: the JUnit report when the user names one (--junit-file),
+ * else whichever built-in reader understands the console output, fed line by line while it
+ * streams. Nothing understood: only the exit code counts (`reader` undefined).
+ */
+
+
+
+
+
+
+
+
+
+function createSuiteReader() {
+    const readers = [pytestReader(), jestReader(), vitestReader(), mochaReader(), nodeTestReader(), goTestReader(), cargoTestReader()];
+    return {
+        feed(line) {
+            for (const r of readers)
+                r.feed(line);
+        },
+        finish(exitCode, junitXml) {
+            const fromJUnit = junitXml !== undefined ? readJUnit(junitXml, exitCode) : undefined;
+            const read = readers.map((r) => r.finish(exitCode)).filter((r) => r !== undefined);
+            const size = (r) => Object.keys(r.tests).length + Object.keys(r.groups).length;
+            const best = fromJUnit ?? read.sort((a, b) => size(b) - size(a))[0] ?? emptyRun(exitCode);
+            if (exitCode === 127 || exitCode === 126)
+                best.cannotRun = `the test command could not be run (exit code ${exitCode}: ${exitCode === 127 ? 'command not found' : 'not executable'})`;
+            return best;
+        },
+    };
+}
+/** Reads a whole console output (tests, benchmarks, recorded fixtures). */
+function readSuiteOutput(output, exitCode, junitXml) {
+    const reader = createSuiteReader();
+    for (const line of output.split('\n'))
+        reader.feed(line);
+    return reader.finish(exitCode, junitXml);
+}
+/** A JUnit report as a run: each testcase `classname::name` (or `file::name`), its suite file as the group when given. */
+function readJUnit(xml, exitCode) {
+    const report = parseJUnitXml(xml);
+    if (report.cases.length === 0)
+        return undefined;
+    const run = emptyRun(exitCode);
+    run.reader = 'junit';
+    for (const c of report.cases)
+        run.tests[testId(c.classname ?? c.file, c.name)] = c.outcome;
+    for (const f of report.failed) {
+        const id = testId(f.classname ?? f.file, f.name);
+        if (run.tests[id] === 'failed')
+            run.messages[id] = clipMessage(f.message || f.details);
+    }
+    return run;
+}
+
+;// CONCATENATED MODULE: ./src/loop/testGate.ts
+/** The test gate: which command proves the work is done, and running it. */
+
+
+/**
+ * The test command detected from the repository at `cwd`; undefined when there is none. In order:
+ * a package.json test script → npm test; pytest's configuration, or test_*.py / *_test.py files
+ * at the top, in tests/ or in test/ → pytest; go.mod → go test ./...; Cargo.toml → cargo test; a
+ * Makefile with a test target → make test. A tests/ directory alone says nothing about the
+ * language (a Cargo crate has one too). Reads a few files only.
+ */
+function detectTestCommand(cwd) {
+    const at = (f) => external_node_path_default().join(cwd, f);
+    const read = (f) => {
+        try {
+            return (0,external_node_fs_namespaceObject.readFileSync)(at(f), 'utf8');
+        }
+        catch {
+            return undefined;
+        }
+    };
+    const pkg = read('package.json');
+    if (pkg !== undefined) {
+        try {
+            const scripts = JSON.parse(pkg).scripts;
+            if (scripts?.test && !/no test specified/.test(scripts.test))
+                return 'npm test';
+        }
+        catch {
+            // An unreadable package.json is not a test configuration.
+        }
+    }
+    if (['pytest.ini', 'conftest.py'].some((f) => (0,external_node_fs_namespaceObject.existsSync)(at(f))))
+        return 'pytest';
+    if (/^\[pytest\]/m.test(read('tox.ini') ?? '') || /\[tool\.pytest/.test(read('pyproject.toml') ?? '') || /\[tool:pytest\]/.test(read('setup.cfg') ?? ''))
+        return 'pytest';
+    if (['.', 'tests', 'test'].some((dir) => pythonTests(at(dir))))
+        return 'pytest';
+    if ((0,external_node_fs_namespaceObject.existsSync)(at('go.mod')))
+        return 'go test ./...';
+    if ((0,external_node_fs_namespaceObject.existsSync)(at('Cargo.toml')))
+        return 'cargo test';
+    for (const f of ['Makefile', 'makefile', 'GNUmakefile']) {
+        if (/^test\s*:/m.test(read(f) ?? ''))
+            return 'make test';
+    }
+    return undefined;
+}
+/** Whether `dir` holds a pytest-style test file (test_*.py or *_test.py), looking at its entries only. */
+function pythonTests(dir) {
+    try {
+        return (0,external_node_fs_namespaceObject.readdirSync)(dir).some((name) => /^test_.+\.py$|^.+_test\.py$/.test(name));
+    }
+    catch {
+        return false;
+    }
+}
+
+
+
+
+/**
+ * The environment the test command runs in: pytest also prints a line per passed test (-rA), so
+ * that its results can be read per test without a report file.
+ */
+function testEnv(env) {
+    const addopts = env.PYTEST_ADDOPTS ?? '';
+    return /(^|\s)-r\S*A/.test(addopts) ? env : { ...env, PYTEST_ADDOPTS: `${addopts} -rA`.trim() };
+}
+/**
+ * Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a
+ * bounded tail is kept, and every line is read per test (src/verdict/readers); with `junitFile`,
+ * the report the command writes there (removed first) is read instead.
+ */
+async function runTestCommand(command, opts) {
+    const reader = createSuiteReader();
+    if (opts.junitFile)
+        await external_node_fs_namespaceObject.promises.rm(opts.junitFile, { force: true });
+    const r = await runProcess({
+        command, shell: true, cwd: opts.cwd, env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env), timeoutMs: opts.timeoutMs, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask,
+        onLine: (line, stream, cut) => {
+            reader.feed(line);
+            opts.onLine(line, stream, cut);
+        },
+    });
+    const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
+    let xml;
+    if (opts.junitFile) {
+        try {
+            xml = readInput(opts.junitFile, 64 * MiB);
+        }
+        catch {
+            xml = undefined; // not written (the runner crashed before): the console output is read
+        }
+    }
+    const run = reader.finish(r.timedOut ? null : r.exitCode, xml);
+    if (r.timedOut)
+        run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
+    return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note, run };
+}
+
+;// CONCATENATED MODULE: ./src/util/promptDir.ts
+/** Prompt templates a user keeps in a directory (--tdd-prompts, --plan-prompts): the named files that exist, read. */
+
+
+
+function readPromptDir(option, files) {
+    const dir = external_node_path_default().resolve(option.cwd, option.value);
+    const names = Object.values(files);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        return { templates: {}, problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).` };
+    }
+    const templates = {};
+    for (const [key, file] of Object.entries(files)) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(dir, file)))
+            continue;
+        try {
+            templates[key] = readInput(external_node_path_default().join(dir, file), MiB);
+        }
+        catch (error) {
+            return { templates: {}, problem: `--${option.flag}: ${error.message}; expected a prompt template file up to 1 MiB.` };
+        }
+    }
+    return { templates };
+}
+
+;// CONCATENATED MODULE: ./src/issues/index.ts
+
+
+
+
+
+
+/** The bd CLI when `bd` is on PATH (unless preferCli is false), else the JSONL file. */
+async function createBeadsSource(options) {
+    const { issuesFile, cwd, onWarning, preferCli = true } = options;
+    if (preferCli && (await isOnPath('bd', options.envPath))) {
+        return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
+    }
+    return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
+}
+
+;// CONCATENATED MODULE: ./src/checkpoint/foreign.ts
+/**
+ * Checkpoints the run did not write. The agent has a shell, so it can write into the state
+ * directory wherever it is; a checkpoint it forges (iteration 0, a newer timestamp or sequence)
+ * would be resumed by the next run and reset --max-iterations. The slice notes every checkpoint
+ * file as it was before any agent ran; a file that appears or changes afterwards, other than the
+ * run's own, was written by something else: it is moved to `<state-dir>/quarantine/` and reported,
+ * and never resumed.
+ */
+
+
+/** Each `*.json` in `dir` with its size and modification time. */
+async function snapshotCheckpoints(dir) {
+    const out = new Map();
+    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+    for (const name of names.filter((n) => n.endsWith('.json'))) {
+        const stat = await external_node_fs_namespaceObject.promises.lstat(external_node_path_default().join(dir, name)).catch(() => undefined);
+        if (stat)
+            out.set(name, `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}`);
+    }
+    return out;
+}
+/** Names that are new or changed since `before`, the run's own file aside. Pure. */
+function foreignChanges(before, now, own) {
+    return [...now].filter(([name, stamp]) => name !== own && before.get(name) !== stamp).map(([name]) => name);
+}
+/** Moves the named files into `<stateDir>/quarantine/`; returns where each went. */
+async function quarantine(checkpointsDir, stateDir, names) {
+    const target = external_node_path_default().join(stateDir, 'quarantine');
+    await external_node_fs_namespaceObject.promises.mkdir(target, { recursive: true });
+    const moved = [];
+    for (const name of names) {
+        const to = external_node_path_default().join(target, `${Date.now()}-${name}`);
+        try {
+            await external_node_fs_namespaceObject.promises.rename(external_node_path_default().join(checkpointsDir, name), to);
+            moved.push(to);
+        }
+        catch {
+            // gone meanwhile
+        }
+    }
+    return moved;
+}
+
+;// CONCATENATED MODULE: ./src/loop/state.ts
+/**
+ * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
+ * run can stop anywhere and the next slice continues the same iteration count and history.
+ */
+
+const HISTORY_KEPT = 500;
+const FailureSchema = object({
+    class: schemas_enum(['transient', 'permanent']),
+    reason: schemas_string(),
+    message: schemas_string(),
+    retryAfterMs: schemas_number().optional(),
+});
+const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
+const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
+/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
+const TddCycleSchema = object({
+    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
+    /** The test being worked on (index into tests). */
+    index: schemas_number().int(),
+    phase: TDD_PHASE,
+    /** The red/green/refactor round, from 1 (the note's `cycle`). */
+    round: schemas_number().int().min(1),
+    /** Failed attempts of the current phase. */
+    retries: schemas_number().int(),
+    /** The commit before the current phase started (the rollback target). */
+    phaseBase: schemas_string().optional(),
+    /** The tests RED left failing. */
+    targetTests: array(schemas_string()),
+    testFile: schemas_string(),
+    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
+    lastCommit: schemas_string().optional(),
+    /** Why the previous attempt of this phase failed, for the retry prompt. */
+    lastError: TddErrorSchema.optional(),
+});
+const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'no_change', 'stuck', 'contract_violation'];
+const IterationRecordSchema = object({
+    n: schemas_number().int(),
+    issueIds: array(schemas_string()),
+    startedAt: schemas_string(),
+    durationMs: schemas_number(),
+    outcome: schemas_enum(IterationOutcomes),
+    agent: object({
+        ok: schemas_boolean(),
+        exitCode: schemas_number().nullable(),
+        signal: schemas_string().nullable(),
+        durationMs: schemas_number(),
+        failure: FailureSchema.optional(),
+        costUsd: schemas_number().optional(),
+        turns: schemas_number().optional(),
+        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
+    }),
+    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
+    /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
+    verdict: object({ kind: schemas_enum(['accepted', 'rejected', 'cannot_run']), summary: schemas_string() }).optional(),
+    workRemaining: schemas_string().optional(),
+    /** --workflow tdd: the phase this iteration worked on and what came of it. */
+    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
+});
+const CycleSchema = object({
+    issueIds: array(schemas_string()).min(1),
+    titles: array(schemas_string()),
+    branch: schemas_string().optional(),
+    /** The base branch's commit when the cycle started (recorded before its first agent run). */
+    baseTip: schemas_string().optional(),
+    startedAtIteration: schemas_number().int(),
+    iterations: schemas_number().int(),
+    /** What went wrong last time, given to the agent as context. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+    lastWorkRemaining: schemas_string().optional(),
+    sameWorkRemainingCount: schemas_number().int(),
+    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
+    sessionId: schemas_string().optional(),
+    /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
+    baselineKey: schemas_string().optional(),
+    /** Where the cycle is in its workflow (see cycle.ts). */
+    progress: object({
+        index: schemas_number().int(), retries: record(schemas_string(), schemas_number().int()), bounces: schemas_number().int(), trail: array(schemas_string()),
+    }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+    /** Timeouts and network errors in a row (the timeout policy). */
+    timeoutRetries: schemas_number().int().default(0),
+    /** Rate limits in a row (the backoff's exponent). */
+    rateLimitAttempts: schemas_number().int().default(0),
+    /** --workflow tdd only. */
+    tdd: TddCycleSchema.optional(),
+});
+const EscalationSchema = object({
+    issueIds: array(schemas_string()),
+    titles: array(schemas_string()),
+    iteration: schemas_number().int(),
+    steps: array(schemas_string()),
+    reason: schemas_string(),
+    at: schemas_string(),
+    /** The note left on the issue in the source. */
+    note: schemas_string().default(''),
+    /** What failed last in the cycle (the test output or the agent error), its end only. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+});
+const HaltReasons = [
+    'max_iterations', 'stuck', 'contract_violation', 'budget',
+    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
+    'repository_moved', 'secret_in_change', 'source_unreadable', 'baseline_unreadable',
+];
+const LoopStateSchema = object({
+    version: literal(1),
+    iteration: schemas_number().int().min(0),
+    maxIterations: schemas_number().int(),
+    failedIterations: schemas_number().int(),
+    successfulIterations: schemas_number().int(),
+    testFailures: schemas_number().int(),
+    testsPassed: schemas_boolean().nullable(),
+    issuesClosed: array(schemas_string()),
+    issuesEscalated: array(schemas_string()),
+    consecutiveEscalations: schemas_number().int(),
+    completedIterations: array(schemas_number().int()),
+    baseBranch: schemas_string().optional(),
+    currentCycle: CycleSchema.optional(),
+    halt: object({ reason: schemas_enum(HaltReasons), message: schemas_string() }).optional(),
+    slices: schemas_number().int(),
+    costUsd: schemas_number(),
+    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
+    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
+    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
+    escalations: array(EscalationSchema).default([]),
+    totalEscalations: schemas_number().int().default(0),
+    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
+    environmentFailures: schemas_number().int().default(0),
+    /** A rate limit's window: no agent runs before this time (RFC 3339). */
+    rateLimitedUntil: schemas_string().optional(),
+    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
+    parkedBranch: schemas_string().optional(),
+    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
+    pullRequests: array(object({ issueIds: array(schemas_string()), number: schemas_number().int(), url: schemas_string(), reused: schemas_boolean(), iteration: schemas_number().int() })).default([]),
+    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
+    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
+    /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
+    preexistingFailures: array(schemas_string()).default([]),
+    /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
+    issuesNoChange: array(schemas_string()).default([]),
+    /** The end of the last agent output (for the halt diagnostic). */
+    lastAgentOutput: schemas_string().default(''),
+    history: array(IterationRecordSchema),
+    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
+    compactedIterations: schemas_number().int(),
+});
+function initialLoopState(maxIterations) {
+    return {
+        version: 1,
+        iteration: 0,
+        maxIterations,
+        failedIterations: 0,
+        successfulIterations: 0,
+        testFailures: 0,
+        testsPassed: null,
+        issuesClosed: [],
+        issuesEscalated: [],
+        consecutiveEscalations: 0,
+        completedIterations: [],
+        slices: 0,
+        costUsd: 0,
+        tokens: { input: 0, output: 0 },
+        escalations: [],
+        totalEscalations: 0,
+        environmentFailures: 0,
+        pullRequests: [],
+        preexistingFailures: [],
+        issuesNoChange: [],
+        lastAgentOutput: '',
+        history: [],
+        compactedIterations: 0,
+    };
+}
+/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
+function parseLoopState(state) {
+    const parsed = LoopStateSchema.safeParse(state.loop);
+    if (parsed.success)
+        return parsed.data;
+    const first = parsed.error.issues[0];
+    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
+}
+/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
+function appendHistory(state, record) {
+    const history = [...state.history, record];
+    const drop = Math.max(0, history.length - HISTORY_KEPT);
+    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
+}
+
+;// CONCATENATED MODULE: ./src/loop/resumable.ts
+/**
+ * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
+ * status calls "would be resumed" is what run resumes): the newest resumable one (phase, then
+ * timestamp and sequence) whose loop state is one this version understands and whose timestamp is
+ * not in the future. A future timestamp is a wrong clock or a forged file (an agent writing a
+ * checkpoint dated 2099 at iteration 0 would otherwise reset --max-iterations); it is skipped and
+ * reported, and `--resume ID` still resumes it deliberately. Pure.
+ */
+
+
+/** Clocks of two machines may differ a little; a checkpoint further ahead than this is not trusted. */
+const FUTURE_SKEW_MS = 5 * 60_000;
+/** Why `run` would not resume this checkpoint by itself; undefined when it would. */
+function unrunnableReason(checkpoint, now) {
+    const time = checkpointTime(checkpoint);
+    if (time > now.getTime() + FUTURE_SKEW_MS) {
+        return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: --resume ${checkpoint.id} resumes it deliberately`;
+    }
+    if (checkpoint.state.loop !== undefined) {
+        const loop = parseLoopState(checkpoint.state);
+        if (typeof loop === 'string')
+            return loop;
+    }
+    return undefined;
+}
+function pickRunnable(checkpoints, now) {
+    const skipped = [];
+    for (const checkpoint of newestFirst(checkpoints).filter(isResumable)) {
+        const reason = unrunnableReason(checkpoint, now);
+        if (!reason)
+            return { checkpoint, skipped };
+        skipped.push({ checkpoint, reason });
+    }
+    return { checkpoint: undefined, skipped };
+}
+
+;// CONCATENATED MODULE: ./src/git/lane.ts
+class RepositoryMovedError extends Error {
+    what;
+    constructor(what) {
+        super(what);
+        this.what = what;
+        this.name = 'RepositoryMovedError';
+    }
+}
+const lane_short = (sha) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
+/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
+function laneProblem(lane, found) {
+    const moved = [];
+    if (found.head !== lane.head) {
+        moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${lane_short(found.head)}` : `on ${found.head}`}`);
+    }
+    if (found.baseTip !== lane.baseTip) {
+        moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
+    }
+    return moved.length ? moved.join('; ') : undefined;
+}
+/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
+function guardLane(git) {
+    let lane;
+    const tipOf = (branch) => git.tipOf(branch);
+    const check = async (what) => {
+        if (!lane)
+            return;
+        const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
+        const problem = laneProblem(lane, found);
+        if (problem)
+            throw new RepositoryMovedError(`something other than agent-loop moved the repository before it would ${what}: ${problem}`);
+    };
+    /** After the engine's own move: the lane follows it. */
+    const follow = async () => {
+        if (!lane)
+            return;
+        lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
+    };
+    const guarded = {
+        ...git,
+        async switchToBranch(branch, from) {
+            await git.switchToBranch(branch, from);
+            await follow();
+        },
+        async checkout(ref) {
+            await git.checkout(ref);
+            await follow();
+        },
+        async commitAll(message, options) {
+            await check('commit');
+            const committed = await git.commitAll(message, options);
+            await follow();
+            return committed;
+        },
+        async merge(branch, message) {
+            await check(`merge ${branch}`);
+            await git.merge(branch, message);
+            await follow();
+        },
+        async resetHard(ref) {
+            await check(`reset to ${ref.slice(0, 12)}`);
+            await git.resetHard(ref);
+            await follow();
+        },
+    };
+    return {
+        git: guarded,
+        async anchor(baseBranch) {
+            lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
+            return lane;
+        },
+        current: () => lane,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/diagnostic.ts
+const OUTPUT_CHARS = 500;
+const LOOP_TYPES = {
+    failure_loop: 'consecutive escalations',
+    bounce_loop: 'step bounce',
+    all_escalated: 'only escalated issues remain',
+    agent_unavailable: 'agent unavailable',
+    max_iterations: 'max iterations',
+    budget: 'budget',
+    contract_violation: 'contract violation',
+    stuck: 'stuck',
+    workflow_aborted: 'red/green/refactor workflow aborted',
+    repository_moved: 'the repository moved behind the loop',
+    secret_in_change: 'a secret in the change',
+    source_unreadable: 'the issues became unreadable',
+    baseline_unreadable: 'no verdict possible on the base branch',
+};
+const ADVICE = {
+    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
+    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
+    all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
+    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
+    max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
+    budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
+    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
+    stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+    repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
+    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
+    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
+    baseline_unreadable: 'The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent\'s work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.',
+    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
+};
+/** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
+const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
+function buildDiagnostic(input) {
+    const { state, reason } = input;
+    const involved = reason === 'failure_loop' || reason === 'all_escalated'
+        ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
+        : [];
+    const issues = involved.length > 0
+        ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
+        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
+    // A halting escalation has already closed its cycle: then its steps are in its record.
+    const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
+    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
+    return {
+        reason,
+        headline: input.message,
+        loopType: LOOP_TYPES[reason],
+        issues: dedupe(issues),
+        steps,
+        escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
+        lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+        ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
+        advice: input.advice ?? ADVICE[reason],
+        checkpointId: input.checkpointId,
+        iteration: state.iteration,
+        ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
+    };
+}
+function lastFailureOf(state, involved) {
+    const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
+    return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
+}
+const fence = (text) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
+function renderMarkdown(d) {
+    const lines = [
+        `# agent-loop halted: ${d.headline}`,
+        '',
+        `- Loop type: ${d.loopType}`,
+        `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
+        `- Steps involved: ${d.steps.join(', ') || 'none'}`,
+        `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
+        `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+        ...(d.tddError ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`] : []),
+        '',
+        `What to do: ${d.advice}`,
+        '',
+        ...(d.lastFailure
+            ? [`Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`, '', ...fence(d.lastFailure.tail), '']
+            : []),
+        `Last ${OUTPUT_CHARS} characters of agent output:`,
+        '',
+        ...fence(d.lastOutput),
+        '',
+        'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
+    ];
+    return `${lines.join('\n')}\n`;
+}
+function toDiscordMessage(d) {
+    return {
+        title: `agent-loop halted: ${d.loopType}`,
+        summary: `${d.headline}\n\n${d.advice}`,
+        fields: [
+            { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
+            { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
+            { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
+            ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
+            { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
+        ],
+        outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
+        color: 0xd73a49,
+    };
+}
+function dedupe(items) {
+    const seen = new Set();
+    return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
+}
+
+;// CONCATENATED MODULE: ./src/loop/cycle.ts
+/**
+ * The cycle step machine: one target worked through its workflow's steps. Pure.
+ * Per step: a failure is retried (with the failure as context) up to --max-retries-per-step; a
+ * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
+ * more bounces than allowed in the cycle, escalate.
+ */
+/** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
+const WORKFLOWS = {
+    implement: ['implement', 'verify'],
+};
+const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
+function transition(workflow, progress, event, maxRetriesPerStep) {
+    const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
+    switch (event.type) {
+        case 'succeeded': {
+            const index = progress.index + 1;
+            const next = { ...progress, index };
+            return index >= workflow.length ? { progress: next, decision: { kind: 'done' } } : { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'failed': {
+            const count = (progress.retries[step] ?? 0) + 1;
+            const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
+            const next = { ...progress, index: resumeAt, retries: { ...progress.retries, [step]: count }, trail: [...progress.trail, step] };
+            if (count > maxRetriesPerStep) {
+                return { progress: next, decision: { kind: 'escalate', reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`, bounceLoop: false } };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
+        }
+        case 'precondition_failed': {
+            const bounces = progress.bounces + 1;
+            const index = Math.max(0, progress.index - 1);
+            const next = { ...progress, index, bounces, trail: [...progress.trail, `${step}→${workflow[index]}`] };
+            if (bounces > maxRetriesPerStep) {
+                return { progress: next, decision: { kind: 'escalate', reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`, bounceLoop: true } };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'escalate':
+            return { progress: { ...progress, trail: [...progress.trail, step] }, decision: { kind: 'escalate', reason: event.reason, bounceLoop: false } };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/failure/policy.ts
+/**
+ * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
+ * many attempts, and what happens when they run out. Validated once at load. Pure.
+ */
+
+const PolicySchema = object({
+    /** First wait, before backoff. */
+    initialIntervalMs: schemas_number().min(0),
+    backoffCoefficient: schemas_number().min(1),
+    /** Longest single wait (a longer retry-after is still honoured). */
+    maximumIntervalMs: schemas_number().positive(),
+    /** Attempts before `onExhausted`; null: until the failure stops (rate limits). */
+    maximumAttempts: schemas_number().int().positive().nullable(),
+    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
+    countsTowardStep: schemas_boolean(),
+    /** Start the next attempt in a fresh agent session. */
+    freshSession: schemas_boolean(),
+    onExhausted: schemas_enum(['escalate', 'halt']),
+});
+/** How the loop treats a failure, by what it says about the issue and the environment. */
+const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
+const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
+    // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
+    rate_limit: { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000, maximumAttempts: null, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
+    timeout: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 4, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
+    transient: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: false, onExhausted: 'escalate' },
+    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
+    permanent_issue: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: true, onExhausted: 'escalate' },
+    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
+    permanent_environment: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 2, countsTowardStep: false, freshSession: true, onExhausted: 'halt' },
+}));
+const ENVIRONMENT_REASONS = new Set(['auth', 'billing', 'not_found', 'not_executable', 'spawn_failed', 'permission_denied']);
+const TIMEOUT_REASONS = new Set(['timeout', 'network']);
+/** Which policy applies to a failure. */
+function failureKind(failure) {
+    if (failure.reason === 'rate_limit')
+        return 'rate_limit';
+    if (TIMEOUT_REASONS.has(failure.reason))
+        return 'timeout';
+    if (failure.class === 'permanent')
+        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
+    return 'transient';
+}
+/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
+function backoffMs(policy, attempt, retryAfterMs) {
+    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
+    const capped = Math.min(exponential, policy.maximumIntervalMs);
+    return Math.max(capped, retryAfterMs ?? 0);
+}
+/** Whether `attempts` failures in a row have used up the policy. */
+function exhausted(policy, attempts) {
+    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
+}
+/** What a person must fix when the environment keeps failing. */
+function environmentAdvice(reason) {
+    switch (reason) {
+        case 'auth': return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+        case 'billing': return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+        case 'not_found':
+        case 'not_executable':
+        case 'spawn_failed': return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+        case 'permission_denied': return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+        default: return 'Fix the agent environment, then run again to resume.';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/loop/continuation.ts
+function decideContinuation(report, previous) {
+    if (!report) {
+        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
+    }
+    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
+    const same = remaining !== undefined && remaining === previous.workRemaining;
+    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
+    const decision = {
+        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
+        workRemaining: remaining,
+        sameWorkRemainingCount: sameCount,
+    };
+    if (remaining !== undefined && report.requiresContinuation === false) {
+        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
+    }
+    if (report.stuckDetected === true)
+        decision.stuck = 'the agent reported stuck_detected: true';
+    else if (sameCount >= 2)
+        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
+    return decision;
+}
+/** Complete when every target is closed in the source, or the report says no work remains. */
+function isCycleComplete(closedInSource, reportSaysDone) {
+    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
+}
+
+;// CONCATENATED MODULE: ./src/loop/prompt.ts
+const MAX_CONTEXT = 4000;
+function buildPrompt(p) {
+    const ids = p.issues.map((i) => i.id).join(', ');
+    const parts = [
+        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
+        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
+        '',
+    ];
+    for (const issue of p.issues) {
+        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
+    }
+    if (p.plan)
+        parts.push('## Plan', '', p.plan.trim(), '');
+    if (p.lastFailure) {
+        const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
+        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
+        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
+    }
+    parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
+        ? [`- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`]
+        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
+    return parts.join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/verdict/judge.ts
+/**
+ * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
+ * before the cycle (the baseline), test by test. Accepted when no test that passed at baseline
+ * fails, no new test fails, the issue's targets pass and its `verify:` commands exit 0. Tests that
+ * failed at baseline and still fail, untargeted, never block: they are reported. Pure.
+ */
+
+function judge({ baseline, now, targetTests, verify = [] }) {
+    const verdict = { kind: 'accepted', summary: '', broken: [], targetsFailing: [], verifyFailing: verify.filter((v) => v.exitCode !== 0), fixed: [], preexisting: [], targets: [...targetTests] };
+    if (now.cannotRun)
+        return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
+    if (!isReadable(baseline) || !isReadable(now)) {
+        // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
+        if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
+            return { ...verdict, kind: 'cannot_run', summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken` };
+        }
+        if (now.exitCode !== 0)
+            return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
+        return finish(verdict);
+    }
+    const message = (run, id) => run.messages[id];
+    const wasFailing = (id) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? baseline.groups[id.slice(0, -3)] === 'error' : statusOf(baseline, id) === 'failed');
+    const passesNow = (id) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in now.groups && now.groups[id.slice(0, -3)] !== 'error' : statusOf(now, id) === 'passed');
+    for (const id of failedIds(now))
+        if (!wasFailing(id))
+            verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+    for (const id of failedIds(baseline))
+        (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
+    if (targetTests.length > 0) {
+        for (const id of targetTests) {
+            if (passesNow(id))
+                continue;
+            const status = statusOf(now, id);
+            verdict.targetsFailing.push({ id, message: message(now, id) ?? (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails') });
+        }
+        verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
+    }
+    else {
+        verdict.targets = [...verdict.fixed];
+    }
+    return finish(verdict);
+}
+function finish(v) {
+    const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
+    const parts = [
+        v.broken.length ? `${v.broken.length} test(s) broken (${v.broken.slice(0, 3).map((f) => f.id).join(', ')}${v.broken.length > 3 ? ', …' : ''})` : '',
+        v.targetsFailing.length ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing.slice(0, 3).map((f) => f.id).join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})` : '',
+        v.verifyFailing.length ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}` : '',
+    ].filter(Boolean);
+    const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
+    if (blocking > 0)
+        return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
+    const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
+    const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
+    return { ...v, kind: 'accepted', summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}` };
+}
+/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
+function rejectionDetails(v, limit = 20) {
+    const lines = [];
+    const list = (heading, failures) => {
+        if (failures.length === 0)
+            return;
+        lines.push(heading);
+        for (const f of failures.slice(0, limit))
+            lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+        if (failures.length > limit)
+            lines.push(`- … and ${failures.length - limit} more`);
+    };
+    list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
+    list("The issue's tests that do not pass yet:", v.targetsFailing);
+    for (const f of v.verifyFailing)
+        lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
+    if (v.preexisting.length)
+        lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`);
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/verdict/targets.ts
+/**
+ * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
+ * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
+ * text names (by their whole id, or by a distinctive last part of it that names one test only).
+ * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
+ */
+
+const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
+function issueTargets(text, baseline) {
+    const out = { tests: [], verify: [], problems: [] };
+    const block = BLOCK.exec(text);
+    if (block) {
+        let doc;
+        try {
+            doc = dist.parse(block[2]);
+        }
+        catch (error) {
+            out.problems.push(`the agent-loop block is not valid YAML (${error.message.split('\n')[0]})`);
+        }
+        if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+            const d = doc;
+            out.tests = strings(d.tests, 'tests', out.problems);
+            out.verify = strings(d.verify, 'verify', out.problems);
+            const unknown = Object.keys(d).filter((k) => k !== 'tests' && k !== 'verify');
+            if (unknown.length)
+                out.problems.push(`the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`);
+        }
+        else if (doc !== undefined && doc !== null) {
+            out.problems.push('the agent-loop block must be a mapping with tests: and/or verify:');
+        }
+        if (out.tests.length > 0 || out.verify.length > 0)
+            return out;
+    }
+    if (baseline)
+        out.tests = namedTests(text, baseline);
+    return out;
+}
+function strings(value, key, problems) {
+    if (value === undefined || value === null)
+        return [];
+    const list = Array.isArray(value) ? value : [value];
+    const good = list.filter((v) => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+    if (good.length !== list.length)
+        problems.push(`the agent-loop block's ${key} must be a string or a list of strings`);
+    return good;
+}
+/** The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has. */
+function namedTests(text, run) {
+    const ids = [...new Set([...Object.keys(run.tests)])];
+    const found = new Set();
+    const lastPart = (id) => id.split(/::| › | > |\//).at(-1) ?? id;
+    const byLast = new Map();
+    for (const id of ids) {
+        const last = lastPart(id);
+        byLast.set(last, [...(byLast.get(last) ?? []), id]);
+    }
+    for (const id of ids) {
+        if (text.includes(id)) {
+            found.add(id);
+            continue;
+        }
+        const last = lastPart(id);
+        if (last.length < 5 || (byLast.get(last) ?? []).length !== 1)
+            continue;
+        if (new RegExp(`(^|[^\\w])${targets_escape(last)}($|[^\\w])`).test(text))
+            found.add(id);
+    }
+    return [...found];
+}
+const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+;// CONCATENATED MODULE: ./src/loop/iteration.ts
+/**
+ * One iteration of a cycle: the agent's turn (the implement step), then, when the agent says the
+ * work is done, the verify step (its precondition, then the test gate). What happens after a
+ * failure comes from the retry policy table; where the cycle goes next from the step machine.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+const WORKFLOW = WORKFLOWS.implement;
+const OUTPUT_KEPT = 2000;
+async function runIteration(deps, before, baseline) {
+    const { settings, logger, clock, source, agent, git } = deps;
+    const cycle = before.currentCycle;
+    const n = before.iteration + 1;
+    const started = clock.now();
+    const tag = `[iteration ${n}/${settings.maxIterations}]`;
+    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
+    // What the issue must make pass: its agent-loop block, or the tests its text names.
+    const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
+    // The previous failure's output goes back to the agent: masked like every other output.
+    const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
+        issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
+        plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
+        ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
+    }));
+    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
+    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
+    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
+    await pruneIterationLogs(logDir, LOGS_KEPT - 1);
+    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
+    const result = await agent.run({
+        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
+        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
+        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
+        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
+        resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
+    });
+    if (deps.signal?.aborted)
+        return { state: before, interrupted: true };
+    if (settings.iterationDelaySeconds > 0)
+        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
+    const after = afterAgentRun(before, cycle, n, started, result);
+    const record = after.record;
+    let state = { ...after.state, currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined } };
+    logUsage(deps, n, result, state);
+    const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
+    const setCycle = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, ...patch } });
+    const step = (s, event) => {
+        const c = s.currentCycle;
+        const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
+        return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+    };
+    // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
+    let failure = result.failure;
+    if (result.ok && (result.permissionDenials ?? 0) > 0 && git && state.baseBranch && !(await git.hasWorkSince(state.baseBranch))) {
+        failure = { class: 'permanent', reason: 'permission_denied', message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing` };
+    }
+    if (failure) {
+        const kind = failureKind(failure);
+        const policy = POLICIES[kind];
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null, policy: kind });
+        state = setCycle({ ...state, failedIterations: state.failedIterations + 1 }, { lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined });
+        const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
+        switch (kind) {
+            case 'rate_limit': {
+                const attempts = state.currentCycle.rateLimitAttempts + 1;
+                state = setCycle(state, { rateLimitAttempts: attempts });
+                return { state: close(state, failed), waitMs: backoffMs(policy, attempts, failure.retryAfterMs) };
+            }
+            case 'timeout': {
+                const attempts = state.currentCycle.timeoutRetries + 1;
+                state = setCycle(state, { timeoutRetries: attempts });
+                if (exhausted(policy, attempts)) {
+                    return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row (${policy.maximumAttempts - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
+                }
+                return { state: close(state, failed) };
+            }
+            case 'permanent_environment': {
+                const attempts = state.environmentFailures + 1;
+                state = { ...state, environmentFailures: attempts };
+                if (exhausted(policy, attempts)) {
+                    return {
+                        state: close(state, failed),
+                        halt: agentUnavailable(attempts, failure),
+                    };
+                }
+                return { state: close(state, failed) };
+            }
+            default: {
+                // transient and permanent_issue: the step's retries, with the failure as context (and a fresh session).
+                const t = step({ ...state, environmentFailures: 0 }, { type: 'failed', reason: failure.message });
+                state = t.state;
+                if (t.decision.kind === 'escalate')
+                    return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
+                return { state: close(state, failed) };
+            }
+        }
+    }
+    state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
+    // Defensive validation of the report (seed 004).
+    const current = state.currentCycle;
+    const decision = decideContinuation(result.report, { workRemaining: current.lastWorkRemaining, sameCount: current.sameWorkRemainingCount });
+    state = setCycle(state, { lastWorkRemaining: decision.workRemaining, sameWorkRemainingCount: decision.sameWorkRemainingCount });
+    record.workRemaining = decision.workRemaining;
+    let violation;
+    if (decision.contractViolation) {
+        const { workRemaining } = decision.contractViolation;
+        violation = {
+            timestamp: rfc3339(clock.now()), type: 'validation_error', iteration: n, issueIds: cycle.issueIds,
+            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
+            details: { work_remaining: workRemaining, requires_continuation: false, override: settings.strict ? 'halt' : 'forced_true' },
+        };
+        if (settings.strict) {
+            logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
+            return {
+                state: close(state, { ...record, outcome: 'contract_violation' }), violation,
+                halt: { reason: 'contract_violation', message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)` },
+            };
+        }
+        logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
+    }
+    if (decision.stuck) {
+        logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
+        const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
+        return { state: close(t.state, { ...record, outcome: 'stuck' }), violation, escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false } };
+    }
+    // Completion check: the targets are closed in the source, or the report says no work remains.
+    const closed = await Promise.all(cycle.issueIds.map(async (id) => { const i = await source.get(id); return i ? isClosed(i) : false; }));
+    if (!isCycleComplete(closed, decision.reportSaysDone)) {
+        logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
+        return { state: close(state, record), violation };
+    }
+    // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
+    state = step(state, { type: 'succeeded' }).state;
+    const base = state.baseBranch;
+    const changed = !(git && base) || (await git.hasWorkSince(base));
+    for (const problem of targets.problems)
+        logger.warn('issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, { iteration: n });
+    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+    const gate = await judgeWork(deps, baseline, targets);
+    if (!gate)
+        return { state: before, interrupted: true };
+    const { tests, verdict } = gate;
+    record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
+    record.verdict = { kind: verdict.kind, summary: verdict.summary };
+    state = { ...state, testsPassed: tests.passed };
+    if (verdict.kind === 'cannot_run') {
+        // A real step back: nothing could be verified.
+        logger.warn('step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, { iteration: n, from: 'verify', to: 'implement' });
+        const t = step(state, { type: 'precondition_failed', reason: verdict.summary });
+        state = setCycle(t.state, { lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail } });
+        const bounced = close(state, { ...record, outcome: 'bounced' });
+        if (t.decision.kind === 'escalate')
+            return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
+        return { state: bounced, violation };
+    }
+    if (verdict.kind === 'rejected') {
+        logger.warn('tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, { iteration: n, exitCode: tests.exitCode, broken: verdict.broken.map((f) => f.id), targetsFailing: verdict.targetsFailing.map((f) => f.id) });
+        // Read per test: each broken test and failing target with its message; else the exit code and the output.
+        const perTest = tests.run !== undefined && isReadable(tests.run);
+        const details = perTest ? rejectionDetails(verdict) : '';
+        const message = perTest || verdict.verifyFailing.length > 0 ? verdict.summary : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
+        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
+        const t = step(state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
+        state = close(t.state, { ...record, outcome: 'tests_failed' });
+        if (t.decision.kind === 'escalate')
+            return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
+        return { state, violation };
+    }
+    state = { ...state, preexistingFailures: verdict.preexisting };
+    if (!changed && !closed.every(Boolean)) {
+        // Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce.
+        const named = targets.tests.length > 0 || targets.verify.length > 0;
+        const why = named
+            ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
+            : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
+        const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
+        const noChange = [];
+        for (const [i, id] of cycle.issueIds.entries()) {
+            if (closed[i])
+                continue;
+            if (!named && source.markNoChange) {
+                await source.markNoChange(id, note);
+                noChange.push(id);
+            }
+            else {
+                await source.close(id, note);
+            }
+        }
+        const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
+        logger.info('cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
+        state = {
+            ...state, consecutiveEscalations: 0,
+            issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
+            issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
+            completedIterations: [...state.completedIterations, n],
+        };
+        return { state: close(state, { ...record, outcome: 'no_change' }), violation, cycleDone: true, noChange: true };
+    }
+    // Success: close what the agent did not; with pull requests, their merge closes the issues.
+    const viaPullRequest = settings.onSuccess === 'pull-request';
+    if (!viaPullRequest) {
+        for (const [i, id] of cycle.issueIds.entries()) {
+            if (!closed[i])
+                await source.close(id, `agent-loop: accepted at iteration ${n}: ${verdict.summary}`);
+        }
+    }
+    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting });
+    state = {
+        ...state, consecutiveEscalations: 0,
+        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
+        completedIterations: [...state.completedIterations, n],
+    };
+    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
+}
+/**
+ * Runs the suite and the issue's verify: commands and judges them against the baseline. A
+ * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
+ * and does not count). undefined: interrupted.
+ */
+async function judgeWork(deps, baseline, targets) {
+    const { settings, logger } = deps;
+    const once = async () => {
+        const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+        if (deps.signal?.aborted)
+            return undefined;
+        const verify = [];
+        for (const command of targets.verify) {
+            const r = await deps.runTests(command, deps.signal, 'verify');
+            if (deps.signal?.aborted)
+                return undefined;
+            verify.push({ command, exitCode: r.exitCode, tail: r.tail });
+        }
+        const now = tests.run ?? emptyRun(tests.exitCode);
+        return { tests, verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify }) };
+    };
+    const first = await once();
+    if (!first || first.verdict.kind !== 'rejected' || first.verdict.broken.length === 0 || !first.tests.run || !isReadable(first.tests.run))
+        return first;
+    logger.info('tests.confirm', `${first.verdict.broken.length} test(s) that passed before fail now; running the tests once more to tell a regression from a flaky test.`);
+    const second = await once();
+    if (!second)
+        return undefined;
+    const confirmed = new Set(second.verdict.broken.map((f) => f.id));
+    const flaky = first.verdict.broken.filter((f) => !confirmed.has(f.id)).map((f) => f.id);
+    if (flaky.length)
+        logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
+    return second;
+}
+function logUsage(deps, n, result, state) {
+    if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
+        return;
+    const parts = [
+        result.turns !== undefined ? `${result.turns} turns` : undefined,
+        result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
+        result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
+    ].filter(Boolean);
+    deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
+        iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
+        tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
+    });
+}
+/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
+function agentUnavailable(attempts, failure) {
+    return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
+}
+/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
+function afterAgentRun(before, cycle, n, started, result) {
+    const record = {
+        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+        agent: {
+            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
+            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+        },
+    };
+    const state = {
+        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
+        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
+        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
+    };
+    return { record, state };
+}
+function describeTargets(cycle) {
+    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+;// CONCATENATED MODULE: ./src/tdd/decide.ts
+/** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
+const TDD_MAX_RETRIES = 5;
+/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting". */
+const TDD_TIMEOUT_RETRIES = 3;
+/** Seed 003's summary table, every row, for the log, the docs and the tests. */
+const TDD_FAILURE_TABLE = [
+    { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
+    { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
+    { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
+    { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
+    { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
+    { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
+    { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
+    { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
+];
+const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
+function decidePhase(o) {
+    const attempts = o.retries + 1;
+    const details = o.tests.summary;
+    const retryOr = (error, exhausted) => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
+    const abort = (type, message) => ({ kind: 'abort', error: { type, message, details } });
+    const compileError = (what) => retryOr({ type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
+    switch (o.phase) {
+        case 'RED': {
+            if (o.reportedDuplicate || !o.changed) {
+                return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
+            }
+            if (o.tests.passed) {
+                return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
+            }
+            if (o.tests.compileError)
+                return compileError('The new test');
+            return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
+        }
+        case 'GREEN': {
+            if (o.tests.passed)
+                return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
+            if (o.tests.compileError)
+                return compileError('The implementation');
+            const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
+            if (broken.length > 0) {
+                return retryOr({ type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
+            }
+            return retryOr({ type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
+        }
+        case 'REFACTOR': {
+            if (o.tests.passed)
+                return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
+            const error = o.tests.compileError
+                ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
+                : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
+            return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/tdd/notes.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
+ * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
+ * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
+ * rollback (`git reset --hard`) takes the state back with the commits.
+ */
+
+
+
+
+
+const NOTES_REF = 'refs/notes/agent-loop';
+/** Seed 003's "Error Types" table, in its order. */
+const TDD_ERROR_TYPES = [
+    'COMPILATION_ERROR',
+    'TEST_UNEXPECTED_PASS',
+    'TEST_UNEXPECTED_FAIL',
+    'IMPLEMENTATION_FAILED',
+    'REGRESSION',
+    'DUPLICATE_TEST',
+    'API_RATE_LIMIT',
+    'NETWORK_TIMEOUT',
+    'WORKFLOW_ABORTED',
+];
+/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
+const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
+const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
+const notes_TddErrorSchema = object({
+    type: schemas_enum(TDD_ERROR_TYPES),
+    message: schemas_string(),
+    details: schemas_string(),
+    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
+    retry_count: schemas_number().int().min(0),
+    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
+    timestamp: iso_datetime({ offset: true }),
+});
+/**
+ * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
+ * error occurs": absent or null otherwise. Unknown keys are dropped on read.
+ */
+const TddNoteSchema = object({
+    /** The phase this commit finished (or failed in). */
+    phase: schemas_enum(TDD_PHASES),
+    /** Where a resumed run starts. */
+    next_phase: schemas_enum(TDD_PHASES),
+    /** The red/green/refactor cycle, from 1. */
+    cycle: schemas_number().int().min(1),
+    current_test: object({
+        description: schemas_string(),
+        test_file: schemas_string(),
+    }),
+    test_result: schemas_enum(TDD_TEST_RESULTS),
+    error: notes_TddErrorSchema.nullable().optional(),
+});
+/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
+const notesGit = gitRunner;
+async function must(git, args) {
+    const r = await git.run(args);
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return r.stdout;
+}
+/**
+ * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
+ * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
+ * Throws on a note that does not match the schema (it could not be read back) and on git failure.
+ */
+async function writeNote(git, commit, note) {
+    const valid = TddNoteSchema.safeParse(note);
+    if (!valid.success)
+        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
+    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
+    try {
+        const file = external_node_path_default().join(dir, 'note.json');
+        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
+        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
+ * not JSON or not a note this version understands (never a throw for those). Throws GitError when
+ * git fails otherwise, e.g. `commit` does not exist.
+ */
+async function readNote(git, commit) {
+    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
+    const r = await git.run(args);
+    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
+    if (r.code === 1)
+        return undefined;
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return parseNote(r.stdout, commit);
+}
+/** Parses a note's text. Pure. */
+function parseNote(text, commit) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (error) {
+        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
+    }
+    const parsed = TddNoteSchema.safeParse(json);
+    if (parsed.success)
+        return parsed.data;
+    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
+}
+function isInvalidNote(value) {
+    return value !== undefined && 'invalid' in value;
+}
+/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
+const NEWEST_NOTE_DEPTH = 10_000;
+/**
+ * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
+ * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
+ * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
+ * `onInvalid` hears about each invalid note skipped.
+ */
+async function newestNote(git, branch = 'HEAD', options = {}) {
+    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[1])
+        .filter((commit) => commit !== undefined && commit !== ''));
+    if (noted.size === 0)
+        return undefined;
+    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((commit) => noted.has(commit));
+    for (const commit of commits) {
+        const note = await readNote(git, commit);
+        if (note === undefined)
+            continue;
+        if (isInvalidNote(note)) {
+            options.onInvalid?.(commit, note.invalid);
+            continue;
+        }
+        return { commit, note };
+    }
+    return undefined;
+}
+/**
+ * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
+ * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
+ */
+function fetchNotesArgs(remote) {
+    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
+}
+/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
+function pushNotesArgs(remote) {
+    return ['push', remote, NOTES_REF];
+}
+function describeIssue(error) {
+    const first = error.issues[0];
+    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/tdd/prompts.ts
+const REPORT = `End your final message with this report block:
+
+\`\`\`yaml
+work_remaining: 0
+requires_continuation: false
+summary: <one line on what you did>
+\`\`\``;
+const prompts_DEFAULT_TEMPLATES = {
+    RED: `You are the test agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+Test list:
+{{tests}}
+
+Write exactly ONE new failing test, for: {{test}}
+- Only the test: do not implement the behaviour, do not change non-test code.
+- It must compile and run, and fail because the behaviour is missing (not because of a syntax error or a missing import).
+- If a test for this already exists, write nothing and add \`duplicate_test: true\` to the report block.
+- Check it with: {{testCommand}} (it must fail, on your new test).
+{{failure}}
+${REPORT}
+`,
+    GREEN: `You are the implementing agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+The failing test for "{{test}}" is in {{testFile}}. Make it pass with the simplest change, without breaking any other test and without changing the test.
+Check with: {{testCommand}} (everything must pass).
+{{failure}}
+${REPORT}
+`,
+    REFACTOR: `You are the refactor agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+All tests pass after implementing "{{test}}" (test in {{testFile}}). Improve the code's structure and names where it helps, without changing behaviour and without changing tests. Changing nothing is fine.
+Every test must still pass: {{testCommand}}.
+{{failure}}
+${REPORT}
+`,
+};
+/** Fills `{{name}}` placeholders; unknown ones are left as they are. */
+function renderPrompt(template, values) {
+    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+/** The "previous attempt" section of a retry prompt. */
+function prompts_failureSection(message, details) {
+    return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
+}
+
+;// CONCATENATED MODULE: ./src/tdd/testList.ts
+const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
+function parseTestList(text, fallbackDescription) {
+    const items = [];
+    for (const line of text.split(/\r?\n/)) {
+        const m = ITEM.exec(line);
+        if (!m)
+            continue;
+        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+    }
+    return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
+}
+/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
+function nextPending(tests) {
+    return tests.findIndex((t) => t.status === 'pending');
+}
+/** The list with one test's status changed. */
+function markTest(tests, index, status) {
+    return tests.map((t, i) => (i === index ? { ...t, status } : t));
+}
+/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
+function renderTestList(tests) {
+    return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/tdd/iteration.ts
 /**
  * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003): one agent run for
@@ -25975,6 +27046,117 @@ function noteOf(tdd, test, phase, next, result, error) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/verdict/baseline.ts
+/**
+ * The baseline: the suite as it stood on a cycle's starting tree, per test, run before the cycle's
+ * first agent run. Kept in `<state-dir>/baselines/<key>.json`, keyed by the starting commit and
+ * the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
+ * reads it instead of running the suite again.
+ */
+
+
+
+
+
+const BASELINES_DIR = 'baselines';
+/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
+function baselineKey(tree, command, junitFile) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${tree}\0${command}\0${junitFile ?? ''}`).digest('hex').slice(0, 24);
+}
+function baselineStore(stateDir, mask) {
+    const file = (key) => external_node_path_default().join(stateDir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+    return {
+        async load(key) {
+            try {
+                const run = JSON.parse(await external_node_fs_namespaceObject.promises.readFile(file(key), 'utf8'));
+                // A file that is not a run (hand-edited, cut short) is run again, never trusted.
+                if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object')
+                    return undefined;
+                return run;
+            }
+            catch {
+                return undefined;
+            }
+        },
+        async save(key, run) {
+            await stateFiles(stateDir, mask).write(file(key), `${JSON.stringify(run)}\n`);
+        },
+    };
+}
+/**
+ * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
+ * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
+ */
+function baselineProblem(run, command) {
+    if (run.cannotRun && (run.exitCode === 127 || run.exitCode === 126)) {
+        return {
+            message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
+            advice: 'Give a test command that runs here (--test-command), or install what it needs, then run again.',
+        };
+    }
+    if (isReadable(run) || run.exitCode === 0 || run.cannotRun)
+        return undefined;
+    return {
+        message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
+        advice: 'Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch\'s suite green, then run again. No agent ran.',
+    };
+}
+/** One line on a baseline for the log. Pure. */
+function describeBaseline(run) {
+    if (!isReadable(run))
+        return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
+    const failing = failedIds(run);
+    const total = Object.keys(run.tests).length;
+    return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+}
+
+;// CONCATENATED MODULE: ./src/loop/baseline.ts
+/**
+ * A cycle's baseline: the suite run on the tree the cycle starts from, before its first agent run
+ * (src/verdict/baseline.ts keeps it, keyed by that commit and the command). Every verdict in the
+ * cycle compares the agent's work with it.
+ */
+
+
+
+/**
+ * The current cycle's baseline: read from the state directory when this tree's was kept, else run
+ * now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
+ * judged by the exit code alone, and says so). A red baseline that cannot be read per test halts.
+ */
+async function cycleBaseline(deps, state, checkpointId) {
+    const { settings, logger, git } = deps;
+    const cycle = state.currentCycle;
+    const store = baselineStore(deps.stateDir, deps.redact);
+    const junit = deps.tddSettings?.junitFile;
+    const key = cycle.baselineKey ?? baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
+    const withKey = (s) => ({ ...s, currentCycle: { ...s.currentCycle, baselineKey: key } });
+    const check = (run, s) => {
+        const problem = baselineProblem(run, settings.testCommand);
+        if (problem)
+            return { state: s, run, halt: { reason: 'baseline_unreadable', message: `NO VERDICT POSSIBLE: ${problem.message}`, advice: problem.advice } };
+        return { state: s, run };
+    };
+    const kept = await store.load(key);
+    if (kept) {
+        if (!cycle.baselineKey)
+            logger.info('tests.baseline', `Baseline for this tree already known (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`, { key });
+        return check(kept, withKey(state));
+    }
+    if (cycle.iterations > 0) {
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
+        return { state: withKey(state), run: undefined };
+    }
+    logger.info('tests.baseline', `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand });
+    const outcome = await deps.runTests(settings.testCommand, deps.signal, 'baseline');
+    if (deps.signal?.aborted)
+        return { state, interrupted: true };
+    const run = outcome.run ?? emptyRun(outcome.exitCode);
+    await store.save(key, run);
+    logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, { key, exitCode: outcome.exitCode, reader: run.reader ?? null });
+    return check(run, withKey(state));
+}
+
 ;// CONCATENATED MODULE: ./src/loop/result.ts
 function buildResult(input) {
     const { state } = input;
@@ -25990,6 +27172,8 @@ function buildResult(input) {
         testsPassed: state.testsPassed,
         issuesClosed: state.issuesClosed,
         issuesEscalated: state.issuesEscalated,
+        issuesNoChange: state.issuesNoChange,
+        preexistingFailures: state.preexistingFailures,
         pullRequests: state.pullRequests,
         completedIterations: state.completedIterations,
         checkpointId: input.checkpointId,
@@ -26013,6 +27197,8 @@ function summaryLine(r) {
         head,
         `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
         `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.issuesNoChange.length ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`] : []),
+        ...(r.preexistingFailures.length ? [`  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`] : []),
         ...(r.pullRequests.length ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`] : []),
         ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
         `  checkpoint ${r.checkpointId}`,
@@ -26026,6 +27212,7 @@ function summaryLine(r) {
  * slice's bounds are reached; escalate cycles that cannot go on and detect failure loops with
  * counters kept in the checkpoint; write the checkpoint after every iteration.
  */
+
 
 
 
@@ -26297,8 +27484,22 @@ async function runSlice(unguarded) {
             }
             onCycleBranch = true;
             // 4. One iteration, then what it means for the cycle and the run.
+            let baseline;
+            if (settings.workflow !== 'tdd') {
+                // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
+                const hadKey = state.currentCycle?.baselineKey !== undefined;
+                const b = await cycleBaseline(deps, state, checkpointId);
+                if (b.interrupted)
+                    return finish('continuing', undefined, true);
+                state = b.state;
+                if (b.halt)
+                    return finish('halted', b.halt);
+                if (!hadKey)
+                    await save('continuing');
+                baseline = b.run;
+            }
             const cycle = state.currentCycle;
-            const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
+            const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state, baseline);
             if (outcome.interrupted)
                 return finish('continuing', undefined, true);
             state = outcome.state;
@@ -26311,7 +27512,7 @@ async function runSlice(unguarded) {
                 const unreadable = await unreadableSource();
                 if (unreadable)
                     return finish('halted', unreadable);
-                const published = await finishCycleInGit(deps, state, cycle);
+                const published = outcome.noChange ? await dropEmptyCycle(deps, state, cycle) : await finishCycleInGit(deps, state, cycle);
                 state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
             }
             if (outcome.escalate) {
@@ -26357,7 +27558,8 @@ async function finishCycleInGit(deps, state, cycle) {
     const subject = `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
     const committed = await git.commitAll(subject);
     if (settings.onSuccess === 'pull-request' && deps.publisher) {
-        const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration };
+        const verdict = state.history.at(-1)?.verdict?.summary;
+        const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration, ...(verdict ? { verdict } : {}), preexisting: state.preexistingFailures };
         const pr = await deps.publisher.publish(work);
         await git.checkout(state.baseBranch);
         logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
@@ -26376,6 +27578,17 @@ async function finishCycleInGit(deps, state, cycle) {
     }
     return undefined;
 }
+/** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
+async function dropEmptyCycle(deps, state, cycle) {
+    const { git } = deps;
+    if (!git || !cycle.branch || !state.baseBranch)
+        return undefined;
+    await git.checkout(state.baseBranch);
+    if ((await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
+        await git.deleteBranch(cycle.branch);
+    deps.logger.info('git.no_change', `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`);
+    return undefined;
+}
 /** Pushes an escalated cycle's branch; a failure is a warning (the escalation itself stands). */
 async function keepBranch(deps, branch) {
     try {
@@ -26390,7 +27603,7 @@ async function keepBranch(deps, branch) {
 async function selectTargets(source, state, batch, sliceStartIteration, only) {
     // Issues closed in this run stay done even when the base branch's issue file still lists them
     // open (--on-success branch leaves the closing commit on the cycle's branch).
-    const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && (!only || only.includes(i.id)));
+    const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && !state.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
     // Across slices the label decides (removing it makes the issue eligible again); within this
     // slice the escalations themselves, in case a label could not be written.
     const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
@@ -26939,6 +28152,7 @@ function guardIssues(source, redact) {
         },
         close: (id, reason) => source.close(id, reason),
         markEscalated: (id, note) => source.markEscalated(id, note),
+        ...(source.markNoChange ? { markNoChange: (id, note) => source.markNoChange(id, note) } : {}),
         ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
         ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
         ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
@@ -27099,11 +28313,15 @@ async function runCommand(options, io) {
                 }
                 : undefined,
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-            runTests: async (command, signal) => {
+            runTests: async (command, signal, purpose) => {
                 const pids = [];
+                // What the test command writes into the work tree (a JUnit report, caches) is never committed.
+                const before = git ? new Set(await git.untracked()) : undefined;
                 try {
                     return await runTestCommand(command, {
-                        cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact,
+                        cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact, ...(purpose ? { purpose } : {}),
+                        // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
+                        ...(options.junitFile && command === testCommand && purpose ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) } : {}),
                         onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
                         onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
                     });
@@ -27111,6 +28329,8 @@ async function runCommand(options, io) {
                 finally {
                     for (const pid of pids)
                         registry.exited(pid);
+                    if (git && before)
+                        await excludeWritten(git, before, logger);
                 }
             },
         });
@@ -27133,6 +28353,14 @@ async function runCommand(options, io) {
         if (!io.session)
             session.release();
     }
+}
+/** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
+async function excludeWritten(git, before, logger) {
+    const written = (await git.untracked()).filter((p) => !before.has(p));
+    for (const p of written)
+        await git.exclude(p, { file: !p.endsWith('/') });
+    if (written.length > 0)
+        logger.info('tests.excluded', `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`, { paths: written });
 }
 
 ;// CONCATENATED MODULE: ./src/cli/plan.ts
@@ -27297,6 +28525,8 @@ function readLoopProgress(state) {
         consecutiveEscalations: typeof loop.consecutiveEscalations === 'number' ? loop.consecutiveEscalations : null,
         totalEscalations: typeof loop.totalEscalations === 'number' ? loop.totalEscalations : null,
         rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
+        preexistingFailures: ids(loop.preexistingFailures),
+        issuesNoChange: ids(loop.issuesNoChange),
     };
 }
 function readPipelineProgress(cp) {
@@ -27431,8 +28661,12 @@ function describeLoop(loop) {
         lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
     if (loop.issuesEscalated !== null)
         lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
+    if (loop.issuesNoChange?.length)
+        lines.push(`  no change:  ${listIds(loop.issuesNoChange)} (labelled agent-loop:no-change, left open)`);
     if (loop.currentCycleIssueIds !== null)
         lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
+    if (loop.preexistingFailures?.length)
+        lines.push(`  failing before, not targeted: ${listIds(loop.preexistingFailures.slice(0, 20))}${loop.preexistingFailures.length > 20 ? ` and ${loop.preexistingFailures.length - 20} more` : ''}`);
     if (loop.haltReason !== null)
         lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
     if (loop.totalEscalations)

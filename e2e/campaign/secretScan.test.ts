@@ -66,7 +66,13 @@ const LEAKY_DONE = `printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires
 /** The repository's test prints the secrets it sees when it fails (a test that dumps its environment). */
 const LEAKY_CHECK = `#!/bin/sh
 v=$(cat value.txt)
-if [ "$v" = good ]; then echo "check: ok"; exit 0; fi
+echo "TAP version 13"
+if [ "$v" = good ]; then echo "ok 1 - value_is_good"; echo "1..1"; echo "check: ok"; exit 0; fi
+echo "not ok 1 - value_is_good"
+echo "  ---"
+echo "  error: value is $v with $ANTHROPIC_API_KEY and $DB_PASSWORD"
+echo "  ..."
+echo "1..1"
 echo "ASSERTION FAILED: value.txt is '$v' (env: $ANTHROPIC_API_KEY $DB_PASSWORD)"
 echo "token in fixture: $(printf %s "$ANTHROPIC_API_KEY" | base64 -w0)" >&2
 exit 1
@@ -203,8 +209,8 @@ ${LEAKY_DONE}`);
     servicesOptions.restFallback = gh.url;
     const hook = await discord();
     // A user pasted tokens into the issues: the title reaches commit messages and the pull request's title.
-    gh.addIssue({ title: `Make the value good (was failing with ${GHP})`, body: `Seen with GITHUB_TOKEN=${token}`, labels: ['agent-loop'] });
-    gh.addIssue({ title: 'Hopeless', body: `password ${PASSWORD}`, labels: ['agent-loop'] });
+    gh.addIssue({ title: `Make the value good (was failing with ${GHP})`, body: `value_is_good fails. Seen with GITHUB_TOKEN=${token}`, labels: ['agent-loop'] });
+    gh.addIssue({ title: 'Hopeless', body: `value_is_good, password ${PASSWORD}`, labels: ['agent-loop'] });
     const agent = await writeAgent(sb, 'leaky', `${LEAK}
 case "$AGENT_LOOP_ISSUE_IDS" in
   1) [ -e "$NOTES/tried" ] && echo good > value.txt; touch "$NOTES/tried";;

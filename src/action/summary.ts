@@ -19,6 +19,8 @@ export function resultOutputs(r: RunResult, redact: (text: string) => string): R
     'successful-iterations': String(r.successfulIterations),
     'issues-closed': r.issuesClosed.join(','),
     'issues-escalated': r.issuesEscalated.join(','),
+    'issues-no-change': r.issuesNoChange.join(','),
+    'preexisting-failures': r.preexistingFailures.join(','),
     'pull-requests': r.pullRequests.map((p) => p.url).join(','),
     'checkpoint-id': r.checkpointId,
     'cost-usd': r.costUsd.toFixed(4),
@@ -48,6 +50,8 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   lines.push(`| ${prs.length > 0 ? 'done' : 'closed'} | ${r.issuesClosed.map(issueRef).join(', ') || 'none'} |`);
   if (prs.length > 0) lines.push(`| pull requests | ${prs.map((p) => `[#${p.number}](${p.url}) (${p.issueIds.map(issueRef).join(', ')}${p.reused ? ', updated' : ''})`).join(', ')} |`);
   lines.push(`| escalated | ${r.issuesEscalated.map(issueRef).join(', ') || 'none'} |`);
+  if (r.issuesNoChange.length > 0) lines.push(`| no change needed (left open, \`agent-loop:no-change\`) | ${r.issuesNoChange.map(issueRef).join(', ')} |`);
+  if (r.preexistingFailures.length > 0) lines.push(`| failing before, not targeted | ${r.preexistingFailures.slice(0, 20).map((id) => `\`${escape(id)}\``).join(', ')}${r.preexistingFailures.length > 20 ? `, … (${r.preexistingFailures.length})` : ''} |`);
   const outsiders = ctx.skippedOutsiders ?? [];
   lines.push(`| skipped (author not allowed) | ${outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ') || 'none'} |`, '');
 
@@ -57,7 +61,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
     lines.push('| # | issue | outcome | agent | tests | duration | cost |', '|---|---|---|---|---|---|---|');
     for (const h of rows) {
       const agent = h.agent.ok ? 'ok' : `${h.agent.failure?.class ?? 'failed'} ${h.agent.failure?.reason ?? ''}`.trim();
-      const tests = h.tests ? (h.tests.passed ? 'passed' : `failed (${h.tests.exitCode})`) : '—';
+      const tests = h.verdict ? `${h.verdict.kind}: ${escape(h.verdict.summary)}` : h.tests ? (h.tests.passed ? 'passed' : `failed (${h.tests.exitCode})`) : '—';
       lines.push(`| ${h.n} | ${h.issueIds.map(issueRef).join(', ')} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`);
     }
     lines.push('', ...gantt(rows.slice(-GANTT_ROWS)), '');

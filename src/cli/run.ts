@@ -14,7 +14,7 @@ import { readPromptDir } from '../util/promptDir.js';
 import { StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, exitCodeFor, summaryLine } from '../loop/result.js';
 import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
-import { type LoggerOptions, createLogger } from '../report/logger.js';
+import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discord.js';
@@ -139,16 +139,21 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         }
         : undefined,
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-      runTests: async (command, signal) => {
+      runTests: async (command, signal, purpose) => {
         const pids: number[] = [];
+        // What the test command writes into the work tree (a JUnit report, caches) is never committed.
+        const before = git ? new Set(await git.untracked()) : undefined;
         try {
           return await runTestCommand(command, {
-            cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact,
+            cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact, ...(purpose ? { purpose } : {}),
+            // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
+            ...(options.junitFile && command === testCommand && purpose ? { junitFile: path.resolve(io.cwd, options.junitFile) } : {}),
             onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
             onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
           });
         } finally {
           for (const pid of pids) registry.exited(pid);
+          if (git && before) await excludeWritten(git, before, logger);
         }
       },
     });
@@ -168,4 +173,11 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   } finally {
     if (!io.session) session.release();
   }
+}
+
+/** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
+async function excludeWritten(git: Git, before: Set<string>, logger: Logger): Promise<void> {
+  const written = (await git.untracked()).filter((p) => !before.has(p));
+  for (const p of written) await git.exclude(p, { file: !p.endsWith('/') });
+  if (written.length > 0) logger.info('tests.excluded', `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`, { paths: written });
 }

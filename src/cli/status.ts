@@ -31,6 +31,10 @@ export interface LoopProgress {
   consecutiveEscalations: number | null;
   totalEscalations: number | null;
   rateLimitedUntil: string | null;
+  /** Tests failing before their cycle and still failing, targeted by no issue (reported, never blocking). */
+  preexistingFailures: string[] | null;
+  /** Issues found already satisfied and left open for a person (agent-loop:no-change). */
+  issuesNoChange: string[] | null;
 }
 
 /** Reads `state.loop` without trusting its shape (it may come from an older or newer version). undefined when there is none. */
@@ -52,6 +56,8 @@ export function readLoopProgress(state: Record<string, unknown>): LoopProgress |
     consecutiveEscalations: typeof loop.consecutiveEscalations === 'number' ? loop.consecutiveEscalations : null,
     totalEscalations: typeof loop.totalEscalations === 'number' ? loop.totalEscalations : null,
     rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
+    preexistingFailures: ids(loop.preexistingFailures),
+    issuesNoChange: ids(loop.issuesNoChange),
   };
 }
 
@@ -183,7 +189,9 @@ function describeLoop(loop: LoopProgress): string[] {
   if (outcomes.length > 0) lines.push(`  iterations: ${outcomes.join(', ')}`);
   if (loop.issuesClosed !== null) lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
   if (loop.issuesEscalated !== null) lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
+  if (loop.issuesNoChange?.length) lines.push(`  no change:  ${listIds(loop.issuesNoChange)} (labelled agent-loop:no-change, left open)`);
   if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
+  if (loop.preexistingFailures?.length) lines.push(`  failing before, not targeted: ${listIds(loop.preexistingFailures.slice(0, 20))}${loop.preexistingFailures.length > 20 ? ` and ${loop.preexistingFailures.length - 20} more` : ''}`);
   if (loop.haltReason !== null) lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
   if (loop.totalEscalations) lines.push(`  escalations: ${loop.consecutiveEscalations ?? 0} in a row, ${loop.totalEscalations} in all`);
   if (loop.rateLimitedUntil) lines.push(`  rate limited until ${loop.rateLimitedUntil}`);

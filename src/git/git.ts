@@ -28,8 +28,10 @@ export interface Git {
   deleteBranch(branch: string): Promise<void>;
   /** Whether anything changed since `base`: commits on HEAD not in base, or changes in the working tree. */
   hasWorkSince(base: string): Promise<boolean>;
-  /** Adds a directory (relative to the top level) or a file pattern to .git/info/exclude once. */
-  exclude(relativePathOrPattern: string): Promise<void>;
+  /** Adds a directory (relative to the top level), a file (`{ file: true }`) or a file pattern to .git/info/exclude once. */
+  exclude(relativePathOrPattern: string, options?: { file?: boolean }): Promise<void>;
+  /** Untracked, not ignored paths (a wholly untracked directory as one `dir/` entry), relative to the top level. */
+  untracked(): Promise<string[]>;
   /**
    * Fetches `branch` from `remote` into the local branch of the same name (fast-forward only);
    * false when the remote has no such branch.
@@ -242,10 +244,15 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     async push(name, branch) {
       await remoteGit('push', '--quiet', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
     },
-    async exclude(relativePathOrPattern) {
+    async untracked() {
+      const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
+      return out.split('\0').filter((l) => l !== '');
+    },
+    async exclude(relativePathOrPattern, excludeOptions = {}) {
       const gitDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
       const file = path.join(gitDir, 'info', 'exclude');
-      const line = relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${relativePathOrPattern.replace(/^\/+|\/+$/g, '')}/`;
+      const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
+      const line = excludeOptions.file ? `/${bare.replace(/[*?[\\]/g, '\\$&')}` : relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${bare}/`;
       const current = await fs.readFile(file, 'utf8').catch(() => '');
       if (current.split('\n').includes(line)) return;
       await fs.mkdir(path.dirname(file), { recursive: true });

@@ -29,7 +29,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../util/clock.js';
 import { sortIssues } from './ready.js';
-import { ESCALATED_LABEL, PR_OPEN_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
+import { ESCALATED_LABEL, NO_CHANGE_LABEL, PR_OPEN_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
 
 /** The Octokit `createOctokit` (or `@actions/github`'s `getOctokit`) returns. */
 export type GitHubClient = ReturnType<typeof getOctokit>;
@@ -376,7 +376,7 @@ export class GitHubIssueSource implements IssueSource {
           summary.escalated++;
           continue;
         }
-        if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL)) {
+        if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
           summary.prOpen++;
           continue;
         }
@@ -460,6 +460,21 @@ export class GitHubIssueSource implements IssueSource {
     if (!commented) {
       await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body }, `commenting on escalated issue #${number}`);
     }
+    this.issues.delete(number);
+  }
+
+  /**
+   * An issue found already satisfied that names no test of its own: NO_CHANGE_LABEL and one comment
+   * with the evidence (label, comment: 2 calls after the read); left open for a person to close.
+   */
+  async markNoChange(id: string, note: string): Promise<void> {
+    const number = this.requireNumber(id, 'label');
+    const item = await this.fetchIssue(number, `reading issue #${number} before labelling it ${NO_CHANGE_LABEL}`);
+    if (!item || item.pullRequest) throw this.unknownIssue(number, 'label');
+    if (item.state === 'closed' || item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL)) return;
+    await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [NO_CHANGE_LABEL] }, `labelling issue #${number} ${NO_CHANGE_LABEL}`);
+    const text = this.commentText(`${note}\n\nNothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`);
+    await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: text }, `commenting on issue #${number}`);
     this.issues.delete(number);
   }
 

@@ -31,6 +31,11 @@ export interface IssueSource {
   close(id: string, reason: string): Promise<void>;
   /** Labels an issue ESCALATED_LABEL and records why, so later runs skip it until a person removes the label. */
   markEscalated(id: string, note: string): Promise<void>;
+  /**
+   * Where a person decides (GitHub): an issue found already satisfied that names no test of its own
+   * is labelled NO_CHANGE_LABEL with `note` as a comment, and left open. Sources without it close it.
+   */
+  markNoChange?(id: string, note: string): Promise<void>;
   /** What the source wants kept in the checkpoint between runs (a cache of ETags), if anything. */
   exportState?(): unknown;
   /** Hands back what exportState returned in an earlier run; anything unusable is ignored. */
@@ -49,6 +54,9 @@ export interface IssueSource {
 
 /** The label of an issue whose work waits in an open pull request; later runs skip it. */
 export const PR_OPEN_LABEL = 'agent-loop:pr-open';
+
+/** The label of an issue agent-loop found already satisfied (no change needed); later runs skip it. */
+export const NO_CHANGE_LABEL = 'agent-loop:no-change';
 
 /** The label of an escalated issue; removing it makes the issue eligible again. */
 export const ESCALATED_LABEL = 'agent-loop:escalated';

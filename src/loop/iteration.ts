@@ -7,12 +7,15 @@ import path from 'node:path';
 import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
 import type { AgentFailure, AgentResult } from '../agents/types.js';
 import { POLICIES, backoffMs, environmentAdvice, exhausted, failureKind } from '../failure/policy.js';
-import { isClosed } from '../issues/types.js';
+import { NO_CHANGE_LABEL, isClosed } from '../issues/types.js';
 import { rfc3339 } from '../util/clock.js';
 import { decideContinuation, isCycleComplete } from './continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from './cycle.js';
 import { buildPrompt } from './prompt.js';
-import type { SliceDeps } from './slice.js';
+import type { SliceDeps, TestOutcome } from './slice.js';
+import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../verdict/judge.js';
+import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
+import { type IssueTargets, issueTargets } from '../verdict/targets.js';
 import { type CycleState, type HaltReason, type IterationRecord, type LoopState, appendHistory } from './state.js';
 import { stateFiles } from '../persist/stateFiles.js';
 
@@ -28,22 +31,27 @@ export interface IterationOutcome {
   interrupted?: boolean;
   /** The cycle's work is done and verified. */
   cycleDone?: boolean;
+  /** ...and needed no change (already satisfied): nothing to merge or publish. */
+  noChange?: boolean;
 }
 
 const WORKFLOW = WORKFLOWS.implement;
 const OUTPUT_KEPT = 2000;
 
-export async function runIteration(deps: SliceDeps, before: LoopState): Promise<IterationOutcome> {
+export async function runIteration(deps: SliceDeps, before: LoopState, baseline?: SuiteRun): Promise<IterationOutcome> {
   const { settings, logger, clock, source, agent, git } = deps;
   const cycle = before.currentCycle as CycleState;
   const n = before.iteration + 1;
   const started = clock.now();
   const tag = `[iteration ${n}/${settings.maxIterations}]`;
   const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
+  // What the issue must make pass: its agent-loop block, or the tests its text names.
+  const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
   // The previous failure's output goes back to the agent: masked like every other output.
   const prompt = (deps.redact ?? ((t: string) => t))(buildPrompt({
     issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
     plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
+    ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
   }));
   const promptFile = path.join(deps.stateDir, 'prompt.md');
   await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
@@ -160,48 +168,114 @@ export async function runIteration(deps: SliceDeps, before: LoopState): Promise<
     return { state: close(state, record), violation };
   }
 
-  // implement → verify. Its precondition: the agent's "done" left something to verify.
+  // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
   state = step(state, { type: 'succeeded' }).state;
   const base = state.baseBranch;
-  if (git && base && !closed.every(Boolean) && !(await git.hasWorkSince(base))) {
-    const reason = 'the agent reported the work done but changed nothing and did not close the issue';
-    logger.warn('step.bounce', `${tag} verify cannot start: ${reason}; back to implement.`, { iteration: n, from: 'verify', to: 'implement' });
-    const t = step(state, { type: 'precondition_failed', reason });
-    state = setCycle(t.state, { lastFailure: { kind: 'agent', message: `You reported the work done, but ${reason.replace('the agent reported the work done but ', '')}. Make the change, or close the issue if nothing is needed.`, tail: '' } });
+  const changed = !(git && base) || (await git.hasWorkSince(base));
+  for (const problem of targets.problems) logger.warn('issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, { iteration: n });
+  logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+  const gate = await judgeWork(deps, baseline, targets);
+  if (!gate) return { state: before, interrupted: true };
+  const { tests, verdict } = gate;
+  record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
+  record.verdict = { kind: verdict.kind, summary: verdict.summary };
+  state = { ...state, testsPassed: tests.passed };
+
+  if (verdict.kind === 'cannot_run') {
+    // A real step back: nothing could be verified.
+    logger.warn('step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, { iteration: n, from: 'verify', to: 'implement' });
+    const t = step(state, { type: 'precondition_failed', reason: verdict.summary });
+    state = setCycle(t.state, { lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail } });
     const bounced = close(state, { ...record, outcome: 'bounced' });
     if (t.decision.kind === 'escalate') return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
     return { state: bounced, violation };
   }
-
-  // The test gate.
-  logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
-  const tests = await deps.runTests(settings.testCommand, deps.signal);
-  if (deps.signal?.aborted) return { state: before, interrupted: true };
-  record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
-  state = { ...state, testsPassed: tests.passed };
-  if (!tests.passed) {
-    logger.warn('tests.failed', `${tag} tests failed (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failure as context.`, { iteration: n, exitCode: tests.exitCode });
-    state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\` exited with code ${tests.exitCode}`, tail: tests.tail } });
-    const t = step(state, { type: 'failed', reason: `tests failed (exit code ${tests.exitCode})`, resumeAt: 0 });
+  if (verdict.kind === 'rejected') {
+    logger.warn('tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, { iteration: n, exitCode: tests.exitCode, broken: verdict.broken.map((f) => f.id), targetsFailing: verdict.targetsFailing.map((f) => f.id) });
+    // Read per test: each broken test and failing target with its message; else the exit code and the output.
+    const perTest = tests.run !== undefined && isReadable(tests.run);
+    const details = perTest ? rejectionDetails(verdict) : '';
+    const message = perTest || verdict.verifyFailing.length > 0 ? verdict.summary : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
+    state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
+    const t = step(state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
     state = close(t.state, { ...record, outcome: 'tests_failed' });
     if (t.decision.kind === 'escalate') return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
     return { state, violation };
+  }
+  state = { ...state, preexistingFailures: verdict.preexisting };
+
+  if (!changed && !closed.every(Boolean)) {
+    // Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce.
+    const named = targets.tests.length > 0 || targets.verify.length > 0;
+    const why = named
+      ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
+      : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
+    const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
+    const noChange: string[] = [];
+    for (const [i, id] of cycle.issueIds.entries()) {
+      if (closed[i]) continue;
+      if (!named && source.markNoChange) {
+        await source.markNoChange(id, note);
+        noChange.push(id);
+      } else {
+        await source.close(id, note);
+      }
+    }
+    const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
+    logger.info('cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
+    state = {
+      ...state, consecutiveEscalations: 0,
+      issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
+      issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
+      completedIterations: [...state.completedIterations, n],
+    };
+    return { state: close(state, { ...record, outcome: 'no_change' }), violation, cycleDone: true, noChange: true };
   }
 
   // Success: close what the agent did not; with pull requests, their merge closes the issues.
   const viaPullRequest = settings.onSuccess === 'pull-request';
   if (!viaPullRequest) {
     for (const [i, id] of cycle.issueIds.entries()) {
-      if (!closed[i]) await source.close(id, `agent-loop: tests passed at iteration ${n}`);
+      if (!closed[i]) await source.close(id, `agent-loop: accepted at iteration ${n}: ${verdict.summary}`);
     }
   }
-  logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: tests passed in ${seconds(tests.durationMs)}; ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
+  logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting });
   state = {
     ...state, consecutiveEscalations: 0,
     issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
     completedIterations: [...state.completedIterations, n],
   };
   return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
+}
+
+/**
+ * Runs the suite and the issue's verify: commands and judges them against the baseline. A
+ * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
+ * and does not count). undefined: interrupted.
+ */
+async function judgeWork(deps: SliceDeps, baseline: SuiteRun | undefined, targets: IssueTargets): Promise<{ tests: TestOutcome; verdict: Verdict } | undefined> {
+  const { settings, logger } = deps;
+  const once = async () => {
+    const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+    if (deps.signal?.aborted) return undefined;
+    const verify: VerifyResult[] = [];
+    for (const command of targets.verify) {
+      const r = await deps.runTests(command, deps.signal, 'verify');
+      if (deps.signal?.aborted) return undefined;
+      verify.push({ command, exitCode: r.exitCode, tail: r.tail });
+    }
+    const now = tests.run ?? emptyRun(tests.exitCode);
+    return { tests, verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify }) };
+  };
+  const first = await once();
+  if (!first || first.verdict.kind !== 'rejected' || first.verdict.broken.length === 0 || !first.tests.run || !isReadable(first.tests.run)) return first;
+  logger.info('tests.confirm', `${first.verdict.broken.length} test(s) that passed before fail now; running the tests once more to tell a regression from a flaky test.`);
+  const second = await once();
+  if (!second) return undefined;
+  const confirmed = new Set(second.verdict.broken.map((f) => f.id));
+  const flaky = first.verdict.broken.filter((f) => !confirmed.has(f.id)).map((f) => f.id);
+  if (flaky.length) logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
+  return second;
 }
 
 function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {

@@ -11,6 +11,10 @@ export interface CycleWork {
   base: string;
   /** The iteration whose tests passed. */
   iteration: number;
+  /** The verdict that accepted the work, in one line. */
+  verdict?: string;
+  /** Tests failing before the cycle and still failing, not this work's (reported in the body). */
+  preexisting?: string[];
 }
 
 export interface PublishedPullRequest {

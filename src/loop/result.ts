@@ -17,6 +17,10 @@ export interface RunResult {
   testsPassed: boolean | null;
   issuesClosed: string[];
   issuesEscalated: string[];
+  /** Issues found already satisfied and left open, labelled agent-loop:no-change for a person to close (GitHub). */
+  issuesNoChange: string[];
+  /** Tests that failed before their cycle started and still fail, targeted by no issue worked (the last verdict's): reported, never blocking. */
+  preexistingFailures: string[];
   /** Pull requests opened (or reused) for finished cycles in the whole run, when the work lands as pull requests. */
   pullRequests: LoopState['pullRequests'];
   /** Iterations that completed a cycle (the last one is the run's completing iteration). */
@@ -58,6 +62,8 @@ export function buildResult(input: {
     testsPassed: state.testsPassed,
     issuesClosed: state.issuesClosed,
     issuesEscalated: state.issuesEscalated,
+    issuesNoChange: state.issuesNoChange,
+    preexistingFailures: state.preexistingFailures,
     pullRequests: state.pullRequests,
     completedIterations: state.completedIterations,
     checkpointId: input.checkpointId,
@@ -83,6 +89,8 @@ export function summaryLine(r: RunResult): string {
     head,
     `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
     `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+    ...(r.issuesNoChange.length ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`] : []),
+    ...(r.preexistingFailures.length ? [`  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`] : []),
     ...(r.pullRequests.length ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`] : []),
     ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
     `  checkpoint ${r.checkpointId}`,

@@ -24,8 +24,10 @@ import { rfc3339 } from '../util/clock.js';
 import { initialProgress } from './cycle.js';
 import type { CyclePublisher } from './publish.js';
 import { type TddSettings, runTddIteration } from '../tdd/iteration.js';
+import { cycleBaseline } from './baseline.js';
 import { describeTargets, runIteration, seconds } from './iteration.js';
 import { type RunResult, buildResult } from './result.js';
+import type { SuiteRun } from '../verdict/results.js';
 import { type CycleState, type HaltReason, type LoopState, initialLoopState, parseLoopState } from './state.js';
 
 export interface SliceSettings {
@@ -61,7 +63,12 @@ export interface TestOutcome {
   exitCode: number | null;
   durationMs: number;
   tail: string;
+  /** The run read per test (absent: only the exit code counts). */
+  run?: SuiteRun;
 }
+
+/** Why the suite runs: the baseline before a cycle's first agent run, or to verify the agent's work. */
+export type TestPurpose = 'baseline' | 'verify';
 
 export interface SliceDeps {
   settings: SliceSettings;
@@ -75,7 +82,7 @@ export interface SliceDeps {
   publisher?: CyclePublisher;
   /** --workflow tdd: the JUnit report and prompt templates. */
   tddSettings?: TddSettings;
-  runTests: (command: string, signal?: AbortSignal) => Promise<TestOutcome>;
+  runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose) => Promise<TestOutcome>;
   logger: Logger;
   clock: Clock;
   /** Masks secrets in what is written outside the log (halt.md). */
@@ -341,8 +348,19 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       onCycleBranch = true;
 
       // 4. One iteration, then what it means for the cycle and the run.
+      let baseline: SuiteRun | undefined;
+      if (settings.workflow !== 'tdd') {
+        // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
+        const hadKey = state.currentCycle?.baselineKey !== undefined;
+        const b = await cycleBaseline(deps, state, checkpointId);
+        if (b.interrupted) return finish('continuing', undefined, true);
+        state = b.state;
+        if (b.halt) return finish('halted', b.halt);
+        if (!hadKey) await save('continuing');
+        baseline = b.run;
+      }
       const cycle = state.currentCycle as CycleState;
-      const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state);
+      const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state, baseline);
       if (outcome.interrupted) return finish('continuing', undefined, true);
       state = outcome.state;
       if (outcome.violation) await appendError(deps, outcome.violation);
@@ -351,7 +369,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         // A "finished" cycle that left the issues unreadable is not merged.
         const unreadable = await unreadableSource();
         if (unreadable) return finish('halted', unreadable);
-        const published = await finishCycleInGit(deps, state, cycle);
+        const published = outcome.noChange ? await dropEmptyCycle(deps, state, cycle) : await finishCycleInGit(deps, state, cycle);
         state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
       }
       if (outcome.escalate) {
@@ -393,7 +411,8 @@ async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleS
   const subject = `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
   const committed = await git.commitAll(subject);
   if (settings.onSuccess === 'pull-request' && deps.publisher) {
-    const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration };
+    const verdict = state.history.at(-1)?.verdict?.summary;
+    const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration, ...(verdict ? { verdict } : {}), preexisting: state.preexistingFailures };
     const pr = await deps.publisher.publish(work);
     await git.checkout(state.baseBranch);
     logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
@@ -412,6 +431,16 @@ async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleS
   return undefined;
 }
 
+/** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
+async function dropEmptyCycle(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<undefined> {
+  const { git } = deps;
+  if (!git || !cycle.branch || !state.baseBranch) return undefined;
+  await git.checkout(state.baseBranch);
+  if ((await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch))) await git.deleteBranch(cycle.branch);
+  deps.logger.info('git.no_change', `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`);
+  return undefined;
+}
+
 /** Pushes an escalated cycle's branch; a failure is a warning (the escalation itself stands). */
 async function keepBranch(deps: SliceDeps, branch: string): Promise<void> {
   try {
@@ -426,7 +455,7 @@ async function keepBranch(deps: SliceDeps, branch: string): Promise<void> {
 async function selectTargets(source: IssueSource, state: LoopState, batch: boolean, sliceStartIteration: number, only?: readonly string[]): Promise<{ targets: Issue[]; escalated: string[] }> {
   // Issues closed in this run stay done even when the base branch's issue file still lists them
   // open (--on-success branch leaves the closing commit on the cycle's branch).
-  const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && (!only || only.includes(i.id)));
+  const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && !state.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
   // Across slices the label decides (removing it makes the issue eligible again); within this
   // slice the escalations themselves, in case a label could not be written.
   const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));

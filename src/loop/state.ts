@@ -38,7 +38,7 @@ const TddCycleSchema = z.object({
 });
 export type TddCycle = z.infer<typeof TddCycleSchema>;
 
-export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'stuck', 'contract_violation'] as const;
+export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'no_change', 'stuck', 'contract_violation'] as const;
 export type IterationOutcome = (typeof IterationOutcomes)[number];
 
 const IterationRecordSchema = z.object({
@@ -58,6 +58,8 @@ const IterationRecordSchema = z.object({
     tokens: z.object({ input: z.number(), output: z.number() }).optional(),
   }),
   tests: z.object({ passed: z.boolean(), exitCode: z.number().nullable(), durationMs: z.number() }).optional(),
+  /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
+  verdict: z.object({ kind: z.enum(['accepted', 'rejected', 'cannot_run']), summary: z.string() }).optional(),
   workRemaining: z.string().optional(),
   /** --workflow tdd: the phase this iteration worked on and what came of it. */
   tdd: z.object({ phase: TDD_PHASE, test: z.string(), decision: z.string(), error: z.string().optional() }).optional(),
@@ -78,6 +80,8 @@ const CycleSchema = z.object({
   sameWorkRemainingCount: z.number().int(),
   /** The agent session of the last successful iteration, resumed with --agent-session continue. */
   sessionId: z.string().optional(),
+  /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
+  baselineKey: z.string().optional(),
   /** Where the cycle is in its workflow (see cycle.ts). */
   progress: z.object({
     index: z.number().int(), retries: z.record(z.string(), z.number().int()), bounces: z.number().int(), trail: z.array(z.string()),
@@ -108,7 +112,7 @@ export type EscalationRecord = z.infer<typeof EscalationSchema>;
 export const HaltReasons = [
   'max_iterations', 'stuck', 'contract_violation', 'budget',
   'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
-  'repository_moved', 'secret_in_change', 'source_unreadable',
+  'repository_moved', 'secret_in_change', 'source_unreadable', 'baseline_unreadable',
 ] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
@@ -144,6 +148,10 @@ export const LoopStateSchema = z.object({
   pullRequests: z.array(z.object({ issueIds: z.array(z.string()), number: z.number().int(), url: z.string(), reused: z.boolean(), iteration: z.number().int() })).default([]),
   /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
   tddError: TddErrorSchema.extend({ retry_count: z.number().int(), timestamp: z.string() }).optional(),
+  /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
+  preexistingFailures: z.array(z.string()).default([]),
+  /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
+  issuesNoChange: z.array(z.string()).default([]),
   /** The end of the last agent output (for the halt diagnostic). */
   lastAgentOutput: z.string().default(''),
   history: z.array(IterationRecordSchema),
@@ -172,6 +180,8 @@ export function initialLoopState(maxIterations: number): LoopState {
     totalEscalations: 0,
     environmentFailures: 0,
     pullRequests: [],
+    preexistingFailures: [],
+    issuesNoChange: [],
     lastAgentOutput: '',
     history: [],
     compactedIterations: 0,

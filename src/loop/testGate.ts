@@ -1,36 +1,73 @@
 /** The test gate: which command proves the work is done, and running it. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
-/** The test command given, or detected from the repository; undefined when there is none. Pure apart from reading files. */
+/**
+ * The test command detected from the repository at `cwd`; undefined when there is none. In order:
+ * a package.json test script → npm test; pytest's configuration, or test_*.py / *_test.py files
+ * at the top, in tests/ or in test/ → pytest; go.mod → go test ./...; Cargo.toml → cargo test; a
+ * Makefile with a test target → make test. A tests/ directory alone says nothing about the
+ * language (a Cargo crate has one too). Reads a few files only.
+ */
 export function detectTestCommand(cwd: string): string | undefined {
-  const pkg = path.join(cwd, 'package.json');
-  if (existsSync(pkg)) {
+  const at = (f: string) => path.join(cwd, f);
+  const read = (f: string) => {
     try {
-      const scripts = (JSON.parse(readFileSync(pkg, 'utf8')) as { scripts?: Record<string, string> }).scripts;
+      return readFileSync(at(f), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const pkg = read('package.json');
+  if (pkg !== undefined) {
+    try {
+      const scripts = (JSON.parse(pkg) as { scripts?: Record<string, string> }).scripts;
       if (scripts?.test && !/no test specified/.test(scripts.test)) return 'npm test';
     } catch {
       // An unreadable package.json is not a test configuration.
     }
   }
-  const pytestMarkers = ['pytest.ini', 'conftest.py', 'tox.ini'];
-  if (pytestMarkers.some((f) => existsSync(path.join(cwd, f))) || existsSync(path.join(cwd, 'tests'))) return 'pytest';
-  for (const f of ['pyproject.toml', 'setup.cfg']) {
-    const file = path.join(cwd, f);
-    if (existsSync(file) && /\[(tool\.pytest|tool:pytest)/.test(readFileSync(file, 'utf8'))) return 'pytest';
-  }
+  if (['pytest.ini', 'conftest.py'].some((f) => existsSync(at(f)))) return 'pytest';
+  if (/^\[pytest\]/m.test(read('tox.ini') ?? '') || /\[tool\.pytest/.test(read('pyproject.toml') ?? '') || /\[tool:pytest\]/.test(read('setup.cfg') ?? '')) return 'pytest';
+  if (['.', 'tests', 'test'].some((dir) => pythonTests(at(dir)))) return 'pytest';
+  if (existsSync(at('go.mod'))) return 'go test ./...';
+  if (existsSync(at('Cargo.toml'))) return 'cargo test';
   for (const f of ['Makefile', 'makefile', 'GNUmakefile']) {
-    const file = path.join(cwd, f);
-    if (existsSync(file) && /^test\s*:/m.test(readFileSync(file, 'utf8'))) return 'make test';
+    if (/^test\s*:/m.test(read(f) ?? '')) return 'make test';
   }
   return undefined;
 }
 
+/** Whether `dir` holds a pytest-style test file (test_*.py or *_test.py), looking at its entries only. */
+function pythonTests(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => /^test_.+\.py$|^.+_test\.py$/.test(name));
+  } catch {
+    return false;
+  }
+}
+
+import { promises as fs } from 'node:fs';
 import { runProcess } from '../agents/process.js';
 import type { TestOutcome } from './slice.js';
 import type { SecretRedactor } from '../report/redact.js';
+import { createSuiteReader } from '../verdict/readers/index.js';
+import { MiB, readInput } from '../util/readInput.js';
 
-/** Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a bounded tail is kept. */
+/**
+ * The environment the test command runs in: pytest also prints a line per passed test (-rA), so
+ * that its results can be read per test without a report file.
+ */
+export function testEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const addopts = env.PYTEST_ADDOPTS ?? '';
+  return /(^|\s)-r\S*A/.test(addopts) ? env : { ...env, PYTEST_ADDOPTS: `${addopts} -rA`.trim() };
+}
+
+/**
+ * Runs the test command through the shell; exit code 0 is a pass. Output streams to `onLine`, a
+ * bounded tail is kept, and every line is read per test (src/verdict/readers); with `junitFile`,
+ * the report the command writes there (removed first) is read instead.
+ */
 export async function runTestCommand(
   command: string,
   opts: {
@@ -40,9 +77,31 @@ export async function runTestCommand(
     onSpawn?: (pid: number) => void;
     /** Masks the output where it enters the engine. */
     mask?: SecretRedactor;
+    /** The JUnit XML report the command writes (absolute path). */
+    junitFile?: string;
+    /** Told to the command as AGENT_LOOP_TEST_PURPOSE (baseline or verify). */
+    purpose?: string;
   },
 ): Promise<TestOutcome> {
-  const r = await runProcess({ command, shell: true, cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs, onLine: opts.onLine, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask });
+  const reader = createSuiteReader();
+  if (opts.junitFile) await fs.rm(opts.junitFile, { force: true });
+  const r = await runProcess({
+    command, shell: true, cwd: opts.cwd, env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env), timeoutMs: opts.timeoutMs, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask,
+    onLine: (line, stream, cut) => {
+      reader.feed(line);
+      opts.onLine(line, stream, cut);
+    },
+  });
   const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
-  return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note };
+  let xml: string | undefined;
+  if (opts.junitFile) {
+    try {
+      xml = readInput(opts.junitFile, 64 * MiB);
+    } catch {
+      xml = undefined; // not written (the runner crashed before): the console output is read
+    }
+  }
+  const run = reader.finish(r.timedOut ? null : r.exitCode, xml);
+  if (r.timedOut) run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
+  return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note, run };
 }

@@ -75,11 +75,15 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
 }
 
 /** `Closes #n` for each issue (GitHub closes them when the pull request is merged), then what was done. */
-export function pullRequestBody(work: Pick<CycleWork, 'issueIds' | 'iteration'>, testCommand: string): string {
+export function pullRequestBody(work: Pick<CycleWork, 'issueIds' | 'iteration' | 'verdict' | 'preexisting'>, testCommand: string): string {
+  const pre = work.preexisting ?? [];
   return [
     ...work.issueIds.map((id) => `Closes #${id}`),
     '',
-    `agent-loop worked on ${work.issueIds.length === 1 ? 'this issue' : 'these issues'} until \`${testCommand}\` passed (iteration ${work.iteration}).`,
+    `agent-loop worked on ${work.issueIds.length === 1 ? 'this issue' : 'these issues'} until \`${testCommand}\` accepted the work against the suite as it stood before (iteration ${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
+    ...(pre.length
+      ? ['', `${pre.length} test(s) failed before this change and still fail; no issue here targets them:`, ...pre.slice(0, 30).map((id) => `- \`${id.replace(/`/g, "'")}\``), ...(pre.length > 30 ? [`- … and ${pre.length - 30} more`] : []), '']
+      : []),
     `Merging closes ${work.issueIds.length === 1 ? 'the issue' : 'the issues'}; to have agent-loop work on ${work.issueIds.length === 1 ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`,
   ].join('\n');
 }

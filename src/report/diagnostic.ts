@@ -38,6 +38,7 @@ const LOOP_TYPES: Record<HaltReason, string> = {
   repository_moved: 'the repository moved behind the loop',
   secret_in_change: 'a secret in the change',
   source_unreadable: 'the issues became unreadable',
+  baseline_unreadable: 'no verdict possible on the base branch',
 };
 
 const ADVICE: Record<HaltReason, string> = {
@@ -52,6 +53,7 @@ const ADVICE: Record<HaltReason, string> = {
   repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
   secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
   source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
+  baseline_unreadable: 'The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent\'s work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.',
   workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 

@@ -89,3 +89,19 @@ function finish(v: Verdict): Verdict {
   const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
   return { ...v, kind: 'accepted', summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}` };
 }
+
+/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
+export function rejectionDetails(v: Verdict, limit = 20): string {
+  const lines: string[] = [];
+  const list = (heading: string, failures: Failure[]) => {
+    if (failures.length === 0) return;
+    lines.push(heading);
+    for (const f of failures.slice(0, limit)) lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+    if (failures.length > limit) lines.push(`- … and ${failures.length - limit} more`);
+  };
+  list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
+  list("The issue's tests that do not pass yet:", v.targetsFailing);
+  for (const f of v.verifyFailing) lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
+  if (v.preexisting.length) lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`);
+  return lines.join('\n');
+}

@@ -19,6 +19,7 @@ export function nodeTestReader(): RunnerReader {
   let stack: Array<{ indent: number; name: string }> = [];
   const seen: Array<{ path: string[]; outcome: SuiteRun['tests'][string] }> = [];
   let errorFor: { id: string; lines: string[] } | undefined;
+  let block: { indent: number; lines: string[] } | undefined;
   let afterList = false;
   const record = (indent: number, name: string, outcome: SuiteRun['tests'][string]) => {
     stack = stack.filter((s) => s.indent < indent);
@@ -45,11 +46,25 @@ export function nodeTestReader(): RunnerReader {
           const indent = (r[1] as string).length;
           stack = stack.filter((s) => s.indent < indent);
           seen.push({ path: [...stack.map((s) => s.name), r[3] as string], outcome: r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed' });
+          block = undefined;
           errorFor = r[2] === 'not ok' ? { id: [...stack.map((s) => s.name), r[3] as string].join(' › '), lines: [] } : undefined;
           return;
         }
-        const e = /^\s+error: (.*)$/.exec(line);
-        if (e && errorFor) run.messages[errorFor.id] = clipMessage((e[1] as string).replace(/^['|>-]\s*|'$/g, ''));
+        if (block && errorFor) {
+          // The lines of a block scalar (error: |-), more indented than its key.
+          if (line.trim() === '' || (line.length - line.trimStart().length) > block.indent) {
+            block.lines.push(line.trim());
+            run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
+            return;
+          }
+          block = undefined;
+        }
+        const e = /^(\s+)error: (.*)$/.exec(line);
+        if (e && errorFor) {
+          const value = (e[2] as string).trim();
+          if (/^[|>][-+]?$/.test(value)) block = { indent: (e[1] as string).length, lines: [] };
+          else run.messages[errorFor.id] = clipMessage(unquoteYaml(value));
+        }
         return;
       }
       const suite = SPEC_SUITE.exec(line);
@@ -87,4 +102,18 @@ export function nodeTestReader(): RunnerReader {
       return run;
     },
   };
+}
+
+/** A TAP YAML scalar as text: a quoted one unquoted, a block indicator (|, >) dropped, a plain one as it is. */
+function unquoteYaml(value: string): string {
+  const v = value.trim();
+  if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
+  if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
+    try {
+      return JSON.parse(v) as string;
+    } catch {
+      return v.slice(1, -1);
+    }
+  }
+  return v.replace(/^[|>][-+]?\s*$/, '');
 }

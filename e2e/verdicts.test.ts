@@ -1,0 +1,137 @@
+/**
+ * Issue 12: honest verdicts on a repository whose suite is already red, with a real test runner
+ * (node's, `node --test`) read per test, on the built CLI. The suite fails for a reason no issue
+ * covers; each issue's fix is judged against the suite as it stood before its cycle.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { promises as fs, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Sandbox, DONE_REPORT, createSandbox, events, expectExit, git, issue, lastResult, runCli, writeAgent } from './helpers.js';
+import { addCalculator } from './support/calcRepo.js';
+
+const sandboxes: Sandbox[] = [];
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((s) => s.cleanup()));
+});
+
+async function redRepository(issues: ReturnType<typeof issue>[]): Promise<Sandbox> {
+  const sb = await createSandbox(issues);
+  sandboxes.push(sb);
+  await addCalculator(sb);
+  return sb;
+}
+
+const TEST_COMMAND = 'node --test test/';
+const args = (agent: string) => ['run', '--json', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl'];
+
+/** Fixes the issue it is given, one line each (bd-add, bd-mul, bd-clamp); does nothing for others. */
+const FIXER = `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
+cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
+case "$AGENT_LOOP_ISSUE_IDS" in
+  bd-add) sed -i 's/export const add = (a, b) => a - b;/export const add = (a, b) => a + b;/' src/calc.mjs ;;
+  bd-mul) sed -i 's/export const mul = (a, b) => a + b;/export const mul = (a, b) => a * b;/' src/calc.mjs ;;
+  bd-clamp) sed -i 's/export const clamp = (x, lo, hi) => x;/export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));/' src/calc.mjs ;;
+esac
+${DONE_REPORT}`;
+
+const invocations = (sb: Sandbox) => readFileSync(path.join(sb.root, 'invocations'), 'utf8').trim().split('\n');
+
+describe('verdicts against the baseline, with node --test (issue 12)', () => {
+  it('a red suite no issue covers, three issues, one fix per invocation: three closed in three invocations, each commit only its fix, the rest reported', async () => {
+    const sb = await redRepository([
+      issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5', created_at: '2026-11-01T09:00:01Z' }),
+      issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6', created_at: '2026-11-01T09:00:02Z' }),
+      issue('bd-clamp', 'clamp() does nothing', { description: 'clamp(9, 0, 5) should be 5', created_at: '2026-11-01T09:00:03Z' }),
+    ]);
+    const r = await runCli(sb, args(await writeAgent(sb, 'fixer', FIXER)));
+    expectExit(r, 0);
+    const res = lastResult(r.stdout);
+    expect(invocations(sb)).toEqual(['bd-add', 'bd-mul', 'bd-clamp']);
+    expect(res).toMatchObject({ status: 'complete', iterations: 3, issuesClosed: ['bd-add', 'bd-mul', 'bd-clamp'], issuesEscalated: [] });
+    expect(res.history.map((h) => h.outcome)).toEqual(['complete', 'complete', 'complete']);
+    expect(res.preexistingFailures).toEqual([expect.stringContaining('legacy works')]);
+    expect(res.history[0]?.verdict?.summary).toMatch(/^1 target\(s\) pass; 3 failure\(s\) that were there before, not targeted$/);
+    // Each cycle's commit changes only its own line.
+    for (const [id, line] of [['bd-add', 'a + b'], ['bd-mul', 'a * b'], ['bd-clamp', 'Math.min']] as const) {
+      const commit = git(sb, 'log', '--format=%H', '-1', '--grep', `^agent-loop: ${id} `, 'main');
+      const diff = git(sb, 'show', '--format=', '--unified=0', commit, '--', 'src/calc.mjs').split('\n').filter((l) => /^[-+][^-+]/.test(l));
+      expect(diff).toHaveLength(2);
+      expect(diff[1]).toContain(line);
+    }
+    // The agent was told which tests were failing before and are not its issue's.
+    expect(readFileSync(path.join(sb.root, 'prompt-1.txt'), 'utf8')).toMatch(/4 test\(s\) already fail before your change \(.*legacy works/);
+    // One baseline per cycle (each starts from a new tree), none re-run within a cycle.
+    expect(events(r.stdout).filter((e) => e.event === 'tests.baseline' && String(e.message).startsWith('Running the tests'))).toHaveLength(3);
+    expect(r.stdout).toMatch(/failing before and still failing, not targeted \(1\)|"preexistingFailures"/);
+  });
+
+  it('an issue already fixed: closed in one invocation with no change needed, no halt', async () => {
+    const sb = await redRepository([issue('bd-sub', 'sub() is wrong', { description: 'Users say sub(5, 3) is wrong; check it.' })]);
+    const r = await runCli(sb, args(await writeAgent(sb, 'fixer', FIXER)));
+    expectExit(r, 0);
+    const res = lastResult(r.stdout);
+    expect(invocations(sb)).toEqual(['bd-sub']);
+    expect(res).toMatchObject({ status: 'complete', haltReason: null, iterations: 1, issuesClosed: ['bd-sub'] });
+    expect(res.history.map((h) => h.outcome)).toEqual(['no_change']);
+    const closed = readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8');
+    expect(closed).toMatch(/"close_reason":"agent-loop: no change was needed: the agent reports: made the value good/);
+    expect(git(sb, 'branch', '--list', 'agent-loop/*')).toBe('');
+  });
+
+  it('an issue naming its test that already passes: closed, the evidence is the test', async () => {
+    const sb = await redRepository([issue('bd-sub', 'sub() is wrong', { description: 'test/calc.test.mjs: "sub subtracts" should pass' })]);
+    const r = await runCli(sb, args(await writeAgent(sb, 'fixer', FIXER)));
+    expectExit(r, 0);
+    expect(lastResult(r.stdout).history.map((h) => h.outcome)).toEqual(['no_change']);
+    expect(readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8')).toMatch(/no change was needed: its targets pass \([^)]*sub subtracts/);
+  });
+
+  it('a fix that breaks a passing test is rejected and the broken test is named, with its message, in the next prompt', async () => {
+    const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
+    const agent = await writeAgent(sb, 'careless', `cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
+echo x >> "$NOTES/invocations"
+sed -i 's/export const mul = (a, b) => a + b;/export const mul = (a, b) => a * b;/' src/calc.mjs
+if [ "$AGENT_LOOP_ITERATION" = 1 ]; then sed -i 's/export const sub = (a, b) => a - b;/export const sub = (a, b) => 0;/' src/calc.mjs
+else sed -i 's/export const sub = (a, b) => 0;/export const sub = (a, b) => a - b;/' src/calc.mjs; fi
+${DONE_REPORT}`);
+    const r = await runCli(sb, args(agent));
+    expectExit(r, 0);
+    const res = lastResult(r.stdout);
+    expect(res).toMatchObject({ status: 'complete', iterations: 2, issuesClosed: ['bd-mul'] });
+    expect(res.history.map((h) => h.outcome)).toEqual(['tests_failed', 'complete']);
+    expect(res.history[0]?.verdict?.summary).toMatch(/^1 test\(s\) broken \([^)]*sub subtracts\)/);
+    const prompt2 = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
+    expect(prompt2).toContain('Tests that passed before this cycle and fail now (you broke them):');
+    expect(prompt2).toMatch(/- [^\n]*sub subtracts: [^\n]*0 !== 2|- [^\n]*sub subtracts: [^\n]*Expected values to be strictly equal/);
+    // The regression was confirmed by a second run before the rejection.
+    expect(events(r.stdout).some((e) => e.event === 'tests.confirm')).toBe(true);
+  });
+
+  it('with --junit-file: the report is read per test, and what the test command writes (the report, a cache) is never committed', async () => {
+    const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
+    const command = 'mkdir -p .cache && date > .cache/last-run && node --test --test-reporter=junit --test-reporter-destination=junit.xml test/ >/dev/null 2>&1';
+    const r = await runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', await writeAgent(sb, 'fixer', FIXER), '--iteration-delay', '0', '--test-command', command, '--junit-file', 'junit.xml', '--issues-file', './.beads/issues.jsonl']);
+    expectExit(r, 0);
+    const res = lastResult(r.stdout);
+    expect(res).toMatchObject({ status: 'complete', iterations: 1, issuesClosed: ['bd-add'] });
+    expect(res.preexistingFailures).toEqual(expect.arrayContaining([expect.stringContaining('legacy works')]));
+    expect(res.history[0]?.verdict?.summary).toMatch(/^1 target\(s\) pass/);
+    const tree = git(sb, 'ls-tree', '-r', '--name-only', 'main').split('\n');
+    expect(tree).not.toContain('junit.xml');
+    expect(tree.filter((f) => f.startsWith('.cache'))).toEqual([]);
+    expect(git(sb, 'status', '--porcelain')).toBe('');
+    expect(events(r.stdout).some((e) => e.event === 'tests.excluded')).toBe(true);
+  });
+
+  it('a red suite whose output cannot be read per test halts before any agent run, naming the command and what to do', async () => {
+    const sb = await redRepository([issue('bd-add', 'add() subtracts')]);
+    const agent = await writeAgent(sb, 'never', `echo ran >> "$NOTES/invocations"\n${DONE_REPORT}`);
+    const r = await runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', 'node --test test/ >/dev/null 2>&1', '--issues-file', './.beads/issues.jsonl']);
+    expectExit(r, 1);
+    const res = lastResult(r.stdout);
+    expect(res).toMatchObject({ status: 'halted', haltReason: 'baseline_unreadable', iterations: 0 });
+    expect(res.error).toContain('`node --test test/ >/dev/null 2>&1` fails on the base branch (exit code 1)');
+    expect(res.diagnostic).toContain('--junit-file');
+    await expect(fs.access(path.join(sb.root, 'invocations'))).rejects.toThrow();
+  });
+});

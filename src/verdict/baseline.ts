@@ -1,0 +1,68 @@
+/**
+ * The baseline: the suite as it stood on a cycle's starting tree, per test, run before the cycle's
+ * first agent run. Kept in `<state-dir>/baselines/<key>.json`, keyed by the starting commit and
+ * the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
+ * reads it instead of running the suite again.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { stateFiles } from '../persist/stateFiles.js';
+import { failedIds, isReadable, type SuiteRun } from './results.js';
+
+export const BASELINES_DIR = 'baselines';
+
+/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
+export function baselineKey(tree: string, command: string, junitFile?: string): string {
+  return createHash('sha256').update(`${tree}\0${command}\0${junitFile ?? ''}`).digest('hex').slice(0, 24);
+}
+
+export interface BaselineStore {
+  load(key: string): Promise<SuiteRun | undefined>;
+  save(key: string, run: SuiteRun): Promise<void>;
+}
+
+export function baselineStore(stateDir: string, mask?: (text: string) => string): BaselineStore {
+  const file = (key: string) => path.join(stateDir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+  return {
+    async load(key) {
+      try {
+        const run = JSON.parse(await fs.readFile(file(key), 'utf8')) as SuiteRun;
+        // A file that is not a run (hand-edited, cut short) is run again, never trusted.
+        if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object') return undefined;
+        return run;
+      } catch {
+        return undefined;
+      }
+    },
+    async save(key, run) {
+      await stateFiles(stateDir, mask).write(file(key), `${JSON.stringify(run)}\n`);
+    },
+  };
+}
+
+/**
+ * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
+ * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
+ */
+export function baselineProblem(run: SuiteRun, command: string): { message: string; advice: string } | undefined {
+  if (run.cannotRun && (run.exitCode === 127 || run.exitCode === 126)) {
+    return {
+      message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
+      advice: 'Give a test command that runs here (--test-command), or install what it needs, then run again.',
+    };
+  }
+  if (isReadable(run) || run.exitCode === 0 || run.cannotRun) return undefined;
+  return {
+    message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
+    advice: 'Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch\'s suite green, then run again. No agent ran.',
+  };
+}
+
+/** One line on a baseline for the log. Pure. */
+export function describeBaseline(run: SuiteRun): string {
+  if (!isReadable(run)) return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
+  const failing = failedIds(run);
+  const total = Object.keys(run.tests).length;
+  return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+}
