@@ -18914,6 +18914,39 @@ function stateFiles(dir, mask = (t) => t) {
             await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(abs), { recursive: true });
             await external_node_fs_namespaceObject.promises.appendFile(abs, mask(text));
         },
+        async read(file) {
+            return external_node_fs_namespaceObject.promises.readFile(inside(file), 'utf8').catch(() => undefined);
+        },
+        async list(dir) {
+            const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+            const out = [];
+            for (const name of names) {
+                const stat = await external_node_fs_namespaceObject.promises.lstat(external_node_path_default().join(dir, name)).catch(() => undefined);
+                if (stat)
+                    out.push({ name, stamp: `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}` });
+            }
+            return out;
+        },
+        async remove(file) {
+            await external_node_fs_namespaceObject.promises.rm(inside(file), { force: true });
+        },
+    };
+}
+/** The same contract in memory (the simulation suite drives the engine without touching the disk). */
+function memoryStateFiles(dir, mask = (t) => t) {
+    const files = new Map();
+    const root = path.resolve(dir);
+    const key = (file) => path.resolve(file);
+    return {
+        dir: root, mask, files,
+        async write(file, text) { files.set(key(file), mask(text)); },
+        async append(file, text) { files.set(key(file), (files.get(key(file)) ?? '') + mask(text)); },
+        async read(file) { return files.get(key(file)); },
+        async list(dir) {
+            const prefix = `${path.resolve(dir)}${path.sep}`;
+            return [...files].filter(([f]) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep)).map(([f, text]) => ({ name: f.slice(prefix.length), stamp: `${text.length}` }));
+        },
+        async remove(file) { files.delete(key(file)); },
     };
 }
 
@@ -21409,13 +21442,13 @@ class StreamLog {
     }
 }
 /** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
-async function pruneIterationLogs(dir, keep = LOGS_KEPT) {
-    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+async function pruneIterationLogs(dir, keep = LOGS_KEPT, files) {
+    const names = files ? (await files.list(dir)).map((e) => e.name) : await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
     const numbered = names
         .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
         .filter((x) => Number.isFinite(x.n))
         .sort((a, b) => b.n - a.n);
-    await Promise.all(numbered.slice(keep).map((x) => external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(dir, x.name), { force: true })));
+    await Promise.all(numbered.slice(keep).map((x) => (files ? files.remove(external_node_path_default().join(dir, x.name)) : external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(dir, x.name), { force: true }))));
 }
 
 ;// CONCATENATED MODULE: ./src/agents/streamingCli.ts
@@ -25396,15 +25429,14 @@ async function createBeadsSource(options) {
  */
 
 
+
 /** Each `*.json` in `dir` with its size and modification time. */
-async function snapshotCheckpoints(dir) {
+async function snapshotCheckpoints(dir, files) {
     const out = new Map();
-    const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
-        const stat = await external_node_fs_namespaceObject.promises.lstat(external_node_path_default().join(dir, name)).catch(() => undefined);
-        if (stat)
-            out.set(name, `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}`);
-    }
+    const entries = files ? await files.list(dir) : await stateFiles(dir).list(dir);
+    for (const { name, stamp } of entries)
+        if (name.endsWith('.json'))
+            out.set(name, stamp);
     return out;
 }
 /** Names that are new or changed since `before`, the run's own file aside. Pure. */
@@ -26189,9 +26221,9 @@ async function runIteration(deps, before, baseline) {
         ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
     }));
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
+    await filesOf(deps).write(promptFile, prompt);
     const logDir = external_node_path_default().join(deps.stateDir, 'logs');
-    await pruneIterationLogs(logDir, LOGS_KEPT - 1);
+    await pruneIterationLogs(logDir, LOGS_KEPT - 1, filesOf(deps));
     logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
     const result = await agent.run({
         prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
@@ -26817,7 +26849,7 @@ async function runTddIteration(deps, initial) {
         failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
     }));
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
+    await filesOf(deps).write(promptFile, prompt);
     logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
     const result = await agent.run({
         prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
@@ -27056,19 +27088,20 @@ function noteOf(tdd, test, phase, next, result, error) {
 
 
 
-
-
 const BASELINES_DIR = 'baselines';
 /** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
 function baselineKey(tree, command, junitFile) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${tree}\0${command}\0${junitFile ?? ''}`).digest('hex').slice(0, 24);
 }
-function baselineStore(stateDir, mask) {
-    const file = (key) => external_node_path_default().join(stateDir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+function baselineStore(files) {
+    const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
     return {
         async load(key) {
             try {
-                const run = JSON.parse(await external_node_fs_namespaceObject.promises.readFile(file(key), 'utf8'));
+                const text = await files.read(file(key));
+                if (text === undefined)
+                    return undefined;
+                const run = JSON.parse(text);
                 // A file that is not a run (hand-edited, cut short) is run again, never trusted.
                 if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object')
                     return undefined;
@@ -27079,7 +27112,7 @@ function baselineStore(stateDir, mask) {
             }
         },
         async save(key, run) {
-            await stateFiles(stateDir, mask).write(file(key), `${JSON.stringify(run)}\n`);
+            await files.write(file(key), `${JSON.stringify(run)}\n`);
         },
     };
 }
@@ -27119,6 +27152,7 @@ function describeBaseline(run) {
 
 
 
+
 /**
  * The current cycle's baseline: read from the state directory when this tree's was kept, else run
  * now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
@@ -27127,7 +27161,7 @@ function describeBaseline(run) {
 async function cycleBaseline(deps, state, checkpointId) {
     const { settings, logger, git } = deps;
     const cycle = state.currentCycle;
-    const store = baselineStore(deps.stateDir, deps.redact);
+    const store = baselineStore(filesOf(deps));
     const junit = deps.tddSettings?.junitFile;
     const key = cycle.baselineKey ?? baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
     const withKey = (s) => ({ ...s, currentCycle: { ...s.currentCycle, baselineKey: key } });
@@ -27230,6 +27264,8 @@ function summaryLine(r) {
 
 
 
+/** The writer of the state directory's files the slice uses. */
+const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -27260,13 +27296,13 @@ async function runSlice(unguarded) {
         const sourceState = source.exportState?.();
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
         await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
-        const now = await snapshotCheckpoints(store.dir);
+        const now = await snapshotCheckpoints(store.dir, filesOf(deps));
         const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
         if (foreign.length > 0) {
             const moved = await quarantine(store.dir, deps.stateDir, foreign);
             logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${external_node_path_default().join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
         }
-        known = foreign.length > 0 ? await snapshotCheckpoints(store.dir) : now;
+        known = foreign.length > 0 ? await snapshotCheckpoints(store.dir, filesOf(deps)) : now;
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
     const labelEscalated = async (ids, note) => {
@@ -27329,7 +27365,7 @@ async function runSlice(unguarded) {
             errors.push(halt.message);
             const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
             diagnostic = (deps.redact ?? ((t) => t))(renderMarkdown(d));
-            await stateFiles(deps.stateDir, deps.redact).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
+            await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
             logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
             logger.info('halt.diagnostic', diagnostic.trimEnd());
             await deps.notify?.(d);
@@ -27656,7 +27692,7 @@ async function openCheckpoint(deps) {
     }
 }
 async function appendError(deps, entry) {
-    await stateFiles(deps.stateDir, deps.redact).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
+    await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/discord.ts

@@ -8,17 +8,15 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
 
 export type DirSnapshot = Map<string, string>;
 
 /** Each `*.json` in `dir` with its size and modification time. */
-export async function snapshotCheckpoints(dir: string): Promise<DirSnapshot> {
+export async function snapshotCheckpoints(dir: string, files?: Pick<StateFiles, 'list'>): Promise<DirSnapshot> {
   const out: DirSnapshot = new Map();
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const stat = await fs.lstat(path.join(dir, name)).catch(() => undefined);
-    if (stat) out.set(name, `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}`);
-  }
+  const entries = files ? await files.list(dir) : await stateFiles(dir).list(dir);
+  for (const { name, stamp } of entries) if (name.endsWith('.json')) out.set(name, stamp);
   return out;
 }
 

@@ -12,12 +12,11 @@ import { rfc3339 } from '../util/clock.js';
 import { decideContinuation, isCycleComplete } from './continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from './cycle.js';
 import { buildPrompt } from './prompt.js';
-import type { SliceDeps, TestOutcome } from './slice.js';
+import { type SliceDeps, type TestOutcome, filesOf } from './slice.js';
 import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../verdict/judge.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type IssueTargets, issueTargets } from '../verdict/targets.js';
 import { type CycleState, type HaltReason, type IterationRecord, type LoopState, appendHistory } from './state.js';
-import { stateFiles } from '../persist/stateFiles.js';
 
 export interface IterationOutcome {
   state: LoopState;
@@ -54,9 +53,9 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
     ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
   }));
   const promptFile = path.join(deps.stateDir, 'prompt.md');
-  await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
+  await filesOf(deps).write(promptFile, prompt);
   const logDir = path.join(deps.stateDir, 'logs');
-  await pruneIterationLogs(logDir, LOGS_KEPT - 1);
+  await pruneIterationLogs(logDir, LOGS_KEPT - 1, filesOf(deps));
   logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
 
   const result = await agent.run({

@@ -16,7 +16,7 @@ import { ESCALATED_LABEL, type Issue, type IssueSource } from '../issues/types.j
 import { type HaltDiagnostic, OUTPUT_CHARS, buildDiagnostic, issueRef, renderMarkdown } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
 import type { Redactor } from '../report/redact.js';
-import { stateFiles } from '../persist/stateFiles.js';
+import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
@@ -91,7 +91,12 @@ export interface SliceDeps {
   notify?: (diagnostic: HaltDiagnostic) => Promise<void>;
   /** Aborted on SIGINT/SIGTERM: the in-flight iteration is dropped, the checkpoint written. */
   signal?: AbortSignal;
+  /** agent-loop's own files in the state directory (prompt, halt.md, errors.jsonl, baselines); default: on disk, masked. */
+  files?: StateFiles;
 }
+
+/** The writer of the state directory's files the slice uses. */
+export const filesOf = (deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact'>): StateFiles => deps.files ?? stateFiles(deps.stateDir, deps.redact);
 
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 export class StartError extends Error {}
@@ -126,13 +131,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     const sourceState = source.exportState?.();
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
     await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
-    const now = await snapshotCheckpoints(store.dir);
+    const now = await snapshotCheckpoints(store.dir, filesOf(deps));
     const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
     if (foreign.length > 0) {
       const moved = await quarantine(store.dir, deps.stateDir, foreign);
       logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
     }
-    known = foreign.length > 0 ? await snapshotCheckpoints(store.dir) : now;
+    known = foreign.length > 0 ? await snapshotCheckpoints(store.dir, filesOf(deps)) : now;
   };
 
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
@@ -192,7 +197,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       errors.push(halt.message);
       const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
       diagnostic = (deps.redact ?? ((t: string) => t))(renderMarkdown(d));
-      await stateFiles(deps.stateDir, deps.redact).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
+      await filesOf(deps).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
       logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
       logger.info('halt.diagnostic', diagnostic.trimEnd());
       await deps.notify?.(d);
@@ -506,6 +511,6 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
 }
 
 async function appendError(deps: SliceDeps, entry: Record<string, unknown>): Promise<void> {
-  await stateFiles(deps.stateDir, deps.redact).append(path.join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
+  await filesOf(deps).append(path.join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 

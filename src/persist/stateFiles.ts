@@ -19,6 +19,12 @@ export interface StateFiles {
   write(file: string, text: string): Promise<void>;
   /** Appends `text`, masked, to `file` (absolute, under the state directory). */
   append(file: string, text: string): Promise<void>;
+  /** The text of `file` (absolute, under the state directory); undefined when it cannot be read. */
+  read(file: string): Promise<string | undefined>;
+  /** The entries of `dir` with a stamp that changes when one is rewritten (size, mtime, kind); [] when there is no such directory. */
+  list(dir: string): Promise<Array<{ name: string; stamp: string }>>;
+  /** Removes `file`; nothing when it is not there. */
+  remove(file: string): Promise<void>;
 }
 
 export function stateFiles(dir: string, mask: (text: string) => string = (t) => t): StateFiles {
@@ -42,5 +48,38 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
       await fs.mkdir(path.dirname(abs), { recursive: true });
       await fs.appendFile(abs, mask(text));
     },
+    async read(file) {
+      return fs.readFile(inside(file), 'utf8').catch(() => undefined);
+    },
+    async list(dir) {
+      const names = await fs.readdir(dir).catch(() => [] as string[]);
+      const out: Array<{ name: string; stamp: string }> = [];
+      for (const name of names) {
+        const stat = await fs.lstat(path.join(dir, name)).catch(() => undefined);
+        if (stat) out.push({ name, stamp: `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}` });
+      }
+      return out;
+    },
+    async remove(file) {
+      await fs.rm(inside(file), { force: true });
+    },
+  };
+}
+
+/** The same contract in memory (the simulation suite drives the engine without touching the disk). */
+export function memoryStateFiles(dir: string, mask: (text: string) => string = (t) => t): StateFiles & { files: Map<string, string> } {
+  const files = new Map<string, string>();
+  const root = path.resolve(dir);
+  const key = (file: string) => path.resolve(file);
+  return {
+    dir: root, mask, files,
+    async write(file, text) { files.set(key(file), mask(text)); },
+    async append(file, text) { files.set(key(file), (files.get(key(file)) ?? '') + mask(text)); },
+    async read(file) { return files.get(key(file)); },
+    async list(dir) {
+      const prefix = `${path.resolve(dir)}${path.sep}`;
+      return [...files].filter(([f]) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep)).map(([f, text]) => ({ name: f.slice(prefix.length), stamp: `${text.length}` }));
+    },
+    async remove(file) { files.delete(key(file)); },
   };
 }

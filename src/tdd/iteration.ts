@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { AgentResult } from '../agents/types.js';
 import { POLICIES, backoffMs, exhausted, failureKind } from '../failure/policy.js';
 import { type IterationOutcome, afterAgentRun, agentUnavailable } from '../loop/iteration.js';
-import type { SliceDeps } from '../loop/slice.js';
+import { type SliceDeps, filesOf } from '../loop/slice.js';
 import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
 import { rfc3339 } from '../util/clock.js';
 import { type PhaseDecision, type PhaseError, type TestsSeen, TDD_MAX_RETRIES, TDD_TIMEOUT_RETRIES, decidePhase } from './decide.js';
@@ -20,7 +20,6 @@ import { type NotesGit, type TddNote, type TddPhase, newestNote, notesGit, write
 import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from './prompts.js';
 import { markTest, nextPending, parseTestList, renderTestList } from './testList.js';
 import { failuresFromOutput, parseJUnitXml, summariseFailures } from './testReport.js';
-import { stateFiles } from '../persist/stateFiles.js';
 
 export interface TddSettings {
   /** The JUnit XML file the test command writes, relative to the repository. */
@@ -60,7 +59,7 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState): Prom
     failure: tdd.lastError ? failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
   }));
   const promptFile = path.join(deps.stateDir, 'prompt.md');
-  await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
+  await filesOf(deps).write(promptFile, prompt);
   logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
 
   const result = await agent.run({

@@ -5,9 +5,8 @@
  * reads it instead of running the suite again.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { stateFiles } from '../persist/stateFiles.js';
+import type { StateFiles } from '../persist/stateFiles.js';
 import { failedIds, isReadable, type SuiteRun } from './results.js';
 
 export const BASELINES_DIR = 'baselines';
@@ -22,12 +21,14 @@ export interface BaselineStore {
   save(key: string, run: SuiteRun): Promise<void>;
 }
 
-export function baselineStore(stateDir: string, mask?: (text: string) => string): BaselineStore {
-  const file = (key: string) => path.join(stateDir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+export function baselineStore(files: StateFiles): BaselineStore {
+  const file = (key: string) => path.join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
   return {
     async load(key) {
       try {
-        const run = JSON.parse(await fs.readFile(file(key), 'utf8')) as SuiteRun;
+        const text = await files.read(file(key));
+        if (text === undefined) return undefined;
+        const run = JSON.parse(text) as SuiteRun;
         // A file that is not a run (hand-edited, cut short) is run again, never trusted.
         if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object') return undefined;
         return run;
@@ -36,7 +37,7 @@ export function baselineStore(stateDir: string, mask?: (text: string) => string)
       }
     },
     async save(key, run) {
-      await stateFiles(stateDir, mask).write(file(key), `${JSON.stringify(run)}\n`);
+      await files.write(file(key), `${JSON.stringify(run)}\n`);
     },
   };
 }
