@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Sandbox, DONE_REPORT, createSandbox, events, expectExit, git, issue, lastResult, runCli, writeAgent } from './helpers.js';
-import { addCalculator } from './support/calcRepo.js';
+import { FIX, addCalculator } from './support/calcRepo.js';
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -121,6 +121,27 @@ ${DONE_REPORT}`);
     expect(tree.filter((f) => f.startsWith('.cache'))).toEqual([]);
     expect(git(sb, 'status', '--porcelain')).toBe('');
     expect(events(r.stdout).some((e) => e.event === 'tests.excluded')).toBe(true);
+  });
+
+  it('TDD on a red suite: RED\'s target is only the test it adds, GREEN passes although the old failures stay, no false regression', async () => {
+    const sb = await redRepository([issue('bd-add', 'add', { description: '- [ ] add adds small numbers' })]);
+    const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+cp "$P" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
+if grep -q "You are the test agent" "$P"; then
+  printf "import { test } from 'node:test';\\nimport assert from 'node:assert/strict';\\nimport { add } from '../src/calc.mjs';\\ntest('add adds small numbers', () => assert.equal(add(1, 1), 2));\\n" > test/add_small.test.mjs
+elif grep -q "You are the implementing agent" "$P"; then
+  ${FIX.add}
+fi
+${DONE_REPORT}`);
+    const r = await runCli(sb, ['run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl']);
+    expectExit(r, 0);
+    const res = lastResult(r.stdout);
+    expect(res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `(${h.tdd.error})` : ''}`)).toEqual(['RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
+    expect(res).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
+    // GREEN was told about the one new failing test, and that the old failures are not its business.
+    const green = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
+    expect(green).toContain('add adds small numbers');
+    expect(git(sb, 'log', '--format=%s', 'main')).toMatch(/feat: add adds small numbers/);
   });
 
   it('a red suite whose output cannot be read per test halts before any agent run, naming the command and what to do', async () => {

@@ -163,7 +163,7 @@ export const OptionsSchema = z.object({
   }),
   junitFile: text().register(registry, {
     flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
-    help: 'The JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
+    help: 'A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
     expected: 'a path relative to the repository',
   }),
   tddPrompts: text().register(registry, {

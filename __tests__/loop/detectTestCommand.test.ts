@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { detectTestCommand } from '../../src/loop/testGate.js';
+import { detectTestCommand, junitFileProblem, removeStaleReport } from '../../src/loop/testGate.js';
 
 let dir: string;
 beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'detect-')); });
@@ -38,5 +38,32 @@ describe('test-command detection (issue 12)', () => {
 
   it('a package.json test script wins over a Makefile and Python files', async () => {
     expect(detectTestCommand(await files({ 'package.json': '{"scripts":{"test":"vitest run"}}', Makefile: 'test:\n\ttrue\n', 'test_x.py': '' }))).toBe('npm test');
+  });
+});
+
+describe('--junit-file is only ever a regular file inside the repository (found by the input fuzzing)', () => {
+  it('refuses a path outside the repository, a directory or a FIFO; accepts a file not written yet', async () => {
+    await files({ 'reports/old.xml': '<testsuites/>' });
+    expect(junitFileProblem('/dev/zero', dir)).toMatch(/^--junit-file: '\/dev\/zero' is outside the repository/);
+    expect(junitFileProblem('../elsewhere.xml', dir)).toMatch(/is outside the repository/);
+    expect(junitFileProblem('reports', dir)).toMatch(/exists and is not a regular file \(a directory\)/);
+    expect(junitFileProblem('reports/old.xml', dir)).toBeUndefined();
+    expect(junitFileProblem('junit.xml', dir)).toBeUndefined();
+  });
+
+  it('removes a stale report only when it is a regular file inside the work tree', async () => {
+    await files({ 'junit.xml': 'old', 'outside/keep.xml': 'keep' });
+    const repo = path.join(dir, 'repo');
+    await fs.mkdir(repo);
+    await fs.writeFile(path.join(repo, 'junit.xml'), 'old');
+    await fs.mkdir(path.join(repo, 'a-dir'));
+    await removeStaleReport(path.join(repo, 'junit.xml'), repo);
+    await removeStaleReport(path.join(dir, 'outside', 'keep.xml'), repo);
+    await removeStaleReport(path.join(repo, 'a-dir'), repo);
+    await removeStaleReport('/dev/zero', repo);
+    await expect(fs.access(path.join(repo, 'junit.xml'))).rejects.toThrow();
+    expect(await fs.readFile(path.join(dir, 'outside', 'keep.xml'), 'utf8')).toBe('keep');
+    expect((await fs.stat(path.join(repo, 'a-dir'))).isDirectory()).toBe(true);
+    expect((await fs.lstat('/dev/zero')).isCharacterDevice()).toBe(true);
   });
 });

@@ -18472,7 +18472,7 @@ const OptionsSchema = object({
     }),
     junitFile: config_text().register(config_registry, {
         flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
-        help: 'The JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
+        help: 'A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
         expected: 'a path relative to the repository',
     }),
     tddPrompts: config_text().register(config_registry, {
@@ -25353,7 +25353,7 @@ function testEnv(env) {
 async function runTestCommand(command, opts) {
     const reader = createSuiteReader();
     if (opts.junitFile)
-        await external_node_fs_namespaceObject.promises.rm(opts.junitFile, { force: true });
+        await removeStaleReport(opts.junitFile, opts.cwd);
     const r = await runProcess({
         command, shell: true, cwd: opts.cwd, env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env), timeoutMs: opts.timeoutMs, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask,
         onLine: (line, stream, cut) => {
@@ -25375,6 +25375,37 @@ async function runTestCommand(command, opts) {
     if (r.timedOut)
         run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
     return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note, run };
+}
+/**
+ * Removes the report an earlier run left, so that a run that writes none is not read as the old
+ * one: only a regular file inside `workTree`. A path elsewhere, a device, a directory or a link is
+ * never touched (a --junit-file of /dev/zero must not remove /dev/zero).
+ */
+async function removeStaleReport(file, workTree) {
+    const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), external_node_path_default().resolve(file));
+    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+        return;
+    const stat = await external_node_fs_namespaceObject.promises.lstat(file).catch(() => undefined);
+    if (stat?.isFile())
+        await external_node_fs_namespaceObject.promises.rm(file, { force: true });
+}
+/** Why `--junit-file` cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
+function junitFileProblem(file, workTree) {
+    const abs = external_node_path_default().resolve(workTree, file);
+    const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), abs);
+    if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel)) {
+        return `--junit-file: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
+    }
+    let stat;
+    try {
+        stat = (0,external_node_fs_namespaceObject.lstatSync)(abs);
+    }
+    catch {
+        return undefined; // not written yet: the test command writes it
+    }
+    if (!stat.isFile())
+        return `--junit-file: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/util/promptDir.ts
@@ -26484,6 +26515,36 @@ function describeTargets(cycle) {
 }
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
+;// CONCATENATED MODULE: ./src/tdd/baseline.ts
+/**
+ * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
+ * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
+ * fail before, and a regression is a test that passed at baseline and fails now. Pure.
+ */
+
+/** `seen` as the baseline sees it: only new failures; unchanged when either run cannot be read per test. */
+function againstBaseline(seen, now, baseline) {
+    if (!now || !baseline || !isReadable(now) || !isReadable(baseline))
+        return seen;
+    if (now.cannotRun)
+        return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
+    const wasFailing = (id) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? baseline.groups[id.slice(0, -3)] === 'error' : statusOf(baseline, id) === 'failed');
+    const failing = failedIds(now).filter((id) => !wasFailing(id));
+    const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
+    const before = failedIds(baseline).length;
+    const lines = failing.slice(0, 10).map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id].split('\n')[0]}` : ''}`);
+    return {
+        passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
+        failing: failing.filter((id) => !loadErrors.includes(id)),
+        compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
+        summary: [
+            failing.length > 0 ? `${failing.length} test(s) fail that did not fail before this cycle:\n${lines.join('\n')}` : 'No test fails that did not fail before this cycle.',
+            before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
+            seen.summary.slice(-2000),
+        ].filter(Boolean).join('\n\n'),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/tdd/decide.ts
 /** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
 const TDD_MAX_RETRIES = 5;
@@ -26818,7 +26879,8 @@ function renderTestList(tests) {
 
 
 
-async function runTddIteration(deps, initial) {
+
+async function runTddIteration(deps, initial, baseline) {
     let before = initial;
     const { settings, logger, clock, source, agent, git } = deps;
     const notes = git ? notesGit(git.topLevel) : undefined;
@@ -26923,13 +26985,14 @@ async function runTddIteration(deps, initial) {
     logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
     const junit = deps.tddSettings?.junitFile ? external_node_path_default().resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
     if (junit)
-        await external_node_fs_namespaceObject.promises.rm(junit, { force: true });
-    const run = await deps.runTests(settings.testCommand, deps.signal);
+        await removeStaleReport(junit, deps.cwd);
+    const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
     if (deps.signal?.aborted)
         return { state: before, interrupted: true };
     record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };
     state = { ...state, testsPassed: run.passed, ...(run.passed ? {} : { testFailures: state.testFailures + 1 }) };
-    const seen = await testsSeen(run, junit);
+    // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
+    const seen = againstBaseline(await testsSeen(run, junit), run.run, baseline);
     const decision = decidePhase({
         phase: tdd.phase, description: test, changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
         reportedDuplicate: isDuplicateReport(result), tests: seen, targetTests: tdd.targetTests, retries: tdd.retries,
@@ -27520,22 +27583,18 @@ async function runSlice(unguarded) {
             }
             onCycleBranch = true;
             // 4. One iteration, then what it means for the cycle and the run.
-            let baseline;
-            if (settings.workflow !== 'tdd') {
-                // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
-                const hadKey = state.currentCycle?.baselineKey !== undefined;
-                const b = await cycleBaseline(deps, state, checkpointId);
-                if (b.interrupted)
-                    return finish('continuing', undefined, true);
-                state = b.state;
-                if (b.halt)
-                    return finish('halted', b.halt);
-                if (!hadKey)
-                    await save('continuing');
-                baseline = b.run;
-            }
+            // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
+            const hadKey = state.currentCycle?.baselineKey !== undefined;
+            const b = await cycleBaseline(deps, state, checkpointId);
+            if (b.interrupted)
+                return finish('continuing', undefined, true);
+            state = b.state;
+            if (b.halt)
+                return finish('halted', b.halt);
+            if (!hadKey)
+                await save('continuing');
             const cycle = state.currentCycle;
-            const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state, baseline);
+            const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state, b.run) : await runIteration(deps, state, b.run);
             if (outcome.interrupted)
                 return finish('continuing', undefined, true);
             state = outcome.state;
@@ -28272,8 +28331,11 @@ async function runCommand(options, io) {
     problems.push(...agentProblems);
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
-        problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');
+        problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".');
     }
+    const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd) : undefined;
+    if (junitProblem)
+        problems.push(junitProblem);
     let plan;
     if (options.plan) {
         try {

@@ -6,11 +6,13 @@
  * built CLI in a fresh repository with an agent that leaves a mark when it runs. A case holds
  * when the CLI ends by itself within the bound (no hang), exits 0, 1 or 2 (no crash, no signal),
  * prints no stack trace, and when it refuses (exit 2) names the flag, ran no agent and left the
- * repository as it was; a secret flag's value is never printed back.
+ * repository as it was; a secret flag's value is never printed back; and every path it was given
+ * outside the repository (/dev/zero, the FIFO, /etc/shadow) is still what it was (a --junit-file of
+ * /dev/zero once removed /dev/zero: the run deleted "the stale report" before the tests).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, lstatSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { OPTIONS, type OptionInfo } from '../../src/config.js';
 import { CLI, DONE_REPORT, type Sandbox, createSandbox, git, writeAgent } from '../helpers.js';
@@ -76,6 +78,16 @@ async function reset({ sb, head }: Lane): Promise<void> {
   for (const b of git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop/').split('\n').filter(Boolean)) git(sb, 'branch', '-q', '-D', b);
 }
 
+/** What a path is (a character device, a FIFO, a file, a directory, missing), to tell that a case left it alone. */
+function kindOf(p: string): string {
+  try {
+    const s = lstatSync(p);
+    return s.isCharacterDevice() ? 'char device' : s.isFIFO() ? 'fifo' : s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'link' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
 const STACK = /\n\s+at .+:\d+:\d+\)?\n|\b(TypeError|ReferenceError|RangeError|SyntaxError): |Unhandled|uncaught/i;
 
 /** The other flags a case needs to run at all (a quick, bounded run), unless it is the flag under test. */
@@ -106,8 +118,11 @@ describe('input fuzzing over every flag of every command', () => {
         await reset(lane);
         const value = template.replace('@FIFO@', lane.fifo).replace('@ROOT@', sb.root);
         const args = [command, `--${o.flag}`, value, ...baseArgs(command, o.flag, lane.agent)];
+        const outside = ['/dev/zero', '/etc/shadow', lane.fifo];
+        const kinds = outside.map(kindOf);
         const r = await runCase(lane, args);
         const problems: string[] = [];
+        outside.forEach((p, k) => { if (kindOf(p) !== kinds[k]) problems.push(`${p} was a ${kinds[k]} and is now ${kindOf(p)}`); });
         if (r.timedOut) problems.push(`still running after ${BOUND_MS / 1000} s`);
         else if (r.signal || ![0, 1, 2].includes(r.code ?? -1)) problems.push(`ended with ${r.signal ?? `exit ${r.code}`}`);
         if (STACK.test(r.out)) problems.push('printed a stack trace or an uncaught error');

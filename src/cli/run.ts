@@ -13,7 +13,7 @@ import type { CyclePublisher } from '../loop/publish.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, exitCodeFor, summaryLine } from '../loop/result.js';
-import { detectTestCommand, runTestCommand } from '../loop/testGate.js';
+import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
@@ -69,8 +69,10 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   problems.push(...agentProblems);
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
-    problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or tests/, Makefile test target). Give the command that proves the work is done, e.g. --test-command "npm test".');
+    problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".');
   }
+  const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd) : undefined;
+  if (junitProblem) problems.push(junitProblem);
   let plan: string | undefined;
   if (options.plan) {
     try {

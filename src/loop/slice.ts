@@ -24,10 +24,10 @@ import { rfc3339 } from '../util/clock.js';
 import { initialProgress } from './cycle.js';
 import type { CyclePublisher } from './publish.js';
 import { type TddSettings, runTddIteration } from '../tdd/iteration.js';
+import type { SuiteRun } from '../verdict/results.js';
 import { cycleBaseline } from './baseline.js';
 import { describeTargets, runIteration, seconds } from './iteration.js';
 import { type RunResult, buildResult } from './result.js';
-import type { SuiteRun } from '../verdict/results.js';
 import { type CycleState, type HaltReason, type LoopState, initialLoopState, parseLoopState } from './state.js';
 
 export interface SliceSettings {
@@ -353,19 +353,15 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       onCycleBranch = true;
 
       // 4. One iteration, then what it means for the cycle and the run.
-      let baseline: SuiteRun | undefined;
-      if (settings.workflow !== 'tdd') {
-        // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
-        const hadKey = state.currentCycle?.baselineKey !== undefined;
-        const b = await cycleBaseline(deps, state, checkpointId);
-        if (b.interrupted) return finish('continuing', undefined, true);
-        state = b.state;
-        if (b.halt) return finish('halted', b.halt);
-        if (!hadKey) await save('continuing');
-        baseline = b.run;
-      }
+      // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
+      const hadKey = state.currentCycle?.baselineKey !== undefined;
+      const b = await cycleBaseline(deps, state, checkpointId);
+      if (b.interrupted) return finish('continuing', undefined, true);
+      state = b.state;
+      if (b.halt) return finish('halted', b.halt);
+      if (!hadKey) await save('continuing');
       const cycle = state.currentCycle as CycleState;
-      const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state) : await runIteration(deps, state, baseline);
+      const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state, b.run) : await runIteration(deps, state, b.run);
       if (outcome.interrupted) return finish('continuing', undefined, true);
       state = outcome.state;
       if (outcome.violation) await appendError(deps, outcome.violation);

@@ -1,5 +1,5 @@
 /** The test gate: which command proves the work is done, and running it. */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -84,7 +84,7 @@ export async function runTestCommand(
   },
 ): Promise<TestOutcome> {
   const reader = createSuiteReader();
-  if (opts.junitFile) await fs.rm(opts.junitFile, { force: true });
+  if (opts.junitFile) await removeStaleReport(opts.junitFile, opts.cwd);
   const r = await runProcess({
     command, shell: true, cwd: opts.cwd, env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env), timeoutMs: opts.timeoutMs, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask,
     onLine: (line, stream, cut) => {
@@ -104,4 +104,33 @@ export async function runTestCommand(
   const run = reader.finish(r.timedOut ? null : r.exitCode, xml);
   if (r.timedOut) run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
   return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note, run };
+}
+
+/**
+ * Removes the report an earlier run left, so that a run that writes none is not read as the old
+ * one: only a regular file inside `workTree`. A path elsewhere, a device, a directory or a link is
+ * never touched (a --junit-file of /dev/zero must not remove /dev/zero).
+ */
+export async function removeStaleReport(file: string, workTree: string): Promise<void> {
+  const rel = path.relative(path.resolve(workTree), path.resolve(file));
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return;
+  const stat = await fs.lstat(file).catch(() => undefined);
+  if (stat?.isFile()) await fs.rm(file, { force: true });
+}
+
+/** Why `--junit-file` cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
+export function junitFileProblem(file: string, workTree: string): string | undefined {
+  const abs = path.resolve(workTree, file);
+  const rel = path.relative(path.resolve(workTree), abs);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+    return `--junit-file: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
+  }
+  let stat;
+  try {
+    stat = lstatSync(abs);
+  } catch {
+    return undefined; // not written yet: the test command writes it
+  }
+  if (!stat.isFile()) return `--junit-file: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
+  return undefined;
 }

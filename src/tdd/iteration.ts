@@ -7,12 +7,14 @@
  * counts as a failed attempt of the phase.
  */
 import { MiB, readInput } from '../util/readInput.js';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentResult } from '../agents/types.js';
 import { POLICIES, backoffMs, exhausted, failureKind } from '../failure/policy.js';
 import { type IterationOutcome, afterAgentRun, agentUnavailable } from '../loop/iteration.js';
 import { type SliceDeps, filesOf } from '../loop/slice.js';
+import type { SuiteRun } from '../verdict/results.js';
+import { againstBaseline } from './baseline.js';
+import { removeStaleReport } from '../loop/testGate.js';
 import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
 import { rfc3339 } from '../util/clock.js';
 import { type PhaseDecision, type PhaseError, type TestsSeen, TDD_MAX_RETRIES, TDD_TIMEOUT_RETRIES, decidePhase } from './decide.js';
@@ -28,7 +30,7 @@ export interface TddSettings {
   templates?: Partial<Record<TddPhase, string>>;
 }
 
-export async function runTddIteration(deps: SliceDeps, initial: LoopState): Promise<IterationOutcome> {
+export async function runTddIteration(deps: SliceDeps, initial: LoopState, baseline?: SuiteRun): Promise<IterationOutcome> {
   let before = initial;
   const { settings, logger, clock, source, agent, git } = deps;
   const notes = git ? notesGit(git.topLevel) : undefined;
@@ -133,12 +135,13 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState): Prom
   // The tests, and what they say about this phase.
   logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
   const junit = deps.tddSettings?.junitFile ? path.resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
-  if (junit) await fs.rm(junit, { force: true });
-  const run = await deps.runTests(settings.testCommand, deps.signal);
+  if (junit) await removeStaleReport(junit, deps.cwd);
+  const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
   if (deps.signal?.aborted) return { state: before, interrupted: true };
   record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };
   state = { ...state, testsPassed: run.passed, ...(run.passed ? {} : { testFailures: state.testFailures + 1 }) };
-  const seen = await testsSeen(run, junit);
+  // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
+  const seen = againstBaseline(await testsSeen(run, junit), run.run, baseline);
   const decision = decidePhase({
     phase: tdd.phase, description: test, changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
     reportedDuplicate: isDuplicateReport(result), tests: seen, targetTests: tdd.targetTests, retries: tdd.retries,
