@@ -144,6 +144,21 @@ ${DONE_REPORT}`);
     expect(git(sb, 'log', '--format=%s', 'main')).toMatch(/feat: add adds small numbers/);
   });
 
+  it('started in a subdirectory: works at the repository root (its issues, its detected test command), paths given relative to the subdirectory', async () => {
+    const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
+    await fs.writeFile(path.join(sb.repo, 'package.json'), '{"name":"calc","private":true,"type":"module","scripts":{"test":"node --test test/"}}\n');
+    git(sb, 'add', '-A');
+    git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'npm test');
+    const agent = await writeAgent(sb, 'fixer', FIXER);
+    const r = await runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--issues-file', '../.beads/issues.jsonl'], { cwd: path.join(sb.repo, 'src') });
+    expectExit(r, 0);
+    expect(r.stderr).toContain(`working at the repository's root ${sb.repo} (started in ${path.join(sb.repo, 'src')})`);
+    const res = lastResult(r.stdout);
+    expect(res).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
+    expect(events(r.stdout).find((e) => e.event === 'tests.baseline')?.message).toContain('npm test');
+    expect(git(sb, 'show', 'main:src/calc.mjs')).toContain('a + b');
+  });
+
   it('a red suite whose output cannot be read per test halts before any agent run, naming the command and what to do', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts')]);
     const agent = await writeAgent(sb, 'never', `echo ran >> "$NOTES/invocations"\n${DONE_REPORT}`);

@@ -28812,7 +28812,8 @@ function ids(value) {
 
 
 const VERSION = '0.1.0';
-async function main(argv, io) {
+async function main(argv, given) {
+    let io = given;
     const args = parseArgs(argv);
     if (args.version) {
         io.stdout(`${VERSION}\n`);
@@ -28842,6 +28843,14 @@ async function main(argv, io) {
     if (args.problems.length > 0)
         return main_usageError(io, args.command, args.problems.map((p) => p.message));
     const clock = io.clock ?? systemClock;
+    // Started in a subdirectory of a repository: work at its root (the issues, the tests, the agent),
+    // with the paths given relative to where the user is.
+    const top = args.command === 'run' || args.command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
+    if (top && external_node_path_default().resolve(top) !== external_node_path_default().resolve(io.cwd)) {
+        options = atRoot(options, io.cwd);
+        io.stderr(`agent-loop: working at the repository's root ${top} (started in ${io.cwd}).\n`);
+        io = { ...io, cwd: top };
+    }
     // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
     const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
     // status only reads: it creates nothing.
@@ -28877,6 +28886,18 @@ async function main(argv, io) {
 function main_usageError(io, command, messages) {
     io.stderr(`agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace('  --help', ' --help'));
     return 2;
+}
+/** The options with the paths the user gave made absolute from `cwd` (the default issues file stays at the root). Pure. */
+function atRoot(options, cwd) {
+    const abs = (p) => (p === undefined ? undefined : external_node_path_default().resolve(cwd, p));
+    return {
+        ...options,
+        ...(options.issuesFile !== '.beads/issues.jsonl' ? { issuesFile: external_node_path_default().resolve(cwd, options.issuesFile) } : {}),
+        ...(options.plan !== undefined ? { plan: abs(options.plan) } : {}),
+        ...(options.junitFile !== undefined ? { junitFile: abs(options.junitFile) } : {}),
+        ...(options.tddPrompts !== undefined ? { tddPrompts: abs(options.tddPrompts) } : {}),
+        ...(options.stateDir !== undefined ? { stateDir: abs(options.stateDir) } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli.ts

@@ -6,7 +6,7 @@ import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { cleanupCommand } from './cleanup.js';
 import { openSession } from '../safety/session.js';
-import { resolveStateDir, stateDirProblem } from '../safety/stateDir.js';
+import { gitTopLevel, resolveStateDir, stateDirProblem } from '../safety/stateDir.js';
 import { commandHelp, mainHelp } from './help.js';
 import { planCommand } from './plan.js';
 import { runCommand } from './run.js';
@@ -23,7 +23,8 @@ export interface CliIO {
   clock?: Clock;
 }
 
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO): Promise<number> {
+  let io = given;
   const args = parseArgs(argv);
   if (args.version) {
     io.stdout(`${VERSION}\n`);
@@ -50,6 +51,14 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   if (args.problems.length > 0) return usageError(io, args.command, args.problems.map((p) => p.message));
 
   const clock = io.clock ?? systemClock;
+  // Started in a subdirectory of a repository: work at its root (the issues, the tests, the agent),
+  // with the paths given relative to where the user is.
+  const top = args.command === 'run' || args.command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
+  if (top && path.resolve(top) !== path.resolve(io.cwd)) {
+    options = atRoot(options, io.cwd);
+    io.stderr(`agent-loop: working at the repository's root ${top} (started in ${io.cwd}).\n`);
+    io = { ...io, cwd: top };
+  }
   // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
   const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
   // status only reads: it creates nothing.
@@ -86,4 +95,17 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 function usageError(io: CliIO, command: Command | undefined, messages: string[]): number {
   io.stderr(`agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace('  --help', ' --help'));
   return 2;
+}
+
+/** The options with the paths the user gave made absolute from `cwd` (the default issues file stays at the root). Pure. */
+export function atRoot(options: Options, cwd: string): Options {
+  const abs = (p: string | undefined) => (p === undefined ? undefined : path.resolve(cwd, p));
+  return {
+    ...options,
+    ...(options.issuesFile !== '.beads/issues.jsonl' ? { issuesFile: path.resolve(cwd, options.issuesFile) } : {}),
+    ...(options.plan !== undefined ? { plan: abs(options.plan) } : {}),
+    ...(options.junitFile !== undefined ? { junitFile: abs(options.junitFile) } : {}),
+    ...(options.tddPrompts !== undefined ? { tddPrompts: abs(options.tddPrompts) } : {}),
+    ...(options.stateDir !== undefined ? { stateDir: abs(options.stateDir) } : {}),
+  };
 }
