@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { workflowRun } from './actionRunner.js';
-import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent } from './helpers.js';
+import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent, hasBranch } from './helpers.js';
 import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from './support/actionsServices.js';
 import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
 import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
@@ -60,14 +60,7 @@ async function scheduledRun(runId: number, agent: string) {
   return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env });
 }
 
-const originHas = (branch: string) => {
-  try {
-    execFileSync('git', ['--git-dir', origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const originHas = (branch: string) => hasBranch(origin, branch);
 
 /** An agent that tries to push by itself and keeps what it could see, then does the work. */
 const TRESPASSER = [

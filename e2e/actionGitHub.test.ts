@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { workflowRun } from './actionRunner.js';
-import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent } from './helpers.js';
+import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent, hasBranch } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
 import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
 import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
@@ -68,14 +68,7 @@ async function scheduledRun(runId: number, agent: string, inputs: Record<string,
   return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env });
 }
 
-const originHas = (branch: string) => {
-  try {
-    execFileSync('git', ['--git-dir', origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const originHas = (branch: string) => hasBranch(origin, branch);
 const originFile = (branch: string, file: string) => execFileSync('git', ['--git-dir', origin, 'show', `${branch}:${file}`], { encoding: 'utf8' });
 
 describe('the action on GitHub issues', () => {

@@ -41,18 +41,21 @@ export function issue(id: string, title: string, extra: Record<string, unknown> 
  * "good". On failure it prints a recognisable line, which the loop must hand to the next iteration
  * as context. Issues name the test, so it is their target.
  */
-export const CHECK_SCRIPT = `#!/bin/sh
+export function valueCheckScript(error: string, afterFailure: string): string {
+  return `#!/bin/sh
 v=$(cat value.txt)
 echo "TAP version 13"
 if [ "$v" = good ]; then echo "ok 1 - value_is_good"; echo "1..1"; echo "check: ok"; exit 0; fi
 echo "not ok 1 - value_is_good"
 echo "  ---"
-echo "  error: value.txt is '$v', expected 'good'"
+echo "  error: ${error}"
 echo "  ..."
 echo "1..1"
-echo "ASSERTION FAILED: value.txt is '$v', expected 'good'"
+${afterFailure}
 exit 1
 `;
+}
+export const CHECK_SCRIPT = valueCheckScript("value.txt is '$v', expected 'good'", `echo "ASSERTION FAILED: value.txt is '$v', expected 'good'"`);
 export const TEST_COMMAND = 'sh check.sh';
 
 /**
@@ -89,6 +92,16 @@ export async function createSandbox(beads: IssueLine[] | string = [issue('bd-1',
 /** Runs git in the sandbox's repository; returns stdout without trailing whitespace (leading kept: porcelain), throws on failure. */
 export function git(sandbox: Sandbox, ...args: string[]): string {
   return execFileSync('git', args, { cwd: sandbox.repo, env: sandbox.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
+}
+
+/** Whether the (bare) repository at `gitDir` has the branch. */
+export function hasBranch(gitDir: string, branch: string): boolean {
+  try {
+    execFileSync('git', ['--git-dir', gitDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -28,9 +28,9 @@ const args = (agent: string) => ['run', '--json', '--agent', 'command', '--agent
 const FIXER = `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
 cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
 case "$AGENT_LOOP_ISSUE_IDS" in
-  bd-add) sed -i 's/export const add = (a, b) => a - b;/export const add = (a, b) => a + b;/' src/calc.mjs ;;
-  bd-mul) sed -i 's/export const mul = (a, b) => a + b;/export const mul = (a, b) => a * b;/' src/calc.mjs ;;
-  bd-clamp) sed -i 's/export const clamp = (x, lo, hi) => x;/export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));/' src/calc.mjs ;;
+  bd-add) ${FIX.add} ;;
+  bd-mul) ${FIX.mul} ;;
+  bd-clamp) ${FIX.clamp} ;;
 esac
 ${DONE_REPORT}`;
 
@@ -90,9 +90,9 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
     const agent = await writeAgent(sb, 'careless', `cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
 echo x >> "$NOTES/invocations"
-sed -i 's/export const mul = (a, b) => a + b;/export const mul = (a, b) => a * b;/' src/calc.mjs
-if [ "$AGENT_LOOP_ITERATION" = 1 ]; then sed -i 's/export const sub = (a, b) => a - b;/export const sub = (a, b) => 0;/' src/calc.mjs
-else sed -i 's/export const sub = (a, b) => 0;/export const sub = (a, b) => a - b;/' src/calc.mjs; fi
+${FIX.mul}
+if [ "$AGENT_LOOP_ITERATION" = 1 ]; then ${FIX.breakSub}
+else ${FIX.restoreSub}; fi
 ${DONE_REPORT}`);
     const r = await runCli(sb, args(agent));
     expectExit(r, 0);

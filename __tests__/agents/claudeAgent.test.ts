@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClaudeAgent } from '../../src/agents/claude.js';
 import { StreamLog, pruneIterationLogs } from '../../src/agents/streamLog.js';
+import { stateFiles } from '../../src/persist/stateFiles.js';
 import { splitArgs } from '../../src/util/args.js';
 
 let dir: string;
@@ -50,7 +51,7 @@ describe('iteration stream logs', () => {
   it('keep only the newest N iterations', async () => {
     for (const n of [1, 2, 3, 10, 11]) await fs.writeFile(path.join(dir, `iteration-${n}.ndjson`), '');
     await fs.writeFile(path.join(dir, 'other.txt'), '');
-    await pruneIterationLogs(dir, 2);
+    await pruneIterationLogs(stateFiles(dir), dir, 2);
     expect((await fs.readdir(dir)).sort()).toEqual(['iteration-10.ndjson', 'iteration-11.ndjson', 'other.txt']);
   });
 });

@@ -7,11 +7,13 @@
  * tree and a cycle's tree), the test command (a run read per test), the checkpoint store, the
  * state directory's files and the clock. Seeded, so a failing run is reproduced by its seed.
  */
+import path from 'node:path';
 import type { Agent, AgentResult, AgentRunRequest } from '../../src/agents/types.js';
 import type { Checkpoint, CheckpointStore } from '../../src/checkpoint/types.js';
 import type { Git } from '../../src/git/git.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource } from '../../src/issues/types.js';
 import type { TestOutcome, TestPurpose } from '../../src/loop/slice.js';
+import type { StateFiles } from '../../src/persist/stateFiles.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { mulberry32 } from '../../e2e/crashHelpers.js';
 import { ManualClock } from '../loop/fakes.js';
@@ -212,4 +214,22 @@ export class MemoryCheckpointStore implements CheckpointStore {
   async removeStaleTempFiles() {
     return [];
   }
+}
+
+/** The state directory's files in memory (the engine never touches the disk here). */
+export function memoryStateFiles(dir: string, mask: (text: string) => string = (t) => t): StateFiles & { files: Map<string, string> } {
+  const files = new Map<string, string>();
+  const root = path.resolve(dir);
+  const key = (file: string) => path.resolve(file);
+  return {
+    dir: root, mask, files,
+    async write(file, text) { files.set(key(file), mask(text)); },
+    async append(file, text) { files.set(key(file), (files.get(key(file)) ?? '') + mask(text)); },
+    async read(file) { return files.get(key(file)); },
+    async list(dir) {
+      const prefix = `${path.resolve(dir)}${path.sep}`;
+      return [...files].filter(([f]) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep)).map(([f, text]) => ({ name: f.slice(prefix.length), stamp: `${text.length}` }));
+    },
+    async remove(file) { files.delete(key(file)); },
+  };
 }

@@ -6,10 +6,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { runSlice } from '../../src/loop/slice.js';
-import { memoryStateFiles } from '../../src/persist/stateFiles.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
-import { MemoryCheckpointStore, type World, buildDoubles, generateWorld, testOf } from './model.js';
+import { MemoryCheckpointStore, type World, buildDoubles, generateWorld, memoryStateFiles, testOf } from './model.js';
 
 const RUNS = Number(process.env.SIM_RUNS ?? 10_000);
 const MAX_RETRIES = 3;

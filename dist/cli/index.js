@@ -18932,23 +18932,6 @@ function stateFiles(dir, mask = (t) => t) {
         },
     };
 }
-/** The same contract in memory (the simulation suite drives the engine without touching the disk). */
-function memoryStateFiles(dir, mask = (t) => t) {
-    const files = new Map();
-    const root = path.resolve(dir);
-    const key = (file) => path.resolve(file);
-    return {
-        dir: root, mask, files,
-        async write(file, text) { files.set(key(file), mask(text)); },
-        async append(file, text) { files.set(key(file), (files.get(key(file)) ?? '') + mask(text)); },
-        async read(file) { return files.get(key(file)); },
-        async list(dir) {
-            const prefix = `${path.resolve(dir)}${path.sep}`;
-            return [...files].filter(([f]) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep)).map(([f, text]) => ({ name: f.slice(prefix.length), stamp: `${text.length}` }));
-        },
-        async remove(file) { files.delete(key(file)); },
-    };
-}
 
 ;// CONCATENATED MODULE: ./src/util/clock.ts
 const systemClock = {
@@ -21442,13 +21425,13 @@ class StreamLog {
     }
 }
 /** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
-async function pruneIterationLogs(dir, keep = LOGS_KEPT, files) {
-    const names = files ? (await files.list(dir)).map((e) => e.name) : await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+async function pruneIterationLogs(files, dir, keep = LOGS_KEPT) {
+    const names = (await files.list(dir)).map((e) => e.name);
     const numbered = names
         .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
         .filter((x) => Number.isFinite(x.n))
         .sort((a, b) => b.n - a.n);
-    await Promise.all(numbered.slice(keep).map((x) => (files ? files.remove(external_node_path_default().join(dir, x.name)) : external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(dir, x.name), { force: true }))));
+    await Promise.all(numbered.slice(keep).map((x) => files.remove(external_node_path_default().join(dir, x.name))));
 }
 
 ;// CONCATENATED MODULE: ./src/agents/streamingCli.ts
@@ -24550,6 +24533,14 @@ function failedIds(run) {
     const groups = Object.entries(run.groups).filter(([, o]) => o === 'error').map(([g]) => `${g}${GROUP_SEPARATOR}*`);
     return [...tests, ...groups];
 }
+/** Whether `id` (a test, or `group::*` for a group that did not load) failed in `run`. */
+function failedIn(run, id) {
+    return id.endsWith(`${GROUP_SEPARATOR}*`) ? run.groups[id.slice(0, -3)] === 'error' : statusOf(run, id) === 'failed';
+}
+/** Whether `id` (a test, or `group::*`: the group loaded) passed in `run`. */
+function passedIn(run, id) {
+    return id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error' : statusOf(run, id) === 'passed';
+}
 function emptyRun(exitCode) {
     return { exitCode, tests: {}, groups: {}, messages: {} };
 }
@@ -24565,6 +24556,26 @@ function clipMessage(text) {
 // eslint-disable-next-line no-control-regex
 const types_ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
 const plain = (line) => line.replace(types_ANSI, '').replace(/\r$/, '').trimEnd();
+/** The suites enclosing a line of an indented listing (describe blocks, subtests), by indentation. */
+class Nesting {
+    stack = [];
+    /** A suite's title at `indent`: it closes the suites at the same or a deeper indentation. */
+    open(indent, name) {
+        this.close(indent);
+        this.stack.push({ indent, name });
+    }
+    /** The names from the outermost suite down to `name`, a test at `indent`. */
+    path(indent, name) {
+        this.close(indent);
+        return [...this.stack.map((s) => s.name), name];
+    }
+    reset() {
+        this.stack = [];
+    }
+    close(indent) {
+        this.stack = this.stack.filter((s) => s.indent < indent);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/cargoTest.ts
 /**
@@ -24738,7 +24749,7 @@ function jestReader() {
     const run = emptyRun(null);
     let recognised = false;
     let file;
-    let describe = [];
+    const describe = new Nesting();
     let failing;
     let noTests = false;
     const closeFailing = () => {
@@ -24765,7 +24776,7 @@ function jestReader() {
             if (f) {
                 closeFailing();
                 file = f[2];
-                describe = [];
+                describe.reset();
                 if (run.groups[file] !== 'error')
                     run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
                 return;
@@ -24794,8 +24805,7 @@ function jestReader() {
             const v = VERBOSE.exec(raw.replace(/\r$/, ''));
             if (v && !failing) {
                 const [, indent, mark, name] = v;
-                describe = describe.filter((d) => d.indent < indent.length);
-                const id = testId(file, [...describe.map((d) => d.name), name].join(' › '));
+                const id = testId(file, describe.path(indent.length, name).join(' › '));
                 run.tests[id] = mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed';
                 return;
             }
@@ -24806,11 +24816,8 @@ function jestReader() {
             }
             // A describe block's name in verbose output: indented text that is no test line.
             const d = /^(\s+)(\S.*)$/.exec(line);
-            if (d) {
-                const indent = d[1].length;
-                describe = describe.filter((x) => x.indent < indent);
-                describe.push({ indent, name: d[2] });
-            }
+            if (d)
+                describe.open(d[1].length, d[2]);
         },
         finish(exitCode) {
             closeFailing();
@@ -24841,7 +24848,7 @@ function mochaReader() {
     const run = emptyRun(null);
     let recognised = false;
     let inList = true;
-    let suites = [];
+    const suites = new Nesting();
     const failingByNumber = new Map();
     let details;
     let exception;
@@ -24864,19 +24871,15 @@ function mochaReader() {
                 const t = mocha_TEST.exec(line);
                 if (t) {
                     const [, indent, mark, title] = t;
-                    suites = suites.filter((s) => s.indent < indent.length);
-                    const id = [...suites.map((s) => s.name), title].join(' › ');
+                    const id = suites.path(indent.length, title).join(' › ');
                     run.tests[id] = mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed';
                     if (/^\d+\)$/.test(mark))
                         failingByNumber.set(mark, id);
                     return;
                 }
                 const s = /^(\s+)(\S.*)$/.exec(line);
-                if (s) {
-                    const indent = s[1].length;
-                    suites = suites.filter((x) => x.indent < indent);
-                    suites.push({ indent, name: s[2] });
-                }
+                if (s)
+                    suites.open(s[1].length, s[2]);
                 return;
             }
             // The details: "  1) Suite" … "       test:" then the error's first lines.
@@ -24926,14 +24929,13 @@ function nodeTestReader() {
     const run = emptyRun(null);
     let format;
     let counted = false;
-    let stack = [];
+    const stack = new Nesting();
     const seen = [];
     let errorFor;
     let block;
     let afterList = false;
     const record = (indent, name, outcome) => {
-        stack = stack.filter((s) => s.indent < indent);
-        seen.push({ path: [...stack.map((s) => s.name), name], outcome });
+        seen.push({ path: stack.path(indent, name), outcome });
     };
     return {
         name: 'node-test',
@@ -24956,18 +24958,14 @@ function nodeTestReader() {
             if (format === 'tap') {
                 const sub = TAP_SUBTEST.exec(line);
                 if (sub) {
-                    const indent = sub[1].length;
-                    stack = stack.filter((s) => s.indent < indent);
-                    stack.push({ indent, name: sub[2] });
+                    stack.open(sub[1].length, sub[2]);
                     return;
                 }
                 const r = TAP_RESULT.exec(line);
                 if (r) {
-                    const indent = r[1].length;
-                    stack = stack.filter((s) => s.indent < indent);
-                    seen.push({ path: [...stack.map((s) => s.name), r[3]], outcome: r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed' });
+                    record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
                     block = undefined;
-                    errorFor = r[2] === 'not ok' ? { id: [...stack.map((s) => s.name), r[3]].join(' › '), lines: [] } : undefined;
+                    errorFor = r[2] === 'not ok' ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
                     return;
                 }
                 if (block && errorFor) {
@@ -24992,9 +24990,7 @@ function nodeTestReader() {
             const suite = SPEC_SUITE.exec(line);
             if (suite) {
                 format = 'spec';
-                const indent = suite[1].length;
-                stack = stack.filter((s) => s.indent < indent);
-                stack.push({ indent, name: suite[2] });
+                stack.open(suite[1].length, suite[2]);
                 return;
             }
             const r = SPEC_RESULT.exec(line);
@@ -25460,12 +25456,10 @@ async function createBeadsSource(options) {
  */
 
 
-
 /** Each `*.json` in `dir` with its size and modification time. */
-async function snapshotCheckpoints(dir, files) {
+async function snapshotCheckpoints(files, dir) {
     const out = new Map();
-    const entries = files ? await files.list(dir) : await stateFiles(dir).list(dir);
-    for (const { name, stamp } of entries)
+    for (const { name, stamp } of await files.list(dir))
         if (name.endsWith('.json'))
             out.set(name, stamp);
     return out;
@@ -26087,8 +26081,8 @@ function judge({ baseline, now, targetTests, verify = [] }) {
         return finish(verdict);
     }
     const message = (run, id) => run.messages[id];
-    const wasFailing = (id) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? baseline.groups[id.slice(0, -3)] === 'error' : statusOf(baseline, id) === 'failed');
-    const passesNow = (id) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in now.groups && now.groups[id.slice(0, -3)] !== 'error' : statusOf(now, id) === 'passed');
+    const wasFailing = (id) => failedIn(baseline, id);
+    const passesNow = (id) => passedIn(now, id);
     for (const id of failedIds(now))
         if (!wasFailing(id))
             verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
@@ -26254,7 +26248,7 @@ async function runIteration(deps, before, baseline) {
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
     await filesOf(deps).write(promptFile, prompt);
     const logDir = external_node_path_default().join(deps.stateDir, 'logs');
-    await pruneIterationLogs(logDir, LOGS_KEPT - 1, filesOf(deps));
+    await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
     logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
     const result = await agent.run({
         prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
@@ -26528,8 +26522,7 @@ function againstBaseline(seen, now, baseline) {
         return seen;
     if (now.cannotRun)
         return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
-    const wasFailing = (id) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? baseline.groups[id.slice(0, -3)] === 'error' : statusOf(baseline, id) === 'failed');
-    const failing = failedIds(now).filter((id) => !wasFailing(id));
+    const failing = failedIds(now).filter((id) => !failedIn(baseline, id));
     const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
     const before = failedIds(baseline).length;
     const lines = failing.slice(0, 10).map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id].split('\n')[0]}` : ''}`);
@@ -26879,7 +26872,6 @@ function renderTestList(tests) {
 
 
 
-
 async function runTddIteration(deps, initial, baseline) {
     let before = initial;
     const { settings, logger, clock, source, agent, git } = deps;
@@ -26983,9 +26975,8 @@ async function runTddIteration(deps, initial, baseline) {
     state = { ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0, currentCycle: { ...state.currentCycle, timeoutRetries: 0, rateLimitAttempts: 0 } };
     // The tests, and what they say about this phase.
     logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+    // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
     const junit = deps.tddSettings?.junitFile ? external_node_path_default().resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
-    if (junit)
-        await removeStaleReport(junit, deps.cwd);
     const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
     if (deps.signal?.aborted)
         return { state: before, interrupted: true };
@@ -27359,13 +27350,13 @@ async function runSlice(unguarded) {
         const sourceState = source.exportState?.();
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
         await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
-        const now = await snapshotCheckpoints(store.dir, filesOf(deps));
+        const now = await snapshotCheckpoints(filesOf(deps), store.dir);
         const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
         if (foreign.length > 0) {
             const moved = await quarantine(store.dir, deps.stateDir, foreign);
             logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${external_node_path_default().join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
         }
-        known = foreign.length > 0 ? await snapshotCheckpoints(store.dir, filesOf(deps)) : now;
+        known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
     const labelEscalated = async (ids, note) => {

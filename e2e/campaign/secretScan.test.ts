@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { workflowRun } from '../actionRunner.js';
-import { type Sandbox, createSandbox, git, issue, runArgs, runCli, writeAgent } from '../helpers.js';
+import { type Sandbox, createSandbox, git, issue, runArgs, runCli, writeAgent, valueCheckScript } from '../helpers.js';
 import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from '../support/actionsServices.js';
 import { type DiscordServer, startDiscordServer } from '../support/discordServer.js';
 import { startGitHubServer } from '../support/githubServer.js';
@@ -64,19 +64,8 @@ echo "password=$DB_PASSWORD ${GHP}" >&2
 /** A report block saying done, with secrets in its fields. */
 const LEAKY_DONE = `printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false\\nsummary: used %s and ${GHP}\\n\`\`\`\\n' "$ANTHROPIC_API_KEY"`;
 /** The repository's test prints the secrets it sees when it fails (a test that dumps its environment). */
-const LEAKY_CHECK = `#!/bin/sh
-v=$(cat value.txt)
-echo "TAP version 13"
-if [ "$v" = good ]; then echo "ok 1 - value_is_good"; echo "1..1"; echo "check: ok"; exit 0; fi
-echo "not ok 1 - value_is_good"
-echo "  ---"
-echo "  error: value is $v with $ANTHROPIC_API_KEY and $DB_PASSWORD"
-echo "  ..."
-echo "1..1"
-echo "ASSERTION FAILED: value.txt is '$v' (env: $ANTHROPIC_API_KEY $DB_PASSWORD)"
-echo "token in fixture: $(printf %s "$ANTHROPIC_API_KEY" | base64 -w0)" >&2
-exit 1
-`;
+const LEAKY_CHECK = valueCheckScript('value is $v with $ANTHROPIC_API_KEY and $DB_PASSWORD', `echo "ASSERTION FAILED: value.txt is '$v' (env: $ANTHROPIC_API_KEY $DB_PASSWORD)"
+echo "token in fixture: $(printf %s "$ANTHROPIC_API_KEY" | base64 -w0)" >&2`);
 const ENV = { ANTHROPIC_API_KEY: KEY, DB_PASSWORD: PASSWORD };
 
 interface Place { where: string; text: string }

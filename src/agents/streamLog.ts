@@ -1,5 +1,5 @@
 /** The agent's full output stream, kept per iteration under <state-dir>/logs/, size-capped and rotated. */
-import { closeSync, mkdirSync, openSync, promises as fs, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { StateFiles } from '../persist/stateFiles.js';
 
@@ -41,11 +41,11 @@ export class StreamLog {
 }
 
 /** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
-export async function pruneIterationLogs(dir: string, keep = LOGS_KEPT, files?: Pick<StateFiles, 'list' | 'remove'>): Promise<void> {
-  const names = files ? (await files.list(dir)).map((e) => e.name) : await fs.readdir(dir).catch(() => [] as string[]);
+export async function pruneIterationLogs(files: Pick<StateFiles, 'list' | 'remove'>, dir: string, keep = LOGS_KEPT): Promise<void> {
+  const names = (await files.list(dir)).map((e) => e.name);
   const numbered = names
     .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
     .filter((x) => Number.isFinite(x.n))
     .sort((a, b) => b.n - a.n);
-  await Promise.all(numbered.slice(keep).map((x) => (files ? files.remove(path.join(dir, x.name)) : fs.rm(path.join(dir, x.name), { force: true }))));
+  await Promise.all(numbered.slice(keep).map((x) => files.remove(path.join(dir, x.name))));
 }

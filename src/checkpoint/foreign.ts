@@ -8,15 +8,14 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
+import type { StateFiles } from '../persist/stateFiles.js';
 
 export type DirSnapshot = Map<string, string>;
 
 /** Each `*.json` in `dir` with its size and modification time. */
-export async function snapshotCheckpoints(dir: string, files?: Pick<StateFiles, 'list'>): Promise<DirSnapshot> {
+export async function snapshotCheckpoints(files: Pick<StateFiles, 'list'>, dir: string): Promise<DirSnapshot> {
   const out: DirSnapshot = new Map();
-  const entries = files ? await files.list(dir) : await stateFiles(dir).list(dir);
-  for (const { name, stamp } of entries) if (name.endsWith('.json')) out.set(name, stamp);
+  for (const { name, stamp } of await files.list(dir)) if (name.endsWith('.json')) out.set(name, stamp);
   return out;
 }
 

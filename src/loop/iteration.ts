@@ -55,7 +55,7 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
   const promptFile = path.join(deps.stateDir, 'prompt.md');
   await filesOf(deps).write(promptFile, prompt);
   const logDir = path.join(deps.stateDir, 'logs');
-  await pruneIterationLogs(logDir, LOGS_KEPT - 1, filesOf(deps));
+  await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
   logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
 
   const result = await agent.run({

@@ -131,13 +131,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     const sourceState = source.exportState?.();
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
     await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
-    const now = await snapshotCheckpoints(store.dir, filesOf(deps));
+    const now = await snapshotCheckpoints(filesOf(deps), store.dir);
     const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
     if (foreign.length > 0) {
       const moved = await quarantine(store.dir, deps.stateDir, foreign);
       logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
     }
-    known = foreign.length > 0 ? await snapshotCheckpoints(store.dir, filesOf(deps)) : now;
+    known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
   };
 
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */

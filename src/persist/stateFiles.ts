@@ -65,21 +65,3 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
     },
   };
 }
-
-/** The same contract in memory (the simulation suite drives the engine without touching the disk). */
-export function memoryStateFiles(dir: string, mask: (text: string) => string = (t) => t): StateFiles & { files: Map<string, string> } {
-  const files = new Map<string, string>();
-  const root = path.resolve(dir);
-  const key = (file: string) => path.resolve(file);
-  return {
-    dir: root, mask, files,
-    async write(file, text) { files.set(key(file), mask(text)); },
-    async append(file, text) { files.set(key(file), (files.get(key(file)) ?? '') + mask(text)); },
-    async read(file) { return files.get(key(file)); },
-    async list(dir) {
-      const prefix = `${path.resolve(dir)}${path.sep}`;
-      return [...files].filter(([f]) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep)).map(([f, text]) => ({ name: f.slice(prefix.length), stamp: `${text.length}` }));
-    },
-    async remove(file) { files.delete(key(file)); },
-  };
-}

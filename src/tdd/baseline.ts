@@ -3,15 +3,14 @@
  * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
  * fail before, and a regression is a test that passed at baseline and fails now. Pure.
  */
-import { GROUP_SEPARATOR, type SuiteRun, failedIds, isReadable, statusOf } from '../verdict/results.js';
+import { GROUP_SEPARATOR, type SuiteRun, failedIds, failedIn, isReadable } from '../verdict/results.js';
 import type { TestsSeen } from './decide.js';
 
 /** `seen` as the baseline sees it: only new failures; unchanged when either run cannot be read per test. */
 export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, baseline: SuiteRun | undefined): TestsSeen {
   if (!now || !baseline || !isReadable(now) || !isReadable(baseline)) return seen;
   if (now.cannotRun) return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
-  const wasFailing = (id: string) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? baseline.groups[id.slice(0, -3)] === 'error' : statusOf(baseline, id) === 'failed');
-  const failing = failedIds(now).filter((id) => !wasFailing(id));
+  const failing = failedIds(now).filter((id) => !failedIn(baseline, id));
   const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
   const before = failedIds(baseline).length;
   const lines = failing.slice(0, 10).map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id]!.split('\n')[0]}` : ''}`);

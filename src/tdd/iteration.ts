@@ -14,7 +14,6 @@ import { type IterationOutcome, afterAgentRun, agentUnavailable } from '../loop/
 import { type SliceDeps, filesOf } from '../loop/slice.js';
 import type { SuiteRun } from '../verdict/results.js';
 import { againstBaseline } from './baseline.js';
-import { removeStaleReport } from '../loop/testGate.js';
 import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
 import { rfc3339 } from '../util/clock.js';
 import { type PhaseDecision, type PhaseError, type TestsSeen, TDD_MAX_RETRIES, TDD_TIMEOUT_RETRIES, decidePhase } from './decide.js';
@@ -134,8 +133,8 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState, basel
 
   // The tests, and what they say about this phase.
   logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+  // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
   const junit = deps.tddSettings?.junitFile ? path.resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
-  if (junit) await removeStaleReport(junit, deps.cwd);
   const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
   if (deps.signal?.aborted) return { state: before, interrupted: true };
   record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };

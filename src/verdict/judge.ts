@@ -4,7 +4,7 @@
  * fails, no new test fails, the issue's targets pass and its `verify:` commands exit 0. Tests that
  * failed at baseline and still fail, untargeted, never block: they are reported. Pure.
  */
-import { GROUP_SEPARATOR, type SuiteRun, failedIds, isReadable, statusOf } from './results.js';
+import { type SuiteRun, failedIds, failedIn, isReadable, passedIn, statusOf } from './results.js';
 
 export interface Failure {
   id: string;
@@ -58,8 +58,8 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
   }
 
   const message = (run: SuiteRun, id: string) => run.messages[id];
-  const wasFailing = (id: string) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? baseline.groups[id.slice(0, -3)] === 'error' : statusOf(baseline, id) === 'failed');
-  const passesNow = (id: string) => (id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in now.groups && now.groups[id.slice(0, -3)] !== 'error' : statusOf(now, id) === 'passed');
+  const wasFailing = (id: string) => failedIn(baseline, id);
+  const passesNow = (id: string) => passedIn(now, id);
 
   for (const id of failedIds(now)) if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
   for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);

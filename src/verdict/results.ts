@@ -64,6 +64,16 @@ export function failedIds(run: SuiteRun): string[] {
   return [...tests, ...groups];
 }
 
+/** Whether `id` (a test, or `group::*` for a group that did not load) failed in `run`. */
+export function failedIn(run: SuiteRun, id: string): boolean {
+  return id.endsWith(`${GROUP_SEPARATOR}*`) ? run.groups[id.slice(0, -3)] === 'error' : statusOf(run, id) === 'failed';
+}
+
+/** Whether `id` (a test, or `group::*`: the group loaded) passed in `run`. */
+export function passedIn(run: SuiteRun, id: string): boolean {
+  return id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error' : statusOf(run, id) === 'passed';
+}
+
 export function emptyRun(exitCode: number | null): SuiteRun {
   return { exitCode, tests: {}, groups: {}, messages: {} };
 }

@@ -4,7 +4,7 @@
  * a single test file) every test is listed with ✓ ✕ ○ under its describe blocks, by indentation.
  */
 import { clipMessage, emptyRun, testId } from '../results.js';
-import { type RunnerReader, plain } from './types.js';
+import { Nesting, type RunnerReader, plain } from './types.js';
 
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
 const BULLET = /^ {2}● (.+)$/;
@@ -15,7 +15,7 @@ export function jestReader(): RunnerReader {
   const run = emptyRun(null);
   let recognised = false;
   let file: string | undefined;
-  let describe: Array<{ indent: number; name: string }> = [];
+  const describe = new Nesting();
   let failing: { id: string; lines: string[] } | undefined;
   let noTests = false;
   const closeFailing = () => {
@@ -32,7 +32,7 @@ export function jestReader(): RunnerReader {
       if (f) {
         closeFailing();
         file = f[2] as string;
-        describe = [];
+        describe.reset();
         if (run.groups[file] !== 'error') run.groups[file] = f[1] === 'PASS' ? 'passed' : 'failed';
         return;
       }
@@ -55,8 +55,7 @@ export function jestReader(): RunnerReader {
       const v = VERBOSE.exec(raw.replace(/\r$/, ''));
       if (v && !failing) {
         const [, indent, mark, name] = v as unknown as [string, string, string, string];
-        describe = describe.filter((d) => d.indent < indent.length);
-        const id = testId(file, [...describe.map((d) => d.name), name].join(' › '));
+        const id = testId(file, describe.path(indent.length, name).join(' › '));
         run.tests[id] = mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed';
         return;
       }
@@ -66,11 +65,7 @@ export function jestReader(): RunnerReader {
       }
       // A describe block's name in verbose output: indented text that is no test line.
       const d = /^(\s+)(\S.*)$/.exec(line);
-      if (d) {
-        const indent = (d[1] as string).length;
-        describe = describe.filter((x) => x.indent < indent);
-        describe.push({ indent, name: d[2] as string });
-      }
+      if (d) describe.open((d[1] as string).length, d[2] as string);
     },
     finish(exitCode) {
       closeFailing();

@@ -4,7 +4,7 @@
  * failures' details, numbered like the tests. "Exception during run" means no test ran.
  */
 import { clipMessage, emptyRun } from '../results.js';
-import { type RunnerReader, plain } from './types.js';
+import { Nesting, type RunnerReader, plain } from './types.js';
 
 const TEST = /^(\s+)(✔|✓|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
 
@@ -12,7 +12,7 @@ export function mochaReader(): RunnerReader {
   const run = emptyRun(null);
   let recognised = false;
   let inList = true;
-  let suites: Array<{ indent: number; name: string }> = [];
+  const suites = new Nesting();
   const failingByNumber = new Map<string, string>();
   let details: { id: string; lines: string[]; body: boolean } | undefined;
   let exception: string | undefined;
@@ -27,18 +27,13 @@ export function mochaReader(): RunnerReader {
         const t = TEST.exec(line);
         if (t) {
           const [, indent, mark, title] = t as unknown as [string, string, string, string];
-          suites = suites.filter((s) => s.indent < indent.length);
-          const id = [...suites.map((s) => s.name), title].join(' › ');
+          const id = suites.path(indent.length, title).join(' › ');
           run.tests[id] = mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed';
           if (/^\d+\)$/.test(mark)) failingByNumber.set(mark, id);
           return;
         }
         const s = /^(\s+)(\S.*)$/.exec(line);
-        if (s) {
-          const indent = (s[1] as string).length;
-          suites = suites.filter((x) => x.indent < indent);
-          suites.push({ indent, name: s[2] as string });
-        }
+        if (s) suites.open((s[1] as string).length, s[2] as string);
         return;
       }
       // The details: "  1) Suite" … "       test:" then the error's first lines.

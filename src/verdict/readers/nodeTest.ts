@@ -5,7 +5,7 @@
  * file that fails before defining any test appears as a failing test named by its path.
  */
 import { type SuiteRun, clipMessage, emptyRun } from '../results.js';
-import { type RunnerReader, plain } from './types.js';
+import { Nesting, type RunnerReader, plain } from './types.js';
 
 const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
 const TAP_RESULT = /^(\s*)(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/;
@@ -16,14 +16,13 @@ export function nodeTestReader(): RunnerReader {
   const run = emptyRun(null);
   let format: 'tap' | 'spec' | undefined;
   let counted = false;
-  let stack: Array<{ indent: number; name: string }> = [];
+  const stack = new Nesting();
   const seen: Array<{ path: string[]; outcome: SuiteRun['tests'][string] }> = [];
   let errorFor: { id: string; lines: string[] } | undefined;
   let block: { indent: number; lines: string[] } | undefined;
   let afterList = false;
   const record = (indent: number, name: string, outcome: SuiteRun['tests'][string]) => {
-    stack = stack.filter((s) => s.indent < indent);
-    seen.push({ path: [...stack.map((s) => s.name), name], outcome });
+    seen.push({ path: stack.path(indent, name), outcome });
   };
   return {
     name: 'node-test',
@@ -36,18 +35,14 @@ export function nodeTestReader(): RunnerReader {
       if (format === 'tap') {
         const sub = TAP_SUBTEST.exec(line);
         if (sub) {
-          const indent = (sub[1] as string).length;
-          stack = stack.filter((s) => s.indent < indent);
-          stack.push({ indent, name: sub[2] as string });
+          stack.open((sub[1] as string).length, sub[2] as string);
           return;
         }
         const r = TAP_RESULT.exec(line);
         if (r) {
-          const indent = (r[1] as string).length;
-          stack = stack.filter((s) => s.indent < indent);
-          seen.push({ path: [...stack.map((s) => s.name), r[3] as string], outcome: r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed' });
+          record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
           block = undefined;
-          errorFor = r[2] === 'not ok' ? { id: [...stack.map((s) => s.name), r[3] as string].join(' › '), lines: [] } : undefined;
+          errorFor = r[2] === 'not ok' ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
           return;
         }
         if (block && errorFor) {
@@ -70,9 +65,7 @@ export function nodeTestReader(): RunnerReader {
       const suite = SPEC_SUITE.exec(line);
       if (suite) {
         format = 'spec';
-        const indent = (suite[1] as string).length;
-        stack = stack.filter((s) => s.indent < indent);
-        stack.push({ indent, name: suite[2] as string });
+        stack.open((suite[1] as string).length, suite[2] as string);
         return;
       }
       const r = SPEC_RESULT.exec(line);
