@@ -119,6 +119,34 @@ describe('the action on GitHub issues', () => {
     expect(second.summary).toContain(', updated) |');
   });
 
+  it('already satisfied (issue 12): an issue whose named test passes is labelled agent-loop:no-change, commented and closed; one that names no test is labelled, commented and left open; no branch, no pull request', async () => {
+    await fs.writeFile(path.join(sb.repo, 'value.txt'), 'good\n');
+    git(sb, '-c', 'user.name=person', '-c', 'user.email=person@example.invalid', 'commit', '-q', '-am', 'value fixed by hand');
+    await remoteGit('push', '-q', 'origin', 'main');
+    gh.addIssue({ title: 'value_is_good fails', body: 'The test value_is_good fails on main.', labels: [LABEL] });
+    gh.addIssue({ title: 'The value looks wrong', body: 'Somebody said the value is wrong.', labels: [LABEL] });
+    const agent = await writeAgent(sb, 'nothing-to-do', `echo "issue $AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"\n${DONE_REPORT}`);
+
+    const r = await scheduledRun(451, agent);
+    expect(r.main.code).toBe(0);
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('issue 1\nissue 2\n'); // one invocation each
+    expect(r.outputs).toMatchObject({ status: 'complete', 'issues-closed': '1', 'issues-no-change': '2', 'pull-requests': '' });
+    const [named, unnamed] = [gh.issue(1), gh.issue(2)];
+    expect(named).toMatchObject({ state: 'closed', labels: [LABEL, 'agent-loop:no-change'] });
+    expect(named?.comments).toHaveLength(1);
+    expect(named?.comments[0]?.body).toMatch(/^agent-loop: no change was needed: its targets pass \(value_is_good\)[^]*so it is closed\./);
+    expect(unnamed).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:no-change'] });
+    expect(unnamed?.comments[0]?.body).toMatch(/^agent-loop: no change was needed: the agent reports: [^]*Close this issue if that is right/);
+    expect(gh.pulls()).toEqual([]);
+    expect(originHas('agent-loop/issue-1') || originHas('agent-loop/issue-2')).toBe(false);
+    expect(r.summary).toContain('| no change needed (left open, `agent-loop:no-change`) |');
+
+    // The next scheduled run finds nothing to do: the open one waits for a person.
+    const again = await scheduledRun(452, agent);
+    expect(again.main.code).toBe(0);
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('issue 1\nissue 2\n');
+  });
+
   it('three runs continue one loop with the counters carried; the second escalation, in the third run, halts', async () => {
     // Each names the suite's failing test, which the agent never fixes: its target.
     gh.addIssue({ title: 'Unfixable one', body: 'value_is_good fails', labels: [LABEL] });

@@ -75,6 +75,20 @@ describe('the agent stays in its lane (issue 11)', () => {
     if (!/main/.test(move)) expect(git(sandbox, 'rev-parse', 'main')).toBe(before);
   });
 
+  it('an agent that switches branches and whose work is rejected (no commit follows): halted repository_moved right after that agent run, its work not judged, nothing closed', async () => {
+    // Found on a real project: the move went unseen because the cycle ended in a halt that commits nothing.
+    const sandbox = await sandboxWith([issue('bd-1', 'First')]);
+    const agent = await writeAgent(sandbox, 'mover', `if [ "$AGENT_LOOP_ITERATION" = 2 ]; then git checkout -q -b sneaky; fi\n${DONE_REPORT}`);
+    const r = await runCli(sandbox, runArgs(agent));
+    expect(r.code).toBe(1);
+    const result = lastResult(r.stdout);
+    expect(result).toMatchObject({ haltReason: 'repository_moved', iterations: 2 });
+    expect(result.error).toMatch(/before it would judge the work of iteration 2: HEAD was on agent-loop\/bd-1 and is now on sneaky/);
+    expect(result.history.map((h) => h.outcome)).toEqual(['tests_failed', 'repository_moved']);
+    // Its work was not judged: nothing closed, the issue still open in the file the run started from.
+    expect(result.issuesClosed).toEqual([]);
+  });
+
   it('an agent that leaves the issues file unreadable: halted source_unreadable, not "the work is done"', async () => {
     const sandbox = await sandboxWith([issue('bd-1', 'First')]);
     const agent = await writeAgent(sandbox, 'garbler', `echo good > value.txt\nprintf 'not json\\n{{{\\n' > .beads/issues.jsonl\n${DONE_REPORT}`);

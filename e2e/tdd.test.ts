@@ -548,6 +548,67 @@ ${GREEN_DEFAULT}`;
 
   // --- bugs found on the way (src is not changed here: these fail until it is fixed) ----------------
 
+  describe('a phase\'s precondition, checked when the branch changed between runs (issue 12): a step back before any agent runs', () => {
+    const personCommits = (sb: Sandbox, calc: string) => {
+      expect(git(sb, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('agent-loop/bd-1');
+      return fs.writeFile(path.join(sb.repo, 'calc.sh'), calc).then(() => git(sb, '-c', 'user.name=person', '-c', 'user.email=person@example.invalid', 'commit', '-q', '-am', 'a person changes calc.sh'));
+    };
+
+    it('GREEN: a person made RED\'s test pass between runs, so no target fails: back to RED, whose agent finds its test already there (skipped, not a loop); GREEN\'s agent never ran', async () => {
+      await withTdd('Tests:\n- [ ] add two numbers\n', async (sb) => {
+        const agent = await writeAgent(sb, 'tdd', agentScript());
+        const r1 = await run(sb, agent, '--slice-iterations', '1');
+        expectExit(r1, 0);
+        expect(trail(lastResult(r1.stdout))).toEqual(['RED:commit']);
+        await personCommits(sb, '#!/bin/sh\necho $(($2 + $3))\n');
+
+        const r2 = await run(sb, agent);
+        expectExit(r2, 0);
+        const bounce = named(r2, 'step.bounce');
+        expect(bounce).toHaveLength(1);
+        expect(bounce[0]).toMatchObject({ from: 'GREEN', to: 'RED', bounces: 1 });
+        expect(bounce[0]?.message).toContain('At GREEN\'s start no test for "add two numbers" fails any more');
+        const result = lastResult(r2.stdout);
+        expect(trail(result)).toEqual(['RED:skip(DUPLICATE_TEST)']);
+        expect(result).toMatchObject({ status: 'complete', iterations: 2 });
+        // The one agent run of this slice was the test agent's, told why it writes the test again.
+        expect(promptOf(sb, 2)).toContain('You are the test agent');
+        expect(promptOf(sb, 2)).toContain('no test for "add two numbers" fails any more');
+      });
+    });
+
+    it('REFACTOR: a person broke the new test between runs: back to GREEN with the failure, which the implementing agent fixes; then REFACTOR', async () => {
+      await withTdd('Tests:\n- [ ] add two numbers\n', async (sb) => {
+        const agent = await writeAgent(sb, 'tdd', agentScript());
+        const r1 = await run(sb, agent, '--slice-iterations', '2');
+        expectExit(r1, 0);
+        expect(trail(lastResult(r1.stdout))).toEqual(['RED:commit', 'GREEN:commit']);
+        await personCommits(sb, '#!/bin/sh\n# calc.sh OP A B\necho 0\n');
+
+        const r2 = await run(sb, agent);
+        expectExit(r2, 0);
+        expect(named(r2, 'step.bounce')).toEqual([expect.objectContaining({ from: 'REFACTOR', to: 'GREEN' })]);
+        const result = lastResult(r2.stdout);
+        expect(trail(result)).toEqual(['GREEN:commit', 'REFACTOR:commit']);
+        expect(result).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+        expect(promptOf(sb, 3)).toContain('You are the implementing agent');
+        expect(promptOf(sb, 3)).toContain('At REFACTOR\'s start 1 test(s) fail that did not fail before this cycle');
+        expect(promptOf(sb, 3)).toContain('add_two_numbers');
+      });
+    });
+
+    it('unchanged between runs: no extra test run at the phase\'s start', async () => {
+      await withTdd('Tests:\n- [ ] add two numbers\n', async (sb) => {
+        const agent = await writeAgent(sb, 'tdd', agentScript());
+        expectExit(await run(sb, agent, '--slice-iterations', '1'), 0);
+        const r2 = await run(sb, agent);
+        expectExit(r2, 0);
+        expect(named(r2, 'tdd.precondition')).toEqual([]);
+        expect(trail(lastResult(r2.stdout))).toEqual(['GREEN:commit', 'REFACTOR:commit']);
+      });
+    });
+  });
+
   describe('known bugs', () => {
     /** Two open issues, each with a one-test checklist: bd-1 (add), then bd-2 (mul). */
     async function withTwoIssues(fn: (sb: Sandbox) => Promise<void>): Promise<void> {

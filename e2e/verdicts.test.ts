@@ -144,6 +144,56 @@ ${DONE_REPORT}`);
     expect(git(sb, 'log', '--format=%s', 'main')).toMatch(/feat: add adds small numbers/);
   });
 
+  it('TDD on a red suite: a RED test that fails at import is COMPILATION_ERROR with node\'s error in the retry prompt (no false regression); the retry\'s failing test is the target', async () => {
+    const sb = await redRepository([issue('bd-div', 'div', { description: '- [ ] div divides' })]);
+    const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+cp "$P" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
+if grep -q "You are the test agent" "$P"; then
+  if grep -q "does not compile" "$P"; then
+    printf "import { test } from 'node:test';\\nimport assert from 'node:assert/strict';\\ntest('div divides', async () => { const { div } = await import('../src/calc.mjs'); assert.equal(typeof div === 'function' && div(6, 3), 2); });\\n" > test/div.test.mjs
+  else
+    printf "import { test } from 'node:test';\\nimport assert from 'node:assert/strict';\\nimport { div } from '../src/calc.mjs';\\ntest('div divides', () => assert.equal(div(6, 3), 2));\\n" > test/div.test.mjs
+  fi
+elif grep -q "You are the implementing agent" "$P"; then
+  echo 'export const div = (a, b) => a / b;' >> src/calc.mjs
+fi
+${DONE_REPORT}`);
+    const r = await runCli(sb, ['run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl']);
+    expectExit(r, 0);
+    const res = lastResult(r.stdout);
+    expect(res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `(${h.tdd.error})` : ''}`)).toEqual(['RED:retry(COMPILATION_ERROR)', 'RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
+    expect(res).toMatchObject({ status: 'complete', issuesClosed: ['bd-div'] });
+    const retry = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
+    expect(retry).toContain('The new test does not compile');
+    expect(retry).toContain("SyntaxError: The requested module '../src/calc.mjs' does not provide an export named 'div'");
+    // The failures that were there before are named as not the agent's.
+    expect(retry).toContain("1 test(s) fail that did not fail before this cycle:\n- ");
+    expect(retry).toContain("(4 test(s) already failed before this cycle; they are not this workflow's.)");
+    expect(readFileSync(path.join(sb.root, 'prompt-3.txt'), 'utf8')).toContain('div divides');
+  });
+
+  it('TDD with --junit-file: the report the suite writes is never in a commit, and a refactoring that changes nothing commits "refactor: no changes"', async () => {
+    const sb = await redRepository([issue('bd-div', 'div', { description: '- [ ] div divides' })]);
+    const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+if grep -q "You are the test agent" "$P"; then
+  printf "import { test } from 'node:test';\\nimport assert from 'node:assert/strict';\\nimport * as calc from '../src/calc.mjs';\\ntest('div divides', () => assert.equal(calc.div?.(6, 3), 2));\\n" > test/div.test.mjs
+elif grep -q "You are the implementing agent" "$P"; then
+  echo 'export const div = (a, b) => a / b;' >> src/calc.mjs
+fi
+${DONE_REPORT}`);
+    const command = 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/';
+    const r = await runCli(sb, ['run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', command, '--junit-file', 'junit.xml', '--issues-file', './.beads/issues.jsonl']);
+    expectExit(r, 0);
+    const res = lastResult(r.stdout);
+    expect(res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}`)).toEqual(['RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
+    const subjects = git(sb, 'log', '--format=%s', 'main^1..main^2').split('\n');
+    expect(subjects).toEqual(['agent-loop: bd-div div', 'refactor: no changes', 'feat: div divides', 'test: div divides']);
+    const touched = git(sb, 'log', '--format=', '--name-only', 'main').split('\n').filter(Boolean);
+    expect(touched).not.toContain('junit.xml');
+    expect(git(sb, 'ls-tree', '-r', '--name-only', 'main').split('\n')).not.toContain('junit.xml');
+    expect(git(sb, 'status', '--porcelain')).toBe('');
+  });
+
   it('started in a subdirectory: works at the repository root (its issues, its detected test command), paths given relative to the subdirectory', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
     await fs.writeFile(path.join(sb.repo, 'package.json'), '{"name":"calc","private":true,"type":"module","scripts":{"test":"node --test test/"}}\n');
@@ -169,5 +219,21 @@ ${DONE_REPORT}`);
     expect(res.error).toContain('`node --test test/ >/dev/null 2>&1` fails on the base branch (exit code 1)');
     expect(res.diagnostic).toContain('--junit-file');
     await expect(fs.access(path.join(sb.root, 'invocations'))).rejects.toThrow();
+  });
+
+  it('a baseline that gave no verdict is not kept: once the suite can be read, the same command on the same tree runs it again and the work goes on', async () => {
+    const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
+    // The suite's script lives outside the repository: fixing it changes neither the tree nor the command.
+    const suite = path.join(sb.root, 'suite.sh');
+    await fs.writeFile(suite, 'node --test test/ >/dev/null 2>&1\n');
+    const runArgs = async () => ['run', '--json', '--agent', 'command', '--agent-command', await writeAgent(sb, 'fixer', FIXER), '--iteration-delay', '0', '--test-command', `sh ${suite}`, '--issues-file', './.beads/issues.jsonl'];
+    const first = await runCli(sb, await runArgs());
+    expectExit(first, 1);
+    expect(lastResult(first.stdout).haltReason).toBe('baseline_unreadable');
+    await fs.writeFile(suite, 'node --test test/\n');
+    const second = await runCli(sb, await runArgs());
+    expectExit(second, 0);
+    expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
+    expect(invocations(sb)).toEqual(['bd-add']);
   });
 });

@@ -360,8 +360,8 @@ describe('GitHubIssueSource.markEscalated', () => {
     const { server, source } = await setup();
     const issue = server.addIssue({ labels: [LABEL] });
 
-    await source.markNoChange(String(issue.number), 'agent-loop: no change was needed: the agent reports: already done');
-    await source.markNoChange(String(issue.number), 'again');
+    await source.markNoChange(String(issue.number), 'agent-loop: no change was needed: the agent reports: already done', false);
+    await source.markNoChange(String(issue.number), 'again', false);
 
     expect(server.requests[1]?.body).toEqual({ labels: [NO_CHANGE_LABEL] });
     expect(issue.labels).toEqual([LABEL, NO_CHANGE_LABEL]);
@@ -371,6 +371,20 @@ describe('GitHubIssueSource.markEscalated', () => {
     expect(await source.ready()).toEqual([]);
     server.updateIssue(issue.number, { labels: [LABEL] });
     expect(ids(await source.ready())).toEqual([String(issue.number)]);
+  });
+
+  it('markNoChange with the issue\'s own tests passing (issue 12): labelled, commented with the evidence, and closed; again: nothing more', async () => {
+    const { server, source } = await setup();
+    const issue = server.addIssue({ labels: [LABEL] });
+
+    await source.markNoChange(String(issue.number), 'agent-loop: no change was needed: its targets pass (tests/test_a.py::test_a)', true);
+    await source.markNoChange(String(issue.number), 'again', true);
+
+    expect(issue.labels).toEqual([LABEL, NO_CHANGE_LABEL]);
+    expect(issue.state).toBe('closed');
+    expect(issue.comments).toHaveLength(1);
+    expect(issue.comments[0]!.body).toMatch(/^agent-loop: no change was needed: its targets pass \(tests\/test_a\.py::test_a\)\n\nNothing was changed or merged: the issue's own tests pass, so it is closed\./);
+    expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
   });
 
   it('is idempotent: the same note again posts nothing (also past 100 comments)', async () => {

@@ -1,6 +1,6 @@
 /** Seed 003's summary table, row by row, on the pure decision function; the test list; the prompts. */
 import { describe, expect, it } from '@jest/globals';
-import { ROLLBACK_MESSAGE, TDD_FAILURE_TABLE, TDD_MAX_RETRIES, type PhaseObservation, decidePhase } from '../../src/tdd/decide.js';
+import { ROLLBACK_MESSAGE, TDD_FAILURE_TABLE, TDD_MAX_RETRIES, type PhaseObservation, decidePhase, phaseStart } from '../../src/tdd/decide.js';
 import { TDD_ERROR_TYPES } from '../../src/tdd/notes.js';
 import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from '../../src/tdd/prompts.js';
 import { markTest, nextPending, parseTestList, renderTestList } from '../../src/tdd/testList.js';
@@ -68,6 +68,24 @@ describe('seed 003 summary table', () => {
     expect(decidePhase(observe(broken))).toMatchObject({ kind: 'retry', error: { type: 'REGRESSION' } });
     expect(decidePhase(observe({ ...broken, retries: TDD_MAX_RETRIES }))).toMatchObject({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { type: 'REGRESSION' } });
     expect(ROLLBACK_MESSAGE).toBe('refactor: no changes (tests would break)');
+  });
+});
+
+describe('a phase\'s precondition at its start (issue 12)', () => {
+  const seen = (passed: boolean, failing: string[] = [], compileError = false) => ({ passed, failing, compileError, summary: failing.join('\n') });
+
+  it('GREEN may start while a target fails (or, with no target known, anything fails; or it does not compile); else back to RED', () => {
+    expect(phaseStart('GREEN', seen(false, ['t::add']), ['t::add'], 'add')).toBeUndefined();
+    expect(phaseStart('GREEN', seen(false, ['t::other']), [], 'add')).toBeUndefined();
+    expect(phaseStart('GREEN', seen(false, [], true), ['t::add'], 'add')).toBeUndefined();
+    expect(phaseStart('GREEN', seen(true), ['t::add'], 'add')).toMatchObject({ back: 'RED', error: { type: 'TEST_UNEXPECTED_PASS' } });
+    expect(phaseStart('GREEN', seen(false, ['t::other']), ['t::add'], 'add')?.back).toBe('RED');
+  });
+
+  it('REFACTOR may start when nothing fails that did not fail at baseline; else back to GREEN with the failures', () => {
+    expect(phaseStart('REFACTOR', seen(true), ['t::add'], 'add')).toBeUndefined();
+    expect(phaseStart('REFACTOR', seen(false, ['t::add']), ['t::add'], 'add')).toMatchObject({ back: 'GREEN', error: { type: 'REGRESSION', details: 't::add' } });
+    expect(phaseStart('RED', seen(false, ['t::x']), [], 'add')).toBeUndefined();
   });
 });
 

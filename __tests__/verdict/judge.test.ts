@@ -1,8 +1,15 @@
 /** Issue 12: verdicts against the baseline, test by test (SWE-bench's FAIL_TO_PASS / PASS_TO_PASS). */
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { baselineProblem } from '../../src/verdict/baseline.js';
 import { judge } from '../../src/verdict/judge.js';
+import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { type SuiteRun, emptyRun } from '../../src/verdict/results.js';
 import { issueTargets } from '../../src/verdict/targets.js';
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runners');
 
 const run = (tests: Record<string, 'passed' | 'failed' | 'skipped'>, extra: Partial<SuiteRun> = {}): SuiteRun => ({
   ...emptyRun(Object.values(tests).includes('failed') ? 1 : 0), reader: 'pytest', tests, ...extra,
@@ -81,5 +88,27 @@ describe('issueTargets', () => {
     const t = issueTargets('parse fails: test_parse_iso_week is red; test_same too; t_x; also tests/c.py::test_exact', suite);
     expect(t.tests.sort()).toEqual(['tests/c.py::test_exact', 'tests/test_dates.py::test_parse_iso_week']);
     expect(issueTargets('test_parse_iso_weekday', suite).tests).toEqual([]); // a longer word is another name
+  });
+});
+
+describe('baselineProblem', () => {
+  it('a suite that cannot run on the base branch (pytest stopped at collection) is no verdict, before any agent run', () => {
+    const run = readSuiteOutput(readFileSync(path.join(FIXTURES, 'pytest-9.0.3-collection-error.txt'), 'utf8'), 2);
+    expect(run.cannotRun).toBeDefined();
+    expect(baselineProblem(run, 'pytest')?.message).toMatch(/^the test command `pytest` cannot run on the base branch: /);
+    expect(baselineProblem(run, 'pytest')?.advice).toContain('--continue-on-collection-errors');
+  });
+
+  it('an empty suite (pytest collected no tests) is a baseline, not a halt: the agent may write the first tests; a command not found is no verdict', () => {
+    const empty = readSuiteOutput(readFileSync(path.join(FIXTURES, 'pytest-9.0.3-no-tests.txt'), 'utf8'), 5);
+    expect(empty).toMatchObject({ cannotRun: 'pytest collected no tests', noTests: true });
+    expect(baselineProblem(empty, 'pytest')).toBeUndefined();
+    expect(baselineProblem(readSuiteOutput('sh: 1: pytest: not found', 127), 'pytest')?.message).toMatch(/cannot run on the base branch: .*command not found/);
+  });
+
+  it('a red suite read per test, or a green one read by its exit code, is a baseline', () => {
+    expect(baselineProblem(readSuiteOutput(readFileSync(path.join(FIXTURES, 'pytest-9.0.3-rA.txt'), 'utf8'), 1), 'pytest')).toBeUndefined();
+    expect(baselineProblem(readSuiteOutput('all good', 0), 'make test')).toBeUndefined();
+    expect(baselineProblem(readSuiteOutput('something failed', 1), 'make test')?.message).toMatch(/could not be read per test/);
   });
 });

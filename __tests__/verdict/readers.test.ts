@@ -92,14 +92,31 @@ describe('mocha', () => {
 
 describe("node's test runner", () => {
   for (const [name, file] of [['TAP', 'node-20-tap.txt'], ['spec', 'node-20-spec.txt']] as const) {
-    it(`${name}: the leaves of the subtest tree, a file that failed before defining tests as a failing test`, () => {
+    it(`${name}: the leaves of the subtest tree; a file that failed before defining tests is a group that did not load, with node's error`, () => {
       const run = readSuiteOutput(fixture(file), 1);
       expect(run.reader).toBe('node-test');
       expect(run.tests).toMatchObject({ 'add › adds': 'passed', 'add › adds wrongly': 'failed', 'add › skipped one': 'skipped', 'top level ok': 'passed' });
       expect(run.tests['add']).toBeUndefined();
-      expect(Object.entries(run.tests).filter(([id, o]) => id.endsWith('broken.test.mjs') && o === 'failed')).toHaveLength(1);
+      expect(Object.keys(run.tests).filter((id) => id.endsWith('broken.test.mjs'))).toEqual([]);
+      expect(run.groups).toEqual({ '/home/user/nt/broken.test.mjs': 'error' });
+      expect(run.messages['/home/user/nt/broken.test.mjs::*']).toMatch(/^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '\/home\/user\/nt\/does-not-exist.mjs'/);
+      expect(run.cannotRun).toBeUndefined();
     });
   }
+  for (const [name, file] of [['TAP', 'node-20-tap-load-error.txt'], ['spec', 'node-20-spec-load-error.txt']] as const) {
+    it(`${name}: a test file that imports an export its module lacks (TDD's typical first RED) is a load error named with the SyntaxError and where`, () => {
+      const run = readSuiteOutput(fixture(file), 1);
+      expect(run.tests).toEqual({ 'add adds': 'passed' });
+      expect(failedIds(run)).toEqual(['/home/user/calc/test/mul.test.mjs::*']);
+      expect(run.messages['/home/user/calc/test/mul.test.mjs::*']).toBe("SyntaxError: The requested module '../src/calc.mjs' does not provide an export named 'mul'\nfile:///home/user/calc/test/mul.test.mjs:3");
+    });
+  }
+  it('only files that did not load: cannot run, not an empty suite', () => {
+    const tap = fixture('node-20-tap-load-error.txt').split('\n').filter((l) => !/add adds|duration_ms: 1\./.test(l)).join('\n');
+    const run = readSuiteOutput(tap, 1);
+    expect(run.cannotRun).toMatch(/^no test file could run \(\/home\/user\/calc\/test\/mul.test.mjs: SyntaxError: /);
+    expect(run.noTests).toBeUndefined();
+  });
   it('TAP: a failure\'s message given as a block scalar (error: |-) is its lines', () => {
     const run = readSuiteOutput(fixture('node-20-tap.txt'), 1);
     expect(run.messages['add › adds wrongly']).toMatch(/^Expected values to be strictly equal:\n\n?4 !== 5/);

@@ -50,17 +50,25 @@ export interface LaneGuard {
   /** Takes the repository as it is now as the lane (at the start of a slice, once the base is known). */
   anchor(baseBranch: string): Promise<Lane>;
   current(): Lane | undefined;
+  /** Throws RepositoryMovedError when something moved the repository since the engine last did (after each iteration). */
+  verify(before: string): Promise<void>;
+  /** What moved since the engine last moved the repository, if anything (right after each agent run, before its work is judged). */
+  moved(before: string): Promise<string | undefined>;
 }
 
 /** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
 export function guardLane(git: Git): LaneGuard {
   let lane: Lane | undefined;
   const tipOf = (branch: string) => git.tipOf(branch);
-  const check = async (what: string) => {
-    if (!lane) return;
+  const moved = async (what: string) => {
+    if (!lane) return undefined;
     const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
     const problem = laneProblem(lane, found);
-    if (problem) throw new RepositoryMovedError(`something other than agent-loop moved the repository before it would ${what}: ${problem}`);
+    return problem ? `something other than agent-loop moved the repository before it would ${what}: ${problem}` : undefined;
+  };
+  const check = async (what: string) => {
+    const problem = await moved(what);
+    if (problem) throw new RepositoryMovedError(problem);
   };
   /** After the engine's own move: the lane follows it. */
   const follow = async () => {
@@ -101,5 +109,7 @@ export function guardLane(git: Git): LaneGuard {
       return lane;
     },
     current: () => lane,
+    verify: (before) => check(before),
+    moved,
   };
 }

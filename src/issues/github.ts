@@ -464,17 +464,26 @@ export class GitHubIssueSource implements IssueSource {
   }
 
   /**
-   * An issue found already satisfied that names no test of its own: NO_CHANGE_LABEL and one comment
-   * with the evidence (label, comment: 2 calls after the read); left open for a person to close.
+   * An issue found already satisfied: NO_CHANGE_LABEL and one comment with the evidence (label,
+   * comment: 2 calls after the read), then closed when `close` (the issue's own named tests or
+   * `verify:` pass: 1 more call), else left open for a person to close. Called again, it labels
+   * and comments nothing twice.
    */
-  async markNoChange(id: string, note: string): Promise<void> {
+  async markNoChange(id: string, note: string, close: boolean): Promise<void> {
     const number = this.requireNumber(id, 'label');
     const item = await this.fetchIssue(number, `reading issue #${number} before labelling it ${NO_CHANGE_LABEL}`);
     if (!item || item.pullRequest) throw this.unknownIssue(number, 'label');
-    if (item.state === 'closed' || item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL)) return;
-    await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [NO_CHANGE_LABEL] }, `labelling issue #${number} ${NO_CHANGE_LABEL}`);
-    const text = this.commentText(`${note}\n\nNothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`);
-    await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: text }, `commenting on issue #${number}`);
+    if (item.state === 'closed') return;
+    if (!item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL)) {
+      await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [NO_CHANGE_LABEL] }, `labelling issue #${number} ${NO_CHANGE_LABEL}`);
+      const next = close
+        ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
+        : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
+      await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: this.commentText(`${note}\n\n${next}`) }, `commenting on issue #${number}`);
+    }
+    if (close) {
+      await this.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
+    }
     this.issues.delete(number);
   }
 

@@ -43,7 +43,7 @@ export function guardIssues(source: IssueSource, redact: (text: string) => strin
     },
     close: (id, reason) => source.close(id, reason),
     markEscalated: (id, note) => source.markEscalated(id, note),
-    ...(source.markNoChange ? { markNoChange: (id: string, note: string) => source.markNoChange!(id, note) } : {}),
+    ...(source.markNoChange ? { markNoChange: (id: string, note: string, close: boolean) => source.markNoChange!(id, note, close) } : {}),
     ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
     ...(source.importState ? { importState: (state: unknown) => source.importState?.(state) } : {}),
     ...(source.trust ? { trust: (ids: readonly string[]) => source.trust?.(ids) } : {}),

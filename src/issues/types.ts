@@ -32,10 +32,11 @@ export interface IssueSource {
   /** Labels an issue ESCALATED_LABEL and records why, so later runs skip it until a person removes the label. */
   markEscalated(id: string, note: string): Promise<void>;
   /**
-   * Where a person decides (GitHub): an issue found already satisfied that names no test of its own
-   * is labelled NO_CHANGE_LABEL with `note` as a comment, and left open. Sources without it close it.
+   * Where a person decides (GitHub): an issue found already satisfied is labelled NO_CHANGE_LABEL
+   * with `note` as a comment, and closed only when `close` (its own named tests or `verify:` pass);
+   * else left open for a person. Sources without it close it.
    */
-  markNoChange?(id: string, note: string): Promise<void>;
+  markNoChange?(id: string, note: string, close: boolean): Promise<void>;
   /** What the source wants kept in the checkpoint between runs (a cache of ETags), if anything. */
   exportState?(): unknown;
   /** Hands back what exportState returned in an earlier run; anything unusable is ignored. */

@@ -20,7 +20,8 @@ export interface CycleBaseline {
 /**
  * The current cycle's baseline: read from the state directory when this tree's was kept, else run
  * now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
- * judged by the exit code alone, and says so). A red baseline that cannot be read per test halts.
+ * judged by the exit code alone, and says so). A red baseline that cannot be read per test, or a
+ * suite that cannot run at all, halts, and is not kept.
  */
 export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpointId: string): Promise<CycleBaseline> {
   const { settings, logger, git } = deps;
@@ -48,7 +49,10 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   const outcome = await deps.runTests(settings.testCommand, deps.signal, 'baseline');
   if (deps.signal?.aborted) return { state, interrupted: true };
   const run = outcome.run ?? emptyRun(outcome.exitCode);
-  await store.save(key, run);
   logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, { key, exitCode: outcome.exitCode, reader: run.reader ?? null });
-  return check(run, withKey(state));
+  const checked = check(run, state);
+  // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
+  if (checked.halt) return checked;
+  await store.save(key, run);
+  return { ...checked, state: withKey(state) };
 }

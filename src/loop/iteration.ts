@@ -73,6 +73,9 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
   let state: LoopState = { ...after.state, currentCycle: { ...(after.state.currentCycle as CycleState), sessionId: result.ok ? result.sessionId : undefined } };
   logUsage(deps, n, result, state);
   const close = (s: LoopState, r: IterationRecord): LoopState => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
+  // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged, nothing is closed.
+  const moved = await deps.laneMoved?.(`judge the work of iteration ${n}`);
+  if (moved) return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } };
   const setCycle = (s: LoopState, patch: Partial<CycleState>): LoopState => ({ ...s, currentCycle: { ...(s.currentCycle as CycleState), ...patch } });
   const step = (s: LoopState, event: StepEvent) => {
     const c = s.currentCycle as CycleState;
@@ -213,12 +216,10 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
     const noChange: string[] = [];
     for (const [i, id] of cycle.issueIds.entries()) {
       if (closed[i]) continue;
-      if (!named && source.markNoChange) {
-        await source.markNoChange(id, note);
-        noChange.push(id);
-      } else {
-        await source.close(id, note);
-      }
+      // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
+      if (source.markNoChange) await source.markNoChange(id, note, named);
+      else await source.close(id, note);
+      if (source.markNoChange && !named) noChange.push(id);
     }
     const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
     logger.info('cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });

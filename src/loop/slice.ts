@@ -93,6 +93,8 @@ export interface SliceDeps {
   signal?: AbortSignal;
   /** agent-loop's own files in the state directory (prompt, halt.md, errors.jsonl, baselines); default: on disk, masked. */
   files?: StateFiles;
+  /** What moved the repository behind the engine's back, if anything (set by runSlice: the lane guard). */
+  laneMoved?: (what: string) => Promise<string | undefined>;
 }
 
 /** The writer of the state directory's files the slice uses. */
@@ -113,7 +115,7 @@ const PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
 export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
   const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
-  const deps: SliceDeps = guard ? { ...unguarded, git: guard.git } : unguarded;
+  const deps: SliceDeps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
   const { settings, logger, clock, store, source, git } = deps;
   const startedAt = clock.now().getTime();
   const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
@@ -366,6 +368,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       state = outcome.state;
       if (outcome.violation) await appendError(deps, outcome.violation);
       if (outcome.halt) return finish('halted', outcome.halt);
+      // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
+      await guard?.verify('go on after iteration ' + state.iteration);
       if (outcome.cycleDone) {
         // A "finished" cycle that left the issues unreadable is not merged.
         const unreadable = await unreadableSource();

@@ -35,10 +35,12 @@ const TddCycleSchema = z.object({
   lastCommit: z.string().optional(),
   /** Why the previous attempt of this phase failed, for the retry prompt. */
   lastError: TddErrorSchema.optional(),
+  /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
+  bounces: z.number().int().optional(),
 });
 export type TddCycle = z.infer<typeof TddCycleSchema>;
 
-export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'no_change', 'stuck', 'contract_violation'] as const;
+export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'no_change', 'stuck', 'contract_violation', 'repository_moved'] as const;
 export type IterationOutcome = (typeof IterationOutcomes)[number];
 
 const IterationRecordSchema = z.object({

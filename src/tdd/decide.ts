@@ -68,6 +68,25 @@ export type PhaseDecision =
 
 export const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
 
+/**
+ * Whether a phase may start on the tree as it is (checked when the branch changed since the engine
+ * last tested it: a person's commit between runs, a crash): GREEN needs a failing target test
+ * (else back to RED), REFACTOR needs nothing failing that did not fail at the baseline (else back
+ * to GREEN, with the failures). undefined: it may start. Pure.
+ */
+export function phaseStart(phase: TddPhase, tests: TestsSeen, targetTests: readonly string[], description: string): { back: TddPhase; error: PhaseError } | undefined {
+  const details = tests.summary;
+  if (phase === 'GREEN') {
+    const failing = !tests.passed && (tests.compileError || targetTests.length === 0 || tests.failing.some((name) => targetTests.includes(name)));
+    if (failing) return undefined;
+    return { back: 'RED', error: { type: 'TEST_UNEXPECTED_PASS', message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`, details } };
+  }
+  if (phase === 'REFACTOR' && !tests.passed) {
+    return { back: 'GREEN', error: { type: 'REGRESSION', message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`, details } };
+  }
+  return undefined;
+}
+
 export function decidePhase(o: PhaseObservation): PhaseDecision {
   const attempts = o.retries + 1;
   const details = o.tests.summary;

@@ -16,7 +16,7 @@ import type { SuiteRun } from '../verdict/results.js';
 import { againstBaseline } from './baseline.js';
 import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
 import { rfc3339 } from '../util/clock.js';
-import { type PhaseDecision, type PhaseError, type TestsSeen, TDD_MAX_RETRIES, TDD_TIMEOUT_RETRIES, decidePhase } from './decide.js';
+import { type PhaseDecision, type PhaseError, type TestsSeen, TDD_MAX_RETRIES, TDD_TIMEOUT_RETRIES, decidePhase, phaseStart } from './decide.js';
 import { type NotesGit, type TddNote, type TddPhase, newestNote, notesGit, writeNote } from './notes.js';
 import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from './prompts.js';
 import { markTest, nextPending, parseTestList, renderTestList } from './testList.js';
@@ -50,6 +50,26 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState, basel
   const started = clock.now();
   const test = tdd.tests[tdd.index]?.description ?? issue.title;
   const tag = `[iteration ${n}/${settings.maxIterations}] ${tdd.phase} ${tdd.round}`;
+  const junit = deps.tddSettings?.junitFile ? path.resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
+
+  // A phase that starts on a tree the engine did not test (the branch changed between runs) checks
+  // its precondition first; a failed one is a step back, before any agent runs (issue 12).
+  if (git && (tdd.phase === 'GREEN' || tdd.phase === 'REFACTOR') && tdd.retries === 0 && !tdd.phaseBase) {
+    const head = await git.head();
+    if (tdd.lastCommit !== head || (await git.hasWorkSince(head))) {
+      logger.info('tdd.precondition', `${tag} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n, phase: tdd.phase });
+      const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+      if (deps.signal?.aborted) return { state: before, interrupted: true };
+      const back = phaseStart(tdd.phase, againstBaseline(await testsSeen(run, junit), run.run, baseline), tdd.targetTests, test);
+      if (back) {
+        const bounces = (tdd.bounces ?? 0) + 1;
+        logger.warn('step.bounce', `${tag} precondition failed: ${back.error.message}; back to ${back.back}.`, { iteration: n, from: tdd.phase, to: back.back, bounces });
+        const state = setTdd(before, { phase: back.back, retries: 0, phaseBase: undefined, lastError: back.error, bounces });
+        if (bounces > settings.maxRetriesPerStep) return { state, escalate: { reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`, bounceLoop: true } };
+        return { state };
+      }
+    }
+  }
   const phaseBase = tdd.phaseBase ?? (git ? await git.head() : undefined);
   tdd = { ...tdd, phaseBase };
 
@@ -77,6 +97,9 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState, basel
   let state: LoopState = { ...after.state, currentCycle: { ...(after.state.currentCycle as CycleState), tdd } };
   const close = (s: LoopState, outcome: IterationRecord['outcome'], decision: string, error?: PhaseError): LoopState =>
     appendHistory(s, { ...record, outcome, durationMs: clock.now().getTime() - started.getTime(), tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) } });
+  // The agent stays in its lane: a phase done on a branch it switched to is not judged or committed.
+  const moved = await deps.laneMoved?.(`judge the ${tdd.phase} work of iteration ${n}`);
+  if (moved) return { state: close(state, 'repository_moved', 'halt'), halt: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } };
   const abort = async (s: LoopState, error: PhaseError, attempts: number): Promise<IterationOutcome> => {
     const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(clock.now()) };
     let aborted = s;
@@ -134,7 +157,6 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState, basel
   // The tests, and what they say about this phase.
   logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
   // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
-  const junit = deps.tddSettings?.junitFile ? path.resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
   const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
   if (deps.signal?.aborted) return { state: before, interrupted: true };
   record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };

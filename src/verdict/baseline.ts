@@ -47,13 +47,15 @@ export function baselineStore(files: StateFiles): BaselineStore {
  * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
  */
 export function baselineProblem(run: SuiteRun, command: string): { message: string; advice: string } | undefined {
-  if (run.cannotRun && (run.exitCode === 127 || run.exitCode === 126)) {
+  // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
+  // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
+  if (run.cannotRun && !run.noTests) {
     return {
       message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-      advice: 'Give a test command that runs here (--test-command), or install what it needs, then run again.',
+      advice: 'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then run again. No agent ran.',
     };
   }
-  if (isReadable(run) || run.exitCode === 0 || run.cannotRun) return undefined;
+  if (isReadable(run) || run.exitCode === 0) return undefined;
   return {
     message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
     advice: 'Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch\'s suite green, then run again. No agent ran.',

@@ -22,6 +22,8 @@ export interface SuiteRun {
   messages: Record<string, string>;
   /** The suite could not run at all: nothing collected, the command not found, an error before any test. */
   cannotRun?: string;
+  /** With cannotRun: the runner found no test at all (an empty suite), rather than failing before any test ran. */
+  noTests?: true;
 }
 
 export const MESSAGE_MAX = 600;

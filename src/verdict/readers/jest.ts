@@ -73,7 +73,7 @@ export function jestReader(): RunnerReader {
       run.reader = 'jest';
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
-      if (noTests || groups.length === 0) run.cannotRun = 'jest found no tests';
+      if (noTests || groups.length === 0) Object.assign(run, { cannotRun: 'jest found no tests', noTests: true });
       else if (groups.every((g) => g === 'error')) run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
       return run;
     },

@@ -51,7 +51,7 @@ export function mochaReader(): RunnerReader {
       run.reader = 'mocha';
       run.exitCode = exitCode;
       if (exception !== undefined && Object.keys(run.tests).length === 0) run.cannotRun = `mocha stopped before running any test: ${exception}`;
-      else if (Object.keys(run.tests).length === 0) run.cannotRun = 'mocha ran no tests';
+      else if (Object.keys(run.tests).length === 0) Object.assign(run, { cannotRun: 'mocha ran no tests', noTests: true });
       return run;
     },
   };

@@ -2,7 +2,9 @@
  * Node's test runner (`node --test`): TAP (the default when the output is not a terminal on
  * Node 20) and the `spec` reporter (the default on a terminal, and on Node 22+). Subtests nest by
  * indentation; a test that has subtests is a suite, its leaves are the tests (`suite › test`). A
- * file that fails before defining any test appears as a failing test named by its path.
+ * file that fails outside its tests (an import that fails, a syntax error) appears as a failing
+ * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
+ * error node printed before it (its stderr) as the message.
  */
 import { type SuiteRun, clipMessage, emptyRun } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
@@ -11,6 +13,18 @@ const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
 const TAP_RESULT = /^(\s*)(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/;
 const SPEC_RESULT = /^(\s*)(✔|✖|﹣) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/;
 const SPEC_SUITE = /^(\s*)▶ (.+?)(?: \([\d.]+m?s\))?$/;
+/** How node names a test file that failed outside its tests. */
+const FILE_PATH = /^(\/|[A-Za-z]:\\).+\.[cm]?[jt]sx?$/;
+/** The line of a file's stderr that says what went wrong (`SyntaxError: …`, `Error [ERR_MODULE_NOT_FOUND]: …`). */
+const ERROR_LINE = /^(\w*Error|\w+Exception)\b.*?:/;
+
+/** The message of a file that did not load: its error line, after where it happened. */
+function loadError(lines: readonly string[]): string {
+  const at = lines.findIndex((l) => ERROR_LINE.test(l));
+  if (at === -1) return 'the file failed outside its tests';
+  const where = lines.slice(0, at).find((l) => /^file:\/\/|:\d+$/.test(l));
+  return clipMessage([lines[at], where].filter(Boolean).join('\n'));
+}
 
 export function nodeTestReader(): RunnerReader {
   const run = emptyRun(null);
@@ -21,8 +35,19 @@ export function nodeTestReader(): RunnerReader {
   let errorFor: { id: string; lines: string[] } | undefined;
   let block: { indent: number; lines: string[] } | undefined;
   let afterList = false;
-  const record = (indent: number, name: string, outcome: SuiteRun['tests'][string]) => {
+  /** What node printed between two results: a failing file's stderr. */
+  let between: string[] = [];
+  /** Records a result; false when it is a file that did not load (a group, not a test). */
+  const record = (indent: number, name: string, outcome: SuiteRun['tests'][string]): boolean => {
+    const printed = between;
+    between = [];
+    if (indent === 0 && outcome === 'failed' && FILE_PATH.test(name)) {
+      run.groups[name] = 'error';
+      run.messages[`${name}::*`] = loadError(printed);
+      return false;
+    }
     seen.push({ path: stack.path(indent, name), outcome });
+    return true;
   };
   return {
     name: 'node-test',
@@ -40,11 +65,13 @@ export function nodeTestReader(): RunnerReader {
         }
         const r = TAP_RESULT.exec(line);
         if (r) {
-          record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
+          const isTest = record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
           block = undefined;
-          errorFor = r[2] === 'not ok' ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+          errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
           return;
         }
+        const comment = /^# (.*)$/.exec(line);
+        if (comment) { between.push((comment[1] as string).trimEnd()); return; }
         if (block && errorFor) {
           // The lines of a block scalar (error: |-), more indented than its key.
           if (line.trim() === '' || (line.length - line.trimStart().length) > block.indent) {
@@ -71,10 +98,11 @@ export function nodeTestReader(): RunnerReader {
       const r = SPEC_RESULT.exec(line);
       if (r) {
         format = 'spec';
-        record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed');
-        errorFor = r[2] === '✖' ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+        const isTest = record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed');
+        errorFor = r[2] === '✖' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
         return;
       }
+      if (line.trim() !== '') between.push(line.trimEnd());
       if (errorFor && line.trim() !== '' && !/^\s+at /.test(line) && errorFor.lines.length < 4) {
         errorFor.lines.push(line.trim());
         run.messages[errorFor.id] = clipMessage(errorFor.lines.join('\n'));
@@ -91,7 +119,9 @@ export function nodeTestReader(): RunnerReader {
         if (ids.some((other) => other.startsWith(`${id} › `))) continue;
         run.tests[id] = s.outcome;
       }
-      if (Object.keys(run.tests).length === 0) run.cannotRun = 'node --test ran no tests';
+      const files = Object.keys(run.groups);
+      if (Object.keys(run.tests).length === 0 && files.length > 0) run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
+      else if (Object.keys(run.tests).length === 0) Object.assign(run, { cannotRun: 'node --test ran no tests', noTests: true });
       return run;
     },
   };

@@ -60,7 +60,7 @@ export function vitestReader(): RunnerReader {
       run.reader = 'vitest';
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
-      if (noFiles || groups.length === 0) run.cannotRun = 'vitest found no test files';
+      if (noFiles || groups.length === 0) Object.assign(run, { cannotRun: 'vitest found no test files', noTests: true });
       else if (groups.every((g) => g === 'error')) run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
       return run;
     },
