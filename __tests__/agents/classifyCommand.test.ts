@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { classifyCommandOutcome, formatMinutes } from '../../src/failure/classifyCommand.js';
+import { classifyCommandOutcome, formatMinutes } from '../../src/agents/classifyCommand.js';
 import type { ProcessResult } from '../../src/agents/process.js';
 
 function result(over: Partial<ProcessResult> = {}): ProcessResult {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClaudeStreamParser, describeToolUse } from '../../src/agents/claudeStream.js';
 import type { ProcessResult } from '../../src/agents/process.js';
-import { classifyClaudeOutcome } from '../../src/failure/classifyClaude.js';
+import { classifyClaudeOutcome } from '../../src/agents/classifyClaude.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'claude-code-2.1.197');
 const CWD = '/home/runner/work/demo/demo';

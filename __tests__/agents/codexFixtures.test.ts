@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CodexAgent } from '../../src/agents/codex.js';
 import { CodexStreamParser, unwrapShell } from '../../src/agents/codexStream.js';
 import type { ProcessResult } from '../../src/agents/process.js';
-import { classifyCodexOutcome, httpStatus, retryAfterMs } from '../../src/failure/classifyCodex.js';
+import { classifyCodexOutcome, httpStatus, retryAfterMs } from '../../src/agents/classifyCodex.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const CWD = '/home/runner/work/demo/demo';

@@ -12,8 +12,8 @@ import { ClaudeStreamParser } from '../../src/agents/claudeStream.js';
 import { CodexStreamParser } from '../../src/agents/codexStream.js';
 import type { ProcessResult } from '../../src/agents/process.js';
 import { parseReportBlock } from '../../src/agents/report.js';
-import { classifyClaudeOutcome } from '../../src/failure/classifyClaude.js';
-import { classifyCodexOutcome } from '../../src/failure/classifyCodex.js';
+import { classifyClaudeOutcome } from '../../src/agents/classifyClaude.js';
+import { classifyCodexOutcome } from '../../src/agents/classifyCodex.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const CWD = '/home/runner/work/demo/demo';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentFailure, AgentResult } from '../../src/agents/types.js';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
-import { POLICIES, backoffMs, failureKind } from '../../src/failure/policy.js';
+import { POLICIES, backoffMs, decideFailure, failureKind } from '../../src/failure/policy.js';
 import { initialProgress, transition } from '../../src/loop/cycle.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
@@ -65,6 +65,19 @@ describe('retry policy as data', () => {
     expect([1, 2, 3, 4, 5, 6].map((a) => backoffMs(POLICIES.rate_limit, a))).toEqual([1000, 2000, 4000, 8000, 16000, 32000]);
     expect(backoffMs(POLICIES.rate_limit, 1, 90_000)).toBe(90_000);
     expect(backoffMs(POLICIES.rate_limit, 20)).toBe(POLICIES.rate_limit.maximumIntervalMs);
+  });
+
+  it('one executor (issue 13): decideFailure applies the row — its counter, wait, attempts and onExhausted — for every workflow', () => {
+    const zero = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 1 };
+    expect(decideFailure({ class: 'transient', reason: 'rate_limit', retryAfterMs: 5000 }, zero)).toMatchObject({ kind: 'rate_limit', attempts: 1, waitMs: 5000, counters: { rateLimitAttempts: 1, environmentFailures: 1 }, countsTowardStep: false });
+    expect(decideFailure({ class: 'transient', reason: 'timeout' }, { ...zero, timeoutRetries: 3 })).toMatchObject({ kind: 'timeout', attempts: 4, exhausted: 'escalate' });
+    expect(decideFailure({ class: 'transient', reason: 'timeout' }, zero).exhausted).toBeUndefined();
+    expect(decideFailure({ class: 'permanent', reason: 'auth' }, zero)).toMatchObject({ kind: 'permanent_environment', attempts: 2, exhausted: 'halt', counters: { environmentFailures: 2 } });
+    // A failure of the step's own ends a run of environment failures.
+    expect(decideFailure({ class: 'permanent', reason: 'max_turns' }, zero)).toMatchObject({ kind: 'permanent_issue', attempts: 0, countsTowardStep: true, freshSession: true, counters: { environmentFailures: 0 } });
+    // The table, not the code, decides: a row changed changes the answer.
+    const stricter: typeof POLICIES = { ...POLICIES, timeout: { ...POLICIES.timeout, maximumAttempts: 1, onExhausted: 'halt' } };
+    expect(decideFailure({ class: 'transient', reason: 'network' }, zero, stricter)).toMatchObject({ attempts: 1, exhausted: 'halt' });
   });
 });
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
+import { tddWorkflow } from '../../src/tdd/iteration.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, fail, working } from './fakes.js';
@@ -22,7 +23,7 @@ interface Harness {
   testRuns: string[];
 }
 
-function harness(opts: { steps: Step[]; source?: MemorySource; settings?: Partial<SliceSettings>; tests?: (n: number) => boolean; json?: boolean; clock?: ManualClock }): Harness {
+function harness(opts: { steps: Step[]; source?: MemorySource; settings?: Partial<SliceSettings>; tests?: (n: number) => boolean; failTail?: string; json?: boolean; clock?: ManualClock }): Harness {
   const clock = opts.clock ?? new ManualClock();
   const source = opts.source ?? MemorySource.of('bd-1');
   const agent = new ScriptedAgent(opts.steps);
@@ -41,7 +42,7 @@ function harness(opts: { steps: Step[]; source?: MemorySource; settings?: Partia
       if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 500, tail: 'ok' };
       testRuns.push(command);
       const passed = opts.tests ? opts.tests(testRuns.length) : true;
-      return { passed, exitCode: passed ? 0 : 1, durationMs: 500, tail: passed ? 'ok' : 'FAIL parser.test.ts: expected 3, got 4' };
+      return { passed, exitCode: passed ? 0 : 1, durationMs: 500, tail: passed ? 'ok' : (opts.failTail ?? 'FAIL parser.test.ts: expected 3, got 4') };
     },
   };
   return { deps, agent, source, clock, lines, testRuns, events: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
@@ -310,5 +311,32 @@ describe('budget, cost and sessions', () => {
     const h = harness({ steps: [working('a'), done] });
     await runSlice(h.deps);
     expect(h.agent.requests.map((r) => path.relative(dir, r.logFile ?? ''))).toEqual(['logs/iteration-1.ndjson', 'logs/iteration-2.ndjson']);
+  });
+});
+
+describe('one agent turn for every workflow (issue 13): what the two iteration functions did differently', () => {
+  it('--workflow tdd honours --agent-session continue: each phase of the cycle resumes the previous phase\'s session (it was ignored)', async () => {
+    // RED: the new test fails (run 1); GREEN and REFACTOR: the tests pass.
+    const h = harness({
+      steps: [{ ...done, sessionId: 'A' }, { ...done, sessionId: 'B' }, { ...done, sessionId: 'C' }],
+      settings: { workflow: 'tdd', agentSession: 'continue', plan: '- [ ] one test' },
+      tests: (n) => n > 1,
+      failTail: 'FAILED tests/test_one.py::test_one - assert 0 == 1',
+    });
+    const r = await runSlice({ ...h.deps, workflow: tddWorkflow() });
+    expect(r.history.map((x) => x.tdd?.decision)).toEqual(['commit', 'commit', 'commit']);
+    expect(h.agent.requests.map((x) => x.resumeSessionId)).toEqual([undefined, 'A', 'B']);
+  });
+
+  it('--workflow tdd prunes the iteration logs like the implement workflow (they were never pruned)', async () => {
+    const logs = path.join(dir, 'logs');
+    await fs.mkdir(logs);
+    for (let n = 1; n <= 60; n++) await fs.writeFile(path.join(logs, `iteration-${n}.ndjson`), '{}\n');
+    const h = harness({ steps: [done], settings: { workflow: 'tdd', plan: '- [ ] one test', sliceIterations: 1 }, tests: () => false });
+    await runSlice({ ...h.deps, workflow: tddWorkflow() });
+    const left = await fs.readdir(logs);
+    expect(left).toHaveLength(49); // 50 kept, counting the one this iteration writes
+    expect(left).not.toContain('iteration-1.ndjson');
+    expect(left).toContain('iteration-60.ndjson');
   });
 });

@@ -18974,7 +18974,17 @@ class CheckpointError extends Error {
     }
 }
 
+;// CONCATENATED MODULE: ./src/util/uuid.ts
+/** Checkpoint ids are UUID v4s (seed 000's schema). */
+const uuid_UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/** UUID v4 (version nibble 4, variant 8|9|a|b), either case. Checkpoint ids are file names, so nothing else is accepted. */
+function isUuidV4(value) {
+    return typeof value === 'string' && uuid_UUID_V4.test(value);
+}
+
 ;// CONCATENATED MODULE: ./src/checkpoint/schema.ts
+
+
 
 
 
@@ -18983,11 +18993,6 @@ class CheckpointError extends Error {
  * `{"id", "phase", "timestamp", "sequence", "state", "errors"?}`, pretty-printed with a 2-space
  * indent and a trailing newline; `errors` is omitted when empty.
  */
-const schema_UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-/** UUID v4 (version nibble 4, variant 8|9|a|b), either case. Checkpoint ids are file names, so nothing else is accepted. */
-function isUuidV4(value) {
-    return typeof value === 'string' && schema_UUID_V4.test(value);
-}
 const PHASE_STATUSES = ['complete', 'failed'];
 /** Every valid checkpoint phase, in pipeline order: `research-complete`, `research-failed`, … */
 const CHECKPOINT_PHASES = PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`));
@@ -21649,7 +21654,7 @@ function describeToolUse(name, input, cwd) {
 }
 const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-;// CONCATENATED MODULE: ./src/failure/classifyCommand.ts
+;// CONCATENATED MODULE: ./src/agents/classifyCommand.ts
 const MAX_DETAIL_CHARS = 200;
 /** Minutes with at most two decimals: 30, 0.5, 1.33. */
 function formatMinutes(ms) {
@@ -21715,7 +21720,7 @@ function classifyCommandOutcome(result, timeoutMs) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/failure/classifyClaude.ts
+;// CONCATENATED MODULE: ./src/agents/classifyClaude.ts
 
 function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'claude' }) {
     // Our own limits first: a run we killed is a timeout whatever it printed.
@@ -21948,7 +21953,7 @@ function unwrapShell(command) {
     return m[1] === "'" ? (m[2] ?? '').replace(/'\\''/g, "'") : (m[2] ?? '').replace(/\\(["\\$`])/g, '$1');
 }
 
-;// CONCATENATED MODULE: ./src/failure/classifyCodex.ts
+;// CONCATENATED MODULE: ./src/agents/classifyCodex.ts
 
 function classifyCodexOutcome(input) {
     const { state, process, timeoutMs, command = 'codex' } = input;
@@ -22132,6 +22137,7 @@ class CommandAgent {
 }
 
 ;// CONCATENATED MODULE: ./src/agents/index.ts
+/** Builds the agent the options name. */
 
 
 
@@ -23987,7 +23993,7 @@ function createLogger({ json, write: writeRaw, clock, redact, before }) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/tdd/testReport.ts
+;// CONCATENATED MODULE: ./src/verdict/testReport.ts
 /**
  * Which tests failed, and why, from the test runner: its JUnit XML report (jest-junit, pytest
  * `--junitxml`, go-junit-report, gotestsum), or its console output when there is no report. The
@@ -25831,68 +25837,8 @@ function guardLane(git) {
 
 ;// CONCATENATED MODULE: ./src/report/diagnostic.ts
 const OUTPUT_CHARS = 500;
-const LOOP_TYPES = {
-    failure_loop: 'consecutive escalations',
-    bounce_loop: 'step bounce',
-    all_escalated: 'only escalated issues remain',
-    agent_unavailable: 'agent unavailable',
-    max_iterations: 'max iterations',
-    budget: 'budget',
-    contract_violation: 'contract violation',
-    stuck: 'stuck',
-    workflow_aborted: 'red/green/refactor workflow aborted',
-    repository_moved: 'the repository moved behind the loop',
-    secret_in_change: 'a secret in the change',
-    source_unreadable: 'the issues became unreadable',
-    baseline_unreadable: 'no verdict possible on the base branch',
-};
-const ADVICE = {
-    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
-    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
-    all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
-    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
-    max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
-    budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
-    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
-    stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
-    repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
-    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
-    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
-    baseline_unreadable: 'The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent\'s work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.',
-    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
-};
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
 const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
-function buildDiagnostic(input) {
-    const { state, reason } = input;
-    const involved = reason === 'failure_loop' || reason === 'all_escalated'
-        ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
-        : [];
-    const issues = involved.length > 0
-        ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
-        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
-    // A halting escalation has already closed its cycle: then its steps are in its record.
-    const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
-    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
-    return {
-        reason,
-        headline: input.message,
-        loopType: LOOP_TYPES[reason],
-        issues: dedupe(issues),
-        steps,
-        escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
-        lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
-        ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-        advice: input.advice ?? ADVICE[reason],
-        checkpointId: input.checkpointId,
-        iteration: state.iteration,
-        ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
-    };
-}
-function lastFailureOf(state, involved) {
-    const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
-    return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
-}
 const fence = (text) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
 function renderMarkdown(d) {
     const lines = [
@@ -25932,6 +25878,74 @@ function toDiscordMessage(d) {
         outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
         color: 0xd73a49,
     };
+}
+
+;// CONCATENATED MODULE: ./src/loop/diagnostic.ts
+/**
+ * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
+ * involved, the counts, the last output and what a person should do, by halt reason. Pure; the
+ * renderers are src/report/diagnostic.ts.
+ */
+
+const LOOP_TYPES = {
+    failure_loop: 'consecutive escalations',
+    bounce_loop: 'step bounce',
+    all_escalated: 'only escalated issues remain',
+    agent_unavailable: 'agent unavailable',
+    max_iterations: 'max iterations',
+    budget: 'budget',
+    contract_violation: 'contract violation',
+    stuck: 'stuck',
+    workflow_aborted: 'red/green/refactor workflow aborted',
+    repository_moved: 'the repository moved behind the loop',
+    secret_in_change: 'a secret in the change',
+    source_unreadable: 'the issues became unreadable',
+    baseline_unreadable: 'no verdict possible on the base branch',
+};
+const ADVICE = {
+    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
+    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
+    all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
+    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
+    max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
+    budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
+    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
+    stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+    repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
+    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
+    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
+    baseline_unreadable: 'The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent\'s work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.',
+    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
+};
+function buildDiagnostic(input) {
+    const { state, reason } = input;
+    const involved = reason === 'failure_loop' || reason === 'all_escalated'
+        ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
+        : [];
+    const issues = involved.length > 0
+        ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
+        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
+    // A halting escalation has already closed its cycle: then its steps are in its record.
+    const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
+    const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
+    return {
+        reason,
+        headline: input.message,
+        loopType: LOOP_TYPES[reason],
+        issues: dedupe(issues),
+        steps,
+        escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
+        lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+        ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
+        advice: input.advice ?? ADVICE[reason],
+        checkpointId: input.checkpointId,
+        iteration: state.iteration,
+        ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
+    };
+}
+function lastFailureOf(state, involved) {
+    const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
+    return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
 }
 function dedupe(items) {
     const seen = new Set();
@@ -25981,6 +25995,131 @@ function transition(workflow, progress, event, maxRetriesPerStep) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/verdict/baseline.ts
+/**
+ * The baseline: the suite as it stood on a cycle's starting tree, per test, run before the cycle's
+ * first agent run. Kept in `<state-dir>/baselines/<key>.json`, keyed by the starting commit and
+ * the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
+ * reads it instead of running the suite again.
+ */
+
+
+
+const BASELINES_DIR = 'baselines';
+/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
+function baselineKey(tree, command, junitFile) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${tree}\0${command}\0${junitFile ?? ''}`).digest('hex').slice(0, 24);
+}
+function baselineStore(files) {
+    const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+    return {
+        async load(key) {
+            try {
+                const text = await files.read(file(key));
+                if (text === undefined)
+                    return undefined;
+                const run = JSON.parse(text);
+                // A file that is not a run (hand-edited, cut short) is run again, never trusted.
+                if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object')
+                    return undefined;
+                return run;
+            }
+            catch {
+                return undefined;
+            }
+        },
+        async save(key, run) {
+            await files.write(file(key), `${JSON.stringify(run)}\n`);
+        },
+    };
+}
+/**
+ * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
+ * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
+ */
+function baselineProblem(run, command) {
+    // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
+    // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
+    if (run.cannotRun && !run.noTests) {
+        return {
+            message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
+            advice: 'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then run again. No agent ran.',
+        };
+    }
+    if (isReadable(run) || run.exitCode === 0)
+        return undefined;
+    return {
+        message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
+        advice: 'Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch\'s suite green, then run again. No agent ran.',
+    };
+}
+/** One line on a baseline for the log. Pure. */
+function describeBaseline(run) {
+    if (!isReadable(run))
+        return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
+    const failing = failedIds(run);
+    const total = Object.keys(run.tests).length;
+    return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+}
+
+;// CONCATENATED MODULE: ./src/loop/deps.ts
+
+/** The writer of the state directory's files the slice uses. */
+const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
+
+;// CONCATENATED MODULE: ./src/loop/baseline.ts
+/**
+ * A cycle's baseline: the suite run on the tree the cycle starts from, before its first agent run
+ * (src/verdict/baseline.ts keeps it, keyed by that commit and the command). Every verdict in the
+ * cycle compares the agent's work with it.
+ */
+
+
+
+
+/**
+ * The current cycle's baseline: read from the state directory when this tree's was kept, else run
+ * now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
+ * judged by the exit code alone, and says so). A red baseline that cannot be read per test, or a
+ * suite that cannot run at all, halts, and is not kept.
+ */
+async function cycleBaseline(deps, state, checkpointId) {
+    const { settings, logger, git } = deps;
+    const cycle = state.currentCycle;
+    const store = baselineStore(filesOf(deps));
+    const junit = settings.junitFile;
+    const key = cycle.baselineKey ?? baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
+    const withKey = (s) => ({ ...s, currentCycle: { ...s.currentCycle, baselineKey: key } });
+    const check = (run, s) => {
+        const problem = baselineProblem(run, settings.testCommand);
+        if (problem)
+            return { state: s, run, halt: { reason: 'baseline_unreadable', message: `NO VERDICT POSSIBLE: ${problem.message}`, advice: problem.advice } };
+        return { state: s, run };
+    };
+    const kept = await store.load(key);
+    if (kept) {
+        if (!cycle.baselineKey)
+            logger.info('tests.baseline', `Baseline for this tree already known (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`, { key });
+        return check(kept, withKey(state));
+    }
+    if (cycle.iterations > 0) {
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
+        return { state: withKey(state), run: undefined };
+    }
+    logger.info('tests.baseline', `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand });
+    const outcome = await deps.runTests(settings.testCommand, deps.signal, 'baseline');
+    if (deps.signal?.aborted)
+        return { state, interrupted: true };
+    const run = outcome.run ?? emptyRun(outcome.exitCode);
+    logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, { key, exitCode: outcome.exitCode, reader: run.reader ?? null });
+    const checked = check(run, state);
+    // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
+    if (checked.halt)
+        return checked;
+    await store.save(key, run);
+    return { ...checked, state: withKey(state) };
+}
+
 ;// CONCATENATED MODULE: ./src/failure/policy.ts
 /**
  * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
@@ -26026,6 +26165,27 @@ function failureKind(failure) {
     if (failure.class === 'permanent')
         return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
     return 'transient';
+}
+const COUNTER = { rate_limit: 'rateLimitAttempts', timeout: 'timeoutRetries', permanent_environment: 'environmentFailures' };
+/**
+ * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
+ * the attempts are used up and what then. A failure that counts toward the step ends a run of
+ * environment failures. Pure; every workflow acts on its answer.
+ */
+function decideFailure(failure, before, policies = POLICIES) {
+    const kind = failureKind(failure);
+    const policy = policies[kind];
+    const counter = COUNTER[kind];
+    const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
+    const attempts = counter ? before[counter] + 1 : 0;
+    if (counter)
+        counters[counter] = attempts;
+    return {
+        kind, counters, attempts,
+        waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
+        ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
+        countsTowardStep: policy.countsTowardStep, freshSession: policy.freshSession,
+    };
 }
 /** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
 function backoffMs(policy, attempt, retryAfterMs) {
@@ -26101,6 +26261,88 @@ function buildPrompt(p) {
         : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
     return parts.join('\n') + '\n';
 }
+
+;// CONCATENATED MODULE: ./src/loop/turn.ts
+/**
+ * One agent turn, the same for every workflow (implement, tdd): the prompt written to the state
+ * directory, the old iteration logs pruned, the agent run (resuming the cycle's session with
+ * --agent-session continue), the delay, the iteration's record and counters, the usage logged, and
+ * the lane checked before anything judges the work. What the turn's result means is each
+ * workflow's business.
+ */
+
+
+
+
+
+const OUTPUT_KEPT = 2000;
+/** Runs the agent once on `prompt` for the current cycle; undefined when the run was interrupted. */
+async function agentTurn(deps, before, prompt, what) {
+    const { settings, clock, agent, logger } = deps;
+    const cycle = before.currentCycle;
+    const n = before.iteration + 1;
+    const started = clock.now();
+    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
+    await filesOf(deps).write(promptFile, prompt);
+    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
+    await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
+    const result = await agent.run({
+        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
+        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
+        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
+        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
+        resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
+    });
+    if (deps.signal?.aborted)
+        return undefined;
+    if (settings.iterationDelaySeconds > 0)
+        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
+    const after = afterAgentRun(before, cycle, n, started, result);
+    const state = { ...after.state, currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined } };
+    logUsage(deps, n, result, state);
+    // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
+    const moved = await deps.laneMoved?.(`judge ${what}`);
+    return { result, record: after.record, state, started, ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}) };
+}
+function logUsage(deps, n, result, state) {
+    if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
+        return;
+    const parts = [
+        result.turns !== undefined ? `${result.turns} turns` : undefined,
+        result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
+        result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
+    ].filter(Boolean);
+    deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
+        iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
+        tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
+    });
+}
+/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
+function agentUnavailable(attempts, failure) {
+    return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
+}
+/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
+function afterAgentRun(before, cycle, n, started, result) {
+    const record = {
+        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+        agent: {
+            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
+            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+        },
+    };
+    const state = {
+        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
+        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
+        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
+    };
+    return { record, state };
+}
+function describeTargets(cycle) {
+    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 ;// CONCATENATED MODULE: ./src/verdict/judge.ts
 /**
@@ -26253,13 +26495,6 @@ function namedTests(text, run) {
 const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 ;// CONCATENATED MODULE: ./src/loop/iteration.ts
-/**
- * One iteration of a cycle: the agent's turn (the implement step), then, when the agent says the
- * work is done, the verify step (its precondition, then the test gate). What happens after a
- * failure comes from the retry policy table; where the cycle goes next from the step machine.
- */
-
-
 
 
 
@@ -26272,12 +26507,12 @@ const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 
 const WORKFLOW = WORKFLOWS.implement;
-const OUTPUT_KEPT = 2000;
+/** The default workflow: the agent works until the issue's tests pass (implement → verify). */
+const implementWorkflow = { name: 'implement', batches: true, iterate: (deps, state, baseline) => runIteration(deps, state, baseline) };
 async function runIteration(deps, before, baseline) {
     const { settings, logger, clock, source, agent, git } = deps;
     const cycle = before.currentCycle;
     const n = before.iteration + 1;
-    const started = clock.now();
     const tag = `[iteration ${n}/${settings.maxIterations}]`;
     const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
     // What the issue must make pass: its agent-loop block, or the tests its text names.
@@ -26288,31 +26523,16 @@ async function runIteration(deps, before, baseline) {
         plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
         ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
     }));
-    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await filesOf(deps).write(promptFile, prompt);
-    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
-    await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
     logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
-    const result = await agent.run({
-        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
-        resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
-    });
-    if (deps.signal?.aborted)
+    const turn = await agentTurn(deps, before, prompt, `the work of iteration ${n}`);
+    if (!turn)
         return { state: before, interrupted: true };
-    if (settings.iterationDelaySeconds > 0)
-        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-    const after = afterAgentRun(before, cycle, n, started, result);
-    const record = after.record;
-    let state = { ...after.state, currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined } };
-    logUsage(deps, n, result, state);
+    const { result, record, started } = turn;
+    let state = turn.state;
     const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
-    // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged, nothing is closed.
-    const moved = await deps.laneMoved?.(`judge the work of iteration ${n}`);
-    if (moved)
-        return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } };
+    // Moved behind the engine's back: nothing is judged, nothing closed.
+    if (turn.moved)
+        return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: turn.moved };
     const setCycle = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, ...patch } });
     const step = (s, event) => {
         const c = s.currentCycle;
@@ -26325,45 +26545,29 @@ async function runIteration(deps, before, baseline) {
         failure = { class: 'permanent', reason: 'permission_denied', message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing` };
     }
     if (failure) {
-        const kind = failureKind(failure);
-        const policy = POLICIES[kind];
+        const c = state.currentCycle;
+        const d = decideFailure(failure, { rateLimitAttempts: c.rateLimitAttempts, timeoutRetries: c.timeoutRetries, environmentFailures: state.environmentFailures });
+        const kind = d.kind;
         logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null, policy: kind });
-        state = setCycle({ ...state, failedIterations: state.failedIterations + 1 }, { lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined });
+        // The session ends with a failure whatever the row says: a failed run's session is not one to resume.
+        state = setCycle({ ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures }, {
+            lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined,
+            rateLimitAttempts: d.counters.rateLimitAttempts, timeoutRetries: d.counters.timeoutRetries,
+        });
         const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
-        switch (kind) {
-            case 'rate_limit': {
-                const attempts = state.currentCycle.rateLimitAttempts + 1;
-                state = setCycle(state, { rateLimitAttempts: attempts });
-                return { state: close(state, failed), waitMs: backoffMs(policy, attempts, failure.retryAfterMs) };
-            }
-            case 'timeout': {
-                const attempts = state.currentCycle.timeoutRetries + 1;
-                state = setCycle(state, { timeoutRetries: attempts });
-                if (exhausted(policy, attempts)) {
-                    return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row (${policy.maximumAttempts - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
-                }
-                return { state: close(state, failed) };
-            }
-            case 'permanent_environment': {
-                const attempts = state.environmentFailures + 1;
-                state = { ...state, environmentFailures: attempts };
-                if (exhausted(policy, attempts)) {
-                    return {
-                        state: close(state, failed),
-                        halt: agentUnavailable(attempts, failure),
-                    };
-                }
-                return { state: close(state, failed) };
-            }
-            default: {
-                // transient and permanent_issue: the step's retries, with the failure as context (and a fresh session).
-                const t = step({ ...state, environmentFailures: 0 }, { type: 'failed', reason: failure.message });
-                state = t.state;
-                if (t.decision.kind === 'escalate')
-                    return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
-                return { state: close(state, failed) };
-            }
+        if (d.exhausted === 'halt')
+            return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };
+        if (d.exhausted === 'escalate') {
+            return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
         }
+        if (d.countsTowardStep) {
+            // The step's retries, with the failure as context.
+            const t = step(state, { type: 'failed', reason: failure.message });
+            state = t.state;
+            if (t.decision.kind === 'escalate')
+                return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
+        }
+        return { state: close(state, failed), ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}) };
     }
     state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
     // Defensive validation of the report (seed 004).
@@ -26516,831 +26720,6 @@ async function judgeWork(deps, baseline, targets) {
         logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
     return second;
 }
-function logUsage(deps, n, result, state) {
-    if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
-        return;
-    const parts = [
-        result.turns !== undefined ? `${result.turns} turns` : undefined,
-        result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
-        result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
-    ].filter(Boolean);
-    deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
-        iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
-        tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
-    });
-}
-/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
-function agentUnavailable(attempts, failure) {
-    return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
-}
-/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
-function afterAgentRun(before, cycle, n, started, result) {
-    const record = {
-        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
-        agent: {
-            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
-        },
-    };
-    const state = {
-        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
-        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
-        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
-    };
-    return { record, state };
-}
-function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
-
-;// CONCATENATED MODULE: ./src/tdd/baseline.ts
-/**
- * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
- * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
- * fail before, and a regression is a test that passed at baseline and fails now. Pure.
- */
-
-/** `seen` as the baseline sees it: only new failures; unchanged when either run cannot be read per test. */
-function againstBaseline(seen, now, baseline) {
-    if (!now || !baseline || !isReadable(now) || !isReadable(baseline))
-        return seen;
-    if (now.cannotRun)
-        return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
-    const failing = failedIds(now).filter((id) => !failedIn(baseline, id));
-    const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
-    const before = failedIds(baseline).length;
-    const lines = failing.slice(0, 10).map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id].split('\n')[0]}` : ''}`);
-    return {
-        passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
-        failing: failing.filter((id) => !loadErrors.includes(id)),
-        compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
-        summary: [
-            failing.length > 0 ? `${failing.length} test(s) fail that did not fail before this cycle:\n${lines.join('\n')}` : 'No test fails that did not fail before this cycle.',
-            before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
-            seen.summary.slice(-2000),
-        ].filter(Boolean).join('\n\n'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/tdd/decide.ts
-/** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
-const TDD_MAX_RETRIES = 5;
-/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting". */
-const TDD_TIMEOUT_RETRIES = 3;
-/** Seed 003's summary table, every row, for the log, the docs and the tests. */
-const TDD_FAILURE_TABLE = [
-    { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
-    { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
-    { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
-    { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
-    { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
-    { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
-    { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
-    { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
-];
-const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
-/**
- * Whether a phase may start on the tree as it is (checked when the branch changed since the engine
- * last tested it: a person's commit between runs, a crash): GREEN needs a failing target test
- * (else back to RED), REFACTOR needs nothing failing that did not fail at the baseline (else back
- * to GREEN, with the failures). undefined: it may start. Pure.
- */
-function phaseStart(phase, tests, targetTests, description) {
-    const details = tests.summary;
-    if (phase === 'GREEN') {
-        const failing = !tests.passed && (tests.compileError || targetTests.length === 0 || tests.failing.some((name) => targetTests.includes(name)));
-        if (failing)
-            return undefined;
-        return { back: 'RED', error: { type: 'TEST_UNEXPECTED_PASS', message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`, details } };
-    }
-    if (phase === 'REFACTOR' && !tests.passed) {
-        return { back: 'GREEN', error: { type: 'REGRESSION', message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`, details } };
-    }
-    return undefined;
-}
-function decidePhase(o) {
-    const attempts = o.retries + 1;
-    const details = o.tests.summary;
-    const retryOr = (error, exhausted) => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
-    const abort = (type, message) => ({ kind: 'abort', error: { type, message, details } });
-    const compileError = (what) => retryOr({ type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
-    switch (o.phase) {
-        case 'RED': {
-            if (o.reportedDuplicate || !o.changed) {
-                return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
-            }
-            if (o.tests.passed) {
-                return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
-            }
-            if (o.tests.compileError)
-                return compileError('The new test');
-            return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
-        }
-        case 'GREEN': {
-            if (o.tests.passed)
-                return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
-            if (o.tests.compileError)
-                return compileError('The implementation');
-            const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
-            if (broken.length > 0) {
-                return retryOr({ type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
-            }
-            return retryOr({ type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
-        }
-        case 'REFACTOR': {
-            if (o.tests.passed)
-                return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
-            const error = o.tests.compileError
-                ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
-                : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
-            return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
-
-
-
-function iso_datetime(params) {
-    return _isoDateTime(ZodISODateTime, params);
-}
-function iso_date(params) {
-    return core._isoDate(ZodISODate, params);
-}
-function iso_time(params) {
-    return core._isoTime(ZodISOTime, params);
-}
-function iso_duration(params) {
-    return core._isoDuration(ZodISODuration, params);
-}
-
-;// CONCATENATED MODULE: ./src/tdd/notes.ts
-/**
- * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
- * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
- * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
- * rollback (`git reset --hard`) takes the state back with the commits.
- */
-
-
-
-
-
-const NOTES_REF = 'refs/notes/agent-loop';
-/** Seed 003's "Error Types" table, in its order. */
-const TDD_ERROR_TYPES = [
-    'COMPILATION_ERROR',
-    'TEST_UNEXPECTED_PASS',
-    'TEST_UNEXPECTED_FAIL',
-    'IMPLEMENTATION_FAILED',
-    'REGRESSION',
-    'DUPLICATE_TEST',
-    'API_RATE_LIMIT',
-    'NETWORK_TIMEOUT',
-    'WORKFLOW_ABORTED',
-];
-/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
-const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
-const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
-const notes_TddErrorSchema = object({
-    type: schemas_enum(TDD_ERROR_TYPES),
-    message: schemas_string(),
-    details: schemas_string(),
-    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
-    retry_count: schemas_number().int().min(0),
-    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
-    timestamp: iso_datetime({ offset: true }),
-});
-/**
- * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
- * error occurs": absent or null otherwise. Unknown keys are dropped on read.
- */
-const TddNoteSchema = object({
-    /** The phase this commit finished (or failed in). */
-    phase: schemas_enum(TDD_PHASES),
-    /** Where a resumed run starts. */
-    next_phase: schemas_enum(TDD_PHASES),
-    /** The red/green/refactor cycle, from 1. */
-    cycle: schemas_number().int().min(1),
-    current_test: object({
-        description: schemas_string(),
-        test_file: schemas_string(),
-    }),
-    test_result: schemas_enum(TDD_TEST_RESULTS),
-    error: notes_TddErrorSchema.nullable().optional(),
-});
-/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
-const notesGit = gitRunner;
-async function must(git, args) {
-    const r = await git.run(args);
-    if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
-    return r.stdout;
-}
-/**
- * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
- * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
- * Throws on a note that does not match the schema (it could not be read back) and on git failure.
- */
-async function writeNote(git, commit, note) {
-    const valid = TddNoteSchema.safeParse(note);
-    if (!valid.success)
-        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
-    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
-    try {
-        const file = external_node_path_default().join(dir, 'note.json');
-        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
-        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
-    }
-    finally {
-        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-    }
-}
-/**
- * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
- * not JSON or not a note this version understands (never a throw for those). Throws GitError when
- * git fails otherwise, e.g. `commit` does not exist.
- */
-async function readNote(git, commit) {
-    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
-    const r = await git.run(args);
-    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
-    if (r.code === 1)
-        return undefined;
-    if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
-    return parseNote(r.stdout, commit);
-}
-/** Parses a note's text. Pure. */
-function parseNote(text, commit) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (error) {
-        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
-    }
-    const parsed = TddNoteSchema.safeParse(json);
-    if (parsed.success)
-        return parsed.data;
-    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
-}
-function isInvalidNote(value) {
-    return value !== undefined && 'invalid' in value;
-}
-/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
-const NEWEST_NOTE_DEPTH = 10_000;
-/**
- * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
- * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
- * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
- * `onInvalid` hears about each invalid note skipped.
- */
-async function newestNote(git, branch = 'HEAD', options = {}) {
-    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/)[1])
-        .filter((commit) => commit !== undefined && commit !== ''));
-    if (noted.size === 0)
-        return undefined;
-    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((commit) => noted.has(commit));
-    for (const commit of commits) {
-        const note = await readNote(git, commit);
-        if (note === undefined)
-            continue;
-        if (isInvalidNote(note)) {
-            options.onInvalid?.(commit, note.invalid);
-            continue;
-        }
-        return { commit, note };
-    }
-    return undefined;
-}
-/**
- * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
- * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
- */
-function fetchNotesArgs(remote) {
-    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
-}
-/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
-function pushNotesArgs(remote) {
-    return ['push', remote, NOTES_REF];
-}
-function describeIssue(error) {
-    const first = error.issues[0];
-    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
-}
-
-;// CONCATENATED MODULE: ./src/tdd/prompts.ts
-const REPORT = `End your final message with this report block:
-
-\`\`\`yaml
-work_remaining: 0
-requires_continuation: false
-summary: <one line on what you did>
-\`\`\``;
-const prompts_DEFAULT_TEMPLATES = {
-    RED: `You are the test agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
-
-Issue {{issue}}
-
-Test list:
-{{tests}}
-
-Write exactly ONE new failing test, for: {{test}}
-- Only the test: do not implement the behaviour, do not change non-test code.
-- It must compile and run, and fail because the behaviour is missing (not because of a syntax error or a missing import).
-- If a test for this already exists, write nothing and add \`duplicate_test: true\` to the report block.
-- Check it with: {{testCommand}} (it must fail, on your new test).
-{{failure}}
-${REPORT}
-`,
-    GREEN: `You are the implementing agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
-
-Issue {{issue}}
-
-The failing test for "{{test}}" is in {{testFile}}. Make it pass with the simplest change, without breaking any other test and without changing the test.
-Check with: {{testCommand}} (everything must pass).
-{{failure}}
-${REPORT}
-`,
-    REFACTOR: `You are the refactor agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
-
-Issue {{issue}}
-
-All tests pass after implementing "{{test}}" (test in {{testFile}}). Improve the code's structure and names where it helps, without changing behaviour and without changing tests. Changing nothing is fine.
-Every test must still pass: {{testCommand}}.
-{{failure}}
-${REPORT}
-`,
-};
-/** Fills `{{name}}` placeholders; unknown ones are left as they are. */
-function renderPrompt(template, values) {
-    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-}
-/** The "previous attempt" section of a retry prompt. */
-function prompts_failureSection(message, details) {
-    return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
-}
-
-;// CONCATENATED MODULE: ./src/tdd/testList.ts
-const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
-function parseTestList(text, fallbackDescription) {
-    const items = [];
-    for (const line of text.split(/\r?\n/)) {
-        const m = ITEM.exec(line);
-        if (!m)
-            continue;
-        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
-    }
-    return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
-}
-/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
-function nextPending(tests) {
-    return tests.findIndex((t) => t.status === 'pending');
-}
-/** The list with one test's status changed. */
-function markTest(tests, index, status) {
-    return tests.map((t, i) => (i === index ? { ...t, status } : t));
-}
-/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
-function renderTestList(tests) {
-    return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/tdd/iteration.ts
-/**
- * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003): one agent run for
- * the current phase of the current test, the tests, then decide.ts's decision carried out: a phase
- * commit with its git note, a retry with the failure as context, a skipped test, a rolled-back
- * refactoring, or an abort that halts the run with the error type. Agent failures follow seed 003
- * too: rate limits back off without limit, network timeouts are retried 3 times, anything else
- * counts as a failed attempt of the phase.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function runTddIteration(deps, initial, baseline) {
-    let before = initial;
-    const { settings, logger, clock, source, agent, git } = deps;
-    const notes = git ? notesGit(git.topLevel) : undefined;
-    const cycle = before.currentCycle;
-    const [issueId = ''] = cycle.issueIds;
-    const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
-    let tdd = await syncWithNotes(deps, notes, before.baseBranch, cycle.tdd ?? initialTdd(settings.plan ?? issue.body, issue.title));
-    if (before.tddError) {
-        // The run goes on after an abort (a person stepped in): the phase gets its attempts afresh.
-        before = { ...before, tddError: undefined };
-        tdd = { ...tdd, retries: 0, lastError: undefined };
-    }
-    const setTdd = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, tdd: { ...tdd, ...patch } } });
-    if (nextPending(tdd.tests) === -1)
-        return finishCycle(deps, setTdd(before, {}), issueId);
-    if (tdd.tests[tdd.index]?.status !== 'pending')
-        tdd = { ...tdd, index: nextPending(tdd.tests) };
-    const n = before.iteration + 1;
-    const started = clock.now();
-    const test = tdd.tests[tdd.index]?.description ?? issue.title;
-    const tag = `[iteration ${n}/${settings.maxIterations}] ${tdd.phase} ${tdd.round}`;
-    const junit = deps.tddSettings?.junitFile ? external_node_path_default().resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
-    // A phase that starts on a tree the engine did not test (the branch changed between runs) checks
-    // its precondition first; a failed one is a step back, before any agent runs (issue 12).
-    if (git && (tdd.phase === 'GREEN' || tdd.phase === 'REFACTOR') && tdd.retries === 0 && !tdd.phaseBase) {
-        const head = await git.head();
-        if (tdd.lastCommit !== head || (await git.hasWorkSince(head))) {
-            logger.info('tdd.precondition', `${tag} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n, phase: tdd.phase });
-            const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-            if (deps.signal?.aborted)
-                return { state: before, interrupted: true };
-            const back = phaseStart(tdd.phase, againstBaseline(await testsSeen(run, junit), run.run, baseline), tdd.targetTests, test);
-            if (back) {
-                const bounces = (tdd.bounces ?? 0) + 1;
-                logger.warn('step.bounce', `${tag} precondition failed: ${back.error.message}; back to ${back.back}.`, { iteration: n, from: tdd.phase, to: back.back, bounces });
-                const state = setTdd(before, { phase: back.back, retries: 0, phaseBase: undefined, lastError: back.error, bounces });
-                if (bounces > settings.maxRetriesPerStep)
-                    return { state, escalate: { reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`, bounceLoop: true } };
-                return { state };
-            }
-        }
-    }
-    const phaseBase = tdd.phaseBase ?? (git ? await git.head() : undefined);
-    tdd = { ...tdd, phaseBase };
-    const template = deps.tddSettings?.templates?.[tdd.phase] ?? prompts_DEFAULT_TEMPLATES[tdd.phase];
-    const prompt = (deps.redact ?? ((t) => t))(renderPrompt(template, {
-        issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
-        test, tests: renderTestList(tdd.tests), testCommand: settings.testCommand, testFile: tdd.testFile || '(see the last commit)',
-        failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
-    }));
-    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await filesOf(deps).write(promptFile, prompt);
-    logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
-    const result = await agent.run({
-        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-        logFile: external_node_path_default().join(deps.stateDir, 'logs', `iteration-${n}.ndjson`),
-    });
-    if (deps.signal?.aborted)
-        return { state: before, interrupted: true };
-    if (settings.iterationDelaySeconds > 0)
-        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-    const after = afterAgentRun(before, cycle, n, started, result);
-    const record = after.record;
-    let state = { ...after.state, currentCycle: { ...after.state.currentCycle, tdd } };
-    const close = (s, outcome, decision, error) => appendHistory(s, { ...record, outcome, durationMs: clock.now().getTime() - started.getTime(), tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) } });
-    // The agent stays in its lane: a phase done on a branch it switched to is not judged or committed.
-    const moved = await deps.laneMoved?.(`judge the ${tdd.phase} work of iteration ${n}`);
-    if (moved)
-        return { state: close(state, 'repository_moved', 'halt'), halt: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } };
-    const abort = async (s, error, attempts) => {
-        const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(clock.now()) };
-        let aborted = s;
-        if (notes && git) {
-            // The failed attempt is kept as a wip: commit of the cycle's branch, carrying the error's note
-            // (never a note on the base branch's commit, where the next issue's cycle would find it).
-            await git.commitAll(`wip: ${tdd.phase} aborted (${error.type}): ${test}`.slice(0, 120), { allowEmpty: true });
-            const commit = await git.head();
-            await writeNote(notes, commit, noteOf(tdd, test, tdd.phase, tdd.phase, 'FAIL', tddError));
-            tdd = { ...tdd, lastCommit: commit };
-            aborted = setTdd(s, { lastCommit: commit });
-        }
-        logger.error('tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, { iteration: n, type: error.type, phase: tdd.phase });
-        return {
-            state: close({ ...aborted, tddError }, 'stuck', 'abort', error),
-            halt: { reason: 'workflow_aborted', message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${test}": ${error.message}` },
-        };
-    };
-    // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
-    if (result.failure) {
-        const failure = result.failure;
-        const kind = failureKind(failure);
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: kind });
-        state = { ...state, failedIterations: state.failedIterations + 1 };
-        const c = () => state.currentCycle;
-        if (kind === 'rate_limit') {
-            const attempts = c().rateLimitAttempts + 1;
-            state = { ...state, currentCycle: { ...c(), rateLimitAttempts: attempts } };
-            logger.warn('tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${attempts} after the backoff.`);
-            return { state: close(state, 'agent_failed', 'backoff', { type: 'API_RATE_LIMIT', message: failure.message, details: '' }), waitMs: backoffMs(POLICIES.rate_limit, attempts, failure.retryAfterMs) };
-        }
-        if (kind === 'timeout') {
-            const attempts = c().timeoutRetries + 1;
-            state = { ...state, currentCycle: { ...c(), timeoutRetries: attempts } };
-            const error = { type: 'NETWORK_TIMEOUT', message: `${failure.message} (${attempts} attempts with the same timeout)`, details: result.outputTail.slice(-2000) };
-            if (attempts > TDD_TIMEOUT_RETRIES)
-                return abort(state, error, attempts);
-            return { state: close(state, 'agent_failed', 'retry', error) };
-        }
-        if (kind === 'permanent_environment') {
-            const attempts = state.environmentFailures + 1;
-            state = { ...state, environmentFailures: attempts };
-            if (exhausted(POLICIES.permanent_environment, attempts)) {
-                return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(attempts, failure) };
-            }
-            return { state: close(state, 'agent_failed', 'retry') };
-        }
-        const error = { type: 'WORKFLOW_ABORTED', message: `the ${tdd.phase} agent failed: ${failure.message}`, details: result.outputTail.slice(-2000) };
-        if (tdd.retries >= TDD_MAX_RETRIES)
-            return abort(state, error, tdd.retries + 1);
-        state = setTdd(state, { retries: tdd.retries + 1, lastError: error });
-        return { state: close(state, 'agent_failed', 'retry', error) };
-    }
-    state = { ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0, currentCycle: { ...state.currentCycle, timeoutRetries: 0, rateLimitAttempts: 0 } };
-    // The tests, and what they say about this phase.
-    logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
-    // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
-    const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-    if (deps.signal?.aborted)
-        return { state: before, interrupted: true };
-    record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };
-    state = { ...state, testsPassed: run.passed, ...(run.passed ? {} : { testFailures: state.testFailures + 1 }) };
-    // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
-    const seen = againstBaseline(await testsSeen(run, junit), run.run, baseline);
-    const decision = decidePhase({
-        phase: tdd.phase, description: test, changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
-        reportedDuplicate: isDuplicateReport(result), tests: seen, targetTests: tdd.targetTests, retries: tdd.retries,
-    });
-    return apply(decision);
-    async function apply(d) {
-        switch (d.kind) {
-            case 'retry': {
-                logger.warn('tdd.retry', `${tag} ${d.error.type}: ${d.error.message}; the agent tries again with the failures.`, { iteration: n, type: d.error.type });
-                state = setTdd(state, { retries: tdd.retries + 1, lastError: d.error });
-                return { state: close(state, 'tests_failed', 'retry', d.error) };
-            }
-            case 'abort':
-                return abort(state, d.error, tdd.retries + 1);
-            case 'skip': {
-                if (git && phaseBase)
-                    await git.resetHard(phaseBase);
-                logger.warn('tdd.skipped', `${tag} ${d.error.type}: ${d.error.message}; "${test}" is marked ${d.mark} and skipped.`, { iteration: n, type: d.error.type });
-                return advance(markTest(tdd.tests, tdd.index, d.mark), 'continuing', 'skip', d.error);
-            }
-            case 'rollback': {
-                if (git && phaseBase) {
-                    await git.resetHard(phaseBase);
-                    await git.commitAll(d.message, { allowEmpty: true });
-                    if (notes)
-                        await writeNote(notes, await git.head(), noteOf(tdd, test, 'REFACTOR', 'RED', 'PASS', { ...d.error, retry_count: tdd.retries + 1, timestamp: rfc3339(clock.now()) }));
-                }
-                logger.warn('tdd.rolled_back', `${tag} ${d.error.message}: the refactoring is rolled back to ${phaseBase?.slice(0, 12)}; committed "${d.message}".`, { iteration: n });
-                return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'rollback', d.error, git ? await git.head() : undefined);
-            }
-            case 'commit': {
-                let testFile = tdd.testFile;
-                let targetTests = tdd.targetTests;
-                if (tdd.phase === 'RED') {
-                    targetTests = seen.failing;
-                    testFile = git && phaseBase ? pickTestFile(await git.changedFiles(phaseBase)) : '';
-                }
-                let commit;
-                if (git) {
-                    await git.commitAll(d.message, { allowEmpty: true });
-                    commit = await git.head();
-                    if (notes)
-                        await writeNote(notes, commit, noteOf({ ...tdd, testFile }, test, tdd.phase, d.next === 'next-test' ? 'RED' : d.next, d.testResult));
-                }
-                logger.info('tdd.committed', `${tag} ${d.message}${commit ? ` (${commit.slice(0, 12)})` : ''}; next: ${d.next === 'next-test' ? 'the next test' : d.next}.`, { iteration: n, phase: tdd.phase, commit });
-                if (d.next === 'next-test')
-                    return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'commit', undefined, commit);
-                state = setTdd(state, { phase: d.next, retries: 0, phaseBase: undefined, lastError: undefined, targetTests, testFile, ...(commit ? { lastCommit: commit } : {}) });
-                return { state: close(state, 'continuing', 'commit') };
-            }
-        }
-    }
-    /** On to the next pending test (RED of the next round), or the cycle is done. */
-    async function advance(tests, outcome, decision, error, commit) {
-        const next = nextPending(tests);
-        state = setTdd(state, {
-            tests, index: next === -1 ? tdd.index : next, phase: 'RED', round: tdd.round + 1, retries: 0, phaseBase: undefined,
-            lastError: undefined, targetTests: [], testFile: '', ...(commit ? { lastCommit: commit } : {}),
-        });
-        if (next !== -1)
-            return { state: close(state, outcome, decision, error) };
-        const done = await finishCycle(deps, state, issueId);
-        return { ...done, state: close(done.state, 'complete', decision, error) };
-    }
-}
-function initialTdd(text, title) {
-    const tests = parseTestList(text, title);
-    return { tests, index: Math.max(0, nextPending(tests)), phase: 'RED', round: 1, retries: 0, targetTests: [], testFile: '' };
-}
-/**
- * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
- * phase after the last successful commit". A note newer than the checkpoint's last commit means a
- * run died between writing them: the note wins.
- */
-async function syncWithNotes(deps, notes, base, tdd) {
-    if (!notes || !base)
-        return tdd;
-    // Only this cycle's own commits: the base branch's history holds other issues' notes.
-    const newest = await newestNote(notes, `${base}..HEAD`, { onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`) });
-    // The newest note of the cycle's branch is the truth: after a crash between the commit and the
-    // checkpoint, and after a person reset the branch by hand.
-    if (!newest || newest.commit === tdd.lastCommit)
-        return tdd;
-    const { note } = newest;
-    let tests = tdd.tests;
-    let index = tests.findIndex((t) => t.description === note.current_test.description);
-    if (index === -1) {
-        tests = [...tests, { description: note.current_test.description, status: 'pending' }];
-        index = tests.length - 1;
-    }
-    if (note.phase === 'REFACTOR' && note.next_phase === 'RED')
-        tests = markTest(tests, index, 'done');
-    const resumed = {
-        ...tdd, tests, index: note.next_phase === 'RED' ? Math.max(0, nextPending(tests)) : index, phase: note.next_phase,
-        round: note.next_phase === 'RED' && note.phase === 'REFACTOR' ? note.cycle + 1 : note.cycle, retries: 0,
-        phaseBase: undefined, lastError: undefined, testFile: note.current_test.test_file, lastCommit: newest.commit,
-    };
-    deps.logger.info('tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${newest.commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`);
-    return resumed;
-}
-/** Closes the issue unless a pull request will (as the implement workflow does). */
-async function finishCycle(deps, state, issueId) {
-    const tests = state.currentCycle?.tdd?.tests ?? [];
-    const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
-    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
-    if (deps.settings.onSuccess !== 'pull-request')
-        await deps.source.close(issueId, `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`);
-    deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, { issueIds: [issueId], skipped: skipped.length });
-    return {
-        state: { ...state, consecutiveEscalations: 0, issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId], completedIterations: [...state.completedIterations, state.iteration] },
-        cycleDone: true,
-    };
-}
-async function testsSeen(run, junit) {
-    const xml = junit ? (() => { try {
-        return readInput(junit, 64 * MiB);
-    }
-    catch {
-        return undefined;
-    } })() : undefined;
-    if (xml !== undefined) {
-        const report = parseJUnitXml(xml);
-        const failing = report.failed.map((f) => (f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name));
-        // A run that failed with no failing testcase in the report: it did not compile, or nothing ran
-        // (jest-junit leaves a suite that fails to compile out of the report).
-        return { passed: run.passed, failing, compileError: !run.passed && report.failed.length === 0, summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000) };
-    }
-    const failures = run.passed ? [] : failuresFromOutput(run.tail);
-    return {
-        passed: run.passed, failing: failures.map((f) => f.name), compileError: !run.passed && failures.length === 0,
-        summary: failures.length > 0 ? `${failures.length} failing test(s):\n${failures.slice(0, 10).map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`).join('\n')}\n\n${run.tail.slice(-2000)}` : run.tail.slice(-4000),
-    };
-}
-function isDuplicateReport(result) {
-    const value = result.report?.fields.duplicate_test;
-    return value === true || value === 'true';
-}
-/** The test file among the files RED changed: a path that looks like a test, else the first. */
-function pickTestFile(files) {
-    return files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ?? files[0] ?? '';
-}
-function noteOf(tdd, test, phase, next, result, error) {
-    return {
-        phase, next_phase: next, cycle: tdd.round, current_test: { description: test, test_file: tdd.testFile }, test_result: result,
-        ...(error ? { error: { ...error, type: error.type } } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/verdict/baseline.ts
-/**
- * The baseline: the suite as it stood on a cycle's starting tree, per test, run before the cycle's
- * first agent run. Kept in `<state-dir>/baselines/<key>.json`, keyed by the starting commit and
- * the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
- * reads it instead of running the suite again.
- */
-
-
-
-const BASELINES_DIR = 'baselines';
-/** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
-function baselineKey(tree, command, junitFile) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${tree}\0${command}\0${junitFile ?? ''}`).digest('hex').slice(0, 24);
-}
-function baselineStore(files) {
-    const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
-    return {
-        async load(key) {
-            try {
-                const text = await files.read(file(key));
-                if (text === undefined)
-                    return undefined;
-                const run = JSON.parse(text);
-                // A file that is not a run (hand-edited, cut short) is run again, never trusted.
-                if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object')
-                    return undefined;
-                return run;
-            }
-            catch {
-                return undefined;
-            }
-        },
-        async save(key, run) {
-            await files.write(file(key), `${JSON.stringify(run)}\n`);
-        },
-    };
-}
-/**
- * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
- * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
- */
-function baselineProblem(run, command) {
-    // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
-    // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
-    if (run.cannotRun && !run.noTests) {
-        return {
-            message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-            advice: 'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then run again. No agent ran.',
-        };
-    }
-    if (isReadable(run) || run.exitCode === 0)
-        return undefined;
-    return {
-        message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-        advice: 'Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch\'s suite green, then run again. No agent ran.',
-    };
-}
-/** One line on a baseline for the log. Pure. */
-function describeBaseline(run) {
-    if (!isReadable(run))
-        return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
-    const failing = failedIds(run);
-    const total = Object.keys(run.tests).length;
-    return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
-}
-
-;// CONCATENATED MODULE: ./src/loop/baseline.ts
-/**
- * A cycle's baseline: the suite run on the tree the cycle starts from, before its first agent run
- * (src/verdict/baseline.ts keeps it, keyed by that commit and the command). Every verdict in the
- * cycle compares the agent's work with it.
- */
-
-
-
-
-/**
- * The current cycle's baseline: read from the state directory when this tree's was kept, else run
- * now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
- * judged by the exit code alone, and says so). A red baseline that cannot be read per test, or a
- * suite that cannot run at all, halts, and is not kept.
- */
-async function cycleBaseline(deps, state, checkpointId) {
-    const { settings, logger, git } = deps;
-    const cycle = state.currentCycle;
-    const store = baselineStore(filesOf(deps));
-    const junit = deps.tddSettings?.junitFile;
-    const key = cycle.baselineKey ?? baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
-    const withKey = (s) => ({ ...s, currentCycle: { ...s.currentCycle, baselineKey: key } });
-    const check = (run, s) => {
-        const problem = baselineProblem(run, settings.testCommand);
-        if (problem)
-            return { state: s, run, halt: { reason: 'baseline_unreadable', message: `NO VERDICT POSSIBLE: ${problem.message}`, advice: problem.advice } };
-        return { state: s, run };
-    };
-    const kept = await store.load(key);
-    if (kept) {
-        if (!cycle.baselineKey)
-            logger.info('tests.baseline', `Baseline for this tree already known (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`, { key });
-        return check(kept, withKey(state));
-    }
-    if (cycle.iterations > 0) {
-        logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
-        return { state: withKey(state), run: undefined };
-    }
-    logger.info('tests.baseline', `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand });
-    const outcome = await deps.runTests(settings.testCommand, deps.signal, 'baseline');
-    if (deps.signal?.aborted)
-        return { state, interrupted: true };
-    const run = outcome.run ?? emptyRun(outcome.exitCode);
-    logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, { key, exitCode: outcome.exitCode, reader: run.reader ?? null });
-    const checked = check(run, state);
-    // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
-    if (checked.halt)
-        return checked;
-    await store.save(key, run);
-    return { ...checked, state: withKey(state) };
-}
 
 ;// CONCATENATED MODULE: ./src/loop/result.ts
 function buildResult(input) {
@@ -27415,8 +26794,8 @@ function summaryLine(r) {
 
 
 
-/** The writer of the state directory's files the slice uses. */
-const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
+
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -27430,6 +26809,7 @@ async function runSlice(unguarded) {
     // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
     const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
     const deps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
+    const workflow = deps.workflow ?? implementWorkflow;
     const { settings, logger, clock, store, source, git } = deps;
     const startedAt = clock.now().getTime();
     const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
@@ -27602,7 +26982,7 @@ async function runSlice(unguarded) {
             let next;
             if (!state.currentCycle) {
                 // A red/green/refactor cycle works one issue's test list.
-                const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
+                const selection = await selectTargets(source, state, settings.batch && workflow.batches, sliceStartIteration, settings.onlyIssues);
                 next = selection.targets;
                 if (next.length === 0) {
                     if (selection.escalated.length > 0) {
@@ -27682,7 +27062,7 @@ async function runSlice(unguarded) {
             if (!hadKey)
                 await save('continuing');
             const cycle = state.currentCycle;
-            const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state, b.run) : await runIteration(deps, state, b.run);
+            const outcome = await workflow.iterate(deps, state, b.run);
             if (outcome.interrupted)
                 return finish('continuing', undefined, true);
             state = outcome.state;
@@ -28377,13 +27757,677 @@ function agentEnvironment(env, opts) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/secrets/maskOutput.ts
+;// CONCATENATED MODULE: ./src/agents/maskOutput.ts
 function maskOutput(agent, mask) {
     return { displayName: agent.displayName, run: (request) => agent.run({ ...request, mask }) };
 }
 
+;// CONCATENATED MODULE: ./src/tdd/baseline.ts
+/**
+ * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
+ * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
+ * fail before, and a regression is a test that passed at baseline and fails now. Pure.
+ */
+
+/** `seen` as the baseline sees it: only new failures; unchanged when either run cannot be read per test. */
+function againstBaseline(seen, now, baseline) {
+    if (!now || !baseline || !isReadable(now) || !isReadable(baseline))
+        return seen;
+    if (now.cannotRun)
+        return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
+    const failing = failedIds(now).filter((id) => !failedIn(baseline, id));
+    const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
+    const before = failedIds(baseline).length;
+    const lines = failing.slice(0, 10).map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id].split('\n')[0]}` : ''}`);
+    return {
+        passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
+        failing: failing.filter((id) => !loadErrors.includes(id)),
+        compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
+        summary: [
+            failing.length > 0 ? `${failing.length} test(s) fail that did not fail before this cycle:\n${lines.join('\n')}` : 'No test fails that did not fail before this cycle.',
+            before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
+            seen.summary.slice(-2000),
+        ].filter(Boolean).join('\n\n'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/tdd/decide.ts
+/**
+ * What happens after a phase attempt of the red/green/refactor workflow: seed 003's summary table
+ * as data and one pure decision function. The driver (iteration.ts) observes the attempt (did the
+ * agent change anything, what did the tests say) and carries out the decision (commit, retry, skip,
+ * roll back, abort).
+ */
+
+/** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
+const TDD_MAX_RETRIES = 5;
+/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting" (the policy table's timeout row). */
+const TDD_TIMEOUT_RETRIES = (POLICIES.timeout.maximumAttempts ?? 1) - 1;
+/** Seed 003's summary table, every row, for the log, the docs and the tests. */
+const TDD_FAILURE_TABLE = [
+    { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
+    { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
+    { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
+    { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
+    { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
+    { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
+    { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
+    { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
+];
+const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
+/**
+ * Whether a phase may start on the tree as it is (checked when the branch changed since the engine
+ * last tested it: a person's commit between runs, a crash): GREEN needs a failing target test
+ * (else back to RED), REFACTOR needs nothing failing that did not fail at the baseline (else back
+ * to GREEN, with the failures). undefined: it may start. Pure.
+ */
+function phaseStart(phase, tests, targetTests, description) {
+    const details = tests.summary;
+    if (phase === 'GREEN') {
+        const failing = !tests.passed && (tests.compileError || targetTests.length === 0 || tests.failing.some((name) => targetTests.includes(name)));
+        if (failing)
+            return undefined;
+        return { back: 'RED', error: { type: 'TEST_UNEXPECTED_PASS', message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`, details } };
+    }
+    if (phase === 'REFACTOR' && !tests.passed) {
+        return { back: 'GREEN', error: { type: 'REGRESSION', message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`, details } };
+    }
+    return undefined;
+}
+function decidePhase(o) {
+    const attempts = o.retries + 1;
+    const details = o.tests.summary;
+    const retryOr = (error, exhausted) => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
+    const abort = (type, message) => ({ kind: 'abort', error: { type, message, details } });
+    const compileError = (what) => retryOr({ type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
+    switch (o.phase) {
+        case 'RED': {
+            if (o.reportedDuplicate || !o.changed) {
+                return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
+            }
+            if (o.tests.passed) {
+                return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
+            }
+            if (o.tests.compileError)
+                return compileError('The new test');
+            return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
+        }
+        case 'GREEN': {
+            if (o.tests.passed)
+                return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
+            if (o.tests.compileError)
+                return compileError('The implementation');
+            const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
+            if (broken.length > 0) {
+                return retryOr({ type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
+            }
+            return retryOr({ type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
+        }
+        case 'REFACTOR': {
+            if (o.tests.passed)
+                return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
+            const error = o.tests.compileError
+                ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
+                : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
+            return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/tdd/notes.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
+ * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
+ * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
+ * rollback (`git reset --hard`) takes the state back with the commits.
+ */
+
+
+
+
+
+const NOTES_REF = 'refs/notes/agent-loop';
+/** Seed 003's "Error Types" table, in its order. */
+const TDD_ERROR_TYPES = [
+    'COMPILATION_ERROR',
+    'TEST_UNEXPECTED_PASS',
+    'TEST_UNEXPECTED_FAIL',
+    'IMPLEMENTATION_FAILED',
+    'REGRESSION',
+    'DUPLICATE_TEST',
+    'API_RATE_LIMIT',
+    'NETWORK_TIMEOUT',
+    'WORKFLOW_ABORTED',
+];
+/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
+const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
+const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
+const notes_TddErrorSchema = object({
+    type: schemas_enum(TDD_ERROR_TYPES),
+    message: schemas_string(),
+    details: schemas_string(),
+    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
+    retry_count: schemas_number().int().min(0),
+    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
+    timestamp: iso_datetime({ offset: true }),
+});
+/**
+ * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
+ * error occurs": absent or null otherwise. Unknown keys are dropped on read.
+ */
+const TddNoteSchema = object({
+    /** The phase this commit finished (or failed in). */
+    phase: schemas_enum(TDD_PHASES),
+    /** Where a resumed run starts. */
+    next_phase: schemas_enum(TDD_PHASES),
+    /** The red/green/refactor cycle, from 1. */
+    cycle: schemas_number().int().min(1),
+    current_test: object({
+        description: schemas_string(),
+        test_file: schemas_string(),
+    }),
+    test_result: schemas_enum(TDD_TEST_RESULTS),
+    error: notes_TddErrorSchema.nullable().optional(),
+});
+/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
+const notesGit = gitRunner;
+async function must(git, args) {
+    const r = await git.run(args);
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return r.stdout;
+}
+/**
+ * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
+ * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
+ * Throws on a note that does not match the schema (it could not be read back) and on git failure.
+ */
+async function writeNote(git, commit, note) {
+    const valid = TddNoteSchema.safeParse(note);
+    if (!valid.success)
+        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
+    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
+    try {
+        const file = external_node_path_default().join(dir, 'note.json');
+        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
+        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
+ * not JSON or not a note this version understands (never a throw for those). Throws GitError when
+ * git fails otherwise, e.g. `commit` does not exist.
+ */
+async function readNote(git, commit) {
+    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
+    const r = await git.run(args);
+    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
+    if (r.code === 1)
+        return undefined;
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return parseNote(r.stdout, commit);
+}
+/** Parses a note's text. Pure. */
+function parseNote(text, commit) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (error) {
+        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
+    }
+    const parsed = TddNoteSchema.safeParse(json);
+    if (parsed.success)
+        return parsed.data;
+    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
+}
+function isInvalidNote(value) {
+    return value !== undefined && 'invalid' in value;
+}
+/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
+const NEWEST_NOTE_DEPTH = 10_000;
+/**
+ * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
+ * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
+ * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
+ * `onInvalid` hears about each invalid note skipped.
+ */
+async function newestNote(git, branch = 'HEAD', options = {}) {
+    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[1])
+        .filter((commit) => commit !== undefined && commit !== ''));
+    if (noted.size === 0)
+        return undefined;
+    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((commit) => noted.has(commit));
+    for (const commit of commits) {
+        const note = await readNote(git, commit);
+        if (note === undefined)
+            continue;
+        if (isInvalidNote(note)) {
+            options.onInvalid?.(commit, note.invalid);
+            continue;
+        }
+        return { commit, note };
+    }
+    return undefined;
+}
+/**
+ * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
+ * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
+ */
+function fetchNotesArgs(remote) {
+    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
+}
+/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
+function pushNotesArgs(remote) {
+    return ['push', remote, NOTES_REF];
+}
+function describeIssue(error) {
+    const first = error.issues[0];
+    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/tdd/prompts.ts
+const REPORT = `End your final message with this report block:
+
+\`\`\`yaml
+work_remaining: 0
+requires_continuation: false
+summary: <one line on what you did>
+\`\`\``;
+const prompts_DEFAULT_TEMPLATES = {
+    RED: `You are the test agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+Test list:
+{{tests}}
+
+Write exactly ONE new failing test, for: {{test}}
+- Only the test: do not implement the behaviour, do not change non-test code.
+- It must compile and run, and fail because the behaviour is missing (not because of a syntax error or a missing import).
+- If a test for this already exists, write nothing and add \`duplicate_test: true\` to the report block.
+- Check it with: {{testCommand}} (it must fail, on your new test).
+{{failure}}
+${REPORT}
+`,
+    GREEN: `You are the implementing agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+The failing test for "{{test}}" is in {{testFile}}. Make it pass with the simplest change, without breaking any other test and without changing the test.
+Check with: {{testCommand}} (everything must pass).
+{{failure}}
+${REPORT}
+`,
+    REFACTOR: `You are the refactor agent of a red/green/refactor (TDD) workflow in this repository (attempt {{attempt}}).
+
+Issue {{issue}}
+
+All tests pass after implementing "{{test}}" (test in {{testFile}}). Improve the code's structure and names where it helps, without changing behaviour and without changing tests. Changing nothing is fine.
+Every test must still pass: {{testCommand}}.
+{{failure}}
+${REPORT}
+`,
+};
+/** Fills `{{name}}` placeholders; unknown ones are left as they are. */
+function renderPrompt(template, values) {
+    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+/** The "previous attempt" section of a retry prompt. */
+function prompts_failureSection(message, details) {
+    return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
+}
+
+;// CONCATENATED MODULE: ./src/tdd/testList.ts
+const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
+function parseTestList(text, fallbackDescription) {
+    const items = [];
+    for (const line of text.split(/\r?\n/)) {
+        const m = ITEM.exec(line);
+        if (!m)
+            continue;
+        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+    }
+    return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
+}
+/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
+function nextPending(tests) {
+    return tests.findIndex((t) => t.status === 'pending');
+}
+/** The list with one test's status changed. */
+function markTest(tests, index, status) {
+    return tests.map((t, i) => (i === index ? { ...t, status } : t));
+}
+/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
+function renderTestList(tests) {
+    return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/tdd/iteration.ts
+/**
+ * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003): one agent run for
+ * the current phase of the current test, the tests, then decide.ts's decision carried out: a phase
+ * commit with its git note, a retry with the failure as context, a skipped test, a rolled-back
+ * refactoring, or an abort that halts the run with the error type. Agent failures follow seed 003
+ * too: rate limits back off without limit, network timeouts are retried 3 times, anything else
+ * counts as a failed attempt of the phase.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * --workflow tdd: red/green/refactor per test of the issue's checklist, one issue per cycle;
+ * `templates` (--tdd-prompts) replace the built-in prompts by phase.
+ */
+function tddWorkflow(templates) {
+    return { name: 'tdd', batches: false, iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates) };
+}
+async function runTddIteration(deps, initial, baseline, templates) {
+    let before = initial;
+    const { settings, logger, clock, source, agent, git } = deps;
+    const notes = git ? notesGit(git.topLevel) : undefined;
+    const cycle = before.currentCycle;
+    const [issueId = ''] = cycle.issueIds;
+    const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
+    let tdd = await syncWithNotes(deps, notes, before.baseBranch, cycle.tdd ?? initialTdd(settings.plan ?? issue.body, issue.title));
+    if (before.tddError) {
+        // The run goes on after an abort (a person stepped in): the phase gets its attempts afresh.
+        before = { ...before, tddError: undefined };
+        tdd = { ...tdd, retries: 0, lastError: undefined };
+    }
+    const setTdd = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, tdd: { ...tdd, ...patch } } });
+    if (nextPending(tdd.tests) === -1)
+        return finishCycle(deps, setTdd(before, {}), issueId);
+    if (tdd.tests[tdd.index]?.status !== 'pending')
+        tdd = { ...tdd, index: nextPending(tdd.tests) };
+    const n = before.iteration + 1;
+    const test = tdd.tests[tdd.index]?.description ?? issue.title;
+    const tag = `[iteration ${n}/${settings.maxIterations}] ${tdd.phase} ${tdd.round}`;
+    const junit = settings.junitFile ? external_node_path_default().resolve(deps.cwd, settings.junitFile) : undefined;
+    // A phase that starts on a tree the engine did not test (the branch changed between runs) checks
+    // its precondition first; a failed one is a step back, before any agent runs (issue 12).
+    if (git && (tdd.phase === 'GREEN' || tdd.phase === 'REFACTOR') && tdd.retries === 0 && !tdd.phaseBase) {
+        const head = await git.head();
+        if (tdd.lastCommit !== head || (await git.hasWorkSince(head))) {
+            logger.info('tdd.precondition', `${tag} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n, phase: tdd.phase });
+            const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+            if (deps.signal?.aborted)
+                return { state: before, interrupted: true };
+            const back = phaseStart(tdd.phase, againstBaseline(await testsSeen(run, junit), run.run, baseline), tdd.targetTests, test);
+            if (back) {
+                const bounces = (tdd.bounces ?? 0) + 1;
+                logger.warn('step.bounce', `${tag} precondition failed: ${back.error.message}; back to ${back.back}.`, { iteration: n, from: tdd.phase, to: back.back, bounces });
+                const state = setTdd(before, { phase: back.back, retries: 0, phaseBase: undefined, lastError: back.error, bounces });
+                if (bounces > settings.maxRetriesPerStep)
+                    return { state, escalate: { reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`, bounceLoop: true } };
+                return { state };
+            }
+        }
+    }
+    const phaseBase = tdd.phaseBase ?? (git ? await git.head() : undefined);
+    tdd = { ...tdd, phaseBase };
+    const template = templates?.[tdd.phase] ?? prompts_DEFAULT_TEMPLATES[tdd.phase];
+    const prompt = (deps.redact ?? ((t) => t))(renderPrompt(template, {
+        issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
+        test, tests: renderTestList(tdd.tests), testCommand: settings.testCommand, testFile: tdd.testFile || '(see the last commit)',
+        failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
+    }));
+    logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
+    const turn = await agentTurn(deps, before, prompt, `the ${tdd.phase} work of iteration ${n}`);
+    if (!turn)
+        return { state: before, interrupted: true };
+    const { result, record, started } = turn;
+    let state = { ...turn.state, currentCycle: { ...turn.state.currentCycle, tdd } };
+    const close = (s, outcome, decision, error) => appendHistory(s, { ...record, outcome, durationMs: clock.now().getTime() - started.getTime(), tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) } });
+    // Moved behind the engine's back: the phase is not judged or committed.
+    if (turn.moved)
+        return { state: close(state, 'repository_moved', 'halt'), halt: turn.moved };
+    const abort = async (s, error, attempts) => {
+        const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(clock.now()) };
+        let aborted = s;
+        if (notes && git) {
+            // The failed attempt is kept as a wip: commit of the cycle's branch, carrying the error's note
+            // (never a note on the base branch's commit, where the next issue's cycle would find it).
+            await git.commitAll(`wip: ${tdd.phase} aborted (${error.type}): ${test}`.slice(0, 120), { allowEmpty: true });
+            const commit = await git.head();
+            await writeNote(notes, commit, noteOf(tdd, test, tdd.phase, tdd.phase, 'FAIL', tddError));
+            tdd = { ...tdd, lastCommit: commit };
+            aborted = setTdd(s, { lastCommit: commit });
+        }
+        logger.error('tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, { iteration: n, type: error.type, phase: tdd.phase });
+        return {
+            state: close({ ...aborted, tddError }, 'stuck', 'abort', error),
+            halt: { reason: 'workflow_aborted', message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${test}": ${error.message}` },
+        };
+    };
+    // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
+    if (result.failure) {
+        const failure = result.failure;
+        const c = state.currentCycle;
+        // The same policy table and executor as the implement workflow; seed 003's abort is this workflow's "escalate".
+        const d = decideFailure(failure, { rateLimitAttempts: c.rateLimitAttempts, timeoutRetries: c.timeoutRetries, environmentFailures: state.environmentFailures });
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: d.kind });
+        state = {
+            ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures,
+            currentCycle: { ...c, rateLimitAttempts: d.counters.rateLimitAttempts, timeoutRetries: d.counters.timeoutRetries },
+        };
+        if (d.exhausted === 'halt')
+            return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(d.attempts, failure) };
+        if (d.kind === 'rate_limit') {
+            logger.warn('tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`);
+            return { state: close(state, 'agent_failed', 'backoff', { type: 'API_RATE_LIMIT', message: failure.message, details: '' }), waitMs: d.waitMs };
+        }
+        if (d.kind === 'timeout') {
+            const error = { type: 'NETWORK_TIMEOUT', message: `${failure.message} (${d.attempts} attempts with the same timeout)`, details: result.outputTail.slice(-2000) };
+            if (d.exhausted === 'escalate')
+                return abort(state, error, d.attempts);
+            return { state: close(state, 'agent_failed', 'retry', error) };
+        }
+        if (!d.countsTowardStep)
+            return { state: close(state, 'agent_failed', 'retry') };
+        const error = { type: 'WORKFLOW_ABORTED', message: `the ${tdd.phase} agent failed: ${failure.message}`, details: result.outputTail.slice(-2000) };
+        if (tdd.retries >= TDD_MAX_RETRIES)
+            return abort(state, error, tdd.retries + 1);
+        state = setTdd(state, { retries: tdd.retries + 1, lastError: error });
+        return { state: close(state, 'agent_failed', 'retry', error) };
+    }
+    state = { ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0, currentCycle: { ...state.currentCycle, timeoutRetries: 0, rateLimitAttempts: 0 } };
+    // The tests, and what they say about this phase.
+    logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+    // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
+    const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+    if (deps.signal?.aborted)
+        return { state: before, interrupted: true };
+    record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };
+    state = { ...state, testsPassed: run.passed, ...(run.passed ? {} : { testFailures: state.testFailures + 1 }) };
+    // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
+    const seen = againstBaseline(await testsSeen(run, junit), run.run, baseline);
+    const decision = decidePhase({
+        phase: tdd.phase, description: test, changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
+        reportedDuplicate: isDuplicateReport(result), tests: seen, targetTests: tdd.targetTests, retries: tdd.retries,
+    });
+    return apply(decision);
+    async function apply(d) {
+        switch (d.kind) {
+            case 'retry': {
+                logger.warn('tdd.retry', `${tag} ${d.error.type}: ${d.error.message}; the agent tries again with the failures.`, { iteration: n, type: d.error.type });
+                state = setTdd(state, { retries: tdd.retries + 1, lastError: d.error });
+                return { state: close(state, 'tests_failed', 'retry', d.error) };
+            }
+            case 'abort':
+                return abort(state, d.error, tdd.retries + 1);
+            case 'skip': {
+                if (git && phaseBase)
+                    await git.resetHard(phaseBase);
+                logger.warn('tdd.skipped', `${tag} ${d.error.type}: ${d.error.message}; "${test}" is marked ${d.mark} and skipped.`, { iteration: n, type: d.error.type });
+                return advance(markTest(tdd.tests, tdd.index, d.mark), 'continuing', 'skip', d.error);
+            }
+            case 'rollback': {
+                if (git && phaseBase) {
+                    await git.resetHard(phaseBase);
+                    await git.commitAll(d.message, { allowEmpty: true });
+                    if (notes)
+                        await writeNote(notes, await git.head(), noteOf(tdd, test, 'REFACTOR', 'RED', 'PASS', { ...d.error, retry_count: tdd.retries + 1, timestamp: rfc3339(clock.now()) }));
+                }
+                logger.warn('tdd.rolled_back', `${tag} ${d.error.message}: the refactoring is rolled back to ${phaseBase?.slice(0, 12)}; committed "${d.message}".`, { iteration: n });
+                return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'rollback', d.error, git ? await git.head() : undefined);
+            }
+            case 'commit': {
+                let testFile = tdd.testFile;
+                let targetTests = tdd.targetTests;
+                if (tdd.phase === 'RED') {
+                    targetTests = seen.failing;
+                    testFile = git && phaseBase ? pickTestFile(await git.changedFiles(phaseBase)) : '';
+                }
+                let commit;
+                if (git) {
+                    await git.commitAll(d.message, { allowEmpty: true });
+                    commit = await git.head();
+                    if (notes)
+                        await writeNote(notes, commit, noteOf({ ...tdd, testFile }, test, tdd.phase, d.next === 'next-test' ? 'RED' : d.next, d.testResult));
+                }
+                logger.info('tdd.committed', `${tag} ${d.message}${commit ? ` (${commit.slice(0, 12)})` : ''}; next: ${d.next === 'next-test' ? 'the next test' : d.next}.`, { iteration: n, phase: tdd.phase, commit });
+                if (d.next === 'next-test')
+                    return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'commit', undefined, commit);
+                state = setTdd(state, { phase: d.next, retries: 0, phaseBase: undefined, lastError: undefined, targetTests, testFile, ...(commit ? { lastCommit: commit } : {}) });
+                return { state: close(state, 'continuing', 'commit') };
+            }
+        }
+    }
+    /** On to the next pending test (RED of the next round), or the cycle is done. */
+    async function advance(tests, outcome, decision, error, commit) {
+        const next = nextPending(tests);
+        state = setTdd(state, {
+            tests, index: next === -1 ? tdd.index : next, phase: 'RED', round: tdd.round + 1, retries: 0, phaseBase: undefined,
+            lastError: undefined, targetTests: [], testFile: '', ...(commit ? { lastCommit: commit } : {}),
+        });
+        if (next !== -1)
+            return { state: close(state, outcome, decision, error) };
+        const done = await finishCycle(deps, state, issueId);
+        return { ...done, state: close(done.state, 'complete', decision, error) };
+    }
+}
+function initialTdd(text, title) {
+    const tests = parseTestList(text, title);
+    return { tests, index: Math.max(0, nextPending(tests)), phase: 'RED', round: 1, retries: 0, targetTests: [], testFile: '' };
+}
+/**
+ * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
+ * phase after the last successful commit". A note newer than the checkpoint's last commit means a
+ * run died between writing them: the note wins.
+ */
+async function syncWithNotes(deps, notes, base, tdd) {
+    if (!notes || !base)
+        return tdd;
+    // Only this cycle's own commits: the base branch's history holds other issues' notes.
+    const newest = await newestNote(notes, `${base}..HEAD`, { onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`) });
+    // The newest note of the cycle's branch is the truth: after a crash between the commit and the
+    // checkpoint, and after a person reset the branch by hand.
+    if (!newest || newest.commit === tdd.lastCommit)
+        return tdd;
+    const { note } = newest;
+    let tests = tdd.tests;
+    let index = tests.findIndex((t) => t.description === note.current_test.description);
+    if (index === -1) {
+        tests = [...tests, { description: note.current_test.description, status: 'pending' }];
+        index = tests.length - 1;
+    }
+    if (note.phase === 'REFACTOR' && note.next_phase === 'RED')
+        tests = markTest(tests, index, 'done');
+    const resumed = {
+        ...tdd, tests, index: note.next_phase === 'RED' ? Math.max(0, nextPending(tests)) : index, phase: note.next_phase,
+        round: note.next_phase === 'RED' && note.phase === 'REFACTOR' ? note.cycle + 1 : note.cycle, retries: 0,
+        phaseBase: undefined, lastError: undefined, testFile: note.current_test.test_file, lastCommit: newest.commit,
+    };
+    deps.logger.info('tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${newest.commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`);
+    return resumed;
+}
+/** Closes the issue unless a pull request will (as the implement workflow does). */
+async function finishCycle(deps, state, issueId) {
+    const tests = state.currentCycle?.tdd?.tests ?? [];
+    const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
+    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
+    if (deps.settings.onSuccess !== 'pull-request')
+        await deps.source.close(issueId, `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`);
+    deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, { issueIds: [issueId], skipped: skipped.length });
+    return {
+        state: { ...state, consecutiveEscalations: 0, issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId], completedIterations: [...state.completedIterations, state.iteration] },
+        cycleDone: true,
+    };
+}
+async function testsSeen(run, junit) {
+    const xml = junit ? (() => { try {
+        return readInput(junit, 64 * MiB);
+    }
+    catch {
+        return undefined;
+    } })() : undefined;
+    if (xml !== undefined) {
+        const report = parseJUnitXml(xml);
+        const failing = report.failed.map((f) => (f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name));
+        // A run that failed with no failing testcase in the report: it did not compile, or nothing ran
+        // (jest-junit leaves a suite that fails to compile out of the report).
+        return { passed: run.passed, failing, compileError: !run.passed && report.failed.length === 0, summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000) };
+    }
+    const failures = run.passed ? [] : failuresFromOutput(run.tail);
+    return {
+        passed: run.passed, failing: failures.map((f) => f.name), compileError: !run.passed && failures.length === 0,
+        summary: failures.length > 0 ? `${failures.length} failing test(s):\n${failures.slice(0, 10).map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`).join('\n')}\n\n${run.tail.slice(-2000)}` : run.tail.slice(-4000),
+    };
+}
+function isDuplicateReport(result) {
+    const value = result.report?.fields.duplicate_test;
+    return value === true || value === 'true';
+}
+/** The test file among the files RED changed: a path that looks like a test, else the first. */
+function pickTestFile(files) {
+    return files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ?? files[0] ?? '';
+}
+function noteOf(tdd, test, phase, next, result, error) {
+    return {
+        phase, next_phase: next, cycle: tdd.round, current_test: { description: test, test_file: tdd.testFile }, test_result: result,
+        ...(error ? { error: { ...error, type: error.type } } : {}),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/run.ts
 /** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+
 
 
 
@@ -28484,11 +28528,11 @@ async function runCommand(options, io) {
                 maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
                 iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
                 batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
-                testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
+                testCommand, ...(options.junitFile ? { junitFile: options.junitFile } : {}), plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
                 maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
                 workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             },
-            tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
+            ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
             cwd: io.cwd, stateDir: io.stateDir, source: issues, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
             notify: options.discordWebhook
                 ? async (d) => {

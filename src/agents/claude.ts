@@ -3,7 +3,7 @@ import { parseReportBlock } from './report.js';
 import { ClaudeStreamParser } from './claudeStream.js';
 import { runStreamingCli } from './streamingCli.js';
 import type { Agent, AgentResult, AgentRunRequest } from './types.js';
-import { classifyClaudeOutcome } from '../failure/classifyClaude.js';
+import { classifyClaudeOutcome } from './classifyClaude.js';
 
 export interface ClaudeAgentOptions {
   /** The executable; `claude` on PATH by default. */

@@ -3,7 +3,7 @@ import { CodexStreamParser } from './codexStream.js';
 import { parseReportBlock } from './report.js';
 import { runStreamingCli } from './streamingCli.js';
 import type { Agent, AgentResult, AgentRunRequest } from './types.js';
-import { classifyCodexOutcome } from '../failure/classifyCodex.js';
+import { classifyCodexOutcome } from './classifyCodex.js';
 
 export interface CodexAgentOptions {
   command?: string;

@@ -1,4 +1,4 @@
-import { classifyCommandOutcome } from '../failure/classifyCommand.js';
+import { classifyCommandOutcome } from './classifyCommand.js';
 import { DEFAULT_KILL_GRACE_MS, runProcess, type ProcessResult } from './process.js';
 import { parseReportBlock } from './report.js';
 import type { Agent, AgentResult, AgentRunRequest } from './types.js';

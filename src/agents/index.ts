@@ -1,13 +1,24 @@
 /** Builds the agent the options name. */
-import type { Options } from '../config.js';
 import { splitArgs } from '../util/args.js';
 import { isOnPath } from '../util/onPath.js';
 import { ClaudeAgent } from './claude.js';
-import { CodexAgent } from './codex.js';
+import { CodexAgent, type CodexAgentOptions } from './codex.js';
 import { CommandAgent } from './command.js';
 import type { Agent } from './types.js';
 
-export function createAgent(options: Options, env: NodeJS.ProcessEnv): Agent {
+/** What the agent is built from (the run's options: --agent and the --agent-* flags). */
+export interface AgentOptions {
+  agent: 'claude' | 'codex' | 'command';
+  agentCommand?: string;
+  agentModel?: string;
+  agentMaxTurns?: number;
+  agentPermissionMode: string;
+  agentAllowedTools?: string;
+  agentArgs?: string;
+  agentSandbox: CodexAgentOptions['sandbox'];
+}
+
+export function createAgent(options: AgentOptions, env: NodeJS.ProcessEnv): Agent {
   const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
   switch (options.agent) {
     case 'command':
@@ -23,7 +34,7 @@ export function createAgent(options: Options, env: NodeJS.ProcessEnv): Agent {
 }
 
 /** The agent the options name, or why it cannot run here (its CLI is not on PATH). */
-export async function availableAgent(options: Options, env: NodeJS.ProcessEnv): Promise<{ agent: Agent; problems: [] } | { agent?: undefined; problems: string[] }> {
+export async function availableAgent(options: AgentOptions, env: NodeJS.ProcessEnv): Promise<{ agent: Agent; problems: [] } | { agent?: undefined; problems: string[] }> {
   if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
     const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
     return { problems: [`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`] };

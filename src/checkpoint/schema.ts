@@ -1,19 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { CheckpointError, PIPELINE_PHASES, type Checkpoint, type CheckpointPhase, type PhaseStatus } from './types.js';
+import { isUuidV4 } from '../util/uuid.js';
+
+export { isUuidV4 };
 
 /**
  * The on-disk format of one checkpoint, `<state-dir>/checkpoints/<id>.json` (REQ_018.1–.5):
  * `{"id", "phase", "timestamp", "sequence", "state", "errors"?}`, pretty-printed with a 2-space
  * indent and a trailing newline; `errors` is omitted when empty.
  */
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-
-/** UUID v4 (version nibble 4, variant 8|9|a|b), either case. Checkpoint ids are file names, so nothing else is accepted. */
-export function isUuidV4(value: unknown): value is string {
-  return typeof value === 'string' && UUID_V4.test(value);
-}
 
 const PHASE_STATUSES: readonly PhaseStatus[] = ['complete', 'failed'];
 

@@ -27,7 +27,7 @@ import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { LEGACY_STATE_DIR, gitTopLevel, workTreePath } from '../safety/stateDir.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
-import { maskOutput } from '../secrets/maskOutput.js';
+import { maskOutput } from '../agents/maskOutput.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',

@@ -24,7 +24,8 @@ import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { guardIssues } from '../issues/guard.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
-import { maskOutput } from '../secrets/maskOutput.js';
+import { maskOutput } from '../agents/maskOutput.js';
+import { tddWorkflow } from '../tdd/iteration.js';
 
 export interface RunIO {
   cwd: string;
@@ -125,11 +126,11 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
         iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
         batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
-        testCommand, plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
+        testCommand, ...(options.junitFile ? { junitFile: options.junitFile } : {}), plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
         maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
         workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       },
-      tddSettings: { ...(options.junitFile ? { junitFile: options.junitFile } : {}), templates },
+      ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
       cwd: io.cwd, stateDir: io.stateDir, source: issues, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
       notify: options.discordWebhook
         ? async (d) => {

@@ -51,6 +51,55 @@ export function failureKind(failure: Pick<AgentFailure, 'class' | 'reason'>): Fa
   return 'transient';
 }
 
+/** The counters the policy keeps between attempts (in the checkpoint). */
+export interface FailureCounters {
+  /** Rate limits in a row in this cycle. */
+  rateLimitAttempts: number;
+  /** Timeouts and network errors in a row in this cycle. */
+  timeoutRetries: number;
+  /** Environment failures in a row in the run (no issue is to blame). */
+  environmentFailures: number;
+}
+
+/** What the policy says about one failure: every field of its row applied. */
+export interface FailureDecision {
+  kind: FailureKind;
+  /** The counters after this failure. */
+  counters: FailureCounters;
+  /** Failures of this kind in a row, this one included (0 when the kind keeps no count). */
+  attempts: number;
+  /** The wait before the next attempt. */
+  waitMs: number;
+  /** The attempts are used up: the row's onExhausted. */
+  exhausted?: Policy['onExhausted'];
+  /** The failure is one of the step's (the workflow's retries of the step decide). */
+  countsTowardStep: boolean;
+  /** The next attempt starts a fresh agent session. */
+  freshSession: boolean;
+}
+
+const COUNTER: Partial<Record<FailureKind, keyof FailureCounters>> = { rate_limit: 'rateLimitAttempts', timeout: 'timeoutRetries', permanent_environment: 'environmentFailures' };
+
+/**
+ * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
+ * the attempts are used up and what then. A failure that counts toward the step ends a run of
+ * environment failures. Pure; every workflow acts on its answer.
+ */
+export function decideFailure(failure: Pick<AgentFailure, 'class' | 'reason' | 'retryAfterMs'>, before: FailureCounters, policies: Readonly<Record<FailureKind, Policy>> = POLICIES): FailureDecision {
+  const kind = failureKind(failure);
+  const policy = policies[kind];
+  const counter = COUNTER[kind];
+  const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
+  const attempts = counter ? before[counter] + 1 : 0;
+  if (counter) counters[counter] = attempts;
+  return {
+    kind, counters, attempts,
+    waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
+    ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
+    countsTowardStep: policy.countsTowardStep, freshSession: policy.freshSession,
+  };
+}
+
 /** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
 export function backoffMs(policy: Policy, attempt: number, retryAfterMs?: number): number {
   const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { BASELINES_DIR, baselineKey, baselineProblem, baselineStore, describeBaseline } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun } from '../verdict/results.js';
-import { type SliceDeps, filesOf } from './slice.js';
+import { type SliceDeps, filesOf } from './deps.js';
 import type { CycleState, HaltReason, LoopState } from './state.js';
 
 export interface CycleBaseline {
@@ -27,7 +27,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   const { settings, logger, git } = deps;
   const cycle = state.currentCycle as CycleState;
   const store = baselineStore(filesOf(deps));
-  const junit = deps.tddSettings?.junitFile;
+  const junit = settings.junitFile;
   const key = cycle.baselineKey ?? baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
   const withKey = (s: LoopState): LoopState => ({ ...s, currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key } });
   const check = (run: SuiteRun, s: LoopState): CycleBaseline => {

@@ -3,45 +3,31 @@
  * work is done, the verify step (its precondition, then the test gate). What happens after a
  * failure comes from the retry policy table; where the cycle goes next from the step machine.
  */
-import path from 'node:path';
-import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
-import type { AgentFailure, AgentResult } from '../agents/types.js';
-import { POLICIES, backoffMs, environmentAdvice, exhausted, failureKind } from '../failure/policy.js';
+import type { AgentFailure } from '../agents/types.js';
+import { decideFailure } from '../failure/policy.js';
 import { NO_CHANGE_LABEL, isClosed } from '../issues/types.js';
 import { rfc3339 } from '../util/clock.js';
 import { decideContinuation, isCycleComplete } from './continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from './cycle.js';
+import type { SliceDeps, TestOutcome, Workflow } from './deps.js';
 import { buildPrompt } from './prompt.js';
-import { type SliceDeps, type TestOutcome, filesOf } from './slice.js';
+import { type IterationOutcome, agentTurn, agentUnavailable, describeTargets, seconds } from './turn.js';
 import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../verdict/judge.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type IssueTargets, issueTargets } from '../verdict/targets.js';
-import { type CycleState, type HaltReason, type IterationRecord, type LoopState, appendHistory } from './state.js';
+import { type CycleState, type IterationRecord, type LoopState, appendHistory } from './state.js';
 
-export interface IterationOutcome {
-  state: LoopState;
-  halt?: { reason: HaltReason; message: string; advice?: string };
-  /** The cycle cannot go on: escalate it (bounceLoop: because it kept stepping back). */
-  escalate?: { reason: string; bounceLoop: boolean };
-  /** Rate limited: wait this long before the next agent run. */
-  waitMs?: number;
-  /** A seed 004 contract violation, for errors.jsonl. */
-  violation?: Record<string, unknown>;
-  interrupted?: boolean;
-  /** The cycle's work is done and verified. */
-  cycleDone?: boolean;
-  /** ...and needed no change (already satisfied): nothing to merge or publish. */
-  noChange?: boolean;
-}
+export type { IterationOutcome } from './deps.js';
 
 const WORKFLOW = WORKFLOWS.implement;
-const OUTPUT_KEPT = 2000;
+
+/** The default workflow: the agent works until the issue's tests pass (implement → verify). */
+export const implementWorkflow: Workflow = { name: 'implement', batches: true, iterate: (deps, state, baseline) => runIteration(deps, state, baseline) };
 
 export async function runIteration(deps: SliceDeps, before: LoopState, baseline?: SuiteRun): Promise<IterationOutcome> {
   const { settings, logger, clock, source, agent, git } = deps;
   const cycle = before.currentCycle as CycleState;
   const n = before.iteration + 1;
-  const started = clock.now();
   const tag = `[iteration ${n}/${settings.maxIterations}]`;
   const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
   // What the issue must make pass: its agent-loop block, or the tests its text names.
@@ -52,30 +38,15 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
     plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
     ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
   }));
-  const promptFile = path.join(deps.stateDir, 'prompt.md');
-  await filesOf(deps).write(promptFile, prompt);
-  const logDir = path.join(deps.stateDir, 'logs');
-  await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
   logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
 
-  const result = await agent.run({
-    prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-    timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-    onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-    logFile: path.join(logDir, `iteration-${n}.ndjson`),
-    resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
-  });
-  if (deps.signal?.aborted) return { state: before, interrupted: true };
-  if (settings.iterationDelaySeconds > 0) await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-
-  const after = afterAgentRun(before, cycle, n, started, result);
-  const record = after.record;
-  let state: LoopState = { ...after.state, currentCycle: { ...(after.state.currentCycle as CycleState), sessionId: result.ok ? result.sessionId : undefined } };
-  logUsage(deps, n, result, state);
+  const turn = await agentTurn(deps, before, prompt, `the work of iteration ${n}`);
+  if (!turn) return { state: before, interrupted: true };
+  const { result, record, started } = turn;
+  let state = turn.state;
   const close = (s: LoopState, r: IterationRecord): LoopState => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
-  // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged, nothing is closed.
-  const moved = await deps.laneMoved?.(`judge the work of iteration ${n}`);
-  if (moved) return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } };
+  // Moved behind the engine's back: nothing is judged, nothing closed.
+  if (turn.moved) return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: turn.moved };
   const setCycle = (s: LoopState, patch: Partial<CycleState>): LoopState => ({ ...s, currentCycle: { ...(s.currentCycle as CycleState), ...patch } });
   const step = (s: LoopState, event: StepEvent) => {
     const c = s.currentCycle as CycleState;
@@ -90,47 +61,29 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
   }
 
   if (failure) {
-    const kind = failureKind(failure);
-    const policy = POLICIES[kind];
+    const c = state.currentCycle as CycleState;
+    const d = decideFailure(failure, { rateLimitAttempts: c.rateLimitAttempts, timeoutRetries: c.timeoutRetries, environmentFailures: state.environmentFailures });
+    const kind = d.kind;
     logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn',
       `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`,
       { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null, policy: kind });
-    state = setCycle({ ...state, failedIterations: state.failedIterations + 1 }, { lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined });
+    // The session ends with a failure whatever the row says: a failed run's session is not one to resume.
+    state = setCycle({ ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures }, {
+      lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined,
+      rateLimitAttempts: d.counters.rateLimitAttempts, timeoutRetries: d.counters.timeoutRetries,
+    });
     const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' as const };
-
-    switch (kind) {
-      case 'rate_limit': {
-        const attempts = (state.currentCycle as CycleState).rateLimitAttempts + 1;
-        state = setCycle(state, { rateLimitAttempts: attempts });
-        return { state: close(state, failed), waitMs: backoffMs(policy, attempts, failure.retryAfterMs) };
-      }
-      case 'timeout': {
-        const attempts = (state.currentCycle as CycleState).timeoutRetries + 1;
-        state = setCycle(state, { timeoutRetries: attempts });
-        if (exhausted(policy, attempts)) {
-          return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${attempts} times in a row (${policy.maximumAttempts! - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
-        }
-        return { state: close(state, failed) };
-      }
-      case 'permanent_environment': {
-        const attempts = state.environmentFailures + 1;
-        state = { ...state, environmentFailures: attempts };
-        if (exhausted(policy, attempts)) {
-          return {
-            state: close(state, failed),
-            halt: agentUnavailable(attempts, failure),
-          };
-        }
-        return { state: close(state, failed) };
-      }
-      default: {
-        // transient and permanent_issue: the step's retries, with the failure as context (and a fresh session).
-        const t = step({ ...state, environmentFailures: 0 }, { type: 'failed', reason: failure.message });
-        state = t.state;
-        if (t.decision.kind === 'escalate') return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
-        return { state: close(state, failed) };
-      }
+    if (d.exhausted === 'halt') return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };
+    if (d.exhausted === 'escalate') {
+      return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
     }
+    if (d.countsTowardStep) {
+      // The step's retries, with the failure as context.
+      const t = step(state, { type: 'failed', reason: failure.message });
+      state = t.state;
+      if (t.decision.kind === 'escalate') return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
+    }
+    return { state: close(state, failed), ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}) };
   }
 
   state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
@@ -277,46 +230,3 @@ async function judgeWork(deps: SliceDeps, baseline: SuiteRun | undefined, target
   if (flaky.length) logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
   return second;
 }
-
-function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {
-  if (result.costUsd === undefined && !result.tokens && result.turns === undefined) return;
-  const parts = [
-    result.turns !== undefined ? `${result.turns} turns` : undefined,
-    result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
-    result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
-  ].filter(Boolean);
-  deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
-    iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
-    tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
-  });
-}
-
-/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
-export function agentUnavailable(attempts: number, failure: AgentFailure): NonNullable<IterationOutcome['halt']> {
-  return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
-}
-
-/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
-export function afterAgentRun(before: LoopState, cycle: CycleState, n: number, started: Date, result: AgentResult): { record: IterationRecord; state: LoopState } {
-  const record: IterationRecord = {
-    n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
-    agent: {
-      ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-      ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-      ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
-    },
-  };
-  const state: LoopState = {
-    ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-    tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
-    lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
-    currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
-  };
-  return { record, state };
-}
-
-export function describeTargets(cycle: Pick<CycleState, 'issueIds' | 'titles'>): string {
-  return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-
-export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;

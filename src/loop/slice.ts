@@ -5,100 +5,28 @@
  * counters kept in the checkpoint; write the checkpoint after every iteration.
  */
 import path from 'node:path';
-import type { Agent } from '../agents/types.js';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
 import { pickRunnable } from './resumable.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
-import type { CheckpointPhase, CheckpointStore } from '../checkpoint/types.js';
-import { type Git, SecretInChangeError, cycleBranch } from '../git/git.js';
+import type { CheckpointPhase } from '../checkpoint/types.js';
+import { SecretInChangeError, cycleBranch } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource } from '../issues/types.js';
-import { type HaltDiagnostic, OUTPUT_CHARS, buildDiagnostic, issueRef, renderMarkdown } from '../report/diagnostic.js';
-import type { Logger } from '../report/logger.js';
-import type { Redactor } from '../report/redact.js';
-import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
+import { OUTPUT_CHARS, issueRef, renderMarkdown } from '../report/diagnostic.js';
+import { buildDiagnostic } from './diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
-import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
 import { initialProgress } from './cycle.js';
-import type { CyclePublisher } from './publish.js';
-import { type TddSettings, runTddIteration } from '../tdd/iteration.js';
-import type { SuiteRun } from '../verdict/results.js';
 import { cycleBaseline } from './baseline.js';
-import { describeTargets, runIteration, seconds } from './iteration.js';
+import { implementWorkflow } from './iteration.js';
+import { describeTargets, seconds } from './turn.js';
 import { type RunResult, buildResult } from './result.js';
 import { type CycleState, type HaltReason, type LoopState, initialLoopState, parseLoopState } from './state.js';
 
-export interface SliceSettings {
-  maxIterations: number;
-  sliceIterations?: number;
-  sliceMinutes?: number;
-  iterationDelaySeconds: number;
-  agentTimeoutMinutes: number;
-  batch: boolean;
-  /** merge: into the base branch; branch: leave it; pull-request: push it and open a pull request (needs `publisher`). */
-  onSuccess: 'merge' | 'branch' | 'pull-request';
-  strict: boolean;
-  resume?: string;
-  fresh: boolean;
-  /** Retries of a failing step, and step-back transitions allowed in one cycle. */
-  maxRetriesPerStep: number;
-  /** Escalated cycles in a row, with no success between them, before the run halts. */
-  maxConsecutiveEscalations: number;
-  /** Halt before an iteration would start with the run's spend at or over this. */
-  maxCostUsd?: number;
-  /** continue: resume the cycle's previous agent session on its next iteration. */
-  agentSession?: 'fresh' | 'continue';
-  testCommand: string;
-  plan?: string;
-  /** implement (default) or tdd: red/green/refactor per test of the issue's checklist (src/tdd). */
-  workflow?: 'implement' | 'tdd';
-  /** Work only on these issues (the planning pipeline's implementation phase: the issues it created). */
-  onlyIssues?: readonly string[];
-}
-
-export interface TestOutcome {
-  passed: boolean;
-  exitCode: number | null;
-  durationMs: number;
-  tail: string;
-  /** The run read per test (absent: only the exit code counts). */
-  run?: SuiteRun;
-}
-
-/** Why the suite runs: the baseline before a cycle's first agent run, or to verify the agent's work. */
-export type TestPurpose = 'baseline' | 'verify';
-
-export interface SliceDeps {
-  settings: SliceSettings;
-  cwd: string;
-  stateDir: string;
-  source: IssueSource;
-  agent: Agent;
-  store: CheckpointStore;
-  git?: Git;
-  /** Pushes finished cycles and opens their pull requests (onSuccess pull-request). */
-  publisher?: CyclePublisher;
-  /** --workflow tdd: the JUnit report and prompt templates. */
-  tddSettings?: TddSettings;
-  runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose) => Promise<TestOutcome>;
-  logger: Logger;
-  clock: Clock;
-  /** Masks secrets in what is written outside the log (halt.md). */
-  redact?: Redactor;
-  /** Told about every halt (Discord); must not throw. */
-  notify?: (diagnostic: HaltDiagnostic) => Promise<void>;
-  /** Aborted on SIGINT/SIGTERM: the in-flight iteration is dropped, the checkpoint written. */
-  signal?: AbortSignal;
-  /** agent-loop's own files in the state directory (prompt, halt.md, errors.jsonl, baselines); default: on disk, masked. */
-  files?: StateFiles;
-  /** What moved the repository behind the engine's back, if anything (set by runSlice: the lane guard). */
-  laneMoved?: (what: string) => Promise<string | undefined>;
-}
-
-/** The writer of the state directory's files the slice uses. */
-export const filesOf = (deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact'>): StateFiles => deps.files ?? stateFiles(deps.stateDir, deps.redact);
+export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
+export { filesOf } from './deps.js';
+import { type SliceDeps, filesOf } from './deps.js';
 
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 export class StartError extends Error {}
@@ -116,6 +44,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
   const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
   const deps: SliceDeps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
+  const workflow = deps.workflow ?? implementWorkflow;
   const { settings, logger, clock, store, source, git } = deps;
   const startedAt = clock.now().getTime();
   const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
@@ -286,7 +215,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       let next: Issue[] | undefined;
       if (!state.currentCycle) {
         // A red/green/refactor cycle works one issue's test list.
-        const selection = await selectTargets(source, state, settings.batch && settings.workflow !== 'tdd', sliceStartIteration, settings.onlyIssues);
+        const selection = await selectTargets(source, state, settings.batch && workflow.batches, sliceStartIteration, settings.onlyIssues);
         next = selection.targets;
         if (next.length === 0) {
           if (selection.escalated.length > 0) {
@@ -363,7 +292,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       if (b.halt) return finish('halted', b.halt);
       if (!hadKey) await save('continuing');
       const cycle = state.currentCycle as CycleState;
-      const outcome = settings.workflow === 'tdd' ? await runTddIteration(deps, state, b.run) : await runIteration(deps, state, b.run);
+      const outcome = await workflow.iterate(deps, state, b.run);
       if (outcome.interrupted) return finish('continuing', undefined, true);
       state = outcome.state;
       if (outcome.violation) await appendError(deps, outcome.violation);

@@ -28,7 +28,7 @@ import path from 'node:path';
 import * as actionsCacheLib from '@actions/cache';
 import { DefaultArtifactClient } from '@actions/artifact';
 import { getOctokit } from '@actions/github';
-import { isUuidV4 } from '../checkpoint/schema.js';
+import { isUuidV4 } from '../util/uuid.js';
 import { tempFileOwner, writeFileAtomic } from '../util/atomicWrite.js';
 
 export const GENERATION_FILE = 'generation.json';

@@ -1,15 +1,16 @@
 /**
- * The halt diagnostic (seed 002 AC4): loop type, issues, steps, escalation counts and the last 500
- * characters of agent output, plus what to do. One pure renderer; the caller redacts and sends it
- * to stdout, <state-dir>/halt.md, the JSON result and Discord.
+ * The halt diagnostic (seed 002 AC4) as the sinks see it: loop type, issues, steps, escalation
+ * counts and the last 500 characters of agent output, plus what to do. Pure renderers (Markdown for
+ * stdout and <state-dir>/halt.md, Discord's message); the engine builds it (src/loop/diagnostic.ts)
+ * and the caller redacts it.
  */
-import type { HaltReason, LoopState } from '../loop/state.js';
 import type { HaltMessage } from './discord.js';
 
 export const OUTPUT_CHARS = 500;
 
 export interface HaltDiagnostic {
-  reason: HaltReason;
+  /** The halt reason (src/loop/state.ts HaltReasons). */
+  reason: string;
   headline: string;
   loopType: string;
   issues: { id: string; title: string }[];
@@ -25,79 +26,8 @@ export interface HaltDiagnostic {
   tddError?: { type: string; message: string; retry_count: number };
 }
 
-const LOOP_TYPES: Record<HaltReason, string> = {
-  failure_loop: 'consecutive escalations',
-  bounce_loop: 'step bounce',
-  all_escalated: 'only escalated issues remain',
-  agent_unavailable: 'agent unavailable',
-  max_iterations: 'max iterations',
-  budget: 'budget',
-  contract_violation: 'contract violation',
-  stuck: 'stuck',
-  workflow_aborted: 'red/green/refactor workflow aborted',
-  repository_moved: 'the repository moved behind the loop',
-  secret_in_change: 'a secret in the change',
-  source_unreadable: 'the issues became unreadable',
-  baseline_unreadable: 'no verdict possible on the base branch',
-};
-
-const ADVICE: Record<HaltReason, string> = {
-  failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
-  bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
-  all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
-  agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
-  max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
-  budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
-  contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
-  stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
-  repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
-  secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
-  source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
-  baseline_unreadable: 'The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent\'s work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.',
-  workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
-};
-
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
 export const issueRef = (id: string) => (/^\d+$/.test(id) ? `#${id}` : id);
-
-export function buildDiagnostic(input: {
-  reason: HaltReason;
-  message: string;
-  state: LoopState;
-  checkpointId: string;
-  maxConsecutiveEscalations: number;
-  advice?: string;
-}): HaltDiagnostic {
-  const { state, reason } = input;
-  const involved = reason === 'failure_loop' || reason === 'all_escalated'
-    ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
-    : [];
-  const issues = involved.length > 0
-    ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
-    : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
-  // A halting escalation has already closed its cycle: then its steps are in its record.
-  const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
-  const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
-  return {
-    reason,
-    headline: input.message,
-    loopType: LOOP_TYPES[reason],
-    issues: dedupe(issues),
-    steps,
-    escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
-    lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
-    ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-    advice: input.advice ?? ADVICE[reason],
-    checkpointId: input.checkpointId,
-    iteration: state.iteration,
-    ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
-  };
-}
-
-function lastFailureOf(state: LoopState, involved: LoopState['escalations']): HaltDiagnostic['lastFailure'] {
-  const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;
-  return f ? { ...f, tail: f.tail.slice(-OUTPUT_CHARS) } : undefined;
-}
 
 const fence = (text: string) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
 
@@ -140,9 +70,4 @@ export function toDiscordMessage(d: HaltDiagnostic): HaltMessage {
     outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
     color: 0xd73a49,
   };
-}
-
-function dedupe<T extends { id: string }>(items: T[]): T[] {
-  const seen = new Set<string>();
-  return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
 }

@@ -4,12 +4,13 @@
  * agent change anything, what did the tests say) and carries out the decision (commit, retry, skip,
  * roll back, abort).
  */
+import { POLICIES } from '../failure/policy.js';
 import type { TddErrorType, TddPhase } from './notes.js';
 
 /** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
 export const TDD_MAX_RETRIES = 5;
-/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting". */
-export const TDD_TIMEOUT_RETRIES = 3;
+/** Seed 003: "Network timeouts: retry up to 3 times with the same timeout setting" (the policy table's timeout row). */
+export const TDD_TIMEOUT_RETRIES = (POLICIES.timeout.maximumAttempts ?? 1) - 1;
 
 /** Seed 003's summary table, every row, for the log, the docs and the tests. */
 export const TDD_FAILURE_TABLE = [

@@ -9,27 +9,30 @@
 import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
 import type { AgentResult } from '../agents/types.js';
-import { POLICIES, backoffMs, exhausted, failureKind } from '../failure/policy.js';
-import { type IterationOutcome, afterAgentRun, agentUnavailable } from '../loop/iteration.js';
-import { type SliceDeps, filesOf } from '../loop/slice.js';
+import { decideFailure } from '../failure/policy.js';
+import type { SliceDeps, Workflow } from '../loop/deps.js';
+import type { TddTemplates } from './settings.js';
+import { type IterationOutcome, agentTurn, agentUnavailable } from '../loop/turn.js';
 import type { SuiteRun } from '../verdict/results.js';
 import { againstBaseline } from './baseline.js';
 import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
 import { rfc3339 } from '../util/clock.js';
-import { type PhaseDecision, type PhaseError, type TestsSeen, TDD_MAX_RETRIES, TDD_TIMEOUT_RETRIES, decidePhase, phaseStart } from './decide.js';
+import { type PhaseDecision, type PhaseError, type TestsSeen, TDD_MAX_RETRIES, decidePhase, phaseStart } from './decide.js';
 import { type NotesGit, type TddNote, type TddPhase, newestNote, notesGit, writeNote } from './notes.js';
 import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from './prompts.js';
 import { markTest, nextPending, parseTestList, renderTestList } from './testList.js';
-import { failuresFromOutput, parseJUnitXml, summariseFailures } from './testReport.js';
+import { failuresFromOutput, parseJUnitXml, summariseFailures } from '../verdict/testReport.js';
 
-export interface TddSettings {
-  /** The JUnit XML file the test command writes, relative to the repository. */
-  junitFile?: string;
-  /** Prompt templates replacing the built-in ones, by phase. */
-  templates?: Partial<Record<TddPhase, string>>;
+
+/**
+ * --workflow tdd: red/green/refactor per test of the issue's checklist, one issue per cycle;
+ * `templates` (--tdd-prompts) replace the built-in prompts by phase.
+ */
+export function tddWorkflow(templates?: TddTemplates): Workflow {
+  return { name: 'tdd', batches: false, iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates) };
 }
 
-export async function runTddIteration(deps: SliceDeps, initial: LoopState, baseline?: SuiteRun): Promise<IterationOutcome> {
+export async function runTddIteration(deps: SliceDeps, initial: LoopState, baseline?: SuiteRun, templates?: TddTemplates): Promise<IterationOutcome> {
   let before = initial;
   const { settings, logger, clock, source, agent, git } = deps;
   const notes = git ? notesGit(git.topLevel) : undefined;
@@ -47,10 +50,9 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState, basel
   if (tdd.tests[tdd.index]?.status !== 'pending') tdd = { ...tdd, index: nextPending(tdd.tests) };
 
   const n = before.iteration + 1;
-  const started = clock.now();
   const test = tdd.tests[tdd.index]?.description ?? issue.title;
   const tag = `[iteration ${n}/${settings.maxIterations}] ${tdd.phase} ${tdd.round}`;
-  const junit = deps.tddSettings?.junitFile ? path.resolve(deps.cwd, deps.tddSettings.junitFile) : undefined;
+  const junit = settings.junitFile ? path.resolve(deps.cwd, settings.junitFile) : undefined;
 
   // A phase that starts on a tree the engine did not test (the branch changed between runs) checks
   // its precondition first; a failed one is a step back, before any agent runs (issue 12).
@@ -73,33 +75,22 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState, basel
   const phaseBase = tdd.phaseBase ?? (git ? await git.head() : undefined);
   tdd = { ...tdd, phaseBase };
 
-  const template = deps.tddSettings?.templates?.[tdd.phase] ?? DEFAULT_TEMPLATES[tdd.phase];
+  const template = templates?.[tdd.phase] ?? DEFAULT_TEMPLATES[tdd.phase];
   const prompt = (deps.redact ?? ((t: string) => t))(renderPrompt(template, {
     issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
     test, tests: renderTestList(tdd.tests), testCommand: settings.testCommand, testFile: tdd.testFile || '(see the last commit)',
     failure: tdd.lastError ? failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
   }));
-  const promptFile = path.join(deps.stateDir, 'prompt.md');
-  await filesOf(deps).write(promptFile, prompt);
   logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
 
-  const result = await agent.run({
-    prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-    timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
-    onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-    logFile: path.join(deps.stateDir, 'logs', `iteration-${n}.ndjson`),
-  });
-  if (deps.signal?.aborted) return { state: before, interrupted: true };
-  if (settings.iterationDelaySeconds > 0) await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-
-  const after = afterAgentRun(before, cycle, n, started, result);
-  const record = after.record;
-  let state: LoopState = { ...after.state, currentCycle: { ...(after.state.currentCycle as CycleState), tdd } };
+  const turn = await agentTurn(deps, before, prompt, `the ${tdd.phase} work of iteration ${n}`);
+  if (!turn) return { state: before, interrupted: true };
+  const { result, record, started } = turn;
+  let state: LoopState = { ...turn.state, currentCycle: { ...(turn.state.currentCycle as CycleState), tdd } };
   const close = (s: LoopState, outcome: IterationRecord['outcome'], decision: string, error?: PhaseError): LoopState =>
     appendHistory(s, { ...record, outcome, durationMs: clock.now().getTime() - started.getTime(), tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) } });
-  // The agent stays in its lane: a phase done on a branch it switched to is not judged or committed.
-  const moved = await deps.laneMoved?.(`judge the ${tdd.phase} work of iteration ${n}`);
-  if (moved) return { state: close(state, 'repository_moved', 'halt'), halt: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } };
+  // Moved behind the engine's back: the phase is not judged or committed.
+  if (turn.moved) return { state: close(state, 'repository_moved', 'halt'), halt: turn.moved };
   const abort = async (s: LoopState, error: PhaseError, attempts: number): Promise<IterationOutcome> => {
     const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(clock.now()) };
     let aborted = s;
@@ -122,31 +113,25 @@ export async function runTddIteration(deps: SliceDeps, initial: LoopState, basel
   // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
   if (result.failure) {
     const failure = result.failure;
-    const kind = failureKind(failure);
-    logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: kind });
-    state = { ...state, failedIterations: state.failedIterations + 1 };
-    const c = () => state.currentCycle as CycleState;
-    if (kind === 'rate_limit') {
-      const attempts = c().rateLimitAttempts + 1;
-      state = { ...state, currentCycle: { ...c(), rateLimitAttempts: attempts } };
-      logger.warn('tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${attempts} after the backoff.`);
-      return { state: close(state, 'agent_failed', 'backoff', { type: 'API_RATE_LIMIT', message: failure.message, details: '' }), waitMs: backoffMs(POLICIES.rate_limit, attempts, failure.retryAfterMs) };
+    const c = state.currentCycle as CycleState;
+    // The same policy table and executor as the implement workflow; seed 003's abort is this workflow's "escalate".
+    const d = decideFailure(failure, { rateLimitAttempts: c.rateLimitAttempts, timeoutRetries: c.timeoutRetries, environmentFailures: state.environmentFailures });
+    logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: d.kind });
+    state = {
+      ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures,
+      currentCycle: { ...c, rateLimitAttempts: d.counters.rateLimitAttempts, timeoutRetries: d.counters.timeoutRetries },
+    };
+    if (d.exhausted === 'halt') return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(d.attempts, failure) };
+    if (d.kind === 'rate_limit') {
+      logger.warn('tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`);
+      return { state: close(state, 'agent_failed', 'backoff', { type: 'API_RATE_LIMIT', message: failure.message, details: '' }), waitMs: d.waitMs };
     }
-    if (kind === 'timeout') {
-      const attempts = c().timeoutRetries + 1;
-      state = { ...state, currentCycle: { ...c(), timeoutRetries: attempts } };
-      const error: PhaseError = { type: 'NETWORK_TIMEOUT', message: `${failure.message} (${attempts} attempts with the same timeout)`, details: result.outputTail.slice(-2000) };
-      if (attempts > TDD_TIMEOUT_RETRIES) return abort(state, error, attempts);
+    if (d.kind === 'timeout') {
+      const error: PhaseError = { type: 'NETWORK_TIMEOUT', message: `${failure.message} (${d.attempts} attempts with the same timeout)`, details: result.outputTail.slice(-2000) };
+      if (d.exhausted === 'escalate') return abort(state, error, d.attempts);
       return { state: close(state, 'agent_failed', 'retry', error) };
     }
-    if (kind === 'permanent_environment') {
-      const attempts = state.environmentFailures + 1;
-      state = { ...state, environmentFailures: attempts };
-      if (exhausted(POLICIES.permanent_environment, attempts)) {
-        return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(attempts, failure) };
-      }
-      return { state: close(state, 'agent_failed', 'retry') };
-    }
+    if (!d.countsTowardStep) return { state: close(state, 'agent_failed', 'retry') };
     const error: PhaseError = { type: 'WORKFLOW_ABORTED', message: `the ${tdd.phase} agent failed: ${failure.message}`, details: result.outputTail.slice(-2000) };
     if (tdd.retries >= TDD_MAX_RETRIES) return abort(state, error, tdd.retries + 1);
     state = setTdd(state, { retries: tdd.retries + 1, lastError: error });

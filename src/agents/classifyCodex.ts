@@ -3,9 +3,9 @@
  * text (turn.failed / error events, e.g. "unexpected status 401 Unauthorized: …" or "exceeded retry
  * limit, last status: 429 Too Many Requests"), so the HTTP status is read out of the message.
  */
-import type { CodexStreamState } from '../agents/codexStream.js';
-import type { ProcessResult } from '../agents/process.js';
-import type { AgentFailure } from '../agents/types.js';
+import type { CodexStreamState } from './codexStream.js';
+import type { ProcessResult } from './process.js';
+import type { AgentFailure } from './types.js';
 import { classifyCommandOutcome } from './classifyCommand.js';
 
 export function classifyCodexOutcome(input: { state: CodexStreamState; process: ProcessResult; timeoutMs?: number; command?: string }): AgentFailure | undefined {

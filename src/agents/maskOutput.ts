@@ -1,5 +1,5 @@
-/** The agent, with its output masked where it enters the engine (see src/secrets/outputMasker.ts). */
-import type { Agent } from '../agents/types.js';
+/** The agent, with its output masked where it enters the engine (see src/secrets/outputMasker.ts, which process.ts applies). */
+import type { Agent } from './types.js';
 import type { SecretRedactor } from '../report/redact.js';
 
 export function maskOutput(agent: Agent, mask: SecretRedactor): Agent {

@@ -1,5 +1,5 @@
-import type { AgentFailure } from '../agents/types.js';
-import type { ProcessResult } from '../agents/process.js';
+import type { AgentFailure } from './types.js';
+import type { ProcessResult } from './process.js';
 
 const MAX_DETAIL_CHARS = 200;
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
   REPORT_LIMITS, type TestReport, clip, decodeEntities, failuresFromOutput, parseJUnitXml, summariseFailures,
-} from '../../src/tdd/testReport.js';
+} from '../../src/verdict/testReport.js';
 
 // jest-junit with its defaults (classname and name "{classname} {title}") and reportTestSuiteErrors on.
 const jestJunit = `<?xml version="1.0" encoding="UTF-8"?>

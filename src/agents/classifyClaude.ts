@@ -3,9 +3,9 @@
  * output (shared/fixtures/claude-code-2.1.197): an API failure ends with subtype "success" AND
  * is_error true, so success is `subtype == "success" && !is_error`.
  */
-import type { ProcessResult } from '../agents/process.js';
-import type { ClaudeStreamState } from '../agents/claudeStream.js';
-import type { AgentFailure } from '../agents/types.js';
+import type { ProcessResult } from './process.js';
+import type { ClaudeStreamState } from './claudeStream.js';
+import type { AgentFailure } from './types.js';
 import { classifyCommandOutcome } from './classifyCommand.js';
 
 export interface ClaudeOutcomeInput {

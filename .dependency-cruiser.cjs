@@ -1,0 +1,42 @@
+/**
+ * The layering of src/, as rules (npm run deps, in CI). From the top: the entrypoints (src/cli.ts,
+ * src/main.ts, src/post.ts) and their renderers (src/cli, src/action); the application's pieces
+ * they assemble (src/publish, src/pipeline); the workflows plugged into the engine (src/tdd); the
+ * engine (src/loop); the adapters and pure parts below it. Arrows only point down, and nothing
+ * imports in a circle (type-only imports included).
+ */
+const ADAPTERS = '^src/(agents|git|issues|checkpoint|persist|report|secrets|safety|verdict|failure|util)/';
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'No import cycles, type-only imports included.', from: {}, to: { circular: true } },
+    {
+      name: 'entrypoints-on-top', severity: 'error', comment: 'Only the entrypoints and their own folder import the CLI or the action.',
+      from: { path: '^src/', pathNot: '^src/(cli|action)/|^src/(cli|main|post)\\.ts$' }, to: { path: '^src/(cli|action)/' },
+    },
+    {
+      name: 'action-not-via-cli', severity: 'error', comment: 'The action and the CLI each render the application layer; neither imports the other.',
+      from: { path: '^src/action/' }, to: { path: '^src/cli/' },
+    },
+    {
+      name: 'engine-names-no-workflow', severity: 'error', comment: 'The engine (src/loop) runs the workflow it is given; it names none.',
+      from: { path: '^src/loop/' }, to: { path: '^src/(tdd|pipeline|publish)/' },
+    },
+    {
+      name: 'workflows-below-the-application', severity: 'error',
+      from: { path: '^src/tdd/' }, to: { path: '^src/(pipeline|publish)/' },
+    },
+    {
+      name: 'adapters-below-the-engine', severity: 'error', comment: 'Adapters and pure parts never import the engine, the workflows or the application.',
+      from: { path: ADAPTERS }, to: { path: '^src/(loop|tdd|pipeline|publish|cli|action)/|^src/config\\.ts$' },
+    },
+    { name: 'util-is-a-leaf', severity: 'error', from: { path: '^src/util/' }, to: { path: '^src/', pathNot: '^src/util/' } },
+    { name: 'no-tests-in-src', severity: 'error', from: { path: '^src/' }, to: { path: '^(__tests__|e2e|bench)/' } },
+    { name: 'no-dev-dependencies-in-src', severity: 'error', from: { path: '^src/' }, to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

@@ -1,0 +1,117 @@
+/**
+ * What the engine is given (its ports) and how it is configured: the slice, the iteration
+ * functions of every workflow and the baseline take these, and import nothing from one another's
+ * modules to get them.
+ */
+import type { Agent } from '../agents/types.js';
+import type { CheckpointStore } from '../checkpoint/types.js';
+import type { Git } from '../git/git.js';
+import type { IssueSource } from '../issues/types.js';
+import type { HaltDiagnostic } from '../report/diagnostic.js';
+import type { Logger } from '../report/logger.js';
+import type { Redactor } from '../report/redact.js';
+import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
+import type { Clock } from '../util/clock.js';
+import type { SuiteRun } from '../verdict/results.js';
+import type { CyclePublisher } from './publish.js';
+import type { HaltReason, LoopState } from './state.js';
+
+/** What one iteration (of any workflow) tells the slice. */
+export interface IterationOutcome {
+  state: LoopState;
+  halt?: { reason: HaltReason; message: string; advice?: string };
+  /** The cycle cannot go on: escalate it (bounceLoop: because it kept stepping back). */
+  escalate?: { reason: string; bounceLoop: boolean };
+  /** Rate limited: wait this long before the next agent run. */
+  waitMs?: number;
+  /** A seed 004 contract violation, for errors.jsonl. */
+  violation?: Record<string, unknown>;
+  interrupted?: boolean;
+  /** The cycle's work is done and verified. */
+  cycleDone?: boolean;
+  /** ...and needed no change (already satisfied): nothing to merge or publish. */
+  noChange?: boolean;
+}
+
+/**
+ * A workflow, plugged into the engine: what one iteration of it does (its steps, prompts and step
+ * decisions). The engine names none: implement is the default, tdd comes from src/tdd/.
+ */
+export interface Workflow {
+  readonly name: string;
+  /** Several ready issues may share one cycle (--batch). */
+  readonly batches: boolean;
+  iterate(deps: SliceDeps, state: LoopState, baseline?: SuiteRun): Promise<IterationOutcome>;
+}
+
+export interface SliceSettings {
+  maxIterations: number;
+  sliceIterations?: number;
+  sliceMinutes?: number;
+  iterationDelaySeconds: number;
+  agentTimeoutMinutes: number;
+  batch: boolean;
+  /** merge: into the base branch; branch: leave it; pull-request: push it and open a pull request (needs `publisher`). */
+  onSuccess: 'merge' | 'branch' | 'pull-request';
+  strict: boolean;
+  resume?: string;
+  fresh: boolean;
+  /** Retries of a failing step, and step-back transitions allowed in one cycle. */
+  maxRetriesPerStep: number;
+  /** Escalated cycles in a row, with no success between them, before the run halts. */
+  maxConsecutiveEscalations: number;
+  /** Halt before an iteration would start with the run's spend at or over this. */
+  maxCostUsd?: number;
+  /** continue: resume the cycle's previous agent session on its next iteration. */
+  agentSession?: 'fresh' | 'continue';
+  testCommand: string;
+  /** The JUnit XML report the test command writes (--junit-file), relative to the repository. */
+  junitFile?: string;
+  plan?: string;
+  /** implement (default) or tdd: red/green/refactor per test of the issue's checklist (src/tdd). */
+  workflow?: 'implement' | 'tdd';
+  /** Work only on these issues (the planning pipeline's implementation phase: the issues it created). */
+  onlyIssues?: readonly string[];
+}
+
+export interface TestOutcome {
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  tail: string;
+  /** The run read per test (absent: only the exit code counts). */
+  run?: SuiteRun;
+}
+
+/** Why the suite runs: the baseline before a cycle's first agent run, or to verify the agent's work. */
+export type TestPurpose = 'baseline' | 'verify';
+
+export interface SliceDeps {
+  settings: SliceSettings;
+  cwd: string;
+  stateDir: string;
+  source: IssueSource;
+  agent: Agent;
+  store: CheckpointStore;
+  git?: Git;
+  /** Pushes finished cycles and opens their pull requests (onSuccess pull-request). */
+  publisher?: CyclePublisher;
+  runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose) => Promise<TestOutcome>;
+  logger: Logger;
+  clock: Clock;
+  /** Masks secrets in what is written outside the log (halt.md). */
+  redact?: Redactor;
+  /** Told about every halt (Discord); must not throw. */
+  notify?: (diagnostic: HaltDiagnostic) => Promise<void>;
+  /** Aborted on SIGINT/SIGTERM: the in-flight iteration is dropped, the checkpoint written. */
+  signal?: AbortSignal;
+  /** agent-loop's own files in the state directory (prompt, halt.md, errors.jsonl, baselines); default: on disk, masked. */
+  files?: StateFiles;
+  /** The workflow each iteration runs; default: implement (src/loop/iteration.ts). */
+  workflow?: Workflow;
+  /** What moved the repository behind the engine's back, if anything (set by runSlice: the lane guard). */
+  laneMoved?: (what: string) => Promise<string | undefined>;
+}
+
+/** The writer of the state directory's files the slice uses. */
+export const filesOf = (deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact'>): StateFiles => deps.files ?? stateFiles(deps.stateDir, deps.redact);
