@@ -1,8 +1,8 @@
 /**
  * The layering of src/, as rules (npm run deps, in CI). From the top: the entrypoints (src/cli.ts,
- * src/main.ts, src/post.ts) and their renderers (src/cli, src/action); the application's pieces
- * they assemble (src/publish, src/pipeline); the workflows plugged into the engine (src/tdd); the
- * engine (src/loop); the adapters and pure parts below it. Arrows only point down, and nothing
+ * src/main.ts, src/post.ts) and their renderers (src/cli, src/action); the application layer both
+ * use (src/app) and the pieces it assembles (src/publish, src/pipeline); the workflows plugged into
+ * the engine (src/tdd); the engine (src/loop); the adapters and pure parts below it. Arrows only point down, and nothing
  * imports in a circle (type-only imports included).
  */
 const ADAPTERS = '^src/(agents|git|issues|checkpoint|persist|report|secrets|safety|verdict|failure|util)/';
@@ -20,15 +20,15 @@ module.exports = {
     },
     {
       name: 'engine-names-no-workflow', severity: 'error', comment: 'The engine (src/loop) runs the workflow it is given; it names none.',
-      from: { path: '^src/loop/' }, to: { path: '^src/(tdd|pipeline|publish)/' },
+      from: { path: '^src/loop/' }, to: { path: '^src/(tdd|pipeline|publish|app)/' },
     },
     {
       name: 'workflows-below-the-application', severity: 'error',
-      from: { path: '^src/tdd/' }, to: { path: '^src/(pipeline|publish)/' },
+      from: { path: '^src/tdd/' }, to: { path: '^src/(pipeline|publish|app)/' },
     },
     {
       name: 'adapters-below-the-engine', severity: 'error', comment: 'Adapters and pure parts never import the engine, the workflows or the application.',
-      from: { path: ADAPTERS }, to: { path: '^src/(loop|tdd|pipeline|publish|cli|action)/|^src/config\\.ts$' },
+      from: { path: ADAPTERS }, to: { path: '^src/(loop|tdd|pipeline|publish|app|cli|action)/|^src/config\\.ts$' },
     },
     { name: 'util-is-a-leaf', severity: 'error', from: { path: '^src/util/' }, to: { path: '^src/', pathNot: '^src/util/' } },
     { name: 'no-tests-in-src', severity: 'error', from: { path: '^src/' }, to: { path: '^(__tests__|e2e|bench)/' } },

@@ -124,7 +124,7 @@ const onlyCheckpoint = (sb: Sandbox) => {
 const beadsText = (sb: Sandbox) => readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8');
 
 describe('agent-loop plan: git', () => {
-  // The phase issues are committed on the base branch before the loop starts (src/cli/plan.ts, the
+  // The phase issues are committed on the base branch before the loop starts (src/app/plan.ts, the
   // implement callback, git add --all): the state directory must be in .git/info/exclude by then,
   // or the commit takes .agent-loop/ along (checkpoint, prompt.md, the pipeline's artifacts) and
   // every later cycle commit and merge carries the checkpoint. README: "never committed".

@@ -28425,8 +28425,20 @@ function noteOf(tdd, test, phase, next, result, error) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/cli/run.ts
-/** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+;// CONCATENATED MODULE: ./src/app/problems.ts
+const problem = (code) => (message) => ({ code, message });
+/** The CLI's rendering: `agent-loop <command>: cannot start` and one line per problem. */
+function renderForCli(command, problems, redact) {
+    return `agent-loop ${command}: cannot start\n${problems.map((p) => `  - ${redact(p.message)}`).join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/app/run.ts
+/**
+ * A run, as the application starts it for the CLI's `agent-loop run` and the action alike: the
+ * engine's dependencies built from the options, then one slice. Why it cannot start is handed to
+ * the caller as typed problems (problems.ts), rendered by each entrypoint its own way.
+ */
+
 
 
 
@@ -28453,37 +28465,41 @@ function noteOf(tdd, test, phase, next, result, error) {
 async function runCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const problems = [];
+    const invalid = problem('invalid_input');
     const fail = () => {
-        io.stderr(`agent-loop run: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
+        if (io.cannotStart)
+            io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
+        else
+            io.stderr(renderForCli('run', problems, redact));
         return 2;
     };
     if (options.source === 'github' && !io.source)
-        problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
+        problems.push(invalid("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads."));
     // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
     const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
     const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
-    problems.push(...agentProblems);
+    problems.push(...agentProblems.map(problem('agent_not_on_path')));
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
-        problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".');
+        problems.push(invalid('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".'));
     }
     const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd) : undefined;
     if (junitProblem)
-        problems.push(junitProblem);
+        problems.push(invalid(junitProblem));
     let plan;
     if (options.plan) {
         try {
             plan = readInput(external_node_path_default().resolve(io.cwd, options.plan), MiB);
         }
         catch (error) {
-            problems.push(`--plan: ${error.message}; expected a readable file (the plan, up to 1 MiB).`);
+            problems.push(invalid(`--plan: ${error.message}; expected a readable file (the plan, up to 1 MiB).`));
         }
     }
     const prompts = options.tddPrompts
         ? readPromptDir({ flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd }, { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' })
         : { templates: {} };
     if (prompts.problem)
-        problems.push(prompts.problem);
+        problems.push(invalid(prompts.problem));
     const templates = prompts.templates;
     const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
     const onWarning = (message) => logger.warn('source.warning', message);
@@ -28499,13 +28515,13 @@ async function runCommand(options, io) {
     const issues = guardIssues(source, redact);
     const unusable = !io.source && source.description.startsWith('beads file') ? inputProblem(external_node_path_default().resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES) : undefined;
     if (unusable)
-        problems.push(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`);
+        problems.push(invalid(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`));
     if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
-        problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
+        problems.push(invalid(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`));
     }
     const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets), ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}) });
     if (io.publisher && !git)
-        problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
+        problems.push(problem('repository')(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`));
     if (problems.length > 0 || !agent || !testCommand)
         return fail();
     // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
@@ -28513,7 +28529,7 @@ async function runCommand(options, io) {
     if (!session) {
         const opened = await openSession({ command: 'run', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true });
         if (!opened.ok) {
-            problems.push(...opened.problems);
+            problems.push(...opened.problems.map(problem('repository')));
             return fail();
         }
         session = opened.session;
@@ -28572,7 +28588,7 @@ async function runCommand(options, io) {
     }
     catch (error) {
         if (error instanceof StartError) {
-            problems.push(error.message);
+            problems.push(invalid(error.message));
             return fail();
         }
         // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
@@ -28595,12 +28611,13 @@ async function excludeWritten(git, before, logger) {
         logger.info('tests.excluded', `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`, { paths: written });
 }
 
-;// CONCATENATED MODULE: ./src/cli/plan.ts
+;// CONCATENATED MODULE: ./src/app/plan.ts
 /**
  * `agent-loop plan`: the planning pipeline (src/pipeline/run.ts) with the run's agent and state
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
+
 
 
 
@@ -28629,28 +28646,32 @@ const PROMPT_FILES = {
 async function planCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const problems = [];
+    const invalid = problem('invalid_input');
     let goal = options.goal;
     if (options.goalFile) {
         try {
             goal = readInput(external_node_path_default().resolve(io.cwd, options.goalFile), MiB).trim();
             if (!goal)
-                problems.push(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`);
+                problems.push(invalid(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`));
         }
         catch (error) {
-            problems.push(`--goal-file: ${error.message}; expected a readable file (the goal, up to 1 MiB).`);
+            problems.push(invalid(`--goal-file: ${error.message}; expected a readable file (the goal, up to 1 MiB).`));
         }
     }
     const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };
     if (prompts.problem)
-        problems.push(prompts.problem);
+        problems.push(invalid(prompts.problem));
     const templates = prompts.templates;
     if (!options.testCommand && !detectTestCommand(io.cwd)) {
-        problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
+        problems.push(invalid('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".'));
     }
     const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }));
-    problems.push(...agentProblems);
+    problems.push(...agentProblems.map(problem('agent_not_on_path')));
     const fail = () => {
-        io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
+        if (io.cannotStart)
+            io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
+        else
+            io.stderr(renderForCli('plan', problems, redact));
         return 2;
     };
     if (problems.length > 0 || !agent)
@@ -28660,7 +28681,7 @@ async function planCommand(options, io) {
         command: 'plan', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true,
     });
     if (!opened.ok) {
-        problems.push(...opened.problems);
+        problems.push(...opened.problems.map(problem('repository')));
         return fail();
     }
     const session = opened.session;
@@ -28725,7 +28746,7 @@ async function planWithSession(options, io, ctx) {
     }
     catch (error) {
         if (error instanceof PipelineStartError) {
-            problems.push(error.message);
+            problems.push(problem('invalid_input')(error.message));
             return fail();
         }
         throw error;

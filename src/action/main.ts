@@ -11,8 +11,9 @@ import { persistedCredentials } from '../git/git.js';
 import { stateDirProblem } from '../safety/stateDir.js';
 import { remoteAuthEnv } from '../git/remoteAuth.js';
 import { createPullRequestPublisher } from '../publish/pullRequest.js';
-import { type PlanIO, planCommand } from '../cli/plan.js';
-import { runCommand } from '../cli/run.js';
+import { type PlanIO, planCommand } from '../app/plan.js';
+import type { StartProblem } from '../app/problems.js';
+import { runCommand } from '../app/run.js';
 import { GitHubPhaseIssueSink } from '../pipeline/githubSink.js';
 import { createRedactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
@@ -128,14 +129,15 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       core.info(`agent-loop: installed ${installed.pkg}@${installed.version}.`);
     }
   }
-  const errors: string[] = [];
+  let problems: readonly StartProblem[] = [];
   const command = options.workflow === 'pipeline' ? planCommand : runCommand;
   const code = await command(options, {
     ...fromGitHub,
     beforeEvent: workflowCommands(),
     cwd: workspace, env: runEnv, clock: deps.clock, secrets, stateDir, signal: deps.signal,
     stdout: deps.stdout,
-    stderr: (text) => errors.push(text),
+    stderr: (text) => core.info(redact(text.trimEnd())),
+    cannotStart: (found) => { problems = found; },
     onResult: async (result) => {
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
       await core.writeSummary(redact(buildSummary(result, {
@@ -145,11 +147,16 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       if (result.status === 'halted') core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
     },
   });
-  if (code === 2) {
-    const hint = /is not on PATH/.test(errors.join('')) && !options.installAgent ? '\nOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.' : '';
-    core.setFailed(redact(`agent-loop: cannot start\n${errors.join('')}${hint}`));
-  }
+  if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
   else if (code !== 0) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+}
+
+/** Why the action cannot start, in its own terms: the input that would fix an agent missing from PATH. */
+export function cannotStartMessage(problems: readonly StartProblem[], installAgent: boolean): string {
+  const hint = problems.some((p) => p.code === 'agent_not_on_path') && !installAgent
+    ? '\nOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.'
+    : '';
+  return `agent-loop: cannot start\n${problems.map((p) => `  - ${p.message}`).join('\n')}${hint}`;
 }
 
 /**

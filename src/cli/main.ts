@@ -8,8 +8,8 @@ import { cleanupCommand } from './cleanup.js';
 import { openSession } from '../safety/session.js';
 import { gitTopLevel, resolveStateDir, stateDirProblem } from '../safety/stateDir.js';
 import { commandHelp, mainHelp } from './help.js';
-import { planCommand } from './plan.js';
-import { runCommand } from './run.js';
+import { planCommand } from '../app/plan.js';
+import { runCommand } from '../app/run.js';
 import { statusCommand } from './status.js';
 
 export const VERSION = '0.1.0';

@@ -1,4 +1,8 @@
-/** `agent-loop run`: builds the engine's dependencies from the options and runs one slice. */
+/**
+ * A run, as the application starts it for the CLI's `agent-loop run` and the action alike: the
+ * engine's dependencies built from the options, then one slice. Why it cannot start is handed to
+ * the caller as typed problems (problems.ts), rendered by each entrypoint its own way.
+ */
 import { existsSync } from 'node:fs';
 import { MiB, inputProblem, readInput } from '../util/readInput.js';
 import { ISSUES_MAX_BYTES } from '../issues/beadsFile.js';
@@ -26,6 +30,7 @@ import { guardIssues } from '../issues/guard.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { tddWorkflow } from '../tdd/iteration.js';
+import { type StartProblem, problem, renderForCli } from './problems.js';
 
 export interface RunIO {
   cwd: string;
@@ -53,39 +58,43 @@ export interface RunIO {
   onlyIssues?: readonly string[];
   /** The lock and process records, when the caller already holds them (`plan` running its loop). */
   session?: Session;
+  /** Told why the run cannot start (then it returns 2); default: the CLI's rendering on stderr. */
+  cannotStart?: (problems: readonly StartProblem[]) => void;
 }
 
 export async function runCommand(options: Options, io: RunIO): Promise<number> {
   const redact = createRedactor(io.secrets);
-  const problems: string[] = [];
+  const problems: StartProblem[] = [];
+  const invalid = problem('invalid_input');
   const fail = () => {
-    io.stderr(`agent-loop run: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
+    if (io.cannotStart) io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
+    else io.stderr(renderForCli('run', problems, redact));
     return 2;
   };
 
-  if (options.source === 'github' && !io.source) problems.push("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.");
+  if (options.source === 'github' && !io.source) problems.push(invalid("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads."));
   // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
   const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
   const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
-  problems.push(...agentProblems);
+  problems.push(...agentProblems.map(problem('agent_not_on_path')));
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
-    problems.push('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".');
+    problems.push(invalid('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".'));
   }
   const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd) : undefined;
-  if (junitProblem) problems.push(junitProblem);
+  if (junitProblem) problems.push(invalid(junitProblem));
   let plan: string | undefined;
   if (options.plan) {
     try {
       plan = readInput(path.resolve(io.cwd, options.plan), MiB);
     } catch (error) {
-      problems.push(`--plan: ${(error as Error).message}; expected a readable file (the plan, up to 1 MiB).`);
+      problems.push(invalid(`--plan: ${(error as Error).message}; expected a readable file (the plan, up to 1 MiB).`));
     }
   }
   const prompts = options.tddPrompts
     ? readPromptDir({ flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd }, { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' })
     : { templates: {} };
-  if (prompts.problem) problems.push(prompts.problem);
+  if (prompts.problem) problems.push(invalid(prompts.problem));
   const templates = prompts.templates;
   const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
   const onWarning = (message: string) => logger.warn('source.warning', message);
@@ -99,19 +108,19 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   // Issue text enters the engine here: one line titles, no control characters, secrets masked.
   const issues = guardIssues(source, redact);
   const unusable = !io.source && source.description.startsWith('beads file') ? inputProblem(path.resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES) : undefined;
-  if (unusable) problems.push(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`);
+  if (unusable) problems.push(invalid(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`));
   if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
-    problems.push(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`);
+    problems.push(invalid(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`));
   }
   const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets), ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}) });
-  if (io.publisher && !git) problems.push(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`);
+  if (io.publisher && !git) problems.push(problem('repository')(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`));
   if (problems.length > 0 || !agent || !testCommand) return fail();
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
   let session = io.session;
   if (!session) {
     const opened = await openSession({ command: 'run', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true });
     if (!opened.ok) {
-      problems.push(...opened.problems);
+      problems.push(...opened.problems.map(problem('repository')));
       return fail();
     }
     session = opened.session;
@@ -165,7 +174,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     return exitCodeFor(result);
   } catch (error) {
     if (error instanceof StartError) {
-      problems.push(error.message);
+      problems.push(invalid(error.message));
       return fail();
     }
     // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with

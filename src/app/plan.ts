@@ -28,6 +28,7 @@ import { secretDetector } from '../safety/secretScan.js';
 import { LEGACY_STATE_DIR, gitTopLevel, workTreePath } from '../safety/stateDir.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
+import { type StartProblem, problem, renderForCli } from './problems.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
@@ -40,26 +41,28 @@ export interface PlanIO extends RunIO {
 
 export async function planCommand(options: Options, io: PlanIO): Promise<number> {
   const redact = createRedactor(io.secrets);
-  const problems: string[] = [];
+  const problems: StartProblem[] = [];
+  const invalid = problem('invalid_input');
   let goal = options.goal;
   if (options.goalFile) {
     try {
       goal = readInput(path.resolve(io.cwd, options.goalFile), MiB).trim();
-      if (!goal) problems.push(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`);
+      if (!goal) problems.push(invalid(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`));
     } catch (error) {
-      problems.push(`--goal-file: ${(error as Error).message}; expected a readable file (the goal, up to 1 MiB).`);
+      problems.push(invalid(`--goal-file: ${(error as Error).message}; expected a readable file (the goal, up to 1 MiB).`));
     }
   }
   const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };
-  if (prompts.problem) problems.push(prompts.problem);
+  if (prompts.problem) problems.push(invalid(prompts.problem));
   const templates: Partial<Record<AgentPhaseName, string>> = prompts.templates;
   if (!options.testCommand && !detectTestCommand(io.cwd)) {
-    problems.push('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".');
+    problems.push(invalid('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".'));
   }
   const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }));
-  problems.push(...agentProblems);
+  problems.push(...agentProblems.map(problem('agent_not_on_path')));
   const fail = () => {
-    io.stderr(`agent-loop plan: cannot start\n${problems.map((p) => `  - ${redact(p)}`).join('\n')}\n`);
+    if (io.cannotStart) io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
+    else io.stderr(renderForCli('plan', problems, redact));
     return 2;
   };
   if (problems.length > 0 || !agent) return fail();
@@ -68,7 +71,7 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
     command: 'plan', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true,
   });
   if (!opened.ok) {
-    problems.push(...opened.problems);
+    problems.push(...opened.problems.map(problem('repository')));
     return fail();
   }
   const session = opened.session;
@@ -81,7 +84,7 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
 
 async function planWithSession(
   options: Options, io: PlanIO,
-  ctx: { goal: string | undefined; templates: Partial<Record<AgentPhaseName, string>>; agent: Agent; session: Session; redact: Redactor; fail: () => number; problems: string[] },
+  ctx: { goal: string | undefined; templates: Partial<Record<AgentPhaseName, string>>; agent: Agent; session: Session; redact: Redactor; fail: () => number; problems: StartProblem[] },
 ): Promise<number> {
   const { goal, templates, agent, session, redact, fail, problems } = ctx;
   const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
@@ -131,7 +134,7 @@ async function planWithSession(
     });
   } catch (error) {
     if (error instanceof PipelineStartError) {
-      problems.push(error.message);
+      problems.push(problem('invalid_input')(error.message));
       return fail();
     }
     throw error;

@@ -1,0 +1,23 @@
+/**
+ * Why a run cannot start, typed, so that each entrypoint renders it its own way (the CLI on stderr
+ * with its flags, the action as a failed step naming its inputs) and none reads the other's text.
+ */
+export type StartProblemCode =
+  /** --agent claude|codex whose CLI is not on PATH (the action can install it: install-agent). */
+  | 'agent_not_on_path'
+  /** An option or a file it names is unusable. */
+  | 'invalid_input'
+  /** The repository or the state directory is not fit to work in (dirty, detached, locked by another run …). */
+  | 'repository';
+
+export interface StartProblem {
+  code: StartProblemCode;
+  message: string;
+}
+
+export const problem = (code: StartProblemCode) => (message: string): StartProblem => ({ code, message });
+
+/** The CLI's rendering: `agent-loop <command>: cannot start` and one line per problem. */
+export function renderForCli(command: string, problems: readonly StartProblem[], redact: (text: string) => string): string {
+  return `agent-loop ${command}: cannot start\n${problems.map((p) => `  - ${redact(p.message)}`).join('\n')}\n`;
+}
