@@ -10,7 +10,8 @@ describe('README', () => {
       const row = readme.split('\n').find((l) => l.startsWith(`| \`--${o.flag}`));
       expect(row).toBeDefined();
       expect(row).toContain(o.env);
-      if (o.defaultValue && /^[\w.-]+$/.test(o.defaultValue) && o.defaultValue !== 'false') expect(row).toContain(o.defaultValue);
+      if (o.defaultValue && /^[\w.-]+$/.test(o.defaultValue) && o.defaultValue !== 'false')
+        expect(row).toContain(o.defaultValue);
     }
   });
 

@@ -5,9 +5,26 @@ import { inputEnv, loadActionConfig } from '../src/action/inputs.js';
 import { formatProblem, lintWorkflowFiles, lintWorkflowText, workflowFiles } from '../scripts/lint-workflows.mjs';
 
 type Node = Record<string, unknown>;
-interface Step { id?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, unknown> }
-interface Job extends Node { permissions?: unknown; concurrency?: Node; steps?: Step[]; uses?: string; with?: Node; secrets?: Node }
-interface Workflow { on: Node; permissions?: unknown; concurrency?: Node; jobs: Record<string, Job> }
+interface Step {
+  id?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
+}
+interface Job extends Node {
+  permissions?: unknown;
+  concurrency?: Node;
+  steps?: Step[];
+  uses?: string;
+  with?: Node;
+  secrets?: Node;
+}
+interface Workflow {
+  on: Node;
+  permissions?: unknown;
+  concurrency?: Node;
+  jobs: Record<string, Job>;
+}
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 const REUSABLE = '.github/workflows/agent-loop.yml';
@@ -16,7 +33,11 @@ const reusable = YAML.parse(read(REUSABLE)) as Workflow;
 const example = YAML.parse(read(EXAMPLE)) as Workflow;
 const action = YAML.parse(read('action.yml')) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
 
-const call = reusable.on.workflow_call as { inputs: Record<string, { type: string; default?: unknown }>; secrets: Record<string, { required?: boolean }>; outputs: Record<string, { value: string }> };
+const call = reusable.on.workflow_call as {
+  inputs: Record<string, { type: string; default?: unknown }>;
+  secrets: Record<string, { required?: boolean }>;
+  outputs: Record<string, { value: string }>;
+};
 const [jobId, job] = Object.entries(reusable.jobs)[0]!;
 const actionStep = job.steps!.find((s) => s.uses?.startsWith('agent-loop/agent-loop@'))!;
 
@@ -33,14 +54,20 @@ describe('workflow files', () => {
       .replace('${{ inputs.label }}', '${{ inputs.lable }}');
     const problems = await lintWorkflowText(broken, 'broken.yml');
     expect(problems.map((p) => p.kind).sort()).toEqual(['expression', 'permissions']);
-    expect(formatProblem(problems.find((p) => p.kind === 'permissions')!)).toMatch(/^broken\.yml:\d+:\d+: unknown permission scope "robots".* \[permissions\]$/);
+    expect(formatProblem(problems.find((p) => p.kind === 'permissions')!)).toMatch(
+      /^broken\.yml:\d+:\d+: unknown permission scope "robots".* \[permissions\]$/,
+    );
   });
 });
 
 describe('the reusable workflow', () => {
   it('is one job running checkout (whole history, no credential left in .git/config), setup-node and the action', () => {
     expect(Object.keys(reusable.jobs)).toHaveLength(1);
-    expect(job.steps!.map((s) => s.uses)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'agent-loop/agent-loop@v1']);
+    expect(job.steps!.map((s) => s.uses)).toEqual([
+      'actions/checkout@v4',
+      'actions/setup-node@v4',
+      'agent-loop/agent-loop@v1',
+    ]);
     expect(job.steps![0]!.with).toEqual({ 'fetch-depth': 0, 'persist-credentials': false });
     expect(job.steps![1]!.with).toEqual({ 'node-version': '${{ inputs.node-version }}' });
   });
@@ -51,10 +78,13 @@ describe('the reusable workflow', () => {
     for (const name of inputs) expect([name, name in action.inputs]).toEqual([name, true]);
   });
 
-  it('passes every workflow input that is not the job\'s own to the action under its name', () => {
+  it("passes every workflow input that is not the job's own to the action under its name", () => {
     const own = ['node-version', 'runs-on', 'timeout-minutes'];
     for (const name of Object.keys(call.inputs).filter((n) => !own.includes(n))) {
-      expect([name, String(actionStep.with![name])]).toEqual([name, expect.stringMatching(new RegExp(`^\\$\\{\\{ inputs\\.${name}( \\|\\| '')? \\}\\}$`))]);
+      expect([name, String(actionStep.with![name])]).toEqual([
+        name,
+        expect.stringMatching(new RegExp(`^\\$\\{\\{ inputs\\.${name}( \\|\\| '')? \\}\\}$`)),
+      ]);
     }
   });
 
@@ -69,18 +99,35 @@ describe('the reusable workflow', () => {
       return m[3] ? String(d || '') : String(d);
     };
     const env = Object.fromEntries(Object.keys(actionStep.with!).map((name) => [inputEnv(name), value(name)]));
-    const { options } = loadActionConfig(env, () => { throw Object.assign(new Error('missing'), { code: 'ENOENT' }); });
-    expect(options).toMatchObject({ agent: 'claude', label: 'agent-loop', maxIterations: 100, maxRetriesPerStep: 3, maxConsecutiveEscalations: 2, fresh: false, installAgent: true, draftPr: false });
+    const { options } = loadActionConfig(env, () => {
+      throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+    });
+    expect(options).toMatchObject({
+      agent: 'claude',
+      label: 'agent-loop',
+      maxIterations: 100,
+      maxRetriesPerStep: 3,
+      maxConsecutiveEscalations: 2,
+      fresh: false,
+      installAgent: true,
+      draftPr: false,
+    });
     expect(options).not.toHaveProperty('sliceMinutes', expect.anything());
     expect(options).not.toHaveProperty('maxCostUsd', expect.anything());
   });
 
   it('types its inputs, with the defaults asked for', () => {
     expect(call.inputs).toMatchObject({
-      agent: { type: 'string', default: 'claude' }, label: { type: 'string', default: 'agent-loop' },
-      'draft-pr': { type: 'boolean', default: false }, fresh: { type: 'boolean', default: false }, 'install-agent': { type: 'boolean', default: true },
-      'node-version': { type: 'string', default: '24' }, 'runs-on': { type: 'string', default: 'ubuntu-latest' }, 'timeout-minutes': { type: 'number', default: 60 },
-      'max-iterations': { type: 'number' }, 'checkpoint-id': { type: 'string', default: '' },
+      agent: { type: 'string', default: 'claude' },
+      label: { type: 'string', default: 'agent-loop' },
+      'draft-pr': { type: 'boolean', default: false },
+      fresh: { type: 'boolean', default: false },
+      'install-agent': { type: 'boolean', default: true },
+      'node-version': { type: 'string', default: '24' },
+      'runs-on': { type: 'string', default: 'ubuntu-latest' },
+      'timeout-minutes': { type: 'number', default: 60 },
+      'max-iterations': { type: 'number' },
+      'checkpoint-id': { type: 'string', default: '' },
     });
     expect(job['runs-on']).toBe('${{ inputs.runs-on }}');
     expect(job['timeout-minutes']).toBe('${{ inputs.timeout-minutes }}');
@@ -89,13 +136,24 @@ describe('the reusable workflow', () => {
   it('declares the three secrets, optional, and hands them to the action', () => {
     expect(Object.keys(call.secrets).sort()).toEqual(['anthropic-api-key', 'discord-webhook', 'openai-api-key']);
     for (const s of Object.values(call.secrets)) expect(s.required).toBe(false);
-    expect(actionStep.env).toEqual({ ANTHROPIC_API_KEY: '${{ secrets.anthropic-api-key }}', OPENAI_API_KEY: '${{ secrets.openai-api-key }}' });
+    expect(actionStep.env).toEqual({
+      ANTHROPIC_API_KEY: '${{ secrets.anthropic-api-key }}',
+      OPENAI_API_KEY: '${{ secrets.openai-api-key }}',
+    });
     expect(actionStep.with!['discord-webhook']).toBe('${{ secrets.discord-webhook }}');
   });
 
   it('asks for exactly the permissions the action needs, and one run per repository and label', () => {
-    expect(job.permissions ?? reusable.permissions).toEqual({ contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'read' });
-    expect(job.concurrency ?? reusable.concurrency).toEqual({ group: 'agent-loop-${{ github.repository }}-${{ inputs.label }}', 'cancel-in-progress': false });
+    expect(job.permissions ?? reusable.permissions).toEqual({
+      contents: 'write',
+      issues: 'write',
+      'pull-requests': 'write',
+      actions: 'read',
+    });
+    expect(job.concurrency ?? reusable.concurrency).toEqual({
+      group: 'agent-loop-${{ github.repository }}-${{ inputs.label }}',
+      'cancel-in-progress': false,
+    });
   });
 
   it('maps every output of the action to a workflow output through the job', () => {
@@ -113,14 +171,18 @@ describe('the example caller', () => {
   it('runs on a schedule and by hand, with checkpoint-id and fresh', () => {
     expect((example.on.schedule as { cron: string }[])[0]!.cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
     expect((example.on.workflow_dispatch as { inputs: Node }).inputs).toMatchObject({
-      'checkpoint-id': { type: 'string', required: false }, fresh: { type: 'boolean', default: false },
+      'checkpoint-id': { type: 'string', required: false },
+      fresh: { type: 'boolean', default: false },
     });
   });
 
   it('calls the reusable workflow with the dispatch inputs, the secrets and the permissions it needs', () => {
     expect(Object.keys(example.jobs)).toHaveLength(1);
     expect(callerJob!.uses).toBe(`agent-loop/agent-loop/${REUSABLE}@v1`);
-    expect(callerJob!.with).toMatchObject({ 'checkpoint-id': '${{ inputs.checkpoint-id }}', fresh: expect.stringContaining('inputs.fresh') });
+    expect(callerJob!.with).toMatchObject({
+      'checkpoint-id': '${{ inputs.checkpoint-id }}',
+      fresh: expect.stringContaining('inputs.fresh'),
+    });
     for (const name of Object.keys(callerJob!.with!)) expect([name, name in call.inputs]).toEqual([name, true]);
     expect(Object.keys(callerJob!.secrets!).sort()).toEqual(Object.keys(call.secrets).sort());
     expect(callerJob!.permissions ?? example.permissions).toEqual(job.permissions ?? reusable.permissions);

@@ -13,7 +13,20 @@ const OUT = path.join('build', 'bench-github');
 const SLICE = 3;
 
 async function loadServer() {
-  const r = spawnSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', 'bench/githubCalls-entry.ts', '-o', OUT, '--target', 'es2022', '-q'], { cwd: repoRoot, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      'node_modules/@vercel/ncc/dist/ncc/cli.js',
+      'build',
+      'bench/githubCalls-entry.ts',
+      '-o',
+      OUT,
+      '--target',
+      'es2022',
+      '-q',
+    ],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error('ncc could not build bench/githubCalls-entry.ts');
   return import(pathToFileURL(path.join(repoRoot, OUT, 'index.js')).href);
 }
@@ -21,7 +34,11 @@ async function loadServer() {
 function sliceRepo(dir) {
   const env = cliEnv(dir, { git: true });
   const git = (...args) => {
-    const r = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: dir, encoding: 'utf8', env });
+    const r = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env,
+    });
     if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
   };
   const repo = path.join(dir, 'repo');
@@ -34,7 +51,10 @@ function sliceRepo(dir) {
   git('-C', repo, 'commit', '-q', '-m', 'bench: a value to fix');
   git('-C', repo, 'remote', 'add', 'origin', origin);
   git('-C', repo, 'push', '-q', 'origin', 'main');
-  writeFileSync(path.join(dir, 'agent.sh'), 'echo good > value.txt\nprintf \'Done.\\n```yaml\\nwork_remaining: 0\\nrequires_continuation: false\\n```\\n\'\n');
+  writeFileSync(
+    path.join(dir, 'agent.sh'),
+    "echo good > value.txt\nprintf 'Done.\\n```yaml\\nwork_remaining: 0\\nrequires_continuation: false\\n```\\n'\n",
+  );
   return { repo, origin, env };
 }
 
@@ -49,23 +69,46 @@ async function oneSlice(startGitHubServer, backlog) {
     const child = spawn(process.execPath, [path.join(repoRoot, 'dist', 'main', 'index.js')], {
       cwd: repo,
       env: {
-        ...env, ...files, HOME: dir, GITHUB_WORKSPACE: repo, GITHUB_REPOSITORY: `${server.owner}/${server.repo}`, GITHUB_API_URL: server.url,
-        'INPUT_GITHUB-TOKEN': server.token, 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': `sh ${JSON.stringify(path.join(dir, 'agent.sh'))}`,
-        'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ITERATION-DELAY': '0', 'INPUT_SLICE-ITERATIONS': String(SLICE),
+        ...env,
+        ...files,
+        HOME: dir,
+        GITHUB_WORKSPACE: repo,
+        GITHUB_REPOSITORY: `${server.owner}/${server.repo}`,
+        GITHUB_API_URL: server.url,
+        'INPUT_GITHUB-TOKEN': server.token,
+        INPUT_AGENT: 'command',
+        'INPUT_AGENT-COMMAND': `sh ${JSON.stringify(path.join(dir, 'agent.sh'))}`,
+        'INPUT_TEST-COMMAND': 'sh check.sh',
+        'INPUT_ITERATION-DELAY': '0',
+        'INPUT_SLICE-ITERATIONS': String(SLICE),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
-    child.stdout.on('data', (c) => { log += c; });
-    child.stderr.on('data', (c) => { log += c; });
+    child.stdout.on('data', (c) => {
+      log += c;
+    });
+    child.stderr.on('data', (c) => {
+      log += c;
+    });
     const code = await new Promise((resolve) => child.on('close', resolve));
     const out = readFileSync(files.GITHUB_OUTPUT, 'utf8');
-    if (code !== 0 || !/^pull-requests<<\S+\n\S+,\S+,\S+\n/m.test(out)) throw new Error(`the slice over ${backlog} issues did not open ${SLICE} pull requests (exit ${code}):\n${log.slice(-3000)}`);
+    if (code !== 0 || !/^pull-requests<<\S+\n\S+,\S+,\S+\n/m.test(out))
+      throw new Error(
+        `the slice over ${backlog} issues did not open ${SLICE} pull requests (exit ${code}):\n${log.slice(-3000)}`,
+      );
     const requests = server.requests;
-    const kind = (r) => `${r.method} ${r.path.replace(/^\/repos\/[^/]+\/[^/]+|^\/repositories\/\d+/, '').replace(/\/\d+/g, '/{n}')}`;
+    const kind = (r) =>
+      `${r.method} ${r.path.replace(/^\/repos\/[^/]+\/[^/]+|^\/repositories\/\d+/, '').replace(/\/\d+/g, '/{n}')}`;
     const byKind = {};
     for (const r of requests) byKind[kind(r)] = (byKind[kind(r)] ?? 0) + 1;
-    return { backlog, total: requests.length, counted: requests.filter((r) => r.counted).length, notModified: requests.filter((r) => r.status === 304).length, byKind };
+    return {
+      backlog,
+      total: requests.length,
+      counted: requests.filter((r) => r.counted).length,
+      notModified: requests.filter((r) => r.status === 304).length,
+      byKind,
+    };
   } finally {
     await server.close();
   }
@@ -76,11 +119,21 @@ export async function benchGitHubCalls() {
   const small = await oneSlice(startGitHubServer, 10);
   const large = await oneSlice(startGitHubServer, 5000);
   const ratio = large.total / small.total;
-  const row = (r) => ['github api calls', `slice of ${SLICE} issues, backlog ${r.backlog.toLocaleString('en')}`, 'requests one slice makes (counted against the rate limit; 304s are free)', `${r.total} requests (${r.counted} counted)`, 'same order of magnitude for 10 and 5,000', verdict(ratio < 10)];
+  const row = (r) => [
+    'github api calls',
+    `slice of ${SLICE} issues, backlog ${r.backlog.toLocaleString('en')}`,
+    'requests one slice makes (counted against the rate limit; 304s are free)',
+    `${r.total} requests (${r.counted} counted)`,
+    'same order of magnitude for 10 and 5,000',
+    verdict(ratio < 10),
+  ];
   return {
     rows: [row(small), row(large)],
     notes: [
-      `github api calls: per slice of ${SLICE} issues, by request: ${Object.entries(large.byKind).sort().map(([k, n]) => `${k} ×${n}`).join(', ')} (backlog 5,000); ` +
+      `github api calls: per slice of ${SLICE} issues, by request: ${Object.entries(large.byKind)
+        .sort()
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ')} (backlog 5,000); ` +
         `the listing reads at most 3 pages of 100 whatever the backlog, and each finished issue costs a pull-request lookup, its creation and a label.`,
     ],
     data: { small, large, ratio: Number(ratio.toFixed(2)) },

@@ -17,7 +17,15 @@ export class MemorySource implements IssueSource {
   readonly description = 'memory (bench)';
   readonly issues: Issue[];
   constructor(ids: string[]) {
-    this.issues = ids.map((id, i) => ({ id, title: `Issue ${id}`, body: `Do ${id}`, status: 'open', labels: [], dependencies: [], priority: i }));
+    this.issues = ids.map((id, i) => ({
+      id,
+      title: `Issue ${id}`,
+      body: `Do ${id}`,
+      status: 'open',
+      labels: [],
+      dependencies: [],
+      priority: i,
+    }));
   }
   async ready(): Promise<Issue[]> {
     return this.issues.filter((i) => i.status === 'open').map((i) => ({ ...i }));
@@ -59,7 +67,12 @@ export const done = (): Partial<AgentResult> => ({
 });
 
 /** The agent run fails. */
-export const failed = (failure: AgentFailure): Partial<AgentResult> => ({ ok: false, exitCode: 1, failure, outputTail: `error: ${failure.message}` });
+export const failed = (failure: AgentFailure): Partial<AgentResult> => ({
+  ok: false,
+  exitCode: 1,
+  failure,
+  outputTail: `error: ${failure.message}`,
+});
 
 /** Time that moves only when the engine sleeps: `sleep` advances it at once and records the wait. */
 export class ManualClock implements Clock {
@@ -93,8 +106,12 @@ export function fakeGit(topLevel: string, hasWork: (branch: string) => boolean =
     topLevel,
     currentRef: async () => current,
     branchExists: async () => true,
-    switchToBranch: async (branch) => { current = branch; },
-    checkout: async (ref) => { current = ref; },
+    switchToBranch: async (branch) => {
+      current = branch;
+    },
+    checkout: async (ref) => {
+      current = ref;
+    },
     commitAll: async () => hasWork(current),
     merge: async () => undefined,
     deleteBranch: async () => undefined,

@@ -4,7 +4,18 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cliEnv, gitInit, isGitWorkTree, ms, probeUrl, round, stats, tempDir, verdict, writeIssues } from './lib/common.mjs';
+import {
+  cliEnv,
+  gitInit,
+  isGitWorkTree,
+  ms,
+  probeUrl,
+  round,
+  stats,
+  tempDir,
+  verdict,
+  writeIssues,
+} from './lib/common.mjs';
 
 export const OVERHEAD_TARGET_MS = 10;
 
@@ -13,22 +24,51 @@ function runCli({ cli, dir, env, iterations, scratch, extraNodeArgs = [] }) {
   const probeFile = path.join(scratch, `probe-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   const issuesFile = writeIssues(dir);
   const args = [
-    ...extraNodeArgs, '--import', probeUrl, cli, 'run',
-    '--agent', 'command', '--agent-command', 'true', '--test-command', 'true', '--iteration-delay', '0',
-    '--max-iterations', String(iterations), '--issues-file', issuesFile, '--fresh', '--json',
+    ...extraNodeArgs,
+    '--import',
+    probeUrl,
+    cli,
+    'run',
+    '--agent',
+    'command',
+    '--agent-command',
+    'true',
+    '--test-command',
+    'true',
+    '--iteration-delay',
+    '0',
+    '--max-iterations',
+    String(iterations),
+    '--issues-file',
+    issuesFile,
+    '--fresh',
+    '--json',
   ];
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd: dir, env: { ...env, AGENT_LOOP_BENCH_PROBE: probeFile }, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const r = spawnSync(process.execPath, args, {
+    cwd: dir,
+    env: { ...env, AGENT_LOOP_BENCH_PROBE: probeFile },
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
   const wallMs = performance.now() - t0;
   const lines = (r.stdout ?? '').trimEnd().split('\n');
   let result;
   try {
     result = JSON.parse(lines[lines.length - 1]);
   } catch {
-    throw new Error(`the CLI printed no run result (exit ${r.status}): ${r.stderr || r.error || lines.slice(-3).join('\n')}`);
+    throw new Error(
+      `the CLI printed no run result (exit ${r.status}): ${r.stderr || r.error || lines.slice(-3).join('\n')}`,
+    );
   }
-  if (result.iterations !== iterations || result.haltReason !== 'max_iterations' || result.history?.length !== iterations) {
-    throw new Error(`expected ${iterations} iterations ending at max_iterations, got ${JSON.stringify({ status: result.status, haltReason: result.haltReason, iterations: result.iterations, history: result.history?.length })}`);
+  if (
+    result.iterations !== iterations ||
+    result.haltReason !== 'max_iterations' ||
+    result.history?.length !== iterations
+  ) {
+    throw new Error(
+      `expected ${iterations} iterations ending at max_iterations, got ${JSON.stringify({ status: result.status, haltReason: result.haltReason, iterations: result.iterations, history: result.history?.length })}`,
+    );
   }
   if (r.status !== 1) throw new Error(`expected exit code 1 (halted at max_iterations), got ${r.status}`);
   const probe = JSON.parse(readFileSync(probeFile, 'utf8'));
@@ -40,7 +80,8 @@ function gapsBetweenAgentRuns(spans) {
   const agents = spans.filter((s) => s.kind === 'agent');
   const others = spans.filter((s) => s.kind !== 'agent' && s.kind !== 'fsync' && s.end !== null);
   const fsyncs = spans.filter((s) => s.kind === 'fsync' && s.end !== null);
-  const within = (list, from, to) => list.reduce((sum, s) => sum + Math.max(0, Math.min(s.end, to) - Math.max(s.start, from)), 0);
+  const within = (list, from, to) =>
+    list.reduce((sum, s) => sum + Math.max(0, Math.min(s.end, to) - Math.max(s.start, from)), 0);
   const gaps = [];
   const childInGaps = [];
   const fsyncInGaps = [];
@@ -51,7 +92,13 @@ function gapsBetweenAgentRuns(spans) {
     childInGaps.push(within(others, from, to));
     fsyncInGaps.push(within(fsyncs, from, to));
   }
-  return { gaps, childInGaps, fsyncInGaps, agentSpans: agents.map((s) => s.end - s.start), otherKinds: [...new Set(others.map((s) => `${s.kind} ${s.args.join(' ')}`.trim()))] };
+  return {
+    gaps,
+    childInGaps,
+    fsyncInGaps,
+    agentSpans: agents.map((s) => s.end - s.start),
+    otherKinds: [...new Set(others.map((s) => `${s.kind} ${s.args.join(' ')}`.trim()))],
+  };
 }
 
 /** Self time per function from a .cpuprofile, biggest first. */
@@ -71,8 +118,16 @@ export function summarizeProfile(file, top = 12) {
   }
   const idle = byFunction.get('(idle)') ?? 0;
   const busy = total - idle;
-  const entries = [...byFunction].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top);
-  return { totalMs: round(total, 1), idleMs: round(idle, 1), busyMs: round(busy, 1), top: entries.map(([fn, t]) => ({ fn, selfMs: round(t, 1), pctOfBusy: round((100 * t) / busy, 1) })) };
+  const entries = [...byFunction]
+    .filter(([k]) => k !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top);
+  return {
+    totalMs: round(total, 1),
+    idleMs: round(idle, 1),
+    busyMs: round(busy, 1),
+    top: entries.map(([fn, t]) => ({ fn, selfMs: round(t, 1), pctOfBusy: round((100 * t) / busy, 1) })),
+  };
 }
 
 function profileRun({ cli, iterations, git, scratch }) {
@@ -82,7 +137,14 @@ function profileRun({ cli, iterations, git, scratch }) {
     gitInit(dir);
   }
   const profDir = tempDir('cpuprof');
-  runCli({ cli, dir, env: cliEnv(dir, { git }), iterations, scratch, extraNodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
+  runCli({
+    cli,
+    dir,
+    env: cliEnv(dir, { git }),
+    iterations,
+    scratch,
+    extraNodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
+  });
   const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
   return file ? summarizeProfile(path.join(profDir, file)) : undefined;
 }
@@ -117,32 +179,72 @@ export function benchOverhead({ cli, iterations = 200, profile = false }) {
     const fixed = wallMs - result.durationMs;
 
     rows.push(
-      ['(a) overhead', name, 'per iteration, from the history: `durationMs − agent.durationMs − tests.durationMs` (integer ms; excludes the checkpoint write)',
-        `median ${ms(perRecord.median)}, p95 ${ms(perRecord.p95)} (n=${perRecord.n})`, `median ≤ ${OVERHEAD_TARGET_MS} ms`, verdict(perRecord.median <= OVERHEAD_TARGET_MS)],
-      ['(a) overhead', name, 'whole slice: `(result.durationMs − Σ child ms) / iterations` (includes checkpoint writes and git calls)',
-        `mean ${ms(wholeRun)}`, `≤ ${OVERHEAD_TARGET_MS} ms`, verdict(wholeRun <= OVERHEAD_TARGET_MS)],
-      ['(a) overhead', name, 'between agent runs (probe, sub-ms): next agent spawn − previous agent close, everything included',
+      [
+        '(a) overhead',
+        name,
+        'per iteration, from the history: `durationMs − agent.durationMs − tests.durationMs` (integer ms; excludes the checkpoint write)',
+        `median ${ms(perRecord.median)}, p95 ${ms(perRecord.p95)} (n=${perRecord.n})`,
+        `median ≤ ${OVERHEAD_TARGET_MS} ms`,
+        verdict(perRecord.median <= OVERHEAD_TARGET_MS),
+      ],
+      [
+        '(a) overhead',
+        name,
+        'whole slice: `(result.durationMs − Σ child ms) / iterations` (includes checkpoint writes and git calls)',
+        `mean ${ms(wholeRun)}`,
+        `≤ ${OVERHEAD_TARGET_MS} ms`,
+        verdict(wholeRun <= OVERHEAD_TARGET_MS),
+      ],
+      [
+        '(a) overhead',
+        name,
+        'between agent runs (probe, sub-ms): next agent spawn − previous agent close, everything included',
         `median ${ms(between.median)}, p95 ${ms(between.p95)} (n=${between.n}); of which fsync median ${ms(betweenFsync.median)}${git ? `, git child processes median ${ms(betweenChild.median)}` : ''}, the rest median ${ms(betweenRest.median)}`,
-        `median ≤ ${OVERHEAD_TARGET_MS} ms`, verdict(between.median <= OVERHEAD_TARGET_MS)],
-      ['(a) overhead', name, 'fixed cost per slice: process wall time − result.durationMs (node start, module load, config, exit)',
-        ms(fixed), 'info', verdict(undefined)],
+        `median ≤ ${OVERHEAD_TARGET_MS} ms`,
+        verdict(between.median <= OVERHEAD_TARGET_MS),
+      ],
+      [
+        '(a) overhead',
+        name,
+        'fixed cost per slice: process wall time − result.durationMs (node start, module load, config, exit)',
+        ms(fixed),
+        'info',
+        verdict(undefined),
+      ],
     );
     data[git ? 'git' : 'nogit'] = {
-      iterations: result.iterations, testsRan, resultDurationMs: result.durationMs, processWallMs: round(wallMs), ndjsonEvents: events,
-      perRecordMs: perRecord, wholeRunMeanMs: round(wholeRun, 3), childTotalMs: childTotal,
-      betweenAgentRunsMs: between, betweenAgentRunsChildMs: betweenChild, betweenAgentRunsFsyncMs: betweenFsync, betweenAgentRunsRestMs: betweenRest,
-      agentChildMs: agent, otherChildProcesses: otherKinds, fixedPerSliceMs: round(fixed), cliMaxRssKiB: probe.maxRssKiB,
+      iterations: result.iterations,
+      testsRan,
+      resultDurationMs: result.durationMs,
+      processWallMs: round(wallMs),
+      ndjsonEvents: events,
+      perRecordMs: perRecord,
+      wholeRunMeanMs: round(wholeRun, 3),
+      childTotalMs: childTotal,
+      betweenAgentRunsMs: between,
+      betweenAgentRunsChildMs: betweenChild,
+      betweenAgentRunsFsyncMs: betweenFsync,
+      betweenAgentRunsRestMs: betweenRest,
+      agentChildMs: agent,
+      otherChildProcesses: otherKinds,
+      fixedPerSliceMs: round(fixed),
+      cliMaxRssKiB: probe.maxRssKiB,
     };
-    notes.push(`(a) ${name}: agent \`true\` took median ${ms(agent.median)} (spawn to close, as the engine counts it); the tests ran in ${testsRan} of ${result.iterations} iterations (the issue never closes and \`true\` reports nothing, so the test gate is never reached).`
-      + (otherKinds.length ? ` Other child processes: ${otherKinds.join('; ')}.` : ''));
+    notes.push(
+      `(a) ${name}: agent \`true\` took median ${ms(agent.median)} (spawn to close, as the engine counts it); the tests ran in ${testsRan} of ${result.iterations} iterations (the issue never closes and \`true\` reports nothing, so the test gate is never reached).` +
+        (otherKinds.length ? ` Other child processes: ${otherKinds.join('; ')}.` : ''),
+    );
 
-    const missed = perRecord.median > OVERHEAD_TARGET_MS || wholeRun > OVERHEAD_TARGET_MS || between.median > OVERHEAD_TARGET_MS;
+    const missed =
+      perRecord.median > OVERHEAD_TARGET_MS || wholeRun > OVERHEAD_TARGET_MS || between.median > OVERHEAD_TARGET_MS;
     if (profile || missed) {
       const summary = profileRun({ cli, iterations, git, scratch });
       data[git ? 'git' : 'nogit'].cpuProfile = summary;
       if (summary) {
-        notes.push(`(a) ${name}: CPU profile (\`node --cpu-prof\`, same run): ${summary.busyMs} ms busy of ${summary.totalMs} ms; top self time: `
-          + summary.top.map((t) => `${t.fn} ${t.selfMs} ms (${t.pctOfBusy}%)`).join('; '));
+        notes.push(
+          `(a) ${name}: CPU profile (\`node --cpu-prof\`, same run): ${summary.busyMs} ms busy of ${summary.totalMs} ms; top self time: ` +
+            summary.top.map((t) => `${t.fn} ${t.selfMs} ms (${t.pctOfBusy}%)`).join('; '),
+        );
       }
     }
   }

@@ -21,7 +21,7 @@ import { benchOverhead } from './overhead.mjs';
 import { benchRss } from './rss.mjs';
 
 const argv = process.argv.slice(2);
-const onlyArg = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] ?? '' : '';
+const onlyArg = argv.includes('--only') ? (argv[argv.indexOf('--only') + 1] ?? '') : '';
 const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
 const profile = argv.includes('--profile');
 const wanted = (name) => !only || only.has(name);
@@ -29,9 +29,19 @@ const wanted = (name) => !only || only.has(name);
 const started = performance.now();
 const env = machine();
 console.log('# agent-loop benchmarks\n');
-console.log(`Machine: Node ${env.node} (V8 ${env.v8}), ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB RAM, ${env.os}; temp dir ${env.tmpdir}; load average at start ${env.loadavg.join(' / ')}; code ${env.commit}.\n`);
+console.log(
+  `Machine: Node ${env.node} (V8 ${env.v8}), ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB RAM, ${env.os}; temp dir ${env.tmpdir}; load average at start ${env.loadavg.join(' / ')}; code ${env.commit}.\n`,
+);
 
-const results = { machine: env, startedAt: new Date().toISOString(), benchmarks: {}, rows: [], tables: [], notes: [], failures: [] };
+const results = {
+  machine: env,
+  startedAt: new Date().toISOString(),
+  benchmarks: {},
+  rows: [],
+  tables: [],
+  notes: [],
+  failures: [],
+};
 const rows = [];
 const notes = [];
 /** Further tables a benchmark prints after the main one: { title, headers, rows }. */
@@ -72,7 +82,9 @@ for (const t of tables) console.log(`${t.title}\n\n${table(t.headers, t.rows)}\n
 for (const note of notes) console.log(`- ${note}`);
 for (const f of results.failures) console.log(`- ${f.benchmark} FAILED: ${f.error}`);
 const loadEnd = os.loadavg().map((x) => round(x, 2));
-console.log(`\nCLI measured: ${results.cli ?? 'n/a'}. Total ${seconds.toFixed(1)} s; load average at end ${loadEnd.join(' / ')} (other work on the machine shows up as noise, mostly in the p95 figures).`);
+console.log(
+  `\nCLI measured: ${results.cli ?? 'n/a'}. Total ${seconds.toFixed(1)} s; load average at end ${loadEnd.join(' / ')} (other work on the machine shows up as noise, mostly in the p95 figures).`,
+);
 
 Object.assign(results, { rows, tables, notes, seconds: round(seconds, 1), loadavgAtEnd: loadEnd });
 const out = path.join(benchDir, 'results.json');

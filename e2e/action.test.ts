@@ -20,14 +20,29 @@ async function runMain(sb: Sandbox, inputs: Record<string, string>) {
   const summaryFile = path.join(sb.root, 'summary.md');
   await fs.writeFile(outputFile, '');
   await fs.writeFile(summaryFile, '');
-  const env: NodeJS.ProcessEnv = { ...sb.env, GITHUB_WORKSPACE: sb.repo, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, RUNNER_TEMP: sb.root };
+  const env: NodeJS.ProcessEnv = {
+    ...sb.env,
+    GITHUB_WORKSPACE: sb.repo,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: sb.root,
+  };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   const child = spawn(process.execPath, [MAIN], { cwd: sb.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stdout += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, outputs: parseOutputs(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
+  return {
+    code,
+    stdout,
+    outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
+    summary: readFileSync(summaryFile, 'utf8'),
+  };
 }
 
 /** GITHUB_OUTPUT's heredoc format: name<<DELIMITER \n value \n DELIMITER. */
@@ -38,7 +53,15 @@ function parseOutputs(text: string): Record<string, string> {
   return out;
 }
 
-const base = (agent: string) => ({ source: 'beads', agent: 'command', 'agent-command': agent, 'iteration-delay': '0', 'test-command': 'sh check.sh', 'issues-file': './.beads/issues.jsonl', 'github-token': SECRET });
+const base = (agent: string) => ({
+  source: 'beads',
+  agent: 'command',
+  'agent-command': agent,
+  'iteration-delay': '0',
+  'test-command': 'sh check.sh',
+  'issues-file': './.beads/issues.jsonl',
+  'github-token': SECRET,
+});
 
 describe('the bundled action, main step', () => {
   it('runs one slice, sets every output and writes the job summary; exit 0 when complete', async () => {
@@ -47,9 +70,20 @@ describe('the bundled action, main step', () => {
       const agent = await writeAgent(sb, 'fixer', `echo good > value.txt\n${DONE_REPORT}`);
       const r = await runMain(sb, base(agent));
       expect(r.code).toBe(0);
-      expect(r.outputs).toMatchObject({ status: 'complete', 'halt-reason': '', iterations: '1', 'failed-iterations': '0', 'successful-iterations': '1', 'issues-closed': 'bd-1', 'issues-escalated': '' });
+      expect(r.outputs).toMatchObject({
+        status: 'complete',
+        'halt-reason': '',
+        iterations: '1',
+        'failed-iterations': '0',
+        'successful-iterations': '1',
+        'issues-closed': 'bd-1',
+        'issues-escalated': '',
+      });
       expect(r.outputs['checkpoint-id']).toMatch(/^[0-9a-f-]{36}$/);
-      expect(JSON.parse(r.outputs['result-json'] ?? '{}')).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+      expect(JSON.parse(r.outputs['result-json'] ?? '{}')).toMatchObject({
+        status: 'complete',
+        issuesClosed: ['bd-1'],
+      });
       expect(r.summary).toContain('## ✅ agent-loop: complete');
       expect(r.summary).toContain('| closed | bd-1 |');
     } finally {
@@ -60,10 +94,18 @@ describe('the bundled action, main step', () => {
   it('a halt fails the step with an error annotation and the diagnostic in the summary; the token never appears', async () => {
     const sb = await createSandbox([issue('bd-1', 'One'), issue('bd-2', 'Two', { priority: 2 })]);
     try {
-      const agent = await writeAgent(sb, 'leaky', `echo "my token is ${SECRET}"\necho "x$AGENT_LOOP_ITERATION" >> value.txt\n${DONE_REPORT}`);
+      const agent = await writeAgent(
+        sb,
+        'leaky',
+        `echo "my token is ${SECRET}"\necho "x$AGENT_LOOP_ITERATION" >> value.txt\n${DONE_REPORT}`,
+      );
       const r = await runMain(sb, base(agent));
       expect(r.code).toBe(1);
-      expect(r.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', 'issues-escalated': 'bd-1,bd-2' });
+      expect(r.outputs).toMatchObject({
+        status: 'halted',
+        'halt-reason': 'failure_loop',
+        'issues-escalated': 'bd-1,bd-2',
+      });
       expect(r.stdout).toMatch(/::error::agent-loop halted \(failure_loop\): FAILURE LOOP DETECTED/);
       // One collapsible group per iteration, a warning annotation per escalation.
       const groups = r.stdout.split('\n').filter((l) => l.startsWith('::group::'));
@@ -90,8 +132,15 @@ describe('the bundled action, main step', () => {
       const forged = `echo '::error::forged by the agent'; echo '   ::set-output name=status::complete'; echo '::endgroup::'
 echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::add-mask::value.txt' >&2`;
       await fs.appendFile(path.join(sb.repo, 'check.sh'), '');
-      const agent = await writeAgent(sb, 'forger', `${forged}\necho "x$AGENT_LOOP_ITERATION" >> value.txt\n${DONE_REPORT}`);
-      const r = await runMain(sb, { ...base(agent), 'test-command': `sh -c "echo '::warning::forged by a test'; echo '##[group]forged'; [ \\"\\$AGENT_LOOP_TEST_PURPOSE\\" = baseline ]"` });
+      const agent = await writeAgent(
+        sb,
+        'forger',
+        `${forged}\necho "x$AGENT_LOOP_ITERATION" >> value.txt\n${DONE_REPORT}`,
+      );
+      const r = await runMain(sb, {
+        ...base(agent),
+        'test-command': `sh -c "echo '::warning::forged by a test'; echo '##[group]forged'; [ \\"\\$AGENT_LOOP_TEST_PURPOSE\\" = baseline ]"`,
+      });
       expect(r.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop' });
       expect(r.stdout).toContain('forged by the agent'); // it was printed, as text
       const commands = r.stdout.split('\n').filter(isWorkflowCommand);
@@ -110,7 +159,9 @@ echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::ad
       const r = await runMain(sb, { ...base('unused'), agent: 'claude', 'agent-command': '' });
       expect(r.code).toBe(1);
       expect(r.stdout).toContain('::error::agent-loop: cannot start%0A  - --agent claude: `claude` is not on PATH.');
-      expect(r.stdout).toContain('%0AOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.');
+      expect(r.stdout).toContain(
+        '%0AOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.',
+      );
     } finally {
       await sb.cleanup();
     }
@@ -121,7 +172,9 @@ echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::ad
     try {
       const r = await runMain(sb, { ...base('true'), 'max-iterations': 'lots' });
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain('::error::agent-loop: invalid inputs%0A- input max-iterations: got "lots"; expected a whole number from 1 to 1000000.');
+      expect(r.stdout).toContain(
+        '::error::agent-loop: invalid inputs%0A- input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
+      );
     } finally {
       await sb.cleanup();
     }

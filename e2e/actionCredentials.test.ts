@@ -35,7 +35,10 @@ beforeEach(async () => {
   remote = await startGitHttpServer({ gitDir: origin, token });
   git(sb, 'remote', 'add', 'origin', remote.url);
   // The test's own push, authenticated for this one command (async: the server runs in this process).
-  await promisify(execFile)('git', ['-c', `http.extraheader=${basic(token)}`, 'push', '-q', 'origin', 'main'], { cwd: sb.repo, env: sb.env });
+  await promisify(execFile)('git', ['-c', `http.extraheader=${basic(token)}`, 'push', '-q', 'origin', 'main'], {
+    cwd: sb.repo,
+    env: sb.env,
+  });
   const [owner, repo] = services.repository.split('/') as [string, string];
   gh = await startGitHubServer({ owner, repo, token, gitDir: origin });
   servicesOptions.restFallback = gh.url;
@@ -50,11 +53,20 @@ afterEach(async () => {
 async function scheduledRun(runId: number, agent: string) {
   const runEnv = services.env({ runId, attempt: 1 });
   const env: NodeJS.ProcessEnv = {
-    ...sb.env, ...runEnv, RUNNER_TEMP: path.join(sb.root, 'tmp'), GITHUB_SERVER_URL: remote.serverUrl,
+    ...sb.env,
+    ...runEnv,
+    RUNNER_TEMP: path.join(sb.root, 'tmp'),
+    GITHUB_SERVER_URL: remote.serverUrl,
     // The emulator is the HTTP proxy of the blob storage; git reaches its remote directly.
-    no_proxy: 'github.localhost', NO_PROXY: 'github.localhost',
-    'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0', 'INPUT_TEST-COMMAND': 'sh check.sh',
-    'INPUT_LABEL': LABEL, 'INPUT_GITHUB-TOKEN': token, 'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
+    no_proxy: 'github.localhost',
+    NO_PROXY: 'github.localhost',
+    INPUT_AGENT: 'command',
+    'INPUT_AGENT-COMMAND': agent,
+    'INPUT_ITERATION-DELAY': '0',
+    'INPUT_TEST-COMMAND': 'sh check.sh',
+    INPUT_LABEL: LABEL,
+    'INPUT_GITHUB-TOKEN': token,
+    'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
   };
   await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
   return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env });
@@ -71,8 +83,8 @@ const TRESPASSER = [
   DONE_REPORT,
 ].join('\n');
 
-describe('the action\'s git credentials', () => {
-  it('pushes the finished branch with its own header; the checkout holds no credential and the agent\'s own push is refused', async () => {
+describe("the action's git credentials", () => {
+  it("pushes the finished branch with its own header; the checkout holds no credential and the agent's own push is refused", async () => {
     gh.addIssue({ title: 'Make the value good', body: 'value.txt must say good', labels: [LABEL] });
     const agent = await writeAgent(sb, 'trespasser', TRESPASSER);
 
@@ -110,7 +122,11 @@ describe('the action\'s git credentials', () => {
 
     const r = await scheduledRun(702, agent);
     expect(r.main.code).toBe(0);
-    expect(r.main.log).toMatch(new RegExp(`::warning::agent-loop: the checkout keeps git credentials in its configuration \\(http\\.${remote.serverUrl.replace(/[.:/]/g, '\\$&')}/\\.extraheader\\).*persist-credentials: false`));
+    expect(r.main.log).toMatch(
+      new RegExp(
+        `::warning::agent-loop: the checkout keeps git credentials in its configuration \\(http\\.${remote.serverUrl.replace(/[.:/]/g, '\\$&')}/\\.extraheader\\).*persist-credentials: false`,
+      ),
+    );
     expect(originHas('agent-loop/issue-1')).toBe(true);
     expect(remote.requests.filter((q) => q.service === 'receive-pack').every((q) => q.authorized)).toBe(true);
   });
@@ -119,7 +135,11 @@ describe('the action\'s git credentials', () => {
     const elsewhere = await startGitHttpServer({ gitDir: origin, token });
     try {
       gh.addIssue({ title: 'Make the value good', body: 'value.txt must say good', labels: [LABEL] });
-      const agent = await writeAgent(sb, 'redirector', `git remote set-url origin '${elsewhere.url}'\necho good > value.txt\n${DONE_REPORT}`);
+      const agent = await writeAgent(
+        sb,
+        'redirector',
+        `git remote set-url origin '${elsewhere.url}'\necho good > value.txt\n${DONE_REPORT}`,
+      );
       const r = await scheduledRun(703, agent);
       expect(r.main.code).not.toBe(0); // the push is refused: the work stays local, the run says so
       expect(elsewhere.requests.length).toBeGreaterThan(0);
@@ -130,4 +150,3 @@ describe('the action\'s git credentials', () => {
     }
   });
 });
-

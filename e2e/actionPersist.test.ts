@@ -27,9 +27,15 @@ afterEach(async () => {
 async function workflowRun(runId: number, agent: string) {
   const runEnv = services.env({ runId, attempt: 1 });
   const inputs = {
-    'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0',
-    'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_SLICE-ITERATIONS': '1',
-    'INPUT_LABEL': 'agent-loop', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
+    INPUT_SOURCE: 'beads',
+    INPUT_AGENT: 'command',
+    'INPUT_AGENT-COMMAND': agent,
+    'INPUT_ITERATION-DELAY': '0',
+    'INPUT_TEST-COMMAND': 'sh check.sh',
+    'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
+    'INPUT_SLICE-ITERATIONS': '1',
+    INPUT_LABEL: 'agent-loop',
+    'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
   };
   const env: NodeJS.ProcessEnv = { ...sb.env, ...runEnv, ...inputs, RUNNER_TEMP: path.join(sb.root, 'tmp') };
   await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
@@ -43,28 +49,50 @@ const stateDir = () => path.join(sb.root, 'tmp', 'agent-loop');
 /** A run's main step on a fresh runner; its post step is left to the test (postEnv). */
 async function startRun(runId: number, agent: string) {
   await fs.rm(stateDir(), { recursive: true, force: true });
-  const files = { GITHUB_OUTPUT: path.join(sb.root, `o${runId}`), GITHUB_STATE: path.join(sb.root, `s${runId}`), GITHUB_STEP_SUMMARY: path.join(sb.root, `m${runId}`) };
+  const files = {
+    GITHUB_OUTPUT: path.join(sb.root, `o${runId}`),
+    GITHUB_STATE: path.join(sb.root, `s${runId}`),
+    GITHUB_STEP_SUMMARY: path.join(sb.root, `m${runId}`),
+  };
   for (const f of Object.values(files)) await fs.writeFile(f, '');
   const runEnv = services.env({ runId, attempt: 1 });
   const env: NodeJS.ProcessEnv = {
-    ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: path.join(sb.root, 'tmp'),
-    'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0', 'INPUT_SLICE-ITERATIONS': '1',
-    'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
+    ...sb.env,
+    ...runEnv,
+    ...files,
+    GITHUB_WORKSPACE: sb.repo,
+    RUNNER_TEMP: path.join(sb.root, 'tmp'),
+    INPUT_SOURCE: 'beads',
+    INPUT_AGENT: 'command',
+    'INPUT_AGENT-COMMAND': agent,
+    'INPUT_ITERATION-DELAY': '0',
+    'INPUT_SLICE-ITERATIONS': '1',
+    'INPUT_TEST-COMMAND': 'sh check.sh',
+    'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
+    'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
   };
   const main = await step('main', env);
   const state = parseFileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
-  return { main, postEnv: { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) }, state };
+  return {
+    main,
+    postEnv: { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) },
+    state,
+  };
 }
 
 describe('the action across workflow runs', () => {
   it('three runs continue one loop: restored from the cache, then (evicted) from the artifact; post publishes each', async () => {
-    const agent = await writeAgent(sb, 'third-time', `if [ "$AGENT_LOOP_ITERATION" -ge 3 ]; then
+    const agent = await writeAgent(
+      sb,
+      'third-time',
+      `if [ "$AGENT_LOOP_ITERATION" -ge 3 ]; then
   echo good > value.txt
   ${DONE_REPORT}
 else
   echo "still working (iteration $AGENT_LOOP_ITERATION)"
 fi
-`);
+`,
+    );
     const r1 = await workflowRun(101, agent);
     expect(r1.main.code).toBe(0);
     expect(r1.main.log).toContain('agent-loop: ');
@@ -82,12 +110,20 @@ fi
     services.evictCache();
     const r3 = await workflowRun(103, agent);
     expect(r3.main.log).toMatch(/restored .*artifact/i);
-    expect(r3.outputs).toMatchObject({ status: 'complete', iterations: '3', 'issues-closed': 'bd-1', 'checkpoint-id': id });
+    expect(r3.outputs).toMatchObject({
+      status: 'complete',
+      iterations: '3',
+      'issues-closed': 'bd-1',
+      'checkpoint-id': id,
+    });
     expect(r3.post.log).toMatch(/published generation 3/);
   });
 
   it('SIGINT mid-iteration: main writes the checkpoint within 5 s and ends; post publishes it; the next run resumes', async () => {
-    const agent = await writeAgent(sb, 'slow-then-fix', `if [ "$AGENT_LOOP_ITERATION" -ge 3 ]; then
+    const agent = await writeAgent(
+      sb,
+      'slow-then-fix',
+      `if [ "$AGENT_LOOP_ITERATION" -ge 3 ]; then
   echo good > value.txt
   ${DONE_REPORT}
 elif [ "$AGENT_LOOP_ITERATION" = 2 ] && [ ! -f "$NOTES/blocked-once" ]; then
@@ -97,29 +133,59 @@ elif [ "$AGENT_LOOP_ITERATION" = 2 ] && [ ! -f "$NOTES/blocked-once" ]; then
 else
   echo "iteration $AGENT_LOOP_ITERATION"
 fi
-`);
+`,
+    );
     // Run 1: iteration 1 is recorded, then iteration 2 blocks and the runner cancels the job.
     await fs.rm(stateDir(), { recursive: true, force: true });
-    const files = { GITHUB_OUTPUT: path.join(sb.root, 'o'), GITHUB_STATE: path.join(sb.root, 's'), GITHUB_STEP_SUMMARY: path.join(sb.root, 'm') };
+    const files = {
+      GITHUB_OUTPUT: path.join(sb.root, 'o'),
+      GITHUB_STATE: path.join(sb.root, 's'),
+      GITHUB_STEP_SUMMARY: path.join(sb.root, 'm'),
+    };
     for (const f of Object.values(files)) await fs.writeFile(f, '');
     const runEnv = services.env({ runId: 301, attempt: 1 });
     const env: NodeJS.ProcessEnv = {
-      ...sb.env, ...runEnv, ...files, GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: path.join(sb.root, 'tmp'),
-      'INPUT_SOURCE': 'beads', 'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0',
-      'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
+      ...sb.env,
+      ...runEnv,
+      ...files,
+      GITHUB_WORKSPACE: sb.repo,
+      RUNNER_TEMP: path.join(sb.root, 'tmp'),
+      INPUT_SOURCE: 'beads',
+      INPUT_AGENT: 'command',
+      'INPUT_AGENT-COMMAND': agent,
+      'INPUT_ITERATION-DELAY': '0',
+      'INPUT_TEST-COMMAND': 'sh check.sh',
+      'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
+      'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
     };
-    const child = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], { cwd: sb.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], {
+      cwd: sb.repo,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let mainLog = '';
-    child.stdout.on('data', (c: Buffer) => { mainLog += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { mainLog += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      mainLog += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      mainLog += c.toString();
+    });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     const pidFile = path.join(sb.root, 'agent.pid');
     for (let i = 0; i < 1000; i++) {
-      try { await fs.access(pidFile); break; } catch { await new Promise((r) => setTimeout(r, 10)); }
+      try {
+        await fs.access(pidFile);
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 10));
+      }
     }
     const signalled = Date.now();
     child.kill('SIGINT');
-    const exitTimer = setTimeout(() => { process.stderr.write(`main did not end:\n${mainLog}\n`); child.kill('SIGKILL'); }, 8000);
+    const exitTimer = setTimeout(() => {
+      process.stderr.write(`main did not end:\n${mainLog}\n`);
+      child.kill('SIGKILL');
+    }, 8000);
     await exited;
     clearTimeout(exitTimer);
     expect(Date.now() - signalled).toBeLessThan(5000);
@@ -127,12 +193,19 @@ fi
     expect(outputs).toMatchObject({ status: 'continuing', iterations: '1' });
 
     const state = parseFileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
-    const post = await step('post', { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) });
+    const post = await step('post', {
+      ...env,
+      ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])),
+    });
     expect(post.log).toMatch(/published generation 1/);
 
     // The next scheduled run resumes the same checkpoint at iteration 2 and finishes.
     const r2 = await workflowRun(302, agent);
-    expect(r2.outputs).toMatchObject({ 'checkpoint-id': outputs['checkpoint-id'], iterations: '2', status: 'continuing' });
+    expect(r2.outputs).toMatchObject({
+      'checkpoint-id': outputs['checkpoint-id'],
+      iterations: '2',
+      status: 'continuing',
+    });
   }, 60_000);
 
   it('a corrupt cached checkpoint is a warning, skipped for the artifact; the loop goes on with its counters', async () => {
@@ -140,13 +213,21 @@ fi
     const r1 = await workflowRun(801, agent);
     expect(r1.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
     const [entry] = services.caches();
-    services.corruptCache(entry!.key, (archive) => Buffer.concat([archive.subarray(0, 64), Buffer.from('garbage, not zstd or gzip')]));
+    services.corruptCache(entry!.key, (archive) =>
+      Buffer.concat([archive.subarray(0, 64), Buffer.from('garbage, not zstd or gzip')]),
+    );
 
     const r2 = await workflowRun(802, agent);
     expect(r2.main.code).toBe(0);
-    expect(r2.main.log).toMatch(/::warning::Cache entry agent-loop-.*-801-1 is not usable: the archive could not be downloaded or extracted/);
+    expect(r2.main.log).toMatch(
+      /::warning::Cache entry agent-loop-.*-801-1 is not usable: the archive could not be downloaded or extracted/,
+    );
     expect(r2.main.log).toMatch(/restored .*artifact/i);
-    expect(r2.outputs).toMatchObject({ status: 'continuing', iterations: '2', 'checkpoint-id': r1.outputs['checkpoint-id'] });
+    expect(r2.outputs).toMatchObject({
+      status: 'continuing',
+      iterations: '2',
+      'checkpoint-id': r1.outputs['checkpoint-id'],
+    });
   });
 
   it('an incompatible checkpoint in the restored state is skipped with a warning, never a crash', async () => {
@@ -155,7 +236,10 @@ fi
     // What run 811 publishes holds a checkpoint from a later version of agent-loop.
     const dir = path.join(stateDir(), 'checkpoints');
     const [name] = (await fs.readdir(dir)).filter((f) => f.endsWith('.json'));
-    await fs.writeFile(path.join(dir, name as string), JSON.stringify({ version: 99, id: name?.replace('.json', ''), phase: 'from-the-future' }));
+    await fs.writeFile(
+      path.join(dir, name as string),
+      JSON.stringify({ version: 99, id: name?.replace('.json', ''), phase: 'from-the-future' }),
+    );
     expect((await step('post', postEnv)).log).toMatch(/published generation 1/);
 
     git(sb, 'checkout', '-q', 'main'); // a fresh runner's checkout
@@ -189,7 +273,9 @@ fi
   it('with neither a cache entry nor an artifact the first run starts fresh with a warning', async () => {
     const agent = await writeAgent(sb, 'busy', 'echo "still working"');
     const r = await workflowRun(201, agent);
-    expect(r.main.log).toMatch(/::warning::No saved state to restore \(no cache entry agent-loop-.*\*; no artifact agent-loop-checkpoint-.*\); starting fresh\./);
+    expect(r.main.log).toMatch(
+      /::warning::No saved state to restore \(no cache entry agent-loop-.*\*; no artifact agent-loop-checkpoint-.*\); starting fresh\./,
+    );
     expect(r.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
   });
 });

@@ -18,11 +18,23 @@ export function parseFileCommands(text: string): Record<string, string> {
   return out;
 }
 
-export async function runStep(script: 'main' | 'post', env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; log: string }> {
-  const child = spawn(process.execPath, [path.join(DIST, script, 'index.js')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runStep(
+  script: 'main' | 'post',
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; log: string }> {
+  const child = spawn(process.execPath, [path.join(DIST, script, 'index.js')], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
-  child.stdout.on('data', (c: Buffer) => { log += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { log += c.toString(); });
+  child.stdout.on('data', (c: Buffer) => {
+    log += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    log += c.toString();
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, log };
 }
@@ -39,8 +51,17 @@ export interface WorkflowRun {
  * One workflow run on a fresh runner: the state directory is removed first, then main and post run
  * with `env` (the runner's variables and the inputs). Files go under `scratch` with the run's id.
  */
-export async function workflowRun(opts: { runId: number; repo: string; scratch: string; env: NodeJS.ProcessEnv; stateDir?: string }): Promise<WorkflowRun> {
-  await fs.rm(opts.stateDir ? path.join(opts.repo, opts.stateDir) : path.join(opts.env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop'), { recursive: true, force: true });
+export async function workflowRun(opts: {
+  runId: number;
+  repo: string;
+  scratch: string;
+  env: NodeJS.ProcessEnv;
+  stateDir?: string;
+}): Promise<WorkflowRun> {
+  await fs.rm(
+    opts.stateDir ? path.join(opts.repo, opts.stateDir) : path.join(opts.env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop'),
+    { recursive: true, force: true },
+  );
   const files = {
     GITHUB_OUTPUT: path.join(opts.scratch, `output-${opts.runId}`),
     GITHUB_STATE: path.join(opts.scratch, `state-${opts.runId}`),
@@ -50,6 +71,16 @@ export async function workflowRun(opts: { runId: number; repo: string; scratch: 
   const env: NodeJS.ProcessEnv = { ...opts.env, ...files, GITHUB_WORKSPACE: opts.repo };
   const main = await runStep('main', env, opts.repo);
   const state = parseFileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
-  const post = await runStep('post', { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) }, opts.repo);
-  return { main, post, outputs: parseFileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8')), state, summary: readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8') };
+  const post = await runStep(
+    'post',
+    { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) },
+    opts.repo,
+  );
+  return {
+    main,
+    post,
+    outputs: parseFileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8')),
+    state,
+    summary: readFileSync(files.GITHUB_STEP_SUMMARY, 'utf8'),
+  };
 }

@@ -9,15 +9,32 @@ import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPTIONS, type Command } from '../src/config.js';
 import {
-  CLI, DONE_REPORT, type Sandbox, checkpointPath, createSandbox, events, expectExit, git, issue, lastResult,
-  processGone, readCheckpoint, readIssues, runArgs, runCli, writeAgent,
+  CLI,
+  DONE_REPORT,
+  type Sandbox,
+  checkpointPath,
+  createSandbox,
+  events,
+  expectExit,
+  git,
+  issue,
+  lastResult,
+  processGone,
+  readCheckpoint,
+  readIssues,
+  runArgs,
+  runCli,
+  writeAgent,
 } from './helpers.js';
 
 const TITLE = 'Make the value good';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Runs `body` with a fresh sandbox and always removes it afterwards. */
-async function withSandbox(beads: Parameters<typeof createSandbox>[0], body: (sb: Sandbox) => Promise<void>): Promise<void> {
+async function withSandbox(
+  beads: Parameters<typeof createSandbox>[0],
+  body: (sb: Sandbox) => Promise<void>,
+): Promise<void> {
   const sb = await createSandbox(beads);
   try {
     await body(sb);
@@ -53,8 +70,16 @@ describe('agent-loop CLI end to end', () => {
       expectExit(r, 0);
       const result = lastResult(r.stdout);
       expect(result).toMatchObject({
-        status: 'complete', haltReason: null, error: null, iterations: 1, failedIterations: 0, successfulIterations: 1,
-        testFailures: 0, testsPassed: true, issuesClosed: ['bd-1'], completedIterations: [1],
+        status: 'complete',
+        haltReason: null,
+        error: null,
+        iterations: 1,
+        failedIterations: 0,
+        successfulIterations: 1,
+        testFailures: 0,
+        testsPassed: true,
+        issuesClosed: ['bd-1'],
+        completedIterations: [1],
       });
       expect(result.checkpointId).toMatch(UUID_V4);
 
@@ -90,21 +115,36 @@ describe('agent-loop CLI end to end', () => {
       await fs.writeFile(leftover, '{"id":"bd-1","half written');
       const agent = await writeAgent(sb, 'fixer', FIXER);
       expectExit(await runCli(sb, runArgs(agent)), 0);
-      expect(git(sb, 'ls-tree', '-r', '--name-only', 'main').split('\n')).not.toContain('.beads/.issues.jsonl.agent-loop-999999-0a1b2c3d.tmp');
-      expect(readFileSync(path.join(sb.repo, '.git', 'info', 'exclude'), 'utf8').split('\n')).toContain('*.agent-loop-*.tmp');
+      expect(git(sb, 'ls-tree', '-r', '--name-only', 'main').split('\n')).not.toContain(
+        '.beads/.issues.jsonl.agent-loop-999999-0a1b2c3d.tmp',
+      );
+      expect(readFileSync(path.join(sb.repo, '.git', 'info', 'exclude'), 'utf8').split('\n')).toContain(
+        '*.agent-loop-*.tmp',
+      );
     });
   });
 
   it('continues after failing tests and gives the next iteration the failing test output as context', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      const agent = await writeAgent(sb, 'two-tries', `cat > "$NOTES/stdin-$AGENT_LOOP_ITERATION.txt"
+      const agent = await writeAgent(
+        sb,
+        'two-tries',
+        `cat > "$NOTES/stdin-$AGENT_LOOP_ITERATION.txt"
 cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
 if [ "$AGENT_LOOP_ITERATION" = 1 ]; then echo almost > value.txt; else echo good > value.txt; fi
-${DONE_REPORT}`);
+${DONE_REPORT}`,
+      );
       const r = await runCli(sb, runArgs(agent));
       expectExit(r, 0);
       const result = lastResult(r.stdout);
-      expect(result).toMatchObject({ status: 'complete', iterations: 2, testFailures: 1, failedIterations: 0, successfulIterations: 2, testsPassed: true });
+      expect(result).toMatchObject({
+        status: 'complete',
+        iterations: 2,
+        testFailures: 1,
+        failedIterations: 0,
+        successfulIterations: 2,
+        testsPassed: true,
+      });
       expect(result.history.map((h) => h.outcome)).toEqual(['tests_failed', 'complete']);
       expect(result.history[0]?.tests).toMatchObject({ passed: false, exitCode: 1 });
 
@@ -113,9 +153,19 @@ ${DONE_REPORT}`);
       expect(prompt1).not.toContain('ASSERTION FAILED');
       expect(prompt2).toContain("ASSERTION FAILED: value.txt is 'almost', expected 'good'");
       expect(prompt2).toContain('The last attempt was not accepted: 1 target(s) still failing (value_is_good)');
-      expect(prompt2).toContain("The issue's tests that do not pass yet:\n- value_is_good: value.txt is 'almost', expected 'good'");
+      expect(prompt2).toContain(
+        "The issue's tests that do not pass yet:\n- value_is_good: value.txt is 'almost', expected 'good'",
+      );
       // The baseline ran once, before the first agent run, and knew the failing test.
-      expect(events(r.stdout).filter((e) => e.event === 'tests.baseline' && /Baseline: 1 test\(s\) read \(node-test\), 1 failing before any change: value_is_good/.test(String(e.message)))).toHaveLength(1);
+      expect(
+        events(r.stdout).filter(
+          (e) =>
+            e.event === 'tests.baseline' &&
+            /Baseline: 1 test\(s\) read \(node-test\), 1 failing before any change: value_is_good/.test(
+              String(e.message),
+            ),
+        ),
+      ).toHaveLength(1);
       // The same prompt arrives on stdin and in $AGENT_LOOP_PROMPT_FILE.
       expect(readFileSync(path.join(sb.root, 'stdin-2.txt'), 'utf8')).toBe(prompt2);
       expect(events(r.stdout).some((e) => e.event === 'tests.failed' && e.iteration === 1)).toBe(true);
@@ -124,9 +174,13 @@ ${DONE_REPORT}`);
 
   it('logs an agent crash as "Command iteration 1 failed" with exit code and class, continues and completes', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      const agent = await writeAgent(sb, 'crash-once', `cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
+      const agent = await writeAgent(
+        sb,
+        'crash-once',
+        `cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
 if [ "$AGENT_LOOP_ITERATION" = 1 ]; then echo "fatal: simulated agent crash" >&2; exit 3; fi
-${FIXER}`);
+${FIXER}`,
+      );
       const r = await runCli(sb, runArgs(agent));
       expectExit(r, 0);
       const failed = events(r.stdout).filter((e) => e.event === 'iteration.failed');
@@ -134,32 +188,61 @@ ${FIXER}`);
       expect(failed[0]?.message).toMatch(
         /^Command iteration 1 failed: exited with code 3: fatal: simulated agent crash \(exit code 3, \d+\.\ds, transient exit_code\)$/,
       );
-      expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, exitCode: 3, class: 'transient', reason: 'exit_code' });
+      expect(failed[0]).toMatchObject({
+        level: 'warn',
+        iteration: 1,
+        exitCode: 3,
+        class: 'transient',
+        reason: 'exit_code',
+      });
 
       const result = lastResult(r.stdout);
-      expect(result).toMatchObject({ status: 'complete', iterations: 2, failedIterations: 1, successfulIterations: 1, issuesClosed: ['bd-1'] });
+      expect(result).toMatchObject({
+        status: 'complete',
+        iterations: 2,
+        failedIterations: 1,
+        successfulIterations: 1,
+        issuesClosed: ['bd-1'],
+      });
       expect(result.history.map((h) => h.outcome)).toEqual(['agent_failed', 'complete']);
-      expect(readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8')).toContain('The last agent run failed: exited with code 3');
+      expect(readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8')).toContain(
+        'The last agent run failed: exited with code 3',
+      );
     });
   });
 
   it('kills the whole process group on --agent-timeout-minutes, grandchildren included, and records a timeout', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       const pidFile = path.join(sb.root, 'grandchild.pid');
-      const agent = await writeAgent(sb, 'hang', `sleep 300 &
+      const agent = await writeAgent(
+        sb,
+        'hang',
+        `sleep 300 &
 echo $! > "$NOTES/grandchild.pid"
 wait
-`);
+`,
+      );
       let pid: number | undefined;
       try {
         const r = await runCli(sb, runArgs(agent, '--agent-timeout-minutes', '0.01', '--max-iterations', '1'));
         pid = Number(readFileSync(pidFile, 'utf8').trim());
         expectExit(r, 1);
         const result = lastResult(r.stdout);
-        expect(result).toMatchObject({ status: 'halted', haltReason: 'max_iterations', iterations: 1, failedIterations: 1 });
-        expect(result.history[0]?.agent.failure).toMatchObject({ class: 'transient', reason: 'timeout', message: 'timed out after 0.01 min' });
+        expect(result).toMatchObject({
+          status: 'halted',
+          haltReason: 'max_iterations',
+          iterations: 1,
+          failedIterations: 1,
+        });
+        expect(result.history[0]?.agent.failure).toMatchObject({
+          class: 'transient',
+          reason: 'timeout',
+          message: 'timed out after 0.01 min',
+        });
         const failed = events(r.stdout).find((e) => e.event === 'iteration.failed');
-        expect(failed?.message).toMatch(/^Command iteration 1 failed: timed out after 0\.01 min \(killed by SIGTERM, [0-9.]+s, transient timeout\)$/);
+        expect(failed?.message).toMatch(
+          /^Command iteration 1 failed: timed out after 0\.01 min \(killed by SIGTERM, [0-9.]+s, transient timeout\)$/,
+        );
         expect(Number.isInteger(pid) && pid > 1).toBe(true);
         expect(processGone(pid)).toBe(true);
       } finally {
@@ -175,26 +258,47 @@ wait
       const first = await runCli(sb, runArgs(agent, '--max-iterations', '3'));
       expectExit(first, 1);
       const r1 = lastResult(first.stdout);
-      expect(r1).toMatchObject({ status: 'halted', haltReason: 'max_iterations', error: 'Max iterations (3) reached', iterations: 3, maxIterations: 3 });
+      expect(r1).toMatchObject({
+        status: 'halted',
+        haltReason: 'max_iterations',
+        error: 'Max iterations (3) reached',
+        iterations: 3,
+        maxIterations: 3,
+      });
       const cp = readCheckpoint(sb, r1.checkpointId);
       expect(cp.phase).toBe('implementation-failed');
       expect(cp.errors).toContain('Max iterations (3) reached');
 
       const status = await runCli(sb, ['status', '--json']);
       expectExit(status, 0);
-      const listing = JSON.parse(status.stdout) as { resumable: string | null; checkpoints: Array<Record<string, unknown>>; invalid: unknown[] };
+      const listing = JSON.parse(status.stdout) as {
+        resumable: string | null;
+        checkpoints: Array<Record<string, unknown>>;
+        invalid: unknown[];
+      };
       expect(listing.resumable).toBe(r1.checkpointId);
       expect(listing.invalid).toEqual([]);
       expect(listing.checkpoints).toHaveLength(1);
       expect(listing.checkpoints[0]).toMatchObject({
-        id: r1.checkpointId, phase: 'implementation-failed', resumable: true, wouldResume: true, resumeAt: 'implementation',
-        errors: ['Max iterations (3) reached'], loop: { iteration: 3, maxIterations: 3, haltReason: 'max_iterations' },
+        id: r1.checkpointId,
+        phase: 'implementation-failed',
+        resumable: true,
+        wouldResume: true,
+        resumeAt: 'implementation',
+        errors: ['Max iterations (3) reached'],
+        loop: { iteration: 3, maxIterations: 3, haltReason: 'max_iterations' },
       });
 
       const second = await runCli(sb, runArgs(agent, '--max-iterations', '5'));
       expectExit(second, 1);
       const r2 = lastResult(second.stdout);
-      expect(r2).toMatchObject({ checkpointId: r1.checkpointId, status: 'halted', error: 'Max iterations (5) reached', iterations: 5, sliceIterations: 2 });
+      expect(r2).toMatchObject({
+        checkpointId: r1.checkpointId,
+        status: 'halted',
+        error: 'Max iterations (5) reached',
+        iterations: 5,
+        sliceIterations: 2,
+      });
       expect(r2.history.map((h) => h.n)).toEqual([4, 5]);
       const start = events(second.stdout).find((e) => e.event === 'run.start');
       expect(start).toMatchObject({ resumed: true, iteration: 3, checkpointId: r1.checkpointId });
@@ -248,7 +352,10 @@ wait
       expect(warnings[0]).toMatchObject({ level: 'warn', path: corrupt });
       expect(String(warnings[0]?.reason)).not.toBe('');
       expect(warnings[0]?.message).toBe(`Skipped checkpoint ${corrupt}: ${String(warnings[0]?.reason)}`);
-      expect(events(second.stdout).find((e) => e.event === 'run.start')).toMatchObject({ resumed: true, checkpointId: valid });
+      expect(events(second.stdout).find((e) => e.event === 'run.start')).toMatchObject({
+        resumed: true,
+        checkpointId: valid,
+      });
       expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', checkpointId: valid, iterations: 2 });
 
       const status = await runCli(sb, ['status']);
@@ -276,7 +383,11 @@ wait
 
       const status = await runCli(sb, ['status', '--json']);
       expectExit(status, 0);
-      const listing = JSON.parse(status.stdout) as { resumable: string | null; checkpoints: unknown[]; invalid: Array<{ path: string; reason: string }> };
+      const listing = JSON.parse(status.stdout) as {
+        resumable: string | null;
+        checkpoints: unknown[];
+        invalid: Array<{ path: string; reason: string }>;
+      };
       expect(listing.resumable).toBeNull();
       expect(listing.checkpoints).toEqual([]);
       expect(listing.invalid).toHaveLength(1);
@@ -324,7 +435,12 @@ wait
       expect(afterLines).toHaveLength(lines.length);
       expect(afterLines.slice(1)).toEqual(lines.slice(1));
       const closed = JSON.parse(afterLines[0] as string) as Record<string, unknown>;
-      expect(closed).toMatchObject({ id: 'bd-1', status: 'closed', priority: 0, x_review: { owner: 'ops', tags: ['a', 'b'] } });
+      expect(closed).toMatchObject({
+        id: 'bd-1',
+        status: 'closed',
+        priority: 0,
+        x_review: { owner: 'ops', tags: ['a', 'b'] },
+      });
       expect(typeof closed.close_reason).toBe('string');
       expect(Object.keys(closed).slice(0, 6)).toEqual(['id', 'title', 'status', 'priority', 'x_review', 'created_at']);
 
@@ -337,7 +453,16 @@ wait
 
   it('reports every invalid option at once with exit 2, including those from AGENT_LOOP_* variables, and cleanup without a mode', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      const bad = await runCli(sb, ['run', '--max-iterations', 'abc', '--agent', 'robot', '--slice-minutes', '-1', '--bogus']);
+      const bad = await runCli(sb, [
+        'run',
+        '--max-iterations',
+        'abc',
+        '--agent',
+        'robot',
+        '--slice-minutes',
+        '-1',
+        '--bogus',
+      ]);
       expectExit(bad, 2);
       expect(bad.stdout).toBe('');
       expect(bad.stderr).toContain('--max-iterations: got "abc"; expected a whole number from 1 to 1000000');
@@ -348,7 +473,9 @@ wait
       const agent = await writeAgent(sb, 'fixer', FIXER);
       const fromEnv = await runCli(sb, runArgs(agent), { env: { AGENT_LOOP_MAX_ITERATIONS: 'zero' } });
       expectExit(fromEnv, 2);
-      expect(fromEnv.stderr).toContain('--max-iterations: got "zero" (from AGENT_LOOP_MAX_ITERATIONS); expected a whole number from 1 to 1000000');
+      expect(fromEnv.stderr).toContain(
+        '--max-iterations: got "zero" (from AGENT_LOOP_MAX_ITERATIONS); expected a whole number from 1 to 1000000',
+      );
       // Nothing ran.
       expect(existsSync(path.join(sb.repo, '.git', 'agent-loop'))).toBe(false);
       expect(readIssues(sb)[0]).toMatchObject({ status: 'open' });
@@ -362,8 +489,15 @@ wait
 
   it('refuses to start --agent claude or codex when the CLI is not on PATH, saying how to install it (exit 2)', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      for (const [agent, pkg] of [['claude', '@anthropic-ai/claude-code'], ['codex', '@openai/codex']]) {
-        const r = await runCli(sb, ['run', '--agent', agent as string, '--test-command', 'true', '--issues-file', './.beads/issues.jsonl'], { env: { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' } });
+      for (const [agent, pkg] of [
+        ['claude', '@anthropic-ai/claude-code'],
+        ['codex', '@openai/codex'],
+      ]) {
+        const r = await runCli(
+          sb,
+          ['run', '--agent', agent as string, '--test-command', 'true', '--issues-file', './.beads/issues.jsonl'],
+          { env: { PATH: path.dirname(process.execPath) + ':/usr/bin:/bin' } },
+        );
         expectExit(r, 2);
         expect(r.stderr).toContain(`--agent ${agent}: \`${agent}\` is not on PATH. Install it (npm install -g ${pkg})`);
         expect(await checkpointFiles(sb)).toEqual([]);
@@ -381,7 +515,11 @@ wait
       expect(r.status).toBe(0);
       expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
       expect(readIssues(sb)[0]).toMatchObject({ status: 'closed' });
-      const status = spawnSync('sh', ['-c', `${quote(process.execPath)} ${quote(CLI)} status --json | true`], { cwd: sb.repo, env: sb.env, encoding: 'utf8' });
+      const status = spawnSync('sh', ['-c', `${quote(process.execPath)} ${quote(CLI)} status --json | true`], {
+        cwd: sb.repo,
+        env: sb.env,
+        encoding: 'utf8',
+      });
       expect(status.stderr).not.toMatch(/EPIPE|Unhandled/);
     });
   });
@@ -400,10 +538,13 @@ wait
     });
   });
 
-  it('escalation commits the cycle\'s work as wip: and moves on; the escalation that halts (failure loop) leaves branch, edits and checkpoint as they are', async () => {
+  it("escalation commits the cycle's work as wip: and moves on; the escalation that halts (failure loop) leaves branch, edits and checkpoint as they are", async () => {
     await withSandbox([issue('bd-1', TITLE), issue('bd-2', 'Second', { priority: 2 })], async (sb) => {
       const initial = git(sb, 'rev-parse', 'main');
-      const agent = await writeAgent(sb, 'stuck', `echo "half of $AGENT_LOOP_ISSUE_IDS" > value.txt
+      const agent = await writeAgent(
+        sb,
+        'stuck',
+        `echo "half of $AGENT_LOOP_ISSUE_IDS" > value.txt
 echo "my notes" > scratch.txt
 cat <<'EOF'
 I cannot make this work.
@@ -413,11 +554,17 @@ requires_continuation: true
 stuck_detected: true
 \`\`\`
 EOF
-`);
+`,
+      );
       const r = await runCli(sb, runArgs(agent));
       expectExit(r, 1);
       const result = lastResult(r.stdout);
-      expect(result).toMatchObject({ status: 'halted', haltReason: 'failure_loop', iterations: 2, issuesEscalated: ['bd-1', 'bd-2'] });
+      expect(result).toMatchObject({
+        status: 'halted',
+        haltReason: 'failure_loop',
+        iterations: 2,
+        issuesEscalated: ['bd-1', 'bd-2'],
+      });
       expect(result.error).toMatch(/^FAILURE LOOP DETECTED: 2 consecutive escalations \(issues bd-1, bd-2\)/);
 
       // The first escalation moved on: its work is a wip: commit on its branch, main untouched.
@@ -428,7 +575,11 @@ EOF
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-2');
       expect(git(sb, 'rev-parse', 'agent-loop/bd-2')).toBe(git(sb, 'rev-parse', 'main'));
       // (the label of bd-2 is written into the issue file as it is, uncommitted)
-      expect(git(sb, 'status', '--porcelain').split('\n').sort()).toEqual([' M .beads/issues.jsonl', ' M value.txt', '?? scratch.txt']);
+      expect(git(sb, 'status', '--porcelain').split('\n').sort()).toEqual([
+        ' M .beads/issues.jsonl',
+        ' M value.txt',
+        '?? scratch.txt',
+      ]);
       expect(readFileSync(path.join(sb.repo, 'value.txt'), 'utf8')).toBe('half of bd-2\n');
       // bd-1's escalation, which did not halt, was recorded on main itself.
       expect(git(sb, 'log', '-1', '--format=%s', 'main')).toBe('agent-loop: bd-1 escalated');
@@ -449,7 +600,9 @@ EOF
       expect(lastResult(again.stdout)).toMatchObject({ haltReason: 'all_escalated' });
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
       expect(git(sb, 'log', '-1', '--format=%s', 'agent-loop/bd-2')).toMatch(/^wip: agent-loop\/bd-2/);
-      const onMain = git(sb, 'show', 'main:.beads/issues.jsonl').split('\n').map((l) => JSON.parse(l) as { labels: string[] });
+      const onMain = git(sb, 'show', 'main:.beads/issues.jsonl')
+        .split('\n')
+        .map((l) => JSON.parse(l) as { labels: string[] });
       expect(onMain.map((i) => i.labels)).toEqual([['agent-loop:escalated'], ['agent-loop:escalated']]);
     });
   });
@@ -470,11 +623,19 @@ EOF
   it('on SIGTERM ends the agent group, writes the checkpoint with every recorded iteration and exits 143; the next run resumes', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       // Iteration 1 fails (recorded); iteration 2 signals that it is running, then blocks.
-      const agent = await writeAgent(sb, 'blocker', `if [ "$AGENT_LOOP_ITERATION" = 1 ]; then echo "first try fails" >&2; exit 1; fi
+      const agent = await writeAgent(
+        sb,
+        'blocker',
+        `if [ "$AGENT_LOOP_ITERATION" = 1 ]; then echo "first try fails" >&2; exit 1; fi
 echo $$ > "$NOTES/agent.pid"
 exec sleep 300
-`);
-      const child = spawn(process.execPath, [CLI, ...runArgs(agent)], { cwd: sb.repo, env: sb.env, stdio: ['ignore', 'pipe', 'pipe'] });
+`,
+      );
+      const child = spawn(process.execPath, [CLI, ...runArgs(agent)], {
+        cwd: sb.repo,
+        env: sb.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const out: Buffer[] = [];
       child.stdout.on('data', (c: Buffer) => out.push(c));
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -492,7 +653,11 @@ exec sleep 300
 
       const again = await runCli(sb, runArgs(await writeAgent(sb, 'fixer', FIXER)));
       expectExit(again, 0);
-      expect(lastResult(again.stdout)).toMatchObject({ status: 'complete', checkpointId: result.checkpointId, iterations: 2 });
+      expect(lastResult(again.stdout)).toMatchObject({
+        status: 'complete',
+        checkpointId: result.checkpointId,
+        iterations: 2,
+      });
     });
   });
 

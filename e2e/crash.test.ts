@@ -14,16 +14,35 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  BOUNDARY_EVENTS, CLI, CliRun, ISSUE_IDS, type CheckpointFile, type HistoryRecord, type Workspace,
-  createWorkspace, killLeftovers, mulberry32, randInt, readCheckpointDir, readMarks, readOnlyCheckpoint,
-  gitOutput, runStatus, shuffle, simulatePlan, spinMicros, waitFor, watchWrite,
+  BOUNDARY_EVENTS,
+  CLI,
+  CliRun,
+  ISSUE_IDS,
+  type CheckpointFile,
+  type HistoryRecord,
+  type Workspace,
+  createWorkspace,
+  killLeftovers,
+  mulberry32,
+  randInt,
+  readCheckpointDir,
+  readMarks,
+  readOnlyCheckpoint,
+  gitOutput,
+  runStatus,
+  shuffle,
+  simulatePlan,
+  spinMicros,
+  waitFor,
+  watchWrite,
 } from './crashHelpers.js';
 import { campaign } from './campaign/tally.js';
 
 /** The campaign's `crash` category: each seeded kill is a case; it holds when the state after it verifies. */
 const tally = campaign('crash');
 
-const SEED = process.env.CRASH_SEED !== undefined ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
+const SEED =
+  process.env.CRASH_SEED !== undefined ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
 const KILLS = 20;
 const PLAN = simulatePlan(ISSUE_IDS);
 /** Iterations the whole run takes, kills or not. */
@@ -52,7 +71,9 @@ interface KillRecord {
 
 const describeAim = (aim: Aim): string =>
   aim.phase === 'write'
-    ? aim.mode === 'start' ? 'write at slice start' : `write after #${aim.n} (${aim.mode === 'delay' ? `${aim.micros} µs` : 'temp file'})`
+    ? aim.mode === 'start'
+      ? 'write at slice start'
+      : `write after #${aim.n} (${aim.mode === 'delay' ? `${aim.micros} µs` : 'temp file'})`
     : `${aim.phase} #${aim.n}`;
 
 const linux = process.platform === 'linux';
@@ -73,7 +94,11 @@ const linux = process.platform === 'linux';
 
   it(`loses at most the in-flight iteration, never a recorded one, over ${KILLS} kills (seed ${SEED})`, async () => {
     const rand = mulberry32(SEED);
-    const phases = shuffle(rand, [...Array<'agent'>(7).fill('agent'), ...Array<'tests'>(7).fill('tests'), ...Array<'write'>(6).fill('write')]);
+    const phases = shuffle(rand, [
+      ...Array<'agent'>(7).fill('agent'),
+      ...Array<'tests'>(7).fill('tests'),
+      ...Array<'write'>(6).fill('write'),
+    ]);
     /** Every history record ever seen in a checkpoint, by iteration: it must never change. */
     const ledger = new Map<number, HistoryRecord>();
     const kills: KillRecord[] = [];
@@ -85,7 +110,11 @@ const linux = process.platform === 'linux';
      * What every look at the state dir must show, after a kill or a finished run. `before`: what was
      * recorded just before the kill (none for a run that finished on its own).
      */
-    const verifyState = (run: CliRun, before: { iteration: number } | undefined, context: string): CheckpointFile | undefined => {
+    const verifyState = (
+      run: CliRun,
+      before: { iteration: number } | undefined,
+      context: string,
+    ): CheckpointFile | undefined => {
       try {
         // `status` reads every checkpoint without error; temp files are never taken for checkpoints.
         const status = runStatus(ws);
@@ -120,7 +149,11 @@ const linux = process.platform === 'linux';
         expect(history.map((h) => h.n)).toEqual(Array.from({ length: R }, (_, i) => i + 1));
         for (const h of history) {
           const planned = PLAN[h.n - 1];
-          expect({ n: h.n, issueIds: h.issueIds, outcome: h.outcome }).toEqual({ n: h.n, issueIds: [planned?.issueId], outcome: planned?.outcome });
+          expect({ n: h.n, issueIds: h.issueIds, outcome: h.outcome }).toEqual({
+            n: h.n,
+            issueIds: [planned?.issueId],
+            outcome: planned?.outcome,
+          });
           const seen = ledger.get(h.n);
           if (seen) expect(h).toEqual(seen);
           else ledger.set(h.n, structuredClone(h));
@@ -134,12 +167,20 @@ const linux = process.platform === 'linux';
           const step = PLAN[n - 1]?.step;
           expect(marks.some((m) => m.kind === 'agent-end' && m.n === n && m.detail === step)).toBe(true);
           if (step === 'done-pass' || step === 'done-fail') {
-            expect(marks.some((m) => m.kind === 'tests-end' && m.n === n && m.detail === (step === 'done-pass' ? 'pass' : 'fail'))).toBe(true);
+            expect(
+              marks.some(
+                (m) => m.kind === 'tests-end' && m.n === n && m.detail === (step === 'done-pass' ? 'pass' : 'fail'),
+              ),
+            ).toBe(true);
           }
         }
 
         // This run resumed where the previous one was recorded to have stopped.
-        expect(run.events.filter((e) => e.event === 'checkpoint.invalid' || e.event === 'run.halted' || e.event === 'run.error')).toEqual([]);
+        expect(
+          run.events.filter(
+            (e) => e.event === 'checkpoint.invalid' || e.event === 'run.halted' || e.event === 'run.error',
+          ),
+        ).toEqual([]);
         const runStart = run.find('run.start');
         if (runStart) {
           expect(runStart.iteration).toBe(recorded);
@@ -169,11 +210,14 @@ const linux = process.platform === 'linux';
       const nextTests = PLAN.filter((p) => p.n > recorded && p.step.startsWith('done')).slice(0, 2);
       const chooseAim = (): Aim => {
         if (phase === 'agent') return { phase, n: Math.min(recorded + randInt(rand, 1, 3), TOTAL) };
-        if (phase === 'tests' && nextTests.length > 0) return { phase, n: (nextTests[randInt(rand, 0, nextTests.length - 1)] as { n: number }).n };
+        if (phase === 'tests' && nextTests.length > 0)
+          return { phase, n: (nextTests[randInt(rand, 0, nextTests.length - 1)] as { n: number }).n };
         const roll = rand();
         const n = Math.min(recorded + randInt(rand, 1, 2), TOTAL - 1);
         if (roll < 0.2 || n <= recorded) return { phase: 'write', mode: 'start' };
-        return roll < 0.6 ? { phase: 'write', mode: 'delay', n, micros: randInt(rand, 0, 2500) } : { phase: 'write', mode: 'temp', n };
+        return roll < 0.6
+          ? { phase: 'write', mode: 'delay', n, micros: randInt(rand, 0, 2500) }
+          : { phase: 'write', mode: 'temp', n };
       };
       const aim = chooseAim();
 
@@ -234,7 +278,9 @@ const linux = process.platform === 'linux';
       const exit = await run.closed;
       const leftovers = await killLeftovers(ws.token);
       if (!fired || exit.signal !== 'SIGKILL') {
-        throw new Error(`seed ${SEED}, kill #${k} (${describeAim(aim)}): the run was not killed (exit ${exit.code}, ${exit.signal}; ${run.describe()})`);
+        throw new Error(
+          `seed ${SEED}, kill #${k} (${describeAim(aim)}): the run was not killed (exit ${exit.code}, ${exit.signal}; ${run.describe()})`,
+        );
       }
 
       const recordedBefore = recorded;
@@ -253,7 +299,12 @@ const linux = process.platform === 'linux';
       let hit: string;
       if (aim.phase !== 'write') hit = aim.phase;
       else if (aim.mode === 'start') {
-        hit = tempsLeft > 0 ? 'write: temp file left' : (cp?.state.loop.slices ?? 0) > before.slices ? 'write: after rename' : 'startup (before the write)';
+        hit =
+          tempsLeft > 0
+            ? 'write: temp file left'
+            : (cp?.state.loop.slices ?? 0) > before.slices
+              ? 'write: after rename'
+              : 'startup (before the write)';
       } else if (tempsLeft > 0) hit = 'write: temp file left';
       else if (R === aim.n - 1) hit = 'write: before the temp file';
       else if (run.maxIteration('iteration.start') > aim.n) hit = 'agent (next iteration)';
@@ -266,7 +317,11 @@ const linux = process.platform === 'linux';
     const exit = await finalRun.closed;
     expect(await killLeftovers(ws.token)).toBe(0);
     const last = verifyState(finalRun, undefined, 'the final run');
-    expect({ code: exit.code, stderr: finalRun.stderr, unparsed: finalRun.unparsed }).toEqual({ code: 0, stderr: '', unparsed: [] });
+    expect({ code: exit.code, stderr: finalRun.stderr, unparsed: finalRun.unparsed }).toEqual({
+      code: 0,
+      stderr: '',
+      unparsed: [],
+    });
     const result = finalRun.result;
     expect(result).toBeDefined();
     expect(result).toMatchObject({
@@ -286,7 +341,10 @@ const linux = process.platform === 'linux';
     expect(status.checkpoints.map((c) => ({ id: c.id, phase: c.phase, iteration: c.loop?.iteration }))).toEqual([
       { id: checkpointId, phase: 'implementation-complete', iteration: TOTAL },
     ]);
-    const beads = readFileSync(path.join(ws.work, '.beads', 'issues.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const beads = readFileSync(path.join(ws.work, '.beads', 'issues.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string });
     expect(beads.map((b) => b.status)).toEqual(ISSUE_IDS.map(() => 'closed'));
     if (ws.git) {
       // The base branch is checked out again, every cycle branch merged and deleted, nothing left over.
@@ -295,7 +353,9 @@ const linux = process.platform === 'linux';
       expect(gitOutput(ws, 'status', '--porcelain')).toBe('');
     }
     // Every resumed run was checked against the checkpoint it resumed.
-    expect(resumesChecked).toBeGreaterThanOrEqual(KILLS + 1 - kills.filter((x) => x.aim === 'write at slice start').length);
+    expect(resumesChecked).toBeGreaterThanOrEqual(
+      KILLS + 1 - kills.filter((x) => x.aim === 'write at slice start').length,
+    );
     // The held kills hit what they aimed at.
     expect(kills.filter((x) => x.aim.startsWith('agent')).every((x) => x.hit === 'agent')).toBe(true);
     expect(kills.filter((x) => x.aim.startsWith('tests')).every((x) => x.hit === 'tests')).toBe(true);
@@ -307,10 +367,15 @@ const linux = process.platform === 'linux';
     expect(reruns).toBeLessThanOrEqual(KILLS);
     const byHit = new Map<string, number>();
     for (const x of kills) byHit.set(x.hit, (byHit.get(x.hit) ?? 0) + 1);
-    console.log([
-      `crash test, seed ${SEED}: ${KILLS} kills, ${TOTAL} iterations recorded in the end, ${reruns} agent runs repeated, ${Date.now() - started} ms`,
-      `hits: ${[...byHit].map(([h, c]) => `${h} ${c}`).join('; ')}`,
-      ...kills.map((x) => `  #${String(x.k).padStart(2)} aim ${x.aim.padEnd(30)} hit ${x.hit.padEnd(28)} recorded ${x.recordedBefore} → ${x.recordedAfter}${x.sawTemp ? ', temp file seen' : ''}${x.tempsLeft ? `, ${x.tempsLeft} temp file left` : ''}${x.leftovers ? `, ${x.leftovers} leftover processes killed` : ''}`),
-    ].join('\n'));
+    console.log(
+      [
+        `crash test, seed ${SEED}: ${KILLS} kills, ${TOTAL} iterations recorded in the end, ${reruns} agent runs repeated, ${Date.now() - started} ms`,
+        `hits: ${[...byHit].map(([h, c]) => `${h} ${c}`).join('; ')}`,
+        ...kills.map(
+          (x) =>
+            `  #${String(x.k).padStart(2)} aim ${x.aim.padEnd(30)} hit ${x.hit.padEnd(28)} recorded ${x.recordedBefore} → ${x.recordedAfter}${x.sawTemp ? ', temp file seen' : ''}${x.tempsLeft ? `, ${x.tempsLeft} temp file left` : ''}${x.leftovers ? `, ${x.leftovers} leftover processes killed` : ''}`,
+        ),
+      ].join('\n'),
+    );
   }, 120_000);
 });

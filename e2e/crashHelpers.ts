@@ -47,7 +47,16 @@ export type Step = 'progress' | 'fail' | 'done-fail' | 'done-pass';
  * The plan repeats every 8 iterations: two cycles complete (at 6 and 8), one test run fails (3),
  * two agent runs fail transiently (2, 7), the rest make progress.
  */
-const PATTERN: readonly Step[] = ['progress', 'fail', 'done-fail', 'progress', 'progress', 'done-pass', 'fail', 'done-pass'];
+const PATTERN: readonly Step[] = [
+  'progress',
+  'fail',
+  'done-fail',
+  'progress',
+  'progress',
+  'done-pass',
+  'fail',
+  'done-pass',
+];
 export const stepAt = (n: number): Step => PATTERN[(n - 1) % PATTERN.length] as Step;
 
 export const ISSUE_IDS = Array.from({ length: 10 }, (_, i) => `cr-${String(i + 1).padStart(2, '0')}`);
@@ -66,7 +75,14 @@ export function simulatePlan(issueIds: readonly string[]): ExpectedIteration[] {
   let closed = 0;
   for (let n = 1; closed < issueIds.length; n++) {
     const step = stepAt(n);
-    const outcome = step === 'fail' ? 'agent_failed' : step === 'progress' ? 'continuing' : step === 'done-fail' ? 'tests_failed' : 'complete';
+    const outcome =
+      step === 'fail'
+        ? 'agent_failed'
+        : step === 'progress'
+          ? 'continuing'
+          : step === 'done-fail'
+            ? 'tests_failed'
+            : 'complete';
     out.push({ n, issueId: issueIds[closed] as string, step, outcome });
     if (outcome === 'complete') closed++;
   }
@@ -144,18 +160,33 @@ export interface Workspace {
 }
 
 /** `git`: make the work dir a git repository on `main` (each cycle then runs on its own branch). */
-export async function createWorkspace(issueIds: readonly string[], planLength: number, opts: { git?: boolean } = {}): Promise<Workspace> {
+export async function createWorkspace(
+  issueIds: readonly string[],
+  planLength: number,
+  opts: { git?: boolean } = {},
+): Promise<Workspace> {
   const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-crash-')));
   const work = path.join(root, 'work');
   const marks = path.join(root, 'marks');
   await fs.mkdir(path.join(work, '.beads'), { recursive: true });
   await fs.mkdir(marks);
-  const lines = issueIds.map((id, i) => JSON.stringify({
-    id, title: `Crash-safety issue ${i + 1}`, description: 'scripted', status: 'open', priority: 2, issue_type: 'task',
-    created_at: `2026-11-01T09:${String(i).padStart(2, '0')}:00Z`, updated_at: '2026-11-01T09:00:00Z',
-  }));
+  const lines = issueIds.map((id, i) =>
+    JSON.stringify({
+      id,
+      title: `Crash-safety issue ${i + 1}`,
+      description: 'scripted',
+      status: 'open',
+      priority: 2,
+      issue_type: 'task',
+      created_at: `2026-11-01T09:${String(i).padStart(2, '0')}:00Z`,
+      updated_at: '2026-11-01T09:00:00Z',
+    }),
+  );
   await fs.writeFile(path.join(work, '.beads', 'issues.jsonl'), `${lines.join('\n')}\n`);
-  await fs.writeFile(path.join(marks, 'plan'), `${Array.from({ length: planLength }, (_, i) => stepAt(i + 1)).join('\n')}\n`);
+  await fs.writeFile(
+    path.join(marks, 'plan'),
+    `${Array.from({ length: planLength }, (_, i) => stepAt(i + 1)).join('\n')}\n`,
+  );
   await fs.writeFile(path.join(marks, 'log'), '');
   const agent = path.join(root, 'agent.sh');
   const tests = path.join(root, 'tests.sh');
@@ -175,7 +206,8 @@ export async function createWorkspace(issueIds: readonly string[], planLength: n
   if (opts.git) {
     env.GIT_CONFIG_NOSYSTEM = '1';
     env.GIT_CONFIG_GLOBAL = '/dev/null';
-    const git = (...args: string[]) => gitOutput({ work, env }, '-c', 'user.name=crash', '-c', 'user.email=crash@example.invalid', ...args);
+    const git = (...args: string[]) =>
+      gitOutput({ work, env }, '-c', 'user.name=crash', '-c', 'user.email=crash@example.invalid', ...args);
     git('init', '-q', '-b', 'main');
     git('add', '-A');
     git('commit', '-q', '-m', 'initial');
@@ -183,10 +215,27 @@ export async function createWorkspace(issueIds: readonly string[], planLength: n
   // Outside git the state directory is .agent-loop in the working directory; in git, under .git.
   const stateDir = opts.git ? path.join(work, '.git', 'agent-loop') : path.join(work, '.agent-loop');
   return {
-    root, work, stateDir, checkpointsDir: path.join(stateDir, 'checkpoints'), marks, token, env, git: opts.git === true,
+    root,
+    work,
+    stateDir,
+    checkpointsDir: path.join(stateDir, 'checkpoints'),
+    marks,
+    token,
+    env,
+    git: opts.git === true,
     runArgs: [
-      'run', '--agent', 'command', '--agent-command', `sh ${JSON.stringify(agent)}`, '--iteration-delay', '0',
-      '--test-command', `sh ${JSON.stringify(tests)}`, '--issues-file', './.beads/issues.jsonl', '--json',
+      'run',
+      '--agent',
+      'command',
+      '--agent-command',
+      `sh ${JSON.stringify(agent)}`,
+      '--iteration-delay',
+      '0',
+      '--test-command',
+      `sh ${JSON.stringify(tests)}`,
+      '--issues-file',
+      './.beads/issues.jsonl',
+      '--json',
     ],
     cleanup: () => fs.rm(root, { recursive: true, force: true }),
   };
@@ -238,11 +287,17 @@ export class CliRun {
   private buffer = '';
 
   constructor(ws: Workspace) {
-    this.child = spawn(process.execPath, [CLI, ...ws.runArgs], { cwd: ws.work, env: ws.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [CLI, ...ws.runArgs], {
+      cwd: ws.work,
+      env: ws.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child.stdout?.setEncoding('utf8');
     this.child.stderr?.setEncoding('utf8');
     this.child.stdout?.on('data', (chunk: string) => this.take(chunk));
-    this.child.stderr?.on('data', (chunk: string) => { this.stderr += chunk; });
+    this.child.stderr?.on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
     this.closed = new Promise((resolve) => {
       this.child.on('close', (code, signal) => {
         this.take('\n');
@@ -250,7 +305,9 @@ export class CliRun {
         resolve({ code, signal });
       });
     });
-    this.child.on('exit', () => { this.exited = true; });
+    this.child.on('exit', () => {
+      this.exited = true;
+    });
   }
 
   kill(): void {
@@ -260,7 +317,10 @@ export class CliRun {
   /** The highest iteration among events named `name`; 0 when there is none. */
   maxIteration(names: ReadonlySet<string> | string): number {
     const set = typeof names === 'string' ? new Set([names]) : names;
-    return this.events.reduce((max, e) => (e.event && set.has(e.event) && typeof e.iteration === 'number' ? Math.max(max, e.iteration) : max), 0);
+    return this.events.reduce(
+      (max, e) => (e.event && set.has(e.event) && typeof e.iteration === 'number' ? Math.max(max, e.iteration) : max),
+      0,
+    );
   }
 
   find(name: string): LoopEvent | undefined {
@@ -311,7 +371,11 @@ export const pause = (ms: number): Promise<void> => new Promise((resolve) => set
  * Polls `condition` every `intervalMs` until it holds. Throws when `run` ends first (the moment
  * waited for can no longer come) or after `timeoutMs`, which only bounds a broken test.
  */
-export async function waitFor(what: string, condition: () => boolean, opts: { run?: CliRun; timeoutMs?: number; intervalMs?: number } = {}): Promise<void> {
+export async function waitFor(
+  what: string,
+  condition: () => boolean,
+  opts: { run?: CliRun; timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
   for (;;) {
     if (condition()) return;
@@ -320,7 +384,10 @@ export async function waitFor(what: string, condition: () => boolean, opts: { ru
       if (condition()) return;
       throw new Error(`waiting for ${what}: the run ended first (${opts.run.describe()})`);
     }
-    if (Date.now() > deadline) throw new Error(`waiting for ${what}: gave up after ${opts.timeoutMs ?? 20_000} ms${opts.run ? ` (${opts.run.describe()})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `waiting for ${what}: gave up after ${opts.timeoutMs ?? 20_000} ms${opts.run ? ` (${opts.run.describe()})` : ''}`,
+      );
     await pause(opts.intervalMs ?? 5);
   }
 }
@@ -422,7 +489,10 @@ export async function killLeftovers(token: string): Promise<number> {
         // gone already
       }
     }
-    if (overdue) throw new Error(`processes of the killed run still running after 10 s (killed now): ${left.map((p) => p.pid).join(', ')}`);
+    if (overdue)
+      throw new Error(
+        `processes of the killed run still running after 10 s (killed now): ${left.map((p) => p.pid).join(', ')}`,
+      );
     await pause(10);
   }
 }
@@ -442,7 +512,15 @@ export interface CheckpointFile {
   id: string;
   phase: string;
   sequence: number;
-  state: { loop: { iteration: number; slices: number; history: HistoryRecord[]; currentCycle?: unknown; [field: string]: unknown } };
+  state: {
+    loop: {
+      iteration: number;
+      slices: number;
+      history: HistoryRecord[];
+      currentCycle?: unknown;
+      [field: string]: unknown;
+    };
+  };
 }
 
 export interface CheckpointDir {
@@ -464,7 +542,9 @@ export function readCheckpointDir(dir: string): CheckpointDir {
       try {
         out.checkpoints.push(JSON.parse(text) as CheckpointFile);
       } catch (error) {
-        throw new Error(`checkpoint ${name} does not parse (${(error as Error).message}); it holds ${text.length} characters`);
+        throw new Error(
+          `checkpoint ${name} does not parse (${(error as Error).message}); it holds ${text.length} characters`,
+        );
       }
     } else out.others.push(name);
   }
@@ -474,25 +554,39 @@ export function readCheckpointDir(dir: string): CheckpointDir {
 /** The one checkpoint in the directory (this test's runs share one id), or undefined before the first write. */
 export function readOnlyCheckpoint(dir: string): CheckpointFile | undefined {
   const { checkpoints } = readCheckpointDir(dir);
-  if (checkpoints.length > 1) throw new Error(`expected at most one checkpoint in ${dir}, found ${checkpoints.map((c) => c.id).join(', ')}`);
+  if (checkpoints.length > 1)
+    throw new Error(`expected at most one checkpoint in ${dir}, found ${checkpoints.map((c) => c.id).join(', ')}`);
   return checkpoints[0];
 }
 
 export interface StatusJson {
   stateDir: string;
   resumable: string | null;
-  checkpoints: { id: string; phase: string; timestamp: string; resumable: boolean; loop: { iteration: number | null; issuesClosed: string[] | null } | null }[];
+  checkpoints: {
+    id: string;
+    phase: string;
+    timestamp: string;
+    resumable: boolean;
+    loop: { iteration: number | null; issuesClosed: string[] | null } | null;
+  }[];
   invalid: { path: string; reason: string }[];
 }
 
 export function runStatus(ws: Workspace): { code: number | null; stderr: string; json: StatusJson } {
-  const r = spawnSync(process.execPath, [CLI, 'status', '--json'], { cwd: ws.work, env: ws.env, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [CLI, 'status', '--json'], {
+    cwd: ws.work,
+    env: ws.env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   const last = r.stdout.trim().split('\n').pop() ?? '';
   let json: StatusJson;
   try {
     json = JSON.parse(last) as StatusJson;
   } catch {
-    throw new Error(`agent-loop status --json printed no JSON (exit ${r.status}): ${r.stdout.slice(-300)} ${r.stderr.slice(-300)}`);
+    throw new Error(
+      `agent-loop status --json printed no JSON (exit ${r.status}): ${r.stdout.slice(-300)} ${r.stderr.slice(-300)}`,
+    );
   }
   return { code: r.status, stderr: r.stderr, json };
 }

@@ -17,8 +17,25 @@ import { existsSync, promises as fs, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  DONE_REPORT, type CliResult, type LogEvent, type RunResultJson, type Sandbox, checkpointPath, createSandbox, events,
-  expectExit, git, issue, lastResult, processGone, readCheckpoint, readIssues, runArgs, runCli, shellQuote, writeAgent,
+  DONE_REPORT,
+  type CliResult,
+  type LogEvent,
+  type RunResultJson,
+  type Sandbox,
+  checkpointPath,
+  createSandbox,
+  events,
+  expectExit,
+  git,
+  issue,
+  lastResult,
+  processGone,
+  readCheckpoint,
+  readIssues,
+  runArgs,
+  runCli,
+  shellQuote,
+  writeAgent,
 } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
 
@@ -28,7 +45,10 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12
 const RFC3339 = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g;
 
 /** Runs `body` with a fresh sandbox and always removes it afterwards. */
-async function withSandbox(beads: Parameters<typeof createSandbox>[0], body: (sb: Sandbox) => Promise<void>): Promise<void> {
+async function withSandbox(
+  beads: Parameters<typeof createSandbox>[0],
+  body: (sb: Sandbox) => Promise<void>,
+): Promise<void> {
   const sb = await createSandbox(beads);
   try {
     await body(sb);
@@ -39,7 +59,9 @@ async function withSandbox(beads: Parameters<typeof createSandbox>[0], body: (sb
 
 /** Open issues bd-1, bd-2, … in this order (equal priority, each one second younger). */
 const issues = (...titles: string[]) =>
-  titles.map((title, i) => issue(`bd-${i + 1}`, title, { created_at: `2026-11-01T09:00:0${i}Z`, updated_at: `2026-11-01T09:00:0${i}Z` }));
+  titles.map((title, i) =>
+    issue(`bd-${i + 1}`, title, { created_at: `2026-11-01T09:00:0${i}Z`, updated_at: `2026-11-01T09:00:0${i}Z` }),
+  );
 
 // --- scripted agents ------------------------------------------------------------------------------
 
@@ -65,7 +87,10 @@ echo "summary: changed value.txt"
 
 /** What FAILING prints at iteration `n` for `ids`. */
 function failingOutput(n: number, ids: string): string {
-  const noise = Array.from({ length: 12 }, (_, k) => `noise line ${k + 10}: the agent explains at length what it tried ..........\n`).join('');
+  const noise = Array.from(
+    { length: 12 },
+    (_, k) => `noise line ${k + 10}: the agent explains at length what it tried ..........\n`,
+  ).join('');
   return `EARLY-MARKER iteration ${n}\n${noise}LATE-MARKER iteration ${n} on ${ids}\nwork_remaining: 0\nrequires_continuation: false\nstuck_detected: false\nsummary: changed value.txt\n`;
 }
 
@@ -95,7 +120,9 @@ EOF
 /** An agent that runs `scripts[id]` for the issue it is given (`*` for any other). */
 function perIssue(scripts: Record<string, string>): string {
   // Bodies are not indented: their here-documents end at a line that is exactly EOF.
-  const arms = Object.entries(scripts).map(([id, body]) => `${id === '*' ? '*' : shellQuote(id)})\n${body.trimEnd()}\n;;`);
+  const arms = Object.entries(scripts).map(
+    ([id, body]) => `${id === '*' ? '*' : shellQuote(id)})\n${body.trimEnd()}\n;;`,
+  );
   return `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked.txt"\ncase "$AGENT_LOOP_ISSUE_IDS" in\n${arms.join('\n')}\nesac\n`;
 }
 
@@ -115,7 +142,11 @@ type Recording = { stream: string; exit: number; fixValue?: boolean };
  * line once the plan runs out) and exits with its exit code. Returns the environment that puts
  * it first on PATH.
  */
-async function writeClaude(sb: Sandbox, recordings: Record<string, Recording>, plan: string[]): Promise<NodeJS.ProcessEnv> {
+async function writeClaude(
+  sb: Sandbox,
+  recordings: Record<string, Recording>,
+  plan: string[],
+): Promise<NodeJS.ProcessEnv> {
   const dir = path.join(sb.root, 'claude');
   const bin = path.join(sb.root, 'bin');
   await fs.mkdir(dir, { recursive: true });
@@ -127,7 +158,9 @@ async function writeClaude(sb: Sandbox, recordings: Record<string, Recording>, p
   }
   await fs.writeFile(path.join(dir, 'plan'), `${plan.join('\n')}\n`);
   const file = path.join(bin, 'claude');
-  await fs.writeFile(file, `#!/bin/sh
+  await fs.writeFile(
+    file,
+    `#!/bin/sh
 D=${shellQuote(dir)}
 cat > /dev/null
 n=$(( $(cat "$D/count" 2>/dev/null || echo 0) + 1 ))
@@ -138,7 +171,8 @@ kind=$(sed -n "\${n}p" "$D/plan")
 [ -e "$D/$kind.fix" ] && echo good > value.txt
 cat "$D/$kind.ndjson"
 exit $(cat "$D/$kind.exit")
-`);
+`,
+  );
   await fs.chmod(file, 0o755);
   return { PATH: `${bin}:${sb.env.PATH ?? ''}` };
 }
@@ -164,8 +198,17 @@ function successSaying(text: string): Recording {
 
 /** `run --json --agent claude` with the test gate and beads file of the sandbox, no delay. */
 const claudeArgs = (...extra: string[]) => [
-  'run', '--json', '--agent', 'claude', '--iteration-delay', '0', '--test-command', 'sh check.sh',
-  '--issues-file', './.beads/issues.jsonl', ...extra,
+  'run',
+  '--json',
+  '--agent',
+  'claude',
+  '--iteration-delay',
+  '0',
+  '--test-command',
+  'sh check.sh',
+  '--issues-file',
+  './.beads/issues.jsonl',
+  ...extra,
 ];
 
 // --- reading results ------------------------------------------------------------------------------
@@ -187,7 +230,12 @@ interface LoopJson {
   halt?: { reason: string; message: string };
   parkedBranch?: string;
   rateLimitedUntil?: string;
-  currentCycle?: { issueIds: string[]; rateLimitAttempts: number; timeoutRetries: number; progress: { retries: Record<string, number>; bounces: number } };
+  currentCycle?: {
+    issueIds: string[];
+    rateLimitAttempts: number;
+    timeoutRetries: number;
+    progress: { retries: Record<string, number>; bounces: number };
+  };
   history: Array<{ n: number; outcome: string; issueIds: string[] }>;
 }
 
@@ -196,20 +244,33 @@ const loopOf = (sb: Sandbox, id: string): LoopJson => readCheckpoint(sb, id).sta
 /** What a person does to retry an escalated issue: removes its label from the beads file and commits. */
 async function removeLabel(sb: Sandbox, id: string): Promise<void> {
   const file = path.join(sb.repo, '.beads', 'issues.jsonl');
-  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   for (const line of lines) if (line.id === id) line.labels = (line.labels as string[]).filter((l) => l !== ESCALATED);
   await fs.writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   git(sb, '-c', 'user.name=person', '-c', 'user.email=person@example.invalid', 'commit', '-q', '-am', `retry ${id}`);
 }
 
 /** The beads file with the escalation times taken out. */
-const issuesWithoutTimes = (sb: Sandbox) => JSON.parse(JSON.stringify(readIssues(sb)).replace(RFC3339, '<time>')) as unknown;
+const issuesWithoutTimes = (sb: Sandbox) =>
+  JSON.parse(JSON.stringify(readIssues(sb)).replace(RFC3339, '<time>')) as unknown;
 
 /** What must come out the same whenever the same failure pattern is run. */
-function outcomeOf(r: RunResultJson & Record<string, unknown>, history: Array<{ n: number; outcome: string }> = r.history) {
+function outcomeOf(
+  r: RunResultJson & Record<string, unknown>,
+  history: Array<{ n: number; outcome: string }> = r.history,
+) {
   return {
-    status: r.status, haltReason: r.haltReason, error: r.error, iterations: r.iterations, issuesEscalated: r.issuesEscalated,
-    issuesClosed: r.issuesClosed, failedIterations: r.failedIterations, testFailures: r.testFailures,
+    status: r.status,
+    haltReason: r.haltReason,
+    error: r.error,
+    iterations: r.iterations,
+    issuesEscalated: r.issuesEscalated,
+    issuesClosed: r.issuesClosed,
+    failedIterations: r.failedIterations,
+    testFailures: r.testFailures,
     history: history.map((h) => `${h.n}:${h.outcome}`),
     diagnostic: (r.diagnostic ?? '').replace(UUID, '<checkpoint>').replace(RFC3339, '<time>'),
   };
@@ -224,16 +285,27 @@ async function ac1InOneRun(): Promise<ReturnType<typeof outcomeOf>> {
   return outcome!;
 }
 
-const AC1_ERROR = 'FAILURE LOOP DETECTED: 2 consecutive escalations (issues bd-1, bd-2); last: step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests: 1 target(s) still failing (value_is_good)';
+const AC1_ERROR =
+  'FAILURE LOOP DETECTED: 2 consecutive escalations (issues bd-1, bd-2); last: step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests: 1 target(s) still failing (value_is_good)';
 
 describe('failure loops (seed 002) and retry policies (seed 003) on the built CLI', () => {
   it('AC1/FR1/FR5: two issues whose tests never pass escalate back to back → exit 1, failure_loop after 8 iterations, both labelled and noted', async () => {
     await withSandbox(issues('First', 'Second'), async (sb) => {
-      const r = await runCli(sb, runArgs(await writeAgent(sb, 'failing', perIssue({ '*': FAILING })), '--max-retries-per-step', '3'));
+      const r = await runCli(
+        sb,
+        runArgs(await writeAgent(sb, 'failing', perIssue({ '*': FAILING })), '--max-retries-per-step', '3'),
+      );
       const res = result(r, 1);
       expect(res).toMatchObject({
-        status: 'halted', haltReason: 'failure_loop', error: AC1_ERROR, iterations: 8, testFailures: 8, failedIterations: 0,
-        issuesEscalated: ['bd-1', 'bd-2'], issuesClosed: [], testsPassed: false,
+        status: 'halted',
+        haltReason: 'failure_loop',
+        error: AC1_ERROR,
+        iterations: 8,
+        testFailures: 8,
+        failedIterations: 0,
+        issuesEscalated: ['bd-1', 'bd-2'],
+        issuesClosed: [],
+        testsPassed: false,
       });
       expect(res.error).toMatch(/^FAILURE LOOP DETECTED: 2 consecutive escalations \(issues bd-1, bd-2\)/);
       // 4 attempts per issue (1 + 3 retries of the verify step), every one a test failure.
@@ -241,13 +313,20 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       expect(res.history.map((h) => h.outcome)).toEqual(Array(8).fill('tests_failed'));
 
       const escalated = named(r, 'cycle.escalated');
-      expect(escalated.map((e) => [e.issueIds, e.consecutiveEscalations, e.steps])).toEqual([[['bd-1'], 1, ['verify']], [['bd-2'], 2, ['verify']]]);
+      expect(escalated.map((e) => [e.issueIds, e.consecutiveEscalations, e.steps])).toEqual([
+        [['bd-1'], 1, ['verify']],
+        [['bd-2'], 2, ['verify']],
+      ]);
       expect(named(r, 'run.halted')).toHaveLength(1);
       expect(named(r, 'run.halted')[0]).toMatchObject({ level: 'error', haltReason: 'failure_loop' });
 
       for (const [i, found] of readIssues(sb).entries()) {
         expect(found).toMatchObject({ id: `bd-${i + 1}`, status: 'open', labels: [ESCALATED] });
-        expect(String(found?.notes)).toMatch(new RegExp(`^agent-loop escalated this issue at iteration ${4 * (i + 1)} \\(${RFC3339.source}\\): step verify failed 4 times .*Remove the ${ESCALATED} label`));
+        expect(String(found?.notes)).toMatch(
+          new RegExp(
+            `^agent-loop escalated this issue at iteration ${4 * (i + 1)} \\(${RFC3339.source}\\): step verify failed 4 times .*Remove the ${ESCALATED} label`,
+          ),
+        );
       }
     });
   });
@@ -301,8 +380,13 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       const r = await runCli(sb, runArgs(agent));
       const res = result(r, 1);
       expect(res).toMatchObject({
-        status: 'halted', haltReason: 'all_escalated', error: 'ALL ISSUES ESCALATED: only escalated issues remain (bd-1, bd-3)',
-        iterations: 9, issuesClosed: ['bd-2'], issuesEscalated: ['bd-1', 'bd-3'], completedIterations: [5],
+        status: 'halted',
+        haltReason: 'all_escalated',
+        error: 'ALL ISSUES ESCALATED: only escalated issues remain (bd-1, bd-3)',
+        iterations: 9,
+        issuesClosed: ['bd-2'],
+        issuesEscalated: ['bd-1', 'bd-3'],
+        completedIterations: [5],
       });
       expect(worked(sb)).toEqual([...Array(4).fill('bd-1'), 'bd-2', ...Array(4).fill('bd-3')]);
       expect(named(r, 'cycle.escalated').map((e) => e.consecutiveEscalations)).toEqual([1, 1]);
@@ -310,7 +394,9 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       expect(res.diagnostic).toContain('- Loop type: only escalated issues remain');
       expect(res.diagnostic).toContain('- Escalations: 1 consecutive (limit 2), 2 in this run');
       expect(readIssues(sb).map((i) => [i?.id, i?.status, i?.labels])).toEqual([
-        ['bd-1', 'open', [ESCALATED]], ['bd-2', 'closed', undefined], ['bd-3', 'open', [ESCALATED]],
+        ['bd-1', 'open', [ESCALATED]],
+        ['bd-2', 'closed', undefined],
+        ['bd-3', 'open', [ESCALATED]],
       ]);
       expect(git(sb, 'show', 'main:value.txt')).toBe('good');
     });
@@ -318,32 +404,48 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
 
   it('AC2/FR2: an issue escalated in an earlier run is skipped; when only escalated issues remain the run halts all_escalated; removing the label makes it eligible again', async () => {
     const escalatedBefore = issue('bd-1', 'Escalated before', {
-      created_at: '2026-11-01T09:00:00Z', labels: [ESCALATED], notes: 'agent-loop escalated this issue at iteration 4 (2026-11-01T10:00:00Z): stuck.',
+      created_at: '2026-11-01T09:00:00Z',
+      labels: [ESCALATED],
+      notes: 'agent-loop escalated this issue at iteration 4 (2026-11-01T10:00:00Z): stuck.',
     });
-    await withSandbox([escalatedBefore, issue('bd-2', 'Fresh one', { created_at: '2026-11-01T09:00:01Z' })], async (sb) => {
-      const agent = await writeAgent(sb, 'fixer', perIssue({ '*': FIX_AND_RECORD }));
-      const r1 = await runCli(sb, runArgs(agent));
-      const res1 = result(r1, 1);
-      expect(worked(sb)).toEqual(['bd-2']);
-      expect(res1).toMatchObject({
-        status: 'halted', haltReason: 'all_escalated', error: 'ALL ISSUES ESCALATED: only escalated issues remain (bd-1)',
-        iterations: 1, issuesClosed: ['bd-2'], issuesEscalated: [],
-      });
-      expect(res1.diagnostic?.split('\n')[0]).toBe('# agent-loop halted: ALL ISSUES ESCALATED: only escalated issues remain (bd-1)');
-      expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    await withSandbox(
+      [escalatedBefore, issue('bd-2', 'Fresh one', { created_at: '2026-11-01T09:00:01Z' })],
+      async (sb) => {
+        const agent = await writeAgent(sb, 'fixer', perIssue({ '*': FIX_AND_RECORD }));
+        const r1 = await runCli(sb, runArgs(agent));
+        const res1 = result(r1, 1);
+        expect(worked(sb)).toEqual(['bd-2']);
+        expect(res1).toMatchObject({
+          status: 'halted',
+          haltReason: 'all_escalated',
+          error: 'ALL ISSUES ESCALATED: only escalated issues remain (bd-1)',
+          iterations: 1,
+          issuesClosed: ['bd-2'],
+          issuesEscalated: [],
+        });
+        expect(res1.diagnostic?.split('\n')[0]).toBe(
+          '# agent-loop halted: ALL ISSUES ESCALATED: only escalated issues remain (bd-1)',
+        );
+        expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
 
-      // Again: nothing to work, no agent run.
-      const res2 = result(await runCli(sb, runArgs(agent)), 1);
-      expect(res2).toMatchObject({ haltReason: 'all_escalated', iterations: 1, sliceIterations: 0 });
-      expect(worked(sb)).toEqual(['bd-2']);
+        // Again: nothing to work, no agent run.
+        const res2 = result(await runCli(sb, runArgs(agent)), 1);
+        expect(res2).toMatchObject({ haltReason: 'all_escalated', iterations: 1, sliceIterations: 0 });
+        expect(worked(sb)).toEqual(['bd-2']);
 
-      // A person removes the label (and commits): the next run works bd-1.
-      await removeLabel(sb, 'bd-1');
-      const res3 = result(await runCli(sb, runArgs(agent)), 0);
-      expect(res3).toMatchObject({ status: 'complete', checkpointId: res1.checkpointId, iterations: 2, issuesClosed: ['bd-2', 'bd-1'] });
-      expect(worked(sb)).toEqual(['bd-2', 'bd-1']);
-      expect(readIssues(sb).map((i) => i?.status)).toEqual(['closed', 'closed']);
-    });
+        // A person removes the label (and commits): the next run works bd-1.
+        await removeLabel(sb, 'bd-1');
+        const res3 = result(await runCli(sb, runArgs(agent)), 0);
+        expect(res3).toMatchObject({
+          status: 'complete',
+          checkpointId: res1.checkpointId,
+          iterations: 2,
+          issuesClosed: ['bd-2', 'bd-1'],
+        });
+        expect(worked(sb)).toEqual(['bd-2', 'bd-1']);
+        expect(readIssues(sb).map((i) => i?.status)).toEqual(['closed', 'closed']);
+      },
+    );
   });
 
   it('AC2: an issue escalated by the run being resumed becomes eligible again once a person removes its label, as the halt diagnostic says', async () => {
@@ -358,8 +460,16 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
 
       await removeLabel(sb, 'bd-1');
 
-      const second = result(await runCli(sb, runArgs(await writeAgent(sb, 'fixer', perIssue({ '*': FIX_AND_RECORD })))), 0);
-      expect(second).toMatchObject({ status: 'complete', checkpointId: first.checkpointId, issuesClosed: ['bd-1'], iterations: 5 });
+      const second = result(
+        await runCli(sb, runArgs(await writeAgent(sb, 'fixer', perIssue({ '*': FIX_AND_RECORD })))),
+        0,
+      );
+      expect(second).toMatchObject({
+        status: 'complete',
+        checkpointId: first.checkpointId,
+        issuesClosed: ['bd-1'],
+        iterations: 5,
+      });
       expect(worked(sb)).toEqual([...Array(4).fill('bd-1'), 'bd-1']);
       // Merged into main cleanly: the person's edit (no label) and the escalation note kept, the issue closed.
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
@@ -375,12 +485,22 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
     await withSandbox(issues('Bouncy'), async (sb) => {
       const r = await runCli(sb, runArgs(await writeAgent(sb, 'breaks-suite', BREAKS_SUITE)));
       const res = result(r, 1);
-      expect(res).toMatchObject({ status: 'halted', haltReason: 'bounce_loop', iterations: 4, issuesEscalated: ['bd-1'], testFailures: 0 });
-      expect(res.error).toBe('BOUNCE LOOP DETECTED: 4 step-back transitions in cycle for issue bd-1 (verify→implement, verify→implement, verify→implement, verify→implement)');
+      expect(res).toMatchObject({
+        status: 'halted',
+        haltReason: 'bounce_loop',
+        iterations: 4,
+        issuesEscalated: ['bd-1'],
+        testFailures: 0,
+      });
+      expect(res.error).toBe(
+        'BOUNCE LOOP DETECTED: 4 step-back transitions in cycle for issue bd-1 (verify→implement, verify→implement, verify→implement, verify→implement)',
+      );
       expect(res.history.map((h) => h.outcome)).toEqual(['bounced', 'bounced', 'bounced', 'bounced']);
       expect(res.history[0]?.verdict).toMatchObject({ kind: 'cannot_run' });
       const bounces = named(r, 'step.bounce');
-      expect(bounces.map((e) => [e.iteration, e.from, e.to])).toEqual([1, 2, 3, 4].map((n) => [n, 'verify', 'implement']));
+      expect(bounces.map((e) => [e.iteration, e.from, e.to])).toEqual(
+        [1, 2, 3, 4].map((n) => [n, 'verify', 'implement']),
+      );
       expect(bounces.every((e) => e.level === 'warn')).toBe(true);
       expect(String(bounces[0]?.message)).toContain('the test output can no longer be read per test (exit code 3)');
       expect(named(r, 'cycle.escalated')[0]).toMatchObject({ issueIds: ['bd-1'], bounceLoop: true });
@@ -397,7 +517,12 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       const r = await runCli(sb, runArgs(await writeAgent(sb, 'no-change', NO_CHANGE)));
       const res = result(r, 1);
       expect(res).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 4, testFailures: 4 });
-      expect(res.history.map((h) => h.outcome)).toEqual(['tests_failed', 'tests_failed', 'tests_failed', 'tests_failed']);
+      expect(res.history.map((h) => h.outcome)).toEqual([
+        'tests_failed',
+        'tests_failed',
+        'tests_failed',
+        'tests_failed',
+      ]);
       expect(named(r, 'step.bounce')).toEqual([]);
       expect(res.history[0]?.verdict?.summary).toBe('1 target(s) still failing (value_is_good)');
     });
@@ -423,7 +548,9 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       // The last agent run's output (iteration 8, bd-2): its last 500 characters, no more.
       const output = failingOutput(8, 'bd-2');
       expect(output.length).toBeGreaterThan(600);
-      expect(diagnostic).toContain(`Last 500 characters of agent output:\n\n\`\`\`\n${output.slice(-500).trimEnd()}\n\`\`\`\n`);
+      expect(diagnostic).toContain(
+        `Last 500 characters of agent output:\n\n\`\`\`\n${output.slice(-500).trimEnd()}\n\`\`\`\n`,
+      );
       expect(diagnostic).not.toContain('EARLY-MARKER');
       expect(diagnostic).not.toContain(output.slice(-501));
       expect(diagnostic).toContain('LATE-MARKER iteration 8 on bd-2');
@@ -434,13 +561,19 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
     const discord = await startDiscordServer();
     try {
       await withSandbox(issues('First <@123456789012345678>', 'Second @everyone'), async (sb) => {
-        const r = await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING), '--discord-webhook', discord.url()));
+        const r = await runCli(
+          sb,
+          runArgs(await writeAgent(sb, 'failing', FAILING), '--discord-webhook', discord.url()),
+        );
         const res = result(r, 1);
         expect(res.haltReason).toBe('failure_loop');
         expect(discord.requests).toHaveLength(1);
         expect(discord.requests[0]).toMatchObject({ method: 'POST', status: 200, query: 'wait=true' });
         expect(discord.received).toHaveLength(1);
-        const body = discord.received[0] as { embeds: Array<{ title: string; description: string; fields: Array<{ name: string; value: string }> }>; allowed_mentions: unknown };
+        const body = discord.received[0] as {
+          embeds: Array<{ title: string; description: string; fields: Array<{ name: string; value: string }> }>;
+          allowed_mentions: unknown;
+        };
         expect(body.allowed_mentions).toEqual({ parse: [] });
         expect(discord.messages[0]).toMatchObject({ mentions: [], mention_roles: [], mention_everyone: false });
         expect(body.embeds).toHaveLength(1);
@@ -472,7 +605,9 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
 echo "webhook: ${discord.url()}"
 echo "token alone: ${discord.token}"
 `;
-        const r = await runCli(sb, runArgs(await writeAgent(sb, 'leaky', leaky), '--discord-webhook', discord.url()), { env: { DEPLOY_TOKEN: secret } });
+        const r = await runCli(sb, runArgs(await writeAgent(sb, 'leaky', leaky), '--discord-webhook', discord.url()), {
+          env: { DEPLOY_TOKEN: secret },
+        });
         const res = result(r, 1);
         expect(res.haltReason).toBe('failure_loop');
         expect(discord.received).toHaveLength(1);
@@ -485,7 +620,8 @@ echo "token alone: ${discord.token}"
           // What was sent (the request's own path holds the token, as it must).
           discord: JSON.stringify(discord.requests.map((q) => q.body)),
         };
-        for (const f of readdirSync(path.join(stateDir, 'checkpoints'))) outputs[`checkpoints/${f}`] = readFileSync(path.join(stateDir, 'checkpoints', f), 'utf8');
+        for (const f of readdirSync(path.join(stateDir, 'checkpoints')))
+          outputs[`checkpoints/${f}`] = readFileSync(path.join(stateDir, 'checkpoints', f), 'utf8');
         for (const [where, text] of Object.entries(outputs)) {
           for (const value of [secret, discord.url(), discord.token, encodeURIComponent(discord.url())]) {
             if (text.includes(value)) throw new Error(`${where} holds a secret (${value.slice(0, 8)}…)`);
@@ -509,13 +645,17 @@ echo "token alone: ${discord.token}"
     }
   });
 
-  it('AC4 redaction: a DEPLOY_TOKEN in a crashing agent\'s stderr, quoted in the escalation reason, is masked in the issues\' notes and in git (history and working tree) too', async () => {
+  it("AC4 redaction: a DEPLOY_TOKEN in a crashing agent's stderr, quoted in the escalation reason, is masked in the issues' notes and in git (history and working tree) too", async () => {
     const secret = 'ghp_' + 'Kd82nQ0xVb7Lm3Tz5Rw9Yc1Hs4Gf6Ja8Pe2U';
     await withSandbox(issues('First', 'Second'), async (sb) => {
-      const agent = await writeAgent(sb, 'crashing', `echo "changed $AGENT_LOOP_ITERATION" > value.txt
+      const agent = await writeAgent(
+        sb,
+        'crashing',
+        `echo "changed $AGENT_LOOP_ITERATION" > value.txt
 echo "fatal: could not push with $DEPLOY_TOKEN" >&2
 exit 1
-`);
+`,
+      );
       const r = await runCli(sb, runArgs(agent), { env: { DEPLOY_TOKEN: secret } });
       const res = result(r, 1);
       expect(res).toMatchObject({ haltReason: 'failure_loop', iterations: 8, failedIterations: 8 });
@@ -524,8 +664,10 @@ exit 1
       expect(notes.every((n) => n.includes('fatal: could not push with ***'))).toBe(true);
       const stateDir = path.join(sb.repo, '.git', 'agent-loop');
       const places: Record<string, string> = {
-        stdout: r.stdout, stderr: r.stderr, 'halt.md': readFileSync(path.join(stateDir, 'halt.md'), 'utf8'),
-        'checkpoint': readFileSync(checkpointPath(sb, res.checkpointId), 'utf8'),
+        stdout: r.stdout,
+        stderr: r.stderr,
+        'halt.md': readFileSync(path.join(stateDir, 'halt.md'), 'utf8'),
+        checkpoint: readFileSync(checkpointPath(sb, res.checkpointId), 'utf8'),
         'beads file': readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8'),
         'git history': git(sb, 'log', '--all', '-p', '--format=%H %s%n%b'),
       };
@@ -540,7 +682,10 @@ exit 1
     try {
       discord.failNext(1, '429', 0.2);
       await withSandbox(issues('First', 'Second'), async (sb) => {
-        const r = await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING), '--discord-webhook', discord.url()));
+        const r = await runCli(
+          sb,
+          runArgs(await writeAgent(sb, 'failing', FAILING), '--discord-webhook', discord.url()),
+        );
         expect(result(r, 1)).toMatchObject({ haltReason: 'failure_loop', error: AC1_ERROR });
         expect(discord.requests.map((q) => q.status)).toEqual([429, 200]);
         expect(discord.received).toHaveLength(1);
@@ -552,7 +697,7 @@ exit 1
     }
   });
 
-  it('AC5/FR5: after the halt nothing is reset: checkpoint implementation-failed with its counters, the halting cycle\'s branch checked out with its edits, labels kept; status shows the halt and the counts', async () => {
+  it("AC5/FR5: after the halt nothing is reset: checkpoint implementation-failed with its counters, the halting cycle's branch checked out with its edits, labels kept; status shows the halt and the counts", async () => {
     await withSandbox(issues('First', 'Second'), async (sb) => {
       const initial = git(sb, 'rev-parse', 'main');
       const res = result(await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING))), 1);
@@ -562,11 +707,20 @@ exit 1
       expect(cp.errors).toEqual([AC1_ERROR]);
       const loop = loopOf(sb, res.checkpointId);
       expect(loop).toMatchObject({
-        iteration: 8, consecutiveEscalations: 2, totalEscalations: 2, issuesEscalated: ['bd-1', 'bd-2'],
-        halt: { reason: 'failure_loop', message: AC1_ERROR }, parkedBranch: 'agent-loop/bd-2',
+        iteration: 8,
+        consecutiveEscalations: 2,
+        totalEscalations: 2,
+        issuesEscalated: ['bd-1', 'bd-2'],
+        halt: { reason: 'failure_loop', message: AC1_ERROR },
+        parkedBranch: 'agent-loop/bd-2',
       });
-      expect(loop.escalations.map((e) => [e.issueIds, e.iteration, e.steps])).toEqual([[['bd-1'], 4, ['verify']], [['bd-2'], 8, ['verify']]]);
-      expect(loop.escalations[1]?.reason).toBe('step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests: 1 target(s) still failing (value_is_good)');
+      expect(loop.escalations.map((e) => [e.issueIds, e.iteration, e.steps])).toEqual([
+        [['bd-1'], 4, ['verify']],
+        [['bd-2'], 8, ['verify']],
+      ]);
+      expect(loop.escalations[1]?.reason).toBe(
+        'step verify failed 4 times (retries exhausted: --max-retries-per-step 3); last: tests: 1 target(s) still failing (value_is_good)',
+      );
 
       // The halting escalation moved nothing: its branch, its uncommitted edit, the label in the working tree.
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-2');
@@ -585,10 +739,17 @@ exit 1
       expect(text.stdout).toContain('  escalated:  2 (bd-1, bd-2)');
       const json = await runCli(sb, ['status', '--json']);
       expectExit(json, 0);
-      const listing = JSON.parse(json.stdout) as { resumable: string; checkpoints: Array<{ loop: Record<string, unknown> }> };
+      const listing = JSON.parse(json.stdout) as {
+        resumable: string;
+        checkpoints: Array<{ loop: Record<string, unknown> }>;
+      };
       expect(listing.resumable).toBe(res.checkpointId);
       expect(listing.checkpoints[0]?.loop).toMatchObject({
-        haltReason: 'failure_loop', haltMessage: AC1_ERROR, consecutiveEscalations: 2, totalEscalations: 2, issuesEscalated: ['bd-1', 'bd-2'],
+        haltReason: 'failure_loop',
+        haltMessage: AC1_ERROR,
+        consecutiveEscalations: 2,
+        totalEscalations: 2,
+        issuesEscalated: ['bd-1', 'bd-2'],
       });
       // status reads; it changes nothing.
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-2');
@@ -600,17 +761,34 @@ exit 1
     // bd-1: a crash, then tests failing (escalates); bd-2: fixed (resets the count); bd-3: tests
     // failing (escalates); bd-4: stuck (escalates: 2 in a row → failure_loop).
     const scenario = async () => {
-      let out: { outcome: ReturnType<typeof outcomeOf>; issues: unknown; mainLog: string; commits: string[]; worked: string[] } | undefined;
+      let out:
+        | {
+            outcome: ReturnType<typeof outcomeOf>;
+            issues: unknown;
+            mainLog: string;
+            commits: string[];
+            worked: string[];
+          }
+        | undefined;
       await withSandbox(issues('Crashy', 'Fine', 'Failing', 'Stuck'), async (sb) => {
-        const agent = await writeAgent(sb, 'pattern', perIssue({
-          'bd-1': `if [ "$AGENT_LOOP_ITERATION" = 1 ]; then echo "fatal: simulated crash" >&2; exit 3; fi\n${FAILING}`,
-          'bd-2': FIXER, 'bd-3': FAILING, 'bd-4': STUCK,
-        }));
+        const agent = await writeAgent(
+          sb,
+          'pattern',
+          perIssue({
+            'bd-1': `if [ "$AGENT_LOOP_ITERATION" = 1 ]; then echo "fatal: simulated crash" >&2; exit 3; fi\n${FAILING}`,
+            'bd-2': FIXER,
+            'bd-3': FAILING,
+            'bd-4': STUCK,
+          }),
+        );
         const res = result(await runCli(sb, runArgs(agent)), 1);
         // Git: main's first-parent line, and every commit as a set (commits made in the same second have no order).
         out = {
-          outcome: outcomeOf(res), issues: issuesWithoutTimes(sb), worked: worked(sb),
-          mainLog: git(sb, 'log', '--first-parent', '--format=%s', 'main'), commits: git(sb, 'log', '--all', '--format=%s').split('\n').sort(),
+          outcome: outcomeOf(res),
+          issues: issuesWithoutTimes(sb),
+          worked: worked(sb),
+          mainLog: git(sb, 'log', '--first-parent', '--format=%s', 'main'),
+          commits: git(sb, 'log', '--all', '--format=%s').split('\n').sort(),
         };
       });
       return out!;
@@ -619,13 +797,29 @@ exit 1
     const b = await scenario();
     expect(b).toEqual(a);
     expect(a.outcome).toMatchObject({
-      status: 'halted', haltReason: 'failure_loop', iterations: 11, issuesEscalated: ['bd-1', 'bd-3', 'bd-4'], issuesClosed: ['bd-2'],
-      failedIterations: 1, testFailures: 8,
+      status: 'halted',
+      haltReason: 'failure_loop',
+      iterations: 11,
+      issuesEscalated: ['bd-1', 'bd-3', 'bd-4'],
+      issuesClosed: ['bd-2'],
+      failedIterations: 1,
+      testFailures: 8,
     });
-    expect(a.outcome.error).toMatch(/^FAILURE LOOP DETECTED: 2 consecutive escalations \(issues bd-3, bd-4\); last: stuck/);
+    expect(a.outcome.error).toMatch(
+      /^FAILURE LOOP DETECTED: 2 consecutive escalations \(issues bd-3, bd-4\); last: stuck/,
+    );
     expect(a.outcome.history).toEqual([
-      '1:agent_failed', '2:tests_failed', '3:tests_failed', '4:tests_failed', '5:tests_failed', '6:complete',
-      '7:tests_failed', '8:tests_failed', '9:tests_failed', '10:tests_failed', '11:stuck',
+      '1:agent_failed',
+      '2:tests_failed',
+      '3:tests_failed',
+      '4:tests_failed',
+      '5:tests_failed',
+      '6:complete',
+      '7:tests_failed',
+      '8:tests_failed',
+      '9:tests_failed',
+      '10:tests_failed',
+      '11:stuck',
     ]);
     expect(a.outcome.diagnostic).toContain('- Issues: bd-3 "Failing", bd-4 "Stuck"\n');
     expect(a.outcome.diagnostic).toContain('- Steps involved: verify, implement\n');
@@ -634,10 +828,14 @@ exit 1
 
   it('seed 003 network timeouts: a hanging agent is killed at --agent-timeout-minutes 4 times in a row (3 retries with the same timeout), then the cycle escalates and the next issue is worked', async () => {
     await withSandbox(issues('Hangs', 'Fine'), async (sb) => {
-      const agent = await writeAgent(sb, 'hang', perIssue({
-        'bd-1': 'sleep 300 &\necho $! >> "$NOTES/sleepers.pid"\nwait',
-        '*': FIXER,
-      }));
+      const agent = await writeAgent(
+        sb,
+        'hang',
+        perIssue({
+          'bd-1': 'sleep 300 &\necho $! >> "$NOTES/sleepers.pid"\nwait',
+          '*': FIXER,
+        }),
+      );
       const pids = () => {
         const file = path.join(sb.root, 'sleepers.pid');
         return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : [];
@@ -651,16 +849,30 @@ exit 1
           [1, 2, 3, 4].map((n) => [n, 'transient', 'timeout', 'timed out after 0.01 min']),
         );
         // The same timeout every time: each attempt ran its full 0.6 s.
-        for (const h of res.history.slice(0, 4)) expect((h.agent as unknown as { durationMs: number }).durationMs).toBeGreaterThanOrEqual(600);
+        for (const h of res.history.slice(0, 4))
+          expect((h.agent as unknown as { durationMs: number }).durationMs).toBeGreaterThanOrEqual(600);
         const escalated = named(r, 'cycle.escalated');
         expect(escalated).toHaveLength(1);
         expect(escalated[0]).toMatchObject({ issueIds: ['bd-1'], consecutiveEscalations: 1 });
-        expect(escalated[0]?.reason).toBe('timed out 4 times in a row (3 retries with the same timeout): timed out after 0.01 min');
+        expect(escalated[0]?.reason).toBe(
+          'timed out 4 times in a row (3 retries with the same timeout): timed out after 0.01 min',
+        );
         // Then bd-2 is worked and closed; only the escalated bd-1 is left.
         expect(res).toMatchObject({
-          haltReason: 'all_escalated', iterations: 5, failedIterations: 4, issuesClosed: ['bd-2'], issuesEscalated: ['bd-1'], completedIterations: [5],
+          haltReason: 'all_escalated',
+          iterations: 5,
+          failedIterations: 4,
+          issuesClosed: ['bd-2'],
+          issuesEscalated: ['bd-1'],
+          completedIterations: [5],
         });
-        expect(res.history.map((h) => h.outcome)).toEqual(['agent_failed', 'agent_failed', 'agent_failed', 'agent_failed', 'complete']);
+        expect(res.history.map((h) => h.outcome)).toEqual([
+          'agent_failed',
+          'agent_failed',
+          'agent_failed',
+          'agent_failed',
+          'complete',
+        ]);
         expect(pids()).toHaveLength(4);
         for (const pid of pids()) expect(processGone(pid)).toBe(true);
       } finally {
@@ -673,7 +885,10 @@ exit 1
     await withSandbox(issues('Rate limited'), async (sb) => {
       const recorded = recording('rate-limited-429');
       // The same recording with a one-minute retry delay, so the window is surely open for run 3.
-      const long = { ...recorded, stream: recorded.stream.replace('"retry_delay_ms":1000,', '"retry_delay_ms":60000,') };
+      const long = {
+        ...recorded,
+        stream: recorded.stream.replace('"retry_delay_ms":1000,', '"retry_delay_ms":60000,'),
+      };
       expect(long.stream).not.toBe(recorded.stream);
       const env = await writeClaude(sb, { 429: recorded, long }, ['429', 'long']);
 
@@ -686,7 +901,9 @@ exit 1
       // Not before the 1000 ms Claude Code asked for, counted from when it answered.
       const [firstCall] = claudeCalls(sb);
       expect(Date.parse(until1)).toBeGreaterThanOrEqual((firstCall as number) + 1000);
-      expect(named(r1, 'rate.limited').map((e) => e.message)).toEqual([`Rate limited until ${until1}, past this slice's end: the next run waits or resumes then.`]);
+      expect(named(r1, 'rate.limited').map((e) => e.message)).toEqual([
+        `Rate limited until ${until1}, past this slice's end: the next run waits or resumes then.`,
+      ]);
       expect(readCheckpoint(sb, res1.checkpointId).phase).toBe('beads_integration-complete');
       const cycle1 = loopOf(sb, res1.checkpointId).currentCycle;
       expect(cycle1).toMatchObject({ issueIds: ['bd-1'], rateLimitAttempts: 1, progress: { retries: {}, bounces: 0 } });
@@ -694,18 +911,28 @@ exit 1
       // Run 2: the agent is not run before the window has passed; the 60 s 429 ends this slice too.
       const r2 = await runCli(sb, claudeArgs('--slice-minutes', '0.05'), { env });
       const res2 = result(r2, 0);
-      expect(res2).toMatchObject({ status: 'continuing', checkpointId: res1.checkpointId, iterations: 2, sliceIterations: 1 });
+      expect(res2).toMatchObject({
+        status: 'continuing',
+        checkpointId: res1.checkpointId,
+        iterations: 2,
+        sliceIterations: 1,
+      });
       expect(claudeCalls(sb)).toHaveLength(2);
       expect(claudeCalls(sb)[1]).toBeGreaterThanOrEqual(Date.parse(until1));
       const until2 = loopOf(sb, res1.checkpointId).rateLimitedUntil as string;
       expect(Date.parse(until2)).toBeGreaterThanOrEqual((claudeCalls(sb)[1] as number) + 60_000);
-      expect(loopOf(sb, res1.checkpointId).currentCycle).toMatchObject({ rateLimitAttempts: 2, progress: { retries: {} } });
+      expect(loopOf(sb, res1.checkpointId).currentCycle).toMatchObject({
+        rateLimitAttempts: 2,
+        progress: { retries: {} },
+      });
 
       // Run 3, inside the window: exits 0 at once, no agent run, the window kept.
       const r3 = await runCli(sb, claudeArgs('--slice-minutes', '0.05'), { env });
       const res3 = result(r3, 0);
       expect(res3).toMatchObject({ status: 'continuing', iterations: 2, sliceIterations: 0 });
-      expect(named(r3, 'rate.limited').map((e) => e.message)).toEqual([`Rate limited until ${until2}: nothing to do in this slice; the next run continues.`]);
+      expect(named(r3, 'rate.limited').map((e) => e.message)).toEqual([
+        `Rate limited until ${until2}: nothing to do in this slice; the next run continues.`,
+      ]);
       expect(named(r3, 'iteration.start')).toEqual([]);
       expect(claudeCalls(sb)).toHaveLength(2);
       expect(loopOf(sb, res1.checkpointId).rateLimitedUntil).toBe(until2);
@@ -720,14 +947,28 @@ exit 1
       const env = await writeClaude(sb, { 401: recording('auth-failed-401') }, ['401']);
       const r = await runCli(sb, claudeArgs(), { env });
       const res = result(r, 1);
-      expect(res).toMatchObject({ status: 'halted', haltReason: 'agent_unavailable', iterations: 2, failedIterations: 2, issuesEscalated: [] });
-      expect(res.error).toMatch(/^AGENT UNAVAILABLE: 2 environment failures in a row \(auth\): authentication failed \(HTTP 401\): Invalid API key/);
-      expect(named(r, 'iteration.failed').map((e) => [e.class, e.reason, e.level])).toEqual([['permanent', 'auth', 'error'], ['permanent', 'auth', 'error']]);
+      expect(res).toMatchObject({
+        status: 'halted',
+        haltReason: 'agent_unavailable',
+        iterations: 2,
+        failedIterations: 2,
+        issuesEscalated: [],
+      });
+      expect(res.error).toMatch(
+        /^AGENT UNAVAILABLE: 2 environment failures in a row \(auth\): authentication failed \(HTTP 401\): Invalid API key/,
+      );
+      expect(named(r, 'iteration.failed').map((e) => [e.class, e.reason, e.level])).toEqual([
+        ['permanent', 'auth', 'error'],
+        ['permanent', 'auth', 'error'],
+      ]);
       expect(res.diagnostic).toContain('- Loop type: agent unavailable');
       expect(res.diagnostic).toMatch(/What to do: .*check ANTHROPIC_API_KEY/);
       expect(claudeCalls(sb)).toHaveLength(2);
       expect(named(r, 'cycle.escalated')).toEqual([]);
-      expect(readIssues(sb).map((i) => [i?.status, i?.labels, i?.notes])).toEqual([['open', undefined, undefined], ['open', undefined, undefined]]);
+      expect(readIssues(sb).map((i) => [i?.status, i?.labels, i?.notes])).toEqual([
+        ['open', undefined, undefined],
+        ['open', undefined, undefined],
+      ]);
       expect(loopOf(sb, res.checkpointId)).toMatchObject({ consecutiveEscalations: 0, totalEscalations: 0 });
     });
   });
@@ -735,49 +976,88 @@ exit 1
   // The two tests below mostly wait inside the CLI: a Discord that is down costs the halt its
   // bounded backoff (1 + 2 + 4 + 8 + 8 s), the rate limits 6 s of windows. Concurrent tests start
   // with the file and are awaited here, last, so that waiting overlaps the tests above.
-  it.concurrent('seed 003 rate limits (recorded Claude Code 429 stream): the waits honour retry_delay_ms and back off, rate-limited iterations do not count toward the step (5 of them, no escalation), and the run completes', async () => {
-    await withSandbox(issues('Rate limited'), async (sb) => {
-      const env = await writeClaude(sb, {
-        429: recording('rate-limited-429'),
-        work: successSaying('Still working: looked at check.sh, value.txt next.'),
-        done: { ...recording('success-with-tools'), fixValue: true },
-      }, ['429', '429', 'work', '429', 'work', '429', 'work', '429', 'done']);
-      const r = await runCli(sb, claudeArgs(), { env });
-      const res = result(r, 0);
-      expect(res).toMatchObject({ status: 'complete', iterations: 9, failedIterations: 5, issuesClosed: ['bd-1'], issuesEscalated: [], testFailures: 0 });
-      expect(res.history.map((h) => h.outcome)).toEqual(['agent_failed', 'agent_failed', 'continuing', 'agent_failed', 'continuing', 'agent_failed', 'continuing', 'agent_failed', 'complete']);
-      const failed = named(r, 'iteration.failed');
-      expect(failed.map((e) => [e.reason, e.policy, e.retryAfterMs])).toEqual(Array(5).fill(['rate_limit', 'rate_limit', 1000]));
-      expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: rate limited \(HTTP 429\): API Error: Request rejected \(429\)/);
-      // 1 s from retry_delay_ms, doubled for a second 429 in a row; a successful run starts over.
-      const waits = named(r, 'rate.limited').map((e) => e.waitMs);
-      expect(waits).toEqual([1000, 2000, 1000, 1000, 1000]);
-      const calls = claudeCalls(sb);
-      expect(calls).toHaveLength(9);
-      const after = (i: number) => (calls[i] as number) - (calls[i - 1] as number);
-      expect([after(1), after(2), after(4), after(6), after(8)].map((gap, i) => gap >= (waits[i] as number))).toEqual([true, true, true, true, true]);
-      expect(named(r, 'cycle.escalated')).toEqual([]);
-    });
-  });
+  it.concurrent(
+    'seed 003 rate limits (recorded Claude Code 429 stream): the waits honour retry_delay_ms and back off, rate-limited iterations do not count toward the step (5 of them, no escalation), and the run completes',
+    async () => {
+      await withSandbox(issues('Rate limited'), async (sb) => {
+        const env = await writeClaude(
+          sb,
+          {
+            429: recording('rate-limited-429'),
+            work: successSaying('Still working: looked at check.sh, value.txt next.'),
+            done: { ...recording('success-with-tools'), fixValue: true },
+          },
+          ['429', '429', 'work', '429', 'work', '429', 'work', '429', 'done'],
+        );
+        const r = await runCli(sb, claudeArgs(), { env });
+        const res = result(r, 0);
+        expect(res).toMatchObject({
+          status: 'complete',
+          iterations: 9,
+          failedIterations: 5,
+          issuesClosed: ['bd-1'],
+          issuesEscalated: [],
+          testFailures: 0,
+        });
+        expect(res.history.map((h) => h.outcome)).toEqual([
+          'agent_failed',
+          'agent_failed',
+          'continuing',
+          'agent_failed',
+          'continuing',
+          'agent_failed',
+          'continuing',
+          'agent_failed',
+          'complete',
+        ]);
+        const failed = named(r, 'iteration.failed');
+        expect(failed.map((e) => [e.reason, e.policy, e.retryAfterMs])).toEqual(
+          Array(5).fill(['rate_limit', 'rate_limit', 1000]),
+        );
+        expect(failed[0]?.message).toMatch(
+          /^Claude iteration 1 failed: rate limited \(HTTP 429\): API Error: Request rejected \(429\)/,
+        );
+        // 1 s from retry_delay_ms, doubled for a second 429 in a row; a successful run starts over.
+        const waits = named(r, 'rate.limited').map((e) => e.waitMs);
+        expect(waits).toEqual([1000, 2000, 1000, 1000, 1000]);
+        const calls = claudeCalls(sb);
+        expect(calls).toHaveLength(9);
+        const after = (i: number) => (calls[i] as number) - (calls[i - 1] as number);
+        expect([after(1), after(2), after(4), after(6), after(8)].map((gap, i) => gap >= (waits[i] as number))).toEqual(
+          [true, true, true, true, true],
+        );
+        expect(named(r, 'cycle.escalated')).toEqual([]);
+      });
+    },
+  );
 
-  it.concurrent('AC4: a Discord that is down (server closed) gives a discord.failed warning; the outcome and exit code are those of the run without Discord', async () => {
-    const discord = await startDiscordServer();
-    const url = discord.url();
-    await discord.close();
-    await withSandbox(issues('First', 'Second'), async (sb) => {
-      const r = await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING), '--discord-webhook', url));
-      const res = result(r, 1);
-      expect(res).toMatchObject({ status: 'halted', haltReason: 'failure_loop', error: AC1_ERROR, iterations: 8, issuesEscalated: ['bd-1', 'bd-2'] });
-      const failed = named(r, 'discord.failed');
-      expect(failed).toHaveLength(1);
-      expect(failed[0]).toMatchObject({ level: 'warn' });
-      expect(failed[0]?.message).toMatch(/^Could not post the halt diagnostic to the Discord webhook: network error/);
-      expect(named(r, 'discord.posted')).toEqual([]);
-      expect(r.stdout + r.stderr).not.toContain(url);
-      expect(r.stdout + r.stderr).not.toContain(discord.token);
-      // The halt itself is complete: halt.md, checkpoint, labels.
-      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(res.diagnostic);
-      expect(readCheckpoint(sb, res.checkpointId).phase).toBe('implementation-failed');
-    });
-  });
+  it.concurrent(
+    'AC4: a Discord that is down (server closed) gives a discord.failed warning; the outcome and exit code are those of the run without Discord',
+    async () => {
+      const discord = await startDiscordServer();
+      const url = discord.url();
+      await discord.close();
+      await withSandbox(issues('First', 'Second'), async (sb) => {
+        const r = await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING), '--discord-webhook', url));
+        const res = result(r, 1);
+        expect(res).toMatchObject({
+          status: 'halted',
+          haltReason: 'failure_loop',
+          error: AC1_ERROR,
+          iterations: 8,
+          issuesEscalated: ['bd-1', 'bd-2'],
+        });
+        const failed = named(r, 'discord.failed');
+        expect(failed).toHaveLength(1);
+        expect(failed[0]).toMatchObject({ level: 'warn' });
+        expect(failed[0]?.message).toMatch(/^Could not post the halt diagnostic to the Discord webhook: network error/);
+        expect(named(r, 'discord.posted')).toEqual([]);
+        expect(r.stdout + r.stderr).not.toContain(url);
+        expect(r.stdout + r.stderr).not.toContain(discord.token);
+        // The halt itself is complete: halt.md, checkpoint, labels.
+        expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(res.diagnostic);
+        expect(readCheckpoint(sb, res.checkpointId).phase).toBe('implementation-failed');
+      });
+    },
+  );
 });

@@ -31,8 +31,15 @@ export interface IssueLine {
 /** One open beads issue as beads writes it. */
 export function issue(id: string, title: string, extra: Record<string, unknown> = {}): IssueLine {
   return {
-    id, title, description: `${title}: value_is_good in check.sh fails`, status: 'open', priority: 1, issue_type: 'bug',
-    created_at: '2026-11-01T09:00:00Z', updated_at: '2026-11-01T09:00:00Z', ...extra,
+    id,
+    title,
+    description: `${title}: value_is_good in check.sh fails`,
+    status: 'open',
+    priority: 1,
+    issue_type: 'bug',
+    created_at: '2026-11-01T09:00:00Z',
+    updated_at: '2026-11-01T09:00:00Z',
+    ...extra,
   };
 }
 
@@ -55,14 +62,19 @@ ${afterFailure}
 exit 1
 `;
 }
-export const CHECK_SCRIPT = valueCheckScript("value.txt is '$v', expected 'good'", `echo "ASSERTION FAILED: value.txt is '$v', expected 'good'"`);
+export const CHECK_SCRIPT = valueCheckScript(
+  "value.txt is '$v', expected 'good'",
+  `echo "ASSERTION FAILED: value.txt is '$v', expected 'good'"`,
+);
 export const TEST_COMMAND = 'sh check.sh';
 
 /**
  * A temporary directory holding a git repository on `main` with one commit: check.sh, value.txt
  * ("bad": the test fails) and `.beads/issues.jsonl` (the given lines, or raw text).
  */
-export async function createSandbox(beads: IssueLine[] | string = [issue('bd-1', 'Make the value good')]): Promise<Sandbox> {
+export async function createSandbox(
+  beads: IssueLine[] | string = [issue('bd-1', 'Make the value good')],
+): Promise<Sandbox> {
   // The real path: the CLI sees process.cwd() resolved, and its messages name paths under it.
   const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-e2e-')));
   const repo = path.join(root, 'repo');
@@ -80,24 +92,43 @@ export async function createSandbox(beads: IssueLine[] | string = [issue('bd-1',
     GIT_CONFIG_GLOBAL: '/dev/null',
   };
   const sandbox: Sandbox = {
-    root, repo, env,
+    root,
+    repo,
+    env,
     cleanup: () => fs.rm(root, { recursive: true, force: true }),
   };
   git(sandbox, 'init', '-q', '-b', 'main');
   git(sandbox, 'add', '-A');
-  git(sandbox, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'initial: value is bad');
+  git(
+    sandbox,
+    '-c',
+    'user.name=e2e',
+    '-c',
+    'user.email=e2e@example.invalid',
+    'commit',
+    '-q',
+    '-m',
+    'initial: value is bad',
+  );
   return sandbox;
 }
 
 /** Runs git in the sandbox's repository; returns stdout without trailing whitespace (leading kept: porcelain), throws on failure. */
 export function git(sandbox: Sandbox, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: sandbox.repo, env: sandbox.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
+  return execFileSync('git', args, {
+    cwd: sandbox.repo,
+    env: sandbox.env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trimEnd();
 }
 
 /** Whether the (bare) repository at `gitDir` has the branch. */
 export function hasBranch(gitDir: string, branch: string): boolean {
   try {
-    execFileSync('git', ['--git-dir', gitDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { stdio: 'ignore' });
+    execFileSync('git', ['--git-dir', gitDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], {
+      stdio: 'ignore',
+    });
     return true;
   } catch {
     return false;
@@ -139,7 +170,11 @@ export interface CliResult {
 }
 
 /** Runs the built CLI in the sandbox's repository (or `cwd`) and waits for it to exit. */
-export function runCli(sandbox: Sandbox, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; cli?: string } = {}): Promise<CliResult> {
+export function runCli(
+  sandbox: Sandbox,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; cli?: string } = {},
+): Promise<CliResult> {
   const cli = opts.cli ?? CLI;
   if (!existsSync(cli)) throw new Error(`${cli} is missing: build it with \`node scripts/bundle.mjs\``);
   return new Promise((resolve, reject) => {
@@ -154,7 +189,12 @@ export function runCli(sandbox: Sandbox, args: string[], opts: { env?: NodeJS.Pr
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      });
     });
   });
 }
@@ -165,8 +205,18 @@ export function runCli(sandbox: Sandbox, args: string[], opts: { env?: NodeJS.Pr
  */
 export function runArgs(agentCommand: string, ...extra: string[]): string[] {
   return [
-    'run', '--json', '--agent', 'command', '--agent-command', agentCommand,
-    '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl',
+    'run',
+    '--json',
+    '--agent',
+    'command',
+    '--agent-command',
+    agentCommand,
+    '--iteration-delay',
+    '0',
+    '--test-command',
+    TEST_COMMAND,
+    '--issues-file',
+    './.beads/issues.jsonl',
     ...extra,
   ];
 }
@@ -261,7 +311,10 @@ export function processGone(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) S ...": the state follows the last ')', since comm may contain anything.
-    const state = stat.slice(stat.lastIndexOf(')') + 1).trim().split(/\s+/)[0];
+    const state = stat
+      .slice(stat.lastIndexOf(')') + 1)
+      .trim()
+      .split(/\s+/)[0];
     return state === 'Z' || state === 'X';
   } catch {
     return true;

@@ -16,22 +16,50 @@ afterEach(async () => {
 });
 
 /** The CLI, killed after 20 s if it hangs (then `timedOut`). */
-function runBounded(sandbox: Sandbox, args: string[], env: NodeJS.ProcessEnv = {}, moreArgs: string[] = []): Promise<CliResult & { timedOut: boolean }> {
+function runBounded(
+  sandbox: Sandbox,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  moreArgs: string[] = [],
+): Promise<CliResult & { timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, ...moreArgs], { cwd: sandbox.repo, env: { ...sandbox.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args, ...moreArgs], {
+      cwd: sandbox.repo,
+      env: { ...sandbox.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, 20_000);
-    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr, timedOut }); });
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, 20_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
   });
 }
 
 /** `run` with the scripted agent and the given issues file (none: the environment's, or the default). */
 const issuesArgs = (agent: string, issuesFile?: string) => [
-  'run', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', 'sh check.sh', ...(issuesFile ? ['--issues-file', issuesFile] : []),
+  'run',
+  '--agent',
+  'command',
+  '--agent-command',
+  agent,
+  '--iteration-delay',
+  '0',
+  '--test-command',
+  'sh check.sh',
+  ...(issuesFile ? ['--issues-file', issuesFile] : []),
 ];
 
 async function sandboxWithFifo(name: string): Promise<{ sandbox: Sandbox; fifo: string; agent: string }> {

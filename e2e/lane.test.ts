@@ -8,7 +8,19 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox, CLI, DONE_REPORT, createSandbox, explain, git, issue, lastResult, runArgs, runCli, writeAgent } from './helpers.js';
+import {
+  type Sandbox,
+  CLI,
+  DONE_REPORT,
+  createSandbox,
+  explain,
+  git,
+  issue,
+  lastResult,
+  runArgs,
+  runCli,
+  writeAgent,
+} from './helpers.js';
 import { waitFor } from './crashHelpers.js';
 
 const sandboxes: Sandbox[] = [];
@@ -30,24 +42,39 @@ fs.writeFileSync(f, fs.readFileSync(f, "utf8").split("\\n").map((l) => { if (!l)
 '`;
 
 describe('record before act (issue 11)', () => {
-  it('a SIGKILL during a cycle\'s first agent run, after the agent closed its issue: the next run resumes that cycle, and each issue\'s commit holds only its own work', async () => {
+  it("a SIGKILL during a cycle's first agent run, after the agent closed its issue: the next run resumes that cycle, and each issue's commit holds only its own work", async () => {
     const sandbox = await sandboxWith([issue('bd-1', 'First'), issue('bd-2', 'Second')]);
-    const hanging = await writeAgent(sandbox, 'hanging', `echo "fix for $AGENT_LOOP_ISSUE_IDS" > "fix-$AGENT_LOOP_ISSUE_IDS.txt"
+    const hanging = await writeAgent(
+      sandbox,
+      'hanging',
+      `echo "fix for $AGENT_LOOP_ISSUE_IDS" > "fix-$AGENT_LOOP_ISSUE_IDS.txt"
 echo good > value.txt
 ${CLOSE_ISSUE}
 touch "$NOTES/started"
-exec sleep 300`);
-    const child = spawn(process.execPath, [CLI, ...runArgs(hanging)], { cwd: sandbox.repo, env: sandbox.env, stdio: 'ignore' });
+exec sleep 300`,
+    );
+    const child = spawn(process.execPath, [CLI, ...runArgs(hanging)], {
+      cwd: sandbox.repo,
+      env: sandbox.env,
+      stdio: 'ignore',
+    });
     const closed = new Promise((resolve) => child.on('close', resolve));
     await waitFor('the agent to close bd-1', () => existsSync(path.join(sandbox.root, 'started')));
     child.kill('SIGKILL');
     await closed;
 
-    const agent = await writeAgent(sandbox, 'agent', `echo "fix for $AGENT_LOOP_ISSUE_IDS" > "fix-$AGENT_LOOP_ISSUE_IDS.txt"\necho good > value.txt\n${DONE_REPORT}`);
+    const agent = await writeAgent(
+      sandbox,
+      'agent',
+      `echo "fix for $AGENT_LOOP_ISSUE_IDS" > "fix-$AGENT_LOOP_ISSUE_IDS.txt"\necho good > value.txt\n${DONE_REPORT}`,
+    );
     const r = await runCli(sandbox, runArgs(agent));
     expect(r.code).toBe(0);
     expect(lastResult(r.stdout).status).toBe('complete');
-    const files = (subject: string) => git(sandbox, 'log', 'main', '--format=', '--name-only', `--grep=^agent-loop: ${subject}`).split('\n').filter(Boolean);
+    const files = (subject: string) =>
+      git(sandbox, 'log', 'main', '--format=', '--name-only', `--grep=^agent-loop: ${subject}`)
+        .split('\n')
+        .filter(Boolean);
     expect(files('bd-1')).toContain('fix-bd-1.txt');
     expect(files('bd-2')).toContain('fix-bd-2.txt');
     expect(files('bd-2')).not.toContain('fix-bd-1.txt');
@@ -57,33 +84,50 @@ exec sleep 300`);
 const MOVES: Array<[string, string, RegExp]> = [
   ['switches to another branch', 'git checkout -q -b other', /HEAD was on agent-loop\/bd-1 and is now on other/],
   ['detaches HEAD', 'git checkout -q --detach', /HEAD was on agent-loop\/bd-1 and is now detached at [0-9a-f]{12}/],
-  ['moves main (git branch -f main)', 'git -c user.name=a -c user.email=a@b commit -q --allow-empty -m sneaky && git branch -f main HEAD', /the base branch main was at [0-9a-f]{12} and is now at [0-9a-f]{12}/],
-  ['commits on main', 'git stash -q -u && git checkout -q main && echo x > sneaky.txt && git add sneaky.txt && git -c user.name=a -c user.email=a@b commit -q -m sneaky && git checkout -q agent-loop/bd-1 && git stash pop -q', /the base branch main was at/],
+  [
+    'moves main (git branch -f main)',
+    'git -c user.name=a -c user.email=a@b commit -q --allow-empty -m sneaky && git branch -f main HEAD',
+    /the base branch main was at [0-9a-f]{12} and is now at [0-9a-f]{12}/,
+  ],
+  [
+    'commits on main',
+    'git stash -q -u && git checkout -q main && echo x > sneaky.txt && git add sneaky.txt && git -c user.name=a -c user.email=a@b commit -q -m sneaky && git checkout -q agent-loop/bd-1 && git stash pop -q',
+    /the base branch main was at/,
+  ],
 ];
 
 describe('the agent stays in its lane (issue 11)', () => {
-  it.each(MOVES)('an agent that %s: halted repository_moved, exit 1, main not merged into', async (_name, move, what) => {
-    const sandbox = await sandboxWith([issue('bd-1', 'First')]);
-    const before = git(sandbox, 'rev-parse', 'main');
-    const agent = await writeAgent(sandbox, 'mover', `echo good > value.txt\n${move}\n${DONE_REPORT}`);
-    const r = await runCli(sandbox, runArgs(agent));
-    expect(r.code).toBe(1);
-    const result = lastResult(r.stdout);
-    expect(result.haltReason).toBe('repository_moved');
-    expect(result.error).toMatch(what);
-    expect(git(sandbox, 'log', '--all', '--format=%s')).not.toMatch(/^Merge agent-loop\/bd-1/m);
-    if (!/main/.test(move)) expect(git(sandbox, 'rev-parse', 'main')).toBe(before);
-  });
+  it.each(MOVES)(
+    'an agent that %s: halted repository_moved, exit 1, main not merged into',
+    async (_name, move, what) => {
+      const sandbox = await sandboxWith([issue('bd-1', 'First')]);
+      const before = git(sandbox, 'rev-parse', 'main');
+      const agent = await writeAgent(sandbox, 'mover', `echo good > value.txt\n${move}\n${DONE_REPORT}`);
+      const r = await runCli(sandbox, runArgs(agent));
+      expect(r.code).toBe(1);
+      const result = lastResult(r.stdout);
+      expect(result.haltReason).toBe('repository_moved');
+      expect(result.error).toMatch(what);
+      expect(git(sandbox, 'log', '--all', '--format=%s')).not.toMatch(/^Merge agent-loop\/bd-1/m);
+      if (!/main/.test(move)) expect(git(sandbox, 'rev-parse', 'main')).toBe(before);
+    },
+  );
 
   it('an agent that switches branches and whose work is rejected (no commit follows): halted repository_moved right after that agent run, its work not judged, nothing closed', async () => {
     // Found on a real project: the move went unseen because the cycle ended in a halt that commits nothing.
     const sandbox = await sandboxWith([issue('bd-1', 'First')]);
-    const agent = await writeAgent(sandbox, 'mover', `if [ "$AGENT_LOOP_ITERATION" = 2 ]; then git checkout -q -b sneaky; fi\n${DONE_REPORT}`);
+    const agent = await writeAgent(
+      sandbox,
+      'mover',
+      `if [ "$AGENT_LOOP_ITERATION" = 2 ]; then git checkout -q -b sneaky; fi\n${DONE_REPORT}`,
+    );
     const r = await runCli(sandbox, runArgs(agent));
     expect(r.code).toBe(1);
     const result = lastResult(r.stdout);
     expect(result).toMatchObject({ haltReason: 'repository_moved', iterations: 2 });
-    expect(result.error).toMatch(/before it would judge the work of iteration 2: HEAD was on agent-loop\/bd-1 and is now on sneaky/);
+    expect(result.error).toMatch(
+      /before it would judge the work of iteration 2: HEAD was on agent-loop\/bd-1 and is now on sneaky/,
+    );
     expect(result.history.map((h) => h.outcome)).toEqual(['tests_failed', 'repository_moved']);
     // Its work was not judged: nothing closed, the issue still open in the file the run started from.
     expect(result.issuesClosed).toEqual([]);
@@ -91,7 +135,11 @@ describe('the agent stays in its lane (issue 11)', () => {
 
   it('an agent that leaves the issues file unreadable: halted source_unreadable, not "the work is done"', async () => {
     const sandbox = await sandboxWith([issue('bd-1', 'First')]);
-    const agent = await writeAgent(sandbox, 'garbler', `echo good > value.txt\nprintf 'not json\\n{{{\\n' > .beads/issues.jsonl\n${DONE_REPORT}`);
+    const agent = await writeAgent(
+      sandbox,
+      'garbler',
+      `echo good > value.txt\nprintf 'not json\\n{{{\\n' > .beads/issues.jsonl\n${DONE_REPORT}`,
+    );
     const r = await runCli(sandbox, runArgs(agent));
     expect(explain(r)).not.toContain('No ready issues left');
     expect(r.code).toBe(1);
@@ -112,17 +160,21 @@ describe('commit hygiene (issue 11)', () => {
     expect(lastResult(r.stdout).iterations).toBe(1);
     const log = git(sandbox, 'log', 'main', '--format=%B');
     expect(log).not.toContain(token);
-    for (const c of ["\u0000", "\r", "\u001b"]) expect(log).not.toContain(c);
+    for (const c of ['\u0000', '\r', '\u001b']) expect(log).not.toContain(c);
     expect(log).not.toMatch(/^::/m);
     expect(log).toContain('agent-loop: bd-1 Fix the value red ::error ::forged ghp_***');
   });
 
   it('an agent that deletes the exclude line and stages the in-tree state directory: nothing of it is committed', async () => {
     const sandbox = await sandboxWith([issue('bd-1', 'First')]);
-    const agent = await writeAgent(sandbox, 'agent', `echo good > value.txt
+    const agent = await writeAgent(
+      sandbox,
+      'agent',
+      `echo good > value.txt
 sed -i '/agent-loop/d' .git/info/exclude
 git add -f .agent-loop 2>/dev/null
-${DONE_REPORT}`);
+${DONE_REPORT}`,
+    );
     const r = await runCli(sandbox, runArgs(agent, '--state-dir', '.agent-loop'));
     expect(r.code).toBe(0);
     expect(git(sandbox, 'log', '--all', '--format=', '--name-only')).not.toContain('.agent-loop/');
@@ -130,7 +182,11 @@ ${DONE_REPORT}`);
 
   it('an agent that writes a token into a file: nothing is committed, halted secret_in_change naming the file, never the token', async () => {
     const sandbox = await sandboxWith([issue('bd-1', 'First')]);
-    const agent = await writeAgent(sandbox, 'leaker', `echo good > value.txt\necho 'token = "${token}"' > config.txt\n${DONE_REPORT}`);
+    const agent = await writeAgent(
+      sandbox,
+      'leaker',
+      `echo good > value.txt\necho 'token = "${token}"' > config.txt\n${DONE_REPORT}`,
+    );
     const r = await runCli(sandbox, runArgs(agent));
     expect(r.code).toBe(1);
     const result = lastResult(r.stdout);
@@ -140,10 +196,14 @@ ${DONE_REPORT}`);
     expect(git(sandbox, 'log', '--all', '--format=', '--name-only')).not.toContain('config.txt');
   });
 
-  it('a declared secret\'s value in a file is refused too', async () => {
+  it("a declared secret's value in a file is refused too", async () => {
     const sandbox = await sandboxWith([issue('bd-1', 'First')]);
     const secret = 'my-deploy-key-0123456789';
-    const agent = await writeAgent(sandbox, 'leaker', `echo good > value.txt\necho "$DEPLOY_TOKEN" > notes.txt\n${DONE_REPORT}`);
+    const agent = await writeAgent(
+      sandbox,
+      'leaker',
+      `echo good > value.txt\necho "$DEPLOY_TOKEN" > notes.txt\n${DONE_REPORT}`,
+    );
     const r = await runCli(sandbox, runArgs(agent), { env: { DEPLOY_TOKEN: secret } });
     expect(r.code).toBe(1);
     expect(lastResult(r.stdout).haltReason).toBe('secret_in_change');

@@ -8,7 +8,20 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Sandbox, CLI, DONE_REPORT, createSandbox, explain, expectExit, lastResult, processGone, readCheckpoint, runArgs, runCli, writeAgent } from './helpers.js';
+import {
+  type Sandbox,
+  CLI,
+  DONE_REPORT,
+  createSandbox,
+  explain,
+  expectExit,
+  lastResult,
+  processGone,
+  readCheckpoint,
+  runArgs,
+  runCli,
+  writeAgent,
+} from './helpers.js';
 import { waitFor } from './crashHelpers.js';
 
 const sandboxes: Sandbox[] = [];
@@ -24,14 +37,24 @@ echo good > value.txt
 ${DONE_REPORT}`;
 
 function startCli(sandbox: Sandbox, args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: sandbox.repo, env: sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: sandbox.repo,
+    env: sandbox.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
   });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string; signal: NodeJS.Signals | null }>(
+    (resolve) => {
+      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    },
+  );
   return { child, done };
 }
 
@@ -41,13 +64,23 @@ describe('one run at a time (issue 11)', () => {
     sandboxes.push(sandbox);
     const agent = await writeAgent(sandbox, 'gated', GATED);
     const first = startCli(sandbox, runArgs(agent));
-    await waitFor('the first run\'s agent', () => existsSync(path.join(sandbox.root, 'started')));
+    await waitFor("the first run's agent", () => existsSync(path.join(sandbox.root, 'started')));
 
     const second = await runCli(sandbox, runArgs(agent));
     expectExit(second, 2);
     expect(second.stderr).toContain('another run holds the lock');
     expect(second.stderr).toContain(`agent-loop pid ${first.child.pid} on ${os.hostname()}`);
-    const plan = await runCli(sandbox, ['plan', '--goal', 'x', '--agent', 'command', '--agent-command', agent, '--test-command', 'true']);
+    const plan = await runCli(sandbox, [
+      'plan',
+      '--goal',
+      'x',
+      '--agent',
+      'command',
+      '--agent-command',
+      agent,
+      '--test-command',
+      'true',
+    ]);
     expectExit(plan, 2);
     expect(plan.stderr).toContain(`pid ${first.child.pid}`);
     const cleanup = await runCli(sandbox, ['cleanup', '--all']);
@@ -70,7 +103,16 @@ describe('one run at a time (issue 11)', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const pid = Number(dead.stdout);
     const lockFile = path.join(sandbox.repo, '.git', 'agent-loop.lock');
-    await fs.writeFile(lockFile, JSON.stringify({ pid, host: os.hostname(), startedAt: '2026-11-01T00:00:00.000Z', command: 'agent-loop run', cwd: sandbox.repo }));
+    await fs.writeFile(
+      lockFile,
+      JSON.stringify({
+        pid,
+        host: os.hostname(),
+        startedAt: '2026-11-01T00:00:00.000Z',
+        command: 'agent-loop run',
+        cwd: sandbox.repo,
+      }),
+    );
     const agent = await writeAgent(sandbox, 'agent', `echo good > value.txt\n${DONE_REPORT}`);
     const r = await runCli(sandbox, runArgs(agent));
     expect(r.code).toBe(0);
@@ -81,7 +123,11 @@ describe('one run at a time (issue 11)', () => {
   it('two runs started at the same moment: one works, the other is refused; invocations equal recorded iterations', async () => {
     const sandbox = await createSandbox();
     sandboxes.push(sandbox);
-    const agent = await writeAgent(sandbox, 'agent', `echo "$$" >> "$NOTES/invocations"\necho good > value.txt\n${DONE_REPORT}`);
+    const agent = await writeAgent(
+      sandbox,
+      'agent',
+      `echo "$$" >> "$NOTES/invocations"\necho good > value.txt\n${DONE_REPORT}`,
+    );
     const [a, b] = [startCli(sandbox, runArgs(agent)), startCli(sandbox, runArgs(agent))];
     const results = await Promise.all([a.done, b.done]);
     const codes = results.map((r) => r.code).sort();
@@ -92,28 +138,36 @@ describe('one run at a time (issue 11)', () => {
   });
 });
 
-describe('a killed run\'s agent (issue 11)', () => {
+describe("a killed run's agent (issue 11)", () => {
   it('the next run ends the process group a SIGKILLed engine left behind, before it starts anything', async () => {
     const sandbox = await createSandbox();
     sandboxes.push(sandbox);
-    const lingering = await writeAgent(sandbox, 'lingering', `sleep 300 &
+    const lingering = await writeAgent(
+      sandbox,
+      'lingering',
+      `sleep 300 &
 echo $! > "$NOTES/child.pid"
 touch "$NOTES/started"
-wait`);
+wait`,
+    );
     const first = startCli(sandbox, runArgs(lingering));
-    await waitFor('the agent\'s child', () => existsSync(path.join(sandbox.root, 'started')));
+    await waitFor("the agent's child", () => existsSync(path.join(sandbox.root, 'started')));
     // The engine records the group synchronously after spawn() returns, but under load the agent's
     // shell can reach its first lines before the engine's thread runs again: wait for the record.
     const records = path.join(sandbox.repo, '.git', 'agent-loop', 'run', 'processes');
-    await waitFor('the agent\'s process record', () => existsSync(records) && readdirSync(records).length > 0);
+    await waitFor("the agent's process record", () => existsSync(records) && readdirSync(records).length > 0);
     const child = Number(readFileSync(path.join(sandbox.root, 'child.pid'), 'utf8'));
     first.child.kill('SIGKILL');
     await first.done;
     expect(processGone(child)).toBe(false); // the engine died; its agent did not
 
-    const agent = await writeAgent(sandbox, 'agent', `if [ -d /proc/${child} ] && ! grep -q '^State:.*Z' /proc/${child}/status; then echo alive; else echo gone; fi > "$NOTES/order"
+    const agent = await writeAgent(
+      sandbox,
+      'agent',
+      `if [ -d /proc/${child} ] && ! grep -q '^State:.*Z' /proc/${child}/status; then echo alive; else echo gone; fi > "$NOTES/order"
 echo good > value.txt
-${DONE_REPORT}`);
+${DONE_REPORT}`,
+    );
     const r = await runCli(sandbox, runArgs(agent));
     expect(explain(r)).toContain("Ended the agent's process group");
     expect(processGone(child)).toBe(true);

@@ -11,7 +11,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type * as StoreModule from '../src/persist/stateStore.js';
-import { startActionsServices, type ActionsServices, type ActionsServicesOptions, type RunRef } from './support/actionsServices.js';
+import {
+  startActionsServices,
+  type ActionsServices,
+  type ActionsServicesOptions,
+  type RunRef,
+} from './support/actionsServices.js';
 
 type Store = typeof StoreModule;
 
@@ -74,7 +79,10 @@ function job(runId: number, attempt = 1) {
   const deps = () => {
     useRun({ runId, attempt });
     return {
-      stateDir, scope, runId, attempt,
+      stateDir,
+      scope,
+      runId,
+      attempt,
       cache: store.actionsCache(),
       artifacts: store.actionsArtifacts({ token: services.githubToken, repository: services.repository }),
       log: { info: (m: string) => log.info.push(m), warning: (m: string) => log.warning.push(m) },
@@ -88,14 +96,18 @@ function job(runId: number, attempt = 1) {
       await fs.rm(stateDir, { recursive: true, force: true });
     },
     restore: (extra: { fresh?: boolean; checkpointId?: string } = {}) => store.restoreState({ ...deps(), ...extra }),
-    save: (restoredGeneration?: number) => store.saveState({ ...deps(), ...(restoredGeneration === undefined ? {} : { restoredGeneration }) }),
+    save: (restoredGeneration?: number) =>
+      store.saveState({ ...deps(), ...(restoredGeneration === undefined ? {} : { restoredGeneration }) }),
     async writeCheckpoint(id: string, iteration: number) {
       await fs.mkdir(path.join(stateDir, 'checkpoints'), { recursive: true });
       await fs.writeFile(path.join(stateDir, 'checkpoints', `${id}.json`), JSON.stringify({ id, iteration }));
     },
     async readCheckpoint(id: string): Promise<{ id: string; iteration: number } | undefined> {
       try {
-        return JSON.parse(await fs.readFile(path.join(stateDir, 'checkpoints', `${id}.json`), 'utf8')) as { id: string; iteration: number };
+        return JSON.parse(await fs.readFile(path.join(stateDir, 'checkpoints', `${id}.json`), 'utf8')) as {
+          id: string;
+          iteration: number;
+        };
       } catch {
         return undefined;
       }
@@ -125,7 +137,9 @@ describe('state store with the real clients against the emulated services', () =
     expect(one.saved.artifactId).toEqual(expect.any(Number));
     expect(one.j.log.warning).toEqual([one.restored.message]); // the fresh start, and nothing about saving
     expect(services.caches().map((c) => c.key)).toEqual([`agent-loop-${one.j.scope}-101-1`]);
-    expect(services.artifacts()).toEqual([expect.objectContaining({ name: `agent-loop-checkpoint-${one.j.scope}`, runId: 101, expired: false })]);
+    expect(services.artifacts()).toEqual([
+      expect.objectContaining({ name: `agent-loop-checkpoint-${one.j.scope}`, runId: 101, expired: false }),
+    ]);
     const expiry = services.artifacts()[0]?.expiresAt?.getTime() ?? 0;
     expect(Math.round((expiry - Date.now()) / 86_400_000)).toBe(90);
 
@@ -157,7 +171,12 @@ describe('state store with the real clients against the emulated services', () =
       'CacheService/GetCacheEntryDownloadURL 200', // run 2: lookupOnly, then the restore
     ]);
     // Run 2's download of the archive: the Azure SDK's Get Blob Properties, then a ranged Get Blob.
-    expect(steps.slice(11, 15)).toEqual(['CacheService/GetCacheEntryDownloadURL 200', 'CacheService/GetCacheEntryDownloadURL 200', 'HEAD actions-cache 200', 'GET actions-cache 206']);
+    expect(steps.slice(11, 15)).toEqual([
+      'CacheService/GetCacheEntryDownloadURL 200',
+      'CacheService/GetCacheEntryDownloadURL 200',
+      'HEAD actions-cache 200',
+      'GET actions-cache 206',
+    ]);
 
     await two.writeCheckpoint(ID_A, 2);
     const saved = await two.save(restored.generation);
@@ -167,7 +186,11 @@ describe('state store with the real clients against the emulated services', () =
     // Run 3 gets the newest of the two entries by the prefix.
     const three = job(303);
     await three.newMachine();
-    expect(await three.restore()).toMatchObject({ source: 'cache', key: `agent-loop-${three.scope}-202-1`, generation: 2 });
+    expect(await three.restore()).toMatchObject({
+      source: 'cache',
+      key: `agent-loop-${three.scope}-202-1`,
+      generation: 2,
+    });
     expect(await three.readCheckpoint(ID_A)).toEqual({ id: ID_A, iteration: 2 });
   });
 
@@ -208,7 +231,10 @@ describe('state store with the real clients against the emulated services', () =
 
     // And the slice publishes over it: generation 3, in the cache again.
     await three.writeCheckpoint(ID_A, 3);
-    expect(await three.save(restored.generation)).toMatchObject({ generation: 3, cacheKey: `agent-loop-${three.scope}-303-1` });
+    expect(await three.save(restored.generation)).toMatchObject({
+      generation: 3,
+      cacheKey: `agent-loop-${three.scope}-303-1`,
+    });
     expect(three.log.warning).toEqual([]);
   });
 
@@ -218,14 +244,24 @@ describe('state store with the real clients against the emulated services', () =
     services.expireArtifact(one.saved.artifactId ?? 0);
     const j = job(202);
     await j.newMachine();
-    expect(await j.restore()).toMatchObject({ source: 'none', generation: 0, message: expect.stringMatching(/no cache entry .*; no artifact .*starting fresh/) });
+    expect(await j.restore()).toMatchObject({
+      source: 'none',
+      generation: 0,
+      message: expect.stringMatching(/no cache entry .*; no artifact .*starting fresh/),
+    });
   });
 
   it('starts fresh and warns when there is neither a cache entry nor an artifact', async () => {
     const j = job(101);
     await j.newMachine();
     const restored = await j.restore();
-    expect(restored).toEqual({ source: 'none', generation: 0, message: expect.stringMatching(/No saved state to restore \(no cache entry agent-loop-.*-\*; no artifact agent-loop-checkpoint-.*\); starting fresh/) });
+    expect(restored).toEqual({
+      source: 'none',
+      generation: 0,
+      message: expect.stringMatching(
+        /No saved state to restore \(no cache entry agent-loop-.*-\*; no artifact agent-loop-checkpoint-.*\); starting fresh/,
+      ),
+    });
     expect(j.log.warning).toEqual([restored.message]);
     await expect(fs.readdir(j.stateDir)).rejects.toThrow();
   });
@@ -260,7 +296,13 @@ describe('state store with the real clients against the emulated services', () =
     await j.newMachine();
     const restored = await j.restore();
     expect(restored).toMatchObject({ source: 'artifact', artifactId: one.saved.artifactId, generation: 1 });
-    expect(j.log.warning).toEqual([expect.stringMatching(new RegExp(`Cache entry ${one.saved.cacheKey} is not usable: the archive could not be downloaded or extracted.*trying the artifact`))]);
+    expect(j.log.warning).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `Cache entry ${one.saved.cacheKey} is not usable: the archive could not be downloaded or extracted.*trying the artifact`,
+        ),
+      ),
+    ]);
     expect(await j.readCheckpoint(ID_A)).toEqual({ id: ID_A, iteration: 1 });
     expect((await fs.readdir(path.dirname(j.stateDir))).filter((n) => n.includes('agent-loop-'))).toEqual([]);
 
@@ -270,7 +312,12 @@ describe('state store with the real clients against the emulated services', () =
     // The damaged entry is the publication this slice's state came from (generation.json names run
     // 101), so its generation is known without downloading it again: no second warning.
     expect(j.log.warning).toHaveLength(1);
-    expect(services.caches().map((c) => c.key).at(-1)).toBe(`agent-loop-${j.scope}-202-1`);
+    expect(
+      services
+        .caches()
+        .map((c) => c.key)
+        .at(-1),
+    ).toBe(`agent-loop-${j.scope}-202-1`);
   });
 
   it('refuses to publish over a newer generation when two runs race, and warns', async () => {
@@ -295,9 +342,13 @@ describe('state store with the real clients against the emulated services', () =
     await fs.rename(`${bDir}.b`, bDir);
     const before = { caches: services.caches().length, artifacts: services.artifacts().length };
     const saved = await b.save(rb.generation);
-    expect(saved.skipped).toMatch(/holds generation 2 \(run 202, attempt 1\), newer than generation 1 .*two runs racing/);
+    expect(saved.skipped).toMatch(
+      /holds generation 2 \(run 202, attempt 1\), newer than generation 1 .*two runs racing/,
+    );
     expect(saved.cacheKey).toBeUndefined();
-    expect(b.log.warning).toEqual([expect.stringMatching(/^Not publishing the state: .*two runs racing.*stays in .* only/)]);
+    expect(b.log.warning).toEqual([
+      expect.stringMatching(/^Not publishing the state: .*two runs racing.*stays in .* only/),
+    ]);
     expect({ caches: services.caches().length, artifacts: services.artifacts().length }).toEqual(before);
     // B's state is left as it was.
     expect(await b.readCheckpoint(ID_A)).toEqual({ id: ID_A, iteration: 20 });
@@ -306,11 +357,15 @@ describe('state store with the real clients against the emulated services', () =
     // The next run continues from A's generation.
     const next = job(304);
     await next.newMachine();
-    expect(await next.restore()).toMatchObject({ source: 'cache', key: `agent-loop-${next.scope}-202-1`, generation: 2 });
+    expect(await next.restore()).toMatchObject({
+      source: 'cache',
+      key: `agent-loop-${next.scope}-202-1`,
+      generation: 2,
+    });
     expect(await next.readCheckpoint(ID_A)).toEqual({ id: ID_A, iteration: 10 });
   });
 
-  it('refuses on the artifact\'s generation too when the racing run\'s cache entry is gone', async () => {
+  it("refuses on the artifact's generation too when the racing run's cache entry is gone", async () => {
     await slice(101, 1);
     const a = job(202);
     const b = job(203);
@@ -326,7 +381,7 @@ describe('state store with the real clients against the emulated services', () =
     expect(b.log.warning).toEqual([expect.stringMatching(/two runs racing/)]);
   });
 
-  it('a re-run attempt restores its first attempt\'s state and replaces that attempt\'s artifact', async () => {
+  it("a re-run attempt restores its first attempt's state and replaces that attempt's artifact", async () => {
     const first = await slice(101, 1);
     const again = job(101, 2);
     await again.newMachine();
@@ -351,7 +406,11 @@ describe('state store with the real clients against the emulated services', () =
     await k.newMachine();
     const restored = await k.restore({ checkpointId: ID_B });
     expect(restored.source).toBe('none');
-    expect(restored.message).toMatch(new RegExp(`Checkpoint ${ID_B} was not found \\(cache entry .* does not hold checkpoint ${ID_B}; artifact .* does not hold checkpoint ${ID_B}\\)`));
+    expect(restored.message).toMatch(
+      new RegExp(
+        `Checkpoint ${ID_B} was not found \\(cache entry .* does not hold checkpoint ${ID_B}; artifact .* does not hold checkpoint ${ID_B}\\)`,
+      ),
+    );
     expect(k.log.warning).toEqual([restored.message]);
     await expect(fs.readdir(k.stateDir)).rejects.toThrow();
   });
@@ -363,7 +422,9 @@ describe('state store with the real clients against the emulated services', () =
     const log: Logged = { info: [], warning: [] };
     const stateDir = path.join(services.workspace, '.agent-loop');
     const common = () => ({
-      stateDir, runId: 1, attempt: 1,
+      stateDir,
+      runId: 1,
+      attempt: 1,
       cache: store.actionsCache(),
       artifacts: store.actionsArtifacts({ token: services.githubToken, repository: services.repository }),
       log: { info: (m: string) => log.info.push(m), warning: (m: string) => log.warning.push(m) },
@@ -388,14 +449,22 @@ describe('the emulated services', () => {
     expect(await (await twirp(good)).json()).toEqual({ ok: false, signed_download_url: '', matched_key: '' });
     const [head, body] = good.split('.');
     const claims = JSON.parse(Buffer.from(body ?? '', 'base64url').toString('utf8')) as { scp: string; ac: string };
-    expect(claims.scp).toMatch(/^Actions\.GenericRead:[0-9a-f-]{36} Actions\.UploadArtifacts:[0-9a-f-]{36}:[0-9a-f-]{36} Actions\.Results:[0-9a-f-]{36}:[0-9a-f-]{36}$/);
+    expect(claims.scp).toMatch(
+      /^Actions\.GenericRead:[0-9a-f-]{36} Actions\.UploadArtifacts:[0-9a-f-]{36}:[0-9a-f-]{36} Actions\.Results:[0-9a-f-]{36}:[0-9a-f-]{36}$/,
+    );
     expect(JSON.parse(claims.ac)).toEqual([{ Scope: 'refs/heads/main', Permission: 3 }]);
     const forged = await twirp(`${head}.${body}.${Buffer.from('x').toString('base64url')}`);
-    expect([forged.status, await forged.json()]).toEqual([401, { code: 'unauthenticated', msg: 'bad token signature' }]);
+    expect([forged.status, await forged.json()]).toEqual([
+      401,
+      { code: 'unauthenticated', msg: 'bad token signature' },
+    ]);
 
     await slice(101, 1);
     const artifact = services.artifacts()[0];
-    const redirect = await fetch(`${services.url}/repos/${services.repository}/actions/artifacts/${artifact?.id}/zip`, { headers: { Authorization: `token ${services.githubToken}` }, redirect: 'manual' });
+    const redirect = await fetch(`${services.url}/repos/${services.repository}/actions/artifacts/${artifact?.id}/zip`, {
+      headers: { Authorization: `token ${services.githubToken}` },
+      redirect: 'manual',
+    });
     expect(redirect.status).toBe(302);
     // The signed URL names the Azure host; the same blob answers Azurite-style on 127.0.0.1.
     const location = new URL(redirect.headers.get('location') ?? '');
@@ -404,6 +473,12 @@ describe('the emulated services', () => {
     expect((await fetch(signed, { headers: { Range: 'bytes=0-1' } })).status).toBe(206);
     signed.searchParams.set('sp', 'rw');
     expect((await fetch(signed)).status).toBe(403);
-    expect((await fetch(`${services.url}/repos/${services.repository}/actions/artifacts`, { headers: { Authorization: 'token nope' } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${services.url}/repos/${services.repository}/actions/artifacts`, {
+          headers: { Authorization: 'token nope' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });

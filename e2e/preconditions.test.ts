@@ -6,7 +6,17 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox, DONE_REPORT, createSandbox, explain, expectExit, git, runArgs, runCli, writeAgent } from './helpers.js';
+import {
+  type Sandbox,
+  DONE_REPORT,
+  createSandbox,
+  explain,
+  expectExit,
+  git,
+  runArgs,
+  runCli,
+  writeAgent,
+} from './helpers.js';
 
 const sandboxes: Sandbox[] = [];
 afterEach(async () => {
@@ -116,7 +126,17 @@ describe('preconditions (issue 11): refused before any agent run, exit 2 with wh
   it('plan is refused on a dirty tree as run is', async () => {
     const { sandbox, agent, marker } = await setup();
     await fs.writeFile(path.join(sandbox.repo, 'scratch.md'), 'mine\n');
-    const r = await runCli(sandbox, ['plan', '--goal', 'anything', '--agent', 'command', '--agent-command', agent, '--test-command', 'true']);
+    const r = await runCli(sandbox, [
+      'plan',
+      '--goal',
+      'anything',
+      '--agent',
+      'command',
+      '--agent-command',
+      agent,
+      '--test-command',
+      'true',
+    ]);
     expectExit(r, 2);
     expect(r.stderr).toContain('scratch.md');
     expect(existsSync(marker)).toBe(false);

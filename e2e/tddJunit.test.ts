@@ -34,25 +34,45 @@ describe('--workflow tdd with --junit-file', () => {
       await fs.writeFile(path.join(sb.repo, 'calc.sh'), '#!/bin/sh\necho 0\n');
       git(sb, 'add', '-A');
       git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'calc answers 0');
-      const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+      const agent = await writeAgent(
+        sb,
+        'tdd',
+        `P="$AGENT_LOOP_PROMPT_FILE"
 if grep -q "You are the test agent" "$P"; then
   echo '[ "$(sh calc.sh 2 3)" = 5 ] || { echo "calc 2 3 gave $(sh calc.sh 2 3)"; exit 1; }' > tests/adds.sh
 elif grep -q "You are the implementing agent" "$P"; then
   if ! grep -q "The previous attempt of this phase failed" "$P"; then echo "doing nothing useful"; else cp "$P" "$NOTES/green-retry-prompt"; printf '#!/bin/sh\\necho $(($1 + $2))\\n' > calc.sh; fi
 fi
 printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false\\n\`\`\`\\n'
-`);
+`,
+      );
       const r = await runCli(sb, [
-        'run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0',
-        '--test-command', 'sh run-tests.sh', '--junit-file', 'reports/junit.xml', '--issues-file', './.beads/issues.jsonl',
+        'run',
+        '--json',
+        '--workflow',
+        'tdd',
+        '--agent',
+        'command',
+        '--agent-command',
+        agent,
+        '--iteration-delay',
+        '0',
+        '--test-command',
+        'sh run-tests.sh',
+        '--junit-file',
+        'reports/junit.xml',
+        '--issues-file',
+        './.beads/issues.jsonl',
       ]);
       expectExit(r, 0);
       const result = lastResult(r.stdout);
-      expect(result.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `:${h.tdd.error}` : ''}`)).toEqual([
-        'RED:commit', 'GREEN:retry:TEST_UNEXPECTED_FAIL', 'GREEN:commit', 'REFACTOR:commit',
-      ]);
+      expect(
+        result.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `:${h.tdd.error}` : ''}`),
+      ).toEqual(['RED:commit', 'GREEN:retry:TEST_UNEXPECTED_FAIL', 'GREEN:commit', 'REFACTOR:commit']);
       const prompt = await fs.readFile(path.join(sb.root, 'green-retry-prompt'), 'utf8');
-      expect(prompt).toContain('The previous attempt of this phase failed: The test for "adds" still fails (attempt 1 of 6)');
+      expect(prompt).toContain(
+        'The previous attempt of this phase failed: The test for "adds" still fails (attempt 1 of 6)',
+      );
       expect(prompt).toContain('1 failing test:\n- calc › adds: calc 2 3 gave 0');
       expect(prompt).toContain('attempt 2 of 6');
     } finally {

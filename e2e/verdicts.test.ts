@@ -6,7 +6,18 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox, DONE_REPORT, createSandbox, events, expectExit, git, issue, lastResult, runCli, writeAgent } from './helpers.js';
+import {
+  type Sandbox,
+  DONE_REPORT,
+  createSandbox,
+  events,
+  expectExit,
+  git,
+  issue,
+  lastResult,
+  runCli,
+  writeAgent,
+} from './helpers.js';
 import { FIX, addCalculator } from './support/calcRepo.js';
 
 const sandboxes: Sandbox[] = [];
@@ -22,7 +33,12 @@ async function redRepository(issues: ReturnType<typeof issue>[]): Promise<Sandbo
 }
 
 const TEST_COMMAND = 'node --test test/';
-const args = (agent: string) => ['run', '--json', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl'];
+/** The run's arguments with a command agent (and --test-command, unless `extra` gives its own). */
+const args = (agent: string, ...extra: string[]) => [
+  ...['run', '--json', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0'],
+  ...(extra.includes('--test-command') ? [] : ['--test-command', TEST_COMMAND]),
+  ...['--issues-file', './.beads/issues.jsonl', ...extra],
+];
 
 /** Fixes the issue it is given, one line each (bd-add, bd-mul, bd-clamp); does nothing for others. */
 const FIXER = `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
@@ -41,32 +57,54 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     const sb = await redRepository([
       issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5', created_at: '2026-11-01T09:00:01Z' }),
       issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6', created_at: '2026-11-01T09:00:02Z' }),
-      issue('bd-clamp', 'clamp() does nothing', { description: 'clamp(9, 0, 5) should be 5', created_at: '2026-11-01T09:00:03Z' }),
+      issue('bd-clamp', 'clamp() does nothing', {
+        description: 'clamp(9, 0, 5) should be 5',
+        created_at: '2026-11-01T09:00:03Z',
+      }),
     ]);
     const r = await runCli(sb, args(await writeAgent(sb, 'fixer', FIXER)));
     expectExit(r, 0);
     const res = lastResult(r.stdout);
     expect(invocations(sb)).toEqual(['bd-add', 'bd-mul', 'bd-clamp']);
-    expect(res).toMatchObject({ status: 'complete', iterations: 3, issuesClosed: ['bd-add', 'bd-mul', 'bd-clamp'], issuesEscalated: [] });
+    expect(res).toMatchObject({
+      status: 'complete',
+      iterations: 3,
+      issuesClosed: ['bd-add', 'bd-mul', 'bd-clamp'],
+      issuesEscalated: [],
+    });
     expect(res.history.map((h) => h.outcome)).toEqual(['complete', 'complete', 'complete']);
     expect(res.preexistingFailures).toEqual([expect.stringContaining('legacy works')]);
-    expect(res.history[0]?.verdict?.summary).toMatch(/^1 target\(s\) pass; 3 failure\(s\) that were there before, not targeted$/);
+    expect(res.history[0]?.verdict?.summary).toMatch(
+      /^1 target\(s\) pass; 3 failure\(s\) that were there before, not targeted$/,
+    );
     // Each cycle's commit changes only its own line.
-    for (const [id, line] of [['bd-add', 'a + b'], ['bd-mul', 'a * b'], ['bd-clamp', 'Math.min']] as const) {
+    for (const [id, line] of [
+      ['bd-add', 'a + b'],
+      ['bd-mul', 'a * b'],
+      ['bd-clamp', 'Math.min'],
+    ] as const) {
       const commit = git(sb, 'log', '--format=%H', '-1', '--grep', `^agent-loop: ${id} `, 'main');
-      const diff = git(sb, 'show', '--format=', '--unified=0', commit, '--', 'src/calc.mjs').split('\n').filter((l) => /^[-+][^-+]/.test(l));
+      const diff = git(sb, 'show', '--format=', '--unified=0', commit, '--', 'src/calc.mjs')
+        .split('\n')
+        .filter((l) => /^[-+][^-+]/.test(l));
       expect(diff).toHaveLength(2);
       expect(diff[1]).toContain(line);
     }
     // The agent was told which tests were failing before and are not its issue's.
-    expect(readFileSync(path.join(sb.root, 'prompt-1.txt'), 'utf8')).toMatch(/4 test\(s\) already fail before your change \(.*legacy works/);
+    expect(readFileSync(path.join(sb.root, 'prompt-1.txt'), 'utf8')).toMatch(
+      /4 test\(s\) already fail before your change \(.*legacy works/,
+    );
     // One baseline per cycle (each starts from a new tree), none re-run within a cycle.
-    expect(events(r.stdout).filter((e) => e.event === 'tests.baseline' && String(e.message).startsWith('Running the tests'))).toHaveLength(3);
+    expect(
+      events(r.stdout).filter((e) => e.event === 'tests.baseline' && String(e.message).startsWith('Running the tests')),
+    ).toHaveLength(3);
     expect(r.stdout).toMatch(/failing before and still failing, not targeted \(1\)|"preexistingFailures"/);
   });
 
   it('an issue already fixed: closed in one invocation with no change needed, no halt', async () => {
-    const sb = await redRepository([issue('bd-sub', 'sub() is wrong', { description: 'Users say sub(5, 3) is wrong; check it.' })]);
+    const sb = await redRepository([
+      issue('bd-sub', 'sub() is wrong', { description: 'Users say sub(5, 3) is wrong; check it.' }),
+    ]);
     const r = await runCli(sb, args(await writeAgent(sb, 'fixer', FIXER)));
     expectExit(r, 0);
     const res = lastResult(r.stdout);
@@ -79,21 +117,29 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
   });
 
   it('an issue naming its test that already passes: closed, the evidence is the test', async () => {
-    const sb = await redRepository([issue('bd-sub', 'sub() is wrong', { description: 'test/calc.test.mjs: "sub subtracts" should pass' })]);
+    const sb = await redRepository([
+      issue('bd-sub', 'sub() is wrong', { description: 'test/calc.test.mjs: "sub subtracts" should pass' }),
+    ]);
     const r = await runCli(sb, args(await writeAgent(sb, 'fixer', FIXER)));
     expectExit(r, 0);
     expect(lastResult(r.stdout).history.map((h) => h.outcome)).toEqual(['no_change']);
-    expect(readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8')).toMatch(/no change was needed: its targets pass \([^)]*sub subtracts/);
+    expect(readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8')).toMatch(
+      /no change was needed: its targets pass \([^)]*sub subtracts/,
+    );
   });
 
   it('a fix that breaks a passing test is rejected and the broken test is named, with its message, in the next prompt', async () => {
     const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
-    const agent = await writeAgent(sb, 'careless', `cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
+    const agent = await writeAgent(
+      sb,
+      'careless',
+      `cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
 echo x >> "$NOTES/invocations"
 ${FIX.mul}
 if [ "$AGENT_LOOP_ITERATION" = 1 ]; then ${FIX.breakSub}
 else ${FIX.restoreSub}; fi
-${DONE_REPORT}`);
+${DONE_REPORT}`,
+    );
     const r = await runCli(sb, args(agent));
     expectExit(r, 0);
     const res = lastResult(r.stdout);
@@ -102,15 +148,21 @@ ${DONE_REPORT}`);
     expect(res.history[0]?.verdict?.summary).toMatch(/^1 test\(s\) broken \([^)]*sub subtracts\)/);
     const prompt2 = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
     expect(prompt2).toContain('Tests that passed before this cycle and fail now (you broke them):');
-    expect(prompt2).toMatch(/- [^\n]*sub subtracts: [^\n]*0 !== 2|- [^\n]*sub subtracts: [^\n]*Expected values to be strictly equal/);
+    expect(prompt2).toMatch(
+      /- [^\n]*sub subtracts: [^\n]*0 !== 2|- [^\n]*sub subtracts: [^\n]*Expected values to be strictly equal/,
+    );
     // The regression was confirmed by a second run before the rejection.
     expect(events(r.stdout).some((e) => e.event === 'tests.confirm')).toBe(true);
   });
 
   it('with --junit-file: the report is read per test, and what the test command writes (the report, a cache) is never committed', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
-    const command = 'mkdir -p .cache && date > .cache/last-run && node --test --test-reporter=junit --test-reporter-destination=junit.xml test/ >/dev/null 2>&1';
-    const r = await runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', await writeAgent(sb, 'fixer', FIXER), '--iteration-delay', '0', '--test-command', command, '--junit-file', 'junit.xml', '--issues-file', './.beads/issues.jsonl']);
+    const command =
+      'mkdir -p .cache && date > .cache/last-run && node --test --test-reporter=junit --test-reporter-destination=junit.xml test/ >/dev/null 2>&1';
+    const r = await runCli(
+      sb,
+      args(await writeAgent(sb, 'fixer', FIXER), '--test-command', command, '--junit-file', 'junit.xml'),
+    );
     expectExit(r, 0);
     const res = lastResult(r.stdout);
     expect(res).toMatchObject({ status: 'complete', iterations: 1, issuesClosed: ['bd-add'] });
@@ -123,20 +175,26 @@ ${DONE_REPORT}`);
     expect(events(r.stdout).some((e) => e.event === 'tests.excluded')).toBe(true);
   });
 
-  it('TDD on a red suite: RED\'s target is only the test it adds, GREEN passes although the old failures stay, no false regression', async () => {
+  it("TDD on a red suite: RED's target is only the test it adds, GREEN passes although the old failures stay, no false regression", async () => {
     const sb = await redRepository([issue('bd-add', 'add', { description: '- [ ] add adds small numbers' })]);
-    const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+    const agent = await writeAgent(
+      sb,
+      'tdd',
+      `P="$AGENT_LOOP_PROMPT_FILE"
 cp "$P" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
 if grep -q "You are the test agent" "$P"; then
   printf "import { test } from 'node:test';\\nimport assert from 'node:assert/strict';\\nimport { add } from '../src/calc.mjs';\\ntest('add adds small numbers', () => assert.equal(add(1, 1), 2));\\n" > test/add_small.test.mjs
 elif grep -q "You are the implementing agent" "$P"; then
   ${FIX.add}
 fi
-${DONE_REPORT}`);
-    const r = await runCli(sb, ['run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl']);
+${DONE_REPORT}`,
+    );
+    const r = await runCli(sb, args(agent, '--workflow', 'tdd'));
     expectExit(r, 0);
     const res = lastResult(r.stdout);
-    expect(res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `(${h.tdd.error})` : ''}`)).toEqual(['RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
+    expect(
+      res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `(${h.tdd.error})` : ''}`),
+    ).toEqual(['RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
     expect(res).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
     // GREEN was told about the one new failing test, and that the old failures are not its business.
     const green = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
@@ -144,9 +202,12 @@ ${DONE_REPORT}`);
     expect(git(sb, 'log', '--format=%s', 'main')).toMatch(/feat: add adds small numbers/);
   });
 
-  it('TDD on a red suite: a RED test that fails at import is COMPILATION_ERROR with node\'s error in the retry prompt (no false regression); the retry\'s failing test is the target', async () => {
+  it("TDD on a red suite: a RED test that fails at import is COMPILATION_ERROR with node's error in the retry prompt (no false regression); the retry's failing test is the target", async () => {
     const sb = await redRepository([issue('bd-div', 'div', { description: '- [ ] div divides' })]);
-    const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+    const agent = await writeAgent(
+      sb,
+      'tdd',
+      `P="$AGENT_LOOP_PROMPT_FILE"
 cp "$P" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
 if grep -q "You are the test agent" "$P"; then
   if grep -q "does not compile" "$P"; then
@@ -157,37 +218,58 @@ if grep -q "You are the test agent" "$P"; then
 elif grep -q "You are the implementing agent" "$P"; then
   echo 'export const div = (a, b) => a / b;' >> src/calc.mjs
 fi
-${DONE_REPORT}`);
-    const r = await runCli(sb, ['run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl']);
+${DONE_REPORT}`,
+    );
+    const r = await runCli(sb, args(agent, '--workflow', 'tdd'));
     expectExit(r, 0);
     const res = lastResult(r.stdout);
-    expect(res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `(${h.tdd.error})` : ''}`)).toEqual(['RED:retry(COMPILATION_ERROR)', 'RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
+    expect(
+      res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}${h.tdd?.error ? `(${h.tdd.error})` : ''}`),
+    ).toEqual(['RED:retry(COMPILATION_ERROR)', 'RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
     expect(res).toMatchObject({ status: 'complete', issuesClosed: ['bd-div'] });
     const retry = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
     expect(retry).toContain('The new test does not compile');
-    expect(retry).toContain("SyntaxError: The requested module '../src/calc.mjs' does not provide an export named 'div'");
+    expect(retry).toContain(
+      "SyntaxError: The requested module '../src/calc.mjs' does not provide an export named 'div'",
+    );
     // The failures that were there before are named as not the agent's.
-    expect(retry).toContain("1 test(s) fail that did not fail before this cycle:\n- ");
+    expect(retry).toContain('1 test(s) fail that did not fail before this cycle:\n- ');
     expect(retry).toContain("(4 test(s) already failed before this cycle; they are not this workflow's.)");
     expect(readFileSync(path.join(sb.root, 'prompt-3.txt'), 'utf8')).toContain('div divides');
   });
 
   it('TDD with --junit-file: the report the suite writes is never in a commit, and a refactoring that changes nothing commits "refactor: no changes"', async () => {
     const sb = await redRepository([issue('bd-div', 'div', { description: '- [ ] div divides' })]);
-    const agent = await writeAgent(sb, 'tdd', `P="$AGENT_LOOP_PROMPT_FILE"
+    const agent = await writeAgent(
+      sb,
+      'tdd',
+      `P="$AGENT_LOOP_PROMPT_FILE"
 if grep -q "You are the test agent" "$P"; then
   printf "import { test } from 'node:test';\\nimport assert from 'node:assert/strict';\\nimport * as calc from '../src/calc.mjs';\\ntest('div divides', () => assert.equal(calc.div?.(6, 3), 2));\\n" > test/div.test.mjs
 elif grep -q "You are the implementing agent" "$P"; then
   echo 'export const div = (a, b) => a / b;' >> src/calc.mjs
 fi
-${DONE_REPORT}`);
+${DONE_REPORT}`,
+    );
     const command = 'node --test --test-reporter=junit --test-reporter-destination=junit.xml test/';
-    const r = await runCli(sb, ['run', '--json', '--workflow', 'tdd', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', command, '--junit-file', 'junit.xml', '--issues-file', './.beads/issues.jsonl']);
+    const r = await runCli(
+      sb,
+      args(agent, '--workflow', 'tdd', '--test-command', command, '--junit-file', 'junit.xml'),
+    );
     expectExit(r, 0);
     const res = lastResult(r.stdout);
-    expect(res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}`)).toEqual(['RED:commit', 'GREEN:commit', 'REFACTOR:commit']);
+    expect(res.history.map((h) => `${h.tdd?.phase}:${h.tdd?.decision}`)).toEqual([
+      'RED:commit',
+      'GREEN:commit',
+      'REFACTOR:commit',
+    ]);
     const subjects = git(sb, 'log', '--format=%s', 'main^1..main^2').split('\n');
-    expect(subjects).toEqual(['agent-loop: bd-div div', 'refactor: no changes', 'feat: div divides', 'test: div divides']);
+    expect(subjects).toEqual([
+      'agent-loop: bd-div div',
+      'refactor: no changes',
+      'feat: div divides',
+      'test: div divides',
+    ]);
     const touched = git(sb, 'log', '--format=', '--name-only', 'main').split('\n').filter(Boolean);
     expect(touched).not.toContain('junit.xml');
     expect(git(sb, 'ls-tree', '-r', '--name-only', 'main').split('\n')).not.toContain('junit.xml');
@@ -196,11 +278,29 @@ ${DONE_REPORT}`);
 
   it('started in a subdirectory: works at the repository root (its issues, its detected test command), paths given relative to the subdirectory', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
-    await fs.writeFile(path.join(sb.repo, 'package.json'), '{"name":"calc","private":true,"type":"module","scripts":{"test":"node --test test/"}}\n');
+    await fs.writeFile(
+      path.join(sb.repo, 'package.json'),
+      '{"name":"calc","private":true,"type":"module","scripts":{"test":"node --test test/"}}\n',
+    );
     git(sb, 'add', '-A');
     git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'npm test');
     const agent = await writeAgent(sb, 'fixer', FIXER);
-    const r = await runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--issues-file', '../.beads/issues.jsonl'], { cwd: path.join(sb.repo, 'src') });
+    const r = await runCli(
+      sb,
+      [
+        'run',
+        '--json',
+        '--agent',
+        'command',
+        '--agent-command',
+        agent,
+        '--iteration-delay',
+        '0',
+        '--issues-file',
+        '../.beads/issues.jsonl',
+      ],
+      { cwd: path.join(sb.repo, 'src') },
+    );
     expectExit(r, 0);
     expect(r.stderr).toContain(`working at the repository's root ${sb.repo} (started in ${path.join(sb.repo, 'src')})`);
     const res = lastResult(r.stdout);
@@ -212,7 +312,7 @@ ${DONE_REPORT}`);
   it('a red suite whose output cannot be read per test halts before any agent run, naming the command and what to do', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts')]);
     const agent = await writeAgent(sb, 'never', `echo ran >> "$NOTES/invocations"\n${DONE_REPORT}`);
-    const r = await runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', agent, '--iteration-delay', '0', '--test-command', 'node --test test/ >/dev/null 2>&1', '--issues-file', './.beads/issues.jsonl']);
+    const r = await runCli(sb, args(agent, '--test-command', 'node --test test/ >/dev/null 2>&1'));
     expectExit(r, 1);
     const res = lastResult(r.stdout);
     expect(res).toMatchObject({ status: 'halted', haltReason: 'baseline_unreadable', iterations: 0 });
@@ -226,7 +326,7 @@ ${DONE_REPORT}`);
     // The suite's script lives outside the repository: fixing it changes neither the tree nor the command.
     const suite = path.join(sb.root, 'suite.sh');
     await fs.writeFile(suite, 'node --test test/ >/dev/null 2>&1\n');
-    const runArgs = async () => ['run', '--json', '--agent', 'command', '--agent-command', await writeAgent(sb, 'fixer', FIXER), '--iteration-delay', '0', '--test-command', `sh ${suite}`, '--issues-file', './.beads/issues.jsonl'];
+    const runArgs = async () => args(await writeAgent(sb, 'fixer', FIXER), '--test-command', `sh ${suite}`);
     const first = await runCli(sb, await runArgs());
     expectExit(first, 1);
     expect(lastResult(first.stdout).haltReason).toBe('baseline_unreadable');

@@ -9,7 +9,11 @@ for (const [name, entry] of Object.entries(entrypoints)) {
   const out = `dist/${name}`;
   const tmp = `dist/.${name}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry, '-o', tmp, '--target', 'es2022', '-q'], { stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry, '-o', tmp, '--target', 'es2022', '-q'],
+    { stdio: 'inherit' },
+  );
   if (r.status !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     process.exit(r.status ?? 1);
@@ -18,6 +22,7 @@ for (const [name, entry] of Object.entries(entrypoints)) {
   mkdirSync(out, { recursive: true });
   const fresh = readdirSync(tmp);
   for (const file of fresh) renameSync(`${tmp}/${file}`, `${out}/${file}`); // each file replaced atomically
-  for (const file of readdirSync(out)) if (!fresh.includes(file)) rmSync(`${out}/${file}`, { recursive: true, force: true });
+  for (const file of readdirSync(out))
+    if (!fresh.includes(file)) rmSync(`${out}/${file}`, { recursive: true, force: true });
   rmSync(tmp, { recursive: true, force: true });
 }

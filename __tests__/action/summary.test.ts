@@ -4,29 +4,83 @@ import { SUMMARY_LIMIT, buildSummary, resultOutputs } from '../../src/action/sum
 import { createRedactor } from '../../src/report/redact.js';
 
 const result = (over: Partial<RunResult> = {}): RunResult => ({
-  status: 'halted', haltReason: 'failure_loop', error: 'FAILURE LOOP DETECTED: 2 consecutive escalations (issues #10, #11)', iterations: 8, maxIterations: 100,
-  failedIterations: 1, successfulIterations: 7, testFailures: 7, testsPassed: false, issuesClosed: ['9'], issuesEscalated: ['10', '11'], issuesNoChange: [], preexistingFailures: [], pullRequests: [], completedIterations: [],
-  checkpointId: '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab', costUsd: 0.125, tokens: { input: 0, output: 0 }, sliceIterations: 2,
+  status: 'halted',
+  haltReason: 'failure_loop',
+  error: 'FAILURE LOOP DETECTED: 2 consecutive escalations (issues #10, #11)',
+  iterations: 8,
+  maxIterations: 100,
+  failedIterations: 1,
+  successfulIterations: 7,
+  testFailures: 7,
+  testsPassed: false,
+  issuesClosed: ['9'],
+  issuesEscalated: ['10', '11'],
+  issuesNoChange: [],
+  preexistingFailures: [],
+  pullRequests: [],
+  completedIterations: [],
+  checkpointId: '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab',
+  costUsd: 0.125,
+  tokens: { input: 0, output: 0 },
+  sliceIterations: 2,
   history: [
-    { n: 7, issueIds: ['11'], startedAt: '2026-11-21T10:00:00Z', durationMs: 61_000, outcome: 'tests_failed', agent: { ok: true, exitCode: 0, signal: null, durationMs: 60_000, costUsd: 0.05 }, tests: { passed: false, exitCode: 1, durationMs: 900 } },
-    { n: 8, issueIds: ['11'], startedAt: '2026-11-21T10:01:01Z', durationMs: 5_000, outcome: 'agent_failed', agent: { ok: false, exitCode: 1, signal: null, durationMs: 5_000, failure: { class: 'transient', reason: 'overloaded', message: 'x' } } },
+    {
+      n: 7,
+      issueIds: ['11'],
+      startedAt: '2026-11-21T10:00:00Z',
+      durationMs: 61_000,
+      outcome: 'tests_failed',
+      agent: { ok: true, exitCode: 0, signal: null, durationMs: 60_000, costUsd: 0.05 },
+      tests: { passed: false, exitCode: 1, durationMs: 900 },
+    },
+    {
+      n: 8,
+      issueIds: ['11'],
+      startedAt: '2026-11-21T10:01:01Z',
+      durationMs: 5_000,
+      outcome: 'agent_failed',
+      agent: {
+        ok: false,
+        exitCode: 1,
+        signal: null,
+        durationMs: 5_000,
+        failure: { class: 'transient', reason: 'overloaded', message: 'x' },
+      },
+    },
   ],
-  durationMs: 66_000, interrupted: false, tddError: null, diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n', ...over,
+  durationMs: 66_000,
+  interrupted: false,
+  tddError: null,
+  diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n',
+  ...over,
 });
 
 describe('action outputs', () => {
   it('map the run result to the outputs action.yml declares, result-json redacted', () => {
     const secret = 'ghs_0123456789abcdefghijklmnopqrstuvwxyzAB';
     const out = resultOutputs(result({ error: `token ${secret}` }), createRedactor([secret]));
-    expect(out).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '8', 'failed-iterations': '1', 'successful-iterations': '7', 'issues-closed': '9', 'issues-escalated': '10,11', 'checkpoint-id': '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab', 'cost-usd': '0.1250' });
+    expect(out).toMatchObject({
+      status: 'halted',
+      'halt-reason': 'failure_loop',
+      iterations: '8',
+      'failed-iterations': '1',
+      'successful-iterations': '7',
+      'issues-closed': '9',
+      'issues-escalated': '10,11',
+      'checkpoint-id': '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab',
+      'cost-usd': '0.1250',
+    });
     expect(out['result-json']).not.toContain(secret);
     expect(JSON.parse(out['result-json']!)).toMatchObject({ status: 'halted' });
   });
 });
 
 describe('job summary', () => {
-  it('shows the status, the diagnostic, the slice\'s iterations, the issues, a gantt chart and how to resume', () => {
-    const md = buildSummary(result(), { skippedOutsiders: [{ id: '12', author: 'stranger|x', association: 'NONE' }], resumeHint: 'or dispatch the workflow with checkpoint-id' });
+  it("shows the status, the diagnostic, the slice's iterations, the issues, a gantt chart and how to resume", () => {
+    const md = buildSummary(result(), {
+      skippedOutsiders: [{ id: '12', author: 'stranger|x', association: 'NONE' }],
+      resumeHint: 'or dispatch the workflow with checkpoint-id',
+    });
     expect(md).toContain('## 🛑 agent-loop: halted (failure_loop)');
     expect(md).toContain('Loop type: consecutive escalations');
     expect(md).toContain('| 7 | #11 | tests_failed | ok | failed (1) | 61.0s | $0.0500 |');
@@ -34,11 +88,17 @@ describe('job summary', () => {
     expect(md).toContain('| escalated | #10, #11 |');
     expect(md).toContain('#12 by stranger\\|x (NONE)');
     expect(md).toMatch(/```mermaid\ngantt[\s\S]*8 11 agent_failed : crit, \d+, 5000ms/);
-    expect(md).toContain('Checkpoint `2b1c6f2e-3c1a-4d4e-9f00-0123456789ab`: the next run resumes it; or dispatch the workflow with checkpoint-id.');
+    expect(md).toContain(
+      'Checkpoint `2b1c6f2e-3c1a-4d4e-9f00-0123456789ab`: the next run resumes it; or dispatch the workflow with checkpoint-id.',
+    );
   });
 
   it('stays under 1 MiB whatever the history', () => {
-    const big = Array.from({ length: 5000 }, (_, i) => ({ ...result().history[0]!, n: i + 1, issueIds: [`${i}`.repeat(50)] }));
+    const big = Array.from({ length: 5000 }, (_, i) => ({
+      ...result().history[0]!,
+      n: i + 1,
+      issueIds: [`${i}`.repeat(50)],
+    }));
     const md = buildSummary(result({ history: big, diagnostic: 'x'.repeat(2 * SUMMARY_LIMIT) }));
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_LIMIT);
     expect(md).toContain('summary cut to stay under the 1 MiB job summary limit');

@@ -27,7 +27,9 @@ describe('classifyCommandOutcome', () => {
       reason: 'timeout',
       message: 'timed out after 30 min',
     });
-    expect(classifyCommandOutcome(result({ timedOut: true, durationMs: 80_000 }))?.message).toBe('timed out after 1.33 min');
+    expect(classifyCommandOutcome(result({ timedOut: true, durationMs: 80_000 }))?.message).toBe(
+      'timed out after 1.33 min',
+    );
     // A command that traps SIGTERM and exits 0 after the timeout still timed out.
     expect(classifyCommandOutcome(result({ timedOut: true, exitCode: 0 }))?.reason).toBe('timeout');
   });
@@ -55,15 +57,23 @@ describe('classifyCommandOutcome', () => {
   });
 
   it('a spawn error is permanent', () => {
-    expect(classifyCommandOutcome(result({ exitCode: null, spawnError: 'working directory does not exist: /x' }))).toMatchObject({
+    expect(
+      classifyCommandOutcome(result({ exitCode: null, spawnError: 'working directory does not exist: /x' })),
+    ).toMatchObject({
       class: 'permanent',
       reason: 'spawn_failed',
     });
   });
 
   it('127 and 126 are permanent', () => {
-    expect(classifyCommandOutcome(result({ exitCode: 127 }))).toMatchObject({ class: 'permanent', reason: 'not_found' });
-    expect(classifyCommandOutcome(result({ exitCode: 126 }))).toMatchObject({ class: 'permanent', reason: 'not_executable' });
+    expect(classifyCommandOutcome(result({ exitCode: 127 }))).toMatchObject({
+      class: 'permanent',
+      reason: 'not_found',
+    });
+    expect(classifyCommandOutcome(result({ exitCode: 126 }))).toMatchObject({
+      class: 'permanent',
+      reason: 'not_executable',
+    });
   });
 
   it('other exit codes are transient, with the last stderr line trimmed to 200 chars', () => {

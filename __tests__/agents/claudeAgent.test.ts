@@ -8,22 +8,64 @@ import { stateFiles } from '../../src/persist/stateFiles.js';
 import { splitArgs } from '../../src/util/args.js';
 
 let dir: string;
-beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'claude-agent-')); });
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'claude-agent-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 describe('claude adapter command line', () => {
   it('runs print mode with stream-json and passes every option', () => {
-    const agent = new ClaudeAgent({ model: 'opus', maxTurns: 5, permissionMode: 'acceptEdits', allowedTools: 'Bash Edit', extraArgs: ['--add-dir', '/x y'] });
+    const agent = new ClaudeAgent({
+      model: 'opus',
+      maxTurns: 5,
+      permissionMode: 'acceptEdits',
+      allowedTools: 'Bash Edit',
+      extraArgs: ['--add-dir', '/x y'],
+    });
     expect(agent.args('sess-1')).toEqual([
-      '-p', '--output-format', 'stream-json', '--verbose', '--model', 'opus', '--max-turns', '5',
-      '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash Edit', '--resume', 'sess-1', '--add-dir', '/x y',
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--model',
+      'opus',
+      '--max-turns',
+      '5',
+      '--permission-mode',
+      'acceptEdits',
+      '--allowedTools',
+      'Bash Edit',
+      '--resume',
+      'sess-1',
+      '--add-dir',
+      '/x y',
     ]);
-    expect(new ClaudeAgent({ permissionMode: 'plan' }).args()).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'plan']);
+    expect(new ClaudeAgent({ permissionMode: 'plan' }).args()).toEqual([
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'plan',
+    ]);
   });
 
   it('classifies a missing claude executable as permanent not_found', async () => {
-    const agent = new ClaudeAgent({ permissionMode: 'acceptEdits', command: path.join(dir, 'no-such-claude'), env: { PATH: '/usr/bin:/bin' } });
-    const r = await agent.run({ prompt: 'p', iteration: 1, issueIds: ['a'], cwd: dir, promptFile: '', timeoutMs: 10_000 });
+    const agent = new ClaudeAgent({
+      permissionMode: 'acceptEdits',
+      command: path.join(dir, 'no-such-claude'),
+      env: { PATH: '/usr/bin:/bin' },
+    });
+    const r = await agent.run({
+      prompt: 'p',
+      iteration: 1,
+      issueIds: ['a'],
+      cwd: dir,
+      promptFile: '',
+      timeoutMs: 10_000,
+    });
     expect(r.ok).toBe(false);
     expect(r.failure?.class).toBe('permanent');
   });
@@ -31,7 +73,13 @@ describe('claude adapter command line', () => {
 
 describe('--agent-args splitting', () => {
   it('splits like a shell: quotes, escapes, no expansion', () => {
-    expect(splitArgs(`--a 'x y' "z \\"q\\"" plain\\ space $HOME`)).toEqual(['--a', 'x y', 'z "q"', 'plain space', '$HOME']);
+    expect(splitArgs(`--a 'x y' "z \\"q\\"" plain\\ space $HOME`)).toEqual([
+      '--a',
+      'x y',
+      'z "q"',
+      'plain space',
+      '$HOME',
+    ]);
     expect(splitArgs('   ')).toEqual([]);
     expect(() => splitArgs(`--a 'open`)).toThrow(/unterminated ' quote/);
   });

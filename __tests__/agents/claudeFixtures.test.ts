@@ -11,7 +11,17 @@ const CWD = '/home/runner/work/demo/demo';
 const NOW = Date.parse('2026-11-21T14:52:00Z');
 
 function proc(exitCode: number | null, extra: Partial<ProcessResult> = {}): ProcessResult {
-  return { exitCode, signal: null, timedOut: false, aborted: false, durationMs: 1000, tail: '', stderrTail: '', bytes: 0, ...extra };
+  return {
+    exitCode,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: 1000,
+    tail: '',
+    stderrTail: '',
+    bytes: 0,
+    ...extra,
+  };
 }
 
 function replay(file: string, chunkAt?: number) {
@@ -26,9 +36,21 @@ function replay(file: string, chunkAt?: number) {
 describe('Claude Code 2.1.197 recorded output (shared/fixtures)', () => {
   it('success-with-tools: success, tool lines, cost, turns, session and the report block', () => {
     const { parser, shown } = replay('success-with-tools.ndjson');
-    expect(shown).toEqual(["  ✎ I'll fix it.", '  ▸ Write: hello.txt', '  ▸ Bash: cat hello.txt && echo done', '  ✎ Done.']);
+    expect(shown).toEqual([
+      "  ✎ I'll fix it.",
+      '  ▸ Write: hello.txt',
+      '  ▸ Bash: cat hello.txt && echo done',
+      '  ✎ Done.',
+    ]);
     const s = parser.state;
-    expect(s.result).toMatchObject({ subtype: 'success', isError: false, apiErrorStatus: null, costUsd: 0.00168, numTurns: 3, permissionDenials: 0 });
+    expect(s.result).toMatchObject({
+      subtype: 'success',
+      isError: false,
+      apiErrorStatus: null,
+      costUsd: 0.00168,
+      numTurns: 3,
+      permissionDenials: 0,
+    });
     expect(s.sessionId).toBe('772379f9-77ed-4370-8f2a-aed009054822');
     expect(s.toolCalls).toBe(2);
     expect(classifyClaudeOutcome({ state: s, process: proc(0), now: NOW })).toBeUndefined();
@@ -44,7 +66,10 @@ describe('Claude Code 2.1.197 recorded output (shared/fixtures)', () => {
     const { parser } = replay('overloaded-529.ndjson');
     expect(parser.state.result).toMatchObject({ subtype: 'success', isError: true, apiErrorStatus: 529 });
     expect(parser.state.lastRetry).toMatchObject({ status: 529, error: 'overloaded' });
-    expect(classifyClaudeOutcome({ state: parser.state, process: proc(1), now: NOW })).toMatchObject({ class: 'transient', reason: 'overloaded' });
+    expect(classifyClaudeOutcome({ state: parser.state, process: proc(1), now: NOW })).toMatchObject({
+      class: 'transient',
+      reason: 'overloaded',
+    });
   });
 
   it('rate-limited-429: transient rate_limit with the wait from the api_retry event', () => {
@@ -56,7 +81,9 @@ describe('Claude Code 2.1.197 recorded output (shared/fixtures)', () => {
 
   it('a rate_limit_event resetsAt takes precedence over the retry delay', () => {
     const { parser } = replay('rate-limited-429.ndjson');
-    parser.push(JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: NOW / 1000 + 90 } }));
+    parser.push(
+      JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status: 'rejected', resetsAt: NOW / 1000 + 90 } }),
+    );
     expect(classifyClaudeOutcome({ state: parser.state, process: proc(1), now: NOW })?.retryAfterMs).toBe(90_000);
   });
 
@@ -77,8 +104,15 @@ describe('Claude Code 2.1.197 recorded output (shared/fixtures)', () => {
   it('max-turns: permanent max_turns, with the cost still captured', () => {
     const { parser, shown } = replay('max-turns.ndjson');
     expect(shown).toEqual(['  ▸ Bash: echo step', '  ▸ Bash: echo step']);
-    expect(parser.state.result).toMatchObject({ subtype: 'error_max_turns', costUsd: 0.0011200000000000001, numTurns: 3 });
-    expect(classifyClaudeOutcome({ state: parser.state, process: proc(1), now: NOW })).toMatchObject({ class: 'permanent', reason: 'max_turns' });
+    expect(parser.state.result).toMatchObject({
+      subtype: 'error_max_turns',
+      costUsd: 0.0011200000000000001,
+      numTurns: 3,
+    });
+    expect(classifyClaudeOutcome({ state: parser.state, process: proc(1), now: NOW })).toMatchObject({
+      class: 'permanent',
+      reason: 'max_turns',
+    });
   });
 });
 
@@ -87,24 +121,43 @@ describe('Claude stream robustness', () => {
     const text = readFileSync(path.join(dir, 'success-with-tools.ndjson'), 'utf8');
     const { parser } = replay('success-with-tools.ndjson', Math.floor(text.length * 0.6));
     expect(parser.state.result).toBeUndefined();
-    const f = classifyClaudeOutcome({ state: parser.state, process: proc(1, { stderrTail: 'Error: something broke\n' }), now: NOW });
+    const f = classifyClaudeOutcome({
+      state: parser.state,
+      process: proc(1, { stderrTail: 'Error: something broke\n' }),
+      now: NOW,
+    });
     expect(f).toMatchObject({ class: 'transient', reason: 'crashed' });
     expect(f?.message).toContain('something broke');
   });
 
   it('killed by our timeout is a timeout, whatever was printed', () => {
     const { parser } = replay('success-with-tools.ndjson');
-    expect(classifyClaudeOutcome({ state: parser.state, process: proc(null, { timedOut: true, signal: 'SIGTERM' }), timeoutMs: 60_000, now: NOW }))
-      .toMatchObject({ class: 'transient', reason: 'timeout' });
+    expect(
+      classifyClaudeOutcome({
+        state: parser.state,
+        process: proc(null, { timedOut: true, signal: 'SIGTERM' }),
+        timeoutMs: 60_000,
+        now: NOW,
+      }),
+    ).toMatchObject({ class: 'transient', reason: 'timeout' });
   });
 
   it('claude missing from PATH is permanent not_found', () => {
-    expect(classifyClaudeOutcome({ state: new ClaudeStreamParser(CWD).state, process: proc(127), now: NOW })).toMatchObject({ class: 'permanent', reason: 'not_found' });
+    expect(
+      classifyClaudeOutcome({ state: new ClaudeStreamParser(CWD).state, process: proc(127), now: NOW }),
+    ).toMatchObject({ class: 'permanent', reason: 'not_found' });
   });
 
   it('garbage, partial JSON, non-objects and unknown event types are ignored and counted', () => {
     const parser = new ClaudeStreamParser(CWD);
-    for (const line of ['not json', '{"type":"assistant","message":{"content":[{"type":"tool_u', '[1,2]', '{"type":"brand_new_event","x":1}', '', '{"type":"assistant","message":"odd"}']) {
+    for (const line of [
+      'not json',
+      '{"type":"assistant","message":{"content":[{"type":"tool_u',
+      '[1,2]',
+      '{"type":"brand_new_event","x":1}',
+      '',
+      '{"type":"assistant","message":"odd"}',
+    ]) {
       expect(parser.push(line)).toEqual([]);
     }
     expect(parser.state.ignoredLines).toBe(3);

@@ -67,7 +67,12 @@ describe('CommandAgent', () => {
   it('commandEnv adds to the base env without changing it', () => {
     const base = { PATH: '/bin', AGENT_LOOP_ITERATION: 'old' };
     const env = commandEnv(base, request({ issueIds: [] }));
-    expect(env).toMatchObject({ PATH: '/bin', AGENT_LOOP_ISSUE_IDS: '', AGENT_LOOP_ITERATION: '3', AGENT_LOOP_PROMPT_FILE: promptFile });
+    expect(env).toMatchObject({
+      PATH: '/bin',
+      AGENT_LOOP_ISSUE_IDS: '',
+      AGENT_LOOP_ITERATION: '3',
+      AGENT_LOOP_PROMPT_FILE: promptFile,
+    });
     expect(base.AGENT_LOOP_ITERATION).toBe('old');
   });
 
@@ -107,10 +112,16 @@ describe('CommandAgent outcome classification', () => {
   });
 
   it('non-zero exit → transient exit_code with the last stderr line', async () => {
-    const r = await new CommandAgent({ command: 'echo "first" >&2; echo "rate limited, try later" >&2; exit 2' }).run(request());
+    const r = await new CommandAgent({ command: 'echo "first" >&2; echo "rate limited, try later" >&2; exit 2' }).run(
+      request(),
+    );
     expect(r.ok).toBe(false);
     expect(r.exitCode).toBe(2);
-    expect(r.failure).toEqual({ class: 'transient', reason: 'exit_code', message: 'exited with code 2: rate limited, try later' });
+    expect(r.failure).toEqual({
+      class: 'transient',
+      reason: 'exit_code',
+      message: 'exited with code 2: rate limited, try later',
+    });
   });
 
   it('exit 127 → permanent not_found', async () => {

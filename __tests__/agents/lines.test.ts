@@ -35,7 +35,10 @@ describe('LineSplitter', () => {
   it('an overlong line cut at a chunk boundary inside a multibyte character keeps the character whole', () => {
     const s = new LineSplitter(8);
     const euro = Buffer.from('€'); // 3 bytes
-    const out = [...s.push(Buffer.concat([b('aaaaaa'), euro.subarray(0, 1)])), ...s.push(Buffer.concat([euro.subarray(1), b('bbbbbbb\n')]))];
+    const out = [
+      ...s.push(Buffer.concat([b('aaaaaa'), euro.subarray(0, 1)])),
+      ...s.push(Buffer.concat([euro.subarray(1), b('bbbbbbb\n')])),
+    ];
     expect(out.join('')).toBe('aaaaaa€bbbbbbb');
     expect(out.join('')).not.toContain('\ufffd');
     expect(out.every((l) => Buffer.byteLength(l) <= 8)).toBe(true);

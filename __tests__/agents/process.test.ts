@@ -171,7 +171,13 @@ describe('runProcess timeout, abort and process group', () => {
 
   it('terminates stray background processes after a normal exit instead of hanging', async () => {
     // Were the stray left to hold the pipes, this would hang until the test's own timeout.
-    const r = await runProcess({ command: 'sleep 1000 & echo "pid=$!"; exit 0', shell: true, cwd, timeoutMs: 10 * 60_000, killGraceMs: 10 * 60_000 });
+    const r = await runProcess({
+      command: 'sleep 1000 & echo "pid=$!"; exit 0',
+      shell: true,
+      cwd,
+      timeoutMs: 10 * 60_000,
+      killGraceMs: 10 * 60_000,
+    });
     expect(r).toMatchObject({ exitCode: 0, timedOut: false, aborted: false });
     expect(await goneSoon(pidFrom(r.tail))).toBe(true);
   }, 20_000);

@@ -24,8 +24,14 @@ function recorded(dir: string, name: string) {
   // Killed by us after 3 s: recorded as the signal's name, or as 143 (128 + SIGTERM) by a shell.
   const killed = !/^\d+$/.test(exit) || exit === '143';
   const process: ProcessResult = {
-    exitCode: killed ? null : Number(exit), signal: killed ? exit : null, timedOut: killed, aborted: false,
-    durationMs: 1000, tail: '', stderrTail: existsSync(`${base}.stderr.txt`) ? readFileSync(`${base}.stderr.txt`, 'utf8') : '', bytes: 0,
+    exitCode: killed ? null : Number(exit),
+    signal: killed ? exit : null,
+    timedOut: killed,
+    aborted: false,
+    durationMs: 1000,
+    tail: '',
+    stderrTail: existsSync(`${base}.stderr.txt`) ? readFileSync(`${base}.stderr.txt`, 'utf8') : '',
+    bytes: 0,
   };
   return { lines: readFileSync(path.join(root, dir, name), 'utf8').split('\n'), process };
 }
@@ -33,19 +39,37 @@ function recorded(dir: string, name: string) {
 type Expect = 'ok' | [cls: 'transient' | 'permanent', reason: string];
 
 const claude: Record<string, Expect> = {
-  'success-with-tools': 'ok', 'success-json-format': 'ok', 'resume-first': 'ok', 'resume-second': 'ok',
-  'overloaded-529': ['transient', 'overloaded'], 'rate-limited-429': ['transient', 'rate_limit'], 'server-error-500': ['transient', 'server_error'],
-  'auth-failed-401': ['permanent', 'auth'], 'prompt-too-long-400': ['permanent', 'invalid_request'], 'max-turns': ['permanent', 'max_turns'],
-  hang: ['transient', 'timeout'], 'hang-mid-stream': ['transient', 'timeout'], 'hang-api-timeout': ['transient', 'network'],
-  'resume-unknown': ['transient', 'execution_error'], 'resume-other-cwd': ['transient', 'execution_error'],
+  'success-with-tools': 'ok',
+  'success-json-format': 'ok',
+  'resume-first': 'ok',
+  'resume-second': 'ok',
+  'overloaded-529': ['transient', 'overloaded'],
+  'rate-limited-429': ['transient', 'rate_limit'],
+  'server-error-500': ['transient', 'server_error'],
+  'auth-failed-401': ['permanent', 'auth'],
+  'prompt-too-long-400': ['permanent', 'invalid_request'],
+  'max-turns': ['permanent', 'max_turns'],
+  hang: ['transient', 'timeout'],
+  'hang-mid-stream': ['transient', 'timeout'],
+  'hang-api-timeout': ['transient', 'network'],
+  'resume-unknown': ['transient', 'execution_error'],
+  'resume-other-cwd': ['transient', 'execution_error'],
 };
 const codex: Record<string, Expect> = {
-  'success-text': 'ok', 'success-shell': 'ok',
-  'rate-limited-429': ['transient', 'rate_limit'], 'rate-limited-429-defaults': ['transient', 'rate_limit'],
-  'auth-failed-401': ['permanent', 'auth'], 'auth-failed-401-defaults': ['permanent', 'auth'],
-  'server-error-500': ['transient', 'overloaded'], 'server-error-500-defaults': ['transient', 'overloaded'], 'unavailable-503': ['transient', 'overloaded'],
-  'invalid-request-400': ['permanent', 'invalid_request'], 'context-too-long-400': ['permanent', 'invalid_request'],
-  'stream-failed': ['transient', 'network'], 'hang-mid-stream-idle-timeout': ['transient', 'network'], hang: ['transient', 'timeout'],
+  'success-text': 'ok',
+  'success-shell': 'ok',
+  'rate-limited-429': ['transient', 'rate_limit'],
+  'rate-limited-429-defaults': ['transient', 'rate_limit'],
+  'auth-failed-401': ['permanent', 'auth'],
+  'auth-failed-401-defaults': ['permanent', 'auth'],
+  'server-error-500': ['transient', 'overloaded'],
+  'server-error-500-defaults': ['transient', 'overloaded'],
+  'unavailable-503': ['transient', 'overloaded'],
+  'invalid-request-400': ['permanent', 'invalid_request'],
+  'context-too-long-400': ['permanent', 'invalid_request'],
+  'stream-failed': ['transient', 'network'],
+  'hang-mid-stream-idle-timeout': ['transient', 'network'],
+  hang: ['transient', 'timeout'],
   'resume-unknown': ['transient', 'agent_error'],
 };
 

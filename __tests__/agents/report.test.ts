@@ -247,7 +247,25 @@ describe('parseReportBlock: pathological input', () => {
 
 describe('isWorkRemainingEmpty', () => {
   it('is true for every form of nothing', () => {
-    for (const v of [undefined, null, '', '   ', '\n\t', '0', ' 0 ', 0, '[]', '[ ]', [], [null, ''], 'null', '~', 'None', false, {}]) {
+    for (const v of [
+      undefined,
+      null,
+      '',
+      '   ',
+      '\n\t',
+      '0',
+      ' 0 ',
+      0,
+      '[]',
+      '[ ]',
+      [],
+      [null, ''],
+      'null',
+      '~',
+      'None',
+      false,
+      {},
+    ]) {
       expect(isWorkRemainingEmpty(v)).toBe(true);
     }
   });

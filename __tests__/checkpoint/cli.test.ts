@@ -143,14 +143,27 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
         issuesEscalated: ['bd-3'],
         currentCycleIssueIds: ['bd-4', 'bd-5'],
         haltReason: 'max iterations',
-        haltMessage: null, consecutiveEscalations: null, totalEscalations: null, rateLimitedUntil: null, preexistingFailures: null, issuesNoChange: null,
+        haltMessage: null,
+        consecutiveEscalations: null,
+        totalEscalations: null,
+        rateLimitedUntil: null,
+        preexistingFailures: null,
+        issuesNoChange: null,
       },
       pipeline: null,
       warnings: [],
     });
-    expect(result.checkpoints[0]).toMatchObject({ id: ID_C, wouldResume: true, resumable: true, loop: null, errors: [] });
+    expect(result.checkpoints[0]).toMatchObject({
+      id: ID_C,
+      wouldResume: true,
+      resumable: true,
+      loop: null,
+      errors: [],
+    });
     expect(result.checkpoints[1]).toMatchObject({ id: ID_B, wouldResume: false, resumable: false, resumeAt: null });
-    expect(result.invalid).toEqual([{ path: corrupt, reason: expect.stringContaining('the file name is not <uuid-v4>.json') }]);
+    expect(result.invalid).toEqual([
+      { path: corrupt, reason: expect.stringContaining('the file name is not <uuid-v4>.json') },
+    ]);
   });
 
   it('prints an empty JSON listing when there are no checkpoints', async () => {
@@ -162,7 +175,9 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
   it('reads loop progress defensively: wrong types and missing fields become null', () => {
     expect(readLoopProgress({})).toBeUndefined();
     expect(readLoopProgress({ loop: [] })).toBeUndefined();
-    expect(readLoopProgress({ loop: { iteration: '3', issuesClosed: 'bd-1', currentCycle: 'x', halt: { reason: 4 } } })).toEqual({
+    expect(
+      readLoopProgress({ loop: { iteration: '3', issuesClosed: 'bd-1', currentCycle: 'x', halt: { reason: 4 } } }),
+    ).toEqual({
       iteration: null,
       maxIterations: null,
       failedIterations: null,
@@ -171,9 +186,17 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
       issuesEscalated: null,
       currentCycleIssueIds: null,
       haltReason: null,
-      haltMessage: null, consecutiveEscalations: null, totalEscalations: null, rateLimitedUntil: null, preexistingFailures: null, issuesNoChange: null,
+      haltMessage: null,
+      consecutiveEscalations: null,
+      totalEscalations: null,
+      rateLimitedUntil: null,
+      preexistingFailures: null,
+      issuesNoChange: null,
     });
-    expect(readLoopProgress({ loop: { issuesClosed: ['bd-1', 42, null, { id: 1 }] } })?.issuesClosed).toEqual(['bd-1', '42']);
+    expect(readLoopProgress({ loop: { issuesClosed: ['bd-1', 42, null, { id: 1 }] } })?.issuesClosed).toEqual([
+      'bd-1',
+      '42',
+    ]);
   });
 });
 
@@ -182,13 +205,21 @@ describe('REQ_018.3.7 cleanup', () => {
     await seed();
     const corrupt = await writeRaw(stateDir, `${'9f1c2d3e-4b5a-4c6d-9e8f-0a1b2c3d4e50'}.json`, 'not json');
     const { out, lines } = capture();
-    expect(await cleanupCommand({ stateDir, olderThanDays: 30, all: false, dryRun: false }, { store, now: NOW, out })).toBe(0);
+    expect(
+      await cleanupCommand({ stateDir, olderThanDays: 30, all: false, dryRun: false }, { store, now: NOW, out }),
+    ).toBe(0);
     expect([await exists(ID_A), await exists(ID_B), await exists(ID_C)]).toEqual([false, false, true]);
     await expect(fs.access(corrupt)).resolves.toBeUndefined();
     expect(lines).toContain(`deleted ${ID_B} (implementation-complete, 35.0 days old)`);
     expect(lines).toContain(`deleted ${ID_A} (implementation-failed, 40.0 days old)`);
     expect(lines.find((line) => line.startsWith(`kept ${ID_C}`))).toContain('newest resumable checkpoint');
-    expect(lines.find((line) => line.startsWith(`left ${corrupt} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): invalid JSON`))).toBeDefined();
+    expect(
+      lines.find((line) =>
+        line.startsWith(
+          `left ${corrupt} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): invalid JSON`,
+        ),
+      ),
+    ).toBeDefined();
     expect(lines[lines.length - 1]).toBe(`Deleted 2 of 3 checkpoints in ${checkpointsDir(stateDir)}, kept 1.`);
   });
 
@@ -220,16 +251,28 @@ describe('REQ_018.3.7 cleanup', () => {
     expect((await fs.readdir(checkpointsDir(stateDir))).sort()).toEqual(before);
     expect(lines).toContain(`would delete ${ID_A} (implementation-failed, 40.0 days old)`);
     expect(lines.some((line) => line.startsWith('deleted'))).toBe(false);
-    expect(lines[lines.length - 1]).toBe(`Dry run: would delete 3 of 3 checkpoints in ${checkpointsDir(stateDir)}, keeping 0; nothing was deleted.`);
+    expect(lines[lines.length - 1]).toBe(
+      `Dry run: would delete 3 of 3 checkpoints in ${checkpointsDir(stateDir)}, keeping 0; nothing was deleted.`,
+    );
   });
 
   it('reports in JSON when asked', async () => {
     await seed();
     const { out, lines } = capture();
-    await cleanupCommand({ stateDir, olderThanDays: 30, all: false, dryRun: true, json: true }, { store, now: NOW, out });
+    await cleanupCommand(
+      { stateDir, olderThanDays: 30, all: false, dryRun: true, json: true },
+      { store, now: NOW, out },
+    );
     expect(lines).toHaveLength(1);
     const result = JSON.parse(lines[0] as string);
-    expect(result).toMatchObject({ stateDir, dryRun: true, deleted: [], failed: [], keptNewestResumable: ID_C, invalid: [] });
+    expect(result).toMatchObject({
+      stateDir,
+      dryRun: true,
+      deleted: [],
+      failed: [],
+      keptNewestResumable: ID_C,
+      invalid: [],
+    });
     expect(result.wouldDelete.map((cp: { id: string }) => cp.id)).toEqual([ID_B, ID_A]);
     expect(result.kept.map((cp: { id: string }) => cp.id)).toEqual([ID_C]);
     expect(await exists(ID_A)).toBe(true);
@@ -239,10 +282,19 @@ describe('REQ_018.3.7 cleanup', () => {
     await seed();
     const first = capture();
     expect(await cleanupCommand({ stateDir, all: false, dryRun: false }, { store, now: NOW, out: first.out })).toBe(2);
-    expect(first.lines).toEqual(['agent-loop cleanup: say which checkpoints to delete: --older-than DAYS (keeps the newest resumable one) or --all']);
+    expect(first.lines).toEqual([
+      'agent-loop cleanup: say which checkpoints to delete: --older-than DAYS (keeps the newest resumable one) or --all',
+    ]);
     const second = capture();
-    expect(await cleanupCommand({ stateDir, olderThanDays: -3, all: false, dryRun: false }, { store, now: NOW, out: second.out })).toBe(2);
-    expect(second.lines[0]).toContain('--older-than must be a number of days, 0 or more (e.g. --older-than 30); got -3');
+    expect(
+      await cleanupCommand(
+        { stateDir, olderThanDays: -3, all: false, dryRun: false },
+        { store, now: NOW, out: second.out },
+      ),
+    ).toBe(2);
+    expect(second.lines[0]).toContain(
+      '--older-than must be a number of days, 0 or more (e.g. --older-than 30); got -3',
+    );
     expect([await exists(ID_A), await exists(ID_B), await exists(ID_C)]).toEqual([true, true, true]);
   });
 });

@@ -91,7 +91,13 @@ describe('REQ_018.1 id', () => {
   });
 
   it('REQ_018.1.8 a file whose id is not a UUID v4 is reported on load', async () => {
-    await writeRaw(stateDir, `${ID_A}.json`, { id: 'abc', phase: 'research-complete', timestamp: '2026-11-21T10:30:00Z', sequence: 1, state: {} });
+    await writeRaw(stateDir, `${ID_A}.json`, {
+      id: 'abc',
+      phase: 'research-complete',
+      timestamp: '2026-11-21T10:30:00Z',
+      sequence: 1,
+      state: {},
+    });
     const error = await rejection(store.load(ID_A));
     expect(error.path).toBe(fileOf(ID_A));
     expect(error.reason).toContain('id "abc" is not a UUID v4');
@@ -121,7 +127,12 @@ describe('REQ_018.2 phase', () => {
 
 describe('REQ_018.3 timestamp and sequence', () => {
   it('REQ_018.3.2 REQ_018.3.4 stamps the write with the clock in RFC 3339, ignoring any timestamp passed in', async () => {
-    const input = { id: ID_A, phase: 'implementation-failed', state: { a: 1 }, timestamp: '1999-01-01T00:00:00Z' } as Omit<Checkpoint, 'timestamp' | 'sequence'>;
+    const input = {
+      id: ID_A,
+      phase: 'implementation-failed',
+      state: { a: 1 },
+      timestamp: '1999-01-01T00:00:00Z',
+    } as Omit<Checkpoint, 'timestamp' | 'sequence'>;
     const written = await store.write(input);
     expect(written.timestamp).toBe('2026-11-21T10:30:00Z');
     expect((await readJson(ID_A)).timestamp).toBe('2026-11-21T10:30:00Z');
@@ -138,7 +149,13 @@ describe('REQ_018.3 timestamp and sequence', () => {
   });
 
   it('continues after the highest sequence already in the directory, reading it once', async () => {
-    await writeRaw(stateDir, `${ID_B}.json`, { id: ID_B, phase: 'research-complete', timestamp: '2026-11-20T10:30:00Z', sequence: 41, state: { a: 1 } });
+    await writeRaw(stateDir, `${ID_B}.json`, {
+      id: ID_B,
+      phase: 'research-complete',
+      timestamp: '2026-11-20T10:30:00Z',
+      sequence: 41,
+      state: { a: 1 },
+    });
     const readdir = jest.spyOn(fs, 'readdir');
     expect((await store.write({ id: ID_A, phase: 'research-complete', state: { a: 1 } })).sequence).toBe(42);
     expect((await store.write({ id: ID_C, phase: 'research-complete', state: { a: 1 } })).sequence).toBe(43);
@@ -148,7 +165,13 @@ describe('REQ_018.3 timestamp and sequence', () => {
   it('continues after the sequence of the checkpoint it overwrites, even if written since by another process', async () => {
     await store.write({ id: ID_A, phase: 'research-complete', state: { a: 1 } });
     const other = new FileCheckpointStore(stateDir, { clock });
-    await writeRaw(stateDir, `${ID_A}.json`, { id: ID_A, phase: 'planning-complete', timestamp: '2026-11-21T10:30:00Z', sequence: 100, state: { a: 1 } });
+    await writeRaw(stateDir, `${ID_A}.json`, {
+      id: ID_A,
+      phase: 'planning-complete',
+      timestamp: '2026-11-21T10:30:00Z',
+      sequence: 100,
+      state: { a: 1 },
+    });
     expect((await store.write({ id: ID_A, phase: 'implementation-failed', state: { a: 2 } })).sequence).toBe(101);
     expect((await other.write({ id: ID_B, phase: 'research-complete', state: { a: 1 } })).sequence).toBe(102);
   });
@@ -173,7 +196,13 @@ describe('REQ_018.4 state', () => {
         maxIterations: 100,
         issuesClosed: ['bd-1', 'bd-2'],
         escalations: { 'bd-3': { count: 2, reasons: ['tests failed', 'timeout'] } },
-        currentCycle: { issueIds: ['bd-4'], history: [{ step: 'implement', ok: true }, { step: 'test', ok: false, detail: null }] },
+        currentCycle: {
+          issueIds: ['bd-4'],
+          history: [
+            { step: 'implement', ok: true },
+            { step: 'test', ok: false, detail: null },
+          ],
+        },
       },
       planning_output: 'multi\nline ✓',
       phase_files: [],
@@ -194,7 +223,9 @@ describe('REQ_018.4 state', () => {
   });
 
   it('REQ_018.4.1 refuses a state that is not an object, or cannot be JSON', async () => {
-    const notObject = await rejection(store.write({ id: ID_A, phase: 'research-failed', state: [] as unknown as Record<string, unknown> }));
+    const notObject = await rejection(
+      store.write({ id: ID_A, phase: 'research-failed', state: [] as unknown as Record<string, unknown> }),
+    );
     expect(notObject.reason).toBe('state must be an object (use {} for no state)');
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
@@ -204,7 +235,11 @@ describe('REQ_018.4 state', () => {
   });
 
   it('returns what a reader will see: JSON drops undefined and turns dates into strings', async () => {
-    const written = await store.write({ id: ID_A, phase: 'research-failed', state: { gone: undefined, at: new Date('2026-01-02T03:04:05Z') } });
+    const written = await store.write({
+      id: ID_A,
+      phase: 'research-failed',
+      state: { gone: undefined, at: new Date('2026-01-02T03:04:05Z') },
+    });
     expect(written.state).toEqual({ at: '2026-01-02T03:04:05.000Z' });
   });
 });
@@ -223,7 +258,12 @@ describe('REQ_018.5 errors', () => {
 
   it('refuses errors that are not a list of strings', async () => {
     const error = await rejection(
-      store.write({ id: ID_A, phase: 'implementation-failed', state: { a: 1 }, errors: [new Error('x')] as unknown as string[] }),
+      store.write({
+        id: ID_A,
+        phase: 'implementation-failed',
+        state: { a: 1 },
+        errors: [new Error('x')] as unknown as string[],
+      }),
     );
     expect(error.reason).toContain('errors must be a list of strings');
   });
@@ -231,7 +271,12 @@ describe('REQ_018.5 errors', () => {
 
 describe('file format and atomicity', () => {
   it('writes pretty-printed JSON with a 2-space indent and a trailing newline', async () => {
-    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop: { iteration: 3 } }, errors: ['Max iterations (100) reached'] });
+    await store.write({
+      id: ID_A,
+      phase: 'implementation-failed',
+      state: { loop: { iteration: 3 } },
+      errors: ['Max iterations (100) reached'],
+    });
     expect(await fs.readFile(fileOf(ID_A), 'utf8')).toBe(
       `{\n  "id": "${ID_A}",\n  "phase": "implementation-failed",\n  "timestamp": "2026-11-21T10:30:00Z",\n  "sequence": 1,\n` +
         `  "state": {\n    "loop": {\n      "iteration": 3\n    }\n  },\n  "errors": [\n    "Max iterations (100) reached"\n  ]\n}\n`,
@@ -251,7 +296,12 @@ describe('file format and atomicity', () => {
     await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop: { iteration: 10 } } });
     const { checkpoints } = await store.list();
     expect(checkpoints).toHaveLength(1);
-    expect(checkpoints[0]).toMatchObject({ id: ID_A, phase: 'implementation-failed', state: { loop: { iteration: 10 } }, sequence: 2 });
+    expect(checkpoints[0]).toMatchObject({
+      id: ID_A,
+      phase: 'implementation-failed',
+      state: { loop: { iteration: 10 } },
+      sequence: 2,
+    });
   });
 });
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { planCleanup } from '../../src/checkpoint/cleanup.js';
-import { ageInDays, detectResumable, isResumable, newestFirst, pickResumable, resumePoint } from '../../src/checkpoint/resume.js';
+import {
+  ageInDays,
+  detectResumable,
+  isResumable,
+  newestFirst,
+  pickResumable,
+  resumePoint,
+} from '../../src/checkpoint/resume.js';
 import type { CheckpointPhase } from '../../src/checkpoint/types.js';
 import { ID_A, ID_B, ID_C, checkpoint } from './fixtures.js';
 
@@ -130,7 +137,9 @@ describe('REQ_018.3.7 planCleanup (CleanupByAge)', () => {
 
   it('removes nothing without a limit, and rejects a negative or non-numeric limit', () => {
     expect(planCleanup([old, middle], { all: false }, NOW).remove).toEqual([]);
-    expect(() => planCleanup([old], { olderThanDays: -1, all: false }, NOW)).toThrow('older-than must be a number of days, 0 or more; got -1');
+    expect(() => planCleanup([old], { olderThanDays: -1, all: false }, NOW)).toThrow(
+      'older-than must be a number of days, 0 or more; got -1',
+    );
     expect(() => planCleanup([old], { olderThanDays: Number.NaN, all: false }, NOW)).toThrow(RangeError);
   });
 });

@@ -72,7 +72,12 @@ describe('REQ_018.1 id', () => {
 
   it('REQ_018.1.6 REQ_018.2.3 REQ_018.3.3 REQ_018.4.2 REQ_018.5.2 serializes with the documented keys, order and layout', () => {
     const text = serializeCheckpoint(
-      checkpoint({ id: ID_A, sequence: 7, state: { loop: { iteration: 3 } }, errors: ['Max iterations (100) reached'] }),
+      checkpoint({
+        id: ID_A,
+        sequence: 7,
+        state: { loop: { iteration: 3 } },
+        errors: ['Max iterations (100) reached'],
+      }),
     );
     expect(text).toBe(
       [
@@ -126,7 +131,14 @@ describe('REQ_018.2 phase', () => {
   });
 
   it('REQ_018.2.2 REQ_018.2.5 REQ_018.2.6 rejects a phase outside {phase}-{complete|failed}, listing the valid ones', () => {
-    for (const phase of ['research', 'research-done', 'testing-complete', 'Research-complete', 'implementation-failed ', '']) {
+    for (const phase of [
+      'research',
+      'research-done',
+      'testing-complete',
+      'Research-complete',
+      'implementation-failed ',
+      '',
+    ]) {
       const reason = reasonFor(valid({ phase }));
       expect(reason).toContain(`phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed`);
       expect(reason).toContain('valid phases: research-complete, research-failed, decomposition-complete');
@@ -172,7 +184,9 @@ describe('REQ_018.3 timestamp', () => {
   });
 
   it('REQ_018.3.1 REQ_018.3.5 a checkpoint file with an empty or non-RFC 3339 timestamp is rejected with an example', () => {
-    expect(reasonFor(valid({ timestamp: '' }))).toContain('timestamp "" is not an RFC 3339 date-time (expected e.g. 2026-11-21T10:30:00Z');
+    expect(reasonFor(valid({ timestamp: '' }))).toContain(
+      'timestamp "" is not an RFC 3339 date-time (expected e.g. 2026-11-21T10:30:00Z',
+    );
     expect(reasonFor(valid({ timestamp: '2026-11-21T10:30:00' }))).toContain('is not an RFC 3339 date-time');
     expect(reasonFor(valid({ timestamp: 1763721000 }))).toContain('timestamp must be a string, got number 1763721000');
     expect(parseCheckpoint(JSON.stringify(valid({ timestamp: '2026-11-21T12:30:00+02:00' })), FILE).timestamp).toBe(
@@ -229,7 +243,11 @@ describe('REQ_018.5 errors', () => {
   });
 
   it('REQ_018.5.1 REQ_018.5.7 keeps error messages in their order', () => {
-    const errors = ['Agent timed out after 30m in iteration 4', 'Tests failed: 3 of 120 (npm test)', 'Max iterations (100) reached'];
+    const errors = [
+      'Agent timed out after 30m in iteration 4',
+      'Tests failed: 3 of 120 (npm test)',
+      'Max iterations (100) reached',
+    ];
     expect(parseCheckpoint(JSON.stringify(valid({ errors })), FILE).errors).toEqual(errors);
   });
 
@@ -250,7 +268,9 @@ describe('checkpoint file problems', () => {
 
   it('reports a truncated file at its end and an empty file as empty', () => {
     const text = JSON.stringify(valid(), null, 2).slice(0, 40);
-    expect(reasonFor(text)).toContain(`(offset ${text.length}): unexpected end of input (the file may have been cut short)`);
+    expect(reasonFor(text)).toContain(
+      `(offset ${text.length}): unexpected end of input (the file may have been cut short)`,
+    );
     expect(reasonFor('{"id": "x",')).toContain('line 1, column 12 (offset 11): unexpected end of input');
     expect(reasonFor('')).toContain('the file is empty');
     expect(reasonFor('  \n')).toContain('the file is empty');
@@ -275,9 +295,34 @@ describe('checkpoint file problems', () => {
 
   it('findJsonError agrees with JSON.parse on what is valid', () => {
     const samples = [
-      '{}', '[]', '{"a":[1,{"b":null},[]],"c":{}}', '"x"', '-0.5e+3', ' true ', '[{}, {}, [[]]]',
-      '{', '}', '[1,]', '{"a":1,}', '{"a" 1}', '{a:1}', "{'a':1}", '[01]', '[1.]', '[.5]', '[-]', '"\\x"',
-      '"\\u12"', '"tab\there"', '[1] [2]', 'nul', '{"a":{"b":[}]}', '[1e]', '{"a":1 "b":2}', '[{},]', '',
+      '{}',
+      '[]',
+      '{"a":[1,{"b":null},[]],"c":{}}',
+      '"x"',
+      '-0.5e+3',
+      ' true ',
+      '[{}, {}, [[]]]',
+      '{',
+      '}',
+      '[1,]',
+      '{"a":1,}',
+      '{"a" 1}',
+      '{a:1}',
+      "{'a':1}",
+      '[01]',
+      '[1.]',
+      '[.5]',
+      '[-]',
+      '"\\x"',
+      '"\\u12"',
+      '"tab\there"',
+      '[1] [2]',
+      'nul',
+      '{"a":{"b":[}]}',
+      '[1e]',
+      '{"a":1 "b":2}',
+      '[{},]',
+      '',
     ];
     for (const text of samples) {
       let parses = true;

@@ -7,8 +7,12 @@ import { cleanupCommand } from '../../src/cli/cleanup.js';
 import { TEMP_FILE_PATTERN, tempFileOwner, writeFileAtomic } from '../../src/util/atomicWrite.js';
 
 let dir: string;
-beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stale-')); });
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'stale-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 describe('temporary files of interrupted writes', () => {
   it('are named so that git can exclude them and their writer is known', async () => {
@@ -31,12 +35,18 @@ describe('temporary files of interrupted writes', () => {
     expect((await store.list()).invalid).toEqual([]);
 
     const lines: string[] = [];
-    const dry = await cleanupCommand({ stateDir: dir, olderThanDays: 30, all: false, dryRun: true }, { store, now: new Date(), out: (l) => lines.push(l) });
+    const dry = await cleanupCommand(
+      { stateDir: dir, olderThanDays: 30, all: false, dryRun: true },
+      { store, now: new Date(), out: (l) => lines.push(l) },
+    );
     expect(dry).toBe(0);
     expect(lines).toContain(`would remove ${dead} (left by a write that a crash cut short)`);
     expect((await fs.readdir(checkpoints)).length).toBe(3);
 
-    await cleanupCommand({ stateDir: dir, olderThanDays: 30, all: false, dryRun: false }, { store, now: new Date(), out: (l) => lines.push(l) });
+    await cleanupCommand(
+      { stateDir: dir, olderThanDays: 30, all: false, dryRun: false },
+      { store, now: new Date(), out: (l) => lines.push(l) },
+    );
     const left = await fs.readdir(checkpoints);
     expect(left).not.toContain(path.basename(dead));
     expect(left).toContain(path.basename(live));

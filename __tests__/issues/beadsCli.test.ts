@@ -2,7 +2,16 @@ import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BD_READY_ARGS, BdCliSource, execFileCommand, isNotFound, isOnPath, parseJsonOutput, type ExecFn, type ExecResult } from '../../src/issues/beadsCli.js';
+import {
+  BD_READY_ARGS,
+  BdCliSource,
+  execFileCommand,
+  isNotFound,
+  isOnPath,
+  parseJsonOutput,
+  type ExecFn,
+  type ExecResult,
+} from '../../src/issues/beadsCli.js';
 
 interface Call {
   file: string;
@@ -27,10 +36,47 @@ const READY = BD_READY_ARGS.join(' ');
 // Shaped like `bd ready --json`: full issue objects, in bd's own (hybrid) order.
 const bdReadyOutput = JSON.stringify(
   [
-    { id: 'bd-c3', title: 'newest P1', description: 'c', status: 'open', priority: 1, issue_type: 'task', created_at: '2025-11-02T10:00:00.123456-07:00', updated_at: '2025-11-02T10:00:00-07:00' },
-    { id: 'bd-a1', title: 'P2', description: 'a', status: 'in_progress', priority: 2, issue_type: 'bug', created_at: '2025-10-01T10:00:00Z', updated_at: '2025-10-01T10:00:00Z', labels: ['x'] },
-    { id: 'bd-b2', title: 'older P1', description: 'b', status: 'open', priority: 1, issue_type: 'feature', created_at: '2025-10-15T10:00:00Z', updated_at: '2025-10-15T10:00:00Z' },
-    { id: 'bd-d4', title: 'P0', description: 'd', status: 'open', priority: 0, issue_type: 'task', created_at: '2025-12-01T10:00:00Z', updated_at: '2025-12-01T10:00:00Z' },
+    {
+      id: 'bd-c3',
+      title: 'newest P1',
+      description: 'c',
+      status: 'open',
+      priority: 1,
+      issue_type: 'task',
+      created_at: '2025-11-02T10:00:00.123456-07:00',
+      updated_at: '2025-11-02T10:00:00-07:00',
+    },
+    {
+      id: 'bd-a1',
+      title: 'P2',
+      description: 'a',
+      status: 'in_progress',
+      priority: 2,
+      issue_type: 'bug',
+      created_at: '2025-10-01T10:00:00Z',
+      updated_at: '2025-10-01T10:00:00Z',
+      labels: ['x'],
+    },
+    {
+      id: 'bd-b2',
+      title: 'older P1',
+      description: 'b',
+      status: 'open',
+      priority: 1,
+      issue_type: 'feature',
+      created_at: '2025-10-15T10:00:00Z',
+      updated_at: '2025-10-15T10:00:00Z',
+    },
+    {
+      id: 'bd-d4',
+      title: 'P0',
+      description: 'd',
+      status: 'open',
+      priority: 0,
+      issue_type: 'task',
+      created_at: '2025-12-01T10:00:00Z',
+      updated_at: '2025-12-01T10:00:00Z',
+    },
   ],
   null,
   2,
@@ -55,7 +101,16 @@ describe('BdCliSource.ready', () => {
     const ready = await new BdCliSource({ cwd: '/repo', exec }).ready();
     expect(ready.map((i) => i.id)).toEqual(['bd-d4', 'bd-b2', 'bd-c3', 'bd-a1']);
     expect(calls).toEqual([{ file: 'bd', args: ['ready', '--json', '--limit', '0'], cwd: '/repo' }]);
-    expect(ready[3]).toEqual({ id: 'bd-a1', title: 'P2', body: 'a', status: 'in_progress', labels: ['x'], dependencies: [], priority: 2, createdAt: '2025-10-01T10:00:00Z' });
+    expect(ready[3]).toEqual({
+      id: 'bd-a1',
+      title: 'P2',
+      body: 'a',
+      status: 'in_progress',
+      labels: ['x'],
+      dependencies: [],
+      priority: 2,
+      createdAt: '2025-10-01T10:00:00Z',
+    });
   });
 
   it('does not re-filter what bd calls ready (an in_progress issue stays)', async () => {
@@ -83,7 +138,9 @@ describe('BdCliSource.ready', () => {
 
   it('throws when bd prints something other than an array', async () => {
     const { exec } = fakeExec({ [READY]: { stdout: '{"id":"x"}' } });
-    await expect(new BdCliSource({ cwd: '/repo', exec }).ready()).rejects.toThrow('where a JSON array of issues was expected');
+    await expect(new BdCliSource({ cwd: '/repo', exec }).ready()).rejects.toThrow(
+      'where a JSON array of issues was expected',
+    );
   });
 
   it('a failing bd ready throws with the command line, the exit code and the last lines of stderr', async () => {
@@ -109,7 +166,16 @@ describe('BdCliSource.get', () => {
   it('accepts bd show printing an object', async () => {
     const { exec, calls } = fakeExec({ 'show bd-a1 --json': { stdout: JSON.stringify(showIssue) } });
     const issue = await new BdCliSource({ cwd: '/repo', exec }).get('bd-a1');
-    expect(issue).toEqual({ id: 'bd-a1', title: 'P2', body: 'body', status: 'open', labels: ['x'], dependencies: ['bd-z9'], priority: 2, createdAt: '2025-10-01T10:00:00Z' });
+    expect(issue).toEqual({
+      id: 'bd-a1',
+      title: 'P2',
+      body: 'body',
+      status: 'open',
+      labels: ['x'],
+      dependencies: ['bd-z9'],
+      priority: 2,
+      createdAt: '2025-10-01T10:00:00Z',
+    });
     expect(calls[0]?.args).toEqual(['show', 'bd-a1', '--json']);
   });
 
@@ -128,7 +194,9 @@ describe('BdCliSource.get', () => {
   });
 
   it('an unknown id reported as JSON on stdout is undefined too', async () => {
-    const { exec } = fakeExec({ 'show bd-x --json': { code: 1, stdout: '{"error":"no issues found matching the provided IDs"}' } });
+    const { exec } = fakeExec({
+      'show bd-x --json': { code: 1, stdout: '{"error":"no issues found matching the provided IDs"}' },
+    });
     expect(await new BdCliSource({ cwd: '/repo', exec }).get('bd-x')).toBeUndefined();
   });
 
@@ -139,7 +207,9 @@ describe('BdCliSource.get', () => {
 
   it('other failures throw, even when "not found" is about something else', async () => {
     const { exec } = fakeExec({ 'show bd-x --json': { code: 2, stderr: 'Error: database not found\n' } });
-    await expect(new BdCliSource({ cwd: '/repo', exec }).get('bd-x')).rejects.toThrow('bd show bd-x --json failed with exit code 2:\nError: database not found');
+    await expect(new BdCliSource({ cwd: '/repo', exec }).get('bd-x')).rejects.toThrow(
+      'bd show bd-x --json failed with exit code 2:\nError: database not found',
+    );
   });
 });
 
@@ -158,14 +228,18 @@ describe('BdCliSource.close', () => {
   });
 
   it('closing a closed issue is a no-op: bd close is not run', async () => {
-    const { exec, calls } = fakeExec({ 'show bd-a1 --json': { stdout: JSON.stringify({ ...showIssue, status: 'closed' }) } });
+    const { exec, calls } = fakeExec({
+      'show bd-a1 --json': { stdout: JSON.stringify({ ...showIssue, status: 'closed' }) },
+    });
     await new BdCliSource({ cwd: '/repo', exec }).close('bd-a1', 'again');
     expect(calls.map((c) => c.args[0])).toEqual(['show']);
   });
 
   it('closing an unknown id throws an error naming the id', async () => {
     const { exec, calls } = fakeExec({ 'show bd-x --json': { code: 1, stderr: 'Error: issue bd-x not found' } });
-    await expect(new BdCliSource({ cwd: '/repo', exec }).close('bd-x', 'r')).rejects.toThrow('Cannot close issue bd-x: bd does not know it');
+    await expect(new BdCliSource({ cwd: '/repo', exec }).close('bd-x', 'r')).rejects.toThrow(
+      'Cannot close issue bd-x: bd does not know it',
+    );
     expect(calls).toHaveLength(1);
   });
 
@@ -186,7 +260,9 @@ describe('parseJsonOutput and isNotFound', () => {
   });
 
   it('throws on output that is not JSON, quoting the command', () => {
-    expect(() => parseJsonOutput('Ready work (2 issues):', 'bd ready --json')).toThrow('bd ready --json printed output that is not JSON');
+    expect(() => parseJsonOutput('Ready work (2 issues):', 'bd ready --json')).toThrow(
+      'bd ready --json printed output that is not JSON',
+    );
   });
 
   it('only takes "not found" about an issue for an unknown issue', () => {
@@ -271,13 +347,22 @@ if (cmd === 'ready') {
     const st = JSON.parse(await fs.readFile(state, 'utf8')) as { issues: Array<{ id: string; close_reason?: string }> };
     expect(st.issues.find((i) => i.id === 'bd-1')?.close_reason).toBe(reason);
     await expect(fs.access(path.join(dir, 'pwned'))).rejects.toThrow();
-    const calls = (await fs.readFile(path.join(dir, 'calls.log'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { args: string[]; cwd: string });
-    expect(calls.filter((c) => c.args[0] === 'close')).toEqual([{ args: ['close', 'bd-1', '--reason', reason], cwd: await fs.realpath(dir) }]);
+    const calls = (await fs.readFile(path.join(dir, 'calls.log'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { args: string[]; cwd: string });
+    expect(calls.filter((c) => c.args[0] === 'close')).toEqual([
+      { args: ['close', 'bd-1', '--reason', reason], cwd: await fs.realpath(dir) },
+    ]);
   });
 
   it('execFileCommand reports a non-zero exit with its stderr instead of rejecting', async () => {
     await writeState(false);
-    expect(await execFileCommand(bd, ['frobnicate'], { cwd: dir })).toEqual({ code: 1, stdout: '', stderr: 'Error: unknown command "frobnicate" for "bd"\n' });
+    expect(await execFileCommand(bd, ['frobnicate'], { cwd: dir })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: unknown command "frobnicate" for "bd"\n',
+    });
   });
 
   it('execFileCommand rejects with a clear message when the command does not exist', async () => {
@@ -352,13 +437,17 @@ describe('bd: marking an issue escalated', () => {
     });
     await new BdCliSource({ cwd: '/repo', exec }).markEscalated('bd-1', 'escalated: tests failed; $(rm -rf /)');
     expect(calls.map((c) => c.args)).toEqual([
-      ['show', 'bd-1', '--json'], ['label', 'add', 'bd-1', 'agent-loop:escalated'], ['comments', 'add', 'bd-1', 'escalated: tests failed; $(rm -rf /)'],
+      ['show', 'bd-1', '--json'],
+      ['label', 'add', 'bd-1', 'agent-loop:escalated'],
+      ['comments', 'add', 'bd-1', 'escalated: tests failed; $(rm -rf /)'],
     ]);
   });
 
   it('does not add the label twice', async () => {
     const { exec, calls } = fakeExec({
-      'show bd-1 --json': { stdout: JSON.stringify({ id: 'bd-1', title: 'T', status: 'open', labels: ['agent-loop:escalated'] }) },
+      'show bd-1 --json': {
+        stdout: JSON.stringify({ id: 'bd-1', title: 'T', status: 'open', labels: ['agent-loop:escalated'] }),
+      },
       'comments add bd-1 again': {},
     });
     await new BdCliSource({ cwd: '/repo', exec }).markEscalated('bd-1', 'again');

@@ -36,10 +36,12 @@ const line = (record: Record<string, unknown>) => JSON.stringify(record);
 const UNKNOWN_FIELDS =
   '{"id":"bd-1","title":"Keep me","status":"open","priority":1,"x_custom":{"nested":[1,2,{"deep":true}]},"estimated_minutes":30,"created_at":"2025-01-01T00:00:00Z"}';
 const ODD_ORDER = '{"status":"open","created_at":"2025-01-02T00:00:00Z","priority":2,"title":"Odd order","id":"bd-2"}';
-const UNICODE = '{"id":"bd-3","title":"Ünïcödé — 日本語 🚀 \\u00e9","status":"open","priority":3,"description":"tab\\tquote\\" \\u2028"}';
+const UNICODE =
+  '{"id":"bd-3","title":"Ünïcödé — 日本語 🚀 \\u00e9","status":"open","priority":3,"description":"tab\\tquote\\" \\u2028"}';
 const SPACED = '{ "id" : "bd-4" ,  "title" : "spaced out",  "status" : "closed" }';
 const MALFORMED = '{"id":"bd-bad", "title": oops}';
-const TARGET = '{"id":"bd-9","title":"Close me","description":"d","status":"open","priority":0,"issue_type":"task","labels":["a"],"created_at":"2025-01-03T00:00:00Z","updated_at":"2025-01-03T00:00:00Z","zz_unknown":"kept"}';
+const TARGET =
+  '{"id":"bd-9","title":"Close me","description":"d","status":"open","priority":0,"issue_type":"task","labels":["a"],"created_at":"2025-01-03T00:00:00Z","updated_at":"2025-01-03T00:00:00Z","zz_unknown":"kept"}';
 
 describe('BeadsFileSource reading', () => {
   it('returns the ready issues of the file, most urgent first', async () => {
@@ -47,18 +49,37 @@ describe('BeadsFileSource reading', () => {
       file,
       [
         line({ id: 'b', title: 'B', status: 'open', priority: 2, created_at: '2025-01-01T00:00:00Z' }),
-        line({ id: 'a', title: 'A', status: 'open', priority: 1, created_at: '2025-01-05T00:00:00Z', dependencies: [{ issue_id: 'a', depends_on_id: 'c', type: 'blocks' }] }),
+        line({
+          id: 'a',
+          title: 'A',
+          status: 'open',
+          priority: 1,
+          created_at: '2025-01-05T00:00:00Z',
+          dependencies: [{ issue_id: 'a', depends_on_id: 'c', type: 'blocks' }],
+        }),
         line({ id: 'c', title: 'C', status: 'closed', priority: 0 }),
         line({ id: 'd', title: 'D', status: 'open', priority: 1, created_at: '2025-01-04T00:00:00Z', labels: ['x'] }),
       ].join('\n') + '\n',
     );
     const ready = await source().ready();
     expect(ready.map((i) => i.id)).toEqual(['d', 'a', 'b']);
-    expect(ready[0]).toEqual({ id: 'd', title: 'D', body: '', status: 'open', labels: ['x'], dependencies: [], priority: 1, createdAt: '2025-01-04T00:00:00Z' });
+    expect(ready[0]).toEqual({
+      id: 'd',
+      title: 'D',
+      body: '',
+      status: 'open',
+      labels: ['x'],
+      dependencies: [],
+      priority: 1,
+      createdAt: '2025-01-04T00:00:00Z',
+    });
   });
 
   it('reports a malformed line with the file path and its 1-based line number, skips it, and goes on', async () => {
-    await fs.writeFile(file, [line({ id: 'ok-1', status: 'open' }), '', MALFORMED, line({ id: 'ok-2', status: 'open' })].join('\n'));
+    await fs.writeFile(
+      file,
+      [line({ id: 'ok-1', status: 'open' }), '', MALFORMED, line({ id: 'ok-2', status: 'open' })].join('\n'),
+    );
     const ready = await source().ready();
     expect(ready.map((i) => i.id)).toEqual(['ok-1', 'ok-2']);
     expect(warnings).toHaveLength(1);
@@ -67,7 +88,10 @@ describe('BeadsFileSource reading', () => {
   });
 
   it('reports lines that are JSON but not an issue: not an object, or no string id', async () => {
-    await fs.writeFile(file, ['[1,2]', '"text"', 'null', '{"title":"no id"}', '{"id":7}', line({ id: 'fine', status: 'open' })].join('\n'));
+    await fs.writeFile(
+      file,
+      ['[1,2]', '"text"', 'null', '{"title":"no id"}', '{"id":7}', line({ id: 'fine', status: 'open' })].join('\n'),
+    );
     expect((await source().ready()).map((i) => i.id)).toEqual(['fine']);
     expect(warnings).toEqual([
       `${file}:1: malformed line skipped (not a JSON object)`,
@@ -111,7 +135,10 @@ describe('BeadsFileSource reading', () => {
   });
 
   it('when an id appears twice, the later line counts and the repeat is reported', async () => {
-    await fs.writeFile(file, `${line({ id: 'x', status: 'open', title: 'old' })}\n${line({ id: 'x', status: 'closed', title: 'new' })}\n`);
+    await fs.writeFile(
+      file,
+      `${line({ id: 'x', status: 'open', title: 'old' })}\n${line({ id: 'x', status: 'closed', title: 'new' })}\n`,
+    );
     const src = source();
     expect(await src.ready()).toEqual([]);
     expect((await src.get('x'))?.title).toBe('new');
@@ -146,19 +173,38 @@ describe('BeadsFileSource.close', () => {
       if (i !== 5) expect(afterLines[i]).toBe(l);
     });
     expect(after.endsWith('\n')).toBe(true);
-    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^${escapeRegExp(file)}:4: malformed line skipped \\(`))]);
+    expect(warnings).toEqual([
+      expect.stringMatching(new RegExp(`^${escapeRegExp(file)}:4: malformed line skipped \\(`)),
+    ]);
   });
 
-  it('keeps the touched line\'s key order and appends the new keys', async () => {
+  it("keeps the touched line's key order and appends the new keys", async () => {
     await fs.writeFile(file, `${UNKNOWN_FIELDS}\n${TARGET}\n`);
     await source().close('bd-9', 'Fixed in abc123');
     const touched = (await fs.readFile(file, 'utf8')).split('\n')[1]!;
     const record = JSON.parse(touched) as Record<string, unknown>;
     expect(Object.keys(record)).toEqual([
-      'id', 'title', 'description', 'status', 'priority', 'issue_type', 'labels', 'created_at', 'updated_at', 'zz_unknown',
-      'closed_at', 'close_reason',
+      'id',
+      'title',
+      'description',
+      'status',
+      'priority',
+      'issue_type',
+      'labels',
+      'created_at',
+      'updated_at',
+      'zz_unknown',
+      'closed_at',
+      'close_reason',
     ]);
-    expect(record).toMatchObject({ status: 'closed', closed_at: STAMP, updated_at: STAMP, close_reason: 'Fixed in abc123', zz_unknown: 'kept', labels: ['a'] });
+    expect(record).toMatchObject({
+      status: 'closed',
+      closed_at: STAMP,
+      updated_at: STAMP,
+      close_reason: 'Fixed in abc123',
+      zz_unknown: 'kept',
+      labels: ['a'],
+    });
     expect(touched).not.toContain('\n');
   });
 
@@ -230,7 +276,9 @@ describe('BeadsFileSource.close', () => {
 
   it('closing an unknown id throws an error naming the id and the file, and leaves the file alone', async () => {
     await fs.writeFile(file, `${TARGET}\n`);
-    await expect(source().close('bd-404', 'done')).rejects.toThrow(`Cannot close issue bd-404: no issue with that id in ${file}`);
+    await expect(source().close('bd-404', 'done')).rejects.toThrow(
+      `Cannot close issue bd-404: no issue with that id in ${file}`,
+    );
     expect(await fs.readFile(file, 'utf8')).toBe(`${TARGET}\n`);
   });
 
@@ -256,7 +304,10 @@ describe('BeadsFileSource.close', () => {
     await fs.writeFile(file, `${line({ id: 'a', status: 'open' })}\n${line({ id: 'b', status: 'open' })}\n`);
     const src = source();
     await Promise.all([src.close('a', 'x'), src.close('b', 'y')]);
-    const records = (await fs.readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const records = (await fs.readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string });
     expect(records.map((r) => r.status)).toEqual(['closed', 'closed']);
   });
 
@@ -273,7 +324,10 @@ describe('BeadsFileSource.close', () => {
 describe('BeadsFileSource.updateIssue', () => {
   it('applies a patch to one issue, e.g. adding a label, and returns the new record', async () => {
     await fs.writeFile(file, `${ODD_ORDER}\n${TARGET}\n`);
-    const updated = await source().updateIssue('bd-9', (r) => ({ ...r, labels: [...(r.labels as string[]), 'needs-human'] }));
+    const updated = await source().updateIssue('bd-9', (r) => ({
+      ...r,
+      labels: [...(r.labels as string[]), 'needs-human'],
+    }));
     expect(updated.labels).toEqual(['a', 'needs-human']);
     const lines = (await fs.readFile(file, 'utf8')).split('\n');
     expect(lines[0]).toBe(ODD_ORDER);
@@ -297,7 +351,9 @@ describe('BeadsFileSource.updateIssue', () => {
 
   it('unknown id: the error says update and names the file', async () => {
     await fs.writeFile(file, `${TARGET}\n`);
-    await expect(source().updateIssue('nope', (r) => r)).rejects.toThrow(`Cannot update issue nope: no issue with that id in ${file}`);
+    await expect(source().updateIssue('nope', (r) => r)).rejects.toThrow(
+      `Cannot update issue nope: no issue with that id in ${file}`,
+    );
   });
 });
 
@@ -305,7 +361,9 @@ describe('parseJsonl', () => {
   it('splits so that the segments joined with "\\n" are the original bytes', () => {
     for (const text of ['', '\n', 'a', 'a\n', 'a\r\nb\r\n', '\n\n{"id":"x"}\n\n']) {
       const parsed = parseJsonl(Buffer.from(text));
-      expect(Buffer.concat(parsed.segments.flatMap((s, i) => (i ? [Buffer.from('\n'), s] : [s]))).toString()).toBe(text);
+      expect(Buffer.concat(parsed.segments.flatMap((s, i) => (i ? [Buffer.from('\n'), s] : [s]))).toString()).toBe(
+        text,
+      );
     }
   });
 
@@ -321,12 +379,19 @@ function escapeRegExp(text: string): string {
 }
 
 describe('marking an issue escalated (issue 4, seed 002 AC2)', () => {
-  it('adds the agent-loop:escalated label and appends the note to beads\' notes field, touching only that line', async () => {
+  it("adds the agent-loop:escalated label and appends the note to beads' notes field, touching only that line", async () => {
     const other = line({ id: 'bd-9', title: 'Other', status: 'open' });
-    await fs.writeFile(file, `${line({ id: 'bd-1', title: 'T', status: 'open', labels: ['calc'], notes: 'earlier note' })}\n${other}\n`);
+    await fs.writeFile(
+      file,
+      `${line({ id: 'bd-1', title: 'T', status: 'open', labels: ['calc'], notes: 'earlier note' })}\n${other}\n`,
+    );
     await source().markEscalated('bd-1', 'agent-loop escalated this issue: tests failed 4 times');
     const [first, second] = (await fs.readFile(file, 'utf8')).trimEnd().split('\n');
-    expect(JSON.parse(first!)).toMatchObject({ labels: ['calc', 'agent-loop:escalated'], notes: 'earlier note\n\nagent-loop escalated this issue: tests failed 4 times', updated_at: STAMP });
+    expect(JSON.parse(first!)).toMatchObject({
+      labels: ['calc', 'agent-loop:escalated'],
+      notes: 'earlier note\n\nagent-loop escalated this issue: tests failed 4 times',
+      updated_at: STAMP,
+    });
     expect(second).toBe(other);
     expect((await source().get('bd-1'))?.labels).toContain('agent-loop:escalated');
   });

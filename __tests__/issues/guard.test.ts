@@ -5,8 +5,12 @@ import type { Issue, IssueSource } from '../../src/issues/types.js';
 
 const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
 const hostile: Issue = {
-  id: 'bd-1', title: `Fix\u0000 the\r value \u001b[31mred\u001b[0m\n::error ::forged ${token}`, body: 'line one\r\nline two \u001b]0;title\u0007 end\u0000',
-  status: 'open', labels: ['bug\nx'], dependencies: [],
+  id: 'bd-1',
+  title: `Fix\u0000 the\r value \u001b[31mred\u001b[0m\n::error ::forged ${token}`,
+  body: 'line one\r\nline two \u001b]0;title\u0007 end\u0000',
+  status: 'open',
+  labels: ['bug\nx'],
+  dependencies: [],
 };
 
 describe('issue text where it enters the engine (issue 11)', () => {
@@ -27,8 +31,13 @@ describe('issue text where it enters the engine (issue 11)', () => {
   it('guardIssues cleans what ready() and get() return and passes writes through by id', async () => {
     const closed: string[] = [];
     const source: IssueSource = {
-      description: 'memory', ready: async () => [hostile], get: async () => hostile,
-      close: async (id) => { closed.push(id); }, markEscalated: async () => undefined,
+      description: 'memory',
+      ready: async () => [hostile],
+      get: async () => hostile,
+      close: async (id) => {
+        closed.push(id);
+      },
+      markEscalated: async () => undefined,
     };
     const guarded = guardIssues(source, createRedactor([]));
     expect((await guarded.ready())[0]?.title).not.toContain('\u0000');

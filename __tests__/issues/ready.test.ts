@@ -1,5 +1,12 @@
 import { describe, it, expect } from '@jest/globals';
-import { beadsRecordToIssue, blockedReason, compareIssues, computeReady, sortIssues, type BeadsRecord } from '../../src/issues/ready.js';
+import {
+  beadsRecordToIssue,
+  blockedReason,
+  compareIssues,
+  computeReady,
+  sortIssues,
+  type BeadsRecord,
+} from '../../src/issues/ready.js';
 import type { Issue } from '../../src/issues/types.js';
 
 function rec(id: string, fields: Record<string, unknown> = {}): BeadsRecord {
@@ -88,12 +95,16 @@ describe('ready selection', () => {
   });
 
   it('a deleted (tombstone) issue blocks nothing', () => {
-    expect(readyIds([rec('a', { dependencies: [dep('a', 'b', 'blocks')] }), rec('b', { status: 'tombstone' })])).toEqual(['a']);
+    expect(
+      readyIds([rec('a', { dependencies: [dep('a', 'b', 'blocks')] }), rec('b', { status: 'tombstone' })]),
+    ).toEqual(['a']);
   });
 
   it('explains why a record is blocked', () => {
     const byId = new Map<string, BeadsRecord>([['b', rec('b', { status: 'in_progress' })]]);
-    expect(blockedReason(rec('a', { dependencies: [dep('a', 'b', 'blocks')] }), byId)).toBe('blocks dependency on b (in_progress)');
+    expect(blockedReason(rec('a', { dependencies: [dep('a', 'b', 'blocks')] }), byId)).toBe(
+      'blocks dependency on b (in_progress)',
+    );
     expect(blockedReason(rec('a'), byId)).toBeUndefined();
   });
 });
@@ -176,16 +187,32 @@ describe('beadsRecordToIssue', () => {
   });
 
   it('defaults missing fields: labels [], body "", no priority or createdAt', () => {
-    expect(beadsRecordToIssue({ id: 'x' })).toEqual({ id: 'x', title: '', body: '', status: '', labels: [], dependencies: [] });
+    expect(beadsRecordToIssue({ id: 'x' })).toEqual({
+      id: 'x',
+      title: '',
+      body: '',
+      status: '',
+      labels: [],
+      dependencies: [],
+    });
   });
 
   it('ignores wrongly typed fields instead of passing them on', () => {
-    const issue = beadsRecordToIssue({ id: 'x', title: 5, labels: ['ok', 3, null], priority: '1', dependencies: [null, 'x', { type: 'blocks' }] });
+    const issue = beadsRecordToIssue({
+      id: 'x',
+      title: 5,
+      labels: ['ok', 3, null],
+      priority: '1',
+      dependencies: [null, 'x', { type: 'blocks' }],
+    });
     expect(issue).toEqual({ id: 'x', title: '', body: '', status: '', labels: ['ok'], dependencies: [] });
   });
 
   it('reads the dependency shape of `bd show --json` (the depended-on issue with dependency_type)', () => {
-    const issue = beadsRecordToIssue({ id: 'a', dependencies: [{ id: 'b', title: 'B', status: 'open', dependency_type: 'parent-child' }] });
+    const issue = beadsRecordToIssue({
+      id: 'a',
+      dependencies: [{ id: 'b', title: 'B', status: 'open', dependency_type: 'parent-child' }],
+    });
     expect(issue.dependencies).toEqual(['b']);
   });
 });

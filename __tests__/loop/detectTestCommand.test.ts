@@ -5,8 +5,12 @@ import path from 'node:path';
 import { detectTestCommand, junitFileProblem, removeStaleReport } from '../../src/loop/testGate.js';
 
 let dir: string;
-beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'detect-')); });
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'detect-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 async function files(entries: Record<string, string>): Promise<string> {
   for (const [name, text] of Object.entries(entries)) {
@@ -26,18 +30,38 @@ describe('test-command detection (issue 12)', () => {
     ['test_*.py in tests/', { 'tests/test_dates.py': '' }, 'pytest'],
     ['*_test.py at the top', { 'dates_test.py': '' }, 'pytest'],
     ['go.mod', { 'go.mod': 'module example.com/x\n' }, 'go test ./...'],
-    ['Cargo.toml, with a tests/ directory of Rust tests', { 'Cargo.toml': '[package]\nname = "x"\n', 'tests/integration.rs': '' }, 'cargo test'],
+    [
+      'Cargo.toml, with a tests/ directory of Rust tests',
+      { 'Cargo.toml': '[package]\nname = "x"\n', 'tests/integration.rs': '' },
+      'cargo test',
+    ],
     ['a Makefile test target', { Makefile: 'all:\n\ttrue\ntest:\n\t./run\n' }, 'make test'],
   ])('%s', async (_name, entries, expected) => {
     expect(detectTestCommand(await files(entries))).toBe(expected);
   });
 
-  it('nothing: a tests/ directory alone, a tox.ini without pytest, npm\'s placeholder script', async () => {
-    expect(detectTestCommand(await files({ 'tests/README.md': '', 'tox.ini': '[tox]\nenvlist = py3\n', 'package.json': '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}' }))).toBeUndefined();
+  it("nothing: a tests/ directory alone, a tox.ini without pytest, npm's placeholder script", async () => {
+    expect(
+      detectTestCommand(
+        await files({
+          'tests/README.md': '',
+          'tox.ini': '[tox]\nenvlist = py3\n',
+          'package.json': '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}',
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it('a package.json test script wins over a Makefile and Python files', async () => {
-    expect(detectTestCommand(await files({ 'package.json': '{"scripts":{"test":"vitest run"}}', Makefile: 'test:\n\ttrue\n', 'test_x.py': '' }))).toBe('npm test');
+    expect(
+      detectTestCommand(
+        await files({
+          'package.json': '{"scripts":{"test":"vitest run"}}',
+          Makefile: 'test:\n\ttrue\n',
+          'test_x.py': '',
+        }),
+      ),
+    ).toBe('npm test');
   });
 });
 

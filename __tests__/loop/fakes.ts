@@ -8,7 +8,17 @@ export class MemorySource implements IssueSource {
   readonly closedWith: Record<string, string> = {};
   constructor(public issues: Issue[]) {}
   static of(...ids: string[]): MemorySource {
-    return new MemorySource(ids.map((id, i) => ({ id, title: `Issue ${id}`, body: `Do ${id}`, status: 'open', labels: [], dependencies: [], priority: i })));
+    return new MemorySource(
+      ids.map((id, i) => ({
+        id,
+        title: `Issue ${id}`,
+        body: `Do ${id}`,
+        status: 'open',
+        labels: [],
+        dependencies: [],
+        priority: i,
+      })),
+    );
   }
   async ready() {
     return this.issues.filter((i) => i.status === 'open');
@@ -46,7 +56,10 @@ export class ScriptedAgent implements Agent {
 }
 
 export const fail = (message = 'boom', cls: 'transient' | 'permanent' = 'transient'): Partial<AgentResult> => ({
-  ok: false, exitCode: 1, failure: { class: cls, reason: cls === 'transient' ? 'exit_code' : 'auth', message }, outputTail: `tail: ${message}`,
+  ok: false,
+  exitCode: 1,
+  failure: { class: cls, reason: cls === 'transient' ? 'exit_code' : 'auth', message },
+  outputTail: `tail: ${message}`,
 });
 export const done: Partial<AgentResult> = {
   report: { workRemaining: '0', workRemainingEmpty: true, requiresContinuation: false, fields: {} },

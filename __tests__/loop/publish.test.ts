@@ -15,8 +15,12 @@ import { createLogger } from '../../src/report/logger.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, working } from './fakes.js';
 
 let dir: string;
-beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'publish-')); });
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'publish-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 /** A git that records what the loop asks of it; `remote` holds the branches "pushed". */
 function recordingGit(calls: string[], remote: Set<string>): Git {
@@ -26,16 +30,42 @@ function recordingGit(calls: string[], remote: Set<string>): Git {
     topLevel: dir,
     currentRef: async () => current,
     branchExists: async (b) => local.has(b),
-    switchToBranch: async (b) => { local.add(b); current = b; calls.push(`switch ${b}`); },
-    checkout: async (r) => { current = r; calls.push(`checkout ${r}`); },
-    commitAll: async (m) => { calls.push(`commit ${m.split(':')[0]}`); return true; },
-    merge: async (b) => { calls.push(`merge ${b}`); },
-    deleteBranch: async (b) => { calls.push(`delete ${b}`); },
+    switchToBranch: async (b) => {
+      local.add(b);
+      current = b;
+      calls.push(`switch ${b}`);
+    },
+    checkout: async (r) => {
+      current = r;
+      calls.push(`checkout ${r}`);
+    },
+    commitAll: async (m) => {
+      calls.push(`commit ${m.split(':')[0]}`);
+      return true;
+    },
+    merge: async (b) => {
+      calls.push(`merge ${b}`);
+    },
+    deleteBranch: async (b) => {
+      calls.push(`delete ${b}`);
+    },
     hasWorkSince: async () => true,
     exclude: async () => undefined,
-    fetchBranch: async (_r, b) => { calls.push(`fetch ${b}`); if (!remote.has(b)) return false; local.add(b); return true; },
-    push: async (_r, b) => { calls.push(`push ${b}`); remote.add(b); },
-    head: async () => '0'.repeat(40), resetHard: async () => undefined, changedFiles: async () => [], untracked: async () => [], tipOf: async () => '1'.repeat(40),
+    fetchBranch: async (_r, b) => {
+      calls.push(`fetch ${b}`);
+      if (!remote.has(b)) return false;
+      local.add(b);
+      return true;
+    },
+    push: async (_r, b) => {
+      calls.push(`push ${b}`);
+      remote.add(b);
+    },
+    head: async () => '0'.repeat(40),
+    resetHard: async () => undefined,
+    changedFiles: async () => [],
+    untracked: async () => [],
+    tipOf: async () => '1'.repeat(40),
   };
 }
 
@@ -47,12 +77,19 @@ function recordingPublisher(git: Git, published: CycleWork[]): CyclePublisher {
     async publish(work) {
       await git.push('origin', work.branch);
       published.push(work);
-      return { number: 100 + published.length, url: `https://github.com/test/repo/pull/${100 + published.length}`, reused: false };
+      return {
+        number: 100 + published.length,
+        url: `https://github.com/test/repo/pull/${100 + published.length}`,
+        reused: false,
+      };
     },
   };
 }
 
-function harness(steps: Step[], opts: { source?: MemorySource; settings?: Partial<SliceSettings>; tests?: () => boolean; remote?: Set<string> } = {}) {
+function harness(
+  steps: Step[],
+  opts: { source?: MemorySource; settings?: Partial<SliceSettings>; tests?: () => boolean; remote?: Set<string> } = {},
+) {
   const calls: string[] = [];
   const remote = opts.remote ?? new Set<string>();
   const git = recordingGit(calls, remote);
@@ -61,13 +98,32 @@ function harness(steps: Step[], opts: { source?: MemorySource; settings?: Partia
   const source = opts.source ?? MemorySource.of('7');
   const deps: SliceDeps = {
     settings: {
-      maxIterations: 20, iterationDelaySeconds: 0, agentTimeoutMinutes: 30, batch: false, onSuccess: 'pull-request', strict: false, fresh: false,
-      testCommand: 'npm test', maxRetriesPerStep: 3, maxConsecutiveEscalations: 2, ...opts.settings,
+      maxIterations: 20,
+      iterationDelaySeconds: 0,
+      agentTimeoutMinutes: 30,
+      batch: false,
+      onSuccess: 'pull-request',
+      strict: false,
+      fresh: false,
+      testCommand: 'npm test',
+      maxRetriesPerStep: 3,
+      maxConsecutiveEscalations: 2,
+      ...opts.settings,
     },
-    cwd: dir, stateDir: dir, source, agent: new ScriptedAgent(steps), clock, git, publisher: recordingPublisher(git, published),
+    cwd: dir,
+    stateDir: dir,
+    source,
+    agent: new ScriptedAgent(steps),
+    clock,
+    git,
+    publisher: recordingPublisher(git, published),
     logger: createLogger({ json: true, write: () => undefined, clock, redact: (t) => t }),
     store: new FileCheckpointStore(dir, { clock }),
-    runTests: async (_command, _signal, purpose) => { if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 5, tail: 'ok' }; const passed = opts.tests ? opts.tests() : true; return { passed, exitCode: passed ? 0 : 1, durationMs: 5, tail: passed ? 'ok' : 'FAIL' }; },
+    runTests: async (_command, _signal, purpose) => {
+      if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 5, tail: 'ok' };
+      const passed = opts.tests ? opts.tests() : true;
+      return { passed, exitCode: passed ? 0 : 1, durationMs: 5, tail: passed ? 'ok' : 'FAIL' };
+    },
   };
   return { deps, calls, published, source, remote };
 }
@@ -77,12 +133,24 @@ describe('finished cycles as pull requests', () => {
     const h = harness([done]);
     const r = await runSlice(h.deps);
     expect(r.status).toBe('complete');
-    expect(h.published).toEqual([{ issueIds: ['7'], titles: ['Issue 7'], branch: 'agent-loop/issue-7', base: 'main', iteration: 1, verdict: 'no test broken', preexisting: [] }]);
+    expect(h.published).toEqual([
+      {
+        issueIds: ['7'],
+        titles: ['Issue 7'],
+        branch: 'agent-loop/issue-7',
+        base: 'main',
+        iteration: 1,
+        verdict: 'no test broken',
+        preexisting: [],
+      },
+    ]);
     expect(h.calls).toContain('push agent-loop/issue-7');
     expect(h.calls.some((c) => c.startsWith('merge'))).toBe(false);
     expect(h.source.closedWith).toEqual({});
     expect(r.issuesClosed).toEqual(['7']);
-    expect(r.pullRequests).toEqual([{ issueIds: ['7'], number: 101, url: 'https://github.com/test/repo/pull/101', reused: false, iteration: 1 }]);
+    expect(r.pullRequests).toEqual([
+      { issueIds: ['7'], number: 101, url: 'https://github.com/test/repo/pull/101', reused: false, iteration: 1 },
+    ]);
   });
 
   it('a branch an earlier run pushed is fetched before the cycle starts and continued', async () => {
@@ -95,7 +163,11 @@ describe('finished cycles as pull requests', () => {
   });
 
   it('an escalated cycle commits its work as wip: and pushes the branch', async () => {
-    const h = harness([done], { source: MemorySource.of('7', '8'), tests: () => false, settings: { maxConsecutiveEscalations: 5 } });
+    const h = harness([done], {
+      source: MemorySource.of('7', '8'),
+      tests: () => false,
+      settings: { maxConsecutiveEscalations: 5 },
+    });
     await runSlice(h.deps);
     expect(h.remote.has('agent-loop/issue-7')).toBe(true);
     const wip = h.calls.indexOf('commit wip');
@@ -115,7 +187,12 @@ describe('finished cycles as pull requests', () => {
     const calls: string[] = [];
     const git = recordingGit(calls, h.remote);
     const published: CycleWork[] = [];
-    const second = await runSlice({ ...h.deps, git, publisher: recordingPublisher(git, published), settings: { ...h.deps.settings, sliceIterations: undefined } });
+    const second = await runSlice({
+      ...h.deps,
+      git,
+      publisher: recordingPublisher(git, published),
+      settings: { ...h.deps.settings, sliceIterations: undefined },
+    });
     expect(second.status).toBe('complete');
     expect(calls.indexOf('fetch agent-loop/issue-7')).toBeLessThan(calls.indexOf('switch agent-loop/issue-7'));
     expect(published.map((w) => w.branch)).toEqual(['agent-loop/issue-7']);

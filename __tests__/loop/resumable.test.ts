@@ -5,7 +5,11 @@ import { pickRunnable } from '../../src/loop/resumable.js';
 
 const now = new Date('2026-11-24T10:00:00Z');
 const cp = (id: string, timestamp: string, loop: unknown, sequence = 1): Checkpoint => ({
-  id, phase: 'beads_integration-complete', timestamp, sequence, state: { loop },
+  id,
+  phase: 'beads_integration-complete',
+  timestamp,
+  sequence,
+  state: { loop },
 });
 
 describe('what run resumes by itself, and status shows (issue 11)', () => {
@@ -14,7 +18,9 @@ describe('what run resumes by itself, and status shows (issue 11)', () => {
     const wrong = cp('b', '2026-11-24T09:30:00Z', { ...initialLoopState(100), iteration: 'many' });
     const choice = pickRunnable([good, wrong], now);
     expect(choice.checkpoint?.id).toBe('a');
-    expect(choice.skipped.map((s) => [s.checkpoint.id, s.reason])).toEqual([['b', expect.stringMatching(/state.loop is not a valid loop state \(iteration/)]]);
+    expect(choice.skipped.map((s) => [s.checkpoint.id, s.reason])).toEqual([
+      ['b', expect.stringMatching(/state.loop is not a valid loop state \(iteration/)],
+    ]);
   });
 
   it('skips a checkpoint dated in the future (a forged one at iteration 0), naming --resume', () => {

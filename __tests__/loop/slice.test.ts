@@ -10,8 +10,12 @@ import { createRedactor } from '../../src/report/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, fail, working } from './fakes.js';
 
 let dir: string;
-beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'slice-')); });
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'slice-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 interface Harness {
   deps: SliceDeps;
@@ -23,36 +27,82 @@ interface Harness {
   testRuns: string[];
 }
 
-function harness(opts: { steps: Step[]; source?: MemorySource; settings?: Partial<SliceSettings>; tests?: (n: number) => boolean; failTail?: string; json?: boolean; clock?: ManualClock }): Harness {
+function harness(opts: {
+  steps: Step[];
+  source?: MemorySource;
+  settings?: Partial<SliceSettings>;
+  tests?: (n: number) => boolean;
+  failTail?: string;
+  json?: boolean;
+  clock?: ManualClock;
+}): Harness {
   const clock = opts.clock ?? new ManualClock();
   const source = opts.source ?? MemorySource.of('bd-1');
   const agent = new ScriptedAgent(opts.steps);
   const lines: string[] = [];
   const testRuns: string[] = [];
-  const logger = createLogger({ json: opts.json ?? true, write: (s) => lines.push(s), clock, redact: createRedactor(['sekrit-token']) });
+  const logger = createLogger({
+    json: opts.json ?? true,
+    write: (s) => lines.push(s),
+    clock,
+    redact: createRedactor(['sekrit-token']),
+  });
   const deps: SliceDeps = {
     settings: {
-      maxIterations: 100, iterationDelaySeconds: 10, agentTimeoutMinutes: 30, batch: false, onSuccess: 'merge',
-      strict: false, fresh: false, testCommand: 'npm test', maxRetriesPerStep: 3, maxConsecutiveEscalations: 2, ...opts.settings,
+      maxIterations: 100,
+      iterationDelaySeconds: 10,
+      agentTimeoutMinutes: 30,
+      batch: false,
+      onSuccess: 'merge',
+      strict: false,
+      fresh: false,
+      testCommand: 'npm test',
+      maxRetriesPerStep: 3,
+      maxConsecutiveEscalations: 2,
+      ...opts.settings,
     },
-    cwd: dir, stateDir: dir, source, agent, clock, logger,
+    cwd: dir,
+    stateDir: dir,
+    source,
+    agent,
+    clock,
+    logger,
     store: new FileCheckpointStore(dir, { clock }),
     runTests: async (command, _signal, purpose): Promise<TestOutcome> => {
       // The baseline: a green suite read by its exit code (these scenarios are about the verify step).
       if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 500, tail: 'ok' };
       testRuns.push(command);
       const passed = opts.tests ? opts.tests(testRuns.length) : true;
-      return { passed, exitCode: passed ? 0 : 1, durationMs: 500, tail: passed ? 'ok' : (opts.failTail ?? 'FAIL parser.test.ts: expected 3, got 4') };
+      return {
+        passed,
+        exitCode: passed ? 0 : 1,
+        durationMs: 500,
+        tail: passed ? 'ok' : (opts.failTail ?? 'FAIL parser.test.ts: expected 3, got 4'),
+      };
     },
   };
-  return { deps, agent, source, clock, lines, testRuns, events: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    deps,
+    agent,
+    source,
+    clock,
+    lines,
+    testRuns,
+    events: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('REQ_019 the autonomous implementation loop', () => {
   it('REQ_019.1.7 completes when the issue is closed and the tests pass, then closes it in the source', async () => {
     const h = harness({ steps: [done] });
     const r = await runSlice(h.deps);
-    expect(r).toMatchObject({ status: 'complete', iterations: 1, testsPassed: true, issuesClosed: ['bd-1'], completedIterations: [1] });
+    expect(r).toMatchObject({
+      status: 'complete',
+      iterations: 1,
+      testsPassed: true,
+      issuesClosed: ['bd-1'],
+      completedIterations: [1],
+    });
     expect(h.source.closedWith['bd-1']).toMatch(/accepted at iteration 1/);
   });
 
@@ -88,7 +138,15 @@ describe('REQ_019 the autonomous implementation loop', () => {
 
   it('completes when the agent closed the issue itself, without a report', async () => {
     const source = MemorySource.of('bd-1');
-    const h = harness({ source, steps: [() => { source.issues[0]!.status = 'closed'; return {}; }] });
+    const h = harness({
+      source,
+      steps: [
+        () => {
+          source.issues[0]!.status = 'closed';
+          return {};
+        },
+      ],
+    });
     expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
     expect(source.closedWith['bd-1']).toBeUndefined();
   });
@@ -129,7 +187,14 @@ describe('REQ_021 errors in the implementation loop', () => {
     await runSlice(h.deps);
     const failed = h.events().filter((e) => e.event === 'iteration.failed');
     expect(failed).toHaveLength(2);
-    expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, exitCode: 1, elapsedMs: 1000, class: 'transient', error: 'rate limited' });
+    expect(failed[0]).toMatchObject({
+      level: 'warn',
+      iteration: 1,
+      exitCode: 1,
+      elapsedMs: 1000,
+      class: 'transient',
+      error: 'rate limited',
+    });
     expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: rate limited/);
     expect(failed[0]?.time).toBe('2026-11-21T10:00:10Z');
     expect(failed[1]).toMatchObject({ level: 'error', iteration: 2, class: 'permanent' });
@@ -138,7 +203,9 @@ describe('REQ_021 errors in the implementation loop', () => {
   it('REQ_021.2 text mode prints the same line, with the agent failure as context for the next prompt', async () => {
     const h = harness({ steps: [fail('socket hang up'), done], json: false });
     await runSlice(h.deps);
-    expect(h.lines.join('')).toMatch(/WARN Claude iteration 1 failed: socket hang up \(exit code 1, 1\.0s, transient exit_code\)/);
+    expect(h.lines.join('')).toMatch(
+      /WARN Claude iteration 1 failed: socket hang up \(exit code 1, 1\.0s, transient exit_code\)/,
+    );
     expect(h.agent.requests[1]?.prompt).toContain('tail: socket hang up');
   });
 
@@ -146,17 +213,36 @@ describe('REQ_021 errors in the implementation loop', () => {
     const h = harness({ steps: [fail('x'), done], tests: (n) => n >= 2 });
     const r = await runSlice(h.deps);
     expect(r.history.map((x) => [x.n, x.outcome, x.agent.ok, x.tests?.passed])).toEqual([
-      [1, 'agent_failed', false, undefined], [2, 'tests_failed', true, false], [3, 'complete', true, true],
+      [1, 'agent_failed', false, undefined],
+      [2, 'tests_failed', true, false],
+      [3, 'complete', true, true],
     ]);
-    expect(r).toMatchObject({ failedIterations: 1, successfulIterations: 2, testFailures: 1, completedIterations: [3] });
+    expect(r).toMatchObject({
+      failedIterations: 1,
+      successfulIterations: 2,
+      testFailures: 1,
+      completedIterations: [3],
+    });
     expect(r.history.every((x) => typeof x.durationMs === 'number')).toBe(true);
   });
 
   it('REQ_021.4 max iterations: halted, "Max iterations (N) reached", partial progress kept, resumable', async () => {
     const source = MemorySource.of('bd-1', 'bd-2');
-    const h = harness({ source, steps: [done, working('bd-2'), working('bd-2 more')], settings: { maxIterations: 3 }, tests: () => true });
+    const h = harness({
+      source,
+      steps: [done, working('bd-2'), working('bd-2 more')],
+      settings: { maxIterations: 3 },
+      tests: () => true,
+    });
     const r = await runSlice(h.deps);
-    expect(r).toMatchObject({ status: 'halted', haltReason: 'max_iterations', error: 'Max iterations (3) reached', iterations: 3, testsPassed: true, issuesClosed: ['bd-1'] });
+    expect(r).toMatchObject({
+      status: 'halted',
+      haltReason: 'max_iterations',
+      error: 'Max iterations (3) reached',
+      iterations: 3,
+      testsPassed: true,
+      issuesClosed: ['bd-1'],
+    });
     const cp = await h.deps.store.load(r.checkpointId);
     expect(cp.phase).toBe('implementation-failed');
     expect(cp.errors).toEqual(['Max iterations (3) reached']);
@@ -165,22 +251,35 @@ describe('REQ_021 errors in the implementation loop', () => {
     again.deps.store = h.deps.store;
     again.deps.stateDir = dir;
     const r2 = await runSlice(again.deps);
-    expect(r2).toMatchObject({ status: 'complete', iterations: 4, checkpointId: r.checkpointId, issuesClosed: ['bd-1', 'bd-2'] });
+    expect(r2).toMatchObject({
+      status: 'complete',
+      iterations: 4,
+      checkpointId: r.checkpointId,
+      issuesClosed: ['bd-1', 'bd-2'],
+    });
   });
 });
 
 describe('seed 004 defensive validation in the loop', () => {
-  const violating: Step = { report: { workRemaining: 'bd-1 tail', workRemainingEmpty: false, requiresContinuation: false, fields: {} } };
+  const violating: Step = {
+    report: { workRemaining: 'bd-1 tail', workRemainingEmpty: false, requiresContinuation: false, fields: {} },
+  };
 
   it('overrides requires_continuation=false with work remaining and logs a validation_error to errors.jsonl', async () => {
     const h = harness({ steps: [violating, done] });
     const r = await runSlice(h.deps);
     expect(r).toMatchObject({ status: 'complete', iterations: 2 });
-    const entries = (await fs.readFile(path.join(dir, 'errors.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(entries).toEqual([expect.objectContaining({
-      type: 'validation_error', iteration: 1,
-      details: { work_remaining: 'bd-1 tail', requires_continuation: false, override: 'forced_true' },
-    })]);
+    const entries = (await fs.readFile(path.join(dir, 'errors.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(entries).toEqual([
+      expect.objectContaining({
+        type: 'validation_error',
+        iteration: 1,
+        details: { work_remaining: 'bd-1 tail', requires_continuation: false, override: 'forced_true' },
+      }),
+    ]);
   });
 
   it('--strict halts on the violation instead', async () => {
@@ -189,15 +288,41 @@ describe('seed 004 defensive validation in the loop', () => {
   });
 
   it('stuck_detected: true escalates the cycle instead of halting (the only issue: then all_escalated)', async () => {
-    const h = harness({ steps: [{ report: { workRemaining: 'bd-1', workRemainingEmpty: false, requiresContinuation: true, stuckDetected: true, fields: {} } }] });
-    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 1, issuesEscalated: ['bd-1'] });
+    const h = harness({
+      steps: [
+        {
+          report: {
+            workRemaining: 'bd-1',
+            workRemainingEmpty: false,
+            requiresContinuation: true,
+            stuckDetected: true,
+            fields: {},
+          },
+        },
+      ],
+    });
+    expect(await runSlice(h.deps)).toMatchObject({
+      status: 'halted',
+      haltReason: 'all_escalated',
+      iterations: 1,
+      issuesEscalated: ['bd-1'],
+    });
     expect(h.source.escalatedWith['bd-1']).toMatch(/stuck: the agent reported stuck_detected: true/);
   });
 
   it('the same work_remaining twice in a row is stuck: the cycle escalates, the next issue is worked, then only the escalated one remains', async () => {
-    const h = harness({ source: MemorySource.of('bd-1', 'bd-2'), steps: [working('bd-1 parser'), working('bd-1 parser'), done] });
+    const h = harness({
+      source: MemorySource.of('bd-1', 'bd-2'),
+      steps: [working('bd-1 parser'), working('bd-1 parser'), done],
+    });
     const r = await runSlice(h.deps);
-    expect(r).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 3, issuesEscalated: ['bd-1'], issuesClosed: ['bd-2'] });
+    expect(r).toMatchObject({
+      status: 'halted',
+      haltReason: 'all_escalated',
+      iterations: 3,
+      issuesEscalated: ['bd-1'],
+      issuesClosed: ['bd-2'],
+    });
     expect(r.history.map((x) => x.outcome)).toEqual(['continuing', 'stuck', 'complete']);
   });
 });
@@ -214,7 +339,15 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     };
     await runSlice(h.deps);
     // Record before act: the second write holds the cycle, before iteration 1 ran; the third its baseline's key.
-    expect(writes).toEqual([[0, undefined], [0, ['bd-1']], [0, ['bd-1']], [1, ['bd-1']], [2, ['bd-1']], [3, undefined], [3, undefined]]);
+    expect(writes).toEqual([
+      [0, undefined],
+      [0, ['bd-1']],
+      [0, ['bd-1']],
+      [1, ['bd-1']],
+      [2, ['bd-1']],
+      [3, undefined],
+      [3, undefined],
+    ]);
   });
 
   it('--slice-iterations ends the slice as continuing; the next slice resumes the same count and history', async () => {
@@ -227,7 +360,13 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     const second = harness({ source, steps: [done], clock: first.clock });
     second.deps.store = first.deps.store;
     const r2 = await runSlice(second.deps);
-    expect(r2).toMatchObject({ status: 'complete', checkpointId: r1.checkpointId, iterations: 2, failedIterations: 1, sliceIterations: 1 });
+    expect(r2).toMatchObject({
+      status: 'complete',
+      checkpointId: r1.checkpointId,
+      iterations: 2,
+      failedIterations: 1,
+      sliceIterations: 1,
+    });
     expect(second.agent.requests[0]?.iteration).toBe(2);
     const stored = await first.deps.store.load(r1.checkpointId);
     expect((stored.state.loop as { history: unknown[] }).history).toHaveLength(2);
@@ -235,7 +374,16 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
 
   it('--slice-minutes ends the slice once the time is used', async () => {
     const clock = new ManualClock();
-    const h = harness({ clock, steps: [(req) => { clock.advance(4 * 60_000); return working(`step ${req.iteration}`); }], settings: { sliceMinutes: 10, iterationDelaySeconds: 0 } });
+    const h = harness({
+      clock,
+      steps: [
+        (req) => {
+          clock.advance(4 * 60_000);
+          return working(`step ${req.iteration}`);
+        },
+      ],
+      settings: { sliceMinutes: 10, iterationDelaySeconds: 0 },
+    });
     expect(await runSlice(h.deps)).toMatchObject({ status: 'continuing', iterations: 3 });
   });
 
@@ -250,7 +398,15 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
 
   it('an aborted run drops the in-flight iteration and keeps the recorded ones', async () => {
     const controller = new AbortController();
-    const h = harness({ steps: [fail('x'), () => { controller.abort(); return fail('killed'); }] });
+    const h = harness({
+      steps: [
+        fail('x'),
+        () => {
+          controller.abort();
+          return fail('killed');
+        },
+      ],
+    });
     h.deps.signal = controller.signal;
     const r = await runSlice(h.deps);
     expect(r).toMatchObject({ status: 'continuing', interrupted: true, iterations: 1 });
@@ -264,7 +420,13 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
 });
 
 describe('budget, cost and sessions', () => {
-  const costing = (usd: number, extra: Partial<import('../../src/agents/types.js').AgentResult> = {}) => ({ ...working(`w${usd}`), costUsd: usd, turns: 3, sessionId: `s-${usd}`, ...extra });
+  const costing = (usd: number, extra: Partial<import('../../src/agents/types.js').AgentResult> = {}) => ({
+    ...working(`w${usd}`),
+    costUsd: usd,
+    turns: 3,
+    sessionId: `s-${usd}`,
+    ...extra,
+  });
 
   it('halts with haltReason budget when the next iteration would start at or over --max-cost-usd, counted across slices', async () => {
     const first = harness({ steps: [costing(0.3), costing(0.31)], settings: { maxCostUsd: 1, sliceIterations: 2 } });
@@ -281,7 +443,10 @@ describe('budget, cost and sessions', () => {
     const h = harness({ steps: [costing(0.25), { ...done, costUsd: 0.5, turns: 2 }] });
     const r = await runSlice(h.deps);
     const usage = h.events().filter((e) => e.event === 'agent.usage');
-    expect(usage.map((e) => [e.costUsd, e.totalCostUsd])).toEqual([[0.25, 0.25], [0.5, 0.75]]);
+    expect(usage.map((e) => [e.costUsd, e.totalCostUsd])).toEqual([
+      [0.25, 0.25],
+      [0.5, 0.75],
+    ]);
     expect(r.history.map((x) => x.agent.costUsd)).toEqual([0.25, 0.5]);
     expect(r.costUsd).toBe(0.75);
   });
@@ -294,7 +459,13 @@ describe('budget, cost and sessions', () => {
   it('--agent-session continue resumes the previous session of the same cycle, and starts fresh after a failure or a new cycle', async () => {
     const h = harness({
       source: MemorySource.of('bd-1', 'bd-2'),
-      steps: [costing(0, { sessionId: 'A' }), costing(0.1, { sessionId: 'B' }), { ...fail('x'), sessionId: 'C' }, { ...done, sessionId: 'D' }, { ...done, sessionId: 'E' }],
+      steps: [
+        costing(0, { sessionId: 'A' }),
+        costing(0.1, { sessionId: 'B' }),
+        { ...fail('x'), sessionId: 'C' },
+        { ...done, sessionId: 'D' },
+        { ...done, sessionId: 'E' },
+      ],
       settings: { agentSession: 'continue' },
     });
     await runSlice(h.deps);
@@ -307,18 +478,25 @@ describe('budget, cost and sessions', () => {
     expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, undefined]);
   });
 
-  it('keeps each iteration\'s agent stream under <state-dir>/logs/iteration-N.ndjson', async () => {
+  it("keeps each iteration's agent stream under <state-dir>/logs/iteration-N.ndjson", async () => {
     const h = harness({ steps: [working('a'), done] });
     await runSlice(h.deps);
-    expect(h.agent.requests.map((r) => path.relative(dir, r.logFile ?? ''))).toEqual(['logs/iteration-1.ndjson', 'logs/iteration-2.ndjson']);
+    expect(h.agent.requests.map((r) => path.relative(dir, r.logFile ?? ''))).toEqual([
+      'logs/iteration-1.ndjson',
+      'logs/iteration-2.ndjson',
+    ]);
   });
 });
 
 describe('one agent turn for every workflow (issue 13): what the two iteration functions did differently', () => {
-  it('--workflow tdd honours --agent-session continue: each phase of the cycle resumes the previous phase\'s session (it was ignored)', async () => {
+  it("--workflow tdd honours --agent-session continue: each phase of the cycle resumes the previous phase's session (it was ignored)", async () => {
     // RED: the new test fails (run 1); GREEN and REFACTOR: the tests pass.
     const h = harness({
-      steps: [{ ...done, sessionId: 'A' }, { ...done, sessionId: 'B' }, { ...done, sessionId: 'C' }],
+      steps: [
+        { ...done, sessionId: 'A' },
+        { ...done, sessionId: 'B' },
+        { ...done, sessionId: 'C' },
+      ],
       settings: { workflow: 'tdd', agentSession: 'continue', plan: '- [ ] one test' },
       tests: (n) => n > 1,
       failTail: 'FAILED tests/test_one.py::test_one - assert 0 == 1',
@@ -332,7 +510,11 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
     const logs = path.join(dir, 'logs');
     await fs.mkdir(logs);
     for (let n = 1; n <= 60; n++) await fs.writeFile(path.join(logs, `iteration-${n}.ndjson`), '{}\n');
-    const h = harness({ steps: [done], settings: { workflow: 'tdd', plan: '- [ ] one test', sliceIterations: 1 }, tests: () => false });
+    const h = harness({
+      steps: [done],
+      settings: { workflow: 'tdd', plan: '- [ ] one test', sliceIterations: 1 },
+      tests: () => false,
+    });
     await runSlice({ ...h.deps, workflow: tddWorkflow() });
     const left = await fs.readdir(logs);
     expect(left).toHaveLength(49); // 50 kept, counting the one this iteration writes

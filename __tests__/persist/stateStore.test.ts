@@ -44,7 +44,11 @@ async function writeFiles(dir: string, files: Files): Promise<void> {
   }
 }
 
-const state = (generation: number, runId: number, checkpoints: Record<string, unknown> = { [ID_A]: { iteration: generation } }): Files =>
+const state = (
+  generation: number,
+  runId: number,
+  checkpoints: Record<string, unknown> = { [ID_A]: { iteration: generation } },
+): Files =>
   new Map<string, string>([
     ['generation.json', JSON.stringify({ generation, runId, attempt: 1 })],
     ...Object.entries(checkpoints).map(([id, c]): [string, string] => [`checkpoints/${id}.json`, JSON.stringify(c)]),
@@ -140,17 +144,35 @@ afterEach(async () => {
 });
 
 const deps = (runId: number, attempt = 1) => ({
-  stateDir, scope: SCOPE, runId, attempt, cache, artifacts,
+  stateDir,
+  scope: SCOPE,
+  runId,
+  attempt,
+  cache,
+  artifacts,
   log: { info: (m: string) => log.info.push(m), warning: (m: string) => log.warning.push(m) },
 });
 
 /** Files in the workspace beside the state directory (scratch directories must not be left there). */
-const leftovers = async () => (await fs.readdir(path.dirname(stateDir)).catch(() => [] as string[])).filter((n) => n !== '.agent-loop');
+const leftovers = async () =>
+  (await fs.readdir(path.dirname(stateDir)).catch(() => [] as string[])).filter((n) => n !== '.agent-loop');
 
-function publish(runId: number, generation: number, where: { cache?: boolean | 'broken'; artifact?: boolean | 'broken' } = { cache: true, artifact: true }, checkpoints?: Record<string, unknown>) {
+function publish(
+  runId: number,
+  generation: number,
+  where: { cache?: boolean | 'broken'; artifact?: boolean | 'broken' } = { cache: true, artifact: true },
+  checkpoints?: Record<string, unknown>,
+) {
   const files = state(generation, runId, checkpoints);
   if (where.cache) cache.entries.push({ key: cacheKey(SCOPE, runId, 1), files, broken: where.cache === 'broken' });
-  if (where.artifact) artifacts.list.push({ id: artifacts.nextId++, name: artifactName(SCOPE), runId, files, broken: where.artifact === 'broken' });
+  if (where.artifact)
+    artifacts.list.push({
+      id: artifacts.nextId++,
+      name: artifactName(SCOPE),
+      runId,
+      files,
+      broken: where.artifact === 'broken',
+    });
 }
 
 describe('names', () => {
@@ -162,7 +184,11 @@ describe('names', () => {
     expect(cacheKeyPrefix(SCOPE)).toBe(`agent-loop-${SCOPE}-`);
     expect(artifactName(SCOPE)).toBe(`agent-loop-checkpoint-${SCOPE}`);
     // One label's prefix never matches another label's keys.
-    expect(cacheKey(stateScope('refs/heads/main', 'bug-fix'), 1, 1).startsWith(cacheKeyPrefix(stateScope('refs/heads/main', 'bug')))).toBe(false);
+    expect(
+      cacheKey(stateScope('refs/heads/main', 'bug-fix'), 1, 1).startsWith(
+        cacheKeyPrefix(stateScope('refs/heads/main', 'bug')),
+      ),
+    ).toBe(false);
     expect(stateScope('refs/heads/' + 'x'.repeat(600), 'l').length).toBeLessThan(100);
   });
 });
@@ -172,7 +198,12 @@ describe('restoreState', () => {
     publish(10, 1);
     publish(11, 2);
     const r = await restoreState(deps(12));
-    expect(r).toEqual({ source: 'cache', key: cacheKey(SCOPE, 11, 1), generation: 2, message: `Restored the state from cache entry ${cacheKey(SCOPE, 11, 1)} (generation 2).` });
+    expect(r).toEqual({
+      source: 'cache',
+      key: cacheKey(SCOPE, 11, 1),
+      generation: 2,
+      message: `Restored the state from cache entry ${cacheKey(SCOPE, 11, 1)} (generation 2).`,
+    });
     expect(await snapshot(stateDir)).toEqual(state(2, 11));
     expect(cache.calls).toEqual([`lookup ${cacheKey(SCOPE, 12, 1)}`, `restore ${cacheKey(SCOPE, 12, 1)}`]);
     expect(artifacts.calls).toEqual([]);
@@ -201,7 +232,8 @@ describe('restoreState', () => {
   it('starts fresh and warns when there is neither', async () => {
     const r = await restoreState(deps(1));
     expect(r).toEqual({
-      source: 'none', generation: 0,
+      source: 'none',
+      generation: 0,
       message: `No saved state to restore (no cache entry ${cacheKeyPrefix(SCOPE)}*; no artifact ${artifactName(SCOPE)}); starting fresh.`,
     });
     expect(log.warning).toEqual([r.message]);
@@ -211,20 +243,37 @@ describe('restoreState', () => {
     publish(10, 3, { cache: 'broken', artifact: true });
     const r = await restoreState(deps(12));
     expect(r).toMatchObject({ source: 'artifact', generation: 3 });
-    expect(log.warning).toEqual([expect.stringMatching(/^Cache entry .*-10-1 is not usable: the archive could not be downloaded or extracted \(corrupt or partial\); trying the artifact\.$/)]);
+    expect(log.warning).toEqual([
+      expect.stringMatching(
+        /^Cache entry .*-10-1 is not usable: the archive could not be downloaded or extracted \(corrupt or partial\); trying the artifact\.$/,
+      ),
+    ]);
     expect(await snapshot(stateDir)).toEqual(state(3, 10));
   });
 
   it.each([
     ['no generation.json', new Map([[`checkpoints/${ID_A}.json`, '{}']]), /has no generation\.json/],
-    ['a bad generation.json', new Map([['generation.json', '{"generation":-1,"runId":1,"attempt":1}']]), /generation\.json is not \{generation, runId, attempt\}/],
-    ['a damaged checkpoint', new Map([['generation.json', '{"generation":1,"runId":1,"attempt":1}'], [`checkpoints/${ID_A}.json`, '{"a":']]), /checkpoints\/.*\.json is damaged/],
+    [
+      'a bad generation.json',
+      new Map([['generation.json', '{"generation":-1,"runId":1,"attempt":1}']]),
+      /generation\.json is not \{generation, runId, attempt\}/,
+    ],
+    [
+      'a damaged checkpoint',
+      new Map([
+        ['generation.json', '{"generation":1,"runId":1,"attempt":1}'],
+        [`checkpoints/${ID_A}.json`, '{"a":'],
+      ]),
+      /checkpoints\/.*\.json is damaged/,
+    ],
   ])('rejects a cached state with %s', async (_what, files, reason) => {
     cache.entries.push({ key: cacheKey(SCOPE, 10, 1), files: files as Files });
     const r = await restoreState(deps(12));
     expect(r.source).toBe('none');
     expect(log.warning[0]).toMatch(reason);
-    expect(log.warning[1]).toMatch(/^No saved state to restore \(cache entry .*-10-1 was unusable; no artifact .*\); starting fresh\.$/);
+    expect(log.warning[1]).toMatch(
+      /^No saved state to restore \(cache entry .*-10-1 was unusable; no artifact .*\); starting fresh\.$/,
+    );
     await expect(fs.access(stateDir)).rejects.toThrow();
   });
 
@@ -233,8 +282,12 @@ describe('restoreState', () => {
     const r = await restoreState(deps(12));
     expect(r).toMatchObject({ source: 'none', generation: 0 });
     expect(log.warning).toEqual([
-      expect.stringMatching(/^Artifact agent-loop-checkpoint-.* \(id 500, run 10\) is not usable: the download failed: Unable to download and extract artifact: invalid zip\.$/),
-      expect.stringMatching(/^No saved state to restore \(no cache entry .*; artifact .* was unusable\); starting fresh\.$/),
+      expect.stringMatching(
+        /^Artifact agent-loop-checkpoint-.* \(id 500, run 10\) is not usable: the download failed: Unable to download and extract artifact: invalid zip\.$/,
+      ),
+      expect.stringMatching(
+        /^No saved state to restore \(no cache entry .*; artifact .* was unusable\); starting fresh\.$/,
+      ),
     ]);
     expect(await leftovers()).toEqual([]);
   });
@@ -243,7 +296,9 @@ describe('restoreState', () => {
     artifacts.listError = new Error('HttpError: Resource not accessible by integration');
     const r = await restoreState(deps(12));
     expect(r.source).toBe('none');
-    expect(log.warning[0]).toBe(`Could not list the artifacts ${artifactName(SCOPE)}: HttpError: Resource not accessible by integration`);
+    expect(log.warning[0]).toBe(
+      `Could not list the artifacts ${artifactName(SCOPE)}: HttpError: Resource not accessible by integration`,
+    );
   });
 
   it('fresh restores nothing and reports the newest published generation as the one it supersedes', async () => {
@@ -251,9 +306,17 @@ describe('restoreState', () => {
     publish(11, 6, { artifact: true });
     await writeFiles(stateDir, new Map([['old.txt', 'x']]));
     const r = await restoreState({ ...deps(12), fresh: true });
-    expect(r).toEqual({ source: 'none', generation: 6, message: expect.stringMatching(/^fresh: true, so no saved state is restored .*superseding generation 6 \(artifact .*\(id 501, run 11\)\)\.$/) });
+    expect(r).toEqual({
+      source: 'none',
+      generation: 6,
+      message: expect.stringMatching(
+        /^fresh: true, so no saved state is restored .*superseding generation 6 \(artifact .*\(id 501, run 11\)\)\.$/,
+      ),
+    });
     // Only the basis record is left, so that saveState publishes over generation 6.
-    expect(await snapshot(stateDir)).toEqual(new Map([['generation.json', `${JSON.stringify({ generation: 6, runId: 11, attempt: 1 })}\n`]]));
+    expect(await snapshot(stateDir)).toEqual(
+      new Map([['generation.json', `${JSON.stringify({ generation: 6, runId: 11, attempt: 1 })}\n`]]),
+    );
     expect(await leftovers()).toEqual([]);
     expect(log.warning).toEqual([]);
   });
@@ -275,7 +338,11 @@ describe('restoreState', () => {
 
   it('checkpoint-id: warns when no state holds it, or when it is not an id', async () => {
     publish(10, 1);
-    expect((await restoreState({ ...deps(12), checkpointId: ID_B })).message).toMatch(new RegExp(`^Checkpoint ${ID_B} was not found \\(cache entry .* does not hold checkpoint .*; artifact .* does not hold checkpoint .*\\); nothing is restored, starting fresh\\.$`));
+    expect((await restoreState({ ...deps(12), checkpointId: ID_B })).message).toMatch(
+      new RegExp(
+        `^Checkpoint ${ID_B} was not found \\(cache entry .* does not hold checkpoint .*; artifact .* does not hold checkpoint .*\\); nothing is restored, starting fresh\\.$`,
+      ),
+    );
     expect(log.warning).toHaveLength(1);
     const r = await restoreState({ ...deps(12), checkpointId: '../../etc' });
     expect(r).toMatchObject({ source: 'none', message: expect.stringMatching(/is not a checkpoint id/) });
@@ -286,19 +353,37 @@ describe('saveState', () => {
   it('publishes generation g+1 to the cache and as a 90-day artifact, leaving temporary files out', async () => {
     publish(10, 4);
     const r = await restoreState(deps(12));
-    await writeFiles(stateDir, new Map([[`checkpoints/${ID_B}.json`, '{}'], [`checkpoints/.x.json.agent-loop-123-abcd.tmp`, 'partial']]));
+    await writeFiles(
+      stateDir,
+      new Map([
+        [`checkpoints/${ID_B}.json`, '{}'],
+        [`checkpoints/.x.json.agent-loop-123-abcd.tmp`, 'partial'],
+      ]),
+    );
     artifacts.runId = 12;
     const saved = await saveState({ ...deps(12), restoredGeneration: r.generation ?? 0 });
     expect(saved).toEqual({ generation: 5, cacheKey: cacheKey(SCOPE, 12, 1), artifactId: 501 });
-    expect(JSON.parse(await fs.readFile(path.join(stateDir, 'generation.json'), 'utf8'))).toEqual({ generation: 5, runId: 12, attempt: 1 });
-    expect(artifacts.uploads).toEqual([{
-      name: artifactName(SCOPE), rootDir: stateDir, retentionDays: 90,
-      files: [`checkpoints/${ID_A}.json`, `checkpoints/${ID_B}.json`, 'generation.json'].map((f) => path.join(stateDir, f)),
-    }]);
+    expect(JSON.parse(await fs.readFile(path.join(stateDir, 'generation.json'), 'utf8'))).toEqual({
+      generation: 5,
+      runId: 12,
+      attempt: 1,
+    });
+    expect(artifacts.uploads).toEqual([
+      {
+        name: artifactName(SCOPE),
+        rootDir: stateDir,
+        retentionDays: 90,
+        files: [`checkpoints/${ID_A}.json`, `checkpoints/${ID_B}.json`, 'generation.json'].map((f) =>
+          path.join(stateDir, f),
+        ),
+      },
+    ]);
     // What it restored from is recognised by the run in generation.json: nothing downloaded again.
     expect(cache.calls.filter((c) => c.startsWith('restore'))).toHaveLength(1);
     expect(artifacts.calls.filter((c) => c.startsWith('download'))).toHaveLength(0);
-    expect(log.info.at(-1)).toBe(`Published generation 5 of the state: cache entry ${cacheKey(SCOPE, 12, 1)} and artifact ${artifactName(SCOPE)} (id 501, 90 days).`);
+    expect(log.info.at(-1)).toBe(
+      `Published generation 5 of the state: cache entry ${cacheKey(SCOPE, 12, 1)} and artifact ${artifactName(SCOPE)} (id 501, 90 days).`,
+    );
     expect(log.warning).toEqual([]);
   });
 
@@ -315,8 +400,12 @@ describe('saveState', () => {
     const mine = await snapshot(stateDir);
     publish(11, 5, { cache: true }); // the other run, meanwhile
     const saved = await saveState({ ...deps(12), restoredGeneration: 4 });
-    expect(saved.skipped).toBe(`cache entry ${cacheKey(SCOPE, 11, 1)} holds generation 5 (run 11, attempt 1), newer than generation 4 this slice started from: another run published meanwhile (two runs racing)`);
-    expect(log.warning).toEqual([`Not publishing the state: ${saved.skipped}. This slice's state stays in ${stateDir} only; the next run continues from generation 5.`]);
+    expect(saved.skipped).toBe(
+      `cache entry ${cacheKey(SCOPE, 11, 1)} holds generation 5 (run 11, attempt 1), newer than generation 4 this slice started from: another run published meanwhile (two runs racing)`,
+    );
+    expect(log.warning).toEqual([
+      `Not publishing the state: ${saved.skipped}. This slice's state stays in ${stateDir} only; the next run continues from generation 5.`,
+    ]);
     expect(cache.calls.filter((c) => c.startsWith('save'))).toEqual([]);
     expect(artifacts.uploads).toEqual([]);
     expect(await snapshot(stateDir)).toEqual(mine);
@@ -353,15 +442,27 @@ describe('saveState', () => {
     publish(11, 9, { cache: 'broken' });
     const saved = await saveState(deps(12));
     expect(saved.generation).toBe(5);
-    expect(log.warning).toEqual([`Could not read the generation of cache entry ${cacheKey(SCOPE, 11, 1)} (not restorable, or no generation.json); it is not counted.`]);
-    expect(await snapshot(stateDir)).toEqual(new Map([...state(4, 10)].map(([k, v]) => [k, k === 'generation.json' ? `${JSON.stringify({ generation: 5, runId: 12, attempt: 1 })}\n` : v])));
+    expect(log.warning).toEqual([
+      `Could not read the generation of cache entry ${cacheKey(SCOPE, 11, 1)} (not restorable, or no generation.json); it is not counted.`,
+    ]);
+    expect(await snapshot(stateDir)).toEqual(
+      new Map(
+        [...state(4, 10)].map(([k, v]) => [
+          k,
+          k === 'generation.json' ? `${JSON.stringify({ generation: 5, runId: 12, attempt: 1 })}\n` : v,
+        ]),
+      ),
+    );
   });
 
   it('after a fresh start publishes over the superseded generation', async () => {
     publish(10, 4);
     const r = await restoreState({ ...deps(12), fresh: true });
     await writeFiles(stateDir, new Map([[`checkpoints/${ID_B}.json`, '{}']]));
-    expect(await saveState({ ...deps(12), restoredGeneration: r.generation ?? 0 })).toMatchObject({ generation: 5, cacheKey: cacheKey(SCOPE, 12, 1) });
+    expect(await saveState({ ...deps(12), restoredGeneration: r.generation ?? 0 })).toMatchObject({
+      generation: 5,
+      cacheKey: cacheKey(SCOPE, 12, 1),
+    });
     expect(log.warning).toEqual([]);
   });
 
@@ -371,14 +472,18 @@ describe('saveState', () => {
     artifacts.runId = 2;
     const one = await saveState(deps(2));
     expect(one).toEqual({ generation: 1, artifactId: 500 });
-    expect(log.warning).toEqual([`The cache entry ${cacheKey(SCOPE, 2, 1)} was not saved (the cache client said why above).`]);
+    expect(log.warning).toEqual([
+      `The cache entry ${cacheKey(SCOPE, 2, 1)} was not saved (the cache client said why above).`,
+    ]);
 
     log.warning = [];
     cache.saveResult = 7;
     artifacts.uploadError = new Error('Failed to CreateArtifact: (409) Conflict');
     const two = await saveState(deps(2, 2));
     expect(two).toEqual({ generation: 2, cacheKey: cacheKey(SCOPE, 2, 2) });
-    expect(log.warning).toEqual([`Uploading the artifact ${artifactName(SCOPE)} failed: Failed to CreateArtifact: (409) Conflict`]);
+    expect(log.warning).toEqual([
+      `Uploading the artifact ${artifactName(SCOPE)} failed: Failed to CreateArtifact: (409) Conflict`,
+    ]);
 
     log.warning = [];
     cache.saveResult = new Error('boom');
@@ -392,7 +497,9 @@ describe('saveState', () => {
   });
 
   it('skips an empty or missing state directory', async () => {
-    expect(await saveState(deps(1))).toEqual({ skipped: `the state directory ${stateDir} is empty or missing; nothing to publish` });
+    expect(await saveState(deps(1))).toEqual({
+      skipped: `the state directory ${stateDir} is empty or missing; nothing to publish`,
+    });
     expect(cache.calls).toEqual([]);
   });
 });

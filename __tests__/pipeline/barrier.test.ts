@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkBarrier, judgeArtifact, numberingProblems, phaseTitle, type BarrierFs, type Observed } from '../../src/pipeline/barrier.js';
+import {
+  checkBarrier,
+  judgeArtifact,
+  numberingProblems,
+  phaseTitle,
+  type BarrierFs,
+  type Observed,
+} from '../../src/pipeline/barrier.js';
 import { PRE_IMPLEMENTATION_PHASES, type AgentPhaseSpec, type ArtifactKind } from '../../src/pipeline/phases.js';
 
 function agentPhase<K extends ArtifactKind>(name: AgentPhaseSpec['name'], kind: K): AgentPhaseSpec & { kind: K } {
@@ -18,12 +25,18 @@ const phaseDecomposition = agentPhase('phase_decomposition', 'phase-files');
 
 const REPORT = `# Research\n\n${'The checkpoint store writes atomically. '.repeat(10)}\n`;
 const PLAN = `# Plan\n\n${'1. Write the failing test, then the code. '.repeat(10)}\n`;
-const DECOMPOSITION = { goal: 'Resumable pipeline', components: [{ name: 'store', description: 'Persist checkpoints' }] };
+const DECOMPOSITION = {
+  goal: 'Resumable pipeline',
+  components: [{ name: 'store', description: 'Persist checkpoints' }],
+};
 const phaseText = (title: string) => `# ${title}\n\n${'Requirement with testable behaviours. '.repeat(5)}\n`;
 
 const file = (text: string): Observed => ({ kind: 'file', size: Buffer.byteLength(text), text });
 const entry = (name: string, text: string) => ({ name, kind: 'file' as const, size: Buffer.byteLength(text), text });
-const dir = (...entries: Extract<Observed, { kind: 'directory' }>['entries']): Observed => ({ kind: 'directory', entries });
+const dir = (...entries: Extract<Observed, { kind: 'directory' }>['entries']): Observed => ({
+  kind: 'directory',
+  entries,
+});
 
 const ABS = '/state/pipeline/x';
 
@@ -47,8 +60,14 @@ describe('judgeArtifact: a single file (research.md, plan.md, decomposition.json
   });
 
   it('says when a directory or something else stands where the file should be', () => {
-    expect(judgeArtifact(research, dir(), ABS)).toEqual({ ok: false, problems: [`research.md at ${ABS} is a directory; expected a file`] });
-    expect(judgeArtifact(research, { kind: 'other' }, ABS)).toEqual({ ok: false, problems: [`research.md at ${ABS} is neither a file nor a directory; expected a file`] });
+    expect(judgeArtifact(research, dir(), ABS)).toEqual({
+      ok: false,
+      problems: [`research.md at ${ABS} is a directory; expected a file`],
+    });
+    expect(judgeArtifact(research, { kind: 'other' }, ABS)).toEqual({
+      ok: false,
+      problems: [`research.md at ${ABS} is neither a file nor a directory; expected a file`],
+    });
   });
 
   it('passes the reason on when the file cannot be read', () => {
@@ -59,7 +78,10 @@ describe('judgeArtifact: a single file (research.md, plan.md, decomposition.json
   });
 
   it('parses decomposition.json and hands on the validated decomposition', () => {
-    expect(judgeArtifact(decomposition, file(`\uFEFF${JSON.stringify(DECOMPOSITION, null, 2)}`), ABS)).toEqual({ ok: true, value: DECOMPOSITION });
+    expect(judgeArtifact(decomposition, file(`\uFEFF${JSON.stringify(DECOMPOSITION, null, 2)}`), ABS)).toEqual({
+      ok: true,
+      value: DECOMPOSITION,
+    });
   });
 
   it('names JSON that does not parse, with the parser message', () => {
@@ -70,24 +92,36 @@ describe('judgeArtifact: a single file (research.md, plan.md, decomposition.json
     } catch (error) {
       parserMessage = (error as Error).message;
     }
-    expect(judgeArtifact(decomposition, file(text), ABS)).toEqual({ ok: false, problems: [`decomposition.json is not valid JSON (${parserMessage}) (${ABS})`] });
+    expect(judgeArtifact(decomposition, file(text), ABS)).toEqual({
+      ok: false,
+      problems: [`decomposition.json is not valid JSON (${parserMessage}) (${ABS})`],
+    });
   });
 
   it('tells the agent to drop a Markdown code fence around the JSON', () => {
     const result = judgeArtifact(decomposition, file('```json\n' + JSON.stringify(DECOMPOSITION) + '\n```\n'), ABS);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.problems[0]).toContain('remove the Markdown code fence, the file must hold only the JSON');
+    expect(!result.ok && result.problems[0]).toContain(
+      'remove the Markdown code fence, the file must hold only the JSON',
+    );
   });
 
   it('names every schema error as path: message (names and dependencies are cross-checked once the shapes are right)', () => {
-    const text = JSON.stringify({ goal: 'Resumable pipeline', components: [{ name: 'store' }, { name: 'store', description: 'again', depends_on: ['nope'] }] });
+    const text = JSON.stringify({
+      goal: 'Resumable pipeline',
+      components: [{ name: 'store' }, { name: 'store', description: 'again', depends_on: ['nope'] }],
+    });
     expect(judgeArtifact(decomposition, file(text), ABS)).toEqual({
       ok: false,
-      problems: [
-        'decomposition.json: components[0].description: is missing: expected what the component does',
+      problems: ['decomposition.json: components[0].description: is missing: expected what the component does'],
+    });
+    const shapes = JSON.stringify({
+      goal: 'Resumable pipeline',
+      components: [
+        { name: 'store', description: 'd' },
+        { name: 'store', description: 'again', depends_on: ['nope'] },
       ],
     });
-    const shapes = JSON.stringify({ goal: 'Resumable pipeline', components: [{ name: 'store', description: 'd' }, { name: 'store', description: 'again', depends_on: ['nope'] }] });
     expect(judgeArtifact(decomposition, file(shapes), ABS)).toEqual({
       ok: false,
       problems: [
@@ -108,7 +142,10 @@ describe('judgeArtifact: a single file (research.md, plan.md, decomposition.json
     });
     expect(judgeArtifact(decomposition, file(''), ABS)).toEqual({
       ok: false,
-      problems: [`decomposition.json is too small: 0 bytes, the minimum is 40 bytes (${ABS})`, `decomposition.json is not valid JSON (the file is empty) (${ABS})`],
+      problems: [
+        `decomposition.json is too small: 0 bytes, the minimum is 40 bytes (${ABS})`,
+        `decomposition.json is not valid JSON (the file is empty) (${ABS})`,
+      ],
     });
   });
 });
@@ -117,7 +154,16 @@ describe('judgeArtifact: the phases/ directory', () => {
   const PHASES = '/state/pipeline/phases/';
 
   it('passes phase files 01..N, sorted by number, with their numbers, names and titles', () => {
-    const result = judgeArtifact(phaseDecomposition, dir(entry('02-resume.md', phaseText('Resume')), entry('01-store.md', phaseText('Store')), { name: '.gitkeep', kind: 'file', size: 0, text: '' }), PHASES);
+    const result = judgeArtifact(
+      phaseDecomposition,
+      dir(entry('02-resume.md', phaseText('Resume')), entry('01-store.md', phaseText('Store')), {
+        name: '.gitkeep',
+        kind: 'file',
+        size: 0,
+        text: '',
+      }),
+      PHASES,
+    );
     expect(result.ok).toBe(true);
     expect(result.ok && result.value.map(({ number, name, file, title }) => ({ number, name, file, title }))).toEqual([
       { number: 1, name: 'store', file: 'phases/01-store.md', title: 'Store' },
@@ -136,19 +182,32 @@ describe('judgeArtifact: the phases/ directory', () => {
   });
 
   it('says when a file stands where the directory should be', () => {
-    expect(judgeArtifact(phaseDecomposition, file('x'), PHASES)).toEqual({ ok: false, problems: [`phases/ at ${PHASES} is a file; expected a directory of phase files`] });
+    expect(judgeArtifact(phaseDecomposition, file('x'), PHASES)).toEqual({
+      ok: false,
+      problems: [`phases/ at ${PHASES} is a file; expected a directory of phase files`],
+    });
   });
 
   it('names an empty directory', () => {
     const result = judgeArtifact(phaseDecomposition, dir(), PHASES);
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.problems).toEqual([expect.stringMatching(/^phases\/ has no phase files: expected files named NN-<name>\.md .*, starting with 01-<name>\.md, in \/state\/pipeline\/phases\/$/)]);
+    expect(!result.ok && result.problems).toEqual([
+      expect.stringMatching(
+        /^phases\/ has no phase files: expected files named NN-<name>\.md .*, starting with 01-<name>\.md, in \/state\/pipeline\/phases\/$/,
+      ),
+    ]);
   });
 
   it('names each file whose name does not match NN-<name>.md, and anything that is not a file', () => {
     const result = judgeArtifact(
       phaseDecomposition,
-      dir(entry('01-store.md', phaseText('Store')), entry('1-short.md', phaseText('x')), entry('02 spaced.md', phaseText('x')), entry('notes.txt', 'x'), { name: 'extra', kind: 'directory' }),
+      dir(
+        entry('01-store.md', phaseText('Store')),
+        entry('1-short.md', phaseText('x')),
+        entry('02 spaced.md', phaseText('x')),
+        entry('notes.txt', 'x'),
+        { name: 'extra', kind: 'directory' },
+      ),
       PHASES,
     );
     expect(result.ok).toBe(false);
@@ -162,16 +221,30 @@ describe('judgeArtifact: the phases/ directory', () => {
 
   it('adds "no phase files" when no entry is a phase file', () => {
     const result = judgeArtifact(phaseDecomposition, dir(entry('plan.md', phaseText('x'))), PHASES);
-    expect(!result.ok && result.problems).toEqual([expect.stringContaining('phases/plan.md: the name does not match'), expect.stringContaining('phases/ has no phase files')]);
+    expect(!result.ok && result.problems).toEqual([
+      expect.stringContaining('phases/plan.md: the name does not match'),
+      expect.stringContaining('phases/ has no phase files'),
+    ]);
   });
 
   it('names gaps in the numbering', () => {
-    const result = judgeArtifact(phaseDecomposition, dir(entry('01-a.md', phaseText('A')), entry('02-b.md', phaseText('B')), entry('05-e.md', phaseText('E'))), PHASES);
-    expect(result).toEqual({ ok: false, problems: ['phases/: the phase numbers must run from 01 to 05 without gaps; found 01, 02, 05 (missing 03, 04)'] });
+    const result = judgeArtifact(
+      phaseDecomposition,
+      dir(entry('01-a.md', phaseText('A')), entry('02-b.md', phaseText('B')), entry('05-e.md', phaseText('E'))),
+      PHASES,
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: ['phases/: the phase numbers must run from 01 to 05 without gaps; found 01, 02, 05 (missing 03, 04)'],
+    });
   });
 
   it('names a number used twice, and a numbering that does not start at 01', () => {
-    const result = judgeArtifact(phaseDecomposition, dir(entry('00-zero.md', phaseText('Z')), entry('01-a.md', phaseText('A')), entry('01-b.md', phaseText('B'))), PHASES);
+    const result = judgeArtifact(
+      phaseDecomposition,
+      dir(entry('00-zero.md', phaseText('Z')), entry('01-a.md', phaseText('A')), entry('01-b.md', phaseText('B'))),
+      PHASES,
+    );
     expect(result).toEqual({
       ok: false,
       problems: [
@@ -179,14 +252,24 @@ describe('judgeArtifact: the phases/ directory', () => {
         'phases/: the phase numbers must run from 01 to 01 without gaps; found 00, 01 (00 is not allowed, numbering starts at 01)',
       ],
     });
-    expect(numberingProblems([{ number: 3, file: 'phases/03-c.md' }, { number: 2, file: 'phases/02-b.md' }])).toEqual([
-      'phases/: the phase numbers must run from 01 to 03 without gaps; found 02, 03 (missing 01)',
-    ]);
+    expect(
+      numberingProblems([
+        { number: 3, file: 'phases/03-c.md' },
+        { number: 2, file: 'phases/02-b.md' },
+      ]),
+    ).toEqual(['phases/: the phase numbers must run from 01 to 03 without gaps; found 02, 03 (missing 01)']);
   });
 
   it('names each phase file under the minimum size with its actual and minimum size', () => {
-    const result = judgeArtifact(phaseDecomposition, dir(entry('01-a.md', phaseText('A')), entry('02-b.md', '# B\n')), PHASES);
-    expect(result).toEqual({ ok: false, problems: [`phases/02-b.md is too small: 4 bytes, the minimum is 100 bytes (${path.join(PHASES, '02-b.md')})`] });
+    const result = judgeArtifact(
+      phaseDecomposition,
+      dir(entry('01-a.md', phaseText('A')), entry('02-b.md', '# B\n')),
+      PHASES,
+    );
+    expect(result).toEqual({
+      ok: false,
+      problems: [`phases/02-b.md is too small: 4 bytes, the minimum is 100 bytes (${path.join(PHASES, '02-b.md')})`],
+    });
   });
 
   it('takes the title from the first heading, else from the name', () => {
@@ -229,7 +312,12 @@ describe('checkBarrier on disk', () => {
   });
 
   it('names the absolute path of every missing artifact', async () => {
-    for (const [phase, relative] of [[research, 'research.md'], [decomposition, 'decomposition.json'], [planning, 'plan.md'], [phaseDecomposition, 'phases/']] as const) {
+    for (const [phase, relative] of [
+      [research, 'research.md'],
+      [decomposition, 'decomposition.json'],
+      [planning, 'plan.md'],
+      [phaseDecomposition, 'phases/'],
+    ] as const) {
       const result = await checkBarrier(phase, stateDir);
       expect(result.ok).toBe(false);
       expect(!result.ok && result.problems[0]).toContain(`${relative} is missing`);
@@ -241,8 +329,14 @@ describe('checkBarrier on disk', () => {
     expect((await checkBarrier(research, path.join(stateDir, 'nope'))).ok).toBe(false);
     await fs.mkdir(path.join(pipeline(), 'plan.md'), { recursive: true });
     await write('phases', 'not a directory');
-    expect(await checkBarrier(planning, stateDir)).toEqual({ ok: false, problems: [`plan.md at ${path.join(pipeline(), 'plan.md')} is a directory; expected a file`] });
-    expect(await checkBarrier(phaseDecomposition, stateDir)).toEqual({ ok: false, problems: [`phases/ at ${path.join(pipeline(), 'phases/')} is a file; expected a directory of phase files`] });
+    expect(await checkBarrier(planning, stateDir)).toEqual({
+      ok: false,
+      problems: [`plan.md at ${path.join(pipeline(), 'plan.md')} is a directory; expected a file`],
+    });
+    expect(await checkBarrier(phaseDecomposition, stateDir)).toEqual({
+      ok: false,
+      problems: [`phases/ at ${path.join(pipeline(), 'phases/')} is a file; expected a directory of phase files`],
+    });
   });
 
   it('finds bad phase files on disk and ignores dot files', async () => {
@@ -267,7 +361,9 @@ describe('checkBarrier on disk', () => {
     };
     expect(await checkBarrier(research, '/s', fakeFs)).toEqual({
       ok: false,
-      problems: [`research.md cannot be read at ${path.join('/s', 'pipeline', 'research.md')}: EACCES: permission denied, stat`],
+      problems: [
+        `research.md cannot be read at ${path.join('/s', 'pipeline', 'research.md')}: EACCES: permission denied, stat`,
+      ],
     });
   });
 });

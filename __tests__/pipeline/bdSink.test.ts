@@ -15,7 +15,12 @@ const KEYS = ['plan-6acb80f0-p01', 'plan-6acb80f0-p02', 'plan-6acb80f0-p03'];
 const PHASES: PhaseIssueInput[] = [
   { number: 1, name: 'store', title: 'Phase 1: Store', body: '# Store\nPersist checkpoints.\n' },
   { number: 2, name: 'resume', title: 'Phase 2: Resume', body: '# Resume\nPick up where it stopped.' },
-  { number: 3, name: 'cleanup', title: 'Phase 3: Cleanup', body: '---\nfront: matter\n---\n# Cleanup\nRemove "old" checkpoints; $(rm -rf /) stays text.' },
+  {
+    number: 3,
+    name: 'cleanup',
+    title: 'Phase 3: Cleanup',
+    body: '---\nfront: matter\n---\n# Cleanup\nRemove "old" checkpoints; $(rm -rf /) stays text.',
+  },
 ];
 
 interface FakeDep {
@@ -86,9 +91,15 @@ function fakeBd(seed: FakeIssue[] = [], fail: Failure = () => undefined) {
       if (title === undefined || title.startsWith('-')) return err('Error: title required');
       const stamp = new Date(Date.parse('2026-03-04T05:06:07Z') + calls.length * 1000).toISOString();
       const issue: FakeIssue = {
-        id: nextId(), title, description: flag(args, '--description') ?? '', status: 'open',
-        priority: Number(flag(args, '--priority') ?? '2'), issue_type: flag(args, '--type') ?? 'task',
-        created_at: stamp, updated_at: stamp, dependencies: [],
+        id: nextId(),
+        title,
+        description: flag(args, '--description') ?? '',
+        status: 'open',
+        priority: Number(flag(args, '--priority') ?? '2'),
+        issue_type: flag(args, '--type') ?? 'task',
+        created_at: stamp,
+        updated_at: stamp,
+        dependencies: [],
       };
       issues.push(issue);
       const { dependencies: _deps, ...shown } = issue;
@@ -98,7 +109,12 @@ function fakeBd(seed: FakeIssue[] = [], fail: Failure = () => undefined) {
       const issue = find(args[1]);
       if (!issue) return err(`Error: issue ${args[1]} not found\n`);
       const { dependencies, ...rest } = issue;
-      const deps = dependencies.map((d) => ({ id: d.depends_on_id, title: find(d.depends_on_id)?.title, status: find(d.depends_on_id)?.status, dependency_type: d.type }));
+      const deps = dependencies.map((d) => ({
+        id: d.depends_on_id,
+        title: find(d.depends_on_id)?.title,
+        status: find(d.depends_on_id)?.status,
+        dependency_type: d.type,
+      }));
       return ok(`${JSON.stringify([{ ...rest, dependencies: deps }], null, 2)}\n`);
     }
     if (cmd === 'dep' && sub === 'add') {
@@ -107,7 +123,8 @@ function fakeBd(seed: FakeIssue[] = [], fail: Failure = () => undefined) {
       if (!issue) return err(`Error: resolving issue ID ${from}: no issue found matching "${from}"\n`);
       if (!find(to)) return err(`Error: resolving dependency ID ${to}: no issue found matching "${to}"\n`);
       const type = flag(args, '--type') ?? 'blocks';
-      if (issue.dependencies.some((d) => d.depends_on_id === to)) return err(`Error: dependency ${from} -> ${to} already exists\n`);
+      if (issue.dependencies.some((d) => d.depends_on_id === to))
+        return err(`Error: dependency ${from} -> ${to} already exists\n`);
       issue.dependencies.push({ issue_id: from as string, depends_on_id: to as string, type });
       return ok(`✓ Added dependency: ${from} depends on ${to} (${type})\n`);
     }
@@ -121,20 +138,37 @@ const byKey = (issues: FakeIssue[]) => new Map(issues.filter(keyOf).map((i) => [
 
 function seeded(key: string, phase: PhaseIssueInput, id: string, extra: Partial<FakeIssue> = {}): FakeIssue {
   return {
-    id, title: phase.title, description: describePhaseIssue(phase.body, key), status: 'open', priority: 2, issue_type: 'task',
-    created_at: '2026-03-01T00:00:00Z', updated_at: '2026-03-01T00:00:00Z', dependencies: [], ...extra,
+    id,
+    title: phase.title,
+    description: describePhaseIssue(phase.body, key),
+    status: 'open',
+    priority: 2,
+    issue_type: 'task',
+    created_at: '2026-03-01T00:00:00Z',
+    updated_at: '2026-03-01T00:00:00Z',
+    dependencies: [],
+    ...extra,
   };
 }
 
 const UNRELATED: FakeIssue = {
-  id: 'bd-0001', title: 'Someone else’s bug', description: 'mentions agent-loop:phase-issue but no marker', status: 'open', priority: 1, issue_type: 'bug',
-  created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', dependencies: [],
+  id: 'bd-0001',
+  title: 'Someone else’s bug',
+  description: 'mentions agent-loop:phase-issue but no marker',
+  status: 'open',
+  priority: 1,
+  issue_type: 'bug',
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  dependencies: [],
 };
 
 describe('the phase issue marker (pure)', () => {
   it('is a hidden HTML comment line after the body', () => {
     expect(phaseIssueMarker('plan-1-p01')).toBe('<!-- agent-loop:phase-issue plan-1-p01 -->');
-    expect(describePhaseIssue('# Title\nText.\n\n', 'plan-1-p01')).toBe('# Title\nText.\n\n<!-- agent-loop:phase-issue plan-1-p01 -->\n');
+    expect(describePhaseIssue('# Title\nText.\n\n', 'plan-1-p01')).toBe(
+      '# Title\nText.\n\n<!-- agent-loop:phase-issue plan-1-p01 -->\n',
+    );
     expect(describePhaseIssue('', 'plan-1-p01')).toBe('<!-- agent-loop:phase-issue plan-1-p01 -->\n');
   });
 
@@ -166,7 +200,9 @@ describe('BdCliPhaseIssueSink', () => {
       return bd.exec(file, args, opts);
     };
     const result = await new BdCliPhaseIssueSink({ cwd: '/repo', exec }).createPhaseIssues({
-      phases: [...PHASES].reverse(), prefix: PREFIX, now: NOW,
+      phases: [...PHASES].reverse(),
+      prefix: PREFIX,
+      now: NOW,
       onPlanned: (keys) => {
         log.push(`planned ${keys.join(',')}`);
       },
@@ -177,12 +213,27 @@ describe('BdCliPhaseIssueSink', () => {
     const ids = KEYS.map((k) => issues.get(k)?.id as string);
     expect(ids.every((id) => /^bd-[0-9a-f]{4}$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(3);
-    expect(result).toEqual({ planned: KEYS, created: KEYS, alreadyPresent: [], ids: Object.fromEntries(KEYS.map((k, i) => [k, ids[i]])) });
+    expect(result).toEqual({
+      planned: KEYS,
+      created: KEYS,
+      alreadyPresent: [],
+      ids: Object.fromEntries(KEYS.map((k, i) => [k, ids[i]])),
+    });
 
     expect(BD_LIST_ALL_ARGS).toEqual(['list', '--json', '--all', '--limit', '0']);
     expect(bd.calls).toEqual([
       ['list', '--json', '--all', '--limit', '0'],
-      ...PHASES.map((p, i) => ['create', p.title, '--description', describePhaseIssue(p.body, KEYS[i] as string), '--type', 'task', '--priority', '2', '--json']),
+      ...PHASES.map((p, i) => [
+        'create',
+        p.title,
+        '--description',
+        describePhaseIssue(p.body, KEYS[i] as string),
+        '--type',
+        'task',
+        '--priority',
+        '2',
+        '--json',
+      ]),
       ['dep', 'add', ids[1], ids[0], '--type', 'blocks'],
       ['dep', 'add', ids[2], ids[1], '--type', 'blocks'],
     ]);
@@ -195,8 +246,12 @@ describe('BdCliPhaseIssueSink', () => {
       expect(issue.description.endsWith(`\n\n<!-- agent-loop:phase-issue ${KEYS[i]} -->\n`)).toBe(true);
     });
     expect(issues.get(KEYS[0] as string)?.dependencies).toEqual([]);
-    expect(issues.get(KEYS[1] as string)?.dependencies).toEqual([{ issue_id: ids[1], depends_on_id: ids[0], type: 'blocks' }]);
-    expect(issues.get(KEYS[2] as string)?.dependencies).toEqual([{ issue_id: ids[2], depends_on_id: ids[1], type: 'blocks' }]);
+    expect(issues.get(KEYS[1] as string)?.dependencies).toEqual([
+      { issue_id: ids[1], depends_on_id: ids[0], type: 'blocks' },
+    ]);
+    expect(issues.get(KEYS[2] as string)?.dependencies).toEqual([
+      { issue_id: ids[2], depends_on_id: ids[1], type: 'blocks' },
+    ]);
     expect(bd.issues.find((i) => i.id === UNRELATED.id)?.dependencies).toEqual([]);
   });
 
@@ -221,13 +276,29 @@ describe('BdCliPhaseIssueSink', () => {
     const bd = fakeBd([
       UNRELATED,
       seeded(KEYS[0] as string, PHASES[0] as PhaseIssueInput, 'bd-1111', { status: 'closed' }),
-      seeded(KEYS[1] as string, PHASES[1] as PhaseIssueInput, 'bd-2222', { dependencies: [{ issue_id: 'bd-2222', depends_on_id: 'bd-1111', type: 'blocks' }] }),
+      seeded(KEYS[1] as string, PHASES[1] as PhaseIssueInput, 'bd-2222', {
+        dependencies: [{ issue_id: 'bd-2222', depends_on_id: 'bd-1111', type: 'blocks' }],
+      }),
     ]);
-    const result = await new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW });
+    const result = await new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({
+      phases: PHASES,
+      prefix: PREFIX,
+      now: NOW,
+    });
 
     const third = byKey(bd.issues).get(KEYS[2] as string) as FakeIssue;
-    expect(result).toEqual({ planned: KEYS, created: [KEYS[2]], alreadyPresent: [KEYS[0], KEYS[1]], ids: { [KEYS[0] as string]: 'bd-1111', [KEYS[1] as string]: 'bd-2222', [KEYS[2] as string]: third.id } });
-    expect(bd.calls.map((c) => c.slice(0, 2).join(' '))).toEqual(['list --json', 'create Phase 3: Cleanup', 'show bd-2222', 'dep add']);
+    expect(result).toEqual({
+      planned: KEYS,
+      created: [KEYS[2]],
+      alreadyPresent: [KEYS[0], KEYS[1]],
+      ids: { [KEYS[0] as string]: 'bd-1111', [KEYS[1] as string]: 'bd-2222', [KEYS[2] as string]: third.id },
+    });
+    expect(bd.calls.map((c) => c.slice(0, 2).join(' '))).toEqual([
+      'list --json',
+      'create Phase 3: Cleanup',
+      'show bd-2222',
+      'dep add',
+    ]);
     expect(bd.calls[3]).toEqual(['dep', 'add', third.id, 'bd-2222', '--type', 'blocks']);
     expect(bd.calls.some((c) => c[0] === 'dep' && c[2] === 'bd-2222')).toBe(false);
     expect(third.dependencies).toEqual([{ issue_id: third.id, depends_on_id: 'bd-2222', type: 'blocks' }]);
@@ -238,9 +309,15 @@ describe('BdCliPhaseIssueSink', () => {
     const bd = fakeBd([
       seeded(KEYS[0] as string, PHASES[0] as PhaseIssueInput, 'bd-1111'),
       seeded(KEYS[1] as string, PHASES[1] as PhaseIssueInput, 'bd-2222'),
-      seeded(KEYS[2] as string, PHASES[2] as PhaseIssueInput, 'bd-3333', { dependencies: [{ issue_id: 'bd-3333', depends_on_id: 'bd-2222', type: 'blocks' }] }),
+      seeded(KEYS[2] as string, PHASES[2] as PhaseIssueInput, 'bd-3333', {
+        dependencies: [{ issue_id: 'bd-3333', depends_on_id: 'bd-2222', type: 'blocks' }],
+      }),
     ]);
-    const result = await new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW });
+    const result = await new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({
+      phases: PHASES,
+      prefix: PREFIX,
+      now: NOW,
+    });
     expect(result.created).toEqual([]);
     expect(bd.calls).toEqual([
       ['list', '--json', '--all', '--limit', '0'],
@@ -254,7 +331,11 @@ describe('BdCliPhaseIssueSink', () => {
     const bd = fakeBd([seeded(KEYS[0] as string, PHASES[0] as PhaseIssueInput, 'bd-1111')]);
     const planned: string[][] = [];
     const result = await new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({
-      phases: PHASES, prefix: 'plan-ffffffff', existing: KEYS, now: NOW, onPlanned: (keys) => void planned.push([...keys]),
+      phases: PHASES,
+      prefix: 'plan-ffffffff',
+      existing: KEYS,
+      now: NOW,
+      onPlanned: (keys) => void planned.push([...keys]),
     });
     expect(planned).toEqual([KEYS]);
     expect(result.planned).toEqual(KEYS);
@@ -265,15 +346,23 @@ describe('BdCliPhaseIssueSink', () => {
 
   it('a failing bd create is reported with the command, exit code, stderr and what to do; the next run creates only what is missing', async () => {
     let locked = true;
-    const bd = fakeBd([], (args) => (locked && args[0] === 'create' && args[1] === 'Phase 2: Resume' ? { code: 3, stderr: 'noise\nError: database is locked\n' } : undefined));
+    const bd = fakeBd([], (args) =>
+      locked && args[0] === 'create' && args[1] === 'Phase 2: Resume'
+        ? { code: 3, stderr: 'noise\nError: database is locked\n' }
+        : undefined,
+    );
     const sink = new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec });
     const error = await sink.createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW }).then(
       () => undefined,
       (e: unknown) => e as Error,
     );
     expect(error?.message).toContain("bd create 'Phase 2: Resume' --description '# Resume… (");
-    expect(error?.message).toContain(" characters)' --type task --priority 2 --json failed with exit code 3:\nnoise\nError: database is locked\n");
-    expect(error?.message).toContain(`Phase issue ${KEYS[1]} (phase 2) was not created. The issues created before it (${KEYS[0]}) carry their markers and are found again.`);
+    expect(error?.message).toContain(
+      " characters)' --type task --priority 2 --json failed with exit code 3:\nnoise\nError: database is locked\n",
+    );
+    expect(error?.message).toContain(
+      `Phase issue ${KEYS[1]} (phase 2) was not created. The issues created before it (${KEYS[0]}) carry their markers and are found again.`,
+    );
     expect(error?.message).toContain('Fix the bd error and run again');
     expect(bd.issues).toHaveLength(1);
     expect(bd.calls.some((c) => c[0] === 'dep')).toBe(false);
@@ -289,8 +378,16 @@ describe('BdCliPhaseIssueSink', () => {
   });
 
   it('a failing bd list stops before anything is created, naming the command and what to do', async () => {
-    const bd = fakeBd([], (args) => (args[0] === 'list' ? { code: 1, stderr: 'Error: no beads database found\n' } : undefined));
-    await expect(new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW })).rejects.toThrow(
+    const bd = fakeBd([], (args) =>
+      args[0] === 'list' ? { code: 1, stderr: 'Error: no beads database found\n' } : undefined,
+    );
+    await expect(
+      new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({
+        phases: PHASES,
+        prefix: PREFIX,
+        now: NOW,
+      }),
+    ).rejects.toThrow(
       'bd list --json --all --limit 0 failed with exit code 1:\nError: no beads database found\nCheck that bd works in this directory (`bd list`; `bd init` when there is no beads database yet).',
     );
     expect(bd.calls).toHaveLength(1);
@@ -298,10 +395,12 @@ describe('BdCliPhaseIssueSink', () => {
 
   it('a failing bd dep add says how to add the dependency by hand', async () => {
     const bd = fakeBd([], (args) => (args[0] === 'dep' ? { code: 1, stderr: 'Error: failed to commit\n' } : undefined));
-    const error = await new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW }).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
+    const error = await new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec })
+      .createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW })
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     const [first, second] = bd.issues;
     expect(error?.message).toBe(
       `bd dep add ${second?.id} ${first?.id} --type blocks failed with exit code 1:\nError: failed to commit\n` +
@@ -315,7 +414,9 @@ describe('BdCliPhaseIssueSink', () => {
       const result = await bd.exec(file, args, opts);
       return args[0] === 'create' ? { ...result, stdout: '{"title":"x"}' } : result;
     };
-    await expect(new BdCliPhaseIssueSink({ cwd: '/repo', exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW })).rejects.toThrow(
+    await expect(
+      new BdCliPhaseIssueSink({ cwd: '/repo', exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW }),
+    ).rejects.toThrow(
       `printed an object without the created issue's "id". Check the bd version (\`bd version\`); the issue may have been created: \`bd list --desc-contains ${KEYS[0]}\` shows it`,
     );
   });
@@ -324,7 +425,10 @@ describe('BdCliPhaseIssueSink', () => {
     const bd = fakeBd();
     await expect(
       new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({
-        phases: PHASES, prefix: PREFIX, now: NOW, onPlanned: async () => Promise.reject(new Error('checkpoint write failed')),
+        phases: PHASES,
+        prefix: PREFIX,
+        now: NOW,
+        onPlanned: async () => Promise.reject(new Error('checkpoint write failed')),
       }),
     ).rejects.toThrow('checkpoint write failed');
     expect(bd.calls).toEqual([]);
@@ -340,10 +444,17 @@ describe('BdCliPhaseIssueSink', () => {
     const exec: ExecFn = async (file, args, opts) => {
       const result = await bd.exec(file, args, opts);
       if (args[0] !== 'list') return result;
-      return { ...result, stdout: `⚠ notice\n${JSON.stringify({ schema_version: 1, items: [...(JSON.parse(result.stdout) as unknown[]), 42] })}` };
+      return {
+        ...result,
+        stdout: `⚠ notice\n${JSON.stringify({ schema_version: 1, items: [...(JSON.parse(result.stdout) as unknown[]), 42] })}`,
+      };
     };
     const warnings: string[] = [];
-    const result = await new BdCliPhaseIssueSink({ cwd: '/repo', exec, onWarning: (m) => warnings.push(m) }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW });
+    const result = await new BdCliPhaseIssueSink({
+      cwd: '/repo',
+      exec,
+      onWarning: (m) => warnings.push(m),
+    }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW });
     expect(result.ids[KEYS[0] as string]).toBe('bd-early');
     expect(result.created).toEqual([KEYS[1], KEYS[2]]);
     expect(warnings).toEqual([
@@ -354,15 +465,20 @@ describe('BdCliPhaseIssueSink', () => {
 
   it('rejects output of bd list that is not a list', async () => {
     const exec: ExecFn = async () => ({ code: 0, stdout: '{"id":"x"}', stderr: '' });
-    await expect(new BdCliPhaseIssueSink({ cwd: '/repo', exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW })).rejects.toThrow(
-      'bd list --json --all --limit 0 printed an object where a JSON array of issues was expected',
-    );
+    await expect(
+      new BdCliPhaseIssueSink({ cwd: '/repo', exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW }),
+    ).rejects.toThrow('bd list --json --all --limit 0 printed an object where a JSON array of issues was expected');
   });
 
   it('refuses recorded keys that cannot go into a marker, before anything runs', async () => {
     const bd = fakeBd();
     await expect(
-      new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({ phases: PHASES, prefix: PREFIX, now: NOW, existing: ['a', 'b --> c', 'd'] }),
+      new BdCliPhaseIssueSink({ cwd: '/repo', exec: bd.exec }).createPhaseIssues({
+        phases: PHASES,
+        prefix: PREFIX,
+        now: NOW,
+        existing: ['a', 'b --> c', 'd'],
+      }),
     ).rejects.toThrow('Invalid phase issue key "b --> c"');
     expect(bd.calls).toEqual([]);
   });

@@ -27,7 +27,8 @@ const PHASES: PhaseIssueInput[] = [
 const IDS = ['plan-6acb80f0-p01', 'plan-6acb80f0-p02', 'plan-6acb80f0-p03'];
 
 // Written by hand, not by JSON.stringify, so that their exact bytes matter.
-const UNKNOWN_FIELDS = '{"id":"bd-1","title":"Keep me","status":"open","priority":1,"x_custom":{"nested":[1,2,{"deep":true}]},"created_at":"2025-01-01T00:00:00Z"}';
+const UNKNOWN_FIELDS =
+  '{"id":"bd-1","title":"Keep me","status":"open","priority":1,"x_custom":{"nested":[1,2,{"deep":true}]},"created_at":"2025-01-01T00:00:00Z"}';
 const SPACED = '{ "id" : "bd-2" ,  "title" : "spaced — ünïcödé 🚀",  "status" : "closed" }';
 const MALFORMED = '{"id":"bd-bad", "title": oops}';
 
@@ -56,7 +57,9 @@ describe('planning the phase issues (pure)', () => {
 
   it('derives the prefix from the checkpoint id', () => {
     expect(phaseIssuePrefix('6ACB80F0-8bf8-4ae6-8000-000000000000')).toBe(PREFIX);
-    expect(() => phaseIssuePrefix('not-a-uuid')).toThrow('Cannot derive an issue prefix from checkpoint id "not-a-uuid"');
+    expect(() => phaseIssuePrefix('not-a-uuid')).toThrow(
+      'Cannot derive an issue prefix from checkpoint id "not-a-uuid"',
+    );
   });
 
   it('reuses the ids an earlier attempt recorded, whatever the prefix', () => {
@@ -72,9 +75,15 @@ describe('planning the phase issues (pure)', () => {
   });
 
   it('refuses a bad prefix and repeated or invalid phase numbers', () => {
-    expect(() => planPhaseIssueIds({ phases: PHASES, prefix: 'has space' })).toThrow('Invalid issue id prefix "has space"');
-    expect(() => planPhaseIssueIds({ phases: [...PHASES, { ...PHASES[0], number: 2 } as PhaseIssueInput], prefix: PREFIX })).toThrow('Phase number 2 is given twice');
-    expect(() => planPhaseIssueIds({ phases: [{ ...PHASES[0], number: 0 } as PhaseIssueInput], prefix: PREFIX })).toThrow('phase numbers must be whole numbers from 1');
+    expect(() => planPhaseIssueIds({ phases: PHASES, prefix: 'has space' })).toThrow(
+      'Invalid issue id prefix "has space"',
+    );
+    expect(() =>
+      planPhaseIssueIds({ phases: [...PHASES, { ...PHASES[0], number: 2 } as PhaseIssueInput], prefix: PREFIX }),
+    ).toThrow('Phase number 2 is given twice');
+    expect(() =>
+      planPhaseIssueIds({ phases: [{ ...PHASES[0], number: 0 } as PhaseIssueInput], prefix: PREFIX }),
+    ).toThrow('phase numbers must be whole numbers from 1');
   });
 
   it('makes open tasks, each phase after the first blocked by the one before', () => {
@@ -89,7 +98,9 @@ describe('planning the phase issues (pure)', () => {
       created_at: STAMP,
       updated_at: STAMP,
     });
-    expect(second?.dependencies).toEqual([{ issue_id: IDS[1], depends_on_id: IDS[0], type: 'blocks', created_at: STAMP, created_by: 'agent-loop' }]);
+    expect(second?.dependencies).toEqual([
+      { issue_id: IDS[1], depends_on_id: IDS[0], type: 'blocks', created_at: STAMP, created_by: 'agent-loop' },
+    ]);
   });
 
   it('appends after the last byte, adding the missing newline of a last line', () => {
@@ -132,14 +143,26 @@ describe('createPhaseIssues on a beads JSONL file', () => {
       prefix: PREFIX,
       now: NOW,
       onPlanned: async (planned) => {
-        seen.push({ planned, fileExisted: await fs.access(file).then(() => true, () => false) });
+        seen.push({
+          planned,
+          fileExisted: await fs.access(file).then(
+            () => true,
+            () => false,
+          ),
+        });
       },
     });
     expect(seen).toEqual([{ planned: IDS, fileExisted: false }]);
   });
 
   it('writes nothing when recording the planned ids fails', async () => {
-    const failing = createPhaseIssues({ file, phases: PHASES, prefix: PREFIX, now: NOW, onPlanned: () => Promise.reject(new Error('disk full')) });
+    const failing = createPhaseIssues({
+      file,
+      phases: PHASES,
+      prefix: PREFIX,
+      now: NOW,
+      onPlanned: () => Promise.reject(new Error('disk full')),
+    });
     await expect(failing).rejects.toThrow('disk full');
     await expect(fs.access(file)).rejects.toThrow();
   });
@@ -149,7 +172,12 @@ describe('createPhaseIssues on a beads JSONL file', () => {
     const before = await fs.readFile(file);
     const statBefore = await fs.stat(file);
 
-    const again = await createPhaseIssues({ file, phases: PHASES, prefix: PREFIX, now: new Date('2026-03-05T00:00:00Z') });
+    const again = await createPhaseIssues({
+      file,
+      phases: PHASES,
+      prefix: PREFIX,
+      now: new Date('2026-03-05T00:00:00Z'),
+    });
 
     expect(again).toEqual({ planned: IDS, created: [], alreadyPresent: IDS });
     expect(await fs.readFile(file)).toEqual(before);
@@ -178,18 +206,39 @@ describe('createPhaseIssues on a beads JSONL file', () => {
   });
 
   it('keeps every existing line byte for byte: a byte-order mark, unknown fields, odd spacing, a malformed line, CRLF, a last line without newline', async () => {
-    const original = Buffer.from(['\uFEFF' + UNKNOWN_FIELDS, SPACED, '', MALFORMED, '{"id":"bd-3","status":"open"}\r', '{"id":"bd-4","status":"open"}'].join('\n'), 'utf8');
+    const original = Buffer.from(
+      [
+        '\uFEFF' + UNKNOWN_FIELDS,
+        SPACED,
+        '',
+        MALFORMED,
+        '{"id":"bd-3","status":"open"}\r',
+        '{"id":"bd-4","status":"open"}',
+      ].join('\n'),
+      'utf8',
+    );
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, original);
 
-    const result = await createPhaseIssues({ file: path.relative(dir, file), cwd: dir, phases: PHASES, prefix: PREFIX, now: NOW });
+    const result = await createPhaseIssues({
+      file: path.relative(dir, file),
+      cwd: dir,
+      phases: PHASES,
+      prefix: PREFIX,
+      now: NOW,
+    });
 
     expect(result.created).toEqual(IDS);
     const after = await fs.readFile(file);
     expect(after.subarray(0, original.length).equals(original)).toBe(true);
     const appended = after.subarray(original.length).toString('utf8');
     expect(appended.startsWith('\n')).toBe(true);
-    expect(appended.trim().split('\n').map((l) => (JSON.parse(l) as BeadsRecord).id)).toEqual(IDS);
+    expect(
+      appended
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as BeadsRecord).id),
+    ).toEqual(IDS);
     const ready = readyIds(await records());
     expect(ready).toContain(IDS[0]);
     expect(ready).not.toContain(IDS[1]);
@@ -198,11 +247,17 @@ describe('createPhaseIssues on a beads JSONL file', () => {
 
   it('works through the PhaseIssueSink interface', async () => {
     const sink: PhaseIssueSink = new BeadsFilePhaseIssueSink({ file });
-    expect(await sink.createPhaseIssues({ phases: PHASES.slice(0, 1), prefix: PREFIX, now: NOW })).toEqual({ planned: [IDS[0]], created: [IDS[0]], alreadyPresent: [] });
+    expect(await sink.createPhaseIssues({ phases: PHASES.slice(0, 1), prefix: PREFIX, now: NOW })).toEqual({
+      planned: [IDS[0]],
+      created: [IDS[0]],
+      alreadyPresent: [],
+    });
   });
 
   it('says which file it cannot read', async () => {
     await fs.mkdir(file, { recursive: true });
-    await expect(createPhaseIssues({ file, phases: PHASES, prefix: PREFIX, now: NOW })).rejects.toThrow(`Cannot read beads issues file ${file}`);
+    await expect(createPhaseIssues({ file, phases: PHASES, prefix: PREFIX, now: NOW })).rejects.toThrow(
+      `Cannot read beads issues file ${file}`,
+    );
   });
 });

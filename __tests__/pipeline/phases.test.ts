@@ -36,11 +36,17 @@ describe('the phases before implementation, as data', () => {
       ['phase_decomposition', 'phases/', 'phase-files'],
     ]);
     for (const phase of agentPhases) expect(phase.minBytes).toBeGreaterThan(0);
-    expect(artifactPath('/state', agentPhases[0] as AgentPhaseSpec)).toBe(path.join('/state', 'pipeline', 'research.md'));
+    expect(artifactPath('/state', agentPhases[0] as AgentPhaseSpec)).toBe(
+      path.join('/state', 'pipeline', 'research.md'),
+    );
   });
 
   it('leave beads_integration to code: no agent, no template, no artifact', () => {
-    expect(phaseSpec('beads_integration')).toEqual({ name: 'beads_integration', runner: 'code', stateKey: 'beads_data' });
+    expect(phaseSpec('beads_integration')).toEqual({
+      name: 'beads_integration',
+      runner: 'code',
+      stateKey: 'beads_data',
+    });
     expect(phaseSpec('implementation')).toBeUndefined();
   });
 
@@ -58,7 +64,10 @@ describe('the phases before implementation, as data', () => {
   });
 
   it('take template and minimum-size overrides without changing the defaults', () => {
-    const phases = withOverrides(PRE_IMPLEMENTATION_PHASES, { templates: { planning: 'Plan {{goal}} into {{artifact}}' }, minBytes: { research: 10 } });
+    const phases = withOverrides(PRE_IMPLEMENTATION_PHASES, {
+      templates: { planning: 'Plan {{goal}} into {{artifact}}' },
+      minBytes: { research: 10 },
+    });
     expect(phaseSpec('planning', phases)).toMatchObject({ template: 'Plan {{goal}} into {{artifact}}', minBytes: 200 });
     expect(phaseSpec('research', phases)).toMatchObject({ template: DEFAULT_TEMPLATES.research, minBytes: 10 });
     expect(phaseSpec('planning')).toMatchObject({ template: DEFAULT_TEMPLATES.planning });
@@ -70,17 +79,21 @@ describe('the phases before implementation, as data', () => {
 
 describe('renderTemplate', () => {
   it('fills the known placeholders, spaces inside the braces allowed', () => {
-    expect(renderTemplate('Goal: {{goal}} -> {{ artifact }}', { goal: 'ship it', artifact: '/s/pipeline/plan.md' })).toBe(
-      'Goal: ship it -> /s/pipeline/plan.md',
-    );
+    expect(
+      renderTemplate('Goal: {{goal}} -> {{ artifact }}', { goal: 'ship it', artifact: '/s/pipeline/plan.md' }),
+    ).toBe('Goal: ship it -> /s/pipeline/plan.md');
   });
 
   it('leaves unknown placeholders, and known ones with no value, as they are', () => {
-    expect(renderTemplate('{{goal}} {{unknown}} {{plan}} {{toString}}', { goal: 'g' })).toBe('g {{unknown}} {{plan}} {{toString}}');
+    expect(renderTemplate('{{goal}} {{unknown}} {{plan}} {{toString}}', { goal: 'g' })).toBe(
+      'g {{unknown}} {{plan}} {{toString}}',
+    );
   });
 
   it('does not expand placeholders that appear inside a value', () => {
-    expect(renderTemplate('{{research}} / {{goal}}', { research: 'quotes {{goal}}', goal: 'G' })).toBe('quotes {{goal}} / G');
+    expect(renderTemplate('{{research}} / {{goal}}', { research: 'quotes {{goal}}', goal: 'G' })).toBe(
+      'quotes {{goal}} / G',
+    );
   });
 
   it('points out placeholders of an override that it does not know (likely typos)', () => {
@@ -110,9 +123,21 @@ describe('DecompositionSchema', () => {
   it.each([
     [null, ['(top level): the file must hold a JSON object with goal and components, got null']],
     [[], ['(top level): the file must hold a JSON object with goal and components, got an array']],
-    [{}, ['goal: is missing: expected the goal being decomposed', 'components: is missing: expected a list of components']],
-    [{ goal: 7, components: 'x' }, ['goal: must be a string (the goal being decomposed), got a number (7)', 'components: must be a list of components, got the string "x"']],
-    [{ goal: ' ', components: [] }, ['goal: must not be empty: expected the goal being decomposed', 'components: must list at least one component']],
+    [
+      {},
+      ['goal: is missing: expected the goal being decomposed', 'components: is missing: expected a list of components'],
+    ],
+    [
+      { goal: 7, components: 'x' },
+      [
+        'goal: must be a string (the goal being decomposed), got a number (7)',
+        'components: must be a list of components, got the string "x"',
+      ],
+    ],
+    [
+      { goal: ' ', components: [] },
+      ['goal: must not be empty: expected the goal being decomposed', 'components: must list at least one component'],
+    ],
     [
       { goal: 'g', components: [3, { name: '' }] },
       [
@@ -123,7 +148,10 @@ describe('DecompositionSchema', () => {
     ],
     [
       { goal: 'g', components: [{ name: 'a', description: 'd', depends_on: 'b', acceptance_criteria: [1] }] },
-      ['components[0].depends_on: must be a list of component names, got the string "b"', 'components[0].acceptance_criteria[0]: must be a string (a testable behaviour), got a number (1)'],
+      [
+        'components[0].depends_on: must be a list of component names, got the string "b"',
+        'components[0].acceptance_criteria[0]: must be a string (a testable behaviour), got a number (1)',
+      ],
     ],
   ])('names the path and the problem of each shape error: %j', (input, problems) => {
     expect(validateDecomposition(input)).toEqual({ ok: false, problems });
@@ -156,6 +184,9 @@ describe('DecompositionSchema', () => {
         { name: 'c', description: 'd', depends_on: ['b'] },
       ],
     });
-    expect(result).toEqual({ ok: false, problems: ['components: depends_on forms a cycle: a → c → b → a; no order of the work satisfies it'] });
+    expect(result).toEqual({
+      ok: false,
+      problems: ['components: depends_on forms a cycle: a → c → b → a; no order of the work satisfies it'],
+    });
   });
 });

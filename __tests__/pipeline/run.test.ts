@@ -12,8 +12,12 @@ import { createLogger } from '../../src/report/logger.js';
 import { ManualClock } from '../loop/fakes.js';
 
 let dir: string;
-beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pipeline-run-')); });
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pipeline-run-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 /** Writes each phase's artifact where its prompt says. */
 const agent: Agent = {
@@ -22,7 +26,8 @@ const agent: Agent = {
     const artifact = /\n(\/\S*\/pipeline\/\S*)\n/.exec(req.prompt)?.[1] as string;
     const text = (title: string) => `# ${title}\n\n${'A line long enough to pass the barrier. '.repeat(8)}\n`;
     if (req.prompt.includes('You are the research agent')) await fs.writeFile(artifact, text('Research'));
-    else if (req.prompt.includes('You are the decomposition agent')) await fs.writeFile(artifact, JSON.stringify({ goal: 'g', components: [{ name: 'a', description: 'does a' }] }));
+    else if (req.prompt.includes('You are the decomposition agent'))
+      await fs.writeFile(artifact, JSON.stringify({ goal: 'g', components: [{ name: 'a', description: 'does a' }] }));
     else if (req.prompt.includes('You are the planning agent')) await fs.writeFile(artifact, text('Plan'));
     else {
       await fs.mkdir(artifact, { recursive: true });
@@ -42,17 +47,34 @@ describe('runPipeline', () => {
         requests.push(request);
         const planned = request.phases.map((p) => `${request.prefix}-p0${p.number}`);
         await request.onPlanned?.(planned);
-        return { planned, created: planned, alreadyPresent: [], ids: Object.fromEntries(planned.map((k, i) => [k, `bd-${i + 10}`])) };
+        return {
+          planned,
+          created: planned,
+          alreadyPresent: [],
+          ids: Object.fromEntries(planned.map((k, i) => [k, `bd-${i + 10}`])),
+        };
       },
     };
     const implemented: string[][] = [];
     const clock = new ManualClock();
     const store = new FileCheckpointStore(path.join(dir, 'state'), { clock });
     const code = await runPipeline({
-      goal: 'Build it', cwd: dir, stateDir: path.join(dir, 'state'), sink, agent, store, clock, redact: (t) => t,
+      goal: 'Build it',
+      cwd: dir,
+      stateDir: path.join(dir, 'state'),
+      sink,
+      agent,
+      store,
+      clock,
+      redact: (t) => t,
       logger: createLogger({ json: true, write: () => undefined, clock, redact: (t) => t }),
-      maxRetries: 1, agentTimeoutMs: 60_000, fresh: false,
-      implement: async (_id, ids) => { implemented.push(ids); return 0; },
+      maxRetries: 1,
+      agentTimeoutMs: 60_000,
+      fresh: false,
+      implement: async (_id, ids) => {
+        implemented.push(ids);
+        return 0;
+      },
     });
     expect(code).toBe(0);
     expect(requests[0]?.phases.map((p) => p.title)).toEqual(['Phase 1: First', 'Phase 2: Second']);
@@ -60,7 +82,13 @@ describe('runPipeline', () => {
     const [cp] = (await store.list()).checkpoints;
     expect(cp?.phase).toBe('beads_integration-complete');
     const keys = (cp?.state.beads_data as { planned: string[] }).planned;
-    expect(cp?.state.beads_data).toEqual({ file: 'bd', planned: keys, created: keys, alreadyPresent: [], ids: { [keys[0] as string]: 'bd-10', [keys[1] as string]: 'bd-11' } });
+    expect(cp?.state.beads_data).toEqual({
+      file: 'bd',
+      planned: keys,
+      created: keys,
+      alreadyPresent: [],
+      ids: { [keys[0] as string]: 'bd-10', [keys[1] as string]: 'bd-11' },
+    });
     expect(readPipelineProgress(cp!)?.phases[4]?.detail).toBe(`issues bd-10 (${keys[0]}), bd-11 (${keys[1]})`);
   });
 });

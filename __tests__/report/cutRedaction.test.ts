@@ -18,7 +18,7 @@ describe('secrets cut across the pieces of an overlong line', () => {
     expect(s.flushPieces()).toEqual([{ text: 'end', cutBefore: false, cutAfter: false }]);
   });
 
-  it('a secret straddling a 16 KiB cut of a real process\'s output never reaches the log, even with the pieces put back together', async () => {
+  it("a secret straddling a 16 KiB cut of a real process's output never reaches the log, even with the pieces put back together", async () => {
     const secret = 'ghs_not-a-shape-but-a-declared-secret-value-1234567890';
     for (const offset of [10, secret.length / 2, secret.length - 10]) {
       // The secret starts `offset` bytes before a cut (64 KiB is a multiple of the 16 KiB pieces).
@@ -26,8 +26,19 @@ describe('secrets cut across the pieces of an overlong line', () => {
       const script = `process.stdout.write('a'.repeat(${before}) + process.env.S + 'b'.repeat(1000) + '\\n')`;
       const lines: string[] = [];
       const redact = createRedactor([secret]);
-      const logger = createLogger({ json: true, write: (t) => lines.push(t), clock: { now: () => new Date(0), sleep: async () => {} }, redact });
-      const r = await runProcess({ command: process.execPath, args: ['-e', script], cwd: os.tmpdir(), env: { ...process.env, S: secret }, onLine: (line, stream, cut) => logger.output('agent', line, stream, cut) });
+      const logger = createLogger({
+        json: true,
+        write: (t) => lines.push(t),
+        clock: { now: () => new Date(0), sleep: async () => {} },
+        redact,
+      });
+      const r = await runProcess({
+        command: process.execPath,
+        args: ['-e', script],
+        cwd: os.tmpdir(),
+        env: { ...process.env, S: secret },
+        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
+      });
       expect(r.exitCode).toBe(0);
       const pieces = lines.map((l) => JSON.parse(l) as { line: string; cut?: { before: boolean; after: boolean } });
       expect(pieces.length).toBeGreaterThan(1);

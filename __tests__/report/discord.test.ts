@@ -9,7 +9,12 @@ import {
   type HaltMessage,
 } from '../../src/report/discord.js';
 import { createRedactor } from '../../src/report/redact.js';
-import { startDiscordServer, validateExecuteBody, LIMITS, type DiscordServer } from '../../e2e/support/discordServer.js';
+import {
+  startDiscordServer,
+  validateExecuteBody,
+  LIMITS,
+  type DiscordServer,
+} from '../../e2e/support/discordServer.js';
 
 // --- helpers -------------------------------------------------------------------------------------
 
@@ -77,8 +82,12 @@ function embedOf(body: unknown): Embed {
 }
 
 function embedTotal(e: Embed): number {
-  return (e.title ?? '').length + (e.description ?? '').length + e.footer.text.length
-    + e.fields.reduce((n, f) => n + f.name.length + f.value.length, 0);
+  return (
+    (e.title ?? '').length +
+    (e.description ?? '').length +
+    e.footer.text.length +
+    e.fields.reduce((n, f) => n + f.name.length + f.value.length, 0)
+  );
 }
 
 function expectWithinLimits(body: unknown) {
@@ -118,18 +127,35 @@ describe('Discord webhook emulator', () => {
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({ code: 50006, message: 'Cannot send an empty message' });
 
-    const big = await post({ embeds: [{ title: 'x'.repeat(257), fields: Array.from({ length: 26 }, () => ({ name: 'n', value: 'v' })) }] });
+    const big = await post({
+      embeds: [{ title: 'x'.repeat(257), fields: Array.from({ length: 26 }, () => ({ name: 'n', value: 'v' })) }],
+    });
     expect(big.status).toBe(400);
     const bigBody = (await big.json()) as { code: number; message: string; errors: Record<string, unknown> };
     expect(bigBody).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
     expect(bigBody.errors).toMatchObject({
-      embeds: { 0: { title: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] }, fields: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } },
+      embeds: {
+        0: {
+          title: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] },
+          fields: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] },
+        },
+      },
     });
 
     // Each part within its own limit, but 5 × 1024 + 4096 > 6000 in total.
-    const total = await post({ embeds: [{ description: 'd'.repeat(4096), fields: Array.from({ length: 5 }, () => ({ name: 'n', value: 'v'.repeat(1024) })) }] });
+    const total = await post({
+      embeds: [
+        {
+          description: 'd'.repeat(4096),
+          fields: Array.from({ length: 5 }, () => ({ name: 'n', value: 'v'.repeat(1024) })),
+        },
+      ],
+    });
     expect(total.status).toBe(400);
-    expect(await total.json()).toMatchObject({ code: 50035, errors: { embeds: { _errors: [{ code: 'MAX_EMBED_SIZE_EXCEEDED' }] } } });
+    expect(await total.json()).toMatchObject({
+      code: 50035,
+      errors: { embeds: { _errors: [{ code: 'MAX_EMBED_SIZE_EXCEEDED' }] } },
+    });
 
     expect((await post({ content: 'c'.repeat(LIMITS.content + 1) })).status).toBe(400);
 
@@ -148,7 +174,11 @@ describe('Discord webhook emulator', () => {
   it('answers 429 the way Discord does', async () => {
     const s = await server();
     s.failNext(1, '429', 0.5);
-    const res = await fetch(`${s.url()}?wait=true`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"content":"x"}' });
+    const res = await fetch(`${s.url()}?wait=true`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"content":"x"}',
+    });
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ message: 'You are being rate limited.', retry_after: 0.5, global: false });
     expect(res.headers.get('retry-after')).toBe('1');
@@ -167,7 +197,13 @@ describe('buildDiscordPayload', () => {
     const body = buildDiscordPayload(message);
     expect(body.allowed_mentions).toEqual({ parse: [] });
     const e = embedOf(body);
-    expect(e).toMatchObject({ title: message.title, url: message.url, color: message.color, fields: message.fields, footer: { text: 'agent-loop' } });
+    expect(e).toMatchObject({
+      title: message.title,
+      url: message.url,
+      color: message.color,
+      fields: message.fields,
+      footer: { text: 'agent-loop' },
+    });
     expect(e.description).toBe(`${message.summary}\n\n\`\`\`\n${message.outputTail}\n\`\`\``);
     expectWithinLimits(body);
   });
@@ -177,7 +213,9 @@ describe('buildDiscordPayload', () => {
       title: 'T'.repeat(300),
       summary: 'S'.repeat(500),
       fields: Array.from({ length: 40 }, (_, i) => ({ name: `field ${i}`, value: 'v'.repeat(2000) })),
-      outputTail: Array.from({ length: 1000 }, (_, i) => `line ${String(i).padStart(4, '0')}`).join('\n').padEnd(10_000, 'x'),
+      outputTail: Array.from({ length: 1000 }, (_, i) => `line ${String(i).padStart(4, '0')}`)
+        .join('\n')
+        .padEnd(10_000, 'x'),
     });
     expectWithinLimits(body);
     const e = embedOf(body);
@@ -212,7 +250,11 @@ describe('buildDiscordPayload', () => {
   });
 
   it('says when more than 25 fields were given, even if they are all short', () => {
-    const body = buildDiscordPayload({ title: 't', summary: 's', fields: Array.from({ length: 30 }, (_, i) => ({ name: `${i}`, value: 'v' })) });
+    const body = buildDiscordPayload({
+      title: 't',
+      summary: 's',
+      fields: Array.from({ length: 30 }, (_, i) => ({ name: `${i}`, value: 'v' })),
+    });
     expectWithinLimits(body);
     expect(embedOf(body).fields).toHaveLength(25);
     expect(embedOf(body).footer.text).toContain('5 more fields left out');
@@ -262,7 +304,14 @@ describe('buildDiscordPayload', () => {
       fc.property(
         text,
         text,
-        fc.array(fc.record({ name: fc.string({ maxLength: 400 }), value: text, inline: fc.option(fc.boolean(), { nil: undefined }) }), { maxLength: 40 }),
+        fc.array(
+          fc.record({
+            name: fc.string({ maxLength: 400 }),
+            value: text,
+            inline: fc.option(fc.boolean(), { nil: undefined }),
+          }),
+          { maxLength: 40 },
+        ),
         fc.option(fc.string({ unit: fc.constantFrom('a', '\n', '`', '😀'), maxLength: 12_000 }), { nil: undefined }),
         (title, summary, fields, outputTail) => {
           const body = buildDiscordPayload({ title, summary, fields, outputTail });
@@ -293,7 +342,12 @@ describe('postToDiscord', () => {
     expect(s.received).toHaveLength(1);
     expect(s.received[0]).toEqual(buildDiscordPayload(message));
     expect(s.received[0]!.allowed_mentions).toEqual({ parse: [] });
-    expect(s.requests[0]).toMatchObject({ method: 'POST', query: 'wait=true', contentType: 'application/json', status: 200 });
+    expect(s.requests[0]).toMatchObject({
+      method: 'POST',
+      query: 'wait=true',
+      contentType: 'application/json',
+      status: 200,
+    });
     expect(h.warnings).toEqual([]);
     expect(h.sleeps).toEqual([]);
   });
@@ -309,12 +363,16 @@ describe('postToDiscord', () => {
   it('sends oversized input truncated, and the emulator accepts it', async () => {
     const s = await server();
     const h = harness();
-    const result = await postToDiscord(s.url(), {
-      title: 'T'.repeat(300),
-      summary: 'summary',
-      fields: Array.from({ length: 40 }, (_, i) => ({ name: `f${i}`, value: 'v'.repeat(2000) })),
-      outputTail: 'o'.repeat(10_000),
-    }, h.deps);
+    const result = await postToDiscord(
+      s.url(),
+      {
+        title: 'T'.repeat(300),
+        summary: 'summary',
+        fields: Array.from({ length: 40 }, (_, i) => ({ name: `f${i}`, value: 'v'.repeat(2000) })),
+        outputTail: 'o'.repeat(10_000),
+      },
+      h.deps,
+    );
     expect(result).toEqual({ ok: true, attempts: 1 });
     expect(s.requests.map((r) => r.status)).toEqual([200]);
     expectWithinLimits(s.received[0]);
@@ -324,12 +382,16 @@ describe('postToDiscord', () => {
   it('does not ping for @everyone, @here, roles or users in issue text', async () => {
     const s = await server();
     const h = harness();
-    const result = await postToDiscord(s.url(), {
-      title: '@everyone issue #3',
-      summary: '@everyone @here please look <@&123456789012345678>',
-      fields: [{ name: 'Author', value: '<@123456789012345678> @everyone' }],
-      outputTail: '@everyone',
-    }, h.deps);
+    const result = await postToDiscord(
+      s.url(),
+      {
+        title: '@everyone issue #3',
+        summary: '@everyone @here please look <@&123456789012345678>',
+        fields: [{ name: 'Author', value: '<@123456789012345678> @everyone' }],
+        outputTail: '@everyone',
+      },
+      h.deps,
+    );
     expect(result.ok).toBe(true);
     expect(s.received[0]!.allowed_mentions).toEqual({ parse: [] });
     expect(s.messages[0]).toMatchObject({ mention_everyone: false, mentions: [], mention_roles: [] });
@@ -416,10 +478,14 @@ describe('postToDiscord', () => {
   it('on 400 (invalid body) makes one attempt and warns with what Discord said', async () => {
     const s = await server();
     // A fetch that breaks the body on its way, so the real emulator answers 400.
-    const h = harness({ fetch: (input, init) => fetch(input, { ...init, body: '{"embeds":[{"title":"' + 'x'.repeat(300) + '"}]}' }) });
+    const h = harness({
+      fetch: (input, init) => fetch(input, { ...init, body: '{"embeds":[{"title":"' + 'x'.repeat(300) + '"}]}' }),
+    });
     const result = await postToDiscord(s.url(), message, h.deps);
     expect(result).toMatchObject({ ok: false, attempts: 1 });
-    expect(h.warnings[0]).toMatch(/HTTP 400: Invalid Form Body, code 50035, embeds\.0\.title: Must be 256 or fewer in length/);
+    expect(h.warnings[0]).toMatch(
+      /HTTP 400: Invalid Form Body, code 50035, embeds\.0\.title: Must be 256 or fewer in length/,
+    );
     expectNoWebhook(h.warnings, s);
   });
 
@@ -465,12 +531,16 @@ describe('postToDiscord', () => {
     const s = await server();
     const secret = 'sk-live-0123456789abcdef';
     const h = harness({ redact: createRedactor([secret]) });
-    const result = await postToDiscord(s.url(), {
-      title: `leak ${secret}`,
-      summary: `summary ${secret}`,
-      fields: [{ name: secret, value: `v ${secret}` }],
-      outputTail: `Authorization: Bearer ${secret}\n`,
-    }, h.deps);
+    const result = await postToDiscord(
+      s.url(),
+      {
+        title: `leak ${secret}`,
+        summary: `summary ${secret}`,
+        fields: [{ name: secret, value: `v ${secret}` }],
+        outputTail: `Authorization: Bearer ${secret}\n`,
+      },
+      h.deps,
+    );
     expect(result.ok).toBe(true);
     const sent = JSON.stringify(s.received[0]);
     expect(sent).not.toContain(secret);
@@ -483,7 +553,8 @@ describe('postToDiscord', () => {
     // A warning built from Discord's answer goes through redact.
     const w = harness({
       redact: createRedactor([secret]),
-      fetch: async () => new Response(JSON.stringify({ code: 50035, message: `Invalid Form Body near ${secret}` }), { status: 400 }),
+      fetch: async () =>
+        new Response(JSON.stringify({ code: 50035, message: `Invalid Form Body near ${secret}` }), { status: 400 }),
     });
     await postToDiscord(s.url(), message, w.deps);
     expect(w.warnings[0]).toContain('***');
@@ -492,7 +563,14 @@ describe('postToDiscord', () => {
 
   it('never throws, even when redact or warn throw', async () => {
     const s = await server();
-    const h = harness({ redact: () => { throw new Error('boom'); }, warn: () => { throw new Error('warn broke'); } });
+    const h = harness({
+      redact: () => {
+        throw new Error('boom');
+      },
+      warn: () => {
+        throw new Error('warn broke');
+      },
+    });
     const result = await postToDiscord(s.url(), message, h.deps);
     expect(result.ok).toBe(false);
     expect(s.requests).toHaveLength(0); // nothing unredacted was sent

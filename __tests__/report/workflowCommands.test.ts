@@ -3,7 +3,14 @@ import { inert, inertJson, isWorkflowCommand } from '../../src/report/workflowCo
 
 describe('inert: no line agent-loop did not write itself is a workflow command (issue 11)', () => {
   it('neutralises ::name:: at a line start, after white space, on every line, and ##[ anywhere', () => {
-    const hostile = ['::error::forged', '   ::set-output name=status::complete', '\t::add-mask::x', 'ok line', 'see ##[error]v1 form', '\u00a0::stop-commands::tok'].join('\n');
+    const hostile = [
+      '::error::forged',
+      '   ::set-output name=status::complete',
+      '\t::add-mask::x',
+      'ok line',
+      'see ##[error]v1 form',
+      '\u00a0::stop-commands::tok',
+    ].join('\n');
     const lines = inert(hostile).split('\n');
     expect(lines.filter(isWorkflowCommand)).toEqual([]);
     // What a reader sees is unchanged but for the invisible space.

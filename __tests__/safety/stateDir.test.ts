@@ -21,7 +21,9 @@ describe('the state directory (issue 11)', () => {
   it('defaults to <git dir>/agent-loop in a repository, also from a subdirectory', async () => {
     const dir = await repo();
     await fs.mkdir(path.join(dir, 'sub'));
-    expect((await resolveStateDir(undefined, path.join(dir, 'sub'), process.env)).dir).toBe(path.join(dir, '.git', 'agent-loop'));
+    expect((await resolveStateDir(undefined, path.join(dir, 'sub'), process.env)).dir).toBe(
+      path.join(dir, '.git', 'agent-loop'),
+    );
   });
 
   it('is .agent-loop in the working directory outside git, and --state-dir wins everywhere', async () => {
@@ -36,7 +38,9 @@ describe('the state directory (issue 11)', () => {
     await fs.mkdir(path.join(dir, '.agent-loop', 'checkpoints'), { recursive: true });
     await fs.writeFile(path.join(dir, '.agent-loop', 'checkpoints', 'x.json'), '{}');
     const first = await resolveStateDir(undefined, dir, process.env);
-    expect(first.notes).toEqual([expect.stringMatching(/^Moved the state directory .*\.agent-loop .* to .*\.git\/agent-loop/)]);
+    expect(first.notes).toEqual([
+      expect.stringMatching(/^Moved the state directory .*\.agent-loop .* to .*\.git\/agent-loop/),
+    ]);
     expect(existsSync(path.join(dir, '.git', 'agent-loop', 'checkpoints', 'x.json'))).toBe(true);
     expect(existsSync(path.join(dir, '.agent-loop'))).toBe(false);
     expect((await resolveStateDir(undefined, dir, process.env)).notes).toEqual([]);
@@ -70,9 +74,13 @@ describe('stateDirProblem: a --state-dir that cannot serve is refused naming the
   it('refuses a file, a device, a path through a file and a name too long; accepts and creates a new directory', async () => {
     const dir = await repo();
     await fs.writeFile(path.join(dir, 'a-file'), 'x');
-    expect(await stateDirProblem(path.join(dir, 'a-file'), { create: true })).toMatch(/^--state-dir: '.*a-file' is a file, not a directory\. Give --state-dir/);
+    expect(await stateDirProblem(path.join(dir, 'a-file'), { create: true })).toMatch(
+      /^--state-dir: '.*a-file' is a file, not a directory\. Give --state-dir/,
+    );
     expect(await stateDirProblem('/dev/zero', { create: false })).toMatch(/'\/dev\/zero' is a character device/);
-    expect(await stateDirProblem(path.join(dir, 'a-file', 'sub'), { create: true })).toMatch(/a-file' is a file, not a directory \(on the way to/);
+    expect(await stateDirProblem(path.join(dir, 'a-file', 'sub'), { create: true })).toMatch(
+      /a-file' is a file, not a directory \(on the way to/,
+    );
     expect(await stateDirProblem(path.join(dir, 'x'.repeat(300)), { create: true })).toMatch(/ENAMETOOLONG/);
     expect(await stateDirProblem(path.join(dir, 'new', 'state'), { create: false })).toBeUndefined();
     expect(existsSync(path.join(dir, 'new'))).toBe(false); // status creates nothing

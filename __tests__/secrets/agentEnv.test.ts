@@ -3,16 +3,32 @@ import { agentEnvironment } from '../../src/secrets/agentEnv.js';
 
 describe('agentEnvironment', () => {
   const runner = {
-    PATH: '/usr/bin', HOME: '/home/runner', ANTHROPIC_API_KEY: 'sk-ant-x',
-    ACTIONS_RUNTIME_TOKEN: 't', ACTIONS_CACHE_URL: 'u', ACTIONS_ID_TOKEN_REQUEST_URL: 'u', INPUT_GOAL: 'g', STATE_generation: '1',
-    GITHUB_ENV: '/f', GITHUB_OUTPUT: '/f', GITHUB_PATH: '/f', GITHUB_STATE: '/f', GITHUB_STEP_SUMMARY: '/f',
-    AGENT_LOOP_DISCORD_WEBHOOK: 'https://discord.com/api/webhooks/1/x', GITHUB_TOKEN: 'ghs_x', GH_TOKEN: 'ghs_x',
+    PATH: '/usr/bin',
+    HOME: '/home/runner',
+    ANTHROPIC_API_KEY: 'sk-ant-x',
+    ACTIONS_RUNTIME_TOKEN: 't',
+    ACTIONS_CACHE_URL: 'u',
+    ACTIONS_ID_TOKEN_REQUEST_URL: 'u',
+    INPUT_GOAL: 'g',
+    STATE_generation: '1',
+    GITHUB_ENV: '/f',
+    GITHUB_OUTPUT: '/f',
+    GITHUB_PATH: '/f',
+    GITHUB_STATE: '/f',
+    GITHUB_STEP_SUMMARY: '/f',
+    AGENT_LOOP_DISCORD_WEBHOOK: 'https://discord.com/api/webhooks/1/x',
+    GITHUB_TOKEN: 'ghs_x',
+    GH_TOKEN: 'ghs_x',
     GITHUB_REPOSITORY: 'o/r',
   };
 
   it('keeps what the agent needs and drops the runtime, file commands, inputs, webhook and token', () => {
     expect(agentEnvironment(runner, { githubToken: false })).toEqual({
-      PATH: '/usr/bin', HOME: '/home/runner', ANTHROPIC_API_KEY: 'sk-ant-x', GITHUB_REPOSITORY: 'o/r', GIT_TERMINAL_PROMPT: '0',
+      PATH: '/usr/bin',
+      HOME: '/home/runner',
+      ANTHROPIC_API_KEY: 'sk-ant-x',
+      GITHUB_REPOSITORY: 'o/r',
+      GIT_TERMINAL_PROMPT: '0',
     });
   });
 

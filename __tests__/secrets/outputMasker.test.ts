@@ -8,7 +8,9 @@ const H = 10;
 /** Pushes the lines (quietMs 0: nothing is released by time), flushes, returns what was emitted. */
 function through(lines: Array<[string, Stream]>): Array<[string, Stream]> {
   const out: Array<[string, Stream]> = [];
-  const masker = createOutputMasker(createRedactor([SECRET]), (line, stream) => out.push([line, stream]), { quietMs: 0 });
+  const masker = createOutputMasker(createRedactor([SECRET]), (line, stream) => out.push([line, stream]), {
+    quietMs: 0,
+  });
   for (const [line, stream] of lines) masker.push(line, stream);
   masker.flush();
   return out;
@@ -17,11 +19,24 @@ const text = (out: Array<[string, Stream]>) => out.map(([l]) => l).join('\n');
 
 describe('the output masker: secrets split where output enters the engine', () => {
   it('masks a line holding a secret, and keeps the lines in order with their streams', () => {
-    expect(through([['a', 'stdout'], [`key ${SECRET}`, 'stderr'], ['b', 'stdout']])).toEqual([['a', 'stdout'], ['key ***', 'stderr'], ['b', 'stdout']]);
+    expect(
+      through([
+        ['a', 'stdout'],
+        [`key ${SECRET}`, 'stderr'],
+        ['b', 'stdout'],
+      ]),
+    ).toEqual([
+      ['a', 'stdout'],
+      ['key ***', 'stderr'],
+      ['b', 'stdout'],
+    ]);
   });
 
   it('masks a secret split across two adjacent lines of one stream, both halves', () => {
-    const out = through([[`x ${SECRET.slice(0, H)}`, 'stdout'], [`${SECRET.slice(H)} y`, 'stdout']]);
+    const out = through([
+      [`x ${SECRET.slice(0, H)}`, 'stdout'],
+      [`${SECRET.slice(H)} y`, 'stdout'],
+    ]);
     expect(text(out)).not.toContain(SECRET.slice(0, H));
     expect(text(out)).not.toContain(SECRET.slice(H));
     expect(out.map(([l]) => l)).toEqual(['x ***', '*** y']);
@@ -29,7 +44,10 @@ describe('the output masker: secrets split where output enters the engine', () =
 
   it('masks a secret split across stdout and stderr when other stdout lines arrive in between (the pipes interleave)', () => {
     const out = through([
-      [`mixed ${SECRET.slice(0, H)}`, 'stdout'], ['b64: abc', 'stdout'], ['more', 'stdout'], ['and more', 'stdout'],
+      [`mixed ${SECRET.slice(0, H)}`, 'stdout'],
+      ['b64: abc', 'stdout'],
+      ['more', 'stdout'],
+      ['and more', 'stdout'],
       [`${SECRET.slice(H)} end`, 'stderr'],
     ]);
     expect(text(out)).not.toContain(SECRET.slice(0, H));
@@ -38,13 +56,21 @@ describe('the output masker: secrets split where output enters the engine', () =
   });
 
   it('masks a secret whose second half, on stderr, arrived before the first, on stdout', () => {
-    const out = through([[`${SECRET.slice(H)} end`, 'stderr'], ['noise', 'stdout'], [`start ${SECRET.slice(0, H)}`, 'stdout']]);
+    const out = through([
+      [`${SECRET.slice(H)} end`, 'stderr'],
+      ['noise', 'stdout'],
+      [`start ${SECRET.slice(0, H)}`, 'stdout'],
+    ]);
     expect(text(out)).not.toContain(SECRET.slice(H));
     expect(text(out)).not.toContain(SECRET.slice(0, H));
   });
 
   it('does not join two lines of one stream that are not adjacent (no false masks from unrelated lines)', () => {
-    const out = through([[SECRET.slice(0, H), 'stdout'], ['between', 'stdout'], [SECRET.slice(H), 'stdout']]);
+    const out = through([
+      [SECRET.slice(0, H), 'stdout'],
+      ['between', 'stdout'],
+      [SECRET.slice(H), 'stdout'],
+    ]);
     expect(out.map(([l]) => l)).toEqual([SECRET.slice(0, H), 'between', SECRET.slice(H)]);
   });
 

@@ -65,7 +65,17 @@ export function generateWorld(seed: number): World {
   if (n > 1 && r() < 0.2) alsoFixes.set(issueIds[0] as string, issueIds[1] as string);
   const preexisting = Array.from({ length: Math.floor(r() * 3) }, (_, i) => `tests/test_legacy.py::test_legacy_${i}`);
   const named = new Set(issueIds.filter(() => r() < 0.5));
-  const behaviours: Behaviour[] = ['fix', 'fix', 'partial', 'claimDone', 'noop', 'breakOther', 'crash', 'timeout', 'rateLimit'];
+  const behaviours: Behaviour[] = [
+    'fix',
+    'fix',
+    'partial',
+    'claimDone',
+    'noop',
+    'breakOther',
+    'crash',
+    'timeout',
+    'rateLimit',
+  ];
   const plan = new Map<string, Behaviour[]>();
   for (const id of issueIds) {
     plan.set(id, capable ? ['fix'] : Array.from({ length: 1 + Math.floor(r() * 5) }, () => pick(behaviours)));
@@ -91,13 +101,21 @@ export function buildDoubles(world: World) {
   const calls = new Map<string, number>();
 
   const issues: Issue[] = world.issueIds.map((id, i) => ({
-    id, title: `Issue ${id}`, body: world.named.has(id) ? `${testOf(id).split('::')[1]} fails` : `Please fix ${id}.`,
-    status: 'open', labels: [], dependencies: [], priority: i,
+    id,
+    title: `Issue ${id}`,
+    body: world.named.has(id) ? `${testOf(id).split('::')[1]} fails` : `Please fix ${id}.`,
+    status: 'open',
+    labels: [],
+    dependencies: [],
+    priority: i,
   }));
   const source: IssueSource = {
     description: 'memory (simulation)',
     ready: async () => issues.filter((i) => i.status === 'open').map((i) => ({ ...i, labels: [...i.labels] })),
-    get: async (id) => { const i = issues.find((x) => x.id === id); return i ? { ...i, labels: [...i.labels] } : undefined; },
+    get: async (id) => {
+      const i = issues.find((x) => x.id === id);
+      return i ? { ...i, labels: [...i.labels] } : undefined;
+    },
     close: async (id) => {
       const i = issues.find((x) => x.id === id);
       if (i && i.status !== 'closed') {
@@ -105,21 +123,33 @@ export function buildDoubles(world: World) {
         observed.closings.push({ id, tree: cloneTree(current === 'main' ? base : work), base: cloneTree(base) });
       }
     },
-    markEscalated: async (id) => { const i = issues.find((x) => x.id === id); if (i && !i.labels.includes(ESCALATED_LABEL)) i.labels.push(ESCALATED_LABEL); },
+    markEscalated: async (id) => {
+      const i = issues.find((x) => x.id === id);
+      if (i && !i.labels.includes(ESCALATED_LABEL)) i.labels.push(ESCALATED_LABEL);
+    },
   };
 
   const git: Git = {
     topLevel: '/sim',
     currentRef: async () => current,
     branchExists: async () => false,
-    switchToBranch: async (branch) => { current = branch; work = { ...cloneTree(base), changed: false }; },
-    checkout: async (ref) => { current = ref; },
+    switchToBranch: async (branch) => {
+      current = branch;
+      work = { ...cloneTree(base), changed: false };
+    },
+    checkout: async (ref) => {
+      current = ref;
+    },
     commitAll: async () => current !== 'main' && work.changed,
     head: async () => (current === 'main' ? treeId(base) : `${treeId(work)}-${current}`),
     tipOf: async (b) => (b === 'main' ? treeId(base) : `${treeId(work)}-${b}`),
-    resetHard: async () => { work = cloneTree(base); },
+    resetHard: async () => {
+      work = cloneTree(base);
+    },
     changedFiles: async () => [],
-    merge: async () => { base = { ...cloneTree(work), changed: false }; },
+    merge: async () => {
+      base = { ...cloneTree(work), changed: false };
+    },
     deleteBranch: async () => undefined,
     hasWorkSince: async () => current !== 'main' && work.changed,
     exclude: async () => undefined,
@@ -137,8 +167,21 @@ export function buildDoubles(world: World) {
       calls.set(id, k + 1);
       const list = world.plan.get(id) ?? ['fix'];
       const b = list[Math.min(k, list.length - 1)] as Behaviour;
-      const ok = (report: AgentResult['report']): AgentResult => ({ ok: true, exitCode: 0, signal: null, durationMs: 1000, outputTail: `did ${b}`, report });
-      const doneReport = { workRemaining: '0', workRemainingEmpty: true, requiresContinuation: false, summary: `${b} on ${id}`, fields: {} };
+      const ok = (report: AgentResult['report']): AgentResult => ({
+        ok: true,
+        exitCode: 0,
+        signal: null,
+        durationMs: 1000,
+        outputTail: `did ${b}`,
+        report,
+      });
+      const doneReport = {
+        workRemaining: '0',
+        workRemainingEmpty: true,
+        requiresContinuation: false,
+        summary: `${b} on ${id}`,
+        fields: {},
+      };
       switch (b) {
         case 'fix':
           work.fixed.add(id);
@@ -158,12 +201,33 @@ export function buildDoubles(world: World) {
           work.changed = true;
           return ok(doneReport);
         case 'crash':
-          return { ok: false, exitCode: 1, signal: null, durationMs: 10, outputTail: 'segfault', failure: { class: 'transient', reason: 'exit_code', message: 'crashed' } };
+          return {
+            ok: false,
+            exitCode: 1,
+            signal: null,
+            durationMs: 10,
+            outputTail: 'segfault',
+            failure: { class: 'transient', reason: 'exit_code', message: 'crashed' },
+          };
         case 'timeout':
-          return { ok: false, exitCode: null, signal: 'SIGKILL', durationMs: 10, outputTail: '', failure: { class: 'transient', reason: 'timeout', message: 'timed out' } };
+          return {
+            ok: false,
+            exitCode: null,
+            signal: 'SIGKILL',
+            durationMs: 10,
+            outputTail: '',
+            failure: { class: 'transient', reason: 'timeout', message: 'timed out' },
+          };
         case 'rateLimit':
           observed.rateLimitedCalls++;
-          return { ok: false, exitCode: 1, signal: null, durationMs: 10, outputTail: '429', failure: { class: 'transient', reason: 'rate_limit', message: '429', retryAfterMs: 60_000 } };
+          return {
+            ok: false,
+            exitCode: 1,
+            signal: null,
+            durationMs: 10,
+            outputTail: '429',
+            failure: { class: 'transient', reason: 'rate_limit', message: '429', retryAfterMs: 60_000 },
+          };
       }
     },
   };
@@ -217,19 +281,34 @@ export class MemoryCheckpointStore implements CheckpointStore {
 }
 
 /** The state directory's files in memory (the engine never touches the disk here). */
-export function memoryStateFiles(dir: string, mask: (text: string) => string = (t) => t): StateFiles & { files: Map<string, string> } {
+export function memoryStateFiles(
+  dir: string,
+  mask: (text: string) => string = (t) => t,
+): StateFiles & { files: Map<string, string> } {
   const files = new Map<string, string>();
   const root = path.resolve(dir);
   const key = (file: string) => path.resolve(file);
   return {
-    dir: root, mask, files,
-    async write(file, text) { files.set(key(file), mask(text)); },
-    async append(file, text) { files.set(key(file), (files.get(key(file)) ?? '') + mask(text)); },
-    async read(file) { return files.get(key(file)); },
+    dir: root,
+    mask,
+    files,
+    async write(file, text) {
+      files.set(key(file), mask(text));
+    },
+    async append(file, text) {
+      files.set(key(file), (files.get(key(file)) ?? '') + mask(text));
+    },
+    async read(file) {
+      return files.get(key(file));
+    },
     async list(dir) {
       const prefix = `${path.resolve(dir)}${path.sep}`;
-      return [...files].filter(([f]) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep)).map(([f, text]) => ({ name: f.slice(prefix.length), stamp: `${text.length}` }));
+      return [...files]
+        .filter(([f]) => f.startsWith(prefix) && !f.slice(prefix.length).includes(path.sep))
+        .map(([f, text]) => ({ name: f.slice(prefix.length), stamp: `${text.length}` }));
     },
-    async remove(file) { files.delete(key(file)); },
+    async remove(file) {
+      files.delete(key(file));
+    },
   };
 }

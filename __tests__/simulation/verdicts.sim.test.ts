@@ -20,11 +20,27 @@ async function simulate(world: World) {
   const redact = createRedactor([]);
   const result = await runSlice({
     settings: {
-      maxIterations: 100, iterationDelaySeconds: 0, agentTimeoutMinutes: 30, batch: false, onSuccess: 'merge', strict: false, fresh: true,
-      testCommand: 'pytest', maxRetriesPerStep: MAX_RETRIES, maxConsecutiveEscalations: 2,
+      maxIterations: 100,
+      iterationDelaySeconds: 0,
+      agentTimeoutMinutes: 30,
+      batch: false,
+      onSuccess: 'merge',
+      strict: false,
+      fresh: true,
+      testCommand: 'pytest',
+      maxRetriesPerStep: MAX_RETRIES,
+      maxConsecutiveEscalations: 2,
     },
-    cwd: '/sim', stateDir: '/nonexistent/agent-loop-simulation', source: d.source, agent: d.agent, git: d.git, clock: d.clock, runTests: d.runTests,
-    store: new MemoryCheckpointStore(d.clock), files: memoryStateFiles('/nonexistent/agent-loop-simulation'), redact,
+    cwd: '/sim',
+    stateDir: '/nonexistent/agent-loop-simulation',
+    source: d.source,
+    agent: d.agent,
+    git: d.git,
+    clock: d.clock,
+    runTests: d.runTests,
+    store: new MemoryCheckpointStore(d.clock),
+    files: memoryStateFiles('/nonexistent/agent-loop-simulation'),
+    redact,
     logger: createLogger({ json: true, write: () => undefined, clock: d.clock, redact }),
   });
   return { result, ...d };
@@ -35,27 +51,44 @@ function violations(world: World, run: Awaited<ReturnType<typeof simulate>>): st
   const { result, observed } = run;
   const out: string[] = [];
   // No recorded iteration lost: every agent invocation is an iteration in the result and its history.
-  if (observed.agentCalls !== result.iterations) out.push(`${observed.agentCalls} agent calls, ${result.iterations} iterations recorded`);
-  if (result.history.length !== result.iterations) out.push(`history has ${result.history.length} records for ${result.iterations} iterations`);
+  if (observed.agentCalls !== result.iterations)
+    out.push(`${observed.agentCalls} agent calls, ${result.iterations} iterations recorded`);
+  if (result.history.length !== result.iterations)
+    out.push(`history has ${result.history.length} records for ${result.iterations} iterations`);
   // No issue closed unless its targets pass and nothing regressed.
   for (const c of observed.closings) {
-    if (world.named.has(c.id) && !c.tree.fixed.has(c.id)) out.push(`${c.id} closed while its named test ${testOf(c.id)} fails`);
+    if (world.named.has(c.id) && !c.tree.fixed.has(c.id))
+      out.push(`${c.id} closed while its named test ${testOf(c.id)} fails`);
     if (c.tree.broken.size > 0) out.push(`${c.id} closed on a tree where ${[...c.tree.broken].join(', ')} regressed`);
   }
   // Nothing that regressed reached the base branch.
-  if (run.tree().base.broken.size > 0) out.push(`the base branch holds a regression: ${[...run.tree().base.broken].join(', ')}`);
+  if (run.tree().base.broken.size > 0)
+    out.push(`the base branch holds a regression: ${[...run.tree().base.broken].join(', ')}`);
   // Invocations within a stated bound.
   const counted = observed.agentCalls - observed.rateLimitedCalls;
-  if (counted > world.issueIds.length * PER_ISSUE_BOUND) out.push(`${counted} invocations (rate limits aside) for ${world.issueIds.length} issue(s), over ${PER_ISSUE_BOUND} each`);
+  if (counted > world.issueIds.length * PER_ISSUE_BOUND)
+    out.push(
+      `${counted} invocations (rate limits aside) for ${world.issueIds.length} issue(s), over ${PER_ISSUE_BOUND} each`,
+    );
   // A capable agent on a solvable backlog completes, without a halt, in one invocation per issue.
   if (world.capable) {
-    if (result.status !== 'complete') out.push(`a capable agent ended ${result.status} (${result.haltReason}): ${result.error}`);
-    if (observed.agentCalls !== world.issueIds.length) out.push(`a capable agent spent ${observed.agentCalls} invocations on ${world.issueIds.length} issue(s)`);
-    if (result.issuesClosed.length !== world.issueIds.length) out.push(`a capable agent closed ${result.issuesClosed.length} of ${world.issueIds.length}`);
+    if (result.status !== 'complete')
+      out.push(`a capable agent ended ${result.status} (${result.haltReason}): ${result.error}`);
+    if (observed.agentCalls !== world.issueIds.length)
+      out.push(`a capable agent spent ${observed.agentCalls} invocations on ${world.issueIds.length} issue(s)`);
+    if (result.issuesClosed.length !== world.issueIds.length)
+      out.push(`a capable agent closed ${result.issuesClosed.length} of ${world.issueIds.length}`);
   }
   // Failures no issue covers are reported, never block.
-  if (result.status === 'complete' && world.preexisting.length > 0 && result.issuesClosed.length > 0 && !world.preexisting.every((t) => result.preexistingFailures.includes(t))) {
-    out.push(`preexisting failures not reported: ${world.preexisting.filter((t) => !result.preexistingFailures.includes(t)).join(', ')}`);
+  if (
+    result.status === 'complete' &&
+    world.preexisting.length > 0 &&
+    result.issuesClosed.length > 0 &&
+    !world.preexisting.every((t) => result.preexistingFailures.includes(t))
+  ) {
+    out.push(
+      `preexisting failures not reported: ${world.preexisting.filter((t) => !result.preexistingFailures.includes(t)).join(', ')}`,
+    );
   }
   return out;
 }

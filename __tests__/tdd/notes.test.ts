@@ -9,15 +9,27 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  NOTES_REF, TDD_ERROR_TYPES, TddNoteSchema, type TddNote,
-  fetchNotesArgs, newestNote, notesGit, pushNotesArgs, readNote, writeNote,
+  NOTES_REF,
+  TDD_ERROR_TYPES,
+  TddNoteSchema,
+  type TddNote,
+  fetchNotesArgs,
+  newestNote,
+  notesGit,
+  pushNotesArgs,
+  readNote,
+  writeNote,
 } from '../../src/tdd/notes.js';
 
 const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 
 let dir: string;
-beforeEach(async () => { dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tdd-notes-')); });
-afterEach(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tdd-notes-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 function sh(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -35,7 +47,20 @@ async function repo(name: string, count: number): Promise<{ root: string; commit
 
 /** A note written by hand, bypassing writeNote. */
 function handNote(root: string, commitId: string, text: string): void {
-  sh(root, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'notes', '--ref', NOTES_REF, 'add', '-m', text, commitId);
+  sh(
+    root,
+    '-c',
+    'user.name=t',
+    '-c',
+    'user.email=t@example.invalid',
+    'notes',
+    '--ref',
+    NOTES_REF,
+    'add',
+    '-m',
+    text,
+    commitId,
+  );
 }
 
 function commit(root: string, message: string): string {
@@ -80,12 +105,14 @@ describe('writeNote / readNote', () => {
     expect(raw).toContain('\n  "phase": "GREEN",');
   });
 
-  it('writes with agent-loop\'s identity when the repository has none configured', async () => {
+  it("writes with agent-loop's identity when the repository has none configured", async () => {
     const { root, commits } = await repo('r', 1);
 
     await writeNote(notesGit(root, env), commits[0]!, redDone);
 
-    expect(sh(root, 'log', '-1', '--format=%an <%ae>', NOTES_REF)).toBe('agent-loop <agent-loop@users.noreply.github.com>');
+    expect(sh(root, 'log', '-1', '--format=%an <%ae>', NOTES_REF)).toBe(
+      'agent-loop <agent-loop@users.noreply.github.com>',
+    );
   });
 
   it('overwrites the note already on the commit', async () => {
@@ -235,8 +262,12 @@ describe('TddNoteSchema', () => {
   });
 
   it('rejects a timestamp that is not RFC 3339, a negative retry count and an unknown test result', () => {
-    expect(TddNoteSchema.safeParse({ ...seedExample, error: { ...seedExample.error!, timestamp: 'yesterday' } }).success).toBe(false);
-    expect(TddNoteSchema.safeParse({ ...seedExample, error: { ...seedExample.error!, retry_count: -1 } }).success).toBe(false);
+    expect(
+      TddNoteSchema.safeParse({ ...seedExample, error: { ...seedExample.error!, timestamp: 'yesterday' } }).success,
+    ).toBe(false);
+    expect(TddNoteSchema.safeParse({ ...seedExample, error: { ...seedExample.error!, retry_count: -1 } }).success).toBe(
+      false,
+    );
     expect(TddNoteSchema.safeParse({ ...seedExample, test_result: 'MAYBE' }).success).toBe(false);
   });
 
@@ -268,7 +299,7 @@ describe('fetching and pushing the notes ref', () => {
     expect(await newestNote(clone)).toEqual({ commit: commits[1], note: seedExample });
   });
 
-  it('fetch replaces local notes with the remote\'s, and fails when the remote has none', async () => {
+  it("fetch replaces local notes with the remote's, and fails when the remote has none", async () => {
     const { root: origin, commits } = await repo('origin-work', 1);
     const bare = path.join(dir, 'remote.git');
     sh(dir, 'init', '-q', '--bare', '-b', 'main', bare);

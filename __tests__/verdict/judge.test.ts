@@ -12,7 +12,10 @@ import { issueTargets } from '../../src/verdict/targets.js';
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'runners');
 
 const run = (tests: Record<string, 'passed' | 'failed' | 'skipped'>, extra: Partial<SuiteRun> = {}): SuiteRun => ({
-  ...emptyRun(Object.values(tests).includes('failed') ? 1 : 0), reader: 'pytest', tests, ...extra,
+  ...emptyRun(Object.values(tests).includes('failed') ? 1 : 0),
+  reader: 'pytest',
+  tests,
+  ...extra,
 });
 
 // A red repository: three open bugs (a, b, c), each with its failing test, and two passing tests.
@@ -20,7 +23,11 @@ const BASELINE = run({ 't::a': 'failed', 't::b': 'failed', 't::c': 'failed', 't:
 
 describe('judge', () => {
   it('accepts a fix of one issue although the others still fail: they were there before, reported, not blocking', () => {
-    const v = judge({ baseline: BASELINE, now: run({ 't::a': 'passed', 't::b': 'failed', 't::c': 'failed', 't::ok1': 'passed', 't::ok2': 'passed' }), targetTests: ['t::a'] });
+    const v = judge({
+      baseline: BASELINE,
+      now: run({ 't::a': 'passed', 't::b': 'failed', 't::c': 'failed', 't::ok1': 'passed', 't::ok2': 'passed' }),
+      targetTests: ['t::a'],
+    });
     expect(v.kind).toBe('accepted');
     expect(v.preexisting).toEqual(['t::b', 't::c']);
     expect(v.fixed).toEqual(['t::a']);
@@ -28,35 +35,78 @@ describe('judge', () => {
   });
 
   it('rejects a fix that breaks a test that passed, naming it with its message', () => {
-    const v = judge({ baseline: BASELINE, now: run({ 't::a': 'passed', 't::b': 'failed', 't::c': 'failed', 't::ok1': 'failed', 't::ok2': 'passed' }, { messages: { 't::ok1': 'AssertionError: 1 != 2' } }), targetTests: ['t::a'] });
+    const v = judge({
+      baseline: BASELINE,
+      now: run(
+        { 't::a': 'passed', 't::b': 'failed', 't::c': 'failed', 't::ok1': 'failed', 't::ok2': 'passed' },
+        { messages: { 't::ok1': 'AssertionError: 1 != 2' } },
+      ),
+      targetTests: ['t::a'],
+    });
     expect(v.kind).toBe('rejected');
     expect(v.broken).toEqual([{ id: 't::ok1', message: 'AssertionError: 1 != 2' }]);
   });
 
   it('rejects a new test that fails, and a target that still fails or did not run', () => {
-    expect(judge({ baseline: BASELINE, now: run({ ...BASELINE.tests, 't::new': 'failed' }), targetTests: [] }).broken.map((f) => f.id)).toEqual(['t::new']);
-    const v = judge({ baseline: BASELINE, now: run({ 't::b': 'failed', 't::ok1': 'passed' }), targetTests: ['t::a', 't::b'] });
+    expect(
+      judge({ baseline: BASELINE, now: run({ ...BASELINE.tests, 't::new': 'failed' }), targetTests: [] }).broken.map(
+        (f) => f.id,
+      ),
+    ).toEqual(['t::new']);
+    const v = judge({
+      baseline: BASELINE,
+      now: run({ 't::b': 'failed', 't::ok1': 'passed' }),
+      targetTests: ['t::a', 't::b'],
+    });
     expect(v.kind).toBe('rejected');
-    expect(v.targetsFailing).toEqual([{ id: 't::a', message: 'it did not run' }, { id: 't::b', message: 'it fails' }]);
+    expect(v.targetsFailing).toEqual([
+      { id: 't::a', message: 'it did not run' },
+      { id: 't::b', message: 'it fails' },
+    ]);
   });
 
   it('without named targets, the baseline failures fixed now are the targets; a change that fixes nothing and breaks nothing is accepted', () => {
     const fixedOne = judge({ baseline: BASELINE, now: run({ ...BASELINE.tests, 't::b': 'passed' }), targetTests: [] });
     expect(fixedOne).toMatchObject({ kind: 'accepted', targets: ['t::b'] });
-    expect(judge({ baseline: BASELINE, now: BASELINE, targetTests: [] })).toMatchObject({ kind: 'accepted', targets: [], summary: 'no test broken; 3 failure(s) that were there before, not targeted' });
+    expect(judge({ baseline: BASELINE, now: BASELINE, targetTests: [] })).toMatchObject({
+      kind: 'accepted',
+      targets: [],
+      summary: 'no test broken; 3 failure(s) that were there before, not targeted',
+    });
   });
 
   it('a group that no longer loads breaks every test that passed in it; one that did not load before blocks nothing', () => {
-    const base = { ...emptyRun(1), reader: 'jest', groups: { 'a.test.js': 'passed' as const, 'b.test.js': 'error' as const } };
-    const now = { ...emptyRun(1), reader: 'jest', groups: { 'a.test.js': 'error' as const, 'b.test.js': 'error' as const }, messages: { 'a.test.js::*': 'SyntaxError' } };
+    const base = {
+      ...emptyRun(1),
+      reader: 'jest',
+      groups: { 'a.test.js': 'passed' as const, 'b.test.js': 'error' as const },
+    };
+    const now = {
+      ...emptyRun(1),
+      reader: 'jest',
+      groups: { 'a.test.js': 'error' as const, 'b.test.js': 'error' as const },
+      messages: { 'a.test.js::*': 'SyntaxError' },
+    };
     const v = judge({ baseline: base, now, targetTests: [] });
     expect(v.broken).toEqual([{ id: 'a.test.js::*', message: 'SyntaxError' }]);
     expect(v.preexisting).toEqual(['b.test.js::*']);
   });
 
   it('a suite that cannot run is no verdict on the work (a bounce), whatever the exit code', () => {
-    expect(judge({ baseline: BASELINE, now: { ...emptyRun(2), reader: 'pytest', cannotRun: 'pytest stopped before running any test: 1 error during collection' }, targetTests: [] }))
-      .toMatchObject({ kind: 'cannot_run', summary: 'the tests cannot run: pytest stopped before running any test: 1 error during collection' });
+    expect(
+      judge({
+        baseline: BASELINE,
+        now: {
+          ...emptyRun(2),
+          reader: 'pytest',
+          cannotRun: 'pytest stopped before running any test: 1 error during collection',
+        },
+        targetTests: [],
+      }),
+    ).toMatchObject({
+      kind: 'cannot_run',
+      summary: 'the tests cannot run: pytest stopped before running any test: 1 error during collection',
+    });
   });
 
   it('exit codes alone: a green run is accepted, a red one rejected; output that can no longer be read is no verdict', () => {
@@ -66,8 +116,16 @@ describe('judge', () => {
   });
 
   it('verify: commands that do not exit 0 reject', () => {
-    const v = judge({ baseline: BASELINE, now: BASELINE, targetTests: [], verify: [{ command: 'make check', exitCode: 2, tail: 'no' }] });
-    expect(v).toMatchObject({ kind: 'rejected', summary: 'verify failed: `make check` exited 2; 3 failure(s) that were there before, not targeted' });
+    const v = judge({
+      baseline: BASELINE,
+      now: BASELINE,
+      targetTests: [],
+      verify: [{ command: 'make check', exitCode: 2, tail: 'no' }],
+    });
+    expect(v).toMatchObject({
+      kind: 'rejected',
+      summary: 'verify failed: `make check` exited 2; 3 failure(s) that were there before, not targeted',
+    });
   });
 });
 
@@ -78,14 +136,28 @@ describe('issueTargets', () => {
   });
 
   it('a broken block is reported and the named tests are used instead', () => {
-    const t = issueTargets('```agent-loop\nteste: [x]\n```\nsee test_something_long', run({ 'tests/x.py::test_something_long': 'failed' }));
-    expect(t.problems).toEqual(['the agent-loop block has keys agent-loop does not know: teste (expected tests and verify)']);
+    const t = issueTargets(
+      '```agent-loop\nteste: [x]\n```\nsee test_something_long',
+      run({ 'tests/x.py::test_something_long': 'failed' }),
+    );
+    expect(t.problems).toEqual([
+      'the agent-loop block has keys agent-loop does not know: teste (expected tests and verify)',
+    ]);
     expect(t.tests).toEqual(['tests/x.py::test_something_long']);
   });
 
   it('tests the text names: a whole id, or a distinctive last part that only one test has', () => {
-    const suite = run({ 'tests/test_dates.py::test_parse_iso_week': 'failed', 'tests/a.py::test_same': 'failed', 'tests/b.py::test_same': 'passed', 'tests/c.py::t_x': 'passed', 'tests/c.py::test_exact': 'passed' });
-    const t = issueTargets('parse fails: test_parse_iso_week is red; test_same too; t_x; also tests/c.py::test_exact', suite);
+    const suite = run({
+      'tests/test_dates.py::test_parse_iso_week': 'failed',
+      'tests/a.py::test_same': 'failed',
+      'tests/b.py::test_same': 'passed',
+      'tests/c.py::t_x': 'passed',
+      'tests/c.py::test_exact': 'passed',
+    });
+    const t = issueTargets(
+      'parse fails: test_parse_iso_week is red; test_same too; t_x; also tests/c.py::test_exact',
+      suite,
+    );
     expect(t.tests.sort()).toEqual(['tests/c.py::test_exact', 'tests/test_dates.py::test_parse_iso_week']);
     expect(issueTargets('test_parse_iso_weekday', suite).tests).toEqual([]); // a longer word is another name
   });
@@ -95,7 +167,9 @@ describe('baselineProblem', () => {
   it('a suite that cannot run on the base branch (pytest stopped at collection) is no verdict, before any agent run', () => {
     const run = readSuiteOutput(readFileSync(path.join(FIXTURES, 'pytest-9.0.3-collection-error.txt'), 'utf8'), 2);
     expect(run.cannotRun).toBeDefined();
-    expect(baselineProblem(run, 'pytest')?.message).toMatch(/^the test command `pytest` cannot run on the base branch: /);
+    expect(baselineProblem(run, 'pytest')?.message).toMatch(
+      /^the test command `pytest` cannot run on the base branch: /,
+    );
     expect(baselineProblem(run, 'pytest')?.advice).toContain('--continue-on-collection-errors');
   });
 
@@ -103,12 +177,18 @@ describe('baselineProblem', () => {
     const empty = readSuiteOutput(readFileSync(path.join(FIXTURES, 'pytest-9.0.3-no-tests.txt'), 'utf8'), 5);
     expect(empty).toMatchObject({ cannotRun: 'pytest collected no tests', noTests: true });
     expect(baselineProblem(empty, 'pytest')).toBeUndefined();
-    expect(baselineProblem(readSuiteOutput('sh: 1: pytest: not found', 127), 'pytest')?.message).toMatch(/cannot run on the base branch: .*command not found/);
+    expect(baselineProblem(readSuiteOutput('sh: 1: pytest: not found', 127), 'pytest')?.message).toMatch(
+      /cannot run on the base branch: .*command not found/,
+    );
   });
 
   it('a red suite read per test, or a green one read by its exit code, is a baseline', () => {
-    expect(baselineProblem(readSuiteOutput(readFileSync(path.join(FIXTURES, 'pytest-9.0.3-rA.txt'), 'utf8'), 1), 'pytest')).toBeUndefined();
+    expect(
+      baselineProblem(readSuiteOutput(readFileSync(path.join(FIXTURES, 'pytest-9.0.3-rA.txt'), 'utf8'), 1), 'pytest'),
+    ).toBeUndefined();
     expect(baselineProblem(readSuiteOutput('all good', 0), 'make test')).toBeUndefined();
-    expect(baselineProblem(readSuiteOutput('something failed', 1), 'make test')?.message).toMatch(/could not be read per test/);
+    expect(baselineProblem(readSuiteOutput('something failed', 1), 'make test')?.message).toMatch(
+      /could not be read per test/,
+    );
   });
 });

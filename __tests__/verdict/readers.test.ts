@@ -31,14 +31,19 @@ describe('pytest', () => {
   it('the default output: the failures by id, the files that ran as groups (a test not listed in a file that ran passed)', () => {
     const run = readSuiteOutput(fixture('pytest-9.0.3-default.txt'), 1);
     expect(failedIds(run).sort()).toEqual([
-      'tests/test_math.py::TestThing::test_method_error', 'tests/test_math.py::test_add_broken', 'tests/test_math.py::test_param[2-3-6]', 'tests/test_other.py::test_other_fail',
+      'tests/test_math.py::TestThing::test_method_error',
+      'tests/test_math.py::test_add_broken',
+      'tests/test_math.py::test_param[2-3-6]',
+      'tests/test_other.py::test_other_fail',
     ]);
     expect(statusOf(run, 'tests/test_math.py::test_add')).toBe('passed');
     expect(statusOf(run, 'tests/test_gone.py::test_x')).toBe('absent');
   });
 
   it('a collection error interrupts the session: the suite cannot run; no tests collected: cannot run', () => {
-    expect(readSuiteOutput(fixture('pytest-9.0.3-collection-error.txt'), 2).cannotRun).toMatch(/^pytest stopped before running any test: 1 error during collection \(tests\/test_broken_import.py\)/);
+    expect(readSuiteOutput(fixture('pytest-9.0.3-collection-error.txt'), 2).cannotRun).toMatch(
+      /^pytest stopped before running any test: 1 error during collection \(tests\/test_broken_import.py\)/,
+    );
     expect(readSuiteOutput(fixture('pytest-9.0.3-no-tests.txt'), 5).cannotRun).toBe('pytest collected no tests');
     expect(readSuiteOutput(fixture('pytest-9.0.3-quiet.txt'), 1).reader).toBe('pytest');
   });
@@ -48,7 +53,11 @@ describe('jest', () => {
   it('the default output: files as groups, failing tests by describe › name, a file that failed to run as an error', () => {
     const run = readSuiteOutput(fixture('jest-29-default.txt'), 1);
     expect(run.reader).toBe('jest');
-    expect(run.groups).toEqual({ 'test/math.test.js': 'failed', 'test/broken.test.js': 'error', 'test/other.test.js': 'passed' });
+    expect(run.groups).toEqual({
+      'test/math.test.js': 'failed',
+      'test/broken.test.js': 'error',
+      'test/other.test.js': 'passed',
+    });
     expect(failedIds(run).sort()).toEqual(['test/broken.test.js::*', 'test/math.test.js::add › adds wrongly']);
     expect(run.messages['test/math.test.js::add › adds wrongly']).toMatch(/expect\(received\)\.toBe\(expected\)/);
     expect(run.messages['test/broken.test.js::*']).toMatch(/Cannot find module '.\/does-not-exist'/);
@@ -59,8 +68,11 @@ describe('jest', () => {
   it('--verbose: every test under its describe blocks', () => {
     const run = readSuiteOutput(fixture('jest-29-verbose.txt'), 1);
     expect(run.tests).toMatchObject({
-      'test/math.test.js::top level ok': 'passed', 'test/math.test.js::add › adds': 'passed', 'test/math.test.js::add › adds wrongly': 'failed',
-      'test/math.test.js::add › skipped one': 'skipped', 'test/other.test.js::other ok': 'passed',
+      'test/math.test.js::top level ok': 'passed',
+      'test/math.test.js::add › adds': 'passed',
+      'test/math.test.js::add › adds wrongly': 'failed',
+      'test/math.test.js::add › skipped one': 'skipped',
+      'test/other.test.js::other ok': 'passed',
     });
   });
 });
@@ -69,11 +81,20 @@ describe('vitest', () => {
   it('files as groups; the tests of a failing file; a suite that could not load; the failure message', () => {
     const run = readSuiteOutput(fixture('vitest-3.2.7-default.txt'), 1);
     expect(run.reader).toBe('vitest');
-    expect(run.groups).toEqual({ 'vt/math.test.js': 'failed', 'vt/other.test.js': 'passed', 'vt/broken.test.js': 'error' });
-    expect(run.tests).toEqual({
-      'vt/math.test.js::add > adds': 'passed', 'vt/math.test.js::add > adds wrongly': 'failed', 'vt/math.test.js::add > skipped one': 'skipped', 'vt/math.test.js::top level ok': 'passed',
+    expect(run.groups).toEqual({
+      'vt/math.test.js': 'failed',
+      'vt/other.test.js': 'passed',
+      'vt/broken.test.js': 'error',
     });
-    expect(run.messages['vt/math.test.js::add > adds wrongly']).toBe('AssertionError: expected 4 to be 5 // Object.is equality');
+    expect(run.tests).toEqual({
+      'vt/math.test.js::add > adds': 'passed',
+      'vt/math.test.js::add > adds wrongly': 'failed',
+      'vt/math.test.js::add > skipped one': 'skipped',
+      'vt/math.test.js::top level ok': 'passed',
+    });
+    expect(run.messages['vt/math.test.js::add > adds wrongly']).toBe(
+      'AssertionError: expected 4 to be 5 // Object.is equality',
+    );
   });
 });
 
@@ -81,43 +102,71 @@ describe('mocha', () => {
   it('the spec reporter: suites by indentation, passing, failing and pending tests, the failure message', () => {
     const run = readSuiteOutput(fixture('mocha-11-spec.txt'), 1);
     expect(run.reader).toBe('mocha');
-    expect(run.tests).toEqual({ 'top level ok': 'passed', 'add › adds': 'passed', 'add › adds wrongly': 'failed', 'add › skipped one': 'skipped', 'add › nested › deep ok': 'passed' });
-    expect(run.messages['add › adds wrongly']).toMatch(/^AssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal:/);
+    expect(run.tests).toEqual({
+      'top level ok': 'passed',
+      'add › adds': 'passed',
+      'add › adds wrongly': 'failed',
+      'add › skipped one': 'skipped',
+      'add › nested › deep ok': 'passed',
+    });
+    expect(run.messages['add › adds wrongly']).toMatch(
+      /^AssertionError \[ERR_ASSERTION\]: Expected values to be strictly equal:/,
+    );
   });
 
   it('an exception while loading: cannot run', () => {
-    expect(readSuiteOutput(fixture('mocha-11-load-error.txt'), 1).cannotRun).toMatch(/^mocha stopped before running any test: Error: Cannot find module '.\/nope'/);
+    expect(readSuiteOutput(fixture('mocha-11-load-error.txt'), 1).cannotRun).toMatch(
+      /^mocha stopped before running any test: Error: Cannot find module '.\/nope'/,
+    );
   });
 });
 
 describe("node's test runner", () => {
-  for (const [name, file] of [['TAP', 'node-20-tap.txt'], ['spec', 'node-20-spec.txt']] as const) {
+  for (const [name, file] of [
+    ['TAP', 'node-20-tap.txt'],
+    ['spec', 'node-20-spec.txt'],
+  ] as const) {
     it(`${name}: the leaves of the subtest tree; a file that failed before defining tests is a group that did not load, with node's error`, () => {
       const run = readSuiteOutput(fixture(file), 1);
       expect(run.reader).toBe('node-test');
-      expect(run.tests).toMatchObject({ 'add › adds': 'passed', 'add › adds wrongly': 'failed', 'add › skipped one': 'skipped', 'top level ok': 'passed' });
+      expect(run.tests).toMatchObject({
+        'add › adds': 'passed',
+        'add › adds wrongly': 'failed',
+        'add › skipped one': 'skipped',
+        'top level ok': 'passed',
+      });
       expect(run.tests['add']).toBeUndefined();
       expect(Object.keys(run.tests).filter((id) => id.endsWith('broken.test.mjs'))).toEqual([]);
       expect(run.groups).toEqual({ '/home/user/nt/broken.test.mjs': 'error' });
-      expect(run.messages['/home/user/nt/broken.test.mjs::*']).toMatch(/^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '\/home\/user\/nt\/does-not-exist.mjs'/);
+      expect(run.messages['/home/user/nt/broken.test.mjs::*']).toMatch(
+        /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '\/home\/user\/nt\/does-not-exist.mjs'/,
+      );
       expect(run.cannotRun).toBeUndefined();
     });
   }
-  for (const [name, file] of [['TAP', 'node-20-tap-load-error.txt'], ['spec', 'node-20-spec-load-error.txt']] as const) {
+  for (const [name, file] of [
+    ['TAP', 'node-20-tap-load-error.txt'],
+    ['spec', 'node-20-spec-load-error.txt'],
+  ] as const) {
     it(`${name}: a test file that imports an export its module lacks (TDD's typical first RED) is a load error named with the SyntaxError and where`, () => {
       const run = readSuiteOutput(fixture(file), 1);
       expect(run.tests).toEqual({ 'add adds': 'passed' });
       expect(failedIds(run)).toEqual(['/home/user/calc/test/mul.test.mjs::*']);
-      expect(run.messages['/home/user/calc/test/mul.test.mjs::*']).toBe("SyntaxError: The requested module '../src/calc.mjs' does not provide an export named 'mul'\nfile:///home/user/calc/test/mul.test.mjs:3");
+      expect(run.messages['/home/user/calc/test/mul.test.mjs::*']).toBe(
+        "SyntaxError: The requested module '../src/calc.mjs' does not provide an export named 'mul'\nfile:///home/user/calc/test/mul.test.mjs:3",
+      );
     });
   }
   it('only files that did not load: cannot run, not an empty suite', () => {
-    const tap = fixture('node-20-tap-load-error.txt').split('\n').filter((l) => !/add adds|duration_ms: 1\./.test(l)).join('\n');
+    const tap = fixture('node-20-tap-load-error.txt')
+      .split('\n')
+      .filter((l) => !/add adds|duration_ms: 1\./.test(l))
+      .join('\n');
     const run = readSuiteOutput(tap, 1);
     expect(run.cannotRun).toMatch(/^no test file could run \(\/home\/user\/calc\/test\/mul.test.mjs: SyntaxError: /);
     expect(run.noTests).toBeUndefined();
   });
-  it('TAP: a failure\'s message given as a block scalar (error: |-) is its lines', () => {
+  it("TAP: a failure's message given as a block scalar (error: |-) is its lines", () => {
     const run = readSuiteOutput(fixture('node-20-tap.txt'), 1);
     expect(run.messages['add › adds wrongly']).toMatch(/^Expected values to be strictly equal:\n\n?4 !== 5/);
   });
@@ -127,8 +176,16 @@ describe('go test', () => {
   it('packages as groups, failing tests and subtests named in their package, a package that did not build as an error', () => {
     const run = readSuiteOutput(fixture('go-1.19-build-failed.txt'), 1);
     expect(run.reader).toBe('go-test');
-    expect(run.groups).toEqual({ 'example.com/rec/broken': 'error', 'example.com/rec/mathx': 'failed', 'example.com/rec/other': 'passed' });
-    expect(run.tests).toEqual({ 'example.com/rec/mathx::TestAddWrongly': 'failed', 'example.com/rec/mathx::TestTable': 'failed', 'example.com/rec/mathx::TestTable/two': 'failed' });
+    expect(run.groups).toEqual({
+      'example.com/rec/broken': 'error',
+      'example.com/rec/mathx': 'failed',
+      'example.com/rec/other': 'passed',
+    });
+    expect(run.tests).toEqual({
+      'example.com/rec/mathx::TestAddWrongly': 'failed',
+      'example.com/rec/mathx::TestTable': 'failed',
+      'example.com/rec/mathx::TestTable/two': 'failed',
+    });
     expect(run.messages['example.com/rec/mathx::TestAddWrongly']).toBe('mathx_test.go:13: two and two: got 4');
     expect(run.messages['example.com/rec/broken::*']).toMatch(/cannot use "s"/);
     expect(statusOf(run, 'example.com/rec/mathx::TestAdd')).toBe('passed');
@@ -136,7 +193,11 @@ describe('go test', () => {
 
   it('-v: passing and skipped tests too', () => {
     const run = readSuiteOutput(fixture('go-1.19-test-v.txt'), 1);
-    expect(run.tests).toMatchObject({ 'example.com/rec/mathx::TestAdd': 'passed', 'example.com/rec/mathx::TestSkip': 'skipped', 'example.com/rec/other::TestOther': 'passed' });
+    expect(run.tests).toMatchObject({
+      'example.com/rec/mathx::TestAdd': 'passed',
+      'example.com/rec/mathx::TestSkip': 'skipped',
+      'example.com/rec/other::TestOther': 'passed',
+    });
   });
 });
 
@@ -145,7 +206,10 @@ describe('cargo test', () => {
     const run = readSuiteOutput(fixture('cargo-1.95-no-fail-fast.txt'), 101);
     expect(run.reader).toBe('cargo-test');
     expect(run.tests).toEqual({
-      'src/lib.rs::tests::adds': 'passed', 'src/lib.rs::tests::ignored_one': 'skipped', 'src/lib.rs::tests::adds_wrongly': 'failed', 'tests/integration.rs::integration_ok': 'passed',
+      'src/lib.rs::tests::adds': 'passed',
+      'src/lib.rs::tests::ignored_one': 'skipped',
+      'src/lib.rs::tests::adds_wrongly': 'failed',
+      'tests/integration.rs::integration_ok': 'passed',
     });
     expect(run.messages['src/lib.rs::tests::adds_wrongly']).toMatch(/assertion `left == right` failed: two and two/);
   });
@@ -153,7 +217,9 @@ describe('cargo test', () => {
   it('fail-fast: the binaries after the failing one did not run (absent, not passed); a compile error: cannot run', () => {
     const run = readSuiteOutput(fixture('cargo-1.95-test.txt'), 101);
     expect(statusOf(run, 'tests/integration.rs::integration_ok')).toBe('absent');
-    expect(readSuiteOutput(fixture('cargo-1.95-compile-error.txt'), 101).cannotRun).toMatch(/^cargo could not build the tests: error: could not compile `adder`/);
+    expect(readSuiteOutput(fixture('cargo-1.95-compile-error.txt'), 101).cannotRun).toMatch(
+      /^cargo could not build the tests: error: could not compile `adder`/,
+    );
   });
 });
 
@@ -164,7 +230,8 @@ describe('no reader', () => {
   });
 
   it('JUnit XML, when given, wins over the console', () => {
-    const xml = '<testsuite><testcase classname="a" name="ok"/><testcase classname="a" name="bad"><failure message="nope"/></testcase></testsuite>';
+    const xml =
+      '<testsuite><testcase classname="a" name="ok"/><testcase classname="a" name="bad"><failure message="nope"/></testcase></testsuite>';
     const run = readSuiteOutput(fixture('mocha-11-spec.txt'), 1, xml);
     expect(run.reader).toBe('junit');
     expect(run.tests).toEqual({ 'a::ok': 'passed', 'a::bad': 'failed' });

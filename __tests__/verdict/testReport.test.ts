@@ -8,7 +8,13 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
-  REPORT_LIMITS, type TestReport, clip, decodeEntities, failuresFromOutput, parseJUnitXml, summariseFailures,
+  REPORT_LIMITS,
+  type TestReport,
+  clip,
+  decodeEntities,
+  failuresFromOutput,
+  parseJUnitXml,
+  summariseFailures,
 } from '../../src/verdict/testReport.js';
 
 // jest-junit with its defaults (classname and name "{classname} {title}") and reportTestSuiteErrors on.
@@ -127,7 +133,9 @@ describe('parseJUnitXml', () => {
     expect(report).toMatchObject({ tests: 5, failures: 2, errors: 1, skipped: 1, omitted: 0 });
     expect(report.problem).toBeUndefined();
     expect(report.failed.map((f) => f.name)).toEqual([
-      'Calculator adds numbers', 'Calculator division throws on zero', 'src/broken.test.ts',
+      'Calculator adds numbers',
+      'Calculator division throws on zero',
+      'src/broken.test.ts',
     ]);
     expect(report.failed[0]).toEqual({
       name: 'Calculator adds numbers',
@@ -148,7 +156,8 @@ describe('parseJUnitXml', () => {
     expect(report.failed[0]).toMatchObject({
       name: 'test_login_with_valid_credentials',
       classname: 'tests.test_user_login',
-      message: "AssertionError: expected True but got False\nassert False is True\n +  where False = login('alice', 'secret')",
+      message:
+        "AssertionError: expected True but got False\nassert False is True\n +  where False = login('alice', 'secret')",
     });
     expect(report.failed[0]?.details).toMatch(/^def test_login_with_valid_credentials\(\):\n> {7}assert login/);
     expect(report.failed[1]?.message).toMatch(/^AssertionError: assert \{'a': 1, 'b': '<x & y>'\} == /);
@@ -158,11 +167,13 @@ describe('parseJUnitXml', () => {
     const report = parseJUnitXml(pytestCollectionError);
 
     expect(report).toMatchObject({ tests: 1, failures: 0, errors: 1, skipped: 0 });
-    expect(report.failed).toEqual([{
-      name: 'tests.test_broken',
-      message: 'collection failure',
-      details: expect.stringContaining('E   SyntaxError: invalid syntax'),
-    }]);
+    expect(report.failed).toEqual([
+      {
+        name: 'tests.test_broken',
+        message: 'collection failure',
+        details: expect.stringContaining('E   SyntaxError: invalid syntax'),
+      },
+    ]);
     expect(report.failed[0]?.details).toContain('<frozen importlib._bootstrap>:1204');
   });
 
@@ -171,21 +182,30 @@ describe('parseJUnitXml', () => {
 
     expect(report).toMatchObject({ tests: 5, failures: 2, errors: 1, skipped: 1 });
     expect(report.failed).toEqual([
-      { name: 'TestAdd', classname: 'example.com/calc', message: 'calc_test.go:10: add(1, 1) = 2, want 3', details: 'calc_test.go:10: add(1, 1) = 2, want 3' },
+      {
+        name: 'TestAdd',
+        classname: 'example.com/calc',
+        message: 'calc_test.go:10: add(1, 1) = 2, want 3',
+        details: 'calc_test.go:10: add(1, 1) = 2, want 3',
+      },
       { name: 'TestTable', classname: 'example.com/calc', message: 'Failed', details: '' },
       {
-        name: '[build failed]', classname: 'example.com/calc/broken', message: 'Build error',
+        name: '[build failed]',
+        classname: 'example.com/calc/broken',
+        message: 'Build error',
         details: './broken.go:4:6: unused declared and not used\n./broken.go:5:2: undefined: fmt',
       },
     ]);
   });
 
-  it('reads gotestsum: the escaped output without go\'s === RUN / --- FAIL markers as the message', () => {
+  it("reads gotestsum: the escaped output without go's === RUN / --- FAIL markers as the message", () => {
     const report = parseJUnitXml(gotestsumXml);
 
     expect(report).toMatchObject({ tests: 2, failures: 1, errors: 0, skipped: 0 });
     expect(report.failed[0]).toMatchObject({ name: 'TestAdd', message: 'calc_test.go:10: add(1, 1) = 2, want 3' });
-    expect(report.failed[0]?.details).toBe('=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\n\tcalc_test.go:10: add(1, 1) = 2, want 3');
+    expect(report.failed[0]?.details).toBe(
+      '=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\n\tcalc_test.go:10: add(1, 1) = 2, want 3',
+    );
   });
 
   it('reads a single <testsuite> root, with file attributes', () => {
@@ -195,7 +215,11 @@ describe('parseJUnitXml', () => {
 </testsuite>`);
 
     expect(report).toEqual({
-      tests: 2, failures: 1, errors: 0, skipped: 0, omitted: 0,
+      tests: 2,
+      failures: 1,
+      errors: 0,
+      skipped: 0,
+      omitted: 0,
       failed: [{ name: 't2', classname: 'a.b', file: 'tests/test_a.py', message: 'boom', details: 'trace' }],
       cases: [
         { name: 't1', classname: 'a.b', file: 'tests/test_a.py', outcome: 'passed' },
@@ -228,15 +252,22 @@ describe('parseJUnitXml', () => {
   });
 
   it('counts what the suites declare when the testcases show fewer (a suite error without testcases)', () => {
-    const report = parseJUnitXml('<testsuites><testsuite name="a" tests="3" failures="1" errors="1" skipped="0"><testcase name="t"/></testsuite></testsuites>');
+    const report = parseJUnitXml(
+      '<testsuites><testsuite name="a" tests="3" failures="1" errors="1" skipped="0"><testcase name="t"/></testsuite></testsuites>',
+    );
 
     expect(report).toMatchObject({ tests: 3, failures: 1, errors: 1, skipped: 0, failed: [] });
   });
 
   it('takes a <failure> directly under <testsuite> as the suite failing', () => {
-    const report = parseJUnitXml('<testsuite name="pkg/x"><error message="setup failed">could not connect</error></testsuite>');
+    const report = parseJUnitXml(
+      '<testsuite name="pkg/x"><error message="setup failed">could not connect</error></testsuite>',
+    );
 
-    expect(report).toMatchObject({ errors: 1, failed: [{ name: 'pkg/x', message: 'setup failed', details: 'could not connect' }] });
+    expect(report).toMatchObject({
+      errors: 1,
+      failed: [{ name: 'pkg/x', message: 'setup failed', details: 'could not connect' }],
+    });
   });
 
   describe('bounds', () => {
@@ -252,7 +283,10 @@ describe('parseJUnitXml', () => {
     });
 
     it('lists at most 50 failed tests and counts the ones left out', () => {
-      const cases = Array.from({ length: 60 }, (_, i) => `<testcase name="t${i}"><failure message="no ${i}"/></testcase>`).join('');
+      const cases = Array.from(
+        { length: 60 },
+        (_, i) => `<testcase name="t${i}"><failure message="no ${i}"/></testcase>`,
+      ).join('');
 
       const report = parseJUnitXml(`<testsuite>${cases}</testsuite>`);
 
@@ -292,7 +326,9 @@ describe('parseJUnitXml', () => {
     });
 
     it('closes elements left open by a mismatched closing tag', () => {
-      const report = parseJUnitXml('<testsuites><testsuite><testcase name="t"><failure message="x"></testsuite></testsuites>');
+      const report = parseJUnitXml(
+        '<testsuites><testsuite><testcase name="t"><failure message="x"></testsuite></testsuites>',
+      );
 
       expect(report.problem).toMatch(/<failure>, <testcase> not closed before <\/testsuite>/);
       expect(report).toMatchObject({ tests: 1, failures: 1, failed: [{ name: 't', message: 'x' }] });
@@ -305,8 +341,11 @@ describe('parseJUnitXml', () => {
     });
 
     it('reads a large report (20,000 testcases) whole', () => {
-      const cases = Array.from({ length: 20_000 }, (_, i) =>
-        `<testcase classname="pkg.mod${i % 40}" name="test_${i}" time="0.001">${i % 1000 === 0 ? `<failure message="boom ${i}">${'trace line\n'.repeat(500)}</failure>` : ''}</testcase>`).join('\n');
+      const cases = Array.from(
+        { length: 20_000 },
+        (_, i) =>
+          `<testcase classname="pkg.mod${i % 40}" name="test_${i}" time="0.001">${i % 1000 === 0 ? `<failure message="boom ${i}">${'trace line\n'.repeat(500)}</failure>` : ''}</testcase>`,
+      ).join('\n');
 
       const report = parseJUnitXml(`<testsuites><testsuite name="big" tests="20000">${cases}</testsuite></testsuites>`);
 
@@ -315,14 +354,19 @@ describe('parseJUnitXml', () => {
     });
 
     it('never throws, on any string or any cut of a real report', () => {
-      fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
-        expect(typeof parseJUnitXml(s).tests).toBe('number');
-      }));
+      fc.assert(
+        fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
+          expect(typeof parseJUnitXml(s).tests).toBe('number');
+        }),
+      );
       for (const sample of [jestJunit, pytestXml, goJunitReport, gotestsumXml]) {
-        fc.assert(fc.property(fc.nat(sample.length), fc.nat(sample.length), (a, b) => {
-          const report = parseJUnitXml(sample.slice(Math.min(a, b), Math.max(a, b)));
-          expect(report.failed.length).toBeLessThanOrEqual(REPORT_LIMITS.failed);
-        }), { numRuns: 200 });
+        fc.assert(
+          fc.property(fc.nat(sample.length), fc.nat(sample.length), (a, b) => {
+            const report = parseJUnitXml(sample.slice(Math.min(a, b), Math.max(a, b)));
+            expect(report.failed.length).toBeLessThanOrEqual(REPORT_LIMITS.failed);
+          }),
+          { numRuns: 200 },
+        );
       }
     });
   });
@@ -336,24 +380,28 @@ describe('decodeEntities', () => {
 
 describe('summariseFailures', () => {
   it('lists pytest failures with their message and the assertion lines', () => {
-    expect(summariseFailures(parseJUnitXml(pytestXml))).toBe([
-      '2 failing tests:',
-      "- tests.test_user_login › test_login_with_valid_credentials: AssertionError: expected True but got False",
-      '    assert False is True',
-      "     +  where False = login('alice', 'secret')",
-      "- tests.test_user_login › test_compare: AssertionError: assert {'a': 1, 'b': '<x & y>'} == {'a': 2, 'b': '<x & y>'}",
-      '    Omitting 1 identical items, use -vv to show',
-      '    Differing items:',
-      "    {'a': 1} != {'a': 2}",
-      '    Use -v to get more diff',
-    ].join('\n'));
+    expect(summariseFailures(parseJUnitXml(pytestXml))).toBe(
+      [
+        '2 failing tests:',
+        '- tests.test_user_login › test_login_with_valid_credentials: AssertionError: expected True but got False',
+        '    assert False is True',
+        "     +  where False = login('alice', 'secret')",
+        "- tests.test_user_login › test_compare: AssertionError: assert {'a': 1, 'b': '<x & y>'} == {'a': 2, 'b': '<x & y>'}",
+        '    Omitting 1 identical items, use -vv to show',
+        '    Differing items:',
+        "    {'a': 1} != {'a': 2}",
+        '    Use -v to get more diff',
+      ].join('\n'),
+    );
   });
 
   it('names a jest test once (jest-junit repeats the suite in the name) and counts the suite that failed to run', () => {
     const text = summariseFailures(parseJUnitXml(jestJunit));
 
     expect(text.split('\n')[0]).toBe('3 failing tests:');
-    expect(text).toContain('- Calculator adds numbers: Error: expect(received).toBe(expected) // Object.is equality\n    Expected: 3\n    Received: 2');
+    expect(text).toContain(
+      '- Calculator adds numbers: Error: expect(received).toBe(expected) // Object.is equality\n    Expected: 3\n    Received: 2',
+    );
     expect(text).toContain('- Test suite failed to run › src/broken.test.ts: ● Test suite failed to run');
     expect(text).not.toContain('at Object.toBe');
   });
@@ -361,12 +409,17 @@ describe('summariseFailures', () => {
   it('shows the compiler output under a go build failure', () => {
     const text = summariseFailures(parseJUnitXml(goJunitReport));
 
-    expect(text).toContain('- example.com/calc/broken › [build failed]: Build error\n    ./broken.go:4:6: unused declared and not used\n    ./broken.go:5:2: undefined: fmt');
+    expect(text).toContain(
+      '- example.com/calc/broken › [build failed]: Build error\n    ./broken.go:4:6: unused declared and not used\n    ./broken.go:5:2: undefined: fmt',
+    );
     expect(text).toContain('- example.com/calc › TestAdd: calc_test.go:10: add(1, 1) = 2, want 3\n-');
   });
 
   it('shows at most `max` failures and says how many more there are', () => {
-    const cases = Array.from({ length: 60 }, (_, i) => `<testcase name="t${i}"><failure message="no ${i}"/></testcase>`).join('');
+    const cases = Array.from(
+      { length: 60 },
+      (_, i) => `<testcase name="t${i}"><failure message="no ${i}"/></testcase>`,
+    ).join('');
 
     const text = summariseFailures(parseJUnitXml(`<testsuite>${cases}</testsuite>`), 3);
 
@@ -377,7 +430,9 @@ describe('summariseFailures', () => {
     const none: TestReport = { tests: 3, failures: 0, errors: 0, skipped: 0, failed: [], omitted: 0, cases: [] };
 
     expect(summariseFailures(none)).toBe('No failing tests.');
-    expect(summariseFailures(parseJUnitXml(''))).toMatch(/^No failing tests found in the test report\. \(The test report could not be read completely: no <testsuites>/);
+    expect(summariseFailures(parseJUnitXml(''))).toMatch(
+      /^No failing tests found in the test report\. \(The test report could not be read completely: no <testsuites>/,
+    );
   });
 });
 
@@ -436,14 +491,21 @@ Snapshots:   0 total
 Time:        0.355 s
 Ran all test suites.`;
 
-  it('reads jest\'s ● blocks (not the console block), each message up to its code frame', () => {
+  it("reads jest's ● blocks (not the console block), each message up to its code frame", () => {
     expect(failuresFromOutput(jestOutput)).toEqual([
-      { name: 'Calculator › adds numbers', message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2' },
+      {
+        name: 'Calculator › adds numbers',
+        message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2',
+      },
       {
         name: 'Calculator › division › throws on zero',
-        message: 'expect(received).toThrow(expected)\n\nExpected substring: "division by zero"\n\nReceived function did not throw',
+        message:
+          'expect(received).toThrow(expected)\n\nExpected substring: "division by zero"\n\nReceived function did not throw',
       },
-      { name: './broken.test.js › Test suite failed to run', message: "Cannot find module './missing' from 'broken.test.js'" },
+      {
+        name: './broken.test.js › Test suite failed to run',
+        message: "Cannot find module './missing' from 'broken.test.js'",
+      },
     ]);
   });
 
@@ -456,7 +518,7 @@ Ran all test suites.`;
     expect(found).toEqual([{ name: 'Calculator › adds numbers', message: 'Expected: 3' }]);
   });
 
-  it('reads pytest\'s short test summary: FAILED and ERROR lines, with or without a message', () => {
+  it("reads pytest's short test summary: FAILED and ERROR lines, with or without a message", () => {
     const output = `tests/test_user_login.py:17: AssertionError
 ------------------------------ Captured log call -------------------------------
 ERROR    app.auth:auth.py:10 login failed for alice
@@ -468,14 +530,17 @@ ERROR tests/test_broken.py - SyntaxError: invalid syntax
 ========================= 3 failed, 1 passed, 1 error in 0.52s =========================`;
 
     expect(failuresFromOutput(output)).toEqual([
-      { name: 'tests/test_user_login.py::test_login_with_valid_credentials', message: 'AssertionError: expected True but got False' },
+      {
+        name: 'tests/test_user_login.py::test_login_with_valid_credentials',
+        message: 'AssertionError: expected True but got False',
+      },
       { name: 'tests/test_user_login.py::TestSession::test_expiry[utc offset]', message: 'assert 3600 == 7200' },
       { name: 'tests/test_user_login.py::test_compare', message: '' },
       { name: 'tests/test_broken.py', message: 'SyntaxError: invalid syntax' },
     ]);
   });
 
-  it('reads go test\'s --- FAIL lines with the log lines under them, subtests included', () => {
+  it("reads go test's --- FAIL lines with the log lines under them, subtests included", () => {
     const output = `--- FAIL: TestAdd (0.00s)
     calc_test.go:10: add(1, 1) = 2, want 3
 --- FAIL: TestTable (0.00s)
@@ -489,7 +554,10 @@ FAIL`;
     expect(failuresFromOutput(output)).toEqual([
       { name: 'TestAdd', message: 'calc_test.go:10: add(1, 1) = 2, want 3' },
       { name: 'TestTable', message: '' },
-      { name: 'TestTable/negative', message: 'calc_test.go:25: add(-1, -1) = 0, want -2\ncalc_test.go:26: second line' },
+      {
+        name: 'TestTable/negative',
+        message: 'calc_test.go:25: add(-1, -1) = 0, want -2\ncalc_test.go:26: second line',
+      },
     ]);
   });
 
@@ -511,7 +579,7 @@ FAIL	example.com/calc	1.204s`;
     ]);
   });
 
-  it('reads a go package that does not build, with the compiler\'s lines', () => {
+  it("reads a go package that does not build, with the compiler's lines", () => {
     const output = `# example.com/calc [example.com/calc.test]
 ./calc_test.go:12:9: undefined: Multiply
 ./calc_test.go:13:2: declared and not used: x
@@ -519,14 +587,21 @@ FAIL	example.com/calc [build failed]
 FAIL`;
 
     expect(failuresFromOutput(output)).toEqual([
-      { name: 'example.com/calc', message: './calc_test.go:12:9: undefined: Multiply\n./calc_test.go:13:2: declared and not used: x' },
+      {
+        name: 'example.com/calc',
+        message: './calc_test.go:12:9: undefined: Multiply\n./calc_test.go:13:2: declared and not used: x',
+      },
     ]);
   });
 
   it('finds nothing in a passing run, and bounds what it returns', () => {
-    expect(failuresFromOutput('PASS ./calc.test.js\nTests: 3 passed, 3 total\nok  \texample.com/calc\t0.002s')).toEqual([]);
+    expect(failuresFromOutput('PASS ./calc.test.js\nTests: 3 passed, 3 total\nok  \texample.com/calc\t0.002s')).toEqual(
+      [],
+    );
 
-    const many = Array.from({ length: 80 }, (_, i) => `FAILED tests/test_x.py::test_${i} - ${'x'.repeat(3_000)}`).join('\n');
+    const many = Array.from({ length: 80 }, (_, i) => `FAILED tests/test_x.py::test_${i} - ${'x'.repeat(3_000)}`).join(
+      '\n',
+    );
     const found = failuresFromOutput(many);
     expect(found).toHaveLength(REPORT_LIMITS.failed);
     expect(found[0]?.message).toHaveLength(REPORT_LIMITS.message);

@@ -8,5 +8,26 @@ const { ClaudeAgent } = await import(pathToFileURL(entry).href);
 const fake = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-claude.mjs');
 const agent = new ClaudeAgent({ command: fake, permissionMode: 'acceptEdits', env: process.env });
 let shown = 0;
-const r = await agent.run({ prompt: 'bench', iteration: 1, issueIds: ['b-1'], cwd, promptFile: '', timeoutMs: 600_000, logFile, onLine: () => { shown++; } });
-console.log(JSON.stringify({ ok: r.ok, failure: r.failure, durationMs: r.durationMs, costUsd: r.costUsd, report: Boolean(r.report), shown, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+const r = await agent.run({
+  prompt: 'bench',
+  iteration: 1,
+  issueIds: ['b-1'],
+  cwd,
+  promptFile: '',
+  timeoutMs: 600_000,
+  logFile,
+  onLine: () => {
+    shown++;
+  },
+});
+console.log(
+  JSON.stringify({
+    ok: r.ok,
+    failure: r.failure,
+    durationMs: r.durationMs,
+    costUsd: r.costUsd,
+    report: Boolean(r.report),
+    shown,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  }),
+);

@@ -47,8 +47,14 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 export function writeIssues(dir) {
   mkdirSync(path.join(dir, '.beads'), { recursive: true });
   const issue = {
-    id: 'bench-1', title: 'An issue that never closes', description: 'The benchmark agent changes nothing.',
-    status: 'open', priority: 0, issue_type: 'task', created_at: '2026-11-01T09:00:00Z', updated_at: '2026-11-01T09:00:00Z',
+    id: 'bench-1',
+    title: 'An issue that never closes',
+    description: 'The benchmark agent changes nothing.',
+    status: 'open',
+    priority: 0,
+    issue_type: 'task',
+    created_at: '2026-11-01T09:00:00Z',
+    updated_at: '2026-11-01T09:00:00Z',
   };
   writeFileSync(path.join(dir, '.beads', 'issues.jsonl'), `${JSON.stringify(issue)}\n`);
   return '.beads/issues.jsonl';
@@ -57,14 +63,19 @@ export function writeIssues(dir) {
 /** The environment for the CLI: no system git config; outside git, git must not find a repository above `dir`. */
 export function cliEnv(dir, { git }) {
   const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
-  for (const k of Object.keys(env)) if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM', 'GIT_TERMINAL_PROMPT'].includes(k)) delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM', 'GIT_TERMINAL_PROMPT'].includes(k)) delete env[k];
   if (!git) env.GIT_CEILING_DIRECTORIES = path.dirname(dir);
   return env;
 }
 
 export function gitInit(dir) {
   const git = (...args) => {
-    const r = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: dir, encoding: 'utf8', env: cliEnv(dir, { git: true }) });
+    const r = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: cliEnv(dir, { git: true }),
+    });
     if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr || r.error}`);
     return r.stdout.trim();
   };
@@ -76,7 +87,10 @@ export function gitInit(dir) {
 }
 
 export function isGitWorkTree(dir, env) {
-  return spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, encoding: 'utf8' }).stdout?.trim() === 'true';
+  return (
+    spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, encoding: 'utf8' }).stdout?.trim() ===
+    'true'
+  );
 }
 
 /**
@@ -97,16 +111,28 @@ export function snapshotCli() {
   };
   if (copy()) return { cli: path.join(dir, 'index.js'), origin: 'dist/cli/index.js (copied)' };
   console.error('dist/cli/index.js is missing: bundling src/cli.ts with ncc into a temporary directory …');
-  const r = spawnSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', 'src/cli.ts', '-o', dir, '--target', 'es2022', '-q'], { cwd: repoRoot, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('bundling src/cli.ts failed; run `node scripts/bundle.mjs` and look at its errors');
-  return { cli: path.join(dir, 'index.js'), origin: 'src/cli.ts bundled by the benchmark (dist/cli/index.js was missing)' };
+  const r = spawnSync(
+    process.execPath,
+    ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', 'src/cli.ts', '-o', dir, '--target', 'es2022', '-q'],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
+  if (r.status !== 0)
+    throw new Error('bundling src/cli.ts failed; run `node scripts/bundle.mjs` and look at its errors');
+  return {
+    cli: path.join(dir, 'index.js'),
+    origin: 'src/cli.ts bundled by the benchmark (dist/cli/index.js was missing)',
+  };
 }
 
 /** Node version, CPU, cores, memory, load, OS, and the commit of the code measured. */
 export function machine() {
   const cpus = os.cpus();
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).stdout?.trim() || 'unknown';
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src', 'scripts'], { cwd: repoRoot, encoding: 'utf8' }).stdout?.trim();
+  const head =
+    spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).stdout?.trim() || 'unknown';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src', 'scripts'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  }).stdout?.trim();
   const fs = spawnSync('df', ['-T', os.tmpdir()], { encoding: 'utf8' }).stdout?.trim().split('\n')[1]?.split(/\s+/)[1];
   return {
     node: process.version,

@@ -20,7 +20,12 @@ if (out) {
   ChildProcess.prototype.spawn = function probedSpawn(options) {
     // The agent is the child whose environment carries AGENT_LOOP_ITERATION (see src/agents/command.ts).
     const agent = (options.envPairs ?? []).some((kv) => kv.startsWith('AGENT_LOOP_ITERATION='));
-    const span = { kind: agent ? 'agent' : String(options.file), args: (options.args ?? []).slice(1, 3), start: performance.now(), end: null };
+    const span = {
+      kind: agent ? 'agent' : String(options.file),
+      args: (options.args ?? []).slice(1, 3),
+      start: performance.now(),
+      end: null,
+    };
     spans.push(span);
     this.once('close', () => {
       span.end = performance.now();
@@ -52,6 +57,9 @@ if (out) {
   setInterval(sample, 50).unref();
   process.on('exit', () => {
     sample();
-    writeFileSync(out, JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, memory, uptimeMs: performance.now(), spans }));
+    writeFileSync(
+      out,
+      JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, memory, uptimeMs: performance.now(), spans }),
+    );
   });
 }

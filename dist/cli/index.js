@@ -18369,210 +18369,345 @@ const config_text = () => preprocess(toUndefinedIfEmpty, schemas_string().trim()
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const OptionsSchema = object({
     config: schemas_string().min(1).optional().register(config_registry, {
-        flag: 'config', arg: 'FILE', commands: ALL, defaultText: '.agent-loop.yml if it exists',
-        help: 'YAML file of options (kebab-case keys, same names as the flags).', expected: 'a path to a YAML file',
+        flag: 'config',
+        arg: 'FILE',
+        commands: ALL,
+        defaultText: '.agent-loop.yml if it exists',
+        help: 'YAML file of options (kebab-case keys, same names as the flags).',
+        expected: 'a path to a YAML file',
     }),
     source: schemas_enum(['beads', 'github']).default('beads').register(config_registry, {
-        flag: 'source', arg: 'beads|github', commands: RUN,
+        flag: 'source',
+        arg: 'beads|github',
+        commands: RUN,
         help: 'Where issues come from: beads (the bd CLI when on PATH, else the JSONL file) or github (the action).',
         expected: 'one of beads, github',
     }),
     issuesFile: schemas_string().min(1).default('.beads/issues.jsonl').register(config_registry, {
-        flag: 'issues-file', arg: 'PATH', commands: RUN,
-        help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.', expected: 'a path',
+        flag: 'issues-file',
+        arg: 'PATH',
+        commands: RUN,
+        help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.',
+        expected: 'a path',
     }),
     agent: schemas_enum(['claude', 'codex', 'command']).default('claude').register(config_registry, {
-        flag: 'agent', arg: 'claude|codex|command', commands: RUN,
+        flag: 'agent',
+        arg: 'claude|codex|command',
+        commands: RUN,
         help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command).',
         expected: 'one of claude, codex, command',
     }),
     agentCommand: config_text().register(config_registry, {
-        flag: 'agent-command', arg: 'CMD', commands: RUN,
+        flag: 'agent-command',
+        arg: 'CMD',
+        commands: RUN,
         help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
         expected: 'a non-empty shell command',
     }),
     agentModel: config_text().register(config_registry, {
-        flag: 'agent-model', arg: 'MODEL', commands: RUN, defaultText: "the agent's own default",
-        help: 'Model for the claude or codex agent (--model).', expected: 'a model name',
+        flag: 'agent-model',
+        arg: 'MODEL',
+        commands: RUN,
+        defaultText: "the agent's own default",
+        help: 'Model for the claude or codex agent (--model).',
+        expected: 'a model name',
     }),
     agentMaxTurns: config_int(1, 10_000).optional().register(config_registry, {
-        flag: 'agent-max-turns', arg: 'N', commands: RUN, defaultText: "the agent's own limit",
+        flag: 'agent-max-turns',
+        arg: 'N',
+        commands: RUN,
+        defaultText: "the agent's own limit",
         help: 'Turns one Claude Code invocation may take (--max-turns); reaching it is a max_turns failure.',
         expected: 'a whole number from 1 to 10000',
     }),
-    agentPermissionMode: schemas_enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan']).default('acceptEdits').register(config_registry, {
-        flag: 'agent-permission-mode', arg: 'MODE', commands: RUN,
+    agentPermissionMode: schemas_enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan'])
+        .default('acceptEdits')
+        .register(config_registry, {
+        flag: 'agent-permission-mode',
+        arg: 'MODE',
+        commands: RUN,
         help: "Claude Code's --permission-mode. bypassPermissions is refused by Claude Code when run as root.",
         expected: 'one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan',
     }),
     agentAllowedTools: config_text().register(config_registry, {
-        flag: 'agent-allowed-tools', arg: 'TOOLS', commands: RUN, defaultText: "the agent's own",
+        flag: 'agent-allowed-tools',
+        arg: 'TOOLS',
+        commands: RUN,
+        defaultText: "the agent's own",
         help: 'Tools Claude Code may use without asking, as its --allowedTools takes them: "Bash Edit Write Read".',
         expected: 'a list of tool names',
     }),
-    agentSandbox: schemas_enum(['read-only', 'workspace-write', 'danger-full-access']).default('workspace-write').register(config_registry, {
-        flag: 'agent-sandbox', arg: 'MODE', commands: RUN,
-        help: "Codex's --sandbox for the commands it runs.", expected: 'one of read-only, workspace-write, danger-full-access',
+    agentSandbox: schemas_enum(['read-only', 'workspace-write', 'danger-full-access'])
+        .default('workspace-write')
+        .register(config_registry, {
+        flag: 'agent-sandbox',
+        arg: 'MODE',
+        commands: RUN,
+        help: "Codex's --sandbox for the commands it runs.",
+        expected: 'one of read-only, workspace-write, danger-full-access',
     }),
     agentArgs: config_text().register(config_registry, {
-        flag: 'agent-args', arg: 'ARGS', commands: RUN, defaultText: 'none',
+        flag: 'agent-args',
+        arg: 'ARGS',
+        commands: RUN,
+        defaultText: 'none',
         help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
         expected: 'arguments with balanced quotes',
     }),
     agentGithubToken: flagSwitch().register(config_registry, {
-        flag: 'agent-github-token', commands: RUN,
+        flag: 'agent-github-token',
+        commands: RUN,
         help: "Let the agent's environment keep GITHUB_TOKEN and GH_TOKEN (off: the agent never holds the workflow's token; the runner's ACTIONS_* tokens, file-command paths, inputs and the webhook it never holds at all).",
         expected: 'true or false',
     }),
     agentSession: schemas_enum(['fresh', 'continue']).default('fresh').register(config_registry, {
-        flag: 'agent-session', arg: 'fresh|continue', commands: RUN,
+        flag: 'agent-session',
+        arg: 'fresh|continue',
+        commands: RUN,
         help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
         expected: 'one of fresh, continue',
     }),
     maxCostUsd: positive(1_000_000).optional().register(config_registry, {
-        flag: 'max-cost-usd', arg: 'USD', commands: RUN, defaultText: 'no cap',
-        help: 'Halt (haltReason budget) before an iteration would start with the run\'s spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.',
+        flag: 'max-cost-usd',
+        arg: 'USD',
+        commands: RUN,
+        defaultText: 'no cap',
+        help: "Halt (haltReason budget) before an iteration would start with the run's spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.",
         expected: 'a number of dollars > 0, at most 1000000',
     }),
     testCommand: config_text().register(config_registry, {
-        flag: 'test-command', arg: 'CMD', commands: RUN, defaultText: 'auto: npm test, pytest, go test ./..., cargo test or make test',
-        help: 'The test suite: run once on each cycle\'s starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue\'s tests must pass). Detected from package.json\'s test script, pytest\'s configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.',
+        flag: 'test-command',
+        arg: 'CMD',
+        commands: RUN,
+        defaultText: 'auto: npm test, pytest, go test ./..., cargo test or make test',
+        help: "The test suite: run once on each cycle's starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue's tests must pass). Detected from package.json's test script, pytest's configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.",
         expected: 'a non-empty shell command',
     }),
     batch: flagSwitch().register(config_registry, {
-        flag: 'batch', commands: RUN,
-        help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.', expected: 'true or false',
+        flag: 'batch',
+        commands: RUN,
+        help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
+        expected: 'true or false',
     }),
     onSuccess: schemas_enum(['merge', 'branch']).default('merge').register(config_registry, {
-        flag: 'on-success', arg: 'merge|branch', commands: RUN,
+        flag: 'on-success',
+        arg: 'merge|branch',
+        commands: RUN,
         help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch.",
         expected: 'one of merge, branch',
     }),
     plan: config_text().register(config_registry, {
-        flag: 'plan', arg: 'FILE', commands: RUN, defaultText: 'none',
-        help: 'A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue\'s.', expected: 'a path to a readable file',
+        flag: 'plan',
+        arg: 'FILE',
+        commands: RUN,
+        defaultText: 'none',
+        help: "A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue's.",
+        expected: 'a path to a readable file',
     }),
     goal: config_text().register(config_registry, {
-        flag: 'goal', arg: 'TEXT', commands: PLAN, defaultText: 'none (or --goal-file)',
-        help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.', expected: 'a non-empty text',
+        flag: 'goal',
+        arg: 'TEXT',
+        commands: PLAN,
+        defaultText: 'none (or --goal-file)',
+        help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.',
+        expected: 'a non-empty text',
     }),
     goalFile: config_text().register(config_registry, {
-        flag: 'goal-file', arg: 'FILE', commands: PLAN, defaultText: 'none',
-        help: 'The goal, read from a file (instead of --goal).', expected: 'a path to a readable file',
+        flag: 'goal-file',
+        arg: 'FILE',
+        commands: PLAN,
+        defaultText: 'none',
+        help: 'The goal, read from a file (instead of --goal).',
+        expected: 'a path to a readable file',
     }),
     planPrompts: config_text().register(config_registry, {
-        flag: 'plan-prompts', arg: 'DIR', commands: PLAN, defaultText: 'built in',
+        flag: 'plan-prompts',
+        arg: 'DIR',
+        commands: PLAN,
+        defaultText: 'built in',
         help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
         expected: 'a path to a directory',
     }),
     workflow: schemas_enum(['implement', 'tdd', 'pipeline']).default('implement').register(config_registry, {
-        flag: 'workflow', arg: 'implement|tdd|pipeline', commands: RUN,
-        help: 'implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue\'s checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.',
+        flag: 'workflow',
+        arg: 'implement|tdd|pipeline',
+        commands: RUN,
+        help: "implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.",
         expected: 'one of implement, tdd, pipeline',
     }),
     junitFile: config_text().register(config_registry, {
-        flag: 'junit-file', arg: 'PATH', commands: RUN, defaultText: 'none',
-        help: 'A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test\'s outcome and message (the baseline, every verdict, TDD\'s phases); without it the runner\'s output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.',
+        flag: 'junit-file',
+        arg: 'PATH',
+        commands: RUN,
+        defaultText: 'none',
+        help: "A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test's outcome and message (the baseline, every verdict, TDD's phases); without it the runner's output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.",
         expected: 'a path relative to the repository',
     }),
     tddPrompts: config_text().register(config_registry, {
-        flag: 'tdd-prompts', arg: 'DIR', commands: RUN, defaultText: 'built in',
+        flag: 'tdd-prompts',
+        arg: 'DIR',
+        commands: RUN,
+        defaultText: 'built in',
         help: 'With --workflow tdd: a directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}).',
         expected: 'a path to a directory',
     }),
     maxIterations: config_int(1).default(100).register(config_registry, {
-        flag: 'max-iterations', arg: 'N', commands: RUN,
+        flag: 'max-iterations',
+        arg: 'N',
+        commands: RUN,
         help: 'Agent invocations allowed in the whole run, counted across slices; then the run halts.',
         expected: 'a whole number from 1 to 1000000',
     }),
     sliceIterations: config_int(1).optional().register(config_registry, {
-        flag: 'slice-iterations', arg: 'N', commands: RUN, defaultText: 'unbounded',
+        flag: 'slice-iterations',
+        arg: 'N',
+        commands: RUN,
+        defaultText: 'unbounded',
         help: 'End this invocation after N iterations with status continuing (exit 0); the next run resumes.',
         expected: 'a whole number from 1 to 1000000',
     }),
     sliceMinutes: positive(10_080).optional().register(config_registry, {
-        flag: 'slice-minutes', arg: 'M', commands: RUN, defaultText: 'unbounded',
+        flag: 'slice-minutes',
+        arg: 'M',
+        commands: RUN,
+        defaultText: 'unbounded',
         help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
         expected: 'a number of minutes > 0, at most 10080 (a week)',
     }),
     iterationDelay: nonNegative(3600).default(10).register(config_registry, {
-        flag: 'iteration-delay', arg: 'SECONDS', commands: RUN,
-        help: 'Pause after each agent invocation before the completion check.', expected: 'a number of seconds from 0 to 3600',
+        flag: 'iteration-delay',
+        arg: 'SECONDS',
+        commands: RUN,
+        help: 'Pause after each agent invocation before the completion check.',
+        expected: 'a number of seconds from 0 to 3600',
     }),
     agentTimeoutMinutes: positive(1440).default(30).register(config_registry, {
-        flag: 'agent-timeout-minutes', arg: 'M', commands: RUN,
+        flag: 'agent-timeout-minutes',
+        arg: 'M',
+        commands: RUN,
         help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
         expected: 'a number of minutes > 0, at most 1440 (a day)',
     }),
     maxRetriesPerStep: config_int(0, 100).default(3).register(config_registry, {
-        flag: 'max-retries-per-step', arg: 'N', commands: RUN,
-        help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.', expected: 'a whole number from 0 to 100',
+        flag: 'max-retries-per-step',
+        arg: 'N',
+        commands: RUN,
+        help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
+        expected: 'a whole number from 0 to 100',
     }),
     maxConsecutiveEscalations: config_int(1, 100).default(2).register(config_registry, {
-        flag: 'max-consecutive-escalations', arg: 'N', commands: RUN,
+        flag: 'max-consecutive-escalations',
+        arg: 'N',
+        commands: RUN,
         help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
         expected: 'a whole number from 1 to 100',
     }),
     stateDir: schemas_string().trim().min(1).optional().register(config_registry, {
-        flag: 'state-dir', arg: 'DIR', commands: ALL, defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
-        help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.', expected: 'a path',
+        flag: 'state-dir',
+        arg: 'DIR',
+        commands: ALL,
+        defaultText: '<git dir>/agent-loop in a git repository ($RUNNER_TEMP/agent-loop in the action), else .agent-loop',
+        help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.',
+        expected: 'a path',
     }),
     resume: schemas_string().regex(UUID_V4).optional().register(config_registry, {
-        flag: 'resume', arg: 'ID', commands: RUN, defaultText: 'the newest resumable checkpoint',
-        help: 'Resume this checkpoint instead of the newest one.', expected: 'a checkpoint id (UUID v4, see agent-loop status)',
+        flag: 'resume',
+        arg: 'ID',
+        commands: RUN,
+        defaultText: 'the newest resumable checkpoint',
+        help: 'Resume this checkpoint instead of the newest one.',
+        expected: 'a checkpoint id (UUID v4, see agent-loop status)',
     }),
     fresh: flagSwitch().register(config_registry, {
-        flag: 'fresh', commands: RUN, help: 'Ignore existing checkpoints and start a new run.', expected: 'true or false',
+        flag: 'fresh',
+        commands: RUN,
+        help: 'Ignore existing checkpoints and start a new run.',
+        expected: 'true or false',
     }),
     strict: flagSwitch().register(config_registry, {
-        flag: 'strict', commands: RUN,
+        flag: 'strict',
+        commands: RUN,
         help: "Halt when the agent's report contradicts itself, instead of overriding it and continuing.",
         expected: 'true or false',
     }),
     discordWebhook: preprocess(toUndefinedIfEmpty, url({ protocol: /^https?$/ }).optional()).register(config_registry, {
-        flag: 'discord-webhook', arg: 'URL', commands: RUN, secret: true, defaultText: 'none',
-        help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).', expected: 'an http(s) URL',
+        flag: 'discord-webhook',
+        arg: 'URL',
+        commands: RUN,
+        secret: true,
+        defaultText: 'none',
+        help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).',
+        expected: 'an http(s) URL',
     }),
     secretEnv: config_text().register(config_registry, {
-        flag: 'secret-env', arg: 'NAMES', commands: RUN, defaultText: 'none',
+        flag: 'secret-env',
+        arg: 'NAMES',
+        commands: RUN,
+        defaultText: 'none',
         help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
         expected: 'environment variable names, comma-separated',
     }),
     githubToken: config_text().register(config_registry, {
-        flag: 'github-token', arg: 'TOKEN', commands: ACTION, secret: true, defaultText: '${{ github.token }}',
+        flag: 'github-token',
+        arg: 'TOKEN',
+        commands: ACTION,
+        secret: true,
+        defaultText: '${{ github.token }}',
         help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
         expected: 'a GitHub token',
     }),
     label: schemas_string().trim().min(1).default('agent-loop').register(config_registry, {
-        flag: 'label', arg: 'LABEL', commands: ACTION,
-        help: 'Only open issues carrying this label are worked on.', expected: 'a label name',
+        flag: 'label',
+        arg: 'LABEL',
+        commands: ACTION,
+        help: 'Only open issues carrying this label are worked on.',
+        expected: 'a label name',
     }),
     allowedAuthors: schemas_string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(config_registry, {
-        flag: 'allowed-authors', arg: 'ASSOCIATIONS', commands: ACTION,
-        help: "Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.",
+        flag: 'allowed-authors',
+        arg: 'ASSOCIATIONS',
+        commands: ACTION,
+        help: 'Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.',
         expected: 'comma-separated author associations, e.g. OWNER,MEMBER,COLLABORATOR',
     }),
     installAgent: flagSwitch().register(config_registry, {
-        flag: 'install-agent', commands: ACTION,
-        help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.', expected: 'true or false',
+        flag: 'install-agent',
+        commands: ACTION,
+        help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.',
+        expected: 'true or false',
     }),
     draftPr: flagSwitch().register(config_registry, {
-        flag: 'draft-pr', commands: ACTION,
-        help: 'Open the pull request of a finished issue as a draft.', expected: 'true or false',
+        flag: 'draft-pr',
+        commands: ACTION,
+        help: 'Open the pull request of a finished issue as a draft.',
+        expected: 'true or false',
     }),
     json: flagSwitch().register(config_registry, {
-        flag: 'json', commands: ALL,
-        help: 'stdout becomes NDJSON events; the last line is the result.', expected: 'true or false',
+        flag: 'json',
+        commands: ALL,
+        help: 'stdout becomes NDJSON events; the last line is the result.',
+        expected: 'true or false',
     }),
-    olderThan: nonNegative(36_500).optional().register(config_registry, {
-        flag: 'older-than', arg: 'DAYS', commands: ['cleanup'],
-        help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).', expected: 'a number of days from 0 to 36500',
+    olderThan: nonNegative(36_500)
+        .optional()
+        .register(config_registry, {
+        flag: 'older-than',
+        arg: 'DAYS',
+        commands: ['cleanup'],
+        help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).',
+        expected: 'a number of days from 0 to 36500',
     }),
     all: flagSwitch().register(config_registry, {
-        flag: 'all', commands: ['cleanup'], help: 'Delete every checkpoint, the resumable one included.', expected: 'true or false',
+        flag: 'all',
+        commands: ['cleanup'],
+        help: 'Delete every checkpoint, the resumable one included.',
+        expected: 'true or false',
     }),
     dryRun: flagSwitch().register(config_registry, {
-        flag: 'dry-run', commands: ['cleanup'], help: 'Print what would be deleted and delete nothing.', expected: 'true or false',
+        flag: 'dry-run',
+        commands: ['cleanup'],
+        help: 'Print what would be deleted and delete nothing.',
+        expected: 'true or false',
     }),
 });
 const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
@@ -18581,7 +18716,12 @@ const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
         throw new Error(`option ${key} has no metadata`);
     const parsed = schema.safeParse(undefined);
     const dflt = parsed.success && parsed.data !== undefined ? String(parsed.data) : meta.defaultText;
-    return { ...meta, key: key, defaultValue: dflt, env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}` };
+    return {
+        ...meta,
+        key: key,
+        defaultValue: dflt,
+        env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}`,
+    };
 });
 const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
 const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(command));
@@ -18604,7 +18744,10 @@ function parseArgs(argv) {
         else if (first === 'help')
             out.help = true;
         else
-            out.problems.push({ option: first, message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.` });
+            out.problems.push({
+                option: first,
+                message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.`,
+            });
         i = 1;
     }
     // The switch just read (--batch): a stray word after it was most likely meant as its value.
@@ -18623,7 +18766,10 @@ function parseArgs(argv) {
         }
         if (!arg.startsWith('--')) {
             out.problems.push(afterSwitch
-                ? { option: `--${afterSwitch}`, message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).` }
+                ? {
+                    option: `--${afterSwitch}`,
+                    message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).`,
+                }
                 : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
             continue;
         }
@@ -18631,7 +18777,10 @@ function parseArgs(argv) {
         const name = arg.slice(2, eq === -1 ? undefined : eq);
         const info = byFlag.get(name);
         if (!info) {
-            out.problems.push({ option: `--${name}`, message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' ') });
+            out.problems.push({
+                option: `--${name}`,
+                message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
+            });
             continue;
         }
         if (eq !== -1) {
@@ -18670,7 +18819,10 @@ function loadConfig(sources) {
     for (const [flag] of flags) {
         const info = byFlag.get(flag);
         if (info && !allowed.has(info.key)) {
-            problems.push({ option: `--${flag}`, message: `--${flag} is not an option of '${command}'. See agent-loop ${command} --help.` });
+            problems.push({
+                option: `--${flag}`,
+                message: `--${flag} is not an option of '${command}'. See agent-loop ${command} --help.`,
+            });
         }
     }
     // Layer 2: the config file.
@@ -18683,7 +18835,12 @@ function loadConfig(sources) {
     catch (error) {
         const code = error.code;
         if (explicitConfig !== undefined || code !== 'ENOENT') {
-            problems.push({ option: '--config', message: code === 'ENOTREG' || code === 'EFBIG' ? `--config: ${error.message}; expected a readable YAML file.` : `--config: cannot read '${configPath}' (${code ?? error.message}); expected a readable YAML file.` });
+            problems.push({
+                option: '--config',
+                message: code === 'ENOTREG' || code === 'EFBIG'
+                    ? `--config: ${error.message}; expected a readable YAML file.`
+                    : `--config: cannot read '${configPath}' (${code ?? error.message}); expected a readable YAML file.`,
+            });
         }
     }
     if (fileText !== undefined) {
@@ -18692,10 +18849,16 @@ function loadConfig(sources) {
             doc = dist.parse(fileText);
         }
         catch (error) {
-            problems.push({ option: '--config', message: `--config: '${configPath}' is not valid YAML (${error.message.split('\n')[0]}).` });
+            problems.push({
+                option: '--config',
+                message: `--config: '${configPath}' is not valid YAML (${error.message.split('\n')[0]}).`,
+            });
         }
         if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
-            problems.push({ option: '--config', message: `--config: '${configPath}' must be a mapping of option names to values.` });
+            problems.push({
+                option: '--config',
+                message: `--config: '${configPath}' must be a mapping of option names to values.`,
+            });
         }
         else if (doc) {
             // A file that is no configuration at all (--config pointed at the wrong file) must not be
@@ -18712,10 +18875,16 @@ function loadConfig(sources) {
             }
             const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
             for (const name of shown)
-                problems.push({ option: name, message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.` });
+                problems.push({
+                    option: name,
+                    message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.`,
+                });
             const hidden = unknown.length - shown.length;
             if (hidden > 0) {
-                problems.push({ option: '--config', message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.` });
+                problems.push({
+                    option: '--config',
+                    message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.`,
+                });
             }
         }
     }
@@ -18743,7 +18912,10 @@ function loadConfig(sources) {
             const origin = merged.get(info.key);
             const shown = info.secret ? '***' : JSON.stringify(origin?.value);
             const where = origin && origin.from !== `--${info.flag}` ? ` (from ${origin.from})` : '';
-            problems.push({ option: `--${info.flag}`, message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.` });
+            problems.push({
+                option: `--${info.flag}`,
+                message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.`,
+            });
         }
     }
     const options = result.success ? result.data : undefined;
@@ -18752,11 +18924,17 @@ function loadConfig(sources) {
             splitArgs(options.agentArgs);
         }
         catch (error) {
-            problems.push({ option: '--agent-args', message: `--agent-args: ${error.message}; expected arguments with balanced quotes.` });
+            problems.push({
+                option: '--agent-args',
+                message: `--agent-args: ${error.message}; expected arguments with balanced quotes.`,
+            });
         }
     }
     if (options && command === 'run' && options.workflow === 'pipeline') {
-        problems.push({ option: '--workflow', message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.' });
+        problems.push({
+            option: '--workflow',
+            message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.',
+        });
     }
     if (options && (command === 'plan' || command === 'action') && options.goal && options.goalFile) {
         problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
@@ -18765,7 +18943,10 @@ function loadConfig(sources) {
         if (options.resume && options.fresh)
             problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
         if (options.agent === 'command' && !options.agentCommand) {
-            problems.push({ option: '--agent-command', message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".' });
+            problems.push({
+                option: '--agent-command',
+                message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".',
+            });
         }
     }
     if (options && command === 'cleanup') {
@@ -19053,12 +19234,10 @@ function schema_isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 const checkpointFileSchema = object({
-    id: schemas_string({ error: (iss) => `id must be a string (a UUID v4), got ${schema_describe(iss.input)}` })
-        .refine(isUuidV4, {
+    id: schemas_string({ error: (iss) => `id must be a string (a UUID v4), got ${schema_describe(iss.input)}` }).refine(isUuidV4, {
         error: (iss) => `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
     }),
-    phase: schemas_string({ error: (iss) => `phase must be a string, got ${schema_describe(iss.input)}` })
-        .refine(isCheckpointPhase, {
+    phase: schemas_string({ error: (iss) => `phase must be a string, got ${schema_describe(iss.input)}` }).refine(isCheckpointPhase, {
         error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed; valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
     }),
     timestamp: schemas_string({ error: (iss) => `timestamp must be a string, got ${schema_describe(iss.input)}` })
@@ -19148,7 +19327,9 @@ function serializeCheckpoint(checkpoint) {
  */
 function checkpointWarnings(checkpoint) {
     return Object.keys(checkpoint.state).length === 0
-        ? [`checkpoint ${checkpoint.id} has an empty state: nothing but its phase was saved, so resuming from it keeps no progress`]
+        ? [
+            `checkpoint ${checkpoint.id} has an empty state: nothing but its phase was saved, so resuming from it keeps no progress`,
+        ]
         : [];
 }
 // --- where JSON.parse failed --------------------------------------------------------------------
@@ -19450,7 +19631,10 @@ class FileCheckpointStore {
             const file = external_node_path_default().join(this.dir, entry.name);
             const id = entry.name.slice(0, -'.json'.length);
             if (!isUuidV4(id)) {
-                invalid.push({ path: file, reason: `the file name is not <uuid-v4>.json, so it is not a checkpoint this tool wrote; move it out of ${this.dir}` });
+                invalid.push({
+                    path: file,
+                    reason: `the file name is not <uuid-v4>.json, so it is not a checkpoint this tool wrote; move it out of ${this.dir}`,
+                });
                 continue;
             }
             if (entry.isDirectory()) {
@@ -19580,7 +19764,9 @@ class FileCheckpointStore {
     }
 }
 function errorCode(error) {
-    return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+    return typeof error === 'object' && error !== null && 'code' in error
+        ? String(error.code)
+        : undefined;
 }
 function errorMessage(error) {
     return error instanceof Error ? error.message : String(error);
@@ -19654,7 +19840,12 @@ async function cleanupCommand(opts, deps) {
     const exitCode = failed.length > 0 ? 1 : 0;
     const tempFiles = await store.removeStaleTempFiles(opts.dryRun);
     if (opts.json) {
-        const summary = (cp) => ({ id: cp.id, phase: cp.phase, timestamp: cp.timestamp, ageDays: ageInDays(cp, now) });
+        const summary = (cp) => ({
+            id: cp.id,
+            phase: cp.phase,
+            timestamp: cp.timestamp,
+            ageDays: ageInDays(cp, now),
+        });
         out(JSON.stringify({
             stateDir: opts.stateDir,
             dryRun: opts.dryRun,
@@ -19768,7 +19959,10 @@ async function acquireOne(file, me, deps) {
             continue; // someone else moved it first
         }
         const moved = readHolder(aside);
-        const same = moved !== 'gone' && (moved === undefined ? holder === undefined : holder !== undefined && moved.pid === holder.pid && moved.startedAt === holder.startedAt);
+        const same = moved !== 'gone' &&
+            (moved === undefined
+                ? holder === undefined
+                : holder !== undefined && moved.pid === holder.pid && moved.startedAt === holder.startedAt);
         if (!same) {
             // A fresh lock taken in between: put it back (link fails if yet another exists) and report it.
             try {
@@ -19781,7 +19975,13 @@ async function acquireOne(file, me, deps) {
             return { ok: false, holder: moved === 'gone' ? undefined : moved };
         }
         await external_node_fs_namespaceObject.promises.rm(aside, { force: true });
-        tookOver = holder ?? { pid: 0, host: me.host, startedAt: 'unknown', command: 'unknown (unreadable lock file)', cwd: '' };
+        tookOver = holder ?? {
+            pid: 0,
+            host: me.host,
+            startedAt: 'unknown',
+            command: 'unknown (unreadable lock file)',
+            cwd: '',
+        };
     }
     return { ok: false, holder: undefined };
 }
@@ -19815,7 +20015,13 @@ function readHolder(file) {
     try {
         const h = JSON.parse(text);
         if (typeof h.pid === 'number' && typeof h.host === 'string' && typeof h.startedAt === 'string') {
-            return { pid: h.pid, host: h.host, startedAt: h.startedAt, command: String(h.command ?? ''), cwd: String(h.cwd ?? '') };
+            return {
+                pid: h.pid,
+                host: h.host,
+                startedAt: h.startedAt,
+                command: String(h.command ?? ''),
+                cwd: String(h.cwd ?? ''),
+            };
         }
     }
     catch {
@@ -19874,7 +20080,9 @@ const SHOWN = 10;
 /** Every reason the run must not start, each naming what is wrong and the command that fixes it. Pure. */
 function preconditionProblems(f) {
     if (f.gitMissing) {
-        return [`git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`];
+        return [
+            `git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`,
+        ];
     }
     if (f.notARepository)
         return [];
@@ -19903,8 +20111,16 @@ function preconditionProblems(f) {
 function execGit(cwd, env) {
     return (args) => new Promise((resolve) => {
         (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-            const code = error ? (typeof error.code === 'number' ? Number(error.code) : -1) : 0;
-            resolve({ code, stdout: String(stdout), ...(error && code === -1 ? { error: error.code ?? error.message } : {}) });
+            const code = error
+                ? typeof error.code === 'number'
+                    ? Number(error.code)
+                    : -1
+                : 0;
+            resolve({
+                code,
+                stdout: String(stdout),
+                ...(error && code === -1 ? { error: error.code ?? error.message } : {}),
+            });
         });
     });
 }
@@ -19927,7 +20143,9 @@ async function gatherRepoFacts(cwd, env, ignore) {
     const top = await git(['rev-parse', '--show-toplevel']);
     if (top.code === -1) {
         const dotGit = findDotGit(cwd);
-        return dotGit ? { gitMissing: { dotGit, error: top.error ?? 'not found' }, dirty: [] } : { notARepository: true, dirty: [] };
+        return dotGit
+            ? { gitMissing: { dotGit, error: top.error ?? 'not found' }, dirty: [] }
+            : { notARepository: true, dirty: [] };
     }
     if (top.code !== 0)
         return { notARepository: true, dirty: [] };
@@ -19948,7 +20166,9 @@ async function gatherRepoFacts(cwd, env, ignore) {
         facts.detachedAt = head.stdout.trim();
     facts.operation = await operationInProgress(gitDir);
     const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']);
-    const ignored = ignore.paths.map((p) => external_node_path_default().relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
+    const ignored = ignore.paths
+        .map((p) => external_node_path_default().relative(topLevel, p))
+        .filter((rel) => rel !== '' && !rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
     const entries = status.stdout.split('\0').filter((e) => e.length > 3);
     for (let i = 0; i < entries.length; i++) {
         const entry = entries[i];
@@ -19967,7 +20187,7 @@ async function gatherRepoFacts(cwd, env, ignore) {
 }
 async function operationInProgress(gitDir) {
     const has = async (name) => external_node_fs_namespaceObject.promises.stat(external_node_path_default().join(gitDir, name)).then(() => true, () => false);
-    if (await has('rebase-merge') || await has('rebase-apply'))
+    if ((await has('rebase-merge')) || (await has('rebase-apply')))
         return 'rebase';
     if (await has('MERGE_HEAD'))
         return 'merge';
@@ -20035,7 +20255,12 @@ class ProcessRegistry {
     }
     /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
     spawned(pid, role) {
-        const record = { pid, startTime: readProcStat(pid)?.startTime ?? '', role, startedAt: this.now().toISOString() };
+        const record = {
+            pid,
+            startTime: readProcStat(pid)?.startTime ?? '',
+            role,
+            startedAt: this.now().toISOString(),
+        };
         try {
             (0,external_node_fs_namespaceObject.mkdirSync)(this.dir, { recursive: true });
             (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
@@ -20109,7 +20334,14 @@ function trackAgent(agent, registry) {
         async run(request) {
             const pids = [];
             try {
-                return await agent.run({ ...request, onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'agent'); request.onSpawn?.(pid); } });
+                return await agent.run({
+                    ...request,
+                    onSpawn: (pid) => {
+                        pids.push(pid);
+                        registry.spawned(pid, 'agent');
+                        request.onSpawn?.(pid);
+                    },
+                });
             }
             finally {
                 for (const pid of pids)
@@ -20175,7 +20407,9 @@ async function migrate(legacy, dir) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
         return [];
     if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return [`An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`];
+        return [
+            `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
+        ];
     }
     await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
     try {
@@ -20187,7 +20421,9 @@ async function migrate(legacy, dir) {
         await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
         await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
     }
-    return [`Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`];
+    return [
+        `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
+    ];
 }
 /**
  * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
@@ -20196,7 +20432,15 @@ async function migrate(legacy, dir) {
  * option, instead of failing later with a bare system error.
  */
 async function stateDirProblem(dir, opts) {
-    const what = (st) => st.isFIFO() ? 'a named pipe' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'a file';
+    const what = (st) => st.isFIFO()
+        ? 'a named pipe'
+        : st.isCharacterDevice()
+            ? 'a character device'
+            : st.isBlockDevice()
+                ? 'a block device'
+                : st.isSocket()
+                    ? 'a socket'
+                    : 'a file';
     const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
     const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
     for (let p = dir;; p = external_node_path_default().dirname(p)) {
@@ -20253,14 +20497,25 @@ function isAlive(pid) {
     return state !== 'Z' && state !== 'X';
 }
 async function openSession(req) {
-    const me = { pid: process.pid, host: external_node_os_default().hostname(), startedAt: req.now().toISOString(), command: `agent-loop ${req.command}`, cwd: req.cwd };
+    const me = {
+        pid: process.pid,
+        host: external_node_os_default().hostname(),
+        startedAt: req.now().toISOString(),
+        command: `agent-loop ${req.command}`,
+        cwd: req.cwd,
+    };
     const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
-    const files = [external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE), ...(commonDir ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : [])];
+    const files = [
+        external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
+        ...(commonDir ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : []),
+    ];
     const locked = await acquireLocks(files, me, { isAlive });
     if (!locked.ok) {
         return {
             ok: false,
-            problems: [`another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`],
+            problems: [
+                `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`,
+            ],
         };
     }
     const onExit = () => locked.release();
@@ -20276,7 +20531,10 @@ async function openSession(req) {
             notes.push(`Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`);
         }
         if (req.checkRepository) {
-            const facts = await gatherRepoFacts(req.cwd, req.env, { paths: [req.stateDir], isOwnFile: (name) => tempFileOwner(name) !== undefined });
+            const facts = await gatherRepoFacts(req.cwd, req.env, {
+                paths: [req.stateDir],
+                isOwnFile: (name) => tempFileOwner(name) !== undefined,
+            });
             const problems = preconditionProblems(facts);
             if (problems.length > 0) {
                 release();
@@ -20343,10 +20601,15 @@ async function isOnPath(cmd, envPath = process.env.PATH) {
     if (cmd === '')
         return false;
     const windows = process.platform === 'win32';
-    const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
+    const extensions = windows
+        ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
+        : [''];
     const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
         ? [cmd]
-        : (envPath ?? '').split((external_node_path_default()).delimiter).filter((dir) => dir !== '').map((dir) => external_node_path_default().join(dir, cmd));
+        : (envPath ?? '')
+            .split((external_node_path_default()).delimiter)
+            .filter((dir) => dir !== '')
+            .map((dir) => external_node_path_default().join(dir, cmd));
     for (const candidate of candidates) {
         for (const ext of extensions) {
             if (await isExecutableFile(candidate + ext, windows))
@@ -21238,13 +21501,15 @@ function runProcess(req) {
             stderr: (line, cutBefore, cutAfter) => deliver(line, 'stderr', cutBefore, cutAfter),
         };
         // Masked output: the tails are built from the masked lines, never from the raw bytes.
-        const masker = req.mask ? createOutputMasker(req.mask, (line, stream, cut) => {
-            const text = cut?.after ? line : `${line}\n`;
-            tail.push(text);
-            if (stream === 'stderr')
-                stderrTail.push(text);
-            forward(line, stream, cut?.before ?? false, cut?.after ?? false);
-        }) : undefined;
+        const masker = req.mask
+            ? createOutputMasker(req.mask, (line, stream, cut) => {
+                const text = cut?.after ? line : `${line}\n`;
+                tail.push(text);
+                if (stream === 'stderr')
+                    stderrTail.push(text);
+                forward(line, stream, cut?.before ?? false, cut?.after ?? false);
+            })
+            : undefined;
         function deliver(line, stream, cutBefore, cutAfter) {
             if (masker)
                 masker.push(line, stream, cutBefore || cutAfter ? { before: cutBefore, after: cutAfter } : undefined);
@@ -21464,8 +21729,17 @@ async function runStreamingCli(input) {
     };
     try {
         const process = await runProcess({
-            command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
-            timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES, onSpawn: request.onSpawn, mask: request.mask,
+            command: input.command,
+            args: input.args,
+            cwd: request.cwd,
+            env: input.env,
+            stdin: request.prompt,
+            timeoutMs: request.timeoutMs,
+            signal: request.signal,
+            killGraceMs: input.killGraceMs,
+            maxLineBytes: MAX_LINE_BYTES,
+            onSpawn: request.onSpawn,
+            mask: request.mask,
             onLine: (line, stream, cut) => {
                 if (stream === 'stderr')
                     return show(line, 'stderr', cut);
@@ -21498,7 +21772,9 @@ function parseEventLine(line, onIgnored) {
         onIgnored();
         return undefined;
     }
-    return typeof event === 'object' && event !== null && !Array.isArray(event) ? event : undefined;
+    return typeof event === 'object' && event !== null && !Array.isArray(event)
+        ? event
+        : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/agents/claudeStream.ts
@@ -21535,7 +21811,11 @@ class ClaudeStreamParser {
                 return this.assistant(event);
             case 'system':
                 if (event.subtype === 'api_retry') {
-                    this.state.lastRetry = { status: num(event.error_status), error: str(event.error), delayMs: num(event.retry_delay_ms) };
+                    this.state.lastRetry = {
+                        status: num(event.error_status),
+                        error: str(event.error),
+                        delayMs: num(event.retry_delay_ms),
+                    };
                 }
                 return [];
             case 'rate_limit_event': {
@@ -21580,7 +21860,8 @@ function readResult(event) {
         isError: event.is_error === true,
         apiErrorStatus: num(event.api_error_status) ?? null,
         // Errors (max turns, a session that cannot be resumed) come as an `errors` list without `result`.
-        text: str(event.result) ?? (Array.isArray(event.errors) ? event.errors.filter((e) => typeof e === 'string').join('; ') : ''),
+        text: str(event.result) ??
+            (Array.isArray(event.errors) ? event.errors.filter((e) => typeof e === 'string').join('; ') : ''),
         permissionDenials: Array.isArray(denials) ? denials.length : 0,
     };
     const cost = num(event.total_cost_usd);
@@ -21593,7 +21874,9 @@ function readResult(event) {
     if (session)
         result.sessionId = session;
     if (usage) {
-        const input = (num(usage.input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
+        const input = (num(usage.input_tokens) ?? 0) +
+            (num(usage.cache_creation_input_tokens) ?? 0) +
+            (num(usage.cache_read_input_tokens) ?? 0);
         result.usage = { input, output: num(usage.output_tokens) ?? 0 };
     }
     return result;
@@ -21678,7 +21961,11 @@ function lastLine(text) {
  */
 function classifyCommandOutcome(result, timeoutMs) {
     if (result.spawnError !== undefined) {
-        return { class: 'permanent', reason: 'spawn_failed', message: `could not start the agent command: ${result.spawnError}` };
+        return {
+            class: 'permanent',
+            reason: 'spawn_failed',
+            message: `could not start the agent command: ${result.spawnError}`,
+        };
     }
     if (result.timedOut) {
         return {
@@ -21722,33 +22009,59 @@ function classifyCommandOutcome(result, timeoutMs) {
 
 ;// CONCATENATED MODULE: ./src/agents/classifyClaude.ts
 
-function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'claude' }) {
+function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'claude', }) {
     // Our own limits first: a run we killed is a timeout whatever it printed.
     if (process.spawnError || process.timedOut || process.aborted)
         return classifyCommandOutcome(process, timeoutMs);
     const result = state.result;
     if (!result) {
         if (process.exitCode === 127) {
-            return { class: 'permanent', reason: 'not_found', message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH` };
+            return {
+                class: 'permanent',
+                reason: 'not_found',
+                message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH`,
+            };
         }
         const stderr = lastLines(process.stderrTail, 3);
-        const how = process.exitCode !== null ? `exited with code ${process.exitCode}` : `was killed by ${process.signal ?? 'a signal'}`;
-        return { class: 'transient', reason: 'crashed', message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}` };
+        const how = process.exitCode !== null
+            ? `exited with code ${process.exitCode}`
+            : `was killed by ${process.signal ?? 'a signal'}`;
+        return {
+            class: 'transient',
+            reason: 'crashed',
+            message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}`,
+        };
     }
     if (result.subtype === 'success' && !result.isError)
         return undefined;
     const text = classifyClaude_clip(result.text.replace(/\s+/g, ' ').trim(), 300);
     switch (result.subtype) {
         case 'error_max_turns':
-            return { class: 'permanent', reason: 'max_turns', message: `stopped at the maximum number of turns (${result.numTurns ?? '?'} turns)` };
+            return {
+                class: 'permanent',
+                reason: 'max_turns',
+                message: `stopped at the maximum number of turns (${result.numTurns ?? '?'} turns)`,
+            };
         case 'error_max_budget_usd':
-            return { class: 'permanent', reason: 'budget', message: `stopped at its budget (${result.costUsd ?? '?'} USD spent)` };
+            return {
+                class: 'permanent',
+                reason: 'budget',
+                message: `stopped at its budget (${result.costUsd ?? '?'} USD spent)`,
+            };
         case 'error_during_execution':
-            return { class: 'transient', reason: 'execution_error', message: `error during execution${text ? `: ${text}` : ''}` };
+            return {
+                class: 'transient',
+                reason: 'execution_error',
+                message: `error during execution${text ? `: ${text}` : ''}`,
+            };
     }
     const status = result.apiErrorStatus ?? state.lastRetry?.status ?? null;
     if (status === 429) {
-        const failure = { class: 'transient', reason: 'rate_limit', message: `rate limited (HTTP 429): ${text}` };
+        const failure = {
+            class: 'transient',
+            reason: 'rate_limit',
+            message: `rate limited (HTTP 429): ${text}`,
+        };
         const wait = state.rateLimitResetsAt !== undefined ? state.rateLimitResetsAt - now : state.lastRetry?.delayMs;
         if (wait !== undefined && wait > 0)
             failure.retryAfterMs = Math.ceil(wait);
@@ -21759,7 +22072,11 @@ function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'clau
     if (status !== null && status >= 500)
         return { class: 'transient', reason: 'server_error', message: `API server error (HTTP ${status}): ${text}` };
     if (status === 401 || status === 403) {
-        return { class: 'permanent', reason: 'auth', message: `authentication failed (HTTP ${status}): ${text}. Check ANTHROPIC_API_KEY (or the CLI's login)` };
+        return {
+            class: 'permanent',
+            reason: 'auth',
+            message: `authentication failed (HTTP ${status}): ${text}. Check ANTHROPIC_API_KEY (or the CLI's login)`,
+        };
     }
     if (status === 402)
         return { class: 'permanent', reason: 'billing', message: `billing problem (HTTP 402): ${text}` };
@@ -21770,7 +22087,11 @@ function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'clau
     if (/connection|network|ECONN|socket|fetch failed|timed? ?out/i.test(result.text)) {
         return { class: 'transient', reason: 'network', message: `network error: ${text}` };
     }
-    return { class: 'transient', reason: 'agent_error', message: `Claude Code reported an error (${result.subtype}): ${text || 'no message'}` };
+    return {
+        class: 'transient',
+        reason: 'agent_error',
+        message: `Claude Code reported an error (${result.subtype}): ${text || 'no message'}`,
+    };
 }
 function lastLines(text, n) {
     return classifyClaude_clip(text.trim().split('\n').slice(-n).join(' / '), 300);
@@ -21793,10 +22114,14 @@ class ClaudeAgent {
     args(resumeSessionId) {
         const o = this.options;
         return [
-            '-p', '--output-format', 'stream-json', '--verbose',
+            '-p',
+            '--output-format',
+            'stream-json',
+            '--verbose',
             ...(o.model ? ['--model', o.model] : []),
             ...(o.maxTurns !== undefined ? ['--max-turns', String(o.maxTurns)] : []),
-            '--permission-mode', o.permissionMode,
+            '--permission-mode',
+            o.permissionMode,
             ...(o.allowedTools ? ['--allowedTools', o.allowedTools] : []),
             ...(resumeSessionId ? ['--resume', resumeSessionId] : []),
             ...(o.extraArgs ?? []),
@@ -21805,7 +22130,10 @@ class ClaudeAgent {
     async run(request) {
         const first = await this.once(request, request.resumeSessionId);
         // A session that cannot be resumed (expired, another machine) must not cost the iteration.
-        if (request.resumeSessionId && !first.ok && !request.signal?.aborted && /No conversation found/i.test(first.outputTail)) {
+        if (request.resumeSessionId &&
+            !first.ok &&
+            !request.signal?.aborted &&
+            /No conversation found/i.test(first.outputTail)) {
             request.onLine?.(`  ↻ could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
             const fresh = await this.once(request, undefined);
             return { ...fresh, durationMs: fresh.durationMs + first.durationMs };
@@ -21816,14 +22144,28 @@ class ClaudeAgent {
         const command = this.options.command ?? 'claude';
         const parser = new ClaudeStreamParser(request.cwd);
         const { process: proc, shown } = await runStreamingCli({
-            command, args: this.args(resumeSessionId), request, parser, env: this.options.env, killGraceMs: this.options.killGraceMs,
+            command,
+            args: this.args(resumeSessionId),
+            request,
+            parser,
+            env: this.options.env,
+            killGraceMs: this.options.killGraceMs,
         });
         const state = parser.state;
         const result = state.result;
-        const failure = classifyClaudeOutcome({ state, process: proc, timeoutMs: request.timeoutMs, now: (this.options.now ?? Date.now)(), command });
+        const failure = classifyClaudeOutcome({
+            state,
+            process: proc,
+            timeoutMs: request.timeoutMs,
+            now: (this.options.now ?? Date.now)(),
+            command,
+        });
         const text = result?.text ?? '';
         const agentResult = {
-            ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
+            ok: failure === undefined,
+            exitCode: proc.exitCode,
+            signal: proc.signal,
+            durationMs: proc.durationMs,
             outputTail: `${shown}${text && !shown.includes(text) ? `${text}\n` : ''}`,
         };
         if (failure)
@@ -21861,7 +22203,14 @@ const codexStream_str = (v) => (typeof v === 'string' ? v : undefined);
 const codexStream_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 class CodexStreamParser {
     cwd;
-    state = { warnings: [], turnsCompleted: 0, usage: { input: 0, output: 0 }, commands: 0, fileChanges: 0, ignoredLines: 0 };
+    state = {
+        warnings: [],
+        turnsCompleted: 0,
+        usage: { input: 0, output: 0 },
+        commands: 0,
+        fileChanges: 0,
+        ignoredLines: 0,
+    };
     constructor(cwd) {
         this.cwd = cwd;
     }
@@ -21965,31 +22314,55 @@ function classifyCodexOutcome(input) {
         if (process.exitCode === 0)
             return undefined;
         if (process.exitCode === 127)
-            return { class: 'permanent', reason: 'not_found', message: `${command} not found: install the Codex CLI (npm install -g @openai/codex) or put it on PATH` };
-        return { class: 'transient', reason: 'crashed', message: `Codex exited with code ${process.exitCode ?? process.signal}${stderr ? `: ${classifyCodex_clip(stderr, 300)}` : ''}` };
+            return {
+                class: 'permanent',
+                reason: 'not_found',
+                message: `${command} not found: install the Codex CLI (npm install -g @openai/codex) or put it on PATH`,
+            };
+        return {
+            class: 'transient',
+            reason: 'crashed',
+            message: `Codex exited with code ${process.exitCode ?? process.signal}${stderr ? `: ${classifyCodex_clip(stderr, 300)}` : ''}`,
+        };
     }
     const text = classifyCodex_clip(error.replace(/\s+/g, ' ').trim(), 300);
     const status = httpStatus(error);
     if (status === 429 || /rate limit|too many requests|usage limit/i.test(error)) {
-        const failure = { class: 'transient', reason: 'rate_limit', message: `rate limited${status ? ` (HTTP ${status})` : ''}: ${text}` };
+        const failure = {
+            class: 'transient',
+            reason: 'rate_limit',
+            message: `rate limited${status ? ` (HTTP ${status})` : ''}: ${text}`,
+        };
         const wait = retryAfterMs(error);
         if (wait !== undefined)
             failure.retryAfterMs = wait;
         return failure;
     }
     if (status === 401 || status === 403 || /unauthori[sz]ed|invalid api key|authentication/i.test(error)) {
-        return { class: 'permanent', reason: 'auth', message: `authentication failed${status ? ` (HTTP ${status})` : ''}: ${text}. Check OPENAI_API_KEY / CODEX_API_KEY (or codex login)` };
+        return {
+            class: 'permanent',
+            reason: 'auth',
+            message: `authentication failed${status ? ` (HTTP ${status})` : ''}: ${text}. Check OPENAI_API_KEY / CODEX_API_KEY (or codex login)`,
+        };
     }
     if (status === 402 || /billing|quota|insufficient_quota/i.test(error))
         return { class: 'permanent', reason: 'billing', message: `billing problem: ${text}` };
     if (/high demand|overloaded|temporar(il)?y unavailable/i.test(error))
-        return { class: 'transient', reason: 'overloaded', message: `the API is overloaded${status ? ` (HTTP ${status})` : ''}: ${text}` };
+        return {
+            class: 'transient',
+            reason: 'overloaded',
+            message: `the API is overloaded${status ? ` (HTTP ${status})` : ''}: ${text}`,
+        };
     if (/context window|context_length_exceeded|too long/i.test(error))
         return { class: 'permanent', reason: 'invalid_request', message: `prompt is too long: ${text}` };
     if (/invalid_request_error|invalid_value/.test(error))
         return { class: 'permanent', reason: 'invalid_request', message: `invalid request: ${text}` };
     if (status !== undefined && status >= 500)
-        return { class: 'transient', reason: status === 529 || status === 503 ? 'overloaded' : 'server_error', message: `API server error (HTTP ${status}): ${text}` };
+        return {
+            class: 'transient',
+            reason: status === 529 || status === 503 ? 'overloaded' : 'server_error',
+            message: `API server error (HTTP ${status}): ${text}`,
+        };
     if (status !== undefined && status >= 400) {
         const named = /context|too long|maximum context/i.test(error) ? 'prompt is too long' : 'invalid request';
         return { class: 'permanent', reason: 'invalid_request', message: `${named} (HTTP ${status}): ${text}` };
@@ -22027,7 +22400,10 @@ const MS_PER_UNIT = [
     [/^(d|days?)$/i, 86_400_000],
 ];
 function lastErrorLine(stderr) {
-    const lines = stderr.trim().split('\n').filter((l) => /error/i.test(l));
+    const lines = stderr
+        .trim()
+        .split('\n')
+        .filter((l) => /error/i.test(l));
     return lines.pop();
 }
 const classifyCodex_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -22047,20 +22423,38 @@ class CodexAgent {
     /** `codex exec --json … -`: the prompt comes on stdin. */
     args() {
         const o = this.options;
-        return ['exec', '--json', '--skip-git-repo-check', '--sandbox', o.sandbox, ...(o.model ? ['--model', o.model] : []), ...(o.extraArgs ?? []), '-'];
+        return [
+            'exec',
+            '--json',
+            '--skip-git-repo-check',
+            '--sandbox',
+            o.sandbox,
+            ...(o.model ? ['--model', o.model] : []),
+            ...(o.extraArgs ?? []),
+            '-',
+        ];
     }
     async run(request) {
         const command = this.options.command ?? 'codex';
         const parser = new CodexStreamParser(request.cwd);
         const { process: proc, shown } = await runStreamingCli({
-            command, args: this.args(), request, parser, env: this.options.env, killGraceMs: this.options.killGraceMs,
+            command,
+            args: this.args(),
+            request,
+            parser,
+            env: this.options.env,
+            killGraceMs: this.options.killGraceMs,
         });
         const state = parser.state;
         const failure = classifyCodexOutcome({ state, process: proc, timeoutMs: request.timeoutMs, command });
         const result = {
-            ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
+            ok: failure === undefined,
+            exitCode: proc.exitCode,
+            signal: proc.signal,
+            durationMs: proc.durationMs,
             outputTail: `${shown}${state.fatalError ? `${state.fatalError}\n` : ''}`,
-            tokens: state.usage, turns: state.turnsCompleted,
+            tokens: state.usage,
+            turns: state.turnsCompleted,
         };
         if (failure)
             result.failure = failure;
@@ -22150,8 +22544,12 @@ function createAgent(options, env) {
             return new CommandAgent({ command: options.agentCommand, env });
         case 'claude':
             return new ClaudeAgent({
-                model: options.agentModel, maxTurns: options.agentMaxTurns, permissionMode: options.agentPermissionMode,
-                allowedTools: options.agentAllowedTools, extraArgs, env,
+                model: options.agentModel,
+                maxTurns: options.agentMaxTurns,
+                permissionMode: options.agentPermissionMode,
+                allowedTools: options.agentAllowedTools,
+                extraArgs,
+                env,
             });
         case 'codex':
             return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
@@ -22161,7 +22559,11 @@ function createAgent(options, env) {
 async function availableAgent(options, env) {
     if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
         const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
-        return { problems: [`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`] };
+        return {
+            problems: [
+                `--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`,
+            ],
+        };
     }
     return { agent: createAgent(options, env), problems: [] };
 }
@@ -22189,7 +22591,11 @@ class GitError extends Error {
 function execGitIn(cwd, env) {
     return (args) => new Promise((resolve) => {
         (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-            const code = error ? (typeof error.code === 'number' ? Number(error.code) : 1) : 0;
+            const code = error
+                ? typeof error.code === 'number'
+                    ? Number(error.code)
+                    : 1
+                : 0;
             resolve({ code, stdout: String(stdout), stderr: String(stderr) });
         });
     });
@@ -22203,7 +22609,9 @@ function gitRunner(cwd, env = process.env) {
     let identity;
     return {
         async run(args) {
-            identity ??= exec(['config', 'user.email']).then((r) => r.stdout.trim() !== '' ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
+            identity ??= exec(['config', 'user.email']).then((r) => r.stdout.trim() !== ''
+                ? []
+                : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
             return exec([...(await identity), ...args]);
         },
     };
@@ -22257,7 +22665,10 @@ async function openGit(cwd, env, options = {}) {
     // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
     // says and whatever the agent staged itself (git add -f).
     const protectedSpecs = [
-        ...(options.protect ?? []).map((p) => workTreePath(topLevel, p)).filter((rel) => rel !== undefined).map((rel) => `:(top,literal)${rel}`),
+        ...(options.protect ?? [])
+            .map((p) => workTreePath(topLevel, p))
+            .filter((rel) => rel !== undefined)
+            .map((rel) => `:(top,literal)${rel}`),
         `:(top,glob)**/${TEMP_FILE_PATTERN}`,
     ];
     const unstageProtected = async () => {
@@ -22380,7 +22791,11 @@ async function openGit(cwd, env, options = {}) {
             const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
             const file = external_node_path_default().join(gitDir, 'info', 'exclude');
             const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
-            const line = excludeOptions.file ? `/${bare.replace(/[*?[\\]/g, '\\$&')}` : relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${bare}/`;
+            const line = excludeOptions.file
+                ? `/${bare.replace(/[*?[\\]/g, '\\$&')}`
+                : relativePathOrPattern.includes('*')
+                    ? relativePathOrPattern
+                    : `/${bare}/`;
             const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
             if (current.split('\n').includes(line))
                 return;
@@ -22395,11 +22810,18 @@ async function openGit(cwd, env, options = {}) {
  */
 async function persistedCredentials(cwd, env) {
     const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
-    return r.code === 0 ? [...new Set(r.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''))] : [];
+    return r.code === 0
+        ? [
+            ...new Set(r.stdout
+                .split('\n')
+                .map((l) => l.trim())
+                .filter((l) => l !== '')),
+        ]
+        : [];
 }
 /** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
 function cycleBranch(issueIds) {
-    const safe = (s) => (/^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue');
+    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
     const first = safe(issueIds[0] ?? 'issue');
     return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
 }
@@ -22433,7 +22855,11 @@ function dependencyRefs(record) {
         const dependsOn = typeof dep.depends_on_id === 'string' ? dep.depends_on_id : typeof dep.id === 'string' ? dep.id : undefined;
         if (dependsOn === undefined)
             continue;
-        const type = typeof dep.type === 'string' ? dep.type : typeof dep.dependency_type === 'string' ? dep.dependency_type : DEFAULT_DEPENDENCY_TYPE;
+        const type = typeof dep.type === 'string'
+            ? dep.type
+            : typeof dep.dependency_type === 'string'
+                ? dep.dependency_type
+                : DEFAULT_DEPENDENCY_TYPE;
         refs.push({ dependsOn, type });
     }
     return refs;
@@ -22561,7 +22987,11 @@ const execFileCommand = (file, args, opts) => new Promise((resolve, reject) => {
         if (typeof failure.code === 'number')
             return resolve({ code: failure.code, stdout, stderr });
         if (failure.signal)
-            return resolve({ code: 128, stdout, stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}` });
+            return resolve({
+                code: 128,
+                stdout,
+                stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}`,
+            });
         if (failure.code === 'ENOENT') {
             return reject(new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`));
         }
@@ -22759,7 +23189,10 @@ function parseJsonl(content) {
         }
         const earlier = lineOfId.get(value.id);
         if (earlier !== undefined) {
-            problems.push({ line, message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used` });
+            problems.push({
+                line,
+                message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used`,
+            });
         }
         lineOfId.set(value.id, line);
         entries.push({ line, segment: index, record: value });
@@ -22824,7 +23257,10 @@ class BeadsFileSource {
     }
     async health() {
         const parsed = await this.read();
-        return { valid: latestEntries(parsed.entries).length, unreadable: parsed.problems.filter((p) => p.message.startsWith('malformed')).length };
+        return {
+            valid: latestEntries(parsed.entries).length,
+            unreadable: parsed.problems.filter((p) => p.message.startsWith('malformed')).length,
+        };
     }
     async get(id) {
         const entry = findLatest(await this.read(), id);
@@ -22834,7 +23270,9 @@ class BeadsFileSource {
     /** Adds the escalation label and appends the note to beads' `notes` field. */
     async markEscalated(id, note) {
         await this.modify(id, 'mark escalated', (record) => {
-            const labels = Array.isArray(record.labels) ? record.labels.filter((l) => typeof l === 'string') : [];
+            const labels = Array.isArray(record.labels)
+                ? record.labels.filter((l) => typeof l === 'string')
+                : [];
             const existing = typeof record.notes === 'string' ? record.notes : '';
             if (labels.includes(ESCALATED_LABEL) && existing.includes(note))
                 return record; // already recorded
@@ -23002,7 +23440,9 @@ function phaseIssueRecords(phases, ids, now) {
         };
         const previous = ids[i - 1];
         if (previous !== undefined) {
-            record.dependencies = [{ issue_id: id, depends_on_id: previous, type: 'blocks', created_at: stamp, created_by: CREATED_BY }];
+            record.dependencies = [
+                { issue_id: id, depends_on_id: previous, type: 'blocks', created_at: stamp, created_by: CREATED_BY },
+            ];
         }
         return record;
     });
@@ -23015,7 +23455,10 @@ function appendRecords(content, records) {
     if (records.length === 0)
         return content;
     const separator = content.length > 0 && content[content.length - 1] !== 0x0a ? '\n' : '';
-    return Buffer.concat([content, Buffer.from(separator + records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8')]);
+    return Buffer.concat([
+        content,
+        Buffer.from(separator + records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8'),
+    ]);
 }
 /**
  * Creates the phase issues in a beads JSONL file (created when it does not exist): plans the ids,
@@ -23110,7 +23553,9 @@ function findMarkedIssues(keys, records) {
     for (const key of keys) {
         const marker = phaseIssueMarker(key);
         const matches = records
-            .filter((r) => typeof r.description === 'string' && r.description.includes(marker) && !DELETED_STATUSES.has(String(r.status)))
+            .filter((r) => typeof r.description === 'string' &&
+            r.description.includes(marker) &&
+            !DELETED_STATUSES.has(String(r.status)))
             .sort(byAgeThenId);
         const first = matches[0];
         if (first)
@@ -23180,7 +23625,11 @@ class BdCliPhaseIssueSink {
         const value = this.parse(stdout, args);
         if (value === null)
             return [];
-        const items = Array.isArray(value) ? value : ready_isPlainObject(value) && Array.isArray(value.items) ? value.items : undefined;
+        const items = Array.isArray(value)
+            ? value
+            : ready_isPlainObject(value) && Array.isArray(value.items)
+                ? value.items
+                : undefined;
         if (!items) {
             throw new Error(`${this.commandLine(args)} printed ${bdSink_describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`);
         }
@@ -23195,8 +23644,20 @@ class BdCliPhaseIssueSink {
     }
     /** `bd create <title> --description <body + marker> --type task --priority 2 --json` → the new id. */
     async create(phase, key, keys, created) {
-        const args = ['create', phase.title, '--description', describePhaseIssue(phase.body, key), '--type', ISSUE_TYPE, '--priority', PRIORITY, '--json'];
-        const sofar = created.length ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.` : '';
+        const args = [
+            'create',
+            phase.title,
+            '--description',
+            describePhaseIssue(phase.body, key),
+            '--type',
+            ISSUE_TYPE,
+            '--priority',
+            PRIORITY,
+            '--json',
+        ];
+        const sofar = created.length
+            ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.`
+            : '';
         const hint = `Phase issue ${key} (phase ${phase.number}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${keys[0]}…${keys[keys.length - 1]} are created.`;
         const stdout = await this.run(args, hint);
         const value = this.parse(stdout, args);
@@ -23227,7 +23688,11 @@ class BdCliPhaseIssueSink {
             if (!ready_isPlainObject(dep))
                 return false;
             const target = typeof dep.depends_on_id === 'string' ? dep.depends_on_id : dep.id;
-            const type = typeof dep.type === 'string' ? dep.type : typeof dep.dependency_type === 'string' ? dep.dependency_type : 'blocks';
+            const type = typeof dep.type === 'string'
+                ? dep.type
+                : typeof dep.dependency_type === 'string'
+                    ? dep.dependency_type
+                    : 'blocks';
             return target === blocker && type === 'blocks';
         });
     }
@@ -23370,11 +23835,43 @@ Start each file with a "# " heading that is the phase's title, then its requirem
 };
 /** The five phases before implementation, in pipeline order. */
 const PRE_IMPLEMENTATION_PHASES = [
-    { name: 'research', runner: 'agent', artifact: 'research.md', kind: 'markdown', minBytes: 200, stateKey: 'research_output', template: DEFAULT_TEMPLATES.research },
+    {
+        name: 'research',
+        runner: 'agent',
+        artifact: 'research.md',
+        kind: 'markdown',
+        minBytes: 200,
+        stateKey: 'research_output',
+        template: DEFAULT_TEMPLATES.research,
+    },
     // The schema does the real check; 40 bytes only rejects a stub like {} or {"components":[]}.
-    { name: 'decomposition', runner: 'agent', artifact: 'decomposition.json', kind: 'decomposition', minBytes: 40, stateKey: 'decomposition_result', template: DEFAULT_TEMPLATES.decomposition },
-    { name: 'planning', runner: 'agent', artifact: 'plan.md', kind: 'markdown', minBytes: 200, stateKey: 'planning_output', template: DEFAULT_TEMPLATES.planning },
-    { name: 'phase_decomposition', runner: 'agent', artifact: 'phases/', kind: 'phase-files', minBytes: 100, stateKey: 'phase_files', template: DEFAULT_TEMPLATES.phase_decomposition },
+    {
+        name: 'decomposition',
+        runner: 'agent',
+        artifact: 'decomposition.json',
+        kind: 'decomposition',
+        minBytes: 40,
+        stateKey: 'decomposition_result',
+        template: DEFAULT_TEMPLATES.decomposition,
+    },
+    {
+        name: 'planning',
+        runner: 'agent',
+        artifact: 'plan.md',
+        kind: 'markdown',
+        minBytes: 200,
+        stateKey: 'planning_output',
+        template: DEFAULT_TEMPLATES.planning,
+    },
+    {
+        name: 'phase_decomposition',
+        runner: 'agent',
+        artifact: 'phases/',
+        kind: 'phase-files',
+        minBytes: 100,
+        stateKey: 'phase_files',
+        template: DEFAULT_TEMPLATES.phase_decomposition,
+    },
     { name: 'beads_integration', runner: 'code', stateKey: 'beads_data' },
 ];
 /** The spec of one phase; undefined for implementation, which is not a planning phase. */
@@ -23438,11 +23935,19 @@ function describeValue(value) {
     return `an ${typeof value}`;
 }
 function phases_text(what) {
-    return schemas_string({ error: (iss) => (iss.input === undefined ? `is missing: expected ${what}` : `must be a string (${what}), got ${describeValue(iss.input)}`) })
+    return schemas_string({
+        error: (iss) => iss.input === undefined
+            ? `is missing: expected ${what}`
+            : `must be a string (${what}), got ${describeValue(iss.input)}`,
+    })
         .refine((s) => s.trim() !== '', { error: `must not be empty: expected ${what}` });
 }
 function list(item, what) {
-    return array(item, { error: (iss) => (iss.input === undefined ? `is missing: expected a list of ${what}` : `must be a list of ${what}, got ${describeValue(iss.input)}`) });
+    return array(item, {
+        error: (iss) => iss.input === undefined
+            ? `is missing: expected a list of ${what}`
+            : `must be a list of ${what}, got ${describeValue(iss.input)}`,
+    });
 }
 const ComponentSchema = looseObject({
     name: phases_text('a short unique name for the component'),
@@ -23468,21 +23973,37 @@ const DecompositionSchema = looseObject({
         if (earlier === undefined)
             firstIndex.set(name, i);
         else
-            ctx.addIssue({ code: 'custom', path: ['components', i, 'name'], message: `${JSON.stringify(name)} is also the name of components[${earlier}]; names must be unique` });
+            ctx.addIssue({
+                code: 'custom',
+                path: ['components', i, 'name'],
+                message: `${JSON.stringify(name)} is also the name of components[${earlier}]; names must be unique`,
+            });
     });
     value.components.forEach((component, i) => {
         (component.depends_on ?? []).forEach((dep, j) => {
             if (dep === component.name) {
-                ctx.addIssue({ code: 'custom', path: ['components', i, 'depends_on', j], message: `${JSON.stringify(dep)} is the component itself; a component cannot depend on itself` });
+                ctx.addIssue({
+                    code: 'custom',
+                    path: ['components', i, 'depends_on', j],
+                    message: `${JSON.stringify(dep)} is the component itself; a component cannot depend on itself`,
+                });
             }
             else if (!firstIndex.has(dep)) {
-                ctx.addIssue({ code: 'custom', path: ['components', i, 'depends_on', j], message: `${JSON.stringify(dep)} is not the name of a component (the components are ${[...firstIndex.keys()].map((n) => JSON.stringify(n)).join(', ')})` });
+                ctx.addIssue({
+                    code: 'custom',
+                    path: ['components', i, 'depends_on', j],
+                    message: `${JSON.stringify(dep)} is not the name of a component (the components are ${[...firstIndex.keys()].map((n) => JSON.stringify(n)).join(', ')})`,
+                });
             }
         });
     });
     const cycle = findCycle(value.components);
     if (cycle)
-        ctx.addIssue({ code: 'custom', path: ['components'], message: `depends_on forms a cycle: ${cycle.join(' → ')}; no order of the work satisfies it` });
+        ctx.addIssue({
+            code: 'custom',
+            path: ['components'],
+            message: `depends_on forms a cycle: ${cycle.join(' → ')}; no order of the work satisfies it`,
+        });
 });
 /** A dependency cycle among the components (first name repeated at the end), ignoring self-edges and unknown names. */
 function findCycle(components) {
@@ -23616,8 +24137,13 @@ function judgeFile(phase, observed, absolute) {
         return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
     const parsed = parseJson(observed.text);
     if (!parsed.ok) {
-        const fence = observed.text.trimStart().startsWith('```') ? '; remove the Markdown code fence, the file must hold only the JSON' : '';
-        return { ok: false, problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`] };
+        const fence = observed.text.trimStart().startsWith('```')
+            ? '; remove the Markdown code fence, the file must hold only the JSON'
+            : '';
+        return {
+            ok: false,
+            problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`],
+        };
     }
     const valid = validateDecomposition(parsed.value);
     if (!valid.ok)
@@ -23669,7 +24195,14 @@ function judgePhaseFiles(phase, observed, absolute) {
         }
         else {
             const name = match[2];
-            files.push({ number: Number(match[1]), name, file: relative, title: phaseTitle(entry.text, name), text: entry.text, size: entry.size });
+            files.push({
+                number: Number(match[1]),
+                name,
+                file: relative,
+                title: phaseTitle(entry.text, name),
+                text: entry.text,
+                size: entry.size,
+            });
         }
     }
     if (files.length === 0) {
@@ -23703,7 +24236,10 @@ function numberingProblems(files, label = 'phases/') {
             missing.push(n);
     const zero = byNumber.has(0);
     if (missing.length > 0 || zero) {
-        const why = [zero ? `${pad(0)} is not allowed, numbering starts at 01` : '', missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '']
+        const why = [
+            zero ? `${pad(0)} is not allowed, numbering starts at 01` : '',
+            missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '',
+        ]
             .filter((s) => s !== '')
             .join('; ');
         problems.push(`${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`);
@@ -23761,7 +24297,9 @@ async function runPipeline(deps) {
     const write = async (checkpointPhase, errors) => {
         await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
     };
-    logger.info('pipeline.start', opened.resumed ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}` : `Starting pipeline ${id}: ${state.pipeline.goal}`, { checkpointId: id, phase, resumed: opened.resumed });
+    logger.info('pipeline.start', opened.resumed
+        ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}`
+        : `Starting pipeline ${id}: ${state.pipeline.goal}`, { checkpointId: id, phase, resumed: opened.resumed });
     for (const spec of phases) {
         if (!reached(spec.name, phase, phases))
             continue;
@@ -23779,7 +24317,10 @@ async function runPipeline(deps) {
             }
             state = { ...state, [spec.stateKey]: outcome.value };
             await write(`${spec.name}-complete`);
-            logger.info('pipeline.phase', `Phase ${spec.name} complete: ${run_describeValue(spec, outcome.value)}.`, { phase: spec.name, checkpointId: id });
+            logger.info('pipeline.phase', `Phase ${spec.name} complete: ${run_describeValue(spec, outcome.value)}.`, {
+                phase: spec.name,
+                checkpointId: id,
+            });
         }
         else {
             const result = await integrate(deps, id, state, phases, async (planned) => {
@@ -23816,7 +24357,13 @@ async function run_open(deps) {
     const start = () => {
         if (!deps.goal)
             throw new PipelineStartError('no pipeline to resume and no goal: give --goal "…" or --goal-file FILE.');
-        return { id: newCheckpointId(), state: { pipeline: { goal: deps.goal } }, resumeAt: 'research', resumed: false, errors: [] };
+        return {
+            id: newCheckpointId(),
+            state: { pipeline: { goal: deps.goal } },
+            resumeAt: 'research',
+            resumed: false,
+            errors: [],
+        };
     };
     if (deps.fresh)
         return start();
@@ -23843,7 +24390,13 @@ async function run_open(deps) {
     for (const error of found.errors)
         deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
     const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
-    return { id: found.checkpoint.id, state, resumeAt: found.resumeAt, resumed: true, errors: failedHere ? found.errors : [] };
+    return {
+        id: found.checkpoint.id,
+        state,
+        resumeAt: found.resumeAt,
+        resumed: true,
+        errors: failedHere ? found.errors : [],
+    };
 }
 function isPipelineState(state) {
     const p = state.pipeline;
@@ -23859,16 +24412,25 @@ async function runAgentPhase(deps, spec, state, earlier) {
         // A leftover of an earlier attempt must not pass this attempt's barrier.
         await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
         const prompt = deps.redact(renderTemplate(spec.template, {
-            goal: state.pipeline.goal, research: state.research_output ?? '', plan: state.planning_output ?? '',
+            goal: state.pipeline.goal,
+            research: state.research_output ?? '',
+            plan: state.planning_output ?? '',
             decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
-            artifact, failure: failureSection(problems),
+            artifact,
+            failure: failureSection(problems),
         }));
         const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
         await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
         logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
         const started = clock.now().getTime();
         const result = await deps.agent.run({
-            prompt, iteration: attempt, issueIds: [], cwd: deps.cwd, promptFile, timeoutMs: deps.agentTimeoutMs, signal: deps.signal,
+            prompt,
+            iteration: attempt,
+            issueIds: [],
+            cwd: deps.cwd,
+            promptFile,
+            timeoutMs: deps.agentTimeoutMs,
+            signal: deps.signal,
             onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
         });
         if (deps.signal?.aborted)
@@ -23889,7 +24451,12 @@ async function runAgentPhase(deps, spec, state, earlier) {
 /** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
 function stateValue(spec, value) {
     if (spec.kind === 'phase-files')
-        return value.map(({ number, name, file, title }) => ({ number, name, file, title }));
+        return value.map(({ number, name, file, title }) => ({
+            number,
+            name,
+            file,
+            title,
+        }));
     return value;
 }
 function run_describeValue(spec, value) {
@@ -23911,12 +24478,27 @@ async function integrate(deps, id, state, phases, onPlanned) {
         return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
     try {
         const result = await deps.sink.createPhaseIssues({
-            prefix: phaseIssuePrefix(id), now: deps.clock.now(),
-            phases: files.value.map((f) => ({ number: f.number, name: f.name, title: `Phase ${f.number}: ${f.title}`, body: f.text })),
+            prefix: phaseIssuePrefix(id),
+            now: deps.clock.now(),
+            phases: files.value.map((f) => ({
+                number: f.number,
+                name: f.name,
+                title: `Phase ${f.number}: ${f.title}`,
+                body: f.text,
+            })),
             ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
             onPlanned,
         });
-        return { ok: true, data: { file: deps.sink.where, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent, ...(result.ids ? { ids: result.ids } : {}) } };
+        return {
+            ok: true,
+            data: {
+                file: deps.sink.where,
+                planned: result.planned,
+                created: result.created,
+                alreadyPresent: result.alreadyPresent,
+                ...(result.ids ? { ids: result.ids } : {}),
+            },
+        };
     }
     catch (error) {
         return { ok: false, problems: [error.message] };
@@ -23939,9 +24521,7 @@ const ZWSP = '\u200B';
 function inert(text) {
     if (!text.includes('::') && !text.includes('##['))
         return text;
-    return text
-        .replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`)
-        .replaceAll('##[', `##${ZWSP}[`);
+    return text.replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`).replaceAll('##[', `##${ZWSP}[`);
 }
 /** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */
 function inertJson(json) {
@@ -24043,7 +24623,12 @@ function parseJUnitXml(xml) {
             addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
         else if (tc.skipped)
             counted.skipped++;
-        cases.push({ name: tc.name, ...(tc.classname ? { classname: tc.classname } : {}), ...(tc.file ? { file: tc.file } : {}), outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed' });
+        cases.push({
+            name: tc.name,
+            ...(tc.classname ? { classname: tc.classname } : {}),
+            ...(tc.file ? { file: tc.file } : {}),
+            outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
+        });
     };
     const onOpen = (name, attrs) => {
         if (name === 'testsuite') {
@@ -24156,13 +24741,17 @@ function parseJUnitXml(xml) {
         cases,
     };
     if (problems.length > 0) {
-        report.problem = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
+        report.problem =
+            problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
     }
     return report;
 }
 /** Element names for a problem message, the first few only (the nesting may be deep). */
 function testReport_elements(names, separator) {
-    const shown = names.slice(0, 6).map((n) => `<${n}>`).join(separator);
+    const shown = names
+        .slice(0, 6)
+        .map((n) => `<${n}>`)
+        .join(separator);
     return names.length > 6 ? `${shown}${separator}… (${names.length - 6} more)` : shown;
 }
 function addDeclared(into, attrs) {
@@ -24175,10 +24764,17 @@ function addDeclared(into, attrs) {
 }
 function failedEntry(name, captures, where) {
     const first = captures[0];
-    const text = captures.map((c) => c.text.trim()).filter((t) => t !== '').join('\n\n');
+    const text = captures
+        .map((c) => c.text.trim())
+        .filter((t) => t !== '')
+        .join('\n\n');
     const given = first?.message?.trim() ?? '';
     const message = isGeneric(given) ? messageFromText(first?.text ?? '') || given : given;
-    const entry = { name, message: testReport_clip(message, REPORT_LIMITS.message), details: testReport_clip(text, REPORT_LIMITS.details) };
+    const entry = {
+        name,
+        message: testReport_clip(message, REPORT_LIMITS.message),
+        details: testReport_clip(text, REPORT_LIMITS.details),
+    };
     if (where.classname)
         entry.classname = where.classname;
     if (where.file)
@@ -24380,10 +24976,14 @@ const CONTEXT_LINES = 5;
 /** The message's further lines, or else the telling lines of the details (pytest's "E " lines when there are any). */
 function contextLines(restOfMessage, details, head) {
     if (restOfMessage.length > 0)
-        return testReport_dedent(restOfMessage).map((l) => l.trimEnd()).slice(0, CONTEXT_LINES);
+        return testReport_dedent(restOfMessage)
+            .map((l) => l.trimEnd())
+            .slice(0, CONTEXT_LINES);
     const useful = nonEmptyLines(details).filter((l) => !STACK_FRAME.test(l) && !GO_MARKER.test(l) && l.trim() !== head.trim());
     const pytestErrors = useful.filter((l) => /^E\s/.test(l));
-    return testReport_dedent(pytestErrors.length > 0 ? pytestErrors : useful).map((l) => l.trimEnd()).slice(0, CONTEXT_LINES);
+    return testReport_dedent(pytestErrors.length > 0 ? pytestErrors : useful)
+        .map((l) => l.trimEnd())
+        .slice(0, CONTEXT_LINES);
 }
 function nonEmptyLines(text) {
     return text.split('\n').filter((l) => l.trim() !== '');
@@ -24452,7 +25052,10 @@ function jestMessage(lines, from) {
             break;
         block.push(line.trimEnd());
     }
-    return testReport_dedent(block).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+    return testReport_dedent(block)
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
 }
 /**
  * A go test's log lines: those indented under its `--- FAIL` line (go test without -v), or else
@@ -24482,7 +25085,9 @@ function goMessage(lines, at, indent, name) {
             return '';
         before.unshift(line);
     }
-    return testReport_dedent(before.filter((l) => l.trim() !== '')).join('\n').trim();
+    return testReport_dedent(before.filter((l) => l.trim() !== ''))
+        .join('\n')
+        .trim();
 }
 /** The compiler output go prints under `# pkg` before `FAIL pkg [build failed]`. */
 function goBuildMessage(lines, at, pkg) {
@@ -24535,8 +25140,12 @@ function statusOf(run, id) {
 }
 /** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
 function failedIds(run) {
-    const tests = Object.entries(run.tests).filter(([, o]) => o === 'failed').map(([id]) => id);
-    const groups = Object.entries(run.groups).filter(([, o]) => o === 'error').map(([g]) => `${g}${GROUP_SEPARATOR}*`);
+    const tests = Object.entries(run.tests)
+        .filter(([, o]) => o === 'failed')
+        .map(([id]) => id);
+    const groups = Object.entries(run.groups)
+        .filter(([, o]) => o === 'error')
+        .map(([g]) => `${g}${GROUP_SEPARATOR}*`);
     return [...tests, ...groups];
 }
 /** Whether `id` (a test, or `group::*` for a group that did not load) failed in `run`. */
@@ -24545,7 +25154,9 @@ function failedIn(run, id) {
 }
 /** Whether `id` (a test, or `group::*`: the group loaded) passed in `run`. */
 function passedIn(run, id) {
-    return id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error' : statusOf(run, id) === 'passed';
+    return id.endsWith(`${GROUP_SEPARATOR}*`)
+        ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error'
+        : statusOf(run, id) === 'passed';
 }
 function emptyRun(exitCode) {
     return { exitCode, tests: {}, groups: {}, messages: {} };
@@ -24692,7 +25303,11 @@ function goTestReader() {
             const line = plain(raw);
             const r = goTest_RESULT.exec(line);
             if (r) {
-                const entry = { name: r[3], outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed'), message: [] };
+                const entry = {
+                    name: r[3],
+                    outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed'),
+                    message: [],
+                };
                 pending.push(entry);
                 last = entry;
                 return;
@@ -24891,7 +25506,9 @@ function mochaReader() {
             // The details: "  1) Suite" … "       test:" then the error's first lines.
             const head = /^\s+(\d+\)) /.exec(line);
             if (head) {
-                details = failingByNumber.has(head[1]) ? { id: failingByNumber.get(head[1]), lines: [], body: false } : undefined;
+                details = failingByNumber.has(head[1])
+                    ? { id: failingByNumber.get(head[1]), lines: [], body: false }
+                    : undefined;
                 return;
             }
             // The titles end at the first blank line; the error follows.
@@ -25006,7 +25623,7 @@ function nodeTestReader() {
                 }
                 if (block && errorFor) {
                     // The lines of a block scalar (error: |-), more indented than its key.
-                    if (line.trim() === '' || (line.length - line.trimStart().length) > block.indent) {
+                    if (line.trim() === '' || line.length - line.trimStart().length > block.indent) {
                         block.lines.push(line.trim());
                         run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
                         return;
@@ -25101,7 +25718,7 @@ function pytestReader() {
     let interrupted;
     let noTests = false;
     const collectErrors = [];
-    const outcome = (word) => (word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed');
+    const outcome = (word) => word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
     const groupOfId = (id) => id.split('::')[0];
     return {
         name: 'pytest',
@@ -25272,7 +25889,15 @@ function vitestReader() {
 
 
 function createSuiteReader() {
-    const readers = [pytestReader(), jestReader(), vitestReader(), mochaReader(), nodeTestReader(), goTestReader(), cargoTestReader()];
+    const readers = [
+        pytestReader(),
+        jestReader(),
+        vitestReader(),
+        mochaReader(),
+        nodeTestReader(),
+        goTestReader(),
+        cargoTestReader(),
+    ];
     return {
         feed(line) {
             for (const r of readers)
@@ -25347,7 +25972,9 @@ function detectTestCommand(cwd) {
     }
     if (['pytest.ini', 'conftest.py'].some((f) => (0,external_node_fs_namespaceObject.existsSync)(at(f))))
         return 'pytest';
-    if (/^\[pytest\]/m.test(read('tox.ini') ?? '') || /\[tool\.pytest/.test(read('pyproject.toml') ?? '') || /\[tool:pytest\]/.test(read('setup.cfg') ?? ''))
+    if (/^\[pytest\]/m.test(read('tox.ini') ?? '') ||
+        /\[tool\.pytest/.test(read('pyproject.toml') ?? '') ||
+        /\[tool:pytest\]/.test(read('setup.cfg') ?? ''))
         return 'pytest';
     if (['.', 'tests', 'test'].some((dir) => pythonTests(at(dir))))
         return 'pytest';
@@ -25392,13 +26019,25 @@ async function runTestCommand(command, opts) {
     if (opts.junitFile)
         await removeStaleReport(opts.junitFile, opts.cwd);
     const r = await runProcess({
-        command, shell: true, cwd: opts.cwd, env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env), timeoutMs: opts.timeoutMs, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask,
+        command,
+        shell: true,
+        cwd: opts.cwd,
+        env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env),
+        timeoutMs: opts.timeoutMs,
+        signal: opts.signal,
+        tailBytes: 16 * 1024,
+        onSpawn: opts.onSpawn,
+        mask: opts.mask,
         onLine: (line, stream, cut) => {
             reader.feed(line);
             opts.onLine(line, stream, cut);
         },
     });
-    const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
+    const note = r.timedOut
+        ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)`
+        : r.spawnError
+            ? `\n(${r.spawnError})`
+            : '';
     let xml;
     if (opts.junitFile) {
         try {
@@ -25411,7 +26050,13 @@ async function runTestCommand(command, opts) {
     const run = reader.finish(r.timedOut ? null : r.exitCode, xml);
     if (r.timedOut)
         run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
-    return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note, run };
+    return {
+        passed: r.exitCode === 0 && !r.timedOut,
+        exitCode: r.exitCode,
+        durationMs: r.durationMs,
+        tail: r.tail + note,
+        run,
+    };
 }
 /**
  * Removes the report an earlier run left, so that a run that writes none is not read as the old
@@ -25454,7 +26099,10 @@ function readPromptDir(option, files) {
     const dir = external_node_path_default().resolve(option.cwd, option.value);
     const names = Object.values(files);
     if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return { templates: {}, problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).` };
+        return {
+            templates: {},
+            problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
+        };
     }
     const templates = {};
     for (const [key, file] of Object.entries(files)) {
@@ -25464,7 +26112,10 @@ function readPromptDir(option, files) {
             templates[key] = readInput(external_node_path_default().join(dir, file), MiB);
         }
         catch (error) {
-            return { templates: {}, problem: `--${option.flag}: ${error.message}; expected a prompt template file up to 1 MiB.` };
+            return {
+                templates: {},
+                problem: `--${option.flag}: ${error.message}; expected a prompt template file up to 1 MiB.`,
+            };
         }
     }
     return { templates };
@@ -25564,7 +26215,17 @@ const TddCycleSchema = object({
     /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
     bounces: schemas_number().int().optional(),
 });
-const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'no_change', 'stuck', 'contract_violation', 'repository_moved'];
+const IterationOutcomes = [
+    'agent_failed',
+    'continuing',
+    'tests_failed',
+    'bounced',
+    'complete',
+    'no_change',
+    'stuck',
+    'contract_violation',
+    'repository_moved',
+];
 const IterationRecordSchema = object({
     n: schemas_number().int(),
     issueIds: array(schemas_string()),
@@ -25606,8 +26267,12 @@ const CycleSchema = object({
     baselineKey: schemas_string().optional(),
     /** Where the cycle is in its workflow (see cycle.ts). */
     progress: object({
-        index: schemas_number().int(), retries: record(schemas_string(), schemas_number().int()), bounces: schemas_number().int(), trail: array(schemas_string()),
-    }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+        index: schemas_number().int(),
+        retries: record(schemas_string(), schemas_number().int()),
+        bounces: schemas_number().int(),
+        trail: array(schemas_string()),
+    })
+        .default({ index: 0, retries: {}, bounces: 0, trail: [] }),
     /** Timeouts and network errors in a row (the timeout policy). */
     timeoutRetries: schemas_number().int().default(0),
     /** Rate limits in a row (the backoff's exponent). */
@@ -25628,9 +26293,19 @@ const EscalationSchema = object({
     lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
 });
 const HaltReasons = [
-    'max_iterations', 'stuck', 'contract_violation', 'budget',
-    'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
-    'repository_moved', 'secret_in_change', 'source_unreadable', 'baseline_unreadable',
+    'max_iterations',
+    'stuck',
+    'contract_violation',
+    'budget',
+    'failure_loop',
+    'bounce_loop',
+    'all_escalated',
+    'agent_unavailable',
+    'workflow_aborted',
+    'repository_moved',
+    'secret_in_change',
+    'source_unreadable',
+    'baseline_unreadable',
 ];
 const LoopStateSchema = object({
     version: literal(1),
@@ -25661,7 +26336,14 @@ const LoopStateSchema = object({
     /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
     parkedBranch: schemas_string().optional(),
     /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
-    pullRequests: array(object({ issueIds: array(schemas_string()), number: schemas_number().int(), url: schemas_string(), reused: schemas_boolean(), iteration: schemas_number().int() })).default([]),
+    pullRequests: array(object({
+        issueIds: array(schemas_string()),
+        number: schemas_number().int(),
+        url: schemas_string(),
+        reused: schemas_boolean(),
+        iteration: schemas_number().int(),
+    }))
+        .default([]),
     /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
     tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
     /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
@@ -25783,7 +26465,9 @@ function guardLane(git) {
             return undefined;
         const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
         const problem = laneProblem(lane, found);
-        return problem ? `something other than agent-loop moved the repository before it would ${what}: ${problem}` : undefined;
+        return problem
+            ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
+            : undefined;
     };
     const check = async (what) => {
         const problem = await moved(what);
@@ -25849,12 +26533,19 @@ function renderMarkdown(d) {
         `- Steps involved: ${d.steps.join(', ') || 'none'}`,
         `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
         `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
-        ...(d.tddError ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`] : []),
+        ...(d.tddError
+            ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`]
+            : []),
         '',
         `What to do: ${d.advice}`,
         '',
         ...(d.lastFailure
-            ? [`Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`, '', ...fence(d.lastFailure.tail), '']
+            ? [
+                `Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`,
+                '',
+                ...fence(d.lastFailure.tail),
+                '',
+            ]
             : []),
         `Last ${OUTPUT_CHARS} characters of agent output:`,
         '',
@@ -25869,13 +26560,22 @@ function toDiscordMessage(d) {
         title: `agent-loop halted: ${d.loopType}`,
         summary: `${d.headline}\n\n${d.advice}`,
         fields: [
-            { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
+            {
+                name: 'Issues',
+                value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none',
+            },
             { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
-            { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
+            {
+                name: 'Escalations',
+                value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`,
+                inline: true,
+            },
             ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
             { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
         ],
-        outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
+        outputTail: d.lastFailure?.kind === 'tests'
+            ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}`
+            : d.lastOutput,
         color: 0xd73a49,
     };
 }
@@ -25911,10 +26611,10 @@ const ADVICE = {
     budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
     contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
     stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
-    repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
+    repository_moved: 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.',
     secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
     source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
-    baseline_unreadable: 'The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent\'s work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.',
+    baseline_unreadable: "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.",
     workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 function buildDiagnostic(input) {
@@ -25924,9 +26624,16 @@ function buildDiagnostic(input) {
         : [];
     const issues = involved.length > 0
         ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
-        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
+        : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({
+            id,
+            title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '',
+        }));
     // A halting escalation has already closed its cycle: then its steps are in its record.
-    const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
+    const cycleSteps = state.currentCycle
+        ? state.currentCycle.progress.trail
+        : involved.length === 0
+            ? (state.escalations.at(-1)?.steps ?? [])
+            : [];
     const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
     return {
         reason,
@@ -25934,13 +26641,25 @@ function buildDiagnostic(input) {
         loopType: LOOP_TYPES[reason],
         issues: dedupe(issues),
         steps,
-        escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
+        escalations: {
+            consecutive: state.consecutiveEscalations,
+            limit: input.maxConsecutiveEscalations,
+            total: state.totalEscalations,
+        },
         lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
         ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
         advice: input.advice ?? ADVICE[reason],
         checkpointId: input.checkpointId,
         iteration: state.iteration,
-        ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
+        ...(reason === 'workflow_aborted' && state.tddError
+            ? {
+                tddError: {
+                    type: state.tddError.type,
+                    message: state.tddError.message,
+                    retry_count: state.tddError.retry_count,
+                },
+            }
+            : {}),
     };
 }
 function lastFailureOf(state, involved) {
@@ -25970,28 +26689,57 @@ function transition(workflow, progress, event, maxRetriesPerStep) {
         case 'succeeded': {
             const index = progress.index + 1;
             const next = { ...progress, index };
-            return index >= workflow.length ? { progress: next, decision: { kind: 'done' } } : { progress: next, decision: { kind: 'run', step: workflow[index] } };
+            return index >= workflow.length
+                ? { progress: next, decision: { kind: 'done' } }
+                : { progress: next, decision: { kind: 'run', step: workflow[index] } };
         }
         case 'failed': {
             const count = (progress.retries[step] ?? 0) + 1;
             const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
-            const next = { ...progress, index: resumeAt, retries: { ...progress.retries, [step]: count }, trail: [...progress.trail, step] };
+            const next = {
+                ...progress,
+                index: resumeAt,
+                retries: { ...progress.retries, [step]: count },
+                trail: [...progress.trail, step],
+            };
             if (count > maxRetriesPerStep) {
-                return { progress: next, decision: { kind: 'escalate', reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`, bounceLoop: false } };
+                return {
+                    progress: next,
+                    decision: {
+                        kind: 'escalate',
+                        reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`,
+                        bounceLoop: false,
+                    },
+                };
             }
             return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
         }
         case 'precondition_failed': {
             const bounces = progress.bounces + 1;
             const index = Math.max(0, progress.index - 1);
-            const next = { ...progress, index, bounces, trail: [...progress.trail, `${step}→${workflow[index]}`] };
+            const next = {
+                ...progress,
+                index,
+                bounces,
+                trail: [...progress.trail, `${step}→${workflow[index]}`],
+            };
             if (bounces > maxRetriesPerStep) {
-                return { progress: next, decision: { kind: 'escalate', reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`, bounceLoop: true } };
+                return {
+                    progress: next,
+                    decision: {
+                        kind: 'escalate',
+                        reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`,
+                        bounceLoop: true,
+                    },
+                };
             }
             return { progress: next, decision: { kind: 'run', step: workflow[index] } };
         }
         case 'escalate':
-            return { progress: { ...progress, trail: [...progress.trail, step] }, decision: { kind: 'escalate', reason: event.reason, bounceLoop: false } };
+            return {
+                progress: { ...progress, trail: [...progress.trail, step] },
+                decision: { kind: 'escalate', reason: event.reason, bounceLoop: false },
+            };
     }
 }
 
@@ -26008,7 +26756,10 @@ function transition(workflow, progress, event, maxRetriesPerStep) {
 const BASELINES_DIR = 'baselines';
 /** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
 function baselineKey(tree, command, junitFile) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${tree}\0${command}\0${junitFile ?? ''}`).digest('hex').slice(0, 24);
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(`${tree}\0${command}\0${junitFile ?? ''}`)
+        .digest('hex')
+        .slice(0, 24);
 }
 function baselineStore(files) {
     const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
@@ -26020,7 +26771,11 @@ function baselineStore(files) {
                     return undefined;
                 const run = JSON.parse(text);
                 // A file that is not a run (hand-edited, cut short) is run again, never trusted.
-                if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object')
+                if (!run ||
+                    typeof run !== 'object' ||
+                    typeof run.tests !== 'object' ||
+                    typeof run.groups !== 'object' ||
+                    typeof run.messages !== 'object')
                     return undefined;
                 return run;
             }
@@ -26050,7 +26805,7 @@ function baselineProblem(run, command) {
         return undefined;
     return {
         message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-        advice: 'Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch\'s suite green, then run again. No agent ran.',
+        advice: "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green, then run again. No agent ran.",
     };
 }
 /** One line on a baseline for the log. Pure. */
@@ -26088,12 +26843,24 @@ async function cycleBaseline(deps, state, checkpointId) {
     const cycle = state.currentCycle;
     const store = baselineStore(filesOf(deps));
     const junit = settings.junitFile;
-    const key = cycle.baselineKey ?? baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
-    const withKey = (s) => ({ ...s, currentCycle: { ...s.currentCycle, baselineKey: key } });
+    const key = cycle.baselineKey ??
+        baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
+    const withKey = (s) => ({
+        ...s,
+        currentCycle: { ...s.currentCycle, baselineKey: key },
+    });
     const check = (run, s) => {
         const problem = baselineProblem(run, settings.testCommand);
         if (problem)
-            return { state: s, run, halt: { reason: 'baseline_unreadable', message: `NO VERDICT POSSIBLE: ${problem.message}`, advice: problem.advice } };
+            return {
+                state: s,
+                run,
+                halt: {
+                    reason: 'baseline_unreadable',
+                    message: `NO VERDICT POSSIBLE: ${problem.message}`,
+                    advice: problem.advice,
+                },
+            };
         return { state: s, run };
     };
     const kept = await store.load(key);
@@ -26111,7 +26878,11 @@ async function cycleBaseline(deps, state, checkpointId) {
     if (deps.signal?.aborted)
         return { state, interrupted: true };
     const run = outcome.run ?? emptyRun(outcome.exitCode);
-    logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, { key, exitCode: outcome.exitCode, reader: run.reader ?? null });
+    logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
+        key,
+        exitCode: outcome.exitCode,
+        reader: run.reader ?? null,
+    });
     const checked = check(run, state);
     // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
     if (checked.halt)
@@ -26144,17 +26915,64 @@ const PolicySchema = object({
 const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
 const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
     // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
-    rate_limit: { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000, maximumAttempts: null, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    rate_limit: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 5 * 60_000,
+        maximumAttempts: null,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
     // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
-    timeout: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 4, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    timeout: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 4,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
     // Other transient failures (overloaded, 5xx, crashes): the step's retries.
-    transient: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: false, onExhausted: 'escalate' },
+    transient: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
     // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
-    permanent_issue: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: true, onExhausted: 'escalate' },
+    permanent_issue: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: true,
+        onExhausted: 'escalate',
+    },
     // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
-    permanent_environment: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 2, countsTowardStep: false, freshSession: true, onExhausted: 'halt' },
+    permanent_environment: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 2,
+        countsTowardStep: false,
+        freshSession: true,
+        onExhausted: 'halt',
+    },
 }));
-const ENVIRONMENT_REASONS = new Set(['auth', 'billing', 'not_found', 'not_executable', 'spawn_failed', 'permission_denied']);
+const ENVIRONMENT_REASONS = new Set([
+    'auth',
+    'billing',
+    'not_found',
+    'not_executable',
+    'spawn_failed',
+    'permission_denied',
+]);
 const TIMEOUT_REASONS = new Set(['timeout', 'network']);
 /** Which policy applies to a failure. */
 function failureKind(failure) {
@@ -26166,7 +26984,11 @@ function failureKind(failure) {
         return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
     return 'transient';
 }
-const COUNTER = { rate_limit: 'rateLimitAttempts', timeout: 'timeoutRetries', permanent_environment: 'environmentFailures' };
+const COUNTER = {
+    rate_limit: 'rateLimitAttempts',
+    timeout: 'timeoutRetries',
+    permanent_environment: 'environmentFailures',
+};
 /**
  * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
  * the attempts are used up and what then. A failure that counts toward the step ends a run of
@@ -26181,10 +27003,13 @@ function decideFailure(failure, before, policies = POLICIES) {
     if (counter)
         counters[counter] = attempts;
     return {
-        kind, counters, attempts,
+        kind,
+        counters,
+        attempts,
         waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
         ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
-        countsTowardStep: policy.countsTowardStep, freshSession: policy.freshSession,
+        countsTowardStep: policy.countsTowardStep,
+        freshSession: policy.freshSession,
     };
 }
 /** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
@@ -26200,13 +27025,18 @@ function exhausted(policy, attempts) {
 /** What a person must fix when the environment keeps failing. */
 function environmentAdvice(reason) {
     switch (reason) {
-        case 'auth': return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
-        case 'billing': return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+        case 'auth':
+            return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+        case 'billing':
+            return "The agent's account cannot pay for requests: check the API account's billing and quota.";
         case 'not_found':
         case 'not_executable':
-        case 'spawn_failed': return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
-        case 'permission_denied': return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
-        default: return 'Fix the agent environment, then run again to resume.';
+        case 'spawn_failed':
+            return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+        case 'permission_denied':
+            return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+        default:
+            return 'Fix the agent environment, then run again to resume.';
     }
 }
 
@@ -26257,7 +27087,9 @@ function buildPrompt(p) {
         parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
     }
     parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
-        ? [`- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`]
+        ? [
+            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+        ]
         : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
     return parts.join('\n') + '\n';
 }
@@ -26287,8 +27119,13 @@ async function agentTurn(deps, before, prompt, what) {
     const logDir = external_node_path_default().join(deps.stateDir, 'logs');
     await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
     const result = await agent.run({
-        prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-        timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
+        prompt,
+        iteration: n,
+        issueIds: cycle.issueIds,
+        cwd: deps.cwd,
+        promptFile,
+        timeoutMs: settings.agentTimeoutMinutes * 60_000,
+        signal: deps.signal,
         onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
         logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
         resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
@@ -26298,11 +27135,20 @@ async function agentTurn(deps, before, prompt, what) {
     if (settings.iterationDelaySeconds > 0)
         await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
     const after = afterAgentRun(before, cycle, n, started, result);
-    const state = { ...after.state, currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined } };
+    const state = {
+        ...after.state,
+        currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined },
+    };
     logUsage(deps, n, result, state);
     // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
     const moved = await deps.laneMoved?.(`judge ${what}`);
-    return { result, record: after.record, state, started, ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}) };
+    return {
+        result,
+        record: after.record,
+        state,
+        started,
+        ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}),
+    };
 }
 function logUsage(deps, n, result, state) {
     if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
@@ -26313,27 +27159,50 @@ function logUsage(deps, n, result, state) {
         result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
     ].filter(Boolean);
     deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
-        iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
-        tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
+        iteration: n,
+        costUsd: result.costUsd ?? null,
+        totalCostUsd: state.costUsd,
+        turns: result.turns ?? null,
+        tokens: result.tokens ?? null,
+        totalTokens: state.tokens,
+        sessionId: result.sessionId ?? null,
     });
 }
 /** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
 function agentUnavailable(attempts, failure) {
-    return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
+    return {
+        reason: 'agent_unavailable',
+        message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
+        advice: environmentAdvice(failure.reason),
+    };
 }
 /** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
 function afterAgentRun(before, cycle, n, started, result) {
     const record = {
-        n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+        n,
+        issueIds: cycle.issueIds,
+        startedAt: rfc3339(started),
+        durationMs: 0,
+        outcome: 'continuing',
         agent: {
-            ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-            ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-            ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+            ok: result.ok,
+            exitCode: result.exitCode,
+            signal: result.signal,
+            durationMs: Math.round(result.durationMs),
+            ...(result.failure ? { failure: result.failure } : {}),
+            ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+            ...(result.turns !== undefined ? { turns: result.turns } : {}),
+            ...(result.tokens ? { tokens: result.tokens } : {}),
         },
     };
     const state = {
-        ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-        tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+        ...before,
+        iteration: n,
+        costUsd: before.costUsd + (result.costUsd ?? 0),
+        tokens: {
+            input: before.tokens.input + (result.tokens?.input ?? 0),
+            output: before.tokens.output + (result.tokens?.output ?? 0),
+        },
         lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
         currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
     };
@@ -26353,13 +27222,26 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
  */
 
 function judge({ baseline, now, targetTests, verify = [] }) {
-    const verdict = { kind: 'accepted', summary: '', broken: [], targetsFailing: [], verifyFailing: verify.filter((v) => v.exitCode !== 0), fixed: [], preexisting: [], targets: [...targetTests] };
+    const verdict = {
+        kind: 'accepted',
+        summary: '',
+        broken: [],
+        targetsFailing: [],
+        verifyFailing: verify.filter((v) => v.exitCode !== 0),
+        fixed: [],
+        preexisting: [],
+        targets: [...targetTests],
+    };
     if (now.cannotRun)
         return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
     if (!isReadable(baseline) || !isReadable(now)) {
         // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
         if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
-            return { ...verdict, kind: 'cannot_run', summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken` };
+            return {
+                ...verdict,
+                kind: 'cannot_run',
+                summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
+            };
         }
         if (now.exitCode !== 0)
             return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
@@ -26378,7 +27260,11 @@ function judge({ baseline, now, targetTests, verify = [] }) {
             if (passesNow(id))
                 continue;
             const status = statusOf(now, id);
-            verdict.targetsFailing.push({ id, message: message(now, id) ?? (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails') });
+            verdict.targetsFailing.push({
+                id,
+                message: message(now, id) ??
+                    (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+            });
         }
         verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
     }
@@ -26390,16 +27276,32 @@ function judge({ baseline, now, targetTests, verify = [] }) {
 function finish(v) {
     const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
     const parts = [
-        v.broken.length ? `${v.broken.length} test(s) broken (${v.broken.slice(0, 3).map((f) => f.id).join(', ')}${v.broken.length > 3 ? ', …' : ''})` : '',
-        v.targetsFailing.length ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing.slice(0, 3).map((f) => f.id).join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})` : '',
-        v.verifyFailing.length ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}` : '',
+        v.broken.length
+            ? `${v.broken.length} test(s) broken (${v.broken
+                .slice(0, 3)
+                .map((f) => f.id)
+                .join(', ')}${v.broken.length > 3 ? ', …' : ''})`
+            : '',
+        v.targetsFailing.length
+            ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
+                .slice(0, 3)
+                .map((f) => f.id)
+                .join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})`
+            : '',
+        v.verifyFailing.length
+            ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
+            : '',
     ].filter(Boolean);
     const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
     if (blocking > 0)
         return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
     const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
     const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
-    return { ...v, kind: 'accepted', summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}` };
+    return {
+        ...v,
+        kind: 'accepted',
+        summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
+    };
 }
 /** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
 function rejectionDetails(v, limit = 20) {
@@ -26508,7 +27410,11 @@ const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const WORKFLOW = WORKFLOWS.implement;
 /** The default workflow: the agent works until the issue's tests pass (implement → verify). */
-const implementWorkflow = { name: 'implement', batches: true, iterate: (deps, state, baseline) => runIteration(deps, state, baseline) };
+const implementWorkflow = {
+    name: 'implement',
+    batches: true,
+    iterate: (deps, state, baseline) => runIteration(deps, state, baseline),
+};
 async function runIteration(deps, before, baseline) {
     const { settings, logger, clock, source, agent, git } = deps;
     const cycle = before.currentCycle;
@@ -26519,11 +27425,20 @@ async function runIteration(deps, before, baseline) {
     const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
     // The previous failure's output goes back to the agent: masked like every other output.
     const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
-        issues, iteration: n, maxIterations: settings.maxIterations, testCommand: settings.testCommand,
-        plan: settings.plan, lastFailure: cycle.lastFailure, sourceHint: source.description,
+        issues,
+        iteration: n,
+        maxIterations: settings.maxIterations,
+        testCommand: settings.testCommand,
+        plan: settings.plan,
+        lastFailure: cycle.lastFailure,
+        sourceHint: source.description,
         ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
     }));
-    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, { iteration: n, issueIds: cycle.issueIds, step: WORKFLOW[cycle.progress.index] });
+    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, {
+        iteration: n,
+        issueIds: cycle.issueIds,
+        step: WORKFLOW[cycle.progress.index],
+    });
     const turn = await agentTurn(deps, before, prompt, `the work of iteration ${n}`);
     if (!turn)
         return { state: before, interrupted: true };
@@ -26533,7 +27448,10 @@ async function runIteration(deps, before, baseline) {
     // Moved behind the engine's back: nothing is judged, nothing closed.
     if (turn.moved)
         return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: turn.moved };
-    const setCycle = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, ...patch } });
+    const setCycle = (s, patch) => ({
+        ...s,
+        currentCycle: { ...s.currentCycle, ...patch },
+    });
     const step = (s, event) => {
         const c = s.currentCycle;
         const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
@@ -26541,24 +27459,54 @@ async function runIteration(deps, before, baseline) {
     };
     // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
     let failure = result.failure;
-    if (result.ok && (result.permissionDenials ?? 0) > 0 && git && state.baseBranch && !(await git.hasWorkSince(state.baseBranch))) {
-        failure = { class: 'permanent', reason: 'permission_denied', message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing` };
+    if (result.ok &&
+        (result.permissionDenials ?? 0) > 0 &&
+        git &&
+        state.baseBranch &&
+        !(await git.hasWorkSince(state.baseBranch))) {
+        failure = {
+            class: 'permanent',
+            reason: 'permission_denied',
+            message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing`,
+        };
     }
     if (failure) {
         const c = state.currentCycle;
-        const d = decideFailure(failure, { rateLimitAttempts: c.rateLimitAttempts, timeoutRetries: c.timeoutRetries, environmentFailures: state.environmentFailures });
+        const d = decideFailure(failure, {
+            rateLimitAttempts: c.rateLimitAttempts,
+            timeoutRetries: c.timeoutRetries,
+            environmentFailures: state.environmentFailures,
+        });
         const kind = d.kind;
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, { iteration: n, exitCode: result.exitCode, signal: result.signal, elapsedMs: Math.round(result.durationMs), class: failure.class, reason: failure.reason, error: failure.message, retryAfterMs: failure.retryAfterMs ?? null, policy: kind });
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, {
+            iteration: n,
+            exitCode: result.exitCode,
+            signal: result.signal,
+            elapsedMs: Math.round(result.durationMs),
+            class: failure.class,
+            reason: failure.reason,
+            error: failure.message,
+            retryAfterMs: failure.retryAfterMs ?? null,
+            policy: kind,
+        });
         // The session ends with a failure whatever the row says: a failed run's session is not one to resume.
         state = setCycle({ ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures }, {
-            lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail }, sessionId: undefined,
-            rateLimitAttempts: d.counters.rateLimitAttempts, timeoutRetries: d.counters.timeoutRetries,
+            lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
+            sessionId: undefined,
+            rateLimitAttempts: d.counters.rateLimitAttempts,
+            timeoutRetries: d.counters.timeoutRetries,
         });
         const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
         if (d.exhausted === 'halt')
             return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };
         if (d.exhausted === 'escalate') {
-            return { state: close(state, failed), escalate: { reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`, bounceLoop: false } };
+            return {
+                state: close(state, failed),
+                escalate: {
+                    reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`,
+                    bounceLoop: false,
+                },
+            };
         }
         if (d.countsTowardStep) {
             // The step's retries, with the failure as context.
@@ -26572,22 +27520,39 @@ async function runIteration(deps, before, baseline) {
     state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
     // Defensive validation of the report (seed 004).
     const current = state.currentCycle;
-    const decision = decideContinuation(result.report, { workRemaining: current.lastWorkRemaining, sameCount: current.sameWorkRemainingCount });
-    state = setCycle(state, { lastWorkRemaining: decision.workRemaining, sameWorkRemainingCount: decision.sameWorkRemainingCount });
+    const decision = decideContinuation(result.report, {
+        workRemaining: current.lastWorkRemaining,
+        sameCount: current.sameWorkRemainingCount,
+    });
+    state = setCycle(state, {
+        lastWorkRemaining: decision.workRemaining,
+        sameWorkRemainingCount: decision.sameWorkRemainingCount,
+    });
     record.workRemaining = decision.workRemaining;
     let violation;
     if (decision.contractViolation) {
         const { workRemaining } = decision.contractViolation;
         violation = {
-            timestamp: rfc3339(clock.now()), type: 'validation_error', iteration: n, issueIds: cycle.issueIds,
+            timestamp: rfc3339(clock.now()),
+            type: 'validation_error',
+            iteration: n,
+            issueIds: cycle.issueIds,
             message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
-            details: { work_remaining: workRemaining, requires_continuation: false, override: settings.strict ? 'halt' : 'forced_true' },
+            details: {
+                work_remaining: workRemaining,
+                requires_continuation: false,
+                override: settings.strict ? 'halt' : 'forced_true',
+            },
         };
         if (settings.strict) {
             logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
             return {
-                state: close(state, { ...record, outcome: 'contract_violation' }), violation,
-                halt: { reason: 'contract_violation', message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)` },
+                state: close(state, { ...record, outcome: 'contract_violation' }),
+                violation,
+                halt: {
+                    reason: 'contract_violation',
+                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)`,
+                },
             };
         }
         logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
@@ -26595,10 +27560,17 @@ async function runIteration(deps, before, baseline) {
     if (decision.stuck) {
         logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
         const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
-        return { state: close(t.state, { ...record, outcome: 'stuck' }), violation, escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false } };
+        return {
+            state: close(t.state, { ...record, outcome: 'stuck' }),
+            violation,
+            escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false },
+        };
     }
     // Completion check: the targets are closed in the source, or the report says no work remains.
-    const closed = await Promise.all(cycle.issueIds.map(async (id) => { const i = await source.get(id); return i ? isClosed(i) : false; }));
+    const closed = await Promise.all(cycle.issueIds.map(async (id) => {
+        const i = await source.get(id);
+        return i ? isClosed(i) : false;
+    }));
     if (!isCycleComplete(closed, decision.reportSaysDone)) {
         logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
         return { state: close(state, record), violation };
@@ -26609,7 +27581,10 @@ async function runIteration(deps, before, baseline) {
     const changed = !(git && base) || (await git.hasWorkSince(base));
     for (const problem of targets.problems)
         logger.warn('issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, { iteration: n });
-    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, {
+        iteration: n,
+        command: settings.testCommand,
+    });
     const gate = await judgeWork(deps, baseline, targets);
     if (!gate)
         return { state: before, interrupted: true };
@@ -26619,20 +27594,33 @@ async function runIteration(deps, before, baseline) {
     state = { ...state, testsPassed: tests.passed };
     if (verdict.kind === 'cannot_run') {
         // A real step back: nothing could be verified.
-        logger.warn('step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, { iteration: n, from: 'verify', to: 'implement' });
+        logger.warn('step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
+            iteration: n,
+            from: 'verify',
+            to: 'implement',
+        });
         const t = step(state, { type: 'precondition_failed', reason: verdict.summary });
-        state = setCycle(t.state, { lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail } });
+        state = setCycle(t.state, {
+            lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
+        });
         const bounced = close(state, { ...record, outcome: 'bounced' });
         if (t.decision.kind === 'escalate')
             return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
         return { state: bounced, violation };
     }
     if (verdict.kind === 'rejected') {
-        logger.warn('tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, { iteration: n, exitCode: tests.exitCode, broken: verdict.broken.map((f) => f.id), targetsFailing: verdict.targetsFailing.map((f) => f.id) });
+        logger.warn('tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, {
+            iteration: n,
+            exitCode: tests.exitCode,
+            broken: verdict.broken.map((f) => f.id),
+            targetsFailing: verdict.targetsFailing.map((f) => f.id),
+        });
         // Read per test: each broken test and failing target with its message; else the exit code and the output.
         const perTest = tests.run !== undefined && isReadable(tests.run);
         const details = perTest ? rejectionDetails(verdict) : '';
-        const message = perTest || verdict.verifyFailing.length > 0 ? verdict.summary : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
+        const message = perTest || verdict.verifyFailing.length > 0
+            ? verdict.summary
+            : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
         state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
         const t = step(state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
         state = close(t.state, { ...record, outcome: 'tests_failed' });
@@ -26663,7 +27651,8 @@ async function runIteration(deps, before, baseline) {
         const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
         logger.info('cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
         state = {
-            ...state, consecutiveEscalations: 0,
+            ...state,
+            consecutiveEscalations: 0,
             issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
             issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
             completedIterations: [...state.completedIterations, n],
@@ -26680,7 +27669,8 @@ async function runIteration(deps, before, baseline) {
     }
     logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting });
     state = {
-        ...state, consecutiveEscalations: 0,
+        ...state,
+        consecutiveEscalations: 0,
         issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
         completedIterations: [...state.completedIterations, n],
     };
@@ -26708,7 +27698,11 @@ async function judgeWork(deps, baseline, targets) {
         return { tests, verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify }) };
     };
     const first = await once();
-    if (!first || first.verdict.kind !== 'rejected' || first.verdict.broken.length === 0 || !first.tests.run || !isReadable(first.tests.run))
+    if (!first ||
+        first.verdict.kind !== 'rejected' ||
+        first.verdict.broken.length === 0 ||
+        !first.tests.run ||
+        !isReadable(first.tests.run))
         return first;
     logger.info('tests.confirm', `${first.verdict.broken.length} test(s) that passed before fail now; running the tests once more to tell a regression from a flaky test.`);
     const second = await once();
@@ -26756,15 +27750,31 @@ function exitCodeFor(result) {
 }
 /** The closing line in text mode. */
 function summaryLine(r) {
-    const head = r.status === 'halted' ? `HALTED (${r.haltReason}): ${r.error}` : r.status === 'complete' ? 'COMPLETE' : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    const head = r.status === 'halted'
+        ? `HALTED (${r.haltReason}): ${r.error}`
+        : r.status === 'complete'
+            ? 'COMPLETE'
+            : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
     return [
         head,
         `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
         `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-        ...(r.issuesNoChange.length ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`] : []),
-        ...(r.preexistingFailures.length ? [`  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`] : []),
-        ...(r.pullRequests.length ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`] : []),
-        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
+        ...(r.issuesNoChange.length
+            ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`]
+            : []),
+        ...(r.preexistingFailures.length
+            ? [
+                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
+            ]
+            : []),
+        ...(r.pullRequests.length
+            ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]
+            : []),
+        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
+            ? [
+                `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+            ]
+            : []),
         `  checkpoint ${r.checkpointId}`,
     ].join('\n');
 }
@@ -26817,7 +27827,12 @@ async function runSlice(unguarded) {
     const checkpointId = opened.id;
     if (opened.sourceState !== undefined)
         source.importState?.(opened.sourceState);
-    let state = { ...opened.state, slices: opened.state.slices + 1, maxIterations: settings.maxIterations, halt: undefined };
+    let state = {
+        ...opened.state,
+        slices: opened.state.slices + 1,
+        maxIterations: settings.maxIterations,
+        halt: undefined,
+    };
     const sliceStartIteration = state.iteration;
     const errors = [];
     // Checkpoint files as they were before any agent ran: one that appears or changes later, other
@@ -26826,7 +27841,12 @@ async function runSlice(unguarded) {
     const save = async (status) => {
         const sourceState = source.exportState?.();
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
-        await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
+        await store.write({
+            id: checkpointId,
+            phase: PHASE_FOR[status],
+            state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+            ...(errors.length ? { errors } : {}),
+        });
         const now = await snapshotCheckpoints(filesOf(deps), store.dir);
         const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
         if (foreign.length > 0) {
@@ -26883,18 +27903,31 @@ async function runSlice(unguarded) {
         const health = await source.health?.();
         if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0))
             return undefined;
-        return { reason: 'source_unreadable', message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))` };
+        return {
+            reason: 'source_unreadable',
+            message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
+        };
     };
     await save('continuing');
     logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
-        checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations,
+        checkpointId,
+        resumed: opened.resumed,
+        iteration: state.iteration,
+        maxIterations: settings.maxIterations,
     });
     const finish = async (status, halt, interrupted = false) => {
         let diagnostic = null;
         if (halt) {
             state = { ...state, halt: { reason: halt.reason, message: halt.message } };
             errors.push(halt.message);
-            const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
+            const d = buildDiagnostic({
+                reason: halt.reason,
+                message: halt.message,
+                state,
+                checkpointId,
+                maxConsecutiveEscalations: settings.maxConsecutiveEscalations,
+                advice: halt.advice,
+            });
             diagnostic = (deps.redact ?? ((t) => t))(renderMarkdown(d));
             await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
             logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
@@ -26909,7 +27942,15 @@ async function runSlice(unguarded) {
             await git.commitAll(`wip: ${state.currentCycle?.issueIds.join(' ')} (slice ended at iteration ${state.iteration})`.slice(0, 120));
             await keepBranch(deps, open);
         }
-        return buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted, diagnostic });
+        return buildResult({
+            status,
+            state,
+            checkpointId,
+            sliceStartIteration,
+            durationMs: clock.now().getTime() - startedAt,
+            interrupted,
+            diagnostic,
+        });
     };
     /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
     const escalate = async (unmasked, bounceLoop) => {
@@ -26919,27 +27960,48 @@ async function runSlice(unguarded) {
         const at = rfc3339(clock.now());
         const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
         const record = {
-            issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note,
-            ...(cycle.lastFailure ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } } : {}),
+            issueIds: cycle.issueIds,
+            titles: cycle.titles,
+            iteration: state.iteration,
+            steps: [...new Set(cycle.progress.trail)],
+            reason,
+            at,
+            note,
+            ...(cycle.lastFailure
+                ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+                : {}),
         };
         state = {
             ...state,
-            issuesEscalated: [...state.issuesEscalated, ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id))],
+            issuesEscalated: [
+                ...state.issuesEscalated,
+                ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id)),
+            ],
             consecutiveEscalations: state.consecutiveEscalations + 1,
             totalEscalations: state.totalEscalations + 1,
             escalations: [...state.escalations, record].slice(-100),
         };
         logger.error('cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${state.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
-            issueIds: cycle.issueIds, reason, steps: record.steps, consecutiveEscalations: state.consecutiveEscalations, bounceLoop,
+            issueIds: cycle.issueIds,
+            reason,
+            steps: record.steps,
+            consecutiveEscalations: state.consecutiveEscalations,
+            bounceLoop,
         });
         const refs = (ids) => ids.map(issueRef).join(', ');
         let halt;
         if (bounceLoop) {
-            halt = { reason: 'bounce_loop', message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})` };
+            halt = {
+                reason: 'bounce_loop',
+                message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+            };
         }
         else if (state.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
             const recent = state.escalations.slice(-state.consecutiveEscalations).flatMap((e) => e.issueIds);
-            halt = { reason: 'failure_loop', message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}` };
+            halt = {
+                reason: 'failure_loop',
+                message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+            };
         }
         if (halt && !deps.publisher) {
             // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
@@ -26968,7 +28030,9 @@ async function runSlice(unguarded) {
             return finish('continuing');
         }
         if (wait > 0) {
-            logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: waiting ${seconds(wait)}.`, { rateLimitedUntil: state.rateLimitedUntil });
+            logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: waiting ${seconds(wait)}.`, {
+                rateLimitedUntil: state.rateLimitedUntil,
+            });
             await clock.sleep(wait, deps.signal);
         }
         state = { ...state, rateLimitedUntil: undefined };
@@ -26986,7 +28050,10 @@ async function runSlice(unguarded) {
                 next = selection.targets;
                 if (next.length === 0) {
                     if (selection.escalated.length > 0) {
-                        return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+                        return finish('halted', {
+                            reason: 'all_escalated',
+                            message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})`,
+                        });
                     }
                     const unreadable = await unreadableSource();
                     if (unreadable)
@@ -26997,10 +28064,16 @@ async function runSlice(unguarded) {
             }
             // 2. Bounds: the run's, then the slice's.
             if (state.iteration >= settings.maxIterations) {
-                return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
+                return finish('halted', {
+                    reason: 'max_iterations',
+                    message: `Max iterations (${settings.maxIterations}) reached`,
+                });
             }
             if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
-                return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
+                return finish('halted', {
+                    reason: 'budget',
+                    message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)`,
+                });
             }
             const sliceDone = state.iteration - sliceStartIteration;
             if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
@@ -27014,16 +28087,23 @@ async function runSlice(unguarded) {
             // 3. Start a cycle when none is in flight.
             if (!state.currentCycle && next) {
                 const cycle = {
-                    issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
-                    startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
-                    progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
+                    issueIds: next.map((i) => i.id),
+                    titles: next.map((i) => i.title),
+                    startedAtIteration: state.iteration + 1,
+                    iterations: 0,
+                    sameWorkRemainingCount: 0,
+                    progress: initialProgress(),
+                    timeoutRetries: 0,
+                    rateLimitAttempts: 0,
                 };
                 if (git && state.baseBranch) {
                     cycle.branch = cycleBranch(cycle.issueIds);
                     // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
                     // pull request's, pushed by an earlier run) is brought up to date with the base first, so
                     // that this cycle merges back cleanly.
-                    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+                    if (deps.publisher &&
+                        !(await git.branchExists(cycle.branch)) &&
+                        (await deps.publisher.fetchBranch(cycle.branch))) {
                         logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
                     }
                     const earlier = await git.branchExists(cycle.branch);
@@ -27077,8 +28157,14 @@ async function runSlice(unguarded) {
                 const unreadable = await unreadableSource();
                 if (unreadable)
                     return finish('halted', unreadable);
-                const published = outcome.noChange ? await dropEmptyCycle(deps, state, cycle) : await finishCycleInGit(deps, state, cycle);
-                state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
+                const published = outcome.noChange
+                    ? await dropEmptyCycle(deps, state, cycle)
+                    : await finishCycleInGit(deps, state, cycle);
+                state = {
+                    ...state,
+                    currentCycle: undefined,
+                    ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}),
+                };
             }
             if (outcome.escalate) {
                 const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
@@ -27093,7 +28179,9 @@ async function runSlice(unguarded) {
                     logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
                     return finish('continuing');
                 }
-                logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+                logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+                    waitMs: outcome.waitMs,
+                });
                 await save('continuing');
                 await clock.sleep(outcome.waitMs, deps.signal);
             }
@@ -27108,7 +28196,10 @@ async function runSlice(unguarded) {
         if (error instanceof RepositoryMovedError)
             return finish('halted', { reason: 'repository_moved', message: `REPOSITORY MOVED: ${error.message}` });
         if (error instanceof SecretInChangeError)
-            return finish('halted', { reason: 'secret_in_change', message: `SECRET IN CHANGE: ${error.message}; nothing was committed` });
+            return finish('halted', {
+                reason: 'secret_in_change',
+                message: `SECRET IN CHANGE: ${error.message}; nothing was committed`,
+            });
         // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
         const unreadable = await unreadableSource().catch(() => undefined);
         if (unreadable)
@@ -27124,7 +28215,15 @@ async function finishCycleInGit(deps, state, cycle) {
     const committed = await git.commitAll(subject);
     if (settings.onSuccess === 'pull-request' && deps.publisher) {
         const verdict = state.history.at(-1)?.verdict?.summary;
-        const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration, ...(verdict ? { verdict } : {}), preexisting: state.preexistingFailures };
+        const work = {
+            issueIds: cycle.issueIds,
+            titles: cycle.titles,
+            branch: cycle.branch,
+            base: state.baseBranch,
+            iteration: state.iteration,
+            ...(verdict ? { verdict } : {}),
+            preexisting: state.preexistingFailures,
+        };
         const pr = await deps.publisher.publish(work);
         await git.checkout(state.baseBranch);
         logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
@@ -27201,7 +28300,10 @@ async function openCheckpoint(deps) {
     }
     const listing = await store.list();
     for (const bad of listing.invalid)
-        logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, { path: bad.path, reason: bad.reason });
+        logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, {
+            path: bad.path,
+            reason: bad.reason,
+        });
     const candidates = [...listing.checkpoints];
     for (;;) {
         // The same choice `status` shows: newest resumable, understood, not dated in the future.
@@ -27278,7 +28380,9 @@ function buildDiscordPayload(message) {
     // Everything but the footer shares what is left of the 6000 once the title is placed.
     let budget = DISCORD_LIMITS.total - title.length - FOOTER_RESERVE;
     const summary = neutraliseFences(stripControl(message.summary ?? '').trim());
-    const tail = message.outputTail === undefined ? '' : neutraliseFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
+    const tail = message.outputTail === undefined
+        ? ''
+        : neutraliseFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
     const descriptionWanted = Math.min(DISCORD_LIMITS.description, summary.length + (tail ? 2 + OPEN_BLOCK.length + tail.length + CLOSE_BLOCK.length : 0));
     // Fields, in order, while they fit next to the description's reserve; the rest are left out
     // (and the footer says how many).
@@ -27314,7 +28418,10 @@ function buildDiscordPayload(message) {
     const url = message.url === undefined ? undefined : discord_httpUrl(message.url);
     if (url)
         embed.url = url;
-    if (typeof message.color === 'number' && Number.isInteger(message.color) && message.color >= 0 && message.color <= 0xffffff) {
+    if (typeof message.color === 'number' &&
+        Number.isInteger(message.color) &&
+        message.color >= 0 &&
+        message.color <= 0xffffff) {
         embed.color = message.color;
     }
     return { embeds: [embed], allowed_mentions: { parse: [] } };
@@ -27373,12 +28480,12 @@ function neutraliseFences(text) {
 }
 /** ANSI escape sequences and control characters other than newline and tab go. */
 function stripControl(text) {
-    return String(text)
+    return (String(text)
         .replace(/\r\n?/g, '\n')
         // eslint-disable-next-line no-control-regex
         .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g, '')
         // eslint-disable-next-line no-control-regex
-        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''));
 }
 function singleLine(text) {
     return stripControl(text).replace(/\s+/g, ' ').trim();
@@ -27513,9 +28620,13 @@ async function postToDiscord(webhookUrl, message, deps) {
                 }
                 else {
                     // 4xx other than 429: retrying the same request cannot help.
-                    const hint = status === 404 ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
-                        : status === 401 || status === 403 ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
-                            : status === 400 ? ' (Discord rejected the message body)' : '';
+                    const hint = status === 404
+                        ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
+                        : status === 401 || status === 403
+                            ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
+                            : status === 400
+                                ? ' (Discord rejected the message body)'
+                                : '';
                     return fail(attempts, `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}`);
                 }
             }
@@ -27562,7 +28673,11 @@ function retryAfter(body, headers) {
             return NaN;
         }
     })();
-    const candidates = [fromBody, Number(headers.get('x-ratelimit-reset-after') ?? NaN), retryAfterHeader(headers.get('retry-after'))];
+    const candidates = [
+        fromBody,
+        Number(headers.get('x-ratelimit-reset-after') ?? NaN),
+        retryAfterHeader(headers.get('retry-after')),
+    ];
     const seconds = candidates.find((s) => Number.isFinite(s) && s >= 0);
     return seconds === undefined ? 1000 : Math.ceil(seconds * 1000);
 }
@@ -27599,7 +28714,10 @@ function describeDiscordError(body) {
     catch {
         // not JSON (e.g. a proxy's HTML error page)
     }
-    return truncateEnd(text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), 200);
+    return truncateEnd(text
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(), 200);
 }
 /** Discord's nested `errors` object as "embeds.0.title: Must be 256 or fewer in length." lines. */
 function flattenErrors(errors, path = '') {
@@ -27622,7 +28740,9 @@ function describeNetworkError(error) {
         return `network error: ${String(error)}`;
     const cause = error.cause;
     const causeText = cause instanceof Error
-        ? (cause.code !== undefined ? String(cause.code) : cause.message)
+        ? cause.code !== undefined
+            ? String(cause.code)
+            : cause.message
         : '';
     return `network error: ${error.message}${causeText && !error.message.includes(causeText) ? ` (${causeText})` : ''}`;
 }
@@ -27692,7 +28812,12 @@ const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /* eslint-enable no-control-regex */
 /** One line of plain text. Pure. */
 function cleanLine(text) {
-    return text.replace(guard_ANSI, '').replace(/[\r\n\t\u2028\u2029]+/g, ' ').replace(CONTROL_BUT_NEWLINE_TAB, '').replace(/ {2,}/g, ' ').trim();
+    return text
+        .replace(guard_ANSI, '')
+        .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
+        .replace(CONTROL_BUT_NEWLINE_TAB, '')
+        .replace(/ {2,}/g, ' ')
+        .trim();
 }
 /** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
 function cleanText(text) {
@@ -27717,7 +28842,9 @@ function guardIssues(source, redact) {
         },
         close: (id, reason) => source.close(id, reason),
         markEscalated: (id, note) => source.markEscalated(id, note),
-        ...(source.markNoChange ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) } : {}),
+        ...(source.markNoChange
+            ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
+            : {}),
         ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
         ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
         ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
@@ -27778,16 +28905,22 @@ function againstBaseline(seen, now, baseline) {
     const failing = failedIds(now).filter((id) => !failedIn(baseline, id));
     const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
     const before = failedIds(baseline).length;
-    const lines = failing.slice(0, 10).map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id].split('\n')[0]}` : ''}`);
+    const lines = failing
+        .slice(0, 10)
+        .map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id].split('\n')[0]}` : ''}`);
     return {
         passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
         failing: failing.filter((id) => !loadErrors.includes(id)),
         compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
         summary: [
-            failing.length > 0 ? `${failing.length} test(s) fail that did not fail before this cycle:\n${lines.join('\n')}` : 'No test fails that did not fail before this cycle.',
+            failing.length > 0
+                ? `${failing.length} test(s) fail that did not fail before this cycle:\n${lines.join('\n')}`
+                : 'No test fails that did not fail before this cycle.',
             before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
             seen.summary.slice(-2000),
-        ].filter(Boolean).join('\n\n'),
+        ]
+            .filter(Boolean)
+            .join('\n\n'),
     };
 }
 
@@ -27805,14 +28938,62 @@ const TDD_MAX_RETRIES = 5;
 const TDD_TIMEOUT_RETRIES = (POLICIES.timeout.maximumAttempts ?? 1) - 1;
 /** Seed 003's summary table, every row, for the log, the docs and the tests. */
 const TDD_FAILURE_TABLE = [
-    { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
-    { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
-    { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
-    { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
-    { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
-    { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
-    { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
-    { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
+    {
+        scenario: 'Non-compiling test',
+        strategy: 'Retry with error',
+        maxRetries: TDD_MAX_RETRIES,
+        onExhaustion: 'Abort',
+        error: 'COMPILATION_ERROR',
+    },
+    {
+        scenario: 'Test passes immediately',
+        strategy: 'Skip test',
+        maxRetries: null,
+        onExhaustion: 'Continue',
+        error: 'TEST_UNEXPECTED_PASS',
+    },
+    {
+        scenario: 'Duplicate test',
+        strategy: 'Skip test',
+        maxRetries: null,
+        onExhaustion: 'Continue',
+        error: 'DUPLICATE_TEST',
+    },
+    {
+        scenario: "Can't make test pass",
+        strategy: 'Abort',
+        maxRetries: null,
+        onExhaustion: 'Manual intervention',
+        error: 'IMPLEMENTATION_FAILED',
+    },
+    {
+        scenario: 'Implementation breaks tests',
+        strategy: 'Retry with info',
+        maxRetries: TDD_MAX_RETRIES,
+        onExhaustion: 'Abort',
+        error: 'REGRESSION',
+    },
+    {
+        scenario: 'Refactoring breaks tests',
+        strategy: 'Retry with info',
+        maxRetries: TDD_MAX_RETRIES,
+        onExhaustion: 'Rollback & continue',
+        error: 'REGRESSION',
+    },
+    {
+        scenario: 'API rate limit',
+        strategy: 'Exponential backoff',
+        maxRetries: null,
+        onExhaustion: '—',
+        error: 'API_RATE_LIMIT',
+    },
+    {
+        scenario: 'Network timeout',
+        strategy: 'Retry same timeout',
+        maxRetries: TDD_TIMEOUT_RETRIES,
+        onExhaustion: 'Abort',
+        error: 'NETWORK_TIMEOUT',
+    },
 ];
 const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
 /**
@@ -27824,29 +29005,67 @@ const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
 function phaseStart(phase, tests, targetTests, description) {
     const details = tests.summary;
     if (phase === 'GREEN') {
-        const failing = !tests.passed && (tests.compileError || targetTests.length === 0 || tests.failing.some((name) => targetTests.includes(name)));
+        const failing = !tests.passed &&
+            (tests.compileError || targetTests.length === 0 || tests.failing.some((name) => targetTests.includes(name)));
         if (failing)
             return undefined;
-        return { back: 'RED', error: { type: 'TEST_UNEXPECTED_PASS', message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`, details } };
+        return {
+            back: 'RED',
+            error: {
+                type: 'TEST_UNEXPECTED_PASS',
+                message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`,
+                details,
+            },
+        };
     }
     if (phase === 'REFACTOR' && !tests.passed) {
-        return { back: 'GREEN', error: { type: 'REGRESSION', message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`, details } };
+        return {
+            back: 'GREEN',
+            error: {
+                type: 'REGRESSION',
+                message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`,
+                details,
+            },
+        };
     }
     return undefined;
 }
 function decidePhase(o) {
     const attempts = o.retries + 1;
     const details = o.tests.summary;
-    const retryOr = (error, exhausted) => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
-    const abort = (type, message) => ({ kind: 'abort', error: { type, message, details } });
-    const compileError = (what) => retryOr({ type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
+    const retryOr = (error, exhausted) => o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted();
+    const abort = (type, message) => ({
+        kind: 'abort',
+        error: { type, message, details },
+    });
+    const compileError = (what) => retryOr({
+        type: 'COMPILATION_ERROR',
+        message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+        details,
+    }, () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`));
     switch (o.phase) {
         case 'RED': {
             if (o.reportedDuplicate || !o.changed) {
-                return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
+                return {
+                    kind: 'skip',
+                    mark: 'duplicate',
+                    error: {
+                        type: 'DUPLICATE_TEST',
+                        message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`,
+                        details,
+                    },
+                };
             }
             if (o.tests.passed) {
-                return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
+                return {
+                    kind: 'skip',
+                    mark: 'problematic',
+                    error: {
+                        type: 'TEST_UNEXPECTED_PASS',
+                        message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`,
+                        details,
+                    },
+                };
             }
             if (o.tests.compileError)
                 return compileError('The new test');
@@ -27859,17 +29078,42 @@ function decidePhase(o) {
                 return compileError('The implementation');
             const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
             if (broken.length > 0) {
-                return retryOr({ type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
+                return retryOr({
+                    type: 'REGRESSION',
+                    message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`,
+                    details,
+                }, () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`));
             }
-            return retryOr({ type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
+            return retryOr({
+                type: 'TEST_UNEXPECTED_FAIL',
+                message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+                details,
+            }, () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`));
         }
         case 'REFACTOR': {
             if (o.tests.passed)
-                return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
+                return {
+                    kind: 'commit',
+                    message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes',
+                    next: 'next-test',
+                    testResult: 'PASS',
+                };
             const error = o.tests.compileError
-                ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
-                : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
-            return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
+                ? {
+                    type: 'COMPILATION_ERROR',
+                    message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+                    details,
+                }
+                : {
+                    type: 'REGRESSION',
+                    message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`,
+                    details,
+                };
+            return retryOr(error, () => ({
+                kind: 'rollback',
+                message: ROLLBACK_MESSAGE,
+                error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` },
+            }));
         }
     }
 }
@@ -28097,7 +29341,7 @@ ${REPORT}
 };
 /** Fills `{{name}}` placeholders; unknown ones are left as they are. */
 function renderPrompt(template, values) {
-    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+    return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name) => name in values ? String(values[name]) : whole);
 }
 /** The "previous attempt" section of a retry prompt. */
 function prompts_failureSection(message, details) {
@@ -28126,7 +29370,9 @@ function markTest(tests, index, status) {
 }
 /** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
 function renderTestList(tests) {
-    return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
+    return tests
+        .map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`)
+        .join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/tdd/iteration.ts
@@ -28155,7 +29401,11 @@ function renderTestList(tests) {
  * `templates` (--tdd-prompts) replace the built-in prompts by phase.
  */
 function tddWorkflow(templates) {
-    return { name: 'tdd', batches: false, iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates) };
+    return {
+        name: 'tdd',
+        batches: false,
+        iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
+    };
 }
 async function runTddIteration(deps, initial, baseline, templates) {
     let before = initial;
@@ -28170,7 +29420,10 @@ async function runTddIteration(deps, initial, baseline, templates) {
         before = { ...before, tddError: undefined };
         tdd = { ...tdd, retries: 0, lastError: undefined };
     }
-    const setTdd = (s, patch) => ({ ...s, currentCycle: { ...s.currentCycle, tdd: { ...tdd, ...patch } } });
+    const setTdd = (s, patch) => ({
+        ...s,
+        currentCycle: { ...s.currentCycle, tdd: { ...tdd, ...patch } },
+    });
     if (nextPending(tdd.tests) === -1)
         return finishCycle(deps, setTdd(before, {}), issueId);
     if (tdd.tests[tdd.index]?.status !== 'pending')
@@ -28191,10 +29444,27 @@ async function runTddIteration(deps, initial, baseline, templates) {
             const back = phaseStart(tdd.phase, againstBaseline(await testsSeen(run, junit), run.run, baseline), tdd.targetTests, test);
             if (back) {
                 const bounces = (tdd.bounces ?? 0) + 1;
-                logger.warn('step.bounce', `${tag} precondition failed: ${back.error.message}; back to ${back.back}.`, { iteration: n, from: tdd.phase, to: back.back, bounces });
-                const state = setTdd(before, { phase: back.back, retries: 0, phaseBase: undefined, lastError: back.error, bounces });
+                logger.warn('step.bounce', `${tag} precondition failed: ${back.error.message}; back to ${back.back}.`, {
+                    iteration: n,
+                    from: tdd.phase,
+                    to: back.back,
+                    bounces,
+                });
+                const state = setTdd(before, {
+                    phase: back.back,
+                    retries: 0,
+                    phaseBase: undefined,
+                    lastError: back.error,
+                    bounces,
+                });
                 if (bounces > settings.maxRetriesPerStep)
-                    return { state, escalate: { reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`, bounceLoop: true } };
+                    return {
+                        state,
+                        escalate: {
+                            reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`,
+                            bounceLoop: true,
+                        },
+                    };
                 return { state };
             }
         }
@@ -28204,8 +29474,12 @@ async function runTddIteration(deps, initial, baseline, templates) {
     const template = templates?.[tdd.phase] ?? prompts_DEFAULT_TEMPLATES[tdd.phase];
     const prompt = (deps.redact ?? ((t) => t))(renderPrompt(template, {
         issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
-        test, tests: renderTestList(tdd.tests), testCommand: settings.testCommand, testFile: tdd.testFile || '(see the last commit)',
-        failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '', attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
+        test,
+        tests: renderTestList(tdd.tests),
+        testCommand: settings.testCommand,
+        testFile: tdd.testFile || '(see the last commit)',
+        failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '',
+        attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
     }));
     logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
     const turn = await agentTurn(deps, before, prompt, `the ${tdd.phase} work of iteration ${n}`);
@@ -28213,7 +29487,12 @@ async function runTddIteration(deps, initial, baseline, templates) {
         return { state: before, interrupted: true };
     const { result, record, started } = turn;
     let state = { ...turn.state, currentCycle: { ...turn.state.currentCycle, tdd } };
-    const close = (s, outcome, decision, error) => appendHistory(s, { ...record, outcome, durationMs: clock.now().getTime() - started.getTime(), tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) } });
+    const close = (s, outcome, decision, error) => appendHistory(s, {
+        ...record,
+        outcome,
+        durationMs: clock.now().getTime() - started.getTime(),
+        tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) },
+    });
     // Moved behind the engine's back: the phase is not judged or committed.
     if (turn.moved)
         return { state: close(state, 'repository_moved', 'halt'), halt: turn.moved };
@@ -28229,10 +29508,17 @@ async function runTddIteration(deps, initial, baseline, templates) {
             tdd = { ...tdd, lastCommit: commit };
             aborted = setTdd(s, { lastCommit: commit });
         }
-        logger.error('tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, { iteration: n, type: error.type, phase: tdd.phase });
+        logger.error('tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, {
+            iteration: n,
+            type: error.type,
+            phase: tdd.phase,
+        });
         return {
             state: close({ ...aborted, tddError }, 'stuck', 'abort', error),
-            halt: { reason: 'workflow_aborted', message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${test}": ${error.message}` },
+            halt: {
+                reason: 'workflow_aborted',
+                message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${test}": ${error.message}`,
+            },
         };
     };
     // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
@@ -28240,35 +29526,68 @@ async function runTddIteration(deps, initial, baseline, templates) {
         const failure = result.failure;
         const c = state.currentCycle;
         // The same policy table and executor as the implement workflow; seed 003's abort is this workflow's "escalate".
-        const d = decideFailure(failure, { rateLimitAttempts: c.rateLimitAttempts, timeoutRetries: c.timeoutRetries, environmentFailures: state.environmentFailures });
+        const d = decideFailure(failure, {
+            rateLimitAttempts: c.rateLimitAttempts,
+            timeoutRetries: c.timeoutRetries,
+            environmentFailures: state.environmentFailures,
+        });
         logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: d.kind });
         state = {
-            ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures,
-            currentCycle: { ...c, rateLimitAttempts: d.counters.rateLimitAttempts, timeoutRetries: d.counters.timeoutRetries },
+            ...state,
+            failedIterations: state.failedIterations + 1,
+            environmentFailures: d.counters.environmentFailures,
+            currentCycle: {
+                ...c,
+                rateLimitAttempts: d.counters.rateLimitAttempts,
+                timeoutRetries: d.counters.timeoutRetries,
+            },
         };
         if (d.exhausted === 'halt')
             return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(d.attempts, failure) };
         if (d.kind === 'rate_limit') {
             logger.warn('tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`);
-            return { state: close(state, 'agent_failed', 'backoff', { type: 'API_RATE_LIMIT', message: failure.message, details: '' }), waitMs: d.waitMs };
+            return {
+                state: close(state, 'agent_failed', 'backoff', {
+                    type: 'API_RATE_LIMIT',
+                    message: failure.message,
+                    details: '',
+                }),
+                waitMs: d.waitMs,
+            };
         }
         if (d.kind === 'timeout') {
-            const error = { type: 'NETWORK_TIMEOUT', message: `${failure.message} (${d.attempts} attempts with the same timeout)`, details: result.outputTail.slice(-2000) };
+            const error = {
+                type: 'NETWORK_TIMEOUT',
+                message: `${failure.message} (${d.attempts} attempts with the same timeout)`,
+                details: result.outputTail.slice(-2000),
+            };
             if (d.exhausted === 'escalate')
                 return abort(state, error, d.attempts);
             return { state: close(state, 'agent_failed', 'retry', error) };
         }
         if (!d.countsTowardStep)
             return { state: close(state, 'agent_failed', 'retry') };
-        const error = { type: 'WORKFLOW_ABORTED', message: `the ${tdd.phase} agent failed: ${failure.message}`, details: result.outputTail.slice(-2000) };
+        const error = {
+            type: 'WORKFLOW_ABORTED',
+            message: `the ${tdd.phase} agent failed: ${failure.message}`,
+            details: result.outputTail.slice(-2000),
+        };
         if (tdd.retries >= TDD_MAX_RETRIES)
             return abort(state, error, tdd.retries + 1);
         state = setTdd(state, { retries: tdd.retries + 1, lastError: error });
         return { state: close(state, 'agent_failed', 'retry', error) };
     }
-    state = { ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0, currentCycle: { ...state.currentCycle, timeoutRetries: 0, rateLimitAttempts: 0 } };
+    state = {
+        ...state,
+        successfulIterations: state.successfulIterations + 1,
+        environmentFailures: 0,
+        currentCycle: { ...state.currentCycle, timeoutRetries: 0, rateLimitAttempts: 0 },
+    };
     // The tests, and what they say about this phase.
-    logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, { iteration: n, command: settings.testCommand });
+    logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, {
+        iteration: n,
+        command: settings.testCommand,
+    });
     // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
     const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
     if (deps.signal?.aborted)
@@ -28278,8 +29597,13 @@ async function runTddIteration(deps, initial, baseline, templates) {
     // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
     const seen = againstBaseline(await testsSeen(run, junit), run.run, baseline);
     const decision = decidePhase({
-        phase: tdd.phase, description: test, changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
-        reportedDuplicate: isDuplicateReport(result), tests: seen, targetTests: tdd.targetTests, retries: tdd.retries,
+        phase: tdd.phase,
+        description: test,
+        changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
+        reportedDuplicate: isDuplicateReport(result),
+        tests: seen,
+        targetTests: tdd.targetTests,
+        retries: tdd.retries,
     });
     return apply(decision);
     async function apply(d) {
@@ -28302,7 +29626,11 @@ async function runTddIteration(deps, initial, baseline, templates) {
                     await git.resetHard(phaseBase);
                     await git.commitAll(d.message, { allowEmpty: true });
                     if (notes)
-                        await writeNote(notes, await git.head(), noteOf(tdd, test, 'REFACTOR', 'RED', 'PASS', { ...d.error, retry_count: tdd.retries + 1, timestamp: rfc3339(clock.now()) }));
+                        await writeNote(notes, await git.head(), noteOf(tdd, test, 'REFACTOR', 'RED', 'PASS', {
+                            ...d.error,
+                            retry_count: tdd.retries + 1,
+                            timestamp: rfc3339(clock.now()),
+                        }));
                 }
                 logger.warn('tdd.rolled_back', `${tag} ${d.error.message}: the refactoring is rolled back to ${phaseBase?.slice(0, 12)}; committed "${d.message}".`, { iteration: n });
                 return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'rollback', d.error, git ? await git.head() : undefined);
@@ -28324,7 +29652,15 @@ async function runTddIteration(deps, initial, baseline, templates) {
                 logger.info('tdd.committed', `${tag} ${d.message}${commit ? ` (${commit.slice(0, 12)})` : ''}; next: ${d.next === 'next-test' ? 'the next test' : d.next}.`, { iteration: n, phase: tdd.phase, commit });
                 if (d.next === 'next-test')
                     return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'commit', undefined, commit);
-                state = setTdd(state, { phase: d.next, retries: 0, phaseBase: undefined, lastError: undefined, targetTests, testFile, ...(commit ? { lastCommit: commit } : {}) });
+                state = setTdd(state, {
+                    phase: d.next,
+                    retries: 0,
+                    phaseBase: undefined,
+                    lastError: undefined,
+                    targetTests,
+                    testFile,
+                    ...(commit ? { lastCommit: commit } : {}),
+                });
                 return { state: close(state, 'continuing', 'commit') };
             }
         }
@@ -28333,8 +29669,16 @@ async function runTddIteration(deps, initial, baseline, templates) {
     async function advance(tests, outcome, decision, error, commit) {
         const next = nextPending(tests);
         state = setTdd(state, {
-            tests, index: next === -1 ? tdd.index : next, phase: 'RED', round: tdd.round + 1, retries: 0, phaseBase: undefined,
-            lastError: undefined, targetTests: [], testFile: '', ...(commit ? { lastCommit: commit } : {}),
+            tests,
+            index: next === -1 ? tdd.index : next,
+            phase: 'RED',
+            round: tdd.round + 1,
+            retries: 0,
+            phaseBase: undefined,
+            lastError: undefined,
+            targetTests: [],
+            testFile: '',
+            ...(commit ? { lastCommit: commit } : {}),
         });
         if (next !== -1)
             return { state: close(state, outcome, decision, error) };
@@ -28344,7 +29688,15 @@ async function runTddIteration(deps, initial, baseline, templates) {
 }
 function initialTdd(text, title) {
     const tests = parseTestList(text, title);
-    return { tests, index: Math.max(0, nextPending(tests)), phase: 'RED', round: 1, retries: 0, targetTests: [], testFile: '' };
+    return {
+        tests,
+        index: Math.max(0, nextPending(tests)),
+        phase: 'RED',
+        round: 1,
+        retries: 0,
+        targetTests: [],
+        testFile: '',
+    };
 }
 /**
  * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
@@ -28355,7 +29707,9 @@ async function syncWithNotes(deps, notes, base, tdd) {
     if (!notes || !base)
         return tdd;
     // Only this cycle's own commits: the base branch's history holds other issues' notes.
-    const newest = await newestNote(notes, `${base}..HEAD`, { onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`) });
+    const newest = await newestNote(notes, `${base}..HEAD`, {
+        onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`),
+    });
     // The newest note of the cycle's branch is the truth: after a crash between the commit and the
     // checkpoint, and after a person reset the branch by hand.
     if (!newest || newest.commit === tdd.lastCommit)
@@ -28370,9 +29724,16 @@ async function syncWithNotes(deps, notes, base, tdd) {
     if (note.phase === 'REFACTOR' && note.next_phase === 'RED')
         tests = markTest(tests, index, 'done');
     const resumed = {
-        ...tdd, tests, index: note.next_phase === 'RED' ? Math.max(0, nextPending(tests)) : index, phase: note.next_phase,
-        round: note.next_phase === 'RED' && note.phase === 'REFACTOR' ? note.cycle + 1 : note.cycle, retries: 0,
-        phaseBase: undefined, lastError: undefined, testFile: note.current_test.test_file, lastCommit: newest.commit,
+        ...tdd,
+        tests,
+        index: note.next_phase === 'RED' ? Math.max(0, nextPending(tests)) : index,
+        phase: note.next_phase,
+        round: note.next_phase === 'RED' && note.phase === 'REFACTOR' ? note.cycle + 1 : note.cycle,
+        retries: 0,
+        phaseBase: undefined,
+        lastError: undefined,
+        testFile: note.current_test.test_file,
+        lastCommit: newest.commit,
     };
     deps.logger.info('tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${newest.commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`);
     return resumed;
@@ -28384,30 +29745,54 @@ async function finishCycle(deps, state, issueId) {
     const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
     if (deps.settings.onSuccess !== 'pull-request')
         await deps.source.close(issueId, `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`);
-    deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, { issueIds: [issueId], skipped: skipped.length });
+    deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
+        issueIds: [issueId],
+        skipped: skipped.length,
+    });
     return {
-        state: { ...state, consecutiveEscalations: 0, issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId], completedIterations: [...state.completedIterations, state.iteration] },
+        state: {
+            ...state,
+            consecutiveEscalations: 0,
+            issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId],
+            completedIterations: [...state.completedIterations, state.iteration],
+        },
         cycleDone: true,
     };
 }
 async function testsSeen(run, junit) {
-    const xml = junit ? (() => { try {
-        return readInput(junit, 64 * MiB);
-    }
-    catch {
-        return undefined;
-    } })() : undefined;
+    const xml = junit
+        ? (() => {
+            try {
+                return readInput(junit, 64 * MiB);
+            }
+            catch {
+                return undefined;
+            }
+        })()
+        : undefined;
     if (xml !== undefined) {
         const report = parseJUnitXml(xml);
-        const failing = report.failed.map((f) => (f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name));
+        const failing = report.failed.map((f) => f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name);
         // A run that failed with no failing testcase in the report: it did not compile, or nothing ran
         // (jest-junit leaves a suite that fails to compile out of the report).
-        return { passed: run.passed, failing, compileError: !run.passed && report.failed.length === 0, summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000) };
+        return {
+            passed: run.passed,
+            failing,
+            compileError: !run.passed && report.failed.length === 0,
+            summary: report.failed.length > 0 ? summariseFailures(report) : run.tail.slice(-4000),
+        };
     }
     const failures = run.passed ? [] : failuresFromOutput(run.tail);
     return {
-        passed: run.passed, failing: failures.map((f) => f.name), compileError: !run.passed && failures.length === 0,
-        summary: failures.length > 0 ? `${failures.length} failing test(s):\n${failures.slice(0, 10).map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`).join('\n')}\n\n${run.tail.slice(-2000)}` : run.tail.slice(-4000),
+        passed: run.passed,
+        failing: failures.map((f) => f.name),
+        compileError: !run.passed && failures.length === 0,
+        summary: failures.length > 0
+            ? `${failures.length} failing test(s):\n${failures
+                .slice(0, 10)
+                .map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`)
+                .join('\n')}\n\n${run.tail.slice(-2000)}`
+            : run.tail.slice(-4000),
     };
 }
 function isDuplicateReport(result) {
@@ -28416,11 +29801,17 @@ function isDuplicateReport(result) {
 }
 /** The test file among the files RED changed: a path that looks like a test, else the first. */
 function pickTestFile(files) {
-    return files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ?? files[0] ?? '';
+    return (files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ??
+        files[0] ??
+        '');
 }
 function noteOf(tdd, test, phase, next, result, error) {
     return {
-        phase, next_phase: next, cycle: tdd.round, current_test: { description: test, test_file: tdd.testFile }, test_result: result,
+        phase,
+        next_phase: next,
+        cycle: tdd.round,
+        current_test: { description: test, test_file: tdd.testFile },
+        test_result: result,
         ...(error ? { error: { ...error, type: error.type } } : {}),
     };
 }
@@ -28474,7 +29865,7 @@ async function runCommand(options, io) {
         return 2;
     };
     if (options.source === 'github' && !io.source)
-        problems.push(invalid("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads."));
+        problems.push(invalid('--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.'));
     // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
     const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
     const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
@@ -28501,25 +29892,43 @@ async function runCommand(options, io) {
     if (prompts.problem)
         problems.push(invalid(prompts.problem));
     const templates = prompts.templates;
-    const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
-    const onWarning = (message) => logger.warn('source.warning', message);
-    const source = io.source ? io.source(onWarning) : await createBeadsSource({
-        issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile), cwd: io.cwd,
-        // An explicit --issues-file means that file, even when bd is installed.
-        preferCli: options.issuesFile === '.beads/issues.jsonl',
-        onWarning,
+    const logger = createLogger({
+        json: options.json,
+        write: io.stdout,
+        clock: io.clock,
+        redact,
+        before: io.beforeEvent,
     });
+    const onWarning = (message) => logger.warn('source.warning', message);
+    const source = io.source
+        ? io.source(onWarning)
+        : await createBeadsSource({
+            issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile),
+            cwd: io.cwd,
+            // An explicit --issues-file means that file, even when bd is installed.
+            preferCli: options.issuesFile === '.beads/issues.jsonl',
+            onWarning,
+        });
     if (io.onlyIssues)
         source.trust?.(io.onlyIssues);
     // Issue text enters the engine here: one line titles, no control characters, secrets masked.
     const issues = guardIssues(source, redact);
-    const unusable = !io.source && source.description.startsWith('beads file') ? inputProblem(external_node_path_default().resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES) : undefined;
+    const unusable = !io.source && source.description.startsWith('beads file')
+        ? inputProblem(external_node_path_default().resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES)
+        : undefined;
     if (unusable)
         problems.push(invalid(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`));
-    if (!io.source && source.description.startsWith('beads file') && !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
+    if (!io.source &&
+        source.description.startsWith('beads file') &&
+        !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
         problems.push(invalid(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`));
     }
-    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets), ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}) });
+    const git = await openGit(io.cwd, io.env, {
+        redact,
+        protect: [io.stateDir],
+        holdsSecret: secretDetector(io.secrets),
+        ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
+    });
     if (io.publisher && !git)
         problems.push(problem('repository')(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`));
     if (problems.length > 0 || !agent || !testCommand)
@@ -28527,7 +29936,15 @@ async function runCommand(options, io) {
     // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
     let session = io.session;
     if (!session) {
-        const opened = await openSession({ command: 'run', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true });
+        const opened = await openSession({
+            command: 'run',
+            cwd: io.cwd,
+            env: io.env,
+            stateDir: io.stateDir,
+            now: () => io.clock.now(),
+            sleep: (ms) => io.clock.sleep(ms),
+            checkRepository: true,
+        });
         if (!opened.ok) {
             problems.push(...opened.problems.map(problem('repository')));
             return fail();
@@ -28541,19 +29958,43 @@ async function runCommand(options, io) {
     try {
         const result = await runSlice({
             settings: {
-                maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
-                iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
-                batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
-                testCommand, ...(options.junitFile ? { junitFile: options.junitFile } : {}), plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
-                maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-                workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+                maxIterations: options.maxIterations,
+                sliceIterations: options.sliceIterations,
+                sliceMinutes: options.sliceMinutes,
+                iterationDelaySeconds: options.iterationDelay,
+                agentTimeoutMinutes: options.agentTimeoutMinutes,
+                batch: options.batch,
+                onSuccess: publisher ? 'pull-request' : options.onSuccess,
+                strict: options.strict,
+                resume: options.resume,
+                fresh: options.fresh,
+                testCommand,
+                ...(options.junitFile ? { junitFile: options.junitFile } : {}),
+                plan,
+                maxCostUsd: options.maxCostUsd,
+                agentSession: options.agentSession,
+                maxRetriesPerStep: options.maxRetriesPerStep,
+                maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+                workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+                ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             },
             ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
-            cwd: io.cwd, stateDir: io.stateDir, source: issues, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+            cwd: io.cwd,
+            stateDir: io.stateDir,
+            source: issues,
+            agent: trackAgent(maskOutput(agent, redact), registry),
+            git,
+            publisher,
+            logger,
+            clock: io.clock,
+            signal: io.signal,
+            redact,
             notify: options.discordWebhook
                 ? async (d) => {
                     const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
-                        redact, sleep: (ms) => io.clock.sleep(ms), now: () => io.clock.now().getTime(),
+                        redact,
+                        sleep: (ms) => io.clock.sleep(ms),
+                        now: () => io.clock.now().getTime(),
                         warn: (message) => logger.warn('discord.failed', message),
                     });
                     if (r.ok)
@@ -28567,11 +30008,21 @@ async function runCommand(options, io) {
                 const before = git ? new Set(await git.untracked()) : undefined;
                 try {
                     return await runTestCommand(command, {
-                        cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact, ...(purpose ? { purpose } : {}),
+                        cwd: io.cwd,
+                        env: agentEnv,
+                        timeoutMs: options.agentTimeoutMinutes * 60_000,
+                        signal,
+                        mask: redact,
+                        ...(purpose ? { purpose } : {}),
                         // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
-                        ...(options.junitFile && command === testCommand && purpose ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) } : {}),
+                        ...(options.junitFile && command === testCommand && purpose
+                            ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) }
+                            : {}),
                         onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
-                        onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
+                        onSpawn: (pid) => {
+                            pids.push(pid);
+                            registry.spawned(pid, 'tests');
+                        },
                     });
                 }
                 finally {
@@ -28641,7 +30092,10 @@ async function excludeWritten(git, before, logger) {
 
 
 const PROMPT_FILES = {
-    research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
+    research: 'research.md',
+    decomposition: 'decomposition.md',
+    planning: 'planning.md',
+    phase_decomposition: 'phase_decomposition.md',
 };
 async function planCommand(options, io) {
     const redact = createRedactor(io.secrets);
@@ -28658,7 +30112,9 @@ async function planCommand(options, io) {
             problems.push(invalid(`--goal-file: ${error.message}; expected a readable file (the goal, up to 1 MiB).`));
         }
     }
-    const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };
+    const prompts = options.planPrompts
+        ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES)
+        : { templates: {} };
     if (prompts.problem)
         problems.push(invalid(prompts.problem));
     const templates = prompts.templates;
@@ -28677,16 +30133,32 @@ async function planCommand(options, io) {
     if (problems.length > 0 || !agent)
         return fail();
     // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
-    const opened = io.session ? { ok: true, session: io.session } : await openSession({
-        command: 'plan', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true,
-    });
+    const opened = io.session
+        ? { ok: true, session: io.session }
+        : await openSession({
+            command: 'plan',
+            cwd: io.cwd,
+            env: io.env,
+            stateDir: io.stateDir,
+            now: () => io.clock.now(),
+            sleep: (ms) => io.clock.sleep(ms),
+            checkRepository: true,
+        });
     if (!opened.ok) {
         problems.push(...opened.problems.map(problem('repository')));
         return fail();
     }
     const session = opened.session;
     try {
-        return await planWithSession(options, io, { goal, templates, agent: trackAgent(maskOutput(agent, redact), session.registry), session, redact, fail, problems });
+        return await planWithSession(options, io, {
+            goal,
+            templates,
+            agent: trackAgent(maskOutput(agent, redact), session.registry),
+            session,
+            redact,
+            fail,
+            problems,
+        });
     }
     finally {
         if (!io.session)
@@ -28695,7 +30167,13 @@ async function planCommand(options, io) {
 }
 async function planWithSession(options, io, ctx) {
     const { goal, templates, agent, session, redact, fail, problems } = ctx;
-    const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+    const logger = createLogger({
+        json: options.json,
+        write: io.stdout,
+        clock: io.clock,
+        redact,
+        before: io.beforeEvent,
+    });
     for (const note of session.notes)
         logger.warn('run.recovered', note);
     for (const [phase, template] of Object.entries(templates)) {
@@ -28707,15 +30185,20 @@ async function planWithSession(options, io, ctx) {
     // As `run` picks its source: bd when it is installed and no other file was named, else the file.
     const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
     const onWarning = (message) => logger.warn('source.warning', message);
-    const sink = io.sink ?? (useBd
-        ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
-        : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
+    const sink = io.sink ??
+        (useBd
+            ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
+            : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
     // The agent writes the phases' artifacts; agents refuse to write under .git/ (Claude Code does),
     // so with the state directory there they go to .agent-loop/ in the work tree: excluded and never
     // staged, like the state directory itself.
     const top = await gitTopLevel(io.cwd, io.env);
     const artifactsDir = top && external_node_path_default().relative(top, io.stateDir).startsWith('.git') ? external_node_path_default().join(top, LEGACY_STATE_DIR) : io.stateDir;
-    const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir, artifactsDir], holdsSecret: secretDetector(io.secrets) });
+    const git = await openGit(io.cwd, io.env, {
+        redact,
+        protect: [io.stateDir, artifactsDir],
+        holdsSecret: secretDetector(io.secrets),
+    });
     if (git) {
         for (const dir of new Set([io.stateDir, artifactsDir])) {
             const inTree = workTreePath(git.topLevel, dir);
@@ -28726,20 +30209,40 @@ async function planWithSession(options, io, ctx) {
     }
     try {
         return await runPipeline({
-            ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, artifactsDir, sink, agent, logger, clock: io.clock, redact,
+            ...(goal ? { goal } : {}),
+            cwd: io.cwd,
+            stateDir: io.stateDir,
+            artifactsDir,
+            sink,
+            agent,
+            logger,
+            clock: io.clock,
+            redact,
             phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
             store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-            maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
-            fresh: options.fresh, ...(options.resume ? { resume: options.resume } : {}), ...(io.signal ? { signal: io.signal } : {}),
+            maxRetries: options.maxRetriesPerStep,
+            agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
+            fresh: options.fresh,
+            ...(options.resume ? { resume: options.resume } : {}),
+            ...(io.signal ? { signal: io.signal } : {}),
             // Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's).
             implement: async (checkpointId, issueIds) => {
                 // The new issues are committed on the base branch first: the loop's cycles branch off it,
                 // and an escalated cycle returns to it.
-                if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
+                if (git &&
+                    !(await git.currentRef()).startsWith('agent-loop/') &&
+                    (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
                     logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
                 }
-                return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
-                    ...io, onlyIssues: issueIds, session,
+                return runCommand({
+                    ...options,
+                    workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+                    resume: checkpointId,
+                    fresh: false,
+                }, {
+                    ...io,
+                    onlyIssues: issueIds,
+                    session,
                 });
             },
         });
@@ -28793,18 +30296,29 @@ function readPipelineProgress(cp) {
     const detail = (phase) => {
         const v = (key) => state[key];
         switch (phase) {
-            case 'research': return typeof v('research_output') === 'string' ? `research.md, ${v('research_output').length} characters` : null;
+            case 'research':
+                return typeof v('research_output') === 'string'
+                    ? `research.md, ${v('research_output').length} characters`
+                    : null;
             case 'decomposition': {
-                const c = status_isRecord(v('decomposition_result')) ? v('decomposition_result').components : undefined;
+                const c = status_isRecord(v('decomposition_result'))
+                    ? v('decomposition_result').components
+                    : undefined;
                 return Array.isArray(c) ? `${c.length} component(s)` : null;
             }
-            case 'planning': return typeof v('planning_output') === 'string' ? `plan.md, ${v('planning_output').length} characters` : null;
-            case 'phase_decomposition': return Array.isArray(v('phase_files')) ? `${v('phase_files').length} phase file(s)` : null;
+            case 'planning':
+                return typeof v('planning_output') === 'string'
+                    ? `plan.md, ${v('planning_output').length} characters`
+                    : null;
+            case 'phase_decomposition':
+                return Array.isArray(v('phase_files')) ? `${v('phase_files').length} phase file(s)` : null;
             case 'beads_integration': {
                 const b = v('beads_data');
                 const planned = status_isRecord(b) ? ids(b.planned) : null;
                 const real = status_isRecord(b) && status_isRecord(b.ids) ? b.ids : {};
-                return planned ? `issues ${planned.map((k) => (typeof real[k] === 'string' ? `${real[k]} (${k})` : k)).join(', ')}` : null;
+                return planned
+                    ? `issues ${planned.map((k) => (typeof real[k] === 'string' ? `${real[k]} (${k})` : k)).join(', ')}`
+                    : null;
             }
             default: {
                 const loop = readLoopProgress(state);
@@ -28815,7 +30329,8 @@ function readPipelineProgress(cp) {
     return {
         goal: pipeline.goal,
         phases: PIPELINE_PHASES.map((phase, i) => ({
-            phase, detail: detail(phase),
+            phase,
+            detail: detail(phase),
             status: i < at || (i === at && !failed) ? 'complete' : i === at ? 'failed' : 'pending',
         })),
     };
@@ -28949,7 +30464,9 @@ function count(value) {
 function ids(value) {
     if (!Array.isArray(value))
         return null;
-    return value.filter((item) => typeof item === 'string' || typeof item === 'number').map(String);
+    return value
+        .filter((item) => typeof item === 'string' || typeof item === 'number')
+        .map(String);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
@@ -28986,7 +30503,9 @@ async function main(argv, given) {
     let secrets;
     try {
         ({ options, secrets } = loadConfig({
-            command: args.command, flags: args.values, env: io.env,
+            command: args.command,
+            flags: args.values,
+            env: io.env,
             readFile: (p) => readInput(external_node_path_default().resolve(io.cwd, p), MiB),
         }));
     }
@@ -29024,7 +30543,15 @@ async function main(argv, given) {
             return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
         case 'cleanup': {
             // Never under a running loop's feet: cleanup takes the same lock.
-            const opened = await openSession({ command: 'cleanup', cwd: io.cwd, env: io.env, stateDir, now: () => clock.now(), sleep: (ms) => clock.sleep(ms), checkRepository: false });
+            const opened = await openSession({
+                command: 'cleanup',
+                cwd: io.cwd,
+                env: io.env,
+                stateDir,
+                now: () => clock.now(),
+                sleep: (ms) => clock.sleep(ms),
+                checkRepository: false,
+            });
             if (!opened.ok) {
                 io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
                 return 2;

@@ -11,15 +11,49 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  type AnswerSource, type AnthropicAnswer, type AnthropicScript, type AnthropicServer, type RecordedRequest,
-  always, authFailed, claudeEnv, hang, overloaded, promptTooLong, rateLimited, startAnthropicServer, textTurn, toolTurn, userText,
+  type AnswerSource,
+  type AnthropicAnswer,
+  type AnthropicScript,
+  type AnthropicServer,
+  type RecordedRequest,
+  always,
+  authFailed,
+  claudeEnv,
+  hang,
+  overloaded,
+  promptTooLong,
+  rateLimited,
+  startAnthropicServer,
+  textTurn,
+  toolTurn,
+  userText,
 } from '../support/anthropicServer.js';
 import {
-  type CheckpointJson, type LogEvent, checkpointPath, events, expectExit, git, lastResult, processGone, readCheckpoint, readIssues,
+  type CheckpointJson,
+  type LogEvent,
+  checkpointPath,
+  events,
+  expectExit,
+  git,
+  lastResult,
+  processGone,
+  readCheckpoint,
+  readIssues,
 } from '../helpers.js';
 import {
-  type SandboxProcess, TITLE, agentProcesses, claudeArgs, iterationIn, killAll, outputLines, processesUnder, removeCliSnapshot, report, runLoop,
-  survivorsAfter, withAgentSandbox,
+  type SandboxProcess,
+  TITLE,
+  agentProcesses,
+  claudeArgs,
+  iterationIn,
+  killAll,
+  outputLines,
+  processesUnder,
+  removeCliSnapshot,
+  report,
+  runLoop,
+  survivorsAfter,
+  withAgentSandbox,
 } from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -36,7 +70,10 @@ async function withServer(script: AnthropicScript, body: (server: AnthropicServe
 
 const env = (server: AnthropicServer) => claudeEnv(server.url, 1);
 
-interface Message { role?: unknown; content?: unknown }
+interface Message {
+  role?: unknown;
+  content?: unknown;
+}
 const messagesOf = (r: RecordedRequest): Message[] => {
   const m = (r.body as { messages?: unknown } | undefined)?.messages;
   return Array.isArray(m) ? (m as Message[]) : [];
@@ -45,10 +82,20 @@ const textOfContent = (content: unknown): string =>
   typeof content === 'string'
     ? content
     : Array.isArray(content)
-      ? content.map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('\n')
+      ? content
+          .map((b) =>
+            b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string'
+              ? (b as { text: string }).text
+              : '',
+          )
+          .join('\n')
       : '';
 /** The text of every assistant message a request carries (the earlier conversation). */
-const assistantText = (r: RecordedRequest): string => messagesOf(r).filter((m) => m.role === 'assistant').map((m) => textOfContent(m.content)).join('\n');
+const assistantText = (r: RecordedRequest): string =>
+  messagesOf(r)
+    .filter((m) => m.role === 'assistant')
+    .map((m) => textOfContent(m.content))
+    .join('\n');
 
 /**
  * The step of a main-loop request within its loop iteration: how many assistant turns follow the
@@ -81,12 +128,18 @@ function byIteration(plan: Record<number, AnswerSource | AnswerSource[]>): Anthr
 }
 
 const bash = (command: string): AnthropicAnswer => toolTurn('Bash', { command, description: command });
-const DONE = textTurn(`Fixed: value.txt now reads good and sh check.sh passes.\n\n${report('0', false, 'made the value good')}`);
+const DONE = textTurn(
+  `Fixed: value.txt now reads good and sh check.sh passes.\n\n${report('0', false, 'made the value good')}`,
+);
 /** A short fix: one Bash call writing the value, then the done report. */
 const quickFix = (): AnswerSource[] => [bash('echo good > value.txt'), DONE];
 
 const failedEvents = (evs: LogEvent[]) => evs.filter((e) => e.event === 'iteration.failed');
-const ndjsonFile = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const ndjsonFile = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('agent-loop with the real Claude Code CLI', () => {
   afterAll(removeCliSnapshot);
@@ -108,8 +161,14 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expectExit(r, 0);
         const result = lastResult(r.stdout) as ReturnType<typeof lastResult> & { costUsd: number };
         expect(result).toMatchObject({
-          status: 'complete', haltReason: null, iterations: 1, failedIterations: 0, successfulIterations: 1,
-          testsPassed: true, issuesClosed: ['bd-1'], completedIterations: [1],
+          status: 'complete',
+          haltReason: null,
+          iterations: 1,
+          failedIterations: 0,
+          successfulIterations: 1,
+          testsPassed: true,
+          issuesClosed: ['bd-1'],
+          completedIterations: [1],
         });
         expect(result.history.map((h) => h.outcome)).toEqual(['complete']);
         // Claude Code computes the cost from the usage the server reported.
@@ -145,7 +204,12 @@ describe('agent-loop with the real Claude Code CLI', () => {
         // The raw stream-json of the iteration is kept, line for line.
         const log = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.ndjson'));
         expect(log[0]).toMatchObject({ type: 'system', subtype: 'init', session_id: usage?.sessionId });
-        expect(log[log.length - 1]).toMatchObject({ type: 'result', subtype: 'success', is_error: false, session_id: usage?.sessionId });
+        expect(log[log.length - 1]).toMatchObject({
+          type: 'result',
+          subtype: 'success',
+          is_error: false,
+          session_id: usage?.sessionId,
+        });
         expect(log.filter((e) => e.type === 'user').length).toBe(3); // the three tool results
         expect(JSON.stringify(log)).toContain('"name":"Write"');
       });
@@ -159,10 +223,25 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expectExit(r, 0);
         const failed = failedEvents(events(r.stdout));
         expect(failed).toHaveLength(1);
-        expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, exitCode: 1, class: 'transient', reason: 'overloaded', retryAfterMs: null });
-        expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: the API is overloaded \(HTTP 529\): API Error: 529 Overloaded.* \(exit code 1, [0-9.]+s, transient overloaded\)$/);
+        expect(failed[0]).toMatchObject({
+          level: 'warn',
+          iteration: 1,
+          exitCode: 1,
+          class: 'transient',
+          reason: 'overloaded',
+          retryAfterMs: null,
+        });
+        expect(failed[0]?.message).toMatch(
+          /^Claude iteration 1 failed: the API is overloaded \(HTTP 529\): API Error: 529 Overloaded.* \(exit code 1, [0-9.]+s, transient overloaded\)$/,
+        );
         const result = lastResult(r.stdout);
-        expect(result).toMatchObject({ status: 'complete', iterations: 2, failedIterations: 1, successfulIterations: 1, issuesClosed: ['bd-1'] });
+        expect(result).toMatchObject({
+          status: 'complete',
+          iterations: 2,
+          failedIterations: 1,
+          successfulIterations: 1,
+          issuesClosed: ['bd-1'],
+        });
         expect(result.history.map((h) => h.outcome)).toEqual(['agent_failed', 'complete']);
 
         // Iteration 1: the first request and Claude Code's one retry, both 529.
@@ -185,10 +264,23 @@ describe('agent-loop with the real Claude Code CLI', () => {
         const failed = failedEvents(events(r.stdout));
         expect(failed).toHaveLength(1);
         // retry-after: 1 → Claude Code's api_retry event says retry_delay_ms 1000.
-        expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, class: 'transient', reason: 'rate_limit', retryAfterMs: 1000 });
-        expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: rate limited \(HTTP 429\): .*per-minute rate limit.*transient rate_limit\)$/);
+        expect(failed[0]).toMatchObject({
+          level: 'warn',
+          iteration: 1,
+          class: 'transient',
+          reason: 'rate_limit',
+          retryAfterMs: 1000,
+        });
+        expect(failed[0]?.message).toMatch(
+          /^Claude iteration 1 failed: rate limited \(HTTP 429\): .*per-minute rate limit.*transient rate_limit\)$/,
+        );
         const result = lastResult(r.stdout);
-        expect(result).toMatchObject({ status: 'halted', haltReason: 'max_iterations', iterations: 1, failedIterations: 1 });
+        expect(result).toMatchObject({
+          status: 'halted',
+          haltReason: 'max_iterations',
+          iterations: 1,
+          failedIterations: 1,
+        });
         expect(server.mainLoopRequests().map((q) => q.answered)).toEqual(['error 429', 'error 429']);
       });
     });
@@ -202,10 +294,24 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expectExit(r, 1);
         const failed = failedEvents(events(r.stdout));
         expect(failed).toHaveLength(1);
-        expect(failed[0]).toMatchObject({ level: 'error', iteration: 1, exitCode: 1, class: 'permanent', reason: 'auth' });
-        expect(String(failed[0]?.error)).toMatch(/^authentication failed \(HTTP 401\): Invalid API key .*Check ANTHROPIC_API_KEY/);
-        expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: authentication failed \(HTTP 401\).*permanent auth\)$/);
-        expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'max_iterations', failedIterations: 1 });
+        expect(failed[0]).toMatchObject({
+          level: 'error',
+          iteration: 1,
+          exitCode: 1,
+          class: 'permanent',
+          reason: 'auth',
+        });
+        expect(String(failed[0]?.error)).toMatch(
+          /^authentication failed \(HTTP 401\): Invalid API key .*Check ANTHROPIC_API_KEY/,
+        );
+        expect(failed[0]?.message).toMatch(
+          /^Claude iteration 1 failed: authentication failed \(HTTP 401\).*permanent auth\)$/,
+        );
+        expect(lastResult(r.stdout)).toMatchObject({
+          status: 'halted',
+          haltReason: 'max_iterations',
+          failedIterations: 1,
+        });
         // Claude Code retries a 401 too (once here: CLAUDE_CODE_MAX_RETRIES=1) before giving up.
         expect(server.mainLoopRequests().map((q) => q.answered)).toEqual(['error 401', 'error 401']);
       });
@@ -219,9 +325,17 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expectExit(r, 1);
         const failed = failedEvents(events(r.stdout));
         expect(failed).toHaveLength(1);
-        expect(failed[0]).toMatchObject({ level: 'error', iteration: 1, class: 'permanent', reason: 'invalid_request' });
+        expect(failed[0]).toMatchObject({
+          level: 'error',
+          iteration: 1,
+          class: 'permanent',
+          reason: 'invalid_request',
+        });
         expect(String(failed[0]?.error)).toMatch(/^prompt is too long \(HTTP 400\): Prompt is too long/);
-        expect(lastResult(r.stdout).history[0]?.agent.failure).toMatchObject({ class: 'permanent', reason: 'invalid_request' });
+        expect(lastResult(r.stdout).history[0]?.agent.failure).toMatchObject({
+          class: 'permanent',
+          reason: 'invalid_request',
+        });
         // A 400 is not retried by Claude Code.
         expect(server.mainLoopRequests().map((q) => q.answered)).toEqual(['error 400']);
       });
@@ -236,11 +350,20 @@ describe('agent-loop with the real Claude Code CLI', () => {
         const evs = events(r.stdout);
         const failed = failedEvents(evs);
         expect(failed).toHaveLength(1);
-        expect(failed[0]).toMatchObject({ level: 'error', iteration: 1, exitCode: 1, class: 'permanent', reason: 'max_turns' });
+        expect(failed[0]).toMatchObject({
+          level: 'error',
+          iteration: 1,
+          exitCode: 1,
+          class: 'permanent',
+          reason: 'max_turns',
+        });
         expect(String(failed[0]?.error)).toMatch(/^stopped at the maximum number of turns/);
         // Two model turns, each a tool call that ran; no third request.
         expect(server.mainLoopRequests()).toHaveLength(2);
-        expect(outputLines(evs).filter((l) => l.startsWith('  ▸ '))).toEqual(['  ▸ Bash: echo step', '  ▸ Bash: echo step']);
+        expect(outputLines(evs).filter((l) => l.startsWith('  ▸ '))).toEqual([
+          '  ▸ Bash: echo step',
+          '  ▸ Bash: echo step',
+        ]);
         expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'max_iterations' });
       });
     });
@@ -254,7 +377,11 @@ describe('agent-loop with the real Claude Code CLI', () => {
           // First the agent starts a command that outlives the tool call, recording its pid (exec
           // keeps it). Claude Code refuses a shell `&` in this permission mode; its Bash tool's own
           // background mode is allowed…
-          toolTurn('Bash', { command: 'echo $$ > "$HOME/background.pid" && exec sleep 300', description: 'long task', run_in_background: true }),
+          toolTurn('Bash', {
+            command: 'echo $$ > "$HOME/background.pid" && exec sleep 300',
+            description: 'long task',
+            run_in_background: true,
+          }),
           // …then the model never answers. While the agent waits: what runs on behalf of this test.
           () => {
             during = processesUnder(sb.root);
@@ -264,13 +391,25 @@ describe('agent-loop with the real Claude Code CLI', () => {
       });
       await withServer(script, async (server) => {
         try {
-          const r = await runLoop(sb, claudeArgs('--agent-timeout-minutes', '0.05', '--max-iterations', '1'), env(server));
+          const r = await runLoop(
+            sb,
+            claudeArgs('--agent-timeout-minutes', '0.05', '--max-iterations', '1'),
+            env(server),
+          );
           expectExit(r, 1);
           const failed = failedEvents(events(r.stdout));
           expect(failed).toHaveLength(1);
-          expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, class: 'transient', reason: 'timeout', error: 'timed out after 0.05 min' });
+          expect(failed[0]).toMatchObject({
+            level: 'warn',
+            iteration: 1,
+            class: 'transient',
+            reason: 'timeout',
+            error: 'timed out after 0.05 min',
+          });
           // Claude Code ends itself on SIGTERM with exit code 143 (SIGKILL follows after the grace period if it does not).
-          expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: timed out after 0\.05 min \((exit code 143|killed by SIG(TERM|KILL)), [0-9.]+s, transient timeout\)$/);
+          expect(failed[0]?.message).toMatch(
+            /^Claude iteration 1 failed: timed out after 0\.05 min \((exit code 143|killed by SIG(TERM|KILL)), [0-9.]+s, transient timeout\)$/,
+          );
           expect(server.mainLoopRequests().map((q) => q.answered)).toEqual(['turn', 'hang']);
 
           // What ran (found by cwd/HOME under the sandbox): Claude Code in the agent's process group,
@@ -286,7 +425,12 @@ describe('agent-loop with the real Claude Code CLI', () => {
           expect(group.filter((p) => !processGone(p.pid))).toEqual([]);
           // The background command is out of reach of a group kill; Claude Code ends it itself on
           // SIGTERM, which may finish a moment after agent-loop has moved on: wait for it, bounded.
-          expect(await survivorsAfter<{ pid: number; comm?: string }>([...outside, { pid: background, comm: 'background.pid' }], 5000)).toEqual([]);
+          expect(
+            await survivorsAfter<{ pid: number; comm?: string }>(
+              [...outside, { pid: background, comm: 'background.pid' }],
+              5000,
+            ),
+          ).toEqual([]);
           expect(processesUnder(sb.root)).toEqual([]);
         } finally {
           killAll(processesUnder(sb.root));
@@ -297,7 +441,10 @@ describe('agent-loop with the real Claude Code CLI', () => {
 
   it('a report with work_remaining "bd-1 tail" and requires_continuation false is overridden to continue (validation.override, errors.jsonl), and iteration 2 completes', async () => {
     await withAgentSandbox(async (sb) => {
-      const script = byIteration({ 1: textTurn(`Did the first part.\n\n${report('bd-1 tail', false, 'first part')}`), 2: quickFix() });
+      const script = byIteration({
+        1: textTurn(`Did the first part.\n\n${report('bd-1 tail', false, 'first part')}`),
+        2: quickFix(),
+      });
       await withServer(script, async (server) => {
         const r = await runLoop(sb, claudeArgs(), env(server));
         expectExit(r, 0);
@@ -308,11 +455,19 @@ describe('agent-loop with the real Claude Code CLI', () => {
         const errors = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'errors.jsonl'));
         expect(errors).toHaveLength(1);
         expect(errors[0]).toMatchObject({
-          type: 'validation_error', iteration: 1, issueIds: ['bd-1'],
+          type: 'validation_error',
+          iteration: 1,
+          issueIds: ['bd-1'],
           details: { work_remaining: 'bd-1 tail', requires_continuation: false, override: 'forced_true' },
         });
         const result = lastResult(r.stdout);
-        expect(result).toMatchObject({ status: 'complete', iterations: 2, failedIterations: 0, successfulIterations: 2, issuesClosed: ['bd-1'] });
+        expect(result).toMatchObject({
+          status: 'complete',
+          iterations: 2,
+          failedIterations: 0,
+          successfulIterations: 2,
+          issuesClosed: ['bd-1'],
+        });
         expect(result.history.map((h) => h.outcome)).toEqual(['continuing', 'complete']);
         expect(failedEvents(evs)).toEqual([]);
         expect(server.mainLoopRequests().map((q) => iterationIn(userText(q)))).toEqual([1, 2, 2]);
@@ -320,7 +475,7 @@ describe('agent-loop with the real Claude Code CLI', () => {
     });
   });
 
-  it('--agent-session continue resumes iteration 1\'s session in iteration 2 (the model sees the earlier conversation)', async () => {
+  it("--agent-session continue resumes iteration 1's session in iteration 2 (the model sees the earlier conversation)", async () => {
     await withAgentSandbox(async (sb) => {
       const marker = 'First pass done (marker 7f3a)';
       const script = byIteration({ 1: textTurn(`${marker}.\n\n${report('bd-1', true, 'first pass')}`), 2: quickFix() });
@@ -343,7 +498,12 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expect(assistantText(main[1]!)).toContain(marker);
         expect(userText(main[1]!)).toContain('(iteration 1 of at most 100)');
         expect(userText(main[1]!)).toContain('(iteration 2 of at most 100)');
-        expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', iterations: 2, failedIterations: 0, issuesClosed: ['bd-1'] });
+        expect(lastResult(r.stdout)).toMatchObject({
+          status: 'complete',
+          iterations: 2,
+          failedIterations: 0,
+          issuesClosed: ['bd-1'],
+        });
         expect(outputLines(evs).some((l) => l.includes('could not resume'))).toBe(false);
       });
     });
@@ -355,13 +515,19 @@ describe('agent-loop with the real Claude Code CLI', () => {
       const script = byIteration({ 1: textTurn(`${marker}.\n\n${report('bd-1', true, 'first pass')}`), 2: quickFix() });
       await withServer(script, async (server) => {
         // Slice 1: iteration 1 leaves work and a session id in the checkpoint.
-        const first = await runLoop(sb, claudeArgs('--agent-session', 'continue', '--slice-iterations', '1'), env(server));
+        const first = await runLoop(
+          sb,
+          claudeArgs('--agent-session', 'continue', '--slice-iterations', '1'),
+          env(server),
+        );
         expectExit(first, 0);
         const r1 = lastResult(first.stdout);
         expect(r1).toMatchObject({ status: 'continuing', iterations: 1 });
         // Make the recorded session one Claude Code does not know (deterministic: expired, other machine).
         const fake = '00000000-0000-4000-8000-00000000beef';
-        const cp = readCheckpoint(sb, r1.checkpointId) as CheckpointJson & { state: { loop: { currentCycle: { sessionId?: string } } } };
+        const cp = readCheckpoint(sb, r1.checkpointId) as CheckpointJson & {
+          state: { loop: { currentCycle: { sessionId?: string } } };
+        };
         expect(cp.state.loop.currentCycle.sessionId).toMatch(UUID);
         cp.state.loop.currentCycle.sessionId = fake;
         await fs.writeFile(checkpointPath(sb, r1.checkpointId), JSON.stringify(cp));
@@ -373,7 +539,12 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expect(outputLines(evs)).toContain(`  ↻ could not resume session ${fake}; starting a fresh one`);
         expect(failedEvents(evs)).toEqual([]);
         const result = lastResult(second.stdout);
-        expect(result).toMatchObject({ status: 'complete', iterations: 2, failedIterations: 0, issuesClosed: ['bd-1'] });
+        expect(result).toMatchObject({
+          status: 'complete',
+          iterations: 2,
+          failedIterations: 0,
+          issuesClosed: ['bd-1'],
+        });
         expect(result.history.map((h) => [h.n, h.outcome, h.agent.ok])).toEqual([[2, 'complete', true]]);
         const usage = evs.find((e) => e.event === 'agent.usage');
         expect(usage?.sessionId).not.toBe(fake);

@@ -15,17 +15,55 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  type AnswerSource, type OpenAIScript, type OpenAIServer, type RecordedRequest,
-  always, authFailed, codexEnv, contextTooLong, hang, rateLimited, serverError, shellCall, startOpenAIServer, textTurn, userText, writeCodexHome,
+  type AnswerSource,
+  type OpenAIScript,
+  type OpenAIServer,
+  type RecordedRequest,
+  always,
+  authFailed,
+  codexEnv,
+  contextTooLong,
+  hang,
+  rateLimited,
+  serverError,
+  shellCall,
+  startOpenAIServer,
+  textTurn,
+  userText,
+  writeCodexHome,
 } from '../support/openaiServer.js';
-import { type LogEvent, type Sandbox, events, expectExit, git, lastResult, processGone, readIssues } from '../helpers.js';
 import {
-  type SandboxProcess, TITLE, agentProcesses, codexArgs, iterationIn, killAll, outputLines, processesUnder, removeCliSnapshot, report, runLoop,
-  survivorsAfter, withAgentSandbox,
+  type LogEvent,
+  type Sandbox,
+  events,
+  expectExit,
+  git,
+  lastResult,
+  processGone,
+  readIssues,
+} from '../helpers.js';
+import {
+  type SandboxProcess,
+  TITLE,
+  agentProcesses,
+  codexArgs,
+  iterationIn,
+  killAll,
+  outputLines,
+  processesUnder,
+  removeCliSnapshot,
+  report,
+  runLoop,
+  survivorsAfter,
+  withAgentSandbox,
 } from './support.js';
 
 /** Starts a server and a CODEX_HOME pointing at it, runs `body`, always closes the server. */
-async function withServer(sb: Sandbox, script: OpenAIScript, body: (server: OpenAIServer, env: Record<string, string>) => Promise<void>): Promise<void> {
+async function withServer(
+  sb: Sandbox,
+  script: OpenAIScript,
+  body: (server: OpenAIServer, env: Record<string, string>) => Promise<void>,
+): Promise<void> {
   const server = await startOpenAIServer(script);
   try {
     const home = await writeCodexHome(path.join(sb.root, 'codex-home'), server.url);
@@ -35,7 +73,11 @@ async function withServer(sb: Sandbox, script: OpenAIScript, body: (server: Open
   }
 }
 
-interface InputItem { type?: unknown; role?: unknown; content?: unknown }
+interface InputItem {
+  type?: unknown;
+  role?: unknown;
+  content?: unknown;
+}
 const inputOf = (r: RecordedRequest): InputItem[] => {
   const input = (r.body as { input?: unknown } | undefined)?.input;
   return Array.isArray(input) ? (input as InputItem[]) : [];
@@ -44,7 +86,13 @@ const itemText = (item: InputItem): string =>
   typeof item.content === 'string'
     ? item.content
     : Array.isArray(item.content)
-      ? item.content.map((c) => (c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : '')).join('\n')
+      ? item.content
+          .map((c) =>
+            c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'
+              ? (c as { text: string }).text
+              : '',
+          )
+          .join('\n')
       : '';
 
 /**
@@ -73,11 +121,17 @@ function byIteration(plan: Record<number, AnswerSource | AnswerSource[]>): OpenA
   };
 }
 
-const DONE = textTurn(`Fixed: value.txt now reads good and sh check.sh passes.\n\n${report('0', false, 'made the value good')}`);
+const DONE = textTurn(
+  `Fixed: value.txt now reads good and sh check.sh passes.\n\n${report('0', false, 'made the value good')}`,
+);
 const quickFix = (): AnswerSource[] => [shellCall('echo good > value.txt'), DONE];
 
 const failedEvents = (evs: LogEvent[]) => evs.filter((e) => e.event === 'iteration.failed');
-const ndjsonFile = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const ndjsonFile = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('agent-loop with the real Codex CLI', () => {
   afterAll(removeCliSnapshot);
@@ -88,10 +142,19 @@ describe('agent-loop with the real Codex CLI', () => {
       await withServer(sb, script, async (server, env) => {
         const r = await runLoop(sb, codexArgs(), env);
         expectExit(r, 0);
-        const result = lastResult(r.stdout) as ReturnType<typeof lastResult> & { costUsd: number; tokens: { input: number; output: number } };
+        const result = lastResult(r.stdout) as ReturnType<typeof lastResult> & {
+          costUsd: number;
+          tokens: { input: number; output: number };
+        };
         expect(result).toMatchObject({
-          status: 'complete', haltReason: null, iterations: 1, failedIterations: 0, successfulIterations: 1,
-          testsPassed: true, issuesClosed: ['bd-1'], completedIterations: [1],
+          status: 'complete',
+          haltReason: null,
+          iterations: 1,
+          failedIterations: 0,
+          successfulIterations: 1,
+          testsPassed: true,
+          issuesClosed: ['bd-1'],
+          completedIterations: [1],
         });
         // Codex reports tokens, not dollars: three model requests of the stand-in's usage (10 in, 5 out).
         expect(result.tokens).toEqual({ input: 30, output: 15 });
@@ -122,36 +185,70 @@ describe('agent-loop with the real Codex CLI', () => {
         const log = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.ndjson'));
         expect(log[0]).toMatchObject({ type: 'thread.started', thread_id: usage?.sessionId });
         expect(log[log.length - 1]).toMatchObject({ type: 'turn.completed' });
-        expect(log.filter((e) => e.type === 'item.completed' && (e.item as { type?: unknown }).type === 'command_execution')).toHaveLength(2);
+        expect(
+          log.filter((e) => e.type === 'item.completed' && (e.item as { type?: unknown }).type === 'command_execution'),
+        ).toHaveLength(2);
       });
     });
   });
 
   it('server errors (500, then 503) are transient failures logged as "Codex iteration N failed"; the loop goes on and completes in iteration 3', async () => {
     await withAgentSandbox(async (sb) => {
-      await withServer(sb, byIteration({ 1: serverError(500), 2: serverError(503), 3: quickFix() }), async (server, env) => {
-        const r = await runLoop(sb, codexArgs(), env);
-        expectExit(r, 0);
-        const failed = failedEvents(events(r.stdout));
-        expect(failed).toHaveLength(2);
-        // Codex turns a 500 into "We're currently experiencing high demand…" (no status in the text).
-        expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, exitCode: 1, class: 'transient', reason: 'overloaded', retryAfterMs: null });
-        expect(failed[0]?.message).toMatch(/^Codex iteration 1 failed: the API is overloaded: We’re currently experiencing high demand.* \(exit code 1, [0-9.]+s, transient overloaded\)$/);
-        // …and keeps the status and the body's message of a 503 ("The server is overloaded or not ready yet.").
-        expect(failed[1]).toMatchObject({ level: 'warn', iteration: 2, exitCode: 1, class: 'transient', reason: 'overloaded' });
-        expect(failed[1]?.message).toMatch(/^Codex iteration 2 failed: the API is overloaded \(HTTP 503\): unexpected status 503 Service Unavailable: The server is overloaded.*transient overloaded\)$/);
-        const result = lastResult(r.stdout);
-        expect(result).toMatchObject({ status: 'complete', iterations: 3, failedIterations: 2, successfulIterations: 1, issuesClosed: ['bd-1'] });
-        expect(result.history.map((h) => h.outcome)).toEqual(['agent_failed', 'agent_failed', 'complete']);
-        // No retries by Codex itself (request_max_retries = 0): one request per failed iteration.
-        const main = server.mainLoopRequests();
-        expect(main.map((q) => [iterationIn(userText(q)), q.answered])).toEqual([[1, 'error 500'], [2, 'error 503'], [3, 'turn'], [3, 'turn']]);
-        expect(userText(main[2]!)).toContain('The last agent run failed: the API is overloaded (HTTP 503)');
-      });
+      await withServer(
+        sb,
+        byIteration({ 1: serverError(500), 2: serverError(503), 3: quickFix() }),
+        async (server, env) => {
+          const r = await runLoop(sb, codexArgs(), env);
+          expectExit(r, 0);
+          const failed = failedEvents(events(r.stdout));
+          expect(failed).toHaveLength(2);
+          // Codex turns a 500 into "We're currently experiencing high demand…" (no status in the text).
+          expect(failed[0]).toMatchObject({
+            level: 'warn',
+            iteration: 1,
+            exitCode: 1,
+            class: 'transient',
+            reason: 'overloaded',
+            retryAfterMs: null,
+          });
+          expect(failed[0]?.message).toMatch(
+            /^Codex iteration 1 failed: the API is overloaded: We’re currently experiencing high demand.* \(exit code 1, [0-9.]+s, transient overloaded\)$/,
+          );
+          // …and keeps the status and the body's message of a 503 ("The server is overloaded or not ready yet.").
+          expect(failed[1]).toMatchObject({
+            level: 'warn',
+            iteration: 2,
+            exitCode: 1,
+            class: 'transient',
+            reason: 'overloaded',
+          });
+          expect(failed[1]?.message).toMatch(
+            /^Codex iteration 2 failed: the API is overloaded \(HTTP 503\): unexpected status 503 Service Unavailable: The server is overloaded.*transient overloaded\)$/,
+          );
+          const result = lastResult(r.stdout);
+          expect(result).toMatchObject({
+            status: 'complete',
+            iterations: 3,
+            failedIterations: 2,
+            successfulIterations: 1,
+            issuesClosed: ['bd-1'],
+          });
+          expect(result.history.map((h) => h.outcome)).toEqual(['agent_failed', 'agent_failed', 'complete']);
+          // No retries by Codex itself (request_max_retries = 0): one request per failed iteration.
+          const main = server.mainLoopRequests();
+          expect(main.map((q) => [iterationIn(userText(q)), q.answered])).toEqual([
+            [1, 'error 500'],
+            [2, 'error 503'],
+            [3, 'turn'],
+            [3, 'turn'],
+          ]);
+          expect(userText(main[2]!)).toContain('The last agent run failed: the API is overloaded (HTTP 503)');
+        },
+      );
     });
   });
 
-  it('a rate limit (429, retry-after) is transient rate_limit; Codex\'s error text carries no wait, so there is no retryAfterMs', async () => {
+  it("a rate limit (429, retry-after) is transient rate_limit; Codex's error text carries no wait, so there is no retryAfterMs", async () => {
     await withAgentSandbox(async (sb) => {
       await withServer(sb, always(rateLimited(1)), async (server, env) => {
         const r = await runLoop(sb, codexArgs('--max-iterations', '1'), env);
@@ -160,9 +257,22 @@ describe('agent-loop with the real Codex CLI', () => {
         expect(failed).toHaveLength(1);
         // Codex reports "exceeded retry limit, last status: 429 Too Many Requests, request id: …": the
         // retry-after header and the body's "try again in 1s" do not reach its output.
-        expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, class: 'transient', reason: 'rate_limit', retryAfterMs: null });
-        expect(failed[0]?.message).toMatch(/^Codex iteration 1 failed: rate limited \(HTTP 429\): exceeded retry limit, last status: 429 Too Many Requests.*transient rate_limit\)$/);
-        expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'max_iterations', iterations: 1, failedIterations: 1 });
+        expect(failed[0]).toMatchObject({
+          level: 'warn',
+          iteration: 1,
+          class: 'transient',
+          reason: 'rate_limit',
+          retryAfterMs: null,
+        });
+        expect(failed[0]?.message).toMatch(
+          /^Codex iteration 1 failed: rate limited \(HTTP 429\): exceeded retry limit, last status: 429 Too Many Requests.*transient rate_limit\)$/,
+        );
+        expect(lastResult(r.stdout)).toMatchObject({
+          status: 'halted',
+          haltReason: 'max_iterations',
+          iterations: 1,
+          failedIterations: 1,
+        });
         expect(server.mainLoopRequests().map((q) => q.answered)).toEqual(['error 429']);
       });
     });
@@ -175,10 +285,24 @@ describe('agent-loop with the real Codex CLI', () => {
         expectExit(r, 1);
         const failed = failedEvents(events(r.stdout));
         expect(failed).toHaveLength(1);
-        expect(failed[0]).toMatchObject({ level: 'error', iteration: 1, exitCode: 1, class: 'permanent', reason: 'auth' });
-        expect(String(failed[0]?.error)).toMatch(/^authentication failed \(HTTP 401\): unexpected status 401 Unauthorized: Incorrect API key.*Check OPENAI_API_KEY/);
-        expect(failed[0]?.message).toMatch(/^Codex iteration 1 failed: authentication failed \(HTTP 401\).*permanent auth\)$/);
-        expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'max_iterations', failedIterations: 1 });
+        expect(failed[0]).toMatchObject({
+          level: 'error',
+          iteration: 1,
+          exitCode: 1,
+          class: 'permanent',
+          reason: 'auth',
+        });
+        expect(String(failed[0]?.error)).toMatch(
+          /^authentication failed \(HTTP 401\): unexpected status 401 Unauthorized: Incorrect API key.*Check OPENAI_API_KEY/,
+        );
+        expect(failed[0]?.message).toMatch(
+          /^Codex iteration 1 failed: authentication failed \(HTTP 401\).*permanent auth\)$/,
+        );
+        expect(lastResult(r.stdout)).toMatchObject({
+          status: 'halted',
+          haltReason: 'max_iterations',
+          failedIterations: 1,
+        });
       });
     });
   });
@@ -190,9 +314,16 @@ describe('agent-loop with the real Codex CLI', () => {
         expectExit(r, 1);
         const failed = failedEvents(events(r.stdout));
         expect(failed).toHaveLength(1);
-        expect(failed[0]).toMatchObject({ level: 'error', iteration: 1, class: 'permanent', reason: 'invalid_request' });
+        expect(failed[0]).toMatchObject({
+          level: 'error',
+          iteration: 1,
+          class: 'permanent',
+          reason: 'invalid_request',
+        });
         // Codex words it "ran out of room in the model's context window"; agent-loop names it.
-        expect(String(failed[0]?.error)).toMatch(/^prompt is too long: Codex ran out of room in the model's context window/);
+        expect(String(failed[0]?.error)).toMatch(
+          /^prompt is too long: Codex ran out of room in the model's context window/,
+        );
         expect(server.mainLoopRequests().map((q) => q.answered)).toEqual(['error 400']);
       });
     });
@@ -218,9 +349,17 @@ describe('agent-loop with the real Codex CLI', () => {
           expectExit(r, 1);
           const failed = failedEvents(events(r.stdout));
           expect(failed).toHaveLength(1);
-          expect(failed[0]).toMatchObject({ level: 'warn', iteration: 1, class: 'transient', reason: 'timeout', error: 'timed out after 0.05 min' });
+          expect(failed[0]).toMatchObject({
+            level: 'warn',
+            iteration: 1,
+            class: 'transient',
+            reason: 'timeout',
+            error: 'timed out after 0.05 min',
+          });
           // The codex launcher (node) dies of the SIGTERM agent-loop sends to the group.
-          expect(failed[0]?.message).toMatch(/^Codex iteration 1 failed: timed out after 0\.05 min \((killed by SIG(TERM|KILL)|exit code \d+), [0-9.]+s, transient timeout\)$/);
+          expect(failed[0]?.message).toMatch(
+            /^Codex iteration 1 failed: timed out after 0\.05 min \((killed by SIG(TERM|KILL)|exit code \d+), [0-9.]+s, transient timeout\)$/,
+          );
           expect(server.mainLoopRequests().map((q) => q.answered)).toEqual(['turn', 'hang']);
 
           // What ran: the codex launcher and binary in the agent's process group, and the sandboxed
@@ -245,7 +384,10 @@ describe('agent-loop with the real Codex CLI', () => {
 
   it('a report with work_remaining "bd-1 tail" and requires_continuation false is overridden to continue (validation.override, errors.jsonl), and iteration 2 completes', async () => {
     await withAgentSandbox(async (sb) => {
-      const script = byIteration({ 1: textTurn(`Did the first part.\n\n${report('bd-1 tail', false, 'first part')}`), 2: quickFix() });
+      const script = byIteration({
+        1: textTurn(`Did the first part.\n\n${report('bd-1 tail', false, 'first part')}`),
+        2: quickFix(),
+      });
       await withServer(sb, script, async (server, env) => {
         const r = await runLoop(sb, codexArgs(), env);
         expectExit(r, 0);
@@ -256,11 +398,19 @@ describe('agent-loop with the real Codex CLI', () => {
         const errors = ndjsonFile(path.join(sb.repo, '.git', 'agent-loop', 'errors.jsonl'));
         expect(errors).toHaveLength(1);
         expect(errors[0]).toMatchObject({
-          type: 'validation_error', iteration: 1, issueIds: ['bd-1'],
+          type: 'validation_error',
+          iteration: 1,
+          issueIds: ['bd-1'],
           details: { work_remaining: 'bd-1 tail', requires_continuation: false, override: 'forced_true' },
         });
         const result = lastResult(r.stdout);
-        expect(result).toMatchObject({ status: 'complete', iterations: 2, failedIterations: 0, successfulIterations: 2, issuesClosed: ['bd-1'] });
+        expect(result).toMatchObject({
+          status: 'complete',
+          iterations: 2,
+          failedIterations: 0,
+          successfulIterations: 2,
+          issuesClosed: ['bd-1'],
+        });
         expect(result.history.map((h) => h.outcome)).toEqual(['continuing', 'complete']);
         expect(failedEvents(evs)).toEqual([]);
         expect(server.mainLoopRequests().map((q) => iterationIn(userText(q)))).toEqual([1, 2, 2]);

@@ -28,20 +28,39 @@ describe('install-agent', () => {
       const runnerTemp = path.join(sb.root, 'runner-temp');
       await fs.mkdir(path.join(sb.root, 'tmp'), { recursive: true });
       await fs.mkdir(runnerTemp);
-      const files = { GITHUB_OUTPUT: path.join(sb.root, 'out'), GITHUB_STEP_SUMMARY: path.join(sb.root, 'summary'), GITHUB_STATE: path.join(sb.root, 'state') };
+      const files = {
+        GITHUB_OUTPUT: path.join(sb.root, 'out'),
+        GITHUB_STEP_SUMMARY: path.join(sb.root, 'summary'),
+        GITHUB_STATE: path.join(sb.root, 'state'),
+      };
       for (const f of Object.values(files)) await fs.writeFile(f, '');
       const env: NodeJS.ProcessEnv = {
-        ...sb.env, ...claudeEnv(server.url, 1), ...files,
+        ...sb.env,
+        ...claudeEnv(server.url, 1),
+        ...files,
         // A hosted runner: node and npm, no agent CLI.
         PATH: [path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter),
         TMPDIR: path.join(sb.root, 'tmp'),
         npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
         // What npm needs of this machine's network (its CA bundle, a proxy), as a runner's environment carries it.
-        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy|npm_config_(registry|cafile|proxy|https_proxy|strict_ssl))$/i.test(k))),
-        GITHUB_WORKSPACE: sb.repo, RUNNER_TEMP: runnerTemp,
-        'INPUT_SOURCE': 'beads', 'INPUT_ISSUES-FILE': './.beads/issues.jsonl', 'INPUT_AGENT': 'claude', 'INPUT_INSTALL-AGENT': 'true',
-        'INPUT_AGENT-PERMISSION-MODE': 'acceptEdits', 'INPUT_AGENT-ALLOWED-TOOLS': 'Bash Write Edit Read',
-        'INPUT_TEST-COMMAND': 'sh check.sh', 'INPUT_ITERATION-DELAY': '0', 'INPUT_GITHUB-TOKEN': 'ghs_unused0000000000000000000000000000',
+        ...Object.fromEntries(
+          Object.entries(process.env).filter(([k]) =>
+            /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|no_proxy|npm_config_(registry|cafile|proxy|https_proxy|strict_ssl))$/i.test(
+              k,
+            ),
+          ),
+        ),
+        GITHUB_WORKSPACE: sb.repo,
+        RUNNER_TEMP: runnerTemp,
+        INPUT_SOURCE: 'beads',
+        'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
+        INPUT_AGENT: 'claude',
+        'INPUT_INSTALL-AGENT': 'true',
+        'INPUT_AGENT-PERMISSION-MODE': 'acceptEdits',
+        'INPUT_AGENT-ALLOWED-TOOLS': 'Bash Write Edit Read',
+        'INPUT_TEST-COMMAND': 'sh check.sh',
+        'INPUT_ITERATION-DELAY': '0',
+        'INPUT_GITHUB-TOKEN': 'ghs_unused0000000000000000000000000000',
       };
       const main = await runStep('main', env, sb.repo);
       const pin = PINNED_AGENT_CLIS.claude;
@@ -51,7 +70,9 @@ describe('install-agent', () => {
       expect(await fs.readFile(files.GITHUB_OUTPUT, 'utf8')).toMatch(/^status<<.*\ncomplete\n/m);
       expect(git(sb, 'show', 'main:value.txt')).toBe('good');
       expect(server.mainLoopRequests().length).toBeGreaterThanOrEqual(2); // the installed CLI talked to the model
-      await expect(fs.access(path.join(runnerTemp, 'agent-loop-clis', 'node_modules', '.bin', 'claude'))).resolves.toBeUndefined();
+      await expect(
+        fs.access(path.join(runnerTemp, 'agent-loop-clis', 'node_modules', '.bin', 'claude')),
+      ).resolves.toBeUndefined();
     } finally {
       await server.close();
       await sb.cleanup();

@@ -10,7 +10,15 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { events, expectExit, git, lastResult, readIssues } from '../helpers.js';
-import { type AnthropicAnswer, type RecordedRequest, claudeEnv, startAnthropicServer, textTurn, toolTurn, userText } from '../support/anthropicServer.js';
+import {
+  type AnthropicAnswer,
+  type RecordedRequest,
+  claudeEnv,
+  startAnthropicServer,
+  textTurn,
+  toolTurn,
+  userText,
+} from '../support/anthropicServer.js';
 import { removeCliSnapshot, report, runLoop, withAgentSandbox } from './support.js';
 
 afterAll(removeCliSnapshot);
@@ -20,12 +28,15 @@ const GOAL = 'Make the value good, in two phases';
 const bash = (command: string) => toolTurn('Bash', { command, description: command.slice(0, 60) });
 
 /** printf of lines into a file, each line single-quoted (none of them holds a single quote). */
-const writeLines = (file: string, lines: string[]) => `printf '%s\\n' ${lines.map((l) => `'${l}'`).join(' ')} > '${file}'`;
+const writeLines = (file: string, lines: string[]) =>
+  `printf '%s\\n' ${lines.map((l) => `'${l}'`).join(' ')} > '${file}'`;
 
 /** The artifact's absolute path: the line after "to this file (…):" or "into this directory (…):". */
-const ARTIFACT = /(?:to this file|into this directory) \(create it; it is agent-loop's state, never committed\):\n(\/\S*\/\.agent-loop\/pipeline\/\S*)/;
+const ARTIFACT =
+  /(?:to this file|into this directory) \(create it; it is agent-loop's state, never committed\):\n(\/\S*\/\.agent-loop\/pipeline\/\S*)/;
 
-const ROLE = /You are the (research|decomposition|planning|phase) agent|You are an autonomous coding agent working in this repository/;
+const ROLE =
+  /You are the (research|decomposition|planning|phase) agent|You are an autonomous coding agent working in this repository/;
 
 function artifactIn(text: string): string {
   const found = ARTIFACT.exec(text)?.[1];
@@ -39,24 +50,52 @@ function byRole(r: RecordedRequest): AnthropicAnswer | undefined {
   const text = userText(r);
   const role = ROLE.exec(text);
   if (JSON.stringify(r.body).includes('tool_result')) {
-    return role && !role[1] ? textTurn(`Done: value.txt reads good.\n\n${report('0', false, 'phase 1 done')}`) : textTurn('Written.');
+    return role && !role[1]
+      ? textTurn(`Done: value.txt reads good.\n\n${report('0', false, 'phase 1 done')}`)
+      : textTurn('Written.');
   }
   switch (role?.[1]) {
     case 'research':
-      return bash(writeLines(artifactIn(text), ['# Research', '', ...[1, 2, 3, 4, 5, 6].map((i) => `value.txt holds the value; check.sh tests that it reads good. Finding ${i}.`)]));
+      return bash(
+        writeLines(artifactIn(text), [
+          '# Research',
+          '',
+          ...[1, 2, 3, 4, 5, 6].map(
+            (i) => `value.txt holds the value; check.sh tests that it reads good. Finding ${i}.`,
+          ),
+        ]),
+      );
     case 'decomposition':
-      return bash(writeLines(artifactIn(text), [
-        '{"goal": "make the value good", "components": [{"name": "prepare", "description": "write ok"}, {"name": "value", "description": "write good", "depends_on": ["prepare"]}]}',
-      ]));
+      return bash(
+        writeLines(artifactIn(text), [
+          '{"goal": "make the value good", "components": [{"name": "prepare", "description": "write ok"}, {"name": "value", "description": "write good", "depends_on": ["prepare"]}]}',
+        ]),
+      );
     case 'planning':
-      return bash(writeLines(artifactIn(text), ['# Plan', '', ...[1, 2, 3, 4, 5, 6].map((i) => `Step ${i}: prepare, then make value.txt read good, test with sh check.sh.`)]));
+      return bash(
+        writeLines(artifactIn(text), [
+          '# Plan',
+          '',
+          ...[1, 2, 3, 4, 5, 6].map((i) => `Step ${i}: prepare, then make value.txt read good, test with sh check.sh.`),
+        ]),
+      );
     case 'phase': {
       const dir = artifactIn(text).replace(/\/+$/, '');
-      return bash([
-        `mkdir -p '${dir}'`,
-        writeLines(`${dir}/01-value.md`, ['# Make the value good', '', 'Write good to value.txt. Testable: sh check.sh passes. Success: the check passes and nothing else changes.']),
-        writeLines(`${dir}/02-polish.md`, ['# Polish the value', '', 'Write done to finished.txt. Testable: finished.txt says done. Success: sh check.sh still passes afterwards.']),
-      ].join(' && '));
+      return bash(
+        [
+          `mkdir -p '${dir}'`,
+          writeLines(`${dir}/01-value.md`, [
+            '# Make the value good',
+            '',
+            'Write good to value.txt. Testable: sh check.sh passes. Success: the check passes and nothing else changes.',
+          ]),
+          writeLines(`${dir}/02-polish.md`, [
+            '# Polish the value',
+            '',
+            'Write done to finished.txt. Testable: finished.txt says done. Success: sh check.sh still passes afterwards.',
+          ]),
+        ].join(' && '),
+      );
     }
     default:
       // The implementation loop's prompt (role[1] undefined), or anything unexpected: make the test pass.
@@ -65,11 +104,31 @@ function byRole(r: RecordedRequest): AnthropicAnswer | undefined {
 }
 
 const ARGS = [
-  'plan', '--json', '--goal', GOAL, '--agent', 'claude', '--agent-permission-mode', 'acceptEdits', '--agent-allowed-tools', 'Bash Write Edit Read',
-  '--iteration-delay', '0', '--test-command', 'sh check.sh', '--issues-file', './.beads/issues.jsonl', '--slice-iterations', '1',
+  'plan',
+  '--json',
+  '--goal',
+  GOAL,
+  '--agent',
+  'claude',
+  '--agent-permission-mode',
+  'acceptEdits',
+  '--agent-allowed-tools',
+  'Bash Write Edit Read',
+  '--iteration-delay',
+  '0',
+  '--test-command',
+  'sh check.sh',
+  '--issues-file',
+  './.beads/issues.jsonl',
+  '--slice-iterations',
+  '1',
 ];
 
-interface CheckpointFile { id: string; phase: string; state: Record<string, unknown> }
+interface CheckpointFile {
+  id: string;
+  phase: string;
+  state: Record<string, unknown>;
+}
 
 describe('agent-loop plan with Claude Code', () => {
   it('research → decomposition → planning → phases → two issues (2 blocked by 1), then the first one implemented in a one-iteration slice', async () => {
@@ -93,7 +152,10 @@ describe('agent-loop plan with Claude Code', () => {
         expect(cp.state).toMatchObject({
           pipeline: { goal: GOAL },
           research_output: expect.stringContaining('# Research'),
-          decomposition_result: { goal: 'make the value good', components: [{ name: 'prepare' }, { name: 'value', depends_on: ['prepare'] }] },
+          decomposition_result: {
+            goal: 'make the value good',
+            components: [{ name: 'prepare' }, { name: 'value', depends_on: ['prepare'] }],
+          },
           planning_output: expect.stringContaining('# Plan'),
           phase_files: [
             { number: 1, name: 'value', file: 'phases/01-value.md', title: 'Make the value good' },
@@ -111,7 +173,12 @@ describe('agent-loop plan with Claude Code', () => {
         expect((cp.state.beads_data as { created: string[] }).created).toEqual(ids);
 
         // The run result: a continuing slice of one iteration that closed the first issue.
-        expect(lastResult(r.stdout)).toMatchObject({ status: 'continuing', iterations: 1, issuesClosed: [ids[0]], checkpointId: cp.id });
+        expect(lastResult(r.stdout)).toMatchObject({
+          status: 'continuing',
+          iterations: 1,
+          issuesClosed: [ids[0]],
+          checkpointId: cp.id,
+        });
 
         // The beads file (empty before): the two phase issues, 2 blocked by 1; 1 closed, 2 still open.
         const issues = readIssues(sb);
@@ -119,22 +186,43 @@ describe('agent-loop plan with Claude Code', () => {
           [ids[0], 'Phase 1: Make the value good', 'closed'],
           [ids[1], 'Phase 2: Polish the value', 'open'],
         ]);
-        expect(issues[1]?.dependencies).toEqual([expect.objectContaining({ issue_id: ids[1], depends_on_id: ids[0], type: 'blocks' })]);
+        expect(issues[1]?.dependencies).toEqual([
+          expect.objectContaining({ issue_id: ids[1], depends_on_id: ids[0], type: 'blocks' }),
+        ]);
 
         // Phase 1's work, merged into main; phase 2 is left for a later run.
         expect(git(sb, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
         expect(git(sb, 'show', 'main:value.txt')).toBe('good');
         // The state directory (checkpoint, prompt, pipeline artifacts) never reaches a commit.
-        expect(git(sb, 'ls-tree', '-r', '--name-only', 'main').split('\n').filter((f) => f.startsWith('.agent-loop/'))).toEqual([]);
+        expect(
+          git(sb, 'ls-tree', '-r', '--name-only', 'main')
+            .split('\n')
+            .filter((f) => f.startsWith('.agent-loop/')),
+        ).toEqual([]);
         expect(existsSync(path.join(sb.repo, 'finished.txt'))).toBe(false);
-        expect(events(r.stdout).filter((e) => e.event === 'pipeline.phase').map((e) => e.message?.split(':')[0])).toEqual([
-          'Phase research complete', 'Phase decomposition complete', 'Phase planning complete', 'Phase phase_decomposition complete', 'Phase beads_integration complete',
+        expect(
+          events(r.stdout)
+            .filter((e) => e.event === 'pipeline.phase')
+            .map((e) => e.message?.split(':')[0]),
+        ).toEqual([
+          'Phase research complete',
+          'Phase decomposition complete',
+          'Phase planning complete',
+          'Phase phase_decomposition complete',
+          'Phase beads_integration complete',
         ]);
 
         // The server saw the four planning roles in order, then the loop's prompt naming the first issue.
-        const firsts = server.mainLoopRequests().filter((q) => !JSON.stringify(q.body).includes('tool_result')).map(userText);
+        const firsts = server
+          .mainLoopRequests()
+          .filter((q) => !JSON.stringify(q.body).includes('tool_result'))
+          .map(userText);
         expect(firsts.map((t) => ROLE.exec(t)?.[1] ?? (ROLE.test(t) ? 'implementation' : 'other'))).toEqual([
-          'research', 'decomposition', 'planning', 'phase', 'implementation',
+          'research',
+          'decomposition',
+          'planning',
+          'phase',
+          'implementation',
         ]);
         expect(firsts[4]).toContain(`## ${ids[0]}: Phase 1: Make the value good`);
         expect(firsts[4]).not.toContain(`## ${ids[1]}:`);

@@ -7,7 +7,16 @@ import { existsSync, promises as fs, readFileSync, readdirSync, readlinkSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI, type CliResult, type Sandbox, TEST_COMMAND, createSandbox, issue, processGone, runCli } from '../helpers.js';
+import {
+  CLI,
+  type CliResult,
+  type Sandbox,
+  TEST_COMMAND,
+  createSandbox,
+  issue,
+  processGone,
+  runCli,
+} from '../helpers.js';
 
 export const TITLE = 'Make the value good';
 export const oneIssue = () => [issue('bd-1', TITLE)];
@@ -15,7 +24,15 @@ export const oneIssue = () => [issue('bd-1', TITLE)];
 /** Where scripts/install-agent-clis.mjs puts claude and codex (npm run test:e2e sets AGENT_LOOP_E2E_BIN to it). */
 export const AGENT_BIN =
   process.env.AGENT_LOOP_E2E_BIN ??
-  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '.cache', 'agent-clis', 'node_modules', '.bin');
+  path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '..',
+    '..',
+    '.cache',
+    'agent-clis',
+    'node_modules',
+    '.bin',
+  );
 
 /**
  * Runs `body` with a fresh sandbox (its root is the temporary HOME: Claude Code keeps its sessions
@@ -36,11 +53,29 @@ export async function withAgentSandbox(body: (sb: Sandbox) => Promise<void>, bea
 }
 
 /** The options every run shares: JSON, no delay, the sandbox's test, the beads file used directly. */
-const COMMON = ['run', '--json', '--iteration-delay', '0', '--test-command', TEST_COMMAND, '--issues-file', './.beads/issues.jsonl'];
+const COMMON = [
+  'run',
+  '--json',
+  '--iteration-delay',
+  '0',
+  '--test-command',
+  TEST_COMMAND,
+  '--issues-file',
+  './.beads/issues.jsonl',
+];
 
 /** `agent-loop run` with Claude Code (acceptEdits: we run as root, where bypassPermissions is refused). */
 export function claudeArgs(...extra: string[]): string[] {
-  return [...COMMON, '--agent', 'claude', '--agent-permission-mode', 'acceptEdits', '--agent-allowed-tools', 'Bash Write Edit Read', ...extra];
+  return [
+    ...COMMON,
+    '--agent',
+    'claude',
+    '--agent-permission-mode',
+    'acceptEdits',
+    '--agent-allowed-tools',
+    'Bash Write Edit Read',
+    ...extra,
+  ];
 }
 
 /** `agent-loop run` with the Codex CLI. */
@@ -70,7 +105,10 @@ function cliSnapshot(): Promise<{ dir: string; cli: string }> {
 export async function removeCliSnapshot(): Promise<void> {
   const taken = snapshot;
   snapshot = undefined;
-  const dir = await taken?.then((s) => s.dir, () => undefined);
+  const dir = await taken?.then(
+    (s) => s.dir,
+    () => undefined,
+  );
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 }
 
@@ -81,7 +119,14 @@ export async function runLoop(sb: Sandbox, args: string[], env: Record<string, s
 
 /** The report block an agent ends its final message with. */
 export function report(workRemaining: string, requiresContinuation: boolean, summary = 'worked on it'): string {
-  return ['```yaml', `work_remaining: ${workRemaining}`, `requires_continuation: ${requiresContinuation}`, 'stuck_detected: false', `summary: ${summary}`, '```'].join('\n');
+  return [
+    '```yaml',
+    `work_remaining: ${workRemaining}`,
+    `requires_continuation: ${requiresContinuation}`,
+    'stuck_detected: false',
+    `summary: ${summary}`,
+    '```',
+  ].join('\n');
 }
 
 const ITERATION = /\(iteration (\d+) of at most \d+\)/g;
@@ -121,7 +166,10 @@ export function processesUnder(dir: string): SandboxProcess[] {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       // "pid (comm) state ppid pgrp session …": the fields follow the last ')', since comm may contain anything.
-      const [state = '?', ppid = '0', pgrp = '0', sid = '0'] = stat.slice(stat.lastIndexOf(')') + 1).trim().split(/\s+/);
+      const [state = '?', ppid = '0', pgrp = '0', sid = '0'] = stat
+        .slice(stat.lastIndexOf(')') + 1)
+        .trim()
+        .split(/\s+/);
       if (state === 'Z' || state === 'X') continue;
       let cwd = '';
       try {
@@ -132,7 +180,11 @@ export function processesUnder(dir: string): SandboxProcess[] {
       const environ = readFileSync(`/proc/${name}/environ`, 'utf8');
       if (!(cwd === dir || cwd.startsWith(`${dir}/`) || environ.split('\0').some((v) => v.includes(dir)))) continue;
       found.push({
-        pid: Number(name), ppid: Number(ppid), pgrp: Number(pgrp), sid: Number(sid), state,
+        pid: Number(name),
+        ppid: Number(ppid),
+        pgrp: Number(pgrp),
+        sid: Number(sid),
+        state,
         comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
         cmdline: readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim(),
       });

@@ -55,23 +55,32 @@ const CASES = Array.from({ length: 6 }, (_, i) => ({
 }));
 
 describe('campaign: concurrent runs', () => {
-  it.each(CASES)('$name: $runs runs at offsets $offsets ms (separate state dirs: $separateStateDirs)', async ({ name, runs, offsets, separateStateDirs }) => {
-    const sandbox = await createSandbox([issue('bd-1', 'First'), issue('bd-2', 'Second'), issue('bd-3', 'Third')]);
-    sandboxes.push(sandbox);
-    const agent = await writeAgent(sandbox, 'agent', AGENT);
-    const stateDirs = Array.from({ length: runs }, (_, i) => (separateStateDirs ? path.join(sandbox.root, `state-${i}`) : path.join(sandbox.repo, '.git', 'agent-loop-state')));
-    const codes = await Promise.all(offsets.map(async (offset, i) => {
-      await pause(offset);
-      return start(sandbox, runArgs(agent, '--state-dir', stateDirs[i] as string));
-    }));
-    const invocations = existsSync(path.join(sandbox.root, 'invocations'))
-      ? readFileSync(path.join(sandbox.root, 'invocations'), 'utf8').trim().split('\n').length : 0;
-    const held = !existsSync(path.join(sandbox.root, 'overlap'))
-      && codes.every((c) => c === 0 || c === 2)
-      && codes.some((c) => c === 0)
-      && invocations === recordedIterations([...new Set(stateDirs)])
-      && git(sandbox, 'status', '--porcelain') === ''
-      && git(sandbox, 'symbolic-ref', '--short', 'HEAD') === 'main';
-    expect(tally.record(name, held)).toBe(true);
-  });
+  it.each(CASES)(
+    '$name: $runs runs at offsets $offsets ms (separate state dirs: $separateStateDirs)',
+    async ({ name, runs, offsets, separateStateDirs }) => {
+      const sandbox = await createSandbox([issue('bd-1', 'First'), issue('bd-2', 'Second'), issue('bd-3', 'Third')]);
+      sandboxes.push(sandbox);
+      const agent = await writeAgent(sandbox, 'agent', AGENT);
+      const stateDirs = Array.from({ length: runs }, (_, i) =>
+        separateStateDirs ? path.join(sandbox.root, `state-${i}`) : path.join(sandbox.repo, '.git', 'agent-loop-state'),
+      );
+      const codes = await Promise.all(
+        offsets.map(async (offset, i) => {
+          await pause(offset);
+          return start(sandbox, runArgs(agent, '--state-dir', stateDirs[i] as string));
+        }),
+      );
+      const invocations = existsSync(path.join(sandbox.root, 'invocations'))
+        ? readFileSync(path.join(sandbox.root, 'invocations'), 'utf8').trim().split('\n').length
+        : 0;
+      const held =
+        !existsSync(path.join(sandbox.root, 'overlap')) &&
+        codes.every((c) => c === 0 || c === 2) &&
+        codes.some((c) => c === 0) &&
+        invocations === recordedIterations([...new Set(stateDirs)]) &&
+        git(sandbox, 'status', '--porcelain') === '' &&
+        git(sandbox, 'symbolic-ref', '--short', 'HEAD') === 'main';
+      expect(tally.record(name, held)).toBe(true);
+    },
+  );
 });

@@ -5,7 +5,17 @@
  * and no planted token in any commit) and the run ends with the documented exit code and reason.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { type Sandbox, DONE_REPORT, createSandbox, git, issue, lastResult, runArgs, runCli, writeAgent } from '../helpers.js';
+import {
+  type Sandbox,
+  DONE_REPORT,
+  createSandbox,
+  git,
+  issue,
+  lastResult,
+  runArgs,
+  runCli,
+  writeAgent,
+} from '../helpers.js';
 import { campaign } from './tally.js';
 
 const tally = campaign('hostile-agents');
@@ -27,16 +37,57 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'switches to a new branch', script: 'git checkout -q -b elsewhere', haltReason: 'repository_moved', mergeAllowed: false },
+  {
+    name: 'switches to a new branch',
+    script: 'git checkout -q -b elsewhere',
+    haltReason: 'repository_moved',
+    mergeAllowed: false,
+  },
   { name: 'detaches HEAD', script: 'git checkout -q --detach', haltReason: 'repository_moved', mergeAllowed: false },
-  { name: 'resets main to an unrelated commit', script: `git checkout -q --orphan tmp && ${COMMIT} --allow-empty -m unrelated && git branch -f main HEAD && git checkout -q agent-loop/bd-1`, haltReason: 'repository_moved', mergeAllowed: false },
-  { name: 'commits on the cycle branch, then resets it away', script: `${COMMIT} --allow-empty -m mine && git reset -q --hard HEAD~1 && echo good > value.txt`, haltReason: undefined, mergeAllowed: true },
-  { name: 'deletes the cycle branch (checks out main)', script: 'git stash -q -u; git checkout -q main; git branch -D agent-loop/bd-1 -q; git stash pop -q', haltReason: 'repository_moved', mergeAllowed: false },
+  {
+    name: 'resets main to an unrelated commit',
+    script: `git checkout -q --orphan tmp && ${COMMIT} --allow-empty -m unrelated && git branch -f main HEAD && git checkout -q agent-loop/bd-1`,
+    haltReason: 'repository_moved',
+    mergeAllowed: false,
+  },
+  {
+    name: 'commits on the cycle branch, then resets it away',
+    script: `${COMMIT} --allow-empty -m mine && git reset -q --hard HEAD~1 && echo good > value.txt`,
+    haltReason: undefined,
+    mergeAllowed: true,
+  },
+  {
+    name: 'deletes the cycle branch (checks out main)',
+    script: 'git stash -q -u; git checkout -q main; git branch -D agent-loop/bd-1 -q; git stash pop -q',
+    haltReason: 'repository_moved',
+    mergeAllowed: false,
+  },
   { name: 'renames main', script: 'git branch -m main trunk', haltReason: 'repository_moved', mergeAllowed: false },
-  { name: 'rewrites the issues file with junk', script: "printf 'junk\\n' > .beads/issues.jsonl", haltReason: 'source_unreadable', mergeAllowed: false },
-  { name: 'truncates the issues file to zero bytes', script: ': > .beads/issues.jsonl', haltReason: 'source_unreadable', mergeAllowed: false },
-  { name: 'stages an in-tree state directory with git add -f', script: "sed -i '/agent-loop/d' .git/info/exclude; git add -f .agent-loop", haltReason: undefined, mergeAllowed: true, args: ['--state-dir', '.agent-loop'] },
-  { name: 'writes a GitHub token into a file', script: `echo 'TOKEN=${TOKEN}' > .env.local`, haltReason: 'secret_in_change', mergeAllowed: false },
+  {
+    name: 'rewrites the issues file with junk',
+    script: "printf 'junk\\n' > .beads/issues.jsonl",
+    haltReason: 'source_unreadable',
+    mergeAllowed: false,
+  },
+  {
+    name: 'truncates the issues file to zero bytes',
+    script: ': > .beads/issues.jsonl',
+    haltReason: 'source_unreadable',
+    mergeAllowed: false,
+  },
+  {
+    name: 'stages an in-tree state directory with git add -f',
+    script: "sed -i '/agent-loop/d' .git/info/exclude; git add -f .agent-loop",
+    haltReason: undefined,
+    mergeAllowed: true,
+    args: ['--state-dir', '.agent-loop'],
+  },
+  {
+    name: 'writes a GitHub token into a file',
+    script: `echo 'TOKEN=${TOKEN}' > .env.local`,
+    haltReason: 'secret_in_change',
+    mergeAllowed: false,
+  },
 ];
 
 describe('campaign: hostile agents', () => {
@@ -55,13 +106,17 @@ describe('campaign: hostile agents', () => {
     const everything = git(sandbox, 'log', '--all', '-p', '--format=%B');
     const files = git(sandbox, 'log', '--all', '--format=', '--name-only');
     const merged = /^Merge agent-loop\/bd-1/m.test(git(sandbox, 'log', '--all', '--format=%s'));
-    const held = result !== undefined
-      && (result.haltReason ?? undefined) === c.haltReason
-      && r.code === (c.haltReason ? 1 : 0)
-      && (c.mergeAllowed || !merged)
-      && !everything.includes(TOKEN)
-      && !files.includes('.agent-loop/')
-      && (c.haltReason !== 'repository_moved' || !git(sandbox, 'branch', '--list', 'main') || git(sandbox, 'rev-parse', 'main') === mainBefore || !merged);
+    const held =
+      result !== undefined &&
+      (result.haltReason ?? undefined) === c.haltReason &&
+      r.code === (c.haltReason ? 1 : 0) &&
+      (c.mergeAllowed || !merged) &&
+      !everything.includes(TOKEN) &&
+      !files.includes('.agent-loop/') &&
+      (c.haltReason !== 'repository_moved' ||
+        !git(sandbox, 'branch', '--list', 'main') ||
+        git(sandbox, 'rev-parse', 'main') === mainBefore ||
+        !merged);
     expect(tally.record(c.name, held)).toBe(true);
   });
 });

@@ -35,7 +35,10 @@ const PAT = `github_pat_${'11AbCdEfGh0123456789'}_${'xYz'.repeat(10)}`;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const half = (s: string) => [s.slice(0, Math.floor(s.length / 2)), s.slice(Math.floor(s.length / 2))];
 
-interface Form { name: string; needles: string[] }
+interface Form {
+  name: string;
+  needles: string[];
+}
 /** What must be found nowhere: the value, and for split forms each half. */
 function forms(extra: Form[] = []): Form[] {
   return [
@@ -64,11 +67,17 @@ echo "password=$DB_PASSWORD ${GHP}" >&2
 /** A report block saying done, with secrets in its fields. */
 const LEAKY_DONE = `printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false\\nsummary: used %s and ${GHP}\\n\`\`\`\\n' "$ANTHROPIC_API_KEY"`;
 /** The repository's test prints the secrets it sees when it fails (a test that dumps its environment). */
-const LEAKY_CHECK = valueCheckScript('value is $v with $ANTHROPIC_API_KEY and $DB_PASSWORD', `echo "ASSERTION FAILED: value.txt is '$v' (env: $ANTHROPIC_API_KEY $DB_PASSWORD)"
-echo "token in fixture: $(printf %s "$ANTHROPIC_API_KEY" | base64 -w0)" >&2`);
+const LEAKY_CHECK = valueCheckScript(
+  'value is $v with $ANTHROPIC_API_KEY and $DB_PASSWORD',
+  `echo "ASSERTION FAILED: value.txt is '$v' (env: $ANTHROPIC_API_KEY $DB_PASSWORD)"
+echo "token in fixture: $(printf %s "$ANTHROPIC_API_KEY" | base64 -w0)" >&2`,
+);
 const ENV = { ANTHROPIC_API_KEY: KEY, DB_PASSWORD: PASSWORD };
 
-interface Place { where: string; text: string }
+interface Place {
+  where: string;
+  text: string;
+}
 
 function filesUnder(dir: string, label = dir): Place[] {
   if (!existsSync(dir)) return [];
@@ -83,7 +92,10 @@ function filesUnder(dir: string, label = dir): Place[] {
 
 /** What agent-loop committed and noted (commits not reachable from the user's `base`, notes included: they are commits too). */
 function commitsSince(gitDir: string, base: string): Place {
-  const text = execFileSync('git', ['--git-dir', gitDir, 'log', '-p', '--format=fuller%n%B', '--all', '--not', base], { encoding: 'latin1', maxBuffer: 256 * 1024 * 1024 });
+  const text = execFileSync('git', ['--git-dir', gitDir, 'log', '-p', '--format=fuller%n%B', '--all', '--not', base], {
+    encoding: 'latin1',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return { where: `commits and notes in ${path.basename(gitDir)}`, text };
 }
 
@@ -91,10 +103,17 @@ function commitsSince(gitDir: string, base: string): Place {
 function scan(run: string, places: Place[], all: Form[]): void {
   const found: string[] = [];
   for (const form of all) {
-    const hits = places.filter(({ text }) => {
-      const flat = text.replace(/\\n|\r?\n/g, '');
-      return form.needles.some((n) => text.includes(n) || flat.includes(n));
-    }).map((p) => { const t = p.text.replace(/\\n|\r?\n/g, ''); const n = form.needles.find((x) => t.includes(x)) ?? ''; const i = t.indexOf(n); return `${p.where} [${t.slice(Math.max(0, i - 60), i + n.length + 30)}]`; });
+    const hits = places
+      .filter(({ text }) => {
+        const flat = text.replace(/\\n|\r?\n/g, '');
+        return form.needles.some((n) => text.includes(n) || flat.includes(n));
+      })
+      .map((p) => {
+        const t = p.text.replace(/\\n|\r?\n/g, '');
+        const n = form.needles.find((x) => t.includes(x)) ?? '';
+        const i = t.indexOf(n);
+        return `${p.where} [${t.slice(Math.max(0, i - 60), i + n.length + 30)}]`;
+      });
     if (!tally.record(`${run}: ${form.name}`, hits.length === 0)) found.push(`${form.name} in ${hits.join(', ')}`);
   }
   expect(found).toEqual([]);
@@ -111,7 +130,17 @@ async function leakySandbox(issues: Parameters<typeof createSandbox>[0]): Promis
   const sb = await createSandbox(issues);
   sandboxes.push(sb);
   await fs.writeFile(path.join(sb.repo, 'check.sh'), LEAKY_CHECK);
-  git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-am', 'a test that prints its environment');
+  git(
+    sb,
+    '-c',
+    'user.name=e2e',
+    '-c',
+    'user.email=e2e@example.invalid',
+    'commit',
+    '-q',
+    '-am',
+    'a test that prints its environment',
+  );
   return { sb, base: git(sb, 'rev-parse', 'HEAD') };
 }
 
@@ -126,28 +155,43 @@ describe('secret scan: nothing that can be published holds a secret', () => {
     const { sb, base } = await leakySandbox([issue('bd-1', 'Make the value good'), issue('bd-2', 'Write the config')]);
     const hook = await discord();
     // bd-1: leaks, fails the test once, then fixes. bd-2: writes a token into a file (never committed).
-    const agent = await writeAgent(sb, 'leaky', `${LEAK}
+    const agent = await writeAgent(
+      sb,
+      'leaky',
+      `${LEAK}
 case "$AGENT_LOOP_ISSUE_IDS" in
   bd-1) [ -e "$NOTES/tried" ] && echo good > value.txt; touch "$NOTES/tried";;
   bd-2) echo "token = ${GHP}" > config.ini; echo "key = $ANTHROPIC_API_KEY" >> config.ini;;
 esac
-${LEAKY_DONE}`);
-    const r = await runCli(sb, runArgs(agent, '--discord-webhook', hook.url(), '--max-retries-per-step', '1'), { env: ENV });
+${LEAKY_DONE}`,
+    );
+    const r = await runCli(sb, runArgs(agent, '--discord-webhook', hook.url(), '--max-retries-per-step', '1'), {
+      env: ENV,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/secret_in_change/);
     expect(hook.received.length).toBeGreaterThan(0); // the halt diagnostic went out
-    scan('cli implement', [
-      { where: 'stdout', text: r.stdout }, { where: 'stderr', text: r.stderr },
-      ...filesUnder(path.join(sb.repo, '.git', 'agent-loop'), 'state dir'),
-      commitsSince(path.join(sb.repo, '.git'), base),
-      { where: 'discord bodies', text: JSON.stringify(hook.received) },
-    ], forms([{ name: 'webhook token', needles: [hook.token] }]));
+    scan(
+      'cli implement',
+      [
+        { where: 'stdout', text: r.stdout },
+        { where: 'stderr', text: r.stderr },
+        ...filesUnder(path.join(sb.repo, '.git', 'agent-loop'), 'state dir'),
+        commitsSince(path.join(sb.repo, '.git'), base),
+        { where: 'discord bodies', text: JSON.stringify(hook.received) },
+      ],
+      forms([{ name: 'webhook token', needles: [hook.token] }]),
+    );
   });
 
-  it('the CLI, tdd workflow: the failing test\'s output (what git notes record) and every phase\'s output', async () => {
-    const { sb } = await leakySandbox([issue('bd-1', 'Make the value good', { description: 'Tests:\n- [ ] value is good\n' })]);
+  it("the CLI, tdd workflow: the failing test's output (what git notes record) and every phase's output", async () => {
+    const { sb } = await leakySandbox([
+      issue('bd-1', 'Make the value good', { description: 'Tests:\n- [ ] value is good\n' }),
+    ]);
     // The suite: tests/*.sh, each failing test reported as pytest does (FAILED file::name - output).
-    await fs.writeFile(path.join(sb.repo, 'run-tests.sh'), `#!/bin/sh
+    await fs.writeFile(
+      path.join(sb.repo, 'run-tests.sh'),
+      `#!/bin/sh
 failed=0
 for t in tests/*.sh; do
   [ -e "$t" ] || continue
@@ -155,31 +199,66 @@ for t in tests/*.sh; do
   if out=$(sh "$t" 2>&1); then echo "PASSED $t::$name"; else echo "FAILED $t::$name - $out"; failed=1; fi
 done
 exit $failed
-`);
+`,
+    );
     await fs.mkdir(path.join(sb.repo, 'tests'));
     await fs.writeFile(path.join(sb.repo, 'tests', 'README.md'), 'tests/*.sh\n');
     git(sb, 'add', '-A');
     git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'a suite');
     const base = git(sb, 'rev-parse', 'HEAD');
     // RED writes a test that fails printing secrets; GREEN fixes; REFACTOR leaves it. All leak.
-    const agent = await writeAgent(sb, 'tdd', `${LEAK}
+    const agent = await writeAgent(
+      sb,
+      'tdd',
+      `${LEAK}
 P="$AGENT_LOOP_PROMPT_FILE"
 if grep -q "You are the test agent" "$P"; then
   printf '#!/bin/sh\\nv=$(cat value.txt); [ "$v" = good ] || { echo "value was $v with $ANTHROPIC_API_KEY"; exit 1; }\\n' > tests/value_is_good.sh
 elif grep -q "You are the implementing agent" "$P"; then
   echo good > value.txt
 fi
-${LEAKY_DONE}`);
-    const r = await runCli(sb, ['run', '--json', '--agent', 'command', '--agent-command', agent, '--workflow', 'tdd', '--iteration-delay', '0',
-      '--test-command', 'sh run-tests.sh', '--issues-file', './.beads/issues.jsonl'], { env: ENV });
-    if (r.code !== 0) console.log(r.stdout.split('\n').filter((l) => !l.includes('agent.output')).join('\n').slice(-4000));
+${LEAKY_DONE}`,
+    );
+    const r = await runCli(
+      sb,
+      [
+        'run',
+        '--json',
+        '--agent',
+        'command',
+        '--agent-command',
+        agent,
+        '--workflow',
+        'tdd',
+        '--iteration-delay',
+        '0',
+        '--test-command',
+        'sh run-tests.sh',
+        '--issues-file',
+        './.beads/issues.jsonl',
+      ],
+      { env: ENV },
+    );
+    if (r.code !== 0)
+      console.log(
+        r.stdout
+          .split('\n')
+          .filter((l) => !l.includes('agent.output'))
+          .join('\n')
+          .slice(-4000),
+      );
     expect(r.code).toBe(0);
     expect(git(sb, 'notes', '--ref', 'refs/notes/agent-loop', 'list')).not.toBe(''); // notes were written
-    scan('cli tdd', [
-      { where: 'stdout', text: r.stdout }, { where: 'stderr', text: r.stderr },
-      ...filesUnder(path.join(sb.repo, '.git', 'agent-loop'), 'state dir'),
-      commitsSince(path.join(sb.repo, '.git'), base),
-    ], forms());
+    scan(
+      'cli tdd',
+      [
+        { where: 'stdout', text: r.stdout },
+        { where: 'stderr', text: r.stderr },
+        ...filesUnder(path.join(sb.repo, '.git', 'agent-loop'), 'state dir'),
+        commitsSince(path.join(sb.repo, '.git'), base),
+      ],
+      forms(),
+    );
   });
 
   it('the bundled action, main then post: cache archive, artifact zip, pushed commits, pull request, comments, GitHub requests, Discord, log, summary, outputs', async () => {
@@ -198,19 +277,37 @@ ${LEAKY_DONE}`);
     servicesOptions.restFallback = gh.url;
     const hook = await discord();
     // A user pasted tokens into the issues: the title reaches commit messages and the pull request's title.
-    gh.addIssue({ title: `Make the value good (was failing with ${GHP})`, body: `value_is_good fails. Seen with GITHUB_TOKEN=${token}`, labels: ['agent-loop'] });
+    gh.addIssue({
+      title: `Make the value good (was failing with ${GHP})`,
+      body: `value_is_good fails. Seen with GITHUB_TOKEN=${token}`,
+      labels: ['agent-loop'],
+    });
     gh.addIssue({ title: 'Hopeless', body: `value_is_good, password ${PASSWORD}`, labels: ['agent-loop'] });
-    const agent = await writeAgent(sb, 'leaky', `${LEAK}
+    const agent = await writeAgent(
+      sb,
+      'leaky',
+      `${LEAK}
 case "$AGENT_LOOP_ISSUE_IDS" in
   1) [ -e "$NOTES/tried" ] && echo good > value.txt; touch "$NOTES/tried";;
 esac
-${LEAKY_DONE}`);
+${LEAKY_DONE}`,
+    );
     const runEnv = services.env({ runId: 901, attempt: 1 });
     const env: NodeJS.ProcessEnv = {
-      ...sb.env, ...runEnv, ...ENV, RUNNER_TEMP: path.join(sb.root, 'tmp'),
-      'INPUT_AGENT': 'command', 'INPUT_AGENT-COMMAND': agent, 'INPUT_ITERATION-DELAY': '0', 'INPUT_TEST-COMMAND': 'sh check.sh',
-      'INPUT_LABEL': 'agent-loop', 'INPUT_GITHUB-TOKEN': token, 'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
-      'INPUT_MAX-RETRIES-PER-STEP': '1', 'INPUT_MAX-CONSECUTIVE-ESCALATIONS': '1', 'INPUT_DISCORD-WEBHOOK': hook.url(),
+      ...sb.env,
+      ...runEnv,
+      ...ENV,
+      RUNNER_TEMP: path.join(sb.root, 'tmp'),
+      INPUT_AGENT: 'command',
+      'INPUT_AGENT-COMMAND': agent,
+      'INPUT_ITERATION-DELAY': '0',
+      'INPUT_TEST-COMMAND': 'sh check.sh',
+      INPUT_LABEL: 'agent-loop',
+      'INPUT_GITHUB-TOKEN': token,
+      'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
+      'INPUT_MAX-RETRIES-PER-STEP': '1',
+      'INPUT_MAX-CONSECUTIVE-ESCALATIONS': '1',
+      'INPUT_DISCORD-WEBHOOK': hook.url(),
     };
     await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
     const r = await workflowRun({ runId: 901, repo: sb.repo, scratch: sb.root, env });
@@ -225,21 +322,49 @@ ${LEAKY_DONE}`);
     expect(caches.length).toBeGreaterThan(0);
     expect(artifacts.length).toBeGreaterThan(0);
 
-    const unmasked = (log: string) => log.split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n');
-    const published = (gh.issues).map((i) => ({ title: i.number === 1 || i.number === 2 ? '(the user\'s own)' : i.title, body: i.pull ? i.body : '', comments: i.comments }));
-    scan('action', [
-      { where: 'main log', text: unmasked(r.main.log) }, { where: 'post log', text: unmasked(r.post.log) },
-      { where: 'outputs', text: JSON.stringify(r.outputs) }, { where: 'summary', text: r.summary },
-      ...caches.flatMap((c) => cacheArchiveFiles(services.cacheArchive(c.key)).map((e) => ({ where: `cache ${c.key}: ${e.name}`, text: e.data.toString('latin1') }))),
-      ...artifacts.flatMap((a) => unzip(services.artifactZip(a.id)).map((e) => ({ where: `artifact ${a.name}: ${e.name}`, text: e.data.toString('latin1') }))),
-      { where: 'pull requests, issue comments', text: JSON.stringify(published) },
-      { where: 'GitHub request bodies', text: JSON.stringify(gh.requests.map((q) => q.body ?? null)) },
-      { where: 'discord bodies', text: JSON.stringify(hook.received) },
-      commitsSince(origin, base), commitsSince(path.join(sb.repo, '.git'), base),
-      ...filesUnder(path.join(sb.root, 'tmp', 'agent-loop'), 'state dir'),
-    ], forms([
-      { name: 'workflow token (pasted into an issue)', needles: [token, b64(`x-access-token:${token}`).slice(4, -4)] },
-      { name: 'webhook token', needles: [hook.token] },
-    ]));
+    const unmasked = (log: string) =>
+      log
+        .split('\n')
+        .filter((l) => !l.startsWith('::add-mask::'))
+        .join('\n');
+    const published = gh.issues.map((i) => ({
+      title: i.number === 1 || i.number === 2 ? "(the user's own)" : i.title,
+      body: i.pull ? i.body : '',
+      comments: i.comments,
+    }));
+    scan(
+      'action',
+      [
+        { where: 'main log', text: unmasked(r.main.log) },
+        { where: 'post log', text: unmasked(r.post.log) },
+        { where: 'outputs', text: JSON.stringify(r.outputs) },
+        { where: 'summary', text: r.summary },
+        ...caches.flatMap((c) =>
+          cacheArchiveFiles(services.cacheArchive(c.key)).map((e) => ({
+            where: `cache ${c.key}: ${e.name}`,
+            text: e.data.toString('latin1'),
+          })),
+        ),
+        ...artifacts.flatMap((a) =>
+          unzip(services.artifactZip(a.id)).map((e) => ({
+            where: `artifact ${a.name}: ${e.name}`,
+            text: e.data.toString('latin1'),
+          })),
+        ),
+        { where: 'pull requests, issue comments', text: JSON.stringify(published) },
+        { where: 'GitHub request bodies', text: JSON.stringify(gh.requests.map((q) => q.body ?? null)) },
+        { where: 'discord bodies', text: JSON.stringify(hook.received) },
+        commitsSince(origin, base),
+        commitsSince(path.join(sb.repo, '.git'), base),
+        ...filesUnder(path.join(sb.root, 'tmp', 'agent-loop'), 'state dir'),
+      ],
+      forms([
+        {
+          name: 'workflow token (pasted into an issue)',
+          needles: [token, b64(`x-access-token:${token}`).slice(4, -4)],
+        },
+        { name: 'webhook token', needles: [hook.token] },
+      ]),
+    );
   });
 });

@@ -22,7 +22,10 @@ export function campaign(category: string): Tally {
   let held = 0;
   const write = () => {
     mkdirSync(DIR, { recursive: true });
-    writeFileSync(path.join(DIR, `${category}.json`), `${JSON.stringify({ category, tried, held, failed: failed.slice(0, 20) })}\n`);
+    writeFileSync(
+      path.join(DIR, `${category}.json`),
+      `${JSON.stringify({ category, tried, held, failed: failed.slice(0, 20) })}\n`,
+    );
   };
   return {
     record(name, ok) {
@@ -32,7 +35,11 @@ export function campaign(category: string): Tally {
       write();
       return ok;
     },
-    get tried() { return tried; },
-    get held() { return held; },
+    get tried() {
+      return tried;
+    },
+    get held() {
+      return held;
+    },
   };
 }

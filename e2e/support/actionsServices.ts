@@ -202,13 +202,26 @@ interface Claims {
 
 class TwirpError extends Error {
   constructor(
-    readonly code: 'not_found' | 'already_exists' | 'unauthenticated' | 'permission_denied' | 'invalid_argument' | 'failed_precondition',
+    readonly code:
+      | 'not_found'
+      | 'already_exists'
+      | 'unauthenticated'
+      | 'permission_denied'
+      | 'invalid_argument'
+      | 'failed_precondition',
     message: string,
   ) {
     super(message);
   }
   get status(): number {
-    return { not_found: 404, already_exists: 409, unauthenticated: 401, permission_denied: 403, invalid_argument: 400, failed_precondition: 412 }[this.code];
+    return {
+      not_found: 404,
+      already_exists: 409,
+      unauthenticated: 401,
+      permission_denied: 403,
+      invalid_argument: 400,
+      failed_precondition: 412,
+    }[this.code];
   }
 }
 
@@ -322,8 +335,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     if (!head || !body || !sig) throw new TwirpError('unauthenticated', 'malformed token');
     const expected = Buffer.from(sign(`${head}.${body}`));
     const given = Buffer.from(sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw new TwirpError('unauthenticated', 'bad token signature');
-    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { scp?: string; ac?: string; exp?: number };
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      throw new TwirpError('unauthenticated', 'bad token signature');
+    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as {
+      scp?: string;
+      ac?: string;
+      exp?: number;
+    };
     if (!payload.exp || payload.exp * 1000 < Date.now()) throw new TwirpError('unauthenticated', 'token expired');
     const results = (payload.scp ?? '').split(' ').find((s) => s.startsWith('Actions.Results:'));
     const [, , jobId] = (results ?? '').split(':');
@@ -342,7 +360,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
   /** The signature covers the blob path (container/blob), the permissions and the expiry. */
   function signedUrl(blobPath: string, perms: string): string {
     const se = new Date(Date.now() + URL_LIFETIME_MS).toISOString();
-    const q = new URLSearchParams({ sv: '2024-11-04', se, sr: 'b', sp: perms, sig: sign(`${perms}\n${se}\n${blobPath}`) });
+    const q = new URLSearchParams({
+      sv: '2024-11-04',
+      se,
+      sr: 'b',
+      sp: perms,
+      sig: sign(`${perms}\n${se}\n${blobPath}`),
+    });
     return `${azureStyle ? `http://${BLOB_HOST}` : `${base}/${ACCOUNT}`}/${blobPath}?${q.toString()}`;
   }
 
@@ -350,9 +374,17 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     const sp = url.searchParams.get('sp') ?? '';
     const se = url.searchParams.get('se') ?? '';
     const sig = url.searchParams.get('sig') ?? '';
-    if (sig !== sign(`${sp}\n${se}\n${blobPath}`)) throw new HttpError(403, 'Server failed to authenticate the request.', 'AuthenticationFailed');
-    if (!(Date.parse(se) > Date.now())) throw new HttpError(403, 'Signed expiry time has passed.', 'AuthenticationFailed');
-    for (const p of need) if (!sp.includes(p)) throw new HttpError(403, `This request is not authorized to perform this operation using this permission (needs ${need}).`, 'AuthorizationPermissionMismatch');
+    if (sig !== sign(`${sp}\n${se}\n${blobPath}`))
+      throw new HttpError(403, 'Server failed to authenticate the request.', 'AuthenticationFailed');
+    if (!(Date.parse(se) > Date.now()))
+      throw new HttpError(403, 'Signed expiry time has passed.', 'AuthenticationFailed');
+    for (const p of need)
+      if (!sp.includes(p))
+        throw new HttpError(
+          403,
+          `This request is not authorized to perform this operation using this permission (needs ${need}).`,
+          'AuthorizationPermissionMismatch',
+        );
   }
 
   // ---- blob storage ----------------------------------------------------------------------------
@@ -372,7 +404,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     blob.lastModified = new Date();
   }
 
-  function handleBlob(req: http.IncomingMessage, res: http.ServerResponse, url: URL, blobPath: string, body: Buffer): number {
+  function handleBlob(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    blobPath: string,
+    body: Buffer,
+  ): number {
     const comp = url.searchParams.get('comp');
     if (req.method === 'PUT') {
       checkSas(url, blobPath, 'w');
@@ -387,31 +425,51 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
         const id = url.searchParams.get('blockid');
         if (!id) throw new HttpError(400, 'blockid is required', 'InvalidQueryParameterValue');
         blob.blocks.set(id, body);
-        res.writeHead(201, { ...blobHeaders(blob), 'Content-MD5': md5, 'x-ms-request-server-encrypted': 'true', 'Content-Length': '0' }).end();
+        res
+          .writeHead(201, {
+            ...blobHeaders(blob),
+            'Content-MD5': md5,
+            'x-ms-request-server-encrypted': 'true',
+            'Content-Length': '0',
+          })
+          .end();
         return 201;
       }
       if (comp === 'blocklist') {
-        const ids = [...body.toString('utf8').matchAll(/<(Latest|Uncommitted|Committed)>([^<]*)<\/\1>/g)].map((m) => m[2] ?? '');
+        const ids = [...body.toString('utf8').matchAll(/<(Latest|Uncommitted|Committed)>([^<]*)<\/\1>/g)].map(
+          (m) => m[2] ?? '',
+        );
         const parts: Buffer[] = [];
         for (const id of ids) {
           const block = blob.blocks.get(id);
-          if (!block) throw new HttpError(400, `The specified block list is invalid (no block ${id}).`, 'InvalidBlockList');
+          if (!block)
+            throw new HttpError(400, `The specified block list is invalid (no block ${id}).`, 'InvalidBlockList');
           parts.push(block);
         }
         blob.data = Buffer.concat(parts);
         blob.blocks.clear();
         blob.contentType = header(req, 'x-ms-blob-content-type') ?? blob.contentType;
         touch(blob);
-        res.writeHead(201, { ...blobHeaders(blob), 'x-ms-request-server-encrypted': 'true', 'Content-Length': '0' }).end();
+        res
+          .writeHead(201, { ...blobHeaders(blob), 'x-ms-request-server-encrypted': 'true', 'Content-Length': '0' })
+          .end();
         return 201;
       }
       if (comp) throw new HttpError(400, `comp=${comp} is not emulated`, 'UnsupportedQueryParameter');
-      if (header(req, 'x-ms-blob-type') !== 'BlockBlob') throw new HttpError(400, 'x-ms-blob-type: BlockBlob is required', 'MissingRequiredHeader');
+      if (header(req, 'x-ms-blob-type') !== 'BlockBlob')
+        throw new HttpError(400, 'x-ms-blob-type: BlockBlob is required', 'MissingRequiredHeader');
       blob.data = body;
       blob.blocks.clear();
       blob.contentType = header(req, 'x-ms-blob-content-type') ?? header(req, 'content-type');
       touch(blob);
-      res.writeHead(201, { ...blobHeaders(blob), 'Content-MD5': md5, 'x-ms-request-server-encrypted': 'true', 'Content-Length': '0' }).end();
+      res
+        .writeHead(201, {
+          ...blobHeaders(blob),
+          'Content-MD5': md5,
+          'x-ms-request-server-encrypted': 'true',
+          'Content-Length': '0',
+        })
+        .end();
       return 201;
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -436,7 +494,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
           return 416;
         }
         const slice = data.subarray(start, end + 1);
-        res.writeHead(206, { ...headers, 'Content-Length': String(slice.length), 'Content-Range': `bytes ${start}-${end}/${data.length}` }).end(slice);
+        res
+          .writeHead(206, {
+            ...headers,
+            'Content-Length': String(slice.length),
+            'Content-Range': `bytes ${start}-${end}/${data.length}`,
+          })
+          .end(slice);
         return 206;
       }
       res.writeHead(200, { ...headers, 'Content-Length': String(data.length) });
@@ -454,7 +518,8 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     if (method === 'GetCacheEntryDownloadURL') {
       const restoreKeys = (field(body, 'restore_keys') as string[] | undefined) ?? [];
       const usable = cacheEntries.filter((e) => e.finalized && e.version === version && claims.read.includes(e.scope));
-      const newest = (list: CacheEntry[]) => list.reduce<CacheEntry | undefined>((a, e) => (!a || e.seq > a.seq ? e : a), undefined);
+      const newest = (list: CacheEntry[]) =>
+        list.reduce<CacheEntry | undefined>((a, e) => (!a || e.seq > a.seq ? e : a), undefined);
       // Readable scopes in order (the run's ref first): an exact or prefix hit in the run's own ref wins.
       for (const scope of claims.read) {
         const inScope = usable.filter((e) => e.scope === scope);
@@ -467,23 +532,39 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     }
     if (method === 'CreateCacheEntry') {
       if (!key || !version) throw new TwirpError('invalid_argument', 'key and version are required');
-      if (!claims.write) throw new TwirpError('permission_denied', 'cache write denied: the token has no writable cache scope');
+      if (!claims.write)
+        throw new TwirpError('permission_denied', 'cache write denied: the token has no writable cache scope');
       const scope = claims.write;
       if (cacheEntries.some((e) => e.key === key && e.version === version && e.scope === scope)) {
         throw new TwirpError('already_exists', `cache entry with the same key, version, and scope already exists`);
       }
       const id = nextCacheId++;
       const blob = `actions-cache/${id}-${createHash('sha256').update(`${scope}\n${key}\n${version}`).digest('hex').slice(0, 16)}`;
-      cacheEntries.push({ id, key, version, scope, blob, size: 0, finalized: false, seq: 0, createdAt: new Date(), runId: claims.run.runId, attempt: claims.run.attempt });
+      cacheEntries.push({
+        id,
+        key,
+        version,
+        scope,
+        blob,
+        size: 0,
+        finalized: false,
+        seq: 0,
+        createdAt: new Date(),
+        runId: claims.run.runId,
+        attempt: claims.run.attempt,
+      });
       return { ok: true, signed_upload_url: signedUrl(blob, 'cw') };
     }
     if (method === 'FinalizeCacheEntryUpload') {
-      const entry = cacheEntries.find((e) => e.key === key && e.version === version && e.scope === claims.write && !e.finalized);
+      const entry = cacheEntries.find(
+        (e) => e.key === key && e.version === version && e.scope === claims.write && !e.finalized,
+      );
       if (!entry) throw new TwirpError('not_found', `no cache entry being uploaded for key ${key}`);
       const size = Number(wrapped(body, 'size_bytes') ?? 0);
       const data = blobs.get(entry.blob)?.data;
       if (!data) return { ok: false, entry_id: '0', message: 'the archive was not uploaded' };
-      if (data.length !== size) return { ok: false, entry_id: '0', message: `uploaded ${data.length} bytes, finalize says ${size}` };
+      if (data.length !== size)
+        return { ok: false, entry_id: '0', message: `uploaded ${data.length} bytes, finalize says ${size}` };
       entry.finalized = true;
       entry.size = size;
       entry.seq = ++seq;
@@ -502,8 +583,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
    */
   function checkIds(body: Record<string, unknown>, claims: Claims, ownJob: boolean): void {
     const job = jobs.get(str(body, 'workflow_job_run_backend_id'));
-    if (str(body, 'workflow_run_backend_id') !== claims.run.runBackendId || !job || job.runBackendId !== claims.run.runBackendId || (ownJob && job.jobBackendId !== claims.run.jobBackendId)) {
-      throw new TwirpError('permission_denied', 'the backend ids are not the token\'s');
+    if (
+      str(body, 'workflow_run_backend_id') !== claims.run.runBackendId ||
+      !job ||
+      job.runBackendId !== claims.run.runBackendId ||
+      (ownJob && job.jobBackendId !== claims.run.jobBackendId)
+    ) {
+      throw new TwirpError('permission_denied', "the backend ids are not the token's");
     }
   }
 
@@ -525,15 +611,29 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     const inRun = artifactList.filter((a) => a.runBackendId === claims.run.runBackendId && !a.expired);
     if (method === 'CreateArtifact') {
       if (!name) throw new TwirpError('invalid_argument', 'name is required');
-      if (inRun.some((a) => a.finalized && a.name === name)) throw new TwirpError('already_exists', 'an artifact with this name already exists on the workflow run');
-      const stale = artifactList.findIndex((a) => !a.finalized && a.runBackendId === claims.run.runBackendId && a.name === name);
+      if (inRun.some((a) => a.finalized && a.name === name))
+        throw new TwirpError('already_exists', 'an artifact with this name already exists on the workflow run');
+      const stale = artifactList.findIndex(
+        (a) => !a.finalized && a.runBackendId === claims.run.runBackendId && a.name === name,
+      );
       if (stale >= 0) artifactList.splice(stale, 1);
       const expires = str(body, 'expires_at');
       const blob = `actions-results/${claims.run.runBackendId}/${claims.run.jobBackendId}/${encodeURIComponent(name)}.zip`;
       artifactList.push({
-        id: 0, name, runId: claims.run.runId, attempt: claims.run.attempt, runBackendId: claims.run.runBackendId, jobBackendId: claims.run.jobBackendId,
-        blob, size: 0, digest: undefined, mimeType: wrapped(body, 'mime_type'), finalized: false, createdAt: new Date(),
-        expiresAt: expires ? new Date(expires) : undefined, expired: false,
+        id: 0,
+        name,
+        runId: claims.run.runId,
+        attempt: claims.run.attempt,
+        runBackendId: claims.run.runBackendId,
+        jobBackendId: claims.run.jobBackendId,
+        blob,
+        size: 0,
+        digest: undefined,
+        mimeType: wrapped(body, 'mime_type'),
+        finalized: false,
+        createdAt: new Date(),
+        expiresAt: expires ? new Date(expires) : undefined,
+        expired: false,
       });
       return { ok: true, signed_upload_url: signedUrl(blob, 'cw') };
     }
@@ -543,10 +643,12 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       const data = blobs.get(a.blob)?.data;
       if (!data) throw new TwirpError('failed_precondition', 'the artifact content was not uploaded');
       const size = Number(wrapped(body, 'size') ?? 0);
-      if (size !== data.length) throw new TwirpError('invalid_argument', `uploaded ${data.length} bytes, finalize says ${size}`);
+      if (size !== data.length)
+        throw new TwirpError('invalid_argument', `uploaded ${data.length} bytes, finalize says ${size}`);
       const hash = wrapped(body, 'hash');
       const actual = `sha256:${createHash('sha256').update(data).digest('hex')}`;
-      if (hash && hash !== actual) throw new TwirpError('invalid_argument', `hash ${hash} does not match the upload (${actual})`);
+      if (hash && hash !== actual)
+        throw new TwirpError('invalid_argument', `hash ${hash} does not match the upload (${actual})`);
       a.finalized = true;
       a.size = size;
       a.digest = actual;
@@ -557,7 +659,12 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     if (method === 'ListArtifacts') {
       const nameFilter = wrapped(body, 'name_filter');
       const idFilter = wrapped(body, 'id_filter');
-      const list = inRun.filter((a) => a.finalized && (nameFilter === undefined || a.name === nameFilter) && (idFilter === undefined || String(a.id) === idFilter));
+      const list = inRun.filter(
+        (a) =>
+          a.finalized &&
+          (nameFilter === undefined || a.name === nameFilter) &&
+          (idFilter === undefined || String(a.id) === idFilter),
+      );
       return { artifacts: list.map(monolith) };
     }
     if (method === 'GetSignedArtifactURL') {
@@ -566,7 +673,9 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       return { signed_url: signedUrl(a.blob, 'r') };
     }
     if (method === 'DeleteArtifact') {
-      const i = artifactList.findIndex((x) => x.finalized && x.runBackendId === claims.run.runBackendId && x.name === name);
+      const i = artifactList.findIndex(
+        (x) => x.finalized && x.runBackendId === claims.run.runBackendId && x.name === name,
+      );
       const a = artifactList[i];
       if (!a) throw new TwirpError('not_found', `no artifact ${name} in this run`);
       artifactList.splice(i, 1);
@@ -593,7 +702,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       created_at: a.createdAt.toISOString(),
       updated_at: a.createdAt.toISOString(),
       expires_at: a.expiresAt?.toISOString() ?? null,
-      workflow_run: { id: a.runId, repository_id: 1, head_repository_id: 1, head_branch: (run?.ref ?? DEFAULT_BRANCH).replace(/^refs\/heads\//, ''), head_sha: '0'.repeat(40) },
+      workflow_run: {
+        id: a.runId,
+        repository_id: 1,
+        head_repository_id: 1,
+        head_branch: (run?.ref ?? DEFAULT_BRANCH).replace(/^refs\/heads\//, ''),
+        head_sha: '0'.repeat(40),
+      },
     };
   }
 
@@ -601,11 +716,20 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30) || 30);
     const pageNo = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
     const newestFirst = [...list].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
-    return { total_count: newestFirst.length, artifacts: newestFirst.slice((pageNo - 1) * perPage, pageNo * perPage).map(restArtifact) };
+    return {
+      total_count: newestFirst.length,
+      artifacts: newestFirst.slice((pageNo - 1) * perPage, pageNo * perPage).map(restArtifact),
+    };
   }
 
   /** Passes a request on to `target` and its answer back (the promise settles with the status). */
-  function forward(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer, target: string): Promise<number> {
+  function forward(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    body: Buffer,
+    target: string,
+  ): Promise<number> {
     const to = new URL(`${url.pathname}${url.search}`, target);
     const headers = { ...req.headers, host: to.host };
     return new Promise((resolve) => {
@@ -619,14 +743,25 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     });
   }
 
-  function handleRest(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: Buffer): number | Promise<number> {
+  function handleRest(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    body: Buffer,
+  ): number | Promise<number> {
     const auth = header(req, 'authorization') ?? '';
     if (auth !== `token ${githubToken}` && auth !== `Bearer ${githubToken}`) {
-      return json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
+      return json(res, 401, {
+        message: 'Bad credentials',
+        documentation_url: 'https://docs.github.com/rest',
+        status: '401',
+      });
     }
     const prefix = `/repos/${repository}/actions/`;
-    if (!url.pathname.startsWith(prefix) && options.restFallback) return forward(req, res, url, body, options.restFallback);
-    if (req.method !== 'GET' || !url.pathname.startsWith(prefix)) return json(res, 404, { message: 'Not Found', status: '404' });
+    if (!url.pathname.startsWith(prefix) && options.restFallback)
+      return forward(req, res, url, body, options.restFallback);
+    if (req.method !== 'GET' || !url.pathname.startsWith(prefix))
+      return json(res, 404, { message: 'Not Found', status: '404' });
     const rest = url.pathname.slice(prefix.length).split('/');
     const finalized = artifactList.filter((a) => a.finalized);
     const nameFilter = url.searchParams.get('name');
@@ -639,7 +774,8 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       const a = finalized.find((x) => String(x.id) === rest[1]);
       if (!a) return json(res, 404, { message: 'Not Found', status: '404' });
       if (rest.length === 2) return json(res, 200, restArtifact(a));
-      if (rest[2] !== 'zip') return json(res, 422, { message: `archive_format ${rest[2]} is not supported`, status: '422' });
+      if (rest[2] !== 'zip')
+        return json(res, 422, { message: `archive_format ${rest[2]} is not supported`, status: '422' });
       if (a.expired) return json(res, 410, { message: 'Artifact has expired', status: '410' });
       res.writeHead(302, { Location: signedUrl(a.blob, 'r'), 'Content-Length': '0' }).end();
       return 302;
@@ -656,13 +792,16 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
 
   function json(res: http.ServerResponse, status: number, body: unknown): number {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }).end(text);
+    res
+      .writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) })
+      .end(text);
     return status;
   }
 
   /** container/blob when the request is for blob storage: by the Azure host (absolute-form through the proxy, or tunnelled with its Host header), or Azurite-style by path. */
   function blobPathOf(req: http.IncomingMessage, url: URL): string | undefined {
-    if (url.hostname === BLOB_HOST || (header(req, 'host') ?? '').split(':')[0] === BLOB_HOST) return decodeURIComponent(url.pathname.slice(1));
+    if (url.hostname === BLOB_HOST || (header(req, 'host') ?? '').split(':')[0] === BLOB_HOST)
+      return decodeURIComponent(url.pathname.slice(1));
     if (url.pathname.startsWith(`/${ACCOUNT}/`)) return decodeURIComponent(url.pathname.slice(`/${ACCOUNT}/`.length));
     return undefined;
   }
@@ -676,7 +815,8 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     try {
       if (twirp) {
         if (req.method !== 'POST') throw new TwirpError('invalid_argument', 'Twirp takes POST');
-        if (!(header(req, 'content-type') ?? '').startsWith('application/json')) throw new TwirpError('invalid_argument', 'only the JSON encoding is emulated');
+        if (!(header(req, 'content-type') ?? '').startsWith('application/json'))
+          throw new TwirpError('invalid_argument', 'only the JSON encoding is emulated');
         const claims = verifyRuntimeToken(header(req, 'authorization'));
         let parsed: Record<string, unknown>;
         try {
@@ -690,13 +830,20 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
         throw new TwirpError('not_found', `no service ${service}`);
       }
       if (blobPath !== undefined) return handleBlob(req, res, url, blobPath, body);
-      if (url.pathname.startsWith('/repos/') || url.pathname.startsWith('/repositories/')) return await handleRest(req, res, url, body);
+      if (url.pathname.startsWith('/repos/') || url.pathname.startsWith('/repositories/'))
+        return await handleRest(req, res, url, body);
       return json(res, 404, { message: 'Not Found' });
     } catch (error) {
       if (error instanceof TwirpError) return json(res, error.status, { code: error.code, msg: error.message });
       if (error instanceof HttpError) {
         const xml = `<?xml version="1.0" encoding="utf-8"?><Error><Code>${error.azureCode ?? 'Error'}</Code><Message>${error.message}</Message></Error>`;
-        res.writeHead(error.status, { 'Content-Type': 'application/xml', 'x-ms-error-code': error.azureCode ?? 'Error', 'Content-Length': String(Buffer.byteLength(xml)) }).end(xml);
+        res
+          .writeHead(error.status, {
+            'Content-Type': 'application/xml',
+            'x-ms-error-code': error.azureCode ?? 'Error',
+            'Content-Length': String(Buffer.byteLength(xml)),
+          })
+          .end(xml);
         return error.status;
       }
       return json(res, 500, { code: 'internal', msg: (error as Error).message });
@@ -707,7 +854,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
     const url = new URL(req.url ?? '/', base);
     const blobPath = blobPathOf(req, url);
     // Recorded with blob paths as /<account>/<container>/<blob> whichever way they were addressed.
-    const record = (status: number) => calls.push({ method: req.method ?? '', path: blobPath === undefined ? url.pathname : `/${ACCOUNT}/${blobPath}`, query: url.search.slice(1), status });
+    const record = (status: number) =>
+      calls.push({
+        method: req.method ?? '',
+        path: blobPath === undefined ? url.pathname : `/${ACCOUNT}/${blobPath}`,
+        query: url.search.slice(1),
+        status,
+      });
     handle(req, res, url).then(record, (error: unknown) => {
       record(500);
       if (!res.headersSent) res.writeHead(500).end(String(error));
@@ -750,7 +903,13 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       const jobBackendId = backendId(`job:${run.runId}:${run.attempt}`);
       jobs.set(jobBackendId, { runId: run.runId, attempt: run.attempt, ref, runBackendId, jobBackendId });
       return {
-        ACTIONS_RUNTIME_TOKEN: issueRuntimeToken({ runId: run.runId, attempt: run.attempt, ref, runBackendId, jobBackendId }),
+        ACTIONS_RUNTIME_TOKEN: issueRuntimeToken({
+          runId: run.runId,
+          attempt: run.attempt,
+          ref,
+          runBackendId,
+          jobBackendId,
+        }),
         ACTIONS_RESULTS_URL: `${base}/`,
         ACTIONS_CACHE_SERVICE_V2: 'True',
         ACTIONS_CACHE_URL: `${base}/`,
@@ -811,13 +970,32 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       return cacheEntries
         .filter((e) => e.finalized)
         .sort((a, b) => a.seq - b.seq)
-        .map((e) => ({ id: e.id, key: e.key, version: e.version, scope: e.scope, size: e.size, createdAt: e.createdAt, runId: e.runId, attempt: e.attempt }));
+        .map((e) => ({
+          id: e.id,
+          key: e.key,
+          version: e.version,
+          scope: e.scope,
+          size: e.size,
+          createdAt: e.createdAt,
+          runId: e.runId,
+          attempt: e.attempt,
+        }));
     },
     artifacts() {
       return artifactList
         .filter((a) => a.finalized)
         .sort((a, b) => a.id - b.id)
-        .map((a) => ({ id: a.id, name: a.name, runId: a.runId, attempt: a.attempt, size: a.size, digest: a.digest, createdAt: a.createdAt, expiresAt: a.expiresAt, expired: a.expired }));
+        .map((a) => ({
+          id: a.id,
+          name: a.name,
+          runId: a.runId,
+          attempt: a.attempt,
+          size: a.size,
+          digest: a.digest,
+          createdAt: a.createdAt,
+          expiresAt: a.expiresAt,
+          expired: a.expired,
+        }));
     },
     calls: () => [...calls],
     async close() {

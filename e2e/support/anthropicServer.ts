@@ -33,8 +33,7 @@ import type { AddressInfo } from 'node:net';
 // --- scripted answers ----------------------------------------------------------------------------
 
 export type ScriptedBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: unknown; id?: string };
+  { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown; id?: string };
 
 export interface TurnAnswer {
   kind: 'turn';
@@ -102,7 +101,9 @@ export interface AnthropicServer {
 export function isMainLoopBody(body: unknown): boolean {
   if (!body || typeof body !== 'object') return false;
   const tools = (body as { tools?: unknown }).tools;
-  return Array.isArray(tools) && tools.some((t) => !!t && typeof t === 'object' && (t as { name?: unknown }).name === 'Bash');
+  return (
+    Array.isArray(tools) && tools.some((t) => !!t && typeof t === 'object' && (t as { name?: unknown }).name === 'Bash')
+  );
 }
 
 export const DEFAULT_SIDE_TEXT = 'OK';
@@ -152,7 +153,10 @@ export async function startAnthropicServer(script: AnthropicScript): Promise<Ant
       }
       if (!isMessages) {
         recorded.answered = '404';
-        sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${pathname}` } });
+        sendJson(res, 404, {
+          type: 'error',
+          error: { type: 'not_found_error', message: `no route ${req.method} ${pathname}` },
+        });
         return;
       }
 
@@ -204,17 +208,27 @@ export async function startAnthropicServer(script: AnthropicScript): Promise<Ant
 
 type Ids = { message: string; tool: () => string };
 
-function sendJson(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 function sendError(res: http.ServerResponse, a: ErrorAnswer): void {
-  sendJson(res, a.status, { type: 'error', error: { type: a.errorType, message: a.message } }, {
-    'request-id': `req_test_${Date.now()}`,
-    ...(a.headers ?? {}),
-  });
+  sendJson(
+    res,
+    a.status,
+    { type: 'error', error: { type: a.errorType, message: a.message } },
+    {
+      'request-id': `req_test_${Date.now()}`,
+      ...(a.headers ?? {}),
+    },
+  );
 }
 
 function stopReasonOf(a: TurnAnswer): string {
@@ -227,7 +241,9 @@ function usageOf(a: TurnAnswer): { input_tokens: number; output_tokens: number }
 
 function wireBlocks(a: TurnAnswer, ids: Ids): Array<Record<string, unknown>> {
   return a.content.map((c) =>
-    c.type === 'text' ? { type: 'text', text: c.text } : { type: 'tool_use', id: c.id ?? ids.tool(), name: c.name, input: c.input ?? {} },
+    c.type === 'text'
+      ? { type: 'text', text: c.text }
+      : { type: 'tool_use', id: c.id ?? ids.tool(), name: c.name, input: c.input ?? {} },
   );
 }
 
@@ -249,15 +265,31 @@ function sse(res: http.ServerResponse, event: string, data: unknown): void {
 }
 
 function startStream(res: http.ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_test_${Date.now()}` });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'request-id': `req_test_${Date.now()}`,
+  });
 }
 
 function messageStart(id: string, model: string, inputTokens: number): Record<string, unknown> {
   return {
     type: 'message_start',
     message: {
-      id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
-      usage: { input_tokens: inputTokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: inputTokens,
+        output_tokens: 1,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
     },
   };
 }
@@ -268,21 +300,35 @@ function streamTurn(res: http.ServerResponse, a: TurnAnswer, ids: Ids, model: st
   sse(res, 'message_start', messageStart(ids.message, a.model ?? model, usage.input_tokens));
   wireBlocks(a, ids).forEach((block, index) => {
     if (block.type === 'text') {
-      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      sse(res, 'content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      });
       const text = String(block.text);
       // Two deltas when there is enough text, to exercise the client's accumulation.
       const cut = Math.floor(text.length / 2);
       for (const part of cut > 0 ? [text.slice(0, cut), text.slice(cut)] : [text]) {
-        sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: part } });
+        sse(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: part },
+        });
       }
     } else {
       sse(res, 'content_block_start', {
-        type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
       });
       const json = JSON.stringify(block.input);
       const cut = Math.floor(json.length / 2);
       for (const part of [json.slice(0, cut), json.slice(cut)]) {
-        sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } });
+        sse(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: part },
+        });
       }
     }
     sse(res, 'content_block_stop', { type: 'content_block_stop', index });
@@ -311,20 +357,34 @@ export const textTurn = (text: string): TurnAnswer => ({ kind: 'turn', content: 
 /** One tool call, optionally preceded by a text block. */
 export const toolTurn = (name: string, input: unknown, text?: string): TurnAnswer => ({
   kind: 'turn',
-  content: [...(text === undefined ? [] : [{ type: 'text' as const, text }]), { type: 'tool_use' as const, name, input }],
+  content: [
+    ...(text === undefined ? [] : [{ type: 'text' as const, text }]),
+    { type: 'tool_use' as const, name, input },
+  ],
 });
 
 /** A turn of any blocks: turn({ type: 'text', text: 'a' }, { type: 'tool_use', name: 'Bash', input }). */
 export const turn = (...content: ScriptedBlock[]): TurnAnswer => ({ kind: 'turn', content });
 
-export const errorResponse = (status: number, errorType: string, message: string, headers?: Record<string, string>): ErrorAnswer => ({
-  kind: 'error', status, errorType, message, ...(headers ? { headers } : {}),
+export const errorResponse = (
+  status: number,
+  errorType: string,
+  message: string,
+  headers?: Record<string, string>,
+): ErrorAnswer => ({
+  kind: 'error',
+  status,
+  errorType,
+  message,
+  ...(headers ? { headers } : {}),
 });
 
 /** Common errors as the real API sends them. */
 export const overloaded = (): ErrorAnswer => errorResponse(529, 'overloaded_error', 'Overloaded');
 export const rateLimited = (retryAfterSeconds = 1): ErrorAnswer =>
-  errorResponse(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': String(retryAfterSeconds) });
+  errorResponse(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', {
+    'retry-after': String(retryAfterSeconds),
+  });
 export const authFailed = (): ErrorAnswer => errorResponse(401, 'authentication_error', 'invalid x-api-key');
 export const promptTooLong = (): ErrorAnswer =>
   errorResponse(400, 'invalid_request_error', 'prompt is too long: 250000 tokens > 200000 maximum');
@@ -376,7 +436,8 @@ export function userText(request: RecordedRequest): string {
     }
   };
   for (const m of messages) {
-    if (m && typeof m === 'object' && (m as { role?: unknown }).role === 'user') collect((m as { content?: unknown }).content);
+    if (m && typeof m === 'object' && (m as { role?: unknown }).role === 'user')
+      collect((m as { content?: unknown }).content);
   }
   return out.join('\n');
 }

@@ -30,7 +30,8 @@ test('legacy works', () => assert.equal(legacy(), 'fixed'));
 export const FIX = {
   add: "sed -i 's/export const add = (a, b) => a - b;/export const add = (a, b) => a + b;/' src/calc.mjs",
   mul: "sed -i 's/export const mul = (a, b) => a + b;/export const mul = (a, b) => a * b;/' src/calc.mjs",
-  clamp: "sed -i 's/export const clamp = (x, lo, hi) => x;/export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));/' src/calc.mjs",
+  clamp:
+    "sed -i 's/export const clamp = (x, lo, hi) => x;/export const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));/' src/calc.mjs",
   breakSub: "sed -i 's/export const sub = (a, b) => a - b;/export const sub = (a, b) => 0;/' src/calc.mjs",
   restoreSub: "sed -i 's/export const sub = (a, b) => 0;/export const sub = (a, b) => a - b;/' src/calc.mjs",
 };

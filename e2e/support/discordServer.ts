@@ -81,7 +81,8 @@ type FieldErrors = { _errors?: { code: string; message: string }[]; [key: string
  * (`{code: 50006, …}` for an empty message, `{code: 50035, message: "Invalid Form Body", errors}`).
  */
 export function validateExecuteBody(body: unknown): { code: number; message: string; errors?: FieldErrors } | null {
-  if (!isObject(body)) return invalid({ _errors: [err('DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')] });
+  if (!isObject(body))
+    return invalid({ _errors: [err('DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType')] });
   const errors: FieldErrors = {};
   const put = (path: (string | number)[], code: string, message: string) => {
     let node: FieldErrors = errors;
@@ -109,7 +110,8 @@ export function validateExecuteBody(body: unknown): { code: number; message: str
 
   checkString(['content'], body.content, LIMITS.content, false);
   for (const key of ['username', 'avatar_url'] as const) {
-    if (body[key] !== undefined && typeof body[key] !== 'string') put([key], 'STRING_TYPE_CONVERT', 'Could not interpret value as string.');
+    if (body[key] !== undefined && typeof body[key] !== 'string')
+      put([key], 'STRING_TYPE_CONVERT', 'Could not interpret value as string.');
   }
 
   const embeds = body.embeds;
@@ -118,29 +120,49 @@ export function validateExecuteBody(body: unknown): { code: number; message: str
     if (!Array.isArray(embeds)) {
       put(['embeds'], 'LIST_TYPE_CONVERT', 'Must be an array.');
     } else {
-      if (embeds.length > LIMITS.embeds) put(['embeds'], 'BASE_TYPE_MAX_LENGTH', `Must be ${LIMITS.embeds} or fewer in length.`);
+      if (embeds.length > LIMITS.embeds)
+        put(['embeds'], 'BASE_TYPE_MAX_LENGTH', `Must be ${LIMITS.embeds} or fewer in length.`);
       embeds.forEach((embed: unknown, i: number) => {
-        if (!isObject(embed)) return put(['embeds', i], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
+        if (!isObject(embed))
+          return put(['embeds', i], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
         total += checkString(['embeds', i, 'title'], embed.title, LIMITS.title, false);
         total += checkString(['embeds', i, 'description'], embed.description, LIMITS.description, false);
-        if (embed.url !== undefined && !isHttpUrl(embed.url)) put(['embeds', i, 'url'], 'URL_TYPE_INVALID_URL', 'Not a well formed URL.');
-        if (embed.color !== undefined && embed.color !== null
-          && !(typeof embed.color === 'number' && Number.isInteger(embed.color) && embed.color >= 0 && embed.color <= 0xffffff)) {
+        if (embed.url !== undefined && !isHttpUrl(embed.url))
+          put(['embeds', i, 'url'], 'URL_TYPE_INVALID_URL', 'Not a well formed URL.');
+        if (
+          embed.color !== undefined &&
+          embed.color !== null &&
+          !(
+            typeof embed.color === 'number' &&
+            Number.isInteger(embed.color) &&
+            embed.color >= 0 &&
+            embed.color <= 0xffffff
+          )
+        ) {
           put(['embeds', i, 'color'], 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 16777215.');
         }
         if (embed.footer !== undefined) {
-          if (!isObject(embed.footer)) put(['embeds', i, 'footer'], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
+          if (!isObject(embed.footer))
+            put(['embeds', i, 'footer'], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
           else total += checkString(['embeds', i, 'footer', 'text'], embed.footer.text, LIMITS.footer, true);
         }
         if (embed.author !== undefined) {
-          if (!isObject(embed.author)) put(['embeds', i, 'author'], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
+          if (!isObject(embed.author))
+            put(['embeds', i, 'author'], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
           else total += checkString(['embeds', i, 'author', 'name'], embed.author.name, LIMITS.authorName, true);
         }
         if (embed.fields !== undefined) {
-          if (!Array.isArray(embed.fields)) return put(['embeds', i, 'fields'], 'LIST_TYPE_CONVERT', 'Must be an array.');
-          if (embed.fields.length > LIMITS.fields) put(['embeds', i, 'fields'], 'BASE_TYPE_MAX_LENGTH', `Must be ${LIMITS.fields} or fewer in length.`);
+          if (!Array.isArray(embed.fields))
+            return put(['embeds', i, 'fields'], 'LIST_TYPE_CONVERT', 'Must be an array.');
+          if (embed.fields.length > LIMITS.fields)
+            put(['embeds', i, 'fields'], 'BASE_TYPE_MAX_LENGTH', `Must be ${LIMITS.fields} or fewer in length.`);
           embed.fields.forEach((field: unknown, j: number) => {
-            if (!isObject(field)) return put(['embeds', i, 'fields', j], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
+            if (!isObject(field))
+              return put(
+                ['embeds', i, 'fields', j],
+                'DICT_TYPE_CONVERT',
+                'Only dictionaries may be used in a DictType',
+              );
             total += checkString(['embeds', i, 'fields', j, 'name'], field.name, LIMITS.fieldName, true);
             total += checkString(['embeds', i, 'fields', j, 'value'], field.value, LIMITS.fieldValue, true);
             if (field.inline !== undefined && typeof field.inline !== 'boolean') {
@@ -150,7 +172,8 @@ export function validateExecuteBody(body: unknown): { code: number; message: str
         }
         return undefined;
       });
-      if (total > LIMITS.total) put(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', `Embed size exceeds maximum size of ${LIMITS.total}`);
+      if (total > LIMITS.total)
+        put(['embeds'], 'MAX_EMBED_SIZE_EXCEEDED', `Embed size exceeds maximum size of ${LIMITS.total}`);
     }
   }
 
@@ -160,13 +183,20 @@ export function validateExecuteBody(body: unknown): { code: number; message: str
       put(['allowed_mentions'], 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
     } else {
       const parse = mentions.parse;
-      if (parse !== undefined && (!Array.isArray(parse) || parse.some((p) => p !== 'users' && p !== 'roles' && p !== 'everyone'))) {
+      if (
+        parse !== undefined &&
+        (!Array.isArray(parse) || parse.some((p) => p !== 'users' && p !== 'roles' && p !== 'everyone'))
+      ) {
         put(['allowed_mentions', 'parse'], 'ENUM_TYPE_COERCE', 'Value must be one of {"users", "roles", "everyone"}.');
       }
       for (const kind of ['users', 'roles'] as const) {
         const list = mentions[kind];
         if (Array.isArray(parse) && parse.includes(kind) && Array.isArray(list) && list.length > 0) {
-          put(['allowed_mentions'], 'ALLOWED_MENTIONS_PARSE_EXCLUSIVE', `parse:["${kind}"] and ${kind}: [ids...] are mutually exclusive.`);
+          put(
+            ['allowed_mentions'],
+            'ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
+            `parse:["${kind}"] and ${kind}: [ids...] are mutually exclusive.`,
+          );
         }
         if (list !== undefined && list !== null && (!Array.isArray(list) || list.length > 100)) {
           put(['allowed_mentions', kind], 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
@@ -228,19 +258,26 @@ export async function startDiscordServer(): Promise<DiscordServer> {
       const failure = failures.shift();
       if (failure?.kind === '429') {
         const after = failure.retryAfter;
-        return answer(429, { message: 'You are being rate limited.', retry_after: after, global: false }, {
-          'Retry-After': String(Math.ceil(after)),
-          'X-RateLimit-Limit': '5',
-          'X-RateLimit-Remaining': '0',
-          'X-RateLimit-Reset': ((Date.now() / 1000) + after).toFixed(3),
-          'X-RateLimit-Reset-After': String(after),
-          'X-RateLimit-Bucket': bucket,
-          'X-RateLimit-Scope': 'user',
-        });
+        return answer(
+          429,
+          { message: 'You are being rate limited.', retry_after: after, global: false },
+          {
+            'Retry-After': String(Math.ceil(after)),
+            'X-RateLimit-Limit': '5',
+            'X-RateLimit-Remaining': '0',
+            'X-RateLimit-Reset': (Date.now() / 1000 + after).toFixed(3),
+            'X-RateLimit-Reset-After': String(after),
+            'X-RateLimit-Bucket': bucket,
+            'X-RateLimit-Scope': 'user',
+          },
+        );
       }
       if (failure?.kind === '500') return answer(500, { message: '500: Internal Server Error', code: 0 });
       if (failure?.kind === '502') {
-        return answer(502, '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body></html>');
+        return answer(
+          502,
+          '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body></html>',
+        );
       }
 
       if (decodeURIComponent(route[1] ?? '') !== id || decodeURIComponent(route[2] ?? '') !== token) {
@@ -307,7 +344,8 @@ function createdMessage(body: Record<string, unknown>, messageId: string, webhoo
   const texts = [content, ...embeds.flatMap((e) => embedTexts(e as Record<string, unknown>))].join('\n');
   const allowed = isObject(body.allowed_mentions) ? body.allowed_mentions : { parse: ['users'] }; // the webhook default
   const parse = Array.isArray(allowed.parse) ? (allowed.parse as unknown[]) : [];
-  const listed = (kind: 'users' | 'roles') => (Array.isArray(allowed[kind]) ? (allowed[kind] as unknown[]).map(String) : []);
+  const listed = (kind: 'users' | 'roles') =>
+    Array.isArray(allowed[kind]) ? (allowed[kind] as unknown[]).map(String) : [];
   const userIds = [...texts.matchAll(/<@!?(\d+)>/g)].map((m) => m[1]!);
   const roleIds = [...texts.matchAll(/<@&(\d+)>/g)].map((m) => m[1]!);
   return {
@@ -315,10 +353,18 @@ function createdMessage(body: Record<string, unknown>, messageId: string, webhoo
     type: 0,
     content,
     channel_id: '1180000000000000002',
-    author: { id: webhookId, username: typeof body.username === 'string' ? body.username : 'Captain Hook', avatar: null, discriminator: '0000', bot: true },
+    author: {
+      id: webhookId,
+      username: typeof body.username === 'string' ? body.username : 'Captain Hook',
+      avatar: null,
+      discriminator: '0000',
+      bot: true,
+    },
     attachments: [],
     embeds,
-    mentions: [...new Set(userIds.filter((u) => parse.includes('users') || listed('users').includes(u)))].map((u) => ({ id: u })),
+    mentions: [...new Set(userIds.filter((u) => parse.includes('users') || listed('users').includes(u)))].map((u) => ({
+      id: u,
+    })),
     mention_roles: [...new Set(roleIds.filter((r) => parse.includes('roles') || listed('roles').includes(r)))],
     mention_everyone: parse.includes('everyone') && /@(everyone|here)\b/.test(texts),
     pinned: false,

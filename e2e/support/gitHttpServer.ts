@@ -36,10 +36,16 @@ export async function startGitHttpServer(opts: { gitDir: string; token: string }
   const root = path.dirname(opts.gitDir);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const service = /receive-pack/.test(url.pathname + url.search) ? 'receive-pack' : /upload-pack/.test(url.pathname + url.search) ? 'upload-pack' : 'other';
+    const service = /receive-pack/.test(url.pathname + url.search)
+      ? 'receive-pack'
+      : /upload-pack/.test(url.pathname + url.search)
+        ? 'upload-pack'
+        : 'other';
     // git sends "Basic" or "basic" (an extraheader is sent as written): the scheme is case-insensitive.
     // GitHub refuses a request with two Authorization headers (a persisted one and another).
-    const headerCount = req.rawHeaders.filter((_, i) => i % 2 === 0 && req.rawHeaders[i]?.toLowerCase() === 'authorization').length;
+    const headerCount = req.rawHeaders.filter(
+      (_, i) => i % 2 === 0 && req.rawHeaders[i]?.toLowerCase() === 'authorization',
+    ).length;
     if (headerCount > 1) {
       requests.push({ method: req.method ?? 'GET', path: url.pathname, service, authorized: false });
       res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Duplicate header: "Authorization"\n');
@@ -107,9 +113,10 @@ export async function startGitHttpServer(opts: { gitDir: string; token: string }
     serverUrl,
     url: `${serverUrl}/${path.basename(opts.gitDir)}`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -19,7 +19,12 @@ async function github(options?: GitHubServerOptions): Promise<GitHubServer> {
   return server;
 }
 
-function call(server: GitHubServer, method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; token?: string | null } = {}) {
+function call(
+  server: GitHubServer,
+  method: string,
+  path: string,
+  init: { body?: unknown; headers?: Record<string, string>; token?: string | null } = {},
+) {
   const headers: Record<string, string> = { accept: 'application/vnd.github+json', ...init.headers };
   if (init.token !== null) headers.authorization = `token ${init.token ?? server.token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -42,7 +47,9 @@ describe('githubServer', () => {
     const wrong = await call(server, 'GET', issuesPath(server), { token: 'nope' });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ message: 'Bad credentials' });
-    const bearer = await fetch(`${server.url}${issuesPath(server)}`, { headers: { authorization: `Bearer ${server.token}` } });
+    const bearer = await fetch(`${server.url}${issuesPath(server)}`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
     expect(bearer.status).toBe(200);
     expect(server.requests.map((r) => [r.status, r.auth, r.counted])).toEqual([
       [401, 'none', false],
@@ -59,12 +66,22 @@ describe('githubServer', () => {
     const d = server.addIssue({ labels: ['bug'], createdAt: '2026-01-04T00:00:00Z' });
 
     expect(await numbers(await call(server, 'GET', issuesPath(server)))).toEqual([d.number, pr.number, a.number]); // open, newest first
-    expect(await numbers(await call(server, 'GET', `${issuesPath(server)}?labels=AGENT-LOOP&direction=asc`))).toEqual([a.number, pr.number]);
+    expect(await numbers(await call(server, 'GET', `${issuesPath(server)}?labels=AGENT-LOOP&direction=asc`))).toEqual([
+      a.number,
+      pr.number,
+    ]);
     expect(await numbers(await call(server, 'GET', `${issuesPath(server)}?labels=agent-loop,bug`))).toEqual([a.number]);
-    expect(await numbers(await call(server, 'GET', `${issuesPath(server)}?state=all&labels=agent-loop&sort=created&direction=asc`))).toEqual([a.number, pr.number, c.number]);
+    expect(
+      await numbers(
+        await call(server, 'GET', `${issuesPath(server)}?state=all&labels=agent-loop&sort=created&direction=asc`),
+      ),
+    ).toEqual([a.number, pr.number, c.number]);
     expect((await call(server, 'GET', `${issuesPath(server)}?state=nope`)).status).toBe(422);
 
-    const single = (await (await call(server, 'GET', `${issuesPath(server)}/${pr.number}`)).json()) as Record<string, unknown>;
+    const single = (await (await call(server, 'GET', `${issuesPath(server)}/${pr.number}`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(single).toMatchObject({
       number: pr.number,
       state: 'open',
@@ -89,7 +106,9 @@ describe('githubServer', () => {
     expect(middle.headers.get('link')).toBe(
       `<${base}&page=1>; rel="prev", <${base}&page=3>; rel="next", <${base}&page=3>; rel="last", <${base}&page=1>; rel="first"`,
     );
-    expect(await call(server, 'GET', `${issuesPath(server)}?per_page=100&page=3`).then((r) => r.json())).toHaveLength(50);
+    expect(await call(server, 'GET', `${issuesPath(server)}?per_page=100&page=3`).then((r) => r.json())).toHaveLength(
+      50,
+    );
 
     const small = await github();
     small.addIssues(3);
@@ -117,7 +136,10 @@ describe('githubServer', () => {
     expect(again.headers.get('x-ratelimit-remaining')).toBe('4999');
     expect(server.requests.at(-1)).toMatchObject({ status: 304, conditional: true, counted: false });
 
-    const otherToken = await call(server, 'GET', issuesPath(server), { token: 'second-token-value', headers: { 'if-none-match': etag! } });
+    const otherToken = await call(server, 'GET', issuesPath(server), {
+      token: 'second-token-value',
+      headers: { 'if-none-match': etag! },
+    });
     expect(otherToken.status).toBe(200);
     expect(otherToken.headers.get('etag')).not.toBe(etag);
 
@@ -133,7 +155,9 @@ describe('githubServer', () => {
     const refused = await call(server, 'GET', issuesPath(server));
     expect(refused.status).toBe(403);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect(((await refused.json()) as { message: string }).message).toMatch(/^API rate limit exceeded for installation ID \d+\./);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^API rate limit exceeded for installation ID \d+\./,
+    );
     expect(refused.headers.get('x-ratelimit-reset')).toBe(String(now / 1000 + 3600));
 
     now += 3600_000;
@@ -156,7 +180,9 @@ describe('githubServer', () => {
     const noRetryAfter = await call(server, 'GET', issuesPath(server));
     expect(noRetryAfter.status).toBe(429);
     expect(noRetryAfter.headers.get('retry-after')).toBeNull();
-    expect(((await noRetryAfter.json()) as { message: string }).message).toMatch(/^You have exceeded a secondary rate limit/);
+    expect(((await noRetryAfter.json()) as { message: string }).message).toMatch(
+      /^You have exceeded a secondary rate limit/,
+    );
     expect((await call(server, 'GET', issuesPath(server))).status).toBe(503);
     const post = await call(server, 'POST', `${issuesPath(server)}/1/comments`, { body: { body: 'hi' } });
     expect(post.status).toBe(403);
@@ -175,8 +201,14 @@ describe('githubServer', () => {
     expect((await call(server, 'PATCH', `${issuesPath(server)}/1`, { body: { state: 'shut' } })).status).toBe(422);
     expect((await call(server, 'PATCH', `${issuesPath(server)}/1`, { body: '{nope' })).status).toBe(400);
 
-    const closed = await call(server, 'PATCH', `${issuesPath(server)}/1`, { body: { state: 'closed', state_reason: 'not_planned' } });
-    expect(await closed.json()).toMatchObject({ state: 'closed', state_reason: 'not_planned', closed_at: expect.any(String) });
+    const closed = await call(server, 'PATCH', `${issuesPath(server)}/1`, {
+      body: { state: 'closed', state_reason: 'not_planned' },
+    });
+    expect(await closed.json()).toMatchObject({
+      state: 'closed',
+      state_reason: 'not_planned',
+      closed_at: expect.any(String),
+    });
     // state_reason is ignored unless state changes
     await call(server, 'PATCH', `${issuesPath(server)}/1`, { body: { state_reason: 'completed' } });
     expect(issue.stateReason).toBe('not_planned');
@@ -187,14 +219,25 @@ describe('githubServer', () => {
   it('adds and removes labels', async () => {
     const server = await github();
     const issue = server.addIssue({ labels: ['agent-loop'] });
-    const added = await call(server, 'POST', `${issuesPath(server)}/1/labels`, { body: { labels: ['agent-loop:escalated', { name: 'AGENT-LOOP' }] } });
+    const added = await call(server, 'POST', `${issuesPath(server)}/1/labels`, {
+      body: { labels: ['agent-loop:escalated', { name: 'AGENT-LOOP' }] },
+    });
     expect(added.status).toBe(200);
-    expect(((await added.json()) as { name: string }[]).map((l) => l.name)).toEqual(['agent-loop', 'agent-loop:escalated']);
+    expect(((await added.json()) as { name: string }[]).map((l) => l.name)).toEqual([
+      'agent-loop',
+      'agent-loop:escalated',
+    ]);
     await call(server, 'POST', `${issuesPath(server)}/1/labels`, { body: ['bug'] });
     expect(issue.labels).toEqual(['agent-loop', 'agent-loop:escalated', 'bug']);
-    expect((await call(server, 'POST', `${issuesPath(server)}/1/labels`, { body: { labels: 'bug' } })).status).toBe(422);
+    expect((await call(server, 'POST', `${issuesPath(server)}/1/labels`, { body: { labels: 'bug' } })).status).toBe(
+      422,
+    );
 
-    const removed = await call(server, 'DELETE', `${issuesPath(server)}/1/labels/${encodeURIComponent('agent-loop:escalated')}`);
+    const removed = await call(
+      server,
+      'DELETE',
+      `${issuesPath(server)}/1/labels/${encodeURIComponent('agent-loop:escalated')}`,
+    );
     expect(((await removed.json()) as { name: string }[]).map((l) => l.name)).toEqual(['agent-loop', 'bug']);
     const missing = await call(server, 'DELETE', `${issuesPath(server)}/1/labels/nope`);
     expect(missing.status).toBe(404);
@@ -208,11 +251,21 @@ describe('githubServer', () => {
     expect(await page1.json()).toHaveLength(30);
     const next = /<([^>]+)>; rel="next"/.exec(page1.headers.get('link') ?? '')?.[1];
     expect(next).toBe(`${server.url}/repositories/${server.repositoryId}/issues/1/comments?page=2`);
-    expect(((await (await call(server, 'GET', next!)).json()) as { body: string }[]).map((c) => c.body)).toEqual(['c30', 'c31', 'c32', 'c33', 'c34']);
+    expect(((await (await call(server, 'GET', next!)).json()) as { body: string }[]).map((c) => c.body)).toEqual([
+      'c30',
+      'c31',
+      'c32',
+      'c33',
+      'c34',
+    ]);
 
     const posted = await call(server, 'POST', `${issuesPath(server)}/1/comments`, { body: { body: 'hello' } });
     expect(posted.status).toBe(201);
-    expect(await posted.json()).toMatchObject({ body: 'hello', user: { login: 'agent-loop[bot]', type: 'Bot' }, author_association: 'NONE' });
+    expect(await posted.json()).toMatchObject({
+      body: 'hello',
+      user: { login: 'agent-loop[bot]', type: 'Bot' },
+      author_association: 'NONE',
+    });
     expect(posted.headers.get('location')).toMatch(/\/issues\/comments\/\d+$/);
     expect((await call(server, 'POST', `${issuesPath(server)}/1/comments`, { body: {} })).status).toBe(422);
     const long = await call(server, 'POST', `${issuesPath(server)}/1/comments`, { body: { body: 'x'.repeat(65537) } });
@@ -225,15 +278,29 @@ describe('githubServer', () => {
 
   it('serves added routes with the same authentication, accounting and ETags', async () => {
     const server = await github({
-      routes: [{ method: 'GET', path: '/repos/:owner/:repo/branches/:branch', handler: (ctx) => ({ status: 200, body: { name: ctx.params.branch } }) }],
+      routes: [
+        {
+          method: 'GET',
+          path: '/repos/:owner/:repo/branches/:branch',
+          handler: (ctx) => ({ status: 200, body: { name: ctx.params.branch } }),
+        },
+      ],
     });
-    server.addRoute({ method: 'POST', path: '/repos/:owner/:repo/releases', handler: () => ({ status: 201, body: { id: 7 } }) });
+    server.addRoute({
+      method: 'POST',
+      path: '/repos/:owner/:repo/releases',
+      handler: () => ({ status: 201, body: { id: 7 } }),
+    });
 
     const branch = await call(server, 'GET', `/repos/${server.owner}/${server.repo}/branches/main`);
     expect(await branch.json()).toEqual({ name: 'main' });
     expect(branch.headers.get('etag')).toBeTruthy();
-    expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/releases`, { body: {} })).status).toBe(201);
-    expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/releases`, { token: null, body: {} })).status).toBe(401);
+    expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/releases`, { body: {} })).status).toBe(
+      201,
+    );
+    expect(
+      (await call(server, 'POST', `/repos/${server.owner}/${server.repo}/releases`, { token: null, body: {} })).status,
+    ).toBe(401);
     expect((await call(server, 'GET', `/repos/${server.owner}/${server.repo}/releases`)).status).toBe(404);
     expect(server.rateLimit().used).toBe(3);
   });
@@ -242,19 +309,35 @@ describe('githubServer', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'gh-fake-git-'));
     try {
       const gitDir = path.join(root, 'origin.git');
-      const sh = (...args: string[]) => execFileSync('git', args, { cwd: root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
+      const sh = (...args: string[]) =>
+        execFileSync('git', args, { cwd: root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
       sh('init', '-q', '--bare', '-b', 'main', gitDir);
       sh('init', '-q', '-b', 'main', 'work');
-      const work = (...args: string[]) => execFileSync('git', ['-C', path.join(root, 'work'), '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args]);
+      const work = (...args: string[]) =>
+        execFileSync('git', [
+          '-C',
+          path.join(root, 'work'),
+          '-c',
+          'user.name=t',
+          '-c',
+          'user.email=t@example.invalid',
+          ...args,
+        ]);
       work('commit', '-q', '--allow-empty', '-m', 'base');
       work('push', '-q', gitDir, 'main');
       const server = await github({ gitDir });
       const repoPath = `/repos/${server.owner}/${server.repo}`;
-      const open = (head: string) => call(server, 'POST', `${repoPath}/pulls`, { body: { title: 'Fix', head, base: 'main', body: 'Closes #1', draft: true } });
+      const open = (head: string) =>
+        call(server, 'POST', `${repoPath}/pulls`, {
+          body: { title: 'Fix', head, base: 'main', body: 'Closes #1', draft: true },
+        });
 
       const missing = await open('feature');
       expect(missing.status).toBe(422);
-      expect(await missing.json()).toMatchObject({ message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] });
+      expect(await missing.json()).toMatchObject({
+        message: 'Validation Failed',
+        errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }],
+      });
       const same = await (work('push', '-q', gitDir, 'main:feature'), open('feature'));
       expect(await same.json()).toMatchObject({ errors: [{ message: 'No commits between main and feature' }] });
 
@@ -262,18 +345,34 @@ describe('githubServer', () => {
       work('push', '-q', '-f', gitDir, 'HEAD:feature');
       const created = await open('feature');
       expect(created.status).toBe(201);
-      const pr = (await created.json()) as { number: number; draft: boolean; head: { ref: string }; base: { ref: string } };
+      const pr = (await created.json()) as {
+        number: number;
+        draft: boolean;
+        head: { ref: string };
+        base: { ref: string };
+      };
       expect(pr).toMatchObject({ draft: true, head: { ref: 'feature' }, base: { ref: 'main' } });
-      expect(await (await open(`${server.owner}:feature`)).json()).toMatchObject({ errors: [{ message: `A pull request already exists for ${server.owner}:feature.` }] });
+      expect(await (await open(`${server.owner}:feature`)).json()).toMatchObject({
+        errors: [{ message: `A pull request already exists for ${server.owner}:feature.` }],
+      });
 
-      expect(await (await call(server, 'GET', `${repoPath}/pulls?head=${server.owner}:feature&state=open`)).json()).toEqual([expect.objectContaining({ number: pr.number })]);
+      expect(
+        await (await call(server, 'GET', `${repoPath}/pulls?head=${server.owner}:feature&state=open`)).json(),
+      ).toEqual([expect.objectContaining({ number: pr.number })]);
       expect(await (await call(server, 'GET', `${repoPath}/pulls?head=${server.owner}:other`)).json()).toEqual([]);
-      expect(await (await call(server, 'GET', `${repoPath}/issues`)).json()).toEqual([expect.objectContaining({ number: pr.number, pull_request: expect.anything() })]);
+      expect(await (await call(server, 'GET', `${repoPath}/issues`)).json()).toEqual([
+        expect.objectContaining({ number: pr.number, pull_request: expect.anything() }),
+      ]);
 
       const ref = await call(server, 'GET', `${repoPath}/git/ref/heads/feature`);
-      expect(await ref.json()).toMatchObject({ ref: 'refs/heads/feature', object: { type: 'commit', sha: expect.stringMatching(/^[0-9a-f]{40}$/) } });
+      expect(await ref.json()).toMatchObject({
+        ref: 'refs/heads/feature',
+        object: { type: 'commit', sha: expect.stringMatching(/^[0-9a-f]{40}$/) },
+      });
       expect((await call(server, 'GET', `${repoPath}/git/ref/heads/nope`)).status).toBe(404);
-      expect((await (await call(server, 'GET', `${repoPath}/git/matching-refs/heads/fea`)).json() as unknown[]).length).toBe(1);
+      expect(
+        ((await (await call(server, 'GET', `${repoPath}/git/matching-refs/heads/fea`)).json()) as unknown[]).length,
+      ).toBe(1);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -190,7 +190,10 @@ export interface GitHubServer {
   addIssues(count: number, spec?: (i: number) => NewIssue): FakeIssue[];
   issue(number: number): FakeIssue | undefined;
   /** Changes an issue as a person on the web would (bumps updated_at, so its ETags change). */
-  updateIssue(number: number, change: Partial<Pick<FakeIssue, 'title' | 'body' | 'state' | 'labels' | 'authorAssociation'>>): FakeIssue;
+  updateIssue(
+    number: number,
+    change: Partial<Pick<FakeIssue, 'title' | 'body' | 'state' | 'labels' | 'authorAssociation'>>,
+  ): FakeIssue;
   deleteIssue(number: number): void;
   /** The primary-limit window as the headers report it. */
   rateLimit(): { limit: number; remaining: number; used: number; reset: number };
@@ -227,7 +230,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const token = options.token ?? `ghs_${randomBytes(27).toString('base64url').replace(/[-_]/g, 'x').slice(0, 36)}`;
   const tokens = new Set([token, ...(options.otherTokens ?? [])]);
   const now = options.now ?? Date.now;
-  const viewer = { login: options.viewer?.login ?? 'github-actions[bot]', authorAssociation: options.viewer?.authorAssociation ?? 'NONE' };
+  const viewer = {
+    login: options.viewer?.login ?? 'github-actions[bot]',
+    authorAssociation: options.viewer?.authorAssociation ?? 'NONE',
+  };
   const limit = options.rateLimit ?? 5000;
   const installationId = 40_000_000 + (repositoryId % 1_000_000);
 
@@ -359,7 +365,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         id: nextCommentId++,
         body: comment.body,
         user: comment.user ?? 'octocat',
-        authorAssociation: 'authorAssociation' in comment && comment.authorAssociation ? comment.authorAssociation : 'OWNER',
+        authorAssociation:
+          'authorAssociation' in comment && comment.authorAssociation ? comment.authorAssociation : 'OWNER',
         createdAt: created,
         updatedAt: created,
       });
@@ -372,7 +379,15 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     const number = Number(numberText);
     const issue = Number.isInteger(number) ? issues.find((i) => i.number === number) : undefined;
     if (!issue) return notFound();
-    if (issue.deleted) return { status: 410, body: { message: 'This issue was deleted', documentation_url: `${DOCS}/issues/issues#get-an-issue`, status: '410' } };
+    if (issue.deleted)
+      return {
+        status: 410,
+        body: {
+          message: 'This issue was deleted',
+          documentation_url: `${DOCS}/issues/issues#get-an-issue`,
+          status: '410',
+        },
+      };
     return issue;
   };
   const isResult = (v: FakeIssue | RouteResult): v is RouteResult => 'status' in v;
@@ -383,15 +398,28 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const branchSha = (name: string): string | undefined => {
     if (!options.gitDir) return '0'.repeat(40);
     try {
-      return execFileSync('git', ['--git-dir', options.gitDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+      return (
+        execFileSync(
+          'git',
+          ['--git-dir', options.gitDir, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`],
+          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+        ).trim() || undefined
+      );
     } catch {
       return undefined;
     }
   };
   const branchNames = (prefix: string): string[] => {
     if (!options.gitDir) return [];
-    const out = execFileSync('git', ['--git-dir', options.gitDir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/'], { encoding: 'utf8' });
-    return out.split('\n').filter((l) => l !== '').filter((l) => l.startsWith(prefix));
+    const out = execFileSync(
+      'git',
+      ['--git-dir', options.gitDir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/'],
+      { encoding: 'utf8' },
+    );
+    return out
+      .split('\n')
+      .filter((l) => l !== '')
+      .filter((l) => l.startsWith(prefix));
   };
   const refJson = (name: string, sha: string) => ({
     ref: `refs/heads/${name}`,
@@ -399,7 +427,13 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     url: `${repoApi()}/git/refs/heads/${name}`,
     object: { sha, type: 'commit', url: `${repoApi()}/git/commits/${sha}` },
   });
-  const branchJson = (name: string) => ({ label: `${owner}:${name}`, ref: name, sha: branchSha(name) ?? '0'.repeat(40), user: userObject(owner), repo: { full_name: `${owner}/${repo}` } });
+  const branchJson = (name: string) => ({
+    label: `${owner}:${name}`,
+    ref: name,
+    sha: branchSha(name) ?? '0'.repeat(40),
+    user: userObject(owner),
+    repo: { full_name: `${owner}/${repo}` },
+  });
   const pullJson = (pr: FakeIssue) => {
     const pull = pr.pull as NonNullable<FakeIssue['pull']>;
     return {
@@ -427,7 +461,12 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   };
   const pullFailed = (errors: Record<string, unknown>[]): RouteResult => ({
     status: 422,
-    body: { message: 'Validation Failed', errors, documentation_url: `${DOCS}/pulls/pulls#create-a-pull-request`, status: '422' },
+    body: {
+      message: 'Validation Failed',
+      errors,
+      documentation_url: `${DOCS}/pulls/pulls#create-a-pull-request`,
+      status: '422',
+    },
   });
 
   // --- built-in routes ------------------------------------------------------------------------
@@ -468,18 +507,38 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       handler: (ctx) => {
         const body = isObject(ctx.body) ? ctx.body : {};
         const { title, head, base } = body;
-        if (typeof title !== 'string' || title.trim() === '') return pullFailed([{ resource: 'PullRequest', field: 'title', code: 'missing_field' }]);
-        if (typeof head !== 'string' || typeof base !== 'string') return pullFailed([{ resource: 'PullRequest', field: typeof head !== 'string' ? 'head' : 'base', code: 'missing_field' }]);
+        if (typeof title !== 'string' || title.trim() === '')
+          return pullFailed([{ resource: 'PullRequest', field: 'title', code: 'missing_field' }]);
+        if (typeof head !== 'string' || typeof base !== 'string')
+          return pullFailed([
+            { resource: 'PullRequest', field: typeof head !== 'string' ? 'head' : 'base', code: 'missing_field' },
+          ]);
         const headBranch = head.includes(':') ? head.slice(head.indexOf(':') + 1) : head;
-        if (branchSha(base) === undefined) return pullFailed([{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
-        if (branchSha(headBranch) === undefined) return pullFailed([{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
+        if (branchSha(base) === undefined)
+          return pullFailed([{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+        if (branchSha(headBranch) === undefined)
+          return pullFailed([{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
         if (issues.some((i) => i.pull && i.state === 'open' && i.pull.head === headBranch && i.pull.base === base)) {
-          return pullFailed([{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${headBranch}.` }]);
+          return pullFailed([
+            {
+              resource: 'PullRequest',
+              code: 'custom',
+              message: `A pull request already exists for ${owner}:${headBranch}.`,
+            },
+          ]);
         }
         if (options.gitDir && branchSha(headBranch) === branchSha(base)) {
-          return pullFailed([{ resource: 'PullRequest', code: 'custom', message: `No commits between ${base} and ${headBranch}` }]);
+          return pullFailed([
+            { resource: 'PullRequest', code: 'custom', message: `No commits between ${base} and ${headBranch}` },
+          ]);
         }
-        const pr = addIssue({ title, body: typeof body.body === 'string' ? body.body : null, user: viewer.login, authorAssociation: viewer.authorAssociation, pullRequest: true });
+        const pr = addIssue({
+          title,
+          body: typeof body.body === 'string' ? body.body : null,
+          user: viewer.login,
+          authorAssociation: viewer.authorAssociation,
+          pullRequest: true,
+        });
         pr.pull = { head: headBranch, base, draft: body.draft === true, merged: false };
         const json = pullJson(pr);
         return { status: 201, body: json, headers: { location: json.url } };
@@ -497,7 +556,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     {
       method: 'GET',
       path: '/repos/:owner/:repo/git/matching-refs/heads/*prefix',
-      handler: (ctx) => ({ status: 200, body: branchNames(ctx.params.prefix ?? '').map((n) => refJson(n, branchSha(n) ?? '')) }),
+      handler: (ctx) => ({
+        status: 200,
+        body: branchNames(ctx.params.prefix ?? '').map((n) => refJson(n, branchSha(n) ?? '')),
+      }),
     },
     {
       method: 'GET',
@@ -515,7 +577,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         if (!['created', 'updated', 'comments'].includes(sort)) return validationFailed('sort');
         const direction = ctx.query.get('direction') ?? 'desc';
         if (!['asc', 'desc'].includes(direction)) return validationFailed('direction');
-        const key = (i: FakeIssue) => (sort === 'comments' ? i.comments.length : Date.parse(sort === 'updated' ? i.updatedAt : i.createdAt));
+        const key = (i: FakeIssue) =>
+          sort === 'comments' ? i.comments.length : Date.parse(sort === 'updated' ? i.updatedAt : i.createdAt);
         const list = issues
           .filter((i) => !i.deleted)
           .filter((i) => state === 'all' || i.state === state)
@@ -532,9 +595,16 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       handler: (ctx) => {
         // rest/issues/issues#create-an-issue: title required; body, labels (names) optional; 201 with the issue.
         const body = isObject(ctx.body) ? ctx.body : {};
-        if (typeof body.title !== 'string' || body.title.trim() === '') return validationFailed('title', 'missing_field');
+        if (typeof body.title !== 'string' || body.title.trim() === '')
+          return validationFailed('title', 'missing_field');
         const labels = Array.isArray(body.labels) ? body.labels.filter((l): l is string => typeof l === 'string') : [];
-        const issue = addIssue({ title: body.title, body: typeof body.body === 'string' ? body.body : null, labels, user: viewer.login, authorAssociation: viewer.authorAssociation });
+        const issue = addIssue({
+          title: body.title,
+          body: typeof body.body === 'string' ? body.body : null,
+          labels,
+          user: viewer.login,
+          authorAssociation: viewer.authorAssociation,
+        });
         const json = issueJson(issue);
         return { status: 201, body: json, headers: { location: json.url } };
       },
@@ -554,13 +624,22 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         const issue = findIssue(ctx.params.number);
         if (isResult(issue)) return issue;
         const body = ctx.body;
-        if (!isObject(body)) return { status: 400, body: { message: 'Body should be a JSON object', documentation_url: DOCS, status: '400' } };
-        if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed') return validationFailed('state');
+        if (!isObject(body))
+          return {
+            status: 400,
+            body: { message: 'Body should be a JSON object', documentation_url: DOCS, status: '400' },
+          };
+        if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed')
+          return validationFailed('state');
         const reasons = ['completed', 'not_planned', 'duplicate', 'reopened', null];
-        if (body.state_reason !== undefined && !reasons.includes(body.state_reason as string | null)) return validationFailed('state_reason');
+        if (body.state_reason !== undefined && !reasons.includes(body.state_reason as string | null))
+          return validationFailed('state_reason');
         if (typeof body.title === 'string') issue.title = body.title;
         if (typeof body.body === 'string' || body.body === null) issue.body = body.body;
-        if (Array.isArray(body.labels)) issue.labels = body.labels.map((l) => label(typeof l === 'string' ? l : String((l as { name?: unknown }).name)).name);
+        if (Array.isArray(body.labels))
+          issue.labels = body.labels.map(
+            (l) => label(typeof l === 'string' ? l : String((l as { name?: unknown }).name)).name,
+          );
         if (body.state !== undefined && body.state !== issue.state) {
           issue.state = body.state;
           if (issue.state === 'closed') {
@@ -605,7 +684,15 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         if (isResult(issue)) return issue;
         const name = (ctx.params.name ?? '').toLowerCase();
         const index = issue.labels.findIndex((l) => l.toLowerCase() === name);
-        if (index === -1) return { status: 404, body: { message: 'Label does not exist', documentation_url: `${DOCS}/issues/labels#remove-a-label-from-an-issue`, status: '404' } };
+        if (index === -1)
+          return {
+            status: 404,
+            body: {
+              message: 'Label does not exist',
+              documentation_url: `${DOCS}/issues/labels#remove-a-label-from-an-issue`,
+              status: '404',
+            },
+          };
         issue.labels.splice(index, 1);
         touch(issue);
         return { status: 200, body: issue.labels.map(labelObject) };
@@ -636,14 +723,28 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
             status: 422,
             body: {
               message: 'Validation Failed',
-              errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${MAX_COMMENT_LENGTH} characters)` }],
+              errors: [
+                {
+                  resource: 'IssueComment',
+                  code: 'custom',
+                  field: 'body',
+                  message: `body is too long (maximum is ${MAX_COMMENT_LENGTH} characters)`,
+                },
+              ],
               documentation_url: `${DOCS}/issues/comments#create-an-issue-comment`,
               status: '422',
             },
           };
         }
         const stamp = iso(now());
-        const comment: FakeComment = { id: nextCommentId++, body, user: viewer.login, authorAssociation: viewer.authorAssociation, createdAt: stamp, updatedAt: stamp };
+        const comment: FakeComment = {
+          id: nextCommentId++,
+          body,
+          user: viewer.login,
+          authorAssociation: viewer.authorAssociation,
+          createdAt: stamp,
+          updatedAt: stamp,
+        };
         issue.comments.push(comment);
         touch(issue);
         const json = commentJson(issue, comment);
@@ -709,12 +810,27 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const authHeader = req.headers.authorization;
       const authMatch = /^(token|bearer)\s+(\S+)\s*$/i.exec(authHeader ?? '');
       const auth: RecordedRequest['auth'] =
-        authHeader === undefined ? 'none' : authMatch && tokens.has(authMatch[2] ?? '') ? (authMatch[1]?.toLowerCase() === 'token' ? 'token' : 'bearer') : 'bad';
+        authHeader === undefined
+          ? 'none'
+          : authMatch && tokens.has(authMatch[2] ?? '')
+            ? authMatch[1]?.toLowerCase() === 'token'
+              ? 'token'
+              : 'bearer'
+            : 'bad';
       const presented = authMatch?.[2] ?? '';
       const conditional = req.headers['if-none-match'] !== undefined;
 
       const send = (status: number, payload: unknown, headers: Record<string, string>, counted: boolean) => {
-        requests.push({ method, path: url.pathname, query: url.search.replace(/^\?/, ''), status, auth, conditional, counted, body });
+        requests.push({
+          method,
+          path: url.pathname,
+          query: url.search.replace(/^\?/, ''),
+          status,
+          auth,
+          conditional,
+          counted,
+          body,
+        });
         const common: Record<string, string> = {
           'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
           'x-github-media-type': 'github.v3; format=json',
@@ -729,8 +845,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         }
       };
 
-      if (auth === 'none') return send(401, { message: 'Requires authentication', documentation_url: DOCS, status: '401' }, {}, false);
-      if (auth === 'bad') return send(401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' }, {}, false);
+      if (auth === 'none')
+        return send(401, { message: 'Requires authentication', documentation_url: DOCS, status: '401' }, {}, false);
+      if (auth === 'bad')
+        return send(401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' }, {}, false);
 
       rollWindow();
       const scriptIndex = scripted.findIndex((s) => s.method === undefined || s.method.toUpperCase() === method);
@@ -751,7 +869,12 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       if (remaining <= 0) return send(403, primaryLimitBody(installationId, 403), rateHeaders(0), false);
       if (badJson) {
         remaining--;
-        return send(400, { message: 'Problems parsing JSON', documentation_url: DOCS, status: '400' }, rateHeaders(), true);
+        return send(
+          400,
+          { message: 'Problems parsing JSON', documentation_url: DOCS, status: '400' },
+          rateHeaders(),
+          true,
+        );
       }
 
       // `/repositories/{id}/…` (the form of GitHub's link URLs) is `/repos/{owner}/{repo}/…`.
@@ -768,7 +891,11 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         if (route.method !== method) continue;
         const params: Record<string, string> = {};
         names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1] ?? '')));
-        if (params.owner !== undefined && params.repo !== undefined && (params.owner.toLowerCase() !== owner.toLowerCase() || params.repo.toLowerCase() !== repo.toLowerCase())) {
+        if (
+          params.owner !== undefined &&
+          params.repo !== undefined &&
+          (params.owner.toLowerCase() !== owner.toLowerCase() || params.repo.toLowerCase() !== repo.toLowerCase())
+        ) {
           result = notFound();
           break;
         }
@@ -784,7 +911,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         result = route.handler(ctx);
         break;
       }
-      if (!result) result = matchedAny ? { status: 404, body: { message: 'Not Found', documentation_url: DOCS, status: '404' } } : notFound();
+      if (!result)
+        result = matchedAny
+          ? { status: 404, body: { message: 'Not Found', documentation_url: DOCS, status: '404' } }
+          : notFound();
 
       const headers = { ...(result.headers ?? {}) };
       if (method === 'GET' && result.status === 200) {
@@ -794,7 +924,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         headers.vary = 'Accept, Authorization, Cookie, X-GitHub-OTP';
         if (etagMatches(req.headers['if-none-match'], etag)) {
           // 304: no body, and not counted against the primary rate limit.
-          const keep = Object.fromEntries(Object.entries(headers).filter(([k]) => ['etag', 'cache-control', 'vary', 'link'].includes(k)));
+          const keep = Object.fromEntries(
+            Object.entries(headers).filter(([k]) => ['etag', 'cache-control', 'vary', 'link'].includes(k)),
+          );
           return send(304, undefined, { ...rateHeaders(), ...keep }, false);
         }
       }
@@ -880,13 +1012,24 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       for (let i = 0; i < n; i++) {
         scripted.push(
           script.kind === 'primary'
-            ? { kind: 'primary', status: script.status ?? 403, ...only, ...(script.resetInSeconds !== undefined ? { resetInSeconds: script.resetInSeconds } : {}) }
-            : { kind: 'secondary', status: script.status ?? 403, ...only, ...(script.retryAfterSeconds !== undefined ? { retryAfterSeconds: script.retryAfterSeconds } : {}) },
+            ? {
+                kind: 'primary',
+                status: script.status ?? 403,
+                ...only,
+                ...(script.resetInSeconds !== undefined ? { resetInSeconds: script.resetInSeconds } : {}),
+              }
+            : {
+                kind: 'secondary',
+                status: script.status ?? 403,
+                ...only,
+                ...(script.retryAfterSeconds !== undefined ? { retryAfterSeconds: script.retryAfterSeconds } : {}),
+              },
         );
       }
     },
     failNext(n, status = 502, method) {
-      for (let i = 0; i < n; i++) scripted.push({ kind: 'server', status, ...(method !== undefined ? { method } : {}) });
+      for (let i = 0; i < n; i++)
+        scripted.push({ kind: 'server', status, ...(method !== undefined ? { method } : {}) });
     },
     addRoute(route) {
       routes.push(compile(route));
@@ -905,7 +1048,15 @@ function notFound(): RouteResult {
 }
 
 function validationFailed(field: string, code = 'invalid'): RouteResult {
-  return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'Issue', field, code }], documentation_url: DOCS, status: '422' } };
+  return {
+    status: 422,
+    body: {
+      message: 'Validation Failed',
+      errors: [{ resource: 'Issue', field, code }],
+      documentation_url: DOCS,
+      status: '422',
+    },
+  };
 }
 
 function primaryLimitBody(installationId: number, status: number) {
@@ -918,8 +1069,10 @@ function primaryLimitBody(installationId: number, status: number) {
 
 function secondaryLimitBody(status: number) {
   return {
-    message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:0000:0000000:0000000:00000000.',
-    documentation_url: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+    message:
+      'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:0000:0000000:0000000:00000000.',
+    documentation_url:
+      'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
     status: String(status),
   };
 }

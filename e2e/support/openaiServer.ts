@@ -142,7 +142,9 @@ export async function startOpenAIServer(script: OpenAIScript): Promise<OpenAISer
       }
       if (!isResponses) {
         recorded.answered = '404';
-        sendJson(res, 404, { error: { message: `no route ${req.method} ${pathname}`, type: 'invalid_request_error', code: 'not_found' } });
+        sendJson(res, 404, {
+          error: { message: `no route ${req.method} ${pathname}`, type: 'invalid_request_error', code: 'not_found' },
+        });
         return;
       }
 
@@ -160,7 +162,10 @@ export async function startOpenAIServer(script: OpenAIScript): Promise<OpenAISer
       } else {
         recorded.answered = answer.kind === 'error' ? `error ${answer.status}` : answer.kind;
       }
-      const model = typeof (body as { model?: unknown } | undefined)?.model === 'string' ? (body as { model: string }).model : 'gpt-fake';
+      const model =
+        typeof (body as { model?: unknown } | undefined)?.model === 'string'
+          ? (body as { model: string }).model
+          : 'gpt-fake';
       const ids: Ids = { response: `resp_test_${++responseCount}`, item: (prefix) => `${prefix}_test_${++itemCount}` };
       if (answer.kind === 'error') sendError(res, answer);
       else if (answer.kind === 'hang') hangOn(res, answer, ids, model);
@@ -191,17 +196,27 @@ export async function startOpenAIServer(script: OpenAIScript): Promise<OpenAISer
 
 type Ids = { response: string; item: (prefix: string) => string };
 
-function sendJson(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 function sendError(res: http.ServerResponse, a: ErrorAnswer): void {
-  sendJson(res, a.status, { error: { message: a.message, type: a.type, param: null, code: a.code } }, {
-    'x-request-id': `req_test_${Date.now()}`,
-    ...(a.headers ?? {}),
-  });
+  sendJson(
+    res,
+    a.status,
+    { error: { message: a.message, type: a.type, param: null, code: a.code } },
+    {
+      'x-request-id': `req_test_${Date.now()}`,
+      ...(a.headers ?? {}),
+    },
+  );
 }
 
 function sse(res: http.ServerResponse, data: { type: string } & Record<string, unknown>): void {
@@ -209,10 +224,21 @@ function sse(res: http.ServerResponse, data: { type: string } & Record<string, u
 }
 
 function startStream(res: http.ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': `req_test_${Date.now()}` });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-request-id': `req_test_${Date.now()}`,
+  });
 }
 
-function responseObject(ids: Ids, model: string, status: string, output: unknown[], usage?: TurnAnswer['usage']): Record<string, unknown> {
+function responseObject(
+  ids: Ids,
+  model: string,
+  status: string,
+  output: unknown[],
+  usage?: TurnAnswer['usage'],
+): Record<string, unknown> {
   return {
     id: ids.response,
     object: 'response',
@@ -244,8 +270,18 @@ function streamTurn(res: http.ServerResponse, a: TurnAnswer, ids: Ids, model: st
   a.output.forEach((o, output_index) => {
     if (o.type === 'message') {
       const id = ids.item('msg');
-      send({ type: 'response.output_item.added', output_index, item: { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] } });
-      send({ type: 'response.content_part.added', item_id: id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      send({
+        type: 'response.output_item.added',
+        output_index,
+        item: { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] },
+      });
+      send({
+        type: 'response.content_part.added',
+        item_id: id,
+        output_index,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
       const cut = Math.floor(o.text.length / 2);
       for (const delta of cut > 0 ? [o.text.slice(0, cut), o.text.slice(cut)] : [o.text]) {
         send({ type: 'response.output_text.delta', item_id: id, output_index, content_index: 0, delta });
@@ -260,7 +296,11 @@ function streamTurn(res: http.ServerResponse, a: TurnAnswer, ids: Ids, model: st
       const id = ids.item('fc');
       const callId = o.callId ?? ids.item('call');
       const args = typeof o.args === 'string' ? o.args : JSON.stringify(o.args);
-      send({ type: 'response.output_item.added', output_index, item: { type: 'function_call', id, call_id: callId, name: o.name, arguments: '', status: 'in_progress' } });
+      send({
+        type: 'response.output_item.added',
+        output_index,
+        item: { type: 'function_call', id, call_id: callId, name: o.name, arguments: '', status: 'in_progress' },
+      });
       send({ type: 'response.function_call_arguments.delta', item_id: id, output_index, delta: args });
       send({ type: 'response.function_call_arguments.done', item_id: id, output_index, arguments: args });
       const item = { type: 'function_call', id, call_id: callId, name: o.name, arguments: args, status: 'completed' };
@@ -275,7 +315,10 @@ function streamTurn(res: http.ServerResponse, a: TurnAnswer, ids: Ids, model: st
 function streamFailed(res: http.ServerResponse, a: FailedAnswer, ids: Ids, model: string): void {
   startStream(res);
   sse(res, { type: 'response.created', response: responseObject(ids, model, 'in_progress', []) });
-  sse(res, { type: 'response.failed', response: { ...responseObject(ids, model, 'failed', []), error: { code: a.code, message: a.message } } });
+  sse(res, {
+    type: 'response.failed',
+    response: { ...responseObject(ids, model, 'failed', []), error: { code: a.code, message: a.message } },
+  });
   res.end();
 }
 
@@ -295,7 +338,8 @@ export const turn = (...output: OutputItem[]): TurnAnswer => ({ kind: 'turn', ou
 
 /** A call of any function tool the request offered. */
 export const functionCall = (name: string, args: unknown, callId?: string): TurnAnswer => ({
-  kind: 'turn', output: [{ type: 'function_call', name, args, ...(callId ? { callId } : {}) }],
+  kind: 'turn',
+  output: [{ type: 'function_call', name, args, ...(callId ? { callId } : {}) }],
 });
 
 /**
@@ -309,7 +353,10 @@ export const shellCall = (command: string, options: { workdir?: string; yieldTim
 /** The name of codex 0.169.0's shell tool (as offered in every main-loop request's `tools`). */
 export const SHELL_TOOL = 'exec_command';
 
-export function shellArgs(command: string, options: { workdir?: string; yieldTimeMs?: number } = {}): Record<string, unknown> {
+export function shellArgs(
+  command: string,
+  options: { workdir?: string; yieldTimeMs?: number } = {},
+): Record<string, unknown> {
   return {
     cmd: command,
     ...(options.workdir ? { workdir: options.workdir } : {}),
@@ -317,20 +364,54 @@ export function shellArgs(command: string, options: { workdir?: string; yieldTim
   };
 }
 
-export const errorResponse = (status: number, message: string, type: string, code: string | null, headers?: Record<string, string>): ErrorAnswer => ({
-  kind: 'error', status, message, type, code, ...(headers ? { headers } : {}),
+export const errorResponse = (
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  headers?: Record<string, string>,
+): ErrorAnswer => ({
+  kind: 'error',
+  status,
+  message,
+  type,
+  code,
+  ...(headers ? { headers } : {}),
 });
 
 export const rateLimited = (retryAfterSeconds = 1): ErrorAnswer =>
-  errorResponse(429, 'Rate limit reached for gpt-fake: Limit 10000, Used 10000, Requested 1. Please try again in 1s.', 'requests', 'rate_limit_exceeded', { 'retry-after': String(retryAfterSeconds) });
+  errorResponse(
+    429,
+    'Rate limit reached for gpt-fake: Limit 10000, Used 10000, Requested 1. Please try again in 1s.',
+    'requests',
+    'rate_limit_exceeded',
+    { 'retry-after': String(retryAfterSeconds) },
+  );
 export const authFailed = (): ErrorAnswer =>
-  errorResponse(401, 'Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key');
+  errorResponse(
+    401,
+    'Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys.',
+    'invalid_request_error',
+    'invalid_api_key',
+  );
 export const serverError = (status = 500): ErrorAnswer =>
-  errorResponse(status, status === 503 ? 'The server is overloaded or not ready yet.' : 'The server had an error while processing your request.', 'server_error', null);
+  errorResponse(
+    status,
+    status === 503
+      ? 'The server is overloaded or not ready yet.'
+      : 'The server had an error while processing your request.',
+    'server_error',
+    null,
+  );
 export const invalidRequest = (message = "Invalid value for 'input': the request is malformed."): ErrorAnswer =>
   errorResponse(400, message, 'invalid_request_error', 'invalid_value');
 export const contextTooLong = (): ErrorAnswer =>
-  errorResponse(400, 'Your input exceeds the context window of this model. Please adjust your input and try again.', 'invalid_request_error', 'context_length_exceeded');
+  errorResponse(
+    400,
+    'Your input exceeds the context window of this model. Please adjust your input and try again.',
+    'invalid_request_error',
+    'context_length_exceeded',
+  );
 
 export const failed = (code: string, message: string): FailedAnswer => ({ kind: 'failed', code, message });
 

@@ -20,7 +20,10 @@ function parseSse(text: string): SseEvent[] {
     .map((chunk) => {
       const lines = chunk.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice('data: '.length))
+        .join('\n');
       return { event, data: JSON.parse(data) as Record<string, unknown> };
     });
 }
@@ -56,7 +59,10 @@ const mainLoopBody = (prompt: string, stream = true) => ({
   stream,
   max_tokens: 1000,
   system: [{ type: 'text', text: 'You are Claude Code.' }],
-  tools: [{ name: 'Bash', input_schema: { type: 'object' } }, { name: 'Write', input_schema: { type: 'object' } }],
+  tools: [
+    { name: 'Bash', input_schema: { type: 'object' } },
+    { name: 'Write', input_schema: { type: 'object' } },
+  ],
   messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
 });
 
@@ -69,7 +75,12 @@ const postMessages = (url: string, body: unknown) =>
 
 describe('anthropicServer', () => {
   it('streams a scripted tool turn in Messages API event order, then plays the sequence (repeating the last)', async () => {
-    const server = await anthropic(A.sequence(A.toolTurn('Bash', { command: 'echo hi', description: 'say hi' }, 'Running.'), A.textTurn('All done.')));
+    const server = await anthropic(
+      A.sequence(
+        A.toolTurn('Bash', { command: 'echo hi', description: 'say hi' }, 'Running.'),
+        A.textTurn('All done.'),
+      ),
+    );
 
     const res = await postMessages(server.url, mainLoopBody('fix the bug'));
     expect(res.status).toBe(200);
@@ -77,9 +88,16 @@ describe('anthropicServer', () => {
     const events = parseSse(await res.text());
     expect(events.map((e) => e.event)).toEqual([
       'message_start',
-      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'message_delta', 'message_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
     ]);
     // Every data payload carries the same type as its event line.
     for (const e of events) expect(e.data.type).toBe(e.event);
@@ -96,15 +114,26 @@ describe('anthropicServer', () => {
       .map((e) => (e.data.delta as { text: string }).text)
       .join('');
     expect(text).toBe('Running.');
-    expect(events[9]?.data).toMatchObject({ delta: { stop_reason: 'tool_use' }, usage: { output_tokens: expect.any(Number) } });
+    expect(events[9]?.data).toMatchObject({
+      delta: { stop_reason: 'tool_use' },
+      usage: { output_tokens: expect.any(Number) },
+    });
 
     for (let i = 0; i < 2; i++) {
       const again = parseSse(await (await postMessages(server.url, mainLoopBody('next'))).text());
-      expect(again.find((e) => e.event === 'message_delta')?.data).toMatchObject({ delta: { stop_reason: 'end_turn' } });
+      expect(again.find((e) => e.event === 'message_delta')?.data).toMatchObject({
+        delta: { stop_reason: 'end_turn' },
+      });
     }
 
     expect(server.requests).toHaveLength(3);
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/messages?beta=true', mainLoop: true, mainLoopIndex: 0, answered: 'turn' });
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/messages?beta=true',
+      mainLoop: true,
+      mainLoopIndex: 0,
+      answered: 'turn',
+    });
     expect(server.requests[0]?.headers['x-api-key']).toBe('sk-ant-test');
     expect(A.userText(server.requests[0] as A.RecordedRequest)).toContain('fix the bug');
     expect(server.mainLoopRequests().map((r) => r.mainLoopIndex)).toEqual([0, 1, 2]);
@@ -113,16 +142,32 @@ describe('anthropicServer', () => {
   it('answers unscripted side requests (no Bash tool) with a short text turn, streaming or not', async () => {
     const server = await anthropic(A.sequence(A.errorResponse(500, 'api_error', 'only the main loop fails')));
 
-    const res = await postMessages(server.url, { model: 'claude-haiku', max_tokens: 50, messages: [{ role: 'user', content: 'title?' }] });
+    const res = await postMessages(server.url, {
+      model: 'claude-haiku',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'title?' }],
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-haiku', content: [{ type: 'text', text: A.DEFAULT_SIDE_TEXT }], stop_reason: 'end_turn' });
+    expect(await res.json()).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-haiku',
+      content: [{ type: 'text', text: A.DEFAULT_SIDE_TEXT }],
+      stop_reason: 'end_turn',
+    });
 
-    const streamed = parseSse(await (await postMessages(server.url, { model: 'claude-haiku', stream: true, messages: [] })).text());
+    const streamed = parseSse(
+      await (await postMessages(server.url, { model: 'claude-haiku', stream: true, messages: [] })).text(),
+    );
     expect(streamed[0]?.event).toBe('message_start');
     expect(streamed.at(-1)?.event).toBe('message_stop');
 
     expect((await postMessages(server.url, mainLoopBody('x'))).status).toBe(500);
-    expect(server.requests.map((r) => [r.mainLoop, r.answered])).toEqual([[false, 'default'], [false, 'default'], [true, 'error 500']]);
+    expect(server.requests.map((r) => [r.mainLoop, r.answered])).toEqual([
+      [false, 'default'],
+      [false, 'default'],
+      [true, 'error 500'],
+    ]);
   });
 
   it('sends scripted HTTP errors with their status, headers and Anthropic error body', async () => {
@@ -130,9 +175,14 @@ describe('anthropicServer', () => {
     const res = await postMessages(server.url, { model: 'm', messages: [] });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('7');
-    expect(await res.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining('rate limit') } });
+    expect(await res.json()).toEqual({
+      type: 'error',
+      error: { type: 'rate_limit_error', message: expect.stringContaining('rate limit') },
+    });
 
-    const custom = await anthropic(A.always(A.errorResponse(529, 'overloaded_error', 'Overloaded', { 'x-should-retry': 'false' })));
+    const custom = await anthropic(
+      A.always(A.errorResponse(529, 'overloaded_error', 'Overloaded', { 'x-should-retry': 'false' })),
+    );
     const r2 = await postMessages(custom.url, mainLoopBody('x'));
     expect(r2.status).toBe(529);
     expect(r2.headers.get('x-should-retry')).toBe('false');
@@ -150,7 +200,10 @@ describe('anthropicServer', () => {
   it('hangs without answering, and close() still ends the hung connections', async () => {
     const server = await A.startAnthropicServer(A.always(A.hang()));
     const pending = postMessages(server.url, mainLoopBody('x'));
-    const settled = pending.then(() => 'answered', () => 'failed');
+    const settled = pending.then(
+      () => 'answered',
+      () => 'failed',
+    );
     await waitFor(() => server.requests.length === 1);
     const raced = await Promise.race([settled, new Promise((r) => setTimeout(() => r('still waiting'), 200))]);
     expect(raced).toBe('still waiting');
@@ -168,7 +221,10 @@ describe('anthropicServer', () => {
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toContain('event: message_start');
-    const rest = reader.read().then(() => 'ended', () => 'failed');
+    const rest = reader.read().then(
+      () => 'ended',
+      () => 'failed',
+    );
     await server.close();
     expect(['ended', 'failed']).toContain(await rest);
   });
@@ -210,44 +266,84 @@ describe('openaiServer', () => {
     const types = events.map((e) => e.event);
     expect(types[0]).toBe('response.created');
     expect(types.at(-1)).toBe('response.completed');
-    const order = ['response.created', 'response.output_item.added', 'response.output_text.delta', 'response.output_item.done', 'response.completed'];
+    const order = [
+      'response.created',
+      'response.output_item.added',
+      'response.output_text.delta',
+      'response.output_item.done',
+      'response.completed',
+    ];
     expect(order.map((t) => types.indexOf(t))).toEqual([...order.map((t) => types.indexOf(t))].sort((a, b) => a - b));
     for (const t of order) expect(types).toContain(t);
     for (const e of events) expect(e.data.type).toBe(e.event);
-    const text = events.filter((e) => e.event === 'response.output_text.delta').map((e) => e.data.delta).join('');
+    const text = events
+      .filter((e) => e.event === 'response.output_text.delta')
+      .map((e) => e.data.delta)
+      .join('');
     expect(text).toBe('Hello there.');
     expect(events.find((e) => e.event === 'response.output_item.done')?.data.item).toMatchObject({
-      type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello there.' }],
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'Hello there.' }],
     });
-    expect(events.at(-1)?.data.response).toMatchObject({ status: 'completed', usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 } });
-    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/v1/responses', mainLoop: true, mainLoopIndex: 0, answered: 'turn' });
+    expect(events.at(-1)?.data.response).toMatchObject({
+      status: 'completed',
+      usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+    });
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/responses',
+      mainLoop: true,
+      mainLoopIndex: 0,
+      answered: 'turn',
+    });
     expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-test');
     expect(O.userText(server.requests[0] as O.RecordedRequest)).toBe('say hello');
   });
 
-  it('streams a call of codex\'s shell tool as a function_call item', async () => {
+  it("streams a call of codex's shell tool as a function_call item", async () => {
     const server = await openai(O.sequence(O.shellCall('echo hi > hello.txt', { workdir: '/w' }), O.textTurn('done')));
     const events = parseSse(await (await postResponses(server.url, responsesBody('x'))).text());
     const done = events.find((e) => e.event === 'response.output_item.done')?.data.item as Record<string, unknown>;
     expect(done).toMatchObject({ type: 'function_call', name: 'exec_command', call_id: expect.any(String) });
     expect(JSON.parse(done.arguments as string)).toEqual({ cmd: 'echo hi > hello.txt', workdir: '/w' });
-    expect(events.find((e) => e.event === 'response.output_item.added')?.data.item).toMatchObject({ type: 'function_call', name: 'exec_command' });
+    expect(events.find((e) => e.event === 'response.output_item.added')?.data.item).toMatchObject({
+      type: 'function_call',
+      name: 'exec_command',
+    });
     expect((events.at(-1)?.data.response as { output: unknown[] }).output).toEqual([done]);
 
     const second = parseSse(await (await postResponses(server.url, responsesBody('y'))).text());
-    expect(second.filter((e) => e.event === 'response.output_text.delta').map((e) => e.data.delta).join('')).toBe('done');
+    expect(
+      second
+        .filter((e) => e.event === 'response.output_text.delta')
+        .map((e) => e.data.delta)
+        .join(''),
+    ).toBe('done');
   });
 
-  it('sends errors in OpenAI\'s format with status and headers; side requests get the default text', async () => {
+  it("sends errors in OpenAI's format with status and headers; side requests get the default text", async () => {
     const server = await openai(O.always(O.rateLimited(3)));
     const res = await postResponses(server.url, responsesBody('x'));
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('3');
-    expect(await res.json()).toEqual({ error: { message: expect.any(String), type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    expect(await res.json()).toEqual({
+      error: { message: expect.any(String), type: 'requests', param: null, code: 'rate_limit_exceeded' },
+    });
 
-    const side = parseSse(await (await postResponses(server.url, { model: 'gpt-fake', stream: true, input: [] })).text());
-    expect(side.filter((e) => e.event === 'response.output_text.delta').map((e) => e.data.delta).join('')).toBe(O.DEFAULT_SIDE_TEXT);
-    expect(server.requests.map((r) => [r.mainLoop, r.answered])).toEqual([[true, 'error 429'], [false, 'default']]);
+    const side = parseSse(
+      await (await postResponses(server.url, { model: 'gpt-fake', stream: true, input: [] })).text(),
+    );
+    expect(
+      side
+        .filter((e) => e.event === 'response.output_text.delta')
+        .map((e) => e.data.delta)
+        .join(''),
+    ).toBe(O.DEFAULT_SIDE_TEXT);
+    expect(server.requests.map((r) => [r.mainLoop, r.answered])).toEqual([
+      [true, 'error 429'],
+      [false, 'default'],
+    ]);
 
     const auth = await openai(O.always(O.authFailed()));
     const r401 = await postResponses(auth.url, responsesBody('x'));
@@ -259,12 +355,18 @@ describe('openaiServer', () => {
     const server = await openai(O.always(O.failed('server_error', 'boom')));
     const events = parseSse(await (await postResponses(server.url, responsesBody('x'))).text());
     expect(events.map((e) => e.event)).toEqual(['response.created', 'response.failed']);
-    expect(events[1]?.data.response).toMatchObject({ status: 'failed', error: { code: 'server_error', message: 'boom' } });
+    expect(events[1]?.data.response).toMatchObject({
+      status: 'failed',
+      error: { code: 'server_error', message: 'boom' },
+    });
   });
 
   it('hangs, and close() still ends the hung connections', async () => {
     const server = await O.startOpenAIServer(O.always(O.hang()));
-    const settled = postResponses(server.url, responsesBody('x')).then(() => 'answered', () => 'failed');
+    const settled = postResponses(server.url, responsesBody('x')).then(
+      () => 'answered',
+      () => 'failed',
+    );
     await waitFor(() => server.requests.length === 1);
     const t0 = Date.now();
     await server.close();
@@ -288,7 +390,12 @@ describe('openaiServer', () => {
       expect(toml).toContain('stream_idle_timeout_ms = 5000');
       expect(O.codexEnv(home)).toEqual({ CODEX_HOME: home, OPENAI_API_KEY: expect.any(String) });
 
-      await O.writeCodexHome(home, 'http://127.0.0.1:4321', { requestMaxRetries: null, streamMaxRetries: 2, streamIdleTimeoutMs: null, model: 'gpt-x' });
+      await O.writeCodexHome(home, 'http://127.0.0.1:4321', {
+        requestMaxRetries: null,
+        streamMaxRetries: 2,
+        streamIdleTimeoutMs: null,
+        model: 'gpt-x',
+      });
       const again = await fs.readFile(path.join(home, 'config.toml'), 'utf8');
       expect(again).not.toContain('request_max_retries');
       expect(again).not.toContain('stream_idle_timeout_ms');

@@ -22,7 +22,10 @@ export function untar(tar: Buffer): Entry[] {
     const size = parseInt(field(124, 136).trim() || '0', 8);
     const prefix = field(345, 500);
     const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
-    out.push({ name: `${name}${field(156, 157) === 'x' || field(156, 157) === 'L' ? ' (header)' : ''}`, data: tar.subarray(at + 512, at + 512 + size) });
+    out.push({
+      name: `${name}${field(156, 157) === 'x' || field(156, 157) === 'L' ? ' (header)' : ''}`,
+      data: tar.subarray(at + 512, at + 512 + size),
+    });
     at += 512 + Math.ceil(size / 512) * 512;
   }
   return out;

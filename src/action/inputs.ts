@@ -26,9 +26,11 @@ export function loadActionConfig(env: NodeJS.ProcessEnv, readFile?: (path: strin
     return loadConfig({ command: 'action', flags: readInputs(env), env, readFile });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(error.problems.map((p) => ({
-      option: p.option.replace(/^--resume$/, 'checkpoint-id').replace(/^--/, ''),
-      message: p.message.replace(/--resume\b/g, 'checkpoint-id').replace(/(^|[\s(])--([a-z-]+)/g, '$1input $2'),
-    })));
+    throw new ConfigError(
+      error.problems.map((p) => ({
+        option: p.option.replace(/^--resume$/, 'checkpoint-id').replace(/^--/, ''),
+        message: p.message.replace(/--resume\b/g, 'checkpoint-id').replace(/(^|[\s(])--([a-z-]+)/g, '$1input $2'),
+      })),
+    );
   }
 }

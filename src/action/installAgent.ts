@@ -14,7 +14,11 @@ export const PINNED_AGENT_CLIS = {
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
 } as const;
 
-export type RunCommand = (command: string, args: string[], options: { env: NodeJS.ProcessEnv; onLine: (line: string) => void }) => Promise<{ code: number | null; output: string }>;
+export type RunCommand = (
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; onLine: (line: string) => void },
+) => Promise<{ code: number | null; output: string }>;
 
 export interface EnsureAgentInput {
   agent: string;
@@ -38,7 +42,18 @@ export async function ensureAgent(input: EnsureAgentInput): Promise<EnsureAgentR
   const spec = `${pin.pkg}@${pin.version}`;
   input.log(`${pin.bin} is not on PATH: installing ${spec} into ${input.prefix} (install-agent).`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const args = ['install', '--prefix', input.prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel', 'error', spec];
+  const args = [
+    'install',
+    '--prefix',
+    input.prefix,
+    '--no-save',
+    '--no-package-lock',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel',
+    'error',
+    spec,
+  ];
   const result = await run(npm, args, { env: input.env, onLine: (line) => input.log(`npm: ${line}`) });
   const bin = path.join(input.prefix, 'node_modules', '.bin');
   const env = { ...input.env, PATH: [bin, input.env.PATH ?? ''].filter(Boolean).join(path.delimiter) };
@@ -46,7 +61,8 @@ export async function ensureAgent(input: EnsureAgentInput): Promise<EnsureAgentR
     const tail = result.output.trim().split('\n').slice(-5).join(' / ');
     return {
       kind: 'failed',
-      message: `install-agent: \`npm ${args.join(' ')}\` ${result.code !== 0 ? `exited with code ${result.code}` : `did not leave ${pin.bin} in ${bin}`}${tail ? `: ${tail}` : ''}. ` +
+      message:
+        `install-agent: \`npm ${args.join(' ')}\` ${result.code !== 0 ? `exited with code ${result.code}` : `did not leave ${pin.bin} in ${bin}`}${tail ? `: ${tail}` : ''}. ` +
         'Check that the runner reaches the npm registry, or install the CLI in an earlier step and set install-agent: false.',
     };
   }

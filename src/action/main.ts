@@ -69,15 +69,24 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     const repository = env.GITHUB_REPOSITORY ?? '';
     const [owner, repo] = repository.split('/');
     if (!owner || !repo || !options.githubToken) {
-      core.setFailed(`agent-loop: source github needs ${!options.githubToken ? 'the github-token input (default: the workflow token)' : 'GITHUB_REPOSITORY (owner/repo), which the runner sets'}; outside GitHub Actions use source: beads.`);
+      core.setFailed(
+        `agent-loop: source github needs ${!options.githubToken ? 'the github-token input (default: the workflow token)' : 'GITHUB_REPOSITORY (owner/repo), which the runner sets'}; outside GitHub Actions use source: beads.`,
+      );
       return;
     }
     const octokit = createOctokit(options.githubToken, {
       ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
-      onRateLimit: (e) => core.warning(`GitHub ${e.kind} rate limit on ${e.method} ${e.url}: ${e.willRetry ? `waiting ${e.retryAfterSeconds} s, then retrying` : 'not retrying (out of retries, or the wait is too long)'}.`),
+      onRateLimit: (e) =>
+        core.warning(
+          `GitHub ${e.kind} rate limit on ${e.method} ${e.url}: ${e.willRetry ? `waiting ${e.retryAfterSeconds} s, then retrying` : 'not retrying (out of retries, or the wait is too long)'}.`,
+        ),
     });
-    const allowedAuthors = options.allowedAuthors.split(',').map((a) => a.trim()).filter((a) => a !== '');
-    const make = (onWarning: (m: string) => void) => new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning });
+    const allowedAuthors = options.allowedAuthors
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
+    const make = (onWarning: (m: string) => void) =>
+      new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
     const early = options.workflow === 'pipeline' ? (github = make((m) => core.warning(redact(m)))) : undefined;
     // The token authenticates agent-loop's own push and fetch, in their environment only: the
@@ -85,23 +94,38 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     const remoteEnv = remoteAuthEnv(options.githubToken, env.GITHUB_SERVER_URL ?? 'https://github.com', env);
     const persisted = await persistedCredentials(workspace, env);
     if (persisted.length > 0) {
-      core.warning(`agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`);
+      core.warning(
+        `agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`,
+      );
     }
     fromGitHub = {
       remoteEnv,
-      ...(early ? { sink: Object.assign(new GitHubPhaseIssueSink(early), { where: `GitHub issues labelled ${options.label}` }) } : {}),
+      ...(early
+        ? { sink: Object.assign(new GitHubPhaseIssueSink(early), { where: `GitHub issues labelled ${options.label}` }) }
+        : {}),
       source: (onWarning) => early ?? (github = make(onWarning)),
-      publisher: (git, testCommand) => createPullRequestPublisher({
-        git, github: github as GitHubIssueSource, repository, draft: options.draftPr, testCommand, redact, remoteEnv,
-        ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
-      }),
+      publisher: (git, testCommand) =>
+        createPullRequestPublisher({
+          git,
+          github: github as GitHubIssueSource,
+          repository,
+          draft: options.draftPr,
+          testCommand,
+          redact,
+          remoteEnv,
+          ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
+        }),
     };
   }
   // Outside the checkout (RUNNER_TEMP): no commit of the agent's can take it along.
-  const stateDir = options.stateDir ? path.resolve(workspace, options.stateDir) : path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop');
+  const stateDir = options.stateDir
+    ? path.resolve(workspace, options.stateDir)
+    : path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop');
   const unusable = await stateDirProblem(stateDir, { create: true });
   if (unusable) {
-    core.setFailed(`agent-loop: invalid inputs\n- ${unusable.replace('--state-dir (AGENT_LOOP_STATE_DIR)', 'the state-dir input')}`);
+    core.setFailed(
+      `agent-loop: invalid inputs\n- ${unusable.replace('--state-dir (AGENT_LOOP_STATE_DIR)', 'the state-dir input')}`,
+    );
     return;
   }
 
@@ -109,7 +133,14 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   const refs = runRefs(env, options.label);
   if (refs) {
     const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
-    const restored = await restore({ refs, stateDir, token: options.githubToken ?? '', fresh: options.fresh, checkpointId: options.resume, log });
+    const restored = await restore({
+      refs,
+      stateDir,
+      token: options.githubToken ?? '',
+      fresh: options.fresh,
+      checkpointId: options.resume,
+      log,
+    });
     core.info(redact(`agent-loop: ${restored.message}`));
     core.saveState('state-dir', stateDir);
     core.saveState('generation', String(restored.generation ?? 0));
@@ -118,7 +149,10 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   let runEnv = env;
   if (options.installAgent) {
     const installed = await ensureAgent({
-      agent: options.agent, env, prefix: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-clis'), log: (m) => core.info(redact(m)),
+      agent: options.agent,
+      env,
+      prefix: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-clis'),
+      log: (m) => core.info(redact(m)),
     });
     if (installed.kind === 'failed') {
       core.setFailed(redact(installed.message));
@@ -134,17 +168,29 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   const code = await command(options, {
     ...fromGitHub,
     beforeEvent: workflowCommands(),
-    cwd: workspace, env: runEnv, clock: deps.clock, secrets, stateDir, signal: deps.signal,
+    cwd: workspace,
+    env: runEnv,
+    clock: deps.clock,
+    secrets,
+    stateDir,
+    signal: deps.signal,
     stdout: deps.stdout,
     stderr: (text) => core.info(redact(text.trimEnd())),
-    cannotStart: (found) => { problems = found; },
+    cannotStart: (found) => {
+      problems = found;
+    },
     onResult: async (result) => {
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
-      await core.writeSummary(redact(buildSummary(result, {
-        resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
-        ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
-      })));
-      if (result.status === 'halted') core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
+      await core.writeSummary(
+        redact(
+          buildSummary(result, {
+            resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
+            ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
+          }),
+        ),
+      );
+      if (result.status === 'halted')
+        core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
     },
   });
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
@@ -153,9 +199,10 @@ export async function runAction(deps: ActionDeps): Promise<void> {
 
 /** Why the action cannot start, in its own terms: the input that would fix an agent missing from PATH. */
 export function cannotStartMessage(problems: readonly StartProblem[], installAgent: boolean): string {
-  const hint = problems.some((p) => p.code === 'agent_not_on_path') && !installAgent
-    ? '\nOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.'
-    : '';
+  const hint =
+    problems.some((p) => p.code === 'agent_not_on_path') && !installAgent
+      ? '\nOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.'
+      : '';
   return `agent-loop: cannot start\n${problems.map((p) => `  - ${p.message}`).join('\n')}${hint}`;
 }
 
@@ -174,8 +221,10 @@ export function workflowCommands(): (event: string, level: string, message: stri
       open = true;
       return text;
     }
-    if (event === 'cycle.escalated' || event === 'source.warning' || event === 'checkpoint.invalid') return `${close()}::warning::${escape(message)}\n`;
-    if (event === 'cycle.start' || event.startsWith('run.') || event === 'slice.end' || event === 'halt.diagnostic') return close();
+    if (event === 'cycle.escalated' || event === 'source.warning' || event === 'checkpoint.invalid')
+      return `${close()}::warning::${escape(message)}\n`;
+    if (event === 'cycle.start' || event.startsWith('run.') || event === 'slice.end' || event === 'halt.diagnostic')
+      return close();
     return '';
   };
 }

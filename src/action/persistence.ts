@@ -2,7 +2,14 @@
  * Carrying the state directory between runs in the action: restore in main, publish in post.
  * Only on a runner (ACTIONS_RUNTIME_TOKEN present); elsewhere the state stays in the workspace.
  */
-import { type RestoreResult, actionsArtifacts, actionsCache, restoreState, saveState, stateScope } from '../persist/stateStore.js';
+import {
+  type RestoreResult,
+  actionsArtifacts,
+  actionsCache,
+  restoreState,
+  saveState,
+  stateScope,
+} from '../persist/stateStore.js';
 
 export interface RunRefs {
   scope: string;
@@ -27,18 +34,44 @@ export interface PersistLog {
   warning(message: string): void;
 }
 
-export async function restore(input: { refs: RunRefs; stateDir: string; token: string; fresh: boolean; checkpointId?: string; log: PersistLog }): Promise<RestoreResult> {
+export async function restore(input: {
+  refs: RunRefs;
+  stateDir: string;
+  token: string;
+  fresh: boolean;
+  checkpointId?: string;
+  log: PersistLog;
+}): Promise<RestoreResult> {
   const { refs } = input;
   return restoreState({
-    stateDir: input.stateDir, scope: refs.scope, runId: refs.runId, attempt: refs.attempt, fresh: input.fresh, checkpointId: input.checkpointId,
-    cache: actionsCache(), artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }), log: input.log,
+    stateDir: input.stateDir,
+    scope: refs.scope,
+    runId: refs.runId,
+    attempt: refs.attempt,
+    fresh: input.fresh,
+    checkpointId: input.checkpointId,
+    cache: actionsCache(),
+    artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }),
+    log: input.log,
   });
 }
 
-export async function publish(input: { refs: RunRefs; stateDir: string; token: string; restoredGeneration?: number; log: PersistLog }) {
+export async function publish(input: {
+  refs: RunRefs;
+  stateDir: string;
+  token: string;
+  restoredGeneration?: number;
+  log: PersistLog;
+}) {
   const { refs } = input;
   return saveState({
-    stateDir: input.stateDir, scope: refs.scope, runId: refs.runId, attempt: refs.attempt, restoredGeneration: input.restoredGeneration,
-    cache: actionsCache(), artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }), log: input.log,
+    stateDir: input.stateDir,
+    scope: refs.scope,
+    runId: refs.runId,
+    attempt: refs.attempt,
+    restoredGeneration: input.restoredGeneration,
+    cache: actionsCache(),
+    artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }),
+    log: input.log,
   });
 }

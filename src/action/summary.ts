@@ -43,31 +43,60 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
     `Iterations ${r.iterations}/${r.maxIterations} in the run, ${r.sliceIterations} in this slice: ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures. Spend $${r.costUsd.toFixed(4)}.`,
     '',
   ];
-  if (r.diagnostic) lines.push('<details open><summary>Halt diagnostic</summary>', '', r.diagnostic.trimEnd(), '', '</details>', '');
+  if (r.diagnostic)
+    lines.push('<details open><summary>Halt diagnostic</summary>', '', r.diagnostic.trimEnd(), '', '</details>', '');
 
   lines.push('| | issues |', '|---|---|');
   const prs = r.pullRequests;
   lines.push(`| ${prs.length > 0 ? 'done' : 'closed'} | ${r.issuesClosed.map(issueRef).join(', ') || 'none'} |`);
-  if (prs.length > 0) lines.push(`| pull requests | ${prs.map((p) => `[#${p.number}](${p.url}) (${p.issueIds.map(issueRef).join(', ')}${p.reused ? ', updated' : ''})`).join(', ')} |`);
+  if (prs.length > 0)
+    lines.push(
+      `| pull requests | ${prs.map((p) => `[#${p.number}](${p.url}) (${p.issueIds.map(issueRef).join(', ')}${p.reused ? ', updated' : ''})`).join(', ')} |`,
+    );
   lines.push(`| escalated | ${r.issuesEscalated.map(issueRef).join(', ') || 'none'} |`);
-  if (r.issuesNoChange.length > 0) lines.push(`| no change needed (left open, \`agent-loop:no-change\`) | ${r.issuesNoChange.map(issueRef).join(', ')} |`);
-  if (r.preexistingFailures.length > 0) lines.push(`| failing before, not targeted | ${r.preexistingFailures.slice(0, 20).map((id) => `\`${escape(id)}\``).join(', ')}${r.preexistingFailures.length > 20 ? `, … (${r.preexistingFailures.length})` : ''} |`);
+  if (r.issuesNoChange.length > 0)
+    lines.push(
+      `| no change needed (left open, \`agent-loop:no-change\`) | ${r.issuesNoChange.map(issueRef).join(', ')} |`,
+    );
+  if (r.preexistingFailures.length > 0)
+    lines.push(
+      `| failing before, not targeted | ${r.preexistingFailures
+        .slice(0, 20)
+        .map((id) => `\`${escape(id)}\``)
+        .join(', ')}${r.preexistingFailures.length > 20 ? `, … (${r.preexistingFailures.length})` : ''} |`,
+    );
   const outsiders = ctx.skippedOutsiders ?? [];
-  lines.push(`| skipped (author not allowed) | ${outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ') || 'none'} |`, '');
+  lines.push(
+    `| skipped (author not allowed) | ${outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ') || 'none'} |`,
+    '',
+  );
 
   const rows = r.history.slice(-TABLE_ROWS);
   if (rows.length > 0) {
-    lines.push(`### This slice's iterations${r.history.length > rows.length ? ` (the last ${rows.length} of ${r.history.length})` : ''}`, '');
+    lines.push(
+      `### This slice's iterations${r.history.length > rows.length ? ` (the last ${rows.length} of ${r.history.length})` : ''}`,
+      '',
+    );
     lines.push('| # | issue | outcome | agent | tests | duration | cost |', '|---|---|---|---|---|---|---|');
     for (const h of rows) {
       const agent = h.agent.ok ? 'ok' : `${h.agent.failure?.class ?? 'failed'} ${h.agent.failure?.reason ?? ''}`.trim();
-      const tests = h.verdict ? `${h.verdict.kind}: ${escape(h.verdict.summary)}` : h.tests ? (h.tests.passed ? 'passed' : `failed (${h.tests.exitCode})`) : '—';
-      lines.push(`| ${h.n} | ${h.issueIds.map(issueRef).join(', ')} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`);
+      const tests = h.verdict
+        ? `${h.verdict.kind}: ${escape(h.verdict.summary)}`
+        : h.tests
+          ? h.tests.passed
+            ? 'passed'
+            : `failed (${h.tests.exitCode})`
+          : '—';
+      lines.push(
+        `| ${h.n} | ${h.issueIds.map(issueRef).join(', ')} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`,
+      );
     }
     lines.push('', ...gantt(rows.slice(-GANTT_ROWS)), '');
   }
 
-  lines.push(`Checkpoint \`${r.checkpointId}\`${r.status === 'complete' ? '.' : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`}`);
+  lines.push(
+    `Checkpoint \`${r.checkpointId}\`${r.status === 'complete' ? '.' : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`}`,
+  );
   return fit(`${lines.join('\n')}\n`);
 }
 
@@ -77,8 +106,15 @@ function gantt(rows: RunResult['history']): string[] {
   for (const h of rows) {
     const start = Date.parse(h.startedAt);
     if (!Number.isFinite(start)) continue;
-    const tag = h.outcome === 'complete' ? 'done, ' : h.outcome === 'agent_failed' || h.outcome === 'tests_failed' ? 'crit, ' : '';
-    out.push(`  ${h.n} ${h.issueIds.join(' ').replace(/[:#;]/g, ' ')} ${h.outcome} : ${tag}${start}, ${Math.max(1, Math.round(h.durationMs))}ms`);
+    const tag =
+      h.outcome === 'complete'
+        ? 'done, '
+        : h.outcome === 'agent_failed' || h.outcome === 'tests_failed'
+          ? 'crit, '
+          : '';
+    out.push(
+      `  ${h.n} ${h.issueIds.join(' ').replace(/[:#;]/g, ' ')} ${h.outcome} : ${tag}${start}, ${Math.max(1, Math.round(h.durationMs))}ms`,
+    );
   }
   out.push('```');
   return out;

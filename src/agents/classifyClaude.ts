@@ -18,40 +18,79 @@ export interface ClaudeOutcomeInput {
   command?: string;
 }
 
-export function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'claude' }: ClaudeOutcomeInput): AgentFailure | undefined {
+export function classifyClaudeOutcome({
+  state,
+  process,
+  timeoutMs,
+  now,
+  command = 'claude',
+}: ClaudeOutcomeInput): AgentFailure | undefined {
   // Our own limits first: a run we killed is a timeout whatever it printed.
   if (process.spawnError || process.timedOut || process.aborted) return classifyCommandOutcome(process, timeoutMs);
   const result = state.result;
   if (!result) {
     if (process.exitCode === 127) {
-      return { class: 'permanent', reason: 'not_found', message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH` };
+      return {
+        class: 'permanent',
+        reason: 'not_found',
+        message: `${command} not found: install Claude Code (npm install -g @anthropic-ai/claude-code) or put it on PATH`,
+      };
     }
     const stderr = lastLines(process.stderrTail, 3);
-    const how = process.exitCode !== null ? `exited with code ${process.exitCode}` : `was killed by ${process.signal ?? 'a signal'}`;
-    return { class: 'transient', reason: 'crashed', message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}` };
+    const how =
+      process.exitCode !== null
+        ? `exited with code ${process.exitCode}`
+        : `was killed by ${process.signal ?? 'a signal'}`;
+    return {
+      class: 'transient',
+      reason: 'crashed',
+      message: `Claude Code ${how} without a result${stderr ? `: ${stderr}` : ''}`,
+    };
   }
   if (result.subtype === 'success' && !result.isError) return undefined;
 
   const text = clip(result.text.replace(/\s+/g, ' ').trim(), 300);
   switch (result.subtype) {
     case 'error_max_turns':
-      return { class: 'permanent', reason: 'max_turns', message: `stopped at the maximum number of turns (${result.numTurns ?? '?'} turns)` };
+      return {
+        class: 'permanent',
+        reason: 'max_turns',
+        message: `stopped at the maximum number of turns (${result.numTurns ?? '?'} turns)`,
+      };
     case 'error_max_budget_usd':
-      return { class: 'permanent', reason: 'budget', message: `stopped at its budget (${result.costUsd ?? '?'} USD spent)` };
+      return {
+        class: 'permanent',
+        reason: 'budget',
+        message: `stopped at its budget (${result.costUsd ?? '?'} USD spent)`,
+      };
     case 'error_during_execution':
-      return { class: 'transient', reason: 'execution_error', message: `error during execution${text ? `: ${text}` : ''}` };
+      return {
+        class: 'transient',
+        reason: 'execution_error',
+        message: `error during execution${text ? `: ${text}` : ''}`,
+      };
   }
   const status = result.apiErrorStatus ?? state.lastRetry?.status ?? null;
   if (status === 429) {
-    const failure: AgentFailure = { class: 'transient', reason: 'rate_limit', message: `rate limited (HTTP 429): ${text}` };
+    const failure: AgentFailure = {
+      class: 'transient',
+      reason: 'rate_limit',
+      message: `rate limited (HTTP 429): ${text}`,
+    };
     const wait = state.rateLimitResetsAt !== undefined ? state.rateLimitResetsAt - now : state.lastRetry?.delayMs;
     if (wait !== undefined && wait > 0) failure.retryAfterMs = Math.ceil(wait);
     return failure;
   }
-  if (status === 529) return { class: 'transient', reason: 'overloaded', message: `the API is overloaded (HTTP 529): ${text}` };
-  if (status !== null && status >= 500) return { class: 'transient', reason: 'server_error', message: `API server error (HTTP ${status}): ${text}` };
+  if (status === 529)
+    return { class: 'transient', reason: 'overloaded', message: `the API is overloaded (HTTP 529): ${text}` };
+  if (status !== null && status >= 500)
+    return { class: 'transient', reason: 'server_error', message: `API server error (HTTP ${status}): ${text}` };
   if (status === 401 || status === 403) {
-    return { class: 'permanent', reason: 'auth', message: `authentication failed (HTTP ${status}): ${text}. Check ANTHROPIC_API_KEY (or the CLI's login)` };
+    return {
+      class: 'permanent',
+      reason: 'auth',
+      message: `authentication failed (HTTP ${status}): ${text}. Check ANTHROPIC_API_KEY (or the CLI's login)`,
+    };
   }
   if (status === 402) return { class: 'permanent', reason: 'billing', message: `billing problem (HTTP 402): ${text}` };
   if (status !== null && status >= 400) {
@@ -61,7 +100,11 @@ export function classifyClaudeOutcome({ state, process, timeoutMs, now, command 
   if (/connection|network|ECONN|socket|fetch failed|timed? ?out/i.test(result.text)) {
     return { class: 'transient', reason: 'network', message: `network error: ${text}` };
   }
-  return { class: 'transient', reason: 'agent_error', message: `Claude Code reported an error (${result.subtype}): ${text || 'no message'}` };
+  return {
+    class: 'transient',
+    reason: 'agent_error',
+    message: `Claude Code reported an error (${result.subtype}): ${text || 'no message'}`,
+  };
 }
 
 function lastLines(text: string, n: number): string {

@@ -8,37 +8,73 @@ import type { ProcessResult } from './process.js';
 import type { AgentFailure } from './types.js';
 import { classifyCommandOutcome } from './classifyCommand.js';
 
-export function classifyCodexOutcome(input: { state: CodexStreamState; process: ProcessResult; timeoutMs?: number; command?: string }): AgentFailure | undefined {
+export function classifyCodexOutcome(input: {
+  state: CodexStreamState;
+  process: ProcessResult;
+  timeoutMs?: number;
+  command?: string;
+}): AgentFailure | undefined {
   const { state, process, timeoutMs, command = 'codex' } = input;
   if (process.spawnError || process.timedOut || process.aborted) return classifyCommandOutcome(process, timeoutMs);
   const stderr = process.stderrTail.trim().split('\n').slice(-3).join(' / ');
   const error = state.fatalError ?? (process.exitCode !== 0 ? lastErrorLine(process.stderrTail) : undefined);
   if (!error) {
     if (process.exitCode === 0) return undefined;
-    if (process.exitCode === 127) return { class: 'permanent', reason: 'not_found', message: `${command} not found: install the Codex CLI (npm install -g @openai/codex) or put it on PATH` };
-    return { class: 'transient', reason: 'crashed', message: `Codex exited with code ${process.exitCode ?? process.signal}${stderr ? `: ${clip(stderr, 300)}` : ''}` };
+    if (process.exitCode === 127)
+      return {
+        class: 'permanent',
+        reason: 'not_found',
+        message: `${command} not found: install the Codex CLI (npm install -g @openai/codex) or put it on PATH`,
+      };
+    return {
+      class: 'transient',
+      reason: 'crashed',
+      message: `Codex exited with code ${process.exitCode ?? process.signal}${stderr ? `: ${clip(stderr, 300)}` : ''}`,
+    };
   }
   const text = clip(error.replace(/\s+/g, ' ').trim(), 300);
   const status = httpStatus(error);
   if (status === 429 || /rate limit|too many requests|usage limit/i.test(error)) {
-    const failure: AgentFailure = { class: 'transient', reason: 'rate_limit', message: `rate limited${status ? ` (HTTP ${status})` : ''}: ${text}` };
+    const failure: AgentFailure = {
+      class: 'transient',
+      reason: 'rate_limit',
+      message: `rate limited${status ? ` (HTTP ${status})` : ''}: ${text}`,
+    };
     const wait = retryAfterMs(error);
     if (wait !== undefined) failure.retryAfterMs = wait;
     return failure;
   }
   if (status === 401 || status === 403 || /unauthori[sz]ed|invalid api key|authentication/i.test(error)) {
-    return { class: 'permanent', reason: 'auth', message: `authentication failed${status ? ` (HTTP ${status})` : ''}: ${text}. Check OPENAI_API_KEY / CODEX_API_KEY (or codex login)` };
+    return {
+      class: 'permanent',
+      reason: 'auth',
+      message: `authentication failed${status ? ` (HTTP ${status})` : ''}: ${text}. Check OPENAI_API_KEY / CODEX_API_KEY (or codex login)`,
+    };
   }
-  if (status === 402 || /billing|quota|insufficient_quota/i.test(error)) return { class: 'permanent', reason: 'billing', message: `billing problem: ${text}` };
-  if (/high demand|overloaded|temporar(il)?y unavailable/i.test(error)) return { class: 'transient', reason: 'overloaded', message: `the API is overloaded${status ? ` (HTTP ${status})` : ''}: ${text}` };
-  if (/context window|context_length_exceeded|too long/i.test(error)) return { class: 'permanent', reason: 'invalid_request', message: `prompt is too long: ${text}` };
-  if (/invalid_request_error|invalid_value/.test(error)) return { class: 'permanent', reason: 'invalid_request', message: `invalid request: ${text}` };
-  if (status !== undefined && status >= 500) return { class: 'transient', reason: status === 529 || status === 503 ? 'overloaded' : 'server_error', message: `API server error (HTTP ${status}): ${text}` };
+  if (status === 402 || /billing|quota|insufficient_quota/i.test(error))
+    return { class: 'permanent', reason: 'billing', message: `billing problem: ${text}` };
+  if (/high demand|overloaded|temporar(il)?y unavailable/i.test(error))
+    return {
+      class: 'transient',
+      reason: 'overloaded',
+      message: `the API is overloaded${status ? ` (HTTP ${status})` : ''}: ${text}`,
+    };
+  if (/context window|context_length_exceeded|too long/i.test(error))
+    return { class: 'permanent', reason: 'invalid_request', message: `prompt is too long: ${text}` };
+  if (/invalid_request_error|invalid_value/.test(error))
+    return { class: 'permanent', reason: 'invalid_request', message: `invalid request: ${text}` };
+  if (status !== undefined && status >= 500)
+    return {
+      class: 'transient',
+      reason: status === 529 || status === 503 ? 'overloaded' : 'server_error',
+      message: `API server error (HTTP ${status}): ${text}`,
+    };
   if (status !== undefined && status >= 400) {
     const named = /context|too long|maximum context/i.test(error) ? 'prompt is too long' : 'invalid request';
     return { class: 'permanent', reason: 'invalid_request', message: `${named} (HTTP ${status}): ${text}` };
   }
-  if (/stream disconnected|connection|network|timed? ?out|ECONN|error sending request/i.test(error)) return { class: 'transient', reason: 'network', message: `network error: ${text}` };
+  if (/stream disconnected|connection|network|timed? ?out|ECONN|error sending request/i.test(error))
+    return { class: 'transient', reason: 'network', message: `network error: ${text}` };
   return { class: 'transient', reason: 'agent_error', message: `Codex reported an error: ${text}` };
 }
 
@@ -72,7 +108,10 @@ const MS_PER_UNIT: [RegExp, number][] = [
 ];
 
 function lastErrorLine(stderr: string): string | undefined {
-  const lines = stderr.trim().split('\n').filter((l) => /error/i.test(l));
+  const lines = stderr
+    .trim()
+    .split('\n')
+    .filter((l) => /error/i.test(l));
   return lines.pop();
 }
 

@@ -26,7 +26,11 @@ export function lastLine(text: string): string {
  */
 export function classifyCommandOutcome(result: ProcessResult, timeoutMs?: number): AgentFailure | undefined {
   if (result.spawnError !== undefined) {
-    return { class: 'permanent', reason: 'spawn_failed', message: `could not start the agent command: ${result.spawnError}` };
+    return {
+      class: 'permanent',
+      reason: 'spawn_failed',
+      message: `could not start the agent command: ${result.spawnError}`,
+    };
   }
   if (result.timedOut) {
     return {

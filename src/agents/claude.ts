@@ -28,10 +28,14 @@ export class ClaudeAgent implements Agent {
   args(resumeSessionId?: string): string[] {
     const o = this.options;
     return [
-      '-p', '--output-format', 'stream-json', '--verbose',
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
       ...(o.model ? ['--model', o.model] : []),
       ...(o.maxTurns !== undefined ? ['--max-turns', String(o.maxTurns)] : []),
-      '--permission-mode', o.permissionMode,
+      '--permission-mode',
+      o.permissionMode,
       ...(o.allowedTools ? ['--allowedTools', o.allowedTools] : []),
       ...(resumeSessionId ? ['--resume', resumeSessionId] : []),
       ...(o.extraArgs ?? []),
@@ -41,7 +45,12 @@ export class ClaudeAgent implements Agent {
   async run(request: AgentRunRequest): Promise<AgentResult> {
     const first = await this.once(request, request.resumeSessionId);
     // A session that cannot be resumed (expired, another machine) must not cost the iteration.
-    if (request.resumeSessionId && !first.ok && !request.signal?.aborted && /No conversation found/i.test(first.outputTail)) {
+    if (
+      request.resumeSessionId &&
+      !first.ok &&
+      !request.signal?.aborted &&
+      /No conversation found/i.test(first.outputTail)
+    ) {
       request.onLine?.(`  ↻ could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
       const fresh = await this.once(request, undefined);
       return { ...fresh, durationMs: fresh.durationMs + first.durationMs };
@@ -53,14 +62,28 @@ export class ClaudeAgent implements Agent {
     const command = this.options.command ?? 'claude';
     const parser = new ClaudeStreamParser(request.cwd);
     const { process: proc, shown } = await runStreamingCli({
-      command, args: this.args(resumeSessionId), request, parser, env: this.options.env, killGraceMs: this.options.killGraceMs,
+      command,
+      args: this.args(resumeSessionId),
+      request,
+      parser,
+      env: this.options.env,
+      killGraceMs: this.options.killGraceMs,
     });
     const state = parser.state;
     const result = state.result;
-    const failure = classifyClaudeOutcome({ state, process: proc, timeoutMs: request.timeoutMs, now: (this.options.now ?? Date.now)(), command });
+    const failure = classifyClaudeOutcome({
+      state,
+      process: proc,
+      timeoutMs: request.timeoutMs,
+      now: (this.options.now ?? Date.now)(),
+      command,
+    });
     const text = result?.text ?? '';
     const agentResult: AgentResult = {
-      ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
+      ok: failure === undefined,
+      exitCode: proc.exitCode,
+      signal: proc.signal,
+      durationMs: proc.durationMs,
       outputTail: `${shown}${text && !shown.includes(text) ? `${text}\n` : ''}`,
     };
     if (failure) agentResult.failure = failure;

@@ -55,7 +55,11 @@ export class ClaudeStreamParser {
         return this.assistant(event);
       case 'system':
         if (event.subtype === 'api_retry') {
-          this.state.lastRetry = { status: num(event.error_status), error: str(event.error), delayMs: num(event.retry_delay_ms) };
+          this.state.lastRetry = {
+            status: num(event.error_status),
+            error: str(event.error),
+            delayMs: num(event.retry_delay_ms),
+          };
         }
         return [];
       case 'rate_limit_event': {
@@ -79,7 +83,9 @@ export class ClaudeStreamParser {
       if (!isObject(block)) continue;
       if (block.type === 'tool_use') {
         this.state.toolCalls++;
-        out.push(`  ▸ ${describeToolUse(str(block.name) ?? 'tool', isObject(block.input) ? block.input : {}, this.cwd)}`);
+        out.push(
+          `  ▸ ${describeToolUse(str(block.name) ?? 'tool', isObject(block.input) ? block.input : {}, this.cwd)}`,
+        );
       } else if (block.type === 'text') {
         const first = (str(block.text) ?? '').trim().split('\n')[0] ?? '';
         if (first) out.push(`  ✎ ${clip(first, 160)}`);
@@ -97,7 +103,9 @@ function readResult(event: Json): ClaudeResultEvent {
     isError: event.is_error === true,
     apiErrorStatus: num(event.api_error_status) ?? null,
     // Errors (max turns, a session that cannot be resumed) come as an `errors` list without `result`.
-    text: str(event.result) ?? (Array.isArray(event.errors) ? event.errors.filter((e) => typeof e === 'string').join('; ') : ''),
+    text:
+      str(event.result) ??
+      (Array.isArray(event.errors) ? event.errors.filter((e) => typeof e === 'string').join('; ') : ''),
     permissionDenials: Array.isArray(denials) ? denials.length : 0,
   };
   const cost = num(event.total_cost_usd);
@@ -107,7 +115,10 @@ function readResult(event: Json): ClaudeResultEvent {
   const session = str(event.session_id);
   if (session) result.sessionId = session;
   if (usage) {
-    const input = (num(usage.input_tokens) ?? 0) + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
+    const input =
+      (num(usage.input_tokens) ?? 0) +
+      (num(usage.cache_creation_input_tokens) ?? 0) +
+      (num(usage.cache_read_input_tokens) ?? 0);
     result.usage = { input, output: num(usage.output_tokens) ?? 0 };
   }
   return result;
@@ -139,7 +150,11 @@ export function describeToolUse(name: string, input: Json, cwd: string): string 
     case 'Bash':
       detail = (str(input.command) ?? '').split('\n')[0] ?? '';
       break;
-    case 'Read': case 'Write': case 'Edit': case 'MultiEdit': case 'NotebookEdit':
+    case 'Read':
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit':
       detail = rel(input.file_path ?? input.notebook_path);
       break;
     case 'Grep':
@@ -148,10 +163,12 @@ export function describeToolUse(name: string, input: Json, cwd: string): string 
     case 'Glob':
       detail = str(input.pattern) ?? '';
       break;
-    case 'WebFetch': case 'WebSearch':
+    case 'WebFetch':
+    case 'WebSearch':
       detail = str(input.url) ?? str(input.query) ?? '';
       break;
-    case 'Task': case 'Agent':
+    case 'Task':
+    case 'Agent':
       detail = str(input.description) ?? '';
       break;
     default:

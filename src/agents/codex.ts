@@ -22,21 +22,39 @@ export class CodexAgent implements Agent {
   /** `codex exec --json … -`: the prompt comes on stdin. */
   args(): string[] {
     const o = this.options;
-    return ['exec', '--json', '--skip-git-repo-check', '--sandbox', o.sandbox, ...(o.model ? ['--model', o.model] : []), ...(o.extraArgs ?? []), '-'];
+    return [
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '--sandbox',
+      o.sandbox,
+      ...(o.model ? ['--model', o.model] : []),
+      ...(o.extraArgs ?? []),
+      '-',
+    ];
   }
 
   async run(request: AgentRunRequest): Promise<AgentResult> {
     const command = this.options.command ?? 'codex';
     const parser = new CodexStreamParser(request.cwd);
     const { process: proc, shown } = await runStreamingCli({
-      command, args: this.args(), request, parser, env: this.options.env, killGraceMs: this.options.killGraceMs,
+      command,
+      args: this.args(),
+      request,
+      parser,
+      env: this.options.env,
+      killGraceMs: this.options.killGraceMs,
     });
     const state = parser.state;
     const failure = classifyCodexOutcome({ state, process: proc, timeoutMs: request.timeoutMs, command });
     const result: AgentResult = {
-      ok: failure === undefined, exitCode: proc.exitCode, signal: proc.signal, durationMs: proc.durationMs,
+      ok: failure === undefined,
+      exitCode: proc.exitCode,
+      signal: proc.signal,
+      durationMs: proc.durationMs,
       outputTail: `${shown}${state.fatalError ? `${state.fatalError}\n` : ''}`,
-      tokens: state.usage, turns: state.turnsCompleted,
+      tokens: state.usage,
+      turns: state.turnsCompleted,
     };
     if (failure) result.failure = failure;
     const report = state.lastMessage ? parseReportBlock(state.lastMessage) : undefined;

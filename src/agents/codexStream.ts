@@ -29,7 +29,14 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 export class CodexStreamParser {
-  readonly state: CodexStreamState = { warnings: [], turnsCompleted: 0, usage: { input: 0, output: 0 }, commands: 0, fileChanges: 0, ignoredLines: 0 };
+  readonly state: CodexStreamState = {
+    warnings: [],
+    turnsCompleted: 0,
+    usage: { input: 0, output: 0 },
+    commands: 0,
+    fileChanges: 0,
+    ignoredLines: 0,
+  };
 
   constructor(private readonly cwd: string) {}
 

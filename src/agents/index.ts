@@ -25,8 +25,12 @@ export function createAgent(options: AgentOptions, env: NodeJS.ProcessEnv): Agen
       return new CommandAgent({ command: options.agentCommand!, env });
     case 'claude':
       return new ClaudeAgent({
-        model: options.agentModel, maxTurns: options.agentMaxTurns, permissionMode: options.agentPermissionMode,
-        allowedTools: options.agentAllowedTools, extraArgs, env,
+        model: options.agentModel,
+        maxTurns: options.agentMaxTurns,
+        permissionMode: options.agentPermissionMode,
+        allowedTools: options.agentAllowedTools,
+        extraArgs,
+        env,
       });
     case 'codex':
       return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
@@ -34,10 +38,17 @@ export function createAgent(options: AgentOptions, env: NodeJS.ProcessEnv): Agen
 }
 
 /** The agent the options name, or why it cannot run here (its CLI is not on PATH). */
-export async function availableAgent(options: AgentOptions, env: NodeJS.ProcessEnv): Promise<{ agent: Agent; problems: [] } | { agent?: undefined; problems: string[] }> {
+export async function availableAgent(
+  options: AgentOptions,
+  env: NodeJS.ProcessEnv,
+): Promise<{ agent: Agent; problems: [] } | { agent?: undefined; problems: string[] }> {
   if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
     const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
-    return { problems: [`--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`] };
+    return {
+      problems: [
+        `--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`,
+      ],
+    };
   }
   return { agent: createAgent(options, env), problems: [] };
 }

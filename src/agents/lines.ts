@@ -75,7 +75,8 @@ export class LineSplitter {
         // The line is overlong anyway: what is held goes out as a piece of its own rather than
         // being copied together with the new chunk (only an incomplete character is kept back).
         const keep = incompleteUtf8Tail(this.pending);
-        if (this.pending.length > keep) this.emit(emit, this.pending.subarray(0, this.pending.length - keep).toString('utf8'), true);
+        if (this.pending.length > keep)
+          this.emit(emit, this.pending.subarray(0, this.pending.length - keep).toString('utf8'), true);
         this.pending = keep > 0 ? Buffer.concat([this.pending.subarray(this.pending.length - keep), rest]) : rest;
       } else {
         // A view, not a copy: at most one chunk (a pipe read, 64 KiB) stays referenced.

@@ -147,12 +147,14 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       stderr: (line: string, cutBefore: boolean, cutAfter: boolean) => deliver(line, 'stderr', cutBefore, cutAfter),
     };
     // Masked output: the tails are built from the masked lines, never from the raw bytes.
-    const masker = req.mask ? createOutputMasker(req.mask, (line, stream, cut) => {
-      const text = cut?.after ? line : `${line}\n`;
-      tail.push(text);
-      if (stream === 'stderr') stderrTail.push(text);
-      forward(line, stream, cut?.before ?? false, cut?.after ?? false);
-    }) : undefined;
+    const masker = req.mask
+      ? createOutputMasker(req.mask, (line, stream, cut) => {
+          const text = cut?.after ? line : `${line}\n`;
+          tail.push(text);
+          if (stream === 'stderr') stderrTail.push(text);
+          forward(line, stream, cut?.before ?? false, cut?.after ?? false);
+        })
+      : undefined;
     function deliver(line: string, stream: 'stdout' | 'stderr', cutBefore: boolean, cutAfter: boolean): void {
       if (masker) masker.push(line, stream, cutBefore || cutAfter ? { before: cutBefore, after: cutAfter } : undefined);
       else forward(line, stream, cutBefore, cutAfter);

@@ -204,10 +204,12 @@ export function parseReportLines(text: string): Record<string, unknown> | undefi
         else break;
       }
       if (body.length > 0) {
-        const parsed = parseYaml(`v:\n${dedent(body)
-          .split('\n')
-          .map((l) => `  ${l}`)
-          .join('\n')}`);
+        const parsed = parseYaml(
+          `v:\n${dedent(body)
+            .split('\n')
+            .map((l) => `  ${l}`)
+            .join('\n')}`,
+        );
         value = isRecord(parsed) ? parsed['v'] : body.map((l) => l.trim()).join(' ');
         i = j - 1;
       } else {

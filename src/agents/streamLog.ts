@@ -12,7 +12,10 @@ export class StreamLog {
   private written = 0;
   private capped = false;
 
-  constructor(readonly file: string | undefined, private readonly maxBytes = LOG_MAX_BYTES) {
+  constructor(
+    readonly file: string | undefined,
+    private readonly maxBytes = LOG_MAX_BYTES,
+  ) {
     if (!file) return;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
@@ -41,7 +44,11 @@ export class StreamLog {
 }
 
 /** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
-export async function pruneIterationLogs(files: Pick<StateFiles, 'list' | 'remove'>, dir: string, keep = LOGS_KEPT): Promise<void> {
+export async function pruneIterationLogs(
+  files: Pick<StateFiles, 'list' | 'remove'>,
+  dir: string,
+  keep = LOGS_KEPT,
+): Promise<void> {
   const names = (await files.list(dir)).map((e) => e.name);
   const numbered = names
     .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))

@@ -35,8 +35,17 @@ export async function runStreamingCli(input: {
   };
   try {
     const process = await runProcess({
-      command: input.command, args: input.args, cwd: request.cwd, env: input.env, stdin: request.prompt,
-      timeoutMs: request.timeoutMs, signal: request.signal, killGraceMs: input.killGraceMs, maxLineBytes: MAX_LINE_BYTES, onSpawn: request.onSpawn, mask: request.mask,
+      command: input.command,
+      args: input.args,
+      cwd: request.cwd,
+      env: input.env,
+      stdin: request.prompt,
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+      killGraceMs: input.killGraceMs,
+      maxLineBytes: MAX_LINE_BYTES,
+      onSpawn: request.onSpawn,
+      mask: request.mask,
       onLine: (line, stream, cut) => {
         if (stream === 'stderr') return show(line, 'stderr', cut);
         log.write(line);
@@ -65,5 +74,7 @@ export function parseEventLine(line: string, onIgnored: () => void): Record<stri
     onIgnored();
     return undefined;
   }
-  return typeof event === 'object' && event !== null && !Array.isArray(event) ? (event as Record<string, unknown>) : undefined;
+  return typeof event === 'object' && event !== null && !Array.isArray(event)
+    ? (event as Record<string, unknown>)
+    : undefined;
 }

@@ -11,7 +11,12 @@ import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
 import { BdCliPhaseIssueSink } from '../pipeline/bdSink.js';
 import { BeadsFilePhaseIssueSink, type PhaseIssueSink } from '../pipeline/beadsCreate.js';
-import { type AgentPhaseName, PRE_IMPLEMENTATION_PHASES, unknownPlaceholders, withOverrides } from '../pipeline/phases.js';
+import {
+  type AgentPhaseName,
+  PRE_IMPLEMENTATION_PHASES,
+  unknownPlaceholders,
+  withOverrides,
+} from '../pipeline/phases.js';
 import { PipelineStartError, runPipeline } from '../pipeline/run.js';
 import { createLogger } from '../report/logger.js';
 import { type Redactor, createRedactor } from '../report/redact.js';
@@ -31,7 +36,10 @@ import { maskOutput } from '../agents/maskOutput.js';
 import { type StartProblem, problem, renderForCli } from './problems.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
-  research: 'research.md', decomposition: 'decomposition.md', planning: 'planning.md', phase_decomposition: 'phase_decomposition.md',
+  research: 'research.md',
+  decomposition: 'decomposition.md',
+  planning: 'planning.md',
+  phase_decomposition: 'phase_decomposition.md',
 };
 
 export interface PlanIO extends RunIO {
@@ -49,16 +57,27 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
       goal = readInput(path.resolve(io.cwd, options.goalFile), MiB).trim();
       if (!goal) problems.push(invalid(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`));
     } catch (error) {
-      problems.push(invalid(`--goal-file: ${(error as Error).message}; expected a readable file (the goal, up to 1 MiB).`));
+      problems.push(
+        invalid(`--goal-file: ${(error as Error).message}; expected a readable file (the goal, up to 1 MiB).`),
+      );
     }
   }
-  const prompts = options.planPrompts ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES) : { templates: {} };
+  const prompts = options.planPrompts
+    ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES)
+    : { templates: {} };
   if (prompts.problem) problems.push(invalid(prompts.problem));
   const templates: Partial<Record<AgentPhaseName, string>> = prompts.templates;
   if (!options.testCommand && !detectTestCommand(io.cwd)) {
-    problems.push(invalid('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".'));
+    problems.push(
+      invalid(
+        '--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".',
+      ),
+    );
   }
-  const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }));
+  const { agent, problems: agentProblems } = await availableAgent(
+    options,
+    agentEnvironment(io.env, { githubToken: options.agentGithubToken }),
+  );
   problems.push(...agentProblems.map(problem('agent_not_on_path')));
   const fail = () => {
     if (io.cannotStart) io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
@@ -67,45 +86,87 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
   };
   if (problems.length > 0 || !agent) return fail();
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
-  const opened = io.session ? { ok: true as const, session: io.session } : await openSession({
-    command: 'plan', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true,
-  });
+  const opened = io.session
+    ? { ok: true as const, session: io.session }
+    : await openSession({
+        command: 'plan',
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: io.stateDir,
+        now: () => io.clock.now(),
+        sleep: (ms) => io.clock.sleep(ms),
+        checkRepository: true,
+      });
   if (!opened.ok) {
     problems.push(...opened.problems.map(problem('repository')));
     return fail();
   }
   const session = opened.session;
   try {
-    return await planWithSession(options, io, { goal, templates, agent: trackAgent(maskOutput(agent, redact), session.registry), session, redact, fail, problems });
+    return await planWithSession(options, io, {
+      goal,
+      templates,
+      agent: trackAgent(maskOutput(agent, redact), session.registry),
+      session,
+      redact,
+      fail,
+      problems,
+    });
   } finally {
     if (!io.session) session.release();
   }
 }
 
 async function planWithSession(
-  options: Options, io: PlanIO,
-  ctx: { goal: string | undefined; templates: Partial<Record<AgentPhaseName, string>>; agent: Agent; session: Session; redact: Redactor; fail: () => number; problems: StartProblem[] },
+  options: Options,
+  io: PlanIO,
+  ctx: {
+    goal: string | undefined;
+    templates: Partial<Record<AgentPhaseName, string>>;
+    agent: Agent;
+    session: Session;
+    redact: Redactor;
+    fail: () => number;
+    problems: StartProblem[];
+  },
 ): Promise<number> {
   const { goal, templates, agent, session, redact, fail, problems } = ctx;
-  const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+  const logger = createLogger({
+    json: options.json,
+    write: io.stdout,
+    clock: io.clock,
+    redact,
+    before: io.beforeEvent,
+  });
   for (const note of session.notes) logger.warn('run.recovered', note);
   for (const [phase, template] of Object.entries(templates)) {
     const unknown = unknownPlaceholders(template);
-    if (unknown.length) logger.warn('pipeline.template', `--plan-prompts ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
+    if (unknown.length)
+      logger.warn(
+        'pipeline.template',
+        `--plan-prompts ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`,
+      );
   }
   const issuesFile = options.issuesFile;
   // As `run` picks its source: bd when it is installed and no other file was named, else the file.
   const useBd = options.issuesFile === '.beads/issues.jsonl' && (await isOnPath('bd', io.env.PATH));
   const onWarning = (message: string) => logger.warn('source.warning', message);
-  const sink = io.sink ?? (useBd
-    ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
-    : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
+  const sink =
+    io.sink ??
+    (useBd
+      ? Object.assign(new BdCliPhaseIssueSink({ cwd: io.cwd, onWarning }), { where: 'bd' })
+      : Object.assign(new BeadsFilePhaseIssueSink({ file: issuesFile, cwd: io.cwd }), { where: issuesFile }));
   // The agent writes the phases' artifacts; agents refuse to write under .git/ (Claude Code does),
   // so with the state directory there they go to .agent-loop/ in the work tree: excluded and never
   // staged, like the state directory itself.
   const top = await gitTopLevel(io.cwd, io.env);
-  const artifactsDir = top && path.relative(top, io.stateDir).startsWith('.git') ? path.join(top, LEGACY_STATE_DIR) : io.stateDir;
-  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir, artifactsDir], holdsSecret: secretDetector(io.secrets) });
+  const artifactsDir =
+    top && path.relative(top, io.stateDir).startsWith('.git') ? path.join(top, LEGACY_STATE_DIR) : io.stateDir;
+  const git = await openGit(io.cwd, io.env, {
+    redact,
+    protect: [io.stateDir, artifactsDir],
+    holdsSecret: secretDetector(io.secrets),
+  });
   if (git) {
     for (const dir of new Set([io.stateDir, artifactsDir])) {
       const inTree = workTreePath(git.topLevel, dir);
@@ -115,21 +176,48 @@ async function planWithSession(
   }
   try {
     return await runPipeline({
-      ...(goal ? { goal } : {}), cwd: io.cwd, stateDir: io.stateDir, artifactsDir, sink, agent, logger, clock: io.clock, redact,
+      ...(goal ? { goal } : {}),
+      cwd: io.cwd,
+      stateDir: io.stateDir,
+      artifactsDir,
+      sink,
+      agent,
+      logger,
+      clock: io.clock,
+      redact,
       phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-      maxRetries: options.maxRetriesPerStep, agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
-      fresh: options.fresh, ...(options.resume ? { resume: options.resume } : {}), ...(io.signal ? { signal: io.signal } : {}),
+      maxRetries: options.maxRetriesPerStep,
+      agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
+      fresh: options.fresh,
+      ...(options.resume ? { resume: options.resume } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
       // Implementation: the loop in this checkpoint, on the created issues, from the same source `run` would use (or the caller's).
       implement: async (checkpointId, issueIds) => {
         // The new issues are committed on the base branch first: the loop's cycles branch off it,
         // and an escalated cycle returns to it.
-        if (git && !(await git.currentRef()).startsWith('agent-loop/') && (await git.commitAll(`agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120)))) {
+        if (
+          git &&
+          !(await git.currentRef()).startsWith('agent-loop/') &&
+          (await git.commitAll(
+            `agent-loop plan: ${issueIds.length} phase issue(s) ${issueIds.join(' ')}`.slice(0, 120),
+          ))
+        ) {
           logger.info('git.committed', `Committed the phase issues (${sink.where}) on ${await git.currentRef()}.`);
         }
-        return runCommand({ ...options, workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', resume: checkpointId, fresh: false }, {
-          ...io, onlyIssues: issueIds, session,
-        });
+        return runCommand(
+          {
+            ...options,
+            workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+            resume: checkpointId,
+            fresh: false,
+          },
+          {
+            ...io,
+            onlyIssues: issueIds,
+            session,
+          },
+        );
       },
     });
   } catch (error) {

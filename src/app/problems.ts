@@ -15,9 +15,15 @@ export interface StartProblem {
   message: string;
 }
 
-export const problem = (code: StartProblemCode) => (message: string): StartProblem => ({ code, message });
+export const problem =
+  (code: StartProblemCode) =>
+  (message: string): StartProblem => ({ code, message });
 
 /** The CLI's rendering: `agent-loop <command>: cannot start` and one line per problem. */
-export function renderForCli(command: string, problems: readonly StartProblem[], redact: (text: string) => string): string {
+export function renderForCli(
+  command: string,
+  problems: readonly StartProblem[],
+  redact: (text: string) => string,
+): string {
   return `agent-loop ${command}: cannot start\n${problems.map((p) => `  - ${redact(p.message)}`).join('\n')}\n`;
 }

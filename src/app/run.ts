@@ -72,14 +72,21 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     return 2;
   };
 
-  if (options.source === 'github' && !io.source) problems.push(invalid("--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads."));
+  if (options.source === 'github' && !io.source)
+    problems.push(
+      invalid('--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.'),
+    );
   // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
   const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
   const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
   problems.push(...agentProblems.map(problem('agent_not_on_path')));
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
-    problems.push(invalid('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".'));
+    problems.push(
+      invalid(
+        '--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".',
+      ),
+    );
   }
   const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd) : undefined;
   if (junitProblem) problems.push(invalid(junitProblem));
@@ -92,33 +99,74 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     }
   }
   const prompts = options.tddPrompts
-    ? readPromptDir({ flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd }, { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' })
+    ? readPromptDir(
+        { flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd },
+        { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' },
+      )
     : { templates: {} };
   if (prompts.problem) problems.push(invalid(prompts.problem));
   const templates = prompts.templates;
-  const logger = createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
-  const onWarning = (message: string) => logger.warn('source.warning', message);
-  const source = io.source ? io.source(onWarning) : await createBeadsSource({
-    issuesFile: path.resolve(io.cwd, options.issuesFile), cwd: io.cwd,
-    // An explicit --issues-file means that file, even when bd is installed.
-    preferCli: options.issuesFile === '.beads/issues.jsonl',
-    onWarning,
+  const logger = createLogger({
+    json: options.json,
+    write: io.stdout,
+    clock: io.clock,
+    redact,
+    before: io.beforeEvent,
   });
+  const onWarning = (message: string) => logger.warn('source.warning', message);
+  const source = io.source
+    ? io.source(onWarning)
+    : await createBeadsSource({
+        issuesFile: path.resolve(io.cwd, options.issuesFile),
+        cwd: io.cwd,
+        // An explicit --issues-file means that file, even when bd is installed.
+        preferCli: options.issuesFile === '.beads/issues.jsonl',
+        onWarning,
+      });
   if (io.onlyIssues) source.trust?.(io.onlyIssues);
   // Issue text enters the engine here: one line titles, no control characters, secrets masked.
   const issues = guardIssues(source, redact);
-  const unusable = !io.source && source.description.startsWith('beads file') ? inputProblem(path.resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES) : undefined;
+  const unusable =
+    !io.source && source.description.startsWith('beads file')
+      ? inputProblem(path.resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES)
+      : undefined;
   if (unusable) problems.push(invalid(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`));
-  if (!io.source && source.description.startsWith('beads file') && !existsSync(path.resolve(io.cwd, options.issuesFile))) {
-    problems.push(invalid(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`));
+  if (
+    !io.source &&
+    source.description.startsWith('beads file') &&
+    !existsSync(path.resolve(io.cwd, options.issuesFile))
+  ) {
+    problems.push(
+      invalid(
+        `--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`,
+      ),
+    );
   }
-  const git = await openGit(io.cwd, io.env, { redact, protect: [io.stateDir], holdsSecret: secretDetector(io.secrets), ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}) });
-  if (io.publisher && !git) problems.push(problem('repository')(`pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`));
+  const git = await openGit(io.cwd, io.env, {
+    redact,
+    protect: [io.stateDir],
+    holdsSecret: secretDetector(io.secrets),
+    ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
+  });
+  if (io.publisher && !git)
+    problems.push(
+      problem('repository')(
+        `pull requests: ${io.cwd} is not a git work tree. Check the repository out first (actions/checkout) so that each finished issue can be pushed as a branch.`,
+      ),
+    );
   if (problems.length > 0 || !agent || !testCommand) return fail();
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
   let session = io.session;
   if (!session) {
-    const opened = await openSession({ command: 'run', cwd: io.cwd, env: io.env, stateDir: io.stateDir, now: () => io.clock.now(), sleep: (ms) => io.clock.sleep(ms), checkRepository: true });
+    const opened = await openSession({
+      command: 'run',
+      cwd: io.cwd,
+      env: io.env,
+      stateDir: io.stateDir,
+      now: () => io.clock.now(),
+      sleep: (ms) => io.clock.sleep(ms),
+      checkRepository: true,
+    });
     if (!opened.ok) {
       problems.push(...opened.problems.map(problem('repository')));
       return fail();
@@ -132,23 +180,51 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   try {
     const result = await runSlice({
       settings: {
-        maxIterations: options.maxIterations, sliceIterations: options.sliceIterations, sliceMinutes: options.sliceMinutes,
-        iterationDelaySeconds: options.iterationDelay, agentTimeoutMinutes: options.agentTimeoutMinutes,
-        batch: options.batch, onSuccess: publisher ? 'pull-request' : options.onSuccess, strict: options.strict, resume: options.resume, fresh: options.fresh,
-        testCommand, ...(options.junitFile ? { junitFile: options.junitFile } : {}), plan, maxCostUsd: options.maxCostUsd, agentSession: options.agentSession,
-        maxRetriesPerStep: options.maxRetriesPerStep, maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        workflow: options.workflow === 'tdd' ? 'tdd' : 'implement', ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+        maxIterations: options.maxIterations,
+        sliceIterations: options.sliceIterations,
+        sliceMinutes: options.sliceMinutes,
+        iterationDelaySeconds: options.iterationDelay,
+        agentTimeoutMinutes: options.agentTimeoutMinutes,
+        batch: options.batch,
+        onSuccess: publisher ? 'pull-request' : options.onSuccess,
+        strict: options.strict,
+        resume: options.resume,
+        fresh: options.fresh,
+        testCommand,
+        ...(options.junitFile ? { junitFile: options.junitFile } : {}),
+        plan,
+        maxCostUsd: options.maxCostUsd,
+        agentSession: options.agentSession,
+        maxRetriesPerStep: options.maxRetriesPerStep,
+        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+        ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       },
       ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
-      cwd: io.cwd, stateDir: io.stateDir, source: issues, agent: trackAgent(maskOutput(agent, redact), registry), git, publisher, logger, clock: io.clock, signal: io.signal, redact,
+      cwd: io.cwd,
+      stateDir: io.stateDir,
+      source: issues,
+      agent: trackAgent(maskOutput(agent, redact), registry),
+      git,
+      publisher,
+      logger,
+      clock: io.clock,
+      signal: io.signal,
+      redact,
       notify: options.discordWebhook
         ? async (d) => {
-          const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
-            redact, sleep: (ms) => io.clock.sleep(ms), now: () => io.clock.now().getTime(),
-            warn: (message) => logger.warn('discord.failed', message),
-          });
-          if (r.ok) logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
-        }
+            const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
+              redact,
+              sleep: (ms) => io.clock.sleep(ms),
+              now: () => io.clock.now().getTime(),
+              warn: (message) => logger.warn('discord.failed', message),
+            });
+            if (r.ok)
+              logger.info(
+                'discord.posted',
+                `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`,
+              );
+          }
         : undefined,
       store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
       runTests: async (command, signal, purpose) => {
@@ -157,11 +233,21 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
         const before = git ? new Set(await git.untracked()) : undefined;
         try {
           return await runTestCommand(command, {
-            cwd: io.cwd, env: agentEnv, timeoutMs: options.agentTimeoutMinutes * 60_000, signal, mask: redact, ...(purpose ? { purpose } : {}),
+            cwd: io.cwd,
+            env: agentEnv,
+            timeoutMs: options.agentTimeoutMinutes * 60_000,
+            signal,
+            mask: redact,
+            ...(purpose ? { purpose } : {}),
             // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
-            ...(options.junitFile && command === testCommand && purpose ? { junitFile: path.resolve(io.cwd, options.junitFile) } : {}),
+            ...(options.junitFile && command === testCommand && purpose
+              ? { junitFile: path.resolve(io.cwd, options.junitFile) }
+              : {}),
             onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
-            onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'tests'); },
+            onSpawn: (pid) => {
+              pids.push(pid);
+              registry.spawned(pid, 'tests');
+            },
           });
         } finally {
           for (const pid of pids) registry.exited(pid);
@@ -180,7 +266,11 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
     // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
     // the reason. Every recorded iteration is in the checkpoint, so the next run resumes.
     const message = error instanceof Error ? error.message : String(error);
-    logger.error('run.error', `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`, { error: message });
+    logger.error(
+      'run.error',
+      `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`,
+      { error: message },
+    );
     return 1;
   } finally {
     if (!io.session) session.release();
@@ -191,5 +281,10 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
 async function excludeWritten(git: Git, before: Set<string>, logger: Logger): Promise<void> {
   const written = (await git.untracked()).filter((p) => !before.has(p));
   for (const p of written) await git.exclude(p, { file: !p.endsWith('/') });
-  if (written.length > 0) logger.info('tests.excluded', `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`, { paths: written });
+  if (written.length > 0)
+    logger.info(
+      'tests.excluded',
+      `The test command wrote ${written.join(', ')}: excluded in .git/info/exclude, never committed.`,
+      { paths: written },
+    );
 }

@@ -9,7 +9,14 @@ import { stateFiles } from '../persist/stateFiles.js';
 import { tempFileOwner } from '../util/atomicWrite.js';
 import { rfc3339, systemClock, type Clock } from '../util/clock.js';
 import { newestFirst } from './resume.js';
-import { checkpointWarnings, CHECKPOINT_PHASES, isCheckpointPhase, isUuidV4, parseCheckpoint, serializeCheckpoint } from './schema.js';
+import {
+  checkpointWarnings,
+  CHECKPOINT_PHASES,
+  isCheckpointPhase,
+  isUuidV4,
+  parseCheckpoint,
+  serializeCheckpoint,
+} from './schema.js';
 import {
   CheckpointError,
   type Checkpoint,
@@ -67,7 +74,10 @@ export class FileCheckpointStore implements CheckpointStore {
       entries = await fs.readdir(this.dir, { withFileTypes: true });
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return { checkpoints: [], invalid: [] };
-      throw new CheckpointError(this.dir, `cannot read the checkpoints directory (${errorMessage(error)}); check that it is a readable directory`);
+      throw new CheckpointError(
+        this.dir,
+        `cannot read the checkpoints directory (${errorMessage(error)}); check that it is a readable directory`,
+      );
     }
     const checkpoints: Checkpoint[] = [];
     const invalid: InvalidCheckpoint[] = [];
@@ -78,7 +88,10 @@ export class FileCheckpointStore implements CheckpointStore {
       const file = path.join(this.dir, entry.name);
       const id = entry.name.slice(0, -'.json'.length);
       if (!isUuidV4(id)) {
-        invalid.push({ path: file, reason: `the file name is not <uuid-v4>.json, so it is not a checkpoint this tool wrote; move it out of ${this.dir}` });
+        invalid.push({
+          path: file,
+          reason: `the file name is not <uuid-v4>.json, so it is not a checkpoint this tool wrote; move it out of ${this.dir}`,
+        });
         continue;
       }
       if (entry.isDirectory()) {
@@ -174,10 +187,16 @@ export class FileCheckpointStore implements CheckpointStore {
     }
     const file = this.pathFor(id);
     if (typeof phase !== 'string' || phase === '') {
-      throw new CheckpointError(file, `cannot write a checkpoint without a phase; use one of ${CHECKPOINT_PHASES.join(', ')}`);
+      throw new CheckpointError(
+        file,
+        `cannot write a checkpoint without a phase; use one of ${CHECKPOINT_PHASES.join(', ')}`,
+      );
     }
     if (!isCheckpointPhase(phase)) {
-      throw new CheckpointError(file, `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed; use one of ${CHECKPOINT_PHASES.join(', ')}`);
+      throw new CheckpointError(
+        file,
+        `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed; use one of ${CHECKPOINT_PHASES.join(', ')}`,
+      );
     }
     if (typeof state !== 'object' || state === null || Array.isArray(state)) {
       throw new CheckpointError(file, 'state must be an object (use {} for no state)');
@@ -216,7 +235,9 @@ export class FileCheckpointStore implements CheckpointStore {
 }
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }
 
 function errorMessage(error: unknown): string {

@@ -25,7 +25,11 @@ export function foreignChanges(before: DirSnapshot, now: DirSnapshot, own: strin
 }
 
 /** Moves the named files into `<stateDir>/quarantine/`; returns where each went. */
-export async function quarantine(checkpointsDir: string, stateDir: string, names: readonly string[]): Promise<string[]> {
+export async function quarantine(
+  checkpointsDir: string,
+  stateDir: string,
+  names: readonly string[],
+): Promise<string[]> {
   const target = path.join(stateDir, 'quarantine');
   await fs.mkdir(target, { recursive: true });
   const moved: string[] = [];

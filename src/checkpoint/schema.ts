@@ -32,7 +32,14 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|([+-
 export function parseRfc3339(value: string): Date | undefined {
   const m = RFC3339.exec(value);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day > daysInMonth) return undefined;
@@ -72,18 +79,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 const checkpointFileSchema = z.object({
-  id: z
-    .string({ error: (iss) => `id must be a string (a UUID v4), got ${describe(iss.input)}` })
-    .refine(isUuidV4, {
-      error: (iss) =>
-        `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
-    }),
-  phase: z
-    .string({ error: (iss) => `phase must be a string, got ${describe(iss.input)}` })
-    .refine(isCheckpointPhase, {
-      error: (iss) =>
-        `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed; valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
-    }),
+  id: z.string({ error: (iss) => `id must be a string (a UUID v4), got ${describe(iss.input)}` }).refine(isUuidV4, {
+    error: (iss) =>
+      `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
+  }),
+  phase: z.string({ error: (iss) => `phase must be a string, got ${describe(iss.input)}` }).refine(isCheckpointPhase, {
+    error: (iss) =>
+      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed; valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+  }),
   timestamp: z
     .string({ error: (iss) => `timestamp must be a string, got ${describe(iss.input)}` })
     .refine((value) => parseRfc3339(value) !== undefined, {
@@ -182,7 +185,9 @@ export function serializeCheckpoint(checkpoint: Checkpoint): string {
  */
 export function checkpointWarnings(checkpoint: Pick<Checkpoint, 'id' | 'state'>): string[] {
   return Object.keys(checkpoint.state).length === 0
-    ? [`checkpoint ${checkpoint.id} has an empty state: nothing but its phase was saved, so resuming from it keeps no progress`]
+    ? [
+        `checkpoint ${checkpoint.id} has an empty state: nothing but its phase was saved, so resuming from it keeps no progress`,
+      ]
     : [];
 }
 
@@ -190,7 +195,8 @@ export function checkpointWarnings(checkpoint: Pick<Checkpoint, 'id' | 'state'>)
 
 /** "invalid JSON at line 3, column 5 (offset 42): unexpected '}'" — V8 does not always give a position. */
 function describeJsonError(text: string, error: unknown): string {
-  if (text.trim() === '') return 'the file is empty (expected a JSON object); it was probably cut short while being written';
+  if (text.trim() === '')
+    return 'the file is empty (expected a JSON object); it was probably cut short while being written';
   const found = findJsonError(text);
   if (!found) return `invalid JSON: ${error instanceof Error ? error.message : String(error)}`;
   const before = text.slice(0, found.offset);

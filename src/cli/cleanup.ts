@@ -48,7 +48,12 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
   const tempFiles = await store.removeStaleTempFiles(opts.dryRun);
 
   if (opts.json) {
-    const summary = (cp: Checkpoint) => ({ id: cp.id, phase: cp.phase, timestamp: cp.timestamp, ageDays: ageInDays(cp, now) });
+    const summary = (cp: Checkpoint) => ({
+      id: cp.id,
+      phase: cp.phase,
+      timestamp: cp.timestamp,
+      ageDays: ageInDays(cp, now),
+    });
     out(
       JSON.stringify({
         stateDir: opts.stateDir,
@@ -80,10 +85,13 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
     );
   }
   for (const bad of invalid) {
-    out(`left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`);
+    out(
+      `left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`,
+    );
   }
 
-  for (const file of tempFiles) out(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
+  for (const file of tempFiles)
+    out(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
 
   const total = checkpoints.length;
   const keptCount = total - (opts.dryRun ? plan.remove.length : deleted.length);

@@ -34,21 +34,38 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
     if (args.help || argv.length === 0) return args.problems.length ? 2 : argv.length === 0 ? 2 : 0;
   }
-  if (!args.command) return usageError(io, args.command, args.problems.map((p) => p.message));
+  if (!args.command)
+    return usageError(
+      io,
+      args.command,
+      args.problems.map((p) => p.message),
+    );
 
   // Every problem at once: those of the command line's shape and those of the values.
   let options: Options;
   let secrets: string[];
   try {
     ({ options, secrets } = loadConfig({
-      command: args.command, flags: args.values, env: io.env,
+      command: args.command,
+      flags: args.values,
+      env: io.env,
       readFile: (p) => readInput(path.resolve(io.cwd, p), MiB),
     }));
   } catch (error) {
-    if (error instanceof ConfigError) return usageError(io, args.command, [...args.problems, ...error.problems].map((p) => p.message));
+    if (error instanceof ConfigError)
+      return usageError(
+        io,
+        args.command,
+        [...args.problems, ...error.problems].map((p) => p.message),
+      );
     throw error;
   }
-  if (args.problems.length > 0) return usageError(io, args.command, args.problems.map((p) => p.message));
+  if (args.problems.length > 0)
+    return usageError(
+      io,
+      args.command,
+      args.problems.map((p) => p.message),
+    );
 
   const clock = io.clock ?? systemClock;
   // Started in a subdirectory of a repository: work at its root (the issues, the tests, the agent),
@@ -72,10 +89,21 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     case 'plan':
       return planCommand(options, { ...io, clock, secrets, stateDir });
     case 'status':
-      return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+      return statusCommand(
+        { stateDir, json: options.json },
+        { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
+      );
     case 'cleanup': {
       // Never under a running loop's feet: cleanup takes the same lock.
-      const opened = await openSession({ command: 'cleanup', cwd: io.cwd, env: io.env, stateDir, now: () => clock.now(), sleep: (ms) => clock.sleep(ms), checkRepository: false });
+      const opened = await openSession({
+        command: 'cleanup',
+        cwd: io.cwd,
+        env: io.env,
+        stateDir,
+        now: () => clock.now(),
+        sleep: (ms) => clock.sleep(ms),
+        checkRepository: false,
+      });
       if (!opened.ok) {
         io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
         return 2;
@@ -93,7 +121,12 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
 }
 
 function usageError(io: CliIO, command: Command | undefined, messages: string[]): number {
-  io.stderr(`agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace('  --help', ' --help'));
+  io.stderr(
+    `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace(
+      '  --help',
+      ' --help',
+    ),
+  );
   return 2;
 }
 

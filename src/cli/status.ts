@@ -77,23 +77,41 @@ export function readPipelineProgress(cp: Pick<Checkpoint, 'phase' | 'state'>): P
   const detail = (phase: string): string | null => {
     const v = (key: string) => state[key];
     switch (phase) {
-      case 'research': return typeof v('research_output') === 'string' ? `research.md, ${(v('research_output') as string).length} characters` : null;
-      case 'decomposition': { const c = isRecord(v('decomposition_result')) ? (v('decomposition_result') as Record<string, unknown>).components : undefined; return Array.isArray(c) ? `${c.length} component(s)` : null; }
-      case 'planning': return typeof v('planning_output') === 'string' ? `plan.md, ${(v('planning_output') as string).length} characters` : null;
-      case 'phase_decomposition': return Array.isArray(v('phase_files')) ? `${(v('phase_files') as unknown[]).length} phase file(s)` : null;
+      case 'research':
+        return typeof v('research_output') === 'string'
+          ? `research.md, ${(v('research_output') as string).length} characters`
+          : null;
+      case 'decomposition': {
+        const c = isRecord(v('decomposition_result'))
+          ? (v('decomposition_result') as Record<string, unknown>).components
+          : undefined;
+        return Array.isArray(c) ? `${c.length} component(s)` : null;
+      }
+      case 'planning':
+        return typeof v('planning_output') === 'string'
+          ? `plan.md, ${(v('planning_output') as string).length} characters`
+          : null;
+      case 'phase_decomposition':
+        return Array.isArray(v('phase_files')) ? `${(v('phase_files') as unknown[]).length} phase file(s)` : null;
       case 'beads_integration': {
         const b = v('beads_data');
         const planned = isRecord(b) ? ids(b.planned) : null;
         const real = isRecord(b) && isRecord(b.ids) ? (b.ids as Record<string, unknown>) : {};
-        return planned ? `issues ${planned.map((k) => (typeof real[k] === 'string' ? `${real[k]} (${k})` : k)).join(', ')}` : null;
+        return planned
+          ? `issues ${planned.map((k) => (typeof real[k] === 'string' ? `${real[k]} (${k})` : k)).join(', ')}`
+          : null;
       }
-      default: { const loop = readLoopProgress(state); return loop?.issuesClosed ? `${loop.issuesClosed.length} issue(s) closed` : null; }
+      default: {
+        const loop = readLoopProgress(state);
+        return loop?.issuesClosed ? `${loop.issuesClosed.length} issue(s) closed` : null;
+      }
     }
   };
   return {
     goal: pipeline.goal,
     phases: PIPELINE_PHASES.map((phase, i) => ({
-      phase, detail: detail(phase),
+      phase,
+      detail: detail(phase),
       status: i < at || (i === at && !failed) ? 'complete' : i === at ? 'failed' : 'pending',
     })),
   };
@@ -132,7 +150,9 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
 
   if (sorted.length === 0) {
     out(`No ${invalid.length > 0 ? 'valid ' : ''}checkpoints in ${store.dir}.`);
-    out(`\`agent-loop run --state-dir ${opts.stateDir}\` writes one as it works, and resumes from the newest on its next start.`);
+    out(
+      `\`agent-loop run --state-dir ${opts.stateDir}\` writes one as it works, and resumes from the newest on its next start.`,
+    );
   } else {
     out(`Checkpoints in ${store.dir} (${sorted.length}, newest first):`);
     for (const cp of sorted) {
@@ -162,7 +182,10 @@ function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): st
   const pipeline = readPipelineProgress(cp);
   if (pipeline) {
     lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
-    for (const p of pipeline.phases) lines.push(`    ${p.status === 'complete' ? '✓' : p.status === 'failed' ? '✗' : '·'} ${p.phase.padEnd(20)} ${p.status}${p.detail ? `: ${p.detail}` : ''}`);
+    for (const p of pipeline.phases)
+      lines.push(
+        `    ${p.status === 'complete' ? '✓' : p.status === 'failed' ? '✗' : '·'} ${p.phase.padEnd(20)} ${p.status}${p.detail ? `: ${p.detail}` : ''}`,
+      );
   }
   const loop = readLoopProgress(cp.state);
   if (loop) lines.push(...describeLoop(loop));
@@ -189,11 +212,17 @@ function describeLoop(loop: LoopProgress): string[] {
   if (outcomes.length > 0) lines.push(`  iterations: ${outcomes.join(', ')}`);
   if (loop.issuesClosed !== null) lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
   if (loop.issuesEscalated !== null) lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
-  if (loop.issuesNoChange?.length) lines.push(`  no change:  ${listIds(loop.issuesNoChange)} (labelled agent-loop:no-change, left open)`);
+  if (loop.issuesNoChange?.length)
+    lines.push(`  no change:  ${listIds(loop.issuesNoChange)} (labelled agent-loop:no-change, left open)`);
   if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
-  if (loop.preexistingFailures?.length) lines.push(`  failing before, not targeted: ${listIds(loop.preexistingFailures.slice(0, 20))}${loop.preexistingFailures.length > 20 ? ` and ${loop.preexistingFailures.length - 20} more` : ''}`);
-  if (loop.haltReason !== null) lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
-  if (loop.totalEscalations) lines.push(`  escalations: ${loop.consecutiveEscalations ?? 0} in a row, ${loop.totalEscalations} in all`);
+  if (loop.preexistingFailures?.length)
+    lines.push(
+      `  failing before, not targeted: ${listIds(loop.preexistingFailures.slice(0, 20))}${loop.preexistingFailures.length > 20 ? ` and ${loop.preexistingFailures.length - 20} more` : ''}`,
+    );
+  if (loop.haltReason !== null)
+    lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
+  if (loop.totalEscalations)
+    lines.push(`  escalations: ${loop.consecutiveEscalations ?? 0} in a row, ${loop.totalEscalations} in all`);
   if (loop.rateLimitedUntil) lines.push(`  rate limited until ${loop.rateLimitedUntil}`);
   return lines;
 }
@@ -221,5 +250,7 @@ function count(value: unknown): number | null {
 
 function ids(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;
-  return value.filter((item): item is string | number => typeof item === 'string' || typeof item === 'number').map(String);
+  return value
+    .filter((item): item is string | number => typeof item === 'string' || typeof item === 'number')
+    .map(String);
 }

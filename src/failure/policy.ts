@@ -28,26 +28,74 @@ export type FailureKind = (typeof FailureKinds)[number];
 export const POLICIES: Readonly<Record<FailureKind, Policy>> = Object.freeze(
   z.record(z.enum(FailureKinds), PolicySchema).parse({
     // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
-    rate_limit: { initialIntervalMs: 1000, backoffCoefficient: 2, maximumIntervalMs: 5 * 60_000, maximumAttempts: null, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    rate_limit: {
+      initialIntervalMs: 1000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 5 * 60_000,
+      maximumAttempts: null,
+      countsTowardStep: false,
+      freshSession: false,
+      onExhausted: 'escalate',
+    },
     // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
-    timeout: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 4, countsTowardStep: false, freshSession: false, onExhausted: 'escalate' },
+    timeout: {
+      initialIntervalMs: 0,
+      backoffCoefficient: 1,
+      maximumIntervalMs: 1,
+      maximumAttempts: 4,
+      countsTowardStep: false,
+      freshSession: false,
+      onExhausted: 'escalate',
+    },
     // Other transient failures (overloaded, 5xx, crashes): the step's retries.
-    transient: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: false, onExhausted: 'escalate' },
+    transient: {
+      initialIntervalMs: 0,
+      backoffCoefficient: 1,
+      maximumIntervalMs: 1,
+      maximumAttempts: null,
+      countsTowardStep: true,
+      freshSession: false,
+      onExhausted: 'escalate',
+    },
     // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
-    permanent_issue: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: null, countsTowardStep: true, freshSession: true, onExhausted: 'escalate' },
+    permanent_issue: {
+      initialIntervalMs: 0,
+      backoffCoefficient: 1,
+      maximumIntervalMs: 1,
+      maximumAttempts: null,
+      countsTowardStep: true,
+      freshSession: true,
+      onExhausted: 'escalate',
+    },
     // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
-    permanent_environment: { initialIntervalMs: 0, backoffCoefficient: 1, maximumIntervalMs: 1, maximumAttempts: 2, countsTowardStep: false, freshSession: true, onExhausted: 'halt' },
+    permanent_environment: {
+      initialIntervalMs: 0,
+      backoffCoefficient: 1,
+      maximumIntervalMs: 1,
+      maximumAttempts: 2,
+      countsTowardStep: false,
+      freshSession: true,
+      onExhausted: 'halt',
+    },
   }),
 );
 
-const ENVIRONMENT_REASONS = new Set(['auth', 'billing', 'not_found', 'not_executable', 'spawn_failed', 'permission_denied']);
+const ENVIRONMENT_REASONS = new Set([
+  'auth',
+  'billing',
+  'not_found',
+  'not_executable',
+  'spawn_failed',
+  'permission_denied',
+]);
 const TIMEOUT_REASONS = new Set(['timeout', 'network']);
 
 /** Which policy applies to a failure. */
 export function failureKind(failure: Pick<AgentFailure, 'class' | 'reason'>): FailureKind {
   if (failure.reason === 'rate_limit') return 'rate_limit';
   if (TIMEOUT_REASONS.has(failure.reason)) return 'timeout';
-  if (failure.class === 'permanent') return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
+  if (failure.class === 'permanent')
+    return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
   return 'transient';
 }
 
@@ -78,14 +126,22 @@ export interface FailureDecision {
   freshSession: boolean;
 }
 
-const COUNTER: Partial<Record<FailureKind, keyof FailureCounters>> = { rate_limit: 'rateLimitAttempts', timeout: 'timeoutRetries', permanent_environment: 'environmentFailures' };
+const COUNTER: Partial<Record<FailureKind, keyof FailureCounters>> = {
+  rate_limit: 'rateLimitAttempts',
+  timeout: 'timeoutRetries',
+  permanent_environment: 'environmentFailures',
+};
 
 /**
  * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
  * the attempts are used up and what then. A failure that counts toward the step ends a run of
  * environment failures. Pure; every workflow acts on its answer.
  */
-export function decideFailure(failure: Pick<AgentFailure, 'class' | 'reason' | 'retryAfterMs'>, before: FailureCounters, policies: Readonly<Record<FailureKind, Policy>> = POLICIES): FailureDecision {
+export function decideFailure(
+  failure: Pick<AgentFailure, 'class' | 'reason' | 'retryAfterMs'>,
+  before: FailureCounters,
+  policies: Readonly<Record<FailureKind, Policy>> = POLICIES,
+): FailureDecision {
   const kind = failureKind(failure);
   const policy = policies[kind];
   const counter = COUNTER[kind];
@@ -93,10 +149,13 @@ export function decideFailure(failure: Pick<AgentFailure, 'class' | 'reason' | '
   const attempts = counter ? before[counter] + 1 : 0;
   if (counter) counters[counter] = attempts;
   return {
-    kind, counters, attempts,
+    kind,
+    counters,
+    attempts,
     waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
     ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
-    countsTowardStep: policy.countsTowardStep, freshSession: policy.freshSession,
+    countsTowardStep: policy.countsTowardStep,
+    freshSession: policy.freshSession,
   };
 }
 
@@ -115,10 +174,17 @@ export function exhausted(policy: Policy, attempts: number): boolean {
 /** What a person must fix when the environment keeps failing. */
 export function environmentAdvice(reason: string): string {
   switch (reason) {
-    case 'auth': return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
-    case 'billing': return "The agent's account cannot pay for requests: check the API account's billing and quota.";
-    case 'not_found': case 'not_executable': case 'spawn_failed': return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
-    case 'permission_denied': return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
-    default: return 'Fix the agent environment, then run again to resume.';
+    case 'auth':
+      return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+    case 'billing':
+      return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+    case 'not_found':
+    case 'not_executable':
+    case 'spawn_failed':
+      return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+    case 'permission_denied':
+      return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+    default:
+      return 'Fix the agent environment, then run again to resume.';
   }
 }

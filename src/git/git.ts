@@ -42,7 +42,11 @@ export interface Git {
 }
 
 export class GitError extends Error {
-  constructor(readonly args: string[], readonly code: number | null, readonly stderr: string) {
+  constructor(
+    readonly args: string[],
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
     super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
     this.name = 'GitError';
   }
@@ -53,10 +57,19 @@ type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: 
 function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
   return (args) =>
     new Promise((resolve) => {
-      execFile('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : 1) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-      });
+      execFile(
+        'git',
+        args,
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error
+            ? typeof (error as NodeJS.ErrnoException).code === 'number'
+              ? Number((error as NodeJS.ErrnoException).code)
+              : 1
+            : 0;
+          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
     });
 }
 
@@ -75,7 +88,10 @@ export function gitRunner(cwd: string, env: NodeJS.ProcessEnv = process.env): Gi
   return {
     async run(args) {
       identity ??= exec(['config', 'user.email']).then((r) =>
-        r.stdout.trim() !== '' ? [] : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
+        r.stdout.trim() !== ''
+          ? []
+          : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com'],
+      );
       return exec([...(await identity), ...args]);
     },
   };
@@ -141,7 +157,10 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
   // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
   // says and whatever the agent staged itself (git add -f).
   const protectedSpecs = [
-    ...(options.protect ?? []).map((p) => workTreePath(topLevel, p)).filter((rel) => rel !== undefined).map((rel) => `:(top,literal)${rel}`),
+    ...(options.protect ?? [])
+      .map((p) => workTreePath(topLevel, p))
+      .filter((rel) => rel !== undefined)
+      .map((rel) => `:(top,literal)${rel}`),
     `:(top,glob)**/${TEMP_FILE_PATTERN}`,
   ];
   const unstageProtected = async () => {
@@ -188,7 +207,8 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     },
     branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
     async switchToBranch(branch, from) {
-      if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`)) await git('checkout', '--quiet', branch);
+      if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
+        await git('checkout', '--quiet', branch);
       else await git('checkout', '--quiet', '-b', branch, from);
     },
     async checkout(ref) {
@@ -252,11 +272,18 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       const gitDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
       const file = path.join(gitDir, 'info', 'exclude');
       const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
-      const line = excludeOptions.file ? `/${bare.replace(/[*?[\\]/g, '\\$&')}` : relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${bare}/`;
+      const line = excludeOptions.file
+        ? `/${bare.replace(/[*?[\\]/g, '\\$&')}`
+        : relativePathOrPattern.includes('*')
+          ? relativePathOrPattern
+          : `/${bare}/`;
       const current = await fs.readFile(file, 'utf8').catch(() => '');
       if (current.split('\n').includes(line)) return;
       await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
+      await fs.appendFile(
+        file,
+        `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`,
+      );
     },
   };
 }
@@ -266,13 +293,26 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
  * could read (an `http.*.extraheader`, as actions/checkout persists by default). Names, not values.
  */
 export async function persistedCredentials(cwd: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
-  return r.code === 0 ? [...new Set(r.stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''))] : [];
+  const r = await execGitIn(
+    cwd,
+    env,
+  )(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
+  return r.code === 0
+    ? [
+        ...new Set(
+          r.stdout
+            .split('\n')
+            .map((l) => l.trim())
+            .filter((l) => l !== ''),
+        ),
+      ]
+    : [];
 }
 
 /** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
 export function cycleBranch(issueIds: readonly string[]): string {
-  const safe = (s: string) => (/^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue');
+  const safe = (s: string) =>
+    /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
   const first = safe(issueIds[0] ?? 'issue');
   return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
 }

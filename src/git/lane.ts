@@ -36,10 +36,14 @@ const short = (sha: string | undefined) => (sha === undefined ? 'nothing (the br
 export function laneProblem(lane: Lane, found: Found): string | undefined {
   const moved: string[] = [];
   if (found.head !== lane.head) {
-    moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${short(found.head)}` : `on ${found.head}`}`);
+    moved.push(
+      `HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${short(found.head)}` : `on ${found.head}`}`,
+    );
   }
   if (found.baseTip !== lane.baseTip) {
-    moved.push(`the base branch ${lane.baseBranch} was at ${short(lane.baseTip)} and is now at ${short(found.baseTip)}`);
+    moved.push(
+      `the base branch ${lane.baseBranch} was at ${short(lane.baseTip)} and is now at ${short(found.baseTip)}`,
+    );
   }
   return moved.length ? moved.join('; ') : undefined;
 }
@@ -64,7 +68,9 @@ export function guardLane(git: Git): LaneGuard {
     if (!lane) return undefined;
     const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
     const problem = laneProblem(lane, found);
-    return problem ? `something other than agent-loop moved the repository before it would ${what}: ${problem}` : undefined;
+    return problem
+      ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
+      : undefined;
   };
   const check = async (what: string) => {
     const problem = await moved(what);

@@ -18,16 +18,28 @@ const MAX_BUFFER = 64 * 1024 * 1024;
 /** `ExecFn` over `child_process.execFile`. Rejects only when the command cannot be run at all. */
 export const execFileCommand: ExecFn = (file, args, opts) =>
   new Promise((resolve, reject) => {
-    execFile(file, args, { cwd: opts.cwd, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true }, (error, stdout, stderr) => {
-      if (!error) return resolve({ code: 0, stdout, stderr });
-      const failure = error as NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals | null };
-      if (typeof failure.code === 'number') return resolve({ code: failure.code, stdout, stderr });
-      if (failure.signal) return resolve({ code: 128, stdout, stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}` });
-      if (failure.code === 'ENOENT') {
-        return reject(new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`));
-      }
-      reject(new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${failure.message}`));
-    });
+    execFile(
+      file,
+      args,
+      { cwd: opts.cwd, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ code: 0, stdout, stderr });
+        const failure = error as NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals | null };
+        if (typeof failure.code === 'number') return resolve({ code: failure.code, stdout, stderr });
+        if (failure.signal)
+          return resolve({
+            code: 128,
+            stdout,
+            stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}`,
+          });
+        if (failure.code === 'ENOENT') {
+          return reject(
+            new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`),
+          );
+        }
+        reject(new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${failure.message}`));
+      },
+    );
   });
 
 export interface BdCliSourceOptions {
@@ -68,7 +80,9 @@ export class BdCliSource implements IssueSource {
     const value = parseJsonOutput(output, this.commandLine(args));
     if (value === null) return [];
     if (!Array.isArray(value)) {
-      throw new Error(`${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`);
+      throw new Error(
+        `${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`,
+      );
     }
     return sortIssues(this.records(value, args).map(beadsRecordToIssue));
   }
@@ -92,7 +106,9 @@ export class BdCliSource implements IssueSource {
   async close(id: string, reason: string): Promise<void> {
     const issue = await this.get(id);
     if (!issue) {
-      throw new Error(`Cannot close issue ${id}: bd does not know it (\`bd show ${id}\` says not found, cwd ${this.cwd}). Check the id with \`bd list\`.`);
+      throw new Error(
+        `Cannot close issue ${id}: bd does not know it (\`bd show ${id}\` says not found, cwd ${this.cwd}). Check the id with \`bd list\`.`,
+      );
     }
     if (issue.status === 'closed') return;
     await this.run(['close', id, '--reason', reason]);
@@ -100,7 +116,8 @@ export class BdCliSource implements IssueSource {
 
   async markEscalated(id: string, note: string): Promise<void> {
     const issue = await this.get(id);
-    if (!issue) throw new Error(`Cannot mark issue ${id} escalated: bd does not know it. Check the id with \`bd list\`.`);
+    if (!issue)
+      throw new Error(`Cannot mark issue ${id} escalated: bd does not know it. Check the id with \`bd list\`.`);
     if (!issue.labels.includes(ESCALATED_LABEL)) await this.run(['label', 'add', id, ESCALATED_LABEL]);
     await this.run(['comments', 'add', id, note]);
   }
@@ -115,7 +132,10 @@ export class BdCliSource implements IssueSource {
     const records: BeadsRecord[] = [];
     values.forEach((value, index) => {
       if (isBeadsRecord(value)) records.push(value);
-      else this.onWarning(`${this.commandLine(args)}: entry ${index} skipped, it is ${describeJson(value)}, not an issue with a string "id"`);
+      else
+        this.onWarning(
+          `${this.commandLine(args)}: entry ${index} skipped, it is ${describeJson(value)}, not an issue with a string "id"`,
+        );
     });
     return records;
   }

@@ -49,7 +49,7 @@ const BOM = '\uFEFF';
 /** Pure: splits and parses a beads JSONL file. Empty lines are neither entries nor problems. */
 export function parseJsonl(content: Buffer): ParsedJsonl {
   const segments: Buffer[] = [];
-  for (let start = 0; ; ) {
+  for (let start = 0; ;) {
     const end = content.indexOf(NEWLINE, start);
     if (end === -1) {
       segments.push(content.subarray(start));
@@ -82,7 +82,10 @@ export function parseJsonl(content: Buffer): ParsedJsonl {
     }
     const earlier = lineOfId.get(value.id);
     if (earlier !== undefined) {
-      problems.push({ line, message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used` });
+      problems.push({
+        line,
+        message: `issue ${value.id} also appears on line ${earlier}; this later line is the one used`,
+      });
     }
     lineOfId.set(value.id, line);
     entries.push({ line, segment: index, record: value });
@@ -103,7 +106,8 @@ export function latestEntries(entries: readonly JsonlEntry[]): JsonlEntry[] {
  */
 export function replaceSegment(parsed: ParsedJsonl, segmentIndex: number, record: BeadsRecord): Buffer {
   const old = parsed.segments[segmentIndex];
-  if (old === undefined) throw new Error(`replaceSegment: no segment ${segmentIndex} (the file has ${parsed.segments.length})`);
+  if (old === undefined)
+    throw new Error(`replaceSegment: no segment ${segmentIndex} (the file has ${parsed.segments.length})`);
   const { bom, cr } = splitLine(old.toString('utf8'), segmentIndex === 0);
   const segments = [...parsed.segments];
   segments[segmentIndex] = Buffer.from(bom + JSON.stringify(record) + cr, 'utf8');
@@ -151,7 +155,10 @@ export class BeadsFileSource implements IssueSource {
 
   async health(): Promise<{ valid: number; unreadable: number }> {
     const parsed = await this.read();
-    return { valid: latestEntries(parsed.entries).length, unreadable: parsed.problems.filter((p) => p.message.startsWith('malformed')).length };
+    return {
+      valid: latestEntries(parsed.entries).length,
+      unreadable: parsed.problems.filter((p) => p.message.startsWith('malformed')).length,
+    };
   }
 
   async get(id: string): Promise<Issue | undefined> {
@@ -163,7 +170,9 @@ export class BeadsFileSource implements IssueSource {
   /** Adds the escalation label and appends the note to beads' `notes` field. */
   async markEscalated(id: string, note: string): Promise<void> {
     await this.modify(id, 'mark escalated', (record) => {
-      const labels = Array.isArray(record.labels) ? record.labels.filter((l): l is string => typeof l === 'string') : [];
+      const labels = Array.isArray(record.labels)
+        ? record.labels.filter((l): l is string => typeof l === 'string')
+        : [];
       const existing = typeof record.notes === 'string' ? record.notes : '';
       if (labels.includes(ESCALATED_LABEL) && existing.includes(note)) return record; // already recorded
       const notes = existing.trim() !== '' ? (existing.includes(note) ? existing : `${existing}\n\n${note}`) : note;
@@ -206,7 +215,9 @@ export class BeadsFileSource implements IssueSource {
       const before = JSON.stringify(entry.record);
       const after = patch(entry.record);
       if (!isBeadsRecord(after) || after.id !== id) {
-        throw new Error(`Cannot ${action} issue ${id} in ${this.file}: the patch must return an object with "id": ${JSON.stringify(id)}.`);
+        throw new Error(
+          `Cannot ${action} issue ${id} in ${this.file}: the patch must return an object with "id": ${JSON.stringify(id)}.`,
+        );
       }
       if (JSON.stringify(after) === before) return after;
       await writeFileAtomic(this.absolute, replaceSegment(parsed, entry.segment, after));
@@ -229,7 +240,9 @@ export class BeadsFileSource implements IssueSource {
             `Create it with \`bd init\`, or point at another file with --issues-file PATH.`,
         );
       }
-      throw new Error(`Cannot read beads issues file ${this.file}: ${(error as Error).message}. Check that it is a readable file.`);
+      throw new Error(
+        `Cannot read beads issues file ${this.file}: ${(error as Error).message}. Check that it is a readable file.`,
+      );
     }
     const parsed = parseJsonl(content);
     for (const problem of parsed.problems) this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);

@@ -29,7 +29,14 @@ import { throttling } from '@octokit/plugin-throttling';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../util/clock.js';
 import { sortIssues } from './ready.js';
-import { ESCALATED_LABEL, NO_CHANGE_LABEL, PR_OPEN_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
+import {
+  ESCALATED_LABEL,
+  NO_CHANGE_LABEL,
+  PR_OPEN_LABEL,
+  type Issue,
+  type IssueSource,
+  type SourceWarning,
+} from './types.js';
 
 /** The Octokit `createOctokit` (or `@actions/github`'s `getOctokit`) returns. */
 export type GitHubClient = ReturnType<typeof getOctokit>;
@@ -107,7 +114,14 @@ export function createOctokit(token: string, options: CreateOctokitOptions = {})
     (kind: RateLimitEvent['kind']) =>
     (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
       const willRetry = retryCount < retries && retryAfter <= maxWait;
-      options.onRateLimit?.({ kind, retryAfterSeconds: retryAfter, method: request.method, url: request.url, retryCount, willRetry });
+      options.onRateLimit?.({
+        kind,
+        retryAfterSeconds: retryAfter,
+        method: request.method,
+        url: request.url,
+        retryCount,
+        willRetry,
+      });
       return willRetry;
     };
   return getOctokit(
@@ -138,7 +152,10 @@ function spacingGroup(gapMs: number, clock: Pick<Clock, 'sleep'>): never {
   let chain: Promise<unknown> = Promise.resolve();
   const limiter = {
     schedule(...args: unknown[]): Promise<unknown> {
-      const [fn, ...rest] = (typeof args[0] === 'function' ? args : args.slice(1)) as [(...a: unknown[]) => unknown, ...unknown[]];
+      const [fn, ...rest] = (typeof args[0] === 'function' ? args : args.slice(1)) as [
+        (...a: unknown[]) => unknown,
+        ...unknown[],
+      ];
       const run = chain.then(async () => {
         const wait = last + gapMs - Date.now();
         if (wait > 0) await clock.sleep(wait);
@@ -176,7 +193,10 @@ export const gitHubSourceStateSchema = z.object({
   /** `owner/repo label`: a state saved for another repository or label is not used. */
   query: z.string(),
   /** Listing pages of the last `ready()`, by request URL. */
-  pages: z.record(z.string(), z.object({ etag: z.string(), next: z.string().optional(), items: z.array(cachedIssueSchema) })),
+  pages: z.record(
+    z.string(),
+    z.object({ etag: z.string(), next: z.string().optional(), items: z.array(cachedIssueSchema) }),
+  ),
   /** Issues read one by one, by number. */
   issues: z.record(z.string(), z.object({ etag: z.string(), item: cachedIssueSchema })),
 });
@@ -308,7 +328,9 @@ export class GitHubIssueSource implements IssueSource {
     this.owner = options.owner;
     this.repo = options.repo;
     this.label = options.label;
-    this.allowed = new Set((options.allowedAuthors ?? DEFAULT_ALLOWED_AUTHORS).map((a) => a.trim().toUpperCase()).filter((a) => a !== ''));
+    this.allowed = new Set(
+      (options.allowedAuthors ?? DEFAULT_ALLOWED_AUTHORS).map((a) => a.trim().toUpperCase()).filter((a) => a !== ''),
+    );
     this.onWarning = options.onWarning ?? (() => {});
     this.maxIssues = Math.max(1, Math.floor(options.maxIssues ?? 100));
     this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 3));
@@ -355,7 +377,18 @@ export class GitHubIssueSource implements IssueSource {
   async ready(): Promise<Issue[]> {
     const listed: Issue[] = [];
     const outsiders: SkippedOutsider[] = [];
-    const summary: ListingSummary = { pages: 0, notModified: 0, scanned: 0, pullRequests: 0, escalated: 0, prOpen: 0, blocked: 0, outsiders: 0, ready: 0, truncated: false };
+    const summary: ListingSummary = {
+      pages: 0,
+      notModified: 0,
+      scanned: 0,
+      pullRequests: 0,
+      escalated: 0,
+      prOpen: 0,
+      blocked: 0,
+      outsiders: 0,
+      ready: 0,
+      truncated: false,
+    };
     const pages: GitHubSourceState['pages'] = {};
     let url: string | undefined = this.firstPageUrl();
     while (url !== undefined) {
@@ -383,7 +416,12 @@ export class GitHubIssueSource implements IssueSource {
         const association = (item.authorAssociation ?? 'NONE').toUpperCase();
         if (!this.allowed.has(association) && !this.trusted.has(String(item.number))) {
           summary.outsiders++;
-          const outsider: SkippedOutsider = { id: String(item.number), title: item.title, author: item.author ?? '', association };
+          const outsider: SkippedOutsider = {
+            id: String(item.number),
+            title: item.title,
+            author: item.author ?? '',
+            association,
+          };
           if (item.url !== undefined) outsider.url = item.url;
           outsiders.push(outsider);
           this.warnOnce(
@@ -399,7 +437,12 @@ export class GitHubIssueSource implements IssueSource {
     this.pages = pages;
     this.skippedOutsiders = outsiders;
     // "Blocked by #N" (the planning pipeline's phase N+1): not ready while #N is open in the listing.
-    const open = new Set(Object.values(pages).flatMap((p) => p.items).filter((i) => i.state === 'open' && !i.pullRequest).map((i) => String(i.number)));
+    const open = new Set(
+      Object.values(pages)
+        .flatMap((p) => p.items)
+        .filter((i) => i.state === 'open' && !i.pullRequest)
+        .map((i) => String(i.number)),
+    );
     const unblocked = listed.filter((issue) => {
       const blocker = blockedBy(issue.body).find((n) => open.has(n));
       if (blocker !== undefined) summary.blocked++;
@@ -432,9 +475,17 @@ export class GitHubIssueSource implements IssueSource {
     if (item.state === 'closed') return;
     const text = this.commentText(reason);
     if (text.trim() !== '') {
-      await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: text }, `commenting on issue #${number} before closing it`);
+      await this.send(
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        { issue_number: number, body: text },
+        `commenting on issue #${number} before closing it`,
+      );
     }
-    await this.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
+    await this.send(
+      'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+      { issue_number: number, state: 'closed', state_reason: 'completed' },
+      `closing issue #${number}`,
+    );
     this.issues.delete(number);
   }
 
@@ -453,12 +504,24 @@ export class GitHubIssueSource implements IssueSource {
     const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
     let commented = false;
     if (labelled) {
-      commented = await this.hasComment(number, item.comments ?? 0, (b) => b.includes(ESCALATION_MARKER) && b.includes(hashLine));
+      commented = await this.hasComment(
+        number,
+        item.comments ?? 0,
+        (b) => b.includes(ESCALATION_MARKER) && b.includes(hashLine),
+      );
     } else {
-      await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [ESCALATED_LABEL] }, `labelling issue #${number} ${ESCALATED_LABEL}`);
+      await this.send(
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
+        { issue_number: number, labels: [ESCALATED_LABEL] },
+        `labelling issue #${number} ${ESCALATED_LABEL}`,
+      );
     }
     if (!commented) {
-      await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body }, `commenting on escalated issue #${number}`);
+      await this.send(
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        { issue_number: number, body },
+        `commenting on escalated issue #${number}`,
+      );
     }
     this.issues.delete(number);
   }
@@ -475,14 +538,26 @@ export class GitHubIssueSource implements IssueSource {
     if (!item || item.pullRequest) throw this.unknownIssue(number, 'label');
     if (item.state === 'closed') return;
     if (!item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL)) {
-      await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [NO_CHANGE_LABEL] }, `labelling issue #${number} ${NO_CHANGE_LABEL}`);
+      await this.send(
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
+        { issue_number: number, labels: [NO_CHANGE_LABEL] },
+        `labelling issue #${number} ${NO_CHANGE_LABEL}`,
+      );
       const next = close
         ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
         : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
-      await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: this.commentText(`${note}\n\n${next}`) }, `commenting on issue #${number}`);
+      await this.send(
+        'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        { issue_number: number, body: this.commentText(`${note}\n\n${next}`) },
+        `commenting on issue #${number}`,
+      );
     }
     if (close) {
-      await this.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
+      await this.send(
+        'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+        { issue_number: number, state: 'closed', state_reason: 'completed' },
+        `closing issue #${number}`,
+      );
     }
     this.issues.delete(number);
   }
@@ -491,7 +566,13 @@ export class GitHubIssueSource implements IssueSource {
    * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
    * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
    */
-  async openPullRequest(pr: { head: string; base: string; title: string; body: string; draft: boolean }): Promise<{ number: number; url: string; reused: boolean }> {
+  async openPullRequest(pr: {
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+    draft: boolean;
+  }): Promise<{ number: number; url: string; reused: boolean }> {
     const find = async () => {
       const answer = await this.send(
         'GET /repos/{owner}/{repo}/pulls',
@@ -499,18 +580,31 @@ export class GitHubIssueSource implements IssueSource {
         `looking for an open pull request from ${pr.head}`,
       );
       const first = Array.isArray(answer.data) ? answer.data[0] : undefined;
-      return isObject(first) && typeof first.number === 'number' ? { number: first.number, url: typeof first.html_url === 'string' ? first.html_url : '', reused: true } : undefined;
+      return isObject(first) && typeof first.number === 'number'
+        ? { number: first.number, url: typeof first.html_url === 'string' ? first.html_url : '', reused: true }
+        : undefined;
     };
     const existing = await find();
     if (existing) return existing;
     try {
       const answer = await this.send(
         'POST /repos/{owner}/{repo}/pulls',
-        { head: pr.head, base: pr.base, title: truncate(this.redact(pr.title), 250), body: this.commentText(pr.body), draft: pr.draft },
+        {
+          head: pr.head,
+          base: pr.base,
+          title: truncate(this.redact(pr.title), 250),
+          body: this.commentText(pr.body),
+          draft: pr.draft,
+        },
         `opening a pull request from ${pr.head} into ${pr.base}`,
       );
       const data = isObject(answer.data) ? answer.data : {};
-      if (typeof data.number !== 'number') throw new GitHubSourceError(`Unexpected answer opening a pull request from ${pr.head}: no number`, 'other', answer.status);
+      if (typeof data.number !== 'number')
+        throw new GitHubSourceError(
+          `Unexpected answer opening a pull request from ${pr.head}: no number`,
+          'other',
+          answer.status,
+        );
       return { number: data.number, url: typeof data.html_url === 'string' ? data.html_url : '', reused: false };
     } catch (error) {
       if (error instanceof GitHubSourceError && error.status === 422 && /already exists/i.test(error.message)) {
@@ -520,7 +614,8 @@ export class GitHubIssueSource implements IssueSource {
       if (error instanceof GitHubSourceError && error.kind === 'permission') {
         throw new GitHubSourceError(
           `${error.message} Opening pull requests needs \`permissions: pull-requests: write\` (and, for the default token, the repository setting "Allow GitHub Actions to create and approve pull requests").`,
-          'permission', error.status,
+          'permission',
+          error.status,
         );
       }
       throw error;
@@ -535,7 +630,12 @@ export class GitHubIssueSource implements IssueSource {
       `opening an issue "${issue.title.slice(0, 60)}"`,
     );
     const number = isObject(answer.data) ? answer.data.number : undefined;
-    if (typeof number !== 'number') throw new GitHubSourceError(`Unexpected answer opening an issue in ${this.owner}/${this.repo}: no number`, 'other', answer.status);
+    if (typeof number !== 'number')
+      throw new GitHubSourceError(
+        `Unexpected answer opening an issue in ${this.owner}/${this.repo}: no number`,
+        'other',
+        answer.status,
+      );
     return number;
   }
 
@@ -545,13 +645,22 @@ export class GitHubIssueSource implements IssueSource {
    */
   async findByMarkers(markers: readonly string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();
-    const q = new URLSearchParams({ state: 'all', labels: this.label, sort: 'created', direction: 'desc', per_page: String(PER_PAGE) });
-    let url: string | undefined = `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
+    const q = new URLSearchParams({
+      state: 'all',
+      labels: this.label,
+      sort: 'created',
+      direction: 'desc',
+      per_page: String(PER_PAGE),
+    });
+    let url: string | undefined =
+      `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
     for (let page = 0; url !== undefined && page < this.maxPages && found.size < markers.length; page++) {
       const answer = await this.send(`GET ${url}`, {}, `looking for issues an earlier run opened (${this.label})`);
       for (const raw of Array.isArray(answer.data) ? answer.data : []) {
-        if (!isObject(raw) || typeof raw.number !== 'number' || typeof raw.body !== 'string' || raw.pull_request) continue;
-        for (const marker of markers) if (!found.has(marker) && raw.body.includes(marker)) found.set(marker, raw.number);
+        if (!isObject(raw) || typeof raw.number !== 'number' || typeof raw.body !== 'string' || raw.pull_request)
+          continue;
+        for (const marker of markers)
+          if (!found.has(marker) && raw.body.includes(marker)) found.set(marker, raw.number);
       }
       url = nextLink(answer.headers.link);
     }
@@ -561,28 +670,48 @@ export class GitHubIssueSource implements IssueSource {
   /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
   async addLabel(id: string, label: string): Promise<void> {
     const number = this.requireNumber(id, 'label');
-    await this.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [label] }, `labelling issue #${number} ${label}`);
+    await this.send(
+      'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
+      { issue_number: number, labels: [label] },
+      `labelling issue #${number} ${label}`,
+    );
     this.issues.delete(number);
   }
 
   // --- requests ----------------------------------------------------------------------------------
 
   private firstPageUrl(): string {
-    const q = new URLSearchParams({ state: 'open', labels: this.label, sort: 'created', direction: 'asc', per_page: String(PER_PAGE) });
+    const q = new URLSearchParams({
+      state: 'open',
+      labels: this.label,
+      sort: 'created',
+      direction: 'asc',
+      per_page: String(PER_PAGE),
+    });
     return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
   }
 
   private async listingPage(url: string, summary: ListingSummary): Promise<GitHubSourceState['pages'][string]> {
     const cached = this.pages[url];
     summary.pages++;
-    const answer = await this.conditionalGet(`GET ${url}`, {}, cached?.etag, `listing open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
+    const answer = await this.conditionalGet(
+      `GET ${url}`,
+      {},
+      cached?.etag,
+      `listing open issues labelled ${this.label} in ${this.owner}/${this.repo}`,
+    );
     if (answer === 'not-modified' && cached) {
       summary.notModified++;
       return cached;
     }
-    if (answer === 'not-modified') throw new GitHubSourceError(`GitHub answered 304 for ${url} without a cached page`, 'other', 304);
+    if (answer === 'not-modified')
+      throw new GitHubSourceError(`GitHub answered 304 for ${url} without a cached page`, 'other', 304);
     if (!Array.isArray(answer.data)) {
-      throw new GitHubSourceError(`Unexpected answer listing issues of ${this.owner}/${this.repo}: not a JSON array. Is the API URL right?`, 'other', answer.status);
+      throw new GitHubSourceError(
+        `Unexpected answer listing issues of ${this.owner}/${this.repo}: not a JSON array. Is the API URL right?`,
+        'other',
+        answer.status,
+      );
     }
     const items = answer.data.map(toCached).filter((i): i is CachedIssue => i !== undefined);
     const page: GitHubSourceState['pages'][string] = { etag: answer.etag ?? '', items };
@@ -595,7 +724,12 @@ export class GitHubIssueSource implements IssueSource {
     const cached = this.issues.get(number);
     let answer: Awaited<ReturnType<GitHubIssueSource['conditionalGet']>>;
     try {
-      answer = await this.conditionalGet('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, cached?.etag, what);
+      answer = await this.conditionalGet(
+        'GET /repos/{owner}/{repo}/issues/{issue_number}',
+        { issue_number: number },
+        cached?.etag,
+        what,
+      );
     } catch (error) {
       if (error instanceof GitHubSourceError && (error.status === 404 || error.status === 410)) {
         this.issues.delete(number);
@@ -604,13 +738,19 @@ export class GitHubIssueSource implements IssueSource {
       throw error;
     }
     if (answer === 'not-modified') {
-      if (!cached) throw new GitHubSourceError(`GitHub answered 304 for issue #${number} without a cached copy`, 'other', 304);
+      if (!cached)
+        throw new GitHubSourceError(`GitHub answered 304 for issue #${number} without a cached copy`, 'other', 304);
       this.issues.delete(number); // re-insert: most recently used last
       this.issues.set(number, cached);
       return cached.item;
     }
     const item = toCached(answer.data);
-    if (!item) throw new GitHubSourceError(`Unexpected answer reading issue #${number} of ${this.owner}/${this.repo}: not an issue`, 'other', answer.status);
+    if (!item)
+      throw new GitHubSourceError(
+        `Unexpected answer reading issue #${number} of ${this.owner}/${this.repo}: not an issue`,
+        'other',
+        answer.status,
+      );
     this.issues.delete(number);
     if (answer.etag) this.issues.set(number, { etag: answer.etag, item });
     while (this.issues.size > MAX_CACHED_ISSUES) this.issues.delete(this.issues.keys().next().value as number);
@@ -639,7 +779,11 @@ export class GitHubIssueSource implements IssueSource {
     what: string,
   ): Promise<'not-modified' | (LooseResponse & { etag?: string })> {
     try {
-      const answer = await this.send(route, { ...params, ...(etag ? { headers: { 'if-none-match': etag } } : {}) }, what);
+      const answer = await this.send(
+        route,
+        { ...params, ...(etag ? { headers: { 'if-none-match': etag } } : {}) },
+        what,
+      );
       const tag = answer.headers.etag;
       return typeof tag === 'string' ? { ...answer, etag: tag } : answer;
     } catch (error) {
@@ -661,7 +805,11 @@ export class GitHubIssueSource implements IssueSource {
       return answer;
     } catch (error) {
       const http = asHttpError(error);
-      if (!http) throw new GitHubSourceError(`GitHub request failed while ${what}: ${(error as Error)?.message ?? String(error)}`, 'other');
+      if (!http)
+        throw new GitHubSourceError(
+          `GitHub request failed while ${what}: ${(error as Error)?.message ?? String(error)}`,
+          'other',
+        );
       if (http.response?.headers) this.noteRateLimit(http.response.headers);
       throw this.explain(http, what);
     }
@@ -687,7 +835,12 @@ export class GitHubIssueSource implements IssueSource {
     const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
     if (primary || secondary) {
       const retryAfter = Number(headers['retry-after']);
-      const resetAt = primary && Number.isFinite(resetHeader) ? resetHeader : Number.isFinite(retryAfter) ? Math.floor(Date.now() / 1000) + retryAfter : undefined;
+      const resetAt =
+        primary && Number.isFinite(resetHeader)
+          ? resetHeader
+          : Number.isFinite(retryAfter)
+            ? Math.floor(Date.now() / 1000) + retryAfter
+            : undefined;
       const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
       return new GitHubSourceError(
         `GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
@@ -713,7 +866,12 @@ export class GitHubIssueSource implements IssueSource {
         status,
       );
     }
-    if (status >= 500) return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
+    if (status >= 500)
+      return new GitHubSourceError(
+        `GitHub failed while ${what} (${status} ${message}), also on retrying.`,
+        'server',
+        status,
+      );
     return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
   }
 
@@ -735,7 +893,9 @@ export class GitHubIssueSource implements IssueSource {
   private restore(value: unknown): void {
     const parsed = gitHubSourceStateSchema.safeParse(value);
     if (!parsed.success) {
-      this.warnOnce(`${this.description}: the saved GitHub cache is not valid and is ignored (${parsed.error.issues[0]?.message ?? 'invalid'}); the first requests are ordinary ones`);
+      this.warnOnce(
+        `${this.description}: the saved GitHub cache is not valid and is ignored (${parsed.error.issues[0]?.message ?? 'invalid'}); the first requests are ordinary ones`,
+      );
       return;
     }
     if (parsed.data.query !== this.query) return; // another repository or label: nothing to reuse
@@ -753,13 +913,20 @@ export class GitHubIssueSource implements IssueSource {
   private requireNumber(id: string, action: string): number {
     const number = issueNumber(id);
     if (number === undefined) {
-      throw new GitHubSourceError(`Cannot ${action} issue ${JSON.stringify(id)} in ${this.owner}/${this.repo}: a GitHub issue id is its number, e.g. "42".`, 'other');
+      throw new GitHubSourceError(
+        `Cannot ${action} issue ${JSON.stringify(id)} in ${this.owner}/${this.repo}: a GitHub issue id is its number, e.g. "42".`,
+        'other',
+      );
     }
     return number;
   }
 
   private unknownIssue(number: number, action: string): GitHubSourceError {
-    return new GitHubSourceError(`Cannot ${action} issue #${number} in ${this.owner}/${this.repo}: there is no such issue (deleted, transferred, or a pull request).`, 'not-found', 404);
+    return new GitHubSourceError(
+      `Cannot ${action} issue #${number} in ${this.owner}/${this.repo}: there is no such issue (deleted, transferred, or a pull request).`,
+      'not-found',
+      404,
+    );
   }
 
   private warnOnce(message: string): void {
@@ -823,7 +990,9 @@ function toIssue(item: CachedIssue): Issue {
 function toCached(raw: unknown): CachedIssue | undefined {
   if (!isObject(raw) || typeof raw.number !== 'number' || !Number.isInteger(raw.number)) return undefined;
   const labels = Array.isArray(raw.labels)
-    ? raw.labels.map((l) => (typeof l === 'string' ? l : isObject(l) && typeof l.name === 'string' ? l.name : undefined)).filter((l): l is string => l !== undefined)
+    ? raw.labels
+        .map((l) => (typeof l === 'string' ? l : isObject(l) && typeof l.name === 'string' ? l.name : undefined))
+        .filter((l): l is string => l !== undefined)
     : [];
   const item: CachedIssue = {
     number: raw.number,
@@ -858,7 +1027,9 @@ function apiMessage(error: HttpError): string {
   const data = error.response?.data;
   if (!isObject(data) || typeof data.message !== 'string') return error.message;
   // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
-  const details = Array.isArray(data.errors) ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean) : [];
+  const details = Array.isArray(data.errors)
+    ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
+    : [];
   return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
 }
 

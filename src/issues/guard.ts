@@ -15,7 +15,12 @@ const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** One line of plain text. Pure. */
 export function cleanLine(text: string): string {
-  return text.replace(ANSI, '').replace(/[\r\n\t\u2028\u2029]+/g, ' ').replace(CONTROL_BUT_NEWLINE_TAB, '').replace(/ {2,}/g, ' ').trim();
+  return text
+    .replace(ANSI, '')
+    .replace(/[\r\n\t\u2028\u2029]+/g, ' ')
+    .replace(CONTROL_BUT_NEWLINE_TAB, '')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }
 
 /** Text that may span lines (a body): newlines and tabs kept, CRLF made LF. Pure. */
@@ -43,7 +48,9 @@ export function guardIssues(source: IssueSource, redact: (text: string) => strin
     },
     close: (id, reason) => source.close(id, reason),
     markEscalated: (id, note) => source.markEscalated(id, note),
-    ...(source.markNoChange ? { markNoChange: (id: string, note: string, close: boolean) => source.markNoChange!(id, note, close) } : {}),
+    ...(source.markNoChange
+      ? { markNoChange: (id: string, note: string, close: boolean) => source.markNoChange!(id, note, close) }
+      : {}),
     ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
     ...(source.importState ? { importState: (state: unknown) => source.importState?.(state) } : {}),
     ...(source.trust ? { trust: (ids: readonly string[]) => source.trust?.(ids) } : {}),

@@ -4,7 +4,14 @@ import type { IssueSource, SourceWarning } from './types.js';
 
 export { BdCliSource, isOnPath, execFileCommand, BD_READY_ARGS, type ExecFn, type ExecResult } from './beadsCli.js';
 export { BeadsFileSource } from './beadsFile.js';
-export { beadsRecordToIssue, computeReady, compareIssues, sortIssues, BLOCKING_DEPENDENCY_TYPES, type BeadsRecord } from './ready.js';
+export {
+  beadsRecordToIssue,
+  computeReady,
+  compareIssues,
+  sortIssues,
+  BLOCKING_DEPENDENCY_TYPES,
+  type BeadsRecord,
+} from './ready.js';
 export { isClosed, type Issue, type IssueSource, type SourceWarning } from './types.js';
 
 export interface BeadsSourceOptions {

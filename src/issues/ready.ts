@@ -43,9 +43,15 @@ function dependencyRefs(record: BeadsRecord): DependencyRef[] {
   const refs: DependencyRef[] = [];
   for (const dep of deps) {
     if (!isPlainObject(dep)) continue;
-    const dependsOn = typeof dep.depends_on_id === 'string' ? dep.depends_on_id : typeof dep.id === 'string' ? dep.id : undefined;
+    const dependsOn =
+      typeof dep.depends_on_id === 'string' ? dep.depends_on_id : typeof dep.id === 'string' ? dep.id : undefined;
     if (dependsOn === undefined) continue;
-    const type = typeof dep.type === 'string' ? dep.type : typeof dep.dependency_type === 'string' ? dep.dependency_type : DEFAULT_DEPENDENCY_TYPE;
+    const type =
+      typeof dep.type === 'string'
+        ? dep.type
+        : typeof dep.dependency_type === 'string'
+          ? dep.dependency_type
+          : DEFAULT_DEPENDENCY_TYPE;
     refs.push({ dependsOn, type });
   }
   return refs;

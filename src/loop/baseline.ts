@@ -28,28 +28,59 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   const cycle = state.currentCycle as CycleState;
   const store = baselineStore(filesOf(deps));
   const junit = settings.junitFile;
-  const key = cycle.baselineKey ?? baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
-  const withKey = (s: LoopState): LoopState => ({ ...s, currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key } });
+  const key =
+    cycle.baselineKey ??
+    baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
+  const withKey = (s: LoopState): LoopState => ({
+    ...s,
+    currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key },
+  });
   const check = (run: SuiteRun, s: LoopState): CycleBaseline => {
     const problem = baselineProblem(run, settings.testCommand);
-    if (problem) return { state: s, run, halt: { reason: 'baseline_unreadable', message: `NO VERDICT POSSIBLE: ${problem.message}`, advice: problem.advice } };
+    if (problem)
+      return {
+        state: s,
+        run,
+        halt: {
+          reason: 'baseline_unreadable',
+          message: `NO VERDICT POSSIBLE: ${problem.message}`,
+          advice: problem.advice,
+        },
+      };
     return { state: s, run };
   };
 
   const kept = await store.load(key);
   if (kept) {
-    if (!cycle.baselineKey) logger.info('tests.baseline', `Baseline for this tree already known (${path.join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`, { key });
+    if (!cycle.baselineKey)
+      logger.info(
+        'tests.baseline',
+        `Baseline for this tree already known (${path.join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`,
+        { key },
+      );
     return check(kept, withKey(state));
   }
   if (cycle.iterations > 0) {
-    logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${path.join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
+    logger.warn(
+      'tests.baseline',
+      `The baseline of this cycle (${key}) is no longer in ${path.join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`,
+      { key },
+    );
     return { state: withKey(state), run: undefined };
   }
-  logger.info('tests.baseline', `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand });
+  logger.info(
+    'tests.baseline',
+    `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`,
+    { command: settings.testCommand },
+  );
   const outcome = await deps.runTests(settings.testCommand, deps.signal, 'baseline');
   if (deps.signal?.aborted) return { state, interrupted: true };
   const run = outcome.run ?? emptyRun(outcome.exitCode);
-  logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, { key, exitCode: outcome.exitCode, reader: run.reader ?? null });
+  logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
+    key,
+    exitCode: outcome.exitCode,
+    reader: run.reader ?? null,
+  });
   const checked = check(run, state);
   // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
   if (checked.halt) return checked;

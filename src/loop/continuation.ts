@@ -35,7 +35,8 @@ export function decideContinuation(
     decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
   }
   if (report.stuckDetected === true) decision.stuck = 'the agent reported stuck_detected: true';
-  else if (sameCount >= 2) decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
+  else if (sameCount >= 2)
+    decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
   return decision;
 }
 

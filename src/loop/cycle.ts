@@ -33,9 +33,7 @@ export type StepEvent =
   | { type: 'escalate'; reason: string };
 
 export type StepDecision =
-  | { kind: 'run'; step: string }
-  | { kind: 'done' }
-  | { kind: 'escalate'; reason: string; bounceLoop: boolean };
+  { kind: 'run'; step: string } | { kind: 'done' } | { kind: 'escalate'; reason: string; bounceLoop: boolean };
 
 export const initialProgress = (): StepProgress => ({ index: 0, retries: {}, bounces: 0, trail: [] });
 
@@ -50,27 +48,56 @@ export function transition(
     case 'succeeded': {
       const index = progress.index + 1;
       const next = { ...progress, index };
-      return index >= workflow.length ? { progress: next, decision: { kind: 'done' } } : { progress: next, decision: { kind: 'run', step: workflow[index] as string } };
+      return index >= workflow.length
+        ? { progress: next, decision: { kind: 'done' } }
+        : { progress: next, decision: { kind: 'run', step: workflow[index] as string } };
     }
     case 'failed': {
       const count = (progress.retries[step] ?? 0) + 1;
       const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
-      const next: StepProgress = { ...progress, index: resumeAt, retries: { ...progress.retries, [step]: count }, trail: [...progress.trail, step] };
+      const next: StepProgress = {
+        ...progress,
+        index: resumeAt,
+        retries: { ...progress.retries, [step]: count },
+        trail: [...progress.trail, step],
+      };
       if (count > maxRetriesPerStep) {
-        return { progress: next, decision: { kind: 'escalate', reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`, bounceLoop: false } };
+        return {
+          progress: next,
+          decision: {
+            kind: 'escalate',
+            reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`,
+            bounceLoop: false,
+          },
+        };
       }
       return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] as string } };
     }
     case 'precondition_failed': {
       const bounces = progress.bounces + 1;
       const index = Math.max(0, progress.index - 1);
-      const next: StepProgress = { ...progress, index, bounces, trail: [...progress.trail, `${step}→${workflow[index]}`] };
+      const next: StepProgress = {
+        ...progress,
+        index,
+        bounces,
+        trail: [...progress.trail, `${step}→${workflow[index]}`],
+      };
       if (bounces > maxRetriesPerStep) {
-        return { progress: next, decision: { kind: 'escalate', reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`, bounceLoop: true } };
+        return {
+          progress: next,
+          decision: {
+            kind: 'escalate',
+            reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`,
+            bounceLoop: true,
+          },
+        };
       }
       return { progress: next, decision: { kind: 'run', step: workflow[index] as string } };
     }
     case 'escalate':
-      return { progress: { ...progress, trail: [...progress.trail, step] }, decision: { kind: 'escalate', reason: event.reason, bounceLoop: false } };
+      return {
+        progress: { ...progress, trail: [...progress.trail, step] },
+        decision: { kind: 'escalate', reason: event.reason, bounceLoop: false },
+      };
   }
 }

@@ -114,4 +114,5 @@ export interface SliceDeps {
 }
 
 /** The writer of the state directory's files the slice uses. */
-export const filesOf = (deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact'>): StateFiles => deps.files ?? stateFiles(deps.stateDir, deps.redact);
+export const filesOf = (deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact'>): StateFiles =>
+  deps.files ?? stateFiles(deps.stateDir, deps.redact);

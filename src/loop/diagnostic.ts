@@ -23,19 +23,28 @@ const LOOP_TYPES: Record<HaltReason, string> = {
 };
 
 const ADVICE: Record<HaltReason, string> = {
-  failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
-  bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
-  all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
+  failure_loop:
+    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
+  bounce_loop:
+    'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
+  all_escalated:
+    'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
   agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
-  max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
+  max_iterations:
+    'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
   budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
   contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
   stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
-  repository_moved: "Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.",
-  secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
-  source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
-  baseline_unreadable: 'The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent\'s work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.',
-  workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
+  repository_moved:
+    'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.',
+  secret_in_change:
+    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
+  source_unreadable:
+    'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
+  baseline_unreadable:
+    "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.",
+  workflow_aborted:
+    'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 
 export function buildDiagnostic(input: {
@@ -47,14 +56,23 @@ export function buildDiagnostic(input: {
   advice?: string;
 }): HaltDiagnostic {
   const { state, reason } = input;
-  const involved = reason === 'failure_loop' || reason === 'all_escalated'
-    ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
-    : [];
-  const issues = involved.length > 0
-    ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
-    : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({ id, title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '' }));
+  const involved =
+    reason === 'failure_loop' || reason === 'all_escalated'
+      ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
+      : [];
+  const issues =
+    involved.length > 0
+      ? involved.flatMap((e) => e.issueIds.map((id, i) => ({ id, title: e.titles[i] ?? '' })))
+      : (state.currentCycle?.issueIds ?? state.escalations.at(-1)?.issueIds ?? []).map((id, i) => ({
+          id,
+          title: state.currentCycle?.titles[i] ?? state.escalations.at(-1)?.titles[i] ?? '',
+        }));
   // A halting escalation has already closed its cycle: then its steps are in its record.
-  const cycleSteps = state.currentCycle ? state.currentCycle.progress.trail : involved.length === 0 ? state.escalations.at(-1)?.steps ?? [] : [];
+  const cycleSteps = state.currentCycle
+    ? state.currentCycle.progress.trail
+    : involved.length === 0
+      ? (state.escalations.at(-1)?.steps ?? [])
+      : [];
   const steps = [...new Set([...involved.flatMap((e) => e.steps), ...cycleSteps])];
   return {
     reason,
@@ -62,13 +80,25 @@ export function buildDiagnostic(input: {
     loopType: LOOP_TYPES[reason],
     issues: dedupe(issues),
     steps,
-    escalations: { consecutive: state.consecutiveEscalations, limit: input.maxConsecutiveEscalations, total: state.totalEscalations },
+    escalations: {
+      consecutive: state.consecutiveEscalations,
+      limit: input.maxConsecutiveEscalations,
+      total: state.totalEscalations,
+    },
     lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
     ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
     advice: input.advice ?? ADVICE[reason],
     checkpointId: input.checkpointId,
     iteration: state.iteration,
-    ...(reason === 'workflow_aborted' && state.tddError ? { tddError: { type: state.tddError.type, message: state.tddError.message, retry_count: state.tddError.retry_count } } : {}),
+    ...(reason === 'workflow_aborted' && state.tddError
+      ? {
+          tddError: {
+            type: state.tddError.type,
+            message: state.tddError.message,
+            retry_count: state.tddError.retry_count,
+          },
+        }
+      : {}),
   };
 }
 

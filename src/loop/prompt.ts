@@ -29,7 +29,8 @@ export function buildPrompt(p: PromptInput): string {
   if (p.plan) parts.push('## Plan', '', p.plan.trim(), '');
   if (p.lastFailure) {
     const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
-    const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
+    const tail =
+      p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
     parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
   }
   parts.push(
@@ -37,7 +38,9 @@ export function buildPrompt(p: PromptInput): string {
     '',
     `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`,
     ...(p.failingBefore?.length
-      ? [`- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`]
+      ? [
+          `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+        ]
       : []),
     `- Each issue is closed in ${p.sourceHint} once its work is done.`,
     '',

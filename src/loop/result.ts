@@ -84,15 +84,32 @@ export function exitCodeFor(result: Pick<RunResult, 'status'>): number {
 
 /** The closing line in text mode. */
 export function summaryLine(r: RunResult): string {
-  const head = r.status === 'halted' ? `HALTED (${r.haltReason}): ${r.error}` : r.status === 'complete' ? 'COMPLETE' : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+  const head =
+    r.status === 'halted'
+      ? `HALTED (${r.haltReason}): ${r.error}`
+      : r.status === 'complete'
+        ? 'COMPLETE'
+        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
   return [
     head,
     `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
     `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-    ...(r.issuesNoChange.length ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`] : []),
-    ...(r.preexistingFailures.length ? [`  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`] : []),
-    ...(r.pullRequests.length ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`] : []),
-    ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0 ? [`  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`] : []),
+    ...(r.issuesNoChange.length
+      ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`]
+      : []),
+    ...(r.preexistingFailures.length
+      ? [
+          `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
+        ]
+      : []),
+    ...(r.pullRequests.length
+      ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]
+      : []),
+    ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
+      ? [
+          `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+        ]
+      : []),
     `  checkpoint ${r.checkpointId}`,
   ].join('\n');
 }

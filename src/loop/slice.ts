@@ -51,7 +51,12 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const opened = await openCheckpoint(deps);
   const checkpointId = opened.id;
   if (opened.sourceState !== undefined) source.importState?.(opened.sourceState);
-  let state: LoopState = { ...opened.state, slices: opened.state.slices + 1, maxIterations: settings.maxIterations, halt: undefined };
+  let state: LoopState = {
+    ...opened.state,
+    slices: opened.state.slices + 1,
+    maxIterations: settings.maxIterations,
+    halt: undefined,
+  };
   const sliceStartIteration = state.iteration;
   const errors: string[] = [];
 
@@ -61,12 +66,21 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const save = async (status: RunResult['status']) => {
     const sourceState = source.exportState?.();
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
-    await store.write({ id: checkpointId, phase: PHASE_FOR[status], state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) }, ...(errors.length ? { errors } : {}) });
+    await store.write({
+      id: checkpointId,
+      phase: PHASE_FOR[status],
+      state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+      ...(errors.length ? { errors } : {}),
+    });
     const now = await snapshotCheckpoints(filesOf(deps), store.dir);
     const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
     if (foreign.length > 0) {
       const moved = await quarantine(store.dir, deps.stateDir, foreign);
-      logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
+      logger.warn(
+        'checkpoint.forged',
+        `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${path.join(deps.stateDir, 'quarantine')}; they are never resumed.`,
+        { files: foreign, movedTo: moved },
+      );
     }
     known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
   };
@@ -77,10 +91,14 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       try {
         await source.markEscalated(id, note);
       } catch (error) {
-        logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${(error as Error).message}`);
+        logger.warn(
+          'source.warning',
+          `Could not label ${id} as escalated in ${source.description}: ${(error as Error).message}`,
+        );
       }
     }
-    if (git && (await git.currentRef()) === state.baseBranch) await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
+    if (git && (await git.currentRef()) === state.baseBranch)
+      await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
   };
 
   if (git) {
@@ -91,7 +109,9 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     if (!state.baseBranch) {
       const current = await git.currentRef();
       if (current.startsWith('agent-loop/')) {
-        throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main), or resume that run instead of --fresh.`);
+        throw new StartError(
+          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main), or resume that run instead of --fresh.`,
+        );
       }
       state.baseBranch = current;
     }
@@ -103,7 +123,10 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         await git.checkout(state.baseBranch);
         const last = state.escalations.at(-1);
         if (last) await labelEscalated(last.issueIds, last.note);
-        logger.info('git.parked', `Committed the work left on ${state.parkedBranch} as wip: and returned to ${state.baseBranch}.`);
+        logger.info(
+          'git.parked',
+          `Committed the work left on ${state.parkedBranch} as wip: and returned to ${state.baseBranch}.`,
+        );
       }
       state = { ...state, parkedBranch: undefined };
     }
@@ -114,22 +137,43 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const unreadableSource = async (): Promise<Halt | undefined> => {
     const health = await source.health?.();
     if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0)) return undefined;
-    return { reason: 'source_unreadable', message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))` };
+    return {
+      reason: 'source_unreadable',
+      message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
+    };
   };
   await save('continuing');
-  logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
-    checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations,
-  });
+  logger.info(
+    'run.start',
+    `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`,
+    {
+      checkpointId,
+      resumed: opened.resumed,
+      iteration: state.iteration,
+      maxIterations: settings.maxIterations,
+    },
+  );
 
   const finish = async (status: RunResult['status'], halt?: Halt, interrupted = false) => {
     let diagnostic: string | null = null;
     if (halt) {
       state = { ...state, halt: { reason: halt.reason, message: halt.message } };
       errors.push(halt.message);
-      const d = buildDiagnostic({ reason: halt.reason, message: halt.message, state, checkpointId, maxConsecutiveEscalations: settings.maxConsecutiveEscalations, advice: halt.advice });
+      const d = buildDiagnostic({
+        reason: halt.reason,
+        message: halt.message,
+        state,
+        checkpointId,
+        maxConsecutiveEscalations: settings.maxConsecutiveEscalations,
+        advice: halt.advice,
+      });
       diagnostic = (deps.redact ?? ((t: string) => t))(renderMarkdown(d));
       await filesOf(deps).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
-      logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
+      logger.error(
+        'run.halted',
+        `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`,
+        { haltReason: halt.reason, diagnostic },
+      );
       logger.info('halt.diagnostic', diagnostic.trimEnd());
       await deps.notify?.(d);
     }
@@ -138,10 +182,20 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     // pushed (work as wip:), and the next slice fetches it.
     const open = state.currentCycle?.branch;
     if (deps.publisher && git && open && status === 'continuing' && (await git.currentRef()) === open) {
-      await git.commitAll(`wip: ${state.currentCycle?.issueIds.join(' ')} (slice ended at iteration ${state.iteration})`.slice(0, 120));
+      await git.commitAll(
+        `wip: ${state.currentCycle?.issueIds.join(' ')} (slice ended at iteration ${state.iteration})`.slice(0, 120),
+      );
       await keepBranch(deps, open);
     }
-    return buildResult({ status, state, checkpointId, sliceStartIteration, durationMs: clock.now().getTime() - startedAt, interrupted, diagnostic });
+    return buildResult({
+      status,
+      state,
+      checkpointId,
+      sliceStartIteration,
+      durationMs: clock.now().getTime() - startedAt,
+      interrupted,
+      diagnostic,
+    });
   };
 
   /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
@@ -152,26 +206,51 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     const at = rfc3339(clock.now());
     const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
     const record = {
-      issueIds: cycle.issueIds, titles: cycle.titles, iteration: state.iteration, steps: [...new Set(cycle.progress.trail)], reason, at, note,
-      ...(cycle.lastFailure ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } } : {}),
+      issueIds: cycle.issueIds,
+      titles: cycle.titles,
+      iteration: state.iteration,
+      steps: [...new Set(cycle.progress.trail)],
+      reason,
+      at,
+      note,
+      ...(cycle.lastFailure
+        ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+        : {}),
     };
     state = {
       ...state,
-      issuesEscalated: [...state.issuesEscalated, ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id))],
+      issuesEscalated: [
+        ...state.issuesEscalated,
+        ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id)),
+      ],
       consecutiveEscalations: state.consecutiveEscalations + 1,
       totalEscalations: state.totalEscalations + 1,
       escalations: [...state.escalations, record].slice(-100),
     };
-    logger.error('cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${state.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
-      issueIds: cycle.issueIds, reason, steps: record.steps, consecutiveEscalations: state.consecutiveEscalations, bounceLoop,
-    });
+    logger.error(
+      'cycle.escalated',
+      `Escalated ${describeTargets(cycle)}: ${reason} (${state.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`,
+      {
+        issueIds: cycle.issueIds,
+        reason,
+        steps: record.steps,
+        consecutiveEscalations: state.consecutiveEscalations,
+        bounceLoop,
+      },
+    );
     const refs = (ids: string[]) => ids.map(issueRef).join(', ');
     let halt: Halt | undefined;
     if (bounceLoop) {
-      halt = { reason: 'bounce_loop', message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})` };
+      halt = {
+        reason: 'bounce_loop',
+        message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+      };
     } else if (state.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
       const recent = state.escalations.slice(-state.consecutiveEscalations).flatMap((e) => e.issueIds);
-      halt = { reason: 'failure_loop', message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}` };
+      halt = {
+        reason: 'failure_loop',
+        message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+      };
     }
     if (halt && !deps.publisher) {
       // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
@@ -185,7 +264,10 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
       if (deps.publisher && (committed || (await git.branchExists(cycle.branch)))) await keepBranch(deps, cycle.branch);
       await git.checkout(state.baseBranch);
-      logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch}${halt ? '' : ' for the next cycle'}.`);
+      logger.info(
+        'git.wip',
+        `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch}${halt ? '' : ' for the next cycle'}.`,
+      );
     }
     await labelEscalated(cycle.issueIds, note);
     state = { ...state, currentCycle: undefined };
@@ -196,11 +278,17 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   if (state.rateLimitedUntil) {
     const wait = Date.parse(state.rateLimitedUntil) - clock.now().getTime();
     if (wait > 0 && deadline !== undefined && clock.now().getTime() + wait > deadline) {
-      logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: nothing to do in this slice; the next run continues.`, { rateLimitedUntil: state.rateLimitedUntil });
+      logger.info(
+        'rate.limited',
+        `Rate limited until ${state.rateLimitedUntil}: nothing to do in this slice; the next run continues.`,
+        { rateLimitedUntil: state.rateLimitedUntil },
+      );
       return finish('continuing');
     }
     if (wait > 0) {
-      logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: waiting ${seconds(wait)}.`, { rateLimitedUntil: state.rateLimitedUntil });
+      logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: waiting ${seconds(wait)}.`, {
+        rateLimitedUntil: state.rateLimitedUntil,
+      });
       await clock.sleep(wait, deps.signal);
     }
     state = { ...state, rateLimitedUntil: undefined };
@@ -215,61 +303,102 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       let next: Issue[] | undefined;
       if (!state.currentCycle) {
         // A red/green/refactor cycle works one issue's test list.
-        const selection = await selectTargets(source, state, settings.batch && workflow.batches, sliceStartIteration, settings.onlyIssues);
+        const selection = await selectTargets(
+          source,
+          state,
+          settings.batch && workflow.batches,
+          sliceStartIteration,
+          settings.onlyIssues,
+        );
         next = selection.targets;
         if (next.length === 0) {
           if (selection.escalated.length > 0) {
-            return finish('halted', { reason: 'all_escalated', message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})` });
+            return finish('halted', {
+              reason: 'all_escalated',
+              message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})`,
+            });
           }
           const unreadable = await unreadableSource();
           if (unreadable) return finish('halted', unreadable);
-          logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
+          logger.info(
+            'run.complete',
+            `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`,
+          );
           return finish('complete');
         }
       }
 
       // 2. Bounds: the run's, then the slice's.
       if (state.iteration >= settings.maxIterations) {
-        return finish('halted', { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` });
+        return finish('halted', {
+          reason: 'max_iterations',
+          message: `Max iterations (${settings.maxIterations}) reached`,
+        });
       }
       if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
-        return finish('halted', { reason: 'budget', message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)` });
+        return finish('halted', {
+          reason: 'budget',
+          message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)`,
+        });
       }
       const sliceDone = state.iteration - sliceStartIteration;
       if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
-        logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
+        logger.info(
+          'slice.end',
+          `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`,
+        );
         return finish('continuing');
       }
       if (deadline !== undefined && clock.now().getTime() >= deadline) {
-        logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
+        logger.info(
+          'slice.end',
+          `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`,
+        );
         return finish('continuing');
       }
 
       // 3. Start a cycle when none is in flight.
       if (!state.currentCycle && next) {
         const cycle: CycleState = {
-          issueIds: next.map((i) => i.id), titles: next.map((i) => i.title),
-          startedAtIteration: state.iteration + 1, iterations: 0, sameWorkRemainingCount: 0,
-          progress: initialProgress(), timeoutRetries: 0, rateLimitAttempts: 0,
+          issueIds: next.map((i) => i.id),
+          titles: next.map((i) => i.title),
+          startedAtIteration: state.iteration + 1,
+          iterations: 0,
+          sameWorkRemainingCount: 0,
+          progress: initialProgress(),
+          timeoutRetries: 0,
+          rateLimitAttempts: 0,
         };
         if (git && state.baseBranch) {
           cycle.branch = cycleBranch(cycle.issueIds);
           // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
           // pull request's, pushed by an earlier run) is brought up to date with the base first, so
           // that this cycle merges back cleanly.
-          if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+          if (
+            deps.publisher &&
+            !(await git.branchExists(cycle.branch)) &&
+            (await deps.publisher.fetchBranch(cycle.branch))
+          ) {
             logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
           }
           const earlier = await git.branchExists(cycle.branch);
           cycle.baseTip = await git.tipOf(state.baseBranch);
           await git.switchToBranch(cycle.branch, state.baseBranch);
-          if (earlier) await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+          if (earlier)
+            await git.merge(
+              state.baseBranch,
+              `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`,
+            );
         }
         state = { ...state, currentCycle: cycle };
         // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
         // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
         await save('continuing');
-        logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
+        logger.info(
+          'cycle.start',
+          `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`,
+          { issueIds: cycle.issueIds, branch: cycle.branch },
+        );
       } else if (git && state.currentCycle?.branch && !onCycleBranch) {
         // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
         // the one an earlier run pushed when this checkout does not have it.
@@ -303,8 +432,14 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         // A "finished" cycle that left the issues unreadable is not merged.
         const unreadable = await unreadableSource();
         if (unreadable) return finish('halted', unreadable);
-        const published = outcome.noChange ? await dropEmptyCycle(deps, state, cycle) : await finishCycleInGit(deps, state, cycle);
-        state = { ...state, currentCycle: undefined, ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}) };
+        const published = outcome.noChange
+          ? await dropEmptyCycle(deps, state, cycle)
+          : await finishCycleInGit(deps, state, cycle);
+        state = {
+          ...state,
+          currentCycle: undefined,
+          ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}),
+        };
       }
       if (outcome.escalate) {
         const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
@@ -315,10 +450,16 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         if (deadline !== undefined && until > deadline) {
           // Whole seconds, rounded up: the next run must not start inside the window.
           state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
-          logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
+          logger.info(
+            'rate.limited',
+            `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`,
+            { rateLimitedUntil: state.rateLimitedUntil },
+          );
           return finish('continuing');
         }
-        logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, { waitMs: outcome.waitMs });
+        logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+          waitMs: outcome.waitMs,
+        });
         await save('continuing');
         await clock.sleep(outcome.waitMs, deps.signal);
       }
@@ -330,8 +471,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     return await work();
   } catch (error) {
     // The agent moved the repository, or its change holds a secret: halt, committing and merging nothing more.
-    if (error instanceof RepositoryMovedError) return finish('halted', { reason: 'repository_moved', message: `REPOSITORY MOVED: ${error.message}` });
-    if (error instanceof SecretInChangeError) return finish('halted', { reason: 'secret_in_change', message: `SECRET IN CHANGE: ${error.message}; nothing was committed` });
+    if (error instanceof RepositoryMovedError)
+      return finish('halted', { reason: 'repository_moved', message: `REPOSITORY MOVED: ${error.message}` });
+    if (error instanceof SecretInChangeError)
+      return finish('halted', {
+        reason: 'secret_in_change',
+        message: `SECRET IN CHANGE: ${error.message}; nothing was committed`,
+      });
     // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
     const unreadable = await unreadableSource().catch(() => undefined);
     if (unreadable) return finish('halted', unreadable);
@@ -339,17 +485,33 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   }
 }
 
-async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<LoopState['pullRequests'][number] | undefined> {
+async function finishCycleInGit(
+  deps: SliceDeps,
+  state: LoopState,
+  cycle: CycleState,
+): Promise<LoopState['pullRequests'][number] | undefined> {
   const { git, settings, logger } = deps;
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
   const subject = `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
   const committed = await git.commitAll(subject);
   if (settings.onSuccess === 'pull-request' && deps.publisher) {
     const verdict = state.history.at(-1)?.verdict?.summary;
-    const work = { issueIds: cycle.issueIds, titles: cycle.titles, branch: cycle.branch, base: state.baseBranch, iteration: state.iteration, ...(verdict ? { verdict } : {}), preexisting: state.preexistingFailures };
+    const work = {
+      issueIds: cycle.issueIds,
+      titles: cycle.titles,
+      branch: cycle.branch,
+      base: state.baseBranch,
+      iteration: state.iteration,
+      ...(verdict ? { verdict } : {}),
+      preexisting: state.preexistingFailures,
+    };
     const pr = await deps.publisher.publish(work);
     await git.checkout(state.baseBranch);
-    logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
+    logger.info(
+      'git.pull_request',
+      `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`,
+      { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch },
+    );
     return { issueIds: cycle.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
   }
   await git.checkout(state.baseBranch);
@@ -358,7 +520,10 @@ async function finishCycleInGit(deps: SliceDeps, state: LoopState, cycle: CycleS
       await git.merge(cycle.branch, `Merge ${cycle.branch}: ${subject}`);
       await git.deleteBranch(cycle.branch);
     }
-    logger.info('git.merged', `Merged ${cycle.branch} into ${state.baseBranch}${committed ? '' : ' (the agent changed no files)'}.`);
+    logger.info(
+      'git.merged',
+      `Merged ${cycle.branch} into ${state.baseBranch}${committed ? '' : ' (the agent changed no files)'}.`,
+    );
   } else {
     logger.info('git.branch', `Left the work on branch ${cycle.branch}; ${state.baseBranch} is checked out again.`);
   }
@@ -371,7 +536,10 @@ async function dropEmptyCycle(deps: SliceDeps, state: LoopState, cycle: CycleSta
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
   await git.checkout(state.baseBranch);
   if ((await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch))) await git.deleteBranch(cycle.branch);
-  deps.logger.info('git.no_change', `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`);
+  deps.logger.info(
+    'git.no_change',
+    `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`,
+  );
   return undefined;
 }
 
@@ -381,27 +549,47 @@ async function keepBranch(deps: SliceDeps, branch: string): Promise<void> {
     await deps.publisher?.keep(branch);
     deps.logger.info('git.kept', `Pushed ${branch} (its work as wip:) so that a later attempt continues from it.`);
   } catch (error) {
-    deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${(error as Error).message}. Its work is only in this checkout.`);
+    deps.logger.warn(
+      'git.keep_failed',
+      `Could not push ${branch}: ${(error as Error).message}. Its work is only in this checkout.`,
+    );
   }
 }
 
 /** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
-async function selectTargets(source: IssueSource, state: LoopState, batch: boolean, sliceStartIteration: number, only?: readonly string[]): Promise<{ targets: Issue[]; escalated: string[] }> {
+async function selectTargets(
+  source: IssueSource,
+  state: LoopState,
+  batch: boolean,
+  sliceStartIteration: number,
+  only?: readonly string[],
+): Promise<{ targets: Issue[]; escalated: string[] }> {
   // Issues closed in this run stay done even when the base branch's issue file still lists them
   // open (--on-success branch leaves the closing commit on the cycle's branch).
-  const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && !state.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
+  const ready = (await source.ready()).filter(
+    (i) => !state.issuesClosed.includes(i.id) && !state.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)),
+  );
   // Across slices the label decides (removing it makes the issue eligible again); within this
   // slice the escalations themselves, in case a label could not be written.
-  const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
+  const inThisSlice = new Set(
+    state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds),
+  );
   const isEscalated = (i: Issue) => inThisSlice.has(i.id) || i.labels.includes(ESCALATED_LABEL);
   const eligible = ready.filter((i) => !isEscalated(i));
   return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
 
-type Opened = { id: string; state: LoopState; resumed: boolean; sourceState?: unknown; extra?: Record<string, unknown> };
+type Opened = {
+  id: string;
+  state: LoopState;
+  resumed: boolean;
+  sourceState?: unknown;
+  extra?: Record<string, unknown>;
+};
 
 /** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
-const extraOf = (state: Record<string, unknown>) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
+const extraOf = (state: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
 
 async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
   const { settings, store, logger } = deps;
@@ -415,25 +603,36 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
       throw new StartError(`--resume ${settings.resume}: ${(error as Error).message}`);
     }
     // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it.
-    if (cp.state.loop === undefined && cp.phase === IN_PROGRESS) return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
+    if (cp.state.loop === undefined && cp.phase === IN_PROGRESS)
+      return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
     const loop = parseLoopState(cp.state);
-    if (typeof loop === 'string') throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
+    if (typeof loop === 'string')
+      throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
     return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
   }
   const listing = await store.list();
-  for (const bad of listing.invalid) logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, { path: bad.path, reason: bad.reason });
+  for (const bad of listing.invalid)
+    logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, {
+      path: bad.path,
+      reason: bad.reason,
+    });
   const candidates = [...listing.checkpoints];
   for (;;) {
     // The same choice `status` shows: newest resumable, understood, not dated in the future.
     const choice = pickRunnable(candidates, deps.clock.now());
     for (const s of choice.skipped) {
-      logger.warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, { path: path.join(store.dir, `${s.checkpoint.id}.json`), reason: s.reason });
+      logger.warn(
+        'checkpoint.invalid',
+        `Skipped checkpoint ${path.join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`,
+        { path: path.join(store.dir, `${s.checkpoint.id}.json`), reason: s.reason },
+      );
       candidates.splice(candidates.indexOf(s.checkpoint), 1);
     }
     const cp = choice.checkpoint;
     if (!cp) return fresh();
     const loop = parseLoopState(cp.state);
-    if (typeof loop !== 'string') return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
+    if (typeof loop !== 'string')
+      return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
     logger.warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${cp.id}.json`)}: ${loop}`);
     candidates.splice(candidates.indexOf(cp), 1);
   }
@@ -442,4 +641,3 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
 async function appendError(deps: SliceDeps, entry: Record<string, unknown>): Promise<void> {
   await filesOf(deps).append(path.join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
-

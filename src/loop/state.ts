@@ -18,7 +18,9 @@ const TddErrorSchema = z.object({ type: z.string(), message: z.string(), details
 
 /** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
 const TddCycleSchema = z.object({
-  tests: z.array(z.object({ description: z.string(), status: z.enum(['pending', 'done', 'problematic', 'duplicate']) })),
+  tests: z.array(
+    z.object({ description: z.string(), status: z.enum(['pending', 'done', 'problematic', 'duplicate']) }),
+  ),
   /** The test being worked on (index into tests). */
   index: z.number().int(),
   phase: TDD_PHASE,
@@ -40,7 +42,17 @@ const TddCycleSchema = z.object({
 });
 export type TddCycle = z.infer<typeof TddCycleSchema>;
 
-export const IterationOutcomes = ['agent_failed', 'continuing', 'tests_failed', 'bounced', 'complete', 'no_change', 'stuck', 'contract_violation', 'repository_moved'] as const;
+export const IterationOutcomes = [
+  'agent_failed',
+  'continuing',
+  'tests_failed',
+  'bounced',
+  'complete',
+  'no_change',
+  'stuck',
+  'contract_violation',
+  'repository_moved',
+] as const;
 export type IterationOutcome = (typeof IterationOutcomes)[number];
 
 const IterationRecordSchema = z.object({
@@ -85,9 +97,14 @@ const CycleSchema = z.object({
   /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
   baselineKey: z.string().optional(),
   /** Where the cycle is in its workflow (see cycle.ts). */
-  progress: z.object({
-    index: z.number().int(), retries: z.record(z.string(), z.number().int()), bounces: z.number().int(), trail: z.array(z.string()),
-  }).default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+  progress: z
+    .object({
+      index: z.number().int(),
+      retries: z.record(z.string(), z.number().int()),
+      bounces: z.number().int(),
+      trail: z.array(z.string()),
+    })
+    .default({ index: 0, retries: {}, bounces: 0, trail: [] }),
   /** Timeouts and network errors in a row (the timeout policy). */
   timeoutRetries: z.number().int().default(0),
   /** Rate limits in a row (the backoff's exponent). */
@@ -112,9 +129,19 @@ const EscalationSchema = z.object({
 export type EscalationRecord = z.infer<typeof EscalationSchema>;
 
 export const HaltReasons = [
-  'max_iterations', 'stuck', 'contract_violation', 'budget',
-  'failure_loop', 'bounce_loop', 'all_escalated', 'agent_unavailable', 'workflow_aborted',
-  'repository_moved', 'secret_in_change', 'source_unreadable', 'baseline_unreadable',
+  'max_iterations',
+  'stuck',
+  'contract_violation',
+  'budget',
+  'failure_loop',
+  'bounce_loop',
+  'all_escalated',
+  'agent_unavailable',
+  'workflow_aborted',
+  'repository_moved',
+  'secret_in_change',
+  'source_unreadable',
+  'baseline_unreadable',
 ] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
@@ -147,7 +174,17 @@ export const LoopStateSchema = z.object({
   /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
   parkedBranch: z.string().optional(),
   /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
-  pullRequests: z.array(z.object({ issueIds: z.array(z.string()), number: z.number().int(), url: z.string(), reused: z.boolean(), iteration: z.number().int() })).default([]),
+  pullRequests: z
+    .array(
+      z.object({
+        issueIds: z.array(z.string()),
+        number: z.number().int(),
+        url: z.string(),
+        reused: z.boolean(),
+        iteration: z.number().int(),
+      }),
+    )
+    .default([]),
   /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
   tddError: TddErrorSchema.extend({ retry_count: z.number().int(), timestamp: z.string() }).optional(),
   /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */

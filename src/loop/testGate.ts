@@ -28,7 +28,12 @@ export function detectTestCommand(cwd: string): string | undefined {
     }
   }
   if (['pytest.ini', 'conftest.py'].some((f) => existsSync(at(f)))) return 'pytest';
-  if (/^\[pytest\]/m.test(read('tox.ini') ?? '') || /\[tool\.pytest/.test(read('pyproject.toml') ?? '') || /\[tool:pytest\]/.test(read('setup.cfg') ?? '')) return 'pytest';
+  if (
+    /^\[pytest\]/m.test(read('tox.ini') ?? '') ||
+    /\[tool\.pytest/.test(read('pyproject.toml') ?? '') ||
+    /\[tool:pytest\]/.test(read('setup.cfg') ?? '')
+  )
+    return 'pytest';
   if (['.', 'tests', 'test'].some((dir) => pythonTests(at(dir)))) return 'pytest';
   if (existsSync(at('go.mod'))) return 'go test ./...';
   if (existsSync(at('Cargo.toml'))) return 'cargo test';
@@ -71,7 +76,10 @@ export function testEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export async function runTestCommand(
   command: string,
   opts: {
-    cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal?: AbortSignal;
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    signal?: AbortSignal;
     onLine: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void;
     /** Told the test command's process group (the run records it while it runs). */
     onSpawn?: (pid: number) => void;
@@ -86,13 +94,25 @@ export async function runTestCommand(
   const reader = createSuiteReader();
   if (opts.junitFile) await removeStaleReport(opts.junitFile, opts.cwd);
   const r = await runProcess({
-    command, shell: true, cwd: opts.cwd, env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env), timeoutMs: opts.timeoutMs, signal: opts.signal, tailBytes: 16 * 1024, onSpawn: opts.onSpawn, mask: opts.mask,
+    command,
+    shell: true,
+    cwd: opts.cwd,
+    env: testEnv(opts.purpose ? { ...opts.env, AGENT_LOOP_TEST_PURPOSE: opts.purpose } : opts.env),
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+    tailBytes: 16 * 1024,
+    onSpawn: opts.onSpawn,
+    mask: opts.mask,
     onLine: (line, stream, cut) => {
       reader.feed(line);
       opts.onLine(line, stream, cut);
     },
   });
-  const note = r.timedOut ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)` : r.spawnError ? `\n(${r.spawnError})` : '';
+  const note = r.timedOut
+    ? `\n(test command timed out after ${opts.timeoutMs / 60000} min)`
+    : r.spawnError
+      ? `\n(${r.spawnError})`
+      : '';
   let xml: string | undefined;
   if (opts.junitFile) {
     try {
@@ -103,7 +123,13 @@ export async function runTestCommand(
   }
   const run = reader.finish(r.timedOut ? null : r.exitCode, xml);
   if (r.timedOut) run.cannotRun = `the test command timed out after ${opts.timeoutMs / 60000} min`;
-  return { passed: r.exitCode === 0 && !r.timedOut, exitCode: r.exitCode, durationMs: r.durationMs, tail: r.tail + note, run };
+  return {
+    passed: r.exitCode === 0 && !r.timedOut,
+    exitCode: r.exitCode,
+    durationMs: r.durationMs,
+    tail: r.tail + note,
+    run,
+  };
 }
 
 /**
@@ -131,6 +157,7 @@ export function junitFileProblem(file: string, workTree: string): string | undef
   } catch {
     return undefined; // not written yet: the test command writes it
   }
-  if (!stat.isFile()) return `--junit-file: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
+  if (!stat.isFile())
+    return `--junit-file: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
   return undefined;
 }

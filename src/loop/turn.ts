@@ -29,7 +29,12 @@ export interface Turn {
 const OUTPUT_KEPT = 2000;
 
 /** Runs the agent once on `prompt` for the current cycle; undefined when the run was interrupted. */
-export async function agentTurn(deps: SliceDeps, before: LoopState, prompt: string, what: string): Promise<Turn | undefined> {
+export async function agentTurn(
+  deps: SliceDeps,
+  before: LoopState,
+  prompt: string,
+  what: string,
+): Promise<Turn | undefined> {
   const { settings, clock, agent, logger } = deps;
   const cycle = before.currentCycle as CycleState;
   const n = before.iteration + 1;
@@ -39,8 +44,13 @@ export async function agentTurn(deps: SliceDeps, before: LoopState, prompt: stri
   const logDir = path.join(deps.stateDir, 'logs');
   await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
   const result = await agent.run({
-    prompt, iteration: n, issueIds: cycle.issueIds, cwd: deps.cwd, promptFile,
-    timeoutMs: settings.agentTimeoutMinutes * 60_000, signal: deps.signal,
+    prompt,
+    iteration: n,
+    issueIds: cycle.issueIds,
+    cwd: deps.cwd,
+    promptFile,
+    timeoutMs: settings.agentTimeoutMinutes * 60_000,
+    signal: deps.signal,
     onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
     logFile: path.join(logDir, `iteration-${n}.ndjson`),
     resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
@@ -48,11 +58,20 @@ export async function agentTurn(deps: SliceDeps, before: LoopState, prompt: stri
   if (deps.signal?.aborted) return undefined;
   if (settings.iterationDelaySeconds > 0) await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
   const after = afterAgentRun(before, cycle, n, started, result);
-  const state: LoopState = { ...after.state, currentCycle: { ...(after.state.currentCycle as CycleState), sessionId: result.ok ? result.sessionId : undefined } };
+  const state: LoopState = {
+    ...after.state,
+    currentCycle: { ...(after.state.currentCycle as CycleState), sessionId: result.ok ? result.sessionId : undefined },
+  };
   logUsage(deps, n, result, state);
   // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
   const moved = await deps.laneMoved?.(`judge ${what}`);
-  return { result, record: after.record, state, started, ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}) };
+  return {
+    result,
+    record: after.record,
+    state,
+    started,
+    ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}),
+  };
 }
 
 function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {
@@ -62,30 +81,63 @@ function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopSt
     result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
     result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
   ].filter(Boolean);
-  deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
-    iteration: n, costUsd: result.costUsd ?? null, totalCostUsd: state.costUsd, turns: result.turns ?? null,
-    tokens: result.tokens ?? null, totalTokens: state.tokens, sessionId: result.sessionId ?? null,
-  });
+  deps.logger.info(
+    'agent.usage',
+    `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`,
+    {
+      iteration: n,
+      costUsd: result.costUsd ?? null,
+      totalCostUsd: state.costUsd,
+      turns: result.turns ?? null,
+      tokens: result.tokens ?? null,
+      totalTokens: state.tokens,
+      sessionId: result.sessionId ?? null,
+    },
+  );
 }
 
 /** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
 export function agentUnavailable(attempts: number, failure: AgentFailure): NonNullable<IterationOutcome['halt']> {
-  return { reason: 'agent_unavailable', message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`, advice: environmentAdvice(failure.reason) };
+  return {
+    reason: 'agent_unavailable',
+    message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
+    advice: environmentAdvice(failure.reason),
+  };
 }
 
 /** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
-export function afterAgentRun(before: LoopState, cycle: CycleState, n: number, started: Date, result: AgentResult): { record: IterationRecord; state: LoopState } {
+export function afterAgentRun(
+  before: LoopState,
+  cycle: CycleState,
+  n: number,
+  started: Date,
+  result: AgentResult,
+): { record: IterationRecord; state: LoopState } {
   const record: IterationRecord = {
-    n, issueIds: cycle.issueIds, startedAt: rfc3339(started), durationMs: 0, outcome: 'continuing',
+    n,
+    issueIds: cycle.issueIds,
+    startedAt: rfc3339(started),
+    durationMs: 0,
+    outcome: 'continuing',
     agent: {
-      ok: result.ok, exitCode: result.exitCode, signal: result.signal, durationMs: Math.round(result.durationMs),
-      ...(result.failure ? { failure: result.failure } : {}), ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-      ...(result.turns !== undefined ? { turns: result.turns } : {}), ...(result.tokens ? { tokens: result.tokens } : {}),
+      ok: result.ok,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      durationMs: Math.round(result.durationMs),
+      ...(result.failure ? { failure: result.failure } : {}),
+      ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+      ...(result.turns !== undefined ? { turns: result.turns } : {}),
+      ...(result.tokens ? { tokens: result.tokens } : {}),
     },
   };
   const state: LoopState = {
-    ...before, iteration: n, costUsd: before.costUsd + (result.costUsd ?? 0),
-    tokens: { input: before.tokens.input + (result.tokens?.input ?? 0), output: before.tokens.output + (result.tokens?.output ?? 0) },
+    ...before,
+    iteration: n,
+    costUsd: before.costUsd + (result.costUsd ?? 0),
+    tokens: {
+      input: before.tokens.input + (result.tokens?.input ?? 0),
+      output: before.tokens.output + (result.tokens?.output ?? 0),
+    },
     lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
     currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
   };

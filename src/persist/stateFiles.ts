@@ -32,7 +32,8 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
   const inside = (file: string) => {
     const abs = path.resolve(file);
     const rel = path.relative(root, abs);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`agent-loop writes only under its state directory ${root}, not ${abs}`);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
+      throw new Error(`agent-loop writes only under its state directory ${root}, not ${abs}`);
     return abs;
   };
   return {

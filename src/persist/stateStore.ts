@@ -104,7 +104,8 @@ function sanitise(text: string): string {
 }
 
 export const cacheKeyPrefix = (scope: string) => `agent-loop-${sanitise(scope)}-`;
-export const cacheKey = (scope: string, runId: number, attempt: number) => `${cacheKeyPrefix(scope)}${runId}-${attempt}`;
+export const cacheKey = (scope: string, runId: number, attempt: number) =>
+  `${cacheKeyPrefix(scope)}${runId}-${attempt}`;
 export const artifactName = (scope: string) => `agent-loop-checkpoint-${sanitise(scope)}`;
 
 /** The run and attempt a cache key of this scope was saved by. */
@@ -157,7 +158,8 @@ async function problemWith(dir: string, checkpointId: string | undefined): Promi
   try {
     names = (await fs.readdir(path.join(dir, 'checkpoints'))).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `its checkpoints directory cannot be read (${(error as Error).message})`;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      return `its checkpoints directory cannot be read (${(error as Error).message})`;
   }
   // Checkpoints are written atomically, so one that does not parse was damaged on the way.
   for (const name of names) {
@@ -167,7 +169,8 @@ async function problemWith(dir: string, checkpointId: string | undefined): Promi
       return `checkpoints/${name} is damaged (not JSON)`;
     }
   }
-  if (checkpointId !== undefined && !names.includes(`${checkpointId}.json`)) return `it does not hold checkpoint ${checkpointId}`;
+  if (checkpointId !== undefined && !names.includes(`${checkpointId}.json`))
+    return `it does not hold checkpoint ${checkpointId}`;
   return undefined;
 }
 
@@ -176,13 +179,19 @@ async function problemWith(dir: string, checkpointId: string | undefined): Promi
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(() => true, () => false);
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** A scratch directory beside `dir` (same filesystem, so a rename swaps it in). */
 function scratch(dir: string, what: string): string {
   const base = path.basename(dir);
-  return path.join(path.dirname(dir), `${base.startsWith('.') ? '' : '.'}${base}.agent-loop-${what}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  return path.join(
+    path.dirname(dir),
+    `${base.startsWith('.') ? '' : '.'}${base}.agent-loop-${what}-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
 }
 
 /**
@@ -203,9 +212,26 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-function context(o: { stateDir: string; scope: string; runId: number; attempt: number; cache: CacheBackend; artifacts: ArtifactBackend; log: StateLog }): Context {
+function context(o: {
+  stateDir: string;
+  scope: string;
+  runId: number;
+  attempt: number;
+  cache: CacheBackend;
+  artifacts: ArtifactBackend;
+  log: StateLog;
+}): Context {
   const dir = path.resolve(o.stateDir);
-  return { dir, paths: [dir], scope: o.scope, runId: o.runId, attempt: o.attempt, cache: o.cache, artifacts: o.artifacts, log: o.log };
+  return {
+    dir,
+    paths: [dir],
+    scope: o.scope,
+    runId: o.runId,
+    attempt: o.attempt,
+    cache: o.cache,
+    artifacts: o.artifacts,
+    log: o.log,
+  };
 }
 
 // ---- what is published ---------------------------------------------------------------------------
@@ -247,7 +273,8 @@ async function peekArtifact(ctx: Context, artifact: PublishedArtifact): Promise<
  */
 async function published(ctx: Context, basis: GenerationRecord | undefined): Promise<Published[]> {
   const out: Published[] = [];
-  const isBasis = (runId: number, attempt?: number) => basis !== undefined && basis.runId === runId && (attempt === undefined || basis.attempt === attempt);
+  const isBasis = (runId: number, attempt?: number) =>
+    basis !== undefined && basis.runId === runId && (attempt === undefined || basis.attempt === attempt);
   const isOurs = (runId: number, attempt: number) => runId === ctx.runId && attempt === ctx.attempt;
 
   let key: string | undefined;
@@ -263,7 +290,10 @@ async function published(ctx: Context, basis: GenerationRecord | undefined): Pro
       try {
         const record = await peekCache(ctx, key);
         if (record) out.push({ where: `cache entry ${key}`, record });
-        else ctx.log.warning(`Could not read the generation of cache entry ${key} (not restorable, or no ${GENERATION_FILE}); it is not counted.`);
+        else
+          ctx.log.warning(
+            `Could not read the generation of cache entry ${key} (not restorable, or no ${GENERATION_FILE}); it is not counted.`,
+          );
       } catch (error) {
         ctx.log.warning(`Could not read the generation of cache entry ${key}: ${errorText(error)}; it is not counted.`);
       }
@@ -339,7 +369,8 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   const name = artifactName(ctx.scope);
   const wanted = options.checkpointId;
 
-  if ((await filesUnder(dir)).length > 0) log.info(`The state directory ${dir} already has content; it is replaced by what is restored.`);
+  if ((await filesUnder(dir)).length > 0)
+    log.info(`The state directory ${dir} already has content; it is replaced by what is restored.`);
   await fs.rm(dir, { recursive: true, force: true });
 
   if (options.fresh) {
@@ -377,7 +408,10 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
     } catch (error) {
       log.warning(`Restoring cache entry ${matched} failed: ${errorText(error)}`);
     }
-    const problem = restored === undefined ? 'the archive could not be downloaded or extracted (corrupt or partial)' : await problemWith(dir, wanted);
+    const problem =
+      restored === undefined
+        ? 'the archive could not be downloaded or extracted (corrupt or partial)'
+        : await problemWith(dir, wanted);
     if (restored !== undefined && problem === undefined) {
       const record = await readGeneration(dir);
       const message = `Restored the state from cache entry ${restored} (generation ${record?.generation ?? 0}).`;
@@ -423,7 +457,8 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
         log.info(message);
         return { source: 'artifact', key: name, artifactId: latest.id, generation: record?.generation ?? 0, message };
       }
-      if (wanted !== undefined && problem.startsWith('it does not hold checkpoint')) tried.push(`${where} does not hold checkpoint ${wanted}`);
+      if (wanted !== undefined && problem.startsWith('it does not hold checkpoint'))
+        tried.push(`${where} does not hold checkpoint ${wanted}`);
       else {
         tried.push(`${where} was unusable`);
         log.warning(`${where[0]?.toUpperCase()}${where.slice(1)} is not usable: ${problem}.`);
@@ -434,9 +469,10 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   }
 
   // 3. Nothing.
-  const message = wanted !== undefined
-    ? `Checkpoint ${wanted} was not found (${tried.join('; ')}); nothing is restored, starting fresh.`
-    : `No saved state to restore (${tried.join('; ')}); starting fresh.`;
+  const message =
+    wanted !== undefined
+      ? `Checkpoint ${wanted} was not found (${tried.join('; ')}); nothing is restored, starting fresh.`
+      : `No saved state to restore (${tried.join('; ')}); starting fresh.`;
   // A warning even on a first run: a scheduled loop that forgot its progress must be visible.
   log.warning(message);
   return { source: 'none', generation: 0, message };
@@ -482,14 +518,20 @@ export async function saveState(options: SaveOptions): Promise<SaveResult> {
   try {
     basis = await readGeneration(dir);
   } catch (error) {
-    log.warning(`The state directory's ${errorText(error)}; treating it as generation ${options.restoredGeneration ?? 0}.`);
+    log.warning(
+      `The state directory's ${errorText(error)}; treating it as generation ${options.restoredGeneration ?? 0}.`,
+    );
   }
   const restored = options.restoredGeneration ?? basis?.generation ?? 0;
 
-  const newer = (await published(ctx, basis)).filter((p) => p.record.generation > restored).sort((a, b) => b.record.generation - a.record.generation)[0];
+  const newer = (await published(ctx, basis))
+    .filter((p) => p.record.generation > restored)
+    .sort((a, b) => b.record.generation - a.record.generation)[0];
   if (newer) {
     const skipped = `${newer.where} holds generation ${newer.record.generation} (run ${newer.record.runId}, attempt ${newer.record.attempt}), newer than generation ${restored} this slice started from: another run published meanwhile (two runs racing)`;
-    log.warning(`Not publishing the state: ${skipped}. This slice's state stays in ${dir} only; the next run continues from generation ${newer.record.generation}.`);
+    log.warning(
+      `Not publishing the state: ${skipped}. This slice's state stays in ${dir} only; the next run continues from generation ${newer.record.generation}.`,
+    );
     return { skipped };
   }
 
@@ -514,9 +556,15 @@ export async function saveState(options: SaveOptions): Promise<SaveResult> {
     log.warning(`Uploading the artifact ${name} failed: ${errorText(error)}`);
   }
 
-  const parts = [result.cacheKey && `cache entry ${result.cacheKey}`, result.artifactId !== undefined && `artifact ${name} (id ${result.artifactId}, ${ARTIFACT_RETENTION_DAYS} days)`].filter(Boolean);
+  const parts = [
+    result.cacheKey && `cache entry ${result.cacheKey}`,
+    result.artifactId !== undefined && `artifact ${name} (id ${result.artifactId}, ${ARTIFACT_RETENTION_DAYS} days)`,
+  ].filter(Boolean);
   if (parts.length > 0) log.info(`Published generation ${generation} of the state: ${parts.join(' and ')}.`);
-  else log.warning(`Generation ${generation} of the state was not published anywhere (see the warnings above); it stays in ${dir} only.`);
+  else
+    log.warning(
+      `Generation ${generation} of the state was not published anywhere (see the warnings above); it stays in ${dir} only.`,
+    );
   return result;
 }
 
@@ -525,7 +573,10 @@ export async function saveState(options: SaveOptions): Promise<SaveResult> {
 /** @actions/cache (service v2 when ACTIONS_CACHE_SERVICE_V2 is set, as on github.com). It reports failures as its own warnings. */
 export function actionsCache(): CacheBackend {
   const available = () => {
-    if (!actionsCacheLib.isFeatureAvailable()) throw new Error('the Actions cache service is not available here (ACTIONS_RESULTS_URL / ACTIONS_CACHE_URL are not set)');
+    if (!actionsCacheLib.isFeatureAvailable())
+      throw new Error(
+        'the Actions cache service is not available here (ACTIONS_RESULTS_URL / ACTIONS_CACHE_URL are not set)',
+      );
   };
   return {
     lookup: async (paths, primaryKey, restoreKeys) => {
@@ -576,7 +627,9 @@ export function actionsArtifacts(options: ActionsArtifactsOptions): ArtifactBack
       }
     },
     async findLatest(name) {
-      const octokit = getOctokit(options.token, { baseUrl: options.apiUrl ?? process.env.GITHUB_API_URL ?? 'https://api.github.com' });
+      const octokit = getOctokit(options.token, {
+        baseUrl: options.apiUrl ?? process.env.GITHUB_API_URL ?? 'https://api.github.com',
+      });
       const { data } = await octokit.rest.actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
       const candidates = data.artifacts
         .filter((a) => a.name === name && !a.expired && a.workflow_run?.id !== undefined)
@@ -597,7 +650,8 @@ export function actionsArtifacts(options: ActionsArtifactsOptions): ArtifactBack
         ...(artifact.digest ? { expectedHash: artifact.digest } : {}),
         findBy: { token: options.token, workflowRunId: artifact.runId, repositoryOwner: owner, repositoryName: repo },
       });
-      if (r.digestMismatch) throw new Error(`the download does not match the artifact's digest ${artifact.digest ?? ''}`);
+      if (r.digestMismatch)
+        throw new Error(`the download does not match the artifact's digest ${artifact.digest ?? ''}`);
     },
   };
 }

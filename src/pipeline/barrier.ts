@@ -6,7 +6,13 @@
  */
 import { promises as nodeFs } from 'node:fs';
 import path from 'node:path';
-import { artifactPath, validateDecomposition, type AgentPhaseSpec, type ArtifactKind, type Decomposition } from './phases.js';
+import {
+  artifactPath,
+  validateDecomposition,
+  type AgentPhaseSpec,
+  type ArtifactKind,
+  type Decomposition,
+} from './phases.js';
 
 /** One phase file of phase_decomposition, `phases/NN-<name>.md`. */
 export interface PhaseFile {
@@ -115,7 +121,8 @@ export function judgeArtifact<K extends ArtifactKind>(
   observed: Observed,
   absolute: string,
 ): BarrierResult<ArtifactValues[K]> {
-  const result = phase.kind === 'phase-files' ? judgePhaseFiles(phase, observed, absolute) : judgeFile(phase, observed, absolute);
+  const result =
+    phase.kind === 'phase-files' ? judgePhaseFiles(phase, observed, absolute) : judgeFile(phase, observed, absolute);
   return result as BarrierResult<ArtifactValues[K]>;
 }
 
@@ -125,17 +132,27 @@ function judgeFile(
   absolute: string,
 ): BarrierResult<string | Decomposition> {
   const label = phase.artifact;
-  if (observed.kind === 'missing') return fail(`${label} is missing: the ${phase.name} phase must write it at ${absolute}`);
+  if (observed.kind === 'missing')
+    return fail(`${label} is missing: the ${phase.name} phase must write it at ${absolute}`);
   if (observed.kind === 'unreadable') return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
-  if (observed.kind !== 'file') return fail(`${label} at ${absolute} is ${observed.kind === 'directory' ? 'a directory' : 'neither a file nor a directory'}; expected a file`);
+  if (observed.kind !== 'file')
+    return fail(
+      `${label} at ${absolute} is ${observed.kind === 'directory' ? 'a directory' : 'neither a file nor a directory'}; expected a file`,
+    );
   const problems: string[] = [];
   if (observed.size < phase.minBytes) problems.push(tooSmall(label, observed.size, phase.minBytes, absolute));
-  if (phase.kind !== 'decomposition') return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
+  if (phase.kind !== 'decomposition')
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
 
   const parsed = parseJson(observed.text);
   if (!parsed.ok) {
-    const fence = observed.text.trimStart().startsWith('```') ? '; remove the Markdown code fence, the file must hold only the JSON' : '';
-    return { ok: false, problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`] };
+    const fence = observed.text.trimStart().startsWith('```')
+      ? '; remove the Markdown code fence, the file must hold only the JSON'
+      : '';
+    return {
+      ok: false,
+      problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`],
+    };
   }
   const valid = validateDecomposition(parsed.value);
   if (!valid.ok) problems.push(...valid.problems.map((p) => `${label}: ${p}`));
@@ -156,14 +173,23 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; me
 const PHASE_FILE_NAME = /^(\d{2,})-([A-Za-z0-9][A-Za-z0-9_-]*)\.md$/;
 const NAME_RULE = 'NN-<name>.md (a two-digit number from 01, a dash, a name of letters, digits, "-" or "_", then .md)';
 
-function judgePhaseFiles(phase: Pick<AgentPhaseSpec, 'name' | 'artifact' | 'minBytes'>, observed: Observed, absolute: string): BarrierResult<PhaseFile[]> {
+function judgePhaseFiles(
+  phase: Pick<AgentPhaseSpec, 'name' | 'artifact' | 'minBytes'>,
+  observed: Observed,
+  absolute: string,
+): BarrierResult<PhaseFile[]> {
   const label = phase.artifact.endsWith('/') ? phase.artifact : `${phase.artifact}/`;
   const dir = label.slice(0, -1);
   if (observed.kind === 'missing') {
-    return fail(`${label} is missing: the ${phase.name} phase must create the directory ${absolute} and write the phase files (${NAME_RULE}) in it`);
+    return fail(
+      `${label} is missing: the ${phase.name} phase must create the directory ${absolute} and write the phase files (${NAME_RULE}) in it`,
+    );
   }
   if (observed.kind === 'unreadable') return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
-  if (observed.kind !== 'directory') return fail(`${label} at ${absolute} is ${observed.kind === 'file' ? 'a file' : 'neither a file nor a directory'}; expected a directory of phase files`);
+  if (observed.kind !== 'directory')
+    return fail(
+      `${label} at ${absolute} is ${observed.kind === 'file' ? 'a file' : 'neither a file nor a directory'}; expected a directory of phase files`,
+    );
 
   const problems: string[] = [];
   const files: PhaseFile[] = [];
@@ -176,21 +202,33 @@ function judgePhaseFiles(phase: Pick<AgentPhaseSpec, 'name' | 'artifact' | 'minB
     } else if (entry.kind === 'unreadable') {
       problems.push(`${relative} cannot be read: ${entry.reason}`);
     } else if (entry.kind === 'other') {
-      problems.push(`${relative} is neither a file nor a directory; ${label} must hold only phase files named ${NAME_RULE}`);
+      problems.push(
+        `${relative} is neither a file nor a directory; ${label} must hold only phase files named ${NAME_RULE}`,
+      );
     } else if (!match) {
       problems.push(`${relative}: the name does not match ${NAME_RULE}`);
     } else {
       const name = match[2] as string;
-      files.push({ number: Number(match[1]), name, file: relative, title: phaseTitle(entry.text, name), text: entry.text, size: entry.size });
+      files.push({
+        number: Number(match[1]),
+        name,
+        file: relative,
+        title: phaseTitle(entry.text, name),
+        text: entry.text,
+        size: entry.size,
+      });
     }
   }
   if (files.length === 0) {
-    problems.push(`${label} has no phase files: expected files named ${NAME_RULE}, starting with 01-<name>.md, in ${absolute}`);
+    problems.push(
+      `${label} has no phase files: expected files named ${NAME_RULE}, starting with 01-<name>.md, in ${absolute}`,
+    );
   }
   files.sort((a, b) => a.number - b.number || byCodeUnit(a.file, b.file));
   problems.push(...numberingProblems(files, label));
   for (const file of files) {
-    if (file.size < phase.minBytes) problems.push(tooSmall(file.file, file.size, phase.minBytes, path.join(absolute, path.basename(file.file))));
+    if (file.size < phase.minBytes)
+      problems.push(tooSmall(file.file, file.size, phase.minBytes, path.join(absolute, path.basename(file.file))));
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
 }
@@ -202,7 +240,10 @@ export function numberingProblems(files: readonly Pick<PhaseFile, 'number' | 'fi
   const byNumber = new Map<number, string[]>();
   for (const f of files) byNumber.set(f.number, [...(byNumber.get(f.number) ?? []), path.posix.basename(f.file)]);
   for (const [number, names] of byNumber) {
-    if (names.length > 1) problems.push(`${label}: number ${pad(number)} is used by ${names.length} files (${names.join(', ')}); each phase needs its own number`);
+    if (names.length > 1)
+      problems.push(
+        `${label}: number ${pad(number)} is used by ${names.length} files (${names.join(', ')}); each phase needs its own number`,
+      );
   }
   const numbers = [...byNumber.keys()].sort((a, b) => a - b);
   const max = Math.max(...numbers);
@@ -210,10 +251,15 @@ export function numberingProblems(files: readonly Pick<PhaseFile, 'number' | 'fi
   for (let n = 1; n <= max; n++) if (!byNumber.has(n)) missing.push(n);
   const zero = byNumber.has(0);
   if (missing.length > 0 || zero) {
-    const why = [zero ? `${pad(0)} is not allowed, numbering starts at 01` : '', missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '']
+    const why = [
+      zero ? `${pad(0)} is not allowed, numbering starts at 01` : '',
+      missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '',
+    ]
       .filter((s) => s !== '')
       .join('; ');
-    problems.push(`${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`);
+    problems.push(
+      `${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`,
+    );
   }
   return problems;
 }

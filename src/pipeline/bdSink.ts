@@ -22,7 +22,14 @@
 import { execFileCommand, isNotFound, parseJsonOutput, type ExecFn, type ExecResult } from '../issues/beadsCli.js';
 import { isBeadsRecord, isPlainObject, type BeadsRecord } from '../issues/ready.js';
 import type { SourceWarning } from '../issues/types.js';
-import { phaseIssueMarker, planPhaseIssueIds, type PhaseIssueInput, type PhaseIssueRequest, type PhaseIssueResult, type PhaseIssueSink } from './beadsCreate.js';
+import {
+  phaseIssueMarker,
+  planPhaseIssueIds,
+  type PhaseIssueInput,
+  type PhaseIssueRequest,
+  type PhaseIssueResult,
+  type PhaseIssueSink,
+} from './beadsCreate.js';
 export { phaseIssueMarker } from './beadsCreate.js';
 
 /** A phase issue result with the bd id of each key. */
@@ -51,7 +58,6 @@ const KEY = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
 /** Statuses of issues that are gone: such an issue does not count as present. */
 const DELETED_STATUSES = new Set(['tombstone']);
 
-
 /** Pure: the description of a phase issue: the phase's body, a blank line, the marker line. */
 export function describePhaseIssue(body: string, key: string): string {
   const text = body.replace(/\s+$/, '');
@@ -72,11 +78,20 @@ export function findMarkedIssues(
   for (const key of keys) {
     const marker = phaseIssueMarker(key);
     const matches = records
-      .filter((r) => typeof r.description === 'string' && r.description.includes(marker) && !DELETED_STATUSES.has(String(r.status)))
+      .filter(
+        (r) =>
+          typeof r.description === 'string' &&
+          r.description.includes(marker) &&
+          !DELETED_STATUSES.has(String(r.status)),
+      )
       .sort(byAgeThenId);
     const first = matches[0];
     if (first) found.set(key, first);
-    if (matches.length > 1) duplicates.set(key, matches.slice(1).map((r) => r.id));
+    if (matches.length > 1)
+      duplicates.set(
+        key,
+        matches.slice(1).map((r) => r.id),
+      );
   }
   return { found, duplicates };
 }
@@ -103,14 +118,18 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
     const keys = planPhaseIssueIds(request);
     const bad = keys.find((k) => !KEY.test(k));
     if (bad !== undefined) {
-      throw new RangeError(`Invalid phase issue key ${JSON.stringify(bad)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0-p01)`);
+      throw new RangeError(
+        `Invalid phase issue key ${JSON.stringify(bad)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0-p01)`,
+      );
     }
     const phases = [...request.phases].sort((a, b) => a.number - b.number);
     await request.onPlanned?.([...keys]);
 
     const { found, duplicates } = findMarkedIssues(keys, await this.listAll());
     for (const [key, others] of duplicates) {
-      this.onWarning(`${phaseIssueMarker(key)} is in ${others.length + 1} bd issues: using ${found.get(key)?.id}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`);
+      this.onWarning(
+        `${phaseIssueMarker(key)} is in ${others.length + 1} bd issues: using ${found.get(key)?.id}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`,
+      );
     }
     const ids: Record<string, string> = {};
     for (const [key, record] of found) ids[key] = record.id;
@@ -126,7 +145,8 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
       const blocked = ids[keys[i] as string] as string;
       const blocker = ids[keys[i - 1] as string] as string;
       // A dependency can only exist already when both issues did.
-      if (found.has(keys[i] as string) && found.has(keys[i - 1] as string) && (await this.dependsOn(blocked, blocker))) continue;
+      if (found.has(keys[i] as string) && found.has(keys[i - 1] as string) && (await this.dependsOn(blocked, blocker)))
+        continue;
       await this.addBlocks(blocked, blocker);
     }
 
@@ -141,25 +161,54 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
   /** `bd list --json --all --limit 0`: every issue, closed ones included. */
   private async listAll(): Promise<BeadsRecord[]> {
     const args = [...BD_LIST_ALL_ARGS];
-    const stdout = await this.run(args, 'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.');
+    const stdout = await this.run(
+      args,
+      'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.',
+    );
     const value = this.parse(stdout, args);
     if (value === null) return [];
-    const items = Array.isArray(value) ? value : isPlainObject(value) && Array.isArray(value.items) ? value.items : undefined;
+    const items = Array.isArray(value)
+      ? value
+      : isPlainObject(value) && Array.isArray(value.items)
+        ? value.items
+        : undefined;
     if (!items) {
-      throw new Error(`${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`);
+      throw new Error(
+        `${this.commandLine(args)} printed ${describeJson(value)} where a JSON array of issues was expected. Check the bd version (\`bd version\`).`,
+      );
     }
     const records: BeadsRecord[] = [];
     items.forEach((item: unknown, index: number) => {
       if (isBeadsRecord(item)) records.push(item);
-      else this.onWarning(`${this.commandLine(args)}: entry ${index} skipped, it is ${describeJson(item)}, not an issue with a string "id"`);
+      else
+        this.onWarning(
+          `${this.commandLine(args)}: entry ${index} skipped, it is ${describeJson(item)}, not an issue with a string "id"`,
+        );
     });
     return records;
   }
 
   /** `bd create <title> --description <body + marker> --type task --priority 2 --json` → the new id. */
-  private async create(phase: PhaseIssueInput, key: string, keys: readonly string[], created: readonly string[]): Promise<string> {
-    const args = ['create', phase.title, '--description', describePhaseIssue(phase.body, key), '--type', ISSUE_TYPE, '--priority', PRIORITY, '--json'];
-    const sofar = created.length ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.` : '';
+  private async create(
+    phase: PhaseIssueInput,
+    key: string,
+    keys: readonly string[],
+    created: readonly string[],
+  ): Promise<string> {
+    const args = [
+      'create',
+      phase.title,
+      '--description',
+      describePhaseIssue(phase.body, key),
+      '--type',
+      ISSUE_TYPE,
+      '--priority',
+      PRIORITY,
+      '--json',
+    ];
+    const sofar = created.length
+      ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.`
+      : '';
     const hint = `Phase issue ${key} (phase ${phase.number}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${keys[0]}…${keys[keys.length - 1]} are created.`;
     const stdout = await this.run(args, hint);
     const value = this.parse(stdout, args);
@@ -191,7 +240,12 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
     return deps.some((dep) => {
       if (!isPlainObject(dep)) return false;
       const target = typeof dep.depends_on_id === 'string' ? dep.depends_on_id : dep.id;
-      const type = typeof dep.type === 'string' ? dep.type : typeof dep.dependency_type === 'string' ? dep.dependency_type : 'blocks';
+      const type =
+        typeof dep.type === 'string'
+          ? dep.type
+          : typeof dep.dependency_type === 'string'
+            ? dep.dependency_type
+            : 'blocks';
       return target === blocker && type === 'blocks';
     });
   }
@@ -199,7 +253,10 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
   /** `bd dep add <blocked> <blocker> --type blocks`. */
   private async addBlocks(blocked: string, blocker: string): Promise<void> {
     const args = ['dep', 'add', blocked, blocker, '--type', 'blocks'];
-    await this.run(args, `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${this.commandLine(args)}\`, or run again: the issues are found by their markers and only missing dependencies are added.`);
+    await this.run(
+      args,
+      `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${this.commandLine(args)}\`, or run again: the issues are found by their markers and only missing dependencies are added.`,
+    );
   }
 
   private async run(args: string[], hint: string): Promise<string> {

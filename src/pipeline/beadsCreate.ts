@@ -69,7 +69,9 @@ const PREFIX = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
 export function phaseIssuePrefix(checkpointId: string, base = 'plan'): string {
   const hex = checkpointId.replace(/-/g, '').toLowerCase().slice(0, 8);
   if (!/^[0-9a-f]{8}$/.test(hex)) {
-    throw new RangeError(`Cannot derive an issue prefix from checkpoint id ${JSON.stringify(checkpointId)}: expected a UUID such as 6acb80f0-…`);
+    throw new RangeError(
+      `Cannot derive an issue prefix from checkpoint id ${JSON.stringify(checkpointId)}: expected a UUID such as 6acb80f0-…`,
+    );
   }
   return `${base}-${hex}`;
 }
@@ -79,9 +81,12 @@ function sortedPhases(phases: readonly PhaseIssueInput[]): PhaseIssueInput[] {
   const seen = new Set<number>();
   for (const phase of phases) {
     if (!Number.isInteger(phase.number) || phase.number < 1) {
-      throw new RangeError(`Phase ${JSON.stringify(phase.name)} has number ${String(phase.number)}; phase numbers must be whole numbers from 1`);
+      throw new RangeError(
+        `Phase ${JSON.stringify(phase.name)} has number ${String(phase.number)}; phase numbers must be whole numbers from 1`,
+      );
     }
-    if (seen.has(phase.number)) throw new RangeError(`Phase number ${phase.number} is given twice; each phase needs its own number`);
+    if (seen.has(phase.number))
+      throw new RangeError(`Phase number ${phase.number} is given twice; each phase needs its own number`);
     seen.add(phase.number);
   }
   return [...phases].sort((a, b) => a.number - b.number);
@@ -101,7 +106,9 @@ export function planPhaseIssueIds(request: Pick<PhaseIssueRequest, 'phases' | 'p
     return existing;
   }
   if (!PREFIX.test(request.prefix)) {
-    throw new RangeError(`Invalid issue id prefix ${JSON.stringify(request.prefix)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0)`);
+    throw new RangeError(
+      `Invalid issue id prefix ${JSON.stringify(request.prefix)}: expected letters and digits, optionally joined by "-", "_" or "." (e.g. plan-6acb80f0)`,
+    );
   }
   return phases.map((phase) => `${request.prefix}-p${String(phase.number).padStart(2, '0')}`);
 }
@@ -111,7 +118,11 @@ export function planPhaseIssueIds(request: Pick<PhaseIssueRequest, 'phases' | 'p
  * first with a `blocks` dependency on the one before (the JSONL shape `{issue_id, depends_on_id,
  * type, created_at, created_by}` that `computeReady` reads).
  */
-export function phaseIssueRecords(phases: readonly PhaseIssueInput[], ids: readonly string[], now: Date): BeadsRecord[] {
+export function phaseIssueRecords(
+  phases: readonly PhaseIssueInput[],
+  ids: readonly string[],
+  now: Date,
+): BeadsRecord[] {
   const sorted = sortedPhases(phases);
   if (ids.length !== sorted.length) throw new Error(`phaseIssueRecords: ${ids.length} ids for ${sorted.length} phases`);
   const stamp = rfc3339(now);
@@ -129,7 +140,9 @@ export function phaseIssueRecords(phases: readonly PhaseIssueInput[], ids: reado
     };
     const previous = ids[i - 1];
     if (previous !== undefined) {
-      record.dependencies = [{ issue_id: id, depends_on_id: previous, type: 'blocks', created_at: stamp, created_by: CREATED_BY }];
+      record.dependencies = [
+        { issue_id: id, depends_on_id: previous, type: 'blocks', created_at: stamp, created_by: CREATED_BY },
+      ];
     }
     return record;
   });
@@ -142,7 +155,10 @@ export function phaseIssueRecords(phases: readonly PhaseIssueInput[], ids: reado
 export function appendRecords(content: Buffer, records: readonly BeadsRecord[]): Buffer {
   if (records.length === 0) return content;
   const separator = content.length > 0 && content[content.length - 1] !== 0x0a ? '\n' : '';
-  return Buffer.concat([content, Buffer.from(separator + records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8')]);
+  return Buffer.concat([
+    content,
+    Buffer.from(separator + records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8'),
+  ]);
 }
 
 export interface BeadsFilePhaseIssueOptions {
@@ -157,7 +173,9 @@ export interface BeadsFilePhaseIssueOptions {
  * calls `onPlanned`, then appends the planned issues whose id is not in the file yet, atomically.
  * When all of them are there already, the file is not written at all.
  */
-export async function createPhaseIssues(request: PhaseIssueRequest & BeadsFilePhaseIssueOptions): Promise<PhaseIssueResult> {
+export async function createPhaseIssues(
+  request: PhaseIssueRequest & BeadsFilePhaseIssueOptions,
+): Promise<PhaseIssueResult> {
   const planned = planPhaseIssueIds(request);
   const records = phaseIssueRecords(request.phases, planned, request.now);
   await request.onPlanned?.([...planned]);
@@ -188,6 +206,8 @@ async function readIfExists(absolute: string, shown: string): Promise<Buffer> {
     return await fs.readFile(absolute);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
-    throw new Error(`Cannot read beads issues file ${shown} (${absolute}): ${(error as Error).message}. Check that it is a readable file.`);
+    throw new Error(
+      `Cannot read beads issues file ${shown} (${absolute}): ${(error as Error).message}. Check that it is a readable file.`,
+    );
   }
 }

@@ -4,7 +4,13 @@
  * the numbers, so each issue carries a hidden key marker, found again on a re-run: no duplicates.
  */
 import type { GitHubIssueSource } from '../issues/github.js';
-import { type PhaseIssueRequest, type PhaseIssueResult, type PhaseIssueSink, phaseIssueMarker, planPhaseIssueIds } from './beadsCreate.js';
+import {
+  type PhaseIssueRequest,
+  type PhaseIssueResult,
+  type PhaseIssueSink,
+  phaseIssueMarker,
+  planPhaseIssueIds,
+} from './beadsCreate.js';
 
 export class GitHubPhaseIssueSink implements PhaseIssueSink {
   constructor(private readonly github: Pick<GitHubIssueSource, 'createIssue' | 'findByMarkers'>) {}
@@ -22,7 +28,10 @@ export class GitHubPhaseIssueSink implements PhaseIssueSink {
       let number = found.get(phaseIssueMarker(key));
       if (number === undefined) {
         const blocked = previous !== undefined ? `\n\nBlocked by #${previous}` : '';
-        number = await this.github.createIssue({ title: phase.title, body: `${phase.body.trimEnd()}${blocked}\n\n${phaseIssueMarker(key)}\n` });
+        number = await this.github.createIssue({
+          title: phase.title,
+          body: `${phase.body.trimEnd()}${blocked}\n\n${phaseIssueMarker(key)}\n`,
+        });
         created.push(key);
       } else alreadyPresent.push(key);
       ids[key] = String(number);

@@ -13,7 +13,8 @@ import type { PipelinePhase } from '../checkpoint/types.js';
 export const PIPELINE_DIR = 'pipeline';
 
 /** The checkpoint state keys of seed 001 (REQ_018.4.3), one per phase before implementation. */
-export type PipelineStateKey = 'research_output' | 'decomposition_result' | 'planning_output' | 'phase_files' | 'beads_data';
+export type PipelineStateKey =
+  'research_output' | 'decomposition_result' | 'planning_output' | 'phase_files' | 'beads_data';
 
 /** How the barrier reads an artifact: markdown text, decomposition JSON, or a directory of phase files. */
 export type ArtifactKind = 'markdown' | 'decomposition' | 'phase-files';
@@ -126,16 +127,51 @@ Start each file with a "# " heading that is the phase's title, then its requirem
 
 /** The five phases before implementation, in pipeline order. */
 export const PRE_IMPLEMENTATION_PHASES: readonly PhaseSpec[] = [
-  { name: 'research', runner: 'agent', artifact: 'research.md', kind: 'markdown', minBytes: 200, stateKey: 'research_output', template: DEFAULT_TEMPLATES.research },
+  {
+    name: 'research',
+    runner: 'agent',
+    artifact: 'research.md',
+    kind: 'markdown',
+    minBytes: 200,
+    stateKey: 'research_output',
+    template: DEFAULT_TEMPLATES.research,
+  },
   // The schema does the real check; 40 bytes only rejects a stub like {} or {"components":[]}.
-  { name: 'decomposition', runner: 'agent', artifact: 'decomposition.json', kind: 'decomposition', minBytes: 40, stateKey: 'decomposition_result', template: DEFAULT_TEMPLATES.decomposition },
-  { name: 'planning', runner: 'agent', artifact: 'plan.md', kind: 'markdown', minBytes: 200, stateKey: 'planning_output', template: DEFAULT_TEMPLATES.planning },
-  { name: 'phase_decomposition', runner: 'agent', artifact: 'phases/', kind: 'phase-files', minBytes: 100, stateKey: 'phase_files', template: DEFAULT_TEMPLATES.phase_decomposition },
+  {
+    name: 'decomposition',
+    runner: 'agent',
+    artifact: 'decomposition.json',
+    kind: 'decomposition',
+    minBytes: 40,
+    stateKey: 'decomposition_result',
+    template: DEFAULT_TEMPLATES.decomposition,
+  },
+  {
+    name: 'planning',
+    runner: 'agent',
+    artifact: 'plan.md',
+    kind: 'markdown',
+    minBytes: 200,
+    stateKey: 'planning_output',
+    template: DEFAULT_TEMPLATES.planning,
+  },
+  {
+    name: 'phase_decomposition',
+    runner: 'agent',
+    artifact: 'phases/',
+    kind: 'phase-files',
+    minBytes: 100,
+    stateKey: 'phase_files',
+    template: DEFAULT_TEMPLATES.phase_decomposition,
+  },
   { name: 'beads_integration', runner: 'code', stateKey: 'beads_data' },
 ];
 
 /** The spec of one phase; undefined for implementation, which is not a planning phase. */
-export function phaseSpec(name: PipelinePhase, phases: readonly PhaseSpec[] = PRE_IMPLEMENTATION_PHASES): PhaseSpec | undefined {
+export function phaseSpec(
+  name: PipelinePhase,
+  phases: readonly PhaseSpec[] = PRE_IMPLEMENTATION_PHASES,
+): PhaseSpec | undefined {
   return phases.find((p) => p.name === name);
 }
 
@@ -152,7 +188,9 @@ export function withOverrides(phases: readonly PhaseSpec[], overrides: PhaseOver
     const template = overrides.templates?.[phase.name] ?? phase.template;
     const minBytes = overrides.minBytes?.[phase.name] ?? phase.minBytes;
     if (!Number.isInteger(minBytes) || minBytes < 0) {
-      throw new RangeError(`minimum size of the ${phase.name} artifact must be a whole number of bytes, 0 or more; got ${String(minBytes)}`);
+      throw new RangeError(
+        `minimum size of the ${phase.name} artifact must be a whole number of bytes, 0 or more; got ${String(minBytes)}`,
+      );
     }
     return { ...phase, template, minBytes };
   });
@@ -197,19 +235,31 @@ function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value === 'number' ? 'a number' : 'a boolean'} (${String(value)})`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return `${typeof value === 'number' ? 'a number' : 'a boolean'} (${String(value)})`;
   return `an ${typeof value}`;
 }
 
 function text(what: string) {
   return z
-    .string({ error: (iss) => (iss.input === undefined ? `is missing: expected ${what}` : `must be a string (${what}), got ${describeValue(iss.input)}`) })
+    .string({
+      error: (iss) =>
+        iss.input === undefined
+          ? `is missing: expected ${what}`
+          : `must be a string (${what}), got ${describeValue(iss.input)}`,
+    })
     .refine((s) => s.trim() !== '', { error: `must not be empty: expected ${what}` });
 }
 
 function list<T extends z.ZodType>(item: T, what: string) {
-  return z.array(item, { error: (iss) => (iss.input === undefined ? `is missing: expected a list of ${what}` : `must be a list of ${what}, got ${describeValue(iss.input)}`) });
+  return z.array(item, {
+    error: (iss) =>
+      iss.input === undefined
+        ? `is missing: expected a list of ${what}`
+        : `must be a list of ${what}, got ${describeValue(iss.input)}`,
+  });
 }
 
 const ComponentSchema = z.looseObject(
@@ -242,19 +292,37 @@ export const DecompositionSchema = z
     names.forEach((name, i) => {
       const earlier = firstIndex.get(name);
       if (earlier === undefined) firstIndex.set(name, i);
-      else ctx.addIssue({ code: 'custom', path: ['components', i, 'name'], message: `${JSON.stringify(name)} is also the name of components[${earlier}]; names must be unique` });
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: ['components', i, 'name'],
+          message: `${JSON.stringify(name)} is also the name of components[${earlier}]; names must be unique`,
+        });
     });
     value.components.forEach((component, i) => {
       (component.depends_on ?? []).forEach((dep, j) => {
         if (dep === component.name) {
-          ctx.addIssue({ code: 'custom', path: ['components', i, 'depends_on', j], message: `${JSON.stringify(dep)} is the component itself; a component cannot depend on itself` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['components', i, 'depends_on', j],
+            message: `${JSON.stringify(dep)} is the component itself; a component cannot depend on itself`,
+          });
         } else if (!firstIndex.has(dep)) {
-          ctx.addIssue({ code: 'custom', path: ['components', i, 'depends_on', j], message: `${JSON.stringify(dep)} is not the name of a component (the components are ${[...firstIndex.keys()].map((n) => JSON.stringify(n)).join(', ')})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['components', i, 'depends_on', j],
+            message: `${JSON.stringify(dep)} is not the name of a component (the components are ${[...firstIndex.keys()].map((n) => JSON.stringify(n)).join(', ')})`,
+          });
         }
       });
     });
     const cycle = findCycle(value.components);
-    if (cycle) ctx.addIssue({ code: 'custom', path: ['components'], message: `depends_on forms a cycle: ${cycle.join(' → ')}; no order of the work satisfies it` });
+    if (cycle)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['components'],
+        message: `depends_on forms a cycle: ${cycle.join(' → ')}; no order of the work satisfies it`,
+      });
   });
 
 export type Decomposition = z.infer<typeof DecompositionSchema>;
@@ -263,7 +331,12 @@ export type DecompositionComponent = Decomposition['components'][number];
 /** A dependency cycle among the components (first name repeated at the end), ignoring self-edges and unknown names. */
 function findCycle(components: readonly { name: string; depends_on?: string[] | undefined }[]): string[] | undefined {
   const edges = new Map<string, string[]>();
-  for (const c of components) if (!edges.has(c.name)) edges.set(c.name, (c.depends_on ?? []).filter((d) => d !== c.name));
+  for (const c of components)
+    if (!edges.has(c.name))
+      edges.set(
+        c.name,
+        (c.depends_on ?? []).filter((d) => d !== c.name),
+      );
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
   const visit = (name: string): string[] | undefined => {
@@ -289,12 +362,15 @@ function findCycle(components: readonly { name: string; depends_on?: string[] | 
 /** `components[0].depends_on[1]: message`, or `(top level): message` for the document itself. */
 export function formatSchemaIssue(issue: z.core.$ZodIssue): string {
   let where = '';
-  for (const key of issue.path) where += typeof key === 'number' ? `[${key}]` : `${where === '' ? '' : '.'}${String(key)}`;
+  for (const key of issue.path)
+    where += typeof key === 'number' ? `[${key}]` : `${where === '' ? '' : '.'}${String(key)}`;
   return `${where === '' ? '(top level)' : where}: ${issue.message}`;
 }
 
 /** Pure: validates parsed decomposition JSON; the problems read `path: message`. */
-export function validateDecomposition(data: unknown): { ok: true; value: Decomposition } | { ok: false; problems: string[] } {
+export function validateDecomposition(
+  data: unknown,
+): { ok: true; value: Decomposition } | { ok: false; problems: string[] } {
   const result = DecompositionSchema.safeParse(data);
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, problems: result.error.issues.map(formatSchemaIssue) };

@@ -18,7 +18,14 @@ import type { Redactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
 import { type ArtifactValues, checkBarrier } from './barrier.js';
 import { type PhaseIssueResult, type PhaseIssueSink, phaseIssuePrefix } from './beadsCreate.js';
-import { type AgentPhaseSpec, PIPELINE_DIR, PRE_IMPLEMENTATION_PHASES, type PhaseSpec, failureSection, renderTemplate } from './phases.js';
+import {
+  type AgentPhaseSpec,
+  PIPELINE_DIR,
+  PRE_IMPLEMENTATION_PHASES,
+  type PhaseSpec,
+  failureSection,
+  renderTemplate,
+} from './phases.js';
 import { stateFiles } from '../persist/stateFiles.js';
 
 export interface PipelineDeps {
@@ -59,7 +66,13 @@ export interface PipelineState {
   planning_output?: string;
   phase_files?: { number: number; name: string; file: string; title: string }[];
   /** planned: the keys recorded before creation (for the file sink, the ids); ids: key → issue id where they differ (bd). */
-  beads_data?: { file: string; planned: string[]; created?: string[]; alreadyPresent?: string[]; ids?: Record<string, string> };
+  beads_data?: {
+    file: string;
+    planned: string[];
+    created?: string[];
+    alreadyPresent?: string[];
+    ids?: Record<string, string>;
+  };
   [key: string]: unknown;
 }
 
@@ -77,7 +90,13 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
   const write = async (checkpointPhase: Checkpoint['phase'], errors?: string[]) => {
     await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
   };
-  logger.info('pipeline.start', opened.resumed ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}` : `Starting pipeline ${id}: ${state.pipeline.goal}`, { checkpointId: id, phase, resumed: opened.resumed });
+  logger.info(
+    'pipeline.start',
+    opened.resumed
+      ? `Resuming pipeline ${id} at ${phase}: ${state.pipeline.goal}`
+      : `Starting pipeline ${id}: ${state.pipeline.goal}`,
+    { checkpointId: id, phase, resumed: opened.resumed },
+  );
 
   for (const spec of phases) {
     if (!reached(spec.name, phase, phases)) continue;
@@ -88,12 +107,19 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       if (outcome.interrupted) return 130;
       if (!outcome.ok) {
         await write(`${spec.name}-failed`, outcome.problems);
-        logger.error('pipeline.failed', `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: --plan-prompts) and run agent-loop plan again: it resumes at ${spec.name}.`, { phase: spec.name, problems: outcome.problems });
+        logger.error(
+          'pipeline.failed',
+          `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: --plan-prompts) and run agent-loop plan again: it resumes at ${spec.name}.`,
+          { phase: spec.name, problems: outcome.problems },
+        );
         return 1;
       }
       state = { ...state, [spec.stateKey]: outcome.value };
       await write(`${spec.name}-complete`);
-      logger.info('pipeline.phase', `Phase ${spec.name} complete: ${describeValue(spec, outcome.value)}.`, { phase: spec.name, checkpointId: id });
+      logger.info('pipeline.phase', `Phase ${spec.name} complete: ${describeValue(spec, outcome.value)}.`, {
+        phase: spec.name,
+        checkpointId: id,
+      });
     } else {
       const result = await integrate(deps, id, state, phases, async (planned) => {
         state = { ...state, beads_data: { file: deps.sink.where, planned: [...planned] } };
@@ -101,17 +127,29 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       });
       if (!result.ok) {
         await write('beads_integration-failed', result.problems);
-        logger.error('pipeline.failed', `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`, { phase: 'beads_integration', problems: result.problems });
+        logger.error(
+          'pipeline.failed',
+          `Phase beads_integration failed: ${result.problems.join('; ')}. Run agent-loop plan again to retry it.`,
+          { phase: 'beads_integration', problems: result.problems },
+        );
         return 1;
       }
       state = { ...state, beads_data: result.data };
       await write('beads_integration-complete');
-      logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.sink.where} (${issueIds(state).join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
+      logger.info(
+        'pipeline.phase',
+        `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.sink.where} (${issueIds(state).join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`,
+        { phase: 'beads_integration', ...result.data },
+      );
     }
   }
 
   const targets = issueIds(state);
-  logger.info('pipeline.implementation', `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`, { issueIds: targets });
+  logger.info(
+    'pipeline.implementation',
+    `Implementation: the loop on ${targets.join(', ') || 'no issues'} (checkpoint ${id}).`,
+    { issueIds: targets },
+  );
   return deps.implement(id, targets);
 }
 
@@ -128,34 +166,57 @@ function reached(name: PipelinePhase, from: PipelinePhase, phases: readonly Phas
   return order.indexOf(name) >= order.indexOf(from);
 }
 
-async function open(deps: PipelineDeps): Promise<{ id: string; state: PipelineState; resumeAt: PipelinePhase; resumed: boolean; errors: string[] }> {
+async function open(
+  deps: PipelineDeps,
+): Promise<{ id: string; state: PipelineState; resumeAt: PipelinePhase; resumed: boolean; errors: string[] }> {
   const start = () => {
-    if (!deps.goal) throw new PipelineStartError('no pipeline to resume and no goal: give --goal "…" or --goal-file FILE.');
-    return { id: newCheckpointId(), state: { pipeline: { goal: deps.goal } }, resumeAt: 'research' as PipelinePhase, resumed: false, errors: [] };
+    if (!deps.goal)
+      throw new PipelineStartError('no pipeline to resume and no goal: give --goal "…" or --goal-file FILE.');
+    return {
+      id: newCheckpointId(),
+      state: { pipeline: { goal: deps.goal } },
+      resumeAt: 'research' as PipelinePhase,
+      resumed: false,
+      errors: [],
+    };
   };
   if (deps.fresh) return start();
   const listing = await deps.store.list();
   const pipelines = listing.checkpoints.filter((c) => isPipelineState(c.state));
   const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
-  if (deps.resume && candidates.length === 0) throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
+  if (deps.resume && candidates.length === 0)
+    throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
   const found = detectResumable(candidates);
   if (!found) {
     // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
     // request merged), so the loop runs on them again; no new issues for the same goal.
-    const done = newestFirst(candidates).find((c) => !deps.goal || (c.state as PipelineState).pipeline.goal.trim() === deps.goal.trim());
+    const done = newestFirst(candidates).find(
+      (c) => !deps.goal || (c.state as PipelineState).pipeline.goal.trim() === deps.goal.trim(),
+    );
     if (done) {
-      deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (--fresh starts the goal over).`);
+      deps.logger.info(
+        'pipeline.done',
+        `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (--fresh starts the goal over).`,
+      );
       return { id: done.id, state: done.state as PipelineState, resumeAt: 'implementation', resumed: true, errors: [] };
     }
     return start();
   }
   const state = found.checkpoint.state as PipelineState;
   if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
-    throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`);
+    throw new PipelineStartError(
+      `pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`,
+    );
   }
   for (const error of found.errors) deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
   const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
-  return { id: found.checkpoint.id, state, resumeAt: found.resumeAt, resumed: true, errors: failedHere ? found.errors : [] };
+  return {
+    id: found.checkpoint.id,
+    state,
+    resumeAt: found.resumeAt,
+    resumed: true,
+    errors: failedHere ? found.errors : [],
+  };
 }
 
 function isPipelineState(state: Record<string, unknown>): state is PipelineState {
@@ -163,9 +224,15 @@ function isPipelineState(state: Record<string, unknown>): state is PipelineState
   return typeof p === 'object' && p !== null && typeof (p as { goal?: unknown }).goal === 'string';
 }
 
-type PhaseOutcome = { ok: true; value: unknown; interrupted?: false } | { ok: false; problems: string[]; interrupted?: boolean };
+type PhaseOutcome =
+  { ok: true; value: unknown; interrupted?: false } | { ok: false; problems: string[]; interrupted?: boolean };
 
-async function runAgentPhase(deps: PipelineDeps, spec: AgentPhaseSpec, state: PipelineState, earlier: string[]): Promise<PhaseOutcome> {
+async function runAgentPhase(
+  deps: PipelineDeps,
+  spec: AgentPhaseSpec,
+  state: PipelineState,
+  earlier: string[],
+): Promise<PhaseOutcome> {
   const { logger, clock } = deps;
   const dir = path.join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
   await fs.mkdir(dir, { recursive: true });
@@ -174,17 +241,33 @@ async function runAgentPhase(deps: PipelineDeps, spec: AgentPhaseSpec, state: Pi
     const artifact = path.join(dir, spec.artifact);
     // A leftover of an earlier attempt must not pass this attempt's barrier.
     await fs.rm(artifact, { recursive: true, force: true });
-    const prompt = deps.redact(renderTemplate(spec.template, {
-      goal: state.pipeline.goal, research: state.research_output ?? '', plan: state.planning_output ?? '',
-      decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
-      artifact, failure: failureSection(problems),
-    }));
+    const prompt = deps.redact(
+      renderTemplate(spec.template, {
+        goal: state.pipeline.goal,
+        research: state.research_output ?? '',
+        plan: state.planning_output ?? '',
+        decomposition:
+          state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
+        artifact,
+        failure: failureSection(problems),
+      }),
+    );
     const promptFile = path.join(deps.stateDir, 'prompt.md');
     await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
-    logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
+    logger.info(
+      'pipeline.attempt',
+      `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`,
+      { phase: spec.name, attempt },
+    );
     const started = clock.now().getTime();
     const result = await deps.agent.run({
-      prompt, iteration: attempt, issueIds: [], cwd: deps.cwd, promptFile, timeoutMs: deps.agentTimeoutMs, signal: deps.signal,
+      prompt,
+      iteration: attempt,
+      issueIds: [],
+      cwd: deps.cwd,
+      promptFile,
+      timeoutMs: deps.agentTimeoutMs,
+      signal: deps.signal,
       onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
     });
     if (deps.signal?.aborted) return { ok: false, problems: ['interrupted'], interrupted: true };
@@ -195,14 +278,24 @@ async function runAgentPhase(deps: PipelineDeps, spec: AgentPhaseSpec, state: Pi
       if (barrier.ok) return { ok: true, value: stateValue(spec, barrier.value) };
       problems = barrier.problems;
     }
-    logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
+    logger.warn(
+      'pipeline.barrier',
+      `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`,
+      { phase: spec.name, attempt, problems },
+    );
   }
   return { ok: false, problems };
 }
 
 /** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
 function stateValue(spec: AgentPhaseSpec, value: ArtifactValues[keyof ArtifactValues]): unknown {
-  if (spec.kind === 'phase-files') return (value as ArtifactValues['phase-files']).map(({ number, name, file, title }) => ({ number, name, file, title }));
+  if (spec.kind === 'phase-files')
+    return (value as ArtifactValues['phase-files']).map(({ number, name, file, title }) => ({
+      number,
+      name,
+      file,
+      title,
+    }));
   return value;
 }
 
@@ -215,20 +308,46 @@ function describeValue(spec: PhaseSpec, value: unknown): string {
 
 /** beads_integration: the phase files (read again, through their barrier) become issues. */
 async function integrate(
-  deps: PipelineDeps, id: string, state: PipelineState, phases: readonly PhaseSpec[], onPlanned: (planned: readonly string[]) => Promise<void>,
-): Promise<{ ok: true; data: NonNullable<PipelineState['beads_data']> & { created: string[]; alreadyPresent: string[] } } | { ok: false; problems: string[] }> {
+  deps: PipelineDeps,
+  id: string,
+  state: PipelineState,
+  phases: readonly PhaseSpec[],
+  onPlanned: (planned: readonly string[]) => Promise<void>,
+): Promise<
+  | { ok: true; data: NonNullable<PipelineState['beads_data']> & { created: string[]; alreadyPresent: string[] } }
+  | { ok: false; problems: string[] }
+> {
   const spec = phases.find((p): p is AgentPhaseSpec => p.runner === 'agent' && p.kind === 'phase-files');
   if (!spec) return { ok: false, problems: ['no phase_decomposition phase'] };
-  const files = await checkBarrier(spec as AgentPhaseSpec & { kind: 'phase-files' }, deps.artifactsDir ?? deps.stateDir);
-  if (!files.ok) return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
+  const files = await checkBarrier(
+    spec as AgentPhaseSpec & { kind: 'phase-files' },
+    deps.artifactsDir ?? deps.stateDir,
+  );
+  if (!files.ok)
+    return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
   try {
     const result: PhaseIssueResult & { ids?: Record<string, string> } = await deps.sink.createPhaseIssues({
-      prefix: phaseIssuePrefix(id), now: deps.clock.now(),
-      phases: files.value.map((f) => ({ number: f.number, name: f.name, title: `Phase ${f.number}: ${f.title}`, body: f.text })),
+      prefix: phaseIssuePrefix(id),
+      now: deps.clock.now(),
+      phases: files.value.map((f) => ({
+        number: f.number,
+        name: f.name,
+        title: `Phase ${f.number}: ${f.title}`,
+        body: f.text,
+      })),
       ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
       onPlanned,
     });
-    return { ok: true, data: { file: deps.sink.where, planned: result.planned, created: result.created, alreadyPresent: result.alreadyPresent, ...(result.ids ? { ids: result.ids } : {}) } };
+    return {
+      ok: true,
+      data: {
+        file: deps.sink.where,
+        planned: result.planned,
+        created: result.created,
+        alreadyPresent: result.alreadyPresent,
+        ...(result.ids ? { ids: result.ids } : {}),
+      },
+    };
   } catch (error) {
     return { ok: false, problems: [(error as Error).message] };
   }

@@ -36,11 +36,16 @@ export interface PullRequestPublisherOptions {
 export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
   const { git, github } = options;
   const remote = options.remote ?? 'origin';
-  const notes = options.notes ? (options.notes.git ?? notesGit(git.topLevel, { ...process.env, ...options.remoteEnv })) : undefined;
+  const notes = options.notes
+    ? (options.notes.git ?? notesGit(git.topLevel, { ...process.env, ...options.remoteEnv }))
+    : undefined;
   const pushNotes = async () => {
     if (!notes || (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code !== 0) return;
     const r = await notes.run(pushNotesArgs(remote));
-    if (r.code !== 0) options.notes?.warn(`could not push the git notes ${NOTES_REF} to ${remote}: ${options.redact(r.stderr.trim().split('\n').slice(-2).join(' / '))}`);
+    if (r.code !== 0)
+      options.notes?.warn(
+        `could not push the git notes ${NOTES_REF} to ${remote}: ${options.redact(r.stderr.trim().split('\n').slice(-2).join(' / '))}`,
+      );
   };
   const push = async (branch: string) => {
     try {
@@ -64,8 +69,13 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     async publish(work: CycleWork): Promise<PublishedPullRequest> {
       await push(work.branch);
       const pr = await github.openPullRequest({
-        head: work.branch, base: work.base, draft: options.draft,
-        title: work.titles.length === 1 ? (work.titles[0] ?? work.branch) : `agent-loop: ${work.issueIds.map((id) => `#${id}`).join(', ')}`,
+        head: work.branch,
+        base: work.base,
+        draft: options.draft,
+        title:
+          work.titles.length === 1
+            ? (work.titles[0] ?? work.branch)
+            : `agent-loop: ${work.issueIds.map((id) => `#${id}`).join(', ')}`,
         body: pullRequestBody(work, options.testCommand),
       });
       for (const id of work.issueIds) await github.addLabel(id, PR_OPEN_LABEL);
@@ -75,14 +85,23 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
 }
 
 /** `Closes #n` for each issue (GitHub closes them when the pull request is merged), then what was done. */
-export function pullRequestBody(work: Pick<CycleWork, 'issueIds' | 'iteration' | 'verdict' | 'preexisting'>, testCommand: string): string {
+export function pullRequestBody(
+  work: Pick<CycleWork, 'issueIds' | 'iteration' | 'verdict' | 'preexisting'>,
+  testCommand: string,
+): string {
   const pre = work.preexisting ?? [];
   return [
     ...work.issueIds.map((id) => `Closes #${id}`),
     '',
     `agent-loop worked on ${work.issueIds.length === 1 ? 'this issue' : 'these issues'} until \`${testCommand}\` accepted the work against the suite as it stood before (iteration ${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
     ...(pre.length
-      ? ['', `${pre.length} test(s) failed before this change and still fail; no issue here targets them:`, ...pre.slice(0, 30).map((id) => `- \`${id.replace(/`/g, "'")}\``), ...(pre.length > 30 ? [`- … and ${pre.length - 30} more`] : []), '']
+      ? [
+          '',
+          `${pre.length} test(s) failed before this change and still fail; no issue here targets them:`,
+          ...pre.slice(0, 30).map((id) => `- \`${id.replace(/`/g, "'")}\``),
+          ...(pre.length > 30 ? [`- … and ${pre.length - 30} more`] : []),
+          '',
+        ]
       : []),
     `Merging closes ${work.issueIds.length === 1 ? 'the issue' : 'the issues'}; to have agent-loop work on ${work.issueIds.length === 1 ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`,
   ].join('\n');

@@ -40,12 +40,19 @@ export function renderMarkdown(d: HaltDiagnostic): string {
     `- Steps involved: ${d.steps.join(', ') || 'none'}`,
     `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
     `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
-    ...(d.tddError ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`] : []),
+    ...(d.tddError
+      ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`]
+      : []),
     '',
     `What to do: ${d.advice}`,
     '',
     ...(d.lastFailure
-      ? [`Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`, '', ...fence(d.lastFailure.tail), '']
+      ? [
+          `Last failure (${d.lastFailure.kind === 'tests' ? 'the test gate' : 'the agent'}): ${d.lastFailure.message}`,
+          '',
+          ...fence(d.lastFailure.tail),
+          '',
+        ]
       : []),
     `Last ${OUTPUT_CHARS} characters of agent output:`,
     '',
@@ -61,13 +68,23 @@ export function toDiscordMessage(d: HaltDiagnostic): HaltMessage {
     title: `agent-loop halted: ${d.loopType}`,
     summary: `${d.headline}\n\n${d.advice}`,
     fields: [
-      { name: 'Issues', value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none' },
+      {
+        name: 'Issues',
+        value: d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` ${i.title}` : ''}`).join('\n') || 'none',
+      },
       { name: 'Steps', value: d.steps.join(', ') || 'none', inline: true },
-      { name: 'Escalations', value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`, inline: true },
+      {
+        name: 'Escalations',
+        value: `${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} total`,
+        inline: true,
+      },
       ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
       { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
     ],
-    outputTail: d.lastFailure?.kind === 'tests' ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}` : d.lastOutput,
+    outputTail:
+      d.lastFailure?.kind === 'tests'
+        ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}`
+        : d.lastOutput,
     color: 0xd73a49,
   };
 }

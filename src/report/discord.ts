@@ -87,7 +87,10 @@ export function buildDiscordPayload(message: HaltMessage): DiscordPayload {
   let budget = DISCORD_LIMITS.total - title.length - FOOTER_RESERVE;
 
   const summary = neutraliseFences(stripControl(message.summary ?? '').trim());
-  const tail = message.outputTail === undefined ? '' : neutraliseFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
+  const tail =
+    message.outputTail === undefined
+      ? ''
+      : neutraliseFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
   const descriptionWanted = Math.min(
     DISCORD_LIMITS.description,
     summary.length + (tail ? 2 + OPEN_BLOCK.length + tail.length + CLOSE_BLOCK.length : 0),
@@ -116,16 +119,22 @@ export function buildDiscordPayload(message: HaltMessage): DiscordPayload {
   const description = composeDescription(summary, tail, Math.min(DISCORD_LIMITS.description, budget));
 
   const dropped = inputFields.length - fields.length;
-  const footer = dropped > 0
-    ? `${FOOTER_BASE} · ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} fields and ${DISCORD_LIMITS.total} characters per message)`
-    : FOOTER_BASE;
+  const footer =
+    dropped > 0
+      ? `${FOOTER_BASE} · ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} fields and ${DISCORD_LIMITS.total} characters per message)`
+      : FOOTER_BASE;
 
   const embed: DiscordEmbed = { fields, footer: { text: footer } };
   if (title) embed.title = title;
   if (description) embed.description = description;
   const url = message.url === undefined ? undefined : httpUrl(message.url);
   if (url) embed.url = url;
-  if (typeof message.color === 'number' && Number.isInteger(message.color) && message.color >= 0 && message.color <= 0xffffff) {
+  if (
+    typeof message.color === 'number' &&
+    Number.isInteger(message.color) &&
+    message.color >= 0 &&
+    message.color <= 0xffffff
+  ) {
     embed.color = message.color;
   }
   return { embeds: [embed], allowed_mentions: { parse: [] } };
@@ -180,12 +189,14 @@ function neutraliseFences(text: string): string {
 
 /** ANSI escape sequences and control characters other than newline and tab go. */
 function stripControl(text: string): string {
-  return String(text)
-    .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g, '')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return (
+    String(text)
+      .replace(/\r\n?/g, '\n')
+      // eslint-disable-next-line no-control-regex
+      .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g, '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+  );
 }
 
 function singleLine(text: string): string {
@@ -245,7 +256,11 @@ const WEBHOOK = 'the Discord webhook';
  * POSTs the message to the webhook. Resolves, never rejects: `ok` says whether Discord accepted
  * it; every failure is also passed to `warn` (redacted, without the webhook URL).
  */
-export async function postToDiscord(webhookUrl: string, message: HaltMessage, deps: DiscordDeps): Promise<DiscordResult> {
+export async function postToDiscord(
+  webhookUrl: string,
+  message: HaltMessage,
+  deps: DiscordDeps,
+): Promise<DiscordResult> {
   const mask = webhookMasker(String(webhookUrl));
   const clean = (text: string): string => {
     try {
@@ -337,9 +352,14 @@ export async function postToDiscord(webhookUrl: string, message: HaltMessage, de
           problem = `HTTP ${status}${detail ? `: ${detail}` : ''}`;
         } else {
           // 4xx other than 429: retrying the same request cannot help.
-          const hint = status === 404 ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
-            : status === 401 || status === 403 ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
-              : status === 400 ? ' (Discord rejected the message body)' : '';
+          const hint =
+            status === 404
+              ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
+              : status === 401 || status === 403
+                ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
+                : status === 400
+                  ? ' (Discord rejected the message body)'
+                  : '';
           return fail(attempts, `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}`);
         }
       }
@@ -390,7 +410,11 @@ function retryAfter(body: string, headers: Headers): number {
       return NaN;
     }
   })();
-  const candidates = [fromBody, Number(headers.get('x-ratelimit-reset-after') ?? NaN), retryAfterHeader(headers.get('retry-after'))];
+  const candidates = [
+    fromBody,
+    Number(headers.get('x-ratelimit-reset-after') ?? NaN),
+    retryAfterHeader(headers.get('retry-after')),
+  ];
   const seconds = candidates.find((s) => Number.isFinite(s) && s >= 0);
   return seconds === undefined ? 1000 : Math.ceil(seconds * 1000);
 }
@@ -415,13 +439,20 @@ function describeDiscordError(body: string): string {
       if (typeof message === 'string') parts.push(message);
       if (typeof code === 'number' && code !== 0) parts.push(`code ${code}`);
       const where = errors && typeof errors === 'object' ? flattenErrors(errors as Record<string, unknown>) : [];
-      if (where.length > 0) parts.push(where.slice(0, 3).join('; ') + (where.length > 3 ? `; and ${where.length - 3} more` : ''));
+      if (where.length > 0)
+        parts.push(where.slice(0, 3).join('; ') + (where.length > 3 ? `; and ${where.length - 3} more` : ''));
       if (parts.length > 0) return truncateEnd(parts.join(', '), 500);
     }
   } catch {
     // not JSON (e.g. a proxy's HTML error page)
   }
-  return truncateEnd(text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim(), 200);
+  return truncateEnd(
+    text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    200,
+  );
 }
 
 /** Discord's nested `errors` object as "embeds.0.title: Must be 256 or fewer in length." lines. */
@@ -443,9 +474,12 @@ function flattenErrors(errors: Record<string, unknown>, path = ''): string[] {
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return `network error: ${String(error)}`;
   const cause = (error as { cause?: unknown }).cause;
-  const causeText = cause instanceof Error
-    ? ((cause as { code?: unknown }).code !== undefined ? String((cause as { code?: unknown }).code) : cause.message)
-    : '';
+  const causeText =
+    cause instanceof Error
+      ? (cause as { code?: unknown }).code !== undefined
+        ? String((cause as { code?: unknown }).code)
+        : cause.message
+      : '';
   return `network error: ${error.message}${causeText && !error.message.includes(causeText) ? ` (${causeText})` : ''}`;
 }
 

@@ -15,7 +15,12 @@ export interface Logger {
   warn(event: string, message: string, fields?: Record<string, unknown>): void;
   error(event: string, message: string, fields?: Record<string, unknown>): void;
   /** A line the agent or the test command printed, shown indented in text mode; `cut` marks a piece of an overlong line. */
-  output(source: 'agent' | 'tests', line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }): void;
+  output(
+    source: 'agent' | 'tests',
+    line: string,
+    stream: 'stdout' | 'stderr',
+    cut?: { before: boolean; after: boolean },
+  ): void;
   /** The final result: in JSON mode, the last line. */
   result(result: object, text: string): void;
 }
@@ -51,7 +56,8 @@ export function createLogger({ json, write: writeRaw, clock, redact, before }: L
     output(source, rawLine, stream, cut) {
       // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
       const line = cut && 'piece' in redact ? (redact as SecretRedactor).piece(rawLine, cut) : rawLine;
-      if (json) write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
+      if (json)
+        write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
       else write(redact(`  │ ${line}`) + '\n');
     },
     result(result, textLine) {

@@ -76,7 +76,8 @@ const SHAPES = [
   '(?:Bearer|bearer|BEARER)(?:[ \\t]|\\\\t)+(?=[A-Za-z._~+/-]*[0-9])[A-Za-z0-9._~+/-]{8,}=*',
 ];
 /** The part of a masked shape that stays readable. */
-const SHAPE_PREFIX = /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
+const SHAPE_PREFIX =
+  /^(?:gh[pousr]_|github_pat_|sk-(?:ant-|proj-|svcacct-|admin-|None-)?|xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)/;
 /** At a cut end: a shape prefix and whatever of its token made it into this piece. */
 const SHAPE_AT_CUT_END =
   /(?:gh[pousr]_|github_pat_|(?<![A-Za-z0-9])sk-(?:ant-|proj-|svcacct-|admin-|None-)?|(?<![A-Za-z0-9])xox[abprs]-|(?:Bearer|bearer|BEARER)(?:[ \t]|\\t)+)[A-Za-z0-9_.~+/=-]*$/;
@@ -97,7 +98,8 @@ const hex4 = (code: number, upper: boolean) => {
 const json = (s: string) => JSON.stringify(s).slice(1, -1);
 const slashEscaped = (s: string) => s.replace(/\//g, '\\/');
 /** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
-const asciiOnly = (s: string, upper: boolean) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
+const asciiOnly = (s: string, upper: boolean) =>
+  s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
 /** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
 const htmlSafe = (s: string) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
 
@@ -244,7 +246,11 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     let best = 0;
     const last = text.charCodeAt(text.length - 1);
     for (const form of formList) {
-      for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+      for (
+        let n = Math.min(form.length - 1, text.length);
+        n >= Math.max(fragmentThreshold(form.length), best + 1);
+        n--
+      ) {
         if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
           best = n;
           break;
@@ -261,7 +267,11 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     let best = 0;
     const first = text.charCodeAt(0);
     for (const form of formList) {
-      for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
+      for (
+        let n = Math.min(form.length - 1, text.length);
+        n >= Math.max(fragmentThreshold(form.length), best + 1);
+        n--
+      ) {
         const from = form.length - n;
         if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
           best = n;

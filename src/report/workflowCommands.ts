@@ -13,9 +13,7 @@ const ZWSP = '\u200B';
 /** `text` with no line the runner would read as a workflow command. */
 export function inert(text: string): string {
   if (!text.includes('::') && !text.includes('##[')) return text;
-  return text
-    .replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`)
-    .replaceAll('##[', `##${ZWSP}[`);
+  return text.replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`).replaceAll('##[', `##${ZWSP}[`);
 }
 
 /** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */

@@ -49,7 +49,11 @@ export async function acquireLocks(files: readonly string[], me: LockHolder, dep
   return { ok: true, release: releaseAll, tookOver };
 }
 
-async function acquireOne(file: string, me: LockHolder, deps: LockDeps): Promise<{ ok: true; tookOver?: LockHolder } | { ok: false; holder: LockHolder | undefined }> {
+async function acquireOne(
+  file: string,
+  me: LockHolder,
+  deps: LockDeps,
+): Promise<{ ok: true; tookOver?: LockHolder } | { ok: false; holder: LockHolder | undefined }> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   let tookOver: LockHolder | undefined;
   // Bounded: each round either creates the lock, reports a live holder, or removes a stale one.
@@ -67,7 +71,11 @@ async function acquireOne(file: string, me: LockHolder, deps: LockDeps): Promise
       continue; // someone else moved it first
     }
     const moved = readHolder(aside);
-    const same = moved !== 'gone' && (moved === undefined ? holder === undefined : holder !== undefined && moved.pid === holder.pid && moved.startedAt === holder.startedAt);
+    const same =
+      moved !== 'gone' &&
+      (moved === undefined
+        ? holder === undefined
+        : holder !== undefined && moved.pid === holder.pid && moved.startedAt === holder.startedAt);
     if (!same) {
       // A fresh lock taken in between: put it back (link fails if yet another exists) and report it.
       try {
@@ -79,7 +87,13 @@ async function acquireOne(file: string, me: LockHolder, deps: LockDeps): Promise
       return { ok: false, holder: moved === 'gone' ? undefined : moved };
     }
     await fs.rm(aside, { force: true });
-    tookOver = holder ?? { pid: 0, host: me.host, startedAt: 'unknown', command: 'unknown (unreadable lock file)', cwd: '' };
+    tookOver = holder ?? {
+      pid: 0,
+      host: me.host,
+      startedAt: 'unknown',
+      command: 'unknown (unreadable lock file)',
+      cwd: '',
+    };
   }
   return { ok: false, holder: undefined };
 }
@@ -111,7 +125,13 @@ export function readHolder(file: string): LockHolder | undefined | 'gone' {
   try {
     const h = JSON.parse(text) as Partial<LockHolder>;
     if (typeof h.pid === 'number' && typeof h.host === 'string' && typeof h.startedAt === 'string') {
-      return { pid: h.pid, host: h.host, startedAt: h.startedAt, command: String(h.command ?? ''), cwd: String(h.cwd ?? '') };
+      return {
+        pid: h.pid,
+        host: h.host,
+        startedAt: h.startedAt,
+        command: String(h.command ?? ''),
+        cwd: String(h.cwd ?? ''),
+      };
     }
   } catch {
     // not JSON

@@ -41,28 +41,40 @@ const SHOWN = 10;
 /** Every reason the run must not start, each naming what is wrong and the command that fixes it. Pure. */
 export function preconditionProblems(f: RepoFacts): string[] {
   if (f.gitMissing) {
-    return [`git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`];
+    return [
+      `git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`,
+    ];
   }
   if (f.notARepository) return [];
   const problems: string[] = [];
   if (f.indexLock) {
-    problems.push(`git: ${f.indexLock} exists: another git process is running in this repository, or one was killed and left its lock. If no git process is running, remove it (rm '${f.indexLock}') and run again.`);
+    problems.push(
+      `git: ${f.indexLock} exists: another git process is running in this repository, or one was killed and left its lock. If no git process is running, remove it (rm '${f.indexLock}') and run again.`,
+    );
   }
   if (f.noCommits) {
-    problems.push(`git: the repository at ${f.topLevel} has no commits yet, so there is no base branch for the cycles to branch from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), then run again.`);
+    problems.push(
+      `git: the repository at ${f.topLevel} has no commits yet, so there is no base branch for the cycles to branch from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), then run again.`,
+    );
   }
   if (f.operation) {
-    problems.push(`git: a ${f.operation} is in progress in ${f.topLevel}. The loop would commit into it; ${FIX[f.operation]}, then run again.`);
+    problems.push(
+      `git: a ${f.operation} is in progress in ${f.topLevel}. The loop would commit into it; ${FIX[f.operation]}, then run again.`,
+    );
   }
   if (!f.noCommits && f.branch === undefined) {
-    problems.push(`git: HEAD is detached at ${f.detachedAt?.slice(0, 12) ?? 'an unknown commit'}: finished work would be merged into commits no branch holds, and lost. Check out the branch the work should land on (git switch main, or git switch -c <new-branch> to keep this commit), then run again.`);
+    problems.push(
+      `git: HEAD is detached at ${f.detachedAt?.slice(0, 12) ?? 'an unknown commit'}: finished work would be merged into commits no branch holds, and lost. Check out the branch the work should land on (git switch main, or git switch -c <new-branch> to keep this commit), then run again.`,
+    );
   }
   // The previous run's own work in flight (a cycle branch) is the resumed run's to commit or park.
   const ownCycle = f.branch?.startsWith('agent-loop/') ?? false;
   if (f.dirty.length > 0 && !ownCycle) {
     const shown = f.dirty.slice(0, SHOWN).join(', ');
     const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
-    problems.push(`git: the working tree of ${f.topLevel} has uncommitted changes or untracked files: ${shown}${more}. The agent's commits would take them along; commit them, stash them (git stash --include-untracked) or ignore them (.gitignore), then run again.`);
+    problems.push(
+      `git: the working tree of ${f.topLevel} has uncommitted changes or untracked files: ${shown}${more}. The agent's commits would take them along; commit them, stash them (git stash --include-untracked) or ignore them (.gitignore), then run again.`,
+    );
   }
   return problems;
 }
@@ -70,12 +82,26 @@ export function preconditionProblems(f: RepoFacts): string[] {
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; error?: string }>;
 
 function execGit(cwd: string, env: NodeJS.ProcessEnv): Exec {
-  return (args) => new Promise((resolve) => {
-    execFile('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-      const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : -1) : 0;
-      resolve({ code, stdout: String(stdout), ...(error && code === -1 ? { error: (error as NodeJS.ErrnoException).code ?? error.message } : {}) });
+  return (args) =>
+    new Promise((resolve) => {
+      execFile(
+        'git',
+        args,
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout) => {
+          const code = error
+            ? typeof (error as NodeJS.ErrnoException).code === 'number'
+              ? Number((error as NodeJS.ErrnoException).code)
+              : -1
+            : 0;
+          resolve({
+            code,
+            stdout: String(stdout),
+            ...(error && code === -1 ? { error: (error as NodeJS.ErrnoException).code ?? error.message } : {}),
+          });
+        },
+      );
     });
-  });
 }
 
 /** The nearest `.git` (directory or worktree file) at or above `dir`, or undefined. */
@@ -91,12 +117,18 @@ function findDotGit(dir: string): string | undefined {
  * The facts `preconditionProblems` decides on. `ignore` lists paths (absolute) whose changes are
  * the run's own: the state directory when it lies inside the tree, and agent-loop's temporary files.
  */
-export async function gatherRepoFacts(cwd: string, env: NodeJS.ProcessEnv, ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean }): Promise<RepoFacts> {
+export async function gatherRepoFacts(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean },
+): Promise<RepoFacts> {
   const git = execGit(cwd, env);
   const top = await git(['rev-parse', '--show-toplevel']);
   if (top.code === -1) {
     const dotGit = findDotGit(cwd);
-    return dotGit ? { gitMissing: { dotGit, error: top.error ?? 'not found' }, dirty: [] } : { notARepository: true, dirty: [] };
+    return dotGit
+      ? { gitMissing: { dotGit, error: top.error ?? 'not found' }, dirty: [] }
+      : { notARepository: true, dirty: [] };
   }
   if (top.code !== 0) return { notARepository: true, dirty: [] };
   const topLevel = top.stdout.trim();
@@ -114,7 +146,9 @@ export async function gatherRepoFacts(cwd: string, env: NodeJS.ProcessEnv, ignor
   facts.operation = await operationInProgress(gitDir);
 
   const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']);
-  const ignored = ignore.paths.map((p) => path.relative(topLevel, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
+  const ignored = ignore.paths
+    .map((p) => path.relative(topLevel, p))
+    .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel));
   const entries = status.stdout.split('\0').filter((e) => e.length > 3);
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i] as string;
@@ -122,7 +156,7 @@ export async function gatherRepoFacts(cwd: string, env: NodeJS.ProcessEnv, ignor
     const file = entry.slice(3);
     if (code[0] === 'R' || code[0] === 'C') i++; // the rename's source follows
     const bare = file.replace(/\/$/, '');
-    if (ignored.some((rel) => bare === rel || bare.startsWith(`${rel}/`) )) continue;
+    if (ignored.some((rel) => bare === rel || bare.startsWith(`${rel}/`))) continue;
     if (ignore.isOwnFile?.(path.basename(bare))) continue;
     facts.dirty.push(file);
   }
@@ -130,8 +164,12 @@ export async function gatherRepoFacts(cwd: string, env: NodeJS.ProcessEnv, ignor
 }
 
 async function operationInProgress(gitDir: string): Promise<GitOperation | undefined> {
-  const has = async (name: string) => fs.stat(path.join(gitDir, name)).then(() => true, () => false);
-  if (await has('rebase-merge') || await has('rebase-apply')) return 'rebase';
+  const has = async (name: string) =>
+    fs.stat(path.join(gitDir, name)).then(
+      () => true,
+      () => false,
+    );
+  if ((await has('rebase-merge')) || (await has('rebase-apply'))) return 'rebase';
   if (await has('MERGE_HEAD')) return 'merge';
   if (await has('CHERRY_PICK_HEAD')) return 'cherry-pick';
   if (await has('REVERT_HEAD')) return 'revert';

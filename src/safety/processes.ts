@@ -59,13 +59,21 @@ export function liveGroupMembers(pgid: number, since: string, procRoot = '/proc'
 
 export class ProcessRegistry {
   readonly dir: string;
-  constructor(stateDir: string, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    stateDir: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.dir = path.join(stateDir, RUNTIME_DIR, 'processes');
   }
 
   /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
   spawned(pid: number, role: ProcessRecord['role']): void {
-    const record: ProcessRecord = { pid, startTime: readProcStat(pid)?.startTime ?? '', role, startedAt: this.now().toISOString() };
+    const record: ProcessRecord = {
+      pid,
+      startTime: readProcStat(pid)?.startTime ?? '',
+      role,
+      startedAt: this.now().toISOString(),
+    };
     try {
       mkdirSync(this.dir, { recursive: true });
       writeFileSync(path.join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
@@ -105,7 +113,10 @@ export interface EndLeftoversDeps {
  * Ends the process groups an earlier run recorded and did not see end (it was killed): SIGTERM,
  * then SIGKILL after the grace period. Returns what was still running.
  */
-export async function endLeftovers(registry: ProcessRegistry, deps: EndLeftoversDeps): Promise<Array<ProcessRecord & { members: number[] }>> {
+export async function endLeftovers(
+  registry: ProcessRegistry,
+  deps: EndLeftoversDeps,
+): Promise<Array<ProcessRecord & { members: number[] }>> {
   const kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
   const ended: Array<ProcessRecord & { members: number[] }> = [];
   for (const record of await registry.records()) {
@@ -127,7 +138,12 @@ export async function endLeftovers(registry: ProcessRegistry, deps: EndLeftovers
     };
     signal('SIGTERM');
     const grace = deps.graceMs ?? 5000;
-    for (let waited = 0; waited < grace && liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0; waited += 100) await deps.sleep(100);
+    for (
+      let waited = 0;
+      waited < grace && liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0;
+      waited += 100
+    )
+      await deps.sleep(100);
     if (liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0) signal('SIGKILL');
     ended.push({ ...record, members });
   }
@@ -141,7 +157,14 @@ export function trackAgent(agent: Agent, registry: ProcessRegistry): Agent {
     async run(request) {
       const pids: number[] = [];
       try {
-        return await agent.run({ ...request, onSpawn: (pid) => { pids.push(pid); registry.spawned(pid, 'agent'); request.onSpawn?.(pid); } });
+        return await agent.run({
+          ...request,
+          onSpawn: (pid) => {
+            pids.push(pid);
+            registry.spawned(pid, 'agent');
+            request.onSpawn?.(pid);
+          },
+        });
       } finally {
         for (const pid of pids) registry.exited(pid);
       }

@@ -45,14 +45,25 @@ export function isAlive(pid: number): boolean {
 }
 
 export async function openSession(req: SessionRequest): Promise<SessionResult> {
-  const me: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: req.now().toISOString(), command: `agent-loop ${req.command}`, cwd: req.cwd };
+  const me: LockHolder = {
+    pid: process.pid,
+    host: os.hostname(),
+    startedAt: req.now().toISOString(),
+    command: `agent-loop ${req.command}`,
+    cwd: req.cwd,
+  };
   const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
-  const files = [path.join(req.stateDir, RUNTIME_DIR, LOCK_FILE), ...(commonDir ? [path.join(commonDir, 'agent-loop.lock')] : [])];
+  const files = [
+    path.join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
+    ...(commonDir ? [path.join(commonDir, 'agent-loop.lock')] : []),
+  ];
   const locked = await acquireLocks(files, me, { isAlive });
   if (!locked.ok) {
     return {
       ok: false,
-      problems: [`another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`],
+      problems: [
+        `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`,
+      ],
     };
   }
   const onExit = () => locked.release();
@@ -61,15 +72,22 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     process.removeListener('exit', onExit);
     locked.release();
   };
-  const notes = locked.tookOver.map(({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`);
+  const notes = locked.tookOver.map(
+    ({ file, holder }) => `Took over the lock ${file} from ${describeHolder(holder)}, which is no longer running.`,
+  );
 
   const registry = new ProcessRegistry(req.stateDir, req.now);
   try {
     for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
-      notes.push(`Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`);
+      notes.push(
+        `Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`,
+      );
     }
     if (req.checkRepository) {
-      const facts = await gatherRepoFacts(req.cwd, req.env, { paths: [req.stateDir], isOwnFile: (name) => tempFileOwner(name) !== undefined });
+      const facts = await gatherRepoFacts(req.cwd, req.env, {
+        paths: [req.stateDir],
+        isOwnFile: (name) => tempFileOwner(name) !== undefined,
+      });
       const problems = preconditionProblems(facts);
       if (problems.length > 0) {
         release();

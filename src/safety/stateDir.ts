@@ -20,10 +20,15 @@ export interface GitDirs {
 /** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
 export function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefined> {
   return new Promise((resolve) => {
-    execFile('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
-      const [topLevel, commonDir] = String(stdout).trim().split('\n');
-      resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
-    });
+    execFile(
+      'git',
+      ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'],
+      { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout) => {
+        const [topLevel, commonDir] = String(stdout).trim().split('\n');
+        resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
+      },
+    );
   });
 }
 
@@ -54,7 +59,11 @@ export interface ResolvedStateDir {
  * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
  * cleanup all do, so each finds the same checkpoints).
  */
-export async function resolveStateDir(option: string | undefined, cwd: string, env: NodeJS.ProcessEnv): Promise<ResolvedStateDir> {
+export async function resolveStateDir(
+  option: string | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ResolvedStateDir> {
   if (option) return { dir: path.resolve(cwd, option), notes: [] };
   const dirs = await gitDirs(cwd, env);
   if (!dirs) return { dir: path.resolve(cwd, LEGACY_STATE_DIR), notes: [] };
@@ -65,7 +74,9 @@ export async function resolveStateDir(option: string | undefined, cwd: string, e
 async function migrate(legacy: string, dir: string): Promise<string[]> {
   if (!existsSync(path.join(legacy, 'checkpoints'))) return [];
   if (existsSync(dir)) {
-    return [`An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`];
+    return [
+      `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
+    ];
   }
   await fs.mkdir(path.dirname(dir), { recursive: true });
   try {
@@ -75,7 +86,9 @@ async function migrate(legacy: string, dir: string): Promise<string[]> {
     await fs.cp(legacy, dir, { recursive: true, errorOnExist: true });
     await fs.rm(legacy, { recursive: true, force: true });
   }
-  return [`Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`];
+  return [
+    `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
+  ];
 }
 
 /**
@@ -86,9 +99,18 @@ async function migrate(legacy: string, dir: string): Promise<string[]> {
  */
 export async function stateDirProblem(dir: string, opts: { create: boolean }): Promise<string | undefined> {
   const what = (st: Stats) =>
-    st.isFIFO() ? 'a named pipe' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device' : st.isSocket() ? 'a socket' : 'a file';
+    st.isFIFO()
+      ? 'a named pipe'
+      : st.isCharacterDevice()
+        ? 'a character device'
+        : st.isBlockDevice()
+          ? 'a block device'
+          : st.isSocket()
+            ? 'a socket'
+            : 'a file';
   const shown = (p: string) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
-  const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
+  const advice =
+    'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
   for (let p = dir; ; p = path.dirname(p)) {
     let st: Stats;
     try {
@@ -98,7 +120,8 @@ export async function stateDirProblem(dir: string, opts: { create: boolean }): P
       if ((code === 'ENOENT' || code === 'ENOTDIR') && path.dirname(p) !== p) continue;
       return `--state-dir: cannot use '${shown(dir)}' (${code ?? (error as Error).message}). ${advice}`;
     }
-    if (!st.isDirectory()) return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
+    if (!st.isDirectory())
+      return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
     break;
   }
   if (!opts.create) return undefined;

@@ -38,7 +38,11 @@ export interface OutputMasker {
   flush(): void;
 }
 
-export function createOutputMasker(redact: SecretRedactor, emit: LineSink, opts: { quietMs?: number } = {}): OutputMasker {
+export function createOutputMasker(
+  redact: SecretRedactor,
+  emit: LineSink,
+  opts: { quietMs?: number } = {},
+): OutputMasker {
   const held: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
   const quietMs = opts.quietMs ?? 1000;

@@ -14,15 +14,69 @@ export const TDD_TIMEOUT_RETRIES = (POLICIES.timeout.maximumAttempts ?? 1) - 1;
 
 /** Seed 003's summary table, every row, for the log, the docs and the tests. */
 export const TDD_FAILURE_TABLE = [
-  { scenario: 'Non-compiling test', strategy: 'Retry with error', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'COMPILATION_ERROR' },
-  { scenario: 'Test passes immediately', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'TEST_UNEXPECTED_PASS' },
-  { scenario: 'Duplicate test', strategy: 'Skip test', maxRetries: null, onExhaustion: 'Continue', error: 'DUPLICATE_TEST' },
-  { scenario: "Can't make test pass", strategy: 'Abort', maxRetries: null, onExhaustion: 'Manual intervention', error: 'IMPLEMENTATION_FAILED' },
-  { scenario: 'Implementation breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Abort', error: 'REGRESSION' },
-  { scenario: 'Refactoring breaks tests', strategy: 'Retry with info', maxRetries: TDD_MAX_RETRIES, onExhaustion: 'Rollback & continue', error: 'REGRESSION' },
-  { scenario: 'API rate limit', strategy: 'Exponential backoff', maxRetries: null, onExhaustion: '—', error: 'API_RATE_LIMIT' },
-  { scenario: 'Network timeout', strategy: 'Retry same timeout', maxRetries: TDD_TIMEOUT_RETRIES, onExhaustion: 'Abort', error: 'NETWORK_TIMEOUT' },
-] as const satisfies readonly { scenario: string; strategy: string; maxRetries: number | null; onExhaustion: string; error: TddErrorType }[];
+  {
+    scenario: 'Non-compiling test',
+    strategy: 'Retry with error',
+    maxRetries: TDD_MAX_RETRIES,
+    onExhaustion: 'Abort',
+    error: 'COMPILATION_ERROR',
+  },
+  {
+    scenario: 'Test passes immediately',
+    strategy: 'Skip test',
+    maxRetries: null,
+    onExhaustion: 'Continue',
+    error: 'TEST_UNEXPECTED_PASS',
+  },
+  {
+    scenario: 'Duplicate test',
+    strategy: 'Skip test',
+    maxRetries: null,
+    onExhaustion: 'Continue',
+    error: 'DUPLICATE_TEST',
+  },
+  {
+    scenario: "Can't make test pass",
+    strategy: 'Abort',
+    maxRetries: null,
+    onExhaustion: 'Manual intervention',
+    error: 'IMPLEMENTATION_FAILED',
+  },
+  {
+    scenario: 'Implementation breaks tests',
+    strategy: 'Retry with info',
+    maxRetries: TDD_MAX_RETRIES,
+    onExhaustion: 'Abort',
+    error: 'REGRESSION',
+  },
+  {
+    scenario: 'Refactoring breaks tests',
+    strategy: 'Retry with info',
+    maxRetries: TDD_MAX_RETRIES,
+    onExhaustion: 'Rollback & continue',
+    error: 'REGRESSION',
+  },
+  {
+    scenario: 'API rate limit',
+    strategy: 'Exponential backoff',
+    maxRetries: null,
+    onExhaustion: '—',
+    error: 'API_RATE_LIMIT',
+  },
+  {
+    scenario: 'Network timeout',
+    strategy: 'Retry same timeout',
+    maxRetries: TDD_TIMEOUT_RETRIES,
+    onExhaustion: 'Abort',
+    error: 'NETWORK_TIMEOUT',
+  },
+] as const satisfies readonly {
+  scenario: string;
+  strategy: string;
+  maxRetries: number | null;
+  onExhaustion: string;
+  error: TddErrorType;
+}[];
 
 export interface TestsSeen {
   /** The test command exited 0. */
@@ -75,15 +129,36 @@ export const ROLLBACK_MESSAGE = 'refactor: no changes (tests would break)';
  * (else back to RED), REFACTOR needs nothing failing that did not fail at the baseline (else back
  * to GREEN, with the failures). undefined: it may start. Pure.
  */
-export function phaseStart(phase: TddPhase, tests: TestsSeen, targetTests: readonly string[], description: string): { back: TddPhase; error: PhaseError } | undefined {
+export function phaseStart(
+  phase: TddPhase,
+  tests: TestsSeen,
+  targetTests: readonly string[],
+  description: string,
+): { back: TddPhase; error: PhaseError } | undefined {
   const details = tests.summary;
   if (phase === 'GREEN') {
-    const failing = !tests.passed && (tests.compileError || targetTests.length === 0 || tests.failing.some((name) => targetTests.includes(name)));
+    const failing =
+      !tests.passed &&
+      (tests.compileError || targetTests.length === 0 || tests.failing.some((name) => targetTests.includes(name)));
     if (failing) return undefined;
-    return { back: 'RED', error: { type: 'TEST_UNEXPECTED_PASS', message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`, details } };
+    return {
+      back: 'RED',
+      error: {
+        type: 'TEST_UNEXPECTED_PASS',
+        message: `At GREEN's start no test for "${description}" fails any more (the branch changed since RED${targetTests.length ? `: ${targetTests.slice(0, 3).join(', ')} pass or are gone` : ''}): write the failing test again`,
+        details,
+      },
+    };
   }
   if (phase === 'REFACTOR' && !tests.passed) {
-    return { back: 'GREEN', error: { type: 'REGRESSION', message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`, details } };
+    return {
+      back: 'GREEN',
+      error: {
+        type: 'REGRESSION',
+        message: `At REFACTOR's start ${tests.failing.length || 'some'} test(s) fail that did not fail before this cycle (the branch changed since GREEN): make them pass again`,
+        details,
+      },
+    };
   }
   return undefined;
 }
@@ -91,45 +166,101 @@ export function phaseStart(phase: TddPhase, tests: TestsSeen, targetTests: reado
 export function decidePhase(o: PhaseObservation): PhaseDecision {
   const attempts = o.retries + 1;
   const details = o.tests.summary;
-  const retryOr = (error: PhaseError, exhausted: () => PhaseDecision): PhaseDecision => (o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted());
-  const abort = (type: TddErrorType, message: string): PhaseDecision => ({ kind: 'abort', error: { type, message, details } });
-  const compileError = (what: string): PhaseDecision => retryOr(
-    { type: 'COMPILATION_ERROR', message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details },
-    () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`),
-  );
+  const retryOr = (error: PhaseError, exhausted: () => PhaseDecision): PhaseDecision =>
+    o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted();
+  const abort = (type: TddErrorType, message: string): PhaseDecision => ({
+    kind: 'abort',
+    error: { type, message, details },
+  });
+  const compileError = (what: string): PhaseDecision =>
+    retryOr(
+      {
+        type: 'COMPILATION_ERROR',
+        message: `${what} does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+        details,
+      },
+      () => abort('COMPILATION_ERROR', `${what} still does not compile after ${attempts} attempts`),
+    );
 
   switch (o.phase) {
     case 'RED': {
       if (o.reportedDuplicate || !o.changed) {
-        return { kind: 'skip', mark: 'duplicate', error: { type: 'DUPLICATE_TEST', message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`, details } };
+        return {
+          kind: 'skip',
+          mark: 'duplicate',
+          error: {
+            type: 'DUPLICATE_TEST',
+            message: `No new test for "${o.description}": ${o.reportedDuplicate ? 'the test agent says it already exists' : 'the test agent changed nothing'}`,
+            details,
+          },
+        };
       }
       if (o.tests.passed) {
-        return { kind: 'skip', mark: 'problematic', error: { type: 'TEST_UNEXPECTED_PASS', message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`, details } };
+        return {
+          kind: 'skip',
+          mark: 'problematic',
+          error: {
+            type: 'TEST_UNEXPECTED_PASS',
+            message: `The new test for "${o.description}" passes before any implementation: it does not test new behaviour`,
+            details,
+          },
+        };
       }
       if (o.tests.compileError) return compileError('The new test');
       return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
     }
     case 'GREEN': {
-      if (o.tests.passed) return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
+      if (o.tests.passed)
+        return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
       if (o.tests.compileError) return compileError('The implementation');
       const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
       if (broken.length > 0) {
         return retryOr(
-          { type: 'REGRESSION', message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`, details },
-          () => abort('REGRESSION', `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`),
+          {
+            type: 'REGRESSION',
+            message: `The implementation breaks ${broken.length} test(s) that passed: ${broken.slice(0, 5).join(', ')}`,
+            details,
+          },
+          () =>
+            abort(
+              'REGRESSION',
+              `The implementation still breaks other tests after ${attempts} attempts: ${broken.slice(0, 5).join(', ')}`,
+            ),
         );
       }
       return retryOr(
-        { type: 'TEST_UNEXPECTED_FAIL', message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details },
+        {
+          type: 'TEST_UNEXPECTED_FAIL',
+          message: `The test for "${o.description}" still fails (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+          details,
+        },
         () => abort('IMPLEMENTATION_FAILED', `Could not make test pass after ${attempts} attempts`),
       );
     }
     case 'REFACTOR': {
-      if (o.tests.passed) return { kind: 'commit', message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes', next: 'next-test', testResult: 'PASS' };
+      if (o.tests.passed)
+        return {
+          kind: 'commit',
+          message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes',
+          next: 'next-test',
+          testResult: 'PASS',
+        };
       const error: PhaseError = o.tests.compileError
-        ? { type: 'COMPILATION_ERROR', message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`, details }
-        : { type: 'REGRESSION', message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`, details };
-      return retryOr(error, () => ({ kind: 'rollback', message: ROLLBACK_MESSAGE, error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` } }));
+        ? {
+            type: 'COMPILATION_ERROR',
+            message: `The refactoring does not compile (attempt ${attempts} of ${TDD_MAX_RETRIES + 1})`,
+            details,
+          }
+        : {
+            type: 'REGRESSION',
+            message: `The refactoring breaks ${o.tests.failing.length} test(s): ${o.tests.failing.slice(0, 5).join(', ')}`,
+            details,
+          };
+      return retryOr(error, () => ({
+        kind: 'rollback',
+        message: ROLLBACK_MESSAGE,
+        error: { ...error, message: `The refactoring still breaks tests after ${attempts} attempts; rolled back` },
+      }));
     }
   }
 }

@@ -82,7 +82,8 @@ async function must(git: NotesGit, args: string[]): Promise<string> {
  */
 export async function writeNote(git: NotesGit, commit: string, note: TddNote): Promise<void> {
   const valid = TddNoteSchema.safeParse(note);
-  if (!valid.success) throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
+  if (!valid.success)
+    throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-note-'));
   try {
     const file = path.join(dir, 'note.json');

@@ -68,7 +68,9 @@ ${REPORT}
 
 /** Fills `{{name}}` placeholders; unknown ones are left as they are. */
 export function renderPrompt(template: string, values: PromptValues): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? String(values[name as keyof PromptValues]) : whole));
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    name in values ? String(values[name as keyof PromptValues]) : whole,
+  );
 }
 
 /** The "previous attempt" section of a retry prompt. */

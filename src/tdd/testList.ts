@@ -34,5 +34,10 @@ export function markTest(tests: readonly TestItem[], index: number, status: Test
 
 /** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
 export function renderTestList(tests: readonly TestItem[]): string {
-  return tests.map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`).join('\n');
+  return tests
+    .map(
+      (t) =>
+        `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`,
+    )
+    .join('\n');
 }

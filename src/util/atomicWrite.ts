@@ -21,7 +21,10 @@ export function tempFileOwner(name: string): number | undefined {
 export async function writeFileAtomic(file: string, content: string | Buffer): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = path.join(
+    dir,
+    `.${path.basename(file)}.${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
+  );
   const handle = await fs.open(tmp, 'w', 0o644);
   try {
     await handle.writeFile(content);

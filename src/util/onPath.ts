@@ -10,10 +10,16 @@ import path from 'node:path';
 export async function isOnPath(cmd: string, envPath = process.env.PATH): Promise<boolean> {
   if (cmd === '') return false;
   const windows = process.platform === 'win32';
-  const extensions = windows ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : [''];
-  const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
-    ? [cmd]
-    : (envPath ?? '').split(path.delimiter).filter((dir) => dir !== '').map((dir) => path.join(dir, cmd));
+  const extensions = windows
+    ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
+    : [''];
+  const candidates =
+    cmd.includes('/') || (windows && cmd.includes('\\'))
+      ? [cmd]
+      : (envPath ?? '')
+          .split(path.delimiter)
+          .filter((dir) => dir !== '')
+          .map((dir) => path.join(dir, cmd));
   for (const candidate of candidates) {
     for (const ext of extensions) {
       if (await isExecutableFile(candidate + ext, windows)) return true;

@@ -10,7 +10,10 @@ export function readPromptDir<K extends string>(
   const dir = path.resolve(option.cwd, option.value);
   const names = Object.values(files) as string[];
   if (!existsSync(dir)) {
-    return { templates: {}, problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).` };
+    return {
+      templates: {},
+      problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
+    };
   }
   const templates: Partial<Record<K, string>> = {};
   for (const [key, file] of Object.entries(files) as [K, string][]) {
@@ -18,7 +21,10 @@ export function readPromptDir<K extends string>(
     try {
       templates[key] = readInput(path.join(dir, file), MiB);
     } catch (error) {
-      return { templates: {}, problem: `--${option.flag}: ${(error as Error).message}; expected a prompt template file up to 1 MiB.` };
+      return {
+        templates: {},
+        problem: `--${option.flag}: ${(error as Error).message}; expected a prompt template file up to 1 MiB.`,
+      };
     }
   }
   return { templates };

@@ -11,7 +11,10 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Sta
 export const MiB = 1024 * 1024;
 
 export class InputError extends Error {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
     this.name = 'InputError';
   }
@@ -35,7 +38,8 @@ export function readInputBytes(file: string, maxBytes: number): Buffer {
     throw new InputError(`cannot read '${file}' (${code})`, code);
   }
   if (!stats.isFile()) throw new InputError(`'${file}' is ${kind(stats)}, not a regular file`, 'ENOTREG');
-  if (stats.size > maxBytes) throw new InputError(`'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`, 'EFBIG');
+  if (stats.size > maxBytes)
+    throw new InputError(`'${file}' is ${stats.size} bytes, over the ${maxBytes}-byte limit for this input`, 'EFBIG');
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -54,7 +58,8 @@ export function readInputBytes(file: string, maxBytes: number): Buffer {
       if (n === 0) break;
       chunks.push(chunk.subarray(0, n));
       total += n;
-      if (total > maxBytes) throw new InputError(`'${file}' holds more than the ${maxBytes}-byte limit for this input`, 'EFBIG');
+      if (total > maxBytes)
+        throw new InputError(`'${file}' holds more than the ${maxBytes}-byte limit for this input`, 'EFBIG');
     }
     return Buffer.concat(chunks, total);
   } finally {

@@ -13,7 +13,10 @@ export const BASELINES_DIR = 'baselines';
 
 /** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
 export function baselineKey(tree: string, command: string, junitFile?: string): string {
-  return createHash('sha256').update(`${tree}\0${command}\0${junitFile ?? ''}`).digest('hex').slice(0, 24);
+  return createHash('sha256')
+    .update(`${tree}\0${command}\0${junitFile ?? ''}`)
+    .digest('hex')
+    .slice(0, 24);
 }
 
 export interface BaselineStore {
@@ -30,7 +33,14 @@ export function baselineStore(files: StateFiles): BaselineStore {
         if (text === undefined) return undefined;
         const run = JSON.parse(text) as SuiteRun;
         // A file that is not a run (hand-edited, cut short) is run again, never trusted.
-        if (!run || typeof run !== 'object' || typeof run.tests !== 'object' || typeof run.groups !== 'object' || typeof run.messages !== 'object') return undefined;
+        if (
+          !run ||
+          typeof run !== 'object' ||
+          typeof run.tests !== 'object' ||
+          typeof run.groups !== 'object' ||
+          typeof run.messages !== 'object'
+        )
+          return undefined;
         return run;
       } catch {
         return undefined;
@@ -52,19 +62,22 @@ export function baselineProblem(run: SuiteRun, command: string): { message: stri
   if (run.cannotRun && !run.noTests) {
     return {
       message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-      advice: 'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then run again. No agent ran.',
+      advice:
+        'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then run again. No agent ran.',
     };
   }
   if (isReadable(run) || run.exitCode === 0) return undefined;
   return {
     message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-    advice: 'Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch\'s suite green, then run again. No agent ran.',
+    advice:
+      "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green, then run again. No agent ran.",
   };
 }
 
 /** One line on a baseline for the log. Pure. */
 export function describeBaseline(run: SuiteRun): string {
-  if (!isReadable(run)) return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
+  if (!isReadable(run))
+    return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
   const failing = failedIds(run);
   const total = Object.keys(run.tests).length;
   return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;

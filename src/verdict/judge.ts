@@ -45,15 +45,29 @@ export interface JudgeInput {
 }
 
 export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): Verdict {
-  const verdict: Verdict = { kind: 'accepted', summary: '', broken: [], targetsFailing: [], verifyFailing: verify.filter((v) => v.exitCode !== 0), fixed: [], preexisting: [], targets: [...targetTests] };
+  const verdict: Verdict = {
+    kind: 'accepted',
+    summary: '',
+    broken: [],
+    targetsFailing: [],
+    verifyFailing: verify.filter((v) => v.exitCode !== 0),
+    fixed: [],
+    preexisting: [],
+    targets: [...targetTests],
+  };
   if (now.cannotRun) return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
 
   if (!isReadable(baseline) || !isReadable(now)) {
     // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
     if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
-      return { ...verdict, kind: 'cannot_run', summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken` };
+      return {
+        ...verdict,
+        kind: 'cannot_run',
+        summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
+      };
     }
-    if (now.exitCode !== 0) return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
+    if (now.exitCode !== 0)
+      return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
     return finish(verdict);
   }
 
@@ -61,13 +75,19 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
   const wasFailing = (id: string) => failedIn(baseline, id);
   const passesNow = (id: string) => passedIn(now, id);
 
-  for (const id of failedIds(now)) if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+  for (const id of failedIds(now))
+    if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
   for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
   if (targetTests.length > 0) {
     for (const id of targetTests) {
       if (passesNow(id)) continue;
       const status = statusOf(now, id);
-      verdict.targetsFailing.push({ id, message: message(now, id) ?? (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails') });
+      verdict.targetsFailing.push({
+        id,
+        message:
+          message(now, id) ??
+          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+      });
     }
     verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
   } else {
@@ -79,15 +99,31 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
 function finish(v: Verdict): Verdict {
   const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
   const parts = [
-    v.broken.length ? `${v.broken.length} test(s) broken (${v.broken.slice(0, 3).map((f) => f.id).join(', ')}${v.broken.length > 3 ? ', …' : ''})` : '',
-    v.targetsFailing.length ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing.slice(0, 3).map((f) => f.id).join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})` : '',
-    v.verifyFailing.length ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}` : '',
+    v.broken.length
+      ? `${v.broken.length} test(s) broken (${v.broken
+          .slice(0, 3)
+          .map((f) => f.id)
+          .join(', ')}${v.broken.length > 3 ? ', …' : ''})`
+      : '',
+    v.targetsFailing.length
+      ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
+          .slice(0, 3)
+          .map((f) => f.id)
+          .join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})`
+      : '',
+    v.verifyFailing.length
+      ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
+      : '',
   ].filter(Boolean);
   const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
   if (blocking > 0) return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
   const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
   const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
-  return { ...v, kind: 'accepted', summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}` };
+  return {
+    ...v,
+    kind: 'accepted',
+    summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
+  };
 }
 
 /** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
@@ -96,12 +132,20 @@ export function rejectionDetails(v: Verdict, limit = 20): string {
   const list = (heading: string, failures: Failure[]) => {
     if (failures.length === 0) return;
     lines.push(heading);
-    for (const f of failures.slice(0, limit)) lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+    for (const f of failures.slice(0, limit))
+      lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
     if (failures.length > limit) lines.push(`- … and ${failures.length - limit} more`);
   };
   list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
   list("The issue's tests that do not pass yet:", v.targetsFailing);
-  for (const f of v.verifyFailing) lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
-  if (v.preexisting.length) lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`);
+  for (const f of v.verifyFailing)
+    lines.push(
+      `The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`,
+      f.tail.trim().split('\n').slice(-10).join('\n'),
+    );
+  if (v.preexisting.length)
+    lines.push(
+      `Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`,
+    );
   return lines.join('\n');
 }

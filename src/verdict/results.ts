@@ -61,8 +61,12 @@ export function statusOf(run: SuiteRun, id: string): Status {
 
 /** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
 export function failedIds(run: SuiteRun): string[] {
-  const tests = Object.entries(run.tests).filter(([, o]) => o === 'failed').map(([id]) => id);
-  const groups = Object.entries(run.groups).filter(([, o]) => o === 'error').map(([g]) => `${g}${GROUP_SEPARATOR}*`);
+  const tests = Object.entries(run.tests)
+    .filter(([, o]) => o === 'failed')
+    .map(([id]) => id);
+  const groups = Object.entries(run.groups)
+    .filter(([, o]) => o === 'error')
+    .map(([g]) => `${g}${GROUP_SEPARATOR}*`);
   return [...tests, ...groups];
 }
 
@@ -73,7 +77,9 @@ export function failedIn(run: SuiteRun, id: string): boolean {
 
 /** Whether `id` (a test, or `group::*`: the group loaded) passed in `run`. */
 export function passedIn(run: SuiteRun, id: string): boolean {
-  return id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error' : statusOf(run, id) === 'passed';
+  return id.endsWith(`${GROUP_SEPARATOR}*`)
+    ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error'
+    : statusOf(run, id) === 'passed';
 }
 
 export function emptyRun(exitCode: number | null): SuiteRun {

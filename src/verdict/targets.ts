@@ -33,7 +33,10 @@ export function issueTargets(text: string, baseline: SuiteRun | undefined): Issu
       out.tests = strings(d.tests, 'tests', out.problems);
       out.verify = strings(d.verify, 'verify', out.problems);
       const unknown = Object.keys(d).filter((k) => k !== 'tests' && k !== 'verify');
-      if (unknown.length) out.problems.push(`the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`);
+      if (unknown.length)
+        out.problems.push(
+          `the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`,
+        );
     } else if (doc !== undefined && doc !== null) {
       out.problems.push('the agent-loop block must be a mapping with tests: and/or verify:');
     }
@@ -62,7 +65,10 @@ export function namedTests(text: string, run: SuiteRun): string[] {
     byLast.set(last, [...(byLast.get(last) ?? []), id]);
   }
   for (const id of ids) {
-    if (text.includes(id)) { found.add(id); continue; }
+    if (text.includes(id)) {
+      found.add(id);
+      continue;
+    }
     const last = lastPart(id);
     if (last.length < 5 || (byLast.get(last) ?? []).length !== 1) continue;
     if (new RegExp(`(^|[^\\w])${escape(last)}($|[^\\w])`).test(text)) found.add(id);

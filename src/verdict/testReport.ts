@@ -46,8 +46,18 @@ type Token =
   | { kind: 'text'; text: string }
   | { kind: 'problem'; message: string };
 
-interface Capture { kind: 'failure' | 'error'; message?: string; text: string }
-interface OpenCase { name: string; classname?: string; file?: string; captures: Capture[]; skipped: boolean }
+interface Capture {
+  kind: 'failure' | 'error';
+  message?: string;
+  text: string;
+}
+interface OpenCase {
+  name: string;
+  classname?: string;
+  file?: string;
+  captures: Capture[];
+  skipped: boolean;
+}
 type Counts = { tests: number; failures: number; errors: number; skipped: number };
 const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'] as const;
 
@@ -80,9 +90,15 @@ export function parseJUnitXml(xml: string): TestReport {
     const kinds = new Set(tc.captures.map((c) => c.kind));
     if (kinds.has('failure')) counted.failures++;
     if (kinds.has('error')) counted.errors++;
-    if (tc.captures.length > 0) addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
+    if (tc.captures.length > 0)
+      addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
     else if (tc.skipped) counted.skipped++;
-    cases.push({ name: tc.name, ...(tc.classname ? { classname: tc.classname } : {}), ...(tc.file ? { file: tc.file } : {}), outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed' });
+    cases.push({
+      name: tc.name,
+      ...(tc.classname ? { classname: tc.classname } : {}),
+      ...(tc.file ? { file: tc.file } : {}),
+      outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
+    });
   };
   const onOpen = (name: string, attrs: Attrs) => {
     if (name === 'testsuite') {
@@ -126,7 +142,8 @@ export function parseJUnitXml(xml: string): TestReport {
     if (token.kind === 'problem') {
       problems.push(token.message);
     } else if (token.kind === 'text') {
-      if (capture && capture.text.length < CAPTURE_LIMIT) capture.text += token.text.slice(0, CAPTURE_LIMIT - capture.text.length);
+      if (capture && capture.text.length < CAPTURE_LIMIT)
+        capture.text += token.text.slice(0, CAPTURE_LIMIT - capture.text.length);
     } else if (token.kind === 'open') {
       if (stack.length === 0) {
         if (root !== undefined) {
@@ -151,7 +168,8 @@ export function parseJUnitXml(xml: string): TestReport {
         continue;
       }
       const unclosed = stack.splice(at).reverse();
-      if (unclosed.length > 1) problems.push(`${elements(unclosed.slice(0, -1), ', ')} not closed before </${token.name}>`);
+      if (unclosed.length > 1)
+        problems.push(`${elements(unclosed.slice(0, -1), ', ')} not closed before </${token.name}>`);
       for (const name of unclosed) onClose(name);
     }
   }
@@ -159,7 +177,8 @@ export function parseJUnitXml(xml: string): TestReport {
     problems.push(`the XML ends inside ${elements(stack, ' ')}`);
     for (const name of stack.splice(0).reverse()) onClose(name);
   }
-  if (root === undefined && problems.length === 0) problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
+  if (root === undefined && problems.length === 0)
+    problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
 
   const declared = (field: keyof Counts) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
   const report: TestReport = {
@@ -172,14 +191,18 @@ export function parseJUnitXml(xml: string): TestReport {
     cases,
   };
   if (problems.length > 0) {
-    report.problem = problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
+    report.problem =
+      problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
   }
   return report;
 }
 
 /** Element names for a problem message, the first few only (the nesting may be deep). */
 function elements(names: string[], separator: string): string {
-  const shown = names.slice(0, 6).map((n) => `<${n}>`).join(separator);
+  const shown = names
+    .slice(0, 6)
+    .map((n) => `<${n}>`)
+    .join(separator);
   return names.length > 6 ? `${shown}${separator}… (${names.length - 6} more)` : shown;
 }
 
@@ -193,10 +216,17 @@ function addDeclared(into: Partial<Counts>, attrs: Attrs): void {
 
 function failedEntry(name: string, captures: Capture[], where: { classname?: string; file?: string }): FailedTest {
   const first = captures[0];
-  const text = captures.map((c) => c.text.trim()).filter((t) => t !== '').join('\n\n');
+  const text = captures
+    .map((c) => c.text.trim())
+    .filter((t) => t !== '')
+    .join('\n\n');
   const given = first?.message?.trim() ?? '';
   const message = isGeneric(given) ? messageFromText(first?.text ?? '') || given : given;
-  const entry: FailedTest = { name, message: clip(message, REPORT_LIMITS.message), details: clip(text, REPORT_LIMITS.details) };
+  const entry: FailedTest = {
+    name,
+    message: clip(message, REPORT_LIMITS.message),
+    details: clip(text, REPORT_LIMITS.details),
+  };
   if (where.classname) entry.classname = where.classname;
   if (where.file) entry.file = where.file;
   return entry;
@@ -221,7 +251,10 @@ function messageFromText(text: string): string {
 }
 
 function dedent(lines: string[]): string[] {
-  const common = lines.reduce((min, l) => (l.trim() === '' ? min : Math.min(min, /^\s*/.exec(l)?.[0].length ?? 0)), Infinity);
+  const common = lines.reduce(
+    (min, l) => (l.trim() === '' ? min : Math.min(min, /^\s*/.exec(l)?.[0].length ?? 0)),
+    Infinity,
+  );
   return Number.isFinite(common) ? lines.map((l) => l.slice(Math.min(common, l.length))) : lines;
 }
 
@@ -275,7 +308,10 @@ function* tokenize(xml: string): Generator<Token> {
     };
     if (xml.startsWith('<!--', lt)) {
       const next = skipTo('-->', lt + 4);
-      if (next === undefined) { yield { kind: 'problem', message: 'unterminated comment' }; return; }
+      if (next === undefined) {
+        yield { kind: 'problem', message: 'unterminated comment' };
+        return;
+      }
       i = next;
     } else if (xml.startsWith('<![CDATA[', lt)) {
       const end = xml.indexOf(']]>', lt + 9);
@@ -288,11 +324,17 @@ function* tokenize(xml: string): Generator<Token> {
       i = end + 3;
     } else if (xml.startsWith('<?', lt) || xml.startsWith('<!', lt)) {
       const next = skipTo(xml[lt + 1] === '?' ? '?>' : '>', lt + 2);
-      if (next === undefined) { yield { kind: 'problem', message: 'unterminated declaration' }; return; }
+      if (next === undefined) {
+        yield { kind: 'problem', message: 'unterminated declaration' };
+        return;
+      }
       i = next;
     } else if (xml.startsWith('</', lt)) {
       const end = xml.indexOf('>', lt + 2);
-      if (end === -1) { yield { kind: 'problem', message: 'unterminated closing tag' }; return; }
+      if (end === -1) {
+        yield { kind: 'problem', message: 'unterminated closing tag' };
+        return;
+      }
       yield { kind: 'close', name: xml.slice(lt + 2, end).trim() };
       i = end + 1;
     } else {
@@ -304,7 +346,10 @@ function* tokenize(xml: string): Generator<Token> {
         continue;
       }
       const tag = readAttributes(xml, lt + 1 + name.length);
-      if (tag === undefined) { yield { kind: 'problem', message: `unterminated tag <${name}` }; return; }
+      if (tag === undefined) {
+        yield { kind: 'problem', message: `unterminated tag <${name}` };
+        return;
+      }
       yield { kind: 'open', name, attrs: tag.attrs, selfClosing: tag.selfClosing };
       i = tag.next;
     }
@@ -321,10 +366,16 @@ function readAttributes(xml: string, at: number): { attrs: Attrs; selfClosing: b
     if (xml.startsWith('/>', i)) return { attrs, selfClosing: true, next: i + 2 };
     if (xml[i] === '>') return { attrs, selfClosing: false, next: i + 1 };
     const name = matchAt(ATTR_NAME, xml, i);
-    if (name === undefined) { i++; continue; } // a stray "/" or "="
+    if (name === undefined) {
+      i++;
+      continue;
+    } // a stray "/" or "="
     i += name.length;
     i += matchAt(SPACE, xml, i)?.length ?? 0;
-    if (xml[i] !== '=') { attrs[name] = ''; continue; }
+    if (xml[i] !== '=') {
+      attrs[name] = '';
+      continue;
+    }
     i++;
     i += matchAt(SPACE, xml, i)?.length ?? 0;
     const quote = xml[i];
@@ -355,7 +406,8 @@ export function failureLabel(f: Pick<FailedTest, 'name' | 'classname'>): string 
 export function summariseFailures(report: TestReport, max = 10): string {
   const total = Math.max(report.failed.length + report.omitted, report.failures + report.errors);
   const incomplete = report.problem ? `(The test report could not be read completely: ${report.problem}.)` : '';
-  if (total === 0) return report.problem ? `No failing tests found in the test report. ${incomplete}` : 'No failing tests.';
+  if (total === 0)
+    return report.problem ? `No failing tests found in the test report. ${incomplete}` : 'No failing tests.';
   const shown = report.failed.slice(0, Math.max(0, max));
   const lines = [`${total} failing test${total === 1 ? '' : 's'}:`];
   for (const f of shown) {
@@ -372,10 +424,17 @@ const CONTEXT_LINES = 5;
 
 /** The message's further lines, or else the telling lines of the details (pytest's "E " lines when there are any). */
 function contextLines(restOfMessage: string[], details: string, head: string): string[] {
-  if (restOfMessage.length > 0) return dedent(restOfMessage).map((l) => l.trimEnd()).slice(0, CONTEXT_LINES);
-  const useful = nonEmptyLines(details).filter((l) => !STACK_FRAME.test(l) && !GO_MARKER.test(l) && l.trim() !== head.trim());
+  if (restOfMessage.length > 0)
+    return dedent(restOfMessage)
+      .map((l) => l.trimEnd())
+      .slice(0, CONTEXT_LINES);
+  const useful = nonEmptyLines(details).filter(
+    (l) => !STACK_FRAME.test(l) && !GO_MARKER.test(l) && l.trim() !== head.trim(),
+  );
   const pytestErrors = useful.filter((l) => /^E\s/.test(l));
-  return dedent(pytestErrors.length > 0 ? pytestErrors : useful).map((l) => l.trimEnd()).slice(0, CONTEXT_LINES);
+  return dedent(pytestErrors.length > 0 ? pytestErrors : useful)
+    .map((l) => l.trimEnd())
+    .slice(0, CONTEXT_LINES);
 }
 
 function nonEmptyLines(text: string): string[] {
@@ -384,7 +443,8 @@ function nonEmptyLines(text: string): string[] {
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
 const JEST_HEADER = /^\s*● (.+?)\s*$/;
-const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
+const JEST_BLOCK_END =
+  /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
 const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
 const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
 const GO_FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+m?s\)/;
@@ -443,10 +503,14 @@ function jestMessage(lines: string[], from: number): string {
   const block: string[] = [];
   for (let j = from; j < lines.length && block.length < MESSAGE_LINES; j++) {
     const line = lines[j] ?? '';
-    if (JEST_HEADER.test(line) || JEST_BLOCK_END.test(line) || JEST_CODE_FRAME.test(line) || STACK_FRAME.test(line)) break;
+    if (JEST_HEADER.test(line) || JEST_BLOCK_END.test(line) || JEST_CODE_FRAME.test(line) || STACK_FRAME.test(line))
+      break;
     block.push(line.trimEnd());
   }
-  return dedent(block).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return dedent(block)
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**
@@ -473,7 +537,9 @@ function goMessage(lines: string[], at: number, indent: number, name: string): s
     if (GO_MARKER.test(line)) return '';
     before.unshift(line);
   }
-  return dedent(before.filter((l) => l.trim() !== '')).join('\n').trim();
+  return dedent(before.filter((l) => l.trim() !== ''))
+    .join('\n')
+    .trim();
 }
 
 /** The compiler output go prints under `# pkg` before `FAIL pkg [build failed]`. */

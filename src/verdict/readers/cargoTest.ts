@@ -24,7 +24,11 @@ export function cargoTestReader(): RunnerReader {
     feed(raw) {
       const line = plain(raw);
       const g = RUNNING.exec(line) ?? DOC.exec(line);
-      if (g) { group = DOC.test(line) ? `doc-tests ${g[1]}` : (g[1] as string); run.groups[group] = 'passed'; return; }
+      if (g) {
+        group = DOC.test(line) ? `doc-tests ${g[1]}` : (g[1] as string);
+        run.groups[group] = 'passed';
+        return;
+      }
       const t = TEST.exec(line);
       if (t) {
         const id = testId(group, t[1] as string);
@@ -33,11 +37,21 @@ export function cargoTestReader(): RunnerReader {
         return;
       }
       const r = RESULT.exec(line);
-      if (r) { results++; if (group && r[1] === 'FAILED') run.groups[group] = 'failed'; return; }
+      if (r) {
+        results++;
+        if (group && r[1] === 'FAILED') run.groups[group] = 'failed';
+        return;
+      }
       const c = /^error: could not compile `([^`]+)`/.exec(line);
-      if (c) { compileError = line; return; }
+      if (c) {
+        compileError = line;
+        return;
+      }
       const panic = /^---- (.+) stdout ----$/.exec(line);
-      if (panic) { panicFor = testId(group, panic[1] as string); return; }
+      if (panic) {
+        panicFor = testId(group, panic[1] as string);
+        return;
+      }
       if (panicFor && /panicked at|assertion|left:|right:/.test(line)) {
         run.messages[panicFor] = clipMessage(`${run.messages[panicFor] ?? ''}\n${line}`);
       }

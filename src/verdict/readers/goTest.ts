@@ -34,13 +34,21 @@ export function goTestReader(): RunnerReader {
       const line = plain(raw);
       const r = RESULT.exec(line);
       if (r) {
-        const entry = { name: r[3] as string, outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed') as Outcome, message: [] as string[] };
+        const entry = {
+          name: r[3] as string,
+          outcome: (r[2] === 'PASS' ? 'passed' : r[2] === 'SKIP' ? 'skipped' : 'failed') as Outcome,
+          message: [] as string[],
+        };
         pending.push(entry);
         last = entry;
         return;
       }
       const ok = PKG_OK.exec(line);
-      if (ok) { run.groups[ok[1] as string] = 'passed'; settle(ok[1] as string); return; }
+      if (ok) {
+        run.groups[ok[1] as string] = 'passed';
+        settle(ok[1] as string);
+        return;
+      }
       const fail = PKG_FAIL.exec(line);
       if (fail) {
         const pkg = fail[1] as string;
@@ -51,8 +59,14 @@ export function goTestReader(): RunnerReader {
         return;
       }
       if (NO_FILES.test(line)) return;
-      if (/^# \S+/.test(line)) { buildError = []; return; }
-      if (last && /^\s{4,}\S/.test(line) && last.message.length < 6) { last.message.push(line.trim()); return; }
+      if (/^# \S+/.test(line)) {
+        buildError = [];
+        return;
+      }
+      if (last && /^\s{4,}\S/.test(line) && last.message.length < 6) {
+        last.message.push(line.trim());
+        return;
+      }
       if (/^\S+\.go:\d+:\d+: /.test(line) && buildError.length < 6) buildError.push(line);
     },
     finish(exitCode) {
@@ -60,7 +74,8 @@ export function goTestReader(): RunnerReader {
       run.reader = 'go-test';
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
-      if (groups.length > 0 && groups.every((g) => g === 'error')) run.cannotRun = `no package built (${Object.keys(run.groups).slice(0, 3).join(', ')}): ${Object.values(run.messages)[0] ?? 'build failed'}`;
+      if (groups.length > 0 && groups.every((g) => g === 'error'))
+        run.cannotRun = `no package built (${Object.keys(run.groups).slice(0, 3).join(', ')}): ${Object.values(run.messages)[0] ?? 'build failed'}`;
       return run;
     },
   };

@@ -21,7 +21,15 @@ export interface SuiteReader {
 }
 
 export function createSuiteReader(): SuiteReader {
-  const readers: RunnerReader[] = [pytestReader(), jestReader(), vitestReader(), mochaReader(), nodeTestReader(), goTestReader(), cargoTestReader()];
+  const readers: RunnerReader[] = [
+    pytestReader(),
+    jestReader(),
+    vitestReader(),
+    mochaReader(),
+    nodeTestReader(),
+    goTestReader(),
+    cargoTestReader(),
+  ];
   return {
     feed(line) {
       for (const r of readers) r.feed(line);
@@ -31,7 +39,8 @@ export function createSuiteReader(): SuiteReader {
       const read = readers.map((r) => r.finish(exitCode)).filter((r): r is SuiteRun => r !== undefined);
       const size = (r: SuiteRun) => Object.keys(r.tests).length + Object.keys(r.groups).length;
       const best = fromJUnit ?? read.sort((a, b) => size(b) - size(a))[0] ?? emptyRun(exitCode);
-      if (exitCode === 127 || exitCode === 126) best.cannotRun = `the test command could not be run (exit code ${exitCode}: ${exitCode === 127 ? 'command not found' : 'not executable'})`;
+      if (exitCode === 127 || exitCode === 126)
+        best.cannotRun = `the test command could not be run (exit code ${exitCode}: ${exitCode === 127 ? 'command not found' : 'not executable'})`;
       return best;
     },
   };

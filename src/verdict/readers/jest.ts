@@ -19,15 +19,25 @@ export function jestReader(): RunnerReader {
   let failing: { id: string; lines: string[] } | undefined;
   let noTests = false;
   const closeFailing = () => {
-    if (failing && failing.lines.length > 0 && !run.messages[failing.id]) run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
+    if (failing && failing.lines.length > 0 && !run.messages[failing.id])
+      run.messages[failing.id] = clipMessage(failing.lines.join('\n'));
     failing = undefined;
   };
   return {
     name: 'jest',
     feed(raw) {
       const line = plain(raw);
-      if (SUMMARY.test(line) || /^Test Suites: /.test(line)) { recognised = true; closeFailing(); file = undefined; return; }
-      if (/^No tests found/.test(line)) { noTests = true; recognised = true; return; }
+      if (SUMMARY.test(line) || /^Test Suites: /.test(line)) {
+        recognised = true;
+        closeFailing();
+        file = undefined;
+        return;
+      }
+      if (/^No tests found/.test(line)) {
+        noTests = true;
+        recognised = true;
+        return;
+      }
       const f = FILE.exec(line);
       if (f) {
         closeFailing();
@@ -37,7 +47,10 @@ export function jestReader(): RunnerReader {
         return;
       }
       if (!file) return;
-      if (/^Summary of all failing tests$/.test(line)) { closeFailing(); return; }
+      if (/^Summary of all failing tests$/.test(line)) {
+        closeFailing();
+        return;
+      }
       const b = BULLET.exec(line);
       if (b) {
         closeFailing();
@@ -74,7 +87,8 @@ export function jestReader(): RunnerReader {
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
       if (noTests || groups.length === 0) Object.assign(run, { cannotRun: 'jest found no tests', noTests: true });
-      else if (groups.every((g) => g === 'error')) run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+      else if (groups.every((g) => g === 'error'))
+        run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
       return run;
     },
   };

@@ -21,8 +21,16 @@ export function mochaReader(): RunnerReader {
     feed(raw) {
       const line = plain(raw);
       const ex = /^\s*Exception during run: (.*)$/.exec(line);
-      if (ex) { exception = ex[1]; recognised = true; return; }
-      if (/^\s+\d+ (passing|failing|pending)( \(\d+m?s\))?$/.test(line)) { recognised = true; inList = false; return; }
+      if (ex) {
+        exception = ex[1];
+        recognised = true;
+        return;
+      }
+      if (/^\s+\d+ (passing|failing|pending)( \(\d+m?s\))?$/.test(line)) {
+        recognised = true;
+        inList = false;
+        return;
+      }
       if (inList) {
         const t = TEST.exec(line);
         if (t) {
@@ -38,9 +46,17 @@ export function mochaReader(): RunnerReader {
       }
       // The details: "  1) Suite" … "       test:" then the error's first lines.
       const head = /^\s+(\d+\)) /.exec(line);
-      if (head) { details = failingByNumber.has(head[1] as string) ? { id: failingByNumber.get(head[1] as string) as string, lines: [], body: false } : undefined; return; }
+      if (head) {
+        details = failingByNumber.has(head[1] as string)
+          ? { id: failingByNumber.get(head[1] as string) as string, lines: [], body: false }
+          : undefined;
+        return;
+      }
       // The titles end at the first blank line; the error follows.
-      if (details && !details.body) { details.body = line.trim() === ''; return; }
+      if (details && !details.body) {
+        details.body = line.trim() === '';
+        return;
+      }
       if (details && line.trim() !== '' && !/^\s+at /.test(line) && details.lines.length < 6) {
         details.lines.push(line.trim());
         run.messages[details.id] = clipMessage(details.lines.join('\n'));
@@ -50,8 +66,10 @@ export function mochaReader(): RunnerReader {
       if (!recognised) return undefined;
       run.reader = 'mocha';
       run.exitCode = exitCode;
-      if (exception !== undefined && Object.keys(run.tests).length === 0) run.cannotRun = `mocha stopped before running any test: ${exception}`;
-      else if (Object.keys(run.tests).length === 0) Object.assign(run, { cannotRun: 'mocha ran no tests', noTests: true });
+      if (exception !== undefined && Object.keys(run.tests).length === 0)
+        run.cannotRun = `mocha stopped before running any test: ${exception}`;
+      else if (Object.keys(run.tests).length === 0)
+        Object.assign(run, { cannotRun: 'mocha ran no tests', noTests: true });
       return run;
     },
   };

@@ -53,9 +53,18 @@ export function nodeTestReader(): RunnerReader {
     name: 'node-test',
     feed(raw) {
       const line = plain(raw);
-      if (/^TAP version \d+$/.test(line)) { format = 'tap'; return; }
-      if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) { counted = true; return; }
-      if (format !== 'tap' && /^✖ failing tests:$/.test(line)) { afterList = true; return; }
+      if (/^TAP version \d+$/.test(line)) {
+        format = 'tap';
+        return;
+      }
+      if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) {
+        counted = true;
+        return;
+      }
+      if (format !== 'tap' && /^✖ failing tests:$/.test(line)) {
+        afterList = true;
+        return;
+      }
       if (afterList) return;
       if (format === 'tap') {
         const sub = TAP_SUBTEST.exec(line);
@@ -65,16 +74,23 @@ export function nodeTestReader(): RunnerReader {
         }
         const r = TAP_RESULT.exec(line);
         if (r) {
-          const isTest = record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
+          const isTest = record(
+            (r[1] as string).length,
+            r[3] as string,
+            r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed',
+          );
           block = undefined;
           errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
           return;
         }
         const comment = /^# (.*)$/.exec(line);
-        if (comment) { between.push((comment[1] as string).trimEnd()); return; }
+        if (comment) {
+          between.push((comment[1] as string).trimEnd());
+          return;
+        }
         if (block && errorFor) {
           // The lines of a block scalar (error: |-), more indented than its key.
-          if (line.trim() === '' || (line.length - line.trimStart().length) > block.indent) {
+          if (line.trim() === '' || line.length - line.trimStart().length > block.indent) {
             block.lines.push(line.trim());
             run.messages[errorFor.id] = clipMessage(block.lines.join('\n'));
             return;
@@ -98,7 +114,11 @@ export function nodeTestReader(): RunnerReader {
       const r = SPEC_RESULT.exec(line);
       if (r) {
         format = 'spec';
-        const isTest = record((r[1] as string).length, r[3] as string, r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed');
+        const isTest = record(
+          (r[1] as string).length,
+          r[3] as string,
+          r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed',
+        );
         errorFor = r[2] === '✖' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
         return;
       }
@@ -120,8 +140,10 @@ export function nodeTestReader(): RunnerReader {
         run.tests[id] = s.outcome;
       }
       const files = Object.keys(run.groups);
-      if (Object.keys(run.tests).length === 0 && files.length > 0) run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
-      else if (Object.keys(run.tests).length === 0) Object.assign(run, { cannotRun: 'node --test ran no tests', noTests: true });
+      if (Object.keys(run.tests).length === 0 && files.length > 0)
+        run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
+      else if (Object.keys(run.tests).length === 0)
+        Object.assign(run, { cannotRun: 'node --test ran no tests', noTests: true });
       return run;
     },
   };

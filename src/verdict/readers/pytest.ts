@@ -11,7 +11,8 @@ import { type RunnerReader, plain } from './types.js';
 const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
 const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/;
 const PROGRESS = /^(\S+\.py) ([.FEsxX]+)(?:\s+\[\s*\d+%\])?$/;
-const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+const FINAL =
+  /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+|no tests ran) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
 
 export function pytestReader(): RunnerReader {
   const run = emptyRun(null);
@@ -19,16 +20,27 @@ export function pytestReader(): RunnerReader {
   let interrupted: string | undefined;
   let noTests = false;
   const collectErrors: string[] = [];
-  const outcome = (word: string) => (word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed');
+  const outcome = (word: string) =>
+    word === 'PASSED' || word === 'XFAIL' ? 'passed' : word === 'SKIPPED' ? 'skipped' : 'failed';
   const groupOfId = (id: string) => id.split('::')[0] as string;
   return {
     name: 'pytest',
     feed(raw) {
       const line = plain(raw);
-      if (/^=+ test session starts =+$/.test(line)) { recognised = true; return; }
-      if (FINAL.test(line)) { recognised = true; if (/no tests ran/.test(line)) noTests = !/\d+ (passed|failed)/.test(line); return; }
+      if (/^=+ test session starts =+$/.test(line)) {
+        recognised = true;
+        return;
+      }
+      if (FINAL.test(line)) {
+        recognised = true;
+        if (/no tests ran/.test(line)) noTests = !/\d+ (passed|failed)/.test(line);
+        return;
+      }
       const interrupt = /^!+ Interrupted: (.*?) !+$/.exec(line);
-      if (interrupt) { interrupted = interrupt[1]; return; }
+      if (interrupt) {
+        interrupted = interrupt[1];
+        return;
+      }
       const s = SUMMARY.exec(line);
       if (s) {
         const [, word, id, message] = s as unknown as [string, string, string, string | undefined];
@@ -41,7 +53,8 @@ export function pytestReader(): RunnerReader {
         run.tests[id] = outcome(word);
         if (message && run.tests[id] === 'failed') run.messages[id] = clipMessage(message);
         const g = groupOfId(id);
-        if (run.groups[g] !== 'error') run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
+        if (run.groups[g] !== 'error')
+          run.groups[g] = run.tests[id] === 'failed' || run.groups[g] === 'failed' ? 'failed' : 'passed';
         return;
       }
       const v = VERBOSE.exec(line);
@@ -49,13 +62,15 @@ export function pytestReader(): RunnerReader {
         const [, id, word] = v as unknown as [string, string, string];
         if (!run.tests[id]) run.tests[id] = outcome(word);
         const g = groupOfId(id);
-        if (run.groups[g] !== 'error' && run.groups[g] !== 'failed') run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
+        if (run.groups[g] !== 'error' && run.groups[g] !== 'failed')
+          run.groups[g] = run.tests[id] === 'failed' ? 'failed' : 'passed';
         return;
       }
       const p = PROGRESS.exec(line);
       if (p) {
         const [, file, marks] = p as unknown as [string, string, string];
-        if (run.groups[file] !== 'error' && run.groups[file] !== 'failed') run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
+        if (run.groups[file] !== 'error' && run.groups[file] !== 'failed')
+          run.groups[file] = /[FE]/.test(marks) ? 'failed' : 'passed';
       }
     },
     finish(exitCode) {
@@ -63,9 +78,11 @@ export function pytestReader(): RunnerReader {
       run.reader = 'pytest';
       run.exitCode = exitCode;
       // 5: no tests were collected; 4: usage error; 3: internal error.
-      if (interrupted && Object.keys(run.tests).length === 0) run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
+      if (interrupted && Object.keys(run.tests).length === 0)
+        run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
       else if (exitCode === 5 || noTests) Object.assign(run, { cannotRun: 'pytest collected no tests', noTests: true });
-      else if (exitCode === 4 || exitCode === 3) run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
+      else if (exitCode === 4 || exitCode === 3)
+        run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
       return run;
     },
   };

@@ -21,10 +21,20 @@ export function vitestReader(): RunnerReader {
     name: 'vitest',
     feed(raw) {
       const line = plain(raw);
-      if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) { recognised = true; return; }
-      if (/No test files found/.test(line)) { recognised = true; noFiles = true; return; }
+      if (/^ RUN {1,2}v\d/.test(line) || /^ {0,6}Test Files /.test(line)) {
+        recognised = true;
+        return;
+      }
+      if (/No test files found/.test(line)) {
+        recognised = true;
+        noFiles = true;
+        return;
+      }
       if (messageFor) {
-        if (line.trim() !== '') { run.messages[messageFor] = clipMessage(line); messageFor = undefined; }
+        if (line.trim() !== '') {
+          run.messages[messageFor] = clipMessage(line);
+          messageFor = undefined;
+        }
         return;
       }
       const f = FILE.exec(line);
@@ -60,8 +70,10 @@ export function vitestReader(): RunnerReader {
       run.reader = 'vitest';
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
-      if (noFiles || groups.length === 0) Object.assign(run, { cannotRun: 'vitest found no test files', noTests: true });
-      else if (groups.every((g) => g === 'error')) run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
+      if (noFiles || groups.length === 0)
+        Object.assign(run, { cannotRun: 'vitest found no test files', noTests: true });
+      else if (groups.every((g) => g === 'error'))
+        run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
       return run;
     },
   };
