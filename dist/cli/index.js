@@ -28326,20 +28326,14 @@ async function appendError(deps, entry) {
     await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 
-;// CONCATENATED MODULE: ./src/report/discord.ts
+;// CONCATENATED MODULE: ./src/report/discordPayload.ts
 /**
- * Posting a halt diagnostic to a Discord webhook.
+ * A halt diagnostic as a Discord message (pure; the webhook call is discordWebhook.ts).
  *
  * `buildDiscordPayload` turns a generic `HaltMessage` into the JSON body of Discord's
  * "Execute Webhook" call (POST /webhooks/{id}/{token}): one rich embed that always fits Discord's
  * documented limits, truncating visibly ("…") instead of failing, and `allowed_mentions` that
  * parses nothing, so issue text can never ping @everyone, @here, a role or a user.
- *
- * `postToDiscord` sends it with `?wait=true`, retries 429 (after `retry_after`) and 5xx/network
- * errors (exponential backoff) within a 30 s budget of waiting, and reports every other outcome
- * as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
- * (its token lets anyone post): it never appears in a warning or in the returned error, even if
- * the redactor does not know it.
  *
  * Limits, from discord/discord-api-docs (docs/resources/message.mdx "Embed Limits",
  * docs/resources/webhook.mdx "Execute Webhook"): content 2000 characters; up to 10 embeds; embed
@@ -28415,7 +28409,7 @@ function buildDiscordPayload(message) {
         embed.title = title;
     if (description)
         embed.description = description;
-    const url = message.url === undefined ? undefined : discord_httpUrl(message.url);
+    const url = message.url === undefined ? undefined : discordPayload_httpUrl(message.url);
     if (url)
         embed.url = url;
     if (typeof message.color === 'number' &&
@@ -28494,7 +28488,7 @@ function singleLine(text) {
 function nonBlank(text) {
     return text.trim() ? text : '(empty)';
 }
-function discord_httpUrl(text) {
+function discordPayload_httpUrl(text) {
     try {
         const url = new URL(text.trim());
         return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
@@ -28509,6 +28503,18 @@ function isHighSurrogate(code) {
 function isLowSurrogate(code) {
     return code >= 0xdc00 && code <= 0xdfff;
 }
+
+;// CONCATENATED MODULE: ./src/report/discordWebhook.ts
+/**
+ * Posting a halt diagnostic to a Discord webhook (the message itself: discordPayload.ts).
+ *
+ * `postToDiscord` sends it with `?wait=true`, retries 429 (after `retry_after`) and 5xx/network
+ * errors (exponential backoff) within a 30 s budget of waiting, and reports every other outcome
+ * as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
+ * (its token lets anyone post): it never appears in a warning or in the returned error, even if
+ * the redactor does not know it.
+ */
+
 /** The most time a call spends waiting between attempts (and, with a real clock, in total). */
 const DISCORD_WAIT_BUDGET_MS = 30_000;
 /** Waits before the 2nd, 3rd, … attempt after a 5xx or network error. */
@@ -28600,7 +28606,7 @@ async function postToDiscord(webhookUrl, message, deps) {
                 });
             }
             catch (error) {
-                problem = controller.signal.aborted ? `no answer within ${discord_seconds(timeoutMs)}` : describeNetworkError(error);
+                problem = controller.signal.aborted ? `no answer within ${discordWebhook_seconds(timeoutMs)}` : describeNetworkError(error);
             }
             finally {
                 clearTimeout(timer);
@@ -28637,7 +28643,7 @@ async function postToDiscord(webhookUrl, message, deps) {
             const wait = retryAfterMs ?? DISCORD_BACKOFF_MS[Math.min(backoff++, DISCORD_BACKOFF_MS.length - 1)];
             const left = DISCORD_WAIT_BUDGET_MS - spent();
             if (wait > left) {
-                return fail(attempts, `${lastProblem}; retrying would mean waiting ${discord_seconds(wait)}, more than the ${discord_seconds(Math.max(0, left))} left of the ${discord_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+                return fail(attempts, `${lastProblem}; retrying would mean waiting ${discordWebhook_seconds(wait)}, more than the ${discordWebhook_seconds(Math.max(0, left))} left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
             }
             waited += wait;
             await sleep(wait);
@@ -28746,7 +28752,7 @@ function describeNetworkError(error) {
         : '';
     return `network error: ${error.message}${causeText && !error.message.includes(causeText) ? ` (${causeText})` : ''}`;
 }
-function discord_seconds(ms) {
+function discordWebhook_seconds(ms) {
     const s = ms / 1000;
     return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }

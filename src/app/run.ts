@@ -21,7 +21,7 @@ import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/tes
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
-import { postToDiscord } from '../report/discord.js';
+import { postToDiscord } from '../report/discordWebhook.js';
 import type { Clock } from '../util/clock.js';
 import { type Session, openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';

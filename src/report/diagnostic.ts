@@ -4,7 +4,7 @@
  * stdout and <state-dir>/halt.md, Discord's message); the engine builds it (src/loop/diagnostic.ts)
  * and the caller redacts it.
  */
-import type { HaltMessage } from './discord.js';
+import type { HaltMessage } from './discordPayload.js';
 
 export const OUTPUT_CHARS = 500;
 
