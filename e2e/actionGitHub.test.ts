@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { workflowRun } from './actionRunner.js';
-import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent, hasBranch } from './helpers.js';
+import { commit, DONE_REPORT, type Sandbox, createSandbox, git, writeAgent, hasBranch } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
 import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
 import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
@@ -153,17 +153,7 @@ describe('the action on GitHub issues', () => {
 
   it('already satisfied (issue 12): an issue whose named test passes is labelled agent-loop:no-change, commented and closed; one that names no test is labelled, commented and left open; no branch, no pull request', async () => {
     await fs.writeFile(path.join(sb.repo, 'value.txt'), 'good\n');
-    git(
-      sb,
-      '-c',
-      'user.name=person',
-      '-c',
-      'user.email=person@example.invalid',
-      'commit',
-      '-q',
-      '-am',
-      'value fixed by hand',
-    );
+    commit(sb, 'value fixed by hand', { tracked: true, by: 'person' });
     await remoteGit('push', '-q', 'origin', 'main');
     gh.addIssue({ title: 'value_is_good fails', body: 'The test value_is_good fails on main.', labels: [LABEL] });
     gh.addIssue({ title: 'The value looks wrong', body: 'Somebody said the value is wrong.', labels: [LABEL] });
@@ -258,7 +248,7 @@ describe('the action on GitHub issues', () => {
       'for t in t_*.sh; do [ -e "$t" ] || continue; sh "$t" || { echo "FAILED $t::$t - value is bad"; exit 1; }; done\n',
     );
     git(sb, 'add', '-A');
-    git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'a test runner');
+    commit(sb, 'a test runner');
     await remoteGit('push', '-q', 'origin', 'main');
     const agent = await writeAgent(
       sb,

@@ -17,6 +17,7 @@ import { existsSync, promises as fs, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  commit,
   DONE_REPORT,
   type CliResult,
   type LogEvent,
@@ -250,7 +251,7 @@ async function removeLabel(sb: Sandbox, id: string): Promise<void> {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   for (const line of lines) if (line.id === id) line.labels = (line.labels as string[]).filter((l) => l !== ESCALATED);
   await fs.writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  git(sb, '-c', 'user.name=person', '-c', 'user.email=person@example.invalid', 'commit', '-q', '-am', `retry ${id}`);
+  commit(sb, `retry ${id}`, { tracked: true, by: 'person' });
 }
 
 /** The beads file with the escalation times taken out. */

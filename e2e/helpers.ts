@@ -99,18 +99,31 @@ export async function createSandbox(
   };
   git(sandbox, 'init', '-q', '-b', 'main');
   git(sandbox, 'add', '-A');
+  commit(sandbox, 'initial: value is bad');
+  return sandbox;
+}
+
+/**
+ * Commits what is staged (`tracked`: every change to a tracked file, `git commit -a`) as the test
+ * setup (`e2e`) or as a person working beside the loop (`person`); the sandbox has no identity.
+ */
+export function commit(
+  sandbox: Sandbox,
+  message: string,
+  options: { tracked?: boolean; by?: 'e2e' | 'person' } = {},
+): void {
+  const by = options.by ?? 'e2e';
   git(
     sandbox,
     '-c',
-    'user.name=e2e',
+    `user.name=${by}`,
     '-c',
-    'user.email=e2e@example.invalid',
+    `user.email=${by}@example.invalid`,
     'commit',
     '-q',
-    '-m',
-    'initial: value is bad',
+    options.tracked ? '-am' : '-m',
+    message,
   );
-  return sandbox;
 }
 
 /** Runs git in the sandbox's repository; returns stdout without trailing whitespace (leading kept: porcelain), throws on failure. */

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
+  commit,
   type Sandbox,
   DONE_REPORT,
   createSandbox,
@@ -146,7 +147,7 @@ describe('preconditions (issue 11): refused before any agent run, exit 2 with wh
     const { sandbox, agent, marker } = await setup();
     await fs.writeFile(path.join(sandbox.repo, '.gitignore'), 'build/\n');
     git(sandbox, 'add', '.gitignore');
-    git(sandbox, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'ignore build');
+    commit(sandbox, 'ignore build');
     await fs.mkdir(path.join(sandbox.repo, 'build'));
     await fs.writeFile(path.join(sandbox.repo, 'build', 'out.txt'), 'x');
     await fs.mkdir(path.join(sandbox.repo, 'my-state', 'checkpoints'), { recursive: true });

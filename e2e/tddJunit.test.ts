@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createSandbox, expectExit, git, issue, lastResult, runCli, writeAgent } from './helpers.js';
+import { commit, createSandbox, expectExit, git, issue, lastResult, runCli, writeAgent } from './helpers.js';
 
 const RUNNER = `#!/bin/sh
 # Every tests/*.sh is a test case; the report goes to reports/junit.xml.
@@ -33,7 +33,7 @@ describe('--workflow tdd with --junit-file', () => {
       await fs.mkdir(path.join(sb.repo, 'tests'));
       await fs.writeFile(path.join(sb.repo, 'calc.sh'), '#!/bin/sh\necho 0\n');
       git(sb, 'add', '-A');
-      git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'calc answers 0');
+      commit(sb, 'calc answers 0');
       const agent = await writeAgent(
         sb,
         'tdd',

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  commit,
   type Sandbox,
   DONE_REPORT,
   createSandbox,
@@ -283,7 +284,7 @@ ${DONE_REPORT}`,
       '{"name":"calc","private":true,"type":"module","scripts":{"test":"node --test test/"}}\n',
     );
     git(sb, 'add', '-A');
-    git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'npm test');
+    commit(sb, 'npm test');
     const agent = await writeAgent(sb, 'fixer', FIXER);
     const r = await runCli(
       sb,

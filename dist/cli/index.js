@@ -25158,6 +25158,11 @@ function passedIn(run, id) {
         ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error'
         : statusOf(run, id) === 'passed';
 }
+/** Marks `run` as an empty suite: the runner found no test at all (cannot run, but no halt at baseline). */
+function markNoTests(run, message) {
+    run.cannotRun = message;
+    run.noTests = true;
+}
 function emptyRun(exitCode) {
     return { exitCode, tests: {}, groups: {}, messages: {} };
 }
@@ -25448,7 +25453,7 @@ function jestReader() {
             run.exitCode = exitCode;
             const groups = Object.values(run.groups);
             if (noTests || groups.length === 0)
-                Object.assign(run, { cannotRun: 'jest found no tests', noTests: true });
+                markNoTests(run, 'jest found no tests');
             else if (groups.every((g) => g === 'error'))
                 run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
             return run;
@@ -25529,7 +25534,7 @@ function mochaReader() {
             if (exception !== undefined && Object.keys(run.tests).length === 0)
                 run.cannotRun = `mocha stopped before running any test: ${exception}`;
             else if (Object.keys(run.tests).length === 0)
-                Object.assign(run, { cannotRun: 'mocha ran no tests', noTests: true });
+                markNoTests(run, 'mocha ran no tests');
             return run;
         },
     };
@@ -25677,7 +25682,7 @@ function nodeTestReader() {
             if (Object.keys(run.tests).length === 0 && files.length > 0)
                 run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
             else if (Object.keys(run.tests).length === 0)
-                Object.assign(run, { cannotRun: 'node --test ran no tests', noTests: true });
+                markNoTests(run, 'node --test ran no tests');
             return run;
         },
     };
@@ -25782,7 +25787,7 @@ function pytestReader() {
             if (interrupted && Object.keys(run.tests).length === 0)
                 run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
             else if (exitCode === 5 || noTests)
-                Object.assign(run, { cannotRun: 'pytest collected no tests', noTests: true });
+                markNoTests(run, 'pytest collected no tests');
             else if (exitCode === 4 || exitCode === 3)
                 run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
             return run;
@@ -25865,7 +25870,7 @@ function vitestReader() {
             run.exitCode = exitCode;
             const groups = Object.values(run.groups);
             if (noFiles || groups.length === 0)
-                Object.assign(run, { cannotRun: 'vitest found no test files', noTests: true });
+                markNoTests(run, 'vitest found no test files');
             else if (groups.every((g) => g === 'error'))
                 run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
             return run;
@@ -26891,6 +26896,60 @@ async function cycleBaseline(deps, state, checkpointId) {
     return { ...checked, state: withKey(state) };
 }
 
+;// CONCATENATED MODULE: ./src/loop/continuation.ts
+function decideContinuation(report, previous) {
+    if (!report) {
+        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
+    }
+    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
+    const same = remaining !== undefined && remaining === previous.workRemaining;
+    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
+    const decision = {
+        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
+        workRemaining: remaining,
+        sameWorkRemainingCount: sameCount,
+    };
+    if (remaining !== undefined && report.requiresContinuation === false) {
+        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
+    }
+    if (report.stuckDetected === true)
+        decision.stuck = 'the agent reported stuck_detected: true';
+    else if (sameCount >= 2)
+        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
+    return decision;
+}
+/** Complete when every target is closed in the source, or the report says no work remains. */
+function isCycleComplete(closedInSource, reportSaysDone) {
+    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
+}
+
+;// CONCATENATED MODULE: ./src/loop/prompt.ts
+const MAX_CONTEXT = 4000;
+function buildPrompt(p) {
+    const ids = p.issues.map((i) => i.id).join(', ');
+    const parts = [
+        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
+        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
+        '',
+    ];
+    for (const issue of p.issues) {
+        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
+    }
+    if (p.plan)
+        parts.push('## Plan', '', p.plan.trim(), '');
+    if (p.lastFailure) {
+        const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
+        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
+        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
+    }
+    parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
+        ? [
+            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+        ]
+        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
+    return parts.join('\n') + '\n';
+}
+
 ;// CONCATENATED MODULE: ./src/failure/policy.ts
 /**
  * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
@@ -27040,60 +27099,6 @@ function environmentAdvice(reason) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/loop/continuation.ts
-function decideContinuation(report, previous) {
-    if (!report) {
-        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
-    }
-    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
-    const same = remaining !== undefined && remaining === previous.workRemaining;
-    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
-    const decision = {
-        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
-        workRemaining: remaining,
-        sameWorkRemainingCount: sameCount,
-    };
-    if (remaining !== undefined && report.requiresContinuation === false) {
-        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
-    }
-    if (report.stuckDetected === true)
-        decision.stuck = 'the agent reported stuck_detected: true';
-    else if (sameCount >= 2)
-        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
-    return decision;
-}
-/** Complete when every target is closed in the source, or the report says no work remains. */
-function isCycleComplete(closedInSource, reportSaysDone) {
-    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
-}
-
-;// CONCATENATED MODULE: ./src/loop/prompt.ts
-const MAX_CONTEXT = 4000;
-function buildPrompt(p) {
-    const ids = p.issues.map((i) => i.id).join(', ');
-    const parts = [
-        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
-        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
-        '',
-    ];
-    for (const issue of p.issues) {
-        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
-    }
-    if (p.plan)
-        parts.push('## Plan', '', p.plan.trim(), '');
-    if (p.lastFailure) {
-        const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
-        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
-    }
-    parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
-        ? [
-            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
-        ]
-        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
-    return parts.join('\n') + '\n';
-}
-
 ;// CONCATENATED MODULE: ./src/loop/turn.ts
 /**
  * One agent turn, the same for every workflow (implement, tdd): the prompt written to the state
@@ -27167,6 +27172,28 @@ function logUsage(deps, n, result, state) {
         totalTokens: state.tokens,
         sessionId: result.sessionId ?? null,
     });
+}
+/**
+ * The policy's answer to the turn's failure (src/failure/policy.ts), with its counters and the
+ * failed iteration counted in the state. Every workflow acts on the answer its own way.
+ */
+function afterFailure(state, failure) {
+    const cycle = state.currentCycle;
+    const decision = decideFailure(failure, {
+        rateLimitAttempts: cycle.rateLimitAttempts,
+        timeoutRetries: cycle.timeoutRetries,
+        environmentFailures: state.environmentFailures,
+    });
+    const { rateLimitAttempts, timeoutRetries, environmentFailures } = decision.counters;
+    return {
+        state: {
+            ...state,
+            failedIterations: state.failedIterations + 1,
+            environmentFailures,
+            currentCycle: { ...cycle, rateLimitAttempts, timeoutRetries },
+        },
+        decision,
+    };
 }
 /** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
 function agentUnavailable(attempts, failure) {
@@ -27407,7 +27434,6 @@ const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 
 
-
 const WORKFLOW = WORKFLOWS.implement;
 /** The default workflow: the agent works until the issue's tests pass (implement → verify). */
 const implementWorkflow = {
@@ -27471,12 +27497,8 @@ async function runIteration(deps, before, baseline) {
         };
     }
     if (failure) {
-        const c = state.currentCycle;
-        const d = decideFailure(failure, {
-            rateLimitAttempts: c.rateLimitAttempts,
-            timeoutRetries: c.timeoutRetries,
-            environmentFailures: state.environmentFailures,
-        });
+        const counted = afterFailure(state, failure);
+        const d = counted.decision;
         const kind = d.kind;
         logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, {
             iteration: n,
@@ -27490,11 +27512,9 @@ async function runIteration(deps, before, baseline) {
             policy: kind,
         });
         // The session ends with a failure whatever the row says: a failed run's session is not one to resume.
-        state = setCycle({ ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures }, {
+        state = setCycle(counted.state, {
             lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
             sessionId: undefined,
-            rateLimitAttempts: d.counters.rateLimitAttempts,
-            timeoutRetries: d.counters.timeoutRetries,
         });
         const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
         if (d.exhausted === 'halt')
@@ -29401,7 +29421,6 @@ function renderTestList(tests) {
 
 
 
-
 /**
  * --workflow tdd: red/green/refactor per test of the issue's checklist, one issue per cycle;
  * `templates` (--tdd-prompts) replace the built-in prompts by phase.
@@ -29530,24 +29549,11 @@ async function runTddIteration(deps, initial, baseline, templates) {
     // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
     if (result.failure) {
         const failure = result.failure;
-        const c = state.currentCycle;
         // The same policy table and executor as the implement workflow; seed 003's abort is this workflow's "escalate".
-        const d = decideFailure(failure, {
-            rateLimitAttempts: c.rateLimitAttempts,
-            timeoutRetries: c.timeoutRetries,
-            environmentFailures: state.environmentFailures,
-        });
+        const counted = afterFailure(state, failure);
+        const d = counted.decision;
         logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: d.kind });
-        state = {
-            ...state,
-            failedIterations: state.failedIterations + 1,
-            environmentFailures: d.counters.environmentFailures,
-            currentCycle: {
-                ...c,
-                rateLimitAttempts: d.counters.rateLimitAttempts,
-                timeoutRetries: d.counters.timeoutRetries,
-            },
-        };
+        state = counted.state;
         if (d.exhausted === 'halt')
             return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(d.attempts, failure) };
         if (d.kind === 'rate_limit') {
@@ -29824,9 +29830,18 @@ function noteOf(tdd, test, phase, next, result, error) {
 
 ;// CONCATENATED MODULE: ./src/app/problems.ts
 const problem = (code) => (message) => ({ code, message });
-/** The CLI's rendering: `agent-loop <command>: cannot start` and one line per problem. */
-function renderForCli(command, problems, redact) {
-    return `agent-loop ${command}: cannot start\n${problems.map((p) => `  - ${redact(p.message)}`).join('\n')}\n`;
+/**
+ * Hands the problems (masked) to the caller that renders them (`cannotStart`: the action), else
+ * renders them for the CLI on stderr: `agent-loop <command>: cannot start` and one line each.
+ * Returns the exit code: 2.
+ */
+function cannotStart(io, command, problems, redact) {
+    const masked = problems.map((p) => ({ ...p, message: redact(p.message) }));
+    if (io.cannotStart)
+        io.cannotStart(masked);
+    else
+        io.stderr(`agent-loop ${command}: cannot start\n${masked.map((p) => `  - ${p.message}`).join('\n')}\n`);
+    return 2;
 }
 
 ;// CONCATENATED MODULE: ./src/app/run.ts
@@ -29863,13 +29878,7 @@ async function runCommand(options, io) {
     const redact = createRedactor(io.secrets);
     const problems = [];
     const invalid = problem('invalid_input');
-    const fail = () => {
-        if (io.cannotStart)
-            io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
-        else
-            io.stderr(renderForCli('run', problems, redact));
-        return 2;
-    };
+    const fail = () => cannotStart(io, 'run', problems, redact);
     if (options.source === 'github' && !io.source)
         problems.push(invalid('--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.'));
     // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
@@ -30129,13 +30138,7 @@ async function planCommand(options, io) {
     }
     const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }));
     problems.push(...agentProblems.map(problem('agent_not_on_path')));
-    const fail = () => {
-        if (io.cannotStart)
-            io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
-        else
-            io.stderr(renderForCli('plan', problems, redact));
-        return 2;
-    };
+    const fail = () => cannotStart(io, 'plan', problems, redact);
     if (problems.length > 0 || !agent)
         return fail();
     // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox, events, expectExit, git, lastResult, readIssues } from '../helpers.js';
+import { commit, type Sandbox, events, expectExit, git, lastResult, readIssues } from '../helpers.js';
 import {
   type AnthropicAnswer,
   type RecordedRequest,
@@ -41,7 +41,7 @@ async function calculator(sb: Sandbox): Promise<void> {
   await fs.mkdir(path.join(sb.repo, 'tests'));
   await fs.writeFile(path.join(sb.repo, 'calc.sh'), '#!/bin/sh\necho 0\n');
   git(sb, 'add', '-A');
-  git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'calc answers 0');
+  commit(sb, 'calc answers 0');
 }
 
 /** The model, by the role the prompt names: one Bash call doing the phase's work, then the report. */

@@ -13,7 +13,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { workflowRun } from '../actionRunner.js';
-import { type Sandbox, createSandbox, git, issue, runArgs, runCli, writeAgent, valueCheckScript } from '../helpers.js';
+import {
+  commit,
+  type Sandbox,
+  createSandbox,
+  git,
+  issue,
+  runArgs,
+  runCli,
+  writeAgent,
+  valueCheckScript,
+} from '../helpers.js';
 import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from '../support/actionsServices.js';
 import { type DiscordServer, startDiscordServer } from '../support/discordServer.js';
 import { startGitHubServer } from '../support/githubServer.js';
@@ -130,17 +140,7 @@ async function leakySandbox(issues: Parameters<typeof createSandbox>[0]): Promis
   const sb = await createSandbox(issues);
   sandboxes.push(sb);
   await fs.writeFile(path.join(sb.repo, 'check.sh'), LEAKY_CHECK);
-  git(
-    sb,
-    '-c',
-    'user.name=e2e',
-    '-c',
-    'user.email=e2e@example.invalid',
-    'commit',
-    '-q',
-    '-am',
-    'a test that prints its environment',
-  );
+  commit(sb, 'a test that prints its environment', { tracked: true });
   return { sb, base: git(sb, 'rev-parse', 'HEAD') };
 }
 
@@ -204,7 +204,7 @@ exit $failed
     await fs.mkdir(path.join(sb.repo, 'tests'));
     await fs.writeFile(path.join(sb.repo, 'tests', 'README.md'), 'tests/*.sh\n');
     git(sb, 'add', '-A');
-    git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'a suite');
+    commit(sb, 'a suite');
     const base = git(sb, 'rev-parse', 'HEAD');
     // RED writes a test that fails printing secrets; GREEN fixes; REFACTOR leaves it. All leak.
     const agent = await writeAgent(

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type Sandbox, git } from '../helpers.js';
+import { commit, type Sandbox, git } from '../helpers.js';
 
 export const CALC = `export const add = (a, b) => a - b;
 export const sub = (a, b) => a - b;
@@ -44,5 +44,5 @@ export async function addCalculator(sb: Sandbox): Promise<void> {
   await fs.writeFile(path.join(sb.repo, 'test', 'calc.test.mjs'), CALC_TESTS);
   await fs.writeFile(path.join(sb.repo, 'check.sh'), '#!/bin/sh\nexec node --test test/\n');
   git(sb, 'add', '-A');
-  git(sb, '-c', 'user.name=e2e', '-c', 'user.email=e2e@example.invalid', 'commit', '-q', '-m', 'calc with bugs');
+  commit(sb, 'calc with bugs');
 }

@@ -33,7 +33,7 @@ import { secretDetector } from '../safety/secretScan.js';
 import { LEGACY_STATE_DIR, gitTopLevel, workTreePath } from '../safety/stateDir.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
-import { type StartProblem, problem, renderForCli } from './problems.js';
+import { type StartProblem, cannotStart, problem } from './problems.js';
 
 const PROMPT_FILES: Record<AgentPhaseName, string> = {
   research: 'research.md',
@@ -79,11 +79,7 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
     agentEnvironment(io.env, { githubToken: options.agentGithubToken }),
   );
   problems.push(...agentProblems.map(problem('agent_not_on_path')));
-  const fail = () => {
-    if (io.cannotStart) io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
-    else io.stderr(renderForCli('plan', problems, redact));
-    return 2;
-  };
+  const fail = () => cannotStart(io, 'plan', problems, redact);
   if (problems.length > 0 || !agent) return fail();
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
   const opened = io.session

@@ -19,11 +19,19 @@ export const problem =
   (code: StartProblemCode) =>
   (message: string): StartProblem => ({ code, message });
 
-/** The CLI's rendering: `agent-loop <command>: cannot start` and one line per problem. */
-export function renderForCli(
+/**
+ * Hands the problems (masked) to the caller that renders them (`cannotStart`: the action), else
+ * renders them for the CLI on stderr: `agent-loop <command>: cannot start` and one line each.
+ * Returns the exit code: 2.
+ */
+export function cannotStart(
+  io: { cannotStart?: (problems: readonly StartProblem[]) => void; stderr: (text: string) => void },
   command: string,
   problems: readonly StartProblem[],
   redact: (text: string) => string,
-): string {
-  return `agent-loop ${command}: cannot start\n${problems.map((p) => `  - ${redact(p.message)}`).join('\n')}\n`;
+): 2 {
+  const masked = problems.map((p) => ({ ...p, message: redact(p.message) }));
+  if (io.cannotStart) io.cannotStart(masked);
+  else io.stderr(`agent-loop ${command}: cannot start\n${masked.map((p) => `  - ${p.message}`).join('\n')}\n`);
+  return 2;
 }

@@ -30,7 +30,7 @@ import { guardIssues } from '../issues/guard.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { tddWorkflow } from '../tdd/iteration.js';
-import { type StartProblem, problem, renderForCli } from './problems.js';
+import { type StartProblem, cannotStart, problem } from './problems.js';
 
 export interface RunIO {
   cwd: string;
@@ -66,11 +66,7 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   const redact = createRedactor(io.secrets);
   const problems: StartProblem[] = [];
   const invalid = problem('invalid_input');
-  const fail = () => {
-    if (io.cannotStart) io.cannotStart(problems.map((p) => ({ ...p, message: redact(p.message) })));
-    else io.stderr(renderForCli('run', problems, redact));
-    return 2;
-  };
+  const fail = () => cannotStart(io, 'run', problems, redact);
 
   if (options.source === 'github' && !io.source)
     problems.push(

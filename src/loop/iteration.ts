@@ -4,14 +4,13 @@
  * failure comes from the retry policy table; where the cycle goes next from the step machine.
  */
 import type { AgentFailure } from '../agents/types.js';
-import { decideFailure } from '../failure/policy.js';
 import { NO_CHANGE_LABEL, isClosed } from '../issues/types.js';
 import { rfc3339 } from '../util/clock.js';
 import { decideContinuation, isCycleComplete } from './continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from './cycle.js';
 import type { SliceDeps, TestOutcome, Workflow } from './deps.js';
 import { buildPrompt } from './prompt.js';
-import { type IterationOutcome, agentTurn, agentUnavailable, describeTargets, seconds } from './turn.js';
+import { type IterationOutcome, afterFailure, agentTurn, agentUnavailable, describeTargets, seconds } from './turn.js';
 import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../verdict/judge.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type IssueTargets, issueTargets } from '../verdict/targets.js';
@@ -92,12 +91,8 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
   }
 
   if (failure) {
-    const c = state.currentCycle as CycleState;
-    const d = decideFailure(failure, {
-      rateLimitAttempts: c.rateLimitAttempts,
-      timeoutRetries: c.timeoutRetries,
-      environmentFailures: state.environmentFailures,
-    });
+    const counted = afterFailure(state, failure);
+    const d = counted.decision;
     const kind = d.kind;
     logger.event(
       'iteration.failed',
@@ -116,15 +111,10 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
       },
     );
     // The session ends with a failure whatever the row says: a failed run's session is not one to resume.
-    state = setCycle(
-      { ...state, failedIterations: state.failedIterations + 1, environmentFailures: d.counters.environmentFailures },
-      {
-        lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
-        sessionId: undefined,
-        rateLimitAttempts: d.counters.rateLimitAttempts,
-        timeoutRetries: d.counters.timeoutRetries,
-      },
-    );
+    state = setCycle(counted.state, {
+      lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
+      sessionId: undefined,
+    });
     const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' as const };
     if (d.exhausted === 'halt') return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };
     if (d.exhausted === 'escalate') {

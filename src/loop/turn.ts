@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
 import type { AgentFailure, AgentResult } from '../agents/types.js';
-import { environmentAdvice } from '../failure/policy.js';
+import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
 import { rfc3339 } from '../util/clock.js';
 import { type IterationOutcome, type SliceDeps, filesOf } from './deps.js';
 import type { CycleState, IterationRecord, LoopState } from './state.js';
@@ -94,6 +94,29 @@ function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopSt
       sessionId: result.sessionId ?? null,
     },
   );
+}
+
+/**
+ * The policy's answer to the turn's failure (src/failure/policy.ts), with its counters and the
+ * failed iteration counted in the state. Every workflow acts on the answer its own way.
+ */
+export function afterFailure(state: LoopState, failure: AgentFailure): { state: LoopState; decision: FailureDecision } {
+  const cycle = state.currentCycle as CycleState;
+  const decision = decideFailure(failure, {
+    rateLimitAttempts: cycle.rateLimitAttempts,
+    timeoutRetries: cycle.timeoutRetries,
+    environmentFailures: state.environmentFailures,
+  });
+  const { rateLimitAttempts, timeoutRetries, environmentFailures } = decision.counters;
+  return {
+    state: {
+      ...state,
+      failedIterations: state.failedIterations + 1,
+      environmentFailures,
+      currentCycle: { ...cycle, rateLimitAttempts, timeoutRetries },
+    },
+    decision,
+  };
 }
 
 /** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */

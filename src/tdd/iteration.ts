@@ -9,10 +9,9 @@
 import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
 import type { AgentResult } from '../agents/types.js';
-import { decideFailure } from '../failure/policy.js';
 import type { SliceDeps, Workflow } from '../loop/deps.js';
 import type { TddTemplates } from './settings.js';
-import { type IterationOutcome, agentTurn, agentUnavailable } from '../loop/turn.js';
+import { type IterationOutcome, afterFailure, agentTurn, agentUnavailable } from '../loop/turn.js';
 import type { SuiteRun } from '../verdict/results.js';
 import { againstBaseline } from './baseline.js';
 import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
@@ -185,29 +184,16 @@ export async function runTddIteration(
   // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
   if (result.failure) {
     const failure = result.failure;
-    const c = state.currentCycle as CycleState;
     // The same policy table and executor as the implement workflow; seed 003's abort is this workflow's "escalate".
-    const d = decideFailure(failure, {
-      rateLimitAttempts: c.rateLimitAttempts,
-      timeoutRetries: c.timeoutRetries,
-      environmentFailures: state.environmentFailures,
-    });
+    const counted = afterFailure(state, failure);
+    const d = counted.decision;
     logger.event(
       'iteration.failed',
       failure.class === 'permanent' ? 'error' : 'warn',
       `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`,
       { iteration: n, class: failure.class, reason: failure.reason, policy: d.kind },
     );
-    state = {
-      ...state,
-      failedIterations: state.failedIterations + 1,
-      environmentFailures: d.counters.environmentFailures,
-      currentCycle: {
-        ...c,
-        rateLimitAttempts: d.counters.rateLimitAttempts,
-        timeoutRetries: d.counters.timeoutRetries,
-      },
-    };
+    state = counted.state;
     if (d.exhausted === 'halt')
       return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(d.attempts, failure) };
     if (d.kind === 'rate_limit') {

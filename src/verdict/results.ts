@@ -82,6 +82,12 @@ export function passedIn(run: SuiteRun, id: string): boolean {
     : statusOf(run, id) === 'passed';
 }
 
+/** Marks `run` as an empty suite: the runner found no test at all (cannot run, but no halt at baseline). */
+export function markNoTests(run: SuiteRun, message: string): void {
+  run.cannotRun = message;
+  run.noTests = true;
+}
+
 export function emptyRun(exitCode: number | null): SuiteRun {
   return { exitCode, tests: {}, groups: {}, messages: {} };
 }

@@ -3,7 +3,7 @@
  * under its file, a file that could not load is `● Test suite failed to run`. With --verbose (or
  * a single test file) every test is listed with ✓ ✕ ○ under its describe blocks, by indentation.
  */
-import { clipMessage, emptyRun, testId } from '../results.js';
+import { clipMessage, emptyRun, testId, markNoTests } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
@@ -86,7 +86,7 @@ export function jestReader(): RunnerReader {
       run.reader = 'jest';
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
-      if (noTests || groups.length === 0) Object.assign(run, { cannotRun: 'jest found no tests', noTests: true });
+      if (noTests || groups.length === 0) markNoTests(run, 'jest found no tests');
       else if (groups.every((g) => g === 'error'))
         run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
       return run;

@@ -3,7 +3,7 @@
  * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
  * failures' details, numbered like the tests. "Exception during run" means no test ran.
  */
-import { clipMessage, emptyRun } from '../results.js';
+import { clipMessage, emptyRun, markNoTests } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const TEST = /^(\s+)(✔|✓|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
@@ -68,8 +68,7 @@ export function mochaReader(): RunnerReader {
       run.exitCode = exitCode;
       if (exception !== undefined && Object.keys(run.tests).length === 0)
         run.cannotRun = `mocha stopped before running any test: ${exception}`;
-      else if (Object.keys(run.tests).length === 0)
-        Object.assign(run, { cannotRun: 'mocha ran no tests', noTests: true });
+      else if (Object.keys(run.tests).length === 0) markNoTests(run, 'mocha ran no tests');
       return run;
     },
   };

@@ -6,7 +6,7 @@
  * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
  * error node printed before it (its stderr) as the message.
  */
-import { type SuiteRun, clipMessage, emptyRun } from '../results.js';
+import { type SuiteRun, clipMessage, emptyRun, markNoTests } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
@@ -142,8 +142,7 @@ export function nodeTestReader(): RunnerReader {
       const files = Object.keys(run.groups);
       if (Object.keys(run.tests).length === 0 && files.length > 0)
         run.cannotRun = `no test file could run (${files.slice(0, 3).join(', ')}: ${run.messages[`${files[0]}::*`]?.split('\n')[0]})`;
-      else if (Object.keys(run.tests).length === 0)
-        Object.assign(run, { cannotRun: 'node --test ran no tests', noTests: true });
+      else if (Object.keys(run.tests).length === 0) markNoTests(run, 'node --test ran no tests');
       return run;
     },
   };

@@ -5,7 +5,7 @@
  * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
  * session: nothing ran.
  */
-import { clipMessage, emptyRun } from '../results.js';
+import { clipMessage, emptyRun, markNoTests } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
@@ -80,7 +80,7 @@ export function pytestReader(): RunnerReader {
       // 5: no tests were collected; 4: usage error; 3: internal error.
       if (interrupted && Object.keys(run.tests).length === 0)
         run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
-      else if (exitCode === 5 || noTests) Object.assign(run, { cannotRun: 'pytest collected no tests', noTests: true });
+      else if (exitCode === 5 || noTests) markNoTests(run, 'pytest collected no tests');
       else if (exitCode === 4 || exitCode === 3)
         run.cannotRun = `pytest could not run (exit code ${exitCode}: ${exitCode === 4 ? 'usage error' : 'internal error'})`;
       return run;

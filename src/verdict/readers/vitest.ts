@@ -4,7 +4,7 @@
  * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
  * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
  */
-import { clipMessage, emptyRun, testId } from '../results.js';
+import { clipMessage, emptyRun, testId, markNoTests } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const FILE = /^ (✓|❯|×|↓) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
@@ -70,8 +70,7 @@ export function vitestReader(): RunnerReader {
       run.reader = 'vitest';
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
-      if (noFiles || groups.length === 0)
-        Object.assign(run, { cannotRun: 'vitest found no test files', noTests: true });
+      if (noFiles || groups.length === 0) markNoTests(run, 'vitest found no test files');
       else if (groups.every((g) => g === 'error'))
         run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')})`;
       return run;
