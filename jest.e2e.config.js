@@ -1,14 +1,19 @@
-// npm run test:e2e: the loop driving the real Claude Code and Codex CLIs against scripted model
-// servers on 127.0.0.1 (scripts/test-e2e.mjs installs the pinned CLIs first), and the campaign's
-// input fuzzing (740 runs of the built CLI, about 4 minutes: too long for npm test).
+// The first run of npm run test:e2e: every scenario of e2e/ that runs the built CLI or the bundled
+// action on temporary git repositories with scripted agents, and the adversarial campaign but its
+// input fuzzing; not the three smoke files npm test runs (jest.config.js). The real agent CLIs and
+// the fuzzing are the second run (jest.agents.config.js).
 import base from './jest.config.js';
 
 /** @type {import('jest').Config} */
 export default {
   ...base,
-  roots: ['<rootDir>/e2e/agents', '<rootDir>/e2e/campaign'],
-  testMatch: ['**/e2e/agents/**/*.test.ts', '**/e2e/campaign/inputFuzz.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/'],
-  maxWorkers: 1,
+  roots: ['<rootDir>/e2e'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/e2e/agents/',
+    '<rootDir>/e2e/campaign/inputFuzz.test.ts',
+    ...base.testMatch.filter((m) => m.includes('/e2e/')),
+  ],
   testTimeout: 120000,
 };

@@ -1,28 +1,84 @@
-// Bundles each entrypoint with ncc into dist/<name>/index.js (one bundle per entrypoint).
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+// Bundles each entrypoint with ncc into dist/<name>/index.js (one bundle per entrypoint), the three
+// side by side, and writes dist/inputs.sha256: a hash of everything the bundles are built from (src/,
+// package.json, package-lock.json, tsconfig.json and this script).
+//
+// `--if-stale` (what npm test and npm run test:e2e use) skips the build when dist/inputs.sha256
+// matches the inputs, so a fresh clone, or CI after its dist/ check, does not bundle again: each
+// ncc build type-checks the whole program and takes most of a minute. `npm run bundle` always builds.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
 
 const entrypoints = { cli: 'src/cli.ts', main: 'src/main.ts', post: 'src/post.ts' };
+const STAMP = 'dist/inputs.sha256';
 
-for (const [name, entry] of Object.entries(entrypoints)) {
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+function inputsHash() {
+  const hash = createHash('sha256');
+  for (const file of [...files('src'), 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/bundle.mjs']) {
+    hash.update(`${file.split(path.sep).join('/')}\0`);
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+const expected = inputsHash();
+const fresh = () =>
+  existsSync(STAMP) &&
+  readFileSync(STAMP, 'utf8').trim() === expected &&
+  Object.keys(entrypoints).every((name) => existsSync(`dist/${name}/index.js`));
+if (process.argv.includes('--if-stale') && fresh()) {
+  console.log('dist/ is up to date with src/ (dist/inputs.sha256): not bundling again.');
+  process.exit(0);
+}
+
+function build(name, entry) {
   // Build beside the target and swap it in, so a test running meanwhile never finds dist/<name> missing.
   const out = `dist/${name}`;
   const tmp = `dist/.${name}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
-  const r = spawnSync(
+  const child = spawn(
     process.execPath,
     ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry, '-o', tmp, '--target', 'es2022', '-q'],
     { stdio: 'inherit' },
   );
-  if (r.status !== 0) {
-    rmSync(tmp, { recursive: true, force: true });
-    process.exit(r.status ?? 1);
-  }
-  chmodSync(`${tmp}/index.js`, 0o755);
-  mkdirSync(out, { recursive: true });
-  const fresh = readdirSync(tmp);
-  for (const file of fresh) renameSync(`${tmp}/${file}`, `${out}/${file}`); // each file replaced atomically
-  for (const file of readdirSync(out))
-    if (!fresh.includes(file)) rmSync(`${out}/${file}`, { recursive: true, force: true });
-  rmSync(tmp, { recursive: true, force: true });
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      if (code !== 0) {
+        rmSync(tmp, { recursive: true, force: true });
+        resolve(code ?? 1);
+        return;
+      }
+      chmodSync(`${tmp}/index.js`, 0o755);
+      mkdirSync(out, { recursive: true });
+      const built = readdirSync(tmp);
+      for (const file of built) renameSync(`${tmp}/${file}`, `${out}/${file}`); // each file replaced atomically
+      for (const file of readdirSync(out))
+        if (!built.includes(file)) rmSync(`${out}/${file}`, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true });
+      resolve(0);
+    }),
+  );
 }
+
+rmSync(STAMP, { force: true });
+const codes = await Promise.all(Object.entries(entrypoints).map(([name, entry]) => build(name, entry)));
+const failed = codes.find((code) => code !== 0);
+if (failed !== undefined) process.exit(failed);
+writeFileSync(STAMP, `${expected}\n`);

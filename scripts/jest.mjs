@@ -1,28 +1,38 @@
 // What `npm test` and `npm run test:e2e` share: bundle (the tests run the built CLI), run jest in
-// ESM mode, and end with one closing line "<label>: N passed, N failed".
+// ESM mode once per configuration given, and end with one closing line "<label>: N passed, N failed"
+// summed over them.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 
 export const run = (cmd, args, env = process.env) => spawnSync(cmd, args, { stdio: 'inherit', env }).status ?? 1;
 
-export function bundleAndTest({ label, jestArgs = [], env = {} }) {
-  if (run(process.execPath, ['scripts/bundle.mjs']) !== 0) process.exit(1);
+/** `runs`: one jest invocation per entry, each with its own arguments (e.g. `--config`). */
+export function bundleAndTest({ label, runs = [{ name: label, jestArgs: [] }], env = {} }) {
+  if (run(process.execPath, ['scripts/bundle.mjs', '--if-stale']) !== 0) process.exit(1);
   mkdirSync('build', { recursive: true });
-  const results = `build/jest-${label}-results.json`;
-  const code = run(
-    process.execPath,
-    ['node_modules/jest/bin/jest.js', ...jestArgs, '--json', `--outputFile=${results}`, ...process.argv.slice(2)],
-    {
-      ...process.env,
-      ...env,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
-    },
-  );
-  try {
-    const r = JSON.parse(readFileSync(results, 'utf8'));
-    console.log(`${label}: ${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);
-  } catch {
-    console.log(`${label}: 0 passed, 1 failed`);
+  let passed = 0;
+  let failed = 0;
+  let code = 0;
+  for (const { name, jestArgs } of runs) {
+    const results = `build/jest-${name}-results.json`;
+    const status = run(
+      process.execPath,
+      ['node_modules/jest/bin/jest.js', ...jestArgs, '--json', `--outputFile=${results}`, ...process.argv.slice(2)],
+      {
+        ...process.env,
+        ...env,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+      },
+    );
+    if (status !== 0) code = status;
+    try {
+      const r = JSON.parse(readFileSync(results, 'utf8'));
+      passed += r.numPassedTests;
+      failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+    } catch {
+      failed += 1;
+    }
   }
+  console.log(`${label}: ${passed} passed, ${failed} failed`);
   process.exit(code);
 }
