@@ -6,7 +6,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config.js';
-import { GitHubIssueSource, createOctokit } from '../issues/github.js';
+import { createOctokit } from '../issues/github/client.js';
+import { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { persistedCredentials } from '../git/git.js';
 import { stateDirProblem } from '../safety/stateDir.js';
 import { remoteAuthEnv } from '../git/remoteAuth.js';

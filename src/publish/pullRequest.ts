@@ -5,7 +5,7 @@
  * and the open pull request instead of duplicating them.
  */
 import type { Git } from '../git/git.js';
-import type { GitHubIssueSource } from '../issues/github.js';
+import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import type { CyclePublisher, CycleWork, PublishedPullRequest } from '../loop/publish.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../tdd/notes.js';

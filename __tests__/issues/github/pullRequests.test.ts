@@ -1,0 +1,107 @@
+/**
+ * The pull requests the GitHub issue source opens (src/issues/github/pullRequests.ts) and its
+ * pr-open label, against the GitHub REST stand-in (the describe also keeps the exportState/importState
+ * test it held in github.test.ts).
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createOctokit } from '../../../src/issues/github/client.js';
+import { GitHubIssueSource } from '../../../src/issues/github/issueSource.js';
+import { PR_OPEN_LABEL } from '../../../src/issues/types.js';
+import { closeServers, ids, LABEL, minutesAgo, setup } from './setup.js';
+
+afterEach(closeServers);
+
+describe('GitHubIssueSource pull requests', () => {
+  it('opens a pull request from the branch (draft when asked), and reuses the open one on the next call', async () => {
+    const { server, source } = await setup();
+    server.addIssue({ title: 'Fix it', labels: [LABEL] });
+    const first = await source.openPullRequest({
+      head: 'agent-loop/issue-1',
+      base: 'main',
+      title: 'Fix it',
+      body: 'Closes #1',
+      draft: true,
+    });
+    expect(first).toEqual({
+      number: 2,
+      url: `https://github.com/${server.owner}/${server.repo}/pull/2`,
+      reused: false,
+    });
+    expect(server.pulls()).toHaveLength(1);
+    expect(server.pulls()[0]).toMatchObject({
+      title: 'Fix it',
+      body: 'Closes #1',
+      pull: { head: 'agent-loop/issue-1', base: 'main', draft: true },
+    });
+    const again = await source.openPullRequest({
+      head: 'agent-loop/issue-1',
+      base: 'main',
+      title: 'Fix it',
+      body: 'Closes #1',
+      draft: true,
+    });
+    expect(again).toEqual({ ...first, reused: true });
+    expect(server.pulls()).toHaveLength(1);
+  });
+
+  it('a 422 "already exists" (another run opened it meanwhile) finds that pull request instead of failing', async () => {
+    const { server } = await setup();
+    const octokit = createOctokit(server.token, { baseUrl: server.url, waitScaleMs: 0, writeSpacingMs: 0 });
+    // Another run opens the pull request between this run's GET (none yet) and its POST.
+    octokit.hook.before('request', (options) => {
+      if (options.method === 'POST' && String(options.url).endsWith('/pulls') && server.pulls().length === 0) {
+        server.addIssue({ title: 'Other run', pullRequest: true }).pull = {
+          head: 'agent-loop/issue-9',
+          base: 'main',
+          draft: false,
+          merged: false,
+        };
+      }
+    });
+    const source = new GitHubIssueSource({ octokit, owner: server.owner, repo: server.repo, label: LABEL });
+    const pr = await source.openPullRequest({
+      head: 'agent-loop/issue-9',
+      base: 'main',
+      title: 't',
+      body: 'b',
+      draft: false,
+    });
+    expect(pr).toMatchObject({ number: 1, reused: true });
+    expect(server.requests.filter((r) => r.path.endsWith('/pulls')).map((r) => `${r.method} ${r.status}`)).toEqual([
+      'GET 200',
+      'POST 422',
+      'GET 200',
+    ]);
+    expect(server.pulls()).toHaveLength(1);
+  });
+
+  it('refuses a head branch the repository does not have, naming the request', async () => {
+    const { server, source } = await setup({ server: { gitDir: '/nonexistent-git-dir' } });
+    server.addIssue({ title: 'x', labels: [LABEL] });
+    await expect(
+      source.openPullRequest({ head: 'agent-loop/issue-1', base: 'main', title: 'x', body: 'b', draft: false }),
+    ).rejects.toThrow(/opening a pull request from agent-loop\/issue-1 into main \(422 Validation Failed\)/);
+  });
+
+  it('ready() leaves out issues labelled agent-loop:pr-open until the label is removed', async () => {
+    const { server, source } = await setup();
+    const a = server.addIssue({ title: 'A', labels: [LABEL], createdAt: minutesAgo(5) });
+    server.addIssue({ title: 'B', labels: [LABEL], createdAt: minutesAgo(4) });
+    await source.addLabel(String(a.number), PR_OPEN_LABEL);
+    expect(server.issue(a.number)?.labels).toContain(PR_OPEN_LABEL);
+    expect(ids(await source.ready())).toEqual(['2']);
+    expect(source.lastListing).toMatchObject({ prOpen: 1, ready: 1 });
+    server.updateIssue(a.number, { labels: [LABEL] });
+    expect(ids(await source.ready())).toEqual(['1', '2']);
+  });
+
+  it('exportState/importState carry the ETag cache through the checkpoint', async () => {
+    const { server, source, another } = await setup();
+    server.addIssue({ title: 'A', labels: [LABEL] });
+    await source.ready();
+    const later = another();
+    later.importState(JSON.parse(JSON.stringify(source.exportState())));
+    expect(ids(await later.ready())).toEqual(['1']);
+    expect(later.apiCalls).toMatchObject({ requests: 1, notModified: 1, counted: 0 });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Pull requests, for the action's way to land a finished cycle (src/publish/pullRequest.ts): the
+ * open pull request from a branch is found and reused, or a new one opened, its title and body
+ * redacted. GitHubIssueSource.openPullRequest is this, through the source's requests.
+ */
+import { GitHubSourceError } from './errors.js';
+import { isObject } from './json.js';
+import { commentText, truncate } from './postedText.js';
+import type { GitHubRequests } from './requests.js';
+
+export interface NewPullRequest {
+  /** A branch of this repository. */
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+}
+
+export interface OpenedPullRequest {
+  number: number;
+  url: string;
+  /** true: it was open already (an earlier run's, or another run's that won the race). */
+  reused: boolean;
+}
+
+/**
+ * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
+ * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
+ */
+export async function openOrReusePullRequest(
+  api: GitHubRequests,
+  redact: (text: string) => string,
+  pr: NewPullRequest,
+): Promise<OpenedPullRequest> {
+  const find = async () => {
+    const answer = await api.send(
+      'GET /repos/{owner}/{repo}/pulls',
+      { head: `${api.owner}:${pr.head}`, base: pr.base, state: 'open', per_page: 1 },
+      `looking for an open pull request from ${pr.head}`,
+    );
+    const first = Array.isArray(answer.data) ? answer.data[0] : undefined;
+    return isObject(first) && typeof first.number === 'number'
+      ? { number: first.number, url: typeof first.html_url === 'string' ? first.html_url : '', reused: true }
+      : undefined;
+  };
+  const existing = await find();
+  if (existing) return existing;
+  try {
+    const answer = await api.send(
+      'POST /repos/{owner}/{repo}/pulls',
+      {
+        head: pr.head,
+        base: pr.base,
+        title: truncate(redact(pr.title), 250),
+        body: commentText(redact, pr.body),
+        draft: pr.draft,
+      },
+      `opening a pull request from ${pr.head} into ${pr.base}`,
+    );
+    const data = isObject(answer.data) ? answer.data : {};
+    if (typeof data.number !== 'number')
+      throw new GitHubSourceError(
+        `Unexpected answer opening a pull request from ${pr.head}: no number`,
+        'other',
+        answer.status,
+      );
+    return { number: data.number, url: typeof data.html_url === 'string' ? data.html_url : '', reused: false };
+  } catch (error) {
+    if (error instanceof GitHubSourceError && error.status === 422 && /already exists/i.test(error.message)) {
+      const raced = await find();
+      if (raced) return raced;
+    }
+    if (error instanceof GitHubSourceError && error.kind === 'permission') {
+      throw new GitHubSourceError(
+        `${error.message} Opening pull requests needs \`permissions: pull-requests: write\` (and, for the default token, the repository setting "Allow GitHub Actions to create and approve pull requests").`,
+        'permission',
+        error.status,
+      );
+    }
+    throw error;
+  }
+}
