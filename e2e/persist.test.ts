@@ -10,6 +10,9 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type * as ArtifactsModule from '../src/persist/actionsArtifacts.js';
+import type * as CacheModule from '../src/persist/actionsCache.js';
+import type * as NamesModule from '../src/persist/stateNames.js';
 import type * as StoreModule from '../src/persist/stateStore.js';
 import {
   startActionsServices,
@@ -18,7 +21,7 @@ import {
   type RunRef,
 } from './support/actionsServices.js';
 
-type Store = typeof StoreModule;
+type Store = typeof NamesModule & typeof StoreModule & typeof CacheModule & typeof ArtifactsModule;
 
 const ID_A = '0b7d3d6e-3f1a-4c55-9d2e-1a2b3c4d5e6f';
 const ID_B = '5f0e2a8c-9b14-4e7a-8c3d-6b5a4f3e2d1c';
@@ -37,7 +40,12 @@ async function start(options: ActionsServicesOptions = {}): Promise<void> {
   services = await startActionsServices(options);
   useRun({ runId: 1, attempt: 1 });
   jest.resetModules();
-  store = await import('../src/persist/stateStore.js');
+  store = {
+    ...(await import('../src/persist/stateNames.js')),
+    ...(await import('../src/persist/stateStore.js')),
+    ...(await import('../src/persist/actionsCache.js')),
+    ...(await import('../src/persist/actionsArtifacts.js')),
+  };
 }
 
 beforeEach(async () => {

@@ -6,17 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  artifactName,
-  cacheKey,
-  cacheKeyPrefix,
-  restoreState,
-  saveState,
-  stateScope,
-  type ArtifactBackend,
-  type CacheBackend,
-  type PublishedArtifact,
-} from '../../src/persist/stateStore.js';
+import { restoreState, saveState } from '../../src/persist/stateStore.js';
+import { artifactName, cacheKey, cacheKeyPrefix, stateScope } from '../../src/persist/stateNames.js';
+import type { ArtifactBackend, CacheBackend, PublishedArtifact } from '../../src/persist/stateBackends.js';
 
 const ID_A = '0b7d3d6e-3f1a-4c55-9d2e-1a2b3c4d5e6f';
 const ID_B = '5f0e2a8c-9b14-4e7a-8c3d-6b5a4f3e2d1c';
@@ -174,24 +166,6 @@ function publish(
       broken: where.artifact === 'broken',
     });
 }
-
-describe('names', () => {
-  it('builds keys and the artifact name from a sanitised, hashed scope', () => {
-    expect(SCOPE).toMatch(/^main-agent-ready-[0-9a-f]{8}$/);
-    expect(stateScope('refs/heads/feat/x,y', 'needs: "review"')).toMatch(/^feat-x-y-needs-review-[0-9a-f]{8}$/);
-    expect(stateScope('refs/heads/main', 'a b')).not.toBe(stateScope('refs/heads/main', 'a-b'));
-    expect(cacheKey(SCOPE, 42, 3)).toBe(`agent-loop-${SCOPE}-42-3`);
-    expect(cacheKeyPrefix(SCOPE)).toBe(`agent-loop-${SCOPE}-`);
-    expect(artifactName(SCOPE)).toBe(`agent-loop-checkpoint-${SCOPE}`);
-    // One label's prefix never matches another label's keys.
-    expect(
-      cacheKey(stateScope('refs/heads/main', 'bug-fix'), 1, 1).startsWith(
-        cacheKeyPrefix(stateScope('refs/heads/main', 'bug')),
-      ),
-    ).toBe(false);
-    expect(stateScope('refs/heads/' + 'x'.repeat(600), 'l').length).toBeLessThan(100);
-  });
-});
 
 describe('restoreState', () => {
   it('restores the newest cache entry by the prefix', async () => {

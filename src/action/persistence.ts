@@ -2,14 +2,10 @@
  * Carrying the state directory between runs in the action: restore in main, publish in post.
  * Only on a runner (ACTIONS_RUNTIME_TOKEN present); elsewhere the state stays in the workspace.
  */
-import {
-  type RestoreResult,
-  actionsArtifacts,
-  actionsCache,
-  restoreState,
-  saveState,
-  stateScope,
-} from '../persist/stateStore.js';
+import { type RestoreResult, restoreState, saveState } from '../persist/stateStore.js';
+import { stateScope } from '../persist/stateNames.js';
+import { actionsCache } from '../persist/actionsCache.js';
+import { actionsArtifacts } from '../persist/actionsArtifacts.js';
 
 export interface RunRefs {
   scope: string;

@@ -1,0 +1,78 @@
+/**
+ * The ports the state store runs on: the Actions cache and workflow artifacts as two small
+ * interfaces (`CacheBackend`, `ArtifactBackend`; the real clients are actionsCache.ts and
+ * actionsArtifacts.ts, the tests use in-memory fakes), the log it reports to, and one run's context
+ * over them.
+ */
+import path from 'node:path';
+
+export interface StateLog {
+  info(message: string): void;
+  warning(message: string): void;
+}
+
+/** The Actions cache, as @actions/cache offers it (paths are the version: the same list on save and restore). */
+export interface CacheBackend {
+  /** The key the restore would use (exact key, then prefixes, newest first), downloading nothing; undefined on a miss. */
+  lookup(paths: string[], primaryKey: string, restoreKeys: string[]): Promise<string | undefined>;
+  /** Downloads and extracts onto `paths`; the key restored, or undefined on a miss *or* a failed download/extract. */
+  restore(paths: string[], primaryKey: string, restoreKeys: string[]): Promise<string | undefined>;
+  /** The cache id; -1 when the entry was not saved (the client has said why). */
+  save(paths: string[], key: string): Promise<number>;
+}
+
+export interface PublishedArtifact {
+  id: number;
+  name: string;
+  /** The workflow run that uploaded it. */
+  runId: number;
+  createdAt?: Date;
+  /** `sha256:<hex>` when the service reports one; the download is checked against it. */
+  digest?: string;
+}
+
+/** Workflow artifacts: this run's uploads and the artifacts of earlier runs. */
+export interface ArtifactBackend {
+  upload(name: string, files: string[], rootDir: string, retentionDays: number): Promise<{ id?: number }>;
+  /** The newest unexpired artifact called `name` uploaded by any run of the repository. */
+  findLatest(name: string): Promise<PublishedArtifact | undefined>;
+  /** Extracts the artifact's files into `dir`; throws when it cannot. */
+  download(artifact: PublishedArtifact, dir: string): Promise<void>;
+}
+
+/** One run of the store: the state directory, the lineage and run it acts for, the backends and the log. */
+export interface StoreContext {
+  dir: string;
+  paths: string[];
+  scope: string;
+  runId: number;
+  attempt: number;
+  cache: CacheBackend;
+  artifacts: ArtifactBackend;
+  log: StateLog;
+}
+
+export function storeContext(o: {
+  stateDir: string;
+  scope: string;
+  runId: number;
+  attempt: number;
+  cache: CacheBackend;
+  artifacts: ArtifactBackend;
+  log: StateLog;
+}): StoreContext {
+  const dir = path.resolve(o.stateDir);
+  return {
+    dir,
+    paths: [dir],
+    scope: o.scope,
+    runId: o.runId,
+    attempt: o.attempt,
+    cache: o.cache,
+    artifacts: o.artifacts,
+    log: o.log,
+  };
+}
+
+/** A failure (a backend's, usually) as text for the log. */
+export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
