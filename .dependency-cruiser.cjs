@@ -48,7 +48,7 @@ module.exports = {
       severity: 'error',
       comment: 'Adapters and pure parts never import the engine, the workflows or the application.',
       from: { path: ADAPTERS },
-      to: { path: '^src/(loop|tdd|pipeline|publish|app|cli|action)/|^src/config\\.ts$' },
+      to: { path: '^src/(loop|tdd|pipeline|publish|app|cli|action)/|^src/config/' },
     },
     {
       name: 'util-is-a-leaf',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { OPTIONS } from '../src/config.js';
+import { OPTIONS } from '../src/config/options.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { OPTIONS, type Command } from '../src/config.js';
+import { OPTIONS, type Command } from '../src/config/options.js';
 import {
   CLI,
   DONE_REPORT,

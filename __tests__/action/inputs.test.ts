@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { ConfigError, optionsFor } from '../../src/config.js';
+import { optionsFor } from '../../src/config/options.js';
+import { ConfigError } from '../../src/config/problems.js';
 import { inputEnv, loadActionConfig } from '../../src/action/inputs.js';
 
 const noFile = () => {

@@ -8748,8 +8748,6 @@ function readInput(file, maxBytes) {
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var _a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
@@ -18285,62 +18283,16 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/util/args.ts
-/** Splits a command-line string into arguments the way a POSIX shell would for quotes and escapes (no expansion). */
-function splitArgs(text) {
-    const out = [];
-    let current = '';
-    let started = false;
-    let quote;
-    for (let i = 0; i < text.length; i++) {
-        const c = text[i];
-        if (quote) {
-            if (c === quote)
-                quote = undefined;
-            else if (c === '\\' && quote === '"' && i + 1 < text.length)
-                current += text[++i];
-            else
-                current += c;
-        }
-        else if (c === '"' || c === "'") {
-            quote = c;
-            started = true;
-        }
-        else if (c === '\\' && i + 1 < text.length) {
-            current += text[++i];
-            started = true;
-        }
-        else if (/\s/.test(c)) {
-            if (started)
-                out.push(current);
-            current = '';
-            started = false;
-        }
-        else {
-            current += c;
-            started = true;
-        }
-    }
-    if (quote)
-        throw new Error(`unterminated ${quote} quote`);
-    if (started)
-        out.push(current);
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/config.ts
+;// CONCATENATED MODULE: ./src/config/options.ts
 /**
- * Every option, parsed once. One zod schema; each field carries its flag, help text and what is
- * expected, so `--help`, the README's reference and every error message come from the same place.
- * Precedence: defaults < `.agent-loop.yml` (or --config FILE) < environment (AGENT_LOOP_<OPTION>) < flags.
- * This is the only module that reads the environment.
+ * Every option, in one zod schema: each field carries its flag, help text and what is expected, so
+ * `--help`, the README's reference, the action's inputs and every error message come from the same
+ * place. `OPTIONS` is the table the schema generates: flag, environment name (AGENT_LOOP_<OPTION>),
+ * the default as shown, and where each option applies.
  */
 
-
-
-
 const COMMANDS = ['run', 'plan', 'status', 'cleanup'];
-const config_registry = registry();
+const options_registry = registry();
 /** The options of a run of the loop: `run`, `plan` (whose last phase is the loop) and the action. */
 const RUN = ['run', 'plan', 'action'];
 const ALL = ['run', 'plan', 'status', 'cleanup', 'action'];
@@ -18361,14 +18313,14 @@ const toBoolean = (v) => {
 const toUndefinedIfEmpty = (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 // Every number has an upper bound: a duration Node's timers cannot hold (over 2^31-1 ms, about 24.8
 // days) would fire at once, and a count nobody means is a typo.
-const config_int = (min, max = 1_000_000) => preprocess(toNumber, schemas_number().int().min(min).max(max));
+const options_int = (min, max = 1_000_000) => preprocess(toNumber, schemas_number().int().min(min).max(max));
 const positive = (max) => preprocess(toNumber, schemas_number().positive().finite().max(max));
 const nonNegative = (max) => preprocess(toNumber, schemas_number().min(0).finite().max(max));
 const flagSwitch = () => preprocess(toBoolean, schemas_boolean()).default(false);
-const config_text = () => preprocess(toUndefinedIfEmpty, schemas_string().trim().min(1).optional());
+const options_text = () => preprocess(toUndefinedIfEmpty, schemas_string().trim().min(1).optional());
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const OptionsSchema = object({
-    config: schemas_string().min(1).optional().register(config_registry, {
+    config: schemas_string().min(1).optional().register(options_registry, {
         flag: 'config',
         arg: 'FILE',
         commands: ALL,
@@ -18376,35 +18328,35 @@ const OptionsSchema = object({
         help: 'YAML file of options (kebab-case keys, same names as the flags).',
         expected: 'a path to a YAML file',
     }),
-    source: schemas_enum(['beads', 'github']).default('beads').register(config_registry, {
+    source: schemas_enum(['beads', 'github']).default('beads').register(options_registry, {
         flag: 'source',
         arg: 'beads|github',
         commands: RUN,
         help: 'Where issues come from: beads (the bd CLI when on PATH, else the JSONL file) or github (the action).',
         expected: 'one of beads, github',
     }),
-    issuesFile: schemas_string().min(1).default('.beads/issues.jsonl').register(config_registry, {
+    issuesFile: schemas_string().min(1).default('.beads/issues.jsonl').register(options_registry, {
         flag: 'issues-file',
         arg: 'PATH',
         commands: RUN,
         help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.',
         expected: 'a path',
     }),
-    agent: schemas_enum(['claude', 'codex', 'command']).default('claude').register(config_registry, {
+    agent: schemas_enum(['claude', 'codex', 'command']).default('claude').register(options_registry, {
         flag: 'agent',
         arg: 'claude|codex|command',
         commands: RUN,
         help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command).',
         expected: 'one of claude, codex, command',
     }),
-    agentCommand: config_text().register(config_registry, {
+    agentCommand: options_text().register(options_registry, {
         flag: 'agent-command',
         arg: 'CMD',
         commands: RUN,
         help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
         expected: 'a non-empty shell command',
     }),
-    agentModel: config_text().register(config_registry, {
+    agentModel: options_text().register(options_registry, {
         flag: 'agent-model',
         arg: 'MODEL',
         commands: RUN,
@@ -18412,7 +18364,7 @@ const OptionsSchema = object({
         help: 'Model for the claude or codex agent (--model).',
         expected: 'a model name',
     }),
-    agentMaxTurns: config_int(1, 10_000).optional().register(config_registry, {
+    agentMaxTurns: options_int(1, 10_000).optional().register(options_registry, {
         flag: 'agent-max-turns',
         arg: 'N',
         commands: RUN,
@@ -18422,14 +18374,14 @@ const OptionsSchema = object({
     }),
     agentPermissionMode: schemas_enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan'])
         .default('acceptEdits')
-        .register(config_registry, {
+        .register(options_registry, {
         flag: 'agent-permission-mode',
         arg: 'MODE',
         commands: RUN,
         help: "Claude Code's --permission-mode. bypassPermissions is refused by Claude Code when run as root.",
         expected: 'one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan',
     }),
-    agentAllowedTools: config_text().register(config_registry, {
+    agentAllowedTools: options_text().register(options_registry, {
         flag: 'agent-allowed-tools',
         arg: 'TOOLS',
         commands: RUN,
@@ -18439,14 +18391,14 @@ const OptionsSchema = object({
     }),
     agentSandbox: schemas_enum(['read-only', 'workspace-write', 'danger-full-access'])
         .default('workspace-write')
-        .register(config_registry, {
+        .register(options_registry, {
         flag: 'agent-sandbox',
         arg: 'MODE',
         commands: RUN,
         help: "Codex's --sandbox for the commands it runs.",
         expected: 'one of read-only, workspace-write, danger-full-access',
     }),
-    agentArgs: config_text().register(config_registry, {
+    agentArgs: options_text().register(options_registry, {
         flag: 'agent-args',
         arg: 'ARGS',
         commands: RUN,
@@ -18454,20 +18406,20 @@ const OptionsSchema = object({
         help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
         expected: 'arguments with balanced quotes',
     }),
-    agentGithubToken: flagSwitch().register(config_registry, {
+    agentGithubToken: flagSwitch().register(options_registry, {
         flag: 'agent-github-token',
         commands: RUN,
         help: "Let the agent's environment keep GITHUB_TOKEN and GH_TOKEN (off: the agent never holds the workflow's token; the runner's ACTIONS_* tokens, file-command paths, inputs and the webhook it never holds at all).",
         expected: 'true or false',
     }),
-    agentSession: schemas_enum(['fresh', 'continue']).default('fresh').register(config_registry, {
+    agentSession: schemas_enum(['fresh', 'continue']).default('fresh').register(options_registry, {
         flag: 'agent-session',
         arg: 'fresh|continue',
         commands: RUN,
         help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
         expected: 'one of fresh, continue',
     }),
-    maxCostUsd: positive(1_000_000).optional().register(config_registry, {
+    maxCostUsd: positive(1_000_000).optional().register(options_registry, {
         flag: 'max-cost-usd',
         arg: 'USD',
         commands: RUN,
@@ -18475,7 +18427,7 @@ const OptionsSchema = object({
         help: "Halt (haltReason budget) before an iteration would start with the run's spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.",
         expected: 'a number of dollars > 0, at most 1000000',
     }),
-    testCommand: config_text().register(config_registry, {
+    testCommand: options_text().register(options_registry, {
         flag: 'test-command',
         arg: 'CMD',
         commands: RUN,
@@ -18483,20 +18435,20 @@ const OptionsSchema = object({
         help: "The test suite: run once on each cycle's starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue's tests must pass). Detected from package.json's test script, pytest's configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.",
         expected: 'a non-empty shell command',
     }),
-    batch: flagSwitch().register(config_registry, {
+    batch: flagSwitch().register(options_registry, {
         flag: 'batch',
         commands: RUN,
         help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
         expected: 'true or false',
     }),
-    onSuccess: schemas_enum(['merge', 'branch']).default('merge').register(config_registry, {
+    onSuccess: schemas_enum(['merge', 'branch']).default('merge').register(options_registry, {
         flag: 'on-success',
         arg: 'merge|branch',
         commands: RUN,
         help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch.",
         expected: 'one of merge, branch',
     }),
-    plan: config_text().register(config_registry, {
+    plan: options_text().register(options_registry, {
         flag: 'plan',
         arg: 'FILE',
         commands: RUN,
@@ -18504,7 +18456,7 @@ const OptionsSchema = object({
         help: "A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue's.",
         expected: 'a path to a readable file',
     }),
-    goal: config_text().register(config_registry, {
+    goal: options_text().register(options_registry, {
         flag: 'goal',
         arg: 'TEXT',
         commands: PLAN,
@@ -18512,7 +18464,7 @@ const OptionsSchema = object({
         help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.',
         expected: 'a non-empty text',
     }),
-    goalFile: config_text().register(config_registry, {
+    goalFile: options_text().register(options_registry, {
         flag: 'goal-file',
         arg: 'FILE',
         commands: PLAN,
@@ -18520,7 +18472,7 @@ const OptionsSchema = object({
         help: 'The goal, read from a file (instead of --goal).',
         expected: 'a path to a readable file',
     }),
-    planPrompts: config_text().register(config_registry, {
+    planPrompts: options_text().register(options_registry, {
         flag: 'plan-prompts',
         arg: 'DIR',
         commands: PLAN,
@@ -18528,14 +18480,14 @@ const OptionsSchema = object({
         help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
         expected: 'a path to a directory',
     }),
-    workflow: schemas_enum(['implement', 'tdd', 'pipeline']).default('implement').register(config_registry, {
+    workflow: schemas_enum(['implement', 'tdd', 'pipeline']).default('implement').register(options_registry, {
         flag: 'workflow',
         arg: 'implement|tdd|pipeline',
         commands: RUN,
         help: "implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.",
         expected: 'one of implement, tdd, pipeline',
     }),
-    junitFile: config_text().register(config_registry, {
+    junitFile: options_text().register(options_registry, {
         flag: 'junit-file',
         arg: 'PATH',
         commands: RUN,
@@ -18543,7 +18495,7 @@ const OptionsSchema = object({
         help: "A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test's outcome and message (the baseline, every verdict, TDD's phases); without it the runner's output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.",
         expected: 'a path relative to the repository',
     }),
-    tddPrompts: config_text().register(config_registry, {
+    tddPrompts: options_text().register(options_registry, {
         flag: 'tdd-prompts',
         arg: 'DIR',
         commands: RUN,
@@ -18551,14 +18503,14 @@ const OptionsSchema = object({
         help: 'With --workflow tdd: a directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}).',
         expected: 'a path to a directory',
     }),
-    maxIterations: config_int(1).default(100).register(config_registry, {
+    maxIterations: options_int(1).default(100).register(options_registry, {
         flag: 'max-iterations',
         arg: 'N',
         commands: RUN,
         help: 'Agent invocations allowed in the whole run, counted across slices; then the run halts.',
         expected: 'a whole number from 1 to 1000000',
     }),
-    sliceIterations: config_int(1).optional().register(config_registry, {
+    sliceIterations: options_int(1).optional().register(options_registry, {
         flag: 'slice-iterations',
         arg: 'N',
         commands: RUN,
@@ -18566,7 +18518,7 @@ const OptionsSchema = object({
         help: 'End this invocation after N iterations with status continuing (exit 0); the next run resumes.',
         expected: 'a whole number from 1 to 1000000',
     }),
-    sliceMinutes: positive(10_080).optional().register(config_registry, {
+    sliceMinutes: positive(10_080).optional().register(options_registry, {
         flag: 'slice-minutes',
         arg: 'M',
         commands: RUN,
@@ -18574,35 +18526,35 @@ const OptionsSchema = object({
         help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
         expected: 'a number of minutes > 0, at most 10080 (a week)',
     }),
-    iterationDelay: nonNegative(3600).default(10).register(config_registry, {
+    iterationDelay: nonNegative(3600).default(10).register(options_registry, {
         flag: 'iteration-delay',
         arg: 'SECONDS',
         commands: RUN,
         help: 'Pause after each agent invocation before the completion check.',
         expected: 'a number of seconds from 0 to 3600',
     }),
-    agentTimeoutMinutes: positive(1440).default(30).register(config_registry, {
+    agentTimeoutMinutes: positive(1440).default(30).register(options_registry, {
         flag: 'agent-timeout-minutes',
         arg: 'M',
         commands: RUN,
         help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
         expected: 'a number of minutes > 0, at most 1440 (a day)',
     }),
-    maxRetriesPerStep: config_int(0, 100).default(3).register(config_registry, {
+    maxRetriesPerStep: options_int(0, 100).default(3).register(options_registry, {
         flag: 'max-retries-per-step',
         arg: 'N',
         commands: RUN,
         help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
         expected: 'a whole number from 0 to 100',
     }),
-    maxConsecutiveEscalations: config_int(1, 100).default(2).register(config_registry, {
+    maxConsecutiveEscalations: options_int(1, 100).default(2).register(options_registry, {
         flag: 'max-consecutive-escalations',
         arg: 'N',
         commands: RUN,
         help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
         expected: 'a whole number from 1 to 100',
     }),
-    stateDir: schemas_string().trim().min(1).optional().register(config_registry, {
+    stateDir: schemas_string().trim().min(1).optional().register(options_registry, {
         flag: 'state-dir',
         arg: 'DIR',
         commands: ALL,
@@ -18610,7 +18562,7 @@ const OptionsSchema = object({
         help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.',
         expected: 'a path',
     }),
-    resume: schemas_string().regex(UUID_V4).optional().register(config_registry, {
+    resume: schemas_string().regex(UUID_V4).optional().register(options_registry, {
         flag: 'resume',
         arg: 'ID',
         commands: RUN,
@@ -18618,19 +18570,19 @@ const OptionsSchema = object({
         help: 'Resume this checkpoint instead of the newest one.',
         expected: 'a checkpoint id (UUID v4, see agent-loop status)',
     }),
-    fresh: flagSwitch().register(config_registry, {
+    fresh: flagSwitch().register(options_registry, {
         flag: 'fresh',
         commands: RUN,
         help: 'Ignore existing checkpoints and start a new run.',
         expected: 'true or false',
     }),
-    strict: flagSwitch().register(config_registry, {
+    strict: flagSwitch().register(options_registry, {
         flag: 'strict',
         commands: RUN,
         help: "Halt when the agent's report contradicts itself, instead of overriding it and continuing.",
         expected: 'true or false',
     }),
-    discordWebhook: preprocess(toUndefinedIfEmpty, url({ protocol: /^https?$/ }).optional()).register(config_registry, {
+    discordWebhook: preprocess(toUndefinedIfEmpty, url({ protocol: /^https?$/ }).optional()).register(options_registry, {
         flag: 'discord-webhook',
         arg: 'URL',
         commands: RUN,
@@ -18639,7 +18591,7 @@ const OptionsSchema = object({
         help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).',
         expected: 'an http(s) URL',
     }),
-    secretEnv: config_text().register(config_registry, {
+    secretEnv: options_text().register(options_registry, {
         flag: 'secret-env',
         arg: 'NAMES',
         commands: RUN,
@@ -18647,7 +18599,7 @@ const OptionsSchema = object({
         help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
         expected: 'environment variable names, comma-separated',
     }),
-    githubToken: config_text().register(config_registry, {
+    githubToken: options_text().register(options_registry, {
         flag: 'github-token',
         arg: 'TOKEN',
         commands: ACTION,
@@ -18656,33 +18608,33 @@ const OptionsSchema = object({
         help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
         expected: 'a GitHub token',
     }),
-    label: schemas_string().trim().min(1).default('agent-loop').register(config_registry, {
+    label: schemas_string().trim().min(1).default('agent-loop').register(options_registry, {
         flag: 'label',
         arg: 'LABEL',
         commands: ACTION,
         help: 'Only open issues carrying this label are worked on.',
         expected: 'a label name',
     }),
-    allowedAuthors: schemas_string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(config_registry, {
+    allowedAuthors: schemas_string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(options_registry, {
         flag: 'allowed-authors',
         arg: 'ASSOCIATIONS',
         commands: ACTION,
         help: 'Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.',
         expected: 'comma-separated author associations, e.g. OWNER,MEMBER,COLLABORATOR',
     }),
-    installAgent: flagSwitch().register(config_registry, {
+    installAgent: flagSwitch().register(options_registry, {
         flag: 'install-agent',
         commands: ACTION,
         help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.',
         expected: 'true or false',
     }),
-    draftPr: flagSwitch().register(config_registry, {
+    draftPr: flagSwitch().register(options_registry, {
         flag: 'draft-pr',
         commands: ACTION,
         help: 'Open the pull request of a finished issue as a draft.',
         expected: 'true or false',
     }),
-    json: flagSwitch().register(config_registry, {
+    json: flagSwitch().register(options_registry, {
         flag: 'json',
         commands: ALL,
         help: 'stdout becomes NDJSON events; the last line is the result.',
@@ -18690,20 +18642,20 @@ const OptionsSchema = object({
     }),
     olderThan: nonNegative(36_500)
         .optional()
-        .register(config_registry, {
+        .register(options_registry, {
         flag: 'older-than',
         arg: 'DAYS',
         commands: ['cleanup'],
         help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).',
         expected: 'a number of days from 0 to 36500',
     }),
-    all: flagSwitch().register(config_registry, {
+    all: flagSwitch().register(options_registry, {
         flag: 'all',
         commands: ['cleanup'],
         help: 'Delete every checkpoint, the resumable one included.',
         expected: 'true or false',
     }),
-    dryRun: flagSwitch().register(config_registry, {
+    dryRun: flagSwitch().register(options_registry, {
         flag: 'dry-run',
         commands: ['cleanup'],
         help: 'Print what would be deleted and delete nothing.',
@@ -18711,7 +18663,7 @@ const OptionsSchema = object({
     }),
 });
 const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
-    const meta = config_registry.get(schema);
+    const meta = options_registry.get(schema);
     if (!meta)
         throw new Error(`option ${key} has no metadata`);
     const parsed = schema.safeParse(undefined);
@@ -18723,16 +18675,16 @@ const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
         env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}`,
     };
 });
+/** The options by their flag. */
 const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
 const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(command));
-class ConfigError extends Error {
-    problems;
-    constructor(problems) {
-        super(problems.map((p) => p.message).join('\n'));
-        this.problems = problems;
-        this.name = 'ConfigError';
-    }
-}
+
+;// CONCATENATED MODULE: ./src/config/argv.ts
+/**
+ * The command line: argv split into a command and its `--flag value` pairs, every problem collected.
+ * The values are judged later, with the other layers, by loadConfig (load.ts).
+ */
+
 /** Splits argv into a command and `--flag value` / `--flag=value` / `--switch` pairs; collects every problem. */
 function parseArgs(argv) {
     const out = { help: false, version: false, values: new Map(), problems: [] };
@@ -18809,23 +18761,111 @@ function parseArgs(argv) {
     }
     return out;
 }
-/** Merges the four layers and validates once. Throws ConfigError listing every problem. */
-function loadConfig(sources) {
-    const { command, flags, env } = sources;
-    const readFile = sources.readFile ?? ((p) => (0,external_node_fs_namespaceObject.readFileSync)(p, 'utf8'));
-    const allowed = new Set(optionsFor(command).map((o) => o.key));
+
+;// CONCATENATED MODULE: ./src/util/args.ts
+/** Splits a command-line string into arguments the way a POSIX shell would for quotes and escapes (no expansion). */
+function splitArgs(text) {
+    const out = [];
+    let current = '';
+    let started = false;
+    let quote;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (quote) {
+            if (c === quote)
+                quote = undefined;
+            else if (c === '\\' && quote === '"' && i + 1 < text.length)
+                current += text[++i];
+            else
+                current += c;
+        }
+        else if (c === '"' || c === "'") {
+            quote = c;
+            started = true;
+        }
+        else if (c === '\\' && i + 1 < text.length) {
+            current += text[++i];
+            started = true;
+        }
+        else if (/\s/.test(c)) {
+            if (started)
+                out.push(current);
+            current = '';
+            started = false;
+        }
+        else {
+            current += c;
+            started = true;
+        }
+    }
+    if (quote)
+        throw new Error(`unterminated ${quote} quote`);
+    if (started)
+        out.push(current);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/config/checks.ts
+/**
+ * The checks the schema cannot make field by field, on options it has accepted: a value judged by
+ * another parser (--agent-args), and the options of a command judged together.
+ */
+
+/** The problems of the accepted `options` of `command`; none when they hold together. */
+function checkOptions(command, options) {
     const problems = [];
-    const merged = new Map();
-    for (const [flag] of flags) {
-        const info = byFlag.get(flag);
-        if (info && !allowed.has(info.key)) {
+    if (options.agentArgs !== undefined) {
+        try {
+            splitArgs(options.agentArgs);
+        }
+        catch (error) {
             problems.push({
-                option: `--${flag}`,
-                message: `--${flag} is not an option of '${command}'. See agent-loop ${command} --help.`,
+                option: '--agent-args',
+                message: `--agent-args: ${error.message}; expected arguments with balanced quotes.`,
             });
         }
     }
-    // Layer 2: the config file.
+    if (command === 'run' && options.workflow === 'pipeline') {
+        problems.push({
+            option: '--workflow',
+            message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.',
+        });
+    }
+    if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
+        problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
+    }
+    if (command === 'run' || command === 'plan' || command === 'action') {
+        if (options.resume && options.fresh)
+            problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
+        if (options.agent === 'command' && !options.agentCommand) {
+            problems.push({
+                option: '--agent-command',
+                message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".',
+            });
+        }
+    }
+    if (command === 'cleanup') {
+        if (options.all === (options.olderThan !== undefined)) {
+            problems.push({ option: '--older-than', message: 'cleanup needs exactly one of --older-than DAYS or --all.' });
+        }
+    }
+    return problems;
+}
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/config/configFile.ts
+/**
+ * The configuration's second layer: the YAML file (`.agent-loop.yml`, or --config FILE), its keys
+ * the flag names. A file that is no configuration is never echoed back.
+ */
+
+
+/** The values the config file gives the options of this command, and the problems of the file. */
+function readConfigFile(input) {
+    const { flags, env, readFile, allowed } = input;
+    const problems = [];
+    const values = new Map();
     const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
     const configPath = typeof explicitConfig === 'string' ? explicitConfig : '.agent-loop.yml';
     let fileText;
@@ -18870,7 +18910,7 @@ function loadConfig(sources) {
                     unknown.push(name);
                 }
                 else if (allowed.has(info.key) && value !== null) {
-                    merged.set(info.key, { value, from: configPath });
+                    values.set(info.key, { value, from: configPath });
                 }
             }
             const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
@@ -18888,78 +18928,31 @@ function loadConfig(sources) {
             }
         }
     }
-    // Layer 3: the environment. Layer 4: flags.
-    for (const info of OPTIONS) {
-        if (!allowed.has(info.key) || info.key === 'config')
-            continue;
-        const fromEnv = env[info.env];
-        if (fromEnv !== undefined && fromEnv !== '')
-            merged.set(info.key, { value: fromEnv, from: info.env });
-        const fromFlag = flags.get(info.flag);
-        if (fromFlag !== undefined)
-            merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
-    }
-    const input = Object.fromEntries([...merged].map(([k, o]) => [k, o.value]));
-    const result = OptionsSchema.safeParse(input);
-    if (!result.success) {
-        for (const issue of result.error.issues) {
-            const key = issue.path[0];
-            const info = OPTIONS.find((o) => o.key === key);
-            if (!info) {
-                problems.push({ option: String(key), message: issue.message });
-                continue;
-            }
-            const origin = merged.get(info.key);
-            const shown = info.secret ? '***' : JSON.stringify(origin?.value);
-            const where = origin && origin.from !== `--${info.flag}` ? ` (from ${origin.from})` : '';
-            problems.push({
-                option: `--${info.flag}`,
-                message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.`,
-            });
-        }
-    }
-    const options = result.success ? result.data : undefined;
-    if (options?.agentArgs !== undefined) {
-        try {
-            splitArgs(options.agentArgs);
-        }
-        catch (error) {
-            problems.push({
-                option: '--agent-args',
-                message: `--agent-args: ${error.message}; expected arguments with balanced quotes.`,
-            });
-        }
-    }
-    if (options && command === 'run' && options.workflow === 'pipeline') {
-        problems.push({
-            option: '--workflow',
-            message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.',
-        });
-    }
-    if (options && (command === 'plan' || command === 'action') && options.goal && options.goalFile) {
-        problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
-    }
-    if (options && (command === 'run' || command === 'plan' || command === 'action')) {
-        if (options.resume && options.fresh)
-            problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
-        if (options.agent === 'command' && !options.agentCommand) {
-            problems.push({
-                option: '--agent-command',
-                message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".',
-            });
-        }
-    }
-    if (options && command === 'cleanup') {
-        if (options.all === (options.olderThan !== undefined)) {
-            problems.push({ option: '--older-than', message: 'cleanup needs exactly one of --older-than DAYS or --all.' });
-        }
-    }
-    if (problems.length > 0 || !options)
-        throw new ConfigError(problems);
-    return { options, secrets: collectSecrets(options, env) };
+    return { values, problems };
 }
 /** A key that may be a mistyped option name, and so may be quoted back: short, lower-case, dashes. */
 const OPTION_LIKE = /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/;
+
+;// CONCATENATED MODULE: ./src/config/problems.ts
+/**
+ * What the configuration reports: one problem per invalid value or combination, naming the option,
+ * and the error that carries them all.
+ */
+class ConfigError extends Error {
+    problems;
+    constructor(problems) {
+        super(problems.map((p) => p.message).join('\n'));
+        this.problems = problems;
+        this.name = 'ConfigError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/config/secrets.ts
+/**
+ * The secrets a run must mask, collected from the options and the environment once the
+ * configuration is loaded.
+ */
+
 const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CREDENTIALS?)$/i;
 /**
  * Values that must never appear in a log line, summary or message: option values marked secret
@@ -19003,6 +18996,76 @@ function collectSecrets(options, env) {
             add(v);
     }
     return [...values].filter((v) => v.length >= MIN_SECRET_LENGTH);
+}
+
+;// CONCATENATED MODULE: ./src/config/load.ts
+/**
+ * Every option, parsed once: the one place that turns the inputs (flags or the action's inputs, the
+ * environment, the config file) into a validated configuration.
+ * Precedence: defaults < `.agent-loop.yml` (or --config FILE) < environment (AGENT_LOOP_<OPTION>) < flags.
+ * src/config/ is the only code that reads the environment.
+ */
+
+
+
+
+
+
+/** Merges the four layers and validates once. Throws ConfigError listing every problem. */
+function loadConfig(sources) {
+    const { command, flags, env } = sources;
+    const readFile = sources.readFile ?? ((p) => (0,external_node_fs_namespaceObject.readFileSync)(p, 'utf8'));
+    const allowed = new Set(optionsFor(command).map((o) => o.key));
+    const problems = [];
+    for (const [flag] of flags) {
+        const info = byFlag.get(flag);
+        if (info && !allowed.has(info.key)) {
+            problems.push({
+                option: `--${flag}`,
+                message: `--${flag} is not an option of '${command}'. See agent-loop ${command} --help.`,
+            });
+        }
+    }
+    // Layer 2: the config file.
+    const file = readConfigFile({ flags, env, readFile, allowed });
+    problems.push(...file.problems);
+    const merged = new Map(file.values);
+    // Layer 3: the environment. Layer 4: flags.
+    for (const info of OPTIONS) {
+        if (!allowed.has(info.key) || info.key === 'config')
+            continue;
+        const fromEnv = env[info.env];
+        if (fromEnv !== undefined && fromEnv !== '')
+            merged.set(info.key, { value: fromEnv, from: info.env });
+        const fromFlag = flags.get(info.flag);
+        if (fromFlag !== undefined)
+            merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
+    }
+    const input = Object.fromEntries([...merged].map(([k, o]) => [k, o.value]));
+    const result = OptionsSchema.safeParse(input);
+    if (!result.success) {
+        for (const issue of result.error.issues) {
+            const key = issue.path[0];
+            const info = OPTIONS.find((o) => o.key === key);
+            if (!info) {
+                problems.push({ option: String(key), message: issue.message });
+                continue;
+            }
+            const origin = merged.get(info.key);
+            const shown = info.secret ? '***' : JSON.stringify(origin?.value);
+            const where = origin && origin.from !== `--${info.flag}` ? ` (from ${origin.from})` : '';
+            problems.push({
+                option: `--${info.flag}`,
+                message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.`,
+            });
+        }
+    }
+    const options = result.success ? result.data : undefined;
+    if (options)
+        problems.push(...checkOptions(command, options));
+    if (problems.length > 0 || !options)
+        throw new ConfigError(problems);
+    return { options, secrets: collectSecrets(options, env) };
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -30480,6 +30543,8 @@ function ids(value) {
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /** Dispatches a command line to run, status or cleanup. Exit codes: 0 ok/continuing, 1 halted, 2 usage. */
+
+
 
 
 

@@ -1,6 +1,6 @@
 /**
  * The campaign's input fuzzing (issue 11): every flag of every command, from the schema registry
- * (src/config.ts OPTIONS, so a new flag is fuzzed the day it is added), given hostile values: empty,
+ * (src/config/options.ts OPTIONS, so a new flag is fuzzed the day it is added), given hostile values: empty,
  * negative, huge, not a number, a FIFO, /dev/zero, a directory, a missing file, a 64 KiB string,
  * a newline followed by a workflow command, another flag. Each (command, flag, value) runs the
  * built CLI in a fresh repository with an agent that leaves a mark when it runs. A case holds
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { OPTIONS, type OptionInfo } from '../../src/config.js';
+import { OPTIONS, type OptionInfo } from '../../src/config/options.js';
 import { CLI, DONE_REPORT, type Sandbox, createSandbox, git, writeAgent } from '../helpers.js';
 import { campaign } from './tally.js';
 

@@ -3,7 +3,9 @@
  * same name (INPUT_MAX-ITERATIONS is --max-iterations), `checkpoint-id` is --resume, and the issue
  * source defaults to github. Errors name the input, not a flag.
  */
-import { ConfigError, type LoadedConfig, loadConfig, optionsFor } from '../config.js';
+import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { optionsFor } from '../config/options.js';
+import { ConfigError } from '../config/problems.js';
 
 /** The environment variable the runner sets for an input (as @actions/core's getInput reads it). */
 export const inputEnv = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;

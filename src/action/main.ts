@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/problems.js';
 import { createOctokit } from '../issues/github/client.js';
 import { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { persistedCredentials } from '../git/git.js';

@@ -5,7 +5,7 @@
  */
 import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
-import type { Options } from '../config.js';
+import type { Options } from '../config/options.js';
 import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { MiB, inputProblem, readInput } from '../util/readInput.js';
 import { ISSUES_MAX_BYTES } from '../issues/beadsFile.js';
 import path from 'node:path';
-import type { Options } from '../config.js';
+import type { Options } from '../config/options.js';
 import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit } from '../git/git.js';

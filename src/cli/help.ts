@@ -1,4 +1,4 @@
-import { COMMANDS, type Command, optionsFor } from '../config.js';
+import { COMMANDS, type Command, optionsFor } from '../config/options.js';
 
 const SYNOPSIS: Record<Command, string> = {
   run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',

@@ -1,7 +1,10 @@
 /** Dispatches a command line to run, status or cleanup. Exit codes: 0 ok/continuing, 1 halted, 2 usage. */
 import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
-import { type Command, ConfigError, type Options, loadConfig, parseArgs } from '../config.js';
+import { parseArgs } from '../config/argv.js';
+import { loadConfig } from '../config/load.js';
+import type { Command, Options } from '../config/options.js';
+import { ConfigError } from '../config/problems.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { cleanupCommand } from './cleanup.js';

@@ -3,7 +3,7 @@
  * start-up problems on stderr and the Discord halt messages.
  *
  * It masks
- * - every occurrence of each known secret value (collectSecrets in config.ts) of at least
+ * - every occurrence of each known secret value (collectSecrets in config/secrets.ts) of at least
  *   MIN_SECRET_LENGTH characters, also in the forms it takes once encoded: JSON-escaped up to
  *   four levels deep (the agent's JSON, a JSON string inside it, the logger's own
  *   JSON.stringify, one spare), with `/` escaped as `\/` (PHP), with non-ASCII or `<>&` as `\uXXXX` (Python,

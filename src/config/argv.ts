@@ -1,0 +1,90 @@
+/**
+ * The command line: argv split into a command and its `--flag value` pairs, every problem collected.
+ * The values are judged later, with the other layers, by loadConfig (load.ts).
+ */
+import { COMMANDS, type Command, byFlag } from './options.js';
+import type { ConfigProblem } from './problems.js';
+
+export interface ParsedArgs {
+  command?: Command;
+  help: boolean;
+  version: boolean;
+  values: Map<string, string | true>;
+  problems: ConfigProblem[];
+}
+
+/** Splits argv into a command and `--flag value` / `--flag=value` / `--switch` pairs; collects every problem. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const out: ParsedArgs = { help: false, version: false, values: new Map(), problems: [] };
+  let i = 0;
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith('-')) {
+    if ((COMMANDS as readonly string[]).includes(first)) out.command = first as Command;
+    else if (first === 'help') out.help = true;
+    else
+      out.problems.push({
+        option: first,
+        message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.`,
+      });
+    i = 1;
+  }
+  // The switch just read (--batch): a stray word after it was most likely meant as its value.
+  let lastSwitch: string | undefined;
+  for (; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const afterSwitch = lastSwitch;
+    lastSwitch = undefined;
+    if (arg === '--help' || arg === '-h') {
+      out.help = true;
+      continue;
+    }
+    if (arg === '--version' || arg === '-V') {
+      out.version = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      out.problems.push(
+        afterSwitch
+          ? {
+              option: `--${afterSwitch}`,
+              message: `--${afterSwitch} takes no value, got '${arg}': write --${afterSwitch} to turn it on (or --${afterSwitch} true|false).`,
+            }
+          : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` },
+      );
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const info = byFlag.get(name);
+    if (!info) {
+      out.problems.push({
+        option: `--${name}`,
+        message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
+      });
+      continue;
+    }
+    if (eq !== -1) {
+      out.values.set(name, arg.slice(eq + 1));
+      continue;
+    }
+    const next = argv[i + 1];
+    if (!info.arg) {
+      // A switch: --fresh, or --fresh true|false.
+      if (next !== undefined && /^(true|false)$/i.test(next)) {
+        out.values.set(name, next);
+        i++;
+      } else {
+        out.values.set(name, true);
+        lastSwitch = name;
+      }
+      continue;
+    }
+    if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
+      out.problems.push({ option: `--${name}`, message: `--${name}: a value is missing; expected ${info.expected}.` });
+      continue;
+    }
+    out.values.set(name, next);
+    i++;
+  }
+  return out;
+}

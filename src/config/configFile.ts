@@ -1,0 +1,85 @@
+/**
+ * The configuration's second layer: the YAML file (`.agent-loop.yml`, or --config FILE), its keys
+ * the flag names. A file that is no configuration is never echoed back.
+ */
+import YAML from 'yaml';
+import { OPTIONS, type OptionKey, byFlag } from './options.js';
+import type { ConfigProblem } from './problems.js';
+
+/** A value and the layer it came from (the file, an environment variable, a flag), for messages. */
+export type Origin = { value: unknown; from: string };
+
+/** The values the config file gives the options of this command, and the problems of the file. */
+export function readConfigFile(input: {
+  flags: Map<string, string | true>;
+  env: NodeJS.ProcessEnv;
+  readFile: (path: string) => string;
+  allowed: ReadonlySet<OptionKey>;
+}): { values: Map<OptionKey, Origin>; problems: ConfigProblem[] } {
+  const { flags, env, readFile, allowed } = input;
+  const problems: ConfigProblem[] = [];
+  const values = new Map<OptionKey, Origin>();
+  const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
+  const configPath = typeof explicitConfig === 'string' ? explicitConfig : '.agent-loop.yml';
+  let fileText: string | undefined;
+  try {
+    fileText = readFile(configPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (explicitConfig !== undefined || code !== 'ENOENT') {
+      problems.push({
+        option: '--config',
+        message:
+          code === 'ENOTREG' || code === 'EFBIG'
+            ? `--config: ${(error as Error).message}; expected a readable YAML file.`
+            : `--config: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.`,
+      });
+    }
+  }
+  if (fileText !== undefined) {
+    let doc: unknown;
+    try {
+      doc = YAML.parse(fileText);
+    } catch (error) {
+      problems.push({
+        option: '--config',
+        message: `--config: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
+      });
+    }
+    if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
+      problems.push({
+        option: '--config',
+        message: `--config: '${configPath}' must be a mapping of option names to values.`,
+      });
+    } else if (doc) {
+      // A file that is no configuration at all (--config pointed at the wrong file) must not be
+      // echoed line by line: only keys that look like option names are quoted, a few at most.
+      const unknown: string[] = [];
+      for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
+        const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
+        if (!info || info.key === 'config') {
+          unknown.push(name);
+        } else if (allowed.has(info.key) && value !== null) {
+          values.set(info.key, { value, from: configPath });
+        }
+      }
+      const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
+      for (const name of shown)
+        problems.push({
+          option: name,
+          message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.`,
+        });
+      const hidden = unknown.length - shown.length;
+      if (hidden > 0) {
+        problems.push({
+          option: '--config',
+          message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.`,
+        });
+      }
+    }
+  }
+  return { values, problems };
+}
+
+/** A key that may be a mistyped option name, and so may be quoted back: short, lower-case, dashes. */
+const OPTION_LIKE = /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/;
