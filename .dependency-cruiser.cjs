@@ -2,7 +2,8 @@
  * The layering of src/, as rules (npm run deps, in CI). From the top: the entrypoints (src/cli.ts,
  * src/main.ts, src/post.ts) and their renderers (src/cli, src/action); the application layer both
  * use (src/app) and the pieces it assembles (src/publish, src/pipeline); the workflows plugged into
- * the engine (src/tdd); the engine (src/loop); the adapters and pure parts below it. Arrows only point down, and nothing
+ * the engine (src/tdd); the engine's interpreter (src/loop) and its pure core (src/core); the adapters
+ * and pure parts below them. Arrows only point down, and nothing
  * imports in a circle (type-only imports included).
  */
 const ADAPTERS = '^src/(agents|git|issues|checkpoint|persist|report|secrets|safety|verdict|failure|util)/';
@@ -48,7 +49,23 @@ module.exports = {
       severity: 'error',
       comment: 'Adapters and pure parts never import the engine, the workflows or the application.',
       from: { path: ADAPTERS },
-      to: { path: '^src/(loop|tdd|pipeline|publish|app|cli|action)/|^src/config/' },
+      to: { path: '^src/(core|loop|tdd|pipeline|publish|app|cli|action)/|^src/config/' },
+    },
+    {
+      name: 'core-is-pure',
+      severity: 'error',
+      comment:
+        'The core (src/core) decides and performs nothing: no Node built-ins (files, processes, timers), nothing above it.',
+      from: { path: '^src/core/' },
+      to: {
+        path: '^src/(loop|tdd|pipeline|publish|app|cli|action|config)/|^(node:)?(fs|child_process|net|http|https|os|timers|worker_threads)(/|$)',
+      },
+    },
+    {
+      name: 'core-uses-no-io-module',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'util-is-a-leaf',

@@ -2,5 +2,5 @@
 // build/bench-checkpoint/index.js so that plain Node can import the compiled code. Nothing else.
 export { FileCheckpointStore, newCheckpointId } from '../src/checkpoint/fileStore.js';
 export { parseCheckpoint, serializeCheckpoint } from '../src/checkpoint/schema.js';
-export { HISTORY_KEPT, appendHistory, initialLoopState, parseLoopState } from '../src/loop/state.js';
+export { HISTORY_KEPT, appendHistory, initialLoopState, parseLoopState } from '../src/core/state.js';
 export { writeFileAtomic } from '../src/util/atomicWrite.js';

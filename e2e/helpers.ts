@@ -7,7 +7,7 @@ import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunResult } from '../src/loop/result.js';
+import type { RunResult } from '../src/core/result.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli', 'index.js');
 

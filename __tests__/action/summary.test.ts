@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RunResult } from '../../src/loop/result.js';
+import type { RunResult } from '../../src/core/result.js';
 import { SUMMARY_LIMIT, buildSummary, resultOutputs } from '../../src/action/summary.js';
 import { createRedactor } from '../../src/report/redact.js';
 

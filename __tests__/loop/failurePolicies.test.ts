@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { AgentFailure, AgentResult } from '../../src/agents/types.js';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { POLICIES, backoffMs, decideFailure, failureKind } from '../../src/failure/policy.js';
-import { initialProgress, transition } from '../../src/loop/cycle.js';
+import { initialProgress, transition } from '../../src/core/cycle.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import type { HaltDiagnostic } from '../../src/report/diagnostic.js';

@@ -22882,12 +22882,6 @@ async function persistedCredentials(cwd, env) {
         ]
         : [];
 }
-/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
-function cycleBranch(issueIds) {
-    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
-    const first = safe(issueIds[0] ?? 'issue');
-    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
-}
 
 ;// CONCATENATED MODULE: ./src/issues/ready.ts
 /** Dependency types that keep an issue out of the ready list while their target is not closed. */
@@ -26246,7 +26240,7 @@ async function quarantine(checkpointsDir, stateDir, names) {
     return moved;
 }
 
-;// CONCATENATED MODULE: ./src/loop/state.ts
+;// CONCATENATED MODULE: ./src/core/state.ts
 /**
  * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
  * run can stop anywhere and the next slice continues the same iteration count and history.
@@ -26466,7 +26460,7 @@ function appendHistory(state, record) {
     return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
 }
 
-;// CONCATENATED MODULE: ./src/loop/resumable.ts
+;// CONCATENATED MODULE: ./src/core/resumable.ts
 /**
  * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
  * status calls "would be resumed" is what run resumes): the newest resumable one (phase, then
@@ -26503,88 +26497,68 @@ function pickRunnable(checkpoints, now) {
     return { checkpoint: undefined, skipped };
 }
 
-;// CONCATENATED MODULE: ./src/git/lane.ts
-class RepositoryMovedError extends Error {
-    what;
-    constructor(what) {
-        super(what);
-        this.what = what;
-        this.name = 'RepositoryMovedError';
-    }
-}
-const lane_short = (sha) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
-/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
-function laneProblem(lane, found) {
-    const moved = [];
-    if (found.head !== lane.head) {
-        moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${lane_short(found.head)}` : `on ${found.head}`}`);
-    }
-    if (found.baseTip !== lane.baseTip) {
-        moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
-    }
-    return moved.length ? moved.join('; ') : undefined;
-}
-/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
-function guardLane(git) {
-    let lane;
-    const tipOf = (branch) => git.tipOf(branch);
-    const moved = async (what) => {
-        if (!lane)
-            return undefined;
-        const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
-        const problem = laneProblem(lane, found);
-        return problem
-            ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
-            : undefined;
-    };
-    const check = async (what) => {
-        const problem = await moved(what);
-        if (problem)
-            throw new RepositoryMovedError(problem);
-    };
-    /** After the engine's own move: the lane follows it. */
-    const follow = async () => {
-        if (!lane)
-            return;
-        lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
-    };
-    const guarded = {
-        ...git,
-        async switchToBranch(branch, from) {
-            await git.switchToBranch(branch, from);
-            await follow();
-        },
-        async checkout(ref) {
-            await git.checkout(ref);
-            await follow();
-        },
-        async commitAll(message, options) {
-            await check('commit');
-            const committed = await git.commitAll(message, options);
-            await follow();
-            return committed;
-        },
-        async merge(branch, message) {
-            await check(`merge ${branch}`);
-            await git.merge(branch, message);
-            await follow();
-        },
-        async resetHard(ref) {
-            await check(`reset to ${ref.slice(0, 12)}`);
-            await git.resetHard(ref);
-            await follow();
-        },
-    };
+;// CONCATENATED MODULE: ./src/core/result.ts
+function buildResult(input) {
+    const { state } = input;
     return {
-        git: guarded,
-        async anchor(baseBranch) {
-            lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
-            return lane;
-        },
-        current: () => lane,
-        verify: (before) => check(before),
-        moved,
+        status: input.status,
+        haltReason: state.halt?.reason ?? null,
+        error: state.halt?.message ?? null,
+        iterations: state.iteration,
+        maxIterations: state.maxIterations,
+        failedIterations: state.failedIterations,
+        successfulIterations: state.successfulIterations,
+        testFailures: state.testFailures,
+        testsPassed: state.testsPassed,
+        issuesClosed: state.issuesClosed,
+        issuesEscalated: state.issuesEscalated,
+        issuesNoChange: state.issuesNoChange,
+        preexistingFailures: state.preexistingFailures,
+        pullRequests: state.pullRequests,
+        completedIterations: state.completedIterations,
+        checkpointId: input.checkpointId,
+        costUsd: state.costUsd,
+        tokens: state.tokens,
+        sliceIterations: state.iteration - input.sliceStartIteration,
+        history: state.history.filter((r) => r.n > input.sliceStartIteration),
+        durationMs: Math.round(input.durationMs),
+        interrupted: input.interrupted,
+        tddError: state.tddError ?? null,
+        diagnostic: input.diagnostic ?? null,
     };
+}
+function exitCodeFor(result) {
+    return result.status === 'halted' ? 1 : 0;
+}
+/** The closing line in text mode. */
+function summaryLine(r) {
+    const head = r.status === 'halted'
+        ? `HALTED (${r.haltReason}): ${r.error}`
+        : r.status === 'complete'
+            ? 'COMPLETE'
+            : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    return [
+        head,
+        `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
+        `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.issuesNoChange.length
+            ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`]
+            : []),
+        ...(r.preexistingFailures.length
+            ? [
+                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
+            ]
+            : []),
+        ...(r.pullRequests.length
+            ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]
+            : []),
+        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
+            ? [
+                `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+            ]
+            : []),
+        `  checkpoint ${r.checkpointId}`,
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/diagnostic.ts
@@ -26648,7 +26622,96 @@ function toDiscordMessage(d) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/loop/diagnostic.ts
+;// CONCATENATED MODULE: ./src/core/branch.ts
+/** The branch a cycle works on, named after its issues. Pure. */
+/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
+function cycleBranchName(issueIds) {
+    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+    const first = safe(issueIds[0] ?? 'issue');
+    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/cycle.ts
+/**
+ * The cycle step machine: one target worked through its workflow's steps. Pure.
+ * Per step: a failure is retried (with the failure as context) up to --max-retries-per-step; a
+ * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
+ * more bounces than allowed in the cycle, escalate.
+ */
+/** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
+const WORKFLOWS = {
+    implement: ['implement', 'verify'],
+};
+const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
+function transition(workflow, progress, event, maxRetriesPerStep) {
+    const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
+    switch (event.type) {
+        case 'succeeded': {
+            const index = progress.index + 1;
+            const next = { ...progress, index };
+            return index >= workflow.length
+                ? { progress: next, decision: { kind: 'done' } }
+                : { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'failed': {
+            const count = (progress.retries[step] ?? 0) + 1;
+            const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
+            const next = {
+                ...progress,
+                index: resumeAt,
+                retries: { ...progress.retries, [step]: count },
+                trail: [...progress.trail, step],
+            };
+            if (count > maxRetriesPerStep) {
+                return {
+                    progress: next,
+                    decision: {
+                        kind: 'escalate',
+                        reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`,
+                        bounceLoop: false,
+                    },
+                };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
+        }
+        case 'precondition_failed': {
+            const bounces = progress.bounces + 1;
+            const index = Math.max(0, progress.index - 1);
+            const next = {
+                ...progress,
+                index,
+                bounces,
+                trail: [...progress.trail, `${step}→${workflow[index]}`],
+            };
+            if (bounces > maxRetriesPerStep) {
+                return {
+                    progress: next,
+                    decision: {
+                        kind: 'escalate',
+                        reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`,
+                        bounceLoop: true,
+                    },
+                };
+            }
+            return { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        }
+        case 'escalate':
+            return {
+                progress: { ...progress, trail: [...progress.trail, step] },
+                decision: { kind: 'escalate', reason: event.reason, bounceLoop: false },
+            };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/describe.ts
+/** `its-1 "Title", its-2 "Other"`. */
+function describeTargets(cycle) {
+    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
+}
+/** A duration in seconds with one decimal: `2.5s`. */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+
+;// CONCATENATED MODULE: ./src/core/diagnostic.ts
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
  * involved, the counts, the last output and what a person should do, by halt reason. Pure; the
@@ -26739,76 +26802,436 @@ function dedupe(items) {
     return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
 }
 
-;// CONCATENATED MODULE: ./src/loop/cycle.ts
+;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
- * The cycle step machine: one target worked through its workflow's steps. Pure.
- * Per step: a failure is retried (with the failure as context) up to --max-retries-per-step; a
- * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
- * more bounces than allowed in the cycle, escalate.
+ * The engine's core, pure: one slice of the loop as `step(model, event) → (model, effects)`
+ * (seed 001 REQ_019, seed 000 REQ_021, seed 002). It picks the next issues, keeps the run's and the
+ * slice's bounds, starts cycles, hands each iteration to the workflow, finishes or escalates the
+ * cycle, detects failure and bounce loops from the counters in the checkpoint, waits out rate
+ * limits, and halts with a diagnostic. It performs nothing: src/loop/slice.ts performs the effects
+ * through the ports and feeds back what happened. No processes, files or clocks here, so every path
+ * is a unit test (__tests__/core/slice.test.ts).
  */
-/** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
-const WORKFLOWS = {
-    implement: ['implement', 'verify'],
-};
-const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
-function transition(workflow, progress, event, maxRetriesPerStep) {
-    const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
+
+
+
+
+
+
+
+function initialModel(loop, now) {
+    return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
+}
+const log = (level, event, message, data) => ({
+    kind: 'log',
+    level,
+    event,
+    message,
+    ...(data ? { data } : {}),
+});
+function step(model, event, config) {
     switch (event.type) {
-        case 'succeeded': {
-            const index = progress.index + 1;
-            const next = { ...progress, index };
-            return index >= workflow.length
-                ? { progress: next, decision: { kind: 'done' } }
-                : { progress: next, decision: { kind: 'run', step: workflow[index] } };
+        case 'started':
+            return started({ ...model, now: event.now }, config);
+        case 'woke': {
+            const m = { ...model, now: event.now, waking: undefined };
+            if (model.waking === 'carried')
+                return { model: { ...m, loop: { ...m.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+            return { model: m, effects: [save(m), { kind: 'next' }] };
         }
-        case 'failed': {
-            const count = (progress.retries[step] ?? 0) + 1;
-            const resumeAt = Math.max(0, Math.min(event.resumeAt ?? progress.index, workflow.length - 1));
-            const next = {
-                ...progress,
-                index: resumeAt,
-                retries: { ...progress.retries, [step]: count },
-                trail: [...progress.trail, step],
-            };
-            if (count > maxRetriesPerStep) {
+        case 'tick': {
+            const m = { ...model, now: event.now };
+            if (event.aborted)
+                return finish(m, config, 'continuing', undefined, true);
+            if (!m.loop.currentCycle)
+                return { model: m, effects: [{ kind: 'readIssues' }] };
+            return beforeIteration(m, config);
+        }
+        case 'issuesRead':
+            return issuesRead(model, event.ready, config);
+        case 'sourceChecked': {
+            const m = { ...model, checking: undefined };
+            if (event.unreadable)
+                return finish(m, config, 'halted', event.unreadable);
+            if (model.checking === 'finishCycle' && model.cycle)
                 return {
-                    progress: next,
-                    decision: {
-                        kind: 'escalate',
-                        reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`,
-                        bounceLoop: false,
-                    },
+                    model: m,
+                    effects: [{ kind: 'finishCycle', cycle: model.cycle, noChange: !!model.outcome?.noChange }],
                 };
-            }
-            return { progress: next, decision: { kind: 'run', step: workflow[resumeAt] } };
+            return finish(m, config, 'complete', undefined, false, [
+                log('info', 'run.complete', `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`),
+            ]);
         }
-        case 'precondition_failed': {
-            const bounces = progress.bounces + 1;
-            const index = Math.max(0, progress.index - 1);
-            const next = {
-                ...progress,
-                index,
-                bounces,
-                trail: [...progress.trail, `${step}→${workflow[index]}`],
-            };
-            if (bounces > maxRetriesPerStep) {
-                return {
-                    progress: next,
-                    decision: {
-                        kind: 'escalate',
-                        reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`,
-                        bounceLoop: true,
-                    },
-                };
-            }
-            return { progress: next, decision: { kind: 'run', step: workflow[index] } };
-        }
-        case 'escalate':
+        case 'cycleOpened': {
+            const cycle = event.cycle;
+            const m = { ...model, loop: { ...model.loop, currentCycle: cycle }, next: undefined, onCycleBranch: true };
             return {
-                progress: { ...progress, trail: [...progress.trail, step] },
-                decision: { kind: 'escalate', reason: event.reason, bounceLoop: false },
+                model: m,
+                // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
+                // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
+                effects: [
+                    save(m),
+                    log('info', 'cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, {
+                        issueIds: cycle.issueIds,
+                        branch: cycle.branch,
+                    }),
+                    { kind: 'runBaseline' },
+                ],
             };
+        }
+        case 'baselineRan': {
+            if (event.interrupted)
+                return finish(model, config, 'continuing', undefined, true);
+            const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
+            const m = { ...model, loop: event.state, cycle: event.state.currentCycle };
+            if (event.halt)
+                return finish(m, config, 'halted', event.halt);
+            return { model: m, effects: [...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: event.run }] };
+        }
+        case 'iterated':
+            return iterated(model, event.outcome, event.now, config);
+        case 'cycleFinished': {
+            const published = event.published;
+            const m = {
+                ...model,
+                loop: {
+                    ...model.loop,
+                    currentCycle: undefined,
+                    ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+                },
+            };
+            return afterCycle(m, model.outcome ?? { state: m.loop }, config);
+        }
+        case 'refused':
+            return finish(model, config, 'halted', {
+                reason: event.reason,
+                message: event.reason === 'repository_moved'
+                    ? `REPOSITORY MOVED: ${event.message}`
+                    : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
+            });
+        case 'crashed':
+            if (event.unreadable)
+                return finish(model, config, 'halted', event.unreadable);
+            return { model, effects: [{ kind: 'rethrow' }] };
     }
+}
+/** The slice opens: a rate-limit window carried over from the previous slice is waited out first. */
+function started(model, config) {
+    const until = model.loop.rateLimitedUntil;
+    if (!until)
+        return { model, effects: [{ kind: 'next' }] };
+    const wait = Date.parse(until) - model.now;
+    if (wait > 0 && config.deadline !== undefined && model.now + wait > config.deadline) {
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'rate.limited', `Rate limited until ${until}: nothing to do in this slice; the next run continues.`, {
+                rateLimitedUntil: until,
+            }),
+        ]);
+    }
+    if (wait > 0) {
+        return {
+            model: { ...model, waking: 'carried' },
+            effects: [
+                log('info', 'rate.limited', `Rate limited until ${until}: waiting ${seconds(wait)}.`, {
+                    rateLimitedUntil: until,
+                }),
+                { kind: 'sleep', ms: wait },
+            ],
+        };
+    }
+    return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+}
+/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
+function selectTargets(ready, loop, batch, sliceStartIteration, only) {
+    // Issues closed in this run stay done even when the base branch's issue file still lists them
+    // open (--on-success branch leaves the closing commit on the cycle's branch).
+    const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
+    // Across slices the label decides (removing it makes the issue eligible again); within this
+    // slice the escalations themselves, in case a label could not be written.
+    const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
+    const isEscalated = (i) => inThisSlice.has(i.id) || i.labels.includes(ESCALATED_LABEL);
+    const eligible = open.filter((i) => !isEscalated(i));
+    return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
+}
+function issuesRead(model, ready, config) {
+    const { targets, escalated } = selectTargets(ready, model.loop, config.settings.batch, model.sliceStartIteration, config.settings.onlyIssues);
+    if (targets.length === 0) {
+        if (escalated.length > 0)
+            return finish(model, config, 'halted', {
+                reason: 'all_escalated',
+                message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.map(issueRef).join(', ')})`,
+            });
+        return { model: { ...model, checking: 'end' }, effects: [{ kind: 'checkSource' }] };
+    }
+    return beforeIteration({ ...model, next: targets }, config);
+}
+/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
+function beforeIteration(model, config) {
+    const { settings, checkpointId, deadline } = config;
+    const loop = model.loop;
+    if (loop.iteration >= settings.maxIterations)
+        return finish(model, config, 'halted', {
+            reason: 'max_iterations',
+            message: `Max iterations (${settings.maxIterations}) reached`,
+        });
+    if (settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+        return finish(model, config, 'halted', {
+            reason: 'budget',
+            message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)`,
+        });
+    const sliceDone = loop.iteration - model.sliceStartIteration;
+    if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations)
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`),
+        ]);
+    if (deadline !== undefined && model.now >= deadline)
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`),
+        ]);
+    if (!loop.currentCycle && model.next) {
+        const next = model.next;
+        const cycle = {
+            issueIds: next.map((i) => i.id),
+            titles: next.map((i) => i.title),
+            startedAtIteration: loop.iteration + 1,
+            iterations: 0,
+            sameWorkRemainingCount: 0,
+            progress: initialProgress(),
+            timeoutRetries: 0,
+            rateLimitAttempts: 0,
+            ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
+        };
+        return { model, effects: [{ kind: 'openCycle', cycle }] };
+    }
+    const branch = loop.currentCycle?.branch;
+    const enter = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
+    return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
+}
+function iterated(model, outcome, now, config) {
+    if (outcome.interrupted)
+        return finish({ ...model, now }, config, 'continuing', undefined, true);
+    const m = { ...model, now, loop: outcome.state, outcome };
+    const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
+    if (outcome.halt)
+        return finish(m, config, 'halted', outcome.halt, false, effects);
+    // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
+    effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
+    if (outcome.cycleDone) {
+        // A "finished" cycle that left the issues unreadable is not merged.
+        return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
+    }
+    const after = afterCycle(m, outcome, config);
+    return { model: after.model, effects: [...effects, ...after.effects] };
+}
+/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
+function afterCycle(model, outcome, config) {
+    let m = { ...model, outcome: undefined };
+    const effects = [];
+    if (outcome.escalate && m.loop.currentCycle) {
+        const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
+        m = e.model;
+        effects.push(...e.effects);
+        if (e.halt)
+            return finish(m, config, 'halted', e.halt, false, effects);
+    }
+    if (outcome.waitMs !== undefined) {
+        const until = m.now + outcome.waitMs;
+        if (config.deadline !== undefined && until > config.deadline) {
+            // Whole seconds, rounded up: the next run must not start inside the window.
+            const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
+            m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
+            return finish(m, config, 'continuing', undefined, false, [
+                ...effects,
+                log('info', 'rate.limited', `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil }),
+            ]);
+        }
+        m = { ...m, waking: 'retry' };
+        effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+            waitMs: outcome.waitMs,
+        }), save(m), { kind: 'sleep', ms: outcome.waitMs });
+        return { model: m, effects };
+    }
+    return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
+}
+/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
+function escalate(model, reason, bounceLoop, config) {
+    const { settings } = config;
+    let loop = model.loop;
+    const cycle = loop.currentCycle;
+    const at = rfc3339(new Date(model.now));
+    const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+    const record = {
+        issueIds: cycle.issueIds,
+        titles: cycle.titles,
+        iteration: loop.iteration,
+        steps: [...new Set(cycle.progress.trail)],
+        reason,
+        at,
+        note,
+        ...(cycle.lastFailure
+            ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+            : {}),
+    };
+    loop = {
+        ...loop,
+        issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
+        consecutiveEscalations: loop.consecutiveEscalations + 1,
+        totalEscalations: loop.totalEscalations + 1,
+        escalations: [...loop.escalations, record].slice(-100),
+    };
+    const effects = [
+        log('error', 'cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
+            issueIds: cycle.issueIds,
+            reason,
+            steps: record.steps,
+            consecutiveEscalations: loop.consecutiveEscalations,
+            bounceLoop,
+        }),
+    ];
+    const refs = (ids) => ids.map(issueRef).join(', ');
+    let halt;
+    if (bounceLoop) {
+        halt = {
+            reason: 'bounce_loop',
+            message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+        };
+    }
+    else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+        const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+        halt = {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+        };
+    }
+    const label = { kind: 'labelEscalated', issueIds: cycle.issueIds, note };
+    if (halt && !config.publishes) {
+        // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+        // branch and edits stay for inspection (the next run parks them).
+        loop = { ...loop, currentCycle: undefined, parkedBranch: cycle.branch };
+        return { model: { ...model, loop }, effects: [...effects, label], halt };
+    }
+    effects.push({ kind: 'shelveCycle', cycle, reason, halting: !!halt }, label);
+    return { model: { ...model, loop: { ...loop, currentCycle: undefined } }, effects, ...(halt ? { halt } : {}) };
+}
+function save(model, status = 'continuing') {
+    return { kind: 'save', status, loop: model.loop, errors: model.errors };
+}
+/** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
+function finish(model, config, status, halt, interrupted = false, before = []) {
+    let m = model;
+    const effects = [...before];
+    if (halt) {
+        m = {
+            ...m,
+            loop: { ...m.loop, halt: { reason: halt.reason, message: halt.message } },
+            errors: [...m.errors, halt.message],
+        };
+        const diagnostic = buildDiagnostic({
+            reason: halt.reason,
+            message: halt.message,
+            state: m.loop,
+            checkpointId: config.checkpointId,
+            maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
+            advice: halt.advice,
+        });
+        effects.push({ kind: 'recordHalt', halt, diagnostic });
+    }
+    effects.push(save(m, status));
+    // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+    // pushed (work as wip:), and the next slice fetches it.
+    const open = m.loop.currentCycle;
+    if (config.publishes && open?.branch && status === 'continuing')
+        effects.push({
+            kind: 'keepOpenCycle',
+            branch: open.branch,
+            message: `wip: ${open.issueIds.join(' ')} (slice ended at iteration ${m.loop.iteration})`.slice(0, 120),
+        });
+    effects.push({ kind: 'done', status, interrupted });
+    return { model: m, effects };
+}
+
+;// CONCATENATED MODULE: ./src/git/lane.ts
+class RepositoryMovedError extends Error {
+    what;
+    constructor(what) {
+        super(what);
+        this.what = what;
+        this.name = 'RepositoryMovedError';
+    }
+}
+const lane_short = (sha) => (sha === undefined ? 'nothing (the branch is gone)' : sha.slice(0, 12));
+/** Pure: what moved, in a sentence, or undefined when the repository is where the engine left it. */
+function laneProblem(lane, found) {
+    const moved = [];
+    if (found.head !== lane.head) {
+        moved.push(`HEAD was on ${lane.head} and is now ${/^[0-9a-f]{40}$/.test(found.head) ? `detached at ${lane_short(found.head)}` : `on ${found.head}`}`);
+    }
+    if (found.baseTip !== lane.baseTip) {
+        moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
+    }
+    return moved.length ? moved.join('; ') : undefined;
+}
+/** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
+function guardLane(git) {
+    let lane;
+    const tipOf = (branch) => git.tipOf(branch);
+    const moved = async (what) => {
+        if (!lane)
+            return undefined;
+        const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
+        const problem = laneProblem(lane, found);
+        return problem
+            ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
+            : undefined;
+    };
+    const check = async (what) => {
+        const problem = await moved(what);
+        if (problem)
+            throw new RepositoryMovedError(problem);
+    };
+    /** After the engine's own move: the lane follows it. */
+    const follow = async () => {
+        if (!lane)
+            return;
+        lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
+    };
+    const guarded = {
+        ...git,
+        async switchToBranch(branch, from) {
+            await git.switchToBranch(branch, from);
+            await follow();
+        },
+        async checkout(ref) {
+            await git.checkout(ref);
+            await follow();
+        },
+        async commitAll(message, options) {
+            await check('commit');
+            const committed = await git.commitAll(message, options);
+            await follow();
+            return committed;
+        },
+        async merge(branch, message) {
+            await check(`merge ${branch}`);
+            await git.merge(branch, message);
+            await follow();
+        },
+        async resetHard(ref) {
+            await check(`reset to ${ref.slice(0, 12)}`);
+            await git.resetHard(ref);
+            await follow();
+        },
+    };
+    return {
+        git: guarded,
+        async anchor(baseBranch) {
+            lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
+            return lane;
+        },
+        current: () => lane,
+        verify: (before) => check(before),
+        moved,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/baseline.ts
@@ -26959,7 +27382,7 @@ async function cycleBaseline(deps, state, checkpointId) {
     return { ...checked, state: withKey(state) };
 }
 
-;// CONCATENATED MODULE: ./src/loop/continuation.ts
+;// CONCATENATED MODULE: ./src/core/continuation.ts
 function decideContinuation(report, previous) {
     if (!report) {
         return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
@@ -27298,10 +27721,6 @@ function afterAgentRun(before, cycle, n, started, result) {
     };
     return { record, state };
 }
-function describeTargets(cycle) {
-    return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 ;// CONCATENATED MODULE: ./src/verdict/judge.ts
 /**
@@ -27334,8 +27753,8 @@ function judge({ baseline, now, targetTests, verify = [] }) {
             };
         }
         if (now.exitCode !== 0)
-            return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
-        return finish(verdict);
+            return judge_finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
+        return judge_finish(verdict);
     }
     const message = (run, id) => run.messages[id];
     const wasFailing = (id) => failedIn(baseline, id);
@@ -27361,9 +27780,9 @@ function judge({ baseline, now, targetTests, verify = [] }) {
     else {
         verdict.targets = [...verdict.fixed];
     }
-    return finish(verdict);
+    return judge_finish(verdict);
 }
-function finish(v) {
+function judge_finish(v) {
     const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
     const parts = [
         v.broken.length
@@ -27487,6 +27906,7 @@ function namedTests(text, run) {
 const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 ;// CONCATENATED MODULE: ./src/loop/iteration.ts
+
 
 
 
@@ -27798,81 +28218,13 @@ async function judgeWork(deps, baseline, targets) {
     return second;
 }
 
-;// CONCATENATED MODULE: ./src/loop/result.ts
-function buildResult(input) {
-    const { state } = input;
-    return {
-        status: input.status,
-        haltReason: state.halt?.reason ?? null,
-        error: state.halt?.message ?? null,
-        iterations: state.iteration,
-        maxIterations: state.maxIterations,
-        failedIterations: state.failedIterations,
-        successfulIterations: state.successfulIterations,
-        testFailures: state.testFailures,
-        testsPassed: state.testsPassed,
-        issuesClosed: state.issuesClosed,
-        issuesEscalated: state.issuesEscalated,
-        issuesNoChange: state.issuesNoChange,
-        preexistingFailures: state.preexistingFailures,
-        pullRequests: state.pullRequests,
-        completedIterations: state.completedIterations,
-        checkpointId: input.checkpointId,
-        costUsd: state.costUsd,
-        tokens: state.tokens,
-        sliceIterations: state.iteration - input.sliceStartIteration,
-        history: state.history.filter((r) => r.n > input.sliceStartIteration),
-        durationMs: Math.round(input.durationMs),
-        interrupted: input.interrupted,
-        tddError: state.tddError ?? null,
-        diagnostic: input.diagnostic ?? null,
-    };
-}
-function exitCodeFor(result) {
-    return result.status === 'halted' ? 1 : 0;
-}
-/** The closing line in text mode. */
-function summaryLine(r) {
-    const head = r.status === 'halted'
-        ? `HALTED (${r.haltReason}): ${r.error}`
-        : r.status === 'complete'
-            ? 'COMPLETE'
-            : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
-    return [
-        head,
-        `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
-        `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-        ...(r.issuesNoChange.length
-            ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`]
-            : []),
-        ...(r.preexistingFailures.length
-            ? [
-                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
-            ]
-            : []),
-        ...(r.pullRequests.length
-            ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]
-            : []),
-        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
-            ? [
-                `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
-            ]
-            : []),
-        `  checkpoint ${r.checkpointId}`,
-    ].join('\n');
-}
-
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
 /**
- * One slice of the implementation loop (seed 001 REQ_019, seed 000 REQ_021, seed 002): resume the
- * newest checkpoint, work cycles (iteration.ts) until the work is done, the run must halt, or the
- * slice's bounds are reached; escalate cycles that cannot go on and detect failure loops with
- * counters kept in the checkpoint; write the checkpoint after every iteration.
+ * The interpreter of one slice (seed 001 REQ_019, seed 000 REQ_021, seed 002): opens the checkpoint
+ * and prepares the repository, then runs the pure core (src/core/slice.ts), performing each effect
+ * it asks for through the ports (the issue source, the workflow's iteration, git, the checkpoint
+ * store, the clock) and feeding back what happened as the next event, until the core says done.
  */
-
-
-
-
 
 
 
@@ -27904,8 +28256,8 @@ async function runSlice(unguarded) {
     const deps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
     const workflow = deps.workflow ?? implementWorkflow;
     const { settings, logger, clock, store, source, git } = deps;
+    const redact = deps.redact ?? ((t) => t);
     const startedAt = clock.now().getTime();
-    const deadline = settings.sliceMinutes !== undefined ? startedAt + settings.sliceMinutes * 60_000 : undefined;
     const opened = await openCheckpoint(deps);
     const checkpointId = opened.id;
     if (opened.sourceState !== undefined)
@@ -27916,19 +28268,17 @@ async function runSlice(unguarded) {
         maxIterations: settings.maxIterations,
         halt: undefined,
     };
-    const sliceStartIteration = state.iteration;
-    const errors = [];
     // Checkpoint files as they were before any agent ran: one that appears or changes later, other
     // than this run's own, was forged (the agent has a shell) and is quarantined, never resumed.
     let known;
-    const save = async (status) => {
+    const save = async (status, loop, errors) => {
         const sourceState = source.exportState?.();
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
         await store.write({
             id: checkpointId,
             phase: PHASE_FOR[status],
-            state: { ...opened.extra, loop: state, ...(sourceState !== undefined ? { source: sourceState } : {}) },
-            ...(errors.length ? { errors } : {}),
+            state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+            ...(errors.length ? { errors: [...errors] } : {}),
         });
         const now = await snapshotCheckpoints(filesOf(deps), store.dir);
         const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
@@ -27939,7 +28289,7 @@ async function runSlice(unguarded) {
         known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
-    const labelEscalated = async (ids, note) => {
+    const labelEscalated = async (ids, note, baseBranch) => {
         for (const id of ids) {
             try {
                 await source.markEscalated(id, note);
@@ -27948,7 +28298,7 @@ async function runSlice(unguarded) {
                 logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${error.message}`);
             }
         }
-        if (git && (await git.currentRef()) === state.baseBranch)
+        if (git && (await git.currentRef()) === baseBranch)
             await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
     };
     if (git) {
@@ -27972,7 +28322,7 @@ async function runSlice(unguarded) {
                 await git.checkout(state.baseBranch);
                 const last = state.escalations.at(-1);
                 if (last)
-                    await labelEscalated(last.issueIds, last.note);
+                    await labelEscalated(last.issueIds, last.note, state.baseBranch);
                 logger.info('git.parked', `Committed the work left on ${state.parkedBranch} as wip: and returned to ${state.baseBranch}.`);
             }
             state = { ...state, parkedBranch: undefined };
@@ -27991,304 +28341,183 @@ async function runSlice(unguarded) {
             message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
         };
     };
-    await save('continuing');
+    await save('continuing', state, []);
     logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
         checkpointId,
         resumed: opened.resumed,
         iteration: state.iteration,
         maxIterations: settings.maxIterations,
     });
-    const finish = async (status, halt, interrupted = false) => {
-        let diagnostic = null;
-        if (halt) {
-            state = { ...state, halt: { reason: halt.reason, message: halt.message } };
-            errors.push(halt.message);
-            const d = buildDiagnostic({
-                reason: halt.reason,
-                message: halt.message,
-                state,
-                checkpointId,
-                maxConsecutiveEscalations: settings.maxConsecutiveEscalations,
-                advice: halt.advice,
-            });
-            diagnostic = (deps.redact ?? ((t) => t))(renderMarkdown(d));
-            await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
-            logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
-            logger.info('halt.diagnostic', diagnostic.trimEnd());
-            await deps.notify?.(d);
-        }
-        await save(status);
-        // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
-        // pushed (work as wip:), and the next slice fetches it.
-        const open = state.currentCycle?.branch;
-        if (deps.publisher && git && open && status === 'continuing' && (await git.currentRef()) === open) {
-            await git.commitAll(`wip: ${state.currentCycle?.issueIds.join(' ')} (slice ended at iteration ${state.iteration})`.slice(0, 120));
-            await keepBranch(deps, open);
-        }
-        return buildResult({
-            status,
-            state,
-            checkpointId,
-            sliceStartIteration,
-            durationMs: clock.now().getTime() - startedAt,
-            interrupted,
-            diagnostic,
-        });
+    // From here the core decides (src/core/slice.ts) and this interpreter performs its effects.
+    const config = {
+        settings: { ...settings, batch: settings.batch && workflow.batches },
+        checkpointId,
+        ...(settings.sliceMinutes !== undefined ? { deadline: startedAt + settings.sliceMinutes * 60_000 } : {}),
+        publishes: deps.publisher !== undefined,
+        branches: git !== undefined && state.baseBranch !== undefined,
     };
-    /** Records an escalated cycle in the checkpoint and the source; a failure loop halts. */
-    const escalate = async (unmasked, bounceLoop) => {
-        // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
-        const reason = (deps.redact ?? ((t) => t))(unmasked);
-        const cycle = state.currentCycle;
-        const at = rfc3339(clock.now());
-        const note = `agent-loop escalated this issue at iteration ${state.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
-        const record = {
-            issueIds: cycle.issueIds,
-            titles: cycle.titles,
-            iteration: state.iteration,
-            steps: [...new Set(cycle.progress.trail)],
-            reason,
-            at,
-            note,
-            ...(cycle.lastFailure
-                ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
-                : {}),
-        };
-        state = {
-            ...state,
-            issuesEscalated: [
-                ...state.issuesEscalated,
-                ...cycle.issueIds.filter((id) => !state.issuesEscalated.includes(id)),
-            ],
-            consecutiveEscalations: state.consecutiveEscalations + 1,
-            totalEscalations: state.totalEscalations + 1,
-            escalations: [...state.escalations, record].slice(-100),
-        };
-        logger.error('cycle.escalated', `Escalated ${describeTargets(cycle)}: ${reason} (${state.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`, {
-            issueIds: cycle.issueIds,
-            reason,
-            steps: record.steps,
-            consecutiveEscalations: state.consecutiveEscalations,
-            bounceLoop,
-        });
-        const refs = (ids) => ids.map(issueRef).join(', ');
-        let halt;
-        if (bounceLoop) {
-            halt = {
-                reason: 'bounce_loop',
-                message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
-            };
-        }
-        else if (state.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
-            const recent = state.escalations.slice(-state.consecutiveEscalations).flatMap((e) => e.issueIds);
-            halt = {
-                reason: 'failure_loop',
-                message: `FAILURE LOOP DETECTED: ${state.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
-            };
-        }
-        if (halt && !deps.publisher) {
-            // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
-            // branch and edits stay for inspection (the next run parks them).
-            await labelEscalated(cycle.issueIds, note);
-            state = { ...state, currentCycle: undefined, parkedBranch: cycle.branch };
-            return halt;
-        }
-        if (git && cycle.branch && state.baseBranch) {
-            const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
-            // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
-            if (deps.publisher && (committed || (await git.branchExists(cycle.branch))))
-                await keepBranch(deps, cycle.branch);
-            await git.checkout(state.baseBranch);
-            logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${state.baseBranch}${halt ? '' : ' for the next cycle'}.`);
-        }
-        await labelEscalated(cycle.issueIds, note);
-        state = { ...state, currentCycle: undefined };
-        return halt;
-    };
-    // A rate-limit window carried over from the previous slice.
-    if (state.rateLimitedUntil) {
-        const wait = Date.parse(state.rateLimitedUntil) - clock.now().getTime();
-        if (wait > 0 && deadline !== undefined && clock.now().getTime() + wait > deadline) {
-            logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: nothing to do in this slice; the next run continues.`, { rateLimitedUntil: state.rateLimitedUntil });
-            return finish('continuing');
-        }
-        if (wait > 0) {
-            logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}: waiting ${seconds(wait)}.`, {
-                rateLimitedUntil: state.rateLimitedUntil,
-            });
-            await clock.sleep(wait, deps.signal);
-        }
-        state = { ...state, rateLimitedUntil: undefined };
-    }
-    const work = async () => {
-        let onCycleBranch = false;
-        for (;;) {
-            if (deps.signal?.aborted)
-                return finish('continuing', undefined, true);
-            // 1. What to work on: the current cycle, or the next ready issues (escalated ones skipped).
-            let next;
-            if (!state.currentCycle) {
-                // A red/green/refactor cycle works one issue's test list.
-                const selection = await selectTargets(source, state, settings.batch && workflow.batches, sliceStartIteration, settings.onlyIssues);
-                next = selection.targets;
-                if (next.length === 0) {
-                    if (selection.escalated.length > 0) {
-                        return finish('halted', {
-                            reason: 'all_escalated',
-                            message: `ALL ISSUES ESCALATED: only escalated issues remain (${selection.escalated.map(issueRef).join(', ')})`,
-                        });
-                    }
-                    const unreadable = await unreadableSource();
-                    if (unreadable)
-                        return finish('halted', unreadable);
-                    logger.info('run.complete', `No ready issues left: the work is done (${state.issuesClosed.length} closed in this run).`);
-                    return finish('complete');
-                }
+    let model = initialModel(state, clock.now().getTime());
+    let diagnostic = null;
+    /** Performs one effect; what it asks of the world comes back as the next event. */
+    const perform = async (effect) => {
+        const now = () => clock.now().getTime();
+        const loop = model.loop;
+        switch (effect.kind) {
+            case 'log':
+                logger[effect.level](effect.event, effect.message, effect.data);
+                return undefined;
+            case 'save':
+                await save(effect.status, effect.loop, effect.errors);
+                return undefined;
+            case 'appendError':
+                await appendError(deps, effect.entry);
+                return undefined;
+            case 'next':
+                return { type: 'tick', now: now(), aborted: deps.signal?.aborted ?? false };
+            case 'sleep':
+                await clock.sleep(effect.ms, deps.signal);
+                return { type: 'woke', now: now() };
+            case 'readIssues':
+                return { type: 'issuesRead', ready: await source.ready() };
+            case 'checkSource': {
+                const unreadable = await unreadableSource();
+                return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
             }
-            // 2. Bounds: the run's, then the slice's.
-            if (state.iteration >= settings.maxIterations) {
-                return finish('halted', {
-                    reason: 'max_iterations',
-                    message: `Max iterations (${settings.maxIterations}) reached`,
-                });
-            }
-            if (settings.maxCostUsd !== undefined && state.costUsd >= settings.maxCostUsd) {
-                return finish('halted', {
-                    reason: 'budget',
-                    message: `Budget reached: $${state.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)`,
-                });
-            }
-            const sliceDone = state.iteration - sliceStartIteration;
-            if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations) {
-                logger.info('slice.end', `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`);
-                return finish('continuing');
-            }
-            if (deadline !== undefined && clock.now().getTime() >= deadline) {
-                logger.info('slice.end', `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`);
-                return finish('continuing');
-            }
-            // 3. Start a cycle when none is in flight.
-            if (!state.currentCycle && next) {
-                const cycle = {
-                    issueIds: next.map((i) => i.id),
-                    titles: next.map((i) => i.title),
-                    startedAtIteration: state.iteration + 1,
-                    iterations: 0,
-                    sameWorkRemainingCount: 0,
-                    progress: initialProgress(),
-                    timeoutRetries: 0,
-                    rateLimitAttempts: 0,
-                };
-                if (git && state.baseBranch) {
-                    cycle.branch = cycleBranch(cycle.issueIds);
-                    // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
-                    // pull request's, pushed by an earlier run) is brought up to date with the base first, so
-                    // that this cycle merges back cleanly.
-                    if (deps.publisher &&
-                        !(await git.branchExists(cycle.branch)) &&
-                        (await deps.publisher.fetchBranch(cycle.branch))) {
-                        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
-                    }
-                    const earlier = await git.branchExists(cycle.branch);
-                    cycle.baseTip = await git.tipOf(state.baseBranch);
-                    await git.switchToBranch(cycle.branch, state.baseBranch);
-                    if (earlier)
-                        await git.merge(state.baseBranch, `Merge ${state.baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
-                }
-                state = { ...state, currentCycle: cycle };
-                // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
-                // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
-                await save('continuing');
-                logger.info('cycle.start', `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`, { issueIds: cycle.issueIds, branch: cycle.branch });
-            }
-            else if (git && state.currentCycle?.branch && !onCycleBranch) {
+            case 'openCycle':
+                return { type: 'cycleOpened', cycle: await openCycle(deps, effect.cycle, loop.baseBranch) };
+            case 'enterCycleBranch': {
                 // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
                 // the one an earlier run pushed when this checkout does not have it.
-                const branch = state.currentCycle.branch;
-                if ((await git.currentRef()) !== branch) {
+                const branch = effect.branch;
+                if (git && (await git.currentRef()) !== branch) {
                     if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
                         logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
                     }
-                    await git.switchToBranch(branch, state.baseBranch ?? 'HEAD');
+                    await git.switchToBranch(branch, loop.baseBranch ?? 'HEAD');
                 }
+                return undefined;
             }
-            onCycleBranch = true;
-            // 4. One iteration, then what it means for the cycle and the run.
-            // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
-            const hadKey = state.currentCycle?.baselineKey !== undefined;
-            const b = await cycleBaseline(deps, state, checkpointId);
-            if (b.interrupted)
-                return finish('continuing', undefined, true);
-            state = b.state;
-            if (b.halt)
-                return finish('halted', b.halt);
-            if (!hadKey)
-                await save('continuing');
-            const cycle = state.currentCycle;
-            const outcome = await workflow.iterate(deps, state, b.run);
-            if (outcome.interrupted)
-                return finish('continuing', undefined, true);
-            state = outcome.state;
-            if (outcome.violation)
-                await appendError(deps, outcome.violation);
-            if (outcome.halt)
-                return finish('halted', outcome.halt);
-            // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
-            await guard?.verify('go on after iteration ' + state.iteration);
-            if (outcome.cycleDone) {
-                // A "finished" cycle that left the issues unreadable is not merged.
-                const unreadable = await unreadableSource();
-                if (unreadable)
-                    return finish('halted', unreadable);
-                const published = outcome.noChange
-                    ? await dropEmptyCycle(deps, state, cycle)
-                    : await finishCycleInGit(deps, state, cycle);
-                state = {
-                    ...state,
-                    currentCycle: undefined,
-                    ...(published ? { pullRequests: [...state.pullRequests, published].slice(-100) } : {}),
-                };
+            case 'runBaseline': {
+                // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
+                const b = await cycleBaseline(deps, loop, checkpointId);
+                return { type: 'baselineRan', ...b };
             }
-            if (outcome.escalate) {
-                const halt = await escalate(outcome.escalate.reason, outcome.escalate.bounceLoop);
-                if (halt)
-                    return finish('halted', halt);
+            case 'iterate': {
+                const outcome = await workflow.iterate(deps, loop, effect.baseline);
+                // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
+                const masked = outcome.escalate
+                    ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
+                    : outcome;
+                return { type: 'iterated', outcome: masked, now: now() };
             }
-            if (outcome.waitMs !== undefined) {
-                const until = clock.now().getTime() + outcome.waitMs;
-                if (deadline !== undefined && until > deadline) {
-                    // Whole seconds, rounded up: the next run must not start inside the window.
-                    state = { ...state, rateLimitedUntil: rfc3339(new Date(Math.ceil(until / 1000) * 1000)) };
-                    logger.info('rate.limited', `Rate limited until ${state.rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`, { rateLimitedUntil: state.rateLimitedUntil });
-                    return finish('continuing');
+            case 'verifyLane':
+                await guard?.verify(effect.what);
+                return undefined;
+            case 'finishCycle': {
+                const published = effect.noChange
+                    ? await dropEmptyCycle(deps, loop, effect.cycle)
+                    : await finishCycleInGit(deps, loop, effect.cycle);
+                return { type: 'cycleFinished', ...(published ? { published } : {}) };
+            }
+            case 'shelveCycle': {
+                const { cycle, reason } = effect;
+                if (git && cycle.branch && loop.baseBranch) {
+                    const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
+                    // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
+                    if (deps.publisher && (committed || (await git.branchExists(cycle.branch))))
+                        await keepBranch(deps, cycle.branch);
+                    await git.checkout(loop.baseBranch);
+                    logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`);
                 }
-                logger.info('rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
-                    waitMs: outcome.waitMs,
+                return undefined;
+            }
+            case 'labelEscalated':
+                await labelEscalated(effect.issueIds, effect.note, loop.baseBranch);
+                return undefined;
+            case 'recordHalt': {
+                const { halt } = effect;
+                diagnostic = redact(renderMarkdown(effect.diagnostic));
+                await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
+                logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
+                logger.info('halt.diagnostic', diagnostic.trimEnd());
+                await deps.notify?.(effect.diagnostic);
+                return undefined;
+            }
+            case 'keepOpenCycle':
+                if (deps.publisher && git && (await git.currentRef()) === effect.branch) {
+                    await git.commitAll(effect.message);
+                    await keepBranch(deps, effect.branch);
+                }
+                return undefined;
+            case 'done':
+                return buildResult({
+                    status: effect.status,
+                    state: model.loop,
+                    checkpointId,
+                    sliceStartIteration: model.sliceStartIteration,
+                    durationMs: clock.now().getTime() - startedAt,
+                    interrupted: effect.interrupted,
+                    diagnostic,
                 });
-                await save('continuing');
-                await clock.sleep(outcome.waitMs, deps.signal);
-            }
-            await save('continuing');
+            case 'rethrow':
+                throw crash;
         }
     };
-    try {
-        return await work();
+    let crash;
+    let event = { type: 'started', now: clock.now().getTime() };
+    for (;;) {
+        const stepped = step(model, event, config);
+        model = stepped.model;
+        let answer;
+        try {
+            for (const effect of stepped.effects) {
+                const r = await perform(effect);
+                if (r && 'status' in r)
+                    return r;
+                if (r)
+                    answer = r;
+            }
+        }
+        catch (error) {
+            // Caught once, as the slice always did: a second failure while halting propagates.
+            if (crash !== undefined)
+                throw error;
+            crash = error;
+            answer = await refusal(error, unreadableSource);
+        }
+        if (!answer)
+            throw new Error(`agent-loop: the core's effects (${stepped.effects.map((e) => e.kind).join(', ')}) asked nothing`);
+        event = answer;
     }
-    catch (error) {
-        // The agent moved the repository, or its change holds a secret: halt, committing and merging nothing more.
-        if (error instanceof RepositoryMovedError)
-            return finish('halted', { reason: 'repository_moved', message: `REPOSITORY MOVED: ${error.message}` });
-        if (error instanceof SecretInChangeError)
-            return finish('halted', {
-                reason: 'secret_in_change',
-                message: `SECRET IN CHANGE: ${error.message}; nothing was committed`,
-            });
-        // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
-        const unreadable = await unreadableSource().catch(() => undefined);
-        if (unreadable)
-            return finish('halted', unreadable);
-        throw error;
+}
+/** What a thrown error means to the core: a refusal of git's, or a crash the source's health may explain. */
+async function refusal(error, unreadableSource) {
+    // The agent moved the repository, or its change holds a secret: halt, committing and merging nothing more.
+    if (error instanceof RepositoryMovedError)
+        return { type: 'refused', reason: 'repository_moved', message: error.message };
+    if (error instanceof SecretInChangeError)
+        return { type: 'refused', reason: 'secret_in_change', message: error.message };
+    // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
+    const unreadable = await unreadableSource().catch(() => undefined);
+    return { type: 'crashed', ...(unreadable ? { unreadable } : {}) };
+}
+/** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
+async function openCycle(deps, cycle, baseBranch) {
+    const { git, logger } = deps;
+    if (!git || !cycle.branch || !baseBranch)
+        return cycle;
+    // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
+    // pull request's, pushed by an earlier run) is brought up to date with the base first, so
+    // that this cycle merges back cleanly.
+    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
     }
+    const earlier = await git.branchExists(cycle.branch);
+    const baseTip = await git.tipOf(baseBranch);
+    await git.switchToBranch(cycle.branch, baseBranch);
+    if (earlier)
+        await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+    return { ...cycle, baseTip };
 }
 async function finishCycleInGit(deps, state, cycle) {
     const { git, settings, logger } = deps;
@@ -28345,18 +28574,6 @@ async function keepBranch(deps, branch) {
     catch (error) {
         deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${error.message}. Its work is only in this checkout.`);
     }
-}
-/** The next targets, and the ready issues skipped because they were escalated (here or in an earlier run). */
-async function selectTargets(source, state, batch, sliceStartIteration, only) {
-    // Issues closed in this run stay done even when the base branch's issue file still lists them
-    // open (--on-success branch leaves the closing commit on the cycle's branch).
-    const ready = (await source.ready()).filter((i) => !state.issuesClosed.includes(i.id) && !state.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
-    // Across slices the label decides (removing it makes the issue eligible again); within this
-    // slice the escalations themselves, in case a label could not be written.
-    const inThisSlice = new Set(state.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
-    const isEscalated = (i) => inThisSlice.has(i.id) || i.labels.includes(ESCALATED_LABEL);
-    const eligible = ready.filter((i) => !isEscalated(i));
-    return { targets: batch ? eligible : eligible.slice(0, 1), escalated: ready.filter(isEscalated).map((i) => i.id) };
 }
 /** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
 const extraOf = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));

@@ -2,7 +2,7 @@
  * What a workflow run shows: the step outputs and the job summary (Markdown, under GitHub's 1 MiB
  * limit whatever the history). Pure; the caller redacts and writes them.
  */
-import type { RunResult } from '../loop/result.js';
+import type { RunResult } from '../core/result.js';
 import { issueRef } from '../report/diagnostic.js';
 
 export const SUMMARY_LIMIT = 1024 * 1024;

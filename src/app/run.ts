@@ -16,7 +16,7 @@ import type { IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { StartError, runSlice } from '../loop/slice.js';
-import { type RunResult, exitCodeFor, summaryLine } from '../loop/result.js';
+import { type RunResult, exitCodeFor, summaryLine } from '../core/result.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { createRedactor } from '../report/redact.js';

@@ -1,5 +1,5 @@
 import { ageInDays, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
-import { pickRunnable } from '../loop/resumable.js';
+import { pickRunnable } from '../core/resumable.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
 import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore } from '../checkpoint/types.js';
 

@@ -308,11 +308,3 @@ export async function persistedCredentials(cwd: string, env: NodeJS.ProcessEnv):
       ]
     : [];
 }
-
-/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
-export function cycleBranch(issueIds: readonly string[]): string {
-  const safe = (s: string) =>
-    /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
-  const first = safe(issueIds[0] ?? 'issue');
-  return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
-}

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { BASELINES_DIR, baselineKey, baselineProblem, baselineStore, describeBaseline } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
-import type { CycleState, HaltReason, LoopState } from './state.js';
+import type { CycleState, HaltReason, LoopState } from '../core/state.js';
 
 export interface CycleBaseline {
   state: LoopState;

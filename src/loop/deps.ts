@@ -14,24 +14,10 @@ import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
 import type { Clock } from '../util/clock.js';
 import type { SuiteRun } from '../verdict/results.js';
 import type { CyclePublisher } from './publish.js';
-import type { HaltReason, LoopState } from './state.js';
+import type { IterationOutcome } from '../core/events.js';
+import type { LoopState } from '../core/state.js';
 
-/** What one iteration (of any workflow) tells the slice. */
-export interface IterationOutcome {
-  state: LoopState;
-  halt?: { reason: HaltReason; message: string; advice?: string };
-  /** The cycle cannot go on: escalate it (bounceLoop: because it kept stepping back). */
-  escalate?: { reason: string; bounceLoop: boolean };
-  /** Rate limited: wait this long before the next agent run. */
-  waitMs?: number;
-  /** A seed 004 contract violation, for errors.jsonl. */
-  violation?: Record<string, unknown>;
-  interrupted?: boolean;
-  /** The cycle's work is done and verified. */
-  cycleDone?: boolean;
-  /** ...and needed no change (already satisfied): nothing to merge or publish. */
-  noChange?: boolean;
-}
+export type { IterationOutcome } from '../core/events.js';
 
 /**
  * A workflow, plugged into the engine: what one iteration of it does (its steps, prompts and step

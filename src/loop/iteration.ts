@@ -6,15 +6,16 @@
 import type { AgentFailure } from '../agents/types.js';
 import { NO_CHANGE_LABEL, isClosed } from '../issues/types.js';
 import { rfc3339 } from '../util/clock.js';
-import { decideContinuation, isCycleComplete } from './continuation.js';
-import { WORKFLOWS, type StepEvent, transition } from './cycle.js';
+import { decideContinuation, isCycleComplete } from '../core/continuation.js';
+import { WORKFLOWS, type StepEvent, transition } from '../core/cycle.js';
 import type { SliceDeps, TestOutcome, Workflow } from './deps.js';
 import { buildPrompt } from './prompt.js';
-import { type IterationOutcome, afterFailure, agentTurn, agentUnavailable, describeTargets, seconds } from './turn.js';
+import { type IterationOutcome, afterFailure, agentTurn, agentUnavailable } from './turn.js';
+import { describeTargets, seconds } from '../core/describe.js';
 import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../verdict/judge.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type IssueTargets, issueTargets } from '../verdict/targets.js';
-import { type CycleState, type IterationRecord, type LoopState, appendHistory } from './state.js';
+import { type CycleState, type IterationRecord, type LoopState, appendHistory } from '../core/state.js';
 
 export type { IterationOutcome } from './deps.js';
 

@@ -1,5 +1,5 @@
 /** The prompt the agent receives each iteration. Pure. */
-import type { CycleState } from './state.js';
+import type { CycleState } from '../core/state.js';
 import type { Issue } from '../issues/types.js';
 
 export interface PromptInput {

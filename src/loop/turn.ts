@@ -11,7 +11,7 @@ import type { AgentFailure, AgentResult } from '../agents/types.js';
 import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
 import { rfc3339 } from '../util/clock.js';
 import { type IterationOutcome, type SliceDeps, filesOf } from './deps.js';
-import type { CycleState, IterationRecord, LoopState } from './state.js';
+import type { CycleState, IterationRecord, LoopState } from '../core/state.js';
 
 export type { IterationOutcome } from './deps.js';
 
@@ -166,9 +166,3 @@ export function afterAgentRun(
   };
   return { record, state };
 }
-
-export function describeTargets(cycle: Pick<CycleState, 'issueIds' | 'titles'>): string {
-  return cycle.issueIds.map((id, i) => `${id} "${cycle.titles[i] ?? ''}"`).join(', ');
-}
-
-export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;

@@ -14,7 +14,7 @@ import type { TddTemplates } from './settings.js';
 import { type IterationOutcome, afterFailure, agentTurn, agentUnavailable } from '../loop/turn.js';
 import type { SuiteRun } from '../verdict/results.js';
 import { againstBaseline } from './baseline.js';
-import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../loop/state.js';
+import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../core/state.js';
 import { rfc3339 } from '../util/clock.js';
 import {
   type PhaseDecision,

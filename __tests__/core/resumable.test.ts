@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Checkpoint } from '../../src/checkpoint/types.js';
-import { initialLoopState } from '../../src/loop/state.js';
-import { pickRunnable } from '../../src/loop/resumable.js';
+import { initialLoopState } from '../../src/core/state.js';
+import { pickRunnable } from '../../src/core/resumable.js';
 
 const now = new Date('2026-11-24T10:00:00Z');
 const cp = (id: string, timestamp: string, loop: unknown, sequence = 1): Checkpoint => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ReportBlock } from '../../src/agents/types.js';
-import { decideContinuation, isCycleComplete } from '../../src/loop/continuation.js';
+import { decideContinuation, isCycleComplete } from '../../src/core/continuation.js';
 
 const report = (r: Partial<ReportBlock>): ReportBlock => ({
   workRemainingEmpty: r.workRemaining === undefined || r.workRemaining.trim() === '' || r.workRemaining === '0',

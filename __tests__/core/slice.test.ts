@@ -1,0 +1,393 @@
+/**
+ * The engine's pure core (src/core/slice.ts) driven event by event: no processes, files or clocks.
+ * Each test feeds what happened and checks what the core asks for next; the last block checks the
+ * protocol itself over every event in many states.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { Effect, Event, IterationOutcome } from '../../src/core/events.js';
+import { type CoreConfig, type SliceModel, initialModel, selectTargets, step } from '../../src/core/slice.js';
+import { initialProgress } from '../../src/core/cycle.js';
+import { type CycleState, type LoopState, initialLoopState } from '../../src/core/state.js';
+
+const T0 = Date.parse('2026-11-25T10:00:00Z');
+
+function config(over: Partial<CoreConfig['settings']> = {}, rest: Partial<CoreConfig> = {}): CoreConfig {
+  return {
+    settings: { maxIterations: 10, batch: false, maxConsecutiveEscalations: 2, ...over },
+    checkpointId: 'cp-1',
+    publishes: false,
+    branches: true,
+    ...rest,
+  };
+}
+
+const kinds = (effects: Effect[]) => effects.map((e) => (e.kind === 'log' ? `log:${e.event}` : e.kind));
+const find = <K extends Effect['kind']>(effects: Effect[], kind: K) =>
+  effects.find((e): e is Extract<Effect, { kind: K }> => e.kind === kind);
+
+function cycle(ids: string[] = ['a-1'], over: Partial<CycleState> = {}): CycleState {
+  return {
+    issueIds: ids,
+    titles: ids.map((id) => `Title ${id}`),
+    startedAtIteration: 1,
+    iterations: 1,
+    sameWorkRemainingCount: 0,
+    progress: initialProgress(),
+    timeoutRetries: 0,
+    rateLimitAttempts: 0,
+    branch: `agent-loop/${ids[0]}`,
+    ...over,
+  };
+}
+
+function model(loop: Partial<LoopState> = {}, over: Partial<SliceModel> = {}): SliceModel {
+  return { ...initialModel({ ...initialLoopState(10), baseBranch: 'main', ...loop }, T0), ...over };
+}
+
+/** Feeds events in order; returns the last step. */
+function run(m: SliceModel, cfg: CoreConfig, ...events: Event[]) {
+  let s = { model: m, effects: [] as Effect[] };
+  for (const e of events) s = step(s.model, e, cfg);
+  return s;
+}
+
+const ready = (...ids: string[]) => ids.map((id) => ({ id, title: `Title ${id}`, labels: [] as string[] }));
+const tick = (now = T0): Event => ({ type: 'tick', now, aborted: false });
+const iterated = (outcome: Partial<IterationOutcome> & { state: LoopState }, now = T0): Event => ({
+  type: 'iterated',
+  outcome,
+  now,
+});
+
+describe('the core: picking the work', () => {
+  it('opens a cycle on the first ready issue, on its own branch; all of them with --batch', () => {
+    const one = run(model(), config(), tick(), { type: 'issuesRead', ready: ready('a-1', 'a-2') });
+    expect(kinds(one.effects)).toEqual(['openCycle']);
+    expect(find(one.effects, 'openCycle')?.cycle).toMatchObject({
+      issueIds: ['a-1'],
+      branch: 'agent-loop/a-1',
+      startedAtIteration: 1,
+    });
+    const batch = run(model(), config({ batch: true }), tick(), { type: 'issuesRead', ready: ready('a-1', 'a-2') });
+    expect(find(batch.effects, 'openCycle')?.cycle).toMatchObject({
+      issueIds: ['a-1', 'a-2'],
+      branch: 'agent-loop/batch-a-1-and-1-more',
+    });
+    const noGit = run(model(), config({}, { branches: false }), tick(), { type: 'issuesRead', ready: ready('a-1') });
+    expect(find(noGit.effects, 'openCycle')?.cycle.branch).toBeUndefined();
+  });
+
+  it('skips issues closed, left unchanged or escalated in this run, and those labelled escalated', () => {
+    const loop = {
+      ...initialLoopState(10),
+      issuesClosed: ['a-1'],
+      issuesNoChange: ['a-2'],
+      escalations: [{ issueIds: ['a-3'], titles: [], iteration: 5, steps: [], reason: 'r', at: '', note: '' }],
+    } as LoopState;
+    const issues = [...ready('a-1', 'a-2', 'a-3'), { id: 'a-4', title: '', labels: ['agent-loop:escalated'] }];
+    expect(selectTargets(issues, loop, true, 4)).toEqual({ targets: [], escalated: ['a-3', 'a-4'] });
+    // An escalation of an earlier slice counts only through its label.
+    expect(selectTargets(issues, loop, true, 5).targets.map((i) => i.id)).toEqual(['a-3']);
+    expect(selectTargets(ready('a-5', 'a-6'), loop, false, 0, ['a-6']).targets.map((i) => i.id)).toEqual(['a-6']);
+  });
+
+  it('with no ready issue: checks the source, then completes; halts when only escalated issues remain', () => {
+    const empty = run(model(), config(), tick(), { type: 'issuesRead', ready: [] });
+    expect(kinds(empty.effects)).toEqual(['checkSource']);
+    const done = step(empty.model, { type: 'sourceChecked' }, config());
+    expect(kinds(done.effects)).toEqual(['log:run.complete', 'save', 'done']);
+    expect(find(done.effects, 'done')).toEqual({ kind: 'done', status: 'complete', interrupted: false });
+
+    const garbled = step(
+      empty.model,
+      { type: 'sourceChecked', unreadable: { reason: 'source_unreadable', message: 'ISSUES UNREADABLE: x' } },
+      config(),
+    );
+    expect(find(garbled.effects, 'done')?.status).toBe('halted');
+    expect(garbled.model.loop.halt?.reason).toBe('source_unreadable');
+
+    const escalated = run(model(), config(), tick(), {
+      type: 'issuesRead',
+      ready: [{ id: 'a-1', title: 't', labels: ['agent-loop:escalated'] }],
+    });
+    expect(kinds(escalated.effects)).toEqual(['recordHalt', 'save', 'done']);
+    expect(find(escalated.effects, 'recordHalt')?.halt.message).toBe(
+      'ALL ISSUES ESCALATED: only escalated issues remain (a-1)',
+    );
+  });
+});
+
+describe('the core: bounds', () => {
+  const withCycle = (loop: Partial<LoopState>) => model({ currentCycle: cycle(), ...loop });
+
+  it('halts at the run’s iteration cap and at the budget, before any agent run', () => {
+    const cap = run(withCycle({ iteration: 10 }), config(), tick());
+    expect(find(cap.effects, 'recordHalt')?.halt).toEqual({
+      reason: 'max_iterations',
+      message: 'Max iterations (10) reached',
+    });
+    const budget = run(withCycle({ costUsd: 5 }), config({ maxCostUsd: 5 }), tick());
+    expect(find(budget.effects, 'recordHalt')?.halt.reason).toBe('budget');
+    expect(find(budget.effects, 'save')?.status).toBe('halted');
+  });
+
+  it('ends the slice (continuing) at its iteration bound and at its deadline', () => {
+    const m = withCycle({ iteration: 3 });
+    const byCount = run({ ...m, sliceStartIteration: 1 }, config({ sliceIterations: 2 }), tick());
+    expect(kinds(byCount.effects)).toEqual(['log:slice.end', 'save', 'done']);
+    expect(find(byCount.effects, 'done')?.status).toBe('continuing');
+    const byTime = run(m, config({ sliceMinutes: 1 }, { deadline: T0 + 60_000 }), tick(T0 + 60_000));
+    expect(find(byTime.effects, 'log')?.message).toBe(
+      'Slice time bound reached (1 min): checkpoint cp-1 continues next run.',
+    );
+  });
+
+  it('a run asked to stop ends continuing and interrupted', () => {
+    const s = step(withCycle({}), { type: 'tick', now: T0, aborted: true }, config());
+    expect(find(s.effects, 'done')).toEqual({ kind: 'done', status: 'continuing', interrupted: true });
+  });
+
+  it('pushes the cycle in flight at a slice’s end where work is published', () => {
+    const s = run(
+      { ...withCycle({ iteration: 2 }), sliceStartIteration: 0 },
+      config({ sliceIterations: 2 }, { publishes: true }),
+      tick(),
+    );
+    expect(find(s.effects, 'keepOpenCycle')).toEqual({
+      kind: 'keepOpenCycle',
+      branch: 'agent-loop/a-1',
+      message: 'wip: a-1 (slice ended at iteration 2)',
+    });
+    const local = run(
+      { ...withCycle({ iteration: 2 }), sliceStartIteration: 0 },
+      config({ sliceIterations: 2 }),
+      tick(),
+    );
+    expect(find(local.effects, 'keepOpenCycle')).toBeUndefined();
+  });
+});
+
+describe('the core: one cycle', () => {
+  it('records the cycle before its first agent run, then the baseline, then the iteration', () => {
+    const opened = step(model(), { type: 'cycleOpened', cycle: cycle(['a-1'], { iterations: 0 }) }, config());
+    expect(kinds(opened.effects)).toEqual(['save', 'log:cycle.start', 'runBaseline']);
+    expect(find(opened.effects, 'save')?.loop.currentCycle?.issueIds).toEqual(['a-1']);
+    const withKey = { ...opened.model.loop, currentCycle: { ...cycle(), baselineKey: 'k' } };
+    const b = step(opened.model, { type: 'baselineRan', state: withKey }, config());
+    // The new baseline key is saved before the agent runs.
+    expect(kinds(b.effects)).toEqual(['save', 'iterate']);
+    const again = step(b.model, { type: 'baselineRan', state: withKey }, config());
+    expect(kinds(again.effects)).toEqual(['iterate']);
+  });
+
+  it('a resumed cycle checks out its branch once per slice', () => {
+    const m = model({ currentCycle: cycle() });
+    const first = step(m, tick(), config());
+    expect(kinds(first.effects)).toEqual(['enterCycleBranch', 'runBaseline']);
+    expect(kinds(step(first.model, tick(), config()).effects)).toEqual(['runBaseline']);
+  });
+
+  it('a baseline that halts ends the slice; one interrupted keeps the state as it was', () => {
+    const m = model({ currentCycle: cycle() });
+    const halted = step(
+      m,
+      { type: 'baselineRan', state: m.loop, halt: { reason: 'baseline_unreadable', message: 'no verdict' } },
+      config(),
+    );
+    expect(find(halted.effects, 'done')?.status).toBe('halted');
+    const stopped = step(m, { type: 'baselineRan', state: { ...m.loop, iteration: 99 }, interrupted: true }, config());
+    expect(stopped.model.loop.iteration).toBe(0);
+    expect(find(stopped.effects, 'done')?.interrupted).toBe(true);
+  });
+
+  it('a finished cycle: the lane is checked, the source too, then it is merged and the next issue read', () => {
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const after = { ...m.loop, iteration: 1, issuesClosed: ['a-1'] };
+    const s1 = step(m, iterated({ state: after, cycleDone: true }), config());
+    expect(kinds(s1.effects)).toEqual(['verifyLane', 'checkSource']);
+    expect(find(s1.effects, 'verifyLane')?.what).toBe('go on after iteration 1');
+    const s2 = step(s1.model, { type: 'sourceChecked' }, config());
+    expect(s2.effects).toEqual([{ kind: 'finishCycle', cycle: c, noChange: false }]);
+    const pr = { issueIds: ['a-1'], number: 7, url: 'u', reused: false, iteration: 1 };
+    const s3 = step(s2.model, { type: 'cycleFinished', published: pr }, config());
+    expect(kinds(s3.effects)).toEqual(['save', 'next']);
+    expect(s3.model.loop.currentCycle).toBeUndefined();
+    expect(s3.model.loop.pullRequests).toEqual([pr]);
+  });
+
+  it('a cycle that needed no change is dropped, not merged', () => {
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const s = run(m, config(), iterated({ state: m.loop, cycleDone: true, noChange: true }), { type: 'sourceChecked' });
+    expect(s.effects).toEqual([{ kind: 'finishCycle', cycle: c, noChange: true }]);
+  });
+
+  it('a contract violation goes to errors.jsonl; an iteration’s halt ends the slice', () => {
+    const m = model({ currentCycle: cycle() });
+    const s = step(
+      m,
+      iterated({ state: m.loop, violation: { x: 1 }, halt: { reason: 'repository_moved', message: 'moved' } }),
+      config(),
+    );
+    expect(kinds(s.effects)).toEqual(['appendError', 'recordHalt', 'save', 'done']);
+    expect(s.model.errors).toEqual(['moved']);
+  });
+});
+
+describe('the core: escalation and failure loops', () => {
+  const escalating = (consecutive: number, cfg: CoreConfig, bounceLoop = false) => {
+    const m = model({ currentCycle: cycle(), iteration: 4, consecutiveEscalations: consecutive });
+    return step(m, iterated({ state: m.loop, escalate: { reason: 'tests kept failing', bounceLoop } }), cfg);
+  };
+
+  it('an escalation below the limit shelves the cycle’s work, labels the issue and goes on', () => {
+    const s = escalating(0, config());
+    expect(kinds(s.effects)).toEqual([
+      'verifyLane',
+      'log:cycle.escalated',
+      'shelveCycle',
+      'labelEscalated',
+      'save',
+      'next',
+    ]);
+    expect(find(s.effects, 'labelEscalated')?.note).toBe(
+      'agent-loop escalated this issue at iteration 4 (2026-11-25T10:00:00Z): tests kept failing. Remove the agent-loop:escalated label to let agent-loop try it again.',
+    );
+    expect(s.model.loop).toMatchObject({ consecutiveEscalations: 1, totalEscalations: 1, issuesEscalated: ['a-1'] });
+    expect(s.model.loop.currentCycle).toBeUndefined();
+  });
+
+  it('reaching the limit halts as a failure loop; locally the branch is left for inspection (parked)', () => {
+    const s = escalating(1, config());
+    expect(kinds(s.effects)).toEqual([
+      'verifyLane',
+      'log:cycle.escalated',
+      'labelEscalated',
+      'recordHalt',
+      'save',
+      'done',
+    ]);
+    expect(find(s.effects, 'recordHalt')?.halt.message).toBe(
+      'FAILURE LOOP DETECTED: 2 consecutive escalations (issues a-1); last: tests kept failing',
+    );
+    expect(s.model.loop.parkedBranch).toBe('agent-loop/a-1');
+  });
+
+  it('where work is published a halting escalation still shelves (pushes) the branch', () => {
+    const s = escalating(1, config({}, { publishes: true }));
+    expect(find(s.effects, 'shelveCycle')?.halting).toBe(true);
+    expect(s.model.loop.parkedBranch).toBeUndefined();
+  });
+
+  it('a cycle that kept stepping back halts as a bounce loop at once', () => {
+    const s = escalating(0, config(), true);
+    expect(find(s.effects, 'recordHalt')?.halt.reason).toBe('bounce_loop');
+  });
+});
+
+describe('the core: rate limits', () => {
+  it('waits within the slice, saving before and after', () => {
+    const m = model({ currentCycle: cycle() });
+    const s = step(m, iterated({ state: m.loop, waitMs: 30_000 }), config());
+    expect(kinds(s.effects)).toEqual(['verifyLane', 'log:rate.limited', 'save', 'sleep']);
+    const woke = step(s.model, { type: 'woke', now: T0 + 30_000 }, config());
+    expect(kinds(woke.effects)).toEqual(['save', 'next']);
+  });
+
+  it('a window past the slice’s end is recorded (rounded up to the second) and the slice ends', () => {
+    const m = model({ currentCycle: cycle() });
+    const s = step(m, iterated({ state: m.loop, waitMs: 90_500 }), config({}, { deadline: T0 + 60_000 }));
+    expect(s.model.loop.rateLimitedUntil).toBe('2026-11-25T10:01:31Z');
+    expect(find(s.effects, 'done')?.status).toBe('continuing');
+  });
+
+  it('the next slice waits out a carried window, or ends at once when it outlasts the slice', () => {
+    const m = model({ rateLimitedUntil: '2026-11-25T10:00:30Z' });
+    const wait = step(m, { type: 'started', now: T0 }, config());
+    expect(find(wait.effects, 'sleep')?.ms).toBe(30_000);
+    const woke = step(wait.model, { type: 'woke', now: T0 + 30_000 }, config());
+    expect(woke.effects).toEqual([{ kind: 'next' }]);
+    expect(woke.model.loop.rateLimitedUntil).toBeUndefined();
+    const over = step(m, { type: 'started', now: T0 }, config({}, { deadline: T0 + 10_000 }));
+    expect(kinds(over.effects)).toEqual(['log:rate.limited', 'save', 'done']);
+  });
+});
+
+describe('the core: refusals and crashes', () => {
+  it('git refusing halts with the reason; an unexplained crash is re-thrown', () => {
+    const moved = step(model(), { type: 'refused', reason: 'repository_moved', message: 'HEAD moved' }, config());
+    expect(find(moved.effects, 'recordHalt')?.halt.message).toBe('REPOSITORY MOVED: HEAD moved');
+    const secret = step(model(), { type: 'refused', reason: 'secret_in_change', message: 'a token' }, config());
+    expect(find(secret.effects, 'recordHalt')?.halt.message).toBe('SECRET IN CHANGE: a token; nothing was committed');
+    expect(step(model(), { type: 'crashed' }, config()).effects).toEqual([{ kind: 'rethrow' }]);
+  });
+});
+
+describe('the core: the protocol, over every event in many states', () => {
+  const ASKING = new Set([
+    'next',
+    'sleep',
+    'readIssues',
+    'checkSource',
+    'openCycle',
+    'runBaseline',
+    'iterate',
+    'finishCycle',
+  ]);
+  const ENDING = new Set(['done', 'rethrow']);
+  const states: SliceModel[] = [];
+  for (const iteration of [0, 3, 10])
+    for (const withCycle of [false, true])
+      for (const consecutive of [0, 1])
+        for (const checking of [undefined, 'end', 'finishCycle'] as const)
+          states.push(
+            model(
+              {
+                iteration,
+                consecutiveEscalations: consecutive,
+                ...(withCycle ? { currentCycle: cycle() } : {}),
+                rateLimitedUntil: iteration === 3 ? '2026-11-25T10:00:30Z' : undefined,
+              },
+              { checking, ...(withCycle ? { cycle: cycle(), outcome: { state: initialLoopState(10) } } : {}) },
+            ),
+          );
+  const events = (m: SliceModel): Event[] => [
+    { type: 'started', now: T0 },
+    tick(),
+    { type: 'tick', now: T0, aborted: true },
+    { type: 'woke', now: T0 },
+    { type: 'issuesRead', ready: [] },
+    { type: 'issuesRead', ready: ready('a-1') },
+    { type: 'sourceChecked' },
+    { type: 'sourceChecked', unreadable: { reason: 'source_unreadable', message: 'x' } },
+    { type: 'cycleOpened', cycle: cycle() },
+    { type: 'baselineRan', state: m.loop },
+    iterated({ state: m.loop }),
+    iterated({ state: m.loop, cycleDone: true }),
+    iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }),
+    iterated({ state: m.loop, waitMs: 1000 }),
+    { type: 'cycleFinished' },
+    { type: 'refused', reason: 'repository_moved', message: 'm' },
+    { type: 'crashed' },
+  ];
+  const configs = [config(), config({ sliceIterations: 1, maxCostUsd: 1 }, { publishes: true, deadline: T0 + 1 })];
+
+  it('every step asks at most one thing and asks it last; a slice’s end is its last effect, after a save', () => {
+    let steps = 0;
+    for (const cfg of configs)
+      for (const m of states)
+        for (const e of events(m)) {
+          const { effects } = step(m, e, cfg);
+          steps++;
+          expect(effects.length).toBeGreaterThan(0);
+          const asking = effects.filter((x) => ASKING.has(x.kind) || ENDING.has(x.kind));
+          expect(asking.length).toBe(1);
+          expect(effects.at(-1)).toBe(asking[0]);
+          if (effects.at(-1)?.kind === 'done') expect(effects.some((x) => x.kind === 'save')).toBe(true);
+          const halt = find(effects, 'recordHalt');
+          if (halt) expect(find(effects, 'done')?.status).toBe('halted');
+        }
+    expect(steps).toBe(2 * 36 * 17);
+  });
+});

@@ -1,0 +1,9 @@
+/** The branch a cycle works on, named after its issues. Pure. */
+
+/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
+export function cycleBranchName(issueIds: readonly string[]): string {
+  const safe = (s: string) =>
+    /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+  const first = safe(issueIds[0] ?? 'issue');
+  return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
+}

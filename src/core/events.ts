@@ -1,0 +1,104 @@
+/**
+ * The vocabulary between the pure core (slice.ts) and its interpreter (src/loop/slice.ts).
+ * Events say what happened; effects say what to do. The interpreter performs each effect through
+ * the ports in order; an effect that asks something of the world (`readIssues`, `iterate`, `sleep`,
+ * …) is answered by the next event, the others are answered by nothing.
+ */
+import type { HaltDiagnostic } from '../report/diagnostic.js';
+import type { SuiteRun } from '../verdict/results.js';
+import type { CycleState, HaltReason, LoopState } from './state.js';
+
+export type Halt = { reason: HaltReason; message: string; advice?: string };
+export type Status = 'continuing' | 'complete' | 'halted';
+
+/** What one iteration (of any workflow) tells the engine. */
+export interface IterationOutcome {
+  state: LoopState;
+  halt?: Halt;
+  /** The cycle cannot go on: escalate it (bounceLoop: because it kept stepping back). */
+  escalate?: { reason: string; bounceLoop: boolean };
+  /** Rate limited: wait this long before the next agent run. */
+  waitMs?: number;
+  /** A seed 004 contract violation, for errors.jsonl. */
+  violation?: Record<string, unknown>;
+  interrupted?: boolean;
+  /** The cycle's work is done and verified. */
+  cycleDone?: boolean;
+  /** ...and needed no change (already satisfied): nothing to merge or publish. */
+  noChange?: boolean;
+}
+
+/** A ready issue as the core needs it. */
+export interface ReadyIssue {
+  id: string;
+  title: string;
+  labels: readonly string[];
+}
+
+export type PullRequestRecord = LoopState['pullRequests'][number];
+
+export type Event =
+  /** The slice is open (checkpoint chosen, repository prepared, first checkpoint written). */
+  | { type: 'started'; now: number }
+  /** Top of the loop: the time, and whether the run was asked to stop. */
+  | { type: 'tick'; now: number; aborted: boolean }
+  | { type: 'woke'; now: number }
+  | { type: 'issuesRead'; ready: ReadyIssue[] }
+  /** The issue source's health: a halt when the issues became unreadable during the slice. */
+  | { type: 'sourceChecked'; unreadable?: Halt }
+  /** The new cycle, its branch checked out (when there is git). */
+  | { type: 'cycleOpened'; cycle: CycleState }
+  | { type: 'baselineRan'; state: LoopState; halt?: Halt; interrupted?: boolean; run?: SuiteRun }
+  /** `escalate.reason` already masked; `now` when the iteration ended. */
+  | { type: 'iterated'; outcome: IterationOutcome; now: number }
+  | { type: 'cycleFinished'; published?: PullRequestRecord }
+  /** A git operation refused: the agent moved the repository, or its change holds a secret. */
+  | { type: 'refused'; reason: 'repository_moved' | 'secret_in_change'; message: string }
+  /** Anything else threw; `unreadable` when the source's health explains it. */
+  | { type: 'crashed'; unreadable?: Halt };
+
+export type LogEffect = {
+  kind: 'log';
+  level: 'info' | 'warn' | 'error';
+  event: string;
+  message: string;
+  data?: Record<string, unknown>;
+};
+
+export type Effect =
+  | LogEffect
+  /** Write the checkpoint. */
+  | { kind: 'save'; status: Status; loop: LoopState; errors: string[] }
+  | { kind: 'appendError'; entry: Record<string, unknown> }
+  /** Answered by `tick`. */
+  | { kind: 'next' }
+  /** Answered by `woke`. */
+  | { kind: 'sleep'; ms: number }
+  /** Answered by `issuesRead`. */
+  | { kind: 'readIssues' }
+  /** Answered by `sourceChecked`. */
+  | { kind: 'checkSource' }
+  /** Create (or reuse) the cycle's branch and check it out; answered by `cycleOpened`. */
+  | { kind: 'openCycle'; cycle: CycleState }
+  /** A resumed cycle: check out its branch (fetched when an earlier slice pushed it). */
+  | { kind: 'enterCycleBranch'; branch: string }
+  /** Answered by `baselineRan`. */
+  | { kind: 'runBaseline' }
+  /** One iteration of the workflow; answered by `iterated`. */
+  | { kind: 'iterate'; baseline?: SuiteRun }
+  /** Check that nothing moved the repository since the engine last looked. */
+  | { kind: 'verifyLane'; what: string }
+  /** Commit, then merge, leave or publish the cycle's branch; answered by `cycleFinished`. */
+  | { kind: 'finishCycle'; cycle: CycleState; noChange: boolean }
+  /** An escalated cycle's work committed as wip: on its branch (pushed where work is published), base checked out. */
+  | { kind: 'shelveCycle'; cycle: CycleState; reason: string; halting: boolean }
+  /** Label and note the issues escalated in the source (and commit that on the base branch). */
+  | { kind: 'labelEscalated'; issueIds: string[]; note: string }
+  /** Write halt.md, log the halt and notify. */
+  | { kind: 'recordHalt'; halt: Halt; diagnostic: HaltDiagnostic }
+  /** Where work is published: the cycle still in flight at a slice's end pushed as wip:. */
+  | { kind: 'keepOpenCycle'; branch: string; message: string }
+  /** The slice is over. */
+  | { kind: 'done'; status: Status; interrupted: boolean }
+  /** Re-throw the error that crashed the slice. */
+  | { kind: 'rethrow' };

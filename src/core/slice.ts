@@ -1,0 +1,450 @@
+/**
+ * The engine's core, pure: one slice of the loop as `step(model, event) → (model, effects)`
+ * (seed 001 REQ_019, seed 000 REQ_021, seed 002). It picks the next issues, keeps the run's and the
+ * slice's bounds, starts cycles, hands each iteration to the workflow, finishes or escalates the
+ * cycle, detects failure and bounce loops from the counters in the checkpoint, waits out rate
+ * limits, and halts with a diagnostic. It performs nothing: src/loop/slice.ts performs the effects
+ * through the ports and feeds back what happened. No processes, files or clocks here, so every path
+ * is a unit test (__tests__/core/slice.test.ts).
+ */
+import { ESCALATED_LABEL } from '../issues/types.js';
+import { OUTPUT_CHARS, issueRef } from '../report/diagnostic.js';
+import { rfc3339 } from '../util/clock.js';
+import { cycleBranchName } from './branch.js';
+import { initialProgress } from './cycle.js';
+import { describeTargets, seconds } from './describe.js';
+import { buildDiagnostic } from './diagnostic.js';
+import type { Effect, Event, Halt, IterationOutcome, LogEffect, ReadyIssue, Status } from './events.js';
+import type { CycleState, LoopState } from './state.js';
+
+export interface CoreSettings {
+  maxIterations: number;
+  sliceIterations?: number;
+  sliceMinutes?: number;
+  maxCostUsd?: number;
+  /** Several ready issues in one cycle (--batch), when the workflow allows it. */
+  batch: boolean;
+  maxConsecutiveEscalations: number;
+  onlyIssues?: readonly string[];
+}
+
+export interface CoreConfig {
+  settings: CoreSettings;
+  checkpointId: string;
+  /** The slice's time bound (epoch ms). */
+  deadline?: number;
+  /** Work is published (pushed, pull requests): the runner is thrown away after the slice. */
+  publishes: boolean;
+  /** Cycles get a branch (there is a git repository). */
+  branches: boolean;
+}
+
+export interface SliceModel {
+  loop: LoopState;
+  /** The iteration the slice started at. */
+  sliceStartIteration: number;
+  /** Messages for the checkpoint's `errors`. */
+  errors: string[];
+  /** The time of the last event that carried one (epoch ms). */
+  now: number;
+  /** The resumed cycle's branch was checked out in this slice. */
+  onCycleBranch: boolean;
+  /** The issues chosen for the next cycle. */
+  next?: ReadyIssue[];
+  /** The cycle as the last iteration started on it. */
+  cycle?: CycleState;
+  /** The outcome still being acted on while its cycle is finished. */
+  outcome?: IterationOutcome;
+  /** What the pending `checkSource` is for. */
+  checking?: 'end' | 'finishCycle';
+  /** What the pending `sleep` is for: the window carried over from the last slice, or a retry. */
+  waking?: 'carried' | 'retry';
+}
+
+export type Step = { model: SliceModel; effects: Effect[] };
+
+export function initialModel(loop: LoopState, now: number): SliceModel {
+  return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
+}
+
+const log = (level: LogEffect['level'], event: string, message: string, data?: Record<string, unknown>): LogEffect => ({
+  kind: 'log',
+  level,
+  event,
+  message,
+  ...(data ? { data } : {}),
+});
+
+export function step(model: SliceModel, event: Event, config: CoreConfig): Step {
+  switch (event.type) {
+    case 'started':
+      return started({ ...model, now: event.now }, config);
+    case 'woke': {
+      const m = { ...model, now: event.now, waking: undefined };
+      if (model.waking === 'carried')
+        return { model: { ...m, loop: { ...m.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+      return { model: m, effects: [save(m), { kind: 'next' }] };
+    }
+    case 'tick': {
+      const m = { ...model, now: event.now };
+      if (event.aborted) return finish(m, config, 'continuing', undefined, true);
+      if (!m.loop.currentCycle) return { model: m, effects: [{ kind: 'readIssues' }] };
+      return beforeIteration(m, config);
+    }
+    case 'issuesRead':
+      return issuesRead(model, event.ready, config);
+    case 'sourceChecked': {
+      const m = { ...model, checking: undefined };
+      if (event.unreadable) return finish(m, config, 'halted', event.unreadable);
+      if (model.checking === 'finishCycle' && model.cycle)
+        return {
+          model: m,
+          effects: [{ kind: 'finishCycle', cycle: model.cycle, noChange: !!model.outcome?.noChange }],
+        };
+      return finish(m, config, 'complete', undefined, false, [
+        log(
+          'info',
+          'run.complete',
+          `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`,
+        ),
+      ]);
+    }
+    case 'cycleOpened': {
+      const cycle = event.cycle;
+      const m = { ...model, loop: { ...model.loop, currentCycle: cycle }, next: undefined, onCycleBranch: true };
+      return {
+        model: m,
+        // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
+        // its first agent run, so a run killed during that run resumes this cycle instead of skipping it.
+        effects: [
+          save(m),
+          log(
+            'info',
+            'cycle.start',
+            `Cycle for ${describeTargets(cycle)}${cycle.branch ? ` on branch ${cycle.branch}` : ''}`,
+            {
+              issueIds: cycle.issueIds,
+              branch: cycle.branch,
+            },
+          ),
+          { kind: 'runBaseline' },
+        ],
+      };
+    }
+    case 'baselineRan': {
+      if (event.interrupted) return finish(model, config, 'continuing', undefined, true);
+      const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
+      const m = { ...model, loop: event.state, cycle: event.state.currentCycle };
+      if (event.halt) return finish(m, config, 'halted', event.halt);
+      return { model: m, effects: [...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: event.run }] };
+    }
+    case 'iterated':
+      return iterated(model, event.outcome, event.now, config);
+    case 'cycleFinished': {
+      const published = event.published;
+      const m = {
+        ...model,
+        loop: {
+          ...model.loop,
+          currentCycle: undefined,
+          ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+        },
+      };
+      return afterCycle(m, model.outcome ?? { state: m.loop }, config);
+    }
+    case 'refused':
+      return finish(model, config, 'halted', {
+        reason: event.reason,
+        message:
+          event.reason === 'repository_moved'
+            ? `REPOSITORY MOVED: ${event.message}`
+            : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
+      });
+    case 'crashed':
+      if (event.unreadable) return finish(model, config, 'halted', event.unreadable);
+      return { model, effects: [{ kind: 'rethrow' }] };
+  }
+}
+
+/** The slice opens: a rate-limit window carried over from the previous slice is waited out first. */
+function started(model: SliceModel, config: CoreConfig): Step {
+  const until = model.loop.rateLimitedUntil;
+  if (!until) return { model, effects: [{ kind: 'next' }] };
+  const wait = Date.parse(until) - model.now;
+  if (wait > 0 && config.deadline !== undefined && model.now + wait > config.deadline) {
+    return finish(model, config, 'continuing', undefined, false, [
+      log('info', 'rate.limited', `Rate limited until ${until}: nothing to do in this slice; the next run continues.`, {
+        rateLimitedUntil: until,
+      }),
+    ]);
+  }
+  if (wait > 0) {
+    return {
+      model: { ...model, waking: 'carried' },
+      effects: [
+        log('info', 'rate.limited', `Rate limited until ${until}: waiting ${seconds(wait)}.`, {
+          rateLimitedUntil: until,
+        }),
+        { kind: 'sleep', ms: wait },
+      ],
+    };
+  }
+  return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+}
+
+/** What to work on next: the ready issues, less those done in this run and the escalated ones. */
+export function selectTargets(
+  ready: readonly ReadyIssue[],
+  loop: LoopState,
+  batch: boolean,
+  sliceStartIteration: number,
+  only?: readonly string[],
+): { targets: ReadyIssue[]; escalated: string[] } {
+  // Issues closed in this run stay done even when the base branch's issue file still lists them
+  // open (--on-success branch leaves the closing commit on the cycle's branch).
+  const open = ready.filter(
+    (i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)),
+  );
+  // Across slices the label decides (removing it makes the issue eligible again); within this
+  // slice the escalations themselves, in case a label could not be written.
+  const inThisSlice = new Set(
+    loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds),
+  );
+  const isEscalated = (i: ReadyIssue) => inThisSlice.has(i.id) || i.labels.includes(ESCALATED_LABEL);
+  const eligible = open.filter((i) => !isEscalated(i));
+  return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
+}
+
+function issuesRead(model: SliceModel, ready: ReadyIssue[], config: CoreConfig): Step {
+  const { targets, escalated } = selectTargets(
+    ready,
+    model.loop,
+    config.settings.batch,
+    model.sliceStartIteration,
+    config.settings.onlyIssues,
+  );
+  if (targets.length === 0) {
+    if (escalated.length > 0)
+      return finish(model, config, 'halted', {
+        reason: 'all_escalated',
+        message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.map(issueRef).join(', ')})`,
+      });
+    return { model: { ...model, checking: 'end' }, effects: [{ kind: 'checkSource' }] };
+  }
+  return beforeIteration({ ...model, next: targets }, config);
+}
+
+/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
+function beforeIteration(model: SliceModel, config: CoreConfig): Step {
+  const { settings, checkpointId, deadline } = config;
+  const loop = model.loop;
+  if (loop.iteration >= settings.maxIterations)
+    return finish(model, config, 'halted', {
+      reason: 'max_iterations',
+      message: `Max iterations (${settings.maxIterations}) reached`,
+    });
+  if (settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+    return finish(model, config, 'halted', {
+      reason: 'budget',
+      message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)`,
+    });
+  const sliceDone = loop.iteration - model.sliceStartIteration;
+  if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations)
+    return finish(model, config, 'continuing', undefined, false, [
+      log(
+        'info',
+        'slice.end',
+        `Slice bound reached (${sliceDone} iterations): checkpoint ${checkpointId} continues next run.`,
+      ),
+    ]);
+  if (deadline !== undefined && model.now >= deadline)
+    return finish(model, config, 'continuing', undefined, false, [
+      log(
+        'info',
+        'slice.end',
+        `Slice time bound reached (${settings.sliceMinutes} min): checkpoint ${checkpointId} continues next run.`,
+      ),
+    ]);
+  if (!loop.currentCycle && model.next) {
+    const next = model.next;
+    const cycle: CycleState = {
+      issueIds: next.map((i) => i.id),
+      titles: next.map((i) => i.title),
+      startedAtIteration: loop.iteration + 1,
+      iterations: 0,
+      sameWorkRemainingCount: 0,
+      progress: initialProgress(),
+      timeoutRetries: 0,
+      rateLimitAttempts: 0,
+      ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
+    };
+    return { model, effects: [{ kind: 'openCycle', cycle }] };
+  }
+  const branch = loop.currentCycle?.branch;
+  const enter: Effect[] = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
+  return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
+}
+
+function iterated(model: SliceModel, outcome: IterationOutcome, now: number, config: CoreConfig): Step {
+  if (outcome.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
+  const m: SliceModel = { ...model, now, loop: outcome.state, outcome };
+  const effects: Effect[] = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
+  if (outcome.halt) return finish(m, config, 'halted', outcome.halt, false, effects);
+  // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
+  effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
+  if (outcome.cycleDone) {
+    // A "finished" cycle that left the issues unreadable is not merged.
+    return { model: { ...m, checking: 'finishCycle' }, effects: [...effects, { kind: 'checkSource' }] };
+  }
+  const after = afterCycle(m, outcome, config);
+  return { model: after.model, effects: [...effects, ...after.effects] };
+}
+
+/** After the iteration (and its cycle's finish): escalation, the rate-limit wait, the checkpoint. */
+function afterCycle(model: SliceModel, outcome: IterationOutcome, config: CoreConfig): Step {
+  let m: SliceModel = { ...model, outcome: undefined };
+  const effects: Effect[] = [];
+  if (outcome.escalate && m.loop.currentCycle) {
+    const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
+    m = e.model;
+    effects.push(...e.effects);
+    if (e.halt) return finish(m, config, 'halted', e.halt, false, effects);
+  }
+  if (outcome.waitMs !== undefined) {
+    const until = m.now + outcome.waitMs;
+    if (config.deadline !== undefined && until > config.deadline) {
+      // Whole seconds, rounded up: the next run must not start inside the window.
+      const rateLimitedUntil = rfc3339(new Date(Math.ceil(until / 1000) * 1000));
+      m = { ...m, loop: { ...m.loop, rateLimitedUntil } };
+      return finish(m, config, 'continuing', undefined, false, [
+        ...effects,
+        log(
+          'info',
+          'rate.limited',
+          `Rate limited until ${rateLimitedUntil}, past this slice's end: the next run waits or resumes then.`,
+          { rateLimitedUntil },
+        ),
+      ]);
+    }
+    m = { ...m, waking: 'retry' };
+    effects.push(
+      log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
+        waitMs: outcome.waitMs,
+      }),
+      save(m),
+      { kind: 'sleep', ms: outcome.waitMs },
+    );
+    return { model: m, effects };
+  }
+  return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
+}
+
+/** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
+function escalate(model: SliceModel, reason: string, bounceLoop: boolean, config: CoreConfig): Step & { halt?: Halt } {
+  const { settings } = config;
+  let loop = model.loop;
+  const cycle = loop.currentCycle as CycleState;
+  const at = rfc3339(new Date(model.now));
+  const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
+  const record = {
+    issueIds: cycle.issueIds,
+    titles: cycle.titles,
+    iteration: loop.iteration,
+    steps: [...new Set(cycle.progress.trail)],
+    reason,
+    at,
+    note,
+    ...(cycle.lastFailure
+      ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
+      : {}),
+  };
+  loop = {
+    ...loop,
+    issuesEscalated: [...loop.issuesEscalated, ...cycle.issueIds.filter((id) => !loop.issuesEscalated.includes(id))],
+    consecutiveEscalations: loop.consecutiveEscalations + 1,
+    totalEscalations: loop.totalEscalations + 1,
+    escalations: [...loop.escalations, record].slice(-100),
+  };
+  const effects: Effect[] = [
+    log(
+      'error',
+      'cycle.escalated',
+      `Escalated ${describeTargets(cycle)}: ${reason} (${loop.consecutiveEscalations} escalation(s) in a row, limit ${settings.maxConsecutiveEscalations}).`,
+      {
+        issueIds: cycle.issueIds,
+        reason,
+        steps: record.steps,
+        consecutiveEscalations: loop.consecutiveEscalations,
+        bounceLoop,
+      },
+    ),
+  ];
+  const refs = (ids: string[]) => ids.map(issueRef).join(', ');
+  let halt: Halt | undefined;
+  if (bounceLoop) {
+    halt = {
+      reason: 'bounce_loop',
+      message: `BOUNCE LOOP DETECTED: ${cycle.progress.bounces} step-back transitions in cycle for issue ${refs(cycle.issueIds)} (${cycle.progress.trail.join(', ')})`,
+    };
+  } else if (loop.consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+    const recent = loop.escalations.slice(-loop.consecutiveEscalations).flatMap((e) => e.issueIds);
+    halt = {
+      reason: 'failure_loop',
+      message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
+    };
+  }
+  const label: Effect = { kind: 'labelEscalated', issueIds: cycle.issueIds, note };
+  if (halt && !config.publishes) {
+    // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
+    // branch and edits stay for inspection (the next run parks them).
+    loop = { ...loop, currentCycle: undefined, parkedBranch: cycle.branch };
+    return { model: { ...model, loop }, effects: [...effects, label], halt };
+  }
+  effects.push({ kind: 'shelveCycle', cycle, reason, halting: !!halt }, label);
+  return { model: { ...model, loop: { ...loop, currentCycle: undefined } }, effects, ...(halt ? { halt } : {}) };
+}
+
+function save(model: SliceModel, status: Status = 'continuing'): Effect {
+  return { kind: 'save', status, loop: model.loop, errors: model.errors };
+}
+
+/** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
+function finish(
+  model: SliceModel,
+  config: CoreConfig,
+  status: Status,
+  halt?: Halt,
+  interrupted = false,
+  before: Effect[] = [],
+): Step {
+  let m = model;
+  const effects: Effect[] = [...before];
+  if (halt) {
+    m = {
+      ...m,
+      loop: { ...m.loop, halt: { reason: halt.reason, message: halt.message } },
+      errors: [...m.errors, halt.message],
+    };
+    const diagnostic = buildDiagnostic({
+      reason: halt.reason,
+      message: halt.message,
+      state: m.loop,
+      checkpointId: config.checkpointId,
+      maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
+      advice: halt.advice,
+    });
+    effects.push({ kind: 'recordHalt', halt, diagnostic });
+  }
+  effects.push(save(m, status));
+  // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
+  // pushed (work as wip:), and the next slice fetches it.
+  const open = m.loop.currentCycle;
+  if (config.publishes && open?.branch && status === 'continuing')
+    effects.push({
+      kind: 'keepOpenCycle',
+      branch: open.branch,
+      message: `wip: ${open.issueIds.join(' ')} (slice ended at iteration ${m.loop.iteration})`.slice(0, 120),
+    });
+  effects.push({ kind: 'done', status, interrupted });
+  return { model: m, effects };
+}
