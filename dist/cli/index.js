@@ -2,6 +2,1879 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 2560:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+;(function (sax) {
+  // wrapper for non-node envs
+  sax.parser = function (strict, opt) {
+    return new SAXParser(strict, opt)
+  }
+  sax.SAXParser = SAXParser
+  sax.SAXStream = SAXStream
+  sax.createStream = createStream
+
+  // When we pass the MAX_BUFFER_LENGTH position, start checking for buffer overruns.
+  // When we check, schedule the next check for MAX_BUFFER_LENGTH - (max(buffer lengths)),
+  // since that's the earliest that a buffer overrun could occur.  This way, checks are
+  // as rare as required, but as often as necessary to ensure never crossing this bound.
+  // Furthermore, buffers are only tested at most once per write(), so passing a very
+  // large string into write() might have undesirable effects, but this is manageable by
+  // the caller, so it is assumed to be safe.  Thus, a call to write() may, in the extreme
+  // edge case, result in creating at most one complete copy of the string passed in.
+  // Set to Infinity to have unlimited buffers.
+  sax.MAX_BUFFER_LENGTH = 64 * 1024
+
+  var buffers = [
+    'comment',
+    'sgmlDecl',
+    'textNode',
+    'tagName',
+    'doctype',
+    'procInstName',
+    'procInstBody',
+    'entity',
+    'attribName',
+    'attribValue',
+    'cdata',
+    'script',
+  ]
+
+  sax.EVENTS = [
+    'text',
+    'processinginstruction',
+    'sgmldeclaration',
+    'doctype',
+    'comment',
+    'opentagstart',
+    'attribute',
+    'opentag',
+    'closetag',
+    'opencdata',
+    'cdata',
+    'closecdata',
+    'error',
+    'end',
+    'ready',
+    'script',
+    'opennamespace',
+    'closenamespace',
+  ]
+
+  function SAXParser(strict, opt) {
+    if (!(this instanceof SAXParser)) {
+      return new SAXParser(strict, opt)
+    }
+
+    var parser = this
+    clearBuffers(parser)
+    parser.q = parser.c = ''
+    parser.bufferCheckPosition = sax.MAX_BUFFER_LENGTH
+    parser.encoding = null;
+    parser.opt = opt || {}
+    parser.opt.lowercase = parser.opt.lowercase || parser.opt.lowercasetags
+    parser.looseCase = parser.opt.lowercase ? 'toLowerCase' : 'toUpperCase'
+    parser.opt.maxEntityCount = parser.opt.maxEntityCount || 512
+    parser.opt.maxEntityDepth = parser.opt.maxEntityDepth || 4
+    parser.entityCount = parser.entityDepth = 0
+    parser.tags = []
+    parser.closed = parser.closedRoot = parser.sawRoot = false
+    parser.tag = parser.error = null
+    parser.strict = !!strict
+    parser.noscript = !!(strict || parser.opt.noscript)
+    parser.state = S.BEGIN
+    parser.strictEntities = parser.opt.strictEntities
+    parser.ENTITIES =
+      parser.strictEntities ?
+        Object.create(sax.XML_ENTITIES)
+      : Object.create(sax.ENTITIES)
+    parser.attribList = []
+
+    // namespaces form a prototype chain.
+    // it always points at the current tag,
+    // which protos to its parent tag.
+    if (parser.opt.xmlns) {
+      parser.ns = Object.create(rootNS)
+    }
+
+    // disallow unquoted attribute values if not otherwise configured
+    // and strict mode is true
+    if (parser.opt.unquotedAttributeValues === undefined) {
+      parser.opt.unquotedAttributeValues = !strict
+    }
+
+    // mostly just for error reporting
+    parser.trackPosition = parser.opt.position !== false
+    if (parser.trackPosition) {
+      parser.position = parser.line = parser.column = 0
+    }
+    emit(parser, 'onready')
+  }
+
+  if (!Object.create) {
+    Object.create = function (o) {
+      function F() {}
+      F.prototype = o
+      var newf = new F()
+      return newf
+    }
+  }
+
+  if (!Object.keys) {
+    Object.keys = function (o) {
+      var a = []
+      for (var i in o) if (o.hasOwnProperty(i)) a.push(i)
+      return a
+    }
+  }
+
+  function checkBufferLength(parser) {
+    var maxAllowed = Math.max(sax.MAX_BUFFER_LENGTH, 10)
+    var maxActual = 0
+    for (var i = 0, l = buffers.length; i < l; i++) {
+      var len = parser[buffers[i]].length
+      if (len > maxAllowed) {
+        // Text/cdata nodes can get big, and since they're buffered,
+        // we can get here under normal conditions.
+        // Avoid issues by emitting the text node now,
+        // so at least it won't get any bigger.
+        switch (buffers[i]) {
+          case 'textNode':
+            closeText(parser)
+            break
+
+          case 'cdata':
+            emitNode(parser, 'oncdata', parser.cdata)
+            parser.cdata = ''
+            break
+
+          case 'script':
+            emitNode(parser, 'onscript', parser.script)
+            parser.script = ''
+            break
+
+          default:
+            error(parser, 'Max buffer length exceeded: ' + buffers[i])
+        }
+      }
+      maxActual = Math.max(maxActual, len)
+    }
+    // schedule the next check for the earliest possible buffer overrun.
+    var m = sax.MAX_BUFFER_LENGTH - maxActual
+    parser.bufferCheckPosition = m + parser.position
+  }
+
+  function clearBuffers(parser) {
+    for (var i = 0, l = buffers.length; i < l; i++) {
+      parser[buffers[i]] = ''
+    }
+  }
+
+  function flushBuffers(parser) {
+    closeText(parser)
+    if (parser.cdata !== '') {
+      emitNode(parser, 'oncdata', parser.cdata)
+      parser.cdata = ''
+    }
+    if (parser.script !== '') {
+      emitNode(parser, 'onscript', parser.script)
+      parser.script = ''
+    }
+  }
+
+  SAXParser.prototype = {
+    end: function () {
+      end(this)
+    },
+    write: write,
+    resume: function () {
+      this.error = null
+      return this
+    },
+    close: function () {
+      return this.write(null)
+    },
+    flush: function () {
+      flushBuffers(this)
+    },
+  }
+
+  var Stream
+  try {
+    Stream = (__nccwpck_require__(2203).Stream)
+  } catch (ex) {
+    Stream = function () {}
+  }
+  if (!Stream) Stream = function () {}
+
+  var streamWraps = sax.EVENTS.filter(function (ev) {
+    return ev !== 'error' && ev !== 'end'
+  })
+
+  function createStream(strict, opt) {
+    return new SAXStream(strict, opt)
+  }
+
+  function determineBufferEncoding(data, isEnd) {
+    // BOM-based detection is the most reliable signal when present.
+    if (data.length >= 2) {
+      if (data[0] === 0xff && data[1] === 0xfe) {
+        return 'utf-16le'
+      }
+
+      if (data[0] === 0xfe && data[1] === 0xff) {
+        return 'utf-16be'
+      }
+    }
+
+    if (data.length >= 3 && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) {
+      return 'utf8'
+    }
+
+    if (data.length >= 4) {
+      // XML documents without a BOM still start with "<?xml", which is enough
+      // to distinguish UTF-16LE/BE from UTF-8 by looking at the zero bytes.
+      if (data[0] === 0x3c && data[1] === 0x00 && data[2] === 0x3f && data[3] === 0x00) {
+        return 'utf-16le'
+      }
+
+      if (data[0] === 0x00 && data[1] === 0x3c && data[2] === 0x00 && data[3] === 0x3f) {
+        return 'utf-16be'
+      }
+
+      return 'utf8'
+    }
+
+    return isEnd ? 'utf8' : null
+  }
+
+  function SAXStream(strict, opt) {
+    if (!(this instanceof SAXStream)) {
+      return new SAXStream(strict, opt)
+    }
+
+    Stream.apply(this)
+
+    this._parser = new SAXParser(strict, opt)
+    this.writable = true
+    this.readable = true
+
+    var me = this
+
+    this._parser.onend = function () {
+      me.emit('end')
+    }
+
+    this._parser.onerror = function (er) {
+      me.emit('error', er)
+
+      // if didn't throw, then means error was handled.
+      // go ahead and clear error, so we can write again.
+      me._parser.error = null
+    }
+
+    this._decoder = null
+    this._decoderBuffer = null
+    streamWraps.forEach(function (ev) {
+      Object.defineProperty(me, 'on' + ev, {
+        get: function () {
+          return me._parser['on' + ev]
+        },
+        set: function (h) {
+          if (!h) {
+            me.removeAllListeners(ev)
+            me._parser['on' + ev] = h
+            return h
+          }
+          me.on(ev, h)
+        },
+        enumerable: true,
+        configurable: false,
+      })
+    })
+  }
+
+  SAXStream.prototype = Object.create(Stream.prototype, {
+    constructor: {
+      value: SAXStream,
+    },
+  })
+
+  SAXStream.prototype._decodeBuffer = function (data, isEnd) {
+    if (this._decoderBuffer) {
+      // Keep incomplete leading bytes until we have enough data to infer the
+      // stream encoding, then decode the buffered prefix together with the next chunk.
+      data = Buffer.concat([this._decoderBuffer, data])
+      this._decoderBuffer = null
+    }
+
+    if (!this._decoder) {
+      var encoding = determineBufferEncoding(data, isEnd)
+      if (!encoding) {
+        // A very short first chunk may not contain enough bytes to detect the
+        // encoding yet, so defer decoding until the next write/end call.
+        this._decoderBuffer = data
+        return ''
+      }
+
+      // Store the detected transport encoding so strict mode can compare it
+      // with the optional encoding declared in the XML prolog later on.
+      this._parser.encoding = encoding
+      this._decoder = new TextDecoder(encoding)
+    }
+
+    return this._decoder.decode(data, { stream: !isEnd })
+  }
+
+  SAXStream.prototype.write = function (data) {
+    if (
+      typeof Buffer === 'function' &&
+      typeof Buffer.isBuffer === 'function' &&
+      Buffer.isBuffer(data)
+    ) {
+      data = this._decodeBuffer(data, false)
+    } else if (this._decoderBuffer) {
+      // Flush any buffered binary prefix before handling a string chunk.
+      // This only matters if the caller mixes Buffer and string writes (used in test).
+      var remaining = this._decodeBuffer(Buffer.alloc(0), true)
+      if (remaining) {
+        this._parser.write(remaining)
+        this.emit('data', remaining)
+      }
+    }
+
+    this._parser.write(data.toString())
+    this.emit('data', data)
+    return true
+  }
+
+  SAXStream.prototype.end = function (chunk) {
+    if (chunk && chunk.length) {
+      this.write(chunk)
+    }
+    // Flush any remaining decoded data from the TextDecoder
+    if (this._decoderBuffer) {
+      var finalChunk = this._decodeBuffer(Buffer.alloc(0), true)
+      if (finalChunk) {
+        this._parser.write(finalChunk)
+        this.emit('data', finalChunk)
+      }
+    } else if (this._decoder) {
+      var remaining = this._decoder.decode()
+      if (remaining) {
+        this._parser.write(remaining)
+        this.emit('data', remaining)
+      }
+    }
+    this._parser.end()
+    return true
+  }
+
+  SAXStream.prototype.on = function (ev, handler) {
+    var me = this
+    if (!me._parser['on' + ev] && streamWraps.indexOf(ev) !== -1) {
+      me._parser['on' + ev] = function () {
+        var args =
+          arguments.length === 1 ?
+            [arguments[0]]
+          : Array.apply(null, arguments)
+        args.splice(0, 0, ev)
+        me.emit.apply(me, args)
+      }
+    }
+
+    return Stream.prototype.on.call(me, ev, handler)
+  }
+
+  // this really needs to be replaced with character classes.
+  // XML allows all manner of ridiculous numbers and digits.
+  var CDATAre = /^\[CDATA\[$/i
+  var DOCTYPEre = /^DOCTYPE$/i
+  var XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace'
+  var XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/'
+  var rootNS = { xml: XML_NAMESPACE, xmlns: XMLNS_NAMESPACE }
+
+  // http://www.w3.org/TR/REC-xml/#NT-NameStartChar
+  // This implementation works on strings, a single character at a time
+  // as such, it cannot ever support astral-plane characters (10000-EFFFF)
+  // without a significant breaking change to either this  parser, or the
+  // JavaScript language.  Implementation of an emoji-capable xml parser
+  // is left as an exercise for the reader.
+  var nameStart =
+    /[:_A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/
+
+  var nameBody =
+    /[:_A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u00B7\u0300-\u036F\u203F-\u2040.\d-]/
+
+  var entityStart =
+    /[#:_A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD]/
+  var entityBody =
+    /[#:_A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u00B7\u0300-\u036F\u203F-\u2040.\d-]/
+
+  function isWhitespace(c) {
+    return c === ' ' || c === '\n' || c === '\r' || c === '\t'
+  }
+
+  function isQuote(c) {
+    return c === '"' || c === "'"
+  }
+
+  function isAttribEnd(c) {
+    return c === '>' || isWhitespace(c)
+  }
+
+  function isMatch(regex, c) {
+    return regex.test(c)
+  }
+
+  function notMatch(regex, c) {
+    return !isMatch(regex, c)
+  }
+
+  var S = 0
+  sax.STATE = {
+    BEGIN: S++, // leading byte order mark or whitespace
+    BEGIN_WHITESPACE: S++, // leading whitespace
+    TEXT: S++, // general stuff
+    TEXT_ENTITY: S++, // &amp and such.
+    OPEN_WAKA: S++, // <
+    SGML_DECL: S++, // <!BLARG
+    SGML_DECL_QUOTED: S++, // <!BLARG foo "bar
+    DOCTYPE: S++, // <!DOCTYPE
+    DOCTYPE_QUOTED: S++, // <!DOCTYPE "//blah
+    DOCTYPE_DTD: S++, // <!DOCTYPE "//blah" [ ...
+    DOCTYPE_DTD_QUOTED: S++, // <!DOCTYPE "//blah" [ "foo
+    COMMENT_STARTING: S++, // <!-
+    COMMENT: S++, // <!--
+    COMMENT_ENDING: S++, // <!-- blah -
+    COMMENT_ENDED: S++, // <!-- blah --
+    CDATA: S++, // <![CDATA[ something
+    CDATA_ENDING: S++, // ]
+    CDATA_ENDING_2: S++, // ]]
+    PROC_INST: S++, // <?hi
+    PROC_INST_BODY: S++, // <?hi there
+    PROC_INST_ENDING: S++, // <?hi "there" ?
+    OPEN_TAG: S++, // <strong
+    OPEN_TAG_SLASH: S++, // <strong /
+    ATTRIB: S++, // <a
+    ATTRIB_NAME: S++, // <a foo
+    ATTRIB_NAME_SAW_WHITE: S++, // <a foo _
+    ATTRIB_VALUE: S++, // <a foo=
+    ATTRIB_VALUE_QUOTED: S++, // <a foo="bar
+    ATTRIB_VALUE_CLOSED: S++, // <a foo="bar"
+    ATTRIB_VALUE_UNQUOTED: S++, // <a foo=bar
+    ATTRIB_VALUE_ENTITY_Q: S++, // <foo bar="&quot;"
+    ATTRIB_VALUE_ENTITY_U: S++, // <foo bar=&quot
+    CLOSE_TAG: S++, // </a
+    CLOSE_TAG_SAW_WHITE: S++, // </a   >
+    SCRIPT: S++, // <script> ...
+    SCRIPT_ENDING: S++, // <script> ... <
+  }
+
+  sax.XML_ENTITIES = Object.assign(Object.create(null), {
+    amp: '&',
+    gt: '>',
+    lt: '<',
+    quot: '"',
+    apos: "'",
+  })
+
+  sax.ENTITIES = Object.assign(Object.create(null), {
+    amp: '&',
+    gt: '>',
+    lt: '<',
+    quot: '"',
+    apos: "'",
+    AElig: 198,
+    Aacute: 193,
+    Acirc: 194,
+    Agrave: 192,
+    Aring: 197,
+    Atilde: 195,
+    Auml: 196,
+    Ccedil: 199,
+    ETH: 208,
+    Eacute: 201,
+    Ecirc: 202,
+    Egrave: 200,
+    Euml: 203,
+    Iacute: 205,
+    Icirc: 206,
+    Igrave: 204,
+    Iuml: 207,
+    Ntilde: 209,
+    Oacute: 211,
+    Ocirc: 212,
+    Ograve: 210,
+    Oslash: 216,
+    Otilde: 213,
+    Ouml: 214,
+    THORN: 222,
+    Uacute: 218,
+    Ucirc: 219,
+    Ugrave: 217,
+    Uuml: 220,
+    Yacute: 221,
+    aacute: 225,
+    acirc: 226,
+    aelig: 230,
+    agrave: 224,
+    aring: 229,
+    atilde: 227,
+    auml: 228,
+    ccedil: 231,
+    eacute: 233,
+    ecirc: 234,
+    egrave: 232,
+    eth: 240,
+    euml: 235,
+    iacute: 237,
+    icirc: 238,
+    igrave: 236,
+    iuml: 239,
+    ntilde: 241,
+    oacute: 243,
+    ocirc: 244,
+    ograve: 242,
+    oslash: 248,
+    otilde: 245,
+    ouml: 246,
+    szlig: 223,
+    thorn: 254,
+    uacute: 250,
+    ucirc: 251,
+    ugrave: 249,
+    uuml: 252,
+    yacute: 253,
+    yuml: 255,
+    copy: 169,
+    reg: 174,
+    nbsp: 160,
+    iexcl: 161,
+    cent: 162,
+    pound: 163,
+    curren: 164,
+    yen: 165,
+    brvbar: 166,
+    sect: 167,
+    uml: 168,
+    ordf: 170,
+    laquo: 171,
+    not: 172,
+    shy: 173,
+    macr: 175,
+    deg: 176,
+    plusmn: 177,
+    sup1: 185,
+    sup2: 178,
+    sup3: 179,
+    acute: 180,
+    micro: 181,
+    para: 182,
+    middot: 183,
+    cedil: 184,
+    ordm: 186,
+    raquo: 187,
+    frac14: 188,
+    frac12: 189,
+    frac34: 190,
+    iquest: 191,
+    times: 215,
+    divide: 247,
+    OElig: 338,
+    oelig: 339,
+    Scaron: 352,
+    scaron: 353,
+    Yuml: 376,
+    fnof: 402,
+    circ: 710,
+    tilde: 732,
+    Alpha: 913,
+    Beta: 914,
+    Gamma: 915,
+    Delta: 916,
+    Epsilon: 917,
+    Zeta: 918,
+    Eta: 919,
+    Theta: 920,
+    Iota: 921,
+    Kappa: 922,
+    Lambda: 923,
+    Mu: 924,
+    Nu: 925,
+    Xi: 926,
+    Omicron: 927,
+    Pi: 928,
+    Rho: 929,
+    Sigma: 931,
+    Tau: 932,
+    Upsilon: 933,
+    Phi: 934,
+    Chi: 935,
+    Psi: 936,
+    Omega: 937,
+    alpha: 945,
+    beta: 946,
+    gamma: 947,
+    delta: 948,
+    epsilon: 949,
+    zeta: 950,
+    eta: 951,
+    theta: 952,
+    iota: 953,
+    kappa: 954,
+    lambda: 955,
+    mu: 956,
+    nu: 957,
+    xi: 958,
+    omicron: 959,
+    pi: 960,
+    rho: 961,
+    sigmaf: 962,
+    sigma: 963,
+    tau: 964,
+    upsilon: 965,
+    phi: 966,
+    chi: 967,
+    psi: 968,
+    omega: 969,
+    thetasym: 977,
+    upsih: 978,
+    piv: 982,
+    ensp: 8194,
+    emsp: 8195,
+    thinsp: 8201,
+    zwnj: 8204,
+    zwj: 8205,
+    lrm: 8206,
+    rlm: 8207,
+    ndash: 8211,
+    mdash: 8212,
+    lsquo: 8216,
+    rsquo: 8217,
+    sbquo: 8218,
+    ldquo: 8220,
+    rdquo: 8221,
+    bdquo: 8222,
+    dagger: 8224,
+    Dagger: 8225,
+    bull: 8226,
+    hellip: 8230,
+    permil: 8240,
+    prime: 8242,
+    Prime: 8243,
+    lsaquo: 8249,
+    rsaquo: 8250,
+    oline: 8254,
+    frasl: 8260,
+    euro: 8364,
+    image: 8465,
+    weierp: 8472,
+    real: 8476,
+    trade: 8482,
+    alefsym: 8501,
+    larr: 8592,
+    uarr: 8593,
+    rarr: 8594,
+    darr: 8595,
+    harr: 8596,
+    crarr: 8629,
+    lArr: 8656,
+    uArr: 8657,
+    rArr: 8658,
+    dArr: 8659,
+    hArr: 8660,
+    forall: 8704,
+    part: 8706,
+    exist: 8707,
+    empty: 8709,
+    nabla: 8711,
+    isin: 8712,
+    notin: 8713,
+    ni: 8715,
+    prod: 8719,
+    sum: 8721,
+    minus: 8722,
+    lowast: 8727,
+    radic: 8730,
+    prop: 8733,
+    infin: 8734,
+    ang: 8736,
+    and: 8743,
+    or: 8744,
+    cap: 8745,
+    cup: 8746,
+    int: 8747,
+    there4: 8756,
+    sim: 8764,
+    cong: 8773,
+    asymp: 8776,
+    ne: 8800,
+    equiv: 8801,
+    le: 8804,
+    ge: 8805,
+    sub: 8834,
+    sup: 8835,
+    nsub: 8836,
+    sube: 8838,
+    supe: 8839,
+    oplus: 8853,
+    otimes: 8855,
+    perp: 8869,
+    sdot: 8901,
+    lceil: 8968,
+    rceil: 8969,
+    lfloor: 8970,
+    rfloor: 8971,
+    lang: 9001,
+    rang: 9002,
+    loz: 9674,
+    spades: 9824,
+    clubs: 9827,
+    hearts: 9829,
+    diams: 9830,
+  })
+
+  Object.keys(sax.ENTITIES).forEach(function (key) {
+    var e = sax.ENTITIES[key]
+    var s = typeof e === 'number' ? String.fromCharCode(e) : e
+    sax.ENTITIES[key] = s
+  })
+
+  for (var s in sax.STATE) {
+    sax.STATE[sax.STATE[s]] = s
+  }
+
+  // shorthand
+  S = sax.STATE
+
+  function emit(parser, event, data) {
+    parser[event] && parser[event](data)
+  }
+
+  function getDeclaredEncoding(body) {
+    var match = body && body.match(/(?:^|\s)encoding\s*=\s*(['"])([^'"]+)\1/i)
+    return match ? match[2] : null
+  }
+
+  function normalizeEncodingName(encoding) {
+    if (!encoding) {
+      return null
+    }
+
+    return encoding.toLowerCase().replace(/[^a-z0-9]/g, '')
+  }
+
+  function encodingsMatch(detectedEncoding, declaredEncoding) {
+    const detected = normalizeEncodingName(detectedEncoding)
+    const declared = normalizeEncodingName(declaredEncoding)
+
+    if (!detected || !declared) {
+      return true
+    }
+
+    if (declared === 'utf16') {
+      return detected === 'utf16le' || detected === 'utf16be'
+    }
+
+    return detected === declared
+  }
+
+  function validateXmlDeclarationEncoding(parser, data) {
+    if (
+      !parser.strict ||
+      !parser.encoding ||
+      !data ||
+      data.name !== 'xml'
+    ) {
+      return
+    }
+
+    var declaredEncoding = getDeclaredEncoding(data.body)
+    if (
+      declaredEncoding &&
+      !encodingsMatch(parser.encoding, declaredEncoding)
+    ) {
+      strictFail(
+        parser,
+        'XML declaration encoding ' +
+          declaredEncoding +
+          ' does not match detected stream encoding ' +
+          parser.encoding.toUpperCase()
+      )
+    }
+  }
+
+  function emitNode(parser, nodeType, data) {
+    if (parser.textNode) closeText(parser)
+    emit(parser, nodeType, data)
+  }
+
+  function closeText(parser) {
+    parser.textNode = textopts(parser.opt, parser.textNode)
+    if (parser.textNode) emit(parser, 'ontext', parser.textNode)
+    parser.textNode = ''
+  }
+
+  function textopts(opt, text) {
+    if (opt.trim) text = text.trim()
+    if (opt.normalize) text = text.replace(/\s+/g, ' ')
+    return text
+  }
+
+  function error(parser, er) {
+    closeText(parser)
+    if (parser.trackPosition) {
+      er +=
+        '\nLine: ' +
+        parser.line +
+        '\nColumn: ' +
+        parser.column +
+        '\nChar: ' +
+        parser.c
+    }
+    er = new Error(er)
+    parser.error = er
+    emit(parser, 'onerror', er)
+    return parser
+  }
+
+  function end(parser) {
+    if (parser.sawRoot && !parser.closedRoot)
+      strictFail(parser, 'Unclosed root tag')
+    if (
+      parser.state !== S.BEGIN &&
+      parser.state !== S.BEGIN_WHITESPACE &&
+      parser.state !== S.TEXT
+    ) {
+      error(parser, 'Unexpected end')
+    }
+    closeText(parser)
+    parser.c = ''
+    parser.closed = true
+    emit(parser, 'onend')
+    SAXParser.call(parser, parser.strict, parser.opt)
+    return parser
+  }
+
+  function strictFail(parser, message) {
+    if (typeof parser !== 'object' || !(parser instanceof SAXParser)) {
+      throw new Error('bad call to strictFail')
+    }
+    if (parser.strict) {
+      error(parser, message)
+    }
+  }
+
+  function newTag(parser) {
+    if (!parser.strict) parser.tagName = parser.tagName[parser.looseCase]()
+    var parent = parser.tags[parser.tags.length - 1] || parser
+    var tag = (parser.tag = { name: parser.tagName, attributes: {} })
+
+    // will be overridden if tag contails an xmlns="foo" or xmlns:foo="bar"
+    if (parser.opt.xmlns) {
+      tag.ns = parent.ns
+    }
+    parser.attribList.length = 0
+    emitNode(parser, 'onopentagstart', tag)
+  }
+
+  function qname(name, attribute) {
+    var i = name.indexOf(':')
+    var qualName = i < 0 ? ['', name] : name.split(':')
+    var prefix = qualName[0]
+    var local = qualName[1]
+
+    // <x "xmlns"="http://foo">
+    if (attribute && name === 'xmlns') {
+      prefix = 'xmlns'
+      local = ''
+    }
+
+    return { prefix: prefix, local: local }
+  }
+
+  function attrib(parser) {
+    if (!parser.strict) {
+      parser.attribName = parser.attribName[parser.looseCase]()
+    }
+
+    if (
+      parser.attribList.indexOf(parser.attribName) !== -1 ||
+      parser.tag.attributes.hasOwnProperty(parser.attribName)
+    ) {
+      parser.attribName = parser.attribValue = ''
+      return
+    }
+
+    if (parser.opt.xmlns) {
+      var qn = qname(parser.attribName, true)
+      var prefix = qn.prefix
+      var local = qn.local
+
+      if (prefix === 'xmlns') {
+        // namespace binding attribute. push the binding into scope
+        if (local === 'xml' && parser.attribValue !== XML_NAMESPACE) {
+          strictFail(
+            parser,
+            'xml: prefix must be bound to ' +
+              XML_NAMESPACE +
+              '\n' +
+              'Actual: ' +
+              parser.attribValue
+          )
+        } else if (
+          local === 'xmlns' &&
+          parser.attribValue !== XMLNS_NAMESPACE
+        ) {
+          strictFail(
+            parser,
+            'xmlns: prefix must be bound to ' +
+              XMLNS_NAMESPACE +
+              '\n' +
+              'Actual: ' +
+              parser.attribValue
+          )
+        } else {
+          var tag = parser.tag
+          var parent = parser.tags[parser.tags.length - 1] || parser
+          if (tag.ns === parent.ns) {
+            tag.ns = Object.create(parent.ns)
+          }
+          tag.ns[local] = parser.attribValue
+        }
+      }
+
+      // defer onattribute events until all attributes have been seen
+      // so any new bindings can take effect. preserve attribute order
+      // so deferred events can be emitted in document order
+      parser.attribList.push([parser.attribName, parser.attribValue])
+    } else {
+      // in non-xmlns mode, we can emit the event right away
+      parser.tag.attributes[parser.attribName] = parser.attribValue
+      emitNode(parser, 'onattribute', {
+        name: parser.attribName,
+        value: parser.attribValue,
+      })
+    }
+
+    parser.attribName = parser.attribValue = ''
+  }
+
+  function openTag(parser, selfClosing) {
+    if (parser.opt.xmlns) {
+      // emit namespace binding events
+      var tag = parser.tag
+
+      // add namespace info to tag
+      var qn = qname(parser.tagName)
+      tag.prefix = qn.prefix
+      tag.local = qn.local
+      tag.uri = tag.ns[qn.prefix] || ''
+
+      if (tag.prefix && !tag.uri) {
+        strictFail(
+          parser,
+          'Unbound namespace prefix: ' + JSON.stringify(parser.tagName)
+        )
+        tag.uri = qn.prefix
+      }
+
+      var parent = parser.tags[parser.tags.length - 1] || parser
+      if (tag.ns && parent.ns !== tag.ns) {
+        Object.keys(tag.ns).forEach(function (p) {
+          emitNode(parser, 'onopennamespace', {
+            prefix: p,
+            uri: tag.ns[p],
+          })
+        })
+      }
+
+      // handle deferred onattribute events
+      // Note: do not apply default ns to attributes:
+      //   http://www.w3.org/TR/REC-xml-names/#defaulting
+      for (var i = 0, l = parser.attribList.length; i < l; i++) {
+        var nv = parser.attribList[i]
+        var name = nv[0]
+        var value = nv[1]
+        var qualName = qname(name, true)
+        var prefix = qualName.prefix
+        var local = qualName.local
+        var uri = prefix === '' ? '' : tag.ns[prefix] || ''
+        var a = {
+          name: name,
+          value: value,
+          prefix: prefix,
+          local: local,
+          uri: uri,
+        }
+
+        // if there's any attributes with an undefined namespace,
+        // then fail on them now.
+        if (prefix && prefix !== 'xmlns' && !uri) {
+          strictFail(
+            parser,
+            'Unbound namespace prefix: ' + JSON.stringify(prefix)
+          )
+          a.uri = prefix
+        }
+        parser.tag.attributes[name] = a
+        emitNode(parser, 'onattribute', a)
+      }
+      parser.attribList.length = 0
+    }
+
+    parser.tag.isSelfClosing = !!selfClosing
+
+    // process the tag
+    parser.sawRoot = true
+    parser.tags.push(parser.tag)
+    emitNode(parser, 'onopentag', parser.tag)
+    if (!selfClosing) {
+      // special case for <script> in non-strict mode.
+      if (!parser.noscript && parser.tagName.toLowerCase() === 'script') {
+        parser.state = S.SCRIPT
+      } else {
+        parser.state = S.TEXT
+      }
+      parser.tag = null
+      parser.tagName = ''
+    }
+    parser.attribName = parser.attribValue = ''
+    parser.attribList.length = 0
+  }
+
+  function closeTag(parser) {
+    if (!parser.tagName) {
+      strictFail(parser, 'Weird empty close tag.')
+      parser.textNode += '</>'
+      parser.state = S.TEXT
+      return
+    }
+
+    if (parser.script) {
+      if (parser.tagName !== 'script') {
+        parser.script += '</' + parser.tagName + '>'
+        parser.tagName = ''
+        parser.state = S.SCRIPT
+        return
+      }
+      emitNode(parser, 'onscript', parser.script)
+      parser.script = ''
+    }
+
+    // first make sure that the closing tag actually exists.
+    // <a><b></c></b></a> will close everything, otherwise.
+    var t = parser.tags.length
+    var tagName = parser.tagName
+    if (!parser.strict) {
+      tagName = tagName[parser.looseCase]()
+    }
+    var closeTo = tagName
+    while (t--) {
+      var close = parser.tags[t]
+      if (close.name !== closeTo) {
+        // fail the first time in strict mode
+        strictFail(parser, 'Unexpected close tag')
+      } else {
+        break
+      }
+    }
+
+    // didn't find it.  we already failed for strict, so just abort.
+    if (t < 0) {
+      strictFail(parser, 'Unmatched closing tag: ' + parser.tagName)
+      parser.textNode += '</' + parser.tagName + '>'
+      parser.state = S.TEXT
+      return
+    }
+    parser.tagName = tagName
+    var s = parser.tags.length
+    while (s-- > t) {
+      var tag = (parser.tag = parser.tags.pop())
+      parser.tagName = parser.tag.name
+      emitNode(parser, 'onclosetag', parser.tagName)
+
+      var x = {}
+      for (var i in tag.ns) {
+        x[i] = tag.ns[i]
+      }
+
+      var parent = parser.tags[parser.tags.length - 1] || parser
+      if (parser.opt.xmlns && tag.ns !== parent.ns) {
+        // remove namespace bindings introduced by tag
+        Object.keys(tag.ns).forEach(function (p) {
+          var n = tag.ns[p]
+          emitNode(parser, 'onclosenamespace', { prefix: p, uri: n })
+        })
+      }
+    }
+    if (t === 0) parser.closedRoot = true
+    parser.tagName = parser.attribValue = parser.attribName = ''
+    parser.attribList.length = 0
+    parser.state = S.TEXT
+  }
+
+  function parseEntity(parser) {
+    var entity = parser.entity
+    var entityLC = entity.toLowerCase()
+    var num
+    var numStr = ''
+
+    if (parser.ENTITIES[entity]) {
+      return parser.ENTITIES[entity]
+    }
+    if (parser.ENTITIES[entityLC]) {
+      return parser.ENTITIES[entityLC]
+    }
+    entity = entityLC
+    if (entity.charAt(0) === '#') {
+      if (entity.charAt(1) === 'x') {
+        entity = entity.slice(2)
+        num = parseInt(entity, 16)
+        numStr = num.toString(16)
+      } else {
+        entity = entity.slice(1)
+        num = parseInt(entity, 10)
+        numStr = num.toString(10)
+      }
+    }
+    entity = entity.replace(/^0+/, '')
+    if (
+      isNaN(num) ||
+      numStr.toLowerCase() !== entity ||
+      num < 0 ||
+      num > 0x10ffff ||
+      !isXmlChar(num)
+    ) {
+      strictFail(parser, 'Invalid character entity')
+      return '&' + parser.entity + ';'
+    }
+
+    return String.fromCodePoint(num)
+  }
+
+  // Returns true if `num` is a code point that matches the XML `Char`
+  // production, false otherwise. Character references that resolve to a
+  // character outside this range (e.g. surrogates or restricted control
+  // characters) are not well-formed.
+  // https://www.w3.org/TR/REC-xml/#NT-Char
+  // https://www.w3.org/TR/REC-xml/#wf-Legalchar
+  function isXmlChar(num) {
+    return (
+      num === 0x9 ||
+      num === 0xa ||
+      num === 0xd ||
+      (num >= 0x20 && num <= 0xd7ff) ||
+      (num >= 0xe000 && num <= 0xfffd) ||
+      (num >= 0x10000 && num <= 0x10ffff)
+    )
+  }
+
+  function beginWhiteSpace(parser, c) {
+    if (c === '<') {
+      parser.state = S.OPEN_WAKA
+      parser.startTagPosition = parser.position
+    } else if (!isWhitespace(c)) {
+      // have to process this as a text node.
+      // weird, but happens.
+      strictFail(parser, 'Non-whitespace before first tag.')
+      parser.textNode = c
+      parser.state = S.TEXT
+    }
+  }
+
+  function charAt(chunk, i) {
+    var result = ''
+    if (i < chunk.length) {
+      result = chunk.charAt(i)
+    }
+    return result
+  }
+
+  function write(chunk) {
+    var parser = this
+    if (this.error) {
+      throw this.error
+    }
+    if (parser.closed) {
+      return error(
+        parser,
+        'Cannot write after close. Assign an onready handler.'
+      )
+    }
+    if (chunk === null) {
+      return end(parser)
+    }
+    if (typeof chunk === 'object') {
+      chunk = chunk.toString()
+    }
+    var i = 0
+    var c = ''
+    while (true) {
+      c = charAt(chunk, i++)
+      parser.c = c
+
+      if (!c) {
+        break
+      }
+
+      if (parser.trackPosition) {
+        parser.position++
+        if (c === '\n') {
+          parser.line++
+          parser.column = 0
+        } else {
+          parser.column++
+        }
+      }
+
+      switch (parser.state) {
+        case S.BEGIN:
+          parser.state = S.BEGIN_WHITESPACE
+          if (c === '\uFEFF') {
+            continue
+          }
+          beginWhiteSpace(parser, c)
+          continue
+
+        case S.BEGIN_WHITESPACE:
+          beginWhiteSpace(parser, c)
+          continue
+
+        case S.TEXT:
+          if (parser.sawRoot && !parser.closedRoot) {
+            var starti = i - 1
+            while (c && c !== '<' && c !== '&') {
+              c = charAt(chunk, i++)
+              if (c && parser.trackPosition) {
+                parser.position++
+                if (c === '\n') {
+                  parser.line++
+                  parser.column = 0
+                } else {
+                  parser.column++
+                }
+              }
+            }
+            parser.textNode += chunk.substring(starti, i - 1)
+          }
+          if (
+            c === '<' &&
+            !(parser.sawRoot && parser.closedRoot && !parser.strict)
+          ) {
+            parser.state = S.OPEN_WAKA
+            parser.startTagPosition = parser.position
+          } else {
+            if (
+              !isWhitespace(c) &&
+              (!parser.sawRoot || parser.closedRoot)
+            ) {
+              strictFail(parser, 'Text data outside of root node.')
+            }
+            if (c === '&') {
+              parser.state = S.TEXT_ENTITY
+            } else {
+              parser.textNode += c
+            }
+          }
+          continue
+
+        case S.SCRIPT:
+          // only non-strict
+          if (c === '<') {
+            parser.state = S.SCRIPT_ENDING
+          } else {
+            parser.script += c
+          }
+          continue
+
+        case S.SCRIPT_ENDING:
+          if (c === '/') {
+            parser.state = S.CLOSE_TAG
+          } else {
+            parser.script += '<' + c
+            parser.state = S.SCRIPT
+          }
+          continue
+
+        case S.OPEN_WAKA:
+          // either a /, ?, !, or text is coming next.
+          if (c === '!') {
+            parser.state = S.SGML_DECL
+            parser.sgmlDecl = ''
+          } else if (isWhitespace(c)) {
+            // wait for it...
+          } else if (isMatch(nameStart, c)) {
+            parser.state = S.OPEN_TAG
+            parser.tagName = c
+          } else if (c === '/') {
+            parser.state = S.CLOSE_TAG
+            parser.tagName = ''
+          } else if (c === '?') {
+            parser.state = S.PROC_INST
+            parser.procInstName = parser.procInstBody = ''
+          } else {
+            strictFail(parser, 'Unencoded <')
+            // if there was some whitespace, then add that in.
+            if (parser.startTagPosition + 1 < parser.position) {
+              var pad = parser.position - parser.startTagPosition
+              c = new Array(pad).join(' ') + c
+            }
+            parser.textNode += '<' + c
+            parser.state = S.TEXT
+          }
+          continue
+
+        case S.SGML_DECL:
+          if (parser.sgmlDecl + c === '--') {
+            parser.state = S.COMMENT
+            parser.comment = ''
+            parser.sgmlDecl = ''
+            continue
+          }
+
+          if (
+            parser.doctype &&
+            parser.doctype !== true &&
+            parser.sgmlDecl
+          ) {
+            parser.state = S.DOCTYPE_DTD
+            parser.doctype += '<!' + parser.sgmlDecl + c
+            parser.sgmlDecl = ''
+          } else if (CDATAre.test(parser.sgmlDecl + c)) {
+            emitNode(parser, 'onopencdata')
+            parser.state = S.CDATA
+            parser.sgmlDecl = ''
+            parser.cdata = ''
+          } else if (DOCTYPEre.test(parser.sgmlDecl + c)) {
+            parser.state = S.DOCTYPE
+            if (parser.doctype || parser.sawRoot) {
+              strictFail(
+                parser,
+                'Inappropriately located doctype declaration'
+              )
+            }
+            parser.doctype = ''
+            parser.sgmlDecl = ''
+          } else if (c === '>') {
+            emitNode(parser, 'onsgmldeclaration', parser.sgmlDecl)
+            parser.sgmlDecl = ''
+            parser.state = S.TEXT
+          } else if (isQuote(c)) {
+            parser.state = S.SGML_DECL_QUOTED
+            parser.sgmlDecl += c
+          } else {
+            parser.sgmlDecl += c
+          }
+          continue
+
+        case S.SGML_DECL_QUOTED:
+          if (c === parser.q) {
+            parser.state = S.SGML_DECL
+            parser.q = ''
+          }
+          parser.sgmlDecl += c
+          continue
+
+        case S.DOCTYPE:
+          if (c === '>') {
+            parser.state = S.TEXT
+            emitNode(parser, 'ondoctype', parser.doctype)
+            parser.doctype = true // just remember that we saw it.
+          } else {
+            parser.doctype += c
+            if (c === '[') {
+              parser.state = S.DOCTYPE_DTD
+            } else if (isQuote(c)) {
+              parser.state = S.DOCTYPE_QUOTED
+              parser.q = c
+            }
+          }
+          continue
+
+        case S.DOCTYPE_QUOTED:
+          parser.doctype += c
+          if (c === parser.q) {
+            parser.q = ''
+            parser.state = S.DOCTYPE
+          }
+          continue
+
+        case S.DOCTYPE_DTD:
+          if (c === ']') {
+            parser.doctype += c
+            parser.state = S.DOCTYPE
+          } else if (c === '<') {
+            parser.state = S.OPEN_WAKA
+            parser.startTagPosition = parser.position
+          } else if (isQuote(c)) {
+            parser.doctype += c
+            parser.state = S.DOCTYPE_DTD_QUOTED
+            parser.q = c
+          } else {
+            parser.doctype += c
+          }
+          continue
+
+        case S.DOCTYPE_DTD_QUOTED:
+          parser.doctype += c
+          if (c === parser.q) {
+            parser.state = S.DOCTYPE_DTD
+            parser.q = ''
+          }
+          continue
+
+        case S.COMMENT:
+          if (c === '-') {
+            parser.state = S.COMMENT_ENDING
+          } else {
+            parser.comment += c
+          }
+          continue
+
+        case S.COMMENT_ENDING:
+          if (c === '-') {
+            parser.state = S.COMMENT_ENDED
+            parser.comment = textopts(parser.opt, parser.comment)
+            if (parser.comment) {
+              emitNode(parser, 'oncomment', parser.comment)
+            }
+            parser.comment = ''
+          } else {
+            parser.comment += '-' + c
+            parser.state = S.COMMENT
+          }
+          continue
+
+        case S.COMMENT_ENDED:
+          if (c !== '>') {
+            strictFail(parser, 'Malformed comment')
+            // allow <!-- blah -- bloo --> in non-strict mode,
+            // which is a comment of " blah -- bloo "
+            parser.comment += '--' + c
+            parser.state = S.COMMENT
+          } else if (parser.doctype && parser.doctype !== true) {
+            parser.state = S.DOCTYPE_DTD
+          } else {
+            parser.state = S.TEXT
+          }
+          continue
+
+        case S.CDATA:
+          var starti = i - 1
+          while (c && c !== ']') {
+            c = charAt(chunk, i++)
+            if (c && parser.trackPosition) {
+              parser.position++
+              if (c === '\n') {
+                parser.line++
+                parser.column = 0
+              } else {
+                parser.column++
+              }
+            }
+          }
+          parser.cdata += chunk.substring(starti, i - 1)
+          if (c === ']') {
+            parser.state = S.CDATA_ENDING
+          }
+          continue
+
+        case S.CDATA_ENDING:
+          if (c === ']') {
+            parser.state = S.CDATA_ENDING_2
+          } else {
+            parser.cdata += ']' + c
+            parser.state = S.CDATA
+          }
+          continue
+
+        case S.CDATA_ENDING_2:
+          if (c === '>') {
+            if (parser.cdata) {
+              emitNode(parser, 'oncdata', parser.cdata)
+            }
+            emitNode(parser, 'onclosecdata')
+            parser.cdata = ''
+            parser.state = S.TEXT
+          } else if (c === ']') {
+            parser.cdata += ']'
+          } else {
+            parser.cdata += ']]' + c
+            parser.state = S.CDATA
+          }
+          continue
+
+        case S.PROC_INST:
+          if (c === '?') {
+            parser.state = S.PROC_INST_ENDING
+          } else if (isWhitespace(c)) {
+            parser.state = S.PROC_INST_BODY
+          } else {
+            parser.procInstName += c
+          }
+          continue
+
+        case S.PROC_INST_BODY:
+          if (!parser.procInstBody && isWhitespace(c)) {
+            continue
+          } else if (c === '?') {
+            parser.state = S.PROC_INST_ENDING
+          } else {
+            parser.procInstBody += c
+          }
+          continue
+
+        case S.PROC_INST_ENDING:
+          if (c === '>') {
+            const procInstEndData = {
+              name: parser.procInstName,
+              body: parser.procInstBody,
+            }
+            validateXmlDeclarationEncoding(parser, procInstEndData)
+            emitNode(parser, 'onprocessinginstruction', procInstEndData)
+            parser.procInstName = parser.procInstBody = ''
+            parser.state = S.TEXT
+          } else {
+            parser.procInstBody += '?' + c
+            parser.state = S.PROC_INST_BODY
+          }
+          continue
+
+        case S.OPEN_TAG:
+          if (isMatch(nameBody, c)) {
+            parser.tagName += c
+          } else {
+            newTag(parser)
+            if (c === '>') {
+              openTag(parser)
+            } else if (c === '/') {
+              parser.state = S.OPEN_TAG_SLASH
+            } else {
+              if (!isWhitespace(c)) {
+                strictFail(parser, 'Invalid character in tag name')
+              }
+              parser.state = S.ATTRIB
+            }
+          }
+          continue
+
+        case S.OPEN_TAG_SLASH:
+          if (c === '>') {
+            openTag(parser, true)
+            closeTag(parser)
+          } else {
+            strictFail(
+              parser,
+              'Forward-slash in opening tag not followed by >'
+            )
+            parser.state = S.ATTRIB
+          }
+          continue
+
+        case S.ATTRIB:
+          // haven't read the attribute name yet.
+          if (isWhitespace(c)) {
+            continue
+          } else if (c === '>') {
+            openTag(parser)
+          } else if (c === '/') {
+            parser.state = S.OPEN_TAG_SLASH
+          } else if (isMatch(nameStart, c)) {
+            parser.attribName = c
+            parser.attribValue = ''
+            parser.state = S.ATTRIB_NAME
+          } else {
+            strictFail(parser, 'Invalid attribute name')
+          }
+          continue
+
+        case S.ATTRIB_NAME:
+          if (c === '=') {
+            parser.state = S.ATTRIB_VALUE
+          } else if (c === '>') {
+            strictFail(parser, 'Attribute without value')
+            parser.attribValue = parser.attribName
+            attrib(parser)
+            openTag(parser)
+          } else if (isWhitespace(c)) {
+            parser.state = S.ATTRIB_NAME_SAW_WHITE
+          } else if (isMatch(nameBody, c)) {
+            parser.attribName += c
+          } else {
+            strictFail(parser, 'Invalid attribute name')
+          }
+          continue
+
+        case S.ATTRIB_NAME_SAW_WHITE:
+          if (c === '=') {
+            parser.state = S.ATTRIB_VALUE
+          } else if (isWhitespace(c)) {
+            continue
+          } else {
+            strictFail(parser, 'Attribute without value')
+            parser.tag.attributes[parser.attribName] = ''
+            parser.attribValue = ''
+            emitNode(parser, 'onattribute', {
+              name: parser.attribName,
+              value: '',
+            })
+            parser.attribName = ''
+            if (c === '>') {
+              openTag(parser)
+            } else if (isMatch(nameStart, c)) {
+              parser.attribName = c
+              parser.state = S.ATTRIB_NAME
+            } else {
+              strictFail(parser, 'Invalid attribute name')
+              parser.state = S.ATTRIB
+            }
+          }
+          continue
+
+        case S.ATTRIB_VALUE:
+          if (isWhitespace(c)) {
+            continue
+          } else if (isQuote(c)) {
+            parser.q = c
+            parser.state = S.ATTRIB_VALUE_QUOTED
+          } else {
+            if (!parser.opt.unquotedAttributeValues) {
+              error(parser, 'Unquoted attribute value')
+            }
+            parser.state = S.ATTRIB_VALUE_UNQUOTED
+            parser.attribValue = c
+          }
+          continue
+
+        case S.ATTRIB_VALUE_QUOTED:
+          if (c !== parser.q) {
+            if (c === '&') {
+              parser.state = S.ATTRIB_VALUE_ENTITY_Q
+            } else {
+              parser.attribValue += c
+            }
+            continue
+          }
+          attrib(parser)
+          parser.q = ''
+          parser.state = S.ATTRIB_VALUE_CLOSED
+          continue
+
+        case S.ATTRIB_VALUE_CLOSED:
+          if (isWhitespace(c)) {
+            parser.state = S.ATTRIB
+          } else if (c === '>') {
+            openTag(parser)
+          } else if (c === '/') {
+            parser.state = S.OPEN_TAG_SLASH
+          } else if (isMatch(nameStart, c)) {
+            strictFail(parser, 'No whitespace between attributes')
+            parser.attribName = c
+            parser.attribValue = ''
+            parser.state = S.ATTRIB_NAME
+          } else {
+            strictFail(parser, 'Invalid attribute name')
+          }
+          continue
+
+        case S.ATTRIB_VALUE_UNQUOTED:
+          if (!isAttribEnd(c)) {
+            if (c === '&') {
+              parser.state = S.ATTRIB_VALUE_ENTITY_U
+            } else {
+              parser.attribValue += c
+            }
+            continue
+          }
+          attrib(parser)
+          if (c === '>') {
+            openTag(parser)
+          } else {
+            parser.state = S.ATTRIB
+          }
+          continue
+
+        case S.CLOSE_TAG:
+          if (!parser.tagName) {
+            if (isWhitespace(c)) {
+              continue
+            } else if (notMatch(nameStart, c)) {
+              if (parser.script) {
+                parser.script += '</' + c
+                parser.state = S.SCRIPT
+              } else {
+                strictFail(parser, 'Invalid tagname in closing tag.')
+              }
+            } else {
+              parser.tagName = c
+            }
+          } else if (c === '>') {
+            closeTag(parser)
+          } else if (isMatch(nameBody, c)) {
+            parser.tagName += c
+          } else if (parser.script) {
+            parser.script += '</' + parser.tagName + c
+            parser.tagName = ''
+            parser.state = S.SCRIPT
+          } else {
+            if (!isWhitespace(c)) {
+              strictFail(parser, 'Invalid tagname in closing tag')
+            }
+            parser.state = S.CLOSE_TAG_SAW_WHITE
+          }
+          continue
+
+        case S.CLOSE_TAG_SAW_WHITE:
+          if (isWhitespace(c)) {
+            continue
+          }
+          if (c === '>') {
+            closeTag(parser)
+          } else {
+            strictFail(parser, 'Invalid characters in closing tag')
+          }
+          continue
+
+        case S.TEXT_ENTITY:
+        case S.ATTRIB_VALUE_ENTITY_Q:
+        case S.ATTRIB_VALUE_ENTITY_U:
+          var returnState
+          var buffer
+          switch (parser.state) {
+            case S.TEXT_ENTITY:
+              returnState = S.TEXT
+              buffer = 'textNode'
+              break
+
+            case S.ATTRIB_VALUE_ENTITY_Q:
+              returnState = S.ATTRIB_VALUE_QUOTED
+              buffer = 'attribValue'
+              break
+
+            case S.ATTRIB_VALUE_ENTITY_U:
+              returnState = S.ATTRIB_VALUE_UNQUOTED
+              buffer = 'attribValue'
+              break
+          }
+
+          if (c === ';') {
+            var parsedEntity = parseEntity(parser)
+            if (
+              parser.opt.unparsedEntities &&
+              !Object.values(sax.XML_ENTITIES).includes(parsedEntity)
+            ) {
+              if ((parser.entityCount += 1) > parser.opt.maxEntityCount) {
+                error(
+                  parser,
+                  'Parsed entity count exceeds max entity count'
+                )
+              }
+
+              if ((parser.entityDepth += 1) > parser.opt.maxEntityDepth) {
+                error(
+                  parser,
+                  'Parsed entity depth exceeds max entity depth'
+                )
+              }
+
+              parser.entity = ''
+              parser.state = returnState
+              parser.write(parsedEntity)
+              parser.entityDepth -= 1
+            } else {
+              parser[buffer] += parsedEntity
+              parser.entity = ''
+              parser.state = returnState
+            }
+          } else if (
+            isMatch(parser.entity.length ? entityBody : entityStart, c)
+          ) {
+            parser.entity += c
+          } else {
+            strictFail(parser, 'Invalid character in entity name')
+            parser[buffer] += '&' + parser.entity + c
+            parser.entity = ''
+            parser.state = returnState
+          }
+
+          continue
+
+        default: /* istanbul ignore next */ {
+          throw new Error(parser, 'Unknown state: ' + parser.state)
+        }
+      }
+    } // while
+
+    if (parser.position >= parser.bufferCheckPosition) {
+      checkBufferLength(parser)
+    }
+    return parser
+  }
+
+  /*! http://mths.be/fromcodepoint v0.1.0 by @mathias */
+  /* istanbul ignore next */
+  if (!String.fromCodePoint) {
+    ;(function () {
+      var stringFromCharCode = String.fromCharCode
+      var floor = Math.floor
+      var fromCodePoint = function () {
+        var MAX_SIZE = 0x4000
+        var codeUnits = []
+        var highSurrogate
+        var lowSurrogate
+        var index = -1
+        var length = arguments.length
+        if (!length) {
+          return ''
+        }
+        var result = ''
+        while (++index < length) {
+          var codePoint = Number(arguments[index])
+          if (
+            !isFinite(codePoint) || // `NaN`, `+Infinity`, or `-Infinity`
+            codePoint < 0 || // not a valid Unicode code point
+            codePoint > 0x10ffff || // not a valid Unicode code point
+            floor(codePoint) !== codePoint // not an integer
+          ) {
+            throw RangeError('Invalid code point: ' + codePoint)
+          }
+          if (codePoint <= 0xffff) {
+            // BMP code point
+            codeUnits.push(codePoint)
+          } else {
+            // Astral code point; split in surrogate halves
+            // http://mathiasbynens.be/notes/javascript-encoding#surrogate-formulae
+            codePoint -= 0x10000
+            highSurrogate = (codePoint >> 10) + 0xd800
+            lowSurrogate = (codePoint % 0x400) + 0xdc00
+            codeUnits.push(highSurrogate, lowSurrogate)
+          }
+          if (index + 1 === length || codeUnits.length > MAX_SIZE) {
+            result += stringFromCharCode.apply(null, codeUnits)
+            codeUnits.length = 0
+          }
+        }
+        return result
+      }
+      /* istanbul ignore next */
+      if (Object.defineProperty) {
+        Object.defineProperty(String, 'fromCodePoint', {
+          value: fromCodePoint,
+          configurable: true,
+          writable: true,
+        })
+      } else {
+        String.fromCodePoint = fromCodePoint
+      }
+    })()
+  }
+})( false ? (0) : exports)
+
+
+/***/ }),
+
 /***/ 181:
 /***/ ((module) => {
 
@@ -13,6 +1886,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
+
+/***/ }),
+
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
 
 /***/ }),
 
@@ -24632,229 +26512,21 @@ function createLogger({ json, write: writeRaw, clock, redact, before }) {
 
 ;// CONCATENATED MODULE: ./src/verdict/testReport.ts
 /**
- * Which tests failed, and why, from the test runner: its JUnit XML report (jest-junit, pytest
- * `--junitxml`, go-junit-report, gotestsum), or its console output when there is no report. The
- * red/green/refactor workflow puts these in the retry prompt (seed 003: "Include the failing test
- * names and error messages"). Pure functions, no dependencies, bounded output, no throws.
+ * Which tests failed, and why: the report the red/green/refactor workflow puts in its retry prompt
+ * (seed 003: "Include the failing test names and error messages"), its bounds, and its text for
+ * the prompt. It is read from the test runner's JUnit XML report (junit.ts) or, when there is no
+ * report, from its console output (consoleFailures.ts). Pure functions, no dependencies.
  *
  * The report says which tests failed; whether the run failed is the test command's exit code.
  * jest-junit, for one, leaves a test file that fails to compile out of the report unless
  * `reportTestSuiteErrors` is on: a non-zero exit with no failures in the XML means "read the output".
  */
 const REPORT_LIMITS = { message: 2_000, details: 4_000, failed: 50 };
-/** Text kept per failure element while reading, before the final bound. */
-const CAPTURE_LIMIT = 2 * REPORT_LIMITS.details;
-const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'];
-/**
- * Reads a JUnit XML report. Root `<testsuites>` or a single `<testsuite>`; `<testcase>` with
- * `<failure>`, `<error>` or `<skipped>`. Counts are the larger of what the testcases show and what
- * the suites declare (a truncated file still says how many failed). Malformed XML yields what could
- * be read and a `problem`, never an exception.
- */
-function parseJUnitXml(xml) {
-    const counted = { tests: 0, failures: 0, errors: 0, skipped: 0 };
-    const rootDeclared = {};
-    const suitesDeclared = {};
-    const problems = [];
-    const failed = [];
-    const cases = [];
-    let failing = 0;
-    const stack = [];
-    const suites = [];
-    let root;
-    let testcase;
-    let capture;
-    let stopped = false;
-    const addFailed = (entry) => {
-        failing++;
-        if (failed.length < REPORT_LIMITS.failed)
-            failed.push(entry);
-    };
-    const finishCase = (tc) => {
-        const kinds = new Set(tc.captures.map((c) => c.kind));
-        if (kinds.has('failure'))
-            counted.failures++;
-        if (kinds.has('error'))
-            counted.errors++;
-        if (tc.captures.length > 0)
-            addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
-        else if (tc.skipped)
-            counted.skipped++;
-        cases.push({
-            name: tc.name,
-            ...(tc.classname ? { classname: tc.classname } : {}),
-            ...(tc.file ? { file: tc.file } : {}),
-            outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
-        });
-    };
-    const onOpen = (name, attrs) => {
-        if (name === 'testsuite') {
-            if (stack.length === 0)
-                addDeclared(rootDeclared, attrs);
-            else if (stack.length === 1 && root === 'testsuites')
-                addDeclared(suitesDeclared, attrs);
-            suites.push(attrs.name ?? '');
-        }
-        else if (name === 'testsuites' && stack.length === 0) {
-            addDeclared(rootDeclared, attrs);
-        }
-        else if (name === 'testcase') {
-            if (testcase)
-                finishCase(testcase); // a testcase inside a testcase: close the outer one
-            counted.tests++;
-            testcase = { name: attrs.name ?? '', captures: [], skipped: false };
-            if (attrs.classname)
-                testcase.classname = attrs.classname;
-            if (attrs.file)
-                testcase.file = attrs.file;
-        }
-        else if ((name === 'failure' || name === 'error') && (testcase || suites.length > 0)) {
-            capture = { kind: name, text: '' };
-            if (attrs.message !== undefined)
-                capture.message = attrs.message;
-        }
-        else if (name === 'skipped' && testcase) {
-            testcase.skipped = true;
-        }
-    };
-    const onClose = (name) => {
-        if ((name === 'failure' || name === 'error') && capture) {
-            if (testcase)
-                testcase.captures.push(capture);
-            else {
-                // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
-                if (capture.kind === 'failure')
-                    counted.failures++;
-                else
-                    counted.errors++;
-                addFailed(failedEntry(suites.at(-1) || 'testsuite', [capture], {}));
-            }
-            capture = undefined;
-        }
-        else if (name === 'testcase' && testcase) {
-            finishCase(testcase);
-            testcase = undefined;
-        }
-        else if (name === 'testsuite') {
-            suites.pop();
-        }
-    };
-    for (const token of tokenize(xml)) {
-        if (token.kind === 'problem') {
-            problems.push(token.message);
-        }
-        else if (token.kind === 'text') {
-            if (capture && capture.text.length < CAPTURE_LIMIT)
-                capture.text += token.text.slice(0, CAPTURE_LIMIT - capture.text.length);
-        }
-        else if (token.kind === 'open') {
-            if (stack.length === 0) {
-                if (root !== undefined) {
-                    problems.push(`content after the root element </${root}> ignored`);
-                    stopped = true;
-                    break;
-                }
-                if (token.name !== 'testsuites' && token.name !== 'testsuite') {
-                    problems.push(`the root element is <${token.name}>, not <testsuites> or <testsuite>`);
-                    stopped = true;
-                    break;
-                }
-                root = token.name;
-            }
-            onOpen(token.name, token.attrs);
-            if (token.selfClosing)
-                onClose(token.name);
-            else
-                stack.push(token.name);
-        }
-        else {
-            const at = stack.lastIndexOf(token.name);
-            if (at === -1) {
-                problems.push(`</${token.name}> closes nothing`);
-                continue;
-            }
-            const unclosed = stack.splice(at).reverse();
-            if (unclosed.length > 1)
-                problems.push(`${testReport_elements(unclosed.slice(0, -1), ', ')} not closed before </${token.name}>`);
-            for (const name of unclosed)
-                onClose(name);
-        }
-    }
-    if (stack.length > 0 && !stopped) {
-        problems.push(`the XML ends inside ${testReport_elements(stack, ' ')}`);
-        for (const name of stack.splice(0).reverse())
-            onClose(name);
-    }
-    if (root === undefined && problems.length === 0)
-        problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
-    const declared = (field) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
-    const report = {
-        tests: Math.max(counted.tests, declared('tests')),
-        failures: Math.max(counted.failures, declared('failures')),
-        errors: Math.max(counted.errors, declared('errors')),
-        skipped: Math.max(counted.skipped, declared('skipped')),
-        failed,
-        omitted: failing - failed.length,
-        cases,
-    };
-    if (problems.length > 0) {
-        report.problem =
-            problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
-    }
-    return report;
-}
-/** Element names for a problem message, the first few only (the nesting may be deep). */
-function testReport_elements(names, separator) {
-    const shown = names
-        .slice(0, 6)
-        .map((n) => `<${n}>`)
-        .join(separator);
-    return names.length > 6 ? `${shown}${separator}… (${names.length - 6} more)` : shown;
-}
-function addDeclared(into, attrs) {
-    for (const field of COUNT_FIELDS) {
-        const raw = attrs[field] ?? (field === 'skipped' ? attrs.disabled : undefined);
-        if (raw === undefined || !/^\s*\d+\s*$/.test(raw))
-            continue;
-        into[field] = (into[field] ?? 0) + Number(raw);
-    }
-}
-function failedEntry(name, captures, where) {
-    const first = captures[0];
-    const text = captures
-        .map((c) => c.text.trim())
-        .filter((t) => t !== '')
-        .join('\n\n');
-    const given = first?.message?.trim() ?? '';
-    const message = isGeneric(given) ? messageFromText(first?.text ?? '') || given : given;
-    const entry = {
-        name,
-        message: testReport_clip(message, REPORT_LIMITS.message),
-        details: testReport_clip(text, REPORT_LIMITS.details),
-    };
-    if (where.classname)
-        entry.classname = where.classname;
-    if (where.file)
-        entry.file = where.file;
-    return entry;
-}
-/** go-junit-report and gotestsum say message="Failed" for every failure: the text says why. */
-function isGeneric(message) {
-    return /^(failed|failure|error)?$/i.test(message);
-}
+/** A stack trace's line (node's "    at …"). */
 const STACK_FRAME = /^\s+at\s/;
+/** go test's lines around a test's log: `=== RUN`, `--- FAIL:` and the like. */
 const GO_MARKER = /^\s*(=== (RUN|PAUSE|CONT|NAME)\s|--- (FAIL|PASS|SKIP):)/;
-/** The part of a failure's text before its stack trace, without go's test markers. */
-function messageFromText(text) {
-    const lines = [];
-    for (const line of text.split('\n')) {
-        if (STACK_FRAME.test(line))
-            break;
-        if (!GO_MARKER.test(line))
-            lines.push(line.trimEnd());
-    }
-    return testReport_dedent(lines).join('\n').trim();
-}
+/** The lines without the indentation they share (blank lines aside). */
 function testReport_dedent(lines) {
     const common = lines.reduce((min, l) => (l.trim() === '' ? min : Math.min(min, /^\s*/.exec(l)?.[0].length ?? 0)), Infinity);
     return Number.isFinite(common) ? lines.map((l) => l.slice(Math.min(common, l.length))) : lines;
@@ -24868,136 +26540,6 @@ function testReport_clip(text, max) {
     if (code >= 0xd800 && code <= 0xdbff)
         end--;
     return `${text.slice(0, end)}…`;
-}
-const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-/** Decodes the five XML entities and numeric character references; anything else is left as written. */
-function decodeEntities(text) {
-    if (!text.includes('&'))
-        return text;
-    return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g, (whole, ref) => {
-        if (ref.startsWith('#')) {
-            const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-            const valid = Number.isFinite(code) && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
-            return valid ? String.fromCodePoint(code) : whole;
-        }
-        return ENTITIES[ref] ?? whole;
-    });
-}
-const NAME = /[A-Za-z_:][-\w.:]*/y;
-const ATTR_NAME = /[^\s=/>]+/y;
-const SPACE = /\s*/y;
-const UNQUOTED = /[^\s>]+/y;
-function matchAt(re, text, at) {
-    re.lastIndex = at;
-    return re.exec(text)?.[0];
-}
-/** XML tokens: tags with their attributes, text (entities decoded, CDATA verbatim), and problems. */
-function* tokenize(xml) {
-    let i = 0;
-    while (i < xml.length) {
-        const lt = xml.indexOf('<', i);
-        if (lt === -1) {
-            yield { kind: 'text', text: decodeEntities(xml.slice(i)) };
-            return;
-        }
-        if (lt > i)
-            yield { kind: 'text', text: decodeEntities(xml.slice(i, lt)) };
-        const skipTo = (close, from) => {
-            const end = xml.indexOf(close, from);
-            return end === -1 ? undefined : end + close.length;
-        };
-        if (xml.startsWith('<!--', lt)) {
-            const next = skipTo('-->', lt + 4);
-            if (next === undefined) {
-                yield { kind: 'problem', message: 'unterminated comment' };
-                return;
-            }
-            i = next;
-        }
-        else if (xml.startsWith('<![CDATA[', lt)) {
-            const end = xml.indexOf(']]>', lt + 9);
-            if (end === -1) {
-                yield { kind: 'text', text: xml.slice(lt + 9) };
-                yield { kind: 'problem', message: 'unterminated CDATA section' };
-                return;
-            }
-            yield { kind: 'text', text: xml.slice(lt + 9, end) };
-            i = end + 3;
-        }
-        else if (xml.startsWith('<?', lt) || xml.startsWith('<!', lt)) {
-            const next = skipTo(xml[lt + 1] === '?' ? '?>' : '>', lt + 2);
-            if (next === undefined) {
-                yield { kind: 'problem', message: 'unterminated declaration' };
-                return;
-            }
-            i = next;
-        }
-        else if (xml.startsWith('</', lt)) {
-            const end = xml.indexOf('>', lt + 2);
-            if (end === -1) {
-                yield { kind: 'problem', message: 'unterminated closing tag' };
-                return;
-            }
-            yield { kind: 'close', name: xml.slice(lt + 2, end).trim() };
-            i = end + 1;
-        }
-        else {
-            const name = matchAt(NAME, xml, lt + 1);
-            if (name === undefined) {
-                // A bare "<" in text is not well-formed; keep it as text and go on.
-                yield { kind: 'text', text: '<' };
-                i = lt + 1;
-                continue;
-            }
-            const tag = readAttributes(xml, lt + 1 + name.length);
-            if (tag === undefined) {
-                yield { kind: 'problem', message: `unterminated tag <${name}` };
-                return;
-            }
-            yield { kind: 'open', name, attrs: tag.attrs, selfClosing: tag.selfClosing };
-            i = tag.next;
-        }
-    }
-}
-/** The attributes from `at` to the end of the tag; undefined when the input ends first. Quoted values may hold ">". */
-function readAttributes(xml, at) {
-    const attrs = {};
-    let i = at;
-    for (;;) {
-        i += matchAt(SPACE, xml, i)?.length ?? 0;
-        if (i >= xml.length)
-            return undefined;
-        if (xml.startsWith('/>', i))
-            return { attrs, selfClosing: true, next: i + 2 };
-        if (xml[i] === '>')
-            return { attrs, selfClosing: false, next: i + 1 };
-        const name = matchAt(ATTR_NAME, xml, i);
-        if (name === undefined) {
-            i++;
-            continue;
-        } // a stray "/" or "="
-        i += name.length;
-        i += matchAt(SPACE, xml, i)?.length ?? 0;
-        if (xml[i] !== '=') {
-            attrs[name] = '';
-            continue;
-        }
-        i++;
-        i += matchAt(SPACE, xml, i)?.length ?? 0;
-        const quote = xml[i];
-        if (quote === '"' || quote === "'") {
-            const end = xml.indexOf(quote, i + 1);
-            if (end === -1)
-                return undefined;
-            attrs[name] = decodeEntities(xml.slice(i + 1, end));
-            i = end + 1;
-        }
-        else {
-            const value = matchAt(UNQUOTED, xml, i) ?? '';
-            attrs[name] = decodeEntities(value);
-            i += value.length;
-        }
-    }
 }
 /** "suite › name", or the name alone when it already says the suite (jest-junit's default). */
 function failureLabel(f) {
@@ -25045,125 +26587,362 @@ function contextLines(restOfMessage, details, head) {
 function nonEmptyLines(text) {
     return text.split('\n').filter((l) => l.trim() !== '');
 }
-const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
-const JEST_HEADER = /^\s*● (.+?)\s*$/;
-const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
-const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
-const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
-const GO_FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+m?s\)/;
-const GO_BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
+
+// EXTERNAL MODULE: ./node_modules/sax/lib/sax.js
+var sax = __nccwpck_require__(2560);
+var sax_default = /*#__PURE__*/__nccwpck_require__.n(sax);
+;// CONCATENATED MODULE: ./src/verdict/xmlReader.ts
 /**
- * Failures read from a runner's console output, for when there is no JUnit XML: jest's
- * `● Suite › test` blocks, pytest's `FAILED path::test - message` summary lines, go's
- * `--- FAIL: TestName` lines (and `FAIL pkg [build failed]`). Repeats are dropped; at most
- * REPORT_LIMITS.failed, messages at most REPORT_LIMITS.message characters.
+ * XML read tolerantly, as elements and text in document order: what a document holds up to where
+ * it breaks (a report cut off by a runner killed mid-write, a stray or a missing closing tag), and
+ * what was wrong with it. The lexing is sax's, in strict mode with the five XML entities only;
+ * the nesting is kept here, so that every element opened is closed, and the problems are said in
+ * this module's words. Pure, bounded (sax is given the input in chunks, and garbage stops the
+ * reading), never throws.
  */
-function failuresFromOutput(output) {
-    const lines = output.replace(ANSI, '').replace(/\r\n?/g, '\n').split('\n');
-    const found = [];
-    const seen = new Set();
-    const add = (name, message) => {
-        const key = `${name}\n${message}`;
-        if (seen.has(key) || found.length >= REPORT_LIMITS.failed)
-            return;
-        seen.add(key);
-        found.push({ name, message: testReport_clip(message, REPORT_LIMITS.message) });
+
+/** sax keeps its buffers to about this size when it is given the input in chunks of it. */
+const CHUNK = 64 * 1024;
+const xmlReader_OPTIONS = { strictEntities: true };
+const CLOSING_TAG = /<\/\s*([^\s>]+)/y;
+/** A "<" that starts markup: a tag, a closing tag, a comment, a declaration. */
+const MARKUP = /<[\p{L}_:!?/]/gu;
+/**
+ * The errors sax may report before the reading stops. Garbage makes one of nearly every character
+ * (in a tag that never ends, say), each a few microseconds; a report, even a sloppy one, has few.
+ */
+const MAX_ERRORS = 100_000;
+class TooManyErrors extends Error {
+}
+/**
+ * The name of sax's lexer state (sax.STATE and parser.state, which its type declarations leave
+ * out): whether it is between markup, and which markup the input ended inside.
+ */
+const STATE_NAMES = (sax_default()).STATE;
+const stateOf = (parser) => STATE_NAMES[parser.state] ?? '';
+const BETWEEN_MARKUP = /^(BEGIN|BEGIN_WHITESPACE|TEXT)$/;
+/**
+ * Reads `xml`, calling `handler` for each element and the text inside the root element. Comments,
+ * processing instructions, the doctype and a byte-order mark are skipped. Well-formedness errors
+ * sax recovers from without losing text (an undefined entity, kept as written; a "<" in an
+ * attribute value; an unquoted value) are not problems; a closing tag that closes nothing,
+ * elements not closed, a second root element, more than MAX_ERRORS errors (the reading stops at
+ * either) and an input that ends inside markup or elements are.
+ */
+function readXml(xml, handler) {
+    const parser = sax_default().parser(true, xmlReader_OPTIONS);
+    const open = [];
+    let implicit = [];
+    let root;
+    let stopped = false;
+    /** Characters of text outside the root element not given to sax: its positions are that many behind. */
+    let skipped = 0;
+    let errors = 0;
+    parser.onerror = (error) => {
+        if (++errors > MAX_ERRORS)
+            throw new TooManyErrors();
+        const unmatched = /^Unmatched closing tag: (.*)/.exec(error.message);
+        if (unmatched && !stopped)
+            handler.problem(`</${unmatched[1]}> closes nothing`);
+        parser.resume();
     };
-    let jestFile;
-    for (let i = 0; i < lines.length && found.length < REPORT_LIMITS.failed; i++) {
-        const line = lines[i] ?? '';
-        const fileLine = /^\s*FAIL\s+(\S+\.[A-Za-z]+)\s*/.exec(line);
-        if (fileLine && !GO_BUILD_FAILED.test(line))
-            jestFile = fileLine[1];
-        const jest = JEST_HEADER.exec(line);
-        if (jest?.[1] && jest[1] !== 'Console') {
-            const header = jest[1];
-            const name = header === 'Test suite failed to run' && jestFile ? `${jestFile} › ${header}` : header;
-            add(name, jestMessage(lines, i + 1));
-            continue;
+    parser.onopentag = (tag) => {
+        if (stopped)
+            return;
+        if (open.length === 0 && root !== undefined) {
+            handler.problem(`content after the root element </${root}> ignored`);
+            stopped = true;
+            return;
         }
-        const pytest = PYTEST_SUMMARY.exec(line.trimEnd());
-        if (pytest?.[2] && /::|\.py\b/.test(pytest[2])) {
-            add(pytest[2], pytest[3] ?? '');
-            continue;
+        root ??= tag.name;
+        if (handler.open(tag.name, tag.attributes, open.length) === false)
+            stopped = true;
+        else
+            open.push(tag.name);
+    };
+    parser.onclosetag = (name) => {
+        if (stopped)
+            return;
+        open.pop();
+        handler.close(name);
+        // sax closes the elements left open on the way to a closing tag's match: the tag read says which.
+        CLOSING_TAG.lastIndex = skipped + parser.startTagPosition - 1;
+        const tag = CLOSING_TAG.exec(xml);
+        if (tag && tag[1] !== name)
+            implicit.push(name);
+        else if (implicit.length > 0) {
+            handler.problem(`${xmlReader_elements(implicit, ', ')} not closed before </${name}>`);
+            implicit = [];
         }
-        const go = GO_FAIL.exec(line);
-        if (go?.[2]) {
-            add(go[2], goMessage(lines, i, go[1]?.length ?? 0, go[2]));
-            continue;
+    };
+    parser.ontext = (text) => {
+        if (!stopped && open.length > 0)
+            handler.text(text);
+    };
+    parser.oncdata = parser.ontext;
+    try {
+        let at = 0;
+        while (at < xml.length && !stopped) {
+            let end = Math.min(at + CHUNK, xml.length);
+            if (open.length === 0) {
+                // Outside the root element text means nothing, and sax makes an error of each of its
+                // characters: skip to the next markup, given to sax up to its next ">".
+                if (BETWEEN_MARKUP.test(stateOf(parser))) {
+                    MARKUP.lastIndex = at;
+                    const next = MARKUP.exec(xml)?.index;
+                    if (next === undefined)
+                        break;
+                    skipped += next - at;
+                    at = next;
+                }
+                const gt = xml.indexOf('>', at);
+                end = gt === -1 ? xml.length : gt + 1;
+            }
+            parser.write(xml.slice(at, end));
+            at = end;
         }
-        const build = GO_BUILD_FAILED.exec(line);
-        if (build?.[1])
-            add(build[1], goBuildMessage(lines, i, build[1]) || build[2] || 'build failed');
+        if (stopped)
+            return;
+        const markupAt = skipped + parser.startTagPosition - 1;
+        const cut = unterminated(stateOf(parser), xml.slice(markupAt, markupAt + 100));
+        if (cut)
+            handler.problem(cut);
+        parser.flush(); // the text and CDATA read last, a cut-off section's too
     }
-    return found;
-}
-/** Lines read into one message from console output (the message is cut to REPORT_LIMITS.message anyway). */
-const MESSAGE_LINES = 100;
-/** A jest failure block's message: its lines up to the code frame or stack trace. */
-function jestMessage(lines, from) {
-    const block = [];
-    for (let j = from; j < lines.length && block.length < MESSAGE_LINES; j++) {
-        const line = lines[j] ?? '';
-        if (JEST_HEADER.test(line) || JEST_BLOCK_END.test(line) || JEST_CODE_FRAME.test(line) || STACK_FRAME.test(line))
-            break;
-        block.push(line.trimEnd());
+    catch (error) {
+        // sax throws on a few inputs (an attribute named hasOwnProperty): what was read stands.
+        handler.problem(error instanceof TooManyErrors
+            ? `the XML is too malformed to read further (over ${MAX_ERRORS.toLocaleString('en')} errors)`
+            : `the XML could not be read further (${String(error).slice(0, 200)})`);
     }
-    return testReport_dedent(block)
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim();
+    if (open.length > 0) {
+        handler.problem(`the XML ends inside ${xmlReader_elements(open, ' ')}`);
+        for (const name of open.splice(0).reverse())
+            handler.close(name);
+    }
 }
+/** The markup the input ends inside, from sax's state and the source from its last "<". */
+function unterminated(state, markup) {
+    if (state.startsWith('COMMENT'))
+        return 'unterminated comment';
+    if (state.startsWith('CDATA'))
+        return 'unterminated CDATA section';
+    if (state.startsWith('CLOSE_TAG'))
+        return 'unterminated closing tag';
+    if (/^(SGML_DECL|DOCTYPE|PROC_INST)/.test(state))
+        return 'unterminated declaration';
+    if (/^(OPEN_TAG|ATTRIB)/.test(state))
+        return `unterminated tag <${/^<([^\s/>]*)/.exec(markup)?.[1] ?? ''}`;
+    return undefined; // between markup, or in an entity reference ("&am")
+}
+/** Element names for a problem message, the first few only (the nesting may be deep). */
+function xmlReader_elements(names, separator) {
+    const shown = names
+        .slice(0, 6)
+        .map((n) => `<${n}>`)
+        .join(separator);
+    return names.length > 6 ? `${shown}${separator}… (${names.length - 6} more)` : shown;
+}
+const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 /**
- * A go test's log lines: those indented under its `--- FAIL` line (go test without -v), or else
- * those printed since its `=== RUN` (go test -v prints them as they happen).
+ * Decodes the five XML entities and numeric character references; anything else is left as
+ * written. For XML-escaped text met outside a document (readXml decodes its own).
  */
-function goMessage(lines, at, indent, name) {
-    const after = [];
-    for (let j = at + 1; j < lines.length && after.length < MESSAGE_LINES; j++) {
-        const line = lines[j] ?? '';
-        const lineIndent = /^\s*/.exec(line)?.[0].length ?? 0;
-        if (line.trim() === '' || lineIndent <= indent || GO_MARKER.test(line))
-            break;
-        after.push(line);
-    }
-    if (after.length > 0)
-        return testReport_dedent(after).join('\n').trim();
-    const before = [];
-    for (let j = at - 1; j >= 0 && j >= at - 200; j--) {
-        const line = lines[j] ?? '';
-        const marker = /^\s*=== (RUN|CONT|NAME|PAUSE)\s+(\S+)/.exec(line);
-        if (marker) {
-            if (marker[2] === name)
-                break;
-            return ''; // another test's output: nothing of ours in between
+function decodeEntities(text) {
+    if (!text.includes('&'))
+        return text;
+    return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g, (whole, ref) => {
+        if (ref.startsWith('#')) {
+            const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+            const valid = Number.isFinite(code) && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+            return valid ? String.fromCodePoint(code) : whole;
         }
-        if (GO_MARKER.test(line))
-            return '';
-        before.unshift(line);
-    }
-    return testReport_dedent(before.filter((l) => l.trim() !== ''))
-        .join('\n')
-        .trim();
+        return ENTITIES[ref] ?? whole;
+    });
 }
-/** The compiler output go prints under `# pkg` before `FAIL pkg [build failed]`. */
-function goBuildMessage(lines, at, pkg) {
-    let start = -1;
-    for (let j = at - 1; j >= 0 && j >= at - 500 && start === -1; j--) {
-        const line = lines[j] ?? '';
-        if (line.trim() === `# ${pkg}` || line.startsWith(`# ${pkg} `))
-            start = j;
+
+;// CONCATENATED MODULE: ./src/verdict/junit.ts
+/**
+ * Which tests failed, and why, from a JUnit XML report: jest-junit's, pytest's `--junitxml`,
+ * go-junit-report's, gotestsum's. `<testsuites>` and `<testsuite>` give the declared counts,
+ * `<testcase>` with `<failure>`, `<error>` or `<skipped>` the outcomes, bounded as TestReport says.
+ * The XML itself is read by xmlReader.ts, tolerantly: a report cut off mid-write gives what it
+ * holds and a problem. Pure, never throws.
+ */
+
+
+/** Text kept per failure element while reading, before the final bound. */
+const CAPTURE_LIMIT = 2 * REPORT_LIMITS.details;
+const COUNT_FIELDS = ['tests', 'failures', 'errors', 'skipped'];
+/**
+ * Reads a JUnit XML report. Root `<testsuites>` or a single `<testsuite>`; `<testcase>` with
+ * `<failure>`, `<error>` or `<skipped>`. Counts are the larger of what the testcases show and what
+ * the suites declare (a truncated file still says how many failed). Malformed XML yields what could
+ * be read and a `problem`, never an exception.
+ */
+function parseJUnitXml(xml) {
+    const counted = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+    const rootDeclared = {};
+    const suitesDeclared = {};
+    const problems = [];
+    const failed = [];
+    const cases = [];
+    let failing = 0;
+    const suites = [];
+    let root;
+    let testcase;
+    let capture;
+    const addFailed = (entry) => {
+        failing++;
+        if (failed.length < REPORT_LIMITS.failed)
+            failed.push(entry);
+    };
+    const finishCase = (tc) => {
+        const kinds = new Set(tc.captures.map((c) => c.kind));
+        if (kinds.has('failure'))
+            counted.failures++;
+        if (kinds.has('error'))
+            counted.errors++;
+        if (tc.captures.length > 0)
+            addFailed(failedEntry(tc.name, tc.captures, { classname: tc.classname, file: tc.file }));
+        else if (tc.skipped)
+            counted.skipped++;
+        cases.push({
+            name: tc.name,
+            ...(tc.classname ? { classname: tc.classname } : {}),
+            ...(tc.file ? { file: tc.file } : {}),
+            outcome: tc.captures.length > 0 ? 'failed' : tc.skipped ? 'skipped' : 'passed',
+        });
+    };
+    const onOpen = (name, attrs, depth) => {
+        if (name === 'testsuite') {
+            if (depth === 0)
+                addDeclared(rootDeclared, attrs);
+            else if (depth === 1 && root === 'testsuites')
+                addDeclared(suitesDeclared, attrs);
+            suites.push(attrs.name ?? '');
+        }
+        else if (name === 'testsuites' && depth === 0) {
+            addDeclared(rootDeclared, attrs);
+        }
+        else if (name === 'testcase') {
+            if (testcase)
+                finishCase(testcase); // a testcase inside a testcase: close the outer one
+            counted.tests++;
+            testcase = { name: attrs.name ?? '', captures: [], skipped: false };
+            if (attrs.classname)
+                testcase.classname = attrs.classname;
+            if (attrs.file)
+                testcase.file = attrs.file;
+        }
+        else if ((name === 'failure' || name === 'error') && (testcase || suites.length > 0)) {
+            capture = { kind: name, text: '' };
+            if (attrs.message !== undefined)
+                capture.message = attrs.message;
+        }
+        else if (name === 'skipped' && testcase) {
+            testcase.skipped = true;
+        }
+    };
+    const onClose = (name) => {
+        if ((name === 'failure' || name === 'error') && capture) {
+            if (testcase)
+                testcase.captures.push(capture);
+            else {
+                // A failure outside any testcase: the suite itself failed (e.g. could not be loaded).
+                if (capture.kind === 'failure')
+                    counted.failures++;
+                else
+                    counted.errors++;
+                addFailed(failedEntry(suites.at(-1) || 'testsuite', [capture], {}));
+            }
+            capture = undefined;
+        }
+        else if (name === 'testcase' && testcase) {
+            finishCase(testcase);
+            testcase = undefined;
+        }
+        else if (name === 'testsuite') {
+            suites.pop();
+        }
+    };
+    readXml(xml, {
+        open(name, attrs, depth) {
+            if (depth === 0) {
+                if (name !== 'testsuites' && name !== 'testsuite') {
+                    problems.push(`the root element is <${name}>, not <testsuites> or <testsuite>`);
+                    return false;
+                }
+                root = name;
+            }
+            onOpen(name, attrs, depth);
+        },
+        close: onClose,
+        text(text) {
+            if (capture && capture.text.length < CAPTURE_LIMIT)
+                capture.text += text.slice(0, CAPTURE_LIMIT - capture.text.length);
+        },
+        problem: (message) => problems.push(message),
+    });
+    if (root === undefined && problems.length === 0)
+        problems.push('no <testsuites> or <testsuite> element (empty or not JUnit XML)');
+    const declared = (field) => rootDeclared[field] ?? suitesDeclared[field] ?? 0;
+    const report = {
+        tests: Math.max(counted.tests, declared('tests')),
+        failures: Math.max(counted.failures, declared('failures')),
+        errors: Math.max(counted.errors, declared('errors')),
+        skipped: Math.max(counted.skipped, declared('skipped')),
+        failed,
+        omitted: failing - failed.length,
+        cases,
+    };
+    if (problems.length > 0) {
+        report.problem =
+            problems.slice(0, 3).join('; ') + (problems.length > 3 ? ` (and ${problems.length - 3} more problems)` : '');
     }
-    if (start === -1)
-        return '';
-    const block = [];
-    for (let j = start + 1; j < at && block.length < MESSAGE_LINES; j++) {
-        const line = lines[j] ?? '';
-        if (line.startsWith('#') || line.startsWith('FAIL') || line.startsWith('ok ') || line.trim() === '')
+    return report;
+}
+function addDeclared(into, attrs) {
+    for (const field of COUNT_FIELDS) {
+        const raw = attrs[field] ?? (field === 'skipped' ? attrs.disabled : undefined);
+        if (raw === undefined || !/^\s*\d+\s*$/.test(raw))
+            continue;
+        into[field] = (into[field] ?? 0) + Number(raw);
+    }
+}
+function failedEntry(name, captures, where) {
+    const first = captures[0];
+    const text = captures
+        .map((c) => c.text.trim())
+        .filter((t) => t !== '')
+        .join('\n\n');
+    const given = first?.message?.trim() ?? '';
+    const message = isGeneric(given) ? messageFromText(first?.text ?? '') || given : given;
+    const entry = {
+        name,
+        message: testReport_clip(message, REPORT_LIMITS.message),
+        details: testReport_clip(text, REPORT_LIMITS.details),
+    };
+    if (where.classname)
+        entry.classname = where.classname;
+    if (where.file)
+        entry.file = where.file;
+    return entry;
+}
+/** go-junit-report and gotestsum say message="Failed" for every failure: the text says why. */
+function isGeneric(message) {
+    return /^(failed|failure|error)?$/i.test(message);
+}
+/** The part of a failure's text before its stack trace, without go's test markers. */
+function messageFromText(text) {
+    const lines = [];
+    for (const line of text.split('\n')) {
+        if (STACK_FRAME.test(line))
             break;
-        block.push(line.trimEnd());
+        if (!GO_MARKER.test(line))
+            lines.push(line.trimEnd());
     }
-    return block.join('\n');
+    return testReport_dedent(lines).join('\n').trim();
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/results.ts
@@ -25233,8 +27012,8 @@ function clipMessage(text) {
 ;// CONCATENATED MODULE: ./src/verdict/readers/types.ts
 /** Lines as the reader sees them: colours and terminal escapes removed, line ends trimmed. */
 // eslint-disable-next-line no-control-regex
-const types_ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
-const plain = (line) => line.replace(types_ANSI, '').replace(/\r$/, '').trimEnd();
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-Z\\-_]/g;
+const plain = (line) => line.replace(ANSI, '').replace(/\r$/, '').trimEnd();
 /** The suites enclosing a line of an indented listing (describe blocks, subtests), by indentation. */
 class Nesting {
     stack = [];
@@ -29681,6 +31460,134 @@ function renderTestList(tests) {
         .join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/verdict/consoleFailures.ts
+/**
+ * Which tests failed, and why, from a test runner's console output, for when there is no JUnit XML
+ * report: jest's `● Suite › test` blocks, pytest's short test summary, go test's `--- FAIL` lines.
+ * Pure, bounded, never throws.
+ */
+
+const consoleFailures_ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
+const JEST_HEADER = /^\s*● (.+?)\s*$/;
+const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
+const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
+const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
+const GO_FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+m?s\)/;
+const GO_BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
+/**
+ * Failures read from a runner's console output, for when there is no JUnit XML: jest's
+ * `● Suite › test` blocks, pytest's `FAILED path::test - message` summary lines, go's
+ * `--- FAIL: TestName` lines (and `FAIL pkg [build failed]`). Repeats are dropped; at most
+ * REPORT_LIMITS.failed, messages at most REPORT_LIMITS.message characters.
+ */
+function failuresFromOutput(output) {
+    const lines = output.replace(consoleFailures_ANSI, '').replace(/\r\n?/g, '\n').split('\n');
+    const found = [];
+    const seen = new Set();
+    const add = (name, message) => {
+        const key = `${name}\n${message}`;
+        if (seen.has(key) || found.length >= REPORT_LIMITS.failed)
+            return;
+        seen.add(key);
+        found.push({ name, message: testReport_clip(message, REPORT_LIMITS.message) });
+    };
+    let jestFile;
+    for (let i = 0; i < lines.length && found.length < REPORT_LIMITS.failed; i++) {
+        const line = lines[i] ?? '';
+        const fileLine = /^\s*FAIL\s+(\S+\.[A-Za-z]+)\s*/.exec(line);
+        if (fileLine && !GO_BUILD_FAILED.test(line))
+            jestFile = fileLine[1];
+        const jest = JEST_HEADER.exec(line);
+        if (jest?.[1] && jest[1] !== 'Console') {
+            const header = jest[1];
+            const name = header === 'Test suite failed to run' && jestFile ? `${jestFile} › ${header}` : header;
+            add(name, jestMessage(lines, i + 1));
+            continue;
+        }
+        const pytest = PYTEST_SUMMARY.exec(line.trimEnd());
+        if (pytest?.[2] && /::|\.py\b/.test(pytest[2])) {
+            add(pytest[2], pytest[3] ?? '');
+            continue;
+        }
+        const go = GO_FAIL.exec(line);
+        if (go?.[2]) {
+            add(go[2], goMessage(lines, i, go[1]?.length ?? 0, go[2]));
+            continue;
+        }
+        const build = GO_BUILD_FAILED.exec(line);
+        if (build?.[1])
+            add(build[1], goBuildMessage(lines, i, build[1]) || build[2] || 'build failed');
+    }
+    return found;
+}
+/** Lines read into one message from console output (the message is cut to REPORT_LIMITS.message anyway). */
+const MESSAGE_LINES = 100;
+/** A jest failure block's message: its lines up to the code frame or stack trace. */
+function jestMessage(lines, from) {
+    const block = [];
+    for (let j = from; j < lines.length && block.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        if (JEST_HEADER.test(line) || JEST_BLOCK_END.test(line) || JEST_CODE_FRAME.test(line) || STACK_FRAME.test(line))
+            break;
+        block.push(line.trimEnd());
+    }
+    return testReport_dedent(block)
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
+}
+/**
+ * A go test's log lines: those indented under its `--- FAIL` line (go test without -v), or else
+ * those printed since its `=== RUN` (go test -v prints them as they happen).
+ */
+function goMessage(lines, at, indent, name) {
+    const after = [];
+    for (let j = at + 1; j < lines.length && after.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        const lineIndent = /^\s*/.exec(line)?.[0].length ?? 0;
+        if (line.trim() === '' || lineIndent <= indent || GO_MARKER.test(line))
+            break;
+        after.push(line);
+    }
+    if (after.length > 0)
+        return testReport_dedent(after).join('\n').trim();
+    const before = [];
+    for (let j = at - 1; j >= 0 && j >= at - 200; j--) {
+        const line = lines[j] ?? '';
+        const marker = /^\s*=== (RUN|CONT|NAME|PAUSE)\s+(\S+)/.exec(line);
+        if (marker) {
+            if (marker[2] === name)
+                break;
+            return ''; // another test's output: nothing of ours in between
+        }
+        if (GO_MARKER.test(line))
+            return '';
+        before.unshift(line);
+    }
+    return testReport_dedent(before.filter((l) => l.trim() !== ''))
+        .join('\n')
+        .trim();
+}
+/** The compiler output go prints under `# pkg` before `FAIL pkg [build failed]`. */
+function goBuildMessage(lines, at, pkg) {
+    let start = -1;
+    for (let j = at - 1; j >= 0 && j >= at - 500 && start === -1; j--) {
+        const line = lines[j] ?? '';
+        if (line.trim() === `# ${pkg}` || line.startsWith(`# ${pkg} `))
+            start = j;
+    }
+    if (start === -1)
+        return '';
+    const block = [];
+    for (let j = start + 1; j < at && block.length < MESSAGE_LINES; j++) {
+        const line = lines[j] ?? '';
+        if (line.startsWith('#') || line.startsWith('FAIL') || line.startsWith('ok ') || line.trim() === '')
+            break;
+        block.push(line.trimEnd());
+    }
+    return block.join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/tdd/iteration.ts
 /**
  * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003): one agent run for
@@ -29690,6 +31597,8 @@ function renderTestList(tests) {
  * too: rate limits back off without limit, network timeouts are retried 3 times, anything else
  * counts as a failed attempt of the phase.
  */
+
+
 
 
 

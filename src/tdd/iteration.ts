@@ -27,7 +27,9 @@ import {
 import { type NotesGit, type TddNote, type TddPhase, newestNote, notesGit, writeNote } from './notes.js';
 import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from './prompts.js';
 import { markTest, nextPending, parseTestList, renderTestList } from './testList.js';
-import { failuresFromOutput, parseJUnitXml, summariseFailures } from '../verdict/testReport.js';
+import { failuresFromOutput } from '../verdict/consoleFailures.js';
+import { parseJUnitXml } from '../verdict/junit.js';
+import { summariseFailures } from '../verdict/testReport.js';
 
 /**
  * --workflow tdd: red/green/refactor per test of the issue's checklist, one issue per cycle;

@@ -3,7 +3,7 @@
  * else whichever built-in reader understands the console output, fed line by line while it
  * streams. Nothing understood: only the exit code counts (`reader` undefined).
  */
-import { parseJUnitXml } from '../testReport.js';
+import { parseJUnitXml } from '../junit.js';
 import { type SuiteRun, clipMessage, emptyRun, testId } from '../results.js';
 import { cargoTestReader } from './cargoTest.js';
 import { goTestReader } from './goTest.js';

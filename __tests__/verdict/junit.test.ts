@@ -1,21 +1,15 @@
 /**
  * Test results for the red/green/refactor workflow's retry prompts (seed 003: "Include the failing
  * test names and error messages"): JUnit XML from jest-junit, pytest and the go converters, read
- * tolerantly and bounded; the console output of jest, pytest and go test when there is no XML.
- * The samples follow the producers' real output (pytest's and jest's were generated, the go ones
- * follow go-junit-report's and gotestsum's golden files).
+ * tolerantly and bounded, and the failures as the prompt's text (the console output of jest,
+ * pytest and go test, when there is no XML: consoleFailures.test.ts). The samples follow the
+ * producers' real output (pytest's and jest's were generated, the go ones follow go-junit-report's
+ * and gotestsum's golden files).
  */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  REPORT_LIMITS,
-  type TestReport,
-  clip,
-  decodeEntities,
-  failuresFromOutput,
-  parseJUnitXml,
-  summariseFailures,
-} from '../../src/verdict/testReport.js';
+import { parseJUnitXml } from '../../src/verdict/junit.js';
+import { REPORT_LIMITS, type TestReport, clip, summariseFailures } from '../../src/verdict/testReport.js';
 
 // jest-junit with its defaults (classname and name "{classname} {title}") and reportTestSuiteErrors on.
 const jestJunit = `<?xml version="1.0" encoding="UTF-8"?>
@@ -270,6 +264,40 @@ describe('parseJUnitXml', () => {
     });
   });
 
+  it('reads nested suites, a BOM, comments and processing instructions anywhere, CDATA holding "]]>"', () => {
+    const report = parseJUnitXml(`\uFEFF<?xml version="1.0" encoding="UTF-8"?>
+<!-- merged by a CI step -->
+<testsuites tests="4" failures="2">
+  <testsuite name="outer" tests="4" failures="2">
+    <?timing 0.5?>
+    <testsuite name='inner'>
+      <testcase name="a" classname='pkg.inner'/>
+      <testcase name="b" classname="pkg.inner"><failure message="x &#x3C; y &#60; z">expected x[y[0]] <![CDATA[]]]]><![CDATA[> 1]]> &#x27;ok&#39;</failure></testcase>
+    </testsuite>
+    <!-- <testcase name="commented out"/> -->
+    <testcase name="c" classname="pkg.outer"><skipped/></testcase>
+    <error message="teardown failed">connection reset</error>
+  </testsuite>
+</testsuites>`);
+
+    expect(report).toEqual({
+      tests: 4,
+      failures: 2,
+      errors: 1,
+      skipped: 1,
+      omitted: 0,
+      failed: [
+        { name: 'b', classname: 'pkg.inner', message: 'x < y < z', details: "expected x[y[0]] ]]> 1 'ok'" },
+        { name: 'outer', message: 'teardown failed', details: 'connection reset' },
+      ],
+      cases: [
+        { name: 'a', classname: 'pkg.inner', outcome: 'passed' },
+        { name: 'b', classname: 'pkg.inner', outcome: 'failed' },
+        { name: 'c', classname: 'pkg.outer', outcome: 'skipped' },
+      ],
+    });
+  });
+
   describe('bounds', () => {
     it('cuts each message to 2,000 and details to 4,000 characters, marking the cut', () => {
       const xml = `<testsuite><testcase name="t"><failure message="${'m'.repeat(5_000)}">${'d'.repeat(50_000)}</failure></testcase></testsuite>`;
@@ -280,6 +308,37 @@ describe('parseJUnitXml', () => {
       expect(failed?.message.endsWith('m…')).toBe(true);
       expect(failed?.details).toHaveLength(REPORT_LIMITS.details);
       expect(failed?.details.endsWith('d…')).toBe(true);
+    });
+
+    it('stays bounded on a 50 MB report: a 100,000-character message, 50 MB of failure text', () => {
+      const xml = `<testsuites><testsuite name="big" tests="2" failures="1"><testcase name="t0"/><testcase name="t1"><failure message="${'m'.repeat(100_000)}">${'trace line\n'.repeat(4_600_000)}</failure></testcase></testsuite></testsuites>`;
+      expect(xml.length).toBeGreaterThan(50_000_000);
+
+      const report = parseJUnitXml(xml);
+
+      expect(report).toMatchObject({ tests: 2, failures: 1, omitted: 0 });
+      expect(report.problem).toBeUndefined();
+      expect(report.failed[0]?.message).toHaveLength(REPORT_LIMITS.message);
+      expect(report.failed[0]?.details).toHaveLength(REPORT_LIMITS.details);
+      expect(JSON.stringify(report).length).toBeLessThan(10_000);
+    });
+
+    it('reads 50 MB that is not XML (a console log where the report should be) to a problem', () => {
+      const report = parseJUnitXml(`PASS src/a.test.ts\n${'console.log x < y\n'.repeat(3_000_000)}`);
+
+      expect(report).toMatchObject({ tests: 0, failed: [], cases: [] });
+      expect(report.problem).toMatch(/no <testsuites> or <testsuite> element/);
+    });
+
+    it('stops reading garbage, keeping what it read: a tag that never ends', () => {
+      const report = parseJUnitXml(
+        `<testsuite><testcase name="t"><failure message="m">a <b ${'c d e '.repeat(1_000_000)}`,
+      );
+
+      expect(report.problem).toBe(
+        'the XML is too malformed to read further (over 100,000 errors); the XML ends inside <testsuite> <testcase> <failure>',
+      );
+      expect(report.failed).toEqual([{ name: 't', message: 'm', details: 'a' }]);
     });
 
     it('lists at most 50 failed tests and counts the ones left out', () => {
@@ -323,6 +382,16 @@ describe('parseJUnitXml', () => {
       expect(report.problem).toMatch(/ends inside <testsuites> <testsuite> <testcase> <failure>/);
       expect(report).toMatchObject({ tests: 4, failures: 2, skipped: 1 });
       expect(report.failed.map((f) => f.name)).toEqual(['test_login_with_valid_credentials', 'test_compare']);
+    });
+
+    it('keeps the failures read before the file was cut off in the middle of an attribute', () => {
+      const cut = pytestXml.slice(0, pytestXml.indexOf('message=', pytestXml.indexOf('name="test_compare"')) + 20);
+
+      const report = parseJUnitXml(cut);
+
+      expect(report.problem).toBe('unterminated tag <failure; the XML ends inside <testsuites> <testsuite> <testcase>');
+      expect(report).toMatchObject({ tests: 4, failures: 2, skipped: 1 });
+      expect(report.failed.map((f) => f.name)).toEqual(['test_login_with_valid_credentials']);
     });
 
     it('closes elements left open by a mismatched closing tag', () => {
@@ -369,12 +438,6 @@ describe('parseJUnitXml', () => {
         );
       }
     });
-  });
-});
-
-describe('decodeEntities', () => {
-  it('decodes &lt; &gt; &amp; &quot; &apos; and &#…; once', () => {
-    expect(decodeEntities('&lt;a&gt; &amp;lt; &quot;&apos; &#97;&#x62;')).toBe('<a> &lt; "\' ab');
   });
 });
 
@@ -433,177 +496,5 @@ describe('summariseFailures', () => {
     expect(summariseFailures(parseJUnitXml(''))).toMatch(
       /^No failing tests found in the test report\. \(The test report could not be read completely: no <testsuites>/,
     );
-  });
-});
-
-describe('failuresFromOutput', () => {
-  // jest 29 --ci (generated): a console block, two failing tests, a suite that failed to run.
-  const jestOutput = `FAIL ./calc.test.js
-  ● Console
-
-    console.log
-      hello
-
-      at Object.log (calc.test.js:7:13)
-
-  ● Calculator › adds numbers
-
-    expect(received).toBe(expected) // Object.is equality
-
-    Expected: 3
-    Received: 2
-
-      2 | describe('Calculator', () => {
-      3 |   it('adds numbers', () => {
-    > 4 |     expect(add(1, 1)).toBe(3);
-        |                       ^
-      5 |   });
-
-      at Object.toBe (calc.test.js:4:23)
-
-  ● Calculator › division › throws on zero
-
-    expect(received).toThrow(expected)
-
-    Expected substring: "division by zero"
-
-    Received function did not throw
-
-      10 |   describe('division', () => {
-    > 12 |       expect(() => 1 / 0).toThrow('division by zero');
-         |                           ^
-
-      at Object.toThrow (calc.test.js:12:27)
-
-FAIL ./broken.test.js
-  ● Test suite failed to run
-
-    Cannot find module './missing' from 'broken.test.js'
-
-    > 1 | const x = require('./missing');
-        |                               ^
-
-      at Resolver._throwModNotFoundError (node_modules/jest-resolve/build/resolver.js:427:11)
-
-Test Suites: 2 failed, 2 total
-Tests:       2 failed, 1 passed, 3 total
-Snapshots:   0 total
-Time:        0.355 s
-Ran all test suites.`;
-
-  it("reads jest's ● blocks (not the console block), each message up to its code frame", () => {
-    expect(failuresFromOutput(jestOutput)).toEqual([
-      {
-        name: 'Calculator › adds numbers',
-        message: 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 3\nReceived: 2',
-      },
-      {
-        name: 'Calculator › division › throws on zero',
-        message:
-          'expect(received).toThrow(expected)\n\nExpected substring: "division by zero"\n\nReceived function did not throw',
-      },
-      {
-        name: './broken.test.js › Test suite failed to run',
-        message: "Cannot find module './missing' from 'broken.test.js'",
-      },
-    ]);
-  });
-
-  it('reads jest\'s colored output the same, and drops the repeats of its "Summary of all failing tests"', () => {
-    const esc = String.fromCharCode(27);
-    const colored = `${esc}[1m${esc}[31m  ${esc}[1m● ${esc}[22m${esc}[1mCalculator › adds numbers${esc}[39m${esc}[22m\n\n    Expected: ${esc}[32m3${esc}[39m\n\n      at Object.toBe (calc.test.js:4:23)\n`;
-
-    const found = failuresFromOutput(`${colored}\nSummary of all failing tests\n${colored}`);
-
-    expect(found).toEqual([{ name: 'Calculator › adds numbers', message: 'Expected: 3' }]);
-  });
-
-  it("reads pytest's short test summary: FAILED and ERROR lines, with or without a message", () => {
-    const output = `tests/test_user_login.py:17: AssertionError
------------------------------- Captured log call -------------------------------
-ERROR    app.auth:auth.py:10 login failed for alice
-=========================== short test summary info ============================
-FAILED tests/test_user_login.py::test_login_with_valid_credentials - AssertionError: expected True but got False
-FAILED tests/test_user_login.py::TestSession::test_expiry[utc offset] - assert 3600 == 7200
-FAILED tests/test_user_login.py::test_compare
-ERROR tests/test_broken.py - SyntaxError: invalid syntax
-========================= 3 failed, 1 passed, 1 error in 0.52s =========================`;
-
-    expect(failuresFromOutput(output)).toEqual([
-      {
-        name: 'tests/test_user_login.py::test_login_with_valid_credentials',
-        message: 'AssertionError: expected True but got False',
-      },
-      { name: 'tests/test_user_login.py::TestSession::test_expiry[utc offset]', message: 'assert 3600 == 7200' },
-      { name: 'tests/test_user_login.py::test_compare', message: '' },
-      { name: 'tests/test_broken.py', message: 'SyntaxError: invalid syntax' },
-    ]);
-  });
-
-  it("reads go test's --- FAIL lines with the log lines under them, subtests included", () => {
-    const output = `--- FAIL: TestAdd (0.00s)
-    calc_test.go:10: add(1, 1) = 2, want 3
---- FAIL: TestTable (0.00s)
-    --- FAIL: TestTable/negative (0.00s)
-        calc_test.go:25: add(-1, -1) = 0, want -2
-        calc_test.go:26: second line
-FAIL
-FAIL	example.com/calc	0.002s
-FAIL`;
-
-    expect(failuresFromOutput(output)).toEqual([
-      { name: 'TestAdd', message: 'calc_test.go:10: add(1, 1) = 2, want 3' },
-      { name: 'TestTable', message: '' },
-      {
-        name: 'TestTable/negative',
-        message: 'calc_test.go:25: add(-1, -1) = 0, want -2\ncalc_test.go:26: second line',
-      },
-    ]);
-  });
-
-  it('reads go test -v, where the log lines come before --- FAIL', () => {
-    const output = `=== RUN   TestAdd
-    calc_test.go:10: add(1, 1) = 2, want 3
---- FAIL: TestAdd (0.00s)
-=== RUN   TestSub
---- PASS: TestSub (0.00s)
-=== RUN   TestMul
---- FAIL: TestMul (1.20s)
-FAIL
-exit status 1
-FAIL	example.com/calc	1.204s`;
-
-    expect(failuresFromOutput(output)).toEqual([
-      { name: 'TestAdd', message: 'calc_test.go:10: add(1, 1) = 2, want 3' },
-      { name: 'TestMul', message: '' },
-    ]);
-  });
-
-  it("reads a go package that does not build, with the compiler's lines", () => {
-    const output = `# example.com/calc [example.com/calc.test]
-./calc_test.go:12:9: undefined: Multiply
-./calc_test.go:13:2: declared and not used: x
-FAIL	example.com/calc [build failed]
-FAIL`;
-
-    expect(failuresFromOutput(output)).toEqual([
-      {
-        name: 'example.com/calc',
-        message: './calc_test.go:12:9: undefined: Multiply\n./calc_test.go:13:2: declared and not used: x',
-      },
-    ]);
-  });
-
-  it('finds nothing in a passing run, and bounds what it returns', () => {
-    expect(failuresFromOutput('PASS ./calc.test.js\nTests: 3 passed, 3 total\nok  \texample.com/calc\t0.002s')).toEqual(
-      [],
-    );
-
-    const many = Array.from({ length: 80 }, (_, i) => `FAILED tests/test_x.py::test_${i} - ${'x'.repeat(3_000)}`).join(
-      '\n',
-    );
-    const found = failuresFromOutput(many);
-    expect(found).toHaveLength(REPORT_LIMITS.failed);
-    expect(found[0]?.message).toHaveLength(REPORT_LIMITS.message);
   });
 });
