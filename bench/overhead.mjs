@@ -250,3 +250,49 @@ export function benchOverhead({ cli, iterations = 200, profile = false }) {
   }
   return { rows, notes, data };
 }
+
+export const RATIO_TARGET = 1.3;
+
+/**
+ * agent-loop's time for `iterations` iterations as a ratio of a minimal Node loop doing only the
+ * irreducible work (bench/lib/minimal-loop.mjs: spawn the agent in its own process group, wait,
+ * write and fsync a checkpoint), outside git, alternating the two `pairs` times; medians compared.
+ * agent-loop's time is the span from its first agent spawn to its last checkpoint fsync (probe), so
+ * node's start and the module load count in neither.
+ */
+export function benchRatio({ cli, iterations = 200, pairs = 5 }) {
+  const scratch = tempDir('ratio-probe');
+  const minimal = [];
+  const engine = [];
+  const script = new URL('./lib/minimal-loop.mjs', import.meta.url).pathname;
+  for (let i = 0; i < pairs; i++) {
+    const mdir = tempDir('ratio-minimal');
+    const m = spawnSync(process.execPath, [script, mdir, String(iterations)], { encoding: 'utf8' });
+    if (m.status !== 0) throw new Error(`the minimal loop failed: ${m.stderr}`);
+    minimal.push(JSON.parse(m.stdout).ms);
+    const dir = tempDir('ratio-engine');
+    const { probe } = runCli({ cli, dir, env: cliEnv(dir, { git: false }), iterations, scratch });
+    const agents = probe.spans.filter((s) => s.kind === 'agent');
+    const last = probe.spans.filter((s) => s.kind === 'fsync' && s.end !== null).at(-1);
+    engine.push(last.end - agents[0].start);
+  }
+  const m = stats(minimal);
+  const e = stats(engine);
+  const ratio = e.median / m.median;
+  return {
+    rows: [
+      [
+        '(a) ratio',
+        'outside git',
+        `agent-loop's ${iterations} iterations (first agent spawn → last checkpoint fsync) ÷ a minimal loop's (spawn \`true\` in its own process group, wait, write + fsync + rename a checkpoint), ${pairs} alternating runs, medians`,
+        `${round(ratio, 2)} (agent-loop ${ms(e.median)}, minimal ${ms(m.median)} per ${iterations})`,
+        `≤ ${RATIO_TARGET}`,
+        verdict(ratio <= RATIO_TARGET),
+      ],
+    ],
+    notes: [
+      `(a) ratio: per iteration agent-loop ${ms(e.median / iterations)}, the minimal loop ${ms(m.median / iterations)}; runs: agent-loop ${engine.map((x) => ms(x)).join(', ')}; minimal ${minimal.map((x) => ms(x)).join(', ')}.`,
+    ],
+    data: { iterations, pairs, ratio: round(ratio, 3), engineMs: e, minimalMs: m },
+  };
+}

@@ -4,7 +4,7 @@
 // and writes bench/results.json. Exits 0 whether or not the targets are met; 1 when a benchmark
 // could not run at all.
 //
-//   node bench/run.mjs [--only overhead,rss,checkpoint,claude,action-start,github-calls,invocations] [--profile]
+//   node bench/run.mjs [--only overhead,ratio,rss,checkpoint,claude,action-start,github-calls,invocations] [--profile]
 //
 // --profile: also CPU-profile the overhead runs (done anyway when an overhead target is missed).
 import { writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { benchClaude } from './claude.mjs';
 import { benchGitHubCalls } from './githubCalls.mjs';
 import { benchInvocations } from './invocations.mjs';
 import { benchDir, cleanup, machine, round, snapshotCli, table } from './lib/common.mjs';
-import { benchOverhead } from './overhead.mjs';
+import { benchOverhead, benchRatio } from './overhead.mjs';
 import { benchRss } from './rss.mjs';
 
 const argv = process.argv.slice(2);
@@ -67,6 +67,7 @@ async function step(name, fn) {
 
 const cli = () => (snapshot ??= snapshotCli()).cli;
 await step('overhead', () => benchOverhead({ cli: cli(), profile }));
+await step('ratio', () => benchRatio({ cli: cli() }));
 await step('rss', () => benchRss({ cli: cli() }));
 await step('checkpoint', () => benchCheckpoint());
 await step('claude', () => benchClaude());

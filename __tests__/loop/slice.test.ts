@@ -8,6 +8,7 @@ import { tddWorkflow } from '../../src/tdd/iteration.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, fail, working } from './fakes.js';
+import { POLICIES } from '../../src/failure/policy.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -456,7 +457,7 @@ describe('budget, cost and sessions', () => {
     expect(await runSlice(h.deps)).toMatchObject({ costUsd: 0, tokens: { input: 100, output: 20 } });
   });
 
-  it('--agent-session continue resumes the previous session of the same cycle, and starts fresh after a failure or a new cycle', async () => {
+  it('--agent-session continue resumes the previous session of the same cycle; after a transient failure the last good session (the policy row: freshSession false), and a new cycle starts fresh', async () => {
     const h = harness({
       source: MemorySource.of('bd-1', 'bd-2'),
       steps: [
@@ -469,7 +470,17 @@ describe('budget, cost and sessions', () => {
       settings: { agentSession: 'continue' },
     });
     await runSlice(h.deps);
-    expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, 'A', 'B', undefined, undefined]);
+    expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, 'A', 'B', 'B', undefined]);
+  });
+
+  it('--agent-session continue starts fresh after a failure whose policy row says freshSession (tied to the issue, e.g. max turns)', async () => {
+    expect(POLICIES.permanent_issue.freshSession).toBe(true);
+    const h = harness({
+      steps: [costing(0, { sessionId: 'A' }), { ...fail('max turns', 'permanent'), sessionId: 'B' }, done],
+      settings: { agentSession: 'continue' },
+    });
+    await runSlice(h.deps);
+    expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, 'A', undefined]);
   });
 
   it('--agent-session fresh (the default) never resumes', async () => {

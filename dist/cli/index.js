@@ -20296,7 +20296,7 @@ const OptionsSchema = object({
         flag: 'agent-session',
         arg: 'fresh|continue',
         commands: RUN,
-        help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
+        help: "continue resumes the cycle's previous Claude Code session on its next iteration, also after a rate limit, a timeout or a crash (the last good session); fresh after a failure tied to the issue or the environment (a failed resume falls back to a fresh one).",
         expected: 'one of fresh, continue',
     }),
     maxCostUsd: positive(1_000_000).optional().register(options_registry, {
@@ -29407,7 +29407,12 @@ async function agentTurn(deps, before, prompt, what) {
     const after = afterAgentRun(before, cycle, n, started, result);
     const state = {
         ...after.state,
-        currentCycle: { ...after.state.currentCycle, sessionId: result.ok ? result.sessionId : undefined },
+        // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
+        // drops it too when the policy's row says freshSession.
+        currentCycle: {
+            ...after.state.currentCycle,
+            sessionId: result.ok ? result.sessionId : cycle.sessionId,
+        },
     };
     logUsage(deps, n, result, state);
     // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
@@ -29455,7 +29460,13 @@ function afterFailure(state, failure) {
             ...state,
             failedIterations: state.failedIterations + 1,
             environmentFailures,
-            currentCycle: { ...cycle, rateLimitAttempts, timeoutRetries },
+            currentCycle: {
+                ...cycle,
+                rateLimitAttempts,
+                timeoutRetries,
+                // With --agent-session continue, the next attempt resumes the session unless the row says fresh.
+                sessionId: decision.freshSession ? undefined : cycle.sessionId,
+            },
         },
         decision,
     };
@@ -29773,10 +29784,8 @@ async function runIteration(deps, before, baseline) {
             retryAfterMs: failure.retryAfterMs ?? null,
             policy: kind,
         });
-        // The session ends with a failure whatever the row says: a failed run's session is not one to resume.
         state = setCycle(counted.state, {
             lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
-            sessionId: undefined,
         });
         const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
         if (d.exhausted === 'halt')

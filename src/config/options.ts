@@ -154,7 +154,7 @@ export const OptionsSchema = z.object({
     flag: 'agent-session',
     arg: 'fresh|continue',
     commands: RUN,
-    help: "continue resumes the cycle's previous Claude Code session on its next iteration (a failed resume falls back to a fresh one).",
+    help: "continue resumes the cycle's previous Claude Code session on its next iteration, also after a rate limit, a timeout or a crash (the last good session); fresh after a failure tied to the issue or the environment (a failed resume falls back to a fresh one).",
     expected: 'one of fresh, continue',
   }),
   maxCostUsd: positive(1_000_000).optional().register(registry, {

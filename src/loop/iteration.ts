@@ -111,10 +111,8 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
         policy: kind,
       },
     );
-    // The session ends with a failure whatever the row says: a failed run's session is not one to resume.
     state = setCycle(counted.state, {
       lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
-      sessionId: undefined,
     });
     const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' as const };
     if (d.exhausted === 'halt') return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };

@@ -60,7 +60,12 @@ export async function agentTurn(
   const after = afterAgentRun(before, cycle, n, started, result);
   const state: LoopState = {
     ...after.state,
-    currentCycle: { ...(after.state.currentCycle as CycleState), sessionId: result.ok ? result.sessionId : undefined },
+    // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
+    // drops it too when the policy's row says freshSession.
+    currentCycle: {
+      ...(after.state.currentCycle as CycleState),
+      sessionId: result.ok ? result.sessionId : cycle.sessionId,
+    },
   };
   logUsage(deps, n, result, state);
   // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
@@ -113,7 +118,13 @@ export function afterFailure(state: LoopState, failure: AgentFailure): { state: 
       ...state,
       failedIterations: state.failedIterations + 1,
       environmentFailures,
-      currentCycle: { ...cycle, rateLimitAttempts, timeoutRetries },
+      currentCycle: {
+        ...cycle,
+        rateLimitAttempts,
+        timeoutRetries,
+        // With --agent-session continue, the next attempt resumes the session unless the row says fresh.
+        sessionId: decision.freshSession ? undefined : cycle.sessionId,
+      },
     },
     decision,
   };
