@@ -32072,11 +32072,16 @@ function cannotStart(io, command, problems, redact) {
 
 
 
-async function runCommand(options, io) {
+/**
+ * Everything a run needs before its first agent runs, from the options and the ports: the agent on
+ * PATH, the test command, the inputs read, the issue source, git, the session (one run at a time, a
+ * killed run's agent ended, the repository fit to work in). A run, or every reason it cannot start.
+ */
+async function prepareRun(options, io) {
     const redact = createRedactor(io.secrets);
     const problems = [];
     const invalid = problem('invalid_input');
-    const fail = () => cannotStart(io, 'run', problems, redact);
+    const fail = () => ({ ok: false, problems, redact });
     if (options.source === 'github' && !io.source)
         problems.push(invalid('--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.'));
     // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
@@ -32168,93 +32173,97 @@ async function runCommand(options, io) {
         logger.warn('run.recovered', note);
     const registry = session.registry;
     const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
+    const deps = {
+        settings: {
+            maxIterations: options.maxIterations,
+            sliceIterations: options.sliceIterations,
+            sliceMinutes: options.sliceMinutes,
+            iterationDelaySeconds: options.iterationDelay,
+            agentTimeoutMinutes: options.agentTimeoutMinutes,
+            batch: options.batch,
+            onSuccess: publisher ? 'pull-request' : options.onSuccess,
+            strict: options.strict,
+            resume: options.resume,
+            fresh: options.fresh,
+            testCommand,
+            ...(options.junitFile ? { junitFile: options.junitFile } : {}),
+            plan,
+            maxCostUsd: options.maxCostUsd,
+            agentSession: options.agentSession,
+            maxRetriesPerStep: options.maxRetriesPerStep,
+            maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+            workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+            ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+        },
+        ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
+        cwd: io.cwd,
+        stateDir: io.stateDir,
+        source: issues,
+        agent: trackAgent(maskOutput(agent, redact), registry),
+        git,
+        publisher,
+        logger,
+        clock: io.clock,
+        signal: io.signal,
+        redact,
+        notify: options.discordWebhook
+            ? async (d) => {
+                const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
+                    redact,
+                    sleep: (ms) => io.clock.sleep(ms),
+                    now: () => io.clock.now().getTime(),
+                    warn: (message) => logger.warn('discord.failed', message),
+                });
+                if (r.ok)
+                    logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
+            }
+            : undefined,
+        store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+        runTests: async (command, signal, purpose) => {
+            const pids = [];
+            // What the test command writes into the work tree (a JUnit report, caches) is never committed.
+            const before = git ? new Set(await git.untracked()) : undefined;
+            try {
+                return await runTestCommand(command, {
+                    cwd: io.cwd,
+                    env: agentEnv,
+                    timeoutMs: options.agentTimeoutMinutes * 60_000,
+                    signal,
+                    mask: redact,
+                    ...(purpose ? { purpose } : {}),
+                    // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
+                    ...(options.junitFile && command === testCommand && purpose
+                        ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) }
+                        : {}),
+                    onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
+                    onSpawn: (pid) => {
+                        pids.push(pid);
+                        registry.spawned(pid, 'tests');
+                    },
+                });
+            }
+            finally {
+                for (const pid of pids)
+                    registry.exited(pid);
+                if (git && before)
+                    await excludeWritten(git, before, logger);
+            }
+        },
+    };
+    return { ok: true, run: { deps, logger, session, redact } };
+}
+/** Runs one slice of a prepared run and says how it ended, as an exit code. */
+async function runPrepared(run, io) {
+    const { deps, logger, session, redact } = run;
     try {
-        const result = await runSlice({
-            settings: {
-                maxIterations: options.maxIterations,
-                sliceIterations: options.sliceIterations,
-                sliceMinutes: options.sliceMinutes,
-                iterationDelaySeconds: options.iterationDelay,
-                agentTimeoutMinutes: options.agentTimeoutMinutes,
-                batch: options.batch,
-                onSuccess: publisher ? 'pull-request' : options.onSuccess,
-                strict: options.strict,
-                resume: options.resume,
-                fresh: options.fresh,
-                testCommand,
-                ...(options.junitFile ? { junitFile: options.junitFile } : {}),
-                plan,
-                maxCostUsd: options.maxCostUsd,
-                agentSession: options.agentSession,
-                maxRetriesPerStep: options.maxRetriesPerStep,
-                maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-                workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
-                ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
-            },
-            ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
-            cwd: io.cwd,
-            stateDir: io.stateDir,
-            source: issues,
-            agent: trackAgent(maskOutput(agent, redact), registry),
-            git,
-            publisher,
-            logger,
-            clock: io.clock,
-            signal: io.signal,
-            redact,
-            notify: options.discordWebhook
-                ? async (d) => {
-                    const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
-                        redact,
-                        sleep: (ms) => io.clock.sleep(ms),
-                        now: () => io.clock.now().getTime(),
-                        warn: (message) => logger.warn('discord.failed', message),
-                    });
-                    if (r.ok)
-                        logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
-                }
-                : undefined,
-            store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-            runTests: async (command, signal, purpose) => {
-                const pids = [];
-                // What the test command writes into the work tree (a JUnit report, caches) is never committed.
-                const before = git ? new Set(await git.untracked()) : undefined;
-                try {
-                    return await runTestCommand(command, {
-                        cwd: io.cwd,
-                        env: agentEnv,
-                        timeoutMs: options.agentTimeoutMinutes * 60_000,
-                        signal,
-                        mask: redact,
-                        ...(purpose ? { purpose } : {}),
-                        // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
-                        ...(options.junitFile && command === testCommand && purpose
-                            ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) }
-                            : {}),
-                        onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
-                        onSpawn: (pid) => {
-                            pids.push(pid);
-                            registry.spawned(pid, 'tests');
-                        },
-                    });
-                }
-                finally {
-                    for (const pid of pids)
-                        registry.exited(pid);
-                    if (git && before)
-                        await excludeWritten(git, before, logger);
-                }
-            },
-        });
+        const result = await runSlice(deps);
         logger.result(result, summaryLine(result));
         await io.onResult?.(result);
         return exitCodeFor(result);
     }
     catch (error) {
-        if (error instanceof StartError) {
-            problems.push(invalid(error.message));
-            return fail();
-        }
+        if (error instanceof StartError)
+            return cannotStart(io, 'run', [problem('invalid_input')(error.message)], redact);
         // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
         // the reason. Every recorded iteration is in the checkpoint, so the next run resumes.
         const message = error instanceof Error ? error.message : String(error);
@@ -32265,6 +32274,13 @@ async function runCommand(options, io) {
         if (!io.session)
             session.release();
     }
+}
+/** `agent-loop run` (and the action's run step): prepare, then run one slice; 2 when it cannot start. */
+async function runCommand(options, io) {
+    const prepared = await prepareRun(options, io);
+    if (!prepared.ok)
+        return cannotStart(io, 'run', prepared.problems, prepared.redact);
+    return runPrepared(prepared.run, io);
 }
 /** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
 async function excludeWritten(git, before, logger) {

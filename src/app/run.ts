@@ -15,11 +15,11 @@ import { createBeadsSource } from '../issues/index.js';
 import type { IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
 import { readPromptDir } from '../util/promptDir.js';
-import { StartError, runSlice } from '../loop/slice.js';
+import { type SliceDeps, StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, exitCodeFor, summaryLine } from '../core/result.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
-import { createRedactor } from '../report/redact.js';
+import { type Redactor, createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { Clock } from '../util/clock.js';
@@ -62,11 +62,26 @@ export interface RunIO {
   cannotStart?: (problems: readonly StartProblem[]) => void;
 }
 
-export async function runCommand(options: Options, io: RunIO): Promise<number> {
+/** A run ready to start: the engine's dependencies assembled, the session (lock) held. */
+export interface PreparedRun {
+  deps: SliceDeps;
+  logger: Logger;
+  session: Session;
+  redact: Redactor;
+}
+
+export type Prepared = { ok: true; run: PreparedRun } | { ok: false; problems: StartProblem[]; redact: Redactor };
+
+/**
+ * Everything a run needs before its first agent runs, from the options and the ports: the agent on
+ * PATH, the test command, the inputs read, the issue source, git, the session (one run at a time, a
+ * killed run's agent ended, the repository fit to work in). A run, or every reason it cannot start.
+ */
+export async function prepareRun(options: Options, io: RunIO): Promise<Prepared> {
   const redact = createRedactor(io.secrets);
   const problems: StartProblem[] = [];
   const invalid = problem('invalid_input');
-  const fail = () => cannotStart(io, 'run', problems, redact);
+  const fail = (): Prepared => ({ ok: false, problems, redact });
 
   if (options.source === 'github' && !io.source)
     problems.push(
@@ -172,93 +187,96 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   for (const note of session.notes) logger.warn('run.recovered', note);
   const registry = session.registry;
   const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
-
-  try {
-    const result = await runSlice({
-      settings: {
-        maxIterations: options.maxIterations,
-        sliceIterations: options.sliceIterations,
-        sliceMinutes: options.sliceMinutes,
-        iterationDelaySeconds: options.iterationDelay,
-        agentTimeoutMinutes: options.agentTimeoutMinutes,
-        batch: options.batch,
-        onSuccess: publisher ? 'pull-request' : options.onSuccess,
-        strict: options.strict,
-        resume: options.resume,
-        fresh: options.fresh,
-        testCommand,
-        ...(options.junitFile ? { junitFile: options.junitFile } : {}),
-        plan,
-        maxCostUsd: options.maxCostUsd,
-        agentSession: options.agentSession,
-        maxRetriesPerStep: options.maxRetriesPerStep,
-        maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
-        ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
-      },
-      ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
-      cwd: io.cwd,
-      stateDir: io.stateDir,
-      source: issues,
-      agent: trackAgent(maskOutput(agent, redact), registry),
-      git,
-      publisher,
-      logger,
-      clock: io.clock,
-      signal: io.signal,
-      redact,
-      notify: options.discordWebhook
-        ? async (d) => {
-            const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
-              redact,
-              sleep: (ms) => io.clock.sleep(ms),
-              now: () => io.clock.now().getTime(),
-              warn: (message) => logger.warn('discord.failed', message),
-            });
-            if (r.ok)
-              logger.info(
-                'discord.posted',
-                `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`,
-              );
-          }
-        : undefined,
-      store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
-      runTests: async (command, signal, purpose) => {
-        const pids: number[] = [];
-        // What the test command writes into the work tree (a JUnit report, caches) is never committed.
-        const before = git ? new Set(await git.untracked()) : undefined;
-        try {
-          return await runTestCommand(command, {
-            cwd: io.cwd,
-            env: agentEnv,
-            timeoutMs: options.agentTimeoutMinutes * 60_000,
-            signal,
-            mask: redact,
-            ...(purpose ? { purpose } : {}),
-            // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
-            ...(options.junitFile && command === testCommand && purpose
-              ? { junitFile: path.resolve(io.cwd, options.junitFile) }
-              : {}),
-            onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
-            onSpawn: (pid) => {
-              pids.push(pid);
-              registry.spawned(pid, 'tests');
-            },
+  const deps: SliceDeps = {
+    settings: {
+      maxIterations: options.maxIterations,
+      sliceIterations: options.sliceIterations,
+      sliceMinutes: options.sliceMinutes,
+      iterationDelaySeconds: options.iterationDelay,
+      agentTimeoutMinutes: options.agentTimeoutMinutes,
+      batch: options.batch,
+      onSuccess: publisher ? 'pull-request' : options.onSuccess,
+      strict: options.strict,
+      resume: options.resume,
+      fresh: options.fresh,
+      testCommand,
+      ...(options.junitFile ? { junitFile: options.junitFile } : {}),
+      plan,
+      maxCostUsd: options.maxCostUsd,
+      agentSession: options.agentSession,
+      maxRetriesPerStep: options.maxRetriesPerStep,
+      maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+      workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
+      ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+    },
+    ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
+    cwd: io.cwd,
+    stateDir: io.stateDir,
+    source: issues,
+    agent: trackAgent(maskOutput(agent, redact), registry),
+    git,
+    publisher,
+    logger,
+    clock: io.clock,
+    signal: io.signal,
+    redact,
+    notify: options.discordWebhook
+      ? async (d) => {
+          const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
+            redact,
+            sleep: (ms) => io.clock.sleep(ms),
+            now: () => io.clock.now().getTime(),
+            warn: (message) => logger.warn('discord.failed', message),
           });
-        } finally {
-          for (const pid of pids) registry.exited(pid);
-          if (git && before) await excludeWritten(git, before, logger);
+          if (r.ok)
+            logger.info(
+              'discord.posted',
+              `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`,
+            );
         }
-      },
-    });
+      : undefined,
+    store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+    runTests: async (command, signal, purpose) => {
+      const pids: number[] = [];
+      // What the test command writes into the work tree (a JUnit report, caches) is never committed.
+      const before = git ? new Set(await git.untracked()) : undefined;
+      try {
+        return await runTestCommand(command, {
+          cwd: io.cwd,
+          env: agentEnv,
+          timeoutMs: options.agentTimeoutMinutes * 60_000,
+          signal,
+          mask: redact,
+          ...(purpose ? { purpose } : {}),
+          // The report is read only for the test command itself, in the implement workflow (TDD reads its own).
+          ...(options.junitFile && command === testCommand && purpose
+            ? { junitFile: path.resolve(io.cwd, options.junitFile) }
+            : {}),
+          onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
+          onSpawn: (pid) => {
+            pids.push(pid);
+            registry.spawned(pid, 'tests');
+          },
+        });
+      } finally {
+        for (const pid of pids) registry.exited(pid);
+        if (git && before) await excludeWritten(git, before, logger);
+      }
+    },
+  };
+  return { ok: true, run: { deps, logger, session, redact } };
+}
+
+/** Runs one slice of a prepared run and says how it ended, as an exit code. */
+export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> {
+  const { deps, logger, session, redact } = run;
+  try {
+    const result = await runSlice(deps);
     logger.result(result, summaryLine(result));
     await io.onResult?.(result);
     return exitCodeFor(result);
   } catch (error) {
-    if (error instanceof StartError) {
-      problems.push(invalid(error.message));
-      return fail();
-    }
+    if (error instanceof StartError) return cannotStart(io, 'run', [problem('invalid_input')(error.message)], redact);
     // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
     // the reason. Every recorded iteration is in the checkpoint, so the next run resumes.
     const message = error instanceof Error ? error.message : String(error);
@@ -271,6 +289,13 @@ export async function runCommand(options: Options, io: RunIO): Promise<number> {
   } finally {
     if (!io.session) session.release();
   }
+}
+
+/** `agent-loop run` (and the action's run step): prepare, then run one slice; 2 when it cannot start. */
+export async function runCommand(options: Options, io: RunIO): Promise<number> {
+  const prepared = await prepareRun(options, io);
+  if (!prepared.ok) return cannotStart(io, 'run', prepared.problems, prepared.redact);
+  return runPrepared(prepared.run, io);
 }
 
 /** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
