@@ -466,5 +466,6 @@ function fakeGit() {
     changedFiles: async () => [],
     untracked: async () => [],
     tipOf: async () => '1'.repeat(40),
+    laneState: async () => ({ head: 'main', baseTip: '1'.repeat(40) }),
   };
 }

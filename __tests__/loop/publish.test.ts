@@ -66,6 +66,7 @@ function recordingGit(calls: string[], remote: Set<string>): Git {
     changedFiles: async () => [],
     untracked: async () => [],
     tipOf: async () => '1'.repeat(40),
+    laneState: async () => ({ head: current, baseTip: '1'.repeat(40) }),
   };
 }
 

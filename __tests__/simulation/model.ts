@@ -143,6 +143,7 @@ export function buildDoubles(world: World) {
     commitAll: async () => current !== 'main' && work.changed,
     head: async () => (current === 'main' ? treeId(base) : `${treeId(work)}-${current}`),
     tipOf: async (b) => (b === 'main' ? treeId(base) : `${treeId(work)}-${b}`),
+    laneState: async (b) => ({ head: current, baseTip: b === 'main' ? treeId(base) : `${treeId(work)}-${b}` }),
     resetHard: async () => {
       work = cloneTree(base);
     },

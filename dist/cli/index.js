@@ -24656,12 +24656,17 @@ async function openGit(cwd, env, options = {}) {
             await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
         }
     };
+    const currentRef = async () => {
+        const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+        return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
+    };
+    const tipOf = async (branch) => {
+        const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+        return r.code === 0 ? r.stdout.trim() : undefined;
+    };
     return {
         topLevel,
-        async currentRef() {
-            const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
-            return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
-        },
+        currentRef,
         branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
         async switchToBranch(branch, from) {
             if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
@@ -24689,9 +24694,19 @@ async function openGit(cwd, env, options = {}) {
             return true;
         },
         head: () => git('rev-parse', 'HEAD'),
-        async tipOf(branch) {
-            const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-            return r.code === 0 ? r.stdout.trim() : undefined;
+        tipOf,
+        async laneState(baseBranch) {
+            // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.
+            const r = await runner.run(['rev-parse', 'HEAD', `refs/heads/${baseBranch}`, '--symbolic-full-name', 'HEAD']);
+            const [sha, baseTip, name] = r.stdout.trim().split('\n');
+            if (r.code === 0 && sha && baseTip && name) {
+                if (name === 'HEAD')
+                    return { head: sha, baseTip };
+                if (name.startsWith('refs/heads/'))
+                    return { head: name.slice('refs/heads/'.length), baseTip };
+            }
+            // No base branch, an unborn HEAD, a symbolic HEAD outside refs/heads: the two reads, as before.
+            return { head: await currentRef(), baseTip: await tipOf(baseBranch) };
         },
         async resetHard(ref) {
             await git('reset', '--quiet', '--hard', ref);
@@ -28957,7 +28972,7 @@ function guardLane(git) {
     const moved = async (what) => {
         if (!lane)
             return undefined;
-        const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
+        const found = await git.laneState(lane.baseBranch);
         const problem = laneProblem(lane, found);
         return problem
             ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
@@ -28972,7 +28987,8 @@ function guardLane(git) {
     const follow = async () => {
         if (!lane)
             return;
-        lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
+        const found = await git.laneState(lane.baseBranch);
+        lane = { ...lane, head: found.head, baseTip: found.baseTip ?? lane.baseTip };
     };
     const guarded = {
         ...git,

@@ -20,6 +20,11 @@ export interface Git {
   head(): Promise<string>;
   /** The commit a local branch points at; undefined when there is no such branch. */
   tipOf(branch: string): Promise<string | undefined>;
+  /**
+   * `currentRef()` and `tipOf(baseBranch)` read together, in one git process where it can (the lane
+   * guard asks twice per iteration).
+   */
+  laneState(baseBranch: string): Promise<{ head: string; baseTip: string | undefined }>;
   /** `git reset --hard ref`, then removes untracked files (ignored and excluded ones stay: the state directory). */
   resetHard(ref: string): Promise<void>;
   /** Files changed between `base` and the working tree (committed or not, new files included). */
@@ -199,12 +204,18 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     }
   };
 
+  const currentRef = async () => {
+    const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+    return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
+  };
+  const tipOf = async (branch: string) => {
+    const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+    return r.code === 0 ? r.stdout.trim() : undefined;
+  };
+
   return {
     topLevel,
-    async currentRef() {
-      const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
-      return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
-    },
+    currentRef,
     branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
     async switchToBranch(branch, from) {
       if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
@@ -230,9 +241,17 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       return true;
     },
     head: () => git('rev-parse', 'HEAD'),
-    async tipOf(branch) {
-      const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-      return r.code === 0 ? r.stdout.trim() : undefined;
+    tipOf,
+    async laneState(baseBranch) {
+      // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.
+      const r = await runner.run(['rev-parse', 'HEAD', `refs/heads/${baseBranch}`, '--symbolic-full-name', 'HEAD']);
+      const [sha, baseTip, name] = r.stdout.trim().split('\n');
+      if (r.code === 0 && sha && baseTip && name) {
+        if (name === 'HEAD') return { head: sha, baseTip };
+        if (name.startsWith('refs/heads/')) return { head: name.slice('refs/heads/'.length), baseTip };
+      }
+      // No base branch, an unborn HEAD, a symbolic HEAD outside refs/heads: the two reads, as before.
+      return { head: await currentRef(), baseTip: await tipOf(baseBranch) };
     },
     async resetHard(ref) {
       await git('reset', '--quiet', '--hard', ref);

@@ -66,7 +66,7 @@ export function guardLane(git: Git): LaneGuard {
   const tipOf = (branch: string) => git.tipOf(branch);
   const moved = async (what: string) => {
     if (!lane) return undefined;
-    const found = { head: await git.currentRef(), baseTip: await tipOf(lane.baseBranch) };
+    const found = await git.laneState(lane.baseBranch);
     const problem = laneProblem(lane, found);
     return problem
       ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
@@ -79,7 +79,8 @@ export function guardLane(git: Git): LaneGuard {
   /** After the engine's own move: the lane follows it. */
   const follow = async () => {
     if (!lane) return;
-    lane = { ...lane, head: await git.currentRef(), baseTip: (await tipOf(lane.baseBranch)) ?? lane.baseTip };
+    const found = await git.laneState(lane.baseBranch);
+    lane = { ...lane, head: found.head, baseTip: found.baseTip ?? lane.baseTip };
   };
   const guarded: Git = {
     ...git,
