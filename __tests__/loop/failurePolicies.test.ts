@@ -17,7 +17,7 @@ import { createLogger } from '../../src/report/logger.js';
 import type { HaltDiagnostic } from '../../src/report/diagnostic.js';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { createRedactor } from '../../src/report/redact.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, working } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -53,19 +53,7 @@ function harness(opts: {
   const notified: HaltDiagnostic[] = [];
   let testRuns = 0;
   const deps: SliceDeps = {
-    settings: {
-      maxIterations: 100,
-      iterationDelaySeconds: 0,
-      agentTimeoutMinutes: 30,
-      batch: false,
-      onSuccess: 'merge',
-      strict: false,
-      fresh: false,
-      testCommand: 'npm test',
-      maxRetriesPerStep: 3,
-      maxConsecutiveEscalations: 2,
-      ...opts.settings,
-    },
+    settings: sliceSettings(opts.settings),
     cwd: dir,
     stateDir: dir,
     source,

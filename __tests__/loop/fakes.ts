@@ -1,6 +1,7 @@
 /** Test doubles for the slice runner: an in-memory issue source, a scripted agent, a manual clock. */
 import type { Agent, AgentResult, AgentRunRequest } from '../../src/agents/types.js';
 import type { Issue, IssueSource } from '../../src/issues/types.js';
+import type { SliceSettings } from '../../src/loop/deps.js';
 import type { Clock } from '../../src/util/clock.js';
 
 export class MemorySource implements IssueSource {
@@ -81,4 +82,21 @@ export class ManualClock implements Clock {
   advance(ms: number) {
     this.t += ms;
   }
+}
+
+/** The engine's settings the slice tests share (the CLI's defaults, no delay), with what a test changes. */
+export function sliceSettings(over: Partial<SliceSettings> = {}): SliceSettings {
+  return {
+    maxIterations: 100,
+    iterationDelaySeconds: 0,
+    agentTimeoutMinutes: 30,
+    batch: false,
+    onSuccess: 'merge',
+    strict: false,
+    fresh: false,
+    testCommand: 'npm test',
+    maxRetriesPerStep: 3,
+    maxConsecutiveEscalations: 2,
+    ...over,
+  };
 }

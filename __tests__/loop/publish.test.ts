@@ -12,7 +12,7 @@ import type { Git } from '../../src/git/git.js';
 import type { CyclePublisher, CycleWork } from '../../src/loop/publish.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, working } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -98,19 +98,7 @@ function harness(
   const clock = new ManualClock();
   const source = opts.source ?? MemorySource.of('7');
   const deps: SliceDeps = {
-    settings: {
-      maxIterations: 20,
-      iterationDelaySeconds: 0,
-      agentTimeoutMinutes: 30,
-      batch: false,
-      onSuccess: 'pull-request',
-      strict: false,
-      fresh: false,
-      testCommand: 'npm test',
-      maxRetriesPerStep: 3,
-      maxConsecutiveEscalations: 2,
-      ...opts.settings,
-    },
+    settings: sliceSettings({ maxIterations: 20, onSuccess: 'pull-request', ...opts.settings }),
     cwd: dir,
     stateDir: dir,
     source,

@@ -7,7 +7,7 @@ import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '
 import { tddWorkflow } from '../../src/tdd/iteration.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, fail, working } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, fail, working } from './fakes.js';
 import { POLICIES } from '../../src/failure/policy.js';
 
 let dir: string;
@@ -49,19 +49,7 @@ function harness(opts: {
     redact: createRedactor(['sekrit-token']),
   });
   const deps: SliceDeps = {
-    settings: {
-      maxIterations: 100,
-      iterationDelaySeconds: 10,
-      agentTimeoutMinutes: 30,
-      batch: false,
-      onSuccess: 'merge',
-      strict: false,
-      fresh: false,
-      testCommand: 'npm test',
-      maxRetriesPerStep: 3,
-      maxConsecutiveEscalations: 2,
-      ...opts.settings,
-    },
+    settings: sliceSettings({ iterationDelaySeconds: 10, ...opts.settings }),
     cwd: dir,
     stateDir: dir,
     source,

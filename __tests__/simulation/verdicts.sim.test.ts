@@ -9,6 +9,7 @@ import { runSlice } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { MemoryCheckpointStore, type World, buildDoubles, generateWorld, memoryStateFiles, testOf } from './model.js';
+import { sliceSettings } from '../loop/fakes.js';
 
 const RUNS = Number(process.env.SIM_RUNS ?? 10_000);
 const MAX_RETRIES = 3;
@@ -19,18 +20,7 @@ async function simulate(world: World) {
   const d = buildDoubles(world);
   const redact = createRedactor([]);
   const result = await runSlice({
-    settings: {
-      maxIterations: 100,
-      iterationDelaySeconds: 0,
-      agentTimeoutMinutes: 30,
-      batch: false,
-      onSuccess: 'merge',
-      strict: false,
-      fresh: true,
-      testCommand: 'pytest',
-      maxRetriesPerStep: MAX_RETRIES,
-      maxConsecutiveEscalations: 2,
-    },
+    settings: sliceSettings({ fresh: true, testCommand: 'pytest', maxRetriesPerStep: MAX_RETRIES }),
     cwd: '/sim',
     stateDir: '/nonexistent/agent-loop-simulation',
     source: d.source,

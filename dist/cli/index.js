@@ -28417,8 +28417,10 @@ function toDiscordMessage(d) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/branch.ts
-/** The branch a cycle works on, named after its issues. Pure. */
-/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
+/**
+ * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
+ * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
+ */
 function cycleBranchName(issueIds) {
     const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
     const first = safe(issueIds[0] ?? 'issue');
@@ -28968,7 +28970,6 @@ function laneProblem(lane, found) {
 /** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
 function guardLane(git) {
     let lane;
-    const tipOf = (branch) => git.tipOf(branch);
     const moved = async (what) => {
         if (!lane)
             return undefined;
@@ -29020,7 +29021,8 @@ function guardLane(git) {
     return {
         git: guarded,
         async anchor(baseBranch) {
-            lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
+            const found = await git.laneState(baseBranch);
+            lane = { head: found.head, baseBranch, baseTip: found.baseTip ?? '' };
             return lane;
         },
         current: () => lane,

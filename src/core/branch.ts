@@ -1,6 +1,7 @@
-/** The branch a cycle works on, named after its issues. Pure. */
-
-/** A branch name git accepts for an issue id: agent-loop/<id>, agent-loop/issue-<n> for a GitHub issue number. */
+/**
+ * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
+ * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
+ */
 export function cycleBranchName(issueIds: readonly string[]): string {
   const safe = (s: string) =>
     /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';

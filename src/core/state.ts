@@ -53,7 +53,8 @@ export const IterationOutcomes = [
   'contract_violation',
   'repository_moved',
 ] as const;
-export type IterationOutcome = (typeof IterationOutcomes)[number];
+/** The name of an iteration's outcome in the history (not core/events' IterationOutcome, what an iteration tells the engine). */
+export type IterationOutcomeName = (typeof IterationOutcomes)[number];
 
 const IterationRecordSchema = z.object({
   n: z.number().int(),

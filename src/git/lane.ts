@@ -63,7 +63,6 @@ export interface LaneGuard {
 /** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
 export function guardLane(git: Git): LaneGuard {
   let lane: Lane | undefined;
-  const tipOf = (branch: string) => git.tipOf(branch);
   const moved = async (what: string) => {
     if (!lane) return undefined;
     const found = await git.laneState(lane.baseBranch);
@@ -112,7 +111,8 @@ export function guardLane(git: Git): LaneGuard {
   return {
     git: guarded,
     async anchor(baseBranch) {
-      lane = { head: await git.currentRef(), baseBranch, baseTip: (await tipOf(baseBranch)) ?? '' };
+      const found = await git.laneState(baseBranch);
+      lane = { head: found.head, baseBranch, baseTip: found.baseTip ?? '' };
       return lane;
     },
     current: () => lane,

@@ -7,13 +7,14 @@ import path from 'node:path';
 import { BASELINES_DIR, baselineKey, baselineProblem, baselineStore, describeBaseline } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
-import type { CycleState, HaltReason, LoopState } from '../core/state.js';
+import type { Halt } from '../core/events.js';
+import type { CycleState, LoopState } from '../core/state.js';
 
 export interface CycleBaseline {
   state: LoopState;
   /** The run; undefined when it could not be had (then only the exit code of the work's run counts). */
   run?: SuiteRun;
-  halt?: { reason: HaltReason; message: string; advice?: string };
+  halt?: Halt;
   interrupted?: boolean;
 }
 

@@ -17,8 +17,6 @@ import type { CyclePublisher } from './publish.js';
 import type { IterationOutcome } from '../core/events.js';
 import type { LoopState } from '../core/state.js';
 
-export type { IterationOutcome } from '../core/events.js';
-
 /**
  * A workflow, plugged into the engine: what one iteration of it does (its steps, prompts and step
  * decisions). The engine names none: implement is the default, tdd comes from src/tdd/.

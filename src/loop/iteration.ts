@@ -10,14 +10,13 @@ import { decideContinuation, isCycleComplete } from '../core/continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from '../core/cycle.js';
 import type { SliceDeps, TestOutcome, Workflow } from './deps.js';
 import { buildPrompt } from './prompt.js';
-import { type IterationOutcome, afterFailure, agentTurn, agentUnavailable } from './turn.js';
+import type { IterationOutcome } from '../core/events.js';
+import { afterFailure, agentTurn, agentUnavailable } from './turn.js';
 import { describeTargets, seconds } from '../core/describe.js';
 import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../verdict/judge.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type IssueTargets, issueTargets } from '../verdict/targets.js';
 import { type CycleState, type IterationRecord, type LoopState, appendHistory } from '../core/state.js';
-
-export type { IterationOutcome } from './deps.js';
 
 const WORKFLOW = WORKFLOWS.implement;
 

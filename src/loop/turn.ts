@@ -10,10 +10,9 @@ import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
 import type { AgentFailure, AgentResult } from '../agents/types.js';
 import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
 import { rfc3339 } from '../util/clock.js';
-import { type IterationOutcome, type SliceDeps, filesOf } from './deps.js';
+import type { Halt } from '../core/events.js';
+import { type SliceDeps, filesOf } from './deps.js';
 import type { CycleState, IterationRecord, LoopState } from '../core/state.js';
-
-export type { IterationOutcome } from './deps.js';
 
 export interface Turn {
   result: AgentResult;
@@ -23,7 +22,7 @@ export interface Turn {
   state: LoopState;
   started: Date;
   /** The halt when the agent moved the repository behind the engine's back: its work is not to be judged. */
-  moved?: NonNullable<IterationOutcome['halt']>;
+  moved?: Halt;
 }
 
 const OUTPUT_KEPT = 2000;
@@ -131,7 +130,7 @@ export function afterFailure(state: LoopState, failure: AgentFailure): { state: 
 }
 
 /** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
-export function agentUnavailable(attempts: number, failure: AgentFailure): NonNullable<IterationOutcome['halt']> {
+export function agentUnavailable(attempts: number, failure: AgentFailure): Halt {
   return {
     reason: 'agent_unavailable',
     message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
