@@ -10532,6 +10532,7 @@ var __webpack_exports__ = {};
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+var external_node_fs_default = /*#__PURE__*/__nccwpck_require__.n(external_node_fs_namespaceObject);
 ;// CONCATENATED MODULE: ./src/util/readInput.ts
 /**
  * The one way agent-loop reads a file it is given (a checkpoint, the issues file, the config, a
@@ -20967,39 +20968,64 @@ function tempFileOwner(name) {
  * Replaces `file` with `content` so that a reader (or a crash at any moment) sees either the old
  * file or the new one, never a mix: write a temporary file in the same directory, fsync it,
  * rename it over the target, then fsync the directory so the rename itself is durable.
+ * `durable: false` skips the two fsyncs, for files that are rewritten every iteration and worth
+ * nothing after a crash (the prompt copy): still never half-written, no longer sure to survive a
+ * power cut. The directory is created when it is missing.
+ *
+ * The calls are synchronous on purpose: the engine writes between agent runs, when nothing else is
+ * waiting on its event loop, and each of the eight steps would otherwise be a round trip through
+ * libuv's thread pool (measured: about a third of an iteration's own time; bench/overhead.mjs).
  */
-async function writeFileAtomic(file, content) {
+async function writeFileAtomic(file, content, options = {}) {
+    writeFileAtomicSync(file, content, options);
+}
+function writeFileAtomicSync(file, content, options) {
+    const durable = options.durable ?? true;
     const dir = external_node_path_default().dirname(file);
-    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
     const tmp = external_node_path_default().join(dir, `.${external_node_path_default().basename(file)}.${TEMP_MARK}${process.pid}-${(0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex')}.tmp`);
-    const handle = await external_node_fs_namespaceObject.promises.open(tmp, 'w', 0o644);
+    const fd = openNew(tmp, dir);
     try {
-        await handle.writeFile(content);
-        await handle.sync();
+        external_node_fs_default().writeFileSync(fd, content);
+        if (durable)
+            external_node_fs_default().fsyncSync(fd);
     }
     finally {
-        await handle.close();
+        external_node_fs_default().closeSync(fd);
     }
     try {
-        await external_node_fs_namespaceObject.promises.rename(tmp, file);
+        external_node_fs_default().renameSync(tmp, file);
     }
     catch (error) {
-        await external_node_fs_namespaceObject.promises.rm(tmp, { force: true });
+        external_node_fs_default().rmSync(tmp, { force: true });
         throw error;
     }
-    await syncDir(dir);
+    if (durable)
+        syncDir(dir);
 }
-async function syncDir(dir) {
-    let handle;
+/** Opens `tmp` for writing; creates its directory only when it is missing (a write per iteration must not pay a mkdir). */
+function openNew(tmp, dir) {
     try {
-        handle = await external_node_fs_namespaceObject.promises.open(dir, 'r');
-        await handle.sync();
+        return external_node_fs_default().openSync(tmp, 'w', 0o644);
+    }
+    catch (error) {
+        if (error.code !== 'ENOENT')
+            throw error;
+        external_node_fs_default().mkdirSync(dir, { recursive: true });
+        return external_node_fs_default().openSync(tmp, 'w', 0o644);
+    }
+}
+function syncDir(dir) {
+    let fd;
+    try {
+        fd = external_node_fs_default().openSync(dir, 'r');
+        external_node_fs_default().fsyncSync(fd);
     }
     catch {
         // Directory fsync is not supported everywhere (e.g. some network filesystems); the rename is done.
     }
     finally {
-        await handle?.close();
+        if (fd !== undefined)
+            external_node_fs_default().closeSync(fd);
     }
 }
 
@@ -21028,10 +21054,8 @@ function stateFiles(dir, mask = (t) => t) {
     return {
         dir: root,
         mask,
-        async write(file, text) {
-            const abs = inside(file);
-            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(abs), { recursive: true });
-            await writeFileAtomic(abs, mask(text));
+        async write(file, text, options) {
+            await writeFileAtomic(inside(file), mask(text), options);
         },
         async append(file, text) {
             const abs = inside(file);
@@ -21042,12 +21066,24 @@ function stateFiles(dir, mask = (t) => t) {
             return external_node_fs_namespaceObject.promises.readFile(inside(file), 'utf8').catch(() => undefined);
         },
         async list(dir) {
-            const names = await external_node_fs_namespaceObject.promises.readdir(dir).catch(() => []);
+            // Synchronous like the writes (src/util/atomicWrite.ts): read after every checkpoint write.
+            let names;
+            try {
+                names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+            }
+            catch {
+                return [];
+            }
             const out = [];
             for (const name of names) {
-                const stat = await external_node_fs_namespaceObject.promises.lstat(external_node_path_default().join(dir, name)).catch(() => undefined);
-                if (stat)
-                    out.push({ name, stamp: `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}` });
+                let stat;
+                try {
+                    stat = (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(dir, name));
+                }
+                catch {
+                    continue;
+                }
+                out.push({ name, stamp: `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}` });
             }
             return out;
         },
@@ -21698,8 +21734,10 @@ class FileCheckpointStore {
     }
     /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
     async sequenceOf(file) {
+        // Only its sequence is wanted: the file is read, not validated (a bad one counts as 0 and is overwritten).
         try {
-            return parseCheckpoint(readInput(file, CHECKPOINT_MAX_BYTES), file).sequence;
+            const sequence = JSON.parse(readInput(file, CHECKPOINT_MAX_BYTES))?.sequence;
+            return Number.isSafeInteger(sequence) ? sequence : 0;
         }
         catch {
             return 0;
@@ -22204,16 +22242,31 @@ class ProcessRegistry {
             role,
             startedAt: this.now().toISOString(),
         };
+        const file = external_node_path_default().join(this.dir, `${pid}.json`);
+        const text = `${JSON.stringify(record)}\n`;
         try {
-            (0,external_node_fs_namespaceObject.mkdirSync)(this.dir, { recursive: true });
-            (0,external_node_fs_namespaceObject.writeFileSync)(external_node_path_default().join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
+            try {
+                (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
+            }
+            catch (error) {
+                // The directory is made once, when it is missing (not a mkdir per agent run).
+                if (error.code !== 'ENOENT')
+                    throw error;
+                (0,external_node_fs_namespaceObject.mkdirSync)(this.dir, { recursive: true });
+                (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
+            }
         }
         catch {
             // A record we cannot write must never stop the agent.
         }
     }
     exited(pid) {
-        (0,external_node_fs_namespaceObject.rmSync)(external_node_path_default().join(this.dir, `${pid}.json`), { force: true });
+        try {
+            (0,external_node_fs_namespaceObject.unlinkSync)(external_node_path_default().join(this.dir, `${pid}.json`));
+        }
+        catch {
+            // Already gone (or never written): nothing to do.
+        }
     }
     async records() {
         const names = await external_node_fs_namespaceObject.promises.readdir(this.dir).catch(() => []);
@@ -26372,7 +26425,7 @@ async function runAgentPhase(deps, spec, state, earlier) {
             failure: failureSection(problems),
         }));
         const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-        await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt);
+        await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt, { durable: false });
         logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
         const started = clock.now().getTime();
         const result = await deps.agent.run({
@@ -29403,7 +29456,8 @@ async function agentTurn(deps, before, prompt, what) {
     const n = before.iteration + 1;
     const started = clock.now();
     const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    await filesOf(deps).write(promptFile, prompt);
+    // A copy for the agent and for a person: rewritten every iteration, not worth two fsyncs.
+    await filesOf(deps).write(promptFile, prompt, { durable: false });
     const logDir = external_node_path_default().join(deps.stateDir, 'logs');
     await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
     const result = await agent.run({
@@ -30164,6 +30218,8 @@ async function runSlice(unguarded) {
     };
     let model = initialModel(state, clock.now().getTime());
     let diagnostic = null;
+    /** The current cycle's baseline as last read or run in this slice. */
+    let baselineSeen;
     /** Performs one effect; what it asks of the world comes back as the next event. */
     const perform = async (effect) => {
         const now = () => clock.now().getTime();
@@ -30204,8 +30260,14 @@ async function runSlice(unguarded) {
                 return undefined;
             }
             case 'runBaseline': {
-                // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
+                // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree;
+                // read from the state directory once per slice).
+                const key = loop.currentCycle?.baselineKey;
+                if (key !== undefined && baselineSeen?.key === key)
+                    return { type: 'baselineRan', state: loop, ...(baselineSeen.run ? { run: baselineSeen.run } : {}) };
                 const b = await cycleBaseline(deps, loop, checkpointId);
+                const seenKey = b.state.currentCycle?.baselineKey;
+                baselineSeen = !b.halt && !b.interrupted && seenKey !== undefined ? { key: seenKey, run: b.run } : undefined;
                 return { type: 'baselineRan', ...b };
             }
             case 'iterate': {

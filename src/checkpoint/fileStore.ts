@@ -226,8 +226,10 @@ export class FileCheckpointStore implements CheckpointStore {
 
   /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
   private async sequenceOf(file: string): Promise<number> {
+    // Only its sequence is wanted: the file is read, not validated (a bad one counts as 0 and is overwritten).
     try {
-      return parseCheckpoint(readInput(file, CHECKPOINT_MAX_BYTES), file).sequence;
+      const sequence: unknown = (JSON.parse(readInput(file, CHECKPOINT_MAX_BYTES)) as { sequence?: unknown })?.sequence;
+      return Number.isSafeInteger(sequence) ? (sequence as number) : 0;
     } catch {
       return 0;
     }

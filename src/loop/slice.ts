@@ -9,6 +9,7 @@ import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } fro
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase } from '../checkpoint/types.js';
 import type { Effect, Event, Halt, Status } from '../core/events.js';
+import type { SuiteRun } from '../verdict/results.js';
 import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult } from '../core/result.js';
 import { type CoreConfig, initialModel, step } from '../core/slice.js';
@@ -156,6 +157,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   };
   let model = initialModel(state, clock.now().getTime());
   let diagnostic: string | null = null;
+  /** The current cycle's baseline as last read or run in this slice. */
+  let baselineSeen: { key: string; run?: SuiteRun } | undefined;
 
   /** Performs one effect; what it asks of the world comes back as the next event. */
   const perform = async (effect: Effect): Promise<Event | RunResult | undefined> => {
@@ -197,8 +200,14 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         return undefined;
       }
       case 'runBaseline': {
-        // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree).
+        // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree;
+        // read from the state directory once per slice).
+        const key = loop.currentCycle?.baselineKey;
+        if (key !== undefined && baselineSeen?.key === key)
+          return { type: 'baselineRan', state: loop, ...(baselineSeen.run ? { run: baselineSeen.run } : {}) };
         const b = await cycleBaseline(deps, loop, checkpointId);
+        const seenKey = b.state.currentCycle?.baselineKey;
+        baselineSeen = !b.halt && !b.interrupted && seenKey !== undefined ? { key: seenKey, run: b.run } : undefined;
         return { type: 'baselineRan', ...b };
       }
       case 'iterate': {

@@ -7,7 +7,7 @@
  * written line by line as the output arrives, from lines the output masker already masked where
  * they entered the engine: src/secrets/outputMasker.ts.)
  */
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 
@@ -15,8 +15,11 @@ export interface StateFiles {
   readonly dir: string;
   /** Masks. */
   readonly mask: (text: string) => string;
-  /** Replaces `file` (absolute, under the state directory) with `text`, masked, atomically. */
-  write(file: string, text: string): Promise<void>;
+  /**
+   * Replaces `file` (absolute, under the state directory) with `text`, masked, atomically; durably
+   * (fsynced) unless `durable: false` (a file rewritten every iteration that a crash may lose).
+   */
+  write(file: string, text: string, options?: { durable?: boolean }): Promise<void>;
   /** Appends `text`, masked, to `file` (absolute, under the state directory). */
   append(file: string, text: string): Promise<void>;
   /** The text of `file` (absolute, under the state directory); undefined when it cannot be read. */
@@ -39,10 +42,8 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
   return {
     dir: root,
     mask,
-    async write(file, text) {
-      const abs = inside(file);
-      await fs.mkdir(path.dirname(abs), { recursive: true });
-      await writeFileAtomic(abs, mask(text));
+    async write(file, text, options) {
+      await writeFileAtomic(inside(file), mask(text), options);
     },
     async append(file, text) {
       const abs = inside(file);
@@ -53,11 +54,22 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
       return fs.readFile(inside(file), 'utf8').catch(() => undefined);
     },
     async list(dir) {
-      const names = await fs.readdir(dir).catch(() => [] as string[]);
+      // Synchronous like the writes (src/util/atomicWrite.ts): read after every checkpoint write.
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        return [];
+      }
       const out: Array<{ name: string; stamp: string }> = [];
       for (const name of names) {
-        const stat = await fs.lstat(path.join(dir, name)).catch(() => undefined);
-        if (stat) out.push({ name, stamp: `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}` });
+        let stat;
+        try {
+          stat = lstatSync(path.join(dir, name));
+        } catch {
+          continue;
+        }
+        out.push({ name, stamp: `${stat.size}:${stat.mtimeMs}:${stat.isSymbolicLink() ? 'link' : 'file'}` });
       }
       return out;
     },

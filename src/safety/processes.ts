@@ -4,7 +4,7 @@
  * dead run left behind before it starts anything. A record carries the leader's start time (from
  * /proc), so a pid the system has since given to another process is never signalled.
  */
-import { mkdirSync, promises as fs, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, promises as fs, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Agent } from '../agents/types.js';
 
@@ -74,16 +74,28 @@ export class ProcessRegistry {
       role,
       startedAt: this.now().toISOString(),
     };
+    const file = path.join(this.dir, `${pid}.json`);
+    const text = `${JSON.stringify(record)}\n`;
     try {
-      mkdirSync(this.dir, { recursive: true });
-      writeFileSync(path.join(this.dir, `${pid}.json`), `${JSON.stringify(record)}\n`);
+      try {
+        writeFileSync(file, text);
+      } catch (error) {
+        // The directory is made once, when it is missing (not a mkdir per agent run).
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        mkdirSync(this.dir, { recursive: true });
+        writeFileSync(file, text);
+      }
     } catch {
       // A record we cannot write must never stop the agent.
     }
   }
 
   exited(pid: number): void {
-    rmSync(path.join(this.dir, `${pid}.json`), { force: true });
+    try {
+      unlinkSync(path.join(this.dir, `${pid}.json`));
+    } catch {
+      // Already gone (or never written): nothing to do.
+    }
   }
 
   async records(): Promise<ProcessRecord[]> {
