@@ -29290,16 +29290,33 @@ function buildPrompt(p) {
 /**
  * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
  * many attempts, and what happens when they run out. Validated once at load. Pure.
+ *
+ * Who retries what (one place decides for each call):
+ *
+ * | what fails                                   | decided by                                                        |
+ * |----------------------------------------------|-------------------------------------------------------------------|
+ * | an agent run (rate limit, timeout, crash, …) | POLICIES below, through decideFailure (the loop acts on it)       |
+ * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
+ * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
+ * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
+ * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ *
+ * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
+ * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
  */
 
-const PolicySchema = object({
+/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
+const RetryPolicySchema = object({
     /** First wait, before backoff. */
     initialIntervalMs: schemas_number().min(0),
     backoffCoefficient: schemas_number().min(1),
     /** Longest single wait (a longer retry-after is still honoured). */
     maximumIntervalMs: schemas_number().positive(),
-    /** Attempts before `onExhausted`; null: until the failure stops (rate limits). */
+    /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
     maximumAttempts: schemas_number().int().positive().nullable(),
+});
+/** An agent failure's row: the retry part, and what the loop does with the failure. */
+const PolicySchema = RetryPolicySchema.extend({
     /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
     countsTowardStep: schemas_boolean(),
     /** Start the next attempt in a fresh agent session. */
@@ -29358,6 +29375,37 @@ const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).
         countsTowardStep: false,
         freshSession: true,
         onExhausted: 'halt',
+    },
+}));
+/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
+const CallPolicySchema = RetryPolicySchema.extend({
+    /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
+    waitBudgetMs: schemas_number().positive(),
+});
+/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
+const OutsideCalls = ['discord', 'actions_storage'];
+const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), CallPolicySchema).parse({
+    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
+    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
+    // waiting, so a halt is not held up. Any other 4xx is not retried.
+    discord: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 8000,
+        maximumAttempts: 6,
+        waitBudgetMs: 30_000,
+    },
+    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
+    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
+    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
+    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
+    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, …) are not.
+    actions_storage: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 2000,
+        maximumAttempts: 3,
+        waitBudgetMs: 10_000,
     },
 }));
 const ENVIRONMENT_REASONS = new Set([
@@ -30494,6 +30542,67 @@ async function appendError(deps, entry) {
     await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 
+;// CONCATENATED MODULE: ./src/failure/retryCall.ts
+/**
+ * The executor of the outside calls' rows (OUTSIDE_CALL_POLICIES in policy.ts): an operation
+ * tried until the caller's `classify` says its outcome is final, the row's attempts are used up,
+ * or the next wait would go past the row's wait budget. The decision (`nextRetry`) is pure; the
+ * loop only runs the operation and sleeps through the injected `sleep`.
+ *
+ * A retry-after is waited as given (it is the server's own answer, and may be shorter than the
+ * backoff), bounded by the budget, and does not advance the backoff; an agent failure's
+ * retry-after (decideFailure) is a floor instead, since it is read from the agent's output.
+ */
+
+/** What the row says after an attempt with this verdict. Pure. */
+function nextRetry(policy, progress, verdict) {
+    if (!verdict.retry)
+        return { end: 'final' };
+    if (exhausted(policy, progress.attempts))
+        return { end: 'exhausted' };
+    const timed = verdict.retryAfterMs !== undefined;
+    const backoffSteps = progress.backoffSteps + (timed ? 0 : 1);
+    const waitMs = timed ? Math.max(0, verdict.retryAfterMs ?? 0) : backoffMs(policy, backoffSteps);
+    const leftMs = policy.waitBudgetMs - progress.spentMs;
+    if (waitMs > leftMs)
+        return { end: 'over_budget', waitMs, leftMs };
+    return { retryInMs: waitMs, backoffSteps };
+}
+/** Runs `op` under the row: never throws for the operation (its error is in `last`); a throwing `sleep` or `classify` does. */
+async function retryCall(op, options) {
+    const { policy, classify, sleep, now } = options;
+    const started = now?.();
+    let attempts = 0;
+    let backoffSteps = 0;
+    let waited = 0;
+    for (;;) {
+        const last = await retryCall_settle(op);
+        attempts += 1;
+        const spentMs = now && started !== undefined ? Math.max(waited, now() - started) : waited;
+        const step = nextRetry(policy, { attempts, backoffSteps, spentMs }, classify(last));
+        if (!('retryInMs' in step))
+            return { ...step, last, attempts };
+        options.onRetry?.({ attempt: attempts, waitMs: step.retryInMs, last });
+        backoffSteps = step.backoffSteps;
+        waited += step.retryInMs;
+        await sleep(step.retryInMs);
+    }
+}
+/** The last attempt's value, or its error thrown again. */
+function lastValue(end) {
+    if (end.last.ok)
+        return end.last.value;
+    throw end.last.error;
+}
+async function retryCall_settle(op) {
+    try {
+        return { ok: true, value: await op() };
+    }
+    catch (error) {
+        return { ok: false, error };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/discordPayload.ts
 /**
  * A halt diagnostic as a Discord message (pure; the webhook call is discordWebhook.ts).
@@ -30677,18 +30786,19 @@ function isLowSurrogate(code) {
  * Posting a halt diagnostic to a Discord webhook (the message itself: discordPayload.ts).
  *
  * `postToDiscord` sends it with `?wait=true`, retries 429 (after `retry_after`) and 5xx/network
- * errors (exponential backoff) within a 30 s budget of waiting, and reports every other outcome
- * as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
+ * errors (exponential backoff) within a 30 s budget of waiting (the row
+ * OUTSIDE_CALL_POLICIES.discord in failure/policy.ts, run by retryCall), and reports every other
+ * outcome as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
  * (its token lets anyone post): it never appears in a warning or in the returned error, even if
  * the redactor does not know it.
  */
 
+
+
+/** The webhook's retry row (attempts, backoff, wait budget): OUTSIDE_CALL_POLICIES.discord in failure/policy.ts. */
+const POLICY = OUTSIDE_CALL_POLICIES.discord;
 /** The most time a call spends waiting between attempts (and, with a real clock, in total). */
-const DISCORD_WAIT_BUDGET_MS = 30_000;
-/** Waits before the 2nd, 3rd, … attempt after a 5xx or network error. */
-const DISCORD_BACKOFF_MS = [1000, 2000, 4000, 8000];
-/** At most this many requests per call, whatever the answers. */
-const DISCORD_MAX_ATTEMPTS = 6;
+const DISCORD_WAIT_BUDGET_MS = POLICY.waitBudgetMs;
 const WEBHOOK = 'the Discord webhook';
 /**
  * POSTs the message to the webhook. Resolves, never rejects: `ok` says whether Discord accepted
@@ -30749,22 +30859,11 @@ async function postToDiscord(webhookUrl, message, deps) {
             return fail(0, 'the message could not be redacted or built, so it was not sent');
         }
         const doFetch = deps.fetch ?? globalThis.fetch;
-        const sleep = deps.sleep ?? defaultSleep;
-        const now = deps.now ?? Date.now;
         const timeoutMs = deps.requestTimeoutMs ?? 10_000;
-        const started = now();
-        let waited = 0;
-        const spent = () => Math.max(waited, now() - started);
-        let backoff = 0;
-        let attempts = 0;
-        let lastProblem = '';
-        for (;;) {
-            attempts += 1;
-            let retryAfterMs;
-            let problem = 'no answer';
-            let response;
+        const post = async () => {
             const controller = new AbortController();
             const timer = setTimeout(() => controller.abort(), timeoutMs);
+            let response;
             try {
                 response = await doFetch(target.href, {
                     method: 'POST',
@@ -30774,48 +30873,54 @@ async function postToDiscord(webhookUrl, message, deps) {
                 });
             }
             catch (error) {
-                problem = controller.signal.aborted ? `no answer within ${discordWebhook_seconds(timeoutMs)}` : describeNetworkError(error);
+                const problem = controller.signal.aborted
+                    ? `no answer within ${discordWebhook_seconds(timeoutMs)}`
+                    : describeNetworkError(error);
+                return { kind: 'transient', problem };
             }
             finally {
                 clearTimeout(timer);
             }
-            if (response) {
-                const status = response.status;
-                const text = await readBody(response);
-                if (status >= 200 && status < 300)
-                    return { ok: true, attempts };
-                const detail = describeDiscordError(text);
-                if (status === 429) {
-                    retryAfterMs = retryAfter(text, response.headers);
-                    problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
-                }
-                else if (status >= 500) {
-                    problem = `HTTP ${status}${detail ? `: ${detail}` : ''}`;
-                }
-                else {
-                    // 4xx other than 429: retrying the same request cannot help.
-                    const hint = status === 404
-                        ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
-                        : status === 401 || status === 403
-                            ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
-                            : status === 400
-                                ? ' (Discord rejected the message body)'
-                                : '';
-                    return fail(attempts, `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}`);
-                }
+            const status = response.status;
+            const text = await readBody(response);
+            if (status >= 200 && status < 300)
+                return { kind: 'accepted' };
+            const detail = describeDiscordError(text);
+            if (status === 429) {
+                const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
+                return { kind: 'transient', problem, retryAfterMs: retryAfter(text, response.headers) };
             }
-            lastProblem = problem;
-            if (attempts >= DISCORD_MAX_ATTEMPTS) {
-                return fail(attempts, `${lastProblem}; gave up after ${attempts} attempts`);
-            }
-            const wait = retryAfterMs ?? DISCORD_BACKOFF_MS[Math.min(backoff++, DISCORD_BACKOFF_MS.length - 1)];
-            const left = DISCORD_WAIT_BUDGET_MS - spent();
-            if (wait > left) {
-                return fail(attempts, `${lastProblem}; retrying would mean waiting ${discordWebhook_seconds(wait)}, more than the ${discordWebhook_seconds(Math.max(0, left))} left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
-            }
-            waited += wait;
-            await sleep(wait);
-        }
+            if (status >= 500)
+                return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
+            // 4xx other than 429: retrying the same request cannot help.
+            const hint = status === 404
+                ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
+                : status === 401 || status === 403
+                    ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
+                    : status === 400
+                        ? ' (Discord rejected the message body)'
+                        : '';
+            return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}` };
+        };
+        const end = await retryCall(post, {
+            policy: POLICY,
+            classify: (attempt) => attempt.ok && attempt.value.kind === 'transient'
+                ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
+                : { retry: false },
+            sleep: deps.sleep ?? defaultSleep,
+            now: deps.now ?? Date.now,
+        });
+        const { attempts } = end;
+        if (!end.last.ok)
+            throw end.last.error;
+        const answer = end.last.value;
+        if (answer.kind === 'accepted')
+            return { ok: true, attempts };
+        if (end.end === 'exhausted')
+            return fail(attempts, `${answer.problem}; gave up after ${attempts} attempts`);
+        if (end.end === 'over_budget')
+            return fail(attempts, `${answer.problem}; retrying would mean waiting ${discordWebhook_seconds(end.waitMs)}, more than the ${discordWebhook_seconds(Math.max(0, end.leftMs))} left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+        return fail(attempts, answer.problem);
     }
     catch (error) {
         return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);

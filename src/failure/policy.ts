@@ -1,18 +1,37 @@
 /**
  * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
  * many attempts, and what happens when they run out. Validated once at load. Pure.
+ *
+ * Who retries what (one place decides for each call):
+ *
+ * | what fails                                   | decided by                                                        |
+ * |----------------------------------------------|-------------------------------------------------------------------|
+ * | an agent run (rate limit, timeout, crash, …) | POLICIES below, through decideFailure (the loop acts on it)       |
+ * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
+ * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
+ * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
+ * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ *
+ * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
+ * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
  */
 import { z } from 'zod';
 import type { AgentFailure } from '../agents/types.js';
 
-export const PolicySchema = z.object({
+/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
+export const RetryPolicySchema = z.object({
   /** First wait, before backoff. */
   initialIntervalMs: z.number().min(0),
   backoffCoefficient: z.number().min(1),
   /** Longest single wait (a longer retry-after is still honoured). */
   maximumIntervalMs: z.number().positive(),
-  /** Attempts before `onExhausted`; null: until the failure stops (rate limits). */
+  /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
   maximumAttempts: z.number().int().positive().nullable(),
+});
+export type RetryPolicy = z.infer<typeof RetryPolicySchema>;
+
+/** An agent failure's row: the retry part, and what the loop does with the failure. */
+export const PolicySchema = RetryPolicySchema.extend({
   /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
   countsTowardStep: z.boolean(),
   /** Start the next attempt in a fresh agent session. */
@@ -76,6 +95,44 @@ export const POLICIES: Readonly<Record<FailureKind, Policy>> = Object.freeze(
       countsTowardStep: false,
       freshSession: true,
       onExhausted: 'halt',
+    },
+  }),
+);
+
+/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
+export const CallPolicySchema = RetryPolicySchema.extend({
+  /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
+  waitBudgetMs: z.number().positive(),
+});
+export type CallPolicy = z.infer<typeof CallPolicySchema>;
+
+/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
+export const OutsideCalls = ['discord', 'actions_storage'] as const;
+export type OutsideCall = (typeof OutsideCalls)[number];
+
+export const OUTSIDE_CALL_POLICIES: Readonly<Record<OutsideCall, CallPolicy>> = Object.freeze(
+  z.record(z.enum(OutsideCalls), CallPolicySchema).parse({
+    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
+    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
+    // waiting, so a halt is not held up. Any other 4xx is not retried.
+    discord: {
+      initialIntervalMs: 1000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 8000,
+      maximumAttempts: 6,
+      waitBudgetMs: 30_000,
+    },
+    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
+    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
+    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
+    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
+    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, …) are not.
+    actions_storage: {
+      initialIntervalMs: 1000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 2000,
+      maximumAttempts: 3,
+      waitBudgetMs: 10_000,
     },
   }),
 );
@@ -160,14 +217,14 @@ export function decideFailure(
 }
 
 /** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
-export function backoffMs(policy: Policy, attempt: number, retryAfterMs?: number): number {
+export function backoffMs(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
   const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
   const capped = Math.min(exponential, policy.maximumIntervalMs);
   return Math.max(capped, retryAfterMs ?? 0);
 }
 
 /** Whether `attempts` failures in a row have used up the policy. */
-export function exhausted(policy: Policy, attempts: number): boolean {
+export function exhausted(policy: RetryPolicy, attempts: number): boolean {
   return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
 }
 

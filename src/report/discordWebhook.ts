@@ -2,11 +2,14 @@
  * Posting a halt diagnostic to a Discord webhook (the message itself: discordPayload.ts).
  *
  * `postToDiscord` sends it with `?wait=true`, retries 429 (after `retry_after`) and 5xx/network
- * errors (exponential backoff) within a 30 s budget of waiting, and reports every other outcome
- * as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
+ * errors (exponential backoff) within a 30 s budget of waiting (the row
+ * OUTSIDE_CALL_POLICIES.discord in failure/policy.ts, run by retryCall), and reports every other
+ * outcome as a warning: it never throws and never changes the run's outcome. The webhook URL is a secret
  * (its token lets anyone post): it never appears in a warning or in the returned error, even if
  * the redactor does not know it.
  */
+import { OUTSIDE_CALL_POLICIES } from '../failure/policy.js';
+import { retryCall } from '../failure/retryCall.js';
 import { type HaltMessage, buildDiscordPayload, truncateEnd } from './discordPayload.js';
 
 export interface DiscordDeps {
@@ -25,12 +28,16 @@ export interface DiscordResult {
   error?: string;
 }
 
+/** The webhook's retry row (attempts, backoff, wait budget): OUTSIDE_CALL_POLICIES.discord in failure/policy.ts. */
+const POLICY = OUTSIDE_CALL_POLICIES.discord;
 /** The most time a call spends waiting between attempts (and, with a real clock, in total). */
-export const DISCORD_WAIT_BUDGET_MS = 30_000;
-/** Waits before the 2nd, 3rd, … attempt after a 5xx or network error. */
-export const DISCORD_BACKOFF_MS: readonly number[] = [1000, 2000, 4000, 8000];
-/** At most this many requests per call, whatever the answers. */
-export const DISCORD_MAX_ATTEMPTS = 6;
+export const DISCORD_WAIT_BUDGET_MS = POLICY.waitBudgetMs;
+
+/** One request's answer: accepted, refused for good, or worth another try (after `retryAfterMs` when Discord says). */
+type Answer =
+  | { kind: 'accepted' }
+  | { kind: 'refused'; problem: string }
+  | { kind: 'transient'; problem: string; retryAfterMs?: number };
 
 const WEBHOOK = 'the Discord webhook';
 
@@ -92,23 +99,11 @@ export async function postToDiscord(
     }
 
     const doFetch = deps.fetch ?? globalThis.fetch;
-    const sleep = deps.sleep ?? defaultSleep;
-    const now = deps.now ?? Date.now;
     const timeoutMs = deps.requestTimeoutMs ?? 10_000;
-    const started = now();
-    let waited = 0;
-    const spent = () => Math.max(waited, now() - started);
-    let backoff = 0;
-    let attempts = 0;
-    let lastProblem = '';
-
-    for (;;) {
-      attempts += 1;
-      let retryAfterMs: number | undefined;
-      let problem = 'no answer';
-      let response: Response | undefined;
+    const post = async (): Promise<Answer> => {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), timeoutMs);
+      let response: Response;
       try {
         response = await doFetch(target.href, {
           method: 'POST',
@@ -117,50 +112,54 @@ export async function postToDiscord(
           signal: controller.signal,
         });
       } catch (error) {
-        problem = controller.signal.aborted ? `no answer within ${seconds(timeoutMs)}` : describeNetworkError(error);
+        const problem = controller.signal.aborted
+          ? `no answer within ${seconds(timeoutMs)}`
+          : describeNetworkError(error);
+        return { kind: 'transient', problem };
       } finally {
         clearTimeout(timer);
       }
+      const status = response.status;
+      const text = await readBody(response);
+      if (status >= 200 && status < 300) return { kind: 'accepted' };
+      const detail = describeDiscordError(text);
+      if (status === 429) {
+        const problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
+        return { kind: 'transient', problem, retryAfterMs: retryAfter(text, response.headers) };
+      }
+      if (status >= 500) return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
+      // 4xx other than 429: retrying the same request cannot help.
+      const hint =
+        status === 404
+          ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
+          : status === 401 || status === 403
+            ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
+            : status === 400
+              ? ' (Discord rejected the message body)'
+              : '';
+      return { kind: 'refused', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}` };
+    };
 
-      if (response) {
-        const status = response.status;
-        const text = await readBody(response);
-        if (status >= 200 && status < 300) return { ok: true, attempts };
-        const detail = describeDiscordError(text);
-        if (status === 429) {
-          retryAfterMs = retryAfter(text, response.headers);
-          problem = `rate limited (HTTP 429${detail ? `: ${detail}` : ''})`;
-        } else if (status >= 500) {
-          problem = `HTTP ${status}${detail ? `: ${detail}` : ''}`;
-        } else {
-          // 4xx other than 429: retrying the same request cannot help.
-          const hint =
-            status === 404
-              ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
-              : status === 401 || status === 403
-                ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
-                : status === 400
-                  ? ' (Discord rejected the message body)'
-                  : '';
-          return fail(attempts, `HTTP ${status}${detail ? `: ${detail}` : ''}${hint}`);
-        }
-      }
-
-      lastProblem = problem;
-      if (attempts >= DISCORD_MAX_ATTEMPTS) {
-        return fail(attempts, `${lastProblem}; gave up after ${attempts} attempts`);
-      }
-      const wait = retryAfterMs ?? DISCORD_BACKOFF_MS[Math.min(backoff++, DISCORD_BACKOFF_MS.length - 1)]!;
-      const left = DISCORD_WAIT_BUDGET_MS - spent();
-      if (wait > left) {
-        return fail(
-          attempts,
-          `${lastProblem}; retrying would mean waiting ${seconds(wait)}, more than the ${seconds(Math.max(0, left))} left of the ${seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
-        );
-      }
-      waited += wait;
-      await sleep(wait);
-    }
+    const end = await retryCall(post, {
+      policy: POLICY,
+      classify: (attempt) =>
+        attempt.ok && attempt.value.kind === 'transient'
+          ? { retry: true, retryAfterMs: attempt.value.retryAfterMs }
+          : { retry: false },
+      sleep: deps.sleep ?? defaultSleep,
+      now: deps.now ?? Date.now,
+    });
+    const { attempts } = end;
+    if (!end.last.ok) throw end.last.error;
+    const answer = end.last.value;
+    if (answer.kind === 'accepted') return { ok: true, attempts };
+    if (end.end === 'exhausted') return fail(attempts, `${answer.problem}; gave up after ${attempts} attempts`);
+    if (end.end === 'over_budget')
+      return fail(
+        attempts,
+        `${answer.problem}; retrying would mean waiting ${seconds(end.waitMs)}, more than the ${seconds(Math.max(0, end.leftMs))} left of the ${seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+      );
+    return fail(attempts, answer.problem);
   } catch (error) {
     return fail(0, `unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   }
