@@ -6,6 +6,8 @@ import { type RestoreResult, restoreState, saveState } from '../persist/stateSto
 import { stateScope } from '../persist/stateNames.js';
 import { actionsCache } from '../persist/actionsCache.js';
 import { actionsArtifacts } from '../persist/actionsArtifacts.js';
+import type { StorageRetryDeps } from '../persist/storageRetry.js';
+import { systemClock, type Clock } from '../util/clock.js';
 
 export interface RunRefs {
   scope: string;
@@ -30,6 +32,16 @@ export interface PersistLog {
   warning(message: string): void;
 }
 
+/** The real cache and artifact backends of a run; their retries sleep on `clock` and are told to the log. */
+function backends(input: { refs: RunRefs; token: string; log: PersistLog; clock?: Pick<Clock, 'sleep'> }) {
+  const clock = input.clock ?? systemClock;
+  const retry: StorageRetryDeps = { sleep: (ms) => clock.sleep(ms), log: (m) => input.log.info(m) };
+  return {
+    cache: actionsCache(retry),
+    artifacts: actionsArtifacts({ token: input.token, repository: input.refs.repository, retry }),
+  };
+}
+
 export async function restore(input: {
   refs: RunRefs;
   stateDir: string;
@@ -37,6 +49,7 @@ export async function restore(input: {
   fresh: boolean;
   checkpointId?: string;
   log: PersistLog;
+  clock?: Pick<Clock, 'sleep'>;
 }): Promise<RestoreResult> {
   const { refs } = input;
   return restoreState({
@@ -46,8 +59,7 @@ export async function restore(input: {
     attempt: refs.attempt,
     fresh: input.fresh,
     checkpointId: input.checkpointId,
-    cache: actionsCache(),
-    artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }),
+    ...backends(input),
     log: input.log,
   });
 }
@@ -58,6 +70,7 @@ export async function publish(input: {
   token: string;
   restoredGeneration?: number;
   log: PersistLog;
+  clock?: Pick<Clock, 'sleep'>;
 }) {
   const { refs } = input;
   return saveState({
@@ -66,8 +79,7 @@ export async function publish(input: {
     runId: refs.runId,
     attempt: refs.attempt,
     restoredGeneration: input.restoredGeneration,
-    cache: actionsCache(),
-    artifacts: actionsArtifacts({ token: input.token, repository: refs.repository }),
+    ...backends(input),
     log: input.log,
   });
 }

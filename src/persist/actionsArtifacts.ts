@@ -4,7 +4,9 @@
  */
 import { DefaultArtifactClient } from '@actions/artifact';
 import { getOctokit } from '@actions/github';
+import { systemClock } from '../util/clock.js';
 import { type ArtifactBackend, errorText } from './stateBackends.js';
+import { type StorageRetryDeps, retryingArtifacts } from './storageRetry.js';
 
 export interface ActionsArtifactsOptions {
   /** A token with actions:read on the repository (the workflow's GITHUB_TOKEN). */
@@ -13,6 +15,8 @@ export interface ActionsArtifactsOptions {
   repository: string;
   /** The REST API root; GITHUB_API_URL when not given. */
   apiUrl?: string;
+  /** The sleep (and log) of the retries under the actions_storage row; the system clock by default. */
+  retry?: StorageRetryDeps;
 }
 
 /**
@@ -22,11 +26,13 @@ export interface ActionsArtifactsOptions {
  * repository); its download through the client's `findBy` (REST `…/artifacts/{id}/zip`).
  * Note: the client's `findBy` calls use @actions/github's API root as it was when that module was
  * first loaded (GITHUB_API_URL at process start, which is how the runner sets it).
+ * Each call is retried under the actions_storage row (storageRetry.ts) on top of the client's own
+ * retries; the listing's Octokit has no retry plugin, so the row alone decides for it.
  */
 export function actionsArtifacts(options: ActionsArtifactsOptions): ArtifactBackend {
   const client = new DefaultArtifactClient();
   const [owner = '', repo = ''] = options.repository.split('/');
-  return {
+  const backend: ArtifactBackend = {
     async upload(name, files, rootDir, retentionDays) {
       try {
         return { id: (await client.uploadArtifact(name, files, rootDir, { retentionDays })).id };
@@ -66,4 +72,5 @@ export function actionsArtifacts(options: ActionsArtifactsOptions): ArtifactBack
         throw new Error(`the download does not match the artifact's digest ${artifact.digest ?? ''}`);
     },
   };
+  return retryingArtifacts(backend, options.retry ?? { sleep: systemClock.sleep });
 }
