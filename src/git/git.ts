@@ -1,10 +1,10 @@
 /** The git operations the loop needs, behind one interface; every call goes through one execGit. */
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
+import { runShort, type ShortCommandError } from '../util/shortCommand.js';
 
 export interface Git {
   readonly topLevel: string;
@@ -61,21 +61,11 @@ type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: 
 
 function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
   return (args) =>
-    new Promise((resolve) => {
-      execFile(
-        'git',
-        args,
-        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 },
-        (error, stdout, stderr) => {
-          const code = error
-            ? typeof (error as NodeJS.ErrnoException).code === 'number'
-              ? Number((error as NodeJS.ErrnoException).code)
-              : 1
-            : 0;
-          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-        },
-      );
-    });
+    runShort('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxOutputBytes: 16 * 1024 * 1024 }).then(
+      // A signal, no git, or more output than the bound: exit 1, with what was read.
+      (r) => ({ ...r, code: r.code ?? 1 }),
+      (error: ShortCommandError) => ({ code: 1, stdout: error.stdout, stderr: error.stderr }),
+    );
 }
 
 /** Plain git in a directory: the exit code and output of one call (notes, pushes of other refs). */
