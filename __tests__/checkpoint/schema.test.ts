@@ -100,6 +100,20 @@ describe('REQ_018.1 id', () => {
     );
   });
 
+  it('writes each record of a list on one line (the history stays readable and half as long), and reads back the same state', () => {
+    const history = [
+      { n: 1, outcome: 'continuing', note: 'a "quoted" \u0000 value' },
+      { n: 2, outcome: 'complete', nested: { list: [{ a: 1 }], tags: ['x'] } },
+    ];
+    const state = { loop: { iteration: 2, history, issuesClosed: ['b-1', 'b-2'] }, odd: ['\u0000x:0'] };
+    const text = serializeCheckpoint(checkpoint({ id: ID_A, state }));
+    expect(text).toContain(
+      `      "history": [\n        ${JSON.stringify(history[0])},\n        ${JSON.stringify(history[1])}\n      ],`,
+    );
+    expect(text).toContain('      "issuesClosed": [\n        "b-1",\n        "b-2"\n      ]');
+    expect(parseCheckpoint(text, FILE).state).toEqual(state);
+  });
+
   it('REQ_018.1.8 rejects an id that is not a UUID v4, saying what was expected', () => {
     const reason = reasonFor(valid({ id: 'not-a-uuid' }), '/state/checkpoints/not-a-uuid.json');
     expect(reason).toContain('id "not-a-uuid" is not a UUID v4');

@@ -296,6 +296,9 @@ export function memoryStateFiles(
     async write(file, text) {
       files.set(key(file), mask(text));
     },
+    async writeScratch(file, text) {
+      files.set(key(file), mask(text));
+    },
     async append(file, text) {
       files.set(key(file), (files.get(key(file)) ?? '') + mask(text));
     },

@@ -2,12 +2,13 @@
 // When AGENT_LOOP_BENCH_PROBE names a file, it records, with sub-millisecond timestamps, when each
 // child process was spawned and when it closed, and at exit writes those spans together with the
 // process's own peak RSS (process.resourceUsage().maxRSS: this process only, not its children).
-// It also times every fsync made through a FileHandle (the checkpoint's atomic write makes two), and
+// It also times every fsync, made through a FileHandle or fs.fsyncSync (the checkpoint's atomic write
+// makes two), and
 // samples process.memoryUsage() every 50 ms to tell the V8 heap from Buffer (external) memory.
 // It does not change what the CLI does: it wraps ChildProcess.prototype.spawn (listening for 'close')
-// and FileHandle.prototype.sync.
+// FileHandle.prototype.sync and fs.fsyncSync.
 import { ChildProcess } from 'node:child_process';
-import { promises as fs, writeFileSync } from 'node:fs';
+import nodeFs, { promises as fs, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setInterval } from 'node:timers';
 
@@ -41,6 +42,16 @@ if (out) {
     spans.push(span);
     try {
       return await sync.apply(this, args);
+    } finally {
+      span.end = performance.now();
+    }
+  };
+  const fsyncSync = nodeFs.fsyncSync;
+  nodeFs.fsyncSync = function probedFsyncSync(...args) {
+    const span = { kind: 'fsync', args: [], start: performance.now(), end: null };
+    spans.push(span);
+    try {
+      return fsyncSync.apply(this, args);
     } finally {
       span.end = performance.now();
     }

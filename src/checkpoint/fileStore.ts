@@ -3,7 +3,7 @@ import { MiB, readInput } from '../util/readInput.js';
 
 /** A checkpoint is a few hundred kB (history compacted beyond 500 iterations); far more is no checkpoint. */
 const CHECKPOINT_MAX_BYTES = 64 * MiB;
-import { promises as fs, type Dirent } from 'node:fs';
+import { promises as fs, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { stateFiles } from '../persist/stateFiles.js';
 import { tempFileOwner } from '../util/atomicWrite.js';
@@ -55,6 +55,8 @@ export class FileCheckpointStore implements CheckpointStore {
   private readonly redact: (text: string) => string;
   /** Highest sequence seen in this store; read from the directory on the first write. */
   private highestSequence: number | undefined;
+  /** What this store last wrote to each file, and the file's stamp just after. */
+  private readonly written = new Map<string, { sequence: number; stamp: string | undefined }>();
   /** Writes run one at a time so each gets its own sequence number. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -212,6 +214,7 @@ export class FileCheckpointStore implements CheckpointStore {
     checkpointWarnings(checkpoint).forEach(this.warn);
     await stateFiles(this.stateDir, this.redact).write(file, text);
     this.highestSequence = sequence;
+    this.written.set(file, { sequence, stamp: fileStamp(file) });
     // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings).
     return parseCheckpoint(text, file);
   }
@@ -226,6 +229,9 @@ export class FileCheckpointStore implements CheckpointStore {
 
   /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
   private async sequenceOf(file: string): Promise<number> {
+    // Unchanged since this store wrote it (same inode, size and modification time): no need to read it.
+    const written = this.written.get(file);
+    if (written && written.stamp !== undefined && written.stamp === fileStamp(file)) return written.sequence;
     // Only its sequence is wanted: the file is read, not validated (a bad one counts as 0 and is overwritten).
     try {
       const sequence: unknown = (JSON.parse(readInput(file, CHECKPOINT_MAX_BYTES)) as { sequence?: unknown })?.sequence;
@@ -233,6 +239,16 @@ export class FileCheckpointStore implements CheckpointStore {
     } catch {
       return 0;
     }
+  }
+}
+
+/** Changes whenever the file is replaced or rewritten; undefined when it cannot be read. */
+function fileStamp(file: string): string | undefined {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
   }
 }
 

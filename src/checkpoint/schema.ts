@@ -170,13 +170,38 @@ export function serializeCheckpoint(checkpoint: Checkpoint): string {
   const ordered: Record<string, unknown> = { id, phase, timestamp, sequence, state };
   if (errors && errors.length > 0) ordered.errors = errors;
   try {
-    return `${JSON.stringify(ordered, null, 2)}\n`;
+    return `${layout(ordered)}\n`;
   } catch (error) {
     throw new CheckpointError(
       `${id}.json`,
       `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); keep only plain data (objects, arrays, strings, numbers, booleans, null) in it`,
     );
   }
+}
+
+/**
+ * JSON indented by two spaces, except that a record in a list (an iteration of the history, an
+ * escalation) takes one line: the file stays readable and about half as long to write and fsync
+ * every iteration.
+ */
+function layout(value: unknown): string {
+  const records: string[] = [];
+  const mark = `\u0000${Math.random().toString(36).slice(2)}:`;
+  const text = JSON.stringify(
+    value,
+    function (this: unknown, _key: string, v: unknown) {
+      if (Array.isArray(this) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        records.push(JSON.stringify(v));
+        return `${mark}${records.length - 1}`;
+      }
+      return v;
+    },
+    2,
+  );
+  if (records.length === 0) return text;
+  const quoted = JSON.stringify(mark);
+  const pattern = new RegExp(`${quoted.slice(0, -1).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(\\d+)"`, 'g');
+  return text.replace(pattern, (_, i: string) => records[Number(i)] as string);
 }
 
 /**

@@ -39,8 +39,8 @@ export async function agentTurn(
   const n = before.iteration + 1;
   const started = clock.now();
   const promptFile = path.join(deps.stateDir, 'prompt.md');
-  // A copy for the agent and for a person: rewritten every iteration, not worth two fsyncs.
-  await filesOf(deps).write(promptFile, prompt, { durable: false });
+  // A copy for the agent and for a person, rewritten every iteration.
+  await filesOf(deps).writeScratch(promptFile, prompt);
   const logDir = path.join(deps.stateDir, 'logs');
   await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
   const result = await agent.run({

@@ -15,11 +15,14 @@ export interface StateFiles {
   readonly dir: string;
   /** Masks. */
   readonly mask: (text: string) => string;
+  /** Replaces `file` (absolute, under the state directory) with `text`, masked, atomically and durably. */
+  write(file: string, text: string): Promise<void>;
   /**
-   * Replaces `file` (absolute, under the state directory) with `text`, masked, atomically; durably
-   * (fsynced) unless `durable: false` (a file rewritten every iteration that a crash may lose).
+   * Writes a scratch copy (the prompt, rewritten before every agent run), masked, atomically but
+   * without fsync: a power cut may lose it (the next run rewrites it before anything reads it).
+   * Never for state that is read back.
    */
-  write(file: string, text: string, options?: { durable?: boolean }): Promise<void>;
+  writeScratch(file: string, text: string): Promise<void>;
   /** Appends `text`, masked, to `file` (absolute, under the state directory). */
   append(file: string, text: string): Promise<void>;
   /** The text of `file` (absolute, under the state directory); undefined when it cannot be read. */
@@ -42,8 +45,11 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
   return {
     dir: root,
     mask,
-    async write(file, text, options) {
-      await writeFileAtomic(inside(file), mask(text), options);
+    async write(file, text) {
+      await writeFileAtomic(inside(file), mask(text));
+    },
+    async writeScratch(file, text) {
+      await writeFileAtomic(inside(file), mask(text), { fsync: false });
     },
     async append(file, text) {
       const abs = inside(file);

@@ -253,7 +253,7 @@ async function runAgentPhase(
       }),
     );
     const promptFile = path.join(deps.stateDir, 'prompt.md');
-    await stateFiles(deps.stateDir, deps.redact).write(promptFile, prompt, { durable: false });
+    await stateFiles(deps.stateDir, deps.redact).writeScratch(promptFile, prompt);
     logger.info(
       'pipeline.attempt',
       `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`,

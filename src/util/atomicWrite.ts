@@ -13,13 +13,17 @@ export function tempFileOwner(name: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** Unique within this process: a random prefix drawn once, then a counter (no RNG call per write). */
+const TEMP_PREFIX = randomBytes(4).toString('hex');
+let tempCount = 0;
+const tempSuffix = () => `${TEMP_PREFIX}${(tempCount++).toString(16)}`;
+
 /**
  * Replaces `file` with `content` so that a reader (or a crash at any moment) sees either the old
  * file or the new one, never a mix: write a temporary file in the same directory, fsync it,
  * rename it over the target, then fsync the directory so the rename itself is durable.
- * `durable: false` skips the two fsyncs, for files that are rewritten every iteration and worth
- * nothing after a crash (the prompt copy): still never half-written, no longer sure to survive a
- * power cut. The directory is created when it is missing.
+ * The directory is created when it is missing. `fsync: false` keeps the atomic replace and skips
+ * both fsyncs (a scratch copy that a power cut may lose).
  *
  * The calls are synchronous on purpose: the engine writes between agent runs, when nothing else is
  * waiting on its event loop, and each of the eight steps would otherwise be a round trip through
@@ -28,18 +32,11 @@ export function tempFileOwner(name: string): number | undefined {
 export async function writeFileAtomic(
   file: string,
   content: string | Buffer,
-  options: { durable?: boolean } = {},
+  options: { fsync?: boolean } = {},
 ): Promise<void> {
-  writeFileAtomicSync(file, content, options);
-}
-
-function writeFileAtomicSync(file: string, content: string | Buffer, options: { durable?: boolean }): void {
-  const durable = options.durable ?? true;
+  const durable = options.fsync ?? true;
   const dir = path.dirname(file);
-  const tmp = path.join(
-    dir,
-    `.${path.basename(file)}.${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
-  );
+  const tmp = path.join(dir, `.${path.basename(file)}.${TEMP_MARK}${process.pid}-${tempSuffix()}.tmp`);
   const fd = openNew(tmp, dir);
   try {
     fs.writeFileSync(fd, content);
