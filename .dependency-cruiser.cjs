@@ -1,8 +1,9 @@
 /**
  * The layering of src/, as rules (npm run deps, in CI). From the top: the entrypoints (src/cli.ts,
  * src/main.ts, src/post.ts) and their renderers (src/cli, src/action); the application layer both
- * use (src/app) and the pieces it assembles (src/publish, src/pipeline); the workflows plugged into
- * the engine (src/tdd); the engine's interpreter (src/loop) and its pure core (src/core); the adapters
+ * use (src/app) and the pieces it assembles (src/publish); the workflows plugged into the engine
+ * (src/workflows: implement, tdd, and the planning pipeline); the engine's interpreter (src/loop)
+ * and its pure core (src/core); the adapters
  * and pure parts below them. Arrows only point down, and nothing
  * imports in a circle (type-only imports included).
  */
@@ -36,20 +37,28 @@ module.exports = {
       severity: 'error',
       comment: 'The engine (src/loop) runs the workflow it is given; it names none.',
       from: { path: '^src/loop/' },
-      to: { path: '^src/(tdd|pipeline|publish|app)/' },
+      to: { path: '^src/(workflows|publish|app)/' },
     },
     {
       name: 'workflows-below-the-application',
       severity: 'error',
-      from: { path: '^src/tdd/' },
-      to: { path: '^src/(pipeline|publish|app)/' },
+      from: { path: '^src/workflows/' },
+      to: { path: '^src/(publish|app)/' },
+    },
+    {
+      name: 'workflows-apart',
+      severity: 'error',
+      comment:
+        'Each workflow stands alone: implement, tdd and pipeline import none of the others (src/workflows/index.ts lists them).',
+      from: { path: '^src/workflows/([^/]+)/' },
+      to: { path: '^src/workflows/', pathNot: '^src/workflows/$1/' },
     },
     {
       name: 'adapters-below-the-engine',
       severity: 'error',
       comment: 'Adapters and pure parts never import the engine, the workflows or the application.',
       from: { path: ADAPTERS },
-      to: { path: '^src/(core|loop|tdd|pipeline|publish|app|cli|action)/|^src/config/' },
+      to: { path: '^src/(core|loop|workflows|publish|app|cli|action)/|^src/config/' },
     },
     {
       name: 'core-is-pure',
@@ -58,7 +67,7 @@ module.exports = {
         'The core (src/core) decides and performs nothing: no Node built-ins (files, processes, timers), nothing above it.',
       from: { path: '^src/core/' },
       to: {
-        path: '^src/(loop|tdd|pipeline|publish|app|cli|action|config)/|^(node:)?(fs|child_process|net|http|https|os|timers|worker_threads)(/|$)',
+        path: '^src/(loop|workflows|publish|app|cli|action|config)/|^(node:)?(fs|child_process|net|http|https|os|timers|worker_threads)(/|$)',
       },
     },
     {

@@ -18,6 +18,7 @@ import type { HaltDiagnostic } from '../../src/report/diagnostic.js';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
+import { implementWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -54,6 +55,7 @@ function harness(opts: {
   let testRuns = 0;
   const deps: SliceDeps = {
     settings: sliceSettings(opts.settings),
+    workflow: implementWorkflow,
     cwd: dir,
     stateDir: dir,
     source,

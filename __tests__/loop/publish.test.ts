@@ -13,6 +13,7 @@ import type { CyclePublisher, CycleWork } from '../../src/loop/publish.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
+import { implementWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -99,6 +100,7 @@ function harness(
   const source = opts.source ?? MemorySource.of('7');
   const deps: SliceDeps = {
     settings: sliceSettings({ maxIterations: 20, onSuccess: 'pull-request', ...opts.settings }),
+    workflow: implementWorkflow,
     cwd: dir,
     stateDir: dir,
     source,

@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
-import { tddWorkflow } from '../../src/tdd/iteration.js';
+import { tddWorkflow } from '../../src/workflows/tdd/iteration.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, fail, working } from './fakes.js';
 import { POLICIES } from '../../src/failure/policy.js';
+import { implementWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -50,6 +51,7 @@ function harness(opts: {
   });
   const deps: SliceDeps = {
     settings: sliceSettings({ iterationDelaySeconds: 10, ...opts.settings }),
+    workflow: implementWorkflow,
     cwd: dir,
     stateDir: dir,
     source,

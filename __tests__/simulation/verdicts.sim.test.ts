@@ -10,6 +10,7 @@ import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { MemoryCheckpointStore, type World, buildDoubles, generateWorld, memoryStateFiles, testOf } from './model.js';
 import { sliceSettings } from '../loop/fakes.js';
+import { implementWorkflow } from '../../src/workflows/index.js';
 
 const RUNS = Number(process.env.SIM_RUNS ?? 10_000);
 const MAX_RETRIES = 3;
@@ -21,6 +22,7 @@ async function simulate(world: World) {
   const redact = createRedactor([]);
   const result = await runSlice({
     settings: sliceSettings({ fresh: true, testCommand: 'pytest', maxRetriesPerStep: MAX_RETRIES }),
+    workflow: implementWorkflow,
     cwd: '/sim',
     stateDir: '/nonexistent/agent-loop-simulation',
     source: d.source,

@@ -26673,7 +26673,7 @@ function findLatest(parsed, id) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/beadsCreate.ts
+;// CONCATENATED MODULE: ./src/workflows/pipeline/beadsCreate.ts
 /**
  * beads_integration: one issue per phase file, phase N+1 blocked by phase N, created so that a
  * re-run never makes duplicates. The ids are planned before anything is written (from a prefix
@@ -26818,7 +26818,7 @@ async function readIfExists(absolute, shown) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/bdSink.ts
+;// CONCATENATED MODULE: ./src/workflows/pipeline/bdSink.ts
 /**
  * beads_integration through the beads CLI (`bd`), for repositories where bd manages the issues.
  * bd assigns its own ids (`bd-a1b2`), so the ids cannot be planned up front as the JSONL sink does.
@@ -27061,7 +27061,7 @@ function bdSink_shellQuote(arg) {
     return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/phases.ts
+;// CONCATENATED MODULE: ./src/workflows/pipeline/phases.ts
 /**
  * The phases of `agent-loop plan` before implementation (seed 001), as data: which artifact each
  * one leaves under `<state-dir>/pipeline/`, how small that artifact may be before the hard barrier
@@ -27367,7 +27367,378 @@ function validateDecomposition(data) {
     return { ok: false, problems: result.error.issues.map(formatSchemaIssue) };
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/barrier.ts
+;// CONCATENATED MODULE: ./src/failure/policy.ts
+/**
+ * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
+ * many attempts, and what happens when they run out. Validated once at load. Pure.
+ *
+ * Who retries what (one place decides for each call):
+ *
+ * | what fails                                   | decided by                                                        |
+ * |----------------------------------------------|-------------------------------------------------------------------|
+ * | an agent run (rate limit, timeout, crash, …) | POLICIES below, through decideFailure (the loop acts on it)       |
+ * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
+ * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
+ * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
+ * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ *
+ * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
+ * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
+ */
+
+/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
+const RetryPolicySchema = object({
+    /** First wait, before backoff. */
+    initialIntervalMs: schemas_number().min(0),
+    backoffCoefficient: schemas_number().min(1),
+    /** Longest single wait (a longer retry-after is still honoured). */
+    maximumIntervalMs: schemas_number().positive(),
+    /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
+    maximumAttempts: schemas_number().int().positive().nullable(),
+});
+/** An agent failure's row: the retry part, and what the loop does with the failure. */
+const PolicySchema = RetryPolicySchema.extend({
+    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
+    countsTowardStep: schemas_boolean(),
+    /** Start the next attempt in a fresh agent session. */
+    freshSession: schemas_boolean(),
+    onExhausted: schemas_enum(['escalate', 'halt']),
+});
+/** How the loop treats a failure, by what it says about the issue and the environment. */
+const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
+const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
+    // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
+    rate_limit: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 5 * 60_000,
+        maximumAttempts: null,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
+    timeout: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 4,
+        countsTowardStep: false,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
+    transient: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: false,
+        onExhausted: 'escalate',
+    },
+    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
+    permanent_issue: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: null,
+        countsTowardStep: true,
+        freshSession: true,
+        onExhausted: 'escalate',
+    },
+    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
+    permanent_environment: {
+        initialIntervalMs: 0,
+        backoffCoefficient: 1,
+        maximumIntervalMs: 1,
+        maximumAttempts: 2,
+        countsTowardStep: false,
+        freshSession: true,
+        onExhausted: 'halt',
+    },
+}));
+/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
+const CallPolicySchema = RetryPolicySchema.extend({
+    /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
+    waitBudgetMs: schemas_number().positive(),
+});
+/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
+const OutsideCalls = ['discord', 'actions_storage'];
+const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), CallPolicySchema).parse({
+    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
+    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
+    // waiting, so a halt is not held up. Any other 4xx is not retried.
+    discord: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 8000,
+        maximumAttempts: 6,
+        waitBudgetMs: 30_000,
+    },
+    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
+    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
+    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
+    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
+    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, …) are not.
+    actions_storage: {
+        initialIntervalMs: 1000,
+        backoffCoefficient: 2,
+        maximumIntervalMs: 2000,
+        maximumAttempts: 3,
+        waitBudgetMs: 10_000,
+    },
+}));
+const ENVIRONMENT_REASONS = new Set([
+    'auth',
+    'billing',
+    'not_found',
+    'not_executable',
+    'spawn_failed',
+    'permission_denied',
+]);
+const TIMEOUT_REASONS = new Set(['timeout', 'network']);
+/** Which policy applies to a failure. */
+function failureKind(failure) {
+    if (failure.reason === 'rate_limit')
+        return 'rate_limit';
+    if (TIMEOUT_REASONS.has(failure.reason))
+        return 'timeout';
+    if (failure.class === 'permanent')
+        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
+    return 'transient';
+}
+const COUNTER = {
+    rate_limit: 'rateLimitAttempts',
+    timeout: 'timeoutRetries',
+    permanent_environment: 'environmentFailures',
+};
+/**
+ * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
+ * the attempts are used up and what then. A failure that counts toward the step ends a run of
+ * environment failures. Pure; every workflow acts on its answer.
+ */
+function decideFailure(failure, before, policies = POLICIES) {
+    const kind = failureKind(failure);
+    const policy = policies[kind];
+    const counter = COUNTER[kind];
+    const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
+    const attempts = counter ? before[counter] + 1 : 0;
+    if (counter)
+        counters[counter] = attempts;
+    return {
+        kind,
+        counters,
+        attempts,
+        waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
+        ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
+        countsTowardStep: policy.countsTowardStep,
+        freshSession: policy.freshSession,
+    };
+}
+/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
+function backoffMs(policy, attempt, retryAfterMs) {
+    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
+    const capped = Math.min(exponential, policy.maximumIntervalMs);
+    return Math.max(capped, retryAfterMs ?? 0);
+}
+/** Whether `attempts` failures in a row have used up the policy. */
+function exhausted(policy, attempts) {
+    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
+}
+/** What a person must fix when the environment keeps failing. */
+function environmentAdvice(reason) {
+    switch (reason) {
+        case 'auth':
+            return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
+        case 'billing':
+            return "The agent's account cannot pay for requests: check the API account's billing and quota.";
+        case 'not_found':
+        case 'not_executable':
+        case 'spawn_failed':
+            return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+        case 'permission_denied':
+            return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+        default:
+            return 'Fix the agent environment, then run again to resume.';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/loop/deps.ts
+
+/** The writer of the state directory's files the slice uses. */
+const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
+
+;// CONCATENATED MODULE: ./src/loop/turn.ts
+/**
+ * One agent turn, the same for every workflow (implement, tdd): the prompt written to the state
+ * directory, the old iteration logs pruned, the agent run (resuming the cycle's session with
+ * --agent-session continue), the delay, the iteration's record and counters, the usage logged, and
+ * the lane checked before anything judges the work. What the turn's result means is each
+ * workflow's business.
+ */
+
+
+
+
+
+const OUTPUT_KEPT = 2000;
+/**
+ * The agent run itself, the same for every workflow: the prompt written to the state directory,
+ * the old iteration logs pruned, the agent run with its timeout, output streamed to the log, then
+ * the delay. undefined when the run was interrupted.
+ */
+async function runTurn(ports, req) {
+    const promptFile = external_node_path_default().join(ports.stateDir, 'prompt.md');
+    // A copy for the agent and for a person, rewritten every run.
+    await ports.files.writeScratch(promptFile, req.prompt);
+    const logDir = external_node_path_default().join(ports.stateDir, 'logs');
+    if (req.keepLog)
+        await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1);
+    const result = await ports.agent.run({
+        prompt: req.prompt,
+        iteration: req.iteration,
+        issueIds: req.issueIds,
+        cwd: ports.cwd,
+        promptFile,
+        timeoutMs: req.timeoutMs,
+        signal: ports.signal,
+        onLine: (line, stream, cut) => ports.logger.output('agent', line, stream, cut),
+        ...(req.keepLog ? { logFile: external_node_path_default().join(logDir, `iteration-${req.iteration}.ndjson`) } : {}),
+        resumeSessionId: req.resumeSessionId,
+    });
+    if (ports.signal?.aborted)
+        return undefined;
+    if (req.delaySeconds > 0)
+        await ports.clock.sleep(req.delaySeconds * 1000, ports.signal);
+    return result;
+}
+/** Runs the agent once on `prompt` for the current cycle; undefined when the run was interrupted. */
+async function agentTurn(deps, before, prompt, what) {
+    const { settings, clock } = deps;
+    const cycle = before.currentCycle;
+    const n = before.iteration + 1;
+    const started = clock.now();
+    const result = await runTurn({ ...deps, files: filesOf(deps) }, {
+        prompt,
+        iteration: n,
+        issueIds: cycle.issueIds,
+        timeoutMs: settings.agentTimeoutMinutes * 60_000,
+        delaySeconds: settings.iterationDelaySeconds,
+        resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
+        keepLog: true,
+    });
+    if (!result)
+        return undefined;
+    const after = afterAgentRun(before, cycle, n, started, result);
+    const state = {
+        ...after.state,
+        // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
+        // drops it too when the policy's row says freshSession.
+        currentCycle: {
+            ...after.state.currentCycle,
+            sessionId: result.ok ? result.sessionId : cycle.sessionId,
+        },
+    };
+    logUsage(deps, n, result, state);
+    // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
+    const moved = await deps.laneMoved?.(`judge ${what}`);
+    return {
+        result,
+        record: after.record,
+        state,
+        started,
+        ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}),
+    };
+}
+function logUsage(deps, n, result, state) {
+    if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
+        return;
+    const parts = [
+        result.turns !== undefined ? `${result.turns} turns` : undefined,
+        result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
+        result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
+    ].filter(Boolean);
+    deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
+        iteration: n,
+        costUsd: result.costUsd ?? null,
+        totalCostUsd: state.costUsd,
+        turns: result.turns ?? null,
+        tokens: result.tokens ?? null,
+        totalTokens: state.tokens,
+        sessionId: result.sessionId ?? null,
+    });
+}
+/**
+ * The policy's answer to the turn's failure (src/failure/policy.ts), with its counters and the
+ * failed iteration counted in the state. Every workflow acts on the answer its own way.
+ */
+function afterFailure(state, failure) {
+    const cycle = state.currentCycle;
+    const decision = decideFailure(failure, {
+        rateLimitAttempts: cycle.rateLimitAttempts,
+        timeoutRetries: cycle.timeoutRetries,
+        environmentFailures: state.environmentFailures,
+    });
+    const { rateLimitAttempts, timeoutRetries, environmentFailures } = decision.counters;
+    return {
+        state: {
+            ...state,
+            failedIterations: state.failedIterations + 1,
+            environmentFailures,
+            currentCycle: {
+                ...cycle,
+                rateLimitAttempts,
+                timeoutRetries,
+                // With --agent-session continue, the next attempt resumes the session unless the row says fresh.
+                sessionId: decision.freshSession ? undefined : cycle.sessionId,
+            },
+        },
+        decision,
+    };
+}
+/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
+function agentUnavailable(attempts, failure) {
+    return {
+        reason: 'agent_unavailable',
+        message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
+        advice: environmentAdvice(failure.reason),
+    };
+}
+/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
+function afterAgentRun(before, cycle, n, started, result) {
+    const record = {
+        n,
+        issueIds: cycle.issueIds,
+        startedAt: rfc3339(started),
+        durationMs: 0,
+        outcome: 'continuing',
+        agent: {
+            ok: result.ok,
+            exitCode: result.exitCode,
+            signal: result.signal,
+            durationMs: Math.round(result.durationMs),
+            ...(result.failure ? { failure: result.failure } : {}),
+            ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
+            ...(result.turns !== undefined ? { turns: result.turns } : {}),
+            ...(result.tokens ? { tokens: result.tokens } : {}),
+        },
+    };
+    const state = {
+        ...before,
+        iteration: n,
+        costUsd: before.costUsd + (result.costUsd ?? 0),
+        tokens: {
+            input: before.tokens.input + (result.tokens?.input ?? 0),
+            output: before.tokens.output + (result.tokens?.output ?? 0),
+        },
+        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
+        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
+    };
+    return { record, state };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/barrier.ts
 /**
  * The hard barrier after each agent phase of the pipeline (seed 004, pattern 2): the artifact the
  * agent was told to write must exist, be big enough, and parse where it is structured; otherwise
@@ -27581,7 +27952,7 @@ function byCodeUnit(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/run.ts
+;// CONCATENATED MODULE: ./src/workflows/pipeline/run.ts
 /**
  * `agent-loop plan` (seed 001): research → decomposition → planning → phase_decomposition, each an
  * agent invocation whose artifact must pass its hard barrier (seed 004, pattern 2), retried with
@@ -27591,6 +27962,8 @@ function byCodeUnit(a, b) {
  * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
  * complete one.
  */
+
+
 
 
 
@@ -27723,6 +28096,8 @@ async function runAgentPhase(deps, spec, state, earlier) {
     const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
     await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
     let problems = earlier;
+    const ports = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
+    let counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
     for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
         const artifact = external_node_path_default().join(dir, spec.artifact);
         // A leftover of an earlier attempt must not pass this attempt's barrier.
@@ -27735,26 +28110,43 @@ async function runAgentPhase(deps, spec, state, earlier) {
             artifact,
             failure: failureSection(problems),
         }));
-        const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-        await stateFiles(deps.stateDir, deps.redact).writeScratch(promptFile, prompt);
         logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
         const started = clock.now().getTime();
-        const result = await deps.agent.run({
-            prompt,
-            iteration: attempt,
-            issueIds: [],
-            cwd: deps.cwd,
-            promptFile,
-            timeoutMs: deps.agentTimeoutMs,
-            signal: deps.signal,
-            onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-        });
-        if (deps.signal?.aborted)
+        // The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
+        // retried without using an attempt, as the failure policy's row says.
+        let result;
+        let decision;
+        for (;;) {
+            result = await runTurn(ports, {
+                prompt,
+                iteration: attempt,
+                issueIds: [],
+                timeoutMs: deps.agentTimeoutMs,
+                delaySeconds: 0,
+                keepLog: false,
+            });
+            if (!result?.failure)
+                break;
+            decision = decideFailure(result.failure, counters);
+            counters = decision.counters;
+            if (decision.kind !== 'rate_limit')
+                break;
+            logger.warn('pipeline.rate_limited', `Phase ${spec.name}: the agent is rate limited (${result.failure.message}); waiting ${(decision.waitMs / 1000).toFixed(0)} s, then the same attempt again.`, { phase: spec.name, attempt, waitMs: decision.waitMs });
+            await clock.sleep(decision.waitMs, deps.signal);
+            if (deps.signal?.aborted)
+                break;
+        }
+        if (!result || deps.signal?.aborted)
             return { ok: false, problems: ['interrupted'], interrupted: true };
         if (result.failure) {
             problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
+            if (decision?.exhausted === 'halt') {
+                // The environment failed the agent twice in a row: more attempts cannot help.
+                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason)] };
+            }
         }
         else {
+            counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
             const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
             if (barrier.ok)
                 return { ok: true, value: stateValue(spec, barrier.value) };
@@ -30469,11 +30861,6 @@ function describeBaseline(run) {
     return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
 }
 
-;// CONCATENATED MODULE: ./src/loop/deps.ts
-
-/** The writer of the state directory's files the slice uses. */
-const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
-
 ;// CONCATENATED MODULE: ./src/loop/baseline.ts
 /**
  * A cycle's baseline: the suite run on the tree the cycle starts from, before its first agent run
@@ -30543,900 +30930,6 @@ async function cycleBaseline(deps, state, checkpointId) {
     return { ...checked, state: withKey(state) };
 }
 
-;// CONCATENATED MODULE: ./src/core/continuation.ts
-function decideContinuation(report, previous) {
-    if (!report) {
-        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
-    }
-    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
-    const same = remaining !== undefined && remaining === previous.workRemaining;
-    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
-    const decision = {
-        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
-        workRemaining: remaining,
-        sameWorkRemainingCount: sameCount,
-    };
-    if (remaining !== undefined && report.requiresContinuation === false) {
-        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
-    }
-    if (report.stuckDetected === true)
-        decision.stuck = 'the agent reported stuck_detected: true';
-    else if (sameCount >= 2)
-        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
-    return decision;
-}
-/** Complete when every target is closed in the source, or the report says no work remains. */
-function isCycleComplete(closedInSource, reportSaysDone) {
-    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
-}
-
-;// CONCATENATED MODULE: ./src/loop/prompt.ts
-const MAX_CONTEXT = 4000;
-function buildPrompt(p) {
-    const ids = p.issues.map((i) => i.id).join(', ');
-    const parts = [
-        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
-        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
-        '',
-    ];
-    for (const issue of p.issues) {
-        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
-    }
-    if (p.plan)
-        parts.push('## Plan', '', p.plan.trim(), '');
-    if (p.lastFailure) {
-        const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
-        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
-    }
-    parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
-        ? [
-            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
-        ]
-        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
-    return parts.join('\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/failure/policy.ts
-/**
- * The retry policy, as data (Temporal's terms): which failures are retried, how long to wait, how
- * many attempts, and what happens when they run out. Validated once at load. Pure.
- *
- * Who retries what (one place decides for each call):
- *
- * | what fails                                   | decided by                                                        |
- * |----------------------------------------------|-------------------------------------------------------------------|
- * | an agent run (rate limit, timeout, crash, …) | POLICIES below, through decideFailure (the loop acts on it)       |
- * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
- * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
- * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
- * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
- *
- * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
- * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
- */
-
-/** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
-const RetryPolicySchema = object({
-    /** First wait, before backoff. */
-    initialIntervalMs: schemas_number().min(0),
-    backoffCoefficient: schemas_number().min(1),
-    /** Longest single wait (a longer retry-after is still honoured). */
-    maximumIntervalMs: schemas_number().positive(),
-    /** Attempts before giving up (`onExhausted` for an agent failure); null: until the failure stops (rate limits). */
-    maximumAttempts: schemas_number().int().positive().nullable(),
-});
-/** An agent failure's row: the retry part, and what the loop does with the failure. */
-const PolicySchema = RetryPolicySchema.extend({
-    /** Whether a failure of this kind counts toward the step's --max-retries-per-step. */
-    countsTowardStep: schemas_boolean(),
-    /** Start the next attempt in a fresh agent session. */
-    freshSession: schemas_boolean(),
-    onExhausted: schemas_enum(['escalate', 'halt']),
-});
-/** How the loop treats a failure, by what it says about the issue and the environment. */
-const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
-const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
-    // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
-    rate_limit: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 5 * 60_000,
-        maximumAttempts: null,
-        countsTowardStep: false,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Timeouts and network errors: the same timeout again, 3 retries (4 attempts), then escalate the cycle.
-    timeout: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: 4,
-        countsTowardStep: false,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Other transient failures (overloaded, 5xx, crashes): the step's retries.
-    transient: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: null,
-        countsTowardStep: true,
-        freshSession: false,
-        onExhausted: 'escalate',
-    },
-    // Tied to the issue (max turns, prompt too long, invalid request): next iteration, fresh session, failure as context.
-    permanent_issue: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: null,
-        countsTowardStep: true,
-        freshSession: true,
-        onExhausted: 'escalate',
-    },
-    // The environment (auth, billing, permissions): no issue is to blame; 2 in a row halt the run.
-    permanent_environment: {
-        initialIntervalMs: 0,
-        backoffCoefficient: 1,
-        maximumIntervalMs: 1,
-        maximumAttempts: 2,
-        countsTowardStep: false,
-        freshSession: true,
-        onExhausted: 'halt',
-    },
-}));
-/** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
-const CallPolicySchema = RetryPolicySchema.extend({
-    /** A wait that would take the call past this much waiting in all is not made: the call gives up. */
-    waitBudgetMs: schemas_number().positive(),
-});
-/** The outside calls retried by retryCall (src/failure/retryCall.ts). */
-const OutsideCalls = ['discord', 'actions_storage'];
-const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), CallPolicySchema).parse({
-    // The halt diagnostic's webhook (report/discordWebhook.ts): a 5xx or network error waits 1, 2,
-    // 4, 8, 8 s; a 429 waits its retry_after; at most 6 requests, and never more than 30 s of
-    // waiting, so a halt is not held up. Any other 4xx is not retried.
-    discord: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 8000,
-        maximumAttempts: 6,
-        waitBudgetMs: 30_000,
-    },
-    // @actions/cache and @actions/artifact and the artifact listing (persist/storageRetry.ts): a
-    // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
-    // a retry-after longer than the 10 s budget gives up. The clients already retry their own
-    // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
-    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, …) are not.
-    actions_storage: {
-        initialIntervalMs: 1000,
-        backoffCoefficient: 2,
-        maximumIntervalMs: 2000,
-        maximumAttempts: 3,
-        waitBudgetMs: 10_000,
-    },
-}));
-const ENVIRONMENT_REASONS = new Set([
-    'auth',
-    'billing',
-    'not_found',
-    'not_executable',
-    'spawn_failed',
-    'permission_denied',
-]);
-const TIMEOUT_REASONS = new Set(['timeout', 'network']);
-/** Which policy applies to a failure. */
-function failureKind(failure) {
-    if (failure.reason === 'rate_limit')
-        return 'rate_limit';
-    if (TIMEOUT_REASONS.has(failure.reason))
-        return 'timeout';
-    if (failure.class === 'permanent')
-        return ENVIRONMENT_REASONS.has(failure.reason) ? 'permanent_environment' : 'permanent_issue';
-    return 'transient';
-}
-const COUNTER = {
-    rate_limit: 'rateLimitAttempts',
-    timeout: 'timeoutRetries',
-    permanent_environment: 'environmentFailures',
-};
-/**
- * The one executor of the policy table: the failure's row, its counter bumped, the wait, whether
- * the attempts are used up and what then. A failure that counts toward the step ends a run of
- * environment failures. Pure; every workflow acts on its answer.
- */
-function decideFailure(failure, before, policies = POLICIES) {
-    const kind = failureKind(failure);
-    const policy = policies[kind];
-    const counter = COUNTER[kind];
-    const counters = { ...before, ...(policy.countsTowardStep ? { environmentFailures: 0 } : {}) };
-    const attempts = counter ? before[counter] + 1 : 0;
-    if (counter)
-        counters[counter] = attempts;
-    return {
-        kind,
-        counters,
-        attempts,
-        waitMs: counter ? backoffMs(policy, attempts, failure.retryAfterMs) : 0,
-        ...(counter && exhausted(policy, attempts) ? { exhausted: policy.onExhausted } : {}),
-        countsTowardStep: policy.countsTowardStep,
-        freshSession: policy.freshSession,
-    };
-}
-/** The wait before attempt `attempt + 1` (attempt is 1 for the first failure), honouring the failure's own retry-after. */
-function backoffMs(policy, attempt, retryAfterMs) {
-    const exponential = policy.initialIntervalMs * policy.backoffCoefficient ** Math.max(0, attempt - 1);
-    const capped = Math.min(exponential, policy.maximumIntervalMs);
-    return Math.max(capped, retryAfterMs ?? 0);
-}
-/** Whether `attempts` failures in a row have used up the policy. */
-function exhausted(policy, attempts) {
-    return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
-}
-/** What a person must fix when the environment keeps failing. */
-function environmentAdvice(reason) {
-    switch (reason) {
-        case 'auth':
-            return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
-        case 'billing':
-            return "The agent's account cannot pay for requests: check the API account's billing and quota.";
-        case 'not_found':
-        case 'not_executable':
-        case 'spawn_failed':
-            return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
-        case 'permission_denied':
-            return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
-        default:
-            return 'Fix the agent environment, then run again to resume.';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/loop/turn.ts
-/**
- * One agent turn, the same for every workflow (implement, tdd): the prompt written to the state
- * directory, the old iteration logs pruned, the agent run (resuming the cycle's session with
- * --agent-session continue), the delay, the iteration's record and counters, the usage logged, and
- * the lane checked before anything judges the work. What the turn's result means is each
- * workflow's business.
- */
-
-
-
-
-
-const OUTPUT_KEPT = 2000;
-/** Runs the agent once on `prompt` for the current cycle; undefined when the run was interrupted. */
-async function agentTurn(deps, before, prompt, what) {
-    const { settings, clock, agent, logger } = deps;
-    const cycle = before.currentCycle;
-    const n = before.iteration + 1;
-    const started = clock.now();
-    const promptFile = external_node_path_default().join(deps.stateDir, 'prompt.md');
-    // A copy for the agent and for a person, rewritten every iteration.
-    await filesOf(deps).writeScratch(promptFile, prompt);
-    const logDir = external_node_path_default().join(deps.stateDir, 'logs');
-    await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
-    const result = await agent.run({
-        prompt,
-        iteration: n,
-        issueIds: cycle.issueIds,
-        cwd: deps.cwd,
-        promptFile,
-        timeoutMs: settings.agentTimeoutMinutes * 60_000,
-        signal: deps.signal,
-        onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-        logFile: external_node_path_default().join(logDir, `iteration-${n}.ndjson`),
-        resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
-    });
-    if (deps.signal?.aborted)
-        return undefined;
-    if (settings.iterationDelaySeconds > 0)
-        await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
-    const after = afterAgentRun(before, cycle, n, started, result);
-    const state = {
-        ...after.state,
-        // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
-        // drops it too when the policy's row says freshSession.
-        currentCycle: {
-            ...after.state.currentCycle,
-            sessionId: result.ok ? result.sessionId : cycle.sessionId,
-        },
-    };
-    logUsage(deps, n, result, state);
-    // The agent stays in its lane: work done on a branch it switched to (or after it moved the base) is not judged.
-    const moved = await deps.laneMoved?.(`judge ${what}`);
-    return {
-        result,
-        record: after.record,
-        state,
-        started,
-        ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}),
-    };
-}
-function logUsage(deps, n, result, state) {
-    if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
-        return;
-    const parts = [
-        result.turns !== undefined ? `${result.turns} turns` : undefined,
-        result.tokens ? `${result.tokens.input} tokens in, ${result.tokens.output} out` : undefined,
-        result.costUsd !== undefined ? `$${result.costUsd.toFixed(4)} (run total $${state.costUsd.toFixed(4)})` : undefined,
-    ].filter(Boolean);
-    deps.logger.info('agent.usage', `[iteration ${n}/${deps.settings.maxIterations}] ${deps.agent.displayName}: ${parts.join(', ')}`, {
-        iteration: n,
-        costUsd: result.costUsd ?? null,
-        totalCostUsd: state.costUsd,
-        turns: result.turns ?? null,
-        tokens: result.tokens ?? null,
-        totalTokens: state.tokens,
-        sessionId: result.sessionId ?? null,
-    });
-}
-/**
- * The policy's answer to the turn's failure (src/failure/policy.ts), with its counters and the
- * failed iteration counted in the state. Every workflow acts on the answer its own way.
- */
-function afterFailure(state, failure) {
-    const cycle = state.currentCycle;
-    const decision = decideFailure(failure, {
-        rateLimitAttempts: cycle.rateLimitAttempts,
-        timeoutRetries: cycle.timeoutRetries,
-        environmentFailures: state.environmentFailures,
-    });
-    const { rateLimitAttempts, timeoutRetries, environmentFailures } = decision.counters;
-    return {
-        state: {
-            ...state,
-            failedIterations: state.failedIterations + 1,
-            environmentFailures,
-            currentCycle: {
-                ...cycle,
-                rateLimitAttempts,
-                timeoutRetries,
-                // With --agent-session continue, the next attempt resumes the session unless the row says fresh.
-                sessionId: decision.freshSession ? undefined : cycle.sessionId,
-            },
-        },
-        decision,
-    };
-}
-/** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
-function agentUnavailable(attempts, failure) {
-    return {
-        reason: 'agent_unavailable',
-        message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
-        advice: environmentAdvice(failure.reason),
-    };
-}
-/** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
-function afterAgentRun(before, cycle, n, started, result) {
-    const record = {
-        n,
-        issueIds: cycle.issueIds,
-        startedAt: rfc3339(started),
-        durationMs: 0,
-        outcome: 'continuing',
-        agent: {
-            ok: result.ok,
-            exitCode: result.exitCode,
-            signal: result.signal,
-            durationMs: Math.round(result.durationMs),
-            ...(result.failure ? { failure: result.failure } : {}),
-            ...(result.costUsd !== undefined ? { costUsd: result.costUsd } : {}),
-            ...(result.turns !== undefined ? { turns: result.turns } : {}),
-            ...(result.tokens ? { tokens: result.tokens } : {}),
-        },
-    };
-    const state = {
-        ...before,
-        iteration: n,
-        costUsd: before.costUsd + (result.costUsd ?? 0),
-        tokens: {
-            input: before.tokens.input + (result.tokens?.input ?? 0),
-            output: before.tokens.output + (result.tokens?.output ?? 0),
-        },
-        lastAgentOutput: result.outputTail.slice(-OUTPUT_KEPT),
-        currentCycle: { ...cycle, iterations: cycle.iterations + 1 },
-    };
-    return { record, state };
-}
-
-;// CONCATENATED MODULE: ./src/verdict/judge.ts
-/**
- * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
- * before the cycle (the baseline), test by test. Accepted when no test that passed at baseline
- * fails, no new test fails, the issue's targets pass and its `verify:` commands exit 0. Tests that
- * failed at baseline and still fail, untargeted, never block: they are reported. Pure.
- */
-
-function judge({ baseline, now, targetTests, verify = [] }) {
-    const verdict = {
-        kind: 'accepted',
-        summary: '',
-        broken: [],
-        targetsFailing: [],
-        verifyFailing: verify.filter((v) => v.exitCode !== 0),
-        fixed: [],
-        preexisting: [],
-        targets: [...targetTests],
-    };
-    if (now.cannotRun)
-        return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
-    if (!isReadable(baseline) || !isReadable(now)) {
-        // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
-        if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
-            return {
-                ...verdict,
-                kind: 'cannot_run',
-                summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
-            };
-        }
-        if (now.exitCode !== 0)
-            return judge_finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
-        return judge_finish(verdict);
-    }
-    const message = (run, id) => run.messages[id];
-    const wasFailing = (id) => failedIn(baseline, id);
-    const passesNow = (id) => passedIn(now, id);
-    for (const id of failedIds(now))
-        if (!wasFailing(id))
-            verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
-    for (const id of failedIds(baseline))
-        (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
-    if (targetTests.length > 0) {
-        for (const id of targetTests) {
-            if (passesNow(id))
-                continue;
-            const status = statusOf(now, id);
-            verdict.targetsFailing.push({
-                id,
-                message: message(now, id) ??
-                    (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-            });
-        }
-        verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
-    }
-    else {
-        verdict.targets = [...verdict.fixed];
-    }
-    return judge_finish(verdict);
-}
-function judge_finish(v) {
-    const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
-    const parts = [
-        v.broken.length
-            ? `${v.broken.length} test(s) broken (${v.broken
-                .slice(0, 3)
-                .map((f) => f.id)
-                .join(', ')}${v.broken.length > 3 ? ', …' : ''})`
-            : '',
-        v.targetsFailing.length
-            ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
-                .slice(0, 3)
-                .map((f) => f.id)
-                .join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})`
-            : '',
-        v.verifyFailing.length
-            ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
-            : '',
-    ].filter(Boolean);
-    const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
-    if (blocking > 0)
-        return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
-    const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
-    const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
-    return {
-        ...v,
-        kind: 'accepted',
-        summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
-    };
-}
-/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
-function rejectionDetails(v, limit = 20) {
-    const lines = [];
-    const list = (heading, failures) => {
-        if (failures.length === 0)
-            return;
-        lines.push(heading);
-        for (const f of failures.slice(0, limit))
-            lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
-        if (failures.length > limit)
-            lines.push(`- … and ${failures.length - limit} more`);
-    };
-    list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
-    list("The issue's tests that do not pass yet:", v.targetsFailing);
-    for (const f of v.verifyFailing)
-        lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
-    if (v.preexisting.length)
-        lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`);
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/verdict/targets.ts
-/**
- * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
- * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
- * text names (by their whole id, or by a distinctive last part of it that names one test only).
- * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
- */
-
-const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
-function issueTargets(text, baseline) {
-    const out = { tests: [], verify: [], problems: [] };
-    const block = BLOCK.exec(text);
-    if (block) {
-        let doc;
-        try {
-            doc = dist.parse(block[2]);
-        }
-        catch (error) {
-            out.problems.push(`the agent-loop block is not valid YAML (${error.message.split('\n')[0]})`);
-        }
-        if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
-            const d = doc;
-            out.tests = strings(d.tests, 'tests', out.problems);
-            out.verify = strings(d.verify, 'verify', out.problems);
-            const unknown = Object.keys(d).filter((k) => k !== 'tests' && k !== 'verify');
-            if (unknown.length)
-                out.problems.push(`the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`);
-        }
-        else if (doc !== undefined && doc !== null) {
-            out.problems.push('the agent-loop block must be a mapping with tests: and/or verify:');
-        }
-        if (out.tests.length > 0 || out.verify.length > 0)
-            return out;
-    }
-    if (baseline)
-        out.tests = namedTests(text, baseline);
-    return out;
-}
-function strings(value, key, problems) {
-    if (value === undefined || value === null)
-        return [];
-    const list = Array.isArray(value) ? value : [value];
-    const good = list.filter((v) => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
-    if (good.length !== list.length)
-        problems.push(`the agent-loop block's ${key} must be a string or a list of strings`);
-    return good;
-}
-/** The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has. */
-function namedTests(text, run) {
-    const ids = [...new Set([...Object.keys(run.tests)])];
-    const found = new Set();
-    const lastPart = (id) => id.split(/::| › | > |\//).at(-1) ?? id;
-    const byLast = new Map();
-    for (const id of ids) {
-        const last = lastPart(id);
-        byLast.set(last, [...(byLast.get(last) ?? []), id]);
-    }
-    for (const id of ids) {
-        if (text.includes(id)) {
-            found.add(id);
-            continue;
-        }
-        const last = lastPart(id);
-        if (last.length < 5 || (byLast.get(last) ?? []).length !== 1)
-            continue;
-        if (new RegExp(`(^|[^\\w])${targets_escape(last)}($|[^\\w])`).test(text))
-            found.add(id);
-    }
-    return [...found];
-}
-const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-;// CONCATENATED MODULE: ./src/loop/iteration.ts
-
-
-
-
-
-
-
-
-
-
-
-const WORKFLOW = WORKFLOWS.implement;
-/** The default workflow: the agent works until the issue's tests pass (implement → verify). */
-const implementWorkflow = {
-    name: 'implement',
-    batches: true,
-    iterate: (deps, state, baseline) => runIteration(deps, state, baseline),
-};
-async function runIteration(deps, before, baseline) {
-    const { settings, logger, clock, source, agent, git } = deps;
-    const cycle = before.currentCycle;
-    const n = before.iteration + 1;
-    const tag = `[iteration ${n}/${settings.maxIterations}]`;
-    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
-    // What the issue must make pass: its agent-loop block, or the tests its text names.
-    const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
-    // The previous failure's output goes back to the agent: masked like every other output.
-    const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
-        issues,
-        iteration: n,
-        maxIterations: settings.maxIterations,
-        testCommand: settings.testCommand,
-        plan: settings.plan,
-        lastFailure: cycle.lastFailure,
-        sourceHint: source.description,
-        ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
-    }));
-    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, {
-        iteration: n,
-        issueIds: cycle.issueIds,
-        step: WORKFLOW[cycle.progress.index],
-    });
-    const turn = await agentTurn(deps, before, prompt, `the work of iteration ${n}`);
-    if (!turn)
-        return { state: before, interrupted: true };
-    const { result, record, started } = turn;
-    let state = turn.state;
-    const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
-    // Moved behind the engine's back: nothing is judged, nothing closed.
-    if (turn.moved)
-        return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: turn.moved };
-    const setCycle = (s, patch) => ({
-        ...s,
-        currentCycle: { ...s.currentCycle, ...patch },
-    });
-    const step = (s, event) => {
-        const c = s.currentCycle;
-        const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
-        return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
-    };
-    // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
-    let failure = result.failure;
-    if (result.ok &&
-        (result.permissionDenials ?? 0) > 0 &&
-        git &&
-        state.baseBranch &&
-        !(await git.hasWorkSince(state.baseBranch))) {
-        failure = {
-            class: 'permanent',
-            reason: 'permission_denied',
-            message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing`,
-        };
-    }
-    if (failure) {
-        const counted = afterFailure(state, failure);
-        const d = counted.decision;
-        const kind = d.kind;
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, {
-            iteration: n,
-            exitCode: result.exitCode,
-            signal: result.signal,
-            elapsedMs: Math.round(result.durationMs),
-            class: failure.class,
-            reason: failure.reason,
-            error: failure.message,
-            retryAfterMs: failure.retryAfterMs ?? null,
-            policy: kind,
-        });
-        state = setCycle(counted.state, {
-            lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
-        });
-        const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
-        if (d.exhausted === 'halt')
-            return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };
-        if (d.exhausted === 'escalate') {
-            return {
-                state: close(state, failed),
-                escalate: {
-                    reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`,
-                    bounceLoop: false,
-                },
-            };
-        }
-        if (d.countsTowardStep) {
-            // The step's retries, with the failure as context.
-            const t = step(state, { type: 'failed', reason: failure.message });
-            state = t.state;
-            if (t.decision.kind === 'escalate')
-                return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
-        }
-        return { state: close(state, failed), ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}) };
-    }
-    state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
-    // Defensive validation of the report (seed 004).
-    const current = state.currentCycle;
-    const decision = decideContinuation(result.report, {
-        workRemaining: current.lastWorkRemaining,
-        sameCount: current.sameWorkRemainingCount,
-    });
-    state = setCycle(state, {
-        lastWorkRemaining: decision.workRemaining,
-        sameWorkRemainingCount: decision.sameWorkRemainingCount,
-    });
-    record.workRemaining = decision.workRemaining;
-    let violation;
-    if (decision.contractViolation) {
-        const { workRemaining } = decision.contractViolation;
-        violation = {
-            timestamp: rfc3339(clock.now()),
-            type: 'validation_error',
-            iteration: n,
-            issueIds: cycle.issueIds,
-            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
-            details: {
-                work_remaining: workRemaining,
-                requires_continuation: false,
-                override: settings.strict ? 'halt' : 'forced_true',
-            },
-        };
-        if (settings.strict) {
-            logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
-            return {
-                state: close(state, { ...record, outcome: 'contract_violation' }),
-                violation,
-                halt: {
-                    reason: 'contract_violation',
-                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)`,
-                },
-            };
-        }
-        logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
-    }
-    if (decision.stuck) {
-        logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
-        const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
-        return {
-            state: close(t.state, { ...record, outcome: 'stuck' }),
-            violation,
-            escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false },
-        };
-    }
-    // Completion check: the targets are closed in the source, or the report says no work remains.
-    const closed = await Promise.all(cycle.issueIds.map(async (id) => {
-        const i = await source.get(id);
-        return i ? isClosed(i) : false;
-    }));
-    if (!isCycleComplete(closed, decision.reportSaysDone)) {
-        logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
-        return { state: close(state, record), violation };
-    }
-    // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
-    state = step(state, { type: 'succeeded' }).state;
-    const base = state.baseBranch;
-    const changed = !(git && base) || (await git.hasWorkSince(base));
-    for (const problem of targets.problems)
-        logger.warn('issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, { iteration: n });
-    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, {
-        iteration: n,
-        command: settings.testCommand,
-    });
-    const gate = await judgeWork(deps, baseline, targets);
-    if (!gate)
-        return { state: before, interrupted: true };
-    const { tests, verdict } = gate;
-    record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
-    record.verdict = { kind: verdict.kind, summary: verdict.summary };
-    state = { ...state, testsPassed: tests.passed };
-    if (verdict.kind === 'cannot_run') {
-        // A real step back: nothing could be verified.
-        logger.warn('step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
-            iteration: n,
-            from: 'verify',
-            to: 'implement',
-        });
-        const t = step(state, { type: 'precondition_failed', reason: verdict.summary });
-        state = setCycle(t.state, {
-            lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
-        });
-        const bounced = close(state, { ...record, outcome: 'bounced' });
-        if (t.decision.kind === 'escalate')
-            return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
-        return { state: bounced, violation };
-    }
-    if (verdict.kind === 'rejected') {
-        logger.warn('tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, {
-            iteration: n,
-            exitCode: tests.exitCode,
-            broken: verdict.broken.map((f) => f.id),
-            targetsFailing: verdict.targetsFailing.map((f) => f.id),
-        });
-        // Read per test: each broken test and failing target with its message; else the exit code and the output.
-        const perTest = tests.run !== undefined && isReadable(tests.run);
-        const details = perTest ? rejectionDetails(verdict) : '';
-        const message = perTest || verdict.verifyFailing.length > 0
-            ? verdict.summary
-            : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
-        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
-        const t = step(state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
-        state = close(t.state, { ...record, outcome: 'tests_failed' });
-        if (t.decision.kind === 'escalate')
-            return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
-        return { state, violation };
-    }
-    state = { ...state, preexistingFailures: verdict.preexisting };
-    if (!changed && !closed.every(Boolean)) {
-        // Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce.
-        const named = targets.tests.length > 0 || targets.verify.length > 0;
-        const why = named
-            ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
-            : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
-        const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
-        const noChange = [];
-        for (const [i, id] of cycle.issueIds.entries()) {
-            if (closed[i])
-                continue;
-            // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
-            if (source.markNoChange)
-                await source.markNoChange(id, note, named);
-            else
-                await source.close(id, note);
-            if (source.markNoChange && !named)
-                noChange.push(id);
-        }
-        const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
-        logger.info('cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
-        state = {
-            ...state,
-            consecutiveEscalations: 0,
-            issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
-            issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
-            completedIterations: [...state.completedIterations, n],
-        };
-        return { state: close(state, { ...record, outcome: 'no_change' }), violation, cycleDone: true, noChange: true };
-    }
-    // Success: close what the agent did not; with pull requests, their merge closes the issues.
-    const viaPullRequest = settings.onSuccess === 'pull-request';
-    if (!viaPullRequest) {
-        for (const [i, id] of cycle.issueIds.entries()) {
-            if (!closed[i])
-                await source.close(id, `agent-loop: accepted at iteration ${n}: ${verdict.summary}`);
-        }
-    }
-    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting });
-    state = {
-        ...state,
-        consecutiveEscalations: 0,
-        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
-        completedIterations: [...state.completedIterations, n],
-    };
-    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
-}
-/**
- * Runs the suite and the issue's verify: commands and judges them against the baseline. A
- * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
- * and does not count). undefined: interrupted.
- */
-async function judgeWork(deps, baseline, targets) {
-    const { settings, logger } = deps;
-    const once = async () => {
-        const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-        if (deps.signal?.aborted)
-            return undefined;
-        const verify = [];
-        for (const command of targets.verify) {
-            const r = await deps.runTests(command, deps.signal, 'verify');
-            if (deps.signal?.aborted)
-                return undefined;
-            verify.push({ command, exitCode: r.exitCode, tail: r.tail });
-        }
-        const now = tests.run ?? emptyRun(tests.exitCode);
-        return { tests, verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify }) };
-    };
-    const first = await once();
-    if (!first ||
-        first.verdict.kind !== 'rejected' ||
-        first.verdict.broken.length === 0 ||
-        !first.tests.run ||
-        !isReadable(first.tests.run))
-        return first;
-    logger.info('tests.confirm', `${first.verdict.broken.length} test(s) that passed before fail now; running the tests once more to tell a regression from a flaky test.`);
-    const second = await once();
-    if (!second)
-        return undefined;
-    const confirmed = new Set(second.verdict.broken.map((f) => f.id));
-    const flaky = first.verdict.broken.filter((f) => !confirmed.has(f.id)).map((f) => f.id);
-    if (flaky.length)
-        logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
-    return second;
-}
-
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
 /**
  * The interpreter of one slice (seed 001 REQ_019, seed 000 REQ_021, seed 002): opens the checkpoint
@@ -31444,7 +30937,6 @@ async function judgeWork(deps, baseline, targets) {
  * it asks for through the ports (the issue source, the workflow's iteration, git, the checkpoint
  * store, the clock) and feeding back what happened as the next event, until the core says done.
  */
-
 
 
 
@@ -31473,7 +30965,7 @@ async function runSlice(unguarded) {
     // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
     const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
     const deps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
-    const workflow = deps.workflow ?? implementWorkflow;
+    const workflow = deps.workflow;
     const { settings, logger, clock, store, source, git } = deps;
     const redact = deps.redact ?? ((t) => t);
     const startedAt = clock.now().getTime();
@@ -32479,7 +31971,555 @@ function maskOutput(agent, mask) {
     return { displayName: agent.displayName, run: (request) => agent.run({ ...request, mask }) };
 }
 
-;// CONCATENATED MODULE: ./src/tdd/baseline.ts
+;// CONCATENATED MODULE: ./src/core/continuation.ts
+function decideContinuation(report, previous) {
+    if (!report) {
+        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
+    }
+    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
+    const same = remaining !== undefined && remaining === previous.workRemaining;
+    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
+    const decision = {
+        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
+        workRemaining: remaining,
+        sameWorkRemainingCount: sameCount,
+    };
+    if (remaining !== undefined && report.requiresContinuation === false) {
+        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
+    }
+    if (report.stuckDetected === true)
+        decision.stuck = 'the agent reported stuck_detected: true';
+    else if (sameCount >= 2)
+        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
+    return decision;
+}
+/** Complete when every target is closed in the source, or the report says no work remains. */
+function isCycleComplete(closedInSource, reportSaysDone) {
+    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
+}
+
+;// CONCATENATED MODULE: ./src/workflows/implement/prompt.ts
+const MAX_CONTEXT = 4000;
+function buildPrompt(p) {
+    const ids = p.issues.map((i) => i.id).join(', ');
+    const parts = [
+        `You are an autonomous coding agent working in this repository (iteration ${p.iteration} of at most ${p.maxIterations}).`,
+        `Implement the following issue${p.issues.length > 1 ? 's' : ''} completely: ${ids}.`,
+        '',
+    ];
+    for (const issue of p.issues) {
+        parts.push(`## ${issue.id}: ${issue.title}`, '', issue.body.trim() || '(no description)', '');
+    }
+    if (p.plan)
+        parts.push('## Plan', '', p.plan.trim(), '');
+    if (p.lastFailure) {
+        const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
+        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
+        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
+    }
+    parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
+        ? [
+            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+        ]
+        : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
+    return parts.join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/verdict/judge.ts
+/**
+ * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
+ * before the cycle (the baseline), test by test. Accepted when no test that passed at baseline
+ * fails, no new test fails, the issue's targets pass and its `verify:` commands exit 0. Tests that
+ * failed at baseline and still fail, untargeted, never block: they are reported. Pure.
+ */
+
+function judge({ baseline, now, targetTests, verify = [] }) {
+    const verdict = {
+        kind: 'accepted',
+        summary: '',
+        broken: [],
+        targetsFailing: [],
+        verifyFailing: verify.filter((v) => v.exitCode !== 0),
+        fixed: [],
+        preexisting: [],
+        targets: [...targetTests],
+    };
+    if (now.cannotRun)
+        return { ...verdict, kind: 'cannot_run', summary: `the tests cannot run: ${now.cannotRun}` };
+    if (!isReadable(baseline) || !isReadable(now)) {
+        // Only exit codes: a pass is a pass; a failure cannot be told apart from one that was there before.
+        if (isReadable(baseline) && !isReadable(now) && now.exitCode !== 0) {
+            return {
+                ...verdict,
+                kind: 'cannot_run',
+                summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
+            };
+        }
+        if (now.exitCode !== 0)
+            return judge_finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
+        return judge_finish(verdict);
+    }
+    const message = (run, id) => run.messages[id];
+    const wasFailing = (id) => failedIn(baseline, id);
+    const passesNow = (id) => passedIn(now, id);
+    for (const id of failedIds(now))
+        if (!wasFailing(id))
+            verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+    for (const id of failedIds(baseline))
+        (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
+    if (targetTests.length > 0) {
+        for (const id of targetTests) {
+            if (passesNow(id))
+                continue;
+            const status = statusOf(now, id);
+            verdict.targetsFailing.push({
+                id,
+                message: message(now, id) ??
+                    (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+            });
+        }
+        verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
+    }
+    else {
+        verdict.targets = [...verdict.fixed];
+    }
+    return judge_finish(verdict);
+}
+function judge_finish(v) {
+    const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;
+    const parts = [
+        v.broken.length
+            ? `${v.broken.length} test(s) broken (${v.broken
+                .slice(0, 3)
+                .map((f) => f.id)
+                .join(', ')}${v.broken.length > 3 ? ', …' : ''})`
+            : '',
+        v.targetsFailing.length
+            ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
+                .slice(0, 3)
+                .map((f) => f.id)
+                .join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})`
+            : '',
+        v.verifyFailing.length
+            ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
+            : '',
+    ].filter(Boolean);
+    const pre = v.preexisting.length ? `; ${v.preexisting.length} failure(s) that were there before, not targeted` : '';
+    if (blocking > 0)
+        return { ...v, kind: 'rejected', summary: `${parts.join('; ')}${pre}` };
+    const targets = v.targets.length ? `${v.targets.length} target(s) pass` : 'no test broken';
+    const alsoFixed = v.fixed.filter((id) => !v.targets.includes(id)).length;
+    return {
+        ...v,
+        kind: 'accepted',
+        summary: `${targets}${alsoFixed ? `, ${alsoFixed} other failure(s) fixed` : ''}${pre}`,
+    };
+}
+/** What the agent is told after a rejection: each broken test and failing target with its message. Pure. */
+function rejectionDetails(v, limit = 20) {
+    const lines = [];
+    const list = (heading, failures) => {
+        if (failures.length === 0)
+            return;
+        lines.push(heading);
+        for (const f of failures.slice(0, limit))
+            lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
+        if (failures.length > limit)
+            lines.push(`- … and ${failures.length - limit} more`);
+    };
+    list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
+    list("The issue's tests that do not pass yet:", v.targetsFailing);
+    for (const f of v.verifyFailing)
+        lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
+    if (v.preexisting.length)
+        lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`);
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/verdict/targets.ts
+/**
+ * What an issue must make pass: an `agent-loop` block in its text (a fenced code block whose info
+ * string is `agent-loop`, YAML with `tests:` and/or `verify:`), else the tests of the suite that its
+ * text names (by their whole id, or by a distinctive last part of it that names one test only).
+ * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
+ */
+
+const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
+function issueTargets(text, baseline) {
+    const out = { tests: [], verify: [], problems: [] };
+    const block = BLOCK.exec(text);
+    if (block) {
+        let doc;
+        try {
+            doc = dist.parse(block[2]);
+        }
+        catch (error) {
+            out.problems.push(`the agent-loop block is not valid YAML (${error.message.split('\n')[0]})`);
+        }
+        if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+            const d = doc;
+            out.tests = strings(d.tests, 'tests', out.problems);
+            out.verify = strings(d.verify, 'verify', out.problems);
+            const unknown = Object.keys(d).filter((k) => k !== 'tests' && k !== 'verify');
+            if (unknown.length)
+                out.problems.push(`the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`);
+        }
+        else if (doc !== undefined && doc !== null) {
+            out.problems.push('the agent-loop block must be a mapping with tests: and/or verify:');
+        }
+        if (out.tests.length > 0 || out.verify.length > 0)
+            return out;
+    }
+    if (baseline)
+        out.tests = namedTests(text, baseline);
+    return out;
+}
+function strings(value, key, problems) {
+    if (value === undefined || value === null)
+        return [];
+    const list = Array.isArray(value) ? value : [value];
+    const good = list.filter((v) => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+    if (good.length !== list.length)
+        problems.push(`the agent-loop block's ${key} must be a string or a list of strings`);
+    return good;
+}
+/** The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has. */
+function namedTests(text, run) {
+    const ids = [...new Set([...Object.keys(run.tests)])];
+    const found = new Set();
+    const lastPart = (id) => id.split(/::| › | > |\//).at(-1) ?? id;
+    const byLast = new Map();
+    for (const id of ids) {
+        const last = lastPart(id);
+        byLast.set(last, [...(byLast.get(last) ?? []), id]);
+    }
+    for (const id of ids) {
+        if (text.includes(id)) {
+            found.add(id);
+            continue;
+        }
+        const last = lastPart(id);
+        if (last.length < 5 || (byLast.get(last) ?? []).length !== 1)
+            continue;
+        if (new RegExp(`(^|[^\\w])${targets_escape(last)}($|[^\\w])`).test(text))
+            found.add(id);
+    }
+    return [...found];
+}
+const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+;// CONCATENATED MODULE: ./src/workflows/implement/iteration.ts
+
+
+
+
+
+
+
+
+
+
+
+const WORKFLOW = WORKFLOWS.implement;
+/** The default workflow: the agent works until the issue's tests pass (implement → verify). */
+const implementWorkflow = {
+    name: 'implement',
+    batches: true,
+    iterate: (deps, state, baseline) => runIteration(deps, state, baseline),
+};
+async function runIteration(deps, before, baseline) {
+    const { settings, logger, clock, source, agent, git } = deps;
+    const cycle = before.currentCycle;
+    const n = before.iteration + 1;
+    const tag = `[iteration ${n}/${settings.maxIterations}]`;
+    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
+    // What the issue must make pass: its agent-loop block, or the tests its text names.
+    const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
+    // The previous failure's output goes back to the agent: masked like every other output.
+    const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
+        issues,
+        iteration: n,
+        maxIterations: settings.maxIterations,
+        testCommand: settings.testCommand,
+        plan: settings.plan,
+        lastFailure: cycle.lastFailure,
+        sourceHint: source.description,
+        ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
+    }));
+    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, {
+        iteration: n,
+        issueIds: cycle.issueIds,
+        step: WORKFLOW[cycle.progress.index],
+    });
+    const turn = await agentTurn(deps, before, prompt, `the work of iteration ${n}`);
+    if (!turn)
+        return { state: before, interrupted: true };
+    const { result, record, started } = turn;
+    let state = turn.state;
+    const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
+    // Moved behind the engine's back: nothing is judged, nothing closed.
+    if (turn.moved)
+        return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: turn.moved };
+    const setCycle = (s, patch) => ({
+        ...s,
+        currentCycle: { ...s.currentCycle, ...patch },
+    });
+    const step = (s, event) => {
+        const c = s.currentCycle;
+        const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
+        return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+    };
+    // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
+    let failure = result.failure;
+    if (result.ok &&
+        (result.permissionDenials ?? 0) > 0 &&
+        git &&
+        state.baseBranch &&
+        !(await git.hasWorkSince(state.baseBranch))) {
+        failure = {
+            class: 'permanent',
+            reason: 'permission_denied',
+            message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing`,
+        };
+    }
+    if (failure) {
+        const counted = afterFailure(state, failure);
+        const d = counted.decision;
+        const kind = d.kind;
+        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, {
+            iteration: n,
+            exitCode: result.exitCode,
+            signal: result.signal,
+            elapsedMs: Math.round(result.durationMs),
+            class: failure.class,
+            reason: failure.reason,
+            error: failure.message,
+            retryAfterMs: failure.retryAfterMs ?? null,
+            policy: kind,
+        });
+        state = setCycle(counted.state, {
+            lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
+        });
+        const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
+        if (d.exhausted === 'halt')
+            return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };
+        if (d.exhausted === 'escalate') {
+            return {
+                state: close(state, failed),
+                escalate: {
+                    reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`,
+                    bounceLoop: false,
+                },
+            };
+        }
+        if (d.countsTowardStep) {
+            // The step's retries, with the failure as context.
+            const t = step(state, { type: 'failed', reason: failure.message });
+            state = t.state;
+            if (t.decision.kind === 'escalate')
+                return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
+        }
+        return { state: close(state, failed), ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}) };
+    }
+    state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
+    // Defensive validation of the report (seed 004).
+    const current = state.currentCycle;
+    const decision = decideContinuation(result.report, {
+        workRemaining: current.lastWorkRemaining,
+        sameCount: current.sameWorkRemainingCount,
+    });
+    state = setCycle(state, {
+        lastWorkRemaining: decision.workRemaining,
+        sameWorkRemainingCount: decision.sameWorkRemainingCount,
+    });
+    record.workRemaining = decision.workRemaining;
+    let violation;
+    if (decision.contractViolation) {
+        const { workRemaining } = decision.contractViolation;
+        violation = {
+            timestamp: rfc3339(clock.now()),
+            type: 'validation_error',
+            iteration: n,
+            issueIds: cycle.issueIds,
+            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
+            details: {
+                work_remaining: workRemaining,
+                requires_continuation: false,
+                override: settings.strict ? 'halt' : 'forced_true',
+            },
+        };
+        if (settings.strict) {
+            logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
+            return {
+                state: close(state, { ...record, outcome: 'contract_violation' }),
+                violation,
+                halt: {
+                    reason: 'contract_violation',
+                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)`,
+                },
+            };
+        }
+        logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
+    }
+    if (decision.stuck) {
+        logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
+        const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
+        return {
+            state: close(t.state, { ...record, outcome: 'stuck' }),
+            violation,
+            escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false },
+        };
+    }
+    // Completion check: the targets are closed in the source, or the report says no work remains.
+    const closed = await Promise.all(cycle.issueIds.map(async (id) => {
+        const i = await source.get(id);
+        return i ? isClosed(i) : false;
+    }));
+    if (!isCycleComplete(closed, decision.reportSaysDone)) {
+        logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
+        return { state: close(state, record), violation };
+    }
+    // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
+    state = step(state, { type: 'succeeded' }).state;
+    const base = state.baseBranch;
+    const changed = !(git && base) || (await git.hasWorkSince(base));
+    for (const problem of targets.problems)
+        logger.warn('issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, { iteration: n });
+    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, {
+        iteration: n,
+        command: settings.testCommand,
+    });
+    const gate = await judgeWork(deps, baseline, targets);
+    if (!gate)
+        return { state: before, interrupted: true };
+    const { tests, verdict } = gate;
+    record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
+    record.verdict = { kind: verdict.kind, summary: verdict.summary };
+    state = { ...state, testsPassed: tests.passed };
+    if (verdict.kind === 'cannot_run') {
+        // A real step back: nothing could be verified.
+        logger.warn('step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
+            iteration: n,
+            from: 'verify',
+            to: 'implement',
+        });
+        const t = step(state, { type: 'precondition_failed', reason: verdict.summary });
+        state = setCycle(t.state, {
+            lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
+        });
+        const bounced = close(state, { ...record, outcome: 'bounced' });
+        if (t.decision.kind === 'escalate')
+            return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
+        return { state: bounced, violation };
+    }
+    if (verdict.kind === 'rejected') {
+        logger.warn('tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, {
+            iteration: n,
+            exitCode: tests.exitCode,
+            broken: verdict.broken.map((f) => f.id),
+            targetsFailing: verdict.targetsFailing.map((f) => f.id),
+        });
+        // Read per test: each broken test and failing target with its message; else the exit code and the output.
+        const perTest = tests.run !== undefined && isReadable(tests.run);
+        const details = perTest ? rejectionDetails(verdict) : '';
+        const message = perTest || verdict.verifyFailing.length > 0
+            ? verdict.summary
+            : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
+        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
+        const t = step(state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
+        state = close(t.state, { ...record, outcome: 'tests_failed' });
+        if (t.decision.kind === 'escalate')
+            return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
+        return { state, violation };
+    }
+    state = { ...state, preexistingFailures: verdict.preexisting };
+    if (!changed && !closed.every(Boolean)) {
+        // Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce.
+        const named = targets.tests.length > 0 || targets.verify.length > 0;
+        const why = named
+            ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
+            : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
+        const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
+        const noChange = [];
+        for (const [i, id] of cycle.issueIds.entries()) {
+            if (closed[i])
+                continue;
+            // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
+            if (source.markNoChange)
+                await source.markNoChange(id, note, named);
+            else
+                await source.close(id, note);
+            if (source.markNoChange && !named)
+                noChange.push(id);
+        }
+        const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
+        logger.info('cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
+        state = {
+            ...state,
+            consecutiveEscalations: 0,
+            issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
+            issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
+            completedIterations: [...state.completedIterations, n],
+        };
+        return { state: close(state, { ...record, outcome: 'no_change' }), violation, cycleDone: true, noChange: true };
+    }
+    // Success: close what the agent did not; with pull requests, their merge closes the issues.
+    const viaPullRequest = settings.onSuccess === 'pull-request';
+    if (!viaPullRequest) {
+        for (const [i, id] of cycle.issueIds.entries()) {
+            if (!closed[i])
+                await source.close(id, `agent-loop: accepted at iteration ${n}: ${verdict.summary}`);
+        }
+    }
+    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting });
+    state = {
+        ...state,
+        consecutiveEscalations: 0,
+        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
+        completedIterations: [...state.completedIterations, n],
+    };
+    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
+}
+/**
+ * Runs the suite and the issue's verify: commands and judges them against the baseline. A
+ * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky
+ * and does not count). undefined: interrupted.
+ */
+async function judgeWork(deps, baseline, targets) {
+    const { settings, logger } = deps;
+    const once = async () => {
+        const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+        if (deps.signal?.aborted)
+            return undefined;
+        const verify = [];
+        for (const command of targets.verify) {
+            const r = await deps.runTests(command, deps.signal, 'verify');
+            if (deps.signal?.aborted)
+                return undefined;
+            verify.push({ command, exitCode: r.exitCode, tail: r.tail });
+        }
+        const now = tests.run ?? emptyRun(tests.exitCode);
+        return { tests, verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify }) };
+    };
+    const first = await once();
+    if (!first ||
+        first.verdict.kind !== 'rejected' ||
+        first.verdict.broken.length === 0 ||
+        !first.tests.run ||
+        !isReadable(first.tests.run))
+        return first;
+    logger.info('tests.confirm', `${first.verdict.broken.length} test(s) that passed before fail now; running the tests once more to tell a regression from a flaky test.`);
+    const second = await once();
+    if (!second)
+        return undefined;
+    const confirmed = new Set(second.verdict.broken.map((f) => f.id));
+    const flaky = first.verdict.broken.filter((f) => !confirmed.has(f.id)).map((f) => f.id);
+    if (flaky.length)
+        logger.warn('tests.flaky', `Flaky: ${flaky.join(', ')} failed once and passed on the second run; not counted against the agent.`, { flaky });
+    return second;
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/baseline.ts
 /**
  * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
  * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
@@ -32514,7 +32554,7 @@ function againstBaseline(seen, now, baseline) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/tdd/decide.ts
+;// CONCATENATED MODULE: ./src/workflows/tdd/decide.ts
 /**
  * What happens after a phase attempt of the red/green/refactor workflow: seed 003's summary table
  * as data and one pure decision function. The driver (iteration.ts) observes the attempt (did the
@@ -32725,7 +32765,7 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ./src/tdd/notes.ts
+;// CONCATENATED MODULE: ./src/workflows/tdd/notes.ts
 /**
  * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
  * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
@@ -32886,7 +32926,7 @@ function describeIssue(error) {
     return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
 }
 
-;// CONCATENATED MODULE: ./src/tdd/prompts.ts
+;// CONCATENATED MODULE: ./src/workflows/tdd/prompts.ts
 const REPORT = `End your final message with this report block:
 
 \`\`\`yaml
@@ -32938,7 +32978,7 @@ function prompts_failureSection(message, details) {
     return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
 }
 
-;// CONCATENATED MODULE: ./src/tdd/testList.ts
+;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
 const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
 function parseTestList(text, fallbackDescription) {
     const items = [];
@@ -33093,7 +33133,7 @@ function goBuildMessage(lines, at, pkg) {
     return block.join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/tdd/iteration.ts
+;// CONCATENATED MODULE: ./src/workflows/tdd/iteration.ts
 /**
  * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003): one agent run for
  * the current phase of the current test, the tests, then decide.ts's decision carried out: a phase
@@ -33522,6 +33562,15 @@ function noteOf(tdd, test, phase, next, result, error) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/workflows/index.ts
+
+
+
+/** The workflow `--workflow <name>` runs each iteration with (pipeline's implementation phase is implement). */
+function workflowFor(name, options = {}) {
+    return name === 'tdd' ? tddWorkflow(options.tddTemplates) : implementWorkflow;
+}
+
 ;// CONCATENATED MODULE: ./src/app/problems.ts
 const problem = (code) => (message) => ({ code, message });
 /**
@@ -33691,7 +33740,7 @@ async function prepareRun(options, io) {
             workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
             ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
         },
-        ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
+        workflow: workflowFor(options.workflow, { tddTemplates: templates }),
         cwd: io.cwd,
         stateDir: io.stateDir,
         source: issues,
@@ -33789,7 +33838,7 @@ async function excludeWritten(git, before, logger) {
 
 ;// CONCATENATED MODULE: ./src/app/plan.ts
 /**
- * `agent-loop plan`: the planning pipeline (src/pipeline/run.ts) with the run's agent and state
+ * `agent-loop plan`: the planning pipeline (src/workflows/pipeline/run.ts) with the run's agent and state
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */

@@ -15,7 +15,7 @@ import { createPullRequestPublisher } from '../publish/pullRequest.js';
 import { type PlanIO, planCommand } from '../app/plan.js';
 import type { StartProblem } from '../app/problems.js';
 import { runCommand } from '../app/run.js';
-import { GitHubPhaseIssueSink } from '../pipeline/githubSink.js';
+import { GitHubPhaseIssueSink } from '../workflows/pipeline/githubSink.js';
 import { createRedactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
 import { loadActionConfig } from './inputs.js';

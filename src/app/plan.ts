@@ -1,5 +1,5 @@
 /**
- * `agent-loop plan`: the planning pipeline (src/pipeline/run.ts) with the run's agent and state
+ * `agent-loop plan`: the planning pipeline (src/workflows/pipeline/run.ts) with the run's agent and state
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
@@ -9,15 +9,15 @@ import type { Options } from '../config/options.js';
 import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
-import { BdCliPhaseIssueSink } from '../pipeline/bdSink.js';
-import { BeadsFilePhaseIssueSink, type PhaseIssueSink } from '../pipeline/beadsCreate.js';
+import { BdCliPhaseIssueSink } from '../workflows/pipeline/bdSink.js';
+import { BeadsFilePhaseIssueSink, type PhaseIssueSink } from '../workflows/pipeline/beadsCreate.js';
 import {
   type AgentPhaseName,
   PRE_IMPLEMENTATION_PHASES,
   unknownPlaceholders,
   withOverrides,
-} from '../pipeline/phases.js';
-import { PipelineStartError, runPipeline } from '../pipeline/run.js';
+} from '../workflows/pipeline/phases.js';
+import { PipelineStartError, runPipeline } from '../workflows/pipeline/run.js';
 import { createLogger } from '../report/logger.js';
 import { type Redactor, createRedactor } from '../report/redact.js';
 import type { Agent } from '../agents/types.js';

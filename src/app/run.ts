@@ -29,7 +29,7 @@ import { secretDetector } from '../safety/secretScan.js';
 import { guardIssues } from '../issues/guard.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
-import { tddWorkflow } from '../tdd/iteration.js';
+import { workflowFor } from '../workflows/index.js';
 import { type StartProblem, cannotStart, problem } from './problems.js';
 
 export interface RunIO {
@@ -209,7 +209,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
       ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
     },
-    ...(options.workflow === 'tdd' ? { workflow: tddWorkflow(templates) } : {}),
+    workflow: workflowFor(options.workflow, { tddTemplates: templates }),
     cwd: io.cwd,
     stateDir: io.stateDir,
     source: issues,

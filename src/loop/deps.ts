@@ -19,7 +19,7 @@ import type { LoopState } from '../core/state.js';
 
 /**
  * A workflow, plugged into the engine: what one iteration of it does (its steps, prompts and step
- * decisions). The engine names none: implement is the default, tdd comes from src/tdd/.
+ * decisions). The engine names none: the application picks one from src/workflows/.
  */
 export interface Workflow {
   readonly name: string;
@@ -52,7 +52,7 @@ export interface SliceSettings {
   /** The JUnit XML report the test command writes (--junit-file), relative to the repository. */
   junitFile?: string;
   plan?: string;
-  /** implement (default) or tdd: red/green/refactor per test of the issue's checklist (src/tdd). */
+  /** implement (default) or tdd: red/green/refactor per test of the issue's checklist (src/workflows/tdd). */
   workflow?: 'implement' | 'tdd';
   /** Work only on these issues (the planning pipeline's implementation phase: the issues it created). */
   onlyIssues?: readonly string[];
@@ -91,8 +91,8 @@ export interface SliceDeps {
   signal?: AbortSignal;
   /** agent-loop's own files in the state directory (prompt, halt.md, errors.jsonl, baselines); default: on disk, masked. */
   files?: StateFiles;
-  /** The workflow each iteration runs; default: implement (src/loop/iteration.ts). */
-  workflow?: Workflow;
+  /** The workflow each iteration runs (src/workflows: implement, tdd). */
+  workflow: Workflow;
   /** What moved the repository behind the engine's back, if anything (set by runSlice: the lane guard). */
   laneMoved?: (what: string) => Promise<string | undefined>;
 }

@@ -20,7 +20,6 @@ import { renderMarkdown } from '../report/diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { cycleBaseline } from './baseline.js';
-import { implementWorkflow } from './iteration.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
@@ -40,7 +39,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
   const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
   const deps: SliceDeps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
-  const workflow = deps.workflow ?? implementWorkflow;
+  const workflow = deps.workflow;
   const { settings, logger, clock, store, source, git } = deps;
   const redact = deps.redact ?? ((t: string) => t);
   const startedAt = clock.now().getTime();

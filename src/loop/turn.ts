@@ -11,6 +11,7 @@ import type { AgentFailure, AgentResult } from '../agents/types.js';
 import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
 import { rfc3339 } from '../util/clock.js';
 import type { Halt } from '../core/events.js';
+import type { StateFiles } from '../persist/stateFiles.js';
 import { type SliceDeps, filesOf } from './deps.js';
 import type { CycleState, IterationRecord, LoopState } from '../core/state.js';
 
@@ -27,6 +28,58 @@ export interface Turn {
 
 const OUTPUT_KEPT = 2000;
 
+/** What one agent run needs from the engine, whichever workflow asks for it (the loop's or the planning pipeline's). */
+export interface TurnPorts {
+  agent: SliceDeps['agent'];
+  clock: SliceDeps['clock'];
+  logger: SliceDeps['logger'];
+  cwd: string;
+  stateDir: string;
+  files: StateFiles;
+  signal?: AbortSignal;
+}
+
+export interface TurnRequest {
+  prompt: string;
+  /** AGENT_LOOP_ITERATION for the agent, and the number of its log file. */
+  iteration: number;
+  issueIds: string[];
+  timeoutMs: number;
+  /** Seconds to wait after the run (--iteration-delay). */
+  delaySeconds: number;
+  resumeSessionId?: string;
+  /** Keep the agent's stream log as logs/iteration-<iteration>.ndjson (the older ones pruned). */
+  keepLog: boolean;
+}
+
+/**
+ * The agent run itself, the same for every workflow: the prompt written to the state directory,
+ * the old iteration logs pruned, the agent run with its timeout, output streamed to the log, then
+ * the delay. undefined when the run was interrupted.
+ */
+export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<AgentResult | undefined> {
+  const promptFile = path.join(ports.stateDir, 'prompt.md');
+  // A copy for the agent and for a person, rewritten every run.
+  await ports.files.writeScratch(promptFile, req.prompt);
+  const logDir = path.join(ports.stateDir, 'logs');
+  if (req.keepLog) await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1);
+  const result = await ports.agent.run({
+    prompt: req.prompt,
+    iteration: req.iteration,
+    issueIds: req.issueIds,
+    cwd: ports.cwd,
+    promptFile,
+    timeoutMs: req.timeoutMs,
+    signal: ports.signal,
+    onLine: (line, stream, cut) => ports.logger.output('agent', line, stream, cut),
+    ...(req.keepLog ? { logFile: path.join(logDir, `iteration-${req.iteration}.ndjson`) } : {}),
+    resumeSessionId: req.resumeSessionId,
+  });
+  if (ports.signal?.aborted) return undefined;
+  if (req.delaySeconds > 0) await ports.clock.sleep(req.delaySeconds * 1000, ports.signal);
+  return result;
+}
+
 /** Runs the agent once on `prompt` for the current cycle; undefined when the run was interrupted. */
 export async function agentTurn(
   deps: SliceDeps,
@@ -34,29 +87,23 @@ export async function agentTurn(
   prompt: string,
   what: string,
 ): Promise<Turn | undefined> {
-  const { settings, clock, agent, logger } = deps;
+  const { settings, clock } = deps;
   const cycle = before.currentCycle as CycleState;
   const n = before.iteration + 1;
   const started = clock.now();
-  const promptFile = path.join(deps.stateDir, 'prompt.md');
-  // A copy for the agent and for a person, rewritten every iteration.
-  await filesOf(deps).writeScratch(promptFile, prompt);
-  const logDir = path.join(deps.stateDir, 'logs');
-  await pruneIterationLogs(filesOf(deps), logDir, LOGS_KEPT - 1);
-  const result = await agent.run({
-    prompt,
-    iteration: n,
-    issueIds: cycle.issueIds,
-    cwd: deps.cwd,
-    promptFile,
-    timeoutMs: settings.agentTimeoutMinutes * 60_000,
-    signal: deps.signal,
-    onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-    logFile: path.join(logDir, `iteration-${n}.ndjson`),
-    resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
-  });
-  if (deps.signal?.aborted) return undefined;
-  if (settings.iterationDelaySeconds > 0) await clock.sleep(settings.iterationDelaySeconds * 1000, deps.signal);
+  const result = await runTurn(
+    { ...deps, files: filesOf(deps) },
+    {
+      prompt,
+      iteration: n,
+      issueIds: cycle.issueIds,
+      timeoutMs: settings.agentTimeoutMinutes * 60_000,
+      delaySeconds: settings.iterationDelaySeconds,
+      resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
+      keepLog: true,
+    },
+  );
+  if (!result) return undefined;
   const after = afterAgentRun(before, cycle, n, started, result);
   const state: LoopState = {
     ...after.state,

@@ -8,7 +8,7 @@ import type { Git } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import type { CyclePublisher, CycleWork, PublishedPullRequest } from '../loop/publish.js';
-import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../tdd/notes.js';
+import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
 
 export interface PullRequestPublisherOptions {
   git: Git;

@@ -1,5 +1,5 @@
 /**
- * The planning pipeline's phase issues on GitHub (src/pipeline/githubSink.ts): issues opened
+ * The planning pipeline's phase issues on GitHub (src/workflows/pipeline/githubSink.ts): issues opened
  * carrying the source's label, and found again by the hidden marker in their body on a re-run.
  * GitHubIssueSource.createIssue and findByMarkers are these, through the source's requests.
  */

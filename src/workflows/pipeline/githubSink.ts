@@ -3,7 +3,7 @@
  * "Blocked by #N" (a line `GitHubIssueSource.ready()` honours while #N is open). GitHub assigns
  * the numbers, so each issue carries a hidden key marker, found again on a re-run: no duplicates.
  */
-import type { GitHubIssueSource } from '../issues/github/issueSource.js';
+import type { GitHubIssueSource } from '../../issues/github/issueSource.js';
 import {
   type PhaseIssueRequest,
   type PhaseIssueResult,

@@ -19,7 +19,7 @@ import {
   pushNotesArgs,
   readNote,
   writeNote,
-} from '../../src/tdd/notes.js';
+} from '../../../src/workflows/tdd/notes.js';
 
 const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
-import { PIPELINE_PHASES } from '../../src/checkpoint/types.js';
+import { PIPELINE_PHASES } from '../../../src/checkpoint/types.js';
 import {
   DEFAULT_TEMPLATES,
   PRE_IMPLEMENTATION_PHASES,
@@ -12,7 +12,7 @@ import {
   validateDecomposition,
   withOverrides,
   type AgentPhaseSpec,
-} from '../../src/pipeline/phases.js';
+} from '../../../src/workflows/pipeline/phases.js';
 
 const agentPhases = PRE_IMPLEMENTATION_PHASES.filter((p): p is AgentPhaseSpec => p.runner === 'agent');
 

@@ -1,6 +1,6 @@
 /** The prompt the agent receives each iteration. Pure. */
-import type { CycleState } from '../core/state.js';
-import type { Issue } from '../issues/types.js';
+import type { CycleState } from '../../core/state.js';
+import type { Issue } from '../../issues/types.js';
 
 export interface PromptInput {
   issues: Pick<Issue, 'id' | 'title' | 'body'>[];

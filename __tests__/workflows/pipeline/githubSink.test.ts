@@ -1,9 +1,9 @@
 /** The phase issues as GitHub issues (the action's workflow: pipeline), against the GitHub REST stand-in. */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { startGitHubServer, type GitHubServer } from '../../e2e/support/githubServer.js';
-import { createOctokit } from '../../src/issues/github/client.js';
-import { GitHubIssueSource } from '../../src/issues/github/issueSource.js';
-import { GitHubPhaseIssueSink } from '../../src/pipeline/githubSink.js';
+import { startGitHubServer, type GitHubServer } from '../../../e2e/support/githubServer.js';
+import { createOctokit } from '../../../src/issues/github/client.js';
+import { GitHubIssueSource } from '../../../src/issues/github/issueSource.js';
+import { GitHubPhaseIssueSink } from '../../../src/workflows/pipeline/githubSink.js';
 
 let server: GitHubServer;
 afterEach(async () => {

@@ -9,8 +9,12 @@ import {
   phaseTitle,
   type BarrierFs,
   type Observed,
-} from '../../src/pipeline/barrier.js';
-import { PRE_IMPLEMENTATION_PHASES, type AgentPhaseSpec, type ArtifactKind } from '../../src/pipeline/phases.js';
+} from '../../../src/workflows/pipeline/barrier.js';
+import {
+  PRE_IMPLEMENTATION_PHASES,
+  type AgentPhaseSpec,
+  type ArtifactKind,
+} from '../../../src/workflows/pipeline/phases.js';
 
 function agentPhase<K extends ArtifactKind>(name: AgentPhaseSpec['name'], kind: K): AgentPhaseSpec & { kind: K } {
   const phase = PRE_IMPLEMENTATION_PHASES.find((p) => p.name === name);

@@ -7,10 +7,10 @@ import {
   type PhaseObservation,
   decidePhase,
   phaseStart,
-} from '../../src/tdd/decide.js';
-import { TDD_ERROR_TYPES } from '../../src/tdd/notes.js';
-import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from '../../src/tdd/prompts.js';
-import { markTest, nextPending, parseTestList, renderTestList } from '../../src/tdd/testList.js';
+} from '../../../src/workflows/tdd/decide.js';
+import { TDD_ERROR_TYPES } from '../../../src/workflows/tdd/notes.js';
+import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from '../../../src/workflows/tdd/prompts.js';
+import { markTest, nextPending, parseTestList, renderTestList } from '../../../src/workflows/tdd/testList.js';
 
 const failing = (...names: string[]) => ({
   passed: false,

@@ -9,13 +9,15 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Agent } from '../agents/types.js';
-import { newCheckpointId } from '../checkpoint/fileStore.js';
-import { detectResumable, newestFirst } from '../checkpoint/resume.js';
-import type { Checkpoint, CheckpointStore, PipelinePhase } from '../checkpoint/types.js';
-import type { Logger } from '../report/logger.js';
-import type { Redactor } from '../report/redact.js';
-import type { Clock } from '../util/clock.js';
+import type { Agent, AgentResult } from '../../agents/types.js';
+import { type FailureCounters, type FailureDecision, decideFailure, environmentAdvice } from '../../failure/policy.js';
+import { type TurnPorts, runTurn } from '../../loop/turn.js';
+import { newCheckpointId } from '../../checkpoint/fileStore.js';
+import { detectResumable, newestFirst } from '../../checkpoint/resume.js';
+import type { Checkpoint, CheckpointStore, PipelinePhase } from '../../checkpoint/types.js';
+import type { Logger } from '../../report/logger.js';
+import type { Redactor } from '../../report/redact.js';
+import type { Clock } from '../../util/clock.js';
 import { type ArtifactValues, checkBarrier } from './barrier.js';
 import { type PhaseIssueResult, type PhaseIssueSink, phaseIssuePrefix } from './beadsCreate.js';
 import {
@@ -26,7 +28,7 @@ import {
   failureSection,
   renderTemplate,
 } from './phases.js';
-import { stateFiles } from '../persist/stateFiles.js';
+import { stateFiles } from '../../persist/stateFiles.js';
 
 export interface PipelineDeps {
   /** The goal given now (--goal / --goal-file); may be absent when a pipeline is resumed. */
@@ -237,6 +239,8 @@ async function runAgentPhase(
   const dir = path.join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
   await fs.mkdir(dir, { recursive: true });
   let problems: string[] = earlier;
+  const ports: TurnPorts = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
+  let counters: FailureCounters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
   for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
     const artifact = path.join(dir, spec.artifact);
     // A leftover of an earlier attempt must not pass this attempt's barrier.
@@ -252,28 +256,46 @@ async function runAgentPhase(
         failure: failureSection(problems),
       }),
     );
-    const promptFile = path.join(deps.stateDir, 'prompt.md');
-    await stateFiles(deps.stateDir, deps.redact).writeScratch(promptFile, prompt);
     logger.info(
       'pipeline.attempt',
       `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`,
       { phase: spec.name, attempt },
     );
     const started = clock.now().getTime();
-    const result = await deps.agent.run({
-      prompt,
-      iteration: attempt,
-      issueIds: [],
-      cwd: deps.cwd,
-      promptFile,
-      timeoutMs: deps.agentTimeoutMs,
-      signal: deps.signal,
-      onLine: (line, stream, cut) => logger.output('agent', line, stream, cut),
-    });
-    if (deps.signal?.aborted) return { ok: false, problems: ['interrupted'], interrupted: true };
+    // The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
+    // retried without using an attempt, as the failure policy's row says.
+    let result: AgentResult | undefined;
+    let decision: FailureDecision | undefined;
+    for (;;) {
+      result = await runTurn(ports, {
+        prompt,
+        iteration: attempt,
+        issueIds: [],
+        timeoutMs: deps.agentTimeoutMs,
+        delaySeconds: 0,
+        keepLog: false,
+      });
+      if (!result?.failure) break;
+      decision = decideFailure(result.failure, counters);
+      counters = decision.counters;
+      if (decision.kind !== 'rate_limit') break;
+      logger.warn(
+        'pipeline.rate_limited',
+        `Phase ${spec.name}: the agent is rate limited (${result.failure.message}); waiting ${(decision.waitMs / 1000).toFixed(0)} s, then the same attempt again.`,
+        { phase: spec.name, attempt, waitMs: decision.waitMs },
+      );
+      await clock.sleep(decision.waitMs, deps.signal);
+      if (deps.signal?.aborted) break;
+    }
+    if (!result || deps.signal?.aborted) return { ok: false, problems: ['interrupted'], interrupted: true };
     if (result.failure) {
       problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
+      if (decision?.exhausted === 'halt') {
+        // The environment failed the agent twice in a row: more attempts cannot help.
+        return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason)] };
+      }
     } else {
+      counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
       const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
       if (barrier.ok) return { ok: true, value: stateValue(spec, barrier.value) };
       problems = barrier.problems;

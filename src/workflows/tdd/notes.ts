@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { GitError, type GitRunner, gitRunner } from '../git/git.js';
+import { GitError, type GitRunner, gitRunner } from '../../git/git.js';
 
 export const NOTES_REF = 'refs/notes/agent-loop';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ExecFn, ExecResult } from '../../src/issues/beadsCli.js';
-import type { PhaseIssueInput, PhaseIssueSink } from '../../src/pipeline/beadsCreate.js';
+import type { ExecFn, ExecResult } from '../../../src/issues/beadsCli.js';
+import type { PhaseIssueInput, PhaseIssueSink } from '../../../src/workflows/pipeline/beadsCreate.js';
 import {
   BD_LIST_ALL_ARGS,
   BdCliPhaseIssueSink,
   describePhaseIssue,
   findMarkedIssues,
   phaseIssueMarker,
-} from '../../src/pipeline/bdSink.js';
+} from '../../../src/workflows/pipeline/bdSink.js';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
 const PREFIX = 'plan-6acb80f0';

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { latestEntries, parseJsonl } from '../../src/issues/beadsFile.js';
-import { computeReady, type BeadsRecord } from '../../src/issues/ready.js';
+import { latestEntries, parseJsonl } from '../../../src/issues/beadsFile.js';
+import { computeReady, type BeadsRecord } from '../../../src/issues/ready.js';
 import {
   BeadsFilePhaseIssueSink,
   appendRecords,
@@ -13,7 +13,7 @@ import {
   planPhaseIssueIds,
   type PhaseIssueInput,
   type PhaseIssueSink,
-} from '../../src/pipeline/beadsCreate.js';
+} from '../../../src/workflows/pipeline/beadsCreate.js';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
 const STAMP = '2026-03-04T05:06:07Z';

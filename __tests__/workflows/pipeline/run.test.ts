@@ -3,13 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Agent, AgentRunRequest } from '../../src/agents/types.js';
-import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
-import type { PhaseIssueRequest } from '../../src/pipeline/beadsCreate.js';
-import { runPipeline } from '../../src/pipeline/run.js';
-import { readPipelineProgress } from '../../src/cli/status.js';
-import { createLogger } from '../../src/report/logger.js';
-import { ManualClock } from '../loop/fakes.js';
+import type { Agent, AgentRunRequest } from '../../../src/agents/types.js';
+import { FileCheckpointStore } from '../../../src/checkpoint/fileStore.js';
+import type { PhaseIssueRequest } from '../../../src/workflows/pipeline/beadsCreate.js';
+import { runPipeline } from '../../../src/workflows/pipeline/run.js';
+import { readPipelineProgress } from '../../../src/cli/status.js';
+import { createLogger } from '../../../src/report/logger.js';
+import { ManualClock } from '../../loop/fakes.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -90,5 +90,82 @@ describe('runPipeline', () => {
       ids: { [keys[0] as string]: 'bd-10', [keys[1] as string]: 'bd-11' },
     });
     expect(readPipelineProgress(cp!)?.phases[4]?.detail).toBe(`issues bd-10 (${keys[0]}), bd-11 (${keys[1]})`);
+  });
+});
+
+describe('the planning pipeline runs its agent through the one agent turn and the failure policy (issue 13)', () => {
+  async function plan(failures: Array<{ class: 'transient' | 'permanent'; reason: string; retryAfterMs?: number }>) {
+    const runs: number[] = [];
+    const flaky: Agent = {
+      displayName: 'flaky',
+      async run(req) {
+        runs.push(req.iteration);
+        const failure = failures.shift();
+        if (failure) {
+          return {
+            ok: false,
+            exitCode: 1,
+            signal: null,
+            durationMs: 1,
+            outputTail: '',
+            failure: { ...failure, message: `simulated ${failure.reason}` },
+          };
+        }
+        return agent.run(req);
+      },
+    };
+    const clock = new ManualClock();
+    const lines: string[] = [];
+    const store = new FileCheckpointStore(path.join(dir, 'state'), { clock });
+    const code = await runPipeline({
+      goal: 'Build it',
+      cwd: dir,
+      stateDir: path.join(dir, 'state'),
+      sink: {
+        where: 'memory',
+        async createPhaseIssues(request: PhaseIssueRequest) {
+          const planned = request.phases.map((p) => `${request.prefix}-p0${p.number}`);
+          return { planned, created: planned, alreadyPresent: [] };
+        },
+      },
+      agent: flaky,
+      store,
+      clock,
+      redact: (t) => t,
+      logger: createLogger({ json: true, write: (s) => lines.push(s), clock, redact: (t) => t }),
+      maxRetries: 2,
+      agentTimeoutMs: 60_000,
+      fresh: false,
+      implement: async () => 0,
+    });
+    return { code, runs, clock, log: lines.join('') };
+  }
+
+  it('waits out a rate limit as the policy says and retries the same attempt: no attempt is used up', async () => {
+    const { code, runs, clock, log } = await plan([
+      { class: 'transient', reason: 'rate_limit', retryAfterMs: 30_000 },
+      { class: 'transient', reason: 'rate_limit' },
+    ]);
+    expect(code).toBe(0);
+    // research ran three times as attempt 1 (two rate limits, then the artifact); every later phase once.
+    expect(runs.slice(0, 3)).toEqual([1, 1, 1]);
+    expect(clock.sleeps).toEqual([30_000, 2_000]);
+    expect(log).toContain('pipeline.rate_limited');
+  });
+
+  it('stops the phase after two environment failures in a row, with the advice, instead of spending its last attempt', async () => {
+    const { code, runs, log } = await plan([
+      { class: 'permanent', reason: 'auth' },
+      { class: 'permanent', reason: 'auth' },
+    ]);
+    expect(code).not.toBe(0);
+    expect(runs).toEqual([1, 2]);
+    expect(log).toContain('check ANTHROPIC_API_KEY');
+  });
+
+  it('counts any other agent failure as one of the phase attempts, as before', async () => {
+    const { code, runs } = await plan([{ class: 'transient', reason: 'crash' }]);
+    expect(code).toBe(0);
+    expect(runs.slice(0, 2)).toEqual([1, 2]);
   });
 });

@@ -6,17 +6,23 @@
  * too: rate limits back off without limit, network timeouts are retried 3 times, anything else
  * counts as a failed attempt of the phase.
  */
-import { MiB, readInput } from '../util/readInput.js';
+import { MiB, readInput } from '../../util/readInput.js';
 import path from 'node:path';
-import type { AgentResult } from '../agents/types.js';
-import type { SliceDeps, Workflow } from '../loop/deps.js';
+import type { AgentResult } from '../../agents/types.js';
+import type { SliceDeps, Workflow } from '../../loop/deps.js';
 import type { TddTemplates } from './settings.js';
-import type { IterationOutcome } from '../core/events.js';
-import { afterFailure, agentTurn, agentUnavailable } from '../loop/turn.js';
-import type { SuiteRun } from '../verdict/results.js';
+import type { IterationOutcome } from '../../core/events.js';
+import { afterFailure, agentTurn, agentUnavailable } from '../../loop/turn.js';
+import type { SuiteRun } from '../../verdict/results.js';
 import { againstBaseline } from './baseline.js';
-import { type CycleState, type IterationRecord, type LoopState, type TddCycle, appendHistory } from '../core/state.js';
-import { rfc3339 } from '../util/clock.js';
+import {
+  type CycleState,
+  type IterationRecord,
+  type LoopState,
+  type TddCycle,
+  appendHistory,
+} from '../../core/state.js';
+import { rfc3339 } from '../../util/clock.js';
 import {
   type PhaseDecision,
   type PhaseError,
@@ -28,9 +34,9 @@ import {
 import { type NotesGit, type TddNote, type TddPhase, newestNote, notesGit, writeNote } from './notes.js';
 import { DEFAULT_TEMPLATES, failureSection, renderPrompt } from './prompts.js';
 import { markTest, nextPending, parseTestList, renderTestList } from './testList.js';
-import { failuresFromOutput } from '../verdict/consoleFailures.js';
-import { parseJUnitXml } from '../verdict/junit.js';
-import { summariseFailures } from '../verdict/testReport.js';
+import { failuresFromOutput } from '../../verdict/consoleFailures.js';
+import { parseJUnitXml } from '../../verdict/junit.js';
+import { summariseFailures } from '../../verdict/testReport.js';
 
 /**
  * --workflow tdd: red/green/refactor per test of the issue's checklist, one issue per cycle;

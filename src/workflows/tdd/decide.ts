@@ -4,7 +4,7 @@
  * agent change anything, what did the tests say) and carries out the decision (commit, retry, skip,
  * roll back, abort).
  */
-import { POLICIES } from '../failure/policy.js';
+import { POLICIES } from '../../failure/policy.js';
 import type { TddErrorType, TddPhase } from './notes.js';
 
 /** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { PipelinePhase } from '../checkpoint/types.js';
+import type { PipelinePhase } from '../../checkpoint/types.js';
 
 /** `<state-dir>/pipeline`: where every artifact of the pipeline lives. */
 export const PIPELINE_DIR = 'pipeline';

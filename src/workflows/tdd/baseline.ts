@@ -3,7 +3,7 @@
  * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
  * fail before, and a regression is a test that passed at baseline and fails now. Pure.
  */
-import { GROUP_SEPARATOR, type SuiteRun, failedIds, failedIn, isReadable } from '../verdict/results.js';
+import { GROUP_SEPARATOR, type SuiteRun, failedIds, failedIn, isReadable } from '../../verdict/results.js';
 import type { TestsSeen } from './decide.js';
 
 /** `seen` as the baseline sees it: only new failures; unchanged when either run cannot be read per test. */

@@ -7,10 +7,10 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseJsonl } from '../issues/beadsFile.js';
-import type { BeadsRecord } from '../issues/ready.js';
-import { writeFileAtomic } from '../util/atomicWrite.js';
-import { rfc3339 } from '../util/clock.js';
+import { parseJsonl } from '../../issues/beadsFile.js';
+import type { BeadsRecord } from '../../issues/ready.js';
+import { writeFileAtomic } from '../../util/atomicWrite.js';
+import { rfc3339 } from '../../util/clock.js';
 
 /** One phase to turn into an issue. */
 export interface PhaseIssueInput {

@@ -3,20 +3,20 @@
  * work is done, the verify step (its precondition, then the test gate). What happens after a
  * failure comes from the retry policy table; where the cycle goes next from the step machine.
  */
-import type { AgentFailure } from '../agents/types.js';
-import { NO_CHANGE_LABEL, isClosed } from '../issues/types.js';
-import { rfc3339 } from '../util/clock.js';
-import { decideContinuation, isCycleComplete } from '../core/continuation.js';
-import { WORKFLOWS, type StepEvent, transition } from '../core/cycle.js';
-import type { SliceDeps, TestOutcome, Workflow } from './deps.js';
+import type { AgentFailure } from '../../agents/types.js';
+import { NO_CHANGE_LABEL, isClosed } from '../../issues/types.js';
+import { rfc3339 } from '../../util/clock.js';
+import { decideContinuation, isCycleComplete } from '../../core/continuation.js';
+import { WORKFLOWS, type StepEvent, transition } from '../../core/cycle.js';
+import type { SliceDeps, TestOutcome, Workflow } from '../../loop/deps.js';
 import { buildPrompt } from './prompt.js';
-import type { IterationOutcome } from '../core/events.js';
-import { afterFailure, agentTurn, agentUnavailable } from './turn.js';
-import { describeTargets, seconds } from '../core/describe.js';
-import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../verdict/judge.js';
-import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
-import { type IssueTargets, issueTargets } from '../verdict/targets.js';
-import { type CycleState, type IterationRecord, type LoopState, appendHistory } from '../core/state.js';
+import type { IterationOutcome } from '../../core/events.js';
+import { afterFailure, agentTurn, agentUnavailable } from '../../loop/turn.js';
+import { describeTargets, seconds } from '../../core/describe.js';
+import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../../verdict/judge.js';
+import { type SuiteRun, emptyRun, failedIds, isReadable } from '../../verdict/results.js';
+import { type IssueTargets, issueTargets } from '../../verdict/targets.js';
+import { type CycleState, type IterationRecord, type LoopState, appendHistory } from '../../core/state.js';
 
 const WORKFLOW = WORKFLOWS.implement;
 

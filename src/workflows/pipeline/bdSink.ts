@@ -19,9 +19,9 @@
  *   bd dep add <blocked> <blocker> --type blocks
  *                                      <blocked> depends on (is blocked by) <blocker>
  */
-import { execFileCommand, isNotFound, parseJsonOutput, type ExecFn, type ExecResult } from '../issues/beadsCli.js';
-import { isBeadsRecord, isPlainObject, type BeadsRecord } from '../issues/ready.js';
-import type { SourceWarning } from '../issues/types.js';
+import { execFileCommand, isNotFound, parseJsonOutput, type ExecFn, type ExecResult } from '../../issues/beadsCli.js';
+import { isBeadsRecord, isPlainObject, type BeadsRecord } from '../../issues/ready.js';
+import type { SourceWarning } from '../../issues/types.js';
 import {
   phaseIssueMarker,
   planPhaseIssueIds,
