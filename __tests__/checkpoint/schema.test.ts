@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import {
   CHECKPOINT_PHASES,
   checkpointWarnings,
@@ -112,6 +112,16 @@ describe('REQ_018.1 id', () => {
     );
     expect(text).toContain('      "issuesClosed": [\n        "b-1",\n        "b-2"\n      ]');
     expect(parseCheckpoint(text, FILE).state).toEqual(state);
+  });
+
+  it('falls back to the plain layout when a state string looks like the one-line mark', () => {
+    const random = jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      const state = { list: [{ a: 1 }], s: '\u0000i:0', t: 'q"\u0000i:0' };
+      expect(parseCheckpoint(serializeCheckpoint(checkpoint({ id: ID_A, state })), FILE).state).toEqual(state);
+    } finally {
+      random.mockRestore();
+    }
   });
 
   it('REQ_018.1.8 rejects an id that is not a UUID v4, saying what was expected', () => {

@@ -52,3 +52,25 @@ describe('temporary files of interrupted writes', () => {
     expect(left).toContain(path.basename(live));
   });
 });
+
+describe('a write that fails', () => {
+  it('removes its temporary file (a full disk must not fill further) and leaves the old file whole', async () => {
+    const file = path.join(dir, 'x.json');
+    await writeFileAtomic(file, '{"old":true}');
+    // A value writeFileSync refuses, as a failed write of the content would.
+    await expect(writeFileAtomic(file, 42 as unknown as string)).rejects.toThrow();
+    expect(await fs.readdir(dir)).toEqual(['x.json']);
+    expect(await fs.readFile(file, 'utf8')).toBe('{"old":true}');
+  });
+
+  it('a checkpoint forged with a sequence that cannot grow does not stop the run writing its own', async () => {
+    const store = new FileCheckpointStore(dir);
+    const id = newCheckpointId();
+    await store.write({ id, phase: 'beads_integration-complete', state: { n: 1 } });
+    const file = path.join(dir, 'checkpoints', `${id}.json`);
+    await fs.writeFile(file, JSON.stringify({ sequence: Number.MAX_SAFE_INTEGER }));
+    const next = await store.write({ id, phase: 'beads_integration-complete', state: { n: 2 } });
+    expect(next.sequence).toBe(2);
+    expect((await store.write({ id, phase: 'beads_integration-complete', state: { n: 3 } })).sequence).toBe(3);
+  });
+});

@@ -216,6 +216,22 @@ describe('the core: one cycle', () => {
     expect(s3.model.loop.pullRequests).toEqual([pr]);
   });
 
+  it('the issues a finished cycle closes or labels are an effect of their own, performed before the lane and source checks and the merge', () => {
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const actions = [
+      { kind: 'close' as const, id: 'a-1', note: 'agent-loop: accepted at iteration 1' },
+      { kind: 'markNoChange' as const, id: 'a-2', note: 'no change was needed', close: false },
+    ];
+    const s = step(m, iterated({ state: m.loop, cycleDone: true, issueActions: actions }), config());
+    expect(kinds(s.effects)).toEqual(['updateIssues', 'verifyLane', 'checkSource']);
+    expect(find(s.effects, 'updateIssues')?.actions).toEqual(actions);
+    expect(kinds(step(m, iterated({ state: m.loop, cycleDone: true, issueActions: [] }), config()).effects)).toEqual([
+      'verifyLane',
+      'checkSource',
+    ]);
+  });
+
   it('a cycle that needed no change is dropped, not merged', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });

@@ -405,3 +405,18 @@ describe('marking an issue escalated (issue 4, seed 002 AC2)', () => {
     expect(JSON.parse(once.trim())).toMatchObject({ labels: ['agent-loop:escalated'], notes: 'note A' });
   });
 });
+
+describe('BeadsFileSource: reading again only what changed', () => {
+  it('reuses the parse of a settled file, and reads an edit by someone else of the same size at once', async () => {
+    const file = path.join(dir, 'issues.jsonl');
+    const open = line({ id: 'bd-1', title: 'Same size', status: 'open' });
+    await fs.writeFile(file, `${open}\n`);
+    const old = new Date(Date.now() - 60_000);
+    await fs.utimes(file, old, old);
+    const src = source({ file });
+    expect((await src.get('bd-1'))?.status).toBe('open');
+    // Same length, same second: "open" → "done" is 4 characters either way. In place (same inode).
+    await fs.writeFile(file, `${open.replace('"open"', '"done"')}\n`);
+    expect((await src.get('bd-1'))?.status).toBe('done');
+  });
+});

@@ -20964,7 +20964,7 @@ function tempFileOwner(name) {
     const m = /\.agent-loop-(\d+)-[0-9a-f]+\.tmp$/.exec(name);
     return m ? Number(m[1]) : undefined;
 }
-/** Unique within this process: a random prefix drawn once, then a counter (no RNG call per write). */
+/** Unique within this process: a random prefix drawn once, then a counter (no RNG call per write); openNew skips a name taken. */
 const TEMP_PREFIX = (0,external_node_crypto_namespaceObject.randomBytes)(4).toString('hex');
 let tempCount = 0;
 const tempSuffix = () => `${TEMP_PREFIX}${(tempCount++).toString(16)}`;
@@ -20982,36 +20982,44 @@ const tempSuffix = () => `${TEMP_PREFIX}${(tempCount++).toString(16)}`;
 async function writeFileAtomic(file, content, options = {}) {
     const durable = options.fsync ?? true;
     const dir = external_node_path_default().dirname(file);
-    const tmp = external_node_path_default().join(dir, `.${external_node_path_default().basename(file)}.${TEMP_MARK}${process.pid}-${tempSuffix()}.tmp`);
-    const fd = openNew(tmp, dir);
+    const { fd, tmp } = openNew(file, dir);
     try {
-        external_node_fs_default().writeFileSync(fd, content);
-        if (durable)
-            external_node_fs_default().fsyncSync(fd);
-    }
-    finally {
-        external_node_fs_default().closeSync(fd);
-    }
-    try {
+        try {
+            external_node_fs_default().writeFileSync(fd, content);
+            if (durable)
+                external_node_fs_default().fsyncSync(fd);
+        }
+        finally {
+            external_node_fs_default().closeSync(fd);
+        }
         external_node_fs_default().renameSync(tmp, file);
     }
     catch (error) {
+        // A write that failed (a full disk) must not leave its temporary file to fill the disk further.
         external_node_fs_default().rmSync(tmp, { force: true });
         throw error;
     }
     if (durable)
         syncDir(dir);
 }
-/** Opens `tmp` for writing; creates its directory only when it is missing (a write per iteration must not pay a mkdir). */
-function openNew(tmp, dir) {
-    try {
-        return external_node_fs_default().openSync(tmp, 'w', 0o644);
-    }
-    catch (error) {
-        if (error.code !== 'ENOENT')
-            throw error;
-        external_node_fs_default().mkdirSync(dir, { recursive: true });
-        return external_node_fs_default().openSync(tmp, 'w', 0o644);
+/**
+ * Creates a new temporary file next to `file`, exclusively (O_EXCL: never an existing file, never
+ * through a symlink someone placed at a name they guessed); the directory is created only when it is
+ * missing (a write per iteration must not pay a mkdir).
+ */
+function openNew(file, dir) {
+    for (let attempt = 0;; attempt++) {
+        const tmp = external_node_path_default().join(dir, `.${external_node_path_default().basename(file)}.${TEMP_MARK}${process.pid}-${tempSuffix()}.tmp`);
+        try {
+            return { fd: external_node_fs_default().openSync(tmp, 'wx', 0o644), tmp };
+        }
+        catch (error) {
+            const code = error.code;
+            if (code === 'ENOENT' && attempt === 0)
+                external_node_fs_default().mkdirSync(dir, { recursive: true });
+            else if (code !== 'EEXIST' || attempt >= 100)
+                throw error;
+        }
     }
 }
 function syncDir(dir) {
@@ -21094,6 +21102,35 @@ function stateFiles(dir, mask = (t) => t) {
             await external_node_fs_namespaceObject.promises.rm(inside(file), { force: true });
         },
     };
+}
+
+;// CONCATENATED MODULE: ./src/util/fileStamp.ts
+
+/**
+ * A stamp that changes whenever a regular file is replaced or rewritten (its inode, size, and
+ * modification and change times in ns); undefined when it is missing or not a regular file. Lets a
+ * reader skip reading again a file it read, or wrote, itself.
+ *
+ * `settledMs`: no stamp for a file modified less than that long ago. File times advance in clock
+ * ticks (a few ms on ext4, up to 2 s elsewhere), so a second write in the same tick, of the same
+ * size, would keep the stamp; only a file that has been still for longer than a tick gives one
+ * (git's "racily clean" rule).
+ */
+function fileStamp(file, options = {}) {
+    try {
+        const st = (0,external_node_fs_namespaceObject.statSync)(file, { bigint: true });
+        if (!st.isFile())
+            return undefined;
+        if (options.settledMs !== undefined) {
+            const age = (options.now ?? Date.now()) - Number(st.mtimeNs / 1000000n);
+            if (age < options.settledMs)
+                return undefined;
+        }
+        return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    }
+    catch {
+        return undefined;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/util/clock.ts
@@ -21322,7 +21359,13 @@ function layout(value) {
         return text;
     const quoted = JSON.stringify(mark);
     const pattern = new RegExp(`${quoted.slice(0, -1).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(\\d+)"`, 'g');
-    return text.replace(pattern, (_, i) => records[Number(i)]);
+    let replaced = 0;
+    const out = text.replace(pattern, (_, i) => {
+        replaced++;
+        return records[Number(i)];
+    });
+    // A state string that happens to look like the mark: the plain layout instead.
+    return replaced === records.length ? out : JSON.stringify(value, null, 2);
 }
 /**
  * Problems that do not make a checkpoint unusable but deserve a log line (REQ_018.4.8: an empty
@@ -21586,6 +21629,7 @@ const CHECKPOINT_MAX_BYTES = 64 * MiB;
 
 
 
+
 /** A new checkpoint id: a random UUID v4 (REQ_018.1.2–.3). */
 function newCheckpointId() {
     return (0,external_node_crypto_namespaceObject.randomUUID)();
@@ -21761,28 +21805,21 @@ class FileCheckpointStore {
     }
     /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
     async sequenceOf(file) {
-        // Unchanged since this store wrote it (same inode, size and modification time): no need to read it.
+        // Unchanged since this store wrote it (same inode, size and times): no need to read it. (A foreign
+        // write of the same size in the same clock tick as ours would go unseen: the file is replaced now
+        // anyway, and forged files are caught by the run's snapshot of the directory.)
         const written = this.written.get(file);
         if (written && written.stamp !== undefined && written.stamp === fileStamp(file))
             return written.sequence;
         // Only its sequence is wanted: the file is read, not validated (a bad one counts as 0 and is overwritten).
         try {
             const sequence = JSON.parse(readInput(file, CHECKPOINT_MAX_BYTES))?.sequence;
-            return Number.isSafeInteger(sequence) ? sequence : 0;
+            // One forged line must not break every later write: a sequence that cannot grow is no sequence.
+            return Number.isSafeInteger(sequence) && sequence < 2 ** 40 ? sequence : 0;
         }
         catch {
             return 0;
         }
-    }
-}
-/** Changes whenever the file is replaced or rewritten; undefined when it cannot be read. */
-function fileStamp(file) {
-    try {
-        const st = (0,external_node_fs_namespaceObject.statSync)(file, { bigint: true });
-        return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-    }
-    catch {
-        return undefined;
     }
 }
 function errorCode(error) {
@@ -22079,1338 +22116,8 @@ function describeHolder(holder) {
     return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${holder.command ? ` (${holder.command})` : ''}${holder.cwd ? ` in ${holder.cwd}` : ''}`;
 }
 
-;// CONCATENATED MODULE: external "string_decoder"
-const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
-;// CONCATENATED MODULE: external "os"
-const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
-;// CONCATENATED MODULE: external "events"
-const external_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-;// CONCATENATED MODULE: external "assert"
-const external_assert_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
-;// CONCATENATED MODULE: external "fs"
-const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
-function exists(fsPath) {
-    return __awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return __awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_namespaceObject.dirname(filePath);
-                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_namespaceObject.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_namespaceObject.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_namespaceObject.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_namespaceObject.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_namespaceObject.EOL.length);
-                n = s.indexOf(external_os_namespaceObject.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_namespaceObject.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: external "node:string_decoder"
-const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
-;// CONCATENATED MODULE: ./src/util/onPath.ts
-/** Whether a program can be found on PATH, without running a shell. */
-
-
-/**
- * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
- * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
- * entries (which would mean the current directory) are ignored.
- */
-async function isOnPath(cmd, envPath = process.env.PATH) {
-    return (await findOnPath(cmd, envPath)) !== undefined;
-}
-/** The file `isOnPath` finds for `cmd` (the first PATH directory that holds it), or undefined. */
-async function findOnPath(cmd, envPath = process.env.PATH) {
-    if (cmd === '')
-        return undefined;
-    const windows = process.platform === 'win32';
-    const extensions = windows
-        ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
-        : [''];
-    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
-        ? [cmd]
-        : (envPath ?? '')
-            .split((external_node_path_default()).delimiter)
-            .filter((dir) => dir !== '')
-            .map((dir) => external_node_path_default().join(dir, cmd));
-    for (const candidate of candidates) {
-        for (const ext of extensions) {
-            if (await isExecutableFile(candidate + ext, windows))
-                return candidate + ext;
-        }
-    }
-    return undefined;
-}
-async function isExecutableFile(file, windows) {
-    try {
-        const stat = await external_node_fs_namespaceObject.promises.stat(file);
-        if (!stat.isFile())
-            return false;
-        if (!windows)
-            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/util/shortCommand.ts
-/**
- * Short commands (git, bd): run through @actions/exec, silent, their whole output collected within a
- * bound. Agents and test runs do not come here: they keep src/agents/process.ts (process groups,
- * timeouts, bounded tails, line streaming).
- *
- * What the adapter adds to @actions/exec, each for a reason found in its code (3.0.0):
- * - the command is looked up here, on the PATH of the environment it runs with, as child_process
- *   does, and where it was found is remembered (the toolkit's io.which reads this process's PATH and
- *   scans every directory of it on each call: about 2 ms a git call on a busy machine);
- * - each stream is kept up to `maxOutputBytes`, like execFile's maxBuffer (getExecOutput keeps all);
- * - an argument or variable holding a NUL byte is refused here (the toolkit's spawn would throw
- *   inside an async Promise executor: an unhandled rejection, and a promise that never settles);
- * - no stdin input is offered: the toolkit writes it with no error listener, so a command that exits
- *   without reading it raises EPIPE as an uncaught exception. stdin stays an open pipe, as with execFile.
- */
-
-
-
-
-/** The command could not be run, or printed more than the bound. */
-class ShortCommandError extends Error {
-    code;
-    stdout;
-    stderr;
-    constructor(message, 
-    /** ENOENT (not found, or no such working directory), ERR_CHILD_PROCESS_STDIO_MAXBUFFER, a spawn errno. */
-    code, 
-    /** What was collected before the failure (the output within the bound). */
-    stdout = '', stderr = '') {
-        super(message);
-        this.code = code;
-        this.stdout = stdout;
-        this.stderr = stderr;
-        this.name = 'ShortCommandError';
-    }
-}
-const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
-/** Where each command was found, by `where`'s key: a lookup costs a stat per PATH directory. */
-const located = new Map();
-/**
- * Runs `file` with `args` (no shell) in `cwd` and resolves with its exit code and output, also when
- * the code is not 0. Rejects with a ShortCommandError only when the command cannot be run at all or
- * prints more than the bound. Prints nothing itself.
- */
-async function runShort(file, args, options) {
-    const env = definedEnv(options.env ?? process.env);
-    if ([file, ...args, ...Object.entries(env).flat()].some((s) => s.includes('\0')))
-        throw new ShortCommandError(`Cannot run ${file}: an argument or variable holds a NUL byte`, 'ERR_INVALID_ARG_VALUE');
-    const run = (executable) => runFound(executable, args, { cwd: options.cwd, env, limit: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES });
-    const { key, find } = where(file, options.cwd, env.PATH);
-    const remembered = located.get(key);
-    if (remembered !== undefined) {
-        try {
-            return await run(remembered);
-        }
-        catch (error) {
-            // The file found before is gone (the toolkit checks it exists): look for it again.
-            if (!(error instanceof ShortCommandError && error.message.startsWith(UNABLE_TO_LOCATE)))
-                throw error;
-            located.delete(key);
-        }
-    }
-    const found = await find();
-    if (found === undefined)
-        throw new ShortCommandError(`${file}: command not found`, 'ENOENT');
-    located.set(key, found);
-    return run(found);
-}
-/** The start of @actions/io's message when `which` finds no executable file. */
-const UNABLE_TO_LOCATE = 'Unable to locate executable file';
-/** Runs the executable at `executable` through @actions/exec, silent, each stream bounded. */
-async function runFound(executable, args, options) {
-    const stdout = boundedText(options.limit);
-    const stderr = boundedText(options.limit);
-    let code;
-    try {
-        code = await exec(executable, args, {
-            cwd: options.cwd,
-            env: options.env,
-            silent: true,
-            ignoreReturnCode: true,
-            listeners: { stdout: stdout.push, stderr: stderr.push },
-        });
-    }
-    catch (error) {
-        throw new ShortCommandError(error.message, failureCode(error), stdout.text(), stderr.text());
-    }
-    const over = stdout.over ? 'stdout' : stderr.over ? 'stderr' : undefined;
-    if (over)
-        throw new ShortCommandError(`${over} maxBuffer length exceeded`, 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER', stdout.text(), stderr.text());
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
-/**
- * Where `file` is looked for, as the child's exec would: a name with a path separator relative to
- * `cwd`, a bare name in the PATH directories (relative ones taken from `cwd`). `key` names that
- * place; `find` looks there (undefined when there is no executable file).
- */
-function where(file, cwd, envPath) {
-    if (file.includes('/') || (process.platform === 'win32' && file.includes('\\'))) {
-        const resolved = external_node_path_default().resolve(cwd, file);
-        return { key: resolved, find: () => findOnPath(resolved) };
-    }
-    const dirs = (envPath ?? '')
-        .split((external_node_path_default()).delimiter)
-        .filter((dir) => dir !== '')
-        .map((dir) => external_node_path_default().resolve(cwd, dir))
-        .join((external_node_path_default()).delimiter);
-    return { key: `${file}\0${dirs}`, find: () => findOnPath(file, dirs) };
-}
-/** The variables with a value (ProcessEnv allows undefined; spawn leaves those out anyway). */
-function definedEnv(env) {
-    return Object.fromEntries(Object.entries(env).filter((e) => e[1] !== undefined));
-}
-/** The code for what @actions/exec threw: its not-found and no-cwd messages, or the spawn errno it quotes. */
-function failureCode(error) {
-    const { code } = error;
-    if (typeof code === 'string')
-        return code;
-    const message = error.message ?? '';
-    if (message.startsWith(UNABLE_TO_LOCATE) || /^The cwd: .* does not exist!$/.test(message))
-        return 'ENOENT';
-    return /\b(E[A-Z0-9]+)$/.exec(message)?.[1] ?? 'ESPAWN';
-}
-/** UTF-8 text of a stream's first `limit` bytes; `over` once more came. */
-function boundedText(limit) {
-    const decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    let text = '';
-    let bytes = 0;
-    let whole;
-    const collector = {
-        over: false,
-        push: (chunk) => {
-            if (collector.over)
-                return;
-            const room = limit - bytes;
-            bytes += chunk.length;
-            if (chunk.length > room)
-                collector.over = true;
-            text += decoder.write(chunk.length > room ? chunk.subarray(0, room) : chunk);
-        },
-        text: () => (whole ??= text + decoder.end()),
-    };
-    return collector;
-}
-
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/safety/preconditions.ts
 /**
  * What must hold in the repository before any agent runs (zero agent cost): the user's own work is
@@ -23461,12 +22168,20 @@ function preconditionProblems(f) {
     return problems;
 }
 function execGit(cwd, env) {
-    const gitEnv = { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
-    return (args) => runShort('git', args, { cwd, env: gitEnv, maxOutputBytes: 64 * 1024 * 1024 }).then((r) => r.code === null
-        ? { code: -1, stdout: r.stdout, error: 'killed by a signal' }
-        : { code: r.code, stdout: r.stdout }, 
-    // git cannot be run (ENOENT when it is not installed) or printed more than the bound.
-    (error) => ({ code: -1, stdout: error.stdout, error: error.code }));
+    return (args) => new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+            const code = error
+                ? typeof error.code === 'number'
+                    ? Number(error.code)
+                    : -1
+                : 0;
+            resolve({
+                code,
+                stdout: String(stdout),
+                ...(error && code === -1 ? { error: error.code ?? error.message } : {}),
+            });
+        });
+    });
 }
 /** The nearest `.git` (directory or worktree file) at or above `dir`, or undefined. */
 function findDotGit(dir) {
@@ -23724,11 +22439,13 @@ function trackAgent(agent, registry) {
 
 const LEGACY_STATE_DIR = '.agent-loop';
 /** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
-async function gitDirs(cwd, env) {
-    const args = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'];
-    const r = await runShort('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }).catch(() => undefined);
-    const [topLevel, commonDir] = (r?.stdout ?? '').trim().split('\n');
-    return r?.code !== 0 || !topLevel || !commonDir ? undefined : { topLevel, commonDir };
+function gitDirs(cwd, env) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
+            const [topLevel, commonDir] = String(stdout).trim().split('\n');
+            resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
+        });
+    });
 }
 /** The work tree's top level, or undefined outside git. */
 async function gitTopLevel(cwd, env) {
@@ -23943,6 +22660,54 @@ function mainHelp(version) {
         '',
         EXIT_CODES,
     ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/util/onPath.ts
+/** Whether a program can be found on PATH, without running a shell. */
+
+
+/**
+ * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
+ * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
+ * entries (which would mean the current directory) are ignored.
+ */
+async function isOnPath(cmd, envPath = process.env.PATH) {
+    return (await findOnPath(cmd, envPath)) !== undefined;
+}
+/** The file `isOnPath` finds for `cmd` (the first PATH directory that holds it), or undefined. */
+async function findOnPath(cmd, envPath = process.env.PATH) {
+    if (cmd === '')
+        return undefined;
+    const windows = process.platform === 'win32';
+    const extensions = windows
+        ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
+        : [''];
+    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
+        ? [cmd]
+        : (envPath ?? '')
+            .split((external_node_path_default()).delimiter)
+            .filter((dir) => dir !== '')
+            .map((dir) => external_node_path_default().join(dir, cmd));
+    for (const candidate of candidates) {
+        for (const ext of extensions) {
+            if (await isExecutableFile(candidate + ext, windows))
+                return candidate + ext;
+        }
+    }
+    return undefined;
+}
+async function isExecutableFile(file, windows) {
+    try {
+        const stat = await external_node_fs_namespaceObject.promises.stat(file);
+        if (!stat.isFile())
+            return false;
+        if (!windows)
+            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/agents/report.ts
@@ -24206,8 +22971,6 @@ function parseReportBlock(text) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:perf_hooks"
 const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
 ;// CONCATENATED MODULE: ./src/agents/lines.ts
@@ -25904,9 +24667,16 @@ class GitError extends Error {
     }
 }
 function execGitIn(cwd, env) {
-    return (args) => runShort('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxOutputBytes: 16 * 1024 * 1024 }).then(
-    // A signal, no git, or more output than the bound: exit 1, with what was read.
-    (r) => ({ ...r, code: r.code ?? 1 }), (error) => ({ code: 1, stdout: error.stdout, stderr: error.stderr }));
+    return (args) => new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+            const code = error
+                ? typeof error.code === 'number'
+                    ? Number(error.code)
+                    : 1
+                : 0;
+            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        });
+    });
 }
 /**
  * Git in `cwd`. Commits (and notes, which are commits on the notes ref) must not fail on a machine
@@ -25990,7 +24760,13 @@ async function openGit(cwd, env, options = {}) {
     const secretsStaged = async () => {
         if (!options.holdsSecret)
             return [];
-        const diff = await runner.run(['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR']);
+        const args = ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR'];
+        const diff = await runner.run(args);
+        // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
+        if (diff.code !== 0) {
+            await runner.run(['reset', '--quiet']);
+            throw new GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
+        }
         // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
         // only one the change brings in counts.
         const before = new Set();
@@ -26295,25 +25071,26 @@ const ESCALATED_LABEL = 'agent-loop:escalated';
 
 
 const MAX_BUFFER = 64 * 1024 * 1024;
-/** `ExecFn` over `runShort` (@actions/exec). Rejects only when the command cannot be run at all. */
-const execFileCommand = async (file, args, opts) => {
-    try {
-        const r = await runShort(file, args, { cwd: opts.cwd, maxOutputBytes: MAX_BUFFER });
-        if (r.code !== null)
-            return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-        const stderr = r.stderr;
-        return {
-            code: 128,
-            stdout: r.stdout,
-            stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by a signal`,
-        };
-    }
-    catch (error) {
-        if (error.code === 'ENOENT')
-            throw new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`);
-        throw new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${error.message}`);
-    }
-};
+/** `ExecFn` over `child_process.execFile`. Rejects only when the command cannot be run at all. */
+const execFileCommand = (file, args, opts) => new Promise((resolve, reject) => {
+    (0,external_node_child_process_namespaceObject.execFile)(file, args, { cwd: opts.cwd, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true }, (error, stdout, stderr) => {
+        if (!error)
+            return resolve({ code: 0, stdout, stderr });
+        const failure = error;
+        if (typeof failure.code === 'number')
+            return resolve({ code: failure.code, stdout, stderr });
+        if (failure.signal)
+            return resolve({
+                code: 128,
+                stdout,
+                stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}`,
+            });
+        if (failure.code === 'ENOENT') {
+            return reject(new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`));
+        }
+        reject(new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${failure.message}`));
+    });
+});
 /**
  * `bd ready` shows 10 issues by default; `--limit 0` lifts the limit so that the re-sort below sees
  * every ready issue, not just bd's first ten under its own sort policy.
@@ -26465,6 +25242,7 @@ const ISSUES_MAX_BYTES = 256 * MiB;
 
 
 
+
 const NEWLINE = 0x0a;
 const BOM = '\uFEFF';
 /** Pure: splits and parses a beads JSONL file. Empty lines are neither entries nor problems. */
@@ -26558,6 +25336,8 @@ class BeadsFileSource {
     onWarning;
     now;
     reported = new Set();
+    /** The file as last read, with its stamp. */
+    cached;
     /** Serialises read-modify-write cycles of this instance so two updates cannot lose each other. */
     queue = Promise.resolve();
     constructor(options) {
@@ -26639,6 +25419,11 @@ class BeadsFileSource {
         return run;
     }
     async read() {
+        // Read before and after every agent run: parsed again only when the file changed (another inode,
+        // size or time), and always while it changed less than 2 s ago (src/util/fileStamp.ts).
+        const stamp = fileStamp(this.absolute, { settledMs: 2000 });
+        if (stamp !== undefined && this.cached?.stamp === stamp)
+            return this.cached.parsed;
         let content;
         try {
             // A regular file within a cap: /dev/zero or a FIFO as the issues file is refused, not read.
@@ -26655,6 +25440,7 @@ class BeadsFileSource {
         const parsed = parseJsonl(content);
         for (const problem of parsed.problems)
             this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);
+        this.cached = stamp !== undefined ? { stamp, parsed } : undefined;
         return parsed;
     }
     warnOnce(message) {
@@ -28091,6 +26877,8 @@ function isPipelineState(state) {
     const p = state.pipeline;
     return typeof p === 'object' && p !== null && typeof p.goal === 'string';
 }
+/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
+const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
 async function runAgentPhase(deps, spec, state, earlier) {
     const { logger, clock } = deps;
     const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
@@ -28098,6 +26886,7 @@ async function runAgentPhase(deps, spec, state, earlier) {
     let problems = earlier;
     const ports = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
     let counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
+    let rateLimitedMs = 0;
     for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
         const artifact = external_node_path_default().join(dir, spec.artifact);
         // A leftover of an earlier attempt must not pass this attempt's barrier.
@@ -28131,6 +26920,14 @@ async function runAgentPhase(deps, spec, state, earlier) {
             counters = decision.counters;
             if (decision.kind !== 'rate_limit')
                 break;
+            if (rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
+                return {
+                    ok: false,
+                    problems: [
+                        `the agent stayed rate limited for ${Math.round(rateLimitedMs / 60_000)} min of waiting (the phase waits at most ${RATE_LIMIT_BUDGET_MS / 60_000} min): ${result.failure.message}. Run agent-loop plan again once the limit resets: it resumes at this phase`,
+                    ],
+                };
+            rateLimitedMs += decision.waitMs;
             logger.warn('pipeline.rate_limited', `Phase ${spec.name}: the agent is rate limited (${result.failure.message}); waiting ${(decision.waitMs / 1000).toFixed(0)} s, then the same attempt again.`, { phase: spec.name, attempt, waitMs: decision.waitMs });
             await clock.sleep(decision.waitMs, deps.signal);
             if (deps.signal?.aborted)
@@ -30564,6 +29361,8 @@ function iterated(model, outcome, now, config) {
         return finish({ ...model, now }, config, 'continuing', undefined, true);
     const m = { ...model, now, loop: outcome.state, outcome };
     const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
+    if (outcome.issueActions?.length)
+        effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
     if (outcome.halt)
         return finish(m, config, 'halted', outcome.halt, false, effects);
     // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
@@ -31129,6 +29928,14 @@ async function runSlice(unguarded) {
                     : outcome;
                 return { type: 'iterated', outcome: masked, now: now() };
             }
+            case 'updateIssues':
+                for (const action of effect.actions) {
+                    if (action.kind === 'markNoChange' && source.markNoChange)
+                        await source.markNoChange(action.id, action.note, action.close);
+                    else
+                        await source.close(action.id, action.note);
+                }
+                return undefined;
             case 'verifyLane':
                 await guard?.verify(effect.what);
                 return undefined;
@@ -32441,14 +31248,12 @@ async function runIteration(deps, before, baseline) {
             : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
         const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
         const noChange = [];
+        const issueActions = [];
         for (const [i, id] of cycle.issueIds.entries()) {
             if (closed[i])
                 continue;
             // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
-            if (source.markNoChange)
-                await source.markNoChange(id, note, named);
-            else
-                await source.close(id, note);
+            issueActions.push({ kind: 'markNoChange', id, note, close: named });
             if (source.markNoChange && !named)
                 noChange.push(id);
         }
@@ -32461,16 +31266,21 @@ async function runIteration(deps, before, baseline) {
             issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
             completedIterations: [...state.completedIterations, n],
         };
-        return { state: close(state, { ...record, outcome: 'no_change' }), violation, cycleDone: true, noChange: true };
+        return {
+            state: close(state, { ...record, outcome: 'no_change' }),
+            violation,
+            cycleDone: true,
+            noChange: true,
+            issueActions,
+        };
     }
     // Success: close what the agent did not; with pull requests, their merge closes the issues.
     const viaPullRequest = settings.onSuccess === 'pull-request';
-    if (!viaPullRequest) {
-        for (const [i, id] of cycle.issueIds.entries()) {
-            if (!closed[i])
-                await source.close(id, `agent-loop: accepted at iteration ${n}: ${verdict.summary}`);
-        }
-    }
+    const issueActions = viaPullRequest
+        ? []
+        : cycle.issueIds
+            .filter((_, i) => !closed[i])
+            .map((id) => ({ kind: 'close', id, note: `agent-loop: accepted at iteration ${n}: ${verdict.summary}` }));
     logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting });
     state = {
         ...state,
@@ -32478,7 +31288,7 @@ async function runIteration(deps, before, baseline) {
         issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
         completedIterations: [...state.completedIterations, n],
     };
-    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
+    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true, issueActions };
 }
 /**
  * Runs the suite and the issue's verify: commands and judges them against the baseline. A
@@ -33489,8 +32299,15 @@ async function finishCycle(deps, state, issueId) {
     const tests = state.currentCycle?.tdd?.tests ?? [];
     const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
     const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
-    if (deps.settings.onSuccess !== 'pull-request')
-        await deps.source.close(issueId, `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`);
+    const issueActions = deps.settings.onSuccess === 'pull-request'
+        ? []
+        : [
+            {
+                kind: 'close',
+                id: issueId,
+                note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
+            },
+        ];
     deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
         issueIds: [issueId],
         skipped: skipped.length,
@@ -33503,6 +32320,7 @@ async function finishCycle(deps, state, issueId) {
             completedIterations: [...state.completedIterations, state.iteration],
         },
         cycleDone: true,
+        issueActions,
     };
 }
 async function testsSeen(run, junit) {

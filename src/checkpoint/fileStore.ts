@@ -3,10 +3,11 @@ import { MiB, readInput } from '../util/readInput.js';
 
 /** A checkpoint is a few hundred kB (history compacted beyond 500 iterations); far more is no checkpoint. */
 const CHECKPOINT_MAX_BYTES = 64 * MiB;
-import { promises as fs, statSync, type Dirent } from 'node:fs';
+import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { stateFiles } from '../persist/stateFiles.js';
 import { tempFileOwner } from '../util/atomicWrite.js';
+import { fileStamp } from '../util/fileStamp.js';
 import { rfc3339, systemClock, type Clock } from '../util/clock.js';
 import { newestFirst } from './resume.js';
 import {
@@ -229,26 +230,19 @@ export class FileCheckpointStore implements CheckpointStore {
 
   /** The sequence of the checkpoint about to be overwritten (another process may have written it since); 0 if none. */
   private async sequenceOf(file: string): Promise<number> {
-    // Unchanged since this store wrote it (same inode, size and modification time): no need to read it.
+    // Unchanged since this store wrote it (same inode, size and times): no need to read it. (A foreign
+    // write of the same size in the same clock tick as ours would go unseen: the file is replaced now
+    // anyway, and forged files are caught by the run's snapshot of the directory.)
     const written = this.written.get(file);
     if (written && written.stamp !== undefined && written.stamp === fileStamp(file)) return written.sequence;
     // Only its sequence is wanted: the file is read, not validated (a bad one counts as 0 and is overwritten).
     try {
       const sequence: unknown = (JSON.parse(readInput(file, CHECKPOINT_MAX_BYTES)) as { sequence?: unknown })?.sequence;
-      return Number.isSafeInteger(sequence) ? (sequence as number) : 0;
+      // One forged line must not break every later write: a sequence that cannot grow is no sequence.
+      return Number.isSafeInteger(sequence) && (sequence as number) < 2 ** 40 ? (sequence as number) : 0;
     } catch {
       return 0;
     }
-  }
-}
-
-/** Changes whenever the file is replaced or rewritten; undefined when it cannot be read. */
-function fileStamp(file: string): string | undefined {
-  try {
-    const st = statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
   }
 }
 

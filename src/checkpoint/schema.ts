@@ -201,7 +201,13 @@ function layout(value: unknown): string {
   if (records.length === 0) return text;
   const quoted = JSON.stringify(mark);
   const pattern = new RegExp(`${quoted.slice(0, -1).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(\\d+)"`, 'g');
-  return text.replace(pattern, (_, i: string) => records[Number(i)] as string);
+  let replaced = 0;
+  const out = text.replace(pattern, (_, i: string) => {
+    replaced++;
+    return records[Number(i)] as string;
+  });
+  // A state string that happens to look like the mark: the plain layout instead.
+  return replaced === records.length ? out : JSON.stringify(value, null, 2);
 }
 
 /**

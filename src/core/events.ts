@@ -11,6 +11,14 @@ import type { CycleState, HaltReason, LoopState } from './state.js';
 export type Halt = { reason: HaltReason; message: string; advice?: string };
 export type Status = 'continuing' | 'complete' | 'halted';
 
+/**
+ * What a workflow asks of the issue source when its cycle is done; performed by the interpreter
+ * (an outside effect, like the merge and the push). markNoChange: labelled with the evidence where
+ * a person decides (GitHub), closed too when `close`; a source that cannot label closes it.
+ */
+export type IssueAction =
+  { kind: 'close'; id: string; note: string } | { kind: 'markNoChange'; id: string; note: string; close: boolean };
+
 /** What one iteration (of any workflow) tells the engine. */
 export interface IterationOutcome {
   state: LoopState;
@@ -26,6 +34,8 @@ export interface IterationOutcome {
   cycleDone?: boolean;
   /** ...and needed no change (already satisfied): nothing to merge or publish. */
   noChange?: boolean;
+  /** The issues to close or label now, before the cycle is finished. */
+  issueActions?: IssueAction[];
 }
 
 /** A ready issue as the core needs it. */
@@ -86,6 +96,8 @@ export type Effect =
   | { kind: 'runBaseline' }
   /** One iteration of the workflow; answered by `iterated`. */
   | { kind: 'iterate'; baseline?: SuiteRun }
+  /** Close or label the issues of a finished cycle in the source. */
+  | { kind: 'updateIssues'; actions: IssueAction[] }
   /** Check that nothing moved the repository since the engine last looked. */
   | { kind: 'verifyLane'; what: string }
   /** Commit, then merge, leave or publish the cycle's branch; answered by `cycleFinished`. */

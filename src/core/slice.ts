@@ -289,6 +289,7 @@ function iterated(model: SliceModel, outcome: IterationOutcome, now: number, con
   if (outcome.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
   const m: SliceModel = { ...model, now, loop: outcome.state, outcome };
   const effects: Effect[] = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
+  if (outcome.issueActions?.length) effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
   if (outcome.halt) return finish(m, config, 'halted', outcome.halt, false, effects);
   // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
   effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });

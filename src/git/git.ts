@@ -1,10 +1,10 @@
 /** The git operations the loop needs, behind one interface; every call goes through one execGit. */
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
-import { runShort, type ShortCommandError } from '../util/shortCommand.js';
 
 export interface Git {
   readonly topLevel: string;
@@ -61,11 +61,21 @@ type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: 
 
 function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
   return (args) =>
-    runShort('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxOutputBytes: 16 * 1024 * 1024 }).then(
-      // A signal, no git, or more output than the bound: exit 1, with what was read.
-      (r) => ({ ...r, code: r.code ?? 1 }),
-      (error: ShortCommandError) => ({ code: 1, stdout: error.stdout, stderr: error.stderr }),
-    );
+    new Promise((resolve) => {
+      execFile(
+        'git',
+        args,
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          const code = error
+            ? typeof (error as NodeJS.ErrnoException).code === 'number'
+              ? Number((error as NodeJS.ErrnoException).code)
+              : 1
+            : 0;
+          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
+    });
 }
 
 /** Plain git in a directory: the exit code and output of one call (notes, pushes of other refs). */
@@ -168,7 +178,17 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
   /** Files whose added lines hold a secret (never the secret itself). */
   const secretsStaged = async (): Promise<string[]> => {
     if (!options.holdsSecret) return [];
-    const diff = await runner.run(['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR']);
+    const args = ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR'];
+    const diff = await runner.run(args);
+    // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
+    if (diff.code !== 0) {
+      await runner.run(['reset', '--quiet']);
+      throw new GitError(
+        args,
+        diff.code,
+        `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`,
+      );
+    }
     // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
     // only one the change brings in counts.
     const before = new Set<string>();

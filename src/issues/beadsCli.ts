@@ -1,6 +1,6 @@
+import { execFile } from 'node:child_process';
 import { beadsRecordToIssue, isBeadsRecord, sortIssues, type BeadsRecord } from './ready.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
-import { runShort, type ShortCommandError } from '../util/shortCommand.js';
 
 export { isOnPath } from '../util/onPath.js';
 
@@ -15,23 +15,32 @@ export type ExecFn = (file: string, args: string[], opts: { cwd: string }) => Pr
 
 const MAX_BUFFER = 64 * 1024 * 1024;
 
-/** `ExecFn` over `runShort` (@actions/exec). Rejects only when the command cannot be run at all. */
-export const execFileCommand: ExecFn = async (file, args, opts) => {
-  try {
-    const r = await runShort(file, args, { cwd: opts.cwd, maxOutputBytes: MAX_BUFFER });
-    if (r.code !== null) return { code: r.code, stdout: r.stdout, stderr: r.stderr };
-    const stderr = r.stderr;
-    return {
-      code: 128,
-      stdout: r.stdout,
-      stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by a signal`,
-    };
-  } catch (error) {
-    if ((error as ShortCommandError).code === 'ENOENT')
-      throw new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`);
-    throw new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${(error as Error).message}`);
-  }
-};
+/** `ExecFn` over `child_process.execFile`. Rejects only when the command cannot be run at all. */
+export const execFileCommand: ExecFn = (file, args, opts) =>
+  new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      { cwd: opts.cwd, maxBuffer: MAX_BUFFER, encoding: 'utf8', windowsHide: true },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ code: 0, stdout, stderr });
+        const failure = error as NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals | null };
+        if (typeof failure.code === 'number') return resolve({ code: failure.code, stdout, stderr });
+        if (failure.signal)
+          return resolve({
+            code: 128,
+            stdout,
+            stderr: `${stderr}${stderr.endsWith('\n') || !stderr ? '' : '\n'}killed by ${failure.signal}`,
+          });
+        if (failure.code === 'ENOENT') {
+          return reject(
+            new Error(`Cannot run ${file}: command not found (cwd ${opts.cwd}). Install it or put it on PATH.`),
+          );
+        }
+        reject(new Error(`Cannot run ${[file, ...args].join(' ')} in ${opts.cwd}: ${failure.message}`));
+      },
+    );
+  });
 
 export interface BdCliSourceOptions {
   /** Directory bd runs in; bd finds `.beads/` from there. */

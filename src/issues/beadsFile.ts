@@ -4,6 +4,7 @@ import { MiB, readInputBytes } from '../util/readInput.js';
 export const ISSUES_MAX_BYTES = 256 * MiB;
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
+import { fileStamp } from '../util/fileStamp.js';
 import { rfc3339 } from '../util/clock.js';
 import { beadsRecordToIssue, computeReady, isBeadsRecord, isPlainObject, type BeadsRecord } from './ready.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
@@ -137,6 +138,8 @@ export class BeadsFileSource implements IssueSource {
   private readonly onWarning: SourceWarning;
   private readonly now: () => Date;
   private readonly reported = new Set<string>();
+  /** The file as last read, with its stamp. */
+  private cached: { stamp: string; parsed: ParsedJsonl } | undefined;
   /** Serialises read-modify-write cycles of this instance so two updates cannot lose each other. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -228,6 +231,10 @@ export class BeadsFileSource implements IssueSource {
   }
 
   private async read(): Promise<ParsedJsonl> {
+    // Read before and after every agent run: parsed again only when the file changed (another inode,
+    // size or time), and always while it changed less than 2 s ago (src/util/fileStamp.ts).
+    const stamp = fileStamp(this.absolute, { settledMs: 2000 });
+    if (stamp !== undefined && this.cached?.stamp === stamp) return this.cached.parsed;
     let content: Buffer;
     try {
       // A regular file within a cap: /dev/zero or a FIFO as the issues file is refused, not read.
@@ -246,6 +253,7 @@ export class BeadsFileSource implements IssueSource {
     }
     const parsed = parseJsonl(content);
     for (const problem of parsed.problems) this.warnOnce(`${this.file}:${problem.line}: ${problem.message}`);
+    this.cached = stamp !== undefined ? { stamp, parsed } : undefined;
     return parsed;
   }
 

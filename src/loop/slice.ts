@@ -217,6 +217,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           : outcome;
         return { type: 'iterated', outcome: masked, now: now() };
       }
+      case 'updateIssues':
+        for (const action of effect.actions) {
+          if (action.kind === 'markNoChange' && source.markNoChange)
+            await source.markNoChange(action.id, action.note, action.close);
+          else await source.close(action.id, action.note);
+        }
+        return undefined;
       case 'verifyLane':
         await guard?.verify(effect.what);
         return undefined;

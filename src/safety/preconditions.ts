@@ -4,9 +4,9 @@
  * of someone's merge. `preconditionProblems` decides from gathered facts (pure); `gatherRepoFacts`
  * asks git and the file system (thin).
  */
+import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { runShort, type ShortCommandError } from '../util/shortCommand.js';
 
 export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bisect';
 
@@ -82,16 +82,26 @@ export function preconditionProblems(f: RepoFacts): string[] {
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; error?: string }>;
 
 function execGit(cwd: string, env: NodeJS.ProcessEnv): Exec {
-  const gitEnv = { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
   return (args) =>
-    runShort('git', args, { cwd, env: gitEnv, maxOutputBytes: 64 * 1024 * 1024 }).then(
-      (r) =>
-        r.code === null
-          ? { code: -1, stdout: r.stdout, error: 'killed by a signal' }
-          : { code: r.code, stdout: r.stdout },
-      // git cannot be run (ENOENT when it is not installed) or printed more than the bound.
-      (error: ShortCommandError) => ({ code: -1, stdout: error.stdout, error: error.code }),
-    );
+    new Promise((resolve) => {
+      execFile(
+        'git',
+        args,
+        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout) => {
+          const code = error
+            ? typeof (error as NodeJS.ErrnoException).code === 'number'
+              ? Number((error as NodeJS.ErrnoException).code)
+              : -1
+            : 0;
+          resolve({
+            code,
+            stdout: String(stdout),
+            ...(error && code === -1 ? { error: (error as NodeJS.ErrnoException).code ?? error.message } : {}),
+          });
+        },
+      );
+    });
 }
 
 /** The nearest `.git` (directory or worktree file) at or above `dir`, or undefined. */

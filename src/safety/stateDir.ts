@@ -6,9 +6,9 @@
  * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
  * once, with a message.
  */
+import { execFile } from 'node:child_process';
 import { type Stats, constants as fsConstants, existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { runShort } from '../util/shortCommand.js';
 
 export const LEGACY_STATE_DIR = '.agent-loop';
 
@@ -18,11 +18,18 @@ export interface GitDirs {
 }
 
 /** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
-export async function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefined> {
-  const args = ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'];
-  const r = await runShort('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }).catch(() => undefined);
-  const [topLevel, commonDir] = (r?.stdout ?? '').trim().split('\n');
-  return r?.code !== 0 || !topLevel || !commonDir ? undefined : { topLevel, commonDir };
+export function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'],
+      { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout) => {
+        const [topLevel, commonDir] = String(stdout).trim().split('\n');
+        resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
+      },
+    );
+  });
 }
 
 /** The work tree's top level, or undefined outside git. */

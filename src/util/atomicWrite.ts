@@ -13,7 +13,7 @@ export function tempFileOwner(name: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Unique within this process: a random prefix drawn once, then a counter (no RNG call per write). */
+/** Unique within this process: a random prefix drawn once, then a counter (no RNG call per write); openNew skips a name taken. */
 const TEMP_PREFIX = randomBytes(4).toString('hex');
 let tempCount = 0;
 const tempSuffix = () => `${TEMP_PREFIX}${(tempCount++).toString(16)}`;
@@ -36,31 +36,38 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const durable = options.fsync ?? true;
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${TEMP_MARK}${process.pid}-${tempSuffix()}.tmp`);
-  const fd = openNew(tmp, dir);
+  const { fd, tmp } = openNew(file, dir);
   try {
-    fs.writeFileSync(fd, content);
-    if (durable) fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    try {
+      fs.writeFileSync(fd, content);
+      if (durable) fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (error) {
+    // A write that failed (a full disk) must not leave its temporary file to fill the disk further.
     fs.rmSync(tmp, { force: true });
     throw error;
   }
   if (durable) syncDir(dir);
 }
 
-/** Opens `tmp` for writing; creates its directory only when it is missing (a write per iteration must not pay a mkdir). */
-function openNew(tmp: string, dir: string): number {
-  try {
-    return fs.openSync(tmp, 'w', 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    fs.mkdirSync(dir, { recursive: true });
-    return fs.openSync(tmp, 'w', 0o644);
+/**
+ * Creates a new temporary file next to `file`, exclusively (O_EXCL: never an existing file, never
+ * through a symlink someone placed at a name they guessed); the directory is created only when it is
+ * missing (a write per iteration must not pay a mkdir).
+ */
+function openNew(file: string, dir: string): { fd: number; tmp: string } {
+  for (let attempt = 0; ; attempt++) {
+    const tmp = path.join(dir, `.${path.basename(file)}.${TEMP_MARK}${process.pid}-${tempSuffix()}.tmp`);
+    try {
+      return { fd: fs.openSync(tmp, 'wx', 0o644), tmp };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && attempt === 0) fs.mkdirSync(dir, { recursive: true });
+      else if (code !== 'EEXIST' || attempt >= 100) throw error;
+    }
   }
 }
 

@@ -153,6 +153,19 @@ describe('the planning pipeline runs its agent through the one agent turn and th
     expect(log).toContain('pipeline.rate_limited');
   });
 
+  it('stops the phase, resumable, when the rate limit outlasts an hour of waiting: never waits forever', async () => {
+    const always = Array.from({ length: 50 }, () => ({
+      class: 'transient' as const,
+      reason: 'rate_limit',
+      retryAfterMs: 20 * 60_000,
+    }));
+    const { code, runs, clock, log } = await plan(always);
+    expect(code).not.toBe(0);
+    expect(runs).toEqual([1, 1, 1, 1]);
+    expect(clock.sleeps).toEqual([20 * 60_000, 20 * 60_000, 20 * 60_000]);
+    expect(log).toContain('stayed rate limited for 60 min');
+  });
+
   it('stops the phase after two environment failures in a row, with the advice, instead of spending its last attempt', async () => {
     const { code, runs, log } = await plan([
       { class: 'permanent', reason: 'auth' },

@@ -10,7 +10,7 @@ import { decideContinuation, isCycleComplete } from '../../core/continuation.js'
 import { WORKFLOWS, type StepEvent, transition } from '../../core/cycle.js';
 import type { SliceDeps, TestOutcome, Workflow } from '../../loop/deps.js';
 import { buildPrompt } from './prompt.js';
-import type { IterationOutcome } from '../../core/events.js';
+import type { IssueAction, IterationOutcome } from '../../core/events.js';
 import { afterFailure, agentTurn, agentUnavailable } from '../../loop/turn.js';
 import { describeTargets, seconds } from '../../core/describe.js';
 import { type Verdict, type VerifyResult, judge, rejectionDetails } from '../../verdict/judge.js';
@@ -282,11 +282,11 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
       : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
     const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
     const noChange: string[] = [];
+    const issueActions: IssueAction[] = [];
     for (const [i, id] of cycle.issueIds.entries()) {
       if (closed[i]) continue;
       // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
-      if (source.markNoChange) await source.markNoChange(id, note, named);
-      else await source.close(id, note);
+      issueActions.push({ kind: 'markNoChange', id, note, close: named });
       if (source.markNoChange && !named) noChange.push(id);
     }
     const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
@@ -302,16 +302,22 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
       issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
       completedIterations: [...state.completedIterations, n],
     };
-    return { state: close(state, { ...record, outcome: 'no_change' }), violation, cycleDone: true, noChange: true };
+    return {
+      state: close(state, { ...record, outcome: 'no_change' }),
+      violation,
+      cycleDone: true,
+      noChange: true,
+      issueActions,
+    };
   }
 
   // Success: close what the agent did not; with pull requests, their merge closes the issues.
   const viaPullRequest = settings.onSuccess === 'pull-request';
-  if (!viaPullRequest) {
-    for (const [i, id] of cycle.issueIds.entries()) {
-      if (!closed[i]) await source.close(id, `agent-loop: accepted at iteration ${n}: ${verdict.summary}`);
-    }
-  }
+  const issueActions: IssueAction[] = viaPullRequest
+    ? []
+    : cycle.issueIds
+        .filter((_, i) => !closed[i])
+        .map((id) => ({ kind: 'close', id, note: `agent-loop: accepted at iteration ${n}: ${verdict.summary}` }));
   logger.info(
     'cycle.complete',
     `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`,
@@ -323,7 +329,7 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
     issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
     completedIterations: [...state.completedIterations, n],
   };
-  return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true };
+  return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true, issueActions };
 }
 
 /**

@@ -229,6 +229,9 @@ function isPipelineState(state: Record<string, unknown>): state is PipelineState
 type PhaseOutcome =
   { ok: true; value: unknown; interrupted?: false } | { ok: false; problems: string[]; interrupted?: boolean };
 
+/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
+const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
+
 async function runAgentPhase(
   deps: PipelineDeps,
   spec: AgentPhaseSpec,
@@ -241,6 +244,7 @@ async function runAgentPhase(
   let problems: string[] = earlier;
   const ports: TurnPorts = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
   let counters: FailureCounters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
+  let rateLimitedMs = 0;
   for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
     const artifact = path.join(dir, spec.artifact);
     // A leftover of an earlier attempt must not pass this attempt's barrier.
@@ -279,6 +283,14 @@ async function runAgentPhase(
       decision = decideFailure(result.failure, counters);
       counters = decision.counters;
       if (decision.kind !== 'rate_limit') break;
+      if (rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
+        return {
+          ok: false,
+          problems: [
+            `the agent stayed rate limited for ${Math.round(rateLimitedMs / 60_000)} min of waiting (the phase waits at most ${RATE_LIMIT_BUDGET_MS / 60_000} min): ${result.failure.message}. Run agent-loop plan again once the limit resets: it resumes at this phase`,
+          ],
+        };
+      rateLimitedMs += decision.waitMs;
       logger.warn(
         'pipeline.rate_limited',
         `Phase ${spec.name}: the agent is rate limited (${result.failure.message}); waiting ${(decision.waitMs / 1000).toFixed(0)} s, then the same attempt again.`,

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { AgentResult } from '../../agents/types.js';
 import type { SliceDeps, Workflow } from '../../loop/deps.js';
 import type { TddTemplates } from './settings.js';
-import type { IterationOutcome } from '../../core/events.js';
+import type { IssueAction, IterationOutcome } from '../../core/events.js';
 import { afterFailure, agentTurn, agentUnavailable } from '../../loop/turn.js';
 import type { SuiteRun } from '../../verdict/results.js';
 import { againstBaseline } from './baseline.js';
@@ -446,8 +446,16 @@ async function finishCycle(deps: SliceDeps, state: LoopState, issueId: string): 
   const tests = state.currentCycle?.tdd?.tests ?? [];
   const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
   const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
-  if (deps.settings.onSuccess !== 'pull-request')
-    await deps.source.close(issueId, `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`);
+  const issueActions: IssueAction[] =
+    deps.settings.onSuccess === 'pull-request'
+      ? []
+      : [
+          {
+            kind: 'close',
+            id: issueId,
+            note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
+          },
+        ];
   deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
     issueIds: [issueId],
     skipped: skipped.length,
@@ -460,6 +468,7 @@ async function finishCycle(deps: SliceDeps, state: LoopState, issueId: string): 
       completedIterations: [...state.completedIterations, state.iteration],
     },
     cycleDone: true,
+    issueActions,
   };
 }
 
