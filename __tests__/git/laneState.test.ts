@@ -3,19 +3,16 @@
  * guard asks twice per iteration; it must say what currentRef() and tipOf() say, in every state.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { GIT_ENV, gitIn } from './repo.js';
 import { type Git, openGit } from '../../src/git/git.js';
 
 let dir: string;
 let git: Git;
-const env = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', HOME: os.tmpdir() };
-const sh = (...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: dir, env })
-    .toString()
-    .trim();
+const env = GIT_ENV;
+const sh = gitIn(() => dir);
 
 beforeEach(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-lanestate-'));

@@ -1,18 +1,15 @@
 /** Git.commitAll's secret scan: a change too large to read whole is never committed unscanned. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { GIT_ENV, gitIn } from './repo.js';
 import { type Git, GitError, openGit } from '../../src/git/git.js';
 
 let dir: string;
 let git: Git;
-const env = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', HOME: os.tmpdir() };
-const sh = (...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: dir, env })
-    .toString()
-    .trim();
+const env = GIT_ENV;
+const sh = gitIn(() => dir);
 const SECRET = 'sk-live-0123456789abcdef';
 
 beforeEach(async () => {
