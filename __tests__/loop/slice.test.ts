@@ -4,12 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
-import { tddWorkflow } from '../../src/workflows/tdd/iteration.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, fail, working } from './fakes.js';
 import { POLICIES } from '../../src/failure/policy.js';
-import { implementWorkflow } from '../../src/workflows/index.js';
+import { implementWorkflow, tddWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -498,7 +497,7 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
         { ...done, sessionId: 'B' },
         { ...done, sessionId: 'C' },
       ],
-      settings: { workflow: 'tdd', agentSession: 'continue', plan: '- [ ] one test' },
+      settings: { agentSession: 'continue', plan: '- [ ] one test' },
       tests: (n) => n > 1,
       failTail: 'FAILED tests/test_one.py::test_one - assert 0 == 1',
     });
@@ -513,7 +512,7 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
     for (let n = 1; n <= 60; n++) await fs.writeFile(path.join(logs, `iteration-${n}.ndjson`), '{}\n');
     const h = harness({
       steps: [done],
-      settings: { workflow: 'tdd', plan: '- [ ] one test', sliceIterations: 1 },
+      settings: { plan: '- [ ] one test', sliceIterations: 1 },
       tests: () => false,
     });
     await runSlice({ ...h.deps, workflow: tddWorkflow() });

@@ -22672,12 +22672,8 @@ function mainHelp(version) {
  * entries (which would mean the current directory) are ignored.
  */
 async function isOnPath(cmd, envPath = process.env.PATH) {
-    return (await findOnPath(cmd, envPath)) !== undefined;
-}
-/** The file `isOnPath` finds for `cmd` (the first PATH directory that holds it), or undefined. */
-async function findOnPath(cmd, envPath = process.env.PATH) {
     if (cmd === '')
-        return undefined;
+        return false;
     const windows = process.platform === 'win32';
     const extensions = windows
         ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
@@ -22691,10 +22687,10 @@ async function findOnPath(cmd, envPath = process.env.PATH) {
     for (const candidate of candidates) {
         for (const ext of extensions) {
             if (await isExecutableFile(candidate + ext, windows))
-                return candidate + ext;
+                return true;
         }
     }
-    return undefined;
+    return false;
 }
 async function isExecutableFile(file, windows) {
     try {
@@ -32555,7 +32551,6 @@ async function prepareRun(options, io) {
             agentSession: options.agentSession,
             maxRetriesPerStep: options.maxRetriesPerStep,
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-            workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
             ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
         },
         workflow: workflowFor(options.workflow, { tddTemplates: templates }),

@@ -7,7 +7,7 @@ import { stateScope } from '../persist/stateNames.js';
 import { actionsCache } from '../persist/actionsCache.js';
 import { actionsArtifacts } from '../persist/actionsArtifacts.js';
 import type { StorageRetryDeps } from '../persist/storageRetry.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock } from '../util/clock.js';
 
 export interface RunRefs {
   scope: string;
@@ -32,10 +32,9 @@ export interface PersistLog {
   warning(message: string): void;
 }
 
-/** The real cache and artifact backends of a run; their retries sleep on `clock` and are told to the log. */
-function backends(input: { refs: RunRefs; token: string; log: PersistLog; clock?: Pick<Clock, 'sleep'> }) {
-  const clock = input.clock ?? systemClock;
-  const retry: StorageRetryDeps = { sleep: (ms) => clock.sleep(ms), log: (m) => input.log.info(m) };
+/** The real cache and artifact backends of a run; their retries are told to the log. */
+function backends(input: { refs: RunRefs; token: string; log: PersistLog }) {
+  const retry: StorageRetryDeps = { sleep: (ms) => systemClock.sleep(ms), log: (m) => input.log.info(m) };
   return {
     cache: actionsCache(retry),
     artifacts: actionsArtifacts({ token: input.token, repository: input.refs.repository, retry }),
@@ -49,7 +48,6 @@ export async function restore(input: {
   fresh: boolean;
   checkpointId?: string;
   log: PersistLog;
-  clock?: Pick<Clock, 'sleep'>;
 }): Promise<RestoreResult> {
   const { refs } = input;
   return restoreState({
@@ -70,7 +68,6 @@ export async function publish(input: {
   token: string;
   restoredGeneration?: number;
   log: PersistLog;
-  clock?: Pick<Clock, 'sleep'>;
 }) {
   const { refs } = input;
   return saveState({

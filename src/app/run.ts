@@ -206,7 +206,6 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       agentSession: options.agentSession,
       maxRetriesPerStep: options.maxRetriesPerStep,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-      workflow: options.workflow === 'tdd' ? 'tdd' : 'implement',
       ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
     },
     workflow: workflowFor(options.workflow, { tddTemplates: templates }),

@@ -52,8 +52,6 @@ export interface SliceSettings {
   /** The JUnit XML report the test command writes (--junit-file), relative to the repository. */
   junitFile?: string;
   plan?: string;
-  /** implement (default) or tdd: red/green/refactor per test of the issue's checklist (src/workflows/tdd). */
-  workflow?: 'implement' | 'tdd';
   /** Work only on these issues (the planning pipeline's implementation phase: the issues it created). */
   onlyIssues?: readonly string[];
 }

@@ -8,12 +8,7 @@ import path from 'node:path';
  * entries (which would mean the current directory) are ignored.
  */
 export async function isOnPath(cmd: string, envPath = process.env.PATH): Promise<boolean> {
-  return (await findOnPath(cmd, envPath)) !== undefined;
-}
-
-/** The file `isOnPath` finds for `cmd` (the first PATH directory that holds it), or undefined. */
-export async function findOnPath(cmd: string, envPath = process.env.PATH): Promise<string | undefined> {
-  if (cmd === '') return undefined;
+  if (cmd === '') return false;
   const windows = process.platform === 'win32';
   const extensions = windows
     ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
@@ -27,10 +22,10 @@ export async function findOnPath(cmd: string, envPath = process.env.PATH): Promi
           .map((dir) => path.join(dir, cmd));
   for (const candidate of candidates) {
     for (const ext of extensions) {
-      if (await isExecutableFile(candidate + ext, windows)) return candidate + ext;
+      if (await isExecutableFile(candidate + ext, windows)) return true;
     }
   }
-  return undefined;
+  return false;
 }
 
 async function isExecutableFile(file: string, windows: boolean): Promise<boolean> {
