@@ -6,8 +6,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Effect, Event, IterationOutcome } from '../../src/core/events.js';
 import { type CoreConfig, type SliceModel, initialModel, selectTargets, step } from '../../src/core/slice.js';
-import { initialProgress } from '../../src/core/cycle.js';
-import { type CycleState, type LoopState, initialLoopState } from '../../src/core/state.js';
+import { type LoopState, initialLoopState } from '../../src/core/state.js';
+import { cycle } from './fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
@@ -24,21 +24,6 @@ function config(over: Partial<CoreConfig['settings']> = {}, rest: Partial<CoreCo
 const kinds = (effects: Effect[]) => effects.map((e) => (e.kind === 'log' ? `log:${e.event}` : e.kind));
 const find = <K extends Effect['kind']>(effects: Effect[], kind: K) =>
   effects.find((e): e is Extract<Effect, { kind: K }> => e.kind === kind);
-
-function cycle(ids: string[] = ['a-1'], over: Partial<CycleState> = {}): CycleState {
-  return {
-    issueIds: ids,
-    titles: ids.map((id) => `Title ${id}`),
-    startedAtIteration: 1,
-    iterations: 1,
-    sameWorkRemainingCount: 0,
-    progress: initialProgress(),
-    timeoutRetries: 0,
-    rateLimitAttempts: 0,
-    branch: `agent-loop/${ids[0]}`,
-    ...over,
-  };
-}
 
 function model(loop: Partial<LoopState> = {}, over: Partial<SliceModel> = {}): SliceModel {
   return { ...initialModel({ ...initialLoopState(10), baseBranch: 'main', ...loop }, T0), ...over };

@@ -29147,6 +29147,10 @@ function dedupe(items) {
     return items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
 }
 
+;// CONCATENATED MODULE: ./src/core/events.ts
+/** A line for the log, as an effect. */
+const log = (level, event, message, data) => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
+
 ;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
  * The engine's core, pure: one slice of the loop as `step(model, event) → (model, effects)`
@@ -29164,16 +29168,10 @@ function dedupe(items) {
 
 
 
+
 function initialModel(loop, now) {
     return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
 }
-const log = (level, event, message, data) => ({
-    kind: 'log',
-    level,
-    event,
-    message,
-    ...(data ? { data } : {}),
-});
 function step(model, event, config) {
     switch (event.type) {
         case 'started':
@@ -30774,33 +30772,6 @@ function maskOutput(agent, mask) {
     return { displayName: agent.displayName, run: (request) => agent.run({ ...request, mask }) };
 }
 
-;// CONCATENATED MODULE: ./src/core/continuation.ts
-function decideContinuation(report, previous) {
-    if (!report) {
-        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
-    }
-    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
-    const same = remaining !== undefined && remaining === previous.workRemaining;
-    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
-    const decision = {
-        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
-        workRemaining: remaining,
-        sameWorkRemainingCount: sameCount,
-    };
-    if (remaining !== undefined && report.requiresContinuation === false) {
-        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
-    }
-    if (report.stuckDetected === true)
-        decision.stuck = 'the agent reported stuck_detected: true';
-    else if (sameCount >= 2)
-        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
-    return decision;
-}
-/** Complete when every target is closed in the source, or the report says no work remains. */
-function isCycleComplete(closedInSource, reportSaysDone) {
-    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
-}
-
 ;// CONCATENATED MODULE: ./src/workflows/implement/prompt.ts
 const MAX_CONTEXT = 4000;
 function buildPrompt(p) {
@@ -31011,8 +30982,34 @@ function namedTests(text, run) {
 }
 const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-;// CONCATENATED MODULE: ./src/workflows/implement/iteration.ts
+;// CONCATENATED MODULE: ./src/core/continuation.ts
+function decideContinuation(report, previous) {
+    if (!report) {
+        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
+    }
+    const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
+    const same = remaining !== undefined && remaining === previous.workRemaining;
+    const sameCount = remaining === undefined ? 0 : same ? previous.sameCount + 1 : 1;
+    const decision = {
+        reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
+        workRemaining: remaining,
+        sameWorkRemainingCount: sameCount,
+    };
+    if (remaining !== undefined && report.requiresContinuation === false) {
+        decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
+    }
+    if (report.stuckDetected === true)
+        decision.stuck = 'the agent reported stuck_detected: true';
+    else if (sameCount >= 2)
+        decision.stuck = `work_remaining unchanged for ${sameCount} consecutive iterations: ${remaining}`;
+    return decision;
+}
+/** Complete when every target is closed in the source, or the report says no work remains. */
+function isCycleComplete(closedInSource, reportSaysDone) {
+    return reportSaysDone || (closedInSource.length > 0 && closedInSource.every(Boolean));
+}
 
+;// CONCATENATED MODULE: ./src/workflows/implement/decide.ts
 
 
 
@@ -31024,6 +31021,315 @@ const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 
 const WORKFLOW = WORKFLOWS.implement;
+const cycleOf = (s) => s.currentCycle;
+const setCycle = (s, patch) => ({
+    ...s,
+    currentCycle: { ...cycleOf(s), ...patch },
+});
+const tagOf = (ctx) => `[iteration ${ctx.before.iteration + 1}/${ctx.settings.maxIterations}]`;
+/** The iteration's record appended to the history, with its duration. */
+const decide_close = (ctx, s, r, now) => appendHistory(s, { ...r, durationMs: now - ctx.startedAt });
+const decide_finish = (model, effects, outcome) => ({
+    model: { ...model, state: outcome.state },
+    effects: [...effects, { kind: 'finish', outcome }],
+});
+/** The step machine's answer to an event of the cycle's current step. */
+function stepCycle(ctx, s, event) {
+    const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep);
+    return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+}
+function stepIteration(ctx, model, event) {
+    switch (event.type) {
+        case 'interrupted':
+            return decide_finish(model, [], { state: ctx.before, interrupted: true });
+        case 'agentRan':
+            return afterAgent(ctx, { ...model, state: event.state, record: event.record, result: event.result }, event);
+        case 'closedRead':
+            return afterClosedRead(ctx, { ...model, closed: event.closed }, event.now);
+        case 'judged':
+            return afterVerdict(ctx, model, event);
+    }
+}
+function afterAgent(ctx, model, event) {
+    const { result, now } = event;
+    const { record } = model;
+    const n = record.n;
+    // Moved behind the engine's back: nothing is judged, nothing closed.
+    if (event.moved)
+        return decide_finish(model, [], {
+            state: decide_close(ctx, model.state, { ...record, outcome: 'repository_moved' }, now),
+            halt: event.moved,
+        });
+    // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
+    const failure = event.deniedEverything
+        ? {
+            class: 'permanent',
+            reason: 'permission_denied',
+            message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing`,
+        }
+        : result.failure;
+    if (failure)
+        return afterAgentFailure(ctx, model, result, failure, now);
+    let state = setCycle({ ...model.state, successfulIterations: model.state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
+    const tag = tagOf(ctx);
+    const effects = [];
+    // Defensive validation of the report (seed 004).
+    const current = cycleOf(state);
+    const decision = decideContinuation(result.report, {
+        workRemaining: current.lastWorkRemaining,
+        sameCount: current.sameWorkRemainingCount,
+    });
+    state = setCycle(state, {
+        lastWorkRemaining: decision.workRemaining,
+        sameWorkRemainingCount: decision.sameWorkRemainingCount,
+    });
+    const withReport = { ...record, workRemaining: decision.workRemaining };
+    let violation;
+    if (decision.contractViolation) {
+        const { workRemaining } = decision.contractViolation;
+        violation = {
+            timestamp: rfc3339(new Date(now)),
+            type: 'validation_error',
+            iteration: n,
+            issueIds: current.issueIds,
+            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
+            details: {
+                work_remaining: workRemaining,
+                requires_continuation: false,
+                override: ctx.settings.strict ? 'halt' : 'forced_true',
+            },
+        };
+        if (ctx.settings.strict) {
+            effects.push(log('error', 'validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`));
+            return decide_finish(model, effects, {
+                state: decide_close(ctx, state, { ...withReport, outcome: 'contract_violation' }, now),
+                violation,
+                halt: {
+                    reason: 'contract_violation',
+                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)`,
+                },
+            });
+        }
+        effects.push(log('warn', 'validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining }));
+    }
+    if (decision.stuck) {
+        effects.push(log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${decision.stuck}.`));
+        const t = stepCycle(ctx, state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
+        return decide_finish(model, effects, {
+            state: decide_close(ctx, t.state, { ...withReport, outcome: 'stuck' }, now),
+            violation,
+            escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false },
+        });
+    }
+    // Completion check next: are the targets closed in the source?
+    return {
+        model: { ...model, state, record: withReport, violation, continuation: decision },
+        effects: [...effects, { kind: 'readClosed' }],
+    };
+}
+function afterAgentFailure(ctx, model, result, failure, now) {
+    const n = model.record.n;
+    const counted = afterFailure(model.state, failure);
+    const d = counted.decision;
+    const effects = [
+        log(failure.class === 'permanent' ? 'error' : 'warn', 'iteration.failed', `${ctx.agentName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, {
+            iteration: n,
+            exitCode: result.exitCode,
+            signal: result.signal,
+            elapsedMs: Math.round(result.durationMs),
+            class: failure.class,
+            reason: failure.reason,
+            error: failure.message,
+            retryAfterMs: failure.retryAfterMs ?? null,
+            policy: d.kind,
+        }),
+    ];
+    let state = setCycle(counted.state, {
+        lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
+    });
+    const failed = {
+        ...model.record,
+        agent: { ...model.record.agent, ok: false, failure },
+        outcome: 'agent_failed',
+    };
+    if (d.exhausted === 'halt')
+        return decide_finish(model, effects, {
+            state: decide_close(ctx, state, failed, now),
+            halt: agentUnavailable(d.attempts, failure),
+        });
+    if (d.exhausted === 'escalate')
+        return decide_finish(model, effects, {
+            state: decide_close(ctx, state, failed, now),
+            escalate: {
+                reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`,
+                bounceLoop: false,
+            },
+        });
+    if (d.countsTowardStep) {
+        // The step's retries, with the failure as context.
+        const t = stepCycle(ctx, state, { type: 'failed', reason: failure.message });
+        state = t.state;
+        if (t.decision.kind === 'escalate')
+            return decide_finish(model, effects, {
+                state: decide_close(ctx, state, failed, now),
+                escalate: { reason: t.decision.reason, bounceLoop: false },
+            });
+    }
+    return decide_finish(model, effects, {
+        state: decide_close(ctx, state, failed, now),
+        ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}),
+    });
+}
+function afterClosedRead(ctx, model, now) {
+    const { record, violation } = model;
+    const decision = model.continuation;
+    const result = model.result;
+    const closed = model.closed ?? [];
+    const tag = tagOf(ctx);
+    // Complete when the targets are closed in the source, or the report says no work remains.
+    if (!isCycleComplete(closed, decision.reportSaysDone))
+        return decide_finish(model, [
+            log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
+        ], { state: decide_close(ctx, model.state, record, now), violation });
+    // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
+    const state = stepCycle(ctx, model.state, { type: 'succeeded' }).state;
+    const cycle = cycleOf(state);
+    return {
+        model: { ...model, state },
+        effects: [
+            ...ctx.targets.problems.map((problem) => log('warn', 'issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, {
+                iteration: record.n,
+            })),
+            log('info', 'tests.start', `${tag} the agent says the work is done; running the tests: ${ctx.settings.testCommand}`, { iteration: record.n, command: ctx.settings.testCommand }),
+            { kind: 'judge' },
+        ],
+    };
+}
+function afterVerdict(ctx, model, event) {
+    const { tests, verdict, changed, now } = event;
+    const { violation } = model;
+    const { settings } = ctx;
+    const closed = model.closed ?? [];
+    const result = model.result;
+    const tag = tagOf(ctx);
+    const n = model.record.n;
+    const cycle = cycleOf(model.state);
+    const record = {
+        ...model.record,
+        tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
+        verdict: { kind: verdict.kind, summary: verdict.summary },
+    };
+    let state = { ...model.state, testsPassed: tests.passed };
+    if (verdict.kind === 'cannot_run') {
+        // A real step back: nothing could be verified.
+        const t = stepCycle(ctx, state, { type: 'precondition_failed', reason: verdict.summary });
+        state = setCycle(t.state, {
+            lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
+        });
+        const bounced = decide_close(ctx, state, { ...record, outcome: 'bounced' }, now);
+        return decide_finish(model, [
+            log('warn', 'step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
+                iteration: n,
+                from: 'verify',
+                to: 'implement',
+            }),
+        ], t.decision.kind === 'escalate'
+            ? { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } }
+            : { state: bounced, violation });
+    }
+    if (verdict.kind === 'rejected') {
+        // Read per test: each broken test and failing target with its message; else the exit code and the output.
+        const perTest = tests.run !== undefined && isReadable(tests.run);
+        const details = perTest ? rejectionDetails(verdict) : '';
+        const message = perTest || verdict.verifyFailing.length > 0
+            ? verdict.summary
+            : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
+        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
+        const t = stepCycle(ctx, state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
+        state = decide_close(ctx, t.state, { ...record, outcome: 'tests_failed' }, now);
+        return decide_finish(model, [
+            log('warn', 'tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, {
+                iteration: n,
+                exitCode: tests.exitCode,
+                broken: verdict.broken.map((f) => f.id),
+                targetsFailing: verdict.targetsFailing.map((f) => f.id),
+            }),
+        ], t.decision.kind === 'escalate'
+            ? { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } }
+            : { state, violation });
+    }
+    state = { ...state, preexistingFailures: verdict.preexisting };
+    if (!changed && !closed.every(Boolean)) {
+        // Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce.
+        const { targets } = ctx;
+        const named = targets.tests.length > 0 || targets.verify.length > 0;
+        const why = named
+            ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
+            : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
+        const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
+        const noChange = [];
+        const issueActions = [];
+        for (const [i, id] of cycle.issueIds.entries()) {
+            if (closed[i])
+                continue;
+            // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
+            issueActions.push({ kind: 'markNoChange', id, note, close: named });
+            if (ctx.canMarkNoChange && !named)
+                noChange.push(id);
+        }
+        const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
+        state = {
+            ...state,
+            consecutiveEscalations: 0,
+            issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
+            issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
+            completedIterations: [...state.completedIterations, n],
+        };
+        return decide_finish(model, [
+            log('info', 'cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds }),
+        ], {
+            state: decide_close(ctx, state, { ...record, outcome: 'no_change' }, now),
+            violation,
+            cycleDone: true,
+            noChange: true,
+            issueActions,
+        });
+    }
+    // Success: close what the agent did not; with pull requests, their merge closes the issues.
+    const viaPullRequest = settings.onSuccess === 'pull-request';
+    const issueActions = viaPullRequest
+        ? []
+        : cycle.issueIds
+            .filter((_, i) => !closed[i])
+            .map((id) => ({ kind: 'close', id, note: `agent-loop: accepted at iteration ${n}: ${verdict.summary}` }));
+    state = {
+        ...state,
+        consecutiveEscalations: 0,
+        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
+        completedIterations: [...state.completedIterations, n],
+    };
+    return decide_finish(model, [
+        log('info', 'cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting }),
+    ], { state: decide_close(ctx, state, { ...record, outcome: 'complete' }, now), violation, cycleDone: true, issueActions });
+}
+
+;// CONCATENATED MODULE: ./src/workflows/implement/iteration.ts
+/**
+ * One iteration of a cycle, performed: the agent's turn (the implement step), then, when the agent
+ * says the work is done, the verify step (its precondition, then the test gate). What to do after
+ * each observation is decided by stepIteration (decide.ts, pure); this file only performs its
+ * effects (log, read the issues, run the tests) and feeds back what happened.
+ */
+
+
+
+
+
+
+
+
+
+const iteration_WORKFLOW = WORKFLOWS.implement;
 /** The default workflow: the agent works until the issue's tests pass (implement → verify). */
 const implementWorkflow = {
     name: 'implement',
@@ -31031,10 +31337,9 @@ const implementWorkflow = {
     iterate: (deps, state, baseline) => runIteration(deps, state, baseline),
 };
 async function runIteration(deps, before, baseline) {
-    const { settings, logger, clock, source, agent, git } = deps;
+    const { settings, logger, clock, source, git } = deps;
     const cycle = before.currentCycle;
     const n = before.iteration + 1;
-    const tag = `[iteration ${n}/${settings.maxIterations}]`;
     const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
     // What the issue must make pass: its agent-loop block, or the tests its text names.
     const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
@@ -31049,243 +31354,82 @@ async function runIteration(deps, before, baseline) {
         sourceHint: source.description,
         ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
     }));
-    logger.info('iteration.start', `${tag} ${describeTargets(cycle)} …`, {
+    logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} …`, {
         iteration: n,
         issueIds: cycle.issueIds,
-        step: WORKFLOW[cycle.progress.index],
+        step: iteration_WORKFLOW[cycle.progress.index],
     });
     const turn = await agentTurn(deps, before, prompt, `the work of iteration ${n}`);
     if (!turn)
         return { state: before, interrupted: true };
-    const { result, record, started } = turn;
-    let state = turn.state;
-    const close = (s, r) => appendHistory(s, { ...r, durationMs: clock.now().getTime() - started.getTime() });
-    // Moved behind the engine's back: nothing is judged, nothing closed.
-    if (turn.moved)
-        return { state: close(state, { ...record, outcome: 'repository_moved' }), halt: turn.moved };
-    const setCycle = (s, patch) => ({
-        ...s,
-        currentCycle: { ...s.currentCycle, ...patch },
-    });
-    const step = (s, event) => {
-        const c = s.currentCycle;
-        const t = transition(WORKFLOW, c.progress, event, settings.maxRetriesPerStep);
-        return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+    const ctx = {
+        settings,
+        agentName: deps.agent.displayName,
+        before,
+        targets,
+        canMarkNoChange: source.markNoChange !== undefined,
+        startedAt: turn.started.getTime(),
     };
-    // A run that was denied every edit and changed nothing is the environment's fault, not the issue's.
-    let failure = result.failure;
-    if (result.ok &&
+    const { result } = turn;
+    const base = turn.state.baseBranch;
+    // Asked only when it matters: a successful run that was denied edits.
+    const deniedEverything = !turn.moved &&
+        result.ok &&
         (result.permissionDenials ?? 0) > 0 &&
-        git &&
-        state.baseBranch &&
-        !(await git.hasWorkSince(state.baseBranch))) {
-        failure = {
-            class: 'permanent',
-            reason: 'permission_denied',
-            message: `the agent was denied ${result.permissionDenials} tool use(s) and changed nothing`,
-        };
-    }
-    if (failure) {
-        const counted = afterFailure(state, failure);
-        const d = counted.decision;
-        const kind = d.kind;
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${result.exitCode !== null ? `exit code ${result.exitCode}` : result.signal ? `killed by ${result.signal}` : 'no exit code'}, ${seconds(result.durationMs)}, ${failure.class} ${failure.reason})`, {
-            iteration: n,
-            exitCode: result.exitCode,
-            signal: result.signal,
-            elapsedMs: Math.round(result.durationMs),
-            class: failure.class,
-            reason: failure.reason,
-            error: failure.message,
-            retryAfterMs: failure.retryAfterMs ?? null,
-            policy: kind,
-        });
-        state = setCycle(counted.state, {
-            lastFailure: { kind: 'agent', message: failure.message, tail: result.outputTail },
-        });
-        const failed = { ...record, agent: { ...record.agent, ok: false, failure }, outcome: 'agent_failed' };
-        if (d.exhausted === 'halt')
-            return { state: close(state, failed), halt: agentUnavailable(d.attempts, failure) };
-        if (d.exhausted === 'escalate') {
-            return {
-                state: close(state, failed),
-                escalate: {
-                    reason: `${failure.reason === 'timeout' ? 'timed out' : 'network errors'} ${d.attempts} times in a row (${d.attempts - 1} retries with the same timeout): ${failure.message}`,
-                    bounceLoop: false,
-                },
-            };
+        git !== undefined &&
+        base !== undefined &&
+        !(await git.hasWorkSince(base));
+    const perform = async (effect) => {
+        switch (effect.kind) {
+            case 'log':
+                logger[effect.level](effect.event, effect.message, effect.data);
+                return undefined;
+            case 'readClosed': {
+                const closed = await Promise.all(cycle.issueIds.map(async (id) => isClosedIn(deps, id)));
+                return { type: 'closedRead', closed, now: clock.now().getTime() };
+            }
+            case 'judge': {
+                const changed = !(git && base) || (await git.hasWorkSince(base));
+                const gate = await judgeWork(deps, baseline, targets);
+                if (!gate)
+                    return { type: 'interrupted' };
+                return { type: 'judged', changed, ...gate, now: clock.now().getTime() };
+            }
+            case 'finish':
+                return effect.outcome;
         }
-        if (d.countsTowardStep) {
-            // The step's retries, with the failure as context.
-            const t = step(state, { type: 'failed', reason: failure.message });
-            state = t.state;
-            if (t.decision.kind === 'escalate')
-                return { state: close(state, failed), escalate: { reason: t.decision.reason, bounceLoop: false } };
-        }
-        return { state: close(state, failed), ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}) };
-    }
-    state = setCycle({ ...state, successfulIterations: state.successfulIterations + 1, environmentFailures: 0 }, { timeoutRetries: 0, rateLimitAttempts: 0 });
-    // Defensive validation of the report (seed 004).
-    const current = state.currentCycle;
-    const decision = decideContinuation(result.report, {
-        workRemaining: current.lastWorkRemaining,
-        sameCount: current.sameWorkRemainingCount,
-    });
-    state = setCycle(state, {
-        lastWorkRemaining: decision.workRemaining,
-        sameWorkRemainingCount: decision.sameWorkRemainingCount,
-    });
-    record.workRemaining = decision.workRemaining;
-    let violation;
-    if (decision.contractViolation) {
-        const { workRemaining } = decision.contractViolation;
-        violation = {
-            timestamp: rfc3339(clock.now()),
-            type: 'validation_error',
-            iteration: n,
-            issueIds: cycle.issueIds,
-            message: 'Agent contract violation: requires_continuation=false with work_remaining non-empty',
-            details: {
-                work_remaining: workRemaining,
-                requires_continuation: false,
-                override: settings.strict ? 'halt' : 'forced_true',
-            },
-        };
-        if (settings.strict) {
-            logger.error('validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`);
-            return {
-                state: close(state, { ...record, outcome: 'contract_violation' }),
-                violation,
-                halt: {
-                    reason: 'contract_violation',
-                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)`,
-                },
-            };
-        }
-        logger.warn('validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining });
-    }
-    if (decision.stuck) {
-        logger.error('cycle.stuck', `${tag} stuck on ${describeTargets(cycle)}: ${decision.stuck}.`);
-        const t = step(state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
-        return {
-            state: close(t.state, { ...record, outcome: 'stuck' }),
-            violation,
-            escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false },
-        };
-    }
-    // Completion check: the targets are closed in the source, or the report says no work remains.
-    const closed = await Promise.all(cycle.issueIds.map(async (id) => {
-        const i = await source.get(id);
-        return i ? isClosed(i) : false;
-    }));
-    if (!isCycleComplete(closed, decision.reportSaysDone)) {
-        logger.info('iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: n, outcome: 'continuing' });
-        return { state: close(state, record), violation };
-    }
-    // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
-    state = step(state, { type: 'succeeded' }).state;
-    const base = state.baseBranch;
-    const changed = !(git && base) || (await git.hasWorkSince(base));
-    for (const problem of targets.problems)
-        logger.warn('issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, { iteration: n });
-    logger.info('tests.start', `${tag} the agent says the work is done; running the tests: ${settings.testCommand}`, {
-        iteration: n,
-        command: settings.testCommand,
-    });
-    const gate = await judgeWork(deps, baseline, targets);
-    if (!gate)
-        return { state: before, interrupted: true };
-    const { tests, verdict } = gate;
-    record.tests = { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) };
-    record.verdict = { kind: verdict.kind, summary: verdict.summary };
-    state = { ...state, testsPassed: tests.passed };
-    if (verdict.kind === 'cannot_run') {
-        // A real step back: nothing could be verified.
-        logger.warn('step.bounce', `${tag} verify cannot run: ${verdict.summary}; back to implement.`, {
-            iteration: n,
-            from: 'verify',
-            to: 'implement',
-        });
-        const t = step(state, { type: 'precondition_failed', reason: verdict.summary });
-        state = setCycle(t.state, {
-            lastFailure: { kind: 'tests', message: `\`${settings.testCommand}\`: ${verdict.summary}`, tail: tests.tail },
-        });
-        const bounced = close(state, { ...record, outcome: 'bounced' });
-        if (t.decision.kind === 'escalate')
-            return { state: bounced, violation, escalate: { reason: t.decision.reason, bounceLoop: t.decision.bounceLoop } };
-        return { state: bounced, violation };
-    }
-    if (verdict.kind === 'rejected') {
-        logger.warn('tests.failed', `${tag} rejected: ${verdict.summary} (exit code ${tests.exitCode}, ${seconds(tests.durationMs)}); the next iteration gets the failures as context.`, {
-            iteration: n,
-            exitCode: tests.exitCode,
-            broken: verdict.broken.map((f) => f.id),
-            targetsFailing: verdict.targetsFailing.map((f) => f.id),
-        });
-        // Read per test: each broken test and failing target with its message; else the exit code and the output.
-        const perTest = tests.run !== undefined && isReadable(tests.run);
-        const details = perTest ? rejectionDetails(verdict) : '';
-        const message = perTest || verdict.verifyFailing.length > 0
-            ? verdict.summary
-            : `\`${settings.testCommand}\` exited with code ${tests.exitCode}`;
-        state = setCycle({ ...state, testFailures: state.testFailures + 1 }, { lastFailure: { kind: 'tests', message, tail: `${details}${details ? '\n\n' : ''}${tests.tail}` } });
-        const t = step(state, { type: 'failed', reason: `tests: ${verdict.summary}`, resumeAt: 0 });
-        state = close(t.state, { ...record, outcome: 'tests_failed' });
-        if (t.decision.kind === 'escalate')
-            return { state, violation, escalate: { reason: t.decision.reason, bounceLoop: false } };
-        return { state, violation };
-    }
-    state = { ...state, preexistingFailures: verdict.preexisting };
-    if (!changed && !closed.every(Boolean)) {
-        // Already satisfied: nothing changed and nothing broke. Closed with the evidence; never a bounce.
-        const named = targets.tests.length > 0 || targets.verify.length > 0;
-        const why = named
-            ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
-            : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
-        const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
-        const noChange = [];
-        const issueActions = [];
-        for (const [i, id] of cycle.issueIds.entries()) {
-            if (closed[i])
-                continue;
-            // Where a person decides (GitHub): labelled with the evidence, closed only when the issue's own targets pass.
-            issueActions.push({ kind: 'markNoChange', id, note, close: named });
-            if (source.markNoChange && !named)
-                noChange.push(id);
-        }
-        const closedNow = cycle.issueIds.filter((id) => !noChange.includes(id));
-        logger.info('cycle.no_change', `${tag} ${describeTargets(cycle)}: no change was needed (${why}); ${noChange.length ? `labelled ${noChange.join(', ')} ${NO_CHANGE_LABEL} for a person to close` : `closed ${closedNow.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds });
-        state = {
-            ...state,
-            consecutiveEscalations: 0,
-            issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
-            issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
-            completedIterations: [...state.completedIterations, n],
-        };
-        return {
-            state: close(state, { ...record, outcome: 'no_change' }),
-            violation,
-            cycleDone: true,
-            noChange: true,
-            issueActions,
-        };
-    }
-    // Success: close what the agent did not; with pull requests, their merge closes the issues.
-    const viaPullRequest = settings.onSuccess === 'pull-request';
-    const issueActions = viaPullRequest
-        ? []
-        : cycle.issueIds
-            .filter((_, i) => !closed[i])
-            .map((id) => ({ kind: 'close', id, note: `agent-loop: accepted at iteration ${n}: ${verdict.summary}` }));
-    logger.info('cycle.complete', `${tag} ${describeTargets(cycle)} done: ${verdict.summary} (${seconds(tests.durationMs)}); ${viaPullRequest ? 'a pull request follows' : `closed ${cycle.issueIds.join(', ')}`}.`, { iteration: n, issueIds: cycle.issueIds, preexistingFailures: verdict.preexisting });
-    state = {
-        ...state,
-        consecutiveEscalations: 0,
-        issuesClosed: [...state.issuesClosed, ...cycle.issueIds.filter((id) => !state.issuesClosed.includes(id))],
-        completedIterations: [...state.completedIterations, n],
     };
-    return { state: close(state, { ...record, outcome: 'complete' }), violation, cycleDone: true, issueActions };
+    let model = { state: before, record: turn.record };
+    let event = {
+        type: 'agentRan',
+        result,
+        state: turn.state,
+        record: turn.record,
+        ...(turn.moved ? { moved: turn.moved } : {}),
+        deniedEverything,
+        now: clock.now().getTime(),
+    };
+    for (;;) {
+        const stepped = stepIteration(ctx, model, event);
+        model = stepped.model;
+        let next;
+        for (const effect of stepped.effects) {
+            const answer = await perform(effect);
+            if (answer === undefined)
+                continue;
+            if (!('type' in answer))
+                return answer;
+            next = answer;
+        }
+        if (!next)
+            throw new Error('an implement iteration effect went unanswered');
+        event = next;
+    }
 }
+const isClosedIn = async (deps, id) => {
+    const issue = await deps.source.get(id);
+    return issue ? isClosed(issue) : false;
+};
 /**
  * Runs the suite and the issue's verify: commands and judges them against the baseline. A
  * rejection for broken tests is confirmed by a second run (a test broken in one run only is flaky

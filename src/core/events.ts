@@ -75,6 +75,14 @@ export type LogEffect = {
   data?: Record<string, unknown>;
 };
 
+/** A line for the log, as an effect. */
+export const log = (
+  level: LogEffect['level'],
+  event: string,
+  message: string,
+  data?: Record<string, unknown>,
+): LogEffect => ({ kind: 'log', level, event, message, ...(data ? { data } : {}) });
+
 export type Effect =
   | LogEffect
   /** Write the checkpoint. */

@@ -14,7 +14,15 @@ import { cycleBranchName } from './branch.js';
 import { initialProgress } from './cycle.js';
 import { describeTargets, seconds } from './describe.js';
 import { buildDiagnostic } from './diagnostic.js';
-import type { Effect, Event, Halt, IterationOutcome, LogEffect, ReadyIssue, Status } from './events.js';
+import {
+  type Effect,
+  type Event,
+  type Halt,
+  type IterationOutcome,
+  type ReadyIssue,
+  type Status,
+  log,
+} from './events.js';
 import type { CycleState, LoopState } from './state.js';
 
 export interface CoreSettings {
@@ -66,14 +74,6 @@ export type Step = { model: SliceModel; effects: Effect[] };
 export function initialModel(loop: LoopState, now: number): SliceModel {
   return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
 }
-
-const log = (level: LogEffect['level'], event: string, message: string, data?: Record<string, unknown>): LogEffect => ({
-  kind: 'log',
-  level,
-  event,
-  message,
-  ...(data ? { data } : {}),
-});
 
 export function step(model: SliceModel, event: Event, config: CoreConfig): Step {
   switch (event.type) {

@@ -1,0 +1,485 @@
+/**
+ * The implement workflow's iteration, pure (src/workflows/implement/decide.ts), driven event by
+ * event: no agent, no tests run, no files, no clock. Each test feeds what the iteration observed
+ * and checks what it asks for next and the outcome it ends with; the last block checks the
+ * protocol over every event in many states.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { AgentFailure, AgentResult, ReportBlock } from '../../../src/agents/types.js';
+import { initialProgress } from '../../../src/core/cycle.js';
+import { type CycleState, type IterationRecord, type LoopState, initialLoopState } from '../../../src/core/state.js';
+import type { IterationOutcome } from '../../../src/core/events.js';
+import {
+  type IterationContext,
+  type IterationEffect,
+  type IterationEvent,
+  type IterationModel,
+  stepIteration,
+} from '../../../src/workflows/implement/decide.js';
+import type { Verdict } from '../../../src/verdict/judge.js';
+import type { TestOutcome } from '../../../src/loop/deps.js';
+import { cycle } from '../../core/fixtures.js';
+
+const T0 = Date.parse('2026-11-25T10:00:00Z');
+
+function before(over: Partial<LoopState> = {}, c: Partial<CycleState> = {}): LoopState {
+  return { ...initialLoopState(10), baseBranch: 'main', currentCycle: cycle(['a-1'], c), ...over };
+}
+
+function ctx(
+  over: Partial<IterationContext> = {},
+  settings: Partial<IterationContext['settings']> = {},
+): IterationContext {
+  return {
+    settings: {
+      maxIterations: 10,
+      maxRetriesPerStep: 2,
+      strict: false,
+      testCommand: 'npm test',
+      onSuccess: 'merge',
+      ...settings,
+    },
+    agentName: 'Claude Code',
+    before: before(),
+    targets: { tests: [], verify: [], problems: [] },
+    canMarkNoChange: false,
+    startedAt: T0,
+    ...over,
+  };
+}
+
+const record = (s: LoopState): IterationRecord => ({
+  n: s.iteration + 1,
+  issueIds: (s.currentCycle as CycleState).issueIds,
+  startedAt: new Date(T0).toISOString(),
+  durationMs: 0,
+  outcome: 'continuing',
+  agent: { ok: true, exitCode: 0, signal: null, durationMs: 1000 },
+});
+
+const ok = (over: Partial<AgentResult> = {}): AgentResult => ({
+  ok: true,
+  exitCode: 0,
+  signal: null,
+  durationMs: 1000,
+  outputTail: 'done',
+  ...over,
+});
+const failed = (failure: AgentFailure, over: Partial<AgentResult> = {}): AgentResult =>
+  ok({ ok: false, exitCode: 1, failure, outputTail: 'boom', ...over });
+/** The agent's report block (seed 004). */
+const report = (over: Partial<ReportBlock> = {}): ReportBlock => ({
+  workRemainingEmpty: over.workRemaining === undefined,
+  fields: {},
+  ...over,
+});
+const done = report({ requiresContinuation: false, summary: 'fixed it' });
+
+/** The agent ran: the state as the turn leaves it (iteration counted). */
+function agentRan(
+  c: IterationContext,
+  result: AgentResult,
+  over: Partial<Extract<IterationEvent, { type: 'agentRan' }>> = {},
+): IterationEvent {
+  const state = { ...c.before, iteration: c.before.iteration + 1 };
+  return {
+    type: 'agentRan',
+    result,
+    state,
+    record: record(c.before),
+    deniedEverything: false,
+    now: T0 + 5000,
+    ...over,
+  };
+}
+
+const tests = (over: Partial<TestOutcome> = {}): TestOutcome => ({
+  passed: true,
+  exitCode: 0,
+  durationMs: 2000,
+  tail: 'all good',
+  ...over,
+});
+const verdict = (over: Partial<Verdict> = {}): Verdict => ({
+  kind: 'accepted',
+  summary: '3 passed',
+  broken: [],
+  targetsFailing: [],
+  verifyFailing: [],
+  fixed: [],
+  preexisting: [],
+  targets: [],
+  ...over,
+});
+const judged = (over: Partial<Extract<IterationEvent, { type: 'judged' }>> = {}): IterationEvent => ({
+  type: 'judged',
+  changed: true,
+  tests: tests(),
+  verdict: verdict(),
+  now: T0 + 9000,
+  ...over,
+});
+const closedRead = (...closed: boolean[]): IterationEvent => ({ type: 'closedRead', closed, now: T0 + 6000 });
+
+/** Feeds events in order from the iteration's start; returns the last step. */
+function run(c: IterationContext, ...events: IterationEvent[]) {
+  let s: { model: IterationModel; effects: IterationEffect[] } = {
+    model: { state: c.before, record: record(c.before) },
+    effects: [],
+  };
+  for (const e of events) s = stepIteration(c, s.model, e);
+  return s;
+}
+
+const kinds = (effects: IterationEffect[]) => effects.map((e) => (e.kind === 'log' ? `log:${e.event}` : e.kind));
+function outcomeOf(effects: IterationEffect[]): IterationOutcome {
+  const last = effects.at(-1);
+  if (last?.kind !== 'finish') throw new Error(`no finish: ${kinds(effects).join(', ')}`);
+  return last.outcome;
+}
+const lastRecord = (o: IterationOutcome) => o.state.history.at(-1) as IterationRecord;
+const cycleOf = (o: IterationOutcome) => o.state.currentCycle as CycleState;
+
+describe('after the agent ran', () => {
+  it('a moved repository halts with nothing judged and nothing read', () => {
+    const c = ctx();
+    const halt = { reason: 'repository_moved' as const, message: 'REPOSITORY MOVED: main moved' };
+    const s = run(c, agentRan(c, ok({ report: done }), { moved: halt }));
+    expect(kinds(s.effects)).toEqual(['finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.halt).toEqual(halt);
+    expect(lastRecord(o).outcome).toBe('repository_moved');
+    expect(lastRecord(o).durationMs).toBe(5000);
+  });
+
+  it('a rate limit waits the policy backoff and does not use up a step retry', () => {
+    const c = ctx();
+    const s = run(c, agentRan(c, failed({ class: 'transient', reason: 'rate_limit', message: 'slow down' })));
+    expect(kinds(s.effects)).toEqual(['log:iteration.failed', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.waitMs).toBe(1000);
+    expect(o.escalate).toBeUndefined();
+    expect(cycleOf(o).rateLimitAttempts).toBe(1);
+    expect(cycleOf(o).progress).toEqual(initialProgress());
+    expect(lastRecord(o).outcome).toBe('agent_failed');
+    expect(o.state.failedIterations).toBe(1);
+    expect(cycleOf(o).lastFailure).toEqual({ kind: 'agent', message: 'slow down', tail: 'boom' });
+  });
+
+  it('the fourth timeout in a row escalates the cycle (3 retries with the same timeout)', () => {
+    const c = ctx({ before: before({}, { timeoutRetries: 3 }) });
+    const o = outcomeOf(
+      run(c, agentRan(c, failed({ class: 'transient', reason: 'timeout', message: 'no answer in 30 min' }))).effects,
+    );
+    expect(o.escalate?.reason).toBe(
+      'timed out 4 times in a row (3 retries with the same timeout): no answer in 30 min',
+    );
+    expect(o.halt).toBeUndefined();
+  });
+
+  it('a second environment failure in a row halts the run with the advice, no issue blamed', () => {
+    const c = ctx({ before: before({ environmentFailures: 1 }) });
+    const s = run(c, agentRan(c, failed({ class: 'permanent', reason: 'auth', message: 'invalid API key' })));
+    const o = outcomeOf(s.effects);
+    expect(o.halt?.reason).toBe('agent_unavailable');
+    expect(o.halt?.advice).toBeTruthy();
+    expect(o.escalate).toBeUndefined();
+    expect(s.effects[0]).toMatchObject({ kind: 'log', event: 'iteration.failed', level: 'error' });
+  });
+
+  it('a run denied every edit that changed nothing is a permission failure, not success', () => {
+    const c = ctx();
+    const s = run(c, agentRan(c, ok({ report: done, permissionDenials: 3 }), { deniedEverything: true }));
+    const o = outcomeOf(s.effects);
+    expect(lastRecord(o).outcome).toBe('agent_failed');
+    expect(lastRecord(o).agent.failure?.reason).toBe('permission_denied');
+    expect(lastRecord(o).agent.failure?.message).toBe('the agent was denied 3 tool use(s) and changed nothing');
+    expect(o.state.successfulIterations).toBe(0);
+  });
+
+  it('transient failures use up the step retries, then escalate', () => {
+    const crash = failed({ class: 'transient', reason: 'crashed', message: 'segfault' });
+    const c = ctx({ before: before({}, { progress: { ...initialProgress(), retries: { implement: 2 } } }) });
+    const o = outcomeOf(run(c, agentRan(c, crash)).effects);
+    expect(o.escalate).toEqual({ reason: expect.stringContaining('segfault'), bounceLoop: false });
+  });
+
+  it('success resets the failure counters and asks whether the issues are closed', () => {
+    const c = ctx({ before: before({ environmentFailures: 1 }, { timeoutRetries: 2, rateLimitAttempts: 3 }) });
+    const s = run(c, agentRan(c, ok({ report: report({ requiresContinuation: true, workRemaining: 'tests' }) })));
+    expect(kinds(s.effects)).toEqual(['readClosed']);
+    expect(s.model.state.successfulIterations).toBe(1);
+    expect(s.model.state.environmentFailures).toBe(0);
+    expect((s.model.state.currentCycle as CycleState).timeoutRetries).toBe(0);
+    expect((s.model.state.currentCycle as CycleState).rateLimitAttempts).toBe(0);
+    expect(s.model.record.workRemaining).toBe('tests');
+  });
+
+  it('--strict halts on a contract violation, recorded for errors.jsonl at the event time', () => {
+    const c = ctx({}, { strict: true });
+    const lie = report({ requiresContinuation: false, workRemaining: 'half of it' });
+    const s = run(c, agentRan(c, ok({ report: lie })));
+    expect(kinds(s.effects)).toEqual(['log:validation.violation', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.halt?.reason).toBe('contract_violation');
+    expect(o.violation).toMatchObject({
+      timestamp: '2026-11-25T10:00:05Z',
+      type: 'validation_error',
+      iteration: 1,
+      details: { work_remaining: 'half of it', override: 'halt' },
+    });
+  });
+
+  it('without --strict, a contract violation is overridden: the iteration goes on, the violation carried to its outcome', () => {
+    const c = ctx();
+    const lie = report({ requiresContinuation: false, workRemaining: 'half of it' });
+    const s = run(c, agentRan(c, ok({ report: lie })));
+    expect(kinds(s.effects)).toEqual(['log:validation.override', 'readClosed']);
+    const o = outcomeOf(run(c, agentRan(c, ok({ report: lie })), closedRead(false)).effects);
+    expect(o.violation).toMatchObject({ details: { override: 'forced_true' } });
+    expect(o.halt).toBeUndefined();
+  });
+
+  it('the same work_remaining twice in a row escalates as stuck', () => {
+    const c = ctx({ before: before({}, { lastWorkRemaining: 'the parser', sameWorkRemainingCount: 1 }) });
+    const s = run(c, agentRan(c, ok({ report: report({ requiresContinuation: true, workRemaining: 'the parser' }) })));
+    expect(kinds(s.effects)).toEqual(['log:cycle.stuck', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.escalate?.reason).toMatch(/^stuck: work_remaining unchanged for 2 consecutive iterations/);
+    expect(lastRecord(o).outcome).toBe('stuck');
+  });
+});
+
+describe('the completion check', () => {
+  it('work remains: the iteration ends, its duration counted to the event', () => {
+    const c = ctx();
+    const s = run(
+      c,
+      agentRan(c, ok({ report: report({ requiresContinuation: true, workRemaining: 'more' }) })),
+      closedRead(false),
+    );
+    expect(kinds(s.effects)).toEqual(['log:iteration.end', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(lastRecord(o)).toMatchObject({ outcome: 'continuing', durationMs: 6000, workRemaining: 'more' });
+    expect(o.cycleDone).toBeUndefined();
+  });
+
+  it('the issues closed in the source complete the implement step even without a report', () => {
+    const c = ctx();
+    const s = run(c, agentRan(c, ok()), closedRead(true));
+    expect(kinds(s.effects)).toEqual(['log:tests.start', 'judge']);
+    expect((s.model.state.currentCycle as CycleState).progress.index).toBe(1);
+  });
+
+  it("the issue's block problems are logged before the tests run", () => {
+    const c = ctx({ targets: { tests: [], verify: [], problems: ['a verify: line is empty'] } });
+    const s = run(c, agentRan(c, ok({ report: done })), closedRead(false));
+    expect(kinds(s.effects)).toEqual(['log:issue.targets', 'log:tests.start', 'judge']);
+  });
+});
+
+describe('the verdict', () => {
+  const toVerify = (c: IterationContext, ...closed: boolean[]) => [
+    agentRan(c, ok({ report: done })),
+    closedRead(...closed),
+  ];
+
+  it('accepted with a change: the cycle is done, the open issues closed with the evidence', () => {
+    const c = ctx({ before: before({}, { issueIds: ['a-1', 'a-2'], titles: ['A', 'B'] }) });
+    const s = run(c, ...toVerify(c, true, false), judged());
+    expect(kinds(s.effects)).toEqual(['log:cycle.complete', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.cycleDone).toBe(true);
+    expect(o.noChange).toBeUndefined();
+    expect(o.issueActions).toEqual([
+      { kind: 'close', id: 'a-2', note: 'agent-loop: accepted at iteration 1: 3 passed' },
+    ]);
+    expect(o.state.issuesClosed).toEqual(['a-1', 'a-2']);
+    expect(o.state.completedIterations).toEqual([1]);
+    expect(lastRecord(o)).toMatchObject({
+      outcome: 'complete',
+      tests: { passed: true, exitCode: 0, durationMs: 2000 },
+      verdict: { kind: 'accepted', summary: '3 passed' },
+      durationMs: 9000,
+    });
+  });
+
+  it('with pull requests, nothing is closed: the merge of the pull request closes the issues', () => {
+    const c = ctx({}, { onSuccess: 'pull-request' });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged()).effects);
+    expect(o.issueActions).toEqual([]);
+    expect(o.cycleDone).toBe(true);
+  });
+
+  it('accepted with no change and named targets: closed with the evidence, never a bounce', () => {
+    const c = ctx({ targets: { tests: ['t::a'], verify: ['make check'], problems: [] }, canMarkNoChange: true });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ changed: false })).effects);
+    expect(o.noChange).toBe(true);
+    expect(o.issueActions).toEqual([
+      {
+        kind: 'markNoChange',
+        id: 'a-1',
+        note: 'agent-loop: no change was needed: its targets pass (t::a, `make check`) (iteration 1).',
+        close: true,
+      },
+    ]);
+    expect(o.state.issuesClosed).toEqual(['a-1']);
+    expect(o.state.issuesNoChange).toEqual([]);
+  });
+
+  it('accepted with no change and no targets where a person decides: labelled, left open', () => {
+    const c = ctx({ canMarkNoChange: true });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ changed: false })).effects);
+    expect(o.issueActions).toEqual([
+      {
+        kind: 'markNoChange',
+        id: 'a-1',
+        note: 'agent-loop: no change was needed: the agent reports: fixed it (iteration 1).',
+        close: false,
+      },
+    ]);
+    expect(o.state.issuesClosed).toEqual([]);
+    expect(o.state.issuesNoChange).toEqual(['a-1']);
+  });
+
+  it('no change but every issue already closed by the agent: a plain completion', () => {
+    const c = ctx();
+    const o = outcomeOf(run(c, ...toVerify(c, true), judged({ changed: false })).effects);
+    expect(o.noChange).toBeUndefined();
+    expect(o.issueActions).toEqual([]);
+  });
+
+  it('rejected, read per test: the failures and their messages go to the next prompt; tests_failed', () => {
+    const c = ctx();
+    const v = verdict({ kind: 'rejected', summary: '1 broken', broken: [{ id: 't::b', message: 'expected 2' }] });
+    const run1 = { reader: 'pytest', exitCode: 1, tests: {}, groups: {}, messages: {} };
+    const s = run(
+      c,
+      ...toVerify(c, false),
+      judged({ tests: tests({ passed: false, exitCode: 1, run: run1 }), verdict: v }),
+    );
+    expect(kinds(s.effects)).toEqual(['log:tests.failed', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(lastRecord(o).outcome).toBe('tests_failed');
+    expect(o.state.testFailures).toBe(1);
+    expect(o.state.testsPassed).toBe(false);
+    expect(cycleOf(o).lastFailure?.message).toBe('1 broken');
+    expect(cycleOf(o).lastFailure?.tail).toContain('t::b');
+    expect(cycleOf(o).lastFailure?.tail).toContain('all good');
+    // Back to implement for the next iteration.
+    expect(cycleOf(o).progress.index).toBe(0);
+    expect(o.cycleDone).toBeUndefined();
+  });
+
+  it('rejected on the exit code alone: the message names the command and its exit code', () => {
+    const c = ctx();
+    const v = verdict({ kind: 'rejected', summary: 'exit code 2' });
+    const o = outcomeOf(
+      run(c, ...toVerify(c, false), judged({ tests: tests({ passed: false, exitCode: 2 }), verdict: v })).effects,
+    );
+    expect(cycleOf(o).lastFailure).toEqual({
+      kind: 'tests',
+      message: '`npm test` exited with code 2',
+      tail: 'all good',
+    });
+  });
+
+  it('rejected again and again: the verify step retries run out and the cycle escalates', () => {
+    const c = ctx({ before: before({}, { progress: { ...initialProgress(), retries: { verify: 2 } } }) });
+    const v = verdict({ kind: 'rejected', summary: 'exit code 1' });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ verdict: v })).effects);
+    expect(o.escalate?.bounceLoop).toBe(false);
+  });
+
+  it('the tests cannot run: a step back to implement with the reason as context', () => {
+    const c = ctx();
+    const v = verdict({ kind: 'cannot_run', summary: 'no tests were collected' });
+    const s = run(c, ...toVerify(c, false), judged({ verdict: v }));
+    expect(kinds(s.effects)).toEqual(['log:step.bounce', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(lastRecord(o).outcome).toBe('bounced');
+    expect(cycleOf(o).lastFailure?.message).toBe('`npm test`: no tests were collected');
+    expect(cycleOf(o).progress.index).toBe(0);
+    expect(o.escalate).toBeUndefined();
+  });
+
+  it('stepping back too often is a bounce loop', () => {
+    const c = ctx({ before: before({}, { progress: { ...initialProgress(), bounces: 2 } }) });
+    const v = verdict({ kind: 'cannot_run', summary: 'no tests were collected' });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ verdict: v })).effects);
+    expect(o.escalate?.bounceLoop).toBe(true);
+  });
+
+  it('interrupted while the tests ran: the state before the iteration, nothing recorded', () => {
+    const c = ctx();
+    const o = outcomeOf(run(c, ...toVerify(c, false), { type: 'interrupted' }).effects);
+    expect(o).toEqual({ state: c.before, interrupted: true });
+  });
+});
+
+describe('the protocol', () => {
+  const events = (c: IterationContext): IterationEvent[][] => {
+    const results = [
+      ok(),
+      ok({ report: done }),
+      ok({ report: report({ requiresContinuation: false, workRemaining: 'x' }) }),
+      ok({ report: report({ requiresContinuation: true, workRemaining: 'x', stuckDetected: true }) }),
+      failed({ class: 'transient', reason: 'rate_limit', message: 'm', retryAfterMs: 60_000 }),
+      failed({ class: 'transient', reason: 'timeout', message: 'm' }),
+      failed({ class: 'permanent', reason: 'auth', message: 'm' }),
+      failed({ class: 'permanent', reason: 'max_turns', message: 'm' }),
+    ];
+    const verdicts = [
+      verdict(),
+      verdict({ kind: 'rejected', summary: 's' }),
+      verdict({ kind: 'cannot_run', summary: 's' }),
+    ];
+    const paths: IterationEvent[][] = [];
+    for (const r of results)
+      for (const closed of [true, false])
+        for (const v of verdicts)
+          for (const changed of [true, false])
+            paths.push([agentRan(c, r), closedRead(closed), judged({ verdict: v, changed })]);
+    return paths;
+  };
+
+  const contexts = [
+    ctx(),
+    ctx({}, { strict: true }),
+    ctx({}, { onSuccess: 'pull-request' }),
+    ctx({
+      before: before(
+        { environmentFailures: 1 },
+        { progress: { ...initialProgress(), retries: { implement: 2, verify: 2 }, bounces: 2 } },
+      ),
+    }),
+  ];
+
+  it('every step ends in exactly one request or one finish, last; a finished iteration records exactly one history entry', () => {
+    let finished = 0;
+    for (const c of contexts)
+      for (const path of events(c)) {
+        let s: { model: IterationModel; effects: IterationEffect[] } = {
+          model: { state: c.before, record: record(c.before) },
+          effects: [],
+        };
+        for (const e of path) {
+          s = stepIteration(c, s.model, e);
+          const asks = s.effects.filter((x) => x.kind !== 'log');
+          expect(asks).toHaveLength(1);
+          const ask = asks[0] as IterationEffect;
+          expect(s.effects.at(-1)).toBe(ask);
+          if (ask.kind === 'finish') {
+            const o = ask.outcome;
+            expect(o.state.history).toHaveLength(c.before.history.length + 1);
+            expect(o.state.iteration).toBe(c.before.iteration + 1);
+            expect(o.halt === undefined || o.escalate === undefined).toBe(true);
+            expect(o.cycleDone === undefined || (o.halt === undefined && o.escalate === undefined)).toBe(true);
+            finished++;
+            break;
+          }
+        }
+      }
+    expect(finished).toBe(contexts.length * 8 * 2 * 3 * 2);
+  });
+});
