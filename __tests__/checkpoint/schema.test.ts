@@ -114,7 +114,51 @@ describe('REQ_018.1 id', () => {
     expect(parseCheckpoint(text, FILE).state).toEqual(state);
   });
 
-  it('falls back to the plain layout when a state string looks like the one-line mark', () => {
+  it('writes what JSON.stringify(value, null, 2) writes, records in lists on one line: 500 random states', () => {
+    // The oracle: the standard layout, then each record in a list put back on one line.
+    const oracle = (value: unknown): string => {
+      const records: string[] = [];
+      const text = JSON.stringify(
+        value,
+        function (this: unknown, _key: string, v: unknown) {
+          if (Array.isArray(this) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+            records.push(JSON.stringify(v));
+            return `@@record:${records.length - 1}@@`;
+          }
+          return v;
+        },
+        2,
+      );
+      return text.replace(/"@@record:(\d+)@@"/g, (_, i: string) => records[Number(i)] as string);
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const leaf = (): unknown =>
+      [null, true, 0, -1.5, 'x', 'q"\\\n\u0000', undefined, new Date(0), []][Math.floor(random() * 9)];
+    const value = (depth: number): unknown => {
+      const r = random();
+      if (depth > 3 || r < 0.3) return leaf();
+      const n = Math.floor(random() * 4);
+      if (r < 0.65) return Array.from({ length: n }, () => value(depth + 1));
+      return Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`k${i}${random() < 0.2 ? '"' : ''}`, value(depth + 1)]),
+      );
+    };
+    for (let i = 0; i < 500; i++) {
+      const state = { s: value(0), list: [value(1), { a: value(2) }] };
+      const text = serializeCheckpoint(checkpoint({ id: ID_A, state }));
+      const expected = oracle({
+        id: ID_A,
+        phase: 'implementation-failed',
+        timestamp: '2026-11-21T10:30:00Z',
+        sequence: 1,
+        state,
+      });
+      expect(text).toBe(`${expected}\n`);
+    }
+  });
+
+  it('writes a state string that looks like a layout mark as data, and reads it back as it was', () => {
     const random = jest.spyOn(Math, 'random').mockReturnValue(0.5);
     try {
       const state = { list: [{ a: 1 }], s: '\u0000i:0', t: 'q"\u0000i:0' };

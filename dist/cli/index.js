@@ -21078,6 +21078,9 @@ function stateFiles(dir, mask = (t) => t) {
         },
         async list(dir) {
             // Synchronous like the writes (src/util/atomicWrite.ts): read after every checkpoint write.
+            // A missing directory (no iteration logs yet) is the common case: no exception built for it.
+            if (!(0,external_node_fs_namespaceObject.statSync)(dir, { throwIfNoEntry: false })?.isDirectory())
+                return [];
             let names;
             try {
                 names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
@@ -21343,29 +21346,40 @@ function serializeCheckpoint(checkpoint) {
 /**
  * JSON indented by two spaces, except that a record in a list (an iteration of the history, an
  * escalation) takes one line: the file stays readable and about half as long to write and fsync
- * every iteration.
+ * every iteration. What JSON.stringify(value, null, 2) would write otherwise (toJSON honoured,
+ * undefined and functions dropped, a cycle refused), built directly: a replacer would be called on
+ * every value of the history at every write.
  */
-function layout(value) {
-    const records = [];
-    const mark = `\u0000${Math.random().toString(36).slice(2)}:`;
-    const text = JSON.stringify(value, function (_key, v) {
-        if (Array.isArray(this) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-            records.push(JSON.stringify(v));
-            return `${mark}${records.length - 1}`;
+function layout(value, indent = '', ancestors = []) {
+    if (value === null || typeof value !== 'object')
+        return JSON.stringify(value);
+    if (ancestors.includes(value))
+        throw new TypeError('Converting circular structure to JSON');
+    const inner = `${indent}  `;
+    const parts = [];
+    ancestors.push(value);
+    if (Array.isArray(value)) {
+        value.forEach((item, i) => {
+            const v = toJson(item, String(i));
+            const record = v !== null && typeof v === 'object' && !Array.isArray(v);
+            parts.push((record ? JSON.stringify(v) : layout(v, inner, ancestors)) ?? 'null');
+        });
+    }
+    else {
+        for (const [k, item] of Object.entries(value)) {
+            const text = layout(toJson(item, k), inner, ancestors);
+            if (text !== undefined)
+                parts.push(`${JSON.stringify(k)}: ${text}`);
         }
-        return v;
-    }, 2);
-    if (records.length === 0)
-        return text;
-    const quoted = JSON.stringify(mark);
-    const pattern = new RegExp(`${quoted.slice(0, -1).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(\\d+)"`, 'g');
-    let replaced = 0;
-    const out = text.replace(pattern, (_, i) => {
-        replaced++;
-        return records[Number(i)];
-    });
-    // A state string that happens to look like the mark: the plain layout instead.
-    return replaced === records.length ? out : JSON.stringify(value, null, 2);
+    }
+    ancestors.pop();
+    const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+    return parts.length === 0 ? `${open}${close}` : `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${indent}${close}`;
+}
+/** A value as JSON.stringify sees it: its toJSON(key) when it has one. */
+function toJson(value, key) {
+    const toJSON = value?.toJSON;
+    return typeof toJSON === 'function' ? toJSON.call(value, key) : value;
 }
 /**
  * Problems that do not make a checkpoint unusable but deserve a log line (REQ_018.4.8: an empty
@@ -21793,8 +21807,15 @@ class FileCheckpointStore {
         await stateFiles(this.stateDir, this.redact).write(file, text);
         this.highestSequence = sequence;
         this.written.set(file, { sequence, stamp: fileStamp(file) });
-        // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings).
-        return parseCheckpoint(text, file);
+        // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings). The
+        // text is this store's own, valid by construction: parsed, not validated again (the schema is
+        // for files read back); parseCheckpoint says what is wrong if masking a secret broke it.
+        try {
+            return JSON.parse(text);
+        }
+        catch {
+            return parseCheckpoint(text, file);
+        }
     }
     async highestSequenceSoFar() {
         if (this.highestSequence === undefined) {
@@ -22263,8 +22284,11 @@ async function operationInProgress(gitDir) {
 /**
  * The process groups a run starts (the agent's, the test command's) are recorded in the state
  * directory while they run, so that after a SIGKILL of the engine the next run ends a group the
- * dead run left behind before it starts anything. A record carries the leader's start time (from
- * /proc), so a pid the system has since given to another process is never signalled.
+ * dead run left behind before it starts anything. A record carries the time its group was started:
+ * a process of that group older than that (the pid given to another group since, across a reboot)
+ * is never signalled, and a record older than the system's boot is dropped (nothing it names can
+ * still run). The start is the wall clock at the spawn, turned into /proc's clock ticks when the
+ * next run reads the record: nothing is read from /proc while an agent starts.
  */
 
 
@@ -22282,6 +22306,31 @@ function readProcStat(pid, procRoot = '/proc') {
     // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
+}
+/** /proc's clock ticks per second (USER_HZ: 100 on every architecture Linux runs agents on). */
+const TICKS_PER_SECOND = 100;
+/**
+ * The earliest start (clock ticks since boot, as in /proc/<pid>/stat) a member of a group started
+ * at `startedAt` can have: "" when the boot time cannot be read (no /proc: nothing is filtered),
+ * undefined when `startedAt` is before the boot (the group died with the system). /proc/stat's
+ * btime is in whole seconds and the record is written just after the fork: a second and a half of
+ * slack. Pure but for the read of `<procRoot>/stat`.
+ */
+function earliestStart(startedAt, procRoot = '/proc') {
+    const at = Date.parse(startedAt);
+    let bootMs;
+    try {
+        const btime = /^btime (\d+)$/m.exec((0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, 'stat'), 'utf8'))?.[1];
+        if (btime === undefined || !Number.isFinite(at))
+            return '';
+        bootMs = Number(btime) * 1000;
+    }
+    catch {
+        return '';
+    }
+    if (at < bootMs)
+        return undefined;
+    return String(Math.max(0, Math.floor(((at - bootMs) / 1000 - 1.5) * TICKS_PER_SECOND)));
 }
 /** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
 function liveGroupMembers(pgid, since, procRoot = '/proc') {
@@ -22314,12 +22363,7 @@ class ProcessRegistry {
     }
     /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
     spawned(pid, role) {
-        const record = {
-            pid,
-            startTime: readProcStat(pid)?.startTime ?? '',
-            role,
-            startedAt: this.now().toISOString(),
-        };
+        const record = { pid, role, startedAt: this.now().toISOString() };
         const file = external_node_path_default().join(this.dir, `${pid}.json`);
         const text = `${JSON.stringify(record)}\n`;
         try {
@@ -22373,7 +22417,10 @@ async function endLeftovers(registry, deps) {
     for (const record of await registry.records()) {
         if (record.pid === process.pid)
             continue;
-        const members = liveGroupMembers(record.pid, record.startTime, deps.procRoot);
+        const since = record.startTime ?? earliestStart(record.startedAt, deps.procRoot);
+        if (since === undefined)
+            continue;
+        const members = liveGroupMembers(record.pid, since, deps.procRoot);
         if (members.length === 0)
             continue;
         const signal = (sig) => {
@@ -22393,9 +22440,9 @@ async function endLeftovers(registry, deps) {
         };
         signal('SIGTERM');
         const grace = deps.graceMs ?? 5000;
-        for (let waited = 0; waited < grace && liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0; waited += 100)
+        for (let waited = 0; waited < grace && liveGroupMembers(record.pid, since, deps.procRoot).length > 0; waited += 100)
             await deps.sleep(100);
-        if (liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0)
+        if (liveGroupMembers(record.pid, since, deps.procRoot).length > 0)
             signal('SIGKILL');
         ended.push({ ...record, members });
     }

@@ -182,32 +182,37 @@ export function serializeCheckpoint(checkpoint: Checkpoint): string {
 /**
  * JSON indented by two spaces, except that a record in a list (an iteration of the history, an
  * escalation) takes one line: the file stays readable and about half as long to write and fsync
- * every iteration.
+ * every iteration. What JSON.stringify(value, null, 2) would write otherwise (toJSON honoured,
+ * undefined and functions dropped, a cycle refused), built directly: a replacer would be called on
+ * every value of the history at every write.
  */
-function layout(value: unknown): string {
-  const records: string[] = [];
-  const mark = `\u0000${Math.random().toString(36).slice(2)}:`;
-  const text = JSON.stringify(
-    value,
-    function (this: unknown, _key: string, v: unknown) {
-      if (Array.isArray(this) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        records.push(JSON.stringify(v));
-        return `${mark}${records.length - 1}`;
-      }
-      return v;
-    },
-    2,
-  );
-  if (records.length === 0) return text;
-  const quoted = JSON.stringify(mark);
-  const pattern = new RegExp(`${quoted.slice(0, -1).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(\\d+)"`, 'g');
-  let replaced = 0;
-  const out = text.replace(pattern, (_, i: string) => {
-    replaced++;
-    return records[Number(i)] as string;
-  });
-  // A state string that happens to look like the mark: the plain layout instead.
-  return replaced === records.length ? out : JSON.stringify(value, null, 2);
+function layout(value: unknown, indent = '', ancestors: object[] = []): string | undefined {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (ancestors.includes(value)) throw new TypeError('Converting circular structure to JSON');
+  const inner = `${indent}  `;
+  const parts: string[] = [];
+  ancestors.push(value);
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => {
+      const v = toJson(item, String(i));
+      const record = v !== null && typeof v === 'object' && !Array.isArray(v);
+      parts.push((record ? JSON.stringify(v) : layout(v, inner, ancestors)) ?? 'null');
+    });
+  } else {
+    for (const [k, item] of Object.entries(value)) {
+      const text = layout(toJson(item, k), inner, ancestors);
+      if (text !== undefined) parts.push(`${JSON.stringify(k)}: ${text}`);
+    }
+  }
+  ancestors.pop();
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  return parts.length === 0 ? `${open}${close}` : `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${indent}${close}`;
+}
+
+/** A value as JSON.stringify sees it: its toJSON(key) when it has one. */
+function toJson(value: unknown, key: string): unknown {
+  const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value;
 }
 
 /**

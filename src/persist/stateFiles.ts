@@ -7,7 +7,7 @@
  * written line by line as the output arrives, from lines the output masker already masked where
  * they entered the engine: src/secrets/outputMasker.ts.)
  */
-import { lstatSync, promises as fs, readdirSync } from 'node:fs';
+import { lstatSync, promises as fs, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 
@@ -61,6 +61,8 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
     },
     async list(dir) {
       // Synchronous like the writes (src/util/atomicWrite.ts): read after every checkpoint write.
+      // A missing directory (no iteration logs yet) is the common case: no exception built for it.
+      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
       let names: string[];
       try {
         names = readdirSync(dir);

@@ -1,8 +1,11 @@
 /**
  * The process groups a run starts (the agent's, the test command's) are recorded in the state
  * directory while they run, so that after a SIGKILL of the engine the next run ends a group the
- * dead run left behind before it starts anything. A record carries the leader's start time (from
- * /proc), so a pid the system has since given to another process is never signalled.
+ * dead run left behind before it starts anything. A record carries the time its group was started:
+ * a process of that group older than that (the pid given to another group since, across a reboot)
+ * is never signalled, and a record older than the system's boot is dropped (nothing it names can
+ * still run). The start is the wall clock at the spawn, turned into /proc's clock ticks when the
+ * next run reads the record: nothing is read from /proc while an agent starts.
  */
 import { mkdirSync, promises as fs, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,8 +13,8 @@ import type { Agent } from '../agents/types.js';
 
 export interface ProcessRecord {
   pid: number;
-  /** Field 22 of /proc/<pid>/stat (clock ticks since boot), or "" where /proc is not there. */
-  startTime: string;
+  /** Field 22 of /proc/<pid>/stat (clock ticks since boot), as earlier versions recorded it. */
+  startTime?: string;
   role: 'agent' | 'tests';
   startedAt: string;
 }
@@ -36,6 +39,30 @@ export function readProcStat(pid: number, procRoot = '/proc'): ProcStat | undefi
   // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
+}
+
+/** /proc's clock ticks per second (USER_HZ: 100 on every architecture Linux runs agents on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The earliest start (clock ticks since boot, as in /proc/<pid>/stat) a member of a group started
+ * at `startedAt` can have: "" when the boot time cannot be read (no /proc: nothing is filtered),
+ * undefined when `startedAt` is before the boot (the group died with the system). /proc/stat's
+ * btime is in whole seconds and the record is written just after the fork: a second and a half of
+ * slack. Pure but for the read of `<procRoot>/stat`.
+ */
+export function earliestStart(startedAt: string, procRoot = '/proc'): string | undefined {
+  const at = Date.parse(startedAt);
+  let bootMs: number;
+  try {
+    const btime = /^btime (\d+)$/m.exec(readFileSync(path.join(procRoot, 'stat'), 'utf8'))?.[1];
+    if (btime === undefined || !Number.isFinite(at)) return '';
+    bootMs = Number(btime) * 1000;
+  } catch {
+    return '';
+  }
+  if (at < bootMs) return undefined;
+  return String(Math.max(0, Math.floor(((at - bootMs) / 1000 - 1.5) * TICKS_PER_SECOND)));
 }
 
 /** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
@@ -68,12 +95,7 @@ export class ProcessRegistry {
 
   /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
   spawned(pid: number, role: ProcessRecord['role']): void {
-    const record: ProcessRecord = {
-      pid,
-      startTime: readProcStat(pid)?.startTime ?? '',
-      role,
-      startedAt: this.now().toISOString(),
-    };
+    const record: ProcessRecord = { pid, role, startedAt: this.now().toISOString() };
     const file = path.join(this.dir, `${pid}.json`);
     const text = `${JSON.stringify(record)}\n`;
     try {
@@ -133,7 +155,9 @@ export async function endLeftovers(
   const ended: Array<ProcessRecord & { members: number[] }> = [];
   for (const record of await registry.records()) {
     if (record.pid === process.pid) continue;
-    const members = liveGroupMembers(record.pid, record.startTime, deps.procRoot);
+    const since = record.startTime ?? earliestStart(record.startedAt, deps.procRoot);
+    if (since === undefined) continue;
+    const members = liveGroupMembers(record.pid, since, deps.procRoot);
     if (members.length === 0) continue;
     const signal = (sig: NodeJS.Signals) => {
       try {
@@ -150,13 +174,9 @@ export async function endLeftovers(
     };
     signal('SIGTERM');
     const grace = deps.graceMs ?? 5000;
-    for (
-      let waited = 0;
-      waited < grace && liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0;
-      waited += 100
-    )
+    for (let waited = 0; waited < grace && liveGroupMembers(record.pid, since, deps.procRoot).length > 0; waited += 100)
       await deps.sleep(100);
-    if (liveGroupMembers(record.pid, record.startTime, deps.procRoot).length > 0) signal('SIGKILL');
+    if (liveGroupMembers(record.pid, since, deps.procRoot).length > 0) signal('SIGKILL');
     ended.push({ ...record, members });
   }
   return ended;
