@@ -20970,8 +20970,11 @@ let tempCount = 0;
 const tempSuffix = () => `${TEMP_PREFIX}${(tempCount++).toString(16)}`;
 /**
  * Replaces `file` with `content` so that a reader (or a crash at any moment) sees either the old
- * file or the new one, never a mix: write a temporary file in the same directory, fsync it,
- * rename it over the target, then fsync the directory so the rename itself is durable.
+ * file or the new one, never a mix: write a temporary file in the same directory, fsync it, rename
+ * it over the target. The first time this process writes a file, the directory is fsynced too, so
+ * that the new name is durable; a later replace of the same file skips that second fsync (one per
+ * iteration for the checkpoint): a power cut right after it may lose that one rename, and the file
+ * is then the previous complete version, which the next journal commit would have replaced.
  * The directory is created when it is missing. `fsync: false` keeps the atomic replace and skips
  * both fsyncs (a scratch copy that a power cut may lose).
  *
@@ -20999,9 +21002,13 @@ async function writeFileAtomic(file, content, options = {}) {
         external_node_fs_default().rmSync(tmp, { force: true });
         throw error;
     }
-    if (durable)
+    if (durable && !named.has(file)) {
         syncDir(dir);
+        named.add(file);
+    }
 }
+/** The files whose name this process has made durable (their directory fsynced after their first write). */
+const named = new Set();
 /**
  * Creates a new temporary file next to `file`, exclusively (O_EXCL: never an existing file, never
  * through a symlink someone placed at a name they guessed); the directory is created only when it is
