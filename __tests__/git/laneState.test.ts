@@ -1,6 +1,7 @@
 /**
- * Git.laneState: where HEAD is and where the base branch points, in one git process, as the lane
- * guard asks twice per iteration; it must say what currentRef() and tipOf() say, in every state.
+ * Git.laneState: where HEAD is and where the base branch points, read from git's loose refs or in
+ * one git process, as the lane guard asks twice per iteration; it must say what currentRef() and
+ * tipOf() say, in every state.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
@@ -8,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GIT_ENV, gitIn } from './repo.js';
 import { type Git, openGit } from '../../src/git/git.js';
+import { laneFromFiles } from '../../src/git/looseRefs.js';
 
 let dir: string;
 let git: Git;
@@ -53,5 +55,73 @@ describe('Git.laneState', () => {
     sh('commit', '-q', '--allow-empty', '-m', 'two');
     await fs.writeFile(path.join(dir, 'main'), 'a file');
     expect(await git.laneState('main')).toEqual(await both('main'));
+  });
+
+  it('reads loose refs from the files: no git process after the first call', async () => {
+    sh('checkout', '-q', '-b', 'agent-loop/a-1');
+    const trace = path.join(dir, '.git', 'trace.txt');
+    const traced = (await openGit(dir, { ...env, GIT_TRACE: trace })) as Git;
+    await traced.laneState('main');
+    const before = (await fs.readFile(trace, 'utf8')).match(/built-in: git /g)?.length ?? 0;
+    for (let i = 0; i < 5; i++) expect(await traced.laneState('main')).toEqual(await both('main'));
+    const after = (await fs.readFile(trace, 'utf8')).match(/built-in: git /g)?.length ?? 0;
+    // The trace does see this Git's processes (the first call's lookup of the git directories)...
+    expect(before).toBeGreaterThan(0);
+    // ...and the five later calls ran none (the comparisons run on another Git, untraced).
+    expect(after).toBe(before);
+  });
+
+  it('sees every move at once, whoever makes it (no cache: the files are read each time)', async () => {
+    sh('checkout', '-q', '-b', 'agent-loop/a-1');
+    const check = async () => expect(await git.laneState('main')).toEqual(await both('main'));
+    await check();
+    sh('commit', '-q', '--allow-empty', '-m', 'two');
+    await check();
+    sh('update-ref', 'refs/heads/main', 'HEAD');
+    await check();
+    sh('checkout', '-q', 'main');
+    await check();
+    sh('checkout', '-q', '--detach');
+    await check();
+    sh('reset', '-q', '--hard', 'HEAD~1');
+    await check();
+    sh('checkout', '-q', '-b', 'nested/deep/name');
+    await check();
+  });
+
+  it('leaves to git what the files cannot say alone: packed refs, a symbolic branch, an unborn HEAD', async () => {
+    const dirs = { gitDir: path.join(dir, '.git'), commonDir: path.join(dir, '.git') };
+    sh('checkout', '-q', '-b', 'work');
+    expect(laneFromFiles(dirs, 'main')).toEqual({ head: 'work', baseTip: sh('rev-parse', 'main') });
+    sh('pack-refs', '--all');
+    expect(laneFromFiles(dirs, 'main')).toBeUndefined();
+    expect(await git.laneState('main')).toEqual(await both('main'));
+    sh('commit', '-q', '--allow-empty', '-m', 'loose again');
+    sh('update-ref', 'refs/heads/main', 'HEAD');
+    sh('symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
+    expect(laneFromFiles(dirs, 'alias')).toBeUndefined();
+    expect(await git.laneState('alias')).toEqual(await both('alias'));
+    sh('checkout', '-q', '--orphan', 'unborn');
+    expect(laneFromFiles(dirs, 'main')).toBeUndefined();
+    expect(await git.laneState('main')).toEqual({ head: 'unborn', baseTip: sh('rev-parse', 'main') });
+  });
+
+  it('in a linked work tree: its own HEAD, the shared refs', async () => {
+    const other = `${dir}-wt`;
+    sh('worktree', 'add', '-q', '-b', 'side', other);
+    try {
+      const wt = (await openGit(other, env)) as Git;
+      expect(await wt.laneState('main')).toEqual({ head: 'side', baseTip: sh('rev-parse', 'main') });
+      sh('commit', '-q', '--allow-empty', '-m', 'main moves');
+      expect(await wt.laneState('main')).toEqual({ head: 'side', baseTip: sh('rev-parse', 'main') });
+    } finally {
+      await fs.rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('never reads outside refs/heads for a branch name that climbs out of it', () => {
+    const dirs = { gitDir: path.join(dir, '.git'), commonDir: path.join(dir, '.git') };
+    expect(laneFromFiles(dirs, '../../HEAD')).toBeUndefined();
+    expect(laneFromFiles(dirs, '/etc/passwd')).toBeUndefined();
   });
 });

@@ -1,10 +1,14 @@
-/** The git operations the loop needs, behind one interface; every call goes through one execGit. */
+/**
+ * The git operations the loop needs, behind one interface; every call goes through one execGit,
+ * except the lane's two loose refs, read from git's files when they can say it alone (looseRefs.ts).
+ */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
+import { type GitDirs, laneFromFiles } from './looseRefs.js';
 
 export interface Git {
   readonly topLevel: string;
@@ -154,6 +158,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     return r.stdout.trim();
   };
   const tryGit = async (...args: string[]) => (await runner.run(args)).code === 0;
+  let dirs: Promise<GitDirs | undefined> | undefined;
   const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }) : runner;
   const remoteGit = async (...args: string[]) => {
     const r = await remote.run(args);
@@ -253,6 +258,16 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     head: () => git('rev-parse', 'HEAD'),
     tipOf,
     async laneState(baseBranch) {
+      // Both as loose refs (the common case): read from git's files, no process (looseRefs.ts).
+      dirs ??= runner
+        .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
+        .then((r) => {
+          const [gitDir, commonDir] = r.stdout.trim().split('\n');
+          return r.code === 0 && gitDir && commonDir ? { gitDir, commonDir } : undefined;
+        });
+      const known = await dirs;
+      const fromFiles = known && laneFromFiles(known, baseBranch);
+      if (fromFiles) return fromFiles;
       // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.
       const r = await runner.run(['rev-parse', 'HEAD', `refs/heads/${baseBranch}`, '--symbolic-full-name', 'HEAD']);
       const [sha, baseTip, name] = r.stdout.trim().split('\n');

@@ -1,0 +1,56 @@
+/**
+ * The lane (where HEAD is, where the base branch points) read from git's own files instead of a git
+ * process, in the common case where git keeps both as loose refs: `<git-dir>/HEAD` and
+ * `<common-dir>/refs/heads/<branch>`, each replaced whole by git (a lock file renamed over it), so a
+ * read sees the old or the new value. A loose ref is what git reads first, before packed-refs, so
+ * two small files say what `git rev-parse` would. Anything else (a branch only in packed-refs, an
+ * unborn or symbolic branch, the reftable backend, a HEAD that is a symlink) answers undefined and
+ * the caller asks git. The lane guard asks twice per iteration: this saves two git processes each.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Where a repository keeps HEAD (per work tree) and its refs (shared by its work trees). */
+export interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** A branch name git accepts and that cannot leave refs/heads/ as a path. */
+const BRANCH = /^(?!.*(?:^|\/)\.)(?!.*\.\.)(?!.*\/\/)[^\0\\:~^?*[\s]+(?<![/.])$/;
+
+/** One loose ref file's content (a plain regular file, not a symlink), trimmed; undefined otherwise. */
+function readLoose(file: string): string | undefined {
+  try {
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    if (!st?.isFile() || st.size > 512) return undefined;
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A branch's commit from its loose ref, when it has one holding a commit id. */
+function looseTip(dirs: GitDirs, branch: string): string | undefined {
+  if (!BRANCH.test(branch)) return undefined;
+  const sha = readLoose(path.join(dirs.commonDir, 'refs', 'heads', ...branch.split('/')));
+  return sha !== undefined && SHA.test(sha) ? sha : undefined;
+}
+
+/**
+ * HEAD (its branch's name, or the commit when detached) and the base branch's commit, as git would
+ * say them; undefined when the files cannot say it alone (ask git).
+ */
+export function laneFromFiles(dirs: GitDirs, baseBranch: string): { head: string; baseTip: string } | undefined {
+  if (lstatSync(path.join(dirs.commonDir, 'reftable'), { throwIfNoEntry: false }) !== undefined) return undefined;
+  const baseTip = looseTip(dirs, baseBranch);
+  if (baseTip === undefined) return undefined;
+  const head = readLoose(path.join(dirs.gitDir, 'HEAD'));
+  if (head === undefined) return undefined;
+  if (SHA.test(head)) return { head, baseTip };
+  const branch = /^ref: refs\/heads\/(.+)$/.exec(head)?.[1];
+  // HEAD's branch must exist as a loose ref too (an unborn branch, or one only in packed-refs: ask git).
+  if (branch === undefined || looseTip(dirs, branch) === undefined) return undefined;
+  return { head: branch, baseTip };
+}
