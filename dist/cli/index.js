@@ -31595,6 +31595,249 @@ async function judgeWork(deps, baseline, targets) {
     return second;
 }
 
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/notes.ts
+/**
+ * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
+ * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
+ * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
+ * rollback (`git reset --hard`) takes the state back with the commits.
+ */
+
+
+
+
+
+const NOTES_REF = 'refs/notes/agent-loop';
+/** Seed 003's "Error Types" table, in its order. */
+const TDD_ERROR_TYPES = [
+    'COMPILATION_ERROR',
+    'TEST_UNEXPECTED_PASS',
+    'TEST_UNEXPECTED_FAIL',
+    'IMPLEMENTATION_FAILED',
+    'REGRESSION',
+    'DUPLICATE_TEST',
+    'API_RATE_LIMIT',
+    'NETWORK_TIMEOUT',
+    'WORKFLOW_ABORTED',
+];
+/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
+const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
+const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
+const notes_TddErrorSchema = object({
+    type: schemas_enum(TDD_ERROR_TYPES),
+    message: schemas_string(),
+    details: schemas_string(),
+    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
+    retry_count: schemas_number().int().min(0),
+    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
+    timestamp: iso_datetime({ offset: true }),
+});
+/**
+ * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
+ * error occurs": absent or null otherwise. Unknown keys are dropped on read.
+ */
+const TddNoteSchema = object({
+    /** The phase this commit finished (or failed in). */
+    phase: schemas_enum(TDD_PHASES),
+    /** Where a resumed run starts. */
+    next_phase: schemas_enum(TDD_PHASES),
+    /** The red/green/refactor cycle, from 1. */
+    cycle: schemas_number().int().min(1),
+    current_test: object({
+        description: schemas_string(),
+        test_file: schemas_string(),
+    }),
+    test_result: schemas_enum(TDD_TEST_RESULTS),
+    error: notes_TddErrorSchema.nullable().optional(),
+});
+/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
+const notesGit = gitRunner;
+async function must(git, args) {
+    const r = await git.run(args);
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return r.stdout;
+}
+/**
+ * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
+ * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
+ * Throws on a note that does not match the schema (it could not be read back) and on git failure.
+ */
+async function writeNote(git, commit, note) {
+    const valid = TddNoteSchema.safeParse(note);
+    if (!valid.success)
+        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
+    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
+    try {
+        const file = external_node_path_default().join(dir, 'note.json');
+        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
+        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+    }
+}
+/**
+ * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
+ * not JSON or not a note this version understands (never a throw for those). Throws GitError when
+ * git fails otherwise, e.g. `commit` does not exist.
+ */
+async function readNote(git, commit) {
+    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
+    const r = await git.run(args);
+    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
+    if (r.code === 1)
+        return undefined;
+    if (r.code !== 0)
+        throw new GitError(args, r.code, r.stderr || r.stdout);
+    return parseNote(r.stdout, commit);
+}
+/** Parses a note's text. Pure. */
+function parseNote(text, commit) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (error) {
+        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
+    }
+    const parsed = TddNoteSchema.safeParse(json);
+    if (parsed.success)
+        return parsed.data;
+    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
+}
+function isInvalidNote(value) {
+    return value !== undefined && 'invalid' in value;
+}
+/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
+const NEWEST_NOTE_DEPTH = 10_000;
+/**
+ * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
+ * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
+ * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
+ * `onInvalid` hears about each invalid note skipped.
+ */
+async function newestNote(git, branch = 'HEAD', options = {}) {
+    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[1])
+        .filter((commit) => commit !== undefined && commit !== ''));
+    if (noted.size === 0)
+        return undefined;
+    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((commit) => noted.has(commit));
+    for (const commit of commits) {
+        const note = await readNote(git, commit);
+        if (note === undefined)
+            continue;
+        if (isInvalidNote(note)) {
+            options.onInvalid?.(commit, note.invalid);
+            continue;
+        }
+        return { commit, note };
+    }
+    return undefined;
+}
+/**
+ * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
+ * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
+ */
+function fetchNotesArgs(remote) {
+    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
+}
+/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
+function pushNotesArgs(remote) {
+    return ['push', remote, NOTES_REF];
+}
+function describeIssue(error) {
+    const first = error.issues[0];
+    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/model.ts
+
+
+const model_cycleOf = (s) => s.currentCycle;
+const n = (ctx) => ctx.before.iteration + 1;
+const model_tagOf = (ctx, m) => `[iteration ${n(ctx)}/${ctx.settings.maxIterations}] ${m.tdd.phase} ${m.tdd.round}`;
+/** `s` with the cycle's tdd state: the iteration's, patched. */
+const setTdd = (m, s, patch) => ({
+    ...s,
+    currentCycle: { ...model_cycleOf(s), tdd: { ...m.tdd, ...patch } },
+});
+/** The state after the agent ran. */
+const model_stateOf = (m) => m.state;
+const model_finish = (model, effects, outcome) => ({
+    model: { ...model, stage: 'done' },
+    effects: [...effects, { kind: 'finish', outcome }],
+});
+const ask = (model, stage, effects) => ({
+    model: { ...model, stage },
+    effects,
+});
+/** The iteration's record appended to the history: its outcome, duration and what the phase came to. */
+function model_close(m, s, outcome, decision, error) {
+    return appendHistory(s, {
+        ...m.record,
+        outcome,
+        durationMs: m.now - m.startedAt,
+        tdd: { phase: m.tdd.phase, test: m.test, decision, ...(error ? { error: error.type } : {}) },
+    });
+}
+/** The test list is worked through: the issue closes, unless a pull request will (as in the implement workflow). */
+function cycleComplete(ctx, state) {
+    const [issueId = ''] = model_cycleOf(ctx.before).issueIds;
+    const tests = state.currentCycle?.tdd?.tests ?? [];
+    const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
+    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
+    const issueActions = ctx.settings.onSuccess === 'pull-request'
+        ? []
+        : [
+            {
+                kind: 'close',
+                id: issueId,
+                note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
+            },
+        ];
+    return {
+        effects: [
+            log('info', 'cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
+                issueIds: [issueId],
+                skipped: skipped.length,
+            }),
+        ],
+        outcome: {
+            state: {
+                ...state,
+                consecutiveEscalations: 0,
+                issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId],
+                completedIterations: [...state.completedIterations, state.iteration],
+            },
+            cycleDone: true,
+            issueActions,
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/workflows/tdd/baseline.ts
 /**
  * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
@@ -31633,9 +31876,9 @@ function againstBaseline(seen, now, baseline) {
 ;// CONCATENATED MODULE: ./src/workflows/tdd/decide.ts
 /**
  * What happens after a phase attempt of the red/green/refactor workflow: seed 003's summary table
- * as data and one pure decision function. The driver (iteration.ts) observes the attempt (did the
- * agent change anything, what did the tests say) and carries out the decision (commit, retry, skip,
- * roll back, abort).
+ * as data and one pure decision function. The iteration's step machine (step.ts) asks for what the
+ * attempt shows (did the agent change anything, what did the tests say) and turns the decision into
+ * effects (commit, retry, skip, roll back, abort) that iteration.ts performs.
  */
 
 /** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
@@ -31824,182 +32067,324 @@ function decidePhase(o) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
-
-
-
-function iso_datetime(params) {
-    return _isoDateTime(ZodISODateTime, params);
-}
-function iso_date(params) {
-    return core._isoDate(ZodISODate, params);
-}
-function iso_time(params) {
-    return core._isoTime(ZodISOTime, params);
-}
-function iso_duration(params) {
-    return core._isoDuration(ZodISODuration, params);
-}
-
-;// CONCATENATED MODULE: ./src/workflows/tdd/notes.ts
-/**
- * The red/green/refactor workflow's handoff state (seed 003, "Error State in Git Notes"): one JSON
- * note on each phase commit, under `refs/notes/agent-loop`. The note travels with the branch's
- * history, so a run resumes from the newest note on the branch without a `--resume` flag, and a
- * rollback (`git reset --hard`) takes the state back with the commits.
- */
-
-
-
-
-
-const NOTES_REF = 'refs/notes/agent-loop';
-/** Seed 003's "Error Types" table, in its order. */
-const TDD_ERROR_TYPES = [
-    'COMPILATION_ERROR',
-    'TEST_UNEXPECTED_PASS',
-    'TEST_UNEXPECTED_FAIL',
-    'IMPLEMENTATION_FAILED',
-    'REGRESSION',
-    'DUPLICATE_TEST',
-    'API_RATE_LIMIT',
-    'NETWORK_TIMEOUT',
-    'WORKFLOW_ABORTED',
-];
-/** The workflow's phases, spelled as in the seed's example (`"phase": "GREEN"`). */
-const TDD_PHASES = ['RED', 'GREEN', 'REFACTOR'];
-const TDD_TEST_RESULTS = ['PASS', 'FAIL'];
-const notes_TddErrorSchema = object({
-    type: schemas_enum(TDD_ERROR_TYPES),
-    message: schemas_string(),
-    details: schemas_string(),
-    /** Attempts made so far (the seed's example: 6 after "5 retries (6 total attempts)"). */
-    retry_count: schemas_number().int().min(0),
-    /** RFC 3339, e.g. "2025-01-22T10:30:00Z". */
-    timestamp: iso_datetime({ offset: true }),
-});
-/**
- * The note. Field names are the seed's (snake_case, as stored); `error` is present only "when an
- * error occurs": absent or null otherwise. Unknown keys are dropped on read.
- */
-const TddNoteSchema = object({
-    /** The phase this commit finished (or failed in). */
-    phase: schemas_enum(TDD_PHASES),
-    /** Where a resumed run starts. */
-    next_phase: schemas_enum(TDD_PHASES),
-    /** The red/green/refactor cycle, from 1. */
-    cycle: schemas_number().int().min(1),
-    current_test: object({
-        description: schemas_string(),
-        test_file: schemas_string(),
-    }),
-    test_result: schemas_enum(TDD_TEST_RESULTS),
-    error: notes_TddErrorSchema.nullable().optional(),
-});
-/** Git in `cwd`, with agent-loop's identity when none is configured (writing a note makes a commit). */
-const notesGit = gitRunner;
-async function must(git, args) {
-    const r = await git.run(args);
-    if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
-    return r.stdout;
-}
-/**
- * Puts `note` on `commit`, replacing any note there. The JSON goes through a temporary file
- * (`-F`), not `-m`: a long `error.details` would exceed the kernel's limit on one argument.
- * Throws on a note that does not match the schema (it could not be read back) and on git failure.
- */
-async function writeNote(git, commit, note) {
-    const valid = TddNoteSchema.safeParse(note);
-    if (!valid.success)
-        throw new Error(`Refusing to write an invalid agent-loop note on ${commit}: ${describeIssue(valid.error)}`);
-    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-note-'));
-    try {
-        const file = external_node_path_default().join(dir, 'note.json');
-        await external_node_fs_namespaceObject.promises.writeFile(file, `${JSON.stringify(valid.data, null, 2)}\n`);
-        await must(git, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', file, commit]);
-    }
-    finally {
-        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-    }
-}
-/**
- * The note on `commit`: undefined when it has none, `{ invalid }` with the reason when the note is
- * not JSON or not a note this version understands (never a throw for those). Throws GitError when
- * git fails otherwise, e.g. `commit` does not exist.
- */
-async function readNote(git, commit) {
-    const args = ['notes', '--ref', NOTES_REF, 'show', commit];
-    const r = await git.run(args);
-    // `git notes show` exits 1 ("no note found for object"); an unknown object dies with 128.
-    if (r.code === 1)
-        return undefined;
-    if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
-    return parseNote(r.stdout, commit);
-}
-/** Parses a note's text. Pure. */
-function parseNote(text, commit) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (error) {
-        return { invalid: `the ${NOTES_REF} note on ${commit} is not JSON (${error.message})` };
-    }
-    const parsed = TddNoteSchema.safeParse(json);
-    if (parsed.success)
-        return parsed.data;
-    return { invalid: `the ${NOTES_REF} note on ${commit} is not a valid TDD note (${describeIssue(parsed.error)})` };
-}
-function isInvalidNote(value) {
-    return value !== undefined && 'invalid' in value;
-}
-/** How many commits back from the tip newestNote looks; TDD phase commits sit near the tip. */
-const NEWEST_NOTE_DEPTH = 10_000;
-/**
- * The newest commit on `branch` (first in `git rev-list` order) carrying a valid note, and the note:
- * where an interrupted run resumes. Invalid notes are skipped for the next older valid one. Only
- * commits listed by `git notes list` are read, and only the newest `depth` commits are considered.
- * `onInvalid` hears about each invalid note skipped.
- */
-async function newestNote(git, branch = 'HEAD', options = {}) {
-    const noted = new Set((await must(git, ['notes', '--ref', NOTES_REF, 'list']))
-        .split('\n')
-        .map((line) => line.trim().split(/\s+/)[1])
-        .filter((commit) => commit !== undefined && commit !== ''));
-    if (noted.size === 0)
-        return undefined;
-    const commits = (await must(git, ['rev-list', `--max-count=${options.depth ?? NEWEST_NOTE_DEPTH}`, branch, '--']))
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((commit) => noted.has(commit));
-    for (const commit of commits) {
-        const note = await readNote(git, commit);
-        if (note === undefined)
+;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
+const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
+function parseTestList(text, fallbackDescription) {
+    const items = [];
+    for (const line of text.split(/\r?\n/)) {
+        const m = ITEM.exec(line);
+        if (!m)
             continue;
-        if (isInvalidNote(note)) {
-            options.onInvalid?.(commit, note.invalid);
-            continue;
+        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+    }
+    return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
+}
+/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
+function nextPending(tests) {
+    return tests.findIndex((t) => t.status === 'pending');
+}
+/** The list with one test's status changed. */
+function markTest(tests, index, status) {
+    return tests.map((t, i) => (i === index ? { ...t, status } : t));
+}
+/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
+function renderTestList(tests) {
+    return tests
+        .map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`)
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/afterAgent.ts
+
+
+
+
+
+
+
+function afterAgent_afterAgent(ctx, model, e) {
+    const { result } = e;
+    const m = {
+        ...model,
+        state: { ...e.state, currentCycle: { ...model_cycleOf(e.state), tdd: model.tdd } },
+        record: e.record,
+        result,
+        startedAt: e.startedAt,
+        now: e.now,
+    };
+    // Moved behind the engine's back: the phase is not judged or committed.
+    if (e.moved)
+        return model_finish(m, [], { state: model_close(m, model_stateOf(m), 'repository_moved', 'halt'), halt: e.moved });
+    if (result.failure)
+        return afterAgent_afterAgentFailure(ctx, m);
+    const state = {
+        ...model_stateOf(m),
+        successfulIterations: model_stateOf(m).successfulIterations + 1,
+        environmentFailures: 0,
+        currentCycle: { ...model_cycleOf(model_stateOf(m)), timeoutRetries: 0, rateLimitAttempts: 0 },
+    };
+    // The tests, and what they say about this phase.
+    return ask({ ...m, state }, 'tests', [
+        log('info', 'tests.start', `${model_tagOf(ctx, m)} running the tests: ${ctx.settings.testCommand}`, {
+            iteration: n(ctx),
+            command: ctx.settings.testCommand,
+        }),
+        { kind: 'runTests' },
+    ]);
+}
+/** The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt). */
+function afterAgent_afterAgentFailure(ctx, m) {
+    const result = m.result;
+    const failure = result.failure;
+    const { tdd } = m;
+    const tag = model_tagOf(ctx, m);
+    // The same policy table and executor as the implement workflow; seed 003's abort is this workflow's "escalate".
+    const counted = afterFailure(model_stateOf(m), failure);
+    const d = counted.decision;
+    const effects = [
+        log(failure.class === 'permanent' ? 'error' : 'warn', 'iteration.failed', `${ctx.agentName} iteration ${n(ctx)} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n(ctx), class: failure.class, reason: failure.reason, policy: d.kind }),
+    ];
+    const state = counted.state;
+    const at = { ...m, state };
+    if (d.exhausted === 'halt')
+        return model_finish(at, effects, {
+            state: model_close(at, state, 'agent_failed', 'halt'),
+            halt: agentUnavailable(d.attempts, failure),
+        });
+    if (d.kind === 'rate_limit') {
+        effects.push(log('warn', 'tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`));
+        return model_finish(at, effects, {
+            state: model_close(at, state, 'agent_failed', 'backoff', {
+                type: 'API_RATE_LIMIT',
+                message: failure.message,
+                details: '',
+            }),
+            waitMs: d.waitMs,
+        });
+    }
+    if (d.kind === 'timeout') {
+        const error = {
+            type: 'NETWORK_TIMEOUT',
+            message: `${failure.message} (${d.attempts} attempts with the same timeout)`,
+            details: result.outputTail.slice(-2000),
+        };
+        if (d.exhausted === 'escalate')
+            return abort(ctx, at, effects, error, d.attempts);
+        return model_finish(at, effects, { state: model_close(at, state, 'agent_failed', 'retry', error) });
+    }
+    if (!d.countsTowardStep)
+        return model_finish(at, effects, { state: model_close(at, state, 'agent_failed', 'retry') });
+    const error = {
+        type: 'WORKFLOW_ABORTED',
+        message: `the ${tdd.phase} agent failed: ${failure.message}`,
+        details: result.outputTail.slice(-2000),
+    };
+    if (tdd.retries >= TDD_MAX_RETRIES)
+        return abort(ctx, at, effects, error, tdd.retries + 1);
+    const retried = setTdd(at, state, { retries: tdd.retries + 1, lastError: error });
+    return model_finish(at, effects, { state: model_close(at, retried, 'agent_failed', 'retry', error) });
+}
+function afterTests(ctx, model, e) {
+    const { tests } = e;
+    const record = {
+        ...model.record,
+        tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
+    };
+    const s = model_stateOf(model);
+    const state = {
+        ...s,
+        testsPassed: tests.passed,
+        ...(tests.passed ? {} : { testFailures: s.testFailures + 1 }),
+    };
+    // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
+    const seen = againstBaseline(e.seen, tests.run, ctx.baseline);
+    const m = { ...model, record, state, seen, now: e.now };
+    const base = m.tdd.phaseBase;
+    if (ctx.git && base)
+        return ask(m, 'changed', [{ kind: 'readWork', since: base }]);
+    return apply(ctx, m, true);
+}
+/** Seed 003's decision on the phase's attempt, carried out. */
+function apply(ctx, m, changed) {
+    const { tdd, test } = m;
+    const tag = model_tagOf(ctx, m);
+    const state = model_stateOf(m);
+    const base = ctx.git ? tdd.phaseBase : undefined;
+    const d = decidePhase({
+        phase: tdd.phase,
+        description: test,
+        changed,
+        reportedDuplicate: isDuplicateReport(m.result),
+        tests: m.seen,
+        targetTests: tdd.targetTests,
+        retries: tdd.retries,
+    });
+    switch (d.kind) {
+        case 'retry': {
+            const retried = setTdd(m, state, { retries: tdd.retries + 1, lastError: d.error });
+            return model_finish(m, [
+                log('warn', 'tdd.retry', `${tag} ${d.error.type}: ${d.error.message}; the agent tries again with the failures.`, {
+                    iteration: n(ctx),
+                    type: d.error.type,
+                }),
+            ], { state: model_close(m, retried, 'tests_failed', 'retry', d.error) });
         }
-        return { commit, note };
+        case 'abort':
+            return abort(ctx, m, [], d.error, tdd.retries + 1);
+        case 'skip':
+            return advance(ctx, m, [
+                ...(base ? [{ kind: 'reset', to: base }] : []),
+                log('warn', 'tdd.skipped', `${tag} ${d.error.type}: ${d.error.message}; "${test}" is marked ${d.mark} and skipped.`, {
+                    iteration: n(ctx),
+                    type: d.error.type,
+                }),
+            ], markTest(tdd.tests, tdd.index, d.mark), 'skip', d.error);
+        case 'rollback': {
+            const note = noteOf(tdd, test, 'REFACTOR', 'RED', 'PASS', {
+                ...d.error,
+                retry_count: tdd.retries + 1,
+                timestamp: rfc3339(new Date(m.now)),
+            });
+            if (base)
+                return ask({ ...m, ending: { kind: 'rollback', decision: d, note } }, 'committed', [
+                    { kind: 'reset', to: base },
+                    { kind: 'commit', message: d.message },
+                    { kind: 'readHead' },
+                ]);
+            return end(ctx, { ...m, ending: { kind: 'rollback', decision: d, note } }, [], undefined);
+        }
+        case 'commit': {
+            if (tdd.phase === 'RED' && base)
+                return ask({ ...m, decision: d }, 'testFile', [{ kind: 'readChangedFiles', since: base }]);
+            return commitPhase(ctx, m, d, tdd.phase === 'RED' ? '' : tdd.testFile);
+        }
     }
-    return undefined;
+}
+/** The phase's commit and its note; RED's names the test file and the tests it left failing. */
+function commitPhase(ctx, m, decision, testFile) {
+    const { tdd, test } = m;
+    const targetTests = tdd.phase === 'RED' ? m.seen.failing : tdd.targetTests;
+    const note = noteOf({ ...tdd, testFile }, test, tdd.phase, decision.next === 'next-test' ? 'RED' : decision.next, decision.testResult);
+    const at = { ...m, ending: { kind: 'commit', decision, testFile, targetTests, note } };
+    if (ctx.git)
+        return ask(at, 'committed', [{ kind: 'commit', message: decision.message }, { kind: 'readHead' }]);
+    return end(ctx, at, [], undefined);
+}
+/** The phase's end once its commit (if any) is made and noted. */
+function end(ctx, m, effects, commit) {
+    const ending = m.ending;
+    const { tdd } = m;
+    const tag = model_tagOf(ctx, m);
+    switch (ending.kind) {
+        case 'abort': {
+            const { error, tddError } = ending;
+            const aborted = commit ? setTdd(m, model_stateOf(m), { lastCommit: commit }) : model_stateOf(m);
+            return model_finish(m, [
+                ...effects,
+                log('error', 'tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, {
+                    iteration: n(ctx),
+                    type: error.type,
+                    phase: tdd.phase,
+                }),
+            ], {
+                state: model_close(m, { ...aborted, tddError }, 'stuck', 'abort', error),
+                halt: {
+                    reason: 'workflow_aborted',
+                    message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${m.test}": ${error.message}`,
+                },
+            });
+        }
+        case 'rollback': {
+            const d = ending.decision;
+            return advance(ctx, m, [
+                ...effects,
+                log('warn', 'tdd.rolled_back', `${tag} ${d.error.message}: the refactoring is rolled back to ${tdd.phaseBase?.slice(0, 12)}; committed "${d.message}".`, { iteration: n(ctx) }),
+            ], markTest(tdd.tests, tdd.index, 'done'), 'rollback', d.error, commit);
+        }
+        case 'commit': {
+            const { decision: d, testFile, targetTests } = ending;
+            const logged = [
+                ...effects,
+                log('info', 'tdd.committed', `${tag} ${d.message}${commit ? ` (${commit.slice(0, 12)})` : ''}; next: ${d.next === 'next-test' ? 'the next test' : d.next}.`, { iteration: n(ctx), phase: tdd.phase, commit }),
+            ];
+            if (d.next === 'next-test')
+                return advance(ctx, m, logged, markTest(tdd.tests, tdd.index, 'done'), 'commit', undefined, commit);
+            const state = setTdd(m, model_stateOf(m), {
+                phase: d.next,
+                retries: 0,
+                phaseBase: undefined,
+                lastError: undefined,
+                targetTests,
+                testFile,
+                ...(commit ? { lastCommit: commit } : {}),
+            });
+            return model_finish(m, logged, { state: model_close(m, state, 'continuing', 'commit') });
+        }
+    }
 }
 /**
- * `git` arguments to fetch the notes from `remote`, replacing the local notes (actions/checkout does
- * not fetch notes). git fails when the remote has no notes yet: callers treat that as "no state".
+ * Seed 003's abort: the run halts with the error type. The failed attempt is kept as a wip: commit
+ * of the cycle's branch, carrying the error's note (never a note on the base branch's commit, where
+ * the next issue's cycle would find it).
  */
-function fetchNotesArgs(remote) {
-    return ['fetch', remote, `+${NOTES_REF}:${NOTES_REF}`];
+function abort(ctx, m, effects, error, attempts) {
+    const { tdd, test } = m;
+    const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(new Date(m.now)) };
+    const at = {
+        ...m,
+        ending: { kind: 'abort', error, tddError, note: noteOf(tdd, test, tdd.phase, tdd.phase, 'FAIL', tddError) },
+    };
+    if (ctx.git)
+        return ask(at, 'committed', [
+            ...effects,
+            { kind: 'commit', message: `wip: ${tdd.phase} aborted (${error.type}): ${test}`.slice(0, 120) },
+            { kind: 'readHead' },
+        ]);
+    return end(ctx, at, effects, undefined);
 }
-/** `git` arguments to push the notes to `remote` (a fast-forward of the remote's notes ref). */
-function pushNotesArgs(remote) {
-    return ['push', remote, NOTES_REF];
+/** On to the next pending test (RED of the next round), or the cycle is done. */
+function advance(ctx, m, effects, tests, decision, error, commit) {
+    const { tdd } = m;
+    const next = nextPending(tests);
+    const state = setTdd(m, model_stateOf(m), {
+        tests,
+        index: next === -1 ? tdd.index : next,
+        phase: 'RED',
+        round: tdd.round + 1,
+        retries: 0,
+        phaseBase: undefined,
+        lastError: undefined,
+        targetTests: [],
+        testFile: '',
+        ...(commit ? { lastCommit: commit } : {}),
+    });
+    if (next !== -1)
+        return model_finish(m, effects, { state: model_close(m, state, 'continuing', decision, error) });
+    const done = cycleComplete(ctx, state);
+    return model_finish(m, [...effects, ...done.effects], {
+        ...done.outcome,
+        state: model_close(m, done.outcome.state, 'complete', decision, error),
+    });
 }
-function describeIssue(error) {
-    const first = error.issues[0];
-    return first ? `${first.path.join('.') || 'note'}: ${first.message}` : 'unknown';
+function isDuplicateReport(result) {
+    const value = result.report?.fields.duplicate_test;
+    return value === true || value === 'true';
+}
+/** The test file among the files RED changed: a path that looks like a test, else the first. */
+function pickTestFile(files) {
+    return (files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ??
+        files[0] ??
+        '');
+}
+function noteOf(tdd, test, phase, next, result, error) {
+    return {
+        phase,
+        next_phase: next,
+        cycle: tdd.round,
+        current_test: { description: test, test_file: tdd.testFile },
+        test_result: result,
+        ...(error ? { error: { ...error, type: error.type } } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/prompts.ts
@@ -32054,31 +32439,269 @@ function prompts_failureSection(message, details) {
     return `\nThe previous attempt of this phase failed: ${message}\n\n\`\`\`\n${details.trim().slice(-4000)}\n\`\`\`\n`;
 }
 
-;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
-const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
-function parseTestList(text, fallbackDescription) {
-    const items = [];
-    for (const line of text.split(/\r?\n/)) {
-        const m = ITEM.exec(line);
-        if (!m)
-            continue;
-        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+;// CONCATENATED MODULE: ./src/workflows/tdd/resume.ts
+
+/** A new cycle: RED of the first pending test of `text`'s checklist (or one test, the title). */
+function initialTdd(text, title) {
+    const tests = parseTestList(text, title);
+    return {
+        tests,
+        index: Math.max(0, nextPending(tests)),
+        phase: 'RED',
+        round: 1,
+        retries: 0,
+        targetTests: [],
+        testFile: '',
+    };
+}
+/**
+ * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
+ * phase after the last successful commit". The newest note of the cycle's branch is the truth: after
+ * a crash between the commit and the checkpoint, and after a person reset the branch by hand.
+ * undefined: nothing to resume (no note, or the note on the checkpoint's last commit).
+ */
+function resumeFromNote(tdd, newest) {
+    if (!newest || newest.commit === tdd.lastCommit)
+        return undefined;
+    const { note } = newest;
+    let tests = tdd.tests;
+    let index = tests.findIndex((t) => t.description === note.current_test.description);
+    if (index === -1) {
+        tests = [...tests, { description: note.current_test.description, status: 'pending' }];
+        index = tests.length - 1;
     }
-    return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
+    if (note.phase === 'REFACTOR' && note.next_phase === 'RED')
+        tests = markTest(tests, index, 'done');
+    return {
+        ...tdd,
+        tests,
+        index: note.next_phase === 'RED' ? Math.max(0, nextPending(tests)) : index,
+        phase: note.next_phase,
+        round: note.next_phase === 'RED' && note.phase === 'REFACTOR' ? note.cycle + 1 : note.cycle,
+        retries: 0,
+        phaseBase: undefined,
+        lastError: undefined,
+        testFile: note.current_test.test_file,
+        lastCommit: newest.commit,
+    };
 }
-/** The index of the first pending test, or -1 when every test is done, problematic or a duplicate. */
-function nextPending(tests) {
-    return tests.findIndex((t) => t.status === 'pending');
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/start.ts
+/**
+ * The red/green/refactor iteration up to the agent's turn, pure (step.ts dispatches to it): the
+ * cycle's newest git note (a crash or a person's reset wins over the checkpoint), the test list
+ * worked through, the phase's precondition when the branch changed since the engine last tested it
+ * (a step back before any agent runs, issue 12), the commit the phase starts from, the prompt.
+ */
+
+
+
+
+
+
+
+/** The model before the `started` event. */
+function initialTddModel(ctx) {
+    const cycle = model_cycleOf(ctx.before);
+    return {
+        stage: 'start',
+        before: ctx.before,
+        tdd: cycle.tdd ?? initialTdd(ctx.settings.plan ?? ctx.issue.body, ctx.issue.title),
+        test: ctx.issue.title,
+    };
 }
-/** The list with one test's status changed. */
-function markTest(tests, index, status) {
-    return tests.map((t, i) => (i === index ? { ...t, status } : t));
+/** The cycle's own commits may carry a newer note than the checkpoint knows. */
+function start(ctx, m) {
+    const base = ctx.before.baseBranch;
+    // Only this cycle's own commits: the base branch's history holds other issues' notes.
+    if (ctx.git && base)
+        return ask(m, 'notes', [{ kind: 'readNotes', range: `${base}..HEAD` }]);
+    return afterSync(ctx, m, []);
 }
-/** The list as a checklist for prompts and the summary (problematic and duplicate tests say so). */
-function renderTestList(tests) {
-    return tests
-        .map((t) => `- [${t.status === 'pending' ? ' ' : 'x'}] ${t.description}${t.status === 'problematic' || t.status === 'duplicate' ? ` (${t.status}: skipped)` : ''}`)
-        .join('\n');
+function afterNotes(ctx, m, e) {
+    const effects = e.invalid.map(({ commit, reason }) => log('warn', 'tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`));
+    const resumed = resumeFromNote(m.tdd, e.newest);
+    if (!resumed || !e.newest)
+        return afterSync(ctx, m, effects);
+    const { commit, note } = e.newest;
+    effects.push(log('info', 'tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`));
+    return afterSync(ctx, { ...m, tdd: resumed }, effects);
+}
+/** The test list is worked through, or the phase starts: its precondition first when the branch may have changed. */
+function afterSync(ctx, m, effects) {
+    let { before, tdd } = m;
+    if (before.tddError) {
+        // The run goes on after an abort (a person stepped in): the phase gets its attempts afresh.
+        before = { ...before, tddError: undefined };
+        tdd = { ...tdd, retries: 0, lastError: undefined };
+    }
+    if (nextPending(tdd.tests) === -1) {
+        const done = cycleComplete(ctx, setTdd({ ...m, tdd }, before, {}));
+        return model_finish({ ...m, before, tdd }, [...effects, ...done.effects], done.outcome);
+    }
+    if (tdd.tests[tdd.index]?.status !== 'pending')
+        tdd = { ...tdd, index: nextPending(tdd.tests) };
+    const next = { ...m, before, tdd, test: tdd.tests[tdd.index]?.description ?? ctx.issue.title };
+    // A phase that starts on a tree the engine did not test (the branch changed between runs) checks
+    // its precondition first; a failed one is a step back, before any agent runs (issue 12).
+    if (ctx.git && (tdd.phase === 'GREEN' || tdd.phase === 'REFACTOR') && tdd.retries === 0 && !tdd.phaseBase)
+        return ask(next, 'checkHead', [...effects, { kind: 'readHead' }]);
+    const step = phaseBase(ctx, next);
+    return { ...step, effects: [...effects, ...step.effects] };
+}
+function afterCheckHead(ctx, m, head) {
+    if (m.tdd.lastCommit !== head)
+        return checkTests(ctx, { ...m, head });
+    return ask({ ...m, head }, 'checkWork', [{ kind: 'readWork', since: head }]);
+}
+function checkTests(ctx, m) {
+    const { tdd } = m;
+    const head = m.head;
+    return ask(m, 'checkTests', [
+        log('info', 'tdd.precondition', `${model_tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n(ctx), phase: tdd.phase }),
+        { kind: 'runTests' },
+    ]);
+}
+function afterCheckTests(ctx, m, e) {
+    const { tdd } = m;
+    const back = phaseStart(tdd.phase, againstBaseline(e.seen, e.tests.run, ctx.baseline), tdd.targetTests, m.test);
+    if (!back)
+        return phaseBase(ctx, m);
+    const bounces = (tdd.bounces ?? 0) + 1;
+    const state = setTdd(m, m.before, {
+        phase: back.back,
+        retries: 0,
+        phaseBase: undefined,
+        lastError: back.error,
+        bounces,
+    });
+    return model_finish(m, [
+        log('warn', 'step.bounce', `${model_tagOf(ctx, m)} precondition failed: ${back.error.message}; back to ${back.back}.`, {
+            iteration: n(ctx),
+            from: tdd.phase,
+            to: back.back,
+            bounces,
+        }),
+    ], bounces > ctx.settings.maxRetriesPerStep
+        ? {
+            state,
+            escalate: {
+                reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`,
+                bounceLoop: true,
+            },
+        }
+        : { state });
+}
+/** The commit the phase starts from (its rollback target): kept across its attempts. */
+function phaseBase(ctx, m) {
+    if (m.tdd.phaseBase === undefined && ctx.git)
+        return ask(m, 'phaseBase', [{ kind: 'readHead' }]);
+    return runAgent(ctx, { ...m, tdd: { ...m.tdd, phaseBase: m.tdd.phaseBase } });
+}
+function runAgent(ctx, m) {
+    const { tdd, test } = m;
+    const { issue, settings } = ctx;
+    const template = ctx.templates?.[tdd.phase] ?? prompts_DEFAULT_TEMPLATES[tdd.phase];
+    const prompt = renderPrompt(template, {
+        issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
+        test,
+        tests: renderTestList(tdd.tests),
+        testCommand: settings.testCommand,
+        testFile: tdd.testFile || '(see the last commit)',
+        failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '',
+        attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
+    });
+    const role = tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent';
+    return ask(m, 'agent', [
+        log('info', 'iteration.start', `${model_tagOf(ctx, m)} ${issue.id} "${test}" (${role}) …`, {
+            iteration: n(ctx),
+            issueIds: model_cycleOf(ctx.before).issueIds,
+            phase: tdd.phase,
+            test,
+        }),
+        { kind: 'runAgent', state: m.before, prompt, what: `the ${tdd.phase} work of iteration ${n(ctx)}` },
+    ]);
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/step.ts
+/**
+ * The red/green/refactor workflow's iteration (--workflow tdd, seed 003), pure:
+ * `stepTdd(context, model, event) → (model, effects)`, like the implement workflow's
+ * (src/workflows/implement/decide.ts) and the engine's core (src/core/slice.ts). Events are what the
+ * iteration observed (the cycle's newest git note, HEAD, whether work exists, a test run, the agent's
+ * turn, the files a phase changed, a note written); effects are what to do next (log; read the
+ * notes, HEAD, the work or the changed files; run the tests or the agent; commit, reset, write a
+ * note; finish with the outcome). iteration.ts performs them. What a phase attempt means comes from
+ * seed 003's table (decide.ts: a phase commit with its note, a retry with the failure as context, a
+ * skipped test, a rolled-back refactoring, an abort that halts the run with the error type); the
+ * agent's own failures from the retry policy table (rate limits back off without limit, network
+ * timeouts are retried 3 times, anything else counts as a failed attempt of the phase). The
+ * vocabulary is model.ts; the steps up to the agent's turn are start.ts, the ones after it
+ * afterAgent.ts. No processes, files or clocks: every path is a unit test
+ * (__tests__/workflows/tdd/step.test.ts).
+ */
+
+
+
+
+function stepTdd(ctx, m, e) {
+    if (m.stage !== 'done') {
+        if (e.type === 'interrupted')
+            return model_finish(m, [], { state: m.before, interrupted: true });
+        switch (m.stage) {
+            case 'start':
+                if (e.type === 'started')
+                    return start(ctx, m);
+                break;
+            case 'notes':
+                if (e.type === 'notesRead')
+                    return afterNotes(ctx, m, e);
+                break;
+            case 'checkHead':
+                if (e.type === 'headRead')
+                    return afterCheckHead(ctx, m, e.head);
+                break;
+            case 'checkWork':
+                if (e.type === 'workRead')
+                    return e.changed ? checkTests(ctx, m) : phaseBase(ctx, m);
+                break;
+            case 'checkTests':
+                if (e.type === 'testsRan')
+                    return afterCheckTests(ctx, m, e);
+                break;
+            case 'phaseBase':
+                if (e.type === 'headRead')
+                    return runAgent(ctx, { ...m, tdd: { ...m.tdd, phaseBase: e.head } });
+                break;
+            case 'agent':
+                if (e.type === 'agentRan')
+                    return afterAgent_afterAgent(ctx, m, e);
+                break;
+            case 'tests':
+                if (e.type === 'testsRan')
+                    return afterTests(ctx, m, e);
+                break;
+            case 'changed':
+                if (e.type === 'workRead')
+                    return apply(ctx, m, e.changed);
+                break;
+            case 'testFile':
+                if (e.type === 'filesRead')
+                    return commitPhase(ctx, m, m.decision, pickTestFile(e.files));
+                break;
+            case 'committed':
+                if (e.type === 'headRead') {
+                    const ending = m.ending;
+                    return ask({ ...m, commit: e.head }, 'noted', [{ kind: 'writeNote', commit: e.head, note: ending.note }]);
+                }
+                break;
+            case 'noted':
+                if (e.type === 'noteWritten')
+                    return end(ctx, { ...m, now: e.now }, [], m.commit);
+                break;
+        }
+    }
+    throw new Error(`a tdd iteration waiting at '${m.stage}' cannot take '${e.type}'`);
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/consoleFailures.ts
@@ -32211,18 +32834,13 @@ function goBuildMessage(lines, at, pkg) {
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/iteration.ts
 /**
- * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003): one agent run for
- * the current phase of the current test, the tests, then decide.ts's decision carried out: a phase
- * commit with its git note, a retry with the failure as context, a skipped test, a rolled-back
- * refactoring, or an abort that halts the run with the error type. Agent failures follow seed 003
- * too: rate limits back off without limit, network timeouts are retried 3 times, anything else
- * counts as a failed attempt of the phase.
+ * One iteration of the red/green/refactor workflow (--workflow tdd, seed 003), performed: one agent
+ * run for the current phase of the current test, the tests, then the phase's commit with its git
+ * note, a retry, a skipped test, a rolled-back refactoring or an abort. What to do after each
+ * observation is decided by stepTdd (step.ts, pure); this file only performs its effects (log; read
+ * the notes, HEAD, the work, the changed files; run the tests and the agent; commit, reset, write a
+ * note) and feeds back what happened.
  */
-
-
-
-
-
 
 
 
@@ -32242,353 +32860,101 @@ function tddWorkflow(templates) {
         iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
     };
 }
-async function runTddIteration(deps, initial, baseline, templates) {
-    let before = initial;
-    const { settings, logger, clock, source, agent, git } = deps;
+async function runTddIteration(deps, before, baseline, templates) {
+    const { settings, logger, clock, source, git } = deps;
     const notes = git ? notesGit(git.topLevel) : undefined;
     const cycle = before.currentCycle;
     const [issueId = ''] = cycle.issueIds;
     const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
-    let tdd = await syncWithNotes(deps, notes, before.baseBranch, cycle.tdd ?? initialTdd(settings.plan ?? issue.body, issue.title));
-    if (before.tddError) {
-        // The run goes on after an abort (a person stepped in): the phase gets its attempts afresh.
-        before = { ...before, tddError: undefined };
-        tdd = { ...tdd, retries: 0, lastError: undefined };
-    }
-    const setTdd = (s, patch) => ({
-        ...s,
-        currentCycle: { ...s.currentCycle, tdd: { ...tdd, ...patch } },
-    });
-    if (nextPending(tdd.tests) === -1)
-        return finishCycle(deps, setTdd(before, {}), issueId);
-    if (tdd.tests[tdd.index]?.status !== 'pending')
-        tdd = { ...tdd, index: nextPending(tdd.tests) };
-    const n = before.iteration + 1;
-    const test = tdd.tests[tdd.index]?.description ?? issue.title;
-    const tag = `[iteration ${n}/${settings.maxIterations}] ${tdd.phase} ${tdd.round}`;
     const junit = settings.junitFile ? external_node_path_default().resolve(deps.cwd, settings.junitFile) : undefined;
-    // A phase that starts on a tree the engine did not test (the branch changed between runs) checks
-    // its precondition first; a failed one is a step back, before any agent runs (issue 12).
-    if (git && (tdd.phase === 'GREEN' || tdd.phase === 'REFACTOR') && tdd.retries === 0 && !tdd.phaseBase) {
-        const head = await git.head();
-        if (tdd.lastCommit !== head || (await git.hasWorkSince(head))) {
-            logger.info('tdd.precondition', `${tag} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n, phase: tdd.phase });
-            const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-            if (deps.signal?.aborted)
-                return { state: before, interrupted: true };
-            const back = phaseStart(tdd.phase, againstBaseline(await testsSeen(run, junit), run.run, baseline), tdd.targetTests, test);
-            if (back) {
-                const bounces = (tdd.bounces ?? 0) + 1;
-                logger.warn('step.bounce', `${tag} precondition failed: ${back.error.message}; back to ${back.back}.`, {
-                    iteration: n,
-                    from: tdd.phase,
-                    to: back.back,
-                    bounces,
+    const ctx = {
+        settings,
+        agentName: deps.agent.displayName,
+        before,
+        issue: { id: issue.id, title: issue.title, body: issue.body },
+        git: git !== undefined,
+        ...(baseline ? { baseline } : {}),
+        ...(templates ? { templates } : {}),
+    };
+    const repo = () => {
+        if (!git || !notes)
+            throw new Error('a tdd iteration asked for git where there is none');
+        return { git, notes };
+    };
+    const perform = async (effect) => {
+        switch (effect.kind) {
+            case 'log':
+                logger[effect.level](effect.event, effect.message, effect.data);
+                return undefined;
+            case 'readNotes': {
+                const invalid = [];
+                const newest = await newestNote(repo().notes, effect.range, {
+                    onInvalid: (commit, reason) => invalid.push({ commit, reason }),
                 });
-                const state = setTdd(before, {
-                    phase: back.back,
-                    retries: 0,
-                    phaseBase: undefined,
-                    lastError: back.error,
-                    bounces,
-                });
-                if (bounces > settings.maxRetriesPerStep)
-                    return {
-                        state,
-                        escalate: {
-                            reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`,
-                            bounceLoop: true,
-                        },
-                    };
-                return { state };
+                return { type: 'notesRead', ...(newest ? { newest } : {}), invalid };
             }
+            case 'readHead':
+                return { type: 'headRead', head: await repo().git.head() };
+            case 'readWork':
+                return { type: 'workRead', changed: await repo().git.hasWorkSince(effect.since) };
+            case 'readChangedFiles':
+                return { type: 'filesRead', files: await repo().git.changedFiles(effect.since) };
+            case 'runTests': {
+                // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
+                const tests = await deps.runTests(settings.testCommand, deps.signal, 'verify');
+                if (deps.signal?.aborted)
+                    return { type: 'interrupted' };
+                return { type: 'testsRan', tests, seen: await testsSeen(tests, junit), now: clock.now().getTime() };
+            }
+            case 'runAgent': {
+                // The previous failure's output goes back to the agent: masked like every other output.
+                const prompt = (deps.redact ?? ((t) => t))(effect.prompt);
+                const turn = await agentTurn(deps, effect.state, prompt, effect.what);
+                if (!turn)
+                    return { type: 'interrupted' };
+                return {
+                    type: 'agentRan',
+                    result: turn.result,
+                    state: turn.state,
+                    record: turn.record,
+                    ...(turn.moved ? { moved: turn.moved } : {}),
+                    startedAt: turn.started.getTime(),
+                    now: clock.now().getTime(),
+                };
+            }
+            case 'commit':
+                await repo().git.commitAll(effect.message, { allowEmpty: true });
+                return undefined;
+            case 'reset':
+                await repo().git.resetHard(effect.to);
+                return undefined;
+            case 'writeNote':
+                await writeNote(repo().notes, effect.commit, effect.note);
+                return { type: 'noteWritten', now: clock.now().getTime() };
+            case 'finish':
+                return effect.outcome;
         }
-    }
-    const phaseBase = tdd.phaseBase ?? (git ? await git.head() : undefined);
-    tdd = { ...tdd, phaseBase };
-    const template = templates?.[tdd.phase] ?? prompts_DEFAULT_TEMPLATES[tdd.phase];
-    const prompt = (deps.redact ?? ((t) => t))(renderPrompt(template, {
-        issue: `${issue.id}: ${issue.title}\n\n${issue.body.trim() || '(no description)'}`,
-        test,
-        tests: renderTestList(tdd.tests),
-        testCommand: settings.testCommand,
-        testFile: tdd.testFile || '(see the last commit)',
-        failure: tdd.lastError ? prompts_failureSection(tdd.lastError.message, tdd.lastError.details) : '',
-        attempt: `${tdd.retries + 1} of ${TDD_MAX_RETRIES + 1}`,
-    }));
-    logger.info('iteration.start', `${tag} ${issue.id} "${test}" (${tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent'}) …`, { iteration: n, issueIds: cycle.issueIds, phase: tdd.phase, test });
-    const turn = await agentTurn(deps, before, prompt, `the ${tdd.phase} work of iteration ${n}`);
-    if (!turn)
-        return { state: before, interrupted: true };
-    const { result, record, started } = turn;
-    let state = { ...turn.state, currentCycle: { ...turn.state.currentCycle, tdd } };
-    const close = (s, outcome, decision, error) => appendHistory(s, {
-        ...record,
-        outcome,
-        durationMs: clock.now().getTime() - started.getTime(),
-        tdd: { phase: tdd.phase, test, decision, ...(error ? { error: error.type } : {}) },
-    });
-    // Moved behind the engine's back: the phase is not judged or committed.
-    if (turn.moved)
-        return { state: close(state, 'repository_moved', 'halt'), halt: turn.moved };
-    const abort = async (s, error, attempts) => {
-        const tddError = { ...error, retry_count: attempts, timestamp: rfc3339(clock.now()) };
-        let aborted = s;
-        if (notes && git) {
-            // The failed attempt is kept as a wip: commit of the cycle's branch, carrying the error's note
-            // (never a note on the base branch's commit, where the next issue's cycle would find it).
-            await git.commitAll(`wip: ${tdd.phase} aborted (${error.type}): ${test}`.slice(0, 120), { allowEmpty: true });
-            const commit = await git.head();
-            await writeNote(notes, commit, noteOf(tdd, test, tdd.phase, tdd.phase, 'FAIL', tddError));
-            tdd = { ...tdd, lastCommit: commit };
-            aborted = setTdd(s, { lastCommit: commit });
-        }
-        logger.error('tdd.aborted', `${tag} ${error.type}: ${error.message}. Commits and notes are kept for inspection.`, {
-            iteration: n,
-            type: error.type,
-            phase: tdd.phase,
-        });
-        return {
-            state: close({ ...aborted, tddError }, 'stuck', 'abort', error),
-            halt: {
-                reason: 'workflow_aborted',
-                message: `TDD WORKFLOW ABORTED (${error.type}) at ${tdd.phase} for "${test}": ${error.message}`,
-            },
-        };
     };
-    // The agent's own failures (seed 003: rate limits, network timeouts; anything else is a failed attempt).
-    if (result.failure) {
-        const failure = result.failure;
-        // The same policy table and executor as the implement workflow; seed 003's abort is this workflow's "escalate".
-        const counted = afterFailure(state, failure);
-        const d = counted.decision;
-        logger.event('iteration.failed', failure.class === 'permanent' ? 'error' : 'warn', `${agent.displayName} iteration ${n} failed: ${failure.message} (${failure.class} ${failure.reason})`, { iteration: n, class: failure.class, reason: failure.reason, policy: d.kind });
-        state = counted.state;
-        if (d.exhausted === 'halt')
-            return { state: close(state, 'agent_failed', 'halt'), halt: agentUnavailable(d.attempts, failure) };
-        if (d.kind === 'rate_limit') {
-            logger.warn('tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`);
-            return {
-                state: close(state, 'agent_failed', 'backoff', {
-                    type: 'API_RATE_LIMIT',
-                    message: failure.message,
-                    details: '',
-                }),
-                waitMs: d.waitMs,
-            };
+    let model = initialTddModel(ctx);
+    let event = { type: 'started' };
+    for (;;) {
+        const stepped = stepTdd(ctx, model, event);
+        model = stepped.model;
+        let next;
+        for (const effect of stepped.effects) {
+            const answer = await perform(effect);
+            if (answer === undefined)
+                continue;
+            if (!('type' in answer))
+                return answer;
+            next = answer;
         }
-        if (d.kind === 'timeout') {
-            const error = {
-                type: 'NETWORK_TIMEOUT',
-                message: `${failure.message} (${d.attempts} attempts with the same timeout)`,
-                details: result.outputTail.slice(-2000),
-            };
-            if (d.exhausted === 'escalate')
-                return abort(state, error, d.attempts);
-            return { state: close(state, 'agent_failed', 'retry', error) };
-        }
-        if (!d.countsTowardStep)
-            return { state: close(state, 'agent_failed', 'retry') };
-        const error = {
-            type: 'WORKFLOW_ABORTED',
-            message: `the ${tdd.phase} agent failed: ${failure.message}`,
-            details: result.outputTail.slice(-2000),
-        };
-        if (tdd.retries >= TDD_MAX_RETRIES)
-            return abort(state, error, tdd.retries + 1);
-        state = setTdd(state, { retries: tdd.retries + 1, lastError: error });
-        return { state: close(state, 'agent_failed', 'retry', error) };
-    }
-    state = {
-        ...state,
-        successfulIterations: state.successfulIterations + 1,
-        environmentFailures: 0,
-        currentCycle: { ...state.currentCycle, timeoutRetries: 0, rateLimitAttempts: 0 },
-    };
-    // The tests, and what they say about this phase.
-    logger.info('tests.start', `${tag} running the tests: ${settings.testCommand}`, {
-        iteration: n,
-        command: settings.testCommand,
-    });
-    // The test command's runner removes a stale report before the run and reads the new one (src/loop/testGate.ts).
-    const run = await deps.runTests(settings.testCommand, deps.signal, 'verify');
-    if (deps.signal?.aborted)
-        return { state: before, interrupted: true };
-    record.tests = { passed: run.passed, exitCode: run.exitCode, durationMs: Math.round(run.durationMs) };
-    state = { ...state, testsPassed: run.passed, ...(run.passed ? {} : { testFailures: state.testFailures + 1 }) };
-    // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
-    const seen = againstBaseline(await testsSeen(run, junit), run.run, baseline);
-    const decision = decidePhase({
-        phase: tdd.phase,
-        description: test,
-        changed: git && phaseBase ? await git.hasWorkSince(phaseBase) : true,
-        reportedDuplicate: isDuplicateReport(result),
-        tests: seen,
-        targetTests: tdd.targetTests,
-        retries: tdd.retries,
-    });
-    return apply(decision);
-    async function apply(d) {
-        switch (d.kind) {
-            case 'retry': {
-                logger.warn('tdd.retry', `${tag} ${d.error.type}: ${d.error.message}; the agent tries again with the failures.`, { iteration: n, type: d.error.type });
-                state = setTdd(state, { retries: tdd.retries + 1, lastError: d.error });
-                return { state: close(state, 'tests_failed', 'retry', d.error) };
-            }
-            case 'abort':
-                return abort(state, d.error, tdd.retries + 1);
-            case 'skip': {
-                if (git && phaseBase)
-                    await git.resetHard(phaseBase);
-                logger.warn('tdd.skipped', `${tag} ${d.error.type}: ${d.error.message}; "${test}" is marked ${d.mark} and skipped.`, { iteration: n, type: d.error.type });
-                return advance(markTest(tdd.tests, tdd.index, d.mark), 'continuing', 'skip', d.error);
-            }
-            case 'rollback': {
-                if (git && phaseBase) {
-                    await git.resetHard(phaseBase);
-                    await git.commitAll(d.message, { allowEmpty: true });
-                    if (notes)
-                        await writeNote(notes, await git.head(), noteOf(tdd, test, 'REFACTOR', 'RED', 'PASS', {
-                            ...d.error,
-                            retry_count: tdd.retries + 1,
-                            timestamp: rfc3339(clock.now()),
-                        }));
-                }
-                logger.warn('tdd.rolled_back', `${tag} ${d.error.message}: the refactoring is rolled back to ${phaseBase?.slice(0, 12)}; committed "${d.message}".`, { iteration: n });
-                return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'rollback', d.error, git ? await git.head() : undefined);
-            }
-            case 'commit': {
-                let testFile = tdd.testFile;
-                let targetTests = tdd.targetTests;
-                if (tdd.phase === 'RED') {
-                    targetTests = seen.failing;
-                    testFile = git && phaseBase ? pickTestFile(await git.changedFiles(phaseBase)) : '';
-                }
-                let commit;
-                if (git) {
-                    await git.commitAll(d.message, { allowEmpty: true });
-                    commit = await git.head();
-                    if (notes)
-                        await writeNote(notes, commit, noteOf({ ...tdd, testFile }, test, tdd.phase, d.next === 'next-test' ? 'RED' : d.next, d.testResult));
-                }
-                logger.info('tdd.committed', `${tag} ${d.message}${commit ? ` (${commit.slice(0, 12)})` : ''}; next: ${d.next === 'next-test' ? 'the next test' : d.next}.`, { iteration: n, phase: tdd.phase, commit });
-                if (d.next === 'next-test')
-                    return advance(markTest(tdd.tests, tdd.index, 'done'), 'continuing', 'commit', undefined, commit);
-                state = setTdd(state, {
-                    phase: d.next,
-                    retries: 0,
-                    phaseBase: undefined,
-                    lastError: undefined,
-                    targetTests,
-                    testFile,
-                    ...(commit ? { lastCommit: commit } : {}),
-                });
-                return { state: close(state, 'continuing', 'commit') };
-            }
-        }
-    }
-    /** On to the next pending test (RED of the next round), or the cycle is done. */
-    async function advance(tests, outcome, decision, error, commit) {
-        const next = nextPending(tests);
-        state = setTdd(state, {
-            tests,
-            index: next === -1 ? tdd.index : next,
-            phase: 'RED',
-            round: tdd.round + 1,
-            retries: 0,
-            phaseBase: undefined,
-            lastError: undefined,
-            targetTests: [],
-            testFile: '',
-            ...(commit ? { lastCommit: commit } : {}),
-        });
-        if (next !== -1)
-            return { state: close(state, outcome, decision, error) };
-        const done = await finishCycle(deps, state, issueId);
-        return { ...done, state: close(done.state, 'complete', decision, error) };
+        if (!next)
+            throw new Error('a tdd iteration effect went unanswered');
+        event = next;
     }
 }
-function initialTdd(text, title) {
-    const tests = parseTestList(text, title);
-    return {
-        tests,
-        index: Math.max(0, nextPending(tests)),
-        phase: 'RED',
-        round: 1,
-        retries: 0,
-        targetTests: [],
-        testFile: '',
-    };
-}
-/**
- * Seed 003: "On restart, automatically detect last known state from Git Notes; resume from the next
- * phase after the last successful commit". A note newer than the checkpoint's last commit means a
- * run died between writing them: the note wins.
- */
-async function syncWithNotes(deps, notes, base, tdd) {
-    if (!notes || !base)
-        return tdd;
-    // Only this cycle's own commits: the base branch's history holds other issues' notes.
-    const newest = await newestNote(notes, `${base}..HEAD`, {
-        onInvalid: (commit, reason) => deps.logger.warn('tdd.note_invalid', `Ignored the git note on ${commit.slice(0, 12)}: ${reason}`),
-    });
-    // The newest note of the cycle's branch is the truth: after a crash between the commit and the
-    // checkpoint, and after a person reset the branch by hand.
-    if (!newest || newest.commit === tdd.lastCommit)
-        return tdd;
-    const { note } = newest;
-    let tests = tdd.tests;
-    let index = tests.findIndex((t) => t.description === note.current_test.description);
-    if (index === -1) {
-        tests = [...tests, { description: note.current_test.description, status: 'pending' }];
-        index = tests.length - 1;
-    }
-    if (note.phase === 'REFACTOR' && note.next_phase === 'RED')
-        tests = markTest(tests, index, 'done');
-    const resumed = {
-        ...tdd,
-        tests,
-        index: note.next_phase === 'RED' ? Math.max(0, nextPending(tests)) : index,
-        phase: note.next_phase,
-        round: note.next_phase === 'RED' && note.phase === 'REFACTOR' ? note.cycle + 1 : note.cycle,
-        retries: 0,
-        phaseBase: undefined,
-        lastError: undefined,
-        testFile: note.current_test.test_file,
-        lastCommit: newest.commit,
-    };
-    deps.logger.info('tdd.resumed', `Resuming the red/green/refactor workflow from the git note on ${newest.commit.slice(0, 12)}: ${note.phase} done for "${note.current_test.description}", next ${note.next_phase}.`);
-    return resumed;
-}
-/** Closes the issue unless a pull request will (as the implement workflow does). */
-async function finishCycle(deps, state, issueId) {
-    const tests = state.currentCycle?.tdd?.tests ?? [];
-    const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
-    const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
-    const issueActions = deps.settings.onSuccess === 'pull-request'
-        ? []
-        : [
-            {
-                kind: 'close',
-                id: issueId,
-                note: `agent-loop: red/green/refactor finished at iteration ${state.iteration}: ${how}`,
-            },
-        ];
-    deps.logger.info('cycle.complete', `${issueId}: the test list is worked through: ${how}.`, {
-        issueIds: [issueId],
-        skipped: skipped.length,
-    });
-    return {
-        state: {
-            ...state,
-            consecutiveEscalations: 0,
-            issuesClosed: [...state.issuesClosed.filter((id) => id !== issueId), issueId],
-            completedIterations: [...state.completedIterations, state.iteration],
-        },
-        cycleDone: true,
-        issueActions,
-    };
-}
+/** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
 async function testsSeen(run, junit) {
     const xml = junit
         ? (() => {
@@ -32623,26 +32989,6 @@ async function testsSeen(run, junit) {
                 .map((f) => `- ${f.name}: ${f.message.split('\n')[0]}`)
                 .join('\n')}\n\n${run.tail.slice(-2000)}`
             : run.tail.slice(-4000),
-    };
-}
-function isDuplicateReport(result) {
-    const value = result.report?.fields.duplicate_test;
-    return value === true || value === 'true';
-}
-/** The test file among the files RED changed: a path that looks like a test, else the first. */
-function pickTestFile(files) {
-    return (files.find((f) => /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i.test(f)) ??
-        files[0] ??
-        '');
-}
-function noteOf(tdd, test, phase, next, result, error) {
-    return {
-        phase,
-        next_phase: next,
-        cycle: tdd.round,
-        current_test: { description: test, test_file: tdd.testFile },
-        test_result: result,
-        ...(error ? { error: { ...error, type: error.type } } : {}),
     };
 }
 

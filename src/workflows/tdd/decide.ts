@@ -1,8 +1,8 @@
 /**
  * What happens after a phase attempt of the red/green/refactor workflow: seed 003's summary table
- * as data and one pure decision function. The driver (iteration.ts) observes the attempt (did the
- * agent change anything, what did the tests say) and carries out the decision (commit, retry, skip,
- * roll back, abort).
+ * as data and one pure decision function. The iteration's step machine (step.ts) asks for what the
+ * attempt shows (did the agent change anything, what did the tests say) and turns the decision into
+ * effects (commit, retry, skip, roll back, abort) that iteration.ts performs.
  */
 import { POLICIES } from '../../failure/policy.js';
 import type { TddErrorType, TddPhase } from './notes.js';
