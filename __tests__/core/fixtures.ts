@@ -1,4 +1,5 @@
-/** A cycle as the loop state holds it, for the pure-core and workflow tests. */
+/** A cycle as the loop state holds it, and agent results, for the pure-core and workflow tests. */
+import type { AgentFailure, AgentResult } from '../../src/agents/types.js';
 import { initialProgress } from '../../src/core/cycle.js';
 import type { CycleState } from '../../src/core/state.js';
 
@@ -16,3 +17,17 @@ export function cycle(ids: string[] = ['a-1'], over: Partial<CycleState> = {}): 
     ...over,
   };
 }
+
+/** An agent run that succeeded (exit 0 in a second, "done"). */
+export const ok = (over: Partial<AgentResult> = {}): AgentResult => ({
+  ok: true,
+  exitCode: 0,
+  signal: null,
+  durationMs: 1000,
+  outputTail: 'done',
+  ...over,
+});
+
+/** An agent run that failed with `failure` (exit 1, "boom"). */
+export const failed = (failure: AgentFailure, over: Partial<AgentResult> = {}): AgentResult =>
+  ok({ ok: false, exitCode: 1, failure, outputTail: 'boom', ...over });

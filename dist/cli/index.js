@@ -30925,6 +30925,32 @@ function buildPrompt(p) {
     return parts.join('\n') + '\n';
 }
 
+;// CONCATENATED MODULE: ./src/loop/interpret.ts
+/**
+ * Runs a workflow's pure step machine to its end, the way the engine's interpreter runs the core:
+ * each step's effects are performed in order through `perform`; an effect answered by an event (it
+ * has a `type`) feeds the next step, an effect answered by an outcome ends the run with it.
+ */
+async function interpret(step, start, perform, what) {
+    let { model, event } = start;
+    for (;;) {
+        const stepped = step(model, event);
+        model = stepped.model;
+        let next;
+        for (const effect of stepped.effects) {
+            const answer = await perform(effect);
+            if (answer === undefined)
+                continue;
+            if (!('type' in answer))
+                return answer;
+            next = answer;
+        }
+        if (!next)
+            throw new Error(`${what}: a step asked for nothing and did not finish`);
+        event = next;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/judge.ts
 /**
  * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
@@ -31455,6 +31481,7 @@ function afterVerdict(ctx, model, event) {
 
 
 
+
 const iteration_WORKFLOW = WORKFLOWS.implement;
 /** The default workflow: the agent works until the issue's tests pass (implement → verify). */
 const implementWorkflow = {
@@ -31525,32 +31552,18 @@ async function runIteration(deps, before, baseline) {
                 return effect.outcome;
         }
     };
-    let model = { state: before, record: turn.record };
-    let event = {
-        type: 'agentRan',
-        result,
-        state: turn.state,
-        record: turn.record,
-        ...(turn.moved ? { moved: turn.moved } : {}),
-        deniedEverything,
-        now: clock.now().getTime(),
-    };
-    for (;;) {
-        const stepped = stepIteration(ctx, model, event);
-        model = stepped.model;
-        let next;
-        for (const effect of stepped.effects) {
-            const answer = await perform(effect);
-            if (answer === undefined)
-                continue;
-            if (!('type' in answer))
-                return answer;
-            next = answer;
-        }
-        if (!next)
-            throw new Error('an implement iteration effect went unanswered');
-        event = next;
-    }
+    return interpret((model, event) => stepIteration(ctx, model, event), {
+        model: { state: before, record: turn.record },
+        event: {
+            type: 'agentRan',
+            result,
+            state: turn.state,
+            record: turn.record,
+            ...(turn.moved ? { moved: turn.moved } : {}),
+            deniedEverything,
+            now: clock.now().getTime(),
+        },
+    }, perform, 'an implement iteration');
 }
 const isClosedIn = async (deps, id) => {
     const issue = await deps.source.get(id);
@@ -32849,6 +32862,7 @@ function goBuildMessage(lines, at, pkg) {
 
 
 
+
 /**
  * --workflow tdd: red/green/refactor per test of the issue's checklist, one issue per cycle;
  * `templates` (--tdd-prompts) replace the built-in prompts by phase.
@@ -32935,24 +32949,7 @@ async function runTddIteration(deps, before, baseline, templates) {
                 return effect.outcome;
         }
     };
-    let model = initialTddModel(ctx);
-    let event = { type: 'started' };
-    for (;;) {
-        const stepped = stepTdd(ctx, model, event);
-        model = stepped.model;
-        let next;
-        for (const effect of stepped.effects) {
-            const answer = await perform(effect);
-            if (answer === undefined)
-                continue;
-            if (!('type' in answer))
-                return answer;
-            next = answer;
-        }
-        if (!next)
-            throw new Error('a tdd iteration effect went unanswered');
-        event = next;
-    }
+    return interpret((model, event) => stepTdd(ctx, model, event), { model: initialTddModel(ctx), event: { type: 'started' } }, perform, 'a tdd iteration');
 }
 /** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
 async function testsSeen(run, junit) {

@@ -5,7 +5,7 @@
  * protocol over every event in many states.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { AgentFailure, AgentResult, ReportBlock } from '../../../src/agents/types.js';
+import type { AgentResult, ReportBlock } from '../../../src/agents/types.js';
 import { initialProgress } from '../../../src/core/cycle.js';
 import { type CycleState, type IterationRecord, type LoopState, initialLoopState } from '../../../src/core/state.js';
 import type { IterationOutcome } from '../../../src/core/events.js';
@@ -18,7 +18,7 @@ import {
 } from '../../../src/workflows/implement/decide.js';
 import type { Verdict } from '../../../src/verdict/judge.js';
 import type { TestOutcome } from '../../../src/loop/deps.js';
-import { cycle } from '../../core/fixtures.js';
+import { cycle, failed, ok } from '../../core/fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
@@ -57,16 +57,6 @@ const record = (s: LoopState): IterationRecord => ({
   agent: { ok: true, exitCode: 0, signal: null, durationMs: 1000 },
 });
 
-const ok = (over: Partial<AgentResult> = {}): AgentResult => ({
-  ok: true,
-  exitCode: 0,
-  signal: null,
-  durationMs: 1000,
-  outputTail: 'done',
-  ...over,
-});
-const failed = (failure: AgentFailure, over: Partial<AgentResult> = {}): AgentResult =>
-  ok({ ok: false, exitCode: 1, failure, outputTail: 'boom', ...over });
 /** The agent's report block (seed 004). */
 const report = (over: Partial<ReportBlock> = {}): ReportBlock => ({
   workRemainingEmpty: over.workRemaining === undefined,

@@ -5,7 +5,7 @@
  * outcome it ends with. The last block checks the protocol over many worlds.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { AgentFailure, AgentResult } from '../../../src/agents/types.js';
+import type { AgentResult } from '../../../src/agents/types.js';
 import type { Halt, IterationOutcome } from '../../../src/core/events.js';
 import {
   type CycleState,
@@ -27,7 +27,7 @@ import {
   initialTddModel,
   stepTdd,
 } from '../../../src/workflows/tdd/step.js';
-import { cycle } from '../../core/fixtures.js';
+import { cycle, failed, ok } from '../../core/fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 const ADD = 'adds two numbers';
@@ -67,15 +67,6 @@ function ctx(over: Partial<TddContext> = {}, settings: Partial<TddContext['setti
   };
 }
 
-const ok = (over: Partial<AgentResult> = {}): AgentResult => ({
-  ok: true,
-  exitCode: 0,
-  signal: null,
-  durationMs: 1000,
-  outputTail: 'done',
-  ...over,
-});
-const failed = (failure: AgentFailure): AgentResult => ok({ ok: false, exitCode: 1, failure, outputTail: 'boom' });
 const duplicateReport = ok({ report: { workRemainingEmpty: true, fields: { duplicate_test: true } } });
 
 const passing: TestsSeen = { passed: true, failing: [], compileError: false, summary: 'all pass' };

@@ -10,6 +10,7 @@ import type { SliceDeps, TestOutcome, Workflow } from '../../loop/deps.js';
 import { buildPrompt } from './prompt.js';
 import type { IterationOutcome } from '../../core/events.js';
 import { agentTurn } from '../../loop/turn.js';
+import { interpret } from '../../loop/interpret.js';
 import { describeTargets } from '../../core/describe.js';
 import { type Verdict, type VerifyResult, judge } from '../../verdict/judge.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../../verdict/results.js';
@@ -100,29 +101,23 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
         return effect.outcome;
     }
   };
-  let model: IterationModel = { state: before, record: turn.record };
-  let event: IterationEvent = {
-    type: 'agentRan',
-    result,
-    state: turn.state,
-    record: turn.record,
-    ...(turn.moved ? { moved: turn.moved } : {}),
-    deniedEverything,
-    now: clock.now().getTime(),
-  };
-  for (;;) {
-    const stepped = stepIteration(ctx, model, event);
-    model = stepped.model;
-    let next: IterationEvent | undefined;
-    for (const effect of stepped.effects) {
-      const answer = await perform(effect);
-      if (answer === undefined) continue;
-      if (!('type' in answer)) return answer;
-      next = answer;
-    }
-    if (!next) throw new Error('an implement iteration effect went unanswered');
-    event = next;
-  }
+  return interpret<IterationModel, IterationEvent, IterationEffect, IterationOutcome>(
+    (model, event) => stepIteration(ctx, model, event),
+    {
+      model: { state: before, record: turn.record },
+      event: {
+        type: 'agentRan',
+        result,
+        state: turn.state,
+        record: turn.record,
+        ...(turn.moved ? { moved: turn.moved } : {}),
+        deniedEverything,
+        now: clock.now().getTime(),
+      },
+    },
+    perform,
+    'an implement iteration',
+  );
 }
 
 const isClosedIn = async (deps: SliceDeps, id: string): Promise<boolean> => {

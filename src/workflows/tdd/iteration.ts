@@ -12,6 +12,7 @@ import type { SliceDeps, TestOutcome, Workflow } from '../../loop/deps.js';
 import type { TddTemplates } from './settings.js';
 import type { IterationOutcome } from '../../core/events.js';
 import { agentTurn } from '../../loop/turn.js';
+import { interpret } from '../../loop/interpret.js';
 import type { SuiteRun } from '../../verdict/results.js';
 import type { CycleState, LoopState } from '../../core/state.js';
 import type { TestsSeen } from './decide.js';
@@ -111,21 +112,12 @@ export async function runTddIteration(
         return effect.outcome;
     }
   };
-  let model: TddModel = initialTddModel(ctx);
-  let event: TddEvent = { type: 'started' };
-  for (;;) {
-    const stepped = stepTdd(ctx, model, event);
-    model = stepped.model;
-    let next: TddEvent | undefined;
-    for (const effect of stepped.effects) {
-      const answer = await perform(effect);
-      if (answer === undefined) continue;
-      if (!('type' in answer)) return answer;
-      next = answer;
-    }
-    if (!next) throw new Error('a tdd iteration effect went unanswered');
-    event = next;
-  }
+  return interpret<TddModel, TddEvent, TddEffect, IterationOutcome>(
+    (model, event) => stepTdd(ctx, model, event),
+    { model: initialTddModel(ctx), event: { type: 'started' } },
+    perform,
+    'a tdd iteration',
+  );
 }
 
 /** What a test run says: the failing tests by name (the JUnit report, else the runner's output). */
