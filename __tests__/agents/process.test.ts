@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../../src/agents/process.js';
@@ -89,6 +89,42 @@ describe('runProcess stdin, env and lines', () => {
   it('ignores EPIPE when the child does not read a large stdin', async () => {
     const r = await runProcess({ command: 'exit 0', shell: true, cwd, stdin: 'x'.repeat(4 * 1024 * 1024) });
     expect(r.exitCode).toBe(0);
+  });
+
+  it('gives the child the prompt file as its stdin when the file holds exactly the text (no pipe)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stdin-file-'));
+    try {
+      const file = join(dir, 'prompt.md');
+      writeFileSync(file, 'the prompt\n');
+      const r = await runProcess({
+        command: 'cat; readlink /proc/$$/fd/0',
+        shell: true,
+        cwd,
+        stdin: 'the prompt\n',
+        stdinFile: file,
+      });
+      expect(r.tail).toBe(`the prompt\n${file}\n`);
+      // A file that says something else: the text goes through a pipe (a socket pair in Node), as always.
+      writeFileSync(file, 'something else\n');
+      const piped = await runProcess({
+        command: 'cat; readlink /proc/$$/fd/0',
+        shell: true,
+        cwd,
+        stdin: 'the prompt\n',
+        stdinFile: file,
+      });
+      expect(piped.tail).toMatch(/^the prompt\n(?:pipe|socket):\[\d+\]\n$/);
+      // A missing file: the pipe too.
+      const missing = await runProcess({ command: 'cat', cwd, stdin: 'the prompt\n', stdinFile: join(dir, 'gone') });
+      expect(missing.tail).toBe('the prompt\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives /dev/null as stdin when there is none', async () => {
+    const r = await runProcess({ command: 'readlink /proc/$$/fd/0', shell: true, cwd });
+    expect(r.tail).toBe('/dev/null\n');
   });
 
   it('passes the env', async () => {

@@ -23561,6 +23561,26 @@ function killGroup(pid, sig) {
         return false;
     }
 }
+/** `file` opened read-only when it holds exactly `text` (compared byte for byte, read at offset 0); undefined otherwise. */
+function openHolding(file, text) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_namespaceObject.openSync)(file, 'r');
+        const want = Buffer.from(text);
+        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!st.isFile() || st.size !== want.length)
+            throw new Error('not the same text');
+        const got = Buffer.alloc(want.length);
+        if ((0,external_node_fs_namespaceObject.readSync)(fd, got, 0, want.length, 0) !== want.length || !got.equals(want))
+            throw new Error('not the same text');
+        return fd;
+    }
+    catch {
+        if (fd !== undefined)
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        return undefined;
+    }
+}
 function describeSpawnError(err, req) {
     if (err.code === 'ENOENT' && !(0,external_node_fs_namespaceObject.existsSync)(req.cwd))
         return `working directory does not exist: ${req.cwd}`;
@@ -23595,19 +23615,25 @@ function runProcess(req) {
     return new Promise((resolve) => {
         const file = req.shell ? '/bin/sh' : req.command;
         const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
+        const stdinFd = req.stdin !== undefined && req.stdinFile !== undefined ? openHolding(req.stdinFile, req.stdin) : undefined;
         let child;
         try {
             child = (0,external_node_child_process_namespaceObject.spawn)(file, argv, {
                 cwd: req.cwd,
                 env: req.env ?? process.env,
                 detached: true,
-                stdio: ['pipe', 'pipe', 'pipe'],
+                stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
                 windowsHide: true,
             });
         }
         catch (err) {
             resolve({ ...base, durationMs: elapsed(), spawnError: describeSpawnError(err, req) });
             return;
+        }
+        finally {
+            // The child has its own copy of the descriptor.
+            if (stdinFd !== undefined)
+                (0,external_node_fs_namespaceObject.closeSync)(stdinFd);
         }
         let settled = false;
         let timedOut = false;
@@ -23773,7 +23799,7 @@ function runProcess(req) {
             stdin.on('error', () => {
                 /* EPIPE: the child does not read its stdin */
             });
-            stdin.end(req.stdin ?? '');
+            stdin.end(req.stdin);
         }
     });
 }
@@ -23862,6 +23888,7 @@ async function runStreamingCli(input) {
             cwd: request.cwd,
             env: input.env,
             stdin: request.prompt,
+            stdinFile: request.promptFile,
             timeoutMs: request.timeoutMs,
             signal: request.signal,
             killGraceMs: input.killGraceMs,
@@ -24646,6 +24673,7 @@ class CommandAgent {
             cwd: request.cwd,
             env: commandEnv(this.env, request),
             stdin: request.prompt,
+            stdinFile: request.promptFile,
             timeoutMs: request.timeoutMs,
             killGraceMs: this.killGraceMs,
             ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),

@@ -65,6 +65,7 @@ export class CommandAgent implements Agent {
       cwd: request.cwd,
       env: commandEnv(this.env, request),
       stdin: request.prompt,
+      stdinFile: request.promptFile,
       timeoutMs: request.timeoutMs,
       killGraceMs: this.killGraceMs,
       ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { LineSplitter } from './lines.js';
@@ -21,8 +21,14 @@ export interface ProcessRequest {
   shell?: boolean;
   cwd: string;
   env?: NodeJS.ProcessEnv;
-  /** Written to the child's stdin, which is then closed (closed at once when absent). */
+  /** Written to the child's stdin, which is then closed (absent: stdin is /dev/null). */
   stdin?: string;
+  /**
+   * A file that holds exactly `stdin` (the prompt file): when it does, the child reads it as its
+   * stdin, opened read-only, instead of a pipe the engine writes (no pipe, no write the child may
+   * refuse). Otherwise `stdin` goes through a pipe as usual.
+   */
+  stdinFile?: string;
   timeoutMs?: number;
   /** How long after SIGTERM to send SIGKILL to the group. Default 5000. */
   killGraceMs?: number;
@@ -75,6 +81,23 @@ function killGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
   }
 }
 
+/** `file` opened read-only when it holds exactly `text` (compared byte for byte, read at offset 0); undefined otherwise. */
+function openHolding(file: string, text: string): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const want = Buffer.from(text);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size !== want.length) throw new Error('not the same text');
+    const got = Buffer.alloc(want.length);
+    if (readSync(fd, got, 0, want.length, 0) !== want.length || !got.equals(want)) throw new Error('not the same text');
+    return fd;
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return undefined;
+  }
+}
+
 function describeSpawnError(err: NodeJS.ErrnoException, req: ProcessRequest): string {
   if (err.code === 'ENOENT' && !existsSync(req.cwd)) return `working directory does not exist: ${req.cwd}`;
   if (err.code === 'ENOENT') return `command not found: ${req.shell ? '/bin/sh' : req.command}`;
@@ -112,18 +135,23 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     const file = req.shell ? '/bin/sh' : req.command;
     const argv = req.shell ? ['-c', req.command, 'sh', ...(req.args ?? [])] : (req.args ?? []);
 
+    const stdinFd =
+      req.stdin !== undefined && req.stdinFile !== undefined ? openHolding(req.stdinFile, req.stdin) : undefined;
     let child: ChildProcess;
     try {
       child = spawn(file, argv, {
         cwd: req.cwd,
         env: req.env ?? process.env,
         detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: [stdinFd ?? (req.stdin === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
         windowsHide: true,
       });
     } catch (err) {
       resolve({ ...base, durationMs: elapsed(), spawnError: describeSpawnError(err as NodeJS.ErrnoException, req) });
       return;
+    } finally {
+      // The child has its own copy of the descriptor.
+      if (stdinFd !== undefined) closeSync(stdinFd);
     }
 
     let settled = false;
@@ -282,7 +310,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       stdin.on('error', () => {
         /* EPIPE: the child does not read its stdin */
       });
-      stdin.end(req.stdin ?? '');
+      stdin.end(req.stdin);
     }
   });
 }

@@ -40,6 +40,7 @@ export async function runStreamingCli(input: {
       cwd: request.cwd,
       env: input.env,
       stdin: request.prompt,
+      stdinFile: request.promptFile,
       timeoutMs: request.timeoutMs,
       signal: request.signal,
       killGraceMs: input.killGraceMs,
