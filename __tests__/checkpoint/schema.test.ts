@@ -133,8 +133,15 @@ describe('REQ_018.1 id', () => {
     };
     let seed = 7;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const sparse = (): unknown[] => {
+      const a: unknown[] = [1];
+      a[3] = 'x';
+      return a;
+    };
     const leaf = (): unknown =>
-      [null, true, 0, -1.5, 'x', 'q"\\\n\u0000', undefined, new Date(0), []][Math.floor(random() * 9)];
+      [null, true, 0, -1.5, 'x', 'q"\\\n\u0000', undefined, new Date(0), [], new Number(3), new String('ab'), sparse()][
+        Math.floor(random() * 12)
+      ];
     const value = (depth: number): unknown => {
       const r = random();
       if (depth > 3 || r < 0.3) return leaf();

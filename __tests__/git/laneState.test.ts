@@ -90,7 +90,7 @@ describe('Git.laneState', () => {
   });
 
   it('leaves to git what the files cannot say alone: packed refs, a symbolic branch, an unborn HEAD', async () => {
-    const dirs = { gitDir: path.join(dir, '.git'), commonDir: path.join(dir, '.git') };
+    const dirs = { topLevel: dir, gitDir: path.join(dir, '.git'), commonDir: path.join(dir, '.git') };
     sh('checkout', '-q', '-b', 'work');
     expect(laneFromFiles(dirs, 'main')).toEqual({ head: 'work', baseTip: sh('rev-parse', 'main') });
     sh('pack-refs', '--all');
@@ -120,8 +120,45 @@ describe('Git.laneState', () => {
   });
 
   it('never reads outside refs/heads for a branch name that climbs out of it', () => {
-    const dirs = { gitDir: path.join(dir, '.git'), commonDir: path.join(dir, '.git') };
+    const dirs = { topLevel: dir, gitDir: path.join(dir, '.git'), commonDir: path.join(dir, '.git') };
     expect(laneFromFiles(dirs, '../../HEAD')).toBeUndefined();
     expect(laneFromFiles(dirs, '/etc/passwd')).toBeUndefined();
+  });
+
+  it("follows git, not the files it first read, when the agent points a work tree's .git elsewhere", async () => {
+    const other = `${dir}-wt`;
+    sh('worktree', 'add', '-q', '-b', 'feature', other);
+    try {
+      const wt = (await openGit(other, env)) as Git;
+      expect(await wt.laneState('main')).toEqual({ head: 'feature', baseTip: sh('rev-parse', 'main') });
+      // The agent makes the work tree's git the main repository's, whose HEAD is on main.
+      await fs.writeFile(path.join(other, '.git'), `gitdir: ${path.join(dir, '.git')}\n`);
+      const viaGit = { head: await wt.currentRef(), baseTip: await wt.tipOf('main') };
+      expect(viaGit.head).toBe('main');
+      expect(await wt.laneState('main')).toEqual(viaGit);
+    } finally {
+      await fs.rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('follows git when the agent moves .git away and leaves a gitdir: file (no error from the files)', async () => {
+    sh('checkout', '-q', '-b', 'work');
+    await git.laneState('main');
+    const moved = `${dir}-gitdir`;
+    await fs.rename(path.join(dir, '.git'), moved);
+    try {
+      await fs.writeFile(path.join(dir, '.git'), `gitdir: ${moved}\n`);
+      sh('checkout', '-q', 'main');
+      expect(await git.laneState('main')).toEqual({ head: 'main', baseTip: sh('rev-parse', 'main') });
+    } finally {
+      await fs.rm(moved, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a ref as git does: only the line end trimmed (a ref git calls broken is not read)', async () => {
+    const dirs = { topLevel: dir, gitDir: path.join(dir, '.git'), commonDir: path.join(dir, '.git') };
+    const tip = sh('rev-parse', 'main');
+    await fs.writeFile(path.join(dir, '.git', 'refs', 'heads', 'main'), ` ${tip}\n`);
+    expect(laneFromFiles(dirs, 'main')).toBeUndefined();
   });
 });

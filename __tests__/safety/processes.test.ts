@@ -6,10 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ProcessRegistry, earliestStart, endLeftovers } from '../../src/safety/processes.js';
+import { ProcessRegistry, bootTicks, endLeftovers } from '../../src/safety/processes.js';
 
-const BOOT = 1_700_000_000; // /proc/stat's btime, in seconds
-const at = (secondsAfterBoot: number) => new Date((BOOT + secondsAfterBoot) * 1000);
+const BOOT_ID = '6b1c2f0e-1111-4222-8333-444455556666';
+/** This process's start in the fake /proc: 60 s after boot. */
+const SELF_START = 6000;
 
 let root: string;
 let proc: string;
@@ -18,8 +19,9 @@ beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), 'processes-'));
   proc = path.join(root, 'proc');
   stateDir = path.join(root, 'state');
-  mkdirSync(proc);
-  writeFileSync(path.join(proc, 'stat'), `cpu  1 2 3 4\nbtime ${BOOT}\nprocesses 42\n`);
+  mkdirSync(path.join(proc, 'sys', 'kernel', 'random'), { recursive: true });
+  writeFileSync(path.join(proc, 'sys', 'kernel', 'random', 'boot_id'), `${BOOT_ID}\n`);
+  processIn(process.pid, process.pid, SELF_START);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -30,50 +32,60 @@ function processIn(pid: number, pgrp: number, startTicks: number, state = 'S'): 
   writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (an agent) ${fields.join(' ')}\n`);
 }
 
-describe('earliestStart', () => {
-  it("turns the spawn's wall clock into /proc clock ticks since boot, a second and a half early", () => {
-    expect(earliestStart(at(60).toISOString(), proc)).toBe(String((60 - 1.5) * 100));
+const recordsDir = () => path.join(stateDir, 'run', 'processes');
+const leftovers = async (signalled: Array<[number, string]> = []) =>
+  endLeftovers(new ProcessRegistry(stateDir, undefined, proc), {
+    sleep: async () => {},
+    graceMs: 0,
+    procRoot: proc,
+    kill: (pid, sig) => {
+      signalled.push([pid, sig]);
+    },
   });
 
-  it('is undefined for a record written before the system booted: nothing it names can run', () => {
-    expect(earliestStart(at(-3600).toISOString(), proc)).toBeUndefined();
+describe('bootTicks', () => {
+  it("counts /proc clock ticks from this process's own start and the monotonic clock", () => {
+    let elapsed = 2500;
+    const ticks = bootTicks(proc, () => elapsed) as () => bigint;
+    expect(ticks()).toBe(BigInt(SELF_START + 250));
+    elapsed = 10_000;
+    expect(ticks()).toBe(BigInt(SELF_START + 1000));
   });
 
-  it('filters nothing where the boot time cannot be read', () => {
-    rmSync(path.join(proc, 'stat'));
-    expect(earliestStart(at(60).toISOString(), proc)).toBe('');
+  it('is undefined where /proc does not say when this process started', () => {
+    rmSync(path.join(proc, String(process.pid)), { recursive: true });
+    expect(bootTicks(proc)).toBeUndefined();
   });
 });
 
 describe('the records and endLeftovers', () => {
-  it('records a spawned group without reading /proc, and removes the record when it exits', () => {
-    const registry = new ProcessRegistry(stateDir, () => at(60));
+  it('records a spawned group with its earliest start and the boot, and removes the record when it exits', () => {
+    const registry = new ProcessRegistry(
+      stateDir,
+      () => new Date('2026-11-25T10:00:00Z'),
+      proc,
+      () => 30_000,
+    );
     registry.spawned(4242, 'agent');
-    const dir = path.join(stateDir, 'run', 'processes');
-    expect(JSON.parse(readFileSync(path.join(dir, '4242.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(readFileSync(path.join(recordsDir(), '4242.json'), 'utf8'))).toEqual({
       pid: 4242,
+      startTime: String(SELF_START + 3000 - 100),
+      bootId: BOOT_ID,
       role: 'agent',
-      startedAt: at(60).toISOString(),
+      startedAt: '2026-11-25T10:00:00.000Z',
     });
     registry.exited(4242);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(recordsDir())).toEqual([]);
   });
 
   it("signals the recorded group's members started since the spawn, never an older process of that group", async () => {
-    new ProcessRegistry(stateDir, () => at(60)).spawned(4242, 'agent');
-    processIn(4242, 4242, 6000); // the agent, started at the spawn
-    processIn(4243, 4242, 6100); // its child
+    new ProcessRegistry(stateDir, undefined, proc, () => 30_000).spawned(4242, 'agent');
+    processIn(4242, 4242, SELF_START + 3000); // the agent, started at the spawn
+    processIn(4243, 4242, SELF_START + 3100); // its child
     processIn(4300, 4242, 100); // in a group of that number long before: not ours
-    processIn(4301, 4242, 6200, 'Z'); // a zombie: nothing to end
+    processIn(4301, 4242, SELF_START + 3200, 'Z'); // a zombie: nothing to end
     const signalled: Array<[number, string]> = [];
-    const ended = await endLeftovers(new ProcessRegistry(stateDir), {
-      sleep: async () => {},
-      graceMs: 0,
-      procRoot: proc,
-      kill: (pid, sig) => {
-        signalled.push([pid, sig]);
-      },
-    });
+    const ended = await leftovers(signalled);
     expect(ended).toHaveLength(1);
     expect([...(ended[0]?.members ?? [])].sort()).toEqual([4242, 4243]);
     expect(signalled).toEqual([
@@ -82,37 +94,45 @@ describe('the records and endLeftovers', () => {
     ]);
   });
 
-  it('drops a record written before the boot without signalling anything', async () => {
-    new ProcessRegistry(stateDir, () => at(-60)).spawned(4242, 'agent');
-    processIn(4242, 4242, 6000); // the pid is another group leader's now
-    const signalled: number[] = [];
-    const ended = await endLeftovers(new ProcessRegistry(stateDir), {
-      sleep: async () => {},
-      graceMs: 0,
-      procRoot: proc,
-      kill: (pid) => {
-        signalled.push(pid);
-      },
-    });
-    expect(ended).toEqual([]);
+  it('whatever the wall clock says: the record is dated by the kernel, not by the injected or stepped clock', async () => {
+    // A run with a clock years off (a test's manual clock, a clock stepped back) still ends its leftover.
+    new ProcessRegistry(
+      stateDir,
+      () => new Date('2001-01-01T00:00:00Z'),
+      proc,
+      () => 30_000,
+    ).spawned(4242, 'agent');
+    processIn(4242, 4242, SELF_START + 3000);
+    expect((await leftovers())[0]?.members).toEqual([4242]);
+  });
+
+  it('drops a record of another boot without signalling anything', async () => {
+    new ProcessRegistry(stateDir, undefined, proc, () => 30_000).spawned(4242, 'agent');
+    writeFileSync(path.join(proc, 'sys', 'kernel', 'random', 'boot_id'), 'another-boot\n');
+    processIn(4242, 4242, SELF_START + 3000); // the pid is another group leader's now
+    const signalled: Array<[number, string]> = [];
+    expect(await leftovers(signalled)).toEqual([]);
     expect(signalled).toEqual([]);
   });
 
-  it("still reads an earlier version's record by its /proc start time", async () => {
-    const dir = path.join(stateDir, 'run', 'processes');
-    mkdirSync(dir, { recursive: true });
+  it("still reads an earlier version's record (the leader's own start, no boot id)", async () => {
+    mkdirSync(recordsDir(), { recursive: true });
     writeFileSync(
-      path.join(dir, '4242.json'),
-      JSON.stringify({ pid: 4242, startTime: '7000', role: 'tests', startedAt: at(60).toISOString() }),
+      path.join(recordsDir(), '4242.json'),
+      JSON.stringify({ pid: 4242, startTime: '7000', role: 'tests', startedAt: '2026-11-25T10:00:00Z' }),
     );
     processIn(4242, 4242, 7000);
     processIn(4243, 4242, 6500); // older than the recorded leader
-    const ended = await endLeftovers(new ProcessRegistry(stateDir), {
-      sleep: async () => {},
-      graceMs: 0,
-      procRoot: proc,
-      kill: () => {},
-    });
-    expect(ended[0]?.members).toEqual([4242]);
+    expect((await leftovers())[0]?.members).toEqual([4242]);
+  });
+
+  it('a forged start that is not a number filters nothing and breaks nothing', async () => {
+    mkdirSync(recordsDir(), { recursive: true });
+    writeFileSync(
+      path.join(recordsDir(), '4242.json'),
+      JSON.stringify({ pid: 4242, startTime: 'soon', role: 'agent', startedAt: 'x' }),
+    );
+    processIn(4242, 4242, 7000);
+    expect((await leftovers())[0]?.members).toEqual([4242]);
   });
 });

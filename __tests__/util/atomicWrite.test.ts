@@ -39,6 +39,15 @@ describe('writeFileAtomic', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['checkpoint.json']);
   });
 
+  it('fsyncs the directory again when it was removed and made again (a new directory)', async () => {
+    const seen = fsyncs();
+    const file = path.join(dir, 'again', 'checkpoint.json');
+    await writeFileAtomic(file, 'one');
+    fs.rmSync(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, 'two');
+    expect(seen).toEqual(['file', 'dir', 'file', 'dir']);
+  });
+
   it('fsyncs nothing for a scratch copy (fsync: false), and still replaces it atomically', async () => {
     const seen = fsyncs();
     const file = path.join(dir, 'prompt.md');

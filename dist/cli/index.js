@@ -21007,7 +21007,10 @@ async function writeFileAtomic(file, content, options = {}) {
         named.add(file);
     }
 }
-/** The files whose name this process has made durable (their directory fsynced after their first write). */
+/**
+ * The files whose name this process has made durable (their directory fsynced after their first
+ * write); forgotten for a directory this process has to make again (it was removed meanwhile).
+ */
 const named = new Set();
 /**
  * Creates a new temporary file next to `file`, exclusively (O_EXCL: never an existing file, never
@@ -21022,8 +21025,12 @@ function openNew(file, dir) {
         }
         catch (error) {
             const code = error.code;
-            if (code === 'ENOENT' && attempt === 0)
+            if (code === 'ENOENT' && attempt === 0) {
                 external_node_fs_default().mkdirSync(dir, { recursive: true });
+                for (const f of named)
+                    if (external_node_path_default().dirname(f) === dir)
+                        named.delete(f);
+            }
             else if (code !== 'EEXIST' || attempt >= 100)
                 throw error;
         }
@@ -21358,7 +21365,8 @@ function serializeCheckpoint(checkpoint) {
  * every value of the history at every write.
  */
 function layout(value, indent = '', ancestors = []) {
-    if (value === null || typeof value !== 'object')
+    // Primitives, and boxed ones (new Number(1)) as JSON.stringify writes them.
+    if (value === null || typeof value !== 'object' || isBoxed(value))
         return JSON.stringify(value);
     if (ancestors.includes(value))
         throw new TypeError('Converting circular structure to JSON');
@@ -21366,11 +21374,12 @@ function layout(value, indent = '', ancestors = []) {
     const parts = [];
     ancestors.push(value);
     if (Array.isArray(value)) {
-        value.forEach((item, i) => {
-            const v = toJson(item, String(i));
-            const record = v !== null && typeof v === 'object' && !Array.isArray(v);
+        // Every index, holes included (null, as JSON writes them).
+        for (let i = 0; i < value.length; i++) {
+            const v = toJson(value[i], String(i));
+            const record = v !== null && typeof v === 'object' && !Array.isArray(v) && !isBoxed(v);
             parts.push((record ? JSON.stringify(v) : layout(v, inner, ancestors)) ?? 'null');
-        });
+        }
     }
     else {
         for (const [k, item] of Object.entries(value)) {
@@ -21383,6 +21392,7 @@ function layout(value, indent = '', ancestors = []) {
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
     return parts.length === 0 ? `${open}${close}` : `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${indent}${close}`;
 }
+const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt;
 /** A value as JSON.stringify sees it: its toJSON(key) when it has one. */
 function toJson(value, key) {
     const toJSON = value?.toJSON;
@@ -22287,16 +22297,20 @@ async function operationInProgress(gitDir) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: external "node:perf_hooks"
+const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
 ;// CONCATENATED MODULE: ./src/safety/processes.ts
 /**
  * The process groups a run starts (the agent's, the test command's) are recorded in the state
  * directory while they run, so that after a SIGKILL of the engine the next run ends a group the
- * dead run left behind before it starts anything. A record carries the time its group was started:
- * a process of that group older than that (the pid given to another group since, across a reboot)
- * is never signalled, and a record older than the system's boot is dropped (nothing it names can
- * still run). The start is the wall clock at the spawn, turned into /proc's clock ticks when the
- * next run reads the record: nothing is read from /proc while an agent starts.
+ * dead run left behind before it starts anything. A record carries the earliest time its group can
+ * have started, in /proc's clock ticks since boot, and the boot's id: a process of that group older
+ * than that (the pid given to another group since) is never signalled, and a record of another boot
+ * is dropped (nothing it names can still run). The ticks come from this process's own start (read
+ * from /proc once) and the monotonic clock: nothing is read from /proc while an agent starts, and a
+ * step of the wall clock changes nothing.
  */
+
 
 
 /** The directory of the records, inside the state directory (never published with it). */
@@ -22316,28 +22330,27 @@ function readProcStat(pid, procRoot = '/proc') {
 }
 /** /proc's clock ticks per second (USER_HZ: 100 on every architecture Linux runs agents on). */
 const TICKS_PER_SECOND = 100;
-/**
- * The earliest start (clock ticks since boot, as in /proc/<pid>/stat) a member of a group started
- * at `startedAt` can have: "" when the boot time cannot be read (no /proc: nothing is filtered),
- * undefined when `startedAt` is before the boot (the group died with the system). /proc/stat's
- * btime is in whole seconds and the record is written just after the fork: a second and a half of
- * slack. Pure but for the read of `<procRoot>/stat`.
- */
-function earliestStart(startedAt, procRoot = '/proc') {
-    const at = Date.parse(startedAt);
-    let bootMs;
+/** How much earlier than the record a member may have started: the fork comes just before it, and node's clock origin a little after this process's start. */
+const SLACK_TICKS = TICKS_PER_SECOND;
+/** This boot's id, or undefined where /proc does not say it. */
+function bootId(procRoot = '/proc') {
     try {
-        const btime = /^btime (\d+)$/m.exec((0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, 'stat'), 'utf8'))?.[1];
-        if (btime === undefined || !Number.isFinite(at))
-            return '';
-        bootMs = Number(btime) * 1000;
+        return (0,external_node_fs_namespaceObject.readFileSync)(external_node_path_default().join(procRoot, 'sys', 'kernel', 'random', 'boot_id'), 'utf8').trim() || undefined;
     }
     catch {
-        return '';
-    }
-    if (at < bootMs)
         return undefined;
-    return String(Math.max(0, Math.floor(((at - bootMs) / 1000 - 1.5) * TICKS_PER_SECOND)));
+    }
+}
+/**
+ * A clock of /proc ticks since boot: this process's start (its own /proc stat, read once) plus the
+ * monotonic time since; undefined where /proc is not there.
+ */
+function bootTicks(procRoot = '/proc', sinceStartMs = () => external_node_perf_hooks_namespaceObject.performance.now()) {
+    const start = readProcStat(process.pid, procRoot)?.startTime;
+    if (start === undefined || !/^\d+$/.test(start))
+        return undefined;
+    const origin = BigInt(start);
+    return () => origin + BigInt(Math.floor((sinceStartMs() * TICKS_PER_SECOND) / 1000));
 }
 /** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
 function liveGroupMembers(pgid, since, procRoot = '/proc') {
@@ -22364,13 +22377,25 @@ function liveGroupMembers(pgid, since, procRoot = '/proc') {
 class ProcessRegistry {
     now;
     dir;
-    constructor(stateDir, now = () => new Date()) {
+    ticks;
+    boot;
+    /** `now` only dates the record for a person (startedAt); the ticks are the kernel's. */
+    constructor(stateDir, now = () => new Date(), procRoot = '/proc', sinceStartMs) {
         this.now = now;
         this.dir = external_node_path_default().join(stateDir, RUNTIME_DIR, 'processes');
+        this.ticks = bootTicks(procRoot, sinceStartMs);
+        this.boot = bootId(procRoot);
     }
     /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
     spawned(pid, role) {
-        const record = { pid, role, startedAt: this.now().toISOString() };
+        const ticks = this.ticks?.();
+        const record = {
+            pid,
+            startTime: ticks === undefined ? '' : String(ticks > BigInt(SLACK_TICKS) ? ticks - BigInt(SLACK_TICKS) : 0n),
+            ...(this.boot ? { bootId: this.boot } : {}),
+            role,
+            startedAt: this.now().toISOString(),
+        };
         const file = external_node_path_default().join(this.dir, `${pid}.json`);
         const text = `${JSON.stringify(record)}\n`;
         try {
@@ -22424,9 +22449,10 @@ async function endLeftovers(registry, deps) {
     for (const record of await registry.records()) {
         if (record.pid === process.pid)
             continue;
-        const since = record.startTime ?? earliestStart(record.startedAt, deps.procRoot);
-        if (since === undefined)
+        // A record of another boot: its processes ended with that boot.
+        if (record.bootId !== undefined && record.bootId !== bootId(deps.procRoot))
             continue;
+        const since = typeof record.startTime === 'string' && /^\d*$/.test(record.startTime) ? record.startTime : '';
         const members = liveGroupMembers(record.pid, since, deps.procRoot);
         if (members.length === 0)
             continue;
@@ -23021,8 +23047,6 @@ function parseReportBlock(text) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:perf_hooks"
-const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
 ;// CONCATENATED MODULE: ./src/agents/lines.ts
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024;
 /**
@@ -24731,25 +24755,50 @@ async function availableAgent(options, env) {
  * `<common-dir>/refs/heads/<branch>`, each replaced whole by git (a lock file renamed over it), so a
  * read sees the old or the new value. A loose ref is what git reads first, before packed-refs, so
  * two small files say what `git rev-parse` would. Anything else (a branch only in packed-refs, an
- * unborn or symbolic branch, the reftable backend, a HEAD that is a symlink) answers undefined and
- * the caller asks git. The lane guard asks twice per iteration: this saves two git processes each.
+ * unborn or symbolic branch, the reftable backend, a HEAD that is a symlink, a `.git` that no longer
+ * leads to the directories git named at first) answers undefined and the caller asks git. The lane guard asks twice per iteration: this saves two git processes each.
  */
 
 
 const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** A branch name git accepts and that cannot leave refs/heads/ as a path. */
 const BRANCH = /^(?!.*(?:^|\/)\.)(?!.*\.\.)(?!.*\/\/)[^\0\\:~^?*[\s]+(?<![/.])$/;
-/** One loose ref file's content (a plain regular file, not a symlink), trimmed; undefined otherwise. */
+/** One small file's content (a plain regular file, not a symlink), its line end trimmed as git does; undefined otherwise. */
 function readLoose(file) {
     try {
         const st = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false });
-        if (!st?.isFile() || st.size > 512)
+        if (!st?.isFile() || st.size > 4096)
             return undefined;
-        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8').trim();
+        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8').trimEnd();
     }
     catch {
         return undefined;
     }
+}
+/**
+ * Whether git would still find the same directories: `<top>/.git` is that git directory (or a
+ * `gitdir:` file naming it) and a linked work tree's `commondir` still names the common directory.
+ * Something (the agent) that points `.git` elsewhere makes git work on another HEAD: then ask git.
+ */
+function stillTheSame(dirs) {
+    const dotGit = external_node_path_default().join(dirs.topLevel, '.git');
+    const st = (0,external_node_fs_namespaceObject.lstatSync)(dotGit, { throwIfNoEntry: false });
+    if (st?.isDirectory()) {
+        if (dotGit !== dirs.gitDir || dirs.gitDir !== dirs.commonDir)
+            return false;
+    }
+    else if (st?.isFile()) {
+        const named = /^gitdir: (.+)$/.exec(readLoose(dotGit) ?? '')?.[1];
+        if (named === undefined || external_node_path_default().resolve(dirs.topLevel, named) !== dirs.gitDir)
+            return false;
+        const common = readLoose(external_node_path_default().join(dirs.gitDir, 'commondir'));
+        const commonDir = common === undefined ? dirs.gitDir : external_node_path_default().resolve(dirs.gitDir, common);
+        if (commonDir !== dirs.commonDir)
+            return false;
+    }
+    else
+        return false;
+    return (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(dirs.commonDir, 'reftable'), { throwIfNoEntry: false }) === undefined;
 }
 /** A branch's commit from its loose ref, when it has one holding a commit id. */
 function looseTip(dirs, branch) {
@@ -24763,8 +24812,13 @@ function looseTip(dirs, branch) {
  * say them; undefined when the files cannot say it alone (ask git).
  */
 function laneFromFiles(dirs, baseBranch) {
-    if ((0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(dirs.commonDir, 'reftable'), { throwIfNoEntry: false }) !== undefined)
+    try {
+        if (!stillTheSame(dirs))
+            return undefined;
+    }
+    catch {
         return undefined;
+    }
     const baseTip = looseTip(dirs, baseBranch);
     if (baseTip === undefined)
         return undefined;
@@ -24981,7 +25035,7 @@ async function openGit(cwd, env, options = {}) {
                 .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
                 .then((r) => {
                 const [gitDir, commonDir] = r.stdout.trim().split('\n');
-                return r.code === 0 && gitDir && commonDir ? { gitDir, commonDir } : undefined;
+                return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
             });
             const known = await dirs;
             const fromFiles = known && laneFromFiles(known, baseBranch);

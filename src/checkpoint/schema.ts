@@ -187,17 +187,19 @@ export function serializeCheckpoint(checkpoint: Checkpoint): string {
  * every value of the history at every write.
  */
 function layout(value: unknown, indent = '', ancestors: object[] = []): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  // Primitives, and boxed ones (new Number(1)) as JSON.stringify writes them.
+  if (value === null || typeof value !== 'object' || isBoxed(value)) return JSON.stringify(value);
   if (ancestors.includes(value)) throw new TypeError('Converting circular structure to JSON');
   const inner = `${indent}  `;
   const parts: string[] = [];
   ancestors.push(value);
   if (Array.isArray(value)) {
-    value.forEach((item, i) => {
-      const v = toJson(item, String(i));
-      const record = v !== null && typeof v === 'object' && !Array.isArray(v);
+    // Every index, holes included (null, as JSON writes them).
+    for (let i = 0; i < value.length; i++) {
+      const v = toJson(value[i], String(i));
+      const record = v !== null && typeof v === 'object' && !Array.isArray(v) && !isBoxed(v);
       parts.push((record ? JSON.stringify(v) : layout(v, inner, ancestors)) ?? 'null');
-    });
+    }
   } else {
     for (const [k, item] of Object.entries(value)) {
       const text = layout(toJson(item, k), inner, ancestors);
@@ -208,6 +210,9 @@ function layout(value: unknown, indent = '', ancestors: object[] = []): string |
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   return parts.length === 0 ? `${open}${close}` : `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${indent}${close}`;
 }
+
+const isBoxed = (v: object): boolean =>
+  v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt;
 
 /** A value as JSON.stringify sees it: its toJSON(key) when it has one. */
 function toJson(value: unknown, key: string): unknown {

@@ -263,7 +263,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
         .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
         .then((r) => {
           const [gitDir, commonDir] = r.stdout.trim().split('\n');
-          return r.code === 0 && gitDir && commonDir ? { gitDir, commonDir } : undefined;
+          return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
         });
       const known = await dirs;
       const fromFiles = known && laneFromFiles(known, baseBranch);

@@ -1,20 +1,27 @@
 /**
  * The process groups a run starts (the agent's, the test command's) are recorded in the state
  * directory while they run, so that after a SIGKILL of the engine the next run ends a group the
- * dead run left behind before it starts anything. A record carries the time its group was started:
- * a process of that group older than that (the pid given to another group since, across a reboot)
- * is never signalled, and a record older than the system's boot is dropped (nothing it names can
- * still run). The start is the wall clock at the spawn, turned into /proc's clock ticks when the
- * next run reads the record: nothing is read from /proc while an agent starts.
+ * dead run left behind before it starts anything. A record carries the earliest time its group can
+ * have started, in /proc's clock ticks since boot, and the boot's id: a process of that group older
+ * than that (the pid given to another group since) is never signalled, and a record of another boot
+ * is dropped (nothing it names can still run). The ticks come from this process's own start (read
+ * from /proc once) and the monotonic clock: nothing is read from /proc while an agent starts, and a
+ * step of the wall clock changes nothing.
  */
 import { mkdirSync, promises as fs, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Agent } from '../agents/types.js';
 
 export interface ProcessRecord {
   pid: number;
-  /** Field 22 of /proc/<pid>/stat (clock ticks since boot), as earlier versions recorded it. */
-  startTime?: string;
+  /**
+   * No group member started before this (clock ticks since boot, as field 22 of /proc/<pid>/stat),
+   * or "" where /proc is not there. Earlier versions wrote the leader's own start here.
+   */
+  startTime: string;
+  /** /proc/sys/kernel/random/boot_id when the record was written (absent in earlier versions). */
+  bootId?: string;
   role: 'agent' | 'tests';
   startedAt: string;
 }
@@ -43,26 +50,30 @@ export function readProcStat(pid: number, procRoot = '/proc'): ProcStat | undefi
 
 /** /proc's clock ticks per second (USER_HZ: 100 on every architecture Linux runs agents on). */
 const TICKS_PER_SECOND = 100;
+/** How much earlier than the record a member may have started: the fork comes just before it, and node's clock origin a little after this process's start. */
+const SLACK_TICKS = TICKS_PER_SECOND;
+
+/** This boot's id, or undefined where /proc does not say it. */
+export function bootId(procRoot = '/proc'): string | undefined {
+  try {
+    return readFileSync(path.join(procRoot, 'sys', 'kernel', 'random', 'boot_id'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * The earliest start (clock ticks since boot, as in /proc/<pid>/stat) a member of a group started
- * at `startedAt` can have: "" when the boot time cannot be read (no /proc: nothing is filtered),
- * undefined when `startedAt` is before the boot (the group died with the system). /proc/stat's
- * btime is in whole seconds and the record is written just after the fork: a second and a half of
- * slack. Pure but for the read of `<procRoot>/stat`.
+ * A clock of /proc ticks since boot: this process's start (its own /proc stat, read once) plus the
+ * monotonic time since; undefined where /proc is not there.
  */
-export function earliestStart(startedAt: string, procRoot = '/proc'): string | undefined {
-  const at = Date.parse(startedAt);
-  let bootMs: number;
-  try {
-    const btime = /^btime (\d+)$/m.exec(readFileSync(path.join(procRoot, 'stat'), 'utf8'))?.[1];
-    if (btime === undefined || !Number.isFinite(at)) return '';
-    bootMs = Number(btime) * 1000;
-  } catch {
-    return '';
-  }
-  if (at < bootMs) return undefined;
-  return String(Math.max(0, Math.floor(((at - bootMs) / 1000 - 1.5) * TICKS_PER_SECOND)));
+export function bootTicks(
+  procRoot = '/proc',
+  sinceStartMs: () => number = () => performance.now(),
+): (() => bigint) | undefined {
+  const start = readProcStat(process.pid, procRoot)?.startTime;
+  if (start === undefined || !/^\d+$/.test(start)) return undefined;
+  const origin = BigInt(start);
+  return () => origin + BigInt(Math.floor((sinceStartMs() * TICKS_PER_SECOND) / 1000));
 }
 
 /** Live (not zombie) members of process group `pgid` started no earlier than `since` (clock ticks). */
@@ -86,16 +97,30 @@ export function liveGroupMembers(pgid: number, since: string, procRoot = '/proc'
 
 export class ProcessRegistry {
   readonly dir: string;
+  private readonly ticks: (() => bigint) | undefined;
+  private readonly boot: string | undefined;
+  /** `now` only dates the record for a person (startedAt); the ticks are the kernel's. */
   constructor(
     stateDir: string,
     private readonly now: () => Date = () => new Date(),
+    procRoot = '/proc',
+    sinceStartMs?: () => number,
   ) {
     this.dir = path.join(stateDir, RUNTIME_DIR, 'processes');
+    this.ticks = bootTicks(procRoot, sinceStartMs);
+    this.boot = bootId(procRoot);
   }
 
   /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
   spawned(pid: number, role: ProcessRecord['role']): void {
-    const record: ProcessRecord = { pid, role, startedAt: this.now().toISOString() };
+    const ticks = this.ticks?.();
+    const record: ProcessRecord = {
+      pid,
+      startTime: ticks === undefined ? '' : String(ticks > BigInt(SLACK_TICKS) ? ticks - BigInt(SLACK_TICKS) : 0n),
+      ...(this.boot ? { bootId: this.boot } : {}),
+      role,
+      startedAt: this.now().toISOString(),
+    };
     const file = path.join(this.dir, `${pid}.json`);
     const text = `${JSON.stringify(record)}\n`;
     try {
@@ -155,8 +180,9 @@ export async function endLeftovers(
   const ended: Array<ProcessRecord & { members: number[] }> = [];
   for (const record of await registry.records()) {
     if (record.pid === process.pid) continue;
-    const since = record.startTime ?? earliestStart(record.startedAt, deps.procRoot);
-    if (since === undefined) continue;
+    // A record of another boot: its processes ended with that boot.
+    if (record.bootId !== undefined && record.bootId !== bootId(deps.procRoot)) continue;
+    const since = typeof record.startTime === 'string' && /^\d*$/.test(record.startTime) ? record.startTime : '';
     const members = liveGroupMembers(record.pid, since, deps.procRoot);
     if (members.length === 0) continue;
     const signal = (sig: NodeJS.Signals) => {

@@ -59,7 +59,10 @@ export async function writeFileAtomic(
   }
 }
 
-/** The files whose name this process has made durable (their directory fsynced after their first write). */
+/**
+ * The files whose name this process has made durable (their directory fsynced after their first
+ * write); forgotten for a directory this process has to make again (it was removed meanwhile).
+ */
 const named = new Set<string>();
 
 /**
@@ -74,8 +77,10 @@ function openNew(file: string, dir: string): { fd: number; tmp: string } {
       return { fd: fs.openSync(tmp, 'wx', 0o644), tmp };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && attempt === 0) fs.mkdirSync(dir, { recursive: true });
-      else if (code !== 'EEXIST' || attempt >= 100) throw error;
+      if (code === 'ENOENT' && attempt === 0) {
+        fs.mkdirSync(dir, { recursive: true });
+        for (const f of named) if (path.dirname(f) === dir) named.delete(f);
+      } else if (code !== 'EEXIST' || attempt >= 100) throw error;
     }
   }
 }
