@@ -1,7 +1,7 @@
 /** A cycle as the loop state holds it, and agent results, for the pure-core and workflow tests. */
 import type { AgentFailure, AgentResult } from '../../src/agents/types.js';
 import { initialProgress } from '../../src/core/cycle.js';
-import type { CycleState } from '../../src/core/state.js';
+import type { CycleState, IterationRecord, LoopState } from '../../src/core/state.js';
 
 export function cycle(ids: string[] = ['a-1'], over: Partial<CycleState> = {}): CycleState {
   return {
@@ -31,3 +31,13 @@ export const ok = (over: Partial<AgentResult> = {}): AgentResult => ({
 /** An agent run that failed with `failure` (exit 1, "boom"). */
 export const failed = (failure: AgentFailure, over: Partial<AgentResult> = {}): AgentResult =>
   ok({ ok: false, exitCode: 1, failure, outputTail: 'boom', ...over });
+
+/** The record the agent's turn leaves for the iteration after `before` (outcome still `continuing`). */
+export const turnRecord = (before: LoopState, startedAt: number): IterationRecord => ({
+  n: before.iteration + 1,
+  issueIds: (before.currentCycle as CycleState).issueIds,
+  startedAt: new Date(startedAt).toISOString(),
+  durationMs: 0,
+  outcome: 'continuing',
+  agent: { ok: true, exitCode: 0, signal: null, durationMs: 1000 },
+});

@@ -26572,6 +26572,14 @@ const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
 
 
 
+const agentRan = (turn, now) => ({
+    type: 'agentRan',
+    result: turn.result,
+    state: turn.state,
+    record: turn.record,
+    ...(turn.moved ? { moved: turn.moved } : {}),
+    now,
+});
 const OUTPUT_KEPT = 2000;
 /**
  * The agent run itself, the same for every workflow: the prompt written to the state directory,
@@ -31636,15 +31644,7 @@ async function runIteration(deps, before, baseline) {
     };
     return interpret((model, event) => stepIteration(ctx, model, event), {
         model: { state: before, record: turn.record },
-        event: {
-            type: 'agentRan',
-            result,
-            state: turn.state,
-            record: turn.record,
-            ...(turn.moved ? { moved: turn.moved } : {}),
-            deniedEverything,
-            now: clock.now().getTime(),
-        },
+        event: { ...agentRan(turn, clock.now().getTime()), deniedEverything },
     }, perform, 'an implement iteration');
 }
 const isClosedIn = async (deps, id) => {
@@ -33008,15 +33008,7 @@ async function runTddIteration(deps, before, baseline, templates) {
                 const turn = await agentTurn(deps, effect.state, prompt, effect.what);
                 if (!turn)
                     return { type: 'interrupted' };
-                return {
-                    type: 'agentRan',
-                    result: turn.result,
-                    state: turn.state,
-                    record: turn.record,
-                    ...(turn.moved ? { moved: turn.moved } : {}),
-                    startedAt: turn.started.getTime(),
-                    now: clock.now().getTime(),
-                };
+                return { ...agentRan(turn, clock.now().getTime()), startedAt: turn.started.getTime() };
             }
             case 'commit':
                 await repo().git.commitAll(effect.message, { allowEmpty: true });

@@ -26,6 +26,21 @@ export interface Turn {
   moved?: Halt;
 }
 
+/** A turn as a workflow's step machine observes it: its `agentRan` event, `now` when it ended. */
+export interface AgentRan extends Pick<Turn, 'result' | 'record' | 'state' | 'moved'> {
+  type: 'agentRan';
+  now: number;
+}
+
+export const agentRan = (turn: Turn, now: number): AgentRan => ({
+  type: 'agentRan',
+  result: turn.result,
+  state: turn.state,
+  record: turn.record,
+  ...(turn.moved ? { moved: turn.moved } : {}),
+  now,
+});
+
 const OUTPUT_KEPT = 2000;
 
 /** What one agent run needs from the engine, whichever workflow asks for it (the loop's or the planning pipeline's). */

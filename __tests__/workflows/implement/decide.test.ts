@@ -18,7 +18,7 @@ import {
 } from '../../../src/workflows/implement/decide.js';
 import type { Verdict } from '../../../src/verdict/judge.js';
 import type { TestOutcome } from '../../../src/loop/deps.js';
-import { cycle, failed, ok } from '../../core/fixtures.js';
+import { cycle, failed, ok, turnRecord } from '../../core/fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 
@@ -48,14 +48,7 @@ function ctx(
   };
 }
 
-const record = (s: LoopState): IterationRecord => ({
-  n: s.iteration + 1,
-  issueIds: (s.currentCycle as CycleState).issueIds,
-  startedAt: new Date(T0).toISOString(),
-  durationMs: 0,
-  outcome: 'continuing',
-  agent: { ok: true, exitCode: 0, signal: null, durationMs: 1000 },
-});
+const record = (s: LoopState): IterationRecord => turnRecord(s, T0);
 
 /** The agent's report block (seed 004). */
 const report = (over: Partial<ReportBlock> = {}): ReportBlock => ({

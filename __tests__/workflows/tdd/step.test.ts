@@ -27,7 +27,7 @@ import {
   initialTddModel,
   stepTdd,
 } from '../../../src/workflows/tdd/step.js';
-import { cycle, failed, ok } from '../../core/fixtures.js';
+import { cycle, failed, ok, turnRecord } from '../../core/fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
 const ADD = 'adds two numbers';
@@ -145,14 +145,7 @@ function answer(world: World, effect: TddEffect, count: Map<string, number>, now
     }
     case 'runAgent': {
       const b = effect.state;
-      const record: IterationRecord = {
-        n: b.iteration + 1,
-        issueIds: (b.currentCycle as CycleState).issueIds,
-        startedAt: new Date(T0).toISOString(),
-        durationMs: 0,
-        outcome: 'continuing',
-        agent: { ok: true, exitCode: 0, signal: null, durationMs: 1000 },
-      };
+      const record = turnRecord(b, T0);
       const cyc = b.currentCycle as CycleState;
       return {
         type: 'agentRan',

@@ -13,9 +13,9 @@ import { rfc3339 } from '../../util/clock.js';
 import { type ContinuationDecision, decideContinuation, isCycleComplete } from '../../core/continuation.js';
 import { WORKFLOWS, type StepEvent, transition } from '../../core/cycle.js';
 import { describeTargets, seconds } from '../../core/describe.js';
-import { type Halt, type IssueAction, type IterationOutcome, type LogEffect, log } from '../../core/events.js';
+import { type IssueAction, type IterationOutcome, type LogEffect, log } from '../../core/events.js';
 import { type CycleState, type IterationRecord, type LoopState, appendHistory } from '../../core/state.js';
-import { afterFailure, agentUnavailable } from '../../loop/turn.js';
+import { type AgentRan, afterFailure, agentUnavailable } from '../../loop/turn.js';
 import type { SliceSettings, TestOutcome } from '../../loop/deps.js';
 import { type Verdict, rejectionDetails } from '../../verdict/judge.js';
 import { isReadable } from '../../verdict/results.js';
@@ -43,15 +43,7 @@ export type IterationEvent =
    * the record so far; `moved` when the agent moved the repository; `deniedEverything` when it was
    * denied every edit and changed nothing.
    */
-  | {
-      type: 'agentRan';
-      result: AgentResult;
-      state: LoopState;
-      record: IterationRecord;
-      moved?: Halt;
-      deniedEverything: boolean;
-      now: number;
-    }
+  | (AgentRan & { deniedEverything: boolean })
   /** Answers `readClosed`: whether each of the cycle's issues is closed in the source. */
   | { type: 'closedRead'; closed: boolean[]; now: number }
   /** Answers `judge`: whether the cycle changed anything, and the suite's verdict against the baseline. */

@@ -9,7 +9,7 @@ import { WORKFLOWS } from '../../core/cycle.js';
 import type { SliceDeps, TestOutcome, Workflow } from '../../loop/deps.js';
 import { buildPrompt } from './prompt.js';
 import type { IterationOutcome } from '../../core/events.js';
-import { agentTurn } from '../../loop/turn.js';
+import { agentRan, agentTurn } from '../../loop/turn.js';
 import { interpret } from '../../loop/interpret.js';
 import { describeTargets } from '../../core/describe.js';
 import { type Verdict, type VerifyResult, judge } from '../../verdict/judge.js';
@@ -105,15 +105,7 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
     (model, event) => stepIteration(ctx, model, event),
     {
       model: { state: before, record: turn.record },
-      event: {
-        type: 'agentRan',
-        result,
-        state: turn.state,
-        record: turn.record,
-        ...(turn.moved ? { moved: turn.moved } : {}),
-        deniedEverything,
-        now: clock.now().getTime(),
-      },
+      event: { ...agentRan(turn, clock.now().getTime()), deniedEverything },
     },
     perform,
     'an implement iteration',

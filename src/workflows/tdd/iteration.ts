@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { SliceDeps, TestOutcome, Workflow } from '../../loop/deps.js';
 import type { TddTemplates } from './settings.js';
 import type { IterationOutcome } from '../../core/events.js';
-import { agentTurn } from '../../loop/turn.js';
+import { agentRan, agentTurn } from '../../loop/turn.js';
 import { interpret } from '../../loop/interpret.js';
 import type { SuiteRun } from '../../verdict/results.js';
 import type { CycleState, LoopState } from '../../core/state.js';
@@ -89,15 +89,7 @@ export async function runTddIteration(
         const prompt = (deps.redact ?? ((t: string) => t))(effect.prompt);
         const turn = await agentTurn(deps, effect.state, prompt, effect.what);
         if (!turn) return { type: 'interrupted' };
-        return {
-          type: 'agentRan',
-          result: turn.result,
-          state: turn.state,
-          record: turn.record,
-          ...(turn.moved ? { moved: turn.moved } : {}),
-          startedAt: turn.started.getTime(),
-          now: clock.now().getTime(),
-        };
+        return { ...agentRan(turn, clock.now().getTime()), startedAt: turn.started.getTime() };
       }
       case 'commit':
         await repo().git.commitAll(effect.message, { allowEmpty: true });

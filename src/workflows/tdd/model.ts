@@ -5,7 +5,7 @@
  * tdd state patched, the cycle complete. Pure.
  */
 import type { AgentResult } from '../../agents/types.js';
-import { type Halt, type IssueAction, type IterationOutcome, type LogEffect, log } from '../../core/events.js';
+import { type IssueAction, type IterationOutcome, type LogEffect, log } from '../../core/events.js';
 import {
   type CycleState,
   type IterationRecord,
@@ -14,6 +14,7 @@ import {
   appendHistory,
 } from '../../core/state.js';
 import type { SliceSettings, TestOutcome } from '../../loop/deps.js';
+import type { AgentRan } from '../../loop/turn.js';
 import type { SuiteRun } from '../../verdict/results.js';
 import type { PhaseDecision, PhaseError, TestsSeen } from './decide.js';
 import type { TddNote } from './notes.js';
@@ -54,16 +55,10 @@ export type TddEvent =
    * Answers `runAgent`: the agent's turn is over (src/loop/turn.ts): its result, the state with the
    * iteration counted, the record so far; `moved` when the agent moved the repository.
    */
-  | {
-      type: 'agentRan';
-      result: AgentResult;
-      state: LoopState;
-      record: IterationRecord;
-      moved?: Halt;
+  | (AgentRan & {
       /** When the agent run started (epoch ms): the iteration's duration is counted from it. */
       startedAt: number;
-      now: number;
-    }
+    })
   /** Answers `readChangedFiles`. */
   | { type: 'filesRead'; files: string[] }
   /** Answers `writeNote`. */
