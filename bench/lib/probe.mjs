@@ -7,15 +7,33 @@
 // samples process.memoryUsage() every 50 ms to tell the V8 heap from Buffer (external) memory.
 // It does not change what the CLI does: it wraps ChildProcess.prototype.spawn (listening for 'close')
 // FileHandle.prototype.sync and fs.fsyncSync.
-import { ChildProcess } from 'node:child_process';
+// With AGENT_LOOP_BENCH_FORK_COST=1 it also times spawning `true` (spawnSync, 30 times) in this very
+// process twice: as it starts, before the CLI is loaded, and at exit, after the run: what a spawn
+// costs in a process of the engine's size against a bare node's (fork copies, and exec tears down,
+// the page tables of every resident page).
+import { ChildProcess, spawnSync } from 'node:child_process';
 import nodeFs, { promises as fs, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setInterval } from 'node:timers';
 
 const out = process.env.AGENT_LOOP_BENCH_PROBE;
+/** Median ms of spawning `true` and waiting for it, `n` times. */
+function spawnCost(n = 30) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    spawnSync('true', [], { stdio: 'ignore' });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[n >> 1];
+}
+
 if (out) {
   // The agent and test commands must not inherit it.
   delete process.env.AGENT_LOOP_BENCH_PROBE;
+  const forkCost = process.env.AGENT_LOOP_BENCH_FORK_COST === '1' ? { bareMs: spawnCost() } : undefined;
+  delete process.env.AGENT_LOOP_BENCH_FORK_COST;
   const spans = [];
   const spawn = ChildProcess.prototype.spawn;
   ChildProcess.prototype.spawn = function probedSpawn(options) {
@@ -68,9 +86,19 @@ if (out) {
   setInterval(sample, 50).unref();
   process.on('exit', () => {
     sample();
+    if (forkCost) {
+      forkCost.afterRunMs = spawnCost();
+      forkCost.rssKiB = Math.round(process.memoryUsage().rss / 1024);
+    }
     writeFileSync(
       out,
-      JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, memory, uptimeMs: performance.now(), spans }),
+      JSON.stringify({
+        maxRssKiB: process.resourceUsage().maxRSS,
+        memory,
+        uptimeMs: performance.now(),
+        forkCost,
+        spans,
+      }),
     );
   });
 }
