@@ -129,6 +129,42 @@ describe('the action on GitHub issues', () => {
     expect(gh.issue(2)?.comments).toEqual([]);
   });
 
+  it('a refused pull request (Actions may not open pull requests): one agent run, a halt naming the setting, the summary and outputs written; once allowed, the next run opens it without the agent', async () => {
+    gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
+    const agent = await writeAgent(sb, 'fixer', `echo run >> "$NOTES/worked"\necho good > value.txt\n${DONE_REPORT}`);
+    const lift = gh.refuse({
+      method: 'POST',
+      path: '/repos/:owner/:repo/pulls',
+      status: 403,
+      message: 'GitHub Actions is not permitted to create or approve pull requests.',
+      docs: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
+    });
+
+    const refused = await scheduledRun(601, agent);
+    expect(refused.main.code).toBe(1);
+    expect(refused.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
+    expect(refused.summary).toContain('(publish_refused)');
+    expect(refused.summary).toContain('Allow GitHub Actions to create and approve pull requests');
+    expect(refused.main.log).toMatch(
+      /::error::agent-loop halted \(publish_refused\): PUBLISH REFUSED: GitHub does not let GitHub Actions open pull requests/,
+    );
+    expect(refused.main.log).not.toContain('contents: write');
+    expect(originHas('agent-loop/issue-1')).toBe(true); // the work is pushed, only the pull request is missing
+    expect(gh.pulls()).toEqual([]);
+
+    lift();
+    const landed = await scheduledRun(602, agent);
+    expect(landed.main.code).toBe(0);
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n'); // the agent ran once in all
+    expect(landed.main.log).toContain('the agent does not run again for it');
+    expect(landed.outputs).toMatchObject({ status: 'complete', iterations: '1' });
+    const prs = gh.pulls();
+    expect(prs).toHaveLength(1);
+    expect(prs[0]).toMatchObject({ pull: { head: 'agent-loop/issue-1', base: 'main' } });
+    expect(landed.outputs['pull-requests']).toBe(`https://github.com/${gh.owner}/${gh.repo}/pull/${prs[0]?.number}`);
+    expect(gh.issue(1)).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:pr-open'] });
+  });
+
   it('a re-run reuses the pushed branch and the open pull request instead of duplicating them', async () => {
     gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
     const agent = await writeAgent(

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Effect, Event, IterationOutcome } from '../../src/core/events.js';
 import { type CoreConfig, type SliceModel, initialModel, selectTargets, step } from '../../src/core/slice.js';
-import { type LoopState, initialLoopState } from '../../src/core/state.js';
+import { type LoopState, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
 import { cycle } from './fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
@@ -193,12 +193,21 @@ describe('the core: one cycle', () => {
     expect(kinds(s1.effects)).toEqual(['verifyLane', 'checkSource']);
     expect(find(s1.effects, 'verifyLane')?.what).toBe('go on after iteration 1');
     const s2 = step(s1.model, { type: 'sourceChecked' }, config());
-    expect(s2.effects).toEqual([{ kind: 'finishCycle', cycle: c, noChange: false }]);
+    // Record before act: the iteration and the finished cycle, in the outbox, are saved before the merge.
+    expect(kinds(s2.effects)).toEqual(['save', 'finishCycle']);
+    expect(find(s2.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: false });
+    const saved = find(s2.effects, 'save')?.loop;
+    expect(saved?.iteration).toBe(1);
+    expect(saved?.currentCycle).toBeUndefined();
+    expect(saved?.outbox).toEqual([
+      { kind: 'finishCycle', cycle: c, noChange: false, iteration: 1, recordedAt: expect.any(String), attempts: 0 },
+    ]);
     const pr = { issueIds: ['a-1'], number: 7, url: 'u', reused: false, iteration: 1 };
     const s3 = step(s2.model, { type: 'cycleFinished', published: pr }, config());
     expect(kinds(s3.effects)).toEqual(['save', 'next']);
     expect(s3.model.loop.currentCycle).toBeUndefined();
     expect(s3.model.loop.pullRequests).toEqual([pr]);
+    expect(find(s3.effects, 'save')?.loop.outbox).toEqual([]);
   });
 
   it('the issues a finished cycle closes or labels are an effect of their own, performed before the lane and source checks and the merge', () => {
@@ -221,7 +230,7 @@ describe('the core: one cycle', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });
     const s = run(m, config(), iterated({ state: m.loop, cycleDone: true, noChange: true }), { type: 'sourceChecked' });
-    expect(s.effects).toEqual([{ kind: 'finishCycle', cycle: c, noChange: true }]);
+    expect(find(s.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: true });
   });
 
   it('a contract violation goes to errors.jsonl; an iteration’s halt ends the slice', () => {
@@ -325,6 +334,73 @@ describe('the core: refusals and crashes', () => {
   });
 });
 
+describe('the core: the outbox (finished work still to land)', () => {
+  const entry = (over: Partial<OutboxEntry> = {}): OutboxEntry => ({
+    kind: 'finishCycle',
+    cycle: cycle(),
+    noChange: false,
+    iteration: 3,
+    recordedAt: '2026-11-25T09:00:00Z',
+    attempts: 0,
+    ...over,
+  });
+  const started: Event = { type: 'started', now: T0 };
+
+  it('a slice that opens with recorded work lands it first: no issue is read and no agent runs before', () => {
+    const e = entry();
+    const s = run(model({ outbox: [e] }), config({}, { publishes: true }), started);
+    expect(kinds(s.effects)).toEqual(['log:cycle.landing', 'finishCycle']);
+    expect(find(s.effects, 'finishCycle')).toEqual({
+      kind: 'finishCycle',
+      cycle: e.cycle,
+      noChange: false,
+      resumed: true,
+    });
+    const landed = step(s.model, { type: 'cycleFinished' }, config({}, { publishes: true }));
+    expect(kinds(landed.effects)).toEqual(['save', 'next']);
+    expect(find(landed.effects, 'save')?.loop.outbox).toEqual([]);
+  });
+
+  it('recorded work whose next attempt is not due yet ends the slice at once, continuing', () => {
+    const s = run(
+      model({ outbox: [entry({ attempts: 2, notBefore: '2026-11-25T10:05:00Z', lastError: '502' })] }),
+      config(),
+      started,
+    );
+    expect(kinds(s.effects)).toEqual(['log:cycle.landing_later', 'save', 'done']);
+    expect(find(s.effects, 'done')?.status).toBe('continuing');
+  });
+
+  it('a refusal halts publish_refused with the advice; the work stays in the outbox, counted', () => {
+    const s = run(model({ outbox: [entry()] }), config(), started, {
+      type: 'cycleFinished',
+      failed: { class: 'refused', message: 'no pull requests from Actions', advice: 'tick the box' },
+    });
+    expect(find(s.effects, 'recordHalt')?.halt).toEqual({
+      reason: 'publish_refused',
+      message: 'PUBLISH REFUSED: no pull requests from Actions',
+      advice: 'tick the box',
+    });
+    expect(find(s.effects, 'save')?.loop.outbox).toMatchObject([
+      { attempts: 1, lastError: 'no pull requests from Actions' },
+    ]);
+    expect(find(s.effects, 'done')?.status).toBe('halted');
+  });
+
+  it('a transient failure backs off by the landing policy: 1 minute, then 2, 4 …', () => {
+    const fail: Event = { type: 'cycleFinished', failed: { class: 'transient', message: '502' } };
+    const first = run(model({ outbox: [entry()] }), config(), started, fail);
+    expect(find(first.effects, 'save')?.loop.outbox).toMatchObject([
+      { attempts: 1, notBefore: '2026-11-25T10:01:00Z' },
+    ]);
+    const third = run(model({ outbox: [entry({ attempts: 2 })] }), config(), started, fail);
+    expect(find(third.effects, 'save')?.loop.outbox).toMatchObject([
+      { attempts: 3, notBefore: '2026-11-25T10:04:00Z' },
+    ]);
+    expect(find(third.effects, 'done')?.status).toBe('continuing');
+  });
+});
+
 describe('the core: the protocol, over every event in many states', () => {
   const ASKING = new Set([
     'next',
@@ -338,6 +414,15 @@ describe('the core: the protocol, over every event in many states', () => {
   ]);
   const ENDING = new Set(['done', 'rethrow']);
   const states: SliceModel[] = [];
+  const pending: OutboxEntry = {
+    kind: 'finishCycle',
+    cycle: cycle(),
+    noChange: false,
+    iteration: 3,
+    recordedAt: '2026-11-25T09:00:00Z',
+    attempts: 1,
+    notBefore: '2026-11-25T10:00:10Z',
+  };
   for (const iteration of [0, 3, 10])
     for (const withCycle of [false, true])
       for (const consecutive of [0, 1])
@@ -349,8 +434,13 @@ describe('the core: the protocol, over every event in many states', () => {
                 consecutiveEscalations: consecutive,
                 ...(withCycle ? { currentCycle: cycle() } : {}),
                 rateLimitedUntil: iteration === 3 ? '2026-11-25T10:00:30Z' : undefined,
+                ...(iteration === 10 ? { outbox: [pending] } : {}),
               },
-              { checking, ...(withCycle ? { cycle: cycle(), outcome: { state: initialLoopState(10) } } : {}) },
+              {
+                checking,
+                ...(withCycle ? { cycle: cycle(), outcome: { state: initialLoopState(10) } } : {}),
+                ...(iteration === 10 && withCycle ? { landing: { entry: pending, resumed: true } } : {}),
+              },
             ),
           );
   const events = (m: SliceModel): Event[] => [
@@ -369,6 +459,9 @@ describe('the core: the protocol, over every event in many states', () => {
     iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }),
     iterated({ state: m.loop, waitMs: 1000 }),
     { type: 'cycleFinished' },
+    { type: 'cycleFinished', failed: { class: 'refused', message: 'm', advice: 'a' } },
+    { type: 'cycleFinished', failed: { class: 'transient', message: 'm' } },
+    { type: 'cycleFinished', failed: { class: 'lost', message: 'm' } },
     { type: 'refused', reason: 'repository_moved', message: 'm' },
     { type: 'crashed' },
   ];
@@ -389,6 +482,6 @@ describe('the core: the protocol, over every event in many states', () => {
           const halt = find(effects, 'recordHalt');
           if (halt) expect(find(effects, 'done')?.status).toBe('halted');
         }
-    expect(steps).toBe(2 * 36 * 17);
+    expect(steps).toBe(2 * 36 * 20);
   });
 });

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import type { Git } from '../../src/git/git.js';
-import type { CyclePublisher, CycleWork } from '../../src/loop/publish.js';
+import { type CyclePublisher, type CycleWork, LandingError } from '../../src/loop/publish.js';
+import type { LandingFailure } from '../../src/core/events.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
@@ -88,16 +89,38 @@ function recordingPublisher(git: Git, published: CycleWork[]): CyclePublisher {
   };
 }
 
+/** A publisher that pushes, then fails the pull request with `failure` (a LandingError) or `crash` (anything else) while set. */
+function failingPublisher(git: Git, published: CycleWork[], fault: { failure?: LandingFailure; crash?: Error }) {
+  const real = recordingPublisher(git, published);
+  return {
+    ...real,
+    async publish(work: CycleWork) {
+      await git.push('origin', work.branch);
+      if (fault.failure) throw new LandingError(fault.failure);
+      if (fault.crash) throw fault.crash;
+      return real.publish(work);
+    },
+  };
+}
+
 function harness(
   steps: Step[],
-  opts: { source?: MemorySource; settings?: Partial<SliceSettings>; tests?: () => boolean; remote?: Set<string> } = {},
+  opts: {
+    source?: MemorySource;
+    settings?: Partial<SliceSettings>;
+    tests?: () => boolean;
+    remote?: Set<string>;
+    fault?: { failure?: LandingFailure; crash?: Error };
+    clock?: ManualClock;
+  } = {},
 ) {
   const calls: string[] = [];
   const remote = opts.remote ?? new Set<string>();
   const git = recordingGit(calls, remote);
   const published: CycleWork[] = [];
-  const clock = new ManualClock();
+  const clock = opts.clock ?? new ManualClock();
   const source = opts.source ?? MemorySource.of('7');
+  const lines: string[] = [];
   const deps: SliceDeps = {
     settings: sliceSettings({ maxIterations: 20, onSuccess: 'pull-request', ...opts.settings }),
     workflow: implementWorkflow,
@@ -107,8 +130,8 @@ function harness(
     agent: new ScriptedAgent(steps),
     clock,
     git,
-    publisher: recordingPublisher(git, published),
-    logger: createLogger({ json: true, write: () => undefined, clock, redact: (t) => t }),
+    publisher: opts.fault ? failingPublisher(git, published, opts.fault) : recordingPublisher(git, published),
+    logger: createLogger({ json: true, write: (line) => void lines.push(line), clock, redact: (t) => t }),
     store: new FileCheckpointStore(dir, { clock }),
     runTests: async (_command, _signal, purpose) => {
       if (purpose === 'baseline') return { passed: true, exitCode: 0, durationMs: 5, tail: 'ok' };
@@ -116,8 +139,21 @@ function harness(
       return { passed, exitCode: passed ? 0 : 1, durationMs: 5, tail: passed ? 'ok' : 'FAIL' };
     },
   };
-  return { deps, calls, published, source, remote };
+  return { deps, calls, published, source, remote, clock, lines, agent: deps.agent as ScriptedAgent };
 }
+
+/** A fresh runner for the next scheduled run: the same remote, checkpoints and issues, no local branch. */
+function nextRun(h: ReturnType<typeof harness>, steps: Step[] = [done], fault?: { failure?: LandingFailure }) {
+  const next = harness(steps, { source: h.source, remote: h.remote, clock: h.clock, ...(fault ? { fault } : {}) });
+  next.deps.store = h.deps.store;
+  return next;
+}
+
+const PR_REFUSED: LandingFailure = {
+  class: 'refused',
+  message: 'GitHub does not let GitHub Actions open pull requests in test/repo',
+  advice: 'Allow it: Settings → Actions → General → "Allow GitHub Actions to create and approve pull requests"',
+};
 
 describe('finished cycles as pull requests', () => {
   it('pushes the branch agent-loop/issue-<n> and opens a pull request instead of merging; the issue is not closed by the loop', async () => {
@@ -187,5 +223,94 @@ describe('finished cycles as pull requests', () => {
     expect(second.status).toBe('complete');
     expect(calls.indexOf('fetch agent-loop/issue-7')).toBeLessThan(calls.indexOf('switch agent-loop/issue-7'));
     expect(published.map((w) => w.branch)).toEqual(['agent-loop/issue-7']);
+  });
+});
+
+describe('a finished cycle GitHub does not take (the outbox)', () => {
+  it('a refused pull request halts publish_refused after one agent run, with the fix; the iteration and the work are recorded', async () => {
+    const h = harness([done], { fault: { failure: PR_REFUSED } });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'halted', haltReason: 'publish_refused', iterations: 1 });
+    expect(r.error).toContain('PUBLISH REFUSED: GitHub does not let GitHub Actions open pull requests');
+    expect(r.diagnostic).toContain('Allow GitHub Actions to create and approve pull requests');
+    expect(h.agent.requests).toHaveLength(1);
+    const saved = (await h.deps.store.load(r.checkpointId)).state.loop as {
+      iteration: number;
+      currentCycle?: unknown;
+      outbox: Array<{ cycle: { branch: string }; attempts: number; lastError: string }>;
+    };
+    expect(saved.iteration).toBe(1);
+    expect(saved.currentCycle).toBeUndefined();
+    expect(saved.outbox).toMatchObject([{ cycle: { branch: 'agent-loop/issue-7' }, attempts: 1 }]);
+    expect(saved.outbox[0]?.lastError).toContain('GitHub does not let');
+  });
+
+  it('once allowed, the next run (a fresh runner) opens the pull request from the pushed branch without running the agent', async () => {
+    const h = harness([done], { fault: { failure: PR_REFUSED } });
+    await runSlice(h.deps);
+    const next = nextRun(h);
+    const r = await runSlice(next.deps);
+    expect(next.agent.requests).toHaveLength(0);
+    expect(next.calls.indexOf('fetch agent-loop/issue-7')).toBeLessThan(
+      next.calls.indexOf('checkout agent-loop/issue-7'),
+    );
+    expect(next.published.map((w) => w.branch)).toEqual(['agent-loop/issue-7']);
+    expect(r).toMatchObject({ status: 'complete', iterations: 1 });
+    expect(r.pullRequests).toMatchObject([{ issueIds: ['7'], number: 101 }]);
+    const saved = (await h.deps.store.load(r.checkpointId)).state.loop as { outbox: unknown[] };
+    expect(saved.outbox).toEqual([]);
+    expect(next.lines.some((l) => l.includes('"cycle.landing"'))).toBe(true);
+  });
+
+  it('a transient failure ends the slice as continuing; later runs retry only the landing, after a backoff', async () => {
+    const transient: LandingFailure = { class: 'transient', message: 'could not open the pull request: 502' };
+    const h = harness([done], { fault: { failure: transient } });
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'continuing', iterations: 1 });
+    expect(h.lines.some((l) => l.includes('"cycle.landing_failed"') && l.includes('2026-11-21T10:01:00Z'))).toBe(true);
+
+    // Still failing, before the backoff ends: nothing runs, nothing is published.
+    const early = nextRun(h, [done], { failure: transient });
+    expect(await runSlice(early.deps)).toMatchObject({ status: 'continuing', iterations: 1 });
+    expect(early.agent.requests).toHaveLength(0);
+    expect(early.calls.filter((c) => c.startsWith('push'))).toEqual([]);
+
+    // After it: tried again, fails again, the wait doubles.
+    h.clock.advance(60_000);
+    const again = nextRun(h, [done], { failure: transient });
+    await runSlice(again.deps);
+    expect(again.calls).toContain('push agent-loop/issue-7');
+    const saved = (await h.deps.store.load(r.checkpointId)).state.loop as {
+      outbox: Array<{ attempts: number; notBefore: string }>;
+    };
+    expect(saved.outbox).toMatchObject([{ attempts: 2, notBefore: '2026-11-21T10:03:00Z' }]);
+
+    h.clock.advance(120_000);
+    const ok = nextRun(h);
+    expect(await runSlice(ok.deps)).toMatchObject({ status: 'complete', iterations: 1 });
+    expect(ok.agent.requests).toHaveLength(0);
+    expect(ok.published).toHaveLength(1);
+  });
+
+  it('a run that dies while landing (after the push) leaves the work recorded; the next run lands it, the agent never runs again', async () => {
+    const h = harness([done], { fault: { crash: new Error('runner lost its connection') } });
+    await expect(runSlice(h.deps)).rejects.toThrow('runner lost its connection');
+    const next = nextRun(h);
+    const r = await runSlice(next.deps);
+    expect(next.agent.requests).toHaveLength(0);
+    expect(next.published).toHaveLength(1);
+    expect(r).toMatchObject({ status: 'complete', iterations: 1, pullRequests: [{ number: 101 }] });
+  });
+
+  it('work whose branch never reached the remote (the runner died before the push) is lost: logged, and the issue is worked again', async () => {
+    const h = harness([done], { fault: { crash: new Error('killed') } });
+    await expect(runSlice(h.deps)).rejects.toThrow('killed');
+    h.remote.clear();
+    const next = nextRun(h);
+    const r = await runSlice(next.deps);
+    expect(next.lines.some((l) => l.includes('"cycle.lost"'))).toBe(true);
+    expect(next.agent.requests).toHaveLength(1);
+    expect(r).toMatchObject({ status: 'complete', iterations: 2 });
+    expect(next.published).toHaveLength(1);
   });
 });

@@ -328,13 +328,15 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
       return write(cp);
     };
     await runSlice(h.deps);
-    // Record before act: the second write holds the cycle, before iteration 1 ran; the third its baseline's key.
+    // Record before act: the second write holds the cycle, before iteration 1 ran; the third its baseline's key;
+    // the sixth the finished cycle in the outbox, before it is merged.
     expect(writes).toEqual([
       [0, undefined],
       [0, ['bd-1']],
       [0, ['bd-1']],
       [1, ['bd-1']],
       [2, ['bd-1']],
+      [3, undefined],
       [3, undefined],
       [3, undefined],
     ]);

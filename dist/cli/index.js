@@ -26371,6 +26371,8 @@ function validateDecomposition(data) {
  * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
  * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
  * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ * | landing a finished cycle (push, pull request)| LANDING_POLICY below, between runs: the core (src/core/slice.ts)  |
+ * | that failed even so                          | keeps it in the outbox and a later run tries it again             |
  *
  * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
  * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
@@ -26447,6 +26449,19 @@ const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).
         freshSession: true,
         onExhausted: 'halt',
     },
+}));
+/**
+ * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
+ * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
+ * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 …
+ * minutes, at most an hour apart; without a limit (a refusal no retry can change halts at once:
+ * publish_refused).
+ */
+const LANDING_POLICY = Object.freeze(RetryPolicySchema.parse({
+    initialIntervalMs: 60_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 60 * 60_000,
+    maximumAttempts: null,
 }));
 /** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
 const CallPolicySchema = RetryPolicySchema.extend({
@@ -28913,6 +28928,27 @@ const EscalationSchema = object({
     /** What failed last in the cycle (the test output or the agent error), its end only. */
     lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
 });
+/**
+ * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
+ * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
+ * labelled). It leaves the outbox once done; a run that dies or is refused on the way leaves it for
+ * the next run, which performs it again, idempotently, without running the agent.
+ */
+const OutboxEntrySchema = object({
+    kind: literal('finishCycle'),
+    cycle: CycleSchema,
+    /** The work needed no change: nothing to land, the branch is dropped. */
+    noChange: schemas_boolean(),
+    /** The iteration that finished the cycle. */
+    iteration: schemas_number().int(),
+    recordedAt: schemas_string(),
+    /** Attempts that failed so far. */
+    attempts: schemas_number().int().default(0),
+    /** The last failure, in one line. */
+    lastError: schemas_string().optional(),
+    /** A transient failure's backoff: not tried again before this time (RFC 3339). */
+    notBefore: schemas_string().optional(),
+});
 const HaltReasons = [
     'max_iterations',
     'stuck',
@@ -28927,6 +28963,7 @@ const HaltReasons = [
     'secret_in_change',
     'source_unreadable',
     'baseline_unreadable',
+    'publish_refused',
 ];
 const LoopStateSchema = object({
     version: literal(1),
@@ -28965,6 +29002,8 @@ const LoopStateSchema = object({
         iteration: schemas_number().int(),
     }))
         .default([]),
+    /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
+    outbox: array(OutboxEntrySchema).default([]),
     /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
     tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
     /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
@@ -28997,6 +29036,7 @@ function initialLoopState(maxIterations) {
         totalEscalations: 0,
         environmentFailures: 0,
         pullRequests: [],
+        outbox: [],
         preexistingFailures: [],
         issuesNoChange: [],
         lastAgentOutput: '',
@@ -29293,6 +29333,7 @@ const LOOP_TYPES = {
     secret_in_change: 'a secret in the change',
     source_unreadable: 'the issues became unreadable',
     baseline_unreadable: 'no verdict possible on the base branch',
+    publish_refused: 'GitHub refused to take the work',
 };
 const ADVICE = {
     failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
@@ -29307,6 +29348,7 @@ const ADVICE = {
     secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
     source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
     baseline_unreadable: "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.",
+    publish_refused: "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then resume (the action: run the workflow with resume: true; the CLI: run again); only the refused step is done again, the agent does not run.",
     workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };
 function buildDiagnostic(input) {
@@ -29385,6 +29427,7 @@ const log = (level, event, message, data) => ({ kind: 'log', level, event, messa
 
 
 
+
 function initialModel(loop, now) {
     return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
 }
@@ -29412,11 +29455,22 @@ function step(model, event, config) {
             const m = { ...model, checking: undefined };
             if (event.unreadable)
                 return finish(m, config, 'halted', event.unreadable);
-            if (model.checking === 'finishCycle' && model.cycle)
-                return {
-                    model: m,
-                    effects: [{ kind: 'finishCycle', cycle: model.cycle, noChange: !!model.outcome?.noChange }],
+            if (model.checking === 'finishCycle' && model.cycle) {
+                // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
+                // anything is committed or pushed; a run that dies or is refused from here on lands it later,
+                // without running the agent again.
+                const entry = {
+                    kind: 'finishCycle',
+                    cycle: model.cycle,
+                    noChange: !!model.outcome?.noChange,
+                    iteration: m.loop.iteration,
+                    recordedAt: rfc3339(new Date(m.now)),
+                    attempts: 0,
                 };
+                const recorded = { ...m, loop: { ...m.loop, currentCycle: undefined, outbox: [...m.loop.outbox, entry] } };
+                const landing = land(recorded, entry, config, false);
+                return { model: landing.model, effects: [save(recorded), ...landing.effects] };
+            }
             return finish(m, config, 'complete', undefined, false, [
                 log('info', 'run.complete', `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`),
             ]);
@@ -29449,18 +29503,8 @@ function step(model, event, config) {
         }
         case 'iterated':
             return iterated(model, event.outcome, event.now, config);
-        case 'cycleFinished': {
-            const published = event.published;
-            const m = {
-                ...model,
-                loop: {
-                    ...model.loop,
-                    currentCycle: undefined,
-                    ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
-                },
-            };
-            return afterCycle(m, model.outcome ?? { state: m.loop }, config);
-        }
+        case 'cycleFinished':
+            return cycleFinished(model, event.published, event.failed, config);
         case 'refused':
             return finish(model, config, 'halted', {
                 reason: event.reason,
@@ -29474,8 +29518,14 @@ function step(model, event, config) {
             return { model, effects: [{ kind: 'rethrow' }] };
     }
 }
-/** The slice opens: a rate-limit window carried over from the previous slice is waited out first. */
+/**
+ * The slice opens: work an earlier run finished and could not land is landed first (the agent does
+ * not run for it); then a rate-limit window carried over from the previous slice is waited out.
+ */
 function started(model, config) {
+    const pending = model.loop.outbox[0];
+    if (pending)
+        return land(model, pending, config, true);
     const until = model.loop.rateLimitedUntil;
     if (!until)
         return { model, effects: [{ kind: 'next' }] };
@@ -29499,6 +29549,82 @@ function started(model, config) {
         };
     }
     return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+}
+/** Lands a finished cycle's work (merge, or push and pull request), recorded in the outbox first. */
+function land(model, entry, config, resumed) {
+    const what = `the work on ${describeTargets(entry.cycle)} (finished at iteration ${entry.iteration})`;
+    if (resumed && entry.notBefore !== undefined && Date.parse(entry.notBefore) > model.now)
+        return finish(model, config, 'continuing', undefined, false, [
+            log('info', 'cycle.landing_later', `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next attempt is due at ${entry.notBefore}; nothing else runs before it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore }),
+        ]);
+    const effects = resumed
+        ? [
+            log('info', 'cycle.landing', `Landing ${what}, recorded by an earlier run${entry.attempts ? ` (attempt ${entry.attempts + 1})` : ''}: the agent does not run again for it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts }),
+        ]
+        : [];
+    effects.push({ kind: 'finishCycle', cycle: entry.cycle, noChange: entry.noChange, ...(resumed ? { resumed } : {}) });
+    return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+/** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
+function cycleFinished(model, published, failed, config) {
+    const landing = model.landing;
+    // The entry in flight is the outbox's first: older ones are landed before anything else runs.
+    const others = model.loop.outbox.filter((e) => e !== landing?.entry);
+    if (!failed || failed.class === 'lost') {
+        // Lost work is not done: its issues may be picked again.
+        const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
+        const m = {
+            ...model,
+            landing: undefined,
+            loop: {
+                ...model.loop,
+                currentCycle: undefined,
+                outbox: others,
+                ...(lostIds ? { issuesClosed: model.loop.issuesClosed.filter((id) => !lostIds.has(id)) } : {}),
+                ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+            },
+        };
+        const lost = failed && landing
+            ? [
+                log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
+            ]
+            : [];
+        if (landing?.resumed) {
+            const next = started(m, config);
+            return { model: next.model, effects: [...lost, save(m), ...next.effects] };
+        }
+        const after = afterCycle(m, model.outcome ?? { state: m.loop }, config);
+        return { model: after.model, effects: [...lost, ...after.effects] };
+    }
+    const attempts = (landing?.entry.attempts ?? 0) + 1;
+    const notBefore = failed.class === 'transient'
+        ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
+        : undefined;
+    const entry = landing && {
+        ...landing.entry,
+        attempts,
+        lastError: failed.message,
+        ...(notBefore ? { notBefore } : {}),
+    };
+    const m = {
+        ...model,
+        landing: undefined,
+        outcome: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: undefined,
+            outbox: entry ? model.loop.outbox.map((e) => (e === landing?.entry ? entry : e)) : model.loop.outbox,
+        },
+    };
+    if (failed.class === 'refused')
+        return finish(m, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH REFUSED: ${failed.message}`,
+            ...(failed.advice ? { advice: failed.advice } : {}),
+        });
+    return finish(m, config, 'continuing', undefined, false, [
+        log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
+    ]);
 }
 /** What to work on next: the ready issues, less those done in this run and the escalated ones. */
 function selectTargets(ready, loop, batch, sliceStartIteration, only) {
@@ -29796,6 +29922,17 @@ function guardLane(git) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/loop/publish.ts
+/** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
+class LandingError extends Error {
+    failure;
+    constructor(failure) {
+        super(failure.message);
+        this.failure = failure;
+        this.name = 'LandingError';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/baseline.ts
 /**
  * The baseline: the suite as it stood on a cycle's starting tree, per test, run before the cycle's
@@ -29946,6 +30083,7 @@ async function cycleBaseline(deps, state, checkpointId) {
  * it asks for through the ports (the issue source, the workflow's iteration, git, the checkpoint
  * store, the clock) and feeding back what happened as the next event, until the core says done.
  */
+
 
 
 
@@ -30150,10 +30288,31 @@ async function runSlice(unguarded) {
                 await guard?.verify(effect.what);
                 return undefined;
             case 'finishCycle': {
-                const published = effect.noChange
-                    ? await dropEmptyCycle(deps, loop, effect.cycle)
-                    : await finishCycleInGit(deps, loop, effect.cycle);
-                return { type: 'cycleFinished', ...(published ? { published } : {}) };
+                if (effect.resumed && !effect.noChange) {
+                    const where = await enterLanding(deps, loop, effect.cycle);
+                    if (where === 'lost')
+                        return {
+                            type: 'cycleFinished',
+                            failed: {
+                                class: 'lost',
+                                message: `its branch ${effect.cycle.branch} is in neither this checkout nor ${deps.publisher?.description ?? 'a remote'} (the run that did the work ended before pushing it)`,
+                            },
+                        };
+                    if (where === 'landed')
+                        return { type: 'cycleFinished' };
+                }
+                try {
+                    const published = effect.noChange
+                        ? await dropEmptyCycle(deps, loop, effect.cycle)
+                        : await finishCycleInGit(deps, loop, effect.cycle);
+                    return { type: 'cycleFinished', ...(published ? { published } : {}) };
+                }
+                catch (error) {
+                    // GitHub refused or failed a step: the core keeps the work in the outbox (a refusal halts).
+                    if (error instanceof LandingError)
+                        return { type: 'cycleFinished', failed: error.failure };
+                    throw error;
+                }
             }
             case 'shelveCycle': {
                 const { cycle, reason } = effect;
@@ -30290,13 +30449,31 @@ async function finishCycleInGit(deps, state, cycle) {
     }
     return undefined;
 }
+/**
+ * An earlier run's finished cycle, landed now: its branch checked out, fetched first where work is
+ * published. `landed` when it is gone from a checkout where nothing is published: agent-loop deletes
+ * a cycle branch only once it is merged; `lost` when it is nowhere.
+ */
+async function enterLanding(deps, state, cycle) {
+    const { git, publisher } = deps;
+    if (!git || !cycle.branch || !state.baseBranch || (await git.currentRef()) === cycle.branch)
+        return 'entered';
+    if (!(await git.branchExists(cycle.branch))) {
+        if (!publisher)
+            return 'landed';
+        if (!(await publisher.fetchBranch(cycle.branch)))
+            return 'lost';
+    }
+    await git.checkout(cycle.branch);
+    return 'entered';
+}
 /** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
 async function dropEmptyCycle(deps, state, cycle) {
     const { git } = deps;
     if (!git || !cycle.branch || !state.baseBranch)
         return undefined;
     await git.checkout(state.baseBranch);
-    if ((await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
+    if ((await git.branchExists(cycle.branch)) && (await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
         await git.deleteBranch(cycle.branch);
     deps.logger.info('git.no_change', `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`);
     return undefined;

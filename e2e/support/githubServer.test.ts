@@ -191,6 +191,27 @@ describe('githubServer', () => {
     expect((await call(server, 'POST', `${issuesPath(server)}/1/comments`, { body: { body: 'hi' } })).status).toBe(201);
   });
 
+  it("refuses a route with GitHub's own status and message until lifted (a repository setting)", async () => {
+    const server = await github();
+    const lift = server.refuse({
+      method: 'POST',
+      path: '/repos/:owner/:repo/pulls',
+      status: 403,
+      message: 'GitHub Actions is not permitted to create or approve pull requests.',
+    });
+    const pulls = `/repos/${server.owner}/${server.repo}/pulls`;
+    const body = { body: { head: 'x', base: 'main', title: 't' } };
+    const refused = await call(server, 'POST', pulls, body);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      message: 'GitHub Actions is not permitted to create or approve pull requests.',
+      status: '403',
+    });
+    expect((await call(server, 'GET', pulls)).status).toBe(200); // other methods pass
+    lift();
+    expect((await call(server, 'POST', pulls, body)).status).not.toBe(403);
+  });
+
   it('gets, patches, deletes: 404, 410, state_reason, validation', async () => {
     const server = await github();
     const issue = server.addIssue({ labels: ['agent-loop'] });

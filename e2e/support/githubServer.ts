@@ -203,6 +203,17 @@ export interface GitHubServer {
   /** The next `n` requests (of `method`, when given) get a 5xx. */
   failNext(n: number, status?: 500 | 502 | 503, method?: string): void;
   addRoute(route: GitHubRoute): void;
+  /**
+   * Refuses every request of `method` to `path` (a route pattern) with `status` and GitHub's own
+   * `message` (a repository setting, a missing permission) until the returned function lifts it.
+   */
+  refuse(rule: {
+    method: string;
+    path: string;
+    status: 401 | 403 | 404 | 422;
+    message: string;
+    docs?: string;
+  }): () => void;
   close(): Promise<void>;
 }
 
@@ -242,6 +253,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   const scripted: Scripted[] = [];
   const routes: CompiledRoute[] = [];
+  const refusals: Array<{ method: string; pattern: RegExp; status: number; message: string; docs?: string }> = [];
   let nextNumber = 1;
   let nextCommentId = 1_000_001;
   let nextLabelId = 208_045_946;
@@ -882,6 +894,17 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       const byId = /^\/repositories\/(\d+)(\/.*)?$/.exec(path);
       if (byId) path = Number(byId[1]) === repositoryId ? `/repos/${owner}/${repo}${byId[2] ?? ''}` : '/-not-found-';
 
+      const refusal = refusals.find((r) => r.method === method && r.pattern.exec(path));
+      if (refusal) {
+        remaining--;
+        return send(
+          refusal.status,
+          { message: refusal.message, documentation_url: refusal.docs ?? DOCS, status: String(refusal.status) },
+          rateHeaders(),
+          true,
+        );
+      }
+
       let result: RouteResult | undefined;
       let matchedAny = false;
       for (const { route, pattern, names } of routes) {
@@ -1033,6 +1056,12 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     },
     addRoute(route) {
       routes.push(compile(route));
+    },
+    refuse(rule) {
+      const { pattern } = compile({ method: 'GET', path: rule.path, handler: () => ({ status: 500 }) });
+      const entry = { ...rule, method: rule.method.toUpperCase(), pattern };
+      refusals.push(entry);
+      return () => void refusals.splice(refusals.indexOf(entry), 1);
     },
     close: () =>
       (closed ??= new Promise<void>((resolve) => {

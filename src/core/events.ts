@@ -47,6 +47,17 @@ export interface ReadyIssue {
 
 export type PullRequestRecord = LoopState['pullRequests'][number];
 
+/**
+ * Why a finished cycle's work could not be landed: `refused` for a reason no retry changes (a
+ * permission, a setting, a protection rule; `advice` names the fix), `transient` (a later run tries
+ * again), `lost` (its branch is nowhere: the runner that did the work ended before pushing it).
+ */
+export interface LandingFailure {
+  class: 'refused' | 'transient' | 'lost';
+  message: string;
+  advice?: string;
+}
+
 export type Event =
   /** The slice is open (checkpoint chosen, repository prepared, first checkpoint written). */
   | { type: 'started'; now: number }
@@ -61,7 +72,7 @@ export type Event =
   | { type: 'baselineRan'; state: LoopState; halt?: Halt; interrupted?: boolean; run?: SuiteRun }
   /** `escalate.reason` already masked; `now` when the iteration ended. */
   | { type: 'iterated'; outcome: IterationOutcome; now: number }
-  | { type: 'cycleFinished'; published?: PullRequestRecord }
+  | { type: 'cycleFinished'; published?: PullRequestRecord; failed?: LandingFailure }
   /** A git operation refused: the agent moved the repository, or its change holds a secret. */
   | { type: 'refused'; reason: 'repository_moved' | 'secret_in_change'; message: string }
   /** Anything else threw; `unreadable` when the source's health explains it. */
@@ -108,8 +119,11 @@ export type Effect =
   | { kind: 'updateIssues'; actions: IssueAction[] }
   /** Check that nothing moved the repository since the engine last looked. */
   | { kind: 'verifyLane'; what: string }
-  /** Commit, then merge, leave or publish the cycle's branch; answered by `cycleFinished`. */
-  | { kind: 'finishCycle'; cycle: CycleState; noChange: boolean }
+  /**
+   * Commit, then merge, leave or publish the cycle's branch; answered by `cycleFinished`. Recorded in
+   * the outbox before; `resumed`: an earlier run's entry, whose branch may have to be fetched first.
+   */
+  | { kind: 'finishCycle'; cycle: CycleState; noChange: boolean; resumed?: boolean }
   /** An escalated cycle's work committed as wip: on its branch (pushed where work is published), base checked out. */
   | { kind: 'shelveCycle'; cycle: CycleState; reason: string; halting: boolean }
   /** Label and note the issues escalated in the source (and commit that on the base branch). */

@@ -7,6 +7,7 @@
  * through the ports and feeds back what happened. No processes, files or clocks here, so every path
  * is a unit test (__tests__/core/slice.test.ts).
  */
+import { LANDING_POLICY, backoffMs } from '../failure/policy.js';
 import { ESCALATED_LABEL } from '../issues/types.js';
 import { OUTPUT_CHARS, issueRef } from '../report/diagnostic.js';
 import { rfc3339 } from '../util/clock.js';
@@ -19,11 +20,13 @@ import {
   type Event,
   type Halt,
   type IterationOutcome,
+  type LandingFailure,
+  type PullRequestRecord,
   type ReadyIssue,
   type Status,
   log,
 } from './events.js';
-import type { CycleState, LoopState } from './state.js';
+import type { CycleState, LoopState, OutboxEntry } from './state.js';
 
 export interface CoreSettings {
   maxIterations: number;
@@ -67,6 +70,8 @@ export interface SliceModel {
   checking?: 'end' | 'finishCycle';
   /** What the pending `sleep` is for: the window carried over from the last slice, or a retry. */
   waking?: 'carried' | 'retry';
+  /** The outbox entry the pending `finishCycle` lands; `resumed`: recorded by an earlier run. */
+  landing?: { entry: OutboxEntry; resumed: boolean };
 }
 
 export type Step = { model: SliceModel; effects: Effect[] };
@@ -96,11 +101,22 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     case 'sourceChecked': {
       const m = { ...model, checking: undefined };
       if (event.unreadable) return finish(m, config, 'halted', event.unreadable);
-      if (model.checking === 'finishCycle' && model.cycle)
-        return {
-          model: m,
-          effects: [{ kind: 'finishCycle', cycle: model.cycle, noChange: !!model.outcome?.noChange }],
+      if (model.checking === 'finishCycle' && model.cycle) {
+        // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
+        // anything is committed or pushed; a run that dies or is refused from here on lands it later,
+        // without running the agent again.
+        const entry: OutboxEntry = {
+          kind: 'finishCycle',
+          cycle: model.cycle,
+          noChange: !!model.outcome?.noChange,
+          iteration: m.loop.iteration,
+          recordedAt: rfc3339(new Date(m.now)),
+          attempts: 0,
         };
+        const recorded = { ...m, loop: { ...m.loop, currentCycle: undefined, outbox: [...m.loop.outbox, entry] } };
+        const landing = land(recorded, entry, config, false);
+        return { model: landing.model, effects: [save(recorded), ...landing.effects] };
+      }
       return finish(m, config, 'complete', undefined, false, [
         log(
           'info',
@@ -140,18 +156,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     }
     case 'iterated':
       return iterated(model, event.outcome, event.now, config);
-    case 'cycleFinished': {
-      const published = event.published;
-      const m = {
-        ...model,
-        loop: {
-          ...model.loop,
-          currentCycle: undefined,
-          ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
-        },
-      };
-      return afterCycle(m, model.outcome ?? { state: m.loop }, config);
-    }
+    case 'cycleFinished':
+      return cycleFinished(model, event.published, event.failed, config);
     case 'refused':
       return finish(model, config, 'halted', {
         reason: event.reason,
@@ -166,8 +172,13 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
   }
 }
 
-/** The slice opens: a rate-limit window carried over from the previous slice is waited out first. */
+/**
+ * The slice opens: work an earlier run finished and could not land is landed first (the agent does
+ * not run for it); then a rate-limit window carried over from the previous slice is waited out.
+ */
 function started(model: SliceModel, config: CoreConfig): Step {
+  const pending = model.loop.outbox[0];
+  if (pending) return land(model, pending, config, true);
   const until = model.loop.rateLimitedUntil;
   if (!until) return { model, effects: [{ kind: 'next' }] };
   const wait = Date.parse(until) - model.now;
@@ -190,6 +201,111 @@ function started(model: SliceModel, config: CoreConfig): Step {
     };
   }
   return { model: { ...model, loop: { ...model.loop, rateLimitedUntil: undefined } }, effects: [{ kind: 'next' }] };
+}
+
+/** Lands a finished cycle's work (merge, or push and pull request), recorded in the outbox first. */
+function land(model: SliceModel, entry: OutboxEntry, config: CoreConfig, resumed: boolean): Step {
+  const what = `the work on ${describeTargets(entry.cycle)} (finished at iteration ${entry.iteration})`;
+  if (resumed && entry.notBefore !== undefined && Date.parse(entry.notBefore) > model.now)
+    return finish(model, config, 'continuing', undefined, false, [
+      log(
+        'info',
+        'cycle.landing_later',
+        `Landing ${what} failed ${entry.attempts} time(s), last: ${entry.lastError ?? 'unknown'}. The next attempt is due at ${entry.notBefore}; nothing else runs before it.`,
+        { issueIds: entry.cycle.issueIds, attempts: entry.attempts, notBefore: entry.notBefore },
+      ),
+    ]);
+  const effects: Effect[] = resumed
+    ? [
+        log(
+          'info',
+          'cycle.landing',
+          `Landing ${what}, recorded by an earlier run${entry.attempts ? ` (attempt ${entry.attempts + 1})` : ''}: the agent does not run again for it.`,
+          { issueIds: entry.cycle.issueIds, attempts: entry.attempts },
+        ),
+      ]
+    : [];
+  effects.push({ kind: 'finishCycle', cycle: entry.cycle, noChange: entry.noChange, ...(resumed ? { resumed } : {}) });
+  return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+
+/** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
+function cycleFinished(
+  model: SliceModel,
+  published: PullRequestRecord | undefined,
+  failed: LandingFailure | undefined,
+  config: CoreConfig,
+): Step {
+  const landing = model.landing;
+  // The entry in flight is the outbox's first: older ones are landed before anything else runs.
+  const others = model.loop.outbox.filter((e) => e !== landing?.entry);
+  if (!failed || failed.class === 'lost') {
+    // Lost work is not done: its issues may be picked again.
+    const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
+    const m: SliceModel = {
+      ...model,
+      landing: undefined,
+      loop: {
+        ...model.loop,
+        currentCycle: undefined,
+        outbox: others,
+        ...(lostIds ? { issuesClosed: model.loop.issuesClosed.filter((id) => !lostIds.has(id)) } : {}),
+        ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
+      },
+    };
+    const lost: Effect[] =
+      failed && landing
+        ? [
+            log(
+              'warn',
+              'cycle.lost',
+              `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`,
+              { issueIds: landing.entry.cycle.issueIds },
+            ),
+          ]
+        : [];
+    if (landing?.resumed) {
+      const next = started(m, config);
+      return { model: next.model, effects: [...lost, save(m), ...next.effects] };
+    }
+    const after = afterCycle(m, model.outcome ?? { state: m.loop }, config);
+    return { model: after.model, effects: [...lost, ...after.effects] };
+  }
+  const attempts = (landing?.entry.attempts ?? 0) + 1;
+  const notBefore =
+    failed.class === 'transient'
+      ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
+      : undefined;
+  const entry = landing && {
+    ...landing.entry,
+    attempts,
+    lastError: failed.message,
+    ...(notBefore ? { notBefore } : {}),
+  };
+  const m: SliceModel = {
+    ...model,
+    landing: undefined,
+    outcome: undefined,
+    loop: {
+      ...model.loop,
+      currentCycle: undefined,
+      outbox: entry ? model.loop.outbox.map((e) => (e === landing?.entry ? entry : e)) : model.loop.outbox,
+    },
+  };
+  if (failed.class === 'refused')
+    return finish(m, config, 'halted', {
+      reason: 'publish_refused',
+      message: `PUBLISH REFUSED: ${failed.message}`,
+      ...(failed.advice ? { advice: failed.advice } : {}),
+    });
+  return finish(m, config, 'continuing', undefined, false, [
+    log(
+      'warn',
+      'cycle.landing_failed',
+      `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`,
+      { attempts, notBefore, error: failed.message },
+    ),
+  ]);
 }
 
 /** What to work on next: the ready issues, less those done in this run and the escalated ones. */

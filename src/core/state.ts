@@ -129,6 +129,29 @@ const EscalationSchema = z.object({
 });
 export type EscalationRecord = z.infer<typeof EscalationSchema>;
 
+/**
+ * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
+ * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
+ * labelled). It leaves the outbox once done; a run that dies or is refused on the way leaves it for
+ * the next run, which performs it again, idempotently, without running the agent.
+ */
+const OutboxEntrySchema = z.object({
+  kind: z.literal('finishCycle'),
+  cycle: CycleSchema,
+  /** The work needed no change: nothing to land, the branch is dropped. */
+  noChange: z.boolean(),
+  /** The iteration that finished the cycle. */
+  iteration: z.number().int(),
+  recordedAt: z.string(),
+  /** Attempts that failed so far. */
+  attempts: z.number().int().default(0),
+  /** The last failure, in one line. */
+  lastError: z.string().optional(),
+  /** A transient failure's backoff: not tried again before this time (RFC 3339). */
+  notBefore: z.string().optional(),
+});
+export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
+
 export const HaltReasons = [
   'max_iterations',
   'stuck',
@@ -143,6 +166,7 @@ export const HaltReasons = [
   'secret_in_change',
   'source_unreadable',
   'baseline_unreadable',
+  'publish_refused',
 ] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
@@ -186,6 +210,8 @@ export const LoopStateSchema = z.object({
       }),
     )
     .default([]),
+  /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
+  outbox: z.array(OutboxEntrySchema).default([]),
   /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
   tddError: TddErrorSchema.extend({ retry_count: z.number().int(), timestamp: z.string() }).optional(),
   /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
@@ -220,6 +246,7 @@ export function initialLoopState(maxIterations: number): LoopState {
     totalEscalations: 0,
     environmentFailures: 0,
     pullRequests: [],
+    outbox: [],
     preexistingFailures: [],
     issuesNoChange: [],
     lastAgentOutput: '',

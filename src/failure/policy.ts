@@ -11,6 +11,8 @@
  * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
  * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
  * |                                              | src/issues/github/client.ts (createOctokit), not these rows       |
+ * | landing a finished cycle (push, pull request)| LANDING_POLICY below, between runs: the core (src/core/slice.ts)  |
+ * | that failed even so                          | keeps it in the outbox and a later run tries it again             |
  *
  * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
  * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
@@ -96,6 +98,22 @@ export const POLICIES: Readonly<Record<FailureKind, Policy>> = Object.freeze(
       freshSession: true,
       onExhausted: 'halt',
     },
+  }),
+);
+
+/**
+ * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
+ * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
+ * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 …
+ * minutes, at most an hour apart; without a limit (a refusal no retry can change halts at once:
+ * publish_refused).
+ */
+export const LANDING_POLICY: RetryPolicy = Object.freeze(
+  RetryPolicySchema.parse({
+    initialIntervalMs: 60_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 60 * 60_000,
+    maximumAttempts: null,
   }),
 );
 

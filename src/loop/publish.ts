@@ -4,6 +4,16 @@
  * request (`onSuccess: 'pull-request'`). The loop only sees this interface; src/publish has the
  * GitHub implementation.
  */
+import type { LandingFailure } from '../core/events.js';
+
+/** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
+export class LandingError extends Error {
+  constructor(readonly failure: LandingFailure) {
+    super(failure.message);
+    this.name = 'LandingError';
+  }
+}
+
 export interface CycleWork {
   issueIds: string[];
   titles: string[];
@@ -29,7 +39,10 @@ export interface CyclePublisher {
   readonly description: string;
   /** Brings a branch an earlier run pushed into the local repository; false when there is none. */
   fetchBranch(branch: string): Promise<boolean>;
-  /** Pushes the cycle's branch, opens its pull request (or reuses the open one), marks the issues. */
+  /**
+   * Pushes the cycle's branch, opens its pull request (or reuses the open one), marks the issues;
+   * each step idempotent (a later run may do them again). A failed step throws LandingError.
+   */
   publish(work: CycleWork): Promise<PublishedPullRequest>;
   /** Pushes an escalated cycle's branch (its work committed as wip:) so a later attempt continues from it. */
   keep(branch: string): Promise<void>;

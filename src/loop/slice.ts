@@ -16,6 +16,7 @@ import { type CoreConfig, initialModel, step } from '../core/slice.js';
 import { type CycleState, type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
+import { LandingError } from './publish.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
@@ -228,10 +229,28 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         await guard?.verify(effect.what);
         return undefined;
       case 'finishCycle': {
-        const published = effect.noChange
-          ? await dropEmptyCycle(deps, loop, effect.cycle)
-          : await finishCycleInGit(deps, loop, effect.cycle);
-        return { type: 'cycleFinished', ...(published ? { published } : {}) };
+        if (effect.resumed && !effect.noChange) {
+          const where = await enterLanding(deps, loop, effect.cycle);
+          if (where === 'lost')
+            return {
+              type: 'cycleFinished',
+              failed: {
+                class: 'lost',
+                message: `its branch ${effect.cycle.branch} is in neither this checkout nor ${deps.publisher?.description ?? 'a remote'} (the run that did the work ended before pushing it)`,
+              },
+            };
+          if (where === 'landed') return { type: 'cycleFinished' };
+        }
+        try {
+          const published = effect.noChange
+            ? await dropEmptyCycle(deps, loop, effect.cycle)
+            : await finishCycleInGit(deps, loop, effect.cycle);
+          return { type: 'cycleFinished', ...(published ? { published } : {}) };
+        } catch (error) {
+          // GitHub refused or failed a step: the core keeps the work in the outbox (a refusal halts).
+          if (error instanceof LandingError) return { type: 'cycleFinished', failed: error.failure };
+          throw error;
+        }
       }
       case 'shelveCycle': {
         const { cycle, reason } = effect;
@@ -386,12 +405,33 @@ async function finishCycleInGit(
   return undefined;
 }
 
+/**
+ * An earlier run's finished cycle, landed now: its branch checked out, fetched first where work is
+ * published. `landed` when it is gone from a checkout where nothing is published: agent-loop deletes
+ * a cycle branch only once it is merged; `lost` when it is nowhere.
+ */
+async function enterLanding(
+  deps: SliceDeps,
+  state: LoopState,
+  cycle: CycleState,
+): Promise<'entered' | 'landed' | 'lost'> {
+  const { git, publisher } = deps;
+  if (!git || !cycle.branch || !state.baseBranch || (await git.currentRef()) === cycle.branch) return 'entered';
+  if (!(await git.branchExists(cycle.branch))) {
+    if (!publisher) return 'landed';
+    if (!(await publisher.fetchBranch(cycle.branch))) return 'lost';
+  }
+  await git.checkout(cycle.branch);
+  return 'entered';
+}
+
 /** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
 async function dropEmptyCycle(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<undefined> {
   const { git } = deps;
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
   await git.checkout(state.baseBranch);
-  if ((await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch))) await git.deleteBranch(cycle.branch);
+  if ((await git.branchExists(cycle.branch)) && (await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
+    await git.deleteBranch(cycle.branch);
   deps.logger.info(
     'git.no_change',
     `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`,

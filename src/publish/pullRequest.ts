@@ -7,7 +7,8 @@
 import type { Git } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
-import type { CyclePublisher, CycleWork, PublishedPullRequest } from '../loop/publish.js';
+import { type CyclePublisher, type CycleWork, LandingError, type PublishedPullRequest } from '../loop/publish.js';
+import { type LandingContext, type LandingStep, classifyLandingFailure } from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
 
 export interface PullRequestPublisherOptions {
@@ -48,14 +49,20 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
       );
   };
   const push = async (branch: string) => {
+    await git.push(remote, branch);
+    await pushNotes();
+  };
+  /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
+  const step = async <T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T> => {
     try {
-      await git.push(remote, branch);
-      await pushNotes();
+      return await run();
     } catch (error) {
-      throw new Error(
-        `could not push ${branch} to ${remote} (${options.redact((error as Error).message)}). The workflow needs \`permissions: contents: write\` ` +
-          'and the github-token input (the workflow token by default), which agent-loop gives to its own push only; a branch changed by someone else since it was fetched is refused too.',
-      );
+      const failure = classifyLandingFailure(name, error, ctx);
+      throw new LandingError({
+        ...failure,
+        message: options.redact(failure.message),
+        ...(failure.advice ? { advice: options.redact(failure.advice) } : {}),
+      });
     }
   };
   return {
@@ -65,20 +72,30 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
       if (notes) await notes.run(fetchNotesArgs(remote));
       return git.fetchBranch(remote, branch);
     },
-    keep: push,
+    async keep(branch) {
+      try {
+        await push(branch);
+      } catch (error) {
+        throw new Error(`could not push ${branch} to ${remote} (${options.redact((error as Error).message)})`);
+      }
+    },
     async publish(work: CycleWork): Promise<PublishedPullRequest> {
-      await push(work.branch);
-      const pr = await github.openPullRequest({
-        head: work.branch,
-        base: work.base,
-        draft: options.draft,
-        title:
-          work.titles.length === 1
-            ? (work.titles[0] ?? work.branch)
-            : `agent-loop: ${work.issueIds.map((id) => `#${id}`).join(', ')}`,
-        body: pullRequestBody(work, options.testCommand),
-      });
-      for (const id of work.issueIds) await github.addLabel(id, PR_OPEN_LABEL);
+      const ctx: LandingContext = { repository: options.repository, branch: work.branch, base: work.base };
+      await step('push', ctx, () => push(work.branch));
+      const pr = await step('pull_request', ctx, () =>
+        github.openPullRequest({
+          head: work.branch,
+          base: work.base,
+          draft: options.draft,
+          title:
+            work.titles.length === 1
+              ? (work.titles[0] ?? work.branch)
+              : `agent-loop: ${work.issueIds.map((id) => `#${id}`).join(', ')}`,
+          body: pullRequestBody(work, options.testCommand),
+        }),
+      );
+      for (const id of work.issueIds)
+        await step('label', { ...ctx, issue: id }, () => github.addLabel(id, PR_OPEN_LABEL));
       return pr;
     },
   };

@@ -1,0 +1,133 @@
+/**
+ * What GitHub's refusals of a finished cycle's push or pull request mean (src/publish/landingFailures.ts),
+ * from the text GitHub sends: git's `[remote rejected]` reasons and `remote:` lines, and the REST
+ * errors' messages.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { GitError } from '../../src/git/git.js';
+import { GitHubSourceError } from '../../src/issues/github/errors.js';
+import { classifyLandingFailure } from '../../src/publish/landingFailures.js';
+
+const ctx = { repository: 'octo-org/widgets', branch: 'agent-loop/issue-7', base: 'main' };
+const pushError = (stderr: string) =>
+  new GitError(['push', '--quiet', '--no-verify', 'origin', 'refs/heads/agent-loop/issue-7'], 1, stderr);
+const push = (stderr: string) => classifyLandingFailure('push', pushError(stderr), ctx);
+
+describe('a refused push', () => {
+  it('a workflow file pushed with the workflow token (a GitHub App): refused, naming the file and a token that may push it', () => {
+    const f = push(
+      'To https://github.com/octo-org/widgets\n' +
+        ' ! [remote rejected] agent-loop/issue-7 -> agent-loop/issue-7 (refusing to allow a GitHub App to create or update workflow `.github/workflows/ci.yml` without `workflows` permission)\n' +
+        "error: failed to push some refs to 'https://github.com/octo-org/widgets'\n",
+    );
+    expect(f.class).toBe('refused');
+    expect(f.message).toContain('the workflow file .github/workflows/ci.yml');
+    expect(f.message).toContain('without `workflows` permission');
+    expect(f.advice).toContain('Workflows: read and write');
+    expect(f.advice).toContain('resume: true');
+    expect(f.advice).not.toContain('contents: write');
+  });
+
+  it('the same with an OAuth token: the `workflow` scope', () => {
+    const f = push(
+      ' ! [remote rejected] agent-loop/issue-7 -> agent-loop/issue-7 (refusing to allow an OAuth App to create or update workflow `.github/workflows/release.yml` without `workflow` scope)\n',
+    );
+    expect(f).toMatchObject({ class: 'refused' });
+    expect(f.advice).toContain('`workflow` scope');
+  });
+
+  it('a protected branch or a ruleset: refused, naming the rule', () => {
+    for (const stderr of [
+      'remote: error: GH006: Protected branch update failed for refs/heads/agent-loop/issue-7.\nremote: error: Changes must be made through a pull request.\n ! [remote rejected] agent-loop/issue-7 -> agent-loop/issue-7 (protected branch hook declined)\n',
+      'remote: error: GH013: Repository rule violations found for refs/heads/agent-loop/issue-7.\n ! [remote rejected] agent-loop/issue-7 -> agent-loop/issue-7 (push declined due to repository rule violations)\n',
+    ]) {
+      const f = push(stderr);
+      expect(f.class).toBe('refused');
+      expect(f.message).toContain('branch protection rule or ruleset');
+      expect(f.advice).toContain('bypass list');
+    }
+  });
+
+  it('no write permission: refused, naming `contents: write`', () => {
+    const f = push(
+      'remote: Permission to octo-org/widgets.git denied to github-actions[bot].\n' +
+        "fatal: unable to access 'https://github.com/octo-org/widgets/': The requested URL returned error: 403\n",
+    );
+    expect(f.class).toBe('refused');
+    expect(f.advice).toContain('permissions: contents: write');
+  });
+
+  it('someone else pushed to the branch: refused, with what to look at', () => {
+    const f = push(' ! [rejected]        agent-loop/issue-7 -> agent-loop/issue-7 (fetch first)\n');
+    expect(f.class).toBe('refused');
+    expect(f.message).toContain('has commits this run does not have');
+  });
+
+  it('GitHub failing or the network: transient', () => {
+    for (const stderr of [
+      "fatal: unable to access 'https://github.com/octo-org/widgets/': The requested URL returned error: 502\n",
+      "fatal: unable to access 'https://github.com/octo-org/widgets/': Could not resolve host: github.com\n",
+      'error: RPC failed; HTTP 500 curl 22 The requested URL returned error: 500\nfatal: the remote end hung up unexpectedly\n',
+    ])
+      expect(push(stderr).class).toBe('transient');
+  });
+});
+
+describe('a refused pull request or label', () => {
+  const rest = (kind: GitHubSourceError['kind'], status: number, message: string) =>
+    new GitHubSourceError(message, kind, status);
+
+  it('"GitHub Actions is not permitted to create or approve pull requests": refused, naming the setting, not a permission', () => {
+    const f = classifyLandingFailure(
+      'pull_request',
+      rest(
+        'permission',
+        403,
+        'The token may not do this while opening a pull request from agent-loop/issue-7 into main (403 GitHub Actions is not permitted to create or approve pull requests.).',
+      ),
+      ctx,
+    );
+    expect(f.class).toBe('refused');
+    expect(f.message).toContain('the branch agent-loop/issue-7 is pushed');
+    expect(f.advice).toContain('Allow GitHub Actions to create and approve pull requests');
+    expect(f.advice).toContain("organisation's Settings");
+    expect(f.advice).toContain('resume: true');
+  });
+
+  it('"Resource not accessible by integration": refused, naming pull-requests: write', () => {
+    const f = classifyLandingFailure(
+      'label',
+      rest(
+        'permission',
+        403,
+        'The token may not do this while labelling issue #7 (403 Resource not accessible by integration).',
+      ),
+      { ...ctx, issue: '7' },
+    );
+    expect(f.class).toBe('refused');
+    expect(f.message).toContain('label issue #7');
+    expect(f.advice).toContain('pull-requests: write');
+  });
+
+  it('a validation failure (422) is refused; a 5xx, a rate limit or a network error is transient', () => {
+    expect(
+      classifyLandingFailure(
+        'pull_request',
+        rest(
+          'other',
+          422,
+          'GitHub refused the request (422 Validation Failed: No commits between main and agent-loop/issue-7).',
+        ),
+        ctx,
+      ).class,
+    ).toBe('refused');
+    expect(
+      classifyLandingFailure('pull_request', rest('server', 502, 'GitHub failed (502 Bad Gateway)'), ctx).class,
+    ).toBe('transient');
+    expect(
+      classifyLandingFailure('pull_request', rest('rate-limit', 403, 'You have exceeded a secondary rate limit'), ctx)
+        .class,
+    ).toBe('transient');
+    expect(classifyLandingFailure('label', new Error('socket hang up'), ctx).class).toBe('transient');
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Why GitHub did not take a finished cycle's work, read from what it answered: the push's stderr
+ * (git's `[remote rejected]` reasons, GitHub's `GH006`/`GH013` lines, HTTP errors) or the REST
+ * error of the pull request or the label. A refusal that no retry changes (a permission, a setting,
+ * a protection rule) names its fix; anything that may pass by itself is transient (a later run
+ * tries again). Pure.
+ */
+import type { LandingFailure } from '../core/events.js';
+import { GitError } from '../git/git.js';
+import { GitHubSourceError } from '../issues/github/errors.js';
+
+export type LandingStep = 'push' | 'pull_request' | 'label';
+
+export interface LandingContext {
+  /** owner/repo */
+  repository: string;
+  branch: string;
+  base: string;
+  /** The issue being labelled (the label step). */
+  issue?: string;
+}
+
+const RESUME = 'then run the workflow with `resume: true`: only the refused step is done again, the agent does not run';
+
+/** The one-line reason of a failed push: git's `[remote rejected] … (reason)` or its last lines. */
+function pushReason(stderr: string): string {
+  const rejected = /\[remote rejected\][^(\n]*\(([^)\n]+)\)/.exec(stderr)?.[1];
+  if (rejected) return rejected;
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.replace(/^remote:\s*/, '').trim())
+    .filter((l) => l !== '' && !/^To |^error: failed to push some refs/.test(l));
+  return lines.slice(-2).join(' / ') || 'no reason given';
+}
+
+function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
+  const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
+  const reason = pushReason(stderr);
+  const refused = (what: string, advice: string): LandingFailure => ({
+    class: 'refused',
+    message: `GitHub refused the push of ${ctx.branch} to ${ctx.repository}: ${what} (${reason})`,
+    advice,
+  });
+  const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
+  if (workflow) {
+    const [, file, , kind] = workflow;
+    return refused(
+      `the change creates or updates the workflow file ${file}, which this token may not push`,
+      kind === 'permission'
+        ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}; ${RESUME}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and run with fresh: true.`
+        : `The token lacks the \`workflow\` scope: give the github-token input a token with it (a classic personal access token with \`repo\` and \`workflow\`), ${RESUME}.`,
+    );
+  }
+  if (
+    /GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(
+      stderr,
+    )
+  )
+    return refused(
+      `a branch protection rule or ruleset covers ${ctx.branch}`,
+      `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: exempt agent-loop/* branches, or add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request), ${RESUME}.`,
+    );
+  if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
+    return refused(
+      'the token may not push to this repository',
+      `Give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${ctx.repository}), ${RESUME}.`,
+    );
+  if (
+    /Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(
+      stderr,
+    )
+  )
+    return refused(
+      'the token was not accepted',
+      `Check the github-token input: a valid token that has not expired or been revoked (the default \${{ github.token }} works), ${RESUME}.`,
+    );
+  if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
+    return refused(
+      `${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`,
+      `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch, ${RESUME}.`,
+    );
+  return {
+    class: 'transient',
+    message: `could not push ${ctx.branch} to ${ctx.repository} (${reason})`,
+  };
+}
+
+function classifyRest(step: 'pull_request' | 'label', error: unknown, ctx: LandingContext): LandingFailure {
+  const what =
+    step === 'pull_request'
+      ? `open the pull request from ${ctx.branch} into ${ctx.base}`
+      : `label issue #${ctx.issue ?? '?'}`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof GitHubSourceError)) return { class: 'transient', message: `could not ${what}: ${message}` };
+  if (/not permitted to create or approve pull requests/i.test(message))
+    return {
+      class: 'refused',
+      message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
+      advice: `Allow it: in the repository's Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (in an organisation, allow it first in the organisation's Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write"), ${RESUME}.`,
+    };
+  switch (error.kind) {
+    case 'permission':
+    case 'auth':
+      return {
+        class: 'refused',
+        message: `GitHub refused to ${what}: ${message}`,
+        advice: `Give the workflow \`permissions: pull-requests: write\` and \`issues: write\` (or a github-token with them on ${ctx.repository}), ${RESUME}.`,
+      };
+    case 'not-found':
+      return {
+        class: 'refused',
+        message: `GitHub could not ${what}: ${message}`,
+        advice: `Check that ${ctx.repository} and its branch ${ctx.base} exist and that the github-token can read and write them, ${RESUME}.`,
+      };
+    case 'rate-limit':
+    case 'server':
+      return { class: 'transient', message: `could not ${what}: ${message}` };
+    default:
+      // A 422 (validation) and the like: GitHub will answer the same until something changes.
+      return error.status !== undefined && error.status >= 400 && error.status < 500
+        ? {
+            class: 'refused',
+            message: `GitHub refused to ${what}: ${message}`,
+            advice: `Look at ${ctx.branch} and the pull requests of ${ctx.repository}: fix what GitHub names, ${RESUME}.`,
+          }
+        : { class: 'transient', message: `could not ${what}: ${message}` };
+  }
+}
+
+/** What a failed landing step means: refused (with its fix) or transient. */
+export function classifyLandingFailure(step: LandingStep, error: unknown, ctx: LandingContext): LandingFailure {
+  return step === 'push' ? classifyPush(error, ctx) : classifyRest(step, error, ctx);
+}
