@@ -165,6 +165,54 @@ describe('the action on GitHub issues', () => {
     expect(gh.issue(1)).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:pr-open'] });
   });
 
+  it('a push refused for a workflow file: a halt naming the workflows permission; the next runner lands the kept work once the token may push it, the agent never runs again', async () => {
+    gh.addIssue({ title: 'Add CI', labels: [LABEL] });
+    const agent = await writeAgent(
+      sb,
+      'ci-adder',
+      `echo run >> "$NOTES/worked"\nmkdir -p .github/workflows\necho 'on: push' > .github/workflows/ci.yml\necho good > value.txt\n${DONE_REPORT}`,
+    );
+    // What GitHub does with a token that lacks the workflows permission (GitHub puts the reason in the
+    // ref's status line; a hook can only print it, which the classifier reads the same way).
+    const hook = path.join(origin, 'hooks', 'pre-receive');
+    await fs.writeFile(
+      hook,
+      [
+        '#!/bin/sh',
+        'while read old new ref; do',
+        '  base=$(git merge-base refs/heads/main "$new")',
+        '  f=$(git diff --name-only "$base" "$new" -- .github/workflows | head -n 1)',
+        '  if [ -n "$f" ]; then',
+        "    echo 'refusing to allow a GitHub App to create or update workflow `'\"$f\"'` without `workflows` permission' >&2",
+        '    exit 1',
+        '  fi',
+        'done',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+
+    const refused = await scheduledRun(611, agent);
+    expect(refused.main.code).toBe(1);
+    expect(refused.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
+    expect(refused.summary).toContain('.github/workflows/ci.yml');
+    expect(refused.summary).toContain('Workflows: read and write');
+    expect(originHas('agent-loop/issue-1')).toBe(false);
+
+    // Still refused on the next runner: the kept work is tried again, the agent does not run.
+    const again = await scheduledRun(612, agent);
+    expect(again.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
+
+    await fs.rm(hook); // a github-token that may push workflow files
+    const landed = await scheduledRun(613, agent);
+    expect(landed.main.code).toBe(0);
+    expect(landed.outputs).toMatchObject({ status: 'complete', iterations: '1' });
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
+    expect(originFile('agent-loop/issue-1', '.github/workflows/ci.yml')).toBe('on: push\n');
+    expect(gh.pulls()).toHaveLength(1);
+  });
+
   it('a re-run reuses the pushed branch and the open pull request instead of duplicating them', async () => {
     gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
     const agent = await writeAgent(

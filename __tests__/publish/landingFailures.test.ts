@@ -10,7 +10,7 @@ import { classifyLandingFailure } from '../../src/publish/landingFailures.js';
 
 const ctx = { repository: 'octo-org/widgets', branch: 'agent-loop/issue-7', base: 'main' };
 const pushError = (stderr: string) =>
-  new GitError(['push', '--quiet', '--no-verify', 'origin', 'refs/heads/agent-loop/issue-7'], 1, stderr);
+  new GitError(['push', '--no-verify', 'origin', 'refs/heads/agent-loop/issue-7'], 1, stderr);
 const push = (stderr: string) => classifyLandingFailure('push', pushError(stderr), ctx);
 
 describe('a refused push', () => {

@@ -25084,7 +25084,8 @@ async function openGit(cwd, env, options = {}) {
             return true;
         },
         async push(name, branch) {
-            await remoteGit('push', '--quiet', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
+            // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
+            await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
         },
         async untracked() {
             const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');

@@ -114,6 +114,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           testCommand,
           redact,
           remoteEnv,
+          keepDir: path.join(stateDir, 'outbox'),
           ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
         }),
     };

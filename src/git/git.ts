@@ -306,7 +306,8 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       return true;
     },
     async push(name, branch) {
-      await remoteGit('push', '--quiet', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
+      // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
+      await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
     },
     async untracked() {
       const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');

@@ -4,7 +4,9 @@
  * PR_OPEN_LABEL so later runs leave it alone. Re-runs reuse the branch (fetched before the cycle)
  * and the open pull request instead of duplicating them.
  */
-import type { Git } from '../git/git.js';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { type Git, gitRunner } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import { type CyclePublisher, type CycleWork, LandingError, type PublishedPullRequest } from '../loop/publish.js';
@@ -32,6 +34,12 @@ export interface PullRequestPublisherOptions {
    * does not fetch; a failure is told to `warn` (the branch and pull request are what matter).
    */
   notes?: { warn: (message: string) => void; git?: NotesGit };
+  /**
+   * Where the work of a branch GitHub did not take (its push failed) is kept as a git bundle, for
+   * the next runner to land: a folder of the state directory, which travels between runs. The
+   * bundle holds only commits, which were scanned for secrets when they were made.
+   */
+  keepDir?: string;
 }
 
 export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
@@ -52,6 +60,17 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     await git.push(remote, branch);
     await pushNotes();
   };
+  const raw = gitRunner(git.topLevel, { ...process.env, ...options.remoteEnv });
+  const bundleOf = (branch: string) =>
+    options.keepDir ? path.join(options.keepDir, `${branch.replace(/[^\w.-]+/g, '-')}.bundle`) : undefined;
+  /** The branch's commits beyond the base, kept for the next runner; best effort (the outbox entry stands anyway). */
+  const keepBundle = async (branch: string, base: string) => {
+    const file = bundleOf(branch);
+    if (!file) return;
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const r = await raw.run(['bundle', 'create', file, `refs/heads/${branch}`, `^refs/heads/${base}`]);
+    if (r.code !== 0) options.notes?.warn(`could not keep ${branch} as a bundle: ${options.redact(r.stderr.trim())}`);
+  };
   /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
   const step = async <T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T> => {
     try {
@@ -70,7 +89,12 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     async fetchBranch(branch) {
       // The notes first: the workflow resumes from the newest note on the branch. None yet is fine.
       if (notes) await notes.run(fetchNotesArgs(remote));
-      return git.fetchBranch(remote, branch);
+      if (await git.fetchBranch(remote, branch)) return true;
+      // Not on GitHub: an earlier runner whose push failed kept it as a bundle.
+      const file = bundleOf(branch);
+      if (!file || !existsSync(file)) return false;
+      const r = await raw.run(['fetch', '--quiet', '--no-tags', file, `refs/heads/${branch}:refs/heads/${branch}`]);
+      return r.code === 0;
     },
     async keep(branch) {
       try {
@@ -81,7 +105,12 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     },
     async publish(work: CycleWork): Promise<PublishedPullRequest> {
       const ctx: LandingContext = { repository: options.repository, branch: work.branch, base: work.base };
-      await step('push', ctx, () => push(work.branch));
+      try {
+        await step('push', ctx, () => push(work.branch));
+      } catch (error) {
+        await keepBundle(work.branch, work.base);
+        throw error;
+      }
       const pr = await step('pull_request', ctx, () =>
         github.openPullRequest({
           head: work.branch,
@@ -96,6 +125,8 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
       );
       for (const id of work.issueIds)
         await step('label', { ...ctx, issue: id }, () => github.addLabel(id, PR_OPEN_LABEL));
+      const kept = bundleOf(work.branch);
+      if (kept) await fs.rm(kept, { force: true });
       return pr;
     },
   };
