@@ -765,9 +765,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     },
   ];
 
-  const compile = (route: GitHubRoute): CompiledRoute => {
+  /** A route path's pattern and its parameters' names, in order. */
+  const pathPattern = (routePath: string): { names: string[]; pattern: RegExp } => {
     const names: string[] = [];
-    const source = route.path
+    const source = routePath
       .split('/')
       .map((part) => {
         if (part.startsWith('*')) {
@@ -779,8 +780,9 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         return '([^/]+)';
       })
       .join('/');
-    return { route, names, pattern: new RegExp(`^${source}/?$`) };
+    return { names, pattern: new RegExp(`^${source}/?$`) };
   };
+  const compile = (route: GitHubRoute): CompiledRoute => ({ route, ...pathPattern(route.path) });
   for (const r of [...builtIn, ...(options.routes ?? [])]) routes.push(compile(r));
 
   // --- rate limit -----------------------------------------------------------------------------
@@ -1058,7 +1060,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       routes.push(compile(route));
     },
     refuse(rule) {
-      const { pattern } = compile({ method: 'GET', path: rule.path, handler: () => ({ status: 500 }) });
+      const { pattern } = pathPattern(rule.path);
       const entry = { ...rule, method: rule.method.toUpperCase(), pattern };
       refusals.push(entry);
       return () => void refusals.splice(refusals.indexOf(entry), 1);

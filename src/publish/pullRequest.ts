@@ -6,7 +6,7 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type Git, gitRunner } from '../git/git.js';
+import type { Git } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import { type CyclePublisher, type CycleWork, LandingError, type PublishedPullRequest } from '../loop/publish.js';
@@ -45,9 +45,9 @@ export interface PullRequestPublisherOptions {
 export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
   const { git, github } = options;
   const remote = options.remote ?? 'origin';
-  const notes = options.notes
-    ? (options.notes.git ?? notesGit(git.topLevel, { ...process.env, ...options.remoteEnv }))
-    : undefined;
+  // git beside `git` for the notes and the bundles, with the same credentials in its environment only.
+  const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv });
+  const notes = options.notes ? (options.notes.git ?? raw) : undefined;
   const pushNotes = async () => {
     if (!notes || (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code !== 0) return;
     const r = await notes.run(pushNotesArgs(remote));
@@ -60,7 +60,6 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     await git.push(remote, branch);
     await pushNotes();
   };
-  const raw = gitRunner(git.topLevel, { ...process.env, ...options.remoteEnv });
   const bundleOf = (branch: string) =>
     options.keepDir ? path.join(options.keepDir, `${branch.replace(/[^\w.-]+/g, '-')}.bundle`) : undefined;
   /** The branch's commits beyond the base, kept for the next runner; best effort (the outbox entry stands anyway). */
