@@ -66,9 +66,16 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
   const keepBundle = async (branch: string, base: string) => {
     const file = bundleOf(branch);
     if (!file) return;
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    const r = await raw.run(['bundle', 'create', file, `refs/heads/${branch}`, `^refs/heads/${base}`]);
-    if (r.code !== 0) options.notes?.warn(`could not keep ${branch} as a bundle: ${options.redact(r.stderr.trim())}`);
+    let why: string;
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const r = await raw.run(['bundle', 'create', file, `refs/heads/${branch}`, `^refs/heads/${base}`]);
+      if (r.code === 0) return;
+      why = r.stderr.trim();
+    } catch (error) {
+      why = (error as Error).message;
+    }
+    options.notes?.warn(`could not keep ${branch} as a bundle: ${options.redact(why)}`);
   };
   /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
   const step = async <T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T> => {

@@ -71,13 +71,7 @@ export async function openOrReusePullRequest(
       const raced = await find();
       if (raced) return raced;
     }
-    if (error instanceof GitHubSourceError && error.kind === 'permission') {
-      throw new GitHubSourceError(
-        `${error.message} Opening pull requests needs \`permissions: pull-requests: write\` (and, for the default token, the repository setting "Allow GitHub Actions to create and approve pull requests").`,
-        'permission',
-        error.status,
-      );
-    }
+    // A refusal's fix is named where the landing is classified (src/publish/landingFailures.ts).
     throw error;
   }
 }
