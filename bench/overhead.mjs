@@ -307,7 +307,7 @@ export function benchRatio({ cli, iterations = 200, pairs = 5 }) {
       [
         '(a) ratio',
         'fork cost',
-        "spawning `true` (spawnSync, median of 30) in agent-loop's own process, as it starts (bare node, before the CLI loads) and at exit (after the 200 iterations); medians over the runs. A spawn copies and tears down the page tables of every resident page: the difference is paid once per agent run. The ratio with it taken out of agent-loop's time",
+        `spawning \`true\` (spawnSync, median of 30) in agent-loop's own process, as it starts (bare node, before the CLI loads) and at exit (after the ${iterations} iterations); medians over the runs. A spawn copies and tears down the page tables of every resident page: the difference is paid once per agent run. The ratio with it taken out of agent-loop's time`,
         `bare ${ms(bare.median)}, after the run ${ms(after.median)} (+${ms(forkExtra)} per spawn); ratio without it ${round(withoutFork, 2)}`,
         'info',
         verdict(undefined),

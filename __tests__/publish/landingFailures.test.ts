@@ -24,7 +24,7 @@ describe('a refused push', () => {
     expect(f.message).toContain('the workflow file .github/workflows/ci.yml');
     expect(f.message).toContain('without `workflows` permission');
     expect(f.advice).toContain('Workflows: read and write');
-    expect(f.advice).toContain('resume: true');
+    expect(f.advice).toContain('run the workflow again');
     expect(f.advice).not.toContain('contents: write');
   });
 
@@ -91,7 +91,7 @@ describe('a refused pull request or label', () => {
     expect(f.message).toContain('the branch agent-loop/issue-7 is pushed');
     expect(f.advice).toContain('Allow GitHub Actions to create and approve pull requests');
     expect(f.advice).toContain("organisation's Settings");
-    expect(f.advice).toContain('resume: true');
+    expect(f.advice).toContain('run the workflow again');
   });
 
   it('"Resource not accessible by integration": refused, naming pull-requests: write', () => {

@@ -45,7 +45,7 @@ const ADVICE: Record<HaltReason, string> = {
   baseline_unreadable:
     "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.",
   publish_refused:
-    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then resume (the action: run the workflow with resume: true; the CLI: run again); only the refused step is done again, the agent does not run.",
+    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then run again (the action: the next scheduled or manual run); only the refused step is done again, the agent does not run.",
   workflow_aborted:
     'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
 };

@@ -20,7 +20,8 @@ export interface LandingContext {
   issue?: string;
 }
 
-const RESUME = 'then run the workflow with `resume: true`: only the refused step is done again, the agent does not run';
+const RESUME =
+  'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
 
 /** The one-line reason of a failed push: git's `[remote rejected] … (reason)` or its last lines. */
 function pushReason(stderr: string): string {
