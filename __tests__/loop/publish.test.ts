@@ -302,6 +302,28 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     expect(r).toMatchObject({ status: 'complete', iterations: 1, pullRequests: [{ number: 101 }] });
   });
 
+  it('a remote that cannot be reached while landing ends the slice as continuing (retried later), never a crash', async () => {
+    const h = harness([done], { fault: { crash: new Error('killed') } });
+    await expect(runSlice(h.deps)).rejects.toThrow('killed');
+    const next = nextRun(h);
+    next.deps.git = {
+      ...(next.deps.git as Git),
+      fetchBranch: async () => {
+        throw new Error('Could not resolve host: github.com');
+      },
+    };
+    next.deps.publisher = {
+      ...(next.deps.publisher as CyclePublisher),
+      fetchBranch: (b) => next.deps.git!.fetchBranch('origin', b),
+    };
+    const r = await runSlice(next.deps);
+    expect(r).toMatchObject({ status: 'continuing', iterations: 1 });
+    expect(next.agent.requests).toHaveLength(0);
+    expect(next.lines.some((l) => l.includes('"cycle.landing_failed"') && l.includes('Could not resolve host'))).toBe(
+      true,
+    );
+  });
+
   it('work whose branch never reached the remote (the runner died before the push) is lost: logged, and the issue is worked again', async () => {
     const h = harness([done], { fault: { crash: new Error('killed') } });
     await expect(runSlice(h.deps)).rejects.toThrow('killed');

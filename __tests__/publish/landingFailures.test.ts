@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { GitError } from '../../src/git/git.js';
 import { GitHubSourceError } from '../../src/issues/github/errors.js';
-import { classifyLandingFailure } from '../../src/publish/landingFailures.js';
+import { classifyLandingFailure, pushFoundSecret } from '../../src/publish/landingFailures.js';
 
 const ctx = { repository: 'octo-org/widgets', branch: 'agent-loop/issue-7', base: 'main' };
 const pushError = (stderr: string) =>
@@ -46,6 +46,24 @@ describe('a refused push', () => {
       expect(f.message).toContain('branch protection rule or ruleset');
       expect(f.advice).toContain('bypass list');
     }
+  });
+
+  it("GitHub's push protection (a secret in the commits): refused, naming the secret, not a ruleset", () => {
+    const stderr =
+      'remote: error: GH013: Repository rule violations found for refs/heads/agent-loop/issue-7.\n' +
+      'remote: \nremote: - GITHUB PUSH PROTECTION\n' +
+      'remote:   —————————————————————————————————————————\n' +
+      'remote:     Resolve the following violations before pushing again\nremote: \n' +
+      'remote:     - Push cannot contain secrets\n' +
+      ' ! [remote rejected] agent-loop/issue-7 -> agent-loop/issue-7 (push declined due to repository rule violations)\n';
+    const f = push(stderr);
+    expect(f.class).toBe('refused');
+    expect(f.message).toContain("GitHub's push protection found a secret");
+    expect(f.advice).toContain('not kept for another runner');
+    expect(pushFoundSecret(pushError(stderr))).toBe(true);
+    expect(pushFoundSecret(pushError('remote: error: GH013: Repository rule violations found for refs/heads/x.'))).toBe(
+      false,
+    );
   });
 
   it('no write permission: refused, naming `contents: write`', () => {

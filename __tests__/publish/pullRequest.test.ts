@@ -49,7 +49,7 @@ const github = {
   addLabel: async () => undefined,
 };
 
-async function publisher(keepDir: string) {
+async function publisher(keepDir: string, warnings: string[] = []) {
   const git = (await openGit(repo, env)) as Git;
   return createPullRequestPublisher({
     git,
@@ -59,7 +59,19 @@ async function publisher(keepDir: string) {
     testCommand: 'true',
     redact: (t) => t,
     keepDir,
+    warn: (m) => warnings.push(m),
   });
+}
+
+/** Makes the remote a reachable bare repository; `refuse` installs a pre-receive hook printing it and refusing. */
+async function bareRemote(refuse?: string) {
+  const bare = path.join(dir, 'no-such-remote.git');
+  sh(dir, 'init', '-q', '--bare', '-b', 'main', bare);
+  const hook = path.join(bare, 'hooks', 'pre-receive');
+  if (refuse)
+    await fs.writeFile(hook, `#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '${refuse}' >&2\nexit 1\n`, { mode: 0o755 });
+  else await fs.rm(hook, { force: true });
+  return bare;
 }
 
 describe('the publisher when the push fails', () => {
@@ -80,7 +92,53 @@ describe('the publisher when the push fails', () => {
   it('a bundle that cannot be kept does not hide the push failure', async () => {
     const notADir = path.join(dir, 'a-file');
     await fs.writeFile(notADir, '');
-    const error = await (await publisher(path.join(notADir, 'outbox'))).publish(work).catch((e: unknown) => e);
+    const warnings: string[] = [];
+    const error = await (
+      await publisher(path.join(notADir, 'outbox'), warnings)
+    )
+      .publish(work)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LandingError);
+    expect(warnings).toEqual([expect.stringContaining('could not keep agent-loop/issue-7 as a bundle')]);
+  });
+
+  it("a push GitHub's push protection refused keeps no bundle: the commits hold a secret and the state directory is published", async () => {
+    await bareRemote('remote: - GITHUB PUSH PROTECTION ... Push cannot contain secrets');
+    const keepDir = path.join(dir, 'state', 'outbox');
+    const error = await (await publisher(keepDir)).publish(work).catch((e: unknown) => e);
+    expect((error as LandingError).failure).toMatchObject({ class: 'refused' });
+    expect(existsSync(path.join(keepDir, 'agent-loop-issue-7.bundle'))).toBe(false);
+  });
+
+  it('the bundle wins over an older wip: of the branch on the remote; the remote wins when the bundle is not ahead of it', async () => {
+    const bare = await bareRemote();
+    // An earlier slice pushed the cycle's wip: ...
+    sh(repo, 'push', '-q', 'origin', 'agent-loop/issue-7');
+    // ... then the cycle finished with one more commit, whose push was refused.
+    sh(repo, 'checkout', '-q', 'agent-loop/issue-7');
+    await fs.writeFile(path.join(repo, 'b.txt'), 'finished\n');
+    sh(repo, 'add', '.');
+    sh(repo, 'commit', '-q', '-m', 'the finished work');
+    sh(repo, 'checkout', '-q', 'main');
+    await bareRemote('refused');
+    const keepDir = path.join(dir, 'state', 'outbox');
+    await (await publisher(keepDir)).publish(work).catch(() => undefined);
+    const finished = sh(repo, 'rev-parse', 'agent-loop/issue-7');
+
+    sh(repo, 'branch', '-q', '-D', 'agent-loop/issue-7');
+    expect(await (await publisher(keepDir)).fetchBranch('agent-loop/issue-7')).toBe(true);
+    expect(sh(repo, 'rev-parse', 'agent-loop/issue-7')).toBe(finished);
+
+    // Someone pushed on top of the finished work since: the remote is ahead, and it stays.
+    sh(repo, 'checkout', '-q', 'agent-loop/issue-7');
+    sh(repo, 'commit', '-q', '--allow-empty', '-m', 'a reviewer');
+    await bareRemote();
+    sh(repo, 'push', '-q', 'origin', 'agent-loop/issue-7');
+    const ahead = sh(repo, 'rev-parse', 'HEAD');
+    sh(repo, 'checkout', '-q', 'main');
+    sh(repo, 'branch', '-q', '-D', 'agent-loop/issue-7');
+    expect(await (await publisher(keepDir)).fetchBranch('agent-loop/issue-7')).toBe(true);
+    expect(sh(repo, 'rev-parse', 'agent-loop/issue-7')).toBe(ahead);
+    expect(bare).toContain('no-such-remote');
   });
 });

@@ -30301,6 +30301,8 @@ async function runSlice(unguarded) {
                         };
                     if (where === 'landed')
                         return { type: 'cycleFinished' };
+                    if (typeof where === 'object')
+                        return { type: 'cycleFinished', failed: { ...where, message: redact(where.message) } };
                 }
                 try {
                     const published = effect.noChange
@@ -30453,7 +30455,8 @@ async function finishCycleInGit(deps, state, cycle) {
 /**
  * An earlier run's finished cycle, landed now: its branch checked out, fetched first where work is
  * published. `landed` when it is gone from a checkout where nothing is published: agent-loop deletes
- * a cycle branch only once it is merged; `lost` when it is nowhere.
+ * a cycle branch only once it is merged; `lost` when it is nowhere; a transient failure when the
+ * remote cannot be reached.
  */
 async function enterLanding(deps, state, cycle) {
     const { git, publisher } = deps;
@@ -30462,7 +30465,15 @@ async function enterLanding(deps, state, cycle) {
     if (!(await git.branchExists(cycle.branch))) {
         if (!publisher)
             return 'landed';
-        if (!(await publisher.fetchBranch(cycle.branch)))
+        let fetched;
+        try {
+            fetched = await publisher.fetchBranch(cycle.branch);
+        }
+        catch (error) {
+            // The remote cannot be reached: a later run tries again.
+            return { class: 'transient', message: `could not fetch ${cycle.branch}: ${error.message}` };
+        }
+        if (!fetched)
             return 'lost';
     }
     await git.checkout(cycle.branch);

@@ -115,6 +115,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           redact,
           remoteEnv,
           keepDir: path.join(stateDir, 'outbox'),
+          warn: (m: string) => core.warning(redact(m)),
           ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
         }),
     };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase } from '../checkpoint/types.js';
-import type { Effect, Event, Halt, Status } from '../core/events.js';
+import type { Effect, Event, Halt, LandingFailure, Status } from '../core/events.js';
 import type { SuiteRun } from '../verdict/results.js';
 import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult } from '../core/result.js';
@@ -240,6 +240,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
               },
             };
           if (where === 'landed') return { type: 'cycleFinished' };
+          if (typeof where === 'object')
+            return { type: 'cycleFinished', failed: { ...where, message: redact(where.message) } };
         }
         try {
           const published = effect.noChange
@@ -408,18 +410,26 @@ async function finishCycleInGit(
 /**
  * An earlier run's finished cycle, landed now: its branch checked out, fetched first where work is
  * published. `landed` when it is gone from a checkout where nothing is published: agent-loop deletes
- * a cycle branch only once it is merged; `lost` when it is nowhere.
+ * a cycle branch only once it is merged; `lost` when it is nowhere; a transient failure when the
+ * remote cannot be reached.
  */
 async function enterLanding(
   deps: SliceDeps,
   state: LoopState,
   cycle: CycleState,
-): Promise<'entered' | 'landed' | 'lost'> {
+): Promise<'entered' | 'landed' | 'lost' | LandingFailure> {
   const { git, publisher } = deps;
   if (!git || !cycle.branch || !state.baseBranch || (await git.currentRef()) === cycle.branch) return 'entered';
   if (!(await git.branchExists(cycle.branch))) {
     if (!publisher) return 'landed';
-    if (!(await publisher.fetchBranch(cycle.branch))) return 'lost';
+    let fetched: boolean;
+    try {
+      fetched = await publisher.fetchBranch(cycle.branch);
+    } catch (error) {
+      // The remote cannot be reached: a later run tries again.
+      return { class: 'transient', message: `could not fetch ${cycle.branch}: ${(error as Error).message}` };
+    }
+    if (!fetched) return 'lost';
   }
   await git.checkout(cycle.branch);
   return 'entered';

@@ -34,6 +34,12 @@ function pushReason(stderr: string): string {
   return lines.slice(-2).join(' / ') || 'no reason given';
 }
 
+/** GitHub's push protection refused the push: its commits hold a secret (they must not travel anywhere else). */
+export function pushFoundSecret(error: unknown): boolean {
+  const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
+  return /GH009: Secrets detected|PUSH PROTECTION|Push cannot contain secrets/i.test(stderr);
+}
+
 function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
   const reason = pushReason(stderr);
@@ -42,6 +48,11 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
     message: `GitHub refused the push of ${ctx.branch} to ${ctx.repository}: ${what} (${reason})`,
     advice,
   });
+  if (pushFoundSecret(error))
+    return refused(
+      "GitHub's push protection found a secret in its commits",
+      `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal), ${RESUME}. The work is not kept for another runner: it holds the secret.`,
+    );
   const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
   if (workflow) {
     const [, file, , kind] = workflow;

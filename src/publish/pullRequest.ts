@@ -10,7 +10,7 @@ import type { Git } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import { type CyclePublisher, type CycleWork, LandingError, type PublishedPullRequest } from '../loop/publish.js';
-import { type LandingContext, type LandingStep, classifyLandingFailure } from './landingFailures.js';
+import { type LandingContext, type LandingStep, classifyLandingFailure, pushFoundSecret } from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
 
 export interface PullRequestPublisherOptions {
@@ -36,10 +36,12 @@ export interface PullRequestPublisherOptions {
   notes?: { warn: (message: string) => void; git?: NotesGit };
   /**
    * Where the work of a branch GitHub did not take (its push failed) is kept as a git bundle, for
-   * the next runner to land: a folder of the state directory, which travels between runs. The
-   * bundle holds only commits, which were scanned for secrets when they were made.
+   * the next runner to land: a folder of the state directory, which travels between runs. Not when
+   * GitHub's push protection found a secret in those commits: the state directory is published.
    */
   keepDir?: string;
+  /** Told what went wrong keeping a bundle (the landing itself goes on). Default: the notes' warn. */
+  warn?: (message: string) => void;
 }
 
 export function createPullRequestPublisher(options: PullRequestPublisherOptions): CyclePublisher {
@@ -75,7 +77,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     } catch (error) {
       why = (error as Error).message;
     }
-    options.notes?.warn(`could not keep ${branch} as a bundle: ${options.redact(why)}`);
+    (options.warn ?? options.notes?.warn)?.(`could not keep ${branch} as a bundle: ${options.redact(why)}`);
   };
   /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
   const step = async <T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T> => {
@@ -95,12 +97,13 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     async fetchBranch(branch) {
       // The notes first: the workflow resumes from the newest note on the branch. None yet is fine.
       if (notes) await notes.run(fetchNotesArgs(remote));
-      if (await git.fetchBranch(remote, branch)) return true;
-      // Not on GitHub: an earlier runner whose push failed kept it as a bundle.
+      const fromRemote = await git.fetchBranch(remote, branch);
+      // An earlier runner whose push failed kept the work as a bundle: it wins when it holds what the
+      // remote has and more (a fast-forward; the remote may hold only an older wip: of the cycle).
       const file = bundleOf(branch);
-      if (!file || !existsSync(file)) return false;
+      if (!file || !existsSync(file)) return fromRemote;
       const r = await raw.run(['fetch', '--quiet', '--no-tags', file, `refs/heads/${branch}:refs/heads/${branch}`]);
-      return r.code === 0;
+      return r.code === 0 || fromRemote;
     },
     async keep(branch) {
       try {
@@ -111,12 +114,15 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     },
     async publish(work: CycleWork): Promise<PublishedPullRequest> {
       const ctx: LandingContext = { repository: options.repository, branch: work.branch, base: work.base };
-      try {
-        await step('push', ctx, () => push(work.branch));
-      } catch (error) {
-        await keepBundle(work.branch, work.base);
-        throw error;
-      }
+      await step('push', ctx, async () => {
+        try {
+          await push(work.branch);
+        } catch (error) {
+          // Kept for the next runner, unless what GitHub refused is a secret in it (the bundle is published).
+          if (!pushFoundSecret(error)) await keepBundle(work.branch, work.base);
+          throw error;
+        }
+      });
       const pr = await step('pull_request', ctx, () =>
         github.openPullRequest({
           head: work.branch,
