@@ -387,6 +387,38 @@ describe('the core: the outbox (finished work still to land)', () => {
     expect(find(s.effects, 'done')?.status).toBe('halted');
   });
 
+  it('a refusal of git while landing this slice’s cycle (a secret in its commit) puts the cycle back in flight: nothing of it was committed', () => {
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const s = run(
+      m,
+      config({}, { publishes: true }),
+      iterated({ state: { ...m.loop, iteration: 1 }, cycleDone: true }),
+      { type: 'sourceChecked' },
+      {
+        type: 'refused',
+        reason: 'secret_in_change',
+        message: 'a.txt',
+      },
+    );
+    expect(find(s.effects, 'recordHalt')?.halt.reason).toBe('secret_in_change');
+    const saved = find(s.effects, 'save')?.loop;
+    expect(saved?.outbox).toEqual([]);
+    expect(saved?.currentCycle).toEqual(c);
+    // A landing resumed from an earlier run keeps its entry.
+    const resumed = run(
+      model({ outbox: [entry()] }),
+      config(),
+      { type: 'started', now: T0 },
+      {
+        type: 'refused',
+        reason: 'repository_moved',
+        message: 'm',
+      },
+    );
+    expect(find(resumed.effects, 'save')?.loop.outbox).toHaveLength(1);
+  });
+
   it('a transient failure backs off by the landing policy: 1 minute, then 2, 4 …', () => {
     const fail: Event = { type: 'cycleFinished', failed: { class: 'transient', message: '502' } };
     const first = run(model({ outbox: [entry()] }), config(), started, fail);

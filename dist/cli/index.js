@@ -29507,7 +29507,10 @@ function step(model, event, config) {
         case 'cycleFinished':
             return cycleFinished(model, event.published, event.failed, config);
         case 'refused':
-            return finish(model, config, 'halted', {
+            // Refused while landing this slice's cycle (its commit held a secret, or the repository moved):
+            // nothing of it was committed, so it is the cycle again, not work to land: a runner thrown
+            // away meanwhile would otherwise land whatever older wip: of the branch GitHub holds.
+            return finish(unrecord(model), config, 'halted', {
                 reason: event.reason,
                 message: event.reason === 'repository_moved'
                     ? `REPOSITORY MOVED: ${event.message}`
@@ -29565,6 +29568,21 @@ function land(model, entry, config, resumed) {
         : [];
     effects.push({ kind: 'finishCycle', cycle: entry.cycle, noChange: entry.noChange, ...(resumed ? { resumed } : {}) });
     return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+/** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
+function unrecord(model) {
+    const landing = model.landing;
+    if (!landing || landing.resumed)
+        return model;
+    return {
+        ...model,
+        landing: undefined,
+        loop: {
+            ...model.loop,
+            currentCycle: landing.entry.cycle,
+            outbox: model.loop.outbox.filter((e) => e !== landing.entry),
+        },
+    };
 }
 /** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
 function cycleFinished(model, published, failed, config) {

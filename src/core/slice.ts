@@ -159,7 +159,10 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     case 'cycleFinished':
       return cycleFinished(model, event.published, event.failed, config);
     case 'refused':
-      return finish(model, config, 'halted', {
+      // Refused while landing this slice's cycle (its commit held a secret, or the repository moved):
+      // nothing of it was committed, so it is the cycle again, not work to land: a runner thrown
+      // away meanwhile would otherwise land whatever older wip: of the branch GitHub holds.
+      return finish(unrecord(model), config, 'halted', {
         reason: event.reason,
         message:
           event.reason === 'repository_moved'
@@ -227,6 +230,21 @@ function land(model: SliceModel, entry: OutboxEntry, config: CoreConfig, resumed
     : [];
   effects.push({ kind: 'finishCycle', cycle: entry.cycle, noChange: entry.noChange, ...(resumed ? { resumed } : {}) });
   return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+
+/** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
+function unrecord(model: SliceModel): SliceModel {
+  const landing = model.landing;
+  if (!landing || landing.resumed) return model;
+  return {
+    ...model,
+    landing: undefined,
+    loop: {
+      ...model.loop,
+      currentCycle: landing.entry.cycle,
+      outbox: model.loop.outbox.filter((e) => e !== landing.entry),
+    },
+  };
 }
 
 /** The landing's answer: the entry leaves the outbox, or stays with the failure (a refusal halts). */
