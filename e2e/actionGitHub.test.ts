@@ -52,7 +52,12 @@ afterEach(async () => {
 });
 
 /** One scheduled run on a fresh runner: local cycle branches gone, main at origin's main. */
-async function scheduledRun(runId: number, agent: string, inputs: Record<string, string> = {}) {
+async function scheduledRun(
+  runId: number,
+  agent: string,
+  inputs: Record<string, string> = {},
+  extraEnv: NodeJS.ProcessEnv = {},
+) {
   git(sb, 'checkout', '-q', 'main');
   for (const b of git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop/')
     .split('\n')
@@ -75,6 +80,7 @@ async function scheduledRun(runId: number, agent: string, inputs: Record<string,
     'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
     'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...extraEnv,
   };
   await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
   return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env });
@@ -152,8 +158,21 @@ describe('the action on GitHub issues', () => {
     expect(originHas('agent-loop/issue-1')).toBe(true); // the work is pushed, only the pull request is missing
     expect(gh.pulls()).toEqual([]);
 
+    // The next scheduled run, still refused: over in seconds, green, a warning; no agent, nothing published.
+    const quiet = await scheduledRun(602, agent);
+    expect(quiet.main.code).toBe(0);
+    expect(quiet.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
+    expect(quiet.main.log).toMatch(/::warning::agent-loop is still halted \(publish_refused\) since \d{4}-/);
+    expect(quiet.main.log).toContain('with the input resume: true');
+    expect(quiet.main.log).not.toContain('::error::');
+    expect(quiet.summary).toContain('still halted (publish_refused)');
+    expect(quiet.summary).toContain('Allow GitHub Actions to create and approve pull requests');
+    expect(quiet.post.log).toContain('nothing to publish: the halt stands');
+    expect(gh.pulls()).toEqual([]);
+
     lift();
-    const landed = await scheduledRun(602, agent);
+    const landed = await scheduledRun(603, agent, { resume: 'true' });
+    expect(landed.main.log).toContain('Resuming the halted run: asked to resume it.');
     expect(landed.main.code).toBe(0);
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n'); // the agent ran once in all
     expect(landed.main.log).toContain('the agent does not run again for it');
@@ -199,13 +218,19 @@ describe('the action on GitHub issues', () => {
     expect(refused.summary).toContain('Workflows: read and write');
     expect(originHas('agent-loop/issue-1')).toBe(false);
 
-    // Still refused on the next runner: the kept work is tried again, the agent does not run.
-    const again = await scheduledRun(612, agent);
+    // Resumed by hand before the token was fixed: still refused on the next runner, the kept work is
+    // tried again, the agent does not run.
+    const again = await scheduledRun(612, agent, { resume: 'true' });
+    expect(again.main.code).toBe(1);
     expect(again.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
+    // A scheduled run meanwhile: the halt stands.
+    const quiet = await scheduledRun(613, agent);
+    expect(quiet.main.code).toBe(0);
+    expect(quiet.summary).toContain('still halted (publish_refused)');
 
     await fs.rm(hook); // a github-token that may push workflow files
-    const landed = await scheduledRun(613, agent);
+    const landed = await scheduledRun(614, agent, { resume: 'true' });
     expect(landed.main.code).toBe(0);
     expect(landed.outputs).toMatchObject({ status: 'complete', iterations: '1' });
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
@@ -460,6 +485,53 @@ fi
         expect(text).not.toContain(token);
         expect(text).not.toContain(discord.token);
       }
+    } finally {
+      await discord.close();
+    }
+  });
+
+  it('a halted loop over three scheduled runs: one failure and one Discord post, then quiet green runs that install and run nothing; removing the label resumes by itself', async () => {
+    gh.addIssue({ title: 'Unfixable', body: 'value_is_good fails', labels: [LABEL] });
+    const agent = await writeAgent(sb, 'hopeless', `echo run >> "$NOTES/worked"\n${DONE_REPORT}`);
+    const discord = await startDiscordServer();
+    try {
+      const inputs = {
+        'max-retries-per-step': '0',
+        'max-consecutive-escalations': '1',
+        'discord-webhook': discord.url(),
+      };
+      const worked = () => fs.readFile(path.join(sb.root, 'worked'), 'utf8');
+      const halted = await scheduledRun(801, agent, inputs);
+      expect(halted.main.code).toBe(1);
+      expect(halted.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop' });
+      expect(discord.received).toHaveLength(1);
+      expect(await worked()).toBe('run\n');
+
+      // As a hosted runner has it: no Claude Code on PATH, install-agent on; a registry that cannot
+      // be reached makes any install attempt fail the step.
+      const hosted = { ...inputs, agent: 'claude', 'install-agent': 'true' };
+      const offline = { npm_config_registry: 'http://127.0.0.1:9/' };
+      for (const runId of [802, 803]) {
+        const quiet = await scheduledRun(runId, agent, hosted, offline);
+        expect(quiet.main.code).toBe(0);
+        expect(quiet.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '1' });
+        expect(quiet.main.log).toMatch(/::warning::agent-loop is still halted \(failure_loop\) since/);
+        expect(quiet.main.log).not.toContain('::error::');
+        expect(quiet.main.log).not.toContain('installing');
+        expect(quiet.summary).toContain('still halted (failure_loop)');
+        expect(quiet.summary).toContain('remove the agent-loop:escalated label from an issue');
+        expect(quiet.post.log).toContain('nothing to publish');
+      }
+      expect(discord.received).toHaveLength(1); // one post for one halt
+      expect(await worked()).toBe('run\n');
+
+      // A person removes the label: the next scheduled run resumes by itself (and this agent fails again).
+      gh.updateIssue(1, { labels: [LABEL] });
+      const resumed = await scheduledRun(804, agent, inputs);
+      expect(resumed.main.log).toContain('Resuming the halted run: 1 is ready and no longer escalated.');
+      expect(await worked()).toBe('run\nrun\n');
+      expect(resumed.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '2' });
+      expect(discord.received).toHaveLength(2);
     } finally {
       await discord.close();
     }

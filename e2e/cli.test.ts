@@ -594,8 +594,14 @@ EOF
       expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(result.diagnostic);
       expect(events(r.stdout).some((e) => e.event === 'run.halted' && e.level === 'error')).toBe(true);
 
-      // The next run parks the halted cycle's work as wip: and finds only escalated issues.
-      const again = await runCli(sb, runArgs(agent));
+      // The next run: the halt stands (nothing changed), so it stops at once and moves nothing.
+      const quiet = await runCli(sb, runArgs(agent));
+      expectExit(quiet, 1);
+      expect(lastResult(quiet.stdout)).toMatchObject({ haltReason: 'failure_loop', sliceIterations: 0 });
+      expect(lastResult(quiet.stdout).standing).not.toBeNull();
+      expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-2');
+      // Resumed by hand, it parks the halted cycle's work as wip: and finds only escalated issues.
+      const again = await runCli(sb, runArgs(agent, '--resume-halted'));
       expectExit(again, 1);
       expect(lastResult(again.stdout)).toMatchObject({ haltReason: 'all_escalated' });
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');

@@ -957,7 +957,7 @@ ${GREEN_DEFAULT}`;
         );
         expectExit(r1, 1);
         expect(lastResult(r1.stdout).tddError).toMatchObject({ type: 'IMPLEMENTATION_FAILED' });
-        const r2 = await run(sb, await writeAgent(sb, 'tdd', agentScript()));
+        const r2 = await run(sb, await writeAgent(sb, 'tdd', agentScript()), '--resume-halted');
         expectExit(r2, 0);
         const result = lastResult(r2.stdout);
         expect(result).toMatchObject({ status: 'complete', haltReason: null, issuesClosed: ['bd-1'] });

@@ -4,7 +4,7 @@
  * covers; each issue's fix is judged against the suite as it stood before its cycle.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   commit,
@@ -332,7 +332,12 @@ ${DONE_REPORT}`,
     expectExit(first, 1);
     expect(lastResult(first.stdout).haltReason).toBe('baseline_unreadable');
     await fs.writeFile(suite, 'node --test test/\n');
-    const second = await runCli(sb, await runArgs());
+    // The halt stands (nothing in the repository changed) until a person resumes it.
+    const quiet = await runCli(sb, await runArgs());
+    expectExit(quiet, 1);
+    expect(lastResult(quiet.stdout).standing).toMatchObject({ resume: ['explicit', 'base_commits', 'fresh'] });
+    expect(existsSync(path.join(sb.root, 'invocations'))).toBe(false); // no agent ran
+    const second = await runCli(sb, [...(await runArgs()), '--resume-halted']);
     expectExit(second, 0);
     expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
     expect(invocations(sb)).toEqual(['bd-add']);

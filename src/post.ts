@@ -15,6 +15,12 @@ async function post(): Promise<void> {
     );
     return;
   }
+  if (core.getState('unchanged') === 'true') {
+    core.info(
+      'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
+    );
+    return;
+  }
   const { options, secrets } = loadActionConfig(process.env);
   for (const secret of secrets) core.setSecret(secret);
   const redact = createRedactor(secrets);

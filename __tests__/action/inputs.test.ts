@@ -49,6 +49,17 @@ describe('action inputs', () => {
     ).toBe(id);
   });
 
+  it('resume is --resume-halted (true or false), not a checkpoint id', () => {
+    const base = { [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: 'x' };
+    expect(loadActionConfig({ ...base, [inputEnv('resume')]: 'true' }, noFile).options).toMatchObject({
+      resumeHalted: true,
+    });
+    expect(loadActionConfig(base, noFile).options).toMatchObject({ resumeHalted: false });
+    expect(problems({ ...base, [inputEnv('resume')]: '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab' })).toEqual([
+      'input resume: got "2b1c6f2e-3c1a-4d4e-9f00-0123456789ab"; expected true or false.',
+    ]);
+  });
+
   it('a bad input fails naming the input, the value and what is expected; every one at once', () => {
     expect(
       problems({
@@ -74,7 +85,7 @@ describe('action inputs', () => {
     expect(secrets).toContain(token);
   });
 
-  it('action.yml declares exactly the action options (and checkpoint-id), runs node24 with main and post(always)', () => {
+  it('action.yml declares exactly the action options (checkpoint-id for --resume, resume for --resume-halted), runs node24 with main and post(always)', () => {
     const action = YAML.parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
       inputs: Record<string, unknown>;
       runs: Record<string, string>;
@@ -82,8 +93,8 @@ describe('action inputs', () => {
     };
     const expected = optionsFor('action')
       .map((o) => o.flag)
-      .filter((f) => !['json', 'config', 'resume'].includes(f));
-    expect(Object.keys(action.inputs).sort()).toEqual([...expected, 'checkpoint-id'].sort());
+      .filter((f) => !['json', 'config', 'resume', 'resume-halted'].includes(f));
+    expect(Object.keys(action.inputs).sort()).toEqual([...expected, 'checkpoint-id', 'resume'].sort());
     expect(action.runs).toEqual({
       using: 'node24',
       main: 'dist/main/index.js',

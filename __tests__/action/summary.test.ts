@@ -52,6 +52,7 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
   interrupted: false,
   tddError: null,
   diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n',
+  standing: null,
   ...over,
 });
 
@@ -88,7 +89,15 @@ describe('job summary', () => {
     expect(md).toContain('| escalated | #10, #11 |');
     expect(md).toContain('#12 by stranger\\|x (NONE)');
     expect(md).toMatch(/```mermaid\ngantt[\s\S]*8 11 agent_failed : crit, \d+, 5000ms/);
+    // A halt is not resumed by the next run: it says how it is.
     expect(md).toContain(
+      'Checkpoint `2b1c6f2e-3c1a-4d4e-9f00-0123456789ab`: later runs stay halted (each ends at once, green, with a warning) until it is resumed: run the workflow with resume: true',
+    );
+    expect(
+      buildSummary(result({ status: 'continuing', haltReason: null }), {
+        resumeHint: 'or dispatch the workflow with checkpoint-id',
+      }),
+    ).toContain(
       'Checkpoint `2b1c6f2e-3c1a-4d4e-9f00-0123456789ab`: the next run resumes it; or dispatch the workflow with checkpoint-id.',
     );
   });
@@ -102,5 +111,32 @@ describe('job summary', () => {
     const md = buildSummary(result({ history: big, diagnostic: 'x'.repeat(2 * SUMMARY_LIMIT) }));
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(SUMMARY_LIMIT);
     expect(md).toContain('summary cut to stay under the 1 MiB job summary limit');
+  });
+
+  it("a halt that still stands: since when, why, the fix, and the ways to resume in the action's inputs; no diagnostic again", () => {
+    const md = buildSummary(
+      result({
+        diagnostic: null,
+        sliceIterations: 0,
+        history: [],
+        standing: {
+          since: '2026-11-25T03:00:00Z',
+          advice: 'Allow GitHub Actions to create and approve pull requests.',
+          resume: ['explicit', 'unlabel', 'base_commits', 'fresh'],
+        },
+      }),
+    );
+    expect(md).toContain('## ⏸️ agent-loop: still halted (failure_loop)');
+    expect(md).toContain('Halted since 2026-11-25T03:00:00Z: FAILURE LOOP DETECTED: 2 consecutive escalations');
+    expect(md).toContain('no agent was installed or run, no checkpoint was written, nothing was posted');
+    expect(md).toContain('**The fix it named:** Allow GitHub Actions to create and approve pull requests.');
+    expect(md).toContain(
+      '- once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true',
+    );
+    expect(md).toContain('- remove the agent-loop:escalated label from an issue that should be tried again');
+    expect(md).toContain('- push a fix to the base branch: the next run resumes by itself');
+    expect(md).toContain('- or start over with the input fresh: true');
+    expect(md).not.toMatch(/--resume-halted|--fresh/);
+    expect(md).not.toContain('Halt diagnostic');
   });
 });

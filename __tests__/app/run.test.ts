@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { prepareRun, runPrepared, type RunIO } from '../../src/app/run.js';
+import { prepareRun, runCommand, runPrepared, type RunIO } from '../../src/app/run.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Options } from '../../src/config/options.js';
 import { LOCK_FILE } from '../../src/safety/lock.js';
@@ -78,5 +78,97 @@ describe('prepareRun', () => {
     expect(await runPrepared(r.run, ports)).toBe(0);
     expect(existsSync(lockFile())).toBe(false);
     expect(ports.out.join('')).toContain('No ready issues left');
+  });
+});
+
+describe('runCommand: a halt stands (issue 14)', () => {
+  const gitIn = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: dir });
+  const lines = (out: string[]) =>
+    out
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (l.startsWith('{') ? (JSON.parse(l) as Record<string, unknown>) : { stderr: l }));
+
+  it('a later run stops at once (no agent, nothing written), new commits on the base branch lift a red-suite halt, --resume-halted lifts any', async () => {
+    gitIn('init', '-q', '-b', 'main');
+    await fs.mkdir(path.join(dir, '.beads'));
+    await fs.writeFile(
+      path.join(dir, '.beads', 'issues.jsonl'),
+      `${JSON.stringify({ id: 'bd-1', title: 'Fix it', status: 'open', priority: 1, issue_type: 'task', created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' })}\n`,
+    );
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', 'init');
+    const count = path.join(os.tmpdir(), `agent-loop-count-${path.basename(dir)}`);
+    const flags = {
+      agent: 'command',
+      'agent-command': `echo ran >> ${count}`,
+      // Fails with nothing readable per test: the run halts baseline_unreadable before any agent runs.
+      'test-command': 'false',
+      'state-dir': '.state',
+      json: true as const,
+    };
+    const run = async (extra: Record<string, string | true> = {}) => {
+      const ports = io();
+      const code = await runCommand(options({ ...flags, ...extra }), ports);
+      const events = lines(ports.out);
+      return { code, events, result: events.at(-1) as Record<string, unknown> };
+    };
+    try {
+      const first = await run();
+      expect(first.code).toBe(1);
+      expect(first.result).toMatchObject({ status: 'halted', haltReason: 'baseline_unreadable', standing: null });
+      const checkpoints = path.join(dir, '.state', 'checkpoints');
+      const file = path.join(checkpoints, `${String(first.result.checkpointId)}.json`);
+      const written = await fs.readFile(file, 'utf8');
+      const halt = (JSON.parse(written) as { state: { loop: { halt: Record<string, string> } } }).state.loop.halt;
+      expect(halt).toMatchObject({ reason: 'baseline_unreadable', at: expect.stringMatching(/Z$/) });
+      expect(halt.baseTip).toBe(gitIn('rev-parse', 'main').toString().trim());
+
+      const quiet = await run();
+      expect(quiet.code).toBe(1);
+      expect(quiet.result).toMatchObject({
+        status: 'halted',
+        haltReason: 'baseline_unreadable',
+        checkpointId: first.result.checkpointId,
+        sliceIterations: 0,
+        diagnostic: null,
+        standing: { since: halt.at, resume: ['explicit', 'base_commits', 'fresh'] },
+      });
+      expect(quiet.events.slice(0, -1).map((e) => e.event)).toEqual(['run.still_halted']); // then the result
+      expect(String(quiet.events[0]?.message)).toContain(
+        'To resume: once the cause is fixed, run agent-loop run --resume-halted; push a fix to main',
+      );
+      expect(await fs.readFile(file, 'utf8')).toBe(written); // nothing written
+      expect(await fs.readdir(checkpoints)).toHaveLength(1);
+      expect(existsSync(lockFile())).toBe(false);
+
+      // A commit on main: the cause may be fixed, the run resumes by itself (and halts again here).
+      expect(gitIn('branch', '--show-current').toString().trim()).toBe('agent-loop/bd-1'); // the halt moved nothing
+      gitIn('checkout', '-q', 'main');
+      await fs.writeFile(path.join(dir, 'README'), 'x\n');
+      gitIn('add', 'README');
+      gitIn('commit', '-q', '-m', 'a fix, perhaps');
+      const lifted = await run();
+
+      expect(lifted.events.find((e) => e.event === 'run.halt_lifted')?.message).toMatch(
+        /^Resuming the halted run: the base branch main has new commits since the halt \(\w{7} → \w{7}\)\.$/,
+      );
+      expect(lifted.result).toMatchObject({ haltReason: 'baseline_unreadable', standing: null });
+      expect((await run()).result.standing).not.toBeNull();
+
+      const asked = await run({ 'resume-halted': true });
+      expect(asked.events.find((e) => e.event === 'run.halt_lifted')?.message).toBe(
+        'Resuming the halted run: asked to resume it.',
+      );
+      expect(asked.result).toMatchObject({ checkpointId: first.result.checkpointId, standing: null });
+      gitIn('checkout', '-q', 'main');
+      const fresh = await run({ fresh: true });
+      expect(fresh.result.checkpointId).not.toBe(first.result.checkpointId);
+      expect(existsSync(count)).toBe(false); // the agent never ran: the suite cannot be judged
+    } finally {
+      await fs.rm(count, { force: true });
+    }
   });
 });

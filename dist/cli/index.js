@@ -20451,6 +20451,12 @@ const OptionsSchema = object({
         help: 'Resume this checkpoint instead of the newest one.',
         expected: 'a checkpoint id (UUID v4, see agent-loop status)',
     }),
+    resumeHalted: flagSwitch().register(options_registry, {
+        flag: 'resume-halted',
+        commands: RUN,
+        help: "Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, --fresh, or a change of the halt's cause (an escalated issue's label removed, new commits on the base branch after a failure loop, a raised --max-iterations or --max-cost-usd). The action's input is resume.",
+        expected: 'true or false',
+    }),
     fresh: flagSwitch().register(options_registry, {
         flag: 'fresh',
         commands: RUN,
@@ -22714,6 +22720,7 @@ const SYNOPSIS = {
 const EXIT_CODES = `Exit codes:
   0  complete, or the slice ended with work remaining (continuing)
   1  halted: max iterations, stuck, contract violation (--strict) and the failure loops; state is left for inspection
+     (also a later run over a halt that still stands: it runs nothing until --resume-halted or the cause changes)
   2  invalid usage or configuration (every bad option is named)
   130/143  interrupted by SIGINT/SIGTERM after writing the checkpoint`;
 function commandHelp(command) {
@@ -26566,7 +26573,7 @@ function environmentAdvice(reason) {
         case 'permission_denied':
             return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
         default:
-            return 'Fix the agent environment, then run again to resume.';
+            return 'Fix the agent environment, then resume the run (--resume-halted; the action: resume: true).';
     }
 }
 
@@ -27236,74 +27243,6 @@ async function integrate(deps, id, state, phases, onPlanned) {
     catch (error) {
         return { ok: false, problems: [error.message] };
     }
-}
-
-;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
-/**
- * GitHub's runner reads a workflow command from any line of a step's output: `::name::data` after
- * leading white space (its TryParseV2 trims the line first), and the older `##[name]data` anywhere
- * in a line. Text agent-loop did not write itself (agent and test output, issue text, a diagnostic
- * quoting them, a server's error message) must never be one: it could annotate, mask, end a group,
- * or stop the runner's command processing. `inert` makes such a line plain text by putting a
- * zero-width space inside the marker, which the runner does not trim and a reader does not see.
- * agent-loop's own commands (groups, annotations, masks) are written around it, never through it.
- * Pure.
- */
-const ZWSP = '\u200B';
-/** `text` with no line the runner would read as a workflow command. */
-function inert(text) {
-    if (!text.includes('::') && !text.includes('##['))
-        return text;
-    return text.replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`).replaceAll('##[', `##${ZWSP}[`);
-}
-/** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */
-function inertJson(json) {
-    return json.includes('##[') ? json.replaceAll('##[', '##\\u005b') : json;
-}
-/** Whether the runner would read `line` as a workflow command (for tests and checks). */
-function isWorkflowCommand(line) {
-    return line.trimStart().startsWith('::') || line.includes('##[');
-}
-
-;// CONCATENATED MODULE: ./src/report/logger.ts
-
-
-function createLogger({ json, write: writeRaw, clock, redact, before }) {
-    // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
-    const write = (text) => writeRaw(json ? inertJson(text) : inert(text));
-    const emit = (event, level, message, fields) => {
-        const prefix = before?.(event, level, message);
-        if (prefix)
-            writeRaw(redact(prefix));
-        const time = rfc3339(clock.now());
-        if (json) {
-            write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
-        }
-        else {
-            const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
-            write(redact(`${time} ${tag}${message}`) + '\n');
-        }
-    };
-    return {
-        event: emit,
-        info: (e, m, f) => emit(e, 'info', m, f),
-        warn: (e, m, f) => emit(e, 'warn', m, f),
-        error: (e, m, f) => emit(e, 'error', m, f),
-        output(source, rawLine, stream, cut) {
-            // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
-            const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
-            if (json)
-                write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
-            else
-                write(redact(`  │ ${line}`) + '\n');
-        },
-        result(result, textLine) {
-            if (json)
-                write(redact(JSON.stringify(result)) + '\n');
-            else
-                write(redact(textLine) + '\n');
-        },
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/testReport.ts
@@ -28980,7 +28919,18 @@ const LoopStateSchema = object({
     completedIterations: array(schemas_number().int()),
     baseBranch: schemas_string().optional(),
     currentCycle: CycleSchema.optional(),
-    halt: object({ reason: schemas_enum(HaltReasons), message: schemas_string() }).optional(),
+    /**
+     * The halt, kept until a run resumes it (src/core/haltGate.ts): since when (RFC 3339), the fix
+     * it names, and the base branch's tip when it was recorded (new commits there lift some halts).
+     */
+    halt: object({
+        reason: schemas_enum(HaltReasons),
+        message: schemas_string(),
+        advice: schemas_string().optional(),
+        at: schemas_string().optional(),
+        baseTip: schemas_string().optional(),
+    })
+        .optional(),
     slices: schemas_number().int(),
     costUsd: schemas_number(),
     /** Tokens reported by agents that report tokens (Codex reports no dollars). */
@@ -29125,6 +29075,7 @@ function buildResult(input) {
         interrupted: input.interrupted,
         tddError: state.tddError ?? null,
         diagnostic: input.diagnostic ?? null,
+        standing: input.standing ?? null,
     };
 }
 function exitCodeFor(result) {
@@ -29132,11 +29083,13 @@ function exitCodeFor(result) {
 }
 /** The closing line in text mode. */
 function summaryLine(r) {
-    const head = r.status === 'halted'
-        ? `HALTED (${r.haltReason}): ${r.error}`
-        : r.status === 'complete'
-            ? 'COMPLETE'
-            : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    const head = r.standing
+        ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
+        : r.status === 'halted'
+            ? `HALTED (${r.haltReason}): ${r.error}`
+            : r.status === 'complete'
+                ? 'COMPLETE'
+                : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
     return [
         head,
         `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
@@ -29337,21 +29290,27 @@ const LOOP_TYPES = {
     publish_refused: 'GitHub refused to take the work',
 };
 const ADVICE = {
-    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
-    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
-    all_escalated: 'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
-    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
-    max_iterations: 'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
-    budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
-    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
-    stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
-    repository_moved: 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.',
-    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
-    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
-    baseline_unreadable: "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.",
-    publish_refused: "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then run again (the action: the next scheduled or manual run); only the refused step is done again, the agent does not run.",
-    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
+    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment). Later runs stay halted until you remove the agent-loop:escalated label from an issue that should be tried again or push new commits to the base branch (either resumes the next run by itself), or resume the run by hand (--resume-halted; the action: resume: true).',
+    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
+    all_escalated: 'Every remaining ready issue has been escalated. Fix them and remove the agent-loop:escalated label from those to retry (or file a new issue): the next run resumes by itself; until then later runs stay halted.',
+    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
+    max_iterations: 'Raise --max-iterations (the action: max-iterations) to continue from here: the count is kept across slices, and the next run resumes by itself. Or inspect why the work does not converge.',
+    budget: 'Raise --max-cost-usd (the action: max-cost-usd) to continue: the next run resumes by itself. Or inspect the spend per iteration in the history.',
+    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl. Resume the run by hand (--resume-halted; the action: resume: true): later runs stay halted until then.",
+    stuck: 'The agent reported no progress; inspect the branch, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
+    repository_moved: 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
+    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
+    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
+    baseline_unreadable: "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green: new commits on the base branch resume the next run by itself (or --resume-halted; the action: resume: true).",
+    publish_refused: "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
+    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then resume the run (--resume-halted; the action: resume: true): it resumes from the newest note.',
 };
+/** A halt's own advice, with how to resume when it does not say (later runs stay halted until then). */
+function withResume(advice) {
+    if (/resume/i.test(advice))
+        return advice;
+    return `${advice.replace(/,? then run again\.?/, '.')} Then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.`;
+}
 function buildDiagnostic(input) {
     const { state, reason } = input;
     const involved = reason === 'failure_loop' || reason === 'all_escalated'
@@ -29383,7 +29342,7 @@ function buildDiagnostic(input) {
         },
         lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
         ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-        advice: input.advice ?? ADVICE[reason],
+        advice: input.advice ? withResume(input.advice) : ADVICE[reason],
         checkpointId: input.checkpointId,
         iteration: state.iteration,
         ...(reason === 'workflow_aborted' && state.tddError
@@ -29829,7 +29788,15 @@ function finish(model, config, status, halt, interrupted = false, before = []) {
     if (halt) {
         m = {
             ...m,
-            loop: { ...m.loop, halt: { reason: halt.reason, message: halt.message } },
+            loop: {
+                ...m.loop,
+                halt: {
+                    reason: halt.reason,
+                    message: halt.message,
+                    ...(halt.advice ? { advice: halt.advice } : {}),
+                    at: rfc3339(new Date(m.now)),
+                },
+            },
             errors: [...m.errors, halt.message],
         };
         const diagnostic = buildDiagnostic({
@@ -30007,14 +29974,14 @@ function baselineProblem(run, command) {
     if (run.cannotRun && !run.noTests) {
         return {
             message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-            advice: 'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then run again. No agent ran.',
+            advice: 'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then resume the run (--resume-halted; the action: resume: true), or push the fix to the base branch: the next run resumes by itself. No agent ran.',
         };
     }
     if (isReadable(run) || run.exitCode === 0)
         return undefined;
     return {
         message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-        advice: "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green, then run again. No agent ran.",
+        advice: "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report) and resume the run (--resume-halted; the action: resume: true), or make the base branch's suite green: new commits on it resume the next run by itself. No agent ran.",
     };
 }
 /** One line on a baseline for the log. Pure. */
@@ -30135,7 +30102,7 @@ async function runSlice(unguarded) {
     const { settings, logger, clock, store, source, git } = deps;
     const redact = deps.redact ?? ((t) => t);
     const startedAt = clock.now().getTime();
-    const opened = await openCheckpoint(deps);
+    const opened = await openCheckpoint(deps, (event, message, data) => logger.warn(event, message, data));
     const checkpointId = opened.id;
     if (opened.sourceState !== undefined)
         source.importState?.(opened.sourceState);
@@ -30245,9 +30212,17 @@ async function runSlice(unguarded) {
             case 'log':
                 logger[effect.level](effect.event, effect.message, effect.data);
                 return undefined;
-            case 'save':
-                await save(effect.status, effect.loop, effect.errors);
+            case 'save': {
+                // A halt keeps the base branch's tip of its time: new commits there lift some halts.
+                let saved = effect.loop;
+                if (saved.halt && !saved.halt.baseTip && git && saved.baseBranch) {
+                    const baseTip = await git.tipOf(saved.baseBranch).catch(() => undefined);
+                    if (baseTip)
+                        saved = { ...saved, halt: { ...saved.halt, baseTip } };
+                }
+                await save(effect.status, saved, effect.errors);
                 return undefined;
+            }
             case 'appendError':
                 await appendError(deps, effect.entry);
                 return undefined;
@@ -30520,8 +30495,13 @@ async function keepBranch(deps, branch) {
 }
 /** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
 const extraOf = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
-async function openCheckpoint(deps) {
-    const { settings, store, logger } = deps;
+/**
+ * The checkpoint a run continues: --fresh a new one, --resume the one named, else the newest
+ * runnable one (each unusable one skipped with a warning). Also read, without warnings, by the halt
+ * check before a run starts (src/app/haltCheck.ts).
+ */
+async function openCheckpoint(deps, warn) {
+    const { settings, store } = deps;
     const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
     if (settings.fresh)
         return fresh();
@@ -30543,7 +30523,7 @@ async function openCheckpoint(deps) {
     }
     const listing = await store.list();
     for (const bad of listing.invalid)
-        logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, {
+        warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, {
             path: bad.path,
             reason: bad.reason,
         });
@@ -30552,7 +30532,10 @@ async function openCheckpoint(deps) {
         // The same choice `status` shows: newest resumable, understood, not dated in the future.
         const choice = pickRunnable(candidates, deps.clock.now());
         for (const s of choice.skipped) {
-            logger.warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, { path: external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`), reason: s.reason });
+            warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, {
+                path: external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`),
+                reason: s.reason,
+            });
             candidates.splice(candidates.indexOf(s.checkpoint), 1);
         }
         const cp = choice.checkpoint;
@@ -30561,12 +30544,199 @@ async function openCheckpoint(deps) {
         const loop = parseLoopState(cp.state);
         if (typeof loop !== 'string')
             return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
-        logger.warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${cp.id}.json`)}: ${loop}`);
+        warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${cp.id}.json`)}: ${loop}`);
         candidates.splice(candidates.indexOf(cp), 1);
     }
 }
 async function appendError(deps, entry) {
     await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
+}
+
+;// CONCATENATED MODULE: ./src/core/haltGate.ts
+
+/** The halts a changed cause lifts, and what is read to see it. */
+const NEEDS_ISSUES = new Set(['all_escalated', 'failure_loop']);
+const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
+function haltGate(loop, seen) {
+    const halt = loop.halt;
+    if (!halt)
+        return { stands: false, because: 'the checkpoint holds no halt' };
+    const lift = (because) => ({ stands: false, because });
+    if (halt.reason === 'max_iterations' && seen.maxIterations > loop.iteration)
+        return lift(`max-iterations is now ${seen.maxIterations}, above the ${loop.iteration} iterations run`);
+    if (halt.reason === 'budget' && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
+        return lift(seen.maxCostUsd === undefined
+            ? 'max-cost-usd is no longer set'
+            : `max-cost-usd is now ${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`);
+    if (NEEDS_BASE_TIP.has(halt.reason) && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
+        return lift(`the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} → ${seen.baseTip.slice(0, 7)})`);
+    if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
+        // As the next slice would choose (nothing escalated in it yet), leaving the halt's own issues
+        // out for a failure loop unless a person took their label away.
+        const { targets } = selectTargets(seen.ready, loop, true, loop.iteration);
+        const looped = new Set(halt.reason === 'failure_loop'
+            ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
+            : []);
+        const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
+        if (eligible.length > 0)
+            return lift(`${eligible.map((t) => t.id).join(', ')} ${eligible.length === 1 ? 'is' : 'are'} ready and no longer escalated`);
+    }
+    return { stands: true };
+}
+function resumeWays(halt) {
+    const ways = ['explicit'];
+    if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop')
+        ways.push('unlabel');
+    if (NEEDS_BASE_TIP.has(halt.reason))
+        ways.push('base_commits');
+    if (halt.reason === 'max_iterations')
+        ways.push('max_iterations');
+    if (halt.reason === 'budget')
+        ways.push('budget');
+    ways.push('fresh');
+    return ways;
+}
+/** One sentence per way, naming the CLI's flags or the action's inputs. */
+function describeResumeWay(way, terms, baseBranch) {
+    const action = terms === 'action';
+    switch (way) {
+        case 'explicit':
+            return action
+                ? 'once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true'
+                : 'once the cause is fixed, run agent-loop run --resume-halted';
+        case 'unlabel':
+            return 'remove the agent-loop:escalated label from an issue that should be tried again: the next run resumes by itself';
+        case 'base_commits':
+            return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+        case 'max_iterations':
+            return `raise ${action ? 'the input max-iterations' : '--max-iterations'}: the next run resumes by itself`;
+        case 'budget':
+            return `raise ${action ? 'the input max-cost-usd' : '--max-cost-usd'}: the next run resumes by itself`;
+        case 'fresh':
+            return `or start over with ${action ? 'the input fresh: true' : '--fresh'} (the loop's counts begin again)`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/app/haltCheck.ts
+/**
+ * Before a run starts (issue 14, "halted stays halted, quietly"): the checkpoint the run would
+ * continue holds a halt; does it still stand? Reads only what the halt's cause depends on (the
+ * ready issues, the base branch's tip) and lets the pure gate (src/core/haltGate.ts) decide. A halt
+ * that stands ends the run at once: no agent installed or run, no checkpoint written, no Discord post.
+ */
+
+
+
+
+async function checkHalt(options, io) {
+    if (options.fresh)
+        return { kind: 'none' };
+    let opened;
+    try {
+        const store = new FileCheckpointStore(io.stateDir, { clock: io.clock });
+        opened = await openCheckpoint({ settings: options, store, clock: io.clock }, () => { });
+    }
+    catch {
+        // The run itself opens the checkpoint again and says what is wrong with it.
+        return { kind: 'none' };
+    }
+    const loop = opened.state;
+    if (!opened.resumed || !loop.halt)
+        return { kind: 'none' };
+    const checkpointId = opened.id;
+    if (options.resumeHalted)
+        return { kind: 'lifted', checkpointId, because: 'asked to resume it' };
+    const reason = loop.halt.reason;
+    let ready;
+    if (NEEDS_ISSUES.has(reason)) {
+        try {
+            const issues = await (await io.source()).ready();
+            ready = issues.map((i) => ({ id: i.id, title: i.title, labels: i.labels }));
+        }
+        catch {
+            // Unreadable issues change nothing: the halt stands, and the run that resumes it reads them again.
+        }
+    }
+    let baseTip;
+    if (NEEDS_BASE_TIP.has(reason) && loop.baseBranch) {
+        const git = await openGit(io.cwd, io.env);
+        baseTip = await git?.tipOf(loop.baseBranch).catch(() => undefined);
+    }
+    const gate = haltGate(loop, {
+        ...(ready ? { ready } : {}),
+        ...(baseTip ? { baseTip } : {}),
+        maxIterations: options.maxIterations,
+        ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    });
+    return gate.stands ? { kind: 'stands', checkpointId, loop } : { kind: 'lifted', checkpointId, because: gate.because };
+}
+
+;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
+/**
+ * GitHub's runner reads a workflow command from any line of a step's output: `::name::data` after
+ * leading white space (its TryParseV2 trims the line first), and the older `##[name]data` anywhere
+ * in a line. Text agent-loop did not write itself (agent and test output, issue text, a diagnostic
+ * quoting them, a server's error message) must never be one: it could annotate, mask, end a group,
+ * or stop the runner's command processing. `inert` makes such a line plain text by putting a
+ * zero-width space inside the marker, which the runner does not trim and a reader does not see.
+ * agent-loop's own commands (groups, annotations, masks) are written around it, never through it.
+ * Pure.
+ */
+const ZWSP = '\u200B';
+/** `text` with no line the runner would read as a workflow command. */
+function inert(text) {
+    if (!text.includes('::') && !text.includes('##['))
+        return text;
+    return text.replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`).replaceAll('##[', `##${ZWSP}[`);
+}
+/** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */
+function inertJson(json) {
+    return json.includes('##[') ? json.replaceAll('##[', '##\\u005b') : json;
+}
+/** Whether the runner would read `line` as a workflow command (for tests and checks). */
+function isWorkflowCommand(line) {
+    return line.trimStart().startsWith('::') || line.includes('##[');
+}
+
+;// CONCATENATED MODULE: ./src/report/logger.ts
+
+
+function createLogger({ json, write: writeRaw, clock, redact, before }) {
+    // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
+    const write = (text) => writeRaw(json ? inertJson(text) : inert(text));
+    const emit = (event, level, message, fields) => {
+        const prefix = before?.(event, level, message);
+        if (prefix)
+            writeRaw(redact(prefix));
+        const time = rfc3339(clock.now());
+        if (json) {
+            write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
+        }
+        else {
+            const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
+            write(redact(`${time} ${tag}${message}`) + '\n');
+        }
+    };
+    return {
+        event: emit,
+        info: (e, m, f) => emit(e, 'info', m, f),
+        warn: (e, m, f) => emit(e, 'warn', m, f),
+        error: (e, m, f) => emit(e, 'error', m, f),
+        output(source, rawLine, stream, cut) {
+            // A piece of an overlong line: a secret may straddle the cut, so its edges are masked too.
+            const line = cut && 'piece' in redact ? redact.piece(rawLine, cut) : rawLine;
+            if (json)
+                write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
+            else
+                write(redact(`  │ ${line}`) + '\n');
+        },
+        result(result, textLine) {
+            if (json)
+                write(redact(JSON.stringify(result)) + '\n');
+            else
+                write(redact(textLine) + '\n');
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/failure/retryCall.ts
@@ -33325,6 +33495,24 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
+
+/** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
+function runLogger(options, io, redact) {
+    return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+}
+/** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
+function sourceOf(options, io, onWarning) {
+    if (io.source)
+        return Promise.resolve(io.source(onWarning));
+    return createBeadsSource({
+        issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile),
+        cwd: io.cwd,
+        // An explicit --issues-file means that file, even when bd is installed.
+        preferCli: options.issuesFile === '.beads/issues.jsonl',
+        onWarning,
+    });
+}
 /**
  * Everything a run needs before its first agent runs, from the options and the ports: the agent on
  * PATH, the test command, the inputs read, the issue source, git, the session (one run at a time, a
@@ -33363,23 +33551,9 @@ async function prepareRun(options, io) {
     if (prompts.problem)
         problems.push(invalid(prompts.problem));
     const templates = prompts.templates;
-    const logger = createLogger({
-        json: options.json,
-        write: io.stdout,
-        clock: io.clock,
-        redact,
-        before: io.beforeEvent,
-    });
+    const logger = runLogger(options, io, redact);
     const onWarning = (message) => logger.warn('source.warning', message);
-    const source = io.source
-        ? io.source(onWarning)
-        : await createBeadsSource({
-            issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile),
-            cwd: io.cwd,
-            // An explicit --issues-file means that file, even when bd is installed.
-            preferCli: options.issuesFile === '.beads/issues.jsonl',
-            onWarning,
-        });
+    const source = await sourceOf(options, io, onWarning);
     if (io.onlyIssues)
         source.trust?.(io.onlyIssues);
     // Issue text enters the engine here: one line titles, no control characters, secrets masked.
@@ -33508,6 +33682,8 @@ async function prepareRun(options, io) {
 async function runPrepared(run, io) {
     const { deps, logger, session, redact } = run;
     try {
+        if (io.haltLifted)
+            logger.info('run.halt_lifted', `Resuming the halted run: ${io.haltLifted}.`, { because: io.haltLifted });
         const result = await runSlice(deps);
         logger.result(result, summaryLine(result));
         await io.onResult?.(result);
@@ -33527,12 +33703,53 @@ async function runPrepared(run, io) {
             session.release();
     }
 }
-/** `agent-loop run` (and the action's run step): prepare, then run one slice; 2 when it cannot start. */
-async function runCommand(options, io) {
+/**
+ * `agent-loop run` (and the action's run step): an earlier halt that stands ends it at once;
+ * otherwise prepare, then run one slice; 2 when it cannot start.
+ */
+async function runCommand(options, given) {
+    let io = given;
+    const startedAt = io.clock.now().getTime();
+    const halt = await checkHalt(options, { ...io, source: () => sourceOf(options, io, () => { }) });
+    if (halt.kind === 'stands')
+        return standingHalt(options, io, halt, startedAt);
+    if (halt.kind === 'lifted')
+        io = { ...io, haltLifted: halt.because };
+    if (io.installAgent) {
+        const installed = await io.installAgent();
+        if ('problem' in installed)
+            return cannotStart(io, 'run', [problem('agent_not_on_path')(installed.problem)], createRedactor(io.secrets));
+        io = { ...io, env: installed.env };
+    }
     const prepared = await prepareRun(options, io);
     if (!prepared.ok)
         return cannotStart(io, 'run', prepared.problems, prepared.redact);
     return runPrepared(prepared.run, io);
+}
+/**
+ * The halt of an earlier run still stands: said in the log and the result (status halted, with
+ * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
+ * action turns it into a warning and a green step).
+ */
+async function standingHalt(options, io, halt, startedAt) {
+    const redact = createRedactor(io.secrets);
+    const logger = runLogger(options, io, redact);
+    const { loop } = halt;
+    const stood = loop.halt;
+    const result = buildResult({
+        status: 'halted',
+        state: loop,
+        checkpointId: halt.checkpointId,
+        sliceStartIteration: loop.iteration,
+        durationMs: io.clock.now().getTime() - startedAt,
+        interrupted: false,
+        standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
+    });
+    const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
+    logger.warn('run.still_halted', `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.`, { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId });
+    logger.result(result, summaryLine(result));
+    await io.onResult?.(result);
+    return exitCodeFor(result);
 }
 /** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
 async function excludeWritten(git, before, logger) {
@@ -33549,7 +33766,6 @@ async function excludeWritten(git, before, logger) {
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
-
 
 
 
@@ -33642,13 +33858,7 @@ async function planCommand(options, io) {
 }
 async function planWithSession(options, io, ctx) {
     const { goal, templates, agent, session, redact, fail, problems } = ctx;
-    const logger = createLogger({
-        json: options.json,
-        write: io.stdout,
-        clock: io.clock,
-        redact,
-        before: io.beforeEvent,
-    });
+    const logger = runLogger(options, io, redact);
     for (const note of session.notes)
         logger.warn('run.recovered', note);
     for (const [phase, template] of Object.entries(templates)) {

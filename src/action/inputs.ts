@@ -1,6 +1,7 @@
 /**
  * The action's inputs, parsed by the same schema as the CLI's flags: each input is the flag of the
- * same name (INPUT_MAX-ITERATIONS is --max-iterations), `checkpoint-id` is --resume, and the issue
+ * same name (INPUT_MAX-ITERATIONS is --max-iterations), `checkpoint-id` is --resume, `resume` is
+ * --resume-halted, and the issue
  * source defaults to github. Errors name the input, not a flag.
  */
 import { type LoadedConfig, loadConfig } from '../config/load.js';
@@ -13,11 +14,15 @@ export const inputEnv = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpp
 export function readInputs(env: NodeJS.ProcessEnv): Map<string, string> {
   const flags = new Map<string, string>();
   for (const o of optionsFor('action')) {
+    // Renamed for the workflow: the checkpoint to resume is checkpoint-id, resuming a halt is resume.
+    if (o.flag === 'resume' || o.flag === 'resume-halted') continue;
     const value = env[inputEnv(o.flag)]?.trim();
     if (value) flags.set(o.flag, value);
   }
   const checkpoint = env[inputEnv('checkpoint-id')]?.trim();
   if (checkpoint) flags.set('resume', checkpoint);
+  const resumeHalted = env[inputEnv('resume')]?.trim();
+  if (resumeHalted) flags.set('resume-halted', resumeHalted);
   if (!flags.has('source')) flags.set('source', 'github');
   return flags;
 }
@@ -30,8 +35,14 @@ export function loadActionConfig(env: NodeJS.ProcessEnv, readFile?: (path: strin
     if (!(error instanceof ConfigError)) throw error;
     throw new ConfigError(
       error.problems.map((p) => ({
-        option: p.option.replace(/^--resume$/, 'checkpoint-id').replace(/^--/, ''),
-        message: p.message.replace(/--resume\b/g, 'checkpoint-id').replace(/(^|[\s(])--([a-z-]+)/g, '$1input $2'),
+        option: p.option
+          .replace(/^--resume$/, 'checkpoint-id')
+          .replace(/^--resume-halted$/, 'resume')
+          .replace(/^--/, ''),
+        message: p.message
+          .replace(/--resume-halted\b/g, 'input resume')
+          .replace(/--resume(?![-\w])/g, 'checkpoint-id')
+          .replace(/(^|[\s(])--([a-z-]+)/g, '$1input $2'),
       })),
     );
   }

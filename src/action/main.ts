@@ -22,6 +22,7 @@ import { loadActionConfig } from './inputs.js';
 import { ensureAgent } from './installAgent.js';
 import { restore, runRefs } from './persistence.js';
 import { buildSummary, resultOutputs } from './summary.js';
+import { describeResumeWay } from '../core/haltGate.js';
 
 /** The part of @actions/core the action uses. */
 export interface ActionCore {
@@ -148,25 +149,32 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     core.saveState('state-dir', stateDir);
     core.saveState('generation', String(restored.generation ?? 0));
   }
-  // install-agent: the pinned Claude Code or Codex CLI when the runner has none.
+  // install-agent: the pinned Claude Code or Codex CLI when the runner has none; only once the run
+  // has work (a halt that stands installs nothing). The planning pipeline needs it from the start.
+  const install = options.installAgent
+    ? async (): Promise<{ env: NodeJS.ProcessEnv } | { problem: string }> => {
+        const installed = await ensureAgent({
+          agent: options.agent,
+          env,
+          prefix: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-clis'),
+          log: (m) => core.info(redact(m)),
+        });
+        if (installed.kind === 'failed') return { problem: installed.message };
+        if (installed.kind === 'installed') core.info(`agent-loop: installed ${installed.pkg}@${installed.version}.`);
+        return { env: installed.kind === 'installed' ? installed.env : env };
+      }
+    : undefined;
   let runEnv = env;
-  if (options.installAgent) {
-    const installed = await ensureAgent({
-      agent: options.agent,
-      env,
-      prefix: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-clis'),
-      log: (m) => core.info(redact(m)),
-    });
-    if (installed.kind === 'failed') {
-      core.setFailed(redact(installed.message));
+  if (install && options.workflow === 'pipeline') {
+    const installed = await install();
+    if ('problem' in installed) {
+      core.setFailed(redact(installed.problem));
       return;
     }
-    if (installed.kind === 'installed') {
-      runEnv = installed.env;
-      core.info(`agent-loop: installed ${installed.pkg}@${installed.version}.`);
-    }
+    runEnv = installed.env;
   }
   let problems: readonly StartProblem[] = [];
+  let standing = false;
   const command = options.workflow === 'pipeline' ? planCommand : runCommand;
   const code = await command(options, {
     ...fromGitHub,
@@ -182,7 +190,12 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     cannotStart: (found) => {
       problems = found;
     },
+    terms: 'action',
+    ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
     onResult: async (result) => {
+      standing = result.standing !== null;
+      // Nothing changed: post publishes nothing (the published state is the one restored).
+      if (standing) core.saveState('unchanged', 'true');
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
       await core.writeSummary(
         redact(
@@ -192,12 +205,19 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           }),
         ),
       );
-      if (result.status === 'halted')
+      // A halt is an error once; later runs over it are green, with a warning (issue 14).
+      if (result.standing)
+        core.warning(
+          redact(
+            `agent-loop is still halted (${result.haltReason}) since ${result.standing.since ?? 'an earlier run'}: ${result.error ?? ''}. Nothing was run. To resume: ${result.standing.resume.map((w) => describeResumeWay(w, 'action')).join('; ')}.`,
+          ),
+        );
+      else if (result.status === 'halted')
         core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
     },
   });
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
-  else if (code !== 0) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+  else if (code !== 0 && !standing) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
 }
 
 /** Why the action cannot start, in its own terms: the input that would fix an agent missing from PATH. */

@@ -2,6 +2,7 @@
  * What a workflow run shows: the step outputs and the job summary (Markdown, under GitHub's 1 MiB
  * limit whatever the history). Pure; the caller redacts and writes them.
  */
+import { describeResumeWay } from '../core/haltGate.js';
 import type { RunResult } from '../core/result.js';
 import { issueRef } from '../report/diagnostic.js';
 
@@ -36,6 +37,7 @@ export interface SummaryContext {
 }
 
 export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
+  if (r.standing) return standingSummary(r, r.standing);
   const icon = r.status === 'complete' ? '✅' : r.status === 'continuing' ? '⏸️' : '🛑';
   const lines: string[] = [
     `## ${icon} agent-loop: ${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`,
@@ -95,7 +97,13 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   }
 
   lines.push(
-    `Checkpoint \`${r.checkpointId}\`${r.status === 'complete' ? '.' : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`}`,
+    `Checkpoint \`${r.checkpointId}\`${
+      r.status === 'complete'
+        ? '.'
+        : r.status === 'halted'
+          ? ': later runs stay halted (each ends at once, green, with a warning) until it is resumed: run the workflow with resume: true once the cause is fixed, or see the halt diagnostic for a change that resumes it by itself.'
+          : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`
+    }`,
   );
   return fit(`${lines.join('\n')}\n`);
 }
@@ -131,3 +139,22 @@ function fit(text: string): string {
 
 const escape = (s: string) => s.replace(/[|<>`]/g, (c) => `\\${c}`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+/** An earlier halt that still stands: since when, why, the fix it named, and how to resume. */
+function standingSummary(r: RunResult, standing: NonNullable<RunResult['standing']>): string {
+  return [
+    `## ⏸️ agent-loop: still halted (${r.haltReason})`,
+    '',
+    `Halted since ${standing.since ?? 'an earlier run'}: ${escape(r.error ?? '')}.`,
+    '',
+    'This run did nothing: no agent was installed or run, no checkpoint was written, nothing was posted.',
+    '',
+    ...(standing.advice ? [`**The fix it named:** ${escape(standing.advice)}`, ''] : []),
+    '**To resume:**',
+    '',
+    ...standing.resume.map((w) => `- ${describeResumeWay(w, 'action')}`),
+    '',
+    `Iterations ${r.iterations}/${r.maxIterations}, ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed. Spend $${r.costUsd.toFixed(4)}. Checkpoint \`${r.checkpointId}\`.`,
+    '',
+  ].join('\n');
+}

@@ -18,7 +18,6 @@ import {
   withOverrides,
 } from '../workflows/pipeline/phases.js';
 import { PipelineStartError, runPipeline } from '../workflows/pipeline/run.js';
-import { createLogger } from '../report/logger.js';
 import { type Redactor, createRedactor } from '../report/redact.js';
 import type { Agent } from '../agents/types.js';
 import type { Session } from '../safety/session.js';
@@ -26,7 +25,7 @@ import { detectTestCommand } from '../loop/testGate.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { isOnPath } from '../util/onPath.js';
 import { readPromptDir } from '../util/promptDir.js';
-import { type RunIO, runCommand } from './run.js';
+import { type RunIO, runCommand, runLogger } from './run.js';
 import { openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
@@ -127,13 +126,7 @@ async function planWithSession(
   },
 ): Promise<number> {
   const { goal, templates, agent, session, redact, fail, problems } = ctx;
-  const logger = createLogger({
-    json: options.json,
-    write: io.stdout,
-    clock: io.clock,
-    redact,
-    before: io.beforeEvent,
-  });
+  const logger = runLogger(options, io, redact);
   for (const note of session.notes) logger.warn('run.recovered', note);
   for (const [phase, template] of Object.entries(templates)) {
     const unknown = unknownPlaceholders(template);

@@ -16,7 +16,9 @@ import type { IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { type SliceDeps, StartError, runSlice } from '../loop/slice.js';
-import { type RunResult, exitCodeFor, summaryLine } from '../core/result.js';
+import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
+import { describeResumeWay, resumeWays } from '../core/haltGate.js';
+import { type HaltCheck, checkHalt } from './haltCheck.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { type Redactor, createRedactor } from '../report/redact.js';
@@ -60,6 +62,40 @@ export interface RunIO {
   session?: Session;
   /** Told why the run cannot start (then it returns 2); default: the CLI's rendering on stderr. */
   cannotStart?: (problems: readonly StartProblem[]) => void;
+  /**
+   * Makes the agent available (the action's install-agent), once the run knows it has work: not
+   * for a halt that stands. The environment the run goes on with, or why it cannot.
+   */
+  installAgent?: () => Promise<{ env: NodeJS.ProcessEnv } | { problem: string }>;
+  /** Why the halted checkpoint is resumed (set by runCommand's halt check): logged as the run starts. */
+  haltLifted?: string;
+  /** Whose terms the run's advice uses: the CLI's flags (default) or the action's inputs. */
+  terms?: 'cli' | 'action';
+}
+
+/** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
+export function runLogger(
+  options: Pick<Options, 'json'>,
+  io: Pick<RunIO, 'stdout' | 'clock' | 'beforeEvent'>,
+  redact: Redactor,
+): Logger {
+  return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+}
+
+/** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
+function sourceOf(
+  options: Options,
+  io: Pick<RunIO, 'source' | 'cwd'>,
+  onWarning: (message: string) => void,
+): Promise<IssueSource> {
+  if (io.source) return Promise.resolve(io.source(onWarning));
+  return createBeadsSource({
+    issuesFile: path.resolve(io.cwd, options.issuesFile),
+    cwd: io.cwd,
+    // An explicit --issues-file means that file, even when bd is installed.
+    preferCli: options.issuesFile === '.beads/issues.jsonl',
+    onWarning,
+  });
 }
 
 /** A run ready to start: the engine's dependencies assembled, the session (lock) held. */
@@ -117,23 +153,9 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     : { templates: {} };
   if (prompts.problem) problems.push(invalid(prompts.problem));
   const templates = prompts.templates;
-  const logger = createLogger({
-    json: options.json,
-    write: io.stdout,
-    clock: io.clock,
-    redact,
-    before: io.beforeEvent,
-  });
+  const logger = runLogger(options, io, redact);
   const onWarning = (message: string) => logger.warn('source.warning', message);
-  const source = io.source
-    ? io.source(onWarning)
-    : await createBeadsSource({
-        issuesFile: path.resolve(io.cwd, options.issuesFile),
-        cwd: io.cwd,
-        // An explicit --issues-file means that file, even when bd is installed.
-        preferCli: options.issuesFile === '.beads/issues.jsonl',
-        onWarning,
-      });
+  const source = await sourceOf(options, io, onWarning);
   if (io.onlyIssues) source.trust?.(io.onlyIssues);
   // Issue text enters the engine here: one line titles, no control characters, secrets masked.
   const issues = guardIssues(source, redact);
@@ -270,6 +292,8 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
 export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> {
   const { deps, logger, session, redact } = run;
   try {
+    if (io.haltLifted)
+      logger.info('run.halt_lifted', `Resuming the halted run: ${io.haltLifted}.`, { because: io.haltLifted });
     const result = await runSlice(deps);
     logger.result(result, summaryLine(result));
     await io.onResult?.(result);
@@ -290,11 +314,60 @@ export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> 
   }
 }
 
-/** `agent-loop run` (and the action's run step): prepare, then run one slice; 2 when it cannot start. */
-export async function runCommand(options: Options, io: RunIO): Promise<number> {
+/**
+ * `agent-loop run` (and the action's run step): an earlier halt that stands ends it at once;
+ * otherwise prepare, then run one slice; 2 when it cannot start.
+ */
+export async function runCommand(options: Options, given: RunIO): Promise<number> {
+  let io = given;
+  const startedAt = io.clock.now().getTime();
+  const halt = await checkHalt(options, { ...io, source: () => sourceOf(options, io, () => {}) });
+  if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
+  if (halt.kind === 'lifted') io = { ...io, haltLifted: halt.because };
+  if (io.installAgent) {
+    const installed = await io.installAgent();
+    if ('problem' in installed)
+      return cannotStart(io, 'run', [problem('agent_not_on_path')(installed.problem)], createRedactor(io.secrets));
+    io = { ...io, env: installed.env };
+  }
   const prepared = await prepareRun(options, io);
   if (!prepared.ok) return cannotStart(io, 'run', prepared.problems, prepared.redact);
   return runPrepared(prepared.run, io);
+}
+
+/**
+ * The halt of an earlier run still stands: said in the log and the result (status halted, with
+ * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
+ * action turns it into a warning and a green step).
+ */
+async function standingHalt(
+  options: Options,
+  io: RunIO,
+  halt: Extract<HaltCheck, { kind: 'stands' }>,
+  startedAt: number,
+): Promise<number> {
+  const redact = createRedactor(io.secrets);
+  const logger = runLogger(options, io, redact);
+  const { loop } = halt;
+  const stood = loop.halt!;
+  const result = buildResult({
+    status: 'halted',
+    state: loop,
+    checkpointId: halt.checkpointId,
+    sliceStartIteration: loop.iteration,
+    durationMs: io.clock.now().getTime() - startedAt,
+    interrupted: false,
+    standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
+  });
+  const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
+  logger.warn(
+    'run.still_halted',
+    `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.`,
+    { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId },
+  );
+  logger.result(result, summaryLine(result));
+  await io.onResult?.(result);
+  return exitCodeFor(result);
 }
 
 /** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */

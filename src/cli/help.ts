@@ -10,6 +10,7 @@ const SYNOPSIS: Record<Command, string> = {
 const EXIT_CODES = `Exit codes:
   0  complete, or the slice ended with work remaining (continuing)
   1  halted: max iterations, stuck, contract violation (--strict) and the failure loops; state is left for inspection
+     (also a later run over a halt that still stands: it runs nothing until --resume-halted or the cause changes)
   2  invalid usage or configuration (every bad option is named)
   130/143  interrupted by SIGINT/SIGTERM after writing the checkpoint`;
 

@@ -308,6 +308,12 @@ export const OptionsSchema = z.object({
     help: 'Resume this checkpoint instead of the newest one.',
     expected: 'a checkpoint id (UUID v4, see agent-loop status)',
   }),
+  resumeHalted: flagSwitch().register(registry, {
+    flag: 'resume-halted',
+    commands: RUN,
+    help: "Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, --fresh, or a change of the halt's cause (an escalated issue's label removed, new commits on the base branch after a failure loop, a raised --max-iterations or --max-cost-usd). The action's input is resume.",
+    expected: 'true or false',
+  }),
   fresh: flagSwitch().register(registry, {
     flag: 'fresh',
     commands: RUN,

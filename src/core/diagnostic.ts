@@ -25,30 +25,40 @@ const LOOP_TYPES: Record<HaltReason, string> = {
 
 const ADVICE: Record<HaltReason, string> = {
   failure_loop:
-    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment), remove the agent-loop:escalated label from any issue that should be tried again, then run agent-loop again to resume.',
+    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment). Later runs stay halted until you remove the agent-loop:escalated label from an issue that should be tried again or push new commits to the base branch (either resumes the next run by itself), or resume the run by hand (--resume-halted; the action: resume: true).',
   bounce_loop:
-    'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then run again to resume.',
+    'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   all_escalated:
-    'Every remaining ready issue has been escalated. Fix them or remove the agent-loop:escalated label from those to retry, then run again.',
-  agent_unavailable: 'The agent cannot work in this environment; no issue was blamed.',
+    'Every remaining ready issue has been escalated. Fix them and remove the agent-loop:escalated label from those to retry (or file a new issue): the next run resumes by itself; until then later runs stay halted.',
+  agent_unavailable:
+    'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   max_iterations:
-    'Raise --max-iterations to continue from here (the count is kept across slices), or inspect why the work does not converge.',
-  budget: 'Raise --max-cost-usd to continue, or inspect the spend per iteration in the history.',
-  contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl.",
-  stuck: 'The agent reported no progress; inspect the branch and run again to resume.',
+    'Raise --max-iterations (the action: max-iterations) to continue from here: the count is kept across slices, and the next run resumes by itself. Or inspect why the work does not converge.',
+  budget:
+    'Raise --max-cost-usd (the action: max-cost-usd) to continue: the next run resumes by itself. Or inspect the spend per iteration in the history.',
+  contract_violation:
+    "The agent's report contradicted itself under --strict; see errors.jsonl. Resume the run by hand (--resume-halted; the action: resume: true): later runs stay halted until then.",
+  stuck:
+    'The agent reported no progress; inspect the branch, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   repository_moved:
-    'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then run agent-loop again to resume.',
+    'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   secret_in_change:
-    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then run again to resume.",
+    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
   source_unreadable:
-    'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then run again to resume.',
+    'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   baseline_unreadable:
-    "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green, then run again.",
+    "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green: new commits on the base branch resume the next run by itself (or --resume-halted; the action: resume: true).",
   publish_refused:
-    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then run again (the action: the next scheduled or manual run); only the refused step is done again, the agent does not run.",
+    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
   workflow_aborted:
-    'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then run again: it resumes from the newest note.',
+    'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then resume the run (--resume-halted; the action: resume: true): it resumes from the newest note.',
 };
+
+/** A halt's own advice, with how to resume when it does not say (later runs stay halted until then). */
+function withResume(advice: string): string {
+  if (/resume/i.test(advice)) return advice;
+  return `${advice.replace(/,? then run again\.?/, '.')} Then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.`;
+}
 
 export function buildDiagnostic(input: {
   reason: HaltReason;
@@ -90,7 +100,7 @@ export function buildDiagnostic(input: {
     },
     lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
     ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-    advice: input.advice ?? ADVICE[reason],
+    advice: input.advice ? withResume(input.advice) : ADVICE[reason],
     checkpointId: input.checkpointId,
     iteration: state.iteration,
     ...(reason === 'workflow_aborted' && state.tddError

@@ -1,4 +1,5 @@
 /** The run result (DESIGN.md "Command line"): what --json prints last and the action exposes. Pure. */
+import type { ResumeWay } from './haltGate.js';
 import type { HaltReason, IterationRecord, LoopState } from './state.js';
 
 export interface RunResult {
@@ -38,6 +39,12 @@ export interface RunResult {
   tddError: LoopState['tddError'] | null;
   /** On a halt: the diagnostic (Markdown, secrets redacted), as written to <state-dir>/halt.md. */
   diagnostic: string | null;
+  /**
+   * An earlier run's halt that still stands (src/core/haltGate.ts): this run ran no agent and wrote
+   * nothing; since when (RFC 3339, null for a halt recorded before agent-loop kept the time), the
+   * fix the halt named, and the ways to resume it. null otherwise.
+   */
+  standing: { since: string | null; advice: string | null; resume: ResumeWay[] } | null;
 }
 
 export function buildResult(input: {
@@ -48,6 +55,7 @@ export function buildResult(input: {
   durationMs: number;
   interrupted: boolean;
   diagnostic?: string | null;
+  standing?: RunResult['standing'];
 }): RunResult {
   const { state } = input;
   return {
@@ -75,6 +83,7 @@ export function buildResult(input: {
     interrupted: input.interrupted,
     tddError: state.tddError ?? null,
     diagnostic: input.diagnostic ?? null,
+    standing: input.standing ?? null,
   };
 }
 
@@ -84,8 +93,9 @@ export function exitCodeFor(result: Pick<RunResult, 'status'>): number {
 
 /** The closing line in text mode. */
 export function summaryLine(r: RunResult): string {
-  const head =
-    r.status === 'halted'
+  const head = r.standing
+    ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
+    : r.status === 'halted'
       ? `HALTED (${r.haltReason}): ${r.error}`
       : r.status === 'complete'
         ? 'COMPLETE'

@@ -557,7 +557,15 @@ function finish(
   if (halt) {
     m = {
       ...m,
-      loop: { ...m.loop, halt: { reason: halt.reason, message: halt.message } },
+      loop: {
+        ...m.loop,
+        halt: {
+          reason: halt.reason,
+          message: halt.message,
+          ...(halt.advice ? { advice: halt.advice } : {}),
+          at: rfc3339(new Date(m.now)),
+        },
+      },
       errors: [...m.errors, halt.message],
     };
     const diagnostic = buildDiagnostic({

@@ -184,7 +184,19 @@ export const LoopStateSchema = z.object({
   completedIterations: z.array(z.number().int()),
   baseBranch: z.string().optional(),
   currentCycle: CycleSchema.optional(),
-  halt: z.object({ reason: z.enum(HaltReasons), message: z.string() }).optional(),
+  /**
+   * The halt, kept until a run resumes it (src/core/haltGate.ts): since when (RFC 3339), the fix
+   * it names, and the base branch's tip when it was recorded (new commits there lift some halts).
+   */
+  halt: z
+    .object({
+      reason: z.enum(HaltReasons),
+      message: z.string(),
+      advice: z.string().optional(),
+      at: z.string().optional(),
+      baseTip: z.string().optional(),
+    })
+    .optional(),
   slices: z.number().int(),
   costUsd: z.number(),
   /** Tokens reported by agents that report tokens (Codex reports no dollars). */

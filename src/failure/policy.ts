@@ -260,6 +260,6 @@ export function environmentAdvice(reason: string): string {
     case 'permission_denied':
       return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
     default:
-      return 'Fix the agent environment, then run again to resume.';
+      return 'Fix the agent environment, then resume the run (--resume-halted; the action: resume: true).';
   }
 }

@@ -44,7 +44,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const { settings, logger, clock, store, source, git } = deps;
   const redact = deps.redact ?? ((t: string) => t);
   const startedAt = clock.now().getTime();
-  const opened = await openCheckpoint(deps);
+  const opened = await openCheckpoint(deps, (event, message, data) => logger.warn(event, message, data));
   const checkpointId = opened.id;
   if (opened.sourceState !== undefined) source.importState?.(opened.sourceState);
   let state: LoopState = {
@@ -168,9 +168,16 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       case 'log':
         logger[effect.level](effect.event, effect.message, effect.data);
         return undefined;
-      case 'save':
-        await save(effect.status, effect.loop, effect.errors);
+      case 'save': {
+        // A halt keeps the base branch's tip of its time: new commits there lift some halts.
+        let saved = effect.loop;
+        if (saved.halt && !saved.halt.baseTip && git && saved.baseBranch) {
+          const baseTip = await git.tipOf(saved.baseBranch).catch(() => undefined);
+          if (baseTip) saved = { ...saved, halt: { ...saved.halt, baseTip } };
+        }
+        await save(effect.status, saved, effect.errors);
         return undefined;
+      }
       case 'appendError':
         await appendError(deps, effect.entry);
         return undefined;
@@ -462,7 +469,7 @@ async function keepBranch(deps: SliceDeps, branch: string): Promise<void> {
   }
 }
 
-type Opened = {
+export type Opened = {
   id: string;
   state: LoopState;
   resumed: boolean;
@@ -474,8 +481,20 @@ type Opened = {
 const extraOf = (state: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
 
-async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
-  const { settings, store, logger } = deps;
+/**
+ * The checkpoint a run continues: --fresh a new one, --resume the one named, else the newest
+ * runnable one (each unusable one skipped with a warning). Also read, without warnings, by the halt
+ * check before a run starts (src/app/haltCheck.ts).
+ */
+export async function openCheckpoint(
+  deps: {
+    settings: Pick<SliceDeps['settings'], 'fresh' | 'resume' | 'maxIterations'>;
+    store: SliceDeps['store'];
+    clock: SliceDeps['clock'];
+  },
+  warn: (event: string, message: string, data?: Record<string, unknown>) => void,
+): Promise<Opened> {
+  const { settings, store } = deps;
   const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
   if (settings.fresh) return fresh();
   if (settings.resume) {
@@ -495,7 +514,7 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
   }
   const listing = await store.list();
   for (const bad of listing.invalid)
-    logger.warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, {
+    warn('checkpoint.invalid', `Skipped checkpoint ${bad.path}: ${bad.reason}`, {
       path: bad.path,
       reason: bad.reason,
     });
@@ -504,11 +523,10 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
     // The same choice `status` shows: newest resumable, understood, not dated in the future.
     const choice = pickRunnable(candidates, deps.clock.now());
     for (const s of choice.skipped) {
-      logger.warn(
-        'checkpoint.invalid',
-        `Skipped checkpoint ${path.join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`,
-        { path: path.join(store.dir, `${s.checkpoint.id}.json`), reason: s.reason },
-      );
+      warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, {
+        path: path.join(store.dir, `${s.checkpoint.id}.json`),
+        reason: s.reason,
+      });
       candidates.splice(candidates.indexOf(s.checkpoint), 1);
     }
     const cp = choice.checkpoint;
@@ -516,7 +534,7 @@ async function openCheckpoint(deps: SliceDeps): Promise<Opened> {
     const loop = parseLoopState(cp.state);
     if (typeof loop !== 'string')
       return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
-    logger.warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${cp.id}.json`)}: ${loop}`);
+    warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${cp.id}.json`)}: ${loop}`);
     candidates.splice(candidates.indexOf(cp), 1);
   }
 }

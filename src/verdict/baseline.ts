@@ -63,14 +63,14 @@ export function baselineProblem(run: SuiteRun, command: string): { message: stri
     return {
       message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
       advice:
-        'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then run again. No agent ran.',
+        'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then resume the run (--resume-halted; the action: resume: true), or push the fix to the base branch: the next run resumes by itself. No agent ran.',
     };
   }
   if (isReadable(run) || run.exitCode === 0) return undefined;
   return {
     message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
     advice:
-      "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green, then run again. No agent ran.",
+      "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report) and resume the run (--resume-halted; the action: resume: true), or make the base branch's suite green: new commits on it resume the next run by itself. No agent ran.",
   };
 }
 

@@ -1,0 +1,118 @@
+/** Halted stays halted (src/core/haltGate.ts): which changes of a halt's cause resume the run by themselves. */
+import { describe, expect, it } from '@jest/globals';
+import { haltGate, resumeWays, describeResumeWay } from '../../src/core/haltGate.js';
+import { type HaltReason, type LoopState, initialLoopState } from '../../src/core/state.js';
+import { ESCALATED_LABEL } from '../../src/issues/types.js';
+
+const TIP = 'a'.repeat(40);
+const halted = (reason: HaltReason, over: Partial<LoopState> = {}): LoopState => ({
+  ...initialLoopState(10),
+  iteration: 10,
+  baseBranch: 'main',
+  halt: { reason, message: 'x', at: '2026-11-25T03:00:00Z', baseTip: TIP },
+  ...over,
+});
+const escalation = (ids: string[], iteration: number) => ({
+  iteration,
+  issueIds: ids,
+  titles: ids,
+  reason: 'r',
+  at: '2026-11-25T02:00:00Z',
+  note: 'n',
+  steps: [],
+});
+const issue = (id: string, escalated = false) => ({
+  id,
+  title: id,
+  labels: escalated ? ['agent-loop', ESCALATED_LABEL] : ['agent-loop'],
+});
+const seen = { maxIterations: 10 };
+
+describe('haltGate', () => {
+  it('a halt stands when nothing it depends on changed', () => {
+    for (const reason of ['all_escalated', 'failure_loop', 'baseline_unreadable', 'max_iterations', 'budget'] as const)
+      expect([
+        reason,
+        haltGate(halted(reason, { costUsd: 5 }), { ...seen, maxCostUsd: 5, baseTip: TIP, ready: [issue('1', true)] }),
+      ]).toEqual([reason, { stands: true }]);
+  });
+
+  it('halts that need a person stand whatever changed: the base branch, the issues, the limits', () => {
+    for (const reason of [
+      'repository_moved',
+      'secret_in_change',
+      'publish_refused',
+      'agent_unavailable',
+      'stuck',
+      'bounce_loop',
+      'contract_violation',
+      'source_unreadable',
+      'workflow_aborted',
+    ] as const)
+      expect([
+        reason,
+        haltGate(halted(reason), { maxIterations: 500, baseTip: 'b'.repeat(40), ready: [issue('9')] }),
+      ]).toEqual([reason, { stands: true }]);
+  });
+
+  it('all_escalated resumes once an issue is ready without the escalated label (removed, or a new one)', () => {
+    const loop = halted('all_escalated', { escalations: [escalation(['1'], 9)] });
+    expect(haltGate(loop, { ...seen, ready: [issue('1', true)] })).toEqual({ stands: true });
+    expect(haltGate(loop, { ...seen, ready: [issue('1')] })).toEqual({
+      stands: false,
+      because: '1 is ready and no longer escalated',
+    });
+    expect(haltGate(loop, { ...seen, ready: [issue('1', true), issue('2')] })).toMatchObject({ stands: false });
+    // Closed in this run, or found already satisfied: not work.
+    expect(haltGate({ ...loop, issuesClosed: ['2'] }, { ...seen, ready: [issue('1', true), issue('2')] })).toEqual({
+      stands: true,
+    });
+  });
+
+  it('failure_loop resumes on new commits on the base branch, or once an issue of the loop loses its label; other ready issues do not lift it', () => {
+    const loop = halted('failure_loop', {
+      consecutiveEscalations: 2,
+      escalations: [escalation(['1'], 3), escalation(['2'], 5), escalation(['3'], 9)],
+    });
+    // Issue 1's escalation is older than the loop: it and a fresh issue 4 being ready change nothing.
+    expect(
+      haltGate(loop, { ...seen, baseTip: TIP, ready: [issue('1'), issue('2', true), issue('3', true), issue('4')] }),
+    ).toEqual({
+      stands: true,
+    });
+    expect(haltGate(loop, { ...seen, baseTip: TIP, ready: [issue('2'), issue('3', true)] })).toEqual({
+      stands: false,
+      because: '2 is ready and no longer escalated',
+    });
+    expect(haltGate(loop, { ...seen, baseTip: 'b'.repeat(40), ready: [] })).toEqual({
+      stands: false,
+      because: 'the base branch main has new commits since the halt (aaaaaaa → bbbbbbb)',
+    });
+    // A halt recorded without the tip (an older checkpoint) is not lifted by a tip it cannot compare.
+    const { baseTip: _, ...old } = loop.halt!;
+    expect(haltGate({ ...loop, halt: old }, { ...seen, baseTip: 'b'.repeat(40) })).toEqual({ stands: true });
+  });
+
+  it('max_iterations and budget resume once the limit is above what was spent', () => {
+    expect(haltGate(halted('max_iterations'), { maxIterations: 11 })).toEqual({
+      stands: false,
+      because: 'max-iterations is now 11, above the 10 iterations run',
+    });
+    const spent = halted('budget', { costUsd: 5 });
+    expect(haltGate(spent, { ...seen, maxCostUsd: 5 })).toEqual({ stands: true });
+    expect(haltGate(spent, { ...seen, maxCostUsd: 6 })).toMatchObject({ stands: false });
+    expect(haltGate(spent, seen)).toEqual({ stands: false, because: 'max-cost-usd is no longer set' });
+  });
+
+  it("names the ways to resume each halt, in the CLI's flags or the action's inputs", () => {
+    expect(resumeWays(halted('publish_refused').halt!)).toEqual(['explicit', 'fresh']);
+    expect(resumeWays(halted('failure_loop').halt!)).toEqual(['explicit', 'unlabel', 'base_commits', 'fresh']);
+    expect(resumeWays(halted('max_iterations').halt!)).toEqual(['explicit', 'max_iterations', 'fresh']);
+    expect(describeResumeWay('explicit', 'cli')).toBe('once the cause is fixed, run agent-loop run --resume-halted');
+    expect(describeResumeWay('explicit', 'action')).toContain('with the input resume: true');
+    expect(describeResumeWay('budget', 'action')).toContain('the input max-cost-usd');
+    expect(describeResumeWay('base_commits', 'cli', 'trunk')).toBe(
+      'push a fix to trunk: the next run resumes by itself',
+    );
+  });
+});

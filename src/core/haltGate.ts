@@ -1,0 +1,101 @@
+/**
+ * Halted stays halted (issue 14): whether a persisted halt still stands when a later run opens its
+ * checkpoint, or its cause has changed so that the run resumes by itself. Pure: the caller reads
+ * the issues and the base branch and passes what it saw.
+ *
+ * - all_escalated: resumes once an issue is ready and not escalated (a person removed the
+ *   agent-loop:escalated label, or filed a new issue).
+ * - failure_loop: resumes once the base branch has new commits (the cause may be fixed there), or a
+ *   person removed the label from one of the issues the loop escalated.
+ * - baseline_unreadable: resumes once the base branch has new commits.
+ * - max_iterations, budget: resume once the limit is above what was spent.
+ * - every other halt (the agent moved the repository, a secret, GitHub refused, …) waits for a
+ *   person: `--resume-halted`, the action's `resume: true`, or `--fresh`.
+ * Rate limits never halt: their window is carried to the next run and waited out there.
+ */
+import type { ReadyIssue } from './events.js';
+import { selectTargets } from './slice.js';
+import type { LoopState } from './state.js';
+
+export interface HaltObservation {
+  /** The issues ready now (read only for the halts that depend on them). */
+  ready?: readonly ReadyIssue[];
+  /** The base branch's tip now. */
+  baseTip?: string;
+  maxIterations: number;
+  maxCostUsd?: number;
+}
+
+export type HaltGate = { stands: true } | { stands: false; because: string };
+
+/** The halts a changed cause lifts, and what is read to see it. */
+export const NEEDS_ISSUES = new Set(['all_escalated', 'failure_loop']);
+export const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
+
+export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
+  const halt = loop.halt;
+  if (!halt) return { stands: false, because: 'the checkpoint holds no halt' };
+  const lift = (because: string): HaltGate => ({ stands: false, because });
+  if (halt.reason === 'max_iterations' && seen.maxIterations > loop.iteration)
+    return lift(`max-iterations is now ${seen.maxIterations}, above the ${loop.iteration} iterations run`);
+  if (halt.reason === 'budget' && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
+    return lift(
+      seen.maxCostUsd === undefined
+        ? 'max-cost-usd is no longer set'
+        : `max-cost-usd is now ${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`,
+    );
+  if (NEEDS_BASE_TIP.has(halt.reason) && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
+    return lift(
+      `the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} → ${seen.baseTip.slice(0, 7)})`,
+    );
+  if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
+    // As the next slice would choose (nothing escalated in it yet), leaving the halt's own issues
+    // out for a failure loop unless a person took their label away.
+    const { targets } = selectTargets(seen.ready, loop, true, loop.iteration);
+    const looped = new Set(
+      halt.reason === 'failure_loop'
+        ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
+        : [],
+    );
+    const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
+    if (eligible.length > 0)
+      return lift(
+        `${eligible.map((t) => t.id).join(', ')} ${eligible.length === 1 ? 'is' : 'are'} ready and no longer escalated`,
+      );
+  }
+  return { stands: true };
+}
+
+/** The ways a standing halt can be resumed, for each entrypoint to word in its own terms. */
+export type ResumeWay = 'explicit' | 'unlabel' | 'base_commits' | 'max_iterations' | 'budget' | 'fresh';
+
+export function resumeWays(halt: NonNullable<LoopState['halt']>): ResumeWay[] {
+  const ways: ResumeWay[] = ['explicit'];
+  if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop') ways.push('unlabel');
+  if (NEEDS_BASE_TIP.has(halt.reason)) ways.push('base_commits');
+  if (halt.reason === 'max_iterations') ways.push('max_iterations');
+  if (halt.reason === 'budget') ways.push('budget');
+  ways.push('fresh');
+  return ways;
+}
+
+/** One sentence per way, naming the CLI's flags or the action's inputs. */
+export function describeResumeWay(way: ResumeWay, terms: 'cli' | 'action', baseBranch?: string): string {
+  const action = terms === 'action';
+  switch (way) {
+    case 'explicit':
+      return action
+        ? 'once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true'
+        : 'once the cause is fixed, run agent-loop run --resume-halted';
+    case 'unlabel':
+      return 'remove the agent-loop:escalated label from an issue that should be tried again: the next run resumes by itself';
+    case 'base_commits':
+      return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+    case 'max_iterations':
+      return `raise ${action ? 'the input max-iterations' : '--max-iterations'}: the next run resumes by itself`;
+    case 'budget':
+      return `raise ${action ? 'the input max-cost-usd' : '--max-cost-usd'}: the next run resumes by itself`;
+    case 'fresh':
+      return `or start over with ${action ? 'the input fresh: true' : '--fresh'} (the loop's counts begin again)`;
+  }
+}
