@@ -361,6 +361,40 @@ describe('the core: the outbox (finished work still to land)', () => {
     expect(find(landed.effects, 'save')?.loop.outbox).toEqual([]);
   });
 
+  it('where work is published, the finished work is committed and its commit recorded before anything is pushed; a later landing carries it', () => {
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const publishes = config({}, { publishes: true });
+    const s1 = run(m, publishes, iterated({ state: { ...m.loop, iteration: 1 }, cycleDone: true }), {
+      type: 'sourceChecked',
+    });
+    expect(kinds(s1.effects)).toEqual(['save', 'commitCycle']);
+    const tip = 'c'.repeat(40);
+    const s2 = step(s1.model, { type: 'cycleCommitted', tip, committed: true }, publishes);
+    expect(kinds(s2.effects)).toEqual(['save', 'finishCycle']);
+    expect(find(s2.effects, 'save')?.loop.outbox).toMatchObject([{ tip, committed: true }]);
+    expect(find(s2.effects, 'finishCycle')).toEqual({
+      kind: 'finishCycle',
+      cycle: c,
+      noChange: false,
+      tip,
+      committed: true,
+    });
+    // Refused: the entry keeps its commit for the next run, which lands only a branch holding it.
+    const refused = step(s2.model, { type: 'cycleFinished', failed: { class: 'refused', message: 'm' } }, publishes);
+    const kept = find(refused.effects, 'save')?.loop.outbox[0];
+    expect(kept).toMatchObject({ tip, attempts: 1 });
+    const next = run(model({ outbox: [kept!] }), publishes, started);
+    expect(find(next.effects, 'finishCycle')).toEqual({
+      kind: 'finishCycle',
+      cycle: c,
+      noChange: false,
+      resumed: true,
+      tip,
+      committed: true,
+    });
+  });
+
   it('recorded work whose next attempt is not due yet ends the slice at once, continuing', () => {
     const s = run(
       model({ outbox: [entry({ attempts: 2, notBefore: '2026-11-25T10:05:00Z', lastError: '502' })] }),
@@ -442,6 +476,7 @@ describe('the core: the protocol, over every event in many states', () => {
     'openCycle',
     'runBaseline',
     'iterate',
+    'commitCycle',
     'finishCycle',
   ]);
   const ENDING = new Set(['done', 'rethrow']);
@@ -490,6 +525,8 @@ describe('the core: the protocol, over every event in many states', () => {
     iterated({ state: m.loop, cycleDone: true }),
     iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }),
     iterated({ state: m.loop, waitMs: 1000 }),
+    { type: 'cycleCommitted', tip: 'c'.repeat(40), committed: true },
+    { type: 'cycleCommitted', committed: false },
     { type: 'cycleFinished' },
     { type: 'cycleFinished', failed: { class: 'refused', message: 'm', advice: 'a' } },
     { type: 'cycleFinished', failed: { class: 'transient', message: 'm' } },
@@ -514,6 +551,6 @@ describe('the core: the protocol, over every event in many states', () => {
           const halt = find(effects, 'recordHalt');
           if (halt) expect(find(effects, 'done')?.status).toBe('halted');
         }
-    expect(steps).toBe(2 * 36 * 20);
+    expect(steps).toBe(2 * 36 * 22);
   });
 });

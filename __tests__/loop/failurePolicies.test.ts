@@ -433,6 +433,7 @@ function fakeGit() {
     calls,
     currentRef: async () => 'main',
     branchExists: async () => true,
+    holds: async () => true,
     switchToBranch: async (b: string) => {
       calls.push(`switch ${b}`);
     },

@@ -24,16 +24,21 @@ afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-/** A git that records what the loop asks of it; `remote` holds the branches "pushed". */
-function recordingGit(calls: string[], remote: Set<string>): Git {
+/** Branch → its commits, oldest first (what `holds` reads). */
+type Histories = Map<string, string[]>;
+let commits = 0;
+
+/** A git that records what the loop asks of it; `remote` holds the branches "pushed", with their commits. */
+function recordingGit(calls: string[], remote: Histories): Git {
   let current = 'main';
-  const local = new Set(['main']);
+  const local: Histories = new Map([['main', ['c0']]]);
   return {
     topLevel: dir,
     currentRef: async () => current,
     branchExists: async (b) => local.has(b),
+    holds: async (b, commit) => local.get(b)?.includes(commit) ?? false,
     switchToBranch: async (b) => {
-      local.add(b);
+      if (!local.has(b)) local.set(b, [...(local.get('main') ?? [])]);
       current = b;
       calls.push(`switch ${b}`);
     },
@@ -43,6 +48,7 @@ function recordingGit(calls: string[], remote: Set<string>): Git {
     },
     commitAll: async (m) => {
       calls.push(`commit ${m.split(':')[0]}`);
+      local.set(current, [...(local.get(current) ?? []), `c${++commits}`]);
       return true;
     },
     merge: async (b) => {
@@ -55,19 +61,20 @@ function recordingGit(calls: string[], remote: Set<string>): Git {
     exclude: async () => undefined,
     fetchBranch: async (_r, b) => {
       calls.push(`fetch ${b}`);
-      if (!remote.has(b)) return false;
-      local.add(b);
+      const pushed = remote.get(b);
+      if (!pushed) return false;
+      local.set(b, [...pushed]);
       return true;
     },
     push: async (_r, b) => {
       calls.push(`push ${b}`);
-      remote.add(b);
+      remote.set(b, [...(local.get(b) ?? [])]);
     },
     head: async () => '0'.repeat(40),
     resetHard: async () => undefined,
     changedFiles: async () => [],
     untracked: async () => [],
-    tipOf: async () => '1'.repeat(40),
+    tipOf: async (b) => local.get(b)?.at(-1),
     laneState: async () => ({ head: current, baseTip: '1'.repeat(40) }),
   };
 }
@@ -89,12 +96,16 @@ function recordingPublisher(git: Git, published: CycleWork[]): CyclePublisher {
   };
 }
 
+/** What goes wrong in publish: a LandingError after the push, or a crash after or before it. */
+type Fault = { failure?: LandingFailure; crash?: Error; beforePush?: Error };
+
 /** A publisher that pushes, then fails the pull request with `failure` (a LandingError) or `crash` (anything else) while set. */
-function failingPublisher(git: Git, published: CycleWork[], fault: { failure?: LandingFailure; crash?: Error }) {
+function failingPublisher(git: Git, published: CycleWork[], fault: Fault) {
   const real = recordingPublisher(git, published);
   return {
     ...real,
     async publish(work: CycleWork) {
+      if (fault.beforePush) throw fault.beforePush;
       await git.push('origin', work.branch);
       if (fault.failure) throw new LandingError(fault.failure);
       if (fault.crash) throw fault.crash;
@@ -109,13 +120,13 @@ function harness(
     source?: MemorySource;
     settings?: Partial<SliceSettings>;
     tests?: () => boolean;
-    remote?: Set<string>;
-    fault?: { failure?: LandingFailure; crash?: Error };
+    remote?: Histories;
+    fault?: Fault;
     clock?: ManualClock;
   } = {},
 ) {
   const calls: string[] = [];
-  const remote = opts.remote ?? new Set<string>();
+  const remote: Histories = opts.remote ?? new Map();
   const git = recordingGit(calls, remote);
   const published: CycleWork[] = [];
   const clock = opts.clock ?? new ManualClock();
@@ -143,7 +154,7 @@ function harness(
 }
 
 /** A fresh runner for the next scheduled run: the same remote, checkpoints and issues, no local branch. */
-function nextRun(h: ReturnType<typeof harness>, steps: Step[] = [done], fault?: { failure?: LandingFailure }) {
+function nextRun(h: ReturnType<typeof harness>, steps: Step[] = [done], fault?: Fault) {
   const next = harness(steps, { source: h.source, remote: h.remote, clock: h.clock, ...(fault ? { fault } : {}) });
   next.deps.store = h.deps.store;
   return next;
@@ -181,7 +192,7 @@ describe('finished cycles as pull requests', () => {
   });
 
   it('a branch an earlier run pushed is fetched before the cycle starts and continued', async () => {
-    const h = harness([done], { remote: new Set(['agent-loop/issue-7']) });
+    const h = harness([done], { remote: new Map([['agent-loop/issue-7', ['c0', 'wip']]]) });
     await runSlice(h.deps);
     const fetched = h.calls.indexOf('fetch agent-loop/issue-7');
     expect(fetched).toBeGreaterThanOrEqual(0);
@@ -334,5 +345,32 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     expect(next.agent.requests).toHaveLength(1);
     expect(r).toMatchObject({ status: 'complete', iterations: 2 });
     expect(next.published).toHaveLength(1);
+  });
+
+  it('a run killed between the final commit and the push: the next run finds only the older wip: on the remote, which is never landed as the work; the issue is worked again', async () => {
+    // Slice 1 ends mid-cycle: its wip: is pushed. Slice 2 finishes the cycle, commits it, and dies before the push.
+    const h = harness([working('more to do'), done], {
+      settings: { sliceIterations: 1 },
+      fault: { beforePush: new Error('runner lost') },
+    });
+    expect((await runSlice(h.deps)).status).toBe('continuing');
+    const wip = h.remote.get('agent-loop/issue-7');
+    const second = nextRun(h, [done], { beforePush: new Error('runner lost') });
+    second.deps.settings = { ...second.deps.settings, sliceIterations: undefined };
+    await expect(runSlice(second.deps)).rejects.toThrow('runner lost');
+    expect(h.remote.get('agent-loop/issue-7')).toEqual(wip); // the final commit never left the runner
+    const cp = (await h.deps.store.list()).checkpoints[0]!;
+    const recorded = (cp.state.loop as { outbox: Array<{ tip?: string }> }).outbox[0];
+    expect(recorded?.tip).toMatch(/^c\d+$/);
+    expect(wip).not.toContain(recorded?.tip);
+
+    const third = nextRun(h, [done]);
+    third.deps.settings = { ...third.deps.settings, sliceIterations: undefined };
+    const r = await runSlice(third.deps);
+    const lost = third.lines.find((l) => l.includes('"cycle.lost"'));
+    expect(lost).toContain(`does not hold its commit ${recorded?.tip}`);
+    expect(third.agent.requests).toHaveLength(1); // worked again, on top of the wip:
+    expect(third.published).toHaveLength(1);
+    expect(r).toMatchObject({ status: 'complete', iterations: 3 });
   });
 });

@@ -133,6 +133,7 @@ export function buildDoubles(world: World) {
     topLevel: '/sim',
     currentRef: async () => current,
     branchExists: async () => false,
+    holds: async () => true,
     switchToBranch: async (branch) => {
       current = branch;
       work = { ...cloneTree(base), changed: false };

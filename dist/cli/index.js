@@ -25009,6 +25009,7 @@ async function openGit(cwd, env, options = {}) {
         topLevel,
         currentRef,
         branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
+        holds: (branch, commit) => tryGit('merge-base', '--is-ancestor', commit, `refs/heads/${branch}`),
         async switchToBranch(branch, from) {
             if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
                 await git('checkout', '--quiet', branch);
@@ -28888,6 +28889,14 @@ const OutboxEntrySchema = object({
     lastError: schemas_string().optional(),
     /** A transient failure's backoff: not tried again before this time (RFC 3339). */
     notBefore: schemas_string().optional(),
+    /**
+     * Where work is published: the commit holding the finished work, recorded before the push. A
+     * later run lands the branch it fetches only when it holds this commit (else an older wip: would
+     * be landed as the work); without it, the work was never committed and only this checkout has it.
+     */
+    tip: schemas_string().optional(),
+    /** The work was committed by the landing (false: the agent's changes were all committed before). */
+    committed: schemas_boolean().optional(),
 });
 const HaltReasons = [
     'max_iterations',
@@ -29463,6 +29472,23 @@ function step(model, event, config) {
         }
         case 'iterated':
             return iterated(model, event.outcome, event.now, config);
+        case 'cycleCommitted': {
+            const landing = model.landing;
+            if (!landing)
+                return { model, effects: [{ kind: 'next' }] };
+            // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
+            const entry = {
+                ...landing.entry,
+                committed: event.committed,
+                ...(event.tip ? { tip: event.tip } : {}),
+            };
+            const m = {
+                ...model,
+                landing: { ...landing, entry },
+                loop: { ...model.loop, outbox: model.loop.outbox.map((e) => (e === landing.entry ? entry : e)) },
+            };
+            return { model: m, effects: [save(m), finishCycleEffect(entry, landing.resumed)] };
+        }
         case 'cycleFinished':
             return cycleFinished(model, event.published, event.failed, config);
         case 'refused':
@@ -29525,8 +29551,20 @@ function land(model, entry, config, resumed) {
             log('info', 'cycle.landing', `Landing ${what}, recorded by an earlier run${entry.attempts ? ` (attempt ${entry.attempts + 1})` : ''}: the agent does not run again for it.`, { issueIds: entry.cycle.issueIds, attempts: entry.attempts }),
         ]
         : [];
-    effects.push({ kind: 'finishCycle', cycle: entry.cycle, noChange: entry.noChange, ...(resumed ? { resumed } : {}) });
+    // Where work is published, this slice's work is committed (and its commit recorded) before the push.
+    const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
+    effects.push(commitFirst ? { kind: 'commitCycle', cycle: entry.cycle } : finishCycleEffect(entry, resumed));
     return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+function finishCycleEffect(entry, resumed) {
+    return {
+        kind: 'finishCycle',
+        cycle: entry.cycle,
+        noChange: entry.noChange,
+        ...(resumed ? { resumed } : {}),
+        ...(entry.tip ? { tip: entry.tip } : {}),
+        ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
+    };
 }
 /** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
 function unrecord(model) {
@@ -30281,15 +30319,27 @@ async function runSlice(unguarded) {
             case 'verifyLane':
                 await guard?.verify(effect.what);
                 return undefined;
+            case 'commitCycle': {
+                const { cycle } = effect;
+                if (!git || !cycle.branch)
+                    return { type: 'cycleCommitted', committed: false };
+                const committed = await git.commitAll(cycleSubject(cycle));
+                const tip = await git.tipOf(cycle.branch);
+                return { type: 'cycleCommitted', committed, ...(tip ? { tip } : {}) };
+            }
             case 'finishCycle': {
                 if (effect.resumed && !effect.noChange) {
-                    const where = await enterLanding(deps, loop, effect.cycle);
-                    if (where === 'lost')
+                    const where = await enterLanding(deps, loop, effect.cycle, effect.tip);
+                    if (where === 'lost' || where === 'older')
                         return {
                             type: 'cycleFinished',
                             failed: {
                                 class: 'lost',
-                                message: `its branch ${effect.cycle.branch} is in neither this checkout nor ${deps.publisher?.description ?? 'a remote'} (the run that did the work ended before pushing it)`,
+                                message: where === 'lost'
+                                    ? `its branch ${effect.cycle.branch} is in neither this checkout nor ${deps.publisher?.description ?? 'a remote'} (the run that did the work ended before pushing it)`
+                                    : effect.tip
+                                        ? `the branch ${effect.cycle.branch} fetched from ${deps.publisher?.description ?? 'the remote'} does not hold its commit ${effect.tip.slice(0, 12)}, only older work (the run that did it ended before pushing it)`
+                                        : `the run that did it ended before committing it, and only that checkout had it (${effect.cycle.branch} from ${deps.publisher?.description ?? 'the remote'} holds older work at most)`,
                             },
                         };
                     if (where === 'landed')
@@ -30300,7 +30350,7 @@ async function runSlice(unguarded) {
                 try {
                     const published = effect.noChange
                         ? await dropEmptyCycle(deps, loop, effect.cycle)
-                        : await finishCycleInGit(deps, loop, effect.cycle);
+                        : await finishCycleInGit(deps, loop, effect.cycle, effect.committed);
                     return { type: 'cycleFinished', ...(published ? { published } : {}) };
                 }
                 catch (error) {
@@ -30410,12 +30460,15 @@ async function openCycle(deps, cycle, baseBranch) {
         await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
     return { ...cycle, baseTip };
 }
-async function finishCycleInGit(deps, state, cycle) {
+/** The commit message of a finished cycle's work. */
+const cycleSubject = (cycle) => `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
+async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
     const { git, settings, logger } = deps;
     if (!git || !cycle.branch || !state.baseBranch)
         return undefined;
-    const subject = `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
-    const committed = await git.commitAll(subject);
+    const subject = cycleSubject(cycle);
+    // Committed already (the commit recorded before the push) unless this is the first look at it.
+    const committed = (await git.commitAll(subject)) || committedBefore;
     if (settings.onSuccess === 'pull-request' && deps.publisher) {
         const verdict = state.history.at(-1)?.verdict?.summary;
         const work = {
@@ -30448,10 +30501,11 @@ async function finishCycleInGit(deps, state, cycle) {
 /**
  * An earlier run's finished cycle, landed now: its branch checked out, fetched first where work is
  * published. `landed` when it is gone from a checkout where nothing is published: agent-loop deletes
- * a cycle branch only once it is merged; `lost` when it is nowhere; a transient failure when the
- * remote cannot be reached.
+ * a cycle branch only once it is merged; `lost` when it is nowhere; `older` when the fetched branch
+ * does not hold the work's recorded commit (or none was recorded: the work was never committed, and
+ * only the dead run's checkout had it); a transient failure when the remote cannot be reached.
  */
-async function enterLanding(deps, state, cycle) {
+async function enterLanding(deps, state, cycle, tip) {
     const { git, publisher } = deps;
     if (!git || !cycle.branch || !state.baseBranch || (await git.currentRef()) === cycle.branch)
         return 'entered';
@@ -30468,6 +30522,8 @@ async function enterLanding(deps, state, cycle) {
         }
         if (!fetched)
             return 'lost';
+        if (!tip || !(await git.holds(cycle.branch, tip)))
+            return 'older';
     }
     await git.checkout(cycle.branch);
     return 'entered';

@@ -72,6 +72,8 @@ export type Event =
   | { type: 'baselineRan'; state: LoopState; halt?: Halt; interrupted?: boolean; run?: SuiteRun }
   /** `escalate.reason` already masked; `now` when the iteration ended. */
   | { type: 'iterated'; outcome: IterationOutcome; now: number }
+  /** The finished cycle's work committed on its branch: the commit that holds it (`committed`: a new one). */
+  | { type: 'cycleCommitted'; tip?: string; committed: boolean }
   | { type: 'cycleFinished'; published?: PullRequestRecord; failed?: LandingFailure }
   /** A git operation refused: the agent moved the repository, or its change holds a secret. */
   | { type: 'refused'; reason: 'repository_moved' | 'secret_in_change'; message: string }
@@ -123,7 +125,21 @@ export type Effect =
    * Commit, then merge, leave or publish the cycle's branch; answered by `cycleFinished`. Recorded in
    * the outbox before; `resumed`: an earlier run's entry, whose branch may have to be fetched first.
    */
-  | { kind: 'finishCycle'; cycle: CycleState; noChange: boolean; resumed?: boolean }
+  | {
+      kind: 'finishCycle';
+      cycle: CycleState;
+      noChange: boolean;
+      resumed?: boolean;
+      /** The commit that holds the work (recorded before the push): a fetched branch without it is older work. */
+      tip?: string;
+      /** Committed by `commitCycle` already in this slice. */
+      committed?: boolean;
+    }
+  /**
+   * Where work is published: commit the finished cycle's work on its branch before anything leaves
+   * the machine, so that its commit is recorded; answered by `cycleCommitted`.
+   */
+  | { kind: 'commitCycle'; cycle: CycleState }
   /** An escalated cycle's work committed as wip: on its branch (pushed where work is published), base checked out. */
   | { kind: 'shelveCycle'; cycle: CycleState; reason: string; halting: boolean }
   /** Label and note the issues escalated in the source (and commit that on the base branch). */

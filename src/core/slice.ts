@@ -156,6 +156,22 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     }
     case 'iterated':
       return iterated(model, event.outcome, event.now, config);
+    case 'cycleCommitted': {
+      const landing = model.landing;
+      if (!landing) return { model, effects: [{ kind: 'next' }] };
+      // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
+      const entry: OutboxEntry = {
+        ...landing.entry,
+        committed: event.committed,
+        ...(event.tip ? { tip: event.tip } : {}),
+      };
+      const m: SliceModel = {
+        ...model,
+        landing: { ...landing, entry },
+        loop: { ...model.loop, outbox: model.loop.outbox.map((e) => (e === landing.entry ? entry : e)) },
+      };
+      return { model: m, effects: [save(m), finishCycleEffect(entry, landing.resumed)] };
+    }
     case 'cycleFinished':
       return cycleFinished(model, event.published, event.failed, config);
     case 'refused':
@@ -228,8 +244,21 @@ function land(model: SliceModel, entry: OutboxEntry, config: CoreConfig, resumed
         ),
       ]
     : [];
-  effects.push({ kind: 'finishCycle', cycle: entry.cycle, noChange: entry.noChange, ...(resumed ? { resumed } : {}) });
+  // Where work is published, this slice's work is committed (and its commit recorded) before the push.
+  const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
+  effects.push(commitFirst ? { kind: 'commitCycle', cycle: entry.cycle } : finishCycleEffect(entry, resumed));
   return { model: { ...model, landing: { entry, resumed } }, effects };
+}
+
+function finishCycleEffect(entry: OutboxEntry, resumed: boolean): Effect {
+  return {
+    kind: 'finishCycle',
+    cycle: entry.cycle,
+    noChange: entry.noChange,
+    ...(resumed ? { resumed } : {}),
+    ...(entry.tip ? { tip: entry.tip } : {}),
+    ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
+  };
 }
 
 /** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */

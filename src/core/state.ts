@@ -149,6 +149,14 @@ const OutboxEntrySchema = z.object({
   lastError: z.string().optional(),
   /** A transient failure's backoff: not tried again before this time (RFC 3339). */
   notBefore: z.string().optional(),
+  /**
+   * Where work is published: the commit holding the finished work, recorded before the push. A
+   * later run lands the branch it fetches only when it holds this commit (else an older wip: would
+   * be landed as the work); without it, the work was never committed and only this checkout has it.
+   */
+  tip: z.string().optional(),
+  /** The work was committed by the landing (false: the agent's changes were all committed before). */
+  committed: z.boolean().optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 

@@ -24,6 +24,8 @@ export interface Git {
   head(): Promise<string>;
   /** The commit a local branch points at; undefined when there is no such branch. */
   tipOf(branch: string): Promise<string | undefined>;
+  /** Whether the local `branch` holds `commit` (false when either is unknown here). */
+  holds(branch: string, commit: string): Promise<boolean>;
   /**
    * `currentRef()` and `tipOf(baseBranch)` read together, in one git process where it can (the lane
    * guard asks twice per iteration).
@@ -232,6 +234,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     topLevel,
     currentRef,
     branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
+    holds: (branch, commit) => tryGit('merge-base', '--is-ancestor', commit, `refs/heads/${branch}`),
     async switchToBranch(branch, from) {
       if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
         await git('checkout', '--quiet', branch);

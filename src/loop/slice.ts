@@ -235,15 +235,27 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       case 'verifyLane':
         await guard?.verify(effect.what);
         return undefined;
+      case 'commitCycle': {
+        const { cycle } = effect;
+        if (!git || !cycle.branch) return { type: 'cycleCommitted', committed: false };
+        const committed = await git.commitAll(cycleSubject(cycle));
+        const tip = await git.tipOf(cycle.branch);
+        return { type: 'cycleCommitted', committed, ...(tip ? { tip } : {}) };
+      }
       case 'finishCycle': {
         if (effect.resumed && !effect.noChange) {
-          const where = await enterLanding(deps, loop, effect.cycle);
-          if (where === 'lost')
+          const where = await enterLanding(deps, loop, effect.cycle, effect.tip);
+          if (where === 'lost' || where === 'older')
             return {
               type: 'cycleFinished',
               failed: {
                 class: 'lost',
-                message: `its branch ${effect.cycle.branch} is in neither this checkout nor ${deps.publisher?.description ?? 'a remote'} (the run that did the work ended before pushing it)`,
+                message:
+                  where === 'lost'
+                    ? `its branch ${effect.cycle.branch} is in neither this checkout nor ${deps.publisher?.description ?? 'a remote'} (the run that did the work ended before pushing it)`
+                    : effect.tip
+                      ? `the branch ${effect.cycle.branch} fetched from ${deps.publisher?.description ?? 'the remote'} does not hold its commit ${effect.tip.slice(0, 12)}, only older work (the run that did it ended before pushing it)`
+                      : `the run that did it ended before committing it, and only that checkout had it (${effect.cycle.branch} from ${deps.publisher?.description ?? 'the remote'} holds older work at most)`,
               },
             };
           if (where === 'landed') return { type: 'cycleFinished' };
@@ -253,7 +265,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         try {
           const published = effect.noChange
             ? await dropEmptyCycle(deps, loop, effect.cycle)
-            : await finishCycleInGit(deps, loop, effect.cycle);
+            : await finishCycleInGit(deps, loop, effect.cycle, effect.committed);
           return { type: 'cycleFinished', ...(published ? { published } : {}) };
         } catch (error) {
           // GitHub refused or failed a step: the core keeps the work in the outbox (a refusal halts).
@@ -369,15 +381,21 @@ async function openCycle(deps: SliceDeps, cycle: CycleState, baseBranch: string 
   return { ...cycle, baseTip };
 }
 
+/** The commit message of a finished cycle's work. */
+const cycleSubject = (cycle: CycleState) =>
+  `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
+
 async function finishCycleInGit(
   deps: SliceDeps,
   state: LoopState,
   cycle: CycleState,
+  committedBefore = false,
 ): Promise<LoopState['pullRequests'][number] | undefined> {
   const { git, settings, logger } = deps;
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
-  const subject = `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
-  const committed = await git.commitAll(subject);
+  const subject = cycleSubject(cycle);
+  // Committed already (the commit recorded before the push) unless this is the first look at it.
+  const committed = (await git.commitAll(subject)) || committedBefore;
   if (settings.onSuccess === 'pull-request' && deps.publisher) {
     const verdict = state.history.at(-1)?.verdict?.summary;
     const work = {
@@ -417,14 +435,16 @@ async function finishCycleInGit(
 /**
  * An earlier run's finished cycle, landed now: its branch checked out, fetched first where work is
  * published. `landed` when it is gone from a checkout where nothing is published: agent-loop deletes
- * a cycle branch only once it is merged; `lost` when it is nowhere; a transient failure when the
- * remote cannot be reached.
+ * a cycle branch only once it is merged; `lost` when it is nowhere; `older` when the fetched branch
+ * does not hold the work's recorded commit (or none was recorded: the work was never committed, and
+ * only the dead run's checkout had it); a transient failure when the remote cannot be reached.
  */
 async function enterLanding(
   deps: SliceDeps,
   state: LoopState,
   cycle: CycleState,
-): Promise<'entered' | 'landed' | 'lost' | LandingFailure> {
+  tip: string | undefined,
+): Promise<'entered' | 'landed' | 'lost' | 'older' | LandingFailure> {
   const { git, publisher } = deps;
   if (!git || !cycle.branch || !state.baseBranch || (await git.currentRef()) === cycle.branch) return 'entered';
   if (!(await git.branchExists(cycle.branch))) {
@@ -437,6 +457,7 @@ async function enterLanding(
       return { class: 'transient', message: `could not fetch ${cycle.branch}: ${(error as Error).message}` };
     }
     if (!fetched) return 'lost';
+    if (!tip || !(await git.holds(cycle.branch, tip))) return 'older';
   }
   await git.checkout(cycle.branch);
   return 'entered';
