@@ -490,7 +490,7 @@ fi
     }
   });
 
-  it('a halted loop over three scheduled runs: one failure and one Discord post, then quiet green runs that install and run nothing; removing the label resumes by itself', async () => {
+  it('a halted loop over three scheduled runs: one failure and one Discord post, then quiet green runs that install and run nothing; removing the label resumes by itself, and so does editing the issue', async () => {
     gh.addIssue({ title: 'Unfixable', body: 'value_is_good fails', labels: [LABEL] });
     const agent = await writeAgent(sb, 'hopeless', `echo run >> "$NOTES/worked"\n${DONE_REPORT}`);
     const discord = await startDiscordServer();
@@ -532,6 +532,15 @@ fi
       expect(await worked()).toBe('run\nrun\n');
       expect(resumed.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '2' });
       expect(discord.received).toHaveLength(2);
+
+      // Halted again, the label back on: a person edits the issue's text instead (issue 14).
+      expect((await scheduledRun(805, agent, inputs)).main.code).toBe(0); // quiet
+      gh.updateIssue(1, { body: 'value_is_good fails: value.txt must read "good".' });
+      const edited = await scheduledRun(806, agent, inputs);
+      expect(edited.main.log).toContain('Resuming the halted run: 1 was edited since the escalation.');
+      expect(edited.main.log).toContain('#1 was edited since its escalation: trying again.');
+      expect(await worked()).toBe('run\nrun\nrun\n');
+      expect(edited.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '3' });
     } finally {
       await discord.close();
     }

@@ -244,14 +244,26 @@ const loopOf = (sb: Sandbox, id: string): LoopJson => readCheckpoint(sb, id).sta
 
 /** What a person does to retry an escalated issue: removes its label from the beads file and commits. */
 async function removeLabel(sb: Sandbox, id: string): Promise<void> {
+  await editIssue(sb, id, `retry ${id}`, (line) => {
+    line.labels = (line.labels as string[]).filter((l) => l !== ESCALATED);
+  });
+}
+
+/** A person changes an issue in the beads file and commits it. */
+async function editIssue(
+  sb: Sandbox,
+  id: string,
+  message: string,
+  change: (line: Record<string, unknown>) => void,
+): Promise<void> {
   const file = path.join(sb.repo, '.beads', 'issues.jsonl');
   const lines = readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  for (const line of lines) if (line.id === id) line.labels = (line.labels as string[]).filter((l) => l !== ESCALATED);
+  for (const line of lines) if (line.id === id) change(line);
   await fs.writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  commit(sb, `retry ${id}`, { tracked: true, by: 'person' });
+  commit(sb, message, { tracked: true, by: 'person' });
 }
 
 /** The beads file with the escalation times taken out. */
@@ -479,6 +491,33 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       const onMain = JSON.parse(git(sb, 'show', 'main:.beads/issues.jsonl')) as Record<string, unknown>;
       expect(onMain).toMatchObject({ id: 'bd-1', status: 'closed', labels: [] });
       expect(String(onMain.notes)).toMatch(/^agent-loop escalated this issue at iteration 4 /);
+    });
+  });
+
+  it('issue 14: a person edits the escalated issue (its description, the label left on): the halted loop resumes by itself and works it again', async () => {
+    await withSandbox(issues('Hard one'), async (sb) => {
+      const failing = await writeAgent(sb, 'failing', perIssue({ '*': FAILING }));
+      const first = result(await runCli(sb, runArgs(failing)), 1);
+      expect(first).toMatchObject({ haltReason: 'all_escalated', iterations: 4, issuesEscalated: ['bd-1'] });
+      expect(first.diagnostic).toContain('edit an issue to say more');
+      const fixer = await writeAgent(sb, 'fixer', perIssue({ '*': FIX_AND_RECORD }));
+      // Unchanged: the halt stands, nothing runs.
+      expect(result(await runCli(sb, runArgs(fixer)), 1)).toMatchObject({
+        haltReason: 'all_escalated',
+        sliceIterations: 0,
+        standing: expect.objectContaining({ resume: ['explicit', 'unlabel', 'fresh'] }),
+      });
+
+      await editIssue(sb, 'bd-1', 'say what good means', (line) => {
+        line.description = 'value.txt must read "good": nothing else is accepted.';
+      });
+      const r = await runCli(sb, runArgs(fixer));
+      const second = result(r, 0);
+      expect(second).toMatchObject({ status: 'complete', checkpointId: first.checkpointId, issuesClosed: ['bd-1'] });
+      const log = events(r.stdout).map((e) => [e.event, e.message]);
+      expect(log).toContainEqual(['run.halt_lifted', 'Resuming the halted run: bd-1 was edited since the escalation.']);
+      expect(log).toContainEqual(['issue.edited', 'bd-1 was edited since its escalation: trying again.']);
+      expect(worked(sb)).toEqual([...Array(4).fill('bd-1'), 'bd-1']);
     });
   });
 

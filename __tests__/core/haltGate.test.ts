@@ -55,6 +55,20 @@ describe('haltGate', () => {
       ]).toEqual([reason, { stands: true }]);
   });
 
+  it('issue 14: all_escalated and failure_loop resume once an escalated issue was edited (its title or body changed since)', () => {
+    const record = { ...escalation(['1'], 9), fingerprints: { '1': 'before' } };
+    const edited = { ...issue('1', true), fingerprint: 'after' };
+    const same = { ...issue('1', true), fingerprint: 'before' };
+    for (const reason of ['all_escalated', 'failure_loop'] as const) {
+      const loop = halted(reason, { escalations: [record], consecutiveEscalations: 1 });
+      expect(haltGate(loop, { ...seen, ready: [same] })).toEqual({ stands: true });
+      expect(haltGate(loop, { ...seen, ready: [edited] })).toEqual({
+        stands: false,
+        because: '1 was edited since the escalation',
+      });
+    }
+  });
+
   it('all_escalated resumes once an issue is ready without the escalated label (removed, or a new one)', () => {
     const loop = halted('all_escalated', { escalations: [escalation(['1'], 9)] });
     expect(haltGate(loop, { ...seen, ready: [issue('1', true)] })).toEqual({ stands: true });

@@ -76,6 +76,53 @@ describe('the core: picking the work', () => {
     expect(selectTargets(ready('a-5', 'a-6'), loop, false, 0, ['a-6']).targets.map((i) => i.id)).toEqual(['a-6']);
   });
 
+  it('issue 14: an escalated issue edited since its escalation (its fingerprint changed) is tried again, said in the log; unedited, or in this slice, it stays skipped', () => {
+    const loop = {
+      ...initialLoopState(10),
+      escalations: [
+        {
+          issueIds: ['a-1'],
+          titles: [],
+          iteration: 3,
+          steps: [],
+          reason: 'r',
+          at: '',
+          note: '',
+          fingerprints: { 'a-1': 'old' },
+        },
+        { issueIds: ['a-2'], titles: [], iteration: 4, steps: [], reason: 'r', at: '', note: '' },
+      ],
+    } as LoopState;
+    const labelled = (id: string, fingerprint?: string) => ({
+      id,
+      title: `Title ${id}`,
+      labels: ['agent-loop:escalated'],
+      ...(fingerprint ? { fingerprint } : {}),
+    });
+    // a-1 unedited; a-2 escalated by an older version (no fingerprint recorded): both skipped.
+    expect(selectTargets([labelled('a-1', 'old'), labelled('a-2', 'any')], loop, true, 4)).toEqual({
+      targets: [],
+      escalated: ['a-1', 'a-2'],
+    });
+    expect(selectTargets([labelled('a-1')], loop, true, 4).targets).toEqual([]);
+    // Edited: a target again, from the next slice on (not within the slice that escalated it).
+    expect(selectTargets([labelled('a-1', 'new')], loop, true, 2).targets.map((i) => i.id)).toEqual([]);
+    expect(selectTargets([labelled('a-1', 'new')], loop, true, 4).targets.map((i) => i.id)).toEqual(['a-1']);
+
+    const opened = run(model(loop, { sliceStartIteration: 4 }), config(), tick(), {
+      type: 'issuesRead',
+      ready: [labelled('a-1', 'new')],
+    });
+    expect(kinds(opened.effects)).toEqual(['log:issue.edited', 'openCycle']);
+    expect(find(opened.effects, 'openCycle')?.cycle.fingerprints).toEqual({ 'a-1': 'new' });
+  });
+
+  it('issue 14: an escalation records the fingerprints its cycle started with', () => {
+    const m = model({ currentCycle: { ...cycle(), fingerprints: { 'a-1': 'f1' } }, iteration: 4 });
+    const s = step(m, iterated({ state: m.loop, escalate: { reason: 'stuck', bounceLoop: false } }), config());
+    expect(s.model.loop.escalations.at(-1)?.fingerprints).toEqual({ 'a-1': 'f1' });
+  });
+
   it('with no ready issue: checks the source, then completes; halts when only escalated issues remain', () => {
     const empty = run(model(), config(), tick(), { type: 'issuesRead', ready: [] });
     expect(kinds(empty.effects)).toEqual(['checkSource']);

@@ -9,6 +9,7 @@ import type { Options } from '../config/options.js';
 import { NEEDS_BASE_TIP, NEEDS_ISSUES, haltGate } from '../core/haltGate.js';
 import type { LoopState } from '../core/state.js';
 import { openGit } from '../git/git.js';
+import { toReadyIssue } from '../issues/fingerprint.js';
 import type { IssueSource } from '../issues/types.js';
 import { openCheckpoint } from '../loop/slice.js';
 import type { Clock } from '../util/clock.js';
@@ -52,7 +53,7 @@ export async function checkHalt(
   if (NEEDS_ISSUES.has(reason)) {
     try {
       const issues = await (await io.source()).ready();
-      ready = issues.map((i) => ({ id: i.id, title: i.title, labels: i.labels }));
+      ready = issues.map(toReadyIssue);
     } catch {
       // Unreadable issues change nothing: the halt stands, and the run that resumes it reads them again.
     }

@@ -25,11 +25,11 @@ const LOOP_TYPES: Record<HaltReason, string> = {
 
 const ADVICE: Record<HaltReason, string> = {
   failure_loop:
-    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment). Later runs stay halted until you remove the agent-loop:escalated label from an issue that should be tried again or push new commits to the base branch (either resumes the next run by itself), or resume the run by hand (--resume-halted; the action: resume: true).',
+    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment). Later runs stay halted until you remove the agent-loop:escalated label from an issue that should be tried again, edit one of those issues (its title or text), or push new commits to the base branch (each resumes the next run by itself), or resume the run by hand (--resume-halted; the action: resume: true).',
   bounce_loop:
     'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   all_escalated:
-    'Every remaining ready issue has been escalated. Fix them and remove the agent-loop:escalated label from those to retry (or file a new issue): the next run resumes by itself; until then later runs stay halted.',
+    'Every remaining ready issue has been escalated. Fix them: edit an issue to say more, or remove the agent-loop:escalated label from those to retry (or file a new issue): the next run resumes by itself; until then later runs stay halted.',
   agent_unavailable:
     'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   max_iterations:

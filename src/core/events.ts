@@ -43,6 +43,11 @@ export interface ReadyIssue {
   id: string;
   title: string;
   labels: readonly string[];
+  /**
+   * A digest of the issue's title and body as read (src/issues/fingerprint.ts): an escalated issue
+   * whose digest differs from the one its escalation recorded was edited since, and is tried again.
+   */
+  fingerprint?: string;
 }
 
 export type PullRequestRecord = LoopState['pullRequests'][number];

@@ -4,15 +4,16 @@
  * the issues and the base branch and passes what it saw.
  *
  * - all_escalated: resumes once an issue is ready and not escalated (a person removed the
- *   agent-loop:escalated label, or filed a new issue).
+ *   agent-loop:escalated label, filed a new issue, or edited an escalated one: its fingerprint).
  * - failure_loop: resumes once the base branch has new commits (the cause may be fixed there), or a
- *   person removed the label from one of the issues the loop escalated.
+ *   person removed the label from, or edited, one of the issues the loop escalated.
  * - baseline_unreadable: resumes once the base branch has new commits.
  * - max_iterations, budget: resume once the limit is above what was spent.
  * - every other halt (the agent moved the repository, a secret, GitHub refused, …) waits for a
  *   person: `--resume-halted`, the action's `resume: true`, or `--fresh`.
  * Rate limits never halt: their window is carried to the next run and waited out there.
  */
+import { ESCALATED_LABEL } from '../issues/types.js';
 import type { ReadyIssue } from './events.js';
 import { selectTargets } from './slice.js';
 import type { LoopState } from './state.js';
@@ -58,10 +59,12 @@ export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
         : [],
     );
     const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
+    const edited = eligible.filter((t) => t.labels.includes(ESCALATED_LABEL));
+    const ids = (list: readonly ReadyIssue[]) => list.map((t) => t.id).join(', ');
+    if (edited.length > 0)
+      return lift(`${ids(edited)} ${edited.length === 1 ? 'was' : 'were'} edited since the escalation`);
     if (eligible.length > 0)
-      return lift(
-        `${eligible.map((t) => t.id).join(', ')} ${eligible.length === 1 ? 'is' : 'are'} ready and no longer escalated`,
-      );
+      return lift(`${ids(eligible)} ${eligible.length === 1 ? 'is' : 'are'} ready and no longer escalated`);
   }
   return { stands: true };
 }
@@ -88,7 +91,7 @@ export function describeResumeWay(way: ResumeWay, terms: 'cli' | 'action', baseB
         ? 'once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true'
         : 'once the cause is fixed, run agent-loop run --resume-halted';
     case 'unlabel':
-      return 'remove the agent-loop:escalated label from an issue that should be tried again: the next run resumes by itself';
+      return 'remove the agent-loop:escalated label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself';
     case 'base_commits':
       return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
     case 'max_iterations':

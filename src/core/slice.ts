@@ -368,14 +368,30 @@ export function selectTargets(
   const open = ready.filter(
     (i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)),
   );
-  // Across slices the label decides (removing it makes the issue eligible again); within this
-  // slice the escalations themselves, in case a label could not be written.
+  // Across slices the label decides (removing it makes the issue eligible again), unless the issue
+  // was edited since its escalation; within this slice the escalations themselves, in case a label
+  // could not be written.
   const inThisSlice = new Set(
     loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds),
   );
-  const isEscalated = (i: ReadyIssue) => inThisSlice.has(i.id) || i.labels.includes(ESCALATED_LABEL);
+  const isEscalated = (i: ReadyIssue) =>
+    inThisSlice.has(i.id) || (i.labels.includes(ESCALATED_LABEL) && !editedSinceEscalation(i, loop));
   const eligible = open.filter((i) => !isEscalated(i));
   return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
+}
+
+/**
+ * The issue's title or body changed since the loop last escalated it (its fingerprint then and now
+ * differ): whatever made it fail may be what the edit fixed. An escalation that recorded no
+ * fingerprint (an older checkpoint) or an issue read without one says nothing.
+ */
+export function editedSinceEscalation(issue: ReadyIssue, loop: Pick<LoopState, 'escalations'>): boolean {
+  if (issue.fingerprint === undefined) return false;
+  for (let k = loop.escalations.length - 1; k >= 0; k--) {
+    const then = loop.escalations[k]?.fingerprints?.[issue.id];
+    if (then !== undefined) return then !== issue.fingerprint;
+  }
+  return false;
 }
 
 function issuesRead(model: SliceModel, ready: ReadyIssue[], config: CoreConfig): Step {
@@ -430,6 +446,9 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
     ]);
   if (!loop.currentCycle && model.next) {
     const next = model.next;
+    const fingerprints = Object.fromEntries(
+      next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])),
+    );
     const cycle: CycleState = {
       issueIds: next.map((i) => i.id),
       titles: next.map((i) => i.title),
@@ -440,8 +459,20 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
       timeoutRetries: 0,
       rateLimitAttempts: 0,
       ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
+      ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
     };
-    return { model, effects: [{ kind: 'openCycle', cycle }] };
+    const edited = next.filter((i) => editedSinceEscalation(i, loop));
+    const retried = edited.length
+      ? [
+          log(
+            'info',
+            'issue.edited',
+            `${edited.map((i) => issueRef(i.id)).join(', ')} ${edited.length === 1 ? 'was' : 'were'} edited since ${edited.length === 1 ? 'its' : 'their'} escalation: trying again.`,
+            { issueIds: edited.map((i) => i.id) },
+          ),
+        ]
+      : [];
+    return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
   }
   const branch = loop.currentCycle?.branch;
   const enter: Effect[] = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
@@ -521,6 +552,7 @@ function escalate(model: SliceModel, reason: string, bounceLoop: boolean, config
     ...(cycle.lastFailure
       ? { lastFailure: { ...cycle.lastFailure, tail: cycle.lastFailure.tail.slice(-OUTPUT_CHARS) } }
       : {}),
+    ...(cycle.fingerprints ? { fingerprints: cycle.fingerprints } : {}),
   };
   loop = {
     ...loop,

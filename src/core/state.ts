@@ -112,6 +112,8 @@ const CycleSchema = z.object({
   rateLimitAttempts: z.number().int().default(0),
   /** --workflow tdd only. */
   tdd: TddCycleSchema.optional(),
+  /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
+  fingerprints: z.record(z.string(), z.string()).optional(),
 });
 export type CycleState = z.infer<typeof CycleSchema>;
 
@@ -126,6 +128,8 @@ const EscalationSchema = z.object({
   note: z.string().default(''),
   /** What failed last in the cycle (the test output or the agent error), its end only. */
   lastFailure: z.object({ kind: z.enum(['agent', 'tests']), message: z.string(), tail: z.string() }).optional(),
+  /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
+  fingerprints: z.record(z.string(), z.string()).optional(),
 });
 export type EscalationRecord = z.infer<typeof EscalationSchema>;
 

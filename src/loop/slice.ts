@@ -16,6 +16,7 @@ import { type CoreConfig, initialModel, step } from '../core/slice.js';
 import { type CycleState, type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
+import { toReadyIssue } from '../issues/fingerprint.js';
 import { LandingError } from './publish.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
@@ -187,7 +188,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         await clock.sleep(effect.ms, deps.signal);
         return { type: 'woke', now: now() };
       case 'readIssues':
-        return { type: 'issuesRead', ready: await source.ready() };
+        return { type: 'issuesRead', ready: (await source.ready()).map(toReadyIssue) };
       case 'checkSource': {
         const unreadable = await unreadableSource();
         return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };

@@ -127,16 +127,16 @@ describe('GitHubIssueSource.ready', () => {
     expect(source.skippedOutsiders.map((o) => o.association)).toEqual(['MEMBER']);
   });
 
-  it('skips escalated issues until a person removes the label', async () => {
-    const { server, source } = await setup();
+  it('lists escalated issues last, with their label, not counted against maxIssues (the engine skips them unless edited); first again once a person removes the label', async () => {
+    const { server, source } = await setup({ source: { maxIssues: 1 } });
     const escalated = server.addIssue({ labels: [LABEL, ESCALATED_LABEL], createdAt: minutesAgo(20) });
     const other = server.addIssue({ labels: [LABEL], createdAt: minutesAgo(10) });
 
-    expect(ids(await source.ready())).toEqual([String(other.number)]);
-    expect(source.lastListing?.escalated).toBe(1);
+    expect(ids(await source.ready())).toEqual([other, escalated].map((i) => String(i.number)));
+    expect(source.lastListing).toMatchObject({ escalated: 1, ready: 1 });
 
     server.updateIssue(escalated.number, { labels: [LABEL] });
-    expect(ids(await source.ready())).toEqual([escalated, other].map((i) => String(i.number)));
+    expect(ids(await source.ready())).toEqual([String(escalated.number)]);
   });
 
   it('follows the Link header across pages (250 issues: 3 pages)', async () => {
@@ -349,7 +349,8 @@ describe('GitHubIssueSource.markEscalated', () => {
     expect(body.startsWith(`${ESCALATION_MARKER}\n<!-- agent-loop:escalation-note sha256=`)).toBe(true);
     expect(body).toMatch(/sha256=[0-9a-f]{16} -->\n\nBOUNCE LOOP DETECTED: 4 step-back transitions \(\*\*\*\)$/);
     expect(body).not.toContain('ghp_secret');
-    expect(await source.ready()).toEqual([]); // escalated: skipped
+    // Listed with its label (the engine skips it unless it is edited).
+    expect((await source.ready()).map((i) => i.labels)).toEqual([[LABEL, ESCALATED_LABEL]]);
   });
 
   it('markNoChange (issue 12): the agent-loop:no-change label and one comment with the evidence; the issue stays open and later listings skip it', async () => {
@@ -480,7 +481,8 @@ describe('API calls per slice', () => {
       'ready unchanged': 1,
     });
     // Free 304s: close's re-read of the issue get() had just read, and the unchanged listing.
-    expect(small).toMatchObject({ total: 11, counted: 9, ready: 8 });
+    // The escalated one is listed last (the engine skips it).
+    expect(small).toMatchObject({ total: 11, counted: 9, ready: 9 });
     // 5,000: the first page holds 100 workable issues until one is escalated; then 99 are short of
     // maxIssues (100) and the second page is read too (at most maxPages, 3).
     expect(large.counts).toEqual({
@@ -492,7 +494,7 @@ describe('API calls per slice', () => {
       'ready after escalating': 2,
       'ready unchanged': 2,
     });
-    expect(large).toMatchObject({ total: 13, counted: 10, ready: 100 });
+    expect(large).toMatchObject({ total: 13, counted: 10, ready: 101 });
   });
 });
 

@@ -2,8 +2,8 @@
  * GitHub issues as the issue source (the action): open issues carrying a label, pull requests
  * excluded, most urgent first. Only issues whose author association is allowed are worked on; the
  * others are skipped and listed (`skippedOutsiders`) so that an outsider cannot make the agent run
- * their text. Escalation adds ESCALATED_LABEL and one comment; later runs skip the issue until a
- * person removes the label. The same source opens the action's pull requests (pullRequests.ts)
+ * their text. Escalation adds ESCALATED_LABEL and one comment; `ready()` lists such issues last, and
+ * the engine skips them until a person removes the label or edits the issue. The same source opens the action's pull requests (pullRequests.ts)
  * and the planning pipeline's phase issues (phaseIssues.ts), through the same requests.
  *
  * API budget (what a slice costs, whatever the backlog size):
@@ -165,6 +165,9 @@ export class GitHubIssueSource implements IssueSource {
 
   async ready(): Promise<Issue[]> {
     const listed: Issue[] = [];
+    // Escalated issues are listed too, after the others and not counted against maxIssues: the engine
+    // skips them unless they were edited since their escalation, and halts when only they remain.
+    const listedEscalated: Issue[] = [];
     const outsiders: SkippedOutsider[] = [];
     const summary: ListingSummary = {
       pages: 0,
@@ -198,10 +201,8 @@ export class GitHubIssueSource implements IssueSource {
           continue;
         }
         if (item.state !== 'open') continue;
-        if (item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL)) {
-          summary.escalated++;
-          continue;
-        }
+        const escalated = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+        if (escalated) summary.escalated++;
         if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
           summary.prOpen++;
           continue;
@@ -223,7 +224,7 @@ export class GitHubIssueSource implements IssueSource {
           );
           continue;
         }
-        listed.push(toIssue(item));
+        (escalated ? listedEscalated : listed).push(toIssue(item));
       }
       url = page.next;
     }
@@ -236,12 +237,13 @@ export class GitHubIssueSource implements IssueSource {
         .filter((i) => i.state === 'open' && !i.pullRequest)
         .map((i) => String(i.number)),
     );
-    const unblocked = listed.filter((issue) => {
-      const blocker = blockedBy(issue.body).find((n) => open.has(n));
-      if (blocker !== undefined) summary.blocked++;
-      return blocker === undefined;
-    });
-    const ready = sortIssues(unblocked).slice(0, this.maxIssues);
+    const unblocked = (issues: Issue[]) =>
+      issues.filter((issue) => {
+        const blocker = blockedBy(issue.body).find((n) => open.has(n));
+        if (blocker !== undefined) summary.blocked++;
+        return blocker === undefined;
+      });
+    const ready = sortIssues(unblocked(listed)).slice(0, this.maxIssues);
     summary.ready = ready.length;
     this.lastListing = summary;
     if (summary.truncated && ready.length < this.maxIssues) {
@@ -250,7 +252,7 @@ export class GitHubIssueSource implements IssueSource {
           `newer issues, and priority labels on them, are seen once older ones are closed or escalated`,
       );
     }
-    return ready;
+    return [...ready, ...sortIssues(unblocked(listedEscalated)).slice(0, this.maxIssues)];
   }
 
   async get(id: string): Promise<Issue | undefined> {

@@ -1,0 +1,21 @@
+/**
+ * What the core sees of a ready issue, with the fingerprint of its text: a digest of the title and
+ * body as read, so that an escalated issue a person edited since is tried again (issue 14: a halt
+ * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
+ */
+import { createHash } from 'node:crypto';
+import type { Issue } from './types.js';
+
+export function issueFingerprint(issue: Pick<Issue, 'title' | 'body'>): string {
+  return createHash('sha256').update(issue.title).update('\0').update(issue.body).digest('hex').slice(0, 16);
+}
+
+/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint. */
+export function toReadyIssue(issue: Pick<Issue, 'id' | 'title' | 'body' | 'labels'>): {
+  id: string;
+  title: string;
+  labels: readonly string[];
+  fingerprint: string;
+} {
+  return { id: issue.id, title: issue.title, labels: issue.labels, fingerprint: issueFingerprint(issue) };
+}
