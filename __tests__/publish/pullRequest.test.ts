@@ -49,9 +49,10 @@ const github = {
   addLabel: async () => undefined,
 };
 
-async function publisher(keepDir: string, warnings: string[] = []) {
+async function publisher(keepDir: string, warnings: string[] = [], withNotes = false) {
   const git = (await openGit(repo, env)) as Git;
   return createPullRequestPublisher({
+    ...(withNotes ? { notes: { warn: (m: string) => warnings.push(m) } } : {}),
     git,
     github,
     repository: 'octo/widgets',
@@ -108,6 +109,30 @@ describe('the publisher when the push fails', () => {
     const error = await (await publisher(keepDir)).publish(work).catch((e: unknown) => e);
     expect((error as LandingError).failure).toMatchObject({ class: 'refused' });
     expect(existsSync(path.join(keepDir, 'agent-loop-issue-7.bundle'))).toBe(false);
+  });
+
+  it('--workflow tdd: the bundle carries the git notes, and a fresh runner that lands from it has the phase notes back (merged with the remote’s)', async () => {
+    const bare = await bareRemote();
+    // The remote holds a note of another cycle (pushed by an earlier run); this cycle's note is local only.
+    sh(repo, 'notes', '--ref', 'agent-loop', 'add', '-m', '{"other":true}', 'main');
+    sh(repo, 'push', '-q', 'origin', 'main', 'refs/notes/agent-loop');
+    sh(repo, 'notes', '--ref', 'agent-loop', 'add', '-m', '{"phase":"GREEN"}', 'agent-loop/issue-7');
+    await bareRemote('refused');
+    const keepDir = path.join(dir, 'state', 'outbox');
+    const error = await (await publisher(keepDir, [], true)).publish(work).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LandingError);
+    const heads = sh(repo, 'bundle', 'list-heads', path.join(keepDir, 'agent-loop-issue-7.bundle'));
+    expect(heads).toContain('refs/notes/agent-loop');
+
+    // A fresh runner: neither the branch nor the notes in its checkout; the remote has main and its note.
+    sh(repo, 'branch', '-q', '-D', 'agent-loop/issue-7');
+    sh(repo, 'update-ref', '-d', 'refs/notes/agent-loop');
+    await bareRemote();
+    expect(await (await publisher(keepDir, [], true)).fetchBranch('agent-loop/issue-7')).toBe(true);
+    expect(sh(repo, 'notes', '--ref', 'agent-loop', 'show', 'agent-loop/issue-7')).toBe('{"phase":"GREEN"}');
+    expect(sh(repo, 'notes', '--ref', 'agent-loop', 'show', 'main')).toBe('{"other":true}');
+    expect(sh(repo, 'for-each-ref', '--format=%(refname)', 'refs/notes/')).toBe('refs/notes/agent-loop');
+    expect(bare).toContain('no-such-remote');
   });
 
   it('the bundle wins over an older wip: of the branch on the remote; the remote wins when the bundle is not ahead of it', async () => {

@@ -51,7 +51,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
   const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv });
   const notes = options.notes ? (options.notes.git ?? raw) : undefined;
   const pushNotes = async () => {
-    if (!notes || (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code !== 0) return;
+    if (!notes || !(await hasNotes())) return;
     const r = await notes.run(pushNotesArgs(remote));
     if (r.code !== 0)
       options.notes?.warn(
@@ -64,14 +64,20 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
   };
   const bundleOf = (branch: string) =>
     options.keepDir ? path.join(options.keepDir, `${branch.replace(/[^\w.-]+/g, '-')}.bundle`) : undefined;
-  /** The branch's commits beyond the base, kept for the next runner; best effort (the outbox entry stands anyway). */
+  const hasNotes = async () => !!notes && (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code === 0;
+  /**
+   * The branch's commits beyond the base, kept for the next runner, with the git notes (tdd: the
+   * phase notes the next run resumes from, whose push failed too); best effort (the outbox entry
+   * stands anyway).
+   */
   const keepBundle = async (branch: string, base: string) => {
     const file = bundleOf(branch);
     if (!file) return;
     let why: string;
     try {
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const r = await raw.run(['bundle', 'create', file, `refs/heads/${branch}`, `^refs/heads/${base}`]);
+      const refs = [`refs/heads/${branch}`, `^refs/heads/${base}`, ...((await hasNotes()) ? [NOTES_REF] : [])];
+      const r = await raw.run(['bundle', 'create', file, ...refs]);
       if (r.code === 0) return;
       why = r.stderr.trim();
     } catch (error) {
@@ -103,6 +109,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
       const file = bundleOf(branch);
       if (!file || !existsSync(file)) return fromRemote;
       const r = await raw.run(['fetch', '--quiet', '--no-tags', file, `refs/heads/${branch}:refs/heads/${branch}`]);
+      if (notes) await mergeBundledNotes(notes, file, r.code === 0 ? 'theirs' : 'ours');
       return r.code === 0 || fromRemote;
     },
     async keep(branch) {
@@ -142,6 +149,19 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
       return pr;
     },
   };
+}
+
+/**
+ * The git notes a bundle holds, merged into this checkout's (fetched from the remote just before):
+ * on a note both have for one commit, the bundle's wins when its branch won (`theirs`), else the
+ * remote's. A bundle without notes (an earlier version's, or no tdd) changes nothing.
+ */
+async function mergeBundledNotes(git: NotesGit, bundle: string, prefer: 'theirs' | 'ours'): Promise<void> {
+  const bundled = `${NOTES_REF}-bundled`;
+  const fetched = await git.run(['fetch', '--quiet', '--no-tags', bundle, `+${NOTES_REF}:${bundled}`]);
+  if (fetched.code !== 0) return;
+  await git.run(['notes', `--ref=${NOTES_REF}`, 'merge', '--quiet', '-s', prefer, bundled]);
+  await git.run(['update-ref', '-d', bundled]);
 }
 
 /** `Closes #n` for each issue (GitHub closes them when the pull request is merged), then what was done. */
