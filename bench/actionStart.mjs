@@ -18,6 +18,11 @@ export async function benchActionStart() {
     const dir = tempDir('action-start');
     const issuesFile = writeIssues(dir);
     gitInit(dir);
+    // source beads pushes each finished cycle (on-success: merge, onto this bare origin).
+    const origin = path.join(tempDir('action-start-origin'), 'origin.git');
+    spawnSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
+    spawnSync('git', ['remote', 'add', 'origin', origin], { cwd: dir });
+    spawnSync('git', ['push', '-q', 'origin', 'main'], { cwd: dir });
     const mark = path.join(dir, 'agent-started');
     // The agent (a shell: about a millisecond to start) writes the wall-clock time it started, in ns.
     writeFileSync(path.join(dir, 'agent.sh'), `date +%s%N > ${JSON.stringify(mark)}\n`);
@@ -27,7 +32,10 @@ export async function benchActionStart() {
       GITHUB_WORKSPACE: dir,
       GITHUB_OUTPUT: path.join(dir, 'out'),
       GITHUB_STEP_SUMMARY: path.join(dir, 'summary'),
+      GITHUB_REPOSITORY: 'bench/action-start',
       INPUT_SOURCE: 'beads',
+      'INPUT_ON-SUCCESS': 'merge',
+      'INPUT_GITHUB-TOKEN': 'ghs_bench000000000000000000000000000000',
       INPUT_AGENT: 'command',
       'INPUT_AGENT-COMMAND': `sh ${JSON.stringify(path.join(dir, 'agent.sh'))}`,
       'INPUT_ISSUES-FILE': issuesFile,
