@@ -434,3 +434,15 @@ describe('issue 14: beads issues in the action', () => {
     expect(h.lines.join('\n')).toContain('Pushed the work on 7 from agent-loop/issue-7 onto main');
   });
 });
+
+describe('issue 14: a beads issue that needed no change', () => {
+  it('its closing in the issues file lands like any finished work (a pull request), not as a dropped branch', async () => {
+    const h = harness([done], { settings: { closeOnBranch: true } });
+    h.deps.git = { ...h.deps.git!, hasWorkSince: async () => false };
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', issuesClosed: ['7'] });
+    expect(h.source.closedWith).toHaveProperty('7');
+    expect(h.published.map((w) => w.branch)).toEqual(['agent-loop/issue-7']);
+    expect(h.lines.join('\n')).not.toContain('git.no_change');
+  });
+});

@@ -30341,7 +30341,10 @@ async function runSlice(unguarded) {
                 const masked = outcome.escalate
                     ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
                     : outcome;
-                return { type: 'iterated', outcome: masked, now: now() };
+                // Beads issues where work is published: a cycle that needed no change still closed its issue
+                // in the repository's issues file, a change that lands like any other (not a branch dropped).
+                const lands = deps.settings.closeOnBranch && masked.noChange ? { ...masked, noChange: false } : masked;
+                return { type: 'iterated', outcome: lands, now: now() };
             }
             case 'updateIssues':
                 for (const action of effect.actions) {
