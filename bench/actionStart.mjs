@@ -18,18 +18,29 @@ export async function benchActionStart() {
     const dir = tempDir('action-start');
     const issuesFile = writeIssues(dir);
     gitInit(dir);
-    const mark = path.join(dir, 'agent-started');
+    // The runner's own files, outside the checkout (which must be clean to start), and the bare origin
+    // source beads pushes each finished cycle onto (on-success: merge).
+    const runner = tempDir('action-start-runner');
+    const origin = path.join(runner, 'origin.git');
+    spawnSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
+    spawnSync('git', ['remote', 'add', 'origin', origin], { cwd: dir });
+    spawnSync('git', ['push', '-q', 'origin', 'main'], { cwd: dir });
+    const mark = path.join(runner, 'agent-started');
     // The agent (a shell: about a millisecond to start) writes the wall-clock time it started, in ns.
-    writeFileSync(path.join(dir, 'agent.sh'), `date +%s%N > ${JSON.stringify(mark)}\n`);
+    writeFileSync(path.join(runner, 'agent.sh'), `date +%s%N > ${JSON.stringify(mark)}\n`);
     const env = {
       PATH: process.env.PATH,
       HOME: dir,
+      RUNNER_TEMP: runner,
       GITHUB_WORKSPACE: dir,
-      GITHUB_OUTPUT: path.join(dir, 'out'),
-      GITHUB_STEP_SUMMARY: path.join(dir, 'summary'),
+      GITHUB_OUTPUT: path.join(runner, 'out'),
+      GITHUB_STEP_SUMMARY: path.join(runner, 'summary'),
+      GITHUB_REPOSITORY: 'bench/action-start',
       INPUT_SOURCE: 'beads',
+      'INPUT_ON-SUCCESS': 'merge',
+      'INPUT_GITHUB-TOKEN': 'ghs_bench000000000000000000000000000000',
       INPUT_AGENT: 'command',
-      'INPUT_AGENT-COMMAND': `sh ${JSON.stringify(path.join(dir, 'agent.sh'))}`,
+      'INPUT_AGENT-COMMAND': `sh ${JSON.stringify(path.join(runner, 'agent.sh'))}`,
       'INPUT_ISSUES-FILE': issuesFile,
       'INPUT_TEST-COMMAND': 'true',
       'INPUT_ITERATION-DELAY': '0',

@@ -5,15 +5,24 @@
  * persistence come next.
  */
 import { describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DONE_REPORT, type Sandbox, createSandbox, issue, writeAgent } from './helpers.js';
+import { DONE_REPORT, type Sandbox, createSandbox, git, issue, writeAgent } from './helpers.js';
 import { isWorkflowCommand } from '../src/report/workflowCommands.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main', 'index.js');
 const SECRET = 'ghs_0123456789abcdefghijklmnopqrstuvwxyzAB';
+
+/** The sandbox's `origin`, a bare repository holding its main: where source beads pushes finished cycles. */
+function withOrigin(sb: Sandbox): string {
+  const origin = path.join(sb.root, 'origin.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env: sb.env });
+  git(sb, 'remote', 'add', 'origin', origin);
+  git(sb, 'push', '-q', 'origin', 'main');
+  return origin;
+}
 
 async function runMain(sb: Sandbox, inputs: Record<string, string>) {
   const outputFile = path.join(sb.root, 'output.txt');
@@ -23,6 +32,7 @@ async function runMain(sb: Sandbox, inputs: Record<string, string>) {
   const env: NodeJS.ProcessEnv = {
     ...sb.env,
     GITHUB_WORKSPACE: sb.repo,
+    GITHUB_REPOSITORY: 'octo/widgets',
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     RUNNER_TEMP: sb.root,
@@ -61,15 +71,19 @@ const base = (agent: string) => ({
   'test-command': 'sh check.sh',
   'issues-file': './.beads/issues.jsonl',
   'github-token': SECRET,
+  // Each finished cycle pushed onto origin's main (a file remote here: no pull request API needed).
+  'on-success': 'merge',
 });
 
 describe('the bundled action, main step', () => {
   it('runs one slice, sets every output and writes the job summary; exit 0 when complete', async () => {
     const sb = await createSandbox([issue('bd-1', 'Make the value good')]);
     try {
+      const origin = withOrigin(sb);
       const agent = await writeAgent(sb, 'fixer', `echo good > value.txt\n${DONE_REPORT}`);
       const r = await runMain(sb, base(agent));
       expect(r.code).toBe(0);
+      expect(execFileSync('git', ['--git-dir', origin, 'show', 'main:value.txt'], { encoding: 'utf8' })).toBe('good\n');
       expect(r.outputs).toMatchObject({
         status: 'complete',
         'halt-reason': '',
@@ -94,6 +108,7 @@ describe('the bundled action, main step', () => {
   it('a halt fails the step with an error annotation and the diagnostic in the summary; the token never appears', async () => {
     const sb = await createSandbox([issue('bd-1', 'One'), issue('bd-2', 'Two', { priority: 2 })]);
     try {
+      withOrigin(sb);
       const agent = await writeAgent(
         sb,
         'leaky',
@@ -128,6 +143,7 @@ describe('the bundled action, main step', () => {
   it('issue 11: agent output, test output and the halt diagnostic quoting them never become workflow commands', async () => {
     const sb = await createSandbox([issue('bd-1', 'One'), issue('bd-2', 'Two', { priority: 2 })]);
     try {
+      withOrigin(sb);
       // Every form the runner reads: ::name:: at a line start or after white space, ##[name] anywhere.
       const forged = `echo '::error::forged by the agent'; echo '   ::set-output name=status::complete'; echo '::endgroup::'
 echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::add-mask::value.txt' >&2`;

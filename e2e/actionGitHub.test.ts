@@ -12,7 +12,17 @@ import { promisify } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { workflowRun } from './actionRunner.js';
-import { commit, DONE_REPORT, type Sandbox, createSandbox, git, writeAgent, hasBranch } from './helpers.js';
+import {
+  commit,
+  DONE_REPORT,
+  type Sandbox,
+  createSandbox,
+  git,
+  issue,
+  shellQuote,
+  writeAgent,
+  hasBranch,
+} from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
 import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
 import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
@@ -87,6 +97,13 @@ async function scheduledRun(
 }
 
 const originHas = (branch: string) => hasBranch(origin, branch);
+/** A pre-receive hook on origin running `lines` for each ref pushed ($old $new $ref): a refusal prints GitHub's words and exits 1. */
+async function preReceiveHook(...lines: string[]): Promise<string> {
+  const hook = path.join(origin, 'hooks', 'pre-receive');
+  const body = ['#!/bin/sh', 'while read old new ref; do', ...lines.map((l) => `  ${l}`), 'done', ''];
+  await fs.writeFile(hook, body.join('\n'), { mode: 0o755 });
+  return hook;
+}
 const originFile = (branch: string, file: string) =>
   execFileSync('git', ['--git-dir', origin, 'show', `${branch}:${file}`], { encoding: 'utf8' });
 
@@ -193,22 +210,13 @@ describe('the action on GitHub issues', () => {
     );
     // What GitHub does with a token that lacks the workflows permission (GitHub puts the reason in the
     // ref's status line; a hook can only print it, which the classifier reads the same way).
-    const hook = path.join(origin, 'hooks', 'pre-receive');
-    await fs.writeFile(
-      hook,
-      [
-        '#!/bin/sh',
-        'while read old new ref; do',
-        '  base=$(git merge-base refs/heads/main "$new")',
-        '  f=$(git diff --name-only "$base" "$new" -- .github/workflows | head -n 1)',
-        '  if [ -n "$f" ]; then',
-        "    echo 'refusing to allow a GitHub App to create or update workflow `'\"$f\"'` without `workflows` permission' >&2",
-        '    exit 1',
-        '  fi',
-        'done',
-        '',
-      ].join('\n'),
-      { mode: 0o755 },
+    const hook = await preReceiveHook(
+      'base=$(git merge-base refs/heads/main "$new")',
+      'f=$(git diff --name-only "$base" "$new" -- .github/workflows | head -n 1)',
+      'if [ -n "$f" ]; then',
+      "  echo 'refusing to allow a GitHub App to create or update workflow `'\"$f\"'` without `workflows` permission' >&2",
+      '  exit 1',
+      'fi',
     );
 
     const refused = await scheduledRun(611, agent);
@@ -544,5 +552,154 @@ fi
     } finally {
       await discord.close();
     }
+  });
+});
+
+describe('the action on beads issues (issue 14: each finished cycle is pushed)', () => {
+  /** Two beads issues in the repository, on origin's main. */
+  async function beadsBacklog(ids: string[]) {
+    const lines = ids.map((id, i) => JSON.stringify(issue(id, `Fix ${id}`, { created_at: `2026-11-01T0${i}:00:00Z` })));
+    await fs.writeFile(path.join(sb.repo, '.beads', 'issues.jsonl'), `${lines.join('\n')}\n`);
+    commit(sb, 'the backlog', { tracked: true });
+    await remoteGit('push', '-q', 'origin', 'main');
+  }
+  /** A fresh runner: the checkout is origin's main as it is now, nothing of the last runner's repository left. */
+  async function freshCheckout() {
+    git(sb, 'checkout', '-q', 'main');
+    await remoteGit('fetch', '-q', 'origin', 'main');
+    git(sb, 'reset', '-q', '--hard', 'FETCH_HEAD');
+    git(sb, 'clean', '-qfd');
+  }
+  /**
+   * Fixes the value and leaves a file named for the issue; closes bd-1 in the beads file itself, as an
+   * agent with bd would (agent-loop closes the others when it accepts the work).
+   */
+  const fixer = (extra = '') =>
+    writeAgent(
+      sb,
+      'beads-fixer',
+      `ID="$AGENT_LOOP_ISSUE_IDS"
+echo "$ID" >> "$NOTES/worked"
+${extra}
+echo good > value.txt
+echo "fixed $ID" > "fixed-$ID.txt"
+[ "$ID" = bd-1 ] && sed -i "/\\"id\\":\\"$ID\\"/s/\\"status\\":\\"open\\"/\\"status\\":\\"closed\\"/" .beads/issues.jsonl
+${DONE_REPORT}`,
+    );
+  const worked = () => fs.readFile(path.join(sb.root, 'worked'), 'utf8');
+  const beadsStatus = (ref: string) =>
+    Object.fromEntries(
+      originFile(ref, '.beads/issues.jsonl')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; status: string })
+        .map((i) => [i.id, i.status]),
+    );
+  const beads = { source: 'beads', 'issues-file': '.beads/issues.jsonl' };
+
+  it('by default each finished cycle is pushed to agent-loop/<id> with its own pull request naming the issue; the next run on a fresh checkout does not redo them', async () => {
+    await beadsBacklog(['bd-1', 'bd-2']);
+    const agent = await fixer();
+
+    const r1 = await scheduledRun(1001, agent, beads);
+    expect(r1.main.code).toBe(0);
+    expect(r1.outputs).toMatchObject({ status: 'complete', 'issues-closed': 'bd-1,bd-2' });
+    expect(await worked()).toBe('bd-1\nbd-2\n');
+    const prs = gh.pulls();
+    expect(prs.map((p) => [p.title, p.pull?.head, p.pull?.base])).toEqual([
+      ['Fix bd-1', 'agent-loop/bd-1', 'main'],
+      ['Fix bd-2', 'agent-loop/bd-2', 'main'],
+    ]);
+    expect(prs[0]?.body).toContain('bd-1');
+    expect(prs[0]?.body).not.toMatch(/Closes #/);
+    expect(r1.outputs['pull-requests']?.split(',')).toHaveLength(2);
+    // Each branch holds its fix and the issue closed in the beads file; main is untouched until review.
+    expect(originFile('agent-loop/bd-1', 'fixed-bd-1.txt')).toBe('fixed bd-1\n');
+    expect(beadsStatus('agent-loop/bd-1')).toEqual({ 'bd-1': 'closed', 'bd-2': 'open' });
+    expect(beadsStatus('agent-loop/bd-2')).toEqual({ 'bd-1': 'open', 'bd-2': 'closed' });
+    expect(beadsStatus('main')).toEqual({ 'bd-1': 'open', 'bd-2': 'open' });
+
+    // The next scheduled run on a fresh runner: both issues are open on main, but their pull requests are open.
+    await freshCheckout();
+    const r2 = await scheduledRun(1002, agent, beads);
+    expect(r2.main.code).toBe(0);
+    expect(await worked()).toBe('bd-1\nbd-2\n');
+    expect(r2.main.log).toMatch(/bd-1.*pull request #\d+ .*is open/);
+    expect(gh.pulls()).toHaveLength(2);
+    expect(r2.outputs.status).toBe('complete');
+  });
+
+  it('on-success: merge pushes each finished cycle to main on GitHub, merging a main that moved meanwhile; the next fresh checkout has both fixes and works nothing again', async () => {
+    await beadsBacklog(['bd-1', 'bd-2']);
+    // While the first issue is worked, a person pushes to main (straight into the bare repository).
+    const person = path.join(sb.root, 'person');
+    const agent = await fixer(
+      `if [ "$ID" = bd-1 ]; then
+  git clone -q ${shellQuote(origin)} ${shellQuote(person)}
+  echo "by hand" > ${shellQuote(path.join(person, 'README'))}
+  git -C ${shellQuote(person)} add README
+  git -C ${shellQuote(person)} -c user.name=p -c user.email=p@example.invalid commit -q -m "a person's commit"
+  git -C ${shellQuote(person)} push -q origin main
+fi`,
+    );
+    const merge = { ...beads, 'on-success': 'merge' };
+
+    const r1 = await scheduledRun(1101, agent, merge);
+    expect(r1.main.code).toBe(0);
+    expect(r1.outputs).toMatchObject({ status: 'complete', 'issues-closed': 'bd-1,bd-2', 'pull-requests': '' });
+    expect(gh.pulls()).toEqual([]);
+    expect(originFile('main', 'fixed-bd-1.txt')).toBe('fixed bd-1\n');
+    expect(originFile('main', 'fixed-bd-2.txt')).toBe('fixed bd-2\n');
+    expect(originFile('main', 'README')).toBe('by hand\n');
+    expect(originFile('main', 'value.txt')).toBe('good\n');
+    expect(beadsStatus('main')).toEqual({ 'bd-1': 'closed', 'bd-2': 'closed' });
+    expect(originHas('agent-loop/bd-1') || originHas('agent-loop/bd-2')).toBe(false);
+
+    await freshCheckout();
+    expect(await fs.readFile(path.join(sb.repo, 'fixed-bd-2.txt'), 'utf8')).toBe('fixed bd-2\n');
+    const r2 = await scheduledRun(1102, agent, merge);
+    expect(r2.main.code).toBe(0);
+    expect(r2.outputs.status).toBe('complete');
+    expect(await worked()).toBe('bd-1\nbd-2\n');
+  });
+
+  it('on-success: merge refused by a protection rule: a halt publish_refused, the work kept; once allowed, a later run on a fresh runner pushes it without the agent', async () => {
+    await beadsBacklog(['bd-1']);
+    const agent = await fixer();
+    const hook = await preReceiveHook(
+      'if [ "$ref" = refs/heads/main ]; then',
+      "  echo 'error: GH006: Protected branch update failed for refs/heads/main.' >&2",
+      "  echo 'error: Changes must be made through a pull request.' >&2",
+      '  exit 1',
+      'fi',
+    );
+    const merge = { ...beads, 'on-success': 'merge' };
+
+    const refused = await scheduledRun(1201, agent, merge);
+    expect(refused.main.code).toBe(1);
+    expect(refused.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
+    expect(refused.outputs['issues-closed']).toBe('');
+    expect(refused.summary).toContain('a branch protection rule or ruleset covers main');
+    expect(refused.summary).toContain('add the app or user of the github-token to the bypass list');
+    expect(refused.summary).toContain('on-success: pull-request, the default');
+    expect(beadsStatus('main')).toEqual({ 'bd-1': 'open' });
+
+    await fs.rm(hook);
+    await freshCheckout();
+    const landed = await scheduledRun(1202, agent, { ...merge, resume: 'true' });
+    expect(landed.main.code).toBe(0);
+    expect(landed.main.log).toContain('the agent does not run again for it');
+    expect(landed.outputs).toMatchObject({ status: 'complete', iterations: '1', 'issues-closed': 'bd-1' });
+    expect(await worked()).toBe('bd-1\n');
+    expect(originFile('main', 'fixed-bd-1.txt')).toBe('fixed bd-1\n');
+    expect(beadsStatus('main')).toEqual({ 'bd-1': 'closed' });
+  });
+
+  it('without a token, source: beads cannot start: the step fails naming the github-token input', async () => {
+    await beadsBacklog(['bd-1']);
+    const r = await scheduledRun(1301, await fixer(), { ...beads, 'github-token': '' });
+    expect(r.main.code).toBe(1);
+    expect(r.main.log).toMatch(/::error::agent-loop: source beads .*github-token input/);
+    await expect(worked()).rejects.toThrow();
   });
 });

@@ -5,7 +5,7 @@
  * runner), the second restoring from the cache, the third (cache entry evicted) from the artifact.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DIST, parseFileCommands, runStep, workflowRun as run } from './actionRunner.js';
@@ -17,6 +17,11 @@ let sb: Sandbox;
 beforeEach(async () => {
   services = await startActionsServices();
   sb = await createSandbox([issue('bd-1', 'Make the value good')]);
+  // Where source beads pushes finished cycles (on-success: merge): a bare origin.
+  const origin = path.join(sb.root, 'origin.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env: sb.env });
+  git(sb, 'remote', 'add', 'origin', origin);
+  git(sb, 'push', '-q', 'origin', 'main');
 });
 afterEach(async () => {
   await services.close();
@@ -33,6 +38,7 @@ async function workflowRun(runId: number, agent: string) {
     'INPUT_ITERATION-DELAY': '0',
     'INPUT_TEST-COMMAND': 'sh check.sh',
     'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
+    'INPUT_ON-SUCCESS': 'merge',
     'INPUT_SLICE-ITERATIONS': '1',
     INPUT_LABEL: 'agent-loop',
     'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
@@ -69,6 +75,7 @@ async function startRun(runId: number, agent: string) {
     'INPUT_SLICE-ITERATIONS': '1',
     'INPUT_TEST-COMMAND': 'sh check.sh',
     'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
+    'INPUT_ON-SUCCESS': 'merge',
     'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
   };
   const main = await step('main', env);
@@ -156,6 +163,7 @@ fi
       'INPUT_ITERATION-DELAY': '0',
       'INPUT_TEST-COMMAND': 'sh check.sh',
       'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
+      'INPUT_ON-SUCCESS': 'merge',
       'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
     };
     const child = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], {

@@ -39,6 +39,21 @@ describe('action inputs', () => {
     });
   });
 
+  it('issue 14: on-success is pull-request unless the input says merge; branch with source beads names what to use instead', () => {
+    const agent = { [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: 'x', [inputEnv('source')]: 'beads' };
+    // A config file meant for the CLI does not opt the action into pushing its base branch.
+    const cliFile = () => 'on-success: merge\n';
+    expect(loadActionConfig({ ...agent, [inputEnv('config')]: '.agent-loop.yml' }, cliFile).options.onSuccess).toBe(
+      'pull-request',
+    );
+    expect(loadActionConfig({ ...agent, [inputEnv('on-success')]: 'merge' }, noFile).options.onSuccess).toBe('merge');
+    expect(problems({ ...agent, [inputEnv('on-success')]: 'branch' })).toEqual([
+      expect.stringMatching(
+        /^input on-success branch: in the action a finished cycle's branch would stay on the runner, .*use pull-request \(the action's default: a pull request per cycle\) or merge/,
+      ),
+    ]);
+  });
+
   it('checkpoint-id is --resume', () => {
     const id = '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab';
     expect(

@@ -23,6 +23,12 @@ describe('configuration', () => {
     ).toEqual([expect.stringMatching(/--resume and --fresh contradict/)]);
   });
 
+  it("issue 14: --on-success pull-request is the action's; on the command line it names merge and branch", () => {
+    expect(problemsOf(() => load(['run', '--agent', 'codex', '--on-success', 'pull-request']))).toEqual([
+      '--on-success pull-request: pull requests are opened by the GitHub Action; on the command line use merge or branch.',
+    ]);
+  });
+
   it('cleanup needs exactly one of --older-than and --all', () => {
     expect(problemsOf(() => load(['cleanup']))).toEqual([
       expect.stringMatching(/exactly one of --older-than DAYS or --all/),

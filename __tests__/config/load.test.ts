@@ -39,7 +39,7 @@ describe('configuration', () => {
         '--max-iterations: got "abc"; expected a whole number from 1 to 1000000.',
         '--agent: got "robot"; expected one of claude, codex, command.',
         '--agent-timeout-minutes: got "0"; expected a number of minutes > 0, at most 1440 (a day).',
-        '--on-success: got "rebase"; expected one of merge, branch.',
+        '--on-success: got "rebase"; expected one of merge, branch, pull-request.',
         '--iteration-delay: got "-1" (from AGENT_LOOP_ITERATION_DELAY); expected a number of seconds from 0 to 3600.',
       ]),
     );

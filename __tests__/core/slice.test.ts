@@ -442,6 +442,36 @@ describe('the core: the outbox (finished work still to land)', () => {
     });
   });
 
+  it('issue 14: where work is published, its issues count as closed only once it has landed; a refused landing reports none closed, the later landing closes them', () => {
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const publishes = config({}, { publishes: true });
+    // The workflow closed the issue in the source and counted it.
+    const done = { ...m.loop, iteration: 1, issuesClosed: [...c.issueIds] };
+    const s1 = run(
+      m,
+      publishes,
+      iterated({ state: done, cycleDone: true }),
+      { type: 'sourceChecked' },
+      {
+        type: 'cycleCommitted',
+        tip: 'c'.repeat(40),
+        committed: true,
+      },
+    );
+    expect(find(s1.effects, 'save')?.loop).toMatchObject({ issuesClosed: [], outbox: [{ closes: c.issueIds }] });
+    const refused = step(s1.model, { type: 'cycleFinished', failed: { class: 'refused', message: 'm' } }, publishes);
+    const halted = find(refused.effects, 'save')?.loop;
+    expect(halted?.issuesClosed).toEqual([]);
+    const landed = run(model({ outbox: halted!.outbox, issuesClosed: [] }), publishes, started, {
+      type: 'cycleFinished',
+    });
+    expect(find(landed.effects, 'save')?.loop).toMatchObject({ issuesClosed: c.issueIds, outbox: [] });
+    // Where nothing is published (a local merge), the issues count as closed at once, as before.
+    const local = run(m, config(), iterated({ state: done, cycleDone: true }), { type: 'sourceChecked' });
+    expect(find(local.effects, 'save')?.loop.issuesClosed).toEqual(c.issueIds);
+  });
+
   it('recorded work whose next attempt is not due yet ends the slice at once, continuing', () => {
     const s = run(
       model({ outbox: [entry({ attempts: 2, notBefore: '2026-11-25T10:05:00Z', lastError: '502' })] }),

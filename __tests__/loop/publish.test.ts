@@ -374,3 +374,75 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     expect(r).toMatchObject({ status: 'complete', iterations: 3 });
   });
 });
+
+describe('issue 14: beads issues in the action', () => {
+  it('an issue whose pull request is open is not worked again (said once); the others are; a listing that fails starts none, with a warning', async () => {
+    const h = harness([done], { source: MemorySource.of('bd-1', 'bd-2') });
+    const asked: string[][] = [];
+    h.deps.publisher = {
+      ...h.deps.publisher!,
+      inReview: async (ids) => {
+        asked.push([...ids]);
+        return new Map([['bd-1', { number: 9, url: 'https://github.com/test/repo/pull/9' }]]);
+      },
+    };
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', issuesClosed: ['bd-2'] });
+    expect(h.agent.requests).toHaveLength(1);
+    expect(h.published.map((w) => w.issueIds)).toEqual([['bd-2']]);
+    expect(asked[0]).toEqual(['bd-1', 'bd-2']);
+    const told = h.lines.filter((l) => l.includes('"issue.in_review"'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain('Skipping bd-1: its pull request #9 (https://github.com/test/repo/pull/9) is open.');
+
+    const down = harness([done], { source: MemorySource.of('bd-3') });
+    down.deps.publisher = {
+      ...down.deps.publisher!,
+      inReview: async () => {
+        throw new Error('502 Bad Gateway');
+      },
+    };
+    const r2 = await runSlice(down.deps);
+    expect(r2.status).toBe('complete');
+    expect(down.agent.requests).toHaveLength(0);
+    expect(down.lines.join('\n')).toContain(
+      'Could not list the open pull requests (pull requests to test/repo): 502 Bad Gateway. No issue is started in this run',
+    );
+  });
+
+  it('on-success merge: the finished work is pushed onto the base, the local base fast-forwarded to it and the branch deleted; the issue is closed with the work', async () => {
+    const h = harness([done], { settings: { onSuccess: 'merge', closeOnBranch: true } });
+    const pushed: CycleWork[] = [];
+    h.deps.publisher = {
+      ...h.deps.publisher!,
+      pushToBase: async (work) => {
+        h.calls.push(`pushToBase ${work.branch} onto ${work.base}`);
+        pushed.push(work);
+      },
+    };
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', issuesClosed: ['7'], pullRequests: [] });
+    expect(h.source.closedWith).toHaveProperty('7');
+    expect(h.published).toEqual([]);
+    const from = h.calls.indexOf('pushToBase agent-loop/issue-7 onto main');
+    expect(h.calls.slice(from)).toEqual([
+      'pushToBase agent-loop/issue-7 onto main',
+      'checkout main',
+      'merge agent-loop/issue-7',
+      'delete agent-loop/issue-7',
+    ]);
+    expect(h.lines.join('\n')).toContain('Pushed the work on 7 from agent-loop/issue-7 onto main');
+  });
+});
+
+describe('issue 14: a beads issue that needed no change', () => {
+  it('its closing in the issues file lands like any finished work (a pull request), not as a dropped branch', async () => {
+    const h = harness([done], { settings: { closeOnBranch: true } });
+    h.deps.git = { ...h.deps.git!, hasWorkSince: async () => false };
+    const r = await runSlice(h.deps);
+    expect(r).toMatchObject({ status: 'complete', issuesClosed: ['7'] });
+    expect(h.source.closedWith).toHaveProperty('7');
+    expect(h.published.map((w) => w.branch)).toEqual(['agent-loop/issue-7']);
+    expect(h.lines.join('\n')).not.toContain('git.no_change');
+  });
+});

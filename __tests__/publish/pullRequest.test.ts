@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Git, openGit } from '../../src/git/git.js';
 import { LandingError } from '../../src/loop/publish.js';
-import { createPullRequestPublisher } from '../../src/publish/pullRequest.js';
+import { createPullRequestPublisher, pullRequestBody } from '../../src/publish/pullRequest.js';
 
 let dir: string;
 let repo: string;
@@ -165,5 +165,96 @@ describe('the publisher when the push fails', () => {
     expect(await (await publisher(keepDir)).fetchBranch('agent-loop/issue-7')).toBe(true);
     expect(sh(repo, 'rev-parse', 'agent-loop/issue-7')).toBe(ahead);
     expect(bare).toContain('no-such-remote');
+  });
+});
+
+describe('issue 14: on-success merge pushes the work onto the base branch on the remote', () => {
+  /** The remote's main before the work, and the cycle branch checked out (as the loop leaves it). */
+  async function ready() {
+    const bare = await bareRemote();
+    sh(repo, 'push', '-q', 'origin', 'main');
+    sh(repo, 'checkout', '-q', 'agent-loop/issue-7');
+    return bare;
+  }
+  /** A person's commit on the remote's main, changing `file`. */
+  async function someonePushes(file: string) {
+    const other = path.join(dir, 'other');
+    sh(dir, 'clone', '-q', path.join(dir, 'no-such-remote.git'), other);
+    await fs.writeFile(path.join(other, file), 'by hand\n');
+    sh(other, 'add', '.');
+    sh(other, 'commit', '-q', '-m', 'by hand');
+    sh(other, 'push', '-q', 'origin', 'main');
+  }
+  const remoteMain = (bare: string, ...args: string[]) =>
+    execFileSync('git', ['--git-dir', bare, ...args], { env, encoding: 'utf8' }).trim();
+
+  it('a fast-forward when the base did not move: the remote main is the work, no merge commit', async () => {
+    const bare = await ready();
+    const keepDir = path.join(dir, 'state', 'outbox');
+    await (
+      await publisher(keepDir)
+    ).pushToBase!(work);
+    expect(remoteMain(bare, 'rev-parse', 'main')).toBe(sh(repo, 'rev-parse', 'agent-loop/issue-7'));
+    expect(existsSync(path.join(keepDir, 'agent-loop-issue-7.bundle'))).toBe(false);
+  });
+
+  it('a base that moved meanwhile is fetched and merged into the work, then pushed: both on the remote main', async () => {
+    const bare = await ready();
+    await someonePushes('b.txt');
+    await (
+      await publisher(path.join(dir, 'state', 'outbox'))
+    ).pushToBase!(work);
+    expect(remoteMain(bare, 'show', 'main:a.txt')).toBe('fixed');
+    expect(remoteMain(bare, 'show', 'main:b.txt')).toBe('by hand');
+    expect(remoteMain(bare, 'rev-parse', 'main')).toBe(sh(repo, 'rev-parse', 'agent-loop/issue-7'));
+  });
+
+  it('a conflict with the moved base is refused, naming the file and the way out; nothing pushed, the work kept as a bundle, the tree clean', async () => {
+    const bare = await ready();
+    await someonePushes('a.txt');
+    const before = remoteMain(bare, 'rev-parse', 'main');
+    const keepDir = path.join(dir, 'state', 'outbox');
+    const error = await (await publisher(keepDir)).pushToBase!(work).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LandingError);
+    expect((error as LandingError).failure).toMatchObject({
+      class: 'refused',
+      message: expect.stringContaining('moved since the work started and merging it conflicts with the work (a.txt)'),
+      advice: expect.stringContaining('on-success: pull-request'),
+    });
+    expect(remoteMain(bare, 'rev-parse', 'main')).toBe(before);
+    expect(existsSync(path.join(keepDir, 'agent-loop-issue-7.bundle'))).toBe(true);
+    expect(sh(repo, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('issue 14: beads issues in pull requests', () => {
+  it('the body names the beads issue behind a marker, and no GitHub issue; inReview finds an open one by its marker or its branch', async () => {
+    const body = pullRequestBody({ ...work, issueIds: ['bd-1'], titles: ['Fix it'] }, 'npm test', {
+      issuesFile: '.beads/issues.jsonl',
+    });
+    expect(body).toMatch(/^<!-- agent-loop:issues bd-1 -->$/m);
+    expect(body).toContain(
+      'Fixes the beads issue bd-1 (Fix it) of `.beads/issues.jsonl`, closed there in this branch.',
+    );
+    expect(body).not.toContain('Closes #');
+    const git = (await openGit(repo, env)) as Git;
+    const listed = [
+      { number: 4, url: 'u4', head: 'agent-loop/batch-bd-2-and-1-more', body: '<!-- agent-loop:issues bd-2 bd-3 -->' },
+      { number: 5, url: 'u5', head: 'agent-loop/bd-5', body: 'edited by a person' },
+    ];
+    const p = createPullRequestPublisher({
+      git,
+      github: { openPullRequest: async () => ({ number: 1, url: 'u', reused: false }) },
+      beads: { issuesFile: '.beads/issues.jsonl', openPullRequests: async () => listed },
+      repository: 'octo/widgets',
+      draft: false,
+      testCommand: 'true',
+      redact: (t) => t,
+    });
+    const found = await p.inReview!(['bd-1', 'bd-3', 'bd-5']);
+    expect([...found]).toEqual([
+      ['bd-3', { number: 4, url: 'u4' }],
+      ['bd-5', { number: 5, url: 'u5' }],
+    ]);
   });
 });

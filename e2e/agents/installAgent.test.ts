@@ -25,6 +25,11 @@ describe('install-agent', () => {
         : toolTurn('Bash', { command: 'echo good > value.txt && sh check.sh', description: 'fix and check' });
     });
     try {
+      // source beads pushes each finished cycle (on-success: merge, onto this bare origin).
+      const origin = path.join(sb.root, 'origin.git');
+      git(sb, 'init', '-q', '--bare', '-b', 'main', origin);
+      git(sb, 'remote', 'add', 'origin', origin);
+      git(sb, 'push', '-q', 'origin', 'main');
       const runnerTemp = path.join(sb.root, 'runner-temp');
       await fs.mkdir(path.join(sb.root, 'tmp'), { recursive: true });
       await fs.mkdir(runnerTemp);
@@ -52,7 +57,9 @@ describe('install-agent', () => {
         ),
         GITHUB_WORKSPACE: sb.repo,
         RUNNER_TEMP: runnerTemp,
+        GITHUB_REPOSITORY: 'octo/widgets',
         INPUT_SOURCE: 'beads',
+        'INPUT_ON-SUCCESS': 'merge',
         'INPUT_ISSUES-FILE': './.beads/issues.jsonl',
         INPUT_AGENT: 'claude',
         'INPUT_INSTALL-AGENT': 'true',
@@ -69,6 +76,7 @@ describe('install-agent', () => {
       expect(main.code).toBe(0);
       expect(await fs.readFile(files.GITHUB_OUTPUT, 'utf8')).toMatch(/^status<<.*\ncomplete\n/m);
       expect(git(sb, 'show', 'main:value.txt')).toBe('good');
+      expect(git(sb, '--git-dir', origin, 'show', 'main:value.txt')).toBe('good');
       expect(server.mainLoopRequests().length).toBeGreaterThanOrEqual(2); // the installed CLI talked to the model
       await expect(
         fs.access(path.join(runnerTemp, 'agent-loop-clis', 'node_modules', '.bin', 'claude')),

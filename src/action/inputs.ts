@@ -1,8 +1,8 @@
 /**
  * The action's inputs, parsed by the same schema as the CLI's flags: each input is the flag of the
  * same name (INPUT_MAX-ITERATIONS is --max-iterations), `checkpoint-id` is --resume, `resume` is
- * --resume-halted, and the issue
- * source defaults to github. Errors name the input, not a flag.
+ * --resume-halted, the issue
+ * source defaults to github and on-success to pull-request. Errors name the input, not a flag.
  */
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import { optionsFor } from '../config/options.js';
@@ -24,6 +24,9 @@ export function readInputs(env: NodeJS.ProcessEnv): Map<string, string> {
   const resumeHalted = env[inputEnv('resume')]?.trim();
   if (resumeHalted) flags.set('resume-halted', resumeHalted);
   if (!flags.has('source')) flags.set('source', 'github');
+  // A runner is thrown away: finished work goes to GitHub as a pull request unless the input says
+  // merge (only the input opts in to pushing the base branch, not a config file meant for the CLI).
+  if (!flags.has('on-success')) flags.set('on-success', 'pull-request');
   return flags;
 }
 

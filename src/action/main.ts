@@ -8,7 +8,9 @@ import path from 'node:path';
 import { ConfigError } from '../config/problems.js';
 import { createOctokit } from '../issues/github/client.js';
 import { GitHubIssueSource } from '../issues/github/issueSource.js';
-import { persistedCredentials } from '../git/git.js';
+import { listOpenPullRequests, openOrReusePullRequest } from '../issues/github/pullRequests.js';
+import { GitHubRequests } from '../issues/github/requests.js';
+import { type Git, persistedCredentials } from '../git/git.js';
 import { stateDirProblem } from '../safety/stateDir.js';
 import { remoteAuthEnv } from '../git/remoteAuth.js';
 import { createPullRequestPublisher } from '../publish/pullRequest.js';
@@ -58,31 +60,64 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     }
     throw error;
   }
-  const { options, secrets } = loaded;
+  const { secrets } = loaded;
+  // GitHub issues are always landed as pull requests (Closes #n): on-success is for beads issues.
+  const options =
+    loaded.options.source === 'github' ? { ...loaded.options, onSuccess: 'pull-request' as const } : loaded.options;
   // Masked before anything is printed: the runner then hides them in every log line too.
   for (const secret of secrets) core.setSecret(secret);
   const redact = createRedactor(secrets);
 
-  // The GitHub issues (built once runCommand hands over its warning sink) and their pull requests.
+  // The GitHub issues (built once runCommand hands over its warning sink) and their pull requests;
+  // or the beads issues of the checkout, whose finished cycles go to GitHub too: the runner is thrown away.
   let github: GitHubIssueSource | undefined;
   let fromGitHub: Pick<PlanIO, 'source' | 'publisher' | 'sink' | 'remoteEnv'> = {};
   const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  const [owner, repo] = repository.split('/');
+  if (!owner || !repo || !options.githubToken) {
+    const needs = !options.githubToken
+      ? 'the github-token input (default: the workflow token)'
+      : 'GITHUB_REPOSITORY (owner/repo), which the runner sets';
+    core.setFailed(
+      options.source === 'github'
+        ? `agent-loop: source github needs ${needs}; outside GitHub Actions use source: beads.`
+        : `agent-loop: source beads in the action pushes each finished cycle to GitHub (on-success: ${options.onSuccess === 'merge' ? 'merge, onto the base branch' : 'pull-request, a pull request per cycle'}), so it needs ${needs}; outside GitHub Actions run the agent-loop CLI.`,
+    );
+    return;
+  }
+  if (loaded.options.onSuccess !== options.onSuccess)
+    core.warning(
+      `agent-loop: on-success: ${loaded.options.onSuccess} applies to source: beads; GitHub issues are always landed as pull requests (Closes #n).`,
+    );
+  const octokit = createOctokit(options.githubToken, {
+    ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
+    onRateLimit: (e) =>
+      core.warning(
+        `GitHub ${e.kind} rate limit on ${e.method} ${e.url}: ${e.willRetry ? `waiting ${e.retryAfterSeconds} s, then retrying` : 'not retrying (out of retries, or the wait is too long)'}.`,
+      ),
+  });
+  // The token authenticates agent-loop's own push and fetch, in their environment only: the
+  // checkout keeps no credential (persist-credentials: false), so the agent cannot push or read it.
+  const remoteEnv = remoteAuthEnv(options.githubToken, env.GITHUB_SERVER_URL ?? 'https://github.com', env);
+  const persisted = await persistedCredentials(workspace, env);
+  if (persisted.length > 0) {
+    core.warning(
+      `agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`,
+    );
+  }
+  const landing = (git: Git, testCommand: string) => ({
+    git,
+    repository,
+    draft: options.draftPr,
+    testCommand,
+    redact,
+    remoteEnv,
+    keepDir: path.join(stateDir, 'outbox'),
+    warn: (m: string) => core.warning(redact(m)),
+    ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
+  });
   if (options.source === 'github') {
-    const repository = env.GITHUB_REPOSITORY ?? '';
-    const [owner, repo] = repository.split('/');
-    if (!owner || !repo || !options.githubToken) {
-      core.setFailed(
-        `agent-loop: source github needs ${!options.githubToken ? 'the github-token input (default: the workflow token)' : 'GITHUB_REPOSITORY (owner/repo), which the runner sets'}; outside GitHub Actions use source: beads.`,
-      );
-      return;
-    }
-    const octokit = createOctokit(options.githubToken, {
-      ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
-      onRateLimit: (e) =>
-        core.warning(
-          `GitHub ${e.kind} rate limit on ${e.method} ${e.url}: ${e.willRetry ? `waiting ${e.retryAfterSeconds} s, then retrying` : 'not retrying (out of retries, or the wait is too long)'}.`,
-        ),
-    });
     const allowedAuthors = options.allowedAuthors
       .split(',')
       .map((a) => a.trim())
@@ -91,15 +126,6 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
     const early = options.workflow === 'pipeline' ? (github = make((m) => core.warning(redact(m)))) : undefined;
-    // The token authenticates agent-loop's own push and fetch, in their environment only: the
-    // checkout keeps no credential (persist-credentials: false), so the agent cannot push or read it.
-    const remoteEnv = remoteAuthEnv(options.githubToken, env.GITHUB_SERVER_URL ?? 'https://github.com', env);
-    const persisted = await persistedCredentials(workspace, env);
-    if (persisted.length > 0) {
-      core.warning(
-        `agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`,
-      );
-    }
     fromGitHub = {
       remoteEnv,
       ...(early
@@ -107,17 +133,26 @@ export async function runAction(deps: ActionDeps): Promise<void> {
         : {}),
       source: (onWarning) => early ?? (github = make(onWarning)),
       publisher: (git, testCommand) =>
+        createPullRequestPublisher({ ...landing(git, testCommand), github: github as GitHubIssueSource }),
+    };
+  } else {
+    // Beads issues: the pull request names them (no GitHub issue to close or label); one whose pull
+    // request is open is not worked again (it is closed on its branch, still open on the base).
+    // on-success merge pushes onto the base instead, and asks nothing of the API.
+    const api = new GitHubRequests(octokit, owner, repo);
+    fromGitHub = {
+      remoteEnv,
+      publisher: (git, testCommand) =>
         createPullRequestPublisher({
-          git,
-          github: github as GitHubIssueSource,
-          repository,
-          draft: options.draftPr,
-          testCommand,
-          redact,
-          remoteEnv,
-          keepDir: path.join(stateDir, 'outbox'),
-          warn: (m: string) => core.warning(redact(m)),
-          ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
+          ...landing(git, testCommand),
+          github: { openPullRequest: (pr) => openOrReusePullRequest(api, redact, pr) },
+          beads: {
+            issuesFile: options.issuesFile,
+            // on-success merge asks nothing of the API: the work is on the base, closed there.
+            ...(options.onSuccess === 'merge'
+              ? {}
+              : { openPullRequests: () => listOpenPullRequests(api, 'agent-loop/') }),
+          },
         }),
     };
   }

@@ -52,7 +52,10 @@ export interface RunIO {
    * of the options. Given the run's warning sink.
    */
   source?: (onWarning: (message: string) => void) => IssueSource;
-  /** Lands finished cycles as pull requests (the action): onSuccess becomes pull-request. */
+  /**
+   * Lands finished cycles on GitHub (the action): onSuccess becomes pull-request, or stays merge (pushed
+   * onto the base branch there) when the publisher can.
+   */
   publisher?: (git: Git, testCommand: string) => CyclePublisher;
   /** The credentials of git's push and fetch only (the action's token: remoteAuth.ts). */
   remoteEnv?: Record<string, string>;
@@ -217,7 +220,14 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       iterationDelaySeconds: options.iterationDelay,
       agentTimeoutMinutes: options.agentTimeoutMinutes,
       batch: options.batch,
-      onSuccess: publisher ? 'pull-request' : options.onSuccess,
+      // Where work is published, merge means onto the base on the remote (beads issues); else a pull request.
+      onSuccess: publisher
+        ? options.onSuccess === 'merge' && publisher.pushToBase
+          ? 'merge'
+          : 'pull-request'
+        : options.onSuccess,
+      // Beads issues live in the repository: their closing is committed with the work it lands with.
+      ...(publisher && !io.source ? { closeOnBranch: true } : {}),
       strict: options.strict,
       resume: options.resume,
       fresh: options.fresh,

@@ -40,6 +40,20 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
       });
     }
   }
+  if ((command === 'run' || command === 'plan') && options.onSuccess === 'pull-request') {
+    problems.push({
+      option: '--on-success',
+      message:
+        '--on-success pull-request: pull requests are opened by the GitHub Action; on the command line use merge or branch.',
+    });
+  }
+  if (command === 'action' && options.source === 'beads' && options.onSuccess === 'branch') {
+    problems.push({
+      option: '--on-success',
+      message:
+        "--on-success branch: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).",
+    });
+  }
   if (command === 'cleanup') {
     if (options.all === (options.olderThan !== undefined)) {
       problems.push({ option: '--older-than', message: 'cleanup needs exactly one of --older-than DAYS or --all.' });

@@ -179,12 +179,12 @@ export const OptionsSchema = z.object({
     help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
     expected: 'true or false',
   }),
-  onSuccess: z.enum(['merge', 'branch']).default('merge').register(registry, {
+  onSuccess: z.enum(['merge', 'branch', 'pull-request']).default('merge').register(registry, {
     flag: 'on-success',
-    arg: 'merge|branch',
+    arg: 'merge|branch|pull-request',
     commands: RUN,
-    help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch.",
-    expected: 'one of merge, branch',
+    help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch. In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
+    expected: 'one of merge, branch, pull-request',
   }),
   plan: text().register(registry, {
     flag: 'plan',

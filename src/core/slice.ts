@@ -105,6 +105,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
         // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
         // anything is committed or pushed; a run that dies or is refused from here on lands it later,
         // without running the agent again.
+        // Where work is published, its issues count as closed only once it has landed (cycleFinished).
+        const closes = config.publishes ? model.cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
         const entry: OutboxEntry = {
           kind: 'finishCycle',
           cycle: model.cycle,
@@ -112,8 +114,17 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
           iteration: m.loop.iteration,
           recordedAt: rfc3339(new Date(m.now)),
           attempts: 0,
+          ...(closes.length ? { closes } : {}),
         };
-        const recorded = { ...m, loop: { ...m.loop, currentCycle: undefined, outbox: [...m.loop.outbox, entry] } };
+        const recorded = {
+          ...m,
+          loop: {
+            ...m.loop,
+            currentCycle: undefined,
+            outbox: [...m.loop.outbox, entry],
+            issuesClosed: m.loop.issuesClosed.filter((id) => !closes.includes(id)),
+          },
+        };
         const landing = land(recorded, entry, config, false);
         return { model: landing.model, effects: [save(recorded), ...landing.effects] };
       }
@@ -287,8 +298,10 @@ function cycleFinished(
   // The entry in flight is the outbox's first: older ones are landed before anything else runs.
   const others = model.loop.outbox.filter((e) => e !== landing?.entry);
   if (!failed || failed.class === 'lost') {
-    // Lost work is not done: its issues may be picked again.
+    // Lost work is not done: its issues may be picked again. Landed work closes its issues now.
     const lostIds = failed && landing ? new Set(landing.entry.cycle.issueIds) : undefined;
+    const closed = model.loop.issuesClosed;
+    const landedIds = !failed ? (landing?.entry.closes ?? []).filter((id) => !closed.includes(id)) : [];
     const m: SliceModel = {
       ...model,
       landing: undefined,
@@ -296,7 +309,7 @@ function cycleFinished(
         ...model.loop,
         currentCycle: undefined,
         outbox: others,
-        ...(lostIds ? { issuesClosed: model.loop.issuesClosed.filter((id) => !lostIds.has(id)) } : {}),
+        issuesClosed: lostIds ? closed.filter((id) => !lostIds.has(id)) : [...closed, ...landedIds],
         ...(published ? { pullRequests: [...model.loop.pullRequests, published].slice(-100) } : {}),
       },
     };

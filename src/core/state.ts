@@ -161,6 +161,11 @@ const OutboxEntrySchema = z.object({
   tip: z.string().optional(),
   /** The work was committed by the landing (false: the agent's changes were all committed before). */
   committed: z.boolean().optional(),
+  /**
+   * Where work is published: the issues the cycle closed, counted closed (issuesClosed) only once the
+   * work has landed; a run refused on the way does not report them closed.
+   */
+  closes: z.array(z.string()).optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 

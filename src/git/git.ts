@@ -35,7 +35,8 @@ export interface Git {
   resetHard(ref: string): Promise<void>;
   /** Files changed between `base` and the working tree (committed or not, new files included). */
   changedFiles(base: string): Promise<string[]>;
-  merge(branch: string, message: string): Promise<void>;
+  /** Merges `branch` into the checked-out branch with a merge commit; `fastForwardOnly`: moves it forward to `branch`, or fails. */
+  merge(branch: string, message: string, options?: { fastForwardOnly?: boolean }): Promise<void>;
   deleteBranch(branch: string): Promise<void>;
   /** Whether anything changed since `base`: commits on HEAD not in base, or changes in the working tree. */
   hasWorkSince(base: string): Promise<boolean>;
@@ -291,8 +292,9 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       const out = await git('diff', '--name-only', base);
       return out.split('\n').filter((l) => l !== '');
     },
-    async merge(branch, message) {
-      await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
+    async merge(branch, message, mergeOptions = {}) {
+      if (mergeOptions.fastForwardOnly) await git('merge', '--quiet', '--ff-only', branch);
+      else await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
     },
     async hasWorkSince(base) {
       if ((await git('status', '--porcelain')) !== '') return true;

@@ -97,9 +97,9 @@ export function guardLane(git: Git): LaneGuard {
       await follow();
       return committed;
     },
-    async merge(branch, message) {
+    async merge(branch, message, options) {
       await check(`merge ${branch}`);
-      await git.merge(branch, message);
+      await git.merge(branch, message, options);
       await follow();
     },
     async resetHard(ref) {

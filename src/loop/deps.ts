@@ -37,6 +37,11 @@ export interface SliceSettings {
   batch: boolean;
   /** merge: into the base branch; branch: leave it; pull-request: push it and open a pull request (needs `publisher`). */
   onSuccess: 'merge' | 'branch' | 'pull-request';
+  /**
+   * The issues live in the repository (beads) while work is published: a finished cycle closes them
+   * in its own commit, which lands with it (a pull request's merge closes only GitHub issues).
+   */
+  closeOnBranch?: boolean;
   strict: boolean;
   resume?: string;
   fresh: boolean;
@@ -76,7 +81,7 @@ export interface SliceDeps {
   agent: Agent;
   store: CheckpointStore;
   git?: Git;
-  /** Pushes finished cycles and opens their pull requests (onSuccess pull-request). */
+  /** Pushes finished cycles and opens their pull requests (onSuccess pull-request), or pushes them onto the base (merge). */
   publisher?: CyclePublisher;
   runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose) => Promise<TestOutcome>;
   logger: Logger;

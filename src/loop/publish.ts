@@ -1,7 +1,8 @@
 /**
  * Where a finished cycle goes when it cannot simply be merged on this machine: the action works on
  * a runner that is thrown away after the job, so a cycle's branch is pushed and reviewed as a pull
- * request (`onSuccess: 'pull-request'`). The loop only sees this interface; src/publish has the
+ * request (`onSuccess: 'pull-request'`), or its work pushed to the base branch on the remote
+ * (`onSuccess: 'merge'`, beads issues). The loop only sees this interface; src/publish has the
  * GitHub implementation.
  */
 import type { LandingFailure } from '../core/events.js';
@@ -46,4 +47,16 @@ export interface CyclePublisher {
   publish(work: CycleWork): Promise<PublishedPullRequest>;
   /** Pushes an escalated cycle's branch (its work committed as wip:) so a later attempt continues from it. */
   keep(branch: string): Promise<void>;
+  /**
+   * onSuccess merge: pushes the work of the checked-out cycle branch to the base branch on the remote
+   * (a fast-forward; a base that moved there meanwhile is fetched and merged into the cycle branch
+   * first). A failed step throws LandingError. Absent: the publisher only opens pull requests.
+   */
+  pushToBase?(work: CycleWork): Promise<void>;
+  /**
+   * Of `ids`, the issues whose work waits in an open pull request of agent-loop's (closed on its
+   * branch, still open on the base): not to be worked again. Absent where the source says so itself
+   * (GitHub issues carry PR_OPEN_LABEL).
+   */
+  inReview?(ids: readonly string[]): Promise<Map<string, Omit<PublishedPullRequest, 'reused'>>>;
 }

@@ -17,7 +17,8 @@ import { type CycleState, type LoopState, initialLoopState, parseLoopState } fro
 import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
 import { toReadyIssue } from '../issues/fingerprint.js';
-import { LandingError } from './publish.js';
+import { type CyclePublisher, LandingError } from './publish.js';
+import type { Issue } from '../issues/types.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
@@ -160,6 +161,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   let diagnostic: string | null = null;
   /** The current cycle's baseline as last read or run in this slice. */
   let baselineSeen: { key: string; run?: SuiteRun } | undefined;
+  /** Issues said to wait in an open pull request, once per slice. */
+  const toldInReview = new Set<string>();
 
   /** Performs one effect; what it asks of the world comes back as the next event. */
   const perform = async (effect: Effect): Promise<Event | RunResult | undefined> => {
@@ -188,7 +191,10 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         await clock.sleep(effect.ms, deps.signal);
         return { type: 'woke', now: now() };
       case 'readIssues':
-        return { type: 'issuesRead', ready: (await source.ready()).map(toReadyIssue) };
+        return {
+          type: 'issuesRead',
+          ready: (await withoutOpenPullRequests(deps, await source.ready(), toldInReview)).map(toReadyIssue),
+        };
       case 'checkSource': {
         const unreadable = await unreadableSource();
         return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
@@ -224,7 +230,10 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         const masked = outcome.escalate
           ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
           : outcome;
-        return { type: 'iterated', outcome: masked, now: now() };
+        // Beads issues where work is published: a cycle that needed no change still closed its issue
+        // in the repository's issues file, a change that lands like any other (not a branch dropped).
+        const lands = deps.settings.closeOnBranch && masked.noChange ? { ...masked, noChange: false } : masked;
+        return { type: 'iterated', outcome: lands, now: now() };
       }
       case 'updateIssues':
         for (const action of effect.actions) {
@@ -397,17 +406,30 @@ async function finishCycleInGit(
   const subject = cycleSubject(cycle);
   // Committed already (the commit recorded before the push) unless this is the first look at it.
   const committed = (await git.commitAll(subject)) || committedBefore;
+  const verdict = state.history.at(-1)?.verdict?.summary;
+  const work = {
+    issueIds: cycle.issueIds,
+    titles: cycle.titles,
+    branch: cycle.branch,
+    base: state.baseBranch,
+    iteration: state.iteration,
+    ...(verdict ? { verdict } : {}),
+    preexisting: state.preexistingFailures,
+  };
+  if (settings.onSuccess === 'merge' && deps.publisher?.pushToBase) {
+    // The runner is thrown away: the base branch that matters is the remote's.
+    await deps.publisher.pushToBase(work);
+    await git.checkout(state.baseBranch);
+    await git.merge(cycle.branch, subject, { fastForwardOnly: true });
+    await git.deleteBranch(cycle.branch);
+    logger.info(
+      'git.pushed',
+      `Pushed the work on ${cycle.issueIds.join(', ')} from ${cycle.branch} onto ${state.baseBranch} (${deps.publisher.description})${committed ? '' : ' (the agent changed no files in this cycle)'}.`,
+      { branch: cycle.branch, base: state.baseBranch },
+    );
+    return undefined;
+  }
   if (settings.onSuccess === 'pull-request' && deps.publisher) {
-    const verdict = state.history.at(-1)?.verdict?.summary;
-    const work = {
-      issueIds: cycle.issueIds,
-      titles: cycle.titles,
-      branch: cycle.branch,
-      base: state.baseBranch,
-      iteration: state.iteration,
-      ...(verdict ? { verdict } : {}),
-      preexisting: state.preexistingFailures,
-    };
     const pr = await deps.publisher.publish(work);
     await git.checkout(state.baseBranch);
     logger.info(
@@ -450,6 +472,8 @@ async function enterLanding(
   if (!git || !cycle.branch || !state.baseBranch || (await git.currentRef()) === cycle.branch) return 'entered';
   if (!(await git.branchExists(cycle.branch))) {
     if (!publisher) return 'landed';
+    // Pushed onto the base by a run that died before it could say so (on-success merge), or its pull request merged.
+    if (tip && (await git.holds(state.baseBranch, tip))) return 'landed';
     let fetched: boolean;
     try {
       fetched = await publisher.fetchBranch(cycle.branch);
@@ -462,6 +486,37 @@ async function enterLanding(
   }
   await git.checkout(cycle.branch);
   return 'entered';
+}
+
+/**
+ * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
+ * in the action: closed on the branch, still open on the base), each told once per slice. When the
+ * pull requests cannot be listed, none is started (none may get a second pull request): a warning,
+ * and the next run looks again.
+ */
+async function withoutOpenPullRequests(deps: SliceDeps, ready: Issue[], told: Set<string>): Promise<Issue[]> {
+  const publisher = deps.publisher;
+  if (!publisher?.inReview || ready.length === 0) return ready;
+  let open: Awaited<ReturnType<NonNullable<CyclePublisher['inReview']>>>;
+  try {
+    open = await publisher.inReview(ready.map((i) => i.id));
+  } catch (error) {
+    deps.logger.warn(
+      'source.warning',
+      `Could not list the open pull requests (${publisher.description}): ${(error as Error).message}. No issue is started in this run, so that none gets a second pull request; the next run looks again.`,
+    );
+    return [];
+  }
+  for (const [id, pr] of open) {
+    if (told.has(id)) continue;
+    told.add(id);
+    deps.logger.info(
+      'issue.in_review',
+      `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed on its branch), or close it and delete its branch to have agent-loop work on the issue again.`,
+      { issueId: id, number: pr.number, url: pr.url },
+    );
+  }
+  return ready.filter((i) => !open.has(i.id));
 }
 
 /** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */

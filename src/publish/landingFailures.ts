@@ -70,7 +70,7 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   )
     return refused(
       `a branch protection rule or ruleset covers ${ctx.branch}`,
-      `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: exempt agent-loop/* branches, or add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request), ${RESUME}.`,
+      `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: ${ctx.branch === ctx.base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${ctx.branch === ctx.base ? ', the default' : ''}), ${RESUME}.`,
     );
   if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
     return refused(
@@ -86,6 +86,14 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
       'the token was not accepted',
       `Check the github-token input: a valid token that has not expired or been revoked (the default \${{ github.token }} works), ${RESUME}.`,
     );
+  // on-success merge: the base moved on GitHub, and merging it into the work conflicts.
+  const conflicts = [...stderr.matchAll(/^CONFLICT \([^)]*\): .*? in (.+)$/gm)].map((m) => m[1]);
+  if (conflicts.length > 0 || /Automatic merge failed/.test(stderr))
+    return {
+      class: 'refused',
+      message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
+      advice: `Land the work as a pull request instead, where a person resolves the conflict: set the input on-success: pull-request (the default) and run the workflow with resume: true; the work is kept and pushed as its branch, the agent does not run again.`,
+    };
   if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
     return refused(
       `${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`,

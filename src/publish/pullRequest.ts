@@ -2,12 +2,17 @@
  * The action's way to land a finished cycle: push its branch `agent-loop/issue-<n>` and open a pull
  * request that closes the issue when merged (a draft with `draft-pr`), then label the issue
  * PR_OPEN_LABEL so later runs leave it alone. Re-runs reuse the branch (fetched before the cycle)
- * and the open pull request instead of duplicating them.
+ * and the open pull request instead of duplicating them. Beads issues live in the repository: their
+ * pull request names them (a hidden marker lists their ids, which `inReview` reads back), the issue's
+ * closing travels in the branch, and no label is set; with on-success merge their work is pushed to
+ * the base branch instead (`pushToBase`).
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Git } from '../git/git.js';
+import { cycleBranchName } from '../core/branch.js';
+import { GitError, type Git } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
+import type { ListedPullRequest } from '../issues/github/pullRequests.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import { type CyclePublisher, type CycleWork, LandingError, type PublishedPullRequest } from '../loop/publish.js';
 import { type LandingContext, type LandingStep, classifyLandingFailure, pushFoundSecret } from './landingFailures.js';
@@ -15,7 +20,13 @@ import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } fro
 
 export interface PullRequestPublisherOptions {
   git: Git;
-  github: Pick<GitHubIssueSource, 'openPullRequest' | 'addLabel'>;
+  /** Opens (or reuses) the pull request; labels the GitHub issues it closes (absent for beads issues). */
+  github: Pick<GitHubIssueSource, 'openPullRequest'> & Partial<Pick<GitHubIssueSource, 'addLabel'>>;
+  /**
+   * Beads issues: the issues file (named in the pull request's body, closed on the branch) and the
+   * repository's open pull requests from agent-loop/ branches, for `inReview`.
+   */
+  beads?: { issuesFile: string; openPullRequests?: () => Promise<ListedPullRequest[]> };
   /** owner/repo, for the log. */
   repository: string;
   /** The git remote to push to. Default origin. */
@@ -85,6 +96,11 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     }
     (options.warn ?? options.notes?.warn)?.(`could not keep ${branch} as a bundle: ${options.redact(why)}`);
   };
+  const dropBundle = async (branch: string) => {
+    const kept = bundleOf(branch);
+    if (kept) await fs.rm(kept, { force: true });
+  };
+  const pushOnto = (work: CycleWork) => pushOntoBase(raw, remote, work, options.redact);
   /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
   const step = async <T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T> => {
     try {
@@ -138,16 +154,32 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
           title:
             work.titles.length === 1
               ? (work.titles[0] ?? work.branch)
-              : `agent-loop: ${work.issueIds.map((id) => `#${id}`).join(', ')}`,
-          body: pullRequestBody(work, options.testCommand),
+              : `agent-loop: ${work.issueIds.map((id) => (options.beads ? id : `#${id}`)).join(', ')}`,
+          body: pullRequestBody(work, options.testCommand, options.beads),
         }),
       );
-      for (const id of work.issueIds)
-        await step('label', { ...ctx, issue: id }, () => github.addLabel(id, PR_OPEN_LABEL));
-      const kept = bundleOf(work.branch);
-      if (kept) await fs.rm(kept, { force: true });
+      const label = github.addLabel?.bind(github);
+      if (label)
+        for (const id of work.issueIds) await step('label', { ...ctx, issue: id }, () => label(id, PR_OPEN_LABEL));
+      await dropBundle(work.branch);
       return pr;
     },
+    async pushToBase(work: CycleWork) {
+      const ctx: LandingContext = { repository: options.repository, branch: work.base, base: work.base };
+      await step('push', ctx, async () => {
+        try {
+          await pushOnto(work);
+        } catch (error) {
+          if (!pushFoundSecret(error)) await keepBundle(work.branch, work.base);
+          throw error;
+        }
+      });
+      await pushNotes();
+      await dropBundle(work.branch);
+    },
+    ...(options.beads?.openPullRequests
+      ? { inReview: (ids: readonly string[]) => inReview(options.beads!.openPullRequests!, ids) }
+      : {}),
   };
 }
 
@@ -164,14 +196,80 @@ async function mergeBundledNotes(git: NotesGit, bundle: string, prefer: 'theirs'
   await git.run(['update-ref', '-d', bundled]);
 }
 
-/** `Closes #n` for each issue (GitHub closes them when the pull request is merged), then what was done. */
+/** Pushes attempts at most: a base that keeps moving between the fetch and the push is a transient failure. */
+const PUSH_ATTEMPTS = 3;
+
+/**
+ * Pushes the cycle branch (checked out) onto the base branch on the remote as a fast-forward. When the
+ * base moved there since the cycle started, it is fetched and merged into the cycle branch, and the
+ * push tried again; a conflict is thrown as git's refusal (classified: the base moved and conflicts).
+ */
+async function pushOntoBase(
+  raw: ReturnType<typeof notesGit>,
+  remote: string,
+  work: CycleWork,
+  redact: (text: string) => string,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const args = ['push', '--no-verify', remote, `refs/heads/${work.branch}:refs/heads/${work.base}`];
+    const pushed = await raw.run(args);
+    if (pushed.code === 0) return;
+    if (!/\[rejected\].*\((fetch first|non-fast-forward)\)/.test(pushed.stderr))
+      throw new GitError(args, pushed.code, pushed.stderr);
+    if (attempt >= PUSH_ATTEMPTS)
+      throw new Error(`${work.base} on ${remote} moved again during each of ${PUSH_ATTEMPTS} attempts to push onto it`);
+    const fetch = ['fetch', '--quiet', '--no-tags', remote, `refs/heads/${work.base}`];
+    const fetched = await raw.run(fetch);
+    if (fetched.code !== 0) throw new GitError(fetch, fetched.code, fetched.stderr);
+    const merge = ['merge', '--no-edit', '-m', `Merge ${work.base} from ${remote} into ${work.branch}`, 'FETCH_HEAD'];
+    const merged = await raw.run(merge);
+    if (merged.code !== 0) {
+      await raw.run(['merge', '--abort']);
+      throw new GitError(merge, merged.code, redact(`${merged.stdout}\n${merged.stderr}`));
+    }
+  }
+}
+
+/** Marks the beads issues a pull request carries, in its body: `inReview` reads them back. */
+export const issuesMarker = (ids: readonly string[]) => `<!-- agent-loop:issues ${ids.join(' ')} -->`;
+
+/** Of `ids`, those an open pull request carries (its marker, or the branch of that one issue). */
+async function inReview(
+  list: () => Promise<ListedPullRequest[]>,
+  ids: readonly string[],
+): Promise<Map<string, { number: number; url: string }>> {
+  const found = new Map<string, { number: number; url: string }>();
+  for (const pr of await list()) {
+    const marked = /<!-- agent-loop:issues ([^>]*?) -->/.exec(pr.body)?.[1]?.split(/\s+/) ?? [];
+    for (const id of ids)
+      if (!found.has(id) && (marked.includes(id) || pr.head === cycleBranchName([id])))
+        found.set(id, { number: pr.number, url: pr.url });
+  }
+  return found;
+}
+
+/**
+ * `Closes #n` for each issue (GitHub closes them when the pull request is merged), or the beads
+ * issues it fixes (closed in the branch's issues file, behind a marker), then what was done.
+ */
 export function pullRequestBody(
-  work: Pick<CycleWork, 'issueIds' | 'iteration' | 'verdict' | 'preexisting'>,
+  work: Pick<CycleWork, 'issueIds' | 'iteration' | 'verdict' | 'preexisting'> & { titles?: string[] },
   testCommand: string,
+  beads?: { issuesFile: string },
 ): string {
   const pre = work.preexisting ?? [];
+  const one = work.issueIds.length === 1;
+  const refs = beads
+    ? [
+        issuesMarker(work.issueIds),
+        `Fixes the beads issue${one ? '' : 's'} ${work.issueIds.map((id, i) => `${id}${work.titles?.[i] ? ` (${work.titles[i]})` : ''}`).join(', ')} of \`${beads.issuesFile}\`, closed there in this branch.`,
+      ]
+    : work.issueIds.map((id) => `Closes #${id}`);
+  const after = beads
+    ? `Merging lands the work and closes ${one ? 'the issue' : 'the issues'} on the base branch; while this pull request is open agent-loop does not work on ${one ? 'it' : 'them'} again. To have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
+    : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
   return [
-    ...work.issueIds.map((id) => `Closes #${id}`),
+    ...refs,
     '',
     `agent-loop worked on ${work.issueIds.length === 1 ? 'this issue' : 'these issues'} until \`${testCommand}\` accepted the work against the suite as it stood before (iteration ${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
     ...(pre.length
@@ -183,6 +281,6 @@ export function pullRequestBody(
           '',
         ]
       : []),
-    `Merging closes ${work.issueIds.length === 1 ? 'the issue' : 'the issues'}; to have agent-loop work on ${work.issueIds.length === 1 ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`,
+    after,
   ].join('\n');
 }

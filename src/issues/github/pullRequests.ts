@@ -75,3 +75,52 @@ export async function openOrReusePullRequest(
     throw error;
   }
 }
+
+/** An open pull request as listOpenPullRequests reads it. */
+export interface ListedPullRequest {
+  number: number;
+  url: string;
+  /** The head branch's name. */
+  head: string;
+  body: string;
+}
+
+/**
+ * The open pull requests whose head is a branch of this repository starting with `prefix`: at most
+ * `maxPages` pages of 100 (1 request for up to 100 open pull requests).
+ */
+export async function listOpenPullRequests(
+  api: GitHubRequests,
+  prefix: string,
+  maxPages = 3,
+): Promise<ListedPullRequest[]> {
+  const found: ListedPullRequest[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const answer = await api.send(
+      'GET /repos/{owner}/{repo}/pulls',
+      { state: 'open', per_page: 100, page },
+      'listing the open pull requests',
+    );
+    const items = Array.isArray(answer.data) ? answer.data : [];
+    for (const item of items) {
+      if (!isObject(item) || typeof item.number !== 'number' || !isObject(item.head)) continue;
+      const head = item.head;
+      const fullName = isObject(head.repo) ? head.repo.full_name : undefined;
+      const ref = typeof head.ref === 'string' ? head.ref : '';
+      // A fork's branch of the same name is not agent-loop's.
+      if (
+        !ref.startsWith(prefix) ||
+        (typeof fullName === 'string' && fullName.toLowerCase() !== `${api.owner}/${api.repo}`.toLowerCase())
+      )
+        continue;
+      found.push({
+        number: item.number,
+        url: typeof item.html_url === 'string' ? item.html_url : '',
+        head: ref,
+        body: typeof item.body === 'string' ? item.body : '',
+      });
+    }
+    if (items.length < 100) break;
+  }
+  return found;
+}

@@ -25,7 +25,10 @@ const WORKFLOW = WORKFLOWS.implement;
 
 /** What an iteration knows from its start and never changes. */
 export interface IterationContext {
-  settings: Pick<SliceSettings, 'maxIterations' | 'maxRetriesPerStep' | 'strict' | 'testCommand' | 'onSuccess'>;
+  settings: Pick<
+    SliceSettings,
+    'maxIterations' | 'maxRetriesPerStep' | 'strict' | 'testCommand' | 'onSuccess' | 'closeOnBranch'
+  >;
   agentName: string;
   /** The loop state before the iteration (given back when it is interrupted). */
   before: LoopState;
@@ -435,7 +438,7 @@ function afterVerdict(
   }
 
   // Success: close what the agent did not; with pull requests, their merge closes the issues.
-  const viaPullRequest = settings.onSuccess === 'pull-request';
+  const viaPullRequest = settings.onSuccess === 'pull-request' && !settings.closeOnBranch;
   const issueActions: IssueAction[] = viaPullRequest
     ? []
     : cycle.issueIds

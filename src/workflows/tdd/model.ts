@@ -22,7 +22,10 @@ import type { TddTemplates } from './settings.js';
 
 /** What an iteration knows from its start and never changes. */
 export interface TddContext {
-  settings: Pick<SliceSettings, 'maxIterations' | 'maxRetriesPerStep' | 'testCommand' | 'onSuccess' | 'plan'>;
+  settings: Pick<
+    SliceSettings,
+    'maxIterations' | 'maxRetriesPerStep' | 'testCommand' | 'onSuccess' | 'closeOnBranch' | 'plan'
+  >;
   agentName: string;
   /** The loop state before the iteration. */
   before: LoopState;
@@ -188,7 +191,7 @@ export function cycleComplete(ctx: TddContext, state: LoopState): { effects: Tdd
   const skipped = tests.filter((t) => t.status === 'problematic' || t.status === 'duplicate');
   const how = `${tests.length - skipped.length} of ${tests.length} test(s) done (red, green, refactor)${skipped.length ? `; skipped: ${skipped.map((t) => `"${t.description}" (${t.status})`).join(', ')}` : ''}`;
   const issueActions: IssueAction[] =
-    ctx.settings.onSuccess === 'pull-request'
+    ctx.settings.onSuccess === 'pull-request' && !ctx.settings.closeOnBranch
       ? []
       : [
           {
