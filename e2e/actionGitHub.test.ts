@@ -695,6 +695,49 @@ fi`,
     expect(beadsStatus('main')).toEqual({ 'bd-1': 'closed' });
   });
 
+  it('an escalated beads issue is not worked again by later runs on fresh runners (its label never reached GitHub: the checkpoint remembers); editing the issue on main resumes it', async () => {
+    await beadsBacklog(['bd-1']);
+    const hopeless = await writeAgent(
+      sb,
+      'hopeless',
+      `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"\n${DONE_REPORT}`,
+    );
+    const inputs = { ...beads, 'max-retries-per-step': '0', 'max-consecutive-escalations': '1' };
+
+    const halted = await scheduledRun(1401, hopeless, inputs);
+    expect(halted.main.code).toBe(1);
+    expect(halted.outputs).toMatchObject({
+      status: 'halted',
+      'halt-reason': 'failure_loop',
+      'issues-escalated': 'bd-1',
+    });
+    expect(await worked()).toBe('bd-1\n');
+
+    // Fresh runners: origin's beads file has no escalated label; the halt still stands, nothing runs.
+    for (const runId of [1402, 1403]) {
+      await freshCheckout();
+      const quiet = await scheduledRun(runId, hopeless, inputs);
+      expect(quiet.main.code).toBe(0);
+      expect(quiet.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop' });
+      expect(quiet.main.log).toMatch(/::warning::agent-loop is still halted \(failure_loop\)/);
+    }
+    expect(await worked()).toBe('bd-1\n');
+
+    // A person says more in the issue, on main: the next run works it again.
+    await freshCheckout();
+    const file = path.join(sb.repo, '.beads', 'issues.jsonl');
+    const edited = (await fs.readFile(file, 'utf8')).replace(
+      '"title":"Fix bd-1"',
+      '"title":"Fix bd-1: value.txt must read good"',
+    );
+    await fs.writeFile(file, edited);
+    commit(sb, 'say more about bd-1', { tracked: true, by: 'person' });
+    await remoteGit('push', '-q', 'origin', 'main');
+    const resumed = await scheduledRun(1404, hopeless, inputs);
+    expect(resumed.main.log).toContain('Resuming the halted run');
+    expect(await worked()).toBe('bd-1\nbd-1\n');
+  });
+
   it('without a token, source: beads cannot start: the step fails naming the github-token input', async () => {
     await beadsBacklog(['bd-1']);
     const r = await scheduledRun(1301, await fixer(), { ...beads, 'github-token': '' });

@@ -69,6 +69,13 @@ describe('haltGate', () => {
     }
   });
 
+  it('issue 14: where the label does not outlast the runner (beads in the action), an escalated issue without it does not lift the halt', () => {
+    const loop = halted('all_escalated', { escalations: [{ ...escalation(['1'], 9), fingerprints: { '1': 'f' } }] });
+    const unlabelled = { ...issue('1'), fingerprint: 'f' };
+    expect(haltGate(loop, { ...seen, ready: [unlabelled], labelsDoNotLast: true })).toEqual({ stands: true });
+    expect(haltGate(loop, { ...seen, ready: [unlabelled] }).stands).toBe(false);
+  });
+
   it('all_escalated resumes once an issue is ready without the escalated label (removed, or a new one)', () => {
     const loop = halted('all_escalated', { escalations: [escalation(['1'], 9)] });
     expect(haltGate(loop, { ...seen, ready: [issue('1', true)] })).toEqual({ stands: true });

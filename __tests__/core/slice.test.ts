@@ -37,6 +37,17 @@ function run(m: SliceModel, cfg: CoreConfig, ...events: Event[]) {
 }
 
 const ready = (...ids: string[]) => ids.map((id) => ({ id, title: `Title ${id}`, labels: [] as string[] }));
+/** An escalation record of one issue, with the fingerprint it was worked at. */
+const escalatedAt = (iteration: number, id: string, fingerprint: string) => ({
+  issueIds: [id],
+  titles: [],
+  iteration,
+  steps: [],
+  reason: 'r',
+  at: '',
+  note: '',
+  fingerprints: { [id]: fingerprint },
+});
 const tick = (now = T0): Event => ({ type: 'tick', now, aborted: false });
 const iterated = (outcome: Partial<IterationOutcome> & { state: LoopState }, now = T0): Event => ({
   type: 'iterated',
@@ -80,16 +91,7 @@ describe('the core: picking the work', () => {
     const loop = {
       ...initialLoopState(10),
       escalations: [
-        {
-          issueIds: ['a-1'],
-          titles: [],
-          iteration: 3,
-          steps: [],
-          reason: 'r',
-          at: '',
-          note: '',
-          fingerprints: { 'a-1': 'old' },
-        },
+        escalatedAt(3, 'a-1', 'old'),
         { issueIds: ['a-2'], titles: [], iteration: 4, steps: [], reason: 'r', at: '', note: '' },
       ],
     } as LoopState;
@@ -115,6 +117,17 @@ describe('the core: picking the work', () => {
     });
     expect(kinds(opened.effects)).toEqual(['log:issue.edited', 'openCycle']);
     expect(find(opened.effects, 'openCycle')?.cycle.fingerprints).toEqual({ 'a-1': 'new' });
+  });
+
+  it('issue 14: where the label does not outlast the runner (beads in the action), the checkpoint’s escalations stand in for it; an edit still lifts it', () => {
+    const loop = {
+      ...initialLoopState(10),
+      escalations: [escalatedAt(3, 'a-1', 'f')],
+    } as LoopState;
+    const unlabelled = (fingerprint: string) => [{ id: 'a-1', title: 't', labels: [], fingerprint }];
+    expect(selectTargets(unlabelled('f'), loop, true, 4).targets.map((i) => i.id)).toEqual(['a-1']);
+    expect(selectTargets(unlabelled('f'), loop, true, 4, undefined, true)).toEqual({ targets: [], escalated: ['a-1'] });
+    expect(selectTargets(unlabelled('g'), loop, true, 4, undefined, true).targets.map((i) => i.id)).toEqual(['a-1']);
   });
 
   it('issue 14: an escalation records the fingerprints its cycle started with', () => {

@@ -29680,15 +29680,19 @@ function cycleFinished(model, published, failed, config) {
     ]);
 }
 /** What to work on next: the ready issues, less those done in this run and the escalated ones. */
-function selectTargets(ready, loop, batch, sliceStartIteration, only) {
+function selectTargets(ready, loop, batch, sliceStartIteration, only, 
+/** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
+labelsDoNotLast = false) {
     // Issues closed in this run stay done even when the base branch's issue file still lists them
     // open (--on-success branch leaves the closing commit on the cycle's branch).
     const open = ready.filter((i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)));
-    // Across slices the label decides (removing it makes the issue eligible again), unless the issue
-    // was edited since its escalation; within this slice the escalations themselves, in case a label
-    // could not be written.
+    // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
+    // where the label does not last, unless the issue was edited since its escalation; within this
+    // slice the escalations themselves, in case a label could not be written.
     const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
-    const isEscalated = (i) => inThisSlice.has(i.id) || (i.labels.includes(ESCALATED_LABEL) && !editedSinceEscalation(i, loop));
+    const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
+    const isEscalated = (i) => inThisSlice.has(i.id) ||
+        ((i.labels.includes(ESCALATED_LABEL) || everEscalated.has(i.id)) && !editedSinceEscalation(i, loop));
     const eligible = open.filter((i) => !isEscalated(i));
     return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
 }
@@ -29708,7 +29712,7 @@ function editedSinceEscalation(issue, loop) {
     return false;
 }
 function issuesRead(model, ready, config) {
-    const { targets, escalated } = selectTargets(ready, model.loop, config.settings.batch, model.sliceStartIteration, config.settings.onlyIssues);
+    const { targets, escalated } = selectTargets(ready, model.loop, config.settings.batch, model.sliceStartIteration, config.settings.onlyIssues, config.settings.closeOnBranch);
     if (targets.length === 0) {
         if (escalated.length > 0)
             return finish(model, config, 'halted', {
@@ -30250,6 +30254,12 @@ async function runSlice(unguarded) {
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
     const labelEscalated = async (ids, note, baseBranch) => {
+        if (settings.closeOnBranch) {
+            // Beads issues published from a runner that is thrown away: a label committed here would never
+            // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
+            logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
+            return;
+        }
         for (const id of ids) {
             try {
                 await source.markEscalated(id, note);
@@ -30769,7 +30779,7 @@ function haltGate(loop, seen) {
     if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
         // As the next slice would choose (nothing escalated in it yet), leaving the halt's own issues
         // out for a failure loop unless a person took their label away.
-        const { targets } = selectTargets(seen.ready, loop, true, loop.iteration);
+        const { targets } = selectTargets(seen.ready, loop, true, loop.iteration, undefined, seen.labelsDoNotLast);
         const looped = new Set(halt.reason === 'failure_loop'
             ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
             : []);
@@ -30868,6 +30878,7 @@ async function checkHalt(options, io) {
         ...(baseTip ? { baseTip } : {}),
         maxIterations: options.maxIterations,
         ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+        ...(io.labelsDoNotLast ? { labelsDoNotLast: true } : {}),
     });
     return gate.stands ? { kind: 'stands', checkpointId, loop } : { kind: 'lifted', checkpointId, because: gate.because };
 }
@@ -33918,7 +33929,12 @@ async function runPrepared(run, io) {
 async function runCommand(options, given) {
     let io = given;
     const startedAt = io.clock.now().getTime();
-    const halt = await checkHalt(options, { ...io, source: () => sourceOf(options, io, () => { }) });
+    const halt = await checkHalt(options, {
+        ...io,
+        source: () => sourceOf(options, io, () => { }),
+        // Beads issues published from a thrown-away runner: as prepareRun's closeOnBranch.
+        labelsDoNotLast: io.publisher !== undefined && !io.source,
+    });
     if (halt.kind === 'stands')
         return standingHalt(options, io, halt, startedAt);
     if (halt.kind === 'lifted')

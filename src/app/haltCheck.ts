@@ -29,6 +29,8 @@ export interface HaltCheckIO {
   clock: Clock;
   /** The issue source, built only when the halt depends on the issues. */
   source: () => Promise<IssueSource>;
+  /** The escalated label does not outlast the runner (beads in the action): the checkpoint's escalations decide. */
+  labelsDoNotLast?: boolean;
 }
 
 export async function checkHalt(
@@ -68,6 +70,7 @@ export async function checkHalt(
     ...(baseTip ? { baseTip } : {}),
     maxIterations: options.maxIterations,
     ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    ...(io.labelsDoNotLast ? { labelsDoNotLast: true } : {}),
   });
   return gate.stands ? { kind: 'stands', checkpointId, loop } : { kind: 'lifted', checkpointId, because: gate.because };
 }

@@ -331,7 +331,12 @@ export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> 
 export async function runCommand(options: Options, given: RunIO): Promise<number> {
   let io = given;
   const startedAt = io.clock.now().getTime();
-  const halt = await checkHalt(options, { ...io, source: () => sourceOf(options, io, () => {}) });
+  const halt = await checkHalt(options, {
+    ...io,
+    source: () => sourceOf(options, io, () => {}),
+    // Beads issues published from a thrown-away runner: as prepareRun's closeOnBranch.
+    labelsDoNotLast: io.publisher !== undefined && !io.source,
+  });
   if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
   if (halt.kind === 'lifted') io = { ...io, haltLifted: halt.because };
   if (io.installAgent) {

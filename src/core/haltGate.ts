@@ -25,6 +25,8 @@ export interface HaltObservation {
   baseTip?: string;
   maxIterations: number;
   maxCostUsd?: number;
+  /** The escalated label does not outlast the runner (beads in the action): the checkpoint's escalations decide. */
+  labelsDoNotLast?: boolean;
 }
 
 export type HaltGate = { stands: true } | { stands: false; because: string };
@@ -52,7 +54,7 @@ export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
   if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
     // As the next slice would choose (nothing escalated in it yet), leaving the halt's own issues
     // out for a failure loop unless a person took their label away.
-    const { targets } = selectTargets(seen.ready, loop, true, loop.iteration);
+    const { targets } = selectTargets(seen.ready, loop, true, loop.iteration, undefined, seen.labelsDoNotLast);
     const looped = new Set(
       halt.reason === 'failure_loop'
         ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)

@@ -37,6 +37,12 @@ export interface CoreSettings {
   batch: boolean;
   maxConsecutiveEscalations: number;
   onlyIssues?: readonly string[];
+  /**
+   * The issues live in the repository (beads) while the work is published from a runner that is
+   * thrown away: the escalated label written into the issue file never reaches GitHub, so the
+   * checkpoint's escalations decide instead of the label (an issue is tried again once edited).
+   */
+  closeOnBranch?: boolean;
 }
 
 export interface CoreConfig {
@@ -375,20 +381,24 @@ export function selectTargets(
   batch: boolean,
   sliceStartIteration: number,
   only?: readonly string[],
+  /** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
+  labelsDoNotLast = false,
 ): { targets: ReadyIssue[]; escalated: string[] } {
   // Issues closed in this run stay done even when the base branch's issue file still lists them
   // open (--on-success branch leaves the closing commit on the cycle's branch).
   const open = ready.filter(
     (i) => !loop.issuesClosed.includes(i.id) && !loop.issuesNoChange.includes(i.id) && (!only || only.includes(i.id)),
   );
-  // Across slices the label decides (removing it makes the issue eligible again), unless the issue
-  // was edited since its escalation; within this slice the escalations themselves, in case a label
-  // could not be written.
+  // Across slices the label decides (removing it makes the issue eligible again), or the checkpoint
+  // where the label does not last, unless the issue was edited since its escalation; within this
+  // slice the escalations themselves, in case a label could not be written.
   const inThisSlice = new Set(
     loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds),
   );
+  const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
   const isEscalated = (i: ReadyIssue) =>
-    inThisSlice.has(i.id) || (i.labels.includes(ESCALATED_LABEL) && !editedSinceEscalation(i, loop));
+    inThisSlice.has(i.id) ||
+    ((i.labels.includes(ESCALATED_LABEL) || everEscalated.has(i.id)) && !editedSinceEscalation(i, loop));
   const eligible = open.filter((i) => !isEscalated(i));
   return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
 }
@@ -414,6 +424,7 @@ function issuesRead(model: SliceModel, ready: ReadyIssue[], config: CoreConfig):
     config.settings.batch,
     model.sliceStartIteration,
     config.settings.onlyIssues,
+    config.settings.closeOnBranch,
   );
   if (targets.length === 0) {
     if (escalated.length > 0)

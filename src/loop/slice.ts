@@ -83,6 +83,16 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
 
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
   const labelEscalated = async (ids: string[], note: string, baseBranch: string | undefined) => {
+    if (settings.closeOnBranch) {
+      // Beads issues published from a runner that is thrown away: a label committed here would never
+      // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
+      logger.info(
+        'escalation.kept',
+        `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`,
+        { issueIds: ids },
+      );
+      return;
+    }
     for (const id of ids) {
       try {
         await source.markEscalated(id, note);
