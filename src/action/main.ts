@@ -195,7 +195,9 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     onResult: async (result) => {
       standing = result.standing !== null;
       // Nothing changed: post publishes nothing (the published state is the one restored).
-      if (standing) core.saveState('unchanged', 'true');
+      if (standing || result.idle) core.saveState('unchanged', standing ? 'halt' : 'idle');
+      // Post (which runs where the state is published) never prunes the checkpoint this run used.
+      else if (refs) core.saveState('checkpoint-id', result.checkpointId);
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
       await core.writeSummary(
         redact(
