@@ -145,6 +145,11 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       checkpointId: options.resume,
       log,
     });
+    // A checkpoint-id found in no saved state: the step fails, nothing run, nothing published.
+    if (restored.notFound) {
+      core.setFailed(redact(`agent-loop: ${restored.message}`));
+      return;
+    }
     core.info(redact(`agent-loop: ${restored.message}`));
     core.saveState('state-dir', stateDir);
     core.saveState('generation', String(restored.generation ?? 0));
