@@ -14,7 +14,10 @@ import { openCheckpoint } from '../loop/slice.js';
 import type { Clock } from '../util/clock.js';
 
 export type IdleCheck =
-  /** Work (or a reason not to decide here: the run itself says what is wrong): the issues read, if any. */
+  /**
+   * Work (or a reason not to decide here: the run itself says what is wrong); the issues read when
+   * the run's first step is to read them (its first read, then).
+   */
   | { kind: 'work'; ready?: Issue[] }
   /** Nothing to do: the newest checkpoint as it is (none: ''), whose counters the result reports. */
   | { kind: 'idle'; checkpointId: string; loop: LoopState };
@@ -34,6 +37,9 @@ export async function checkIdle(
   }
   // The planning pipeline's hand-over: the loop starts in that checkpoint.
   if (!opened.resumed && Object.keys(opened.extra ?? {}).length > 0) return { kind: 'work' };
+  const loop = opened.state;
+  // A cycle in flight, finished work in the outbox, a branch to park: work, whatever the issues say.
+  if (!idleness(loop, [], { batch: options.batch }).idle) return { kind: 'work' };
   if (opened.sourceState !== undefined) io.source.importState?.(opened.sourceState);
   let ready: Issue[];
   try {
@@ -41,13 +47,14 @@ export async function checkIdle(
   } catch {
     return { kind: 'work' };
   }
-  const decided = idleness(opened.state, ready, { batch: options.batch });
-  if (!decided.idle) return { kind: 'work', ready };
-  if (opened.resumed) return { kind: 'idle', checkpointId: opened.id, loop: opened.state };
+  // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
+  if (!idleness(loop, ready, { batch: options.batch }).idle)
+    return loop.rateLimitedUntil ? { kind: 'work' } : { kind: 'work', ready };
+  if (opened.resumed) return { kind: 'idle', checkpointId: opened.id, loop };
   // The newest checkpoint is finished (not resumable): it is still the one this run reports.
   const newest = newestFirst((await store.list().catch(() => ({ checkpoints: [] }))).checkpoints)[0];
-  const loop = newest ? parseLoopState(newest.state) : undefined;
-  return newest && typeof loop === 'object'
-    ? { kind: 'idle', checkpointId: newest.id, loop }
+  const finished = newest ? parseLoopState(newest.state) : undefined;
+  return newest && typeof finished === 'object'
+    ? { kind: 'idle', checkpointId: newest.id, loop: finished }
     : { kind: 'idle', checkpointId: '', loop: initialLoopState(options.maxIterations) };
 }
