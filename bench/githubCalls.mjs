@@ -6,32 +6,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { cliEnv, repoRoot, tempDir, verdict } from './lib/common.mjs';
+import { cliEnv, loadBundled, repoRoot, tempDir, verdict } from './lib/common.mjs';
 
 const OUT = path.join('build', 'bench-github');
 const SLICE = 3;
 
-async function loadServer() {
-  const r = spawnSync(
-    process.execPath,
-    [
-      'node_modules/@vercel/ncc/dist/ncc/cli.js',
-      'build',
-      'bench/githubCalls-entry.ts',
-      '-o',
-      OUT,
-      '--target',
-      'es2022',
-      '-q',
-    ],
-    { cwd: repoRoot, stdio: 'inherit' },
-  );
-  if (r.status !== 0) throw new Error('ncc could not build bench/githubCalls-entry.ts');
-  return import(pathToFileURL(path.join(repoRoot, OUT, 'index.js')).href);
-}
+const loadServer = () => loadBundled('bench/githubCalls-entry.ts', OUT);
 
-function sliceRepo(dir) {
+/** A repository with a failing value check, pushed to a bare origin beside it, and the agent that fixes it. */
+export function sliceRepo(dir) {
   const env = cliEnv(dir, { git: true });
   const git = (...args) => {
     const r = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], {
@@ -46,7 +29,11 @@ function sliceRepo(dir) {
   git('init', '-q', '--bare', '-b', 'main', origin);
   git('init', '-q', '-b', 'main', repo);
   writeFileSync(path.join(repo, 'value.txt'), 'bad\n');
-  writeFileSync(path.join(repo, 'check.sh'), 'test "$(cat value.txt)" = good\n');
+  // In TAP, so that the suite is read per test (a failing suite nobody can read halts baseline_unreadable).
+  writeFileSync(
+    path.join(repo, 'check.sh'),
+    'echo "TAP version 13"\nif [ "$(cat value.txt)" = good ]; then echo "ok 1 - value_is_good"; r=0; else echo "not ok 1 - value_is_good"; r=1; fi\necho "1..1"\nexit $r\n',
+  );
   git('-C', repo, 'add', '-A');
   git('-C', repo, 'commit', '-q', '-m', 'bench: a value to fix');
   git('-C', repo, 'remote', 'add', 'origin', origin);
@@ -72,6 +59,8 @@ async function oneSlice(startGitHubServer, backlog) {
         ...env,
         ...files,
         HOME: dir,
+        // The state directory is $RUNNER_TEMP/agent-loop: this slice's own (else os.tmpdir()'s, shared).
+        RUNNER_TEMP: dir,
         GITHUB_WORKSPACE: repo,
         GITHUB_REPOSITORY: `${server.owner}/${server.repo}`,
         GITHUB_API_URL: server.url,

@@ -4,7 +4,7 @@
 // and writes bench/results.json. Exits 0 whether or not the targets are met; 1 when a benchmark
 // could not run at all.
 //
-//   node bench/run.mjs [--only overhead,ratio,rss,checkpoint,claude,action-start,github-calls,invocations] [--profile]
+//   node bench/run.mjs [--only overhead,ratio,rss,checkpoint,claude,action-start,github-calls,idle,invocations] [--profile]
 //
 // --profile: also CPU-profile the overhead runs (done anyway when an overhead target is missed).
 import { writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { benchActionStart } from './actionStart.mjs';
 import { benchCheckpoint } from './checkpoint.mjs';
 import { benchClaude } from './claude.mjs';
 import { benchGitHubCalls } from './githubCalls.mjs';
+import { benchIdle } from './idle.mjs';
 import { benchInvocations } from './invocations.mjs';
 import { benchDir, cleanup, machine, round, snapshotCli, table } from './lib/common.mjs';
 import { benchOverhead, benchRatio } from './overhead.mjs';
@@ -73,6 +74,7 @@ await step('checkpoint', () => benchCheckpoint());
 await step('claude', () => benchClaude());
 await step('action-start', () => benchActionStart());
 await step('github-calls', () => benchGitHubCalls());
+await step('idle', () => benchIdle());
 await step('invocations', () => benchInvocations());
 if (snapshot) results.cli = snapshot.origin;
 

@@ -174,7 +174,7 @@ echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::ad
       sb.env.PATH = '/usr/bin:/bin'; // no claude here, whatever the machine has elsewhere
       const r = await runMain(sb, { ...base('unused'), agent: 'claude', 'agent-command': '' });
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain('::error::agent-loop: cannot start%0A  - --agent claude: `claude` is not on PATH.');
+      expect(r.stdout).toContain('::error::agent-loop: cannot start%0A  - agent: claude: `claude` is not on PATH.');
       expect(r.stdout).toContain(
         '%0AOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.',
       );

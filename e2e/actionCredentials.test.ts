@@ -6,18 +6,14 @@
  * does for a private repository.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { workflowRun } from './actionRunner.js';
-import { DONE_REPORT, type Sandbox, createSandbox, git, writeAgent, hasBranch } from './helpers.js';
-import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from './support/actionsServices.js';
+import { DONE_REPORT, type Sandbox, git, writeAgent, hasBranch } from './helpers.js';
 import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
-import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
+import type { GitHubServer } from './support/githubServer.js';
+import { type GitHubRig, LABEL, startGitHubRig } from './githubRig.js';
 
-const LABEL = 'agent-loop';
-let services: ActionsServices;
+let rig: GitHubRig;
 let gh: GitHubServer;
 let remote: GitHttpServer;
 let sb: Sandbox;
@@ -26,51 +22,16 @@ let token: string;
 const basic = (t: string) => `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${t}`).toString('base64')}`;
 
 beforeEach(async () => {
-  const servicesOptions: ActionsServicesOptions = {};
-  services = await startActionsServices(servicesOptions);
-  token = services.githubToken;
-  sb = await createSandbox([]);
-  origin = path.join(sb.root, 'origin.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env: sb.env });
-  remote = await startGitHttpServer({ gitDir: origin, token });
-  git(sb, 'remote', 'add', 'origin', remote.url);
-  // The test's own push, authenticated for this one command (async: the server runs in this process).
-  await promisify(execFile)('git', ['-c', `http.extraheader=${basic(token)}`, 'push', '-q', 'origin', 'main'], {
-    cwd: sb.repo,
-    env: sb.env,
-  });
-  const [owner, repo] = services.repository.split('/') as [string, string];
-  gh = await startGitHubServer({ owner, repo, token, gitDir: origin });
-  servicesOptions.restFallback = gh.url;
+  rig = await startGitHubRig();
+  ({ gh, remote, sb, origin } = rig);
+  token = rig.services.githubToken;
 });
 afterEach(async () => {
-  await services.close();
-  await gh.close();
-  await remote.close();
-  await sb.cleanup();
+  await rig.close();
 });
 
-async function scheduledRun(runId: number, agent: string) {
-  const runEnv = services.env({ runId, attempt: 1 });
-  const env: NodeJS.ProcessEnv = {
-    ...sb.env,
-    ...runEnv,
-    RUNNER_TEMP: path.join(sb.root, 'tmp'),
-    GITHUB_SERVER_URL: remote.serverUrl,
-    // The emulator is the HTTP proxy of the blob storage; git reaches its remote directly.
-    no_proxy: 'github.localhost',
-    NO_PROXY: 'github.localhost',
-    INPUT_AGENT: 'command',
-    'INPUT_AGENT-COMMAND': agent,
-    'INPUT_ITERATION-DELAY': '0',
-    'INPUT_TEST-COMMAND': 'sh check.sh',
-    INPUT_LABEL: LABEL,
-    'INPUT_GITHUB-TOKEN': token,
-    'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
-  };
-  await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
-  return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env });
-}
+/** A scheduled run with the rig's inputs (the workflow token, allowed authors, the command agent). */
+const scheduledRun = (runId: number, agent: string) => rig.scheduledRun(runId, agent);
 
 const originHas = (branch: string) => hasBranch(origin, branch);
 

@@ -7,94 +7,30 @@
  * directory and the local cycle branches are gone, only what was pushed or published remains.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { workflowRun } from './actionRunner.js';
-import {
-  commit,
-  DONE_REPORT,
-  type Sandbox,
-  createSandbox,
-  git,
-  issue,
-  shellQuote,
-  writeAgent,
-  hasBranch,
-} from './helpers.js';
+import { commit, DONE_REPORT, type Sandbox, git, issue, shellQuote, writeAgent, hasBranch } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
-import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
-import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
-import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from './support/actionsServices.js';
+import type { GitHubServer } from './support/githubServer.js';
+import type { ActionsServices } from './support/actionsServices.js';
+import { type GitHubRig, LABEL, startGitHubRig } from './githubRig.js';
 
-const LABEL = 'agent-loop';
+let rig: GitHubRig;
 let services: ActionsServices;
 let gh: GitHubServer;
 let sb: Sandbox;
 let origin: string;
-let remote: GitHttpServer;
-/** The test's own git call to origin, authenticated for that one command (async: the server runs in this process). */
-const remoteGit = async (...args: string[]) => {
-  const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${services.githubToken}`).toString('base64')}`;
-  await promisify(execFile)('git', ['-c', `http.extraheader=${header}`, ...args], { cwd: sb.repo, env: sb.env });
-};
+const remoteGit = (...args: string[]) => rig.remoteGit(...args);
+const scheduledRun: GitHubRig['scheduledRun'] = (...args) => rig.scheduledRun(...args);
 
 beforeEach(async () => {
-  const servicesOptions: ActionsServicesOptions = {};
-  services = await startActionsServices(servicesOptions);
-  sb = await createSandbox([]);
-  origin = path.join(sb.root, 'origin.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env: sb.env });
-  remote = await startGitHttpServer({ gitDir: origin, token: services.githubToken });
-  git(sb, 'remote', 'add', 'origin', remote.url);
-  await remoteGit('push', '-q', 'origin', 'main');
-  const [owner, repo] = services.repository.split('/') as [string, string];
-  // GITHUB_API_URL is one URL: the emulator answers the artifact endpoints and passes the rest on.
-  gh = await startGitHubServer({ owner, repo, token: services.githubToken, gitDir: origin });
-  servicesOptions.restFallback = gh.url;
+  rig = await startGitHubRig();
+  ({ services, gh, sb, origin } = rig);
 });
 afterEach(async () => {
-  await services.close();
-  await gh.close();
-  await remote.close();
-  await sb.cleanup();
+  await rig.close();
 });
-
-/** One scheduled run on a fresh runner: local cycle branches gone, main at origin's main. */
-async function scheduledRun(
-  runId: number,
-  agent: string,
-  inputs: Record<string, string> = {},
-  extraEnv: NodeJS.ProcessEnv = {},
-) {
-  git(sb, 'checkout', '-q', 'main');
-  for (const b of git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop/')
-    .split('\n')
-    .filter(Boolean))
-    git(sb, 'branch', '-q', '-D', b);
-  const runEnv = services.env({ runId, attempt: 1 });
-  const env: NodeJS.ProcessEnv = {
-    ...sb.env,
-    ...runEnv,
-    RUNNER_TEMP: path.join(sb.root, 'tmp'),
-    GITHUB_SERVER_URL: remote.serverUrl,
-    // The emulator is the HTTP proxy of the blob storage; git reaches its remote directly.
-    no_proxy: 'github.localhost',
-    NO_PROXY: 'github.localhost',
-    INPUT_AGENT: 'command',
-    'INPUT_AGENT-COMMAND': agent,
-    'INPUT_ITERATION-DELAY': '0',
-    'INPUT_TEST-COMMAND': 'sh check.sh',
-    INPUT_LABEL: LABEL,
-    'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
-    'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
-    ...extraEnv,
-  };
-  await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
-  return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env });
-}
 
 const originHas = (branch: string) => hasBranch(origin, branch);
 /** A pre-receive hook on origin running `lines` for each ref pushed ($old $new $ref): a refusal prints GitHub's words and exits 1. */

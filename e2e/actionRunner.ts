@@ -57,6 +57,8 @@ export async function workflowRun(opts: {
   scratch: string;
   env: NodeJS.ProcessEnv;
   stateDir?: string;
+  /** Runs between main and post (a test changes what post finds). */
+  beforePost?: () => Promise<void>;
 }): Promise<WorkflowRun> {
   await fs.rm(
     opts.stateDir ? path.join(opts.repo, opts.stateDir) : path.join(opts.env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop'),
@@ -71,6 +73,7 @@ export async function workflowRun(opts: {
   const env: NodeJS.ProcessEnv = { ...opts.env, ...files, GITHUB_WORKSPACE: opts.repo };
   const main = await runStep('main', env, opts.repo);
   const state = parseFileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
+  await opts.beforePost?.();
   const post = await runStep(
     'post',
     { ...env, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) },

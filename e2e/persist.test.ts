@@ -404,7 +404,7 @@ describe('state store with the real clients against the emulated services', () =
     expect(services.calls().map(step)).toContain('ArtifactService/DeleteArtifact 200');
   });
 
-  it('checkpoint-id restores a state holding that checkpoint, and says so when none does', async () => {
+  it('checkpoint-id restores a state holding that checkpoint, and says what was searched when none does', async () => {
     await slice(101, 1);
     const j = job(202);
     await j.newMachine();
@@ -413,13 +413,13 @@ describe('state store with the real clients against the emulated services', () =
     const k = job(203);
     await k.newMachine();
     const restored = await k.restore({ checkpointId: ID_B });
-    expect(restored.source).toBe('none');
+    expect(restored).toMatchObject({ source: 'none', notFound: true });
     expect(restored.message).toMatch(
       new RegExp(
-        `Checkpoint ${ID_B} was not found \\(cache entry .* does not hold checkpoint ${ID_B}; artifact .* does not hold checkpoint ${ID_B}\\)`,
+        `checkpoint-id ${ID_B} is in no saved state \\(cache entry .* does not hold checkpoint ${ID_B}; artifact .* does not hold checkpoint ${ID_B}\\)`,
       ),
     );
-    expect(k.log.warning).toEqual([restored.message]);
+    expect(k.log.warning).toEqual([]);
     await expect(fs.readdir(k.stateDir)).rejects.toThrow();
   });
 

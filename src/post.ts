@@ -15,9 +15,12 @@ async function post(): Promise<void> {
     );
     return;
   }
-  if (core.getState('unchanged') === 'true') {
+  const unchanged = core.getState('unchanged');
+  if (unchanged) {
     core.info(
-      'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
+      unchanged === 'idle'
+        ? 'agent-loop post: nothing to publish: this run had nothing to do and changed nothing (the state it restored stays the newest).'
+        : 'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
     );
     return;
   }
@@ -33,6 +36,7 @@ async function post(): Promise<void> {
     stateDir,
     token: options.githubToken ?? '',
     restoredGeneration: Number(core.getState('generation') || '0'),
+    inUse: core.getState('checkpoint-id'),
     log,
   });
   core.info(

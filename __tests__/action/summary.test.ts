@@ -53,6 +53,7 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
   tddError: null,
   diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n',
   standing: null,
+  idle: false,
   ...over,
 });
 

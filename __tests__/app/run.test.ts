@@ -172,3 +172,73 @@ describe('runCommand: a halt stands (issue 14)', () => {
     }
   });
 });
+
+describe('runCommand: idle runs (issue 14)', () => {
+  const gitIn = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: dir });
+  const issuesFile = () => path.join(dir, '.beads', 'issues.jsonl');
+  const bead = (id: string) =>
+    `${JSON.stringify({ id, title: `Fix ${id}`, status: 'open', priority: 1, issue_type: 'task', created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' })}\n`;
+
+  it('nothing to do: no checkpoint written, no agent installed or prepared, no lock; the result says complete with the newest checkpoint', async () => {
+    gitIn('init', '-q', '-b', 'main');
+    await fs.mkdir(path.join(dir, '.beads'));
+    await fs.writeFile(issuesFile(), '');
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', 'init', '--allow-empty');
+    const flags = {
+      agent: 'command',
+      // The agent closes its issue in the beads file (the completion check) and says it is done.
+      'agent-command': `sed -i 's/"status":"open"/"status":"closed"/' .beads/issues.jsonl`,
+      'test-command': 'true',
+      'state-dir': '.state',
+      json: true as const,
+    };
+    const installs: number[] = [];
+    const run = async () => {
+      const ports = io({
+        installAgent: async () => {
+          installs.push(1);
+          return { env: ports.env };
+        },
+      });
+      const code = await runCommand(options(flags), ports);
+      const events = ports.out
+        .join('')
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      return { code, events, result: events.at(-1) as Record<string, unknown> };
+    };
+    const checkpoints = path.join(dir, '.state', 'checkpoints');
+    const files = async () => (await fs.readdir(checkpoints).catch(() => [])).sort();
+
+    const empty = await run();
+    expect(empty.code).toBe(0);
+    expect(empty.result).toMatchObject({ status: 'complete', idle: true, checkpointId: '', iterations: 0 });
+    expect(empty.events.slice(0, -1).map((e) => e.event)).toEqual(['run.idle']);
+    expect(String(empty.events[0]?.message)).toMatch(/^Nothing to do: no ready issue in beads file/);
+    expect(await files()).toEqual([]);
+    expect(installs).toEqual([]);
+    expect(existsSync(lockFile())).toBe(false);
+
+    // An issue: the run installs the agent (once) and works it.
+    await fs.writeFile(issuesFile(), bead('bd-1'));
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', 'an issue');
+    const worked = await run();
+    expect(worked.result).toMatchObject({ status: 'complete', idle: false, issuesClosed: ['bd-1'] });
+    expect(installs).toEqual([1]);
+    const id = String(worked.result.checkpointId);
+    const file = path.join(checkpoints, `${id}.json`);
+    const written = await fs.readFile(file, 'utf8');
+
+    // Nothing left: the finished checkpoint is reported, left byte for byte as it was, and no new one appears.
+    const idle = await run();
+    expect(idle.result).toMatchObject({ status: 'complete', idle: true, checkpointId: id, iterations: 1 });
+    expect(String(idle.events[0]?.message)).toContain(`Checkpoint ${id} is left as it was`);
+    expect(await files()).toEqual([`${id}.json`]);
+    expect(await fs.readFile(file, 'utf8')).toBe(written);
+    expect(installs).toEqual([1]);
+  });
+});

@@ -86,7 +86,7 @@ class FakeCache implements CacheBackend {
 }
 
 class FakeArtifacts implements ArtifactBackend {
-  list: Array<PublishedArtifact & { files: Files; broken?: boolean }> = [];
+  stored: Array<PublishedArtifact & { files: Files; broken?: boolean }> = [];
   calls: string[] = [];
   uploads: Array<{ name: string; files: string[]; rootDir: string; retentionDays: number }> = [];
   uploadError: Error | undefined;
@@ -98,18 +98,20 @@ class FakeArtifacts implements ArtifactBackend {
     if (this.uploadError) throw this.uploadError;
     this.uploads.push({ name, files, rootDir, retentionDays });
     const id = this.nextId++;
-    this.list.push({ id, name, runId: this.runId, files: await snapshot(rootDir) });
+    this.stored.push({ id, name, runId: this.runId, files: await snapshot(rootDir) });
     return { id };
   }
-  async findLatest(name: string) {
-    this.calls.push(`findLatest ${name}`);
+  async list(name: string) {
+    this.calls.push(`list ${name}`);
     if (this.listError) throw this.listError;
-    const a = [...this.list].reverse().find((x) => x.name === name);
-    return a ? { id: a.id, name: a.name, runId: a.runId } : undefined;
+    return [...this.stored]
+      .reverse()
+      .filter((x) => x.name === name)
+      .map((a) => ({ id: a.id, name: a.name, runId: a.runId }));
   }
   async download(artifact: PublishedArtifact, dir: string) {
     this.calls.push(`download ${artifact.id}`);
-    const a = this.list.find((x) => x.id === artifact.id);
+    const a = this.stored.find((x) => x.id === artifact.id);
     if (!a) throw new Error('gone');
     await fs.mkdir(dir, { recursive: true });
     if (a.broken) throw new Error('Unable to download and extract artifact: invalid zip');
@@ -158,7 +160,7 @@ function publish(
   const files = state(generation, runId, checkpoints);
   if (where.cache) cache.entries.push({ key: cacheKey(SCOPE, runId, 1), files, broken: where.cache === 'broken' });
   if (where.artifact)
-    artifacts.list.push({
+    artifacts.stored.push({
       id: artifacts.nextId++,
       name: artifactName(SCOPE),
       runId,
@@ -305,21 +307,53 @@ describe('restoreState', () => {
     publish(10, 1, { artifact: true }, { [ID_B]: {} });
     publish(11, 2, { cache: true }, { [ID_A]: {} });
     const r = await restoreState({ ...deps(12), checkpointId: ID_B });
-    expect(r).toMatchObject({ source: 'artifact', generation: 1 });
+    // Generation 1 restored; the newer published one (2) is superseded, so that post publishes 3.
+    expect(r).toMatchObject({ source: 'artifact', generation: 2 });
     expect(log.info[0]).toMatch(new RegExp(`does not hold checkpoint ${ID_B}; trying the artifact`));
     expect(log.warning).toEqual([]);
   });
 
-  it('checkpoint-id: warns when no state holds it, or when it is not an id', async () => {
+  it('checkpoint-id (issue 14): looks in every artifact, newest first, not only the newest, and stops at the one holding it', async () => {
+    publish(10, 1, { cache: true, artifact: true }, { [ID_B]: {} });
+    publish(11, 2, { cache: true, artifact: true }, { [ID_A]: {} });
+    publish(12, 3, { cache: true, artifact: true }, { [ID_A]: {} });
+    const r = await restoreState({ ...deps(13), checkpointId: ID_B });
+    // Restored from generation 1; this lineage supersedes the newest published (3), so post publishes 4.
+    expect(r).toMatchObject({ source: 'artifact', generation: 3, artifactId: 500 });
+    expect(r.message).toContain(`(generation 1, after 2 newer artifact(s) without checkpoint ${ID_B})`);
+    expect(r.message).toMatch(/it supersedes generation 3 \(cache entry .*-12-1\), the newest published\.$/);
+    expect(artifacts.calls.slice(0, 4)).toEqual([
+      `list ${artifactName(SCOPE)}`,
+      'download 502',
+      'download 501',
+      'download 500',
+    ]);
+    expect((await snapshot(stateDir)).has(`checkpoints/${ID_B}.json`)).toBe(true);
+    // Without a checkpoint-id only the newest is read, as before.
+    artifacts.calls = [];
+    cache.entries = [];
+    expect(await restoreState(deps(14))).toMatchObject({ source: 'artifact', artifactId: 502 });
+    expect(artifacts.calls).toEqual([`list ${artifactName(SCOPE)}`, 'download 502']);
+  });
+
+  it('checkpoint-id found nowhere, or not an id: nothing restored, notFound with what was searched, for the caller to fail with', async () => {
     publish(10, 1);
-    expect((await restoreState({ ...deps(12), checkpointId: ID_B })).message).toMatch(
+    publish(11, 2);
+    const r = await restoreState({ ...deps(12), checkpointId: ID_B });
+    expect(r).toMatchObject({ source: 'none', notFound: true });
+    expect(r.message).toMatch(
       new RegExp(
-        `^Checkpoint ${ID_B} was not found \\(cache entry .* does not hold checkpoint .*; artifact .* does not hold checkpoint .*\\); nothing is restored, starting fresh\\.$`,
+        `^checkpoint-id ${ID_B} is in no saved state \\(cache entry .*-11-1 does not hold checkpoint ${ID_B}; none of the 2 artifacts agent-loop-checkpoint-.* \\(runs 10 to 11\\) holds checkpoint ${ID_B}\\)\\. Check the id .*, or run without checkpoint-id to continue the newest checkpoint\\.$`,
       ),
     );
-    expect(log.warning).toHaveLength(1);
-    const r = await restoreState({ ...deps(12), checkpointId: '../../etc' });
-    expect(r).toMatchObject({ source: 'none', message: expect.stringMatching(/is not a checkpoint id/) });
+    await expect(fs.access(stateDir)).rejects.toThrow();
+    const bad = await restoreState({ ...deps(12), checkpointId: '../../etc' });
+    expect(bad).toMatchObject({
+      source: 'none',
+      notFound: true,
+      message: expect.stringMatching(/is not a checkpoint id/),
+    });
+    expect(log.warning).toEqual([]);
   });
 });
 
@@ -397,7 +431,7 @@ describe('saveState', () => {
   it('counts the artifact of an earlier attempt of the same run like any other', async () => {
     publish(10, 4, { cache: true });
     await restoreState(deps(12, 2));
-    artifacts.list.push({ id: 900, name: artifactName(SCOPE), runId: 12, files: new Map([...state(5, 12)]) });
+    artifacts.stored.push({ id: 900, name: artifactName(SCOPE), runId: 12, files: new Map([...state(5, 12)]) });
     const saved = await saveState(deps(12, 2));
     expect(saved.skipped).toMatch(/^artifact .* \(id 900, run 12\) holds generation 5 \(run 12, attempt 1\)/);
   });

@@ -37,7 +37,7 @@ function fakes(failures: unknown[]) {
   const artifact: PublishedArtifact = { id: 9, name: 'state', runId: 1 };
   const artifacts: ArtifactBackend = {
     upload: async () => (next('upload'), { id: 9 }),
-    findLatest: async () => (next('findLatest'), artifact),
+    list: async () => (next('list'), [artifact]),
     download: async () => next('download'),
   };
   const deps = {
@@ -62,7 +62,7 @@ describe('the Actions storage backends under the actions_storage row', () => {
 
   it('retry the cache and the listing too, and give up after 3 attempts with the last failure', async () => {
     const f = fakes([octokit(502), octokit(500)]);
-    expect(await f.artifacts.findLatest('state')).toMatchObject({ id: 9 });
+    expect(await f.artifacts.list('state')).toMatchObject([{ id: 9 }]);
     expect(await f.cache.restore(['/s'], 'key', [])).toBe('key');
     const g = fakes([octokit(500), octokit(500), octokit(503), 'unused']);
     await expect(g.cache.save(['/s'], 'key')).rejects.toMatchObject({ status: 503 });

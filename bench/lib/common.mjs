@@ -159,3 +159,14 @@ export function table(headers, rows) {
 
 /** ✓ / ✗ for a target; – for a row that is information only. */
 export const verdict = (met) => (met === undefined ? '–' : met ? '✓' : '✗');
+
+/** A TypeScript entry (the e2e stand-ins) bundled by ncc into `out` under the repository, then imported. */
+export async function loadBundled(entry, out) {
+  const r = spawnSync(
+    process.execPath,
+    ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry, '-o', out, '--target', 'es2022', '-q'],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
+  if (r.status !== 0) throw new Error(`ncc could not build ${entry}`);
+  return import(pathToFileURL(path.join(repoRoot, out, 'index.js')).href);
+}

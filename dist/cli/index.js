@@ -21638,16 +21638,16 @@ function compareNewestFirst(a, b) {
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 /** The checkpoints newest first, as a new array. */
-function newestFirst(checkpoints) {
+function resume_newestFirst(checkpoints) {
     return [...checkpoints].sort(compareNewestFirst);
 }
 /** The newest resumable checkpoint (REQ_018.3.6: by timestamp, ties broken by sequence), or undefined. */
-function pickResumable(checkpoints) {
-    return newestFirst(checkpoints).find(isResumable);
+function resume_pickResumable(checkpoints) {
+    return resume_newestFirst(checkpoints).find(isResumable);
 }
 /** seed 001's DetectResumableCheckpoint: the checkpoint to resume, where, and what went wrong last time. */
 function detectResumable(checkpoints) {
-    const checkpoint = pickResumable(checkpoints);
+    const checkpoint = resume_pickResumable(checkpoints);
     const resumeAt = checkpoint && resumePoint(checkpoint);
     if (!checkpoint || !resumeAt)
         return undefined;
@@ -21746,7 +21746,7 @@ class FileCheckpointStore {
                 invalid.push({ path: file, reason: error instanceof CheckpointError ? error.reason : errorMessage(error) });
             }
         }
-        return { checkpoints: newestFirst(checkpoints), invalid };
+        return { checkpoints: resume_newestFirst(checkpoints), invalid };
     }
     async load(id) {
         const file = this.pathFor(id);
@@ -21908,10 +21908,10 @@ function planCleanup(checkpoints, options, now) {
     if (olderThanDays !== undefined && !(Number.isFinite(olderThanDays) && olderThanDays >= 0)) {
         throw new RangeError(`older-than must be a number of days, 0 or more; got ${String(olderThanDays)}`);
     }
-    const sorted = newestFirst(checkpoints);
+    const sorted = resume_newestFirst(checkpoints);
     if (all)
         return { remove: sorted, keep: [], protectedNewestResumable: false };
-    const newestResumable = pickResumable(sorted);
+    const newestResumable = resume_pickResumable(sorted);
     const isOld = (cp) => olderThanDays !== undefined && ageInDays(cp, now) > olderThanDays;
     const remove = sorted.filter((cp) => isOld(cp) && cp !== newestResumable);
     const keep = sorted.filter((cp) => !remove.includes(cp));
@@ -21921,6 +21921,19 @@ function planCleanup(checkpoints, options, now) {
         ...(newestResumable ? { keptNewestResumable: newestResumable } : {}),
         protectedNewestResumable: newestResumable !== undefined && isOld(newestResumable),
     };
+}
+/**
+ * Which checkpoints the action prunes from the state directory before publishing it (issue 14: idle
+ * runs used to add one every run, published for ever): all but the newest `keep`, the one in use,
+ * the newest resumable one (the one a run would resume) and those still `needed`. Pure; newest first.
+ */
+function planPrune(checkpoints, options) {
+    if (!(Number.isSafeInteger(options.keep) && options.keep >= 1))
+        throw new RangeError(`keep must be a whole number of checkpoints, 1 or more; got ${String(options.keep)}`);
+    const sorted = newestFirst(checkpoints);
+    const resumable = pickResumable(sorted);
+    const kept = (cp, i) => i < options.keep || cp.id === options.inUse || cp === resumable || options.needed(cp);
+    return { remove: sorted.filter((cp, i) => !kept(cp, i)), keep: sorted.filter(kept) };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/cleanup.ts
@@ -27102,7 +27115,7 @@ async function run_open(deps) {
     if (!found) {
         // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
         // request merged), so the loop runs on them again; no new issues for the same goal.
-        const done = newestFirst(candidates).find((c) => !deps.goal || c.state.pipeline.goal.trim() === deps.goal.trim());
+        const done = resume_newestFirst(candidates).find((c) => !deps.goal || c.state.pipeline.goal.trim() === deps.goal.trim());
         if (done) {
             deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (--fresh starts the goal over).`);
             return { id: done.id, state: done.state, resumeAt: 'implementation', resumed: true, errors: [] };
@@ -29071,7 +29084,7 @@ function unrunnableReason(checkpoint, now) {
 }
 function pickRunnable(checkpoints, now) {
     const skipped = [];
-    for (const checkpoint of newestFirst(checkpoints).filter(isResumable)) {
+    for (const checkpoint of resume_newestFirst(checkpoints).filter(isResumable)) {
         const reason = unrunnableReason(checkpoint, now);
         if (!reason)
             return { checkpoint, skipped };
@@ -29109,6 +29122,7 @@ function buildResult(input) {
         tddError: state.tddError ?? null,
         diagnostic: input.diagnostic ?? null,
         standing: input.standing ?? null,
+        idle: input.idle ?? false,
     };
 }
 function exitCodeFor(result) {
@@ -29120,9 +29134,11 @@ function summaryLine(r) {
         ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
         : r.status === 'halted'
             ? `HALTED (${r.haltReason}): ${r.error}`
-            : r.status === 'complete'
-                ? 'COMPLETE'
-                : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+            : r.idle
+                ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
+                : r.status === 'complete'
+                    ? 'COMPLETE'
+                    : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
     return [
         head,
         `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
@@ -29143,7 +29159,7 @@ function summaryLine(r) {
                 `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
             ]
             : []),
-        `  checkpoint ${r.checkpointId}`,
+        `  checkpoint ${r.checkpointId || 'none'}`,
     ].join('\n');
 }
 
@@ -30883,6 +30899,79 @@ async function checkHalt(options, io) {
     return gate.stands ? { kind: 'stands', checkpointId, loop } : { kind: 'lifted', checkpointId, because: gate.because };
 }
 
+;// CONCATENATED MODULE: ./src/core/idle.ts
+
+function idleness(loop, ready, settings) {
+    const work = (because) => ({ idle: false, because });
+    if (loop.halt)
+        return work('the checkpoint holds a halt');
+    if (loop.currentCycle)
+        return work(`a cycle is in flight (${loop.currentCycle.issueIds.join(', ')})`);
+    if (loop.outbox.length > 0)
+        return work('finished work waits in the outbox');
+    if (loop.parkedBranch)
+        return work(`the branch ${loop.parkedBranch} waits to be parked`);
+    const { targets, escalated } = selectTargets(ready, loop, settings.batch, loop.iteration, settings.onlyIssues);
+    if (targets.length > 0)
+        return work(`${targets.map((t) => t.id).join(', ')} is ready`);
+    if (escalated.length > 0)
+        return work(`only escalated issues are ready (${escalated.join(', ')})`);
+    return { idle: true };
+}
+
+;// CONCATENATED MODULE: ./src/app/idleCheck.ts
+/**
+ * Before a run prepares anything (issue 14, "idle runs cost nothing"): is there any work? Opens the
+ * checkpoint the run would continue and reads the ready issues once, then lets the pure rule
+ * (src/core/idle.ts) decide. An idle run writes no checkpoint, installs and prepares no agent, and
+ * (in the action) publishes nothing; the issues read here are the run's first read when there is work.
+ */
+
+
+
+
+
+async function checkIdle(options, io) {
+    // fresh: a new checkpoint is what was asked for.
+    if (options.fresh)
+        return { kind: 'work' };
+    const store = new FileCheckpointStore(io.stateDir, { clock: io.clock });
+    let opened;
+    try {
+        opened = await openCheckpoint({ settings: options, store, clock: io.clock }, () => { });
+    }
+    catch {
+        return { kind: 'work' };
+    }
+    // The planning pipeline's hand-over: the loop starts in that checkpoint.
+    if (!opened.resumed && Object.keys(opened.extra ?? {}).length > 0)
+        return { kind: 'work' };
+    const loop = opened.state;
+    // A cycle in flight, finished work in the outbox, a branch to park: work, whatever the issues say.
+    if (!idleness(loop, [], { batch: options.batch }).idle)
+        return { kind: 'work' };
+    if (opened.sourceState !== undefined)
+        io.source.importState?.(opened.sourceState);
+    let ready;
+    try {
+        ready = await io.source.ready();
+    }
+    catch {
+        return { kind: 'work' };
+    }
+    // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
+    if (!idleness(loop, ready, { batch: options.batch }).idle)
+        return loop.rateLimitedUntil ? { kind: 'work' } : { kind: 'work', ready };
+    if (opened.resumed)
+        return { kind: 'idle', checkpointId: opened.id, loop };
+    // The newest checkpoint is finished (not resumable): it is still the one this run reports.
+    const newest = resume_newestFirst((await store.list().catch(() => ({ checkpoints: [] }))).checkpoints)[0];
+    const finished = newest ? parseLoopState(newest.state) : undefined;
+    return newest && typeof finished === 'object'
+        ? { kind: 'idle', checkpointId: newest.id, loop: finished }
+        : { kind: 'idle', checkpointId: '', loop: initialLoopState(options.maxIterations) };
+}
+
 ;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
 /**
  * GitHub's runner reads a workflow command from any line of a step's output: `::name::data` after
@@ -31522,12 +31611,37 @@ function cleanIssue(issue, redact) {
 /** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
 function guardIssues(source, redact) {
     return {
-        description: source.description,
+        ...forwarding(source),
         ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
         get: async (id) => {
             const issue = await source.get(id);
             return issue ? cleanIssue(issue, redact) : undefined;
         },
+    };
+}
+/**
+ * The source whose first ready() answers what was read already (before the run started: the idle
+ * check), without asking again; later calls ask the source. Its state was imported before that read,
+ * so the run does not import the checkpoint's older one over it.
+ */
+function withFirstReady(source, first) {
+    let pending = first;
+    return {
+        ...forwarding(source),
+        ready: async () => {
+            const answer = pending ?? (await source.ready());
+            pending = undefined;
+            return answer;
+        },
+        importState: undefined,
+    };
+}
+/** Every method of the source, called on it. */
+function forwarding(source) {
+    return {
+        description: source.description,
+        ready: () => source.ready(),
+        get: (id) => source.get(id),
         close: (id, reason) => source.close(id, reason),
         markEscalated: (id, note) => source.markEscalated(id, note),
         ...(source.markNoChange
@@ -33709,6 +33823,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
@@ -33827,7 +33942,7 @@ async function prepareRun(options, io) {
                     : 'pull-request'
                 : options.onSuccess,
             // Beads issues live in the repository: their closing is committed with the work it lands with.
-            ...(publisher && !io.source ? { closeOnBranch: true } : {}),
+            ...(publisher && options.source === 'beads' ? { closeOnBranch: true } : {}),
             strict: options.strict,
             resume: options.resume,
             fresh: options.fresh,
@@ -33933,12 +34048,33 @@ async function runCommand(options, given) {
         ...io,
         source: () => sourceOf(options, io, () => { }),
         // Beads issues published from a thrown-away runner: as prepareRun's closeOnBranch.
-        labelsDoNotLast: io.publisher !== undefined && !io.source,
+        labelsDoNotLast: io.publisher !== undefined && options.source === 'beads',
     });
     if (halt.kind === 'stands')
         return standingHalt(options, io, halt, startedAt);
     if (halt.kind === 'lifted')
         io = { ...io, haltLifted: halt.because };
+    else if (!io.onlyIssues) {
+        // Nothing to do: nothing written, no agent installed or prepared (issue 14). The issues read to
+        // decide are the run's first read otherwise, and its warnings go to the run's log either way.
+        // (The planning pipeline's loop, on the issues it just created, always has work.)
+        const logger = runLogger(options, io, createRedactor(io.secrets));
+        let warn = (message) => logger.warn('source.warning', message);
+        const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
+        const idle = source ? await checkIdle(options, { ...io, source }) : undefined;
+        if (idle?.kind === 'idle')
+            return idleRun(io, logger, idle, source.description, startedAt);
+        const first = idle?.ready;
+        if (source && first)
+            io = {
+                ...io,
+                source: (onWarning) => {
+                    warn = onWarning;
+                    return withFirstReady(source, first);
+                },
+            };
+    }
+    // install-agent: only now that the run has work.
     if (io.installAgent) {
         const installed = await io.installAgent();
         if ('problem' in installed)
@@ -33971,6 +34107,29 @@ async function standingHalt(options, io, halt, startedAt) {
     });
     const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
     logger.warn('run.still_halted', `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.`, { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId });
+    return endedEarly(io, logger, result);
+}
+/**
+ * Nothing to do (src/core/idle.ts): said in the log and the result (status complete, `idle`, the
+ * newest checkpoint's id and counters), and nothing else done: no checkpoint written, no agent
+ * installed or prepared, no lock taken. Exit 0.
+ */
+async function idleRun(io, logger, idle, where, startedAt) {
+    const { loop, checkpointId } = idle;
+    const result = buildResult({
+        status: 'complete',
+        state: loop,
+        checkpointId,
+        sliceStartIteration: loop.iteration,
+        durationMs: io.clock.now().getTime() - startedAt,
+        interrupted: false,
+        idle: true,
+    });
+    logger.info('run.idle', `Nothing to do: no ready issue in ${where}, no cycle in flight, nothing waiting to land. ${checkpointId ? `Checkpoint ${checkpointId} is left as it was` : 'There is no checkpoint yet, and none is written'}; no agent was prepared.`, { checkpointId: checkpointId || null });
+    return endedEarly(io, logger, result);
+}
+/** A run that ended before it started: its result logged and handed over. */
+async function endedEarly(io, logger, result) {
     logger.result(result, summaryLine(result));
     await io.onResult?.(result);
     return exitCodeFor(result);
@@ -34247,7 +34406,7 @@ function readPipelineProgress(cp) {
 async function statusCommand(opts, deps) {
     const { store, now, out } = deps;
     const { checkpoints, invalid } = await store.list();
-    const sorted = newestFirst(checkpoints);
+    const sorted = resume_newestFirst(checkpoints);
     // What `run` would resume by itself: the same decision (src/loop/resumable.ts).
     const resumable = pickRunnable(checkpoints, now).checkpoint;
     if (opts.json) {

@@ -25,6 +25,7 @@ import { ensureAgent } from './installAgent.js';
 import { restore, runRefs } from './persistence.js';
 import { buildSummary, resultOutputs } from './summary.js';
 import { describeResumeWay } from '../core/haltGate.js';
+import { inActionTerms } from './terms.js';
 
 /** The part of @actions/core the action uses. */
 export interface ActionCore {
@@ -48,7 +49,8 @@ export interface ActionDeps {
   signal?: AbortSignal;
 }
 
-export async function runAction(deps: ActionDeps): Promise<void> {
+export async function runAction(given: ActionDeps): Promise<void> {
+  const deps = inOwnTerms(given);
   const { core, env } = deps;
   let loaded;
   try {
@@ -180,6 +182,11 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       checkpointId: options.resume,
       log,
     });
+    // A checkpoint-id found in no saved state: the step fails, nothing run, nothing published.
+    if (restored.notFound) {
+      core.setFailed(redact(`agent-loop: ${restored.message}`));
+      return;
+    }
     core.info(redact(`agent-loop: ${restored.message}`));
     core.saveState('state-dir', stateDir);
     core.saveState('generation', String(restored.generation ?? 0));
@@ -230,7 +237,9 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     onResult: async (result) => {
       standing = result.standing !== null;
       // Nothing changed: post publishes nothing (the published state is the one restored).
-      if (standing) core.saveState('unchanged', 'true');
+      if (standing || result.idle) core.saveState('unchanged', standing ? 'halt' : 'idle');
+      // Post (which runs where the state is published) never prunes the checkpoint this run used.
+      else if (refs) core.saveState('checkpoint-id', result.checkpointId);
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
       await core.writeSummary(
         redact(
@@ -253,6 +262,29 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   });
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
   else if (code !== 0 && !standing) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+}
+
+/**
+ * Everything the action prints, in its own terms (terms.ts): the log, annotations, failure, job
+ * summary and outputs name its inputs, never the CLI's flags. The agent's and the tests' own lines
+ * (the log's `  │ ` lines) are shown as they were printed.
+ */
+function inOwnTerms(deps: ActionDeps): ActionDeps {
+  const { core } = deps;
+  const own = (line: string) => (line.startsWith('  │ ') ? line : inActionTerms(line));
+  return {
+    ...deps,
+    core: {
+      ...core,
+      setOutput: (name, value) => core.setOutput(name, inActionTerms(value)),
+      setFailed: (message) => core.setFailed(inActionTerms(message)),
+      error: (message) => core.error(inActionTerms(message)),
+      warning: (message) => core.warning(inActionTerms(message)),
+      info: (message) => core.info(inActionTerms(message)),
+      writeSummary: (markdown) => core.writeSummary(inActionTerms(markdown)),
+    },
+    stdout: (text) => deps.stdout(own(text)),
+  };
 }
 
 /** Why the action cannot start, in its own terms: the input that would fix an agent missing from PATH. */

@@ -8,6 +8,7 @@ import { actionsCache } from '../persist/actionsCache.js';
 import { actionsArtifacts } from '../persist/actionsArtifacts.js';
 import type { StorageRetryDeps } from '../persist/storageRetry.js';
 import { systemClock } from '../util/clock.js';
+import { pruneCheckpoints } from './prune.js';
 
 export interface RunRefs {
   scope: string;
@@ -62,14 +63,22 @@ export async function restore(input: {
   });
 }
 
+/** Publishes the state directory, its checkpoints pruned first (prune.ts). */
 export async function publish(input: {
   refs: RunRefs;
   stateDir: string;
   token: string;
   restoredGeneration?: number;
+  /** The checkpoint the run used (main's checkpoint-id): never pruned. */
+  inUse?: string;
   log: PersistLog;
 }) {
   const { refs } = input;
+  try {
+    await pruneCheckpoints(input.stateDir, { ...(input.inUse ? { inUse: input.inUse } : {}), log: input.log });
+  } catch (error) {
+    input.log.warning(`Could not prune the checkpoints before publishing: ${(error as Error).message}.`);
+  }
   return saveState({
     stateDir: input.stateDir,
     scope: refs.scope,

@@ -38,6 +38,7 @@ export interface SummaryContext {
 
 export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   if (r.standing) return standingSummary(r, r.standing);
+  if (r.idle) return idleSummary(r, ctx);
   const icon = r.status === 'complete' ? '✅' : r.status === 'continuing' ? '⏸️' : '🛑';
   const lines: string[] = [
     `## ${icon} agent-loop: ${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`,
@@ -68,10 +69,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
         .join(', ')}${r.preexistingFailures.length > 20 ? `, … (${r.preexistingFailures.length})` : ''} |`,
     );
   const outsiders = ctx.skippedOutsiders ?? [];
-  lines.push(
-    `| skipped (author not allowed) | ${outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ') || 'none'} |`,
-    '',
-  );
+  lines.push(`| skipped (author not allowed) | ${outsiderList(outsiders) || 'none'} |`, '');
 
   const rows = r.history.slice(-TABLE_ROWS);
   if (rows.length > 0) {
@@ -137,6 +135,9 @@ function fit(text: string): string {
   return `${cut.slice(0, cut.lastIndexOf('\n'))}${note}`;
 }
 
+/** The outsiders' issues skipped, for the summary. */
+const outsiderList = (outsiders: NonNullable<SummaryContext['skippedOutsiders']>) =>
+  outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ');
 const escape = (s: string) => s.replace(/[|<>`]/g, (c) => `\\${c}`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
@@ -155,6 +156,22 @@ function standingSummary(r: RunResult, standing: NonNullable<RunResult['standing
     ...standing.resume.map((w) => `- ${describeResumeWay(w, 'action')}`),
     '',
     `Iterations ${r.iterations}/${r.maxIterations}, ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed. Spend $${r.costUsd.toFixed(4)}. Checkpoint \`${r.checkpointId}\`.`,
+    '',
+  ].join('\n');
+}
+
+/** A run with nothing to do: it wrote, installed and published nothing. */
+function idleSummary(r: RunResult, ctx: SummaryContext): string {
+  const outsiders = ctx.skippedOutsiders ?? [];
+  return [
+    '## ✅ agent-loop: complete, nothing to do',
+    '',
+    'No issue is ready, no cycle is in flight and no finished work waits to land: no agent was installed or run, no checkpoint was written, nothing was published.',
+    '',
+    ...(outsiders.length > 0 ? [`Skipped (author not allowed): ${outsiderList(outsiders)}.`, ''] : []),
+    r.checkpointId
+      ? `Checkpoint \`${r.checkpointId}\`, unchanged: iterations ${r.iterations}/${r.maxIterations}, spend $${r.costUsd.toFixed(4)}.`
+      : 'No checkpoint yet.',
     '',
   ].join('\n');
 }

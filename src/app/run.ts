@@ -19,6 +19,7 @@ import { type SliceDeps, StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
 import { describeResumeWay, resumeWays } from '../core/haltGate.js';
 import { type HaltCheck, checkHalt } from './haltCheck.js';
+import { type IdleCheck, checkIdle } from './idleCheck.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { type Redactor, createRedactor } from '../report/redact.js';
@@ -28,7 +29,7 @@ import type { Clock } from '../util/clock.js';
 import { type Session, openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
-import { guardIssues } from '../issues/guard.js';
+import { guardIssues, withFirstReady } from '../issues/guard.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { workflowFor } from '../workflows/index.js';
@@ -227,7 +228,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
           : 'pull-request'
         : options.onSuccess,
       // Beads issues live in the repository: their closing is committed with the work it lands with.
-      ...(publisher && !io.source ? { closeOnBranch: true } : {}),
+      ...(publisher && options.source === 'beads' ? { closeOnBranch: true } : {}),
       strict: options.strict,
       resume: options.resume,
       fresh: options.fresh,
@@ -335,10 +336,30 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
     ...io,
     source: () => sourceOf(options, io, () => {}),
     // Beads issues published from a thrown-away runner: as prepareRun's closeOnBranch.
-    labelsDoNotLast: io.publisher !== undefined && !io.source,
+    labelsDoNotLast: io.publisher !== undefined && options.source === 'beads',
   });
   if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
   if (halt.kind === 'lifted') io = { ...io, haltLifted: halt.because };
+  else if (!io.onlyIssues) {
+    // Nothing to do: nothing written, no agent installed or prepared (issue 14). The issues read to
+    // decide are the run's first read otherwise, and its warnings go to the run's log either way.
+    // (The planning pipeline's loop, on the issues it just created, always has work.)
+    const logger = runLogger(options, io, createRedactor(io.secrets));
+    let warn = (message: string) => logger.warn('source.warning', message);
+    const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
+    const idle = source ? await checkIdle(options, { ...io, source }) : undefined;
+    if (idle?.kind === 'idle') return idleRun(io, logger, idle, source!.description, startedAt);
+    const first = idle?.ready;
+    if (source && first)
+      io = {
+        ...io,
+        source: (onWarning) => {
+          warn = onWarning;
+          return withFirstReady(source, first);
+        },
+      };
+  }
+  // install-agent: only now that the run has work.
   if (io.installAgent) {
     const installed = await io.installAgent();
     if ('problem' in installed)
@@ -380,6 +401,41 @@ async function standingHalt(
     `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.`,
     { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId },
   );
+  return endedEarly(io, logger, result);
+}
+
+/**
+ * Nothing to do (src/core/idle.ts): said in the log and the result (status complete, `idle`, the
+ * newest checkpoint's id and counters), and nothing else done: no checkpoint written, no agent
+ * installed or prepared, no lock taken. Exit 0.
+ */
+async function idleRun(
+  io: RunIO,
+  logger: Logger,
+  idle: Extract<IdleCheck, { kind: 'idle' }>,
+  where: string,
+  startedAt: number,
+): Promise<number> {
+  const { loop, checkpointId } = idle;
+  const result = buildResult({
+    status: 'complete',
+    state: loop,
+    checkpointId,
+    sliceStartIteration: loop.iteration,
+    durationMs: io.clock.now().getTime() - startedAt,
+    interrupted: false,
+    idle: true,
+  });
+  logger.info(
+    'run.idle',
+    `Nothing to do: no ready issue in ${where}, no cycle in flight, nothing waiting to land. ${checkpointId ? `Checkpoint ${checkpointId} is left as it was` : 'There is no checkpoint yet, and none is written'}; no agent was prepared.`,
+    { checkpointId: checkpointId || null },
+  );
+  return endedEarly(io, logger, result);
+}
+
+/** A run that ended before it started: its result logged and handed over. */
+async function endedEarly(io: RunIO, logger: Logger, result: RunResult): Promise<number> {
   logger.result(result, summaryLine(result));
   await io.onResult?.(result);
   return exitCodeFor(result);

@@ -43,3 +43,30 @@ export function planCleanup(checkpoints: readonly Checkpoint[], options: Cleanup
     protectedNewestResumable: newestResumable !== undefined && isOld(newestResumable),
   };
 }
+
+export interface PruneOptions {
+  /** How many of the newest checkpoints are kept whatever they hold. */
+  keep: number;
+  /** The checkpoint the run used (kept whatever its age). */
+  inUse?: string;
+  /** Whether a checkpoint is still needed whatever its age (a halt that stands, work in its outbox). */
+  needed: (checkpoint: Checkpoint) => boolean;
+}
+
+/**
+ * Which checkpoints the action prunes from the state directory before publishing it (issue 14: idle
+ * runs used to add one every run, published for ever): all but the newest `keep`, the one in use,
+ * the newest resumable one (the one a run would resume) and those still `needed`. Pure; newest first.
+ */
+export function planPrune(
+  checkpoints: readonly Checkpoint[],
+  options: PruneOptions,
+): { remove: Checkpoint[]; keep: Checkpoint[] } {
+  if (!(Number.isSafeInteger(options.keep) && options.keep >= 1))
+    throw new RangeError(`keep must be a whole number of checkpoints, 1 or more; got ${String(options.keep)}`);
+  const sorted = newestFirst(checkpoints);
+  const resumable = pickResumable(sorted);
+  const kept = (cp: Checkpoint, i: number) =>
+    i < options.keep || cp.id === options.inUse || cp === resumable || options.needed(cp);
+  return { remove: sorted.filter((cp, i) => !kept(cp, i)), keep: sorted.filter(kept) };
+}

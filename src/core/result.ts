@@ -45,6 +45,12 @@ export interface RunResult {
    * fix the halt named, and the ways to resume it. null otherwise.
    */
   standing: { since: string | null; advice: string | null; resume: ResumeWay[] } | null;
+  /**
+   * The run had nothing to do (src/core/idle.ts): no ready issue, no cycle in flight, nothing in the
+   * outbox. It wrote nothing and prepared no agent; checkpointId is the newest checkpoint, as it was
+   * ('' when there is none).
+   */
+  idle: boolean;
 }
 
 export function buildResult(input: {
@@ -56,6 +62,7 @@ export function buildResult(input: {
   interrupted: boolean;
   diagnostic?: string | null;
   standing?: RunResult['standing'];
+  idle?: boolean;
 }): RunResult {
   const { state } = input;
   return {
@@ -84,6 +91,7 @@ export function buildResult(input: {
     tddError: state.tddError ?? null,
     diagnostic: input.diagnostic ?? null,
     standing: input.standing ?? null,
+    idle: input.idle ?? false,
   };
 }
 
@@ -97,9 +105,11 @@ export function summaryLine(r: RunResult): string {
     ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
     : r.status === 'halted'
       ? `HALTED (${r.haltReason}): ${r.error}`
-      : r.status === 'complete'
-        ? 'COMPLETE'
-        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+      : r.idle
+        ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
+        : r.status === 'complete'
+          ? 'COMPLETE'
+          : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
   return [
     head,
     `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
@@ -120,6 +130,6 @@ export function summaryLine(r: RunResult): string {
           `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
         ]
       : []),
-    `  checkpoint ${r.checkpointId}`,
+    `  checkpoint ${r.checkpointId || 'none'}`,
   ].join('\n');
 }

@@ -40,12 +40,39 @@ export function cleanIssue(issue: Issue, redact: (text: string) => string): Issu
 /** The source, with every issue it returns cleaned and masked. Writes go through unchanged (by id). */
 export function guardIssues(source: IssueSource, redact: (text: string) => string): IssueSource {
   return {
-    description: source.description,
+    ...forwarding(source),
     ready: async () => (await source.ready()).map((i) => cleanIssue(i, redact)),
     get: async (id) => {
       const issue = await source.get(id);
       return issue ? cleanIssue(issue, redact) : undefined;
     },
+  };
+}
+
+/**
+ * The source whose first ready() answers what was read already (before the run started: the idle
+ * check), without asking again; later calls ask the source. Its state was imported before that read,
+ * so the run does not import the checkpoint's older one over it.
+ */
+export function withFirstReady(source: IssueSource, first: Issue[]): IssueSource {
+  let pending: Issue[] | undefined = first;
+  return {
+    ...forwarding(source),
+    ready: async () => {
+      const answer = pending ?? (await source.ready());
+      pending = undefined;
+      return answer;
+    },
+    importState: undefined,
+  };
+}
+
+/** Every method of the source, called on it. */
+function forwarding(source: IssueSource): IssueSource {
+  return {
+    description: source.description,
+    ready: () => source.ready(),
+    get: (id) => source.get(id),
     close: (id, reason) => source.close(id, reason),
     markEscalated: (id, note) => source.markEscalated(id, note),
     ...(source.markNoChange

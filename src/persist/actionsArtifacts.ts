@@ -21,8 +21,8 @@ export interface ActionsArtifactsOptions {
 
 /**
  * @actions/artifact: uploads through the results service of this run (replacing the artifact an
- * earlier attempt of the run uploaded under the same name); the newest artifact of a
- * name through `GET /repos/{owner}/{repo}/actions/artifacts?name=` (newest first, every run of the
+ * earlier attempt of the run uploaded under the same name); the artifacts of a name, newest first,
+ * through `GET /repos/{owner}/{repo}/actions/artifacts?name=` (newest first, every run of the
  * repository); its download through the client's `findBy` (REST `…/artifacts/{id}/zip`).
  * Note: the client's `findBy` calls use @actions/github's API root as it was when that module was
  * first loaded (GITHUB_API_URL at process start, which is how the runner sets it).
@@ -44,23 +44,21 @@ export function actionsArtifacts(options: ActionsArtifactsOptions): ArtifactBack
         return { id: (await client.uploadArtifact(name, files, rootDir, { retentionDays })).id };
       }
     },
-    async findLatest(name) {
+    async list(name) {
       const octokit = getOctokit(options.token, {
         baseUrl: options.apiUrl ?? process.env.GITHUB_API_URL ?? 'https://api.github.com',
       });
       const { data } = await octokit.rest.actions.listArtifactsForRepo({ owner, repo, name, per_page: 100 });
-      const candidates = data.artifacts
+      return data.artifacts
         .filter((a) => a.name === name && !a.expired && a.workflow_run?.id !== undefined)
-        .sort((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? '') || b.id - a.id);
-      const a = candidates[0];
-      if (!a) return undefined;
-      return {
-        id: a.id,
-        name: a.name,
-        runId: a.workflow_run?.id ?? 0,
-        ...(a.created_at ? { createdAt: new Date(a.created_at) } : {}),
-        ...(a.digest ? { digest: a.digest } : {}),
-      };
+        .sort((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? '') || b.id - a.id)
+        .map((a) => ({
+          id: a.id,
+          name: a.name,
+          runId: a.workflow_run?.id ?? 0,
+          ...(a.created_at ? { createdAt: new Date(a.created_at) } : {}),
+          ...(a.digest ? { digest: a.digest } : {}),
+        }));
     },
     async download(artifact, dir) {
       const r = await client.downloadArtifact(artifact.id, {

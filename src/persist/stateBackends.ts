@@ -34,8 +34,8 @@ export interface PublishedArtifact {
 /** Workflow artifacts: this run's uploads and the artifacts of earlier runs. */
 export interface ArtifactBackend {
   upload(name: string, files: string[], rootDir: string, retentionDays: number): Promise<{ id?: number }>;
-  /** The newest unexpired artifact called `name` uploaded by any run of the repository. */
-  findLatest(name: string): Promise<PublishedArtifact | undefined>;
+  /** The unexpired artifacts called `name` uploaded by the repository's runs, newest first (at most 100). */
+  list(name: string): Promise<PublishedArtifact[]>;
   /** Extracts the artifact's files into `dir`; throws when it cannot. */
   download(artifact: PublishedArtifact, dir: string): Promise<void>;
 }

@@ -124,7 +124,7 @@ export async function published(ctx: StoreContext, basis: GenerationRecord | und
   const name = artifactName(ctx.scope);
   let latest: PublishedArtifact | undefined;
   try {
-    latest = await ctx.artifacts.findLatest(name);
+    latest = (await ctx.artifacts.list(name))[0];
   } catch (error) {
     ctx.log.warning(`Could not list the artifacts ${name}: ${errorText(error)}`);
   }

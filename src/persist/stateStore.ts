@@ -5,7 +5,8 @@
  *
  * Start (`restoreState`): the newest cache entry whose key starts with `agent-loop-<scope>-`; if
  * there is none (or it cannot be restored), the newest `agent-loop-checkpoint-<scope>` artifact of
- * the repository's runs; otherwise a fresh start, with a warning. A corrupt or partial archive or a failed
+ * the repository's runs; otherwise a fresh start, with a warning. A checkpoint-id is looked for in
+ * the newest cache entry, then in each artifact, newest first; found nowhere, it is an error. A corrupt or partial archive or a failed
  * download is a warning and the next source is tried, never an error.
  *
  * End (`saveState`, from the post step so cancelled and failed runs save too): the cache under
@@ -23,6 +24,7 @@ import {
   type CacheBackend,
   type PublishedArtifact,
   type StateLog,
+  type StoreContext,
   errorText,
   storeContext,
 } from './stateBackends.js';
@@ -95,6 +97,11 @@ export interface RestoreResult {
   generation?: number;
   /** What happened, as said to the log. */
   message: string;
+  /**
+   * The checkpoint-id asked for is in no saved state (nor a checkpoint id): nothing is restored and
+   * nothing logged; `message` says what was searched, for the caller to fail with.
+   */
+  notFound?: true;
 }
 
 /**
@@ -126,9 +133,8 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
     return { source: 'none', generation: newest?.record.generation ?? 0, message };
   }
   if (wanted !== undefined && !isUuidV4(wanted)) {
-    const message = `checkpoint-id ${JSON.stringify(wanted)} is not a checkpoint id (a UUID v4); nothing is restored, starting fresh.`;
-    log.warning(message);
-    return { source: 'none', generation: 0, message };
+    const message = `checkpoint-id ${JSON.stringify(wanted)} is not a checkpoint id (a UUID v4, as each run's job summary and checkpoint-id output show it); nothing was searched.`;
+    return { source: 'none', generation: 0, notFound: true, message };
   }
 
   const tried: string[] = [];
@@ -169,21 +175,24 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
     }
   }
 
-  // 2. The artifact: newest of the repository's runs.
-  let latest: PublishedArtifact | undefined;
+  // 2. The artifacts of the repository's runs: the newest; for a checkpoint-id, each in turn (newest
+  // first) until one holds it. The cache cannot be listed (a prefix restores only its newest entry),
+  // and every publishing run uploads an artifact, kept 90 days against the cache's 7.
+  let listed: PublishedArtifact[] = [];
   try {
-    latest = await ctx.artifacts.findLatest(name);
+    listed = await ctx.artifacts.list(name);
   } catch (error) {
     log.warning(`Could not list the artifacts ${name}: ${errorText(error)}`);
   }
-  if (latest === undefined) tried.push(`no artifact ${name}`);
-  else {
-    const where = `artifact ${name} (id ${latest.id}, run ${latest.runId})`;
+  if (listed.length === 0) tried.push(`no artifact ${name}`);
+  const without: PublishedArtifact[] = [];
+  for (const artifact of wanted === undefined ? listed.slice(0, 1) : listed) {
+    const where = `artifact ${name} (id ${artifact.id}, run ${artifact.runId})`;
     const tmp = scratch(dir, 'restore');
     try {
       let problem: string | undefined;
       try {
-        await ctx.artifacts.download(latest, tmp);
+        await ctx.artifacts.download(artifact, tmp);
         problem = await problemWith(tmp, wanted);
       } catch (error) {
         problem = `the download failed: ${errorText(error)}`;
@@ -192,13 +201,23 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
         await fs.rm(dir, { recursive: true, force: true });
         await fs.mkdir(path.dirname(dir), { recursive: true });
         await fs.rename(tmp, dir);
-        const record = await readGeneration(dir);
-        const message = `Restored the state from ${where} (generation ${record?.generation ?? 0}); the cache had ${matched === undefined ? 'no entry' : 'no usable entry'}.`;
-        log.info(message);
-        return { source: 'artifact', key: name, artifactId: latest.id, generation: record?.generation ?? 0, message };
+        let record = await readGeneration(dir);
+        const passed =
+          without.length > 0 ? `, after ${without.length} newer artifact(s) without checkpoint ${wanted}` : '';
+        let message = `Restored the state from ${where} (generation ${record?.generation ?? 0}${passed}); the cache had ${matched === undefined ? 'no entry' : 'no usable entry'}`;
+        // An older state asked for by its checkpoint: this run's lineage supersedes what is published
+        // (as fresh does), so that post publishes it rather than refusing it as a race.
+        const newer = wanted === undefined ? undefined : await newestPublishedAbove(ctx, record);
+        if (newer) {
+          await writeGeneration(dir, newer.record);
+          message += `; it supersedes generation ${newer.record.generation} (${newer.where}), the newest published`;
+          record = newer.record;
+        }
+        log.info(`${message}.`);
+        const generation = record?.generation ?? 0;
+        return { source: 'artifact', key: name, artifactId: artifact.id, generation, message: `${message}.` };
       }
-      if (wanted !== undefined && problem.startsWith('it does not hold checkpoint'))
-        tried.push(`${where} does not hold checkpoint ${wanted}`);
+      if (wanted !== undefined && problem.startsWith('it does not hold checkpoint')) without.push(artifact);
       else {
         tried.push(`${where} was unusable`);
         log.warning(`${where[0]?.toUpperCase()}${where.slice(1)} is not usable: ${problem}.`);
@@ -207,15 +226,31 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       await fs.rm(tmp, { recursive: true, force: true });
     }
   }
+  if (without.length > 0)
+    tried.push(
+      without.length === 1
+        ? `artifact ${name} (id ${without[0]?.id}, run ${without[0]?.runId}) does not hold checkpoint ${wanted}`
+        : `none of the ${without.length} artifacts ${name} (runs ${without.at(-1)?.runId} to ${without[0]?.runId}) holds checkpoint ${wanted}`,
+    );
 
-  // 3. Nothing.
-  const message =
-    wanted !== undefined
-      ? `Checkpoint ${wanted} was not found (${tried.join('; ')}); nothing is restored, starting fresh.`
-      : `No saved state to restore (${tried.join('; ')}); starting fresh.`;
+  // 3. Nothing: a checkpoint-id found nowhere is the caller's error; otherwise a fresh start.
+  if (wanted !== undefined)
+    return {
+      source: 'none',
+      generation: 0,
+      notFound: true,
+      message: `checkpoint-id ${wanted} is in no saved state (${tried.join('; ')}). Check the id (each run's job summary and checkpoint-id output name its checkpoint; artifacts are kept ${ARTIFACT_RETENTION_DAYS} days), or run without checkpoint-id to continue the newest checkpoint.`,
+    };
+  const message = `No saved state to restore (${tried.join('; ')}); starting fresh.`;
   // A warning even on a first run: a scheduled loop that forgot its progress must be visible.
   log.warning(message);
   return { source: 'none', generation: 0, message };
+}
+
+/** The newest published generation when it is above `record`'s (or any, without one). */
+async function newestPublishedAbove(ctx: StoreContext, record: GenerationRecord | undefined) {
+  const newest = (await published(ctx, record)).sort((a, b) => b.record.generation - a.record.generation)[0];
+  return newest && newest.record.generation > (record?.generation ?? 0) ? newest : undefined;
 }
 
 // ---- save ----------------------------------------------------------------------------------------

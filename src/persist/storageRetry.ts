@@ -99,7 +99,7 @@ export function retryingArtifacts(backend: ArtifactBackend, deps: StorageRetryDe
   const call = storageCall(deps);
   return {
     upload: (...args) => call('Uploading the artifact', () => backend.upload(...args)),
-    findLatest: (...args) => call('Listing the artifacts', () => backend.findLatest(...args)),
+    list: (...args) => call('Listing the artifacts', () => backend.list(...args)),
     download: (...args) => call('Downloading the artifact', () => backend.download(...args)),
   };
 }

@@ -1,0 +1,60 @@
+/**
+ * Before a run prepares anything (issue 14, "idle runs cost nothing"): is there any work? Opens the
+ * checkpoint the run would continue and reads the ready issues once, then lets the pure rule
+ * (src/core/idle.ts) decide. An idle run writes no checkpoint, installs and prepares no agent, and
+ * (in the action) publishes nothing; the issues read here are the run's first read when there is work.
+ */
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { newestFirst } from '../checkpoint/resume.js';
+import type { Options } from '../config/options.js';
+import { idleness } from '../core/idle.js';
+import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
+import type { Issue, IssueSource } from '../issues/types.js';
+import { openCheckpoint } from '../loop/slice.js';
+import type { Clock } from '../util/clock.js';
+
+export type IdleCheck =
+  /**
+   * Work (or a reason not to decide here: the run itself says what is wrong); the issues read when
+   * the run's first step is to read them (its first read, then).
+   */
+  | { kind: 'work'; ready?: Issue[] }
+  /** Nothing to do: the newest checkpoint as it is (none: ''), whose counters the result reports. */
+  | { kind: 'idle'; checkpointId: string; loop: LoopState };
+
+export async function checkIdle(
+  options: Pick<Options, 'fresh' | 'resume' | 'maxIterations' | 'batch'>,
+  io: { stateDir: string; clock: Clock; source: IssueSource },
+): Promise<IdleCheck> {
+  // fresh: a new checkpoint is what was asked for.
+  if (options.fresh) return { kind: 'work' };
+  const store = new FileCheckpointStore(io.stateDir, { clock: io.clock });
+  let opened;
+  try {
+    opened = await openCheckpoint({ settings: options, store, clock: io.clock }, () => {});
+  } catch {
+    return { kind: 'work' };
+  }
+  // The planning pipeline's hand-over: the loop starts in that checkpoint.
+  if (!opened.resumed && Object.keys(opened.extra ?? {}).length > 0) return { kind: 'work' };
+  const loop = opened.state;
+  // A cycle in flight, finished work in the outbox, a branch to park: work, whatever the issues say.
+  if (!idleness(loop, [], { batch: options.batch }).idle) return { kind: 'work' };
+  if (opened.sourceState !== undefined) io.source.importState?.(opened.sourceState);
+  let ready: Issue[];
+  try {
+    ready = await io.source.ready();
+  } catch {
+    return { kind: 'work' };
+  }
+  // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
+  if (!idleness(loop, ready, { batch: options.batch }).idle)
+    return loop.rateLimitedUntil ? { kind: 'work' } : { kind: 'work', ready };
+  if (opened.resumed) return { kind: 'idle', checkpointId: opened.id, loop };
+  // The newest checkpoint is finished (not resumable): it is still the one this run reports.
+  const newest = newestFirst((await store.list().catch(() => ({ checkpoints: [] }))).checkpoints)[0];
+  const finished = newest ? parseLoopState(newest.state) : undefined;
+  return newest && typeof finished === 'object'
+    ? { kind: 'idle', checkpointId: newest.id, loop: finished }
+    : { kind: 'idle', checkpointId: '', loop: initialLoopState(options.maxIterations) };
+}
