@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 2560:
+/***/ 7342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 ;(function (sax) {
@@ -1896,18 +1896,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
 
 /***/ }),
 
-/***/ 7349:
+/***/ 2387:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveBlockMap = __nccwpck_require__(7103);
-var resolveBlockSeq = __nccwpck_require__(334);
-var resolveFlowCollection = __nccwpck_require__(3142);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveBlockMap = __nccwpck_require__(1653);
+var resolveBlockSeq = __nccwpck_require__(2624);
+var resolveFlowCollection = __nccwpck_require__(692);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -1993,15 +1993,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 3683:
+/***/ 2873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(3021);
-var composeNode = __nccwpck_require__(5937);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
+var Document = __nccwpck_require__(5755);
+var composeNode = __nccwpck_require__(3755);
+var resolveEnd = __nccwpck_require__(1462);
+var resolveProps = __nccwpck_require__(8017);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -2045,17 +2045,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 5937:
+/***/ 3755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var composeCollection = __nccwpck_require__(7349);
-var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(7788);
-var utilEmptyScalarPosition = __nccwpck_require__(2599);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var composeCollection = __nccwpck_require__(2387);
+var composeScalar = __nccwpck_require__(4995);
+var resolveEnd = __nccwpck_require__(1462);
+var utilEmptyScalarPosition = __nccwpck_require__(9933);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -2164,15 +2164,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 5413:
+/***/ 4995:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var resolveBlockScalar = __nccwpck_require__(599);
+var resolveFlowScalar = __nccwpck_require__(7120);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -2259,18 +2259,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 9984:
+/***/ 2750:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(1342);
-var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var identity = __nccwpck_require__(1127);
-var composeDoc = __nccwpck_require__(3683);
-var resolveEnd = __nccwpck_require__(7788);
+var directives = __nccwpck_require__(8144);
+var Document = __nccwpck_require__(5755);
+var errors = __nccwpck_require__(2130);
+var identity = __nccwpck_require__(2617);
+var composeDoc = __nccwpck_require__(2873);
+var resolveEnd = __nccwpck_require__(1462);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -2490,17 +2490,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 7103:
+/***/ 1653:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var resolveProps = __nccwpck_require__(4631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
-var utilMapIncludes = __nccwpck_require__(1187);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
+var resolveProps = __nccwpck_require__(8017);
+var utilContainsNewline = __nccwpck_require__(6761);
+var utilFlowIndentCheck = __nccwpck_require__(4437);
+var utilMapIncludes = __nccwpck_require__(3485);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -2614,12 +2614,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 8913:
+/***/ 599:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -2821,14 +2821,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 334:
+/***/ 2624:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveProps = __nccwpck_require__(4631);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveProps = __nccwpck_require__(8017);
+var utilFlowIndentCheck = __nccwpck_require__(4437);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -2879,7 +2879,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 7788:
+/***/ 1462:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2925,19 +2925,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 3142:
+/***/ 692:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(1187);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveEnd = __nccwpck_require__(1462);
+var resolveProps = __nccwpck_require__(8017);
+var utilContainsNewline = __nccwpck_require__(6761);
+var utilMapIncludes = __nccwpck_require__(3485);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -3141,13 +3141,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6842:
+/***/ 7120:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var resolveEnd = __nccwpck_require__(7788);
+var Scalar = __nccwpck_require__(9271);
+var resolveEnd = __nccwpck_require__(1462);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -3376,7 +3376,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 4631:
+/***/ 8017:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3531,7 +3531,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 9499:
+/***/ 6761:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3574,7 +3574,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 2599:
+/***/ 9933:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3609,12 +3609,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4051:
+/***/ 4437:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(9499);
+var utilContainsNewline = __nccwpck_require__(6761);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -3633,12 +3633,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 1187:
+/***/ 3485:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -3655,22 +3655,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 3021:
+/***/ 5755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(4043);
-var Schema = __nccwpck_require__(5840);
-var stringifyDocument = __nccwpck_require__(6829);
-var anchors = __nccwpck_require__(1596);
-var applyReviver = __nccwpck_require__(3661);
-var createNode = __nccwpck_require__(2404);
-var directives = __nccwpck_require__(1342);
+var Alias = __nccwpck_require__(9671);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var toJS = __nccwpck_require__(3709);
+var Schema = __nccwpck_require__(4902);
+var stringifyDocument = __nccwpck_require__(5719);
+var anchors = __nccwpck_require__(5702);
+var applyReviver = __nccwpck_require__(2703);
+var createNode = __nccwpck_require__(9462);
+var directives = __nccwpck_require__(8144);
 
 class Document {
     constructor(value, replacer, options) {
@@ -3999,13 +3999,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 1596:
+/***/ 5702:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(2617);
+var visit = __nccwpck_require__(7182);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -4082,7 +4082,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 3661:
+/***/ 2703:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4146,14 +4146,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2404:
+/***/ 9462:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -4243,13 +4243,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 1342:
+/***/ 8144:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(2617);
+var visit = __nccwpck_require__(7182);
 
 const escapeChars = {
     '!': '%21',
@@ -4428,7 +4428,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 1464:
+/***/ 2130:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4497,27 +4497,27 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 8815:
+/***/ 3645:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(3021);
-var Schema = __nccwpck_require__(5840);
-var errors = __nccwpck_require__(1464);
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
-var lineCounter = __nccwpck_require__(6628);
-var parser = __nccwpck_require__(3456);
-var publicApi = __nccwpck_require__(4047);
-var visit = __nccwpck_require__(204);
+var composer = __nccwpck_require__(2750);
+var Document = __nccwpck_require__(5755);
+var Schema = __nccwpck_require__(4902);
+var errors = __nccwpck_require__(2130);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var cst = __nccwpck_require__(3427);
+var lexer = __nccwpck_require__(795);
+var lineCounter = __nccwpck_require__(9706);
+var parser = __nccwpck_require__(7374);
+var publicApi = __nccwpck_require__(6205);
+var visit = __nccwpck_require__(7182);
 
 
 
@@ -4554,7 +4554,7 @@ exports.visitAsync = visit.visitAsync;
 
 /***/ }),
 
-/***/ 7249:
+/***/ 9923:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -4580,16 +4580,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 4065:
+/***/ 9671:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(1596);
-var visit = __nccwpck_require__(204);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var anchors = __nccwpck_require__(5702);
+var visit = __nccwpck_require__(7182);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
+var toJS = __nccwpck_require__(3709);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -4707,14 +4707,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 101:
+/***/ 6039:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
+var createNode = __nccwpck_require__(9462);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -4865,14 +4865,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6673:
+/***/ 4615:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(3661);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var applyReviver = __nccwpck_require__(2703);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
 
 class NodeBase {
     constructor(type) {
@@ -4912,15 +4912,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 7165:
+/***/ 2815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyPair = __nccwpck_require__(9748);
-var addPairToJSMap = __nccwpck_require__(7104);
-var identity = __nccwpck_require__(1127);
+var createNode = __nccwpck_require__(9462);
+var stringifyPair = __nccwpck_require__(1174);
+var addPairToJSMap = __nccwpck_require__(614);
+var identity = __nccwpck_require__(2617);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -4958,14 +4958,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 3301:
+/***/ 9271:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
+var toJS = __nccwpck_require__(3709);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -4992,17 +4992,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 4454:
+/***/ 2448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(1212);
-var addPairToJSMap = __nccwpck_require__(7104);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var stringifyCollection = __nccwpck_require__(8454);
+var addPairToJSMap = __nccwpck_require__(614);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -5146,17 +5146,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 2223:
+/***/ 5125:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyCollection = __nccwpck_require__(1212);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(4043);
+var createNode = __nccwpck_require__(9462);
+var stringifyCollection = __nccwpck_require__(8454);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var toJS = __nccwpck_require__(3709);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -5268,16 +5268,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 7104:
+/***/ 614:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(7249);
-var merge = __nccwpck_require__(452);
-var stringify = __nccwpck_require__(2148);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var log = __nccwpck_require__(9923);
+var merge = __nccwpck_require__(2610);
+var stringify = __nccwpck_require__(9666);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -5340,7 +5340,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 1127:
+/***/ 2617:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5400,12 +5400,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 4043:
+/***/ 3709:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -5446,15 +5446,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 110:
+/***/ 8564:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
-var errors = __nccwpck_require__(1464);
-var stringifyString = __nccwpck_require__(3069);
+var resolveBlockScalar = __nccwpck_require__(599);
+var resolveFlowScalar = __nccwpck_require__(7120);
+var errors = __nccwpck_require__(2130);
+var stringifyString = __nccwpck_require__(6179);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -5671,7 +5671,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 1733:
+/***/ 7455:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5741,7 +5741,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 7715:
+/***/ 4257:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5847,14 +5847,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 3461:
+/***/ 3427:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(110);
-var cstStringify = __nccwpck_require__(1733);
-var cstVisit = __nccwpck_require__(7715);
+var cstScalar = __nccwpck_require__(8564);
+var cstStringify = __nccwpck_require__(7455);
+var cstVisit = __nccwpck_require__(4257);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -5966,12 +5966,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 361:
+/***/ 795:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(3461);
+var cst = __nccwpck_require__(3427);
 
 /*
 START -> stream
@@ -6696,7 +6696,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 6628:
+/***/ 9706:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -6744,14 +6744,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 3456:
+/***/ 7374:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
+var cst = __nccwpck_require__(3427);
+var lexer = __nccwpck_require__(795);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -7731,18 +7731,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 4047:
+/***/ 6205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var log = __nccwpck_require__(7249);
-var identity = __nccwpck_require__(1127);
-var lineCounter = __nccwpck_require__(6628);
-var parser = __nccwpck_require__(3456);
+var composer = __nccwpck_require__(2750);
+var Document = __nccwpck_require__(5755);
+var errors = __nccwpck_require__(2130);
+var log = __nccwpck_require__(9923);
+var identity = __nccwpck_require__(2617);
+var lineCounter = __nccwpck_require__(9706);
+var parser = __nccwpck_require__(7374);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -7845,16 +7845,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 5840:
+/***/ 4902:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var map = __nccwpck_require__(7451);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var tags = __nccwpck_require__(18);
+var identity = __nccwpck_require__(2617);
+var map = __nccwpck_require__(8229);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var tags = __nccwpck_require__(1656);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -7891,13 +7891,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7451:
+/***/ 8229:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(2617);
+var YAMLMap = __nccwpck_require__(2448);
 
 const map = {
     collection: 'map',
@@ -7917,12 +7917,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 3632:
+/***/ 7890:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 const nullTag = {
     identify: value => value == null,
@@ -7941,13 +7941,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 1706:
+/***/ 2400:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(2617);
+var YAMLSeq = __nccwpck_require__(5125);
 
 const seq = {
     collection: 'seq',
@@ -7967,12 +7967,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 6464:
+/***/ 2374:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(3069);
+var stringifyString = __nccwpck_require__(6179);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -7990,12 +7990,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 3959:
+/***/ 1477:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -8018,13 +8018,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8405:
+/***/ 8251:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(9271);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -8072,12 +8072,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9874:
+/***/ 7052:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -8121,18 +8121,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 896:
+/***/ 4810:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var bool = __nccwpck_require__(1477);
+var float = __nccwpck_require__(8251);
+var int = __nccwpck_require__(7052);
 
 const schema = [
     map.map,
@@ -8153,14 +8153,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3559:
+/***/ 7925:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var map = __nccwpck_require__(7451);
-var seq = __nccwpck_require__(1706);
+var Scalar = __nccwpck_require__(9271);
+var map = __nccwpck_require__(8229);
+var seq = __nccwpck_require__(2400);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -8224,27 +8224,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 18:
+/***/ 1656:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
-var schema = __nccwpck_require__(896);
-var schema$1 = __nccwpck_require__(3559);
-var binary = __nccwpck_require__(6083);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var schema$2 = __nccwpck_require__(5913);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var bool = __nccwpck_require__(1477);
+var float = __nccwpck_require__(8251);
+var int = __nccwpck_require__(7052);
+var schema = __nccwpck_require__(4810);
+var schema$1 = __nccwpck_require__(7925);
+var binary = __nccwpck_require__(6817);
+var merge = __nccwpck_require__(2610);
+var omap = __nccwpck_require__(61);
+var pairs = __nccwpck_require__(7815);
+var schema$2 = __nccwpck_require__(7755);
+var set = __nccwpck_require__(9138);
+var timestamp = __nccwpck_require__(6282);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -8330,14 +8330,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6083:
+/***/ 6817:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(3301);
-var stringifyString = __nccwpck_require__(3069);
+var Scalar = __nccwpck_require__(9271);
+var stringifyString = __nccwpck_require__(6179);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -8407,12 +8407,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 8398:
+/***/ 3260:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -8443,13 +8443,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 5782:
+/***/ 396:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(9271);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -8500,12 +8500,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 873:
+/***/ 5883:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -8583,13 +8583,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 452:
+/***/ 2610:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -8661,16 +8661,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 303:
+/***/ 61:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(8385);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var pairs = __nccwpck_require__(7815);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -8745,15 +8745,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 8385:
+/***/ 7815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
+var YAMLSeq = __nccwpck_require__(5125);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -8834,24 +8834,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 5913:
+/***/ 7755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var binary = __nccwpck_require__(6083);
-var bool = __nccwpck_require__(8398);
-var float = __nccwpck_require__(5782);
-var int = __nccwpck_require__(873);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var binary = __nccwpck_require__(6817);
+var bool = __nccwpck_require__(3260);
+var float = __nccwpck_require__(396);
+var int = __nccwpck_require__(5883);
+var merge = __nccwpck_require__(2610);
+var omap = __nccwpck_require__(61);
+var pairs = __nccwpck_require__(7815);
+var set = __nccwpck_require__(9138);
+var timestamp = __nccwpck_require__(6282);
 
 const schema = [
     map.map,
@@ -8882,14 +8882,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 9138:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -8985,12 +8985,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6752:
+/***/ 6282:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -9097,7 +9097,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 4475:
+/***/ 7089:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -9255,15 +9255,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 2148:
+/***/ 9666:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(1596);
-var identity = __nccwpck_require__(1127);
-var stringifyComment = __nccwpck_require__(9799);
-var stringifyString = __nccwpck_require__(3069);
+var anchors = __nccwpck_require__(5702);
+var identity = __nccwpck_require__(2617);
+var stringifyComment = __nccwpck_require__(6949);
+var stringifyString = __nccwpck_require__(6179);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -9394,14 +9394,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 1212:
+/***/ 8454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(6949);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -9556,7 +9556,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 9799:
+/***/ 6949:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -9587,14 +9587,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 5719:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(6949);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -9681,7 +9681,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 8689:
+/***/ 2491:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -9715,15 +9715,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 9748:
+/***/ 1174:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(6949);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -9874,13 +9874,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 3069:
+/***/ 6179:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var foldFlowLines = __nccwpck_require__(4475);
+var Scalar = __nccwpck_require__(9271);
+var foldFlowLines = __nccwpck_require__(7089);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -10219,12 +10219,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 204:
+/***/ 7182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -10629,7 +10629,7 @@ function readInput(file, maxBytes) {
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/registries.js
 var _a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -10682,7 +10682,7 @@ function registry() {
 (_a = globalThis).__zod_globalRegistry ?? (_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -11557,7 +11557,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/core.js
 var core_a;
 
 /** A special constant with type `never` */
@@ -11700,7 +11700,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -12013,7 +12013,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -12171,7 +12171,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -12689,7 +12689,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -12729,14 +12729,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -14126,11 +14126,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -14141,7 +14141,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    util_assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -14154,15 +14154,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -14196,7 +14196,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -15374,7 +15374,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/api.js
 
 
 
@@ -16479,7 +16479,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -17132,7 +17132,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -17977,7 +17977,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -18104,7 +18104,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -18373,7 +18373,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -18550,7 +18550,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -18609,7 +18609,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -18627,7 +18627,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -19583,17 +19583,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -20739,8 +20739,8 @@ function checkOptions(command, options) {
     return problems;
 }
 
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ../../main/node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(3645);
 ;// CONCATENATED MODULE: ./src/config/configFile.ts
 /**
  * The configuration's second layer: the YAML file (`.agent-loop.yml`, or --config FILE), its keys
@@ -23972,7 +23972,7 @@ function parseEventLine(line, onIgnored) {
  */
 
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const claudeStream_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v) => (typeof v === 'string' ? v : undefined);
 class ClaudeStreamParser {
@@ -24019,15 +24019,15 @@ class ClaudeStreamParser {
     }
     assistant(event) {
         const message = event.message;
-        if (!isObject(message) || !Array.isArray(message.content))
+        if (!claudeStream_isObject(message) || !Array.isArray(message.content))
             return [];
         const out = [];
         for (const block of message.content) {
-            if (!isObject(block))
+            if (!claudeStream_isObject(block))
                 continue;
             if (block.type === 'tool_use') {
                 this.state.toolCalls++;
-                out.push(`  ▸ ${describeToolUse(str(block.name) ?? 'tool', isObject(block.input) ? block.input : {}, this.cwd)}`);
+                out.push(`  ▸ ${describeToolUse(str(block.name) ?? 'tool', claudeStream_isObject(block.input) ? block.input : {}, this.cwd)}`);
             }
             else if (block.type === 'text') {
                 const first = (str(block.text) ?? '').trim().split('\n')[0] ?? '';
@@ -24039,7 +24039,7 @@ class ClaudeStreamParser {
     }
 }
 function readResult(event) {
-    const usage = isObject(event.usage) ? event.usage : undefined;
+    const usage = claudeStream_isObject(event.usage) ? event.usage : undefined;
     const denials = event.permission_denials;
     const result = {
         subtype: str(event.subtype) ?? 'unknown',
@@ -24072,7 +24072,7 @@ function findResetsAt(event) {
     const stack = [event];
     while (stack.length > 0) {
         const v = stack.pop();
-        if (!isObject(v))
+        if (!claudeStream_isObject(v))
             continue;
         const r = num(v.resetsAt) ?? num(v.resets_at);
         if (r !== undefined)
@@ -24853,7 +24853,7 @@ function laneFromFiles(dirs, baseBranch) {
 
 
 
-class GitError extends Error {
+class git_GitError extends Error {
     args;
     code;
     stderr;
@@ -24929,7 +24929,7 @@ async function openGit(cwd, env, options = {}) {
     const git = async (...args) => {
         const r = await runner.run(args);
         if (r.code !== 0)
-            throw new GitError(args, r.code, r.stderr || r.stdout);
+            throw new git_GitError(args, r.code, r.stderr || r.stdout);
         return r.stdout.trim();
     };
     const tryGit = async (...args) => (await runner.run(args)).code === 0;
@@ -24938,7 +24938,7 @@ async function openGit(cwd, env, options = {}) {
     const remoteGit = async (...args) => {
         const r = await remote.run(args);
         if (r.code !== 0)
-            throw new GitError(args, r.code, r.stderr || r.stdout);
+            throw new git_GitError(args, r.code, r.stderr || r.stdout);
     };
     // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
     // says and whatever the agent staged itself (git add -f).
@@ -24965,7 +24965,7 @@ async function openGit(cwd, env, options = {}) {
         // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
         if (diff.code !== 0) {
             await runner.run(['reset', '--quiet']);
-            throw new GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
+            throw new git_GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
         }
         // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
         // only one the change brings in counts.
@@ -25087,7 +25087,7 @@ async function openGit(cwd, env, options = {}) {
             if (listed.code === 2)
                 return false; // --exit-code: 2 is "no matching ref"
             if (listed.code !== 0)
-                throw new GitError(['ls-remote', name, branch], listed.code, listed.stderr);
+                throw new git_GitError(['ls-remote', name, branch], listed.code, listed.stderr);
             await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
             return true;
         },
@@ -27324,8 +27324,8 @@ function nonEmptyLines(text) {
     return text.split('\n').filter((l) => l.trim() !== '');
 }
 
-// EXTERNAL MODULE: ./node_modules/sax/lib/sax.js
-var sax = __nccwpck_require__(2560);
+// EXTERNAL MODULE: ../../main/node_modules/sax/lib/sax.js
+var sax = __nccwpck_require__(7342);
 var sax_default = /*#__PURE__*/__nccwpck_require__.n(sax);
 ;// CONCATENATED MODULE: ./src/verdict/xmlReader.ts
 /**
@@ -28869,6 +28869,10 @@ const EscalationSchema = object({
     /** What failed last in the cycle (the test output or the agent error), its end only. */
     lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
 });
+const IssueActionSchema = discriminatedUnion('kind', [
+    object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
+    object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
+]);
 /**
  * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
  * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
@@ -28897,6 +28901,31 @@ const OutboxEntrySchema = object({
     tip: schemas_string().optional(),
     /** The work was committed by the landing (false: the agent's changes were all committed before). */
     committed: schemas_boolean().optional(),
+    /**
+     * What the workflow asked of the issue source for this cycle (close, or label and comment an issue
+     * that needed no change), performed by the landing before the commit and dropped from the entry
+     * once done; each idempotent (found by its marker before anything is posted).
+     */
+    issueActions: array(IssueActionSchema).optional(),
+});
+/**
+ * An outside effect that is not a landing, recorded before it is performed and dropped once done
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
+ * again by the next run until done; a label or comment is found by its marker, so at most once; a
+ * Discord post cannot be found, so a run killed between the post and the save repeats it once.
+ */
+const NoticeSchema = object({
+    /** Unique in the checkpoint: what it is and when it was recorded. */
+    id: schemas_string(),
+    what: discriminatedUnion('kind', [
+        object({ kind: literal('markEscalated'), issueIds: array(schemas_string()), note: schemas_string() }),
+        /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
+        object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
+    ]),
+    recordedAt: schemas_string(),
+    /** Attempts that failed so far, and the last failure in one line. */
+    attempts: schemas_number().int().default(0),
+    lastError: schemas_string().optional(),
 });
 const HaltReasons = [
     'max_iterations',
@@ -28964,6 +28993,8 @@ const LoopStateSchema = object({
         .default([]),
     /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
     outbox: array(OutboxEntrySchema).default([]),
+    /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
+    notices: array(NoticeSchema).default([]),
     /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
     tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
     /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
@@ -28997,6 +29028,7 @@ function initialLoopState(maxIterations) {
         environmentFailures: 0,
         pullRequests: [],
         outbox: [],
+        notices: [],
         preexistingFailures: [],
         issuesNoChange: [],
         lastAgentOutput: '',
@@ -29428,6 +29460,7 @@ function step(model, event, config) {
                 // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
                 // anything is committed or pushed; a run that dies or is refused from here on lands it later,
                 // without running the agent again.
+                const actions = model.outcome?.issueActions ?? [];
                 const entry = {
                     kind: 'finishCycle',
                     cycle: model.cycle,
@@ -29435,6 +29468,8 @@ function step(model, event, config) {
                     iteration: m.loop.iteration,
                     recordedAt: rfc3339(new Date(m.now)),
                     attempts: 0,
+                    // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
+                    ...(actions.length ? { issueActions: actions } : {}),
                 };
                 const recorded = { ...m, loop: { ...m.loop, currentCycle: undefined, outbox: [...m.loop.outbox, entry] } };
                 const landing = land(recorded, entry, config, false);
@@ -29477,8 +29512,10 @@ function step(model, event, config) {
             if (!landing)
                 return { model, effects: [{ kind: 'next' }] };
             // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
+            // The issue actions were performed before the commit: done.
+            const { issueActions: _done, ...before } = landing.entry;
             const entry = {
-                ...landing.entry,
+                ...before,
                 committed: event.committed,
                 ...(event.tip ? { tip: event.tip } : {}),
             };
@@ -29501,6 +29538,8 @@ function step(model, event, config) {
                     ? `REPOSITORY MOVED: ${event.message}`
                     : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
             });
+        case 'noticesSent':
+            return noticesSent(model, event.results);
         case 'crashed':
             if (event.unreadable)
                 return finish(model, config, 'halted', event.unreadable);
@@ -29512,6 +29551,14 @@ function step(model, event, config) {
  * not run for it); then a rate-limit window carried over from the previous slice is waited out.
  */
 function started(model, config) {
+    if (!model.noticesResent && model.loop.notices.length > 0) {
+        // Notices an earlier run recorded and did not see done: sent again first (idempotent; a Discord post at most twice).
+        const next = started({ ...model, noticesResent: true }, config);
+        return {
+            model: next.model,
+            effects: [...model.loop.notices.map((notice) => ({ kind: 'sendNotice', notice })), ...next.effects],
+        };
+    }
     const pending = model.loop.outbox[0];
     if (pending)
         return land(model, pending, config, true);
@@ -29553,7 +29600,9 @@ function land(model, entry, config, resumed) {
         : [];
     // Where work is published, this slice's work is committed (and its commit recorded) before the push.
     const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
-    effects.push(commitFirst ? { kind: 'commitCycle', cycle: entry.cycle } : finishCycleEffect(entry, resumed));
+    effects.push(commitFirst
+        ? { kind: 'commitCycle', cycle: entry.cycle, ...(entry.issueActions ? { issueActions: entry.issueActions } : {}) }
+        : finishCycleEffect(entry, resumed));
     return { model: { ...model, landing: { entry, resumed } }, effects };
 }
 function finishCycleEffect(entry, resumed) {
@@ -29564,7 +29613,32 @@ function finishCycleEffect(entry, resumed) {
         ...(resumed ? { resumed } : {}),
         ...(entry.tip ? { tip: entry.tip } : {}),
         ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
+        ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
     };
+}
+/** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
+function recordNotice(model, what, status) {
+    const at = rfc3339(new Date(model.now));
+    const notice = {
+        id: `${what.kind}-${model.loop.iteration}-${at}-${model.loop.notices.length}`,
+        what,
+        recordedAt: at,
+        attempts: 0,
+    };
+    const m = { ...model, loop: { ...model.loop, notices: [...model.loop.notices, notice] } };
+    return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
+}
+/** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
+function noticesSent(model, results) {
+    const byId = new Map(results.map((r) => [r.id, r]));
+    const notices = model.loop.notices
+        .filter((n) => !byId.get(n.id)?.done)
+        .map((n) => {
+        const r = byId.get(n.id);
+        return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
+    });
+    const m = { ...model, loop: { ...model.loop, notices } };
+    return { model: m, effects: [save(m, model.ended)] };
 }
 /** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
 function unrecord(model) {
@@ -29713,7 +29787,8 @@ function iterated(model, outcome, now, config) {
         return finish({ ...model, now }, config, 'continuing', undefined, true);
     const m = { ...model, now, loop: outcome.state, outcome };
     const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-    if (outcome.issueActions?.length)
+    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now.
+    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt))
         effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
     if (outcome.halt)
         return finish(m, config, 'halted', outcome.halt, false, effects);
@@ -29806,15 +29881,21 @@ function escalate(model, reason, bounceLoop, config) {
             message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
         };
     }
-    const label = { kind: 'labelEscalated', issueIds: cycle.issueIds, note };
+    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+    const label = (m) => recordNotice(m, { kind: 'markEscalated', issueIds: cycle.issueIds, note });
     if (halt && !config.publishes) {
         // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
         // branch and edits stay for inspection (the next run parks them).
         loop = { ...loop, currentCycle: undefined, parkedBranch: cycle.branch };
-        return { model: { ...model, loop }, effects: [...effects, label], halt };
+        const l = label({ ...model, loop });
+        return { model: l.model, effects: [...effects, ...l.effects], halt };
     }
-    effects.push({ kind: 'shelveCycle', cycle, reason, halting: !!halt }, label);
-    return { model: { ...model, loop: { ...loop, currentCycle: undefined } }, effects, ...(halt ? { halt } : {}) };
+    // Record before act: the escalation (and its notice) is saved before the wip: push, so a run killed
+    // during it never works the cycle again.
+    const l = label({ ...model, loop: { ...loop, currentCycle: undefined } });
+    const [recorded, send] = l.effects;
+    effects.push(recorded, { kind: 'shelveCycle', cycle, reason, halting: !!halt }, send);
+    return { model: l.model, effects, ...(halt ? { halt } : {}) };
 }
 function save(model, status = 'continuing') {
     return { kind: 'save', status, loop: model.loop, errors: model.errors };
@@ -29846,8 +29927,15 @@ function finish(model, config, status, halt, interrupted = false, before = []) {
             advice: halt.advice,
         });
         effects.push({ kind: 'recordHalt', halt, diagnostic });
+        // The Discord post: recorded (saved with the halt), then sent.
+        const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
+        m = posted.model;
+        effects.push(...posted.effects);
     }
-    effects.push(save(m, status));
+    else {
+        m = { ...m, ended: status };
+        effects.push(save(m, status));
+    }
     // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
     // pushed (work as wip:), and the next slice fetches it.
     const open = m.loop.currentCycle;
@@ -30123,6 +30211,7 @@ async function cycleBaseline(deps, state, checkpointId) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -30170,18 +30259,48 @@ async function runSlice(unguarded) {
         }
         known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
     };
-    /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
+    const classifyIssue = deps.classifyIssueFailure ??
+        ((error, issue, what) => ({
+            class: 'transient',
+            message: `could not ${what} ${issue} in ${source.description}: ${error.message}`,
+        }));
+    /** One issue effect; a failure classified: `gone` is warned about and dropped (it can never succeed), the rest returned. */
+    const issueEffect = async (id, what, run) => {
+        try {
+            await run();
+            return undefined;
+        }
+        catch (error) {
+            const failure = classifyIssue(error, id, what);
+            if (failure.class !== 'gone')
+                return { ...failure, message: redact(failure.message) };
+            logger.warn('issue.gone', `${redact(failure.message)}: dropped (it can never be done).`, { issueId: id, what });
+            return undefined;
+        }
+    };
+    /** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
+    const performIssueActions = async (actions) => {
+        for (const action of actions ?? []) {
+            const failed = action.kind === 'markNoChange' && source.markNoChange
+                ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
+                : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
+            if (failed)
+                throw new LandingError(failed);
+        }
+    };
+    /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
     const labelEscalated = async (ids, note, baseBranch) => {
+        const failures = [];
         for (const id of ids) {
-            try {
-                await source.markEscalated(id, note);
-            }
-            catch (error) {
-                logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${error.message}`);
-            }
+            const failed = await issueEffect(id, `label ${ESCALATED_LABEL}`, () => source.markEscalated(id, note));
+            if (!failed)
+                continue;
+            failures.push(failed.message);
+            logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${failed.message}. It stays recorded; the next run tries again.`);
         }
         if (git && (await git.currentRef()) === baseBranch)
             await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
+        return failures;
     };
     if (git) {
         // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
@@ -30321,15 +30440,27 @@ async function runSlice(unguarded) {
                 return undefined;
             case 'commitCycle': {
                 const { cycle } = effect;
+                try {
+                    await performIssueActions(effect.issueActions);
+                }
+                catch (error) {
+                    if (error instanceof LandingError)
+                        return { type: 'cycleFinished', failed: error.failure };
+                    throw error;
+                }
                 if (!git || !cycle.branch)
                     return { type: 'cycleCommitted', committed: false };
                 const committed = await git.commitAll(cycleSubject(cycle));
                 const tip = await git.tipOf(cycle.branch);
+                // The work travels with the state before it leaves the machine: a runner killed while pushing loses nothing.
+                if (loop.baseBranch)
+                    await deps.publisher?.stash?.(cycle.branch, loop.baseBranch);
                 return { type: 'cycleCommitted', committed, ...(tip ? { tip } : {}) };
             }
             case 'finishCycle': {
+                let where;
                 if (effect.resumed && !effect.noChange) {
-                    const where = await enterLanding(deps, loop, effect.cycle, effect.tip);
+                    where = await enterLanding(deps, loop, effect.cycle, effect.tip);
                     if (where === 'lost' || where === 'older')
                         return {
                             type: 'cycleFinished',
@@ -30342,12 +30473,13 @@ async function runSlice(unguarded) {
                                         : `the run that did it ended before committing it, and only that checkout had it (${effect.cycle.branch} from ${deps.publisher?.description ?? 'the remote'} holds older work at most)`,
                             },
                         };
-                    if (where === 'landed')
-                        return { type: 'cycleFinished' };
                     if (typeof where === 'object')
                         return { type: 'cycleFinished', failed: { ...where, message: redact(where.message) } };
                 }
                 try {
+                    await performIssueActions(effect.issueActions);
+                    if (where === 'landed')
+                        return { type: 'cycleFinished' };
                     const published = effect.noChange
                         ? await dropEmptyCycle(deps, loop, effect.cycle)
                         : await finishCycleInGit(deps, loop, effect.cycle, effect.committed);
@@ -30372,16 +30504,27 @@ async function runSlice(unguarded) {
                 }
                 return undefined;
             }
-            case 'labelEscalated':
-                await labelEscalated(effect.issueIds, effect.note, loop.baseBranch);
+            case 'sendNotice': {
+                const { notice } = effect;
+                let failures = [];
+                if (notice.what.kind === 'markEscalated')
+                    failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
+                // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
+                else
+                    await deps.notify?.(notice.what.diagnostic);
+                sent.push({
+                    id: notice.id,
+                    done: failures.length === 0,
+                    ...(failures.length ? { error: failures.join('; ') } : {}),
+                });
                 return undefined;
+            }
             case 'recordHalt': {
                 const { halt } = effect;
                 diagnostic = redact(renderMarkdown(effect.diagnostic));
                 await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
                 logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
                 logger.info('halt.diagnostic', diagnostic.trimEnd());
-                await deps.notify?.(effect.diagnostic);
                 return undefined;
             }
             case 'keepOpenCycle':
@@ -30404,6 +30547,18 @@ async function runSlice(unguarded) {
                 throw crash;
         }
     };
+    /** The notices sent in the current step: told to the core once its effects are done (noticesSent). */
+    let sent = [];
+    const markSent = async () => {
+        if (sent.length === 0)
+            return;
+        const results = sent;
+        sent = [];
+        const stepped = step(model, { type: 'noticesSent', results }, config);
+        model = stepped.model;
+        for (const effect of stepped.effects)
+            await perform(effect);
+    };
     let crash;
     let event = { type: 'started', now: clock.now().getTime() };
     for (;;) {
@@ -30413,11 +30568,14 @@ async function runSlice(unguarded) {
         try {
             for (const effect of stepped.effects) {
                 const r = await perform(effect);
-                if (r && 'status' in r)
+                if (r && 'status' in r) {
+                    await markSent();
                     return r;
+                }
                 if (r)
                     answer = r;
             }
+            await markSent();
         }
         catch (error) {
             // Caught once, as the slice always did: a second failure while halting propagates.
@@ -31384,6 +31542,203 @@ function guardIssues(source, redact) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/issues/github/errors.ts
+/**
+ * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
+ * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
+ * server failure.
+ */
+
+/** The error of a failed GitHub request, with the cause named and what to do about it. */
+class GitHubSourceError extends Error {
+    kind;
+    status;
+    resetAt;
+    constructor(message, 
+    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
+    kind, status, 
+    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
+    resetAt) {
+        super(message);
+        this.kind = kind;
+        this.status = status;
+        this.resetAt = resetAt;
+        this.name = 'GitHubSourceError';
+    }
+}
+function asHttpError(error) {
+    if (!isObject(error) || typeof error.status !== 'number')
+        return undefined;
+    return error;
+}
+/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
+function explainHttpError(error, what, where) {
+    const { status } = error;
+    const headers = error.response?.headers ?? {};
+    const message = apiMessage(error);
+    if (status === 304)
+        return new GitHubSourceError('Not modified', 'other', 304);
+    if (status === 401) {
+        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
+            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
+    }
+    const remaining = headers['x-ratelimit-remaining'];
+    const resetHeader = Number(headers['x-ratelimit-reset']);
+    const primary = (status === 403 || status === 429) && String(remaining) === '0';
+    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
+    if (primary || secondary) {
+        const retryAfter = Number(headers['retry-after']);
+        const resetAt = primary && Number.isFinite(resetHeader)
+            ? resetHeader
+            : Number.isFinite(retryAfter)
+                ? Math.floor(Date.now() / 1000) + retryAfter
+                : undefined;
+        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
+        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
+            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
+    }
+    if (status === 403) {
+        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
+            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
+    }
+    if (status === 404 || status === 410) {
+        return new GitHubSourceError(`Not found while ${what} (${status} ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', status);
+    }
+    if (status >= 500)
+        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
+    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
+}
+/** GitHub's own `message` from the error body, else Octokit's. */
+function apiMessage(error) {
+    const data = error.response?.data;
+    if (!isObject(data) || typeof data.message !== 'string')
+        return error.message;
+    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
+    const details = Array.isArray(data.errors)
+        ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
+        : [];
+    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
+}
+
+;// CONCATENATED MODULE: ./src/publish/landingFailures.ts
+
+
+const RESUME = 'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
+/** The one-line reason of a failed push: git's `[remote rejected] … (reason)` or its last lines. */
+function pushReason(stderr) {
+    const rejected = /\[remote rejected\][^(\n]*\(([^)\n]+)\)/.exec(stderr)?.[1];
+    if (rejected)
+        return rejected;
+    const lines = stderr
+        .split('\n')
+        .map((l) => l.replace(/^remote:\s*/, '').trim())
+        .filter((l) => l !== '' && !/^To |^error: failed to push some refs/.test(l));
+    return lines.slice(-2).join(' / ') || 'no reason given';
+}
+/** GitHub's push protection refused the push: its commits hold a secret (they must not travel anywhere else). */
+function pushFoundSecret(error) {
+    const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
+    return /GH009: Secrets detected|PUSH PROTECTION|Push cannot contain secrets/i.test(stderr);
+}
+function classifyPush(error, ctx) {
+    const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
+    const reason = pushReason(stderr);
+    const refused = (what, advice) => ({
+        class: 'refused',
+        message: `GitHub refused the push of ${ctx.branch} to ${ctx.repository}: ${what} (${reason})`,
+        advice,
+    });
+    if (pushFoundSecret(error))
+        return refused("GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal), ${RESUME}. The work is not kept for another runner: it holds the secret.`);
+    const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
+    if (workflow) {
+        const [, file, , kind] = workflow;
+        return refused(`the change creates or updates the workflow file ${file}, which this token may not push`, kind === 'permission'
+            ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}; ${RESUME}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and run with fresh: true.`
+            : `The token lacks the \`workflow\` scope: give the github-token input a token with it (a classic personal access token with \`repo\` and \`workflow\`), ${RESUME}.`);
+    }
+    if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
+        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: exempt agent-loop/* branches, or add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request), ${RESUME}.`);
+    if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
+        return refused('the token may not push to this repository', `Give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${ctx.repository}), ${RESUME}.`);
+    if (/Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(stderr))
+        return refused('the token was not accepted', `Check the github-token input: a valid token that has not expired or been revoked (the default \${{ github.token }} works), ${RESUME}.`);
+    if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
+        return refused(`${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`, `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch, ${RESUME}.`);
+    return {
+        class: 'transient',
+        message: `could not push ${ctx.branch} to ${ctx.repository} (${reason})`,
+    };
+}
+function classifyRest(step, error, ctx, action) {
+    const what = action ??
+        (step === 'pull_request'
+            ? `open the pull request from ${ctx.branch} into ${ctx.base}`
+            : `label issue #${ctx.issue ?? '?'}`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof GitHubSourceError))
+        return { class: 'transient', message: `could not ${what}: ${message}` };
+    if (/not permitted to create or approve pull requests/i.test(message))
+        return {
+            class: 'refused',
+            message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
+            advice: `Allow it: in the repository's Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (in an organisation, allow it first in the organisation's Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write"), ${RESUME}.`,
+        };
+    switch (error.kind) {
+        case 'permission':
+        case 'auth':
+            return {
+                class: 'refused',
+                message: `GitHub refused to ${what}: ${message}`,
+                advice: `Give the workflow \`permissions: pull-requests: write\` and \`issues: write\` (or a github-token with them on ${ctx.repository}), ${RESUME}.`,
+            };
+        case 'not-found':
+            return {
+                class: 'refused',
+                message: `GitHub could not ${what}: ${message}`,
+                advice: `Check that ${ctx.repository} and its branch ${ctx.base} exist and that the github-token can read and write them, ${RESUME}.`,
+            };
+        case 'rate-limit':
+        case 'server':
+            return { class: 'transient', message: `could not ${what}: ${message}` };
+        default:
+            // A 422 (validation) and the like: GitHub will answer the same until something changes.
+            return error.status !== undefined && error.status >= 400 && error.status < 500
+                ? {
+                    class: 'refused',
+                    message: `GitHub refused to ${what}: ${message}`,
+                    advice: `Look at ${ctx.branch} and the pull requests of ${ctx.repository}: fix what GitHub names, ${RESUME}.`,
+                }
+                : { class: 'transient', message: `could not ${what}: ${message}` };
+    }
+}
+/**
+ * The issue is gone: deleted (410 Gone) or transferred to a repository this token cannot see (404,
+ * or 301 Moved Permanently where it can). Nothing done to it here can ever succeed.
+ */
+function issueGone(error) {
+    return error instanceof GitHubSourceError && (error.status === 410 || error.status === 404 || error.status === 301);
+}
+/**
+ * What a failed issue effect (its label, comment or close) means: `gone` when the issue was
+ * deleted or transferred (the effect is dropped with a warning: the pull request, if any, is the
+ * work), else as the landing's label step: a permission refusal names its fix, a 5xx is transient.
+ */
+function classifyIssueFailure(error, issue, what, where) {
+    const ref = /^\d+$/.test(issue) ? `#${issue}` : issue;
+    if (issueGone(error))
+        return {
+            class: 'gone',
+            message: `Could not ${what} issue ${ref} (${where}): it was deleted or transferred (${error instanceof Error ? error.message : String(error)})`,
+        };
+    return classifyRest('label', error, { repository: where, branch: '', base: '', issue }, `${what} issue ${ref}`);
+}
+/** What a failed landing step means: refused (with its fix) or transient. */
+function classifyLandingFailure(step, error, ctx) {
+    return step === 'push' ? classifyPush(error, ctx) : classifyRest(step, error, ctx);
+}
+
 ;// CONCATENATED MODULE: ./src/secrets/agentEnv.ts
 /**
  * The environment an agent (and the test command it can edit) runs with: the engine's own, less
@@ -32123,7 +32478,7 @@ async function judgeWork(deps, baseline, targets) {
     return second;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/iso.js
 
 
 
@@ -32200,7 +32555,7 @@ const notesGit = gitRunner;
 async function must(git, args) {
     const r = await git.run(args);
     if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
+        throw new git_GitError(args, r.code, r.stderr || r.stdout);
     return r.stdout;
 }
 /**
@@ -32234,7 +32589,7 @@ async function readNote(git, commit) {
     if (r.code === 1)
         return undefined;
     if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
+        throw new git_GitError(args, r.code, r.stderr || r.stdout);
     return parseNote(r.stdout, commit);
 }
 /** Parses a note's text. Pure. */
@@ -33553,6 +33908,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
@@ -33688,6 +34044,7 @@ async function prepareRun(options, io) {
         clock: io.clock,
         signal: io.signal,
         redact,
+        classifyIssueFailure: (error, issue, what) => classifyIssueFailure(error, issue, what, source.description),
         notify: options.discordWebhook
             ? async (d) => {
                 const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {

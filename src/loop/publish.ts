@@ -46,4 +46,10 @@ export interface CyclePublisher {
   publish(work: CycleWork): Promise<PublishedPullRequest>;
   /** Pushes an escalated cycle's branch (its work committed as wip:) so a later attempt continues from it. */
   keep(branch: string): Promise<void>;
+  /**
+   * Keeps a finished cycle's committed work (the branch's commits beyond `base`) in the state
+   * directory before it is pushed, so a runner killed during the push leaves it to the next one
+   * (fetchBranch finds it); best effort, removed once landed.
+   */
+  stash?(branch: string, base: string): Promise<void>;
 }

@@ -10,7 +10,13 @@ import type { Git } from '../git/git.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import { type CyclePublisher, type CycleWork, LandingError, type PublishedPullRequest } from '../loop/publish.js';
-import { type LandingContext, type LandingStep, classifyLandingFailure, pushFoundSecret } from './landingFailures.js';
+import {
+  type LandingContext,
+  type LandingStep,
+  classifyLandingFailure,
+  issueGone,
+  pushFoundSecret,
+} from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
 
 export interface PullRequestPublisherOptions {
@@ -79,6 +85,10 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     }
     (options.warn ?? options.notes?.warn)?.(`could not keep ${branch} as a bundle: ${options.redact(why)}`);
   };
+  const dropBundle = async (branch: string) => {
+    const file = bundleOf(branch);
+    if (file) await fs.rm(file, { force: true });
+  };
   /** One step of landing: a failure is classified (refused with its fix, or transient) and thrown as LandingError. */
   const step = async <T>(name: LandingStep, ctx: LandingContext, run: () => Promise<T>): Promise<T> => {
     try {
@@ -120,6 +130,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
         } catch (error) {
           // Kept for the next runner, unless what GitHub refused is a secret in it (the bundle is published).
           if (!pushFoundSecret(error)) await keepBundle(work.branch, work.base);
+          else await dropBundle(work.branch);
           throw error;
         }
       });
@@ -136,11 +147,21 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
         }),
       );
       for (const id of work.issueIds)
-        await step('label', { ...ctx, issue: id }, () => github.addLabel(id, PR_OPEN_LABEL));
-      const kept = bundleOf(work.branch);
-      if (kept) await fs.rm(kept, { force: true });
+        await step('label', { ...ctx, issue: id }, async () => {
+          try {
+            await github.addLabel(id, PR_OPEN_LABEL);
+          } catch (error) {
+            // Deleted or transferred since: it can never be labelled, and the pull request is the work.
+            if (!issueGone(error)) throw error;
+            (options.warn ?? options.notes?.warn)?.(
+              `issue #${id} of ${options.repository} is gone (deleted or transferred): it is not labelled ${PR_OPEN_LABEL}; pull request #${pr.number} holds the work (${options.redact((error as Error).message)})`,
+            );
+          }
+        });
+      await dropBundle(work.branch);
       return pr;
     },
+    stash: keepBundle,
   };
 }
 
