@@ -30791,7 +30791,9 @@ function haltGate(loop, seen) {
         const looped = new Set(halt.reason === 'failure_loop'
             ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
             : []);
-        const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
+        // An escalation whose label is still to be sent (a notice a killed run left) is escalated all the same.
+        const labelling = new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])));
+        const eligible = (halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets).filter((t) => !labelling.has(t.id));
         if (eligible.length > 0)
             return lift(`${eligible.map((t) => t.id).join(', ')} ${eligible.length === 1 ? 'is' : 'are'} ready and no longer escalated`);
     }
