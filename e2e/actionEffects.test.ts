@@ -265,3 +265,30 @@ describe('issue 14: a SIGKILL between every pair of outside effects of a cycle',
     expect(failures).toEqual([]);
   }, 300_000);
 });
+
+describe('issue 14: an issue gone after its pull request opened', () => {
+  it('deleted while its pull request is opened: its label is dropped with a warning naming it, the run ends green, the next run is not halted', async () => {
+    const w = await world();
+    try {
+      w.gh.updateIssue(2, { labels: [] });
+      w.gh.updateIssue(3, { labels: [] });
+      // A person deletes #1 as agent-loop opens its pull request: the label then answers 410 Gone.
+      const stop = w.gh.observe((r) => {
+        if (r.method === 'POST' && r.path.endsWith('/pulls')) w.gh.deleteIssue(1);
+      });
+      const r = await scheduledRun(w, 400);
+      stop();
+      expect(r.main.code).toBe(0);
+      expect(r.outputs).toMatchObject({ status: 'complete', iterations: '1' });
+      expect(r.main.log).toMatch(
+        /::warning::.*issue #1 of .* is gone \(deleted or transferred\): it is not labelled agent-loop:pr-open/,
+      );
+      expect(w.gh.pulls().map((p) => p.pull?.head)).toEqual(['agent-loop/issue-1']);
+      const next = await scheduledRun(w, 401);
+      expect(next.main.code).toBe(0);
+      expect(next.outputs).toMatchObject({ status: 'complete', 'halt-reason': '' });
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
+});
