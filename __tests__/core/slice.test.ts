@@ -294,13 +294,17 @@ describe('the core: escalation and failure loops', () => {
     expect(kinds(s.effects)).toEqual([
       'verifyLane',
       'log:cycle.escalated',
-      'save',
-      'sendNotice',
       'recordHalt',
       'save',
       'sendNotice',
+      'sendNotice',
       'done',
     ]);
+    // One save records the escalation, its notice, the halt and its Discord post, before any is sent.
+    const saved = find(s.effects, 'save')!;
+    expect(saved.status).toBe('halted');
+    expect(saved.loop.halt?.reason).toBe('failure_loop');
+    expect(saved.loop.notices.map((n) => n.what.kind)).toEqual(['markEscalated', 'notify']);
     expect(find(s.effects, 'recordHalt')?.halt.message).toBe(
       'FAILURE LOOP DETECTED: 2 consecutive escalations (issues a-1); last: tests kept failing',
     );
@@ -310,6 +314,8 @@ describe('the core: escalation and failure loops', () => {
   it('where work is published a halting escalation still shelves (pushes) the branch', () => {
     const s = escalating(1, config({}, { publishes: true }));
     expect(find(s.effects, 'shelveCycle')?.halting).toBe(true);
+    // The wip: push comes after the halt's save: a run killed during it does not work the cycle again.
+    expect(kinds(s.effects).slice(-5)).toEqual(['save', 'shelveCycle', 'sendNotice', 'sendNotice', 'done']);
     expect(s.model.loop.parkedBranch).toBeUndefined();
   });
 

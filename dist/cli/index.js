@@ -29810,7 +29810,7 @@ function afterCycle(model, outcome, config) {
         m = e.model;
         effects.push(...e.effects);
         if (e.halt)
-            return finish(m, config, 'halted', e.halt, false, effects);
+            return finish(m, config, 'halted', e.halt, false, effects, e.after);
     }
     if (outcome.waitMs !== undefined) {
         const until = m.now + outcome.waitMs;
@@ -29882,26 +29882,28 @@ function escalate(model, reason, bounceLoop, config) {
         };
     }
     // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
-    const label = (m) => recordNotice(m, { kind: 'markEscalated', issueIds: cycle.issueIds, note });
+    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+    // the wip: push and the label, so a run killed during either never works the cycle again.
+    const l = recordNotice({ ...model, loop: { ...loop, currentCycle: undefined } }, { kind: 'markEscalated', issueIds: cycle.issueIds, note });
+    const [recorded, send] = l.effects;
+    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
     if (halt && !config.publishes) {
         // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
         // branch and edits stay for inspection (the next run parks them).
-        loop = { ...loop, currentCycle: undefined, parkedBranch: cycle.branch };
-        const l = label({ ...model, loop });
-        return { model: l.model, effects: [...effects, ...l.effects], halt };
+        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
+        return { model: parked, effects, halt, after: [send] };
     }
-    // Record before act: the escalation (and its notice) is saved before the wip: push, so a run killed
-    // during it never works the cycle again.
-    const l = label({ ...model, loop: { ...loop, currentCycle: undefined } });
-    const [recorded, send] = l.effects;
-    effects.push(recorded, { kind: 'shelveCycle', cycle, reason, halting: !!halt }, send);
-    return { model: l.model, effects, ...(halt ? { halt } : {}) };
+    if (halt)
+        return { model: l.model, effects, halt, after: [...shelve, send] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
 }
 function save(model, status = 'continuing') {
     return { kind: 'save', status, loop: model.loop, errors: model.errors };
 }
 /** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
-function finish(model, config, status, halt, interrupted = false, before = []) {
+function finish(model, config, status, halt, interrupted = false, before = [], 
+/** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
+after = []) {
     let m = model;
     const effects = [...before];
     if (halt) {
@@ -29930,11 +29932,12 @@ function finish(model, config, status, halt, interrupted = false, before = []) {
         // The Discord post: recorded (saved with the halt), then sent.
         const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
         m = posted.model;
-        effects.push(...posted.effects);
+        const [saved, post] = posted.effects;
+        effects.push(saved, ...after, post);
     }
     else {
         m = { ...m, ended: status };
-        effects.push(save(m, status));
+        effects.push(save(m, status), ...after);
     }
     // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
     // pushed (work as wip:), and the next slice fetches it.
