@@ -613,3 +613,31 @@ describe('issue 14: the issues’ effects through the outbox', () => {
     expect(h.agent.requests).toHaveLength(2);
   });
 });
+
+describe('issue 14: the halt’s Discord post through the outbox', () => {
+  it('is saved with the halt, posted once, and gone from the checkpoint after; a post a killed run left is posted by the next slice first', async () => {
+    const h = harness({ steps: [stuck('bd-1')], settings: { maxConsecutiveEscalations: 1 } });
+    const posted: string[] = [];
+    h.deps.notify = async (d) => {
+      posted.push(d.reason);
+    };
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'failure_loop' });
+    expect(posted).toEqual(['failure_loop']);
+    const { checkpoints } = await h.deps.store.list();
+    const loop = checkpoints[0]!.state.loop as { notices: unknown[]; halt: { reason: string } };
+    expect(loop).toMatchObject({ notices: [], halt: { reason: 'failure_loop' } });
+
+    // As if the runner died between the post and the save after it: the notice is still recorded.
+    const cp = checkpoints[0]!;
+    const notice = {
+      id: 'notify-1-x-0',
+      what: { kind: 'notify', diagnostic: { reason: 'failure_loop' } },
+      recordedAt: '2026-11-21T10:00:00Z',
+      attempts: 0,
+    };
+    await h.deps.store.write({ ...cp, state: { ...cp.state, loop: { ...loop, notices: [notice] } } });
+    // Resumed: the left post goes first (at least once: posted again), then this slice's own halt.
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+    expect(posted).toEqual(['failure_loop', 'failure_loop', 'all_escalated']);
+  });
+});
