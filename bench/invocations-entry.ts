@@ -9,8 +9,12 @@ import type { Clock } from '../src/util/clock.js';
 export { FileCheckpointStore } from '../src/checkpoint/fileStore.js';
 export { POLICIES, backoffMs } from '../src/failure/policy.js';
 export { runSlice } from '../src/loop/slice.js';
+export { implementWorkflow } from '../src/workflows/index.js';
 export { createLogger } from '../src/report/logger.js';
 export { createRedactor } from '../src/report/redact.js';
+export { GitError } from '../src/git/git.js';
+export { explainHttpError } from '../src/issues/github/errors.js';
+export { createPullRequestPublisher } from '../src/publish/pullRequest.js';
 
 /** Open issues in memory, most urgent first; closing and escalating change them in place. */
 export class MemorySource implements IssueSource {
@@ -119,6 +123,8 @@ export function fakeGit(topLevel: string, hasWork: (branch: string) => boolean =
     exclude: async () => undefined,
     fetchBranch: async () => false,
     push: async () => undefined,
+    holds: async () => true,
+    laneState: async () => ({ head: current, baseTip: '0'.repeat(40) }),
     head: async () => '0'.repeat(40),
     tipOf: async () => '0'.repeat(40),
     resetHard: async () => undefined,

@@ -229,6 +229,7 @@ export async function simulate(engine, scenario) {
   const redact = engine.createRedactor([]);
   const events = [];
   const result = await engine.runSlice({
+    workflow: engine.implementWorkflow,
     settings: { ...SETTINGS },
     cwd: dir,
     stateDir: dir,

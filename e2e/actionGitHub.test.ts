@@ -229,11 +229,11 @@ describe('the action on GitHub issues', () => {
     expect(named).toMatchObject({ state: 'closed', labels: [LABEL, 'agent-loop:no-change'] });
     expect(named?.comments).toHaveLength(1);
     expect(named?.comments[0]?.body).toMatch(
-      /^agent-loop: no change was needed: its targets pass \(value_is_good\)[^]*so it is closed\./,
+      /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: its targets pass \(value_is_good\)[^]*so it is closed\./,
     );
     expect(unnamed).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:no-change'] });
     expect(unnamed?.comments[0]?.body).toMatch(
-      /^agent-loop: no change was needed: the agent reports: [^]*Close this issue if that is right/,
+      /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: the agent reports: [^]*Close this issue if that is right/,
     );
     expect(gh.pulls()).toEqual([]);
     expect(originHas('agent-loop/issue-1') || originHas('agent-loop/issue-2')).toBe(false);

@@ -90,6 +90,23 @@ describe('haltGate', () => {
     });
   });
 
+  it('issue 14: an escalation whose label a killed run left to send (a notice) keeps its issue escalated: the halt stands', () => {
+    const notice = {
+      id: 'markEscalated-9-x-0',
+      what: { kind: 'markEscalated' as const, issueIds: ['1'], note: 'n' },
+      recordedAt: '2026-11-25T02:00:00Z',
+      attempts: 0,
+    };
+    for (const reason of ['all_escalated', 'failure_loop'] as const) {
+      const loop = halted(reason, {
+        consecutiveEscalations: 1,
+        escalations: [escalation(['1'], 9)],
+        notices: [notice],
+      });
+      expect([reason, haltGate(loop, { ...seen, ready: [issue('1')] })]).toEqual([reason, { stands: true }]);
+    }
+  });
+
   it('failure_loop resumes on new commits on the base branch, or once an issue of the loop loses its label; other ready issues do not lift it', () => {
     const loop = halted('failure_loop', {
       consecutiveEscalations: 2,

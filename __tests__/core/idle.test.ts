@@ -29,7 +29,7 @@ describe('idleness (issue 14)', () => {
     });
   });
 
-  it('a cycle in flight, finished work in the outbox, a branch to park or a halt is work, whatever the issues say', () => {
+  it('a cycle in flight, finished work in the outbox, a notice left unsent, a branch to park or a halt is work, whatever the issues say', () => {
     const entry = {
       kind: 'finishCycle' as const,
       cycle: cycle(['7']),
@@ -41,6 +41,14 @@ describe('idleness (issue 14)', () => {
     const cases: Array<[Partial<LoopState>, string]> = [
       [{ currentCycle: cycle(['6']) }, 'a cycle is in flight (6)'],
       [{ outbox: [entry] }, 'finished work waits in the outbox'],
+      [
+        {
+          notices: [
+            { id: 'n', what: { kind: 'markEscalated', issueIds: ['9'], note: 'x' }, recordedAt: 'x', attempts: 0 },
+          ],
+        },
+        'notices wait to be sent',
+      ],
       [{ parkedBranch: 'agent-loop/8' }, 'the branch agent-loop/8 waits to be parked'],
       [{ halt: { reason: 'failure_loop', message: 'x' } }, 'the checkpoint holds a halt'],
     ];

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Effect, Event, IterationOutcome } from '../../src/core/events.js';
 import { type CoreConfig, type SliceModel, initialModel, selectTargets, step } from '../../src/core/slice.js';
-import { type LoopState, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
+import { type LoopState, type Notice, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
 import { cycle } from './fixtures.js';
 
 const T0 = Date.parse('2026-11-25T10:00:00Z');
@@ -155,7 +155,7 @@ describe('the core: picking the work', () => {
       type: 'issuesRead',
       ready: [{ id: 'a-1', title: 't', labels: ['agent-loop:escalated'] }],
     });
-    expect(kinds(escalated.effects)).toEqual(['recordHalt', 'save', 'done']);
+    expect(kinds(escalated.effects)).toEqual(['recordHalt', 'save', 'sendNotice', 'done']);
     expect(find(escalated.effects, 'recordHalt')?.halt.message).toBe(
       'ALL ISSUES ESCALATED: only escalated issues remain (a-1)',
     );
@@ -270,7 +270,7 @@ describe('the core: one cycle', () => {
     expect(find(s3.effects, 'save')?.loop.outbox).toEqual([]);
   });
 
-  it('the issues a finished cycle closes or labels are an effect of their own, performed before the lane and source checks and the merge', () => {
+  it('issue 14: the issues a finished cycle closes or labels go into the outbox with its work, and are performed by its landing before the commit', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });
     const actions = [
@@ -278,12 +278,31 @@ describe('the core: one cycle', () => {
       { kind: 'markNoChange' as const, id: 'a-2', note: 'no change was needed', close: false },
     ];
     const s = step(m, iterated({ state: m.loop, cycleDone: true, issueActions: actions }), config());
-    expect(kinds(s.effects)).toEqual(['updateIssues', 'verifyLane', 'checkSource']);
-    expect(find(s.effects, 'updateIssues')?.actions).toEqual(actions);
-    expect(kinds(step(m, iterated({ state: m.loop, cycleDone: true, issueActions: [] }), config()).effects)).toEqual([
-      'verifyLane',
-      'checkSource',
-    ]);
+    // Nothing is done to the issues before the iteration is saved (a kill there ran the agent again).
+    expect(kinds(s.effects)).toEqual(['verifyLane', 'checkSource']);
+    const landing = step(s.model, { type: 'sourceChecked' }, config());
+    expect(kinds(landing.effects)).toEqual(['save', 'finishCycle']);
+    expect(find(landing.effects, 'save')?.loop.outbox[0]?.issueActions).toEqual(actions);
+    expect(find(landing.effects, 'finishCycle')?.issueActions).toEqual(actions);
+    // Where work is published the commit comes first: the actions go with it, and are done once it is recorded.
+    const published = step(s.model, { type: 'sourceChecked' }, config({}, { publishes: true }));
+    expect(find(published.effects, 'commitCycle')?.issueActions).toEqual(actions);
+    const committed = step(published.model, { type: 'cycleCommitted', tip: 'abc', committed: true }, config());
+    expect(find(committed.effects, 'save')?.loop.outbox[0]?.issueActions).toBeUndefined();
+    expect(find(committed.effects, 'finishCycle')?.issueActions).toBeUndefined();
+    // A later run lands an entry whose actions are still to do: they go with the landing.
+    const resumed = run(model({ outbox: [find(landing.effects, 'save')!.loop.outbox[0]!] }), config(), {
+      type: 'started',
+      now: T0,
+    });
+    expect(find(resumed.effects, 'finishCycle')).toMatchObject({ resumed: true, issueActions: actions });
+    // An iteration's halt that carries actions (no cycle to land) still does them at once.
+    const halted = step(
+      m,
+      iterated({ state: m.loop, issueActions: actions, halt: { reason: 'stuck', message: 'stuck' } }),
+      config(),
+    );
+    expect(find(halted.effects, 'updateIssues')?.actions).toEqual(actions);
   });
 
   it('a cycle that needed no change is dropped, not merged', () => {
@@ -300,7 +319,7 @@ describe('the core: one cycle', () => {
       iterated({ state: m.loop, violation: { x: 1 }, halt: { reason: 'repository_moved', message: 'moved' } }),
       config(),
     );
-    expect(kinds(s.effects)).toEqual(['appendError', 'recordHalt', 'save', 'done']);
+    expect(kinds(s.effects)).toEqual(['appendError', 'recordHalt', 'save', 'sendNotice', 'done']);
     expect(s.model.errors).toEqual(['moved']);
   });
 });
@@ -316,12 +335,14 @@ describe('the core: escalation and failure loops', () => {
     expect(kinds(s.effects)).toEqual([
       'verifyLane',
       'log:cycle.escalated',
+      'save',
       'shelveCycle',
-      'labelEscalated',
+      'sendNotice',
       'save',
       'next',
     ]);
-    expect(find(s.effects, 'labelEscalated')?.note).toBe(
+    expect(find(s.effects, 'sendNotice')?.notice.what).toMatchObject({ kind: 'markEscalated', issueIds: ['a-1'] });
+    expect((find(s.effects, 'sendNotice')?.notice.what as { note: string }).note).toBe(
       'agent-loop escalated this issue at iteration 4 (2026-11-25T10:00:00Z): tests kept failing. Remove the agent-loop:escalated label to let agent-loop try it again.',
     );
     expect(s.model.loop).toMatchObject({ consecutiveEscalations: 1, totalEscalations: 1, issuesEscalated: ['a-1'] });
@@ -333,11 +354,17 @@ describe('the core: escalation and failure loops', () => {
     expect(kinds(s.effects)).toEqual([
       'verifyLane',
       'log:cycle.escalated',
-      'labelEscalated',
       'recordHalt',
       'save',
+      'sendNotice',
+      'sendNotice',
       'done',
     ]);
+    // One save records the escalation, its notice, the halt and its Discord post, before any is sent.
+    const saved = find(s.effects, 'save')!;
+    expect(saved.status).toBe('halted');
+    expect(saved.loop.halt?.reason).toBe('failure_loop');
+    expect(saved.loop.notices.map((n) => n.what.kind)).toEqual(['markEscalated', 'notify']);
     expect(find(s.effects, 'recordHalt')?.halt.message).toBe(
       'FAILURE LOOP DETECTED: 2 consecutive escalations (issues a-1); last: tests kept failing',
     );
@@ -347,6 +374,8 @@ describe('the core: escalation and failure loops', () => {
   it('where work is published a halting escalation still shelves (pushes) the branch', () => {
     const s = escalating(1, config({}, { publishes: true }));
     expect(find(s.effects, 'shelveCycle')?.halting).toBe(true);
+    // The wip: push comes after the halt's save: a run killed during it does not work the cycle again.
+    expect(kinds(s.effects).slice(-5)).toEqual(['save', 'shelveCycle', 'sendNotice', 'sendNotice', 'done']);
     expect(s.model.loop.parkedBranch).toBeUndefined();
   });
 
@@ -557,6 +586,57 @@ describe('the core: the outbox (finished work still to land)', () => {
   });
 });
 
+describe('the core: notices (issue 14: the escalation label and comment, the Discord post)', () => {
+  const started: Event = { type: 'started', now: T0 };
+  const escalated = () => {
+    const m = model({ currentCycle: cycle(), iteration: 4 });
+    return step(m, iterated({ state: m.loop, escalate: { reason: 'stuck', bounceLoop: false } }), config());
+  };
+
+  it('an escalation is recorded in the outbox and saved before it is sent; done, it leaves at the next save', () => {
+    const s = escalated();
+    const sent = find(s.effects, 'sendNotice')!.notice;
+    // Saved before the wip: push and the label: a run killed in either never works the cycle again.
+    expect(kinds(s.effects).slice(2, 5)).toEqual(['save', 'shelveCycle', 'sendNotice']);
+    expect(find(s.effects, 'save')?.loop).toMatchObject({ notices: [sent], currentCycle: undefined });
+    const done = step(s.model, { type: 'noticesSent', results: [{ id: sent.id, done: true }] }, config());
+    expect(kinds(done.effects)).toEqual(['save']);
+    expect(find(done.effects, 'save')?.loop.notices).toEqual([]);
+  });
+
+  it('a notice not done stays, counted, and the next slice sends it first, before anything else', () => {
+    const s = escalated();
+    const sent = find(s.effects, 'sendNotice')!.notice;
+    const kept = step(
+      s.model,
+      { type: 'noticesSent', results: [{ id: sent.id, done: false, error: '502' }] },
+      config(),
+    );
+    const loop = find(kept.effects, 'save')!.loop;
+    expect(loop.notices).toEqual([{ ...sent, attempts: 1, lastError: '502' }]);
+    const next = run(model({ notices: loop.notices }), config(), started);
+    expect(kinds(next.effects)).toEqual(['sendNotice', 'next']);
+    // Sent once per slice: a landing that ends and starts over does not send it again.
+    expect(next.model.noticesResent).toBe(true);
+    expect(kinds(step(next.model, started, config()).effects)).toEqual(['next']);
+  });
+
+  it('a halt records its Discord post with the halt, then sends it; the save after keeps the halted status', () => {
+    const s = run(model(), config(), tick(), {
+      type: 'issuesRead',
+      ready: [{ id: 'a-1', title: 't', labels: ['agent-loop:escalated'] }],
+    });
+    const save = find(s.effects, 'save')!;
+    expect(save.status).toBe('halted');
+    expect(save.loop.halt?.reason).toBe('all_escalated');
+    const post = find(s.effects, 'sendNotice')!.notice;
+    expect(post.what).toMatchObject({ kind: 'notify', diagnostic: { reason: 'all_escalated' } });
+    expect(save.loop.notices).toEqual([post]);
+    const done = step(s.model, { type: 'noticesSent', results: [{ id: post.id, done: true }] }, config());
+    expect(find(done.effects, 'save')).toMatchObject({ status: 'halted', loop: { notices: [] } });
+  });
+});
+
 describe('the core: the protocol, over every event in many states', () => {
   const ASKING = new Set([
     'next',
@@ -580,6 +660,12 @@ describe('the core: the protocol, over every event in many states', () => {
     attempts: 1,
     notBefore: '2026-11-25T10:00:10Z',
   };
+  const notice: Notice = {
+    id: 'markEscalated-2-x-0',
+    what: { kind: 'markEscalated', issueIds: ['a-0'], note: 'n' },
+    recordedAt: '2026-11-25T09:00:00Z',
+    attempts: 0,
+  };
   for (const iteration of [0, 3, 10])
     for (const withCycle of [false, true])
       for (const consecutive of [0, 1])
@@ -591,7 +677,7 @@ describe('the core: the protocol, over every event in many states', () => {
                 consecutiveEscalations: consecutive,
                 ...(withCycle ? { currentCycle: cycle() } : {}),
                 rateLimitedUntil: iteration === 3 ? '2026-11-25T10:00:30Z' : undefined,
-                ...(iteration === 10 ? { outbox: [pending] } : {}),
+                ...(iteration === 10 ? { outbox: [pending], notices: [notice] } : {}),
               },
               {
                 checking,
@@ -640,6 +726,12 @@ describe('the core: the protocol, over every event in many states', () => {
           if (effects.at(-1)?.kind === 'done') expect(effects.some((x) => x.kind === 'save')).toBe(true);
           const halt = find(effects, 'recordHalt');
           if (halt) expect(find(effects, 'done')?.status).toBe('halted');
+          // Record before act: a notice is sent after a save that holds it (or was recorded by an earlier run).
+          effects.forEach((x, i) => {
+            if (x.kind !== 'sendNotice' || m.loop.notices.some((n) => n.id === x.notice.id)) return;
+            const saved = effects.slice(0, i).filter((y) => y.kind === 'save');
+            expect(saved.at(-1)?.loop.notices.map((n) => n.id)).toContain(x.notice.id);
+          });
         }
     expect(steps).toBe(2 * 36 * 22);
   });

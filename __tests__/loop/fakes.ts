@@ -65,6 +65,10 @@ export const fail = (message = 'boom', cls: 'transient' | 'permanent' = 'transie
 export const done: Partial<AgentResult> = {
   report: { workRemaining: '0', workRemainingEmpty: true, requiresContinuation: false, fields: {} },
 };
+/** The agent says it is stuck on `id`: the cycle escalates at once. */
+export const stuck = (id: string): Partial<AgentResult> => ({
+  report: { workRemaining: id, workRemainingEmpty: false, requiresContinuation: true, stuckDetected: true, fields: {} },
+});
 export const working = (remaining: string): Partial<AgentResult> => ({
   report: { workRemaining: remaining, workRemainingEmpty: false, requiresContinuation: true, fields: {} },
 });

@@ -6,7 +6,17 @@ import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, fail, working } from './fakes.js';
+import {
+  ManualClock,
+  MemorySource,
+  ScriptedAgent,
+  type Step,
+  done,
+  sliceSettings,
+  fail,
+  stuck,
+  working,
+} from './fakes.js';
 import { POLICIES } from '../../src/failure/policy.js';
 import { implementWorkflow, tddWorkflow } from '../../src/workflows/index.js';
 
@@ -279,17 +289,7 @@ describe('seed 004 defensive validation in the loop', () => {
 
   it('stuck_detected: true escalates the cycle instead of halting (the only issue: then all_escalated)', async () => {
     const h = harness({
-      steps: [
-        {
-          report: {
-            workRemaining: 'bd-1',
-            workRemainingEmpty: false,
-            requiresContinuation: true,
-            stuckDetected: true,
-            fields: {},
-          },
-        },
-      ],
+      steps: [stuck('bd-1')],
     });
     expect(await runSlice(h.deps)).toMatchObject({
       status: 'halted',
@@ -522,5 +522,122 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
     expect(left).toHaveLength(49); // 50 kept, counting the one this iteration writes
     expect(left).not.toContain('iteration-1.ndjson');
     expect(left).toContain('iteration-60.ndjson');
+  });
+});
+
+describe('issue 14: the issues’ effects through the outbox', () => {
+  const checkpoint = async (h: Harness) => {
+    const { checkpoints } = await h.deps.store.list();
+    return checkpoints[0]!.state.loop as { outbox: { issueActions?: unknown[] }[]; notices: unknown[] };
+  };
+
+  it('a close that fails stays with the finished work in the outbox; the next slice closes it without running the agent', async () => {
+    const h = harness({ steps: [done] });
+    const close = h.source.close.bind(h.source);
+    let failures = 1;
+    h.source.close = async (id, reason) => {
+      if (failures-- > 0) throw new Error('GitHub failed while closing issue (502 Bad Gateway), also on retrying.');
+      return close(id, reason);
+    };
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'continuing' });
+    expect((await checkpoint(h)).outbox).toMatchObject([{ issueActions: [{ kind: 'close', id: 'bd-1' }] }]);
+    expect(h.source.issues[0]!.status).toBe('open');
+
+    h.clock.advance(60_000);
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete' });
+    expect(h.source.issues[0]!.status).toBe('closed');
+    expect(h.agent.requests).toHaveLength(1);
+    expect((await checkpoint(h)).outbox).toEqual([]);
+  });
+
+  it('an issue gone (deleted or transferred) is warned about and its effect dropped: the work lands and later runs do not halt', async () => {
+    const h = harness({ steps: [done] });
+    h.source.close = async () => {
+      throw new Error('410 This issue was deleted');
+    };
+    h.deps.classifyIssueFailure = (_error, issue, what) => ({
+      class: 'gone',
+      message: `Could not ${what} issue ${issue}: it was deleted or transferred`,
+    });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+    expect(h.events().find((e) => e.event === 'issue.gone')?.message).toMatch(
+      /Could not close issue bd-1: it was deleted or transferred: dropped/,
+    );
+    expect((await checkpoint(h)).outbox).toEqual([]);
+  });
+
+  it('a refusal of the close (a permission) halts publish_refused, the work kept; once lifted the next slice does only that', async () => {
+    const h = harness({ steps: [done] });
+    const close = h.source.close.bind(h.source);
+    let refused = true;
+    h.source.close = async (id, reason) => {
+      if (refused) throw new Error('403 Resource not accessible by integration');
+      return close(id, reason);
+    };
+    h.deps.classifyIssueFailure = (_error, issue, what) => ({
+      class: 'refused',
+      message: `GitHub refused to ${what} issue ${issue}`,
+      advice: 'Give the workflow issues: write.',
+    });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'publish_refused' });
+    refused = false;
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete' });
+    expect(h.source.issues[0]!.status).toBe('closed');
+    expect(h.agent.requests).toHaveLength(1);
+  });
+
+  it('an escalation whose label fails stays recorded as a notice; the next slice labels the issue first', async () => {
+    const h = harness({ steps: [stuck('bd-1'), done], source: MemorySource.of('bd-1', 'bd-2') });
+    const mark = h.source.markEscalated.bind(h.source);
+    let failures = 1;
+    h.source.markEscalated = async (id, note) => {
+      if (failures-- > 0) throw new Error('502 Bad Gateway');
+      return mark(id, note);
+    };
+    expect(await runSlice({ ...h.deps, settings: { ...h.deps.settings, sliceIterations: 1 } })).toMatchObject({
+      status: 'continuing',
+    });
+    expect((await checkpoint(h)).notices).toMatchObject([
+      { what: { kind: 'markEscalated', issueIds: ['bd-1'] }, attempts: 1, lastError: expect.stringContaining('502') },
+    ]);
+    expect(h.source.issues[0]!.labels).toEqual([]);
+
+    // bd-2 is worked, then only the escalated bd-1 is left (labelled now).
+    expect(await runSlice(h.deps)).toMatchObject({
+      status: 'halted',
+      haltReason: 'all_escalated',
+      issuesClosed: ['bd-2'],
+    });
+    expect(h.source.issues[0]!.labels).toEqual(['agent-loop:escalated']);
+    expect((await checkpoint(h)).notices).toEqual([]);
+    expect(h.agent.requests).toHaveLength(2);
+  });
+});
+
+describe('issue 14: the halt’s Discord post through the outbox', () => {
+  it('is saved with the halt, posted once, and gone from the checkpoint after; a post a killed run left is posted by the next slice first', async () => {
+    const h = harness({ steps: [stuck('bd-1')], settings: { maxConsecutiveEscalations: 1 } });
+    const posted: string[] = [];
+    h.deps.notify = async (d) => {
+      posted.push(d.reason);
+    };
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'failure_loop' });
+    expect(posted).toEqual(['failure_loop']);
+    const { checkpoints } = await h.deps.store.list();
+    const loop = checkpoints[0]!.state.loop as { notices: unknown[]; halt: { reason: string } };
+    expect(loop).toMatchObject({ notices: [], halt: { reason: 'failure_loop' } });
+
+    // As if the runner died between the post and the save after it: the notice is still recorded.
+    const cp = checkpoints[0]!;
+    const notice = {
+      id: 'notify-1-x-0',
+      what: { kind: 'notify', diagnostic: { reason: 'failure_loop' } },
+      recordedAt: '2026-11-21T10:00:00Z',
+      attempts: 0,
+    };
+    await h.deps.store.write({ ...cp, state: { ...cp.state, loop: { ...loop, notices: [notice] } } });
+    // Resumed: the left post goes first (at least once: posted again), then this slice's own halt.
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+    expect(posted).toEqual(['failure_loop', 'failure_loop', 'all_escalated']);
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { GitError } from '../../src/git/git.js';
 import { GitHubSourceError } from '../../src/issues/github/errors.js';
-import { classifyLandingFailure, pushFoundSecret } from '../../src/publish/landingFailures.js';
+import { classifyIssueFailure, classifyLandingFailure, pushFoundSecret } from '../../src/publish/landingFailures.js';
 
 const ctx = { repository: 'octo-org/widgets', branch: 'agent-loop/issue-7', base: 'main' };
 const pushError = (stderr: string) =>
@@ -147,5 +147,19 @@ describe('a refused pull request or label', () => {
         .class,
     ).toBe('transient');
     expect(classifyLandingFailure('label', new Error('socket hang up'), ctx).class).toBe('transient');
+  });
+});
+
+describe('a failed issue effect (issue 14)', () => {
+  const where = 'GitHub issues of octo/widgets labelled agent-loop';
+  it.each([410, 404, 301])('%i: the issue is gone (deleted or transferred), named', (status) => {
+    const failure = classifyIssueFailure(new GitHubSourceError('x', 'not-found', status), '7', 'close', where);
+    expect(failure).toMatchObject({ class: 'gone', message: expect.stringContaining('Could not close issue #7') });
+  });
+  it('a permission refusal is refused with its fix; a 5xx is transient', () => {
+    const refused = classifyIssueFailure(new GitHubSourceError('403 no', 'permission', 403), '7', 'close', where);
+    expect(refused).toMatchObject({ class: 'refused', advice: expect.stringContaining('issues: write') });
+    const failed = classifyIssueFailure(new GitHubSourceError('502', 'server', 502), '7', 'close', where);
+    expect(failed.class).toBe('transient');
   });
 });

@@ -9,6 +9,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Git, openGit } from '../../src/git/git.js';
+import { explainHttpError } from '../../src/issues/github/errors.js';
 import { LandingError } from '../../src/loop/publish.js';
 import { createPullRequestPublisher, pullRequestBody } from '../../src/publish/pullRequest.js';
 
@@ -106,9 +107,21 @@ describe('the publisher when the push fails', () => {
   it("a push GitHub's push protection refused keeps no bundle: the commits hold a secret and the state directory is published", async () => {
     await bareRemote('remote: - GITHUB PUSH PROTECTION ... Push cannot contain secrets');
     const keepDir = path.join(dir, 'state', 'outbox');
-    const error = await (await publisher(keepDir)).publish(work).catch((e: unknown) => e);
+    const p = await publisher(keepDir);
+    await p.stash?.('agent-loop/issue-7', 'main'); // kept before the push (issue 14) ...
+    expect(existsSync(path.join(keepDir, 'agent-loop-issue-7.bundle'))).toBe(true);
+    const error = await p.publish(work).catch((e: unknown) => e);
     expect((error as LandingError).failure).toMatchObject({ class: 'refused' });
-    expect(existsSync(path.join(keepDir, 'agent-loop-issue-7.bundle'))).toBe(false);
+    expect(existsSync(path.join(keepDir, 'agent-loop-issue-7.bundle'))).toBe(false); // ... and dropped
+  });
+
+  it('issue 14: the work stashed before the push is fetched by the next runner when the push never happened (a runner killed during it)', async () => {
+    const keepDir = path.join(dir, 'state', 'outbox');
+    await (await publisher(keepDir)).stash?.('agent-loop/issue-7', 'main');
+    sh(repo, 'branch', '-q', '-D', 'agent-loop/issue-7');
+    await bareRemote(); // reachable, without the branch
+    expect(await (await publisher(keepDir)).fetchBranch('agent-loop/issue-7')).toBe(true);
+    expect(sh(repo, 'show', 'agent-loop/issue-7:a.txt')).toBe('fixed');
   });
 
   it('--workflow tdd: the bundle carries the git notes, and a fresh runner that lands from it has the phase notes back (merged with the remote’s)', async () => {
@@ -256,5 +269,48 @@ describe('issue 14: beads issues in pull requests', () => {
       ['bd-3', { number: 4, url: 'u4' }],
       ['bd-5', { number: 5, url: 'u5' }],
     ]);
+  });
+});
+
+describe('the publisher when the issue is gone (issue 14)', () => {
+  const answered = (status: number, message: string) =>
+    explainHttpError({ status, message }, 'labelling issue #7 agent-loop:pr-open', 'octo/widgets');
+  const publishing = async (labelError: unknown, warnings: string[]) => {
+    await bareRemote();
+    const git = (await openGit(repo, env)) as Git;
+    return createPullRequestPublisher({
+      git,
+      github: {
+        ...github,
+        addLabel: async () => {
+          throw labelError;
+        },
+      },
+      repository: 'octo/widgets',
+      draft: false,
+      testCommand: 'true',
+      redact: (t) => t,
+      warn: (m) => warnings.push(m),
+    }).publish(work);
+  };
+
+  it.each([
+    [410, 'This issue was deleted'],
+    [404, 'Not Found'],
+  ])(
+    'an issue deleted or transferred after its pull request opened (%i) is not labelled: a warning naming it, and the work is landed (it halted publish_refused on every run)',
+    async (status, message) => {
+      const warnings: string[] = [];
+      await expect(publishing(answered(status, message), warnings)).resolves.toMatchObject({ number: 1 });
+      expect(warnings).toEqual([expect.stringContaining('issue #7 of octo/widgets is gone (deleted or transferred)')]);
+    },
+  );
+
+  it('a permission refusal of the label still refuses the landing', async () => {
+    const error = await publishing(answered(403, 'Resource not accessible by integration'), []).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(LandingError);
+    expect((error as LandingError).failure).toMatchObject({ class: 'refused' });
   });
 });

@@ -14126,11 +14126,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -14141,7 +14141,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    util_assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -14154,15 +14154,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -14196,7 +14196,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -19583,17 +19583,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -23997,7 +23997,7 @@ function parseEventLine(line, onIgnored) {
  */
 
 
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const claudeStream_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v) => (typeof v === 'string' ? v : undefined);
 class ClaudeStreamParser {
@@ -24044,15 +24044,15 @@ class ClaudeStreamParser {
     }
     assistant(event) {
         const message = event.message;
-        if (!isObject(message) || !Array.isArray(message.content))
+        if (!claudeStream_isObject(message) || !Array.isArray(message.content))
             return [];
         const out = [];
         for (const block of message.content) {
-            if (!isObject(block))
+            if (!claudeStream_isObject(block))
                 continue;
             if (block.type === 'tool_use') {
                 this.state.toolCalls++;
-                out.push(`  ▸ ${describeToolUse(str(block.name) ?? 'tool', isObject(block.input) ? block.input : {}, this.cwd)}`);
+                out.push(`  ▸ ${describeToolUse(str(block.name) ?? 'tool', claudeStream_isObject(block.input) ? block.input : {}, this.cwd)}`);
             }
             else if (block.type === 'text') {
                 const first = (str(block.text) ?? '').trim().split('\n')[0] ?? '';
@@ -24064,7 +24064,7 @@ class ClaudeStreamParser {
     }
 }
 function readResult(event) {
-    const usage = isObject(event.usage) ? event.usage : undefined;
+    const usage = claudeStream_isObject(event.usage) ? event.usage : undefined;
     const denials = event.permission_denials;
     const result = {
         subtype: str(event.subtype) ?? 'unknown',
@@ -24097,7 +24097,7 @@ function findResetsAt(event) {
     const stack = [event];
     while (stack.length > 0) {
         const v = stack.pop();
-        if (!isObject(v))
+        if (!claudeStream_isObject(v))
             continue;
         const r = num(v.resetsAt) ?? num(v.resets_at);
         if (r !== undefined)
@@ -24878,7 +24878,7 @@ function laneFromFiles(dirs, baseBranch) {
 
 
 
-class GitError extends Error {
+class git_GitError extends Error {
     args;
     code;
     stderr;
@@ -24954,7 +24954,7 @@ async function openGit(cwd, env, options = {}) {
     const git = async (...args) => {
         const r = await runner.run(args);
         if (r.code !== 0)
-            throw new GitError(args, r.code, r.stderr || r.stdout);
+            throw new git_GitError(args, r.code, r.stderr || r.stdout);
         return r.stdout.trim();
     };
     const tryGit = async (...args) => (await runner.run(args)).code === 0;
@@ -24963,7 +24963,7 @@ async function openGit(cwd, env, options = {}) {
     const remoteGit = async (...args) => {
         const r = await remote.run(args);
         if (r.code !== 0)
-            throw new GitError(args, r.code, r.stderr || r.stdout);
+            throw new git_GitError(args, r.code, r.stderr || r.stdout);
     };
     // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
     // says and whatever the agent staged itself (git add -f).
@@ -24990,7 +24990,7 @@ async function openGit(cwd, env, options = {}) {
         // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
         if (diff.code !== 0) {
             await runner.run(['reset', '--quiet']);
-            throw new GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
+            throw new git_GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
         }
         // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
         // only one the change brings in counts.
@@ -25115,7 +25115,7 @@ async function openGit(cwd, env, options = {}) {
             if (listed.code === 2)
                 return false; // --exit-code: 2 is "no matching ref"
             if (listed.code !== 0)
-                throw new GitError(['ls-remote', name, branch], listed.code, listed.stderr);
+                throw new git_GitError(['ls-remote', name, branch], listed.code, listed.stderr);
             await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
             return true;
         },
@@ -28901,6 +28901,10 @@ const EscalationSchema = object({
     /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
     fingerprints: record(schemas_string(), schemas_string()).optional(),
 });
+const IssueActionSchema = discriminatedUnion('kind', [
+    object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
+    object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
+]);
 /**
  * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
  * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
@@ -28934,6 +28938,31 @@ const OutboxEntrySchema = object({
      * work has landed; a run refused on the way does not report them closed.
      */
     closes: array(schemas_string()).optional(),
+    /**
+     * What the workflow asked of the issue source for this cycle (close, or label and comment an issue
+     * that needed no change), performed by the landing before the commit and dropped from the entry
+     * once done; each idempotent (found by its marker before anything is posted).
+     */
+    issueActions: array(IssueActionSchema).optional(),
+});
+/**
+ * An outside effect that is not a landing, recorded before it is performed and dropped once done
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
+ * again by the next run until done; a label or comment is found by its marker, so at most once; a
+ * Discord post cannot be found, so a run killed between the post and the save repeats it once.
+ */
+const NoticeSchema = object({
+    /** Unique in the checkpoint: what it is and when it was recorded. */
+    id: schemas_string(),
+    what: discriminatedUnion('kind', [
+        object({ kind: literal('markEscalated'), issueIds: array(schemas_string()), note: schemas_string() }),
+        /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
+        object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
+    ]),
+    recordedAt: schemas_string(),
+    /** Attempts that failed so far, and the last failure in one line. */
+    attempts: schemas_number().int().default(0),
+    lastError: schemas_string().optional(),
 });
 const HaltReasons = [
     'max_iterations',
@@ -29001,6 +29030,8 @@ const LoopStateSchema = object({
         .default([]),
     /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
     outbox: array(OutboxEntrySchema).default([]),
+    /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
+    notices: array(NoticeSchema).default([]),
     /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
     tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
     /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
@@ -29034,6 +29065,7 @@ function initialLoopState(maxIterations) {
         environmentFailures: 0,
         pullRequests: [],
         outbox: [],
+        notices: [],
         preexistingFailures: [],
         issuesNoChange: [],
         lastAgentOutput: '',
@@ -29470,6 +29502,7 @@ function step(model, event, config) {
                 // without running the agent again.
                 // Where work is published, its issues count as closed only once it has landed (cycleFinished).
                 const closes = config.publishes ? model.cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
+                const actions = model.outcome?.issueActions ?? [];
                 const entry = {
                     kind: 'finishCycle',
                     cycle: model.cycle,
@@ -29478,6 +29511,8 @@ function step(model, event, config) {
                     recordedAt: rfc3339(new Date(m.now)),
                     attempts: 0,
                     ...(closes.length ? { closes } : {}),
+                    // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
+                    ...(actions.length ? { issueActions: actions } : {}),
                 };
                 const recorded = {
                     ...m,
@@ -29528,8 +29563,10 @@ function step(model, event, config) {
             if (!landing)
                 return { model, effects: [{ kind: 'next' }] };
             // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
+            // The issue actions were performed before the commit: done.
+            const { issueActions: _done, ...before } = landing.entry;
             const entry = {
-                ...landing.entry,
+                ...before,
                 committed: event.committed,
                 ...(event.tip ? { tip: event.tip } : {}),
             };
@@ -29552,6 +29589,8 @@ function step(model, event, config) {
                     ? `REPOSITORY MOVED: ${event.message}`
                     : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
             });
+        case 'noticesSent':
+            return noticesSent(model, event.results);
         case 'crashed':
             if (event.unreadable)
                 return finish(model, config, 'halted', event.unreadable);
@@ -29563,6 +29602,14 @@ function step(model, event, config) {
  * not run for it); then a rate-limit window carried over from the previous slice is waited out.
  */
 function started(model, config) {
+    if (!model.noticesResent && model.loop.notices.length > 0) {
+        // Notices an earlier run recorded and did not see done: sent again first (idempotent; a Discord post at most twice).
+        const next = started({ ...model, noticesResent: true }, config);
+        return {
+            model: next.model,
+            effects: [...model.loop.notices.map((notice) => ({ kind: 'sendNotice', notice })), ...next.effects],
+        };
+    }
     const pending = model.loop.outbox[0];
     if (pending)
         return land(model, pending, config, true);
@@ -29604,7 +29651,9 @@ function land(model, entry, config, resumed) {
         : [];
     // Where work is published, this slice's work is committed (and its commit recorded) before the push.
     const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
-    effects.push(commitFirst ? { kind: 'commitCycle', cycle: entry.cycle } : finishCycleEffect(entry, resumed));
+    effects.push(commitFirst
+        ? { kind: 'commitCycle', cycle: entry.cycle, ...(entry.issueActions ? { issueActions: entry.issueActions } : {}) }
+        : finishCycleEffect(entry, resumed));
     return { model: { ...model, landing: { entry, resumed } }, effects };
 }
 function finishCycleEffect(entry, resumed) {
@@ -29615,7 +29664,32 @@ function finishCycleEffect(entry, resumed) {
         ...(resumed ? { resumed } : {}),
         ...(entry.tip ? { tip: entry.tip } : {}),
         ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
+        ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
     };
+}
+/** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
+function recordNotice(model, what, status) {
+    const at = rfc3339(new Date(model.now));
+    const notice = {
+        id: `${what.kind}-${model.loop.iteration}-${at}-${model.loop.notices.length}`,
+        what,
+        recordedAt: at,
+        attempts: 0,
+    };
+    const m = { ...model, loop: { ...model.loop, notices: [...model.loop.notices, notice] } };
+    return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
+}
+/** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
+function noticesSent(model, results) {
+    const byId = new Map(results.map((r) => [r.id, r]));
+    const notices = model.loop.notices
+        .filter((n) => !byId.get(n.id)?.done)
+        .map((n) => {
+        const r = byId.get(n.id);
+        return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
+    });
+    const m = { ...model, loop: { ...model.loop, notices } };
+    return { model: m, effects: [save(m, model.ended)] };
 }
 /** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
 function unrecord(model) {
@@ -29707,8 +29781,10 @@ labelsDoNotLast = false) {
     // slice the escalations themselves, in case a label could not be written.
     const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
     const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
-    const isEscalated = (i) => inThisSlice.has(i.id) ||
-        ((i.labels.includes(ESCALATED_LABEL) || everEscalated.has(i.id)) && !editedSinceEscalation(i, loop));
+    // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
+    const labelling = new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])));
+    const labelled = (i) => i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
+    const isEscalated = (i) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
     const eligible = open.filter((i) => !isEscalated(i));
     return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
 }
@@ -29794,7 +29870,8 @@ function iterated(model, outcome, now, config) {
         return finish({ ...model, now }, config, 'continuing', undefined, true);
     const m = { ...model, now, loop: outcome.state, outcome };
     const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-    if (outcome.issueActions?.length)
+    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now.
+    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt))
         effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
     if (outcome.halt)
         return finish(m, config, 'halted', outcome.halt, false, effects);
@@ -29816,7 +29893,7 @@ function afterCycle(model, outcome, config) {
         m = e.model;
         effects.push(...e.effects);
         if (e.halt)
-            return finish(m, config, 'halted', e.halt, false, effects);
+            return finish(m, config, 'halted', e.halt, false, effects, e.after);
     }
     if (outcome.waitMs !== undefined) {
         const until = m.now + outcome.waitMs;
@@ -29888,21 +29965,29 @@ function escalate(model, reason, bounceLoop, config) {
             message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
         };
     }
-    const label = { kind: 'labelEscalated', issueIds: cycle.issueIds, note };
+    // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+    // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+    // the wip: push and the label, so a run killed during either never works the cycle again.
+    const l = recordNotice({ ...model, loop: { ...loop, currentCycle: undefined } }, { kind: 'markEscalated', issueIds: cycle.issueIds, note });
+    const [recorded, send] = l.effects;
+    const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
     if (halt && !config.publishes) {
         // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
         // branch and edits stay for inspection (the next run parks them).
-        loop = { ...loop, currentCycle: undefined, parkedBranch: cycle.branch };
-        return { model: { ...model, loop }, effects: [...effects, label], halt };
+        const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
+        return { model: parked, effects, halt, after: [send] };
     }
-    effects.push({ kind: 'shelveCycle', cycle, reason, halting: !!halt }, label);
-    return { model: { ...model, loop: { ...loop, currentCycle: undefined } }, effects, ...(halt ? { halt } : {}) };
+    if (halt)
+        return { model: l.model, effects, halt, after: [...shelve, send] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
 }
 function save(model, status = 'continuing') {
     return { kind: 'save', status, loop: model.loop, errors: model.errors };
 }
 /** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
-function finish(model, config, status, halt, interrupted = false, before = []) {
+function finish(model, config, status, halt, interrupted = false, before = [], 
+/** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
+after = []) {
     let m = model;
     const effects = [...before];
     if (halt) {
@@ -29928,8 +30013,16 @@ function finish(model, config, status, halt, interrupted = false, before = []) {
             advice: halt.advice,
         });
         effects.push({ kind: 'recordHalt', halt, diagnostic });
+        // The Discord post: recorded (saved with the halt), then sent.
+        const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
+        m = posted.model;
+        const [saved, post] = posted.effects;
+        effects.push(saved, ...after, post);
     }
-    effects.push(save(m, status));
+    else {
+        m = { ...m, ended: status };
+        effects.push(save(m, status), ...after);
+    }
     // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
     // pushed (work as wip:), and the next slice fetches it.
     const open = m.loop.currentCycle;
@@ -30221,6 +30314,7 @@ async function cycleBaseline(deps, state, checkpointId) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -30268,24 +30362,54 @@ async function runSlice(unguarded) {
         }
         known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
     };
-    /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
+    const classifyIssue = deps.classifyIssueFailure ??
+        ((error, issue, what) => ({
+            class: 'transient',
+            message: `could not ${what} ${issue} in ${source.description}: ${error.message}`,
+        }));
+    /** One issue effect; a failure classified: `gone` is warned about and dropped (it can never succeed), the rest returned. */
+    const issueEffect = async (id, what, run) => {
+        try {
+            await run();
+            return undefined;
+        }
+        catch (error) {
+            const failure = classifyIssue(error, id, what);
+            if (failure.class !== 'gone')
+                return { ...failure, message: redact(failure.message) };
+            logger.warn('issue.gone', `${redact(failure.message)}: dropped (it can never be done).`, { issueId: id, what });
+            return undefined;
+        }
+    };
+    /** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
+    const performIssueActions = async (actions) => {
+        for (const action of actions ?? []) {
+            const failed = action.kind === 'markNoChange' && source.markNoChange
+                ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
+                : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
+            if (failed)
+                throw new LandingError(failed);
+        }
+    };
+    /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
     const labelEscalated = async (ids, note, baseBranch) => {
         if (settings.closeOnBranch) {
             // Beads issues published from a runner that is thrown away: a label committed here would never
             // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
             logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
-            return;
+            return [];
         }
+        const failures = [];
         for (const id of ids) {
-            try {
-                await source.markEscalated(id, note);
-            }
-            catch (error) {
-                logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${error.message}`);
-            }
+            const failed = await issueEffect(id, `label ${ESCALATED_LABEL}`, () => source.markEscalated(id, note));
+            if (!failed)
+                continue;
+            failures.push(failed.message);
+            logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${failed.message}. It stays recorded; the next run tries again.`);
         }
         if (git && (await git.currentRef()) === baseBranch)
             await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
+        return failures;
     };
     if (git) {
         // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
@@ -30433,15 +30557,27 @@ async function runSlice(unguarded) {
                 return undefined;
             case 'commitCycle': {
                 const { cycle } = effect;
+                try {
+                    await performIssueActions(effect.issueActions);
+                }
+                catch (error) {
+                    if (error instanceof LandingError)
+                        return { type: 'cycleFinished', failed: error.failure };
+                    throw error;
+                }
                 if (!git || !cycle.branch)
                     return { type: 'cycleCommitted', committed: false };
                 const committed = await git.commitAll(cycleSubject(cycle));
                 const tip = await git.tipOf(cycle.branch);
+                // The work travels with the state before it leaves the machine: a runner killed while pushing loses nothing.
+                if (loop.baseBranch)
+                    await deps.publisher?.stash?.(cycle.branch, loop.baseBranch);
                 return { type: 'cycleCommitted', committed, ...(tip ? { tip } : {}) };
             }
             case 'finishCycle': {
+                let where;
                 if (effect.resumed && !effect.noChange) {
-                    const where = await enterLanding(deps, loop, effect.cycle, effect.tip);
+                    where = await enterLanding(deps, loop, effect.cycle, effect.tip);
                     if (where === 'lost' || where === 'older')
                         return {
                             type: 'cycleFinished',
@@ -30454,12 +30590,13 @@ async function runSlice(unguarded) {
                                         : `the run that did it ended before committing it, and only that checkout had it (${effect.cycle.branch} from ${deps.publisher?.description ?? 'the remote'} holds older work at most)`,
                             },
                         };
-                    if (where === 'landed')
-                        return { type: 'cycleFinished' };
                     if (typeof where === 'object')
                         return { type: 'cycleFinished', failed: { ...where, message: redact(where.message) } };
                 }
                 try {
+                    await performIssueActions(effect.issueActions);
+                    if (where === 'landed')
+                        return { type: 'cycleFinished' };
                     const published = effect.noChange
                         ? await dropEmptyCycle(deps, loop, effect.cycle)
                         : await finishCycleInGit(deps, loop, effect.cycle, effect.committed);
@@ -30484,16 +30621,27 @@ async function runSlice(unguarded) {
                 }
                 return undefined;
             }
-            case 'labelEscalated':
-                await labelEscalated(effect.issueIds, effect.note, loop.baseBranch);
+            case 'sendNotice': {
+                const { notice } = effect;
+                let failures = [];
+                if (notice.what.kind === 'markEscalated')
+                    failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
+                // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
+                else
+                    await deps.notify?.(notice.what.diagnostic);
+                sent.push({
+                    id: notice.id,
+                    done: failures.length === 0,
+                    ...(failures.length ? { error: failures.join('; ') } : {}),
+                });
                 return undefined;
+            }
             case 'recordHalt': {
                 const { halt } = effect;
                 diagnostic = redact(renderMarkdown(effect.diagnostic));
                 await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
                 logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
                 logger.info('halt.diagnostic', diagnostic.trimEnd());
-                await deps.notify?.(effect.diagnostic);
                 return undefined;
             }
             case 'keepOpenCycle':
@@ -30516,6 +30664,18 @@ async function runSlice(unguarded) {
                 throw crash;
         }
     };
+    /** The notices sent in the current step: told to the core once its effects are done (noticesSent). */
+    let sent = [];
+    const markSent = async () => {
+        if (sent.length === 0)
+            return;
+        const results = sent;
+        sent = [];
+        const stepped = step(model, { type: 'noticesSent', results }, config);
+        model = stepped.model;
+        for (const effect of stepped.effects)
+            await perform(effect);
+    };
     let crash;
     let event = { type: 'started', now: clock.now().getTime() };
     for (;;) {
@@ -30525,11 +30685,14 @@ async function runSlice(unguarded) {
         try {
             for (const effect of stepped.effects) {
                 const r = await perform(effect);
-                if (r && 'status' in r)
+                if (r && 'status' in r) {
+                    await markSent();
                     return r;
+                }
                 if (r)
                     answer = r;
             }
+            await markSent();
         }
         catch (error) {
             // Caught once, as the slice always did: a second failure while halting propagates.
@@ -30799,6 +30962,7 @@ function haltGate(loop, seen) {
         const looped = new Set(halt.reason === 'failure_loop'
             ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
             : []);
+        // (selectTargets counts an escalation whose label a killed run left unsent as labelled.)
         const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
         const edited = eligible.filter((t) => t.labels.includes(ESCALATED_LABEL));
         const ids = (list) => list.map((t) => t.id).join(', ');
@@ -30909,6 +31073,9 @@ function idleness(loop, ready, settings) {
         return work(`a cycle is in flight (${loop.currentCycle.issueIds.join(', ')})`);
     if (loop.outbox.length > 0)
         return work('finished work waits in the outbox');
+    // A label, comment or Discord post a killed run left unsent: sent first, before the issues are read.
+    if (loop.notices.length > 0)
+        return work('notices wait to be sent');
     if (loop.parkedBranch)
         return work(`the branch ${loop.parkedBranch} waits to be parked`);
     const { targets, escalated } = selectTargets(ready, loop, settings.batch, loop.iteration, settings.onlyIssues);
@@ -31652,6 +31819,211 @@ function forwarding(source) {
         ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
         ...(source.health ? { health: () => source.health() } : {}),
     };
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/errors.ts
+/**
+ * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
+ * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
+ * server failure.
+ */
+
+/** The error of a failed GitHub request, with the cause named and what to do about it. */
+class GitHubSourceError extends Error {
+    kind;
+    status;
+    resetAt;
+    constructor(message, 
+    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
+    kind, status, 
+    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
+    resetAt) {
+        super(message);
+        this.kind = kind;
+        this.status = status;
+        this.resetAt = resetAt;
+        this.name = 'GitHubSourceError';
+    }
+}
+function asHttpError(error) {
+    if (!isObject(error) || typeof error.status !== 'number')
+        return undefined;
+    return error;
+}
+/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
+function explainHttpError(error, what, where) {
+    const { status } = error;
+    const headers = error.response?.headers ?? {};
+    const message = apiMessage(error);
+    if (status === 304)
+        return new GitHubSourceError('Not modified', 'other', 304);
+    if (status === 401) {
+        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
+            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
+    }
+    const remaining = headers['x-ratelimit-remaining'];
+    const resetHeader = Number(headers['x-ratelimit-reset']);
+    const primary = (status === 403 || status === 429) && String(remaining) === '0';
+    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
+    if (primary || secondary) {
+        const retryAfter = Number(headers['retry-after']);
+        const resetAt = primary && Number.isFinite(resetHeader)
+            ? resetHeader
+            : Number.isFinite(retryAfter)
+                ? Math.floor(Date.now() / 1000) + retryAfter
+                : undefined;
+        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
+        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
+            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
+    }
+    if (status === 403) {
+        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
+            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
+    }
+    if (status === 404 || status === 410) {
+        return new GitHubSourceError(`Not found while ${what} (${status} ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', status);
+    }
+    if (status >= 500)
+        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
+    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
+}
+/** GitHub's own `message` from the error body, else Octokit's. */
+function apiMessage(error) {
+    const data = error.response?.data;
+    if (!isObject(data) || typeof data.message !== 'string')
+        return error.message;
+    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
+    const details = Array.isArray(data.errors)
+        ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
+        : [];
+    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
+}
+
+;// CONCATENATED MODULE: ./src/publish/landingFailures.ts
+
+
+const RESUME = 'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
+/** The one-line reason of a failed push: git's `[remote rejected] … (reason)` or its last lines. */
+function pushReason(stderr) {
+    const rejected = /\[remote rejected\][^(\n]*\(([^)\n]+)\)/.exec(stderr)?.[1];
+    if (rejected)
+        return rejected;
+    const lines = stderr
+        .split('\n')
+        .map((l) => l.replace(/^remote:\s*/, '').trim())
+        .filter((l) => l !== '' && !/^To |^error: failed to push some refs/.test(l));
+    return lines.slice(-2).join(' / ') || 'no reason given';
+}
+/** GitHub's push protection refused the push: its commits hold a secret (they must not travel anywhere else). */
+function pushFoundSecret(error) {
+    const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
+    return /GH009: Secrets detected|PUSH PROTECTION|Push cannot contain secrets/i.test(stderr);
+}
+function classifyPush(error, ctx) {
+    const stderr = error instanceof GitError ? error.stderr : error instanceof Error ? error.message : String(error);
+    const reason = pushReason(stderr);
+    const refused = (what, advice) => ({
+        class: 'refused',
+        message: `GitHub refused the push of ${ctx.branch} to ${ctx.repository}: ${what} (${reason})`,
+        advice,
+    });
+    if (pushFoundSecret(error))
+        return refused("GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal), ${RESUME}. The work is not kept for another runner: it holds the secret.`);
+    const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
+    if (workflow) {
+        const [, file, , kind] = workflow;
+        return refused(`the change creates or updates the workflow file ${file}, which this token may not push`, kind === 'permission'
+            ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}; ${RESUME}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and run with fresh: true.`
+            : `The token lacks the \`workflow\` scope: give the github-token input a token with it (a classic personal access token with \`repo\` and \`workflow\`), ${RESUME}.`);
+    }
+    if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
+        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: ${ctx.branch === ctx.base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${ctx.branch === ctx.base ? ', the default' : ''}), ${RESUME}.`);
+    if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
+        return refused('the token may not push to this repository', `Give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${ctx.repository}), ${RESUME}.`);
+    if (/Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(stderr))
+        return refused('the token was not accepted', `Check the github-token input: a valid token that has not expired or been revoked (the default \${{ github.token }} works), ${RESUME}.`);
+    // on-success merge: the base moved on GitHub, and merging it into the work conflicts.
+    const conflicts = [...stderr.matchAll(/^CONFLICT \([^)]*\): .*? in (.+)$/gm)].map((m) => m[1]);
+    if (conflicts.length > 0 || /Automatic merge failed/.test(stderr))
+        return {
+            class: 'refused',
+            message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
+            advice: `Land the work as a pull request instead, where a person resolves the conflict: set the input on-success: pull-request (the default) and run the workflow with resume: true; the work is kept and pushed as its branch, the agent does not run again.`,
+        };
+    if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
+        return refused(`${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`, `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch, ${RESUME}.`);
+    return {
+        class: 'transient',
+        message: `could not push ${ctx.branch} to ${ctx.repository} (${reason})`,
+    };
+}
+function classifyRest(step, error, ctx, action) {
+    const what = action ??
+        (step === 'pull_request'
+            ? `open the pull request from ${ctx.branch} into ${ctx.base}`
+            : `label issue #${ctx.issue ?? '?'}`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof GitHubSourceError))
+        return { class: 'transient', message: `could not ${what}: ${message}` };
+    if (/not permitted to create or approve pull requests/i.test(message))
+        return {
+            class: 'refused',
+            message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
+            advice: `Allow it: in the repository's Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (in an organisation, allow it first in the organisation's Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write"), ${RESUME}.`,
+        };
+    switch (error.kind) {
+        case 'permission':
+        case 'auth':
+            return {
+                class: 'refused',
+                message: `GitHub refused to ${what}: ${message}`,
+                advice: `Give the workflow \`permissions: pull-requests: write\` and \`issues: write\` (or a github-token with them on ${ctx.repository}), ${RESUME}.`,
+            };
+        case 'not-found':
+            return {
+                class: 'refused',
+                message: `GitHub could not ${what}: ${message}`,
+                advice: `Check that ${ctx.repository} and its branch ${ctx.base} exist and that the github-token can read and write them, ${RESUME}.`,
+            };
+        case 'rate-limit':
+        case 'server':
+            return { class: 'transient', message: `could not ${what}: ${message}` };
+        default:
+            // A 422 (validation) and the like: GitHub will answer the same until something changes.
+            return error.status !== undefined && error.status >= 400 && error.status < 500
+                ? {
+                    class: 'refused',
+                    message: `GitHub refused to ${what}: ${message}`,
+                    advice: `Look at ${ctx.branch} and the pull requests of ${ctx.repository}: fix what GitHub names, ${RESUME}.`,
+                }
+                : { class: 'transient', message: `could not ${what}: ${message}` };
+    }
+}
+/**
+ * The issue is gone: deleted (410 Gone) or transferred to a repository this token cannot see (404,
+ * or 301 Moved Permanently where it can). Nothing done to it here can ever succeed.
+ */
+function issueGone(error) {
+    return error instanceof GitHubSourceError && (error.status === 410 || error.status === 404 || error.status === 301);
+}
+/**
+ * What a failed issue effect (its label, comment or close) means: `gone` when the issue was
+ * deleted or transferred (the effect is dropped with a warning: the pull request, if any, is the
+ * work), else as the landing's label step: a permission refusal names its fix, a 5xx is transient.
+ */
+function classifyIssueFailure(error, issue, what, where) {
+    const ref = /^\d+$/.test(issue) ? `#${issue}` : issue;
+    if (issueGone(error))
+        return {
+            class: 'gone',
+            message: `Could not ${what} issue ${ref} (${where}): it was deleted or transferred (${error instanceof Error ? error.message : String(error)})`,
+        };
+    return classifyRest('label', error, { repository: where, branch: '', base: '', issue }, `${what} issue ${ref}`);
+}
+/** What a failed landing step means: refused (with its fix) or transient. */
+function classifyLandingFailure(step, error, ctx) {
+    return step === 'push' ? classifyPush(error, ctx) : classifyRest(step, error, ctx);
 }
 
 ;// CONCATENATED MODULE: ./src/secrets/agentEnv.ts
@@ -32470,7 +32842,7 @@ const notesGit = gitRunner;
 async function must(git, args) {
     const r = await git.run(args);
     if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
+        throw new git_GitError(args, r.code, r.stderr || r.stdout);
     return r.stdout;
 }
 /**
@@ -32504,7 +32876,7 @@ async function readNote(git, commit) {
     if (r.code === 1)
         return undefined;
     if (r.code !== 0)
-        throw new GitError(args, r.code, r.stderr || r.stdout);
+        throw new git_GitError(args, r.code, r.stderr || r.stdout);
     return parseNote(r.stdout, commit);
 }
 /** Parses a note's text. Pure. */
@@ -33824,6 +34196,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
@@ -33966,6 +34339,7 @@ async function prepareRun(options, io) {
         clock: io.clock,
         signal: io.signal,
         redact,
+        classifyIssueFailure: (error, issue, what) => classifyIssueFailure(error, issue, what, source.description),
         notify: options.discordWebhook
             ? async (d) => {
                 const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {

@@ -27,12 +27,15 @@ export interface GitHttpServer {
   /** The clone URL of the bare repository. */
   url: string;
   requests: GitHttpRequest[];
+  /** Calls `listener` with each authorized request before git answers it (a push's is the receive-pack POST). */
+  observe(listener: (request: GitHttpRequest) => void): () => void;
   close(): Promise<void>;
 }
 
 export async function startGitHttpServer(opts: { gitDir: string; token: string }): Promise<GitHttpServer> {
   const expected = `Basic ${Buffer.from(`x-access-token:${opts.token}`).toString('base64')}`;
   const requests: GitHttpRequest[] = [];
+  const observers = new Set<(request: GitHttpRequest) => void>();
   const root = path.dirname(opts.gitDir);
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -55,6 +58,7 @@ export async function startGitHttpServer(opts: { gitDir: string; token: string }
     const given = req.headers.authorization ?? '';
     const authorized = given.replace(/^basic /i, 'Basic ') === expected;
     requests.push({ method: req.method ?? 'GET', path: url.pathname, service, authorized });
+    if (authorized) for (const listener of observers) listener(requests.at(-1) as GitHttpRequest);
     if (!authorized) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="GitHub"', 'Content-Type': 'text/plain' });
       res.end('Invalid username or token. Password authentication is not supported for Git operations.\n');
@@ -113,6 +117,10 @@ export async function startGitHttpServer(opts: { gitDir: string; token: string }
     serverUrl,
     url: `${serverUrl}/${path.basename(opts.gitDir)}`,
     requests,
+    observe(listener) {
+      observers.add(listener);
+      return () => observers.delete(listener);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -204,6 +204,11 @@ export interface GitHubServer {
   failNext(n: number, status?: 500 | 502 | 503, method?: string): void;
   addRoute(route: GitHubRoute): void;
   /**
+   * Calls `listener` with each authenticated request that reaches the routes, before it is answered
+   * (a test kills the client there: the request is still performed, the client never sees it).
+   */
+  observe(listener: (request: { method: string; path: string }) => void): () => void;
+  /**
    * Refuses every request of `method` to `path` (a route pattern) with `status` and GitHub's own
    * `message` (a repository setting, a missing permission) until the returned function lifts it.
    */
@@ -253,6 +258,7 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const requests: RecordedRequest[] = [];
   const scripted: Scripted[] = [];
   const routes: CompiledRoute[] = [];
+  const observers = new Set<(request: { method: string; path: string }) => void>();
   const refusals: Array<{ method: string; pattern: RegExp; status: number; message: string; docs?: string }> = [];
   let nextNumber = 1;
   let nextCommentId = 1_000_001;
@@ -907,6 +913,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         );
       }
 
+      for (const listener of observers) listener({ method, path });
+
       let result: RouteResult | undefined;
       let matchedAny = false;
       for (const { route, pattern, names } of routes) {
@@ -1055,6 +1063,10 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     failNext(n, status = 502, method) {
       for (let i = 0; i < n; i++)
         scripted.push({ kind: 'server', status, ...(method !== undefined ? { method } : {}) });
+    },
+    observe(listener) {
+      observers.add(listener);
+      return () => observers.delete(listener);
     },
     addRoute(route) {
       routes.push(compile(route));

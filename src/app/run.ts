@@ -30,6 +30,7 @@ import { type Session, openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { guardIssues, withFirstReady } from '../issues/guard.js';
+import { classifyIssueFailure } from '../publish/landingFailures.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { workflowFor } from '../workflows/index.js';
@@ -252,6 +253,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     clock: io.clock,
     signal: io.signal,
     redact,
+    classifyIssueFailure: (error, issue, what) => classifyIssueFailure(error, issue, what, source.description),
     notify: options.discordWebhook
       ? async (d) => {
           const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {

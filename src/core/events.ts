@@ -6,7 +6,7 @@
  */
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { SuiteRun } from '../verdict/results.js';
-import type { CycleState, HaltReason, LoopState } from './state.js';
+import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
 
 export type Halt = { reason: HaltReason; message: string; advice?: string };
 export type Status = 'continuing' | 'complete' | 'halted';
@@ -63,6 +63,16 @@ export interface LandingFailure {
   advice?: string;
 }
 
+/** Why an issue effect failed: as a landing's failure, or `gone` (the issue was deleted or transferred: it never can succeed). */
+export type IssueEffectFailure = LandingFailure | { class: 'gone'; message: string };
+
+/** What became of a notice the interpreter sent (`sendNotice`): done (or dropped for good), or kept for a later run. */
+export interface NoticeResult {
+  id: string;
+  done: boolean;
+  error?: string;
+}
+
 export type Event =
   /** The slice is open (checkpoint chosen, repository prepared, first checkpoint written). */
   | { type: 'started'; now: number }
@@ -82,6 +92,8 @@ export type Event =
   | { type: 'cycleFinished'; published?: PullRequestRecord; failed?: LandingFailure }
   /** A git operation refused: the agent moved the repository, or its change holds a secret. */
   | { type: 'refused'; reason: 'repository_moved' | 'secret_in_change'; message: string }
+  /** The notices sent in the last step, performed or not (answered after that step, before its answer). */
+  | { type: 'noticesSent'; results: NoticeResult[] }
   /** Anything else threw; `unreadable` when the source's health explains it. */
   | { type: 'crashed'; unreadable?: Halt };
 
@@ -139,17 +151,23 @@ export type Effect =
       tip?: string;
       /** Committed by `commitCycle` already in this slice. */
       committed?: boolean;
+      /** Issue actions still to perform, before the commit (idempotent). */
+      issueActions?: IssueAction[];
     }
   /**
    * Where work is published: commit the finished cycle's work on its branch before anything leaves
    * the machine, so that its commit is recorded; answered by `cycleCommitted`.
    */
-  | { kind: 'commitCycle'; cycle: CycleState }
+  | { kind: 'commitCycle'; cycle: CycleState; issueActions?: IssueAction[] }
   /** An escalated cycle's work committed as wip: on its branch (pushed where work is published), base checked out. */
   | { kind: 'shelveCycle'; cycle: CycleState; reason: string; halting: boolean }
-  /** Label and note the issues escalated in the source (and commit that on the base branch). */
-  | { kind: 'labelEscalated'; issueIds: string[]; note: string }
-  /** Write halt.md, log the halt and notify. */
+  /**
+   * Perform a notice recorded in the outbox (`loop.notices`, saved before): label and note escalated
+   * issues (and commit that on the base branch), or post the halt to Discord. Its result comes back
+   * as `noticesSent` once the step's effects are done.
+   */
+  | { kind: 'sendNotice'; notice: Notice }
+  /** Write halt.md and log the halt (its Discord post is a notice). */
   | { kind: 'recordHalt'; halt: Halt; diagnostic: HaltDiagnostic }
   /** Where work is published: the cycle still in flight at a slice's end pushed as wip:. */
   | { kind: 'keepOpenCycle'; branch: string; message: string }

@@ -60,6 +60,7 @@ export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
         ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
         : [],
     );
+    // (selectTargets counts an escalation whose label a killed run left unsent as labelled.)
     const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
     const edited = eligible.filter((t) => t.labels.includes(ESCALATED_LABEL));
     const ids = (list: readonly ReadyIssue[]) => list.map((t) => t.id).join(', ');

@@ -21,12 +21,13 @@ import {
   type Halt,
   type IterationOutcome,
   type LandingFailure,
+  type NoticeResult,
   type PullRequestRecord,
   type ReadyIssue,
   type Status,
   log,
 } from './events.js';
-import type { CycleState, LoopState, OutboxEntry } from './state.js';
+import type { CycleState, LoopState, Notice, OutboxEntry } from './state.js';
 
 export interface CoreSettings {
   maxIterations: number;
@@ -78,6 +79,10 @@ export interface SliceModel {
   waking?: 'carried' | 'retry';
   /** The outbox entry the pending `finishCycle` lands; `resumed`: recorded by an earlier run. */
   landing?: { entry: OutboxEntry; resumed: boolean };
+  /** The notices an earlier run left were sent at this slice's start. */
+  noticesResent?: boolean;
+  /** The status the slice ended with (finish): the save after its last notices keeps it. */
+  ended?: Status;
 }
 
 export type Step = { model: SliceModel; effects: Effect[] };
@@ -113,6 +118,7 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
         // without running the agent again.
         // Where work is published, its issues count as closed only once it has landed (cycleFinished).
         const closes = config.publishes ? model.cycle.issueIds.filter((id) => m.loop.issuesClosed.includes(id)) : [];
+        const actions = model.outcome?.issueActions ?? [];
         const entry: OutboxEntry = {
           kind: 'finishCycle',
           cycle: model.cycle,
@@ -121,6 +127,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
           recordedAt: rfc3339(new Date(m.now)),
           attempts: 0,
           ...(closes.length ? { closes } : {}),
+          // The issues' close or label travels with the work: performed before its commit, again by a later run until done.
+          ...(actions.length ? { issueActions: actions } : {}),
         };
         const recorded = {
           ...m,
@@ -177,8 +185,10 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
       const landing = model.landing;
       if (!landing) return { model, effects: [{ kind: 'next' }] };
       // Record the commit before it leaves the machine: a later run lands only a branch that holds it.
+      // The issue actions were performed before the commit: done.
+      const { issueActions: _done, ...before } = landing.entry;
       const entry: OutboxEntry = {
-        ...landing.entry,
+        ...before,
         committed: event.committed,
         ...(event.tip ? { tip: event.tip } : {}),
       };
@@ -202,6 +212,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
             ? `REPOSITORY MOVED: ${event.message}`
             : `SECRET IN CHANGE: ${event.message}; nothing was committed`,
       });
+    case 'noticesSent':
+      return noticesSent(model, event.results);
     case 'crashed':
       if (event.unreadable) return finish(model, config, 'halted', event.unreadable);
       return { model, effects: [{ kind: 'rethrow' }] };
@@ -213,6 +225,14 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
  * not run for it); then a rate-limit window carried over from the previous slice is waited out.
  */
 function started(model: SliceModel, config: CoreConfig): Step {
+  if (!model.noticesResent && model.loop.notices.length > 0) {
+    // Notices an earlier run recorded and did not see done: sent again first (idempotent; a Discord post at most twice).
+    const next = started({ ...model, noticesResent: true }, config);
+    return {
+      model: next.model,
+      effects: [...model.loop.notices.map((notice): Effect => ({ kind: 'sendNotice', notice })), ...next.effects],
+    };
+  }
   const pending = model.loop.outbox[0];
   if (pending) return land(model, pending, config, true);
   const until = model.loop.rateLimitedUntil;
@@ -263,7 +283,11 @@ function land(model: SliceModel, entry: OutboxEntry, config: CoreConfig, resumed
     : [];
   // Where work is published, this slice's work is committed (and its commit recorded) before the push.
   const commitFirst = !resumed && config.publishes && !entry.noChange && entry.tip === undefined;
-  effects.push(commitFirst ? { kind: 'commitCycle', cycle: entry.cycle } : finishCycleEffect(entry, resumed));
+  effects.push(
+    commitFirst
+      ? { kind: 'commitCycle', cycle: entry.cycle, ...(entry.issueActions ? { issueActions: entry.issueActions } : {}) }
+      : finishCycleEffect(entry, resumed),
+  );
   return { model: { ...model, landing: { entry, resumed } }, effects };
 }
 
@@ -275,7 +299,34 @@ function finishCycleEffect(entry: OutboxEntry, resumed: boolean): Effect {
     ...(resumed ? { resumed } : {}),
     ...(entry.tip ? { tip: entry.tip } : {}),
     ...(entry.committed !== undefined ? { committed: entry.committed } : {}),
+    ...(entry.issueActions ? { issueActions: entry.issueActions } : {}),
   };
+}
+
+/** Records a notice in the outbox: saved before it is sent, dropped once `noticesSent` says it is done. */
+function recordNotice(model: SliceModel, what: Notice['what'], status?: Status): Step {
+  const at = rfc3339(new Date(model.now));
+  const notice: Notice = {
+    id: `${what.kind}-${model.loop.iteration}-${at}-${model.loop.notices.length}`,
+    what,
+    recordedAt: at,
+    attempts: 0,
+  };
+  const m = { ...model, loop: { ...model.loop, notices: [...model.loop.notices, notice] } };
+  return { model: m, effects: [save(m, status), { kind: 'sendNotice', notice }] };
+}
+
+/** The notices sent: the done ones leave the outbox, the others stay for the next run, counted. */
+function noticesSent(model: SliceModel, results: readonly NoticeResult[]): Step {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  const notices = model.loop.notices
+    .filter((n) => !byId.get(n.id)?.done)
+    .map((n) => {
+      const r = byId.get(n.id);
+      return r ? { ...n, attempts: n.attempts + 1, ...(r.error ? { lastError: r.error } : {}) } : n;
+    });
+  const m = { ...model, loop: { ...model.loop, notices } };
+  return { model: m, effects: [save(m, model.ended)] };
 }
 
 /** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
@@ -396,9 +447,11 @@ export function selectTargets(
     loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds),
   );
   const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
-  const isEscalated = (i: ReadyIssue) =>
-    inThisSlice.has(i.id) ||
-    ((i.labels.includes(ESCALATED_LABEL) || everEscalated.has(i.id)) && !editedSinceEscalation(i, loop));
+  // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
+  const labelling = new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])));
+  const labelled = (i: ReadyIssue) =>
+    i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
+  const isEscalated = (i: ReadyIssue) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
   const eligible = open.filter((i) => !isEscalated(i));
   return { targets: batch ? eligible : eligible.slice(0, 1), escalated: open.filter(isEscalated).map((i) => i.id) };
 }
@@ -507,7 +560,9 @@ function iterated(model: SliceModel, outcome: IterationOutcome, now: number, con
   if (outcome.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
   const m: SliceModel = { ...model, now, loop: outcome.state, outcome };
   const effects: Effect[] = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-  if (outcome.issueActions?.length) effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
+  // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now.
+  if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt))
+    effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
   if (outcome.halt) return finish(m, config, 'halted', outcome.halt, false, effects);
   // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
   effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });
@@ -527,7 +582,7 @@ function afterCycle(model: SliceModel, outcome: IterationOutcome, config: CoreCo
     const e = escalate(m, outcome.escalate.reason, outcome.escalate.bounceLoop, config);
     m = e.model;
     effects.push(...e.effects);
-    if (e.halt) return finish(m, config, 'halted', e.halt, false, effects);
+    if (e.halt) return finish(m, config, 'halted', e.halt, false, effects, e.after);
   }
   if (outcome.waitMs !== undefined) {
     const until = m.now + outcome.waitMs;
@@ -559,7 +614,12 @@ function afterCycle(model: SliceModel, outcome: IterationOutcome, config: CoreCo
 }
 
 /** Records an escalated cycle in the checkpoint and the source; a failure or bounce loop halts. */
-function escalate(model: SliceModel, reason: string, bounceLoop: boolean, config: CoreConfig): Step & { halt?: Halt } {
+function escalate(
+  model: SliceModel,
+  reason: string,
+  bounceLoop: boolean,
+  config: CoreConfig,
+): Step & { halt?: Halt; after?: Effect[] } {
   const { settings } = config;
   let loop = model.loop;
   const cycle = loop.currentCycle as CycleState;
@@ -613,15 +673,23 @@ function escalate(model: SliceModel, reason: string, bounceLoop: boolean, config
       message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
     };
   }
-  const label: Effect = { kind: 'labelEscalated', issueIds: cycle.issueIds, note };
+  // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
+  // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
+  // the wip: push and the label, so a run killed during either never works the cycle again.
+  const l = recordNotice(
+    { ...model, loop: { ...loop, currentCycle: undefined } },
+    { kind: 'markEscalated', issueIds: cycle.issueIds, note },
+  );
+  const [recorded, send] = l.effects as [Effect, Effect];
+  const shelve: Effect[] = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
   if (halt && !config.publishes) {
     // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
     // branch and edits stay for inspection (the next run parks them).
-    loop = { ...loop, currentCycle: undefined, parkedBranch: cycle.branch };
-    return { model: { ...model, loop }, effects: [...effects, label], halt };
+    const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
+    return { model: parked, effects, halt, after: [send] };
   }
-  effects.push({ kind: 'shelveCycle', cycle, reason, halting: !!halt }, label);
-  return { model: { ...model, loop: { ...loop, currentCycle: undefined } }, effects, ...(halt ? { halt } : {}) };
+  if (halt) return { model: l.model, effects, halt, after: [...shelve, send] };
+  return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
 }
 
 function save(model: SliceModel, status: Status = 'continuing'): Effect {
@@ -636,6 +704,8 @@ function finish(
   halt?: Halt,
   interrupted = false,
   before: Effect[] = [],
+  /** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
+  after: Effect[] = [],
 ): Step {
   let m = model;
   const effects: Effect[] = [...before];
@@ -662,8 +732,15 @@ function finish(
       advice: halt.advice,
     });
     effects.push({ kind: 'recordHalt', halt, diagnostic });
+    // The Discord post: recorded (saved with the halt), then sent.
+    const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
+    m = posted.model;
+    const [saved, post] = posted.effects as [Effect, Effect];
+    effects.push(saved, ...after, post);
+  } else {
+    m = { ...m, ended: status };
+    effects.push(save(m, status), ...after);
   }
-  effects.push(save(m, status));
   // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
   // pushed (work as wip:), and the next slice fetches it.
   const open = m.loop.currentCycle;

@@ -133,6 +133,11 @@ const EscalationSchema = z.object({
 });
 export type EscalationRecord = z.infer<typeof EscalationSchema>;
 
+const IssueActionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('close'), id: z.string(), note: z.string() }),
+  z.object({ kind: z.literal('markNoChange'), id: z.string(), note: z.string(), close: z.boolean() }),
+]);
+
 /**
  * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
  * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
@@ -166,8 +171,35 @@ const OutboxEntrySchema = z.object({
    * work has landed; a run refused on the way does not report them closed.
    */
   closes: z.array(z.string()).optional(),
+  /**
+   * What the workflow asked of the issue source for this cycle (close, or label and comment an issue
+   * that needed no change), performed by the landing before the commit and dropped from the entry
+   * once done; each idempotent (found by its marker before anything is posted).
+   */
+  issueActions: z.array(IssueActionSchema).optional(),
 });
 export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
+
+/**
+ * An outside effect that is not a landing, recorded before it is performed and dropped once done
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
+ * again by the next run until done; a label or comment is found by its marker, so at most once; a
+ * Discord post cannot be found, so a run killed between the post and the save repeats it once.
+ */
+const NoticeSchema = z.object({
+  /** Unique in the checkpoint: what it is and when it was recorded. */
+  id: z.string(),
+  what: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('markEscalated'), issueIds: z.array(z.string()), note: z.string() }),
+    /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
+    z.object({ kind: z.literal('notify'), diagnostic: z.record(z.string(), z.unknown()) }),
+  ]),
+  recordedAt: z.string(),
+  /** Attempts that failed so far, and the last failure in one line. */
+  attempts: z.number().int().default(0),
+  lastError: z.string().optional(),
+});
+export type Notice = z.infer<typeof NoticeSchema>;
 
 export const HaltReasons = [
   'max_iterations',
@@ -241,6 +273,8 @@ export const LoopStateSchema = z.object({
     .default([]),
   /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
   outbox: z.array(OutboxEntrySchema).default([]),
+  /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
+  notices: z.array(NoticeSchema).default([]),
   /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
   tddError: TddErrorSchema.extend({ retry_count: z.number().int(), timestamp: z.string() }).optional(),
   /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
@@ -276,6 +310,7 @@ export function initialLoopState(maxIterations: number): LoopState {
     environmentFailures: 0,
     pullRequests: [],
     outbox: [],
+    notices: [],
     preexistingFailures: [],
     issuesNoChange: [],
     lastAgentOutput: '',

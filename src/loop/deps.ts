@@ -3,6 +3,7 @@
  * functions of every workflow and the baseline take these, and import nothing from one another's
  * modules to get them.
  */
+import type { IssueEffectFailure } from '../core/events.js';
 import type { Agent } from '../agents/types.js';
 import type { CheckpointStore } from '../checkpoint/types.js';
 import type { Git } from '../git/git.js';
@@ -90,6 +91,12 @@ export interface SliceDeps {
   redact?: Redactor;
   /** Told about every halt (Discord); must not throw. */
   notify?: (diagnostic: HaltDiagnostic) => Promise<void>;
+  /**
+   * What a failed issue effect (a close, a label, a comment) means (src/publish/landingFailures.ts
+   * where work is published): `gone` when the issue was deleted or transferred (dropped with a
+   * warning), refused, or transient. Default: transient (a later run tries again).
+   */
+  classifyIssueFailure?: (error: unknown, issue: string, what: string) => IssueEffectFailure;
   /** Aborted on SIGINT/SIGTERM: the in-flight iteration is dropped, the checkpoint written. */
   signal?: AbortSignal;
   /** agent-loop's own files in the state directory (prompt, halt.md, errors.jsonl, baselines); default: on disk, masked. */

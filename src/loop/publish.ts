@@ -59,4 +59,10 @@ export interface CyclePublisher {
    * (GitHub issues carry PR_OPEN_LABEL).
    */
   inReview?(ids: readonly string[]): Promise<Map<string, Omit<PublishedPullRequest, 'reused'>>>;
+  /**
+   * Keeps a finished cycle's committed work (the branch's commits beyond `base`) in the state
+   * directory before it is pushed, so a runner killed during the push leaves it to the next one
+   * (fetchBranch finds it); best effort, removed once landed.
+   */
+  stash?(branch: string, base: string): Promise<void>;
 }

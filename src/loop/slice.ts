@@ -8,7 +8,18 @@ import path from 'node:path';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase } from '../checkpoint/types.js';
-import type { Effect, Event, Halt, LandingFailure, Status } from '../core/events.js';
+import type {
+  Effect,
+  Event,
+  Halt,
+  IssueAction,
+  IssueEffectFailure,
+  LandingFailure,
+  NoticeResult,
+  Status,
+} from '../core/events.js';
+import type { HaltDiagnostic } from '../report/diagnostic.js';
+import { ESCALATED_LABEL, NO_CHANGE_LABEL } from '../issues/types.js';
 import type { SuiteRun } from '../verdict/results.js';
 import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult } from '../core/result.js';
@@ -81,7 +92,41 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
   };
 
-  /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. */
+  const classifyIssue =
+    deps.classifyIssueFailure ??
+    ((error: unknown, issue: string, what: string): IssueEffectFailure => ({
+      class: 'transient',
+      message: `could not ${what} ${issue} in ${source.description}: ${(error as Error).message}`,
+    }));
+  /** One issue effect; a failure classified: `gone` is warned about and dropped (it can never succeed), the rest returned. */
+  const issueEffect = async (
+    id: string,
+    what: string,
+    run: () => Promise<void>,
+  ): Promise<LandingFailure | undefined> => {
+    try {
+      await run();
+      return undefined;
+    } catch (error) {
+      const failure = classifyIssue(error, id, what);
+      if (failure.class !== 'gone') return { ...failure, message: redact(failure.message) };
+      logger.warn('issue.gone', `${redact(failure.message)}: dropped (it can never be done).`, { issueId: id, what });
+      return undefined;
+    }
+  };
+  /** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
+  const performIssueActions = async (actions: readonly IssueAction[] | undefined) => {
+    for (const action of actions ?? []) {
+      const failed =
+        action.kind === 'markNoChange' && source.markNoChange
+          ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () =>
+              source.markNoChange!(action.id, action.note, action.close),
+            )
+          : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
+      if (failed) throw new LandingError(failed);
+    }
+  };
+  /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
   const labelEscalated = async (ids: string[], note: string, baseBranch: string | undefined) => {
     if (settings.closeOnBranch) {
       // Beads issues published from a runner that is thrown away: a label committed here would never
@@ -91,19 +136,20 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`,
         { issueIds: ids },
       );
-      return;
+      return [];
     }
+    const failures: string[] = [];
     for (const id of ids) {
-      try {
-        await source.markEscalated(id, note);
-      } catch (error) {
-        logger.warn(
-          'source.warning',
-          `Could not label ${id} as escalated in ${source.description}: ${(error as Error).message}`,
-        );
-      }
+      const failed = await issueEffect(id, `label ${ESCALATED_LABEL}`, () => source.markEscalated(id, note));
+      if (!failed) continue;
+      failures.push(failed.message);
+      logger.warn(
+        'source.warning',
+        `Could not label ${id} as escalated in ${source.description}: ${failed.message}. It stays recorded; the next run tries again.`,
+      );
     }
     if (git && (await git.currentRef()) === baseBranch) await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
+    return failures;
   };
 
   if (git) {
@@ -257,14 +303,23 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         return undefined;
       case 'commitCycle': {
         const { cycle } = effect;
+        try {
+          await performIssueActions(effect.issueActions);
+        } catch (error) {
+          if (error instanceof LandingError) return { type: 'cycleFinished', failed: error.failure };
+          throw error;
+        }
         if (!git || !cycle.branch) return { type: 'cycleCommitted', committed: false };
         const committed = await git.commitAll(cycleSubject(cycle));
         const tip = await git.tipOf(cycle.branch);
+        // The work travels with the state before it leaves the machine: a runner killed while pushing loses nothing.
+        if (loop.baseBranch) await deps.publisher?.stash?.(cycle.branch, loop.baseBranch);
         return { type: 'cycleCommitted', committed, ...(tip ? { tip } : {}) };
       }
       case 'finishCycle': {
+        let where: Awaited<ReturnType<typeof enterLanding>> | undefined;
         if (effect.resumed && !effect.noChange) {
-          const where = await enterLanding(deps, loop, effect.cycle, effect.tip);
+          where = await enterLanding(deps, loop, effect.cycle, effect.tip);
           if (where === 'lost' || where === 'older')
             return {
               type: 'cycleFinished',
@@ -278,11 +333,12 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
                       : `the run that did it ended before committing it, and only that checkout had it (${effect.cycle.branch} from ${deps.publisher?.description ?? 'the remote'} holds older work at most)`,
               },
             };
-          if (where === 'landed') return { type: 'cycleFinished' };
           if (typeof where === 'object')
             return { type: 'cycleFinished', failed: { ...where, message: redact(where.message) } };
         }
         try {
+          await performIssueActions(effect.issueActions);
+          if (where === 'landed') return { type: 'cycleFinished' };
           const published = effect.noChange
             ? await dropEmptyCycle(deps, loop, effect.cycle)
             : await finishCycleInGit(deps, loop, effect.cycle, effect.committed);
@@ -308,9 +364,20 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         }
         return undefined;
       }
-      case 'labelEscalated':
-        await labelEscalated(effect.issueIds, effect.note, loop.baseBranch);
+      case 'sendNotice': {
+        const { notice } = effect;
+        let failures: string[] = [];
+        if (notice.what.kind === 'markEscalated')
+          failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
+        // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
+        else await deps.notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
+        sent.push({
+          id: notice.id,
+          done: failures.length === 0,
+          ...(failures.length ? { error: failures.join('; ') } : {}),
+        });
         return undefined;
+      }
       case 'recordHalt': {
         const { halt } = effect;
         diagnostic = redact(renderMarkdown(effect.diagnostic));
@@ -321,7 +388,6 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           { haltReason: halt.reason, diagnostic },
         );
         logger.info('halt.diagnostic', diagnostic.trimEnd());
-        await deps.notify?.(effect.diagnostic);
         return undefined;
       }
       case 'keepOpenCycle':
@@ -345,6 +411,16 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     }
   };
 
+  /** The notices sent in the current step: told to the core once its effects are done (noticesSent). */
+  let sent: NoticeResult[] = [];
+  const markSent = async () => {
+    if (sent.length === 0) return;
+    const results = sent;
+    sent = [];
+    const stepped = step(model, { type: 'noticesSent', results }, config);
+    model = stepped.model;
+    for (const effect of stepped.effects) await perform(effect);
+  };
   let crash: unknown;
   let event: Event = { type: 'started', now: clock.now().getTime() };
   for (;;) {
@@ -354,9 +430,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     try {
       for (const effect of stepped.effects) {
         const r = await perform(effect);
-        if (r && 'status' in r) return r;
+        if (r && 'status' in r) {
+          await markSent();
+          return r;
+        }
         if (r) answer = r;
       }
+      await markSent();
     } catch (error) {
       // Caught once, as the slice always did: a second failure while halting propagates.
       if (crash !== undefined) throw error;

@@ -5,7 +5,7 @@
  * a protection rule) names its fix; anything that may pass by itself is transient (a later run
  * tries again). Pure.
  */
-import type { LandingFailure } from '../core/events.js';
+import type { IssueEffectFailure, LandingFailure } from '../core/events.js';
 import { GitError } from '../git/git.js';
 import { GitHubSourceError } from '../issues/github/errors.js';
 
@@ -105,11 +105,17 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   };
 }
 
-function classifyRest(step: 'pull_request' | 'label', error: unknown, ctx: LandingContext): LandingFailure {
+function classifyRest(
+  step: 'pull_request' | 'label',
+  error: unknown,
+  ctx: LandingContext,
+  action?: string,
+): LandingFailure {
   const what =
-    step === 'pull_request'
+    action ??
+    (step === 'pull_request'
       ? `open the pull request from ${ctx.branch} into ${ctx.base}`
-      : `label issue #${ctx.issue ?? '?'}`;
+      : `label issue #${ctx.issue ?? '?'}`);
   const message = error instanceof Error ? error.message : String(error);
   if (!(error instanceof GitHubSourceError)) return { class: 'transient', message: `could not ${what}: ${message}` };
   if (/not permitted to create or approve pull requests/i.test(message))
@@ -145,6 +151,29 @@ function classifyRest(step: 'pull_request' | 'label', error: unknown, ctx: Landi
           }
         : { class: 'transient', message: `could not ${what}: ${message}` };
   }
+}
+
+/**
+ * The issue is gone: deleted (410 Gone) or transferred to a repository this token cannot see (404,
+ * or 301 Moved Permanently where it can). Nothing done to it here can ever succeed.
+ */
+export function issueGone(error: unknown): boolean {
+  return error instanceof GitHubSourceError && (error.status === 410 || error.status === 404 || error.status === 301);
+}
+
+/**
+ * What a failed issue effect (its label, comment or close) means: `gone` when the issue was
+ * deleted or transferred (the effect is dropped with a warning: the pull request, if any, is the
+ * work), else as the landing's label step: a permission refusal names its fix, a 5xx is transient.
+ */
+export function classifyIssueFailure(error: unknown, issue: string, what: string, where: string): IssueEffectFailure {
+  const ref = /^\d+$/.test(issue) ? `#${issue}` : issue;
+  if (issueGone(error))
+    return {
+      class: 'gone',
+      message: `Could not ${what} issue ${ref} (${where}): it was deleted or transferred (${error instanceof Error ? error.message : String(error)})`,
+    };
+  return classifyRest('label', error, { repository: where, branch: '', base: '', issue }, `${what} issue ${ref}`);
 }
 
 /** What a failed landing step means: refused (with its fix) or transient. */

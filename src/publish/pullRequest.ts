@@ -15,7 +15,13 @@ import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import type { ListedPullRequest } from '../issues/github/pullRequests.js';
 import { PR_OPEN_LABEL } from '../issues/types.js';
 import { type CyclePublisher, type CycleWork, LandingError, type PublishedPullRequest } from '../loop/publish.js';
-import { type LandingContext, type LandingStep, classifyLandingFailure, pushFoundSecret } from './landingFailures.js';
+import {
+  type LandingContext,
+  type LandingStep,
+  classifyLandingFailure,
+  issueGone,
+  pushFoundSecret,
+} from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
 
 export interface PullRequestPublisherOptions {
@@ -143,6 +149,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
         } catch (error) {
           // Kept for the next runner, unless what GitHub refused is a secret in it (the bundle is published).
           if (!pushFoundSecret(error)) await keepBundle(work.branch, work.base);
+          else await dropBundle(work.branch);
           throw error;
         }
       });
@@ -160,7 +167,18 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
       );
       const label = github.addLabel?.bind(github);
       if (label)
-        for (const id of work.issueIds) await step('label', { ...ctx, issue: id }, () => label(id, PR_OPEN_LABEL));
+        for (const id of work.issueIds)
+          await step('label', { ...ctx, issue: id }, async () => {
+            try {
+              await label(id, PR_OPEN_LABEL);
+            } catch (error) {
+              // Deleted or transferred since: it can never be labelled, and the pull request is the work.
+              if (!issueGone(error)) throw error;
+              (options.warn ?? options.notes?.warn)?.(
+                `issue #${id} of ${options.repository} is gone (deleted or transferred): it is not labelled ${PR_OPEN_LABEL}; pull request #${pr.number} holds the work (${options.redact((error as Error).message)})`,
+              );
+            }
+          });
       await dropBundle(work.branch);
       return pr;
     },
@@ -180,6 +198,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     ...(options.beads?.openPullRequests
       ? { inReview: (ids: readonly string[]) => inReview(options.beads!.openPullRequests!, ids) }
       : {}),
+    stash: keepBundle,
   };
 }
 

@@ -308,7 +308,22 @@ describe('GitHubIssueSource.close', () => {
     ]);
     expect(server.requests[2]?.body).toEqual({ state: 'closed', state_reason: 'completed' });
     expect(issue).toMatchObject({ state: 'closed', stateReason: 'completed' });
-    expect(issue.comments.map((c) => c.body)).toEqual(['Done: tests pass (token ***).']);
+    expect(issue.comments.map((c) => c.body)).toEqual([
+      expect.stringMatching(/^<!-- agent-loop:close sha256=[0-9a-f]{16} -->\n\nDone: tests pass \(token \*\*\*\)\.$/),
+    ]);
+  });
+
+  it('issue 14: a run killed between the comment and the close comments nothing twice: the marked comment is found, the issue closed', async () => {
+    const { server, source } = await setup();
+    const issue = server.addIssue({ labels: [LABEL], comments: ['a person: thanks'] });
+    await source.close(String(issue.number), 'accepted at iteration 3');
+    // As if the runner died after the comment: the issue is open again for the next try.
+    server.updateIssue(issue.number, { state: 'open' });
+
+    await source.close(String(issue.number), 'accepted at iteration 3');
+
+    expect(issue.comments.filter((c) => c.body.includes('agent-loop:close'))).toHaveLength(1);
+    expect(issue.state).toBe('closed');
   });
 
   it('does nothing to a closed issue, and refuses an unknown one or a pull request', async () => {
@@ -362,14 +377,18 @@ describe('GitHubIssueSource.markEscalated', () => {
       'agent-loop: no change was needed: the agent reports: already done',
       false,
     );
-    await source.markNoChange(String(issue.number), 'again', false);
+    await source.markNoChange(
+      String(issue.number),
+      'agent-loop: no change was needed: the agent reports: already done',
+      false,
+    );
 
     expect(server.requests[1]?.body).toEqual({ labels: [NO_CHANGE_LABEL] });
     expect(issue.labels).toEqual([LABEL, NO_CHANGE_LABEL]);
     expect(issue.state).toBe('open');
-    expect(issue.comments).toHaveLength(1); // labelled already: the second call posts nothing
+    expect(issue.comments).toHaveLength(1); // its comment found by the marker: the second call posts nothing
     expect(issue.comments[0]!.body).toMatch(
-      /^agent-loop: no change was needed: the agent reports: already done\n\nNothing was changed or merged\. Close this issue if that is right; remove the agent-loop:no-change label/,
+      /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: the agent reports: already done\n\nNothing was changed or merged\. Close this issue if that is right; remove the agent-loop:no-change label/,
     );
     expect(await source.ready()).toEqual([]);
     server.updateIssue(issue.number, { labels: [LABEL] });
@@ -391,9 +410,21 @@ describe('GitHubIssueSource.markEscalated', () => {
     expect(issue.state).toBe('closed');
     expect(issue.comments).toHaveLength(1);
     expect(issue.comments[0]!.body).toMatch(
-      /^agent-loop: no change was needed: its targets pass \(tests\/test_a\.py::test_a\)\n\nNothing was changed or merged: the issue's own tests pass, so it is closed\./,
+      /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: its targets pass \(tests\/test_a\.py::test_a\)\n\nNothing was changed or merged: the issue's own tests pass, so it is closed\./,
     );
     expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('issue 14: markNoChange killed between the label and the comment posts the comment on the next try (it was lost for good)', async () => {
+    const { server, source } = await setup();
+    const issue = server.addIssue({ labels: [LABEL, NO_CHANGE_LABEL], comments: ['a person: any news?'] });
+
+    await source.markNoChange(String(issue.number), 'agent-loop: no change was needed (iteration 2).', true);
+
+    expect(issue.comments.filter((c) => c.body.includes('agent-loop:no-change'))).toHaveLength(1);
+    expect(issue.labels).toEqual([LABEL, NO_CHANGE_LABEL]);
+    expect(issue.state).toBe('closed');
+    expect(server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/labels'))).toHaveLength(0);
   });
 
   it('is idempotent: the same note again posts nothing (also past 100 comments)', async () => {

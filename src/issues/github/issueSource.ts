@@ -13,9 +13,11 @@
  *   cached page and does not count against the primary rate limit.
  * - `get(id)`: 1 conditional `GET …/issues/{n}`.
  * - `close(id, reason)`: 1 conditional GET, then a comment and a PATCH (3; 1 when already closed).
- * - `markEscalated(id, note)`: 1 conditional GET, the label, the comment (3); when the issue
- *   already carries the label, up to 2 comment pages are read to find an earlier comment for the
- *   same note (at most 5).
+ * - `markEscalated(id, note)`: 1 conditional GET, the label (when absent), the comment (3).
+ * - `markNoChange(id, note, close)`: 1 conditional GET, the label (when absent), the comment, the
+ *   PATCH when `close` (4).
+ * Every comment is posted once (postOnce): when the issue already has comments, up to 2 comment
+ * pages are read first to find an earlier one with the same marker (a run killed after posting it).
  * Retries (5xx, network errors, rate limits, see `createOctokit` in client.ts) come on top, at most
  * `retries` per request.
  */
@@ -262,20 +264,24 @@ export class GitHubIssueSource implements IssueSource {
     return item && !item.pullRequest ? toIssue(item) : undefined;
   }
 
-  /** A comment with the reason, then `state: closed, state_reason: completed`. A closed issue is left as it is. */
+  /**
+   * A comment with the reason (marked: posted once, see postOnce), then `state: closed,
+   * state_reason: completed`. A closed issue is left as it is. Called again after a crash between
+   * the comment and the close, it finds the comment and only closes.
+   */
   async close(id: string, reason: string): Promise<void> {
     const number = this.requireNumber(id, 'close');
     const item = await this.cache.issue(number, `reading issue #${number} before closing it`);
     if (!item || item.pullRequest) throw this.unknownIssue(number, 'close');
     if (item.state === 'closed') return;
-    const text = commentText(this.redact, reason);
-    if (text.trim() !== '') {
-      await this.api.send(
-        'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
-        { issue_number: number, body: text },
+    if (commentText(this.redact, reason).trim() !== '')
+      await this.postOnce(
+        number,
+        item.comments ?? 0,
+        'close',
+        reason,
         `commenting on issue #${number} before closing it`,
       );
-    }
     await this.api.send(
       'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
       { issue_number: number, state: 'closed', state_reason: 'completed' },
@@ -293,60 +299,56 @@ export class GitHubIssueSource implements IssueSource {
     const number = this.requireNumber(id, 'escalate');
     const item = await this.cache.issue(number, `reading issue #${number} before escalating it`);
     if (!item || item.pullRequest) throw this.unknownIssue(number, 'escalate');
-    const text = commentText(this.redact, note);
-    const hashLine = `<!-- agent-loop:escalation-note sha256=${sha256(text).slice(0, 16)} -->`;
-    const body = `${ESCALATION_MARKER}\n${hashLine}\n\n${text}`;
     const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-    let commented = false;
-    if (labelled) {
-      commented = await this.hasComment(
-        number,
-        item.comments ?? 0,
-        (b) => b.includes(ESCALATION_MARKER) && b.includes(hashLine),
-      );
-    } else {
+    if (!labelled) {
       await this.api.send(
         'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
         { issue_number: number, labels: [ESCALATED_LABEL] },
         `labelling issue #${number} ${ESCALATED_LABEL}`,
       );
     }
-    if (!commented) {
-      await this.api.send(
-        'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
-        { issue_number: number, body },
-        `commenting on escalated issue #${number}`,
-      );
-    }
+    // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
+    await this.postOnce(
+      number,
+      labelled ? (item.comments ?? 0) : 0,
+      'escalation-note',
+      note,
+      `commenting on escalated issue #${number}`,
+      [ESCALATION_MARKER],
+    );
     this.cache.forget(number);
   }
 
   /**
    * An issue found already satisfied: NO_CHANGE_LABEL and one comment with the evidence (label,
    * comment: 2 calls after the read), then closed when `close` (the issue's own named tests or
-   * `verify:` pass: 1 more call), else left open for a person to close. Called again, it labels
-   * and comments nothing twice.
+   * `verify:` pass: 1 more call), else left open for a person to close. Called again with the same
+   * note (a run killed on the way), it labels and comments nothing twice.
    */
   async markNoChange(id: string, note: string, close: boolean): Promise<void> {
     const number = this.requireNumber(id, 'label');
     const item = await this.cache.issue(number, `reading issue #${number} before labelling it ${NO_CHANGE_LABEL}`);
     if (!item || item.pullRequest) throw this.unknownIssue(number, 'label');
     if (item.state === 'closed') return;
-    if (!item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL)) {
+    // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
+    const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
+    if (!labelled) {
       await this.api.send(
         'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
         { issue_number: number, labels: [NO_CHANGE_LABEL] },
         `labelling issue #${number} ${NO_CHANGE_LABEL}`,
       );
-      const next = close
-        ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
-        : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
-      await this.api.send(
-        'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
-        { issue_number: number, body: commentText(this.redact, `${note}\n\n${next}`) },
-        `commenting on issue #${number}`,
-      );
     }
+    const next = close
+      ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
+      : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
+    await this.postOnce(
+      number,
+      labelled ? (item.comments ?? 0) : 0,
+      'no-change',
+      `${note}\n\n${next}`,
+      `commenting on issue #${number}`,
+    );
     if (close) {
       await this.api.send(
         'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
@@ -400,6 +402,30 @@ export class GitHubIssueSource implements IssueSource {
       per_page: String(PER_PAGE),
     });
     return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
+  }
+
+  /**
+   * Posts `note` (redacted) as a comment once: its hidden first line says what it is for and
+   * carries the note's hash (`<!-- agent-loop:<kind> sha256=… -->`); when the issue has comments,
+   * the newest pages are searched for that line first (up to 2 requests; `comments` 0: not
+   * searched, nothing of this effect can be there yet) and nothing is posted when it is there. `lines`: more hidden lines before it (the escalation's older marker).
+   */
+  private async postOnce(
+    number: number,
+    comments: number,
+    kind: string,
+    note: string,
+    what: string,
+    lines: readonly string[] = [],
+  ): Promise<void> {
+    const text = commentText(this.redact, note);
+    const marker = commentMarker(kind, text);
+    if (comments > 0 && (await this.hasComment(number, comments, (b) => b.includes(marker)))) return;
+    await this.api.send(
+      'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+      { issue_number: number, body: [...lines, marker, '', text].join('\n') },
+      what,
+    );
   }
 
   /** Looks through the newest comments (the last pages) for one that `matches`. */
@@ -461,4 +487,9 @@ export function apiCallsOf(source: GitHubIssueSource): ApiCalls {
 
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The hidden line that marks a comment agent-loop posted: what it is for and a hash of its text. */
+export function commentMarker(kind: string, text: string): string {
+  return `<!-- agent-loop:${kind} sha256=${sha256(text).slice(0, 16)} -->`;
 }
