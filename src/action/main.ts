@@ -67,6 +67,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   let github: GitHubIssueSource | undefined;
   let fromGitHub: Pick<PlanIO, 'source' | 'publisher' | 'sink' | 'remoteEnv'> = {};
   const workspace = env.GITHUB_WORKSPACE ?? deps.cwd;
+  // This workflow run, as its claims on issues name it (issue 14): another run's claims are skipped.
+  const runId = `github-${env.GITHUB_RUN_ID ?? 'local'}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`;
   if (options.source === 'github') {
     const repository = env.GITHUB_REPOSITORY ?? '';
     const [owner, repo] = repository.split('/');
@@ -88,7 +90,17 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       .map((a) => a.trim())
       .filter((a) => a !== '');
     const make = (onWarning: (m: string) => void) =>
-      new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning });
+      new GitHubIssueSource({
+        octokit,
+        owner,
+        repo,
+        label: options.label,
+        allowedAuthors,
+        redact,
+        onWarning,
+        runId,
+        now: () => deps.clock.now().getTime(),
+      });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
     const early = options.workflow === 'pipeline' ? (github = make((m) => core.warning(redact(m)))) : undefined;
     // The token authenticates agent-loop's own push and fetch, in their environment only: the
@@ -191,6 +203,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       problems = found;
     },
     terms: 'action',
+    runId,
     ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
     onResult: async (result) => {
       standing = result.standing !== null;

@@ -45,6 +45,8 @@ export interface RunResult {
    * fix the halt named, and the ways to resume it. null otherwise.
    */
   standing: { since: string | null; advice: string | null; resume: ResumeWay[] } | null;
+  /** Issues this slice left alone because another run's live claim held them (issue 14). */
+  issuesClaimedElsewhere: string[];
 }
 
 export function buildResult(input: {
@@ -56,6 +58,7 @@ export function buildResult(input: {
   interrupted: boolean;
   diagnostic?: string | null;
   standing?: RunResult['standing'];
+  claimedElsewhere?: string[];
 }): RunResult {
   const { state } = input;
   return {
@@ -84,6 +87,7 @@ export function buildResult(input: {
     tddError: state.tddError ?? null,
     diagnostic: input.diagnostic ?? null,
     standing: input.standing ?? null,
+    issuesClaimedElsewhere: input.claimedElsewhere ?? [],
   };
 }
 
@@ -111,6 +115,9 @@ export function summaryLine(r: RunResult): string {
       ? [
           `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
         ]
+      : []),
+    ...(r.issuesClaimedElsewhere.length
+      ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
       : []),
     ...(r.pullRequests.length
       ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]

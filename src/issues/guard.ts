@@ -55,5 +55,8 @@ export function guardIssues(source: IssueSource, redact: (text: string) => strin
     ...(source.importState ? { importState: (state: unknown) => source.importState?.(state) } : {}),
     ...(source.trust ? { trust: (ids: readonly string[]) => source.trust?.(ids) } : {}),
     ...(source.health ? { health: () => source.health!() } : {}),
+    ...(source.claim ? { claim: source.claim.bind(source) } : {}),
+    ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
+    ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
   };
 }
