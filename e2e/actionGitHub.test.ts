@@ -571,6 +571,41 @@ fi
   describe('claims and leases (issue 14)', () => {
     const CLAIM = '<!-- agent-loop:claim';
     /** Agent runs per issue, from the scripted agent's own log. */
+    /**
+     * A run on the main checkout, SIGKILLed (no post step: nothing published) once the agent writes
+     * its pid to NOTES/hung; the hanging agent is killed too.
+     */
+    const killedRun = async (runId: number, agent: string, inputs: Record<string, string> = {}) => {
+      const env = await runnerEnv(runId, agent, inputs, {}, sb.repo);
+      await fs.rm(path.join(env.RUNNER_TEMP as string, 'agent-loop'), { recursive: true, force: true });
+      const files = Object.fromEntries(
+        ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'].map((k) => [k, path.join(sb.root, `${k}-${runId}`)]),
+      );
+      for (const f of Object.values(files)) await fs.writeFile(f, '');
+      const main = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], {
+        cwd: sb.repo,
+        env: { ...env, ...files, GITHUB_WORKSPACE: sb.repo },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((resolve) => main.on('close', resolve));
+      const hung = path.join(sb.root, 'hung');
+      await waitFor('the agent run to kill', () => existsSync(hung), { timeoutMs: 60_000 });
+      main.kill('SIGKILL');
+      await exited;
+      process.kill(Number(readFileSync(hung, 'utf8')), 'SIGKILL');
+      await fs.rm(hung);
+    };
+    /** A scripted agent whose call number (from 0) is `$n`, each call logged to NOTES/calls. */
+    const countingAgent = (name: string, lines: string[]) =>
+      writeAgent(
+        sb,
+        name,
+        [
+          'n=$(cat "$NOTES/calls" 2>/dev/null | wc -l)',
+          'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/calls"',
+          ...lines,
+        ].join('\n'),
+      );
     const runsPerIssue = (file: string) =>
       readFileSync(path.join(sb.root, file), 'utf8')
         .trim()
@@ -606,23 +641,17 @@ fi
 
     it('a run killed mid-cycle keeps its claim: a run before the lease expires skips the issue; one after adopts the branch; one pull request in all', async () => {
       gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
-      const agent = await writeAgent(
-        sb,
-        'slow',
-        [
-          'n=$(cat "$NOTES/calls" 2>/dev/null | wc -l)',
-          'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/calls"',
-          'if [ "$n" -eq 0 ]; then',
-          '  echo half > half.txt',
-          "  printf '```yaml\\nwork_remaining: finish the value\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: half done\\n```\\n'",
-          '  exit 0',
-          'fi',
-          'if [ "$n" -eq 1 ]; then echo $$ > "$NOTES/hung"; exec sleep 60; fi',
-          'if [ -f half.txt ]; then touch "$NOTES/saw-half"; fi',
-          'echo good > value.txt',
-          DONE_REPORT,
-        ].join('\n'),
-      );
+      const agent = await countingAgent('slow', [
+        'if [ "$n" -eq 0 ]; then',
+        '  echo half > half.txt',
+        "  printf '```yaml\\nwork_remaining: finish the value\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: half done\\n```\\n'",
+        '  exit 0',
+        'fi',
+        'if [ "$n" -eq 1 ]; then echo $$ > "$NOTES/hung"; exec sleep 60; fi',
+        'if [ -f half.txt ]; then touch "$NOTES/saw-half"; fi',
+        'echo good > value.txt',
+        DONE_REPORT,
+      ]);
 
       // Run 1 works half the issue; its slice ends with the cycle in flight: the claim stays, the branch is pushed.
       const first = await scheduledRun(711, agent, { 'slice-iterations': '1' });
@@ -634,22 +663,7 @@ fi
       expect(originHas('agent-loop/issue-1')).toBe(true);
 
       // Run 2, the same loop (its checkpoint restored), resumes its own claim and is killed during its agent run.
-      const env = await runnerEnv(712, agent, {}, {}, sb.repo);
-      await fs.rm(path.join(env.RUNNER_TEMP as string, 'agent-loop'), { recursive: true, force: true });
-      const files = Object.fromEntries(
-        ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'].map((k) => [k, path.join(sb.root, `${k}-712`)]),
-      );
-      for (const f of Object.values(files)) await fs.writeFile(f, '');
-      const main = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], {
-        cwd: sb.repo,
-        env: { ...env, ...files, GITHUB_WORKSPACE: sb.repo },
-        stdio: 'ignore',
-      });
-      const exited = new Promise((resolve) => main.on('close', resolve));
-      await waitFor('the second agent run', () => existsSync(path.join(sb.root, 'hung')), { timeoutMs: 60_000 });
-      main.kill('SIGKILL');
-      await exited;
-      process.kill(Number(readFileSync(path.join(sb.root, 'hung'), 'utf8')), 'SIGKILL');
+      await killedRun(712, agent);
       expect(claims()).toHaveLength(1);
       expect(claims()[0]?.body).toContain('"run":"github-712-1"'); // renewed in place by the same loop's next run
 
@@ -672,6 +686,34 @@ fi
       expect(originFile('agent-loop/issue-1', 'half.txt')).toBe('half\n');
       expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
       expect(claims()).toEqual([]); // the dead run's claim went with the takeover, the taker's with its release
+    });
+
+    it('an issue a reviewer sent back, its new run killed mid-cycle: once the lease expired the next run adopts the branch and the open pull request; one pull request in all', async () => {
+      const agent = await countingAgent('again', [
+        'if [ "$n" -eq 1 ]; then echo $$ > "$NOTES/hung"; exec sleep 60; fi',
+        'echo "run $n" >> log.txt',
+        'echo good > value.txt',
+        DONE_REPORT,
+      ]);
+      gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
+      const first = await scheduledRun(721, agent);
+      const url = first.outputs['pull-requests'];
+      expect(gh.pulls()).toHaveLength(1);
+
+      gh.updateIssue(1, { labels: [LABEL] }); // a reviewer asks for more: agent-loop:pr-open removed
+      await killedRun(722, agent);
+      expect(gh.issue(1)?.labels).toContain('agent-loop:in-progress');
+
+      githubAhead = 3 * 3_600_000;
+      const adopting = await scheduledRun(723, agent, { fresh: 'true' });
+      expect(adopting.main.code).toBe(0);
+      expect(adopting.main.log).toContain('Took over #1 from run github-722-1');
+      expect(adopting.outputs['pull-requests']).toBe(url);
+      expect(adopting.summary).toContain(', updated) |');
+      expect(gh.pulls()).toHaveLength(1);
+      expect(originFile('agent-loop/issue-1', 'log.txt')).toBe('run 0\nrun 2\n'); // on the first run's work
+      expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
+      expect(gh.issue(1)?.comments.filter((c) => c.body.startsWith(CLAIM))).toEqual([]);
     });
   });
 });

@@ -642,6 +642,10 @@ describe('the core: the protocol, over every event in many states', () => {
               },
               {
                 checking,
+                // Claims (issue 14): held, or a claim pending for a new cycle or the resumed one.
+                ...(consecutive === 1
+                  ? { claimHeld: true, claimRenewedAt: iteration }
+                  : { claiming: withCycle ? ('resumed' as const) : ('new' as const), next: ready('a-1') }),
                 ...(withCycle ? { cycle: cycle(), outcome: { state: initialLoopState(10) } } : {}),
                 ...(iteration === 10 && withCycle ? { landing: { entry: pending, resumed: true } } : {}),
               },
