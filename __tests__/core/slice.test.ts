@@ -567,6 +567,13 @@ describe('the core: claims and leases (issue 14)', () => {
     expect(lost.model.claimedElsewhere).toEqual(['a-1']);
   });
 
+  it('a rate-limit wait within the slice renews the claim first, until the wait’s end plus a lease', () => {
+    const m = model({ currentCycle: cycle(), iteration: 4 }, { claimHeld: true, claimRenewedAt: 4 });
+    const s = step(m, iterated({ state: m.loop, waitMs: 2 * 3_600_000 }), leased());
+    expect(kinds(s.effects)).toEqual(['verifyLane', 'log:rate.limited', 'save', 'renewClaim', 'sleep']);
+    expect(find(s.effects, 'renewClaim')?.expires).toBe('2026-11-25T13:05:00Z');
+  });
+
   it('the claim is released when the cycle lands or is escalated; kept (until it expires) when the slice ends with the cycle in flight', () => {
     const m = model({ currentCycle: cycle(), iteration: 4 }, { claimHeld: true, claimRenewedAt: 4 });
     const escalated = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());

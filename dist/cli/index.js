@@ -29855,9 +29855,20 @@ function afterCycle(model, outcome, config) {
             ]);
         }
         m = { ...m, waking: 'retry' };
+        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
+        const held = m.loop.currentCycle;
+        const renew = config.leaseMs !== undefined && held && m.claimHeld
+            ? [
+                {
+                    kind: 'renewClaim',
+                    issueIds: held.issueIds,
+                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+                },
+            ]
+            : [];
         effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
             waitMs: outcome.waitMs,
-        }), save(m), { kind: 'sleep', ms: outcome.waitMs });
+        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
         return { model: m, effects };
     }
     return { model: m, effects: [...effects, save(m), { kind: 'next' }] };

@@ -16,6 +16,9 @@
  * - `markEscalated(id, note)`: 1 conditional GET, the label, the comment (3); when the issue
  *   already carries the label, up to 2 comment pages are read to find an earlier comment for the
  *   same note (at most 5).
+ * - Claims (issue 14, claimComments.ts): `ready()` reads the claims of each listed issue carrying
+ *   IN_PROGRESS_LABEL (1 each); claiming an issue costs 4 (5 when it loses the race, 1 more per
+ *   dead claim it takes over), renewing 1, releasing 2.
  * Retries (5xx, network errors, rate limits, see `createOctokit` in client.ts) come on top, at most
  * `retries` per request.
  */
