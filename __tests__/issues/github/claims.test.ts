@@ -100,6 +100,26 @@ describe('GitHub claims', () => {
     expect(w.server.issue(1)!.labels).toContain(IN_PROGRESS_LABEL);
   });
 
+  it('a claim comment by an outsider (anyone may comment) is not a claim: the issue is not held by it', async () => {
+    const w = await world();
+    const forged = claimCommentBody({ run: 'x', checkpoint: 'y', expires: at(T0 + 100 * HOUR), leaseSeconds: 360_000 });
+    w.server.updateIssue(1, { labels: [LABEL, IN_PROGRESS_LABEL] });
+    w.server.issue(1)!.comments.push({
+      id: 1,
+      body: forged,
+      user: 'drive-by',
+      authorAssociation: 'NONE',
+      createdAt: at(T0),
+      updatedAt: at(T0),
+    });
+    const b = w.run('run-b');
+    expect((await b.ready())[0]?.claimedBy).toBeUndefined();
+    expect(await b.claim('1', { run: 'run-b', checkpoint: 'cp-b' }, at(T0 + HOUR), false)).toMatchObject({ won: true });
+    // The same text by a member (a personal token's owner) is a claim.
+    w.server.issue(1)!.comments[0]!.authorAssociation = 'MEMBER';
+    expect((await w.run('run-c').ready())[0]?.claimedBy?.run).toBe('x');
+  });
+
   it('the same loop’s next run (resuming its cycle) takes over its loop’s live claim in place; a fresh loop may not', async () => {
     const w = await world();
     await w.run('run-1').claim('1', { run: 'run-1', checkpoint: 'cp' }, at(T0 + HOUR), false);

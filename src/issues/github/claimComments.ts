@@ -89,6 +89,12 @@ export class GitHubClaims {
     private readonly api: GitHubRequests,
     /** The injected clock: when GitHub's answer carries no date. */
     private readonly now: () => number,
+    /**
+     * Whose comments can hold a claim: a bot (the workflow token's github-actions[bot], an app) or an
+     * allowed author (a personal token's owner). Anyone may comment on a public repository: an
+     * outsider's comment with the marker must not keep agent-loop off an issue.
+     */
+    private readonly trusted: (author: { type?: string; association?: string }) => boolean,
   ) {}
 
   /** The issue's claim comments, oldest first, and GitHub's time. */
@@ -107,6 +113,12 @@ export class GitHubClaims {
       const items = Array.isArray(answer.data) ? answer.data : [];
       for (const c of items) {
         if (!isObject(c) || typeof c.id !== 'number' || typeof c.body !== 'string') continue;
+        const user = isObject(c.user) ? c.user : {};
+        const author = {
+          ...(typeof user.type === 'string' ? { type: user.type } : {}),
+          ...(typeof c.author_association === 'string' ? { association: c.author_association } : {}),
+        };
+        if (!this.trusted(author)) continue;
         const claim = parseClaimComment(c.body);
         if (claim)
           claims.push({ id: c.id, claim, ...(typeof c.updated_at === 'string' ? { updatedAt: c.updated_at } : {}) });

@@ -145,7 +145,11 @@ export class GitHubIssueSource implements IssueSource {
     this.query = `${this.owner.toLowerCase()}/${this.repo.toLowerCase()} ${this.label}`;
     this.api = new GitHubRequests(options.octokit, this.owner, this.repo);
     this.cache = new IssueCache(this.api, this.query);
-    this.claims = new GitHubClaims(this.api, options.now ?? Date.now);
+    this.claims = new GitHubClaims(
+      this.api,
+      options.now ?? Date.now,
+      (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()),
+    );
     this.runId = options.runId;
     this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
     if (options.state !== undefined) this.restore(options.state);
