@@ -58,11 +58,11 @@ describe('GitHub claims', () => {
       `/repos/${w.server.owner}/${w.server.repo}/issues/comments/${id}`,
     ]);
 
-    await a.releaseClaim('1');
+    await a.releaseClaim('1', me);
     expect(issue.labels).not.toContain(IN_PROGRESS_LABEL);
     expect(w.server.issue(1)!.comments).toEqual([]); // the comment is gone with the claim
     // Released twice (a person removed the label meanwhile): GitHub's 404 for the label is fine.
-    await expect(a.releaseClaim('1')).resolves.toBeUndefined();
+    await expect(a.releaseClaim('1', me)).resolves.toBeUndefined();
   });
 
   it('another run skips an issue whose lease is live (ready() names the holder), and takes it over once the lease expired on GitHub’s clock', async () => {
@@ -98,6 +98,14 @@ describe('GitHub claims', () => {
     const claims = claimComments(w.server.issue(1)!).map((c) => parseClaimComment(c.body)!);
     expect(claims.map((c) => c.run)).toEqual([outcomes[0]!.won ? 'run-a' : 'run-b']);
     expect(w.server.issue(1)!.labels).toContain(IN_PROGRESS_LABEL);
+  });
+
+  it('a run landing work its loop finished in an earlier run releases that run’s claim: its comment goes too', async () => {
+    const w = await world();
+    await w.run('run-1').claim('1', { run: 'run-1', checkpoint: 'cp' }, at(T0 + HOUR), false);
+    await w.run('run-2').releaseClaim('1', { run: 'run-2', checkpoint: 'cp' });
+    expect(w.server.issue(1)!.comments).toEqual([]);
+    expect(w.server.issue(1)!.labels).toEqual([LABEL]);
   });
 
   it('a claim comment by an outsider (anyone may comment) is not a claim: the issue is not held by it', async () => {

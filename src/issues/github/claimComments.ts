@@ -176,15 +176,18 @@ export class GitHubClaims {
   }
 
   /**
-   * Ends this run's claim: its comment is deleted (the pull request or the escalation note speaks for
+   * Ends this run's claim (or, when this run took none, its loop's from an earlier run): its comment is deleted (the pull request or the escalation note speaks for
    * the issue from here), the label goes. GitHub's 404 for either, gone already, is fine.
    */
-  async release(number: number): Promise<void> {
+  async release(number: number, me: Claimant): Promise<void> {
     const id = this.comments.get(number);
-    if (id !== undefined) {
-      await this.remove(number, id);
-      this.comments.delete(number);
-    }
+    // A cycle an earlier run of this loop claimed (its work landed now, from the outbox): its claim goes.
+    const ids =
+      id !== undefined
+        ? [id]
+        : (await this.list(number)).claims.filter((c) => c.claim.checkpoint === me.checkpoint).map((c) => c.id);
+    for (const each of ids) await this.remove(number, each);
+    this.comments.delete(number);
     await absentIsFine(() =>
       this.api.send(
         'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',

@@ -423,9 +423,9 @@ export class GitHubIssueSource implements IssueSource {
   }
 
   /** Releases this run's claim: its comment says so, the label goes. */
-  async releaseClaim(id: string): Promise<void> {
+  async releaseClaim(id: string, me: Claimant): Promise<void> {
     const number = this.requireNumber(id, 'release');
-    await this.claims.release(number);
+    await this.claims.release(number, me);
     this.cache.forget(number);
   }
 
