@@ -7,9 +7,12 @@
  * directory and the local cycle branches are gone, only what was pushed or published remains.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { DIST } from './actionRunner.js';
+import { waitFor } from './crashHelpers.js';
 import { commit, DONE_REPORT, type Sandbox, git, issue, shellQuote, writeAgent, hasBranch } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
 import type { GitHubServer } from './support/githubServer.js';
@@ -259,8 +262,11 @@ describe('the action on GitHub issues', () => {
     const before = gh.requests.length;
     const r2 = await scheduledRun(602, agent, { ...limits, 'slice-iterations': '2' });
     expect(r2.main.log).toMatch(/restored .*cache/i);
-    // The ETags travelled in the checkpoint: run 2's first request is conditional, and some are free 304s.
-    expect(gh.requests[before]).toMatchObject({ conditional: true });
+    // The ETags travelled in the checkpoint: run 2's first read of an issue is conditional (its claims,
+    // read first to resume the cycle, have no ETag), and some are free 304s.
+    expect(gh.requests.slice(before).find((r) => r.method === 'GET' && !r.path.endsWith('/comments'))).toMatchObject({
+      conditional: true,
+    });
     expect(gh.requests.slice(before).some((r) => r.status === 304 && !r.counted)).toBe(true);
     expect(r2.outputs).toMatchObject({
       status: 'continuing',
@@ -488,6 +494,155 @@ fi
     } finally {
       await discord.close();
     }
+  });
+
+  describe('claims and leases (issue 14)', () => {
+    const CLAIM = '<!-- agent-loop:claim';
+    /** Agent runs per issue, from the scripted agent's own log. */
+    /**
+     * A run on the main checkout, SIGKILLed (no post step: nothing published) once the agent writes
+     * its pid to NOTES/hung; the hanging agent is killed too.
+     */
+    const killedRun = async (runId: number, agent: string, inputs: Record<string, string> = {}) => {
+      const env = await rig.runnerEnv(runId, agent, inputs, {}, sb.repo);
+      await fs.rm(path.join(env.RUNNER_TEMP as string, 'agent-loop'), { recursive: true, force: true });
+      const files = Object.fromEntries(
+        ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'].map((k) => [k, path.join(sb.root, `${k}-${runId}`)]),
+      );
+      for (const f of Object.values(files)) await fs.writeFile(f, '');
+      const main = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], {
+        cwd: sb.repo,
+        env: { ...env, ...files, GITHUB_WORKSPACE: sb.repo },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((resolve) => main.on('close', resolve));
+      const hung = path.join(sb.root, 'hung');
+      await waitFor('the agent run to kill', () => existsSync(hung), { timeoutMs: 60_000 });
+      main.kill('SIGKILL');
+      await exited;
+      process.kill(Number(readFileSync(hung, 'utf8')), 'SIGKILL');
+      await fs.rm(hung);
+    };
+    /** A scripted agent whose call number (from 0) is `$n`, each call logged to NOTES/calls. */
+    const countingAgent = (name: string, lines: string[]) =>
+      writeAgent(
+        sb,
+        name,
+        [
+          'n=$(cat "$NOTES/calls" 2>/dev/null | wc -l)',
+          'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/calls"',
+          ...lines,
+        ].join('\n'),
+      );
+    const runsPerIssue = (file: string) =>
+      readFileSync(path.join(sb.root, file), 'utf8')
+        .trim()
+        .split('\n')
+        .reduce<Record<string, number>>((n, id) => ({ ...n, [id]: (n[id] ?? 0) + 1 }), {});
+
+    it('two runs started at once on separate runners over one backlog: no issue is worked by both, none gets two pull requests', async () => {
+      gh.addIssues(4, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+      const agent = await writeAgent(
+        sb,
+        'worker',
+        `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"\necho good > value.txt\n${DONE_REPORT}`,
+      );
+      const second = path.join(sb.root, 'runner-2');
+      execFileSync('git', ['clone', '-q', sb.repo, second], { env: sb.env });
+      git({ ...sb, repo: second }, 'remote', 'set-url', 'origin', rig.remote.url);
+
+      const [a, b] = await Promise.all([scheduledRun(701, agent), scheduledRun(702, agent, {}, {}, second)]);
+
+      expect([a.main.code, b.main.code]).toEqual([0, 0]);
+      expect(runsPerIssue('worked')).toEqual({ 1: 1, 2: 1, 3: 1, 4: 1 });
+      const prs = gh.pulls();
+      expect(prs.map((p) => p.pull?.head).sort()).toEqual([1, 2, 3, 4].map((n) => `agent-loop/issue-${n}`));
+      for (const n of [1, 2, 3, 4]) {
+        // Released: no label, no claim comment left; the pull request speaks for the issue.
+        expect(gh.issue(n)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
+        expect(gh.issue(n)?.comments.filter((c) => c.body.startsWith(CLAIM))).toEqual([]);
+      }
+      // Each run opened pull requests only for the issues it won.
+      const opened = [a, b].map((r) => r.outputs['pull-requests']?.split(',').filter(Boolean).length ?? 0);
+      expect(opened[0]! + opened[1]!).toBe(4);
+    });
+
+    it('a run killed mid-cycle keeps its claim: a run before the lease expires skips the issue; one after adopts the branch; one pull request in all', async () => {
+      gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
+      const agent = await countingAgent('slow', [
+        'if [ "$n" -eq 0 ]; then',
+        '  echo half > half.txt',
+        "  printf '```yaml\\nwork_remaining: finish the value\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: half done\\n```\\n'",
+        '  exit 0',
+        'fi',
+        'if [ "$n" -eq 1 ]; then echo $$ > "$NOTES/hung"; exec sleep 60; fi',
+        'if [ -f half.txt ]; then touch "$NOTES/saw-half"; fi',
+        'echo good > value.txt',
+        DONE_REPORT,
+      ]);
+
+      // Run 1 works half the issue; its slice ends with the cycle in flight: the claim stays, the branch is pushed.
+      const first = await scheduledRun(711, agent, { 'slice-iterations': '1' });
+      expect(first.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
+      expect(gh.issue(1)?.labels).toContain('agent-loop:in-progress');
+      const claims = () => gh.issue(1)?.comments.filter((c) => c.body.startsWith(CLAIM)) ?? [];
+      expect(claims()).toHaveLength(1);
+      expect(claims()[0]?.body).toContain('"run":"github-711-1"');
+      expect(originHas('agent-loop/issue-1')).toBe(true);
+
+      // Run 2, the same loop (its checkpoint restored), resumes its own claim and is killed during its agent run.
+      await killedRun(712, agent);
+      expect(claims()).toHaveLength(1);
+      expect(claims()[0]?.body).toContain('"run":"github-712-1"'); // renewed in place by the same loop's next run
+
+      // Run 3, another loop, before the lease expires: the issue is left alone, the agent does not run.
+      const skipping = await scheduledRun(713, agent, { fresh: 'true' });
+      expect(skipping.main.code).toBe(0);
+      expect(skipping.main.log).toContain('Skipped #1: run github-712-1 is working on it');
+      expect(skipping.summary).toContain('| left to other runs (`agent-loop:in-progress`, lease live) | #1 |');
+      expect(runsPerIssue('calls')).toEqual({ 1: 2 });
+
+      // Run 4, after the lease expired on GitHub's clock: takes the issue over and continues the dead run's branch.
+      rig.githubAhead = 3 * 3_600_000;
+      const adopting = await scheduledRun(714, agent, { fresh: 'true' });
+      expect(adopting.main.code).toBe(0);
+      expect(adopting.main.log).toContain('Took over #1 from run github-712-1');
+      expect(adopting.main.log).toContain('Continuing on agent-loop/issue-1 as an earlier run pushed it.');
+      expect(existsSync(path.join(sb.root, 'saw-half'))).toBe(true); // the agent found the dead run's work
+      expect(runsPerIssue('calls')).toEqual({ 1: 3 });
+      expect(gh.pulls()).toHaveLength(1);
+      expect(originFile('agent-loop/issue-1', 'half.txt')).toBe('half\n');
+      expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
+      expect(claims()).toEqual([]); // the dead run's claim went with the takeover, the taker's with its release
+    });
+
+    it('an issue a reviewer sent back, its new run killed mid-cycle: once the lease expired the next run adopts the branch and the open pull request; one pull request in all', async () => {
+      const agent = await countingAgent('again', [
+        'if [ "$n" -eq 1 ]; then echo $$ > "$NOTES/hung"; exec sleep 60; fi',
+        'echo "run $n" >> log.txt',
+        'echo good > value.txt',
+        DONE_REPORT,
+      ]);
+      gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
+      const first = await scheduledRun(721, agent);
+      const url = first.outputs['pull-requests'];
+      expect(gh.pulls()).toHaveLength(1);
+
+      gh.updateIssue(1, { labels: [LABEL] }); // a reviewer asks for more: agent-loop:pr-open removed
+      await killedRun(722, agent);
+      expect(gh.issue(1)?.labels).toContain('agent-loop:in-progress');
+
+      rig.githubAhead = 3 * 3_600_000;
+      const adopting = await scheduledRun(723, agent, { fresh: 'true' });
+      expect(adopting.main.code).toBe(0);
+      expect(adopting.main.log).toContain('Took over #1 from run github-722-1');
+      expect(adopting.outputs['pull-requests']).toBe(url);
+      expect(adopting.summary).toContain(', updated) |');
+      expect(gh.pulls()).toHaveLength(1);
+      expect(originFile('agent-loop/issue-1', 'log.txt')).toBe('run 0\nrun 2\n'); // on the first run's work
+      expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
+      expect(gh.issue(1)?.comments.filter((c) => c.body.startsWith(CLAIM))).toEqual([]);
+    });
   });
 });
 

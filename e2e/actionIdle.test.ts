@@ -98,7 +98,7 @@ describe('idle runs (issue 14)', () => {
         clock.advance(86_400_000);
       }
     };
-    const worked = await rig.scheduledRun(1201, agent, {}, {}, seed);
+    const worked = await rig.scheduledRun(1201, agent, {}, {}, undefined, seed);
     const id = worked.outputs['checkpoint-id'] ?? '';
     expect(worked.outputs.status).toBe('complete');
     expect(worked.post.log).toContain(`Pruned 2 older checkpoint(s) before publishing (${older[1]}, ${older[0]})`);

@@ -27,17 +27,29 @@ export interface GitHubRig {
   remote: GitHttpServer;
   /** The test's own git call to origin, authenticated for that one command (async: the server runs in this process). */
   remoteGit(...args: string[]): Promise<void>;
+  /** How far GitHub's clock (the stand-in's) is ahead of the runner's: a lease expires without waiting. */
+  githubAhead: number;
   /**
    * One scheduled run on a fresh runner (local cycle branches gone, main checked out): the action's
-   * main then post, `inputs` as INPUT_* variables over this rig's defaults.
+   * main then post, `inputs` as INPUT_* variables over this rig's defaults. `checkout`: another clone
+   * of origin (another runner), with its own RUNNER_TEMP (its own state).
    */
   scheduledRun(
     runId: number,
     agent: string,
     inputs?: Record<string, string>,
     extraEnv?: NodeJS.ProcessEnv,
+    checkout?: string,
     beforePost?: () => Promise<void>,
   ): Promise<WorkflowRun>;
+  /** The runner's variables and the inputs of one run, its checkout reset as a fresh runner has it. */
+  runnerEnv(
+    runId: number,
+    agent: string,
+    inputs: Record<string, string>,
+    extraEnv: NodeJS.ProcessEnv,
+    checkout: string,
+  ): Promise<NodeJS.ProcessEnv>;
   close(): Promise<void>;
 }
 
@@ -56,20 +68,28 @@ export async function startGitHubRig(): Promise<GitHubRig> {
   await remoteGit('push', '-q', 'origin', 'main');
   const [owner, repo] = services.repository.split('/') as [string, string];
   // GITHUB_API_URL is one URL: the emulator answers the artifact endpoints and passes the rest on.
-  const gh = await startGitHubServer({ owner, repo, token: services.githubToken, gitDir: origin });
+  const clock = { ahead: 0 };
+  const gh = await startGitHubServer({
+    owner,
+    repo,
+    token: services.githubToken,
+    gitDir: origin,
+    now: () => Date.now() + clock.ahead,
+  });
   servicesOptions.restFallback = gh.url;
 
-  const scheduledRun: GitHubRig['scheduledRun'] = async (runId, agent, inputs = {}, extraEnv = {}, beforePost) => {
-    git(sb, 'checkout', '-q', 'main');
-    for (const b of git(sb, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop/')
+  const runnerEnv: GitHubRig['runnerEnv'] = async (runId, agent, inputs, extraEnv, checkout) => {
+    const box = { ...sb, repo: checkout };
+    git(box, 'checkout', '-q', 'main');
+    for (const b of git(box, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/agent-loop/')
       .split('\n')
       .filter(Boolean))
-      git(sb, 'branch', '-q', '-D', b);
+      git(box, 'branch', '-q', '-D', b);
     const runEnv = services.env({ runId, attempt: 1 });
     const env: NodeJS.ProcessEnv = {
       ...sb.env,
       ...runEnv,
-      RUNNER_TEMP: path.join(sb.root, 'tmp'),
+      RUNNER_TEMP: path.join(sb.root, checkout === sb.repo ? 'tmp' : `tmp-${path.basename(checkout)}`),
       GITHUB_SERVER_URL: remote.serverUrl,
       // The emulator is the HTTP proxy of the blob storage; git reaches its remote directly.
       no_proxy: 'github.localhost',
@@ -85,7 +105,18 @@ export async function startGitHubRig(): Promise<GitHubRig> {
       ...extraEnv,
     };
     await fs.mkdir(env.RUNNER_TEMP as string, { recursive: true });
-    return workflowRun({ runId, repo: sb.repo, scratch: sb.root, env, ...(beforePost ? { beforePost } : {}) });
+    return env;
+  };
+  const scheduledRun: GitHubRig['scheduledRun'] = async (
+    runId,
+    agent,
+    inputs = {},
+    extraEnv = {},
+    checkout = sb.repo,
+    beforePost,
+  ) => {
+    const env = await runnerEnv(runId, agent, inputs, extraEnv, checkout);
+    return workflowRun({ runId, repo: checkout, scratch: sb.root, env, ...(beforePost ? { beforePost } : {}) });
   };
 
   return {
@@ -95,7 +126,14 @@ export async function startGitHubRig(): Promise<GitHubRig> {
     origin,
     remote,
     remoteGit,
+    get githubAhead() {
+      return clock.ahead;
+    },
+    set githubAhead(ms: number) {
+      clock.ahead = ms;
+    },
     scheduledRun,
+    runnerEnv,
     async close() {
       await services.close();
       await gh.close();

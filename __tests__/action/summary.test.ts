@@ -16,6 +16,7 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
   issuesClosed: ['9'],
   issuesEscalated: ['10', '11'],
   issuesNoChange: [],
+  issuesClaimedElsewhere: [],
   preexistingFailures: [],
   pullRequests: [],
   completedIterations: [],

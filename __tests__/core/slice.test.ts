@@ -637,6 +637,162 @@ describe('the core: notices (issue 14: the escalation label and comment, the Dis
   });
 });
 
+describe('the core: claims and leases (issue 14)', () => {
+  const LEASE = 65 * 60_000;
+  const leased = (over: Partial<CoreConfig['settings']> = {}, rest: Partial<CoreConfig> = {}) =>
+    config(over, { publishes: true, leaseMs: LEASE, ...rest });
+  const claimedBy = { run: 'github-9-1', expires: '2026-11-25T10:30:00Z' };
+
+  it('a claim this loop’s own checkpoint holds (a run of it killed after claiming) is taken on in place, not skipped; the checkpoint is saved before any claim', () => {
+    const own = { run: 'github-8-1', expires: '2026-11-25T10:30:00Z', checkpoint: 'cp-1' };
+    const s = run(model(), leased(), tick(), { type: 'issuesRead', ready: [{ ...ready('a-1')[0]!, claimedBy: own }] });
+    expect(kinds(s.effects)).toEqual(['save', 'claimIssues']);
+    expect(find(s.effects, 'claimIssues')).toMatchObject({ issueIds: ['a-1'], resuming: true });
+    const other = { ...own, checkpoint: 'cp-2' };
+    const skipped = run(model(), leased(), tick(), {
+      type: 'issuesRead',
+      ready: [{ ...ready('a-1')[0]!, claimedBy: other }],
+    });
+    expect(kinds(skipped.effects)).toEqual(['log:claim.skipped', 'checkSource']);
+  });
+
+  it('claims a new cycle’s issues before it opens, leased until now + the lease; won, the cycle opens', () => {
+    const s = run(model(), leased(), tick(), { type: 'issuesRead', ready: ready('a-1') });
+    expect(kinds(s.effects)).toEqual(['save', 'claimIssues']);
+    expect(find(s.effects, 'claimIssues')).toEqual({
+      kind: 'claimIssues',
+      issueIds: ['a-1'],
+      expires: '2026-11-25T11:05:00Z',
+      resuming: false,
+    });
+    const won = step(s.model, { type: 'claimed', adopted: [] }, leased());
+    expect(kinds(won.effects)).toEqual(['openCycle']);
+    expect(won.model.claimHeld).toBe(true);
+  });
+
+  it('without leases (a source with no claims: beads) nothing is claimed, renewed or released', () => {
+    const s = run(model(), config(), tick(), { type: 'issuesRead', ready: ready('a-1') });
+    expect(kinds(s.effects)).toEqual(['openCycle']);
+    const m = model({ currentCycle: cycle() });
+    expect(kinds(run(m, config(), tick()).effects)).toEqual(['enterCycleBranch', 'runBaseline']);
+  });
+
+  it('an issue another run’s live claim holds is skipped, logged once per slice, and counted; the next free one is worked', () => {
+    const listed = [{ ...ready('a-1')[0]!, claimedBy }, ...ready('a-2')];
+    const s = run(model(), leased(), tick(), { type: 'issuesRead', ready: listed });
+    expect(kinds(s.effects)).toEqual(['log:claim.skipped', 'save', 'claimIssues']);
+    expect(find(s.effects, 'log')?.message).toBe(
+      'Skipped a-1: run github-9-1 is working on it (its lease runs until 2026-11-25T10:30:00Z); it is left to that run.',
+    );
+    expect(find(s.effects, 'claimIssues')?.issueIds).toEqual(['a-2']);
+    expect(s.model.claimedElsewhere).toEqual(['a-1']);
+    const again = step(
+      { ...s.model, claimHeld: false, claiming: undefined },
+      { type: 'issuesRead', ready: listed },
+      leased(),
+    );
+    expect(kinds(again.effects)).toEqual(['save', 'claimIssues']); // not logged twice
+  });
+
+  it('only claimed issues left: the run completes saying so, and halts as all escalated only when none is claimed', () => {
+    const listed = [
+      { ...ready('a-1')[0]!, claimedBy },
+      { id: 'a-2', title: 't', labels: ['agent-loop:escalated'] },
+    ];
+    const s = run(model(), leased(), tick(), { type: 'issuesRead', ready: listed });
+    expect(kinds(s.effects)).toEqual(['log:claim.skipped', 'checkSource']);
+    const done = step(s.model, { type: 'sourceChecked' }, leased());
+    expect(find(done.effects, 'done')?.status).toBe('complete');
+    expect(find(done.effects, 'log')?.message).toBe(
+      'No ready issue left for this run: 1 being worked by other runs (0 closed in this run).',
+    );
+  });
+
+  it('a claim lost to an older one leaves the issue to that run and reads the issues again, skipping it', () => {
+    const s = run(model(), leased(), tick(), { type: 'issuesRead', ready: ready('a-1', 'a-2') });
+    const lost = step(s.model, { type: 'claimed', lost: { id: 'a-1', ...claimedBy }, adopted: [] }, leased());
+    expect(kinds(lost.effects)).toEqual(['log:claim.lost', 'next']);
+    expect(lost.model.next).toBeUndefined();
+    const reread = run(lost.model, leased(), tick(), { type: 'issuesRead', ready: ready('a-1', 'a-2') });
+    expect(find(reread.effects, 'claimIssues')?.issueIds).toEqual(['a-2']);
+  });
+
+  it('taking over an expired claim (its run died) is logged: the dead run’s branch and pull request are continued', () => {
+    const s = run(model(), leased(), tick(), { type: 'issuesRead', ready: ready('a-1') });
+    const took = step(s.model, { type: 'claimed', adopted: ['github-8-1'] }, leased());
+    expect(kinds(took.effects)).toEqual(['log:claim.adopted', 'openCycle']);
+    expect(find(took.effects, 'log')?.message).toContain('Took over a-1 from run github-8-1');
+  });
+
+  it('a cycle in flight from an earlier slice is claimed again (resuming) before its branch is entered, then renewed once per iteration', () => {
+    const m = model({ currentCycle: cycle(), iteration: 2 });
+    const s = run(m, leased(), tick());
+    expect(kinds(s.effects)).toEqual(['claimIssues']);
+    expect(find(s.effects, 'claimIssues')?.resuming).toBe(true);
+    const won = step(s.model, { type: 'claimed', adopted: [] }, leased());
+    expect(kinds(won.effects)).toEqual(['enterCycleBranch', 'runBaseline']); // claimed just now: no renewal
+    const later = { ...won.model, loop: { ...won.model.loop, iteration: 3 } };
+    const next = step(later, tick(T0 + 600_000), leased());
+    expect(kinds(next.effects)).toEqual(['renewClaim', 'runBaseline']);
+    expect(find(next.effects, 'renewClaim')).toEqual({
+      kind: 'renewClaim',
+      issueIds: ['a-1'],
+      expires: '2026-11-25T11:15:00Z',
+    });
+  });
+
+  it('a resumed cycle whose claim another run took over after the lease expired is dropped from the checkpoint, its issue left', () => {
+    const s = run(model({ currentCycle: cycle() }), leased(), tick());
+    const lost = step(s.model, { type: 'claimed', lost: { id: 'a-1', ...claimedBy }, adopted: [] }, leased());
+    expect(kinds(lost.effects)).toEqual(['log:claim.lost', 'save', 'next']);
+    expect(lost.model.loop.currentCycle).toBeUndefined();
+    expect(find(lost.effects, 'save')?.loop.currentCycle).toBeUndefined();
+    expect(lost.model.claimedElsewhere).toEqual(['a-1']);
+  });
+
+  it('a rate-limit wait within the slice renews the claim first, until the wait’s end plus a lease', () => {
+    const m = model({ currentCycle: cycle(), iteration: 4 }, { claimHeld: true, claimRenewedAt: 4 });
+    const s = step(m, iterated({ state: m.loop, waitMs: 2 * 3_600_000 }), leased());
+    expect(kinds(s.effects)).toEqual(['verifyLane', 'log:rate.limited', 'save', 'renewClaim', 'sleep']);
+    expect(find(s.effects, 'renewClaim')?.expires).toBe('2026-11-25T13:05:00Z');
+  });
+
+  it('the claim is released when the cycle lands or is escalated; kept (until it expires) when the slice ends with the cycle in flight', () => {
+    const m = model({ currentCycle: cycle(), iteration: 4 }, { claimHeld: true, claimRenewedAt: 4 });
+    const escalated = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());
+    expect(kinds(escalated.effects)).toContain('releaseClaim');
+    expect(kinds(escalated.effects).indexOf('releaseClaim')).toBeGreaterThan(
+      kinds(escalated.effects).indexOf('labelEscalated'),
+    );
+    expect(escalated.model.claimHeld).toBe(false);
+
+    const entry: OutboxEntry = {
+      kind: 'finishCycle',
+      cycle: cycle(),
+      noChange: false,
+      iteration: 4,
+      recordedAt: '',
+      attempts: 0,
+    };
+    const landing = model({ outbox: [entry] }, { claimHeld: true, landing: { entry, resumed: false } });
+    const landed = step(landing, { type: 'cycleFinished' }, leased());
+    expect(find(landed.effects, 'releaseClaim')).toEqual({
+      kind: 'releaseClaim',
+      issueIds: ['a-1'],
+      at: '2026-11-25T10:00:00Z',
+    });
+    const transient = step(landing, { type: 'cycleFinished', failed: { class: 'transient', message: 'm' } }, leased());
+    expect(find(transient.effects, 'releaseClaim')).toBeUndefined();
+
+    const ending = run(
+      model({ currentCycle: cycle(), iteration: 3 }, { claimHeld: true }),
+      leased({ sliceIterations: 1 }, {}),
+      tick(),
+    );
+    expect(kinds(ending.effects)).not.toContain('releaseClaim');
+  });
+});
+
 describe('the core: the protocol, over every event in many states', () => {
   const ASKING = new Set([
     'next',
@@ -648,6 +804,7 @@ describe('the core: the protocol, over every event in many states', () => {
     'iterate',
     'commitCycle',
     'finishCycle',
+    'claimIssues',
   ]);
   const ENDING = new Set(['done', 'rethrow']);
   const states: SliceModel[] = [];
@@ -681,6 +838,10 @@ describe('the core: the protocol, over every event in many states', () => {
               },
               {
                 checking,
+                // Claims (issue 14): held, or a claim pending for a new cycle or the resumed one.
+                ...(consecutive === 1
+                  ? { claimHeld: true, claimRenewedAt: iteration }
+                  : { claiming: withCycle ? ('resumed' as const) : ('new' as const), next: ready('a-1') }),
                 ...(withCycle ? { cycle: cycle(), outcome: { state: initialLoopState(10) } } : {}),
                 ...(iteration === 10 && withCycle ? { landing: { entry: pending, resumed: true } } : {}),
               },
@@ -709,8 +870,15 @@ describe('the core: the protocol, over every event in many states', () => {
     { type: 'cycleFinished', failed: { class: 'lost', message: 'm' } },
     { type: 'refused', reason: 'repository_moved', message: 'm' },
     { type: 'crashed' },
+    { type: 'claimed', adopted: ['github-1-1'] },
+    { type: 'claimed', lost: { id: 'a-1', run: 'github-1-1', expires: '2026-11-25T11:00:00Z' }, adopted: [] },
+    { type: 'issuesRead', ready: [{ ...ready('a-1')[0]!, claimedBy: { run: 'r', expires: '2026-11-25T11:00:00Z' } }] },
   ];
-  const configs = [config(), config({ sliceIterations: 1, maxCostUsd: 1 }, { publishes: true, deadline: T0 + 1 })];
+  const configs = [
+    config(),
+    config({ sliceIterations: 1, maxCostUsd: 1 }, { publishes: true, deadline: T0 + 1 }),
+    config({}, { publishes: true, leaseMs: 65 * 60_000 }),
+  ];
 
   it('every step asks at most one thing and asks it last; a slice’s end is its last effect, after a save', () => {
     let steps = 0;
@@ -733,6 +901,6 @@ describe('the core: the protocol, over every event in many states', () => {
             expect(saved.at(-1)?.loop.notices.map((n) => n.id)).toContain(x.notice.id);
           });
         }
-    expect(steps).toBe(2 * 36 * 22);
+    expect(steps).toBe(3 * 36 * 25);
   });
 });

@@ -641,3 +641,47 @@ describe('issue 14: the halt’s Discord post through the outbox', () => {
     expect(posted).toEqual(['failure_loop', 'failure_loop', 'all_escalated']);
   });
 });
+
+describe('issue 14: claims, performed through the source', () => {
+  /** A memory source that claims: every call recorded; `holder` makes a claim lose to that run. */
+  class ClaimingSource extends MemorySource {
+    calls: string[] = [];
+    holder: string | undefined;
+    async claim(id: string, me: { run: string; checkpoint: string }, expires: string, resuming: boolean) {
+      this.calls.push(`claim ${id} ${me.run} ${expires}${resuming ? ' resuming' : ''}`);
+      return this.holder
+        ? { won: false as const, holder: { run: this.holder, checkpoint: 'other', expires } }
+        : { won: true as const, adopted: [] };
+    }
+    async renewClaim(id: string, _me: unknown, expires: string) {
+      this.calls.push(`renew ${id} ${expires}`);
+    }
+    async releaseClaim(id: string) {
+      this.calls.push(`release ${id}`);
+    }
+  }
+
+  it('claims the issue before its first agent run for a lease of 2 × agent-timeout-minutes + 5, renews it each later iteration, releases it when the cycle lands', async () => {
+    const source = new ClaimingSource(MemorySource.of('bd-1').issues);
+    const h = harness({ source, steps: [working('bd-1'), done], settings: { agentTimeoutMinutes: 30 } });
+    h.deps.runId = 'github-5-1';
+    const r = await runSlice(h.deps);
+    expect(r.status).toBe('complete');
+    expect(source.calls).toEqual([
+      'claim bd-1 github-5-1 2026-11-21T11:05:00Z',
+      'renew bd-1 2026-11-21T11:05:10Z',
+      'release bd-1',
+    ]);
+    expect(h.agent.requests).toHaveLength(2);
+  });
+
+  it('an issue whose claim is lost to another run is not worked; the result lists it', async () => {
+    const source = new ClaimingSource(MemorySource.of('bd-1').issues);
+    source.holder = 'github-4-1';
+    const h = harness({ source, steps: [done] });
+    const r = await runSlice(h.deps);
+    expect(h.agent.requests).toHaveLength(0);
+    expect(r).toMatchObject({ status: 'complete', issuesClaimedElsewhere: ['bd-1'] });
+    expect(h.events().some((e) => e.event === 'claim.lost')).toBe(true);
+  });
+});

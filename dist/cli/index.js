@@ -25299,6 +25299,8 @@ function ready_isPlainObject(value) {
 function isClosed(issue) {
     return issue.status === 'closed';
 }
+/** The label of an issue a run is working on (with its claim comment); removing it frees the issue. */
+const IN_PROGRESS_LABEL = 'agent-loop:in-progress';
 /** The label of an issue whose work waits in an open pull request; later runs skip it. */
 const PR_OPEN_LABEL = 'agent-loop:pr-open';
 /** The label of an issue agent-loop found already satisfied (no change needed); later runs skip it. */
@@ -29155,6 +29157,7 @@ function buildResult(input) {
         diagnostic: input.diagnostic ?? null,
         standing: input.standing ?? null,
         idle: input.idle ?? false,
+        issuesClaimedElsewhere: input.claimedElsewhere ?? [],
     };
 }
 function exitCodeFor(result) {
@@ -29182,6 +29185,9 @@ function summaryLine(r) {
             ? [
                 `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
             ]
+            : []),
+        ...(r.issuesClaimedElsewhere.length
+            ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
             : []),
         ...(r.pullRequests.length
             ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]
@@ -29526,8 +29532,11 @@ function step(model, event, config) {
                 const landing = land(recorded, entry, config, false);
                 return { model: landing.model, effects: [save(recorded), ...landing.effects] };
             }
+            const elsewhere = m.claimedElsewhere?.length ?? 0;
             return finish(m, config, 'complete', undefined, false, [
-                log('info', 'run.complete', `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`),
+                log('info', 'run.complete', elsewhere > 0
+                    ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed in this run).`
+                    : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`),
             ]);
         }
         case 'cycleOpened': {
@@ -29591,6 +29600,8 @@ function step(model, event, config) {
             });
         case 'noticesSent':
             return noticesSent(model, event.results);
+        case 'claimed':
+            return claimed(model, event.lost, event.adopted, config);
         case 'crashed':
             if (event.unreadable)
                 return finish(model, config, 'halted', event.unreadable);
@@ -29732,11 +29743,15 @@ function cycleFinished(model, published, failed, config) {
                 log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
             ]
             : [];
+        // The cycle is over (landed, or lost and free to be worked again): its claim is released.
+        if (landing)
+            lost.push(...release(landing.entry.cycle.issueIds, m, config));
+        const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
         if (landing?.resumed) {
-            const next = started(m, config);
-            return { model: next.model, effects: [...lost, save(m), ...next.effects] };
+            const next = started(freed, config);
+            return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
         }
-        const after = afterCycle(m, model.outcome ?? { state: m.loop }, config);
+        const after = afterCycle(freed, model.outcome ?? { state: freed.loop }, config);
         return { model: after.model, effects: [...lost, ...after.effects] };
     }
     const attempts = (landing?.entry.attempts ?? 0) + 1;
@@ -29803,10 +29818,26 @@ function editedSinceEscalation(issue, loop) {
     }
     return false;
 }
-function issuesRead(model, ready, config) {
+function issuesRead(model, listed, config) {
+    // Issues another run is working on are left alone (issue 14), each logged once per slice.
+    const { free: ready, claimed, newly } = leaveClaimed(listed, model.claimedElsewhere ?? [], config.checkpointId);
+    if (newly.length > 0) {
+        const m = {
+            ...model,
+            claimedElsewhere: [...(model.claimedElsewhere ?? []), ...newly.map((i) => i.id)],
+        };
+        const next = issuesRead(m, listed, config);
+        return {
+            model: next.model,
+            effects: [
+                ...newly.map((i) => log('info', 'claim.skipped', `Skipped ${issueRef(i.id)}: run ${i.claimedBy?.run} is working on it (its lease runs until ${i.claimedBy?.expires}); it is left to that run.`, { issueId: i.id, run: i.claimedBy?.run, expires: i.claimedBy?.expires })),
+                ...next.effects,
+            ],
+        };
+    }
     const { targets, escalated } = selectTargets(ready, model.loop, config.settings.batch, model.sliceStartIteration, config.settings.onlyIssues, config.settings.closeOnBranch);
     if (targets.length === 0) {
-        if (escalated.length > 0)
+        if (escalated.length > 0 && claimed.length === 0)
             return finish(model, config, 'halted', {
                 reason: 'all_escalated',
                 message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.map(issueRef).join(', ')})`,
@@ -29840,6 +29871,14 @@ function beforeIteration(model, config) {
         ]);
     if (!loop.currentCycle && model.next) {
         const next = model.next;
+        // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
+        // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
+        // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
+        if (config.leaseMs !== undefined && !model.claimHeld) {
+            const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
+            const c = slice_claim(model, config, next.map((i) => i.id), 'new', own);
+            return { model: c.model, effects: [save(model), ...c.effects] };
+        }
         const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
         const cycle = {
             issueIds: next.map((i) => i.id),
@@ -29861,9 +29900,82 @@ function beforeIteration(model, config) {
             : [];
         return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
     }
-    const branch = loop.currentCycle?.branch;
+    const current = loop.currentCycle;
+    // The cycle this loop had in flight: claimed again before its branch is entered (another run may
+    // have taken it over once its lease expired); then the lease is renewed at each iteration.
+    if (config.leaseMs !== undefined && current && !model.claimHeld)
+        return slice_claim(model, config, current.issueIds, 'resumed');
+    const renew = config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration
+        ? [{ kind: 'renewClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }]
+        : [];
+    const branch = current?.branch;
     const enter = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
-    return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
+    return {
+        model: { ...model, onCycleBranch: true, ...(renew.length ? { claimRenewedAt: loop.iteration } : {}) },
+        effects: [...renew, ...enter, { kind: 'runBaseline' }],
+    };
+}
+/** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
+function leaseEnd(model, leaseMs) {
+    return rfc3339(new Date(Math.ceil((model.now + leaseMs) / 1000) * 1000));
+}
+/** `ownEarlier`: a run of this loop claimed these issues before it was killed: that claim is taken on in place. */
+function slice_claim(model, config, issueIds, claiming, ownEarlier = false) {
+    return {
+        model: { ...model, claiming },
+        effects: [
+            {
+                kind: 'claimIssues',
+                issueIds,
+                expires: leaseEnd(model, config.leaseMs ?? 0),
+                resuming: claiming === 'resumed' || ownEarlier,
+            },
+        ],
+    };
+}
+/** The claim's answer: the cycle goes on (opens, or resumes), or its issue is left to the run that holds it. */
+function claimed(model, lost, adopted, config) {
+    const resumed = model.claiming === 'resumed';
+    const m = { ...model, claiming: undefined };
+    if (lost) {
+        const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
+        if (!resumed)
+            return {
+                model: { ...m, next: undefined, claimedElsewhere },
+                effects: [
+                    log('info', 'claim.lost', `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
+                    { kind: 'next' },
+                ],
+            };
+        // This loop's lease had expired and another run took the cycle over: it is theirs now.
+        const dropped = {
+            ...m,
+            cycle: undefined,
+            claimedElsewhere,
+            loop: { ...m.loop, currentCycle: undefined },
+        };
+        return {
+            model: dropped,
+            effects: [
+                log('warn', 'claim.lost', `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired (its lease runs until ${lost.expires}); this loop leaves it to that run.`, { issueId: lost.id, run: lost.run, expires: lost.expires }),
+                save(dropped),
+                { kind: 'next' },
+            ],
+        };
+    }
+    const held = { ...m, claimHeld: true, claimRenewedAt: m.loop.iteration };
+    const ids = resumed ? (m.loop.currentCycle?.issueIds ?? []) : (m.next ?? []).map((i) => i.id);
+    const go = beforeIteration(held, config);
+    const took = adopted.length > 0
+        ? [
+            log('info', 'claim.adopted', `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without a release (the run died): its branch and pull request, if any, are continued.`, { issueIds: ids, runs: adopted }),
+        ]
+        : [];
+    return { model: go.model, effects: [...took, ...go.effects] };
+}
+/** The claims of a finished cycle's issues released (where the source claims). */
+function release(issueIds, model, config) {
+    return config.leaseMs !== undefined ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)) }] : [];
 }
 function iterated(model, outcome, now, config) {
     if (outcome.interrupted)
@@ -29907,9 +30019,20 @@ function afterCycle(model, outcome, config) {
             ]);
         }
         m = { ...m, waking: 'retry' };
+        // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
+        const held = m.loop.currentCycle;
+        const renew = config.leaseMs !== undefined && held && m.claimHeld
+            ? [
+                {
+                    kind: 'renewClaim',
+                    issueIds: held.issueIds,
+                    expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+                },
+            ]
+            : [];
         effects.push(log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
             waitMs: outcome.waitMs,
-        }), save(m), { kind: 'sleep', ms: outcome.waitMs });
+        }), save(m), ...renew, { kind: 'sleep', ms: outcome.waitMs });
         return { model: m, effects };
     }
     return { model: m, effects: [...effects, save(m), { kind: 'next' }] };
@@ -29965,21 +30088,24 @@ function escalate(model, reason, bounceLoop, config) {
             message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
         };
     }
+    // The escalated cycle is over: its claim is released (the escalated label keeps runs off it).
+    const freed = release(cycle.issueIds, model, config);
+    const claimState = config.leaseMs !== undefined ? { claimHeld: false } : {};
     // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
     // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
     // the wip: push and the label, so a run killed during either never works the cycle again.
-    const l = recordNotice({ ...model, loop: { ...loop, currentCycle: undefined } }, { kind: 'markEscalated', issueIds: cycle.issueIds, note });
+    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, { kind: 'markEscalated', issueIds: cycle.issueIds, note });
     const [recorded, send] = l.effects;
     const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
     if (halt && !config.publishes) {
         // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
         // branch and edits stay for inspection (the next run parks them).
         const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-        return { model: parked, effects, halt, after: [send] };
+        return { model: parked, effects, halt, after: [send, ...freed] };
     }
     if (halt)
-        return { model: l.model, effects, halt, after: [...shelve, send] };
-    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+        return { model: l.model, effects, halt, after: [...shelve, send, ...freed] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, send, ...freed] };
 }
 function save(model, status = 'continuing') {
     return { kind: 'save', status, loop: model.loop, errors: model.errors };
@@ -30034,6 +30160,20 @@ after = []) {
         });
     effects.push({ kind: 'done', status, interrupted });
     return { model: m, effects };
+}
+/**
+ * Issue 14: the listed issues another run's live claim holds (or that one held earlier in this
+ * slice: `skipped`) are left alone; `newly`: those not logged yet. Pure.
+ */
+function leaveClaimed(listed, skipped, ownCheckpoint) {
+    // A claim of this loop's own checkpoint (a run of it killed after claiming) is this run's to take on.
+    const elsewhere = (i) => i.claimedBy !== undefined && i.claimedBy.checkpoint !== ownCheckpoint;
+    const claimed = listed.filter((i) => elsewhere(i) || skipped.includes(i.id));
+    return {
+        free: listed.filter((i) => !claimed.includes(i)),
+        claimed,
+        newly: claimed.filter((i) => !skipped.includes(i.id)),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/git/lane.ts
@@ -30131,9 +30271,88 @@ function guardLane(git) {
 function issueFingerprint(issue) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(issue.body).digest('hex').slice(0, 16);
 }
-/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint. */
+/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
 function toReadyIssue(issue) {
-    return { id: issue.id, title: issue.title, labels: issue.labels, fingerprint: issueFingerprint(issue) };
+    return {
+        id: issue.id,
+        title: issue.title,
+        labels: issue.labels,
+        fingerprint: issueFingerprint(issue),
+        ...(issue.claimedBy ? { claimedBy: issue.claimedBy } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/issues/claims.ts
+/**
+ * Claims and leases on issues (issue 14), the pure part: who holds an issue, until when, and which
+ * of several claims wins. A run working an issue claims it (on GitHub: the IN_PROGRESS_LABEL and
+ * one claim comment, src/issues/github/claimComments.ts), renews the lease at each iteration and
+ * releases it when the cycle ends. Other runs skip an issue whose lease is live; once it has
+ * expired (its run died), the next run takes the issue over and adopts its branch and pull request.
+ *
+ * Race safety: a run claims (posts its comment), then reads the issue's claims back; the oldest
+ * live claim (the smallest comment id: GitHub numbers comments in creation order) wins, and every
+ * other run yields. Two runs that claim at the same time both see both comments on reading back,
+ * so exactly one of them goes on.
+ */
+/**
+ * When a found claim's lease ends (epoch ms): its stamp plus the lease's length, both on the
+ * source's clock, when it has them (so that two runners' clocks never have to agree); else the
+ * time written into it.
+ */
+function expiryOf(found) {
+    const stamp = found.updatedAt !== undefined ? Date.parse(found.updatedAt) : NaN;
+    if (found.claim.leaseSeconds !== undefined && Number.isFinite(stamp))
+        return stamp + found.claim.leaseSeconds * 1000;
+    return Date.parse(found.claim.expires);
+}
+/** The claim with its lease's end as the source's clock has it. */
+function asFound(found) {
+    const expiry = expiryOf(found);
+    return Number.isFinite(expiry)
+        ? { ...found.claim, expires: new Date(expiry).toISOString().replace(/\.\d{3}Z$/, 'Z') }
+        : found.claim;
+}
+/** The margin added to an iteration's longest run to make a lease (the checkpoint, git, GitHub). */
+const LEASE_MARGIN_MINUTES = 5;
+/**
+ * How long a lease lasts: an iteration renews it, and one iteration runs the agent and then the test
+ * command, each bounded by agent-timeout-minutes (a cycle's first also runs the baseline, on a
+ * lease taken just before); plus a margin. With the default 30 minutes: 65 minutes.
+ */
+function leaseMinutes(agentTimeoutMinutes) {
+    return 2 * agentTimeoutMinutes + LEASE_MARGIN_MINUTES;
+}
+/** Whether a claim still holds its issue at `now` (epoch ms, the source's clock). */
+function isLive(found, now) {
+    if (found.claim.released)
+        return false;
+    const expires = expiryOf(found);
+    return Number.isFinite(expires) && expires > now;
+}
+/** The claim that holds the issue at `now`: the oldest live one (claims in creation order). */
+function winningClaim(claims, now) {
+    return [...claims].sort((a, b) => a.id - b.id).find((c) => isLive(c, now));
+}
+/**
+ * Why `me` must keep off the issue: the live claim of another run that holds it, or undefined when
+ * the issue is free, its lease expired, or it is `me`'s own.
+ */
+function heldByOther(claims, now, run) {
+    const winner = winningClaim(claims, now);
+    return winner && winner.claim.run !== run ? asFound(winner) : undefined;
+}
+/**
+ * The claim comment `me` writes its claim into: its own (same run), or, for a cycle its loop had in
+ * flight (`resuming`), its loop's own live one from an earlier run. Never another's, and never an
+ * expired one: editing an old comment back to life would put it before a newer live claim.
+ */
+function ownClaim(claims, now, me, resuming) {
+    return claims.find((c) => isLive(c, now) && (c.claim.run === me.run || (resuming && c.claim.checkpoint === me.checkpoint)));
+}
+/** The runs whose claims on the issue expired without being released: their runs died; the taker adopts their work. */
+function expiredClaims(claims, now, run) {
+    return claims.filter((c) => !c.claim.released && !isLive(c, now) && c.claim.run !== run).map(asFound);
 }
 
 ;// CONCATENATED MODULE: ./src/loop/publish.ts
@@ -30315,6 +30534,7 @@ async function cycleBaseline(deps, state, checkpointId) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -30465,7 +30685,12 @@ async function runSlice(unguarded) {
         ...(settings.sliceMinutes !== undefined ? { deadline: startedAt + settings.sliceMinutes * 60_000 } : {}),
         publishes: deps.publisher !== undefined,
         branches: git !== undefined && state.baseBranch !== undefined,
+        // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
+        ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
     };
+    const me = { run: deps.runId ?? `local-${checkpointId}`, checkpoint: checkpointId };
+    /** Claim, renewal or release of one issue failed: the cycle goes on; the lease runs out by itself. */
+    const claimWarning = (what, id, error) => logger.warn('claim.failed', `Could not ${what} the claim on ${id} in ${source.description}: ${error.message}. The work goes on; the claim's lease runs out by itself.`, { issueId: id });
     let model = initialModel(state, clock.now().getTime());
     let diagnostic = null;
     /** The current cycle's baseline as last read or run in this slice. */
@@ -30650,8 +30875,33 @@ async function runSlice(unguarded) {
                     await keepBranch(deps, effect.branch);
                 }
                 return undefined;
+            case 'claimIssues': {
+                const adopted = [];
+                const won = [];
+                for (const id of effect.issueIds) {
+                    const outcome = await source.claim(id, me, effect.expires, effect.resuming);
+                    if (!outcome.won) {
+                        // Lost to an older live claim: the issues claimed so far for this cycle are let go.
+                        for (const w of won)
+                            await source.releaseClaim?.(w, me, effect.expires).catch((e) => claimWarning('release', w, e));
+                        return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
+                    }
+                    won.push(id);
+                    adopted.push(...outcome.adopted.map((c) => c.run).filter((r) => !adopted.includes(r)));
+                }
+                return { type: 'claimed', adopted };
+            }
+            case 'renewClaim':
+                for (const id of effect.issueIds)
+                    await source.renewClaim?.(id, me, effect.expires).catch((e) => claimWarning('renew', id, e));
+                return undefined;
+            case 'releaseClaim':
+                for (const id of effect.issueIds)
+                    await source.releaseClaim?.(id, me, effect.at).catch((e) => claimWarning('release', id, e));
+                return undefined;
             case 'done':
                 return buildResult({
+                    claimedElsewhere: model.claimedElsewhere ?? [],
                     status: effect.status,
                     state: model.loop,
                     checkpointId,
@@ -31818,6 +32068,9 @@ function forwarding(source) {
         ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
         ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
         ...(source.health ? { health: () => source.health() } : {}),
+        ...(source.claim ? { claim: source.claim.bind(source) } : {}),
+        ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
+        ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
     };
 }
 
@@ -34336,6 +34589,7 @@ async function prepareRun(options, io) {
         git,
         publisher,
         logger,
+        ...(io.runId ? { runId: io.runId } : {}),
         clock: io.clock,
         signal: io.signal,
         redact,

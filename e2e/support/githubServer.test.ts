@@ -297,6 +297,41 @@ describe('githubServer', () => {
     expect(issueJson.comments).toBe(36);
   });
 
+  it('edits a comment in place (same id and place, updated_at moved on) and deletes one, 404 for an unknown id; dates answers by its clock (issue 14)', async () => {
+    let clock = Date.parse('2026-11-25T10:00:00Z');
+    const server = await github({ now: () => clock });
+    server.addIssue({ comments: ['first', 'second'] });
+    const [first, second] = server.issues[0]!.comments;
+    expect(second!.id).toBeGreaterThan(first!.id); // ids in creation order
+    clock += 60_000;
+    const edited = await call(server, 'PATCH', `/repos/${server.owner}/${server.repo}/issues/comments/${first!.id}`, {
+      body: { body: 'first, edited' },
+    });
+    expect(edited.status).toBe(200);
+    expect(await edited.json()).toMatchObject({
+      id: first!.id,
+      body: 'first, edited',
+      updated_at: '2026-11-25T10:01:00Z',
+    });
+    expect(edited.headers.get('date')).toBe(new Date(clock).toUTCString());
+    const listed = (await (await call(server, 'GET', `${issuesPath(server)}/1/comments`)).json()) as { body: string }[];
+    expect(listed.map((c) => c.body)).toEqual(['first, edited', 'second']);
+    const missing = await call(server, 'PATCH', `/repos/${server.owner}/${server.repo}/issues/comments/99`, {
+      body: { body: 'x' },
+    });
+    expect(missing.status).toBe(404);
+    const empty = await call(server, 'PATCH', `/repos/${server.owner}/${server.repo}/issues/comments/${first!.id}`, {
+      body: {},
+    });
+    expect(empty.status).toBe(422);
+    const deleted = await call(server, 'DELETE', `/repos/${server.owner}/${server.repo}/issues/comments/${first!.id}`);
+    expect(deleted.status).toBe(204);
+    expect(server.issues[0]!.comments.map((c) => c.body)).toEqual(['second']);
+    expect(
+      (await call(server, 'DELETE', `/repos/${server.owner}/${server.repo}/issues/comments/${first!.id}`)).status,
+    ).toBe(404);
+  });
+
   it('serves added routes with the same authentication, accounting and ETags', async () => {
     const server = await github({
       routes: [

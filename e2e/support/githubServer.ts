@@ -17,7 +17,11 @@
  *   answers the issue's labels; `DELETE …/issues/{n}/labels/{name}` answers the remaining labels,
  *   404 "Label does not exist" when the issue does not carry it.
  * - Comments (rest/issues/comments): `GET/POST …/issues/{n}/comments` (`since`, `per_page`, `page`);
- *   a body over 65536 characters is a 422 Validation Failed.
+ *   a body over 65536 characters is a 422 Validation Failed. Ids grow in creation order, and the
+ *   list is in that order. `PATCH …/issues/comments/{id}` edits a comment in place (same id and
+ *   place, updated_at moved on), `DELETE …/issues/comments/{id}` removes it (204); both 404 for an
+ *   unknown id.
+ * - Every answer carries a `date` header from the server's clock (`now`, which a test may move on).
  * - Pagination (rest/using-the-rest-api/using-pagination-in-the-rest-api): a `link` header with
  *   `prev`/`next`/`last`/`first` URLs, omitted when everything fits on one page; like GitHub the
  *   URLs use the repository id (`/repositories/{id}/issues?…&page=2`), and those paths are served.
@@ -769,6 +773,38 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         return { status: 201, body: json, headers: { location: json.url } };
       },
     },
+    {
+      // rest/issues/comments#delete-an-issue-comment: 204; 404 for an unknown comment id.
+      method: 'DELETE',
+      path: '/repos/:owner/:repo/issues/comments/:id',
+      handler: (ctx) => {
+        const id = Number(ctx.params.id);
+        const issue = issues.find((i) => i.comments.some((c) => c.id === id));
+        if (!issue) return commentNotFound('delete-an-issue-comment');
+        issue.comments = issue.comments.filter((c) => c.id !== id);
+        touch(issue);
+        return { status: 204 };
+      },
+    },
+    {
+      // rest/issues/comments#update-an-issue-comment: `body` required; 200 with the comment, its
+      // updated_at moved on; 404 for an unknown comment id. The comment keeps its id and place.
+      method: 'PATCH',
+      path: '/repos/:owner/:repo/issues/comments/:id',
+      handler: (ctx) => {
+        const id = Number(ctx.params.id);
+        const issue = issues.find((i) => i.comments.some((c) => c.id === id));
+        const comment = issue?.comments.find((c) => c.id === id);
+        if (!issue || !comment) return commentNotFound('update-an-issue-comment');
+        const body = isObject(ctx.body) ? ctx.body.body : undefined;
+        if (typeof body !== 'string' || body === '') return validationFailed('body', 'missing_field');
+        if (body.length > MAX_COMMENT_LENGTH) return validationFailed('body');
+        comment.body = body;
+        comment.updatedAt = iso(Math.max(now(), Date.parse(comment.updatedAt)));
+        touch(issue);
+        return { status: 200, body: commentJson(issue, comment) };
+      },
+    },
   ];
 
   /** A route path's pattern and its parameters' names, in order. */
@@ -855,6 +891,8 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
           'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
           'x-github-media-type': 'github.v3; format=json',
           'x-github-api-version-selected': '2022-11-28',
+          // GitHub's own clock (the server's, which a test may move on): leases are judged by it.
+          date: new Date(now()).toUTCString(),
         };
         if (payload === undefined) {
           res.writeHead(status, { ...common, ...headers });
@@ -1088,6 +1126,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
 
 function notFound(): RouteResult {
   return { status: 404, body: { message: 'Not Found', documentation_url: DOCS, status: '404' } };
+}
+
+/** GitHub's 404 for a comment id that is not there. */
+function commentNotFound(anchor: string): RouteResult {
+  return {
+    status: 404,
+    body: { message: 'Not Found', documentation_url: `${DOCS}/issues/comments#${anchor}`, status: '404' },
+  };
 }
 
 function validationFailed(field: string, code = 'invalid'): RouteResult {

@@ -119,13 +119,25 @@ export async function runAction(given: ActionDeps): Promise<void> {
     warn: (m: string) => core.warning(redact(m)),
     ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
   });
+  // This workflow run, as its claims on issues name it (issue 14): another run's claims are skipped.
+  const runId = `github-${env.GITHUB_RUN_ID ?? 'local'}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`;
   if (options.source === 'github') {
     const allowedAuthors = options.allowedAuthors
       .split(',')
       .map((a) => a.trim())
       .filter((a) => a !== '');
     const make = (onWarning: (m: string) => void) =>
-      new GitHubIssueSource({ octokit, owner, repo, label: options.label, allowedAuthors, redact, onWarning });
+      new GitHubIssueSource({
+        octokit,
+        owner,
+        repo,
+        label: options.label,
+        allowedAuthors,
+        redact,
+        onWarning,
+        runId,
+        now: () => deps.clock.now().getTime(),
+      });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
     const early = options.workflow === 'pipeline' ? (github = make((m) => core.warning(redact(m)))) : undefined;
     fromGitHub = {
@@ -233,6 +245,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
       problems = found;
     },
     terms: 'action',
+    runId,
     ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
     onResult: async (result) => {
       standing = result.standing !== null;

@@ -61,6 +61,10 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
     lines.push(
       `| no change needed (left open, \`agent-loop:no-change\`) | ${r.issuesNoChange.map(issueRef).join(', ')} |`,
     );
+  if (r.issuesClaimedElsewhere.length > 0)
+    lines.push(
+      `| left to other runs (\`agent-loop:in-progress\`, lease live) | ${r.issuesClaimedElsewhere.map(issueRef).join(', ')} |`,
+    );
   if (r.preexistingFailures.length > 0)
     lines.push(
       `| failing before, not targeted | ${r.preexistingFailures

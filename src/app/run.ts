@@ -76,6 +76,8 @@ export interface RunIO {
   haltLifted?: string;
   /** Whose terms the run's advice uses: the CLI's flags (default) or the action's inputs. */
   terms?: 'cli' | 'action';
+  /** This run's id in issue claims (issue 14; the action's workflow run). */
+  runId?: string;
 }
 
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
@@ -250,6 +252,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     git,
     publisher,
     logger,
+    ...(io.runId ? { runId: io.runId } : {}),
     clock: io.clock,
     signal: io.signal,
     redact,

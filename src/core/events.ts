@@ -48,6 +48,8 @@ export interface ReadyIssue {
    * whose digest differs from the one its escalation recorded was edited since, and is tried again.
    */
   fingerprint?: string;
+  /** Another run's live claim on it (issue 14): this run leaves it alone. */
+  claimedBy?: { run: string; expires: string; checkpoint?: string };
 }
 
 export type PullRequestRecord = LoopState['pullRequests'][number];
@@ -94,6 +96,11 @@ export type Event =
   | { type: 'refused'; reason: 'repository_moved' | 'secret_in_change'; message: string }
   /** The notices sent in the last step, performed or not (answered after that step, before its answer). */
   | { type: 'noticesSent'; results: NoticeResult[] }
+  /**
+   * The claim on a cycle's issues (issue 14): won (`adopted`: the runs whose expired claims it took
+   * over), or `lost` to another run's live claim (every claim this run took for the cycle released).
+   */
+  | { type: 'claimed'; lost?: { id: string; run: string; expires: string }; adopted: string[] }
   /** Anything else threw; `unreadable` when the source's health explains it. */
   | { type: 'crashed'; unreadable?: Halt };
 
@@ -171,6 +178,15 @@ export type Effect =
   | { kind: 'recordHalt'; halt: Halt; diagnostic: HaltDiagnostic }
   /** Where work is published: the cycle still in flight at a slice's end pushed as wip:. */
   | { kind: 'keepOpenCycle'; branch: string; message: string }
+  /**
+   * Claim the issues of a cycle about to run (issue 14): the label and the claim comment, leased
+   * until `expires`, race-safe; `resuming`: a cycle this loop had in flight. Answered by `claimed`.
+   */
+  | { kind: 'claimIssues'; issueIds: string[]; expires: string; resuming: boolean }
+  /** Move the lease of this run's claim on the cycle's issues on to `expires` (each iteration). */
+  | { kind: 'renewClaim'; issueIds: string[]; expires: string }
+  /** The cycle ended (landed, escalated, lost): its issues' claims released. */
+  | { kind: 'releaseClaim'; issueIds: string[]; at: string }
   /** The slice is over. */
   | { kind: 'done'; status: Status; interrupted: boolean }
   /** Re-throw the error that crashed the slice. */

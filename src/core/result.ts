@@ -51,6 +51,8 @@ export interface RunResult {
    * ('' when there is none).
    */
   idle: boolean;
+  /** Issues this slice left alone because another run's live claim held them (issue 14). */
+  issuesClaimedElsewhere: string[];
 }
 
 export function buildResult(input: {
@@ -63,6 +65,7 @@ export function buildResult(input: {
   diagnostic?: string | null;
   standing?: RunResult['standing'];
   idle?: boolean;
+  claimedElsewhere?: string[];
 }): RunResult {
   const { state } = input;
   return {
@@ -92,6 +95,7 @@ export function buildResult(input: {
     diagnostic: input.diagnostic ?? null,
     standing: input.standing ?? null,
     idle: input.idle ?? false,
+    issuesClaimedElsewhere: input.claimedElsewhere ?? [],
   };
 }
 
@@ -121,6 +125,9 @@ export function summaryLine(r: RunResult): string {
       ? [
           `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
         ]
+      : []),
+    ...(r.issuesClaimedElsewhere.length
+      ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
       : []),
     ...(r.pullRequests.length
       ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]

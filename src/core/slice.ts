@@ -55,6 +55,12 @@ export interface CoreConfig {
   publishes: boolean;
   /** Cycles get a branch (there is a git repository). */
   branches: boolean;
+  /**
+   * Claims and leases (issue 14): set when the source claims issues (GitHub), the lease's length.
+   * A cycle's issues are claimed before it opens (or resumes in a slice), renewed each iteration,
+   * released when it lands or is escalated.
+   */
+  leaseMs?: number;
 }
 
 export interface SliceModel {
@@ -83,6 +89,14 @@ export interface SliceModel {
   noticesResent?: boolean;
   /** The status the slice ended with (finish): the save after its last notices keeps it. */
   ended?: Status;
+  /** This slice holds the claim on the current (or next) cycle's issues (issue 14). */
+  claimHeld?: boolean;
+  /** The iteration count when the claim was last taken or renewed (one renewal per iteration). */
+  claimRenewedAt?: number;
+  /** What the pending `claimIssues` is for: a new cycle, or the cycle this loop had in flight. */
+  claiming?: 'new' | 'resumed';
+  /** Issues left alone in this slice because another run's live claim holds them, logged once each. */
+  claimedElsewhere?: string[];
 }
 
 export type Step = { model: SliceModel; effects: Effect[] };
@@ -142,11 +156,14 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
         const landing = land(recorded, entry, config, false);
         return { model: landing.model, effects: [save(recorded), ...landing.effects] };
       }
+      const elsewhere = m.claimedElsewhere?.length ?? 0;
       return finish(m, config, 'complete', undefined, false, [
         log(
           'info',
           'run.complete',
-          `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`,
+          elsewhere > 0
+            ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed in this run).`
+            : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`,
         ),
       ]);
     }
@@ -214,6 +231,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
       });
     case 'noticesSent':
       return noticesSent(model, event.results);
+    case 'claimed':
+      return claimed(model, event.lost, event.adopted, config);
     case 'crashed':
       if (event.unreadable) return finish(model, config, 'halted', event.unreadable);
       return { model, effects: [{ kind: 'rethrow' }] };
@@ -381,11 +400,14 @@ function cycleFinished(
             ),
           ]
         : [];
+    // The cycle is over (landed, or lost and free to be worked again): its claim is released.
+    if (landing) lost.push(...release(landing.entry.cycle.issueIds, m, config));
+    const freed: SliceModel = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
     if (landing?.resumed) {
-      const next = started(m, config);
-      return { model: next.model, effects: [...lost, save(m), ...next.effects] };
+      const next = started(freed, config);
+      return { model: next.model, effects: [...lost, save(freed), ...next.effects] };
     }
-    const after = afterCycle(m, model.outcome ?? { state: m.loop }, config);
+    const after = afterCycle(freed, model.outcome ?? { state: freed.loop }, config);
     return { model: after.model, effects: [...lost, ...after.effects] };
   }
   const attempts = (landing?.entry.attempts ?? 0) + 1;
@@ -470,7 +492,30 @@ export function editedSinceEscalation(issue: ReadyIssue, loop: Pick<LoopState, '
   return false;
 }
 
-function issuesRead(model: SliceModel, ready: ReadyIssue[], config: CoreConfig): Step {
+function issuesRead(model: SliceModel, listed: ReadyIssue[], config: CoreConfig): Step {
+  // Issues another run is working on are left alone (issue 14), each logged once per slice.
+  const { free: ready, claimed, newly } = leaveClaimed(listed, model.claimedElsewhere ?? [], config.checkpointId);
+  if (newly.length > 0) {
+    const m: SliceModel = {
+      ...model,
+      claimedElsewhere: [...(model.claimedElsewhere ?? []), ...newly.map((i) => i.id)],
+    };
+    const next = issuesRead(m, listed, config);
+    return {
+      model: next.model,
+      effects: [
+        ...newly.map((i) =>
+          log(
+            'info',
+            'claim.skipped',
+            `Skipped ${issueRef(i.id)}: run ${i.claimedBy?.run} is working on it (its lease runs until ${i.claimedBy?.expires}); it is left to that run.`,
+            { issueId: i.id, run: i.claimedBy?.run, expires: i.claimedBy?.expires },
+          ),
+        ),
+        ...next.effects,
+      ],
+    };
+  }
   const { targets, escalated } = selectTargets(
     ready,
     model.loop,
@@ -480,7 +525,7 @@ function issuesRead(model: SliceModel, ready: ReadyIssue[], config: CoreConfig):
     config.settings.closeOnBranch,
   );
   if (targets.length === 0) {
-    if (escalated.length > 0)
+    if (escalated.length > 0 && claimed.length === 0)
       return finish(model, config, 'halted', {
         reason: 'all_escalated',
         message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.map(issueRef).join(', ')})`,
@@ -523,6 +568,20 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
     ]);
   if (!loop.currentCycle && model.next) {
     const next = model.next;
+    // Claimed before the cycle opens (issue 14): a run that loses the race leaves the issue. Record
+    // before act: the checkpoint is saved first, so that a run of this loop killed after claiming
+    // finds the claim its own (by the checkpoint it names) instead of waiting out the lease.
+    if (config.leaseMs !== undefined && !model.claimHeld) {
+      const own = next.some((i) => i.claimedBy !== undefined && i.claimedBy.checkpoint === config.checkpointId);
+      const c = claim(
+        model,
+        config,
+        next.map((i) => i.id),
+        'new',
+        own,
+      );
+      return { model: c.model, effects: [save(model), ...c.effects] };
+    }
     const fingerprints = Object.fromEntries(
       next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])),
     );
@@ -551,9 +610,114 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
       : [];
     return { model, effects: [...retried, { kind: 'openCycle', cycle }] };
   }
-  const branch = loop.currentCycle?.branch;
+  const current = loop.currentCycle;
+  // The cycle this loop had in flight: claimed again before its branch is entered (another run may
+  // have taken it over once its lease expired); then the lease is renewed at each iteration.
+  if (config.leaseMs !== undefined && current && !model.claimHeld)
+    return claim(model, config, current.issueIds, 'resumed');
+  const renew: Effect[] =
+    config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration
+      ? [{ kind: 'renewClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }]
+      : [];
+  const branch = current?.branch;
   const enter: Effect[] = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
-  return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
+  return {
+    model: { ...model, onCycleBranch: true, ...(renew.length ? { claimRenewedAt: loop.iteration } : {}) },
+    effects: [...renew, ...enter, { kind: 'runBaseline' }],
+  };
+}
+
+/** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
+function leaseEnd(model: SliceModel, leaseMs: number): string {
+  return rfc3339(new Date(Math.ceil((model.now + leaseMs) / 1000) * 1000));
+}
+
+/** `ownEarlier`: a run of this loop claimed these issues before it was killed: that claim is taken on in place. */
+function claim(
+  model: SliceModel,
+  config: CoreConfig,
+  issueIds: string[],
+  claiming: 'new' | 'resumed',
+  ownEarlier = false,
+): Step {
+  return {
+    model: { ...model, claiming },
+    effects: [
+      {
+        kind: 'claimIssues',
+        issueIds,
+        expires: leaseEnd(model, config.leaseMs ?? 0),
+        resuming: claiming === 'resumed' || ownEarlier,
+      },
+    ],
+  };
+}
+
+/** The claim's answer: the cycle goes on (opens, or resumes), or its issue is left to the run that holds it. */
+function claimed(
+  model: SliceModel,
+  lost: { id: string; run: string; expires: string } | undefined,
+  adopted: string[],
+  config: CoreConfig,
+): Step {
+  const resumed = model.claiming === 'resumed';
+  const m: SliceModel = { ...model, claiming: undefined };
+  if (lost) {
+    const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
+    if (!resumed)
+      return {
+        model: { ...m, next: undefined, claimedElsewhere },
+        effects: [
+          log(
+            'info',
+            'claim.lost',
+            `Left ${issueRef(lost.id)} to run ${lost.run}, which claimed it first (its lease runs until ${lost.expires}).`,
+            { issueId: lost.id, run: lost.run, expires: lost.expires },
+          ),
+          { kind: 'next' },
+        ],
+      };
+    // This loop's lease had expired and another run took the cycle over: it is theirs now.
+    const dropped: SliceModel = {
+      ...m,
+      cycle: undefined,
+      claimedElsewhere,
+      loop: { ...m.loop, currentCycle: undefined },
+    };
+    return {
+      model: dropped,
+      effects: [
+        log(
+          'warn',
+          'claim.lost',
+          `The cycle on ${issueRef(lost.id)} was taken over by run ${lost.run} after this loop's lease expired (its lease runs until ${lost.expires}); this loop leaves it to that run.`,
+          { issueId: lost.id, run: lost.run, expires: lost.expires },
+        ),
+        save(dropped),
+        { kind: 'next' },
+      ],
+    };
+  }
+  const held: SliceModel = { ...m, claimHeld: true, claimRenewedAt: m.loop.iteration };
+  const ids = resumed ? (m.loop.currentCycle?.issueIds ?? []) : (m.next ?? []).map((i) => i.id);
+  const go = beforeIteration(held, config);
+  const took: Effect[] =
+    adopted.length > 0
+      ? [
+          log(
+            'info',
+            'claim.adopted',
+            `Took over ${ids.map(issueRef).join(', ')} from run ${adopted.join(', ')}, whose lease expired without a release (the run died): its branch and pull request, if any, are continued.`,
+            { issueIds: ids, runs: adopted },
+          ),
+        ]
+      : [];
+  return { model: go.model, effects: [...took, ...go.effects] };
+}
+
+/** The claims of a finished cycle's issues released (where the source claims). */
+function release(issueIds: string[], model: SliceModel, config: CoreConfig): Effect[] {
+  return config.leaseMs !== undefined ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)) }] : [];
 }
 
 function iterated(model: SliceModel, outcome: IterationOutcome, now: number, config: CoreConfig): Step {
@@ -601,11 +765,24 @@ function afterCycle(model: SliceModel, outcome: IterationOutcome, config: CoreCo
       ]);
     }
     m = { ...m, waking: 'retry' };
+    // The claim outlives the wait (issue 14): renewed now until the wait's end plus a lease.
+    const held = m.loop.currentCycle;
+    const renew: Effect[] =
+      config.leaseMs !== undefined && held && m.claimHeld
+        ? [
+            {
+              kind: 'renewClaim',
+              issueIds: held.issueIds,
+              expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+            },
+          ]
+        : [];
     effects.push(
       log('info', 'rate.limited', `Rate limited: waiting ${seconds(outcome.waitMs)} before the next attempt.`, {
         waitMs: outcome.waitMs,
       }),
       save(m),
+      ...renew,
       { kind: 'sleep', ms: outcome.waitMs },
     );
     return { model: m, effects };
@@ -673,11 +850,14 @@ function escalate(
       message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
     };
   }
+  // The escalated cycle is over: its claim is released (the escalated label keeps runs off it).
+  const freed = release(cycle.issueIds, model, config);
+  const claimState = config.leaseMs !== undefined ? { claimHeld: false } : {};
   // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
   // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
   // the wip: push and the label, so a run killed during either never works the cycle again.
   const l = recordNotice(
-    { ...model, loop: { ...loop, currentCycle: undefined } },
+    { ...model, ...claimState, loop: { ...loop, currentCycle: undefined } },
     { kind: 'markEscalated', issueIds: cycle.issueIds, note },
   );
   const [recorded, send] = l.effects as [Effect, Effect];
@@ -686,10 +866,10 @@ function escalate(
     // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
     // branch and edits stay for inspection (the next run parks them).
     const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-    return { model: parked, effects, halt, after: [send] };
+    return { model: parked, effects, halt, after: [send, ...freed] };
   }
-  if (halt) return { model: l.model, effects, halt, after: [...shelve, send] };
-  return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
+  if (halt) return { model: l.model, effects, halt, after: [...shelve, send, ...freed] };
+  return { model: l.model, effects: [...effects, recorded, ...shelve, send, ...freed] };
 }
 
 function save(model: SliceModel, status: Status = 'continuing'): Effect {
@@ -752,4 +932,23 @@ function finish(
     });
   effects.push({ kind: 'done', status, interrupted });
   return { model: m, effects };
+}
+
+/**
+ * Issue 14: the listed issues another run's live claim holds (or that one held earlier in this
+ * slice: `skipped`) are left alone; `newly`: those not logged yet. Pure.
+ */
+export function leaveClaimed(
+  listed: readonly ReadyIssue[],
+  skipped: readonly string[],
+  ownCheckpoint?: string,
+): { free: ReadyIssue[]; claimed: ReadyIssue[]; newly: ReadyIssue[] } {
+  // A claim of this loop's own checkpoint (a run of it killed after claiming) is this run's to take on.
+  const elsewhere = (i: ReadyIssue) => i.claimedBy !== undefined && i.claimedBy.checkpoint !== ownCheckpoint;
+  const claimed = listed.filter((i) => elsewhere(i) || skipped.includes(i.id));
+  return {
+    free: listed.filter((i) => !claimed.includes(i)),
+    claimed,
+    newly: claimed.filter((i) => !skipped.includes(i.id)),
+  };
 }

@@ -10,12 +10,19 @@ export function issueFingerprint(issue: Pick<Issue, 'title' | 'body'>): string {
   return createHash('sha256').update(issue.title).update('\0').update(issue.body).digest('hex').slice(0, 16);
 }
 
-/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint. */
-export function toReadyIssue(issue: Pick<Issue, 'id' | 'title' | 'body' | 'labels'>): {
+/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
+export function toReadyIssue(issue: Pick<Issue, 'id' | 'title' | 'body' | 'labels' | 'claimedBy'>): {
   id: string;
   title: string;
   labels: readonly string[];
   fingerprint: string;
+  claimedBy?: NonNullable<Issue['claimedBy']>;
 } {
-  return { id: issue.id, title: issue.title, labels: issue.labels, fingerprint: issueFingerprint(issue) };
+  return {
+    id: issue.id,
+    title: issue.title,
+    labels: issue.labels,
+    fingerprint: issueFingerprint(issue),
+    ...(issue.claimedBy ? { claimedBy: issue.claimedBy } : {}),
+  };
 }

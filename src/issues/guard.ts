@@ -82,5 +82,8 @@ function forwarding(source: IssueSource): IssueSource {
     ...(source.importState ? { importState: (state: unknown) => source.importState?.(state) } : {}),
     ...(source.trust ? { trust: (ids: readonly string[]) => source.trust?.(ids) } : {}),
     ...(source.health ? { health: () => source.health!() } : {}),
+    ...(source.claim ? { claim: source.claim.bind(source) } : {}),
+    ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
+    ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
   };
 }

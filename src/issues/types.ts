@@ -1,3 +1,5 @@
+import type { Claim, ClaimOutcome, Claimant } from './claims.js';
+
 /** A unit of work from an issue source. ids are strings: "42" on GitHub, "bd-a1b2" in beads. */
 export interface Issue {
   id: string;
@@ -13,6 +15,8 @@ export interface Issue {
   createdAt?: string;
   url?: string;
   authorAssociation?: string;
+  /** The live claim of another run on it (a source with claims: GitHub): other runs leave it alone. */
+  claimedBy?: Claim;
 }
 
 export function isClosed(issue: Pick<Issue, 'status'>): boolean {
@@ -51,7 +55,21 @@ export interface IssueSource {
    * "no work left" from "the agent left the issues unreadable".
    */
   health?(): Promise<{ valid: number; unreadable: number }>;
+  /**
+   * Claims and leases (issue 14, src/issues/claims.ts): claims the issue for `me` until `expires`
+   * (RFC 3339), race-safe (the oldest live claim wins); `resuming` for a cycle `me`'s loop had in
+   * flight (its loop's own live claim is taken over). Sources where one run at a time works the
+   * issues (beads: the CLI's lock on the repository) have none, and the engine claims nothing.
+   */
+  claim?(id: string, me: Claimant, expires: string, resuming: boolean): Promise<ClaimOutcome>;
+  /** Moves this run's lease on the issue to `expires`. */
+  renewClaim?(id: string, me: Claimant, expires: string): Promise<void>;
+  /** Ends this run's claim on the issue (its cycle landed or was escalated), at `at`. */
+  releaseClaim?(id: string, me: Claimant, at: string): Promise<void>;
 }
+
+/** The label of an issue a run is working on (with its claim comment); removing it frees the issue. */
+export const IN_PROGRESS_LABEL = 'agent-loop:in-progress';
 
 /** The label of an issue whose work waits in an open pull request; later runs skip it. */
 export const PR_OPEN_LABEL = 'agent-loop:pr-open';

@@ -103,6 +103,8 @@ export interface SliceDeps {
   files?: StateFiles;
   /** The workflow each iteration runs (src/workflows: implement, tdd). */
   workflow: Workflow;
+  /** This run's id in issue claims (issue 14): `github-<run id>-<attempt>` in the action. */
+  runId?: string;
   /** What moved the repository behind the engine's back, if anything (set by runSlice: the lane guard). */
   laneMoved?: (what: string) => Promise<string | undefined>;
 }

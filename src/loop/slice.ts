@@ -28,6 +28,7 @@ import { type CycleState, type LoopState, initialLoopState, parseLoopState } fro
 import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
 import { toReadyIssue } from '../issues/fingerprint.js';
+import { type Claimant, leaseMinutes } from '../issues/claims.js';
 import { type CyclePublisher, LandingError } from './publish.js';
 import type { Issue } from '../issues/types.js';
 import { renderMarkdown } from '../report/diagnostic.js';
@@ -212,7 +213,17 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     ...(settings.sliceMinutes !== undefined ? { deadline: startedAt + settings.sliceMinutes * 60_000 } : {}),
     publishes: deps.publisher !== undefined,
     branches: git !== undefined && state.baseBranch !== undefined,
+    // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
+    ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
   };
+  const me: Claimant = { run: deps.runId ?? `local-${checkpointId}`, checkpoint: checkpointId };
+  /** Claim, renewal or release of one issue failed: the cycle goes on; the lease runs out by itself. */
+  const claimWarning = (what: string, id: string, error: unknown) =>
+    logger.warn(
+      'claim.failed',
+      `Could not ${what} the claim on ${id} in ${source.description}: ${(error as Error).message}. The work goes on; the claim's lease runs out by itself.`,
+      { issueId: id },
+    );
   let model = initialModel(state, clock.now().getTime());
   let diagnostic: string | null = null;
   /** The current cycle's baseline as last read or run in this slice. */
@@ -396,8 +407,33 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           await keepBranch(deps, effect.branch);
         }
         return undefined;
+      case 'claimIssues': {
+        const adopted: string[] = [];
+        const won: string[] = [];
+        for (const id of effect.issueIds) {
+          const outcome = await source.claim!(id, me, effect.expires, effect.resuming);
+          if (!outcome.won) {
+            // Lost to an older live claim: the issues claimed so far for this cycle are let go.
+            for (const w of won)
+              await source.releaseClaim?.(w, me, effect.expires).catch((e) => claimWarning('release', w, e));
+            return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
+          }
+          won.push(id);
+          adopted.push(...outcome.adopted.map((c) => c.run).filter((r) => !adopted.includes(r)));
+        }
+        return { type: 'claimed', adopted };
+      }
+      case 'renewClaim':
+        for (const id of effect.issueIds)
+          await source.renewClaim?.(id, me, effect.expires).catch((e) => claimWarning('renew', id, e));
+        return undefined;
+      case 'releaseClaim':
+        for (const id of effect.issueIds)
+          await source.releaseClaim?.(id, me, effect.at).catch((e) => claimWarning('release', id, e));
+        return undefined;
       case 'done':
         return buildResult({
+          claimedElsewhere: model.claimedElsewhere ?? [],
           status: effect.status,
           state: model.loop,
           checkpointId,

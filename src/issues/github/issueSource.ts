@@ -18,6 +18,9 @@
  *   PATCH when `close` (4).
  * Every comment is posted once (postOnce): when the issue already has comments, up to 2 comment
  * pages are read first to find an earlier one with the same marker (a run killed after posting it).
+ * - Claims (issue 14, claimComments.ts): `ready()` reads the claims of each listed issue carrying
+ *   IN_PROGRESS_LABEL (1 each); claiming an issue costs 4 (5 when it loses the race, 1 more per
+ *   dead claim it takes over), renewing 1, releasing 2.
  * Retries (5xx, network errors, rate limits, see `createOctokit` in client.ts) come on top, at most
  * `retries` per request.
  */
@@ -25,6 +28,7 @@ import { createHash } from 'node:crypto';
 import { sortIssues } from '../ready.js';
 import {
   ESCALATED_LABEL,
+  IN_PROGRESS_LABEL,
   NO_CHANGE_LABEL,
   PR_OPEN_LABEL,
   type Issue,
@@ -33,6 +37,8 @@ import {
 } from '../types.js';
 import { IssueCache, type GitHubSourceState } from './cache.js';
 import type { GitHubClient } from './client.js';
+import type { ClaimOutcome, Claimant } from '../claims.js';
+import { GitHubClaims } from './claimComments.js';
 import { GitHubSourceError } from './errors.js';
 import { blockedBy, issueNumber, toIssue } from './issueFields.js';
 import { isObject } from './json.js';
@@ -94,6 +100,10 @@ export interface GitHubIssueSourceOptions {
   maxPages?: number;
   /** Applied to every comment this source posts (close reasons, escalation notes). */
   redact?: (text: string) => string;
+  /** This run's id in claims (issue 14): ready() marks issues another run's live claim holds (`claimedBy`). */
+  runId?: string;
+  /** The injected clock, for claims when GitHub's answer carries no date. Default Date.now. */
+  now?: () => number;
 }
 
 export class GitHubIssueSource implements IssueSource {
@@ -120,6 +130,8 @@ export class GitHubIssueSource implements IssueSource {
   private readonly query: string;
   private readonly warned = new Set<string>();
   private readonly trusted = new Set<string>();
+  private readonly claims: GitHubClaims;
+  private readonly runId: string | undefined;
 
   constructor(options: GitHubIssueSourceOptions) {
     this.owner = options.owner;
@@ -135,6 +147,12 @@ export class GitHubIssueSource implements IssueSource {
     this.query = `${this.owner.toLowerCase()}/${this.repo.toLowerCase()} ${this.label}`;
     this.api = new GitHubRequests(options.octokit, this.owner, this.repo);
     this.cache = new IssueCache(this.api, this.query);
+    this.claims = new GitHubClaims(
+      this.api,
+      options.now ?? Date.now,
+      (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()),
+    );
+    this.runId = options.runId;
     this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
     if (options.state !== undefined) this.restore(options.state);
   }
@@ -246,6 +264,12 @@ export class GitHubIssueSource implements IssueSource {
         return blocker === undefined;
       });
     const ready = sortIssues(unblocked(listed)).slice(0, this.maxIssues);
+    // An issue another run is working on: its claim is read (1 request per such issue) and handed on.
+    for (const issue of ready) {
+      if (!issue.labels.some((l) => l.toLowerCase() === IN_PROGRESS_LABEL)) continue;
+      const holder = await this.claims.heldBy(Number(issue.id), this.runId ?? '');
+      if (holder) issue.claimedBy = holder;
+    }
     summary.ready = ready.length;
     this.lastListing = summary;
     if (summary.truncated && ready.length < this.maxIssues) {
@@ -388,6 +412,24 @@ export class GitHubIssueSource implements IssueSource {
       { issue_number: number, labels: [label] },
       `labelling issue #${number} ${label}`,
     );
+    this.cache.forget(number);
+  }
+
+  /** Claims the issue (issue 14; claimComments.ts): the label, the claim comment, the race read back. */
+  claim(id: string, me: Claimant, expires: string, resuming: boolean): Promise<ClaimOutcome> {
+    // The issue's cached ETag stays: its label changed, so the next conditional read gets it anew.
+    return this.claims.claim(this.requireNumber(id, 'claim'), me, expires, resuming);
+  }
+
+  /** Renews this run's claim on the issue (1 PATCH of its comment). */
+  async renewClaim(id: string, me: Claimant, expires: string): Promise<void> {
+    await this.claims.renew(this.requireNumber(id, 'claim'), me, expires);
+  }
+
+  /** Releases this run's claim: its comment says so, the label goes. */
+  async releaseClaim(id: string, me: Claimant): Promise<void> {
+    const number = this.requireNumber(id, 'release');
+    await this.claims.release(number, me);
     this.cache.forget(number);
   }
 

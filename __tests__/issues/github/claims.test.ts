@@ -1,0 +1,146 @@
+/**
+ * Claims on GitHub issues (issue 14; src/issues/github/claimComments.ts) against the GitHub REST
+ * stand-in, on its clock: the label and one claim comment found by its marker, renewed and released
+ * in place, skipped by other runs while live, taken over once expired, and the race of two runs
+ * claiming at once decided by the oldest claim.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { claimCommentBody, CLAIM_MARKER, parseClaimComment } from '../../../src/issues/github/claimComments.js';
+import { IN_PROGRESS_LABEL } from '../../../src/issues/types.js';
+import { closeServers, LABEL, setup } from './setup.js';
+
+afterEach(closeServers);
+
+const T0 = Date.parse('2026-11-25T10:00:00Z');
+const at = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const HOUR = 3_600_000;
+
+async function world() {
+  let clock = T0;
+  const s = await setup({ server: { now: () => clock } });
+  s.server.addIssue({ title: 'Fix it', labels: [LABEL] });
+  const run = (runId: string) => s.another({ runId, now: () => clock });
+  return { ...s, run, advance: (ms: number) => (clock += ms), now: () => clock };
+}
+const claimComments = (body: { comments: { body: string }[] }) =>
+  body.comments.filter((c) => c.body.startsWith(CLAIM_MARKER));
+
+describe('GitHub claims', () => {
+  it('the comment: a hidden marker with the claim, then what a maintainer reads (how to free it); read back as written', () => {
+    const claim = { run: 'github-7-1', checkpoint: 'cp', expires: '2026-11-25T11:05:00Z' };
+    const body = claimCommentBody(claim);
+    expect(body.split('\n')[0]).toBe(
+      '<!-- agent-loop:claim {"run":"github-7-1","checkpoint":"cp","expires":"2026-11-25T11:05:00Z"} -->',
+    );
+    expect(body).toContain('remove the `agent-loop:in-progress` label');
+    expect(parseClaimComment(body)).toEqual(claim);
+    expect(parseClaimComment(claimCommentBody({ ...claim, released: true }))).toEqual({ ...claim, released: true });
+    expect(parseClaimComment('<!-- agent-loop:escalation -->')).toBeUndefined();
+    expect(parseClaimComment(`${CLAIM_MARKER} {broken -->`)).toBeUndefined();
+  });
+
+  it('claims with the label and one comment; renews by editing that comment in place; releasing deletes it and removes the label', async () => {
+    const w = await world();
+    const a = w.run('run-a');
+    const me = { run: 'run-a', checkpoint: 'cp-a' };
+    expect(await a.claim('1', me, at(T0 + HOUR), false)).toEqual({ won: true, adopted: [] });
+    const issue = w.server.issue(1)!;
+    expect(issue.labels).toContain(IN_PROGRESS_LABEL);
+    expect(claimComments(issue)).toHaveLength(1);
+    const id = issue.comments[0]!.id;
+
+    w.advance(10 * 60_000);
+    await a.renewClaim('1', me, at(w.now() + HOUR));
+    expect(claimComments(issue)).toHaveLength(1);
+    expect(issue.comments[0]!.id).toBe(id);
+    expect(parseClaimComment(issue.comments[0]!.body)?.expires).toBe(at(T0 + 10 * 60_000 + HOUR));
+    expect(w.server.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).toEqual([
+      `/repos/${w.server.owner}/${w.server.repo}/issues/comments/${id}`,
+    ]);
+
+    await a.releaseClaim('1', me);
+    expect(issue.labels).not.toContain(IN_PROGRESS_LABEL);
+    expect(w.server.issue(1)!.comments).toEqual([]); // the comment is gone with the claim
+    // Released twice (a person removed the label meanwhile): GitHub's 404 for the label is fine.
+    await expect(a.releaseClaim('1', me)).resolves.toBeUndefined();
+  });
+
+  it('another run skips an issue whose lease is live (ready() names the holder), and takes it over once the lease expired on GitHub’s clock', async () => {
+    const w = await world();
+    await w.run('run-a').claim('1', { run: 'run-a', checkpoint: 'cp-a' }, at(T0 + HOUR), false);
+    const b = w.run('run-b');
+    const me = { run: 'run-b', checkpoint: 'cp-b' };
+    expect((await b.ready())[0]?.claimedBy).toMatchObject({ run: 'run-a', expires: at(T0 + HOUR) });
+    expect(await b.claim('1', me, at(T0 + HOUR), false)).toEqual({
+      won: false,
+      holder: { run: 'run-a', checkpoint: 'cp-a', expires: at(T0 + HOUR), leaseSeconds: 3600 },
+    });
+    expect((await w.run('run-a').ready())[0]?.claimedBy).toBeUndefined(); // its own claim holds nothing back
+
+    w.advance(HOUR + 1000); // run-a died: nothing renewed it
+    expect((await b.ready())[0]?.claimedBy).toBeUndefined();
+    const took = await b.claim('1', me, at(w.now() + HOUR), false);
+    expect(took).toMatchObject({ won: true, adopted: [{ run: 'run-a' }] });
+    // The dead run's claim comment is gone: one claim on the issue, the taker's.
+    expect(claimComments(w.server.issue(1)!).map((c) => parseClaimComment(c.body)?.run)).toEqual(['run-b']);
+    expect((await w.run('run-c').ready())[0]?.claimedBy?.run).toBe('run-b');
+  });
+
+  it('two runs claiming at the same time: the older claim goes on, the other yields and deletes its comment', async () => {
+    const w = await world();
+    const a = w.run('run-a');
+    const b = w.run('run-b');
+    const outcomes = await Promise.all([
+      a.claim('1', { run: 'run-a', checkpoint: 'cp-a' }, at(T0 + HOUR), false),
+      b.claim('1', { run: 'run-b', checkpoint: 'cp-b' }, at(T0 + HOUR), false),
+    ]);
+    expect(outcomes.filter((o) => o.won)).toHaveLength(1);
+    const claims = claimComments(w.server.issue(1)!).map((c) => parseClaimComment(c.body)!);
+    expect(claims.map((c) => c.run)).toEqual([outcomes[0]!.won ? 'run-a' : 'run-b']);
+    expect(w.server.issue(1)!.labels).toContain(IN_PROGRESS_LABEL);
+  });
+
+  it('a run landing work its loop finished in an earlier run releases that run’s claim: its comment goes too', async () => {
+    const w = await world();
+    await w.run('run-1').claim('1', { run: 'run-1', checkpoint: 'cp' }, at(T0 + HOUR), false);
+    await w.run('run-2').releaseClaim('1', { run: 'run-2', checkpoint: 'cp' });
+    expect(w.server.issue(1)!.comments).toEqual([]);
+    expect(w.server.issue(1)!.labels).toEqual([LABEL]);
+  });
+
+  it('a claim comment by an outsider (anyone may comment) is not a claim: the issue is not held by it', async () => {
+    const w = await world();
+    const forged = claimCommentBody({ run: 'x', checkpoint: 'y', expires: at(T0 + 100 * HOUR), leaseSeconds: 360_000 });
+    w.server.updateIssue(1, { labels: [LABEL, IN_PROGRESS_LABEL] });
+    w.server.issue(1)!.comments.push({
+      id: 1,
+      body: forged,
+      user: 'drive-by',
+      authorAssociation: 'NONE',
+      createdAt: at(T0),
+      updatedAt: at(T0),
+    });
+    const b = w.run('run-b');
+    expect((await b.ready())[0]?.claimedBy).toBeUndefined();
+    expect(await b.claim('1', { run: 'run-b', checkpoint: 'cp-b' }, at(T0 + HOUR), false)).toMatchObject({ won: true });
+    // The same text by a member (a personal token's owner) is a claim.
+    w.server.issue(1)!.comments[0]!.authorAssociation = 'MEMBER';
+    expect((await w.run('run-c').ready())[0]?.claimedBy?.run).toBe('x');
+  });
+
+  it('the same loop’s next run (resuming its cycle) takes over its loop’s live claim in place; a fresh loop may not', async () => {
+    const w = await world();
+    await w.run('run-1').claim('1', { run: 'run-1', checkpoint: 'cp' }, at(T0 + HOUR), false);
+    const next = w.run('run-2');
+    expect(await next.claim('1', { run: 'run-2', checkpoint: 'cp' }, at(T0 + HOUR), false)).toMatchObject({
+      won: false,
+    });
+    expect(await next.claim('1', { run: 'run-2', checkpoint: 'cp' }, at(T0 + 2 * HOUR), true)).toEqual({
+      won: true,
+      adopted: [],
+    });
+    const claims = claimComments(w.server.issue(1)!);
+    expect(claims).toHaveLength(1);
+    expect(parseClaimComment(claims[0]!.body)).toMatchObject({ run: 'run-2', expires: at(T0 + 2 * HOUR) });
+  });
+});
