@@ -11,17 +11,16 @@
  * request, one comment per kind, the labels once, #2 closed, and each issue's agent ran once.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { DIST, parseFileCommands, runStep, workflowRun } from './actionRunner.js';
-import { DONE_REPORT, type Sandbox, createSandbox, git, hasBranch, writeAgent } from './helpers.js';
-import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from './support/actionsServices.js';
-import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
-import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
+import { DONE_REPORT, type Sandbox, git, hasBranch, writeAgent } from './helpers.js';
+import type { ActionsServices } from './support/actionsServices.js';
+import type { GitHttpServer } from './support/gitHttpServer.js';
+import type { GitHubServer } from './support/githubServer.js';
+import { LABEL, startGitHubRig } from './githubRig.js';
 
-const LABEL = 'agent-loop';
 const MUTATING = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 const STUCK_REPORT = `cat <<'EOF'
@@ -48,21 +47,9 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  const servicesOptions: ActionsServicesOptions = {};
-  const services = await startActionsServices(servicesOptions);
-  const sb = await createSandbox([]);
-  const origin = path.join(sb.root, 'origin.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin], { env: sb.env });
-  const remote = await startGitHttpServer({ gitDir: origin, token: services.githubToken });
-  git(sb, 'remote', 'add', 'origin', remote.url);
-  const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${services.githubToken}`).toString('base64')}`;
-  await promisify(execFile)('git', ['-c', `http.extraheader=${header}`, 'push', '-q', 'origin', 'main'], {
-    cwd: sb.repo,
-    env: sb.env,
-  });
-  const [owner, repo] = services.repository.split('/') as [string, string];
-  const gh = await startGitHubServer({ owner, repo, token: services.githubToken, gitDir: origin });
-  servicesOptions.restFallback = gh.url;
+  // The servers and the repository of the GitHub e2e rig; this file runs the action's steps itself.
+  const rig = await startGitHubRig();
+  const { services, gh, remote, sb, origin } = rig;
   gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
   gh.addIssue({
     title: 'Check that check.sh exists',
@@ -97,12 +84,7 @@ esac`,
     origin,
     agent,
     effects,
-    close: async () => {
-      await services.close();
-      await gh.close();
-      await remote.close();
-      await sb.cleanup();
-    },
+    close: () => rig.close(),
   };
 }
 
