@@ -733,12 +733,29 @@ describe('the core: claims and leases (issue 14)', () => {
     expect(kinds(won.effects)).toEqual(['enterCycleBranch', 'runBaseline']); // claimed just now: no renewal
     const later = { ...won.model, loop: { ...won.model.loop, iteration: 3 } };
     const next = step(later, tick(T0 + 600_000), leased());
-    expect(kinds(next.effects)).toEqual(['renewClaim', 'runBaseline']);
-    expect(find(next.effects, 'renewClaim')).toEqual({
-      kind: 'renewClaim',
+    // The renewal is answered before the iteration goes on (the branch is entered already).
+    expect(kinds(next.effects)).toEqual(['holdClaim']);
+    expect(find(next.effects, 'holdClaim')).toEqual({
+      kind: 'holdClaim',
       issueIds: ['a-1'],
       expires: '2026-11-25T11:15:00Z',
     });
+    const held = step(next.model, { type: 'claimed', adopted: [] }, leased());
+    expect(kinds(held.effects)).toEqual(['runBaseline']);
+    expect(held.model.claimRenewedAt).toBe(3);
+  });
+
+  it('a renewal that finds the claim taken over (this loop’s lease ran out during a long iteration) drops the cycle before the agent runs again', () => {
+    const m = model(
+      { currentCycle: cycle(), iteration: 3 },
+      { claimHeld: true, claimRenewedAt: 2, onCycleBranch: true },
+    );
+    const s = step(m, tick(T0 + 600_000), leased());
+    expect(kinds(s.effects)).toEqual(['holdClaim']);
+    const lost = step(s.model, { type: 'claimed', lost: { id: 'a-1', ...claimedBy }, adopted: [] }, leased());
+    expect(kinds(lost.effects)).toEqual(['log:claim.lost', 'save', 'next']);
+    expect(find(lost.effects, 'save')?.loop.currentCycle).toBeUndefined();
+    expect(lost.model.claimedElsewhere).toEqual(['a-1']);
   });
 
   it('a resumed cycle whose claim another run took over after the lease expired is dropped from the checkpoint, its issue left', () => {
@@ -757,14 +774,22 @@ describe('the core: claims and leases (issue 14)', () => {
     expect(find(s.effects, 'renewClaim')?.expires).toBe('2026-11-25T13:05:00Z');
   });
 
-  it('the claim is released when the cycle lands or is escalated; kept (until it expires) when the slice ends with the cycle in flight', () => {
+  it('the claim is released when the cycle lands or (with the escalation notice) is escalated; kept (until it expires) when the slice ends with the cycle in flight', () => {
     const m = model({ currentCycle: cycle(), iteration: 4 }, { claimHeld: true, claimRenewedAt: 4 });
     const escalated = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());
-    expect(kinds(escalated.effects)).toContain('releaseClaim');
-    expect(kinds(escalated.effects).indexOf('releaseClaim')).toBeGreaterThan(
-      kinds(escalated.effects).indexOf('labelEscalated'),
-    );
+    // The escalation's release is part of its notice (saved before it is sent), after the label: a run
+    // killed before the release leaves it to the next run, which sends the notice again.
+    expect(kinds(escalated.effects)).not.toContain('releaseClaim');
+    expect(find(escalated.effects, 'sendNotice')?.notice.what).toMatchObject({
+      kind: 'markEscalated',
+      releaseClaims: true,
+    });
+    expect(escalated.model.loop.notices.map((n) => n.what)).toEqual([
+      expect.objectContaining({ kind: 'markEscalated', releaseClaims: true }),
+    ]);
     expect(escalated.model.claimHeld).toBe(false);
+    const unleased = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), config());
+    expect(find(unleased.effects, 'sendNotice')?.notice.what).not.toHaveProperty('releaseClaims');
 
     const entry: OutboxEntry = {
       kind: 'finishCycle',
@@ -805,6 +830,7 @@ describe('the core: the protocol, over every event in many states', () => {
     'commitCycle',
     'finishCycle',
     'claimIssues',
+    'holdClaim',
   ]);
   const ENDING = new Set(['done', 'rethrow']);
   const states: SliceModel[] = [];

@@ -525,12 +525,13 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
   });
 });
 
-describe('issue 14: the issues’ effects through the outbox', () => {
-  const checkpoint = async (h: Harness) => {
-    const { checkpoints } = await h.deps.store.list();
-    return checkpoints[0]!.state.loop as { outbox: { issueActions?: unknown[] }[]; notices: unknown[] };
-  };
+/** The newest checkpoint's loop state. */
+const checkpoint = async (h: Harness) => {
+  const { checkpoints } = await h.deps.store.list();
+  return checkpoints[0]!.state.loop as { outbox: { issueActions?: unknown[] }[]; notices: unknown[] };
+};
 
+describe('issue 14: the issues’ effects through the outbox', () => {
   it('a close that fails stays with the finished work in the outbox; the next slice closes it without running the agent', async () => {
     const h = harness({ steps: [done] });
     const close = h.source.close.bind(h.source);
@@ -673,6 +674,32 @@ describe('issue 14: claims, performed through the source', () => {
       'release bd-1',
     ]);
     expect(h.agent.requests).toHaveLength(2);
+  });
+
+  it('an escalated cycle’s claim is released after its label, with the notice: a release that fails is sent again by the next slice', async () => {
+    const source = new ClaimingSource(MemorySource.of('bd-1', 'bd-2').issues);
+    let failures = 1;
+    const release = source.releaseClaim.bind(source);
+    source.releaseClaim = async (id: string) => {
+      if (failures-- > 0) throw new Error('502 Bad Gateway');
+      return release(id);
+    };
+    const h = harness({ source, steps: [stuck('bd-1'), done] });
+    expect(await runSlice({ ...h.deps, settings: { ...h.deps.settings, sliceIterations: 1 } })).toMatchObject({
+      status: 'continuing',
+    });
+    expect(source.issues[0]!.labels).toEqual(['agent-loop:escalated']);
+    expect((await checkpoint(h)).notices).toMatchObject([
+      {
+        what: { kind: 'markEscalated', issueIds: ['bd-1'], releaseClaims: true },
+        attempts: 1,
+        lastError: expect.stringContaining('releasing the claim on bd-1: 502'),
+      },
+    ]);
+    // The next slice sends the notice again first (the label is there already), and the release goes.
+    await runSlice(h.deps);
+    expect(source.calls.filter((c) => c.startsWith('release'))).toEqual(['release bd-1', 'release bd-2']);
+    expect((await checkpoint(h)).notices).toEqual([]);
   });
 
   it('an issue whose claim is lost to another run is not worked; the result lists it', async () => {

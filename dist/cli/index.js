@@ -28957,7 +28957,13 @@ const NoticeSchema = object({
     /** Unique in the checkpoint: what it is and when it was recorded. */
     id: schemas_string(),
     what: discriminatedUnion('kind', [
-        object({ kind: literal('markEscalated'), issueIds: array(schemas_string()), note: schemas_string() }),
+        object({
+            kind: literal('markEscalated'),
+            issueIds: array(schemas_string()),
+            note: schemas_string(),
+            /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
+            releaseClaims: schemas_boolean().optional(),
+        }),
         /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
         object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
     ]),
@@ -29905,15 +29911,16 @@ function beforeIteration(model, config) {
     // have taken it over once its lease expired); then the lease is renewed at each iteration.
     if (config.leaseMs !== undefined && current && !model.claimHeld)
         return slice_claim(model, config, current.issueIds, 'resumed');
-    const renew = config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration
-        ? [{ kind: 'renewClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }]
-        : [];
+    // Renewed, and answered: a claim taken over meanwhile (this loop's lease ran out during a long
+    // iteration) drops the cycle before the agent runs again.
+    if (config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration)
+        return {
+            model: { ...model, claiming: 'renewing' },
+            effects: [{ kind: 'holdClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }],
+        };
     const branch = current?.branch;
     const enter = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
-    return {
-        model: { ...model, onCycleBranch: true, ...(renew.length ? { claimRenewedAt: loop.iteration } : {}) },
-        effects: [...renew, ...enter, { kind: 'runBaseline' }],
-    };
+    return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
 }
 /** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
 function leaseEnd(model, leaseMs) {
@@ -29935,7 +29942,8 @@ function slice_claim(model, config, issueIds, claiming, ownEarlier = false) {
 }
 /** The claim's answer: the cycle goes on (opens, or resumes), or its issue is left to the run that holds it. */
 function claimed(model, lost, adopted, config) {
-    const resumed = model.claiming === 'resumed';
+    // A renewal that finds the claim taken over is the resumed cycle's case: the cycle is theirs.
+    const resumed = model.claiming === 'resumed' || model.claiming === 'renewing';
     const m = { ...model, claiming: undefined };
     if (lost) {
         const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
@@ -30088,24 +30096,25 @@ function escalate(model, reason, bounceLoop, config) {
             message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
         };
     }
-    // The escalated cycle is over: its claim is released (the escalated label keeps runs off it).
-    const freed = release(cycle.issueIds, model, config);
-    const claimState = config.leaseMs !== undefined ? { claimHeld: false } : {};
+    // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
+    // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
+    const leased = config.leaseMs !== undefined;
+    const claimState = leased ? { claimHeld: false } : {};
     // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
     // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
     // the wip: push and the label, so a run killed during either never works the cycle again.
-    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, { kind: 'markEscalated', issueIds: cycle.issueIds, note });
+    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, { kind: 'markEscalated', issueIds: cycle.issueIds, note, ...(leased ? { releaseClaims: true } : {}) });
     const [recorded, send] = l.effects;
     const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
     if (halt && !config.publishes) {
         // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
         // branch and edits stay for inspection (the next run parks them).
         const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-        return { model: parked, effects, halt, after: [send, ...freed] };
+        return { model: parked, effects, halt, after: [send] };
     }
     if (halt)
-        return { model: l.model, effects, halt, after: [...shelve, send, ...freed] };
-    return { model: l.model, effects: [...effects, recorded, ...shelve, send, ...freed] };
+        return { model: l.model, effects, halt, after: [...shelve, send] };
+    return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
 }
 function save(model, status = 'continuing') {
     return { kind: 'save', status, loop: model.loop, errors: model.errors };
@@ -30849,8 +30858,16 @@ async function runSlice(unguarded) {
             case 'sendNotice': {
                 const { notice } = effect;
                 let failures = [];
-                if (notice.what.kind === 'markEscalated')
+                if (notice.what.kind === 'markEscalated') {
                     failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
+                    // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
+                    if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
+                        for (const id of notice.what.issueIds)
+                            await source.releaseClaim(id, me, notice.recordedAt).catch((e) => {
+                                failures.push(`releasing the claim on ${id}: ${e.message}`);
+                                claimWarning('release', id, e);
+                            });
+                }
                 // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
                 else
                     await deps.notify?.(notice.what.diagnostic);
@@ -30891,6 +30908,20 @@ async function runSlice(unguarded) {
                 }
                 return { type: 'claimed', adopted };
             }
+            case 'holdClaim':
+                for (const [i, id] of effect.issueIds.entries()) {
+                    const taken = await source.renewClaim?.(id, me, effect.expires).catch((e) => {
+                        claimWarning('renew', id, e);
+                        return undefined;
+                    });
+                    if (!taken)
+                        continue;
+                    // Taken over: the cycle's other claims go too (theirs to take).
+                    for (const other of effect.issueIds.filter((_, j) => j !== i))
+                        await source.releaseClaim?.(other, me, effect.expires).catch((e) => claimWarning('release', other, e));
+                    return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
+                }
+                return { type: 'claimed', adopted: [] };
             case 'renewClaim':
                 for (const id of effect.issueIds)
                     await source.renewClaim?.(id, me, effect.expires).catch((e) => claimWarning('renew', id, e));

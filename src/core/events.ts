@@ -97,8 +97,8 @@ export type Event =
   /** The notices sent in the last step, performed or not (answered after that step, before its answer). */
   | { type: 'noticesSent'; results: NoticeResult[] }
   /**
-   * The claim on a cycle's issues (issue 14): won (`adopted`: the runs whose expired claims it took
-   * over), or `lost` to another run's live claim (every claim this run took for the cycle released).
+   * The claim on a cycle's issues (issue 14), taken or renewed: won (`adopted`: the runs whose expired
+   * claims it took over), or `lost` to another run's live claim (every claim this run took for the cycle released).
    */
   | { type: 'claimed'; lost?: { id: string; run: string; expires: string }; adopted: string[] }
   /** Anything else threw; `unreadable` when the source's health explains it. */
@@ -183,7 +183,12 @@ export type Effect =
    * until `expires`, race-safe; `resuming`: a cycle this loop had in flight. Answered by `claimed`.
    */
   | { kind: 'claimIssues'; issueIds: string[]; expires: string; resuming: boolean }
-  /** Move the lease of this run's claim on the cycle's issues on to `expires` (each iteration). */
+  /**
+   * Move the lease of this run's claim on the cycle's issues on to `expires` before an iteration,
+   * and say whether it is still held: answered by `claimed` (`lost`: another run took it over).
+   */
+  | { kind: 'holdClaim'; issueIds: string[]; expires: string }
+  /** Move the lease on to `expires` before a wait (unanswered: the renewal after the wait checks it). */
   | { kind: 'renewClaim'; issueIds: string[]; expires: string }
   /** The cycle ended (landed, escalated, lost): its issues' claims released. */
   | { kind: 'releaseClaim'; issueIds: string[]; at: string }

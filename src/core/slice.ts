@@ -93,8 +93,8 @@ export interface SliceModel {
   claimHeld?: boolean;
   /** The iteration count when the claim was last taken or renewed (one renewal per iteration). */
   claimRenewedAt?: number;
-  /** What the pending `claimIssues` is for: a new cycle, or the cycle this loop had in flight. */
-  claiming?: 'new' | 'resumed';
+  /** What the pending `claimIssues` or `holdClaim` is for: a new cycle, the cycle this loop had in flight, its renewal. */
+  claiming?: 'new' | 'resumed' | 'renewing';
   /** Issues left alone in this slice because another run's live claim holds them, logged once each. */
   claimedElsewhere?: string[];
 }
@@ -615,16 +615,16 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
   // have taken it over once its lease expired); then the lease is renewed at each iteration.
   if (config.leaseMs !== undefined && current && !model.claimHeld)
     return claim(model, config, current.issueIds, 'resumed');
-  const renew: Effect[] =
-    config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration
-      ? [{ kind: 'renewClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }]
-      : [];
+  // Renewed, and answered: a claim taken over meanwhile (this loop's lease ran out during a long
+  // iteration) drops the cycle before the agent runs again.
+  if (config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration)
+    return {
+      model: { ...model, claiming: 'renewing' },
+      effects: [{ kind: 'holdClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }],
+    };
   const branch = current?.branch;
   const enter: Effect[] = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
-  return {
-    model: { ...model, onCycleBranch: true, ...(renew.length ? { claimRenewedAt: loop.iteration } : {}) },
-    effects: [...renew, ...enter, { kind: 'runBaseline' }],
-  };
+  return { model: { ...model, onCycleBranch: true }, effects: [...enter, { kind: 'runBaseline' }] };
 }
 
 /** The lease taken or renewed now ends at this time (RFC 3339, whole seconds up). */
@@ -660,7 +660,8 @@ function claimed(
   adopted: string[],
   config: CoreConfig,
 ): Step {
-  const resumed = model.claiming === 'resumed';
+  // A renewal that finds the claim taken over is the resumed cycle's case: the cycle is theirs.
+  const resumed = model.claiming === 'resumed' || model.claiming === 'renewing';
   const m: SliceModel = { ...model, claiming: undefined };
   if (lost) {
     const claimedElsewhere = [...new Set([...(m.claimedElsewhere ?? []), lost.id])];
@@ -850,15 +851,16 @@ function escalate(
       message: `FAILURE LOOP DETECTED: ${loop.consecutiveEscalations} consecutive escalations (issues ${refs(recent)}); last: ${reason}`,
     };
   }
-  // The escalated cycle is over: its claim is released (the escalated label keeps runs off it).
-  const freed = release(cycle.issueIds, model, config);
-  const claimState = config.leaseMs !== undefined ? { claimHeld: false } : {};
+  // The escalated cycle is over: its claim is released after the label (the escalated label keeps runs
+  // off it), as part of the same notice, so a run killed before the release leaves it to the next run.
+  const leased = config.leaseMs !== undefined;
+  const claimState = leased ? { claimHeld: false } : {};
   // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
   // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
   // the wip: push and the label, so a run killed during either never works the cycle again.
   const l = recordNotice(
     { ...model, ...claimState, loop: { ...loop, currentCycle: undefined } },
-    { kind: 'markEscalated', issueIds: cycle.issueIds, note },
+    { kind: 'markEscalated', issueIds: cycle.issueIds, note, ...(leased ? { releaseClaims: true } : {}) },
   );
   const [recorded, send] = l.effects as [Effect, Effect];
   const shelve: Effect[] = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
@@ -866,10 +868,10 @@ function escalate(
     // Nothing moves on a halt: the label goes into the working tree as it is, and the cycle's
     // branch and edits stay for inspection (the next run parks them).
     const parked = { ...l.model, loop: { ...l.model.loop, parkedBranch: cycle.branch } };
-    return { model: parked, effects, halt, after: [send, ...freed] };
+    return { model: parked, effects, halt, after: [send] };
   }
-  if (halt) return { model: l.model, effects, halt, after: [...shelve, send, ...freed] };
-  return { model: l.model, effects: [...effects, recorded, ...shelve, send, ...freed] };
+  if (halt) return { model: l.model, effects, halt, after: [...shelve, send] };
+  return { model: l.model, effects: [...effects, recorded, ...shelve, send] };
 }
 
 function save(model: SliceModel, status: Status = 'continuing'): Effect {

@@ -190,7 +190,13 @@ const NoticeSchema = z.object({
   /** Unique in the checkpoint: what it is and when it was recorded. */
   id: z.string(),
   what: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('markEscalated'), issueIds: z.array(z.string()), note: z.string() }),
+    z.object({
+      kind: z.literal('markEscalated'),
+      issueIds: z.array(z.string()),
+      note: z.string(),
+      /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
+      releaseClaims: z.boolean().optional(),
+    }),
     /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
     z.object({ kind: z.literal('notify'), diagnostic: z.record(z.string(), z.unknown()) }),
   ]),

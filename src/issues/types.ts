@@ -62,8 +62,11 @@ export interface IssueSource {
    * issues (beads: the CLI's lock on the repository) have none, and the engine claims nothing.
    */
   claim?(id: string, me: Claimant, expires: string, resuming: boolean): Promise<ClaimOutcome>;
-  /** Moves this run's lease on the issue to `expires`. */
-  renewClaim?(id: string, me: Claimant, expires: string): Promise<void>;
+  /**
+   * Moves this run's lease on the issue to `expires`; the claim of the run that took the issue over
+   * (this run's lease had run out), or undefined while this run holds it.
+   */
+  renewClaim?(id: string, me: Claimant, expires: string): Promise<Claim | undefined>;
   /** Ends this run's claim on the issue (its cycle landed or was escalated), at `at`. */
   releaseClaim?(id: string, me: Claimant, at: string): Promise<void>;
 }

@@ -378,8 +378,16 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       case 'sendNotice': {
         const { notice } = effect;
         let failures: string[] = [];
-        if (notice.what.kind === 'markEscalated')
+        if (notice.what.kind === 'markEscalated') {
           failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
+          // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
+          if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
+            for (const id of notice.what.issueIds)
+              await source.releaseClaim(id, me, notice.recordedAt).catch((e: unknown) => {
+                failures.push(`releasing the claim on ${id}: ${(e as Error).message}`);
+                claimWarning('release', id, e);
+              });
+        }
         // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
         else await deps.notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
         sent.push({
@@ -423,6 +431,19 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         }
         return { type: 'claimed', adopted };
       }
+      case 'holdClaim':
+        for (const [i, id] of effect.issueIds.entries()) {
+          const taken = await source.renewClaim?.(id, me, effect.expires).catch((e: unknown) => {
+            claimWarning('renew', id, e);
+            return undefined;
+          });
+          if (!taken) continue;
+          // Taken over: the cycle's other claims go too (theirs to take).
+          for (const other of effect.issueIds.filter((_, j) => j !== i))
+            await source.releaseClaim?.(other, me, effect.expires).catch((e) => claimWarning('release', other, e));
+          return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
+        }
+        return { type: 'claimed', adopted: [] };
       case 'renewClaim':
         for (const id of effect.issueIds)
           await source.renewClaim?.(id, me, effect.expires).catch((e) => claimWarning('renew', id, e));

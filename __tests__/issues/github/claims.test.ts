@@ -86,6 +86,26 @@ describe('GitHub claims', () => {
     expect((await w.run('run-c').ready())[0]?.claimedBy?.run).toBe('run-b');
   });
 
+  it('a run still working when its lease ran out learns at its next renewal that another run took the issue over; a claim comment a person deleted is claimed again', async () => {
+    const w = await world();
+    const a = w.run('run-a');
+    const meA = { run: 'run-a', checkpoint: 'cp-a' };
+    await a.claim('1', meA, at(T0 + HOUR), false);
+    w.advance(HOUR + 1000); // run-a is still in a long iteration: its lease ran out
+    await w.run('run-b').claim('1', { run: 'run-b', checkpoint: 'cp-b' }, at(w.now() + HOUR), false);
+    expect(await a.renewClaim('1', meA, at(w.now() + HOUR))).toMatchObject({ run: 'run-b' });
+    // run-a wrote nothing: the one claim on the issue is run-b's.
+    expect(claimComments(w.server.issue(1)!).map((c) => parseClaimComment(c.body)?.run)).toEqual(['run-b']);
+
+    const c = w.run('run-c');
+    const meC = { run: 'run-c', checkpoint: 'cp-c' };
+    w.server.addIssue({ title: 'Another', labels: [LABEL] });
+    await c.claim('2', meC, at(w.now() + HOUR), false);
+    w.server.issue(2)!.comments.length = 0; // a person deleted the claim comment
+    expect(await c.renewClaim('2', meC, at(w.now() + HOUR))).toBeUndefined();
+    expect(claimComments(w.server.issue(2)!).map((x) => parseClaimComment(x.body)?.run)).toEqual(['run-c']);
+  });
+
   it('two runs claiming at the same time: the older claim goes on, the other yields and deletes its comment', async () => {
     const w = await world();
     const a = w.run('run-a');

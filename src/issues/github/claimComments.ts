@@ -167,12 +167,24 @@ export class GitHubClaims {
     return { won: true, adopted };
   }
 
-  /** Moves the lease of this run's claim on (1 PATCH); false when this run holds no claim comment on it. */
-  async renew(number: number, me: Claimant, expires: string): Promise<boolean> {
+  /**
+   * Moves the lease of this run's claim on (1 PATCH). Its comment gone (404): claimed again, and the
+   * claim of the run that holds the issue now returned (undefined: this run's, or no comment known).
+   */
+  async renew(number: number, me: Claimant, expires: string): Promise<Claim | undefined> {
     const id = this.comments.get(number);
-    if (id === undefined) return false;
-    await this.edit(number, id, this.leased(me, expires));
-    return true;
+    if (id === undefined) return undefined;
+    try {
+      await this.edit(number, id, this.leased(me, expires));
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof GitHubSourceError && error.status === 404)) throw error;
+    }
+    // The claim comment is gone: a run that took the issue over (this run's lease ran out) deleted it,
+    // or a person did. Claimed again, race-safe: the issue stays this run's unless another run holds it.
+    this.comments.delete(number);
+    const outcome = await this.claim(number, me, expires, true);
+    return outcome.won ? undefined : outcome.holder;
   }
 
   /**

@@ -37,7 +37,7 @@ import {
 } from '../types.js';
 import { IssueCache, type GitHubSourceState } from './cache.js';
 import type { GitHubClient } from './client.js';
-import type { ClaimOutcome, Claimant } from '../claims.js';
+import type { Claim, ClaimOutcome, Claimant } from '../claims.js';
 import { GitHubClaims } from './claimComments.js';
 import { GitHubSourceError } from './errors.js';
 import { blockedBy, issueNumber, toIssue } from './issueFields.js';
@@ -421,9 +421,9 @@ export class GitHubIssueSource implements IssueSource {
     return this.claims.claim(this.requireNumber(id, 'claim'), me, expires, resuming);
   }
 
-  /** Renews this run's claim on the issue (1 PATCH of its comment). */
-  async renewClaim(id: string, me: Claimant, expires: string): Promise<void> {
-    await this.claims.renew(this.requireNumber(id, 'claim'), me, expires);
+  /** Renews this run's claim on the issue (1 PATCH of its comment); the run that took it over, if one did. */
+  renewClaim(id: string, me: Claimant, expires: string): Promise<Claim | undefined> {
+    return this.claims.renew(this.requireNumber(id, 'claim'), me, expires);
   }
 
   /** Releases this run's claim: its comment says so, the label goes. */
