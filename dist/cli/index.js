@@ -32164,9 +32164,11 @@ function explainHttpError(error, what, where) {
         return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
             `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
     }
-    if (status === 404 || status === 410) {
-        return new GitHubSourceError(`Not found while ${what} (${status} ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
-            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', status);
+    if (status === 410)
+        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
+    if (status === 404) {
+        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
     }
     if (status >= 500)
         return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);

@@ -3,7 +3,7 @@
  * failed request becomes (errors.ts), through the GitHub issue source and the GitHub REST stand-in.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { GitHubSourceError } from '../../../src/issues/github/errors.js';
+import { explainHttpError, GitHubSourceError } from '../../../src/issues/github/errors.js';
 import { apiCallsOf } from '../../../src/issues/github/issueSource.js';
 import { closeServers, ids, LABEL, setup } from './setup.js';
 
@@ -120,5 +120,17 @@ describe('rate limits and errors', () => {
     expect(sleeps).toHaveLength(1); // before the PATCH; the comment was the first write
     expect(sleeps[0]).toBeGreaterThan(900);
     expect(sleeps[0]).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('explainHttpError', () => {
+  it('410 says the thing is gone (deleted), 404 that it is not found or not visible to the token', () => {
+    const gone = explainHttpError({ status: 410, message: 'Gone' }, 'closing issue #3', 'octo/repo');
+    expect(gone.message).toBe(
+      "Gone while closing issue #3 (410 Gone): it was deleted on GitHub (an issue, or the repository's issues turned off in octo/repo).",
+    );
+    expect(gone.message).not.toContain('github-token');
+    const missing = explainHttpError({ status: 404, message: 'Not Found' }, 'closing issue #3', 'octo/repo');
+    expect(missing.message).toContain('check that octo/repo exists and that the `github-token` input can read it');
   });
 });

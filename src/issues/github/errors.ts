@@ -75,12 +75,18 @@ export function explainHttpError(error: HttpError, what: string, where: string):
       403,
     );
   }
-  if (status === 404 || status === 410) {
+  if (status === 410)
     return new GitHubSourceError(
-      `Not found while ${what} (${status} ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+      `Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`,
+      'not-found',
+      410,
+    );
+  if (status === 404) {
+    return new GitHubSourceError(
+      `Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
         `(GitHub answers 404 for a private repository the token cannot see).`,
       'not-found',
-      status,
+      404,
     );
   }
   if (status >= 500)
