@@ -170,6 +170,7 @@ describe('the reusable workflow', () => {
     expect(actionStep.env).toEqual({
       ANTHROPIC_API_KEY: '${{ secrets.anthropic-api-key }}',
       OPENAI_API_KEY: '${{ secrets.openai-api-key }}',
+      CODEX_API_KEY: '${{ secrets.openai-api-key }}',
     });
     expect(actionStep.with!['discord-webhook']).toBe('${{ secrets.discord-webhook }}');
   });
