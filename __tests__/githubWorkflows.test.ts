@@ -98,7 +98,7 @@ describe('the reusable workflow', () => {
     for (const name of Object.keys(call.inputs).filter((n) => !own.includes(n))) {
       expect([name, String(actionStep.with![name])]).toEqual([
         name,
-        expect.stringMatching(new RegExp(`^\\$\\{\\{ inputs\\.${name}( \\|\\| '')? \\}\\}$`)),
+        expect.stringMatching(new RegExp(`^\\$\\{\\{ inputs\\.${name}( \\|\\| ''| \\|\\| vars\\.[A-Z_]+)? \\}\\}$`)),
       ]);
     }
   });
@@ -113,6 +113,7 @@ describe('the reusable workflow', () => {
       if (!m) throw new Error(`unexpected term ${term}`);
       if (m[1] !== 'inputs') return '';
       const input = call.inputs[m[2]!]!;
+      // An expression's false is an empty operand of ||; alone, the runner passes it as "false".
       return String(input.default ?? { string: '', number: 0, boolean: false }[input.type]);
     };
     const value = (name: string): string => {
@@ -190,6 +191,12 @@ describe('the reusable workflow', () => {
     expect(job.steps!.indexOf(app)).toBeLessThan(job.steps!.indexOf(checkout));
     expect(actionStep.with!['github-token']).toBe(token);
     expect(checkout.with!.token).toBe(token);
+  });
+
+  it('issue 15: the pause switch reaches the action from the input paused or the repository variable AGENT_LOOP_PAUSED', () => {
+    expect(call.inputs.paused).toMatchObject({ type: 'boolean', default: false });
+    expect(actionStep.with!.paused).toBe('${{ inputs.paused || vars.AGENT_LOOP_PAUSED }}');
+    expect(example.jobs[Object.keys(example.jobs)[0]!]!.with!.paused).toBe("${{ vars.AGENT_LOOP_PAUSED == 'true' }}");
   });
 
   it('asks for exactly the permissions the action needs, and one run per repository and label', () => {
