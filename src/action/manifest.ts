@@ -4,7 +4,7 @@
  * (`checkpoint-id` is --resume, `resume` is --resume-halted), its description the option's help
  * (or the action's own wording, where the action differs from the CLI) and its default as the action
  * has it. __tests__/action/manifest.test.ts holds action.yml and the README to it; `npm run docs`
- * (scripts/action-docs.mjs) rewrites the README's table. Pure: no I/O.
+ * (scripts/action-docs.mjs) rewrites both. Pure: no I/O.
  */
 import { type OptionInfo, optionsFor } from '../config/options.js';
 
