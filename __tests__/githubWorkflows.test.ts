@@ -58,18 +58,33 @@ describe('workflow files', () => {
       /^broken\.yml:\d+:\d+: unknown permission scope "robots".* \[permissions\]$/,
     );
   });
+
+  it('the vars context (repository variables) is not reported; an undefined variable still is', async () => {
+    const text = read(REUSABLE).replace('${{ inputs.label }}', '${{ vars.AGENT_LOOP_LABEL }}');
+    expect(await lintWorkflowText(text, 'vars.yml')).toEqual([]);
+    const typo = await lintWorkflowText(text.replace('${{ vars.AGENT_LOOP_LABEL }}', '${{ varz.X }}'), 'varz.yml');
+    expect(typo.map((p) => p.message)).toEqual([expect.stringMatching(/^undefined variable "varz"/)]);
+  });
 });
 
 describe('the reusable workflow', () => {
-  it('is one job running checkout (whole history, no credential left in .git/config), setup-node and the action', () => {
+  it('is one job running checkout (whole history, no credential left in .git/config), setup-node (no dependency cache) and the action, on node24 versions', () => {
     expect(Object.keys(reusable.jobs)).toHaveLength(1);
     expect(job.steps!.map((s) => s.uses)).toEqual([
-      'actions/checkout@v4',
-      'actions/setup-node@v4',
+      'actions/create-github-app-token@v3',
+      'actions/checkout@v7',
+      'actions/setup-node@v7',
       'agent-loop/agent-loop@v1',
     ]);
-    expect(job.steps![0]!.with).toEqual({ 'fetch-depth': 0, 'persist-credentials': false });
-    expect(job.steps![1]!.with).toEqual({ 'node-version': '${{ inputs.node-version }}' });
+    expect(job.steps![1]!.with).toEqual({
+      'fetch-depth': 0,
+      'persist-credentials': false,
+      token: '${{ steps.app-token.outputs.token || secrets.github-token || github.token }}',
+    });
+    expect(job.steps![2]!.with).toEqual({
+      'node-version': '${{ inputs.node-version }}',
+      'package-manager-cache': false,
+    });
   });
 
   it('passes the action only inputs it has', () => {
@@ -79,24 +94,35 @@ describe('the reusable workflow', () => {
   });
 
   it("passes every workflow input that is not the job's own to the action under its name", () => {
-    const own = ['node-version', 'runs-on', 'timeout-minutes'];
+    const own = ['node-version', 'runs-on', 'timeout-minutes', 'app-client-id'];
     for (const name of Object.keys(call.inputs).filter((n) => !own.includes(n))) {
       expect([name, String(actionStep.with![name])]).toEqual([
         name,
-        expect.stringMatching(new RegExp(`^\\$\\{\\{ inputs\\.${name}( \\|\\| '')? \\}\\}$`)),
+        expect.stringMatching(new RegExp(`^\\$\\{\\{ inputs\\.${name}( \\|\\| ''| \\|\\| vars\\.[A-Z_]+)? \\}\\}$`)),
       ]);
     }
   });
 
   it('with every input at its default, the action accepts what it receives', () => {
-    // What the runner gives the action: each expression evaluated with the inputs' defaults and no secrets.
+    // What the runner gives the action: each expression evaluated with the inputs' defaults, no
+    // secret, no repository variable, no App token: `a || b` is the first non-empty operand.
+    const operand = (term: string): string => {
+      if (term === "''") return '';
+      if (term === 'github.token') return 'ghs_workflowtoken';
+      const m = /^(inputs|secrets|vars|steps\.app-token\.outputs)\.([\w-]+)$/.exec(term);
+      if (!m) throw new Error(`unexpected term ${term}`);
+      if (m[1] !== 'inputs') return '';
+      const input = call.inputs[m[2]!]!;
+      // An expression's false is an empty operand of ||; alone, the runner passes it as "false".
+      return String(input.default ?? { string: '', number: 0, boolean: false }[input.type]);
+    };
     const value = (name: string): string => {
       const expr = String(actionStep.with![name]);
-      const m = /^\$\{\{ (inputs|secrets)\.([\w-]+)( \|\| '')? \}\}$/.exec(expr);
+      const m = /^\$\{\{ (.+) \}\}$/.exec(expr);
       if (!m) throw new Error(`${name}: unexpected expression ${expr}`);
-      if (m[1] === 'secrets') return '';
-      const d = call.inputs[m[2]!]!.default ?? { string: '', number: 0, boolean: false }[call.inputs[m[2]!]!.type];
-      return m[3] ? String(d || '') : String(d);
+      const terms = m[1]!.split(' || ').map(operand);
+      // `x || ''` turns a falsy number (0) into an empty input.
+      return terms.length === 1 ? terms[0]! : (terms.find((t) => t !== '' && t !== '0' && t !== 'false') ?? '');
     };
     const env = Object.fromEntries(Object.keys(actionStep.with!).map((name) => [inputEnv(name), value(name)]));
     const { options } = loadActionConfig(env, () => {
@@ -133,14 +159,44 @@ describe('the reusable workflow', () => {
     expect(job['timeout-minutes']).toBe('${{ inputs.timeout-minutes }}');
   });
 
-  it('declares the three secrets, optional, and hands them to the action', () => {
-    expect(Object.keys(call.secrets).sort()).toEqual(['anthropic-api-key', 'discord-webhook', 'openai-api-key']);
+  it('declares the five secrets, optional, and hands them to the action', () => {
+    expect(Object.keys(call.secrets).sort()).toEqual([
+      'anthropic-api-key',
+      'app-private-key',
+      'discord-webhook',
+      'github-token',
+      'openai-api-key',
+    ]);
     for (const s of Object.values(call.secrets)) expect(s.required).toBe(false);
     expect(actionStep.env).toEqual({
       ANTHROPIC_API_KEY: '${{ secrets.anthropic-api-key }}',
       OPENAI_API_KEY: '${{ secrets.openai-api-key }}',
+      CODEX_API_KEY: '${{ secrets.openai-api-key }}',
     });
     expect(actionStep.with!['discord-webhook']).toBe('${{ secrets.discord-webhook }}');
+  });
+
+  it("issue 15: a GitHub App's token (app-client-id, app-private-key), else the github-token secret, replaces the workflow token for the checkout and the action (its pushes start CI)", () => {
+    // A secret named GITHUB_TOKEN or github_token is refused by GitHub (reserved prefix); github-token is not.
+    expect(Object.keys(call.secrets).filter((n) => /^github_/i.test(n))).toEqual([]);
+    const app = job.steps!.find((s) => s.id === 'app-token')!;
+    expect(app).toMatchObject({
+      if: "inputs.app-client-id != ''",
+      uses: 'actions/create-github-app-token@v3',
+      with: { 'client-id': '${{ inputs.app-client-id }}', 'private-key': '${{ secrets.app-private-key }}' },
+    });
+    expect(call.inputs['app-client-id']).toMatchObject({ type: 'string', default: '' });
+    const token = '${{ steps.app-token.outputs.token || secrets.github-token || github.token }}';
+    const checkout = job.steps!.find((s) => s.uses?.startsWith('actions/checkout@'))!;
+    expect(job.steps!.indexOf(app)).toBeLessThan(job.steps!.indexOf(checkout));
+    expect(actionStep.with!['github-token']).toBe(token);
+    expect(checkout.with!.token).toBe(token);
+  });
+
+  it('issue 15: the pause switch reaches the action from the input paused or the repository variable AGENT_LOOP_PAUSED', () => {
+    expect(call.inputs.paused).toMatchObject({ type: 'boolean', default: false });
+    expect(actionStep.with!.paused).toBe('${{ inputs.paused || vars.AGENT_LOOP_PAUSED }}');
+    expect(example.jobs[Object.keys(example.jobs)[0]!]!.with!.paused).toBe("${{ vars.AGENT_LOOP_PAUSED == 'true' }}");
   });
 
   it('asks for exactly the permissions the action needs, and one run per repository and label', () => {

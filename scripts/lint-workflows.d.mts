@@ -7,3 +7,4 @@ export declare function workflowFiles(root?: string): string[];
 export declare function lintWorkflowText(text: string, file: string): Promise<LintResult[]>;
 export declare function lintWorkflowFiles(files: string[], root?: string): Promise<LintResult[]>;
 export declare function formatProblem(problem: LintResult): string;
+export declare function isOutdatedProblem(problem: LintResult): boolean;

@@ -8,19 +8,21 @@ import { createRedactor } from './report/redact.js';
 import { inert } from './report/workflowCommands.js';
 
 async function post(): Promise<void> {
+  const unchanged = core.getState('unchanged');
+  if (unchanged) {
+    core.info(
+      unchanged === 'paused'
+        ? 'agent-loop post: nothing to publish: the loop is paused and this run read and changed nothing.'
+        : unchanged === 'idle'
+          ? 'agent-loop post: nothing to publish: this run had nothing to do and changed nothing (the state it restored stays the newest).'
+          : 'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
+    );
+    return;
+  }
   const stateDir = core.getState('state-dir');
   if (!stateDir) {
     core.info(
       'agent-loop post: nothing to publish (main did not run on a runner with the cache service, or stopped before the slice).',
-    );
-    return;
-  }
-  const unchanged = core.getState('unchanged');
-  if (unchanged) {
-    core.info(
-      unchanged === 'idle'
-        ? 'agent-loop post: nothing to publish: this run had nothing to do and changed nothing (the state it restored stays the newest).'
-        : 'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
     );
     return;
   }

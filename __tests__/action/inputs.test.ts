@@ -132,4 +132,20 @@ describe('action inputs', () => {
       'result-json',
     ]);
   });
+
+  it('issue 15: action.yml is what the Marketplace accepts: a description under 125 characters, branding with a Feather icon and an allowed colour', () => {
+    const action = YAML.parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+      name: string;
+      description: string;
+      branding: { icon: string; color: string };
+    };
+    expect(action.name).toBe('agent-loop');
+    expect(action.description.length).toBeGreaterThan(20);
+    expect(action.description.length).toBeLessThan(125);
+    // GitHub's branding colours; the icon is one of the Feather icons GitHub accepts.
+    expect(['white', 'black', 'yellow', 'blue', 'green', 'orange', 'red', 'purple', 'gray-dark']).toContain(
+      action.branding.color,
+    );
+    expect(['repeat', 'refresh-cw', 'rotate-cw', 'git-pull-request', 'cpu', 'tool']).toContain(action.branding.icon);
+  });
 });

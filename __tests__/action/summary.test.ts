@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RunResult } from '../../src/core/result.js';
 import { SUMMARY_LIMIT, buildSummary, resultOutputs } from '../../src/action/summary.js';
+import { ACTION_OUTPUTS } from '../../src/action/manifest.js';
 import { createRedactor } from '../../src/report/redact.js';
 
 const result = (over: Partial<RunResult> = {}): RunResult => ({
@@ -59,6 +60,10 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
 });
 
 describe('action outputs', () => {
+  it('are exactly the outputs the manifest (and so action.yml) declares, in its order', () => {
+    expect(Object.keys(resultOutputs(result(), (t) => t))).toEqual(ACTION_OUTPUTS.map((o) => o.name));
+  });
+
   it('map the run result to the outputs action.yml declares, result-json redacted', () => {
     const secret = 'ghs_0123456789abcdefghijklmnopqrstuvwxyzAB';
     const out = resultOutputs(result({ error: `token ${secret}` }), createRedactor([secret]));

@@ -20495,6 +20495,12 @@ const OptionsSchema = object({
         help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
         expected: 'a GitHub token',
     }),
+    paused: flagSwitch().register(options_registry, {
+        flag: 'paused',
+        commands: ACTION,
+        help: 'Pause the loop: the run ends at once, green, before it reads, installs or publishes anything (output status paused). The reusable workflow sets it from the repository variable AGENT_LOOP_PAUSED.',
+        expected: 'true or false',
+    }),
     label: schemas_string().trim().min(1).default('agent-loop').register(options_registry, {
         flag: 'label',
         arg: 'LABEL',

@@ -5,7 +5,7 @@
  * source defaults to github and on-success to pull-request. Errors name the input, not a flag.
  */
 import { type LoadedConfig, loadConfig } from '../config/load.js';
-import { optionsFor } from '../config/options.js';
+import { OptionsSchema, byFlag, optionsFor } from '../config/options.js';
 import { ConfigError } from '../config/problems.js';
 
 /** The environment variable the runner sets for an input (as @actions/core's getInput reads it). */
@@ -49,4 +49,20 @@ export function loadActionConfig(env: NodeJS.ProcessEnv, readFile?: (path: strin
       })),
     );
   }
+}
+
+/** Where the pause switch was found on: the input, or AGENT_LOOP_PAUSED in the step's environment. */
+export type PausedBy = 'input' | 'env';
+
+/**
+ * The pause switch (issue 15), read before anything else, even before the other inputs are parsed:
+ * a loop paused because its configuration is broken stays paused, green. The input wins over the
+ * environment, as in the one parse (loadConfig); a value the schema does not take is left to that
+ * parse, which fails the step naming it.
+ */
+export function readPauseSwitch(env: NodeJS.ProcessEnv): PausedBy | undefined {
+  const isOn = (value: string | undefined) => OptionsSchema.shape.paused.safeParse(value).data === true;
+  const input = env[inputEnv('paused')]?.trim();
+  if (input) return isOn(input) ? 'input' : undefined;
+  return isOn(env[byFlag.get('paused')!.env]?.trim()) ? 'env' : undefined;
 }

@@ -20,10 +20,10 @@ import { runCommand } from '../app/run.js';
 import { GitHubPhaseIssueSink } from '../workflows/pipeline/githubSink.js';
 import { createRedactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
-import { loadActionConfig } from './inputs.js';
+import { loadActionConfig, readPauseSwitch } from './inputs.js';
 import { ensureAgent } from './installAgent.js';
 import { restore, runRefs } from './persistence.js';
-import { buildSummary, resultOutputs } from './summary.js';
+import { buildSummary, pausedOutputs, pausedSummary, pausedWarning, resultOutputs } from './summary.js';
 import { describeResumeWay } from '../core/haltGate.js';
 import { inActionTerms } from './terms.js';
 
@@ -52,6 +52,16 @@ export interface ActionDeps {
 export async function runAction(given: ActionDeps): Promise<void> {
   const deps = inOwnTerms(given);
   const { core, env } = deps;
+  // The pause switch first (issue 15): before the inputs are parsed, anything is read, installed or
+  // restored. Green, with a warning that says how to resume; post publishes nothing.
+  const pausedBy = readPauseSwitch(env);
+  if (pausedBy) {
+    core.saveState('unchanged', 'paused');
+    for (const [name, value] of Object.entries(pausedOutputs())) core.setOutput(name, value);
+    core.warning(pausedWarning(pausedBy));
+    await core.writeSummary(pausedSummary(pausedBy));
+    return;
+  }
   let loaded;
   try {
     loaded = loadActionConfig(env);

@@ -29,6 +29,52 @@ export function resultOutputs(r: RunResult, redact: (text: string) => string): R
   };
 }
 
+/** The repository variable the reusable workflow passes as the input paused. */
+export const PAUSE_VARIABLE = 'AGENT_LOOP_PAUSED';
+
+/** Where the pause switch is, and how to turn it off, for the warning and the summary. */
+function pauseSource(by: 'input' | 'env'): { where: string; unpause: string } {
+  const variable = `set the repository variable \`${PAUSE_VARIABLE}\` to \`false\` or delete it (Settings → Secrets and variables → Actions → Variables)`;
+  return by === 'input'
+    ? {
+        where: `the input \`paused\` is true (the reusable workflow sets it from the repository variable \`${PAUSE_VARIABLE}\`)`,
+        unpause: `${variable}, or drop \`paused\` from the step's inputs`,
+      }
+    : {
+        where: `\`${PAUSE_VARIABLE}\` is true in the step's environment`,
+        unpause: `${variable}, or drop \`${PAUSE_VARIABLE}\` from the step's \`env:\``,
+      };
+}
+
+/**
+ * The outputs of a paused run (issue 15): `status: paused`, which a workflow can test; nothing was
+ * read, so the counters and the checkpoint are empty.
+ */
+export function pausedOutputs(): Record<string, string> {
+  return { status: 'paused', 'result-json': JSON.stringify({ status: 'paused', paused: true }) };
+}
+
+/** The warning annotation of a paused run: that it is paused, by what, and how to resume. */
+export function pausedWarning(by: 'input' | 'env'): string {
+  const { where, unpause } = pauseSource(by);
+  return `agent-loop is paused: ${where.replace(/`/g, '')}. Nothing was read, run or published. To resume, ${unpause.replace(/`/g, '')}: the next run continues from the newest checkpoint.`;
+}
+
+/** The job summary of a paused run. */
+export function pausedSummary(by: 'input' | 'env'): string {
+  const { where, unpause } = pauseSource(by);
+  return [
+    '## ⏯️ agent-loop: paused',
+    '',
+    `The loop is paused: ${where}.`,
+    '',
+    'This run did nothing: no issue, checkpoint or cache was read, no agent was installed or run, nothing was published or posted. The issues, their claims and pull requests, and the saved checkpoints are as the last run left them.',
+    '',
+    `**To resume:** ${unpause}. The next run (scheduled, or by hand) continues from the newest checkpoint; a halt stands as before.`,
+    '',
+  ].join('\n');
+}
+
 export interface SummaryContext {
   /** Issues skipped because their author's association is not allowed. */
   skippedOutsiders?: { id: string; author: string; association: string }[];
