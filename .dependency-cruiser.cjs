@@ -1,6 +1,7 @@
 /**
- * The layering of src/, as rules (npm run deps, in CI). From the top: the entrypoints (src/cli.ts,
- * src/main.ts, src/post.ts) and their renderers (src/cli, src/action); the application layer both
+ * The layering of src/, as rules (npm run deps, in CI). From the top: the entrypoints (src/cli.ts;
+ * src/entrypoints/, the action's two bundles, which only call run() of src/main.ts and src/post.ts,
+ * the action's steps) and their renderers (src/cli, src/action); the application layer both
  * use (src/app) and the pieces it assembles (src/publish); the workflows plugged into the engine
  * (src/workflows: implement, tdd, and the planning pipeline); the engine's interpreter (src/loop)
  * and its pure core (src/core); the adapters
@@ -24,6 +25,14 @@ module.exports = {
       comment: 'Only the entrypoints and their own folder import the CLI or the action.',
       from: { path: '^src/', pathNot: '^src/(cli|action)/|^src/(cli|main|post)\\.ts$' },
       to: { path: '^src/(cli|action)/' },
+    },
+    {
+      name: 'bundle-entrypoints-only-call-run',
+      severity: 'error',
+      comment:
+        "The action's bundle entrypoints (src/entrypoints/) only call run() of their step (src/main.ts, src/post.ts): what @github/local-action runs is what the runner runs.",
+      from: { path: '^src/entrypoints/' },
+      to: { path: '^src/', pathNot: '^src/(main|post)\\.ts$' },
     },
     {
       name: 'action-not-via-cli',

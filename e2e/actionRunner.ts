@@ -18,16 +18,21 @@ export function parseFileCommands(text: string): Record<string, string> {
   return out;
 }
 
-export async function runStep(
+export function runStep(
   script: 'main' | 'post',
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<{ code: number | null; log: string }> {
-  const child = spawn(process.execPath, [path.join(DIST, script, 'index.js')], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return runNode([path.join(DIST, script, 'index.js')], env, cwd);
+}
+
+/** `node args…` to its exit: its code and what it printed (stdout and stderr, interleaved). */
+export async function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ code: number | null; log: string }> {
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout.on('data', (c: Buffer) => {
     log += c.toString();

@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 
-const entrypoints = { cli: 'src/cli.ts', main: 'src/main.ts', post: 'src/post.ts' };
+const entrypoints = { cli: 'src/cli.ts', main: 'src/entrypoints/main.ts', post: 'src/entrypoints/post.ts' };
 const STAMP = 'dist/inputs.sha256';
 
 function files(dir) {

@@ -14,7 +14,10 @@ import { type StorageRetryDeps, retryingCache } from './storageRetry.js';
  */
 export function actionsCache(retry: StorageRetryDeps = { sleep: systemClock.sleep }): CacheBackend {
   const available = () => {
-    if (!actionsCacheLib.isFeatureAvailable())
+    // @github/local-action's stand-in for @actions/cache (files under LOCAL_ACTION_CACHE_PATH) has
+    // restoreCache and saveCache only: without isFeatureAvailable, the cache is the stand-in's.
+    const isFeatureAvailable = actionsCacheLib.isFeatureAvailable as (() => boolean) | undefined;
+    if (isFeatureAvailable !== undefined && !isFeatureAvailable())
       throw new Error(
         'the Actions cache service is not available here (ACTIONS_RESULTS_URL / ACTIONS_CACHE_URL are not set)',
       );
