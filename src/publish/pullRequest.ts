@@ -65,7 +65,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
   const { git, github } = options;
   const remote = options.remote ?? 'origin';
   // git beside `git` for the notes and the bundles, with the same credentials in its environment only.
-  const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv });
+  const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv }, git.author);
   const notes = options.notes ? (options.notes.git ?? raw) : undefined;
   const pushNotes = async () => {
     if (!notes || !(await hasNotes())) return;
