@@ -26,6 +26,8 @@ let sb: Sandbox;
 let origin: string;
 const remoteGit = (...args: string[]) => rig.remoteGit(...args);
 const scheduledRun: GitHubRig['scheduledRun'] = (...args) => rig.scheduledRun(...args);
+/** How the job summary names a GitHub issue (issue 15): linked to it. */
+const issueLink = (n: number) => `[#${n}](${rig.remote.serverUrl}/${gh.owner}/${gh.repo}/issues/${n})`;
 
 beforeEach(async () => {
   rig = await startGitHubRig();
@@ -84,9 +86,9 @@ describe('the action on GitHub issues', () => {
 
     // The outsider is skipped with a warning and listed in the summary.
     expect(r.main.log).toMatch(/::warning::.*issue #2 by @drive-by \(NONE\) skipped/);
-    expect(r.summary).toContain('| skipped (author not allowed) | #2 by drive-by (NONE) |');
+    expect(r.summary).toContain(`| skipped (author not allowed) | ${issueLink(2)} by drive-by (NONE) |`);
     expect(r.summary).toContain(
-      `| pull requests | [#${prs[0]?.number}](https://github.com/${gh.owner}/${gh.repo}/pull/${prs[0]?.number}) (#1) |`,
+      `| pull requests | [#${prs[0]?.number}](https://github.com/${gh.owner}/${gh.repo}/pull/${prs[0]?.number}) (${issueLink(1)}) |`,
     );
     expect(gh.issue(2)?.comments).toEqual([]);
   });
@@ -599,7 +601,9 @@ fi
       const skipping = await scheduledRun(713, agent, { fresh: 'true' });
       expect(skipping.main.code).toBe(0);
       expect(skipping.main.log).toContain('Skipped #1: run github-712-1 is working on it');
-      expect(skipping.summary).toContain('| left to other runs (`agent-loop:in-progress`, lease live) | #1 |');
+      expect(skipping.summary).toContain(
+        `| left to other runs (\`agent-loop:in-progress\`, lease live) | ${issueLink(1)} |`,
+      );
       expect(runsPerIssue('calls')).toEqual({ 1: 2 });
 
       // Run 4, after the lease expired on GitHub's clock: takes the issue over and continues the dead run's branch.

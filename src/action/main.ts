@@ -101,7 +101,8 @@ export async function runAction(given: ActionDeps): Promise<void> {
   });
   // The token authenticates agent-loop's own push and fetch, in their environment only: the
   // checkout keeps no credential (persist-credentials: false), so the agent cannot push or read it.
-  const remoteEnv = remoteAuthEnv(options.githubToken, env.GITHUB_SERVER_URL ?? 'https://github.com', env);
+  const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const remoteEnv = remoteAuthEnv(options.githubToken, serverUrl, env);
   const persisted = await persistedCredentials(workspace, env);
   if (persisted.length > 0) {
     core.warning(
@@ -259,6 +260,8 @@ export async function runAction(given: ActionDeps): Promise<void> {
           buildSummary(result, {
             resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
             ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
+            // GitHub issues link to themselves; beads issues are only named.
+            ...(options.source === 'github' ? { issueLinks: { serverUrl, repository } } : {}),
           }),
         ),
       );
