@@ -109,6 +109,13 @@ export async function runAction(given: ActionDeps): Promise<void> {
       `agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`,
     );
   }
+  // This workflow run, as its claims on issues name it (issue 14): another run's claims are skipped.
+  const runId = `github-${env.GITHUB_RUN_ID ?? 'local'}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`;
+  // Its page, linked from each issue's progress comment and each pull request's body (issue 15).
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
+  const runUrl = env.GITHUB_RUN_ID
+    ? `${serverUrl.replace(/\/+$/, '')}/${repository}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ''}`
+    : undefined;
   const landing = (git: Git, testCommand: string) => ({
     git,
     repository,
@@ -116,12 +123,11 @@ export async function runAction(given: ActionDeps): Promise<void> {
     testCommand,
     redact,
     remoteEnv,
+    ...(runUrl ? { runUrl } : {}),
     keepDir: path.join(stateDir, 'outbox'),
     warn: (m: string) => core.warning(redact(m)),
     ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
   });
-  // This workflow run, as its claims on issues name it (issue 14): another run's claims are skipped.
-  const runId = `github-${env.GITHUB_RUN_ID ?? 'local'}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`;
   if (options.source === 'github') {
     const allowedAuthors = options.allowedAuthors
       .split(',')
@@ -137,6 +143,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
         redact,
         onWarning,
         runId,
+        ...(runUrl ? { runUrl } : {}),
         now: () => deps.clock.now().getTime(),
       });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
