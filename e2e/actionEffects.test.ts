@@ -181,7 +181,7 @@ async function expectEndState(w: World) {
   expect(prs.map((p) => p.pull?.head)).toEqual(['agent-loop/issue-1']);
   expect(gh.issue(1)).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:pr-open'] });
   expect(gh.issue(1)?.comments.map((c) => c.body)).toEqual([
-    progress(`Pull request \\[#${prs[0]?.number}\\]\\(.*\\) opened\\*\\*`),
+    progress(`The work is in pull request \\[#${prs[0]?.number}\\]\\(.*\\)\\*\\*`),
   ]);
   expect(gh.issue(2)).toMatchObject({ state: 'closed', labels: [LABEL, 'agent-loop:no-change'] });
   expect(gh.issue(2)?.comments.map((c) => c.body)).toEqual([

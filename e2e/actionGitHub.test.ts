@@ -571,7 +571,7 @@ fi
         const comments = gh.issue(n)?.comments.filter((c) => c.body.startsWith(CLAIM)) ?? [];
         expect(comments).toHaveLength(1);
         expect(comments[0]?.body).toContain('"released":true');
-        expect(comments[0]?.body).toMatch(/\*\*Pull request \[#\d+\]\(.*\) opened\*\*/);
+        expect(comments[0]?.body).toMatch(/\*\*The work is in pull request \[#\d+\]\(.*\)\*\*/);
       }
       // Each run opened pull requests only for the issues it won.
       const opened = [a, b].map((r) => r.outputs['pull-requests']?.split(',').filter(Boolean).length ?? 0);
@@ -628,7 +628,9 @@ fi
       expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
       // The dead run's claim went with the takeover; the taker's, released, says where the work is (issue 15).
       expect(claims().map((c) => c.body)).toEqual([
-        expect.stringMatching(/"run":"github-714-1".*"released":true[\s\S]*\*\*Pull request \[#\d+\]\(.*\) opened\*\*/),
+        expect.stringMatching(
+          /"run":"github-714-1".*"released":true[\s\S]*\*\*The work is in pull request \[#\d+\]\(.*\)\*\*/,
+        ),
       ]);
       expect(claims()[0]?.body).toContain('Iterations: 1');
     });
@@ -658,14 +660,15 @@ fi
       expect(gh.pulls()).toHaveLength(1);
       expect(originFile('agent-loop/issue-1', 'log.txt')).toBe('run 0\nrun 2\n'); // on the first run's work
       expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
-      // Issue 15: each attempt's progress comment, released: the first run's opened the pull request,
-      // the taker's updated it (the dead run's claim went with the takeover).
+      // Issue 15: each attempt's progress comment, released, naming the one pull request: the first
+      // run's, and the taker's (the dead run's claim went with the takeover).
+      const pr = `The work is in pull request [#${gh.pulls()[0]?.number}](${url})`;
       expect(
         gh
           .issue(1)
           ?.comments.filter((c) => c.body.startsWith(CLAIM))
           .map((c) => /\*\*(.*)\*\*/.exec(c.body)?.[1]),
-      ).toEqual([expect.stringMatching(/ opened$/), expect.stringMatching(/ updated$/)]);
+      ).toEqual([pr, pr]);
     });
   });
 });

@@ -34417,7 +34417,8 @@ function tddWorkflow(templates) {
 }
 async function runTddIteration(deps, before, baseline, templates) {
     const { settings, logger, clock, source, git } = deps;
-    const notes = git ? notesGit(git.topLevel, process.env, git.author) : undefined;
+    // The environment is the process's (gitRunner's default); the commit author the run was given.
+    const notes = git ? notesGit(git.topLevel, undefined, git.author) : undefined;
     const cycle = before.currentCycle;
     const [issueId = ''] = cycle.issueIds;
     const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };

@@ -38,7 +38,7 @@ export interface ClaimProgress {
   iterations?: number;
   /** What the agent reported spending on the cycle (agents that report dollars). */
   costUsd?: number;
-  /** The pull request holding the work (`pull_request`); `reused`: an open one updated. */
+  /** The pull request holding the work (`pull_request`); `reused`: it was open already. */
   pullRequest?: { number: number; url: string; reused?: boolean };
 }
 

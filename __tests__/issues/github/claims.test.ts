@@ -59,6 +59,8 @@ describe('GitHub claims', () => {
       lost: claimCommentBody(released, { state: 'lost', iterations: 2 }, url),
     };
     for (const body of Object.values(bodies)) expect(parseClaimComment(body)?.run).toBe('github-42-1');
+    // Opened now or found open (a run re-landing after a crash finds its own): the same headline.
+    expect(bodies.updated.split('\n')[1]).toBe(bodies.pullRequest.split('\n')[1]);
     expect(bodies).toMatchSnapshot();
   });
 
@@ -87,7 +89,7 @@ describe('GitHub claims', () => {
     // One comment still, the same one: released, saying where the work is.
     expect(claimComments(issue).map((c) => c.id)).toEqual([id]);
     expect(parseClaimComment(issue.comments[0]!.body)).toMatchObject({ run: 'run-a', released: true });
-    expect(issue.comments[0]!.body).toContain('Pull request [#21](https://github.com/o/r/pull/21) opened');
+    expect(issue.comments[0]!.body).toContain('**The work is in pull request [#21](https://github.com/o/r/pull/21)**');
     // Released twice (a person removed the label meanwhile): GitHub's 404 for the label is fine.
     await expect(a.releaseClaim('1', me, at(w.now()))).resolves.toBeUndefined();
     expect(claimComments(issue).map((c) => c.id)).toEqual([id]);
@@ -187,7 +189,7 @@ describe('GitHub claims', () => {
     expect(bodies).toHaveLength(2);
     expect(bodies[0]).toBe(first);
     expect(bodies[0]).toContain('Escalated');
-    expect(bodies[1]).toContain('Pull request [#3](https://github.com/o/r/pull/3) opened');
+    expect(bodies[1]).toContain('The work is in pull request [#3](https://github.com/o/r/pull/3)');
   });
 
   it('issue 15: the comment tells the iterations and spend so far and links the workflow run, redacted like every comment', async () => {

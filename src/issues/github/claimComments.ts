@@ -93,7 +93,8 @@ function endedHeadline(progress: ClaimProgress | undefined): string {
   const pr = progress?.pullRequest;
   switch (progress?.state) {
     case 'pull_request':
-      return pr ? `Pull request [#${pr.number}](${pr.url}) ${pr.reused ? 'updated' : 'opened'}` : 'Pull request opened';
+      // The same words whether it was opened now or found open (a re-landing after a crash finds its own).
+      return pr ? `The work is in pull request [#${pr.number}](${pr.url})` : 'The work is in a pull request';
     case 'done':
       return 'Done: the work landed';
     case 'no_change':
