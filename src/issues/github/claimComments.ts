@@ -114,7 +114,7 @@ function endedNext(progress: ClaimProgress): string {
     case 'pull_request':
       return 'Merging the pull request closes the issue.';
     case 'no_change':
-      return 'Its tests already pass: see the comment below.';
+      return 'Nothing needed changing: the comment below has the evidence.';
     case 'escalated':
       return 'See the comment below for why, and how to have it tried again.';
     case 'lost':
