@@ -9,6 +9,8 @@
  * sees the answer), its post publishes the state directory as on GitHub (post runs after a killed
  * main), and a fresh runner runs again. Each time the end state is the clean run's: one pull
  * request, one comment per kind, the labels once, #2 closed, and each issue's agent ran once.
+ * Issue 15: each issue keeps one progress comment (its claim comment, released), first on the issue,
+ * saying how its work ended.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
@@ -168,18 +170,31 @@ async function killedRun(w: World, runId: number, k: number) {
   return { killedAt, post };
 }
 
+/** An issue's progress comment (issue 15: its claim comment, released), saying how the work ended. */
+const progress = (headline: string) =>
+  expect.stringMatching(new RegExp(`^<!-- agent-loop:claim \\{.*"released":true\\} -->\n\\*\\*${headline}`));
+
 /** The end state every run must reach, killed or not. */
 async function expectEndState(w: World) {
   const { gh } = w;
   const prs = gh.pulls();
   expect(prs.map((p) => p.pull?.head)).toEqual(['agent-loop/issue-1']);
-  expect(gh.issue(1)).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:pr-open'], comments: [] });
+  expect(gh.issue(1)).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:pr-open'] });
+  expect(gh.issue(1)?.comments.map((c) => c.body)).toEqual([
+    progress(`The work is in pull request \\[#${prs[0]?.number}\\]\\(.*\\)\\*\\*`),
+  ]);
   expect(gh.issue(2)).toMatchObject({ state: 'closed', labels: [LABEL, 'agent-loop:no-change'] });
-  expect(gh.issue(2)?.comments.map((c) => c.body)).toEqual([expect.stringContaining('no change was needed')]);
+  expect(gh.issue(2)?.comments.map((c) => c.body)).toEqual([
+    progress('No change needed'),
+    expect.stringContaining('no change was needed'),
+  ]);
   const three = gh.issue(3);
   expect(three?.state).toBe('open');
   expect(three?.labels).toEqual([LABEL, 'agent-loop:escalated']);
-  expect(three?.comments.map((c) => c.body)).toEqual([expect.stringContaining('escalated this issue')]);
+  expect(three?.comments.map((c) => c.body)).toEqual([
+    progress('Escalated'),
+    expect.stringContaining('escalated this issue'),
+  ]);
   expect(hasBranch(w.origin, 'agent-loop/issue-1')).toBe(true);
   expect(hasBranch(w.origin, 'agent-loop/issue-3')).toBe(true);
   expect(
@@ -195,7 +210,8 @@ async function expectEndState(w: World) {
 
 /**
  * Two pushes (#1's work, #3's wip:), the pull request, each label, comment and close, and each
- * issue's claim (the in-progress label, the claim comment, its release: comment and label deleted).
+ * issue's claim (the in-progress label, the claim comment, its release: the comment edited to how
+ * the work ended, issue 15, and the label deleted).
  */
 const EFFECTS = 21;
 

@@ -26,6 +26,8 @@ let sb: Sandbox;
 let origin: string;
 const remoteGit = (...args: string[]) => rig.remoteGit(...args);
 const scheduledRun: GitHubRig['scheduledRun'] = (...args) => rig.scheduledRun(...args);
+/** How the job summary names a GitHub issue (issue 15): linked to it. */
+const issueLink = (n: number) => `[#${n}](${rig.remote.serverUrl}/${gh.owner}/${gh.repo}/issues/${n})`;
 
 beforeEach(async () => {
   rig = await startGitHubRig();
@@ -84,9 +86,9 @@ describe('the action on GitHub issues', () => {
 
     // The outsider is skipped with a warning and listed in the summary.
     expect(r.main.log).toMatch(/::warning::.*issue #2 by @drive-by \(NONE\) skipped/);
-    expect(r.summary).toContain('| skipped (author not allowed) | #2 by drive-by (NONE) |');
+    expect(r.summary).toContain(`| skipped (author not allowed) | ${issueLink(2)} by drive-by (NONE) |`);
     expect(r.summary).toContain(
-      `| pull requests | [#${prs[0]?.number}](https://github.com/${gh.owner}/${gh.repo}/pull/${prs[0]?.number}) (#1) |`,
+      `| pull requests | [#${prs[0]?.number}](https://github.com/${gh.owner}/${gh.repo}/pull/${prs[0]?.number}) (${issueLink(1)}) |`,
     );
     expect(gh.issue(2)?.comments).toEqual([]);
   });
@@ -230,12 +232,14 @@ describe('the action on GitHub issues', () => {
     });
     const [named, unnamed] = [gh.issue(1), gh.issue(2)];
     expect(named).toMatchObject({ state: 'closed', labels: [LABEL, 'agent-loop:no-change'] });
-    expect(named?.comments).toHaveLength(1);
-    expect(named?.comments[0]?.body).toMatch(
+    // Issue 15: the progress comment first (its claim, released), then the evidence.
+    expect(named?.comments).toHaveLength(2);
+    expect(named?.comments[0]?.body).toMatch(/"released":true\} -->\n\*\*No change needed\*\*/);
+    expect(named?.comments[1]?.body).toMatch(
       /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: its targets pass \(value_is_good\)[^]*so it is closed\./,
     );
     expect(unnamed).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:no-change'] });
-    expect(unnamed?.comments[0]?.body).toMatch(
+    expect(unnamed?.comments[1]?.body).toMatch(
       /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: the agent reports: [^]*Close this issue if that is right/,
     );
     expect(gh.pulls()).toEqual([]);
@@ -276,8 +280,12 @@ describe('the action on GitHub issues', () => {
     });
     expect(r2.main.log).toMatch(/::warning::Escalated 1 "Unfixable one"/);
     expect(gh.issue(1)?.labels).toContain('agent-loop:escalated');
-    expect(gh.issue(1)?.comments).toHaveLength(1);
-    expect(gh.issue(1)?.comments[0]?.body).toMatch(/agent-loop escalated this issue at iteration 2/);
+    // Issue 15: the progress comment (released: escalated, its iterations), then the escalation's.
+    expect(gh.issue(1)?.comments).toHaveLength(2);
+    expect(gh.issue(1)?.comments[0]?.body).toMatch(
+      /\*\*Escalated: agent-loop could not finish this issue\*\*\n\nIterations: 2 /,
+    );
+    expect(gh.issue(1)?.comments[1]?.body).toMatch(/agent-loop escalated this issue at iteration 2/);
     expect(originFile('agent-loop/issue-1', 'attempts.txt')).toBe('try 1\ntry 2\n'); // the wip: kept across both runners
 
     services.evictCache();
@@ -295,7 +303,7 @@ describe('the action on GitHub issues', () => {
     );
     expect(r3.summary).toContain('Loop type: consecutive escalations');
     expect(gh.issue(2)?.labels).toContain('agent-loop:escalated');
-    expect(gh.issue(2)?.comments).toHaveLength(1);
+    expect(gh.issue(2)?.comments).toHaveLength(2);
     expect(gh.pulls()).toEqual([]);
     expect(r3.post.log).toMatch(/published generation 3/);
   });
@@ -558,9 +566,12 @@ fi
       const prs = gh.pulls();
       expect(prs.map((p) => p.pull?.head).sort()).toEqual([1, 2, 3, 4].map((n) => `agent-loop/issue-${n}`));
       for (const n of [1, 2, 3, 4]) {
-        // Released: no label, no claim comment left; the pull request speaks for the issue.
+        // Released: no label; the one claim comment (issue 15: the progress comment) says where the work is.
         expect(gh.issue(n)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
-        expect(gh.issue(n)?.comments.filter((c) => c.body.startsWith(CLAIM))).toEqual([]);
+        const comments = gh.issue(n)?.comments.filter((c) => c.body.startsWith(CLAIM)) ?? [];
+        expect(comments).toHaveLength(1);
+        expect(comments[0]?.body).toContain('"released":true');
+        expect(comments[0]?.body).toMatch(/\*\*The work is in pull request \[#\d+\]\(.*\)\*\*/);
       }
       // Each run opened pull requests only for the issues it won.
       const opened = [a, b].map((r) => r.outputs['pull-requests']?.split(',').filter(Boolean).length ?? 0);
@@ -599,7 +610,9 @@ fi
       const skipping = await scheduledRun(713, agent, { fresh: 'true' });
       expect(skipping.main.code).toBe(0);
       expect(skipping.main.log).toContain('Skipped #1: run github-712-1 is working on it');
-      expect(skipping.summary).toContain('| left to other runs (`agent-loop:in-progress`, lease live) | #1 |');
+      expect(skipping.summary).toContain(
+        `| left to other runs (\`agent-loop:in-progress\`, lease live) | ${issueLink(1)} |`,
+      );
       expect(runsPerIssue('calls')).toEqual({ 1: 2 });
 
       // Run 4, after the lease expired on GitHub's clock: takes the issue over and continues the dead run's branch.
@@ -613,7 +626,13 @@ fi
       expect(gh.pulls()).toHaveLength(1);
       expect(originFile('agent-loop/issue-1', 'half.txt')).toBe('half\n');
       expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
-      expect(claims()).toEqual([]); // the dead run's claim went with the takeover, the taker's with its release
+      // The dead run's claim went with the takeover; the taker's, released, says where the work is (issue 15).
+      expect(claims().map((c) => c.body)).toEqual([
+        expect.stringMatching(
+          /"run":"github-714-1".*"released":true[\s\S]*\*\*The work is in pull request \[#\d+\]\(.*\)\*\*/,
+        ),
+      ]);
+      expect(claims()[0]?.body).toContain('Iterations: 1');
     });
 
     it('an issue a reviewer sent back, its new run killed mid-cycle: once the lease expired the next run adopts the branch and the open pull request; one pull request in all', async () => {
@@ -641,7 +660,15 @@ fi
       expect(gh.pulls()).toHaveLength(1);
       expect(originFile('agent-loop/issue-1', 'log.txt')).toBe('run 0\nrun 2\n'); // on the first run's work
       expect(gh.issue(1)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
-      expect(gh.issue(1)?.comments.filter((c) => c.body.startsWith(CLAIM))).toEqual([]);
+      // Issue 15: each attempt's progress comment, released, naming the one pull request: the first
+      // run's, and the taker's (the dead run's claim went with the takeover).
+      const pr = `The work is in pull request [#${gh.pulls()[0]?.number}](${url})`;
+      expect(
+        gh
+          .issue(1)
+          ?.comments.filter((c) => c.body.startsWith(CLAIM))
+          .map((c) => /\*\*(.*)\*\*/.exec(c.body)?.[1]),
+      ).toEqual([pr, pr]);
     });
   });
 });

@@ -109,6 +109,40 @@ describe('job summary', () => {
     );
   });
 
+  it('issue 15: links each issue it names (closed, pull requests, escalated, no change, left to others, skipped, worked) to the issue on GitHub; the whole summary as a snapshot', () => {
+    const r = result({
+      status: 'complete',
+      haltReason: null,
+      error: null,
+      diagnostic: null,
+      issuesClosed: ['9'],
+      issuesEscalated: ['10'],
+      issuesNoChange: ['13'],
+      issuesClaimedElsewhere: ['14'],
+      preexistingFailures: ['test/flaky.test.ts > times out'],
+      pullRequests: [
+        { issueIds: ['9'], number: 21, url: 'https://github.com/octo/widgets/pull/21', reused: false, iteration: 7 },
+      ],
+    });
+    const md = buildSummary(r, {
+      skippedOutsiders: [{ id: '12', author: 'stranger', association: 'NONE' }],
+      issueLinks: { serverUrl: 'https://github.com/', repository: 'octo/widgets' },
+    });
+    const link = (n: number) => `[#${n}](https://github.com/octo/widgets/issues/${n})`;
+    expect(md).toContain(`| done | ${link(9)} |`);
+    expect(md).toContain(`| pull requests | [#21](https://github.com/octo/widgets/pull/21) (${link(9)}) |`);
+    expect(md).toContain(`| escalated | ${link(10)} |`);
+    expect(md).toContain(`| ${link(13)} |`);
+    expect(md).toContain(`| ${link(14)} |`);
+    expect(md).toContain(`${link(12)} by stranger (NONE)`);
+    expect(md).toContain(`| worked in this slice | ${link(11)} |`);
+    expect(md).toContain(`| 7 | ${link(11)} | tests_failed |`);
+    expect(md).toMatchSnapshot();
+    // Beads issues (no issueLinks) are named, not linked.
+    expect(buildSummary(r)).toContain('| escalated | #10 |');
+    expect(buildSummary(r)).not.toContain('/issues/');
+  });
+
   it('stays under 1 MiB whatever the history', () => {
     const big = Array.from({ length: 5000 }, (_, i) => ({
       ...result().history[0]!,

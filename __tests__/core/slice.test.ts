@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Effect, Event, IterationOutcome } from '../../src/core/events.js';
-import { type CoreConfig, type SliceModel, initialModel, selectTargets, step } from '../../src/core/slice.js';
+import {
+  type CoreConfig,
+  type SliceModel,
+  cycleProgress,
+  initialModel,
+  selectTargets,
+  step,
+} from '../../src/core/slice.js';
 import { type LoopState, type Notice, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
 import { cycle } from './fixtures.js';
 
@@ -664,6 +671,7 @@ describe('the core: claims and leases (issue 14)', () => {
       issueIds: ['a-1'],
       expires: '2026-11-25T11:05:00Z',
       resuming: false,
+      progress: { state: 'working', iterations: 0 },
     });
     const won = step(s.model, { type: 'claimed', adopted: [] }, leased());
     expect(kinds(won.effects)).toEqual(['openCycle']);
@@ -739,6 +747,7 @@ describe('the core: claims and leases (issue 14)', () => {
       kind: 'holdClaim',
       issueIds: ['a-1'],
       expires: '2026-11-25T11:15:00Z',
+      progress: { state: 'working', iterations: 3 },
     });
     const held = step(next.model, { type: 'claimed', adopted: [] }, leased());
     expect(kinds(held.effects)).toEqual(['runBaseline']);
@@ -805,6 +814,7 @@ describe('the core: claims and leases (issue 14)', () => {
       kind: 'releaseClaim',
       issueIds: ['a-1'],
       at: '2026-11-25T10:00:00Z',
+      progress: { state: 'done', iterations: 4 },
     });
     const transient = step(landing, { type: 'cycleFinished', failed: { class: 'transient', message: 'm' } }, leased());
     expect(find(transient.effects, 'releaseClaim')).toBeUndefined();
@@ -815,6 +825,81 @@ describe('the core: claims and leases (issue 14)', () => {
       tick(),
     );
     expect(kinds(ending.effects)).not.toContain('releaseClaim');
+  });
+
+  describe('issue 15: the claim comment is the progress comment', () => {
+    const spent = (n: number, costUsd?: number): LoopState['history'][number] => ({
+      n,
+      issueIds: ['a-1'],
+      startedAt: '2026-11-25T09:00:00Z',
+      durationMs: 1,
+      outcome: 'continuing',
+      agent: { ok: true, exitCode: 0, signal: null, durationMs: 1, ...(costUsd !== undefined ? { costUsd } : {}) },
+    });
+    // Iteration 1 was an earlier cycle's; this cycle started at iteration 2.
+    const history = [spent(1, 5), spent(2, 0.25), spent(3), spent(4, 0.5)];
+    const mine = cycle(['a-1'], { startedAtIteration: 2 });
+
+    it("cycleProgress counts the cycle's own iterations and what the agent reported spending on them", () => {
+      const loop = { ...initialLoopState(10), history };
+      expect(cycleProgress(loop, mine, 4)).toEqual({ iterations: 3, costUsd: 0.75 });
+      expect(cycleProgress(loop, mine, 3)).toEqual({ iterations: 2, costUsd: 0.25 });
+      // Opened, no iteration yet; no spend reported: none told.
+      expect(cycleProgress(loop, mine, 1)).toEqual({ iterations: 0 });
+    });
+
+    it('each renewal before an iteration tells the iterations and spend so far', () => {
+      const m = model({ currentCycle: mine, iteration: 4, history }, { claimHeld: true, claimRenewedAt: 3 });
+      const s = step(m, tick(T0 + 600_000), leased());
+      expect(find(s.effects, 'holdClaim')?.progress).toEqual({ state: 'working', iterations: 3, costUsd: 0.75 });
+      const waiting = step({ ...m, claimRenewedAt: 4 }, iterated({ state: m.loop, waitMs: 60_000 }), leased());
+      expect(find(waiting.effects, 'renewClaim')?.progress).toEqual({ state: 'working', iterations: 3, costUsd: 0.75 });
+    });
+
+    it('the release says how the cycle ended: its pull request (opened or updated), no change needed, lost', () => {
+      const entry: OutboxEntry = {
+        kind: 'finishCycle',
+        cycle: mine,
+        noChange: false,
+        iteration: 4,
+        recordedAt: '',
+        attempts: 0,
+      };
+      const landing = model({ outbox: [entry], history }, { claimHeld: true, landing: { entry, resumed: false } });
+      const published = {
+        issueIds: ['a-1'],
+        number: 21,
+        url: 'https://github.com/o/r/pull/21',
+        reused: true,
+        iteration: 4,
+      };
+      const opened = step(landing, { type: 'cycleFinished', published }, leased());
+      expect(find(opened.effects, 'releaseClaim')?.progress).toEqual({
+        state: 'pull_request',
+        iterations: 3,
+        costUsd: 0.75,
+        pullRequest: { number: 21, url: 'https://github.com/o/r/pull/21', reused: true },
+      });
+      const none = { ...entry, noChange: true };
+      const noChange = step(
+        model({ outbox: [none], history }, { claimHeld: true, landing: { entry: none, resumed: false } }),
+        { type: 'cycleFinished' },
+        leased(),
+      );
+      expect(find(noChange.effects, 'releaseClaim')?.progress).toMatchObject({ state: 'no_change', iterations: 3 });
+      const lost = step(landing, { type: 'cycleFinished', failed: { class: 'lost', message: 'gone' } }, leased());
+      expect(find(lost.effects, 'releaseClaim')?.progress).toMatchObject({ state: 'lost', iterations: 3 });
+    });
+
+    it("the escalation's notice carries the cycle's iterations and spend for the release after its label", () => {
+      const m = model({ currentCycle: mine, iteration: 4, history }, { claimHeld: true, claimRenewedAt: 4 });
+      const escalated = step(m, iterated({ state: m.loop, escalate: { reason: 'r', bounceLoop: false } }), leased());
+      expect(find(escalated.effects, 'sendNotice')?.notice.what).toMatchObject({
+        kind: 'markEscalated',
+        releaseClaims: true,
+        progress: { iterations: 3, costUsd: 0.75 },
+      });
+    });
   });
 });
 

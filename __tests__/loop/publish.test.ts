@@ -178,6 +178,7 @@ describe('finished cycles as pull requests', () => {
         branch: 'agent-loop/issue-7',
         base: 'main',
         iteration: 1,
+        iterations: 1,
         verdict: 'no test broken',
         preexisting: [],
       },

@@ -18,6 +18,7 @@ import {
   working,
 } from './fakes.js';
 import { POLICIES } from '../../src/failure/policy.js';
+import type { ClaimProgress } from '../../src/issues/claims.js';
 import { implementWorkflow, tddWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
@@ -645,33 +646,41 @@ describe('issue 14: the halt’s Discord post through the outbox', () => {
 
 describe('issue 14: claims, performed through the source', () => {
   /** A memory source that claims: every call recorded; `holder` makes a claim lose to that run. */
+  /** Issue 15: what the claim comment is told (state, iterations). */
+  const told = (p?: ClaimProgress) => (p ? ` (${p.state}, ${p.iterations ?? '?'} iterations)` : '');
   class ClaimingSource extends MemorySource {
     calls: string[] = [];
     holder: string | undefined;
-    async claim(id: string, me: { run: string; checkpoint: string }, expires: string, resuming: boolean) {
-      this.calls.push(`claim ${id} ${me.run} ${expires}${resuming ? ' resuming' : ''}`);
+    async claim(
+      id: string,
+      me: { run: string; checkpoint: string },
+      expires: string,
+      resuming: boolean,
+      progress?: ClaimProgress,
+    ) {
+      this.calls.push(`claim ${id} ${me.run} ${expires}${resuming ? ' resuming' : ''}${told(progress)}`);
       return this.holder
         ? { won: false as const, holder: { run: this.holder, checkpoint: 'other', expires } }
         : { won: true as const, adopted: [] };
     }
-    async renewClaim(id: string, _me: unknown, expires: string) {
-      this.calls.push(`renew ${id} ${expires}`);
+    async renewClaim(id: string, _me: unknown, expires: string, progress?: ClaimProgress) {
+      this.calls.push(`renew ${id} ${expires}${told(progress)}`);
     }
-    async releaseClaim(id: string) {
-      this.calls.push(`release ${id}`);
+    async releaseClaim(id: string, _me: unknown, _at: string, progress?: ClaimProgress) {
+      this.calls.push(`release ${id}${told(progress)}`);
     }
   }
 
-  it('claims the issue before its first agent run for a lease of 2 × agent-timeout-minutes + 5, renews it each later iteration, releases it when the cycle lands', async () => {
+  it('claims the issue before its first agent run for a lease of 2 × agent-timeout-minutes + 5, renews it each later iteration, releases it when the cycle lands; each tells the claim comment how the work goes (issue 15)', async () => {
     const source = new ClaimingSource(MemorySource.of('bd-1').issues);
     const h = harness({ source, steps: [working('bd-1'), done], settings: { agentTimeoutMinutes: 30 } });
     h.deps.runId = 'github-5-1';
     const r = await runSlice(h.deps);
     expect(r.status).toBe('complete');
     expect(source.calls).toEqual([
-      'claim bd-1 github-5-1 2026-11-21T11:05:00Z',
-      'renew bd-1 2026-11-21T11:05:10Z',
-      'release bd-1',
+      'claim bd-1 github-5-1 2026-11-21T11:05:00Z (working, 0 iterations)',
+      'renew bd-1 2026-11-21T11:05:10Z (working, 1 iterations)',
+      'release bd-1 (done, 2 iterations)',
     ]);
     expect(h.agent.requests).toHaveLength(2);
   });
@@ -680,9 +689,9 @@ describe('issue 14: claims, performed through the source', () => {
     const source = new ClaimingSource(MemorySource.of('bd-1', 'bd-2').issues);
     let failures = 1;
     const release = source.releaseClaim.bind(source);
-    source.releaseClaim = async (id: string) => {
+    source.releaseClaim = async (id: string, me: unknown, at: string, progress?: ClaimProgress) => {
       if (failures-- > 0) throw new Error('502 Bad Gateway');
-      return release(id);
+      return release(id, me, at, progress);
     };
     const h = harness({ source, steps: [stuck('bd-1'), done] });
     expect(await runSlice({ ...h.deps, settings: { ...h.deps.settings, sliceIterations: 1 } })).toMatchObject({
@@ -698,7 +707,10 @@ describe('issue 14: claims, performed through the source', () => {
     ]);
     // The next slice sends the notice again first (the label is there already), and the release goes.
     await runSlice(h.deps);
-    expect(source.calls.filter((c) => c.startsWith('release'))).toEqual(['release bd-1', 'release bd-2']);
+    expect(source.calls.filter((c) => c.startsWith('release'))).toEqual([
+      'release bd-1 (escalated, 1 iterations)',
+      'release bd-2 (done, 1 iterations)',
+    ]);
     expect((await checkpoint(h)).notices).toEqual([]);
   });
 

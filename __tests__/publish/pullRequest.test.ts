@@ -314,3 +314,60 @@ describe('the publisher when the issue is gone (issue 14)', () => {
     expect((error as LandingError).failure).toMatchObject({ class: 'refused' });
   });
 });
+
+describe('issue 15: the pull request body says what was done and verified', () => {
+  it('names the issue and its title, quotes the agent, lists the commits and diffstat, gives the verdict (targets passing, earlier failures left alone), iterations, spend and the run (snapshot)', async () => {
+    await bareRemote();
+    const bodies: string[] = [];
+    const git = (await openGit(repo, env)) as Git;
+    const p = createPullRequestPublisher({
+      git,
+      github: {
+        openPullRequest: async (pr) => {
+          bodies.push(pr.body);
+          return { number: 3, url: 'https://github.com/octo/widgets/pull/3', reused: false };
+        },
+        addLabel: async () => undefined,
+      },
+      repository: 'octo/widgets',
+      draft: false,
+      testCommand: 'npm test',
+      runUrl: 'https://github.com/octo/widgets/actions/runs/42',
+      redact: (t) => t,
+    });
+    await p.publish({
+      ...work,
+      iteration: 4,
+      verdict: '1 target(s) pass; 1 failure(s) that were there before, not targeted',
+      targets: ['test/a.test.ts > a is fixed'],
+      preexisting: ['test/flaky.test.ts > `times` out'],
+      summary: 'Fixed a.txt.\nThe value is read once now.',
+      iterations: 2,
+      costUsd: 0.4567,
+    });
+    const [body = ''] = bodies;
+    expect(body).toMatch(/^Closes #7$/m);
+    expect(body).toContain('- #7: Fix a');
+    expect(body).toContain('> Fixed a.txt.\n> The value is read once now.');
+    expect(body).toMatch(
+      /^1 commit \(1 file changed, 1 insertion\(\+\), 1 deletion\(-\)\):\n- [0-9a-f]{7,} the work$/m,
+    );
+    expect(body).toContain('- `test/a.test.ts > a is fixed`');
+    expect(body).toContain("- `test/flaky.test.ts > 'times' out`");
+    expect(body).toContain(
+      '2 iterations · $0.46 reported by the agent · [the workflow run](https://github.com/octo/widgets/actions/runs/42).',
+    );
+    // The commit hash changes from run to run; the rest is the body as posted.
+    expect(body.replace(/^- [0-9a-f]{7,} /m, '- <sha> ')).toMatchSnapshot();
+  });
+
+  it('without the details (an old checkpoint, an agent that reports no cost), the body still closes the issue and gives the verdict', () => {
+    const body = pullRequestBody({ ...work, verdict: 'no test broken' }, 'npm test');
+    expect(body).toMatch(/^Closes #7$/m);
+    expect(body).toContain(
+      '`npm test` accepted the work against the suite as it stood before the change (iteration 1): no test broken.',
+    );
+    expect(body).toContain('No test that passed before fails now.');
+    expect(body).not.toContain('reported by the agent');
+  });
+});

@@ -20527,6 +20527,18 @@ const OptionsSchema = object({
         help: 'Open the pull request of a finished issue as a draft.',
         expected: 'true or false',
     }),
+    commitAuthor: preprocess(toUndefinedIfEmpty, schemas_string()
+        .trim()
+        .regex(/^[^<>\n]*[^<>\s]\s*<[^<>\s@]+@[^<>\s@]+>$/)
+        .optional())
+        .register(options_registry, {
+        flag: 'commit-author',
+        arg: "'NAME <EMAIL>'",
+        commands: RUN,
+        defaultText: "git's own identity, else github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>",
+        help: "The author and committer of agent-loop's commits (the work, wip:, merges, notes). Unset: git's configured identity, or on a machine with none (a GitHub runner) the github-actions bot.",
+        expected: "a name and an email address as 'Name <name@example.com>'",
+    }),
     json: flagSwitch().register(options_registry, {
         flag: 'json',
         commands: ALL,
@@ -24908,18 +24920,32 @@ function execGitIn(cwd, env) {
         });
     });
 }
+/** The commit author when git has no identity configured and none is given: GitHub's own bot, with its documented noreply address. */
+const DEFAULT_COMMIT_AUTHOR = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
+/** `Name <email>`: the name and the address, or undefined when `author` is not of that form. Pure. */
+function parseAuthor(author) {
+    const m = /^([^<>\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(author.trim());
+    return m ? { name: m[1], email: m[2] } : undefined;
+}
 /**
- * Git in `cwd`. Commits (and notes, which are commits on the notes ref) must not fail on a machine
- * without a git identity (CI runners, containers): then agent-loop's own is passed with `-c`.
+ * Git in `cwd`. Commits (and notes, which are commits on the notes ref, and merges) carry `author`
+ * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
+ * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
+ * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
  */
-function gitRunner(cwd, env = process.env) {
+function gitRunner(cwd, env = process.env, author) {
     const exec = execGitIn(cwd, env);
     let identity;
+    const asArgs = (who) => {
+        const parsed = parseAuthor(who);
+        return parsed ? ['-c', `user.name=${parsed.name}`, '-c', `user.email=${parsed.email}`] : [];
+    };
     return {
         async run(args) {
-            identity ??= exec(['config', 'user.email']).then((r) => r.stdout.trim() !== ''
-                ? []
-                : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com']);
+            identity ??=
+                author !== undefined
+                    ? Promise.resolve(asArgs(author))
+                    : exec(['config', 'user.email']).then((r) => (r.stdout.trim() !== '' ? [] : asArgs(DEFAULT_COMMIT_AUTHOR)));
             return exec([...(await identity), ...args]);
         },
     };
@@ -24956,7 +24982,7 @@ async function openGit(cwd, env, options = {}) {
     if (top.code !== 0)
         return undefined;
     const topLevel = top.stdout.trim();
-    const runner = gitRunner(topLevel, env);
+    const runner = gitRunner(topLevel, env, options.author);
     const git = async (...args) => {
         const r = await runner.run(args);
         if (r.code !== 0)
@@ -24965,7 +24991,7 @@ async function openGit(cwd, env, options = {}) {
     };
     const tryGit = async (...args) => (await runner.run(args)).code === 0;
     let dirs;
-    const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }) : runner;
+    const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
     const remoteGit = async (...args) => {
         const r = await remote.run(args);
         if (r.code !== 0)
@@ -25038,6 +25064,7 @@ async function openGit(cwd, env, options = {}) {
     };
     return {
         topLevel,
+        ...(options.author !== undefined ? { author: options.author } : {}),
         currentRef,
         branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
         holds: (branch, commit) => tryGit('merge-base', '--is-ancestor', commit, `refs/heads/${branch}`),
@@ -28857,8 +28884,16 @@ const IterationRecordSchema = object({
     }),
     tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
     /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
-    verdict: object({ kind: schemas_enum(['accepted', 'rejected', 'cannot_run']), summary: schemas_string() }).optional(),
+    verdict: object({
+        kind: schemas_enum(['accepted', 'rejected', 'cannot_run']),
+        summary: schemas_string(),
+        /** The targets judged (the issue's named tests, else the baseline failures fixed), the first 30: the pull request names them. */
+        targets: array(schemas_string()).optional(),
+    })
+        .optional(),
     workRemaining: schemas_string().optional(),
+    /** The agent's own one-line account of the iteration (its report's `summary`), cut: the pull request quotes it. */
+    summary: schemas_string().optional(),
     /** --workflow tdd: the phase this iteration worked on and what came of it. */
     tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
 });
@@ -28969,6 +29004,8 @@ const NoticeSchema = object({
             note: schemas_string(),
             /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
             releaseClaims: schemas_boolean().optional(),
+            /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
+            progress: object({ iterations: schemas_number().int(), costUsd: schemas_number().optional() }).optional(),
         }),
         /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
         object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
@@ -29755,9 +29792,18 @@ function cycleFinished(model, published, failed, config) {
                 log('warn', 'cycle.lost', `The work on ${describeTargets(landing.entry.cycle)} is lost: ${failed.message}. Its issues stay open and are worked again.`, { issueIds: landing.entry.cycle.issueIds }),
             ]
             : [];
-        // The cycle is over (landed, or lost and free to be worked again): its claim is released.
-        if (landing)
-            lost.push(...release(landing.entry.cycle.issueIds, m, config));
+        // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
+        if (landing) {
+            const { entry } = landing;
+            const ended = {
+                state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+                ...cycleProgress(model.loop, entry.cycle, entry.iteration),
+                ...(published && !failed
+                    ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
+                    : {}),
+            };
+            lost.push(...release(entry.cycle.issueIds, m, config, ended));
+        }
         const freed = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
         if (landing?.resumed) {
             const next = started(freed, config);
@@ -29922,7 +29968,14 @@ function beforeIteration(model, config) {
     if (config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration)
         return {
             model: { ...model, claiming: 'renewing' },
-            effects: [{ kind: 'holdClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }],
+            effects: [
+                {
+                    kind: 'holdClaim',
+                    issueIds: current.issueIds,
+                    expires: leaseEnd(model, config.leaseMs),
+                    progress: working(model, current),
+                },
+            ],
         };
     const branch = current?.branch;
     const enter = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
@@ -29942,6 +29995,7 @@ function slice_claim(model, config, issueIds, claiming, ownEarlier = false) {
                 issueIds,
                 expires: leaseEnd(model, config.leaseMs ?? 0),
                 resuming: claiming === 'resumed' || ownEarlier,
+                progress: working(model, claiming === 'resumed' ? model.loop.currentCycle : undefined),
             },
         ],
     };
@@ -29987,9 +30041,27 @@ function claimed(model, lost, adopted, config) {
         : [];
     return { model: go.model, effects: [...took, ...go.effects] };
 }
-/** The claims of a finished cycle's issues released (where the source claims). */
-function release(issueIds, model, config) {
-    return config.leaseMs !== undefined ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)) }] : [];
+/** The claims of a finished cycle's issues released (where the source claims), saying how it ended. */
+function release(issueIds, model, config, progress) {
+    return config.leaseMs !== undefined
+        ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)), progress }]
+        : [];
+}
+/**
+ * A cycle's iterations and spend up to iteration `upTo` (issue 15, the claim comment): one cycle
+ * runs at a time, so the loop's iterations from the cycle's first are its own; the spend is what
+ * the agent reported for them in the history.
+ */
+function cycleProgress(loop, cycle, upTo) {
+    const from = cycle.startedAtIteration;
+    const spent = loop.history
+        .filter((h) => h.n >= from && h.n <= upTo && h.agent.costUsd !== undefined)
+        .reduce((sum, h) => sum + (h.agent.costUsd ?? 0), 0);
+    return { iterations: Math.max(0, upTo - from + 1), ...(spent > 0 ? { costUsd: spent } : {}) };
+}
+/** The claim comment while the cycle runs: its iterations and spend so far (none before it opens). */
+function working(model, cycle) {
+    return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
 }
 function iterated(model, outcome, now, config) {
     if (outcome.interrupted)
@@ -30041,6 +30113,7 @@ function afterCycle(model, outcome, config) {
                     kind: 'renewClaim',
                     issueIds: held.issueIds,
                     expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+                    progress: working(m, held),
                 },
             ]
             : [];
@@ -30109,7 +30182,12 @@ function escalate(model, reason, bounceLoop, config) {
     // The label and the note are a notice: recorded in the outbox, then sent (again by a later run until done).
     // Record before act: the escalation and its notice are saved (with the halt, when it halts) before
     // the wip: push and the label, so a run killed during either never works the cycle again.
-    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, { kind: 'markEscalated', issueIds: cycle.issueIds, note, ...(leased ? { releaseClaims: true } : {}) });
+    const l = recordNotice({ ...model, ...claimState, loop: { ...loop, currentCycle: undefined } }, {
+        kind: 'markEscalated',
+        issueIds: cycle.issueIds,
+        note,
+        ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
+    });
     const [recorded, send] = l.effects;
     const shelve = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];
     if (halt && !config.publishes) {
@@ -30869,7 +30947,10 @@ async function runSlice(unguarded) {
                     // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
                     if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
                         for (const id of notice.what.issueIds)
-                            await source.releaseClaim(id, me, notice.recordedAt).catch((e) => {
+                            // The claim comment's last word (issue 15): escalated, with the cycle's iterations and spend.
+                            await source
+                                .releaseClaim(id, me, notice.recordedAt, { state: 'escalated', ...notice.what.progress })
+                                .catch((e) => {
                                 failures.push(`releasing the claim on ${id}: ${e.message}`);
                                 claimWarning('release', id, e);
                             });
@@ -30902,7 +30983,7 @@ async function runSlice(unguarded) {
                 const adopted = [];
                 const won = [];
                 for (const id of effect.issueIds) {
-                    const outcome = await source.claim(id, me, effect.expires, effect.resuming);
+                    const outcome = await source.claim(id, me, effect.expires, effect.resuming, effect.progress);
                     if (!outcome.won) {
                         // Lost to an older live claim: the issues claimed so far for this cycle are let go.
                         for (const w of won)
@@ -30916,7 +30997,7 @@ async function runSlice(unguarded) {
             }
             case 'holdClaim':
                 for (const [i, id] of effect.issueIds.entries()) {
-                    const taken = await source.renewClaim?.(id, me, effect.expires).catch((e) => {
+                    const taken = await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e) => {
                         claimWarning('renew', id, e);
                         return undefined;
                     });
@@ -30930,11 +31011,11 @@ async function runSlice(unguarded) {
                 return { type: 'claimed', adopted: [] };
             case 'renewClaim':
                 for (const id of effect.issueIds)
-                    await source.renewClaim?.(id, me, effect.expires).catch((e) => claimWarning('renew', id, e));
+                    await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e) => claimWarning('renew', id, e));
                 return undefined;
             case 'releaseClaim':
                 for (const id of effect.issueIds)
-                    await source.releaseClaim?.(id, me, effect.at).catch((e) => claimWarning('release', id, e));
+                    await source.releaseClaim?.(id, me, effect.at, effect.progress).catch((e) => claimWarning('release', id, e));
                 return undefined;
             case 'done':
                 return buildResult({
@@ -31031,7 +31112,11 @@ async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
     const subject = cycleSubject(cycle);
     // Committed already (the commit recorded before the push) unless this is the first look at it.
     const committed = (await git.commitAll(subject)) || committedBefore;
-    const verdict = state.history.at(-1)?.verdict?.summary;
+    // The iteration that finished the cycle: its verdict, its targets and the agent's own summary (issue 15).
+    const last = state.history.at(-1);
+    const own = last && last.n >= cycle.startedAtIteration ? last : undefined;
+    const verdict = own?.verdict?.summary;
+    const spent = cycleProgress(state, cycle, state.iteration);
     const work = {
         issueIds: cycle.issueIds,
         titles: cycle.titles,
@@ -31040,6 +31125,9 @@ async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
         iteration: state.iteration,
         ...(verdict ? { verdict } : {}),
         preexisting: state.preexistingFailures,
+        ...(own?.verdict?.targets ? { targets: own.verdict.targets } : {}),
+        ...(own?.summary ? { summary: own.summary } : {}),
+        ...spent,
     };
     if (settings.onSuccess === 'merge' && deps.publisher?.pushToBase) {
         // The runner is thrown away: the base branch that matters is the remote's.
@@ -32629,6 +32717,9 @@ function isCycleComplete(closedInSource, reportSaysDone) {
 
 
 
+/** The history keeps this much of the agent's own summary, and this many of a verdict's targets. */
+const SUMMARY_KEPT = 1000;
+const TARGETS_KEPT = 30;
 const WORKFLOW = WORKFLOWS.implement;
 const cycleOf = (s) => s.currentCycle;
 const setCycle = (s, patch) => ({
@@ -32692,7 +32783,12 @@ function afterAgent(ctx, model, event) {
         lastWorkRemaining: decision.workRemaining,
         sameWorkRemainingCount: decision.sameWorkRemainingCount,
     });
-    const withReport = { ...record, workRemaining: decision.workRemaining };
+    const told = result.report?.summary?.trim();
+    const withReport = {
+        ...record,
+        workRemaining: decision.workRemaining,
+        ...(told ? { summary: told.slice(0, SUMMARY_KEPT) } : {}),
+    };
     let violation;
     if (decision.contractViolation) {
         const { workRemaining } = decision.contractViolation;
@@ -32826,7 +32922,11 @@ function afterVerdict(ctx, model, event) {
     const record = {
         ...model.record,
         tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
-        verdict: { kind: verdict.kind, summary: verdict.summary },
+        verdict: {
+            kind: verdict.kind,
+            summary: verdict.summary,
+            ...(verdict.targets.length ? { targets: verdict.targets.slice(0, TARGETS_KEPT) } : {}),
+        },
     };
     let state = { ...model.state, testsPassed: tests.passed };
     if (verdict.kind === 'cannot_run') {
@@ -34325,7 +34425,8 @@ function tddWorkflow(templates) {
 }
 async function runTddIteration(deps, before, baseline, templates) {
     const { settings, logger, clock, source, git } = deps;
-    const notes = git ? notesGit(git.topLevel) : undefined;
+    // The environment is the process's (gitRunner's default); the commit author the run was given.
+    const notes = git ? notesGit(git.topLevel, undefined, git.author) : undefined;
     const cycle = before.currentCycle;
     const [issueId = ''] = cycle.issueIds;
     const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
@@ -34562,6 +34663,7 @@ async function prepareRun(options, io) {
     }
     const git = await openGit(io.cwd, io.env, {
         redact,
+        ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
         protect: [io.stateDir],
         holdsSecret: secretDetector(io.secrets),
         ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
@@ -34931,6 +35033,7 @@ async function planWithSession(options, io, ctx) {
     const artifactsDir = top && external_node_path_default().relative(top, io.stateDir).startsWith('.git') ? external_node_path_default().join(top, LEGACY_STATE_DIR) : io.stateDir;
     const git = await openGit(io.cwd, io.env, {
         redact,
+        ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
         protect: [io.stateDir, artifactsDir],
         holdsSecret: secretDetector(io.secrets),
     });

@@ -111,13 +111,21 @@ export async function runAction(given: ActionDeps): Promise<void> {
   });
   // The token authenticates agent-loop's own push and fetch, in their environment only: the
   // checkout keeps no credential (persist-credentials: false), so the agent cannot push or read it.
-  const remoteEnv = remoteAuthEnv(options.githubToken, env.GITHUB_SERVER_URL ?? 'https://github.com', env);
+  const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const remoteEnv = remoteAuthEnv(options.githubToken, serverUrl, env);
   const persisted = await persistedCredentials(workspace, env);
   if (persisted.length > 0) {
     core.warning(
       `agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`,
     );
   }
+  // This workflow run, as its claims on issues name it (issue 14): another run's claims are skipped.
+  const runId = `github-${env.GITHUB_RUN_ID ?? 'local'}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`;
+  // Its page, linked from each issue's progress comment and each pull request's body (issue 15).
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT ?? '1');
+  const runUrl = env.GITHUB_RUN_ID
+    ? `${serverUrl.replace(/\/+$/, '')}/${repository}/actions/runs/${env.GITHUB_RUN_ID}${attempt > 1 ? `/attempts/${attempt}` : ''}`
+    : undefined;
   const landing = (git: Git, testCommand: string) => ({
     git,
     repository,
@@ -125,12 +133,11 @@ export async function runAction(given: ActionDeps): Promise<void> {
     testCommand,
     redact,
     remoteEnv,
+    ...(runUrl ? { runUrl } : {}),
     keepDir: path.join(stateDir, 'outbox'),
     warn: (m: string) => core.warning(redact(m)),
     ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
   });
-  // This workflow run, as its claims on issues name it (issue 14): another run's claims are skipped.
-  const runId = `github-${env.GITHUB_RUN_ID ?? 'local'}-${env.GITHUB_RUN_ATTEMPT ?? '1'}`;
   if (options.source === 'github') {
     const allowedAuthors = options.allowedAuthors
       .split(',')
@@ -146,6 +153,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
         redact,
         onWarning,
         runId,
+        ...(runUrl ? { runUrl } : {}),
         now: () => deps.clock.now().getTime(),
       });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
@@ -269,6 +277,8 @@ export async function runAction(given: ActionDeps): Promise<void> {
           buildSummary(result, {
             resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
             ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
+            // GitHub issues link to themselves; beads issues are only named.
+            ...(options.source === 'github' ? { issueLinks: { serverUrl, repository } } : {}),
           }),
         ),
       );

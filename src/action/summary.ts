@@ -80,11 +80,24 @@ export interface SummaryContext {
   skippedOutsiders?: { id: string; author: string; association: string }[];
   /** How to resume, e.g. the workflow's dispatch input. */
   resumeHint?: string;
+  /**
+   * The repository whose GitHub issues the run worked (source github): each issue the summary names
+   * links to `<server>/<owner>/<repo>/issues/<n>`. Absent (beads issues): issues are named, not linked.
+   */
+  issueLinks?: { serverUrl: string; repository: string };
+}
+
+/** Names an issue: `#n` linked to it on GitHub where the issues are GitHub's, else as issueRef does. Pure. */
+export function issueLink(id: string, links: SummaryContext['issueLinks']): string {
+  if (!links || !/^\d+$/.test(id)) return issueRef(id);
+  return `[#${id}](${links.serverUrl.replace(/\/+$/, '')}/${links.repository}/issues/${id})`;
 }
 
 export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   if (r.standing) return standingSummary(r, r.standing);
   if (r.idle) return idleSummary(r, ctx);
+  const ref = (id: string) => issueLink(id, ctx.issueLinks);
+  const refs = (ids: readonly string[]) => ids.map(ref).join(', ');
   const icon = r.status === 'complete' ? '✅' : r.status === 'continuing' ? '⏸️' : '🛑';
   const lines: string[] = [
     `## ${icon} agent-loop: ${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`,
@@ -97,20 +110,18 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
 
   lines.push('| | issues |', '|---|---|');
   const prs = r.pullRequests;
-  lines.push(`| ${prs.length > 0 ? 'done' : 'closed'} | ${r.issuesClosed.map(issueRef).join(', ') || 'none'} |`);
+  lines.push(`| ${prs.length > 0 ? 'done' : 'closed'} | ${refs(r.issuesClosed) || 'none'} |`);
   if (prs.length > 0)
     lines.push(
-      `| pull requests | ${prs.map((p) => `[#${p.number}](${p.url}) (${p.issueIds.map(issueRef).join(', ')}${p.reused ? ', updated' : ''})`).join(', ')} |`,
+      `| pull requests | ${prs.map((p) => `[#${p.number}](${p.url}) (${refs(p.issueIds)}${p.reused ? ', updated' : ''})`).join(', ')} |`,
     );
-  lines.push(`| escalated | ${r.issuesEscalated.map(issueRef).join(', ') || 'none'} |`);
+  const worked = [...new Set(r.history.flatMap((h) => h.issueIds))];
+  if (worked.length > 0) lines.push(`| worked in this slice | ${refs(worked)} |`);
+  lines.push(`| escalated | ${refs(r.issuesEscalated) || 'none'} |`);
   if (r.issuesNoChange.length > 0)
-    lines.push(
-      `| no change needed (left open, \`agent-loop:no-change\`) | ${r.issuesNoChange.map(issueRef).join(', ')} |`,
-    );
+    lines.push(`| no change needed (left open, \`agent-loop:no-change\`) | ${refs(r.issuesNoChange)} |`);
   if (r.issuesClaimedElsewhere.length > 0)
-    lines.push(
-      `| left to other runs (\`agent-loop:in-progress\`, lease live) | ${r.issuesClaimedElsewhere.map(issueRef).join(', ')} |`,
-    );
+    lines.push(`| left to other runs (\`agent-loop:in-progress\`, lease live) | ${refs(r.issuesClaimedElsewhere)} |`);
   if (r.preexistingFailures.length > 0)
     lines.push(
       `| failing before, not targeted | ${r.preexistingFailures
@@ -119,7 +130,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
         .join(', ')}${r.preexistingFailures.length > 20 ? `, … (${r.preexistingFailures.length})` : ''} |`,
     );
   const outsiders = ctx.skippedOutsiders ?? [];
-  lines.push(`| skipped (author not allowed) | ${outsiderList(outsiders) || 'none'} |`, '');
+  lines.push(`| skipped (author not allowed) | ${outsiderList(outsiders, ctx.issueLinks) || 'none'} |`, '');
 
   const rows = r.history.slice(-TABLE_ROWS);
   if (rows.length > 0) {
@@ -138,7 +149,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
             : `failed (${h.tests.exitCode})`
           : '—';
       lines.push(
-        `| ${h.n} | ${h.issueIds.map(issueRef).join(', ')} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`,
+        `| ${h.n} | ${refs(h.issueIds)} | ${h.outcome} | ${agent} | ${tests} | ${seconds(h.durationMs)} | ${h.agent.costUsd !== undefined ? `$${h.agent.costUsd.toFixed(4)}` : '—'} |`,
       );
     }
     lines.push('', ...gantt(rows.slice(-GANTT_ROWS)), '');
@@ -186,8 +197,10 @@ function fit(text: string): string {
 }
 
 /** The outsiders' issues skipped, for the summary. */
-const outsiderList = (outsiders: NonNullable<SummaryContext['skippedOutsiders']>) =>
-  outsiders.map((o) => `${issueRef(o.id)} by ${escape(o.author)} (${o.association})`).join(', ');
+const outsiderList = (
+  outsiders: NonNullable<SummaryContext['skippedOutsiders']>,
+  links?: SummaryContext['issueLinks'],
+) => outsiders.map((o) => `${issueLink(o.id, links)} by ${escape(o.author)} (${o.association})`).join(', ');
 const escape = (s: string) => s.replace(/[|<>`]/g, (c) => `\\${c}`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
@@ -218,7 +231,7 @@ function idleSummary(r: RunResult, ctx: SummaryContext): string {
     '',
     'No issue is ready, no cycle is in flight and no finished work waits to land: no agent was installed or run, no checkpoint was written, nothing was published.',
     '',
-    ...(outsiders.length > 0 ? [`Skipped (author not allowed): ${outsiderList(outsiders)}.`, ''] : []),
+    ...(outsiders.length > 0 ? [`Skipped (author not allowed): ${outsiderList(outsiders, ctx.issueLinks)}.`, ''] : []),
     r.checkpointId
       ? `Checkpoint \`${r.checkpointId}\`, unchanged: iterations ${r.iterations}/${r.maxIterations}, spend $${r.costUsd.toFixed(4)}.`
       : 'No checkpoint yet.',

@@ -153,6 +153,7 @@ async function planWithSession(
     top && path.relative(top, io.stateDir).startsWith('.git') ? path.join(top, LEGACY_STATE_DIR) : io.stateDir;
   const git = await openGit(io.cwd, io.env, {
     redact,
+    ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
     protect: [io.stateDir, artifactsDir],
     holdsSecret: secretDetector(io.secrets),
   });

@@ -184,6 +184,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   }
   const git = await openGit(io.cwd, io.env, {
     redact,
+    ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
     protect: [io.stateDir],
     holdsSecret: secretDetector(io.secrets),
     ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),

@@ -384,6 +384,24 @@ export const OptionsSchema = z.object({
     help: 'Open the pull request of a finished issue as a draft.',
     expected: 'true or false',
   }),
+  commitAuthor: z
+    .preprocess(
+      toUndefinedIfEmpty,
+      z
+        .string()
+        .trim()
+        .regex(/^[^<>\n]*[^<>\s]\s*<[^<>\s@]+@[^<>\s@]+>$/)
+        .optional(),
+    )
+    .register(registry, {
+      flag: 'commit-author',
+      arg: "'NAME <EMAIL>'",
+      commands: RUN,
+      defaultText:
+        "git's own identity, else github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>",
+      help: "The author and committer of agent-loop's commits (the work, wip:, merges, notes). Unset: git's configured identity, or on a machine with none (a GitHub runner) the github-actions bot.",
+      expected: "a name and an email address as 'Name <name@example.com>'",
+    }),
   json: flagSwitch().register(registry, {
     flag: 'json',
     commands: ALL,

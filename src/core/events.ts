@@ -4,6 +4,7 @@
  * the ports in order; an effect that asks something of the world (`readIssues`, `iterate`, `sleep`,
  * …) is answered by the next event, the others are answered by nothing.
  */
+import type { ClaimProgress } from '../issues/claims.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { SuiteRun } from '../verdict/results.js';
 import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
@@ -182,16 +183,16 @@ export type Effect =
    * Claim the issues of a cycle about to run (issue 14): the label and the claim comment, leased
    * until `expires`, race-safe; `resuming`: a cycle this loop had in flight. Answered by `claimed`.
    */
-  | { kind: 'claimIssues'; issueIds: string[]; expires: string; resuming: boolean }
+  | { kind: 'claimIssues'; issueIds: string[]; expires: string; resuming: boolean; progress: ClaimProgress }
   /**
    * Move the lease of this run's claim on the cycle's issues on to `expires` before an iteration,
    * and say whether it is still held: answered by `claimed` (`lost`: another run took it over).
    */
-  | { kind: 'holdClaim'; issueIds: string[]; expires: string }
+  | { kind: 'holdClaim'; issueIds: string[]; expires: string; progress: ClaimProgress }
   /** Move the lease on to `expires` before a wait (unanswered: the renewal after the wait checks it). */
-  | { kind: 'renewClaim'; issueIds: string[]; expires: string }
-  /** The cycle ended (landed, escalated, lost): its issues' claims released. */
-  | { kind: 'releaseClaim'; issueIds: string[]; at: string }
+  | { kind: 'renewClaim'; issueIds: string[]; expires: string; progress: ClaimProgress }
+  /** The cycle ended (landed, lost): its issues' claims released, telling how it ended (issue 15: `progress`). */
+  | { kind: 'releaseClaim'; issueIds: string[]; at: string; progress: ClaimProgress }
   /** The slice is over. */
   | { kind: 'done'; status: Status; interrupted: boolean }
   /** Re-throw the error that crashed the slice. */

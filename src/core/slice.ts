@@ -8,6 +8,7 @@
  * is a unit test (__tests__/core/slice.test.ts).
  */
 import { LANDING_POLICY, backoffMs } from '../failure/policy.js';
+import type { ClaimProgress } from '../issues/claims.js';
 import { ESCALATED_LABEL } from '../issues/types.js';
 import { OUTPUT_CHARS, issueRef } from '../report/diagnostic.js';
 import { rfc3339 } from '../util/clock.js';
@@ -400,8 +401,18 @@ function cycleFinished(
             ),
           ]
         : [];
-    // The cycle is over (landed, or lost and free to be worked again): its claim is released.
-    if (landing) lost.push(...release(landing.entry.cycle.issueIds, m, config));
+    // The cycle is over (landed, or lost and free to be worked again): its claim is released, saying how it ended.
+    if (landing) {
+      const { entry } = landing;
+      const ended: ClaimProgress = {
+        state: failed ? 'lost' : published ? 'pull_request' : entry.noChange ? 'no_change' : 'done',
+        ...cycleProgress(model.loop, entry.cycle, entry.iteration),
+        ...(published && !failed
+          ? { pullRequest: { number: published.number, url: published.url, reused: published.reused } }
+          : {}),
+      };
+      lost.push(...release(entry.cycle.issueIds, m, config, ended));
+    }
     const freed: SliceModel = landing && config.leaseMs !== undefined ? { ...m, claimHeld: false } : m;
     if (landing?.resumed) {
       const next = started(freed, config);
@@ -620,7 +631,14 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
   if (config.leaseMs !== undefined && current && model.claimRenewedAt !== loop.iteration)
     return {
       model: { ...model, claiming: 'renewing' },
-      effects: [{ kind: 'holdClaim', issueIds: current.issueIds, expires: leaseEnd(model, config.leaseMs) }],
+      effects: [
+        {
+          kind: 'holdClaim',
+          issueIds: current.issueIds,
+          expires: leaseEnd(model, config.leaseMs),
+          progress: working(model, current),
+        },
+      ],
     };
   const branch = current?.branch;
   const enter: Effect[] = branch && !model.onCycleBranch ? [{ kind: 'enterCycleBranch', branch }] : [];
@@ -648,6 +666,7 @@ function claim(
         issueIds,
         expires: leaseEnd(model, config.leaseMs ?? 0),
         resuming: claiming === 'resumed' || ownEarlier,
+        progress: working(model, claiming === 'resumed' ? model.loop.currentCycle : undefined),
       },
     ],
   };
@@ -716,9 +735,33 @@ function claimed(
   return { model: go.model, effects: [...took, ...go.effects] };
 }
 
-/** The claims of a finished cycle's issues released (where the source claims). */
-function release(issueIds: string[], model: SliceModel, config: CoreConfig): Effect[] {
-  return config.leaseMs !== undefined ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)) }] : [];
+/** The claims of a finished cycle's issues released (where the source claims), saying how it ended. */
+function release(issueIds: string[], model: SliceModel, config: CoreConfig, progress: ClaimProgress): Effect[] {
+  return config.leaseMs !== undefined
+    ? [{ kind: 'releaseClaim', issueIds, at: rfc3339(new Date(model.now)), progress }]
+    : [];
+}
+
+/**
+ * A cycle's iterations and spend up to iteration `upTo` (issue 15, the claim comment): one cycle
+ * runs at a time, so the loop's iterations from the cycle's first are its own; the spend is what
+ * the agent reported for them in the history.
+ */
+export function cycleProgress(
+  loop: LoopState,
+  cycle: CycleState,
+  upTo: number,
+): { iterations: number; costUsd?: number } {
+  const from = cycle.startedAtIteration;
+  const spent = loop.history
+    .filter((h) => h.n >= from && h.n <= upTo && h.agent.costUsd !== undefined)
+    .reduce((sum, h) => sum + (h.agent.costUsd ?? 0), 0);
+  return { iterations: Math.max(0, upTo - from + 1), ...(spent > 0 ? { costUsd: spent } : {}) };
+}
+
+/** The claim comment while the cycle runs: its iterations and spend so far (none before it opens). */
+function working(model: SliceModel, cycle: CycleState | undefined): ClaimProgress {
+  return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
 }
 
 function iterated(model: SliceModel, outcome: IterationOutcome, now: number, config: CoreConfig): Step {
@@ -775,6 +818,7 @@ function afterCycle(model: SliceModel, outcome: IterationOutcome, config: CoreCo
               kind: 'renewClaim',
               issueIds: held.issueIds,
               expires: leaseEnd({ ...m, now: m.now + outcome.waitMs }, config.leaseMs),
+              progress: working(m, held),
             },
           ]
         : [];
@@ -860,7 +904,12 @@ function escalate(
   // the wip: push and the label, so a run killed during either never works the cycle again.
   const l = recordNotice(
     { ...model, ...claimState, loop: { ...loop, currentCycle: undefined } },
-    { kind: 'markEscalated', issueIds: cycle.issueIds, note, ...(leased ? { releaseClaims: true } : {}) },
+    {
+      kind: 'markEscalated',
+      issueIds: cycle.issueIds,
+      note,
+      ...(leased ? { releaseClaims: true, progress: cycleProgress(loop, cycle, loop.iteration) } : {}),
+    },
   );
   const [recorded, send] = l.effects as [Effect, Effect];
   const shelve: Effect[] = [{ kind: 'shelveCycle', cycle, reason, halting: !!halt }];

@@ -74,8 +74,17 @@ const IterationRecordSchema = z.object({
   }),
   tests: z.object({ passed: z.boolean(), exitCode: z.number().nullable(), durationMs: z.number() }).optional(),
   /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
-  verdict: z.object({ kind: z.enum(['accepted', 'rejected', 'cannot_run']), summary: z.string() }).optional(),
+  verdict: z
+    .object({
+      kind: z.enum(['accepted', 'rejected', 'cannot_run']),
+      summary: z.string(),
+      /** The targets judged (the issue's named tests, else the baseline failures fixed), the first 30: the pull request names them. */
+      targets: z.array(z.string()).optional(),
+    })
+    .optional(),
   workRemaining: z.string().optional(),
+  /** The agent's own one-line account of the iteration (its report's `summary`), cut: the pull request quotes it. */
+  summary: z.string().optional(),
   /** --workflow tdd: the phase this iteration worked on and what came of it. */
   tdd: z.object({ phase: TDD_PHASE, test: z.string(), decision: z.string(), error: z.string().optional() }).optional(),
 });
@@ -196,6 +205,8 @@ const NoticeSchema = z.object({
       note: z.string(),
       /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
       releaseClaims: z.boolean().optional(),
+      /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
+      progress: z.object({ iterations: z.number().int(), costUsd: z.number().optional() }).optional(),
     }),
     /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
     z.object({ kind: z.literal('notify'), diagnostic: z.record(z.string(), z.unknown()) }),

@@ -12,6 +12,8 @@ import { type GitDirs, laneFromFiles } from './looseRefs.js';
 
 export interface Git {
   readonly topLevel: string;
+  /** The commit-author given (`Name <email>`), for the other git runners of the same repository (notes, bundles). */
+  readonly author?: string;
   /** The checked-out branch, or the commit when HEAD is detached. */
   currentRef(): Promise<string>;
   branchExists(branch: string): Promise<boolean>;
@@ -90,20 +92,34 @@ export interface GitRunner {
   run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
+/** The commit author when git has no identity configured and none is given: GitHub's own bot, with its documented noreply address. */
+export const DEFAULT_COMMIT_AUTHOR = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
+
+/** `Name <email>`: the name and the address, or undefined when `author` is not of that form. Pure. */
+export function parseAuthor(author: string): { name: string; email: string } | undefined {
+  const m = /^([^<>\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(author.trim());
+  return m ? { name: m[1] as string, email: m[2] as string } : undefined;
+}
+
 /**
- * Git in `cwd`. Commits (and notes, which are commits on the notes ref) must not fail on a machine
- * without a git identity (CI runners, containers): then agent-loop's own is passed with `-c`.
+ * Git in `cwd`. Commits (and notes, which are commits on the notes ref, and merges) carry `author`
+ * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
+ * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
+ * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
  */
-export function gitRunner(cwd: string, env: NodeJS.ProcessEnv = process.env): GitRunner {
+export function gitRunner(cwd: string, env: NodeJS.ProcessEnv = process.env, author?: string): GitRunner {
   const exec = execGitIn(cwd, env);
   let identity: Promise<string[]> | undefined;
+  const asArgs = (who: string) => {
+    const parsed = parseAuthor(who);
+    return parsed ? ['-c', `user.name=${parsed.name}`, '-c', `user.email=${parsed.email}`] : [];
+  };
   return {
     async run(args) {
-      identity ??= exec(['config', 'user.email']).then((r) =>
-        r.stdout.trim() !== ''
-          ? []
-          : ['-c', 'user.name=agent-loop', '-c', 'user.email=agent-loop@users.noreply.github.com'],
-      );
+      identity ??=
+        author !== undefined
+          ? Promise.resolve(asArgs(author))
+          : exec(['config', 'user.email']).then((r) => (r.stdout.trim() !== '' ? [] : asArgs(DEFAULT_COMMIT_AUTHOR)));
       return exec([...(await identity), ...args]);
     },
   };
@@ -118,6 +134,8 @@ export class SecretInChangeError extends Error {
 }
 
 export interface GitOptions {
+  /** `Name <email>` of agent-loop's commits (the commit-author option): see gitRunner. */
+  author?: string;
   /** Masks secrets in commit and merge messages. */
   redact?: (text: string) => string;
   /** Absolute paths never staged, even when their .git/info/exclude line is gone (the state directory). */
@@ -154,7 +172,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
   const top = await raw(['rev-parse', '--show-toplevel']);
   if (top.code !== 0) return undefined;
   const topLevel = top.stdout.trim();
-  const runner = gitRunner(topLevel, env);
+  const runner = gitRunner(topLevel, env, options.author);
   const git = async (...args: string[]) => {
     const r = await runner.run(args);
     if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
@@ -162,7 +180,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
   };
   const tryGit = async (...args: string[]) => (await runner.run(args)).code === 0;
   let dirs: Promise<GitDirs | undefined> | undefined;
-  const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }) : runner;
+  const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
   const remoteGit = async (...args: string[]) => {
     const r = await remote.run(args);
     if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
@@ -233,6 +251,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
 
   return {
     topLevel,
+    ...(options.author !== undefined ? { author: options.author } : {}),
     currentRef,
     branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
     holds: (branch, commit) => tryGit('merge-base', '--is-ancestor', commit, `refs/heads/${branch}`),

@@ -28,6 +28,20 @@ export interface Claim extends Claimant {
   leaseSeconds?: number;
 }
 
+/**
+ * How the work on a claimed issue goes (issue 15): the claim comment is the issue's progress
+ * comment, written at each claim and renewal (`working`) and at the release (how the cycle ended).
+ */
+export interface ClaimProgress {
+  state: 'working' | 'pull_request' | 'done' | 'no_change' | 'escalated' | 'lost';
+  /** The cycle's agent iterations so far. */
+  iterations?: number;
+  /** What the agent reported spending on the cycle (agents that report dollars). */
+  costUsd?: number;
+  /** The pull request holding the work (`pull_request`); `reused`: it was open already. */
+  pullRequest?: { number: number; url: string; reused?: boolean };
+}
+
 /** What claiming an issue came to: won (with the expired claims of dead runs it took over), or held by another run. */
 export type ClaimOutcome = { won: true; adopted: Claim[] } | { won: false; holder: Claim };
 

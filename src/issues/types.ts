@@ -1,4 +1,4 @@
-import type { Claim, ClaimOutcome, Claimant } from './claims.js';
+import type { Claim, ClaimOutcome, ClaimProgress, Claimant } from './claims.js';
 
 /** A unit of work from an issue source. ids are strings: "42" on GitHub, "bd-a1b2" in beads. */
 export interface Issue {
@@ -60,15 +60,20 @@ export interface IssueSource {
    * (RFC 3339), race-safe (the oldest live claim wins); `resuming` for a cycle `me`'s loop had in
    * flight (its loop's own live claim is taken over). Sources where one run at a time works the
    * issues (beads: the CLI's lock on the repository) have none, and the engine claims nothing.
+   * `progress` (issue 15): how the work goes, told where the claim is shown (GitHub: its comment).
    */
-  claim?(id: string, me: Claimant, expires: string, resuming: boolean): Promise<ClaimOutcome>;
+  claim?(id: string, me: Claimant, expires: string, resuming: boolean, progress?: ClaimProgress): Promise<ClaimOutcome>;
   /**
    * Moves this run's lease on the issue to `expires`; the claim of the run that took the issue over
    * (this run's lease had run out), or undefined while this run holds it.
    */
-  renewClaim?(id: string, me: Claimant, expires: string): Promise<Claim | undefined>;
-  /** Ends this run's claim on the issue (its cycle landed or was escalated), at `at`. */
-  releaseClaim?(id: string, me: Claimant, at: string): Promise<void>;
+  renewClaim?(id: string, me: Claimant, expires: string, progress?: ClaimProgress): Promise<Claim | undefined>;
+  /**
+   * Ends this run's claim on the issue (its cycle landed or was escalated), at `at`: with `progress`,
+   * how it ended stays told where the claim was (GitHub: its comment, marked released); without
+   * (nothing was done: a race lost, a batch let go), the claim goes.
+   */
+  releaseClaim?(id: string, me: Claimant, at: string, progress?: ClaimProgress): Promise<void>;
 }
 
 /** The label of an issue a run is working on (with its claim comment); removing it frees the issue. */

@@ -26,6 +26,13 @@ export interface CycleWork {
   verdict?: string;
   /** Tests failing before the cycle and still failing, not this work's (reported in the body). */
   preexisting?: string[];
+  /** The targets the accepting verdict judged (the issue's named tests, else the failures it fixed). */
+  targets?: string[];
+  /** The agent's own summary of its last iteration (its report's `summary`). */
+  summary?: string;
+  /** The cycle's agent iterations, and what the agent reported spending on them. */
+  iterations?: number;
+  costUsd?: number;
 }
 
 export interface PublishedPullRequest {

@@ -23,7 +23,7 @@ import { ESCALATED_LABEL, NO_CHANGE_LABEL } from '../issues/types.js';
 import type { SuiteRun } from '../verdict/results.js';
 import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult } from '../core/result.js';
-import { type CoreConfig, initialModel, step } from '../core/slice.js';
+import { type CoreConfig, cycleProgress, initialModel, step } from '../core/slice.js';
 import { type CycleState, type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
@@ -383,10 +383,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
           if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
             for (const id of notice.what.issueIds)
-              await source.releaseClaim(id, me, notice.recordedAt).catch((e: unknown) => {
-                failures.push(`releasing the claim on ${id}: ${(e as Error).message}`);
-                claimWarning('release', id, e);
-              });
+              // The claim comment's last word (issue 15): escalated, with the cycle's iterations and spend.
+              await source
+                .releaseClaim(id, me, notice.recordedAt, { state: 'escalated', ...notice.what.progress })
+                .catch((e: unknown) => {
+                  failures.push(`releasing the claim on ${id}: ${(e as Error).message}`);
+                  claimWarning('release', id, e);
+                });
         }
         // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
         else await deps.notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
@@ -419,7 +422,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         const adopted: string[] = [];
         const won: string[] = [];
         for (const id of effect.issueIds) {
-          const outcome = await source.claim!(id, me, effect.expires, effect.resuming);
+          const outcome = await source.claim!(id, me, effect.expires, effect.resuming, effect.progress);
           if (!outcome.won) {
             // Lost to an older live claim: the issues claimed so far for this cycle are let go.
             for (const w of won)
@@ -433,7 +436,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       }
       case 'holdClaim':
         for (const [i, id] of effect.issueIds.entries()) {
-          const taken = await source.renewClaim?.(id, me, effect.expires).catch((e: unknown) => {
+          const taken = await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e: unknown) => {
             claimWarning('renew', id, e);
             return undefined;
           });
@@ -446,11 +449,11 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         return { type: 'claimed', adopted: [] };
       case 'renewClaim':
         for (const id of effect.issueIds)
-          await source.renewClaim?.(id, me, effect.expires).catch((e) => claimWarning('renew', id, e));
+          await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e) => claimWarning('renew', id, e));
         return undefined;
       case 'releaseClaim':
         for (const id of effect.issueIds)
-          await source.releaseClaim?.(id, me, effect.at).catch((e) => claimWarning('release', id, e));
+          await source.releaseClaim?.(id, me, effect.at, effect.progress).catch((e) => claimWarning('release', id, e));
         return undefined;
       case 'done':
         return buildResult({
@@ -553,7 +556,11 @@ async function finishCycleInGit(
   const subject = cycleSubject(cycle);
   // Committed already (the commit recorded before the push) unless this is the first look at it.
   const committed = (await git.commitAll(subject)) || committedBefore;
-  const verdict = state.history.at(-1)?.verdict?.summary;
+  // The iteration that finished the cycle: its verdict, its targets and the agent's own summary (issue 15).
+  const last = state.history.at(-1);
+  const own = last && last.n >= cycle.startedAtIteration ? last : undefined;
+  const verdict = own?.verdict?.summary;
+  const spent = cycleProgress(state, cycle, state.iteration);
   const work = {
     issueIds: cycle.issueIds,
     titles: cycle.titles,
@@ -562,6 +569,9 @@ async function finishCycleInGit(
     iteration: state.iteration,
     ...(verdict ? { verdict } : {}),
     preexisting: state.preexistingFailures,
+    ...(own?.verdict?.targets ? { targets: own.verdict.targets } : {}),
+    ...(own?.summary ? { summary: own.summary } : {}),
+    ...spent,
   };
   if (settings.onSuccess === 'merge' && deps.publisher?.pushToBase) {
     // The runner is thrown away: the base branch that matters is the remote's.

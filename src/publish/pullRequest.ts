@@ -45,6 +45,8 @@ export interface PullRequestPublisherOptions {
   draft: boolean;
   /** Test command, named in the pull request's body. */
   testCommand: string;
+  /** The workflow run's page, linked from the pull request's body (issue 15). */
+  runUrl?: string;
   redact: (text: string) => string;
   /**
    * --workflow tdd: also fetch and push the git notes (refs/notes/agent-loop), which actions/checkout
@@ -65,7 +67,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
   const { git, github } = options;
   const remote = options.remote ?? 'origin';
   // git beside `git` for the notes and the bundles, with the same credentials in its environment only.
-  const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv });
+  const raw = notesGit(git.topLevel, { ...process.env, ...options.remoteEnv }, git.author);
   const notes = options.notes ? (options.notes.git ?? raw) : undefined;
   const pushNotes = async () => {
     if (!notes || !(await hasNotes())) return;
@@ -153,6 +155,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
           throw error;
         }
       });
+      const told = { ...(await commitsOf(raw, work)), ...(options.runUrl ? { runUrl: options.runUrl } : {}) };
       const pr = await step('pull_request', ctx, () =>
         github.openPullRequest({
           head: work.branch,
@@ -162,7 +165,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
             work.titles.length === 1
               ? (work.titles[0] ?? work.branch)
               : `agent-loop: ${work.issueIds.map((id) => (options.beads ? id : `#${id}`)).join(', ')}`,
-          body: pullRequestBody(work, options.testCommand, options.beads),
+          body: pullRequestBody(work, options.testCommand, options.beads, told),
         }),
       );
       const label = github.addLabel?.bind(github);
@@ -267,16 +270,52 @@ async function inReview(
   return found;
 }
 
+/** The pull request's commits told in its body, at most; the rest counted. */
+const COMMITS_SHOWN = 20;
+
+/**
+ * The branch's commits beyond the base (`%h %s`, oldest first) and its diffstat: 2 git calls, best
+ * effort (a failure tells nothing, the pull request opens anyway).
+ */
+async function commitsOf(
+  raw: ReturnType<typeof notesGit>,
+  work: CycleWork,
+): Promise<{ commits?: string[]; diffstat?: string }> {
+  const range = `refs/heads/${work.base}..refs/heads/${work.branch}`;
+  const log = await raw.run(['log', '--reverse', '--no-merges', '--format=%h %s', range]).catch(() => undefined);
+  const stat = await raw
+    .run(['diff', '--shortstat', `refs/heads/${work.base}...refs/heads/${work.branch}`])
+    .catch(() => undefined);
+  const commits = log?.code === 0 ? log.stdout.split('\n').filter((l) => l.trim() !== '') : [];
+  const diffstat = stat?.code === 0 ? stat.stdout.trim() : '';
+  return { ...(commits.length ? { commits } : {}), ...(diffstat ? { diffstat } : {}) };
+}
+
+/** Inline code whatever the text holds (a backtick would end it early). */
+const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+
+/** Dollars as a maintainer reads them: cents, or more digits under a cent. */
+const dollars = (usd: number) => `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
+
 /**
  * `Closes #n` for each issue (GitHub closes them when the pull request is merged), or the beads
- * issues it fixes (closed in the branch's issues file, behind a marker), then what was done.
+ * issues it fixes (closed in the branch's issues file, behind a marker); then what was done (the
+ * issues and their titles, the agent's own summary, the commits and diffstat), the verdict (against
+ * the suite as it stood before: the targets that pass now, the failures that were there before and
+ * are left alone), the iterations and spend, and what merging does. Redacted where it is posted
+ * (pullRequests.ts), like every text that reaches GitHub.
  */
 export function pullRequestBody(
-  work: Pick<CycleWork, 'issueIds' | 'iteration' | 'verdict' | 'preexisting'> & { titles?: string[] },
+  work: Pick<
+    CycleWork,
+    'issueIds' | 'iteration' | 'verdict' | 'preexisting' | 'targets' | 'summary' | 'iterations' | 'costUsd'
+  > & { titles?: string[] },
   testCommand: string,
   beads?: { issuesFile: string },
+  more: { commits?: string[]; diffstat?: string; runUrl?: string } = {},
 ): string {
   const pre = work.preexisting ?? [];
+  const targets = work.targets ?? [];
   const one = work.issueIds.length === 1;
   const refs = beads
     ? [
@@ -287,19 +326,68 @@ export function pullRequestBody(
   const after = beads
     ? `Merging lands the work and closes ${one ? 'the issue' : 'the issues'} on the base branch; while this pull request is open agent-loop does not work on ${one ? 'it' : 'them'} again. To have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
     : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
-  return [
-    ...refs,
+  const issues = beads ? [] : work.issueIds.map((id, i) => `- #${id}${work.titles?.[i] ? `: ${work.titles[i]}` : ''}`);
+  const commits = more.commits ?? [];
+  const done = [
+    '### What was done',
     '',
-    `agent-loop worked on ${work.issueIds.length === 1 ? 'this issue' : 'these issues'} until \`${testCommand}\` accepted the work against the suite as it stood before (iteration ${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
-    ...(pre.length
+    ...(issues.length ? [...issues, ''] : []),
+    ...(work.summary
       ? [
+          "The agent's summary of its last iteration:",
           '',
-          `${pre.length} test(s) failed before this change and still fail; no issue here targets them:`,
-          ...pre.slice(0, 30).map((id) => `- \`${id.replace(/`/g, "'")}\``),
-          ...(pre.length > 30 ? [`- … and ${pre.length - 30} more`] : []),
+          ...work.summary
+            .trim()
+            .split('\n')
+            .map((l) => `> ${l}`),
           '',
         ]
       : []),
+    ...(commits.length
+      ? [
+          `${commits.length} commit${commits.length === 1 ? '' : 's'}${more.diffstat ? ` (${more.diffstat})` : ''}:`,
+          ...commits.slice(0, COMMITS_SHOWN).map((c) => `- ${c}`),
+          ...(commits.length > COMMITS_SHOWN ? [`- … and ${commits.length - COMMITS_SHOWN} more`] : []),
+          '',
+        ]
+      : more.diffstat
+        ? [`${more.diffstat}.`, '']
+        : []),
+  ];
+  const verdict = [
+    '### Verdict',
+    '',
+    `\`${testCommand}\` accepted the work against the suite as it stood before the change (iteration ${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
+    '',
+    ...(targets.length
+      ? [
+          `Passing now (the target${targets.length === 1 ? '' : 's'}):`,
+          ...targets.slice(0, 30).map((id) => `- ${code(id)}`),
+          '',
+        ]
+      : []),
+    ...(pre.length
+      ? [
+          `Failing before this change and still failing, left alone (no issue here targets them): ${pre.length}`,
+          ...pre.slice(0, 30).map((id) => `- ${code(id)}`),
+          ...(pre.length > 30 ? [`- … and ${pre.length - 30} more`] : []),
+          '',
+        ]
+      : ['No test that passed before fails now.', '']),
+  ];
+  const facts = [
+    work.iterations !== undefined ? `${work.iterations} iteration${work.iterations === 1 ? '' : 's'}` : '',
+    work.costUsd !== undefined ? `${dollars(work.costUsd)} reported by the agent` : '',
+    more.runUrl ? `[the workflow run](${more.runUrl})` : '',
+  ].filter(Boolean);
+  return [
+    ...refs,
+    '',
+    `agent-loop worked on ${one ? 'this issue' : 'these issues'} until the tests accepted the work.`,
+    '',
+    ...done,
+    ...verdict,
+    ...(facts.length ? [`${facts.join(' · ')}.`, ''] : []),
     after,
   ].join('\n');
 }

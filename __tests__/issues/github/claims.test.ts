@@ -2,7 +2,8 @@
  * Claims on GitHub issues (issue 14; src/issues/github/claimComments.ts) against the GitHub REST
  * stand-in, on its clock: the label and one claim comment found by its marker, renewed and released
  * in place, skipped by other runs while live, taken over once expired, and the race of two runs
- * claiming at once decided by the oldest claim.
+ * claiming at once decided by the oldest claim. Issue 15: that comment is the issue's progress
+ * comment (iterations, spend, the run's link), left at the release saying how the work ended.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { claimCommentBody, CLAIM_MARKER, parseClaimComment } from '../../../src/issues/github/claimComments.js';
@@ -22,7 +23,7 @@ async function world() {
   const run = (runId: string) => s.another({ runId, now: () => clock });
   return { ...s, run, advance: (ms: number) => (clock += ms), now: () => clock };
 }
-const claimComments = (body: { comments: { body: string }[] }) =>
+const claimComments = <C extends { body: string }>(body: { comments: C[] }) =>
   body.comments.filter((c) => c.body.startsWith(CLAIM_MARKER));
 
 describe('GitHub claims', () => {
@@ -39,7 +40,31 @@ describe('GitHub claims', () => {
     expect(parseClaimComment(`${CLAIM_MARKER} {broken -->`)).toBeUndefined();
   });
 
-  it('claims with the label and one comment; renews by editing that comment in place; releasing deletes it and removes the label', async () => {
+  it('issue 15: what the maintainer reads, while working and for each way the work ends (snapshot)', () => {
+    const claim = { run: 'github-42-1', checkpoint: 'cp', expires: '2026-11-25T11:05:00Z', leaseSeconds: 3900 };
+    const url = 'https://github.com/o/r/actions/runs/42';
+    const released = { ...claim, released: true };
+    const pullRequest = { number: 21, url: 'https://github.com/o/r/pull/21' };
+    const bodies = {
+      working: claimCommentBody(claim, { state: 'working', iterations: 2, costUsd: 0.4567 }, url),
+      pullRequest: claimCommentBody(released, { state: 'pull_request', iterations: 3, costUsd: 1.2, pullRequest }, url),
+      updated: claimCommentBody(
+        released,
+        { state: 'pull_request', iterations: 1, pullRequest: { ...pullRequest, reused: true } },
+        url,
+      ),
+      escalated: claimCommentBody(released, { state: 'escalated', iterations: 5, costUsd: 0.004 }, url),
+      noChange: claimCommentBody(released, { state: 'no_change', iterations: 1 }, url),
+      done: claimCommentBody(released, { state: 'done', iterations: 2 }),
+      lost: claimCommentBody(released, { state: 'lost', iterations: 2 }, url),
+    };
+    for (const body of Object.values(bodies)) expect(parseClaimComment(body)?.run).toBe('github-42-1');
+    // Opened now or found open (a run re-landing after a crash finds its own): the same headline.
+    expect(bodies.updated.split('\n')[1]).toBe(bodies.pullRequest.split('\n')[1]);
+    expect(bodies).toMatchSnapshot();
+  });
+
+  it('claims with the label and one comment; renews by editing that comment in place; releasing edits it to how the work ended, marked released, and removes the label', async () => {
     const w = await world();
     const a = w.run('run-a');
     const me = { run: 'run-a', checkpoint: 'cp-a' };
@@ -58,11 +83,16 @@ describe('GitHub claims', () => {
       `/repos/${w.server.owner}/${w.server.repo}/issues/comments/${id}`,
     ]);
 
-    await a.releaseClaim('1', me);
+    const pullRequest = { number: 21, url: 'https://github.com/o/r/pull/21' };
+    await a.releaseClaim('1', me, at(w.now()), { state: 'pull_request', iterations: 2, pullRequest });
     expect(issue.labels).not.toContain(IN_PROGRESS_LABEL);
-    expect(w.server.issue(1)!.comments).toEqual([]); // the comment is gone with the claim
+    // One comment still, the same one: released, saying where the work is.
+    expect(claimComments(issue).map((c) => c.id)).toEqual([id]);
+    expect(parseClaimComment(issue.comments[0]!.body)).toMatchObject({ run: 'run-a', released: true });
+    expect(issue.comments[0]!.body).toContain('**The work is in pull request [#21](https://github.com/o/r/pull/21)**');
     // Released twice (a person removed the label meanwhile): GitHub's 404 for the label is fine.
-    await expect(a.releaseClaim('1', me)).resolves.toBeUndefined();
+    await expect(a.releaseClaim('1', me, at(w.now()))).resolves.toBeUndefined();
+    expect(claimComments(issue).map((c) => c.id)).toEqual([id]);
   });
 
   it('another run skips an issue whose lease is live (ready() names the holder), and takes it over once the lease expired on GitHub’s clock', async () => {
@@ -120,12 +150,69 @@ describe('GitHub claims', () => {
     expect(w.server.issue(1)!.labels).toContain(IN_PROGRESS_LABEL);
   });
 
-  it('a run landing work its loop finished in an earlier run releases that run’s claim: its comment goes too', async () => {
+  it('a run landing work its loop finished in an earlier run releases that run’s claim: its comment says how it ended', async () => {
     const w = await world();
     await w.run('run-1').claim('1', { run: 'run-1', checkpoint: 'cp' }, at(T0 + HOUR), false);
-    await w.run('run-2').releaseClaim('1', { run: 'run-2', checkpoint: 'cp' });
+    await w.run('run-2').releaseClaim('1', { run: 'run-2', checkpoint: 'cp' }, at(T0), { state: 'no_change' });
+    const comments = w.server.issue(1)!.comments;
+    expect(comments.map((c) => parseClaimComment(c.body))).toEqual([
+      { run: 'run-2', checkpoint: 'cp', expires: at(T0), released: true },
+    ]);
+    expect(comments[0]!.body).toContain('No change needed');
+    expect(w.server.issue(1)!.labels).toEqual([LABEL]);
+  });
+
+  it('a release with nothing to tell (a race lost, a batch let go) deletes the comment', async () => {
+    const w = await world();
+    const a = w.run('run-a');
+    await a.claim('1', { run: 'run-a', checkpoint: 'cp' }, at(T0 + HOUR), false);
+    await a.releaseClaim('1', { run: 'run-a', checkpoint: 'cp' }, at(T0));
     expect(w.server.issue(1)!.comments).toEqual([]);
     expect(w.server.issue(1)!.labels).toEqual([LABEL]);
+  });
+
+  it('issue 15: an issue worked again later gets a new progress comment; the earlier attempt’s last word stays as it was', async () => {
+    const w = await world();
+    const me = { run: 'run-1', checkpoint: 'cp' };
+    await w.run('run-1').claim('1', me, at(T0 + HOUR), false);
+    await w.run('run-1').releaseClaim('1', me, at(T0), { state: 'escalated', iterations: 5 });
+    const first = w.server.issue(1)!.comments[0]!.body;
+
+    // A person removed the escalated label: the same loop works it again, and lands it from a later run.
+    w.advance(HOUR);
+    await w.run('run-2').claim('1', { run: 'run-2', checkpoint: 'cp' }, at(w.now() + HOUR), false);
+    const pullRequest = { number: 3, url: 'https://github.com/o/r/pull/3' };
+    await w
+      .run('run-3')
+      .releaseClaim('1', { run: 'run-3', checkpoint: 'cp' }, at(w.now()), { state: 'pull_request', pullRequest });
+    const bodies = claimComments(w.server.issue(1)!).map((c) => c.body);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toBe(first);
+    expect(bodies[0]).toContain('Escalated');
+    expect(bodies[1]).toContain('The work is in pull request [#3](https://github.com/o/r/pull/3)');
+  });
+
+  it('issue 15: the comment tells the iterations and spend so far and links the workflow run, redacted like every comment', async () => {
+    const w = await world();
+    const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+    const a = w.another({
+      runId: 'github-42-1',
+      now: () => w.now(),
+      runUrl: 'https://github.com/o/r/actions/runs/42',
+      redact: (t) => t.split(secret).join('***'),
+    });
+    const me = { run: 'github-42-1', checkpoint: secret };
+    await a.claim('1', me, at(T0 + HOUR), false, { state: 'working', iterations: 0 });
+    const comment = () => claimComments(w.server.issue(1)!)[0]!.body;
+    expect(comment()).toContain('**agent-loop is working on this issue.**');
+    expect(comment()).toContain('Iterations so far: 0 · run [`github-42-1`](https://github.com/o/r/actions/runs/42)');
+    expect(comment()).not.toContain(secret);
+
+    await a.renewClaim('1', me, at(T0 + 2 * HOUR), { state: 'working', iterations: 2, costUsd: 0.4567 });
+    expect(comment()).toContain('Iterations so far: 2 · cost so far: $0.46 · run [`github-42-1`]');
+    expect(comment()).toContain(
+      `other runs leave the issue alone until ${at(T0 + 2 * HOUR)}`.replace('other', 'Other'),
+    );
   });
 
   it('a claim comment by an outsider (anyone may comment) is not a claim: the issue is not held by it', async () => {

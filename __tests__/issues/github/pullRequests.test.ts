@@ -44,6 +44,27 @@ describe('GitHubIssueSource pull requests', () => {
     expect(server.pulls()).toHaveLength(1);
   });
 
+  it("issue 15: the title and body are redacted as posted (the body quotes the agent's own summary)", async () => {
+    const secret = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+    const { server } = await setup();
+    const source = new GitHubIssueSource({
+      octokit: createOctokit(server.token, { baseUrl: server.url, waitScaleMs: 0, writeSpacingMs: 0 }),
+      owner: server.owner,
+      repo: server.repo,
+      label: LABEL,
+      redact: (t) => t.split(secret).join('***'),
+    });
+    server.addIssue({ title: 'Fix it', labels: [LABEL] });
+    await source.openPullRequest({
+      head: 'agent-loop/issue-1',
+      base: 'main',
+      title: `Fix ${secret}`,
+      body: `Closes #1\n\n> the agent used ${secret}`,
+      draft: false,
+    });
+    expect(server.pulls()[0]).toMatchObject({ title: 'Fix ***', body: 'Closes #1\n\n> the agent used ***' });
+  });
+
   it('a 422 "already exists" (another run opened it meanwhile) finds that pull request instead of failing', async () => {
     const { server } = await setup();
     const octokit = createOctokit(server.token, { baseUrl: server.url, waitScaleMs: 0, writeSpacingMs: 0 });

@@ -287,6 +287,18 @@ describe('the verdict', () => {
     });
   });
 
+  it("issue 15: the finishing record keeps the agent's own summary and the verdict's targets, for the pull request", () => {
+    const c = ctx();
+    const o = outcomeOf(
+      run(c, ...toVerify(c, true, false), judged({ verdict: verdict({ targets: ['t/a > works', 't/b > works'] }) }))
+        .effects,
+    );
+    expect(lastRecord(o)).toMatchObject({
+      summary: 'fixed it',
+      verdict: { kind: 'accepted', summary: '3 passed', targets: ['t/a > works', 't/b > works'] },
+    });
+  });
+
   it('with pull requests, nothing is closed: the merge of the pull request closes the issues', () => {
     const c = ctx({}, { onSuccess: 'pull-request' });
     const o = outcomeOf(run(c, ...toVerify(c, false), judged()).effects);

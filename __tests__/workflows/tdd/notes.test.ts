@@ -105,13 +105,13 @@ describe('writeNote / readNote', () => {
     expect(raw).toContain('\n  "phase": "GREEN",');
   });
 
-  it("writes with agent-loop's identity when the repository has none configured", async () => {
+  it('writes as the github-actions bot (its noreply address) when the repository has no identity configured', async () => {
     const { root, commits } = await repo('r', 1);
 
     await writeNote(notesGit(root, env), commits[0]!, redDone);
 
     expect(sh(root, 'log', '-1', '--format=%an <%ae>', NOTES_REF)).toBe(
-      'agent-loop <agent-loop@users.noreply.github.com>',
+      'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>',
     );
   });
 

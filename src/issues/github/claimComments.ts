@@ -6,18 +6,26 @@
  * runner shares that clock: a runner whose own clock is off never takes a live lease for an
  * expired one. The `expires` written in the comment is the writer's own estimate, for people.
  *
+ * The claim comment is also the issue's progress comment (issue 15): what a maintainer reads on the
+ * issue while it is worked (iterations and spend so far, a link to the workflow run), edited at
+ * each renewal, and at the release edited to how the cycle ended (the pull request, escalated, no
+ * change needed), marked released: it stays on the issue as the attempt's record. A later attempt
+ * on the issue claims with a new comment (race safety: the oldest comment wins, and an old comment
+ * revived would jump ahead of a newer live claim).
+ *
  * Requests: claiming lists the claim comments (1), adds the label (1), posts or edits the run's own
  * (1) and lists them again (1); a run that loses the race deletes its comment (1 more), one that
  * takes over a dead run's expired claim deletes that one (1 each). Renewing is
- * 1 PATCH; releasing deletes the comment (1) and removes the label (1; GitHub's 404 when a person
- * removed it already is fine). Listing reads only comments updated in the last days (`since`),
- * where every live claim is.
+ * 1 PATCH; releasing edits the comment to its last word (1; deletes it when there is nothing to tell)
+ * and removes the label (1; GitHub's 404 when a person removed it already is fine). Listing reads
+ * only comments updated in the last days (`since`), where every live claim is.
  */
 import { IN_PROGRESS_LABEL } from '../types.js';
 import {
   type Claim,
   type Claimant,
   type ClaimOutcome,
+  type ClaimProgress,
   type FoundClaim,
   expiredClaims,
   heldByOther,
@@ -27,6 +35,7 @@ import {
 } from '../claims.js';
 import { GitHubSourceError } from './errors.js';
 import { isObject } from './json.js';
+import { commentText } from './postedText.js';
 import { PER_PAGE, type GitHubRequests } from './requests.js';
 
 /** The hidden first line of a claim comment: `<!-- agent-loop:claim {json} -->`. */
@@ -35,8 +44,12 @@ export const CLAIM_MARKER = '<!-- agent-loop:claim';
 const CLAIMS_LOOKBACK_MS = 7 * 24 * 3_600_000;
 const CLAIM_PAGES = 3;
 
-/** The comment's text: the marker with the claim as JSON, then what a maintainer reads. */
-export function claimCommentBody(claim: Claim): string {
+/**
+ * The comment's text: the marker with the claim as JSON, then what a maintainer reads (issue 15):
+ * how the work goes (`progress`), the workflow run (`runUrl`: a link), and while the claim holds,
+ * until when and how to free the issue.
+ */
+export function claimCommentBody(claim: Claim, progress?: ClaimProgress, runUrl?: string): string {
   const { run, checkpoint, expires, leaseSeconds } = claim;
   const json = JSON.stringify({
     run,
@@ -45,12 +58,75 @@ export function claimCommentBody(claim: Claim): string {
     ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
     ...(claim.released ? { released: true } : {}),
   });
-  const text = claim.released
-    ? `agent-loop (run \`${run}\`) is no longer working on this issue.`
-    : `agent-loop is working on this issue (run \`${run}\`, checkpoint \`${checkpoint}\`). ` +
-      `The claim is renewed at each iteration; other runs leave the issue alone until ${expires}. ` +
-      `If that run is gone and you want the issue freed now, remove the \`${IN_PROGRESS_LABEL}\` label.`;
-  return `${CLAIM_MARKER} ${json} -->\n${text}`;
+  const runRef = runUrl ? `[\`${run}\`](${runUrl})` : `\`${run}\``;
+  const facts = [
+    progress?.iterations !== undefined
+      ? `${claim.released ? 'Iterations' : 'Iterations so far'}: ${progress.iterations}`
+      : '',
+    progress?.costUsd !== undefined ? `${claim.released ? 'cost' : 'cost so far'}: ${dollars(progress.costUsd)}` : '',
+    `run ${runRef}`,
+  ].filter(Boolean);
+  const lines = claim.released
+    ? [
+        `**${endedHeadline(progress)}**`,
+        '',
+        `${facts.join(' · ')}.`,
+        '',
+        ['agent-loop is no longer working on this issue.', progress ? endedNext(progress) : '']
+          .filter(Boolean)
+          .join(' '),
+      ]
+    : [
+        `**agent-loop is working on this issue.**`,
+        '',
+        `${facts.join(' · ')} · checkpoint \`${checkpoint}\`.`,
+        '',
+        `This comment is updated at each iteration, and says how the work ended once it has. ` +
+          `Other runs leave the issue alone until ${expires}. ` +
+          `If that run is gone and you want the issue freed now, remove the \`${IN_PROGRESS_LABEL}\` label.`,
+      ];
+  return `${CLAIM_MARKER} ${json} -->\n${lines.join('\n')}`;
+}
+
+/** The released comment's headline: how the cycle ended. */
+function endedHeadline(progress: ClaimProgress | undefined): string {
+  const pr = progress?.pullRequest;
+  switch (progress?.state) {
+    case 'pull_request':
+      // The same words whether it was opened now or found open (a re-landing after a crash finds its own).
+      return pr ? `The work is in pull request [#${pr.number}](${pr.url})` : 'The work is in a pull request';
+    case 'done':
+      return 'Done: the work landed';
+    case 'no_change':
+      return 'No change needed';
+    case 'escalated':
+      return 'Escalated: agent-loop could not finish this issue';
+    case 'lost':
+      return 'Work lost';
+    default:
+      return 'agent-loop stopped working on this issue';
+  }
+}
+
+/** What follows for the maintainer, after the headline. */
+function endedNext(progress: ClaimProgress): string {
+  switch (progress.state) {
+    case 'pull_request':
+      return 'Merging the pull request closes the issue.';
+    case 'no_change':
+      return 'Nothing needed changing: the comment below has the evidence.';
+    case 'escalated':
+      return 'See the comment below for why, and how to have it tried again.';
+    case 'lost':
+      return 'The run that did the work ended before it reached GitHub: the issue is worked again.';
+    default:
+      return '';
+  }
+}
+
+/** Dollars as a maintainer reads them: cents, or more digits under a cent. */
+function dollars(usd: number): string {
+  return `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
 }
 
 /** The claim a comment holds, or undefined when it is not a claim comment. */
@@ -95,6 +171,8 @@ export class GitHubClaims {
      * outsider's comment with the marker must not keep agent-loop off an issue.
      */
     private readonly trusted: (author: { type?: string; association?: string }) => boolean,
+    /** The workflow run's page (linked from the comment) and the redaction of every comment posted. */
+    private readonly shown: { runUrl?: string; redact?: (text: string) => string } = {},
   ) {}
 
   /** The issue's claim comments, oldest first, and GitHub's time. */
@@ -140,7 +218,13 @@ export class GitHubClaims {
    * the claims read back: the oldest live claim wins. A loser releases its comment and leaves the
    * label to the winner.
    */
-  async claim(number: number, me: Claimant, expires: string, resuming: boolean): Promise<ClaimOutcome> {
+  async claim(
+    number: number,
+    me: Claimant,
+    expires: string,
+    resuming: boolean,
+    progress?: ClaimProgress,
+  ): Promise<ClaimOutcome> {
     const before = await this.list(number);
     const holder = heldByOther(before.claims, before.now, me.run);
     const mine = ownClaim(before.claims, before.now, me, resuming);
@@ -151,7 +235,7 @@ export class GitHubClaims {
       `labelling issue #${number} ${IN_PROGRESS_LABEL}`,
     );
     const claim = this.leased(me, expires);
-    const id = mine ? await this.edit(number, mine.id, claim) : await this.post(number, claim);
+    const id = mine ? await this.edit(number, mine.id, claim, progress) : await this.post(number, claim, progress);
     this.comments.set(number, id);
     const after = await this.list(number);
     const winner = winningClaim(after.claims, after.now);
@@ -171,11 +255,11 @@ export class GitHubClaims {
    * Moves the lease of this run's claim on (1 PATCH). Its comment gone (404): claimed again, and the
    * claim of the run that holds the issue now returned (undefined: this run's, or no comment known).
    */
-  async renew(number: number, me: Claimant, expires: string): Promise<Claim | undefined> {
+  async renew(number: number, me: Claimant, expires: string, progress?: ClaimProgress): Promise<Claim | undefined> {
     const id = this.comments.get(number);
     if (id === undefined) return undefined;
     try {
-      await this.edit(number, id, this.leased(me, expires));
+      await this.edit(number, id, this.leased(me, expires), progress);
       return undefined;
     } catch (error) {
       if (!(error instanceof GitHubSourceError && error.status === 404)) throw error;
@@ -183,22 +267,28 @@ export class GitHubClaims {
     // The claim comment is gone: a run that took the issue over (this run's lease ran out) deleted it,
     // or a person did. Claimed again, race-safe: the issue stays this run's unless another run holds it.
     this.comments.delete(number);
-    const outcome = await this.claim(number, me, expires, true);
+    const outcome = await this.claim(number, me, expires, true, progress);
     return outcome.won ? undefined : outcome.holder;
   }
 
   /**
-   * Ends this run's claim (or, when this run took none, its loop's from an earlier run): its comment is deleted (the pull request or the escalation note speaks for
-   * the issue from here), the label goes. GitHub's 404 for either, gone already, is fine.
+   * Ends this run's claim (or, when this run took none, its loop's from an earlier run, still
+   * unreleased): with `progress`, its comment is edited to how the cycle ended, marked released (it
+   * stays as the attempt's record); without, nothing was done under it and it is deleted. The label
+   * goes. GitHub's 404 for any of them, gone already, is fine.
    */
-  async release(number: number, me: Claimant): Promise<void> {
+  async release(number: number, me: Claimant, at: string, progress?: ClaimProgress): Promise<void> {
     const id = this.comments.get(number);
     // A cycle an earlier run of this loop claimed (its work landed now, from the outbox): its claim goes.
     const ids =
       id !== undefined
         ? [id]
-        : (await this.list(number)).claims.filter((c) => c.claim.checkpoint === me.checkpoint).map((c) => c.id);
-    for (const each of ids) await this.remove(number, each);
+        : (await this.list(number)).claims
+            .filter((c) => c.claim.checkpoint === me.checkpoint && !c.claim.released)
+            .map((c) => c.id);
+    for (const each of ids)
+      if (progress) await absentIsFine(() => this.edit(number, each, { ...me, expires: at, released: true }, progress));
+      else await this.remove(number, each);
     this.comments.delete(number);
     await absentIsFine(() =>
       this.api.send(
@@ -225,10 +315,15 @@ export class GitHubClaims {
     return { ...me, expires, ...(Number.isFinite(leaseSeconds) ? { leaseSeconds } : {}) };
   }
 
-  private async post(number: number, claim: Claim): Promise<number> {
+  /** The comment as posted: the marker and the text, redacted like every comment (issue 15: it tells the work's progress). */
+  private body(claim: Claim, progress: ClaimProgress | undefined): string {
+    return commentText(this.shown.redact ?? ((t) => t), claimCommentBody(claim, progress, this.shown.runUrl));
+  }
+
+  private async post(number: number, claim: Claim, progress?: ClaimProgress): Promise<number> {
     const answer = await this.api.send(
       'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
-      { issue_number: number, body: claimCommentBody(claim) },
+      { issue_number: number, body: this.body(claim, progress) },
       `claiming issue #${number}`,
     );
     const id = isObject(answer.data) ? answer.data.id : undefined;
@@ -237,11 +332,11 @@ export class GitHubClaims {
     return id;
   }
 
-  private async edit(number: number, id: number, claim: Claim): Promise<number> {
+  private async edit(number: number, id: number, claim: Claim, progress?: ClaimProgress): Promise<number> {
     await this.api.send(
       'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
-      { comment_id: id, body: claimCommentBody(claim) },
-      `renewing the claim on issue #${number}`,
+      { comment_id: id, body: this.body(claim, progress) },
+      claim.released ? `releasing the claim on issue #${number}` : `renewing the claim on issue #${number}`,
     );
     return id;
   }

@@ -37,7 +37,7 @@ import {
 } from '../types.js';
 import { IssueCache, type GitHubSourceState } from './cache.js';
 import type { GitHubClient } from './client.js';
-import type { Claim, ClaimOutcome, Claimant } from '../claims.js';
+import type { Claim, ClaimOutcome, ClaimProgress, Claimant } from '../claims.js';
 import { GitHubClaims } from './claimComments.js';
 import { GitHubSourceError } from './errors.js';
 import { blockedBy, issueNumber, toIssue } from './issueFields.js';
@@ -104,6 +104,8 @@ export interface GitHubIssueSourceOptions {
   runId?: string;
   /** The injected clock, for claims when GitHub's answer carries no date. Default Date.now. */
   now?: () => number;
+  /** This workflow run's page, linked from the claim comment (issue 15: the issue's progress comment). */
+  runUrl?: string;
 }
 
 export class GitHubIssueSource implements IssueSource {
@@ -151,6 +153,7 @@ export class GitHubIssueSource implements IssueSource {
       this.api,
       options.now ?? Date.now,
       (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()),
+      { redact: this.redact, ...(options.runUrl ? { runUrl: options.runUrl } : {}) },
     );
     this.runId = options.runId;
     this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
@@ -415,21 +418,24 @@ export class GitHubIssueSource implements IssueSource {
     this.cache.forget(number);
   }
 
-  /** Claims the issue (issue 14; claimComments.ts): the label, the claim comment, the race read back. */
-  claim(id: string, me: Claimant, expires: string, resuming: boolean): Promise<ClaimOutcome> {
+  /**
+   * Claims the issue (issue 14; claimComments.ts): the label, the claim comment (issue 15: the issue's
+   * progress comment, telling `progress`), the race read back.
+   */
+  claim(id: string, me: Claimant, expires: string, resuming: boolean, progress?: ClaimProgress): Promise<ClaimOutcome> {
     // The issue's cached ETag stays: its label changed, so the next conditional read gets it anew.
-    return this.claims.claim(this.requireNumber(id, 'claim'), me, expires, resuming);
+    return this.claims.claim(this.requireNumber(id, 'claim'), me, expires, resuming, progress);
   }
 
-  /** Renews this run's claim on the issue (1 PATCH of its comment); the run that took it over, if one did. */
-  renewClaim(id: string, me: Claimant, expires: string): Promise<Claim | undefined> {
-    return this.claims.renew(this.requireNumber(id, 'claim'), me, expires);
+  /** Renews this run's claim on the issue (1 PATCH of its comment, telling `progress`); the run that took it over, if one did. */
+  renewClaim(id: string, me: Claimant, expires: string, progress?: ClaimProgress): Promise<Claim | undefined> {
+    return this.claims.renew(this.requireNumber(id, 'claim'), me, expires, progress);
   }
 
-  /** Releases this run's claim: its comment says so, the label goes. */
-  async releaseClaim(id: string, me: Claimant): Promise<void> {
+  /** Releases this run's claim: its comment says how the work ended (`progress`; deleted without), the label goes. */
+  async releaseClaim(id: string, me: Claimant, at: string, progress?: ClaimProgress): Promise<void> {
     const number = this.requireNumber(id, 'release');
-    await this.claims.release(number, me);
+    await this.claims.release(number, me, at, progress);
     this.cache.forget(number);
   }
 

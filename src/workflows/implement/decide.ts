@@ -21,6 +21,10 @@ import { type Verdict, rejectionDetails } from '../../verdict/judge.js';
 import { isReadable } from '../../verdict/results.js';
 import type { IssueTargets } from '../../verdict/targets.js';
 
+/** The history keeps this much of the agent's own summary, and this many of a verdict's targets. */
+const SUMMARY_KEPT = 1000;
+const TARGETS_KEPT = 30;
+
 const WORKFLOW = WORKFLOWS.implement;
 
 /** What an iteration knows from its start and never changes. */
@@ -150,7 +154,12 @@ function afterAgent(
     lastWorkRemaining: decision.workRemaining,
     sameWorkRemainingCount: decision.sameWorkRemainingCount,
   });
-  const withReport: IterationRecord = { ...record, workRemaining: decision.workRemaining };
+  const told = result.report?.summary?.trim();
+  const withReport: IterationRecord = {
+    ...record,
+    workRemaining: decision.workRemaining,
+    ...(told ? { summary: told.slice(0, SUMMARY_KEPT) } : {}),
+  };
   let violation: Record<string, unknown> | undefined;
   if (decision.contractViolation) {
     const { workRemaining } = decision.contractViolation;
@@ -332,7 +341,11 @@ function afterVerdict(
   const record: IterationRecord = {
     ...model.record,
     tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
-    verdict: { kind: verdict.kind, summary: verdict.summary },
+    verdict: {
+      kind: verdict.kind,
+      summary: verdict.summary,
+      ...(verdict.targets.length ? { targets: verdict.targets.slice(0, TARGETS_KEPT) } : {}),
+    },
   };
   let state: LoopState = { ...model.state, testsPassed: tests.passed };
 

@@ -41,7 +41,8 @@ export async function runTddIteration(
   templates?: TddTemplates,
 ): Promise<IterationOutcome> {
   const { settings, logger, clock, source, git } = deps;
-  const notes = git ? notesGit(git.topLevel) : undefined;
+  // The environment is the process's (gitRunner's default); the commit author the run was given.
+  const notes = git ? notesGit(git.topLevel, undefined, git.author) : undefined;
   const cycle = before.currentCycle as CycleState;
   const [issueId = ''] = cycle.issueIds;
   const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
