@@ -95,7 +95,7 @@ describe('job summary', () => {
     expect(md).toContain('| 8 | #11 | agent_failed | transient overloaded | — | 5.0s | — |');
     expect(md).toContain('| escalated | #10, #11 |');
     expect(md).toContain('#12 by stranger\\|x (NONE)');
-    expect(md).toMatch(/```mermaid\ngantt[\s\S]*8 11 agent_failed : crit, \d+, 5000ms/);
+    expect(md).toMatch(/```mermaid\ngantt[\s\S]*iteration 8 · 11 · agent failed : crit, \d+, 5000ms/);
     // A halt is not resumed by the next run: it says how it is.
     expect(md).toContain(
       'Checkpoint `2b1c6f2e-3c1a-4d4e-9f00-0123456789ab`: later runs stay halted (each ends at once, green, with a warning) until it is resumed: run the workflow with resume: true',

@@ -180,7 +180,8 @@ function gantt(rows: RunResult['history']): string[] {
           ? 'crit, '
           : '';
     out.push(
-      `  ${h.n} ${h.issueIds.join(' ').replace(/[:#;]/g, ' ')} ${h.outcome} : ${tag}${start}, ${Math.max(1, Math.round(h.durationMs))}ms`,
+      // Mermaid ends a task's name at ':' and reads '#' and ';' as syntax: they become spaces.
+      `  iteration ${h.n} · ${h.issueIds.join(', ').replace(/[:#;]/g, ' ')} · ${h.outcome.replace(/_/g, ' ')} : ${tag}${start}, ${Math.max(1, Math.round(h.durationMs))}ms`,
     );
   }
   out.push('```');
