@@ -10629,6 +10629,55 @@ function readInput(file, maxBytes) {
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: ./src/util/suggest.ts
+/**
+ * "Did you mean …?" for a mistyped name: the closest of the known names by edit distance
+ * (insertions, deletions, substitutions and swaps of two neighbours, each costing 1). Pure.
+ */
+/** The edit distance between `a` and `b`, a swap of two neighbouring characters counting as one edit. */
+function editDistance(a, b) {
+    // d[i][j]: the distance between a's first i characters and b's first j.
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+        const row = d[i];
+        const prev = d[i - 1];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            row[j] = best;
+        }
+    }
+    return d[a.length][b.length];
+}
+/**
+ * The known name `given` most likely meant: the nearest within a third of its length (at least 1
+ * edit, at most 3), or the one name it is the beginning of (`--max-iter`); undefined when none is
+ * near or two are equally near. Case is ignored.
+ */
+function closest(given, known) {
+    const word = given.toLowerCase();
+    if (word === '')
+        return undefined;
+    const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+    let best;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    let tie = false;
+    for (const name of known) {
+        const distance = editDistance(word, name.toLowerCase());
+        if (distance < bestDistance) {
+            [best, bestDistance, tie] = [name, distance, false];
+        }
+        else if (distance === bestDistance && name !== best)
+            tie = true;
+    }
+    if (best !== undefined && bestDistance <= limit && !tie)
+        return best;
+    const extending = word.length >= 3 ? known.filter((name) => name.toLowerCase().startsWith(word)) : [];
+    return extending.length === 1 ? extending[0] : undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var _a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
@@ -20227,14 +20276,14 @@ const OptionsSchema = object({
         flag: 'agent',
         arg: 'claude|codex|command',
         commands: RUN,
-        help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command).',
+        help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command, which alone means command).',
         expected: 'one of claude, codex, command',
     }),
     agentCommand: options_text().register(options_registry, {
         flag: 'agent-command',
         arg: 'CMD',
         commands: RUN,
-        help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
+        help: 'Shell command run as the agent (--agent command, implied when --agent is not given; beside --agent claude or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
         expected: 'a non-empty shell command',
     }),
     agentModel: options_text().register(options_registry, {
@@ -20572,6 +20621,7 @@ const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(comman
  * The values are judged later, with the other layers, by loadConfig (load.ts).
  */
 
+
 /** Splits argv into a command and `--flag value` / `--flag=value` / `--switch` pairs; collects every problem. */
 function parseArgs(argv) {
     const out = { help: false, version: false, values: new Map(), problems: [] };
@@ -20582,11 +20632,13 @@ function parseArgs(argv) {
             out.command = first;
         else if (first === 'help')
             out.help = true;
-        else
+        else {
+            const meant = closest(first, [...COMMANDS, 'help']);
             out.problems.push({
                 option: first,
-                message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.`,
+                message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
             });
+        }
         i = 1;
     }
     // The switch just read (--batch): a stray word after it was most likely meant as its value.
@@ -20616,10 +20668,15 @@ function parseArgs(argv) {
         const name = arg.slice(2, eq === -1 ? undefined : eq);
         const info = byFlag.get(name);
         if (!info) {
+            const meant = suggestFlag(name, out.command);
             out.problems.push({
                 option: `--${name}`,
-                message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
+                message: `Unknown option --${name}${meant ? `: did you mean --${meant}?` : '.'} See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
             });
+            // `--max-iteration 5`: the word after it is the value of the option meant, not a stray argument.
+            const next = argv[i + 1];
+            if (eq === -1 && meant && byFlag.get(meant)?.arg && next !== undefined && !next.startsWith('--'))
+                i++;
             continue;
         }
         if (eq !== -1) {
@@ -20647,6 +20704,11 @@ function parseArgs(argv) {
         i++;
     }
     return out;
+}
+/** The flag a mistyped `--name` most likely meant: among the command's own options first, then every option. */
+function suggestFlag(name, command) {
+    const own = command ? optionsFor(command).map((o) => o.flag) : [];
+    return (closest(name, [...own, 'help', 'version']) ?? closest(name, [...OPTIONS.map((o) => o.flag), 'help', 'version']));
 }
 
 ;// CONCATENATED MODULE: ./src/util/args.ts
@@ -20750,6 +20812,30 @@ function checkOptions(command, options) {
     }
     return problems;
 }
+const AGENT_NAMES = { claude: 'Claude Code', codex: 'the Codex CLI' };
+/**
+ * The agent as the layers gave it, before the schema's default: --agent-command alone means
+ * --agent command (a command given is a command to run); beside --agent claude or codex, from any
+ * layer, it is a contradiction, named with where each came from and what to do. Pure.
+ */
+function agentOfCommand(agent, command) {
+    const given = command !== undefined && command.value !== null && String(command.value).trim() !== '';
+    if (!given)
+        return { agent };
+    if (agent === undefined)
+        return { agent: { value: 'command', from: command.from } };
+    const name = AGENT_NAMES[String(agent.value)];
+    if (name === undefined)
+        return { agent };
+    const from = (o, flag) => (o.from === flag ? '' : ` (from ${o.from})`);
+    return {
+        agent,
+        problem: {
+            option: '--agent',
+            message: `--agent ${String(agent.value)}${from(agent, '--agent')} and --agent-command${from(command, '--agent-command')} contradict each other: --agent ${String(agent.value)} runs ${name}, --agent-command runs a command as the agent. To run the command, give --agent command or leave --agent out; to run ${name}, leave --agent-command out.`,
+        },
+    };
+}
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
@@ -20758,6 +20844,7 @@ var dist = __nccwpck_require__(8815);
  * The configuration's second layer: the YAML file (`.agent-loop.yml`, or --config FILE), its keys
  * the flag names. A file that is no configuration is never echoed back.
  */
+
 
 
 /** The values the config file gives the options of this command, and the problems of the file. */
@@ -20816,7 +20903,7 @@ function readConfigFile(input) {
             for (const name of shown)
                 problems.push({
                     option: name,
-                    message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.`,
+                    message: `--config '${configPath}': unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are the flag names, e.g. max-iterations.`,
                 });
             const hidden = unknown.length - shown.length;
             if (hidden > 0) {
@@ -20828,6 +20915,13 @@ function readConfigFile(input) {
         }
     }
     return { values, problems };
+}
+/** ": did you mean max-iterations?" for a mistyped key: the command's own options first, then every option; '' when none is near. */
+function didYouMean(name, allowed) {
+    const keys = OPTIONS.filter((o) => o.key !== 'config');
+    const meant = closest(name, keys.filter((o) => allowed.has(o.key)).map((o) => o.flag)) ??
+        closest(name, keys.map((o) => o.flag));
+    return meant ? `: did you mean ${meant}?` : '';
 }
 /** A key that may be a mistyped option name, and so may be quoted back: short, lower-case, dashes. */
 const OPTION_LIKE = /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/;
@@ -20939,6 +21033,14 @@ function loadConfig(sources) {
         const fromFlag = flags.get(info.flag);
         if (fromFlag !== undefined)
             merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
+    }
+    // --agent-command alone means --agent command; beside --agent claude|codex it is refused.
+    if (allowed.has('agent')) {
+        const chosen = agentOfCommand(merged.get('agent'), merged.get('agentCommand'));
+        if (chosen.agent)
+            merged.set('agent', chosen.agent);
+        if (chosen.problem)
+            problems.push(chosen.problem);
     }
     const input = Object.fromEntries([...merged].map(([k, o]) => [k, o.value]));
     const result = OptionsSchema.safeParse(input);
@@ -35212,6 +35314,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, given) {
     let io = given;
@@ -35220,13 +35323,15 @@ async function main(argv, given) {
         io.stdout(`${VERSION}\n`);
         return 0;
     }
-    if (args.help || !args.command) {
+    if (args.help || argv.length === 0) {
         io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
-        if (args.help || argv.length === 0)
-            return args.problems.length ? 2 : argv.length === 0 ? 2 : 0;
+        return args.problems.length || argv.length === 0 ? 2 : 0;
     }
+    // A mistyped command (`agent-loop stauts`) or none at all: what went wrong, not the whole help.
     if (!args.command)
-        return main_usageError(io, args.command, args.problems.map((p) => p.message));
+        return main_usageError(io, args.command, args.problems.length
+            ? args.problems.map((p) => p.message)
+            : [`a command is needed first: one of ${COMMANDS.join(', ')} (agent-loop <command> [options]).`]);
     // Every problem at once: those of the command line's shape and those of the values.
     let options;
     let secrets;
