@@ -557,6 +557,23 @@ wait
     });
   });
 
+  it('issue 15: status calls iterations whose agent ran but whose tests failed what they are, not successful', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      // Says it is done and changes nothing: the tests keep failing.
+      const claimsDone = await writeAgent(sb, 'claims-done', DONE_REPORT);
+      const r = await runCli(sb, runArgs(claimsDone, '--slice-iterations', '2'));
+      expectExit(r, 0);
+      expect(lastResult(r.stdout)).toMatchObject({ status: 'continuing', successfulIterations: 2, testFailures: 2 });
+
+      const status = await runCli(sb, ['status']);
+      expectExit(status, 0);
+      expect(status.stdout).toContain(
+        '  iterations: 2: 0 passed their tests, 2 failed their tests (agent ran), 0 agent runs failed',
+      );
+      expect(status.stdout).not.toMatch(/successful/);
+    });
+  });
+
   it('issue 15: a mistyped command or option is exit 2 with what was most likely meant, and nothing runs', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       const command = await runCli(sb, ['stauts']);

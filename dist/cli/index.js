@@ -35142,6 +35142,46 @@ async function planWithSession(options, io, ctx) {
 
 
 
+/** Reads the tally from `state.loop`'s history, or its counters; null when neither is there. Pure. */
+function tallyIterations(loop) {
+    const compacted = count(loop.compactedIterations) ?? 0;
+    const records = Array.isArray(loop.history) ? loop.history.filter(status_isRecord) : null;
+    if (records && compacted === 0 && records.length === loop.history.length) {
+        const byOutcome = {};
+        for (const r of records) {
+            const name = typeof r.outcome === 'string' ? r.outcome : 'unknown';
+            byOutcome[name] = (byOutcome[name] ?? 0) + 1;
+        }
+        const n = (name) => byOutcome[name] ?? 0;
+        const passedTests = n('complete') + n('no_change');
+        const failedTests = n('tests_failed');
+        const agentFailed = n('agent_failed');
+        return {
+            from: 'history',
+            total: records.length,
+            passedTests,
+            failedTests,
+            agentFailed,
+            noVerdict: records.length - passedTests - failedTests - agentFailed,
+            byOutcome,
+        };
+    }
+    const ran = count(loop.successfulIterations);
+    const agentFailed = count(loop.failedIterations);
+    const failedTests = count(loop.testFailures);
+    const completed = Array.isArray(loop.completedIterations) ? loop.completedIterations.length : null;
+    if (ran === null || agentFailed === null || failedTests === null || completed === null)
+        return null;
+    return {
+        from: 'counters',
+        total: ran + agentFailed,
+        passedTests: completed,
+        failedTests,
+        agentFailed,
+        noVerdict: Math.max(0, ran - completed - failedTests),
+        byOutcome: null,
+    };
+}
 /** Reads `state.loop` without trusting its shape (it may come from an older or newer version). undefined when there is none. */
 function readLoopProgress(state) {
     const loop = state.loop;
@@ -35164,6 +35204,8 @@ function readLoopProgress(state) {
         rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
         preexistingFailures: ids(loop.preexistingFailures),
         issuesNoChange: ids(loop.issuesNoChange),
+        testFailures: count(loop.testFailures),
+        outcomes: tallyIterations(loop),
     };
 }
 function readPipelineProgress(cp) {
@@ -35300,12 +35342,9 @@ function describeLoop(loop) {
     else if (loop.maxIterations !== null) {
         lines.push(`  iteration:  max ${loop.maxIterations}`);
     }
-    const outcomes = [
-        loop.successfulIterations !== null ? `${loop.successfulIterations} successful` : undefined,
-        loop.failedIterations !== null ? `${loop.failedIterations} failed` : undefined,
-    ].filter((part) => part !== undefined);
-    if (outcomes.length > 0)
-        lines.push(`  iterations: ${outcomes.join(', ')}`);
+    const outcomes = describeOutcomes(loop);
+    if (outcomes)
+        lines.push(`  iterations: ${outcomes}`);
     if (loop.issuesClosed !== null)
         lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
     if (loop.issuesEscalated !== null)
@@ -35323,6 +35362,32 @@ function describeLoop(loop) {
     if (loop.rateLimitedUntil)
         lines.push(`  rate limited until ${loop.rateLimitedUntil}`);
     return lines;
+}
+/** The iterations worded as they went: "8: 0 passed their tests, 8 failed their tests (agent ran), 0 agent runs failed". */
+function describeOutcomes(loop) {
+    const t = loop.outcomes;
+    if (!t) {
+        // An older or partial record: only the agent's side is known.
+        const parts = [
+            loop.successfulIterations !== null ? `${loop.successfulIterations} agent runs succeeded` : undefined,
+            loop.failedIterations !== null ? `${loop.failedIterations} agent runs failed` : undefined,
+        ].filter((part) => part !== undefined);
+        return parts.length > 0 ? `${parts.join(', ')} (no test verdicts recorded)` : undefined;
+    }
+    const parts = [
+        `${t.passedTests} passed their tests`,
+        `${t.failedTests} failed their tests (agent ran)`,
+        `${t.agentFailed} agent run${t.agentFailed === 1 ? '' : 's'} failed`,
+    ];
+    if (t.noVerdict > 0) {
+        const kinds = t.byOutcome
+            ? Object.entries(t.byOutcome)
+                .filter(([name]) => !['complete', 'no_change', 'tests_failed', 'agent_failed'].includes(name))
+                .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
+            : [];
+        parts.push(`${t.noVerdict} with no test verdict (agent ran${kinds.length ? `: ${kinds.join(', ')}` : ''})`);
+    }
+    return `${t.total}${t.from === 'counters' ? " (from the run's counters)" : ''}: ${parts.join(', ')}`;
 }
 function listIds(ids) {
     return ids.length === 0 ? 'none' : `${ids.length} (${ids.join(', ')})`;
