@@ -144,7 +144,8 @@ describe('the reusable workflow', () => {
 
   it('types its inputs, with the defaults asked for', () => {
     expect(call.inputs).toMatchObject({
-      agent: { type: 'string', default: 'claude' },
+      // Empty: claude, or command when agent-command is given (issue 15: agent-command alone means command).
+      agent: { type: 'string', default: '' },
       label: { type: 'string', default: 'agent-loop' },
       'draft-pr': { type: 'boolean', default: false },
       fresh: { type: 'boolean', default: false },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { OPTIONS } from '../src/config/options.js';
+import { HaltReasons } from '../src/core/state.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -21,7 +22,9 @@ describe('README', () => {
     expect(quick).toContain('npm ci && npm test');
   });
 
-  it('lists every exit code', () => {
+  it('lists every exit code, and every halt reason under exit code 1', () => {
     for (const code of ['| 0 |', '| 1 |', '| 2 |']) expect(readme).toContain(code);
+    const halted = readme.split('\n').find((l) => l.startsWith('| 1 |'));
+    for (const reason of HaltReasons) expect(halted).toContain(`\`${reason}\``);
   });
 });

@@ -467,7 +467,8 @@ fi
 
       // As a hosted runner has it: no Claude Code on PATH, install-agent on; a registry that cannot
       // be reached makes any install attempt fail the step.
-      const hosted = { ...inputs, agent: 'claude', 'install-agent': 'true' };
+      // The rig's agent-command left empty, as the reusable workflow does (beside agent claude it is refused).
+      const hosted = { ...inputs, agent: 'claude', 'agent-command': '', 'install-agent': 'true' };
       const offline = { npm_config_registry: 'http://127.0.0.1:9/' };
       for (const runId of [802, 803]) {
         const quiet = await scheduledRun(runId, agent, hosted, offline);

@@ -41,7 +41,8 @@ describe('idle runs (issue 14)', () => {
     // The issue's pull request waits for review: two scheduled runs find nothing to do. The second
     // as a hosted runner has it: no Claude Code on PATH, install-agent on, and a registry that cannot
     // be reached, so that any install attempt fails the step.
-    const hosted = { agent: 'claude', 'install-agent': 'true' };
+    // The rig's agent-command left empty, as the reusable workflow does (beside agent claude it is refused).
+    const hosted = { agent: 'claude', 'agent-command': '', 'install-agent': 'true' };
     const offline = { npm_config_registry: 'http://127.0.0.1:9/' };
     for (const [runId, inputs, env] of [
       [1002, {}, {}],

@@ -50,7 +50,7 @@ describe("the action's messages (issue 14)", () => {
     const missing = await run(
       'missing agent',
       1405,
-      { label: 'limited', agent: 'claude', fresh: 'true' },
+      { label: 'limited', agent: 'claude', 'agent-command': '', fresh: 'true' },
       { PATH: '/usr/bin:/bin' },
     );
     expect(missing.main.log).toContain('is not on PATH');

@@ -538,6 +538,57 @@ wait
     });
   });
 
+  it('issue 15: --agent-command alone runs the command as the agent; beside --agent claude it is exit 2 naming both', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      const agent = await writeAgent(sb, 'fixer', FIXER);
+      const args = runArgs(agent).filter((a, i, all) => a !== '--agent' && all[i - 1] !== '--agent');
+      expect(args).not.toContain('--agent');
+
+      const conflict = await runCli(sb, [...args, '--agent', 'claude']);
+      expectExit(conflict, 2);
+      expect(conflict.stderr).toContain(
+        '--agent claude and --agent-command contradict each other: --agent claude runs Claude Code, --agent-command runs a command as the agent. To run the command, give --agent command or leave --agent out; to run Claude Code, leave --agent-command out.',
+      );
+      expect(await checkpointFiles(sb)).toEqual([]);
+
+      const r = await runCli(sb, args);
+      expectExit(r, 0);
+      expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+    });
+  });
+
+  it('issue 15: status calls iterations whose agent ran but whose tests failed what they are, not successful', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      // Says it is done and changes nothing: the tests keep failing.
+      const claimsDone = await writeAgent(sb, 'claims-done', DONE_REPORT);
+      const r = await runCli(sb, runArgs(claimsDone, '--slice-iterations', '2'));
+      expectExit(r, 0);
+      expect(lastResult(r.stdout)).toMatchObject({ status: 'continuing', successfulIterations: 2, testFailures: 2 });
+
+      const status = await runCli(sb, ['status']);
+      expectExit(status, 0);
+      expect(status.stdout).toContain(
+        '  iterations: 2: 0 passed their tests, 2 failed their tests (agent ran), 0 agent runs failed',
+      );
+      expect(status.stdout).not.toMatch(/successful/);
+    });
+  });
+
+  it('issue 15: a mistyped command or option is exit 2 with what was most likely meant, and nothing runs', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      const command = await runCli(sb, ['stauts']);
+      expectExit(command, 2);
+      expect(command.stdout).toBe('');
+      expect(command.stderr).toContain("Unknown command 'stauts': did you mean status?");
+
+      const option = await runCli(sb, ['run', '--max-iteration', '5', '--agent-command', 'true']);
+      expectExit(option, 2);
+      expect(option.stderr).toContain('Unknown option --max-iteration: did you mean --max-iterations?');
+      expect(option.stderr).not.toContain("Unexpected argument '5'");
+      expect(await checkpointFiles(sb)).toEqual([]);
+    });
+  });
+
   it("escalation commits the cycle's work as wip: and moves on; the escalation that halts (failure loop) leaves branch, edits and checkpoint as they are", async () => {
     await withSandbox([issue('bd-1', TITLE), issue('bd-2', 'Second', { priority: 2 })], async (sb) => {
       const initial = git(sb, 'rev-parse', 'main');

@@ -54,6 +54,15 @@ describe('action inputs', () => {
     ]);
   });
 
+  it('issue 15: the input agent-command alone means agent command; beside agent claude it is refused, naming both inputs', () => {
+    expect(loadActionConfig({ [inputEnv('agent-command')]: './a.sh' }, noFile).options.agent).toBe('command');
+    expect(problems({ [inputEnv('agent')]: 'claude', [inputEnv('agent-command')]: './a.sh' })).toEqual([
+      expect.stringMatching(
+        /^input agent claude and input agent-command contradict each other: .*give input agent command or leave input agent out; to run Claude Code, leave input agent-command out\.$/,
+      ),
+    ]);
+  });
+
   it('checkpoint-id is --resume', () => {
     const id = '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab';
     expect(

@@ -79,7 +79,8 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
     expect(text()).toContain('  age:        40.0 days');
     expect(text()).toContain('  age:        2.0 days');
     expect(text()).toContain('  iteration:  100 of 100');
-    expect(text()).toContain('  iterations: 40 successful, 60 failed');
+    // Only the agent's side recorded (no history, no test counters): nothing is called successful.
+    expect(text()).toContain('  iterations: 40 agent runs succeeded, 60 agent runs failed (no test verdicts recorded)');
     expect(text()).toContain('  closed:     2 (bd-1, bd-2)');
     expect(text()).toContain('  escalated:  1 (bd-3)');
     expect(text()).toContain('  in cycle:   2 (bd-4, bd-5)');
@@ -149,6 +150,8 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
         rateLimitedUntil: null,
         preexistingFailures: null,
         issuesNoChange: null,
+        testFailures: null,
+        outcomes: null,
       },
       pipeline: null,
       warnings: [],
@@ -192,11 +195,92 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
       rateLimitedUntil: null,
       preexistingFailures: null,
       issuesNoChange: null,
+      testFailures: null,
+      outcomes: null,
     });
     expect(readLoopProgress({ loop: { issuesClosed: ['bd-1', 42, null, { id: 1 }] } })?.issuesClosed).toEqual([
       'bd-1',
       '42',
     ]);
+  });
+});
+
+describe('issue 15: status words the iterations as they went', () => {
+  const record = (n: number, outcome: string, agentOk = outcome !== 'agent_failed') => ({
+    n,
+    issueIds: ['bd-1'],
+    startedAt: '2026-11-30T11:00:00Z',
+    durationMs: 1000,
+    outcome,
+    agent: { ok: agentOk, exitCode: agentOk ? 0 : 1, signal: null, durationMs: 900 },
+  });
+  const loopOf = (history: object[], extra: object = {}) => ({
+    iteration: history.length,
+    maxIterations: 8,
+    failedIterations: history.filter((r) => (r as { outcome: string }).outcome === 'agent_failed').length,
+    successfulIterations: history.filter((r) => (r as { outcome: string }).outcome !== 'agent_failed').length,
+    testFailures: history.filter((r) => (r as { outcome: string }).outcome === 'tests_failed').length,
+    completedIterations: [],
+    history,
+    compactedIterations: 0,
+    ...extra,
+  });
+
+  it('8 agent runs that succeeded and 8 test gates that failed: none of them called successful', async () => {
+    const history = Array.from({ length: 8 }, (_, i) => record(i + 1, 'tests_failed'));
+    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop: loopOf(history) } });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).toContain(
+      '  iterations: 8: 0 passed their tests, 8 failed their tests (agent ran), 0 agent runs failed',
+    );
+    expect(text()).not.toMatch(/successful/);
+  });
+
+  it('tells passed, failed tests, failed agent runs and the iterations with no verdict apart', async () => {
+    const outcomes = ['agent_failed', 'continuing', 'tests_failed', 'complete', 'no_change', 'stuck', 'continuing'];
+    await store.write({
+      id: ID_A,
+      phase: 'implementation-failed',
+      state: { loop: loopOf(outcomes.map((o, i) => record(i + 1, o))) },
+    });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).toContain(
+      '  iterations: 7: 2 passed their tests, 1 failed their tests (agent ran), 1 agent run failed, 3 with no test verdict (agent ran: 2 continuing, 1 stuck)',
+    );
+
+    const json = capture();
+    await statusCommand({ stateDir, json: true }, { store, now: NOW, out: json.out });
+    const loop = JSON.parse(json.lines[0] as string).checkpoints[0].loop;
+    // The fields of before are kept; outcomes and testFailures are added.
+    expect(loop).toMatchObject({ successfulIterations: 6, failedIterations: 1, testFailures: 1 });
+    expect(loop.outcomes).toEqual({
+      from: 'history',
+      total: 7,
+      passedTests: 2,
+      failedTests: 1,
+      agentFailed: 1,
+      noVerdict: 3,
+      byOutcome: { agent_failed: 1, continuing: 2, tests_failed: 1, complete: 1, no_change: 1, stuck: 1 },
+    });
+  });
+
+  it("with the history compacted, counts from the run's counters and says so", async () => {
+    const loop = loopOf([record(601, 'complete')], {
+      iteration: 601,
+      successfulIterations: 500,
+      failedIterations: 101,
+      testFailures: 450,
+      completedIterations: [3, 90, 601],
+      compactedIterations: 600,
+    });
+    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop } });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).toContain(
+      "  iterations: 601 (from the run's counters): 3 passed their tests, 450 failed their tests (agent ran), 101 agent runs failed, 47 with no test verdict (agent ran)",
+    );
   });
 });
 

@@ -10,4 +10,21 @@ describe('configuration', () => {
     expect(parseArgs(['run', '--batch', 'false']).problems).toEqual([]);
     expect(parseArgs(['run', 'stray']).problems[0]?.message).toMatch(/^Unexpected argument 'stray'/);
   });
+
+  it('issue 15: a mistyped option or command names what was most likely meant', () => {
+    const messages = (argv: string[]) => parseArgs(argv).problems.map((p) => p.message);
+    expect(messages(['run', '--max-iteration', '5'])).toEqual([
+      'Unknown option --max-iteration: did you mean --max-iterations? See agent-loop run --help.',
+    ]);
+    expect(messages(['status', '--josn'])).toEqual([
+      'Unknown option --josn: did you mean --json? See agent-loop status --help.',
+    ]);
+    // Not an option of cleanup, but of run: still named (loadConfig then says whose option it is).
+    expect(messages(['cleanup', '--max-iteration', '5'])[0]).toMatch(/did you mean --max-iterations\?/);
+    expect(messages(['stauts'])).toEqual([
+      "Unknown command 'stauts': did you mean status? Expected one of: run, plan, status, cleanup.",
+    ]);
+    expect(messages(['deploy'])).toEqual(["Unknown command 'deploy'. Expected one of: run, plan, status, cleanup."]);
+    expect(messages(['run', '--bogus'])).toEqual(['Unknown option --bogus. See agent-loop run --help.']);
+  });
 });

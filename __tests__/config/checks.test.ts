@@ -23,6 +23,40 @@ describe('configuration', () => {
     ).toEqual([expect.stringMatching(/--resume and --fresh contradict/)]);
   });
 
+  describe('issue 15: --agent-command alone means --agent command', () => {
+    it('a command given as a flag, an environment variable or in the config file runs as the agent', () => {
+      expect(load(['run', '--agent-command', './agent.sh']).options).toMatchObject({
+        agent: 'command',
+        agentCommand: './agent.sh',
+      });
+      expect(load(['run'], { AGENT_LOOP_AGENT_COMMAND: './agent.sh' }).options.agent).toBe('command');
+      expect(load(['run'], {}, { '.agent-loop.yml': 'agent-command: ./agent.sh\n' }).options.agent).toBe('command');
+      expect(load(['run', '--agent', 'command', '--agent-command', './agent.sh']).options.agent).toBe('command');
+    });
+
+    it('without a command the agent stays Claude Code, also when the command is given empty', () => {
+      expect(load(['run']).options.agent).toBe('claude');
+      expect(load(['run', '--agent-command', '']).options.agent).toBe('claude');
+      expect(load(['run'], { AGENT_LOOP_AGENT_COMMAND: '  ' }).options.agent).toBe('claude');
+    });
+
+    it('beside an explicit --agent claude or codex it is exit-2 usage, naming both options, where each came from and what to do', () => {
+      expect(problemsOf(() => load(['run', '--agent', 'claude', '--agent-command', './agent.sh']))).toEqual([
+        '--agent claude and --agent-command contradict each other: --agent claude runs Claude Code, --agent-command runs a command as the agent. To run the command, give --agent command or leave --agent out; to run Claude Code, leave --agent-command out.',
+      ]);
+      expect(
+        problemsOf(() => load(['run', '--agent-command', './agent.sh'], {}, { '.agent-loop.yml': 'agent: codex\n' })),
+      ).toEqual([
+        expect.stringMatching(
+          /^--agent codex \(from \.agent-loop\.yml\) and --agent-command contradict each other: --agent codex runs the Codex CLI, .*to run the Codex CLI, leave --agent-command out\.$/,
+        ),
+      ]);
+      expect(problemsOf(() => load(['run', '--agent', 'codex'], { AGENT_LOOP_AGENT_COMMAND: './agent.sh' }))).toEqual([
+        expect.stringMatching(/^--agent codex and --agent-command \(from AGENT_LOOP_AGENT_COMMAND\) contradict/),
+      ]);
+    });
+  });
+
   it("issue 14: --on-success pull-request is the action's; on the command line it names merge and branch", () => {
     expect(problemsOf(() => load(['run', '--agent', 'codex', '--on-success', 'pull-request']))).toEqual([
       '--on-success pull-request: pull requests are opened by the GitHub Action; on the command line use merge or branch.',

@@ -17,7 +17,8 @@ describe('configuration', () => {
 
   it('rejects unknown keys in the config file and an unreadable explicit config', () => {
     expect(problemsOf(() => load(['run'], {}, { '.agent-loop.yml': 'max-iteration: 3\n' }))).toEqual([
-      expect.stringMatching(/unknown option 'max-iteration'/),
+      // issue 15: with the key most likely meant.
+      "--config '.agent-loop.yml': unknown option 'max-iteration': did you mean max-iterations? Keys are the flag names, e.g. max-iterations.",
     ]);
     expect(problemsOf(() => load(['run', '--config', 'nope.yml']))).toEqual([
       expect.stringMatching(/--config: cannot read 'nope.yml'/),

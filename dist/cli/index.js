@@ -10629,6 +10629,55 @@ function readInput(file, maxBytes) {
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: ./src/util/suggest.ts
+/**
+ * "Did you mean …?" for a mistyped name: the closest of the known names by edit distance
+ * (insertions, deletions, substitutions and swaps of two neighbours, each costing 1). Pure.
+ */
+/** The edit distance between `a` and `b`, a swap of two neighbouring characters counting as one edit. */
+function editDistance(a, b) {
+    // d[i][j]: the distance between a's first i characters and b's first j.
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+        const row = d[i];
+        const prev = d[i - 1];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            row[j] = best;
+        }
+    }
+    return d[a.length][b.length];
+}
+/**
+ * The known name `given` most likely meant: the nearest within a third of its length (at least 1
+ * edit, at most 3), or the one name it is the beginning of (`--max-iter`); undefined when none is
+ * near or two are equally near. Case is ignored.
+ */
+function closest(given, known) {
+    const word = given.toLowerCase();
+    if (word === '')
+        return undefined;
+    const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+    let best;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    let tie = false;
+    for (const name of known) {
+        const distance = editDistance(word, name.toLowerCase());
+        if (distance < bestDistance) {
+            [best, bestDistance, tie] = [name, distance, false];
+        }
+        else if (distance === bestDistance && name !== best)
+            tie = true;
+    }
+    if (best !== undefined && bestDistance <= limit && !tie)
+        return best;
+    const extending = word.length >= 3 ? known.filter((name) => name.toLowerCase().startsWith(word)) : [];
+    return extending.length === 1 ? extending[0] : undefined;
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var _a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
@@ -20227,14 +20276,14 @@ const OptionsSchema = object({
         flag: 'agent',
         arg: 'claude|codex|command',
         commands: RUN,
-        help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command).',
+        help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command, which alone means command).',
         expected: 'one of claude, codex, command',
     }),
     agentCommand: options_text().register(options_registry, {
         flag: 'agent-command',
         arg: 'CMD',
         commands: RUN,
-        help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
+        help: 'Shell command run as the agent (--agent command, implied when --agent is not given; beside --agent claude or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
         expected: 'a non-empty shell command',
     }),
     agentModel: options_text().register(options_registry, {
@@ -20590,6 +20639,7 @@ const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(comman
  * The values are judged later, with the other layers, by loadConfig (load.ts).
  */
 
+
 /** Splits argv into a command and `--flag value` / `--flag=value` / `--switch` pairs; collects every problem. */
 function parseArgs(argv) {
     const out = { help: false, version: false, values: new Map(), problems: [] };
@@ -20600,11 +20650,13 @@ function parseArgs(argv) {
             out.command = first;
         else if (first === 'help')
             out.help = true;
-        else
+        else {
+            const meant = closest(first, [...COMMANDS, 'help']);
             out.problems.push({
                 option: first,
-                message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.`,
+                message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
             });
+        }
         i = 1;
     }
     // The switch just read (--batch): a stray word after it was most likely meant as its value.
@@ -20634,10 +20686,15 @@ function parseArgs(argv) {
         const name = arg.slice(2, eq === -1 ? undefined : eq);
         const info = byFlag.get(name);
         if (!info) {
+            const meant = suggestFlag(name, out.command);
             out.problems.push({
                 option: `--${name}`,
-                message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
+                message: `Unknown option --${name}${meant ? `: did you mean --${meant}?` : '.'} See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
             });
+            // `--max-iteration 5`: the word after it is the value of the option meant, not a stray argument.
+            const next = argv[i + 1];
+            if (eq === -1 && meant && byFlag.get(meant)?.arg && next !== undefined && !next.startsWith('--'))
+                i++;
             continue;
         }
         if (eq !== -1) {
@@ -20665,6 +20722,11 @@ function parseArgs(argv) {
         i++;
     }
     return out;
+}
+/** The flag a mistyped `--name` most likely meant: among the command's own options first, then every option. */
+function suggestFlag(name, command) {
+    const own = command ? optionsFor(command).map((o) => o.flag) : [];
+    return (closest(name, [...own, 'help', 'version']) ?? closest(name, [...OPTIONS.map((o) => o.flag), 'help', 'version']));
 }
 
 ;// CONCATENATED MODULE: ./src/util/args.ts
@@ -20768,6 +20830,30 @@ function checkOptions(command, options) {
     }
     return problems;
 }
+const AGENT_NAMES = { claude: 'Claude Code', codex: 'the Codex CLI' };
+/**
+ * The agent as the layers gave it, before the schema's default: --agent-command alone means
+ * --agent command (a command given is a command to run); beside --agent claude or codex, from any
+ * layer, it is a contradiction, named with where each came from and what to do. Pure.
+ */
+function agentOfCommand(agent, command) {
+    const given = command !== undefined && command.value !== null && String(command.value).trim() !== '';
+    if (!given)
+        return { agent };
+    if (agent === undefined)
+        return { agent: { value: 'command', from: command.from } };
+    const name = AGENT_NAMES[String(agent.value)];
+    if (name === undefined)
+        return { agent };
+    const from = (o, flag) => (o.from === flag ? '' : ` (from ${o.from})`);
+    return {
+        agent,
+        problem: {
+            option: '--agent',
+            message: `--agent ${String(agent.value)}${from(agent, '--agent')} and --agent-command${from(command, '--agent-command')} contradict each other: --agent ${String(agent.value)} runs ${name}, --agent-command runs a command as the agent. To run the command, give --agent command or leave --agent out; to run ${name}, leave --agent-command out.`,
+        },
+    };
+}
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
@@ -20776,6 +20862,7 @@ var dist = __nccwpck_require__(8815);
  * The configuration's second layer: the YAML file (`.agent-loop.yml`, or --config FILE), its keys
  * the flag names. A file that is no configuration is never echoed back.
  */
+
 
 
 /** The values the config file gives the options of this command, and the problems of the file. */
@@ -20834,7 +20921,7 @@ function readConfigFile(input) {
             for (const name of shown)
                 problems.push({
                     option: name,
-                    message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.`,
+                    message: `--config '${configPath}': unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are the flag names, e.g. max-iterations.`,
                 });
             const hidden = unknown.length - shown.length;
             if (hidden > 0) {
@@ -20846,6 +20933,13 @@ function readConfigFile(input) {
         }
     }
     return { values, problems };
+}
+/** ": did you mean max-iterations?" for a mistyped key: the command's own options first, then every option; '' when none is near. */
+function didYouMean(name, allowed) {
+    const keys = OPTIONS.filter((o) => o.key !== 'config');
+    const meant = closest(name, keys.filter((o) => allowed.has(o.key)).map((o) => o.flag)) ??
+        closest(name, keys.map((o) => o.flag));
+    return meant ? `: did you mean ${meant}?` : '';
 }
 /** A key that may be a mistyped option name, and so may be quoted back: short, lower-case, dashes. */
 const OPTION_LIKE = /^[a-zA-Z][a-zA-Z0-9-]{0,39}$/;
@@ -20957,6 +21051,14 @@ function loadConfig(sources) {
         const fromFlag = flags.get(info.flag);
         if (fromFlag !== undefined)
             merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
+    }
+    // --agent-command alone means --agent command; beside --agent claude|codex it is refused.
+    if (allowed.has('agent')) {
+        const chosen = agentOfCommand(merged.get('agent'), merged.get('agentCommand'));
+        if (chosen.agent)
+            merged.set('agent', chosen.agent);
+        if (chosen.problem)
+            problems.push(chosen.problem);
     }
     const input = Object.fromEntries([...merged].map(([k, o]) => [k, o.value]));
     const result = OptionsSchema.safeParse(input);
@@ -22752,7 +22854,329 @@ async function openSession(req) {
     return { ok: true, session: { registry, notes, release } };
 }
 
+;// CONCATENATED MODULE: ./src/core/state.ts
+/**
+ * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
+ * run can stop anywhere and the next slice continues the same iteration count and history.
+ */
+
+const HISTORY_KEPT = 500;
+const FailureSchema = object({
+    class: schemas_enum(['transient', 'permanent']),
+    reason: schemas_string(),
+    message: schemas_string(),
+    retryAfterMs: schemas_number().optional(),
+});
+const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
+const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
+/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
+const TddCycleSchema = object({
+    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
+    /** The test being worked on (index into tests). */
+    index: schemas_number().int(),
+    phase: TDD_PHASE,
+    /** The red/green/refactor round, from 1 (the note's `cycle`). */
+    round: schemas_number().int().min(1),
+    /** Failed attempts of the current phase. */
+    retries: schemas_number().int(),
+    /** The commit before the current phase started (the rollback target). */
+    phaseBase: schemas_string().optional(),
+    /** The tests RED left failing. */
+    targetTests: array(schemas_string()),
+    testFile: schemas_string(),
+    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
+    lastCommit: schemas_string().optional(),
+    /** Why the previous attempt of this phase failed, for the retry prompt. */
+    lastError: TddErrorSchema.optional(),
+    /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
+    bounces: schemas_number().int().optional(),
+});
+const IterationOutcomes = [
+    'agent_failed',
+    'continuing',
+    'tests_failed',
+    'bounced',
+    'complete',
+    'no_change',
+    'stuck',
+    'contract_violation',
+    'repository_moved',
+];
+const IterationRecordSchema = object({
+    n: schemas_number().int(),
+    issueIds: array(schemas_string()),
+    startedAt: schemas_string(),
+    durationMs: schemas_number(),
+    outcome: schemas_enum(IterationOutcomes),
+    agent: object({
+        ok: schemas_boolean(),
+        exitCode: schemas_number().nullable(),
+        signal: schemas_string().nullable(),
+        durationMs: schemas_number(),
+        failure: FailureSchema.optional(),
+        costUsd: schemas_number().optional(),
+        turns: schemas_number().optional(),
+        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
+    }),
+    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
+    /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
+    verdict: object({
+        kind: schemas_enum(['accepted', 'rejected', 'cannot_run']),
+        summary: schemas_string(),
+        /** The targets judged (the issue's named tests, else the baseline failures fixed), the first 30: the pull request names them. */
+        targets: array(schemas_string()).optional(),
+    })
+        .optional(),
+    workRemaining: schemas_string().optional(),
+    /** The agent's own one-line account of the iteration (its report's `summary`), cut: the pull request quotes it. */
+    summary: schemas_string().optional(),
+    /** --workflow tdd: the phase this iteration worked on and what came of it. */
+    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
+});
+const CycleSchema = object({
+    issueIds: array(schemas_string()).min(1),
+    titles: array(schemas_string()),
+    branch: schemas_string().optional(),
+    /** The base branch's commit when the cycle started (recorded before its first agent run). */
+    baseTip: schemas_string().optional(),
+    startedAtIteration: schemas_number().int(),
+    iterations: schemas_number().int(),
+    /** What went wrong last time, given to the agent as context. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+    lastWorkRemaining: schemas_string().optional(),
+    sameWorkRemainingCount: schemas_number().int(),
+    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
+    sessionId: schemas_string().optional(),
+    /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
+    baselineKey: schemas_string().optional(),
+    /** Where the cycle is in its workflow (see cycle.ts). */
+    progress: object({
+        index: schemas_number().int(),
+        retries: record(schemas_string(), schemas_number().int()),
+        bounces: schemas_number().int(),
+        trail: array(schemas_string()),
+    })
+        .default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+    /** Timeouts and network errors in a row (the timeout policy). */
+    timeoutRetries: schemas_number().int().default(0),
+    /** Rate limits in a row (the backoff's exponent). */
+    rateLimitAttempts: schemas_number().int().default(0),
+    /** --workflow tdd only. */
+    tdd: TddCycleSchema.optional(),
+    /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
+    fingerprints: record(schemas_string(), schemas_string()).optional(),
+});
+const EscalationSchema = object({
+    issueIds: array(schemas_string()),
+    titles: array(schemas_string()),
+    iteration: schemas_number().int(),
+    steps: array(schemas_string()),
+    reason: schemas_string(),
+    at: schemas_string(),
+    /** The note left on the issue in the source. */
+    note: schemas_string().default(''),
+    /** What failed last in the cycle (the test output or the agent error), its end only. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+    /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
+    fingerprints: record(schemas_string(), schemas_string()).optional(),
+});
+const IssueActionSchema = discriminatedUnion('kind', [
+    object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
+    object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
+]);
+/**
+ * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
+ * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
+ * labelled). It leaves the outbox once done; a run that dies or is refused on the way leaves it for
+ * the next run, which performs it again, idempotently, without running the agent.
+ */
+const OutboxEntrySchema = object({
+    kind: literal('finishCycle'),
+    cycle: CycleSchema,
+    /** The work needed no change: nothing to land, the branch is dropped. */
+    noChange: schemas_boolean(),
+    /** The iteration that finished the cycle. */
+    iteration: schemas_number().int(),
+    recordedAt: schemas_string(),
+    /** Attempts that failed so far. */
+    attempts: schemas_number().int().default(0),
+    /** The last failure, in one line. */
+    lastError: schemas_string().optional(),
+    /** A transient failure's backoff: not tried again before this time (RFC 3339). */
+    notBefore: schemas_string().optional(),
+    /**
+     * Where work is published: the commit holding the finished work, recorded before the push. A
+     * later run lands the branch it fetches only when it holds this commit (else an older wip: would
+     * be landed as the work); without it, the work was never committed and only this checkout has it.
+     */
+    tip: schemas_string().optional(),
+    /** The work was committed by the landing (false: the agent's changes were all committed before). */
+    committed: schemas_boolean().optional(),
+    /**
+     * Where work is published: the issues the cycle closed, counted closed (issuesClosed) only once the
+     * work has landed; a run refused on the way does not report them closed.
+     */
+    closes: array(schemas_string()).optional(),
+    /**
+     * What the workflow asked of the issue source for this cycle (close, or label and comment an issue
+     * that needed no change), performed by the landing before the commit and dropped from the entry
+     * once done; each idempotent (found by its marker before anything is posted).
+     */
+    issueActions: array(IssueActionSchema).optional(),
+});
+/**
+ * An outside effect that is not a landing, recorded before it is performed and dropped once done
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
+ * again by the next run until done; a label or comment is found by its marker, so at most once; a
+ * Discord post cannot be found, so a run killed between the post and the save repeats it once.
+ */
+const NoticeSchema = object({
+    /** Unique in the checkpoint: what it is and when it was recorded. */
+    id: schemas_string(),
+    what: discriminatedUnion('kind', [
+        object({
+            kind: literal('markEscalated'),
+            issueIds: array(schemas_string()),
+            note: schemas_string(),
+            /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
+            releaseClaims: schemas_boolean().optional(),
+            /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
+            progress: object({ iterations: schemas_number().int(), costUsd: schemas_number().optional() }).optional(),
+        }),
+        /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
+        object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
+    ]),
+    recordedAt: schemas_string(),
+    /** Attempts that failed so far, and the last failure in one line. */
+    attempts: schemas_number().int().default(0),
+    lastError: schemas_string().optional(),
+});
+const HaltReasons = [
+    'max_iterations',
+    'stuck',
+    'contract_violation',
+    'budget',
+    'failure_loop',
+    'bounce_loop',
+    'all_escalated',
+    'agent_unavailable',
+    'workflow_aborted',
+    'repository_moved',
+    'secret_in_change',
+    'source_unreadable',
+    'baseline_unreadable',
+    'publish_refused',
+];
+const LoopStateSchema = object({
+    version: literal(1),
+    iteration: schemas_number().int().min(0),
+    maxIterations: schemas_number().int(),
+    failedIterations: schemas_number().int(),
+    successfulIterations: schemas_number().int(),
+    testFailures: schemas_number().int(),
+    testsPassed: schemas_boolean().nullable(),
+    issuesClosed: array(schemas_string()),
+    issuesEscalated: array(schemas_string()),
+    consecutiveEscalations: schemas_number().int(),
+    completedIterations: array(schemas_number().int()),
+    baseBranch: schemas_string().optional(),
+    currentCycle: CycleSchema.optional(),
+    /**
+     * The halt, kept until a run resumes it (src/core/haltGate.ts): since when (RFC 3339), the fix
+     * it names, and the base branch's tip when it was recorded (new commits there lift some halts).
+     */
+    halt: object({
+        reason: schemas_enum(HaltReasons),
+        message: schemas_string(),
+        advice: schemas_string().optional(),
+        at: schemas_string().optional(),
+        baseTip: schemas_string().optional(),
+    })
+        .optional(),
+    slices: schemas_number().int(),
+    costUsd: schemas_number(),
+    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
+    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
+    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
+    escalations: array(EscalationSchema).default([]),
+    totalEscalations: schemas_number().int().default(0),
+    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
+    environmentFailures: schemas_number().int().default(0),
+    /** A rate limit's window: no agent runs before this time (RFC 3339). */
+    rateLimitedUntil: schemas_string().optional(),
+    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
+    parkedBranch: schemas_string().optional(),
+    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
+    pullRequests: array(object({
+        issueIds: array(schemas_string()),
+        number: schemas_number().int(),
+        url: schemas_string(),
+        reused: schemas_boolean(),
+        iteration: schemas_number().int(),
+    }))
+        .default([]),
+    /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
+    outbox: array(OutboxEntrySchema).default([]),
+    /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
+    notices: array(NoticeSchema).default([]),
+    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
+    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
+    /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
+    preexistingFailures: array(schemas_string()).default([]),
+    /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
+    issuesNoChange: array(schemas_string()).default([]),
+    /** The end of the last agent output (for the halt diagnostic). */
+    lastAgentOutput: schemas_string().default(''),
+    history: array(IterationRecordSchema),
+    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
+    compactedIterations: schemas_number().int(),
+});
+function initialLoopState(maxIterations) {
+    return {
+        version: 1,
+        iteration: 0,
+        maxIterations,
+        failedIterations: 0,
+        successfulIterations: 0,
+        testFailures: 0,
+        testsPassed: null,
+        issuesClosed: [],
+        issuesEscalated: [],
+        consecutiveEscalations: 0,
+        completedIterations: [],
+        slices: 0,
+        costUsd: 0,
+        tokens: { input: 0, output: 0 },
+        escalations: [],
+        totalEscalations: 0,
+        environmentFailures: 0,
+        pullRequests: [],
+        outbox: [],
+        notices: [],
+        preexistingFailures: [],
+        issuesNoChange: [],
+        lastAgentOutput: '',
+        history: [],
+        compactedIterations: 0,
+    };
+}
+/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
+function parseLoopState(state) {
+    const parsed = LoopStateSchema.safeParse(state.loop);
+    if (parsed.success)
+        return parsed.data;
+    const first = parsed.error.issues[0];
+    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
+}
+/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
+function appendHistory(state, record) {
+    const history = [...state.history, record];
+    const drop = Math.max(0, history.length - HISTORY_KEPT);
+    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/help.ts
+
 
 const SYNOPSIS = {
     run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',
@@ -22760,12 +23184,56 @@ const SYNOPSIS = {
     status: 'List the checkpoints: id, phase, age, errors and loop progress; marks the one a run would resume.',
     cleanup: 'Delete old checkpoints (the newest resumable one is kept unless --all).',
 };
-const EXIT_CODES = `Exit codes:
-  0  complete, or the slice ended with work remaining (continuing)
-  1  halted: max iterations, stuck, contract violation (--strict) and the failure loops; state is left for inspection
-     (also a later run over a halt that still stands: it runs nothing until --resume-halted or the cause changes)
-  2  invalid usage or configuration (every bad option is named)
-  130/143  interrupted by SIGINT/SIGTERM after writing the checkpoint`;
+/** Each halt reason in a line (`haltReason` in the --json result). A Record: a new reason cannot be left out of --help. */
+const HALT_REASON_HELP = {
+    max_iterations: '--max-iterations agent runs used up, counted across slices',
+    stuck: 'the agent made no progress (the same work remaining, or it said it is stuck)',
+    contract_violation: "the agent's report contradicted itself (--strict)",
+    budget: "the run's spend reached --max-cost-usd",
+    failure_loop: '--max-consecutive-escalations escalated cycles in a row (FAILURE LOOP DETECTED)',
+    bounce_loop: 'more step-back transitions in one cycle than --max-retries-per-step (BOUNCE LOOP DETECTED)',
+    all_escalated: 'only escalated issues remain',
+    agent_unavailable: 'the agent cannot work here: permanent failures of the environment (auth, billing, permissions, not installed)',
+    workflow_aborted: 'the red/green/refactor workflow (--workflow tdd) aborted its cycle',
+    repository_moved: 'something other than agent-loop moved HEAD or the base branch',
+    secret_in_change: "the agent's change adds a secret (not committed)",
+    source_unreadable: 'the agent left the issues unreadable',
+    baseline_unreadable: 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
+    publish_refused: "GitHub refused a finished cycle's push or pull request for a reason no retry changes (the action)",
+};
+const width = Math.max(...HaltReasons.map((r) => r.length));
+const haltReasons = (indent) => HaltReasons.map((r) => `${indent}${r.padEnd(width)}  ${HALT_REASON_HELP[r]}`);
+const HALTED = [
+    '  1  halted, with a diagnostic (stdout, <state-dir>/halt.md) and every piece of state left as it is; the reasons:',
+    ...haltReasons('       '),
+    '     also a later run over a halt that still stands (STILL HALTED): it runs nothing until --resume-halted or the cause changes',
+];
+const INTERRUPTED = '  130/143  interrupted by SIGINT/SIGTERM: the iteration in flight dropped, the checkpoint written';
+/** What each command's exit codes mean (the README's Exit codes, command by command). */
+const EXIT_CODES = {
+    run: [
+        '  0  complete, or the slice ended with work remaining (continuing: run again to resume)',
+        ...HALTED,
+        '  2  invalid usage or configuration (every bad option is named), or the run cannot start (a precondition of the repository fails, another run holds the lock)',
+        INTERRUPTED,
+    ],
+    plan: [
+        '  0  complete, or the loop on the planned issues ended its slice with work remaining (continuing)',
+        '  1  a phase failed after its retries (run agent-loop plan again: it resumes at that phase), or the loop on the planned issues halted:',
+        ...haltReasons('       '),
+        '  2  invalid usage or configuration (every bad option is named), or the pipeline cannot start',
+        INTERRUPTED,
+    ],
+    status: [
+        '  0  the checkpoints listed (files that are no valid checkpoint are named and skipped)',
+        '  2  invalid usage (every bad option is named), or the state directory cannot be read',
+    ],
+    cleanup: [
+        '  0  the old checkpoints deleted (or, with --dry-run, listed)',
+        '  1  a deletion failed (named; the others were still deleted)',
+        '  2  invalid usage (every bad option is named; exactly one of --older-than and --all), or a run holds the lock',
+    ],
+};
 function commandHelp(command) {
     const lines = [`Usage: agent-loop ${command} [options]`, '', SYNOPSIS[command], '', 'Options:'];
     for (const o of optionsFor(command)) {
@@ -22773,7 +23241,7 @@ function commandHelp(command) {
         const dflt = o.defaultValue !== undefined && o.defaultValue !== 'false' ? ` (default: ${o.defaultValue})` : '';
         lines.push(head, `      ${o.help}${dflt}  [env ${o.env}]`);
     }
-    lines.push('  --help', '      Show this help.', '', EXIT_CODES);
+    lines.push('  --help', '      Show this help.', '', 'Exit codes:', ...EXIT_CODES[command]);
     return lines.join('\n');
 }
 function mainHelp(version) {
@@ -22786,9 +23254,16 @@ function mainHelp(version) {
         ...COMMANDS.map((c) => `  ${c.padEnd(8)} ${SYNOPSIS[c]}`),
         '',
         'Options come from flags, then AGENT_LOOP_<OPTION> environment variables, then .agent-loop.yml (or --config FILE), then defaults.',
-        'Run `agent-loop <command> --help` for the options of a command.',
+        'Run `agent-loop <command> --help` for the options and the exit codes of a command.',
         '',
-        EXIT_CODES,
+        'Exit codes:',
+        '  0  run, plan: complete or continuing (a slice ended with work remaining); status, cleanup: done',
+        '  1  run, plan: halted (the reasons below; a plan phase failed); cleanup: a deletion failed',
+        '  2  invalid usage or configuration (every bad option is named), or the command cannot start',
+        INTERRUPTED,
+        '',
+        'Halt reasons (exit 1 of run and plan, haltReason in the --json result; state left for inspection):',
+        ...haltReasons('  '),
     ].join('\n');
 }
 
@@ -28818,327 +29293,6 @@ async function quarantine(checkpointsDir, stateDir, names) {
     return moved;
 }
 
-;// CONCATENATED MODULE: ./src/core/state.ts
-/**
- * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
- * run can stop anywhere and the next slice continues the same iteration count and history.
- */
-
-const HISTORY_KEPT = 500;
-const FailureSchema = object({
-    class: schemas_enum(['transient', 'permanent']),
-    reason: schemas_string(),
-    message: schemas_string(),
-    retryAfterMs: schemas_number().optional(),
-});
-const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
-const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
-/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
-const TddCycleSchema = object({
-    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
-    /** The test being worked on (index into tests). */
-    index: schemas_number().int(),
-    phase: TDD_PHASE,
-    /** The red/green/refactor round, from 1 (the note's `cycle`). */
-    round: schemas_number().int().min(1),
-    /** Failed attempts of the current phase. */
-    retries: schemas_number().int(),
-    /** The commit before the current phase started (the rollback target). */
-    phaseBase: schemas_string().optional(),
-    /** The tests RED left failing. */
-    targetTests: array(schemas_string()),
-    testFile: schemas_string(),
-    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
-    lastCommit: schemas_string().optional(),
-    /** Why the previous attempt of this phase failed, for the retry prompt. */
-    lastError: TddErrorSchema.optional(),
-    /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
-    bounces: schemas_number().int().optional(),
-});
-const IterationOutcomes = [
-    'agent_failed',
-    'continuing',
-    'tests_failed',
-    'bounced',
-    'complete',
-    'no_change',
-    'stuck',
-    'contract_violation',
-    'repository_moved',
-];
-const IterationRecordSchema = object({
-    n: schemas_number().int(),
-    issueIds: array(schemas_string()),
-    startedAt: schemas_string(),
-    durationMs: schemas_number(),
-    outcome: schemas_enum(IterationOutcomes),
-    agent: object({
-        ok: schemas_boolean(),
-        exitCode: schemas_number().nullable(),
-        signal: schemas_string().nullable(),
-        durationMs: schemas_number(),
-        failure: FailureSchema.optional(),
-        costUsd: schemas_number().optional(),
-        turns: schemas_number().optional(),
-        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
-    }),
-    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
-    /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
-    verdict: object({
-        kind: schemas_enum(['accepted', 'rejected', 'cannot_run']),
-        summary: schemas_string(),
-        /** The targets judged (the issue's named tests, else the baseline failures fixed), the first 30: the pull request names them. */
-        targets: array(schemas_string()).optional(),
-    })
-        .optional(),
-    workRemaining: schemas_string().optional(),
-    /** The agent's own one-line account of the iteration (its report's `summary`), cut: the pull request quotes it. */
-    summary: schemas_string().optional(),
-    /** --workflow tdd: the phase this iteration worked on and what came of it. */
-    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
-});
-const CycleSchema = object({
-    issueIds: array(schemas_string()).min(1),
-    titles: array(schemas_string()),
-    branch: schemas_string().optional(),
-    /** The base branch's commit when the cycle started (recorded before its first agent run). */
-    baseTip: schemas_string().optional(),
-    startedAtIteration: schemas_number().int(),
-    iterations: schemas_number().int(),
-    /** What went wrong last time, given to the agent as context. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-    lastWorkRemaining: schemas_string().optional(),
-    sameWorkRemainingCount: schemas_number().int(),
-    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
-    sessionId: schemas_string().optional(),
-    /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
-    baselineKey: schemas_string().optional(),
-    /** Where the cycle is in its workflow (see cycle.ts). */
-    progress: object({
-        index: schemas_number().int(),
-        retries: record(schemas_string(), schemas_number().int()),
-        bounces: schemas_number().int(),
-        trail: array(schemas_string()),
-    })
-        .default({ index: 0, retries: {}, bounces: 0, trail: [] }),
-    /** Timeouts and network errors in a row (the timeout policy). */
-    timeoutRetries: schemas_number().int().default(0),
-    /** Rate limits in a row (the backoff's exponent). */
-    rateLimitAttempts: schemas_number().int().default(0),
-    /** --workflow tdd only. */
-    tdd: TddCycleSchema.optional(),
-    /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
-    fingerprints: record(schemas_string(), schemas_string()).optional(),
-});
-const EscalationSchema = object({
-    issueIds: array(schemas_string()),
-    titles: array(schemas_string()),
-    iteration: schemas_number().int(),
-    steps: array(schemas_string()),
-    reason: schemas_string(),
-    at: schemas_string(),
-    /** The note left on the issue in the source. */
-    note: schemas_string().default(''),
-    /** What failed last in the cycle (the test output or the agent error), its end only. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-    /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
-    fingerprints: record(schemas_string(), schemas_string()).optional(),
-});
-const IssueActionSchema = discriminatedUnion('kind', [
-    object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
-    object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
-]);
-/**
- * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
- * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
- * labelled). It leaves the outbox once done; a run that dies or is refused on the way leaves it for
- * the next run, which performs it again, idempotently, without running the agent.
- */
-const OutboxEntrySchema = object({
-    kind: literal('finishCycle'),
-    cycle: CycleSchema,
-    /** The work needed no change: nothing to land, the branch is dropped. */
-    noChange: schemas_boolean(),
-    /** The iteration that finished the cycle. */
-    iteration: schemas_number().int(),
-    recordedAt: schemas_string(),
-    /** Attempts that failed so far. */
-    attempts: schemas_number().int().default(0),
-    /** The last failure, in one line. */
-    lastError: schemas_string().optional(),
-    /** A transient failure's backoff: not tried again before this time (RFC 3339). */
-    notBefore: schemas_string().optional(),
-    /**
-     * Where work is published: the commit holding the finished work, recorded before the push. A
-     * later run lands the branch it fetches only when it holds this commit (else an older wip: would
-     * be landed as the work); without it, the work was never committed and only this checkout has it.
-     */
-    tip: schemas_string().optional(),
-    /** The work was committed by the landing (false: the agent's changes were all committed before). */
-    committed: schemas_boolean().optional(),
-    /**
-     * Where work is published: the issues the cycle closed, counted closed (issuesClosed) only once the
-     * work has landed; a run refused on the way does not report them closed.
-     */
-    closes: array(schemas_string()).optional(),
-    /**
-     * What the workflow asked of the issue source for this cycle (close, or label and comment an issue
-     * that needed no change), performed by the landing before the commit and dropped from the entry
-     * once done; each idempotent (found by its marker before anything is posted).
-     */
-    issueActions: array(IssueActionSchema).optional(),
-});
-/**
- * An outside effect that is not a landing, recorded before it is performed and dropped once done
- * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
- * again by the next run until done; a label or comment is found by its marker, so at most once; a
- * Discord post cannot be found, so a run killed between the post and the save repeats it once.
- */
-const NoticeSchema = object({
-    /** Unique in the checkpoint: what it is and when it was recorded. */
-    id: schemas_string(),
-    what: discriminatedUnion('kind', [
-        object({
-            kind: literal('markEscalated'),
-            issueIds: array(schemas_string()),
-            note: schemas_string(),
-            /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
-            releaseClaims: schemas_boolean().optional(),
-            /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
-            progress: object({ iterations: schemas_number().int(), costUsd: schemas_number().optional() }).optional(),
-        }),
-        /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
-        object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
-    ]),
-    recordedAt: schemas_string(),
-    /** Attempts that failed so far, and the last failure in one line. */
-    attempts: schemas_number().int().default(0),
-    lastError: schemas_string().optional(),
-});
-const HaltReasons = [
-    'max_iterations',
-    'stuck',
-    'contract_violation',
-    'budget',
-    'failure_loop',
-    'bounce_loop',
-    'all_escalated',
-    'agent_unavailable',
-    'workflow_aborted',
-    'repository_moved',
-    'secret_in_change',
-    'source_unreadable',
-    'baseline_unreadable',
-    'publish_refused',
-];
-const LoopStateSchema = object({
-    version: literal(1),
-    iteration: schemas_number().int().min(0),
-    maxIterations: schemas_number().int(),
-    failedIterations: schemas_number().int(),
-    successfulIterations: schemas_number().int(),
-    testFailures: schemas_number().int(),
-    testsPassed: schemas_boolean().nullable(),
-    issuesClosed: array(schemas_string()),
-    issuesEscalated: array(schemas_string()),
-    consecutiveEscalations: schemas_number().int(),
-    completedIterations: array(schemas_number().int()),
-    baseBranch: schemas_string().optional(),
-    currentCycle: CycleSchema.optional(),
-    /**
-     * The halt, kept until a run resumes it (src/core/haltGate.ts): since when (RFC 3339), the fix
-     * it names, and the base branch's tip when it was recorded (new commits there lift some halts).
-     */
-    halt: object({
-        reason: schemas_enum(HaltReasons),
-        message: schemas_string(),
-        advice: schemas_string().optional(),
-        at: schemas_string().optional(),
-        baseTip: schemas_string().optional(),
-    })
-        .optional(),
-    slices: schemas_number().int(),
-    costUsd: schemas_number(),
-    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
-    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
-    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
-    escalations: array(EscalationSchema).default([]),
-    totalEscalations: schemas_number().int().default(0),
-    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
-    environmentFailures: schemas_number().int().default(0),
-    /** A rate limit's window: no agent runs before this time (RFC 3339). */
-    rateLimitedUntil: schemas_string().optional(),
-    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
-    parkedBranch: schemas_string().optional(),
-    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
-    pullRequests: array(object({
-        issueIds: array(schemas_string()),
-        number: schemas_number().int(),
-        url: schemas_string(),
-        reused: schemas_boolean(),
-        iteration: schemas_number().int(),
-    }))
-        .default([]),
-    /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
-    outbox: array(OutboxEntrySchema).default([]),
-    /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
-    notices: array(NoticeSchema).default([]),
-    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
-    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
-    /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
-    preexistingFailures: array(schemas_string()).default([]),
-    /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
-    issuesNoChange: array(schemas_string()).default([]),
-    /** The end of the last agent output (for the halt diagnostic). */
-    lastAgentOutput: schemas_string().default(''),
-    history: array(IterationRecordSchema),
-    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
-    compactedIterations: schemas_number().int(),
-});
-function initialLoopState(maxIterations) {
-    return {
-        version: 1,
-        iteration: 0,
-        maxIterations,
-        failedIterations: 0,
-        successfulIterations: 0,
-        testFailures: 0,
-        testsPassed: null,
-        issuesClosed: [],
-        issuesEscalated: [],
-        consecutiveEscalations: 0,
-        completedIterations: [],
-        slices: 0,
-        costUsd: 0,
-        tokens: { input: 0, output: 0 },
-        escalations: [],
-        totalEscalations: 0,
-        environmentFailures: 0,
-        pullRequests: [],
-        outbox: [],
-        notices: [],
-        preexistingFailures: [],
-        issuesNoChange: [],
-        lastAgentOutput: '',
-        history: [],
-        compactedIterations: 0,
-    };
-}
-/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
-function parseLoopState(state) {
-    const parsed = LoopStateSchema.safeParse(state.loop);
-    if (parsed.success)
-        return parsed.data;
-    const first = parsed.error.issues[0];
-    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
-}
-/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
-function appendHistory(state, record) {
-    const history = [...state.history, record];
-    const drop = Math.max(0, history.length - HISTORY_KEPT);
-    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
-}
-
 ;// CONCATENATED MODULE: ./src/core/resumable.ts
 /**
  * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
@@ -35099,6 +35253,46 @@ async function planWithSession(options, io, ctx) {
 
 
 
+/** Reads the tally from `state.loop`'s history, or its counters; null when neither is there. Pure. */
+function tallyIterations(loop) {
+    const compacted = count(loop.compactedIterations) ?? 0;
+    const records = Array.isArray(loop.history) ? loop.history.filter(status_isRecord) : null;
+    if (records && compacted === 0 && records.length === loop.history.length) {
+        const byOutcome = {};
+        for (const r of records) {
+            const name = typeof r.outcome === 'string' ? r.outcome : 'unknown';
+            byOutcome[name] = (byOutcome[name] ?? 0) + 1;
+        }
+        const n = (name) => byOutcome[name] ?? 0;
+        const passedTests = n('complete') + n('no_change');
+        const failedTests = n('tests_failed');
+        const agentFailed = n('agent_failed');
+        return {
+            from: 'history',
+            total: records.length,
+            passedTests,
+            failedTests,
+            agentFailed,
+            noVerdict: records.length - passedTests - failedTests - agentFailed,
+            byOutcome,
+        };
+    }
+    const ran = count(loop.successfulIterations);
+    const agentFailed = count(loop.failedIterations);
+    const failedTests = count(loop.testFailures);
+    const completed = Array.isArray(loop.completedIterations) ? loop.completedIterations.length : null;
+    if (ran === null || agentFailed === null || failedTests === null || completed === null)
+        return null;
+    return {
+        from: 'counters',
+        total: ran + agentFailed,
+        passedTests: completed,
+        failedTests,
+        agentFailed,
+        noVerdict: Math.max(0, ran - completed - failedTests),
+        byOutcome: null,
+    };
+}
 /** Reads `state.loop` without trusting its shape (it may come from an older or newer version). undefined when there is none. */
 function readLoopProgress(state) {
     const loop = state.loop;
@@ -35121,6 +35315,8 @@ function readLoopProgress(state) {
         rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
         preexistingFailures: ids(loop.preexistingFailures),
         issuesNoChange: ids(loop.issuesNoChange),
+        testFailures: count(loop.testFailures),
+        outcomes: tallyIterations(loop),
     };
 }
 function readPipelineProgress(cp) {
@@ -35257,12 +35453,9 @@ function describeLoop(loop) {
     else if (loop.maxIterations !== null) {
         lines.push(`  iteration:  max ${loop.maxIterations}`);
     }
-    const outcomes = [
-        loop.successfulIterations !== null ? `${loop.successfulIterations} successful` : undefined,
-        loop.failedIterations !== null ? `${loop.failedIterations} failed` : undefined,
-    ].filter((part) => part !== undefined);
-    if (outcomes.length > 0)
-        lines.push(`  iterations: ${outcomes.join(', ')}`);
+    const outcomes = describeOutcomes(loop);
+    if (outcomes)
+        lines.push(`  iterations: ${outcomes}`);
     if (loop.issuesClosed !== null)
         lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
     if (loop.issuesEscalated !== null)
@@ -35280,6 +35473,32 @@ function describeLoop(loop) {
     if (loop.rateLimitedUntil)
         lines.push(`  rate limited until ${loop.rateLimitedUntil}`);
     return lines;
+}
+/** The iterations worded as they went: "8: 0 passed their tests, 8 failed their tests (agent ran), 0 agent runs failed". */
+function describeOutcomes(loop) {
+    const t = loop.outcomes;
+    if (!t) {
+        // An older or partial record: only the agent's side is known.
+        const parts = [
+            loop.successfulIterations !== null ? `${loop.successfulIterations} agent runs succeeded` : undefined,
+            loop.failedIterations !== null ? `${loop.failedIterations} agent runs failed` : undefined,
+        ].filter((part) => part !== undefined);
+        return parts.length > 0 ? `${parts.join(', ')} (no test verdicts recorded)` : undefined;
+    }
+    const parts = [
+        `${t.passedTests} passed their tests`,
+        `${t.failedTests} failed their tests (agent ran)`,
+        `${t.agentFailed} agent run${t.agentFailed === 1 ? '' : 's'} failed`,
+    ];
+    if (t.noVerdict > 0) {
+        const kinds = t.byOutcome
+            ? Object.entries(t.byOutcome)
+                .filter(([name]) => !['complete', 'no_change', 'tests_failed', 'agent_failed'].includes(name))
+                .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
+            : [];
+        parts.push(`${t.noVerdict} with no test verdict (agent ran${kinds.length ? `: ${kinds.join(', ')}` : ''})`);
+    }
+    return `${t.total}${t.from === 'counters' ? " (from the run's counters)" : ''}: ${parts.join(', ')}`;
 }
 function listIds(ids) {
     return ids.length === 0 ? 'none' : `${ids.length} (${ids.join(', ')})`;
@@ -35323,6 +35542,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, given) {
     let io = given;
@@ -35331,13 +35551,15 @@ async function main(argv, given) {
         io.stdout(`${VERSION}\n`);
         return 0;
     }
-    if (args.help || !args.command) {
+    if (args.help || argv.length === 0) {
         io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
-        if (args.help || argv.length === 0)
-            return args.problems.length ? 2 : argv.length === 0 ? 2 : 0;
+        return args.problems.length || argv.length === 0 ? 2 : 0;
     }
+    // A mistyped command (`agent-loop stauts`) or none at all: what went wrong, not the whole help.
     if (!args.command)
-        return main_usageError(io, args.command, args.problems.map((p) => p.message));
+        return main_usageError(io, args.command, args.problems.length
+            ? args.problems.map((p) => p.message)
+            : [`a command is needed first: one of ${COMMANDS.join(', ')} (agent-loop <command> [options]).`]);
     // Every problem at once: those of the command line's shape and those of the values.
     let options;
     let secrets;

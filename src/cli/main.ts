@@ -3,7 +3,7 @@ import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
 import { parseArgs } from '../config/argv.js';
 import { loadConfig } from '../config/load.js';
-import type { Command, Options } from '../config/options.js';
+import { COMMANDS, type Command, type Options } from '../config/options.js';
 import { ConfigError } from '../config/problems.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { systemClock, type Clock } from '../util/clock.js';
@@ -33,15 +33,18 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     io.stdout(`${VERSION}\n`);
     return 0;
   }
-  if (args.help || !args.command) {
+  if (args.help || argv.length === 0) {
     io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
-    if (args.help || argv.length === 0) return args.problems.length ? 2 : argv.length === 0 ? 2 : 0;
+    return args.problems.length || argv.length === 0 ? 2 : 0;
   }
+  // A mistyped command (`agent-loop stauts`) or none at all: what went wrong, not the whole help.
   if (!args.command)
     return usageError(
       io,
       args.command,
-      args.problems.map((p) => p.message),
+      args.problems.length
+        ? args.problems.map((p) => p.message)
+        : [`a command is needed first: one of ${COMMANDS.join(', ')} (agent-loop <command> [options]).`],
     );
 
   // Every problem at once: those of the command line's shape and those of the values.

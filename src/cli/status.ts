@@ -35,6 +35,70 @@ export interface LoopProgress {
   preexistingFailures: string[] | null;
   /** Issues found already satisfied and left open for a person (agent-loop:no-change). */
   issuesNoChange: string[] | null;
+  /** Test gates that rejected the agent's work, in all. */
+  testFailures: number | null;
+  /** What came of the iterations: test verdicts and agent failures told apart (issue 15); null when nothing says. */
+  outcomes: IterationTally | null;
+}
+
+/**
+ * The iterations by what came of them. An agent run that succeeded is not a success of the
+ * iteration: its work passed the tests, failed them, or was not judged yet. From the recorded
+ * history when it holds every iteration, else from the run's counters (`byOutcome` null then).
+ */
+export interface IterationTally {
+  from: 'history' | 'counters';
+  total: number;
+  /** The work was accepted by the tests (a cycle completed, or the issue was found already satisfied). */
+  passedTests: number;
+  /** The agent ran; the tests rejected its work. */
+  failedTests: number;
+  /** The agent run itself failed (exit code, timeout, rate limit, auth…). */
+  agentFailed: number;
+  /** The agent ran and no test verdict came of it (work remaining, stuck, a step back…). */
+  noVerdict: number;
+  /** Each history outcome's count (agent_failed, continuing, tests_failed, complete, no_change, stuck…). */
+  byOutcome: Record<string, number> | null;
+}
+
+/** Reads the tally from `state.loop`'s history, or its counters; null when neither is there. Pure. */
+export function tallyIterations(loop: Record<string, unknown>): IterationTally | null {
+  const compacted = count(loop.compactedIterations) ?? 0;
+  const records = Array.isArray(loop.history) ? loop.history.filter(isRecord) : null;
+  if (records && compacted === 0 && records.length === (loop.history as unknown[]).length) {
+    const byOutcome: Record<string, number> = {};
+    for (const r of records) {
+      const name = typeof r.outcome === 'string' ? r.outcome : 'unknown';
+      byOutcome[name] = (byOutcome[name] ?? 0) + 1;
+    }
+    const n = (name: string) => byOutcome[name] ?? 0;
+    const passedTests = n('complete') + n('no_change');
+    const failedTests = n('tests_failed');
+    const agentFailed = n('agent_failed');
+    return {
+      from: 'history',
+      total: records.length,
+      passedTests,
+      failedTests,
+      agentFailed,
+      noVerdict: records.length - passedTests - failedTests - agentFailed,
+      byOutcome,
+    };
+  }
+  const ran = count(loop.successfulIterations);
+  const agentFailed = count(loop.failedIterations);
+  const failedTests = count(loop.testFailures);
+  const completed = Array.isArray(loop.completedIterations) ? loop.completedIterations.length : null;
+  if (ran === null || agentFailed === null || failedTests === null || completed === null) return null;
+  return {
+    from: 'counters',
+    total: ran + agentFailed,
+    passedTests: completed,
+    failedTests,
+    agentFailed,
+    noVerdict: Math.max(0, ran - completed - failedTests),
+    byOutcome: null,
+  };
 }
 
 /** Reads `state.loop` without trusting its shape (it may come from an older or newer version). undefined when there is none. */
@@ -58,6 +122,8 @@ export function readLoopProgress(state: Record<string, unknown>): LoopProgress |
     rateLimitedUntil: typeof loop.rateLimitedUntil === 'string' ? loop.rateLimitedUntil : null,
     preexistingFailures: ids(loop.preexistingFailures),
     issuesNoChange: ids(loop.issuesNoChange),
+    testFailures: count(loop.testFailures),
+    outcomes: tallyIterations(loop),
   };
 }
 
@@ -205,11 +271,8 @@ function describeLoop(loop: LoopProgress): string[] {
   } else if (loop.maxIterations !== null) {
     lines.push(`  iteration:  max ${loop.maxIterations}`);
   }
-  const outcomes = [
-    loop.successfulIterations !== null ? `${loop.successfulIterations} successful` : undefined,
-    loop.failedIterations !== null ? `${loop.failedIterations} failed` : undefined,
-  ].filter((part): part is string => part !== undefined);
-  if (outcomes.length > 0) lines.push(`  iterations: ${outcomes.join(', ')}`);
+  const outcomes = describeOutcomes(loop);
+  if (outcomes) lines.push(`  iterations: ${outcomes}`);
   if (loop.issuesClosed !== null) lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
   if (loop.issuesEscalated !== null) lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
   if (loop.issuesNoChange?.length)
@@ -225,6 +288,33 @@ function describeLoop(loop: LoopProgress): string[] {
     lines.push(`  escalations: ${loop.consecutiveEscalations ?? 0} in a row, ${loop.totalEscalations} in all`);
   if (loop.rateLimitedUntil) lines.push(`  rate limited until ${loop.rateLimitedUntil}`);
   return lines;
+}
+
+/** The iterations worded as they went: "8: 0 passed their tests, 8 failed their tests (agent ran), 0 agent runs failed". */
+function describeOutcomes(loop: LoopProgress): string | undefined {
+  const t = loop.outcomes;
+  if (!t) {
+    // An older or partial record: only the agent's side is known.
+    const parts = [
+      loop.successfulIterations !== null ? `${loop.successfulIterations} agent runs succeeded` : undefined,
+      loop.failedIterations !== null ? `${loop.failedIterations} agent runs failed` : undefined,
+    ].filter((part): part is string => part !== undefined);
+    return parts.length > 0 ? `${parts.join(', ')} (no test verdicts recorded)` : undefined;
+  }
+  const parts = [
+    `${t.passedTests} passed their tests`,
+    `${t.failedTests} failed their tests (agent ran)`,
+    `${t.agentFailed} agent run${t.agentFailed === 1 ? '' : 's'} failed`,
+  ];
+  if (t.noVerdict > 0) {
+    const kinds = t.byOutcome
+      ? Object.entries(t.byOutcome)
+          .filter(([name]) => !['complete', 'no_change', 'tests_failed', 'agent_failed'].includes(name))
+          .map(([name, n]) => `${n} ${name.replace(/_/g, ' ')}`)
+      : [];
+    parts.push(`${t.noVerdict} with no test verdict (agent ran${kinds.length ? `: ${kinds.join(', ')}` : ''})`);
+  }
+  return `${t.total}${t.from === 'counters' ? " (from the run's counters)" : ''}: ${parts.join(', ')}`;
 }
 
 function listIds(ids: string[]): string {

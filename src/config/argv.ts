@@ -2,7 +2,8 @@
  * The command line: argv split into a command and its `--flag value` pairs, every problem collected.
  * The values are judged later, with the other layers, by loadConfig (load.ts).
  */
-import { COMMANDS, type Command, byFlag } from './options.js';
+import { closest } from '../util/suggest.js';
+import { COMMANDS, type Command, OPTIONS, byFlag, optionsFor } from './options.js';
 import type { ConfigProblem } from './problems.js';
 
 export interface ParsedArgs {
@@ -21,11 +22,13 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (first !== undefined && !first.startsWith('-')) {
     if ((COMMANDS as readonly string[]).includes(first)) out.command = first as Command;
     else if (first === 'help') out.help = true;
-    else
+    else {
+      const meant = closest(first, [...COMMANDS, 'help']);
       out.problems.push({
         option: first,
-        message: `Unknown command '${first}'. Expected one of: ${COMMANDS.join(', ')}.`,
+        message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
       });
+    }
     i = 1;
   }
   // The switch just read (--batch): a stray word after it was most likely meant as its value.
@@ -57,10 +60,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const info = byFlag.get(name);
     if (!info) {
+      const meant = suggestFlag(name, out.command);
       out.problems.push({
         option: `--${name}`,
-        message: `Unknown option --${name}. See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
+        message:
+          `Unknown option --${name}${meant ? `: did you mean --${meant}?` : '.'} See agent-loop ${out.command ?? ''} --help.`.replace(
+            '  ',
+            ' ',
+          ),
       });
+      // `--max-iteration 5`: the word after it is the value of the option meant, not a stray argument.
+      const next = argv[i + 1];
+      if (eq === -1 && meant && byFlag.get(meant)?.arg && next !== undefined && !next.startsWith('--')) i++;
       continue;
     }
     if (eq !== -1) {
@@ -87,4 +98,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     i++;
   }
   return out;
+}
+
+/** The flag a mistyped `--name` most likely meant: among the command's own options first, then every option. */
+export function suggestFlag(name: string, command: Command | undefined): string | undefined {
+  const own = command ? optionsFor(command).map((o) => o.flag) : [];
+  return (
+    closest(name, [...own, 'help', 'version']) ?? closest(name, [...OPTIONS.map((o) => o.flag), 'help', 'version'])
+  );
 }

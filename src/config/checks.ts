@@ -3,6 +3,7 @@
  * another parser (--agent-args), and the options of a command judged together.
  */
 import { splitArgs } from '../util/args.js';
+import type { Origin } from './configFile.js';
 import type { Options, Scope } from './options.js';
 import type { ConfigProblem } from './problems.js';
 
@@ -60,4 +61,30 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
     }
   }
   return problems;
+}
+
+const AGENT_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'the Codex CLI' };
+
+/**
+ * The agent as the layers gave it, before the schema's default: --agent-command alone means
+ * --agent command (a command given is a command to run); beside --agent claude or codex, from any
+ * layer, it is a contradiction, named with where each came from and what to do. Pure.
+ */
+export function agentOfCommand(
+  agent: Origin | undefined,
+  command: Origin | undefined,
+): { agent?: Origin; problem?: ConfigProblem } {
+  const given = command !== undefined && command.value !== null && String(command.value).trim() !== '';
+  if (!given) return { agent };
+  if (agent === undefined) return { agent: { value: 'command', from: command.from } };
+  const name = AGENT_NAMES[String(agent.value)];
+  if (name === undefined) return { agent };
+  const from = (o: Origin, flag: string) => (o.from === flag ? '' : ` (from ${o.from})`);
+  return {
+    agent,
+    problem: {
+      option: '--agent',
+      message: `--agent ${String(agent.value)}${from(agent, '--agent')} and --agent-command${from(command, '--agent-command')} contradict each other: --agent ${String(agent.value)} runs ${name}, --agent-command runs a command as the agent. To run the command, give --agent command or leave --agent out; to run ${name}, leave --agent-command out.`,
+    },
+  };
 }

@@ -3,6 +3,7 @@
  * the flag names. A file that is no configuration is never echoed back.
  */
 import YAML from 'yaml';
+import { closest } from '../util/suggest.js';
 import { OPTIONS, type OptionKey, byFlag } from './options.js';
 import type { ConfigProblem } from './problems.js';
 
@@ -67,7 +68,7 @@ export function readConfigFile(input: {
       for (const name of shown)
         problems.push({
           option: name,
-          message: `--config '${configPath}': unknown option '${name}'. Keys are the flag names, e.g. max-iterations.`,
+          message: `--config '${configPath}': unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are the flag names, e.g. max-iterations.`,
         });
       const hidden = unknown.length - shown.length;
       if (hidden > 0) {
@@ -79,6 +80,21 @@ export function readConfigFile(input: {
     }
   }
   return { values, problems };
+}
+
+/** ": did you mean max-iterations?" for a mistyped key: the command's own options first, then every option; '' when none is near. */
+function didYouMean(name: string, allowed: ReadonlySet<OptionKey>): string {
+  const keys = OPTIONS.filter((o) => o.key !== 'config');
+  const meant =
+    closest(
+      name,
+      keys.filter((o) => allowed.has(o.key)).map((o) => o.flag),
+    ) ??
+    closest(
+      name,
+      keys.map((o) => o.flag),
+    );
+  return meant ? `: did you mean ${meant}?` : '';
 }
 
 /** A key that may be a mistyped option name, and so may be quoted back: short, lower-case, dashes. */

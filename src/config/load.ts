@@ -5,7 +5,7 @@
  * src/config/ is the only code that reads the environment.
  */
 import { readFileSync } from 'node:fs';
-import { checkOptions } from './checks.js';
+import { agentOfCommand, checkOptions } from './checks.js';
 import { type Origin, readConfigFile } from './configFile.js';
 import { OPTIONS, type OptionKey, type Options, OptionsSchema, type Scope, byFlag, optionsFor } from './options.js';
 import { ConfigError, type ConfigProblem } from './problems.js';
@@ -54,6 +54,13 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     if (fromEnv !== undefined && fromEnv !== '') merged.set(info.key, { value: fromEnv, from: info.env });
     const fromFlag = flags.get(info.flag);
     if (fromFlag !== undefined) merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
+  }
+
+  // --agent-command alone means --agent command; beside --agent claude|codex it is refused.
+  if (allowed.has('agent')) {
+    const chosen = agentOfCommand(merged.get('agent'), merged.get('agentCommand'));
+    if (chosen.agent) merged.set('agent', chosen.agent);
+    if (chosen.problem) problems.push(chosen.problem);
   }
 
   const input = Object.fromEntries([...merged].map(([k, o]) => [k, o.value]));

@@ -82,14 +82,14 @@ export const OptionsSchema = z.object({
     flag: 'agent',
     arg: 'claude|codex|command',
     commands: RUN,
-    help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command).',
+    help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command, which alone means command).',
     expected: 'one of claude, codex, command',
   }),
   agentCommand: text().register(registry, {
     flag: 'agent-command',
     arg: 'CMD',
     commands: RUN,
-    help: 'Shell command run as the agent with --agent command; it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
+    help: 'Shell command run as the agent (--agent command, implied when --agent is not given; beside --agent claude or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
     expected: 'a non-empty shell command',
   }),
   agentModel: text().register(registry, {
