@@ -27035,7 +27035,12 @@ async function runPipeline(deps) {
     const phase = opened.resumeAt;
     // A failed phase resumed: its first attempt is told what was wrong last time.
     let carried = opened.errors;
+    const runs = {
+        iterations: state.pipeline.iterations ?? 0,
+        failedIterations: state.pipeline.failedIterations ?? 0,
+    };
     const write = async (checkpointPhase, errors) => {
+        state = { ...state, pipeline: { ...state.pipeline, ...runs } };
         await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
     };
     logger.info('pipeline.start', opened.resumed
@@ -27047,7 +27052,7 @@ async function runPipeline(deps) {
         if (deps.signal?.aborted)
             return 130;
         if (spec.runner === 'agent') {
-            const outcome = await runAgentPhase(deps, spec, state, carried);
+            const outcome = await runAgentPhase(deps, spec, state, carried, runs);
             carried = [];
             if (outcome.interrupted)
                 return 130;
@@ -27145,7 +27150,7 @@ function isPipelineState(state) {
 }
 /** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
 const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
-async function runAgentPhase(deps, spec, state, earlier) {
+async function runAgentPhase(deps, spec, state, earlier, runs) {
     const { logger, clock } = deps;
     const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
     await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
@@ -27172,9 +27177,11 @@ async function runAgentPhase(deps, spec, state, earlier) {
         let result;
         let decision;
         for (;;) {
+            // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
+            runs.iterations++;
             result = await runTurn(ports, {
                 prompt,
-                iteration: attempt,
+                iteration: runs.iterations,
                 issueIds: [],
                 timeoutMs: deps.agentTimeoutMs,
                 delaySeconds: 0,
@@ -27182,6 +27189,7 @@ async function runAgentPhase(deps, spec, state, earlier) {
             });
             if (!result?.failure)
                 break;
+            runs.failedIterations++;
             decision = decideFailure(result.failure, counters);
             counters = decision.counters;
             if (decision.kind !== 'rate_limit')
@@ -31165,6 +31173,20 @@ async function keepBranch(deps, branch) {
         deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${error.message}. Its work is only in this checkout.`);
     }
 }
+/**
+ * The loop's counters after the planning pipeline's agent runs (`pipeline.iterations`, of which
+ * `failedIterations` failed): its first iteration is the next number, so every agent run of a plan
+ * has its own AGENT_LOOP_ITERATION and log, and all of them count toward --max-iterations.
+ */
+function afterPlanning(state, pipeline) {
+    const count = (key) => {
+        const value = typeof pipeline === 'object' && pipeline !== null ? pipeline[key] : 0;
+        return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+    };
+    const iterations = count('iterations');
+    const failed = Math.min(count('failedIterations'), iterations);
+    return { ...state, iteration: iterations, failedIterations: failed, successfulIterations: iterations - failed };
+}
 /** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
 const extraOf = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
 /**
@@ -31185,9 +31207,15 @@ async function openCheckpoint(deps, warn) {
         catch (error) {
             throw new StartError(`--resume ${settings.resume}: ${error.message}`);
         }
-        // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it.
+        // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it,
+        // counting on from the planning phases' agent runs.
         if (cp.state.loop === undefined && cp.phase === IN_PROGRESS)
-            return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
+            return {
+                id: cp.id,
+                state: afterPlanning(initialLoopState(settings.maxIterations), cp.state.pipeline),
+                resumed: false,
+                extra: extraOf(cp.state),
+            };
         const loop = parseLoopState(cp.state);
         if (typeof loop === 'string')
             throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);

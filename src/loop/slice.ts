@@ -701,6 +701,21 @@ export type Opened = {
   extra?: Record<string, unknown>;
 };
 
+/**
+ * The loop's counters after the planning pipeline's agent runs (`pipeline.iterations`, of which
+ * `failedIterations` failed): its first iteration is the next number, so every agent run of a plan
+ * has its own AGENT_LOOP_ITERATION and log, and all of them count toward --max-iterations.
+ */
+function afterPlanning(state: LoopState, pipeline: unknown): LoopState {
+  const count = (key: string) => {
+    const value = typeof pipeline === 'object' && pipeline !== null ? (pipeline as Record<string, unknown>)[key] : 0;
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+  };
+  const iterations = count('iterations');
+  const failed = Math.min(count('failedIterations'), iterations);
+  return { ...state, iteration: iterations, failedIterations: failed, successfulIterations: iterations - failed };
+}
+
 /** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
 const extraOf = (state: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
@@ -728,9 +743,15 @@ export async function openCheckpoint(
     } catch (error) {
       throw new StartError(`--resume ${settings.resume}: ${(error as Error).message}`);
     }
-    // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it.
+    // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it,
+    // counting on from the planning phases' agent runs.
     if (cp.state.loop === undefined && cp.phase === IN_PROGRESS)
-      return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
+      return {
+        id: cp.id,
+        state: afterPlanning(initialLoopState(settings.maxIterations), cp.state.pipeline),
+        resumed: false,
+        extra: extraOf(cp.state),
+      };
     const loop = parseLoopState(cp.state);
     if (typeof loop === 'string')
       throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
