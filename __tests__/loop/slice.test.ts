@@ -480,12 +480,12 @@ describe('budget, cost and sessions', () => {
     expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, undefined]);
   });
 
-  it("keeps each iteration's agent stream under <state-dir>/logs/iteration-N.ndjson", async () => {
+  it("keeps each iteration's agent output under <state-dir>/logs/iteration-N (the adapter adds .ndjson or .log)", async () => {
     const h = harness({ steps: [working('a'), done] });
     await runSlice(h.deps);
-    expect(h.agent.requests.map((r) => path.relative(dir, r.logFile ?? ''))).toEqual([
-      'logs/iteration-1.ndjson',
-      'logs/iteration-2.ndjson',
+    expect(h.agent.requests.map((r) => path.relative(dir, r.logBase ?? ''))).toEqual([
+      'logs/iteration-1',
+      'logs/iteration-2',
     ]);
   });
 });

@@ -21075,7 +21075,7 @@ function syncDir(dir) {
  * errors.jsonl, prompts): every text is masked here, whatever its caller
  * already did, so a new file cannot forget; whole files are replaced atomically; a path outside the
  * state directory is refused (a bug, never a user's file). The state directory is what the action
- * uploads as an artifact and a cache entry. (The agent's stream logs, logs/iteration-N.ndjson, are
+ * uploads as an artifact and a cache entry. (The agents' output logs, logs/iteration-N.ndjson or .log, are
  * written line by line as the output arrives, from lines the output masker already masked where
  * they entered the engine: src/secrets/outputMasker.ts.)
  */
@@ -23861,21 +23861,33 @@ function runProcess(req) {
 }
 
 ;// CONCATENATED MODULE: ./src/agents/streamLog.ts
-/** The agent's full output stream, kept per iteration under <state-dir>/logs/, size-capped and rotated. */
+/**
+ * The agent's full output, kept per iteration under <state-dir>/logs/, size-capped and rotated:
+ * `iteration-N.ndjson` for an agent that prints JSON events (claude, codex), `iteration-N.log` for
+ * any other (command). The lines arrive masked (src/secrets/outputMasker.ts).
+ */
 
 
 const LOG_MAX_BYTES = 32 * 1024 * 1024;
 const LOGS_KEPT = 50;
+/** The iteration's log file for an agent whose output has `format`, from the base path `logs/iteration-N`. */
+function logFileFor(base, format) {
+    return base === undefined ? undefined : `${base}.${format === 'ndjson' ? 'ndjson' : 'log'}`;
+}
 /** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
 class StreamLog {
     file;
     maxBytes;
+    format;
     fd;
     written = 0;
     capped = false;
-    constructor(file, maxBytes = LOG_MAX_BYTES) {
+    /** The last write was a piece of a line that has not ended yet. */
+    midLine = false;
+    constructor(file, maxBytes = LOG_MAX_BYTES, format = 'ndjson') {
         this.file = file;
         this.maxBytes = maxBytes;
+        this.format = format;
         if (!file)
             return;
         try {
@@ -23886,17 +23898,22 @@ class StreamLog {
             this.fd = undefined; // A log we cannot write must never stop the agent.
         }
     }
-    write(line) {
+    /** Appends `line` and a newline; `ends: false` for a piece of a longer line that goes on in the next write. */
+    write(line, ends = true) {
         if (this.fd === undefined || this.capped)
             return;
-        const bytes = Buffer.byteLength(line) + 1;
+        const text = ends ? `${line}\n` : line;
+        const bytes = Buffer.byteLength(text);
         if (this.written + bytes > this.maxBytes) {
             this.capped = true;
-            (0,external_node_fs_namespaceObject.writeSync)(this.fd, `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`);
+            (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.format === 'ndjson'
+                ? `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
+                : `${this.midLine ? '\n' : ''}[agent-loop: the rest of this output is left out, the log stops at ${this.written} bytes]\n`);
             return;
         }
         this.written += bytes;
-        (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${line}\n`);
+        this.midLine = !ends;
+        (0,external_node_fs_namespaceObject.writeSync)(this.fd, text);
     }
     close() {
         if (this.fd !== undefined)
@@ -23927,7 +23944,7 @@ async function pruneIterationLogs(files, dir, keep = LOGS_KEPT) {
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 async function runStreamingCli(input) {
     const { request, parser } = input;
-    const log = new StreamLog(request.logFile);
+    const log = new StreamLog(logFileFor(request.logBase, 'ndjson'));
     // What a person would call the agent's output: its messages and tool calls, and stderr.
     const shown = new TailBuffer(16 * 1024);
     const show = (line, stream, cut) => {
@@ -24682,6 +24699,7 @@ class CodexAgent {
 
 
 
+
 /** The environment the command sees: the base env plus the AGENT_LOOP_* variables. */
 function commandEnv(base, request) {
     return {
@@ -24715,15 +24733,34 @@ class CommandAgent {
     env;
     killGraceMs;
     tailBytes;
+    logMaxBytes;
     constructor(options) {
         this.command = options.command;
         this.displayName = options.displayName ?? 'Command';
         this.env = options.env ?? process.env;
         this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
         this.tailBytes = options.tailBytes;
+        this.logMaxBytes = options.logMaxBytes ?? LOG_MAX_BYTES;
     }
     async run(request) {
-        const result = await runProcess({
+        // Its output as printed (stdout and stderr, masked as they arrive), kept as logs/iteration-N.log.
+        const log = new StreamLog(logFileFor(request.logBase, 'text'), this.logMaxBytes, 'text');
+        const onLine = (line, stream, cut) => {
+            log.write(line, !cut?.after);
+            if (cut)
+                request.onLine?.(line, stream, cut);
+            else
+                request.onLine?.(line, stream);
+        };
+        try {
+            return commandResult(await this.runProcess(request, onLine), request.timeoutMs);
+        }
+        finally {
+            log.close();
+        }
+    }
+    runProcess(request, onLine) {
+        return runProcess({
             command: this.command,
             shell: true,
             cwd: request.cwd,
@@ -24733,12 +24770,11 @@ class CommandAgent {
             timeoutMs: request.timeoutMs,
             killGraceMs: this.killGraceMs,
             ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),
-            ...(request.onLine ? { onLine: request.onLine } : {}),
+            onLine,
             ...(request.signal ? { signal: request.signal } : {}),
             ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
             ...(request.mask ? { mask: request.mask } : {}),
         });
-        return commandResult(result, request.timeoutMs);
     }
 }
 
@@ -26656,7 +26692,7 @@ async function runTurn(ports, req) {
         timeoutMs: req.timeoutMs,
         signal: ports.signal,
         onLine: (line, stream, cut) => ports.logger.output('agent', line, stream, cut),
-        ...(req.keepLog ? { logFile: external_node_path_default().join(logDir, `iteration-${req.iteration}.ndjson`) } : {}),
+        ...(req.keepLog ? { logBase: external_node_path_default().join(logDir, `iteration-${req.iteration}`) } : {}),
         resumeSessionId: req.resumeSessionId,
     });
     if (ports.signal?.aborted)
@@ -27185,7 +27221,7 @@ async function runAgentPhase(deps, spec, state, earlier, runs) {
                 issueIds: [],
                 timeoutMs: deps.agentTimeoutMs,
                 delaySeconds: 0,
-                keepLog: false,
+                keepLog: true,
             });
             if (!result?.failure)
                 break;

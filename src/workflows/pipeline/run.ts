@@ -295,7 +295,7 @@ async function runAgentPhase(
         issueIds: [],
         timeoutMs: deps.agentTimeoutMs,
         delaySeconds: 0,
-        keepLog: false,
+        keepLog: true,
       });
       if (!result?.failure) break;
       runs.failedIterations++;
