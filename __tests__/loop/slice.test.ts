@@ -244,7 +244,7 @@ describe('REQ_021 errors in the implementation loop', () => {
       issuesClosed: ['bd-1'],
     });
     const cp = await h.deps.store.load(r.checkpointId);
-    expect(cp.phase).toBe('implementation-failed');
+    expect(cp.phase).toBe('halted');
     expect(cp.errors).toEqual(['Max iterations (3) reached']);
     // Raising the limit resumes where it stopped.
     const again = harness({ source, steps: [done], settings: { maxIterations: 5 }, clock: h.clock });
@@ -342,12 +342,27 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     ]);
   });
 
+  it('a checkpoint an older version wrote (beads_integration-complete) still resumes, and is written again as working, then complete (issue 15)', async () => {
+    const source = MemorySource.of('bd-1');
+    const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
+    const r1 = await runSlice(first.deps);
+    const written = await first.deps.store.load(r1.checkpointId);
+    // As an older version left it.
+    await first.deps.store.write({ id: written.id, phase: 'beads_integration-complete', state: written.state });
+
+    const second = harness({ source, steps: [done], clock: first.clock });
+    second.deps.store = first.deps.store;
+    const r2 = await runSlice(second.deps);
+    expect(r2).toMatchObject({ status: 'complete', checkpointId: r1.checkpointId, iterations: 2 });
+    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('complete');
+  });
+
   it('--slice-iterations ends the slice as continuing; the next slice resumes the same count and history', async () => {
     const source = MemorySource.of('bd-1');
     const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
     const r1 = await runSlice(first.deps);
     expect(r1).toMatchObject({ status: 'continuing', iterations: 1, sliceIterations: 1 });
-    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('beads_integration-complete');
+    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('working');
 
     const second = harness({ source, steps: [done], clock: first.clock });
     second.deps.store = first.deps.store;
@@ -506,6 +521,22 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
     const r = await runSlice({ ...h.deps, workflow: tddWorkflow() });
     expect(r.history.map((x) => x.tdd?.decision)).toEqual(['commit', 'commit', 'commit']);
     expect(h.agent.requests.map((x) => x.resumeSessionId)).toEqual([undefined, 'A', 'B']);
+  });
+
+  it("--workflow tdd: a run's checkpoint names the phase the cycle goes on with (red, green, refactor), then complete (issue 15)", async () => {
+    const h = harness({
+      steps: [done, done, done],
+      settings: { plan: '- [ ] one test', sliceIterations: 1 },
+      tests: (n) => n > 1,
+      failTail: 'FAILED tests/test_one.py::test_one - assert 0 == 1',
+    });
+    const phases: string[] = [];
+    for (let slice = 0; slice < 4; slice++) {
+      const r = await runSlice({ ...h.deps, workflow: tddWorkflow() });
+      phases.push((await h.deps.store.load(r.checkpointId)).phase);
+      if (r.status !== 'continuing') break;
+    }
+    expect(phases).toEqual(['green', 'refactor', 'complete']);
   });
 
   it('--workflow tdd prunes the iteration logs like the implement workflow (they were never pruned)', async () => {

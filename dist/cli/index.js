@@ -21189,7 +21189,10 @@ function rfc3339(date) {
 }
 
 ;// CONCATENATED MODULE: ./src/checkpoint/types.ts
-/** The pipeline phases of seed 001, in order. A checkpoint's phase is `<phase>-complete|failed`. */
+/**
+ * The pipeline phases of seed 001, in order. A checkpoint of `agent-loop plan` has the phase
+ * `<phase>-complete|failed`; one of `agent-loop run` has a loop phase (LOOP_PHASES).
+ */
 const PIPELINE_PHASES = [
     'research',
     'decomposition',
@@ -21198,6 +21201,20 @@ const PIPELINE_PHASES = [
     'beads_integration',
     'implementation',
 ];
+/**
+ * The phase of a checkpoint of `agent-loop run`, as a person reads it: `working` (work remains: run
+ * again to go on), `red`, `green` or `refactor` (the same, --workflow tdd, in that phase of a test's
+ * cycle), `complete` (nothing left to do) or `halted` (stopped on purpose; resumable once the cause
+ * is fixed). Older versions wrote these as `beads_integration-complete`, `implementation-complete`
+ * and `implementation-failed`, which still read (LEGACY_LOOP_PHASES).
+ */
+const LOOP_PHASES = ['working', 'red', 'green', 'refactor', 'complete', 'halted'];
+/** What a run's checkpoint phase written by an older version means now. */
+const LEGACY_LOOP_PHASES = {
+    'beads_integration-complete': 'working',
+    'implementation-complete': 'complete',
+    'implementation-failed': 'halted',
+};
 class CheckpointError extends Error {
     path;
     reason;
@@ -21229,8 +21246,11 @@ function isUuidV4(value) {
  * indent and a trailing newline; `errors` is omitted when empty.
  */
 const PHASE_STATUSES = ['complete', 'failed'];
-/** Every valid checkpoint phase, in pipeline order: `research-complete`, `research-failed`, … */
-const CHECKPOINT_PHASES = PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`));
+/** Every valid checkpoint phase: the pipeline's in order (`research-complete`, `research-failed`, …), then the loop's. */
+const CHECKPOINT_PHASES = [
+    ...PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`)),
+    ...LOOP_PHASES,
+];
 function isCheckpointPhase(value) {
     return typeof value === 'string' && CHECKPOINT_PHASES.includes(value);
 }
@@ -21292,7 +21312,7 @@ const checkpointFileSchema = object({
         error: (iss) => `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
     }),
     phase: schemas_string({ error: (iss) => `phase must be a string, got ${schema_describe(iss.input)}` }).refine(isCheckpointPhase, {
-        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed; valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${LOOP_PHASES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
     }),
     timestamp: schemas_string({ error: (iss) => `timestamp must be a string, got ${schema_describe(iss.input)}` })
         .refine((value) => parseRfc3339(value) !== undefined, {
@@ -21611,13 +21631,19 @@ function isResumable(checkpoint) {
 /**
  * The pipeline phase to run next: a failed phase is retried (`implementation-failed` →
  * implementation), a completed one is followed by the next (`beads_integration-complete` →
- * implementation); undefined after `implementation-complete`.
+ * implementation); undefined after `implementation-complete`. A run's checkpoint (a loop phase)
+ * resumes the loop, `implementation`, unless it is `complete`.
  */
 function resumePoint(checkpoint) {
+    if (isLoopPhase(checkpoint.phase))
+        return checkpoint.phase === 'complete' ? undefined : 'implementation';
     const { phase, status } = splitPhase(checkpoint.phase);
     if (status === 'failed')
         return phase;
     return PIPELINE_PHASES[PIPELINE_PHASES.indexOf(phase) + 1];
+}
+function isLoopPhase(phase) {
+    return LOOP_PHASES.includes(phase);
 }
 function splitPhase(value) {
     const cut = value.lastIndexOf('-');
@@ -30613,12 +30639,25 @@ async function cycleBaseline(deps, state, checkpointId) {
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
+/** The planning pipeline's checkpoint phases (seed 001) while its implementation loop runs, and when it ends. */
 const IN_PROGRESS = 'beads_integration-complete';
-const PHASE_FOR = {
+const PIPELINE_PHASE_FOR = {
     continuing: IN_PROGRESS,
     complete: 'implementation-complete',
     halted: 'implementation-failed',
 };
+/**
+ * The phase a checkpoint records: in a plan's checkpoint (it holds the pipeline's state) the
+ * pipeline's, so `status` shows the plan phase by phase; in a run's, where the loop stands, in
+ * words a person reads: working (or the workflow's own: red, green, refactor), complete, halted.
+ */
+function checkpointPhase(status, loop, workflow, inPlan) {
+    if (inPlan)
+        return PIPELINE_PHASE_FOR[status];
+    if (status !== 'continuing')
+        return status;
+    return workflow.phase?.(loop) ?? 'working';
+}
 async function runSlice(unguarded) {
     // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
     const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
@@ -30645,7 +30684,7 @@ async function runSlice(unguarded) {
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
         await store.write({
             id: checkpointId,
-            phase: PHASE_FOR[status],
+            phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
             state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
             ...(errors.length ? { errors: [...errors] } : {}),
         });
@@ -34410,6 +34449,11 @@ function tddWorkflow(templates) {
         name: 'tdd',
         batches: false,
         iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
+        // The phase the cycle in flight runs next, as the checkpoint's phase.
+        phase: (state) => {
+            const phase = state.currentCycle?.tdd?.phase;
+            return phase === 'RED' ? 'red' : phase === 'GREEN' ? 'green' : phase === 'REFACTOR' ? 'refactor' : undefined;
+        },
     };
 }
 async function runTddIteration(deps, before, baseline, templates) {
@@ -35199,7 +35243,7 @@ async function statusCommand(opts, deps) {
         }
         out('');
         out(resumable
-            ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} at the ${resumePoint(resumable)} phase (\`--resume ID\` picks another, \`--fresh\` ignores them).`
+            ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${runPhase(resumable) ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
             : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`);
     }
     if (invalid.length > 0) {
@@ -35209,13 +35253,29 @@ async function statusCommand(opts, deps) {
     }
     return 0;
 }
+/** What a run's checkpoint phase tells a person. */
+const RUN_PHASE_MEANING = {
+    working: 'work remains: a run goes on from here',
+    red: 'work remains: the next test is to be written (--workflow tdd)',
+    green: 'work remains: the failing test is to be made to pass (--workflow tdd)',
+    refactor: 'work remains: the code is to be refactored with the tests green (--workflow tdd)',
+    complete: 'nothing left to do',
+    halted: 'halted on purpose: a run resumes here once the cause is fixed',
+};
+/** A run's checkpoint phase, in today's words (an older version's pipeline-style name translated); undefined for a plan's. */
+function runPhase(cp) {
+    return isLoopPhase(cp.phase) ? cp.phase : LEGACY_LOOP_PHASES[cp.phase];
+}
 function describeCheckpoint(cp, wouldResume, now) {
     const lines = [`${cp.id}${wouldResume ? '  ← would be resumed' : ''}`];
+    const pipeline = readPipelineProgress(cp);
     const next = resumePoint(cp);
-    lines.push(`  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
+    const loopPhase = pipeline ? undefined : runPhase(cp);
+    lines.push(loopPhase
+        ? `  phase:      ${loopPhase} (${RUN_PHASE_MEANING[loopPhase]})${loopPhase === cp.phase ? '' : `; written as ${cp.phase} by an older version`}`
+        : `  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
     lines.push(`  timestamp:  ${cp.timestamp}`);
     lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
-    const pipeline = readPipelineProgress(cp);
     if (pipeline) {
         lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
         for (const p of pipeline.phases)

@@ -38,17 +38,34 @@ import { cycleBaseline } from './baseline.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
-import { type SliceDeps, filesOf } from './deps.js';
+import { type SliceDeps, type Workflow, filesOf } from './deps.js';
 
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 export class StartError extends Error {}
 
+/** The planning pipeline's checkpoint phases (seed 001) while its implementation loop runs, and when it ends. */
 const IN_PROGRESS: CheckpointPhase = 'beads_integration-complete';
-const PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
+const PIPELINE_PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
   continuing: IN_PROGRESS,
   complete: 'implementation-complete',
   halted: 'implementation-failed',
 };
+
+/**
+ * The phase a checkpoint records: in a plan's checkpoint (it holds the pipeline's state) the
+ * pipeline's, so `status` shows the plan phase by phase; in a run's, where the loop stands, in
+ * words a person reads: working (or the workflow's own: red, green, refactor), complete, halted.
+ */
+export function checkpointPhase(
+  status: RunResult['status'],
+  loop: LoopState,
+  workflow: Pick<Workflow, 'phase'>,
+  inPlan: boolean,
+): CheckpointPhase {
+  if (inPlan) return PIPELINE_PHASE_FOR[status];
+  if (status !== 'continuing') return status;
+  return workflow.phase?.(loop) ?? 'working';
+}
 
 export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
@@ -76,7 +93,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
     await store.write({
       id: checkpointId,
-      phase: PHASE_FOR[status],
+      phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
       state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
       ...(errors.length ? { errors: [...errors] } : {}),
     });
