@@ -18,6 +18,7 @@ import {
   working,
 } from './fakes.js';
 import { POLICIES } from '../../src/failure/policy.js';
+import type { LoopState } from '../../src/core/state.js';
 import { implementWorkflow, tddWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
@@ -537,6 +538,32 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
       if (r.status !== 'continuing') break;
     }
     expect(phases).toEqual(['green', 'refactor', 'complete']);
+  });
+
+  it("--workflow tdd ticks each item's box in the issue as its test is done; a tick that fails stays recorded and the next slice sends it (issue 15)", async () => {
+    const source = MemorySource.of('bd-1');
+    source.issues[0]!.body = '- [ ] one test\n- [ ] two test';
+    source.tickFailures = 1;
+    const failTail = 'FAILED tests/test_one.py::test_one - assert 0 == 1';
+    // Per test: RED (its test fails: tests run 1, 4), GREEN and REFACTOR (they pass).
+    const tests = (n: number) => n !== 1 && n !== 4;
+    const first = harness({ source, steps: [done], settings: { sliceIterations: 3 }, tests, failTail });
+    const r1 = await runSlice({ ...first.deps, workflow: tddWorkflow() });
+    expect(r1.status).toBe('continuing');
+    expect(source.issues[0]!.body).toBe('- [ ] one test\n- [ ] two test');
+    const kept = (await first.deps.store.load(r1.checkpointId)).state.loop as LoopState;
+    expect(kept.notices.map((n) => [n.what, n.attempts, n.lastError])).toEqual([
+      [{ kind: 'tick', id: 'bd-1', item: 'one test' }, 1, expect.stringContaining('502 Bad Gateway')],
+    ]);
+
+    const second = harness({ source, steps: [done], clock: first.clock, tests: (n) => n !== 1, failTail });
+    second.deps.store = first.deps.store;
+    const r2 = await runSlice({ ...second.deps, workflow: tddWorkflow() });
+    expect(r2.status).toBe('complete');
+    // Sent first by the next slice; the last test's tick went with the finished work, before the close.
+    expect(source.ticks).toEqual(['bd-1: one test', 'bd-1: two test']);
+    expect(source.issues[0]).toMatchObject({ body: '- [x] one test\n- [x] two test', status: 'closed' });
+    expect(((await first.deps.store.load(r2.checkpointId)).state.loop as LoopState).notices).toEqual([]);
   });
 
   it('--workflow tdd prunes the iteration logs like the implement workflow (they were never pruned)', async () => {

@@ -25357,6 +25357,41 @@ function ready_isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+;// CONCATENATED MODULE: ./src/issues/checklist.ts
+/**
+ * An issue's Markdown checklist (`- [ ] item`, `- [x] done`): the red/green/refactor workflow's test
+ * list, and the box agent-loop ticks in the issue as each item's cycle is done. Pure.
+ */
+/** One checklist line: its marker and box, the item's text. */
+const CHECKLIST_ITEM = /^(\s*[-*+]\s+\[)( |x|X)(\]\s+)(.+?)\s*$/;
+/** An item's text as compared: white space runs collapsed. */
+const itemText = (text) => text.replace(/\s+/g, ' ').trim();
+/**
+ * `body` with the box of the first unticked item whose text is `item` ticked, and nothing else
+ * changed (line ends included); undefined when there is no such box (already ticked, or not there).
+ */
+function tickItem(body, item) {
+    const wanted = itemText(item);
+    const lines = body.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const m = CHECKLIST_ITEM.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
+        if (!m || m[2] !== ' ' || itemText(m[4]) !== wanted)
+            continue;
+        const at = m[1].length;
+        lines[i] = `${line.slice(0, at)}x${line.slice(at + 1)}`;
+        return lines.join('\n');
+    }
+    return undefined;
+}
+/** `body` with every box unticked: an issue's text as a person wrote it, whatever agent-loop ticked since. */
+function untickAll(body) {
+    return body
+        .split('\n')
+        .map((line) => line.replace(/^(\s*[-*+]\s+\[)[xX](\]\s+)/, '$1 $2'))
+        .join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/issues/types.ts
 function isClosed(issue) {
     return issue.status === 'closed';
@@ -25371,6 +25406,7 @@ const NO_CHANGE_LABEL = 'agent-loop:no-change';
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
 ;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
+
 
 
 
@@ -25451,6 +25487,17 @@ class BdCliSource {
         if (issue.status === 'closed')
             return;
         await this.run(['close', id, '--reason', reason]);
+    }
+    /** `bd show`, then `bd update <id> --description <text with the box ticked>` when the box is there unticked. */
+    async tickChecklistItem(id, item) {
+        const issue = await this.get(id);
+        if (!issue)
+            throw new Error(`Cannot tick "${item}" in issue ${id}: bd does not know it. Check the id with \`bd list\`.`);
+        const body = tickItem(issue.body, item);
+        if (body === undefined)
+            return false;
+        await this.run(['update', id, '--description', body]);
+        return true;
     }
     async markEscalated(id, note) {
         const issue = await this.get(id);
@@ -25542,6 +25589,7 @@ function shellQuote(arg) {
 
 /** The largest issues file read (a backlog of 100,000 issues is about 100 MB). */
 const ISSUES_MAX_BYTES = 256 * MiB;
+
 
 
 
@@ -25685,6 +25733,18 @@ class BeadsFileSource {
                 updated_at: rfc3339(this.now()),
             };
         });
+    }
+    /** Ticks the item's box in the issue's `description`, in the file as it is now; updated_at when it did. */
+    async tickChecklistItem(id, item) {
+        let ticked = false;
+        await this.modify(id, 'tick a checklist item of', (record) => {
+            const body = typeof record.description === 'string' ? tickItem(record.description, item) : undefined;
+            if (body === undefined)
+                return record;
+            ticked = true;
+            return { ...record, description: body, updated_at: rfc3339(this.now()) };
+        });
+        return ticked;
     }
     async close(id, reason) {
         await this.modify(id, 'close', (record) => {
@@ -28973,9 +29033,12 @@ const EscalationSchema = object({
     /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
     fingerprints: record(schemas_string(), schemas_string()).optional(),
 });
+/** --workflow tdd: tick the box of a checklist item in the issue once its red/green/refactor cycle is done. */
+const TickSchema = object({ kind: literal('tick'), id: schemas_string(), item: schemas_string() });
 const IssueActionSchema = discriminatedUnion('kind', [
     object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
     object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
+    TickSchema,
 ]);
 /**
  * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
@@ -29019,7 +29082,8 @@ const OutboxEntrySchema = object({
 });
 /**
  * An outside effect that is not a landing, recorded before it is performed and dropped once done
- * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post, a checklist
+ * item's box ticked in its issue (--workflow tdd; ticking a ticked box changes nothing). Performed
  * again by the next run until done; a label or comment is found by its marker, so at most once; a
  * Discord post cannot be found, so a run killed between the post and the save repeats it once.
  */
@@ -29036,6 +29100,7 @@ const NoticeSchema = object({
         }),
         /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
         object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
+        TickSchema,
     ]),
     recordedAt: schemas_string(),
     /** Attempts that failed so far, and the last failure in one line. */
@@ -30080,11 +30145,20 @@ function release(issueIds, model, config) {
 function iterated(model, outcome, now, config) {
     if (outcome.interrupted)
         return finish({ ...model, now }, config, 'continuing', undefined, true);
-    const m = { ...model, now, loop: outcome.state, outcome };
+    let m = { ...model, now, loop: outcome.state, outcome };
     const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now.
-    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt))
-        effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
+    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
+    // a checklist item's tick as a notice (record before act), the rest at once.
+    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
+        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
+        if (now.length)
+            effects.push({ kind: 'updateIssues', actions: now });
+        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
+            const recorded = recordNotice(m, tick);
+            m = recorded.model;
+            effects.push(...recorded.effects);
+        }
+    }
     if (outcome.halt)
         return finish(m, config, 'halted', outcome.halt, false, effects);
     // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
@@ -30369,8 +30443,13 @@ function guardLane(git) {
  * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
  */
 
+
+/**
+ * The checklist's boxes do not count (ticked or not): --workflow tdd ticks them as it works, and that
+ * is no edit by a person that would make an escalated issue worth trying again.
+ */
 function issueFingerprint(issue) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(issue.body).digest('hex').slice(0, 16);
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(untickAll(issue.body)).digest('hex').slice(0, 16);
 }
 /** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
 function toReadyIssue(issue) {
@@ -30718,12 +30797,38 @@ async function runSlice(unguarded) {
     /** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
     const performIssueActions = async (actions) => {
         for (const action of actions ?? []) {
-            const failed = action.kind === 'markNoChange' && source.markNoChange
-                ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
-                : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
+            const failed = action.kind === 'tick'
+                ? await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action))
+                : action.kind === 'markNoChange' && source.markNoChange
+                    ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
+                    : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
             if (failed)
                 throw new LandingError(failed);
         }
+    };
+    /** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
+    const tick = async (action) => {
+        if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item)))
+            return;
+        logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
+            issueId: action.id,
+            item: action.item,
+        });
+    };
+    /**
+     * A tick as a notice, between iterations: where the issues live in the repository (beads), the
+     * change is committed at once (on the cycle's branch, it lands with the work), so that the next
+     * phase starts from a clean tree. Whether it was done.
+     */
+    const tickNotice = async (action) => {
+        const failed = await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action));
+        if (failed) {
+            logger.warn('source.warning', `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`);
+            return [failed.message];
+        }
+        if (git)
+            await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
+        return [];
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
     const labelEscalated = async (ids, note, baseBranch) => {
@@ -30885,7 +30990,9 @@ async function runSlice(unguarded) {
             }
             case 'updateIssues':
                 for (const action of effect.actions) {
-                    if (action.kind === 'markNoChange' && source.markNoChange)
+                    if (action.kind === 'tick')
+                        await tick(action);
+                    else if (action.kind === 'markNoChange' && source.markNoChange)
                         await source.markNoChange(action.id, action.note, action.close);
                     else
                         await source.close(action.id, action.note);
@@ -30973,6 +31080,8 @@ async function runSlice(unguarded) {
                                 claimWarning('release', id, e);
                             });
                 }
+                else if (notice.what.kind === 'tick')
+                    failures = await tickNotice(notice.what);
                 // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
                 else
                     await deps.notify?.(notice.what.diagnostic);
@@ -32229,6 +32338,9 @@ function forwarding(source) {
         markEscalated: (id, note) => source.markEscalated(id, note),
         ...(source.markNoChange
             ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
+            : {}),
+        ...(source.tickChecklistItem
+            ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
             : {}),
         ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
         ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
@@ -33658,14 +33770,19 @@ function decidePhase(o) {
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
-const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
+/**
+ * The red/green/refactor workflow's test list: the issue body's Markdown checklist (`- [ ] test`,
+ * `- [x] done`), or a `--plan` file in the same form. Each item becomes one red → green → refactor
+ * round. An issue without a checklist is one round, described by its title. Pure.
+ */
+
 function parseTestList(text, fallbackDescription) {
     const items = [];
     for (const line of text.split(/\r?\n/)) {
-        const m = ITEM.exec(line);
+        const m = CHECKLIST_ITEM.exec(line);
         if (!m)
             continue;
-        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+        items.push({ description: itemText(m[4]), status: m[2] === ' ' ? 'pending' : 'done' });
     }
     return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
 }
@@ -33948,12 +34065,21 @@ function advance(ctx, m, effects, tests, decision, error, commit) {
         testFile: '',
         ...(commit ? { lastCommit: commit } : {}),
     });
+    // The test's red/green/refactor is done: its box in the issue's checklist is ticked (the list is the
+    // issue's, not --plan's). With the cycle's last test, before the issue closes, with the work.
+    const ticks = tests[tdd.index]?.status === 'done' && ctx.settings.plan === undefined
+        ? [{ kind: 'tick', id: model_cycleOf(ctx.before).issueIds[0] ?? '', item: tests[tdd.index]?.description ?? '' }]
+        : [];
     if (next !== -1)
-        return model_finish(m, effects, { state: model_close(m, state, 'continuing', decision, error) });
+        return model_finish(m, effects, {
+            state: model_close(m, state, 'continuing', decision, error),
+            ...(ticks.length ? { issueActions: ticks } : {}),
+        });
     const done = cycleComplete(ctx, state);
     return model_finish(m, [...effects, ...done.effects], {
         ...done.outcome,
         state: model_close(m, done.outcome.state, 'complete', decision, error),
+        issueActions: [...ticks, ...(done.outcome.issueActions ?? [])],
     });
 }
 function isDuplicateReport(result) {

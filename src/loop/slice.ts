@@ -136,13 +136,40 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const performIssueActions = async (actions: readonly IssueAction[] | undefined) => {
     for (const action of actions ?? []) {
       const failed =
-        action.kind === 'markNoChange' && source.markNoChange
-          ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () =>
-              source.markNoChange!(action.id, action.note, action.close),
-            )
-          : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
+        action.kind === 'tick'
+          ? await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action))
+          : action.kind === 'markNoChange' && source.markNoChange
+            ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () =>
+                source.markNoChange!(action.id, action.note, action.close),
+              )
+            : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
       if (failed) throw new LandingError(failed);
     }
+  };
+  /** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
+  const tick = async (action: Extract<IssueAction, { kind: 'tick' }>) => {
+    if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item))) return;
+    logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
+      issueId: action.id,
+      item: action.item,
+    });
+  };
+  /**
+   * A tick as a notice, between iterations: where the issues live in the repository (beads), the
+   * change is committed at once (on the cycle's branch, it lands with the work), so that the next
+   * phase starts from a clean tree. Whether it was done.
+   */
+  const tickNotice = async (action: Extract<IssueAction, { kind: 'tick' }>): Promise<string[]> => {
+    const failed = await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action));
+    if (failed) {
+      logger.warn(
+        'source.warning',
+        `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`,
+      );
+      return [failed.message];
+    }
+    if (git) await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
+    return [];
   };
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
   const labelEscalated = async (ids: string[], note: string, baseBranch: string | undefined) => {
@@ -321,7 +348,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       }
       case 'updateIssues':
         for (const action of effect.actions) {
-          if (action.kind === 'markNoChange' && source.markNoChange)
+          if (action.kind === 'tick') await tick(action);
+          else if (action.kind === 'markNoChange' && source.markNoChange)
             await source.markNoChange(action.id, action.note, action.close);
           else await source.close(action.id, action.note);
         }
@@ -404,7 +432,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
                 failures.push(`releasing the claim on ${id}: ${(e as Error).message}`);
                 claimWarning('release', id, e);
               });
-        }
+        } else if (notice.what.kind === 'tick') failures = await tickNotice(notice.what);
         // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
         else await deps.notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
         sent.push({
