@@ -81,5 +81,8 @@ describe('no invisible characters in diagnostics (issue 15)', () => {
       expect(JSON.stringify(body)).not.toMatch(/\\u200b|\u200b/i);
       expect(JSON.stringify(body)).not.toMatch(ZERO_WIDTH);
     }
+    // In the summary a run of backticks is escaped (shown as it is); a single pair stays inline code.
+    const summary = buildDiscordPayload({ title: 't', summary: 'use `--fresh`, not ``` or \\``', fields: [] });
+    expect(summary.embeds[0].description).toBe('use `--fresh`, not \\`\\`\\` or \\\\\\`\\`');
   });
 });

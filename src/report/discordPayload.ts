@@ -175,11 +175,15 @@ function truncateStart(text: string, max: number): string {
 }
 
 /**
- * Backticks in plain text shown as themselves (Markdown's backslash escape), so none opens inline
- * code or a code block: what a reader sees and copies is the text, with nothing invisible added.
+ * Runs of two or more backticks in plain text shown as themselves (Markdown's backslash escape), so
+ * none opens a code block or swallows the text after it; a single pair still reads as inline code
+ * (`--fresh` in the advice). What a reader sees and copies is the text, with nothing invisible added.
  */
 function escapeBackticks(text: string): string {
-  return text.replace(/\\(?=`)/g, '\\\\').replace(/`/g, '\\`');
+  return text.replace(
+    /\\?`{2,}/g,
+    (run) => (run.startsWith('\\') ? '\\\\' : '') + run.replace(/^\\/, '').replace(/`/g, '\\`'),
+  );
 }
 
 /**
