@@ -106,6 +106,10 @@ describe('agent-loop CLI end to end', () => {
       expect(git(sb, 'log', '--all', '--name-only', '--format=')).not.toContain('.agent-loop');
       expect(existsSync(checkpointPath(sb, result.checkpointId))).toBe(true);
       expect(readCheckpoint(sb, result.checkpointId).phase).toBe('complete');
+      // The command agent's output is kept like claude's and codex's (issue 15).
+      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.log'), 'utf8')).toContain(
+        'work_remaining: 0',
+      );
     });
   });
 
