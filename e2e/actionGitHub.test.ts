@@ -309,7 +309,7 @@ describe('the action on GitHub issues', () => {
   });
 
   it('--workflow tdd: the git notes travel with the pushed branch (push, then fetch on the next runner) and the next run resumes at GREEN', async () => {
-    gh.addIssue({ title: 'Make the value good', body: '- [ ] value is good', labels: [LABEL] });
+    const issue = gh.addIssue({ title: 'Make the value good', body: '- [ ] value is good', labels: [LABEL] });
     await fs.writeFile(
       path.join(sb.repo, 'tests.sh'),
       'for t in t_*.sh; do [ -e "$t" ] || continue; sh "$t" || { echo "FAILED $t::$t - value is bad"; exit 1; }; done\n',
@@ -357,6 +357,8 @@ printf 'Done.\n\n\`\`\`yaml\nwork_remaining: 0\nrequires_continuation: false\n\`
       .reverse();
     expect(subjects).toEqual(['test: value is good', 'feat: value is good', 'refactor: no changes']);
     expect(gh.pulls()).toHaveLength(1);
+    // The test's box is ticked in the issue's body with the work (issue 15).
+    expect(issue.body).toBe('- [x] value is good');
     // RED's note came back with the fetch (run 2 wrote only GREEN's and REFACTOR's), and all went out again.
     expect(JSON.parse(git(sb, 'notes', '--ref', 'refs/notes/agent-loop', 'show', red))).toMatchObject({ phase: 'RED' });
     expect(

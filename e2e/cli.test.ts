@@ -105,7 +105,11 @@ describe('agent-loop CLI end to end', () => {
       expect(existsSync(path.join(sb.repo, '.agent-loop'))).toBe(false);
       expect(git(sb, 'log', '--all', '--name-only', '--format=')).not.toContain('.agent-loop');
       expect(existsSync(checkpointPath(sb, result.checkpointId))).toBe(true);
-      expect(readCheckpoint(sb, result.checkpointId).phase).toBe('implementation-complete');
+      expect(readCheckpoint(sb, result.checkpointId).phase).toBe('complete');
+      // The command agent's output is kept like claude's and codex's (issue 15).
+      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.log'), 'utf8')).toContain(
+        'work_remaining: 0',
+      );
     });
   });
 
@@ -266,7 +270,7 @@ wait
         maxIterations: 3,
       });
       const cp = readCheckpoint(sb, r1.checkpointId);
-      expect(cp.phase).toBe('implementation-failed');
+      expect(cp.phase).toBe('halted');
       expect(cp.errors).toContain('Max iterations (3) reached');
 
       const status = await runCli(sb, ['status', '--json']);
@@ -281,7 +285,7 @@ wait
       expect(listing.checkpoints).toHaveLength(1);
       expect(listing.checkpoints[0]).toMatchObject({
         id: r1.checkpointId,
-        phase: 'implementation-failed',
+        phase: 'halted',
         resumable: true,
         wouldResume: true,
         resumeAt: 'implementation',
@@ -327,7 +331,7 @@ wait
       expect(results[2]).toMatchObject({ issuesClosed: ['bd-1'], completedIterations: [3], successfulIterations: 3 });
 
       const cp = readCheckpoint(sb, id as string);
-      expect(cp.phase).toBe('implementation-complete');
+      expect(cp.phase).toBe('complete');
       expect(cp.state.loop?.history.map((h) => h.n)).toEqual([1, 2, 3]);
       expect(cp.state.loop?.slices).toBe(3);
       expect(await checkpointFiles(sb)).toEqual([`${id}.json`]);
@@ -640,7 +644,7 @@ EOF
         expect(String(i?.notes)).toMatch(/agent-loop escalated this issue at iteration \d \(.*\): stuck/);
       }
       const cp = readCheckpoint(sb, result.checkpointId);
-      expect(cp.phase).toBe('implementation-failed');
+      expect(cp.phase).toBe('halted');
       expect(cp.errors).toContain(result.error);
       expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(result.diagnostic);
       expect(events(r.stdout).some((e) => e.event === 'run.halted' && e.level === 'error')).toBe(true);
@@ -706,7 +710,7 @@ exec sleep 300
       expect(result).toMatchObject({ status: 'continuing', interrupted: true, iterations: 1, failedIterations: 1 });
       expect(processGone(agentPid)).toBe(true);
       const cp = readCheckpoint(sb, result.checkpointId);
-      expect(cp.phase).toBe('beads_integration-complete');
+      expect(cp.phase).toBe('working');
 
       const again = await runCli(sb, runArgs(await writeAgent(sb, 'fixer', FIXER)));
       expectExit(again, 0);

@@ -129,7 +129,7 @@ const linux = process.platform === 'linux';
         const cp = dir.checkpoints[0];
         const R = cp?.state.loop.iteration ?? 0;
         if (cp) expect(status.json.checkpoints[0]?.loop?.iteration).toBe(R);
-        if (cp && cp.phase !== 'implementation-complete') expect(status.json.resumable).toBe(cp.id);
+        if (cp && cp.phase !== 'complete') expect(status.json.resumable).toBe(cp.id);
 
         // Never lose a recorded iteration; at most the one in flight was recorded since.
         expect(R).toBeGreaterThanOrEqual(recorded);
@@ -334,12 +334,12 @@ const linux = process.platform === 'linux';
       issuesClosed: ISSUE_IDS,
       completedIterations: PLAN.filter((p) => p.step === 'done-pass').map((p) => p.n),
     });
-    expect(last?.phase).toBe('implementation-complete');
+    expect(last?.phase).toBe('complete');
     expect(last?.state.loop.iteration).toBe(TOTAL);
     const status = runStatus(ws).json;
     expect(status.resumable).toBeNull();
     expect(status.checkpoints.map((c) => ({ id: c.id, phase: c.phase, iteration: c.loop?.iteration }))).toEqual([
-      { id: checkpointId, phase: 'implementation-complete', iteration: TOTAL },
+      { id: checkpointId, phase: 'complete', iteration: TOTAL },
     ]);
     const beads = readFileSync(path.join(ws.work, '.beads', 'issues.jsonl'), 'utf8')
       .trim()

@@ -737,13 +737,13 @@ exit 1
     }
   });
 
-  it("AC5/FR5: after the halt nothing is reset: checkpoint implementation-failed with its counters, the halting cycle's branch checked out with its edits, labels kept; status shows the halt and the counts", async () => {
+  it("AC5/FR5: after the halt nothing is reset: checkpoint halted with its counters, the halting cycle's branch checked out with its edits, labels kept; status shows the halt and the counts", async () => {
     await withSandbox(issues('First', 'Second'), async (sb) => {
       const initial = git(sb, 'rev-parse', 'main');
       const res = result(await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING))), 1);
 
       const cp = readCheckpoint(sb, res.checkpointId);
-      expect(cp.phase).toBe('implementation-failed');
+      expect(cp.phase).toBe('halted');
       expect(cp.errors).toEqual([AC1_ERROR]);
       const loop = loopOf(sb, res.checkpointId);
       expect(loop).toMatchObject({
@@ -944,7 +944,7 @@ exit 1
       expect(named(r1, 'rate.limited').map((e) => e.message)).toEqual([
         `Rate limited until ${until1}, past this slice's end: the next run waits or resumes then.`,
       ]);
-      expect(readCheckpoint(sb, res1.checkpointId).phase).toBe('beads_integration-complete');
+      expect(readCheckpoint(sb, res1.checkpointId).phase).toBe('working');
       const cycle1 = loopOf(sb, res1.checkpointId).currentCycle;
       expect(cycle1).toMatchObject({ issueIds: ['bd-1'], rateLimitAttempts: 1, progress: { retries: {}, bounces: 0 } });
 
@@ -1096,7 +1096,7 @@ exit 1
         expect(r.stdout + r.stderr).not.toContain(discord.token);
         // The halt itself is complete: halt.md, checkpoint, labels.
         expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(res.diagnostic);
-        expect(readCheckpoint(sb, res.checkpointId).phase).toBe('implementation-failed');
+        expect(readCheckpoint(sb, res.checkpointId).phase).toBe('halted');
       });
     },
   );

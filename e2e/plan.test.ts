@@ -137,6 +137,12 @@ describe('agent-loop plan', () => {
         'Phase phase_decomposition complete',
         'Phase beads_integration complete',
       ]);
+      // Every agent run has its own AGENT_LOOP_ITERATION (issue 15): the four planning phases are
+      // iterations 1-4, and the implementation loop counts on from there.
+      const numbers = callLines(sb).map((l) => Number(l.split(' ')[0]));
+      expect(numbers.slice(0, 4)).toEqual([1, 2, 3, 4]);
+      expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+      expect(result).toMatchObject({ iterations: numbers.length, successfulIterations: numbers.length });
     } finally {
       await sb.cleanup();
     }
@@ -247,7 +253,7 @@ describe('agent-loop plan: the hard barrier and its retries', () => {
       const cp = onlyCheckpoint(sb);
       expect(cp.phase).toBe('research-failed');
       expect(cp.errors).toEqual([missing]);
-      expect(cp.state).toEqual({ pipeline: { goal: GOAL } });
+      expect(cp.state).toEqual({ pipeline: { goal: GOAL, iterations: 4, failedIterations: 0 } });
       const all = allEvents(r);
       expect(all.filter((e) => e.event === 'pipeline.barrier').map((e) => e.attempt)).toEqual([1, 2, 3, 4]);
       const failed = all.filter((e) => e.event === 'pipeline.failed');
@@ -310,8 +316,8 @@ describe('agent-loop plan: the hard barrier and its retries', () => {
           'planner',
           agentScript({
             decomposition: `${keep('decomposition')}  case "$AGENT_LOOP_ITERATION" in
-  1) echo '{"goal": "make the value good", "components": [' > "$A" ;;
-  2) echo '{"goal": "make the value good", "components": [{"name": "value", "description": "write good", "depends_on": ["ghost"]}]}' > "$A" ;;
+  2) echo '{"goal": "make the value good", "components": [' > "$A" ;;
+  3) echo '{"goal": "make the value good", "components": [{"name": "value", "description": "write good", "depends_on": ["ghost"]}]}' > "$A" ;;
   *)
 ${GOOD_DECOMPOSITION} ;;
   esac`,
@@ -323,12 +329,13 @@ ${GOOD_DECOMPOSITION} ;;
       expectExit(r, 0);
       const artifact = path.join(pipelineDir(sb), 'decomposition.json');
       expect(callCount(sb, 'decomposition')).toBe(3);
-      expect(kept(sb, 'decomposition', 1)).not.toContain(RETRY_HEADER);
-      const second = kept(sb, 'decomposition', 2);
+      // Research was iteration 1: decomposition's attempts are iterations 2, 3 and 4.
+      expect(kept(sb, 'decomposition', 2)).not.toContain(RETRY_HEADER);
+      const second = kept(sb, 'decomposition', 3);
       expect(second).toContain(RETRY_HEADER);
       expect(second).toMatch(/- decomposition\.json is not valid JSON \([^\n]+\) \(/);
       expect(second).toContain(`(${artifact})`);
-      const third = kept(sb, 'decomposition', 3);
+      const third = kept(sb, 'decomposition', 4);
       expect(third).toContain(
         `${RETRY_HEADER}\n- decomposition.json: components[0].depends_on[0]: "ghost" is not the name of a component (the components are "value")\n`,
       );
@@ -452,7 +459,7 @@ describe('agent-loop plan: crashes and resumes', () => {
       // The last phase boundary before the crash.
       expect(crashed.phase).toBe('decomposition-complete');
       expect(crashed.state).toEqual({
-        pipeline: { goal: GOAL },
+        pipeline: { goal: GOAL, iterations: 2, failedIterations: 0 },
         research_output: expect.stringContaining('# Research'),
         decomposition_result: expect.objectContaining({
           components: [expect.objectContaining({ name: 'prepare' }), expect.objectContaining({ name: 'value' })],
@@ -726,7 +733,7 @@ describe('agent-loop plan: the goal', () => {
       const r = await plan(sb, agent, '--goal-file', goalFile);
       expectExit(r, 0);
       const goal = 'Make the value good, read from a file.\nSecond line of the goal.';
-      expect(onlyCheckpoint(sb).state.pipeline).toEqual({ goal });
+      expect(onlyCheckpoint(sb).state.pipeline).toEqual({ goal, iterations: 4, failedIterations: 0 });
       expect(kept(sb, 'research', 1)).toContain(`Goal:\n${goal}\n`);
     } finally {
       await sb.cleanup();
@@ -765,7 +772,7 @@ describe('agent-loop plan: --plan-prompts and status', () => {
         `You are the research agent, custom edition.\nGOAL<${GOAL}>\nWRITE TO\n${artifact}\nCOLOUR<{{colour}}>\n`,
       );
       // The other phases keep the built-in templates.
-      expect(kept(sb, 'decomposition', 1)).toMatch(
+      expect(kept(sb, 'decomposition', 2)).toMatch(
         /^You are the decomposition agent of a planning pipeline in this repository\./,
       );
       const warnings = events(r.stdout).filter((e) => e.event === 'pipeline.template');

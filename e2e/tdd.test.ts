@@ -187,6 +187,7 @@ describe('--workflow tdd', () => {
         'test: add two numbers',
         'feat: add two numbers',
         'refactor: add two numbers',
+        'agent-loop: bd-1 ticks "add two numbers"', // its box ticked in the issue (issue 15)
         'test: mul two numbers',
         'feat: mul two numbers',
         'refactor: mul two numbers',
@@ -211,12 +212,31 @@ describe('--workflow tdd', () => {
         cycle: 1,
         test_result: 'PASS',
       });
-      expect(noteOn(sb, log[3]![0]!)).toMatchObject({
+      expect(noteOn(sb, log[4]![0]!)).toMatchObject({
         phase: 'RED',
         cycle: 2,
         current_test: { description: 'mul two numbers' },
       });
-      expect(readIssues(sb)[0]).toMatchObject({ status: 'closed' });
+      // Each test's box is ticked in the issue as its red/green/refactor is done (issue 15): the first
+      // right after its REFACTOR, the last with the work that closes the issue.
+      const issueAt = (commit: string) =>
+        (
+          JSON.parse(git(sb, 'show', `${commit}:.beads/issues.jsonl`).split('\n')[0] as string) as {
+            description: string;
+          }
+        ).description;
+      expect(issueAt(log[2]![0]!)).toBe('Tests:\n- [ ] add two numbers\n- [ ] mul two numbers\n');
+      expect(issueAt(log[3]![0]!)).toBe('Tests:\n- [x] add two numbers\n- [ ] mul two numbers\n');
+      expect(issueAt(log[6]![0]!)).toBe('Tests:\n- [x] add two numbers\n- [ ] mul two numbers\n');
+      expect(readIssues(sb)[0]).toMatchObject({
+        status: 'closed',
+        description: 'Tests:\n- [x] add two numbers\n- [x] mul two numbers\n',
+      });
+      expect(
+        events(r.stdout)
+          .filter((e) => e.event === 'issue.ticked')
+          .map((e) => e.item),
+      ).toEqual(['add two numbers', 'mul two numbers']);
       expect(events(r.stdout).filter((e) => e.event === 'tdd.committed')).toHaveLength(6);
     } finally {
       await sb.cleanup();
@@ -432,6 +452,7 @@ ${RED_DEFAULT};;
           'test: add two numbers',
           'feat: add two numbers',
           'refactor: add two numbers',
+          'agent-loop: bd-1 ticks "add two numbers"', // its box ticked in the issue (issue 15)
           'test: mul two numbers',
           'feat: mul two numbers',
           'refactor: mul two numbers',
@@ -633,6 +654,7 @@ ${RED_DEFAULT}`;
         'test: add two numbers',
         'feat: add two numbers',
         'refactor: no changes (tests would break)',
+        'agent-loop: bd-1 ticks "add two numbers"', // its box ticked in the issue (issue 15)
         'test: mul two numbers',
         'feat: mul two numbers',
         'refactor: mul two numbers',
@@ -775,6 +797,7 @@ ${GREEN_DEFAULT}`;
             'test: add two numbers',
             'feat: add two numbers',
             'refactor: add two numbers',
+            'agent-loop: bd-1 ticks "add two numbers"', // its box ticked in the issue (issue 15)
             'test: mul two numbers',
             'feat: mul two numbers',
             'refactor: mul two numbers',

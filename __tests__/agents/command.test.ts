@@ -1,9 +1,25 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommandAgent, commandEnv } from '../../src/agents/command.js';
 import type { AgentRunRequest } from '../../src/agents/types.js';
+import { LOGS_KEPT, LOG_MAX_BYTES } from '../../src/agents/streamLog.js';
+import { maskOutput } from '../../src/agents/maskOutput.js';
+import { runTurn } from '../../src/loop/turn.js';
+import { stateFiles } from '../../src/persist/stateFiles.js';
+import { createLogger } from '../../src/report/logger.js';
+import { ManualClock } from '../loop/fakes.js';
+import { createRedactor } from '../../src/report/redact.js';
 
 let dir: string;
 let promptFile: string;
@@ -170,5 +186,109 @@ describe('CommandAgent outcome classification', () => {
     expect(r.ok).toBe(false);
     expect(r.failure).toMatchObject({ class: 'permanent', reason: 'spawn_failed' });
     expect(r.failure?.message).toContain('working directory does not exist');
+  });
+});
+
+const SECRET = 'sk-live-0123456789abcdefSECRET';
+
+describe("CommandAgent keeps its output in the iteration's log (issue 15)", () => {
+  it('writes stdout and stderr as printed to logs/iteration-N.log, masked', async () => {
+    const agent = new CommandAgent({
+      command: 'echo "token=$AGENT_SECRET"; echo "on stderr: $AGENT_SECRET" >&2; echo done',
+      env: { PATH: process.env['PATH'], AGENT_SECRET: SECRET },
+    });
+    const base = join(dir, 'logs', 'iteration-6');
+    await agent.run(request({ logBase: base, mask: createRedactor([SECRET]) }));
+    const log = readFileSync(`${base}.log`, 'utf8');
+    expect(log).not.toContain(SECRET);
+    // The two streams interleave as they arrive; each line is there once, masked.
+    expect(log.split('\n').sort()).toEqual(['', 'done', 'on stderr: ***', 'token=***']);
+  });
+
+  it('stops the log at the cap, saying so, when the agent prints more', async () => {
+    const cap = 4096;
+    const agent = new CommandAgent({
+      command: [
+        'echo "token=$AGENT_SECRET"',
+        'i=0; while [ $i -lt 400 ]; do echo "line $i of plenty"; i=$((i+1)); done',
+        'echo "the end $AGENT_SECRET"',
+      ].join('; '),
+      env: { PATH: process.env['PATH'], AGENT_SECRET: SECRET },
+      logMaxBytes: cap,
+    });
+    const base = join(dir, 'logs', 'iteration-7');
+    const r = await agent.run(request({ logBase: base, mask: createRedactor([SECRET]) }));
+    expect(r.ok).toBe(true);
+    const log = readFileSync(`${base}.log`, 'utf8');
+    expect(log).not.toContain(SECRET);
+    expect(log.startsWith('token=***\n')).toBe(true);
+    expect(log).toContain('line 0 of plenty\nline 1 of plenty\n');
+    // More than the cap was printed: the log stops below it, with a line saying so, and never reaches the end.
+    expect(log).not.toContain('the end');
+    const [kept, note] = [log.slice(0, log.lastIndexOf('[agent-loop')), log.slice(log.lastIndexOf('[agent-loop'))];
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(cap);
+    expect(note).toBe(
+      `[agent-loop: the rest of this output is left out, the log stops at ${Buffer.byteLength(kept)} bytes]\n`,
+    );
+  });
+
+  it('keeps a line longer than a piece whole in the log, a secret across a cut masked', async () => {
+    // 40 KiB of x, the secret, 40 KiB of y on one line: runProcess hands it over in 16 KiB pieces.
+    const agent = new CommandAgent({
+      command: `printf '%s' "$(head -c 20000 /dev/zero | tr '\\0' x)"; printf '%s' "$AGENT_SECRET"; head -c 20000 /dev/zero | tr '\\0' y; echo`,
+      env: { PATH: process.env['PATH'], AGENT_SECRET: SECRET },
+    });
+    const base = join(dir, 'logs', 'iteration-8');
+    await agent.run(request({ logBase: base, mask: createRedactor([SECRET]) }));
+    const lines = readFileSync(`${base}.log`, 'utf8').split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).not.toContain(SECRET);
+    expect(lines[0]).toMatch(/^x{1000}[\s\S]*\*\*\*[\s\S]*y{1000}$/);
+  });
+
+  it('uses the same cap as the claude and codex logs, and writes no log when none is asked for', async () => {
+    expect(LOG_MAX_BYTES).toBe(32 * 1024 * 1024);
+    const r = await new CommandAgent({ command: 'echo hi' }).run(request());
+    expect(r.ok).toBe(true);
+    expect(existsSync(join(dir, 'logs', 'iteration-3.log'))).toBe(false);
+  });
+});
+
+describe('the one agent turn keeps a command agent log like the others (issue 15)', () => {
+  it('writes logs/iteration-N.log and prunes the oldest logs of every kind, keeping the newest 50', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
+    try {
+      const logs = join(stateDir, 'logs');
+      mkdirSync(logs);
+      for (let n = 1; n <= 30; n++) writeFileSync(join(logs, `iteration-${n}.ndjson`), '{}\n');
+      for (let n = 31; n <= 60; n++) writeFileSync(join(logs, `iteration-${n}.log`), 'x\n');
+      const clock = new ManualClock();
+      const agent = maskOutput(
+        new CommandAgent({
+          command: 'echo "key $AGENT_SECRET"',
+          env: { PATH: process.env['PATH'], AGENT_SECRET: SECRET },
+        }),
+        createRedactor([SECRET]),
+      );
+      await runTurn(
+        {
+          agent,
+          clock,
+          logger: createLogger({ json: true, write: () => undefined, clock, redact: (t) => t }),
+          cwd: stateDir,
+          stateDir,
+          files: stateFiles(stateDir),
+        },
+        { prompt: 'p', iteration: 61, issueIds: ['bd-1'], timeoutMs: 30_000, delaySeconds: 0, keepLog: true },
+      );
+      expect(readFileSync(join(logs, 'iteration-61.log'), 'utf8')).toBe('key ***\n');
+      const left = readdirSync(logs);
+      expect(left).toHaveLength(LOGS_KEPT);
+      expect(left).not.toContain('iteration-11.ndjson');
+      expect(left).toContain('iteration-12.ndjson');
+      expect(left).toContain('iteration-60.log');
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,7 +9,7 @@ import {
   parseRfc3339,
   serializeCheckpoint,
 } from '../../src/checkpoint/schema.js';
-import { CheckpointError, PIPELINE_PHASES } from '../../src/checkpoint/types.js';
+import { CheckpointError, LOOP_PHASES, PIPELINE_PHASES } from '../../src/checkpoint/types.js';
 import { ID_A, checkpoint } from './fixtures.js';
 
 const FILE = `/state/checkpoints/${ID_A}.json`;
@@ -194,8 +194,12 @@ describe('REQ_018.1 id', () => {
 });
 
 describe('REQ_018.2 phase', () => {
-  it('REQ_018.2.5 REQ_018.2.6 accepts every pipeline phase with complete or failed', () => {
-    expect(CHECKPOINT_PHASES).toHaveLength(PIPELINE_PHASES.length * 2);
+  it('REQ_018.2.5 REQ_018.2.6 accepts every pipeline phase with complete or failed, and the loop phases of a run (issue 15)', () => {
+    expect(CHECKPOINT_PHASES).toHaveLength(PIPELINE_PHASES.length * 2 + LOOP_PHASES.length);
+    for (const phase of ['working', 'red', 'green', 'refactor', 'complete', 'halted']) {
+      expect(isCheckpointPhase(phase)).toBe(true);
+      expect(parseCheckpoint(JSON.stringify(valid({ phase })), FILE).phase).toBe(phase);
+    }
     for (const name of PIPELINE_PHASES) {
       for (const status of ['complete', 'failed']) {
         const phase = `${name}-${status}`;
@@ -215,7 +219,9 @@ describe('REQ_018.2 phase', () => {
       '',
     ]) {
       const reason = reasonFor(valid({ phase }));
-      expect(reason).toContain(`phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed`);
+      expect(reason).toContain(
+        `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed nor a run's phase (working, red, green, refactor, complete, halted)`,
+      );
       expect(reason).toContain('valid phases: research-complete, research-failed, decomposition-complete');
       expect(reason).toContain('implementation-failed');
     }

@@ -1015,3 +1015,33 @@ describe('the core: the protocol, over every event in many states', () => {
     expect(steps).toBe(3 * 36 * 25);
   });
 });
+
+describe('the core: a checklist item ticked as its test is done (issue 15)', () => {
+  const item = { kind: 'tick' as const, id: 'a-1', item: 'adds two numbers' };
+
+  it('is a notice: saved in the checkpoint before it is sent, then dropped once done', () => {
+    const m = model({ currentCycle: cycle(), iteration: 4 });
+    const s = step(m, iterated({ state: m.loop, issueActions: [item] }), config());
+    const sent = find(s.effects, 'sendNotice')!.notice;
+    expect(sent.what).toEqual(item);
+    const at = kinds(s.effects);
+    expect(at.indexOf('save')).toBeLessThan(at.indexOf('sendNotice'));
+    expect(find(s.effects, 'save')?.loop.notices).toEqual([sent]);
+    expect(at).not.toContain('updateIssues');
+    const done = step(s.model, { type: 'noticesSent', results: [{ id: sent.id, done: true }] }, config());
+    expect(s.model.loop.notices).toHaveLength(1);
+    expect(done.model.loop.notices).toEqual([]);
+  });
+
+  it("with the cycle's last test, it travels with the finished work in the outbox, before the close", () => {
+    const c = cycle();
+    const m = model({ currentCycle: c, iteration: 4 }, { cycle: c });
+    const close = { kind: 'close' as const, id: 'a-1', note: 'done' };
+    const s = run(m, config(), iterated({ state: m.loop, cycleDone: true, issueActions: [item, close] }), {
+      type: 'sourceChecked',
+    });
+    expect(s.model.loop.notices).toEqual([]);
+    expect(find(s.effects, 'save')?.loop.outbox[0]?.issueActions).toEqual([item, close]);
+    expect(find(s.effects, 'finishCycle')?.issueActions).toEqual([item, close]);
+  });
+});

@@ -454,3 +454,27 @@ describe('bd: marking an issue escalated', () => {
     expect(calls.map((c) => c.args[0])).toEqual(['show', 'comments']);
   });
 });
+
+describe('BdCliSource.tickChecklistItem (issue 15)', () => {
+  const shown = (description: string) => ({
+    stdout: JSON.stringify({ id: 'bd-1', title: 'T', status: 'open', description }),
+  });
+
+  it('reads the issue with bd show, then sets its description with only that box ticked', async () => {
+    const { exec, calls } = fakeExec({
+      'show bd-1 --json': shown('Tests:\n- [ ] adds\n- [ ] subtracts'),
+      'update bd-1 --description Tests:\n- [ ] adds\n- [x] subtracts': {},
+    });
+    expect(await new BdCliSource({ cwd: '/repo', exec }).tickChecklistItem('bd-1', 'subtracts')).toBe(true);
+    expect(calls.map((c) => c.args)).toEqual([
+      ['show', 'bd-1', '--json'],
+      ['update', 'bd-1', '--description', 'Tests:\n- [ ] adds\n- [x] subtracts'],
+    ]);
+  });
+
+  it('changes nothing when the box is ticked already', async () => {
+    const { exec, calls } = fakeExec({ 'show bd-1 --json': shown('- [x] adds') });
+    expect(await new BdCliSource({ cwd: '/repo', exec }).tickChecklistItem('bd-1', 'adds')).toBe(false);
+    expect(calls.map((c) => c.args[0])).toEqual(['show']);
+  });
+});

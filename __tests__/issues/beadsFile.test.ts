@@ -420,3 +420,31 @@ describe('BeadsFileSource: reading again only what changed', () => {
     expect((await src.get('bd-1'))?.status).toBe('done');
   });
 });
+
+describe("ticking a checklist item in a beads issue's description (issue 15)", () => {
+  it("ticks the item's box in the file as it is now, touching only that line, and says so; again, nothing", async () => {
+    const other = line({ id: 'bd-9', title: 'Other', status: 'open', description: '- [ ] adds' });
+    await fs.writeFile(
+      file,
+      `${line({ id: 'bd-1', title: 'Calc', status: 'open', description: '- [ ] adds\n- [ ] subtracts' })}\n${other}\n`,
+    );
+    const s = source();
+    await s.get('bd-1'); // cached as it was
+    // A person edits the issue meanwhile: the tick is made on their text.
+    await fs.writeFile(
+      file,
+      `${line({ id: 'bd-1', title: 'Calc', status: 'open', description: '- [ ] adds\n- [ ] subtracts\n- [ ] divides' })}\n${other}\n`,
+    );
+    await fs.utimes(file, new Date(), new Date(Date.now() + 5000));
+    expect(await s.tickChecklistItem('bd-1', 'subtracts')).toBe(true);
+    const [first, second] = (await fs.readFile(file, 'utf8')).trimEnd().split('\n');
+    expect(JSON.parse(first!)).toMatchObject({
+      description: '- [ ] adds\n- [x] subtracts\n- [ ] divides',
+      updated_at: STAMP,
+    });
+    expect(second).toBe(other);
+    const once = await fs.readFile(file, 'utf8');
+    expect(await s.tickChecklistItem('bd-1', 'subtracts')).toBe(false);
+    expect(await fs.readFile(file, 'utf8')).toBe(once);
+  });
+});

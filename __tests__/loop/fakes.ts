@@ -1,6 +1,7 @@
 /** Test doubles for the slice runner: an in-memory issue source, a scripted agent, a manual clock. */
 import type { Agent, AgentResult, AgentRunRequest } from '../../src/agents/types.js';
 import type { Issue, IssueSource } from '../../src/issues/types.js';
+import { tickItem } from '../../src/issues/checklist.js';
 import type { SliceSettings } from '../../src/loop/deps.js';
 import type { Clock } from '../../src/util/clock.js';
 
@@ -38,6 +39,21 @@ export class MemorySource implements IssueSource {
     const i = this.issues.find((x) => x.id === id);
     if (i) i.status = 'closed';
     this.closedWith[id] = reason;
+  }
+  /** Ticks asked for, in order; `tickFailures` ticks throw first (a source that is down). */
+  readonly ticks: string[] = [];
+  tickFailures = 0;
+  async tickChecklistItem(id: string, item: string) {
+    if (this.tickFailures > 0) {
+      this.tickFailures--;
+      throw new Error('502 Bad Gateway');
+    }
+    const i = this.issues.find((x) => x.id === id);
+    const body = i ? tickItem(i.body, item) : undefined;
+    this.ticks.push(`${id}: ${item}`);
+    if (!i || body === undefined) return false;
+    i.body = body;
+    return true;
   }
 }
 

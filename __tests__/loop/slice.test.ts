@@ -19,6 +19,7 @@ import {
 } from './fakes.js';
 import { POLICIES } from '../../src/failure/policy.js';
 import type { ClaimProgress } from '../../src/issues/claims.js';
+import type { LoopState } from '../../src/core/state.js';
 import { implementWorkflow, tddWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
@@ -245,7 +246,7 @@ describe('REQ_021 errors in the implementation loop', () => {
       issuesClosed: ['bd-1'],
     });
     const cp = await h.deps.store.load(r.checkpointId);
-    expect(cp.phase).toBe('implementation-failed');
+    expect(cp.phase).toBe('halted');
     expect(cp.errors).toEqual(['Max iterations (3) reached']);
     // Raising the limit resumes where it stopped.
     const again = harness({ source, steps: [done], settings: { maxIterations: 5 }, clock: h.clock });
@@ -343,12 +344,27 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     ]);
   });
 
+  it('a checkpoint an older version wrote (beads_integration-complete) still resumes, and is written again as working, then complete (issue 15)', async () => {
+    const source = MemorySource.of('bd-1');
+    const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
+    const r1 = await runSlice(first.deps);
+    const written = await first.deps.store.load(r1.checkpointId);
+    // As an older version left it.
+    await first.deps.store.write({ id: written.id, phase: 'beads_integration-complete', state: written.state });
+
+    const second = harness({ source, steps: [done], clock: first.clock });
+    second.deps.store = first.deps.store;
+    const r2 = await runSlice(second.deps);
+    expect(r2).toMatchObject({ status: 'complete', checkpointId: r1.checkpointId, iterations: 2 });
+    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('complete');
+  });
+
   it('--slice-iterations ends the slice as continuing; the next slice resumes the same count and history', async () => {
     const source = MemorySource.of('bd-1');
     const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
     const r1 = await runSlice(first.deps);
     expect(r1).toMatchObject({ status: 'continuing', iterations: 1, sliceIterations: 1 });
-    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('beads_integration-complete');
+    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('working');
 
     const second = harness({ source, steps: [done], clock: first.clock });
     second.deps.store = first.deps.store;
@@ -481,12 +497,12 @@ describe('budget, cost and sessions', () => {
     expect(h.agent.requests.map((r) => r.resumeSessionId)).toEqual([undefined, undefined]);
   });
 
-  it("keeps each iteration's agent stream under <state-dir>/logs/iteration-N.ndjson", async () => {
+  it("keeps each iteration's agent output under <state-dir>/logs/iteration-N (the adapter adds .ndjson or .log)", async () => {
     const h = harness({ steps: [working('a'), done] });
     await runSlice(h.deps);
-    expect(h.agent.requests.map((r) => path.relative(dir, r.logFile ?? ''))).toEqual([
-      'logs/iteration-1.ndjson',
-      'logs/iteration-2.ndjson',
+    expect(h.agent.requests.map((r) => path.relative(dir, r.logBase ?? ''))).toEqual([
+      'logs/iteration-1',
+      'logs/iteration-2',
     ]);
   });
 });
@@ -507,6 +523,48 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
     const r = await runSlice({ ...h.deps, workflow: tddWorkflow() });
     expect(r.history.map((x) => x.tdd?.decision)).toEqual(['commit', 'commit', 'commit']);
     expect(h.agent.requests.map((x) => x.resumeSessionId)).toEqual([undefined, 'A', 'B']);
+  });
+
+  it("--workflow tdd: a run's checkpoint names the phase the cycle goes on with (red, green, refactor), then complete (issue 15)", async () => {
+    const h = harness({
+      steps: [done, done, done],
+      settings: { plan: '- [ ] one test', sliceIterations: 1 },
+      tests: (n) => n > 1,
+      failTail: 'FAILED tests/test_one.py::test_one - assert 0 == 1',
+    });
+    const phases: string[] = [];
+    for (let slice = 0; slice < 4; slice++) {
+      const r = await runSlice({ ...h.deps, workflow: tddWorkflow() });
+      phases.push((await h.deps.store.load(r.checkpointId)).phase);
+      if (r.status !== 'continuing') break;
+    }
+    expect(phases).toEqual(['green', 'refactor', 'complete']);
+  });
+
+  it("--workflow tdd ticks each item's box in the issue as its test is done; a tick that fails stays recorded and the next slice sends it (issue 15)", async () => {
+    const source = MemorySource.of('bd-1');
+    source.issues[0]!.body = '- [ ] one test\n- [ ] two test';
+    source.tickFailures = 1;
+    const failTail = 'FAILED tests/test_one.py::test_one - assert 0 == 1';
+    // Per test: RED (its test fails: tests run 1, 4), GREEN and REFACTOR (they pass).
+    const tests = (n: number) => n !== 1 && n !== 4;
+    const first = harness({ source, steps: [done], settings: { sliceIterations: 3 }, tests, failTail });
+    const r1 = await runSlice({ ...first.deps, workflow: tddWorkflow() });
+    expect(r1.status).toBe('continuing');
+    expect(source.issues[0]!.body).toBe('- [ ] one test\n- [ ] two test');
+    const kept = (await first.deps.store.load(r1.checkpointId)).state.loop as LoopState;
+    expect(kept.notices.map((n) => [n.what, n.attempts, n.lastError])).toEqual([
+      [{ kind: 'tick', id: 'bd-1', item: 'one test' }, 1, expect.stringContaining('502 Bad Gateway')],
+    ]);
+
+    const second = harness({ source, steps: [done], clock: first.clock, tests: (n) => n !== 1, failTail });
+    second.deps.store = first.deps.store;
+    const r2 = await runSlice({ ...second.deps, workflow: tddWorkflow() });
+    expect(r2.status).toBe('complete');
+    // Sent first by the next slice; the last test's tick went with the finished work, before the close.
+    expect(source.ticks).toEqual(['bd-1: one test', 'bd-1: two test']);
+    expect(source.issues[0]).toMatchObject({ body: '- [x] one test\n- [x] two test', status: 'closed' });
+    expect(((await first.deps.store.load(r2.checkpointId)).state.loop as LoopState).notices).toEqual([]);
   });
 
   it('--workflow tdd prunes the iteration logs like the implement workflow (they were never pruned)', async () => {

@@ -254,7 +254,7 @@ describe('buildDiscordPayload', () => {
     expect(embedOf(body).footer.text).toContain('5 more fields left out');
   });
 
-  it('neutralises backticks so the output cannot break out of its code block', () => {
+  it('neutralises backticks so the output cannot break out of its code block, with nothing invisible added (issue 15)', () => {
     for (const tail of [
       'before\n```\n@everyone injected **bold** outside\n```\nafter',
       '````\nfour',
@@ -266,10 +266,12 @@ describe('buildDiscordPayload', () => {
       const d = embedOf(body).description!;
       expectIntactBlock(d);
       const inside = d.slice(d.indexOf('```\n') + 4, -4);
-      expect(d.replace('```\n', '').slice(0, -4)).not.toContain('``'); // no run of backticks but the two fences
-      expect(inside).not.toContain('``');
-      expect(d.startsWith('summary with `\u200b`\u200b` too\n\n```\n')).toBe(true);
-      expect(d.replace(/\u200b/g, '')).toContain(tail.replace(/\s+$/, '')); // the text itself is all there
+      expect(inside).not.toContain('```'); // Discord would end the block there, whatever the fence
+      // The summary's backticks are escaped (shown and copied as backticks); no invisible character anywhere.
+      expect(d.startsWith('summary with \\`\\`\\` too\n\n```\n')).toBe(true);
+      expect(d).not.toMatch(/[\u200b-\u200d\u2060\ufeff]/);
+      // The output is all there; the only change is a visible space inside each run of three or more backticks.
+      expect(inside.replace(/(?<=``) (?=`)/g, '')).toBe(tail.replace(/\s+$/, ''));
     }
   });
 

@@ -13,8 +13,16 @@ describe('inert: no line agent-loop did not write itself is a workflow command (
     ].join('\n');
     const lines = inert(hostile).split('\n');
     expect(lines.filter(isWorkflowCommand)).toEqual([]);
-    // What a reader sees is unchanged but for the invisible space.
-    expect(lines.map((l) => l.replaceAll('\u200B', ''))).toEqual(hostile.split('\n'));
+    // A visible backslash inside each marker, and nothing invisible (issue 15): what a reader copies is what they see.
+    expect(lines.join('\n')).not.toMatch(/[\u200b-\u200d\u2060\ufeff]/);
+    expect(lines).toEqual([
+      ':\\:error::forged',
+      '   :\\:set-output name=status::complete',
+      '\t:\\:add-mask::x',
+      'ok line',
+      'see ##\\[error]v1 form',
+      '\u00a0:\\:stop-commands::tok',
+    ]);
   });
 
   it('leaves text without markers as it is, and a :: inside a line (a C++ name, a URL) alone', () => {

@@ -2495,7 +2495,7 @@ exports.Composer = Composer;
 
 
 
-var Pair = __nccwpck_require__(7165);
+var Pair = __nccwpck_require__(9546);
 var YAMLMap = __nccwpck_require__(4454);
 var resolveProps = __nccwpck_require__(4631);
 var utilContainsNewline = __nccwpck_require__(9499);
@@ -2931,7 +2931,7 @@ exports.resolveEnd = resolveEnd;
 
 
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
+var Pair = __nccwpck_require__(9546);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var resolveEnd = __nccwpck_require__(7788);
@@ -3663,7 +3663,7 @@ exports.mapIncludes = mapIncludes;
 var Alias = __nccwpck_require__(4065);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
+var Pair = __nccwpck_require__(9546);
 var toJS = __nccwpck_require__(4043);
 var Schema = __nccwpck_require__(5840);
 var stringifyDocument = __nccwpck_require__(6829);
@@ -4508,7 +4508,7 @@ var Schema = __nccwpck_require__(5840);
 var errors = __nccwpck_require__(1464);
 var Alias = __nccwpck_require__(4065);
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
+var Pair = __nccwpck_require__(9546);
 var Scalar = __nccwpck_require__(3301);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
@@ -4912,7 +4912,7 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 7165:
+/***/ 9546:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5001,7 +5001,7 @@ var stringifyCollection = __nccwpck_require__(1212);
 var addPairToJSMap = __nccwpck_require__(7104);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
+var Pair = __nccwpck_require__(9546);
 var Scalar = __nccwpck_require__(3301);
 
 function findPair(items, key) {
@@ -8751,7 +8751,7 @@ exports.omap = omap;
 
 
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
+var Pair = __nccwpck_require__(9546);
 var Scalar = __nccwpck_require__(3301);
 var YAMLSeq = __nccwpck_require__(2223);
 
@@ -8888,7 +8888,7 @@ exports.schema = schema;
 
 
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
+var Pair = __nccwpck_require__(9546);
 var YAMLMap = __nccwpck_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
@@ -21195,7 +21195,7 @@ function syncDir(dir) {
  * errors.jsonl, prompts): every text is masked here, whatever its caller
  * already did, so a new file cannot forget; whole files are replaced atomically; a path outside the
  * state directory is refused (a bug, never a user's file). The state directory is what the action
- * uploads as an artifact and a cache entry. (The agent's stream logs, logs/iteration-N.ndjson, are
+ * uploads as an artifact and a cache entry. (The agents' output logs, logs/iteration-N.ndjson or .log, are
  * written line by line as the output arrives, from lines the output masker already masked where
  * they entered the engine: src/secrets/outputMasker.ts.)
  */
@@ -21309,7 +21309,10 @@ function rfc3339(date) {
 }
 
 ;// CONCATENATED MODULE: ./src/checkpoint/types.ts
-/** The pipeline phases of seed 001, in order. A checkpoint's phase is `<phase>-complete|failed`. */
+/**
+ * The pipeline phases of seed 001, in order. A checkpoint of `agent-loop plan` has the phase
+ * `<phase>-complete|failed`; one of `agent-loop run` has a loop phase (LOOP_PHASES).
+ */
 const PIPELINE_PHASES = [
     'research',
     'decomposition',
@@ -21318,6 +21321,20 @@ const PIPELINE_PHASES = [
     'beads_integration',
     'implementation',
 ];
+/**
+ * The phase of a checkpoint of `agent-loop run`, as a person reads it: `working` (work remains: run
+ * again to go on), `red`, `green` or `refactor` (the same, --workflow tdd, in that phase of a test's
+ * cycle), `complete` (nothing left to do) or `halted` (stopped on purpose; resumable once the cause
+ * is fixed). Older versions wrote these as `beads_integration-complete`, `implementation-complete`
+ * and `implementation-failed`, which still read (LEGACY_LOOP_PHASES).
+ */
+const LOOP_PHASES = ['working', 'red', 'green', 'refactor', 'complete', 'halted'];
+/** What a run's checkpoint phase written by an older version means now. */
+const LEGACY_LOOP_PHASES = {
+    'beads_integration-complete': 'working',
+    'implementation-complete': 'complete',
+    'implementation-failed': 'halted',
+};
 class CheckpointError extends Error {
     path;
     reason;
@@ -21349,8 +21366,11 @@ function isUuidV4(value) {
  * indent and a trailing newline; `errors` is omitted when empty.
  */
 const PHASE_STATUSES = ['complete', 'failed'];
-/** Every valid checkpoint phase, in pipeline order: `research-complete`, `research-failed`, … */
-const CHECKPOINT_PHASES = PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`));
+/** Every valid checkpoint phase: the pipeline's in order (`research-complete`, `research-failed`, …), then the loop's. */
+const CHECKPOINT_PHASES = [
+    ...PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`)),
+    ...LOOP_PHASES,
+];
 function isCheckpointPhase(value) {
     return typeof value === 'string' && CHECKPOINT_PHASES.includes(value);
 }
@@ -21412,7 +21432,7 @@ const checkpointFileSchema = object({
         error: (iss) => `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
     }),
     phase: schemas_string({ error: (iss) => `phase must be a string, got ${schema_describe(iss.input)}` }).refine(isCheckpointPhase, {
-        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed; valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${LOOP_PHASES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
     }),
     timestamp: schemas_string({ error: (iss) => `timestamp must be a string, got ${schema_describe(iss.input)}` })
         .refine((value) => parseRfc3339(value) !== undefined, {
@@ -21731,13 +21751,19 @@ function isResumable(checkpoint) {
 /**
  * The pipeline phase to run next: a failed phase is retried (`implementation-failed` →
  * implementation), a completed one is followed by the next (`beads_integration-complete` →
- * implementation); undefined after `implementation-complete`.
+ * implementation); undefined after `implementation-complete`. A run's checkpoint (a loop phase)
+ * resumes the loop, `implementation`, unless it is `complete`.
  */
 function resumePoint(checkpoint) {
+    if (isLoopPhase(checkpoint.phase))
+        return checkpoint.phase === 'complete' ? undefined : 'implementation';
     const { phase, status } = splitPhase(checkpoint.phase);
     if (status === 'failed')
         return phase;
     return PIPELINE_PHASES[PIPELINE_PHASES.indexOf(phase) + 1];
+}
+function isLoopPhase(phase) {
+    return LOOP_PHASES.includes(phase);
 }
 function splitPhase(value) {
     const cut = value.lastIndexOf('-');
@@ -22980,9 +23006,12 @@ const EscalationSchema = object({
     /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
     fingerprints: record(schemas_string(), schemas_string()).optional(),
 });
+/** --workflow tdd: tick the box of a checklist item in the issue once its red/green/refactor cycle is done. */
+const TickSchema = object({ kind: literal('tick'), id: schemas_string(), item: schemas_string() });
 const IssueActionSchema = discriminatedUnion('kind', [
     object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
     object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
+    TickSchema,
 ]);
 /**
  * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
@@ -23026,7 +23055,8 @@ const OutboxEntrySchema = object({
 });
 /**
  * An outside effect that is not a landing, recorded before it is performed and dropped once done
- * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post, a checklist
+ * item's box ticked in its issue (--workflow tdd; ticking a ticked box changes nothing). Performed
  * again by the next run until done; a label or comment is found by its marker, so at most once; a
  * Discord post cannot be found, so a run killed between the post and the save repeats it once.
  */
@@ -23045,6 +23075,7 @@ const NoticeSchema = object({
         }),
         /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
         object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
+        TickSchema,
     ]),
     recordedAt: schemas_string(),
     /** Attempts that failed so far, and the last failure in one line. */
@@ -24354,21 +24385,33 @@ function runProcess(req) {
 }
 
 ;// CONCATENATED MODULE: ./src/agents/streamLog.ts
-/** The agent's full output stream, kept per iteration under <state-dir>/logs/, size-capped and rotated. */
+/**
+ * The agent's full output, kept per iteration under <state-dir>/logs/, size-capped and rotated:
+ * `iteration-N.ndjson` for an agent that prints JSON events (claude, codex), `iteration-N.log` for
+ * any other (command). The lines arrive masked (src/secrets/outputMasker.ts).
+ */
 
 
 const LOG_MAX_BYTES = 32 * 1024 * 1024;
 const LOGS_KEPT = 50;
+/** The iteration's log file for an agent whose output has `format`, from the base path `logs/iteration-N`. */
+function logFileFor(base, format) {
+    return base === undefined ? undefined : `${base}.${format === 'ndjson' ? 'ndjson' : 'log'}`;
+}
 /** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
 class StreamLog {
     file;
     maxBytes;
+    format;
     fd;
     written = 0;
     capped = false;
-    constructor(file, maxBytes = LOG_MAX_BYTES) {
+    /** The last write was a piece of a line that has not ended yet. */
+    midLine = false;
+    constructor(file, maxBytes = LOG_MAX_BYTES, format = 'ndjson') {
         this.file = file;
         this.maxBytes = maxBytes;
+        this.format = format;
         if (!file)
             return;
         try {
@@ -24379,17 +24422,22 @@ class StreamLog {
             this.fd = undefined; // A log we cannot write must never stop the agent.
         }
     }
-    write(line) {
+    /** Appends `line` and a newline; `ends: false` for a piece of a longer line that goes on in the next write. */
+    write(line, ends = true) {
         if (this.fd === undefined || this.capped)
             return;
-        const bytes = Buffer.byteLength(line) + 1;
+        const text = ends ? `${line}\n` : line;
+        const bytes = Buffer.byteLength(text);
         if (this.written + bytes > this.maxBytes) {
             this.capped = true;
-            (0,external_node_fs_namespaceObject.writeSync)(this.fd, `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`);
+            (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.format === 'ndjson'
+                ? `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
+                : `${this.midLine ? '\n' : ''}[agent-loop: the rest of this output is left out, the log stops at ${this.written} bytes]\n`);
             return;
         }
         this.written += bytes;
-        (0,external_node_fs_namespaceObject.writeSync)(this.fd, `${line}\n`);
+        this.midLine = !ends;
+        (0,external_node_fs_namespaceObject.writeSync)(this.fd, text);
     }
     close() {
         if (this.fd !== undefined)
@@ -24420,7 +24468,7 @@ async function pruneIterationLogs(files, dir, keep = LOGS_KEPT) {
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 async function runStreamingCli(input) {
     const { request, parser } = input;
-    const log = new StreamLog(request.logFile);
+    const log = new StreamLog(logFileFor(request.logBase, 'ndjson'));
     // What a person would call the agent's output: its messages and tool calls, and stderr.
     const shown = new TailBuffer(16 * 1024);
     const show = (line, stream, cut) => {
@@ -25175,6 +25223,7 @@ class CodexAgent {
 
 
 
+
 /** The environment the command sees: the base env plus the AGENT_LOOP_* variables. */
 function commandEnv(base, request) {
     return {
@@ -25208,15 +25257,34 @@ class CommandAgent {
     env;
     killGraceMs;
     tailBytes;
+    logMaxBytes;
     constructor(options) {
         this.command = options.command;
         this.displayName = options.displayName ?? 'Command';
         this.env = options.env ?? process.env;
         this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
         this.tailBytes = options.tailBytes;
+        this.logMaxBytes = options.logMaxBytes ?? LOG_MAX_BYTES;
     }
     async run(request) {
-        const result = await runProcess({
+        // Its output as printed (stdout and stderr, masked as they arrive), kept as logs/iteration-N.log.
+        const log = new StreamLog(logFileFor(request.logBase, 'text'), this.logMaxBytes, 'text');
+        const onLine = (line, stream, cut) => {
+            log.write(line, !cut?.after);
+            if (cut)
+                request.onLine?.(line, stream, cut);
+            else
+                request.onLine?.(line, stream);
+        };
+        try {
+            return commandResult(await this.runProcess(request, onLine), request.timeoutMs);
+        }
+        finally {
+            log.close();
+        }
+    }
+    runProcess(request, onLine) {
+        return runProcess({
             command: this.command,
             shell: true,
             cwd: request.cwd,
@@ -25226,12 +25294,11 @@ class CommandAgent {
             timeoutMs: request.timeoutMs,
             killGraceMs: this.killGraceMs,
             ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),
-            ...(request.onLine ? { onLine: request.onLine } : {}),
+            onLine,
             ...(request.signal ? { signal: request.signal } : {}),
             ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
             ...(request.mask ? { mask: request.mask } : {}),
         });
-        return commandResult(result, request.timeoutMs);
     }
 }
 
@@ -25803,6 +25870,41 @@ function ready_isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+;// CONCATENATED MODULE: ./src/issues/checklist.ts
+/**
+ * An issue's Markdown checklist (`- [ ] item`, `- [x] done`): the red/green/refactor workflow's test
+ * list, and the box agent-loop ticks in the issue as each item's cycle is done. Pure.
+ */
+/** One checklist line: its marker and box, the item's text. */
+const CHECKLIST_ITEM = /^(\s*[-*+]\s+\[)( |x|X)(\]\s+)(.+?)\s*$/;
+/** An item's text as compared: white space runs collapsed. */
+const itemText = (text) => text.replace(/\s+/g, ' ').trim();
+/**
+ * `body` with the box of the first unticked item whose text is `item` ticked, and nothing else
+ * changed (line ends included); undefined when there is no such box (already ticked, or not there).
+ */
+function tickItem(body, item) {
+    const wanted = itemText(item);
+    const lines = body.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const m = CHECKLIST_ITEM.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
+        if (!m || m[2] !== ' ' || itemText(m[4]) !== wanted)
+            continue;
+        const at = m[1].length;
+        lines[i] = `${line.slice(0, at)}x${line.slice(at + 1)}`;
+        return lines.join('\n');
+    }
+    return undefined;
+}
+/** `body` with every box unticked: an issue's text as a person wrote it, whatever agent-loop ticked since. */
+function untickAll(body) {
+    return body
+        .split('\n')
+        .map((line) => line.replace(/^(\s*[-*+]\s+\[)[xX](\]\s+)/, '$1 $2'))
+        .join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/issues/types.ts
 function isClosed(issue) {
     return issue.status === 'closed';
@@ -25817,6 +25919,7 @@ const NO_CHANGE_LABEL = 'agent-loop:no-change';
 const ESCALATED_LABEL = 'agent-loop:escalated';
 
 ;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
+
 
 
 
@@ -25897,6 +26000,17 @@ class BdCliSource {
         if (issue.status === 'closed')
             return;
         await this.run(['close', id, '--reason', reason]);
+    }
+    /** `bd show`, then `bd update <id> --description <text with the box ticked>` when the box is there unticked. */
+    async tickChecklistItem(id, item) {
+        const issue = await this.get(id);
+        if (!issue)
+            throw new Error(`Cannot tick "${item}" in issue ${id}: bd does not know it. Check the id with \`bd list\`.`);
+        const body = tickItem(issue.body, item);
+        if (body === undefined)
+            return false;
+        await this.run(['update', id, '--description', body]);
+        return true;
     }
     async markEscalated(id, note) {
         const issue = await this.get(id);
@@ -25988,6 +26102,7 @@ function shellQuote(arg) {
 
 /** The largest issues file read (a backlog of 100,000 issues is about 100 MB). */
 const ISSUES_MAX_BYTES = 256 * MiB;
+
 
 
 
@@ -26131,6 +26246,18 @@ class BeadsFileSource {
                 updated_at: rfc3339(this.now()),
             };
         });
+    }
+    /** Ticks the item's box in the issue's `description`, in the file as it is now; updated_at when it did. */
+    async tickChecklistItem(id, item) {
+        let ticked = false;
+        await this.modify(id, 'tick a checklist item of', (record) => {
+            const body = typeof record.description === 'string' ? tickItem(record.description, item) : undefined;
+            if (body === undefined)
+                return record;
+            ticked = true;
+            return { ...record, description: body, updated_at: rfc3339(this.now()) };
+        });
+        return ticked;
     }
     async close(id, reason) {
         await this.modify(id, 'close', (record) => {
@@ -27164,7 +27291,7 @@ async function runTurn(ports, req) {
         timeoutMs: req.timeoutMs,
         signal: ports.signal,
         onLine: (line, stream, cut) => ports.logger.output('agent', line, stream, cut),
-        ...(req.keepLog ? { logFile: external_node_path_default().join(logDir, `iteration-${req.iteration}.ndjson`) } : {}),
+        ...(req.keepLog ? { logBase: external_node_path_default().join(logDir, `iteration-${req.iteration}`) } : {}),
         resumeSessionId: req.resumeSessionId,
     });
     if (ports.signal?.aborted)
@@ -27543,7 +27670,12 @@ async function runPipeline(deps) {
     const phase = opened.resumeAt;
     // A failed phase resumed: its first attempt is told what was wrong last time.
     let carried = opened.errors;
+    const runs = {
+        iterations: state.pipeline.iterations ?? 0,
+        failedIterations: state.pipeline.failedIterations ?? 0,
+    };
     const write = async (checkpointPhase, errors) => {
+        state = { ...state, pipeline: { ...state.pipeline, ...runs } };
         await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
     };
     logger.info('pipeline.start', opened.resumed
@@ -27555,7 +27687,7 @@ async function runPipeline(deps) {
         if (deps.signal?.aborted)
             return 130;
         if (spec.runner === 'agent') {
-            const outcome = await runAgentPhase(deps, spec, state, carried);
+            const outcome = await runAgentPhase(deps, spec, state, carried, runs);
             carried = [];
             if (outcome.interrupted)
                 return 130;
@@ -27653,7 +27785,7 @@ function isPipelineState(state) {
 }
 /** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
 const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
-async function runAgentPhase(deps, spec, state, earlier) {
+async function runAgentPhase(deps, spec, state, earlier, runs) {
     const { logger, clock } = deps;
     const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
     await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
@@ -27680,16 +27812,19 @@ async function runAgentPhase(deps, spec, state, earlier) {
         let result;
         let decision;
         for (;;) {
+            // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
+            runs.iterations++;
             result = await runTurn(ports, {
                 prompt,
-                iteration: attempt,
+                iteration: runs.iterations,
                 issueIds: [],
                 timeoutMs: deps.agentTimeoutMs,
                 delaySeconds: 0,
-                keepLog: false,
+                keepLog: true,
             });
             if (!result?.failure)
                 break;
+            runs.failedIterations++;
             decision = decideFailure(result.failure, counters);
             counters = decision.counters;
             if (decision.kind !== 'rate_limit')
@@ -29404,11 +29539,33 @@ function summaryLine(r) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/markdown.ts
+/**
+ * Text quoted verbatim in Markdown (CommonMark, as GitHub renders halt.md, the job summary and
+ * comments). A fenced code block ends at a fence of at least its opening fence's length, so a fence
+ * longer than every backtick run in the text keeps the text whole and unchanged: what a reader
+ * copies is what was printed, with no invisible character put in. Pure.
+ */
+/** The longest run of backticks in `text` (0 when there is none). */
+function longestBacktickRun(text) {
+    let longest = 0;
+    for (const run of text.match(/`+/g) ?? [])
+        longest = Math.max(longest, run.length);
+    return longest;
+}
+/** The lines of a fenced code block holding `text` as it is (`info`: the language, e.g. yaml). */
+function fencedBlock(text, info = '') {
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+    return [`${fence}${info}`, text, fence];
+}
+
 ;// CONCATENATED MODULE: ./src/report/diagnostic.ts
+
 const OUTPUT_CHARS = 500;
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
 const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
-const fence = (text) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
+/** Output quoted as it is, in a fence longer than any backtick run inside it (nothing invisible added). */
+const fence = (text) => fencedBlock(text.trimEnd() || '(no output)');
 function renderMarkdown(d) {
     const lines = [
         `# agent-loop halted: ${d.headline}`,
@@ -30220,11 +30377,20 @@ function working(model, cycle) {
 function iterated(model, outcome, now, config) {
     if (outcome.interrupted)
         return finish({ ...model, now }, config, 'continuing', undefined, true);
-    const m = { ...model, now, loop: outcome.state, outcome };
+    let m = { ...model, now, loop: outcome.state, outcome };
     const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now.
-    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt))
-        effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
+    // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
+    // a checklist item's tick as a notice (record before act), the rest at once.
+    if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
+        const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
+        if (now.length)
+            effects.push({ kind: 'updateIssues', actions: now });
+        for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
+            const recorded = recordNotice(m, tick);
+            m = recorded.model;
+            effects.push(...recorded.effects);
+        }
+    }
     if (outcome.halt)
         return finish(m, config, 'halted', outcome.halt, false, effects);
     // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
@@ -30515,8 +30681,13 @@ function guardLane(git) {
  * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
  */
 
+
+/**
+ * The checklist's boxes do not count (ticked or not): --workflow tdd ticks them as it works, and that
+ * is no edit by a person that would make an escalated issue worth trying again.
+ */
 function issueFingerprint(issue) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(issue.body).digest('hex').slice(0, 16);
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(untickAll(issue.body)).digest('hex').slice(0, 16);
 }
 /** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
 function toReadyIssue(issue) {
@@ -30785,12 +30956,25 @@ async function cycleBaseline(deps, state, checkpointId) {
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
+/** The planning pipeline's checkpoint phases (seed 001) while its implementation loop runs, and when it ends. */
 const IN_PROGRESS = 'beads_integration-complete';
-const PHASE_FOR = {
+const PIPELINE_PHASE_FOR = {
     continuing: IN_PROGRESS,
     complete: 'implementation-complete',
     halted: 'implementation-failed',
 };
+/**
+ * The phase a checkpoint records: in a plan's checkpoint (it holds the pipeline's state) the
+ * pipeline's, so `status` shows the plan phase by phase; in a run's, where the loop stands, in
+ * words a person reads: working (or the workflow's own: red, green, refactor), complete, halted.
+ */
+function checkpointPhase(status, loop, workflow, inPlan) {
+    if (inPlan)
+        return PIPELINE_PHASE_FOR[status];
+    if (status !== 'continuing')
+        return status;
+    return workflow.phase?.(loop) ?? 'working';
+}
 async function runSlice(unguarded) {
     // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
     const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
@@ -30817,7 +31001,7 @@ async function runSlice(unguarded) {
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
         await store.write({
             id: checkpointId,
-            phase: PHASE_FOR[status],
+            phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
             state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
             ...(errors.length ? { errors: [...errors] } : {}),
         });
@@ -30851,12 +31035,38 @@ async function runSlice(unguarded) {
     /** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
     const performIssueActions = async (actions) => {
         for (const action of actions ?? []) {
-            const failed = action.kind === 'markNoChange' && source.markNoChange
-                ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
-                : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
+            const failed = action.kind === 'tick'
+                ? await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action))
+                : action.kind === 'markNoChange' && source.markNoChange
+                    ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
+                    : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
             if (failed)
                 throw new LandingError(failed);
         }
+    };
+    /** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
+    const tick = async (action) => {
+        if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item)))
+            return;
+        logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
+            issueId: action.id,
+            item: action.item,
+        });
+    };
+    /**
+     * A tick as a notice, between iterations: where the issues live in the repository (beads), the
+     * change is committed at once (on the cycle's branch, it lands with the work), so that the next
+     * phase starts from a clean tree. Whether it was done.
+     */
+    const tickNotice = async (action) => {
+        const failed = await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action));
+        if (failed) {
+            logger.warn('source.warning', `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`);
+            return [failed.message];
+        }
+        if (git)
+            await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
+        return [];
     };
     /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
     const labelEscalated = async (ids, note, baseBranch) => {
@@ -31018,7 +31228,9 @@ async function runSlice(unguarded) {
             }
             case 'updateIssues':
                 for (const action of effect.actions) {
-                    if (action.kind === 'markNoChange' && source.markNoChange)
+                    if (action.kind === 'tick')
+                        await tick(action);
+                    else if (action.kind === 'markNoChange' && source.markNoChange)
                         await source.markNoChange(action.id, action.note, action.close);
                     else
                         await source.close(action.id, action.note);
@@ -31109,6 +31321,8 @@ async function runSlice(unguarded) {
                                 claimWarning('release', id, e);
                             });
                 }
+                else if (notice.what.kind === 'tick')
+                    failures = await tickNotice(notice.what);
                 // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
                 else
                     await deps.notify?.(notice.what.diagnostic);
@@ -31391,6 +31605,20 @@ async function keepBranch(deps, branch) {
         deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${error.message}. Its work is only in this checkout.`);
     }
 }
+/**
+ * The loop's counters after the planning pipeline's agent runs (`pipeline.iterations`, of which
+ * `failedIterations` failed): its first iteration is the next number, so every agent run of a plan
+ * has its own AGENT_LOOP_ITERATION and log, and all of them count toward --max-iterations.
+ */
+function afterPlanning(state, pipeline) {
+    const count = (key) => {
+        const value = typeof pipeline === 'object' && pipeline !== null ? pipeline[key] : 0;
+        return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+    };
+    const iterations = count('iterations');
+    const failed = Math.min(count('failedIterations'), iterations);
+    return { ...state, iteration: iterations, failedIterations: failed, successfulIterations: iterations - failed };
+}
 /** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
 const extraOf = (state) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
 /**
@@ -31411,9 +31639,15 @@ async function openCheckpoint(deps, warn) {
         catch (error) {
             throw new StartError(`--resume ${settings.resume}: ${error.message}`);
         }
-        // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it.
+        // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it,
+        // counting on from the planning phases' agent runs.
         if (cp.state.loop === undefined && cp.phase === IN_PROGRESS)
-            return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
+            return {
+                id: cp.id,
+                state: afterPlanning(initialLoopState(settings.maxIterations), cp.state.pipeline),
+                resumed: false,
+                extra: extraOf(cp.state),
+            };
         const loop = parseLoopState(cp.state);
         if (typeof loop === 'string')
             throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
@@ -31675,16 +31909,15 @@ async function checkIdle(options, io) {
  * in a line. Text agent-loop did not write itself (agent and test output, issue text, a diagnostic
  * quoting them, a server's error message) must never be one: it could annotate, mask, end a group,
  * or stop the runner's command processing. `inert` makes such a line plain text by putting a
- * zero-width space inside the marker, which the runner does not trim and a reader does not see.
- * agent-loop's own commands (groups, annotations, masks) are written around it, never through it.
- * Pure.
+ * visible backslash inside the marker (`:\:error::`, `##\[error]`): no invisible character, so what
+ * a reader copies from the log is what they see. agent-loop's own commands (groups, annotations,
+ * masks) are written around it, never through it. Pure.
  */
-const ZWSP = '\u200B';
 /** `text` with no line the runner would read as a workflow command. */
 function inert(text) {
     if (!text.includes('::') && !text.includes('##['))
         return text;
-    return text.replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`).replaceAll('##[', `##${ZWSP}[`);
+    return text.replace(/^([^\S\r\n]*):(?=:)/gm, '$1:\\').replaceAll('##[', '##\\[');
 }
 /** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */
 function inertJson(json) {
@@ -31844,10 +32077,8 @@ function buildDiscordPayload(message) {
     const title = truncateEnd(singleLine(message.title ?? ''), DISCORD_LIMITS.title);
     // Everything but the footer shares what is left of the 6000 once the title is placed.
     let budget = DISCORD_LIMITS.total - title.length - FOOTER_RESERVE;
-    const summary = neutraliseFences(stripControl(message.summary ?? '').trim());
-    const tail = message.outputTail === undefined
-        ? ''
-        : neutraliseFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
+    const summary = escapeBackticks(stripControl(message.summary ?? '').trim());
+    const tail = message.outputTail === undefined ? '' : breakFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
     const descriptionWanted = Math.min(DISCORD_LIMITS.description, summary.length + (tail ? 2 + OPEN_BLOCK.length + tail.length + CLOSE_BLOCK.length : 0));
     // Fields, in order, while they fit next to the description's reserve; the rest are left out
     // (and the footer says how many).
@@ -31939,9 +32170,23 @@ function truncateStart(text, max) {
         kept = kept.slice(1);
     return markerFor(text.length - kept.length) + kept;
 }
-/** No run of two backticks survives, so no text can open or close a code block (``` or ``). */
-function neutraliseFences(text) {
-    return text.replace(/`(?=`)/g, '`\u200b');
+/**
+ * Runs of two or more backticks in plain text shown as themselves (Markdown's backslash escape), so
+ * none opens a code block or swallows the text after it; a single pair still reads as inline code
+ * (`--fresh` in the advice). What a reader sees and copies is the text, with nothing invisible added.
+ */
+function escapeBackticks(text) {
+    return text.replace(/\\?`{2,}/g, (run) => (run.startsWith('\\') ? '\\\\' : '') + run.replace(/^\\/, '').replace(/`/g, '\\`'));
+}
+/**
+ * Discord ends a code block at the first ``` whatever its opening fence (unlike CommonMark, where a
+ * longer fence keeps shorter runs inside), and nothing is escaped inside one. So a run of three or
+ * more backticks in the output gets a visible space after every second backtick (``` becomes `` `):
+ * the block cannot be broken out of, and the change shows. halt.md and the job summary keep the
+ * output as it is (src/report/markdown.ts).
+ */
+function breakFences(text) {
+    return text.replace(/`{3,}/g, (run) => run.replace(/``(?=`)/g, '`` '));
 }
 /** ANSI escape sequences and control characters other than newline and tab go. */
 function stripControl(text) {
@@ -32343,6 +32588,9 @@ function forwarding(source) {
         ...(source.markNoChange
             ? { markNoChange: (id, note, close) => source.markNoChange(id, note, close) }
             : {}),
+        ...(source.tickChecklistItem
+            ? { tickChecklistItem: (id, item) => source.tickChecklistItem(id, item) }
+            : {}),
         ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
         ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
         ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
@@ -32598,6 +32846,7 @@ function maskOutput(agent, mask) {
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/implement/prompt.ts
+
 const MAX_CONTEXT = 4000;
 function buildPrompt(p) {
     const ids = p.issues.map((i) => i.id).join(', ');
@@ -32614,7 +32863,7 @@ function buildPrompt(p) {
     if (p.lastFailure) {
         const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
         const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
+        parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...fencedBlock(tail.trim()), '');
     }
     parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
         ? [
@@ -33784,14 +34033,19 @@ function decidePhase(o) {
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
-const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
+/**
+ * The red/green/refactor workflow's test list: the issue body's Markdown checklist (`- [ ] test`,
+ * `- [x] done`), or a `--plan` file in the same form. Each item becomes one red → green → refactor
+ * round. An issue without a checklist is one round, described by its title. Pure.
+ */
+
 function parseTestList(text, fallbackDescription) {
     const items = [];
     for (const line of text.split(/\r?\n/)) {
-        const m = ITEM.exec(line);
+        const m = CHECKLIST_ITEM.exec(line);
         if (!m)
             continue;
-        items.push({ description: m[2].replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+        items.push({ description: itemText(m[4]), status: m[2] === ' ' ? 'pending' : 'done' });
     }
     return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
 }
@@ -34074,12 +34328,21 @@ function advance(ctx, m, effects, tests, decision, error, commit) {
         testFile: '',
         ...(commit ? { lastCommit: commit } : {}),
     });
+    // The test's red/green/refactor is done: its box in the issue's checklist is ticked (the list is the
+    // issue's, not --plan's). With the cycle's last test, before the issue closes, with the work.
+    const ticks = tests[tdd.index]?.status === 'done' && ctx.settings.plan === undefined
+        ? [{ kind: 'tick', id: model_cycleOf(ctx.before).issueIds[0] ?? '', item: tests[tdd.index]?.description ?? '' }]
+        : [];
     if (next !== -1)
-        return model_finish(m, effects, { state: model_close(m, state, 'continuing', decision, error) });
+        return model_finish(m, effects, {
+            state: model_close(m, state, 'continuing', decision, error),
+            ...(ticks.length ? { issueActions: ticks } : {}),
+        });
     const done = cycleComplete(ctx, state);
     return model_finish(m, [...effects, ...done.effects], {
         ...done.outcome,
         state: model_close(m, done.outcome.state, 'complete', decision, error),
+        issueActions: [...ticks, ...(done.outcome.issueActions ?? [])],
     });
 }
 function isDuplicateReport(result) {
@@ -34575,6 +34838,11 @@ function tddWorkflow(templates) {
         name: 'tdd',
         batches: false,
         iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
+        // The phase the cycle in flight runs next, as the checkpoint's phase.
+        phase: (state) => {
+            const phase = state.currentCycle?.tdd?.phase;
+            return phase === 'RED' ? 'red' : phase === 'GREEN' ? 'green' : phase === 'REFACTOR' ? 'refactor' : undefined;
+        },
     };
 }
 async function runTddIteration(deps, before, baseline, templates) {
@@ -35409,7 +35677,7 @@ async function statusCommand(opts, deps) {
         }
         out('');
         out(resumable
-            ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} at the ${resumePoint(resumable)} phase (\`--resume ID\` picks another, \`--fresh\` ignores them).`
+            ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${runPhase(resumable) ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
             : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`);
     }
     if (invalid.length > 0) {
@@ -35419,13 +35687,29 @@ async function statusCommand(opts, deps) {
     }
     return 0;
 }
+/** What a run's checkpoint phase tells a person. */
+const RUN_PHASE_MEANING = {
+    working: 'work remains: a run goes on from here',
+    red: 'work remains: the next test is to be written (--workflow tdd)',
+    green: 'work remains: the failing test is to be made to pass (--workflow tdd)',
+    refactor: 'work remains: the code is to be refactored with the tests green (--workflow tdd)',
+    complete: 'nothing left to do',
+    halted: 'halted on purpose: a run resumes here once the cause is fixed',
+};
+/** A run's checkpoint phase, in today's words (an older version's pipeline-style name translated); undefined for a plan's. */
+function runPhase(cp) {
+    return isLoopPhase(cp.phase) ? cp.phase : LEGACY_LOOP_PHASES[cp.phase];
+}
 function describeCheckpoint(cp, wouldResume, now) {
     const lines = [`${cp.id}${wouldResume ? '  ← would be resumed' : ''}`];
+    const pipeline = readPipelineProgress(cp);
     const next = resumePoint(cp);
-    lines.push(`  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
+    const loopPhase = pipeline ? undefined : runPhase(cp);
+    lines.push(loopPhase
+        ? `  phase:      ${loopPhase} (${RUN_PHASE_MEANING[loopPhase]})${loopPhase === cp.phase ? '' : `; written as ${cp.phase} by an older version`}`
+        : `  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
     lines.push(`  timestamp:  ${cp.timestamp}`);
     lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
-    const pipeline = readPipelineProgress(cp);
     if (pipeline) {
         lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
         for (const p of pipeline.phases)

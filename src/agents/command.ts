@@ -1,6 +1,7 @@
 import { classifyCommandOutcome } from './classifyCommand.js';
 import { DEFAULT_KILL_GRACE_MS, runProcess, type ProcessResult } from './process.js';
 import { parseReportBlock } from './report.js';
+import { LOG_MAX_BYTES, StreamLog, logFileFor } from './streamLog.js';
 import type { Agent, AgentResult, AgentRunRequest } from './types.js';
 
 export interface CommandAgentOptions {
@@ -14,6 +15,8 @@ export interface CommandAgentOptions {
   killGraceMs?: number;
   /** Size of the output tail kept. Default 64 KiB. */
   tailBytes?: number;
+  /** The cap of the iteration's log (logs/iteration-N.log). Default LOG_MAX_BYTES, as for claude and codex. */
+  logMaxBytes?: number;
 }
 
 /** The environment the command sees: the base env plus the AGENT_LOOP_* variables. */
@@ -49,6 +52,7 @@ export class CommandAgent implements Agent {
   private readonly env: NodeJS.ProcessEnv;
   private readonly killGraceMs: number;
   private readonly tailBytes: number | undefined;
+  private readonly logMaxBytes: number;
 
   constructor(options: CommandAgentOptions) {
     this.command = options.command;
@@ -56,10 +60,26 @@ export class CommandAgent implements Agent {
     this.env = options.env ?? process.env;
     this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     this.tailBytes = options.tailBytes;
+    this.logMaxBytes = options.logMaxBytes ?? LOG_MAX_BYTES;
   }
 
   async run(request: AgentRunRequest): Promise<AgentResult> {
-    const result = await runProcess({
+    // Its output as printed (stdout and stderr, masked as they arrive), kept as logs/iteration-N.log.
+    const log = new StreamLog(logFileFor(request.logBase, 'text'), this.logMaxBytes, 'text');
+    const onLine: AgentRunRequest['onLine'] = (line, stream, cut) => {
+      log.write(line, !cut?.after);
+      if (cut) request.onLine?.(line, stream, cut);
+      else request.onLine?.(line, stream);
+    };
+    try {
+      return commandResult(await this.runProcess(request, onLine), request.timeoutMs);
+    } finally {
+      log.close();
+    }
+  }
+
+  private runProcess(request: AgentRunRequest, onLine: NonNullable<AgentRunRequest['onLine']>): Promise<ProcessResult> {
+    return runProcess({
       command: this.command,
       shell: true,
       cwd: request.cwd,
@@ -69,11 +89,10 @@ export class CommandAgent implements Agent {
       timeoutMs: request.timeoutMs,
       killGraceMs: this.killGraceMs,
       ...(this.tailBytes !== undefined ? { tailBytes: this.tailBytes } : {}),
-      ...(request.onLine ? { onLine: request.onLine } : {}),
+      onLine,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.onSpawn ? { onSpawn: request.onSpawn } : {}),
       ...(request.mask ? { mask: request.mask } : {}),
     });
-    return commandResult(result, request.timeoutMs);
   }
 }

@@ -1,4 +1,8 @@
-/** The agent's full output stream, kept per iteration under <state-dir>/logs/, size-capped and rotated. */
+/**
+ * The agent's full output, kept per iteration under <state-dir>/logs/, size-capped and rotated:
+ * `iteration-N.ndjson` for an agent that prints JSON events (claude, codex), `iteration-N.log` for
+ * any other (command). The lines arrive masked (src/secrets/outputMasker.ts).
+ */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { StateFiles } from '../persist/stateFiles.js';
@@ -6,15 +10,26 @@ import type { StateFiles } from '../persist/stateFiles.js';
 export const LOG_MAX_BYTES = 32 * 1024 * 1024;
 export const LOGS_KEPT = 50;
 
+/** How the log's lines are written: JSON events, or the output as printed. */
+export type LogFormat = 'ndjson' | 'text';
+
+/** The iteration's log file for an agent whose output has `format`, from the base path `logs/iteration-N`. */
+export function logFileFor(base: string | undefined, format: LogFormat): string | undefined {
+  return base === undefined ? undefined : `${base}.${format === 'ndjson' ? 'ndjson' : 'log'}`;
+}
+
 /** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
 export class StreamLog {
   private fd: number | undefined;
   private written = 0;
   private capped = false;
+  /** The last write was a piece of a line that has not ended yet. */
+  private midLine = false;
 
   constructor(
     readonly file: string | undefined,
     private readonly maxBytes = LOG_MAX_BYTES,
+    private readonly format: LogFormat = 'ndjson',
   ) {
     if (!file) return;
     try {
@@ -25,16 +40,24 @@ export class StreamLog {
     }
   }
 
-  write(line: string): void {
+  /** Appends `line` and a newline; `ends: false` for a piece of a longer line that goes on in the next write. */
+  write(line: string, ends = true): void {
     if (this.fd === undefined || this.capped) return;
-    const bytes = Buffer.byteLength(line) + 1;
+    const text = ends ? `${line}\n` : line;
+    const bytes = Buffer.byteLength(text);
     if (this.written + bytes > this.maxBytes) {
       this.capped = true;
-      writeSync(this.fd, `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`);
+      writeSync(
+        this.fd,
+        this.format === 'ndjson'
+          ? `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
+          : `${this.midLine ? '\n' : ''}[agent-loop: the rest of this output is left out, the log stops at ${this.written} bytes]\n`,
+      );
       return;
     }
     this.written += bytes;
-    writeSync(this.fd, `${line}\n`);
+    this.midLine = !ends;
+    writeSync(this.fd, text);
   }
 
   close(): void {

@@ -4,7 +4,7 @@
  * iteration's log and a tail of what was shown.
  */
 import { type ProcessResult, runProcess } from './process.js';
-import { StreamLog } from './streamLog.js';
+import { StreamLog, logFileFor } from './streamLog.js';
 import { TailBuffer } from './tail.js';
 import type { AgentRunRequest } from './types.js';
 
@@ -25,7 +25,7 @@ export async function runStreamingCli(input: {
   killGraceMs?: number;
 }): Promise<{ process: ProcessResult; shown: string }> {
   const { request, parser } = input;
-  const log = new StreamLog(request.logFile);
+  const log = new StreamLog(logFileFor(request.logBase, 'ndjson'));
   // What a person would call the agent's output: its messages and tool calls, and stderr.
   const shown = new TailBuffer(16 * 1024);
   const show = (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => {

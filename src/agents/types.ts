@@ -56,8 +56,11 @@ export interface AgentRunRequest {
   onLine?: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void;
   /** Aborting ends the agent's whole process group. */
   signal?: AbortSignal;
-  /** Where to keep the agent's full output stream (size-capped); adapters that have one write it. */
-  logFile?: string;
+  /**
+   * Where to keep the agent's full output (size-capped), without extension (`<state-dir>/logs/iteration-N`):
+   * each adapter adds its own (`.ndjson` for an event stream, `.log` for plain output; streamLog.ts).
+   */
+  logBase?: string;
   /** Continue this earlier session of the same cycle (--agent-session continue). */
   resumeSessionId?: string;
   /** Told the pid of each process group the agent's run spawns (recorded so a killed run's agent can be ended). */

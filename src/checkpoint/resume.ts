@@ -1,5 +1,12 @@
 import { parseRfc3339 } from './schema.js';
-import { PIPELINE_PHASES, type Checkpoint, type CheckpointPhase, type PipelinePhase } from './types.js';
+import {
+  LOOP_PHASES,
+  PIPELINE_PHASES,
+  type Checkpoint,
+  type LoopPhase,
+  type PipelineCheckpointPhase,
+  type PipelinePhase,
+} from './types.js';
 
 /** Which checkpoint to resume and where (seed 001's DetectResumableCheckpoint), as pure decisions. */
 
@@ -13,15 +20,21 @@ export function isResumable(checkpoint: Pick<Checkpoint, 'phase'>): boolean {
 /**
  * The pipeline phase to run next: a failed phase is retried (`implementation-failed` →
  * implementation), a completed one is followed by the next (`beads_integration-complete` →
- * implementation); undefined after `implementation-complete`.
+ * implementation); undefined after `implementation-complete`. A run's checkpoint (a loop phase)
+ * resumes the loop, `implementation`, unless it is `complete`.
  */
 export function resumePoint(checkpoint: Pick<Checkpoint, 'phase'>): PipelinePhase | undefined {
+  if (isLoopPhase(checkpoint.phase)) return checkpoint.phase === 'complete' ? undefined : 'implementation';
   const { phase, status } = splitPhase(checkpoint.phase);
   if (status === 'failed') return phase;
   return PIPELINE_PHASES[PIPELINE_PHASES.indexOf(phase) + 1];
 }
 
-function splitPhase(value: CheckpointPhase): { phase: PipelinePhase; status: 'complete' | 'failed' } {
+export function isLoopPhase(phase: string): phase is LoopPhase {
+  return (LOOP_PHASES as readonly string[]).includes(phase);
+}
+
+function splitPhase(value: PipelineCheckpointPhase): { phase: PipelinePhase; status: 'complete' | 'failed' } {
   const cut = value.lastIndexOf('-');
   return { phase: value.slice(0, cut) as PipelinePhase, status: value.slice(cut + 1) as 'complete' | 'failed' };
 }

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { CheckpointError, PIPELINE_PHASES, type Checkpoint, type CheckpointPhase, type PhaseStatus } from './types.js';
+import {
+  CheckpointError,
+  LOOP_PHASES,
+  PIPELINE_PHASES,
+  type Checkpoint,
+  type CheckpointPhase,
+  type PhaseStatus,
+} from './types.js';
 import { isUuidV4 } from '../util/uuid.js';
 
 export { isUuidV4 };
@@ -13,10 +20,11 @@ export { isUuidV4 };
 
 const PHASE_STATUSES: readonly PhaseStatus[] = ['complete', 'failed'];
 
-/** Every valid checkpoint phase, in pipeline order: `research-complete`, `research-failed`, … */
-export const CHECKPOINT_PHASES: readonly CheckpointPhase[] = PIPELINE_PHASES.flatMap((phase) =>
-  PHASE_STATUSES.map((status): CheckpointPhase => `${phase}-${status}`),
-);
+/** Every valid checkpoint phase: the pipeline's in order (`research-complete`, `research-failed`, …), then the loop's. */
+export const CHECKPOINT_PHASES: readonly CheckpointPhase[] = [
+  ...PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status): CheckpointPhase => `${phase}-${status}`)),
+  ...LOOP_PHASES,
+];
 
 export function isCheckpointPhase(value: unknown): value is CheckpointPhase {
   return typeof value === 'string' && (CHECKPOINT_PHASES as readonly string[]).includes(value);
@@ -85,7 +93,7 @@ const checkpointFileSchema = z.object({
   }),
   phase: z.string({ error: (iss) => `phase must be a string, got ${describe(iss.input)}` }).refine(isCheckpointPhase, {
     error: (iss) =>
-      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed; valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${LOOP_PHASES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
   }),
   timestamp: z
     .string({ error: (iss) => `timestamp must be a string, got ${describe(iss.input)}` })

@@ -1,4 +1,7 @@
-/** The pipeline phases of seed 001, in order. A checkpoint's phase is `<phase>-complete|failed`. */
+/**
+ * The pipeline phases of seed 001, in order. A checkpoint of `agent-loop plan` has the phase
+ * `<phase>-complete|failed`; one of `agent-loop run` has a loop phase (LOOP_PHASES).
+ */
 export const PIPELINE_PHASES = [
   'research',
   'decomposition',
@@ -9,7 +12,26 @@ export const PIPELINE_PHASES = [
 ] as const;
 export type PipelinePhase = (typeof PIPELINE_PHASES)[number];
 export type PhaseStatus = 'complete' | 'failed';
-export type CheckpointPhase = `${PipelinePhase}-${PhaseStatus}`;
+export type PipelineCheckpointPhase = `${PipelinePhase}-${PhaseStatus}`;
+
+/**
+ * The phase of a checkpoint of `agent-loop run`, as a person reads it: `working` (work remains: run
+ * again to go on), `red`, `green` or `refactor` (the same, --workflow tdd, in that phase of a test's
+ * cycle), `complete` (nothing left to do) or `halted` (stopped on purpose; resumable once the cause
+ * is fixed). Older versions wrote these as `beads_integration-complete`, `implementation-complete`
+ * and `implementation-failed`, which still read (LEGACY_LOOP_PHASES).
+ */
+export const LOOP_PHASES = ['working', 'red', 'green', 'refactor', 'complete', 'halted'] as const;
+export type LoopPhase = (typeof LOOP_PHASES)[number];
+
+/** What a run's checkpoint phase written by an older version means now. */
+export const LEGACY_LOOP_PHASES: Readonly<Record<string, LoopPhase>> = {
+  'beads_integration-complete': 'working',
+  'implementation-complete': 'complete',
+  'implementation-failed': 'halted',
+};
+
+export type CheckpointPhase = PipelineCheckpointPhase | LoopPhase;
 
 /** `<state-dir>/checkpoints/<id>.json` */
 export interface Checkpoint {

@@ -1,7 +1,13 @@
-import { ageInDays, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
+import { ageInDays, isLoopPhase, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
 import { pickRunnable } from '../core/resumable.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
-import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore } from '../checkpoint/types.js';
+import {
+  LEGACY_LOOP_PHASES,
+  PIPELINE_PHASES,
+  type Checkpoint,
+  type CheckpointStore,
+  type LoopPhase,
+} from '../checkpoint/types.js';
 
 /** `agent-loop status [--state-dir DIR] [--json]`: what is checkpointed, and what a run would resume. */
 
@@ -228,7 +234,7 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
     out('');
     out(
       resumable
-        ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} at the ${resumePoint(resumable)} phase (\`--resume ID\` picks another, \`--fresh\` ignores them).`
+        ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${runPhase(resumable) ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
         : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`,
     );
   }
@@ -239,13 +245,33 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
   return 0;
 }
 
+/** What a run's checkpoint phase tells a person. */
+const RUN_PHASE_MEANING: Record<LoopPhase, string> = {
+  working: 'work remains: a run goes on from here',
+  red: 'work remains: the next test is to be written (--workflow tdd)',
+  green: 'work remains: the failing test is to be made to pass (--workflow tdd)',
+  refactor: 'work remains: the code is to be refactored with the tests green (--workflow tdd)',
+  complete: 'nothing left to do',
+  halted: 'halted on purpose: a run resumes here once the cause is fixed',
+};
+
+/** A run's checkpoint phase, in today's words (an older version's pipeline-style name translated); undefined for a plan's. */
+export function runPhase(cp: Pick<Checkpoint, 'phase'>): LoopPhase | undefined {
+  return isLoopPhase(cp.phase) ? cp.phase : LEGACY_LOOP_PHASES[cp.phase];
+}
+
 function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): string[] {
   const lines = [`${cp.id}${wouldResume ? '  ← would be resumed' : ''}`];
+  const pipeline = readPipelineProgress(cp);
   const next = resumePoint(cp);
-  lines.push(`  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
+  const loopPhase = pipeline ? undefined : runPhase(cp);
+  lines.push(
+    loopPhase
+      ? `  phase:      ${loopPhase} (${RUN_PHASE_MEANING[loopPhase]})${loopPhase === cp.phase ? '' : `; written as ${cp.phase} by an older version`}`
+      : `  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`,
+  );
   lines.push(`  timestamp:  ${cp.timestamp}`);
   lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
-  const pipeline = readPipelineProgress(cp);
   if (pipeline) {
     lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
     for (const p of pipeline.phases)

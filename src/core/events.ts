@@ -18,7 +18,10 @@ export type Status = 'continuing' | 'complete' | 'halted';
  * a person decides (GitHub), closed too when `close`; a source that cannot label closes it.
  */
 export type IssueAction =
-  { kind: 'close'; id: string; note: string } | { kind: 'markNoChange'; id: string; note: string; close: boolean };
+  | { kind: 'close'; id: string; note: string }
+  | { kind: 'markNoChange'; id: string; note: string; close: boolean }
+  /** --workflow tdd: the item's box ticked in the issue (`- [x] item`), its red/green/refactor cycle done. */
+  | { kind: 'tick'; id: string; item: string };
 
 /** What one iteration (of any workflow) tells the engine. */
 export interface IterationOutcome {
@@ -35,7 +38,10 @@ export interface IterationOutcome {
   cycleDone?: boolean;
   /** ...and needed no change (already satisfied): nothing to merge or publish. */
   noChange?: boolean;
-  /** The issues to close or label now, before the cycle is finished. */
+  /**
+   * The issues to close or label now, before the cycle is finished; with `cycleDone`, with its work.
+   * A `tick` before then is a notice: recorded in the checkpoint, then sent (again by a later run until done).
+   */
   issueActions?: IssueAction[];
 }
 

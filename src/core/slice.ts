@@ -766,11 +766,19 @@ function working(model: SliceModel, cycle: CycleState | undefined): ClaimProgres
 
 function iterated(model: SliceModel, outcome: IterationOutcome, now: number, config: CoreConfig): Step {
   if (outcome.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
-  const m: SliceModel = { ...model, now, loop: outcome.state, outcome };
+  let m: SliceModel = { ...model, now, loop: outcome.state, outcome };
   const effects: Effect[] = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
-  // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now.
-  if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt))
-    effects.push({ kind: 'updateIssues', actions: outcome.issueActions });
+  // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
+  // a checklist item's tick as a notice (record before act), the rest at once.
+  if (outcome.issueActions?.length && !(outcome.cycleDone && !outcome.halt)) {
+    const now = outcome.issueActions.filter((a) => a.kind !== 'tick');
+    if (now.length) effects.push({ kind: 'updateIssues', actions: now });
+    for (const tick of outcome.issueActions.filter((a) => a.kind === 'tick')) {
+      const recorded = recordNotice(m, tick);
+      m = recorded.model;
+      effects.push(...recorded.effects);
+    }
+  }
   if (outcome.halt) return finish(m, config, 'halted', outcome.halt, false, effects);
   // The agent stays in its lane: the iteration checked right after the agent ran; this covers what followed.
   effects.push({ kind: 'verifyLane', what: `go on after iteration ${m.loop.iteration}` });

@@ -142,9 +142,13 @@ const EscalationSchema = z.object({
 });
 export type EscalationRecord = z.infer<typeof EscalationSchema>;
 
+/** --workflow tdd: tick the box of a checklist item in the issue once its red/green/refactor cycle is done. */
+const TickSchema = z.object({ kind: z.literal('tick'), id: z.string(), item: z.string() });
+
 const IssueActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('close'), id: z.string(), note: z.string() }),
   z.object({ kind: z.literal('markNoChange'), id: z.string(), note: z.string(), close: z.boolean() }),
+  TickSchema,
 ]);
 
 /**
@@ -191,7 +195,8 @@ export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 
 /**
  * An outside effect that is not a landing, recorded before it is performed and dropped once done
- * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post. Performed
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post, a checklist
+ * item's box ticked in its issue (--workflow tdd; ticking a ticked box changes nothing). Performed
  * again by the next run until done; a label or comment is found by its marker, so at most once; a
  * Discord post cannot be found, so a run killed between the post and the save repeats it once.
  */
@@ -210,6 +215,7 @@ const NoticeSchema = z.object({
     }),
     /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
     z.object({ kind: z.literal('notify'), diagnostic: z.record(z.string(), z.unknown()) }),
+    TickSchema,
   ]),
   recordedAt: z.string(),
   /** Attempts that failed so far, and the last failure in one line. */

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { beadsRecordToIssue, isBeadsRecord, sortIssues, type BeadsRecord } from './ready.js';
+import { tickItem } from './checklist.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
 
 export { isOnPath } from '../util/onPath.js';
@@ -112,6 +113,17 @@ export class BdCliSource implements IssueSource {
     }
     if (issue.status === 'closed') return;
     await this.run(['close', id, '--reason', reason]);
+  }
+
+  /** `bd show`, then `bd update <id> --description <text with the box ticked>` when the box is there unticked. */
+  async tickChecklistItem(id: string, item: string): Promise<boolean> {
+    const issue = await this.get(id);
+    if (!issue)
+      throw new Error(`Cannot tick "${item}" in issue ${id}: bd does not know it. Check the id with \`bd list\`.`);
+    const body = tickItem(issue.body, item);
+    if (body === undefined) return false;
+    await this.run(['update', id, '--description', body]);
+    return true;
   }
 
   async markEscalated(id: string, note: string): Promise<void> {

@@ -5,6 +5,7 @@ export const ISSUES_MAX_BYTES = 256 * MiB;
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 import { fileStamp } from '../util/fileStamp.js';
+import { tickItem } from './checklist.js';
 import { rfc3339 } from '../util/clock.js';
 import { beadsRecordToIssue, computeReady, isBeadsRecord, isPlainObject, type BeadsRecord } from './ready.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
@@ -186,6 +187,18 @@ export class BeadsFileSource implements IssueSource {
         updated_at: rfc3339(this.now()),
       };
     });
+  }
+
+  /** Ticks the item's box in the issue's `description`, in the file as it is now; updated_at when it did. */
+  async tickChecklistItem(id: string, item: string): Promise<boolean> {
+    let ticked = false;
+    await this.modify(id, 'tick a checklist item of', (record) => {
+      const body = typeof record.description === 'string' ? tickItem(record.description, item) : undefined;
+      if (body === undefined) return record;
+      ticked = true;
+      return { ...record, description: body, updated_at: rfc3339(this.now()) };
+    });
+    return ticked;
   }
 
   async close(id: string, reason: string): Promise<void> {

@@ -4,10 +4,15 @@
  * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
  */
 import { createHash } from 'node:crypto';
+import { untickAll } from './checklist.js';
 import type { Issue } from './types.js';
 
+/**
+ * The checklist's boxes do not count (ticked or not): --workflow tdd ticks them as it works, and that
+ * is no edit by a person that would make an escalated issue worth trying again.
+ */
 export function issueFingerprint(issue: Pick<Issue, 'title' | 'body'>): string {
-  return createHash('sha256').update(issue.title).update('\0').update(issue.body).digest('hex').slice(0, 16);
+  return createHash('sha256').update(issue.title).update('\0').update(untickAll(issue.body)).digest('hex').slice(0, 16);
 }
 
 /** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */

@@ -78,6 +78,9 @@ function forwarding(source: IssueSource): IssueSource {
     ...(source.markNoChange
       ? { markNoChange: (id: string, note: string, close: boolean) => source.markNoChange!(id, note, close) }
       : {}),
+    ...(source.tickChecklistItem
+      ? { tickChecklistItem: (id: string, item: string) => source.tickChecklistItem!(id, item) }
+      : {}),
     ...(source.exportState ? { exportState: () => source.exportState?.() } : {}),
     ...(source.importState ? { importState: (state: unknown) => source.importState?.(state) } : {}),
     ...(source.trust ? { trust: (ids: readonly string[]) => source.trust?.(ids) } : {}),

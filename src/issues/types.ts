@@ -41,6 +41,13 @@ export interface IssueSource {
    * else left open for a person. Sources without it close it.
    */
   markNoChange?(id: string, note: string, close: boolean): Promise<void>;
+  /**
+   * Ticks the box of the checklist item `item` (`- [ ] item` → `- [x] item`) in the issue's text as
+   * it is now (read again first, so a person's edit since is kept), changing nothing else; whether a
+   * box was ticked (false: already ticked, or no such item). Idempotent. --workflow tdd, as each
+   * item's red/green/refactor cycle is done.
+   */
+  tickChecklistItem?(id: string, item: string): Promise<boolean>;
   /** What the source wants kept in the checkpoint between runs (a cache of ETags), if anything. */
   exportState?(): unknown;
   /** Hands back what exportState returned in an earlier run; anything unusable is ignored. */

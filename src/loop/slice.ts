@@ -38,17 +38,34 @@ import { cycleBaseline } from './baseline.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
-import { type SliceDeps, filesOf } from './deps.js';
+import { type SliceDeps, type Workflow, filesOf } from './deps.js';
 
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 export class StartError extends Error {}
 
+/** The planning pipeline's checkpoint phases (seed 001) while its implementation loop runs, and when it ends. */
 const IN_PROGRESS: CheckpointPhase = 'beads_integration-complete';
-const PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
+const PIPELINE_PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
   continuing: IN_PROGRESS,
   complete: 'implementation-complete',
   halted: 'implementation-failed',
 };
+
+/**
+ * The phase a checkpoint records: in a plan's checkpoint (it holds the pipeline's state) the
+ * pipeline's, so `status` shows the plan phase by phase; in a run's, where the loop stands, in
+ * words a person reads: working (or the workflow's own: red, green, refactor), complete, halted.
+ */
+export function checkpointPhase(
+  status: RunResult['status'],
+  loop: LoopState,
+  workflow: Pick<Workflow, 'phase'>,
+  inPlan: boolean,
+): CheckpointPhase {
+  if (inPlan) return PIPELINE_PHASE_FOR[status];
+  if (status !== 'continuing') return status;
+  return workflow.phase?.(loop) ?? 'working';
+}
 
 export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
@@ -76,7 +93,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
     await store.write({
       id: checkpointId,
-      phase: PHASE_FOR[status],
+      phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
       state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
       ...(errors.length ? { errors: [...errors] } : {}),
     });
@@ -119,13 +136,40 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const performIssueActions = async (actions: readonly IssueAction[] | undefined) => {
     for (const action of actions ?? []) {
       const failed =
-        action.kind === 'markNoChange' && source.markNoChange
-          ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () =>
-              source.markNoChange!(action.id, action.note, action.close),
-            )
-          : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
+        action.kind === 'tick'
+          ? await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action))
+          : action.kind === 'markNoChange' && source.markNoChange
+            ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () =>
+                source.markNoChange!(action.id, action.note, action.close),
+              )
+            : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
       if (failed) throw new LandingError(failed);
     }
+  };
+  /** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
+  const tick = async (action: Extract<IssueAction, { kind: 'tick' }>) => {
+    if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item))) return;
+    logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
+      issueId: action.id,
+      item: action.item,
+    });
+  };
+  /**
+   * A tick as a notice, between iterations: where the issues live in the repository (beads), the
+   * change is committed at once (on the cycle's branch, it lands with the work), so that the next
+   * phase starts from a clean tree. Whether it was done.
+   */
+  const tickNotice = async (action: Extract<IssueAction, { kind: 'tick' }>): Promise<string[]> => {
+    const failed = await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action));
+    if (failed) {
+      logger.warn(
+        'source.warning',
+        `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`,
+      );
+      return [failed.message];
+    }
+    if (git) await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
+    return [];
   };
   /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
   const labelEscalated = async (ids: string[], note: string, baseBranch: string | undefined) => {
@@ -304,7 +348,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       }
       case 'updateIssues':
         for (const action of effect.actions) {
-          if (action.kind === 'markNoChange' && source.markNoChange)
+          if (action.kind === 'tick') await tick(action);
+          else if (action.kind === 'markNoChange' && source.markNoChange)
             await source.markNoChange(action.id, action.note, action.close);
           else await source.close(action.id, action.note);
         }
@@ -390,7 +435,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
                   failures.push(`releasing the claim on ${id}: ${(e as Error).message}`);
                   claimWarning('release', id, e);
                 });
-        }
+        } else if (notice.what.kind === 'tick') failures = await tickNotice(notice.what);
         // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
         else await deps.notify?.(notice.what.diagnostic as unknown as HaltDiagnostic);
         sent.push({
@@ -711,6 +756,21 @@ export type Opened = {
   extra?: Record<string, unknown>;
 };
 
+/**
+ * The loop's counters after the planning pipeline's agent runs (`pipeline.iterations`, of which
+ * `failedIterations` failed): its first iteration is the next number, so every agent run of a plan
+ * has its own AGENT_LOOP_ITERATION and log, and all of them count toward --max-iterations.
+ */
+function afterPlanning(state: LoopState, pipeline: unknown): LoopState {
+  const count = (key: string) => {
+    const value = typeof pipeline === 'object' && pipeline !== null ? (pipeline as Record<string, unknown>)[key] : 0;
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+  };
+  const iterations = count('iterations');
+  const failed = Math.min(count('failedIterations'), iterations);
+  return { ...state, iteration: iterations, failedIterations: failed, successfulIterations: iterations - failed };
+}
+
 /** The checkpoint's state besides the loop's and the source's (the planning pipeline's outputs). */
 const extraOf = (state: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'loop' && k !== 'source'));
@@ -738,9 +798,15 @@ export async function openCheckpoint(
     } catch (error) {
       throw new StartError(`--resume ${settings.resume}: ${(error as Error).message}`);
     }
-    // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it.
+    // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it,
+    // counting on from the planning phases' agent runs.
     if (cp.state.loop === undefined && cp.phase === IN_PROGRESS)
-      return { id: cp.id, state: initialLoopState(settings.maxIterations), resumed: false, extra: extraOf(cp.state) };
+      return {
+        id: cp.id,
+        state: afterPlanning(initialLoopState(settings.maxIterations), cp.state.pipeline),
+        resumed: false,
+        extra: extraOf(cp.state),
+      };
     const loop = parseLoopState(cp.state);
     if (typeof loop === 'string')
       throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);

@@ -63,7 +63,7 @@ export interface TurnRequest {
   /** Seconds to wait after the run (--iteration-delay). */
   delaySeconds: number;
   resumeSessionId?: string;
-  /** Keep the agent's stream log as logs/iteration-<iteration>.ndjson (the older ones pruned). */
+  /** Keep the agent's output as logs/iteration-<iteration>.ndjson or .log (the older ones pruned). */
   keepLog: boolean;
 }
 
@@ -87,7 +87,7 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
     timeoutMs: req.timeoutMs,
     signal: ports.signal,
     onLine: (line, stream, cut) => ports.logger.output('agent', line, stream, cut),
-    ...(req.keepLog ? { logFile: path.join(logDir, `iteration-${req.iteration}.ndjson`) } : {}),
+    ...(req.keepLog ? { logBase: path.join(logDir, `iteration-${req.iteration}`) } : {}),
     resumeSessionId: req.resumeSessionId,
   });
   if (ports.signal?.aborted) return undefined;

@@ -3,7 +3,7 @@
  * errors.jsonl, prompts): every text is masked here, whatever its caller
  * already did, so a new file cannot forget; whole files are replaced atomically; a path outside the
  * state directory is refused (a bug, never a user's file). The state directory is what the action
- * uploads as an artifact and a cache entry. (The agent's stream logs, logs/iteration-N.ndjson, are
+ * uploads as an artifact and a cache entry. (The agents' output logs, logs/iteration-N.ndjson or .log, are
  * written line by line as the output arrives, from lines the output masker already masked where
  * they entered the engine: src/secrets/outputMasker.ts.)
  */

@@ -5,6 +5,7 @@
  * and the caller redacts it.
  */
 import type { HaltMessage } from './discordPayload.js';
+import { fencedBlock } from './markdown.js';
 
 export const OUTPUT_CHARS = 500;
 
@@ -29,7 +30,8 @@ export interface HaltDiagnostic {
 /** id as people refer to it: #42 for GitHub numbers, bd-a1 for beads. */
 export const issueRef = (id: string) => (/^\d+$/.test(id) ? `#${id}` : id);
 
-const fence = (text: string) => ['```', text.replace(/```/g, '`\u200b``').trimEnd() || '(no output)', '```'];
+/** Output quoted as it is, in a fence longer than any backtick run inside it (nothing invisible added). */
+const fence = (text: string) => fencedBlock(text.trimEnd() || '(no output)');
 
 export function renderMarkdown(d: HaltDiagnostic): string {
   const lines = [

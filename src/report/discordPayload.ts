@@ -80,11 +80,9 @@ export function buildDiscordPayload(message: HaltMessage): DiscordPayload {
   // Everything but the footer shares what is left of the 6000 once the title is placed.
   let budget = DISCORD_LIMITS.total - title.length - FOOTER_RESERVE;
 
-  const summary = neutraliseFences(stripControl(message.summary ?? '').trim());
+  const summary = escapeBackticks(stripControl(message.summary ?? '').trim());
   const tail =
-    message.outputTail === undefined
-      ? ''
-      : neutraliseFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
+    message.outputTail === undefined ? '' : breakFences(stripControl(message.outputTail).replace(/^\n+|\s+$/g, ''));
   const descriptionWanted = Math.min(
     DISCORD_LIMITS.description,
     summary.length + (tail ? 2 + OPEN_BLOCK.length + tail.length + CLOSE_BLOCK.length : 0),
@@ -176,9 +174,27 @@ function truncateStart(text: string, max: number): string {
   return markerFor(text.length - kept.length) + kept;
 }
 
-/** No run of two backticks survives, so no text can open or close a code block (``` or ``). */
-function neutraliseFences(text: string): string {
-  return text.replace(/`(?=`)/g, '`\u200b');
+/**
+ * Runs of two or more backticks in plain text shown as themselves (Markdown's backslash escape), so
+ * none opens a code block or swallows the text after it; a single pair still reads as inline code
+ * (`--fresh` in the advice). What a reader sees and copies is the text, with nothing invisible added.
+ */
+function escapeBackticks(text: string): string {
+  return text.replace(
+    /\\?`{2,}/g,
+    (run) => (run.startsWith('\\') ? '\\\\' : '') + run.replace(/^\\/, '').replace(/`/g, '\\`'),
+  );
+}
+
+/**
+ * Discord ends a code block at the first ``` whatever its opening fence (unlike CommonMark, where a
+ * longer fence keeps shorter runs inside), and nothing is escaped inside one. So a run of three or
+ * more backticks in the output gets a visible space after every second backtick (``` becomes `` `):
+ * the block cannot be broken out of, and the change shows. halt.md and the job summary keep the
+ * output as it is (src/report/markdown.ts).
+ */
+function breakFences(text: string): string {
+  return text.replace(/`{3,}/g, (run) => run.replace(/``(?=`)/g, '`` '));
 }
 
 /** ANSI escape sequences and control characters other than newline and tab go. */

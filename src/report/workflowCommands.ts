@@ -4,16 +4,15 @@
  * in a line. Text agent-loop did not write itself (agent and test output, issue text, a diagnostic
  * quoting them, a server's error message) must never be one: it could annotate, mask, end a group,
  * or stop the runner's command processing. `inert` makes such a line plain text by putting a
- * zero-width space inside the marker, which the runner does not trim and a reader does not see.
- * agent-loop's own commands (groups, annotations, masks) are written around it, never through it.
- * Pure.
+ * visible backslash inside the marker (`:\:error::`, `##\[error]`): no invisible character, so what
+ * a reader copies from the log is what they see. agent-loop's own commands (groups, annotations,
+ * masks) are written around it, never through it. Pure.
  */
-const ZWSP = '\u200B';
 
 /** `text` with no line the runner would read as a workflow command. */
 export function inert(text: string): string {
   if (!text.includes('::') && !text.includes('##[')) return text;
-  return text.replace(/^([^\S\r\n]*):(?=:)/gm, `$1:${ZWSP}`).replaceAll('##[', `##${ZWSP}[`);
+  return text.replace(/^([^\S\r\n]*):(?=:)/gm, '$1:\\').replaceAll('##[', '##\\[');
 }
 
 /** The same for a line of JSON, which stays valid and decodes to the same value: `[` escaped. */

@@ -544,3 +544,23 @@ describe('helpers', () => {
     expect(nextLink(undefined)).toBeUndefined();
   });
 });
+
+describe('GitHubIssueSource.tickChecklistItem (issue 15)', () => {
+  it("reads the body again and PATCHes it with only that item's box ticked, keeping a person's edit; nothing when already ticked", async () => {
+    const { server, source } = await setup();
+    const issue = server.addIssue({ labels: [LABEL], body: 'Calc\r\n- [ ] adds\r\n- [ ] subtracts\r\n' });
+    const id = String(issue.number);
+    await source.get(id); // cached
+    server.updateIssue(issue.number, { body: 'Calc\r\n- [ ] adds\r\n- [ ] subtracts\r\n- [ ] divides (a person)\r\n' });
+
+    expect(await source.tickChecklistItem(id, 'adds')).toBe(true);
+    expect(issue.body).toBe('Calc\r\n- [x] adds\r\n- [ ] subtracts\r\n- [ ] divides (a person)\r\n');
+    const patch = server.requests.filter((r) => r.method === 'PATCH');
+    expect(patch.map((r) => r.body)).toEqual([{ body: issue.body }]);
+
+    const before = server.requests.length;
+    expect(await source.tickChecklistItem(id, 'adds')).toBe(false);
+    expect(server.requests.slice(before).map((r) => r.method)).toEqual(['GET']);
+    await expect(source.tickChecklistItem('4242', 'adds')).rejects.toThrow('#4242');
+  });
+});

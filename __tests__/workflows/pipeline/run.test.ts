@@ -138,17 +138,21 @@ describe('the planning pipeline runs its agent through the one agent turn and th
       fresh: false,
       implement: async () => 0,
     });
-    return { code, runs, clock, log: lines.join('') };
+    const attempts = (phase: string) =>
+      lines.filter((l) => l.includes('"event":"pipeline.attempt"') && l.includes(`"phase":"${phase}"`)).length;
+    return { code, runs, clock, log: lines.join(''), attempts, store };
   }
 
   it('waits out a rate limit as the policy says and retries the same attempt: no attempt is used up', async () => {
-    const { code, runs, clock, log } = await plan([
+    const { code, runs, clock, log, attempts } = await plan([
       { class: 'transient', reason: 'rate_limit', retryAfterMs: 30_000 },
       { class: 'transient', reason: 'rate_limit' },
     ]);
     expect(code).toBe(0);
     // research ran three times as attempt 1 (two rate limits, then the artifact); every later phase once.
-    expect(runs.slice(0, 3)).toEqual([1, 1, 1]);
+    // Each run is an iteration of its own (issue 15).
+    expect(attempts('research')).toBe(1);
+    expect(runs).toEqual([1, 2, 3, 4, 5, 6]);
     expect(clock.sleeps).toEqual([30_000, 2_000]);
     expect(log).toContain('pipeline.rate_limited');
   });
@@ -159,9 +163,10 @@ describe('the planning pipeline runs its agent through the one agent turn and th
       reason: 'rate_limit',
       retryAfterMs: 20 * 60_000,
     }));
-    const { code, runs, clock, log } = await plan(always);
+    const { code, runs, clock, log, attempts } = await plan(always);
     expect(code).not.toBe(0);
-    expect(runs).toEqual([1, 1, 1, 1]);
+    expect(attempts('research')).toBe(1);
+    expect(runs).toEqual([1, 2, 3, 4]);
     expect(clock.sleeps).toEqual([20 * 60_000, 20 * 60_000, 20 * 60_000]);
     expect(log).toContain('stayed rate limited for 60 min');
   });
@@ -177,8 +182,18 @@ describe('the planning pipeline runs its agent through the one agent turn and th
   });
 
   it('counts any other agent failure as one of the phase attempts, as before', async () => {
-    const { code, runs } = await plan([{ class: 'transient', reason: 'crash' }]);
+    const { code, runs, attempts } = await plan([{ class: 'transient', reason: 'crash' }]);
     expect(code).toBe(0);
+    expect(attempts('research')).toBe(2);
     expect(runs.slice(0, 2)).toEqual([1, 2]);
+  });
+
+  it('gives every agent run of every phase its own AGENT_LOOP_ITERATION, and keeps the count in the checkpoint for the loop (issue 15)', async () => {
+    const { code, runs, store } = await plan([{ class: 'transient', reason: 'crash' }]);
+    expect(code).toBe(0);
+    // research twice (a crash, then the artifact), then decomposition, planning, phase_decomposition.
+    expect(runs).toEqual([1, 2, 3, 4, 5]);
+    const [cp] = (await store.list()).checkpoints;
+    expect(cp?.state.pipeline).toEqual({ goal: 'Build it', iterations: 5, failedIterations: 1 });
   });
 });

@@ -739,6 +739,21 @@ describe("seed 003's decision on the phase, carried out", () => {
       outcome: 'continuing',
       tdd: { phase: 'REFACTOR', decision: 'commit' },
     });
+    // The test is done: its box in the issue's checklist is to be ticked now (issue 15).
+    expect(r.outcome.issueActions).toEqual([{ kind: 'tick', id: 'bd-1', item: ADD }]);
+  });
+
+  it('ticks nothing for a test that was skipped, nor where the test list is --plan, not the issue (issue 15)', () => {
+    const refactor = tddOf({ phase: 'REFACTOR', phaseBase: 'p0', testFile: 't', targetTests: ['a'] });
+    const fromPlan = drive(ctx({ before: before(refactor) }, { plan: `- [ ] ${ADD}\n- [ ] ${SUB}` }), {
+      tests: [passing],
+      work: [false],
+      heads: ['r1'],
+    });
+    expect(fromPlan.outcome.issueActions).toBeUndefined();
+    const red = ctx({ before: before(tddOf({ phase: 'RED', phaseBase: 'p0' })) });
+    const duplicate = drive(red, { agent: duplicateReport, tests: [passing], work: [false] });
+    expect(duplicate.outcome.issueActions ?? []).toEqual([]);
   });
 
   it('REFACTOR of the last test: the cycle is complete and the issue closes', () => {
@@ -751,7 +766,11 @@ describe("seed 003's decision on the phase, carried out", () => {
     expect(kinds(r.effects).slice(-3)).toEqual(['log:tdd.committed', 'log:cycle.complete', 'finish']);
     expect(r.outcome).toMatchObject({
       cycleDone: true,
-      issueActions: [{ kind: 'close', id: 'bd-1', note: expect.stringContaining('finished at iteration 7: 2 of 2') }],
+      // The last test's box is ticked with the work, before the issue closes (issue 15).
+      issueActions: [
+        { kind: 'tick', id: 'bd-1', item: SUB },
+        { kind: 'close', id: 'bd-1', note: expect.stringContaining('finished at iteration 7: 2 of 2') },
+      ],
     });
     expect(r.outcome.state).toMatchObject({
       issuesClosed: ['bd-1'],

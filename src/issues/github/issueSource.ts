@@ -13,6 +13,7 @@
  *   cached page and does not count against the primary rate limit.
  * - `get(id)`: 1 conditional `GET …/issues/{n}`.
  * - `close(id, reason)`: 1 conditional GET, then a comment and a PATCH (3; 1 when already closed).
+ * - `tickChecklistItem(id, item)`: 1 conditional GET, the PATCH of the body (2; 1 when already ticked).
  * - `markEscalated(id, note)`: 1 conditional GET, the label (when absent), the comment (3).
  * - `markNoChange(id, note, close)`: 1 conditional GET, the label (when absent), the comment, the
  *   PATCH when `close` (4).
@@ -26,6 +27,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sortIssues } from '../ready.js';
+import { tickItem } from '../checklist.js';
 import {
   ESCALATED_LABEL,
   IN_PROGRESS_LABEL,
@@ -289,6 +291,27 @@ export class GitHubIssueSource implements IssueSource {
     if (number === undefined) return undefined;
     const item = await this.cache.issue(number, `reading issue #${number}`);
     return item && !item.pullRequest ? toIssue(item) : undefined;
+  }
+
+  /**
+   * Ticks one checklist item's box in the issue's body: the body read again (a conditional GET, so a
+   * person's edit up to now is in it), that one `[ ]` made `[x]`, the body PATCHed back; nothing sent
+   * when the box is already ticked or not there. A person's edit in the moment between the read
+   * and the PATCH would be lost: GitHub offers no conditional PATCH of an issue.
+   */
+  async tickChecklistItem(id: string, item: string): Promise<boolean> {
+    const number = this.requireNumber(id, 'tick a checklist item of');
+    const found = await this.cache.issue(number, `reading issue #${number} before ticking "${item}" in it`);
+    if (!found || found.pullRequest) throw this.unknownIssue(number, 'tick a checklist item of');
+    const body = tickItem(found.body, item);
+    if (body === undefined) return false;
+    await this.api.send(
+      'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+      { issue_number: number, body },
+      `ticking "${item}" in issue #${number}`,
+    );
+    this.cache.forget(number);
+    return true;
   }
 
   /**

@@ -1,6 +1,7 @@
 /** The prompt the agent receives each iteration. Pure. */
 import type { CycleState } from '../../core/state.js';
 import type { Issue } from '../../issues/types.js';
+import { fencedBlock } from '../../report/markdown.js';
 
 export interface PromptInput {
   issues: Pick<Issue, 'id' | 'title' | 'body'>[];
@@ -31,7 +32,7 @@ export function buildPrompt(p: PromptInput): string {
     const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
     const tail =
       p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
-    parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', '```', tail.trim(), '```', '');
+    parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...fencedBlock(tail.trim()), '');
   }
   parts.push(
     '## Done means',

@@ -62,7 +62,11 @@ export interface PipelineDeps {
 
 /** The pipeline's part of a checkpoint's state (seed 001's keys, plus the goal). */
 export interface PipelineState {
-  pipeline: { goal: string };
+  /**
+   * iterations: the agent runs so far (each gets the next number as AGENT_LOOP_ITERATION, as `run`'s
+   * iterations do; the implementation loop goes on counting from there), failedIterations of them failed.
+   */
+  pipeline: { goal: string; iterations?: number; failedIterations?: number };
   research_output?: string;
   decomposition_result?: unknown;
   planning_output?: string;
@@ -89,7 +93,12 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
   const phase: PipelinePhase = opened.resumeAt;
   // A failed phase resumed: its first attempt is told what was wrong last time.
   let carried = opened.errors;
+  const runs: AgentRuns = {
+    iterations: state.pipeline.iterations ?? 0,
+    failedIterations: state.pipeline.failedIterations ?? 0,
+  };
   const write = async (checkpointPhase: Checkpoint['phase'], errors?: string[]) => {
+    state = { ...state, pipeline: { ...state.pipeline, ...runs } };
     await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
   };
   logger.info(
@@ -104,7 +113,7 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
     if (!reached(spec.name, phase, phases)) continue;
     if (deps.signal?.aborted) return 130;
     if (spec.runner === 'agent') {
-      const outcome = await runAgentPhase(deps, spec, state, carried);
+      const outcome = await runAgentPhase(deps, spec, state, carried, runs);
       carried = [];
       if (outcome.interrupted) return 130;
       if (!outcome.ok) {
@@ -226,6 +235,12 @@ function isPipelineState(state: Record<string, unknown>): state is PipelineState
   return typeof p === 'object' && p !== null && typeof (p as { goal?: unknown }).goal === 'string';
 }
 
+/** The pipeline's agent runs, counted across its phases (and kept in the checkpoint at each boundary). */
+interface AgentRuns {
+  iterations: number;
+  failedIterations: number;
+}
+
 type PhaseOutcome =
   { ok: true; value: unknown; interrupted?: false } | { ok: false; problems: string[]; interrupted?: boolean };
 
@@ -237,6 +252,7 @@ async function runAgentPhase(
   spec: AgentPhaseSpec,
   state: PipelineState,
   earlier: string[],
+  runs: AgentRuns,
 ): Promise<PhaseOutcome> {
   const { logger, clock } = deps;
   const dir = path.join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
@@ -271,15 +287,18 @@ async function runAgentPhase(
     let result: AgentResult | undefined;
     let decision: FailureDecision | undefined;
     for (;;) {
+      // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
+      runs.iterations++;
       result = await runTurn(ports, {
         prompt,
-        iteration: attempt,
+        iteration: runs.iterations,
         issueIds: [],
         timeoutMs: deps.agentTimeoutMs,
         delaySeconds: 0,
-        keepLog: false,
+        keepLog: true,
       });
       if (!result?.failure) break;
+      runs.failedIterations++;
       decision = decideFailure(result.failure, counters);
       counters = decision.counters;
       if (decision.kind !== 'rate_limit') break;

@@ -7,7 +7,7 @@
  * that halts the run with the error type (its wip: commit noted with the error).
  */
 import type { AgentResult } from '../../agents/types.js';
-import { log } from '../../core/events.js';
+import { type IssueAction, log } from '../../core/events.js';
 import type { IterationRecord, LoopState, TddCycle } from '../../core/state.js';
 import { afterFailure, agentUnavailable } from '../../loop/turn.js';
 import { rfc3339 } from '../../util/clock.js';
@@ -357,11 +357,22 @@ function advance(
     testFile: '',
     ...(commit ? { lastCommit: commit } : {}),
   });
-  if (next !== -1) return finish(m, effects, { state: close(m, state, 'continuing', decision, error) });
+  // The test's red/green/refactor is done: its box in the issue's checklist is ticked (the list is the
+  // issue's, not --plan's). With the cycle's last test, before the issue closes, with the work.
+  const ticks: IssueAction[] =
+    tests[tdd.index]?.status === 'done' && ctx.settings.plan === undefined
+      ? [{ kind: 'tick', id: cycleOf(ctx.before).issueIds[0] ?? '', item: tests[tdd.index]?.description ?? '' }]
+      : [];
+  if (next !== -1)
+    return finish(m, effects, {
+      state: close(m, state, 'continuing', decision, error),
+      ...(ticks.length ? { issueActions: ticks } : {}),
+    });
   const done = cycleComplete(ctx, state);
   return finish(m, [...effects, ...done.effects], {
     ...done.outcome,
     state: close(m, done.outcome.state, 'complete', decision, error),
+    issueActions: [...ticks, ...(done.outcome.issueActions ?? [])],
   });
 }
 

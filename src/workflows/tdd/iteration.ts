@@ -31,6 +31,11 @@ export function tddWorkflow(templates?: TddTemplates): Workflow {
     name: 'tdd',
     batches: false,
     iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
+    // The phase the cycle in flight runs next, as the checkpoint's phase.
+    phase: (state) => {
+      const phase = state.currentCycle?.tdd?.phase;
+      return phase === 'RED' ? 'red' : phase === 'GREEN' ? 'green' : phase === 'REFACTOR' ? 'refactor' : undefined;
+    },
   };
 }
 

@@ -3,6 +3,8 @@
  * `- [x] done`), or a `--plan` file in the same form. Each item becomes one red → green → refactor
  * round. An issue without a checklist is one round, described by its title. Pure.
  */
+import { CHECKLIST_ITEM, itemText } from '../../issues/checklist.js';
+
 export type TestStatus = 'pending' | 'done' | 'problematic' | 'duplicate';
 
 export interface TestItem {
@@ -10,14 +12,12 @@ export interface TestItem {
   status: TestStatus;
 }
 
-const ITEM = /^\s*[-*+]\s+\[( |x|X)\]\s+(.+?)\s*$/;
-
 export function parseTestList(text: string, fallbackDescription: string): TestItem[] {
   const items: TestItem[] = [];
   for (const line of text.split(/\r?\n/)) {
-    const m = ITEM.exec(line);
+    const m = CHECKLIST_ITEM.exec(line);
     if (!m) continue;
-    items.push({ description: (m[2] as string).replace(/\s+/g, ' '), status: m[1] === ' ' ? 'pending' : 'done' });
+    items.push({ description: itemText(m[4] as string), status: m[2] === ' ' ? 'pending' : 'done' });
   }
   return items.length > 0 ? items : [{ description: fallbackDescription.trim() || 'the issue', status: 'pending' }];
 }

@@ -1,0 +1,19 @@
+/**
+ * Text quoted verbatim in Markdown (CommonMark, as GitHub renders halt.md, the job summary and
+ * comments). A fenced code block ends at a fence of at least its opening fence's length, so a fence
+ * longer than every backtick run in the text keeps the text whole and unchanged: what a reader
+ * copies is what was printed, with no invisible character put in. Pure.
+ */
+
+/** The longest run of backticks in `text` (0 when there is none). */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
+}
+
+/** The lines of a fenced code block holding `text` as it is (`info`: the language, e.g. yaml). */
+export function fencedBlock(text: string, info = ''): string[] {
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return [`${fence}${info}`, text, fence];
+}
