@@ -136,7 +136,10 @@ describe('issue 15: the action under @github/local-action (src/main.ts then src/
     ).toBe('good\n');
     // The job summary, written through the stand-in's core.summary to GITHUB_STEP_SUMMARY.
     expect(first.summary).toContain('## ✅ agent-loop: complete');
-    expect(first.summary).toContain(`| pull requests | [#${prs[0]?.number}](${prUrl}) (#1) |`);
+    // Each issue links to GitHub (GITHUB_SERVER_URL: the stand-in's), the pull request by its own URL.
+    const issueUrl = `${rig.remote.serverUrl}/octo-org/agent-repo/issues/1`;
+    expect(first.summary).toContain(`| pull requests | [#${prs[0]?.number}](${prUrl}) ([#1](${issueUrl})) |`);
+    expect(first.summary).toContain(`| done | [#1](${issueUrl}) |`);
     expect(first.summary).toContain(checkpointId);
     // The token is masked (the stand-in's setSecret) and never printed.
     expect(first.log).not.toContain(rig.services.githubToken);
