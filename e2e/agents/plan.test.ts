@@ -166,16 +166,19 @@ describe('agent-loop plan with Claude Code', () => {
             created: [expect.any(String), expect.any(String)],
             alreadyPresent: [],
           },
-          loop: { iteration: 1 },
+          // The four planning runs were iterations 1-4 (issue 15: each has its own number, counted toward
+          // --max-iterations); the implementation loop's one iteration is the fifth.
+          loop: { iteration: 5 },
         });
         expect(cp.state.phase_files).toHaveLength(2);
         const ids = (cp.state.beads_data as { planned: string[]; created: string[] }).planned;
         expect((cp.state.beads_data as { created: string[] }).created).toEqual(ids);
 
-        // The run result: a continuing slice of one iteration that closed the first issue.
+        // The run result: a continuing slice that closed the first issue in its one loop iteration
+        // (5 iterations in all: the four planning runs count too).
         expect(lastResult(r.stdout)).toMatchObject({
           status: 'continuing',
-          iterations: 1,
+          iterations: 5,
           issuesClosed: [ids[0]],
           checkpointId: cp.id,
         });
