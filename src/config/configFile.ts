@@ -60,6 +60,19 @@ export function readConfigFile(input: {
         const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
         if (!info || info.key === 'config') {
           unknown.push(name);
+        } else if (
+          info.key === 'paused' &&
+          allowed.has('agent') &&
+          value !== null &&
+          value !== false &&
+          String(value).trim() !== 'false'
+        ) {
+          // The pause is read before any file (the action), and never by the CLI: a file's pause
+          // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
+          problems.push({
+            option: '--config',
+            message: `--config '${configPath}': paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
+          });
         } else if (allowed.has(info.key) && value !== null) {
           values.set(info.key, { value, from: configPath });
         }
