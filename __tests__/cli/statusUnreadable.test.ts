@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 
-describe('agent-loop status', () => {
+describe('agent-loop status and cleanup', () => {
   let dir = '';
   afterEach(async () => {
     if (dir) await fs.rm(dir, { recursive: true, force: true });
@@ -23,5 +23,10 @@ describe('agent-loop status', () => {
     });
     expect(code).toBe(2);
     expect(out.join('')).toMatch(/cannot read the checkpoints directory/);
+    out.length = 0;
+    const io = { cwd: dir, env: {}, stdout: (t: string) => out.push(t), stderr: (t: string) => out.push(t) };
+    expect(await main(['cleanup', '--all', '--state-dir', dir], io)).toBe(2);
+    expect(out.join('')).toMatch(/cannot read the checkpoints directory/);
+    expect(out.join('')).not.toMatch(/unexpected error/);
   });
 });

@@ -126,6 +126,9 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
           { stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json },
           { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
         );
+      } catch (error) {
+        if (error instanceof CheckpointError) return usageError(io, args.command, [error.message]);
+        throw error;
       } finally {
         opened.session.release();
       }
