@@ -88,6 +88,13 @@ describe('configuration', () => {
         "--config '.agent-loop.yml': paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).",
       ]);
       expect(load(['status'], {}, files).options).toBeDefined();
+      for (const off of ['false', '"no"', '" off "'])
+        expect(load(['run'], {}, { '.agent-loop.yml': `paused: ${off}\nagent-command: ./a.sh\n` }).options.agent).toBe(
+          'command',
+        );
+      expect(
+        problemsOf(() => load(['run'], {}, { '.agent-loop.yml': 'paused: "yes"\nagent-command: ./a.sh\n' })),
+      ).toHaveLength(1);
       expect(load(['run'], {}, { '.agent-loop.yml': 'paused: false\nagent-command: ./a.sh\n' }).options.agent).toBe(
         'command',
       );

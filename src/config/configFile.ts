@@ -4,7 +4,7 @@
  */
 import YAML from 'yaml';
 import { closest } from '../util/suggest.js';
-import { OPTIONS, type OptionKey, byFlag } from './options.js';
+import { OPTIONS, type OptionKey, OptionsSchema, byFlag } from './options.js';
 import type { ConfigProblem } from './problems.js';
 
 /** A value and the layer it came from (the file, an environment variable, a flag), for messages. */
@@ -64,8 +64,7 @@ export function readConfigFile(input: {
           info.key === 'paused' &&
           allowed.has('agent') &&
           value !== null &&
-          value !== false &&
-          String(value).trim() !== 'false'
+          OptionsSchema.shape.paused.safeParse(typeof value === 'string' ? value.trim() : value).data !== false
         ) {
           // The pause is read before any file (the action), and never by the CLI: a file's pause
           // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
