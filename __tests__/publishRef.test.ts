@@ -104,13 +104,32 @@ describe('publish-ref (issue 15)', () => {
   });
 
   it('refuses what is not OWNER/REPO@REF (exit 2), and writes nothing', () => {
-    for (const bad of ['my-org/agent-loop', 'agent-loop@v1', 'my-org/agent-loop@', 'a/b@v1 x', 'a/b@-x', 'a/b/c@v1']) {
+    for (const bad of [
+      'my-org/agent-loop',
+      'agent-loop@v1',
+      'my-org/agent-loop@',
+      'a/b@v1 x',
+      'a/b@-x',
+      'a/b/c@v1',
+      "a/b@v1'",
+      'a/b@v1"x',
+      'a/b@v1#x',
+      'a/b@${{github.ref}}',
+      'a/b@v1..2',
+      'a/b@v1.',
+      'a/b@a//b',
+      'a/b@/v1',
+      'a/b@v1/',
+      'a/b@.v1',
+      'a/b@v1.lock',
+    ]) {
       expect(() => parseTarget(bad)).toThrow(/is not OWNER\/REPO@REF/);
     }
     expect(main(['my-org/agent-loop'], root, log)).toBe(2);
     expect(main([], root, log)).toBe(2);
     expect(file('README.md')).toBe(README);
     expect(parseTarget('my-org/agent-loop@v1')).toEqual({ repo: 'my-org/agent-loop', ref: 'v1' });
+    expect(parseTarget('a/b@refs/tags/v1.2.3+build_4').ref).toBe('refs/tags/v1.2.3+build_4');
   });
 
   it("this repository's own uses agree (what CI's --check runs)", () => {

@@ -34,8 +34,15 @@ export function publishedFiles(root = ROOT) {
 
 /** `OWNER/REPO@REF` → { repo, ref }; throws an Error saying what is expected. */
 export function parseTarget(text) {
-  const m = /^([A-Za-z0-9][A-Za-z0-9-]{0,38})\/([A-Za-z0-9._-]{1,100})@([^\s@~^:?*[\\]+)$/.exec(text ?? '');
-  if (!m || m[2] === '.' || m[2] === '..' || m[3].startsWith('-') || m[3].endsWith('.lock'))
+  const m = /^([A-Za-z0-9][A-Za-z0-9-]{0,38})\/([A-Za-z0-9._-]{1,100})@([A-Za-z0-9._/+-]+)$/.exec(text ?? '');
+  // The ref as git takes it (check-ref-format), in characters a YAML `uses:` keeps as they are: no
+  // quote, `#` or `${{` that would be written into every use and then fail the check or the workflow.
+  const badRef = (ref) =>
+    ref.startsWith('-') ||
+    ref.includes('..') ||
+    ref.split('/').some((c) => c === '' || c.startsWith('.') || c.endsWith('.lock')) ||
+    ref.endsWith('.');
+  if (!m || m[2] === '.' || m[2] === '..' || badRef(m[3]))
     throw new Error(
       `publish-ref: '${text ?? ''}' is not OWNER/REPO@REF (e.g. my-org/agent-loop@v1, or @ a tag, branch or commit SHA).`,
     );

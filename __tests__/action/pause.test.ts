@@ -89,4 +89,12 @@ describe('the pause switch (issue 15)', () => {
     expect(byEnv).toContain("`AGENT_LOOP_PAUSED` is true in the step's environment");
     expect(byEnv).toContain("drop `AGENT_LOOP_PAUSED` from the step's `env:`");
   });
+
+  it('paused: true in the config file fails the step instead of being ignored while the loop runs (review)', () => {
+    const read = (p: string) => {
+      if (p.endsWith('.agent-loop.yml')) return 'paused: true\n';
+      throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+    };
+    expect(() => loadActionConfig({ [inputEnv('agent')]: 'claude' }, read)).toThrow(ConfigError);
+  });
 });

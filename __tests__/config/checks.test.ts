@@ -69,4 +69,35 @@ describe('configuration', () => {
     ]);
     expect(load(['cleanup', '--older-than', '7']).options.olderThan).toBe(7);
   });
+
+  describe('the pause switch outside the action (review)', () => {
+    it('a CLI run or plan under AGENT_LOOP_PAUSED=true is refused, not run; status and cleanup and a pause that is off go on', () => {
+      expect(problemsOf(() => load(['run', '--agent-command', './a.sh'], { AGENT_LOOP_PAUSED: ' TRUE ' }))).toEqual([
+        'AGENT_LOOP_PAUSED is on, but only the action pauses: agent-loop run does not run while it is set (unset it to run).',
+      ]);
+      expect(problemsOf(() => load(['plan', '--agent-command', './a.sh'], { AGENT_LOOP_PAUSED: 'true' }))).toHaveLength(
+        1,
+      );
+      expect(load(['status'], { AGENT_LOOP_PAUSED: 'true' }).options).toBeDefined();
+      expect(load(['run', '--agent-command', './a.sh'], { AGENT_LOOP_PAUSED: 'false' }).options.agent).toBe('command');
+    });
+
+    it('paused: true in the config file is refused where an agent runs (it would be ignored while the loop runs)', () => {
+      const files = { '.agent-loop.yml': 'paused: true\nagent-command: ./a.sh\n' };
+      expect(problemsOf(() => load(['run'], {}, files))).toEqual([
+        "--config '.agent-loop.yml': paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).",
+      ]);
+      expect(load(['status'], {}, files).options).toBeDefined();
+      for (const off of ['false', '"no"', '" off "'])
+        expect(load(['run'], {}, { '.agent-loop.yml': `paused: ${off}\nagent-command: ./a.sh\n` }).options.agent).toBe(
+          'command',
+        );
+      expect(
+        problemsOf(() => load(['run'], {}, { '.agent-loop.yml': 'paused: "yes"\nagent-command: ./a.sh\n' })),
+      ).toHaveLength(1);
+      expect(load(['run'], {}, { '.agent-loop.yml': 'paused: false\nagent-command: ./a.sh\n' }).options.agent).toBe(
+        'command',
+      );
+    });
+  });
 });

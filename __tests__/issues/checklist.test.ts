@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { tickItem, untickAll } from '../../src/issues/checklist.js';
 import { issueFingerprint } from '../../src/issues/fingerprint.js';
+import { parseTestList } from '../../src/workflows/tdd/testList.js';
 
 describe('ticking a checklist item in an issue (issue 15)', () => {
   const body = [
@@ -37,5 +38,33 @@ describe('ticking a checklist item in an issue (issue 15)', () => {
     );
     expect(issueFingerprint({ ...issue, body: `${body}\n- [ ] divides` })).not.toBe(issueFingerprint(issue));
     expect(untickAll('- [x] a\n- [X] b\ntext [x]')).toBe('- [ ] a\n- [ ] b\ntext [x]');
+  });
+});
+
+describe('a checklist in a fenced code block is an example, not the test list', () => {
+  const body = [
+    'Accept task lists. Input:',
+    '```md',
+    '- [ ] parses a task',
+    '```',
+    '~~~~',
+    '- [ ] in tildes',
+    '~~~',
+    '- [ ] still in tildes',
+    '~~~~',
+    '',
+    '- [ ] parses a task',
+    '- [ ] rejects garbage',
+  ].join('\r\n');
+
+  it('neither reads it nor ticks it: the real box is ticked', () => {
+    expect(parseTestList(body, 'x').map((t) => t.description)).toEqual(['parses a task', 'rejects garbage']);
+    const ticked = tickItem(body, 'parses a task');
+    expect(ticked?.split('\r\n')).toEqual([
+      ...body.split('\r\n').slice(0, 10),
+      '- [x] parses a task',
+      '- [ ] rejects garbage',
+    ]);
+    expect(tickItem(body, 'in tildes')).toBeUndefined();
   });
 });

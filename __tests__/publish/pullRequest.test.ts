@@ -370,4 +370,27 @@ describe('issue 15: the pull request body says what was done and verified', () =
     expect(body).toContain('No test that passed before fails now.');
     expect(body).not.toContain('reported by the agent');
   });
+
+  it("keeps the agent's line breaks inside the quote and the lists: a lone CR (a line end to GitHub) starts no markdown of the agent's", () => {
+    const body = pullRequestBody(
+      {
+        ...work,
+        summary: 'Implemented it.\r\r### Verdict\r\rAll tests pass.\r\r<!--',
+        targets: ['a\n\n### forged', 'b\r\rc'],
+        titles: ['Title\r\r# heading'],
+      },
+      'npm test',
+      undefined,
+      { commits: ['abc1234 subject\r\r### forged too'] },
+    );
+    const lines = body.split(/\r\n?|\n/);
+    expect(lines.filter((l) => l.includes('Verdict') || l.includes('forged') || l.includes('heading'))).toEqual([
+      '- #7: Title # heading',
+      '> ### Verdict',
+      '- abc1234 subject ### forged too',
+      '### Verdict',
+      '- `a ### forged`',
+    ]);
+    expect(lines).toContain('> <!--');
+  });
 });

@@ -82,4 +82,14 @@ describe('the output masker: secrets split where output enters the engine', () =
     masker.flush();
     expect(out).toHaveLength(9);
   });
+
+  it('masks all of a known secret that starts the line after a token shape (the shape runs on into it)', () => {
+    const secret = 'supersecretvalue-42-xyz';
+    const out: string[] = [];
+    const masker = createOutputMasker(createRedactor([secret]), (line) => out.push(line), { quietMs: 0 });
+    masker.push('ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef0123', 'stdout');
+    masker.push(`${secret} done`, 'stdout');
+    masker.flush();
+    expect(out).toEqual(['***', '*** done']);
+  });
 });

@@ -48,4 +48,12 @@ describe('closest', () => {
     expect(closest('', commands)).toBeUndefined();
     expect(closest('ab', ['ax', 'ay'])).toBeUndefined();
   });
+
+  it('answers at once for a very long name (an argument of 120 000 characters took seconds)', () => {
+    const names = Array.from({ length: 50 }, (_, i) => `option-number-${i}`);
+    const started = Date.now();
+    expect(closest('x'.repeat(120_000), names)).toBeUndefined();
+    expect(closest(`option-number-7${'x'.repeat(120_000)}`, names)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
 });

@@ -6,6 +6,7 @@ import { loadConfig } from '../config/load.js';
 import { COMMANDS, type Command, type Options } from '../config/options.js';
 import { ConfigError } from '../config/problems.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { CheckpointError } from '../checkpoint/types.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { cleanupCommand } from './cleanup.js';
 import { openSession } from '../safety/session.js';
@@ -95,10 +96,16 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     case 'plan':
       return planCommand(options, { ...io, clock, secrets, stateDir });
     case 'status':
-      return statusCommand(
-        { stateDir, json: options.json },
-        { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
-      );
+      try {
+        return await statusCommand(
+          { stateDir, json: options.json },
+          { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
+        );
+      } catch (error) {
+        // The checkpoints cannot be listed (their directory is a file, unreadable): exit 2, as its help says.
+        if (error instanceof CheckpointError) return usageError(io, args.command, [error.message]);
+        throw error;
+      }
     case 'cleanup': {
       // Never under a running loop's feet: cleanup takes the same lock.
       const opened = await openSession({
@@ -119,6 +126,9 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
           { stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json },
           { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
         );
+      } catch (error) {
+        if (error instanceof CheckpointError) return usageError(io, args.command, [error.message]);
+        throw error;
       } finally {
         opened.session.release();
       }

@@ -4,7 +4,7 @@
  */
 import YAML from 'yaml';
 import { closest } from '../util/suggest.js';
-import { OPTIONS, type OptionKey, byFlag } from './options.js';
+import { OPTIONS, type OptionKey, OptionsSchema, byFlag } from './options.js';
 import type { ConfigProblem } from './problems.js';
 
 /** A value and the layer it came from (the file, an environment variable, a flag), for messages. */
@@ -60,6 +60,18 @@ export function readConfigFile(input: {
         const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
         if (!info || info.key === 'config') {
           unknown.push(name);
+        } else if (
+          info.key === 'paused' &&
+          allowed.has('agent') &&
+          value !== null &&
+          OptionsSchema.shape.paused.safeParse(typeof value === 'string' ? value.trim() : value).data !== false
+        ) {
+          // The pause is read before any file (the action), and never by the CLI: a file's pause
+          // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
+          problems.push({
+            option: '--config',
+            message: `--config '${configPath}': paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
+          });
         } else if (allowed.has(info.key) && value !== null) {
           values.set(info.key, { value, from: configPath });
         }

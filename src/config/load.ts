@@ -42,6 +42,16 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     }
   }
 
+  // The pause switch is the action's: a CLI run would go on under AGENT_LOOP_PAUSED=true. Refused.
+  if (
+    (command === 'run' || command === 'plan') &&
+    OptionsSchema.shape.paused.safeParse(env[byFlag.get('paused')!.env]?.trim()).data === true
+  )
+    problems.push({
+      option: '--paused',
+      message: `${byFlag.get('paused')!.env} is on, but only the action pauses: agent-loop ${command} does not run while it is set (unset it to run).`,
+    });
+
   // Layer 2: the config file.
   const file = readConfigFile({ flags, env, readFile, allowed });
   problems.push(...file.problems);

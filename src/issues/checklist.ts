@@ -6,6 +6,25 @@
 /** One checklist line: its marker and box, the item's text. */
 export const CHECKLIST_ITEM = /^(\s*[-*+]\s+\[)( |x|X)(\]\s+)(.+?)\s*$/;
 
+/**
+ * For each line, whether it belongs to a fenced code block (``` or ~~~, fence lines included): a
+ * checklist shown there is an example, not the issue's list, and is neither read nor ticked.
+ */
+export function inCodeFence(lines: readonly string[]): boolean[] {
+  let fence: { char: string; length: number } | undefined;
+  return lines.map((line) => {
+    const m = /^\s*(`{3,}|~{3,})(.*?)\r?$/.exec(line);
+    const run = m?.[1] ?? '';
+    if (fence) {
+      if (run[0] === fence.char && run.length >= fence.length && (m?.[2] ?? '').trim() === '') fence = undefined;
+      return true;
+    }
+    // An info string with a backtick is no backtick fence (CommonMark).
+    if (m && !(run[0] === '`' && (m[2] ?? '').includes('`'))) fence = { char: run[0] as string, length: run.length };
+    return fence !== undefined;
+  });
+}
+
 /** An item's text as compared: white space runs collapsed. */
 export const itemText = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -16,8 +35,10 @@ export const itemText = (text: string) => text.replace(/\s+/g, ' ').trim();
 export function tickItem(body: string, item: string): string | undefined {
   const wanted = itemText(item);
   const lines = body.split('\n');
+  const fenced = inCodeFence(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
+    if (fenced[i]) continue;
     const m = CHECKLIST_ITEM.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
     if (!m || m[2] !== ' ' || itemText(m[4] as string) !== wanted) continue;
     const at = (m[1] as string).length;

@@ -292,7 +292,13 @@ async function commitsOf(
 }
 
 /** Inline code whatever the text holds (a backtick would end it early). */
-const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+const code = (text: string) => `\`${oneLine(text).replace(/`/g, "'")}\``;
+
+/**
+ * Agent-made text on one line of the body: a line break of any kind (CommonMark ends a line at a
+ * lone CR too) would end the list item or the quote it stands in and start the agent's own markdown.
+ */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 
 /** Dollars as a maintainer reads them: cents, or more digits under a cent. */
 const dollars = (usd: number) => `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
@@ -326,7 +332,9 @@ export function pullRequestBody(
   const after = beads
     ? `Merging lands the work and closes ${one ? 'the issue' : 'the issues'} on the base branch; while this pull request is open agent-loop does not work on ${one ? 'it' : 'them'} again. To have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
     : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
-  const issues = beads ? [] : work.issueIds.map((id, i) => `- #${id}${work.titles?.[i] ? `: ${work.titles[i]}` : ''}`);
+  const issues = beads
+    ? []
+    : work.issueIds.map((id, i) => `- #${id}${work.titles?.[i] ? `: ${oneLine(work.titles[i])}` : ''}`);
   const commits = more.commits ?? [];
   const done = [
     '### What was done',
@@ -338,7 +346,7 @@ export function pullRequestBody(
           '',
           ...work.summary
             .trim()
-            .split('\n')
+            .split(/\r\n?|\n/)
             .map((l) => `> ${l}`),
           '',
         ]
@@ -346,7 +354,7 @@ export function pullRequestBody(
     ...(commits.length
       ? [
           `${commits.length} commit${commits.length === 1 ? '' : 's'}${more.diffstat ? ` (${more.diffstat})` : ''}:`,
-          ...commits.slice(0, COMMITS_SHOWN).map((c) => `- ${c}`),
+          ...commits.slice(0, COMMITS_SHOWN).map((c) => `- ${oneLine(c)}`),
           ...(commits.length > COMMITS_SHOWN ? [`- … and ${commits.length - COMMITS_SHOWN} more`] : []),
           '',
         ]

@@ -91,14 +91,26 @@ export function maskAcross(redact: SecretRedactor, a: string, b: string): [strin
   const left = a.slice(-WINDOW);
   const right = b.slice(0, WINDOW);
   const joined = left + right;
-  let cutA = a.length;
-  let cutB = 0;
-  for (const [start, end] of redact.spans(joined)) {
-    if (start < left.length && end > left.length) {
-      cutA = Math.min(cutA, a.length - (left.length - start));
-      cutB = Math.max(cutB, end - left.length);
+  // The spans of each side alone too: one scan of `joined` reports no match inside another (a
+  // token shape running on into a known secret at the start of `b` hides that secret).
+  const spans = [
+    ...redact.spans(joined),
+    ...redact.spans(left),
+    ...redact.spans(right).map(([start, end]): [number, number] => [start + left.length, end + left.length]),
+  ];
+  // The masked stretch of `joined`: every span crossing the boundary, widened by every span it
+  // overlaps, so no secret is left half masked.
+  let lo = left.length;
+  let hi = left.length;
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const [start, end] of spans) {
+      const overlaps = lo < hi ? start < hi && end > lo : start < left.length && end > left.length;
+      if (overlaps && (start < lo || end > hi)) {
+        [lo, hi, grown] = [Math.min(lo, start), Math.max(hi, end), true];
+      }
     }
   }
-  if (cutA === a.length && cutB === 0) return [a, b];
-  return [a.slice(0, cutA) + MASK, MASK + b.slice(cutB)];
+  if (lo === hi) return [a, b];
+  return [a.slice(0, a.length - (left.length - lo)) + MASK, MASK + b.slice(hi - left.length)];
 }

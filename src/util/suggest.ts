@@ -36,6 +36,9 @@ export function closest(given: string, known: readonly string[]): string | undef
   let bestDistance = Number.POSITIVE_INFINITY;
   let tie = false;
   for (const name of known) {
+    // The distance is at least the difference in length: a name that far is never the answer, and
+    // a 100 000-character argument is not measured against every name (seconds of CPU).
+    if (Math.abs(name.length - word.length) > limit) continue;
     const distance = editDistance(word, name.toLowerCase());
     if (distance < bestDistance) {
       [best, bestDistance, tie] = [name, distance, false];

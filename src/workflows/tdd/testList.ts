@@ -3,7 +3,7 @@
  * `- [x] done`), or a `--plan` file in the same form. Each item becomes one red → green → refactor
  * round. An issue without a checklist is one round, described by its title. Pure.
  */
-import { CHECKLIST_ITEM, itemText } from '../../issues/checklist.js';
+import { CHECKLIST_ITEM, inCodeFence, itemText } from '../../issues/checklist.js';
 
 export type TestStatus = 'pending' | 'done' | 'problematic' | 'duplicate';
 
@@ -14,7 +14,10 @@ export interface TestItem {
 
 export function parseTestList(text: string, fallbackDescription: string): TestItem[] {
   const items: TestItem[] = [];
-  for (const line of text.split(/\r?\n/)) {
+  const lines = text.split(/\r?\n/);
+  const fenced = inCodeFence(lines);
+  for (const [i, line] of lines.entries()) {
+    if (fenced[i]) continue;
     const m = CHECKLIST_ITEM.exec(line);
     if (!m) continue;
     items.push({ description: itemText(m[4] as string), status: m[2] === ' ' ? 'pending' : 'done' });
