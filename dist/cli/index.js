@@ -10665,6 +10665,10 @@ function closest(given, known) {
     let bestDistance = Number.POSITIVE_INFINITY;
     let tie = false;
     for (const name of known) {
+        // The distance is at least the difference in length: a name that far is never the answer, and
+        // a 100 000-character argument is not measured against every name (seconds of CPU).
+        if (Math.abs(name.length - word.length) > limit)
+            continue;
         const distance = editDistance(word, name.toLowerCase());
         if (distance < bestDistance) {
             [best, bestDistance, tie] = [name, distance, false];
@@ -20913,6 +20917,17 @@ function readConfigFile(input) {
                 if (!info || info.key === 'config') {
                     unknown.push(name);
                 }
+                else if (info.key === 'paused' &&
+                    allowed.has('agent') &&
+                    value !== null &&
+                    OptionsSchema.shape.paused.safeParse(typeof value === 'string' ? value.trim() : value).data !== false) {
+                    // The pause is read before any file (the action), and never by the CLI: a file's pause
+                    // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
+                    problems.push({
+                        option: '--config',
+                        message: `--config '${configPath}': paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
+                    });
+                }
                 else if (allowed.has(info.key) && value !== null) {
                     values.set(info.key, { value, from: configPath });
                 }
@@ -21037,6 +21052,13 @@ function loadConfig(sources) {
             });
         }
     }
+    // The pause switch is the action's: a CLI run would go on under AGENT_LOOP_PAUSED=true. Refused.
+    if ((command === 'run' || command === 'plan') &&
+        OptionsSchema.shape.paused.safeParse(env[byFlag.get('paused').env]?.trim()).data === true)
+        problems.push({
+            option: '--paused',
+            message: `${byFlag.get('paused').env} is on, but only the action pauses: agent-loop ${command} does not run while it is set (unset it to run).`,
+        });
     // Layer 2: the config file.
     const file = readConfigFile({ flags, env, readFile, allowed });
     problems.push(...file.problems);
@@ -24104,17 +24126,29 @@ function maskAcross(redact, a, b) {
     const left = a.slice(-WINDOW);
     const right = b.slice(0, WINDOW);
     const joined = left + right;
-    let cutA = a.length;
-    let cutB = 0;
-    for (const [start, end] of redact.spans(joined)) {
-        if (start < left.length && end > left.length) {
-            cutA = Math.min(cutA, a.length - (left.length - start));
-            cutB = Math.max(cutB, end - left.length);
+    // The spans of each side alone too: one scan of `joined` reports no match inside another (a
+    // token shape running on into a known secret at the start of `b` hides that secret).
+    const spans = [
+        ...redact.spans(joined),
+        ...redact.spans(left),
+        ...redact.spans(right).map(([start, end]) => [start + left.length, end + left.length]),
+    ];
+    // The masked stretch of `joined`: every span crossing the boundary, widened by every span it
+    // overlaps, so no secret is left half masked.
+    let lo = left.length;
+    let hi = left.length;
+    for (let grown = true; grown;) {
+        grown = false;
+        for (const [start, end] of spans) {
+            const overlaps = lo < hi ? start < hi && end > lo : start < left.length && end > left.length;
+            if (overlaps && (start < lo || end > hi)) {
+                [lo, hi, grown] = [Math.min(lo, start), Math.max(hi, end), true];
+            }
         }
     }
-    if (cutA === a.length && cutB === 0)
+    if (lo === hi)
         return [a, b];
-    return [a.slice(0, cutA) + MASK, MASK + b.slice(cutB)];
+    return [a.slice(0, a.length - (left.length - lo)) + MASK, MASK + b.slice(hi - left.length)];
 }
 
 ;// CONCATENATED MODULE: ./src/agents/process.ts
@@ -25877,6 +25911,26 @@ function ready_isPlainObject(value) {
  */
 /** One checklist line: its marker and box, the item's text. */
 const CHECKLIST_ITEM = /^(\s*[-*+]\s+\[)( |x|X)(\]\s+)(.+?)\s*$/;
+/**
+ * For each line, whether it belongs to a fenced code block (``` or ~~~, fence lines included): a
+ * checklist shown there is an example, not the issue's list, and is neither read nor ticked.
+ */
+function inCodeFence(lines) {
+    let fence;
+    return lines.map((line) => {
+        const m = /^\s*(`{3,}|~{3,})(.*?)\r?$/.exec(line);
+        const run = m?.[1] ?? '';
+        if (fence) {
+            if (run[0] === fence.char && run.length >= fence.length && (m?.[2] ?? '').trim() === '')
+                fence = undefined;
+            return true;
+        }
+        // An info string with a backtick is no backtick fence (CommonMark).
+        if (m && !(run[0] === '`' && (m[2] ?? '').includes('`')))
+            fence = { char: run[0], length: run.length };
+        return fence !== undefined;
+    });
+}
 /** An item's text as compared: white space runs collapsed. */
 const itemText = (text) => text.replace(/\s+/g, ' ').trim();
 /**
@@ -25886,8 +25940,11 @@ const itemText = (text) => text.replace(/\s+/g, ' ').trim();
 function tickItem(body, item) {
     const wanted = itemText(item);
     const lines = body.split('\n');
+    const fenced = inCodeFence(lines);
     for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
+        if (fenced[i])
+            continue;
         const m = CHECKLIST_ITEM.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
         if (!m || m[2] !== ' ' || itemText(m[4]) !== wanted)
             continue;
@@ -34041,7 +34098,11 @@ function decidePhase(o) {
 
 function parseTestList(text, fallbackDescription) {
     const items = [];
-    for (const line of text.split(/\r?\n/)) {
+    const lines = text.split(/\r?\n/);
+    const fenced = inCodeFence(lines);
+    for (const [i, line] of lines.entries()) {
+        if (fenced[i])
+            continue;
         const m = CHECKLIST_ITEM.exec(line);
         if (!m)
             continue;
@@ -35827,6 +35888,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, given) {
     let io = given;
@@ -35886,7 +35948,15 @@ async function main(argv, given) {
         case 'plan':
             return planCommand(options, { ...io, clock, secrets, stateDir });
         case 'status':
-            return statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+            try {
+                return await statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+            }
+            catch (error) {
+                // The checkpoints cannot be listed (their directory is a file, unreadable): exit 2, as its help says.
+                if (error instanceof CheckpointError)
+                    return main_usageError(io, args.command, [error.message]);
+                throw error;
+            }
         case 'cleanup': {
             // Never under a running loop's feet: cleanup takes the same lock.
             const opened = await openSession({
@@ -35904,6 +35974,11 @@ async function main(argv, given) {
             }
             try {
                 return await cleanupCommand({ stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+            }
+            catch (error) {
+                if (error instanceof CheckpointError)
+                    return main_usageError(io, args.command, [error.message]);
+                throw error;
             }
             finally {
                 opened.session.release();
