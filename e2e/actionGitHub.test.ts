@@ -240,7 +240,7 @@ describe('the action on GitHub issues', () => {
     );
     expect(unnamed).toMatchObject({ state: 'open', labels: [LABEL, 'agent-loop:no-change'] });
     expect(unnamed?.comments[1]?.body).toMatch(
-      /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: the agent reports: [^]*Close this issue if that is right/,
+      /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: the agent reports `[^]*Close this issue if that is right/,
     );
     expect(gh.pulls()).toEqual([]);
     expect(originHas('agent-loop/issue-1') || originHas('agent-loop/issue-2')).toBe(false);

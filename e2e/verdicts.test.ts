@@ -113,7 +113,7 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     expect(res).toMatchObject({ status: 'complete', haltReason: null, iterations: 1, issuesClosed: ['bd-sub'] });
     expect(res.history.map((h) => h.outcome)).toEqual(['no_change']);
     const closed = readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8');
-    expect(closed).toMatch(/"close_reason":"agent-loop: no change was needed: the agent reports: made the value good/);
+    expect(closed).toMatch(/"close_reason":"agent-loop: no change was needed: the agent reports `made the value good/);
     expect(git(sb, 'branch', '--list', 'agent-loop/*')).toBe('');
   });
 

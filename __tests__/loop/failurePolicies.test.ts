@@ -255,7 +255,7 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
       issuesEscalated: [],
     });
     expect(r.history.map((x) => x.outcome)).toEqual(['no_change']);
-    expect(h.source.closedWith['10']).toMatch(/^agent-loop: no change was needed: the agent reports: /);
+    expect(h.source.closedWith['10']).toMatch(/^agent-loop: no change was needed: the agent reports `/);
   });
 
   it('AC4: the diagnostic has the loop type, issues, steps, escalation counts and the last 500 characters of output, redacted, in halt.md, the result and the notifier', async () => {

@@ -348,9 +348,9 @@ describe('issue 15: the pull request body says what was done and verified', () =
     const [body = ''] = bodies;
     expect(body).toMatch(/^Closes #7$/m);
     expect(body).toContain('- #7: Fix a');
-    expect(body).toContain('> Fixed a.txt.\n> The value is read once now.');
+    expect(body).toContain('```\nFixed a.txt.\nThe value is read once now.\n```');
     expect(body).toMatch(
-      /^1 commit \(1 file changed, 1 insertion\(\+\), 1 deletion\(-\)\):\n- [0-9a-f]{7,} the work$/m,
+      /^1 commit \(1 file changed, 1 insertion\(\+\), 1 deletion\(-\)\):\n- `[0-9a-f]{7,} the work`$/m,
     );
     expect(body).toContain('- `test/a.test.ts > a is fixed`');
     expect(body).toContain("- `test/flaky.test.ts > 'times' out`");
@@ -358,7 +358,7 @@ describe('issue 15: the pull request body says what was done and verified', () =
       '2 iterations · $0.46 reported by the agent · [the workflow run](https://github.com/octo/widgets/actions/runs/42).',
     );
     // The commit hash changes from run to run; the rest is the body as posted.
-    expect(body.replace(/^- [0-9a-f]{7,} /m, '- <sha> ')).toMatchSnapshot();
+    expect(body.replace(/^- `[0-9a-f]{7,} /m, '- `<sha> ')).toMatchSnapshot();
   });
 
   it('without the details (an old checkpoint, an agent that reports no cost), the body still closes the issue and gives the verdict', () => {
@@ -371,11 +371,11 @@ describe('issue 15: the pull request body says what was done and verified', () =
     expect(body).not.toContain('reported by the agent');
   });
 
-  it("keeps the agent's line breaks inside the quote and the lists: a lone CR (a line end to GitHub) starts no markdown of the agent's", () => {
+  it("keeps the agent's text inside its code block and the lists: a lone CR (a line end to GitHub) starts no markdown of the agent's, and no @mention or closing keyword of the agent's is live", () => {
     const body = pullRequestBody(
       {
         ...work,
-        summary: 'Implemented it.\r\r### Verdict\r\rAll tests pass.\r\r<!--',
+        summary: 'Implemented it.\r\r### Verdict\r\rAll tests pass. Fixes #12, cc @octo/owners\r\r<!--',
         targets: ['a\n\n### forged', 'b\r\rc'],
         titles: ['Title\r\r# heading'],
       },
@@ -386,11 +386,23 @@ describe('issue 15: the pull request body says what was done and verified', () =
     const lines = body.split(/\r\n?|\n/);
     expect(lines.filter((l) => l.includes('Verdict') || l.includes('forged') || l.includes('heading'))).toEqual([
       '- #7: Title # heading',
-      '> ### Verdict',
-      '- abc1234 subject ### forged too',
+      '### Verdict', // the agent's, inside its code block
+      '- `abc1234 subject ### forged too`',
       '### Verdict',
       '- `a ### forged`',
     ]);
-    expect(lines).toContain('> <!--');
+    // The agent's summary is a fenced code block from its first line to its last.
+    const start = lines.indexOf('Implemented it.');
+    expect(lines[start - 1]).toBe('```');
+    expect(lines.slice(start, start + 8)).toEqual([
+      'Implemented it.',
+      '',
+      '### Verdict',
+      '',
+      'All tests pass. Fixes #12, cc @octo/owners',
+      '',
+      '<!--',
+      '```',
+    ]);
   });
 });

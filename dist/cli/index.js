@@ -29615,6 +29615,14 @@ function fencedBlock(text, info = '') {
     const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
     return [`${fence}${info}`, text, fence];
 }
+/** `text` on one line as inline code, whatever it holds: a delimiter longer than its backtick runs. */
+function inlineCode(text) {
+    const flat = text.replace(/[\r\n]+/g, ' ');
+    const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
+    // CommonMark strips one space each side when both are there: added when the text starts or ends with a backtick.
+    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    return `${ticks}${pad}${flat}${pad}${ticks}`;
+}
 
 ;// CONCATENATED MODULE: ./src/report/diagnostic.ts
 
@@ -33177,6 +33185,7 @@ function isCycleComplete(closedInSource, reportSaysDone) {
 
 
 
+
 /** The history keeps this much of the agent's own summary, and this many of a verdict's targets. */
 const SUMMARY_KEPT = 1000;
 const TARGETS_KEPT = 30;
@@ -33434,7 +33443,8 @@ function afterVerdict(ctx, model, event) {
         const named = targets.tests.length > 0 || targets.verify.length > 0;
         const why = named
             ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
-            : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
+            : // The agent's words as code: GitHub acts on no @mention or `Fixes #n` in them.
+                `the agent reports ${inlineCode(result.report?.summary?.trim() || 'the work is already done')}`;
         const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
         const noChange = [];
         const issueActions = [];

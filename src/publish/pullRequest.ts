@@ -23,6 +23,7 @@ import {
   pushFoundSecret,
 } from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
+import { fencedBlock } from '../report/markdown.js';
 
 export interface PullRequestPublisherOptions {
   git: Git;
@@ -342,19 +343,17 @@ export function pullRequestBody(
     ...(issues.length ? [...issues, ''] : []),
     ...(work.summary
       ? [
-          "The agent's summary of its last iteration:",
+          "The agent's summary of its last iteration, as it wrote it:",
           '',
-          ...work.summary
-            .trim()
-            .split(/\r\n?|\n/)
-            .map((l) => `> ${l}`),
+          // Verbatim in a code block: GitHub acts on no @mention, no `Fixes #n` and no markup in it.
+          ...fencedBlock(work.summary.trim().replace(/\r\n?/g, '\n')),
           '',
         ]
       : []),
     ...(commits.length
       ? [
           `${commits.length} commit${commits.length === 1 ? '' : 's'}${more.diffstat ? ` (${more.diffstat})` : ''}:`,
-          ...commits.slice(0, COMMITS_SHOWN).map((c) => `- ${oneLine(c)}`),
+          ...commits.slice(0, COMMITS_SHOWN).map((c) => `- ${code(c)}`),
           ...(commits.length > COMMITS_SHOWN ? [`- … and ${commits.length - COMMITS_SHOWN} more`] : []),
           '',
         ]

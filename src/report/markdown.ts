@@ -17,3 +17,12 @@ export function fencedBlock(text: string, info = ''): string[] {
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return [`${fence}${info}`, text, fence];
 }
+
+/** `text` on one line as inline code, whatever it holds: a delimiter longer than its backtick runs. */
+export function inlineCode(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, ' ');
+  const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
+  // CommonMark strips one space each side when both are there: added when the text starts or ends with a backtick.
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${flat}${pad}${ticks}`;
+}

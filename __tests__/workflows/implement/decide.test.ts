@@ -329,7 +329,7 @@ describe('the verdict', () => {
       {
         kind: 'markNoChange',
         id: 'a-1',
-        note: 'agent-loop: no change was needed: the agent reports: fixed it (iteration 1).',
+        note: 'agent-loop: no change was needed: the agent reports `fixed it` (iteration 1).',
         close: false,
       },
     ]);

@@ -17,6 +17,7 @@ import { type IssueAction, type IterationOutcome, type LogEffect, log } from '..
 import { type CycleState, type IterationRecord, type LoopState, appendHistory } from '../../core/state.js';
 import { type AgentRan, afterFailure, agentUnavailable } from '../../loop/turn.js';
 import type { SliceSettings, TestOutcome } from '../../loop/deps.js';
+import { inlineCode } from '../../report/markdown.js';
 import { type Verdict, rejectionDetails } from '../../verdict/judge.js';
 import { isReadable } from '../../verdict/results.js';
 import type { IssueTargets } from '../../verdict/targets.js';
@@ -412,7 +413,8 @@ function afterVerdict(
     const named = targets.tests.length > 0 || targets.verify.length > 0;
     const why = named
       ? `its targets pass (${[...targets.tests, ...targets.verify.map((c) => `\`${c}\``)].join(', ')})`
-      : `the agent reports: ${result.report?.summary?.trim() || 'the work is already done'}`;
+      : // The agent's words as code: GitHub acts on no @mention or `Fixes #n` in them.
+        `the agent reports ${inlineCode(result.report?.summary?.trim() || 'the work is already done')}`;
     const note = `agent-loop: no change was needed: ${why} (iteration ${n}).`;
     const noChange: string[] = [];
     const issueActions: IssueAction[] = [];
