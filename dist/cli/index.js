@@ -29615,9 +29615,14 @@ function fencedBlock(text, info = '') {
     const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
     return [`${fence}${info}`, text, fence];
 }
+/**
+ * Text on one line: a line break of any kind (CommonMark ends a line at a lone CR too) would end the
+ * list item or the quote it stands in and start markdown of the text's own.
+ */
+const oneLine = (text) => text.replace(/[\r\n]+/g, ' ');
 /** `text` on one line as inline code, whatever it holds: a delimiter longer than its backtick runs. */
 function inlineCode(text) {
-    const flat = text.replace(/[\r\n]+/g, ' ');
+    const flat = oneLine(text);
     const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
     // CommonMark strips one space each side when both are there: added when the text starts or ends with a backtick.
     const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
@@ -31213,6 +31218,11 @@ async function runSlice(unguarded) {
     const me = { run: deps.runId ?? `local-${checkpointId}`, checkpoint: checkpointId };
     /** Claim, renewal or release of one issue failed: the cycle goes on; the lease runs out by itself. */
     const claimWarning = (what, id, error) => logger.warn('claim.failed', `Could not ${what} the claim on ${id} in ${source.description}: ${error.message}. The work goes on; the claim's lease runs out by itself.`, { issueId: id });
+    /** Releases this run's claims on `ids` at `at`; a release that fails is a warning (the lease runs out). */
+    const letGo = async (ids, at, progress) => {
+        for (const id of ids)
+            await source.releaseClaim?.(id, me, at, progress).catch((e) => claimWarning('release', id, e));
+    };
     let model = initialModel(state, clock.now().getTime());
     let diagnostic = null;
     /** The current cycle's baseline as last read or run in this slice. */
@@ -31419,8 +31429,7 @@ async function runSlice(unguarded) {
                     const outcome = await source.claim(id, me, effect.expires, effect.resuming, effect.progress);
                     if (!outcome.won) {
                         // Lost to an older live claim: the issues claimed so far for this cycle are let go.
-                        for (const w of won)
-                            await source.releaseClaim?.(w, me, effect.expires).catch((e) => claimWarning('release', w, e));
+                        await letGo(won, effect.expires);
                         return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
                     }
                     won.push(id);
@@ -31437,8 +31446,7 @@ async function runSlice(unguarded) {
                     if (!taken)
                         continue;
                     // Taken over: the cycle's other claims go too (theirs to take).
-                    for (const other of effect.issueIds.filter((_, j) => j !== i))
-                        await source.releaseClaim?.(other, me, effect.expires).catch((e) => claimWarning('release', other, e));
+                    await letGo(effect.issueIds.filter((_, j) => j !== i), effect.expires);
                     return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
                 }
                 return { type: 'claimed', adopted: [] };
@@ -31447,8 +31455,7 @@ async function runSlice(unguarded) {
                     await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e) => claimWarning('renew', id, e));
                 return undefined;
             case 'releaseClaim':
-                for (const id of effect.issueIds)
-                    await source.releaseClaim?.(id, me, effect.at, effect.progress).catch((e) => claimWarning('release', id, e));
+                await letGo(effect.issueIds, effect.at, effect.progress);
                 return undefined;
             case 'done':
                 return buildResult({

@@ -28,7 +28,7 @@ import { type CycleState, type LoopState, initialLoopState, parseLoopState } fro
 import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
 import { toReadyIssue } from '../issues/fingerprint.js';
-import { type Claimant, leaseMinutes } from '../issues/claims.js';
+import { type ClaimProgress, type Claimant, leaseMinutes } from '../issues/claims.js';
 import { type CyclePublisher, LandingError } from './publish.js';
 import type { Issue } from '../issues/types.js';
 import { renderMarkdown } from '../report/diagnostic.js';
@@ -268,6 +268,11 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       `Could not ${what} the claim on ${id} in ${source.description}: ${(error as Error).message}. The work goes on; the claim's lease runs out by itself.`,
       { issueId: id },
     );
+  /** Releases this run's claims on `ids` at `at`; a release that fails is a warning (the lease runs out). */
+  const letGo = async (ids: string[], at: string, progress?: ClaimProgress) => {
+    for (const id of ids)
+      await source.releaseClaim?.(id, me, at, progress).catch((e) => claimWarning('release', id, e));
+  };
   let model = initialModel(state, clock.now().getTime());
   let diagnostic: string | null = null;
   /** The current cycle's baseline as last read or run in this slice. */
@@ -470,8 +475,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           const outcome = await source.claim!(id, me, effect.expires, effect.resuming, effect.progress);
           if (!outcome.won) {
             // Lost to an older live claim: the issues claimed so far for this cycle are let go.
-            for (const w of won)
-              await source.releaseClaim?.(w, me, effect.expires).catch((e) => claimWarning('release', w, e));
+            await letGo(won, effect.expires);
             return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
           }
           won.push(id);
@@ -487,8 +491,10 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           });
           if (!taken) continue;
           // Taken over: the cycle's other claims go too (theirs to take).
-          for (const other of effect.issueIds.filter((_, j) => j !== i))
-            await source.releaseClaim?.(other, me, effect.expires).catch((e) => claimWarning('release', other, e));
+          await letGo(
+            effect.issueIds.filter((_, j) => j !== i),
+            effect.expires,
+          );
           return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
         }
         return { type: 'claimed', adopted: [] };
@@ -497,8 +503,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e) => claimWarning('renew', id, e));
         return undefined;
       case 'releaseClaim':
-        for (const id of effect.issueIds)
-          await source.releaseClaim?.(id, me, effect.at, effect.progress).catch((e) => claimWarning('release', id, e));
+        await letGo(effect.issueIds, effect.at, effect.progress);
         return undefined;
       case 'done':
         return buildResult({

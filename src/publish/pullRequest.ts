@@ -23,7 +23,8 @@ import {
   pushFoundSecret,
 } from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
-import { fencedBlock } from '../report/markdown.js';
+import { fencedBlock, oneLine } from '../report/markdown.js';
+import { dollars } from '../util/dollars.js';
 
 export interface PullRequestPublisherOptions {
   git: Git;
@@ -294,15 +295,6 @@ async function commitsOf(
 
 /** Inline code whatever the text holds (a backtick would end it early). */
 const code = (text: string) => `\`${oneLine(text).replace(/`/g, "'")}\``;
-
-/**
- * Agent-made text on one line of the body: a line break of any kind (CommonMark ends a line at a
- * lone CR too) would end the list item or the quote it stands in and start the agent's own markdown.
- */
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
-
-/** Dollars as a maintainer reads them: cents, or more digits under a cent. */
-const dollars = (usd: number) => `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
 
 /**
  * `Closes #n` for each issue (GitHub closes them when the pull request is merged), or the beads

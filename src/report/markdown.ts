@@ -18,9 +18,15 @@ export function fencedBlock(text: string, info = ''): string[] {
   return [`${fence}${info}`, text, fence];
 }
 
+/**
+ * Text on one line: a line break of any kind (CommonMark ends a line at a lone CR too) would end the
+ * list item or the quote it stands in and start markdown of the text's own.
+ */
+export const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
+
 /** `text` on one line as inline code, whatever it holds: a delimiter longer than its backtick runs. */
 export function inlineCode(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, ' ');
+  const flat = oneLine(text);
   const ticks = '`'.repeat(longestBacktickRun(flat) + 1);
   // CommonMark strips one space each side when both are there: added when the text starts or ends with a backtick.
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';

@@ -37,6 +37,7 @@ import { GitHubSourceError } from './errors.js';
 import { isObject } from './json.js';
 import { commentText } from './postedText.js';
 import { PER_PAGE, type GitHubRequests } from './requests.js';
+import { dollars } from '../../util/dollars.js';
 
 /** The hidden first line of a claim comment: `<!-- agent-loop:claim {json} -->`. */
 export const CLAIM_MARKER = '<!-- agent-loop:claim';
@@ -122,11 +123,6 @@ function endedNext(progress: ClaimProgress): string {
     default:
       return '';
   }
-}
-
-/** Dollars as a maintainer reads them: cents, or more digits under a cent. */
-function dollars(usd: number): string {
-  return `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
 }
 
 /** The claim a comment holds, or undefined when it is not a claim comment. */
