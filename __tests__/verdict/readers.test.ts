@@ -238,3 +238,29 @@ describe('no reader', () => {
     expect(run.messages['a::bad']).toBe('nope');
   });
 });
+
+describe('tape', () => {
+  it('tests are the `# name` lines, each failing when one of its assertions fails (node --test does not claim it: it ran no tests of its own)', () => {
+    const run = readSuiteOutput(fixture('tape-5.10.2.txt'), 1);
+    expect(run.reader).toBe('tape');
+    expect(run.cannotRun).toBeUndefined();
+    expect(run.tests).toEqual({
+      adds: 'passed',
+      'merges functions': 'failed',
+      'skipped one': 'skipped',
+      inner: 'passed',
+    });
+    expect(run.messages['merges functions']).toBe(
+      'merged copy\noperator: deepEqual\nexpected: { a: 2 }\nactual: { a: 1 }',
+    );
+  });
+
+  it('a run that dies before its summary (a test threw) cannot run: the tests after the crash are not read as passing', () => {
+    const run = readSuiteOutput(fixture('tape-5.10.2-crash.txt'), 1);
+    expect(run.reader).toBe('tape');
+    expect(run.cannotRun).toBe(
+      "tape stopped after 2 assertion(s), before its summary (exit code 1: TypeError: Cannot read properties of null (reading 'x'))",
+    );
+    expect(readSuiteOutput(fixture('tape-5.10.2.txt'), 1).cannotRun).toBeUndefined();
+  });
+});

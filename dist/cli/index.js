@@ -2495,7 +2495,7 @@ exports.Composer = Composer;
 
 
 
-var Pair = __nccwpck_require__(9546);
+var Pair = __nccwpck_require__(7165);
 var YAMLMap = __nccwpck_require__(4454);
 var resolveProps = __nccwpck_require__(4631);
 var utilContainsNewline = __nccwpck_require__(9499);
@@ -2931,7 +2931,7 @@ exports.resolveEnd = resolveEnd;
 
 
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(9546);
+var Pair = __nccwpck_require__(7165);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
 var resolveEnd = __nccwpck_require__(7788);
@@ -3663,7 +3663,7 @@ exports.mapIncludes = mapIncludes;
 var Alias = __nccwpck_require__(4065);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(9546);
+var Pair = __nccwpck_require__(7165);
 var toJS = __nccwpck_require__(4043);
 var Schema = __nccwpck_require__(5840);
 var stringifyDocument = __nccwpck_require__(6829);
@@ -4508,7 +4508,7 @@ var Schema = __nccwpck_require__(5840);
 var errors = __nccwpck_require__(1464);
 var Alias = __nccwpck_require__(4065);
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(9546);
+var Pair = __nccwpck_require__(7165);
 var Scalar = __nccwpck_require__(3301);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
@@ -4912,7 +4912,7 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 9546:
+/***/ 7165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5001,7 +5001,7 @@ var stringifyCollection = __nccwpck_require__(1212);
 var addPairToJSMap = __nccwpck_require__(7104);
 var Collection = __nccwpck_require__(101);
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(9546);
+var Pair = __nccwpck_require__(7165);
 var Scalar = __nccwpck_require__(3301);
 
 function findPair(items, key) {
@@ -8751,7 +8751,7 @@ exports.omap = omap;
 
 
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(9546);
+var Pair = __nccwpck_require__(7165);
 var Scalar = __nccwpck_require__(3301);
 var YAMLSeq = __nccwpck_require__(2223);
 
@@ -8888,7 +8888,7 @@ exports.schema = schema;
 
 
 var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(9546);
+var Pair = __nccwpck_require__(7165);
 var YAMLMap = __nccwpck_require__(4454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
@@ -29097,6 +29097,104 @@ function pytestReader() {
     };
 }
 
+;// CONCATENATED MODULE: ./src/verdict/readers/tape.ts
+/**
+ * tape (and tap-producing runners like it): TAP whose tests are `# name` comment lines, each
+ * followed by its assertions `ok N message` / `not ok N message` (no ` - ` before the message, which
+ * is how node's own TAP names a test). A test fails when one of its assertions fails; a test whose
+ * assertions are all `# SKIP` is skipped. The message of a failing test is its first failing
+ * assertion's, with the `operator`, `expected` and `actual` lines of its YAML block.
+ */
+
+
+const HEADER = /^# (.+)$/;
+/** The summary comments at the end: `# tests 12`, `# pass 11`, `# fail 1`, `# ok`, `# skip 2`, `# todo 0`. */
+const tape_SUMMARY = /^# (tests|pass|fail|skip|todo) +\d+$|^# ok$/;
+const ASSERTION = /^(ok|not ok) \d+ (?!- )(.*?)(?: # (SKIP|TODO)\b.*)?$/;
+const DETAIL = /^\s+(operator|expected|actual): (.*)$/;
+/** A test tape skipped whole (`test(name, { skip: true }, …)`): `# SKIP name`. */
+const SKIPPED = /^# SKIP (.+)$/;
+function tapeReader() {
+    const run = emptyRun(null);
+    let current;
+    let assertions = 0;
+    /** tape prints `# tests N` last: a run without it stopped early (a test threw, the process died). */
+    let summarised = false;
+    /** The error line of a crash (`TypeError: …`), printed on stderr after the last assertion. */
+    let crash;
+    /** Per test: whether any assertion failed, whether every one was skipped. */
+    const tests = new Map();
+    let details;
+    return {
+        name: 'tape',
+        feed(raw) {
+            const line = plain(raw);
+            const a = ASSERTION.exec(line);
+            if (a && current !== undefined) {
+                assertions++;
+                const t = tests.get(current) ?? { failed: false, skipped: true };
+                const failed = a[1] === 'not ok' && a[3] !== 'TODO';
+                tests.set(current, { failed: t.failed || failed, skipped: t.skipped && a[3] === 'SKIP' });
+                details = undefined;
+                if (failed && run.messages[current] === undefined) {
+                    details = { id: current, lines: [a[2].trim()] };
+                    run.messages[current] = clipMessage(details.lines.join('\n'));
+                }
+                return;
+            }
+            if (tape_SUMMARY.test(line)) {
+                if (line.startsWith('# tests'))
+                    summarised = true;
+                current = undefined;
+                return;
+            }
+            const skipped = SKIPPED.exec(line);
+            if (skipped) {
+                current = undefined;
+                tests.set(skipped[1].trim(), { failed: false, skipped: true });
+                return;
+            }
+            const h = HEADER.exec(line);
+            if (h && !line.startsWith('# Subtest:')) {
+                current = h[1].trim();
+                details = undefined;
+                return;
+            }
+            if (crash === undefined && /^(\w*Error|\w+Exception)\b.*?:/.test(line))
+                crash = line.trim();
+            if (!details || details.lines.length >= 4)
+                return;
+            const d = DETAIL.exec(line);
+            if (d) {
+                // A block scalar (`expected: |-`) has its value on the next line.
+                const value = d[2].trim();
+                details.pending = /^[|>][-+]?$/.test(value) ? d[1] : undefined;
+                if (!details.pending)
+                    details.lines.push(`${d[1]}: ${value}`);
+            }
+            else if (details.pending) {
+                details.lines.push(`${details.pending}: ${line.trim()}`);
+                details.pending = undefined;
+            }
+            else
+                return;
+            run.messages[details.id] = clipMessage(details.lines.join('\n'));
+        },
+        finish(exitCode) {
+            if (assertions === 0)
+                return undefined;
+            run.reader = 'tape';
+            run.exitCode = exitCode;
+            for (const [name, t] of tests)
+                run.tests[name] = t.failed ? 'failed' : t.skipped ? 'skipped' : 'passed';
+            // The tests after the crash never ran: read as passing by their absence, they would hide what broke.
+            if (!summarised && exitCode !== 0)
+                run.cannotRun = `tape stopped after ${assertions} assertion(s), before its summary (exit code ${exitCode}${crash ? `: ${crash}` : ''})`;
+            return run;
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/verdict/readers/vitest.ts
 /**
  * Vitest. A file that passed is one line (` ✓ path (3 tests) 2ms`): its tests are not listed; a
@@ -29195,6 +29293,7 @@ function vitestReader() {
 
 
 
+
 function createSuiteReader() {
     const readers = [
         pytestReader(),
@@ -29202,6 +29301,7 @@ function createSuiteReader() {
         vitestReader(),
         mochaReader(),
         nodeTestReader(),
+        tapeReader(),
         goTestReader(),
         cargoTestReader(),
     ];

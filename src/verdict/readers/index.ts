@@ -11,6 +11,7 @@ import { jestReader } from './jest.js';
 import { mochaReader } from './mocha.js';
 import { nodeTestReader } from './nodeTest.js';
 import { pytestReader } from './pytest.js';
+import { tapeReader } from './tape.js';
 import type { RunnerReader } from './types.js';
 import { vitestReader } from './vitest.js';
 
@@ -27,6 +28,7 @@ export function createSuiteReader(): SuiteReader {
     vitestReader(),
     mochaReader(),
     nodeTestReader(),
+    tapeReader(),
     goTestReader(),
     cargoTestReader(),
   ];
