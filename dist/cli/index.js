@@ -23120,6 +23120,23 @@ const HaltReasons = [
     'baseline_unreadable',
     'publish_refused',
 ];
+/** One job of a wave (fan-out, issue 16): one issue, worked from a fresh slice bounded by its share. */
+const WaveJobSchema = object({
+    issueId: schemas_string(),
+    title: schemas_string(),
+    /** The job's share of the iterations left in the run (its own --max-iterations, counted from 0). */
+    maxIterations: schemas_number().int().min(1),
+    /** The job's share of the spend left under --max-cost-usd, when there is a cap. */
+    maxCostUsd: schemas_number().optional(),
+    /** Why the issue is worked again (a merge conflict on the new base), given to the agent as context. */
+    context: schemas_string().optional(),
+});
+/** A wave in flight: planned and claimed, its jobs not yet reduced into the loop (src/core/wavePlan.ts). */
+const WaveSchema = object({
+    id: schemas_string(),
+    startedAt: schemas_string(),
+    jobs: array(WaveJobSchema),
+});
 const LoopStateSchema = object({
     version: literal(1),
     iteration: schemas_number().int().min(0),
@@ -23178,6 +23195,12 @@ const LoopStateSchema = object({
     preexistingFailures: array(schemas_string()).default([]),
     /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
     issuesNoChange: array(schemas_string()).default([]),
+    /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
+    wave: WaveSchema.optional(),
+    /** Waves reduced into this loop so far. */
+    waves: schemas_number().int().default(0),
+    /** Issues to work again in a later wave, with why (a merge conflict on the new base), oldest first. */
+    requeued: array(object({ issueId: schemas_string(), reason: schemas_string() })).default([]),
     /** The end of the last agent output (for the halt diagnostic). */
     lastAgentOutput: schemas_string().default(''),
     history: array(IterationRecordSchema),
@@ -23208,6 +23231,8 @@ function initialLoopState(maxIterations) {
         notices: [],
         preexistingFailures: [],
         issuesNoChange: [],
+        waves: 0,
+        requeued: [],
         lastAgentOutput: '',
         history: [],
         compactedIterations: 0,

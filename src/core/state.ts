@@ -242,6 +242,27 @@ export const HaltReasons = [
 ] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
+/** One job of a wave (fan-out, issue 16): one issue, worked from a fresh slice bounded by its share. */
+const WaveJobSchema = z.object({
+  issueId: z.string(),
+  title: z.string(),
+  /** The job's share of the iterations left in the run (its own --max-iterations, counted from 0). */
+  maxIterations: z.number().int().min(1),
+  /** The job's share of the spend left under --max-cost-usd, when there is a cap. */
+  maxCostUsd: z.number().optional(),
+  /** Why the issue is worked again (a merge conflict on the new base), given to the agent as context. */
+  context: z.string().optional(),
+});
+export type WaveJob = z.infer<typeof WaveJobSchema>;
+
+/** A wave in flight: planned and claimed, its jobs not yet reduced into the loop (src/core/wavePlan.ts). */
+const WaveSchema = z.object({
+  id: z.string(),
+  startedAt: z.string(),
+  jobs: z.array(WaveJobSchema),
+});
+export type Wave = z.infer<typeof WaveSchema>;
+
 export const LoopStateSchema = z.object({
   version: z.literal(1),
   iteration: z.number().int().min(0),
@@ -304,6 +325,12 @@ export const LoopStateSchema = z.object({
   preexistingFailures: z.array(z.string()).default([]),
   /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
   issuesNoChange: z.array(z.string()).default([]),
+  /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
+  wave: WaveSchema.optional(),
+  /** Waves reduced into this loop so far. */
+  waves: z.number().int().default(0),
+  /** Issues to work again in a later wave, with why (a merge conflict on the new base), oldest first. */
+  requeued: z.array(z.object({ issueId: z.string(), reason: z.string() })).default([]),
   /** The end of the last agent output (for the halt diagnostic). */
   lastAgentOutput: z.string().default(''),
   history: z.array(IterationRecordSchema),
@@ -336,6 +363,8 @@ export function initialLoopState(maxIterations: number): LoopState {
     notices: [],
     preexistingFailures: [],
     issuesNoChange: [],
+    waves: 0,
+    requeued: [],
     lastAgentOutput: '',
     history: [],
     compactedIterations: 0,

@@ -1,0 +1,297 @@
+/** Fan-out (issue 16): the wave planner (src/core/wavePlan.ts) and the reduce (src/core/waveReduce.ts). */
+import { describe, expect, it } from '@jest/globals';
+import { type IterationRecord, type LoopState, type Wave, initialLoopState } from '../../src/core/state.js';
+import { type WaveCandidate, planWave, shareOut } from '../../src/core/wavePlan.js';
+import { type PartialState, reduceWave } from '../../src/core/waveReduce.js';
+import { ESCALATED_LABEL } from '../../src/issues/types.js';
+import { cycle } from './fixtures.js';
+
+const issue = (id: string, over: Partial<WaveCandidate> = {}): WaveCandidate => ({
+  id,
+  title: `Title ${id}`,
+  labels: ['agent-loop'],
+  ...over,
+});
+const ids = (n: number) => Array.from({ length: n }, (_, k) => issue(String(k + 1)));
+const settings = { parallel: 4, maxIterations: 100, checkpointId: 'run-a' };
+
+describe('planWave', () => {
+  it('picks up to N ready issues in the source order, each job a share of the iterations left', () => {
+    const plan = planWave(ids(12), initialLoopState(100), settings);
+    expect(plan.jobs.map((j) => j.issueId)).toEqual(['1', '2', '3', '4']);
+    expect(plan.jobs.map((j) => j.maxIterations)).toEqual([25, 25, 25, 25]);
+    expect(plan.deferred).toHaveLength(8);
+    expect(plan.deferred.every((d) => d.why === 'parallel')).toBe(true);
+    expect(plan.stop).toBeUndefined();
+  });
+
+  it('the shares sum to what is left, never more: 10 left over 4 jobs is 3, 3, 2, 2', () => {
+    const plan = planWave(ids(6), { ...initialLoopState(100), iteration: 90 }, settings);
+    expect(plan.jobs.map((j) => j.maxIterations)).toEqual([3, 3, 2, 2]);
+    expect(shareOut(10, 4).reduce((a, b) => a + b, 0)).toBe(10);
+    expect(shareOut(7, 3)).toEqual([3, 2, 2]);
+  });
+
+  it('fewer iterations left than N: one job per iteration left, the rest deferred for iterations', () => {
+    const plan = planWave(ids(6), { ...initialLoopState(100), iteration: 98 }, settings);
+    expect(plan.jobs.map((j) => [j.issueId, j.maxIterations])).toEqual([
+      ['1', 1],
+      ['2', 1],
+    ]);
+    expect(plan.deferred[0]).toEqual({ issueId: '3', why: 'iterations' });
+  });
+
+  it('no iteration left with work ready halts max_iterations; no spend left halts budget', () => {
+    expect(planWave(ids(2), { ...initialLoopState(100), iteration: 100 }, settings).stop).toMatchObject({
+      kind: 'halted',
+      reason: 'max_iterations',
+    });
+    const spent = { ...initialLoopState(100), costUsd: 5 };
+    expect(planWave(ids(2), spent, { ...settings, maxCostUsd: 5 }).stop).toMatchObject({
+      kind: 'halted',
+      reason: 'budget',
+    });
+  });
+
+  it('each job gets an equal part of the spend left under --max-cost-usd', () => {
+    const plan = planWave(ids(4), { ...initialLoopState(100), costUsd: 2 }, { ...settings, maxCostUsd: 10 });
+    expect(plan.jobs.map((j) => j.maxCostUsd)).toEqual([2, 2, 2, 2]);
+  });
+
+  it('never picks an issue another run holds a live claim on; its own checkpoint’s claims are its own', () => {
+    const ready = [
+      issue('1', { claimedBy: { run: 'r2', expires: '2099-01-01T00:00:00Z', checkpoint: 'run-b' } }),
+      issue('2', { claimedBy: { run: 'r1', expires: '2099-01-01T00:00:00Z', checkpoint: 'run-a' } }),
+      issue('3'),
+    ];
+    const plan = planWave(ready, initialLoopState(100), settings);
+    expect(plan.jobs.map((j) => j.issueId)).toEqual(['2', '3']);
+    expect(plan.claimedElsewhere).toEqual(['1']);
+  });
+
+  it('everything claimed elsewhere is idle, not a halt; nothing ready is complete', () => {
+    const claimed = issue('1', { claimedBy: { run: 'r2', expires: '2099-01-01T00:00:00Z', checkpoint: 'run-b' } });
+    expect(planWave([claimed], initialLoopState(100), settings).stop?.kind).toBe('idle');
+    expect(planWave([], initialLoopState(100), settings).stop?.kind).toBe('complete');
+  });
+
+  it('escalated and done issues are not picked; only escalated ones left halts all_escalated', () => {
+    const loop = { ...initialLoopState(100), issuesClosed: ['1'], issuesNoChange: ['2'] };
+    const ready = [issue('1'), issue('2'), issue('3', { labels: ['agent-loop', ESCALATED_LABEL] }), issue('4')];
+    const plan = planWave(ready, loop, settings);
+    expect(plan.jobs.map((j) => j.issueId)).toEqual(['4']);
+    expect(plan.escalated).toEqual(['3']);
+    expect(planWave(ready.slice(0, 3), loop, settings).stop).toMatchObject({ reason: 'all_escalated' });
+  });
+
+  it('two issues where one depends on the other are never in the same wave', () => {
+    const ready = [issue('1'), issue('2', { dependsOn: ['1'] }), issue('3'), issue('4')];
+    const plan = planWave(ready, initialLoopState(100), { ...settings, parallel: 3 });
+    expect(plan.jobs.map((j) => j.issueId)).toEqual(['1', '3', '4']);
+    expect(plan.deferred).toEqual([{ issueId: '2', why: 'dependency' }]);
+  });
+
+  it('a re-queued issue carries why it is worked again', () => {
+    const loop = { ...initialLoopState(100), requeued: [{ issueId: '2', reason: 'merge conflict in a.txt' }] };
+    const plan = planWave(ids(2), loop, settings);
+    expect(plan.jobs[1]).toMatchObject({ issueId: '2', context: 'merge conflict in a.txt' });
+  });
+});
+
+/** A job's final state: `n` iterations on `id`, each costing $0.5, ending as `end`. */
+function jobState(id: string, n: number, end: 'closed' | 'escalated' | 'no_change' | 'unfinished'): LoopState {
+  const history: IterationRecord[] = Array.from({ length: n }, (_, k) => ({
+    n: k + 1,
+    issueIds: [id],
+    startedAt: new Date(Date.UTC(2026, 0, 1, 0, k)).toISOString(),
+    durationMs: 30_000,
+    outcome: k === n - 1 && end === 'closed' ? 'complete' : 'continuing',
+    agent: { ok: true, exitCode: 0, signal: null, durationMs: 29_000, costUsd: 0.5 },
+  }));
+  const base = initialLoopState(n);
+  return {
+    ...base,
+    iteration: n,
+    successfulIterations: n - 1,
+    failedIterations: 1,
+    testFailures: 1,
+    costUsd: 0.5 * n,
+    tokens: { input: 10 * n, output: n },
+    history,
+    issuesClosed: end === 'closed' ? [id] : [],
+    completedIterations: end === 'closed' ? [n] : [],
+    issuesEscalated: end === 'escalated' ? [id] : [],
+    totalEscalations: end === 'escalated' ? 1 : 0,
+    consecutiveEscalations: end === 'escalated' ? 1 : 0,
+    escalations:
+      end === 'escalated'
+        ? [{ issueIds: [id], titles: [id], iteration: n, steps: ['verify'], reason: 'tests', at: 'x', note: '' }]
+        : [],
+    issuesNoChange: end === 'no_change' ? [id] : [],
+    pullRequests:
+      end === 'closed'
+        ? [{ issueIds: [id], number: Number(id), url: `https://github.test/pull/${id}`, reused: false, iteration: n }]
+        : [],
+    currentCycle: end === 'unfinished' ? cycle([id]) : undefined,
+    halt: end === 'escalated' ? { reason: 'all_escalated', message: 'only escalated issues remain' } : undefined,
+  };
+}
+
+const wave = (jobIds: string[]): Wave => ({
+  id: 'w1',
+  startedAt: '2026-01-01T00:00:00Z',
+  jobs: jobIds.map((id) => ({ issueId: id, title: `Title ${id}`, maxIterations: 5 })),
+});
+const limits = { maxIterations: 100, maxConsecutiveEscalations: 2 };
+
+describe('reduceWave', () => {
+  it('sums every count exactly and numbers the jobs’ iterations on after the loop’s, job by job', () => {
+    const main = { ...initialLoopState(100), iteration: 10, successfulIterations: 10, costUsd: 1 };
+    const partials: PartialState[] = [
+      { issueId: '1', loop: jobState('1', 3, 'closed') },
+      { issueId: '2', loop: jobState('2', 2, 'no_change') },
+      { issueId: '3', loop: jobState('3', 4, 'unfinished') },
+    ];
+    const { loop, rows, halt } = reduceWave(
+      { ...main, wave: wave(['1', '2', '3']) },
+      wave(['1', '2', '3']),
+      partials,
+      limits,
+    );
+    expect(halt).toBeUndefined();
+    expect(loop.iteration).toBe(19);
+    expect(loop.successfulIterations).toBe(10 + 2 + 1 + 3);
+    expect(loop.failedIterations).toBe(3);
+    expect(loop.testFailures).toBe(3);
+    expect(loop.costUsd).toBeCloseTo(1 + 4.5);
+    expect(loop.tokens).toEqual({ input: 90, output: 9 });
+    expect(loop.history.map((r) => r.n)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    expect(loop.completedIterations).toEqual([13]);
+    expect(loop.issuesClosed).toEqual(['1']);
+    expect(loop.issuesNoChange).toEqual(['2']);
+    expect(loop.pullRequests).toEqual([expect.objectContaining({ url: 'https://github.test/pull/1', iteration: 13 })]);
+    expect(loop.wave).toBeUndefined();
+    expect(loop.waves).toBe(1);
+    expect(rows.map((r) => [r.issueId, r.outcome, r.first, r.last])).toEqual([
+      ['1', 'closed', 11, 13],
+      ['2', 'no_change', 14, 15],
+      ['3', 'unfinished', 16, 19],
+    ]);
+    expect(rows[0]).toMatchObject({ costUsd: 1.5, pullRequest: 'https://github.test/pull/1', durationMs: 150_000 });
+  });
+
+  it('a job that saved nothing counts nothing and is reported lost', () => {
+    const { loop, rows } = reduceWave(
+      initialLoopState(100),
+      wave(['1', '2']),
+      [{ issueId: '1', loop: jobState('1', 2, 'closed') }, { issueId: '2' }],
+      limits,
+    );
+    expect(loop.iteration).toBe(2);
+    expect(rows[1]).toMatchObject({ issueId: '2', outcome: 'lost', iterations: 0 });
+  });
+
+  it('two escalations in one wave with no success halt failure_loop after the reduce', () => {
+    const partials = ['1', '2'].map((id) => ({ issueId: id, loop: jobState(id, 4, 'escalated') }));
+    const { loop, halt, rows } = reduceWave(initialLoopState(100), wave(['1', '2']), partials, limits);
+    expect(loop.consecutiveEscalations).toBe(2);
+    expect(loop.totalEscalations).toBe(2);
+    expect(loop.escalations.map((e) => e.iteration)).toEqual([4, 8]);
+    expect(halt).toMatchObject({ reason: 'failure_loop' });
+    expect(halt?.message).toContain('1, 2');
+    // A job's own all_escalated (its one issue escalated) is not the run's halt.
+    expect(rows.map((r) => r.outcome)).toEqual(['escalated', 'escalated']);
+  });
+
+  it('a success in the wave breaks the streak; an escalation alone adds to the one before', () => {
+    const mixed = reduceWave(
+      { ...initialLoopState(100), consecutiveEscalations: 1 },
+      wave(['1', '2']),
+      [
+        { issueId: '1', loop: jobState('1', 2, 'escalated') },
+        { issueId: '2', loop: jobState('2', 2, 'closed') },
+      ],
+      limits,
+    );
+    expect(mixed.halt).toBeUndefined();
+    expect(mixed.loop.consecutiveEscalations).toBe(0);
+    const alone = reduceWave(
+      { ...initialLoopState(100), consecutiveEscalations: 1 },
+      wave(['1']),
+      [{ issueId: '1', loop: jobState('1', 2, 'escalated') }],
+      limits,
+    );
+    expect(alone.halt).toMatchObject({ reason: 'failure_loop' });
+  });
+
+  it('a job’s halt about the run halts the loop; its share running out does not', () => {
+    const unavailable = {
+      ...jobState('1', 1, 'unfinished'),
+      halt: { reason: 'agent_unavailable' as const, message: 'auth failed' },
+    };
+    const shareOut = { ...jobState('2', 5, 'unfinished'), halt: { reason: 'max_iterations' as const, message: 'x' } };
+    const r = reduceWave(
+      initialLoopState(100),
+      wave(['1', '2']),
+      [
+        { issueId: '1', loop: unavailable },
+        { issueId: '2', loop: shareOut },
+      ],
+      limits,
+    );
+    expect(r.halt).toEqual({ reason: 'agent_unavailable', message: '1: auth failed' });
+    expect(r.rows.map((x) => x.outcome)).toEqual(['halted', 'unfinished']);
+  });
+
+  it('the sums are checked against the run’s limits: unfinished work at --max-iterations halts', () => {
+    const r = reduceWave(
+      { ...initialLoopState(10), iteration: 6 },
+      wave(['1', '2']),
+      [
+        { issueId: '1', loop: jobState('1', 2, 'unfinished') },
+        { issueId: '2', loop: jobState('2', 2, 'unfinished') },
+      ],
+      { ...limits, maxIterations: 10 },
+    );
+    expect(r.loop.iteration).toBe(10);
+    expect(r.halt).toMatchObject({ reason: 'max_iterations' });
+    const budget = reduceWave(
+      initialLoopState(100),
+      wave(['1']),
+      [{ issueId: '1', loop: jobState('1', 4, 'unfinished') }],
+      { ...limits, maxCostUsd: 2 },
+    );
+    expect(budget.halt).toMatchObject({ reason: 'budget' });
+  });
+
+  it('unlanded work in a job’s outbox and its notices carry over, renumbered; its halt post does not', () => {
+    const part = jobState('1', 2, 'unfinished');
+    const withOutbox: LoopState = {
+      ...part,
+      currentCycle: undefined,
+      outbox: [
+        {
+          kind: 'finishCycle',
+          cycle: cycle(['1'], { startedAtIteration: 1 }),
+          noChange: false,
+          iteration: 2,
+          recordedAt: 'x',
+          attempts: 1,
+        },
+      ],
+      notices: [
+        { id: 'n1', what: { kind: 'markEscalated', issueIds: ['9'], note: 'x' }, recordedAt: 'x', attempts: 0 },
+        { id: 'n2', what: { kind: 'notify', diagnostic: {} }, recordedAt: 'x', attempts: 0 },
+      ],
+    };
+    const r = reduceWave(
+      { ...initialLoopState(100), iteration: 5 },
+      wave(['1']),
+      [{ issueId: '1', loop: withOutbox }],
+      limits,
+    );
+    expect(r.loop.outbox[0]).toMatchObject({ iteration: 7, cycle: { startedAtIteration: 6 } });
+    expect(r.loop.notices.map((n) => n.id)).toEqual(['n1']);
+    expect(r.rows[0]?.outcome).toBe('closed');
+  });
+});

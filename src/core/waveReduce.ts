@@ -1,0 +1,202 @@
+/**
+ * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
+ * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
+ * what it did: counters and spend are summed, its iterations numbered on after the loop's (job by
+ * job, in the wave's order), its closed, escalated and no-change issues, pull requests, outbox
+ * entries and notices carried over. A job with no partial state (killed before it saved) counts
+ * nothing: its issue stays open, its claim expires, and a later wave picks it up.
+ *
+ * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
+ * consecutive escalations (the failure loop), a job's halt that is about the run (the agent cannot
+ * start, a secret in a change, the repository moved…) halts the loop, and the sums are checked
+ * against --max-iterations and --max-cost-usd.
+ */
+import { HISTORY_KEPT, type HaltReason, type LoopState, type Wave } from './state.js';
+
+export interface WaveSettingsReduce {
+  maxIterations: number;
+  maxCostUsd?: number;
+  maxConsecutiveEscalations: number;
+}
+
+/** What one job left: its final state, or nothing when it died before saving one. */
+export interface PartialState {
+  issueId: string;
+  loop?: LoopState;
+}
+
+export type WaveRowOutcome =
+  /** Finished: closed (beads) or its pull request opened (GitHub). */
+  | 'closed'
+  /** Found already satisfied. */
+  | 'no_change'
+  | 'escalated'
+  /** Its share ran out, or its slice ended, with the work unfinished: a later wave works it again. */
+  | 'unfinished'
+  /** Its job halted the run (see `halt`). */
+  | 'halted'
+  /** No partial state: the job died before it saved one; the issue goes back to the ready list. */
+  | 'lost';
+
+export interface WaveRow {
+  issueId: string;
+  title: string;
+  outcome: WaveRowOutcome;
+  /** The job's iterations, numbered in the loop: first and last (none when it ran none). */
+  iterations: number;
+  first?: number;
+  last?: number;
+  costUsd: number;
+  /** When its first iteration started and how long its iterations took, for the wave's gantt. */
+  startedAt?: string;
+  durationMs: number;
+  pullRequest?: string;
+  /** The job's own halt, in one line. */
+  halt?: string;
+}
+
+export interface WaveReduction {
+  loop: LoopState;
+  rows: WaveRow[];
+  halt?: { reason: HaltReason; message: string };
+}
+
+/** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
+const JOB_LOCAL_HALTS: ReadonlySet<HaltReason> = new Set(['max_iterations', 'budget', 'all_escalated', 'failure_loop']);
+
+const ESCALATIONS_KEPT = 100;
+const PULL_REQUESTS_KEPT = 100;
+
+export function reduceWave(
+  main: LoopState,
+  wave: Wave,
+  partials: readonly PartialState[],
+  settings: WaveSettingsReduce,
+): WaveReduction {
+  const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
+  let loop: LoopState = { ...main };
+  const rows: WaveRow[] = [];
+  let halt: WaveReduction['halt'];
+  let successes = 0;
+  let escalations = 0;
+  for (const job of wave.jobs) {
+    const part = byIssue.get(job.issueId);
+    if (!part) {
+      rows.push({ issueId: job.issueId, title: job.title, outcome: 'lost', iterations: 0, costUsd: 0, durationMs: 0 });
+      continue;
+    }
+    const offset = loop.iteration;
+    const at = (n: number) => n + offset;
+    const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
+    const drop = Math.max(0, history.length - HISTORY_KEPT);
+    const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
+    loop = {
+      ...loop,
+      iteration: loop.iteration + part.iteration,
+      failedIterations: loop.failedIterations + part.failedIterations,
+      successfulIterations: loop.successfulIterations + part.successfulIterations,
+      testFailures: loop.testFailures + part.testFailures,
+      testsPassed: part.testsPassed ?? loop.testsPassed,
+      costUsd: loop.costUsd + part.costUsd,
+      tokens: {
+        input: loop.tokens.input + part.tokens.input,
+        output: loop.tokens.output + part.tokens.output,
+      },
+      issuesClosed: union(loop.issuesClosed, part.issuesClosed),
+      issuesEscalated: union(loop.issuesEscalated, part.issuesEscalated),
+      issuesNoChange: union(loop.issuesNoChange, part.issuesNoChange),
+      completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
+      escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(
+        -ESCALATIONS_KEPT,
+      ),
+      totalEscalations: loop.totalEscalations + part.totalEscalations,
+      environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
+      pullRequests: [...loop.pullRequests, ...newPulls].slice(-PULL_REQUESTS_KEPT),
+      outbox: [
+        ...loop.outbox,
+        ...part.outbox.map((o) => ({
+          ...o,
+          iteration: at(o.iteration),
+          cycle: { ...o.cycle, startedAtIteration: at(o.cycle.startedAtIteration) },
+        })),
+      ],
+      // The job's own halt post is not sent: the reduce posts once for the wave.
+      notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
+      preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
+      lastAgentOutput: part.lastAgentOutput || loop.lastAgentOutput,
+      rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
+      history: history.slice(drop),
+      compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
+    };
+    const outcome = rowOutcome(job.issueId, part);
+    if (outcome === 'closed' || outcome === 'no_change') successes++;
+    if (outcome === 'escalated') escalations++;
+    if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+      halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}` };
+    const first = part.history[0];
+    const lastRecord = part.history.at(-1);
+    rows.push({
+      issueId: job.issueId,
+      title: job.title,
+      outcome: part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+      iterations: part.iteration,
+      ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
+      costUsd: part.costUsd,
+      ...(first ? { startedAt: first.startedAt } : {}),
+      durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
+      ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
+      ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
+    });
+  }
+
+  // Escalations in one wave with no success among them are escalations in a row.
+  const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
+  loop = {
+    ...loop,
+    consecutiveEscalations,
+    waves: loop.waves + 1,
+    wave: undefined,
+    requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+  };
+  if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+    const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
+    halt = {
+      reason: 'failure_loop',
+      message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
+    };
+  }
+  const unfinished = rows.some((r) => r.outcome === 'unfinished');
+  if (!halt && unfinished && loop.iteration >= settings.maxIterations)
+    halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
+  if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+    halt = {
+      reason: 'budget',
+      message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+    };
+  return { loop, rows, ...(halt ? { halt } : {}) };
+}
+
+/** What became of the job's issue, from its own state. */
+function rowOutcome(issueId: string, part: LoopState): WaveRowOutcome {
+  if (part.issuesEscalated.includes(issueId)) return 'escalated';
+  if (part.issuesNoChange.includes(issueId)) return 'no_change';
+  if (part.issuesClosed.includes(issueId)) return 'closed';
+  // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
+  if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId))) return 'closed';
+  return 'unfinished';
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...a, ...b.filter((x) => !a.includes(x))];
+}
+
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+function spanMs(from: string, to: string): number {
+  const d = Date.parse(to) - Date.parse(from);
+  return Number.isFinite(d) && d > 0 ? d : 0;
+}
