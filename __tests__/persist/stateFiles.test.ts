@@ -35,4 +35,17 @@ describe('stateFiles: the one writer under the state directory', () => {
     await expect(files.write(dir, 'x')).rejects.toThrow(/only under its state directory/);
     await expect(fs.access(outside)).rejects.toThrow();
   });
+
+  it('lists a directory with stamps that change on a rewrite, or by name only (no stat per entry)', async () => {
+    const dir = await tmp();
+    const files = stateFiles(dir);
+    expect(await files.list(path.join(dir, 'missing'))).toEqual([]);
+    await files.write(path.join(dir, 'a.json'), 'one');
+    const before = await files.list(dir);
+    await files.write(path.join(dir, 'a.json'), 'three');
+    const after = await files.list(dir);
+    expect(before[0]?.name).toBe('a.json');
+    expect(after[0]?.stamp).not.toBe(before[0]?.stamp);
+    expect(await files.list(dir, { names: true })).toEqual([{ name: 'a.json', stamp: '' }]);
+  });
 });

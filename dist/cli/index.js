@@ -21250,7 +21250,7 @@ function stateFiles(dir, mask = (t) => t) {
         async read(file) {
             return external_node_fs_namespaceObject.promises.readFile(inside(file), 'utf8').catch(() => undefined);
         },
-        async list(dir) {
+        async list(dir, options) {
             // Synchronous like the writes (src/util/atomicWrite.ts): read after every checkpoint write.
             // A missing directory (no iteration logs yet) is the common case: no exception built for it.
             if (!(0,external_node_fs_namespaceObject.statSync)(dir, { throwIfNoEntry: false })?.isDirectory())
@@ -21262,6 +21262,8 @@ function stateFiles(dir, mask = (t) => t) {
             catch {
                 return [];
             }
+            if (options?.names)
+                return names.map((name) => ({ name, stamp: '' }));
             const out = [];
             for (const name of names) {
                 let stat;
@@ -24506,7 +24508,7 @@ class StreamLog {
 }
 /** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
 async function pruneIterationLogs(files, dir, keep = LOGS_KEPT) {
-    const names = (await files.list(dir)).map((e) => e.name);
+    const names = (await files.list(dir, { names: true })).map((e) => e.name);
     const numbered = names
         .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
         .filter((x) => Number.isFinite(x.n))

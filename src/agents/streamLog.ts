@@ -72,7 +72,7 @@ export async function pruneIterationLogs(
   dir: string,
   keep = LOGS_KEPT,
 ): Promise<void> {
-  const names = (await files.list(dir)).map((e) => e.name);
+  const names = (await files.list(dir, { names: true })).map((e) => e.name);
   const numbered = names
     .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
     .filter((x) => Number.isFinite(x.n))

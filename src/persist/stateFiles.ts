@@ -27,8 +27,11 @@ export interface StateFiles {
   append(file: string, text: string): Promise<void>;
   /** The text of `file` (absolute, under the state directory); undefined when it cannot be read. */
   read(file: string): Promise<string | undefined>;
-  /** The entries of `dir` with a stamp that changes when one is rewritten (size, mtime, kind); [] when there is no such directory. */
-  list(dir: string): Promise<Array<{ name: string; stamp: string }>>;
+  /**
+   * The entries of `dir` with a stamp that changes when one is rewritten (size, mtime, kind); [] when
+   * there is no such directory. `names: true`: the names only (stamp ''), no stat per entry.
+   */
+  list(dir: string, options?: { names?: boolean }): Promise<Array<{ name: string; stamp: string }>>;
   /** Removes `file`; nothing when it is not there. */
   remove(file: string): Promise<void>;
 }
@@ -59,7 +62,7 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
     async read(file) {
       return fs.readFile(inside(file), 'utf8').catch(() => undefined);
     },
-    async list(dir) {
+    async list(dir, options) {
       // Synchronous like the writes (src/util/atomicWrite.ts): read after every checkpoint write.
       // A missing directory (no iteration logs yet) is the common case: no exception built for it.
       if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
@@ -69,6 +72,7 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
       } catch {
         return [];
       }
+      if (options?.names) return names.map((name) => ({ name, stamp: '' }));
       const out: Array<{ name: string; stamp: string }> = [];
       for (const name of names) {
         let stat;
