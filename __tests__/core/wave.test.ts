@@ -191,6 +191,24 @@ describe('reduceWave', () => {
     expect(rows[1]).toMatchObject({ issueId: '2', outcome: 'lost', iterations: 0 });
   });
 
+  it('a state that cannot be one fresh job’s (more iterations than its share, other issues) is not counted', () => {
+    const resumed = { ...jobState('1', 7, 'closed') };
+    const other = jobState('9', 2, 'closed');
+    const { loop, rows } = reduceWave(
+      initialLoopState(100),
+      wave(['1', '2']),
+      [
+        { issueId: '1', loop: resumed },
+        { issueId: '2', loop: other },
+      ],
+      limits,
+    );
+    expect(loop.iteration).toBe(0);
+    expect(rows.map((r) => r.outcome)).toEqual(['lost', 'lost']);
+    expect(rows[0]?.problem).toMatch(/more than the job's share of 5/);
+    expect(rows[1]?.problem).toMatch(/other issues \(9\)/);
+  });
+
   it('two escalations in one wave with no success halt failure_loop after the reduce', () => {
     const partials = ['1', '2'].map((id) => ({ issueId: id, loop: jobState(id, 4, 'escalated') }));
     const { loop, halt, rows } = reduceWave(initialLoopState(100), wave(['1', '2']), partials, limits);

@@ -53,6 +53,8 @@ export interface WaveRow {
   pullRequest?: string;
   /** The job's own halt, in one line. */
   halt?: string;
+  /** Why the job's state was not counted (it is not the state of one job of this wave). */
+  problem?: string;
 }
 
 export interface WaveReduction {
@@ -81,8 +83,17 @@ export function reduceWave(
   let escalations = 0;
   for (const job of wave.jobs) {
     const part = byIssue.get(job.issueId);
-    if (!part) {
-      rows.push({ issueId: job.issueId, title: job.title, outcome: 'lost', iterations: 0, costUsd: 0, durationMs: 0 });
+    const problem = part ? notAJobState(part, job) : undefined;
+    if (!part || problem) {
+      rows.push({
+        issueId: job.issueId,
+        title: job.title,
+        outcome: 'lost',
+        iterations: 0,
+        costUsd: 0,
+        durationMs: 0,
+        ...(problem ? { problem } : {}),
+      });
       continue;
     }
     const offset = loop.iteration;
@@ -174,6 +185,19 @@ export function reduceWave(
       message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
     };
   return { loop, rows, ...(halt ? { halt } : {}) };
+}
+
+/**
+ * Why a partial state cannot be one fresh job's of this wave, or undefined: one that ran more
+ * iterations than its share, or worked other issues, would be counted twice (a job that resumed the
+ * loop's own checkpoint instead of starting fresh). Not counted: never a double count.
+ */
+function notAJobState(part: LoopState, job: Wave['jobs'][number]): string | undefined {
+  if (part.iteration > job.maxIterations)
+    return `its state has ${part.iteration} iterations, more than the job's share of ${job.maxIterations}: not a fresh job's state`;
+  const others = part.history.flatMap((r) => r.issueIds).filter((id) => id !== job.issueId);
+  if (others.length > 0) return `its state worked other issues (${[...new Set(others)].join(', ')})`;
+  return undefined;
 }
 
 /** What became of the job's issue, from its own state. */
