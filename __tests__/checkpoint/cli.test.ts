@@ -108,6 +108,15 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
     expect(text()).toContain('  age:        1.5 days');
   });
 
+  it('says a checkpoint dated after now is dated in the future, rather than printing a negative age', async () => {
+    clock.set('2026-12-02T12:00:00Z');
+    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop: {} } });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).toContain('  age:        dated 2.0 days in the future');
+    expect(text()).not.toContain('-2.0');
+  });
+
   it('says where it looked and how a checkpoint gets created when there are none', async () => {
     const { out, lines } = capture();
     expect(await statusCommand({ stateDir, json: false }, { store, now: NOW, out })).toBe(0);

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { planCleanup } from '../../src/checkpoint/cleanup.js';
 import {
   ageInDays,
+  describeAge,
   detectResumable,
   isResumable,
   newestFirst,
@@ -86,6 +87,12 @@ describe('REQ_018.3.9 ageInDays', () => {
   it('returns fractional days from the timestamp to now', () => {
     expect(ageInDays(checkpoint({ id: ID_A, timestamp: '2026-11-29T00:00:00Z' }), NOW)).toBeCloseTo(1.5, 10);
     expect(ageInDays(checkpoint({ id: ID_A, timestamp: '2026-11-30T12:00:00Z' }), NOW)).toBe(0);
+  });
+
+  it('is described for people: days with one decimal, a future date as such, an unknown one as unknown', () => {
+    expect(describeAge(1.5)).toBe('1.5 days');
+    expect(describeAge(-2)).toMatch(/^dated 2.0 days in the future/);
+    expect(describeAge(Number.POSITIVE_INFINITY)).toBe('unknown');
   });
 
   it('REQ_018.3.8 respects the offset of the timestamp', () => {

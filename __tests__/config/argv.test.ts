@@ -11,6 +11,14 @@ describe('configuration', () => {
     expect(parseArgs(['run', 'stray']).problems[0]?.message).toMatch(/^Unexpected argument 'stray'/);
   });
 
+  it('-- ends the options: alone it is accepted, a word after it is refused as an argument, not as an unknown option', () => {
+    expect(parseArgs(['run', '--batch', '--']).problems).toEqual([]);
+    expect(parseArgs(['run', '--', '--max-iterations', '3']).problems.map((p) => p.message)).toEqual([
+      "Unexpected argument '--max-iterations' after --: agent-loop run takes no arguments, only options written --name value before any --.",
+      "Unexpected argument '3' after --: agent-loop run takes no arguments, only options written --name value before any --.",
+    ]);
+  });
+
   it('issue 15: a mistyped option or command names what was most likely meant', () => {
     const messages = (argv: string[]) => parseArgs(argv).problems.map((p) => p.message);
     expect(messages(['run', '--max-iteration', '5'])).toEqual([

@@ -20677,6 +20677,15 @@ function parseArgs(argv) {
             out.version = true;
             continue;
         }
+        // `--` ends the options (as for any command); nothing may follow it, since no command takes arguments.
+        if (arg === '--') {
+            for (const rest of argv.slice(i + 1))
+                out.problems.push({
+                    option: rest,
+                    message: `Unexpected argument '${rest}' after --: agent-loop ${out.command ?? ''} takes no arguments, only options written --name value before any --.`.replace('  ', ' '),
+                });
+            break;
+        }
         if (!arg.startsWith('--')) {
             out.problems.push(afterSwitch
                 ? {
@@ -21827,6 +21836,17 @@ function detectResumable(checkpoints) {
  * Age in fractional days at `now` (REQ_018.3.9). Negative when the timestamp is in the future
  * (clock skew between machines). Throws when the timestamp is not RFC 3339.
  */
+/**
+ * An age in days as a person reads it: `1.5 days`, or for a negative one (a checkpoint dated after
+ * `now`) that it is dated in the future, which a negative age would hide.
+ */
+function describeAge(days) {
+    if (!Number.isFinite(days))
+        return 'unknown';
+    if (days < 0)
+        return `dated ${(-days).toFixed(1)} days in the future (a clock ahead of this machine's wrote it, or it was edited)`;
+    return `${days.toFixed(1)} days`;
+}
 function ageInDays(checkpoint, now) {
     const time = parseRfc3339(checkpoint.timestamp);
     if (!time) {
@@ -22157,7 +22177,10 @@ async function cleanupCommand(opts, deps) {
         }));
         return exitCode;
     }
-    const describe = (cp) => `${cp.id} (${cp.phase}, ${ageInDays(cp, now).toFixed(1)} days old)`;
+    const describe = (cp) => {
+        const days = ageInDays(cp, now);
+        return `${cp.id} (${cp.phase}, ${days < 0 ? describeAge(days) : `${days.toFixed(1)} days old`})`;
+    };
     if (opts.dryRun)
         for (const cp of plan.remove)
             out(`would delete ${describe(cp)}`);
@@ -35914,7 +35937,7 @@ function describeCheckpoint(cp, wouldResume, now) {
         ? `  phase:      ${loopPhase} (${RUN_PHASE_MEANING[loopPhase]})${loopPhase === cp.phase ? '' : `; written as ${cp.phase} by an older version`}`
         : `  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
     lines.push(`  timestamp:  ${cp.timestamp}`);
-    lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
+    lines.push(`  age:        ${describeAge(ageOf(cp, now))}`);
     if (pipeline) {
         lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
         for (const p of pipeline.phases)

@@ -83,6 +83,17 @@ export function detectResumable(checkpoints: readonly Checkpoint[]): ResumeDecis
  * Age in fractional days at `now` (REQ_018.3.9). Negative when the timestamp is in the future
  * (clock skew between machines). Throws when the timestamp is not RFC 3339.
  */
+/**
+ * An age in days as a person reads it: `1.5 days`, or for a negative one (a checkpoint dated after
+ * `now`) that it is dated in the future, which a negative age would hide.
+ */
+export function describeAge(days: number): string {
+  if (!Number.isFinite(days)) return 'unknown';
+  if (days < 0)
+    return `dated ${(-days).toFixed(1)} days in the future (a clock ahead of this machine's wrote it, or it was edited)`;
+  return `${days.toFixed(1)} days`;
+}
+
 export function ageInDays(checkpoint: Pick<Checkpoint, 'id' | 'timestamp'>, now: Date): number {
   const time = parseRfc3339(checkpoint.timestamp);
   if (!time) {

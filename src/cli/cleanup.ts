@@ -1,5 +1,5 @@
 import { planCleanup } from '../checkpoint/cleanup.js';
-import { ageInDays } from '../checkpoint/resume.js';
+import { ageInDays, describeAge } from '../checkpoint/resume.js';
 import type { Checkpoint, CheckpointStore } from '../checkpoint/types.js';
 
 /** `agent-loop cleanup (--older-than DAYS | --all) [--state-dir DIR] [--dry-run] [--json]` */
@@ -70,7 +70,10 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
     return exitCode;
   }
 
-  const describe = (cp: Checkpoint) => `${cp.id} (${cp.phase}, ${ageInDays(cp, now).toFixed(1)} days old)`;
+  const describe = (cp: Checkpoint) => {
+    const days = ageInDays(cp, now);
+    return `${cp.id} (${cp.phase}, ${days < 0 ? describeAge(days) : `${days.toFixed(1)} days old`})`;
+  };
   if (opts.dryRun) for (const cp of plan.remove) out(`would delete ${describe(cp)}`);
   else for (const cp of deleted) out(`deleted ${describe(cp)}`);
   for (const { id, reason } of failed) out(`failed to delete ${id}: ${reason}`);

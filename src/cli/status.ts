@@ -1,4 +1,4 @@
-import { ageInDays, isLoopPhase, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
+import { ageInDays, describeAge, isLoopPhase, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
 import { pickRunnable } from '../core/resumable.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
 import {
@@ -271,7 +271,7 @@ function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): st
       : `  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`,
   );
   lines.push(`  timestamp:  ${cp.timestamp}`);
-  lines.push(`  age:        ${ageOf(cp, now).toFixed(1)} days`);
+  lines.push(`  age:        ${describeAge(ageOf(cp, now))}`);
   if (pipeline) {
     lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
     for (const p of pipeline.phases)

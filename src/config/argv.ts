@@ -45,6 +45,19 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       out.version = true;
       continue;
     }
+    // `--` ends the options (as for any command); nothing may follow it, since no command takes arguments.
+    if (arg === '--') {
+      for (const rest of argv.slice(i + 1))
+        out.problems.push({
+          option: rest,
+          message:
+            `Unexpected argument '${rest}' after --: agent-loop ${out.command ?? ''} takes no arguments, only options written --name value before any --.`.replace(
+              '  ',
+              ' ',
+            ),
+        });
+      break;
+    }
     if (!arg.startsWith('--')) {
       out.problems.push(
         afterSwitch
