@@ -27350,6 +27350,28 @@ function environmentAdvice(reason) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/echo.ts
+/** Bytes of one run's output echoed to the console. */
+const ECHO_MAX_BYTES = 4 * 1024 * 1024;
+function cappedEcho(logger, source, 
+/** Where the whole output is, for the warning (a log file), if anywhere. */
+whole, limit = ECHO_MAX_BYTES) {
+    let echoed = 0;
+    let capped = false;
+    return (line, stream, cut) => {
+        if (capped)
+            return;
+        echoed += Buffer.byteLength(line) + 1;
+        if (echoed > limit) {
+            capped = true;
+            const who = source === 'agent' ? 'The agent' : 'The test command';
+            logger.warn('output.capped', `${who} printed more than ${limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MiB` : `${limit} bytes`} in this run: the rest is not shown here${whole ? `; the output is in ${whole} (up to 32 MiB)` : ''}.`, { source, limitBytes: limit });
+            return;
+        }
+        logger.output(source, line, stream, cut);
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/loop/deps.ts
 
 /** The writer of the state directory's files the slice uses. */
@@ -27363,6 +27385,7 @@ const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
  * the lane checked before anything judges the work. What the turn's result means is each
  * workflow's business.
  */
+
 
 
 
@@ -27397,7 +27420,7 @@ async function runTurn(ports, req) {
         promptFile,
         timeoutMs: req.timeoutMs,
         signal: ports.signal,
-        onLine: (line, stream, cut) => ports.logger.output('agent', line, stream, cut),
+        onLine: cappedEcho(ports.logger, 'agent', req.keepLog ? external_node_path_default().join(logDir, `iteration-${req.iteration}.*`) : undefined),
         ...(req.keepLog ? { logBase: external_node_path_default().join(logDir, `iteration-${req.iteration}`) } : {}),
         resumeSessionId: req.resumeSessionId,
     });
@@ -35240,6 +35263,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
@@ -35414,7 +35438,7 @@ async function prepareRun(options, io) {
                     ...(options.junitFile && command === testCommand && purpose
                         ? { junitFile: external_node_path_default().resolve(io.cwd, options.junitFile) }
                         : {}),
-                    onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
+                    onLine: cappedEcho(logger, 'tests', undefined),
                     onSpawn: (pid) => {
                         pids.push(pid);
                         registry.spawned(pid, 'tests');

@@ -35,6 +35,7 @@ import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { workflowFor } from '../workflows/index.js';
 import { type StartProblem, cannotStart, problem } from './problems.js';
+import { cappedEcho } from '../report/echo.js';
 
 export interface RunIO {
   cwd: string;
@@ -290,7 +291,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
           ...(options.junitFile && command === testCommand && purpose
             ? { junitFile: path.resolve(io.cwd, options.junitFile) }
             : {}),
-          onLine: (line, stream, cut) => logger.output('tests', line, stream, cut),
+          onLine: cappedEcho(logger, 'tests', undefined),
           onSpawn: (pid) => {
             pids.push(pid);
             registry.spawned(pid, 'tests');

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
+import { cappedEcho } from '../report/echo.js';
 import type { AgentFailure, AgentResult } from '../agents/types.js';
 import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
 import { rfc3339 } from '../util/clock.js';
@@ -86,7 +87,11 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
     promptFile,
     timeoutMs: req.timeoutMs,
     signal: ports.signal,
-    onLine: (line, stream, cut) => ports.logger.output('agent', line, stream, cut),
+    onLine: cappedEcho(
+      ports.logger,
+      'agent',
+      req.keepLog ? path.join(logDir, `iteration-${req.iteration}.*`) : undefined,
+    ),
     ...(req.keepLog ? { logBase: path.join(logDir, `iteration-${req.iteration}`) } : {}),
     resumeSessionId: req.resumeSessionId,
   });
