@@ -1,7 +1,8 @@
 /** Pruning before publishing (issue 14, src/checkpoint/cleanup.ts planPrune and src/action/prune.ts). */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import path from 'node:path';
 import { promises as fs } from 'node:fs';
-import { KEPT_CHECKPOINTS, pruneCheckpoints, stillNeeded } from '../../src/action/prune.js';
+import { KEPT_CHECKPOINTS, pruneCheckpoints, pruneLogs, stillNeeded } from '../../src/action/prune.js';
 import { planPrune } from '../../src/checkpoint/cleanup.js';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import type { Checkpoint } from '../../src/checkpoint/types.js';
@@ -93,5 +94,31 @@ describe('pruneCheckpoints', () => {
     // Once another checkpoint is in use, the old one goes too.
     const quiet = { info: () => {}, warning: () => {} };
     expect(await pruneCheckpoints(dir, { inUse: written.at(-1), log: quiet })).toEqual([written[0]]);
+  });
+});
+
+describe('pruneLogs', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await tempStateDir();
+  });
+  afterEach(async () => {
+    await removeDir(dir);
+  });
+
+  it('publishes the newest iteration logs up to the budget, always the newest one, other files untouched', async () => {
+    const logs = path.join(dir, 'logs');
+    await fs.mkdir(logs, { recursive: true });
+    for (const n of [1, 2, 3, 9, 10]) await fs.writeFile(path.join(logs, `iteration-${n}.log`), 'x'.repeat(400));
+    await fs.writeFile(path.join(logs, 'notes.txt'), 'y'.repeat(5000));
+    const said: string[] = [];
+    const log = { info: (m: string) => said.push(m), warning: (m: string) => said.push(`warning: ${m}`) };
+    const removed = await pruneLogs(dir, { budget: 1000, log });
+    expect(removed.sort()).toEqual(['iteration-1.log', 'iteration-2.log', 'iteration-3.log']);
+    expect((await fs.readdir(logs)).sort()).toEqual(['iteration-10.log', 'iteration-9.log', 'notes.txt']);
+    expect(said).toEqual([expect.stringMatching(/^Left 3 older iteration log\(s\) out of the published state/)]);
+    // One log over the budget alone is still published; no logs directory is nothing to do.
+    expect(await pruneLogs(dir, { budget: 10, log })).toEqual(['iteration-9.log']);
+    expect(await pruneLogs(path.join(dir, 'none'), { log })).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { actionsCache } from '../persist/actionsCache.js';
 import { actionsArtifacts } from '../persist/actionsArtifacts.js';
 import type { StorageRetryDeps } from '../persist/storageRetry.js';
 import { systemClock } from '../util/clock.js';
-import { pruneCheckpoints } from './prune.js';
+import { pruneCheckpoints, pruneLogs } from './prune.js';
 
 export interface RunRefs {
   scope: string;
@@ -79,6 +79,7 @@ export async function publish(input: {
   } catch (error) {
     input.log.warning(`Could not prune the checkpoints before publishing: ${(error as Error).message}.`);
   }
+  await pruneLogs(input.stateDir, { log: input.log });
   return saveState({
     stateDir: input.stateDir,
     scope: refs.scope,
