@@ -11,6 +11,19 @@ describe('configuration', () => {
     expect(parseArgs(['run', 'stray']).problems[0]?.message).toMatch(/^Unexpected argument 'stray'/);
   });
 
+  it('an empty value on the command line is refused (an unset shell variable), never read as the default', () => {
+    const messages = (argv: string[]) => parseArgs(argv).problems.map((p) => p.message);
+    expect(messages(['run', '--agent-command', ''])).toEqual([
+      expect.stringMatching(
+        /^--agent-command was given an empty value; expected .*Leave --agent-command out for its default\.$/,
+      ),
+    ]);
+    expect(messages(['run', '--test-command=  '])).toEqual([
+      expect.stringMatching(/^--test-command was given an empty value/),
+    ]);
+    expect(parseArgs(['run', '--agent-command', '']).values.has('agent-command')).toBe(false);
+  });
+
   it('-- ends the options: alone it is accepted, a word after it is refused as an argument, not as an unknown option', () => {
     expect(parseArgs(['run', '--batch', '--']).problems).toEqual([]);
     expect(parseArgs(['run', '--', '--max-iterations', '3']).problems.map((p) => p.message)).toEqual([

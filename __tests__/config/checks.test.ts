@@ -34,9 +34,8 @@ describe('configuration', () => {
       expect(load(['run', '--agent', 'command', '--agent-command', './agent.sh']).options.agent).toBe('command');
     });
 
-    it('without a command the agent stays Claude Code, also when the command is given empty', () => {
+    it('without a command the agent stays Claude Code, also when the environment gives it empty', () => {
       expect(load(['run']).options.agent).toBe('claude');
-      expect(load(['run', '--agent-command', '']).options.agent).toBe('claude');
       expect(load(['run'], { AGENT_LOOP_AGENT_COMMAND: '  ' }).options.agent).toBe('claude');
     });
 

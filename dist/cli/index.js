@@ -20710,8 +20710,17 @@ function parseArgs(argv) {
                 i++;
             continue;
         }
+        const empty = () => out.problems.push({
+            option: `--${name}`,
+            message: `--${name} was given an empty value; expected ${info.expected}. Leave --${name} out for its default.`,
+        });
         if (eq !== -1) {
-            out.values.set(name, arg.slice(eq + 1));
+            // On the command line an empty value is a mistake (an unset shell variable), never "the default":
+            // `--agent-command "$AGENT"` with AGENT unset must not run Claude Code instead.
+            if (info.arg && arg.slice(eq + 1).trim() === '')
+                empty();
+            else
+                out.values.set(name, arg.slice(eq + 1));
             continue;
         }
         const next = argv[i + 1];
@@ -20731,7 +20740,10 @@ function parseArgs(argv) {
             out.problems.push({ option: `--${name}`, message: `--${name}: a value is missing; expected ${info.expected}.` });
             continue;
         }
-        out.values.set(name, next);
+        if (next.trim() === '')
+            empty();
+        else
+            out.values.set(name, next);
         i++;
     }
     return out;
