@@ -90,7 +90,7 @@ export function runLogger(
 }
 
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
-function sourceOf(
+export function sourceOf(
   options: Options,
   io: Pick<RunIO, 'source' | 'cwd'>,
   onWarning: (message: string) => void,
@@ -336,7 +336,8 @@ export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> 
  * otherwise prepare, then run one slice; 2 when it cannot start.
  */
 export async function runCommand(options: Options, given: RunIO): Promise<number> {
-  let io = given;
+  // --issue: work only these (a job of --parallel is one).
+  let io = options.issue && !given.onlyIssues ? { ...given, onlyIssues: options.issue } : given;
   const startedAt = io.clock.now().getTime();
   const halt = await checkHalt(options, {
     ...io,
