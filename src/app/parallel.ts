@@ -202,19 +202,19 @@ async function coordinate(
           issuesFile,
         );
         if (merged.kind === 'conflict') {
-          const reason = `Its first attempt (wave ${loop.waves + 1}) could not be merged into ${base}: ${merged.detail}${merged.files.length ? ` (${merged.files.join(', ')})` : ''}. Other issues changed the same lines since; do the work again on the current ${base}.`;
+          const reason = `Its first attempt (wave ${loop.waves + 1}) could not be merged into ${base}: ${merged.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`;
           requeued.push({ issueId: job.issueId, reason });
           part = { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) };
           // The work stays for inspection on a branch of its own; the next attempt starts clean.
           await runner.run([
             'branch',
-            '-M',
-            `agent-loop/${job.issueId}`,
+            '--force',
             `agent-loop-conflict/${job.issueId}-${wave.id}`,
+            jobBranch(job.issueId),
           ]);
           logger.warn(
             'merge.conflict',
-            `[${job.issueId}] not merged: ${merged.detail}; the issue is worked again on the new ${base}.`,
+            `[${job.issueId}] not merged: ${merged.detail}; the issue is worked again on the new ${base} (this attempt is kept on agent-loop-conflict/${job.issueId}-${wave.id}).`,
             { issue: job.issueId, files: merged.files },
           );
         } else if (merged.kind === 'merged')

@@ -81,7 +81,8 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
       // Not a conflict git could record (an untracked file in the way, say): nothing was merged.
       if (conflicted.length === 0) return abort([], (r.stderr || r.stdout).trim());
       const others = conflicted.filter((f) => f !== issuesFile);
-      if (others.length > 0 || !issuesFile) return abort(conflicted, `conflicting changes in ${conflicted.join(', ')}`);
+      if (others.length > 0 || !issuesFile)
+        return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
       const merged = mergeIssueLines(
         await show(`:1:${issuesFile}`),
         await show(`:2:${issuesFile}`),
