@@ -34,6 +34,7 @@ const AGENT = `id="$AGENT_LOOP_ISSUE_IDS"
 echo "$id" >> "$NOTES/invocations"
 k=$(grep -c . "$NOTES/invocations")
 cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$id-$k"
+echo $$ >> "$NOTES/pids"
 touch "$NOTES/started-$id"
 if [ -f "$NOTES/slow-$id" ]; then s=$(cat "$NOTES/slow-$id"); rm -f "$NOTES/slow-$id"; sleep "$s"; fi
 echo "$id" > "file-$id.txt"
@@ -180,10 +181,14 @@ describe('agent-loop run --parallel (issue 16)', () => {
       await new Promise((resolve) => child.once('exit', resolve));
       expect(processGone(child.pid as number)).toBe(true);
 
+      const firstAgents = readFileSync(path.join(sb.root, 'pids'), 'utf8').trim().split('\n').map(Number);
+
       const r = await runCli(sb, runArgs(agent, '--parallel', '3'));
       expectExit(r, 0);
       const result = lastResult(r.stdout) as ReturnType<typeof lastResult> & { waves: number };
       expect(events(r.stdout).some((e) => e.event === 'parallel.resume')).toBe(true);
+      // The killed run's jobs and their agents are gone: ended by the rerun, or finished.
+      for (const pid of firstAgents) expect(processGone(pid)).toBe(true);
       expect(result.status).toBe('complete');
       expect(sorted(result.issuesClosed)).toEqual(ids(3));
       expect(result.waves).toBe(1);
@@ -197,6 +202,34 @@ describe('agent-loop run --parallel (issue 16)', () => {
       ).toHaveLength(3);
       expect(worktreeCount(sb)).toBe(1);
       expect(git(sb, 'status', '--porcelain')).toBe('');
+    });
+  });
+
+  it('halts on a failure loop across a wave (two escalations, no success) with the diagnostic, and the halt stands for the next run', async () => {
+    await withRepo(ids(2), async (sb) => {
+      // Breaks the test every time and says it is done: rejected, retried, escalated.
+      const agent = await writeAgent(
+        sb,
+        'breaker',
+        `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"\necho bad > value.txt\n${DONE_REPORT}`,
+      );
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      expectExit(r, 1);
+      const result = lastResult(r.stdout);
+      expect(result).toMatchObject({ status: 'halted', haltReason: 'failure_loop' });
+      expect(sorted(result.issuesEscalated)).toEqual(['bd-1', 'bd-2']);
+      expect(result.error).toMatch(/FAILURE LOOP DETECTED: 2 consecutive escalations/);
+      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toMatch(
+        /failure_loop|FAILURE LOOP/,
+      );
+      expect(closedOnMain(sb)).toEqual([]);
+      expect(worktreeCount(sb)).toBe(1);
+      const spent = invocations(sb).length;
+
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      expectExit(again, 1);
+      expect(lastResult(again.stdout).standing).not.toBeNull();
+      expect(invocations(sb)).toHaveLength(spent);
     });
   });
 

@@ -21,13 +21,15 @@ import { type WaveCandidate, planWave } from '../core/wavePlan.js';
 import { type PartialState, type WaveRow, reduceWave } from '../core/waveReduce.js';
 import { gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
-import { renderMarkdown } from '../report/diagnostic.js';
+import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
+import { postToDiscord } from '../report/discordWebhook.js';
 import { createRedactor } from '../report/redact.js';
 import { openSession } from '../safety/session.js';
 import { gitTopLevel } from '../safety/stateDir.js';
 import { type JobEnd, type RunJobDeps, jobPlace, readJobState, runJob, writeJobPlan } from './parallelJob.js';
 import { cannotStart, problem } from './problems.js';
-import { type RunIO, runLogger, sourceOf } from './run.js';
+import { type RunIO, runLogger, sourceOf, standingHalt } from './run.js';
+import { checkHalt } from './haltCheck.js';
 
 export interface ParallelIO extends RunIO {
   /** The command that runs agent-loop itself: the jobs are its children. */
@@ -69,6 +71,15 @@ export async function parallelCommand(options: Options, io: ParallelIO): Promise
       `--parallel: ${io.cwd} is not a git work tree; each job needs its own worktree. Run in a git repository, or use --parallel 1.`,
     );
   if (problems.length > 0) return refuse(problems);
+  // A halt stands as in the serial loop: nothing runs until it is resumed or its cause is gone.
+  const startedAt = io.clock.now().getTime();
+  // Escalated labels are written in the jobs' worktrees, never merged: the checkpoint's escalations stand in for them.
+  const halt = await checkHalt(options, {
+    ...io,
+    source: () => sourceOf(options, io, () => {}),
+    labelsDoNotLast: true,
+  });
+  if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
   const opened = await openSession({
     command: 'run',
     cwd: io.cwd,
@@ -82,6 +93,8 @@ export async function parallelCommand(options: Options, io: ParallelIO): Promise
   const session = opened.session;
   const logger = runLogger(options, io, redact);
   for (const note of session.notes) logger.warn('run.recovered', note);
+  if (halt.kind === 'lifted')
+    logger.info('run.halt_lifted', `Resuming the halted run: ${halt.because}.`, { because: halt.because });
   try {
     return await coordinate(options, io, top as string, session.registry, logger);
   } finally {
@@ -155,6 +168,7 @@ async function coordinate(
         maxIterations: options.maxIterations,
         ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
         checkpointId,
+        closeOnBranch: true,
       });
       if (plan.stop) {
         if (plan.stop.kind === 'halted') halt = { reason: plan.stop.reason, message: plan.stop.message };
@@ -248,17 +262,23 @@ async function coordinate(
   if (halt) {
     status = 'halted';
     loop = { ...loop, halt: { ...halt, at: io.clock.now().toISOString() } };
-    diagnostic = createRedactor(io.secrets)(
-      renderMarkdown(
-        buildDiagnostic({
-          ...halt,
-          state: loop,
-          checkpointId,
-          maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-        }),
-      ),
-    );
+    const built = buildDiagnostic({
+      ...halt,
+      state: loop,
+      checkpointId,
+      maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+    });
+    diagnostic = createRedactor(io.secrets)(renderMarkdown(built));
     await fs.writeFile(path.join(io.stateDir, 'halt.md'), diagnostic);
+    if (options.discordWebhook) {
+      const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(built), {
+        redact: createRedactor(io.secrets),
+        sleep: (ms) => io.clock.sleep(ms),
+        now: () => io.clock.now().getTime(),
+        warn: (message) => logger.warn('discord.failed', message),
+      });
+      if (posted.ok) logger.info('discord.posted', 'Posted the halt diagnostic to Discord.');
+    }
     logger.error(
       'run.halted',
       `HALT (${halt.reason}): ${halt.message}. The diagnostic is in ${path.join(io.stateDir, 'halt.md')}.`,
@@ -302,8 +322,7 @@ async function coordinate(
         false,
       );
     }
-    await trees.remove(place.tree);
-    await trees.deleteBranch(jobBranch(job.issueId));
+    if (existsSync(place.tree)) await trees.remove(place.tree);
     await trees.add(place.tree, jobBranch(job.issueId), base);
     logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
       issue: job.issueId,
@@ -317,11 +336,8 @@ async function coordinate(
   }
 
   async function removeWave(wave: Wave): Promise<void> {
-    for (const job of wave.jobs) {
-      const place = jobPlace(io.stateDir, wave.id, job.issueId);
-      await trees.remove(place.tree);
-      await trees.deleteBranch(jobBranch(job.issueId));
-    }
+    await trees.remove(...wave.jobs.map((job) => jobPlace(io.stateDir, wave.id, job.issueId).tree));
+    await trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
     await fs.rm(path.join(io.stateDir, 'parallel', wave.id), { recursive: true, force: true });
   }
 }

@@ -85,7 +85,9 @@ export async function readJobState(stateDir: string, clock: Clock): Promise<Omit
   const newest = newestFirst(checkpoints)[0];
   if (!newest) return { finished: false };
   const loop = parseLoopState(newest.state);
-  return typeof loop === 'string' ? { finished: false } : { loop, finished: !isResumable(newest) };
+  // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
+  const finished = !isResumable(newest) || newest.phase === 'halted';
+  return typeof loop === 'string' ? { finished: false } : { loop, finished };
 }
 
 export interface RunJobDeps {

@@ -383,7 +383,7 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
  * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
  * action turns it into a warning and a green step).
  */
-async function standingHalt(
+export async function standingHalt(
   options: Options,
   io: RunIO,
   halt: Extract<HaltCheck, { kind: 'stands' }>,

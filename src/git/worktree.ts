@@ -5,7 +5,7 @@
  * neighbouring issues) are merged issue by issue (src/issues/mergeLines.ts); any other conflict
  * aborts the merge and names the files, so the issue can be worked again on the new base.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { GitRunner } from './git.js';
 import { mergeIssueLines } from '../issues/mergeLines.js';
@@ -17,14 +17,15 @@ export type MergeOutcome =
   | { kind: 'conflict'; files: string[]; detail: string };
 
 export interface Worktrees {
-  /** A worktree at `dir` on `branch`: created from `base`, or the existing branch checked out. */
+  /** A worktree at `dir` on `branch`, created at `base` (reset there when it exists). */
   add(dir: string, branch: string, base: string): Promise<void>;
-  /** Removes the worktree at `dir` (its files with it) and forgets it; no error when it is gone. */
-  remove(dir: string): Promise<void>;
+  /** Removes the worktrees at `dirs` (their files with them) and forgets them; no error when one is gone. */
+  remove(...dirs: string[]): Promise<void>;
   /** The directories of the linked worktrees git knows (the main checkout not included). */
   list(): Promise<string[]>;
   branchExists(branch: string): Promise<boolean>;
-  deleteBranch(branch: string): Promise<void>;
+  /** Deletes the local branches; no error for one that does not exist. */
+  deleteBranches(...branches: string[]): Promise<void>;
   /** Merges `branch` into the branch checked out in the main checkout (a merge commit). */
   merge(branch: string, message: string, issuesFile: string | undefined): Promise<MergeOutcome>;
 }
@@ -46,13 +47,14 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
   return {
     async add(dir, branch, base) {
       await fs.mkdir(path.dirname(dir), { recursive: true });
-      if (await tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`))
-        await git('worktree', 'add', '--quiet', dir, branch);
-      else await git('worktree', 'add', '--quiet', '-b', branch, dir, base);
+      // -B: a branch left by a run that died is reset to the base, never worked on from its old tip.
+      await git('worktree', 'add', '--quiet', '-B', branch, dir, base);
     },
-    async remove(dir) {
-      await tryGit('worktree', 'remove', '--force', '--force', dir);
-      await fs.rm(dir, { recursive: true, force: true });
+    async remove(...dirs) {
+      for (const dir of dirs) {
+        if (existsSync(dir)) await tryGit('worktree', 'remove', '--force', '--force', dir);
+        await fs.rm(dir, { recursive: true, force: true });
+      }
       await tryGit('worktree', 'prune');
     },
     async list() {
@@ -64,8 +66,10 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
       return dirs.slice(1);
     },
     branchExists: (branch) => tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`),
-    async deleteBranch(branch) {
-      await tryGit('branch', '-D', branch);
+    async deleteBranches(...branches) {
+      if (branches.length === 0) return;
+      // One at a time only when one of them is gone already (git stops at the first it cannot delete).
+      if (!(await tryGit('branch', '-D', ...branches))) for (const b of branches) await tryGit('branch', '-D', b);
     },
     async merge(branch, message, issuesFile) {
       if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD')) return { kind: 'up_to_date' };
