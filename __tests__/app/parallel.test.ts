@@ -80,6 +80,7 @@ describe("a job's place and command line", () => {
       place.stateDir,
       '--on-success',
       'merge',
+      '--discord-webhook=',
       '--max-cost-usd',
       '2.5',
       '--fresh',

@@ -61,7 +61,8 @@ export function jobArgs(
     args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
   }
   args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
-  args.push('--state-dir', place.stateDir, '--on-success', 'merge');
+  // No Discord post from a job (its halt is often only its share running out): the coordinator posts once.
+  args.push('--state-dir', place.stateDir, '--on-success', 'merge', '--discord-webhook=');
   if (job.maxCostUsd !== undefined) args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
   if (place.planFile) args.push('--plan', place.planFile);
   if (fresh) args.push('--fresh');
@@ -117,9 +118,19 @@ export async function runJob(deps: RunJobDeps, job: WaveJob, place: JobPlace, fr
     // A job is never itself parallel, and posts no halt of its own: the coordinator posts once.
     env: {
       ...deps.env,
-      AGENT_LOOP_PARALLEL: '1',
-      AGENT_LOOP_DISCORD_WEBHOOK: '',
-      AGENT_LOOP_ISSUE: '',
+      // Empty is unset: the coordinator's own choices of these do not reach the job through its environment.
+      ...Object.fromEntries(
+        [
+          'PARALLEL',
+          'ISSUE',
+          'DISCORD_WEBHOOK',
+          'FRESH',
+          'RESUME',
+          'RESUME_HALTED',
+          'SLICE_ITERATIONS',
+          'SLICE_MINUTES',
+        ].map((name) => [`AGENT_LOOP_${name}`, '']),
+      ),
       // The coordinator holds the repository's lock for its jobs (src/safety/session.ts).
       AGENT_LOOP_WAVE_JOB: String(process.pid),
     },
