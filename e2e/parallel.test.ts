@@ -233,6 +233,19 @@ describe('agent-loop run --parallel (issue 16)', () => {
     });
   });
 
+  it('--issue works only the issues named (serial and parallel), the others left open', async () => {
+    await withRepo(ids(4), async (sb) => {
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      expectExit(await runCli(sb, runArgs(agent, '--issue', 'bd-3')), 0);
+      expect(closedOnMain(sb)).toEqual(['bd-3']);
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--issue', 'bd-1,bd-4', '--fresh'));
+      expectExit(r, 0);
+      expect(sorted(lastResult(r.stdout).issuesClosed)).toEqual(['bd-1', 'bd-4']);
+      expect(closedOnMain(sb)).toEqual(['bd-1', 'bd-3', 'bd-4']);
+      expect(sorted(invocations(sb))).toEqual(['bd-1', 'bd-3', 'bd-4']);
+    });
+  });
+
   it('refuses --parallel with --batch, and outside the implement workflow, with exit 2 and nothing run', async () => {
     await withRepo(ids(2), async (sb) => {
       const agent = await writeAgent(sb, 'agent', AGENT);
