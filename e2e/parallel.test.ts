@@ -114,6 +114,10 @@ describe('agent-loop run --parallel (issue 16)', () => {
       expect(git(sb, 'branch', '--list', 'agent-loop-wave/*')).toBe('');
       const jobsDir = path.join(sb.repo, '.git', 'agent-loop', 'parallel');
       expect(existsSync(jobsDir) ? readdirSync(jobsDir) : []).toEqual([]);
+      // Each job's agent log is kept under the run's state directory.
+      expect(
+        readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'wave-2', 'bd-4', 'iteration-1.log'), 'utf8'),
+      ).toContain('work_remaining: 0');
       // One progress line per job event, prefixed with its issue.
       const log = events(r.stdout);
       expect(log.some((e) => e.issue === 'bd-4' && String(e.message).startsWith('[bd-4] '))).toBe(true);

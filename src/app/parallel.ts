@@ -336,6 +336,16 @@ async function coordinate(
   }
 
   async function removeWave(wave: Wave): Promise<void> {
+    // The jobs' agent logs outlive their worktrees: <state-dir>/logs/<wave>/<issue>/iteration-N.log.
+    for (const job of wave.jobs) {
+      const place = jobPlace(io.stateDir, wave.id, job.issueId);
+      const logs = path.join(place.stateDir, 'logs');
+      if (!existsSync(logs)) continue;
+      const kept = path.join(io.stateDir, 'logs', wave.id, path.basename(path.dirname(place.tree)));
+      await fs.mkdir(path.dirname(kept), { recursive: true });
+      await fs.rm(kept, { recursive: true, force: true });
+      await fs.rename(logs, kept).catch(() => undefined);
+    }
     await trees.remove(...wave.jobs.map((job) => jobPlace(io.stateDir, wave.id, job.issueId).tree));
     await trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
     await fs.rm(path.join(io.stateDir, 'parallel', wave.id), { recursive: true, force: true });

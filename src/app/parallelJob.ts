@@ -151,8 +151,8 @@ export async function runJob(deps: RunJobDeps, job: WaveJob, place: JobPlace, fr
       } catch {
         return;
       }
-      // The job's own result is read from its checkpoint; the coordinator prints the run's.
-      if (typeof event.event !== 'string' || typeof event.status === 'string') return;
+      // The job's own result (the line with no event) is read from its checkpoint; the coordinator prints the run's.
+      if (typeof event.event !== 'string') return;
       if (event.event.endsWith('.output')) {
         if (deps.json) deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
         return;
