@@ -18,7 +18,7 @@ import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
 import { type HaltReason, type LoopState, type Wave, initialLoopState, parseLoopState } from '../core/state.js';
 import { type WaveCandidate, planWave } from '../core/wavePlan.js';
-import { type PartialState, type WaveRow, reduceWave } from '../core/waveReduce.js';
+import { type WaveRow, reduceWave } from '../core/waveReduce.js';
 import { gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
@@ -26,7 +26,16 @@ import { postToDiscord } from '../report/discordWebhook.js';
 import { createRedactor } from '../report/redact.js';
 import { openSession } from '../safety/session.js';
 import { gitTopLevel } from '../safety/stateDir.js';
-import { type JobEnd, type RunJobDeps, jobPlace, readJobState, runJob, writeJobPlan } from './parallelJob.js';
+import {
+  type JobEnd,
+  type RunJobDeps,
+  jobBranch,
+  jobPlace,
+  readJobState,
+  runJob,
+  writeJobPlan,
+} from './parallelJob.js';
+import { landWave } from './waveLanding.js';
 import { cannotStart, problem } from './problems.js';
 import { type RunIO, runLogger, sourceOf, standingHalt } from './run.js';
 import { checkHalt } from './haltCheck.js';
@@ -37,9 +46,6 @@ export interface ParallelIO extends RunIO {
   /** The flags as given on the command line: passed on to each job, but for those the coordinator sets. */
   flags: ReadonlyMap<string, string | true>;
 }
-
-/** The branch a job's worktree is on: its work is merged from here into the base branch. */
-export const jobBranch = (issueId: string) => `agent-loop-wave/${issueId}`;
 
 /** Why --parallel cannot run with these options; each names what to do instead. Pure. */
 export function parallelProblems(options: Options): string[] {
@@ -200,46 +206,11 @@ async function coordinate(
       return 2;
     }
     // Merged into the base one at a time, in the wave's order; a conflict re-queues the issue.
-    const requeued: LoopState['requeued'] = [];
-    const partials: PartialState[] = [];
-    for (const [k, job] of wave.jobs.entries()) {
-      const end = ends[k] as JobEnd;
-      if (!end.loop) {
-        partials.push({ issueId: job.issueId });
-        continue;
-      }
-      let part = end.loop;
-      if (part.issuesClosed.includes(job.issueId)) {
-        const merged = await trees.merge(
-          jobBranch(job.issueId),
-          `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
-          issuesFile,
-        );
-        if (merged.kind === 'conflict') {
-          const reason = `Its first attempt (wave ${loop.waves + 1}) could not be merged into ${base}: ${merged.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`;
-          requeued.push({ issueId: job.issueId, reason });
-          part = { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) };
-          // The work stays for inspection on a branch of its own; the next attempt starts clean.
-          await runner.run([
-            'branch',
-            '--force',
-            `agent-loop-conflict/${job.issueId}-${wave.id}`,
-            jobBranch(job.issueId),
-          ]);
-          logger.warn(
-            'merge.conflict',
-            `[${job.issueId}] not merged: ${merged.detail}; the issue is worked again on the new ${base} (this attempt is kept on agent-loop-conflict/${job.issueId}-${wave.id}).`,
-            { issue: job.issueId, files: merged.files },
-          );
-        } else if (merged.kind === 'merged')
-          logger.info(
-            'merge.done',
-            `[${job.issueId}] merged into ${base}${merged.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`,
-            { issue: job.issueId, commit: merged.commit },
-          );
-      }
-      partials.push({ issueId: job.issueId, loop: part });
-    }
+    const { partials, requeued } = await landWave(
+      { trees, runner, logger, base, issuesFile, waveNumber: loop.waves + 1 },
+      wave,
+      ends,
+    );
     const reduction = reduceWave(loop, wave, partials, {
       maxIterations: options.maxIterations,
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),

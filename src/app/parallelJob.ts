@@ -42,6 +42,9 @@ export interface JobPlace {
   planFile?: string;
 }
 
+/** The branch a job's worktree is on: its work is merged from here into the base branch. */
+export const jobBranch = (issueId: string) => `agent-loop-wave/${issueId}`;
+
 /** Where a job of a wave works: under the run's state directory, never in the user's tree. Pure. */
 export function jobPlace(stateDir: string, waveId: string, issueId: string): JobPlace {
   const dir = path.join(stateDir, 'parallel', waveId, issueId.replace(/[^A-Za-z0-9._-]/g, '_'));
