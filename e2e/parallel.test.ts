@@ -35,8 +35,10 @@ echo "$id" >> "$NOTES/invocations"
 k=$(grep -c . "$NOTES/invocations")
 cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$id-$k"
 echo $$ >> "$NOTES/pids"
+s=0
+if [ -f "$NOTES/slow-$id" ]; then s=$(cat "$NOTES/slow-$id"); rm -f "$NOTES/slow-$id"; fi
 touch "$NOTES/started-$id"
-if [ -f "$NOTES/slow-$id" ]; then s=$(cat "$NOTES/slow-$id"); rm -f "$NOTES/slow-$id"; sleep "$s"; fi
+sleep "$s"
 echo "$id" > "file-$id.txt"
 case " $SHARED " in *" $id "*) echo "$id was here" > shared.txt ;; esac
 ${DONE_REPORT}`;
@@ -206,6 +208,39 @@ describe('agent-loop run --parallel (issue 16)', () => {
       ).toHaveLength(3);
       expect(worktreeCount(sb)).toBe(1);
       expect(git(sb, 'status', '--porcelain')).toBe('');
+    });
+  });
+
+  it('stops at Ctrl-C (SIGINT): the jobs interrupted and their state saved, the next run resumes the wave and finishes it', async () => {
+    await withRepo(ids(2), async (sb) => {
+      for (const id of ids(2)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '30');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const child = spawn(process.execPath, [CLI, ...runArgs(agent, '--parallel', '2')], {
+        cwd: sb.repo,
+        env: sb.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const deadline = Date.now() + 60_000;
+      while (!ids(2).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+        if (Date.now() > deadline) throw new Error('the jobs never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const started = Date.now();
+      child.kill('SIGINT');
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      // Well before the agents' 30 s: the jobs were ended, not waited for.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(code).toBe(130);
+      expect(lastResult(out)).toMatchObject({ status: 'continuing', interrupted: true, issuesClosed: [] });
+
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(r, 0);
+      expect(events(r.stdout).some((e) => e.event === 'parallel.resume')).toBe(true);
+      expect(sorted(lastResult(r.stdout).issuesClosed)).toEqual(ids(2));
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(worktreeCount(sb)).toBe(1);
     });
   });
 

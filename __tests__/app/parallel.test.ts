@@ -43,7 +43,7 @@ describe("a job's place and command line", () => {
   const place = jobPlace('/repo/.git/agent-loop', 'wave-3', 'bd/7');
 
   it('works under the state directory (outside the user tree), its state outside its worktree', () => {
-    expect(place.tree).toBe(path.join('/repo/.git/agent-loop/parallel/wave-3/bd_7/tree'));
+    expect(place.tree).toBe(path.join('/repo/.git/agent-loop/parallel/wave-3/bd_7/tree-bd_7'));
     expect(place.stateDir).toBe(path.join('/repo/.git/agent-loop/parallel/wave-3/bd_7/state'));
   });
 

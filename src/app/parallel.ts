@@ -103,6 +103,16 @@ export async function parallelCommand(options: Options, io: ParallelIO): Promise
     logger.info('run.halt_lifted', `Resuming the halted run: ${halt.because}.`, { because: halt.because });
   try {
     return await coordinate(options, io, top as string, session.registry, logger);
+  } catch (error) {
+    // git refused a worktree or a merge, the disk is full: stop with the reason. The wave in flight
+    // is in the checkpoint, so the next run resumes it.
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error(
+      'run.error',
+      `The run stopped: ${message}. Its state is kept in ${io.stateDir}; fix the cause and run again to resume.`,
+      { error: message },
+    );
+    return 1;
   } finally {
     session.release();
   }
@@ -157,6 +167,8 @@ async function coordinate(
     signal: io.signal,
   };
 
+  // One git worktree operation at a time (startJob): concurrent ones race on the repository's own files.
+  let gitTurn: Promise<void> = Promise.resolve();
   let status: RunResult['status'] = 'continuing';
   let halt: { reason: HaltReason; message: string } | undefined;
   for (;;) {
@@ -293,8 +305,12 @@ async function coordinate(
         false,
       );
     }
-    if (existsSync(place.tree)) await trees.remove(place.tree);
-    await trees.add(place.tree, jobBranch(job.issueId), base);
+    const turn = gitTurn.then(async () => {
+      if (existsSync(place.tree)) await trees.remove(place.tree);
+      await trees.add(place.tree, jobBranch(job.issueId), base);
+    });
+    gitTurn = turn.catch(() => undefined);
+    await turn;
     logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
       issue: job.issueId,
     });

@@ -48,7 +48,8 @@ export const jobBranch = (issueId: string) => `agent-loop-wave/${issueId}`;
 /** Where a job of a wave works: under the run's state directory, never in the user's tree. Pure. */
 export function jobPlace(stateDir: string, waveId: string, issueId: string): JobPlace {
   const dir = path.join(stateDir, 'parallel', waveId, issueId.replace(/[^A-Za-z0-9._-]/g, '_'));
-  return { tree: path.join(dir, 'tree'), stateDir: path.join(dir, 'state') };
+  // git names a worktree's admin directory after the tree's basename: one of its own per job.
+  return { tree: path.join(dir, `tree-${path.basename(dir)}`), stateDir: path.join(dir, 'state') };
 }
 
 /** The job's command line after `run`: the user's flags, then the job's own. Pure. */
