@@ -28,6 +28,7 @@ main(process.argv.slice(2), {
   stdout: (s) => void (closed.stdout || process.stdout.write(s)),
   stderr: (s) => void (closed.stderr || process.stderr.write(s)),
   signal: controller.signal,
+  self: [process.execPath, process.argv[1] ?? 'agent-loop'],
 }).then(
   (code) => {
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;

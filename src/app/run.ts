@@ -91,7 +91,7 @@ export function runLogger(
 }
 
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
-function sourceOf(
+export function sourceOf(
   options: Options,
   io: Pick<RunIO, 'source' | 'cwd'>,
   onWarning: (message: string) => void,
@@ -337,7 +337,8 @@ export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> 
  * otherwise prepare, then run one slice; 2 when it cannot start.
  */
 export async function runCommand(options: Options, given: RunIO): Promise<number> {
-  let io = given;
+  // --issue: work only these (a job of --parallel is one).
+  let io = options.issue && !given.onlyIssues ? { ...given, onlyIssues: options.issue } : given;
   const startedAt = io.clock.now().getTime();
   const halt = await checkHalt(options, {
     ...io,
@@ -383,7 +384,7 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
  * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
  * action turns it into a warning and a green step).
  */
-async function standingHalt(
+export async function standingHalt(
   options: Options,
   io: RunIO,
   halt: Extract<HaltCheck, { kind: 'stands' }>,

@@ -14,6 +14,7 @@ import { gitTopLevel, resolveStateDir, stateDirProblem } from '../safety/stateDi
 import { commandHelp, mainHelp } from './help.js';
 import { planCommand } from '../app/plan.js';
 import { runCommand } from '../app/run.js';
+import { parallelCommand } from '../app/parallel.js';
 import { statusCommand } from './status.js';
 
 export const VERSION = '0.1.0';
@@ -25,6 +26,8 @@ export interface CliIO {
   stderr: (text: string) => void;
   signal?: AbortSignal;
   clock?: Clock;
+  /** The command that runs agent-loop itself (node and this script): `run --parallel` starts its jobs with it. */
+  self?: readonly string[];
 }
 
 export async function main(argv: readonly string[], given: CliIO): Promise<number> {
@@ -92,6 +95,15 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
   const out = (line: string) => io.stdout(`${line}\n`);
   switch (args.command) {
     case 'run':
+      if (options.parallel > 1)
+        return parallelCommand(options, {
+          ...io,
+          clock,
+          secrets,
+          stateDir,
+          self: io.self ?? [process.execPath, process.argv[1] ?? 'agent-loop'],
+          flags: args.values,
+        });
       return runCommand(options, { ...io, clock, secrets, stateDir });
     case 'plan':
       return planCommand(options, { ...io, clock, secrets, stateDir });

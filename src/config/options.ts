@@ -179,6 +179,37 @@ export const OptionsSchema = z.object({
     help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
     expected: 'true or false',
   }),
+  parallel: int(1, 32)
+    .default(1)
+    .register(registry, {
+      flag: 'parallel',
+      arg: 'N',
+      commands: ['run'],
+      help: 'Work up to N issues at once, each in its own git worktree, agent process and test run; finished issues are merged into the base branch one at a time (a merge conflict works the issue again on the new base). 1: the serial loop.',
+      expected: 'a whole number from 1 to 32',
+    }),
+  issue: z
+    .preprocess(
+      (v) =>
+        typeof v === 'string' && v.trim() !== ''
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter((s) => s !== '')
+          : toUndefinedIfEmpty(v),
+      z
+        .array(z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/))
+        .min(1)
+        .optional(),
+    )
+    .register(registry, {
+      flag: 'issue',
+      arg: 'ID[,ID]',
+      commands: ['run'],
+      defaultText: 'every ready issue',
+      help: 'Work only these issues (comma-separated ids); the others are left alone.',
+      expected: 'issue ids separated by commas, e.g. bd-1,bd-2',
+    }),
   onSuccess: z.enum(['merge', 'branch', 'pull-request']).default('merge').register(registry, {
     flag: 'on-success',
     arg: 'merge|branch|pull-request',

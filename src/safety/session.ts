@@ -53,9 +53,12 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     cwd: req.cwd,
   };
   const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
+  // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
+  // its coordinator, its parent process, holds the repository's lock for it.
+  const jobOfParent = req.env.AGENT_LOOP_WAVE_JOB !== undefined && req.env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
   const files = [
     path.join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
-    ...(commonDir ? [path.join(commonDir, 'agent-loop.lock')] : []),
+    ...(commonDir && !jobOfParent ? [path.join(commonDir, 'agent-loop.lock')] : []),
   ];
   const locked = await acquireLocks(files, me, { isAlive });
   if (!locked.ok) {

@@ -1,0 +1,298 @@
+/**
+ * `agent-loop run --parallel N` (issue 16, the local half) end to end: the built CLI on temporary
+ * beads repositories, each job a real `agent-loop run` child in its own git worktree, with scripted
+ * command agents that write one file per issue (and, where the test wants a conflict, the same
+ * line of a shared file).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { existsSync, promises as fs, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+  CLI,
+  DONE_REPORT,
+  type Sandbox,
+  commit,
+  createSandbox,
+  events,
+  expectExit,
+  git,
+  issue,
+  lastResult,
+  processGone,
+  runArgs,
+  runCli,
+  writeAgent,
+} from './helpers.js';
+
+/**
+ * Each invocation: its issue noted (invocations), its prompt kept (prompt-<id>-<k>), a file of its
+ * own written (`file-<id>.txt`), and, for the ids in $SHARED, the same line of shared.txt.
+ * $NOTES/slow-<id> makes its first invocation wait that many seconds (the crash test kills then).
+ */
+const AGENT = `id="$AGENT_LOOP_ISSUE_IDS"
+echo "$id" >> "$NOTES/invocations"
+k=$(grep -c . "$NOTES/invocations")
+cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$id-$k"
+echo $$ >> "$NOTES/pids"
+s=0
+if [ -f "$NOTES/slow-$id" ]; then s=$(cat "$NOTES/slow-$id"); rm -f "$NOTES/slow-$id"; fi
+touch "$NOTES/started-$id"
+sleep "$s"
+echo "$id" > "file-$id.txt"
+case " $SHARED " in *" $id "*) echo "$id was here" > shared.txt ;; esac
+${DONE_REPORT}`;
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `bd-${i + 1}`);
+
+/** A sandbox whose test passes from the start (value.txt good) and whose issues are `names`. */
+async function withRepo(names: string[], body: (sb: Sandbox) => Promise<void>): Promise<void> {
+  const sb = await createSandbox(
+    names.map((id, i) => issue(id, `Work ${id}`, { created_at: `2026-11-01T09:00:${String(i).padStart(2, '0')}Z` })),
+  );
+  try {
+    await fs.writeFile(path.join(sb.repo, 'value.txt'), 'good\n');
+    await fs.writeFile(path.join(sb.repo, 'shared.txt'), 'nobody\n');
+    await fs.writeFile(path.join(sb.repo, '.gitignore'), 'notes.local\n');
+    git(sb, 'add', '-A');
+    commit(sb, 'the value is good; a shared file');
+    await body(sb);
+  } finally {
+    await sb.cleanup();
+  }
+}
+
+const invocations = (sb: Sandbox) =>
+  existsSync(path.join(sb.root, 'invocations'))
+    ? readFileSync(path.join(sb.root, 'invocations'), 'utf8').trim().split('\n')
+    : [];
+const closedOnMain = (sb: Sandbox) =>
+  git(sb, 'show', 'main:.beads/issues.jsonl')
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: string; status: string })
+    .filter((i) => i.status === 'closed')
+    .map((i) => i.id)
+    .sort();
+const worktreeCount = (sb: Sandbox) =>
+  git(sb, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ')).length;
+const sorted = (xs: readonly string[]) => [...xs].sort();
+
+describe('agent-loop run --parallel (issue 16)', () => {
+  it('works 6 issues 3 at a time: every issue closed on main with its change, the counts the sum of the jobs, no worktree left, the user files untouched', async () => {
+    await withRepo(ids(6), async (sb) => {
+      // The user's ignored file, uncommitted: never touched.
+      await fs.writeFile(path.join(sb.repo, 'notes.local'), 'my own notes\n');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const r = await runCli(sb, runArgs(agent, '--parallel', '3'));
+      expectExit(r, 0);
+
+      const result = lastResult(r.stdout) as ReturnType<typeof lastResult> & { waves: number; parallel: number };
+      expect(result).toMatchObject({
+        status: 'complete',
+        iterations: 6,
+        successfulIterations: 6,
+        failedIterations: 0,
+        testsPassed: true,
+        waves: 2,
+        parallel: 3,
+      });
+      expect(sorted(result.issuesClosed)).toEqual(ids(6));
+      expect(sorted(invocations(sb))).toEqual(ids(6));
+      // Main has every change and every closing, merged one job at a time.
+      expect(closedOnMain(sb)).toEqual(ids(6));
+      for (const id of ids(6)) expect(git(sb, 'show', `main:file-${id}.txt`)).toBe(id);
+      expect(
+        git(sb, 'log', 'main', '--format=%s')
+          .split('\n')
+          .filter((s) => s.startsWith('Merge agent-loop/')),
+      ).toEqual(expect.arrayContaining(ids(6).map((id) => `Merge agent-loop/${id} (parallel): Work ${id}`)));
+      // The main checkout is on main, clean but for the user's own file; no worktree, no job branch.
+      expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+      expect(git(sb, 'status', '--porcelain')).toBe('');
+      expect(readFileSync(path.join(sb.repo, 'notes.local'), 'utf8')).toBe('my own notes\n');
+      expect(worktreeCount(sb)).toBe(1);
+      expect(git(sb, 'branch', '--list', 'agent-loop-wave/*')).toBe('');
+      const jobsDir = path.join(sb.repo, '.git', 'agent-loop', 'parallel');
+      expect(existsSync(jobsDir) ? readdirSync(jobsDir) : []).toEqual([]);
+      // Each job's agent log is kept under the run's state directory.
+      expect(
+        readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'wave-2', 'bd-4', 'iteration-1.log'), 'utf8'),
+      ).toContain('work_remaining: 0');
+      // One progress line per job event, prefixed with its issue.
+      const log = events(r.stdout);
+      expect(log.some((e) => e.issue === 'bd-4' && String(e.message).startsWith('[bd-4] '))).toBe(true);
+      expect(log.filter((e) => e.event === 'wave.start')).toHaveLength(2);
+    });
+  });
+
+  it('prints text progress lines prefixed with the issue, and the waves in the summary', async () => {
+    await withRepo(ids(2), async (sb) => {
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const r = await runCli(
+        sb,
+        runArgs(agent, '--parallel', '2').filter((a) => a !== '--json'),
+      );
+      expectExit(r, 0);
+      expect(r.stdout).toMatch(/\[bd-1\] \[iteration 1\/\d+\] bd-1 "Work bd-1" done/);
+      expect(r.stdout).toMatch(/\[bd-2\] merged into main/);
+      expect(r.stdout).toMatch(/COMPLETE[\s\S]*waves 1 \(--parallel 2\)/);
+    });
+  });
+
+  it('re-queues a job whose merge conflicts: merged once on the new base, with the conflict in its prompt, and counted once', async () => {
+    await withRepo(ids(2), async (sb) => {
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2'), { env: { SHARED: 'bd-1 bd-2' } });
+      expectExit(r, 0);
+      const result = lastResult(r.stdout) as ReturnType<typeof lastResult> & { waves: number };
+      // bd-1 merged in wave 1; bd-2 conflicted on shared.txt, worked again in wave 2 and merged.
+      expect(invocations(sb)).toEqual(expect.arrayContaining(['bd-1', 'bd-2', 'bd-2']));
+      expect(invocations(sb)).toHaveLength(3);
+      expect(result).toMatchObject({ status: 'complete', iterations: 3, waves: 2 });
+      expect(sorted(result.issuesClosed)).toEqual(['bd-1', 'bd-2']);
+      expect(events(r.stdout).some((e) => e.event === 'merge.conflict' && e.issue === 'bd-2')).toBe(true);
+      const retry = readdirSync(sb.root)
+        .filter((f) => f.startsWith('prompt-bd-2-'))
+        .sort()
+        .at(-1) as string;
+      const prompt = readFileSync(path.join(sb.root, retry), 'utf8');
+      expect(prompt).toMatch(/could not be merged into main: conflicting changes in shared\.txt/);
+      // Main holds both: bd-2's second attempt was made on top of bd-1's.
+      expect(git(sb, 'show', 'main:shared.txt')).toBe('bd-2 was here');
+      expect(closedOnMain(sb)).toEqual(['bd-1', 'bd-2']);
+      // The conflicting first attempt is kept for inspection; no worktree left.
+      expect(git(sb, 'branch', '--list', 'agent-loop-conflict/*')).toContain('agent-loop-conflict/bd-2-wave-1');
+      expect(worktreeCount(sb)).toBe(1);
+    });
+  });
+
+  it('resumes a wave after the coordinator is killed (SIGKILL) mid-wave: each job resumed or read, each issue counted once', async () => {
+    await withRepo(ids(3), async (sb) => {
+      for (const id of ids(3)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const child = spawn(process.execPath, [CLI, ...runArgs(agent, '--parallel', '3')], {
+        cwd: sb.repo,
+        env: sb.env,
+        stdio: 'ignore',
+      });
+      // Killed once every job's agent has started.
+      const deadline = Date.now() + 60_000;
+      while (!ids(3).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+        if (Date.now() > deadline) throw new Error('the jobs never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect(processGone(child.pid as number)).toBe(true);
+
+      const firstAgents = readFileSync(path.join(sb.root, 'pids'), 'utf8').trim().split('\n').map(Number);
+
+      const r = await runCli(sb, runArgs(agent, '--parallel', '3'));
+      expectExit(r, 0);
+      const result = lastResult(r.stdout) as ReturnType<typeof lastResult> & { waves: number };
+      expect(events(r.stdout).some((e) => e.event === 'parallel.resume')).toBe(true);
+      // The killed run's jobs and their agents are gone: ended by the rerun, or finished.
+      for (const pid of firstAgents) expect(processGone(pid)).toBe(true);
+      expect(result.status).toBe('complete');
+      expect(sorted(result.issuesClosed)).toEqual(ids(3));
+      expect(result.waves).toBe(1);
+      // Each issue counted once: one completed iteration per issue, one merge each.
+      expect(result.completedIterations).toHaveLength(3);
+      expect(closedOnMain(sb)).toEqual(ids(3));
+      expect(
+        git(sb, 'log', 'main', '--format=%s')
+          .split('\n')
+          .filter((s) => / \(parallel\): /.test(s)),
+      ).toHaveLength(3);
+      expect(worktreeCount(sb)).toBe(1);
+      expect(git(sb, 'status', '--porcelain')).toBe('');
+    });
+  });
+
+  it('stops at Ctrl-C (SIGINT): the jobs interrupted and their state saved, the next run resumes the wave and finishes it', async () => {
+    await withRepo(ids(2), async (sb) => {
+      for (const id of ids(2)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '30');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const child = spawn(process.execPath, [CLI, ...runArgs(agent, '--parallel', '2')], {
+        cwd: sb.repo,
+        env: sb.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const deadline = Date.now() + 60_000;
+      while (!ids(2).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+        if (Date.now() > deadline) throw new Error('the jobs never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const started = Date.now();
+      child.kill('SIGINT');
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      // Well before the agents' 30 s: the jobs were ended, not waited for.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(code).toBe(130);
+      expect(lastResult(out)).toMatchObject({ status: 'continuing', interrupted: true, issuesClosed: [] });
+
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(r, 0);
+      expect(events(r.stdout).some((e) => e.event === 'parallel.resume')).toBe(true);
+      expect(sorted(lastResult(r.stdout).issuesClosed)).toEqual(ids(2));
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(worktreeCount(sb)).toBe(1);
+    });
+  });
+
+  it('halts on a failure loop across a wave (two escalations, no success) with the diagnostic, and the halt stands for the next run', async () => {
+    await withRepo(ids(2), async (sb) => {
+      // Breaks the test every time and says it is done: rejected, retried, escalated.
+      const agent = await writeAgent(
+        sb,
+        'breaker',
+        `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"\necho bad > value.txt\n${DONE_REPORT}`,
+      );
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      expectExit(r, 1);
+      const result = lastResult(r.stdout);
+      expect(result).toMatchObject({ status: 'halted', haltReason: 'failure_loop' });
+      expect(sorted(result.issuesEscalated)).toEqual(['bd-1', 'bd-2']);
+      expect(result.error).toMatch(/FAILURE LOOP DETECTED: 2 consecutive escalations/);
+      expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toMatch(
+        /failure_loop|FAILURE LOOP/,
+      );
+      expect(closedOnMain(sb)).toEqual([]);
+      expect(worktreeCount(sb)).toBe(1);
+      const spent = invocations(sb).length;
+
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      expectExit(again, 1);
+      expect(lastResult(again.stdout).standing).not.toBeNull();
+      expect(invocations(sb)).toHaveLength(spent);
+    });
+  });
+
+  it('--issue works only the issues named (serial and parallel), the others left open', async () => {
+    await withRepo(ids(4), async (sb) => {
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      expectExit(await runCli(sb, runArgs(agent, '--issue', 'bd-3')), 0);
+      expect(closedOnMain(sb)).toEqual(['bd-3']);
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--issue', 'bd-1,bd-4', '--fresh'));
+      expectExit(r, 0);
+      expect(sorted(lastResult(r.stdout).issuesClosed)).toEqual(['bd-1', 'bd-4']);
+      expect(closedOnMain(sb)).toEqual(['bd-1', 'bd-3', 'bd-4']);
+      expect(sorted(invocations(sb))).toEqual(['bd-1', 'bd-3', 'bd-4']);
+    });
+  });
+
+  it('refuses --parallel with --batch, and outside the implement workflow, with exit 2 and nothing run', async () => {
+    await withRepo(ids(2), async (sb) => {
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--batch', '--workflow', 'tdd'));
+      expectExit(r, 2);
+      expect(r.stderr).toMatch(/--parallel with --batch/);
+      expect(r.stderr).toMatch(/--parallel with --workflow tdd/);
+      expect(invocations(sb)).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * `run --parallel`'s landing (issue 16): the finished jobs of a wave merged into the base branch in
+ * the main checkout, one at a time, in the wave's order (src/git/worktree.ts). A job whose merge
+ * conflicts is not counted closed: its attempt is kept on a branch of its own and its issue is
+ * re-queued with the conflict as the next attempt's context.
+ */
+import type { LoopState, Wave } from '../core/state.js';
+import type { PartialState } from '../core/waveReduce.js';
+import type { GitRunner } from '../git/git.js';
+import type { Worktrees } from '../git/worktree.js';
+import type { Logger } from '../report/logger.js';
+import { type JobEnd, jobBranch } from './parallelJob.js';
+
+export interface Landing {
+  trees: Worktrees;
+  runner: GitRunner;
+  logger: Logger;
+  base: string;
+  issuesFile: string;
+  waveNumber: number;
+}
+
+/**
+ * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
+ * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
+ * issues to work again, with why.
+ */
+export async function landWave(
+  ctx: Landing,
+  wave: Wave,
+  ends: readonly JobEnd[],
+): Promise<{ partials: PartialState[]; requeued: LoopState['requeued'] }> {
+  const { trees, logger, base, issuesFile } = ctx;
+  const requeued: LoopState['requeued'] = [];
+  const partials: PartialState[] = [];
+  for (const [k, job] of wave.jobs.entries()) {
+    const part = ends[k]?.loop;
+    if (!part || !part.issuesClosed.includes(job.issueId)) {
+      partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
+      continue;
+    }
+    const tag = `[${job.issueId}]`;
+    const merged = await trees.merge(
+      jobBranch(job.issueId),
+      `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
+      issuesFile,
+    );
+    if (merged.kind !== 'conflict') {
+      if (merged.kind === 'merged')
+        logger.info(
+          'merge.done',
+          `${tag} merged into ${base}${merged.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`,
+          { issue: job.issueId, commit: merged.commit },
+        );
+      partials.push({ issueId: job.issueId, loop: part });
+      continue;
+    }
+    requeued.push({
+      issueId: job.issueId,
+      reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${merged.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
+    });
+    partials.push({
+      issueId: job.issueId,
+      loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+    });
+    // The work stays for inspection on a branch of its own; the next attempt starts clean.
+    const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
+    await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
+    logger.warn(
+      'merge.conflict',
+      `${tag} not merged: ${merged.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`,
+      { issue: job.issueId, files: merged.files },
+    );
+  }
+  return { partials, requeued };
+}

@@ -1,0 +1,103 @@
+/**
+ * The git side of `run --parallel N` (issue 16): a linked worktree per job, on its own branch cut
+ * from the base, removed when the job's work is merged; and the merge of a job's branch into the
+ * base branch in the main checkout, one at a time. The issue file's own conflicts (jobs closing
+ * neighbouring issues) are merged issue by issue (src/issues/mergeLines.ts); any other conflict
+ * aborts the merge and names the files, so the issue can be worked again on the new base.
+ */
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { GitRunner } from './git.js';
+import { mergeIssueLines } from '../issues/mergeLines.js';
+
+export type MergeOutcome =
+  | { kind: 'merged'; commit: string; issuesFileResolved: boolean }
+  /** Nothing to merge: the base already holds the branch (a resumed run merged it before it died). */
+  | { kind: 'up_to_date' }
+  | { kind: 'conflict'; files: string[]; detail: string };
+
+export interface Worktrees {
+  /** A worktree at `dir` on `branch`, created at `base` (reset there when it exists). */
+  add(dir: string, branch: string, base: string): Promise<void>;
+  /** Removes the worktrees at `dirs` (their files with them) and forgets them; no error when one is gone. */
+  remove(...dirs: string[]): Promise<void>;
+  /** The directories of the linked worktrees git knows (the main checkout not included). */
+  list(): Promise<string[]>;
+  branchExists(branch: string): Promise<boolean>;
+  /** Deletes the local branches; no error for one that does not exist. */
+  deleteBranches(...branches: string[]): Promise<void>;
+  /** Merges `branch` into the branch checked out in the main checkout (a merge commit). */
+  merge(branch: string, message: string, issuesFile: string | undefined): Promise<MergeOutcome>;
+}
+
+export class WorktreeError extends Error {}
+
+export function worktrees(top: string, runner: GitRunner): Worktrees {
+  const git = async (...args: string[]) => {
+    const r = await runner.run(args);
+    if (r.code !== 0)
+      throw new WorktreeError(`git ${args.join(' ')} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim()}`);
+    return r.stdout.trim();
+  };
+  const tryGit = async (...args: string[]) => (await runner.run(args)).code === 0;
+  const show = async (spec: string) => {
+    const r = await runner.run(['show', spec]);
+    return r.code === 0 ? r.stdout : '';
+  };
+  return {
+    async add(dir, branch, base) {
+      await fs.mkdir(path.dirname(dir), { recursive: true });
+      // -B: a branch left by a run that died is reset to the base, never worked on from its old tip.
+      await git('worktree', 'add', '--quiet', '-B', branch, dir, base);
+    },
+    async remove(...dirs) {
+      for (const dir of dirs) {
+        if (existsSync(dir)) await tryGit('worktree', 'remove', '--force', '--force', dir);
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+      await tryGit('worktree', 'prune');
+    },
+    async list() {
+      const out = await git('worktree', 'list', '--porcelain');
+      const dirs = out
+        .split('\n')
+        .filter((l) => l.startsWith('worktree '))
+        .map((l) => l.slice('worktree '.length));
+      return dirs.slice(1);
+    },
+    branchExists: (branch) => tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`),
+    async deleteBranches(...branches) {
+      if (branches.length === 0) return;
+      // One at a time only when one of them is gone already (git stops at the first it cannot delete).
+      if (!(await tryGit('branch', '-D', ...branches))) for (const b of branches) await tryGit('branch', '-D', b);
+    },
+    async merge(branch, message, issuesFile) {
+      if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD')) return { kind: 'up_to_date' };
+      const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
+      if (r.code === 0) return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
+      const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
+        .split('\n')
+        .filter((l) => l !== '');
+      const abort = async (files: string[], detail: string): Promise<MergeOutcome> => {
+        await tryGit('merge', '--abort');
+        return { kind: 'conflict', files, detail };
+      };
+      // Not a conflict git could record (an untracked file in the way, say): nothing was merged.
+      if (conflicted.length === 0) return abort([], (r.stderr || r.stdout).trim());
+      const others = conflicted.filter((f) => f !== issuesFile);
+      if (others.length > 0 || !issuesFile)
+        return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
+      const merged = mergeIssueLines(
+        await show(`:1:${issuesFile}`),
+        await show(`:2:${issuesFile}`),
+        await show(`:3:${issuesFile}`),
+      );
+      if (!merged.ok)
+        return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
+      await fs.writeFile(path.join(top, issuesFile), merged.text);
+      await git('add', '--', issuesFile);
+      await git('commit', '--quiet', '--no-edit');
+      return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
+    },
+  };
+}
