@@ -20375,6 +20375,31 @@ const OptionsSchema = object({
         help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
         expected: 'true or false',
     }),
+    parallel: options_int(1, 32)
+        .default(1)
+        .register(options_registry, {
+        flag: 'parallel',
+        arg: 'N',
+        commands: ['run'],
+        help: 'Work up to N issues at once, each in its own git worktree, agent process and test run; finished issues are merged into the base branch one at a time (a merge conflict works the issue again on the new base). 1: the serial loop.',
+        expected: 'a whole number from 1 to 32',
+    }),
+    issue: preprocess((v) => typeof v === 'string' && v.trim() !== ''
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== '')
+        : toUndefinedIfEmpty(v), array(schemas_string().regex(/^[A-Za-z0-9._:-]{1,100}$/))
+        .min(1)
+        .optional())
+        .register(options_registry, {
+        flag: 'issue',
+        arg: 'ID[,ID]',
+        commands: ['run'],
+        defaultText: 'every ready issue',
+        help: 'Work only these issues (comma-separated ids); the others are left alone.',
+        expected: 'issue ids separated by commas, e.g. bd-1,bd-2',
+    }),
     onSuccess: schemas_enum(['merge', 'branch', 'pull-request']).default('merge').register(options_registry, {
         flag: 'on-success',
         arg: 'merge|branch|pull-request',
@@ -22895,9 +22920,12 @@ async function openSession(req) {
         cwd: req.cwd,
     };
     const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
+    // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
+    // its coordinator, its parent process, holds the repository's lock for it.
+    const jobOfParent = req.env.AGENT_LOOP_WAVE_JOB !== undefined && req.env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
     const files = [
         external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
-        ...(commonDir ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : []),
+        ...(commonDir && !jobOfParent ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : []),
     ];
     const locked = await acquireLocks(files, me, { isAlive });
     if (!locked.ok) {
@@ -35497,7 +35525,8 @@ async function runPrepared(run, io) {
  * otherwise prepare, then run one slice; 2 when it cannot start.
  */
 async function runCommand(options, given) {
-    let io = given;
+    // --issue: work only these (a job of --parallel is one).
+    let io = options.issue && !given.onlyIssues ? { ...given, onlyIssues: options.issue } : given;
     const startedAt = io.clock.now().getTime();
     const halt = await checkHalt(options, {
         ...io,
@@ -35778,6 +35807,898 @@ async function planWithSession(options, io, ctx) {
         }
         throw error;
     }
+}
+
+;// CONCATENATED MODULE: ./src/core/wavePlan.ts
+
+/** The jobs of the next wave, in the source's order (most urgent first). */
+function planWave(ready, loop, settings) {
+    const { free, claimed } = leaveClaimed(ready, [], settings.checkpointId);
+    const { targets, escalated } = selectTargets(free, loop, true, loop.iteration, undefined, settings.closeOnBranch);
+    const claimedElsewhere = claimed.map((i) => i.id);
+    const none = (stop) => ({ jobs: [], deferred: [], claimedElsewhere, escalated, stop });
+    if (targets.length === 0) {
+        if (escalated.length > 0 && claimed.length === 0)
+            return none({
+                kind: 'halted',
+                reason: 'all_escalated',
+                message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.join(', ')})`,
+            });
+        if (claimed.length > 0)
+            return none({
+                kind: 'idle',
+                message: `No ready issue for this wave: ${claimedElsewhere.join(', ')} being worked by other runs.`,
+            });
+        return none({ kind: 'complete', message: 'No ready issues left: the work is done.' });
+    }
+    const iterationsLeft = settings.maxIterations - loop.iteration;
+    if (iterationsLeft <= 0)
+        return none({
+            kind: 'halted',
+            reason: 'max_iterations',
+            message: `Max iterations (${settings.maxIterations}) reached`,
+        });
+    const costLeft = settings.maxCostUsd === undefined ? undefined : settings.maxCostUsd - loop.costUsd;
+    if (costLeft !== undefined && costLeft <= 0)
+        return none({
+            kind: 'halted',
+            reason: 'budget',
+            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+        });
+    const size = Math.max(1, Math.min(Math.floor(settings.parallel), iterationsLeft));
+    const picked = [];
+    const deferred = [];
+    for (const issue of targets) {
+        if (picked.length >= size) {
+            deferred.push({ issueId: issue.id, why: picked.length < settings.parallel ? 'iterations' : 'parallel' });
+        }
+        else if (picked.some((p) => related(p, issue))) {
+            deferred.push({ issueId: issue.id, why: 'dependency' });
+        }
+        else
+            picked.push(issue);
+    }
+    const shares = shareOut(iterationsLeft, picked.length);
+    const requeued = new Map(loop.requeued.map((r) => [r.issueId, r.reason]));
+    const jobs = picked.map((issue, k) => {
+        const context = requeued.get(issue.id);
+        return {
+            issueId: issue.id,
+            title: issue.title,
+            maxIterations: shares[k],
+            ...(costLeft !== undefined ? { maxCostUsd: costLeft / picked.length } : {}),
+            ...(context !== undefined ? { context } : {}),
+        };
+    });
+    return { jobs, deferred, claimedElsewhere, escalated };
+}
+/** `total` split into `parts` whole shares, as even as can be, the larger ones first; they sum to `total`. */
+function shareOut(total, parts) {
+    if (parts <= 0)
+        return [];
+    const base = Math.floor(total / parts);
+    const extra = total - base * parts;
+    return Array.from({ length: parts }, (_, k) => base + (k < extra ? 1 : 0));
+}
+/** One depends on the other (either way): they are never worked at the same time. */
+function related(a, b) {
+    return (a.dependsOn ?? []).includes(b.id) || (b.dependsOn ?? []).includes(a.id);
+}
+
+;// CONCATENATED MODULE: ./src/core/waveReduce.ts
+/**
+ * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
+ * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
+ * what it did: counters and spend are summed, its iterations numbered on after the loop's (job by
+ * job, in the wave's order), its closed, escalated and no-change issues, pull requests, outbox
+ * entries and notices carried over. A job with no partial state (killed before it saved) counts
+ * nothing: its issue stays open, its claim expires, and a later wave picks it up.
+ *
+ * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
+ * consecutive escalations (the failure loop), a job's halt that is about the run (the agent cannot
+ * start, a secret in a change, the repository moved…) halts the loop, and the sums are checked
+ * against --max-iterations and --max-cost-usd.
+ */
+
+/** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
+const JOB_LOCAL_HALTS = new Set(['max_iterations', 'budget', 'all_escalated', 'failure_loop']);
+const ESCALATIONS_KEPT = 100;
+const PULL_REQUESTS_KEPT = 100;
+function reduceWave(main, wave, partials, settings) {
+    const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
+    let loop = { ...main };
+    const rows = [];
+    let halt;
+    let successes = 0;
+    let escalations = 0;
+    for (const job of wave.jobs) {
+        const part = byIssue.get(job.issueId);
+        const problem = part ? notAJobState(part, job) : undefined;
+        if (!part || problem) {
+            rows.push({
+                issueId: job.issueId,
+                title: job.title,
+                outcome: 'lost',
+                iterations: 0,
+                costUsd: 0,
+                durationMs: 0,
+                ...(problem ? { problem } : {}),
+            });
+            continue;
+        }
+        const offset = loop.iteration;
+        const at = (n) => n + offset;
+        const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
+        const drop = Math.max(0, history.length - HISTORY_KEPT);
+        const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
+        loop = {
+            ...loop,
+            iteration: loop.iteration + part.iteration,
+            failedIterations: loop.failedIterations + part.failedIterations,
+            successfulIterations: loop.successfulIterations + part.successfulIterations,
+            testFailures: loop.testFailures + part.testFailures,
+            testsPassed: part.testsPassed ?? loop.testsPassed,
+            costUsd: loop.costUsd + part.costUsd,
+            tokens: {
+                input: loop.tokens.input + part.tokens.input,
+                output: loop.tokens.output + part.tokens.output,
+            },
+            issuesClosed: waveReduce_union(loop.issuesClosed, part.issuesClosed),
+            issuesEscalated: waveReduce_union(loop.issuesEscalated, part.issuesEscalated),
+            issuesNoChange: waveReduce_union(loop.issuesNoChange, part.issuesNoChange),
+            completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
+            escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
+            totalEscalations: loop.totalEscalations + part.totalEscalations,
+            environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
+            pullRequests: [...loop.pullRequests, ...newPulls].slice(-PULL_REQUESTS_KEPT),
+            outbox: [
+                ...loop.outbox,
+                ...part.outbox.map((o) => ({
+                    ...o,
+                    iteration: at(o.iteration),
+                    cycle: { ...o.cycle, startedAtIteration: at(o.cycle.startedAtIteration) },
+                })),
+            ],
+            // The job's own halt post is not sent: the reduce posts once for the wave.
+            notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
+            preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
+            lastAgentOutput: part.lastAgentOutput || loop.lastAgentOutput,
+            rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
+            history: history.slice(drop),
+            compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
+        };
+        const outcome = rowOutcome(job.issueId, part);
+        if (outcome === 'closed' || outcome === 'no_change')
+            successes++;
+        if (outcome === 'escalated')
+            escalations++;
+        if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+            halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}` };
+        const first = part.history[0];
+        const lastRecord = part.history.at(-1);
+        rows.push({
+            issueId: job.issueId,
+            title: job.title,
+            outcome: part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+            iterations: part.iteration,
+            ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
+            costUsd: part.costUsd,
+            ...(first ? { startedAt: first.startedAt } : {}),
+            durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
+            ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
+            ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
+        });
+    }
+    // Escalations in one wave with no success among them are escalations in a row.
+    const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
+    loop = {
+        ...loop,
+        consecutiveEscalations,
+        waves: loop.waves + 1,
+        wave: undefined,
+        requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+    };
+    if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+        const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
+        halt = {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
+        };
+    }
+    const unfinished = rows.some((r) => r.outcome === 'unfinished');
+    if (!halt && unfinished && loop.iteration >= settings.maxIterations)
+        halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
+    if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+        halt = {
+            reason: 'budget',
+            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+        };
+    return { loop, rows, ...(halt ? { halt } : {}) };
+}
+/**
+ * Why a partial state cannot be one fresh job's of this wave, or undefined: one that ran more
+ * iterations than its share, or worked other issues, would be counted twice (a job that resumed the
+ * loop's own checkpoint instead of starting fresh). Not counted: never a double count.
+ */
+function notAJobState(part, job) {
+    if (part.iteration > job.maxIterations)
+        return `its state has ${part.iteration} iterations, more than the job's share of ${job.maxIterations}: not a fresh job's state`;
+    const others = part.history.flatMap((r) => r.issueIds).filter((id) => id !== job.issueId);
+    if (others.length > 0)
+        return `its state worked other issues (${[...new Set(others)].join(', ')})`;
+    return undefined;
+}
+/** What became of the job's issue, from its own state. */
+function rowOutcome(issueId, part) {
+    if (part.issuesEscalated.includes(issueId))
+        return 'escalated';
+    if (part.issuesNoChange.includes(issueId))
+        return 'no_change';
+    if (part.issuesClosed.includes(issueId))
+        return 'closed';
+    // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
+    if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId)))
+        return 'closed';
+    return 'unfinished';
+}
+function waveReduce_union(a, b) {
+    return [...a, ...b.filter((x) => !a.includes(x))];
+}
+function later(a, b) {
+    if (a === undefined)
+        return b;
+    if (b === undefined)
+        return a;
+    return Date.parse(b) > Date.parse(a) ? b : a;
+}
+function spanMs(from, to) {
+    const d = Date.parse(to) - Date.parse(from);
+    return Number.isFinite(d) && d > 0 ? d : 0;
+}
+
+;// CONCATENATED MODULE: ./src/issues/mergeLines.ts
+/**
+ * A three-way merge of a beads issue file (`.beads/issues.jsonl`), issue by issue (--parallel):
+ * jobs that each close a different issue change neighbouring lines of the same file, which git's
+ * line merge calls a conflict. Here each issue (a line, keyed by its `id`) takes the side that
+ * changed it; only an issue both sides changed differently is a conflict. Pure.
+ */
+/** The lines of a JSONL file by issue id; undefined when a non-empty line is not an object with a string id. */
+function keyed(text) {
+    const order = [];
+    const byId = new Map();
+    for (const line of text.split('\n')) {
+        if (line.trim() === '')
+            continue;
+        let id;
+        try {
+            id = JSON.parse(line).id;
+        }
+        catch {
+            return undefined;
+        }
+        if (typeof id !== 'string' || byId.has(id))
+            return undefined;
+        order.push(id);
+        byId.set(id, line);
+    }
+    return { order, byId };
+}
+/**
+ * `ours` (the base branch) with what `theirs` (a job's branch) changed since `base` (their common
+ * ancestor): changed, added and removed issues. Issues in ours' order, those theirs added after.
+ */
+function mergeIssueLines(base, ours, theirs) {
+    const [b, o, t] = [keyed(base), keyed(ours), keyed(theirs)];
+    if (!b || !o || !t)
+        return { ok: false, conflicts: ['(a line that is not an issue with an id)'] };
+    const conflicts = [];
+    const out = [];
+    const ids = [...o.order, ...t.order.filter((id) => !o.byId.has(id))];
+    for (const id of ids) {
+        const [was, mine, theirsLine] = [b.byId.get(id), o.byId.get(id), t.byId.get(id)];
+        let line;
+        if (mine === theirsLine)
+            line = mine;
+        else if (theirsLine === was)
+            line = mine;
+        else if (mine === was)
+            line = theirsLine;
+        else {
+            conflicts.push(id);
+            continue;
+        }
+        if (line !== undefined)
+            out.push(line);
+    }
+    if (conflicts.length > 0)
+        return { ok: false, conflicts };
+    return { ok: true, text: out.length > 0 ? out.join('\n') + '\n' : '' };
+}
+
+;// CONCATENATED MODULE: ./src/git/worktree.ts
+/**
+ * The git side of `run --parallel N` (issue 16): a linked worktree per job, on its own branch cut
+ * from the base, removed when the job's work is merged; and the merge of a job's branch into the
+ * base branch in the main checkout, one at a time. The issue file's own conflicts (jobs closing
+ * neighbouring issues) are merged issue by issue (src/issues/mergeLines.ts); any other conflict
+ * aborts the merge and names the files, so the issue can be worked again on the new base.
+ */
+
+
+
+class WorktreeError extends Error {
+}
+function worktrees(top, runner) {
+    const git = async (...args) => {
+        const r = await runner.run(args);
+        if (r.code !== 0)
+            throw new WorktreeError(`git ${args.join(' ')} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim()}`);
+        return r.stdout.trim();
+    };
+    const tryGit = async (...args) => (await runner.run(args)).code === 0;
+    const show = async (spec) => {
+        const r = await runner.run(['show', spec]);
+        return r.code === 0 ? r.stdout : '';
+    };
+    return {
+        async add(dir, branch, base) {
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
+            // -B: a branch left by a run that died is reset to the base, never worked on from its old tip.
+            await git('worktree', 'add', '--quiet', '-B', branch, dir, base);
+        },
+        async remove(...dirs) {
+            for (const dir of dirs) {
+                if ((0,external_node_fs_namespaceObject.existsSync)(dir))
+                    await tryGit('worktree', 'remove', '--force', '--force', dir);
+                await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+            }
+            await tryGit('worktree', 'prune');
+        },
+        async list() {
+            const out = await git('worktree', 'list', '--porcelain');
+            const dirs = out
+                .split('\n')
+                .filter((l) => l.startsWith('worktree '))
+                .map((l) => l.slice('worktree '.length));
+            return dirs.slice(1);
+        },
+        branchExists: (branch) => tryGit('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`),
+        async deleteBranches(...branches) {
+            if (branches.length === 0)
+                return;
+            // One at a time only when one of them is gone already (git stops at the first it cannot delete).
+            if (!(await tryGit('branch', '-D', ...branches)))
+                for (const b of branches)
+                    await tryGit('branch', '-D', b);
+        },
+        async merge(branch, message, issuesFile) {
+            if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
+                return { kind: 'up_to_date' };
+            const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
+            if (r.code === 0)
+                return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
+            const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
+                .split('\n')
+                .filter((l) => l !== '');
+            const abort = async (files, detail) => {
+                await tryGit('merge', '--abort');
+                return { kind: 'conflict', files, detail };
+            };
+            // Not a conflict git could record (an untracked file in the way, say): nothing was merged.
+            if (conflicted.length === 0)
+                return abort([], (r.stderr || r.stdout).trim());
+            const others = conflicted.filter((f) => f !== issuesFile);
+            if (others.length > 0 || !issuesFile)
+                return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
+            const merged = mergeIssueLines(await show(`:1:${issuesFile}`), await show(`:2:${issuesFile}`), await show(`:3:${issuesFile}`));
+            if (!merged.ok)
+                return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
+            await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(top, issuesFile), merged.text);
+            await git('add', '--', issuesFile);
+            await git('commit', '--quiet', '--no-edit');
+            return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/parallelJob.ts
+/**
+ * One job of a `--parallel` wave (issue 16): `agent-loop run` as a child process in the job's own
+ * worktree and state directory, for its one issue (`--issue`) and its share of the iterations; its
+ * own process group (src/agents/process.ts), recorded so that a killed coordinator's jobs are ended
+ * by the next run. Its NDJSON events become one progress line each, prefixed with the issue; its
+ * final checkpoint is the job's partial state for the reduce (src/core/waveReduce.ts).
+ */
+
+
+
+
+
+
+/** Flags the coordinator sets for each job itself; the user's others are passed through. */
+const JOB_FLAGS = new Set([
+    'parallel',
+    'issue',
+    'max-iterations',
+    'max-cost-usd',
+    'state-dir',
+    'json',
+    'on-success',
+    'fresh',
+    'resume',
+    'resume-halted',
+    'plan',
+    'discord-webhook',
+    'slice-iterations',
+    'slice-minutes',
+]);
+/** The branch a job's worktree is on: its work is merged from here into the base branch. */
+const jobBranch = (issueId) => `agent-loop-wave/${issueId}`;
+/** Where a job of a wave works: under the run's state directory, never in the user's tree. Pure. */
+function jobPlace(stateDir, waveId, issueId) {
+    const dir = external_node_path_default().join(stateDir, 'parallel', waveId, issueId.replace(/[^A-Za-z0-9._-]/g, '_'));
+    // git names a worktree's admin directory after the tree's basename: one of its own per job.
+    return { tree: external_node_path_default().join(dir, `tree-${external_node_path_default().basename(dir)}`), stateDir: external_node_path_default().join(dir, 'state') };
+}
+/** The job's command line after `run`: the user's flags, then the job's own. Pure. */
+function jobArgs(flags, job, place, fresh) {
+    const args = ['run'];
+    for (const [flag, value] of flags) {
+        if (JOB_FLAGS.has(flag))
+            continue;
+        args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
+    }
+    args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
+    // No Discord post from a job (its halt is often only its share running out): the coordinator posts once.
+    args.push('--state-dir', place.stateDir, '--on-success', 'merge', '--discord-webhook=');
+    if (job.maxCostUsd !== undefined)
+        args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
+    if (place.planFile)
+        args.push('--plan', place.planFile);
+    if (fresh)
+        args.push('--fresh');
+    return args;
+}
+/** The job's newest checkpoint, as a partial state. */
+async function readJobState(stateDir, clock) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(stateDir))
+        return { finished: false };
+    const { checkpoints } = await new FileCheckpointStore(stateDir, { clock }).list().catch(() => ({ checkpoints: [] }));
+    const newest = resume_newestFirst(checkpoints)[0];
+    if (!newest)
+        return { finished: false };
+    const loop = parseLoopState(newest.state);
+    // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
+    const finished = !isResumable(newest) || newest.phase === 'halted';
+    return typeof loop === 'string' ? { finished: false } : { loop, finished };
+}
+const LEVELS = new Set(['debug', 'info', 'warn', 'error']);
+/** Runs the job's child to its end and reads what it left. */
+async function runJob(deps, job, place, fresh) {
+    const [command, ...pre] = deps.self;
+    const tag = `[${job.issueId}]`;
+    let pid;
+    const result = await runProcess({
+        command: command,
+        args: [...pre, ...jobArgs(deps.flags, job, place, fresh)],
+        cwd: place.tree,
+        // A job is never itself parallel, and posts no halt of its own: the coordinator posts once.
+        env: {
+            ...deps.env,
+            // Empty is unset: the coordinator's own choices of these do not reach the job through its environment.
+            ...Object.fromEntries([
+                'PARALLEL',
+                'ISSUE',
+                'DISCORD_WEBHOOK',
+                'FRESH',
+                'RESUME',
+                'RESUME_HALTED',
+                'SLICE_ITERATIONS',
+                'SLICE_MINUTES',
+            ].map((name) => [`AGENT_LOOP_${name}`, ''])),
+            // The coordinator holds the repository's lock for its jobs (src/safety/session.ts).
+            AGENT_LOOP_WAVE_JOB: String(process.pid),
+        },
+        signal: deps.signal,
+        tailBytes: 16 * 1024,
+        onSpawn: (p) => {
+            pid = p;
+            deps.registry.spawned(p, 'agent');
+        },
+        onLine: (line, stream) => {
+            if (stream === 'stderr') {
+                deps.stderr(`${tag} ${line}\n`);
+                return;
+            }
+            let event;
+            try {
+                event = JSON.parse(line);
+            }
+            catch {
+                return;
+            }
+            // The job's own result (the line with no event) is read from its checkpoint; the coordinator prints the run's.
+            if (typeof event.event !== 'string')
+                return;
+            if (event.event.endsWith('.output')) {
+                if (deps.json)
+                    deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
+                return;
+            }
+            const { time: _time, level, event: name, message, ...fields } = event;
+            deps.logger.event(name, (LEVELS.has(String(level)) ? level : 'info'), `${tag} ${String(message ?? name)}`, { ...fields, issue: job.issueId });
+        },
+    });
+    if (pid !== undefined)
+        deps.registry.exited(pid);
+    const state = await readJobState(place.stateDir, deps.clock);
+    return { ...state, exitCode: result.exitCode, stderrTail: result.stderrTail };
+}
+/** Writes the job's plan file (the user's plan, and why the issue is worked again); its path, or undefined when there is nothing to say. */
+async function writeJobPlan(dir, userPlan, context) {
+    if (!userPlan && !context)
+        return undefined;
+    const text = [
+        ...(userPlan ? [userPlan.trim(), ''] : []),
+        ...(context ? ['### Worked again', '', context.trim(), ''] : []),
+    ].join('\n');
+    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+    const file = external_node_path_default().join(dir, 'plan.md');
+    await external_node_fs_namespaceObject.promises.writeFile(file, text);
+    return file;
+}
+
+;// CONCATENATED MODULE: ./src/app/waveLanding.ts
+
+/**
+ * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
+ * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
+ * issues to work again, with why.
+ */
+async function landWave(ctx, wave, ends) {
+    const { trees, logger, base, issuesFile } = ctx;
+    const requeued = [];
+    const partials = [];
+    for (const [k, job] of wave.jobs.entries()) {
+        const part = ends[k]?.loop;
+        if (!part || !part.issuesClosed.includes(job.issueId)) {
+            partials.push({ issueId: job.issueId, ...(part ? { loop: part } : {}) });
+            continue;
+        }
+        const tag = `[${job.issueId}]`;
+        const merged = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
+        if (merged.kind !== 'conflict') {
+            if (merged.kind === 'merged')
+                logger.info('merge.done', `${tag} merged into ${base}${merged.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: merged.commit });
+            partials.push({ issueId: job.issueId, loop: part });
+            continue;
+        }
+        requeued.push({
+            issueId: job.issueId,
+            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${merged.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
+        });
+        partials.push({
+            issueId: job.issueId,
+            loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+        });
+        // The work stays for inspection on a branch of its own; the next attempt starts clean.
+        const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
+        await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
+        logger.warn('merge.conflict', `${tag} not merged: ${merged.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: merged.files });
+    }
+    return { partials, requeued };
+}
+
+;// CONCATENATED MODULE: ./src/app/parallel.ts
+/**
+ * `agent-loop run --parallel N` (issue 16, the local half): the loop in waves. Each wave, the pure
+ * planner (src/core/wavePlan.ts) picks up to N ready issues; the wave is recorded in the checkpoint
+ * before any job starts; each job is `agent-loop run` for one issue in its own git worktree, cut
+ * from the base branch (src/app/parallelJob.ts); the finished jobs' branches are merged into the
+ * base branch in the main checkout one at a time (src/git/worktree.ts), a conflict re-queueing the
+ * issue with the conflicting files as context; then the pure reduce (src/core/waveReduce.ts) sums
+ * the jobs into the loop, the worktrees go, and the next wave starts, until no work is left or the
+ * loop halts. A coordinator killed mid-wave finds the wave in its checkpoint: each job resumes its
+ * own checkpoint in its worktree, or, finished, is read as it is.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Why --parallel cannot run with these options; each names what to do instead. Pure. */
+function parallelProblems(options) {
+    const out = [];
+    if (options.batch)
+        out.push('--parallel with --batch: a batch is one cycle for every ready issue; use one or the other.');
+    if (options.workflow !== 'implement')
+        out.push(`--parallel with --workflow ${options.workflow}: only the implement workflow runs in parallel; use --parallel 1.`);
+    if (options.onSuccess !== 'merge')
+        out.push(`--parallel with --on-success ${options.onSuccess}: parallel jobs are merged into the base branch one at a time; use --on-success merge (the default).`);
+    if (options.resume)
+        out.push('--parallel with --resume: the parallel run resumes its newest checkpoint by itself; leave --resume out.');
+    if (options.source !== 'beads')
+        out.push('--parallel needs --source beads locally (the action fans out with a matrix).');
+    return out;
+}
+async function parallelCommand(options, io) {
+    const redact = createRedactor(io.secrets);
+    const refuse = (messages) => cannotStart(io, 'run', messages.map(problem('invalid_input')), redact);
+    const problems = parallelProblems(options);
+    const top = await gitTopLevel(io.cwd, io.env);
+    if (!top)
+        problems.push(`--parallel: ${io.cwd} is not a git work tree; each job needs its own worktree. Run in a git repository, or use --parallel 1.`);
+    if (problems.length > 0)
+        return refuse(problems);
+    // A halt stands as in the serial loop: nothing runs until it is resumed or its cause is gone.
+    const startedAt = io.clock.now().getTime();
+    // Escalated labels are written in the jobs' worktrees, never merged: the checkpoint's escalations stand in for them.
+    const halt = await checkHalt(options, {
+        ...io,
+        source: () => sourceOf(options, io, () => { }),
+        labelsDoNotLast: true,
+    });
+    if (halt.kind === 'stands')
+        return standingHalt(options, io, halt, startedAt);
+    const opened = await openSession({
+        command: 'run',
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: io.stateDir,
+        now: () => io.clock.now(),
+        sleep: (ms) => io.clock.sleep(ms),
+        checkRepository: true,
+    });
+    if (!opened.ok)
+        return cannotStart(io, 'run', opened.problems.map(problem('repository')), redact);
+    const session = opened.session;
+    const logger = runLogger(options, io, redact);
+    for (const note of session.notes)
+        logger.warn('run.recovered', note);
+    if (halt.kind === 'lifted')
+        logger.info('run.halt_lifted', `Resuming the halted run: ${halt.because}.`, { because: halt.because });
+    try {
+        return await coordinate(options, io, top, session.registry, logger);
+    }
+    catch (error) {
+        // git refused a worktree or a merge, the disk is full: stop with the reason. The wave in flight
+        // is in the checkpoint, so the next run resumes it.
+        const message = error instanceof Error ? error.message : String(error);
+        logger.error('run.error', `The run stopped: ${message}. Its state is kept in ${io.stateDir}; fix the cause and run again to resume.`, { error: message });
+        return 1;
+    }
+    finally {
+        session.release();
+    }
+}
+async function coordinate(options, io, top, registry, logger) {
+    const startedAt = io.clock.now().getTime();
+    const runner = gitRunner(top, io.env, options.commitAuthor);
+    const trees = worktrees(top, runner);
+    const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
+    const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact: createRedactor(io.secrets) });
+    const { id: checkpointId, loop: resumed } = await openMain(options, store, io);
+    let loop = {
+        ...resumed,
+        baseBranch: resumed.baseBranch ?? base,
+        maxIterations: options.maxIterations,
+        halt: undefined,
+    };
+    const sliceStart = loop.iteration;
+    if (loop.wave)
+        logger.info('parallel.resume', `Resuming checkpoint ${checkpointId}: wave ${loop.waves + 1} was in flight (${loop.wave.jobs.map((j) => j.issueId).join(', ')}); each job resumes where it stood.`, { checkpointId });
+    const save = async (status, errors = []) => {
+        await store.write({
+            id: checkpointId,
+            phase: status === 'continuing' ? 'working' : status,
+            state: { loop },
+            ...(errors.length ? { errors } : {}),
+        });
+    };
+    const source = await sourceOf(options, io, (message) => logger.warn('source.warning', message));
+    const issuesFile = external_node_path_default().relative(top, external_node_path_default().resolve(io.cwd, options.issuesFile));
+    const userPlan = options.plan ? await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().resolve(io.cwd, options.plan), 'utf8') : undefined;
+    const jobDeps = {
+        self: io.self,
+        env: io.env,
+        flags: absoluteConfig(io.flags, io.cwd),
+        logger,
+        json: options.json,
+        stderr: io.stderr,
+        registry,
+        clock: io.clock,
+        signal: io.signal,
+    };
+    // One git worktree operation at a time (startJob): concurrent ones race on the repository's own files.
+    let gitTurn = Promise.resolve();
+    let status = 'continuing';
+    let halt;
+    for (;;) {
+        if (io.signal?.aborted)
+            break;
+        let wave = loop.wave;
+        const resuming = wave !== undefined;
+        if (!wave) {
+            const ready = await source.ready();
+            const only = options.issue;
+            const candidates = ready
+                .filter((i) => !only || only.includes(i.id))
+                .map((i) => ({ id: i.id, title: i.title, labels: i.labels, dependsOn: i.dependencies }));
+            const plan = planWave(candidates, loop, {
+                parallel: options.parallel,
+                maxIterations: options.maxIterations,
+                ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+                checkpointId,
+                closeOnBranch: true,
+            });
+            if (plan.stop) {
+                if (plan.stop.kind === 'halted')
+                    halt = { reason: plan.stop.reason, message: plan.stop.message };
+                else {
+                    status = 'complete';
+                    logger.info('parallel.done', plan.stop.message);
+                }
+                break;
+            }
+            wave = { id: `wave-${loop.waves + 1}`, startedAt: io.clock.now().toISOString(), jobs: plan.jobs };
+            loop = { ...loop, wave };
+            // The wave is in the checkpoint before any job starts: a crash from here on resumes each job.
+            await save('continuing');
+            logger.info('wave.start', `Wave ${loop.waves + 1}: ${wave.jobs.map((j) => `${j.issueId} (${j.maxIterations} iteration${j.maxIterations === 1 ? '' : 's'})`).join(', ')} in parallel${plan.deferred.length ? `; later: ${plan.deferred.map((d) => d.issueId).join(', ')}` : ''}.`, { wave: loop.waves + 1, jobs: wave.jobs.map((j) => j.issueId) });
+        }
+        const ends = await Promise.all(wave.jobs.map((job) => startJob(job, wave, resuming)));
+        if (io.signal?.aborted)
+            break;
+        const cannot = ends.filter((e) => e.exitCode === 2 && !e.loop);
+        if (cannot.length === ends.length) {
+            // No job could start (an option the job refuses, the agent not on PATH): as the serial run says it.
+            await removeWave(wave);
+            loop = { ...loop, wave: undefined };
+            await save('continuing');
+            io.stderr(cannot[0]?.stderrTail ?? '');
+            return 2;
+        }
+        // Merged into the base one at a time, in the wave's order; a conflict re-queues the issue.
+        const { partials, requeued } = await landWave({ trees, runner, logger, base, issuesFile, waveNumber: loop.waves + 1 }, wave, ends);
+        const reduction = reduceWave(loop, wave, partials, {
+            maxIterations: options.maxIterations,
+            ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+            maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        });
+        loop = {
+            ...reduction.loop,
+            requeued: [...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)), ...requeued],
+        };
+        for (const row of reduction.rows)
+            logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
+        await save('continuing');
+        await removeWave(wave);
+        if (reduction.halt) {
+            halt = reduction.halt;
+            break;
+        }
+    }
+    let diagnostic = null;
+    if (halt) {
+        status = 'halted';
+        loop = { ...loop, halt: { ...halt, at: io.clock.now().toISOString() } };
+        const built = buildDiagnostic({
+            ...halt,
+            state: loop,
+            checkpointId,
+            maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        });
+        diagnostic = createRedactor(io.secrets)(renderMarkdown(built));
+        await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(io.stateDir, 'halt.md'), diagnostic);
+        if (options.discordWebhook) {
+            const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(built), {
+                redact: createRedactor(io.secrets),
+                sleep: (ms) => io.clock.sleep(ms),
+                now: () => io.clock.now().getTime(),
+                warn: (message) => logger.warn('discord.failed', message),
+            });
+            if (posted.ok)
+                logger.info('discord.posted', 'Posted the halt diagnostic to Discord.');
+        }
+        logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. The diagnostic is in ${external_node_path_default().join(io.stateDir, 'halt.md')}.`, { haltReason: halt.reason });
+    }
+    await save(status, halt ? [halt.message] : []);
+    const result = buildResult({
+        status,
+        state: loop,
+        checkpointId,
+        sliceStartIteration: sliceStart,
+        durationMs: io.clock.now().getTime() - startedAt,
+        interrupted: io.signal?.aborted ?? false,
+        diagnostic,
+    });
+    logger.result({ ...result, parallel: options.parallel, waves: loop.waves }, `${summaryLine(result)}\n  waves ${loop.waves} (--parallel ${options.parallel})`);
+    await io.onResult?.(result);
+    return exitCodeFor(result);
+    /** A job from its start, or resumed in its worktree (a crash); finished, it is only read. */
+    async function startJob(job, wave, resuming) {
+        const place = jobPlace(io.stateDir, wave.id, job.issueId);
+        const tag = `[${job.issueId}]`;
+        if (resuming && (0,external_node_fs_namespaceObject.existsSync)(place.tree)) {
+            const stood = await readJobState(place.stateDir, io.clock);
+            if (stood.finished) {
+                logger.info('job.finished_before', `${tag} finished before the restart: read from its checkpoint.`, {
+                    issue: job.issueId,
+                });
+                return { ...stood, exitCode: 0, stderrTail: '' };
+            }
+            logger.info('job.resume', `${tag} resumes in ${place.tree}.`, { issue: job.issueId });
+            return runJob(jobDeps, job, { ...place, planFile: await writeJobPlan(external_node_path_default().dirname(place.tree), userPlan, job.context) }, false);
+        }
+        const turn = gitTurn.then(async () => {
+            if ((0,external_node_fs_namespaceObject.existsSync)(place.tree))
+                await trees.remove(place.tree);
+            await trees.add(place.tree, jobBranch(job.issueId), base);
+        });
+        gitTurn = turn.catch(() => undefined);
+        await turn;
+        logger.info('job.start', `${tag} ${job.title}: in worktree ${place.tree} on ${jobBranch(job.issueId)}.`, {
+            issue: job.issueId,
+        });
+        return runJob(jobDeps, job, { ...place, planFile: await writeJobPlan(external_node_path_default().dirname(place.tree), userPlan, job.context) }, true);
+    }
+    async function removeWave(wave) {
+        // The jobs' agent logs outlive their worktrees: <state-dir>/logs/<wave>/<issue>/iteration-N.log.
+        for (const job of wave.jobs) {
+            const place = jobPlace(io.stateDir, wave.id, job.issueId);
+            const logs = external_node_path_default().join(place.stateDir, 'logs');
+            if (!(0,external_node_fs_namespaceObject.existsSync)(logs))
+                continue;
+            const kept = external_node_path_default().join(io.stateDir, 'logs', wave.id, external_node_path_default().basename(external_node_path_default().dirname(place.tree)));
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(kept), { recursive: true });
+            await external_node_fs_namespaceObject.promises.rm(kept, { recursive: true, force: true });
+            await external_node_fs_namespaceObject.promises.rename(logs, kept).catch(() => undefined);
+        }
+        await trees.remove(...wave.jobs.map((job) => jobPlace(io.stateDir, wave.id, job.issueId).tree));
+        await trees.deleteBranches(...wave.jobs.map((job) => jobBranch(job.issueId)));
+        await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(io.stateDir, 'parallel', wave.id), { recursive: true, force: true });
+    }
+}
+/** The newest resumable checkpoint's loop (unless --fresh), else a new one. */
+async function openMain(options, store, io) {
+    if (!options.fresh) {
+        const { checkpoints } = await store.list();
+        const chosen = pickRunnable(checkpoints, io.clock.now()).checkpoint;
+        const loop = chosen ? parseLoopState(chosen.state) : undefined;
+        if (chosen && loop && typeof loop === 'object')
+            return { id: chosen.id, loop };
+    }
+    return { id: newCheckpointId(), loop: initialLoopState(options.maxIterations) };
+}
+/** --config given relative to where the user is: absolute, so each job (in its worktree) reads the same file. */
+function absoluteConfig(flags, cwd) {
+    const out = new Map(flags);
+    const config = flags.get('config');
+    if (typeof config === 'string')
+        out.set('config', external_node_path_default().resolve(cwd, config));
+    return out;
+}
+function describeRow(row, requeued) {
+    const again = requeued.some((r) => r.issueId === row.issueId);
+    const what = again ? 'not merged (conflict): worked again on the new base' : row.outcome;
+    return `[${row.issueId}] ${what}: ${row.iterations} iteration${row.iterations === 1 ? '' : 's'}${row.first ? ` (#${row.first}–#${row.last})` : ''}${row.halt ? `; ${row.halt}` : ''}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/status.ts
@@ -36092,6 +37013,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, given) {
     let io = given;
@@ -36147,6 +37069,15 @@ async function main(argv, given) {
     const out = (line) => io.stdout(`${line}\n`);
     switch (args.command) {
         case 'run':
+            if (options.parallel > 1)
+                return parallelCommand(options, {
+                    ...io,
+                    clock,
+                    secrets,
+                    stateDir,
+                    self: io.self ?? [process.execPath, process.argv[1] ?? 'agent-loop'],
+                    flags: args.values,
+                });
             return runCommand(options, { ...io, clock, secrets, stateDir });
         case 'plan':
             return planCommand(options, { ...io, clock, secrets, stateDir });
@@ -36235,6 +37166,7 @@ main(process.argv.slice(2), {
     stdout: (s) => void (cli_closed.stdout || process.stdout.write(s)),
     stderr: (s) => void (cli_closed.stderr || process.stderr.write(s)),
     signal: controller.signal,
+    self: [process.execPath, process.argv[1] ?? 'agent-loop'],
 }).then((code) => {
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
 }, (error) => {
