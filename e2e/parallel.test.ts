@@ -24,6 +24,7 @@ import {
   runCli,
   writeAgent,
 } from './helpers.js';
+import { startDiscordServer } from './support/discordServer.js';
 
 /**
  * Each invocation: its issue noted (invocations), its prompt kept (prompt-<id>-<k>), a file of its
@@ -244,7 +245,8 @@ describe('agent-loop run --parallel (issue 16)', () => {
     });
   });
 
-  it('halts on a failure loop across a wave (two escalations, no success) with the diagnostic, and the halt stands for the next run', async () => {
+  it('halts on a failure loop across a wave (two escalations, no success) with the diagnostic and one Discord post, and the halt stands for the next run', async () => {
+    const discord = await startDiscordServer();
     await withRepo(ids(2), async (sb) => {
       // Breaks the test every time and says it is done: rejected, retried, escalated.
       const agent = await writeAgent(
@@ -252,7 +254,10 @@ describe('agent-loop run --parallel (issue 16)', () => {
         'breaker',
         `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"\necho bad > value.txt\n${DONE_REPORT}`,
       );
-      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      // The webhook in a config file, which the jobs read too: only the coordinator may post.
+      const config = path.join(sb.root, 'agent-loop.yml');
+      await fs.writeFile(config, `discord-webhook: ${discord.url()}\n`);
+      const r = await runCli(sb, [...runArgs(agent, '--parallel', '2', '--max-iterations', '20'), '--config', config]);
       expectExit(r, 1);
       const result = lastResult(r.stdout);
       expect(result).toMatchObject({ status: 'halted', haltReason: 'failure_loop' });
@@ -265,11 +270,19 @@ describe('agent-loop run --parallel (issue 16)', () => {
       expect(worktreeCount(sb)).toBe(1);
       const spent = invocations(sb).length;
 
-      const again = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      expect(discord.received).toHaveLength(1);
+      expect(JSON.stringify(discord.received[0])).toMatch(/FAILURE LOOP/);
+
+      const again = await runCli(sb, [
+        ...runArgs(agent, '--parallel', '2', '--max-iterations', '20'),
+        '--config',
+        config,
+      ]);
       expectExit(again, 1);
       expect(lastResult(again.stdout).standing).not.toBeNull();
       expect(invocations(sb)).toHaveLength(spent);
-    });
+      expect(discord.received).toHaveLength(1);
+    }).finally(() => discord.close());
   });
 
   it('--issue works only the issues named (serial and parallel), the others left open', async () => {

@@ -80,7 +80,6 @@ describe("a job's place and command line", () => {
       place.stateDir,
       '--on-success',
       'merge',
-      '--discord-webhook=',
       '--max-cost-usd',
       '2.5',
       '--fresh',

@@ -22922,7 +22922,7 @@ async function openSession(req) {
     const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
     // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
     // its coordinator, its parent process, holds the repository's lock for it.
-    const jobOfParent = req.env.AGENT_LOOP_WAVE_JOB !== undefined && req.env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
+    const jobOfParent = isWaveJob(req.env);
     const files = [
         external_node_path_default().join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
         ...(commonDir && !jobOfParent ? [external_node_path_default().join(commonDir, 'agent-loop.lock')] : []),
@@ -22965,6 +22965,14 @@ async function openSession(req) {
         throw error;
     }
     return { ok: true, session: { registry, notes, release } };
+}
+/**
+ * This process is a job of `run --parallel` started by its parent, the coordinator (which sets
+ * AGENT_LOOP_WAVE_JOB to its own pid): the coordinator holds the repository's lock and posts to
+ * Discord for it.
+ */
+function isWaveJob(env) {
+    return env.AGENT_LOOP_WAVE_JOB !== undefined && env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
 }
 
 ;// CONCATENATED MODULE: ./src/core/state.ts
@@ -35449,7 +35457,7 @@ async function prepareRun(options, io) {
         signal: io.signal,
         redact,
         classifyIssueFailure: (error, issue, what) => classifyIssueFailure(error, issue, what, source.description),
-        notify: options.discordWebhook
+        notify: options.discordWebhook && !isWaveJob(io.env)
             ? async (d) => {
                 const r = await postToDiscord(options.discordWebhook, toDiscordMessage(d), {
                     redact,
@@ -36250,8 +36258,9 @@ function jobArgs(flags, job, place, fresh) {
         args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
     }
     args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
-    // No Discord post from a job (its halt is often only its share running out): the coordinator posts once.
-    args.push('--state-dir', place.stateDir, '--on-success', 'merge', '--discord-webhook=');
+    // No Discord post from a job (its halt is often only its share running out): the coordinator posts
+    // once; a job knows it is one (AGENT_LOOP_WAVE_JOB, src/safety/session.ts: isWaveJob).
+    args.push('--state-dir', place.stateDir, '--on-success', 'merge');
     if (job.maxCostUsd !== undefined)
         args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
     if (place.planFile)

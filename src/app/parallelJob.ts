@@ -65,8 +65,9 @@ export function jobArgs(
     args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
   }
   args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
-  // No Discord post from a job (its halt is often only its share running out): the coordinator posts once.
-  args.push('--state-dir', place.stateDir, '--on-success', 'merge', '--discord-webhook=');
+  // No Discord post from a job (its halt is often only its share running out): the coordinator posts
+  // once; a job knows it is one (AGENT_LOOP_WAVE_JOB, src/safety/session.ts: isWaveJob).
+  args.push('--state-dir', place.stateDir, '--on-success', 'merge');
   if (job.maxCostUsd !== undefined) args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
   if (place.planFile) args.push('--plan', place.planFile);
   if (fresh) args.push('--fresh');

@@ -26,7 +26,7 @@ import { type Redactor, createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { Clock } from '../util/clock.js';
-import { type Session, openSession } from '../safety/session.js';
+import { type Session, isWaveJob, openSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { guardIssues, withFirstReady } from '../issues/guard.js';
@@ -259,21 +259,22 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     signal: io.signal,
     redact,
     classifyIssueFailure: (error, issue, what) => classifyIssueFailure(error, issue, what, source.description),
-    notify: options.discordWebhook
-      ? async (d) => {
-          const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
-            redact,
-            sleep: (ms) => io.clock.sleep(ms),
-            now: () => io.clock.now().getTime(),
-            warn: (message) => logger.warn('discord.failed', message),
-          });
-          if (r.ok)
-            logger.info(
-              'discord.posted',
-              `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`,
-            );
-        }
-      : undefined,
+    notify:
+      options.discordWebhook && !isWaveJob(io.env)
+        ? async (d) => {
+            const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
+              redact,
+              sleep: (ms) => io.clock.sleep(ms),
+              now: () => io.clock.now().getTime(),
+              warn: (message) => logger.warn('discord.failed', message),
+            });
+            if (r.ok)
+              logger.info(
+                'discord.posted',
+                `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`,
+              );
+          }
+        : undefined,
     store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
     runTests: async (command, signal, purpose) => {
       const pids: number[] = [];

@@ -55,7 +55,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
   const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
   // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
   // its coordinator, its parent process, holds the repository's lock for it.
-  const jobOfParent = req.env.AGENT_LOOP_WAVE_JOB !== undefined && req.env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
+  const jobOfParent = isWaveJob(req.env);
   const files = [
     path.join(req.stateDir, RUNTIME_DIR, LOCK_FILE),
     ...(commonDir && !jobOfParent ? [path.join(commonDir, 'agent-loop.lock')] : []),
@@ -102,4 +102,13 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     throw error;
   }
   return { ok: true, session: { registry, notes, release } };
+}
+
+/**
+ * This process is a job of `run --parallel` started by its parent, the coordinator (which sets
+ * AGENT_LOOP_WAVE_JOB to its own pid): the coordinator holds the repository's lock and posts to
+ * Discord for it.
+ */
+export function isWaveJob(env: NodeJS.ProcessEnv): boolean {
+  return env.AGENT_LOOP_WAVE_JOB !== undefined && env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
 }
