@@ -378,6 +378,44 @@ export const OptionsSchema = z.object({
     help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.',
     expected: 'true or false',
   }),
+  fanOut: z.preprocess(toUndefinedIfEmpty, z.enum(['plan', 'work', 'reduce']).optional()).register(registry, {
+    flag: 'fan-out',
+    arg: 'ROLE',
+    commands: ACTION,
+    defaultText: 'none (one slice, one job)',
+    help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
+    expected: 'one of plan, work, reduce, or empty',
+  }),
+  parallel: int(1, 256).default(1).register(registry, {
+    flag: 'parallel',
+    arg: 'N',
+    commands: ACTION,
+    help: 'fan-out plan: the most issues one wave works at the same time, one matrix job each (a GitHub matrix holds at most 256 jobs).',
+    expected: 'a whole number from 1 to 256',
+  }),
+  issue: z
+    .preprocess(
+      toUndefinedIfEmpty,
+      z
+        .string()
+        .trim()
+        .regex(/^\d+$|^[A-Za-z0-9][\w.-]*$/)
+        .optional(),
+    )
+    .register(registry, {
+      flag: 'issue',
+      arg: 'ID',
+      commands: ACTION,
+      help: "fan-out work: the issue this job works (the plan's matrix entry, matrix.issue).",
+      expected: 'an issue number (GitHub) or id (beads)',
+    }),
+  wave: z.preprocess(toUndefinedIfEmpty, z.string().max(65_536).optional()).register(registry, {
+    flag: 'wave',
+    arg: 'JSON',
+    commands: ACTION,
+    help: "fan-out work and reduce: the wave the plan job output (its wave output: the wave's id, its jobs and their shares).",
+    expected: "the plan job's wave output (JSON)",
+  }),
   draftPr: flagSwitch().register(registry, {
     flag: 'draft-pr',
     commands: ACTION,
