@@ -225,10 +225,66 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
       expect(s.match(/^ {2}\d+ · closed : done, \d+, \d+ms$/gm)).toHaveLength(4);
     });
 
+    // The last reduce run again (GitHub's "Re-run failed jobs"): its wave is in the checkpoint, nothing added twice.
+    const again = await job(
+      'reduce-803-again',
+      803,
+      agent,
+      { 'fan-out': 'reduce', wave: waves[2]!.plan.outputs.wave! },
+      sb.repo,
+    );
+    expect(again.code).toBe(0);
+    expect(again.log).toContain('is in checkpoint');
+    expect(again.log).toContain('nothing to publish: this wave was reduced into the checkpoint before');
+    expect(again.outputs.iterations).toBe('12');
+
     // A fourth run: nothing left, no wave.
     const idle = await workflowRun(804, agent, 4);
     expect(idle.plan.outputs).toMatchObject({ jobs: '0', status: 'complete', matrix: '{"include":[]}' });
   }, 300_000);
+
+  it('two runs plan at the same moment while a wave is in flight: they take other issues or none, never the same; each wave reduced into the one checkpoint', async () => {
+    gh.addIssues(8, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+    const first = await workflowRun(831, agent, 2);
+    expect(first.issues).toEqual(['1', '2']);
+
+    // Runs 832 and 833 plan at once, on two runners, while each other's wave is unclaimed or in flight.
+    const plans = await Promise.all(
+      [832, 833].map((runId) =>
+        job(`plan-${runId}`, runId, agent, { 'fan-out': 'plan', parallel: '2' }, runner(`planner-${runId}`)),
+      ),
+    );
+    const picked = plans.map((p) =>
+      (JSON.parse(p.outputs.matrix!) as { include: { issue: string }[] }).include.map((m) => m.issue),
+    );
+    const all = picked.flat();
+    expect(new Set(all).size).toBe(all.length); // never the same issue in two waves
+    expect(all.every((id) => ['3', '4', '5', '6'].includes(id))).toBe(true);
+    expect(plans.map((p) => p.outputs['checkpoint-id'])).toEqual([
+      first.reduce!.outputs['checkpoint-id'],
+      first.reduce!.outputs['checkpoint-id'],
+    ]);
+
+    // Each run's wave: its work jobs, then its reduce (one reduce at a time, as the concurrency group has it).
+    let last: JobRun | undefined;
+    for (const [k, runId] of [832, 833].entries()) {
+      const wave = plans[k]!.outputs.wave ?? '';
+      if (picked[k]!.length === 0) continue;
+      const work = await Promise.all(
+        picked[k]!.map((issue, n) =>
+          job(`work-${runId}-${issue}`, runId, agent, { 'fan-out': 'work', issue, wave }, runner(`runner-${n + 1}`)),
+        ),
+      );
+      expect(work.map((w) => w.outputs['issues-closed'])).toEqual(picked[k]);
+      last = await job(`reduce-${runId}`, runId, agent, { 'fan-out': 'reduce', wave }, sb.repo);
+      expect(last.code).toBe(0);
+    }
+    const final = checkpointOf(last!);
+    expect(final.iteration).toBe(2 + all.length);
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', ...all].sort());
+    expect(runsPerIssue()).toEqual(Object.fromEntries(['1', '2', ...all].map((id) => [id, 1])));
+  }, 240_000);
 
   it('a work job killed mid-cycle: its row lost, its issue left alone while its lease lives, then picked up by a later wave and counted once', async () => {
     gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));

@@ -37,6 +37,18 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
   if (typeof read === 'string')
     core.warning(redact(`agent-loop reduce: checkpoint ${wave.checkpoint}: ${read}; the wave is counted from zero.`));
   const main: LoopState = typeof read === 'object' ? read : initialLoopState(options.maxIterations);
+  // A reduce run again (GitHub's "Re-run failed jobs") finds its wave in the checkpoint: nothing is added twice.
+  const reduced = reducedWaves(checkpoint?.state);
+  if (reduced.includes(wave.id)) {
+    core.saveState('unchanged', 'reduced');
+    core.warning(
+      `agent-loop reduce: wave ${wave.id} is in checkpoint ${wave.checkpoint} already (its reduce ran before): nothing is added twice, nothing published.`,
+    );
+    core.setOutput('checkpoint-id', wave.checkpoint);
+    core.setOutput('iterations', String(main.iteration));
+    core.setOutput('status', main.halt ? 'halted' : 'continuing');
+    return;
+  }
 
   const partials: PartialState[] = [];
   for (const each of wave.jobs) {
@@ -66,7 +78,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
   await store.write({
     id: wave.checkpoint,
     phase: reduction.halt ? 'halted' : 'working',
-    state: { ...(checkpoint?.state ?? {}), loop },
+    state: { ...(checkpoint?.state ?? {}), loop, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
   });
   core.saveState('state-dir', job.stateDir);
   core.saveState('checkpoint-id', wave.checkpoint);
@@ -104,6 +116,15 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     core.error(redact(`agent-loop halted (${reduction.halt.reason}): ${reduction.halt.message}`));
     core.setFailed('agent-loop halted: see the error annotation and the job summary.');
   }
+}
+
+/** The checkpoint's record of the waves reduced into it (beside `loop`, which the slices keep as it is). */
+const REDUCED_KEY = 'fanOut';
+const WAVES_KEPT = 100;
+
+function reducedWaves(state: Record<string, unknown> | undefined): string[] {
+  const record = state?.[REDUCED_KEY] as { reduced?: unknown } | undefined;
+  return Array.isArray(record?.reduced) ? record.reduced.filter((id): id is string => typeof id === 'string') : [];
 }
 
 /** The loop state a work job left: its checkpoint (the loop's id, counted from zero). */
