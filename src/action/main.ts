@@ -158,6 +158,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
         onWarning,
         runId,
         ...(runUrl ? { runUrl } : {}),
+        ...(fanOut.role === 'work' ? { claimsOf: [fanOut.issue] } : {}),
         now: () => deps.clock.now().getTime(),
       });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
