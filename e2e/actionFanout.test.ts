@@ -199,6 +199,14 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
       JSON.parse(waves[0]!.plan.outputs.wave!).jobs.map((j: { maxIterations: number }) => j.maxIterations),
     ).toEqual([25, 25, 25, 25]);
 
+    // The first wave starts the loop's checkpoint; the later ones continue it (their reduce restores the state holding it).
+    expect(waves.map((w) => (JSON.parse(w.plan.outputs.wave!) as { resumed: boolean }).resumed)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(new Set(waves.map((w) => w.reduce!.outputs['checkpoint-id'])).size).toBe(1);
+
     // The final checkpoint: every count the sum of the jobs' counts.
     const final = checkpointOf(waves[2]!.reduce!);
     const jobs = waves.flatMap((w) => w.work);

@@ -14,6 +14,7 @@ const wave = {
   id: 'github-900-1',
   startedAt: '2026-11-27T08:00:00.000Z',
   checkpoint: CHECKPOINT,
+  resumed: true,
   jobs: [
     { issueId: '3', title: 'Three', maxIterations: 5 },
     { issueId: '4', title: 'Four: a | pipe', maxIterations: 5, maxCostUsd: 1.5 },
@@ -28,6 +29,8 @@ describe('the wave handed between the jobs', () => {
 
   it('the wave input reads back what the plan wrote, and says what is wrong otherwise', () => {
     expect(parseWave(JSON.stringify(wave))).toEqual(wave);
+    // A wave from a plan that did not say (resumed absent): the reduce looks for its checkpoint.
+    expect(parseWave(JSON.stringify({ ...wave, resumed: undefined }))).toMatchObject({ resumed: true });
     expect(parseWave('')).toMatch(/the input wave is empty: pass the plan job's wave output/);
     expect(parseWave('{')).toMatch(/the input wave is not JSON/);
     expect(parseWave('{"id":"x"}')).toMatch(/the input wave is not a wave \(startedAt: /);

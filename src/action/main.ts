@@ -223,7 +223,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
       stateDir,
       token: options.githubToken ?? '',
       fresh: fanOut.role === 'work' ? true : fanOut.role === 'reduce' ? false : options.fresh,
-      checkpointId: fanOut.role ? (fanOut.role === 'plan' ? options.resume : undefined) : options.resume,
+      checkpointId: restoreCheckpoint(fanOut, options),
       log,
     });
     // A checkpoint-id found in no saved state: the step fails, nothing run, nothing published.
@@ -358,6 +358,15 @@ export async function runAction(given: ActionDeps): Promise<void> {
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
   else if (code !== 0 && !standing && !jobLocal)
     core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+}
+
+/**
+ * The checkpoint the state restored must hold: checkpoint-id for a slice or a plan; for the reduce,
+ * its wave's when the plan resumed one (its counts must be the base, newest or not); none otherwise.
+ */
+function restoreCheckpoint(fanOut: Exclude<FanOut, { problem: string }>, options: Options): string | undefined {
+  if (fanOut.role === undefined || fanOut.role === 'plan') return options.resume;
+  return fanOut.role === 'reduce' && fanOut.wave.resumed ? fanOut.wave.checkpoint : undefined;
 }
 
 type FanOut =

@@ -113,6 +113,7 @@ export async function planJob(job: FanOutJob & { source: GitHubIssueSource }): P
     id: job.runId,
     startedAt: new Date(now).toISOString(),
     checkpoint: opened.id,
+    resumed: opened.resumed,
     jobs: claimed,
   };
   for (const [name, value] of Object.entries({

@@ -11,6 +11,11 @@ import { partialScope } from '../persist/stateNames.js';
 export const WaveHandoffSchema = WaveSchema.extend({
   /** The loop's checkpoint the wave is reduced into (a new one when the loop had none). */
   checkpoint: z.string().min(1),
+  /**
+   * The checkpoint was saved before the plan (it resumed it): the reduce restores the state that
+   * holds it, even when it is not the newest (a plan given checkpoint-id). False: new with this wave.
+   */
+  resumed: z.boolean().default(true),
 });
 export type WaveHandoff = z.infer<typeof WaveHandoffSchema>;
 
