@@ -251,7 +251,7 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(idle.plan.outputs).toMatchObject({ jobs: '0', status: 'complete', matrix: '{"include":[]}' });
   }, 300_000);
 
-  it('two runs plan at the same moment while a wave is in flight: they take other issues or none, never the same; each wave reduced into the one checkpoint', async () => {
+  it('two runs plan at the same moment while a wave is in flight: they take other issues, never the same; each wave reduced into the one checkpoint', async () => {
     gh.addIssues(8, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
     const agent = await fixer();
     const first = await workflowRun(831, agent, 2);
@@ -268,7 +268,8 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     );
     const all = picked.flat();
     expect(new Set(all).size).toBe(all.length); // never the same issue in two waves
-    expect(all.every((id) => ['3', '4', '5', '6'].includes(id))).toBe(true);
+    // A plan that lost an issue to the other plans again without it: between them, the next four.
+    expect([...all].sort()).toEqual(['3', '4', '5', '6']);
     expect(plans.map((p) => p.outputs['checkpoint-id'])).toEqual([
       first.reduce!.outputs['checkpoint-id'],
       first.reduce!.outputs['checkpoint-id'],

@@ -31,7 +31,10 @@ export interface FanOutJob {
   issueLinks?: SummaryContext['issueLinks'];
 }
 
-export async function planJob(job: FanOutJob & { source: GitHubIssueSource }): Promise<void> {
+/** What the plan asks of the GitHub issues: the ready ones, and claims on them. */
+export type WaveSource = Pick<GitHubIssueSource, 'ready' | 'claim' | 'releaseClaim' | 'importState'>;
+
+export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<void> {
   const { core, options, clock, redact, source } = job;
   const store = new FileCheckpointStore(job.stateDir, { clock, redact });
   const opened = await openCheckpoint(
@@ -73,15 +76,13 @@ export async function planJob(job: FanOutJob & { source: GitHubIssueSource }): P
       `agent-loop plan: the checkpoint holds ${loop.outbox.length} finished cycle(s) still to land on GitHub; a wave does not land them: run the workflow once with parallel: 1 to land them.`,
     );
   // Claims of other runs hold their issues, whatever checkpoint they name: a wave in flight is another run's.
-  const plan = planWave(
-    ready,
-    { ...loop, halt: undefined },
-    {
-      parallel: options.parallel,
-      maxIterations: options.maxIterations,
-      ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-    },
-  );
+  const base = { ...loop, halt: undefined };
+  const settings = {
+    parallel: options.parallel,
+    maxIterations: options.maxIterations,
+    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+  };
+  let plan = planWave(ready, base, settings);
   for (const id of plan.claimedElsewhere)
     core.info(`agent-loop plan: ${issueLink(id, undefined)} is left to the run whose live lease holds it.`);
   if (plan.jobs.length === 0) {
@@ -98,17 +99,33 @@ export async function planJob(job: FanOutJob & { source: GitHubIssueSource }): P
   const me = { run: job.runId, checkpoint: opened.id };
   const now = clock.now().getTime();
   const expires = new Date(now + leaseMinutes(options.agentTimeoutMinutes) * 60_000).toISOString();
-  const claimed: WaveHandoff['jobs'] = [];
-  for (const each of plan.jobs) {
-    const outcome = await source.claim(each.issueId, me, expires, false, { state: 'working', iterations: 0 });
-    if (outcome.won) claimed.push(each);
-    else
-      core.info(
-        redact(
-          `agent-loop plan: ${issueLink(each.issueId, undefined)} was claimed by run ${outcome.holder.run} meanwhile; left to it.`,
-        ),
-      );
+  const won = new Set<string>();
+  const lost = new Set<string>();
+  for (let round = 1; ; round++) {
+    for (const each of plan.jobs.filter((j) => !won.has(j.issueId))) {
+      const outcome = await source.claim(each.issueId, me, expires, false, { state: 'working', iterations: 0 });
+      if (outcome.won) won.add(each.issueId);
+      else {
+        lost.add(each.issueId);
+        core.info(
+          redact(
+            `agent-loop plan: ${issueLink(each.issueId, undefined)} was claimed by run ${outcome.holder.run} meanwhile; left to it.`,
+          ),
+        );
+      }
+    }
+    if (plan.jobs.every((j) => won.has(j.issueId)) || round > options.parallel) break;
+    // Another run planning at the same moment took some: plan again without them, others in their place.
+    plan = planWave(
+      ready.filter((i) => !lost.has(i.id)),
+      base,
+      settings,
+    );
   }
+  const claimed: WaveHandoff['jobs'] = plan.jobs.filter((j) => won.has(j.issueId));
+  // Claimed in an earlier round and not in the wave planned last (rare): let go, the comment deleted.
+  for (const id of won)
+    if (!claimed.some((j) => j.issueId === id)) await source.releaseClaim(id, me, clock.now().toISOString());
   const wave: WaveHandoff = {
     id: job.runId,
     startedAt: new Date(now).toISOString(),
