@@ -68,8 +68,9 @@ describe('workflow files', () => {
 });
 
 describe('the reusable workflow', () => {
-  it('is one job running checkout (whole history, no credential left in .git/config), setup-node (no dependency cache) and the action, on node24 versions', () => {
-    expect(Object.keys(reusable.jobs)).toHaveLength(1);
+  it('with parallel 1, is one job running checkout (whole history, no credential left in .git/config), setup-node (no dependency cache) and the action, on node24 versions', () => {
+    expect(Object.keys(reusable.jobs)).toEqual(['agent-loop', 'plan', 'work', 'reduce']);
+    expect(job.if).toBe('inputs.parallel <= 1');
     expect(job.steps!.map((s) => s.uses)).toEqual([
       'actions/create-github-app-token@v3',
       'actions/checkout@v7',
@@ -94,7 +95,7 @@ describe('the reusable workflow', () => {
   });
 
   it("passes every workflow input that is not the job's own to the action under its name", () => {
-    const own = ['node-version', 'runs-on', 'timeout-minutes', 'app-client-id'];
+    const own = ['node-version', 'runs-on', 'timeout-minutes', 'app-client-id', 'parallel'];
     for (const name of Object.keys(call.inputs).filter((n) => !own.includes(n))) {
       expect([name, String(actionStep.with![name])]).toEqual([
         name,
@@ -216,8 +217,78 @@ describe('the reusable workflow', () => {
   it('maps every output of the action to a workflow output through the job', () => {
     expect(Object.keys(call.outputs).sort()).toEqual(Object.keys(action.outputs).sort());
     for (const name of Object.keys(action.outputs)) {
-      expect(call.outputs[name]!.value).toBe(`\${{ jobs.${jobId}.outputs.${name} }}`);
+      expect(call.outputs[name]!.value).toBe(
+        `\${{ jobs.${jobId}.outputs.${name} || jobs.reduce.outputs.${name} || jobs.plan.outputs.${name} }}`,
+      );
+      for (const fan of ['plan', 'reduce'])
+        expect([fan, (reusable.jobs[fan]!.outputs as Node)[name]]).toEqual([
+          fan,
+          `\${{ steps.${fan}.outputs.${name} }}`,
+        ]);
       expect((job.outputs as Node)[name]).toBe(`\${{ steps.${actionStep.id}.outputs.${name} }}`);
+    }
+  });
+});
+
+describe('the reusable workflow with parallel > 1 (issue 16): plan → work → reduce', () => {
+  const { plan, work, reduce } = reusable.jobs as Record<string, Job>;
+  const stepOf = (j: Job) => j.steps!.find((s) => s.uses?.startsWith('agent-loop/agent-loop@'))!;
+
+  it('takes parallel, a number, default 1', () => {
+    expect(call.inputs.parallel).toMatchObject({ type: 'number', default: 1 });
+  });
+
+  it('plans only with parallel > 1, claiming up to parallel issues, and outputs the matrix and the wave', () => {
+    expect(plan!.if).toBe('inputs.parallel > 1');
+    expect(stepOf(plan!).with).toMatchObject({ 'fan-out': 'plan', parallel: '${{ inputs.parallel }}' });
+    // No checkout: the plan reads GitHub and the checkpoint only.
+    expect(plan!.steps!.map((s) => s.uses)).toEqual(['actions/create-github-app-token@v3', 'agent-loop/agent-loop@v1']);
+  });
+
+  it('runs one work job per planned issue, at most parallel at once, none cancelling the others', () => {
+    expect(work!.needs).toBe('plan');
+    expect(work!.if).toBe("fromJSON(needs.plan.outputs.jobs || '0') > 0");
+    expect(work!.strategy).toEqual({
+      matrix: '${{ fromJSON(needs.plan.outputs.matrix) }}',
+      'max-parallel': '${{ inputs.parallel }}',
+      'fail-fast': false,
+    });
+    expect(stepOf(work!).with).toMatchObject({
+      'fan-out': 'work',
+      issue: '${{ matrix.issue }}',
+      wave: '${{ needs.plan.outputs.wave }}',
+    });
+    expect(stepOf(work!).env).toEqual(actionStep.env);
+    expect(work!.steps!.map((s) => s.uses)).toEqual(job.steps!.map((s) => s.uses));
+  });
+
+  it('reduces always once there was a wave (a failed or killed work job is counted lost), one reduce at a time', () => {
+    expect(reduce!.needs).toEqual(['plan', 'work']);
+    expect(reduce!.if).toBe(
+      "always() && needs.plan.result == 'success' && fromJSON(needs.plan.outputs.jobs || '0') > 0",
+    );
+    expect(reduce!.concurrency).toEqual({
+      group: 'agent-loop-${{ github.repository }}-${{ inputs.label }}-reduce',
+      'cancel-in-progress': false,
+    });
+    expect(stepOf(reduce!).with).toMatchObject({ 'fan-out': 'reduce', wave: '${{ needs.plan.outputs.wave }}' });
+  });
+
+  it("each fan-out job has the single job's permissions and passes the action the same inputs plus its role's", () => {
+    const roleInputs: Record<string, string[]> = {
+      plan: ['fan-out', 'parallel'],
+      work: ['fan-out', 'issue', 'wave'],
+      reduce: ['fan-out', 'wave'],
+    };
+    for (const [name, j] of Object.entries({ plan, work, reduce })) {
+      expect([name, j!.permissions]).toEqual([name, job.permissions]);
+      const own = stepOf(j!).with!;
+      expect([name, Object.keys(own).sort()]).toEqual([
+        name,
+        [...Object.keys(actionStep.with!), ...roleInputs[name]!].sort(),
+      ]);
+      for (const input of Object.keys(actionStep.with!))
+        expect([name, input, own[input]]).toEqual([name, input, actionStep.with![input]]);
     }
   });
 });

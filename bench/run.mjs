@@ -4,7 +4,7 @@
 // and writes bench/results.json. Exits 0 whether or not the targets are met; 1 when a benchmark
 // could not run at all.
 //
-//   node bench/run.mjs [--only overhead,ratio,rss,checkpoint,claude,action-start,github-calls,idle,invocations,refusals,parallel] [--profile]
+//   node bench/run.mjs [--only overhead,ratio,rss,checkpoint,claude,action-start,github-calls,idle,invocations,refusals,parallel,matrix] [--profile]
 //
 // --profile: also CPU-profile the overhead runs (done anyway when an overhead target is missed).
 import { writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { benchClaude } from './claude.mjs';
 import { benchGitHubCalls } from './githubCalls.mjs';
 import { benchIdle } from './idle.mjs';
 import { benchInvocations } from './invocations.mjs';
+import { benchMatrix } from './matrix.mjs';
 import { benchParallel } from './parallel.mjs';
 import { benchRefusals } from './refusals.mjs';
 import { benchDir, cleanup, machine, round, snapshotCli, table } from './lib/common.mjs';
@@ -80,6 +81,7 @@ await step('idle', () => benchIdle());
 await step('invocations', () => benchInvocations());
 await step('refusals', () => benchRefusals());
 await step('parallel', () => benchParallel({ cli: cli() }));
+await step('matrix', () => benchMatrix());
 if (snapshot) results.cli = snapshot.origin;
 
 const seconds = (performance.now() - started) / 1000;

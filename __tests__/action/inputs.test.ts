@@ -139,6 +139,9 @@ describe('action inputs', () => {
       'checkpoint-id',
       'cost-usd',
       'result-json',
+      'matrix',
+      'wave',
+      'jobs',
     ]);
   });
 

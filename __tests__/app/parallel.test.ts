@@ -22,9 +22,11 @@ describe('--parallel and --issue options', () => {
     expect(load(['run'], { AGENT_LOOP_ISSUE: '' }).options.issue).toBeUndefined();
   });
 
-  it('refuses a --parallel out of 1..32, naming what is expected', () => {
-    expect(problemsOf(() => load(['run', '--parallel', '0'])).join('\n')).toMatch(/--parallel.*1 to 32/);
-    expect(problemsOf(() => load(['run', '--parallel', '33'])).join('\n')).toMatch(/--parallel.*1 to 32/);
+  it("refuses a --parallel out of 1..256 (the action's bound), naming what is expected; run refuses more than 32 below", () => {
+    expect(problemsOf(() => load(['run', '--parallel', '0'])).join('\n')).toMatch(
+      /--parallel.*1 to 256 \(32 for run\)/,
+    );
+    expect(problemsOf(() => load(['run', '--parallel', '257'])).join('\n')).toMatch(/--parallel.*1 to 256/);
   });
 
   it('refuses combinations it cannot run in parallel, each with what to do instead', () => {
@@ -36,6 +38,10 @@ describe('--parallel and --issue options', () => {
       expect.stringMatching(/--on-success branch: .*use --on-success merge/),
     ]);
     expect(parallelProblems(load(['run', '--parallel', '2']).options)).toEqual([]);
+    // One option for the CLI and the action: the action's bound is the matrix's 256, one machine's 32.
+    expect(parallelProblems(load(['run', '--parallel', '33']).options)).toEqual([
+      expect.stringMatching(/^--parallel 33: at most 32 on one machine/),
+    ]);
   });
 });
 

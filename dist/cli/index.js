@@ -20375,14 +20375,14 @@ const OptionsSchema = object({
         help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
         expected: 'true or false',
     }),
-    parallel: options_int(1, 32)
+    parallel: options_int(1, 256)
         .default(1)
         .register(options_registry, {
         flag: 'parallel',
         arg: 'N',
-        commands: ['run'],
-        help: 'Work up to N issues at once, each in its own git worktree, agent process and test run; finished issues are merged into the base branch one at a time (a merge conflict works the issue again on the new base). 1: the serial loop.',
-        expected: 'a whole number from 1 to 32',
+        commands: ['run', 'action'],
+        help: 'Work up to N issues at once. run: each in its own git worktree, agent process and test run, finished issues merged into the base branch one at a time (a merge conflict works the issue again on the new base); at most 32. The action (fan-out plan): the most issues one wave works at the same time, one matrix job each (a GitHub matrix holds at most 256 jobs). 1: one issue after another.',
+        expected: 'a whole number from 1 to 256 (32 for run)',
     }),
     issue: preprocess((v) => typeof v === 'string' && v.trim() !== ''
         ? v
@@ -20395,9 +20395,9 @@ const OptionsSchema = object({
         .register(options_registry, {
         flag: 'issue',
         arg: 'ID[,ID]',
-        commands: ['run'],
+        commands: ['run', 'action'],
         defaultText: 'every ready issue',
-        help: 'Work only these issues (comma-separated ids); the others are left alone.',
+        help: "Work only these issues (comma-separated ids); the others are left alone. The action's fan-out work: the one issue this job works (the plan's matrix entry, matrix.issue).",
         expected: 'issue ids separated by commas, e.g. bd-1,bd-2',
     }),
     onSuccess: schemas_enum(['merge', 'branch', 'pull-request']).default('merge').register(options_registry, {
@@ -20598,6 +20598,21 @@ const OptionsSchema = object({
         commands: ACTION,
         help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.',
         expected: 'true or false',
+    }),
+    fanOut: preprocess(toUndefinedIfEmpty, schemas_enum(['plan', 'work', 'reduce']).optional()).register(options_registry, {
+        flag: 'fan-out',
+        arg: 'ROLE',
+        commands: ACTION,
+        defaultText: 'none (one slice, one job)',
+        help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
+        expected: 'one of plan, work, reduce, or empty',
+    }),
+    wave: preprocess(toUndefinedIfEmpty, schemas_string().max(65_536).optional()).register(options_registry, {
+        flag: 'wave',
+        arg: 'JSON',
+        commands: ACTION,
+        help: "fan-out work and reduce: the wave the plan job output (its wave output: the wave's id, its jobs and their shares).",
+        expected: "the plan job's wave output (JSON)",
     }),
     draftPr: flagSwitch().register(options_registry, {
         flag: 'draft-pr',
@@ -35909,7 +35924,12 @@ function related(a, b) {
  */
 
 /** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
-const JOB_LOCAL_HALTS = new Set(['max_iterations', 'budget', 'all_escalated', 'failure_loop']);
+const JOB_LOCAL_HALTS = new Set([
+    'max_iterations',
+    'budget',
+    'all_escalated',
+    'failure_loop',
+]);
 const ESCALATIONS_KEPT = 100;
 const PULL_REQUESTS_KEPT = 100;
 function reduceWave(main, wave, partials, settings) {
@@ -36432,9 +36452,13 @@ async function landWave(ctx, wave, ends) {
 
 
 
+/** Jobs at once on one machine. */
+const MAX_LOCAL_PARALLEL = 32;
 /** Why --parallel cannot run with these options; each names what to do instead. Pure. */
 function parallelProblems(options) {
     const out = [];
+    if (options.parallel > MAX_LOCAL_PARALLEL)
+        out.push(`--parallel ${options.parallel}: at most ${MAX_LOCAL_PARALLEL} on one machine (each job is a worktree, an agent and a test run at once); 256 is the action's bound, for matrix jobs on runners of their own.`);
     if (options.batch)
         out.push('--parallel with --batch: a batch is one cycle for every ready issue; use one or the other.');
     if (options.workflow !== 'implement')

@@ -26,19 +26,16 @@ import { restore, runRefs } from './persistence.js';
 import { buildSummary, pausedOutputs, pausedSummary, pausedWarning, resultOutputs } from './summary.js';
 import { describeResumeWay } from '../core/haltGate.js';
 import { inActionTerms } from './terms.js';
+import type { ActionCore } from './actionCore.js';
+import type { Options } from '../config/options.js';
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { initialLoopState } from '../core/state.js';
+import { JOB_LOCAL_HALTS } from '../core/waveReduce.js';
+import { planJob } from './planJob.js';
+import { reduceJob } from './reduceJob.js';
+import { type WaveHandoff, parseWave, partialOf } from './waveHandoff.js';
 
-/** The part of @actions/core the action uses. */
-export interface ActionCore {
-  setSecret(secret: string): void;
-  setOutput(name: string, value: string): void;
-  setFailed(message: string): void;
-  error(message: string): void;
-  warning(message: string): void;
-  info(message: string): void;
-  /** Hands a value to the post step (GITHUB_STATE). */
-  saveState(name: string, value: string): void;
-  writeSummary(markdown: string): Promise<void>;
-}
+export type { ActionCore };
 
 export interface ActionDeps {
   core: ActionCore;
@@ -74,8 +71,15 @@ export async function runAction(given: ActionDeps): Promise<void> {
   }
   const { secrets } = loaded;
   // GitHub issues are always landed as pull requests (Closes #n): on-success is for beads issues.
-  const options =
+  const landed =
     loaded.options.source === 'github' ? { ...loaded.options, onSuccess: 'pull-request' as const } : loaded.options;
+  // Fan-out (issue 16): a work job runs its wave's share on its one issue.
+  const fanOut = fanOutRole(landed);
+  if ('problem' in fanOut) {
+    core.setFailed(`agent-loop: invalid inputs\n- ${fanOut.problem}`);
+    return;
+  }
+  const options = fanOut.options;
   // Masked before anything is printed: the runner then hides them in every log line too.
   for (const secret of secrets) core.setSecret(secret);
   const redact = createRedactor(secrets);
@@ -154,6 +158,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
         onWarning,
         runId,
         ...(runUrl ? { runUrl } : {}),
+        ...(fanOut.role === 'work' ? { claimsOf: [fanOut.issue] } : {}),
         now: () => deps.clock.now().getTime(),
       });
     // workflow: pipeline creates its phase issues before the loop starts: the source exists from the start.
@@ -202,14 +207,23 @@ export async function runAction(given: ActionDeps): Promise<void> {
 
   // The loop's state from earlier runs: the cache, else the newest artifact, else a fresh start.
   const refs = runRefs(env, options.label);
+  if (fanOut.role && !refs) {
+    core.setFailed(
+      `agent-loop: fan-out: ${fanOut.role} hands its state to the other jobs of the wave through the Actions cache and artifacts, which this environment lacks (no ACTIONS_RUNTIME_TOKEN): run it in a workflow.`,
+    );
+    return;
+  }
+  const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
   if (refs) {
-    const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
+    // A work job's partial state is its own lineage, started fresh; the reduce adds to the newest state.
+    const lineage =
+      fanOut.role === 'work' ? { ...refs, scope: partialOf(refs.scope, fanOut.wave, fanOut.issue) } : refs;
     const restored = await restore({
-      refs,
+      refs: lineage,
       stateDir,
       token: options.githubToken ?? '',
-      fresh: options.fresh,
-      checkpointId: options.resume,
+      fresh: fanOut.role === 'work' ? true : fanOut.role === 'reduce' ? false : options.fresh,
+      checkpointId: restoreCheckpoint(fanOut, options),
       log,
     });
     // A checkpoint-id found in no saved state: the step fails, nothing run, nothing published.
@@ -220,6 +234,44 @@ export async function runAction(given: ActionDeps): Promise<void> {
     core.info(redact(`agent-loop: ${restored.message}`));
     core.saveState('state-dir', stateDir);
     core.saveState('generation', String(restored.generation ?? 0));
+    if (lineage !== refs) core.saveState('scope', lineage.scope);
+  }
+  const issueLinks = options.source === 'github' ? { serverUrl, repository } : undefined;
+  if (fanOut.role === 'plan' || fanOut.role === 'reduce') {
+    if (!github && options.source === 'github') fromGitHub.source?.((m) => core.warning(redact(m)));
+    const job = { core, options, stateDir, clock: deps.clock, redact, runId, ...(issueLinks ? { issueLinks } : {}) };
+    if (fanOut.role === 'plan') {
+      // The plan publishes nothing: the wave goes to the other jobs as its outputs.
+      core.saveState('unchanged', 'plan');
+      await planJob({ ...job, source: github! });
+      return;
+    }
+    await reduceJob({
+      ...job,
+      wave: fanOut.wave,
+      refs: refs!,
+      scratch: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-partials'),
+      fetchPartial: async (scope, dir) =>
+        (
+          await restore({
+            refs: { ...refs!, scope },
+            stateDir: dir,
+            token: options.githubToken ?? '',
+            fresh: false,
+            log: { info: log.info, warning: log.info },
+          })
+        ).source !== 'none',
+    });
+    return;
+  }
+  if (fanOut.role === 'work') {
+    // The work job's slice starts from zero in the loop's checkpoint id (its claim is the loop's):
+    // its final state is exactly what it did, which the reduce adds to the loop.
+    await new FileCheckpointStore(stateDir, { clock: deps.clock, redact }).write({
+      id: fanOut.wave.checkpoint,
+      phase: 'working',
+      state: { loop: initialLoopState(options.maxIterations) },
+    });
   }
   // install-agent: the pinned Claude Code or Codex CLI when the runner has none; only once the run
   // has work (a halt that stands installs nothing). The planning pipeline needs it from the start.
@@ -247,6 +299,8 @@ export async function runAction(given: ActionDeps): Promise<void> {
   }
   let problems: readonly StartProblem[] = [];
   let standing = false;
+  // A work job's halt that only says its share or its issue ran out: the reduce decides for the run.
+  let jobLocal = false;
   const command = options.workflow === 'pipeline' ? planCommand : runCommand;
   const code = await command(options, {
     ...fromGitHub,
@@ -264,9 +318,11 @@ export async function runAction(given: ActionDeps): Promise<void> {
     },
     terms: 'action',
     runId,
+    ...(fanOut.role === 'work' ? { onlyIssues: [fanOut.issue] } : {}),
     ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
     onResult: async (result) => {
       standing = result.standing !== null;
+      jobLocal = fanOut.role === 'work' && result.haltReason !== null && JOB_LOCAL_HALTS.has(result.haltReason);
       // Nothing changed: post publishes nothing (the published state is the one restored).
       if (standing || result.idle) core.saveState('unchanged', standing ? 'halt' : 'idle');
       // Post (which runs where the state is published) never prunes the checkpoint this run used.
@@ -289,12 +345,70 @@ export async function runAction(given: ActionDeps): Promise<void> {
             `agent-loop is still halted (${result.haltReason}) since ${result.standing.since ?? 'an earlier run'}: ${result.error ?? ''}. Nothing was run. To resume: ${result.standing.resume.map((w) => describeResumeWay(w, 'action')).join('; ')}.`,
           ),
         );
+      else if (jobLocal)
+        core.warning(
+          redact(
+            `agent-loop: this job's slice ended (${result.haltReason}): ${result.error ?? ''}; the reduce job decides for the run.`,
+          ),
+        );
       else if (result.status === 'halted')
         core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
     },
   });
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
-  else if (code !== 0 && !standing) core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+  else if (code !== 0 && !standing && !jobLocal)
+    core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+}
+
+/**
+ * The checkpoint the state restored must hold: checkpoint-id for a slice or a plan; for the reduce,
+ * its wave's when the plan resumed one (its counts must be the base, newest or not); none otherwise.
+ */
+function restoreCheckpoint(fanOut: Exclude<FanOut, { problem: string }>, options: Options): string | undefined {
+  if (fanOut.role === undefined || fanOut.role === 'plan') return options.resume;
+  return fanOut.role === 'reduce' && fanOut.wave.resumed ? fanOut.wave.checkpoint : undefined;
+}
+
+type FanOut =
+  | { role: undefined; options: Options }
+  | { role: 'plan'; options: Options }
+  | { role: 'work' | 'reduce'; options: Options; wave: WaveHandoff; issue: string }
+  | { problem: string };
+
+/**
+ * The job's part in a fan-out (issue 16), from its inputs: a work job's options are its share (its
+ * max-iterations and max-cost-usd, a fresh slice on its issue, no Discord post: the reduce posts once).
+ */
+function fanOutRole(options: Options): FanOut {
+  const role = options.fanOut;
+  if (role !== undefined && (options.source !== 'github' || options.workflow === 'pipeline'))
+    return {
+      problem: `fan-out: ${role}: waves work GitHub issues (source: github) with workflow implement or tdd; run ${options.source !== 'github' ? 'source: beads' : 'workflow: pipeline'} with parallel: 1.`,
+    };
+  if (role === undefined || role === 'plan') return { role, options };
+  const wave = parseWave(options.wave);
+  if (typeof wave === 'string') return { problem: `fan-out: ${role}: ${wave}.` };
+  if (role === 'reduce') return { role, options, wave, issue: '' };
+  if ((options.issue?.length ?? 0) > 1)
+    return {
+      problem: `fan-out: work: the input issue names ${options.issue?.length} issues; a work job works one (matrix.issue).`,
+    };
+  const issue = options.issue?.[0];
+  const job = wave.jobs.find((j) => j.issueId === issue);
+  if (!issue || !job)
+    return {
+      problem: `fan-out: work: ${issue ? `issue ${issue} is not in wave ${wave.id}` : 'the input issue is empty'}: pass the matrix entry (matrix.issue) of the plan job's matrix output.`,
+    };
+  const share = {
+    ...options,
+    fresh: false,
+    resume: wave.checkpoint,
+    resumeHalted: false,
+    maxIterations: job.maxIterations,
+    discordWebhook: undefined,
+  };
+  if (job.maxCostUsd !== undefined) share.maxCostUsd = job.maxCostUsd;
+  return { role, options: share, wave, issue };
 }
 
 /**

@@ -105,6 +105,17 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
   { name: 'checkpoint-id', description: 'The checkpoint of this run: pass it as checkpoint-id to resume from it.' },
   { name: 'cost-usd', description: 'Agent spend of the run so far, in dollars (agents that report cost).' },
   { name: 'result-json', description: 'The whole run result as JSON (secrets redacted).' },
+  {
+    name: 'matrix',
+    description:
+      'fan-out plan: the wave as strategy.matrix takes it, {"include":[{"issue":"12"},…]} (an empty include when there is no wave).',
+  },
+  {
+    name: 'wave',
+    description:
+      "fan-out plan: the wave (its id, the loop's checkpoint, each job's issue and share) as JSON, for the work and reduce jobs' input wave; empty when there is none.",
+  },
+  { name: 'jobs', description: 'fan-out plan: how many work jobs the wave has (0: nothing to do now).' },
 ];
 
 /** An input's description as action.yml has it: the help, then its default. */

@@ -28,9 +28,13 @@ export async function postAction({ core, env }: PostDeps): Promise<void> {
     core.info(
       unchanged === 'paused'
         ? 'agent-loop post: nothing to publish: the loop is paused and this run read and changed nothing.'
-        : unchanged === 'idle'
-          ? 'agent-loop post: nothing to publish: this run had nothing to do and changed nothing (the state it restored stays the newest).'
-          : 'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
+        : unchanged === 'reduced'
+          ? 'agent-loop post: nothing to publish: this wave was reduced into the checkpoint before (a re-run reduce changes nothing).'
+          : unchanged === 'plan'
+            ? 'agent-loop post: nothing to publish: a fan-out plan hands its wave to the work and reduce jobs as its outputs (the reduce publishes the checkpoint).'
+            : unchanged === 'idle'
+              ? 'agent-loop post: nothing to publish: this run had nothing to do and changed nothing (the state it restored stays the newest).'
+              : 'agent-loop post: nothing to publish: the halt stands and this run changed nothing (the state published by the run that halted stays the newest).',
     );
     return;
   }
@@ -44,7 +48,10 @@ export async function postAction({ core, env }: PostDeps): Promise<void> {
   const { options, secrets } = loadActionConfig(env);
   for (const secret of secrets) core.setSecret(secret);
   const redact = createRedactor(secrets);
-  const refs = runRefs(env, options.label);
+  const run = runRefs(env, options.label);
+  // A fan-out work job publishes its partial state under its own lineage (main's `scope`).
+  const scope = core.getState('scope');
+  const refs = run && scope ? { ...run, scope } : run;
   if (!refs)
     return core.warning('agent-loop post: no cache service in this environment; the checkpoint was not published.');
   const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };

@@ -47,9 +47,16 @@ export interface ParallelIO extends RunIO {
   flags: ReadonlyMap<string, string | true>;
 }
 
+/** Jobs at once on one machine. */
+export const MAX_LOCAL_PARALLEL = 32;
+
 /** Why --parallel cannot run with these options; each names what to do instead. Pure. */
 export function parallelProblems(options: Options): string[] {
   const out: string[] = [];
+  if (options.parallel > MAX_LOCAL_PARALLEL)
+    out.push(
+      `--parallel ${options.parallel}: at most ${MAX_LOCAL_PARALLEL} on one machine (each job is a worktree, an agent and a test run at once); 256 is the action's bound, for matrix jobs on runners of their own.`,
+    );
   if (options.batch)
     out.push('--parallel with --batch: a batch is one cycle for every ready issue; use one or the other.');
   if (options.workflow !== 'implement')

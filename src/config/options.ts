@@ -179,14 +179,14 @@ export const OptionsSchema = z.object({
     help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
     expected: 'true or false',
   }),
-  parallel: int(1, 32)
+  parallel: int(1, 256)
     .default(1)
     .register(registry, {
       flag: 'parallel',
       arg: 'N',
-      commands: ['run'],
-      help: 'Work up to N issues at once, each in its own git worktree, agent process and test run; finished issues are merged into the base branch one at a time (a merge conflict works the issue again on the new base). 1: the serial loop.',
-      expected: 'a whole number from 1 to 32',
+      commands: ['run', 'action'],
+      help: 'Work up to N issues at once. run: each in its own git worktree, agent process and test run, finished issues merged into the base branch one at a time (a merge conflict works the issue again on the new base); at most 32. The action (fan-out plan): the most issues one wave works at the same time, one matrix job each (a GitHub matrix holds at most 256 jobs). 1: one issue after another.',
+      expected: 'a whole number from 1 to 256 (32 for run)',
     }),
   issue: z
     .preprocess(
@@ -205,9 +205,9 @@ export const OptionsSchema = z.object({
     .register(registry, {
       flag: 'issue',
       arg: 'ID[,ID]',
-      commands: ['run'],
+      commands: ['run', 'action'],
       defaultText: 'every ready issue',
-      help: 'Work only these issues (comma-separated ids); the others are left alone.',
+      help: "Work only these issues (comma-separated ids); the others are left alone. The action's fan-out work: the one issue this job works (the plan's matrix entry, matrix.issue).",
       expected: 'issue ids separated by commas, e.g. bd-1,bd-2',
     }),
   onSuccess: z.enum(['merge', 'branch', 'pull-request']).default('merge').register(registry, {
@@ -408,6 +408,21 @@ export const OptionsSchema = z.object({
     commands: ACTION,
     help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.',
     expected: 'true or false',
+  }),
+  fanOut: z.preprocess(toUndefinedIfEmpty, z.enum(['plan', 'work', 'reduce']).optional()).register(registry, {
+    flag: 'fan-out',
+    arg: 'ROLE',
+    commands: ACTION,
+    defaultText: 'none (one slice, one job)',
+    help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
+    expected: 'one of plan, work, reduce, or empty',
+  }),
+  wave: z.preprocess(toUndefinedIfEmpty, z.string().max(65_536).optional()).register(registry, {
+    flag: 'wave',
+    arg: 'JSON',
+    commands: ACTION,
+    help: "fan-out work and reduce: the wave the plan job output (its wave output: the wave's id, its jobs and their shares).",
+    expected: "the plan job's wave output (JSON)",
   }),
   draftPr: flagSwitch().register(registry, {
     flag: 'draft-pr',

@@ -256,7 +256,7 @@ const WaveJobSchema = z.object({
 export type WaveJob = z.infer<typeof WaveJobSchema>;
 
 /** A wave in flight: planned and claimed, its jobs not yet reduced into the loop (src/core/wavePlan.ts). */
-const WaveSchema = z.object({
+export const WaveSchema = z.object({
   id: z.string(),
   startedAt: z.string(),
   jobs: z.array(WaveJobSchema),

@@ -64,7 +64,12 @@ export interface WaveReduction {
 }
 
 /** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
-const JOB_LOCAL_HALTS: ReadonlySet<HaltReason> = new Set(['max_iterations', 'budget', 'all_escalated', 'failure_loop']);
+export const JOB_LOCAL_HALTS: ReadonlySet<HaltReason> = new Set([
+  'max_iterations',
+  'budget',
+  'all_escalated',
+  'failure_loop',
+]);
 
 const ESCALATIONS_KEPT = 100;
 const PULL_REQUESTS_KEPT = 100;

@@ -31,3 +31,12 @@ export function keyIdentity(key: string, scope: string): { runId: number; attemp
   const m = /^(\d+)-(\d+)$/.exec(key.slice(cacheKeyPrefix(scope).length));
   return m ? { runId: Number(m[1]), attempt: Number(m[2]) } : undefined;
 }
+
+/**
+ * The lineage of one fan-out job's partial state (issue 16): `wave-<waveId>-<issue>-<scope>`, so its
+ * cache keys `agent-loop-wave-…` and its artifact `agent-loop-checkpoint-wave-…` are its own: they
+ * never start with the loop's prefix `agent-loop-<scope>-` (a scope ends with its own hash), so
+ * restoring the loop's state never picks a job's partial, and the jobs of one run never collide.
+ */
+export const partialScope = (scope: string, waveId: string, issueId: string) =>
+  `wave-${sanitise(waveId)}-${sanitise(issueId)}-${sanitise(scope)}`;

@@ -116,6 +116,21 @@ describe('GitHub claims', () => {
     expect((await w.run('run-c').ready())[0]?.claimedBy?.run).toBe('run-b');
   });
 
+  it('issue 16: a fan-out work job reads the claims of its own issue only, not of the rest of its wave in flight', async () => {
+    const w = await world();
+    w.server.addIssue({ title: 'Fix that', labels: [LABEL] });
+    const me = { run: 'run-a', checkpoint: 'cp' };
+    for (const id of ['1', '2']) await w.run('run-a').claim(id, me, at(T0 + HOUR), false);
+    const claimReads = () => w.server.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/comments')).length;
+    const before = claimReads();
+    const ready = await w.another({ runId: 'run-a', now: w.now, claimsOf: ['2'] }).ready();
+    expect(ready.map((i) => i.id)).toEqual(['1', '2']);
+    expect(claimReads() - before).toBe(1);
+    // Another run reads both, and leaves both alone.
+    const other = await w.run('run-b').ready();
+    expect(other.map((i) => i.claimedBy?.run)).toEqual(['run-a', 'run-a']);
+  });
+
   it('a run still working when its lease ran out learns at its next renewal that another run took the issue over; a claim comment a person deleted is claimed again', async () => {
     const w = await world();
     const a = w.run('run-a');

@@ -108,6 +108,11 @@ export interface GitHubIssueSourceOptions {
   now?: () => number;
   /** This workflow run's page, linked from the claim comment (issue 15: the issue's progress comment). */
   runUrl?: string;
+  /**
+   * The only issues this run may work (a fan-out work job's one issue, issue 16): ready() reads the
+   * claims of these alone, not of every other issue of the wave in flight (1 request each, wasted).
+   */
+  claimsOf?: readonly string[];
 }
 
 export class GitHubIssueSource implements IssueSource {
@@ -136,6 +141,7 @@ export class GitHubIssueSource implements IssueSource {
   private readonly trusted = new Set<string>();
   private readonly claims: GitHubClaims;
   private readonly runId: string | undefined;
+  private readonly claimsOf: ReadonlySet<string> | undefined;
 
   constructor(options: GitHubIssueSourceOptions) {
     this.owner = options.owner;
@@ -158,6 +164,7 @@ export class GitHubIssueSource implements IssueSource {
       { redact: this.redact, ...(options.runUrl ? { runUrl: options.runUrl } : {}) },
     );
     this.runId = options.runId;
+    this.claimsOf = options.claimsOf ? new Set(options.claimsOf.map((id) => String(issueNumber(id) ?? id))) : undefined;
     this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
     if (options.state !== undefined) this.restore(options.state);
   }
@@ -272,6 +279,7 @@ export class GitHubIssueSource implements IssueSource {
     // An issue another run is working on: its claim is read (1 request per such issue) and handed on.
     for (const issue of ready) {
       if (!issue.labels.some((l) => l.toLowerCase() === IN_PROGRESS_LABEL)) continue;
+      if (this.claimsOf && !this.claimsOf.has(issue.id)) continue;
       const holder = await this.claims.heldBy(Number(issue.id), this.runId ?? '');
       if (holder) issue.claimedBy = holder;
     }

@@ -1,0 +1,114 @@
+/**
+ * Fan-out in the action (issue 16): the wave handed from the plan job to the work and reduce jobs,
+ * the partial states' names, and the reduce's one summary for the wave.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { parseWave, partialOf, waveMatrix } from '../../src/action/waveHandoff.js';
+import { waveOutputs, waveSummary } from '../../src/action/waveSummary.js';
+import { initialLoopState } from '../../src/core/state.js';
+import type { WaveReduction } from '../../src/core/waveReduce.js';
+import { artifactName, cacheKey, cacheKeyPrefix, stateScope } from '../../src/persist/stateNames.js';
+
+const CHECKPOINT = '0b6f1c52-6c1e-4c1a-9d3e-1f2a3b4c5d6e';
+const wave = {
+  id: 'github-900-1',
+  startedAt: '2026-11-27T08:00:00.000Z',
+  checkpoint: CHECKPOINT,
+  resumed: true,
+  jobs: [
+    { issueId: '3', title: 'Three', maxIterations: 5 },
+    { issueId: '4', title: 'Four: a | pipe', maxIterations: 5, maxCostUsd: 1.5 },
+  ],
+};
+
+describe('the wave handed between the jobs', () => {
+  it("the plan's matrix is one entry per job's issue; an empty wave runs no job", () => {
+    expect(JSON.parse(waveMatrix(wave))).toEqual({ include: [{ issue: '3' }, { issue: '4' }] });
+    expect(waveMatrix({ jobs: [] })).toBe('{"include":[]}');
+  });
+
+  it('the wave input reads back what the plan wrote, and says what is wrong otherwise', () => {
+    expect(parseWave(JSON.stringify(wave))).toEqual(wave);
+    // A wave from a plan that did not say (resumed absent): the reduce looks for its checkpoint.
+    expect(parseWave(JSON.stringify({ ...wave, resumed: undefined }))).toMatchObject({ resumed: true });
+    expect(parseWave('')).toMatch(/the input wave is empty: pass the plan job's wave output/);
+    expect(parseWave('{')).toMatch(/the input wave is not JSON/);
+    expect(parseWave('{"id":"x"}')).toMatch(/the input wave is not a wave \(startedAt: /);
+  });
+
+  it("a job's partial state has a lineage of its own: never under the loop's cache prefix or artifact, one per issue", () => {
+    const scope = stateScope('refs/heads/main', 'agent-loop');
+    const partial = partialOf(scope, wave, '3');
+    expect(cacheKey(partial, 900, 1)).toBe(`agent-loop-wave-github-900-1-3-${scope}-900-1`);
+    expect(cacheKey(partial, 900, 1).startsWith(cacheKeyPrefix(scope))).toBe(false);
+    expect(artifactName(partial)).not.toBe(artifactName(scope));
+    expect(partialOf(scope, wave, '4')).not.toBe(partial);
+    expect(cacheKey(partialOf(scope, wave, '4'), 900, 1).startsWith(cacheKeyPrefix(partial))).toBe(false);
+  });
+});
+
+describe("the reduce's summary and outputs", () => {
+  const loop = {
+    ...initialLoopState(100),
+    iteration: 7,
+    successfulIterations: 6,
+    failedIterations: 1,
+    costUsd: 0.75,
+    waves: 2,
+    issuesClosed: ['1', '3'],
+  };
+  const reduction: WaveReduction = {
+    loop,
+    rows: [
+      {
+        issueId: '3',
+        title: 'Three',
+        outcome: 'closed',
+        iterations: 2,
+        first: 6,
+        last: 7,
+        costUsd: 0.5,
+        startedAt: '2026-11-27T08:00:05.000Z',
+        durationMs: 61_000,
+        pullRequest: 'https://github.com/o/r/pull/9',
+      },
+      { issueId: '4', title: 'Four: a | pipe', outcome: 'lost', iterations: 0, costUsd: 0, durationMs: 0 },
+    ],
+  };
+
+  it('one row per issue, linked, and a gantt of the jobs', () => {
+    const text = waveSummary(wave, loop, reduction, {
+      checkpointId: CHECKPOINT,
+      issueLinks: { serverUrl: 'https://github.com', repository: 'o/r' },
+    });
+    expect(text).toContain('## 🔀 agent-loop: wave 2, 2 jobs in parallel');
+    expect(text).toContain(
+      '| [#3](https://github.com/o/r/issues/3) Three | done | 2 (#6–#7) | $0.5000 | 61.0s | https://github.com/o/r/pull/9 |',
+    );
+    expect(text).toMatch(/^\| \[#4\]\(.*\) Four: a \\\| pipe \| lost: the job died before it saved/m);
+    expect(text).toContain('```mermaid\ngantt');
+    expect(text).toContain(`  3 · closed : done, ${Date.parse('2026-11-27T08:00:05.000Z')}, 61000ms`);
+    // A lost job has no iteration: it is drawn at the wave's start.
+    expect(text).toContain(`  4 · lost : crit, ${Date.parse(wave.startedAt)}, 1ms`);
+    expect(text).toContain(`Checkpoint \`${CHECKPOINT}\`: the next wave goes on from it.`);
+  });
+
+  it("a halt heads the summary; the outputs are the loop's after the wave", () => {
+    const halted = { ...reduction, halt: { reason: 'failure_loop' as const, message: 'FAILURE LOOP DETECTED: 2' } };
+    expect(waveSummary(wave, loop, halted, { checkpointId: CHECKPOINT })).toMatch(
+      /^## 🛑 agent-loop: wave 2 halted \(failure_loop\)\n\n\*\*FAILURE LOOP DETECTED: 2\*\*/,
+    );
+    expect(waveOutputs(loop, halted, CHECKPOINT)).toMatchObject({
+      status: 'halted',
+      'halt-reason': 'failure_loop',
+      iterations: '7',
+      'successful-iterations': '6',
+      'failed-iterations': '1',
+      'issues-closed': '3',
+      'pull-requests': 'https://github.com/o/r/pull/9',
+      'checkpoint-id': CHECKPOINT,
+      'cost-usd': '0.7500',
+    });
+    expect(waveOutputs(loop, reduction, CHECKPOINT).status).toBe('continuing');
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Fan-out (issue 16), the plan job with a fake issue source: the issues claimed before the matrix
+ * goes out, and an issue lost to another run planning at the same moment replaced by the next one.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inputEnv, loadActionConfig } from '../../src/action/inputs.js';
+import type { ActionCore } from '../../src/action/actionCore.js';
+import { type WaveSource, planJob } from '../../src/action/planJob.js';
+import type { Issue } from '../../src/issues/types.js';
+import { ManualClock } from '../loop/fakes.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const issue = (n: number): Issue => ({
+  id: String(n),
+  title: `Issue ${n}`,
+  body: '',
+  status: 'open',
+  labels: ['agent-loop'],
+  dependencies: [],
+});
+
+function fakeCore() {
+  const outputs: Record<string, string> = {};
+  const log: string[] = [];
+  const core: ActionCore = {
+    setSecret: () => {},
+    setOutput: (name, value) => void (outputs[name] = value),
+    setFailed: (m) => void log.push(`failed: ${m}`),
+    error: (m) => void log.push(`error: ${m}`),
+    warning: (m) => void log.push(`warning: ${m}`),
+    info: (m) => void log.push(m),
+    saveState: () => {},
+    writeSummary: async () => {},
+  };
+  return { core, outputs, log };
+}
+
+async function plan(source: WaveSource, parallel: number) {
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'plan-job-'));
+  dirs.push(stateDir);
+  const { options } = loadActionConfig(
+    {
+      [inputEnv('parallel')]: String(parallel),
+      [inputEnv('max-iterations')]: '10',
+      [inputEnv('fan-out')]: 'plan',
+      [inputEnv('agent')]: 'command',
+      [inputEnv('agent-command')]: './a.sh',
+    },
+    () => {
+      throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+    },
+  );
+  const { core, outputs, log } = fakeCore();
+  await planJob({ core, options, stateDir, clock: new ManualClock(), redact: (t) => t, runId: 'github-5-1', source });
+  return { outputs, log };
+}
+
+describe('the plan job', () => {
+  it('claims each issue of the wave, then outputs the matrix and the wave with their shares', async () => {
+    const claims: string[] = [];
+    const source: WaveSource = {
+      ready: async () => [1, 2, 3].map(issue),
+      claim: async (id) => (claims.push(id), { won: true, adopted: [] }),
+      releaseClaim: async () => {},
+      importState: () => {},
+    };
+    const { outputs } = await plan(source, 2);
+    expect(claims).toEqual(['1', '2']);
+    expect(JSON.parse(outputs.matrix!)).toEqual({ include: [{ issue: '1' }, { issue: '2' }] });
+    expect(JSON.parse(outputs.wave!)).toMatchObject({
+      id: 'github-5-1',
+      resumed: false,
+      jobs: [
+        { issueId: '1', maxIterations: 5 },
+        { issueId: '2', maxIterations: 5 },
+      ],
+    });
+    expect(outputs.jobs).toBe('2');
+  });
+
+  it('an issue another run claimed at the same moment is replaced by the next ready one', async () => {
+    const claims: string[] = [];
+    const source: WaveSource = {
+      ready: async () => [1, 2, 3, 4].map(issue),
+      claim: async (id) => (
+        claims.push(id),
+        id === '1'
+          ? { won: false, holder: { run: 'github-6-1', checkpoint: 'other', expires: '2026-11-21T11:05:00Z' } }
+          : { won: true, adopted: [] }
+      ),
+      releaseClaim: async () => {},
+      importState: () => {},
+    };
+    const { outputs, log } = await plan(source, 2);
+    expect(claims).toEqual(['1', '2', '3']);
+    expect(JSON.parse(outputs.matrix!)).toEqual({ include: [{ issue: '2' }, { issue: '3' }] });
+    expect(log).toContain('agent-loop plan: #1 was claimed by run github-6-1 meanwhile; left to it.');
+  });
+
+  it('nothing ready: no wave, an empty matrix, status complete', async () => {
+    const source: WaveSource = {
+      ready: async () => [],
+      claim: async () => ({ won: true, adopted: [] }),
+      releaseClaim: async () => {},
+      importState: () => {},
+    };
+    const { outputs } = await plan(source, 4);
+    expect(outputs).toMatchObject({ jobs: '0', matrix: '{"include":[]}', wave: '', status: 'complete' });
+  });
+});

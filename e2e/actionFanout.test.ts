@@ -1,0 +1,390 @@
+/**
+ * Fan-out (issue 16), the GitHub Actions half: the reusable workflow's plan → work → reduce jobs as
+ * the runner runs them, each job a fresh runner running the bundled action's main then post (the
+ * work jobs of a wave at the same time, each on its own clone), against the GitHub REST stand-in and
+ * the Actions cache and artifact emulator (the real @actions/cache and @actions/artifact clients).
+ * All the jobs of one workflow run share its run id, as on GitHub.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DIST, parseFileCommands, runStep } from './actionRunner.js';
+import { waitFor } from './crashHelpers.js';
+import { DONE_REPORT, type Sandbox, git, writeAgent } from './helpers.js';
+import { type GitHubRig, LABEL, startGitHubRig } from './githubRig.js';
+import type { GitHubServer } from './support/githubServer.js';
+import { startDiscordServer } from './support/discordServer.js';
+import type { LoopState } from '../src/core/state.js';
+
+let rig: GitHubRig;
+let gh: GitHubServer;
+let sb: Sandbox;
+
+beforeEach(async () => {
+  rig = await startGitHubRig();
+  ({ gh, sb } = rig);
+});
+afterEach(async () => {
+  await rig.close();
+});
+
+interface JobRun {
+  code: number | null;
+  log: string;
+  outputs: Record<string, string>;
+  summary: string;
+  stateDir: string;
+}
+
+/** A runner of its own: a clone of the repository (RUNNER_TEMP and the state directory its own too). */
+function runner(name: string): string {
+  const dir = path.join(sb.root, name);
+  if (!existsSync(dir)) {
+    execFileSync('git', ['clone', '-q', sb.repo, dir], { env: sb.env });
+    git({ ...sb, repo: dir }, 'remote', 'set-url', 'origin', rig.remote.url);
+  }
+  return dir;
+}
+
+/** One job of a workflow run: the action's main, then its post with what main saved (unless `kill` stops main first). */
+async function job(
+  tag: string,
+  runId: number,
+  agent: string,
+  inputs: Record<string, string>,
+  checkout: string,
+  kill?: { when: () => boolean; agentPid: () => number },
+): Promise<JobRun> {
+  const env = await rig.runnerEnv(runId, agent, inputs, {}, checkout);
+  const files = Object.fromEntries(
+    ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'].map((k) => [k, path.join(sb.root, `${k}-${tag}`)]),
+  );
+  for (const f of Object.values(files)) await fs.writeFile(f, '');
+  const stepEnv = { ...env, ...files, GITHUB_WORKSPACE: checkout };
+  let main: { code: number | null; log: string };
+  if (kill) {
+    // SIGKILLed mid-cycle: no post step, nothing published.
+    const child = spawn(process.execPath, [path.join(DIST, 'main', 'index.js')], {
+      cwd: checkout,
+      env: stepEnv,
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await waitFor('the agent run to kill', kill.when, { timeoutMs: 60_000 });
+    child.kill('SIGKILL');
+    await exited;
+    process.kill(kill.agentPid(), 'SIGKILL');
+    main = { code: null, log: '' };
+  } else {
+    main = await runStep('main', stepEnv, checkout);
+    const state = parseFileCommands(readFileSync(files.GITHUB_STATE!, 'utf8'));
+    const post = await runStep(
+      'post',
+      { ...stepEnv, ...Object.fromEntries(Object.entries(state).map(([k, v]) => [`STATE_${k}`, v])) },
+      checkout,
+    );
+    main = { code: main.code, log: `${main.log}\n--- post ---\n${post.log}` };
+  }
+  return {
+    ...main,
+    outputs: parseFileCommands(readFileSync(files.GITHUB_OUTPUT!, 'utf8')),
+    summary: readFileSync(files.GITHUB_STEP_SUMMARY!, 'utf8'),
+    stateDir: path.join(env.RUNNER_TEMP as string, 'agent-loop'),
+  };
+}
+
+interface WaveRun {
+  plan: JobRun;
+  work: JobRun[];
+  reduce?: JobRun;
+  issues: string[];
+}
+
+/** One workflow run with parallel N: the plan job, its matrix's work jobs at once (each on its runner), then the reduce. */
+async function workflowRun(
+  runId: number,
+  agent: string,
+  parallel: number,
+  inputs: Record<string, string> = {},
+  kill?: { issue: string; when: () => boolean; agentPid: () => number },
+): Promise<WaveRun> {
+  const plan = await job(
+    `plan-${runId}`,
+    runId,
+    agent,
+    { ...inputs, 'fan-out': 'plan', parallel: String(parallel) },
+    sb.repo,
+  );
+  expect(plan.code).toBe(0);
+  const matrix = JSON.parse(plan.outputs.matrix ?? '{"include":[]}') as { include: { issue: string }[] };
+  const issues = matrix.include.map((m) => m.issue);
+  if (Number(plan.outputs.jobs) === 0) return { plan, work: [], issues };
+  const wave = plan.outputs.wave ?? '';
+  const work = await Promise.all(
+    issues.map((issue, k) =>
+      job(
+        `work-${runId}-${issue}`,
+        runId,
+        agent,
+        { ...inputs, 'fan-out': 'work', issue, wave },
+        runner(`runner-${k + 1}`),
+        kill?.issue === issue ? kill : undefined,
+      ),
+    ),
+  );
+  const reduce = await job(`reduce-${runId}`, runId, agent, { ...inputs, 'fan-out': 'reduce', wave }, sb.repo);
+  return { plan, work, reduce, issues };
+}
+
+/** The loop's checkpoint as the reduce published it. */
+function checkpointOf(r: JobRun): LoopState {
+  const id = r.outputs['checkpoint-id'];
+  return JSON.parse(readFileSync(path.join(r.stateDir, 'checkpoints', `${id}.json`), 'utf8')).state.loop;
+}
+
+/** Agent runs per issue, from the scripted agent's own log. */
+const runsPerIssue = () =>
+  readFileSync(path.join(sb.root, 'worked'), 'utf8')
+    .trim()
+    .split('\n')
+    .reduce<Record<string, number>>((n, id) => ({ ...n, [id]: (n[id] ?? 0) + 1 }), {});
+
+const fixer = () =>
+  writeAgent(
+    sb,
+    'fixer',
+    [
+      'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
+      'echo good > value.txt',
+      'echo "fixed" > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"',
+      DONE_REPORT,
+    ].join('\n'),
+  );
+
+describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
+  it('12 issues, parallel 4: three waves of four jobs, no issue worked twice, the checkpoint the sum of the jobs, one summary per wave', async () => {
+    gh.addIssues(12, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+
+    const waves: WaveRun[] = [];
+    for (const runId of [801, 802, 803]) waves.push(await workflowRun(runId, agent, 4));
+
+    // Three waves of four, oldest issues first, none twice.
+    expect(waves.map((w) => w.issues)).toEqual([
+      ['1', '2', '3', '4'],
+      ['5', '6', '7', '8'],
+      ['9', '10', '11', '12'],
+    ]);
+    expect(runsPerIssue()).toEqual(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [String(i + 1), 1])));
+    // One pull request per issue; each issue released and labelled pr-open.
+    expect(
+      gh
+        .pulls()
+        .map((p) => p.pull?.head)
+        .sort(),
+    ).toEqual(Array.from({ length: 12 }, (_, i) => `agent-loop/issue-${i + 1}`).sort());
+    for (let n = 1; n <= 12; n++) expect(gh.issue(n)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
+
+    // Each work job: green, its own slice (its share: 100 iterations over 4 jobs, 25 each).
+    for (const w of waves) {
+      expect(w.plan.summary).toBe(''); // the wave's one summary is the reduce's
+      for (const r of w.work) {
+        expect([r.code, r.outputs.status, r.outputs.iterations]).toEqual([0, 'complete', '1']);
+        expect(r.log).toMatch(/published generation 1 \(cache agent-loop-wave-/);
+      }
+      expect(w.reduce?.code).toBe(0);
+    }
+    expect(
+      JSON.parse(waves[0]!.plan.outputs.wave!).jobs.map((j: { maxIterations: number }) => j.maxIterations),
+    ).toEqual([25, 25, 25, 25]);
+
+    // The first wave starts the loop's checkpoint; the later ones continue it (their reduce restores the state holding it).
+    expect(waves.map((w) => (JSON.parse(w.plan.outputs.wave!) as { resumed: boolean }).resumed)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(new Set(waves.map((w) => w.reduce!.outputs['checkpoint-id'])).size).toBe(1);
+
+    // The final checkpoint: every count the sum of the jobs' counts.
+    const final = checkpointOf(waves[2]!.reduce!);
+    const jobs = waves.flatMap((w) => w.work);
+    const sum = (name: string) => jobs.reduce((n, r) => n + Number(r.outputs[name]), 0);
+    expect(final.iteration).toBe(sum('iterations'));
+    expect(final.iteration).toBe(12);
+    expect(final.successfulIterations).toBe(sum('successful-iterations'));
+    expect(final.failedIterations).toBe(sum('failed-iterations'));
+    expect(final.costUsd).toBeCloseTo(sum('cost-usd'));
+    expect([...final.issuesClosed].sort()).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1)).sort());
+    expect(final.waves).toBe(3);
+    expect(final.completedIterations).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    // Each wave's reduce added to the one before (generations 1, 2, 3 of the loop's state).
+    expect(waves.map((w) => /published generation (\d+)/.exec(w.reduce!.log)?.[1])).toEqual(['1', '2', '3']);
+    expect(waves.map((w) => w.reduce!.outputs.iterations)).toEqual(['4', '8', '12']);
+
+    // One summary per wave: a row per issue and the jobs' gantt.
+    waves.forEach((w, k) => {
+      const s = w.reduce!.summary;
+      expect(s).toContain(`## 🔀 agent-loop: wave ${k + 1}, 4 jobs in parallel`);
+      expect(s.match(/^\| \[#\d+\]/gm)).toHaveLength(4);
+      for (const issue of w.issues) expect(s).toMatch(new RegExp(`^\\| \\[#${issue}\\]\\(.*\\| done \\| 1 `, 'm'));
+      expect(s).toContain('```mermaid\ngantt');
+      expect(s.match(/^ {2}\d+ · closed : done, \d+, \d+ms$/gm)).toHaveLength(4);
+    });
+
+    // The last reduce run again (GitHub's "Re-run failed jobs"): its wave is in the checkpoint, nothing added twice.
+    const again = await job(
+      'reduce-803-again',
+      803,
+      agent,
+      { 'fan-out': 'reduce', wave: waves[2]!.plan.outputs.wave! },
+      sb.repo,
+    );
+    expect(again.code).toBe(0);
+    expect(again.log).toContain('is in checkpoint');
+    expect(again.log).toContain('nothing to publish: this wave was reduced into the checkpoint before');
+    expect(again.outputs.iterations).toBe('12');
+
+    // A fourth run: nothing left, no wave.
+    const idle = await workflowRun(804, agent, 4);
+    expect(idle.plan.outputs).toMatchObject({ jobs: '0', status: 'complete', matrix: '{"include":[]}' });
+  }, 300_000);
+
+  it('two runs plan at the same moment while a wave is in flight: they take other issues, never the same; each wave reduced into the one checkpoint', async () => {
+    gh.addIssues(8, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+    const first = await workflowRun(831, agent, 2);
+    expect(first.issues).toEqual(['1', '2']);
+
+    // Runs 832 and 833 plan at once, on two runners, while each other's wave is unclaimed or in flight.
+    const plans = await Promise.all(
+      [832, 833].map((runId) =>
+        job(`plan-${runId}`, runId, agent, { 'fan-out': 'plan', parallel: '2' }, runner(`planner-${runId}`)),
+      ),
+    );
+    const picked = plans.map((p) =>
+      (JSON.parse(p.outputs.matrix!) as { include: { issue: string }[] }).include.map((m) => m.issue),
+    );
+    const all = picked.flat();
+    expect(new Set(all).size).toBe(all.length); // never the same issue in two waves
+    // A plan that lost an issue to the other plans again without it: between them, the next four.
+    expect([...all].sort()).toEqual(['3', '4', '5', '6']);
+    expect(plans.map((p) => p.outputs['checkpoint-id'])).toEqual([
+      first.reduce!.outputs['checkpoint-id'],
+      first.reduce!.outputs['checkpoint-id'],
+    ]);
+
+    // Each run's wave: its work jobs, then its reduce (one reduce at a time, as the concurrency group has it).
+    let last: JobRun | undefined;
+    for (const [k, runId] of [832, 833].entries()) {
+      const wave = plans[k]!.outputs.wave ?? '';
+      if (picked[k]!.length === 0) continue;
+      const work = await Promise.all(
+        picked[k]!.map((issue, n) =>
+          job(`work-${runId}-${issue}`, runId, agent, { 'fan-out': 'work', issue, wave }, runner(`runner-${n + 1}`)),
+        ),
+      );
+      expect(work.map((w) => w.outputs['issues-closed'])).toEqual(picked[k]);
+      last = await job(`reduce-${runId}`, runId, agent, { 'fan-out': 'reduce', wave }, sb.repo);
+      expect(last.code).toBe(0);
+    }
+    const final = checkpointOf(last!);
+    expect(final.iteration).toBe(2 + all.length);
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', ...all].sort());
+    expect(runsPerIssue()).toEqual(Object.fromEntries(['1', '2', ...all].map((id) => [id, 1])));
+  }, 240_000);
+
+  it('a work job killed mid-cycle: its row lost, its issue left alone while its lease lives, then picked up by a later wave and counted once', async () => {
+    gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const hung = path.join(sb.root, 'hung');
+    const agent = await writeAgent(
+      sb,
+      'hangs-once',
+      [
+        'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
+        // Issue 1's first agent run hangs (its job is killed); every other run fixes its issue.
+        'if [ "$AGENT_LOOP_ISSUE_IDS" = 1 ] && [ ! -f "$NOTES/hung-once" ]; then touch "$NOTES/hung-once"; echo $$ > "$NOTES/hung"; exec sleep 60; fi',
+        'echo good > value.txt',
+        DONE_REPORT,
+      ].join('\n'),
+    );
+    const kill = { issue: '1', when: () => existsSync(hung), agentPid: () => Number(readFileSync(hung, 'utf8')) };
+
+    const first = await workflowRun(811, agent, 2, {}, kill);
+    expect(first.issues).toEqual(['1', '2']);
+    expect(first.reduce!.code).toBe(0);
+    expect(first.reduce!.log).toContain('no partial state from the job on issue 1');
+    expect(first.reduce!.summary).toMatch(/^\| \[#1\].*\| lost: the job died before it saved/m);
+    expect(first.reduce!.outputs.iterations).toBe('1'); // issue 2's; the killed job counts nothing
+    expect(gh.issue(1)?.labels).toContain('agent-loop:in-progress'); // its lease lives on
+
+    // The next run, while the lease lives: issue 1 is left to it.
+    const second = await workflowRun(812, agent, 2);
+    expect(second.issues).toEqual(['3']);
+    expect(second.plan.log).toContain('is left to the run whose live lease holds it');
+
+    // After the lease expired (GitHub's clock): a later wave takes issue 1 over and finishes it.
+    rig.githubAhead = 3 * 3_600_000;
+    const third = await workflowRun(813, agent, 2);
+    expect(third.issues).toEqual(['1']);
+    expect(third.work[0]!.outputs).toMatchObject({ status: 'complete', 'issues-closed': '1' });
+
+    const final = checkpointOf(third.reduce!);
+    expect(final.iteration).toBe(3); // one per issue: the killed run counted nothing
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
+    expect(final.waves).toBe(3);
+    expect(runsPerIssue()).toEqual({ 1: 2, 2: 1, 3: 1 }); // issue 1: the killed run, then the one that finished it
+    expect(gh.pulls()).toHaveLength(3);
+  }, 240_000);
+
+  it('two jobs of one wave escalate, none succeeds: the reduce halts failure_loop, posts to Discord once, and the next run stays halted', async () => {
+    gh.addIssue({ title: 'Unfixable one', body: 'value_is_good fails', labels: [LABEL] });
+    gh.addIssue({ title: 'Unfixable two', body: 'value_is_good fails', labels: [LABEL] });
+    gh.addIssue({ title: 'Fixable later', labels: [LABEL] });
+    const agent = await writeAgent(
+      sb,
+      'hopeless',
+      ['echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"', 'echo "try" >> attempts.txt', DONE_REPORT].join('\n'),
+    );
+    const discord = await startDiscordServer();
+    const limits = {
+      'max-retries-per-step': '1',
+      'max-consecutive-escalations': '2',
+      'discord-webhook': discord.url(),
+    };
+
+    const r = await workflowRun(821, agent, 2, limits).finally(() => discord.close());
+    expect(r.issues).toEqual(['1', '2']);
+    // Each job alone saw one escalation (under its limit), and its one issue is escalated: a halt of
+    // the job's own (all_escalated), a warning, green; the reduce decides for the run.
+    expect(r.work.map((w) => [w.code, w.outputs['issues-escalated'], w.outputs['halt-reason']])).toEqual([
+      [0, '1', 'all_escalated'],
+      [0, '2', 'all_escalated'],
+    ]);
+    expect(r.work[0]!.log).toMatch(/::warning::agent-loop: this job's slice ended \(all_escalated\)/);
+    // The reduce sees two escalations in one wave with no success: a failure loop.
+    expect(r.reduce!.code).toBe(1);
+    expect(r.reduce!.outputs).toMatchObject({
+      status: 'halted',
+      'halt-reason': 'failure_loop',
+      'issues-escalated': '1,2',
+    });
+    expect(r.reduce!.log).toMatch(
+      /::error::agent-loop halted \(failure_loop\): FAILURE LOOP DETECTED: 2 consecutive escalations/,
+    );
+    expect(r.reduce!.summary).toContain('## 🛑 agent-loop: wave 1 halted (failure_loop)');
+    expect(readFileSync(path.join(r.reduce!.stateDir, 'halt.md'), 'utf8')).toContain('FAILURE LOOP DETECTED');
+    // One Discord post for the wave's halt, from the reduce; none from the work jobs.
+    expect(discord.received).toHaveLength(1);
+    expect(JSON.stringify(discord.received[0])).toContain('FAILURE LOOP');
+    const loop = checkpointOf(r.reduce!);
+    expect(loop).toMatchObject({ consecutiveEscalations: 2, totalEscalations: 2, halt: { reason: 'failure_loop' } });
+
+    // The next run's plan sees the halt: no wave, issue 3 untouched.
+    const next = await workflowRun(822, agent, 2, { ...limits, 'discord-webhook': '' });
+    expect(next.plan.outputs).toMatchObject({ jobs: '0', status: 'halted', 'halt-reason': 'failure_loop' });
+    expect(next.plan.log).toMatch(/::warning::agent-loop is still halted \(failure_loop\)/);
+    expect(runsPerIssue()['3']).toBeUndefined();
+  }, 240_000);
+});

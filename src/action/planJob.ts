@@ -1,0 +1,152 @@
+/**
+ * Fan-out (issue 16), the plan job (`fan-out: plan`): the loop's checkpoint restored (read only),
+ * the ready issues read once, up to `parallel` of them picked (src/core/wavePlan.ts: not escalated,
+ * not claimed by a live lease, never two that depend on each other, each with its share of the
+ * iterations and spend left) and claimed on GitHub before the matrix is output: a work job runs only
+ * on an issue this run holds. The claims are race-safe (claimComments.ts): a second run planning at
+ * the same moment, or while this wave is in flight, sees the leases and takes other issues or none.
+ * The plan publishes nothing: the wave travels to the work and reduce jobs as its outputs, and the
+ * claims on GitHub are what other runs see.
+ */
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import type { Options } from '../config/options.js';
+import { haltGate } from '../core/haltGate.js';
+import { planWave } from '../core/wavePlan.js';
+import { leaseMinutes } from '../issues/claims.js';
+import type { GitHubIssueSource } from '../issues/github/issueSource.js';
+import { openCheckpoint } from '../loop/slice.js';
+import type { Clock } from '../util/clock.js';
+import type { ActionCore } from './actionCore.js';
+import { type WaveHandoff, waveMatrix } from './waveHandoff.js';
+import { issueLink, type SummaryContext } from './summary.js';
+
+export interface FanOutJob {
+  core: ActionCore;
+  options: Options;
+  stateDir: string;
+  clock: Clock;
+  redact: (text: string) => string;
+  /** This workflow run, as its claims name it (`github-<run id>-<attempt>`): the wave's id too. */
+  runId: string;
+  issueLinks?: SummaryContext['issueLinks'];
+}
+
+/** What the plan asks of the GitHub issues: the ready ones, and claims on them. */
+export type WaveSource = Pick<GitHubIssueSource, 'ready' | 'claim' | 'releaseClaim' | 'importState'>;
+
+export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<void> {
+  const { core, options, clock, redact, source } = job;
+  const store = new FileCheckpointStore(job.stateDir, { clock, redact });
+  const opened = await openCheckpoint(
+    { settings: { fresh: options.fresh, resume: options.resume, maxIterations: options.maxIterations }, store, clock },
+    (_event, message) => core.warning(redact(message)),
+  );
+  if (opened.sourceState !== undefined) source.importState?.(opened.sourceState);
+  const loop = opened.state;
+  const ready = await source.ready();
+  const none = (status: string, why: string, haltReason = '') => {
+    for (const [name, value] of Object.entries({
+      matrix: waveMatrix({ jobs: [] }),
+      wave: '',
+      jobs: '0',
+      status,
+      'halt-reason': haltReason,
+      'checkpoint-id': opened.resumed ? opened.id : '',
+      iterations: String(loop.iteration),
+      'cost-usd': loop.costUsd.toFixed(4),
+    }))
+      core.setOutput(name, value);
+    core.info(redact(`agent-loop plan: no wave: ${why}`));
+  };
+  // A halt that stands holds the wave back as it holds a slice (the reduce records a new one).
+  if (loop.halt && !options.resumeHalted) {
+    const gate = haltGate(loop, { ready, maxIterations: options.maxIterations, maxCostUsd: options.maxCostUsd });
+    if (gate.stands) {
+      core.warning(
+        redact(
+          `agent-loop is still halted (${loop.halt.reason}) since ${loop.halt.at ?? 'an earlier run'}: ${loop.halt.message}. No wave was planned. To resume, run the workflow with resume: true once the cause is fixed.`,
+        ),
+      );
+      return none('halted', `the halt stands (${loop.halt.reason})`, loop.halt.reason);
+    }
+    core.info(redact(`agent-loop plan: the halt (${loop.halt.reason}) is lifted: ${gate.because}.`));
+  }
+  if (loop.outbox.length > 0)
+    core.warning(
+      `agent-loop plan: the checkpoint holds ${loop.outbox.length} finished cycle(s) still to land on GitHub; a wave does not land them: run the workflow once with parallel: 1 to land them.`,
+    );
+  // Claims of other runs hold their issues, whatever checkpoint they name: a wave in flight is another run's.
+  const base = { ...loop, halt: undefined };
+  const settings = {
+    parallel: options.parallel,
+    maxIterations: options.maxIterations,
+    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+  };
+  let plan = planWave(ready, base, settings);
+  for (const id of plan.claimedElsewhere)
+    core.info(`agent-loop plan: ${issueLink(id, undefined)} is left to the run whose live lease holds it.`);
+  if (plan.jobs.length === 0) {
+    const stop = plan.stop;
+    if (stop?.kind === 'halted') core.warning(redact(`agent-loop plan: ${stop.message}`));
+    return none(
+      stop?.kind === 'halted' ? 'halted' : 'complete',
+      stop?.message ?? 'no issue to work',
+      stop?.kind === 'halted' ? stop.reason : '',
+    );
+  }
+
+  // Claimed before the matrix goes out: the work jobs (this run) take the claims on as their own.
+  const me = { run: job.runId, checkpoint: opened.id };
+  const now = clock.now().getTime();
+  const expires = new Date(now + leaseMinutes(options.agentTimeoutMinutes) * 60_000).toISOString();
+  const won = new Set<string>();
+  const lost = new Set<string>();
+  for (let round = 1; ; round++) {
+    for (const each of plan.jobs.filter((j) => !won.has(j.issueId))) {
+      const outcome = await source.claim(each.issueId, me, expires, false, { state: 'working', iterations: 0 });
+      if (outcome.won) won.add(each.issueId);
+      else {
+        lost.add(each.issueId);
+        core.info(
+          redact(
+            `agent-loop plan: ${issueLink(each.issueId, undefined)} was claimed by run ${outcome.holder.run} meanwhile; left to it.`,
+          ),
+        );
+      }
+    }
+    if (plan.jobs.every((j) => won.has(j.issueId)) || round > options.parallel) break;
+    // Another run planning at the same moment took some: plan again without them, others in their place.
+    plan = planWave(
+      ready.filter((i) => !lost.has(i.id)),
+      base,
+      settings,
+    );
+  }
+  const claimed: WaveHandoff['jobs'] = plan.jobs.filter((j) => won.has(j.issueId));
+  // Claimed in an earlier round and not in the wave planned last (rare): let go, the comment deleted.
+  for (const id of won)
+    if (!claimed.some((j) => j.issueId === id)) await source.releaseClaim(id, me, clock.now().toISOString());
+  const wave: WaveHandoff = {
+    id: job.runId,
+    startedAt: new Date(now).toISOString(),
+    checkpoint: opened.id,
+    resumed: opened.resumed,
+    jobs: claimed,
+  };
+  for (const [name, value] of Object.entries({
+    matrix: waveMatrix(wave),
+    wave: claimed.length > 0 ? JSON.stringify(wave) : '',
+    jobs: String(claimed.length),
+    status: 'continuing',
+    'halt-reason': '',
+    'checkpoint-id': opened.id,
+    iterations: String(loop.iteration),
+    'cost-usd': loop.costUsd.toFixed(4),
+  }))
+    core.setOutput(name, value);
+  core.info(
+    redact(
+      `agent-loop plan: wave ${wave.id}: ${claimed.map((j) => `${issueLink(j.issueId, undefined)} (${j.maxIterations} iteration(s)${j.maxCostUsd !== undefined ? `, $${j.maxCostUsd.toFixed(2)}` : ''})`).join(', ') || 'no issue'}${plan.deferred.length > 0 ? `; left for a later wave: ${plan.deferred.map((d) => `${issueLink(d.issueId, undefined)} (${d.why})`).join(', ')}` : ''}.`,
+    ),
+  );
+}

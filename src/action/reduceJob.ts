@@ -1,0 +1,136 @@
+/**
+ * Fan-out (issue 16), the reduce job (`fan-out: reduce`, `if: always()`): the loop's newest state
+ * restored (main.ts), each work job's partial state downloaded (its own cache entry, else its
+ * artifact; none: the job died before it saved, its row `lost`, its lease left to expire), merged
+ * into the loop's checkpoint by src/core/waveReduce.ts (counts and spend summed exactly, the failure
+ * rules applied to the wave), then one halt handled as a slice handles it (halt.md, the error
+ * annotation, one Discord post), one job summary for the wave and the outputs; post publishes the
+ * checkpoint. The reusable workflow serialises reduces (a concurrency group), so each adds its
+ * wave to the newest published state.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { buildDiagnostic } from '../core/diagnostic.js';
+import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
+import { type PartialState, reduceWave } from '../core/waveReduce.js';
+import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
+import { postToDiscord } from '../report/discordWebhook.js';
+import type { RunRefs } from './persistence.js';
+import type { FanOutJob } from './planJob.js';
+import { type WaveHandoff, partialOf } from './waveHandoff.js';
+import { waveOutputs, waveSummary } from './waveSummary.js';
+
+export interface ReduceJob extends FanOutJob {
+  wave: WaveHandoff;
+  /** Downloads one job's partial state into `dir`: whether there was one. */
+  fetchPartial: (scope: string, dir: string) => Promise<boolean>;
+  refs: RunRefs;
+  scratch: string;
+}
+
+export async function reduceJob(job: ReduceJob): Promise<void> {
+  const { core, options, clock, redact, wave } = job;
+  const store = new FileCheckpointStore(job.stateDir, { clock, redact });
+  const checkpoint = await store.load(wave.checkpoint).catch(() => undefined);
+  const read = checkpoint ? parseLoopState(checkpoint.state) : undefined;
+  if (typeof read === 'string')
+    core.warning(redact(`agent-loop reduce: checkpoint ${wave.checkpoint}: ${read}; the wave is counted from zero.`));
+  const main: LoopState = typeof read === 'object' ? read : initialLoopState(options.maxIterations);
+  // A reduce run again (GitHub's "Re-run failed jobs") finds its wave in the checkpoint: nothing is added twice.
+  const reduced = reducedWaves(checkpoint?.state);
+  if (reduced.includes(wave.id)) {
+    core.saveState('unchanged', 'reduced');
+    core.warning(
+      `agent-loop reduce: wave ${wave.id} is in checkpoint ${wave.checkpoint} already (its reduce ran before): nothing is added twice, nothing published.`,
+    );
+    core.setOutput('checkpoint-id', wave.checkpoint);
+    core.setOutput('iterations', String(main.iteration));
+    core.setOutput('status', main.halt ? 'halted' : 'continuing');
+    return;
+  }
+
+  const partials: PartialState[] = [];
+  for (const each of wave.jobs) {
+    const dir = path.join(job.scratch, `partial-${each.issueId}`);
+    const loop = (await job.fetchPartial(partialOf(job.refs.scope, wave, each.issueId), dir))
+      ? await partialLoop(dir, wave.checkpoint)
+      : undefined;
+    if (!loop)
+      core.warning(
+        `agent-loop reduce: no partial state from the job on issue ${each.issueId}: it died before it saved; its claim expires and a later wave works the issue again.`,
+      );
+    partials.push({ issueId: each.issueId, ...(loop ? { loop } : {}) });
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+
+  const reduction = reduceWave({ ...main, halt: undefined }, wave, partials, {
+    maxIterations: options.maxIterations,
+    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+  });
+  const at = clock.now().toISOString();
+  const loop: LoopState = {
+    ...reduction.loop,
+    maxIterations: options.maxIterations,
+    halt: reduction.halt ? { reason: reduction.halt.reason, message: reduction.halt.message, at } : undefined,
+  };
+  await store.write({
+    id: wave.checkpoint,
+    phase: reduction.halt ? 'halted' : 'working',
+    state: { ...(checkpoint?.state ?? {}), loop, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
+  });
+  core.saveState('state-dir', job.stateDir);
+  core.saveState('checkpoint-id', wave.checkpoint);
+
+  if (reduction.halt) {
+    const diagnostic = buildDiagnostic({
+      reason: reduction.halt.reason,
+      message: reduction.halt.message,
+      state: loop,
+      checkpointId: wave.checkpoint,
+      maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+    });
+    await fs.writeFile(path.join(job.stateDir, 'halt.md'), redact(renderMarkdown(diagnostic)));
+    if (options.discordWebhook) {
+      const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(diagnostic), {
+        redact,
+        sleep: (ms) => clock.sleep(ms),
+        now: () => clock.now().getTime(),
+        warn: (message) => core.warning(redact(message)),
+      });
+      if (posted.ok) core.info('agent-loop reduce: posted the halt diagnostic to Discord.');
+    }
+  }
+  for (const [name, value] of Object.entries(waveOutputs(loop, reduction, wave.checkpoint)))
+    core.setOutput(name, redact(value));
+  await core.writeSummary(
+    redact(
+      waveSummary(wave, loop, reduction, {
+        checkpointId: wave.checkpoint,
+        ...(job.issueLinks ? { issueLinks: job.issueLinks } : {}),
+      }),
+    ),
+  );
+  if (reduction.halt) {
+    core.error(redact(`agent-loop halted (${reduction.halt.reason}): ${reduction.halt.message}`));
+    core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+  }
+}
+
+/** The checkpoint's record of the waves reduced into it (beside `loop`, which the slices keep as it is). */
+const REDUCED_KEY = 'fanOut';
+const WAVES_KEPT = 100;
+
+function reducedWaves(state: Record<string, unknown> | undefined): string[] {
+  const record = state?.[REDUCED_KEY] as { reduced?: unknown } | undefined;
+  return Array.isArray(record?.reduced) ? record.reduced.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** The loop state a work job left: its checkpoint (the loop's id, counted from zero). */
+async function partialLoop(dir: string, checkpointId: string): Promise<LoopState | undefined> {
+  const store = new FileCheckpointStore(dir);
+  const cp = await store.load(checkpointId).catch(() => undefined);
+  const loop = cp ? parseLoopState(cp.state) : undefined;
+  return typeof loop === 'object' ? loop : undefined;
+}

@@ -1,0 +1,44 @@
+/**
+ * Fan-out (issue 16): what the plan job hands to the work and reduce jobs through its outputs. The
+ * wave (its id, start, the loop's checkpoint and each job's issue and share) travels as the `wave`
+ * output; the `matrix` output is what `strategy.matrix` takes, one entry per job's issue. Each work
+ * job finds its share by its issue; the reduce knows which partial states to look for.
+ */
+import { z } from 'zod';
+import { WaveSchema } from '../core/state.js';
+import { partialScope } from '../persist/stateNames.js';
+
+export const WaveHandoffSchema = WaveSchema.extend({
+  /** The loop's checkpoint the wave is reduced into (a new one when the loop had none). */
+  checkpoint: z.string().min(1),
+  /**
+   * The checkpoint was saved before the plan (it resumed it): the reduce restores the state that
+   * holds it, even when it is not the newest (a plan given checkpoint-id). False: new with this wave.
+   */
+  resumed: z.boolean().default(true),
+});
+export type WaveHandoff = z.infer<typeof WaveHandoffSchema>;
+
+/** The `wave` input, or why it is not one. */
+export function parseWave(text: string | undefined): WaveHandoff | string {
+  if (!text) return "the input wave is empty: pass the plan job's wave output (needs.plan.outputs.wave)";
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return "the input wave is not JSON: pass the plan job's wave output (needs.plan.outputs.wave)";
+  }
+  const parsed = WaveHandoffSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  return `the input wave is not a wave (${first ? `${first.path.join('.') || 'wave'}: ${first.message}` : 'unknown'}): pass the plan job's wave output`;
+}
+
+/** `strategy.matrix` for the wave: `{"include":[{"issue":"12"},…]}` (an empty include runs no job). */
+export function waveMatrix(wave: Pick<WaveHandoff, 'jobs'>): string {
+  return JSON.stringify({ include: wave.jobs.map((j) => ({ issue: j.issueId })) });
+}
+
+/** Where a work job's partial state is published: its own lineage, apart from the loop's. */
+export const partialOf = (scope: string, wave: Pick<WaveHandoff, 'id'>, issueId: string) =>
+  partialScope(scope, wave.id, issueId);

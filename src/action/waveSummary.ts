@@ -1,0 +1,103 @@
+/**
+ * Fan-out (issue 16): what the reduce job shows for one wave, its job summary (one row per issue, a
+ * Mermaid gantt of the jobs side by side) and its outputs. Pure; the caller redacts and writes them.
+ */
+import type { LoopState, Wave } from '../core/state.js';
+import type { WaveReduction, WaveRow } from '../core/waveReduce.js';
+import { type SummaryContext, issueLink } from './summary.js';
+
+const OUTCOME_WORDS: Record<WaveRow['outcome'], string> = {
+  closed: 'done',
+  no_change: 'no change needed',
+  escalated: 'escalated',
+  unfinished: 'unfinished (a later wave goes on)',
+  halted: 'halted the run',
+  lost: 'lost: the job died before it saved (its lease expires, a later wave works it)',
+};
+
+export interface WaveSummaryContext {
+  checkpointId: string;
+  issueLinks?: SummaryContext['issueLinks'];
+}
+
+/** The reduce job's outputs, named as the single job's (action.yml), for the whole loop after the wave. */
+export function waveOutputs(loop: LoopState, reduction: WaveReduction, checkpointId: string): Record<string, string> {
+  const rows = reduction.rows;
+  const ids = (outcome: WaveRow['outcome']) =>
+    rows
+      .filter((r) => r.outcome === outcome)
+      .map((r) => r.issueId)
+      .join(',');
+  return {
+    status: reduction.halt ? 'halted' : 'continuing',
+    'halt-reason': reduction.halt?.reason ?? '',
+    iterations: String(loop.iteration),
+    'failed-iterations': String(loop.failedIterations),
+    'successful-iterations': String(loop.successfulIterations),
+    'issues-closed': ids('closed'),
+    'issues-escalated': ids('escalated'),
+    'issues-no-change': ids('no_change'),
+    'pull-requests': rows
+      .map((r) => r.pullRequest)
+      .filter(Boolean)
+      .join(','),
+    'checkpoint-id': checkpointId,
+    'cost-usd': loop.costUsd.toFixed(4),
+    'result-json': JSON.stringify({
+      status: reduction.halt ? 'halted' : 'continuing',
+      haltReason: reduction.halt?.reason ?? null,
+      wave: loop.waves,
+      rows,
+      iterations: loop.iteration,
+      costUsd: loop.costUsd,
+      checkpointId,
+    }),
+  };
+}
+
+/** The wave's job summary: how it ended, a row per issue, the jobs' gantt, the loop's totals. */
+export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReduction, ctx: WaveSummaryContext): string {
+  const { rows, halt } = reduction;
+  const head = halt
+    ? `## 🛑 agent-loop: wave ${loop.waves} halted (${halt.reason})`
+    : `## 🔀 agent-loop: wave ${loop.waves}, ${rows.length} job${rows.length === 1 ? '' : 's'} in parallel`;
+  const lines = [head, ''];
+  if (halt) lines.push(`**${escape(halt.message)}**`, '');
+  lines.push(
+    '| issue | outcome | iterations | spend | time | pull request |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? `${r.iterations} (#${r.first}–#${r.last})` : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ?? '—'} |`,
+    ),
+    '',
+    ...gantt(wave, rows),
+    '',
+    `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}, ${loop.successfulIterations} agent ok, ${loop.failedIterations} agent failed; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}; consecutive escalations ${loop.consecutiveEscalations}.`,
+    '',
+    `Checkpoint \`${ctx.checkpointId}\`${halt ? ': later runs stay halted until it is resumed (resume: true once the cause is fixed, or a change that lifts the halt by itself).' : ': the next wave goes on from it.'}`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** A Mermaid gantt of the wave's jobs, each from its first iteration for its iterations' span. */
+function gantt(wave: Wave, rows: readonly WaveRow[]): string[] {
+  const out = ['```mermaid', 'gantt', '  dateFormat x', '  axisFormat %H:%M:%S', `  title Wave ${escapeTask(wave.id)}`];
+  const waveStart = Date.parse(wave.startedAt);
+  for (const r of rows) {
+    const start = r.startedAt ? Date.parse(r.startedAt) : waveStart;
+    if (!Number.isFinite(start)) continue;
+    const tag =
+      r.outcome === 'closed' || r.outcome === 'no_change' ? 'done, ' : r.outcome === 'unfinished' ? '' : 'crit, ';
+    out.push(
+      `  ${escapeTask(r.issueId)} · ${escapeTask(r.outcome.replace(/_/g, ' '))} : ${tag}${start}, ${Math.max(1, Math.round(r.durationMs))}ms`,
+    );
+  }
+  out.push('```');
+  return out;
+}
+
+// Mermaid ends a task's name at ':' and reads '#' and ';' as syntax: they become spaces.
+const escapeTask = (s: string) => s.replace(/[:#;]/g, ' ');
+const escape = (s: string) => s.replace(/[|<>`]/g, (c) => `\\${c}`);
