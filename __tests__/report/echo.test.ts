@@ -35,6 +35,8 @@ describe('cappedEcho', () => {
     const second = cappedEcho(r.logger, 'tests', undefined, 10);
     second('again', 'stderr');
     expect(r.lines).toEqual(['123456789', 'again']);
-    expect(r.warnings).toEqual(['The test command printed more than 10 bytes in this run: the rest is not shown here.']);
+    expect(r.warnings).toEqual([
+      'The test command printed more than 10 bytes in this run: the rest is not shown here.',
+    ]);
   });
 });
