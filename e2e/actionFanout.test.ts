@@ -119,7 +119,8 @@ async function workflowRun(
   expect(plan.code).toBe(0);
   const matrix = JSON.parse(plan.outputs.matrix ?? '{"include":[]}') as { include: { issue: string }[] };
   const issues = matrix.include.map((m) => m.issue);
-  if (Number(plan.outputs.jobs) === 0) return { plan, work: [], issues };
+  // As the reusable workflow: the reduce runs once there is a wave, also one with no job (a new halt).
+  if (Number(plan.outputs.jobs) === 0 && !plan.outputs.wave) return { plan, work: [], issues };
   const wave = plan.outputs.wave ?? '';
   const work = await Promise.all(
     issues.map((issue, k) =>
@@ -336,6 +337,39 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(final.waves).toBe(3);
     expect(runsPerIssue()).toEqual({ 1: 2, 2: 1, 3: 1 }); // issue 1: the killed run, then the one that finished it
     expect(gh.pulls()).toHaveLength(3);
+  }, 240_000);
+
+  it('no iteration left with an issue ready: the plan hands the halt to the reduce, which records it and posts it once; the next run stays halted', async () => {
+    for (let k = 1; k <= 3; k++) gh.addIssue({ title: `Issue ${k}`, labels: [LABEL] });
+    const agent = await fixer();
+    const discord = await startDiscordServer();
+    const limits = { 'max-iterations': '2', 'discord-webhook': discord.url() };
+    try {
+      const first = await workflowRun(831, agent, 2, limits);
+      expect(first.issues).toEqual(['1', '2']);
+      expect(first.reduce!.code).toBe(0);
+      expect(checkpointOf(first.reduce!).iteration).toBe(2);
+      expect(checkpointOf(first.reduce!).halt).toBeUndefined();
+
+      // Issue 3 is ready and no iteration is left: a halt, found by the plan before any job.
+      const second = await workflowRun(832, agent, 2, limits);
+      expect(second.plan.outputs).toMatchObject({ jobs: '0', status: 'halted', 'halt-reason': 'max_iterations' });
+      expect(second.work).toEqual([]);
+      expect(second.reduce!.code).toBe(1);
+      expect(second.reduce!.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'max_iterations' });
+      expect(second.reduce!.summary).toContain('## 🛑 agent-loop halted (max_iterations) before a wave');
+      expect(checkpointOf(second.reduce!)).toMatchObject({ iteration: 2, halt: { reason: 'max_iterations' } });
+      expect(discord.received).toHaveLength(1);
+
+      // The halt stands: no wave, no reduce, no second post, issue 3 never worked.
+      const third = await workflowRun(833, agent, 2, limits);
+      expect(third.plan.outputs).toMatchObject({ jobs: '0', wave: '', status: 'halted' });
+      expect(third.reduce).toBeUndefined();
+      expect(discord.received).toHaveLength(1);
+      expect(runsPerIssue()['3']).toBeUndefined();
+    } finally {
+      await discord.close();
+    }
   }, 240_000);
 
   it('two jobs of one wave escalate, none succeeds: the reduce halts failure_loop, posts to Discord once, and the next run stays halted', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { inputEnv, loadActionConfig } from '../../src/action/inputs.js';
 import type { ActionCore } from '../../src/action/actionCore.js';
 import { type WaveSource, planJob } from '../../src/action/planJob.js';
-import type { Issue } from '../../src/issues/types.js';
+import { ESCALATED_LABEL, type Issue } from '../../src/issues/types.js';
 import { ManualClock } from '../loop/fakes.js';
 
 const dirs: string[] = [];
@@ -102,6 +102,29 @@ describe('the plan job', () => {
     expect(claims).toEqual(['1', '2', '3']);
     expect(JSON.parse(outputs.matrix!)).toEqual({ include: [{ issue: '2' }, { issue: '3' }] });
     expect(log).toContain('agent-loop plan: #1 was claimed by run github-6-1 meanwhile; left to it.');
+  });
+
+  it('a new halt found before any job (only escalated issues): no job, the halt handed to the reduce as a wave to record', async () => {
+    const source: WaveSource = {
+      ready: async () => [{ ...issue(1), labels: ['agent-loop', ESCALATED_LABEL] }],
+      claim: async () => ({ won: true, adopted: [] }),
+      releaseClaim: async () => {},
+      importState: () => {},
+    };
+    const { outputs } = await plan(source, 4);
+    expect(outputs).toMatchObject({
+      jobs: '0',
+      matrix: '{"include":[]}',
+      status: 'halted',
+      'halt-reason': 'all_escalated',
+    });
+    const wave = JSON.parse(outputs.wave!);
+    expect(wave).toMatchObject({
+      jobs: [],
+      halt: { reason: 'all_escalated' },
+      checkpoint: outputs['checkpoint-id'] || wave.checkpoint,
+    });
+    expect(wave.halt.message).toMatch(/ALL ISSUES ESCALATED/);
   });
 
   it('nothing ready: no wave, an empty matrix, status complete', async () => {

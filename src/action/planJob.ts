@@ -44,10 +44,10 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
   if (opened.sourceState !== undefined) source.importState?.(opened.sourceState);
   const loop = opened.state;
   const ready = await source.ready();
-  const none = (status: string, why: string, haltReason = '') => {
+  const none = (status: string, why: string, haltReason = '', wave = '') => {
     for (const [name, value] of Object.entries({
       matrix: waveMatrix({ jobs: [] }),
-      wave: '',
+      wave,
       jobs: '0',
       status,
       'halt-reason': haltReason,
@@ -87,12 +87,21 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     core.info(`agent-loop plan: ${issueLink(id, undefined)} is left to the run whose live lease holds it.`);
   if (plan.jobs.length === 0) {
     const stop = plan.stop;
-    if (stop?.kind === 'halted') core.warning(redact(`agent-loop plan: ${stop.message}`));
-    return none(
-      stop?.kind === 'halted' ? 'halted' : 'complete',
-      stop?.message ?? 'no issue to work',
-      stop?.kind === 'halted' ? stop.reason : '',
-    );
+    if (stop?.kind === 'halted') {
+      // A new halt: handed to the reduce as a wave with no job, which records it in the checkpoint,
+      // posts it once and publishes it, so that later runs see it stand (as a slice's halt).
+      core.warning(redact(`agent-loop plan: ${stop.message}`));
+      const wave: WaveHandoff = {
+        id: job.runId,
+        startedAt: clock.now().toISOString(),
+        checkpoint: opened.id,
+        resumed: opened.resumed,
+        jobs: [],
+        halt: { reason: stop.reason, message: stop.message },
+      };
+      return none('halted', stop.message, stop.reason, JSON.stringify(wave));
+    }
+    return none('complete', stop?.message ?? 'no issue to work');
   }
 
   // Claimed before the matrix goes out: the work jobs (this run) take the claims on as their own.

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
-import { type PartialState, reduceWave } from '../core/waveReduce.js';
+import { type PartialState, type WaveReduction, reduceWave } from '../core/waveReduce.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { RunRefs } from './persistence.js';
@@ -64,11 +64,15 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     await fs.rm(dir, { recursive: true, force: true });
   }
 
-  const reduction = reduceWave({ ...main, halt: undefined }, wave, partials, {
-    maxIterations: options.maxIterations,
-    ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
-    maxConsecutiveEscalations: options.maxConsecutiveEscalations,
-  });
+  // A wave with no job carries the halt its plan found: recorded here, once.
+  const reduction: WaveReduction =
+    wave.jobs.length === 0
+      ? { loop: main, rows: [], ...(wave.halt ? { halt: wave.halt } : {}) }
+      : reduceWave({ ...main, halt: undefined }, wave, partials, {
+          maxIterations: options.maxIterations,
+          ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
+          maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+        });
   const at = clock.now().toISOString();
   const loop: LoopState = {
     ...reduction.loop,

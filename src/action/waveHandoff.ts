@@ -5,7 +5,7 @@
  * job finds its share by its issue; the reduce knows which partial states to look for.
  */
 import { z } from 'zod';
-import { WaveSchema } from '../core/state.js';
+import { HaltReasons, WaveSchema } from '../core/state.js';
 import { partialScope } from '../persist/stateNames.js';
 
 export const WaveHandoffSchema = WaveSchema.extend({
@@ -16,6 +16,11 @@ export const WaveHandoffSchema = WaveSchema.extend({
    * holds it, even when it is not the newest (a plan given checkpoint-id). False: new with this wave.
    */
   resumed: z.boolean().default(true),
+  /**
+   * A halt the plan found before any job (no iteration or spend left, only escalated issues), for
+   * the reduce to record, post once and publish, as a slice records its halt (a wave with no job).
+   */
+  halt: z.object({ reason: z.enum(HaltReasons), message: z.string() }).optional(),
 });
 export type WaveHandoff = z.infer<typeof WaveHandoffSchema>;
 

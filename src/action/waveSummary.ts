@@ -58,6 +58,17 @@ export function waveOutputs(loop: LoopState, reduction: WaveReduction, checkpoin
 /** The wave's job summary: how it ended, a row per issue, the jobs' gantt, the loop's totals. */
 export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReduction, ctx: WaveSummaryContext): string {
   const { rows, halt } = reduction;
+  if (rows.length === 0 && halt)
+    return [
+      `## 🛑 agent-loop halted (${halt.reason}) before a wave`,
+      '',
+      `**${escape(halt.message)}**`,
+      '',
+      `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}.`,
+      '',
+      `Checkpoint \`${ctx.checkpointId}\`: later runs stay halted until it is resumed (resume: true once the cause is fixed, or a change that lifts the halt by itself, such as a raised max-iterations).`,
+      '',
+    ].join('\n');
   const head = halt
     ? `## 🛑 agent-loop: wave ${loop.waves} halted (${halt.reason})`
     : `## 🔀 agent-loop: wave ${loop.waves}, ${rows.length} job${rows.length === 1 ? '' : 's'} in parallel`;
