@@ -169,6 +169,41 @@ describe('agent-loop run --parallel (issue 16)', () => {
     });
   });
 
+  it('stops, and does not re-queue, when the user stages a file during the run: every merge refused would burn the budget wave after wave', async () => {
+    await withRepo(ids(2), async (sb) => {
+      for (const id of ids(2)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '3');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const child = runCli(sb, runArgs(agent, '--parallel', '2'));
+      const deadline = Date.now() + 60_000;
+      while (!ids(2).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+        if (Date.now() > deadline) throw new Error('the jobs never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The user, beside the run, stages work of their own: git then refuses every merge into main.
+      await fs.writeFile(path.join(sb.repo, 'mine.txt'), 'my own work\n');
+      git(sb, 'add', 'mine.txt');
+      const r = await child;
+      expectExit(r, 1);
+      // Before the fix: 50 waves of 2 jobs each "re-queued", all 100 iterations spent.
+      expect(invocations(sb)).toHaveLength(2);
+      expect(r.stdout).toMatch(/git would not merge agent-loop-wave\/bd-1 into main in your checkout/);
+      expect(git(sb, 'status', '--porcelain')).toBe('A  mine.txt');
+      expect(closedOnMain(sb)).toEqual([]);
+      // The user commits their work; the next run merges the finished jobs without working them again.
+      commit(sb, 'my own work', { by: 'person' });
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(again, 0);
+      const result = lastResult(again.stdout) as ReturnType<typeof lastResult> & { waves: number };
+      expect(invocations(sb)).toHaveLength(2);
+      expect(result).toMatchObject({ status: 'complete', waves: 1 });
+      expect(result.completedIterations).toHaveLength(2);
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(git(sb, 'show', 'main:mine.txt')).toBe('my own work');
+      expect(worktreeCount(sb)).toBe(1);
+      expect(git(sb, 'branch', '--list', 'agent-loop-conflict/*')).toBe('');
+    });
+  });
+
   it('resumes a wave after the coordinator is killed (SIGKILL) mid-wave: each job resumed or read, each issue counted once', async () => {
     await withRepo(ids(3), async (sb) => {
       for (const id of ids(3)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');

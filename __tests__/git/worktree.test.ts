@@ -98,4 +98,22 @@ describe('worktrees (run --parallel)', () => {
       await trees.remove(a, b);
     }
   });
+
+  it('says when the checkout itself is in the way (a file staged during the run): refused, not a conflict', async () => {
+    const trees = worktrees(dir, gitRunner(dir, GIT_ENV));
+    const a = path.join(dir, '..', `${path.basename(dir)}-a`);
+    try {
+      await trees.add(a, 'job/bd-1', 'main');
+      await work(a, 'bd-1', 'one');
+      await fs.writeFile(path.join(dir, 'mine.txt'), 'my own work\n');
+      git('add', 'mine.txt');
+      const tip = git('rev-parse', 'main');
+      const merged = await trees.merge('job/bd-1', 'Merge bd-1', ISSUES);
+      expect(merged.kind).toBe('refused');
+      expect(git('rev-parse', 'main')).toBe(tip);
+      expect(git('status', '--porcelain')).toBe('A  mine.txt');
+    } finally {
+      await trees.remove(a);
+    }
+  });
 });

@@ -7,7 +7,7 @@
 import type { LoopState, Wave } from '../core/state.js';
 import type { PartialState } from '../core/waveReduce.js';
 import type { GitRunner } from '../git/git.js';
-import type { Worktrees } from '../git/worktree.js';
+import { type Worktrees, WorktreeError } from '../git/worktree.js';
 import type { Logger } from '../report/logger.js';
 import { type JobEnd, jobBranch } from './parallelJob.js';
 
@@ -45,6 +45,12 @@ export async function landWave(
       `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
       issuesFile,
     );
+    if (merged.kind === 'refused')
+      // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
+      // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
+      throw new WorktreeError(
+        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ')} Your checkout changed during the run (a staged or modified file, or a new file where a job adds one); commit, move or undo that change, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+      );
     if (merged.kind !== 'conflict') {
       if (merged.kind === 'merged')
         logger.info(

@@ -14,7 +14,12 @@ export type MergeOutcome =
   | { kind: 'merged'; commit: string; issuesFileResolved: boolean }
   /** Nothing to merge: the base already holds the branch (a resumed run merged it before it died). */
   | { kind: 'up_to_date' }
-  | { kind: 'conflict'; files: string[]; detail: string };
+  | { kind: 'conflict'; files: string[]; detail: string }
+  /**
+   * git would not start the merge because of the main checkout's own state (a staged or modified
+   * file, an untracked file where the branch adds one): not the job's conflict, nothing was merged.
+   */
+  | { kind: 'refused'; detail: string };
 
 export interface Worktrees {
   /** A worktree at `dir` on `branch`, created at `base` (reset there when it exists). */
@@ -82,8 +87,13 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
         await tryGit('merge', '--abort');
         return { kind: 'conflict', files, detail };
       };
-      // Not a conflict git could record (an untracked file in the way, say): nothing was merged.
-      if (conflicted.length === 0) return abort([], (r.stderr || r.stdout).trim());
+      // Not a conflict git could record: the checkout itself is in the way (the user staged or
+      // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
+      // issue again would meet the same refusal, so it is not a conflict of the job's.
+      if (conflicted.length === 0) {
+        await tryGit('merge', '--abort'); // no merge to abort: a no-op
+        return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
+      }
       const others = conflicted.filter((f) => f !== issuesFile);
       if (others.length > 0 || !issuesFile)
         return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
