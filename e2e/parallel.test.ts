@@ -204,6 +204,34 @@ describe('agent-loop run --parallel (issue 16)', () => {
     });
   });
 
+  it('merges nothing into another branch the user checks out during the run: stops, and the next run on main merges the wave', async () => {
+    await withRepo(ids(2), async (sb) => {
+      for (const id of ids(2)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '3');
+      git(sb, 'branch', 'feature');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const child = runCli(sb, runArgs(agent, '--parallel', '2'));
+      const deadline = Date.now() + 60_000;
+      while (!ids(2).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+        if (Date.now() > deadline) throw new Error('the jobs never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const before = git(sb, 'rev-parse', 'feature');
+      git(sb, 'checkout', '-q', 'feature');
+      const r = await child;
+      expectExit(r, 1);
+      // Before the fix: both jobs merged into feature, and the log said "merged into main".
+      expect(git(sb, 'rev-parse', 'feature')).toBe(before);
+      expect(r.stdout).toMatch(/your checkout is no longer on main \(it is on feature\)/);
+      git(sb, 'checkout', '-q', 'main');
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(again, 0);
+      expect(invocations(sb)).toHaveLength(2);
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(git(sb, 'rev-parse', 'feature')).toBe(before);
+      expect(worktreeCount(sb)).toBe(1);
+    });
+  });
+
   it('resumes a wave after the coordinator is killed (SIGKILL) mid-wave: each job resumed or read, each issue counted once', async () => {
     await withRepo(ids(3), async (sb) => {
       for (const id of ids(3)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');

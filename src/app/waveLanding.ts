@@ -40,6 +40,14 @@ export async function landWave(
       continue;
     }
     const tag = `[${job.issueId}]`;
+    // git merges into whatever the checkout is on: a checkout switched to another branch during the
+    // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
+    // on the base again, merges the wave's finished jobs without working them again.
+    const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+    if (head !== `refs/heads/${base}`)
+      throw new WorktreeError(
+        `your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+      );
     const merged = await trees.merge(
       jobBranch(job.issueId),
       `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
