@@ -232,6 +232,37 @@ describe('agent-loop run --parallel (issue 16)', () => {
     });
   });
 
+  it('does not count closed an issue whose job halted before committing (a secret in the change): worked again after --resume-halted', async () => {
+    await withRepo(ids(2), async (sb) => {
+      // bd-1's first attempt writes the declared secret into its change; every other attempt is clean.
+      const agent = await writeAgent(
+        sb,
+        'agent',
+        `id="$AGENT_LOOP_ISSUE_IDS"
+echo "$id" >> "$NOTES/invocations"
+if [ "$id" = bd-1 ] && [ ! -f "$NOTES/leaked" ]; then touch "$NOTES/leaked"; echo "$MY_TOKEN" > "file-$id.txt"; else echo "$id" > "file-$id.txt"; fi
+${DONE_REPORT}`,
+      );
+      const env = { MY_TOKEN: 'tok-4f9a8b7c6d5e4f3a2b1c' };
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--secret-env', 'MY_TOKEN'), { env });
+      expectExit(r, 1);
+      const halted = lastResult(r.stdout);
+      expect(halted.haltReason).toBe('secret_in_change');
+      // Before the fix: "closed: bd-1, bd-2" while main held bd-1 open, and bd-1 was never worked again.
+      expect(halted.issuesClosed).toEqual(['bd-2']);
+      expect(closedOnMain(sb)).toEqual(['bd-2']);
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2', '--secret-env', 'MY_TOKEN', '--resume-halted'), {
+        env,
+      });
+      expectExit(again, 0);
+      expect(sorted(lastResult(again.stdout).issuesClosed)).toEqual(ids(2));
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(git(sb, 'show', 'main:file-bd-1.txt')).toBe('bd-1');
+      expect(invocations(sb)).toEqual(expect.arrayContaining(['bd-1', 'bd-1', 'bd-2']));
+      expect(invocations(sb)).toHaveLength(3);
+    });
+  });
+
   it('resumes a wave after the coordinator is killed (SIGKILL) mid-wave: each job resumed or read, each issue counted once', async () => {
     await withRepo(ids(3), async (sb) => {
       for (const id of ids(3)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');

@@ -7,6 +7,7 @@
 import type { LoopState, Wave } from '../core/state.js';
 import type { PartialState } from '../core/waveReduce.js';
 import type { GitRunner } from '../git/git.js';
+import { latestEntries, parseJsonl } from '../issues/beadsFile.js';
 import { type Worktrees, WorktreeError } from '../git/worktree.js';
 import type { Logger } from '../report/logger.js';
 import { type JobEnd, jobBranch } from './parallelJob.js';
@@ -60,6 +61,21 @@ export async function landWave(
         `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ')} Your checkout changed during the run (a staged or modified file, or a new file where a job adds one); commit, move or undo that change, then run again: the wave resumes and its finished jobs are merged without being worked again`,
       );
     if (merged.kind !== 'conflict') {
+      if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
+        // The job's state says closed, but nothing that closes it reached the base (a job halted
+        // after the close was recorded and before its commit, a secret in the change): counted
+        // closed, the issue would be left open on the base and never worked again.
+        logger.warn(
+          'merge.not_closed',
+          `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`,
+          { issue: job.issueId },
+        );
+        partials.push({
+          issueId: job.issueId,
+          loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+        });
+        continue;
+      }
       if (merged.kind === 'merged')
         logger.info(
           'merge.done',
@@ -87,4 +103,15 @@ export async function landWave(
     );
   }
   return { partials, requeued };
+}
+
+/**
+ * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
+ * the file or the issue is not in the base's tree (nothing to check against).
+ */
+async function closedOnBase(runner: GitRunner, issuesFile: string, issueId: string): Promise<boolean> {
+  const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
+  if (shown.code !== 0) return true;
+  const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
+  return entry === undefined || (entry.record as { status?: unknown }).status === 'closed';
 }
