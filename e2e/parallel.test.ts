@@ -263,6 +263,26 @@ ${DONE_REPORT}`,
     });
   });
 
+  it("never overwrites an ignored file of the checkout with a job's file at its path: stops, the file kept", async () => {
+    await withRepo(ids(1), async (sb) => {
+      await fs.writeFile(path.join(sb.repo, 'notes.local'), 'my private notes\n');
+      const agent = await writeAgent(
+        sb,
+        'agent',
+        `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
+echo "the agent wrote this" > notes.local
+git add -f notes.local
+${DONE_REPORT}`,
+      );
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(r, 1);
+      // Before the fix: merged, notes.local silently replaced by the job's.
+      expect(readFileSync(path.join(sb.repo, 'notes.local'), 'utf8')).toBe('my private notes\n');
+      expect(r.stdout).toMatch(/the branch adds notes\.local, which your checkout holds untracked or ignored/);
+      expect(closedOnMain(sb)).toEqual([]);
+    });
+  });
+
   it('resumes a wave after the coordinator is killed (SIGKILL) mid-wave: each job resumed or read, each issue counted once', async () => {
     await withRepo(ids(3), async (sb) => {
       for (const id of ids(3)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');

@@ -58,7 +58,7 @@ export async function landWave(
       // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
       // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
       throw new WorktreeError(
-        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ')} Your checkout changed during the run (a staged or modified file, or a new file where a job adds one); commit, move or undo that change, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`,
       );
     if (merged.kind !== 'conflict') {
       if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {

@@ -78,6 +78,26 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
     },
     async merge(branch, message, issuesFile) {
       if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD')) return { kind: 'up_to_date' };
+      // git overwrites an ignored file without a word when the merged branch adds one at its path
+      // (a job's worktree has none of the user's ignored files, so its agent cannot see it): refused.
+      const added = (
+        await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])
+      ).stdout
+        .split('\n')
+        .filter((f) => f !== '');
+      const present = added.filter((f) => existsSync(path.join(top, f)));
+      // One the base tracks (another job of the wave added it first) is git's own add/add conflict.
+      const tracked = new Set(
+        present.length > 0
+          ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
+          : [],
+      );
+      const inTheWay = present.filter((f) => !tracked.has(f));
+      if (inTheWay.length > 0)
+        return {
+          kind: 'refused',
+          detail: `the branch adds ${inTheWay.join(', ')}, which your checkout holds untracked or ignored: git would overwrite ${inTheWay.length === 1 ? 'it' : 'them'}`,
+        };
       const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
       if (r.code === 0) return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
       const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
