@@ -169,6 +169,120 @@ describe('agent-loop run --parallel (issue 16)', () => {
     });
   });
 
+  it('stops, and does not re-queue, when the user stages a file during the run: every merge refused would burn the budget wave after wave', async () => {
+    await withRepo(ids(2), async (sb) => {
+      for (const id of ids(2)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '3');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const child = runCli(sb, runArgs(agent, '--parallel', '2'));
+      const deadline = Date.now() + 60_000;
+      while (!ids(2).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+        if (Date.now() > deadline) throw new Error('the jobs never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The user, beside the run, stages work of their own: git then refuses every merge into main.
+      await fs.writeFile(path.join(sb.repo, 'mine.txt'), 'my own work\n');
+      git(sb, 'add', 'mine.txt');
+      const r = await child;
+      expectExit(r, 1);
+      // Before the fix: 50 waves of 2 jobs each "re-queued", all 100 iterations spent.
+      expect(invocations(sb)).toHaveLength(2);
+      expect(r.stdout).toMatch(/git would not merge agent-loop-wave\/bd-1 into main in your checkout/);
+      expect(git(sb, 'status', '--porcelain')).toBe('A  mine.txt');
+      expect(closedOnMain(sb)).toEqual([]);
+      // The user commits their work; the next run merges the finished jobs without working them again.
+      commit(sb, 'my own work', { by: 'person' });
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(again, 0);
+      const result = lastResult(again.stdout) as ReturnType<typeof lastResult> & { waves: number };
+      expect(invocations(sb)).toHaveLength(2);
+      expect(result).toMatchObject({ status: 'complete', waves: 1 });
+      expect(result.completedIterations).toHaveLength(2);
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(git(sb, 'show', 'main:mine.txt')).toBe('my own work');
+      expect(worktreeCount(sb)).toBe(1);
+      expect(git(sb, 'branch', '--list', 'agent-loop-conflict/*')).toBe('');
+    });
+  });
+
+  it('merges nothing into another branch the user checks out during the run: stops, and the next run on main merges the wave', async () => {
+    await withRepo(ids(2), async (sb) => {
+      for (const id of ids(2)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '3');
+      git(sb, 'branch', 'feature');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const child = runCli(sb, runArgs(agent, '--parallel', '2'));
+      const deadline = Date.now() + 60_000;
+      while (!ids(2).every((id) => existsSync(path.join(sb.root, `started-${id}`)))) {
+        if (Date.now() > deadline) throw new Error('the jobs never started');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const before = git(sb, 'rev-parse', 'feature');
+      git(sb, 'checkout', '-q', 'feature');
+      const r = await child;
+      expectExit(r, 1);
+      // Before the fix: both jobs merged into feature, and the log said "merged into main".
+      expect(git(sb, 'rev-parse', 'feature')).toBe(before);
+      expect(r.stdout).toMatch(/your checkout is no longer on main \(it is on feature\)/);
+      git(sb, 'checkout', '-q', 'main');
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(again, 0);
+      expect(invocations(sb)).toHaveLength(2);
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(git(sb, 'rev-parse', 'feature')).toBe(before);
+      expect(worktreeCount(sb)).toBe(1);
+    });
+  });
+
+  it('does not count closed an issue whose job halted before committing (a secret in the change): worked again after --resume-halted', async () => {
+    await withRepo(ids(2), async (sb) => {
+      // bd-1's first attempt writes the declared secret into its change; every other attempt is clean.
+      const agent = await writeAgent(
+        sb,
+        'agent',
+        `id="$AGENT_LOOP_ISSUE_IDS"
+echo "$id" >> "$NOTES/invocations"
+if [ "$id" = bd-1 ] && [ ! -f "$NOTES/leaked" ]; then touch "$NOTES/leaked"; echo "$MY_TOKEN" > "file-$id.txt"; else echo "$id" > "file-$id.txt"; fi
+${DONE_REPORT}`,
+      );
+      const env = { MY_TOKEN: 'tok-4f9a8b7c6d5e4f3a2b1c' };
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--secret-env', 'MY_TOKEN'), { env });
+      expectExit(r, 1);
+      const halted = lastResult(r.stdout);
+      expect(halted.haltReason).toBe('secret_in_change');
+      // Before the fix: "closed: bd-1, bd-2" while main held bd-1 open, and bd-1 was never worked again.
+      expect(halted.issuesClosed).toEqual(['bd-2']);
+      expect(closedOnMain(sb)).toEqual(['bd-2']);
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2', '--secret-env', 'MY_TOKEN', '--resume-halted'), {
+        env,
+      });
+      expectExit(again, 0);
+      expect(sorted(lastResult(again.stdout).issuesClosed)).toEqual(ids(2));
+      expect(closedOnMain(sb)).toEqual(ids(2));
+      expect(git(sb, 'show', 'main:file-bd-1.txt')).toBe('bd-1');
+      expect(invocations(sb)).toEqual(expect.arrayContaining(['bd-1', 'bd-1', 'bd-2']));
+      expect(invocations(sb)).toHaveLength(3);
+    });
+  });
+
+  it("never overwrites an ignored file of the checkout with a job's file at its path: stops, the file kept", async () => {
+    await withRepo(ids(1), async (sb) => {
+      await fs.writeFile(path.join(sb.repo, 'notes.local'), 'my private notes\n');
+      const agent = await writeAgent(
+        sb,
+        'agent',
+        `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
+echo "the agent wrote this" > notes.local
+git add -f notes.local
+${DONE_REPORT}`,
+      );
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(r, 1);
+      // Before the fix: merged, notes.local silently replaced by the job's.
+      expect(readFileSync(path.join(sb.repo, 'notes.local'), 'utf8')).toBe('my private notes\n');
+      expect(r.stdout).toMatch(/the branch adds notes\.local, which your checkout holds untracked or ignored/);
+      expect(closedOnMain(sb)).toEqual([]);
+    });
+  });
+
   it('resumes a wave after the coordinator is killed (SIGKILL) mid-wave: each job resumed or read, each issue counted once', async () => {
     await withRepo(ids(3), async (sb) => {
       for (const id of ids(3)) await fs.writeFile(path.join(sb.root, `slow-${id}`), '4');

@@ -98,4 +98,44 @@ describe('worktrees (run --parallel)', () => {
       await trees.remove(a, b);
     }
   });
+
+  it('says when the checkout itself is in the way (a file staged during the run): refused, not a conflict', async () => {
+    const trees = worktrees(dir, gitRunner(dir, GIT_ENV));
+    const a = path.join(dir, '..', `${path.basename(dir)}-a`);
+    try {
+      await trees.add(a, 'job/bd-1', 'main');
+      await work(a, 'bd-1', 'one');
+      await fs.writeFile(path.join(dir, 'mine.txt'), 'my own work\n');
+      git('add', 'mine.txt');
+      const tip = git('rev-parse', 'main');
+      const merged = await trees.merge('job/bd-1', 'Merge bd-1', ISSUES);
+      expect(merged.kind).toBe('refused');
+      expect(git('rev-parse', 'main')).toBe(tip);
+      expect(git('status', '--porcelain')).toBe('A  mine.txt');
+    } finally {
+      await trees.remove(a);
+    }
+  });
+
+  it('refuses a merge that would overwrite an ignored file of the checkout (git would do it silently)', async () => {
+    await fs.writeFile(path.join(dir, '.gitignore'), 'notes.local\n');
+    git('add', '.gitignore');
+    git('commit', '-q', '-m', 'ignore notes');
+    await fs.writeFile(path.join(dir, 'notes.local'), 'my private notes\n');
+    const trees = worktrees(dir, gitRunner(dir, GIT_ENV));
+    const a = path.join(dir, '..', `${path.basename(dir)}-a`);
+    try {
+      await trees.add(a, 'job/bd-1', 'main');
+      await fs.writeFile(path.join(a, 'notes.local'), 'the agent wrote this\n');
+      gitIn(() => a)('add', '-f', 'notes.local');
+      await work(a, 'bd-1');
+      const tip = git('rev-parse', 'main');
+      const merged = await trees.merge('job/bd-1', 'Merge bd-1', ISSUES);
+      expect(merged).toMatchObject({ kind: 'refused', detail: expect.stringContaining('notes.local') });
+      expect(await fs.readFile(path.join(dir, 'notes.local'), 'utf8')).toBe('my private notes\n');
+      expect(git('rev-parse', 'main')).toBe(tip);
+    } finally {
+      await trees.remove(a);
+    }
+  });
 });

@@ -7,7 +7,8 @@
 import type { LoopState, Wave } from '../core/state.js';
 import type { PartialState } from '../core/waveReduce.js';
 import type { GitRunner } from '../git/git.js';
-import type { Worktrees } from '../git/worktree.js';
+import { latestEntries, parseJsonl } from '../issues/beadsFile.js';
+import { type Worktrees, WorktreeError } from '../git/worktree.js';
 import type { Logger } from '../report/logger.js';
 import { type JobEnd, jobBranch } from './parallelJob.js';
 
@@ -40,12 +41,41 @@ export async function landWave(
       continue;
     }
     const tag = `[${job.issueId}]`;
+    // git merges into whatever the checkout is on: a checkout switched to another branch during the
+    // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
+    // on the base again, merges the wave's finished jobs without working them again.
+    const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+    if (head !== `refs/heads/${base}`)
+      throw new WorktreeError(
+        `your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+      );
     const merged = await trees.merge(
       jobBranch(job.issueId),
       `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
       issuesFile,
     );
+    if (merged.kind === 'refused')
+      // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
+      // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
+      throw new WorktreeError(
+        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+      );
     if (merged.kind !== 'conflict') {
+      if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
+        // The job's state says closed, but nothing that closes it reached the base (a job halted
+        // after the close was recorded and before its commit, a secret in the change): counted
+        // closed, the issue would be left open on the base and never worked again.
+        logger.warn(
+          'merge.not_closed',
+          `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`,
+          { issue: job.issueId },
+        );
+        partials.push({
+          issueId: job.issueId,
+          loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+        });
+        continue;
+      }
       if (merged.kind === 'merged')
         logger.info(
           'merge.done',
@@ -73,4 +103,15 @@ export async function landWave(
     );
   }
   return { partials, requeued };
+}
+
+/**
+ * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
+ * the file or the issue is not in the base's tree (nothing to check against).
+ */
+async function closedOnBase(runner: GitRunner, issuesFile: string, issueId: string): Promise<boolean> {
+  const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
+  if (shown.code !== 0) return true;
+  const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
+  return entry === undefined || (entry.record as { status?: unknown }).status === 'closed';
 }

@@ -14,7 +14,12 @@ export type MergeOutcome =
   | { kind: 'merged'; commit: string; issuesFileResolved: boolean }
   /** Nothing to merge: the base already holds the branch (a resumed run merged it before it died). */
   | { kind: 'up_to_date' }
-  | { kind: 'conflict'; files: string[]; detail: string };
+  | { kind: 'conflict'; files: string[]; detail: string }
+  /**
+   * git would not start the merge because of the main checkout's own state (a staged or modified
+   * file, an untracked file where the branch adds one): not the job's conflict, nothing was merged.
+   */
+  | { kind: 'refused'; detail: string };
 
 export interface Worktrees {
   /** A worktree at `dir` on `branch`, created at `base` (reset there when it exists). */
@@ -73,6 +78,26 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
     },
     async merge(branch, message, issuesFile) {
       if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD')) return { kind: 'up_to_date' };
+      // git overwrites an ignored file without a word when the merged branch adds one at its path
+      // (a job's worktree has none of the user's ignored files, so its agent cannot see it): refused.
+      const added = (
+        await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])
+      ).stdout
+        .split('\n')
+        .filter((f) => f !== '');
+      const present = added.filter((f) => existsSync(path.join(top, f)));
+      // One the base tracks (another job of the wave added it first) is git's own add/add conflict.
+      const tracked = new Set(
+        present.length > 0
+          ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
+          : [],
+      );
+      const inTheWay = present.filter((f) => !tracked.has(f));
+      if (inTheWay.length > 0)
+        return {
+          kind: 'refused',
+          detail: `the branch adds ${inTheWay.join(', ')}, which your checkout holds untracked or ignored: git would overwrite ${inTheWay.length === 1 ? 'it' : 'them'}`,
+        };
       const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
       if (r.code === 0) return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
       const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
@@ -82,8 +107,13 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
         await tryGit('merge', '--abort');
         return { kind: 'conflict', files, detail };
       };
-      // Not a conflict git could record (an untracked file in the way, say): nothing was merged.
-      if (conflicted.length === 0) return abort([], (r.stderr || r.stdout).trim());
+      // Not a conflict git could record: the checkout itself is in the way (the user staged or
+      // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
+      // issue again would meet the same refusal, so it is not a conflict of the job's.
+      if (conflicted.length === 0) {
+        await tryGit('merge', '--abort'); // no merge to abort: a no-op
+        return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
+      }
       const others = conflicted.filter((f) => f !== issuesFile);
       if (others.length > 0 || !issuesFile)
         return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
