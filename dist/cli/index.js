@@ -36203,6 +36203,22 @@ function worktrees(top, runner) {
         async merge(branch, message, issuesFile) {
             if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
                 return { kind: 'up_to_date' };
+            // git overwrites an ignored file without a word when the merged branch adds one at its path
+            // (a job's worktree has none of the user's ignored files, so its agent cannot see it): refused.
+            const added = (await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])).stdout
+                .split('\n')
+                .filter((f) => f !== '');
+            const present = added.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(top, f)));
+            // One the base tracks (another job of the wave added it first) is git's own add/add conflict.
+            const tracked = new Set(present.length > 0
+                ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
+                : []);
+            const inTheWay = present.filter((f) => !tracked.has(f));
+            if (inTheWay.length > 0)
+                return {
+                    kind: 'refused',
+                    detail: `the branch adds ${inTheWay.join(', ')}, which your checkout holds untracked or ignored: git would overwrite ${inTheWay.length === 1 ? 'it' : 'them'}`,
+                };
             const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
             if (r.code === 0)
                 return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
@@ -36213,9 +36229,13 @@ function worktrees(top, runner) {
                 await tryGit('merge', '--abort');
                 return { kind: 'conflict', files, detail };
             };
-            // Not a conflict git could record (an untracked file in the way, say): nothing was merged.
-            if (conflicted.length === 0)
-                return abort([], (r.stderr || r.stdout).trim());
+            // Not a conflict git could record: the checkout itself is in the way (the user staged or
+            // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
+            // issue again would meet the same refusal, so it is not a conflict of the job's.
+            if (conflicted.length === 0) {
+                await tryGit('merge', '--abort'); // no merge to abort: a no-op
+                return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
+            }
             const others = conflicted.filter((f) => f !== issuesFile);
             if (others.length > 0 || !issuesFile)
                 return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
@@ -36380,6 +36400,8 @@ async function writeJobPlan(dir, userPlan, context) {
 
 ;// CONCATENATED MODULE: ./src/app/waveLanding.ts
 
+
+
 /**
  * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
  * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
@@ -36396,8 +36418,29 @@ async function landWave(ctx, wave, ends) {
             continue;
         }
         const tag = `[${job.issueId}]`;
+        // git merges into whatever the checkout is on: a checkout switched to another branch during the
+        // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
+        // on the base again, merges the wave's finished jobs without working them again.
+        const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+        if (head !== `refs/heads/${base}`)
+            throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`);
         const merged = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
+        if (merged.kind === 'refused')
+            // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
+            // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
+            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`);
         if (merged.kind !== 'conflict') {
+            if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
+                // The job's state says closed, but nothing that closes it reached the base (a job halted
+                // after the close was recorded and before its commit, a secret in the change): counted
+                // closed, the issue would be left open on the base and never worked again.
+                logger.warn('merge.not_closed', `${tag} its job recorded the issue closed, but ${base} does not hold the close (its change was not committed): not counted closed.`, { issue: job.issueId });
+                partials.push({
+                    issueId: job.issueId,
+                    loop: { ...part, issuesClosed: part.issuesClosed.filter((id) => id !== job.issueId) },
+                });
+                continue;
+            }
             if (merged.kind === 'merged')
                 logger.info('merge.done', `${tag} merged into ${base}${merged.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: merged.commit });
             partials.push({ issueId: job.issueId, loop: part });
@@ -36417,6 +36460,17 @@ async function landWave(ctx, wave, ends) {
         logger.warn('merge.conflict', `${tag} not merged: ${merged.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: merged.files });
     }
     return { partials, requeued };
+}
+/**
+ * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
+ * the file or the issue is not in the base's tree (nothing to check against).
+ */
+async function closedOnBase(runner, issuesFile, issueId) {
+    const shown = await runner.run(['show', `HEAD:${issuesFile}`]);
+    if (shown.code !== 0)
+        return true;
+    const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
+    return entry === undefined || entry.record.status === 'closed';
 }
 
 ;// CONCATENATED MODULE: ./src/app/parallel.ts
