@@ -22926,6 +22926,21 @@ function isAlive(pid) {
     const state = readProcStat(pid)?.state;
     return state !== 'Z' && state !== 'X';
 }
+/**
+ * The session of a command that runs agents (`run`, `plan`), from its I/O: the lock, leftover
+ * processes ended, the repository's preconditions checked.
+ */
+function openAgentSession(command, io) {
+    return openSession({
+        command,
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: io.stateDir,
+        now: () => io.clock.now(),
+        sleep: (ms) => io.clock.sleep(ms),
+        checkRepository: true,
+    });
+}
 async function openSession(req) {
     const me = {
         pid: process.pid,
@@ -35412,15 +35427,7 @@ async function prepareRun(options, io) {
     // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
     let session = io.session;
     if (!session) {
-        const opened = await openSession({
-            command: 'run',
-            cwd: io.cwd,
-            env: io.env,
-            stateDir: io.stateDir,
-            now: () => io.clock.now(),
-            sleep: (ms) => io.clock.sleep(ms),
-            checkRepository: true,
-        });
+        const opened = await openAgentSession('run', io);
         if (!opened.ok) {
             problems.push(...opened.problems.map(problem('repository')));
             return fail();
@@ -35714,17 +35721,7 @@ async function planCommand(options, io) {
     if (problems.length > 0 || !agent)
         return fail();
     // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
-    const opened = io.session
-        ? { ok: true, session: io.session }
-        : await openSession({
-            command: 'plan',
-            cwd: io.cwd,
-            env: io.env,
-            stateDir: io.stateDir,
-            now: () => io.clock.now(),
-            sleep: (ms) => io.clock.sleep(ms),
-            checkRepository: true,
-        });
+    const opened = io.session ? { ok: true, session: io.session } : await openAgentSession('plan', io);
     if (!opened.ok) {
         problems.push(...opened.problems.map(problem('repository')));
         return fail();
@@ -36544,15 +36541,7 @@ async function parallelCommand(options, io) {
     });
     if (halt.kind === 'stands')
         return standingHalt(options, io, halt, startedAt);
-    const opened = await openSession({
-        command: 'run',
-        cwd: io.cwd,
-        env: io.env,
-        stateDir: io.stateDir,
-        now: () => io.clock.now(),
-        sleep: (ms) => io.clock.sleep(ms),
-        checkRepository: true,
-    });
+    const opened = await openAgentSession('run', io);
     if (!opened.ok)
         return cannotStart(io, 'run', opened.problems.map(problem('repository')), redact);
     const session = opened.session;

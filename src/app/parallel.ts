@@ -24,7 +24,7 @@ import { worktrees } from '../git/worktree.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import { createRedactor } from '../report/redact.js';
-import { openSession } from '../safety/session.js';
+import { openAgentSession } from '../safety/session.js';
 import { gitTopLevel } from '../safety/stateDir.js';
 import {
   type JobEnd,
@@ -93,15 +93,7 @@ export async function parallelCommand(options: Options, io: ParallelIO): Promise
     labelsDoNotLast: true,
   });
   if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
-  const opened = await openSession({
-    command: 'run',
-    cwd: io.cwd,
-    env: io.env,
-    stateDir: io.stateDir,
-    now: () => io.clock.now(),
-    sleep: (ms) => io.clock.sleep(ms),
-    checkRepository: true,
-  });
+  const opened = await openAgentSession('run', io);
   if (!opened.ok) return cannotStart(io, 'run', opened.problems.map(problem('repository')), redact);
   const session = opened.session;
   const logger = runLogger(options, io, redact);

@@ -20,13 +20,12 @@ import {
 import { PipelineStartError, runPipeline } from '../workflows/pipeline/run.js';
 import { type Redactor, createRedactor } from '../report/redact.js';
 import type { Agent } from '../agents/types.js';
-import type { Session } from '../safety/session.js';
 import { detectTestCommand } from '../loop/testGate.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { isOnPath } from '../util/onPath.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { type RunIO, runCommand, runLogger } from './run.js';
-import { openSession } from '../safety/session.js';
+import { type Session, openAgentSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { LEGACY_STATE_DIR, gitTopLevel, workTreePath } from '../safety/stateDir.js';
@@ -81,17 +80,7 @@ export async function planCommand(options: Options, io: PlanIO): Promise<number>
   const fail = () => cannotStart(io, 'plan', problems, redact);
   if (problems.length > 0 || !agent) return fail();
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
-  const opened = io.session
-    ? { ok: true as const, session: io.session }
-    : await openSession({
-        command: 'plan',
-        cwd: io.cwd,
-        env: io.env,
-        stateDir: io.stateDir,
-        now: () => io.clock.now(),
-        sleep: (ms) => io.clock.sleep(ms),
-        checkRepository: true,
-      });
+  const opened = io.session ? { ok: true as const, session: io.session } : await openAgentSession('plan', io);
   if (!opened.ok) {
     problems.push(...opened.problems.map(problem('repository')));
     return fail();

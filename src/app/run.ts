@@ -26,7 +26,7 @@ import { type Redactor, createRedactor } from '../report/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { Clock } from '../util/clock.js';
-import { type Session, isWaveJob, openSession } from '../safety/session.js';
+import { type Session, isWaveJob, openAgentSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { guardIssues, withFirstReady } from '../issues/guard.js';
@@ -200,15 +200,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   // One run at a time; a killed run's agent ended; the repository fit to work in. Before any agent runs.
   let session = io.session;
   if (!session) {
-    const opened = await openSession({
-      command: 'run',
-      cwd: io.cwd,
-      env: io.env,
-      stateDir: io.stateDir,
-      now: () => io.clock.now(),
-      sleep: (ms) => io.clock.sleep(ms),
-      checkRepository: true,
-    });
+    const opened = await openAgentSession('run', io);
     if (!opened.ok) {
       problems.push(...opened.problems.map(problem('repository')));
       return fail();

@@ -7,6 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { tempFileOwner } from '../util/atomicWrite.js';
+import type { Clock } from '../util/clock.js';
 import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock.js';
 import { gatherRepoFacts, preconditionProblems } from './preconditions.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
@@ -42,6 +43,25 @@ export function isAlive(pid: number): boolean {
   }
   const state = readProcStat(pid)?.state;
   return state !== 'Z' && state !== 'X';
+}
+
+/**
+ * The session of a command that runs agents (`run`, `plan`), from its I/O: the lock, leftover
+ * processes ended, the repository's preconditions checked.
+ */
+export function openAgentSession(
+  command: 'run' | 'plan',
+  io: { cwd: string; env: NodeJS.ProcessEnv; stateDir: string; clock: Pick<Clock, 'now' | 'sleep'> },
+): Promise<SessionResult> {
+  return openSession({
+    command,
+    cwd: io.cwd,
+    env: io.env,
+    stateDir: io.stateDir,
+    now: () => io.clock.now(),
+    sleep: (ms) => io.clock.sleep(ms),
+    checkRepository: true,
+  });
 }
 
 export async function openSession(req: SessionRequest): Promise<SessionResult> {
