@@ -421,4 +421,74 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(next.plan.log).toMatch(/::warning::agent-loop is still halted \(failure_loop\)/);
     expect(runsPerIssue()['3']).toBeUndefined();
   }, 240_000);
+
+  it('a push GitHub refuses in a work job: the wave halts with the work kept (outbox and bundle); resumed, the next wave’s landing job lands it without the agent, and works on', async () => {
+    gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+    // GitHub refuses issue 2's branch: the token may not push it (until the maintainer fixes that).
+    const hook = path.join(rig.origin, 'hooks', 'pre-receive');
+    await fs.writeFile(
+      hook,
+      [
+        '#!/bin/sh',
+        'while read old new ref; do',
+        '  if [ "$ref" = refs/heads/agent-loop/issue-2 ]; then',
+        "    echo 'Permission to o/r.git denied to github-actions[bot].' >&2",
+        '    exit 1',
+        '  fi',
+        'done',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+
+    const first = await workflowRun(861, agent, 2);
+    expect(first.issues).toEqual(['1', '2']);
+    expect(first.reduce?.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused' });
+    const halted = checkpointOf(first.reduce!);
+    expect(halted.outbox.map((e) => e.cycle.issueIds)).toEqual([['2']]);
+    expect(halted.issuesClosed).toEqual(['1']);
+    // The work is nowhere on GitHub: only the bundle in the loop's published state holds it.
+    expect(gh.pulls().map((p) => p.pull?.head)).toEqual(['agent-loop/issue-1']);
+    expect(existsSync(path.join(first.reduce!.stateDir, 'outbox', 'agent-loop-issue-2.bundle'))).toBe(true);
+
+    // Not resumed: the halt stands, nothing runs.
+    const stands = await workflowRun(862, agent, 2);
+    expect(stands.plan.outputs).toMatchObject({ jobs: '0', status: 'halted', 'halt-reason': 'publish_refused' });
+
+    // The maintainer fixes the permission and resumes: the wave lands issue 2's work (the agent does not run for it) and works issue 3.
+    await fs.rm(hook);
+    const resumed = await workflowRun(863, agent, 2, { resume: 'true' });
+    expect(resumed.issues).toEqual(['outbox', '3']);
+    const lander = resumed.work[0]!;
+    expect(lander.code).toBe(0);
+    expect(lander.log).toMatch(/landing 1 finished cycle\(s\) of earlier waves: 2 \(agent-loop\/issue-2\)/);
+    expect(lander.log).toMatch(/Landing the work on 2 .*recorded by an earlier run/);
+    expect(runsPerIssue()).toEqual({ '1': 1, '2': 1, '3': 1 });
+    expect(
+      gh
+        .pulls()
+        .map((p) => p.pull?.head)
+        .sort(),
+    ).toEqual(['agent-loop/issue-1', 'agent-loop/issue-2', 'agent-loop/issue-3']);
+    expect(
+      execFileSync('git', ['--git-dir', rig.origin, 'show', 'agent-loop/issue-2:fixed-2.txt'], { encoding: 'utf8' }),
+    ).toBe('fixed\n');
+    expect(gh.issue(2)?.labels).toEqual([LABEL, 'agent-loop:pr-open']);
+
+    expect(resumed.reduce?.code).toBe(0);
+    expect(resumed.reduce?.summary).toContain(
+      'Earlier work: 1 finished cycle(s) landed by the landing job, 0 still to land.',
+    );
+    const final = checkpointOf(resumed.reduce!);
+    expect(final.outbox).toEqual([]);
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
+    expect(final.iteration).toBe(3);
+    expect(final.halt).toBeUndefined();
+    // The bundle is gone from the published state once its work landed.
+    expect(existsSync(path.join(resumed.reduce!.stateDir, 'outbox', 'agent-loop-issue-2.bundle'))).toBe(false);
+
+    const done = await workflowRun(864, agent, 2);
+    expect(done.plan.outputs).toMatchObject({ jobs: '0', status: 'complete' });
+  }, 300_000);
 });

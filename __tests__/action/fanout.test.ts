@@ -3,7 +3,7 @@
  * the partial states' names, and the reduce's one summary for the wave.
  */
 import { describe, expect, it } from '@jest/globals';
-import { parseWave, partialOf, waveMatrix } from '../../src/action/waveHandoff.js';
+import { matrixJobs, parseWave, partialOf, waveMatrix } from '../../src/action/waveHandoff.js';
 import { waveOutputs, waveSummary } from '../../src/action/waveSummary.js';
 import { initialLoopState } from '../../src/core/state.js';
 import type { WaveReduction } from '../../src/core/waveReduce.js';
@@ -25,6 +25,15 @@ describe('the wave handed between the jobs', () => {
   it("the plan's matrix is one entry per job's issue; an empty wave runs no job", () => {
     expect(JSON.parse(waveMatrix(wave))).toEqual({ include: [{ issue: '3' }, { issue: '4' }] });
     expect(waveMatrix({ jobs: [] })).toBe('{"include":[]}');
+  });
+
+  it('a wave that lands earlier work has the landing job first in its matrix, counted among its jobs', () => {
+    const landing = { ...wave, landing: ['k1'] };
+    expect(JSON.parse(waveMatrix(landing))).toEqual({ include: [{ issue: 'outbox' }, { issue: '3' }, { issue: '4' }] });
+    expect(matrixJobs(landing)).toBe(3);
+    expect(matrixJobs({ jobs: [], landing: ['k1'] })).toBe(1);
+    expect(matrixJobs({ jobs: [], landing: [] })).toBe(0);
+    expect(parseWave(JSON.stringify(landing))).toEqual(landing);
   });
 
   it('the wave input reads back what the plan wrote, and says what is wrong otherwise', () => {
@@ -110,5 +119,16 @@ describe("the reduce's summary and outputs", () => {
       'cost-usd': '0.7500',
     });
     expect(waveOutputs(loop, reduction, CHECKPOINT).status).toBe('continuing');
+  });
+
+  it('a wave that landed earlier work says how much in its summary; one that only landed shows no table', () => {
+    const ctx = { checkpointId: CHECKPOINT, landing: { landed: 1, left: 1, problem: undefined } };
+    expect(waveSummary(wave, loop, reduction, ctx)).toContain(
+      'Earlier work: 1 finished cycle(s) landed by the landing job, 1 still to land.',
+    );
+    const alone = waveSummary({ ...wave, jobs: [] }, loop, { loop, rows: [] }, ctx);
+    expect(alone).toContain('Earlier work: 1 finished cycle(s) landed');
+    expect(alone).not.toContain('| issue |');
+    expect(alone).not.toContain('mermaid');
   });
 });

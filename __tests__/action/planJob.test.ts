@@ -11,6 +11,10 @@ import type { ActionCore } from '../../src/action/actionCore.js';
 import { type WaveSource, planJob } from '../../src/action/planJob.js';
 import { ESCALATED_LABEL, type Issue } from '../../src/issues/types.js';
 import { ManualClock } from '../loop/fakes.js';
+import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
+import { type LoopState, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
+import { outboxKey } from '../../src/core/waveOutbox.js';
+import { cycle } from '../core/fixtures.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -42,9 +46,16 @@ function fakeCore() {
   return { core, outputs, log };
 }
 
-async function plan(source: WaveSource, parallel: number) {
+async function plan(source: WaveSource, parallel: number, loop?: LoopState) {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'plan-job-'));
   dirs.push(stateDir);
+  const clock = new ManualClock();
+  if (loop)
+    await new FileCheckpointStore(stateDir, { clock }).write({
+      id: '3b241101-e2bb-4255-8caf-4136c566a962',
+      phase: 'working',
+      state: { loop },
+    });
   const { options } = loadActionConfig(
     {
       [inputEnv('parallel')]: String(parallel),
@@ -58,7 +69,7 @@ async function plan(source: WaveSource, parallel: number) {
     },
   );
   const { core, outputs, log } = fakeCore();
-  await planJob({ core, options, stateDir, clock: new ManualClock(), redact: (t) => t, runId: 'github-5-1', source });
+  await planJob({ core, options, stateDir, clock, redact: (t) => t, runId: 'github-5-1', source });
   return { outputs, log };
 }
 
@@ -136,5 +147,51 @@ describe('the plan job', () => {
     };
     const { outputs } = await plan(source, 4);
     expect(outputs).toMatchObject({ jobs: '0', matrix: '{"include":[]}', wave: '', status: 'complete' });
+  });
+
+  describe('with finished work of an earlier wave still to land (its push failed)', () => {
+    const unlanded: OutboxEntry = {
+      kind: 'finishCycle',
+      cycle: cycle(['2'], { branch: 'agent-loop/issue-2' }),
+      noChange: false,
+      iteration: 3,
+      recordedAt: '2026-01-01T00:00:00Z',
+      attempts: 1,
+      lastError: 'HTTP 502',
+    };
+    const loop: LoopState = { ...initialLoopState(10), iteration: 3, outbox: [unlanded] };
+    const source = (claims: string[], ready = [1, 2, 3]): WaveSource => ({
+      ready: async () => ready.map(issue),
+      claim: async (id) => (claims.push(id), { won: true, adopted: [] }),
+      releaseClaim: async () => {},
+      importState: () => {},
+    });
+
+    it('the wave gets a landing job (matrix entry outbox) for it, and its issue is not worked again', async () => {
+      const claims: string[] = [];
+      const { outputs, log } = await plan(source(claims), 2, loop);
+      expect(claims).toEqual(['1', '3']);
+      expect(JSON.parse(outputs.matrix!)).toEqual({ include: [{ issue: 'outbox' }, { issue: '1' }, { issue: '3' }] });
+      expect(outputs.jobs).toBe('3');
+      expect(JSON.parse(outputs.wave!)).toMatchObject({ landing: [outboxKey(unlanded)] });
+      expect(log.join('\n')).toMatch(/1 finished cycle\(s\) of earlier waves still to land \(#2\).*landing job/);
+    });
+
+    it('with nothing else to work the wave is the landing job alone', async () => {
+      const claims: string[] = [];
+      const { outputs } = await plan(source(claims, [2]), 2, loop);
+      expect(claims).toEqual([]);
+      expect(JSON.parse(outputs.matrix!)).toEqual({ include: [{ issue: 'outbox' }] });
+      expect(outputs).toMatchObject({ jobs: '1', status: 'continuing' });
+      expect(JSON.parse(outputs.wave!)).toMatchObject({ jobs: [], landing: [outboxKey(unlanded)] });
+    });
+
+    it('while its next attempt waits out a backoff: no landing job, and the wave says so instead of complete', async () => {
+      const later = { ...loop, outbox: [{ ...unlanded, notBefore: '2999-01-01T00:00:00Z' }] };
+      const { outputs, log } = await plan(source([], [2]), 2, later);
+      expect(outputs).toMatchObject({ jobs: '0', wave: '', matrix: '{"include":[]}' });
+      expect(outputs.status).not.toBe('complete');
+      expect(log.join('\n')).toMatch(/next attempt is due at 2999-01-01T00:00:00Z \(last failure: HTTP 502\)/);
+    });
   });
 });

@@ -20397,7 +20397,7 @@ const OptionsSchema = object({
         arg: 'ID[,ID]',
         commands: ['run', 'action'],
         defaultText: 'every ready issue',
-        help: "Work only these issues (comma-separated ids); the others are left alone. The action's fan-out work: the one issue this job works (the plan's matrix entry, matrix.issue).",
+        help: "Work only these issues (comma-separated ids); the others are left alone. The action's fan-out work: the one issue this job works (the plan's matrix entry, matrix.issue; the entry outbox lands earlier waves' unlanded work without running the agent).",
         expected: 'issue ids separated by commas, e.g. bd-1,bd-2',
     }),
     onSuccess: schemas_enum(['merge', 'branch', 'pull-request']).default('merge').register(options_registry, {
@@ -20604,7 +20604,7 @@ const OptionsSchema = object({
         arg: 'ROLE',
         commands: ACTION,
         defaultText: 'none (one slice, one job)',
-        help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
+        help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues (and a landing job, matrix entry outbox, when earlier waves left work unlanded) and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
         expected: 'one of plan, work, reduce, or empty',
     }),
     wave: preprocess(toUndefinedIfEmpty, schemas_string().max(65_536).optional()).register(options_registry, {
@@ -35829,82 +35829,6 @@ async function planWithSession(options, io, ctx) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/wavePlan.ts
-
-/** The jobs of the next wave, in the source's order (most urgent first). */
-function planWave(ready, loop, settings) {
-    const { free, claimed } = leaveClaimed(ready, [], settings.checkpointId);
-    const { targets, escalated } = selectTargets(free, loop, true, loop.iteration, undefined, settings.closeOnBranch);
-    const claimedElsewhere = claimed.map((i) => i.id);
-    const none = (stop) => ({ jobs: [], deferred: [], claimedElsewhere, escalated, stop });
-    if (targets.length === 0) {
-        if (escalated.length > 0 && claimed.length === 0)
-            return none({
-                kind: 'halted',
-                reason: 'all_escalated',
-                message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.join(', ')})`,
-            });
-        if (claimed.length > 0)
-            return none({
-                kind: 'idle',
-                message: `No ready issue for this wave: ${claimedElsewhere.join(', ')} being worked by other runs.`,
-            });
-        return none({ kind: 'complete', message: 'No ready issues left: the work is done.' });
-    }
-    const iterationsLeft = settings.maxIterations - loop.iteration;
-    if (iterationsLeft <= 0)
-        return none({
-            kind: 'halted',
-            reason: 'max_iterations',
-            message: `Max iterations (${settings.maxIterations}) reached`,
-        });
-    const costLeft = settings.maxCostUsd === undefined ? undefined : settings.maxCostUsd - loop.costUsd;
-    if (costLeft !== undefined && costLeft <= 0)
-        return none({
-            kind: 'halted',
-            reason: 'budget',
-            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
-        });
-    const size = Math.max(1, Math.min(Math.floor(settings.parallel), iterationsLeft));
-    const picked = [];
-    const deferred = [];
-    for (const issue of targets) {
-        if (picked.length >= size) {
-            deferred.push({ issueId: issue.id, why: picked.length < settings.parallel ? 'iterations' : 'parallel' });
-        }
-        else if (picked.some((p) => related(p, issue))) {
-            deferred.push({ issueId: issue.id, why: 'dependency' });
-        }
-        else
-            picked.push(issue);
-    }
-    const shares = shareOut(iterationsLeft, picked.length);
-    const requeued = new Map(loop.requeued.map((r) => [r.issueId, r.reason]));
-    const jobs = picked.map((issue, k) => {
-        const context = requeued.get(issue.id);
-        return {
-            issueId: issue.id,
-            title: issue.title,
-            maxIterations: shares[k],
-            ...(costLeft !== undefined ? { maxCostUsd: costLeft / picked.length } : {}),
-            ...(context !== undefined ? { context } : {}),
-        };
-    });
-    return { jobs, deferred, claimedElsewhere, escalated };
-}
-/** `total` split into `parts` whole shares, as even as can be, the larger ones first; they sum to `total`. */
-function shareOut(total, parts) {
-    if (parts <= 0)
-        return [];
-    const base = Math.floor(total / parts);
-    const extra = total - base * parts;
-    return Array.from({ length: parts }, (_, k) => base + (k < extra ? 1 : 0));
-}
-/** One depends on the other (either way): they are never worked at the same time. */
-function related(a, b) {
-    return (a.dependsOn ?? []).includes(b.id) || (b.dependsOn ?? []).includes(a.id);
-}
-
 ;// CONCATENATED MODULE: ./src/core/waveReduce.ts
 /**
  * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
@@ -35921,14 +35845,14 @@ function related(a, b) {
  */
 
 /** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
-const JOB_LOCAL_HALTS = new Set([
+const waveReduce_JOB_LOCAL_HALTS = new Set([
     'max_iterations',
     'budget',
     'all_escalated',
     'failure_loop',
 ]);
 const ESCALATIONS_KEPT = 100;
-const PULL_REQUESTS_KEPT = 100;
+const waveReduce_PULL_REQUESTS_KEPT = 100;
 function reduceWave(main, wave, partials, settings) {
     const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
     let loop = { ...main };
@@ -35975,7 +35899,7 @@ function reduceWave(main, wave, partials, settings) {
             escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
             totalEscalations: loop.totalEscalations + part.totalEscalations,
             environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
-            pullRequests: [...loop.pullRequests, ...newPulls].slice(-PULL_REQUESTS_KEPT),
+            pullRequests: [...loop.pullRequests, ...newPulls].slice(-waveReduce_PULL_REQUESTS_KEPT),
             outbox: [
                 ...loop.outbox,
                 ...part.outbox.map((o) => ({
@@ -35997,14 +35921,14 @@ function reduceWave(main, wave, partials, settings) {
             successes++;
         if (outcome === 'escalated')
             escalations++;
-        if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+        if (part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
             halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}` };
         const first = part.history[0];
         const lastRecord = part.history.at(-1);
         rows.push({
             issueId: job.issueId,
             title: job.title,
-            outcome: part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+            outcome: part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
             iterations: part.iteration,
             ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
             costUsd: part.costUsd,
@@ -36079,6 +36003,155 @@ function later(a, b) {
 function spanMs(from, to) {
     const d = Date.parse(to) - Date.parse(from);
     return Number.isFinite(d) && d > 0 ? d : 0;
+}
+
+;// CONCATENATED MODULE: ./src/core/waveOutbox.ts
+/**
+ * Fan-out (issue 16), finished work a wave could not land: a work job whose push or pull request
+ * failed leaves its cycle in its outbox (and its branch as a bundle), which the reduce adds to the
+ * loop's. The serial loop lands its outbox first in every slice; a wave lands it in a job of its own
+ * (the landing job, matrix entry `outbox`) that runs no agent: it takes the loop's outbox, lands
+ * what it can, and hands back what is left. Meanwhile no wave works an issue whose work waits there.
+ * Pure: the plan and the reduce call these.
+ */
+
+/** The landing job's entry in the wave's matrix (where an issue number goes: never one). */
+const LANDING_JOB = 'outbox';
+/** One outbox entry's identity across the loop's checkpoint and a job's (a reduce renumbers iterations). */
+function outboxKey(entry) {
+    return [entry.recordedAt, entry.cycle.branch ?? '', ...entry.cycle.issueIds].join('|');
+}
+/** The issues whose finished work waits in the outbox: landed, never worked again. */
+function awaitingLanding(loop) {
+    return new Set(loop.outbox.flatMap((e) => e.cycle.issueIds));
+}
+/**
+ * The outbox entries a wave's landing job takes (their keys): all of them, unless the first waits
+ * out a backoff after a transient failure (then none: a runner started for nothing is a cost).
+ */
+function landingDue(loop, now) {
+    const head = loop.outbox[0];
+    if (!head)
+        return [];
+    if (head.notBefore !== undefined && Date.parse(head.notBefore) > now)
+        return [];
+    return loop.outbox.map(outboxKey);
+}
+/**
+ * The landing job's outcome in the loop: the entries it took and no longer holds leave the outbox
+ * (landed: their issues counted closed, their pull requests recorded; or lost: free again), those
+ * it still holds replace the loop's (attempts, backoff, last error); entries it did not take stay.
+ */
+function reduceLanding(loop, part) {
+    const unchanged = (problem) => ({ loop, landed: 0, left: loop.outbox.length, problem });
+    if (!part)
+        return unchanged('the landing job left no state (it died before it saved): a later wave lands the work');
+    if (part.loop.iteration > 0 || part.loop.history.length > 0)
+        return unchanged(`its state has ${part.loop.iteration} iteration(s): not a landing job's state (it runs no agent)`);
+    const kept = new Map(part.loop.outbox.map((e) => [outboxKey(e), e]));
+    const landed = new Set(part.took.filter((k) => !kept.has(k)));
+    const outbox = loop.outbox.filter((e) => !landed.has(outboxKey(e))).map((e) => kept.get(outboxKey(e)) ?? e);
+    const closed = loop.issuesClosed;
+    const halt = part.loop.halt && !JOB_LOCAL_HALTS.has(part.loop.halt.reason)
+        ? { reason: part.loop.halt.reason, message: `landing earlier work: ${part.loop.halt.message}` }
+        : undefined;
+    return {
+        loop: {
+            ...loop,
+            outbox,
+            issuesClosed: [...closed, ...part.loop.issuesClosed.filter((id) => !closed.includes(id))],
+            pullRequests: [...loop.pullRequests, ...part.loop.pullRequests].slice(-PULL_REQUESTS_KEPT),
+            // The job's own halt post is not sent: the reduce posts once for the wave.
+            notices: [...loop.notices, ...part.loop.notices.filter((n) => n.what.kind !== 'notify')],
+        },
+        landed: loop.outbox.length - outbox.length,
+        left: outbox.length,
+        ...(halt ? { halt } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/wavePlan.ts
+
+
+/** The jobs of the next wave, in the source's order (most urgent first). */
+function planWave(ready, loop, settings) {
+    // An issue whose finished work waits in the outbox is landed (waveOutbox.ts), not worked again.
+    const landing = awaitingLanding(loop);
+    const { free, claimed } = leaveClaimed(ready.filter((i) => !landing.has(i.id)), [], settings.checkpointId);
+    const { targets, escalated } = selectTargets(free, loop, true, loop.iteration, undefined, settings.closeOnBranch);
+    const claimedElsewhere = claimed.map((i) => i.id);
+    const none = (stop) => ({ jobs: [], deferred: [], claimedElsewhere, escalated, stop });
+    if (targets.length === 0) {
+        if (escalated.length > 0 && claimed.length === 0)
+            return none({
+                kind: 'halted',
+                reason: 'all_escalated',
+                message: `ALL ISSUES ESCALATED: only escalated issues remain (${escalated.join(', ')})`,
+            });
+        if (claimed.length > 0)
+            return none({
+                kind: 'idle',
+                message: `No ready issue for this wave: ${claimedElsewhere.join(', ')} being worked by other runs.`,
+            });
+        if (loop.outbox.length > 0)
+            return none({
+                kind: 'idle',
+                message: `No issue to work: the finished work on ${[...landing].join(', ')} waits to land (${loop.outbox.length} cycle(s) in the outbox).`,
+            });
+        return none({ kind: 'complete', message: 'No ready issues left: the work is done.' });
+    }
+    const iterationsLeft = settings.maxIterations - loop.iteration;
+    if (iterationsLeft <= 0)
+        return none({
+            kind: 'halted',
+            reason: 'max_iterations',
+            message: `Max iterations (${settings.maxIterations}) reached`,
+        });
+    const costLeft = settings.maxCostUsd === undefined ? undefined : settings.maxCostUsd - loop.costUsd;
+    if (costLeft !== undefined && costLeft <= 0)
+        return none({
+            kind: 'halted',
+            reason: 'budget',
+            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+        });
+    const size = Math.max(1, Math.min(Math.floor(settings.parallel), iterationsLeft));
+    const picked = [];
+    const deferred = [];
+    for (const issue of targets) {
+        if (picked.length >= size) {
+            deferred.push({ issueId: issue.id, why: picked.length < settings.parallel ? 'iterations' : 'parallel' });
+        }
+        else if (picked.some((p) => related(p, issue))) {
+            deferred.push({ issueId: issue.id, why: 'dependency' });
+        }
+        else
+            picked.push(issue);
+    }
+    const shares = shareOut(iterationsLeft, picked.length);
+    const requeued = new Map(loop.requeued.map((r) => [r.issueId, r.reason]));
+    const jobs = picked.map((issue, k) => {
+        const context = requeued.get(issue.id);
+        return {
+            issueId: issue.id,
+            title: issue.title,
+            maxIterations: shares[k],
+            ...(costLeft !== undefined ? { maxCostUsd: costLeft / picked.length } : {}),
+            ...(context !== undefined ? { context } : {}),
+        };
+    });
+    return { jobs, deferred, claimedElsewhere, escalated };
+}
+/** `total` split into `parts` whole shares, as even as can be, the larger ones first; they sum to `total`. */
+function shareOut(total, parts) {
+    if (parts <= 0)
+        return [];
+    const base = Math.floor(total / parts);
+    const extra = total - base * parts;
+    return Array.from({ length: parts }, (_, k) => base + (k < extra ? 1 : 0));
+}
+/** One depends on the other (either way): they are never worked at the same time. */
+function related(a, b) {
+    return (a.dependsOn ?? []).includes(b.id) || (b.dependsOn ?? []).includes(a.id);
 }
 
 ;// CONCATENATED MODULE: ./src/issues/mergeLines.ts

@@ -31,6 +31,8 @@ import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { initialLoopState } from '../core/state.js';
 import { JOB_LOCAL_HALTS } from '../core/waveReduce.js';
+import { LANDING_JOB, outboxKey } from '../core/waveOutbox.js';
+import { LANDING_KEY, OUTBOX_DIR, takeOutbox } from './outboxHandover.js';
 import { planJob } from './planJob.js';
 import { reduceJob } from './reduceJob.js';
 import { type WaveHandoff, parseWave, partialOf } from './waveHandoff.js';
@@ -138,7 +140,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
     redact,
     remoteEnv,
     ...(runUrl ? { runUrl } : {}),
-    keepDir: path.join(stateDir, 'outbox'),
+    keepDir: path.join(stateDir, OUTBOX_DIR),
     warn: (m: string) => core.warning(redact(m)),
     ...(options.workflow === 'tdd' ? { notes: { warn: (m: string) => core.warning(redact(m)) } } : {}),
   });
@@ -266,12 +268,37 @@ export async function runAction(given: ActionDeps): Promise<void> {
   }
   if (fanOut.role === 'work') {
     // The work job's slice starts from zero in the loop's checkpoint id (its claim is the loop's):
-    // its final state is exactly what it did, which the reduce adds to the loop.
+    // its final state is exactly what it did, which the reduce adds to the loop. The landing job's
+    // holds the loop's unlanded work (and its bundles), which its slice lands before anything else.
+    const took = fanOut.landing
+      ? await takeOutbox({
+          keys: fanOut.landing,
+          checkpoint: fanOut.wave.checkpoint,
+          stateDir,
+          scratch: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-landing'),
+          fetchLoop: async (dir) =>
+            (
+              await restore({
+                refs: refs!,
+                stateDir: dir,
+                token: options.githubToken ?? '',
+                fresh: false,
+                checkpointId: fanOut.wave.checkpoint,
+                log,
+              })
+            ).source !== 'none',
+          warn: log.warning,
+        })
+      : undefined;
     await new FileCheckpointStore(stateDir, { clock: deps.clock, redact }).write({
       id: fanOut.wave.checkpoint,
       phase: 'working',
-      state: { loop: initialLoopState(options.maxIterations) },
+      state: {
+        loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [] },
+        ...(took ? { [LANDING_KEY]: { took: took.entries.map(outboxKey) } } : {}),
+      },
     });
+    if (took) log.info(`agent-loop: landing ${took.entries.length} finished cycle(s) of earlier waves: ${took.what}.`);
   }
   // install-agent: the pinned Claude Code or Codex CLI when the runner has none; only once the run
   // has work (a halt that stands installs nothing). The planning pipeline needs it from the start.
@@ -318,7 +345,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
     },
     terms: 'action',
     runId,
-    ...(fanOut.role === 'work' ? { onlyIssues: [fanOut.issue] } : {}),
+    ...(fanOut.role === 'work' ? { onlyIssues: fanOut.landing ? [] : [fanOut.issue] } : {}),
     ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
     onResult: async (result) => {
       standing = result.standing !== null;
@@ -372,7 +399,7 @@ function restoreCheckpoint(fanOut: Exclude<FanOut, { problem: string }>, options
 type FanOut =
   | { role: undefined; options: Options }
   | { role: 'plan'; options: Options }
-  | { role: 'work' | 'reduce'; options: Options; wave: WaveHandoff; issue: string }
+  | { role: 'work' | 'reduce'; options: Options; wave: WaveHandoff; issue: string; landing?: readonly string[] }
   | { problem: string };
 
 /**
@@ -394,6 +421,19 @@ function fanOutRole(options: Options): FanOut {
       problem: `fan-out: work: the input issue names ${options.issue?.length} issues; a work job works one (matrix.issue).`,
     };
   const issue = options.issue?.[0];
+  // The wave's landing job (waveOutbox.ts): the loop's unlanded work, no agent run, no issue worked.
+  if (issue === LANDING_JOB && wave.landing) {
+    const landing = {
+      ...options,
+      fresh: false,
+      resume: wave.checkpoint,
+      resumeHalted: false,
+      maxIterations: 1,
+      maxCostUsd: undefined,
+      discordWebhook: undefined,
+    };
+    return { role, options: landing, wave, issue, landing: wave.landing };
+  }
   const job = wave.jobs.find((j) => j.issueId === issue);
   if (!issue || !job)
     return {

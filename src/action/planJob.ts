@@ -11,13 +11,14 @@
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import type { Options } from '../config/options.js';
 import { haltGate } from '../core/haltGate.js';
-import { planWave } from '../core/wavePlan.js';
+import { type WavePlan, planWave } from '../core/wavePlan.js';
+import { LANDING_JOB, awaitingLanding, landingDue } from '../core/waveOutbox.js';
 import { leaseMinutes } from '../issues/claims.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { openCheckpoint } from '../loop/slice.js';
 import type { Clock } from '../util/clock.js';
 import type { ActionCore } from './actionCore.js';
-import { type WaveHandoff, waveMatrix } from './waveHandoff.js';
+import { type WaveHandoff, matrixJobs, waveMatrix } from './waveHandoff.js';
 import { issueLink, type SummaryContext } from './summary.js';
 
 export interface FanOutJob {
@@ -71,9 +72,16 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     }
     core.info(redact(`agent-loop plan: the halt (${loop.halt.reason}) is lifted: ${gate.because}.`));
   }
+  // Finished work earlier waves could not land: the wave's landing job lands it (no agent runs).
+  const now = clock.now().getTime();
+  const landing = landingDue(loop, now);
   if (loop.outbox.length > 0)
-    core.warning(
-      `agent-loop plan: the checkpoint holds ${loop.outbox.length} finished cycle(s) still to land on GitHub; a wave does not land them: run the workflow once with parallel: 1 to land them.`,
+    core.info(
+      redact(
+        landing.length > 0
+          ? `agent-loop plan: ${loop.outbox.length} finished cycle(s) of earlier waves still to land (${[...awaitingLanding(loop)].map((id) => issueLink(id, undefined)).join(', ')}): this wave's landing job (matrix entry ${LANDING_JOB}) lands them.`
+          : `agent-loop plan: ${loop.outbox.length} finished cycle(s) of earlier waves wait to land; the next attempt is due at ${loop.outbox[0]?.notBefore} (last failure: ${loop.outbox[0]?.lastError ?? 'unknown'}).`,
+      ),
     );
   // Claims of other runs hold their issues, whatever checkpoint they name: a wave in flight is another run's.
   const base = { ...loop, halt: undefined };
@@ -85,6 +93,12 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
   let plan = planWave(ready, base, settings);
   for (const id of plan.claimedElsewhere)
     core.info(`agent-loop plan: ${issueLink(id, undefined)} is left to the run whose live lease holds it.`);
+  if (plan.jobs.length === 0 && landing.length > 0) {
+    // Only earlier work to land: a wave of the landing job alone (a halt found now is found again after it).
+    if (plan.stop?.kind === 'halted')
+      core.info(redact(`agent-loop plan: ${plan.stop.message}; the earlier work is landed first.`));
+    return emit({ jobs: [], landing }, plan.deferred);
+  }
   if (plan.jobs.length === 0) {
     const stop = plan.stop;
     if (stop?.kind === 'halted') {
@@ -101,12 +115,12 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
       };
       return none('halted', stop.message, stop.reason, JSON.stringify(wave));
     }
-    return none('complete', stop?.message ?? 'no issue to work');
+    // Work waiting to land is not the end (as a slice that waits out the landing's backoff: continuing).
+    return none(loop.outbox.length > 0 ? 'continuing' : 'complete', stop?.message ?? 'no issue to work');
   }
 
   // Claimed before the matrix goes out: the work jobs (this run) take the claims on as their own.
   const me = { run: job.runId, checkpoint: opened.id };
-  const now = clock.now().getTime();
   const expires = new Date(now + leaseMinutes(options.agentTimeoutMinutes) * 60_000).toISOString();
   const won = new Set<string>();
   const lost = new Set<string>();
@@ -135,27 +149,38 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
   // Claimed in an earlier round and not in the wave planned last (rare): let go, the comment deleted.
   for (const id of won)
     if (!claimed.some((j) => j.issueId === id)) await source.releaseClaim(id, me, clock.now().toISOString());
-  const wave: WaveHandoff = {
-    id: job.runId,
-    startedAt: new Date(now).toISOString(),
-    checkpoint: opened.id,
-    resumed: opened.resumed,
-    jobs: claimed,
-  };
-  for (const [name, value] of Object.entries({
-    matrix: waveMatrix(wave),
-    wave: claimed.length > 0 ? JSON.stringify(wave) : '',
-    jobs: String(claimed.length),
-    status: 'continuing',
-    'halt-reason': '',
-    'checkpoint-id': opened.id,
-    iterations: String(loop.iteration),
-    'cost-usd': loop.costUsd.toFixed(4),
-  }))
-    core.setOutput(name, value);
-  core.info(
-    redact(
-      `agent-loop plan: wave ${wave.id}: ${claimed.map((j) => `${issueLink(j.issueId, undefined)} (${j.maxIterations} iteration(s)${j.maxCostUsd !== undefined ? `, $${j.maxCostUsd.toFixed(2)}` : ''})`).join(', ') || 'no issue'}${plan.deferred.length > 0 ? `; left for a later wave: ${plan.deferred.map((d) => `${issueLink(d.issueId, undefined)} (${d.why})`).join(', ')}` : ''}.`,
-    ),
-  );
+  return emit({ jobs: claimed, ...(landing.length > 0 ? { landing } : {}) }, plan.deferred);
+
+  /** The wave's outputs (`jobs` counts the matrix's entries: the landing job's too). */
+  function emit(planned: Pick<WaveHandoff, 'jobs' | 'landing'>, deferred: WavePlan['deferred']): void {
+    const wave: WaveHandoff = {
+      id: job.runId,
+      startedAt: new Date(now).toISOString(),
+      checkpoint: opened.id,
+      resumed: opened.resumed,
+      ...planned,
+    };
+    const jobs = matrixJobs(wave);
+    for (const [name, value] of Object.entries({
+      matrix: waveMatrix(wave),
+      wave: jobs > 0 ? JSON.stringify(wave) : '',
+      jobs: String(jobs),
+      status: 'continuing',
+      'halt-reason': '',
+      'checkpoint-id': opened.id,
+      iterations: String(loop.iteration),
+      'cost-usd': loop.costUsd.toFixed(4),
+    }))
+      core.setOutput(name, value);
+    const lands = wave.landing?.length ? `the landing of ${wave.landing.length} earlier cycle(s)` : '';
+    const issues = wave.jobs.map(
+      (j) =>
+        `${issueLink(j.issueId, undefined)} (${j.maxIterations} iteration(s)${j.maxCostUsd !== undefined ? `, $${j.maxCostUsd.toFixed(2)}` : ''})`,
+    );
+    core.info(
+      redact(
+        `agent-loop plan: wave ${wave.id}: ${[lands, ...issues].filter((x) => x).join(', ') || 'no issue'}${deferred.length > 0 ? `; left for a later wave: ${deferred.map((d) => `${issueLink(d.issueId, undefined)} (${d.why})`).join(', ')}` : ''}.`,
+      ),
+    );
+  }
 }

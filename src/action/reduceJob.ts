@@ -19,6 +19,8 @@ import { postToDiscord } from '../report/discordWebhook.js';
 import type { RunRefs } from './persistence.js';
 import type { FanOutJob } from './planJob.js';
 import { type WaveHandoff, partialOf } from './waveHandoff.js';
+import { LANDING_JOB, type LandingPartial, reduceLanding } from '../core/waveOutbox.js';
+import { dropLandedBundles, gatherBundles, tookFrom } from './outboxHandover.js';
 import { waveOutputs, waveSummary } from './waveSummary.js';
 
 export interface ReduceJob extends FanOutJob {
@@ -61,18 +63,26 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
         `agent-loop reduce: no partial state from the job on issue ${each.issueId}: it died before it saved; its claim expires and a later wave works the issue again.`,
       );
     partials.push({ issueId: each.issueId, ...(loop ? { loop } : {}) });
+    // A push or pull request that failed kept its branch as a bundle: it travels with the loop's state.
+    if (loop?.outbox.length) await gatherBundles(dir, job.stateDir);
     await fs.rm(dir, { recursive: true, force: true });
   }
+  // The landing job's outcome first: the loop's unlanded work it took, landed or handed back.
+  const landing = wave.landing?.length ? reduceLanding(main, await landingPartial(job)) : undefined;
+  if (landing?.problem) core.warning(redact(`agent-loop reduce: landing job: ${landing.problem}.`));
+  const base = landing?.loop ?? main;
 
   // A wave with no job carries the halt its plan found: recorded here, once.
-  const reduction: WaveReduction =
-    wave.jobs.length === 0
-      ? { loop: main, rows: [], ...(wave.halt ? { halt: wave.halt } : {}) }
-      : reduceWave({ ...main, halt: undefined }, wave, partials, {
+  const merged: WaveReduction =
+    wave.jobs.length === 0 && !landing
+      ? { loop: base, rows: [], ...(wave.halt ? { halt: wave.halt } : {}) }
+      : reduceWave({ ...base, halt: undefined }, wave, partials, {
           maxIterations: options.maxIterations,
           ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
           maxConsecutiveEscalations: options.maxConsecutiveEscalations,
         });
+  const halt = landing?.halt ?? merged.halt;
+  const reduction: WaveReduction = { loop: merged.loop, rows: merged.rows, ...(halt ? { halt } : {}) };
   const at = clock.now().toISOString();
   const loop: LoopState = {
     ...reduction.loop,
@@ -84,6 +94,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     phase: reduction.halt ? 'halted' : 'working',
     state: { ...(checkpoint?.state ?? {}), loop, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
   });
+  await dropLandedBundles(job.stateDir, loop);
   core.saveState('state-dir', job.stateDir);
   core.saveState('checkpoint-id', wave.checkpoint);
 
@@ -113,6 +124,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
       waveSummary(wave, loop, reduction, {
         checkpointId: wave.checkpoint,
         ...(job.issueLinks ? { issueLinks: job.issueLinks } : {}),
+        ...(landing ? { landing } : {}),
       }),
     ),
   );
@@ -129,6 +141,19 @@ const WAVES_KEPT = 100;
 function reducedWaves(state: Record<string, unknown> | undefined): string[] {
   const record = state?.[REDUCED_KEY] as { reduced?: unknown } | undefined;
   return Array.isArray(record?.reduced) ? record.reduced.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** What the wave's landing job left: the entries it took and its final state (undefined: it saved none). */
+async function landingPartial(job: ReduceJob): Promise<LandingPartial | undefined> {
+  const dir = path.join(job.scratch, `partial-${LANDING_JOB}`);
+  try {
+    if (!(await job.fetchPartial(partialOf(job.refs.scope, job.wave, LANDING_JOB), dir))) return undefined;
+    const cp = await new FileCheckpointStore(dir).load(job.wave.checkpoint).catch(() => undefined);
+    const loop = cp ? parseLoopState(cp.state) : undefined;
+    return typeof loop === 'object' ? { took: tookFrom(cp?.state), loop } : undefined;
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The loop state a work job left: its checkpoint (the loop's id, counted from zero). */

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { HaltReasons, WaveSchema } from '../core/state.js';
 import { partialScope } from '../persist/stateNames.js';
+import { LANDING_JOB } from '../core/waveOutbox.js';
 
 export const WaveHandoffSchema = WaveSchema.extend({
   /** The loop's checkpoint the wave is reduced into (a new one when the loop had none). */
@@ -21,6 +22,11 @@ export const WaveHandoffSchema = WaveSchema.extend({
    * the reduce to record, post once and publish, as a slice records its halt (a wave with no job).
    */
   halt: z.object({ reason: z.enum(HaltReasons), message: z.string() }).optional(),
+  /**
+   * The loop's unlanded work (its outbox entries' keys, src/core/waveOutbox.ts) the wave's landing
+   * job takes: one more matrix entry, `outbox`, which runs no agent.
+   */
+  landing: z.array(z.string()).optional(),
 });
 export type WaveHandoff = z.infer<typeof WaveHandoffSchema>;
 
@@ -39,10 +45,18 @@ export function parseWave(text: string | undefined): WaveHandoff | string {
   return `the input wave is not a wave (${first ? `${first.path.join('.') || 'wave'}: ${first.message}` : 'unknown'}): pass the plan job's wave output`;
 }
 
-/** `strategy.matrix` for the wave: `{"include":[{"issue":"12"},…]}` (an empty include runs no job). */
-export function waveMatrix(wave: Pick<WaveHandoff, 'jobs'>): string {
-  return JSON.stringify({ include: wave.jobs.map((j) => ({ issue: j.issueId })) });
+/**
+ * `strategy.matrix` for the wave: `{"include":[{"issue":"12"},…]}`, and `{"issue":"outbox"}` when it
+ * lands earlier work (an empty include runs no job).
+ */
+export function waveMatrix(wave: Pick<WaveHandoff, 'jobs' | 'landing'>): string {
+  const landing = wave.landing?.length ? [{ issue: LANDING_JOB }] : [];
+  return JSON.stringify({ include: [...landing, ...wave.jobs.map((j) => ({ issue: j.issueId }))] });
 }
+
+/** The wave's matrix jobs: its issues', and the landing job's. */
+export const matrixJobs = (wave: Pick<WaveHandoff, 'jobs' | 'landing'>) =>
+  wave.jobs.length + (wave.landing?.length ? 1 : 0);
 
 /** Where a work job's partial state is published: its own lineage, apart from the loop's. */
 export const partialOf = (scope: string, wave: Pick<WaveHandoff, 'id'>, issueId: string) =>

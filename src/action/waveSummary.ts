@@ -4,6 +4,7 @@
  */
 import type { LoopState, Wave } from '../core/state.js';
 import type { WaveReduction, WaveRow } from '../core/waveReduce.js';
+import type { LandingReduction } from '../core/waveOutbox.js';
 import { type SummaryContext, issueLink } from './summary.js';
 
 const OUTCOME_WORDS: Record<WaveRow['outcome'], string> = {
@@ -18,6 +19,8 @@ const OUTCOME_WORDS: Record<WaveRow['outcome'], string> = {
 export interface WaveSummaryContext {
   checkpointId: string;
   issueLinks?: SummaryContext['issueLinks'];
+  /** What the wave's landing job did with earlier waves' unlanded work. */
+  landing?: Pick<LandingReduction, 'landed' | 'left' | 'problem'>;
 }
 
 /** The reduce job's outputs, named as the single job's (action.yml), for the whole loop after the wave. */
@@ -58,7 +61,7 @@ export function waveOutputs(loop: LoopState, reduction: WaveReduction, checkpoin
 /** The wave's job summary: how it ended, a row per issue, the jobs' gantt, the loop's totals. */
 export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReduction, ctx: WaveSummaryContext): string {
   const { rows, halt } = reduction;
-  if (rows.length === 0 && halt)
+  if (rows.length === 0 && halt && !ctx.landing)
     return [
       `## 🛑 agent-loop halted (${halt.reason}) before a wave`,
       '',
@@ -74,16 +77,25 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
     : `## 🔀 agent-loop: wave ${loop.waves}, ${rows.length} job${rows.length === 1 ? '' : 's'} in parallel`;
   const lines = [head, ''];
   if (halt) lines.push(`**${escape(halt.message)}**`, '');
+  const landing = ctx.landing;
+  if (landing)
+    lines.push(
+      `Earlier work: ${landing.landed} finished cycle(s) landed by the landing job, ${landing.left} still to land${landing.problem ? ` (${escape(landing.problem)})` : ''}.`,
+      '',
+    );
+  if (rows.length > 0)
+    lines.push(
+      '| issue | outcome | iterations | spend | time | pull request |',
+      '|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? `${r.iterations} (#${r.first}–#${r.last})` : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ?? '—'} |`,
+      ),
+      '',
+      ...gantt(wave, rows),
+      '',
+    );
   lines.push(
-    '| issue | outcome | iterations | spend | time | pull request |',
-    '|---|---|---|---|---|---|',
-    ...rows.map(
-      (r) =>
-        `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? `${r.iterations} (#${r.first}–#${r.last})` : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ?? '—'} |`,
-    ),
-    '',
-    ...gantt(wave, rows),
-    '',
     `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}, ${loop.successfulIterations} agent ok, ${loop.failedIterations} agent failed; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}; consecutive escalations ${loop.consecutiveEscalations}.`,
     '',
     `Checkpoint \`${ctx.checkpointId}\`${halt ? ': later runs stay halted until it is resumed (resume: true once the cause is fixed, or a change that lifts the halt by itself).' : ': the next wave goes on from it.'}`,

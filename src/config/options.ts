@@ -207,7 +207,7 @@ export const OptionsSchema = z.object({
       arg: 'ID[,ID]',
       commands: ['run', 'action'],
       defaultText: 'every ready issue',
-      help: "Work only these issues (comma-separated ids); the others are left alone. The action's fan-out work: the one issue this job works (the plan's matrix entry, matrix.issue).",
+      help: "Work only these issues (comma-separated ids); the others are left alone. The action's fan-out work: the one issue this job works (the plan's matrix entry, matrix.issue; the entry outbox lands earlier waves' unlanded work without running the agent).",
       expected: 'issue ids separated by commas, e.g. bd-1,bd-2',
     }),
   onSuccess: z.enum(['merge', 'branch', 'pull-request']).default('merge').register(registry, {
@@ -414,7 +414,7 @@ export const OptionsSchema = z.object({
     arg: 'ROLE',
     commands: ACTION,
     defaultText: 'none (one slice, one job)',
-    help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
+    help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues (and a landing job, matrix entry outbox, when earlier waves left work unlanded) and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
     expected: 'one of plan, work, reduce, or empty',
   }),
   wave: z.preprocess(toUndefinedIfEmpty, z.string().max(65_536).optional()).register(registry, {

@@ -10,6 +10,7 @@
  */
 import type { ReadyIssue } from './events.js';
 import { leaveClaimed, selectTargets } from './slice.js';
+import { awaitingLanding } from './waveOutbox.js';
 import type { HaltReason, LoopState, WaveJob } from './state.js';
 
 export interface WaveSettings {
@@ -47,7 +48,13 @@ export interface WavePlan {
 
 /** The jobs of the next wave, in the source's order (most urgent first). */
 export function planWave(ready: readonly WaveCandidate[], loop: LoopState, settings: WaveSettings): WavePlan {
-  const { free, claimed } = leaveClaimed(ready, [], settings.checkpointId);
+  // An issue whose finished work waits in the outbox is landed (waveOutbox.ts), not worked again.
+  const landing = awaitingLanding(loop);
+  const { free, claimed } = leaveClaimed(
+    ready.filter((i) => !landing.has(i.id)),
+    [],
+    settings.checkpointId,
+  );
   const { targets, escalated } = selectTargets(free, loop, true, loop.iteration, undefined, settings.closeOnBranch);
   const claimedElsewhere = claimed.map((i) => i.id);
   const none = (stop: WaveStop): WavePlan => ({ jobs: [], deferred: [], claimedElsewhere, escalated, stop });
@@ -62,6 +69,11 @@ export function planWave(ready: readonly WaveCandidate[], loop: LoopState, setti
       return none({
         kind: 'idle',
         message: `No ready issue for this wave: ${claimedElsewhere.join(', ')} being worked by other runs.`,
+      });
+    if (loop.outbox.length > 0)
+      return none({
+        kind: 'idle',
+        message: `No issue to work: the finished work on ${[...landing].join(', ')} waits to land (${loop.outbox.length} cycle(s) in the outbox).`,
       });
     return none({ kind: 'complete', message: 'No ready issues left: the work is done.' });
   }

@@ -72,7 +72,7 @@ export const JOB_LOCAL_HALTS: ReadonlySet<HaltReason> = new Set([
 ]);
 
 const ESCALATIONS_KEPT = 100;
-const PULL_REQUESTS_KEPT = 100;
+export const PULL_REQUESTS_KEPT = 100;
 
 export function reduceWave(
   main: LoopState,

@@ -83,8 +83,7 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
     await git.push(remote, branch);
     await pushNotes();
   };
-  const bundleOf = (branch: string) =>
-    options.keepDir ? path.join(options.keepDir, `${branch.replace(/[^\w.-]+/g, '-')}.bundle`) : undefined;
+  const bundleOf = (branch: string) => (options.keepDir ? path.join(options.keepDir, bundleName(branch)) : undefined);
   const hasNotes = async () => !!notes && (await notes.run(['show-ref', '--verify', '--quiet', NOTES_REF])).code === 0;
   /**
    * The branch's commits beyond the base, kept for the next runner, with the git notes (tdd: the
@@ -389,4 +388,9 @@ export function pullRequestBody(
     ...(facts.length ? [`${facts.join(' · ')}.`, ''] : []),
     after,
   ].join('\n');
+}
+
+/** The file a branch GitHub did not take is kept as, in the keep directory (the state directory's outbox/). */
+export function bundleName(branch: string): string {
+  return `${branch.replace(/[^\w.-]+/g, '-')}.bundle`;
 }
