@@ -491,4 +491,53 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     const done = await workflowRun(864, agent, 2);
     expect(done.plan.outputs).toMatchObject({ jobs: '0', status: 'complete' });
   }, 300_000);
+
+  it('a job whose share runs out mid-issue: its wip is pushed, the reduce releases its claim, and the next wave continues its branch at once', async () => {
+    gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    // Issue 3 takes three agent runs (two steps, then the fix); the others one.
+    const agent = await writeAgent(
+      sb,
+      'stepper',
+      [
+        'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
+        'n=$(grep -c "^$AGENT_LOOP_ISSUE_IDS$" "$NOTES/worked")',
+        'if [ "$AGENT_LOOP_ISSUE_IDS" = 3 ] && [ "$n" -lt 3 ]; then',
+        '  echo "step $n" >> progress-3.txt',
+        "  printf 'Partway.\\n```yaml\\nwork_remaining: %s\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: step %s of 3\\n```\\n' $((3 - n)) $n",
+        '  exit 0',
+        'fi',
+        'echo good > value.txt',
+        'echo "fixed" > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"',
+        DONE_REPORT,
+      ].join('\n'),
+    );
+
+    // Six iterations over three jobs: two each; issue 3 needs three.
+    const first = await workflowRun(871, agent, 3, { 'max-iterations': '6' });
+    expect(first.issues).toEqual(['1', '2', '3']);
+    expect(first.reduce?.outputs).toMatchObject({ status: 'continuing' });
+    expect(first.reduce?.summary).toMatch(/^\| \[#3\].*\| unfinished \(a later wave goes on\).* \| 2 \(#3–#4\) \|/m);
+    // Its work so far is on GitHub as wip:, and its claim is released saying so (no lease to wait out).
+    expect(
+      execFileSync('git', ['--git-dir', rig.origin, 'show', 'agent-loop/issue-3:progress-3.txt'], { encoding: 'utf8' }),
+    ).toBe('step 1\nstep 2\n');
+    expect(first.reduce?.log).toContain('issue 3 is unfinished: released for the next wave');
+    expect(gh.issue(3)?.labels).toEqual([LABEL]);
+    expect(gh.issue(3)?.comments.at(-1)?.body).toContain('Unfinished: the job’s share of the run ran out');
+
+    // The next run takes issue 3 up at once and continues from its branch: one more agent run.
+    const second = await workflowRun(872, agent, 3, { 'max-iterations': '6' });
+    expect(second.issues).toEqual(['3']);
+    expect(second.work[0]?.outputs).toMatchObject({ status: 'complete', iterations: '1' });
+    expect(runsPerIssue()).toEqual({ '1': 1, '2': 1, '3': 3 });
+    expect(
+      execFileSync('git', ['--git-dir', rig.origin, 'show', 'agent-loop/issue-3:progress-3.txt'], { encoding: 'utf8' }),
+    ).toBe('step 1\nstep 2\n');
+    expect(
+      execFileSync('git', ['--git-dir', rig.origin, 'show', 'agent-loop/issue-3:fixed-3.txt'], { encoding: 'utf8' }),
+    ).toBe('fixed\n');
+    const final = checkpointOf(second.reduce!);
+    expect(final.iteration).toBe(5);
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
+  }, 300_000);
 });

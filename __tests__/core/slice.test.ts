@@ -217,6 +217,19 @@ describe('the core: bounds', () => {
     );
     expect(find(local.effects, 'keepOpenCycle')).toBeUndefined();
   });
+
+  it('pushes the cycle in flight when a bound halts the run (a wave job’s share used up), not on other halts', () => {
+    const published = config({ maxIterations: 2 }, { publishes: true });
+    const s = run(withCycle({ iteration: 2 }), published, tick());
+    expect(find(s.effects, 'recordHalt')?.halt.reason).toBe('max_iterations');
+    expect(find(s.effects, 'keepOpenCycle')).toEqual({
+      kind: 'keepOpenCycle',
+      branch: 'agent-loop/a-1',
+      message: 'wip: a-1 (max_iterations reached at iteration 2)',
+    });
+    const budget = run(withCycle({ costUsd: 5 }), config({ maxCostUsd: 5 }, { publishes: true }), tick());
+    expect(find(budget.effects, 'keepOpenCycle')?.message).toMatch(/^wip: a-1 \(budget reached/);
+  });
 });
 
 describe('the core: one cycle', () => {

@@ -251,6 +251,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
     await reduceJob({
       ...job,
       wave: fanOut.wave,
+      ...(github ? { source: github } : {}),
       refs: refs!,
       scratch: path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop-partials'),
       fetchPartial: async (scope, dir) =>

@@ -13,11 +13,11 @@ import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
-import { type PartialState, type WaveReduction, reduceWave } from '../core/waveReduce.js';
+import { type PartialState, type WaveReduction, type WaveRow, reduceWave } from '../core/waveReduce.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { RunRefs } from './persistence.js';
-import type { FanOutJob } from './planJob.js';
+import type { FanOutJob, WaveSource } from './planJob.js';
 import { type WaveHandoff, partialOf } from './waveHandoff.js';
 import { LANDING_JOB, type LandingPartial, reduceLanding } from '../core/waveOutbox.js';
 import { dropLandedBundles, gatherBundles, tookFrom } from './outboxHandover.js';
@@ -25,6 +25,8 @@ import { waveOutputs, waveSummary } from './waveSummary.js';
 
 export interface ReduceJob extends FanOutJob {
   wave: WaveHandoff;
+  /** The claims of the wave's unfinished issues, released for the next wave (the jobs have ended). */
+  source?: Pick<WaveSource, 'releaseClaim'>;
   /** Downloads one job's partial state into `dir`: whether there was one. */
   fetchPartial: (scope: string, dir: string) => Promise<boolean>;
   refs: RunRefs;
@@ -95,6 +97,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     state: { ...(checkpoint?.state ?? {}), loop, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
   });
   await dropLandedBundles(job.stateDir, loop);
+  await handOver(job, reduction.rows);
   core.saveState('state-dir', job.stateDir);
   core.saveState('checkpoint-id', wave.checkpoint);
 
@@ -141,6 +144,33 @@ const WAVES_KEPT = 100;
 function reducedWaves(state: Record<string, unknown> | undefined): string[] {
   const record = state?.[REDUCED_KEY] as { reduced?: unknown } | undefined;
   return Array.isArray(record?.reduced) ? record.reduced.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/**
+ * The wave's jobs have all ended (the reduce runs after them): an issue a job left unfinished (its
+ * share ran out; its work pushed as wip:) is released now, its claim comment saying so, so that the
+ * next wave takes it up at once instead of waiting out the lease. A lost job's claim is left to
+ * expire: nothing says its runner is gone. Best effort: a release that fails leaves the lease.
+ */
+async function handOver(job: ReduceJob, rows: readonly WaveRow[]): Promise<void> {
+  if (!job.source) return;
+  const me = { run: job.runId, checkpoint: job.wave.checkpoint };
+  for (const row of rows.filter((r) => r.outcome === 'unfinished')) {
+    try {
+      await job.source.releaseClaim(row.issueId, me, job.clock.now().toISOString(), {
+        state: 'unfinished',
+        iterations: row.iterations,
+        ...(row.costUsd > 0 ? { costUsd: row.costUsd } : {}),
+      });
+      job.core.info(`agent-loop reduce: issue ${row.issueId} is unfinished: released for the next wave.`);
+    } catch (error) {
+      job.core.warning(
+        job.redact(
+          `agent-loop reduce: could not release the claim on issue ${row.issueId} (${(error as Error).message}): a later wave takes it up once its lease expires.`,
+        ),
+      );
+    }
+  }
 }
 
 /** What the wave's landing job left: the entries it took and its final state (undefined: it saved none). */

@@ -981,13 +981,19 @@ function finish(
     effects.push(save(m, status), ...after);
   }
   // A cycle still in flight at the slice's end: on a runner that is thrown away its branch is
-  // pushed (work as wip:), and the next slice fetches it.
+  // pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
+  // spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
   const open = m.loop.currentCycle;
-  if (config.publishes && open?.branch && status === 'continuing')
+  const bound = status === 'halted' && (halt?.reason === 'max_iterations' || halt?.reason === 'budget');
+  if (config.publishes && open?.branch && (status === 'continuing' || bound))
     effects.push({
       kind: 'keepOpenCycle',
       branch: open.branch,
-      message: `wip: ${open.issueIds.join(' ')} (slice ended at iteration ${m.loop.iteration})`.slice(0, 120),
+      message:
+        `wip: ${open.issueIds.join(' ')} (${bound ? `${halt?.reason} reached` : 'slice ended'} at iteration ${m.loop.iteration})`.slice(
+          0,
+          120,
+        ),
     });
   effects.push({ kind: 'done', status, interrupted });
   return { model: m, effects };

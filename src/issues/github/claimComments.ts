@@ -104,6 +104,8 @@ function endedHeadline(progress: ClaimProgress | undefined): string {
       return 'Escalated: agent-loop could not finish this issue';
     case 'lost':
       return 'Work lost';
+    case 'unfinished':
+      return 'Unfinished: the job’s share of the run ran out';
     default:
       return 'agent-loop stopped working on this issue';
   }
@@ -120,6 +122,8 @@ function endedNext(progress: ClaimProgress): string {
       return 'See the comment below for why, and how to have it tried again.';
     case 'lost':
       return 'The run that did the work ended before it reached GitHub: the issue is worked again.';
+    case 'unfinished':
+      return 'Its work so far is pushed as a wip: commit on its branch; the next wave takes the issue up and continues from there.';
     default:
       return '';
   }
