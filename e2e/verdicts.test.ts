@@ -156,6 +156,43 @@ ${DONE_REPORT}`,
     expect(events(r.stdout).some((e) => e.event === 'tests.confirm')).toBe(true);
   });
 
+  it("an escalated issue's rejected work, kept as wip: on its branch, is the next cycle's to mend: an agent that changes nothing does not close the issue nor merge the breakage (the baseline is main's tree, not the branch's)", async () => {
+    const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
+    // First run: fixes mul but breaks sub, every time: rejected, escalated, the work kept as wip:.
+    const careless = await writeAgent(sb, 'careless', `${FIX.mul}\n${FIX.breakSub}\n${DONE_REPORT}`);
+    const first = await runCli(sb, args(careless, '--max-retries-per-step', '1'));
+    expectExit(first, 1);
+    expect(lastResult(first.stdout)).toMatchObject({ haltReason: 'all_escalated', issuesEscalated: ['bd-mul'] });
+    expect(git(sb, 'log', '-1', '--format=%s', 'agent-loop/bd-mul')).toMatch(/^wip: bd-mul escalated/);
+    expect(git(sb, 'show', 'agent-loop/bd-mul:src/calc.mjs')).toContain('export const sub = (a, b) => 0;');
+
+    // A person takes the label off to have it tried again; the agent now changes nothing and says it is done.
+    const file = path.join(sb.repo, '.beads', 'issues.jsonl');
+    const line = JSON.parse(readFileSync(file, 'utf8')) as { labels: string[] };
+    line.labels = line.labels.filter((l) => l !== 'agent-loop:escalated');
+    await fs.writeFile(file, `${JSON.stringify(line)}\n`);
+    commit(sb, 'retry bd-mul', { tracked: true, by: 'person' });
+    const mainBefore = git(sb, 'rev-parse', 'main');
+    const idle = await writeAgent(sb, 'idle', DONE_REPORT);
+    const second = await runCli(sb, args(idle, '--max-retries-per-step', '1', '--max-consecutive-escalations', '5'));
+    expectExit(second, 1);
+    const res = lastResult(second.stdout);
+    expect(res).toMatchObject({ haltReason: 'all_escalated', issuesClosed: [], issuesEscalated: ['bd-mul'] });
+    // The baseline ran on main's tree: sub passing, the four failures there before.
+    const baseline = events(second.stdout).filter((e) => e.event === 'tests.baseline');
+    expect(String(baseline.at(-1)?.message)).toMatch(/^Baseline: 5 test\(s\) read \(.*\), 4 failing before any change/);
+    expect(String(baseline.at(-1)?.message)).not.toContain('sub subtracts');
+    // Every verdict names sub as broken by the cycle; nothing was merged, the work is still on its branch.
+    expect(res.history.filter((h) => h.n > 2).map((h) => h.outcome)).toEqual(['tests_failed', 'tests_failed']);
+    for (const h of res.history.filter((x) => x.n > 2))
+      expect(h.verdict?.summary).toMatch(/^1 test\(s\) broken \([^)]*sub subtracts\)/);
+    expect(git(sb, 'show', 'main:src/calc.mjs')).toContain('export const sub = (a, b) => a - b;');
+    expect(git(sb, 'log', '--format=%s', `${mainBefore}..main`)).toBe('agent-loop: bd-mul escalated');
+    expect(git(sb, 'show', 'agent-loop/bd-mul:src/calc.mjs')).toContain('export const sub = (a, b) => 0;');
+    expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(readFileSync(file, 'utf8')).toMatch(/"status":"open"/);
+  });
+
   it('with --junit-file: the report is read per test, and what the test command writes (the report, a cache) is never committed', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
     const command =

@@ -1,13 +1,17 @@
 /**
- * A cycle's baseline: the suite run on the tree the cycle starts from, before its first agent run
- * (src/verdict/baseline.ts keeps it, keyed by that commit and the command). Every verdict in the
- * cycle compares the agent's work with it.
+ * A cycle's baseline: the suite run on the base branch's tree as the cycle starts (its `baseTip`),
+ * before its first agent run (src/verdict/baseline.ts keeps it, keyed by that commit and the
+ * command). Every verdict in the cycle compares the agent's work with it. A cycle that continues an
+ * earlier cycle's branch (escalated, its rejected work kept as wip:) starts from a tree that holds
+ * that work: its baseline is still the base tip's, so that what the earlier work broke is the
+ * cycle's to mend, not a failure "before any change".
  */
 import path from 'node:path';
 import { BASELINES_DIR, baselineKey, baselineProblem, baselineStore, describeBaseline } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
 import type { Halt } from '../core/events.js';
+import type { Git } from '../git/git.js';
 import type { CycleState, LoopState } from '../core/state.js';
 
 export interface CycleBaseline {
@@ -19,19 +23,27 @@ export interface CycleBaseline {
 }
 
 /**
- * The current cycle's baseline: read from the state directory when this tree's was kept, else run
- * now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
- * judged by the exit code alone, and says so). A red baseline that cannot be read per test, or a
- * suite that cannot run at all, halts, and is not kept.
+ * The current cycle's baseline: read from the state directory when the base tip's was kept, else
+ * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
+ * judged by the exit code alone, and says so). When the checkout holds more than the base tip (an
+ * earlier cycle's branch, merged with the base), the suite runs with the base tip checked out
+ * (detached), and the cycle's branch is checked out again after. A red baseline that cannot be read
+ * per test, or a suite that cannot run at all, halts, and is not kept.
  */
 export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpointId: string): Promise<CycleBaseline> {
   const { settings, logger, git } = deps;
   const cycle = state.currentCycle as CycleState;
   const store = baselineStore(filesOf(deps));
   const junit = settings.junitFile;
+  // The base tip, recorded when the cycle opened; else (no branches, an older checkpoint) HEAD.
+  const baseTip = git ? cycle.baseTip : undefined;
   const key =
     cycle.baselineKey ??
-    baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
+    baselineKey(
+      baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`),
+      settings.testCommand,
+      junit,
+    );
   const withKey = (s: LoopState): LoopState => ({
     ...s,
     currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key },
@@ -69,12 +81,27 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     );
     return { state: withKey(state), run: undefined };
   }
+  // The checkout holds more than the base tip: this cycle continues an earlier cycle's branch.
+  const onBase = git && baseTip && (await git.changedFiles(baseTip)).length > 0 ? { git, tip: baseTip } : undefined;
+  if (onBase && (await onBase.git.hasWorkSince(await onBase.git.head()))) {
+    // Uncommitted changes (a run killed during the agent's first run, its baseline lost): the base
+    // tip cannot be checked out without them, and the tree they are in is not the cycle's start.
+    logger.warn(
+      'tests.baseline',
+      `The baseline of this cycle (${key}) is not in ${path.join(deps.stateDir, BASELINES_DIR)} and the checkout has uncommitted changes, so the base tip (${onBase.tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`,
+      { key },
+    );
+    return { state: withKey(state), run: undefined };
+  }
   logger.info(
     'tests.baseline',
-    `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`,
-    { command: settings.testCommand },
+    onBase
+      ? `Running the tests on ${state.baseBranch ?? 'the base branch'} as this cycle found it first (${onBase.tip.slice(0, 12)}, checked out for the run; the baseline every verdict compares with): ${cycle.branch ?? 'the branch'} holds an earlier cycle's work, and what it breaks is this cycle's to mend: ${settings.testCommand}`
+      : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`,
+    { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) },
   );
-  const outcome = await deps.runTests(settings.testCommand, deps.signal, 'baseline');
+  const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
+  const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests) : await tests();
   if (deps.signal?.aborted) return { state, interrupted: true };
   const run = outcome.run ?? emptyRun(outcome.exitCode);
   logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
@@ -87,4 +114,15 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   if (checked.halt) return checked;
   await store.save(key, run);
   return { ...checked, state: withKey(state) };
+}
+
+/** `run` with `commit` checked out (detached), then the branch (or commit) checked out before, whatever `run` did. */
+async function onTree<T>(git: Git, commit: string, run: () => Promise<T>): Promise<T> {
+  const back = await git.currentRef();
+  await git.checkout(commit);
+  try {
+    return await run();
+  } finally {
+    await git.checkout(back);
+  }
 }

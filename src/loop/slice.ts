@@ -330,8 +330,9 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         return undefined;
       }
       case 'runBaseline': {
-        // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree;
-        // read from the state directory once per slice).
+        // The suite on the cycle's starting tree (the base tip's, not an earlier cycle's work on the
+        // branch), before its first agent run (kept: run once per tree; read from the state directory
+        // once per slice).
         const key = loop.currentCycle?.baselineKey;
         if (key !== undefined && baselineSeen?.key === key)
           return { type: 'baselineRan', state: loop, ...(baselineSeen.run ? { run: baselineSeen.run } : {}) };
@@ -579,7 +580,8 @@ async function openCycle(deps: SliceDeps, cycle: CycleState, baseBranch: string 
   if (!git || !cycle.branch || !baseBranch) return cycle;
   // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
   // pull request's, pushed by an earlier run) is brought up to date with the base first, so
-  // that this cycle merges back cleanly.
+  // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
+  // what the earlier work broke is this cycle's.
   if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
     logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
   }

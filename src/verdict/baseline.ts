@@ -1,7 +1,7 @@
 /**
- * The baseline: the suite as it stood on a cycle's starting tree, per test, run before the cycle's
- * first agent run. Kept in `<state-dir>/baselines/<key>.json`, keyed by the starting commit and
- * the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
+ * The baseline: the suite as it stood on a cycle's starting tree (the base branch's, also when the
+ * cycle continues an earlier cycle's branch), per test, run before the cycle's first agent run.
+ * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
  * reads it instead of running the suite again.
  */
 import { createHash } from 'node:crypto';
