@@ -251,6 +251,10 @@ ${DONE_REPORT}`,
       // Before the fix: "closed: bd-1, bd-2" while main held bd-1 open, and bd-1 was never worked again.
       expect(halted.issuesClosed).toEqual(['bd-2']);
       expect(closedOnMain(sb)).toEqual(['bd-2']);
+      // Its change held the secret: never committed, discarded with its worktree, and the run says so.
+      expect(r.stdout).toMatch(/bd-1's change held what looks like a secret: it was not committed and was discarded/);
+      expect(git(sb, 'branch', '--list', 'agent-loop-halted/*')).toBe('');
+      expect(git(sb, 'log', '--all', '-p')).not.toContain(env.MY_TOKEN);
       const again = await runCli(sb, runArgs(agent, '--parallel', '2', '--secret-env', 'MY_TOKEN', '--resume-halted'), {
         env,
       });
@@ -260,6 +264,85 @@ ${DONE_REPORT}`,
       expect(git(sb, 'show', 'main:file-bd-1.txt')).toBe('bd-1');
       expect(invocations(sb)).toEqual(expect.arrayContaining(['bd-1', 'bd-1', 'bd-2']));
       expect(invocations(sb)).toHaveLength(3);
+    });
+  });
+
+  it("halts repository_moved when a job's agent moves main from its worktree: nothing merged onto the rogue commit, the tips named, nothing reset; resumed once main is back, the wave is merged", async () => {
+    await withRepo(ids(3), async (sb) => {
+      // bd-2's agent moves main (the worktrees share the repository's branches), then says it is done.
+      const agent = await writeAgent(
+        sb,
+        'agent',
+        `id="$AGENT_LOOP_ISSUE_IDS"
+echo "$id" >> "$NOTES/invocations"
+echo "$id" > "file-$id.txt"
+if [ "$id" = bd-2 ]; then echo rogue > rogue.txt; git add rogue.txt; git update-ref refs/heads/main "$(git -c user.name=rogue -c user.email=rogue@example.com commit-tree "$(git write-tree)" -p main -m rogue)"; git reset -q; rm rogue.txt; fi
+${DONE_REPORT}`,
+      );
+      const before = git(sb, 'rev-parse', 'main');
+      const r = await runCli(sb, runArgs(agent, '--parallel', '3'));
+      expectExit(r, 1);
+      const rogue = git(sb, 'rev-parse', 'main');
+      expect(rogue).not.toBe(before);
+      expect(git(sb, 'log', '-1', '--format=%s', 'main')).toBe('rogue');
+      const result = lastResult(r.stdout);
+      // Before the fix: every job merged onto the rogue commit, "closed" and exit 0.
+      expect(result).toMatchObject({ status: 'halted', haltReason: 'repository_moved' });
+      expect(result.issuesClosed).toEqual([]);
+      expect(result.error).toContain(`was at ${before.slice(0, 12)} and is now at ${rogue.slice(0, 12)}`);
+      expect(result.error).toMatch(/bd-1, bd-2, bd-3/);
+      expect(result.error).toContain(`git reset --keep ${before.slice(0, 12)}`);
+      expect(closedOnMain(sb)).toEqual([]);
+      const halt = readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8');
+      expect(halt).toContain(`git reset --keep ${before.slice(0, 12)}`);
+      // Moved under the user's checkout: the rogue file shows as a staged deletion; agent-loop reset nothing.
+      expect(git(sb, 'status', '--porcelain')).toBe('D  rogue.txt');
+      // The user puts main back; the resumed run merges the finished jobs without working them again.
+      git(sb, 'reset', '--keep', before);
+      const again = await runCli(sb, [...runArgs(agent, '--parallel', '3'), '--resume-halted']);
+      expectExit(again, 0);
+      expect(sorted(lastResult(again.stdout).issuesClosed)).toEqual(ids(3));
+      expect(invocations(sb)).toHaveLength(3);
+      expect(closedOnMain(sb)).toEqual(ids(3));
+      expect(git(sb, 'log', '--format=%s', 'main')).not.toMatch(/^rogue$/m);
+      expect(worktreeCount(sb)).toBe(1);
+    });
+  });
+
+  it("a job that halts the run: the run's halt.md is that job's diagnostic (its issue, not another's escalation), its work kept on a wip: commit", async () => {
+    await withRepo(ids(2), async (sb) => {
+      // bd-1 says it is stuck (escalated, the run goes on); bd-2 writes its file and switches its worktree to another branch (its job halts).
+      const agent = await writeAgent(
+        sb,
+        'agent',
+        `id="$AGENT_LOOP_ISSUE_IDS"
+echo "$id" >> "$NOTES/invocations"
+if [ "$id" = bd-1 ]; then printf '\`\`\`yaml\nwork_remaining: all of it\nrequires_continuation: false\nstuck_detected: true\nsummary: stuck\n\`\`\`\n'; exit 0; fi
+echo "$id" > "file-$id.txt"
+git checkout -q -b side
+${DONE_REPORT}`,
+      );
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2'));
+      expectExit(r, 1);
+      const result = lastResult(r.stdout);
+      expect(result).toMatchObject({ status: 'halted', haltReason: 'repository_moved' });
+      expect(result.issuesEscalated).toEqual(['bd-1']);
+      expect(result.error).toMatch(/^bd-2: /);
+      const halt = readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8');
+      // Before the fix: the headline bd-2's, the issues and steps bd-1's last escalation.
+      const issues = halt.split('\n').find((l) => l.startsWith('- Issues:')) ?? '';
+      expect(issues).toContain('bd-2');
+      expect(issues).not.toContain('bd-1');
+      expect(halt).toMatch(/agent-loop-halted\/bd-2-wave-1/);
+      // Before the fix: the worktree removed with the work in it, the diagnostic with it.
+      expect(git(sb, 'show', 'agent-loop-halted/bd-2-wave-1:file-bd-2.txt')).toBe('bd-2');
+      expect(git(sb, 'log', '-1', '--format=%s', 'agent-loop-halted/bd-2-wave-1')).toMatch(/^wip: bd-2 halted/);
+      expect(
+        readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'parallel', 'halts', 'wave-1-bd-2.md'), 'utf8'),
+      ).toMatch(/bd-2/);
+      expect(r.stdout).not.toMatch(/branch and working tree are left for inspection/);
+      expect(closedOnMain(sb)).toEqual([]);
+      expect(worktreeCount(sb)).toBe(1);
     });
   });
 

@@ -257,7 +257,7 @@ describe('reduceWave', () => {
       ],
       limits,
     );
-    expect(r.halt).toEqual({ reason: 'agent_unavailable', message: '1: auth failed' });
+    expect(r.halt).toEqual({ reason: 'agent_unavailable', message: '1: auth failed', issueId: '1' });
     expect(r.rows.map((x) => x.outcome)).toEqual(['halted', 'unfinished']);
   });
 

@@ -18,7 +18,7 @@ import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
 import { type HaltReason, type LoopState, type Wave, initialLoopState, parseLoopState } from '../core/state.js';
 import { type WaveCandidate, planWave } from '../core/wavePlan.js';
-import { type WaveRow, reduceWave } from '../core/waveReduce.js';
+import { JOB_LOCAL_HALTS, type WaveRow, reduceWave } from '../core/waveReduce.js';
 import { gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
@@ -35,7 +35,8 @@ import {
   runJob,
   writeJobPlan,
 } from './parallelJob.js';
-import { landWave } from './waveLanding.js';
+import { landWave, tipOf } from './waveLanding.js';
+import { type KeptHalt, keepHaltedJob } from './haltedJob.js';
 import { cannotStart, problem } from './problems.js';
 import { type RunIO, runLogger, sourceOf, standingHalt } from './run.js';
 import { checkHalt } from './haltCheck.js';
@@ -169,7 +170,13 @@ async function coordinate(
   // One git worktree operation at a time (startJob): concurrent ones race on the repository's own files.
   let gitTurn: Promise<void> = Promise.resolve();
   let status: RunResult['status'] = 'continuing';
-  let halt: { reason: HaltReason; message: string } | undefined;
+  let halt: { reason: HaltReason; message: string; issueId?: string } | undefined;
+  /** The job whose own halt is the run's: its state and what was kept of it. */
+  let haltedJob: { loop?: LoopState; kept?: KeptHalt } | undefined;
+  /** What was kept of the wave's halted jobs, in sentences for the halt message. */
+  let keptNotes: string[] = [];
+  /** The base branch moved behind the coordinator: what to do, in its own words. */
+  let advice: string | undefined;
   for (;;) {
     if (io.signal?.aborted) break;
     let wave = loop.wave;
@@ -205,6 +212,8 @@ async function coordinate(
         { wave: loop.waves + 1, jobs: wave.jobs.map((j) => j.issueId) },
       );
     }
+    // The base branch as the jobs start: only the coordinator's own merges may move it (landWave checks).
+    const baseTip = (await tipOf(runner, base)) ?? '';
     const ends = await Promise.all(wave.jobs.map((job) => startJob(job, wave as Wave, resuming)));
     if (io.signal?.aborted) break;
     const cannot = ends.filter((e) => e.exitCode === 2 && !e.loop);
@@ -217,11 +226,18 @@ async function coordinate(
       return 2;
     }
     // Merged into the base one at a time, in the wave's order; a conflict re-queues the issue.
-    const { partials, requeued } = await landWave(
-      { trees, runner, logger, base, issuesFile, waveNumber: loop.waves + 1 },
+    const { partials, requeued, moved } = await landWave(
+      { trees, runner, logger, base, issuesFile, waveNumber: loop.waves + 1, baseTip },
       wave,
       ends,
     );
+    if (moved) {
+      // Something else moved the base branch: nothing more is merged, nothing is reset. The wave
+      // stays in the checkpoint with its worktrees and branches: resumed, its finished jobs are merged.
+      halt = { reason: moved.reason, message: moved.message };
+      advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
+      break;
+    }
     const reduction = reduceWave(loop, wave, partials, {
       maxIterations: options.maxIterations,
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
@@ -233,9 +249,34 @@ async function coordinate(
     };
     for (const row of reduction.rows) logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
     await save('continuing');
+    // A job that halted the run: its work and its diagnostic are kept before its worktree goes.
+    const kept = new Map<string, KeptHalt>();
+    for (const [k, job] of wave.jobs.entries()) {
+      const reason = ends[k]?.loop?.halt?.reason;
+      if (!reason || JOB_LOCAL_HALTS.has(reason)) continue;
+      const place = jobPlace(io.stateDir, wave.id, job.issueId);
+      if (!existsSync(place.tree)) continue;
+      const one = await keepHaltedJob({
+        runner: gitRunner(place.tree, io.env, options.commitAuthor),
+        issueId: job.issueId,
+        waveId: wave.id,
+        reason,
+        jobStateDir: place.stateDir,
+        stateDir: io.stateDir,
+        baseTip,
+      });
+      kept.set(job.issueId, one);
+      logger.warn('job.halt_kept', `[${job.issueId}] halted (${reason}): ${one.note}.`, {
+        issue: job.issueId,
+        ...(one.branch ? { branch: one.branch } : {}),
+      });
+    }
     await removeWave(wave);
     if (reduction.halt) {
       halt = reduction.halt;
+      const k = wave.jobs.findIndex((j) => j.issueId === reduction.halt?.issueId);
+      if (k >= 0) haltedJob = { loop: ends[k]?.loop, kept: kept.get(wave.jobs[k]!.issueId) };
+      keptNotes = [...kept.values()].map((v) => v.note);
       break;
     }
   }
@@ -243,14 +284,21 @@ async function coordinate(
   let diagnostic: string | null = null;
   if (halt) {
     status = 'halted';
-    loop = { ...loop, halt: { ...halt, at: io.clock.now().toISOString() } };
+    const { issueId: _job, ...runHalt } = halt;
+    loop = { ...loop, halt: { ...runHalt, at: io.clock.now().toISOString() } };
+    // One job's own halt is diagnosed from that job's state (its cycle, its output), not the run's sums.
     const built = buildDiagnostic({
-      ...halt,
-      state: loop,
+      ...runHalt,
+      state: haltedJob?.loop ?? loop,
       checkpointId,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+      ...(advice ? { advice } : {}),
     });
-    diagnostic = createRedactor(io.secrets)(renderMarkdown(built));
+    diagnostic = createRedactor(io.secrets)(
+      haltedJob?.kept?.diagnostic
+        ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\nThis halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.\n`
+        : renderMarkdown(built),
+    );
     await fs.writeFile(path.join(io.stateDir, 'halt.md'), diagnostic);
     if (options.discordWebhook) {
       const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(built), {
@@ -263,7 +311,7 @@ async function coordinate(
     }
     logger.error(
       'run.halted',
-      `HALT (${halt.reason}): ${halt.message}. The diagnostic is in ${path.join(io.stateDir, 'halt.md')}.`,
+      `HALT (${halt.reason}): ${halt.message.replace(/\.$/, '')}.${keptNotes.length ? ` ${keptNotes.join('. ')}.` : ''} The diagnostic is in ${path.join(io.stateDir, 'halt.md')}.`,
       { haltReason: halt.reason },
     );
   }

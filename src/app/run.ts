@@ -241,6 +241,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     workflow: workflowFor(options.workflow, { tddTemplates: templates }),
     cwd: io.cwd,
     stateDir: io.stateDir,
+    ...(isWaveJob(io.env) ? { waveJob: true } : {}),
     source: issues,
     agent: trackAgent(maskOutput(agent, redact), registry),
     git,

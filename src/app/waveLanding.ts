@@ -4,7 +4,7 @@
  * conflicts is not counted closed: its attempt is kept on a branch of its own and its issue is
  * re-queued with the conflict as the next attempt's context.
  */
-import type { LoopState, Wave } from '../core/state.js';
+import type { HaltReason, LoopState, Wave } from '../core/state.js';
 import type { PartialState } from '../core/waveReduce.js';
 import type { GitRunner } from '../git/git.js';
 import { latestEntries, parseJsonl } from '../issues/beadsFile.js';
@@ -19,6 +19,55 @@ export interface Landing {
   base: string;
   issuesFile: string;
   waveNumber: number;
+  /**
+   * The base branch's commit when the wave started (the coordinator's own merges move it on): any
+   * other commit before a merge or at the wave's end means something else moved the base branch.
+   */
+  baseTip: string;
+}
+
+/** The base branch moved by something other than the coordinator: the run halts, nothing more merged. */
+export interface BaseMoved {
+  reason: HaltReason;
+  message: string;
+  /** The tip the coordinator expected, and the one found. */
+  was: string;
+  now: string | undefined;
+}
+
+const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
+
+/**
+ * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
+ * the repository's branches, so a job's agent can move the base branch from its worktree (git
+ * update-ref, git branch -f, git push . HEAD:main); the jobs named are those of the wave (they ran
+ * at once: which one did it cannot be told). The user's checkout has the base branch checked out: moved
+ * under it, its index and files are still the old commit's, so git status shows the difference as
+ * staged changes nobody made.
+ */
+export function baseMoved(input: {
+  base: string;
+  expected: string;
+  found: string | undefined;
+  waveNumber: number;
+  jobs: readonly string[];
+  merged: readonly string[];
+}): BaseMoved | undefined {
+  const { base, expected, found } = input;
+  if (found === expected) return undefined;
+  // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
+  const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their worktrees share this repository's branches), or something else working in the repository`;
+  const message = [
+    `REPOSITORY MOVED: the base branch ${base} was at ${short(expected)} and is now at ${short(found)}, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
+    input.merged.length > 0
+      ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
+      : `Nothing of the wave was merged.`,
+    found
+      ? `${base} was moved under your checkout: its index and files are still those of ${short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${short(expected)}..${base} and git reflog ${base}; git reset --keep ${short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
+      : `Inspect with git reflog ${base}.`,
+    `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>); resume the run (--resume-halted) once ${base} is where it belongs: they are merged without being worked again.`,
+  ].join(' ');
+  return { reason: 'repository_moved', message, was: expected, now: found };
 }
 
 /**
@@ -30,10 +79,21 @@ export async function landWave(
   ctx: Landing,
   wave: Wave,
   ends: readonly JobEnd[],
-): Promise<{ partials: PartialState[]; requeued: LoopState['requeued'] }> {
+): Promise<{ partials: PartialState[]; requeued: LoopState['requeued']; moved?: BaseMoved; baseTip: string }> {
   const { trees, logger, base, issuesFile } = ctx;
   const requeued: LoopState['requeued'] = [];
   const partials: PartialState[] = [];
+  let expected = ctx.baseTip;
+  const merged: string[] = [];
+  const checkBase = async () =>
+    baseMoved({
+      base,
+      expected,
+      found: await tipOf(ctx.runner, base),
+      waveNumber: ctx.waveNumber,
+      jobs: wave.jobs.map((j) => j.issueId),
+      merged,
+    });
   for (const [k, job] of wave.jobs.entries()) {
     const part = ends[k]?.loop;
     if (!part || !part.issuesClosed.includes(job.issueId)) {
@@ -41,6 +101,9 @@ export async function landWave(
       continue;
     }
     const tag = `[${job.issueId}]`;
+    // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
+    const moved = await checkBase();
+    if (moved) return { partials, requeued, moved, baseTip: expected };
     // git merges into whatever the checkout is on: a checkout switched to another branch during the
     // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
     // on the base again, merges the wave's finished jobs without working them again.
@@ -49,18 +112,22 @@ export async function landWave(
       throw new WorktreeError(
         `your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`,
       );
-    const merged = await trees.merge(
+    const outcome = await trees.merge(
       jobBranch(job.issueId),
       `Merge agent-loop/${job.issueId} (parallel): ${job.title}`,
       issuesFile,
     );
-    if (merged.kind === 'refused')
+    if (outcome.kind === 'refused')
       // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
       // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
       throw new WorktreeError(
-        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`,
+        `git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`,
       );
-    if (merged.kind !== 'conflict') {
+    if (outcome.kind === 'merged') {
+      expected = outcome.commit;
+      merged.push(job.issueId);
+    }
+    if (outcome.kind !== 'conflict') {
       if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
         // The job's state says closed, but nothing that closes it reached the base (a job halted
         // after the close was recorded and before its commit, a secret in the change): counted
@@ -76,18 +143,18 @@ export async function landWave(
         });
         continue;
       }
-      if (merged.kind === 'merged')
+      if (outcome.kind === 'merged')
         logger.info(
           'merge.done',
-          `${tag} merged into ${base}${merged.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`,
-          { issue: job.issueId, commit: merged.commit },
+          `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`,
+          { issue: job.issueId, commit: outcome.commit },
         );
       partials.push({ issueId: job.issueId, loop: part });
       continue;
     }
     requeued.push({
       issueId: job.issueId,
-      reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${merged.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
+      reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
     });
     partials.push({
       issueId: job.issueId,
@@ -98,11 +165,19 @@ export async function landWave(
     await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
     logger.warn(
       'merge.conflict',
-      `${tag} not merged: ${merged.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`,
-      { issue: job.issueId, files: merged.files },
+      `${tag} not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`,
+      { issue: job.issueId, files: outcome.files },
     );
   }
-  return { partials, requeued };
+  // At the wave's end too: a wave that merges nothing has no merge to check before.
+  const moved = await checkBase();
+  return { partials, requeued, ...(moved ? { moved } : {}), baseTip: expected };
+}
+
+/** The base branch's commit; undefined when it does not exist. */
+export async function tipOf(runner: GitRunner, branch: string): Promise<string | undefined> {
+  const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
+  return r.code === 0 ? r.stdout.trim() : undefined;
 }
 
 /**

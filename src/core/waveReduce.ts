@@ -60,7 +60,8 @@ export interface WaveRow {
 export interface WaveReduction {
   loop: LoopState;
   rows: WaveRow[];
-  halt?: { reason: HaltReason; message: string };
+  /** The run's halt; `issueId` when it is one job's own halt (its diagnostic is that job's). */
+  halt?: { reason: HaltReason; message: string; issueId?: string };
 }
 
 /** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
@@ -148,7 +149,7 @@ export function reduceWave(
     if (outcome === 'closed' || outcome === 'no_change') successes++;
     if (outcome === 'escalated') escalations++;
     if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
-      halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}` };
+      halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}`, issueId: job.issueId };
     const first = part.history[0];
     const lastRecord = part.history.at(-1);
     rows.push({

@@ -89,6 +89,11 @@ export interface SliceDeps {
   runTests: (command: string, signal?: AbortSignal, purpose?: TestPurpose) => Promise<TestOutcome>;
   logger: Logger;
   clock: Clock;
+  /**
+   * The run is a job of `run --parallel` (src/app/parallelJob.ts): its coordinator removes its
+   * worktree at the wave's end, keeping a halted job's work and diagnostic (src/app/haltedJob.ts).
+   */
+  waveJob?: boolean;
   /** Masks secrets in what is written outside the log (halt.md). */
   redact?: Redactor;
   /** Told about every halt (Discord); must not throw. */

@@ -27,6 +27,7 @@ import { type CoreConfig, cycleProgress, initialModel, step } from '../core/slic
 import { type CycleState, type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import { SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
+import { JOB_LOCAL_HALTS } from '../core/waveReduce.js';
 import { toReadyIssue } from '../issues/fingerprint.js';
 import { type ClaimProgress, type Claimant, leaseMinutes } from '../issues/claims.js';
 import { type CyclePublisher, LandingError } from './publish.js';
@@ -457,7 +458,11 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         await filesOf(deps).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
         logger.error(
           'run.halted',
-          `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`,
+          deps.waveJob
+            ? JOB_LOCAL_HALTS.has(halt.reason)
+              ? `HALT (${halt.reason}): ${halt.message}. This is a job of run --parallel: its share or its issue ended here, and the run goes on; this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`
+              : `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
+            : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`,
           { haltReason: halt.reason, diagnostic },
         );
         logger.info('halt.diagnostic', diagnostic.trimEnd());
