@@ -30997,6 +30997,182 @@ function guardLane(git) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/waveReduce.ts
+/**
+ * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
+ * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
+ * what it did: counters and spend are summed, its iterations numbered on after the loop's (job by
+ * job, in the wave's order), its closed, escalated and no-change issues, pull requests, outbox
+ * entries and notices carried over. A job with no partial state (killed before it saved) counts
+ * nothing: its issue stays open, its claim expires, and a later wave picks it up.
+ *
+ * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
+ * consecutive escalations (the failure loop), a job's halt that is about the run (the agent cannot
+ * start, a secret in a change, the repository moved…) halts the loop, and the sums are checked
+ * against --max-iterations and --max-cost-usd.
+ */
+
+/** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
+const waveReduce_JOB_LOCAL_HALTS = new Set([
+    'max_iterations',
+    'budget',
+    'all_escalated',
+    'failure_loop',
+]);
+const ESCALATIONS_KEPT = 100;
+const waveReduce_PULL_REQUESTS_KEPT = 100;
+function reduceWave(main, wave, partials, settings) {
+    const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
+    let loop = { ...main };
+    const rows = [];
+    let halt;
+    let successes = 0;
+    let escalations = 0;
+    for (const job of wave.jobs) {
+        const part = byIssue.get(job.issueId);
+        const problem = part ? notAJobState(part, job) : undefined;
+        if (!part || problem) {
+            rows.push({
+                issueId: job.issueId,
+                title: job.title,
+                outcome: 'lost',
+                iterations: 0,
+                costUsd: 0,
+                durationMs: 0,
+                ...(problem ? { problem } : {}),
+            });
+            continue;
+        }
+        const offset = loop.iteration;
+        const at = (n) => n + offset;
+        const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
+        const drop = Math.max(0, history.length - HISTORY_KEPT);
+        const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
+        loop = {
+            ...loop,
+            iteration: loop.iteration + part.iteration,
+            failedIterations: loop.failedIterations + part.failedIterations,
+            successfulIterations: loop.successfulIterations + part.successfulIterations,
+            testFailures: loop.testFailures + part.testFailures,
+            testsPassed: part.testsPassed ?? loop.testsPassed,
+            costUsd: loop.costUsd + part.costUsd,
+            tokens: {
+                input: loop.tokens.input + part.tokens.input,
+                output: loop.tokens.output + part.tokens.output,
+            },
+            issuesClosed: waveReduce_union(loop.issuesClosed, part.issuesClosed),
+            issuesEscalated: waveReduce_union(loop.issuesEscalated, part.issuesEscalated),
+            issuesNoChange: waveReduce_union(loop.issuesNoChange, part.issuesNoChange),
+            completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
+            escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
+            totalEscalations: loop.totalEscalations + part.totalEscalations,
+            environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
+            pullRequests: [...loop.pullRequests, ...newPulls].slice(-waveReduce_PULL_REQUESTS_KEPT),
+            outbox: [
+                ...loop.outbox,
+                ...part.outbox.map((o) => ({
+                    ...o,
+                    iteration: at(o.iteration),
+                    cycle: { ...o.cycle, startedAtIteration: at(o.cycle.startedAtIteration) },
+                })),
+            ],
+            // The job's own halt post is not sent: the reduce posts once for the wave.
+            notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
+            preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
+            lastAgentOutput: part.lastAgentOutput || loop.lastAgentOutput,
+            rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
+            history: history.slice(drop),
+            compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
+        };
+        const outcome = rowOutcome(job.issueId, part);
+        if (outcome === 'closed' || outcome === 'no_change')
+            successes++;
+        if (outcome === 'escalated')
+            escalations++;
+        if (part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+            halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}`, issueId: job.issueId };
+        const first = part.history[0];
+        const lastRecord = part.history.at(-1);
+        rows.push({
+            issueId: job.issueId,
+            title: job.title,
+            outcome: part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+            iterations: part.iteration,
+            ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
+            costUsd: part.costUsd,
+            ...(first ? { startedAt: first.startedAt } : {}),
+            durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
+            ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
+            ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
+        });
+    }
+    // Escalations in one wave with no success among them are escalations in a row.
+    const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
+    loop = {
+        ...loop,
+        consecutiveEscalations,
+        waves: loop.waves + 1,
+        wave: undefined,
+        requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+    };
+    if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+        const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
+        halt = {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
+        };
+    }
+    const unfinished = rows.some((r) => r.outcome === 'unfinished');
+    if (!halt && unfinished && loop.iteration >= settings.maxIterations)
+        halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
+    if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+        halt = {
+            reason: 'budget',
+            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+        };
+    return { loop, rows, ...(halt ? { halt } : {}) };
+}
+/**
+ * Why a partial state cannot be one fresh job's of this wave, or undefined: one that ran more
+ * iterations than its share, or worked other issues, would be counted twice (a job that resumed the
+ * loop's own checkpoint instead of starting fresh). Not counted: never a double count.
+ */
+function notAJobState(part, job) {
+    if (part.iteration > job.maxIterations)
+        return `its state has ${part.iteration} iterations, more than the job's share of ${job.maxIterations}: not a fresh job's state`;
+    const others = part.history.flatMap((r) => r.issueIds).filter((id) => id !== job.issueId);
+    if (others.length > 0)
+        return `its state worked other issues (${[...new Set(others)].join(', ')})`;
+    return undefined;
+}
+/** What became of the job's issue, from its own state. */
+function rowOutcome(issueId, part) {
+    if (part.issuesEscalated.includes(issueId))
+        return 'escalated';
+    if (part.issuesNoChange.includes(issueId))
+        return 'no_change';
+    if (part.issuesClosed.includes(issueId))
+        return 'closed';
+    // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
+    if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId)))
+        return 'closed';
+    return 'unfinished';
+}
+function waveReduce_union(a, b) {
+    return [...a, ...b.filter((x) => !a.includes(x))];
+}
+function later(a, b) {
+    if (a === undefined)
+        return b;
+    if (b === undefined)
+        return a;
+    return Date.parse(b) > Date.parse(a) ? b : a;
+}
+function spanMs(from, to) {
+    const d = Date.parse(to) - Date.parse(from);
+    return Number.isFinite(d) && d > 0 ? d : 0;
+}
+
 ;// CONCATENATED MODULE: ./src/issues/fingerprint.ts
 /**
  * What the core sees of a ready issue, with the fingerprint of its text: a digest of the title and
@@ -31109,9 +31285,9 @@ class LandingError extends Error {
 
 ;// CONCATENATED MODULE: ./src/verdict/baseline.ts
 /**
- * The baseline: the suite as it stood on a cycle's starting tree, per test, run before the cycle's
- * first agent run. Kept in `<state-dir>/baselines/<key>.json`, keyed by the starting commit and
- * the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
+ * The baseline: the suite as it stood on a cycle's starting tree (the base branch's, also when the
+ * cycle continues an earlier cycle's branch), per test, run before the cycle's first agent run.
+ * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
  * reads it instead of running the suite again.
  */
 
@@ -31183,27 +31359,34 @@ function describeBaseline(run) {
 
 ;// CONCATENATED MODULE: ./src/loop/baseline.ts
 /**
- * A cycle's baseline: the suite run on the tree the cycle starts from, before its first agent run
- * (src/verdict/baseline.ts keeps it, keyed by that commit and the command). Every verdict in the
- * cycle compares the agent's work with it.
+ * A cycle's baseline: the suite run on the base branch's tree as the cycle starts (its `baseTip`),
+ * before its first agent run (src/verdict/baseline.ts keeps it, keyed by that commit and the
+ * command). Every verdict in the cycle compares the agent's work with it. A cycle that continues an
+ * earlier cycle's branch (escalated, its rejected work kept as wip:) starts from a tree that holds
+ * that work: its baseline is still the base tip's, so that what the earlier work broke is the
+ * cycle's to mend, not a failure "before any change".
  */
 
 
 
 
 /**
- * The current cycle's baseline: read from the state directory when this tree's was kept, else run
- * now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
- * judged by the exit code alone, and says so). A red baseline that cannot be read per test, or a
- * suite that cannot run at all, halts, and is not kept.
+ * The current cycle's baseline: read from the state directory when the base tip's was kept, else
+ * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
+ * judged by the exit code alone, and says so). When the checkout holds more than the base tip (an
+ * earlier cycle's branch, merged with the base), the suite runs with the base tip checked out
+ * (detached), and the cycle's branch is checked out again after. A red baseline that cannot be read
+ * per test, or a suite that cannot run at all, halts, and is not kept.
  */
 async function cycleBaseline(deps, state, checkpointId) {
     const { settings, logger, git } = deps;
     const cycle = state.currentCycle;
     const store = baselineStore(filesOf(deps));
     const junit = settings.junitFile;
+    // The base tip, recorded when the cycle opened; else (no branches, an older checkpoint) HEAD.
+    const baseTip = git ? cycle.baseTip : undefined;
     const key = cycle.baselineKey ??
-        baselineKey(git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`, settings.testCommand, junit);
+        baselineKey(baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`), settings.testCommand, junit);
     const withKey = (s) => ({
         ...s,
         currentCycle: { ...s.currentCycle, baselineKey: key },
@@ -31232,8 +31415,19 @@ async function cycleBaseline(deps, state, checkpointId) {
         logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
         return { state: withKey(state), run: undefined };
     }
-    logger.info('tests.baseline', `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand });
-    const outcome = await deps.runTests(settings.testCommand, deps.signal, 'baseline');
+    // The checkout holds more than the base tip: this cycle continues an earlier cycle's branch.
+    const onBase = git && baseTip && (await git.changedFiles(baseTip)).length > 0 ? { git, tip: baseTip } : undefined;
+    if (onBase && (await onBase.git.hasWorkSince(await onBase.git.head()))) {
+        // Uncommitted changes (a run killed during the agent's first run, its baseline lost): the base
+        // tip cannot be checked out without them, and the tree they are in is not the cycle's start.
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) is not in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the checkout has uncommitted changes, so the base tip (${onBase.tip.slice(0, 12)}) cannot be checked out to run it: the agent's work is judged by the test command's exit code alone.`, { key });
+        return { state: withKey(state), run: undefined };
+    }
+    logger.info('tests.baseline', onBase
+        ? `Running the tests on ${state.baseBranch ?? 'the base branch'} as this cycle found it first (${onBase.tip.slice(0, 12)}, checked out for the run; the baseline every verdict compares with): ${cycle.branch ?? 'the branch'} holds an earlier cycle's work, and what it breaks is this cycle's to mend: ${settings.testCommand}`
+        : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) });
+    const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
+    const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests) : await tests();
     if (deps.signal?.aborted)
         return { state, interrupted: true };
     const run = outcome.run ?? emptyRun(outcome.exitCode);
@@ -31249,6 +31443,17 @@ async function cycleBaseline(deps, state, checkpointId) {
     await store.save(key, run);
     return { ...checked, state: withKey(state) };
 }
+/** `run` with `commit` checked out (detached), then the branch (or commit) checked out before, whatever `run` did. */
+async function onTree(git, commit, run) {
+    const back = await git.currentRef();
+    await git.checkout(commit);
+    try {
+        return await run();
+    }
+    finally {
+        await git.checkout(back);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
 /**
@@ -31257,6 +31462,7 @@ async function cycleBaseline(deps, state, checkpointId) {
  * it asks for through the ports (the issue source, the workflow's iteration, git, the checkpoint
  * store, the clock) and feeding back what happened as the next event, until the core says done.
  */
+
 
 
 
@@ -31533,8 +31739,9 @@ async function runSlice(unguarded) {
                 return undefined;
             }
             case 'runBaseline': {
-                // The suite on the cycle's starting tree, before its first agent run (kept: run once per tree;
-                // read from the state directory once per slice).
+                // The suite on the cycle's starting tree (the base tip's, not an earlier cycle's work on the
+                // branch), before its first agent run (kept: run once per tree; read from the state directory
+                // once per slice).
                 const key = loop.currentCycle?.baselineKey;
                 if (key !== undefined && baselineSeen?.key === key)
                     return { type: 'baselineRan', state: loop, ...(baselineSeen.run ? { run: baselineSeen.run } : {}) };
@@ -31665,7 +31872,11 @@ async function runSlice(unguarded) {
                 const { halt } = effect;
                 diagnostic = redact(renderMarkdown(effect.diagnostic));
                 await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
-                logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
+                logger.error('run.halted', deps.waveJob
+                    ? waveReduce_JOB_LOCAL_HALTS.has(halt.reason)
+                        ? `HALT (${halt.reason}): ${halt.message}. This is a job of run --parallel: its share or its issue ended here, and the run goes on; this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`
+                        : `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
+                    : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
                 logger.info('halt.diagnostic', diagnostic.trimEnd());
                 return undefined;
             }
@@ -31785,7 +31996,8 @@ async function openCycle(deps, cycle, baseBranch) {
         return cycle;
     // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
     // pull request's, pushed by an earlier run) is brought up to date with the base first, so
-    // that this cycle merges back cleanly.
+    // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
+    // what the earlier work broke is this cycle's.
     if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
         logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
     }
@@ -35471,6 +35683,7 @@ async function prepareRun(options, io) {
         workflow: workflowFor(options.workflow, { tddTemplates: templates }),
         cwd: io.cwd,
         stateDir: io.stateDir,
+        ...(isWaveJob(io.env) ? { waveJob: true } : {}),
         source: issues,
         agent: trackAgent(maskOutput(agent, redact), registry),
         git,
@@ -35829,182 +36042,6 @@ async function planWithSession(options, io, ctx) {
         }
         throw error;
     }
-}
-
-;// CONCATENATED MODULE: ./src/core/waveReduce.ts
-/**
- * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
- * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
- * what it did: counters and spend are summed, its iterations numbered on after the loop's (job by
- * job, in the wave's order), its closed, escalated and no-change issues, pull requests, outbox
- * entries and notices carried over. A job with no partial state (killed before it saved) counts
- * nothing: its issue stays open, its claim expires, and a later wave picks it up.
- *
- * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
- * consecutive escalations (the failure loop), a job's halt that is about the run (the agent cannot
- * start, a secret in a change, the repository moved…) halts the loop, and the sums are checked
- * against --max-iterations and --max-cost-usd.
- */
-
-/** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
-const waveReduce_JOB_LOCAL_HALTS = new Set([
-    'max_iterations',
-    'budget',
-    'all_escalated',
-    'failure_loop',
-]);
-const ESCALATIONS_KEPT = 100;
-const waveReduce_PULL_REQUESTS_KEPT = 100;
-function reduceWave(main, wave, partials, settings) {
-    const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
-    let loop = { ...main };
-    const rows = [];
-    let halt;
-    let successes = 0;
-    let escalations = 0;
-    for (const job of wave.jobs) {
-        const part = byIssue.get(job.issueId);
-        const problem = part ? notAJobState(part, job) : undefined;
-        if (!part || problem) {
-            rows.push({
-                issueId: job.issueId,
-                title: job.title,
-                outcome: 'lost',
-                iterations: 0,
-                costUsd: 0,
-                durationMs: 0,
-                ...(problem ? { problem } : {}),
-            });
-            continue;
-        }
-        const offset = loop.iteration;
-        const at = (n) => n + offset;
-        const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
-        const drop = Math.max(0, history.length - HISTORY_KEPT);
-        const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
-        loop = {
-            ...loop,
-            iteration: loop.iteration + part.iteration,
-            failedIterations: loop.failedIterations + part.failedIterations,
-            successfulIterations: loop.successfulIterations + part.successfulIterations,
-            testFailures: loop.testFailures + part.testFailures,
-            testsPassed: part.testsPassed ?? loop.testsPassed,
-            costUsd: loop.costUsd + part.costUsd,
-            tokens: {
-                input: loop.tokens.input + part.tokens.input,
-                output: loop.tokens.output + part.tokens.output,
-            },
-            issuesClosed: waveReduce_union(loop.issuesClosed, part.issuesClosed),
-            issuesEscalated: waveReduce_union(loop.issuesEscalated, part.issuesEscalated),
-            issuesNoChange: waveReduce_union(loop.issuesNoChange, part.issuesNoChange),
-            completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
-            escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
-            totalEscalations: loop.totalEscalations + part.totalEscalations,
-            environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
-            pullRequests: [...loop.pullRequests, ...newPulls].slice(-waveReduce_PULL_REQUESTS_KEPT),
-            outbox: [
-                ...loop.outbox,
-                ...part.outbox.map((o) => ({
-                    ...o,
-                    iteration: at(o.iteration),
-                    cycle: { ...o.cycle, startedAtIteration: at(o.cycle.startedAtIteration) },
-                })),
-            ],
-            // The job's own halt post is not sent: the reduce posts once for the wave.
-            notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
-            preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
-            lastAgentOutput: part.lastAgentOutput || loop.lastAgentOutput,
-            rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
-            history: history.slice(drop),
-            compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
-        };
-        const outcome = rowOutcome(job.issueId, part);
-        if (outcome === 'closed' || outcome === 'no_change')
-            successes++;
-        if (outcome === 'escalated')
-            escalations++;
-        if (part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
-            halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}` };
-        const first = part.history[0];
-        const lastRecord = part.history.at(-1);
-        rows.push({
-            issueId: job.issueId,
-            title: job.title,
-            outcome: part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
-            iterations: part.iteration,
-            ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
-            costUsd: part.costUsd,
-            ...(first ? { startedAt: first.startedAt } : {}),
-            durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
-            ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
-            ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
-        });
-    }
-    // Escalations in one wave with no success among them are escalations in a row.
-    const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
-    loop = {
-        ...loop,
-        consecutiveEscalations,
-        waves: loop.waves + 1,
-        wave: undefined,
-        requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
-    };
-    if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
-        const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
-        halt = {
-            reason: 'failure_loop',
-            message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
-        };
-    }
-    const unfinished = rows.some((r) => r.outcome === 'unfinished');
-    if (!halt && unfinished && loop.iteration >= settings.maxIterations)
-        halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
-    if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
-        halt = {
-            reason: 'budget',
-            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
-        };
-    return { loop, rows, ...(halt ? { halt } : {}) };
-}
-/**
- * Why a partial state cannot be one fresh job's of this wave, or undefined: one that ran more
- * iterations than its share, or worked other issues, would be counted twice (a job that resumed the
- * loop's own checkpoint instead of starting fresh). Not counted: never a double count.
- */
-function notAJobState(part, job) {
-    if (part.iteration > job.maxIterations)
-        return `its state has ${part.iteration} iterations, more than the job's share of ${job.maxIterations}: not a fresh job's state`;
-    const others = part.history.flatMap((r) => r.issueIds).filter((id) => id !== job.issueId);
-    if (others.length > 0)
-        return `its state worked other issues (${[...new Set(others)].join(', ')})`;
-    return undefined;
-}
-/** What became of the job's issue, from its own state. */
-function rowOutcome(issueId, part) {
-    if (part.issuesEscalated.includes(issueId))
-        return 'escalated';
-    if (part.issuesNoChange.includes(issueId))
-        return 'no_change';
-    if (part.issuesClosed.includes(issueId))
-        return 'closed';
-    // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
-    if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId)))
-        return 'closed';
-    return 'unfinished';
-}
-function waveReduce_union(a, b) {
-    return [...a, ...b.filter((x) => !a.includes(x))];
-}
-function later(a, b) {
-    if (a === undefined)
-        return b;
-    if (b === undefined)
-        return a;
-    return Date.parse(b) > Date.parse(a) ? b : a;
-}
-function spanMs(from, to) {
-    const d = Date.parse(to) - Date.parse(from);
-    return Number.isFinite(d) && d > 0 ? d : 0;
 }
 
 ;// CONCATENATED MODULE: ./src/core/waveOutbox.ts
@@ -36474,6 +36511,33 @@ async function writeJobPlan(dir, userPlan, context) {
 
 
 
+const waveLanding_short = (sha) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
+/**
+ * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
+ * the repository's branches, so a job's agent can move the base branch from its worktree (git
+ * update-ref, git branch -f, git push . HEAD:main); the jobs named are those of the wave (they ran
+ * at once: which one did it cannot be told). The user's checkout has the base branch checked out: moved
+ * under it, its index and files are still the old commit's, so git status shows the difference as
+ * staged changes nobody made.
+ */
+function baseMoved(input) {
+    const { base, expected, found } = input;
+    if (found === expected)
+        return undefined;
+    // Which job's agent cannot be told: the jobs ran at once, and their own checks watch their own branches.
+    const who = `most likely the agent of one of wave ${input.waveNumber}'s jobs (${input.jobs.join(', ')}: their worktrees share this repository's branches), or something else working in the repository`;
+    const message = [
+        `REPOSITORY MOVED: the base branch ${base} was at ${waveLanding_short(expected)} and is now at ${waveLanding_short(found)}, moved by something other than agent-loop during wave ${input.waveNumber}: ${who}.`,
+        input.merged.length > 0
+            ? `Merged before it was seen: ${input.merged.join(', ')}; nothing more was merged.`
+            : `Nothing of the wave was merged.`,
+        found
+            ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
+            : `Inspect with git reflog ${base}.`,
+        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>); resume the run (--resume-halted) once ${base} is where it belongs: they are merged without being worked again.`,
+    ].join(' ');
+    return { reason: 'repository_moved', message, was: expected, now: found };
+}
 /**
  * The wave's finished jobs merged into the base branch, one at a time in the wave's order: each
  * job's partial state for the reduce (a job whose merge conflicted is not counted closed) and the
@@ -36483,6 +36547,16 @@ async function landWave(ctx, wave, ends) {
     const { trees, logger, base, issuesFile } = ctx;
     const requeued = [];
     const partials = [];
+    let expected = ctx.baseTip;
+    const merged = [];
+    const checkBase = async () => baseMoved({
+        base,
+        expected,
+        found: await tipOf(ctx.runner, base),
+        waveNumber: ctx.waveNumber,
+        jobs: wave.jobs.map((j) => j.issueId),
+        merged,
+    });
     for (const [k, job] of wave.jobs.entries()) {
         const part = ends[k]?.loop;
         if (!part || !part.issuesClosed.includes(job.issueId)) {
@@ -36490,18 +36564,26 @@ async function landWave(ctx, wave, ends) {
             continue;
         }
         const tag = `[${job.issueId}]`;
+        // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
+        const moved = await checkBase();
+        if (moved)
+            return { partials, requeued, moved, baseTip: expected };
         // git merges into whatever the checkout is on: a checkout switched to another branch during the
         // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
         // on the base again, merges the wave's finished jobs without working them again.
         const head = (await ctx.runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
         if (head !== `refs/heads/${base}`)
             throw new WorktreeError(`your checkout is no longer on ${base} (${head ? `it is on ${head.replace(/^refs\/heads\//, '')}` : 'its HEAD is detached'}), and the wave's jobs are merged into ${base} only; check out ${base} again, then run again: the wave resumes and its finished jobs are merged without being worked again`);
-        const merged = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
-        if (merged.kind === 'refused')
+        const outcome = await trees.merge(jobBranch(job.issueId), `Merge agent-loop/${job.issueId} (parallel): ${job.title}`, issuesFile);
+        if (outcome.kind === 'refused')
             // Stops the run before the reduce: the wave stays in the checkpoint, its worktrees and branches
             // with it, so the next run (once the checkout is clean) merges the finished jobs as they are.
-            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${merged.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`);
-        if (merged.kind !== 'conflict') {
+            throw new WorktreeError(`git would not merge ${jobBranch(job.issueId)} into ${base} in your checkout: ${outcome.detail.replace(/\s*\n\s*/g, ' ').replace(/([^.])$/, '$1.')} Something in your checkout is in the way (a file staged or changed during the run, or an untracked or ignored file where a job adds one); commit, move or undo it, then run again: the wave resumes and its finished jobs are merged without being worked again`);
+        if (outcome.kind === 'merged') {
+            expected = outcome.commit;
+            merged.push(job.issueId);
+        }
+        if (outcome.kind !== 'conflict') {
             if (!(await closedOnBase(ctx.runner, issuesFile, job.issueId))) {
                 // The job's state says closed, but nothing that closes it reached the base (a job halted
                 // after the close was recorded and before its commit, a secret in the change): counted
@@ -36513,14 +36595,14 @@ async function landWave(ctx, wave, ends) {
                 });
                 continue;
             }
-            if (merged.kind === 'merged')
-                logger.info('merge.done', `${tag} merged into ${base}${merged.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: merged.commit });
+            if (outcome.kind === 'merged')
+                logger.info('merge.done', `${tag} merged into ${base}${outcome.issuesFileResolved ? ` (${issuesFile} merged issue by issue)` : ''}.`, { issue: job.issueId, commit: outcome.commit });
             partials.push({ issueId: job.issueId, loop: part });
             continue;
         }
         requeued.push({
             issueId: job.issueId,
-            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${merged.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
+            reason: `Its first attempt (wave ${ctx.waveNumber}) could not be merged into ${base}: ${outcome.detail}. Other issues changed the same lines since; do the work again on the current ${base}.`,
         });
         partials.push({
             issueId: job.issueId,
@@ -36529,9 +36611,16 @@ async function landWave(ctx, wave, ends) {
         // The work stays for inspection on a branch of its own; the next attempt starts clean.
         const kept = `agent-loop-conflict/${job.issueId}-${wave.id}`;
         await ctx.runner.run(['branch', '--force', kept, jobBranch(job.issueId)]);
-        logger.warn('merge.conflict', `${tag} not merged: ${merged.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: merged.files });
+        logger.warn('merge.conflict', `${tag} not merged: ${outcome.detail}; the issue is worked again on the new ${base} (this attempt is kept on ${kept}).`, { issue: job.issueId, files: outcome.files });
     }
-    return { partials, requeued };
+    // At the wave's end too: a wave that merges nothing has no merge to check before.
+    const moved = await checkBase();
+    return { partials, requeued, ...(moved ? { moved } : {}), baseTip: expected };
+}
+/** The base branch's commit; undefined when it does not exist. */
+async function tipOf(runner, branch) {
+    const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
+    return r.code === 0 ? r.stdout.trim() : undefined;
 }
 /**
  * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
@@ -36543,6 +36632,61 @@ async function closedOnBase(runner, issuesFile, issueId) {
         return true;
     const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
     return entry === undefined || entry.record.status === 'closed';
+}
+
+;// CONCATENATED MODULE: ./src/app/haltedJob.ts
+/**
+ * `run --parallel`: what a job that halted the run leaves before its worktree goes (the wave's
+ * worktrees and state directories are removed at its end). Its uncommitted work is committed as
+ * `wip:` on a branch of its own, as an escalated cycle's is in the serial loop, but never a change
+ * that holds a secret (discarded with the worktree); its halt.md is kept in the run's state
+ * directory, and is the run's own diagnostic when its halt is the run's.
+ */
+
+
+/** The branch that keeps a halted job's work. Pure. */
+const haltedBranch = (issueId, waveId) => `agent-loop-halted/${issueId}-${waveId}`;
+/** Where a halted job's diagnostic is kept, in the run's state directory. Pure. */
+function haltedDiagnosticFile(stateDir, waveId, issueId) {
+    return external_node_path_default().join(stateDir, 'parallel', 'halts', `${waveId}-${issueId.replace(/[^A-Za-z0-9._-]/g, '_')}.md`);
+}
+async function keepHaltedJob(input) {
+    const { runner, issueId, waveId, reason } = input;
+    const out = {};
+    const own = external_node_path_default().join(input.jobStateDir, 'halt.md');
+    if ((0,external_node_fs_namespaceObject.existsSync)(own)) {
+        out.diagnostic = await external_node_fs_namespaceObject.promises.readFile(own, 'utf8');
+        out.diagnosticFile = haltedDiagnosticFile(input.stateDir, waveId, issueId);
+        await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(out.diagnosticFile), { recursive: true });
+        await external_node_fs_namespaceObject.promises.writeFile(out.diagnosticFile, out.diagnostic);
+    }
+    const where = out.diagnosticFile ? `; its diagnostic is kept in ${out.diagnosticFile}` : '';
+    if (reason === 'secret_in_change')
+        return {
+            ...out,
+            note: `${issueId}'s change held what looks like a secret: it was not committed and was discarded with the job's worktree (nothing of it is kept)${where}`,
+        };
+    let committed = false;
+    if ((await runner.run(['add', '-A'])).code === 0 && (await runner.run(['diff', '--cached', '--quiet'])).code === 1)
+        committed =
+            (await runner.run([
+                'commit',
+                '--quiet',
+                '--no-verify',
+                '-m',
+                `wip: ${issueId} halted (${reason}), kept by run --parallel`,
+            ])).code === 0;
+    const head = (await runner.run(['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
+    if (!head || (!committed && head === input.baseTip))
+        return { ...out, note: `${issueId}'s job left no change to keep${where}` };
+    const branch = haltedBranch(issueId, waveId);
+    if ((await runner.run(['branch', '--force', branch, head])).code !== 0)
+        return { ...out, note: `${issueId}'s work could not be kept on ${branch}${where}` };
+    return {
+        ...out,
+        branch,
+        note: `${issueId}'s work is kept on ${branch}${committed ? ' (its uncommitted changes as a wip: commit)' : ''}${where}`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/app/parallel.ts
@@ -36557,6 +36701,7 @@ async function closedOnBase(runner, issuesFile, issueId) {
  * loop halts. A coordinator killed mid-wave finds the wave in its checkpoint: each job resumes its
  * own checkpoint in its worktree, or, finished, is read as it is.
  */
+
 
 
 
@@ -36681,6 +36826,12 @@ async function coordinate(options, io, top, registry, logger) {
     let gitTurn = Promise.resolve();
     let status = 'continuing';
     let halt;
+    /** The job whose own halt is the run's: its state and what was kept of it. */
+    let haltedJob;
+    /** What was kept of the wave's halted jobs, in sentences for the halt message. */
+    let keptNotes = [];
+    /** The base branch moved behind the coordinator: what to do, in its own words. */
+    let advice;
     for (;;) {
         if (io.signal?.aborted)
             break;
@@ -36714,6 +36865,8 @@ async function coordinate(options, io, top, registry, logger) {
             await save('continuing');
             logger.info('wave.start', `Wave ${loop.waves + 1}: ${wave.jobs.map((j) => `${j.issueId} (${j.maxIterations} iteration${j.maxIterations === 1 ? '' : 's'})`).join(', ')} in parallel${plan.deferred.length ? `; later: ${plan.deferred.map((d) => d.issueId).join(', ')}` : ''}.`, { wave: loop.waves + 1, jobs: wave.jobs.map((j) => j.issueId) });
         }
+        // The base branch as the jobs start: only the coordinator's own merges may move it (landWave checks).
+        const baseTip = (await tipOf(runner, base)) ?? '';
         const ends = await Promise.all(wave.jobs.map((job) => startJob(job, wave, resuming)));
         if (io.signal?.aborted)
             break;
@@ -36727,7 +36880,14 @@ async function coordinate(options, io, top, registry, logger) {
             return 2;
         }
         // Merged into the base one at a time, in the wave's order; a conflict re-queues the issue.
-        const { partials, requeued } = await landWave({ trees, runner, logger, base, issuesFile, waveNumber: loop.waves + 1 }, wave, ends);
+        const { partials, requeued, moved } = await landWave({ trees, runner, logger, base, issuesFile, waveNumber: loop.waves + 1, baseTip }, wave, ends);
+        if (moved) {
+            // Something else moved the base branch: nothing more is merged, nothing is reset. The wave
+            // stays in the checkpoint with its worktrees and branches: resumed, its finished jobs are merged.
+            halt = { reason: moved.reason, message: moved.message };
+            advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
+            break;
+        }
         const reduction = reduceWave(loop, wave, partials, {
             maxIterations: options.maxIterations,
             ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
@@ -36740,23 +36900,56 @@ async function coordinate(options, io, top, registry, logger) {
         for (const row of reduction.rows)
             logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
         await save('continuing');
+        // A job that halted the run: its work and its diagnostic are kept before its worktree goes.
+        const kept = new Map();
+        for (const [k, job] of wave.jobs.entries()) {
+            const reason = ends[k]?.loop?.halt?.reason;
+            if (!reason || waveReduce_JOB_LOCAL_HALTS.has(reason))
+                continue;
+            const place = jobPlace(io.stateDir, wave.id, job.issueId);
+            if (!(0,external_node_fs_namespaceObject.existsSync)(place.tree))
+                continue;
+            const one = await keepHaltedJob({
+                runner: gitRunner(place.tree, io.env, options.commitAuthor),
+                issueId: job.issueId,
+                waveId: wave.id,
+                reason,
+                jobStateDir: place.stateDir,
+                stateDir: io.stateDir,
+                baseTip,
+            });
+            kept.set(job.issueId, one);
+            logger.warn('job.halt_kept', `[${job.issueId}] halted (${reason}): ${one.note}.`, {
+                issue: job.issueId,
+                ...(one.branch ? { branch: one.branch } : {}),
+            });
+        }
         await removeWave(wave);
         if (reduction.halt) {
             halt = reduction.halt;
+            const k = wave.jobs.findIndex((j) => j.issueId === reduction.halt?.issueId);
+            if (k >= 0)
+                haltedJob = { loop: ends[k]?.loop, kept: kept.get(wave.jobs[k].issueId) };
+            keptNotes = [...kept.values()].map((v) => v.note);
             break;
         }
     }
     let diagnostic = null;
     if (halt) {
         status = 'halted';
-        loop = { ...loop, halt: { ...halt, at: io.clock.now().toISOString() } };
+        const { issueId: _job, ...runHalt } = halt;
+        loop = { ...loop, halt: { ...runHalt, at: io.clock.now().toISOString() } };
+        // One job's own halt is diagnosed from that job's state (its cycle, its output), not the run's sums.
         const built = buildDiagnostic({
-            ...halt,
-            state: loop,
+            ...runHalt,
+            state: haltedJob?.loop ?? loop,
             checkpointId,
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+            ...(advice ? { advice } : {}),
         });
-        diagnostic = createRedactor(io.secrets)(renderMarkdown(built));
+        diagnostic = createRedactor(io.secrets)(haltedJob?.kept?.diagnostic
+            ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\nThis halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.\n`
+            : renderMarkdown(built));
         await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(io.stateDir, 'halt.md'), diagnostic);
         if (options.discordWebhook) {
             const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(built), {
@@ -36768,7 +36961,7 @@ async function coordinate(options, io, top, registry, logger) {
             if (posted.ok)
                 logger.info('discord.posted', 'Posted the halt diagnostic to Discord.');
         }
-        logger.error('run.halted', `HALT (${halt.reason}): ${halt.message}. The diagnostic is in ${external_node_path_default().join(io.stateDir, 'halt.md')}.`, { haltReason: halt.reason });
+        logger.error('run.halted', `HALT (${halt.reason}): ${halt.message.replace(/\.$/, '')}.${keptNotes.length ? ` ${keptNotes.join('. ')}.` : ''} The diagnostic is in ${external_node_path_default().join(io.stateDir, 'halt.md')}.`, { haltReason: halt.reason });
     }
     await save(status, halt ? [halt.message] : []);
     const result = buildResult({
