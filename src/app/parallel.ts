@@ -35,7 +35,7 @@ import {
   runJob,
   writeJobPlan,
 } from './parallelJob.js';
-import { landWave } from './waveLanding.js';
+import { escalationsToLabel, labelEscalations, landWave } from './waveLanding.js';
 import { cannotStart, problem } from './problems.js';
 import { type RunIO, runLogger, sourceOf, standingHalt } from './run.js';
 import { checkHalt } from './haltCheck.js';
@@ -86,11 +86,10 @@ export async function parallelCommand(options: Options, io: ParallelIO): Promise
   if (problems.length > 0) return refuse(problems);
   // A halt stands as in the serial loop: nothing runs until it is resumed or its cause is gone.
   const startedAt = io.clock.now().getTime();
-  // Escalated labels are written in the jobs' worktrees, never merged: the checkpoint's escalations stand in for them.
+  // The jobs' escalations are labelled on the base branch (labelEscalations): the label decides, as in the serial loop.
   const halt = await checkHalt(options, {
     ...io,
     source: () => sourceOf(options, io, () => {}),
-    labelsDoNotLast: true,
   });
   if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
   const opened = await openAgentSession('run', io);
@@ -185,7 +184,8 @@ async function coordinate(
         maxIterations: options.maxIterations,
         ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
         checkpointId,
-        closeOnBranch: true,
+        // Escalated in this run: left alone even where its label could not be written.
+        sliceStartIteration: sliceStart,
       });
       if (plan.stop) {
         if (plan.stop.kind === 'halted') halt = { reason: plan.stop.reason, message: plan.stop.message };
@@ -222,6 +222,8 @@ async function coordinate(
       wave,
       ends,
     );
+    // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
+    await labelEscalations({ runner, logger, base, issuesFile }, source, escalationsToLabel(wave, ends));
     const reduction = reduceWave(loop, wave, partials, {
       maxIterations: options.maxIterations,
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
