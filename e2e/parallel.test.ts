@@ -482,6 +482,49 @@ ${DONE_REPORT}`,
     }).finally(() => discord.close());
   });
 
+  it("labels an escalated job's issue on main as the serial loop does (nothing else of its work), and later runs, --fresh, parallel or serial, leave it alone", async () => {
+    await withRepo(ids(2), async (sb) => {
+      // bd-2 breaks the test every time and says it is done: rejected, retried, escalated; bd-1 is done.
+      const agent = await writeAgent(
+        sb,
+        'half',
+        `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
+if [ "$AGENT_LOOP_ISSUE_IDS" = bd-2 ]; then echo bad > value.txt; echo wip > file-bd-2.txt; else echo ok > file-bd-1.txt; fi
+${DONE_REPORT}`,
+      );
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      const result = lastResult(r.stdout);
+      expect(result.issuesEscalated).toEqual(['bd-2']);
+      expect(result.issuesClosed).toEqual(['bd-1']);
+      const onMain = git(sb, 'show', 'main:.beads/issues.jsonl')
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; status: string; labels?: string[] });
+      expect(onMain.find((i) => i.id === 'bd-2')).toMatchObject({
+        status: 'open',
+        labels: expect.arrayContaining(['agent-loop:escalated']) as unknown as string[],
+      });
+      expect(onMain.find((i) => i.id === 'bd-1')?.labels ?? []).not.toContain('agent-loop:escalated');
+      // One commit for the escalation, as the serial loop makes; the job's work stays off main.
+      const subjects = git(sb, 'log', 'main', '--format=%s').split('\n');
+      expect(subjects.filter((s) => s === 'agent-loop: bd-2 escalated')).toHaveLength(1);
+      expect(git(sb, 'show', '--name-only', '--format=', 'main^{/agent-loop: bd-2 escalated}')).toBe(
+        '.beads/issues.jsonl',
+      );
+      expect(git(sb, 'show', 'main:value.txt')).toBe('good');
+      expect(git(sb, 'ls-tree', '--name-only', 'main')).not.toMatch(/file-bd-2/);
+      expect(git(sb, 'status', '--porcelain')).toBe('');
+      const spent = invocations(sb).length;
+      expect(invocations(sb).filter((id) => id === 'bd-2').length).toBeGreaterThan(0);
+
+      // The label decides, not the checkpoint: a fresh start, parallel or serial, does not work bd-2 again.
+      const again = await runCli(sb, runArgs(agent, '--parallel', '2', '--fresh'));
+      expect(lastResult(again.stdout)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+      const serial = await runCli(sb, runArgs(agent, '--fresh'));
+      expect(lastResult(serial.stdout)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+      expect(invocations(sb)).toHaveLength(spent);
+    });
+  });
+
   it('--issue works only the issues named (serial and parallel), the others left open', async () => {
     await withRepo(ids(4), async (sb) => {
       const agent = await writeAgent(sb, 'agent', AGENT);

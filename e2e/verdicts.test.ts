@@ -16,6 +16,7 @@ import {
   git,
   issue,
   lastResult,
+  runArgs,
   runCli,
   writeAgent,
 } from './helpers.js';
@@ -378,5 +379,49 @@ ${DONE_REPORT}`,
     expectExit(second, 0);
     expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
     expect(invocations(sb)).toEqual(['bd-add']);
+  });
+});
+
+describe("an issue's agent-loop block that is not valid YAML (cannot verify)", () => {
+  /** Says done, writes a file of no use, never the one the issue's verify: checks for. */
+  const LIAR = `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"\necho unrelated > notes.txt\n${DONE_REPORT}`;
+  const block = (verify: string) => `Write greeting.txt.\n\n\`\`\`agent-loop\nverify: ${verify}\n\`\`\`\n`;
+  const COMMAND = `node -e "process.exit(require('fs').existsSync('greeting.txt') ? 0 : 1)"`;
+  const onMain = (sb: Sandbox) =>
+    JSON.parse(git(sb, 'show', 'main:.beads/issues.jsonl')) as { status: string; labels?: string[] };
+
+  async function greetingRepo(verify: string): Promise<Sandbox> {
+    const sb = await createSandbox([issue('bd-1', 'Add a greeting', { description: block(verify) })]);
+    sandboxes.push(sb);
+    await fs.writeFile(path.join(sb.repo, 'value.txt'), 'good\n');
+    git(sb, 'add', '-A');
+    commit(sb, 'the suite passes');
+    return sb;
+  }
+
+  it('written unquoted: the lying agent is not believed: escalated with the YAML error and how to quote it, the issue left open on main, nothing merged', async () => {
+    const sb = await greetingRepo(COMMAND);
+    const agent = await writeAgent(sb, 'liar', LIAR);
+    const r = await runCli(sb, runArgs(agent));
+    const result = lastResult(r.stdout);
+    expect(result.issuesClosed).toEqual([]);
+    expect(result.issuesEscalated).toEqual(['bd-1']);
+    const said = events(r.stdout).find((e) => e.event === 'issue.targets');
+    expect(said?.level).toBe('error');
+    expect(String(said?.message)).toMatch(/cannot verify: the agent-loop block is not valid YAML \(.+\); .*quoted/);
+    expect(onMain(sb)).toMatchObject({ status: 'open', labels: expect.arrayContaining(['agent-loop:escalated']) });
+    expect(git(sb, 'ls-tree', '--name-only', 'main')).not.toMatch(/notes\.txt/);
+  });
+
+  it("quoted as the message says: the block is read and its verify: enforced (the liar's work rejected, never closed)", async () => {
+    const sb = await greetingRepo(`'${COMMAND.replace(/'/g, "''")}'`);
+    const agent = await writeAgent(sb, 'liar', LIAR);
+    const r = await runCli(sb, runArgs(agent));
+    const result = lastResult(r.stdout);
+    expect(result.issuesClosed).toEqual([]);
+    expect(result.issuesEscalated).toEqual(['bd-1']);
+    expect(events(r.stdout).some((e) => e.event === 'issue.targets')).toBe(false);
+    expect(r.stdout).toMatch(/verify failed: `node -e/);
+    expect(onMain(sb).status).toBe('open');
   });
 });

@@ -84,6 +84,23 @@ describe('planWave', () => {
     expect(planWave(ready.slice(0, 3), loop, settings).stop).toMatchObject({ reason: 'all_escalated' });
   });
 
+  it('an issue escalated since the run started is not picked again, labelled or not (sliceStartIteration)', () => {
+    const loop = {
+      ...initialLoopState(100),
+      iteration: 7,
+      escalations: [
+        { issueIds: ['2'], titles: ['2'], iteration: 6, steps: ['verify'], reason: 'r', at: 'x', note: '' },
+      ],
+    };
+    expect(planWave(ids(3), loop, settings).jobs.map((j) => j.issueId)).toEqual(['1', '2', '3']);
+    const plan = planWave(ids(3), loop, { ...settings, sliceStartIteration: 5 });
+    expect(plan.jobs.map((j) => j.issueId)).toEqual(['1', '3']);
+    expect(plan.escalated).toEqual(['2']);
+    expect(planWave([issue('2')], loop, { ...settings, sliceStartIteration: 5 }).stop).toMatchObject({
+      reason: 'all_escalated',
+    });
+  });
+
   it('two issues where one depends on the other are never in the same wave', () => {
     const ready = [issue('1'), issue('2', { dependsOn: ['1'] }), issue('3'), issue('4')];
     const plan = planWave(ready, initialLoopState(100), { ...settings, parallel: 3 });

@@ -146,6 +146,27 @@ describe('issueTargets', () => {
     expect(t.tests).toEqual(['tests/x.py::test_something_long']);
   });
 
+  it("a block that is not valid YAML (a verify: command holding ': ' written unquoted) cannot be read: unreadable, with the error and how to quote, and no fallback to named tests", () => {
+    const suite = run({ 'tests/x.py::test_something_long': 'failed' });
+    const unquoted =
+      '```agent-loop\nverify: node -e "process.exit(require(\'./sum\')(1, 2) === 3 ? 0 : 1)"\n```\ntest_something_long';
+    const t = issueTargets(unquoted, suite);
+    expect(t.unreadable).toMatch(
+      /^the agent-loop block is not valid YAML \(.+\); .*must be quoted in YAML: verify: 'node -e/,
+    );
+    expect(t).toMatchObject({ tests: [], verify: [], problems: [] });
+    // Quoted as the message says (a ' inside single quotes is written twice): read, and enforced.
+    const quoted = "```agent-loop\nverify: 'node -e \"process.exit(require(''./sum'')(1, 2) === 3 ? 0 : 1)\"'\n```";
+    expect(issueTargets(quoted, suite)).toEqual({
+      tests: [],
+      verify: [`node -e "process.exit(require('./sum')(1, 2) === 3 ? 0 : 1)"`],
+      problems: [],
+    });
+    expect(issueTargets('```agent-loop\n- make check\n```', suite).unreadable).toBe(
+      'the agent-loop block must be a mapping with tests: and/or verify: (it is a list)',
+    );
+  });
+
   it('tests the text names: a whole id, or a distinctive last part that only one test has', () => {
     const suite = run({
       'tests/test_dates.py::test_parse_iso_week': 'failed',

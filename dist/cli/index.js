@@ -23052,6 +23052,8 @@ const IterationOutcomes = [
     'stuck',
     'contract_violation',
     'repository_moved',
+    /** The agent said done, and the issue's agent-loop block could not be read: escalated, not judged. */
+    'cannot_verify',
 ];
 const IterationRecordSchema = object({
     n: schemas_number().int(),
@@ -33555,6 +33557,8 @@ function rejectionDetails(v, limit = 20) {
  * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
  */
 
+/** How to write a command YAML would misread, for the messages. */
+const QUOTING_HINT = "a command holding ': ' or ' #' (as `node -e \"…? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"…\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
 function issueTargets(text, baseline) {
     const out = { tests: [], verify: [], problems: [] };
@@ -33565,7 +33569,8 @@ function issueTargets(text, baseline) {
             doc = dist.parse(block[2]);
         }
         catch (error) {
-            out.problems.push(`the agent-loop block is not valid YAML (${error.message.split('\n')[0]})`);
+            out.unreadable = `the agent-loop block is not valid YAML (${error.message.split('\n')[0]}); ${QUOTING_HINT}`;
+            return out;
         }
         if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
             const d = doc;
@@ -33576,7 +33581,8 @@ function issueTargets(text, baseline) {
                 out.problems.push(`the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`);
         }
         else if (doc !== undefined && doc !== null) {
-            out.problems.push('the agent-loop block must be a mapping with tests: and/or verify:');
+            out.unreadable = `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`;
+            return out;
         }
         if (out.tests.length > 0 || out.verify.length > 0)
             return out;
@@ -33837,6 +33843,22 @@ function afterClosedRead(ctx, model, now) {
         return decide_finish(model, [
             log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
         ], { state: decide_close(ctx, model.state, record, now), violation });
+    // The issue's agent-loop block says what must pass, and it cannot be read: nothing can verify the
+    // work, and the agent's word is not enough. Escalated, for a person to fix the block (an edit of
+    // the issue makes it eligible again); never judged without it, never closed.
+    if (ctx.targets.unreadable) {
+        const reason = `cannot verify: ${ctx.targets.unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
+        const t = stepCycle(ctx, model.state, { type: 'escalate', reason });
+        return decide_finish(model, [
+            log('error', 'issue.targets', `${tag} ${describeTargets(cycleOf(model.state))}: ${reason}.`, {
+                iteration: record.n,
+            }),
+        ], {
+            state: decide_close(ctx, t.state, { ...record, outcome: 'cannot_verify' }, now),
+            violation,
+            escalate: { reason, bounceLoop: false },
+        });
+    }
     // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
     const state = stepCycle(ctx, model.state, { type: 'succeeded' }).state;
     const cycle = cycleOf(state);
@@ -36117,7 +36139,7 @@ function planWave(ready, loop, settings) {
     // An issue whose finished work waits in the outbox is landed (waveOutbox.ts), not worked again.
     const landing = awaitingLanding(loop);
     const { free, claimed } = leaveClaimed(ready.filter((i) => !landing.has(i.id)), [], settings.checkpointId);
-    const { targets, escalated } = selectTargets(free, loop, true, loop.iteration, undefined, settings.closeOnBranch);
+    const { targets, escalated } = selectTargets(free, loop, true, settings.sliceStartIteration ?? loop.iteration, undefined, settings.closeOnBranch);
     const claimedElsewhere = claimed.map((i) => i.id);
     const none = (stop) => ({ jobs: [], deferred: [], claimedElsewhere, escalated, stop });
     if (targets.length === 0) {
@@ -36511,6 +36533,7 @@ async function writeJobPlan(dir, userPlan, context) {
 
 
 
+
 const waveLanding_short = (sha) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
 /**
  * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
@@ -36633,6 +36656,74 @@ async function closedOnBase(runner, issuesFile, issueId) {
     const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
     return entry === undefined || entry.record.status === 'closed';
 }
+/**
+ * The issues the wave's jobs escalated, in the wave's order, each with the note of its job's last
+ * escalation of it: to be labelled on the base branch, where later runs read the issues (a job's
+ * own label commit is on its branch, which is not merged: its work is not done). Pure.
+ */
+function escalationsToLabel(wave, ends) {
+    const out = [];
+    for (const [k, job] of wave.jobs.entries()) {
+        const part = ends[k]?.loop;
+        if (!part || !part.issuesEscalated.includes(job.issueId) || part.issuesClosed.includes(job.issueId))
+            continue;
+        const last = part.escalations.filter((e) => e.issueIds.includes(job.issueId)).at(-1);
+        out.push({ issueId: job.issueId, note: last?.note ?? '' });
+    }
+    return out;
+}
+/**
+ * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
+ * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
+ * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
+ * base branch or the issue file has changes of the user's own. The issues it could not label.
+ */
+async function labelEscalations(ctx, source, escalations) {
+    const { runner, logger, base, issuesFile } = ctx;
+    const failed = [];
+    const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
+    for (const { issueId, note } of escalations) {
+        const tag = `[${issueId}]`;
+        const warn = (why) => {
+            failed.push(issueId);
+            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${why}. Label it by hand (or a later run may work it again).`, { issue: issueId });
+        };
+        const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+        if (head !== `refs/heads/${base}`) {
+            warn(`your checkout is no longer on ${base}`);
+            continue;
+        }
+        if (await changed()) {
+            warn(`${issuesFile} has uncommitted changes in your checkout, which the label's commit would take with it`);
+            continue;
+        }
+        try {
+            await source.markEscalated(issueId, note);
+        }
+        catch (error) {
+            warn(`${source.description}: ${error.message}`);
+            continue;
+        }
+        if (!(await changed()))
+            continue; // labelled already (a resumed wave)
+        const committed = await runner.run([
+            'commit',
+            '--quiet',
+            '--no-verify',
+            '-m',
+            `agent-loop: ${issueId} escalated`,
+            '--only',
+            '--',
+            issuesFile,
+        ]);
+        if (committed.code !== 0) {
+            warn(`git commit failed: ${committed.stderr.trim()}`);
+            continue;
+        }
+        logger.info('escalation.labelled', `${tag} labelled ${ESCALATED_LABEL} on ${base}.`, { issue: issueId });
+    }
+    return failed;
+}
 
 ;// CONCATENATED MODULE: ./src/app/haltedJob.ts
 /**
@@ -36753,11 +36844,10 @@ async function parallelCommand(options, io) {
         return refuse(problems);
     // A halt stands as in the serial loop: nothing runs until it is resumed or its cause is gone.
     const startedAt = io.clock.now().getTime();
-    // Escalated labels are written in the jobs' worktrees, never merged: the checkpoint's escalations stand in for them.
+    // The jobs' escalations are labelled on the base branch (labelEscalations): the label decides, as in the serial loop.
     const halt = await checkHalt(options, {
         ...io,
         source: () => sourceOf(options, io, () => { }),
-        labelsDoNotLast: true,
     });
     if (halt.kind === 'stands')
         return standingHalt(options, io, halt, startedAt);
@@ -36848,7 +36938,8 @@ async function coordinate(options, io, top, registry, logger) {
                 maxIterations: options.maxIterations,
                 ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
                 checkpointId,
-                closeOnBranch: true,
+                // Escalated in this run: left alone even where its label could not be written.
+                sliceStartIteration: sliceStart,
             });
             if (plan.stop) {
                 if (plan.stop.kind === 'halted')
@@ -36888,6 +36979,8 @@ async function coordinate(options, io, top, registry, logger) {
             advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
             break;
         }
+        // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
+        await labelEscalations({ runner, logger, base, issuesFile }, source, escalationsToLabel(wave, ends));
         const reduction = reduceWave(loop, wave, partials, {
             maxIterations: options.maxIterations,
             ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),

@@ -35,7 +35,7 @@ import {
   runJob,
   writeJobPlan,
 } from './parallelJob.js';
-import { landWave, tipOf } from './waveLanding.js';
+import { escalationsToLabel, labelEscalations, landWave, tipOf } from './waveLanding.js';
 import { type KeptHalt, keepHaltedJob } from './haltedJob.js';
 import { cannotStart, problem } from './problems.js';
 import { type RunIO, runLogger, sourceOf, standingHalt } from './run.js';
@@ -87,11 +87,10 @@ export async function parallelCommand(options: Options, io: ParallelIO): Promise
   if (problems.length > 0) return refuse(problems);
   // A halt stands as in the serial loop: nothing runs until it is resumed or its cause is gone.
   const startedAt = io.clock.now().getTime();
-  // Escalated labels are written in the jobs' worktrees, never merged: the checkpoint's escalations stand in for them.
+  // The jobs' escalations are labelled on the base branch (labelEscalations): the label decides, as in the serial loop.
   const halt = await checkHalt(options, {
     ...io,
     source: () => sourceOf(options, io, () => {}),
-    labelsDoNotLast: true,
   });
   if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
   const opened = await openAgentSession('run', io);
@@ -192,7 +191,8 @@ async function coordinate(
         maxIterations: options.maxIterations,
         ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
         checkpointId,
-        closeOnBranch: true,
+        // Escalated in this run: left alone even where its label could not be written.
+        sliceStartIteration: sliceStart,
       });
       if (plan.stop) {
         if (plan.stop.kind === 'halted') halt = { reason: plan.stop.reason, message: plan.stop.message };
@@ -238,6 +238,8 @@ async function coordinate(
       advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
       break;
     }
+    // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
+    await labelEscalations({ runner, logger, base, issuesFile }, source, escalationsToLabel(wave, ends));
     const reduction = reduceWave(loop, wave, partials, {
       maxIterations: options.maxIterations,
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),

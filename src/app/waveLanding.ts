@@ -5,6 +5,7 @@
  * re-queued with the conflict as the next attempt's context.
  */
 import type { HaltReason, LoopState, Wave } from '../core/state.js';
+import { ESCALATED_LABEL, type IssueSource } from '../issues/types.js';
 import type { PartialState } from '../core/waveReduce.js';
 import type { GitRunner } from '../git/git.js';
 import { latestEntries, parseJsonl } from '../issues/beadsFile.js';
@@ -189,4 +190,85 @@ async function closedOnBase(runner: GitRunner, issuesFile: string, issueId: stri
   if (shown.code !== 0) return true;
   const entry = latestEntries(parseJsonl(Buffer.from(shown.stdout)).entries).find((e) => e.record.id === issueId);
   return entry === undefined || (entry.record as { status?: unknown }).status === 'closed';
+}
+
+/** An issue a job of the wave escalated, with the note its job left on it. */
+export interface EscalationToLabel {
+  issueId: string;
+  note: string;
+}
+
+/**
+ * The issues the wave's jobs escalated, in the wave's order, each with the note of its job's last
+ * escalation of it: to be labelled on the base branch, where later runs read the issues (a job's
+ * own label commit is on its branch, which is not merged: its work is not done). Pure.
+ */
+export function escalationsToLabel(wave: Wave, ends: readonly JobEnd[]): EscalationToLabel[] {
+  const out: EscalationToLabel[] = [];
+  for (const [k, job] of wave.jobs.entries()) {
+    const part = ends[k]?.loop;
+    if (!part || !part.issuesEscalated.includes(job.issueId) || part.issuesClosed.includes(job.issueId)) continue;
+    const last = part.escalations.filter((e) => e.issueIds.includes(job.issueId)).at(-1);
+    out.push({ issueId: job.issueId, note: last?.note ?? '' });
+  }
+  return out;
+}
+
+/**
+ * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
+ * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
+ * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
+ * base branch or the issue file has changes of the user's own. The issues it could not label.
+ */
+export async function labelEscalations(
+  ctx: Pick<Landing, 'runner' | 'logger' | 'base' | 'issuesFile'>,
+  source: Pick<IssueSource, 'markEscalated' | 'description'>,
+  escalations: readonly EscalationToLabel[],
+): Promise<string[]> {
+  const { runner, logger, base, issuesFile } = ctx;
+  const failed: string[] = [];
+  const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
+  for (const { issueId, note } of escalations) {
+    const tag = `[${issueId}]`;
+    const warn = (why: string) => {
+      failed.push(issueId);
+      logger.warn(
+        'source.warning',
+        `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${why}. Label it by hand (or a later run may work it again).`,
+        { issue: issueId },
+      );
+    };
+    const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+    if (head !== `refs/heads/${base}`) {
+      warn(`your checkout is no longer on ${base}`);
+      continue;
+    }
+    if (await changed()) {
+      warn(`${issuesFile} has uncommitted changes in your checkout, which the label's commit would take with it`);
+      continue;
+    }
+    try {
+      await source.markEscalated(issueId, note);
+    } catch (error) {
+      warn(`${source.description}: ${(error as Error).message}`);
+      continue;
+    }
+    if (!(await changed())) continue; // labelled already (a resumed wave)
+    const committed = await runner.run([
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '-m',
+      `agent-loop: ${issueId} escalated`,
+      '--only',
+      '--',
+      issuesFile,
+    ]);
+    if (committed.code !== 0) {
+      warn(`git commit failed: ${committed.stderr.trim()}`);
+      continue;
+    }
+    logger.info('escalation.labelled', `${tag} labelled ${ESCALATED_LABEL} on ${base}.`, { issue: issueId });
+  }
+  return failed;
 }

@@ -52,6 +52,8 @@ export const IterationOutcomes = [
   'stuck',
   'contract_violation',
   'repository_moved',
+  /** The agent said done, and the issue's agent-loop block could not be read: escalated, not judged. */
+  'cannot_verify',
 ] as const;
 /** The name of an iteration's outcome in the history (not core/events' IterationOutcome, what an iteration tells the engine). */
 export type IterationOutcomeName = (typeof IterationOutcomes)[number];

@@ -22,6 +22,8 @@ export interface WaveSettings {
   checkpointId?: string;
   /** The checkpoint's escalations stand in for the label (beads issues worked on a branch). */
   closeOnBranch?: boolean;
+  /** The iteration this run started at: an issue escalated since is left alone, labelled or not (default: none is). */
+  sliceStartIteration?: number;
 }
 
 /** A ready issue as the planner reads it: what it depends on, when the source says. */
@@ -55,7 +57,14 @@ export function planWave(ready: readonly WaveCandidate[], loop: LoopState, setti
     [],
     settings.checkpointId,
   );
-  const { targets, escalated } = selectTargets(free, loop, true, loop.iteration, undefined, settings.closeOnBranch);
+  const { targets, escalated } = selectTargets(
+    free,
+    loop,
+    true,
+    settings.sliceStartIteration ?? loop.iteration,
+    undefined,
+    settings.closeOnBranch,
+  );
   const claimedElsewhere = claimed.map((i) => i.id);
   const none = (stop: WaveStop): WavePlan => ({ jobs: [], deferred: [], claimedElsewhere, escalated, stop });
   if (targets.length === 0) {

@@ -14,7 +14,16 @@ export interface IssueTargets {
   verify: string[];
   /** Problems with the issue's agent-loop block, to say in the log (the block is then ignored in part). */
   problems: string[];
+  /**
+   * Why the issue's agent-loop block cannot be read at all (not valid YAML, not a mapping): what it
+   * asks to pass is unknown, so the issue cannot be verified and is never closed on the agent's word.
+   */
+  unreadable?: string;
 }
+
+/** How to write a command YAML would misread, for the messages. */
+export const QUOTING_HINT =
+  "a command holding ': ' or ' #' (as `node -e \"…? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"…\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
 
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
 
@@ -26,7 +35,8 @@ export function issueTargets(text: string, baseline: SuiteRun | undefined): Issu
     try {
       doc = YAML.parse(block[2] as string);
     } catch (error) {
-      out.problems.push(`the agent-loop block is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+      out.unreadable = `the agent-loop block is not valid YAML (${(error as Error).message.split('\n')[0]}); ${QUOTING_HINT}`;
+      return out;
     }
     if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
       const d = doc as Record<string, unknown>;
@@ -38,7 +48,8 @@ export function issueTargets(text: string, baseline: SuiteRun | undefined): Issu
           `the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`,
         );
     } else if (doc !== undefined && doc !== null) {
-      out.problems.push('the agent-loop block must be a mapping with tests: and/or verify:');
+      out.unreadable = `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`;
+      return out;
     }
     if (out.tests.length > 0 || out.verify.length > 0) return out;
   }

@@ -259,6 +259,32 @@ describe('the completion check', () => {
     const s = run(c, agentRan(c, ok({ report: done })), closedRead(false));
     expect(kinds(s.effects)).toEqual(['log:issue.targets', 'log:tests.start', 'judge']);
   });
+
+  it('an agent-loop block that cannot be read: the agent says done (or closed the issue), nothing judged, never closed: escalated as cannot verify', () => {
+    const unreadable = 'the agent-loop block is not valid YAML (Nested mappings are not allowed); quote it';
+    const c = ctx({ targets: { tests: [], verify: [], problems: [], unreadable } });
+    for (const s of [
+      run(c, agentRan(c, ok({ report: done })), closedRead(false)),
+      run(c, agentRan(c, ok()), closedRead(true)),
+    ]) {
+      expect(kinds(s.effects)).toEqual(['log:issue.targets', 'finish']);
+      const o = outcomeOf(s.effects);
+      expect(o.escalate).toEqual({
+        reason: expect.stringContaining(`cannot verify: ${unreadable}`),
+        bounceLoop: false,
+      });
+      expect(o.escalate?.reason).toMatch(/Fix the block in the issue's text/);
+      expect(o.cycleDone).toBeUndefined();
+      expect(lastRecord(o).outcome).toBe('cannot_verify');
+    }
+    // Work that remains is not judged anyway: the iteration goes on as usual.
+    const going = run(
+      c,
+      agentRan(c, ok({ report: report({ requiresContinuation: true, workRemaining: 'more' }) })),
+      closedRead(false),
+    );
+    expect(kinds(going.effects)).toEqual(['log:iteration.end', 'finish']);
+  });
 });
 
 describe('the verdict', () => {

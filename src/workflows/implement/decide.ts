@@ -304,6 +304,27 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
       { state: close(ctx, model.state, record, now), violation },
     );
 
+  // The issue's agent-loop block says what must pass, and it cannot be read: nothing can verify the
+  // work, and the agent's word is not enough. Escalated, for a person to fix the block (an edit of
+  // the issue makes it eligible again); never judged without it, never closed.
+  if (ctx.targets.unreadable) {
+    const reason = `cannot verify: ${ctx.targets.unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
+    const t = stepCycle(ctx, model.state, { type: 'escalate', reason });
+    return finish(
+      model,
+      [
+        log('error', 'issue.targets', `${tag} ${describeTargets(cycleOf(model.state))}: ${reason}.`, {
+          iteration: record.n,
+        }),
+      ],
+      {
+        state: close(ctx, t.state, { ...record, outcome: 'cannot_verify' }, now),
+        violation,
+        escalate: { reason, bounceLoop: false },
+      },
+    );
+  }
+
   // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
   const state = stepCycle(ctx, model.state, { type: 'succeeded' }).state;
   const cycle = cycleOf(state);
