@@ -341,6 +341,20 @@ ${DONE_REPORT}`,
         readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'parallel', 'halts', 'wave-1-bd-2.md'), 'utf8'),
       ).toMatch(/bd-2/);
       expect(r.stdout).not.toMatch(/branch and working tree are left for inspection/);
+      // bd-1's escalation ended its job, not the run: a warning, no diagnostic block; bd-2's halt is the run's.
+      const events = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { event?: string; level?: string; issue?: string; message?: string });
+      const halted = (id: string) => events.filter((e) => e.event === 'run.halted' && e.issue === id);
+      expect(halted('bd-1').map((e) => [e.level, e.message?.split(':')[0]])).toEqual([
+        ['warn', '[bd-1] Job ended (all_escalated)'],
+      ]);
+      expect(events.some((e) => e.event === 'halt.diagnostic' && e.issue === 'bd-1')).toBe(false);
+      expect(halted('bd-2').map((e) => e.level)).toEqual(['error']);
+      const diagnostic = events.find((e) => e.event === 'halt.diagnostic' && e.issue === 'bd-2')?.message ?? '';
+      expect(diagnostic.split('\n').length).toBeGreaterThan(3);
+      expect(diagnostic.split('\n').every((l) => l.startsWith('[bd-2] '))).toBe(true);
       expect(closedOnMain(sb)).toEqual([]);
       expect(worktreeCount(sb)).toBe(1);
     });

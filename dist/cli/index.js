@@ -31874,10 +31874,13 @@ async function runSlice(unguarded) {
                 const { halt } = effect;
                 diagnostic = redact(renderMarkdown(effect.diagnostic));
                 await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
+                if (deps.waveJob && waveReduce_JOB_LOCAL_HALTS.has(halt.reason)) {
+                    // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
+                    logger.warn('run.halted', `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`, { haltReason: halt.reason, jobLocal: true });
+                    return undefined;
+                }
                 logger.error('run.halted', deps.waveJob
-                    ? waveReduce_JOB_LOCAL_HALTS.has(halt.reason)
-                        ? `HALT (${halt.reason}): ${halt.message}. This is a job of run --parallel: its share or its issue ended here, and the run goes on; this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`
-                        : `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
+                    ? `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
                     : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
                 logger.info('halt.diagnostic', diagnostic.trimEnd());
                 return undefined;
@@ -36506,8 +36509,16 @@ async function runJob(deps, job, place, fresh) {
                     deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
                 return;
             }
+            // The agent's output is not echoed in text mode: its cap (src/report/echo.ts) says nothing there.
+            if (event.event === 'output.capped' && !deps.json)
+                return;
             const { time: _time, level, event: name, message, ...fields } = event;
-            deps.logger.event(name, (LEVELS.has(String(level)) ? level : 'info'), `${tag} ${String(message ?? name)}`, { ...fields, issue: job.issueId });
+            deps.logger.event(name, (LEVELS.has(String(level)) ? level : 'info'), 
+            // Every line of a long message (a diagnostic) carries the issue: two jobs' blocks never mix unmarked.
+            String(message ?? name)
+                .split('\n')
+                .map((l) => `${tag} ${l}`)
+                .join('\n'), { ...fields, issue: job.issueId });
         },
     });
     if (pid !== undefined)

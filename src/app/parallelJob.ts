@@ -162,11 +162,17 @@ export async function runJob(deps: RunJobDeps, job: WaveJob, place: JobPlace, fr
         if (deps.json) deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
         return;
       }
+      // The agent's output is not echoed in text mode: its cap (src/report/echo.ts) says nothing there.
+      if (event.event === 'output.capped' && !deps.json) return;
       const { time: _time, level, event: name, message, ...fields } = event;
       deps.logger.event(
         name as string,
         (LEVELS.has(String(level)) ? level : 'info') as Level,
-        `${tag} ${String(message ?? name)}`,
+        // Every line of a long message (a diagnostic) carries the issue: two jobs' blocks never mix unmarked.
+        String(message ?? name)
+          .split('\n')
+          .map((l) => `${tag} ${l}`)
+          .join('\n'),
         { ...fields, issue: job.issueId },
       );
     },

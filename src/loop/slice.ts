@@ -456,12 +456,19 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         const { halt } = effect;
         diagnostic = redact(renderMarkdown(effect.diagnostic));
         await filesOf(deps).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
+        if (deps.waveJob && JOB_LOCAL_HALTS.has(halt.reason)) {
+          // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
+          logger.warn(
+            'run.halted',
+            `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`,
+            { haltReason: halt.reason, jobLocal: true },
+          );
+          return undefined;
+        }
         logger.error(
           'run.halted',
           deps.waveJob
-            ? JOB_LOCAL_HALTS.has(halt.reason)
-              ? `HALT (${halt.reason}): ${halt.message}. This is a job of run --parallel: its share or its issue ended here, and the run goes on; this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`
-              : `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
+            ? `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
             : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${path.join(deps.stateDir, 'halt.md')}.`,
           { haltReason: halt.reason, diagnostic },
         );
