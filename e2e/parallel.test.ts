@@ -539,6 +539,29 @@ ${DONE_REPORT}`,
     });
   });
 
+  it('a suite that needs an ignored file of the checkout cannot run in a job’s fresh worktree: the halt says why and what to do, no agent ran', async () => {
+    await withRepo(ids(2), async (sb) => {
+      // The test runs a tool the user installed into an ignored directory (as node_modules is).
+      await fs.appendFile(path.join(sb.repo, '.gitignore'), 'tools/\n');
+      await fs.mkdir(path.join(sb.repo, 'tools'));
+      await fs.copyFile(path.join(sb.repo, 'check.sh'), path.join(sb.repo, 'tools', 'check.sh'));
+      git(sb, 'add', '-A');
+      commit(sb, 'tools are installed, not committed');
+      const agent = await writeAgent(sb, 'agent', AGENT);
+      const stateDir = path.join(sb.root, 'state-outside');
+      const r = await runCli(
+        sb,
+        runArgs(agent, '--parallel', '2', '--state-dir', stateDir, '--test-command', 'sh tools/check.sh'),
+      );
+      expectExit(r, 1);
+      expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'baseline_unreadable' });
+      expect(readFileSync(path.join(stateDir, 'halt.md'), 'utf8')).toMatch(
+        /This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's untracked or ignored files/,
+      );
+      expect(invocations(sb)).toEqual([]);
+    });
+  });
+
   it('--issue works only the issues named (serial and parallel), the others left open', async () => {
     await withRepo(ids(4), async (sb) => {
       const agent = await writeAgent(sb, 'agent', AGENT);

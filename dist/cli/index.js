@@ -31402,7 +31402,7 @@ async function cycleBaseline(deps, state, checkpointId) {
                 halt: {
                     reason: 'baseline_unreadable',
                     message: `NO VERDICT POSSIBLE: ${problem.message}`,
-                    advice: problem.advice,
+                    advice: deps.waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
                 },
             };
         return { state: s, run };
@@ -31456,6 +31456,8 @@ async function onTree(git, commit, run) {
         await git.checkout(back);
     }
 }
+/** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
+const WAVE_JOB_HINT = "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there. Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test'; or use absolute paths to the installed tools), or run without --parallel.";
 
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
 /**
