@@ -489,7 +489,7 @@ fi
       // A person removes the label: the next scheduled run resumes by itself (and this agent fails again).
       gh.updateIssue(1, { labels: [LABEL] });
       const resumed = await scheduledRun(804, agent, inputs);
-      expect(resumed.main.log).toContain('Resuming the halted run: 1 is ready and no longer escalated.');
+      expect(resumed.main.log).toContain('Resuming the halted run: 1 is no longer escalated.');
       expect(await worked()).toBe('run\nrun\n');
       expect(resumed.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '2' });
       expect(discord.received).toHaveLength(2);

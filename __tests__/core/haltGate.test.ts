@@ -81,9 +81,17 @@ describe('haltGate', () => {
     expect(haltGate(loop, { ...seen, ready: [issue('1', true)] })).toEqual({ stands: true });
     expect(haltGate(loop, { ...seen, ready: [issue('1')] })).toEqual({
       stands: false,
-      because: '1 is ready and no longer escalated',
+      because: '1 is no longer escalated',
     });
-    expect(haltGate(loop, { ...seen, ready: [issue('1', true), issue('2')] })).toMatchObject({ stands: false });
+    // A new issue is said to be new, not "no longer escalated".
+    expect(haltGate(loop, { ...seen, ready: [issue('1', true), issue('2')] })).toEqual({
+      stands: false,
+      because: '2 is ready and never escalated',
+    });
+    expect(haltGate(loop, { ...seen, ready: [issue('1'), issue('2'), issue('3')] })).toEqual({
+      stands: false,
+      because: '1 is no longer escalated; 2, 3 are ready and never escalated',
+    });
     // Closed in this run, or found already satisfied: not work.
     expect(haltGate({ ...loop, issuesClosed: ['2'] }, { ...seen, ready: [issue('1', true), issue('2')] })).toEqual({
       stands: true,
@@ -120,7 +128,7 @@ describe('haltGate', () => {
     });
     expect(haltGate(loop, { ...seen, baseTip: TIP, ready: [issue('2'), issue('3', true)] })).toEqual({
       stands: false,
-      because: '2 is ready and no longer escalated',
+      because: '2 is no longer escalated',
     });
     expect(haltGate(loop, { ...seen, baseTip: 'b'.repeat(40), ready: [] })).toEqual({
       stands: false,

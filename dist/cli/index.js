@@ -32275,8 +32275,19 @@ function haltGate(loop, seen) {
         const ids = (list) => list.map((t) => t.id).join(', ');
         if (edited.length > 0)
             return lift(`${ids(edited)} ${edited.length === 1 ? 'was' : 'were'} edited since the escalation`);
-        if (eligible.length > 0)
-            return lift(`${ids(eligible)} ${eligible.length === 1 ? 'is' : 'are'} ready and no longer escalated`);
+        if (eligible.length > 0) {
+            // Said of each as it is: an escalated issue whose label was taken away, or one never escalated.
+            const was = new Set(loop.escalations.flatMap((e) => e.issueIds));
+            const unlabelled = eligible.filter((t) => was.has(t.id));
+            const never = eligible.filter((t) => !was.has(t.id));
+            const are = (list) => (list.length === 1 ? 'is' : 'are');
+            return lift([
+                unlabelled.length ? `${ids(unlabelled)} ${are(unlabelled)} no longer escalated` : '',
+                never.length ? `${ids(never)} ${are(never)} ready and never escalated` : '',
+            ]
+                .filter(Boolean)
+                .join('; '));
+        }
     }
     return { stands: true };
 }
