@@ -292,6 +292,8 @@ ${DONE_REPORT}`,
       expect(result.error).toContain(`was at ${before.slice(0, 12)} and is now at ${rogue.slice(0, 12)}`);
       expect(result.error).toMatch(/bd-1, bd-2, bd-3/);
       expect(result.error).toContain(`git reset --keep ${before.slice(0, 12)}`);
+      // The counts shown are the run's before the wave: the message says the wave's are still to come.
+      expect(result.error).toMatch(/The wave's 3 iteration\(s\) are not in the counts below yet/);
       expect(closedOnMain(sb)).toEqual([]);
       const halt = readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8');
       expect(halt).toContain(`git reset --keep ${before.slice(0, 12)}`);

@@ -36999,7 +36999,12 @@ async function coordinate(options, io, top, registry, logger) {
         if (moved) {
             // Something else moved the base branch: nothing more is merged, nothing is reset. The wave
             // stays in the checkpoint with its worktrees and branches: resumed, its finished jobs are merged.
-            halt = { reason: moved.reason, message: moved.message };
+            // The wave is not reduced yet: its jobs' counts join the run's when it is merged on resume.
+            const ran = ends.reduce((n, e) => n + (e.loop?.iteration ?? 0), 0);
+            halt = {
+                reason: moved.reason,
+                message: `${moved.message}${ran > 0 ? ` (The wave's ${ran} iteration(s) are not in the counts below yet: they are counted when the wave is merged, on resume.)` : ''}`,
+            };
             advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
             break;
         }
