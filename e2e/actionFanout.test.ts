@@ -15,6 +15,7 @@ import { DONE_REPORT, type Sandbox, git, writeAgent } from './helpers.js';
 import { type GitHubRig, LABEL, startGitHubRig } from './githubRig.js';
 import type { GitHubServer } from './support/githubServer.js';
 import { startDiscordServer } from './support/discordServer.js';
+import { cacheArchiveFiles, unzip } from './support/unpack.js';
 import type { LoopState } from '../src/core/state.js';
 
 let rig: GitHubRig;
@@ -55,8 +56,9 @@ async function job(
   inputs: Record<string, string>,
   checkout: string,
   kill?: { when: () => boolean; agentPid: () => number },
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<JobRun> {
-  const env = await rig.runnerEnv(runId, agent, inputs, {}, checkout);
+  const env = await rig.runnerEnv(runId, agent, inputs, extraEnv, checkout);
   const files = Object.fromEntries(
     ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'].map((k) => [k, path.join(sb.root, `${k}-${tag}`)]),
   );
@@ -108,6 +110,7 @@ async function workflowRun(
   parallel: number,
   inputs: Record<string, string> = {},
   kill?: { issue: string; when: () => boolean; agentPid: () => number },
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<WaveRun> {
   const plan = await job(
     `plan-${runId}`,
@@ -115,6 +118,8 @@ async function workflowRun(
     agent,
     { ...inputs, 'fan-out': 'plan', parallel: String(parallel) },
     sb.repo,
+    undefined,
+    extraEnv,
   );
   expect(plan.code).toBe(0);
   const matrix = JSON.parse(plan.outputs.matrix ?? '{"include":[]}') as { include: { issue: string }[] };
@@ -131,10 +136,19 @@ async function workflowRun(
         { ...inputs, 'fan-out': 'work', issue, wave },
         runner(`runner-${k + 1}`),
         kill?.issue === issue ? kill : undefined,
+        extraEnv,
       ),
     ),
   );
-  const reduce = await job(`reduce-${runId}`, runId, agent, { ...inputs, 'fan-out': 'reduce', wave }, sb.repo);
+  const reduce = await job(
+    `reduce-${runId}`,
+    runId,
+    agent,
+    { ...inputs, 'fan-out': 'reduce', wave },
+    sb.repo,
+    undefined,
+    extraEnv,
+  );
   return { plan, work, reduce, issues };
 }
 
@@ -540,4 +554,62 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(final.iteration).toBe(5);
     expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
   }, 300_000);
+  it('an agent that prints the API key and the tokens it finds in its ancestors’ environments: no published partial, state, summary, output or log holds them', async () => {
+    gh.addIssues(2, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const KEY = ['sk-ant-api03', 'Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz'].join('-');
+    const agent = await writeAgent(
+      sb,
+      'leaker',
+      [
+        'echo "key: $ANTHROPIC_API_KEY" >&2',
+        // What the agent's environment lacks, a hostile agent reads from its ancestors' (same user).
+        "for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/environ 2>/dev/null; done | grep -E '^(INPUT_GITHUB-TOKEN|ACTIONS_RUNTIME_TOKEN|ANTHROPIC_API_KEY)=' | sort -u",
+        'echo good > value.txt',
+        'cat <<EOF',
+        'Done.',
+        '```yaml',
+        'work_remaining: 0',
+        'requires_continuation: false',
+        'stuck_detected: false',
+        'summary: made the value good with $ANTHROPIC_API_KEY',
+        '```',
+        'EOF',
+      ].join('\n'),
+    );
+    const run = await workflowRun(861, agent, 2, {}, undefined, { ANTHROPIC_API_KEY: KEY });
+    expect(run.issues).toEqual(['1', '2']);
+    for (const r of run.work) expect([r.code, r.outputs.status]).toEqual([0, 'complete']);
+    expect(run.reduce?.code).toBe(0);
+    const runtime = rig.services.env({ runId: 861, attempt: 1 }).ACTIONS_RUNTIME_TOKEN ?? '';
+    const needles = { key: KEY, token: gh.token, runtime };
+    const places: { where: string; data: Buffer | string }[] = [
+      ...rig.services.caches().flatMap((c) =>
+        cacheArchiveFiles(rig.services.cacheArchive(c.key)).map((f) => ({
+          where: `cache ${c.key}: ${f.name}`,
+          data: f.data,
+        })),
+      ),
+      ...rig.services
+        .artifacts()
+        .flatMap((a) =>
+          unzip(rig.services.artifactZip(a.id)).map((f) => ({ where: `artifact ${a.name}: ${f.name}`, data: f.data })),
+        ),
+      ...[run.plan, ...run.work, run.reduce!].flatMap((r, k) => [
+        { where: `job ${k} summary`, data: r.summary },
+        { where: `job ${k} outputs`, data: JSON.stringify(r.outputs) },
+        // The runner takes `::add-mask::` lines as commands: they never reach the log shown.
+        { where: `job ${k} log`, data: r.log.replace(/^::add-mask::.*$/gm, '') },
+      ]),
+      ...gh.issues.map((i) => ({ where: `issue #${i.number}`, data: JSON.stringify(i) })),
+    ];
+    expect(rig.services.caches().some((c) => c.key.startsWith('agent-loop-wave-'))).toBe(true);
+    const found = places.flatMap((p) =>
+      Object.entries(needles)
+        .filter(([, n]) => n.length >= 6 && p.data.includes(n))
+        .map(([name]) => `${name} in ${p.where}`),
+    );
+    expect(found).toEqual([]);
+    // The agent did see them: the scan is not vacuous.
+    expect(places.some((p) => String(p.data).includes('INPUT_GITHUB-TOKEN=***'))).toBe(true);
+  }, 180_000);
 });
