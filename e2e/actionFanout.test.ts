@@ -612,4 +612,80 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     // The agent did see them: the scan is not vacuous.
     expect(places.some((p) => String(p.data).includes('INPUT_GITHUB-TOKEN=***'))).toBe(true);
   }, 180_000);
+  it('two overlapping runs both plan the landing of the same unlanded work: one pull request, and their reduces leave the outbox empty, nothing recorded twice', async () => {
+    gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+    const hook = path.join(rig.origin, 'hooks', 'pre-receive');
+    await fs.writeFile(
+      hook,
+      [
+        '#!/bin/sh',
+        'while read old new ref; do',
+        '  if [ "$ref" = refs/heads/agent-loop/issue-2 ]; then',
+        "    echo 'Permission to o/r.git denied to github-actions[bot].' >&2",
+        '    exit 1',
+        '  fi',
+        'done',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const first = await workflowRun(871, agent, 2);
+    expect(checkpointOf(first.reduce!).outbox.map((e) => e.cycle.issueIds)).toEqual([['2']]);
+    await fs.rm(hook);
+
+    // Run A plans (the landing and issue 3); run B's plan starts while A's wave is in flight (its reduce not run).
+    const plans = [];
+    for (const runId of [872, 873])
+      plans.push(
+        await job(`plan-${runId}`, runId, agent, { resume: 'true', 'fan-out': 'plan', parallel: '2' }, sb.repo),
+      );
+    const matrices = plans.map((p) => (JSON.parse(p.outputs.matrix!) as { include: { issue: string }[] }).include);
+    expect(matrices.map((m) => m.map((e) => e.issue))).toEqual([['outbox', '3'], ['outbox']]);
+    // Both waves' jobs at the same time, each on its own runner; then A's reduce, then B's (one at a time).
+    let k = 0;
+    const work = await Promise.all(
+      plans.flatMap((p, w) =>
+        matrices[w]!.map((e) =>
+          job(
+            `work-${872 + w}-${e.issue}`,
+            872 + w,
+            agent,
+            { resume: 'true', 'fan-out': 'work', issue: e.issue, wave: p.outputs.wave! },
+            runner(`runner-${++k}`),
+          ),
+        ),
+      ),
+    );
+    for (const r of work) expect(r.code).toBe(0);
+    const reduces = [];
+    for (const [w, p] of plans.entries())
+      reduces.push(
+        await job(
+          `reduce-${872 + w}`,
+          872 + w,
+          agent,
+          { resume: 'true', 'fan-out': 'reduce', wave: p.outputs.wave! },
+          sb.repo,
+        ),
+      );
+    for (const r of reduces) expect(r.code).toBe(0);
+
+    expect(
+      gh
+        .pulls()
+        .map((p) => p.pull?.head)
+        .sort(),
+    ).toEqual(['agent-loop/issue-1', 'agent-loop/issue-2', 'agent-loop/issue-3']);
+    const final = checkpointOf(reduces[1]!);
+    expect(final.outbox).toEqual([]);
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
+    expect(final.pullRequests.map((p) => p.url).sort()).toEqual(
+      [...new Set(final.pullRequests.map((p) => p.url))].sort(),
+    );
+    expect(final.pullRequests).toHaveLength(3);
+    expect(final.iteration).toBe(3);
+    expect(final.waves).toBe(3);
+    expect(runsPerIssue()).toEqual({ '1': 1, '2': 1, '3': 1 });
+  }, 300_000);
 });
