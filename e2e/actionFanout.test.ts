@@ -15,6 +15,7 @@ import { DONE_REPORT, type Sandbox, git, writeAgent } from './helpers.js';
 import { type GitHubRig, LABEL, startGitHubRig } from './githubRig.js';
 import type { GitHubServer } from './support/githubServer.js';
 import { startDiscordServer } from './support/discordServer.js';
+import { cacheArchiveFiles, unzip } from './support/unpack.js';
 import type { LoopState } from '../src/core/state.js';
 
 let rig: GitHubRig;
@@ -55,8 +56,9 @@ async function job(
   inputs: Record<string, string>,
   checkout: string,
   kill?: { when: () => boolean; agentPid: () => number },
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<JobRun> {
-  const env = await rig.runnerEnv(runId, agent, inputs, {}, checkout);
+  const env = await rig.runnerEnv(runId, agent, inputs, extraEnv, checkout);
   const files = Object.fromEntries(
     ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'].map((k) => [k, path.join(sb.root, `${k}-${tag}`)]),
   );
@@ -108,6 +110,7 @@ async function workflowRun(
   parallel: number,
   inputs: Record<string, string> = {},
   kill?: { issue: string; when: () => boolean; agentPid: () => number },
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<WaveRun> {
   const plan = await job(
     `plan-${runId}`,
@@ -115,6 +118,8 @@ async function workflowRun(
     agent,
     { ...inputs, 'fan-out': 'plan', parallel: String(parallel) },
     sb.repo,
+    undefined,
+    extraEnv,
   );
   expect(plan.code).toBe(0);
   const matrix = JSON.parse(plan.outputs.matrix ?? '{"include":[]}') as { include: { issue: string }[] };
@@ -131,10 +136,19 @@ async function workflowRun(
         { ...inputs, 'fan-out': 'work', issue, wave },
         runner(`runner-${k + 1}`),
         kill?.issue === issue ? kill : undefined,
+        extraEnv,
       ),
     ),
   );
-  const reduce = await job(`reduce-${runId}`, runId, agent, { ...inputs, 'fan-out': 'reduce', wave }, sb.repo);
+  const reduce = await job(
+    `reduce-${runId}`,
+    runId,
+    agent,
+    { ...inputs, 'fan-out': 'reduce', wave },
+    sb.repo,
+    undefined,
+    extraEnv,
+  );
   return { plan, work, reduce, issues };
 }
 
@@ -539,5 +553,139 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     const final = checkpointOf(second.reduce!);
     expect(final.iteration).toBe(5);
     expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
+  }, 300_000);
+  it('an agent that prints the API key and the tokens it finds in its ancestors’ environments: no published partial, state, summary, output or log holds them', async () => {
+    gh.addIssues(2, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const KEY = ['sk-ant-api03', 'Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz'].join('-');
+    const agent = await writeAgent(
+      sb,
+      'leaker',
+      [
+        'echo "key: $ANTHROPIC_API_KEY" >&2',
+        // What the agent's environment lacks, a hostile agent reads from its ancestors' (same user).
+        "for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/environ 2>/dev/null; done | grep -E '^(INPUT_GITHUB-TOKEN|ACTIONS_RUNTIME_TOKEN|ANTHROPIC_API_KEY)=' | sort -u",
+        'echo good > value.txt',
+        'cat <<EOF',
+        'Done.',
+        '```yaml',
+        'work_remaining: 0',
+        'requires_continuation: false',
+        'stuck_detected: false',
+        'summary: made the value good with $ANTHROPIC_API_KEY',
+        '```',
+        'EOF',
+      ].join('\n'),
+    );
+    const run = await workflowRun(861, agent, 2, {}, undefined, { ANTHROPIC_API_KEY: KEY });
+    expect(run.issues).toEqual(['1', '2']);
+    for (const r of run.work) expect([r.code, r.outputs.status]).toEqual([0, 'complete']);
+    expect(run.reduce?.code).toBe(0);
+    const runtime = rig.services.env({ runId: 861, attempt: 1 }).ACTIONS_RUNTIME_TOKEN ?? '';
+    const needles = { key: KEY, token: gh.token, runtime };
+    const places: { where: string; data: Buffer | string }[] = [
+      ...rig.services.caches().flatMap((c) =>
+        cacheArchiveFiles(rig.services.cacheArchive(c.key)).map((f) => ({
+          where: `cache ${c.key}: ${f.name}`,
+          data: f.data,
+        })),
+      ),
+      ...rig.services
+        .artifacts()
+        .flatMap((a) =>
+          unzip(rig.services.artifactZip(a.id)).map((f) => ({ where: `artifact ${a.name}: ${f.name}`, data: f.data })),
+        ),
+      ...[run.plan, ...run.work, run.reduce!].flatMap((r, k) => [
+        { where: `job ${k} summary`, data: r.summary },
+        { where: `job ${k} outputs`, data: JSON.stringify(r.outputs) },
+        // The runner takes `::add-mask::` lines as commands: they never reach the log shown.
+        { where: `job ${k} log`, data: r.log.replace(/^::add-mask::.*$/gm, '') },
+      ]),
+      ...gh.issues.map((i) => ({ where: `issue #${i.number}`, data: JSON.stringify(i) })),
+    ];
+    expect(rig.services.caches().some((c) => c.key.startsWith('agent-loop-wave-'))).toBe(true);
+    const found = places.flatMap((p) =>
+      Object.entries(needles)
+        .filter(([, n]) => n.length >= 6 && p.data.includes(n))
+        .map(([name]) => `${name} in ${p.where}`),
+    );
+    expect(found).toEqual([]);
+    // The agent did see them: the scan is not vacuous.
+    expect(places.some((p) => String(p.data).includes('INPUT_GITHUB-TOKEN=***'))).toBe(true);
+  }, 180_000);
+  it('two overlapping runs both plan the landing of the same unlanded work: one pull request, and their reduces leave the outbox empty, nothing recorded twice', async () => {
+    gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+    const hook = path.join(rig.origin, 'hooks', 'pre-receive');
+    await fs.writeFile(
+      hook,
+      [
+        '#!/bin/sh',
+        'while read old new ref; do',
+        '  if [ "$ref" = refs/heads/agent-loop/issue-2 ]; then',
+        "    echo 'Permission to o/r.git denied to github-actions[bot].' >&2",
+        '    exit 1',
+        '  fi',
+        'done',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const first = await workflowRun(871, agent, 2);
+    expect(checkpointOf(first.reduce!).outbox.map((e) => e.cycle.issueIds)).toEqual([['2']]);
+    await fs.rm(hook);
+
+    // Run A plans (the landing and issue 3); run B's plan starts while A's wave is in flight (its reduce not run).
+    const plans = [];
+    for (const runId of [872, 873])
+      plans.push(
+        await job(`plan-${runId}`, runId, agent, { resume: 'true', 'fan-out': 'plan', parallel: '2' }, sb.repo),
+      );
+    const matrices = plans.map((p) => (JSON.parse(p.outputs.matrix!) as { include: { issue: string }[] }).include);
+    expect(matrices.map((m) => m.map((e) => e.issue))).toEqual([['outbox', '3'], ['outbox']]);
+    // Both waves' jobs at the same time, each on its own runner; then A's reduce, then B's (one at a time).
+    let k = 0;
+    const work = await Promise.all(
+      plans.flatMap((p, w) =>
+        matrices[w]!.map((e) =>
+          job(
+            `work-${872 + w}-${e.issue}`,
+            872 + w,
+            agent,
+            { resume: 'true', 'fan-out': 'work', issue: e.issue, wave: p.outputs.wave! },
+            runner(`runner-${++k}`),
+          ),
+        ),
+      ),
+    );
+    for (const r of work) expect(r.code).toBe(0);
+    const reduces = [];
+    for (const [w, p] of plans.entries())
+      reduces.push(
+        await job(
+          `reduce-${872 + w}`,
+          872 + w,
+          agent,
+          { resume: 'true', 'fan-out': 'reduce', wave: p.outputs.wave! },
+          sb.repo,
+        ),
+      );
+    for (const r of reduces) expect(r.code).toBe(0);
+
+    expect(
+      gh
+        .pulls()
+        .map((p) => p.pull?.head)
+        .sort(),
+    ).toEqual(['agent-loop/issue-1', 'agent-loop/issue-2', 'agent-loop/issue-3']);
+    const final = checkpointOf(reduces[1]!);
+    expect(final.outbox).toEqual([]);
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
+    expect(final.pullRequests.map((p) => p.url).sort()).toEqual(
+      [...new Set(final.pullRequests.map((p) => p.url))].sort(),
+    );
+    expect(final.pullRequests).toHaveLength(3);
+    expect(final.iteration).toBe(3);
+    expect(final.waves).toBe(3);
+    expect(runsPerIssue()).toEqual({ '1': 1, '2': 1, '3': 1 });
   }, 300_000);
 });

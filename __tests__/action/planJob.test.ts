@@ -115,6 +115,25 @@ describe('the plan job', () => {
     expect(log).toContain('agent-loop plan: #1 was claimed by run github-6-1 meanwhile; left to it.');
   });
 
+  it('GitHub failing mid-claims (after its retries): the plan fails, letting go of the claims it won', async () => {
+    const claims: string[] = [];
+    const released: string[] = [];
+    const source: WaveSource = {
+      ready: async () => [1, 2, 3].map(issue),
+      claim: async (id) => {
+        claims.push(id);
+        if (id === '2') throw new Error('GitHub answered 502 Bad Gateway (after 3 retries)');
+        return { won: true, adopted: [] };
+      },
+      releaseClaim: async (id) => void released.push(id),
+      importState: () => {},
+    };
+    await expect(plan(source, 3)).rejects.toThrow(/502/);
+    expect(claims).toEqual(['1', '2']);
+    // No wave goes out, so no reduce releases them: left, they would hold the issues for the lease.
+    expect(released).toEqual(['1']);
+  });
+
   it('a new halt found before any job (only escalated issues): no job, the halt handed to the reduce as a wave to record', async () => {
     const source: WaveSource = {
       ready: async () => [{ ...issue(1), labels: ['agent-loop', ESCALATED_LABEL] }],

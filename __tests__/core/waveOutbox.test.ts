@@ -106,6 +106,22 @@ describe('reduceLanding', () => {
     expect(r).toMatchObject({ landed: 0, left: 1 });
   });
 
+  it('two overlapping runs landed the same entry: the second reduce adds its pull request once, counts no landing', () => {
+    // Run B planned while run A's wave was in flight: both landing jobs took a (the pull request is
+    // reused: one on GitHub). A's reduce dropped it; B's finds it gone and must not record it twice.
+    const pr = { number: 7, url: 'https://x/pull/7', reused: false, issueIds: ['1'], iteration: 3 };
+    const landedByA = { ...withOutbox(), issuesClosed: ['1'], pullRequests: [pr] };
+    const partB: LoopState = {
+      ...initialLoopState(1),
+      issuesClosed: ['1'],
+      pullRequests: [{ ...pr, reused: true }],
+    };
+    const r = reduceLanding(landedByA, { took: [outboxKey(a)], loop: partB });
+    expect(r.loop.pullRequests).toEqual([pr]);
+    expect(r.loop.issuesClosed).toEqual(['1']);
+    expect(r).toMatchObject({ landed: 0, left: 0 });
+  });
+
   it('a refused landing is the run’s halt; the job’s own halt post is not carried', () => {
     const part: LoopState = {
       ...initialLoopState(1),

@@ -126,7 +126,16 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
   const lost = new Set<string>();
   for (let round = 1; ; round++) {
     for (const each of plan.jobs.filter((j) => !won.has(j.issueId))) {
-      const outcome = await source.claim(each.issueId, me, expires, false, { state: 'working', iterations: 0 });
+      const outcome = await source
+        .claim(each.issueId, me, expires, false, { state: 'working', iterations: 0 })
+        .catch(async (error: unknown) => {
+          // GitHub failing after its retries: no wave goes out, so no reduce would release what this
+          // plan holds; let go of the claims won (best effort), then fail. The one half made is left
+          // to its lease: releasing a claim this process did not post deletes every unreleased claim
+          // of the loop's checkpoint on the issue, another run's live one included.
+          for (const id of won) await source.releaseClaim(id, me, clock.now().toISOString()).catch(() => undefined);
+          throw error;
+        });
       if (outcome.won) won.add(each.issueId);
       else {
         lost.add(each.issueId);
