@@ -36137,7 +36137,11 @@ function reduceLanding(loop, part) {
             ...loop,
             outbox,
             issuesClosed: [...closed, ...part.loop.issuesClosed.filter((id) => !closed.includes(id))],
-            pullRequests: [...loop.pullRequests, ...part.loop.pullRequests].slice(-PULL_REQUESTS_KEPT),
+            // Another run's landing job may have landed the same entry first (its pull request reused): recorded once.
+            pullRequests: [
+                ...loop.pullRequests,
+                ...part.loop.pullRequests.filter((p) => !loop.pullRequests.some((q) => q.url === p.url)),
+            ].slice(-PULL_REQUESTS_KEPT),
             // The job's own halt post is not sent: the reduce posts once for the wave.
             notices: [...loop.notices, ...part.loop.notices.filter((n) => n.what.kind !== 'notify')],
         },
