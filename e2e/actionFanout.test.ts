@@ -688,4 +688,43 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(final.waves).toBe(3);
     expect(runsPerIssue()).toEqual({ '1': 1, '2': 1, '3': 1 });
   }, 300_000);
+
+  it('two first runs on no saved state overlap: both waves are reduced into one loop checkpoint, no count lost', async () => {
+    gh.addIssues(4, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+    // Both plans find no state: each names a new checkpoint.
+    const plans = await Promise.all(
+      [881, 882].map((runId) =>
+        job(`plan-${runId}`, runId, agent, { 'fan-out': 'plan', parallel: '2' }, runner(`planner-${runId}`)),
+      ),
+    );
+    const waves = plans.map((p) => JSON.parse(p.outputs.wave!) as { checkpoint: string; resumed: boolean });
+    expect(waves.map((w) => w.resumed)).toEqual([false, false]);
+    expect(waves[0]!.checkpoint).not.toBe(waves[1]!.checkpoint);
+    const reduces: JobRun[] = [];
+    for (const [k, runId] of [881, 882].entries()) {
+      const wave = plans[k]!.outputs.wave!;
+      const issues = (JSON.parse(plans[k]!.outputs.matrix!) as { include: { issue: string }[] }).include.map(
+        (m) => m.issue,
+      );
+      await Promise.all(
+        issues.map((issue, n) =>
+          job(`work-${runId}-${issue}`, runId, agent, { 'fan-out': 'work', issue, wave }, runner(`runner-${n + 1}`)),
+        ),
+      );
+      reduces.push(await job(`reduce-${runId}`, runId, agent, { 'fan-out': 'reduce', wave }, sb.repo));
+    }
+    // The second reduce adds to the first's checkpoint instead of starting a loop of its own.
+    expect(reduces[1]!.log).toMatch(
+      /another run's first wave started the loop's checkpoint .* wave github-882-1 is added to it/,
+    );
+    expect(reduces.map((r) => r.outputs['checkpoint-id'])).toEqual([waves[0]!.checkpoint, waves[0]!.checkpoint]);
+    const final = checkpointOf(reduces[1]!);
+    expect(final.iteration).toBe(4);
+    expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3', '4']);
+    expect(final.waves).toBe(2);
+    // The next run resumes that one loop and finds nothing left.
+    const next = await workflowRun(883, agent, 2);
+    expect(next.plan.outputs).toMatchObject({ jobs: '0', status: 'complete', 'checkpoint-id': waves[0]!.checkpoint });
+  }, 300_000);
 });

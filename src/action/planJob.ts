@@ -110,6 +110,8 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
         startedAt: clock.now().toISOString(),
         checkpoint: opened.id,
         resumed: opened.resumed,
+        ...(options.fresh ? { fresh: true } : {}),
+        ...(options.fresh ? { fresh: true } : {}),
         jobs: [],
         halt: { reason: stop.reason, message: stop.message },
       };
@@ -167,6 +169,7 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
       startedAt: new Date(now).toISOString(),
       checkpoint: opened.id,
       resumed: opened.resumed,
+      ...(options.fresh ? { fresh: true } : {}),
       ...planned,
     };
     const jobs = matrixJobs(wave);

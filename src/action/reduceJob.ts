@@ -11,6 +11,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { openCheckpoint } from '../loop/slice.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import { type PartialState, type WaveReduction, type WaveRow, reduceWave } from '../core/waveReduce.js';
@@ -36,19 +37,20 @@ export interface ReduceJob extends FanOutJob {
 export async function reduceJob(job: ReduceJob): Promise<void> {
   const { core, options, clock, redact, wave } = job;
   const store = new FileCheckpointStore(job.stateDir, { clock, redact });
-  const checkpoint = await store.load(wave.checkpoint).catch(() => undefined);
+  const into = await loopCheckpoint(job, store);
+  const checkpoint = await store.load(into).catch(() => undefined);
   const read = checkpoint ? parseLoopState(checkpoint.state) : undefined;
   if (typeof read === 'string')
-    core.warning(redact(`agent-loop reduce: checkpoint ${wave.checkpoint}: ${read}; the wave is counted from zero.`));
+    core.warning(redact(`agent-loop reduce: checkpoint ${into}: ${read}; the wave is counted from zero.`));
   const main: LoopState = typeof read === 'object' ? read : initialLoopState(options.maxIterations);
   // A reduce run again (GitHub's "Re-run failed jobs") finds its wave in the checkpoint: nothing is added twice.
   const reduced = reducedWaves(checkpoint?.state);
   if (reduced.includes(wave.id)) {
     core.saveState('unchanged', 'reduced');
     core.warning(
-      `agent-loop reduce: wave ${wave.id} is in checkpoint ${wave.checkpoint} already (its reduce ran before): nothing is added twice, nothing published.`,
+      `agent-loop reduce: wave ${wave.id} is in checkpoint ${into} already (its reduce ran before): nothing is added twice, nothing published.`,
     );
-    core.setOutput('checkpoint-id', wave.checkpoint);
+    core.setOutput('checkpoint-id', into);
     core.setOutput('iterations', String(main.iteration));
     core.setOutput('status', main.halt ? 'halted' : 'continuing');
     return;
@@ -92,21 +94,21 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     halt: reduction.halt ? { reason: reduction.halt.reason, message: reduction.halt.message, at } : undefined,
   };
   await store.write({
-    id: wave.checkpoint,
+    id: into,
     phase: reduction.halt ? 'halted' : 'working',
     state: { ...(checkpoint?.state ?? {}), loop, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
   });
   await dropLandedBundles(job.stateDir, loop);
   await handOver(job, reduction.rows);
   core.saveState('state-dir', job.stateDir);
-  core.saveState('checkpoint-id', wave.checkpoint);
+  core.saveState('checkpoint-id', into);
 
   if (reduction.halt) {
     const diagnostic = buildDiagnostic({
       reason: reduction.halt.reason,
       message: reduction.halt.message,
       state: loop,
-      checkpointId: wave.checkpoint,
+      checkpointId: into,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
     });
     await fs.writeFile(path.join(job.stateDir, 'halt.md'), redact(renderMarkdown(diagnostic)));
@@ -120,12 +122,11 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
       if (posted.ok) core.info('agent-loop reduce: posted the halt diagnostic to Discord.');
     }
   }
-  for (const [name, value] of Object.entries(waveOutputs(loop, reduction, wave.checkpoint)))
-    core.setOutput(name, redact(value));
+  for (const [name, value] of Object.entries(waveOutputs(loop, reduction, into))) core.setOutput(name, redact(value));
   await core.writeSummary(
     redact(
       waveSummary(wave, loop, reduction, {
-        checkpointId: wave.checkpoint,
+        checkpointId: into,
         ...(job.issueLinks ? { issueLinks: job.issueLinks } : {}),
         ...(landing ? { landing } : {}),
       }),
@@ -135,6 +136,39 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     core.error(redact(`agent-loop halted (${reduction.halt.reason}): ${reduction.halt.message}`));
     core.setFailed('agent-loop halted: see the error annotation and the job summary.');
   }
+}
+
+/**
+ * The loop's checkpoint the wave is reduced into: the plan's. A first wave's plan names a new one;
+ * when another run's first wave was reduced meanwhile (two runs started on no state, overlapping),
+ * its checkpoint is the loop's now, and this wave adds to it rather than starting a second loop
+ * beside it (whose newer state would hide the first's counts). Not when the plan was told fresh.
+ */
+async function loopCheckpoint(job: ReduceJob, store: FileCheckpointStore): Promise<string> {
+  const { wave } = job;
+  if (wave.resumed || wave.fresh) return wave.checkpoint;
+  if (
+    await store.load(wave.checkpoint).then(
+      () => true,
+      () => false,
+    )
+  )
+    return wave.checkpoint;
+  const opened = await openCheckpoint(
+    {
+      settings: { fresh: false, resume: undefined, maxIterations: job.options.maxIterations },
+      store,
+      clock: job.clock,
+    },
+    () => {},
+  );
+  if (!opened.resumed) return wave.checkpoint;
+  job.core.info(
+    job.redact(
+      `agent-loop reduce: another run's first wave started the loop's checkpoint ${opened.id} while this one ran (its plan found none): wave ${wave.id} is added to it.`,
+    ),
+  );
+  return opened.id;
 }
 
 /** The checkpoint's record of the waves reduced into it (beside `loop`, which the slices keep as it is). */

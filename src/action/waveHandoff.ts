@@ -17,6 +17,8 @@ export const WaveHandoffSchema = WaveSchema.extend({
    * holds it, even when it is not the newest (a plan given checkpoint-id). False: new with this wave.
    */
   resumed: z.boolean().default(true),
+  /** The plan was told fresh: its new checkpoint starts over, even beside another run's (the reduce adopts none). */
+  fresh: z.boolean().optional(),
   /**
    * A halt the plan found before any job (no iteration or spend left, only escalated issues), for
    * the reduce to record, post once and publish, as a slice records its halt (a wave with no job).
