@@ -62,6 +62,13 @@ describe('Claude Code 2.1.197 recorded output (shared/fixtures)', () => {
     expect(parser.state.result?.text).toContain('work_remaining: 0');
   });
 
+  it('a negative total_cost_usd is not read as spend (it would lower the run’s total under --max-cost-usd)', () => {
+    const parser = new ClaudeStreamParser(CWD);
+    parser.push('{"type":"result","subtype":"success","is_error":false,"result":"ok","total_cost_usd":-5}');
+    expect(parser.state.result?.subtype).toBe('success');
+    expect(parser.state.result?.costUsd).toBeUndefined();
+  });
+
   it('overloaded-529: subtype success with is_error is a failure: transient overloaded', () => {
     const { parser } = replay('overloaded-529.ndjson');
     expect(parser.state.result).toMatchObject({ subtype: 'success', isError: true, apiErrorStatus: 529 });

@@ -108,8 +108,9 @@ function readResult(event: Json): ClaudeResultEvent {
       (Array.isArray(event.errors) ? event.errors.filter((e) => typeof e === 'string').join('; ') : ''),
     permissionDenials: Array.isArray(denials) ? denials.length : 0,
   };
+  // A spend below zero is no spend: it would lower the run's total under --max-cost-usd.
   const cost = num(event.total_cost_usd);
-  if (cost !== undefined) result.costUsd = cost;
+  if (cost !== undefined && cost >= 0) result.costUsd = cost;
   const turns = num(event.num_turns);
   if (turns !== undefined) result.numTurns = turns;
   const session = str(event.session_id);
