@@ -318,7 +318,8 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
       'hangs-once',
       [
         'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
-        // Issue 1's first agent run hangs (its job is killed); every other run fixes its issue.
+        // Issue 1's first agent run makes progress, its second hangs (its job is killed); every other run fixes its issue.
+        'if [ "$AGENT_LOOP_ISSUE_IDS" = 1 ] && [ ! -f "$NOTES/went-once" ]; then touch "$NOTES/went-once"; printf \'Partway.\\n```yaml\\nwork_remaining: 1\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: half\\n```\\n\'; exit 0; fi',
         'if [ "$AGENT_LOOP_ISSUE_IDS" = 1 ] && [ ! -f "$NOTES/hung-once" ]; then touch "$NOTES/hung-once"; echo $$ > "$NOTES/hung"; exec sleep 60; fi',
         'echo good > value.txt',
         DONE_REPORT,
@@ -331,7 +332,10 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(first.reduce!.code).toBe(0);
     expect(first.reduce!.log).toContain('no partial state from the job on issue 1');
     expect(first.reduce!.summary).toMatch(/^\| \[#1\].*\| lost: the job died before it saved/m);
-    expect(first.reduce!.outputs.iterations).toBe('1'); // issue 2's; the killed job counts nothing
+    // Issue 2's, and the killed job's one finished iteration, as its claim comment recorded it (never a lost count).
+    expect(first.reduce!.outputs.iterations).toBe('2');
+    expect(first.reduce!.log).toContain('its claim comment says it ran 1 iteration(s), counted');
+    expect(first.reduce!.summary).toMatch(/^\| \[#1\].*\| lost: .* \| 1 \(from its claim comment\) \|/m);
     expect(gh.issue(1)?.labels).toContain('agent-loop:in-progress'); // its lease lives on
 
     // The next run, while the lease lives: issue 1 is left to it.
@@ -346,10 +350,10 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(third.work[0]!.outputs).toMatchObject({ status: 'complete', 'issues-closed': '1' });
 
     const final = checkpointOf(third.reduce!);
-    expect(final.iteration).toBe(3); // one per issue: the killed run counted nothing
+    expect(final.iteration).toBe(4); // one per issue, and the killed job's finished one (its hung run never finished)
     expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
     expect(final.waves).toBe(3);
-    expect(runsPerIssue()).toEqual({ 1: 2, 2: 1, 3: 1 }); // issue 1: the killed run, then the one that finished it
+    expect(runsPerIssue()).toEqual({ 1: 3, 2: 1, 3: 1 }); // issue 1: its first run, the killed one, then the one that finished it
     expect(gh.pulls()).toHaveLength(3);
   }, 240_000);
 

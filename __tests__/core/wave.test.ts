@@ -208,6 +208,30 @@ describe('reduceWave', () => {
     expect(rows[1]).toMatchObject({ issueId: '2', outcome: 'lost', iterations: 0 });
   });
 
+  it('a job that saved nothing: what its claim comment recorded it ran is counted (never a lost count), up to its share', () => {
+    const { loop, rows } = reduceWave(
+      { ...initialLoopState(100), costUsd: 1 },
+      wave(['1', '2']),
+      [
+        { issueId: '1', loop: jobState('1', 2, 'closed') },
+        { issueId: '2', claimed: { iterations: 3, costUsd: 0.25 } },
+      ],
+      limits,
+    );
+    expect(loop.iteration).toBe(5);
+    expect(loop.costUsd).toBeCloseTo(1 + 1 + 0.25);
+    expect(rows[1]).toMatchObject({ outcome: 'lost', iterations: 3, costUsd: 0.25, countedFromClaim: true });
+    expect(rows[1]?.first).toBeUndefined();
+    // A claim that says more than the job's share cannot be the job's: capped at its share.
+    const capped = reduceWave(
+      initialLoopState(100),
+      wave(['2']),
+      [{ issueId: '2', claimed: { iterations: 999 } }],
+      limits,
+    );
+    expect(capped.loop.iteration).toBe(wave(['2']).jobs[0]!.maxIterations);
+  });
+
   it('a state that cannot be one fresh job’s (more iterations than its share, other issues) is not counted', () => {
     const resumed = { ...jobState('1', 7, 'closed') };
     const other = jobState('9', 2, 'closed');

@@ -31026,6 +31026,7 @@ const ESCALATIONS_KEPT = 100;
 const waveReduce_PULL_REQUESTS_KEPT = 100;
 function reduceWave(main, wave, partials, settings) {
     const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
+    const claimedBy = new Map(partials.map((p) => [p.issueId, p.claimed]));
     let loop = { ...main };
     const rows = [];
     let halt;
@@ -31035,14 +31036,20 @@ function reduceWave(main, wave, partials, settings) {
         const part = byIssue.get(job.issueId);
         const problem = part ? notAJobState(part, job) : undefined;
         if (!part || problem) {
+            // Its state is not counted; what its claim comment recorded it ran is (the iterations and spend happened).
+            const claimed = claimedBy.get(job.issueId);
+            const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
+            const spent = claimed?.costUsd ?? 0;
+            loop = { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent };
             rows.push({
                 issueId: job.issueId,
                 title: job.title,
                 outcome: 'lost',
-                iterations: 0,
-                costUsd: 0,
+                iterations: ran,
+                costUsd: spent,
                 durationMs: 0,
                 ...(problem ? { problem } : {}),
+                ...(claimed ? { countedFromClaim: true } : {}),
             });
             continue;
         }

@@ -19,6 +19,7 @@ import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { RunRefs } from './persistence.js';
 import type { FanOutJob, WaveSource } from './planJob.js';
+import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { type WaveHandoff, partialOf } from './waveHandoff.js';
 import { LANDING_JOB, type LandingPartial, reduceLanding } from '../core/waveOutbox.js';
 import { dropLandedBundles, gatherBundles, tookFrom } from './outboxHandover.js';
@@ -27,7 +28,7 @@ import { waveOutputs, waveSummary } from './waveSummary.js';
 export interface ReduceJob extends FanOutJob {
   wave: WaveHandoff;
   /** The claims of the wave's unfinished issues, released for the next wave (the jobs have ended). */
-  source?: Pick<WaveSource, 'releaseClaim'>;
+  source?: Pick<WaveSource, 'releaseClaim'> & Partial<Pick<GitHubIssueSource, 'claimProgress'>>;
   /** Downloads one job's partial state into `dir`: whether there was one. */
   fetchPartial: (scope: string, dir: string) => Promise<boolean>;
   refs: RunRefs;
@@ -62,11 +63,13 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     const loop = (await job.fetchPartial(partialOf(job.refs.scope, wave, each.issueId), dir))
       ? await partialLoop(dir, wave.checkpoint)
       : undefined;
+    // A job that died before it saved: what its claim comment last recorded it ran is counted.
+    const claimed = loop ? undefined : await claimedProgress(job, each.issueId);
     if (!loop)
       core.warning(
-        `agent-loop reduce: no partial state from the job on issue ${each.issueId}: it died before it saved; its claim expires and a later wave works the issue again.`,
+        `agent-loop reduce: no partial state from the job on issue ${each.issueId}: it died before it saved; ${claimed ? `its claim comment says it ran ${claimed.iterations} iteration(s)${claimed.costUsd !== undefined ? ` ($${claimed.costUsd.toFixed(4)})` : ''}, counted; ` : ''}its claim expires and a later wave works the issue again.`,
       );
-    partials.push({ issueId: each.issueId, ...(loop ? { loop } : {}) });
+    partials.push({ issueId: each.issueId, ...(loop ? { loop } : {}), ...(claimed ? { claimed } : {}) });
     // A push or pull request that failed kept its branch as a bundle: it travels with the loop's state.
     if (loop?.outbox.length) await gatherBundles(dir, job.stateDir);
     await fs.rm(dir, { recursive: true, force: true });
@@ -178,6 +181,20 @@ const WAVES_KEPT = 100;
 function reducedWaves(state: Record<string, unknown> | undefined): string[] {
   const record = state?.[REDUCED_KEY] as { reduced?: unknown } | undefined;
   return Array.isArray(record?.reduced) ? record.reduced.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** What the job's claim comment on `issueId` last said it had run; undefined when unknown (best effort). */
+async function claimedProgress(job: ReduceJob, issueId: string): Promise<PartialState['claimed']> {
+  try {
+    return await job.source?.claimProgress?.(issueId, { run: job.runId, checkpoint: job.wave.checkpoint });
+  } catch (error) {
+    job.core.warning(
+      job.redact(
+        `agent-loop reduce: could not read the claim on issue ${issueId} (${(error as Error).message}): the lost job's iterations are not counted.`,
+      ),
+    );
+    return undefined;
+  }
 }
 
 /**

@@ -89,7 +89,7 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
       '|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? `${r.iterations} (#${r.first}–#${r.last})` : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ?? '—'} |`,
+          `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? (r.first !== undefined ? `${r.iterations} (#${r.first}–#${r.last})` : `${r.iterations} (from its claim comment)`) : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ?? '—'} |`,
       ),
       '',
       ...gantt(wave, rows),

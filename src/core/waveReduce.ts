@@ -23,6 +23,11 @@ export interface WaveSettingsReduce {
 export interface PartialState {
   issueId: string;
   loop?: LoopState;
+  /**
+   * A job with no state (it died before it saved): what its claim comment last said it had run
+   * (its iterations and spend so far), counted so that the run's bounds see them (never a lost count).
+   */
+  claimed?: { iterations: number; costUsd?: number };
 }
 
 export type WaveRowOutcome =
@@ -55,6 +60,8 @@ export interface WaveRow {
   halt?: string;
   /** Why the job's state was not counted (it is not the state of one job of this wave). */
   problem?: string;
+  /** A lost job's iterations and spend, as its claim comment last recorded them. */
+  countedFromClaim?: boolean;
 }
 
 export interface WaveReduction {
@@ -82,6 +89,7 @@ export function reduceWave(
   settings: WaveSettingsReduce,
 ): WaveReduction {
   const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
+  const claimedBy = new Map(partials.map((p) => [p.issueId, p.claimed]));
   let loop: LoopState = { ...main };
   const rows: WaveRow[] = [];
   let halt: WaveReduction['halt'];
@@ -91,14 +99,20 @@ export function reduceWave(
     const part = byIssue.get(job.issueId);
     const problem = part ? notAJobState(part, job) : undefined;
     if (!part || problem) {
+      // Its state is not counted; what its claim comment recorded it ran is (the iterations and spend happened).
+      const claimed = claimedBy.get(job.issueId);
+      const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
+      const spent = claimed?.costUsd ?? 0;
+      loop = { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent };
       rows.push({
         issueId: job.issueId,
         title: job.title,
         outcome: 'lost',
-        iterations: 0,
-        costUsd: 0,
+        iterations: ran,
+        costUsd: spent,
         durationMs: 0,
         ...(problem ? { problem } : {}),
+        ...(claimed ? { countedFromClaim: true } : {}),
       });
       continue;
     }

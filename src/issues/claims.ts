@@ -26,6 +26,12 @@ export interface Claim extends Claimant {
   released?: boolean;
   /** The lease's length when written (seconds): where the source stamps its claims, the lease runs from that stamp. */
   leaseSeconds?: number;
+  /**
+   * The work's progress as last written (the cycle's agent iterations and spend so far): what a
+   * wave's reduce counts for a job that died before it saved its state (issue 16).
+   */
+  iterations?: number;
+  costUsd?: number;
 }
 
 /**

@@ -36,6 +36,10 @@ describe('GitHub claims', () => {
     expect(body).toContain('remove the `agent-loop:in-progress` label');
     expect(parseClaimComment(body)).toEqual(claim);
     expect(parseClaimComment(claimCommentBody({ ...claim, released: true }))).toEqual({ ...claim, released: true });
+    // The progress rides in the marker for a reduce to read back (a job that died before it saved).
+    const working = claimCommentBody(claim, { state: 'working', iterations: 2, costUsd: 0.5 });
+    expect(parseClaimComment(working)).toEqual({ ...claim, iterations: 2, costUsd: 0.5 });
+    expect(parseClaimComment(working.replace('"iterations":2', '"iterations":-4'))).toEqual({ ...claim, costUsd: 0.5 });
     expect(parseClaimComment('<!-- agent-loop:escalation -->')).toBeUndefined();
     expect(parseClaimComment(`${CLAIM_MARKER} {broken -->`)).toBeUndefined();
   });

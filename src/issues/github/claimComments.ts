@@ -58,6 +58,9 @@ export function claimCommentBody(claim: Claim, progress?: ClaimProgress, runUrl?
     expires,
     ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
     ...(claim.released ? { released: true } : {}),
+    // The progress in the marker too, for a reduce to read back (the text below is for people).
+    ...(progress?.iterations !== undefined ? { iterations: progress.iterations } : {}),
+    ...(progress?.costUsd !== undefined ? { costUsd: progress.costUsd } : {}),
   });
   const runRef = runUrl ? `[\`${run}\`](${runUrl})` : `\`${run}\``;
   const facts = [
@@ -137,14 +140,17 @@ export function parseClaimComment(body: string): Claim | undefined {
   try {
     const value: unknown = JSON.parse(body.slice(CLAIM_MARKER.length, end));
     if (!isObject(value)) return undefined;
-    const { run, checkpoint, expires, released, leaseSeconds } = value;
+    const { run, checkpoint, expires, released, leaseSeconds, iterations, costUsd } = value;
     if (typeof run !== 'string' || typeof checkpoint !== 'string' || typeof expires !== 'string') return undefined;
+    const count = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
     return {
       run,
       checkpoint,
       expires,
       ...(typeof leaseSeconds === 'number' && leaseSeconds >= 0 ? { leaseSeconds } : {}),
       ...(released === true ? { released: true } : {}),
+      ...(count(iterations) ? { iterations: Math.floor(iterations as number) } : {}),
+      ...(count(costUsd) ? { costUsd: costUsd as number } : {}),
     };
   } catch {
     return undefined;
@@ -207,6 +213,12 @@ export class GitHubClaims {
   }
 
   /** The live claim of a run other than `run` that holds the issue, if any (1 request). */
+  /** The newest claim of `me` (its run and checkpoint) on the issue, released or not; undefined when there is none. */
+  async ownNewest(number: number, me: Claimant): Promise<Claim | undefined> {
+    const { claims } = await this.list(number);
+    return claims.filter((c) => c.claim.run === me.run && c.claim.checkpoint === me.checkpoint).at(-1)?.claim;
+  }
+
   async heldBy(number: number, run: string): Promise<Claim | undefined> {
     const { claims, now } = await this.list(number);
     return heldByOther(claims, now, run);
