@@ -6,7 +6,7 @@
  * change merged into main.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { promises as fs, writeFileSync } from 'node:fs';
+import { existsSync, promises as fs, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
@@ -16,6 +16,7 @@ import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
+import { baselineCheckoutFile } from '../../src/safety/baselineCheckout.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
 import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
 
@@ -70,6 +71,9 @@ function repoWithEarlierBranch(): void {
 }
 const write = (file: string, text: string) => writeFileSync(path.join(repo, file), text);
 
+/** Whether the detached-checkout marker was there at each test run (the baseline's is the first). */
+const markerDuring: boolean[] = [];
+
 async function slice(agent: ScriptedAgent, source: MemorySource, signal?: AbortController) {
   const clock = new ManualClock();
   const lines: string[] = [];
@@ -85,6 +89,7 @@ async function slice(agent: ScriptedAgent, source: MemorySource, signal?: AbortC
     store: new FileCheckpointStore(stateDir, { clock }),
     git: await openGit(repo, GIT_ENV),
     runTests: async () => {
+      markerDuring.push(existsSync(baselineCheckoutFile(stateDir)));
       const outcome = await suite();
       // Killed while the suite runs (SIGTERM): the run is dropped, the checkpoint kept.
       signal?.abort();
@@ -113,6 +118,11 @@ describe("a cycle on an earlier cycle's branch: its baseline is the base branch'
     expect(git('show', 'main:b.txt')).toBe('ok');
     expect(git('show', 'agent-loop/bd-1:b.txt')).toBe('broken by the earlier attempt');
     expect(git('symbolic-ref', '--short', 'HEAD')).toBe('main');
+    // While the checkout was detached for the baseline, the marker said where it was (a run killed
+    // then is put back by the next: src/safety/baselineCheckout.ts); gone once the branch was back.
+    expect(markerDuring[0]).toBe(true);
+    expect(markerDuring.slice(1).every((m) => !m)).toBe(true);
+    expect(existsSync(baselineCheckoutFile(stateDir))).toBe(false);
     // The baseline ran on main's tree (A failing, B passing), the branch checked out again after.
     const said = (event: string) => events.filter((e) => e.event === event).map((e) => String(e.message));
     expect(said('tests.baseline')).toEqual([

@@ -65,13 +65,33 @@ describe('the output masker: secrets split where output enters the engine', () =
     expect(text(out)).not.toContain(SECRET.slice(0, H));
   });
 
-  it('does not join two lines of one stream that are not adjacent (no false masks from unrelated lines)', () => {
+  it('does not join two lines of one stream that are not adjacent; each half is masked on its own (a fragment of 8+ characters at a line end)', () => {
     const out = through([
       [SECRET.slice(0, H), 'stdout'],
       ['between', 'stdout'],
       [SECRET.slice(H), 'stdout'],
     ]);
-    expect(out.map(([l]) => l)).toEqual([SECRET.slice(0, H), 'between', SECRET.slice(H)]);
+    expect(out.map(([l]) => l)).toEqual(['***', 'between', '***']);
+    // Fewer than 8 characters of a secret at a line's end are text: nothing can tell them apart.
+    expect(through([[`ends with ${SECRET.slice(0, 7)}`, 'stdout']]).map(([l]) => l)).toEqual([
+      `ends with ${SECRET.slice(0, 7)}`,
+    ]);
+    // A fragment inside a line (not at an end) is not a split secret: left as it is.
+    expect(through([[`x ${SECRET.slice(0, H)} y`, 'stdout']]).map(([l]) => l)).toEqual([`x ${SECRET.slice(0, H)} y`]);
+  });
+
+  it('masks both halves of a secret printed on stdout and stderr too far apart to be held together (a loaded machine)', () => {
+    const out: string[] = [];
+    const masker = createOutputMasker(createRedactor([SECRET]), (line) => out.push(line), { quietMs: 0 });
+    masker.push(`mixed ${SECRET.slice(0, 13)}`, 'stdout');
+    // More than eight lines in between: the first half is emitted before the second arrives.
+    for (let i = 0; i < 9; i += 1) masker.push(`noise ${i}`, 'stdout');
+    expect(out[0]).toBe('mixed ***');
+    masker.push(`${SECRET.slice(13)} end`, 'stderr');
+    masker.flush();
+    expect(out.at(-1)).toBe('*** end');
+    expect(out.join('\n')).not.toContain(SECRET.slice(0, 8));
+    expect(out.join('\n')).not.toContain(SECRET.slice(-8));
   });
 
   it('emits a line once more than eight lines follow it, before the output ends', () => {

@@ -22781,6 +22781,49 @@ function trackAgent(agent, registry) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/safety/baselineCheckout.ts
+/**
+ * A cycle that continues an earlier cycle's branch runs its baseline on the base tip, checked out
+ * detached for the suite's run, then checks its branch out again (src/loop/baseline.ts). A run
+ * killed in between (SIGKILL, a power cut) leaves the checkout detached there: the marker written
+ * before the checkout says where it was, and the next run puts it back before anything else, when
+ * nothing moved since (HEAD still at that commit, no changes): else the preconditions say what is
+ * wrong, as for any detached checkout.
+ */
+
+
+
+
+/** Under the state directory's runtime files: this machine's, never published. */
+const baselineCheckoutFile = (stateDir) => external_node_path_default().join(stateDir, RUNTIME_DIR, 'baseline-checkout.json');
+/** What the marker held, when it described the checkout as the killed run left it and it was put back. */
+async function restoreBaselineCheckout(stateDir, cwd, env) {
+    const file = baselineCheckoutFile(stateDir);
+    let marker;
+    try {
+        marker = JSON.parse(await external_node_fs_namespaceObject.promises.readFile(file, 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+    const git = (...args) => new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => resolve({ code: error ? 1 : 0, out: String(stdout).trim() })));
+    const attached = (await git('symbolic-ref', '--quiet', 'HEAD')).code === 0;
+    const head = (await git('rev-parse', '--verify', '--quiet', 'HEAD')).out;
+    const clean = (await git('status', '--porcelain', '--untracked-files=no')).out === '';
+    const restorable = typeof marker.back === 'string' && typeof marker.commit === 'string';
+    if (restorable &&
+        !attached &&
+        head === marker.commit &&
+        clean &&
+        (await git('checkout', '-q', marker.back)).code === 0) {
+        await external_node_fs_namespaceObject.promises.rm(file, { force: true });
+        return `A run killed while it ran the baseline on ${marker.commit.slice(0, 12)} left the checkout detached there: ${marker.back} is checked out again.`;
+    }
+    // Anything else: the checkout moved on since (by a person, or the run got back): the marker says nothing now.
+    await external_node_fs_namespaceObject.promises.rm(file, { force: true });
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/safety/stateDir.ts
 /**
  * Where the state directory lives when --state-dir is not given: outside the working tree, so no
@@ -22914,6 +22957,7 @@ async function stateDirProblem(dir, opts) {
 
 
 
+
 /** Whether `pid` is a live process here (a zombie is not). */
 function isAlive(pid) {
     try {
@@ -22979,6 +23023,10 @@ async function openSession(req) {
             notes.push(`Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`);
         }
         if (req.checkRepository) {
+            // A run killed during a baseline on the base tip: its branch checked out again first.
+            const putBack = await restoreBaselineCheckout(req.stateDir, req.cwd, req.env);
+            if (putBack)
+                notes.push(putBack);
             const facts = await gatherRepoFacts(req.cwd, req.env, {
                 paths: [req.stateDir],
                 isOwnFile: (name) => tempFileOwner(name) !== undefined,
@@ -24192,7 +24240,52 @@ function createRedactor(secrets) {
         }
         return out;
     };
-    return Object.assign(redact, { piece, spans });
+    // Each form's shortest fragment that counts, its first and last characters: searched for natively.
+    const fragments = formList.map((form) => {
+        const least = fragmentThreshold(form.length);
+        return { form, least, head: form.slice(0, least), tail: form.slice(-least) };
+    });
+    /** The longest fragment (at least its threshold) of a known form that `text` ends with (a prefix) or starts with (a suffix). */
+    const edgeFragment = (text, at) => {
+        let best = 0;
+        const len = text.length;
+        for (const { form, least, head, tail } of fragments) {
+            if (least > form.length - 1 || least > len)
+                continue;
+            if (at === 'end') {
+                // A prefix of `form`, n ≥ least long, ends `text`: it starts with `head`, within the last form.length - 1 characters.
+                for (let p = text.indexOf(head, Math.max(0, len - form.length + 1)); p >= 0; p = text.indexOf(head, p + 1)) {
+                    const n = len - p;
+                    if (n > best && form.startsWith(text.slice(p)) && /[^*]/.test(text.slice(p))) {
+                        best = n;
+                        break;
+                    }
+                }
+            }
+            else {
+                // A suffix of `form`, n ≥ least long, starts `text`: it ends with `tail`, at n - least, below form.length - least.
+                for (let q = text.lastIndexOf(tail, form.length - 1 - least); q >= 0; q = q > 0 ? text.lastIndexOf(tail, q - 1) : -1) {
+                    const n = q + least;
+                    if (n > best && form.endsWith(text.slice(0, n)) && /[^*]/.test(text.slice(0, n))) {
+                        best = n;
+                        break;
+                    }
+                }
+            }
+        }
+        return best;
+    };
+    const edges = (text) => {
+        let out = text;
+        const end = edgeFragment(out, 'end');
+        if (end > 0)
+            out = out.slice(0, escapeAround(out, out.length - end)?.[0] ?? out.length - end) + MASK;
+        const start = edgeFragment(out, 'start');
+        if (start > 0)
+            out = MASK + out.slice(escapeAround(out, start)?.[1] ?? start);
+        return out;
+    };
+    return Object.assign(redact, { piece, spans, edges });
 }
 
 ;// CONCATENATED MODULE: ./src/secrets/outputMasker.ts
@@ -24210,7 +24303,9 @@ function createOutputMasker(redact, emit, opts = {}) {
         if (!first)
             return;
         const { text, stream, cut } = first;
-        emit(cut ? redact.piece(text, cut) : redact(text), stream, cut);
+        // A line's own ends too: a secret's half whose other half came too late to be held with it
+        // (more than HOLD lines or quietMs apart, a loaded machine) is masked on its own.
+        emit(redact.edges(cut ? redact.piece(text, cut) : redact(text)), stream, cut);
     };
     const releaseAll = () => {
         if (timer)
@@ -31380,6 +31475,7 @@ function describeBaseline(run) {
 
 
 
+
 /**
  * The current cycle's baseline: read from the state directory when the base tip's was kept, else
  * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
@@ -31437,7 +31533,7 @@ async function cycleBaseline(deps, state, checkpointId) {
         ? `Running the tests on ${state.baseBranch ?? 'the base branch'} as this cycle found it first (${onBase.tip.slice(0, 12)}, checked out for the run; the baseline every verdict compares with): ${cycle.branch ?? 'the branch'} holds an earlier cycle's work, and what it breaks is this cycle's to mend: ${settings.testCommand}`
         : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) });
     const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
-    const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests) : await tests();
+    const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir) : await tests();
     if (deps.signal?.aborted)
         return { state, interrupted: true };
     const run = outcome.run ?? emptyRun(outcome.exitCode);
@@ -31453,15 +31549,22 @@ async function cycleBaseline(deps, state, checkpointId) {
     await store.save(key, run);
     return { ...checked, state: withKey(state) };
 }
-/** `run` with `commit` checked out (detached), then the branch (or commit) checked out before, whatever `run` did. */
-async function onTree(git, commit, run) {
+/**
+ * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
+ * whatever `run` did. A marker says where the checkout was while it is detached: a run killed in
+ * between is put back by the next (src/safety/baselineCheckout.ts).
+ */
+async function onTree(git, commit, run, files, stateDir) {
     const back = await git.currentRef();
+    const marker = baselineCheckoutFile(stateDir);
+    await files.write(marker, JSON.stringify({ back, commit }));
     await git.checkout(commit);
     try {
         return await run();
     }
     finally {
         await git.checkout(back);
+        await files.remove(marker);
     }
 }
 /** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */

@@ -7,6 +7,8 @@
  * cycle's to mend, not a failure "before any change".
  */
 import path from 'node:path';
+import { type BaselineCheckout, baselineCheckoutFile } from '../safety/baselineCheckout.js';
+import type { StateFiles } from '../persist/stateFiles.js';
 import { BASELINES_DIR, baselineKey, baselineProblem, baselineStore, describeBaseline } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
@@ -101,7 +103,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) },
   );
   const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
-  const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests) : await tests();
+  const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir) : await tests();
   if (deps.signal?.aborted) return { state, interrupted: true };
   const run = outcome.run ?? emptyRun(outcome.exitCode);
   logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
@@ -116,14 +118,27 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   return { ...checked, state: withKey(state) };
 }
 
-/** `run` with `commit` checked out (detached), then the branch (or commit) checked out before, whatever `run` did. */
-async function onTree<T>(git: Git, commit: string, run: () => Promise<T>): Promise<T> {
+/**
+ * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
+ * whatever `run` did. A marker says where the checkout was while it is detached: a run killed in
+ * between is put back by the next (src/safety/baselineCheckout.ts).
+ */
+async function onTree<T>(
+  git: Git,
+  commit: string,
+  run: () => Promise<T>,
+  files: StateFiles,
+  stateDir: string,
+): Promise<T> {
   const back = await git.currentRef();
+  const marker = baselineCheckoutFile(stateDir);
+  await files.write(marker, JSON.stringify({ back, commit } satisfies BaselineCheckout));
   await git.checkout(commit);
   try {
     return await run();
   } finally {
     await git.checkout(back);
+    await files.remove(marker);
   }
 }
 

@@ -49,6 +49,13 @@ export interface SecretRedactor extends Redactor {
    * together than a secret is long, are not covered: nothing can tell a short fragment from text.
    */
   piece(text: string, cut: Cut): string;
+  /**
+   * Masks a fragment of a known secret at either end of a whole line (a prefix at its end, a
+   * suffix at its start) of at least min(ceil(length / 2), 8) characters: the halves of a secret
+   * printed on two lines (one stream or both, in whatever order and however far apart) are each
+   * masked on their own. No shape heuristics: a line's ends are text, not cut tokens.
+   */
+  edges(text: string): string;
   /** Where secrets (known values in every form, token shapes) stand in `text`, as [start, end) pairs. */
   spans(text: string): Array<[number, number]>;
 }
@@ -310,5 +317,52 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     return out;
   };
 
-  return Object.assign(redact, { piece, spans });
+  // Each form's shortest fragment that counts, its first and last characters: searched for natively.
+  const fragments = formList.map((form) => {
+    const least = fragmentThreshold(form.length);
+    return { form, least, head: form.slice(0, least), tail: form.slice(-least) };
+  });
+  /** The longest fragment (at least its threshold) of a known form that `text` ends with (a prefix) or starts with (a suffix). */
+  const edgeFragment = (text: string, at: 'end' | 'start'): number => {
+    let best = 0;
+    const len = text.length;
+    for (const { form, least, head, tail } of fragments) {
+      if (least > form.length - 1 || least > len) continue;
+      if (at === 'end') {
+        // A prefix of `form`, n ≥ least long, ends `text`: it starts with `head`, within the last form.length - 1 characters.
+        for (let p = text.indexOf(head, Math.max(0, len - form.length + 1)); p >= 0; p = text.indexOf(head, p + 1)) {
+          const n = len - p;
+          if (n > best && form.startsWith(text.slice(p)) && /[^*]/.test(text.slice(p))) {
+            best = n;
+            break;
+          }
+        }
+      } else {
+        // A suffix of `form`, n ≥ least long, starts `text`: it ends with `tail`, at n - least, below form.length - least.
+        for (
+          let q = text.lastIndexOf(tail, form.length - 1 - least);
+          q >= 0;
+          q = q > 0 ? text.lastIndexOf(tail, q - 1) : -1
+        ) {
+          const n = q + least;
+          if (n > best && form.endsWith(text.slice(0, n)) && /[^*]/.test(text.slice(0, n))) {
+            best = n;
+            break;
+          }
+        }
+      }
+    }
+    return best;
+  };
+
+  const edges = (text: string): string => {
+    let out = text;
+    const end = edgeFragment(out, 'end');
+    if (end > 0) out = out.slice(0, escapeAround(out, out.length - end)?.[0] ?? out.length - end) + MASK;
+    const start = edgeFragment(out, 'start');
+    if (start > 0) out = MASK + out.slice(escapeAround(out, start)?.[1] ?? start);
+    return out;
+  };
+
+  return Object.assign(redact, { piece, spans, edges });
 }

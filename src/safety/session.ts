@@ -10,6 +10,7 @@ import { tempFileOwner } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
 import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock.js';
 import { gatherRepoFacts, preconditionProblems } from './preconditions.js';
+import { restoreBaselineCheckout } from './baselineCheckout.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
 import { gitDirs } from './stateDir.js';
 
@@ -107,6 +108,9 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
       );
     }
     if (req.checkRepository) {
+      // A run killed during a baseline on the base tip: its branch checked out again first.
+      const putBack = await restoreBaselineCheckout(req.stateDir, req.cwd, req.env);
+      if (putBack) notes.push(putBack);
       const facts = await gatherRepoFacts(req.cwd, req.env, {
         paths: [req.stateDir],
         isOwnFile: (name) => tempFileOwner(name) !== undefined,

@@ -51,7 +51,9 @@ export function createOutputMasker(
     const first = held.shift();
     if (!first) return;
     const { text, stream, cut } = first;
-    emit(cut ? redact.piece(text, cut) : redact(text), stream, cut);
+    // A line's own ends too: a secret's half whose other half came too late to be held with it
+    // (more than HOLD lines or quietMs apart, a loaded machine) is masked on its own.
+    emit(redact.edges(cut ? redact.piece(text, cut) : redact(text)), stream, cut);
   };
   const releaseAll = () => {
     if (timer) clearTimeout(timer);
