@@ -234,7 +234,7 @@ describe('the action on GitHub issues', () => {
     expect(named).toMatchObject({ state: 'closed', labels: [LABEL, 'agent-loop:no-change'] });
     // Issue 15: the progress comment first (its claim, released), then the evidence.
     expect(named?.comments).toHaveLength(2);
-    expect(named?.comments[0]?.body).toMatch(/"released":true\} -->\n\*\*No change needed\*\*/);
+    expect(named?.comments[0]?.body).toMatch(/"released":true[^}]*\} -->\n\*\*No change needed\*\*/);
     expect(named?.comments[1]?.body).toMatch(
       /^<!-- agent-loop:no-change sha256=[0-9a-f]{16} -->\n\nagent-loop: no change was needed: its targets pass \(value_is_good\)[^]*so it is closed\./,
     );
