@@ -4,33 +4,14 @@
 // fresh runner whose cache and artifact emulators hold the state an earlier run published, so the
 // restore is included. Measured: the runner time of both steps, the GitHub API requests, the
 // cache/artifact service calls, and whether anything was uploaded.
-import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sliceRepo } from './githubCalls.mjs';
-import { loadBundled, repoRoot, round, stats, tempDir, verdict } from './lib/common.mjs';
+import { actionStep as step, fileCommands, loadBundled, round, stats, tempDir, verdict } from './lib/common.mjs';
 
 export const IDLE_TARGET_MS = 10_000;
 const RUNS = 5;
-
-function step(script, env, cwd) {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'dist', script, 'index.js')], {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout.on('data', (c) => (log += c));
-  child.stderr.on('data', (c) => (log += c));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, log })));
-}
-
-/** name<<DELIMITER \n value \n DELIMITER, as @actions/core writes GITHUB_OUTPUT and GITHUB_STATE. */
-const fileCommands = (file) =>
-  Object.fromEntries(
-    [...readFileSync(file, 'utf8').matchAll(/^([^\n<]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)].map((m) => [m[1], m[3]]),
-  );
 
 /** One workflow run on a fresh runner (the state directory gone): main, then post; its wall time. */
 async function workflowRun(ctx, runId) {

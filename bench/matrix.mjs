@@ -5,38 +5,17 @@
 // that takes a fixed time; parallel 1 is today's single job working them one after another (the
 // baseline), 2, 4 and 8 run waves until none is left. Measured: wall time, speed-up, jobs run, and the
 // GitHub API calls per wave (the stand-in counts every request, by job kind).
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sliceRepo } from './githubCalls.mjs';
-import { loadBundled, repoRoot, round, tempDir } from './lib/common.mjs';
+import { actionStep as step, fileCommands, loadBundled, round, tempDir } from './lib/common.mjs';
 
 const OUT = path.join('build', 'bench-matrix');
 const ISSUES = 12;
 const AGENT_SECONDS = 3;
 const PARALLEL = [1, 2, 4, 8];
-
-/** name<<DELIMITER \n value \n DELIMITER, as @actions/core writes GITHUB_OUTPUT and GITHUB_STATE. */
-function fileCommands(text) {
-  const out = {};
-  for (const m of text.matchAll(/^([^\n<]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) out[m[1]] = m[3];
-  return out;
-}
-
-function step(script, env, cwd) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'dist', script, 'index.js')], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let log = '';
-    child.stdout.on('data', (c) => (log += c));
-    child.stderr.on('data', (c) => (log += c));
-    child.on('close', (code) => resolve({ code, log }));
-  });
-}
 
 async function oneBacklog(stand, parallel) {
   const dir = tempDir(`matrix-${parallel}`);
@@ -91,13 +70,13 @@ async function oneBacklog(stand, parallel) {
       ...Object.fromEntries(Object.entries(inputs).map(([n, v]) => [`INPUT_${n.toUpperCase()}`, v])),
     };
     const main = await step('main', env, cwd);
-    const state = fileCommands(readFileSync(files.GITHUB_STATE, 'utf8'));
+    const state = fileCommands(files.GITHUB_STATE);
     const post = await step(
       'post',
       { ...env, ...Object.fromEntries(Object.entries(state).map(([n, v]) => [`STATE_${n}`, v])) },
       cwd,
     );
-    const outputs = fileCommands(readFileSync(files.GITHUB_OUTPUT, 'utf8'));
+    const outputs = fileCommands(files.GITHUB_OUTPUT);
     if (main.code !== 0)
       throw new Error(`${tag}: exit ${main.code}\n${main.log.slice(-3000)}\n${post.log.slice(-1000)}`);
     return outputs;

@@ -152,6 +152,26 @@ async function workflowRun(
   return { plan, work, reduce, issues };
 }
 
+/** A pre-receive hook on origin refusing pushes of `branch` as GitHub refuses a token without write access; its path (remove it to lift). */
+async function refusePushOf(branch: string): Promise<string> {
+  const hook = path.join(rig.origin, 'hooks', 'pre-receive');
+  await fs.writeFile(
+    hook,
+    [
+      '#!/bin/sh',
+      'while read old new ref; do',
+      `  if [ "$ref" = refs/heads/${branch} ]; then`,
+      "    echo 'Permission to o/r.git denied to github-actions[bot].' >&2",
+      '    exit 1',
+      '  fi',
+      'done',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return hook;
+}
+
 /** The loop's checkpoint as the reduce published it. */
 function checkpointOf(r: JobRun): LoopState {
   const id = r.outputs['checkpoint-id'];
@@ -444,21 +464,7 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
     const agent = await fixer();
     // GitHub refuses issue 2's branch: the token may not push it (until the maintainer fixes that).
-    const hook = path.join(rig.origin, 'hooks', 'pre-receive');
-    await fs.writeFile(
-      hook,
-      [
-        '#!/bin/sh',
-        'while read old new ref; do',
-        '  if [ "$ref" = refs/heads/agent-loop/issue-2 ]; then',
-        "    echo 'Permission to o/r.git denied to github-actions[bot].' >&2",
-        '    exit 1',
-        '  fi',
-        'done',
-        '',
-      ].join('\n'),
-      { mode: 0o755 },
-    );
+    const hook = await refusePushOf('agent-loop/issue-2');
 
     const first = await workflowRun(861, agent, 2);
     expect(first.issues).toEqual(['1', '2']);
@@ -616,24 +622,11 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     // The agent did see them: the scan is not vacuous.
     expect(places.some((p) => String(p.data).includes('INPUT_GITHUB-TOKEN=***'))).toBe(true);
   }, 180_000);
+
   it('two overlapping runs both plan the landing of the same unlanded work: one pull request, and their reduces leave the outbox empty, nothing recorded twice', async () => {
     gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
     const agent = await fixer();
-    const hook = path.join(rig.origin, 'hooks', 'pre-receive');
-    await fs.writeFile(
-      hook,
-      [
-        '#!/bin/sh',
-        'while read old new ref; do',
-        '  if [ "$ref" = refs/heads/agent-loop/issue-2 ]; then',
-        "    echo 'Permission to o/r.git denied to github-actions[bot].' >&2",
-        '    exit 1',
-        '  fi',
-        'done',
-        '',
-      ].join('\n'),
-      { mode: 0o755 },
-    );
+    const hook = await refusePushOf('agent-loop/issue-2');
     const first = await workflowRun(871, agent, 2);
     expect(checkpointOf(first.reduce!).outbox.map((e) => e.cycle.issueIds)).toEqual([['2']]);
     await fs.rm(hook);

@@ -44,6 +44,13 @@ echo "$id" > "file-$id.txt"
 case " $SHARED " in *" $id "*) echo "$id was here" > shared.txt ;; esac
 ${DONE_REPORT}`;
 
+/**
+ * A scripted agent for one job: it notes its issue ($id) in invocations, runs `body`, then says it
+ * is done (unless `body` exits first).
+ */
+const jobAgent = (sb: Sandbox, body: string) =>
+  writeAgent(sb, 'agent', `id="$AGENT_LOOP_ISSUE_IDS"\necho "$id" >> "$NOTES/invocations"\n${body}\n${DONE_REPORT}`);
+
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `bd-${i + 1}`);
 
 /** A sandbox whose test passes from the start (value.txt good) and whose issues are `names`. */
@@ -235,13 +242,9 @@ describe('agent-loop run --parallel (issue 16)', () => {
   it('does not count closed an issue whose job halted before committing (a secret in the change): worked again after --resume-halted', async () => {
     await withRepo(ids(2), async (sb) => {
       // bd-1's first attempt writes the declared secret into its change; every other attempt is clean.
-      const agent = await writeAgent(
+      const agent = await jobAgent(
         sb,
-        'agent',
-        `id="$AGENT_LOOP_ISSUE_IDS"
-echo "$id" >> "$NOTES/invocations"
-if [ "$id" = bd-1 ] && [ ! -f "$NOTES/leaked" ]; then touch "$NOTES/leaked"; echo "$MY_TOKEN" > "file-$id.txt"; else echo "$id" > "file-$id.txt"; fi
-${DONE_REPORT}`,
+        `if [ "$id" = bd-1 ] && [ ! -f "$NOTES/leaked" ]; then touch "$NOTES/leaked"; echo "$MY_TOKEN" > "file-$id.txt"; else echo "$id" > "file-$id.txt"; fi`,
       );
       const env = { MY_TOKEN: 'tok-4f9a8b7c6d5e4f3a2b1c' };
       const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--secret-env', 'MY_TOKEN'), { env });
@@ -270,14 +273,10 @@ ${DONE_REPORT}`,
   it("halts repository_moved when a job's agent moves main from its worktree: nothing merged onto the rogue commit, the tips named, nothing reset; resumed once main is back, the wave is merged", async () => {
     await withRepo(ids(3), async (sb) => {
       // bd-2's agent moves main (the worktrees share the repository's branches), then says it is done.
-      const agent = await writeAgent(
+      const agent = await jobAgent(
         sb,
-        'agent',
-        `id="$AGENT_LOOP_ISSUE_IDS"
-echo "$id" >> "$NOTES/invocations"
-echo "$id" > "file-$id.txt"
-if [ "$id" = bd-2 ]; then echo rogue > rogue.txt; git add rogue.txt; git update-ref refs/heads/main "$(git -c user.name=rogue -c user.email=rogue@example.com commit-tree "$(git write-tree)" -p main -m rogue)"; git reset -q; rm rogue.txt; fi
-${DONE_REPORT}`,
+        `echo "$id" > "file-$id.txt"
+if [ "$id" = bd-2 ]; then echo rogue > rogue.txt; git add rogue.txt; git update-ref refs/heads/main "$(git -c user.name=rogue -c user.email=rogue@example.com commit-tree "$(git write-tree)" -p main -m rogue)"; git reset -q; rm rogue.txt; fi`,
       );
       const before = git(sb, 'rev-parse', 'main');
       const r = await runCli(sb, runArgs(agent, '--parallel', '3'));
@@ -314,15 +313,11 @@ ${DONE_REPORT}`,
   it("a job that halts the run: the run's halt.md is that job's diagnostic (its issue, not another's escalation), its work kept on a wip: commit", async () => {
     await withRepo(ids(2), async (sb) => {
       // bd-1 says it is stuck (escalated, the run goes on); bd-2 writes its file and switches its worktree to another branch (its job halts).
-      const agent = await writeAgent(
+      const agent = await jobAgent(
         sb,
-        'agent',
-        `id="$AGENT_LOOP_ISSUE_IDS"
-echo "$id" >> "$NOTES/invocations"
-if [ "$id" = bd-1 ]; then printf '\`\`\`yaml\nwork_remaining: all of it\nrequires_continuation: false\nstuck_detected: true\nsummary: stuck\n\`\`\`\n'; exit 0; fi
+        `if [ "$id" = bd-1 ]; then printf '\`\`\`yaml\nwork_remaining: all of it\nrequires_continuation: false\nstuck_detected: true\nsummary: stuck\n\`\`\`\n'; exit 0; fi
 echo "$id" > "file-$id.txt"
-git checkout -q -b side
-${DONE_REPORT}`,
+git checkout -q -b side`,
       );
       const r = await runCli(sb, runArgs(agent, '--parallel', '2'));
       expectExit(r, 1);

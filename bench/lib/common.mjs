@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: statistics, formatting, temporary directories, the CLI snapshot.
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -170,3 +170,22 @@ export async function loadBundled(entry, out) {
   if (r.status !== 0) throw new Error(`ncc could not build ${entry}`);
   return import(pathToFileURL(path.join(repoRoot, out, 'index.js')).href);
 }
+
+/** One step of the bundled action (dist/<script>/index.js: main or post) as the runner runs it: its exit code and log. */
+export function actionStep(script, env, cwd) {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'dist', script, 'index.js')], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (c) => (log += c));
+  child.stderr.on('data', (c) => (log += c));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, log })));
+}
+
+/** name<<DELIMITER \n value \n DELIMITER, as @actions/core writes GITHUB_OUTPUT and GITHUB_STATE, read from `file`. */
+export const fileCommands = (file) =>
+  Object.fromEntries(
+    [...readFileSync(file, 'utf8').matchAll(/^([^\n<]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)].map((m) => [m[1], m[3]]),
+  );

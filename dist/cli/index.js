@@ -18756,7 +18756,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         return array(this);
     },
     or(arg) {
-        return union([this, arg]);
+        return schemas_union([this, arg]);
     },
     and(arg) {
         return intersection(this, arg);
@@ -19612,7 +19612,7 @@ const ZodUnion = /*@__PURE__*/ $constructor("ZodUnion", (inst, def) => {
     inst._zod.processJSONSchema = (ctx, json, params) => unionProcessor(inst, ctx, json, params);
     inst.options = def.options;
 });
-function union(options, params) {
+function schemas_union(options, params) {
     return new ZodUnion({
         type: "union",
         options: options,
@@ -20204,7 +20204,7 @@ const stringbool = (...args) => core._stringbool({
 }, ...args);
 function json(params) {
     const jsonSchema = lazy(() => {
-        return union([schemas_string(params), schemas_number(), schemas_boolean(), schemas_null(), array(jsonSchema), record(schemas_string(), jsonSchema)]);
+        return schemas_union([schemas_string(params), schemas_number(), schemas_boolean(), schemas_null(), array(jsonSchema), record(schemas_string(), jsonSchema)]);
     });
     return jsonSchema;
 }
@@ -22573,6 +22573,522 @@ async function operationInProgress(gitDir) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/safety/stateDir.ts
+/**
+ * Where the state directory lives when --state-dir is not given: outside the working tree, so no
+ * `git add` can stage it and no branch switch touches it. In a git repository, under the git
+ * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
+ * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
+ * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
+ * once, with a message.
+ */
+
+
+
+const LEGACY_STATE_DIR = '.agent-loop';
+/** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
+function gitDirs(cwd, env) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
+            const [topLevel, commonDir] = String(stdout).trim().split('\n');
+            resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
+        });
+    });
+}
+/** The work tree's top level, or undefined outside git. */
+async function gitTopLevel(cwd, env) {
+    return (await gitDirs(cwd, env))?.topLevel;
+}
+/**
+ * `dir` relative to the work tree `top` when it lies inside it and outside the git directory (a
+ * path git could stage), else undefined. Pure.
+ */
+function workTreePath(top, dir) {
+    const rel = external_node_path_default().relative(top, dir);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(rel))
+        return undefined;
+    if (rel === '.git' || rel.startsWith(`.git${(external_node_path_default()).sep}`))
+        return undefined;
+    return rel;
+}
+/**
+ * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
+ * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
+ * cleanup all do, so each finds the same checkpoints).
+ */
+async function resolveStateDir(option, cwd, env) {
+    if (option)
+        return { dir: external_node_path_default().resolve(cwd, option), notes: [] };
+    const dirs = await gitDirs(cwd, env);
+    if (!dirs)
+        return { dir: external_node_path_default().resolve(cwd, LEGACY_STATE_DIR), notes: [] };
+    const dir = external_node_path_default().join(dirs.commonDir, 'agent-loop');
+    return { dir, notes: await migrate(external_node_path_default().join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
+}
+async function migrate(legacy, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
+        return [];
+    if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        return [
+            `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
+        ];
+    }
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
+    try {
+        await external_node_fs_namespaceObject.promises.rename(legacy, dir);
+    }
+    catch (error) {
+        if (error.code !== 'EXDEV')
+            throw error;
+        await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
+        await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
+    }
+    return [
+        `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
+    ];
+}
+/**
+ * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
+ * or not exist yet under a directory; with `create` (the commands that write) it is created now, so
+ * that a name too long, a read-only parent or a missing permission is said here, naming the
+ * option, instead of failing later with a bare system error.
+ */
+async function stateDirProblem(dir, opts) {
+    const what = (st) => st.isFIFO()
+        ? 'a named pipe'
+        : st.isCharacterDevice()
+            ? 'a character device'
+            : st.isBlockDevice()
+                ? 'a block device'
+                : st.isSocket()
+                    ? 'a socket'
+                    : 'a file';
+    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
+    const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
+    for (let p = dir;; p = external_node_path_default().dirname(p)) {
+        let st;
+        try {
+            st = await external_node_fs_namespaceObject.promises.stat(p);
+        }
+        catch (error) {
+            const code = error.code;
+            if ((code === 'ENOENT' || code === 'ENOTDIR') && external_node_path_default().dirname(p) !== p)
+                continue;
+            return `--state-dir: cannot use '${shown(dir)}' (${code ?? error.message}). ${advice}`;
+        }
+        if (!st.isDirectory())
+            return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
+        break;
+    }
+    if (!opts.create)
+        return undefined;
+    try {
+        await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+        await external_node_fs_namespaceObject.promises.access(dir, external_node_fs_namespaceObject.constants.W_OK);
+    }
+    catch (error) {
+        return `--state-dir: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/git/looseRefs.ts
+/**
+ * The lane (where HEAD is, where the base branch points) read from git's own files instead of a git
+ * process, in the common case where git keeps both as loose refs: `<git-dir>/HEAD` and
+ * `<common-dir>/refs/heads/<branch>`, each replaced whole by git (a lock file renamed over it), so a
+ * read sees the old or the new value. A loose ref is what git reads first, before packed-refs, so
+ * two small files say what `git rev-parse` would. Anything else (a branch only in packed-refs, an
+ * unborn or symbolic branch, the reftable backend, a HEAD that is a symlink, a `.git` that no longer
+ * leads to the directories git named at first) answers undefined and the caller asks git. The lane guard asks twice per iteration: this saves two git processes each.
+ */
+
+
+const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** A branch name git accepts and that cannot leave refs/heads/ as a path. */
+const BRANCH = /^(?!.*(?:^|\/)\.)(?!.*\.\.)(?!.*\/\/)[^\0\\:~^?*[\s]+(?<![/.])$/;
+/** One small file's content (a plain regular file, not a symlink), its line end trimmed as git does; undefined otherwise. */
+function readLoose(file) {
+    try {
+        const st = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false });
+        if (!st?.isFile() || st.size > 4096)
+            return undefined;
+        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8').trimEnd();
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Whether git would still find the same directories: `<top>/.git` is that git directory (or a
+ * `gitdir:` file naming it) and a linked work tree's `commondir` still names the common directory.
+ * Something (the agent) that points `.git` elsewhere makes git work on another HEAD: then ask git.
+ */
+function stillTheSame(dirs) {
+    const dotGit = external_node_path_default().join(dirs.topLevel, '.git');
+    const st = (0,external_node_fs_namespaceObject.lstatSync)(dotGit, { throwIfNoEntry: false });
+    if (st?.isDirectory()) {
+        if (dotGit !== dirs.gitDir || dirs.gitDir !== dirs.commonDir)
+            return false;
+    }
+    else if (st?.isFile()) {
+        const named = /^gitdir: (.+)$/.exec(readLoose(dotGit) ?? '')?.[1];
+        if (named === undefined || external_node_path_default().resolve(dirs.topLevel, named) !== dirs.gitDir)
+            return false;
+        const common = readLoose(external_node_path_default().join(dirs.gitDir, 'commondir'));
+        const commonDir = common === undefined ? dirs.gitDir : external_node_path_default().resolve(dirs.gitDir, common);
+        if (commonDir !== dirs.commonDir)
+            return false;
+    }
+    else
+        return false;
+    return (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(dirs.commonDir, 'reftable'), { throwIfNoEntry: false }) === undefined;
+}
+/** A branch's commit from its loose ref, when it has one holding a commit id. */
+function looseTip(dirs, branch) {
+    if (!BRANCH.test(branch))
+        return undefined;
+    const sha = readLoose(external_node_path_default().join(dirs.commonDir, 'refs', 'heads', ...branch.split('/')));
+    return sha !== undefined && SHA.test(sha) ? sha : undefined;
+}
+/**
+ * HEAD (its branch's name, or the commit when detached) and the base branch's commit, as git would
+ * say them; undefined when the files cannot say it alone (ask git).
+ */
+function laneFromFiles(dirs, baseBranch) {
+    try {
+        if (!stillTheSame(dirs))
+            return undefined;
+    }
+    catch {
+        return undefined;
+    }
+    const baseTip = looseTip(dirs, baseBranch);
+    if (baseTip === undefined)
+        return undefined;
+    const head = readLoose(external_node_path_default().join(dirs.gitDir, 'HEAD'));
+    if (head === undefined)
+        return undefined;
+    if (SHA.test(head))
+        return { head, baseTip };
+    const branch = /^ref: refs\/heads\/(.+)$/.exec(head)?.[1];
+    // HEAD's branch must exist as a loose ref too (an unborn branch, or one only in packed-refs: ask git).
+    if (branch === undefined || looseTip(dirs, branch) === undefined)
+        return undefined;
+    return { head: branch, baseTip };
+}
+
+;// CONCATENATED MODULE: ./src/git/git.ts
+/**
+ * The git operations the loop needs, behind one interface; every call goes through one execGit,
+ * except the lane's two loose refs, read from git's files when they can say it alone (looseRefs.ts).
+ */
+
+
+
+
+
+
+
+class git_GitError extends Error {
+    args;
+    code;
+    stderr;
+    constructor(args, code, stderr) {
+        super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+        this.args = args;
+        this.code = code;
+        this.stderr = stderr;
+        this.name = 'GitError';
+    }
+}
+function execGitIn(cwd, env) {
+    return (args) => new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+            const code = error
+                ? typeof error.code === 'number'
+                    ? Number(error.code)
+                    : 1
+                : 0;
+            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        });
+    });
+}
+/** The commit author when git has no identity configured and none is given: GitHub's own bot, with its documented noreply address. */
+const DEFAULT_COMMIT_AUTHOR = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
+/** `Name <email>`: the name and the address, or undefined when `author` is not of that form. Pure. */
+function parseAuthor(author) {
+    const m = /^([^<>\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(author.trim());
+    return m ? { name: m[1], email: m[2] } : undefined;
+}
+/**
+ * Git in `cwd`. Commits (and notes, which are commits on the notes ref, and merges) carry `author`
+ * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
+ * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
+ * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
+ */
+function gitRunner(cwd, env = process.env, author) {
+    const exec = execGitIn(cwd, env);
+    let identity;
+    const asArgs = (who) => {
+        const parsed = parseAuthor(who);
+        return parsed ? ['-c', `user.name=${parsed.name}`, '-c', `user.email=${parsed.email}`] : [];
+    };
+    return {
+        async run(args) {
+            identity ??=
+                author !== undefined
+                    ? Promise.resolve(asArgs(author))
+                    : exec(['config', 'user.email']).then((r) => (r.stdout.trim() !== '' ? [] : asArgs(DEFAULT_COMMIT_AUTHOR)));
+            return exec([...(await identity), ...args]);
+        },
+    };
+}
+/** The commit `branch` (a local branch) points at; undefined when there is no such branch. */
+async function branchTip(runner, branch) {
+    const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+    return r.code === 0 ? r.stdout.trim() : undefined;
+}
+/** The agent's change holds a secret: nothing was committed. */
+class SecretInChangeError extends Error {
+    files;
+    constructor(files) {
+        super(`the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
+        this.files = files;
+        this.name = 'SecretInChangeError';
+    }
+}
+/**
+ * A commit message git can take whatever the issue's text holds: masked, with control characters
+ * and ANSI escapes removed, on one line (agent-loop's messages are one line), no NUL. Pure.
+ */
+/* eslint-disable no-control-regex -- control characters are what cleanMessage removes */
+function cleanMessage(message, redact = (t) => t) {
+    const text = redact(message)
+        .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') // CSI (colours, cursor moves)
+        .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, '') // OSC (titles, links)
+        .replace(/[\r\n\t]+/g, ' ') // one line: a title's newline must not forge more lines
+        .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+        .replace(/ {2,}/g, ' ')
+        .trim();
+    return `${text || 'agent-loop'}\n`;
+}
+/* eslint-enable no-control-regex */
+/** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
+async function openGit(cwd, env, options = {}) {
+    const raw = execGitIn(cwd, env);
+    const top = await raw(['rev-parse', '--show-toplevel']);
+    if (top.code !== 0)
+        return undefined;
+    const topLevel = top.stdout.trim();
+    const runner = gitRunner(topLevel, env, options.author);
+    const git = async (...args) => {
+        const r = await runner.run(args);
+        if (r.code !== 0)
+            throw new git_GitError(args, r.code, r.stderr || r.stdout);
+        return r.stdout.trim();
+    };
+    const tryGit = async (...args) => (await runner.run(args)).code === 0;
+    let dirs;
+    const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
+    const remoteGit = async (...args) => {
+        const r = await remote.run(args);
+        if (r.code !== 0)
+            throw new git_GitError(args, r.code, r.stderr || r.stdout);
+    };
+    // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
+    // says and whatever the agent staged itself (git add -f).
+    const protectedSpecs = [
+        ...(options.protect ?? [])
+            .map((p) => workTreePath(topLevel, p))
+            .filter((rel) => rel !== undefined)
+            .map((rel) => `:(top,literal)${rel}`),
+        `:(top,glob)**/${TEMP_FILE_PATTERN}`,
+    ];
+    const unstageProtected = async () => {
+        await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
+    };
+    const stageAll = async () => {
+        await git('add', '--all');
+        await unstageProtected();
+    };
+    /** Files whose added lines hold a secret (never the secret itself). */
+    const secretsStaged = async () => {
+        if (!options.holdsSecret)
+            return [];
+        const args = ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR'];
+        const diff = await runner.run(args);
+        // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
+        if (diff.code !== 0) {
+            await runner.run(['reset', '--quiet']);
+            throw new git_GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
+        }
+        // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
+        // only one the change brings in counts.
+        const before = new Set();
+        const added = [];
+        let file = '';
+        for (const line of diff.stdout.split('\n')) {
+            if (line.startsWith('+++ '))
+                file = line.slice(4).replace(/^b\//, '');
+            else if (line.startsWith('---'))
+                continue;
+            else if (line.startsWith('-'))
+                for (const s of options.holdsSecret(line.slice(1)))
+                    before.add(s);
+            else if (line.startsWith('+'))
+                added.push({ file, secrets: options.holdsSecret(line.slice(1)) });
+        }
+        return [...new Set(added.filter((a) => a.secrets.some((s) => !before.has(s))).map((a) => a.file))];
+    };
+    /** Runs `git <args> -F <file>` with the message in a file of its own: never an argument. */
+    const withMessage = async (message, args) => {
+        const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-msg-'));
+        const file = external_node_path_default().join(dir, 'message');
+        try {
+            await external_node_fs_namespaceObject.promises.writeFile(file, cleanMessage(message, options.redact));
+            await git(...args(file));
+        }
+        finally {
+            await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+        }
+    };
+    const currentRef = async () => {
+        const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
+        return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
+    };
+    const tipOf = (branch) => branchTip(runner, branch);
+    return {
+        topLevel,
+        ...(options.author !== undefined ? { author: options.author } : {}),
+        currentRef,
+        branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
+        holds: (branch, commit) => tryGit('merge-base', '--is-ancestor', commit, `refs/heads/${branch}`),
+        async switchToBranch(branch, from) {
+            if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
+                await git('checkout', '--quiet', branch);
+            else
+                await git('checkout', '--quiet', '-b', branch, from);
+        },
+        async checkout(ref) {
+            await git('checkout', '--quiet', ref);
+        },
+        async commitAll(message, commitOptions = {}) {
+            await stageAll();
+            if (await tryGit('diff', '--cached', '--quiet')) {
+                if (!commitOptions.allowEmpty)
+                    return false;
+                await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '--allow-empty', '-F', file]);
+                return true;
+            }
+            const leaking = await secretsStaged();
+            if (leaking.length > 0) {
+                await runner.run(['reset', '--quiet']);
+                throw new SecretInChangeError(leaking);
+            }
+            await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '-F', file]);
+            return true;
+        },
+        head: () => git('rev-parse', 'HEAD'),
+        tipOf,
+        async laneState(baseBranch) {
+            // Both as loose refs (the common case): read from git's files, no process (looseRefs.ts).
+            dirs ??= runner
+                .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
+                .then((r) => {
+                const [gitDir, commonDir] = r.stdout.trim().split('\n');
+                return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
+            });
+            const known = await dirs;
+            const fromFiles = known && laneFromFiles(known, baseBranch);
+            if (fromFiles)
+                return fromFiles;
+            // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.
+            const r = await runner.run(['rev-parse', 'HEAD', `refs/heads/${baseBranch}`, '--symbolic-full-name', 'HEAD']);
+            const [sha, baseTip, name] = r.stdout.trim().split('\n');
+            if (r.code === 0 && sha && baseTip && name) {
+                if (name === 'HEAD')
+                    return { head: sha, baseTip };
+                if (name.startsWith('refs/heads/'))
+                    return { head: name.slice('refs/heads/'.length), baseTip };
+            }
+            // No base branch, an unborn HEAD, a symbolic HEAD outside refs/heads: the two reads, as before.
+            return { head: await currentRef(), baseTip: await tipOf(baseBranch) };
+        },
+        async resetHard(ref) {
+            await git('reset', '--quiet', '--hard', ref);
+            await git('clean', '--quiet', '-fd');
+        },
+        async changedFiles(base) {
+            await git('add', '--all', '--intent-to-add');
+            await unstageProtected();
+            const out = await git('diff', '--name-only', base);
+            return out.split('\n').filter((l) => l !== '');
+        },
+        async merge(branch, message, mergeOptions = {}) {
+            if (mergeOptions.fastForwardOnly)
+                await git('merge', '--quiet', '--ff-only', branch);
+            else
+                await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
+        },
+        async hasWorkSince(base) {
+            if ((await git('status', '--porcelain')) !== '')
+                return true;
+            return Number(await git('rev-list', '--count', `${base}..HEAD`)) > 0;
+        },
+        async deleteBranch(branch) {
+            await git('branch', '--quiet', '-D', branch);
+        },
+        async fetchBranch(name, branch) {
+            const listed = await remote.run(['ls-remote', '--exit-code', '--heads', name, `refs/heads/${branch}`]);
+            if (listed.code === 2)
+                return false; // --exit-code: 2 is "no matching ref"
+            if (listed.code !== 0)
+                throw new git_GitError(['ls-remote', name, branch], listed.code, listed.stderr);
+            await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
+            return true;
+        },
+        async push(name, branch) {
+            // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
+            await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
+        },
+        async untracked() {
+            const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
+            return out.split('\0').filter((l) => l !== '');
+        },
+        async exclude(relativePathOrPattern, excludeOptions = {}) {
+            const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
+            const file = external_node_path_default().join(gitDir, 'info', 'exclude');
+            const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
+            const line = excludeOptions.file
+                ? `/${bare.replace(/[*?[\\]/g, '\\$&')}`
+                : relativePathOrPattern.includes('*')
+                    ? relativePathOrPattern
+                    : `/${bare}/`;
+            const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
+            if (current.split('\n').includes(line))
+                return;
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
+            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
+        },
+    };
+}
+/**
+ * The configuration keys in `cwd`'s repository that hold git credentials a process in the work tree
+ * could read (an `http.*.extraheader`, as actions/checkout persists by default). Names, not values.
+ */
+async function persistedCredentials(cwd, env) {
+    const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
+    return r.code === 0
+        ? [
+            ...new Set(r.stdout
+                .split('\n')
+                .map((l) => l.trim())
+                .filter((l) => l !== '')),
+        ]
+        : [];
+}
+
 ;// CONCATENATED MODULE: external "node:perf_hooks"
 const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
 ;// CONCATENATED MODULE: ./src/safety/processes.ts
@@ -22806,140 +23322,21 @@ async function restoreBaselineCheckout(stateDir, cwd, env) {
     catch {
         return undefined;
     }
-    const git = (...args) => new Promise((resolve) => (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => resolve({ code: error ? 1 : 0, out: String(stdout).trim() })));
-    const attached = (await git('symbolic-ref', '--quiet', 'HEAD')).code === 0;
-    const head = (await git('rev-parse', '--verify', '--quiet', 'HEAD')).out;
-    const clean = (await git('status', '--porcelain', '--untracked-files=no')).out === '';
+    const git = gitRunner(cwd, { ...env, GIT_TERMINAL_PROMPT: '0' });
+    const attached = (await git.run(['symbolic-ref', '--quiet', 'HEAD'])).code === 0;
+    const head = (await git.run(['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
+    const clean = (await git.run(['status', '--porcelain', '--untracked-files=no'])).stdout.trim() === '';
     const restorable = typeof marker.back === 'string' && typeof marker.commit === 'string';
     if (restorable &&
         !attached &&
         head === marker.commit &&
         clean &&
-        (await git('checkout', '-q', marker.back)).code === 0) {
+        (await git.run(['checkout', '-q', marker.back])).code === 0) {
         await external_node_fs_namespaceObject.promises.rm(file, { force: true });
         return `A run killed while it ran the baseline on ${marker.commit.slice(0, 12)} left the checkout detached there: ${marker.back} is checked out again.`;
     }
     // Anything else: the checkout moved on since (by a person, or the run got back): the marker says nothing now.
     await external_node_fs_namespaceObject.promises.rm(file, { force: true });
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/safety/stateDir.ts
-/**
- * Where the state directory lives when --state-dir is not given: outside the working tree, so no
- * `git add` can stage it and no branch switch touches it. In a git repository, under the git
- * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
- * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
- * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
- * once, with a message.
- */
-
-
-
-const LEGACY_STATE_DIR = '.agent-loop';
-/** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
-function gitDirs(cwd, env) {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
-            const [topLevel, commonDir] = String(stdout).trim().split('\n');
-            resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
-        });
-    });
-}
-/** The work tree's top level, or undefined outside git. */
-async function gitTopLevel(cwd, env) {
-    return (await gitDirs(cwd, env))?.topLevel;
-}
-/**
- * `dir` relative to the work tree `top` when it lies inside it and outside the git directory (a
- * path git could stage), else undefined. Pure.
- */
-function workTreePath(top, dir) {
-    const rel = external_node_path_default().relative(top, dir);
-    if (rel === '' || rel === '..' || rel.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(rel))
-        return undefined;
-    if (rel === '.git' || rel.startsWith(`.git${(external_node_path_default()).sep}`))
-        return undefined;
-    return rel;
-}
-/**
- * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
- * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
- * cleanup all do, so each finds the same checkpoints).
- */
-async function resolveStateDir(option, cwd, env) {
-    if (option)
-        return { dir: external_node_path_default().resolve(cwd, option), notes: [] };
-    const dirs = await gitDirs(cwd, env);
-    if (!dirs)
-        return { dir: external_node_path_default().resolve(cwd, LEGACY_STATE_DIR), notes: [] };
-    const dir = external_node_path_default().join(dirs.commonDir, 'agent-loop');
-    return { dir, notes: await migrate(external_node_path_default().join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
-}
-async function migrate(legacy, dir) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
-        return [];
-    if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return [
-            `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
-        ];
-    }
-    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
-    try {
-        await external_node_fs_namespaceObject.promises.rename(legacy, dir);
-    }
-    catch (error) {
-        if (error.code !== 'EXDEV')
-            throw error;
-        await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
-        await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
-    }
-    return [
-        `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
-    ];
-}
-/**
- * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
- * or not exist yet under a directory; with `create` (the commands that write) it is created now, so
- * that a name too long, a read-only parent or a missing permission is said here, naming the
- * option, instead of failing later with a bare system error.
- */
-async function stateDirProblem(dir, opts) {
-    const what = (st) => st.isFIFO()
-        ? 'a named pipe'
-        : st.isCharacterDevice()
-            ? 'a character device'
-            : st.isBlockDevice()
-                ? 'a block device'
-                : st.isSocket()
-                    ? 'a socket'
-                    : 'a file';
-    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
-    const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
-    for (let p = dir;; p = external_node_path_default().dirname(p)) {
-        let st;
-        try {
-            st = await external_node_fs_namespaceObject.promises.stat(p);
-        }
-        catch (error) {
-            const code = error.code;
-            if ((code === 'ENOENT' || code === 'ENOTDIR') && external_node_path_default().dirname(p) !== p)
-                continue;
-            return `--state-dir: cannot use '${shown(dir)}' (${code ?? error.message}). ${advice}`;
-        }
-        if (!st.isDirectory())
-            return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
-        break;
-    }
-    if (!opts.create)
-        return undefined;
-    try {
-        await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-        await external_node_fs_namespaceObject.promises.access(dir, external_node_fs_namespaceObject.constants.W_OK);
-    }
-    catch (error) {
-        return `--state-dir: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
-    }
     return undefined;
 }
 
@@ -24176,70 +24573,6 @@ function createRedactor(secrets) {
             out = next;
         }
     };
-    const maskCutEnd = (text) => {
-        let best = 0;
-        const last = text.charCodeAt(text.length - 1);
-        for (const form of formList) {
-            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
-                if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
-                    best = n;
-                    break;
-                }
-            }
-        }
-        if (best > 0)
-            return text.slice(0, escapeAround(text, text.length - best)?.[0] ?? text.length - best) + MASK;
-        const shape = SHAPE_AT_CUT_END.exec(text);
-        if (shape)
-            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
-        return text;
-    };
-    const maskCutStart = (text) => {
-        let best = 0;
-        const first = text.charCodeAt(0);
-        for (const form of formList) {
-            for (let n = Math.min(form.length - 1, text.length); n >= Math.max(fragmentThreshold(form.length), best + 1); n--) {
-                const from = form.length - n;
-                if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
-                    best = n;
-                    break;
-                }
-            }
-        }
-        if (best > 0)
-            return MASK + text.slice(escapeAround(text, best)?.[1] ?? best);
-        const token = TOKEN_AT_CUT_START.exec(text);
-        if (token)
-            return MASK + text.slice(token[0].length);
-        return text;
-    };
-    const piece = (text, cut) => {
-        let out = redact(text);
-        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
-        for (let round = 0; round < 8; round++) {
-            let next = out;
-            if (cut.after)
-                next = maskCutEnd(next);
-            if (cut.before)
-                next = maskCutStart(next);
-            if (next === out)
-                return out;
-            out = redact(next);
-        }
-        return out;
-    };
-    const spans = (text) => {
-        const out = [];
-        for (const pattern of patterns) {
-            pattern.lastIndex = 0;
-            for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-                out.push([m.index, m.index + m[0].length]);
-                if (m[0].length === 0)
-                    pattern.lastIndex++;
-            }
-        }
-        return out;
-    };
     // Each form's shortest fragment that counts, its first and last characters: searched for natively.
     const fragments = formList.map((form) => {
         const least = fragmentThreshold(form.length);
@@ -24275,15 +24608,64 @@ function createRedactor(secrets) {
         }
         return best;
     };
-    const edges = (text) => {
-        let out = text;
-        const end = edgeFragment(out, 'end');
-        if (end > 0)
-            out = out.slice(0, escapeAround(out, out.length - end)?.[0] ?? out.length - end) + MASK;
-        const start = edgeFragment(out, 'start');
-        if (start > 0)
-            out = MASK + out.slice(escapeAround(out, start)?.[1] ?? start);
+    /** A known secret's fragment ending `text` masked (widened to whole escapes); undefined when none. */
+    const knownAtEnd = (text) => {
+        const n = edgeFragment(text, 'end');
+        return n > 0 ? text.slice(0, escapeAround(text, text.length - n)?.[0] ?? text.length - n) + MASK : undefined;
+    };
+    /** A known secret's fragment starting `text` masked (widened to whole escapes); undefined when none. */
+    const knownAtStart = (text) => {
+        const n = edgeFragment(text, 'start');
+        return n > 0 ? MASK + text.slice(escapeAround(text, n)?.[1] ?? n) : undefined;
+    };
+    const maskCutEnd = (text) => {
+        const known = knownAtEnd(text);
+        if (known !== undefined)
+            return known;
+        const shape = SHAPE_AT_CUT_END.exec(text);
+        if (shape)
+            return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
+        return text;
+    };
+    const maskCutStart = (text) => {
+        const known = knownAtStart(text);
+        if (known !== undefined)
+            return known;
+        const token = TOKEN_AT_CUT_START.exec(text);
+        if (token)
+            return MASK + text.slice(token[0].length);
+        return text;
+    };
+    const piece = (text, cut) => {
+        let out = redact(text);
+        // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
+        for (let round = 0; round < 8; round++) {
+            let next = out;
+            if (cut.after)
+                next = maskCutEnd(next);
+            if (cut.before)
+                next = maskCutStart(next);
+            if (next === out)
+                return out;
+            out = redact(next);
+        }
         return out;
+    };
+    const spans = (text) => {
+        const out = [];
+        for (const pattern of patterns) {
+            pattern.lastIndex = 0;
+            for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+                out.push([m.index, m.index + m[0].length]);
+                if (m[0].length === 0)
+                    pattern.lastIndex++;
+            }
+        }
+        return out;
+    };
+    const edges = (text) => {
+        const end = knownAtEnd(text) ?? text;
+        return knownAtStart(end) ?? end;
     };
     return Object.assign(redact, { piece, spans, edges });
 }
@@ -25598,401 +25980,6 @@ async function availableAgent(options, env) {
         };
     }
     return { agent: createAgent(options, env), problems: [] };
-}
-
-;// CONCATENATED MODULE: ./src/git/looseRefs.ts
-/**
- * The lane (where HEAD is, where the base branch points) read from git's own files instead of a git
- * process, in the common case where git keeps both as loose refs: `<git-dir>/HEAD` and
- * `<common-dir>/refs/heads/<branch>`, each replaced whole by git (a lock file renamed over it), so a
- * read sees the old or the new value. A loose ref is what git reads first, before packed-refs, so
- * two small files say what `git rev-parse` would. Anything else (a branch only in packed-refs, an
- * unborn or symbolic branch, the reftable backend, a HEAD that is a symlink, a `.git` that no longer
- * leads to the directories git named at first) answers undefined and the caller asks git. The lane guard asks twice per iteration: this saves two git processes each.
- */
-
-
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-/** A branch name git accepts and that cannot leave refs/heads/ as a path. */
-const BRANCH = /^(?!.*(?:^|\/)\.)(?!.*\.\.)(?!.*\/\/)[^\0\\:~^?*[\s]+(?<![/.])$/;
-/** One small file's content (a plain regular file, not a symlink), its line end trimmed as git does; undefined otherwise. */
-function readLoose(file) {
-    try {
-        const st = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false });
-        if (!st?.isFile() || st.size > 4096)
-            return undefined;
-        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8').trimEnd();
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Whether git would still find the same directories: `<top>/.git` is that git directory (or a
- * `gitdir:` file naming it) and a linked work tree's `commondir` still names the common directory.
- * Something (the agent) that points `.git` elsewhere makes git work on another HEAD: then ask git.
- */
-function stillTheSame(dirs) {
-    const dotGit = external_node_path_default().join(dirs.topLevel, '.git');
-    const st = (0,external_node_fs_namespaceObject.lstatSync)(dotGit, { throwIfNoEntry: false });
-    if (st?.isDirectory()) {
-        if (dotGit !== dirs.gitDir || dirs.gitDir !== dirs.commonDir)
-            return false;
-    }
-    else if (st?.isFile()) {
-        const named = /^gitdir: (.+)$/.exec(readLoose(dotGit) ?? '')?.[1];
-        if (named === undefined || external_node_path_default().resolve(dirs.topLevel, named) !== dirs.gitDir)
-            return false;
-        const common = readLoose(external_node_path_default().join(dirs.gitDir, 'commondir'));
-        const commonDir = common === undefined ? dirs.gitDir : external_node_path_default().resolve(dirs.gitDir, common);
-        if (commonDir !== dirs.commonDir)
-            return false;
-    }
-    else
-        return false;
-    return (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(dirs.commonDir, 'reftable'), { throwIfNoEntry: false }) === undefined;
-}
-/** A branch's commit from its loose ref, when it has one holding a commit id. */
-function looseTip(dirs, branch) {
-    if (!BRANCH.test(branch))
-        return undefined;
-    const sha = readLoose(external_node_path_default().join(dirs.commonDir, 'refs', 'heads', ...branch.split('/')));
-    return sha !== undefined && SHA.test(sha) ? sha : undefined;
-}
-/**
- * HEAD (its branch's name, or the commit when detached) and the base branch's commit, as git would
- * say them; undefined when the files cannot say it alone (ask git).
- */
-function laneFromFiles(dirs, baseBranch) {
-    try {
-        if (!stillTheSame(dirs))
-            return undefined;
-    }
-    catch {
-        return undefined;
-    }
-    const baseTip = looseTip(dirs, baseBranch);
-    if (baseTip === undefined)
-        return undefined;
-    const head = readLoose(external_node_path_default().join(dirs.gitDir, 'HEAD'));
-    if (head === undefined)
-        return undefined;
-    if (SHA.test(head))
-        return { head, baseTip };
-    const branch = /^ref: refs\/heads\/(.+)$/.exec(head)?.[1];
-    // HEAD's branch must exist as a loose ref too (an unborn branch, or one only in packed-refs: ask git).
-    if (branch === undefined || looseTip(dirs, branch) === undefined)
-        return undefined;
-    return { head: branch, baseTip };
-}
-
-;// CONCATENATED MODULE: ./src/git/git.ts
-/**
- * The git operations the loop needs, behind one interface; every call goes through one execGit,
- * except the lane's two loose refs, read from git's files when they can say it alone (looseRefs.ts).
- */
-
-
-
-
-
-
-
-class git_GitError extends Error {
-    args;
-    code;
-    stderr;
-    constructor(args, code, stderr) {
-        super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
-        this.args = args;
-        this.code = code;
-        this.stderr = stderr;
-        this.name = 'GitError';
-    }
-}
-function execGitIn(cwd, env) {
-    return (args) => new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-            const code = error
-                ? typeof error.code === 'number'
-                    ? Number(error.code)
-                    : 1
-                : 0;
-            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-        });
-    });
-}
-/** The commit author when git has no identity configured and none is given: GitHub's own bot, with its documented noreply address. */
-const DEFAULT_COMMIT_AUTHOR = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
-/** `Name <email>`: the name and the address, or undefined when `author` is not of that form. Pure. */
-function parseAuthor(author) {
-    const m = /^([^<>\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(author.trim());
-    return m ? { name: m[1], email: m[2] } : undefined;
-}
-/**
- * Git in `cwd`. Commits (and notes, which are commits on the notes ref, and merges) carry `author`
- * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
- * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
- * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
- */
-function gitRunner(cwd, env = process.env, author) {
-    const exec = execGitIn(cwd, env);
-    let identity;
-    const asArgs = (who) => {
-        const parsed = parseAuthor(who);
-        return parsed ? ['-c', `user.name=${parsed.name}`, '-c', `user.email=${parsed.email}`] : [];
-    };
-    return {
-        async run(args) {
-            identity ??=
-                author !== undefined
-                    ? Promise.resolve(asArgs(author))
-                    : exec(['config', 'user.email']).then((r) => (r.stdout.trim() !== '' ? [] : asArgs(DEFAULT_COMMIT_AUTHOR)));
-            return exec([...(await identity), ...args]);
-        },
-    };
-}
-/** The agent's change holds a secret: nothing was committed. */
-class SecretInChangeError extends Error {
-    files;
-    constructor(files) {
-        super(`the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
-        this.files = files;
-        this.name = 'SecretInChangeError';
-    }
-}
-/**
- * A commit message git can take whatever the issue's text holds: masked, with control characters
- * and ANSI escapes removed, on one line (agent-loop's messages are one line), no NUL. Pure.
- */
-/* eslint-disable no-control-regex -- control characters are what cleanMessage removes */
-function cleanMessage(message, redact = (t) => t) {
-    const text = redact(message)
-        .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') // CSI (colours, cursor moves)
-        .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, '') // OSC (titles, links)
-        .replace(/[\r\n\t]+/g, ' ') // one line: a title's newline must not forge more lines
-        .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-        .replace(/ {2,}/g, ' ')
-        .trim();
-    return `${text || 'agent-loop'}\n`;
-}
-/* eslint-enable no-control-regex */
-/** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
-async function openGit(cwd, env, options = {}) {
-    const raw = execGitIn(cwd, env);
-    const top = await raw(['rev-parse', '--show-toplevel']);
-    if (top.code !== 0)
-        return undefined;
-    const topLevel = top.stdout.trim();
-    const runner = gitRunner(topLevel, env, options.author);
-    const git = async (...args) => {
-        const r = await runner.run(args);
-        if (r.code !== 0)
-            throw new git_GitError(args, r.code, r.stderr || r.stdout);
-        return r.stdout.trim();
-    };
-    const tryGit = async (...args) => (await runner.run(args)).code === 0;
-    let dirs;
-    const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
-    const remoteGit = async (...args) => {
-        const r = await remote.run(args);
-        if (r.code !== 0)
-            throw new git_GitError(args, r.code, r.stderr || r.stdout);
-    };
-    // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
-    // says and whatever the agent staged itself (git add -f).
-    const protectedSpecs = [
-        ...(options.protect ?? [])
-            .map((p) => workTreePath(topLevel, p))
-            .filter((rel) => rel !== undefined)
-            .map((rel) => `:(top,literal)${rel}`),
-        `:(top,glob)**/${TEMP_FILE_PATTERN}`,
-    ];
-    const unstageProtected = async () => {
-        await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
-    };
-    const stageAll = async () => {
-        await git('add', '--all');
-        await unstageProtected();
-    };
-    /** Files whose added lines hold a secret (never the secret itself). */
-    const secretsStaged = async () => {
-        if (!options.holdsSecret)
-            return [];
-        const args = ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR'];
-        const diff = await runner.run(args);
-        // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
-        if (diff.code !== 0) {
-            await runner.run(['reset', '--quiet']);
-            throw new git_GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
-        }
-        // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
-        // only one the change brings in counts.
-        const before = new Set();
-        const added = [];
-        let file = '';
-        for (const line of diff.stdout.split('\n')) {
-            if (line.startsWith('+++ '))
-                file = line.slice(4).replace(/^b\//, '');
-            else if (line.startsWith('---'))
-                continue;
-            else if (line.startsWith('-'))
-                for (const s of options.holdsSecret(line.slice(1)))
-                    before.add(s);
-            else if (line.startsWith('+'))
-                added.push({ file, secrets: options.holdsSecret(line.slice(1)) });
-        }
-        return [...new Set(added.filter((a) => a.secrets.some((s) => !before.has(s))).map((a) => a.file))];
-    };
-    /** Runs `git <args> -F <file>` with the message in a file of its own: never an argument. */
-    const withMessage = async (message, args) => {
-        const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-msg-'));
-        const file = external_node_path_default().join(dir, 'message');
-        try {
-            await external_node_fs_namespaceObject.promises.writeFile(file, cleanMessage(message, options.redact));
-            await git(...args(file));
-        }
-        finally {
-            await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-        }
-    };
-    const currentRef = async () => {
-        const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
-        return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
-    };
-    const tipOf = async (branch) => {
-        const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-        return r.code === 0 ? r.stdout.trim() : undefined;
-    };
-    return {
-        topLevel,
-        ...(options.author !== undefined ? { author: options.author } : {}),
-        currentRef,
-        branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
-        holds: (branch, commit) => tryGit('merge-base', '--is-ancestor', commit, `refs/heads/${branch}`),
-        async switchToBranch(branch, from) {
-            if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
-                await git('checkout', '--quiet', branch);
-            else
-                await git('checkout', '--quiet', '-b', branch, from);
-        },
-        async checkout(ref) {
-            await git('checkout', '--quiet', ref);
-        },
-        async commitAll(message, commitOptions = {}) {
-            await stageAll();
-            if (await tryGit('diff', '--cached', '--quiet')) {
-                if (!commitOptions.allowEmpty)
-                    return false;
-                await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '--allow-empty', '-F', file]);
-                return true;
-            }
-            const leaking = await secretsStaged();
-            if (leaking.length > 0) {
-                await runner.run(['reset', '--quiet']);
-                throw new SecretInChangeError(leaking);
-            }
-            await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '-F', file]);
-            return true;
-        },
-        head: () => git('rev-parse', 'HEAD'),
-        tipOf,
-        async laneState(baseBranch) {
-            // Both as loose refs (the common case): read from git's files, no process (looseRefs.ts).
-            dirs ??= runner
-                .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
-                .then((r) => {
-                const [gitDir, commonDir] = r.stdout.trim().split('\n');
-                return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
-            });
-            const known = await dirs;
-            const fromFiles = known && laneFromFiles(known, baseBranch);
-            if (fromFiles)
-                return fromFiles;
-            // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.
-            const r = await runner.run(['rev-parse', 'HEAD', `refs/heads/${baseBranch}`, '--symbolic-full-name', 'HEAD']);
-            const [sha, baseTip, name] = r.stdout.trim().split('\n');
-            if (r.code === 0 && sha && baseTip && name) {
-                if (name === 'HEAD')
-                    return { head: sha, baseTip };
-                if (name.startsWith('refs/heads/'))
-                    return { head: name.slice('refs/heads/'.length), baseTip };
-            }
-            // No base branch, an unborn HEAD, a symbolic HEAD outside refs/heads: the two reads, as before.
-            return { head: await currentRef(), baseTip: await tipOf(baseBranch) };
-        },
-        async resetHard(ref) {
-            await git('reset', '--quiet', '--hard', ref);
-            await git('clean', '--quiet', '-fd');
-        },
-        async changedFiles(base) {
-            await git('add', '--all', '--intent-to-add');
-            await unstageProtected();
-            const out = await git('diff', '--name-only', base);
-            return out.split('\n').filter((l) => l !== '');
-        },
-        async merge(branch, message, mergeOptions = {}) {
-            if (mergeOptions.fastForwardOnly)
-                await git('merge', '--quiet', '--ff-only', branch);
-            else
-                await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
-        },
-        async hasWorkSince(base) {
-            if ((await git('status', '--porcelain')) !== '')
-                return true;
-            return Number(await git('rev-list', '--count', `${base}..HEAD`)) > 0;
-        },
-        async deleteBranch(branch) {
-            await git('branch', '--quiet', '-D', branch);
-        },
-        async fetchBranch(name, branch) {
-            const listed = await remote.run(['ls-remote', '--exit-code', '--heads', name, `refs/heads/${branch}`]);
-            if (listed.code === 2)
-                return false; // --exit-code: 2 is "no matching ref"
-            if (listed.code !== 0)
-                throw new git_GitError(['ls-remote', name, branch], listed.code, listed.stderr);
-            await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
-            return true;
-        },
-        async push(name, branch) {
-            // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
-            await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
-        },
-        async untracked() {
-            const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
-            return out.split('\0').filter((l) => l !== '');
-        },
-        async exclude(relativePathOrPattern, excludeOptions = {}) {
-            const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
-            const file = external_node_path_default().join(gitDir, 'info', 'exclude');
-            const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
-            const line = excludeOptions.file
-                ? `/${bare.replace(/[*?[\\]/g, '\\$&')}`
-                : relativePathOrPattern.includes('*')
-                    ? relativePathOrPattern
-                    : `/${bare}/`;
-            const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
-            if (current.split('\n').includes(line))
-                return;
-            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
-            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
-        },
-    };
-}
-/**
- * The configuration keys in `cwd`'s repository that hold git credentials a process in the work tree
- * could read (an `http.*.extraheader`, as actions/checkout persists by default). Names, not values.
- */
-async function persistedCredentials(cwd, env) {
-    const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
-    return r.code === 0
-        ? [
-            ...new Set(r.stdout
-                .split('\n')
-                .map((l) => l.trim())
-                .filter((l) => l !== '')),
-        ]
-        : [];
 }
 
 ;// CONCATENATED MODULE: ./src/issues/ready.ts
@@ -31263,6 +31250,7 @@ function rowOutcome(issueId, part) {
         return 'closed';
     return 'unfinished';
 }
+/** `a`, then what of `b` it lacks. Pure. */
 function waveReduce_union(a, b) {
     return [...a, ...b.filter((x) => !a.includes(x))];
 }
@@ -36239,7 +36227,6 @@ function reduceLanding(loop, part) {
     const kept = new Map(part.loop.outbox.map((e) => [outboxKey(e), e]));
     const landed = new Set(part.took.filter((k) => !kept.has(k)));
     const outbox = loop.outbox.filter((e) => !landed.has(outboxKey(e))).map((e) => kept.get(outboxKey(e)) ?? e);
-    const closed = loop.issuesClosed;
     const halt = part.loop.halt && !JOB_LOCAL_HALTS.has(part.loop.halt.reason)
         ? { reason: part.loop.halt.reason, message: `landing earlier work: ${part.loop.halt.message}` }
         : undefined;
@@ -36247,7 +36234,7 @@ function reduceLanding(loop, part) {
         loop: {
             ...loop,
             outbox,
-            issuesClosed: [...closed, ...part.loop.issuesClosed.filter((id) => !closed.includes(id))],
+            issuesClosed: union(loop.issuesClosed, part.loop.issuesClosed),
             // Another run's landing job may have landed the same entry first (its pull request reused): recorded once.
             pullRequests: [
                 ...loop.pullRequests,
@@ -36673,6 +36660,7 @@ async function writeJobPlan(dir, userPlan, context) {
 
 
 
+
 const waveLanding_short = (sha) => (sha ? sha.slice(0, 12) : 'nothing (the branch is gone)');
 /**
  * Pure: the halt when the base branch is not where the coordinator left it. A job's worktree shares
@@ -36714,7 +36702,7 @@ async function landWave(ctx, wave, ends) {
     const checkBase = async () => baseMoved({
         base,
         expected,
-        found: await tipOf(ctx.runner, base),
+        found: await branchTip(ctx.runner, base),
         waveNumber: ctx.waveNumber,
         jobs: wave.jobs.map((j) => j.issueId),
         merged,
@@ -36729,7 +36717,7 @@ async function landWave(ctx, wave, ends) {
         // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
         const moved = await checkBase();
         if (moved)
-            return { partials, requeued, moved, baseTip: expected };
+            return { partials, requeued, moved };
         // git merges into whatever the checkout is on: a checkout switched to another branch during the
         // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
         // on the base again, merges the wave's finished jobs without working them again.
@@ -36777,12 +36765,7 @@ async function landWave(ctx, wave, ends) {
     }
     // At the wave's end too: a wave that merges nothing has no merge to check before.
     const moved = await checkBase();
-    return { partials, requeued, ...(moved ? { moved } : {}), baseTip: expected };
-}
-/** The base branch's commit; undefined when it does not exist. */
-async function tipOf(runner, branch) {
-    const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
-    return r.code === 0 ? r.stdout.trim() : undefined;
+    return { partials, requeued, ...(moved ? { moved } : {}) };
 }
 /**
  * Whether the base (HEAD of the main checkout) holds the issue closed in the issue file; true when
@@ -37096,7 +37079,7 @@ async function coordinate(options, io, top, registry, logger) {
             logger.info('wave.start', `Wave ${loop.waves + 1}: ${wave.jobs.map((j) => `${j.issueId} (${j.maxIterations} iteration${j.maxIterations === 1 ? '' : 's'})`).join(', ')} in parallel${plan.deferred.length ? `; later: ${plan.deferred.map((d) => d.issueId).join(', ')}` : ''}.`, { wave: loop.waves + 1, jobs: wave.jobs.map((j) => j.issueId) });
         }
         // The base branch as the jobs start: only the coordinator's own merges may move it (landWave checks).
-        const baseTip = (await tipOf(runner, base)) ?? '';
+        const baseTip = (await branchTip(runner, base)) ?? '';
         const ends = await Promise.all(wave.jobs.map((job) => startJob(job, wave, resuming)));
         if (io.signal?.aborted)
             break;

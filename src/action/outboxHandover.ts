@@ -7,10 +7,10 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { type LoopState, type OutboxEntry, parseLoopState } from '../core/state.js';
+import type { LoopState, OutboxEntry } from '../core/state.js';
 import { outboxKey } from '../core/waveOutbox.js';
 import { bundleName } from '../publish/pullRequest.js';
+import { savedLoop } from './waveHandoff.js';
 
 /** The checkpoint's record, beside `loop`, of the entries a landing job took (the reduce's `took`). */
 export const LANDING_KEY = 'landing';
@@ -38,16 +38,13 @@ export async function takeOutbox(input: {
       );
       return { entries: [], what: 'none' };
     }
-    const cp = await new FileCheckpointStore(scratch).load(input.checkpoint).catch(() => undefined);
-    const loop = cp ? parseLoopState(cp.state) : undefined;
-    if (typeof loop !== 'object') {
-      input.warn(
-        `agent-loop: checkpoint ${input.checkpoint} could not be read${typeof loop === 'string' ? ` (${loop})` : ''}: nothing to land.`,
-      );
+    const saved = await savedLoop(scratch, input.checkpoint);
+    if ('problem' in saved) {
+      input.warn(`agent-loop: checkpoint ${input.checkpoint} could not be read (${saved.problem}): nothing to land.`);
       return { entries: [], what: 'none' };
     }
     const wanted = new Set(input.keys);
-    const entries = loop.outbox.filter((e) => wanted.has(outboxKey(e)));
+    const entries = saved.loop.outbox.filter((e) => wanted.has(outboxKey(e)));
     await gatherBundles(scratch, input.stateDir);
     return {
       entries,

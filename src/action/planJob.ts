@@ -111,7 +111,6 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
         checkpoint: opened.id,
         resumed: opened.resumed,
         ...(options.fresh ? { fresh: true } : {}),
-        ...(options.fresh ? { fresh: true } : {}),
         jobs: [],
         halt: { reason: stop.reason, message: stop.message },
       };

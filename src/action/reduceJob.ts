@@ -20,7 +20,7 @@ import { postToDiscord } from '../report/discordWebhook.js';
 import type { RunRefs } from './persistence.js';
 import type { FanOutJob, WaveSource } from './planJob.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
-import { type WaveHandoff, partialOf } from './waveHandoff.js';
+import { type WaveHandoff, partialOf, savedLoop } from './waveHandoff.js';
 import { LANDING_JOB, type LandingPartial, reduceLanding } from '../core/waveOutbox.js';
 import { dropLandedBundles, gatherBundles, tookFrom } from './outboxHandover.js';
 import { waveOutputs, waveSummary } from './waveSummary.js';
@@ -60,9 +60,10 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
   const partials: PartialState[] = [];
   for (const each of wave.jobs) {
     const dir = path.join(job.scratch, `partial-${each.issueId}`);
-    const loop = (await job.fetchPartial(partialOf(job.refs.scope, wave, each.issueId), dir))
-      ? await partialLoop(dir, wave.checkpoint)
+    const saved = (await job.fetchPartial(partialOf(job.refs.scope, wave, each.issueId), dir))
+      ? await savedLoop(dir, wave.checkpoint)
       : undefined;
+    const loop = saved && 'loop' in saved ? saved.loop : undefined;
     // A job that died before it saved: what its claim comment last recorded it ran is counted.
     const claimed = loop ? undefined : await claimedProgress(job, each.issueId);
     if (!loop)
@@ -229,18 +230,9 @@ async function landingPartial(job: ReduceJob): Promise<LandingPartial | undefine
   const dir = path.join(job.scratch, `partial-${LANDING_JOB}`);
   try {
     if (!(await job.fetchPartial(partialOf(job.refs.scope, job.wave, LANDING_JOB), dir))) return undefined;
-    const cp = await new FileCheckpointStore(dir).load(job.wave.checkpoint).catch(() => undefined);
-    const loop = cp ? parseLoopState(cp.state) : undefined;
-    return typeof loop === 'object' ? { took: tookFrom(cp?.state), loop } : undefined;
+    const saved = await savedLoop(dir, job.wave.checkpoint);
+    return 'loop' in saved ? { took: tookFrom(saved.state), loop: saved.loop } : undefined;
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
-}
-
-/** The loop state a work job left: its checkpoint (the loop's id, counted from zero). */
-async function partialLoop(dir: string, checkpointId: string): Promise<LoopState | undefined> {
-  const store = new FileCheckpointStore(dir);
-  const cp = await store.load(checkpointId).catch(() => undefined);
-  const loop = cp ? parseLoopState(cp.state) : undefined;
-  return typeof loop === 'object' ? loop : undefined;
 }

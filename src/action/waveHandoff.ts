@@ -5,7 +5,8 @@
  * job finds its share by its issue; the reduce knows which partial states to look for.
  */
 import { z } from 'zod';
-import { HaltReasons, WaveSchema } from '../core/state.js';
+import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { HaltReasons, type LoopState, WaveSchema, parseLoopState } from '../core/state.js';
 import { partialScope } from '../persist/stateNames.js';
 import { LANDING_JOB } from '../core/waveOutbox.js';
 
@@ -59,6 +60,20 @@ export function waveMatrix(wave: Pick<WaveHandoff, 'jobs' | 'landing'>): string 
 /** The wave's matrix jobs: its issues', and the landing job's. */
 export const matrixJobs = (wave: Pick<WaveHandoff, 'jobs' | 'landing'>) =>
   wave.jobs.length + (wave.landing?.length ? 1 : 0);
+
+/**
+ * The loop state saved under `checkpointId` in the state directory `dir` (a job's partial state, or
+ * the loop's restored beside the job's), with the checkpoint's whole state; or why there is none.
+ */
+export async function savedLoop(
+  dir: string,
+  checkpointId: string,
+): Promise<{ loop: LoopState; state: Record<string, unknown> } | { problem: string }> {
+  const cp = await new FileCheckpointStore(dir).load(checkpointId).catch((error: unknown) => (error as Error).message);
+  if (typeof cp === 'string') return { problem: cp };
+  const loop = parseLoopState(cp.state);
+  return typeof loop === 'string' ? { problem: loop } : { loop, state: cp.state };
+}
 
 /** Where a work job's partial state is published: its own lineage, apart from the loop's. */
 export const partialOf = (scope: string, wave: Pick<WaveHandoff, 'id'>, issueId: string) =>

@@ -19,7 +19,7 @@ import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/r
 import { type HaltReason, type LoopState, type Wave, initialLoopState, parseLoopState } from '../core/state.js';
 import { type WaveCandidate, planWave } from '../core/wavePlan.js';
 import { JOB_LOCAL_HALTS, type WaveRow, reduceWave } from '../core/waveReduce.js';
-import { gitRunner } from '../git/git.js';
+import { branchTip, gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
@@ -35,7 +35,7 @@ import {
   runJob,
   writeJobPlan,
 } from './parallelJob.js';
-import { escalationsToLabel, labelEscalations, landWave, tipOf } from './waveLanding.js';
+import { escalationsToLabel, labelEscalations, landWave } from './waveLanding.js';
 import { type KeptHalt, keepHaltedJob } from './haltedJob.js';
 import { cannotStart, problem } from './problems.js';
 import { type RunIO, runLogger, sourceOf, standingHalt } from './run.js';
@@ -213,7 +213,7 @@ async function coordinate(
       );
     }
     // The base branch as the jobs start: only the coordinator's own merges may move it (landWave checks).
-    const baseTip = (await tipOf(runner, base)) ?? '';
+    const baseTip = (await branchTip(runner, base)) ?? '';
     const ends = await Promise.all(wave.jobs.map((job) => startJob(job, wave as Wave, resuming)));
     if (io.signal?.aborted) break;
     const cannot = ends.filter((e) => e.exitCode === 2 && !e.loop);

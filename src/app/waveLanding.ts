@@ -7,7 +7,7 @@
 import type { HaltReason, LoopState, Wave } from '../core/state.js';
 import { ESCALATED_LABEL, type IssueSource } from '../issues/types.js';
 import type { PartialState } from '../core/waveReduce.js';
-import type { GitRunner } from '../git/git.js';
+import { type GitRunner, branchTip } from '../git/git.js';
 import { latestEntries, parseJsonl } from '../issues/beadsFile.js';
 import { type Worktrees, WorktreeError } from '../git/worktree.js';
 import type { Logger } from '../report/logger.js';
@@ -80,7 +80,7 @@ export async function landWave(
   ctx: Landing,
   wave: Wave,
   ends: readonly JobEnd[],
-): Promise<{ partials: PartialState[]; requeued: LoopState['requeued']; moved?: BaseMoved; baseTip: string }> {
+): Promise<{ partials: PartialState[]; requeued: LoopState['requeued']; moved?: BaseMoved }> {
   const { trees, logger, base, issuesFile } = ctx;
   const requeued: LoopState['requeued'] = [];
   const partials: PartialState[] = [];
@@ -90,7 +90,7 @@ export async function landWave(
     baseMoved({
       base,
       expected,
-      found: await tipOf(ctx.runner, base),
+      found: await branchTip(ctx.runner, base),
       waveNumber: ctx.waveNumber,
       jobs: wave.jobs.map((j) => j.issueId),
       merged,
@@ -104,7 +104,7 @@ export async function landWave(
     const tag = `[${job.issueId}]`;
     // Before each merge: the base where the coordinator left it (a job's agent can move it from its worktree).
     const moved = await checkBase();
-    if (moved) return { partials, requeued, moved, baseTip: expected };
+    if (moved) return { partials, requeued, moved };
     // git merges into whatever the checkout is on: a checkout switched to another branch during the
     // run would take the jobs' work. Stopped before the reduce, as for a refused merge: the next run,
     // on the base again, merges the wave's finished jobs without working them again.
@@ -172,13 +172,7 @@ export async function landWave(
   }
   // At the wave's end too: a wave that merges nothing has no merge to check before.
   const moved = await checkBase();
-  return { partials, requeued, ...(moved ? { moved } : {}), baseTip: expected };
-}
-
-/** The base branch's commit; undefined when it does not exist. */
-export async function tipOf(runner: GitRunner, branch: string): Promise<string | undefined> {
-  const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
-  return r.code === 0 ? r.stdout.trim() : undefined;
+  return { partials, requeued, ...(moved ? { moved } : {}) };
 }
 
 /**

@@ -6,7 +6,7 @@
  * what it can, and hands back what is left. Meanwhile no wave works an issue whose work waits there.
  * Pure: the plan and the reduce call these.
  */
-import { JOB_LOCAL_HALTS, PULL_REQUESTS_KEPT } from './waveReduce.js';
+import { JOB_LOCAL_HALTS, PULL_REQUESTS_KEPT, union } from './waveReduce.js';
 import type { HaltReason, LoopState, OutboxEntry } from './state.js';
 
 /** The landing job's entry in the wave's matrix (where an issue number goes: never one). */
@@ -64,7 +64,6 @@ export function reduceLanding(loop: LoopState, part: LandingPartial | undefined)
   const kept = new Map(part.loop.outbox.map((e) => [outboxKey(e), e]));
   const landed = new Set(part.took.filter((k) => !kept.has(k)));
   const outbox = loop.outbox.filter((e) => !landed.has(outboxKey(e))).map((e) => kept.get(outboxKey(e)) ?? e);
-  const closed = loop.issuesClosed;
   const halt =
     part.loop.halt && !JOB_LOCAL_HALTS.has(part.loop.halt.reason)
       ? { reason: part.loop.halt.reason, message: `landing earlier work: ${part.loop.halt.message}` }
@@ -73,7 +72,7 @@ export function reduceLanding(loop: LoopState, part: LandingPartial | undefined)
     loop: {
       ...loop,
       outbox,
-      issuesClosed: [...closed, ...part.loop.issuesClosed.filter((id) => !closed.includes(id))],
+      issuesClosed: union(loop.issuesClosed, part.loop.issuesClosed),
       // Another run's landing job may have landed the same entry first (its pull request reused): recorded once.
       pullRequests: [
         ...loop.pullRequests,

@@ -230,7 +230,8 @@ function rowOutcome(issueId: string, part: LoopState): WaveRowOutcome {
   return 'unfinished';
 }
 
-function union(a: readonly string[], b: readonly string[]): string[] {
+/** `a`, then what of `b` it lacks. Pure. */
+export function union(a: readonly string[], b: readonly string[]): string[] {
   return [...a, ...b.filter((x) => !a.includes(x))];
 }
 

@@ -125,6 +125,12 @@ export function gitRunner(cwd: string, env: NodeJS.ProcessEnv = process.env, aut
   };
 }
 
+/** The commit `branch` (a local branch) points at; undefined when there is no such branch. */
+export async function branchTip(runner: GitRunner, branch: string): Promise<string | undefined> {
+  const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+  return r.code === 0 ? r.stdout.trim() : undefined;
+}
+
 /** The agent's change holds a secret: nothing was committed. */
 export class SecretInChangeError extends Error {
   constructor(readonly files: string[]) {
@@ -244,10 +250,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
     return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
   };
-  const tipOf = async (branch: string) => {
-    const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-    return r.code === 0 ? r.stdout.trim() : undefined;
-  };
+  const tipOf = (branch: string) => branchTip(runner, branch);
 
   return {
     topLevel,

@@ -249,74 +249,6 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     }
   };
 
-  const maskCutEnd = (text: string): string => {
-    let best = 0;
-    const last = text.charCodeAt(text.length - 1);
-    for (const form of formList) {
-      for (
-        let n = Math.min(form.length - 1, text.length);
-        n >= Math.max(fragmentThreshold(form.length), best + 1);
-        n--
-      ) {
-        if (form.charCodeAt(n - 1) === last && text.endsWith(form.slice(0, n)) && /[^*]/.test(form.slice(0, n))) {
-          best = n;
-          break;
-        }
-      }
-    }
-    if (best > 0) return text.slice(0, escapeAround(text, text.length - best)?.[0] ?? text.length - best) + MASK;
-    const shape = SHAPE_AT_CUT_END.exec(text);
-    if (shape) return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
-    return text;
-  };
-
-  const maskCutStart = (text: string): string => {
-    let best = 0;
-    const first = text.charCodeAt(0);
-    for (const form of formList) {
-      for (
-        let n = Math.min(form.length - 1, text.length);
-        n >= Math.max(fragmentThreshold(form.length), best + 1);
-        n--
-      ) {
-        const from = form.length - n;
-        if (form.charCodeAt(from) === first && text.startsWith(form.slice(from)) && /[^*]/.test(form.slice(from))) {
-          best = n;
-          break;
-        }
-      }
-    }
-    if (best > 0) return MASK + text.slice(escapeAround(text, best)?.[1] ?? best);
-    const token = TOKEN_AT_CUT_START.exec(text);
-    if (token) return MASK + text.slice(token[0].length);
-    return text;
-  };
-
-  const piece = (text: string, cut: Cut): string => {
-    let out = redact(text);
-    // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
-    for (let round = 0; round < 8; round++) {
-      let next = out;
-      if (cut.after) next = maskCutEnd(next);
-      if (cut.before) next = maskCutStart(next);
-      if (next === out) return out;
-      out = redact(next);
-    }
-    return out;
-  };
-
-  const spans = (text: string): Array<[number, number]> => {
-    const out: Array<[number, number]> = [];
-    for (const pattern of patterns) {
-      pattern.lastIndex = 0;
-      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-        out.push([m.index, m.index + m[0].length]);
-        if (m[0].length === 0) pattern.lastIndex++;
-      }
-    }
-    return out;
-  };
-
   // Each form's shortest fragment that counts, its first and last characters: searched for natively.
   const fragments = formList.map((form) => {
     const least = fragmentThreshold(form.length);
@@ -355,13 +287,61 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
     return best;
   };
 
-  const edges = (text: string): string => {
-    let out = text;
-    const end = edgeFragment(out, 'end');
-    if (end > 0) out = out.slice(0, escapeAround(out, out.length - end)?.[0] ?? out.length - end) + MASK;
-    const start = edgeFragment(out, 'start');
-    if (start > 0) out = MASK + out.slice(escapeAround(out, start)?.[1] ?? start);
+  /** A known secret's fragment ending `text` masked (widened to whole escapes); undefined when none. */
+  const knownAtEnd = (text: string): string | undefined => {
+    const n = edgeFragment(text, 'end');
+    return n > 0 ? text.slice(0, escapeAround(text, text.length - n)?.[0] ?? text.length - n) + MASK : undefined;
+  };
+  /** A known secret's fragment starting `text` masked (widened to whole escapes); undefined when none. */
+  const knownAtStart = (text: string): string | undefined => {
+    const n = edgeFragment(text, 'start');
+    return n > 0 ? MASK + text.slice(escapeAround(text, n)?.[1] ?? n) : undefined;
+  };
+
+  const maskCutEnd = (text: string): string => {
+    const known = knownAtEnd(text);
+    if (known !== undefined) return known;
+    const shape = SHAPE_AT_CUT_END.exec(text);
+    if (shape) return text.slice(0, shape.index) + (SHAPE_PREFIX.exec(shape[0])?.[0] ?? '') + MASK;
+    return text;
+  };
+
+  const maskCutStart = (text: string): string => {
+    const known = knownAtStart(text);
+    if (known !== undefined) return known;
+    const token = TOKEN_AT_CUT_START.exec(text);
+    if (token) return MASK + text.slice(token[0].length);
+    return text;
+  };
+
+  const piece = (text: string, cut: Cut): string => {
+    let out = redact(text);
+    // Masking an edge may expose another match (only with secrets containing `*`): a few rounds.
+    for (let round = 0; round < 8; round++) {
+      let next = out;
+      if (cut.after) next = maskCutEnd(next);
+      if (cut.before) next = maskCutStart(next);
+      if (next === out) return out;
+      out = redact(next);
+    }
     return out;
+  };
+
+  const spans = (text: string): Array<[number, number]> => {
+    const out: Array<[number, number]> = [];
+    for (const pattern of patterns) {
+      pattern.lastIndex = 0;
+      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+        out.push([m.index, m.index + m[0].length]);
+        if (m[0].length === 0) pattern.lastIndex++;
+      }
+    }
+    return out;
+  };
+
+  const edges = (text: string): string => {
+    const end = knownAtEnd(text) ?? text;
+    return knownAtStart(end) ?? end;
   };
 
   return Object.assign(redact, { piece, spans, edges });

@@ -6,9 +6,9 @@
  * nothing moved since (HEAD still at that commit, no changes): else the preconditions say what is
  * wrong, as for any detached checkout.
  */
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { gitRunner } from '../git/git.js';
 import { RUNTIME_DIR } from './processes.js';
 
 /** Under the state directory's runtime files: this machine's, never published. */
@@ -34,22 +34,17 @@ export async function restoreBaselineCheckout(
   } catch {
     return undefined;
   }
-  const git = (...args: string[]) =>
-    new Promise<{ code: number; out: string }>((resolve) =>
-      execFile('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) =>
-        resolve({ code: error ? 1 : 0, out: String(stdout).trim() }),
-      ),
-    );
-  const attached = (await git('symbolic-ref', '--quiet', 'HEAD')).code === 0;
-  const head = (await git('rev-parse', '--verify', '--quiet', 'HEAD')).out;
-  const clean = (await git('status', '--porcelain', '--untracked-files=no')).out === '';
+  const git = gitRunner(cwd, { ...env, GIT_TERMINAL_PROMPT: '0' });
+  const attached = (await git.run(['symbolic-ref', '--quiet', 'HEAD'])).code === 0;
+  const head = (await git.run(['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
+  const clean = (await git.run(['status', '--porcelain', '--untracked-files=no'])).stdout.trim() === '';
   const restorable = typeof marker.back === 'string' && typeof marker.commit === 'string';
   if (
     restorable &&
     !attached &&
     head === marker.commit &&
     clean &&
-    (await git('checkout', '-q', marker.back)).code === 0
+    (await git.run(['checkout', '-q', marker.back])).code === 0
   ) {
     await fs.rm(file, { force: true });
     return `A run killed while it ran the baseline on ${marker.commit.slice(0, 12)} left the checkout detached there: ${marker.back} is checked out again.`;

@@ -212,13 +212,13 @@ export class GitHubClaims {
     return { claims, now };
   }
 
-  /** The live claim of a run other than `run` that holds the issue, if any (1 request). */
   /** The newest claim of `me` (its run and checkpoint) on the issue, released or not; undefined when there is none. */
   async ownNewest(number: number, me: Claimant): Promise<Claim | undefined> {
     const { claims } = await this.list(number);
     return claims.filter((c) => c.claim.run === me.run && c.claim.checkpoint === me.checkpoint).at(-1)?.claim;
   }
 
+  /** The live claim of a run other than `run` that holds the issue, if any (1 request). */
   async heldBy(number: number, run: string): Promise<Claim | undefined> {
     const { claims, now } = await this.list(number);
     return heldByOther(claims, now, run);

@@ -463,7 +463,6 @@ export class GitHubIssueSource implements IssueSource {
     return this.claims.renew(this.requireNumber(id, 'claim'), me, expires, progress);
   }
 
-  /** Releases this run's claim: its comment says how the work ended (`progress`; deleted without), the label goes. */
   /** The progress `me`'s claim on the issue last recorded (a wave job that died: what it had run). */
   async claimProgress(id: string, me: Claimant): Promise<{ iterations: number; costUsd?: number } | undefined> {
     const claim = await this.claims.ownNewest(this.requireNumber(id, 'read the claim of'), me);
@@ -471,6 +470,7 @@ export class GitHubIssueSource implements IssueSource {
     return { iterations: claim.iterations, ...(claim.costUsd !== undefined ? { costUsd: claim.costUsd } : {}) };
   }
 
+  /** Releases this run's claim: its comment says how the work ended (`progress`; deleted without), the label goes. */
   async releaseClaim(id: string, me: Claimant, at: string, progress?: ClaimProgress): Promise<void> {
     const number = this.requireNumber(id, 'release');
     await this.claims.release(number, me, at, progress);
