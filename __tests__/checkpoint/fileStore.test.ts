@@ -242,6 +242,43 @@ describe('REQ_018.4 state', () => {
     });
     expect(written.state).toEqual({ at: '2026-01-02T03:04:05.000Z' });
   });
+
+  it('readBack: false returns the checkpoint as given, with its timestamp and sequence, and writes the same file', async () => {
+    const state = { loop: { iteration: 2, history: [{ n: 1 }, { n: 2 }] } };
+    const written = await store.write({ id: ID_A, phase: 'implementation-complete', state }, { readBack: false });
+    expect(written).toMatchObject({ id: ID_A, sequence: 1, timestamp: '2026-11-21T10:30:00Z' });
+    expect(written.state).toBe(state);
+    expect(await readJson(ID_A)).toEqual({ ...written, state });
+  });
+
+  it('readBack: false still parses a text the masking changed, and says when the masking broke it', async () => {
+    // A masker that breaks the JSON it masks (no real one should): the write is reported, not silent.
+    const broken = new FileCheckpointStore(stateDir, { clock, redact: (t) => t.replace('"s3cret"', '***') });
+    const error = await rejection(
+      broken.write({ id: ID_A, phase: 'implementation-failed', state: { key: 's3cret' } }, { readBack: false }),
+    );
+    expect(error.message).toContain(`${ID_A}.json`);
+    const masked = new FileCheckpointStore(stateDir, { clock, redact: (t) => t.replace('s3cret', '***') });
+    const written = await masked.write(
+      { id: ID_B, phase: 'implementation-failed', state: { key: 's3cret' } },
+      { readBack: false },
+    );
+    expect(written.state).toEqual({ key: '***' });
+  });
+
+  it('a history record written again is laid out as it is now (a new record object, not an old line)', async () => {
+    const history = [{ n: 1, outcome: 'continuing' }];
+    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop: { history } } });
+    const next = [
+      { ...history[0], outcome: 'closed' },
+      { n: 2, outcome: 'continuing' },
+    ];
+    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop: { history: next } } });
+    expect(((await readJson(ID_A)).state as { loop: { history: unknown[] } }).loop.history).toEqual(next);
+    expect(await fs.readFile(fileOf(ID_A), 'utf8')).toContain(
+      '\n        {"n":1,"outcome":"closed"},\n        {"n":2,"outcome":"continuing"}\n',
+    );
+  });
 });
 
 describe('REQ_018.5 errors', () => {

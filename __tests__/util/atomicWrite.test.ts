@@ -1,9 +1,10 @@
 /** The atomic replace: old or new, never a mix, and which fsyncs each write pays. */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../../src/util/atomicWrite.js';
+import { rewriteInPlace, writeFileAtomic } from '../../src/util/atomicWrite.js';
 
 let dir: string;
 beforeEach(() => {
@@ -66,5 +67,56 @@ describe('writeFileAtomic', () => {
     await expect(writeFileAtomic(file, 'new')).rejects.toThrow('ENOSPC');
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
     expect(fs.readdirSync(dir)).toEqual(['state.json']);
+  });
+});
+
+describe('rewriteInPlace (the prompt, rewritten before every agent run)', () => {
+  it('rewrites the same file (same inode), longer then shorter, with no temporary file, no rename and no fsync', async () => {
+    const seen = fsyncs();
+    const rename = jest.spyOn(fs, 'renameSync');
+    const file = path.join(dir, 'prompt.md');
+    await rewriteInPlace(file, 'first prompt');
+    const inode = fs.statSync(file).ino;
+    await rewriteInPlace(file, 'a much longer second prompt');
+    expect(fs.readFileSync(file, 'utf8')).toBe('a much longer second prompt');
+    await rewriteInPlace(file, 'short');
+    expect(fs.readFileSync(file, 'utf8')).toBe('short');
+    expect(fs.statSync(file).ino).toBe(inode);
+    expect(rename).not.toHaveBeenCalled();
+    expect(seen).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual(['prompt.md']);
+  });
+
+  it('makes the directory when it is missing', async () => {
+    const file = path.join(dir, 'state', 'prompt.md');
+    await rewriteInPlace(file, 'p');
+    expect(fs.readFileSync(file, 'utf8')).toBe('p');
+  });
+
+  it.each([
+    ['a symlink', fs.symlinkSync],
+    ['a hard link', fs.linkSync],
+  ])(
+    'never writes through %s to another file put in its place: the name is replaced, the other file untouched',
+    async (_, link) => {
+      const other = path.join(dir, 'bashrc');
+      fs.writeFileSync(other, 'the user file');
+      const file = path.join(dir, 'prompt.md');
+      link(other, file);
+      await rewriteInPlace(file, 'prompt');
+      expect(fs.readFileSync(other, 'utf8')).toBe('the user file');
+      expect(fs.lstatSync(file).isFile()).toBe(true);
+      expect(fs.readFileSync(file, 'utf8')).toBe('prompt');
+      expect(fs.statSync(file).ino).not.toBe(fs.statSync(other).ino);
+    },
+  );
+
+  it('does not block on a FIFO put in its place (no reader): it is replaced by the file', async () => {
+    const file = path.join(dir, 'prompt.md');
+    const made = spawnSync('mkfifo', [file]);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr}`);
+    await rewriteInPlace(file, 'prompt');
+    expect(fs.statSync(file).isFile()).toBe(true);
+    expect(fs.readFileSync(file, 'utf8')).toBe('prompt');
   });
 });

@@ -21271,6 +21271,35 @@ function syncDir(dir) {
             external_node_fs_default().closeSync(fd);
     }
 }
+/**
+ * Rewrites `file` in place with `content`, without fsync: written over the old bytes from offset 0,
+ * then cut to the new length. For a scratch copy rewritten before every agent run (the prompt),
+ * where a reader only ever comes after the write: no temporary file and no rename (which, like a
+ * truncation to zero, makes ext4 flush the file's data at once: about a tenth of an iteration's own
+ * time). Anything but our own regular file (a symlink, a FIFO, a hard link to another file, e.g.
+ * one an agent put in its place) is replaced atomically instead, never written through.
+ */
+function rewriteInPlace(file, content) {
+    const bytes = Buffer.from(content);
+    let fd;
+    try {
+        fd = external_node_fs_default().openSync(file, (external_node_fs_default()).constants.O_WRONLY | (external_node_fs_default()).constants.O_CREAT | (external_node_fs_default()).constants.O_NOFOLLOW | (external_node_fs_default()).constants.O_NONBLOCK, 0o644);
+        const st = external_node_fs_default().fstatSync(fd);
+        if (!st.isFile() || st.nlink !== 1)
+            throw new Error('not a file of its own');
+        for (let done = 0; done < bytes.length;)
+            done += external_node_fs_default().writeSync(fd, bytes, done, bytes.length - done, done);
+        if (st.size > bytes.length)
+            external_node_fs_default().ftruncateSync(fd, bytes.length);
+    }
+    catch {
+        if (fd !== undefined)
+            external_node_fs_default().closeSync(fd);
+        return writeFileAtomic(file, content, { fsync: false });
+    }
+    external_node_fs_default().closeSync(fd);
+    return Promise.resolve();
+}
 
 ;// CONCATENATED MODULE: ./src/persist/stateFiles.ts
 /**
@@ -21301,7 +21330,7 @@ function stateFiles(dir, mask = (t) => t) {
             await writeFileAtomic(inside(file), mask(text));
         },
         async writeScratch(file, text) {
-            await writeFileAtomic(inside(file), mask(text), { fsync: false });
+            await rewriteInPlace(inside(file), mask(text));
         },
         async append(file, text) {
             const abs = inside(file);
@@ -21339,7 +21368,8 @@ function stateFiles(dir, mask = (t) => t) {
             return out;
         },
         async remove(file) {
-            await external_node_fs_namespaceObject.promises.rm(inside(file), { force: true });
+            // Synchronous like the writes: an old iteration log is removed before every agent run.
+            (0,external_node_fs_namespaceObject.rmSync)(inside(file), { force: true });
         },
     };
 }
@@ -21621,7 +21651,7 @@ function layout(value, indent = '', ancestors = []) {
         for (let i = 0; i < value.length; i++) {
             const v = toJson(value[i], String(i));
             const record = v !== null && typeof v === 'object' && !Array.isArray(v) && !isBoxed(v);
-            parts.push((record ? JSON.stringify(v) : layout(v, inner, ancestors)) ?? 'null');
+            parts.push((record ? recordLine(v, v === value[i]) : layout(v, inner, ancestors)) ?? 'null');
         }
     }
     else {
@@ -21634,6 +21664,22 @@ function layout(value, indent = '', ancestors = []) {
     ancestors.pop();
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
     return parts.length === 0 ? `${open}${close}` : `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${indent}${close}`;
+}
+/**
+ * The one line of a record in a list, kept per record object: the history's records are written
+ * again at every checkpoint (up to HISTORY_KEPT of them), and the loop state is never changed in
+ * place (every step returns a new state: src/core/state.ts), so a record object's line never
+ * changes. A value that came out of a toJSON is laid out afresh (`own` false).
+ */
+const recordLines = new WeakMap();
+function recordLine(record, own) {
+    let line = own ? recordLines.get(record) : undefined;
+    if (line === undefined) {
+        line = JSON.stringify(record);
+        if (own)
+            recordLines.set(record, line);
+    }
+    return line;
 }
 const isBoxed = (v) => v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt;
 /** A value as JSON.stringify sees it: its toJSON(key) when it has one. */
@@ -22004,8 +22050,8 @@ class FileCheckpointStore {
             throw error;
         }
     }
-    write(checkpoint) {
-        const run = this.writes.then(() => this.writeNow(checkpoint));
+    write(checkpoint, options) {
+        const run = this.writes.then(() => this.writeNow(checkpoint, options?.readBack ?? true));
         this.writes = run.catch(() => { });
         return run;
     }
@@ -22055,7 +22101,7 @@ class FileCheckpointStore {
         }
         return parseCheckpoint(text, file);
     }
-    async writeNow(input) {
+    async writeNow(input, readBack) {
         const { id, state, errors } = input;
         // Typed as a phase, but callers (and JavaScript) can still pass any string: check at run time.
         const phase = input.phase;
@@ -22079,11 +22125,15 @@ class FileCheckpointStore {
         const checkpoint = { id, phase, timestamp: rfc3339(this.clock.now()), sequence, state };
         if (errors && errors.length > 0)
             checkpoint.errors = [...errors];
-        const text = this.redact(serializeCheckpoint(checkpoint));
+        const laidOut = serializeCheckpoint(checkpoint);
+        const text = this.redact(laidOut);
         checkpointWarnings(checkpoint).forEach(this.warn);
         await stateFiles(this.stateDir, this.redact).write(file, text);
         this.highestSequence = sequence;
         this.written.set(file, { sequence, stamp: fileStamp(file) });
+        // The text as laid out is JSON by construction: only one the masking changed is parsed to be sure.
+        if (!readBack && text === laidOut)
+            return checkpoint;
         // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings). The
         // text is this store's own, valid by construction: parsed, not validated again (the schema is
         // for files read back); parseCheckpoint says what is wrong if masking a secret broke it.
@@ -25056,8 +25106,16 @@ class StreamLog {
         if (!file)
             return;
         try {
-            (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-            this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+            try {
+                this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+            }
+            catch (error) {
+                // The directory is made when it is missing (not a mkdir per agent run).
+                if (error.code !== 'ENOENT')
+                    throw error;
+                (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+                this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+            }
         }
         catch {
             this.fd = undefined; // A log we cannot write must never stop the agent.
@@ -31636,7 +31694,7 @@ async function runSlice(unguarded) {
             phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
             state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
             ...(errors.length ? { errors: [...errors] } : {}),
-        });
+        }, { readBack: false });
         const now = await snapshotCheckpoints(filesOf(deps), store.dir);
         const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
         if (foreign.length > 0) {

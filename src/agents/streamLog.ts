@@ -33,8 +33,14 @@ export class StreamLog {
   ) {
     if (!file) return;
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      this.fd = openSync(file, 'w');
+      try {
+        this.fd = openSync(file, 'w');
+      } catch (error) {
+        // The directory is made when it is missing (not a mkdir per agent run).
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        mkdirSync(path.dirname(file), { recursive: true });
+        this.fd = openSync(file, 'w');
+      }
     } catch {
       this.fd = undefined; // A log we cannot write must never stop the agent.
     }

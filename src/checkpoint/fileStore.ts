@@ -127,8 +127,8 @@ export class FileCheckpointStore implements CheckpointStore {
     }
   }
 
-  write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>): Promise<Checkpoint> {
-    const run = this.writes.then(() => this.writeNow(checkpoint));
+  write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>, options?: { readBack?: boolean }): Promise<Checkpoint> {
+    const run = this.writes.then(() => this.writeNow(checkpoint, options?.readBack ?? true));
     this.writes = run.catch(() => {});
     return run;
   }
@@ -181,7 +181,7 @@ export class FileCheckpointStore implements CheckpointStore {
     return parseCheckpoint(text, file);
   }
 
-  private async writeNow(input: Omit<Checkpoint, 'timestamp' | 'sequence'>): Promise<Checkpoint> {
+  private async writeNow(input: Omit<Checkpoint, 'timestamp' | 'sequence'>, readBack: boolean): Promise<Checkpoint> {
     const { id, state, errors } = input;
     // Typed as a phase, but callers (and JavaScript) can still pass any string: check at run time.
     const phase: string = input.phase;
@@ -211,11 +211,14 @@ export class FileCheckpointStore implements CheckpointStore {
     const sequence = Math.max(await this.highestSequenceSoFar(), await this.sequenceOf(file)) + 1;
     const checkpoint: Checkpoint = { id, phase, timestamp: rfc3339(this.clock.now()), sequence, state };
     if (errors && errors.length > 0) checkpoint.errors = [...errors];
-    const text = this.redact(serializeCheckpoint(checkpoint));
+    const laidOut = serializeCheckpoint(checkpoint);
+    const text = this.redact(laidOut);
     checkpointWarnings(checkpoint).forEach(this.warn);
     await stateFiles(this.stateDir, this.redact).write(file, text);
     this.highestSequence = sequence;
     this.written.set(file, { sequence, stamp: fileStamp(file) });
+    // The text as laid out is JSON by construction: only one the masking changed is parsed to be sure.
+    if (!readBack && text === laidOut) return checkpoint;
     // What was written, as a reader will see it (JSON drops undefined, turns Dates into strings). The
     // text is this store's own, valid by construction: parsed, not validated again (the schema is
     // for files read back); parseCheckpoint says what is wrong if masking a secret broke it.

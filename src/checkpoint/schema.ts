@@ -206,7 +206,7 @@ function layout(value: unknown, indent = '', ancestors: object[] = []): string |
     for (let i = 0; i < value.length; i++) {
       const v = toJson(value[i], String(i));
       const record = v !== null && typeof v === 'object' && !Array.isArray(v) && !isBoxed(v);
-      parts.push((record ? JSON.stringify(v) : layout(v, inner, ancestors)) ?? 'null');
+      parts.push((record ? recordLine(v, v === value[i]) : layout(v, inner, ancestors)) ?? 'null');
     }
   } else {
     for (const [k, item] of Object.entries(value)) {
@@ -217,6 +217,22 @@ function layout(value: unknown, indent = '', ancestors: object[] = []): string |
   ancestors.pop();
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   return parts.length === 0 ? `${open}${close}` : `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${indent}${close}`;
+}
+
+/**
+ * The one line of a record in a list, kept per record object: the history's records are written
+ * again at every checkpoint (up to HISTORY_KEPT of them), and the loop state is never changed in
+ * place (every step returns a new state: src/core/state.ts), so a record object's line never
+ * changes. A value that came out of a toJSON is laid out afresh (`own` false).
+ */
+const recordLines = new WeakMap<object, string>();
+function recordLine(record: object, own: boolean): string {
+  let line = own ? recordLines.get(record) : undefined;
+  if (line === undefined) {
+    line = JSON.stringify(record);
+    if (own) recordLines.set(record, line);
+  }
+  return line;
 }
 
 const isBoxed = (v: object): boolean =>

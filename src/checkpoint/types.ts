@@ -63,8 +63,14 @@ export interface CheckpointStore {
   list(): Promise<CheckpointListing>;
   /** One checkpoint by id; throws CheckpointError naming the path and the reason. */
   load(id: string): Promise<Checkpoint>;
-  /** Writes atomically; assigns the timestamp and the next sequence number; returns what was written. */
-  write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>): Promise<Checkpoint>;
+  /**
+   * Writes atomically; assigns the timestamp and the next sequence number; returns what was written,
+   * as a reader will see it. `readBack: false`, for a caller that ignores the result (the loop's save
+   * after every iteration): returns the checkpoint as given, with its timestamp and sequence, without
+   * parsing the whole file back (still parsed when masking a secret changed the text, so that a
+   * text the masking broke is reported).
+   */
+  write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>, options?: { readBack?: boolean }): Promise<Checkpoint>;
   delete(id: string): Promise<void>;
   /** Removes (unless dryRun) temporary files of writes cut short by a crash; returns their paths. */
   removeStaleTempFiles(dryRun: boolean): Promise<string[]>;

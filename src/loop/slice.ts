@@ -92,12 +92,15 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const save = async (status: Status, loop: LoopState, errors: readonly string[]) => {
     const sourceState = source.exportState?.();
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
-    await store.write({
-      id: checkpointId,
-      phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
-      state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
-      ...(errors.length ? { errors: [...errors] } : {}),
-    });
+    await store.write(
+      {
+        id: checkpointId,
+        phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
+        state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+        ...(errors.length ? { errors: [...errors] } : {}),
+      },
+      { readBack: false },
+    );
     const now = await snapshotCheckpoints(filesOf(deps), store.dir);
     const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
     if (foreign.length > 0) {

@@ -7,9 +7,9 @@
  * written line by line as the output arrives, from lines the output masker already masked where
  * they entered the engine: src/secrets/outputMasker.ts.)
  */
-import { lstatSync, promises as fs, readdirSync, statSync } from 'node:fs';
+import { lstatSync, promises as fs, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../util/atomicWrite.js';
+import { rewriteInPlace, writeFileAtomic } from '../util/atomicWrite.js';
 
 export interface StateFiles {
   readonly dir: string;
@@ -18,9 +18,10 @@ export interface StateFiles {
   /** Replaces `file` (absolute, under the state directory) with `text`, masked, atomically and durably. */
   write(file: string, text: string): Promise<void>;
   /**
-   * Writes a scratch copy (the prompt, rewritten before every agent run), masked, atomically but
-   * without fsync: a power cut may lose it (the next run rewrites it before anything reads it).
-   * Never for state that is read back.
+   * Writes a scratch copy (the prompt, rewritten before every agent run), masked, in place and
+   * without fsync (src/util/atomicWrite.ts rewriteInPlace): a crash or a power cut may leave it cut
+   * short or mixed, and the next run rewrites it before anything reads it. Never for state that is
+   * read back.
    */
   writeScratch(file: string, text: string): Promise<void>;
   /** Appends `text`, masked, to `file` (absolute, under the state directory). */
@@ -52,7 +53,7 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
       await writeFileAtomic(inside(file), mask(text));
     },
     async writeScratch(file, text) {
-      await writeFileAtomic(inside(file), mask(text), { fsync: false });
+      await rewriteInPlace(inside(file), mask(text));
     },
     async append(file, text) {
       const abs = inside(file);
@@ -86,7 +87,8 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
       return out;
     },
     async remove(file) {
-      await fs.rm(inside(file), { force: true });
+      // Synchronous like the writes: an old iteration log is removed before every agent run.
+      rmSync(inside(file), { force: true });
     },
   };
 }

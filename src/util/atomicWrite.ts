@@ -96,3 +96,32 @@ function syncDir(dir: string): void {
     if (fd !== undefined) fs.closeSync(fd);
   }
 }
+
+/**
+ * Rewrites `file` in place with `content`, without fsync: written over the old bytes from offset 0,
+ * then cut to the new length. For a scratch copy rewritten before every agent run (the prompt),
+ * where a reader only ever comes after the write: no temporary file and no rename (which, like a
+ * truncation to zero, makes ext4 flush the file's data at once: about a tenth of an iteration's own
+ * time). Anything but our own regular file (a symlink, a FIFO, a hard link to another file, e.g.
+ * one an agent put in its place) is replaced atomically instead, never written through.
+ */
+export function rewriteInPlace(file: string, content: string): Promise<void> {
+  const bytes = Buffer.from(content);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(
+      file,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+      0o644,
+    );
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1) throw new Error('not a file of its own');
+    for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done, done);
+    if (st.size > bytes.length) fs.ftruncateSync(fd, bytes.length);
+  } catch {
+    if (fd !== undefined) fs.closeSync(fd);
+    return writeFileAtomic(file, content, { fsync: false });
+  }
+  fs.closeSync(fd);
+  return Promise.resolve();
+}
