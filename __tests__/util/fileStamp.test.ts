@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileStamp } from '../../src/util/fileStamp.js';
+import { FINE_SETTLED_MS, fileStamp } from '../../src/util/fileStamp.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -34,5 +34,20 @@ describe('fileStamp', () => {
     await fs.writeFile(file, 'x');
     expect(fileStamp(file, { settledMs: 2000 })).toBeUndefined();
     expect(fileStamp(file, { settledMs: 2000, now: Date.now() + 5000 })).toBe(fileStamp(file));
+  });
+
+  it('settles a file with sub-second times after FINE_SETTLED_MS, one with whole-second times only after settledMs', async () => {
+    const file = path.join(dir, 'issues.jsonl');
+    await fs.writeFile(file, 'x');
+    const fine = new Date('2026-11-27T10:00:00.250Z');
+    await fs.utimes(file, fine, fine);
+    const at = (ms: number) => fileStamp(file, { settledMs: 2000, now: fine.getTime() + ms });
+    expect(at(FINE_SETTLED_MS - 1)).toBeUndefined();
+    expect(at(FINE_SETTLED_MS)).toBe(fileStamp(file));
+    const whole = new Date('2026-11-27T10:00:00.000Z');
+    await fs.utimes(file, whole, whole);
+    const atWhole = (ms: number) => fileStamp(file, { settledMs: 2000, now: whole.getTime() + ms });
+    expect(atWhole(1999)).toBeUndefined();
+    expect(atWhole(2000)).toBe(fileStamp(file));
   });
 });
