@@ -448,3 +448,41 @@ describe("ticking a checklist item in a beads issue's description (issue 15)", (
     expect(await fs.readFile(file, 'utf8')).toBe(once);
   });
 });
+
+describe('BeadsFileSource: putting back an issue the agent closed or removed (openRecords, reinstate)', () => {
+  it('gives every issue not closed, and puts one back on its own line, byte for byte, the others untouched', async () => {
+    await fs.writeFile(file, [UNKNOWN_FIELDS, TARGET, SPACED, ''].join('\n'));
+    const s = source();
+    const open = await s.openRecords();
+    expect([...open.keys()]).toEqual(['bd-1', 'bd-9']);
+    // The agent closes bd-9 (and adds a field) in place.
+    await fs.writeFile(
+      file,
+      [UNKNOWN_FIELDS, TARGET.replace('"open"', '"closed"').replace('}', ',"x":1}'), SPACED, ''].join('\n'),
+    );
+    await s.reinstate('bd-9', open.get('bd-9'));
+    expect(await fs.readFile(file, 'utf8')).toBe(
+      [UNKNOWN_FIELDS, line(JSON.parse(TARGET) as object), SPACED, ''].join('\n'),
+    );
+    expect((await s.get('bd-9'))?.status).toBe('open');
+  });
+
+  it('adds a removed issue back as the last line, and writes nothing when the issue is as it was', async () => {
+    await fs.writeFile(file, `${UNKNOWN_FIELDS}\n${TARGET}`);
+    const s = source();
+    const open = await s.openRecords();
+    await fs.writeFile(file, UNKNOWN_FIELDS); // bd-9 removed, and no newline at the end
+    await s.reinstate('bd-9', open.get('bd-9'));
+    expect(await fs.readFile(file, 'utf8')).toBe(`${UNKNOWN_FIELDS}\n${line(JSON.parse(TARGET) as object)}\n`);
+    const { mtimeMs } = await fs.stat(file);
+    await s.reinstate('bd-1', open.get('bd-1'));
+    expect((await fs.stat(file)).mtimeMs).toBe(mtimeMs);
+  });
+
+  it("refuses a record that is not the issue's", async () => {
+    await fs.writeFile(file, `${TARGET}\n`);
+    const s = source();
+    const open = await s.openRecords();
+    await expect(s.reinstate('bd-1', open.get('bd-9'))).rejects.toThrow(/Cannot reinstate issue bd-1/);
+  });
+});

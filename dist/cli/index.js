@@ -26521,6 +26521,13 @@ function replaceSegment(parsed, segmentIndex, record) {
     });
     return Buffer.concat(parts);
 }
+/** Pure: the file with `record` as a new last line (after a newline when the file does not end with one). */
+function appendRecord(parsed, record) {
+    const content = Buffer.concat(parsed.segments.flatMap((segment, i) => (i > 0 ? [Buffer.from([NEWLINE]), segment] : [segment])));
+    const last = parsed.segments.at(-1);
+    const lead = content.length === 0 || last?.length === 0 ? '' : '\n';
+    return Buffer.concat([content, Buffer.from(`${lead}${JSON.stringify(record)}\n`, 'utf8')]);
+}
 function splitLine(text, first) {
     const bom = first && text.startsWith(BOM) ? BOM : '';
     const cr = text.endsWith('\r') ? '\r' : '';
@@ -26564,7 +26571,6 @@ class BeadsFileSource {
         const entry = findLatest(await this.read(), id);
         return entry && beadsRecordToIssue(entry.record);
     }
-    /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
     /** Adds the escalation label and appends the note to beads' `notes` field. */
     async markEscalated(id, note) {
         await this.modify(id, 'mark escalated', (record) => {
@@ -26595,6 +26601,7 @@ class BeadsFileSource {
         });
         return ticked;
     }
+    /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
     async close(id, reason) {
         await this.modify(id, 'close', (record) => {
             if (record.status === 'closed')
@@ -26602,6 +26609,27 @@ class BeadsFileSource {
             const stamp = rfc3339(this.now());
             return { ...record, status: 'closed', closed_at: stamp, updated_at: stamp, close_reason: reason };
         });
+    }
+    async openRecords() {
+        const open = new Map();
+        for (const { record } of latestEntries((await this.read()).entries))
+            if (record.status !== 'closed')
+                open.set(record.id, record);
+        return open;
+    }
+    /** Puts the record back on its issue's line as it was, or as a new last line when the line is gone. */
+    async reinstate(id, record) {
+        if (!isBeadsRecord(record) || record.id !== id)
+            throw new Error(`Cannot reinstate issue ${id} in ${this.file}: the record given is not that issue's.`);
+        const run = this.queue.then(async () => {
+            const parsed = await this.read();
+            const entry = findLatest(parsed, id);
+            if (entry && JSON.stringify(entry.record) === JSON.stringify(record))
+                return;
+            await writeFileAtomic(this.absolute, entry ? replaceSegment(parsed, entry.segment, record) : appendRecord(parsed, record));
+        });
+        this.queue = run.catch(() => undefined);
+        return run;
     }
     /**
      * Replaces one issue's record with `patch(record)` and rewrites the file atomically, changing only
@@ -27665,6 +27693,8 @@ async function agentTurn(deps, before, prompt, what) {
     const cycle = before.currentCycle;
     const n = before.iteration + 1;
     const started = clock.now();
+    // Only the engine closes an issue, after its verdict: what the agent closes or removes outside its cycle is put back.
+    const open = await openRecords(deps);
     const result = await runTurn({ ...deps, files: filesOf(deps) }, {
         prompt,
         iteration: n,
@@ -27676,6 +27706,8 @@ async function agentTurn(deps, before, prompt, what) {
     });
     if (!result)
         return undefined;
+    if (open)
+        await reinstateOthers(deps, open, cycle.issueIds, n);
     const after = afterAgentRun(before, cycle, n, started, result);
     const state = {
         ...after.state,
@@ -27696,6 +27728,45 @@ async function agentTurn(deps, before, prompt, what) {
         started,
         ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}),
     };
+}
+/** The source's open issues before the agent runs; undefined when it cannot say (then nothing is put back). */
+async function openRecords(deps) {
+    if (!deps.source.reinstate)
+        return undefined;
+    try {
+        return await deps.source.openRecords?.();
+    }
+    catch {
+        return undefined; // An unreadable issues file is reported where the issues are read.
+    }
+}
+/**
+ * Puts back, as they were before the agent ran, the issues outside `cycleIds` that it closed or
+ * removed (it can edit a beads file in its tree; a lying agent closes the issues it did not do, and
+ * the run would end "complete" without ever working them). Said in the log, issue by issue.
+ */
+async function reinstateOthers(deps, before, cycleIds, n) {
+    const { source, logger } = deps;
+    let now;
+    try {
+        now = await source.openRecords?.();
+    }
+    catch {
+        return; // The agent left the file unreadable: the next read of the issues says so and stops the run.
+    }
+    if (!now)
+        return;
+    for (const [id, record] of before) {
+        if (cycleIds.includes(id) || now.has(id))
+            continue;
+        try {
+            await source.reinstate?.(id, record);
+            logger.warn('issue.reinstated', `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`, { iteration: n, issueId: id, cycle: [...cycleIds] });
+        }
+        catch (error) {
+            logger.warn('issue.reinstate_failed', `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { iteration: n, issueId: id });
+        }
+    }
 }
 function logUsage(deps, n, result, state) {
     if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
@@ -33315,6 +33386,8 @@ function forwarding(source) {
         ...(source.importState ? { importState: (state) => source.importState?.(state) } : {}),
         ...(source.trust ? { trust: (ids) => source.trust?.(ids) } : {}),
         ...(source.health ? { health: () => source.health() } : {}),
+        ...(source.openRecords ? { openRecords: () => source.openRecords() } : {}),
+        ...(source.reinstate ? { reinstate: (id, record) => source.reinstate(id, record) } : {}),
         ...(source.claim ? { claim: source.claim.bind(source) } : {}),
         ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
         ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),

@@ -90,7 +90,45 @@ const CASES: Case[] = [
   },
 ];
 
+/** Cases of an agent that edits the issues it was not given; the run holds when each is worked in its own cycle. */
+const OTHER_ISSUE_CASES = [
+  {
+    name: 'closes another issue it was not given, in the issues file',
+    script: `sed -i '/"id":"bd-2"/s/"status":"open"/"status":"closed"/' .beads/issues.jsonl`,
+  },
+  {
+    name: 'removes another issue it was not given from the issues file',
+    script: `[ "$AGENT_LOOP_ISSUE_IDS" = bd-1 ] && sed -i '/"id":"bd-2"/d' .beads/issues.jsonl`,
+  },
+];
+
 describe('campaign: hostile agents', () => {
+  it.each(OTHER_ISSUE_CASES)('an agent that $name', async (c) => {
+    const sandbox = await createSandbox([issue('bd-1', 'First'), issue('bd-2', 'Second')]);
+    sandboxes.push(sandbox);
+    const agent = await writeAgent(
+      sandbox,
+      'hostile',
+      `echo good > value.txt\necho "$AGENT_LOOP_ISSUE_IDS" >> work.txt\n${c.script}\n${DONE_REPORT}`,
+    );
+    const r = await runCli(sandbox, runArgs(agent));
+    const result = lastResult(r.stdout);
+    const merges = git(sandbox, 'log', 'main', '--format=%s');
+    const reinstated = r.stdout
+      .split('\n')
+      .filter((line) => line.includes('"event":"issue.reinstated"') && line.includes('"issueId":"bd-2"'));
+    // bd-2 was put back after bd-1's agent run, then worked in its own cycle and closed by the engine.
+    const held =
+      r.code === 0 &&
+      result.status === 'complete' &&
+      JSON.stringify([...result.issuesClosed].sort()) === '["bd-1","bd-2"]' &&
+      /^Merge agent-loop\/bd-1/m.test(merges) &&
+      /^Merge agent-loop\/bd-2/m.test(merges) &&
+      reinstated.length === 1 &&
+      git(sandbox, 'show', 'main:work.txt') === 'bd-1\nbd-2';
+    expect(tally.record(c.name, held)).toBe(true);
+  });
+
   it.each(CASES)('an agent that $name', async (c) => {
     const sandbox = await createSandbox([issue('bd-1', 'First')]);
     sandboxes.push(sandbox);

@@ -121,6 +121,16 @@ export function replaceSegment(parsed: ParsedJsonl, segmentIndex: number, record
   return Buffer.concat(parts);
 }
 
+/** Pure: the file with `record` as a new last line (after a newline when the file does not end with one). */
+export function appendRecord(parsed: ParsedJsonl, record: BeadsRecord): Buffer {
+  const content = Buffer.concat(
+    parsed.segments.flatMap((segment, i) => (i > 0 ? [Buffer.from([NEWLINE]), segment] : [segment])),
+  );
+  const last = parsed.segments.at(-1);
+  const lead = content.length === 0 || last?.length === 0 ? '' : '\n';
+  return Buffer.concat([content, Buffer.from(`${lead}${JSON.stringify(record)}\n`, 'utf8')]);
+}
+
 function splitLine(text: string, first: boolean): { bom: string; body: string; cr: string } {
   const bom = first && text.startsWith(BOM) ? BOM : '';
   const cr = text.endsWith('\r') ? '\r' : '';
@@ -170,7 +180,6 @@ export class BeadsFileSource implements IssueSource {
     return entry && beadsRecordToIssue(entry.record);
   }
 
-  /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
   /** Adds the escalation label and appends the note to beads' `notes` field. */
   async markEscalated(id: string, note: string): Promise<void> {
     await this.modify(id, 'mark escalated', (record) => {
@@ -201,12 +210,37 @@ export class BeadsFileSource implements IssueSource {
     return ticked;
   }
 
+  /** Sets status closed, closed_at, updated_at and close_reason. A closed issue is left untouched. */
   async close(id: string, reason: string): Promise<void> {
     await this.modify(id, 'close', (record) => {
       if (record.status === 'closed') return record;
       const stamp = rfc3339(this.now());
       return { ...record, status: 'closed', closed_at: stamp, updated_at: stamp, close_reason: reason };
     });
+  }
+
+  async openRecords(): Promise<ReadonlyMap<string, unknown>> {
+    const open = new Map<string, BeadsRecord>();
+    for (const { record } of latestEntries((await this.read()).entries))
+      if (record.status !== 'closed') open.set(record.id, record);
+    return open;
+  }
+
+  /** Puts the record back on its issue's line as it was, or as a new last line when the line is gone. */
+  async reinstate(id: string, record: unknown): Promise<void> {
+    if (!isBeadsRecord(record) || record.id !== id)
+      throw new Error(`Cannot reinstate issue ${id} in ${this.file}: the record given is not that issue's.`);
+    const run = this.queue.then(async () => {
+      const parsed = await this.read();
+      const entry = findLatest(parsed, id);
+      if (entry && JSON.stringify(entry.record) === JSON.stringify(record)) return;
+      await writeFileAtomic(
+        this.absolute,
+        entry ? replaceSegment(parsed, entry.segment, record) : appendRecord(parsed, record),
+      );
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /**

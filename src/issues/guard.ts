@@ -85,6 +85,8 @@ function forwarding(source: IssueSource): IssueSource {
     ...(source.importState ? { importState: (state: unknown) => source.importState?.(state) } : {}),
     ...(source.trust ? { trust: (ids: readonly string[]) => source.trust?.(ids) } : {}),
     ...(source.health ? { health: () => source.health!() } : {}),
+    ...(source.openRecords ? { openRecords: () => source.openRecords!() } : {}),
+    ...(source.reinstate ? { reinstate: (id: string, record: unknown) => source.reinstate!(id, record) } : {}),
     ...(source.claim ? { claim: source.claim.bind(source) } : {}),
     ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
     ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),

@@ -48,6 +48,15 @@ export interface IssueSource {
    * item's red/green/refactor cycle is done.
    */
   tickChecklistItem?(id: string, item: string): Promise<boolean>;
+  /**
+   * Every issue not closed now, each as the source holds it (a record only `reinstate` reads). Taken
+   * before each agent run, so that an issue the agent closed or removed outside its cycle is put
+   * back after it (src/loop/turn.ts): only the engine closes an issue, after its verdict. Sources
+   * whose issues the agent can edit itself have it (a beads file in the working tree).
+   */
+  openRecords?(): Promise<ReadonlyMap<string, unknown>>;
+  /** Puts issue `id` back as `record` (one openRecords gave): its line replaced, or added again when removed. */
+  reinstate?(id: string, record: unknown): Promise<void>;
   /** What the source wants kept in the checkpoint between runs (a cache of ETags), if anything. */
   exportState?(): unknown;
   /** Hands back what exportState returned in an earlier run; anything unusable is ignored. */

@@ -111,6 +111,8 @@ export async function agentTurn(
   const cycle = before.currentCycle as CycleState;
   const n = before.iteration + 1;
   const started = clock.now();
+  // Only the engine closes an issue, after its verdict: what the agent closes or removes outside its cycle is put back.
+  const open = await openRecords(deps);
   const result = await runTurn(
     { ...deps, files: filesOf(deps) },
     {
@@ -124,6 +126,7 @@ export async function agentTurn(
     },
   );
   if (!result) return undefined;
+  if (open) await reinstateOthers(deps, open, cycle.issueIds, n);
   const after = afterAgentRun(before, cycle, n, started, result);
   const state: LoopState = {
     ...after.state,
@@ -144,6 +147,54 @@ export async function agentTurn(
     started,
     ...(moved ? { moved: { reason: 'repository_moved', message: `REPOSITORY MOVED: ${moved}` } } : {}),
   };
+}
+
+/** The source's open issues before the agent runs; undefined when it cannot say (then nothing is put back). */
+async function openRecords(deps: SliceDeps): Promise<ReadonlyMap<string, unknown> | undefined> {
+  if (!deps.source.reinstate) return undefined;
+  try {
+    return await deps.source.openRecords?.();
+  } catch {
+    return undefined; // An unreadable issues file is reported where the issues are read.
+  }
+}
+
+/**
+ * Puts back, as they were before the agent ran, the issues outside `cycleIds` that it closed or
+ * removed (it can edit a beads file in its tree; a lying agent closes the issues it did not do, and
+ * the run would end "complete" without ever working them). Said in the log, issue by issue.
+ */
+async function reinstateOthers(
+  deps: SliceDeps,
+  before: ReadonlyMap<string, unknown>,
+  cycleIds: readonly string[],
+  n: number,
+): Promise<void> {
+  const { source, logger } = deps;
+  let now: ReadonlyMap<string, unknown> | undefined;
+  try {
+    now = await source.openRecords?.();
+  } catch {
+    return; // The agent left the file unreadable: the next read of the issues says so and stops the run.
+  }
+  if (!now) return;
+  for (const [id, record] of before) {
+    if (cycleIds.includes(id) || now.has(id)) continue;
+    try {
+      await source.reinstate?.(id, record);
+      logger.warn(
+        'issue.reinstated',
+        `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`,
+        { iteration: n, issueId: id, cycle: [...cycleIds] },
+      );
+    } catch (error) {
+      logger.warn(
+        'issue.reinstate_failed',
+        `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could not be put back: ${(error as Error).message}. Check ${source.description} and reopen ${id} by hand.`,
+        { iteration: n, issueId: id },
+      );
+    }
+  }
 }
 
 function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {
