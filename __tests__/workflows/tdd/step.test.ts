@@ -653,7 +653,8 @@ describe("seed 003's decision on the phase, carried out", () => {
         }),
       ),
     );
-    expect(r.outcome.state).toMatchObject({ testsPassed: false, testFailures: 1, iteration: 1 });
+    // The failing run is RED's aim: not counted as a test failure (it was, and a clean TDD run read "N test failures").
+    expect(r.outcome.state).toMatchObject({ testsPassed: false, testFailures: 0, iteration: 1 });
     expect(lastRecord(r.outcome)).toEqual({
       n: 1,
       issueIds: ['bd-1'],
@@ -803,6 +804,8 @@ describe("seed 003's decision on the phase, carried out", () => {
       outcome: 'tests_failed',
       tdd: { decision: 'retry', error: 'TEST_UNEXPECTED_FAIL' },
     });
+    // GREEN's run should pass: its failure is a test failure.
+    expect(r.outcome.state).toMatchObject({ testsPassed: false, testFailures: 1 });
   });
 
   it("GREEN's 6th failed attempt aborts with IMPLEMENTATION_FAILED: the attempt kept as a noted wip: commit", () => {

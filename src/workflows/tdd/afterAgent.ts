@@ -125,10 +125,12 @@ export function afterTests(ctx: TddContext, model: TddModel, e: Extract<TddEvent
     tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
   };
   const s = stateOf(model);
+  // RED's failing run is the phase's aim, not a test failure: only a run that should pass counts.
+  const failed = !tests.passed && model.tdd.phase !== 'RED';
   const state: LoopState = {
     ...s,
     testsPassed: tests.passed,
-    ...(tests.passed ? {} : { testFailures: s.testFailures + 1 }),
+    ...(failed ? { testFailures: s.testFailures + 1 } : {}),
   };
   // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
   const seen = againstBaseline(e.seen, tests.run, ctx.baseline);
