@@ -385,13 +385,13 @@ ${DONE_REPORT}`,
 describe("an issue's agent-loop block that is not valid YAML (cannot verify)", () => {
   /** Says done, writes a file of no use, never the one the issue's verify: checks for. */
   const LIAR = `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"\necho unrelated > notes.txt\n${DONE_REPORT}`;
-  const block = (verify: string) => `Write greeting.txt.\n\n\`\`\`agent-loop\nverify: ${verify}\n\`\`\`\n`;
+  const block = (verify: string, key: string) => `Write greeting.txt.\n\n\`\`\`agent-loop\n${key}: ${verify}\n\`\`\`\n`;
   const COMMAND = `node -e "process.exit(require('fs').existsSync('greeting.txt') ? 0 : 1)"`;
   const onMain = (sb: Sandbox) =>
     JSON.parse(git(sb, 'show', 'main:.beads/issues.jsonl')) as { status: string; labels?: string[] };
 
-  async function greetingRepo(verify: string): Promise<Sandbox> {
-    const sb = await createSandbox([issue('bd-1', 'Add a greeting', { description: block(verify) })]);
+  async function greetingRepo(verify: string, key = 'verify'): Promise<Sandbox> {
+    const sb = await createSandbox([issue('bd-1', 'Add a greeting', { description: block(verify, key) })]);
     sandboxes.push(sb);
     await fs.writeFile(path.join(sb.repo, 'value.txt'), 'good\n');
     git(sb, 'add', '-A');
@@ -399,14 +399,20 @@ describe("an issue's agent-loop block that is not valid YAML (cannot verify)", (
     return sb;
   }
 
-  it('written unquoted: the lying agent is not believed: escalated with the YAML error and how to quote it, the issue left open on main, nothing merged', async () => {
-    const sb = await greetingRepo(COMMAND);
+  /** The liar's run: it says done, and the issue is escalated, not closed. */
+  async function liarEscalated(sb: Sandbox): Promise<string> {
     const agent = await writeAgent(sb, 'liar', LIAR);
     const r = await runCli(sb, runArgs(agent));
     const result = lastResult(r.stdout);
     expect(result.issuesClosed).toEqual([]);
     expect(result.issuesEscalated).toEqual(['bd-1']);
-    const said = events(r.stdout).find((e) => e.event === 'issue.targets');
+    return r.stdout;
+  }
+
+  it('written unquoted: the lying agent is not believed: escalated with the YAML error and how to quote it, the issue left open on main, nothing merged', async () => {
+    const sb = await greetingRepo(COMMAND);
+    const stdout = await liarEscalated(sb);
+    const said = events(stdout).find((e) => e.event === 'issue.targets');
     expect(said?.level).toBe('error');
     expect(String(said?.message)).toMatch(/cannot verify: the agent-loop block is not valid YAML \(.+\); .*quoted/);
     expect(onMain(sb)).toMatchObject({ status: 'open', labels: expect.arrayContaining(['agent-loop:escalated']) });
@@ -415,13 +421,18 @@ describe("an issue's agent-loop block that is not valid YAML (cannot verify)", (
 
   it("quoted as the message says: the block is read and its verify: enforced (the liar's work rejected, never closed)", async () => {
     const sb = await greetingRepo(`'${COMMAND.replace(/'/g, "''")}'`);
-    const agent = await writeAgent(sb, 'liar', LIAR);
-    const r = await runCli(sb, runArgs(agent));
-    const result = lastResult(r.stdout);
-    expect(result.issuesClosed).toEqual([]);
-    expect(result.issuesEscalated).toEqual(['bd-1']);
-    expect(events(r.stdout).some((e) => e.event === 'issue.targets')).toBe(false);
-    expect(r.stdout).toMatch(/verify failed: `node -e/);
+    const stdout = await liarEscalated(sb);
+    expect(events(stdout).some((e) => e.event === 'issue.targets')).toBe(false);
+    expect(stdout).toMatch(/verify failed: `node -e/);
     expect(onMain(sb).status).toBe('open');
+  });
+
+  it('with the key mistyped (verfy:): the lying agent is not believed either: escalated naming the key and the one meant, never closed', async () => {
+    const sb = await greetingRepo(`'${COMMAND.replace(/'/g, "''")}'`, 'verfy');
+    const stdout = await liarEscalated(sb);
+    const said = events(stdout).find((e) => e.event === 'issue.targets');
+    expect(String(said?.message)).toContain('a key agent-loop does not know: verfy (did you mean verify?)');
+    expect(onMain(sb).status).toBe('open');
+    expect(git(sb, 'ls-tree', '--name-only', 'main')).not.toMatch(/notes\.txt/);
   });
 });

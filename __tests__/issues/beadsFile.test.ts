@@ -462,7 +462,7 @@ describe('BeadsFileSource: putting back an issue the agent closed or removed (op
     );
     await s.reinstate('bd-9', open.get('bd-9'));
     expect(await fs.readFile(file, 'utf8')).toBe(
-      [UNKNOWN_FIELDS, line(JSON.parse(TARGET) as object), SPACED, ''].join('\n'),
+      [UNKNOWN_FIELDS, line(JSON.parse(TARGET) as Record<string, unknown>), SPACED, ''].join('\n'),
     );
     expect((await s.get('bd-9'))?.status).toBe('open');
   });
@@ -473,7 +473,9 @@ describe('BeadsFileSource: putting back an issue the agent closed or removed (op
     const open = await s.openRecords();
     await fs.writeFile(file, UNKNOWN_FIELDS); // bd-9 removed, and no newline at the end
     await s.reinstate('bd-9', open.get('bd-9'));
-    expect(await fs.readFile(file, 'utf8')).toBe(`${UNKNOWN_FIELDS}\n${line(JSON.parse(TARGET) as object)}\n`);
+    expect(await fs.readFile(file, 'utf8')).toBe(
+      `${UNKNOWN_FIELDS}\n${line(JSON.parse(TARGET) as Record<string, unknown>)}\n`,
+    );
     const { mtimeMs } = await fs.stat(file);
     await s.reinstate('bd-1', open.get('bd-1'));
     expect((await fs.stat(file)).mtimeMs).toBe(mtimeMs);

@@ -132,18 +132,24 @@ describe('judge', () => {
 describe('issueTargets', () => {
   it('an agent-loop block: tests and verify, a string or a list', () => {
     const text = 'Fix it.\n\n```agent-loop\ntests:\n  - t::a\n  - t::b\nverify: make check\n```\n';
-    expect(issueTargets(text, BASELINE)).toEqual({ tests: ['t::a', 't::b'], verify: ['make check'], problems: [] });
+    expect(issueTargets(text, BASELINE)).toEqual({ tests: ['t::a', 't::b'], verify: ['make check'] });
   });
 
-  it('a broken block is reported and the named tests are used instead', () => {
-    const t = issueTargets(
-      '```agent-loop\nteste: [x]\n```\nsee test_something_long',
-      run({ 'tests/x.py::test_something_long': 'failed' }),
+  it('a block with a key agent-loop does not know (a mistyped verify:) or an entry that is not a string cannot be taken: unreadable, no fallback to named tests', () => {
+    const suite = run({ 'tests/x.py::test_something_long': 'failed' });
+    const typo = issueTargets('```agent-loop\ntests: [t::a]\nverfy: make check\n```\nsee test_something_long', suite);
+    expect(typo).toEqual({
+      tests: [],
+      verify: [],
+      unreadable:
+        'the agent-loop block cannot be taken as written: a key agent-loop does not know: verfy (did you mean verify?); it knows tests: and verify:, each a string or a list of strings',
+    });
+    expect(issueTargets('```agent-loop\nnotes: later\n```', suite).unreadable).toContain(
+      'a key agent-loop does not know: notes;',
     );
-    expect(t.problems).toEqual([
-      'the agent-loop block has keys agent-loop does not know: teste (expected tests and verify)',
-    ]);
-    expect(t.tests).toEqual(['tests/x.py::test_something_long']);
+    expect(issueTargets('```agent-loop\ntests: [t::a, 3]\n```', suite).unreadable).toContain(
+      'tests: must be a string or a list of strings',
+    );
   });
 
   it("a block that is not valid YAML (a verify: command holding ': ' written unquoted) cannot be read: unreadable, with the error and how to quote, and no fallback to named tests", () => {
@@ -154,13 +160,12 @@ describe('issueTargets', () => {
     expect(t.unreadable).toMatch(
       /^the agent-loop block is not valid YAML \(.+\); .*must be quoted in YAML: verify: 'node -e/,
     );
-    expect(t).toMatchObject({ tests: [], verify: [], problems: [] });
+    expect(t).toMatchObject({ tests: [], verify: [] });
     // Quoted as the message says (a ' inside single quotes is written twice): read, and enforced.
     const quoted = "```agent-loop\nverify: 'node -e \"process.exit(require(''./sum'')(1, 2) === 3 ? 0 : 1)\"'\n```";
     expect(issueTargets(quoted, suite)).toEqual({
       tests: [],
       verify: [`node -e "process.exit(require('./sum')(1, 2) === 3 ? 0 : 1)"`],
-      problems: [],
     });
     expect(issueTargets('```agent-loop\n- make check\n```', suite).unreadable).toBe(
       'the agent-loop block must be a mapping with tests: and/or verify: (it is a list)',

@@ -33811,11 +33811,14 @@ function rejectionDetails(v, limit = 20) {
  * When it names none, the verdict takes the baseline failures it fixed (judge.ts). Pure.
  */
 
+
 /** How to write a command YAML would misread, for the messages. */
 const QUOTING_HINT = "a command holding ': ' or ' #' (as `node -e \"…? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"…\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
+/** The keys of an agent-loop block. */
+const BLOCK_KEYS = ['tests', 'verify'];
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
 function issueTargets(text, baseline) {
-    const out = { tests: [], verify: [], problems: [] };
+    const out = { tests: [], verify: [] };
     const block = BLOCK.exec(text);
     if (block) {
         let doc;
@@ -33828,11 +33831,19 @@ function issueTargets(text, baseline) {
         }
         if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
             const d = doc;
-            out.tests = strings(d.tests, 'tests', out.problems);
-            out.verify = strings(d.verify, 'verify', out.problems);
-            const unknown = Object.keys(d).filter((k) => k !== 'tests' && k !== 'verify');
-            if (unknown.length)
-                out.problems.push(`the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`);
+            const problems = [];
+            out.tests = strings(d.tests, 'tests', problems);
+            out.verify = strings(d.verify, 'verify', problems);
+            for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
+                const meant = closest(key, BLOCK_KEYS);
+                problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
+            }
+            if (problems.length > 0)
+                return {
+                    tests: [],
+                    verify: [],
+                    unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
+                };
         }
         else if (doc !== undefined && doc !== null) {
             out.unreadable = `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`;
@@ -33851,7 +33862,7 @@ function strings(value, key, problems) {
     const list = Array.isArray(value) ? value : [value];
     const good = list.filter((v) => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
     if (good.length !== list.length)
-        problems.push(`the agent-loop block's ${key} must be a string or a list of strings`);
+        problems.push(`${key}: must be a string or a list of strings`);
     return good;
 }
 /** The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has. */
@@ -34115,13 +34126,9 @@ function afterClosedRead(ctx, model, now) {
     }
     // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
     const state = stepCycle(ctx, model.state, { type: 'succeeded' }).state;
-    const cycle = cycleOf(state);
     return {
         model: { ...model, state },
         effects: [
-            ...ctx.targets.problems.map((problem) => log('warn', 'issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, {
-                iteration: record.n,
-            })),
             log('info', 'tests.start', `${tag} the agent says the work is done; running the tests: ${ctx.settings.testCommand}`, { iteration: record.n, command: ctx.settings.testCommand }),
             { kind: 'judge' },
         ],

@@ -6,17 +6,18 @@
  */
 import YAML from 'yaml';
 import type { SuiteRun } from './results.js';
+import { closest } from '../util/suggest.js';
 
 export interface IssueTargets {
   /** Test ids, as the suite's reader names them (or as the block gives them). */
   tests: string[];
   /** Commands that must exit 0. */
   verify: string[];
-  /** Problems with the issue's agent-loop block, to say in the log (the block is then ignored in part). */
-  problems: string[];
   /**
-   * Why the issue's agent-loop block cannot be read at all (not valid YAML, not a mapping): what it
-   * asks to pass is unknown, so the issue cannot be verified and is never closed on the agent's word.
+   * Why the issue's agent-loop block cannot be taken as written (not valid YAML, not a mapping, a key
+   * agent-loop does not know such as a mistyped `verfy:`, an entry that is not a string): what it asks
+   * to pass is not known for sure, so the issue cannot be verified and is never closed on the
+   * agent's word (a check that was meant and never ran would be a false "done").
    */
   unreadable?: string;
 }
@@ -25,10 +26,13 @@ export interface IssueTargets {
 export const QUOTING_HINT =
   "a command holding ': ' or ' #' (as `node -e \"…? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"…\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
 
+/** The keys of an agent-loop block. */
+const BLOCK_KEYS = ['tests', 'verify'];
+
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
 
 export function issueTargets(text: string, baseline: SuiteRun | undefined): IssueTargets {
-  const out: IssueTargets = { tests: [], verify: [], problems: [] };
+  const out: IssueTargets = { tests: [], verify: [] };
   const block = BLOCK.exec(text);
   if (block) {
     let doc: unknown;
@@ -40,13 +44,19 @@ export function issueTargets(text: string, baseline: SuiteRun | undefined): Issu
     }
     if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
       const d = doc as Record<string, unknown>;
-      out.tests = strings(d.tests, 'tests', out.problems);
-      out.verify = strings(d.verify, 'verify', out.problems);
-      const unknown = Object.keys(d).filter((k) => k !== 'tests' && k !== 'verify');
-      if (unknown.length)
-        out.problems.push(
-          `the agent-loop block has keys agent-loop does not know: ${unknown.join(', ')} (expected tests and verify)`,
-        );
+      const problems: string[] = [];
+      out.tests = strings(d.tests, 'tests', problems);
+      out.verify = strings(d.verify, 'verify', problems);
+      for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
+        const meant = closest(key, BLOCK_KEYS);
+        problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
+      }
+      if (problems.length > 0)
+        return {
+          tests: [],
+          verify: [],
+          unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
+        };
     } else if (doc !== undefined && doc !== null) {
       out.unreadable = `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`;
       return out;
@@ -61,7 +71,7 @@ function strings(value: unknown, key: string, problems: string[]): string[] {
   if (value === undefined || value === null) return [];
   const list = Array.isArray(value) ? value : [value];
   const good = list.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
-  if (good.length !== list.length) problems.push(`the agent-loop block's ${key} must be a string or a list of strings`);
+  if (good.length !== list.length) problems.push(`${key}: must be a string or a list of strings`);
   return good;
 }
 

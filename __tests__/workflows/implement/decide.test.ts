@@ -41,7 +41,7 @@ function ctx(
     },
     agentName: 'Claude Code',
     before: before(),
-    targets: { tests: [], verify: [], problems: [] },
+    targets: { tests: [], verify: [] },
     canMarkNoChange: false,
     startedAt: T0,
     ...over,
@@ -254,15 +254,9 @@ describe('the completion check', () => {
     expect((s.model.state.currentCycle as CycleState).progress.index).toBe(1);
   });
 
-  it("the issue's block problems are logged before the tests run", () => {
-    const c = ctx({ targets: { tests: [], verify: [], problems: ['a verify: line is empty'] } });
-    const s = run(c, agentRan(c, ok({ report: done })), closedRead(false));
-    expect(kinds(s.effects)).toEqual(['log:issue.targets', 'log:tests.start', 'judge']);
-  });
-
   it('an agent-loop block that cannot be read: the agent says done (or closed the issue), nothing judged, never closed: escalated as cannot verify', () => {
     const unreadable = 'the agent-loop block is not valid YAML (Nested mappings are not allowed); quote it';
-    const c = ctx({ targets: { tests: [], verify: [], problems: [], unreadable } });
+    const c = ctx({ targets: { tests: [], verify: [], unreadable } });
     for (const s of [
       run(c, agentRan(c, ok({ report: done })), closedRead(false)),
       run(c, agentRan(c, ok()), closedRead(true)),
@@ -333,7 +327,7 @@ describe('the verdict', () => {
   });
 
   it('accepted with no change and named targets: closed with the evidence, never a bounce', () => {
-    const c = ctx({ targets: { tests: ['t::a'], verify: ['make check'], problems: [] }, canMarkNoChange: true });
+    const c = ctx({ targets: { tests: ['t::a'], verify: ['make check'] }, canMarkNoChange: true });
     const o = outcomeOf(run(c, ...toVerify(c, false), judged({ changed: false })).effects);
     expect(o.noChange).toBe(true);
     expect(o.issueActions).toEqual([

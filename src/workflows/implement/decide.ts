@@ -327,15 +327,9 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
 
   // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
   const state = stepCycle(ctx, model.state, { type: 'succeeded' }).state;
-  const cycle = cycleOf(state);
   return {
     model: { ...model, state },
     effects: [
-      ...ctx.targets.problems.map((problem) =>
-        log('warn', 'issue.targets', `${tag} ${describeTargets(cycle)}: ${problem}; it is ignored.`, {
-          iteration: record.n,
-        }),
-      ),
       log(
         'info',
         'tests.start',
