@@ -399,19 +399,22 @@ describe("an issue's agent-loop block that is not valid YAML (cannot verify)", (
     return sb;
   }
 
-  /** The liar's run: it says done, and the issue is escalated, not closed. */
-  async function liarEscalated(sb: Sandbox): Promise<string> {
+  /** The liar's run: the issue is escalated, not closed; whether the agent ran at all. */
+  async function liarEscalated(sb: Sandbox, agentRuns: boolean): Promise<string> {
     const agent = await writeAgent(sb, 'liar', LIAR);
     const r = await runCli(sb, runArgs(agent));
     const result = lastResult(r.stdout);
     expect(result.issuesClosed).toEqual([]);
     expect(result.issuesEscalated).toEqual(['bd-1']);
+    // A block that cannot be taken is known before the agent runs: no agent run is spent on it.
+    expect(existsSync(path.join(sb.root, 'invocations'))).toBe(agentRuns);
+    expect(result.iterations > 0).toBe(agentRuns);
     return r.stdout;
   }
 
   it('written unquoted: the lying agent is not believed: escalated with the YAML error and how to quote it, the issue left open on main, nothing merged', async () => {
     const sb = await greetingRepo(COMMAND);
-    const stdout = await liarEscalated(sb);
+    const stdout = await liarEscalated(sb, false);
     const said = events(stdout).find((e) => e.event === 'issue.targets');
     expect(said?.level).toBe('error');
     expect(String(said?.message)).toMatch(/cannot verify: the agent-loop block is not valid YAML \(.+\); .*quoted/);
@@ -421,7 +424,7 @@ describe("an issue's agent-loop block that is not valid YAML (cannot verify)", (
 
   it("quoted as the message says: the block is read and its verify: enforced (the liar's work rejected, never closed)", async () => {
     const sb = await greetingRepo(`'${COMMAND.replace(/'/g, "''")}'`);
-    const stdout = await liarEscalated(sb);
+    const stdout = await liarEscalated(sb, true);
     expect(events(stdout).some((e) => e.event === 'issue.targets')).toBe(false);
     expect(stdout).toMatch(/verify failed: `node -e/);
     expect(onMain(sb).status).toBe('open');
@@ -429,7 +432,7 @@ describe("an issue's agent-loop block that is not valid YAML (cannot verify)", (
 
   it('with the key mistyped (verfy:): the lying agent is not believed either: escalated naming the key and the one meant, never closed', async () => {
     const sb = await greetingRepo(`'${COMMAND.replace(/'/g, "''")}'`, 'verfy');
-    const stdout = await liarEscalated(sb);
+    const stdout = await liarEscalated(sb, false);
     const said = events(stdout).find((e) => e.event === 'issue.targets');
     expect(String(said?.message)).toContain('a key agent-loop does not know: verfy (did you mean verify?)');
     expect(onMain(sb).status).toBe('open');

@@ -33950,6 +33950,17 @@ function stepCycle(ctx, s, event) {
     const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep);
     return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
 }
+/** Why an issue whose agent-loop block cannot be taken as written is escalated. Pure. */
+const cannotVerify = (unreadable) => `cannot verify: ${unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
+/**
+ * Before the agent runs: the issue's agent-loop block cannot be taken as written, so no work could be
+ * verified. The cycle is escalated at once with `reason` (cannotVerify), no agent run spent on it and
+ * no iteration counted. Pure.
+ */
+function escalateUnverifiable(settings, before, reason) {
+    const { state } = stepCycle({ settings }, before, { type: 'escalate', reason });
+    return { state, escalate: { reason, bounceLoop: false } };
+}
 function stepIteration(ctx, model, event) {
     switch (event.type) {
         case 'interrupted':
@@ -34112,7 +34123,7 @@ function afterClosedRead(ctx, model, now) {
     // work, and the agent's word is not enough. Escalated, for a person to fix the block (an edit of
     // the issue makes it eligible again); never judged without it, never closed.
     if (ctx.targets.unreadable) {
-        const reason = `cannot verify: ${ctx.targets.unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
+        const reason = cannotVerify(ctx.targets.unreadable);
         const t = stepCycle(ctx, model.state, { type: 'escalate', reason });
         return decide_finish(model, [
             log('error', 'issue.targets', `${tag} ${describeTargets(cycleOf(model.state))}: ${reason}.`, {
@@ -34278,6 +34289,12 @@ async function runIteration(deps, before, baseline) {
     const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
     // What the issue must make pass: its agent-loop block, or the tests its text names.
     const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
+    if (targets.unreadable) {
+        // Nothing the agent does could be verified: escalated before an agent run is spent on it.
+        const reason = cannotVerify(targets.unreadable);
+        logger.error('issue.targets', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)}: ${reason}. Escalated before any agent run.`, { iteration: n });
+        return escalateUnverifiable(settings, before, reason);
+    }
     // The previous failure's output goes back to the agent: masked like every other output.
     const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
         issues,

@@ -14,6 +14,8 @@ import {
   type IterationEffect,
   type IterationEvent,
   type IterationModel,
+  cannotVerify,
+  escalateUnverifiable,
   stepIteration,
 } from '../../../src/workflows/implement/decide.js';
 import type { Verdict } from '../../../src/verdict/judge.js';
@@ -278,6 +280,22 @@ describe('the completion check', () => {
       closedRead(false),
     );
     expect(kinds(going.effects)).toEqual(['log:iteration.end', 'finish']);
+  });
+});
+
+describe('an agent-loop block that cannot be taken, known before the agent runs', () => {
+  it('escalates the cycle at once: no iteration counted, nothing recorded in the history, the reason says how to unblock it', () => {
+    const b = before({ iteration: 3 });
+    const reason = cannotVerify(
+      'the agent-loop block cannot be taken as written: a key agent-loop does not know: verfy',
+    );
+    expect(reason).toMatch(
+      /^cannot verify: .*verfy\. Fix the block in the issue's text; the edit makes the issue eligible again$/,
+    );
+    const o = escalateUnverifiable(ctx().settings, b, reason);
+    expect(o.escalate).toEqual({ reason, bounceLoop: false });
+    expect(o.state).toMatchObject({ iteration: 3, history: b.history, successfulIterations: b.successfulIterations });
+    expect((o.state.currentCycle as CycleState).progress).not.toEqual((b.currentCycle as CycleState).progress);
   });
 });
 

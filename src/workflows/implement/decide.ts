@@ -96,9 +96,27 @@ const finish = (model: IterationModel, effects: IterationEffect[], outcome: Iter
 });
 
 /** The step machine's answer to an event of the cycle's current step. */
-function stepCycle(ctx: IterationContext, s: LoopState, event: StepEvent) {
+function stepCycle(ctx: Pick<IterationContext, 'settings'>, s: LoopState, event: StepEvent) {
   const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep);
   return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
+}
+
+/** Why an issue whose agent-loop block cannot be taken as written is escalated. Pure. */
+export const cannotVerify = (unreadable: string): string =>
+  `cannot verify: ${unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
+
+/**
+ * Before the agent runs: the issue's agent-loop block cannot be taken as written, so no work could be
+ * verified. The cycle is escalated at once with `reason` (cannotVerify), no agent run spent on it and
+ * no iteration counted. Pure.
+ */
+export function escalateUnverifiable(
+  settings: IterationContext['settings'],
+  before: LoopState,
+  reason: string,
+): IterationOutcome {
+  const { state } = stepCycle({ settings }, before, { type: 'escalate', reason });
+  return { state, escalate: { reason, bounceLoop: false } };
 }
 
 export function stepIteration(ctx: IterationContext, model: IterationModel, event: IterationEvent): IterationStep {
@@ -308,7 +326,7 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
   // work, and the agent's word is not enough. Escalated, for a person to fix the block (an edit of
   // the issue makes it eligible again); never judged without it, never closed.
   if (ctx.targets.unreadable) {
-    const reason = `cannot verify: ${ctx.targets.unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
+    const reason = cannotVerify(ctx.targets.unreadable);
     const t = stepCycle(ctx, model.state, { type: 'escalate', reason });
     return finish(
       model,

@@ -21,6 +21,8 @@ import {
   type IterationEffect,
   type IterationEvent,
   type IterationModel,
+  cannotVerify,
+  escalateUnverifiable,
   stepIteration,
 } from './decide.js';
 
@@ -42,6 +44,16 @@ export async function runIteration(deps: SliceDeps, before: LoopState, baseline?
   );
   // What the issue must make pass: its agent-loop block, or the tests its text names.
   const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
+  if (targets.unreadable) {
+    // Nothing the agent does could be verified: escalated before an agent run is spent on it.
+    const reason = cannotVerify(targets.unreadable);
+    logger.error(
+      'issue.targets',
+      `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)}: ${reason}. Escalated before any agent run.`,
+      { iteration: n },
+    );
+    return escalateUnverifiable(settings, before, reason);
+  }
   // The previous failure's output goes back to the agent: masked like every other output.
   const prompt = (deps.redact ?? ((t: string) => t))(
     buildPrompt({
