@@ -74,7 +74,12 @@ const write = (file: string, text: string) => writeFileSync(path.join(repo, file
 /** Whether the detached-checkout marker was there at each test run (the baseline's is the first). */
 const markerDuring: boolean[] = [];
 
-async function slice(agent: ScriptedAgent, source: MemorySource, signal?: AbortController) {
+async function slice(
+  agent: ScriptedAgent,
+  source: MemorySource,
+  signal?: AbortController,
+  suiteWrites?: (run: number) => void,
+) {
   const clock = new ManualClock();
   const lines: string[] = [];
   const deps: SliceDeps = {
@@ -91,6 +96,7 @@ async function slice(agent: ScriptedAgent, source: MemorySource, signal?: AbortC
     runTests: async () => {
       markerDuring.push(existsSync(baselineCheckoutFile(stateDir)));
       const outcome = await suite();
+      suiteWrites?.(markerDuring.length);
       // Killed while the suite runs (SIGTERM): the run is dropped, the checkpoint kept.
       signal?.abort();
       return outcome;
@@ -155,5 +161,21 @@ describe("a cycle on an earlier cycle's branch: its baseline is the base branch'
     const baseline = events.filter((e) => e.event === 'tests.baseline').map((e) => String(e.message));
     expect(baseline.at(-1)).toBe('Baseline: 2 test(s) read (junit), 1 failing before any change: suite::A (0.0s).');
     for (const e of events.filter((x) => x.event === 'tests.failed')) expect(e.broken).toEqual(['suite::B']);
+  });
+
+  it('a suite that rewrites a tracked file during that baseline: the file is put back, the branch checked out again, the run goes on', async () => {
+    repoWithEarlierBranch();
+    markerDuring.length = 0;
+    const source = MemorySource.of('bd-1');
+    const agent = new ScriptedAgent([done]);
+    // b.txt differs between main and the branch: a change to it made git refuse the switch back.
+    const { result } = await slice(agent, source, undefined, (run) => {
+      if (run === 1) write('b.txt', 'rewritten by the suite\n');
+    });
+    expect(result).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+    expect(agent.requests.length).toBeGreaterThan(0);
+    expect(git('symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(git('show', 'agent-loop/bd-1:b.txt')).toBe('broken by the earlier attempt');
+    expect(git('log', '--all', '-p', '--format=')).not.toContain('rewritten by the suite');
   });
 });

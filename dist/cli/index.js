@@ -23028,8 +23028,8 @@ async function openGit(cwd, env, options = {}) {
             else
                 await git('checkout', '--quiet', '-b', branch, from);
         },
-        async checkout(ref) {
-            await git('checkout', '--quiet', ref);
+        async checkout(ref, options) {
+            await git('checkout', '--quiet', ...(options?.discard ? ['--force'] : []), ref);
         },
         async commitAll(message, commitOptions = {}) {
             await stageAll();
@@ -31185,8 +31185,8 @@ function guardLane(git) {
             await git.switchToBranch(branch, from);
             await follow();
         },
-        async checkout(ref) {
-            await git.checkout(ref);
+        async checkout(ref, options) {
+            await git.checkout(ref, options);
             await follow();
         },
         async commitAll(message, options) {
@@ -31676,8 +31676,10 @@ async function cycleBaseline(deps, state, checkpointId) {
 }
 /**
  * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
- * whatever `run` did. A marker says where the checkout was while it is detached: a run killed in
- * between is put back by the next (src/safety/baselineCheckout.ts).
+ * whatever `run` did: the checkout was clean when it began (cycleBaseline checks), so a change to a
+ * tracked file since is the test run's (a snapshot, a report in the tree) and is thrown away, never
+ * carried onto the branch nor left to stop the switch back. A marker says where the checkout was
+ * while it is detached: a run killed in between is put back by the next (src/safety/baselineCheckout.ts).
  */
 async function onTree(git, commit, run, files, stateDir) {
     const back = await git.currentRef();
@@ -31688,7 +31690,7 @@ async function onTree(git, commit, run, files, stateDir) {
         return await run();
     }
     finally {
-        await git.checkout(back);
+        await git.checkout(back, { discard: true });
         await files.remove(marker);
     }
 }

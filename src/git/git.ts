@@ -19,7 +19,11 @@ export interface Git {
   branchExists(branch: string): Promise<boolean>;
   /** Creates `branch` from `from` (or checks it out when it exists) and switches to it. */
   switchToBranch(branch: string, from: string): Promise<void>;
-  checkout(ref: string): Promise<void>;
+  /**
+   * Checks `ref` out. `discard: true` also throws away changes to tracked files (git checkout
+   * --force): only for changes the engine knows are not the user's (what a test run wrote).
+   */
+  checkout(ref: string, options?: { discard?: boolean }): Promise<void>;
   /** Stages everything and commits; false when there was nothing to commit (unless allowEmpty). */
   commitAll(message: string, options?: { allowEmpty?: boolean }): Promise<boolean>;
   /** The commit HEAD points at. */
@@ -263,8 +267,8 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
         await git('checkout', '--quiet', branch);
       else await git('checkout', '--quiet', '-b', branch, from);
     },
-    async checkout(ref) {
-      await git('checkout', '--quiet', ref);
+    async checkout(ref, options) {
+      await git('checkout', '--quiet', ...(options?.discard ? ['--force'] : []), ref);
     },
     async commitAll(message, commitOptions = {}) {
       await stageAll();

@@ -87,8 +87,8 @@ export function guardLane(git: Git): LaneGuard {
       await git.switchToBranch(branch, from);
       await follow();
     },
-    async checkout(ref) {
-      await git.checkout(ref);
+    async checkout(ref, options) {
+      await git.checkout(ref, options);
       await follow();
     },
     async commitAll(message, options) {

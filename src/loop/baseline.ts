@@ -120,8 +120,10 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
 
 /**
  * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
- * whatever `run` did. A marker says where the checkout was while it is detached: a run killed in
- * between is put back by the next (src/safety/baselineCheckout.ts).
+ * whatever `run` did: the checkout was clean when it began (cycleBaseline checks), so a change to a
+ * tracked file since is the test run's (a snapshot, a report in the tree) and is thrown away, never
+ * carried onto the branch nor left to stop the switch back. A marker says where the checkout was
+ * while it is detached: a run killed in between is put back by the next (src/safety/baselineCheckout.ts).
  */
 async function onTree<T>(
   git: Git,
@@ -137,7 +139,7 @@ async function onTree<T>(
   try {
     return await run();
   } finally {
-    await git.checkout(back);
+    await git.checkout(back, { discard: true });
     await files.remove(marker);
   }
 }
