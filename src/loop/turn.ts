@@ -125,8 +125,9 @@ export async function agentTurn(
       keepLog: true,
     },
   );
-  if (!result) return undefined;
+  // Also when the run was interrupted (an agent can signal agent-loop itself): what it closed is put back before the stop.
   if (open) await reinstateOthers(deps, open, cycle.issueIds, n);
+  if (!result) return undefined;
   const after = afterAgentRun(before, cycle, n, started, result);
   const state: LoopState = {
     ...after.state,
@@ -179,12 +180,13 @@ async function reinstateOthers(
   }
   if (!now) return;
   for (const [id, record] of before) {
-    if (cycleIds.includes(id) || now.has(id)) continue;
+    // Gone, closed, or given another status (tombstone, blocked, deferred…: no longer ready either way).
+    if (cycleIds.includes(id) || sameStatus(now.get(id), record)) continue;
     try {
       await source.reinstate?.(id, record);
       logger.warn(
         'issue.reinstated',
-        `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`,
+        `[iteration ${n}] The agent closed, removed or changed the status of issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`,
         { iteration: n, issueId: id, cycle: [...cycleIds] },
       );
     } catch (error) {
@@ -195,6 +197,12 @@ async function reinstateOthers(
       );
     }
   }
+}
+
+/** Whether `now` (undefined when the issue is gone or closed) still has the status `before` had. */
+function sameStatus(now: unknown, before: unknown): boolean {
+  const status = (r: unknown) => (r !== null && typeof r === 'object' ? (r as { status?: unknown }).status : undefined);
+  return now !== undefined && status(now) === status(before);
 }
 
 function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {
