@@ -105,6 +105,10 @@ const OTHER_ISSUE_CASES = [
     script: `sed -i '/"id":"bd-2"/s/"status":"open"/"status":"tombstone"/' .beads/issues.jsonl`,
   },
   {
+    name: 'blocks another issue it was not given on itself in the issues file',
+    script: `sed -i '/"id":"bd-2"/s/"status":"open"/"status":"open","dependencies":[{"issue_id":"bd-2","depends_on_id":"bd-2","type":"blocks"}]/' .beads/issues.jsonl`,
+  },
+  {
     name: 'sets another issue it was not given to blocked in the issues file',
     script: `sed -i '/"id":"bd-2"/s/"status":"open"/"status":"blocked"/' .beads/issues.jsonl`,
   },
