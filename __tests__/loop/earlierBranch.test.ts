@@ -178,4 +178,44 @@ describe("a cycle on an earlier cycle's branch: its baseline is the base branch'
     expect(git('show', 'agent-loop/bd-1:b.txt')).toBe('broken by the earlier attempt');
     expect(git('log', '--all', '-p', '--format=')).not.toContain('rewritten by the suite');
   });
+
+  it('a suite that writes a file the branch tracks and the base tip does not, during that baseline: the branch is checked out again over it', async () => {
+    repoWithEarlierBranch();
+    git('switch', '-q', 'agent-loop/bd-1');
+    write('report.txt', 'the earlier attempt\n');
+    git('add', 'report.txt');
+    git('commit', '-q', '-m', 'wip: report');
+    git('switch', '-q', 'main');
+    markerDuring.length = 0;
+    const source = MemorySource.of('bd-1');
+    const agent = new ScriptedAgent([done]);
+    const { result } = await slice(agent, source, undefined, (run) => {
+      if (run === 1) write('report.txt', 'written by the suite\n');
+    });
+    expect(result).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+    expect(agent.requests.length).toBeGreaterThan(0);
+    expect(git('log', '--all', '-p', '--format=')).not.toContain('written by the suite');
+  });
+
+  it("that baseline's switch back throws away only what the suite changed: a person's edit git was told to leave alone (assume-unchanged) stays", async () => {
+    repoWithEarlierBranch();
+    // local.txt, on main and on the branch alike: the person's own edit to it is hidden from git status.
+    write('local.txt', 'shared\n');
+    git('add', 'local.txt');
+    git('commit', '-q', '-m', 'local.txt');
+    git('switch', '-q', 'agent-loop/bd-1');
+    git('merge', '-q', '--no-edit', 'main');
+    git('switch', '-q', 'main');
+    write('local.txt', 'my own settings\n');
+    git('update-index', '--assume-unchanged', 'local.txt');
+    markerDuring.length = 0;
+    const source = MemorySource.of('bd-1');
+    const agent = new ScriptedAgent([done]);
+    await slice(agent, source, undefined, (run) => {
+      if (run === 1) write('b.txt', 'rewritten by the suite\n');
+    });
+    expect(markerDuring[0]).toBe(true); // the baseline ran on the base tip, checked out for it
+    expect(await fs.readFile(path.join(repo, 'local.txt'), 'utf8')).toBe('my own settings\n');
+    expect(git('log', '--all', '-p', '--format=')).not.toContain('rewritten by the suite');
+  });
 });

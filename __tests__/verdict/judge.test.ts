@@ -172,6 +172,20 @@ describe('issueTargets', () => {
     );
   });
 
+  it('an issue written with CRLF line ends (a GitHub body from the web editor): its block is read, its verify enforced', () => {
+    const text = 'Fix it.\r\n\r\n```agent-loop\r\ntests: [t::a]\r\nverify: make check\r\n```\r\n';
+    expect(issueTargets(text, BASELINE)).toEqual({ tests: ['t::a'], verify: ['make check'] });
+    const typo = issueTargets('```agent-loop\r\nverfy: make check\r\n```\r\n', BASELINE);
+    expect(typo.unreadable).toContain('a key agent-loop does not know: verfy');
+  });
+
+  it('every agent-loop block counts (two issues of a --batch cycle, each with its own): the second one is not dropped', () => {
+    const text = ['A\n```agent-loop\ntests: [t::a]\n```', 'B\n```agent-loop\nverify: make check\n```'].join('\n\n');
+    expect(issueTargets(text, BASELINE)).toEqual({ tests: ['t::a'], verify: ['make check'] });
+    const second = issueTargets(`${text}\n\n\`\`\`agent-loop\nverfy: make lint\n\`\`\``, BASELINE);
+    expect(second.unreadable).toContain('a key agent-loop does not know: verfy');
+  });
+
   it('tests the text names: a whole id, or a distinctive last part that only one test has', () => {
     const suite = run({
       'tests/test_dates.py::test_parse_iso_week': 'failed',

@@ -23011,6 +23011,43 @@ async function openGit(cwd, env, options = {}) {
             await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
         }
     };
+    /** The paths `git diff --name-only -z <args>` lists. */
+    const diffNames = async (...args) => {
+        const full = ['diff', '--name-only', '-z', '--no-renames', ...args];
+        const r = await runner.run(full);
+        if (r.code !== 0)
+            throw new git_GitError(full, r.code, r.stderr || r.stdout);
+        return r.stdout.split('\0').filter((file) => file !== '');
+    };
+    /**
+     * Before checking `ref` out: puts back, from HEAD, every tracked file that differs from it (in the
+     * tree or the index), and only those: not `checkout --force` nor `reset --hard`, which also rewrite
+     * a file the person told git to leave alone (update-index --assume-unchanged, e.g. their own
+     * settings) that no diff shows. And removes what stands where `ref` has a file HEAD has not (not
+     * tracked here, so written since the checkout of HEAD: the test run's).
+     */
+    const discardChangesBefore = async (ref) => {
+        const files = [...new Set([...(await diffNames('HEAD')), ...(await diffNames('--cached', 'HEAD'))])];
+        for (let i = 0; i < files.length; i += 200)
+            await git('restore', '--source=HEAD', '--staged', '--worktree', '--', ...files.slice(i, i + 200).map((file) => `:(top,literal)${file}`));
+        // Untracked files only, as git lists them (never through a symlinked directory); ignored ones git overwrites itself.
+        const added = await diffNames('--diff-filter=A', 'HEAD', ref);
+        for (let i = 0; i < added.length; i += 200) {
+            const args = [
+                'ls-files',
+                '-z',
+                '--others',
+                '--exclude-standard',
+                '--',
+                ...added.slice(i, i + 200).map((f) => `:(top,literal)${f}`),
+            ];
+            const r = await runner.run(args);
+            if (r.code !== 0)
+                throw new git_GitError(args, r.code, r.stderr || r.stdout);
+            for (const file of r.stdout.split('\0').filter((f) => f !== ''))
+                await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(topLevel, file), { force: true }).catch(() => undefined); // a directory: git says so
+        }
+    };
     const currentRef = async () => {
         const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
         return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
@@ -23029,7 +23066,9 @@ async function openGit(cwd, env, options = {}) {
                 await git('checkout', '--quiet', '-b', branch, from);
         },
         async checkout(ref, options) {
-            await git('checkout', '--quiet', ...(options?.discard ? ['--force'] : []), ref);
+            if (options?.discard)
+                await discardChangesBefore(ref);
+            await git('checkout', '--quiet', ref);
         },
         async commitAll(message, commitOptions = {}) {
             await stageAll();
@@ -27704,10 +27743,11 @@ async function agentTurn(deps, before, prompt, what) {
         resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
         keepLog: true,
     });
-    if (!result)
-        return undefined;
+    // Also when the run was interrupted (an agent can signal agent-loop itself): what it closed is put back before the stop.
     if (open)
         await reinstateOthers(deps, open, cycle.issueIds, n);
+    if (!result)
+        return undefined;
     const after = afterAgentRun(before, cycle, n, started, result);
     const state = {
         ...after.state,
@@ -27757,16 +27797,28 @@ async function reinstateOthers(deps, before, cycleIds, n) {
     if (!now)
         return;
     for (const [id, record] of before) {
-        if (cycleIds.includes(id) || now.has(id))
+        // Gone, closed, given another status (tombstone, blocked…) or other dependencies: off the ready list either way.
+        if (cycleIds.includes(id) || sameStanding(now.get(id), record))
             continue;
         try {
             await source.reinstate?.(id, record);
-            logger.warn('issue.reinstated', `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`, { iteration: n, issueId: id, cycle: [...cycleIds] });
+            logger.warn('issue.reinstated', `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`, { iteration: n, issueId: id, cycle: [...cycleIds] });
         }
         catch (error) {
             logger.warn('issue.reinstate_failed', `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { iteration: n, issueId: id });
         }
     }
+}
+/**
+ * Whether `now` (undefined when the issue is gone or closed) is as ready as `before` was: the same
+ * status and the same dependencies (an agent that blocks an issue on itself, or on an issue it made
+ * up, keeps it off the ready list as surely as one that closes it).
+ */
+function sameStanding(now, before) {
+    const field = (r, key) => r !== null && typeof r === 'object' ? JSON.stringify(r[key]) : undefined;
+    return (now !== undefined &&
+        field(now, 'status') === field(before, 'status') &&
+        field(now, 'dependencies') === field(before, 'dependencies'));
 }
 function logUsage(deps, n, result, state) {
     if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
@@ -33818,45 +33870,65 @@ function rejectionDetails(v, limit = 20) {
 const QUOTING_HINT = "a command holding ': ' or ' #' (as `node -e \"…? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"…\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
 /** The keys of an agent-loop block. */
 const BLOCK_KEYS = ['tests', 'verify'];
-const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
+const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
+/**
+ * Every agent-loop block of `text` counts (one per issue of a --batch cycle, or several in one
+ * issue): what each asks to pass, together; one that cannot be taken makes the whole unreadable.
+ */
 function issueTargets(text, baseline) {
     const out = { tests: [], verify: [] };
-    const block = BLOCK.exec(text);
-    if (block) {
-        let doc;
-        try {
-            doc = dist.parse(block[2]);
-        }
-        catch (error) {
-            out.unreadable = `the agent-loop block is not valid YAML (${error.message.split('\n')[0]}); ${QUOTING_HINT}`;
-            return out;
-        }
-        if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
-            const d = doc;
-            const problems = [];
-            out.tests = strings(d.tests, 'tests', problems);
-            out.verify = strings(d.verify, 'verify', problems);
-            for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
-                const meant = closest(key, BLOCK_KEYS);
-                problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
-            }
-            if (problems.length > 0)
-                return {
-                    tests: [],
-                    verify: [],
-                    unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
-                };
-        }
-        else if (doc !== undefined && doc !== null) {
-            out.unreadable = `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`;
-            return out;
-        }
-        if (out.tests.length > 0 || out.verify.length > 0)
-            return out;
+    // A GitHub body written in the web editor ends its lines with CRLF: the block is found all the same.
+    const blocks = [...text.replace(/\r\n?/g, '\n').matchAll(BLOCK)].map((m) => m[2]);
+    for (const block of blocks) {
+        const one = blockTargets(block);
+        if (one.unreadable)
+            return { tests: [], verify: [], unreadable: one.unreadable };
+        out.tests = [...new Set([...out.tests, ...one.tests])];
+        out.verify = [...new Set([...out.verify, ...one.verify])];
     }
+    if (out.tests.length > 0 || out.verify.length > 0)
+        return out;
     if (baseline)
         out.tests = namedTests(text, baseline);
     return out;
+}
+/** One agent-loop block's YAML: its tests and verify, or why it cannot be taken. */
+function blockTargets(block) {
+    let doc;
+    try {
+        doc = dist.parse(block);
+    }
+    catch (error) {
+        return {
+            tests: [],
+            verify: [],
+            unreadable: `the agent-loop block is not valid YAML (${error.message.split('\n')[0]}); ${QUOTING_HINT}`,
+        };
+    }
+    if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+        const d = doc;
+        const problems = [];
+        const tests = strings(d.tests, 'tests', problems);
+        const verify = strings(d.verify, 'verify', problems);
+        for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
+            const meant = closest(key, BLOCK_KEYS);
+            problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
+        }
+        if (problems.length > 0)
+            return {
+                tests: [],
+                verify: [],
+                unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
+            };
+        return { tests, verify };
+    }
+    if (doc !== undefined && doc !== null)
+        return {
+            tests: [],
+            verify: [],
+            unreadable: `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`,
+        };
+    return { tests: [], verify: [] };
 }
 function strings(value, key, problems) {
     if (value === undefined || value === null)

@@ -100,6 +100,18 @@ const OTHER_ISSUE_CASES = [
     name: 'removes another issue it was not given from the issues file',
     script: `[ "$AGENT_LOOP_ISSUE_IDS" = bd-1 ] && sed -i '/"id":"bd-2"/d' .beads/issues.jsonl`,
   },
+  {
+    name: 'sets another issue it was not given to tombstone (deleted) in the issues file',
+    script: `sed -i '/"id":"bd-2"/s/"status":"open"/"status":"tombstone"/' .beads/issues.jsonl`,
+  },
+  {
+    name: 'blocks another issue it was not given on itself in the issues file',
+    script: `sed -i '/"id":"bd-2"/s/"status":"open"/"status":"open","dependencies":[{"issue_id":"bd-2","depends_on_id":"bd-2","type":"blocks"}]/' .beads/issues.jsonl`,
+  },
+  {
+    name: 'sets another issue it was not given to blocked in the issues file',
+    script: `sed -i '/"id":"bd-2"/s/"status":"open"/"status":"blocked"/' .beads/issues.jsonl`,
+  },
 ];
 
 describe('campaign: hostile agents', () => {
@@ -127,6 +139,41 @@ describe('campaign: hostile agents', () => {
       reinstated.length === 1 &&
       git(sandbox, 'show', 'main:work.txt') === 'bd-1\nbd-2';
     expect(tally.record(c.name, held)).toBe(true);
+  });
+
+  it('an agent that closes another issue it was not given, then interrupts agent-loop', async () => {
+    const sandbox = await createSandbox([issue('bd-1', 'First'), issue('bd-2', 'Second')]);
+    sandboxes.push(sandbox);
+    // Once: closes bd-2, then sends SIGINT to the agent-loop process above it (the run stops, resumable).
+    const agent = await writeAgent(
+      sandbox,
+      'hostile',
+      [
+        'echo good > value.txt',
+        'echo "$AGENT_LOOP_ISSUE_IDS" >> work.txt',
+        'if [ ! -e ../interrupted ]; then',
+        '  touch ../interrupted',
+        `  sed -i '/"id":"bd-2"/s/"status":"open"/"status":"closed"/' .beads/issues.jsonl`,
+        '  P=$PPID',
+        '  while [ "$(cat /proc/$P/comm)" != node ] && [ "$P" != 1 ]; do P=$(cut -d" " -f4 /proc/$P/stat); done',
+        '  kill -INT "$P"; sleep 2; exit 1',
+        'fi',
+        DONE_REPORT,
+      ].join('\n'),
+    );
+    const first = await runCli(sandbox, runArgs(agent));
+    const stopped = lastResult(first.stdout);
+    const r = await runCli(sandbox, runArgs(agent));
+    const result = lastResult(r.stdout);
+    const merges = git(sandbox, 'log', 'main', '--format=%s');
+    const held =
+      stopped.status !== 'complete' &&
+      first.stdout.includes('"event":"issue.reinstated"') &&
+      r.code === 0 &&
+      result.status === 'complete' &&
+      /^Merge agent-loop\/bd-2/m.test(merges) &&
+      git(sandbox, 'show', 'main:work.txt').split('\n').includes('bd-2');
+    expect(tally.record('closes another issue it was not given, then interrupts agent-loop', held)).toBe(true);
   });
 
   it.each(CASES)('an agent that $name', async (c) => {

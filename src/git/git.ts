@@ -20,8 +20,9 @@ export interface Git {
   /** Creates `branch` from `from` (or checks it out when it exists) and switches to it. */
   switchToBranch(branch: string, from: string): Promise<void>;
   /**
-   * Checks `ref` out. `discard: true` also throws away changes to tracked files (git checkout
-   * --force): only for changes the engine knows are not the user's (what a test run wrote).
+   * Checks `ref` out. `discard: true` first throws away changes to tracked files (each file that
+   * differs from HEAD put back from it): only for changes the engine knows are not the user's (what a
+   * test run wrote).
    */
   checkout(ref: string, options?: { discard?: boolean }): Promise<void>;
   /** Stages everything and commits; false when there was nothing to commit (unless allowEmpty). */
@@ -250,6 +251,49 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     }
   };
 
+  /** The paths `git diff --name-only -z <args>` lists. */
+  const diffNames = async (...args: string[]) => {
+    const full = ['diff', '--name-only', '-z', '--no-renames', ...args];
+    const r = await runner.run(full);
+    if (r.code !== 0) throw new GitError(full, r.code, r.stderr || r.stdout);
+    return r.stdout.split('\0').filter((file) => file !== '');
+  };
+  /**
+   * Before checking `ref` out: puts back, from HEAD, every tracked file that differs from it (in the
+   * tree or the index), and only those: not `checkout --force` nor `reset --hard`, which also rewrite
+   * a file the person told git to leave alone (update-index --assume-unchanged, e.g. their own
+   * settings) that no diff shows. And removes what stands where `ref` has a file HEAD has not (not
+   * tracked here, so written since the checkout of HEAD: the test run's).
+   */
+  const discardChangesBefore = async (ref: string) => {
+    const files = [...new Set([...(await diffNames('HEAD')), ...(await diffNames('--cached', 'HEAD'))])];
+    for (let i = 0; i < files.length; i += 200)
+      await git(
+        'restore',
+        '--source=HEAD',
+        '--staged',
+        '--worktree',
+        '--',
+        ...files.slice(i, i + 200).map((file) => `:(top,literal)${file}`),
+      );
+    // Untracked files only, as git lists them (never through a symlinked directory); ignored ones git overwrites itself.
+    const added = await diffNames('--diff-filter=A', 'HEAD', ref);
+    for (let i = 0; i < added.length; i += 200) {
+      const args = [
+        'ls-files',
+        '-z',
+        '--others',
+        '--exclude-standard',
+        '--',
+        ...added.slice(i, i + 200).map((f) => `:(top,literal)${f}`),
+      ];
+      const r = await runner.run(args);
+      if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
+      for (const file of r.stdout.split('\0').filter((f) => f !== ''))
+        await fs.rm(path.join(topLevel, file), { force: true }).catch(() => undefined); // a directory: git says so
+    }
+  };
+
   const currentRef = async () => {
     const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
     return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
@@ -268,7 +312,8 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       else await git('checkout', '--quiet', '-b', branch, from);
     },
     async checkout(ref, options) {
-      await git('checkout', '--quiet', ...(options?.discard ? ['--force'] : []), ref);
+      if (options?.discard) await discardChangesBefore(ref);
+      await git('checkout', '--quiet', ref);
     },
     async commitAll(message, commitOptions = {}) {
       await stageAll();

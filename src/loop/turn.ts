@@ -125,8 +125,9 @@ export async function agentTurn(
       keepLog: true,
     },
   );
-  if (!result) return undefined;
+  // Also when the run was interrupted (an agent can signal agent-loop itself): what it closed is put back before the stop.
   if (open) await reinstateOthers(deps, open, cycle.issueIds, n);
+  if (!result) return undefined;
   const after = afterAgentRun(before, cycle, n, started, result);
   const state: LoopState = {
     ...after.state,
@@ -179,12 +180,13 @@ async function reinstateOthers(
   }
   if (!now) return;
   for (const [id, record] of before) {
-    if (cycleIds.includes(id) || now.has(id)) continue;
+    // Gone, closed, given another status (tombstone, blocked…) or other dependencies: off the ready list either way.
+    if (cycleIds.includes(id) || sameStanding(now.get(id), record)) continue;
     try {
       await source.reinstate?.(id, record);
       logger.warn(
         'issue.reinstated',
-        `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`,
+        `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`,
         { iteration: n, issueId: id, cycle: [...cycleIds] },
       );
     } catch (error) {
@@ -195,6 +197,21 @@ async function reinstateOthers(
       );
     }
   }
+}
+
+/**
+ * Whether `now` (undefined when the issue is gone or closed) is as ready as `before` was: the same
+ * status and the same dependencies (an agent that blocks an issue on itself, or on an issue it made
+ * up, keeps it off the ready list as surely as one that closes it).
+ */
+function sameStanding(now: unknown, before: unknown): boolean {
+  const field = (r: unknown, key: string) =>
+    r !== null && typeof r === 'object' ? JSON.stringify((r as Record<string, unknown>)[key]) : undefined;
+  return (
+    now !== undefined &&
+    field(now, 'status') === field(before, 'status') &&
+    field(now, 'dependencies') === field(before, 'dependencies')
+  );
 }
 
 function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {

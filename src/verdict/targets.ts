@@ -29,42 +29,63 @@ export const QUOTING_HINT =
 /** The keys of an agent-loop block. */
 const BLOCK_KEYS = ['tests', 'verify'];
 
-const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/m;
+const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
 
+/**
+ * Every agent-loop block of `text` counts (one per issue of a --batch cycle, or several in one
+ * issue): what each asks to pass, together; one that cannot be taken makes the whole unreadable.
+ */
 export function issueTargets(text: string, baseline: SuiteRun | undefined): IssueTargets {
   const out: IssueTargets = { tests: [], verify: [] };
-  const block = BLOCK.exec(text);
-  if (block) {
-    let doc: unknown;
-    try {
-      doc = YAML.parse(block[2] as string);
-    } catch (error) {
-      out.unreadable = `the agent-loop block is not valid YAML (${(error as Error).message.split('\n')[0]}); ${QUOTING_HINT}`;
-      return out;
-    }
-    if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
-      const d = doc as Record<string, unknown>;
-      const problems: string[] = [];
-      out.tests = strings(d.tests, 'tests', problems);
-      out.verify = strings(d.verify, 'verify', problems);
-      for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
-        const meant = closest(key, BLOCK_KEYS);
-        problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
-      }
-      if (problems.length > 0)
-        return {
-          tests: [],
-          verify: [],
-          unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
-        };
-    } else if (doc !== undefined && doc !== null) {
-      out.unreadable = `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`;
-      return out;
-    }
-    if (out.tests.length > 0 || out.verify.length > 0) return out;
+  // A GitHub body written in the web editor ends its lines with CRLF: the block is found all the same.
+  const blocks = [...text.replace(/\r\n?/g, '\n').matchAll(BLOCK)].map((m) => m[2] as string);
+  for (const block of blocks) {
+    const one = blockTargets(block);
+    if (one.unreadable) return { tests: [], verify: [], unreadable: one.unreadable };
+    out.tests = [...new Set([...out.tests, ...one.tests])];
+    out.verify = [...new Set([...out.verify, ...one.verify])];
   }
+  if (out.tests.length > 0 || out.verify.length > 0) return out;
   if (baseline) out.tests = namedTests(text, baseline);
   return out;
+}
+
+/** One agent-loop block's YAML: its tests and verify, or why it cannot be taken. */
+function blockTargets(block: string): IssueTargets {
+  let doc: unknown;
+  try {
+    doc = YAML.parse(block);
+  } catch (error) {
+    return {
+      tests: [],
+      verify: [],
+      unreadable: `the agent-loop block is not valid YAML (${(error as Error).message.split('\n')[0]}); ${QUOTING_HINT}`,
+    };
+  }
+  if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
+    const d = doc as Record<string, unknown>;
+    const problems: string[] = [];
+    const tests = strings(d.tests, 'tests', problems);
+    const verify = strings(d.verify, 'verify', problems);
+    for (const key of Object.keys(d).filter((k) => !BLOCK_KEYS.includes(k))) {
+      const meant = closest(key, BLOCK_KEYS);
+      problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
+    }
+    if (problems.length > 0)
+      return {
+        tests: [],
+        verify: [],
+        unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
+      };
+    return { tests, verify };
+  }
+  if (doc !== undefined && doc !== null)
+    return {
+      tests: [],
+      verify: [],
+      unreadable: `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`,
+    };
+  return { tests: [], verify: [] };
 }
 
 function strings(value: unknown, key: string, problems: string[]): string[] {
