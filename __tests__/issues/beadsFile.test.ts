@@ -460,7 +460,7 @@ describe('BeadsFileSource: putting back an issue the agent closed or removed (op
       file,
       [UNKNOWN_FIELDS, TARGET.replace('"open"', '"closed"').replace('}', ',"x":1}'), SPACED, ''].join('\n'),
     );
-    await s.reinstate('bd-9', open.get('bd-9'));
+    await s.reinstate('bd-9', open.get('bd-9')?.record);
     expect(await fs.readFile(file, 'utf8')).toBe(
       [UNKNOWN_FIELDS, line(JSON.parse(TARGET) as Record<string, unknown>), SPACED, ''].join('\n'),
     );
@@ -472,12 +472,12 @@ describe('BeadsFileSource: putting back an issue the agent closed or removed (op
     const s = source();
     const open = await s.openRecords();
     await fs.writeFile(file, UNKNOWN_FIELDS); // bd-9 removed, and no newline at the end
-    await s.reinstate('bd-9', open.get('bd-9'));
+    await s.reinstate('bd-9', open.get('bd-9')?.record);
     expect(await fs.readFile(file, 'utf8')).toBe(
       `${UNKNOWN_FIELDS}\n${line(JSON.parse(TARGET) as Record<string, unknown>)}\n`,
     );
     const { mtimeMs } = await fs.stat(file);
-    await s.reinstate('bd-1', open.get('bd-1'));
+    await s.reinstate('bd-1', open.get('bd-1')?.record);
     expect((await fs.stat(file)).mtimeMs).toBe(mtimeMs);
   });
 
@@ -485,6 +485,6 @@ describe('BeadsFileSource: putting back an issue the agent closed or removed (op
     await fs.writeFile(file, `${TARGET}\n`);
     const s = source();
     const open = await s.openRecords();
-    await expect(s.reinstate('bd-1', open.get('bd-9'))).rejects.toThrow(/Cannot reinstate issue bd-1/);
+    await expect(s.reinstate('bd-1', open.get('bd-9')?.record)).rejects.toThrow(/Cannot reinstate issue bd-1/);
   });
 });

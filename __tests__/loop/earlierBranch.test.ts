@@ -71,6 +71,16 @@ function repoWithEarlierBranch(): void {
 }
 const write = (file: string, text: string) => writeFileSync(path.join(repo, file), text);
 
+/** A slice on bd-1 whose suite writes `text` to `file` as it runs the first time (the baseline, on main's tree). */
+async function sliceWhereBaselineWrites(file: string, text: string) {
+  markerDuring.length = 0;
+  const agent = new ScriptedAgent([done]);
+  const { result } = await slice(agent, MemorySource.of('bd-1'), undefined, (run) => {
+    if (run === 1) write(file, text);
+  });
+  return { result, agent };
+}
+
 /** Whether the detached-checkout marker was there at each test run (the baseline's is the first). */
 const markerDuring: boolean[] = [];
 
@@ -165,13 +175,8 @@ describe("a cycle on an earlier cycle's branch: its baseline is the base branch'
 
   it('a suite that rewrites a tracked file during that baseline: the file is put back, the branch checked out again, the run goes on', async () => {
     repoWithEarlierBranch();
-    markerDuring.length = 0;
-    const source = MemorySource.of('bd-1');
-    const agent = new ScriptedAgent([done]);
     // b.txt differs between main and the branch: a change to it made git refuse the switch back.
-    const { result } = await slice(agent, source, undefined, (run) => {
-      if (run === 1) write('b.txt', 'rewritten by the suite\n');
-    });
+    const { result, agent } = await sliceWhereBaselineWrites('b.txt', 'rewritten by the suite\n');
     expect(result).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
     expect(agent.requests.length).toBeGreaterThan(0);
     expect(git('symbolic-ref', '--short', 'HEAD')).toBe('main');
@@ -186,12 +191,7 @@ describe("a cycle on an earlier cycle's branch: its baseline is the base branch'
     git('add', 'report.txt');
     git('commit', '-q', '-m', 'wip: report');
     git('switch', '-q', 'main');
-    markerDuring.length = 0;
-    const source = MemorySource.of('bd-1');
-    const agent = new ScriptedAgent([done]);
-    const { result } = await slice(agent, source, undefined, (run) => {
-      if (run === 1) write('report.txt', 'written by the suite\n');
-    });
+    const { result, agent } = await sliceWhereBaselineWrites('report.txt', 'written by the suite\n');
     expect(result).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
     expect(agent.requests.length).toBeGreaterThan(0);
     expect(git('log', '--all', '-p', '--format=')).not.toContain('written by the suite');
@@ -208,12 +208,7 @@ describe("a cycle on an earlier cycle's branch: its baseline is the base branch'
     git('switch', '-q', 'main');
     write('local.txt', 'my own settings\n');
     git('update-index', '--assume-unchanged', 'local.txt');
-    markerDuring.length = 0;
-    const source = MemorySource.of('bd-1');
-    const agent = new ScriptedAgent([done]);
-    await slice(agent, source, undefined, (run) => {
-      if (run === 1) write('b.txt', 'rewritten by the suite\n');
-    });
+    await sliceWhereBaselineWrites('b.txt', 'rewritten by the suite\n');
     expect(markerDuring[0]).toBe(true); // the baseline ran on the base tip, checked out for it
     expect(await fs.readFile(path.join(repo, 'local.txt'), 'utf8')).toBe('my own settings\n');
     expect(git('log', '--all', '-p', '--format=')).not.toContain('rewritten by the suite');

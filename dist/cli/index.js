@@ -21376,6 +21376,8 @@ function stateFiles(dir, mask = (t) => t) {
 
 ;// CONCATENATED MODULE: ./src/util/fileStamp.ts
 
+/** How long a file whose times have a fraction of a second must have been still (see fileStamp). */
+const FINE_SETTLED_MS = 100;
 /**
  * A stamp that changes whenever a regular file is replaced or rewritten (its inode, size, and
  * modification and change times in ns); undefined when it is missing or not a regular file. Lets a
@@ -21387,8 +21389,6 @@ function stateFiles(dir, mask = (t) => t) {
  * (git's "racily clean" rule). A file whose times have a fraction of a second is still enough after
  * FINE_SETTLED_MS, if that is shorter.
  */
-/** How long a file whose times have a fraction of a second must have been still (see fileStamp). */
-const FINE_SETTLED_MS = 100;
 function fileStamp(file, options = {}) {
     try {
         const st = (0,external_node_fs_namespaceObject.statSync)(file, { bigint: true });
@@ -23011,6 +23011,13 @@ async function openGit(cwd, env, options = {}) {
             await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
         }
     };
+    /** `files` as literal pathspecs, at most 200 to a git command line. */
+    const literalBatches = (files) => {
+        const batches = [];
+        for (let i = 0; i < files.length; i += 200)
+            batches.push(files.slice(i, i + 200).map((file) => `:(top,literal)${file}`));
+        return batches;
+    };
     /** The paths `git diff --name-only -z <args>` lists. */
     const diffNames = async (...args) => {
         const full = ['diff', '--name-only', '-z', '--no-renames', ...args];
@@ -23028,19 +23035,11 @@ async function openGit(cwd, env, options = {}) {
      */
     const discardChangesBefore = async (ref) => {
         const files = [...new Set([...(await diffNames('HEAD')), ...(await diffNames('--cached', 'HEAD'))])];
-        for (let i = 0; i < files.length; i += 200)
-            await git('restore', '--source=HEAD', '--staged', '--worktree', '--', ...files.slice(i, i + 200).map((file) => `:(top,literal)${file}`));
+        for (const specs of literalBatches(files))
+            await git('restore', '--source=HEAD', '--staged', '--worktree', '--', ...specs);
         // Untracked files only, as git lists them (never through a symlinked directory); ignored ones git overwrites itself.
-        const added = await diffNames('--diff-filter=A', 'HEAD', ref);
-        for (let i = 0; i < added.length; i += 200) {
-            const args = [
-                'ls-files',
-                '-z',
-                '--others',
-                '--exclude-standard',
-                '--',
-                ...added.slice(i, i + 200).map((f) => `:(top,literal)${f}`),
-            ];
+        for (const specs of literalBatches(await diffNames('--diff-filter=A', 'HEAD', ref))) {
+            const args = ['ls-files', '-z', '--others', '--exclude-standard', '--', ...specs];
             const r = await runner.run(args);
             if (r.code !== 0)
                 throw new git_GitError(args, r.code, r.stderr || r.stdout);
@@ -26653,20 +26652,28 @@ class BeadsFileSource {
         const open = new Map();
         for (const { record } of latestEntries((await this.read()).entries))
             if (record.status !== 'closed')
-                open.set(record.id, record);
+                // What computeReady reads of it (ready.ts): its status and its dependencies.
+                open.set(record.id, {
+                    standing: `${JSON.stringify(record.status)} ${JSON.stringify(record.dependencies)}`,
+                    record,
+                });
         return open;
     }
     /** Puts the record back on its issue's line as it was, or as a new last line when the line is gone. */
     async reinstate(id, record) {
         if (!isBeadsRecord(record) || record.id !== id)
             throw new Error(`Cannot reinstate issue ${id} in ${this.file}: the record given is not that issue's.`);
-        const run = this.queue.then(async () => {
+        return this.serially(async () => {
             const parsed = await this.read();
             const entry = findLatest(parsed, id);
             if (entry && JSON.stringify(entry.record) === JSON.stringify(record))
                 return;
             await writeFileAtomic(this.absolute, entry ? replaceSegment(parsed, entry.segment, record) : appendRecord(parsed, record));
         });
+    }
+    /** Runs `change` (a read, modify, write of the file) after this instance's earlier ones, so that none loses another. */
+    serially(change) {
+        const run = this.queue.then(change);
         this.queue = run.catch(() => undefined);
         return run;
     }
@@ -26679,7 +26686,7 @@ class BeadsFileSource {
         return this.modify(id, 'update', patch);
     }
     modify(id, action, patch) {
-        const run = this.queue.then(async () => {
+        return this.serially(async () => {
             const parsed = await this.read();
             const entry = findLatest(parsed, id);
             if (!entry) {
@@ -26696,12 +26703,11 @@ class BeadsFileSource {
             await writeFileAtomic(this.absolute, replaceSegment(parsed, entry.segment, after));
             return after;
         });
-        this.queue = run.catch(() => undefined);
-        return run;
     }
     async read() {
         // Read before and after every agent run: parsed again only when the file changed (another inode,
-        // size or time), and always while it changed less than 2 s ago (src/util/fileStamp.ts).
+        // size or time), and always while it changed too recently for its times to tell (2 s, or 100 ms
+        // where they have a fraction of a second: src/util/fileStamp.ts).
         const stamp = fileStamp(this.absolute, { settledMs: 2000 });
         if (stamp !== undefined && this.cached?.stamp === stamp)
             return this.cached.parsed;
@@ -27781,9 +27787,10 @@ async function openRecords(deps) {
     }
 }
 /**
- * Puts back, as they were before the agent ran, the issues outside `cycleIds` that it closed or
- * removed (it can edit a beads file in its tree; a lying agent closes the issues it did not do, and
- * the run would end "complete" without ever working them). Said in the log, issue by issue.
+ * Puts back, as they were before the agent ran, the issues outside `cycleIds` that it closed, removed
+ * or otherwise kept off the ready list (it can edit a beads file in its tree; a lying agent closes the
+ * issues it did not do, and the run would end "complete" without ever working them). Said in the
+ * log, issue by issue.
  */
 async function reinstateOthers(deps, before, cycleIds, n) {
     const { source, logger } = deps;
@@ -27796,29 +27803,18 @@ async function reinstateOthers(deps, before, cycleIds, n) {
     }
     if (!now)
         return;
-    for (const [id, record] of before) {
+    for (const [id, open] of before) {
         // Gone, closed, given another status (tombstone, blocked…) or other dependencies: off the ready list either way.
-        if (cycleIds.includes(id) || sameStanding(now.get(id), record))
+        if (cycleIds.includes(id) || now.get(id)?.standing === open.standing)
             continue;
         try {
-            await source.reinstate?.(id, record);
+            await source.reinstate?.(id, open.record);
             logger.warn('issue.reinstated', `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`, { iteration: n, issueId: id, cycle: [...cycleIds] });
         }
         catch (error) {
             logger.warn('issue.reinstate_failed', `[iteration ${n}] The agent closed or removed issue ${id}, which is not this cycle's, and it could not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { iteration: n, issueId: id });
         }
     }
-}
-/**
- * Whether `now` (undefined when the issue is gone or closed) is as ready as `before` was: the same
- * status and the same dependencies (an agent that blocks an issue on itself, or on an issue it made
- * up, keeps it off the ready list as surely as one that closes it).
- */
-function sameStanding(now, before) {
-    const field = (r, key) => r !== null && typeof r === 'object' ? JSON.stringify(r[key]) : undefined;
-    return (now !== undefined &&
-        field(now, 'status') === field(before, 'status') &&
-        field(now, 'dependencies') === field(before, 'dependencies'));
 }
 function logUsage(deps, n, result, state) {
     if (result.costUsd === undefined && !result.tokens && result.turns === undefined)
@@ -33882,7 +33878,7 @@ function issueTargets(text, baseline) {
     for (const block of blocks) {
         const one = blockTargets(block);
         if (one.unreadable)
-            return { tests: [], verify: [], unreadable: one.unreadable };
+            return one;
         out.tests = [...new Set([...out.tests, ...one.tests])];
         out.verify = [...new Set([...out.verify, ...one.verify])];
     }
@@ -33892,6 +33888,8 @@ function issueTargets(text, baseline) {
         out.tests = namedTests(text, baseline);
     return out;
 }
+/** Targets that cannot be taken, and why. */
+const refused = (unreadable) => ({ tests: [], verify: [], unreadable });
 /** One agent-loop block's YAML: its tests and verify, or why it cannot be taken. */
 function blockTargets(block) {
     let doc;
@@ -33899,11 +33897,7 @@ function blockTargets(block) {
         doc = dist.parse(block);
     }
     catch (error) {
-        return {
-            tests: [],
-            verify: [],
-            unreadable: `the agent-loop block is not valid YAML (${error.message.split('\n')[0]}); ${QUOTING_HINT}`,
-        };
+        return refused(`the agent-loop block is not valid YAML (${error.message.split('\n')[0]}); ${QUOTING_HINT}`);
     }
     if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
         const d = doc;
@@ -33915,19 +33909,11 @@ function blockTargets(block) {
             problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
         }
         if (problems.length > 0)
-            return {
-                tests: [],
-                verify: [],
-                unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
-            };
+            return refused(`the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`);
         return { tests, verify };
     }
     if (doc !== undefined && doc !== null)
-        return {
-            tests: [],
-            verify: [],
-            unreadable: `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`,
-        };
+        return refused(`the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`);
     return { tests: [], verify: [] };
 }
 function strings(value, key, problems) {
@@ -34027,9 +34013,9 @@ function stepCycle(ctx, s, event) {
 /** Why an issue whose agent-loop block cannot be taken as written is escalated. Pure. */
 const cannotVerify = (unreadable) => `cannot verify: ${unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
 /**
- * Before the agent runs: the issue's agent-loop block cannot be taken as written, so no work could be
- * verified. The cycle is escalated at once with `reason` (cannotVerify), no agent run spent on it and
- * no iteration counted. Pure.
+ * The issue's agent-loop block cannot be taken as written, so no work could be verified: the cycle
+ * escalated with `reason` (cannotVerify). Before the agent runs (runIteration: no agent run spent, no
+ * iteration counted), and in the verdict for targets that came unreadable. Pure.
  */
 function escalateUnverifiable(settings, before, reason) {
     const { state } = stepCycle({ settings }, before, { type: 'escalate', reason });
@@ -34198,15 +34184,15 @@ function afterClosedRead(ctx, model, now) {
     // the issue makes it eligible again); never judged without it, never closed.
     if (ctx.targets.unreadable) {
         const reason = cannotVerify(ctx.targets.unreadable);
-        const t = stepCycle(ctx, model.state, { type: 'escalate', reason });
+        const escalated = escalateUnverifiable(ctx.settings, model.state, reason);
         return decide_finish(model, [
             log('error', 'issue.targets', `${tag} ${describeTargets(cycleOf(model.state))}: ${reason}.`, {
                 iteration: record.n,
             }),
         ], {
-            state: decide_close(ctx, t.state, { ...record, outcome: 'cannot_verify' }, now),
+            ...escalated,
+            state: decide_close(ctx, escalated.state, { ...record, outcome: 'cannot_verify' }, now),
             violation,
-            escalate: { reason, bounceLoop: false },
         });
     }
     // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.

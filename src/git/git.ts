@@ -251,6 +251,13 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     }
   };
 
+  /** `files` as literal pathspecs, at most 200 to a git command line. */
+  const literalBatches = (files: readonly string[]): string[][] => {
+    const batches: string[][] = [];
+    for (let i = 0; i < files.length; i += 200)
+      batches.push(files.slice(i, i + 200).map((file) => `:(top,literal)${file}`));
+    return batches;
+  };
   /** The paths `git diff --name-only -z <args>` lists. */
   const diffNames = async (...args: string[]) => {
     const full = ['diff', '--name-only', '-z', '--no-renames', ...args];
@@ -267,26 +274,11 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
    */
   const discardChangesBefore = async (ref: string) => {
     const files = [...new Set([...(await diffNames('HEAD')), ...(await diffNames('--cached', 'HEAD'))])];
-    for (let i = 0; i < files.length; i += 200)
-      await git(
-        'restore',
-        '--source=HEAD',
-        '--staged',
-        '--worktree',
-        '--',
-        ...files.slice(i, i + 200).map((file) => `:(top,literal)${file}`),
-      );
+    for (const specs of literalBatches(files))
+      await git('restore', '--source=HEAD', '--staged', '--worktree', '--', ...specs);
     // Untracked files only, as git lists them (never through a symlinked directory); ignored ones git overwrites itself.
-    const added = await diffNames('--diff-filter=A', 'HEAD', ref);
-    for (let i = 0; i < added.length; i += 200) {
-      const args = [
-        'ls-files',
-        '-z',
-        '--others',
-        '--exclude-standard',
-        '--',
-        ...added.slice(i, i + 200).map((f) => `:(top,literal)${f}`),
-      ];
+    for (const specs of literalBatches(await diffNames('--diff-filter=A', 'HEAD', ref))) {
+      const args = ['ls-files', '-z', '--others', '--exclude-standard', '--', ...specs];
       const r = await runner.run(args);
       if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
       for (const file of r.stdout.split('\0').filter((f) => f !== ''))

@@ -8,7 +8,7 @@ import { fileStamp } from '../util/fileStamp.js';
 import { tickItem } from './checklist.js';
 import { rfc3339 } from '../util/clock.js';
 import { beadsRecordToIssue, computeReady, isBeadsRecord, isPlainObject, type BeadsRecord } from './ready.js';
-import { ESCALATED_LABEL, type Issue, type IssueSource, type SourceWarning } from './types.js';
+import { ESCALATED_LABEL, type Issue, type IssueSource, type OpenRecord, type SourceWarning } from './types.js';
 
 export interface BeadsFileSourceOptions {
   /** The JSONL file, as the user named it (shown in messages); relative paths resolve against `cwd`. */
@@ -219,10 +219,15 @@ export class BeadsFileSource implements IssueSource {
     });
   }
 
-  async openRecords(): Promise<ReadonlyMap<string, unknown>> {
-    const open = new Map<string, BeadsRecord>();
+  async openRecords(): Promise<ReadonlyMap<string, OpenRecord>> {
+    const open = new Map<string, OpenRecord>();
     for (const { record } of latestEntries((await this.read()).entries))
-      if (record.status !== 'closed') open.set(record.id, record);
+      if (record.status !== 'closed')
+        // What computeReady reads of it (ready.ts): its status and its dependencies.
+        open.set(record.id, {
+          standing: `${JSON.stringify(record.status)} ${JSON.stringify(record.dependencies)}`,
+          record,
+        });
     return open;
   }
 
@@ -230,7 +235,7 @@ export class BeadsFileSource implements IssueSource {
   async reinstate(id: string, record: unknown): Promise<void> {
     if (!isBeadsRecord(record) || record.id !== id)
       throw new Error(`Cannot reinstate issue ${id} in ${this.file}: the record given is not that issue's.`);
-    const run = this.queue.then(async () => {
+    return this.serially(async () => {
       const parsed = await this.read();
       const entry = findLatest(parsed, id);
       if (entry && JSON.stringify(entry.record) === JSON.stringify(record)) return;
@@ -239,6 +244,11 @@ export class BeadsFileSource implements IssueSource {
         entry ? replaceSegment(parsed, entry.segment, record) : appendRecord(parsed, record),
       );
     });
+  }
+
+  /** Runs `change` (a read, modify, write of the file) after this instance's earlier ones, so that none loses another. */
+  private serially<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(change);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -253,7 +263,7 @@ export class BeadsFileSource implements IssueSource {
   }
 
   private modify(id: string, action: string, patch: (record: BeadsRecord) => BeadsRecord): Promise<BeadsRecord> {
-    const run = this.queue.then(async () => {
+    return this.serially(async () => {
       const parsed = await this.read();
       const entry = findLatest(parsed, id);
       if (!entry) {
@@ -273,13 +283,12 @@ export class BeadsFileSource implements IssueSource {
       await writeFileAtomic(this.absolute, replaceSegment(parsed, entry.segment, after));
       return after;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async read(): Promise<ParsedJsonl> {
     // Read before and after every agent run: parsed again only when the file changed (another inode,
-    // size or time), and always while it changed less than 2 s ago (src/util/fileStamp.ts).
+    // size or time), and always while it changed too recently for its times to tell (2 s, or 100 ms
+    // where they have a fraction of a second: src/util/fileStamp.ts).
     const stamp = fileStamp(this.absolute, { settledMs: 2000 });
     if (stamp !== undefined && this.cached?.stamp === stamp) return this.cached.parsed;
     let content: Buffer;

@@ -23,6 +23,14 @@ export function isClosed(issue: Pick<Issue, 'status'>): boolean {
   return issue.status === 'closed';
 }
 
+/** An issue not closed, as its source holds it (openRecords). */
+export interface OpenRecord {
+  /** What decides whether it is ready, comparable before and after an agent run (beads: its status and dependencies). */
+  standing: string;
+  /** The issue as it is, for `reinstate` only. */
+  record: unknown;
+}
+
 /** Where issues come from and where their closing goes back to. */
 export interface IssueSource {
   /** Short name for logs: "beads file .beads/issues.jsonl", "bd". */
@@ -49,13 +57,14 @@ export interface IssueSource {
    */
   tickChecklistItem?(id: string, item: string): Promise<boolean>;
   /**
-   * Every issue not closed now, each as the source holds it (a record only `reinstate` reads). Taken
-   * before each agent run, so that an issue the agent closed or removed outside its cycle is put
-   * back after it (src/loop/turn.ts): only the engine closes an issue, after its verdict. Sources
-   * whose issues the agent can edit itself have it (a beads file in the working tree).
+   * Every issue not closed now, by id. Taken before each agent run, so that an issue outside its
+   * cycle that the agent closed, removed, or kept off the ready list otherwise (another status, other
+   * dependencies: its `standing` changed) is put back after it (src/loop/turn.ts): only the engine
+   * closes an issue, after its verdict. Sources whose issues the agent can edit itself have it (a
+   * beads file in the working tree).
    */
-  openRecords?(): Promise<ReadonlyMap<string, unknown>>;
-  /** Puts issue `id` back as `record` (one openRecords gave): its line replaced, or added again when removed. */
+  openRecords?(): Promise<ReadonlyMap<string, OpenRecord>>;
+  /** Puts issue `id` back as `record` (an OpenRecord's): its line replaced, or added again when removed. */
   reinstate?(id: string, record: unknown): Promise<void>;
   /** What the source wants kept in the checkpoint between runs (a cache of ETags), if anything. */
   exportState?(): unknown;

@@ -12,6 +12,7 @@ import type { AgentFailure, AgentResult } from '../agents/types.js';
 import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
 import { rfc3339 } from '../util/clock.js';
 import type { Halt } from '../core/events.js';
+import type { OpenRecord } from '../issues/types.js';
 import type { StateFiles } from '../persist/stateFiles.js';
 import { type SliceDeps, filesOf } from './deps.js';
 import type { CycleState, IterationRecord, LoopState } from '../core/state.js';
@@ -151,7 +152,7 @@ export async function agentTurn(
 }
 
 /** The source's open issues before the agent runs; undefined when it cannot say (then nothing is put back). */
-async function openRecords(deps: SliceDeps): Promise<ReadonlyMap<string, unknown> | undefined> {
+async function openRecords(deps: SliceDeps): Promise<ReadonlyMap<string, OpenRecord> | undefined> {
   if (!deps.source.reinstate) return undefined;
   try {
     return await deps.source.openRecords?.();
@@ -161,29 +162,30 @@ async function openRecords(deps: SliceDeps): Promise<ReadonlyMap<string, unknown
 }
 
 /**
- * Puts back, as they were before the agent ran, the issues outside `cycleIds` that it closed or
- * removed (it can edit a beads file in its tree; a lying agent closes the issues it did not do, and
- * the run would end "complete" without ever working them). Said in the log, issue by issue.
+ * Puts back, as they were before the agent ran, the issues outside `cycleIds` that it closed, removed
+ * or otherwise kept off the ready list (it can edit a beads file in its tree; a lying agent closes the
+ * issues it did not do, and the run would end "complete" without ever working them). Said in the
+ * log, issue by issue.
  */
 async function reinstateOthers(
   deps: SliceDeps,
-  before: ReadonlyMap<string, unknown>,
+  before: ReadonlyMap<string, OpenRecord>,
   cycleIds: readonly string[],
   n: number,
 ): Promise<void> {
   const { source, logger } = deps;
-  let now: ReadonlyMap<string, unknown> | undefined;
+  let now: ReadonlyMap<string, OpenRecord> | undefined;
   try {
     now = await source.openRecords?.();
   } catch {
     return; // The agent left the file unreadable: the next read of the issues says so and stops the run.
   }
   if (!now) return;
-  for (const [id, record] of before) {
+  for (const [id, open] of before) {
     // Gone, closed, given another status (tombstone, blocked…) or other dependencies: off the ready list either way.
-    if (cycleIds.includes(id) || sameStanding(now.get(id), record)) continue;
+    if (cycleIds.includes(id) || now.get(id)?.standing === open.standing) continue;
     try {
-      await source.reinstate?.(id, record);
+      await source.reinstate?.(id, open.record);
       logger.warn(
         'issue.reinstated',
         `[iteration ${n}] The agent closed, removed, re-statused or re-linked issue ${id}, which is not this cycle's (${cycleIds.join(', ')}): put back as it was. Only agent-loop closes an issue, once its own work passes the tests.`,
@@ -197,21 +199,6 @@ async function reinstateOthers(
       );
     }
   }
-}
-
-/**
- * Whether `now` (undefined when the issue is gone or closed) is as ready as `before` was: the same
- * status and the same dependencies (an agent that blocks an issue on itself, or on an issue it made
- * up, keeps it off the ready list as surely as one that closes it).
- */
-function sameStanding(now: unknown, before: unknown): boolean {
-  const field = (r: unknown, key: string) =>
-    r !== null && typeof r === 'object' ? JSON.stringify((r as Record<string, unknown>)[key]) : undefined;
-  return (
-    now !== undefined &&
-    field(now, 'status') === field(before, 'status') &&
-    field(now, 'dependencies') === field(before, 'dependencies')
-  );
 }
 
 function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopState): void {

@@ -1,5 +1,8 @@
 import { statSync } from 'node:fs';
 
+/** How long a file whose times have a fraction of a second must have been still (see fileStamp). */
+export const FINE_SETTLED_MS = 100;
+
 /**
  * A stamp that changes whenever a regular file is replaced or rewritten (its inode, size, and
  * modification and change times in ns); undefined when it is missing or not a regular file. Lets a
@@ -11,9 +14,6 @@ import { statSync } from 'node:fs';
  * (git's "racily clean" rule). A file whose times have a fraction of a second is still enough after
  * FINE_SETTLED_MS, if that is shorter.
  */
-/** How long a file whose times have a fraction of a second must have been still (see fileStamp). */
-export const FINE_SETTLED_MS = 100;
-
 export function fileStamp(file: string, options: { settledMs?: number; now?: number } = {}): string | undefined {
   try {
     const st = statSync(file, { bigint: true });

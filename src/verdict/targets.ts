@@ -41,7 +41,7 @@ export function issueTargets(text: string, baseline: SuiteRun | undefined): Issu
   const blocks = [...text.replace(/\r\n?/g, '\n').matchAll(BLOCK)].map((m) => m[2] as string);
   for (const block of blocks) {
     const one = blockTargets(block);
-    if (one.unreadable) return { tests: [], verify: [], unreadable: one.unreadable };
+    if (one.unreadable) return one;
     out.tests = [...new Set([...out.tests, ...one.tests])];
     out.verify = [...new Set([...out.verify, ...one.verify])];
   }
@@ -50,17 +50,18 @@ export function issueTargets(text: string, baseline: SuiteRun | undefined): Issu
   return out;
 }
 
+/** Targets that cannot be taken, and why. */
+const refused = (unreadable: string): IssueTargets => ({ tests: [], verify: [], unreadable });
+
 /** One agent-loop block's YAML: its tests and verify, or why it cannot be taken. */
 function blockTargets(block: string): IssueTargets {
   let doc: unknown;
   try {
     doc = YAML.parse(block);
   } catch (error) {
-    return {
-      tests: [],
-      verify: [],
-      unreadable: `the agent-loop block is not valid YAML (${(error as Error).message.split('\n')[0]}); ${QUOTING_HINT}`,
-    };
+    return refused(
+      `the agent-loop block is not valid YAML (${(error as Error).message.split('\n')[0]}); ${QUOTING_HINT}`,
+    );
   }
   if (doc && typeof doc === 'object' && !Array.isArray(doc)) {
     const d = doc as Record<string, unknown>;
@@ -72,19 +73,15 @@ function blockTargets(block: string): IssueTargets {
       problems.push(`a key agent-loop does not know: ${key}${meant ? ` (did you mean ${meant}?)` : ''}`);
     }
     if (problems.length > 0)
-      return {
-        tests: [],
-        verify: [],
-        unreadable: `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
-      };
+      return refused(
+        `the agent-loop block cannot be taken as written: ${problems.join('; ')}; it knows tests: and verify:, each a string or a list of strings`,
+      );
     return { tests, verify };
   }
   if (doc !== undefined && doc !== null)
-    return {
-      tests: [],
-      verify: [],
-      unreadable: `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`,
-    };
+    return refused(
+      `the agent-loop block must be a mapping with tests: and/or verify: (it is ${Array.isArray(doc) ? 'a list' : `a ${typeof doc}`})`,
+    );
   return { tests: [], verify: [] };
 }
 

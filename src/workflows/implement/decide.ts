@@ -106,9 +106,9 @@ export const cannotVerify = (unreadable: string): string =>
   `cannot verify: ${unreadable}. Fix the block in the issue's text; the edit makes the issue eligible again`;
 
 /**
- * Before the agent runs: the issue's agent-loop block cannot be taken as written, so no work could be
- * verified. The cycle is escalated at once with `reason` (cannotVerify), no agent run spent on it and
- * no iteration counted. Pure.
+ * The issue's agent-loop block cannot be taken as written, so no work could be verified: the cycle
+ * escalated with `reason` (cannotVerify). Before the agent runs (runIteration: no agent run spent, no
+ * iteration counted), and in the verdict for targets that came unreadable. Pure.
  */
 export function escalateUnverifiable(
   settings: IterationContext['settings'],
@@ -327,7 +327,7 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
   // the issue makes it eligible again); never judged without it, never closed.
   if (ctx.targets.unreadable) {
     const reason = cannotVerify(ctx.targets.unreadable);
-    const t = stepCycle(ctx, model.state, { type: 'escalate', reason });
+    const escalated = escalateUnverifiable(ctx.settings, model.state, reason);
     return finish(
       model,
       [
@@ -336,9 +336,9 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
         }),
       ],
       {
-        state: close(ctx, t.state, { ...record, outcome: 'cannot_verify' }, now),
+        ...escalated,
+        state: close(ctx, escalated.state, { ...record, outcome: 'cannot_verify' }, now),
         violation,
-        escalate: { reason, bounceLoop: false },
       },
     );
   }
