@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommandAgent, commandEnv } from '../../src/agents/command.js';
-import type { AgentRunRequest } from '../../src/agents/types.js';
+import type { Agent, AgentRunRequest } from '../../src/agents/types.js';
 import { LOGS_KEPT, LOG_MAX_BYTES } from '../../src/agents/streamLog.js';
 import { maskOutput } from '../../src/agents/maskOutput.js';
 import { runTurn } from '../../src/loop/turn.js';
@@ -246,6 +246,15 @@ describe("CommandAgent keeps its output in the iteration's log (issue 15)", () =
     expect(lines[0]).toMatch(/^x{1000}[\s\S]*\*\*\*[\s\S]*y{1000}$/);
   });
 
+  it('makes the log at the first line the agent prints: an agent that prints nothing leaves none', async () => {
+    const base = join(dir, 'logs', 'iteration-9');
+    const quiet = await new CommandAgent({ command: 'true' }).run(request({ logBase: base }));
+    expect(quiet.ok).toBe(true);
+    expect(existsSync(`${base}.log`)).toBe(false);
+    await new CommandAgent({ command: 'sleep 0.2; echo late' }).run(request({ logBase: base }));
+    expect(readFileSync(`${base}.log`, 'utf8')).toBe('late\n');
+  });
+
   it('uses the same cap as the claude and codex logs, and writes no log when none is asked for', async () => {
     expect(LOG_MAX_BYTES).toBe(32 * 1024 * 1024);
     const r = await new CommandAgent({ command: 'echo hi' }).run(request());
@@ -254,7 +263,38 @@ describe("CommandAgent keeps its output in the iteration's log (issue 15)", () =
   });
 });
 
+/** One agent turn of `agent` as iteration `iteration`, with `stateDir` as the state directory, its log kept. */
+async function turnIn(stateDir: string, agent: Agent, iteration: number): Promise<void> {
+  const clock = new ManualClock();
+  await runTurn(
+    {
+      agent,
+      clock,
+      logger: createLogger({ json: true, write: () => undefined, clock, redact: (t) => t }),
+      cwd: stateDir,
+      stateDir,
+      files: stateFiles(stateDir),
+    },
+    { prompt: 'p', iteration, issueIds: ['bd-1'], timeoutMs: 30_000, delaySeconds: 0, keepLog: true },
+  );
+}
+
 describe('the one agent turn keeps a command agent log like the others (issue 15)', () => {
+  it("removes an earlier run's log of the same number, also when this run's agent prints nothing", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
+    try {
+      const logs = join(stateDir, 'logs');
+      mkdirSync(logs);
+      writeFileSync(join(logs, 'iteration-2.log'), 'an earlier run\n');
+      writeFileSync(join(logs, 'iteration-2.ndjson'), '{}\n');
+      writeFileSync(join(logs, 'iteration-3.log'), 'an earlier run, kept\n');
+      await turnIn(stateDir, new CommandAgent({ command: 'true' }), 2);
+      expect(readdirSync(logs)).toEqual(['iteration-3.log']);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
   it('writes logs/iteration-N.log and prunes the oldest logs of every kind, keeping the newest 50', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
     try {
@@ -262,7 +302,6 @@ describe('the one agent turn keeps a command agent log like the others (issue 15
       mkdirSync(logs);
       for (let n = 1; n <= 30; n++) writeFileSync(join(logs, `iteration-${n}.ndjson`), '{}\n');
       for (let n = 31; n <= 60; n++) writeFileSync(join(logs, `iteration-${n}.log`), 'x\n');
-      const clock = new ManualClock();
       const agent = maskOutput(
         new CommandAgent({
           command: 'echo "key $AGENT_SECRET"',
@@ -270,17 +309,7 @@ describe('the one agent turn keeps a command agent log like the others (issue 15
         }),
         createRedactor([SECRET]),
       );
-      await runTurn(
-        {
-          agent,
-          clock,
-          logger: createLogger({ json: true, write: () => undefined, clock, redact: (t) => t }),
-          cwd: stateDir,
-          stateDir,
-          files: stateFiles(stateDir),
-        },
-        { prompt: 'p', iteration: 61, issueIds: ['bd-1'], timeoutMs: 30_000, delaySeconds: 0, keepLog: true },
-      );
+      await turnIn(stateDir, agent, 61);
       expect(readFileSync(join(logs, 'iteration-61.log'), 'utf8')).toBe('key ***\n');
       const left = readdirSync(logs);
       expect(left).toHaveLength(LOGS_KEPT);

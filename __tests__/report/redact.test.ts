@@ -204,6 +204,16 @@ describe('createRedactor: known values', () => {
     expect(redact('x abcdef123456 y abcdef123 zzzzzzzzz')).toBe(`x ${MASK} y ${MASK} ${MASK}zzz`);
   });
 
+  it('masks a text it returned before to the same text, and the next text in full (the last result is remembered)', () => {
+    const redact = createRedactor(['abcdef123']);
+    const once = redact('a abcdef123 b');
+    expect(once).toBe(`a ${MASK} b`);
+    expect(redact(once)).toBe(once);
+    expect(redact('c abcdef123 d')).toBe(`c ${MASK} d`);
+    expect(redact(once)).toBe(once);
+    expect(redact(`${once} abcdef123`)).toBe(`a ${MASK} b ${MASK}`);
+  });
+
   it('masks every one of many secrets (more than one alternation is built)', () => {
     const secrets = Array.from(
       { length: 300 },

@@ -3,7 +3,7 @@
  * behind: against a /proc made of files, so that which process is signalled can be checked.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ProcessRegistry, bootTicks, endLeftovers } from '../../src/safety/processes.js';
@@ -59,7 +59,7 @@ describe('bootTicks', () => {
 });
 
 describe('the records and endLeftovers', () => {
-  it('records a spawned group with its earliest start and the boot, and removes the record when it exits', () => {
+  it('records a spawned group with its earliest start and the boot, and no longer names it once it exits', async () => {
     const registry = new ProcessRegistry(
       stateDir,
       () => new Date('2026-11-25T10:00:00Z'),
@@ -67,7 +67,8 @@ describe('the records and endLeftovers', () => {
       () => 30_000,
     );
     registry.spawned(4242, 'agent');
-    expect(JSON.parse(readFileSync(path.join(recordsDir(), '4242.json'), 'utf8'))).toEqual({
+    const slot = path.join(recordsDir(), `${process.pid}-0.json`);
+    expect(JSON.parse(readFileSync(slot, 'utf8'))).toEqual({
       pid: 4242,
       startTime: String(SELF_START + 3000 - 100),
       bootId: BOOT_ID,
@@ -75,7 +76,26 @@ describe('the records and endLeftovers', () => {
       startedAt: '2026-11-25T10:00:00.000Z',
     });
     registry.exited(4242);
-    expect(readdirSync(recordsDir())).toEqual([]);
+    expect(JSON.parse(readFileSync(slot, 'utf8'))).toEqual({ pid: 0 });
+    expect(await registry.records()).toEqual([]);
+  });
+
+  it('rewrites one record file per group running at once, in place and always at the same length', () => {
+    const registry = new ProcessRegistry(stateDir, undefined, proc, () => 30_000);
+    const slot = (k: number) => path.join(recordsDir(), `${process.pid}-${k}.json`);
+    registry.spawned(4242, 'agent');
+    const { ino, size } = statSync(slot(0));
+    registry.exited(4242);
+    registry.spawned(99_999_999, 'tests'); // a longer record in the same file
+    registry.exited(99_999_999);
+    registry.spawned(7, 'agent'); // a shorter one: nothing of the longer one is left after it
+    expect(JSON.parse(readFileSync(slot(0), 'utf8'))).toMatchObject({ pid: 7, role: 'agent' });
+    expect(statSync(slot(0))).toMatchObject({ ino, size });
+    registry.spawned(8, 'tests'); // while 7 runs: a second slot
+    expect(JSON.parse(readFileSync(slot(1), 'utf8'))).toMatchObject({ pid: 8, role: 'tests' });
+    registry.exited(7);
+    registry.exited(8);
+    expect(readdirSync(recordsDir()).sort()).toEqual([`${process.pid}-0.json`, `${process.pid}-1.json`]);
   });
 
   it("signals the recorded group's members started since the spawn, never an older process of that group", async () => {

@@ -21368,8 +21368,12 @@ function stateFiles(dir, mask = (t) => t) {
             return out;
         },
         async remove(file) {
-            // Synchronous like the writes: an old iteration log is removed before every agent run.
-            (0,external_node_fs_namespaceObject.rmSync)(inside(file), { force: true });
+            // Synchronous like the writes: an old iteration log is removed after every agent run. A file
+            // that is not there (the common case) is looked up without building an exception.
+            const abs = inside(file);
+            if ((0,external_node_fs_namespaceObject.lstatSync)(abs, { throwIfNoEntry: false }) === undefined)
+                return;
+            (0,external_node_fs_namespaceObject.rmSync)(abs, { force: true });
         },
     };
 }
@@ -21426,9 +21430,17 @@ const systemClock = {
         signal?.addEventListener('abort', done, { once: true });
     }),
 };
+/** The last second formatted: a run formats the same second many times (history, log lines, checkpoint). */
+let lastSecond = Number.NaN;
+let lastText;
 /** RFC 3339 in UTC with second precision, e.g. 2026-11-21T10:30:00Z. */
 function rfc3339(date) {
-    return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const second = Math.floor(date.getTime() / 1000);
+    if (second !== lastSecond || lastText === undefined) {
+        lastText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+        lastSecond = second;
+    }
+    return lastText;
 }
 
 ;// CONCATENATED MODULE: ./src/checkpoint/types.ts
@@ -23201,8 +23213,24 @@ const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequir
 
 
 
+
 /** The directory of the records, inside the state directory (never published with it). */
 const RUNTIME_DIR = 'run';
+/** A record slot's length: every record fits, padded with spaces (JSON allows them) to this. */
+const SLOT_BYTES = 512;
+/** A slot whose group has ended. */
+const ENDED = '{"pid":0}';
+/** Writes `json` into a record slot, padded to SLOT_BYTES, in place; a record we cannot write must never stop the agent. */
+function writeSlot(file, json) {
+    const text = `${json.padEnd(SLOT_BYTES - 1)}\n`;
+    try {
+        // Synchronous in effect: rewriteInPlace, and the atomic replace it falls back to, do all their work before they return.
+        rewriteInPlace(file, text).catch(() => undefined);
+    }
+    catch {
+        // nothing to do: the run goes on without this record
+    }
+}
 /** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
 function readProcStat(pid, procRoot = '/proc') {
     let text;
@@ -23274,7 +23302,18 @@ class ProcessRegistry {
         this.ticks = bootTicks(procRoot, sinceStartMs);
         this.boot = bootId(procRoot);
     }
-    /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
+    /** The record file of each group running now, by its leader's pid. */
+    slots = new Map();
+    /** Record files of groups that have ended, to be rewritten for the next one. */
+    free = [];
+    made = 0;
+    /**
+     * Records a group leader as it is spawned (synchronous: the engine may be killed right after).
+     * The record files are slots (`<engine pid>-<k>.json`, one per group running at once) made at the
+     * first spawn and rewritten in place after that, always at the same length: no file is made or
+     * removed per agent run (on ext4 that costs about as much as the checkpoint's own write), and a
+     * kill in the middle of a rewrite never leaves a longer record's tail behind.
+     */
     spawned(pid, role) {
         const ticks = this.ticks?.();
         const record = {
@@ -23284,31 +23323,18 @@ class ProcessRegistry {
             role,
             startedAt: this.now().toISOString(),
         };
-        const file = external_node_path_default().join(this.dir, `${pid}.json`);
-        const text = `${JSON.stringify(record)}\n`;
-        try {
-            try {
-                (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
-            }
-            catch (error) {
-                // The directory is made once, when it is missing (not a mkdir per agent run).
-                if (error.code !== 'ENOENT')
-                    throw error;
-                (0,external_node_fs_namespaceObject.mkdirSync)(this.dir, { recursive: true });
-                (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
-            }
-        }
-        catch {
-            // A record we cannot write must never stop the agent.
-        }
+        const file = this.free.pop() ?? external_node_path_default().join(this.dir, `${process.pid}-${this.made++}.json`);
+        this.slots.set(pid, file);
+        writeSlot(file, JSON.stringify(record));
     }
+    /** The group has ended: its slot says so (pid 0, never read as a record) and is free for the next. */
     exited(pid) {
-        try {
-            (0,external_node_fs_namespaceObject.unlinkSync)(external_node_path_default().join(this.dir, `${pid}.json`));
-        }
-        catch {
-            // Already gone (or never written): nothing to do.
-        }
+        const file = this.slots.get(pid);
+        if (file === undefined)
+            return;
+        this.slots.delete(pid);
+        writeSlot(file, ENDED);
+        this.free.push(file);
     }
     async records() {
         const names = await external_node_fs_namespaceObject.promises.readdir(this.dir).catch(() => []);
@@ -24659,13 +24685,21 @@ function createRedactor(secrets) {
         return last === 0 ? text : out + text.slice(last);
     };
     const pass = (text) => patterns.reduce((out, pattern) => passWith(pattern, out), text);
+    /**
+     * The last text returned: a text masked already comes back unchanged (the result is a fixed point
+     * of `pass`), so masking it again (the checkpoint store masks its text, and the one file writer
+     * masks whatever it writes) costs a comparison rather than a scan of every pattern.
+     */
+    let lastOut;
     const redact = (text) => {
         let out = String(text);
+        if (out === lastOut)
+            return out;
         // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
         for (;;) {
             const next = pass(out);
             if (next === out)
-                return out;
+                return (lastOut = out);
             out = next;
         }
     };
@@ -25135,12 +25169,19 @@ const LOGS_KEPT = 50;
 function logFileFor(base, format) {
     return base === undefined ? undefined : `${base}.${format === 'ndjson' ? 'ndjson' : 'log'}`;
 }
-/** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
+/**
+ * Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. The file
+ * is made at the first line, so while the agent runs: an agent that prints nothing leaves no log, and
+ * no file is made between two agent runs (on ext4 a new file right after the checkpoint's fsync costs
+ * about a tenth of the engine's own time per iteration: bench/overhead.mjs).
+ */
 class StreamLog {
     file;
     maxBytes;
     format;
     fd;
+    /** The file was opened, or could not be: never tried again. */
+    tried = false;
     written = 0;
     capped = false;
     /** The last write was a piece of a line that has not ended yet. */
@@ -25149,40 +25190,47 @@ class StreamLog {
         this.file = file;
         this.maxBytes = maxBytes;
         this.format = format;
-        if (!file)
-            return;
+    }
+    open() {
+        if (this.tried || !this.file)
+            return this.fd;
+        this.tried = true;
         try {
             try {
-                this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+                this.fd = (0,external_node_fs_namespaceObject.openSync)(this.file, 'w');
             }
             catch (error) {
                 // The directory is made when it is missing (not a mkdir per agent run).
                 if (error.code !== 'ENOENT')
                     throw error;
-                (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-                this.fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+                (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(this.file), { recursive: true });
+                this.fd = (0,external_node_fs_namespaceObject.openSync)(this.file, 'w');
             }
         }
         catch {
             this.fd = undefined; // A log we cannot write must never stop the agent.
         }
+        return this.fd;
     }
     /** Appends `line` and a newline; `ends: false` for a piece of a longer line that goes on in the next write. */
     write(line, ends = true) {
-        if (this.fd === undefined || this.capped)
+        if (this.capped)
+            return;
+        const fd = this.open();
+        if (fd === undefined)
             return;
         const text = ends ? `${line}\n` : line;
         const bytes = Buffer.byteLength(text);
         if (this.written + bytes > this.maxBytes) {
             this.capped = true;
-            (0,external_node_fs_namespaceObject.writeSync)(this.fd, this.format === 'ndjson'
+            (0,external_node_fs_namespaceObject.writeSync)(fd, this.format === 'ndjson'
                 ? `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
                 : `${this.midLine ? '\n' : ''}[agent-loop: the rest of this output is left out, the log stops at ${this.written} bytes]\n`);
             return;
         }
         this.written += bytes;
         this.midLine = !ends;
-        (0,external_node_fs_namespaceObject.writeSync)(this.fd, text);
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
     }
     close() {
         if (this.fd !== undefined)
@@ -25190,12 +25238,15 @@ class StreamLog {
         this.fd = undefined;
     }
 }
-/** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
-async function pruneIterationLogs(files, dir, keep = LOGS_KEPT) {
+/**
+ * Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number), not counting those of
+ * iteration `current` (the run that just wrote it), which are kept.
+ */
+async function pruneIterationLogs(files, dir, keep = LOGS_KEPT, current) {
     const names = (await files.list(dir, { names: true })).map((e) => e.name);
     const numbered = names
         .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
-        .filter((x) => Number.isFinite(x.n))
+        .filter((x) => Number.isFinite(x.n) && x.n !== current)
         .sort((a, b) => b.n - a.n);
     await Promise.all(numbered.slice(keep).map((x) => files.remove(external_node_path_default().join(dir, x.name))));
 }
@@ -27682,8 +27733,8 @@ const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
 ;// CONCATENATED MODULE: ./src/loop/turn.ts
 /**
  * One agent turn, the same for every workflow (implement, tdd): the prompt written to the state
- * directory, the old iteration logs pruned, the agent run (resuming the cycle's session with
- * --agent-session continue), the delay, the iteration's record and counters, the usage logged, and
+ * directory, the agent run (resuming the cycle's session with --agent-session continue), the old
+ * iteration logs pruned, the delay, the iteration's record and counters, the usage logged, and
  * the lane checked before anything judges the work. What the turn's result means is each
  * workflow's business.
  */
@@ -27704,7 +27755,7 @@ const agentRan = (turn, now) => ({
 const OUTPUT_KEPT = 2000;
 /**
  * The agent run itself, the same for every workflow: the prompt written to the state directory,
- * the old iteration logs pruned, the agent run with its timeout, output streamed to the log, then
+ * the agent run with its timeout, output streamed to the log, the old iteration logs pruned, then
  * the delay. undefined when the run was interrupted.
  */
 async function runTurn(ports, req) {
@@ -27712,8 +27763,12 @@ async function runTurn(ports, req) {
     // A copy for the agent and for a person, rewritten every run.
     await ports.files.writeScratch(promptFile, req.prompt);
     const logDir = external_node_path_default().join(ports.stateDir, 'logs');
+    const logBase = external_node_path_default().join(logDir, `iteration-${req.iteration}`);
+    // A log of this number is an earlier run's (a --fresh run counts from 1 again): this run's own is
+    // made only when its agent prints (src/agents/streamLog.ts), so the earlier one must not stand for it.
     if (req.keepLog)
-        await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1);
+        for (const format of ['ndjson', 'text'])
+            await ports.files.remove(logFileFor(logBase, format));
     const result = await ports.agent.run({
         prompt: req.prompt,
         iteration: req.iteration,
@@ -27722,10 +27777,13 @@ async function runTurn(ports, req) {
         promptFile,
         timeoutMs: req.timeoutMs,
         signal: ports.signal,
-        onLine: cappedEcho(ports.logger, 'agent', req.keepLog ? external_node_path_default().join(logDir, `iteration-${req.iteration}.*`) : undefined),
-        ...(req.keepLog ? { logBase: external_node_path_default().join(logDir, `iteration-${req.iteration}`) } : {}),
+        onLine: cappedEcho(ports.logger, 'agent', req.keepLog ? `${logBase}.*` : undefined),
+        ...(req.keepLog ? { logBase } : {}),
         resumeSessionId: req.resumeSessionId,
     });
+    // After the run, not before it: nothing but the next agent run waits on it then.
+    if (req.keepLog)
+        await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration);
     if (ports.signal?.aborted)
         return undefined;
     if (req.delaySeconds > 0)

@@ -18,9 +18,16 @@ export function logFileFor(base: string | undefined, format: LogFormat): string 
   return base === undefined ? undefined : `${base}.${format === 'ndjson' ? 'ndjson' : 'log'}`;
 }
 
-/** Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. */
+/**
+ * Appends lines synchronously (memory stays flat whatever the stream's size) until the cap. The file
+ * is made at the first line, so while the agent runs: an agent that prints nothing leaves no log, and
+ * no file is made between two agent runs (on ext4 a new file right after the checkpoint's fsync costs
+ * about a tenth of the engine's own time per iteration: bench/overhead.mjs).
+ */
 export class StreamLog {
   private fd: number | undefined;
+  /** The file was opened, or could not be: never tried again. */
+  private tried = false;
   private written = 0;
   private capped = false;
   /** The last write was a piece of a line that has not ended yet. */
@@ -30,31 +37,37 @@ export class StreamLog {
     readonly file: string | undefined,
     private readonly maxBytes = LOG_MAX_BYTES,
     private readonly format: LogFormat = 'ndjson',
-  ) {
-    if (!file) return;
+  ) {}
+
+  private open(): number | undefined {
+    if (this.tried || !this.file) return this.fd;
+    this.tried = true;
     try {
       try {
-        this.fd = openSync(file, 'w');
+        this.fd = openSync(this.file, 'w');
       } catch (error) {
         // The directory is made when it is missing (not a mkdir per agent run).
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        mkdirSync(path.dirname(file), { recursive: true });
-        this.fd = openSync(file, 'w');
+        mkdirSync(path.dirname(this.file), { recursive: true });
+        this.fd = openSync(this.file, 'w');
       }
     } catch {
       this.fd = undefined; // A log we cannot write must never stop the agent.
     }
+    return this.fd;
   }
 
   /** Appends `line` and a newline; `ends: false` for a piece of a longer line that goes on in the next write. */
   write(line: string, ends = true): void {
-    if (this.fd === undefined || this.capped) return;
+    if (this.capped) return;
+    const fd = this.open();
+    if (fd === undefined) return;
     const text = ends ? `${line}\n` : line;
     const bytes = Buffer.byteLength(text);
     if (this.written + bytes > this.maxBytes) {
       this.capped = true;
       writeSync(
-        this.fd,
+        fd,
         this.format === 'ndjson'
           ? `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
           : `${this.midLine ? '\n' : ''}[agent-loop: the rest of this output is left out, the log stops at ${this.written} bytes]\n`,
@@ -63,7 +76,7 @@ export class StreamLog {
     }
     this.written += bytes;
     this.midLine = !ends;
-    writeSync(this.fd, text);
+    writeSync(fd, text);
   }
 
   close(): void {
@@ -72,16 +85,20 @@ export class StreamLog {
   }
 }
 
-/** Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number). */
+/**
+ * Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number), not counting those of
+ * iteration `current` (the run that just wrote it), which are kept.
+ */
 export async function pruneIterationLogs(
   files: Pick<StateFiles, 'list' | 'remove'>,
   dir: string,
   keep = LOGS_KEPT,
+  current?: number,
 ): Promise<void> {
   const names = (await files.list(dir, { names: true })).map((e) => e.name);
   const numbered = names
     .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
-    .filter((x) => Number.isFinite(x.n))
+    .filter((x) => Number.isFinite(x.n) && x.n !== current)
     .sort((a, b) => b.n - a.n);
   await Promise.all(numbered.slice(keep).map((x) => files.remove(path.join(dir, x.name))));
 }

@@ -1,12 +1,12 @@
 /**
  * One agent turn, the same for every workflow (implement, tdd): the prompt written to the state
- * directory, the old iteration logs pruned, the agent run (resuming the cycle's session with
- * --agent-session continue), the delay, the iteration's record and counters, the usage logged, and
+ * directory, the agent run (resuming the cycle's session with --agent-session continue), the old
+ * iteration logs pruned, the delay, the iteration's record and counters, the usage logged, and
  * the lane checked before anything judges the work. What the turn's result means is each
  * workflow's business.
  */
 import path from 'node:path';
-import { LOGS_KEPT, pruneIterationLogs } from '../agents/streamLog.js';
+import { LOGS_KEPT, logFileFor, pruneIterationLogs } from '../agents/streamLog.js';
 import { cappedEcho } from '../report/echo.js';
 import type { AgentFailure, AgentResult } from '../agents/types.js';
 import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
@@ -71,7 +71,7 @@ export interface TurnRequest {
 
 /**
  * The agent run itself, the same for every workflow: the prompt written to the state directory,
- * the old iteration logs pruned, the agent run with its timeout, output streamed to the log, then
+ * the agent run with its timeout, output streamed to the log, the old iteration logs pruned, then
  * the delay. undefined when the run was interrupted.
  */
 export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<AgentResult | undefined> {
@@ -79,7 +79,11 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
   // A copy for the agent and for a person, rewritten every run.
   await ports.files.writeScratch(promptFile, req.prompt);
   const logDir = path.join(ports.stateDir, 'logs');
-  if (req.keepLog) await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1);
+  const logBase = path.join(logDir, `iteration-${req.iteration}`);
+  // A log of this number is an earlier run's (a --fresh run counts from 1 again): this run's own is
+  // made only when its agent prints (src/agents/streamLog.ts), so the earlier one must not stand for it.
+  if (req.keepLog)
+    for (const format of ['ndjson', 'text'] as const) await ports.files.remove(logFileFor(logBase, format) as string);
   const result = await ports.agent.run({
     prompt: req.prompt,
     iteration: req.iteration,
@@ -88,14 +92,12 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
     promptFile,
     timeoutMs: req.timeoutMs,
     signal: ports.signal,
-    onLine: cappedEcho(
-      ports.logger,
-      'agent',
-      req.keepLog ? path.join(logDir, `iteration-${req.iteration}.*`) : undefined,
-    ),
-    ...(req.keepLog ? { logBase: path.join(logDir, `iteration-${req.iteration}`) } : {}),
+    onLine: cappedEcho(ports.logger, 'agent', req.keepLog ? `${logBase}.*` : undefined),
+    ...(req.keepLog ? { logBase } : {}),
     resumeSessionId: req.resumeSessionId,
   });
+  // After the run, not before it: nothing but the next agent run waits on it then.
+  if (req.keepLog) await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration);
   if (ports.signal?.aborted) return undefined;
   if (req.delaySeconds > 0) await ports.clock.sleep(req.delaySeconds * 1000, ports.signal);
   return result;

@@ -87,8 +87,11 @@ export function stateFiles(dir: string, mask: (text: string) => string = (t) => 
       return out;
     },
     async remove(file) {
-      // Synchronous like the writes: an old iteration log is removed before every agent run.
-      rmSync(inside(file), { force: true });
+      // Synchronous like the writes: an old iteration log is removed after every agent run. A file
+      // that is not there (the common case) is looked up without building an exception.
+      const abs = inside(file);
+      if (lstatSync(abs, { throwIfNoEntry: false }) === undefined) return;
+      rmSync(abs, { force: true });
     },
   };
 }

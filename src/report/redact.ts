@@ -239,12 +239,19 @@ export function createRedactor(secrets: readonly string[]): SecretRedactor {
   };
   const pass = (text: string): string => patterns.reduce((out, pattern) => passWith(pattern, out), text);
 
+  /**
+   * The last text returned: a text masked already comes back unchanged (the result is a fixed point
+   * of `pass`), so masking it again (the checkpoint store masks its text, and the one file writer
+   * masks whatever it writes) costs a comparison rather than a scan of every pattern.
+   */
+  let lastOut: string | undefined;
   const redact = (text: string): string => {
     let out = String(text);
+    if (out === lastOut) return out;
     // Every replacement is shorter than what it replaces, so this ends; usually after one pass with no match.
     for (;;) {
       const next = pass(out);
-      if (next === out) return out;
+      if (next === out) return (lastOut = out);
       out = next;
     }
   };

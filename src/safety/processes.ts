@@ -8,10 +8,11 @@
  * from /proc once) and the monotonic clock: nothing is read from /proc while an agent starts, and a
  * step of the wall clock changes nothing.
  */
-import { mkdirSync, promises as fs, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { promises as fs, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Agent } from '../agents/types.js';
+import { rewriteInPlace } from '../util/atomicWrite.js';
 
 export interface ProcessRecord {
   pid: number;
@@ -28,6 +29,22 @@ export interface ProcessRecord {
 
 /** The directory of the records, inside the state directory (never published with it). */
 export const RUNTIME_DIR = 'run';
+
+/** A record slot's length: every record fits, padded with spaces (JSON allows them) to this. */
+const SLOT_BYTES = 512;
+/** A slot whose group has ended. */
+const ENDED = '{"pid":0}';
+
+/** Writes `json` into a record slot, padded to SLOT_BYTES, in place; a record we cannot write must never stop the agent. */
+function writeSlot(file: string, json: string): void {
+  const text = `${json.padEnd(SLOT_BYTES - 1)}\n`;
+  try {
+    // Synchronous in effect: rewriteInPlace, and the atomic replace it falls back to, do all their work before they return.
+    rewriteInPlace(file, text).catch(() => undefined);
+  } catch {
+    // nothing to do: the run goes on without this record
+  }
+}
 
 interface ProcStat {
   state: string;
@@ -111,7 +128,19 @@ export class ProcessRegistry {
     this.boot = bootId(procRoot);
   }
 
-  /** Records a group leader as it is spawned (synchronous: the engine may be killed right after). */
+  /** The record file of each group running now, by its leader's pid. */
+  private readonly slots = new Map<number, string>();
+  /** Record files of groups that have ended, to be rewritten for the next one. */
+  private readonly free: string[] = [];
+  private made = 0;
+
+  /**
+   * Records a group leader as it is spawned (synchronous: the engine may be killed right after).
+   * The record files are slots (`<engine pid>-<k>.json`, one per group running at once) made at the
+   * first spawn and rewritten in place after that, always at the same length: no file is made or
+   * removed per agent run (on ext4 that costs about as much as the checkpoint's own write), and a
+   * kill in the middle of a rewrite never leaves a longer record's tail behind.
+   */
   spawned(pid: number, role: ProcessRecord['role']): void {
     const ticks = this.ticks?.();
     const record: ProcessRecord = {
@@ -121,28 +150,18 @@ export class ProcessRegistry {
       role,
       startedAt: this.now().toISOString(),
     };
-    const file = path.join(this.dir, `${pid}.json`);
-    const text = `${JSON.stringify(record)}\n`;
-    try {
-      try {
-        writeFileSync(file, text);
-      } catch (error) {
-        // The directory is made once, when it is missing (not a mkdir per agent run).
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        mkdirSync(this.dir, { recursive: true });
-        writeFileSync(file, text);
-      }
-    } catch {
-      // A record we cannot write must never stop the agent.
-    }
+    const file = this.free.pop() ?? path.join(this.dir, `${process.pid}-${this.made++}.json`);
+    this.slots.set(pid, file);
+    writeSlot(file, JSON.stringify(record));
   }
 
+  /** The group has ended: its slot says so (pid 0, never read as a record) and is free for the next. */
   exited(pid: number): void {
-    try {
-      unlinkSync(path.join(this.dir, `${pid}.json`));
-    } catch {
-      // Already gone (or never written): nothing to do.
-    }
+    const file = this.slots.get(pid);
+    if (file === undefined) return;
+    this.slots.delete(pid);
+    writeSlot(file, ENDED);
+    this.free.push(file);
   }
 
   async records(): Promise<ProcessRecord[]> {

@@ -19,7 +19,16 @@ export const systemClock: Clock = {
     }),
 };
 
+/** The last second formatted: a run formats the same second many times (history, log lines, checkpoint). */
+let lastSecond = Number.NaN;
+let lastText: string | undefined;
+
 /** RFC 3339 in UTC with second precision, e.g. 2026-11-21T10:30:00Z. */
 export function rfc3339(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond || lastText === undefined) {
+    lastText = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
