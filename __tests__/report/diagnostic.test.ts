@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { buildDiagnostic } from '../../src/core/diagnostic.js';
+import { type HaltReason, type LoopState, initialLoopState } from '../../src/core/state.js';
 import { renderMarkdown, toDiscordMessage, type HaltDiagnostic } from '../../src/report/diagnostic.js';
 import { buildDiscordPayload } from '../../src/report/discordPayload.js';
 import { fencedBlock } from '../../src/report/markdown.js';
@@ -84,5 +86,61 @@ describe('no invisible characters in diagnostics (issue 15)', () => {
     // In the summary a run of backticks is escaped (shown as it is); a single pair stays inline code.
     const summary = buildDiscordPayload({ title: 't', summary: 'use `--fresh`, not ``` or \\``', fields: [] });
     expect(summary.embeds[0].description).toBe('use `--fresh`, not \\`\\`\\` or \\\\\\`\\`');
+  });
+});
+
+describe('the halt diagnostic says which agent run its output comes from', () => {
+  const record = (n: number, issueIds: string[]) => ({
+    n,
+    issueIds,
+    startedAt: '2026-11-27T10:00:00Z',
+    durationMs: 5,
+    outcome: 'agent_failed' as const,
+    agent: { ok: true, exitCode: 0, signal: null, durationMs: 3 },
+  });
+  const escalation = (issueIds: string[], iteration: number) => ({
+    issueIds,
+    titles: issueIds.map((id) => `title of ${id}`),
+    iteration,
+    steps: ['implement'],
+    reason: 'cannot verify',
+    at: '2026-11-27T10:00:00Z',
+    note: '',
+  });
+  const halted = (state: LoopState, reason: HaltReason) =>
+    renderMarkdown(buildDiagnostic({ reason, message: 'm', state, checkpointId: 'c', maxConsecutiveEscalations: 2 }));
+
+  it('names the run and its issue among those halted on (a failure loop whose last issue was escalated before any agent run)', () => {
+    const state: LoopState = {
+      ...initialLoopState(50),
+      iteration: 7,
+      history: [record(6, ['qs-1']), record(7, ['qs-3'])],
+      lastAgentOutput: 'the output of qs-3',
+      escalations: [escalation(['qs-3'], 7), escalation(['qs-2'], 7)],
+      consecutiveEscalations: 2,
+      totalEscalations: 2,
+    };
+    const md = halted(state, 'failure_loop');
+    expect(md).toContain('- Issues: qs-3 "title of qs-3", qs-2 "title of qs-2"');
+    expect(md).toContain('- Last agent run: iteration 7 on qs-3\n');
+    expect(md).toContain('the output of qs-3');
+  });
+
+  it("says so when the output is another issue's than those halted on", () => {
+    const state: LoopState = {
+      ...initialLoopState(50),
+      iteration: 4,
+      history: [record(4, ['qs-1'])],
+      lastAgentOutput: 'the output of qs-1',
+      escalations: [escalation(['qs-1'], 4), escalation(['qs-2'], 4)],
+      consecutiveEscalations: 1,
+      totalEscalations: 2,
+    };
+    expect(halted(state, 'failure_loop')).toContain(
+      "- Last agent run: iteration 4 on qs-1, not one of the issues above: the agent output below is that run's\n",
+    );
+    expect(halted({ ...state, history: [], lastAgentOutput: '' }, 'failure_loop')).toContain(
+      '- Last agent run: none in this run, so there is no agent output below\n',
+    );
   });
 });

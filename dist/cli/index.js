@@ -30215,6 +30215,20 @@ const OUTPUT_CHARS = 500;
 const issueRef = (id) => (/^\d+$/.test(id) ? `#${id}` : id);
 /** Output quoted as it is, in a fence longer than any backtick run inside it (nothing invisible added). */
 const fence = (text) => fencedBlock(text.trimEnd() || '(no output)');
+/**
+ * Which run the agent output below comes from. An issue can be escalated before any agent run (an
+ * agent-loop block that cannot be read), and the output is then an earlier issue's: said, so that it
+ * is never read as the halted issue's.
+ */
+function lastRunLine(d) {
+    if (!d.lastRun)
+        return 'none in this run, so there is no agent output below';
+    const on = `iteration ${d.lastRun.iteration} on ${d.lastRun.issueIds.map(issueRef).join(', ')}`;
+    const halted = new Set(d.issues.map((i) => i.id));
+    return d.issues.length > 0 && !d.lastRun.issueIds.some((id) => halted.has(id))
+        ? `${on}, not one of the issues above: the agent output below is that run's`
+        : on;
+}
 function renderMarkdown(d) {
     const lines = [
         `# agent-loop halted: ${d.headline}`,
@@ -30224,6 +30238,7 @@ function renderMarkdown(d) {
         `- Steps involved: ${d.steps.join(', ') || 'none'}`,
         `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
         `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+        `- Last agent run: ${lastRunLine(d)}`,
         ...(d.tddError
             ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`]
             : []),
@@ -30263,6 +30278,7 @@ function toDiscordMessage(d) {
             },
             ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
             { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
+            { name: 'Last agent run', value: lastRunLine(d) },
         ],
         outputTail: d.lastFailure?.kind === 'tests'
             ? `${d.lastFailure.message}\n${d.lastFailure.tail}\n--- agent output ---\n${d.lastOutput}`
@@ -30437,6 +30453,7 @@ function buildDiagnostic(input) {
             total: state.totalEscalations,
         },
         lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+        ...lastRunOf(state),
         ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
         advice: input.advice ? withResume(input.advice) : ADVICE[reason],
         checkpointId: input.checkpointId,
@@ -30451,6 +30468,11 @@ function buildDiagnostic(input) {
             }
             : {}),
     };
+}
+/** The run whose output the state keeps (the history's last record: every agent run adds one, and sets that output). */
+function lastRunOf(state) {
+    const last = state.history.at(-1);
+    return last ? { lastRun: { iteration: last.n, issueIds: [...last.issueIds] } } : {};
 }
 function lastFailureOf(state, involved) {
     const f = involved.at(-1)?.lastFailure ?? state.currentCycle?.lastFailure ?? state.escalations.at(-1)?.lastFailure;

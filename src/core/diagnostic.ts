@@ -99,6 +99,7 @@ export function buildDiagnostic(input: {
       total: state.totalEscalations,
     },
     lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
+    ...lastRunOf(state),
     ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
     advice: input.advice ? withResume(input.advice) : ADVICE[reason],
     checkpointId: input.checkpointId,
@@ -113,6 +114,12 @@ export function buildDiagnostic(input: {
         }
       : {}),
   };
+}
+
+/** The run whose output the state keeps (the history's last record: every agent run adds one, and sets that output). */
+function lastRunOf(state: LoopState): Pick<HaltDiagnostic, 'lastRun'> {
+  const last = state.history.at(-1);
+  return last ? { lastRun: { iteration: last.n, issueIds: [...last.issueIds] } } : {};
 }
 
 function lastFailureOf(state: LoopState, involved: LoopState['escalations']): HaltDiagnostic['lastFailure'] {

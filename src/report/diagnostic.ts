@@ -18,6 +18,8 @@ export interface HaltDiagnostic {
   steps: string[];
   escalations: { consecutive: number; limit: number; total: number };
   lastOutput: string;
+  /** The agent run that printed `lastOutput`: the run's last, which may have been on another issue than those halted on. */
+  lastRun?: { iteration: number; issueIds: string[] };
   /** The last failure of the cycle involved (failing tests' output, or the agent's error). */
   lastFailure?: { kind: 'agent' | 'tests'; message: string; tail: string };
   advice: string;
@@ -33,6 +35,20 @@ export const issueRef = (id: string) => (/^\d+$/.test(id) ? `#${id}` : id);
 /** Output quoted as it is, in a fence longer than any backtick run inside it (nothing invisible added). */
 const fence = (text: string) => fencedBlock(text.trimEnd() || '(no output)');
 
+/**
+ * Which run the agent output below comes from. An issue can be escalated before any agent run (an
+ * agent-loop block that cannot be read), and the output is then an earlier issue's: said, so that it
+ * is never read as the halted issue's.
+ */
+function lastRunLine(d: HaltDiagnostic): string {
+  if (!d.lastRun) return 'none in this run, so there is no agent output below';
+  const on = `iteration ${d.lastRun.iteration} on ${d.lastRun.issueIds.map(issueRef).join(', ')}`;
+  const halted = new Set(d.issues.map((i) => i.id));
+  return d.issues.length > 0 && !d.lastRun.issueIds.some((id) => halted.has(id))
+    ? `${on}, not one of the issues above: the agent output below is that run's`
+    : on;
+}
+
 export function renderMarkdown(d: HaltDiagnostic): string {
   const lines = [
     `# agent-loop halted: ${d.headline}`,
@@ -42,6 +58,7 @@ export function renderMarkdown(d: HaltDiagnostic): string {
     `- Steps involved: ${d.steps.join(', ') || 'none'}`,
     `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
     `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
+    `- Last agent run: ${lastRunLine(d)}`,
     ...(d.tddError
       ? [`- Error type: ${d.tddError.type} (${d.tddError.retry_count} attempts): ${d.tddError.message}`]
       : []),
@@ -82,6 +99,7 @@ export function toDiscordMessage(d: HaltDiagnostic): HaltMessage {
       },
       ...(d.tddError ? [{ name: 'Error type', value: `${d.tddError.type}: ${d.tddError.message}` }] : []),
       { name: 'Checkpoint', value: `${d.checkpointId} (iteration ${d.iteration})` },
+      { name: 'Last agent run', value: lastRunLine(d) },
     ],
     outputTail:
       d.lastFailure?.kind === 'tests'
