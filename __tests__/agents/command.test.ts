@@ -295,6 +295,21 @@ describe('the one agent turn keeps a command agent log like the others (issue 15
     }
   });
 
+  it('a logs path that cannot hold logs (a file, a directory at the log name) never stops the turn, as a log it cannot write never did', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
+    try {
+      // An agent (or a person) left logs/ a file: the removal of an earlier same-number log must not throw ENOTDIR.
+      writeFileSync(join(stateDir, 'logs'), 'not a directory\n');
+      await expect(turnIn(stateDir, new CommandAgent({ command: 'echo hi' }), 2)).resolves.toBeUndefined();
+      rmSync(join(stateDir, 'logs'));
+      // A directory where the log goes: the removal must not throw EISDIR (the log is not written, as before).
+      mkdirSync(join(stateDir, 'logs', 'iteration-3.log'), { recursive: true });
+      await expect(turnIn(stateDir, new CommandAgent({ command: 'echo hi' }), 3)).resolves.toBeUndefined();
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
   it('writes logs/iteration-N.log and prunes the oldest logs of every kind, keeping the newest 50', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
     try {
