@@ -310,6 +310,25 @@ describe('the one agent turn keeps a command agent log like the others (issue 15
     }
   });
 
+  it("a run whose numbering restarts (--fresh) keeps its own logs, pruning an earlier run's first", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
+    try {
+      const logs = join(stateDir, 'logs');
+      mkdirSync(logs);
+      // An earlier run's 50 logs, 11 to 60.
+      for (let n = 11; n <= 60; n++) writeFileSync(join(logs, `iteration-${n}.log`), 'an earlier run\n');
+      for (let n = 1; n <= 3; n++) await turnIn(stateDir, new CommandAgent({ command: `echo run ${n}` }), n);
+      const left = readdirSync(logs);
+      expect(left).toHaveLength(LOGS_KEPT);
+      for (let n = 1; n <= 3; n++) expect(readFileSync(join(logs, `iteration-${n}.log`), 'utf8')).toBe(`run ${n}\n`);
+      // The earlier run's oldest went first.
+      expect(left).not.toContain('iteration-11.log');
+      expect(left).toContain('iteration-60.log');
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
+
   it('writes logs/iteration-N.log and prunes the oldest logs of every kind, keeping the newest 50', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
     try {
