@@ -155,7 +155,19 @@ wait`,
     // The engine records the group synchronously after spawn() returns, but under load the agent's
     // shell can reach its first lines before the engine's thread runs again: wait for the record.
     const records = path.join(sandbox.repo, '.git', 'agent-loop', 'run', 'processes');
-    await waitFor("the agent's process record", () => existsSync(records) && readdirSync(records).length > 0);
+    // The records are slots rewritten in place (the baseline's test command left one saying pid 0):
+    // the agent's own record, not any file, is what is waited for.
+    const agentRecorded = () =>
+      existsSync(records) &&
+      readdirSync(records).some((name) => {
+        try {
+          const r = JSON.parse(readFileSync(path.join(records, name), 'utf8')) as { pid?: number; role?: string };
+          return r.role === 'agent' && (r.pid ?? 0) > 1;
+        } catch {
+          return false;
+        }
+      });
+    await waitFor("the agent's process record", agentRecorded);
     const child = Number(readFileSync(path.join(sandbox.root, 'child.pid'), 'utf8'));
     first.child.kill('SIGKILL');
     await first.done;

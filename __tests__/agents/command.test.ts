@@ -279,10 +279,19 @@ async function turnIn(stateDir: string, agent: Agent, iteration: number): Promis
   );
 }
 
+/** Runs `test` with a fresh state directory, removed afterwards. */
+async function inStateDir(test: (stateDir: string) => Promise<void>): Promise<void> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
+  try {
+    await test(stateDir);
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
 describe('the one agent turn keeps a command agent log like the others (issue 15)', () => {
-  it("removes an earlier run's log of the same number, also when this run's agent prints nothing", async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
-    try {
+  it("removes an earlier run's log of the same number, also when this run's agent prints nothing", () =>
+    inStateDir(async (stateDir) => {
       const logs = join(stateDir, 'logs');
       mkdirSync(logs);
       writeFileSync(join(logs, 'iteration-2.log'), 'an earlier run\n');
@@ -290,14 +299,36 @@ describe('the one agent turn keeps a command agent log like the others (issue 15
       writeFileSync(join(logs, 'iteration-3.log'), 'an earlier run, kept\n');
       await turnIn(stateDir, new CommandAgent({ command: 'true' }), 2);
       expect(readdirSync(logs)).toEqual(['iteration-3.log']);
-    } finally {
-      rmSync(stateDir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('writes logs/iteration-N.log and prunes the oldest logs of every kind, keeping the newest 50', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'agent-loop-turn-'));
-    try {
+  it('a logs path that cannot hold logs (a file, a directory at the log name) never stops the turn, as a log it cannot write never did', () =>
+    inStateDir(async (stateDir) => {
+      // An agent (or a person) left logs/ a file: the removal of an earlier same-number log must not throw ENOTDIR.
+      writeFileSync(join(stateDir, 'logs'), 'not a directory\n');
+      await expect(turnIn(stateDir, new CommandAgent({ command: 'echo hi' }), 2)).resolves.toBeUndefined();
+      rmSync(join(stateDir, 'logs'));
+      // A directory where the log goes: the removal must not throw EISDIR (the log is not written, as before).
+      mkdirSync(join(stateDir, 'logs', 'iteration-3.log'), { recursive: true });
+      await expect(turnIn(stateDir, new CommandAgent({ command: 'echo hi' }), 3)).resolves.toBeUndefined();
+    }));
+
+  it("a run whose numbering restarts (--fresh) keeps its own logs, pruning an earlier run's first", () =>
+    inStateDir(async (stateDir) => {
+      const logs = join(stateDir, 'logs');
+      mkdirSync(logs);
+      // An earlier run's 50 logs, 11 to 60.
+      for (let n = 11; n <= 60; n++) writeFileSync(join(logs, `iteration-${n}.log`), 'an earlier run\n');
+      for (let n = 1; n <= 3; n++) await turnIn(stateDir, new CommandAgent({ command: `echo run ${n}` }), n);
+      const left = readdirSync(logs);
+      expect(left).toHaveLength(LOGS_KEPT);
+      for (let n = 1; n <= 3; n++) expect(readFileSync(join(logs, `iteration-${n}.log`), 'utf8')).toBe(`run ${n}\n`);
+      // The earlier run's oldest went first.
+      expect(left).not.toContain('iteration-11.log');
+      expect(left).toContain('iteration-60.log');
+    }));
+
+  it('writes logs/iteration-N.log and prunes the oldest logs of every kind, keeping the newest 50', () =>
+    inStateDir(async (stateDir) => {
       const logs = join(stateDir, 'logs');
       mkdirSync(logs);
       for (let n = 1; n <= 30; n++) writeFileSync(join(logs, `iteration-${n}.ndjson`), '{}\n');
@@ -316,8 +347,5 @@ describe('the one agent turn keeps a command agent log like the others (issue 15
       expect(left).not.toContain('iteration-11.ndjson');
       expect(left).toContain('iteration-12.ndjson');
       expect(left).toContain('iteration-60.log');
-    } finally {
-      rmSync(stateDir, { recursive: true, force: true });
-    }
-  });
+    }));
 });

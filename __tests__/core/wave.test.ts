@@ -5,6 +5,8 @@ import { type WaveCandidate, planWave, shareOut } from '../../src/core/wavePlan.
 import { type PartialState, reduceWave } from '../../src/core/waveReduce.js';
 import { ESCALATED_LABEL } from '../../src/issues/types.js';
 import { cycle } from './fixtures.js';
+import { buildDiagnostic } from '../../src/core/diagnostic.js';
+import { renderMarkdown } from '../../src/report/diagnostic.js';
 
 const issue = (id: string, over: Partial<WaveCandidate> = {}): WaveCandidate => ({
   id,
@@ -260,6 +262,39 @@ describe('reduceWave', () => {
     expect(halt?.message).toContain('1, 2');
     // A job's own all_escalated (its one issue escalated) is not the run's halt.
     expect(rows.map((r) => r.outcome)).toEqual(['escalated', 'escalated']);
+  });
+
+  it("the output kept is the last job's run's, whose record ends the history: another job's is never quoted under it", () => {
+    const printed = { ...jobState('1', 4, 'escalated'), lastAgentOutput: 'the output of job 1' };
+    // Job 2's agent printed nothing: its run, the history's last record, has no output.
+    const quiet = { ...jobState('2', 4, 'escalated'), lastAgentOutput: '' };
+    const partials = [
+      { issueId: '1', loop: printed },
+      { issueId: '2', loop: quiet },
+    ];
+    const { loop, halt } = reduceWave(initialLoopState(100), wave(['1', '2']), partials, limits);
+    expect(halt).toMatchObject({ reason: 'failure_loop' });
+    expect(loop.history.at(-1)).toMatchObject({ n: 8, issueIds: ['2'] });
+    expect(loop.lastAgentOutput).toBe('');
+    // As the action's reduce diagnoses the wave's halt (src/action/reduceJob.ts): from the merged state.
+    const md = renderMarkdown(
+      buildDiagnostic({
+        reason: 'failure_loop',
+        message: 'm',
+        state: loop,
+        checkpointId: 'c',
+        maxConsecutiveEscalations: 2,
+      }),
+    );
+    expect(md).toContain('- Last agent run: iteration 8 on #2\n');
+    expect(md).not.toContain('the output of job 1');
+    // A job that ran no agent changes neither.
+    const idle = { ...initialLoopState(5), lastAgentOutput: '' };
+    const after = reduceWave(loop, wave(['3']), [{ issueId: '3', loop: idle }], limits).loop;
+    expect(after.history.at(-1)).toMatchObject({ n: 8, issueIds: ['2'] });
+    expect(reduceWave(printed, wave(['3']), [{ issueId: '3', loop: idle }], limits).loop.lastAgentOutput).toBe(
+      'the output of job 1',
+    );
   });
 
   it('a success in the wave breaks the streak; an escalation alone adds to the one before', () => {

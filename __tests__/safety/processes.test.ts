@@ -3,7 +3,17 @@
  * behind: against a /proc made of files, so that which process is signalled can be checked.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ProcessRegistry, bootTicks, endLeftovers } from '../../src/safety/processes.js';
@@ -144,6 +154,48 @@ describe('the records and endLeftovers', () => {
     processIn(4242, 4242, 7000);
     processIn(4243, 4242, 6500); // older than the recorded leader
     expect((await leftovers())[0]?.members).toEqual([4242]);
+  });
+
+  it('a slot an agent replaced (a FIFO, a directory, a symlink to an endless file) neither hangs nor stops the next run', async () => {
+    const registry = new ProcessRegistry(stateDir, undefined, proc, () => 30_000);
+    registry.spawned(4242, 'agent');
+    const slot = path.join(recordsDir(), `${process.pid}-0.json`);
+    rmSync(slot);
+    execFileSync('mkfifo', [slot]); // a read of it would wait for a writer forever
+    mkdirSync(path.join(recordsDir(), `${process.pid}-1.json`)); // removed: it is empty
+    symlinkSync('/dev/zero', path.join(recordsDir(), `${process.pid}-2.json`)); // a read of it never ends
+    writeFileSync(path.join(recordsDir(), '4243.json'), JSON.stringify({ pid: 4243, startTime: '', role: 'agent' }));
+    processIn(4243, 4243, SELF_START + 3000);
+    const signalled: Array<[number, string]> = [];
+    const ended = await Promise.race([
+      leftovers(signalled),
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 2000).unref()),
+    ]);
+    if (ended === 'hung') {
+      // Unblock the read so that the test ends: open the FIFO for writing.
+      writeFileSync(slot, '');
+    }
+    expect(ended).not.toBe('hung');
+    expect((ended as Array<{ pid: number }>).map((r) => r.pid)).toEqual([4243]);
+    expect(readdirSync(recordsDir())).toEqual([]);
+  });
+
+  it('reads and removes nothing through a records directory that is a symlink, nor inside a directory left there', async () => {
+    const elsewhere = path.join(root, 'elsewhere');
+    mkdirSync(path.join(elsewhere, 'sub'), { recursive: true });
+    writeFileSync(path.join(elsewhere, 'a.json'), JSON.stringify({ pid: 4242, startTime: '', role: 'agent' }));
+    writeFileSync(path.join(elsewhere, 'sub', 'b.txt'), 'b');
+    mkdirSync(path.join(stateDir, 'run'), { recursive: true });
+    symlinkSync(elsewhere, recordsDir());
+    processIn(4242, 4242, SELF_START + 3000);
+    expect(await leftovers()).toEqual([]);
+    expect(readdirSync(elsewhere).sort()).toEqual(['a.json', 'sub']);
+    rmSync(recordsDir());
+    // A directory with something in it, in the real records directory: left as it is.
+    mkdirSync(path.join(recordsDir(), 'x.json'), { recursive: true });
+    writeFileSync(path.join(recordsDir(), 'x.json', 'c.txt'), 'c');
+    expect(await leftovers()).toEqual([]);
+    expect(readFileSync(path.join(recordsDir(), 'x.json', 'c.txt'), 'utf8')).toBe('c');
   });
 
   it('a forged start that is not a number filters nothing and breaks nothing', async () => {

@@ -23231,6 +23231,19 @@ function writeSlot(file, json) {
         // nothing to do: the run goes on without this record
     }
 }
+/** A record file's text: our own regular file only, and no more than a record's size (a slot, or an earlier version's record). */
+function readRecordFile(file) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        if (!(0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
+            throw new Error('not a record file');
+        const buffer = Buffer.alloc(4 * SLOT_BYTES);
+        return buffer.toString('utf8', 0, (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, 0));
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
 /** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
 function readProcStat(pid, procRoot = '/proc') {
     let text;
@@ -23336,19 +23349,29 @@ class ProcessRegistry {
         writeSlot(file, ENDED);
         this.free.push(file);
     }
+    /**
+     * The records left in the directory, which is emptied. Only a regular file of a record's size is
+     * read (never through a symlink, never a FIFO, which would wait for a writer, nor /dev/zero, which
+     * never ends); anything else there is removed like a record, except a directory (an agent made it:
+     * what is in it is not ours to remove). A directory that is a symlink is not ours either: nothing
+     * in it is read or removed.
+     */
     async records() {
+        if (!(await external_node_fs_namespaceObject.promises.lstat(this.dir).catch(() => undefined))?.isDirectory())
+            return [];
         const names = await external_node_fs_namespaceObject.promises.readdir(this.dir).catch(() => []);
         const out = [];
         for (const name of names) {
+            const file = external_node_path_default().join(this.dir, name);
             try {
-                const r = JSON.parse(await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().join(this.dir, name), 'utf8'));
+                const r = JSON.parse(readRecordFile(file));
                 if (Number.isInteger(r.pid) && r.pid > 1)
                     out.push(r);
             }
             catch {
                 // unreadable: dropped below
             }
-            await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(this.dir, name), { force: true });
+            await external_node_fs_namespaceObject.promises.rm(file, { force: true }).catch(() => external_node_fs_namespaceObject.promises.rmdir(file).catch(() => undefined));
         }
         return out;
     }
@@ -25240,14 +25263,18 @@ class StreamLog {
 }
 /**
  * Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number), not counting those of
- * iteration `current` (the run that just wrote it), which are kept.
+ * iteration `current` (the run that just wrote it), which are kept. A log numbered above `current`
+ * is an earlier run's (a --fresh run counts from 1 again, and this run has not got there yet): it
+ * counts as older than every one of this run's, so it goes first.
  */
 async function pruneIterationLogs(files, dir, keep = LOGS_KEPT, current) {
     const names = (await files.list(dir, { names: true })).map((e) => e.name);
+    // Newest first: this run's logs by number, then an earlier run's (above `current`) by number.
+    const earlier = (n) => (current !== undefined && n > current ? 1 : 0);
     const numbered = names
         .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
         .filter((x) => Number.isFinite(x.n) && x.n !== current)
-        .sort((a, b) => b.n - a.n);
+        .sort((a, b) => earlier(a.n) - earlier(b.n) || b.n - a.n);
     await Promise.all(numbered.slice(keep).map((x) => files.remove(external_node_path_default().join(dir, x.name))));
 }
 
@@ -27754,6 +27781,12 @@ const agentRan = (turn, now) => ({
 });
 const OUTPUT_KEPT = 2000;
 /**
+ * The logs' housekeeping never stops the run, as a log that cannot be written never stops the agent
+ * (src/agents/streamLog.ts): logs/ made a file, or a directory at a log's name, makes the removal
+ * throw (ENOTDIR, EISDIR), and after the run that would throw away the run that just happened.
+ */
+const bestEffort = (done) => done.catch(() => undefined);
+/**
  * The agent run itself, the same for every workflow: the prompt written to the state directory,
  * the agent run with its timeout, output streamed to the log, the old iteration logs pruned, then
  * the delay. undefined when the run was interrupted.
@@ -27768,7 +27801,7 @@ async function runTurn(ports, req) {
     // made only when its agent prints (src/agents/streamLog.ts), so the earlier one must not stand for it.
     if (req.keepLog)
         for (const format of ['ndjson', 'text'])
-            await ports.files.remove(logFileFor(logBase, format));
+            await bestEffort(ports.files.remove(logFileFor(logBase, format)));
     const result = await ports.agent.run({
         prompt: req.prompt,
         iteration: req.iteration,
@@ -27783,7 +27816,7 @@ async function runTurn(ports, req) {
     });
     // After the run, not before it: nothing but the next agent run waits on it then.
     if (req.keepLog)
-        await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration);
+        await bestEffort(pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration));
     if (ports.signal?.aborted)
         return undefined;
     if (req.delaySeconds > 0)
@@ -31436,7 +31469,9 @@ function reduceWave(main, wave, partials, settings) {
             // The job's own halt post is not sent: the reduce posts once for the wave.
             notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
             preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
-            lastAgentOutput: part.lastAgentOutput || loop.lastAgentOutput,
+            // The output of the run whose record ends the history (the halt diagnostic names that run):
+            // the job's, even empty (its agent printed nothing), when it ran one; else the loop's.
+            lastAgentOutput: part.history.length > 0 ? part.lastAgentOutput : loop.lastAgentOutput,
             rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
             history: history.slice(drop),
             compactedIterations: loop.compactedIterations + part.compactedIterations + drop,

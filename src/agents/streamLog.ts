@@ -87,7 +87,9 @@ export class StreamLog {
 
 /**
  * Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number), not counting those of
- * iteration `current` (the run that just wrote it), which are kept.
+ * iteration `current` (the run that just wrote it), which are kept. A log numbered above `current`
+ * is an earlier run's (a --fresh run counts from 1 again, and this run has not got there yet): it
+ * counts as older than every one of this run's, so it goes first.
  */
 export async function pruneIterationLogs(
   files: Pick<StateFiles, 'list' | 'remove'>,
@@ -96,9 +98,11 @@ export async function pruneIterationLogs(
   current?: number,
 ): Promise<void> {
   const names = (await files.list(dir, { names: true })).map((e) => e.name);
+  // Newest first: this run's logs by number, then an earlier run's (above `current`) by number.
+  const earlier = (n: number) => (current !== undefined && n > current ? 1 : 0);
   const numbered = names
     .map((name) => ({ name, n: Number(/^iteration-(\d+)\./.exec(name)?.[1]) }))
     .filter((x) => Number.isFinite(x.n) && x.n !== current)
-    .sort((a, b) => b.n - a.n);
+    .sort((a, b) => earlier(a.n) - earlier(b.n) || b.n - a.n);
   await Promise.all(numbered.slice(keep).map((x) => files.remove(path.join(dir, x.name))));
 }

@@ -154,7 +154,9 @@ export function reduceWave(
       // The job's own halt post is not sent: the reduce posts once for the wave.
       notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
       preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
-      lastAgentOutput: part.lastAgentOutput || loop.lastAgentOutput,
+      // The output of the run whose record ends the history (the halt diagnostic names that run):
+      // the job's, even empty (its agent printed nothing), when it ran one; else the loop's.
+      lastAgentOutput: part.history.length > 0 ? part.lastAgentOutput : loop.lastAgentOutput,
       rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
       history: history.slice(drop),
       compactedIterations: loop.compactedIterations + part.compactedIterations + drop,

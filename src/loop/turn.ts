@@ -70,6 +70,13 @@ export interface TurnRequest {
 }
 
 /**
+ * The logs' housekeeping never stops the run, as a log that cannot be written never stops the agent
+ * (src/agents/streamLog.ts): logs/ made a file, or a directory at a log's name, makes the removal
+ * throw (ENOTDIR, EISDIR), and after the run that would throw away the run that just happened.
+ */
+const bestEffort = (done: Promise<void>): Promise<void> => done.catch(() => undefined);
+
+/**
  * The agent run itself, the same for every workflow: the prompt written to the state directory,
  * the agent run with its timeout, output streamed to the log, the old iteration logs pruned, then
  * the delay. undefined when the run was interrupted.
@@ -83,7 +90,8 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
   // A log of this number is an earlier run's (a --fresh run counts from 1 again): this run's own is
   // made only when its agent prints (src/agents/streamLog.ts), so the earlier one must not stand for it.
   if (req.keepLog)
-    for (const format of ['ndjson', 'text'] as const) await ports.files.remove(logFileFor(logBase, format) as string);
+    for (const format of ['ndjson', 'text'] as const)
+      await bestEffort(ports.files.remove(logFileFor(logBase, format) as string));
   const result = await ports.agent.run({
     prompt: req.prompt,
     iteration: req.iteration,
@@ -97,7 +105,7 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
     resumeSessionId: req.resumeSessionId,
   });
   // After the run, not before it: nothing but the next agent run waits on it then.
-  if (req.keepLog) await pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration);
+  if (req.keepLog) await bestEffort(pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration));
   if (ports.signal?.aborted) return undefined;
   if (req.delaySeconds > 0) await ports.clock.sleep(req.delaySeconds * 1000, ports.signal);
   return result;

@@ -8,7 +8,16 @@
  * from /proc once) and the monotonic clock: nothing is read from /proc while an agent starts, and a
  * step of the wall clock changes nothing.
  */
-import { promises as fs, readFileSync, readdirSync } from 'node:fs';
+import {
+  closeSync,
+  constants as fsConstants,
+  fstatSync,
+  promises as fs,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+} from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Agent } from '../agents/types.js';
@@ -43,6 +52,18 @@ function writeSlot(file: string, json: string): void {
     rewriteInPlace(file, text).catch(() => undefined);
   } catch {
     // nothing to do: the run goes on without this record
+  }
+}
+
+/** A record file's text: our own regular file only, and no more than a record's size (a slot, or an earlier version's record). */
+function readRecordFile(file: string): string {
+  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error('not a record file');
+    const buffer = Buffer.alloc(4 * SLOT_BYTES);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -164,17 +185,26 @@ export class ProcessRegistry {
     this.free.push(file);
   }
 
+  /**
+   * The records left in the directory, which is emptied. Only a regular file of a record's size is
+   * read (never through a symlink, never a FIFO, which would wait for a writer, nor /dev/zero, which
+   * never ends); anything else there is removed like a record, except a directory (an agent made it:
+   * what is in it is not ours to remove). A directory that is a symlink is not ours either: nothing
+   * in it is read or removed.
+   */
   async records(): Promise<ProcessRecord[]> {
+    if (!(await fs.lstat(this.dir).catch(() => undefined))?.isDirectory()) return [];
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
     const out: ProcessRecord[] = [];
     for (const name of names) {
+      const file = path.join(this.dir, name);
       try {
-        const r = JSON.parse(await fs.readFile(path.join(this.dir, name), 'utf8')) as ProcessRecord;
+        const r = JSON.parse(readRecordFile(file)) as ProcessRecord;
         if (Number.isInteger(r.pid) && r.pid > 1) out.push(r);
       } catch {
         // unreadable: dropped below
       }
-      await fs.rm(path.join(this.dir, name), { force: true });
+      await fs.rm(file, { force: true }).catch(() => fs.rmdir(file).catch(() => undefined));
     }
     return out;
   }
