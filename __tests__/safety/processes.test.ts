@@ -124,6 +124,24 @@ describe('the records and endLeftovers', () => {
     ]);
   });
 
+  it('leaves alone a group that got the recorded number after the recorded group ended (its leader started later)', async () => {
+    new ProcessRegistry(stateDir, undefined, proc, () => 30_000).spawned(4242, 'agent');
+    // The record says no earlier than SELF_START + 3000 - 100; the agent started at about SELF_START + 3000.
+    processIn(4242, 4242, SELF_START + 3000 + 500); // a leader started 5 s after the spawn: another group
+    processIn(4243, 4242, SELF_START + 3000 + 600); // and its child
+    const signalled: Array<[number, string]> = [];
+    expect(await leftovers(signalled)).toEqual([]);
+    expect(signalled).toEqual([]);
+  });
+
+  it('still ends the recorded group when its leader started within the slack of the record', async () => {
+    new ProcessRegistry(stateDir, undefined, proc, () => 30_000).spawned(4242, 'agent');
+    processIn(4242, 4242, SELF_START + 3000 + 100); // 1 s after the recorded spawn: clock skew, still the agent
+    const signalled: Array<[number, string]> = [];
+    expect((await leftovers(signalled))[0]?.members).toEqual([4242]);
+    expect(signalled[0]).toEqual([-4242, 'SIGTERM']);
+  });
+
   it('whatever the wall clock says: the record is dated by the kernel, not by the injected or stepped clock', async () => {
     // A run with a clock years off (a test's manual clock, a clock stepped back) still ends its leftover.
     new ProcessRegistry(

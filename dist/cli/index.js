@@ -23377,6 +23377,20 @@ class ProcessRegistry {
     }
 }
 /**
+ * The recorded group's number leads another group now: its leader started more than the slack after
+ * the record. Linux gives a pid again only once no process group uses it, so the recorded group had
+ * ended before this one took the number; nothing in it is ours.
+ */
+function anotherGroupNow(pid, since, procRoot) {
+    if (since === '')
+        return false;
+    const leader = readProcStat(pid, procRoot);
+    return (leader !== undefined &&
+        leader.pgrp === pid &&
+        /^\d+$/.test(leader.startTime) &&
+        BigInt(leader.startTime) > BigInt(since) + BigInt(2 * SLACK_TICKS));
+}
+/**
  * Ends the process groups an earlier run recorded and did not see end (it was killed): SIGTERM,
  * then SIGKILL after the grace period. Returns what was still running.
  */
@@ -23390,6 +23404,8 @@ async function endLeftovers(registry, deps) {
         if (record.bootId !== undefined && record.bootId !== bootId(deps.procRoot))
             continue;
         const since = typeof record.startTime === 'string' && /^\d*$/.test(record.startTime) ? record.startTime : '';
+        if (anotherGroupNow(record.pid, since, deps.procRoot))
+            continue;
         const members = liveGroupMembers(record.pid, since, deps.procRoot);
         if (members.length === 0)
             continue;

@@ -210,6 +210,22 @@ export class ProcessRegistry {
   }
 }
 
+/**
+ * The recorded group's number leads another group now: its leader started more than the slack after
+ * the record. Linux gives a pid again only once no process group uses it, so the recorded group had
+ * ended before this one took the number; nothing in it is ours.
+ */
+function anotherGroupNow(pid: number, since: string, procRoot?: string): boolean {
+  if (since === '') return false;
+  const leader = readProcStat(pid, procRoot);
+  return (
+    leader !== undefined &&
+    leader.pgrp === pid &&
+    /^\d+$/.test(leader.startTime) &&
+    BigInt(leader.startTime) > BigInt(since) + BigInt(2 * SLACK_TICKS)
+  );
+}
+
 export interface EndLeftoversDeps {
   sleep: (ms: number) => Promise<void>;
   kill?: (pid: number, signal: NodeJS.Signals) => void;
@@ -232,6 +248,7 @@ export async function endLeftovers(
     // A record of another boot: its processes ended with that boot.
     if (record.bootId !== undefined && record.bootId !== bootId(deps.procRoot)) continue;
     const since = typeof record.startTime === 'string' && /^\d*$/.test(record.startTime) ? record.startTime : '';
+    if (anotherGroupNow(record.pid, since, deps.procRoot)) continue;
     const members = liveGroupMembers(record.pid, since, deps.procRoot);
     if (members.length === 0) continue;
     const signal = (sig: NodeJS.Signals) => {
