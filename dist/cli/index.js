@@ -23214,6 +23214,7 @@ const external_node_perf_hooks_namespaceObject = __WEBPACK_EXTERNAL_createRequir
 
 
 
+
 /** The directory of the records, inside the state directory (never published with it). */
 const RUNTIME_DIR = 'run';
 /** A record slot's length: every record fits, padded with spaces (JSON allows them) to this. */
@@ -23231,18 +23232,14 @@ function writeSlot(file, json) {
         // nothing to do: the run goes on without this record
     }
 }
-/** A record file's text: our own regular file only, and no more than a record's size (a slot, or an earlier version's record). */
+/**
+ * A record file's text: never through a symlink (a record is our own file), then read as any input
+ * is (src/util/readInput.ts: a regular file only, never a FIFO or a device, within a record's size).
+ */
 function readRecordFile(file) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(file, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NOFOLLOW | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    try {
-        if (!(0,external_node_fs_namespaceObject.fstatSync)(fd).isFile())
-            throw new Error('not a record file');
-        const buffer = Buffer.alloc(4 * SLOT_BYTES);
-        return buffer.toString('utf8', 0, (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, 0));
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
+    if ((0,external_node_fs_namespaceObject.lstatSync)(file).isSymbolicLink())
+        throw new Error('not a record file');
+    return readInput(file, 4 * SLOT_BYTES);
 }
 /** /proc/<pid>/stat's state, process group and start time; undefined when there is no such process. */
 function readProcStat(pid, procRoot = '/proc') {

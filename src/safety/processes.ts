@@ -8,20 +8,12 @@
  * from /proc once) and the monotonic clock: nothing is read from /proc while an agent starts, and a
  * step of the wall clock changes nothing.
  */
-import {
-  closeSync,
-  constants as fsConstants,
-  fstatSync,
-  promises as fs,
-  openSync,
-  readFileSync,
-  readSync,
-  readdirSync,
-} from 'node:fs';
+import { promises as fs, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Agent } from '../agents/types.js';
 import { rewriteInPlace } from '../util/atomicWrite.js';
+import { readInput } from '../util/readInput.js';
 
 export interface ProcessRecord {
   pid: number;
@@ -55,16 +47,13 @@ function writeSlot(file: string, json: string): void {
   }
 }
 
-/** A record file's text: our own regular file only, and no more than a record's size (a slot, or an earlier version's record). */
+/**
+ * A record file's text: never through a symlink (a record is our own file), then read as any input
+ * is (src/util/readInput.ts: a regular file only, never a FIFO or a device, within a record's size).
+ */
 function readRecordFile(file: string): string {
-  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error('not a record file');
-    const buffer = Buffer.alloc(4 * SLOT_BYTES);
-    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
-  } finally {
-    closeSync(fd);
-  }
+  if (lstatSync(file).isSymbolicLink()) throw new Error('not a record file');
+  return readInput(file, 4 * SLOT_BYTES);
 }
 
 interface ProcStat {
