@@ -23134,10 +23134,22 @@ async function openGit(cwd, env, options = {}) {
             return out.split('\n').filter((l) => l !== '');
         },
         async merge(branch, message, mergeOptions = {}) {
-            if (mergeOptions.fastForwardOnly)
+            if (mergeOptions.fastForwardOnly) {
                 await git('merge', '--quiet', '--ff-only', branch);
-            else
+                return;
+            }
+            try {
                 await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
+            }
+            catch (error) {
+                // A merge that stopped on a conflict is undone: the checkout is never left half-merged.
+                const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout.trim();
+                await runner.run(['merge', '--abort']);
+                if (conflicted === '')
+                    throw error;
+                const into = (await runner.run(['rev-parse', '--abbrev-ref', 'HEAD'])).stdout.trim();
+                throw new git_GitError(['merge', branch], 1, `merging ${branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}; the merge was undone (git merge --abort) and the checkout is as it was before it. Merge ${branch} into ${into} by hand, then run again`);
+            }
         },
         async hasWorkSince(base) {
             if ((await git('status', '--porcelain')) !== '')
