@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ClaudeAgent } from '../../src/agents/claude.js';
 import { StreamLog, pruneIterationLogs } from '../../src/agents/streamLog.js';
+import { STDERR_EVENT, runStreamingCli } from '../../src/agents/streamingCli.js';
 import { stateFiles } from '../../src/persist/stateFiles.js';
 import { splitArgs } from '../../src/util/args.js';
 
@@ -86,6 +87,22 @@ describe('--agent-args splitting', () => {
 });
 
 describe('iteration stream logs', () => {
+  it("keep the agent's stderr among its JSON events, as events of their own", async () => {
+    const logBase = path.join(dir, 'logs', 'iteration-1');
+    await runStreamingCli({
+      command: '/bin/sh',
+      args: ['-c', `echo '{"type":"system"}'; echo 'Error: Invalid API key' >&2; echo '{"type":"result"}'`],
+      request: { prompt: 'p', iteration: 1, issueIds: ['a'], cwd: dir, promptFile: '', timeoutMs: 10_000, logBase },
+      parser: { push: () => [] },
+    });
+    const events = readFileSync(`${logBase}.ndjson`, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(events).toContainEqual({ type: STDERR_EVENT, line: 'Error: Invalid API key' });
+    expect(events.filter((e) => e.type !== STDERR_EVENT)).toEqual([{ type: 'system' }, { type: 'result' }]);
+  });
+
   it('are capped in size with a visible truncation marker', () => {
     const file = path.join(dir, 'logs', 'iteration-1.ndjson');
     const log = new StreamLog(file, 100);

@@ -174,6 +174,23 @@ describe('the records and endLeftovers', () => {
     expect((await leftovers())[0]?.members).toEqual([4242]);
   });
 
+  it('a record whose slot name something else holds (a directory an agent made) goes to the next slot: no agent runs unrecorded', async () => {
+    const taken = path.join(recordsDir(), `${process.pid}-0.json`);
+    mkdirSync(taken, { recursive: true });
+    writeFileSync(path.join(taken, 'mine'), 'not a record');
+    const registry = new ProcessRegistry(stateDir, undefined, proc, () => 30_000);
+    registry.spawned(4242, 'agent');
+    const slot = path.join(recordsDir(), `${process.pid}-1.json`);
+    expect(JSON.parse(readFileSync(slot, 'utf8'))).toMatchObject({ pid: 4242, role: 'agent' });
+    // The slot is freed and used again; the taken name is never tried again.
+    registry.exited(4242);
+    registry.spawned(4343, 'agent');
+    expect(JSON.parse(readFileSync(slot, 'utf8'))).toMatchObject({ pid: 4343 });
+    expect(readFileSync(path.join(taken, 'mine'), 'utf8')).toBe('not a record');
+    processIn(4343, 4343, SELF_START + 3000);
+    expect((await leftovers())[0]?.members).toEqual([4343]);
+  });
+
   it('a slot an agent replaced (a FIFO, a directory, a symlink to an endless file) neither hangs nor stops the next run', async () => {
     const registry = new ProcessRegistry(stateDir, undefined, proc, () => 30_000);
     registry.spawned(4242, 'agent');

@@ -20538,7 +20538,7 @@ const OptionsSchema = object({
     fresh: flagSwitch().register(options_registry, {
         flag: 'fresh',
         commands: RUN,
-        help: 'Ignore existing checkpoints and start a new run.',
+        help: "Ignore existing checkpoints and start a new run; the recorded test baselines are forgotten too, so each cycle's suite runs again on its base.",
         expected: 'true or false',
     }),
     strict: flagSwitch().register(options_registry, {
@@ -21204,6 +21204,10 @@ const tempSuffix = () => `${TEMP_PREFIX}${(tempCount++).toString(16)}`;
  * libuv's thread pool (measured: about a third of an iteration's own time; bench/overhead.mjs).
  */
 async function writeFileAtomic(file, content, options = {}) {
+    writeFileAtomicSync(file, content, options);
+}
+/** writeFileAtomic, throwing where it fails rather than rejecting: for a caller that must know at once. */
+function writeFileAtomicSync(file, content, options = {}) {
     const durable = options.fsync ?? true;
     const dir = external_node_path_default().dirname(file);
     const { fd, tmp } = openNew(file, dir);
@@ -21280,6 +21284,16 @@ function syncDir(dir) {
  * one an agent put in its place) is replaced atomically instead, never written through.
  */
 function rewriteInPlace(file, content) {
+    try {
+        rewriteInPlaceSync(file, content);
+        return Promise.resolve();
+    }
+    catch (error) {
+        return Promise.reject(error);
+    }
+}
+/** rewriteInPlace, throwing where it fails rather than rejecting: for a caller that must know at once. */
+function rewriteInPlaceSync(file, content) {
     const bytes = Buffer.from(content);
     let fd;
     try {
@@ -21295,10 +21309,10 @@ function rewriteInPlace(file, content) {
     catch {
         if (fd !== undefined)
             external_node_fs_default().closeSync(fd);
-        return writeFileAtomic(file, content, { fsync: false });
+        writeFileAtomicSync(file, content, { fsync: false });
+        return;
     }
     external_node_fs_default().closeSync(fd);
-    return Promise.resolve();
 }
 
 ;// CONCATENATED MODULE: ./src/persist/stateFiles.ts
@@ -23233,17 +23247,18 @@ const RUNTIME_DIR = 'run';
 const SLOT_BYTES = 512;
 /** A slot whose group has ended. */
 const ENDED = '{"pid":0}';
-/** Writes `json` into a record slot, padded to SLOT_BYTES, in place; a record we cannot write must never stop the agent. */
+/** Writes `json` into a record slot, padded to SLOT_BYTES, in place; false when it could not be written. */
 function writeSlot(file, json) {
-    const text = `${json.padEnd(SLOT_BYTES - 1)}\n`;
     try {
-        // Synchronous in effect: rewriteInPlace, and the atomic replace it falls back to, do all their work before they return.
-        rewriteInPlace(file, text).catch(() => undefined);
+        rewriteInPlaceSync(file, `${json.padEnd(SLOT_BYTES - 1)}\n`);
+        return true;
     }
     catch {
-        // nothing to do: the run goes on without this record
+        return false;
     }
 }
+/** How many slot names a record is tried at before the agent runs without one. */
+const SLOT_ATTEMPTS = 3;
 /**
  * A record file's text: never through a symlink (a record is our own file), then read as any input
  * is (src/util/readInput.ts: a regular file only, never a FIFO or a device, within a record's size).
@@ -23345,9 +23360,16 @@ class ProcessRegistry {
             role,
             startedAt: this.now().toISOString(),
         };
-        const file = this.free.pop() ?? external_node_path_default().join(this.dir, `${process.pid}-${this.made++}.json`);
-        this.slots.set(pid, file);
-        writeSlot(file, JSON.stringify(record));
+        const json = JSON.stringify(record);
+        // A slot that cannot be written (something else was put at its name: a directory, say) is left
+        // for good, and the record goes to a new one. Never fatal: the agent runs without a record then.
+        for (let attempt = 0; attempt < SLOT_ATTEMPTS; attempt++) {
+            const file = this.free.pop() ?? external_node_path_default().join(this.dir, `${process.pid}-${this.made++}.json`);
+            if (writeSlot(file, json)) {
+                this.slots.set(pid, file);
+                return;
+            }
+        }
     }
     /** The group has ended: its slot says so (pid 0, never read as a record) and is free for the next. */
     exited(pid) {
@@ -23355,8 +23377,8 @@ class ProcessRegistry {
         if (file === undefined)
             return;
         this.slots.delete(pid);
-        writeSlot(file, ENDED);
-        this.free.push(file);
+        if (writeSlot(file, ENDED))
+            this.free.push(file);
     }
     /**
      * The records left in the directory, which is emptied. Only a regular file of a record's size is
@@ -25307,11 +25329,14 @@ async function pruneIterationLogs(files, dir, keep = LOGS_KEPT, current) {
 /**
  * What the claude and codex adapters share: run a CLI that prints one JSON event per line, feed
  * each stdout line to the adapter's parser (which says what to show), keep the raw stream in the
- * iteration's log and a tail of what was shown.
+ * iteration's log (stderr's lines among the events, as agent_loop_stderr events) and a tail of what
+ * was shown.
  */
 
 
 
+/** The log's event for a line the agent printed on stderr: `{"type":"agent_loop_stderr","line":…}`. */
+const STDERR_EVENT = 'agent_loop_stderr';
 /** One stream-json line may carry a whole file the agent read; longer lines arrive in pieces. */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 async function runStreamingCli(input) {
@@ -25341,8 +25366,11 @@ async function runStreamingCli(input) {
             onSpawn: request.onSpawn,
             mask: request.mask,
             onLine: (line, stream, cut) => {
-                if (stream === 'stderr')
+                if (stream === 'stderr') {
+                    // Kept in the log too (a crash's message is often only there), as an event of its own.
+                    log.write(JSON.stringify({ type: STDERR_EVENT, line, ...(cut ? { cut } : {}) }));
                     return show(line, 'stderr', cut);
+                }
                 log.write(line);
                 for (const display of parser.push(line))
                     show(display, 'stdout');
@@ -31744,6 +31772,13 @@ function baselineStore(files) {
         async save(key, run) {
             await files.write(file(key), `${JSON.stringify(run)}\n`);
         },
+        async forget() {
+            const dir = external_node_path_default().join(files.dir, BASELINES_DIR);
+            const kept = (await files.list(dir, { names: true })).filter((e) => e.name.endsWith('.json'));
+            for (const { name } of kept)
+                await files.remove(external_node_path_default().join(dir, name));
+            return kept.length;
+        },
     };
 }
 /**
@@ -31789,6 +31824,16 @@ function describeBaseline(run) {
 
 
 
+/**
+ * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
+ * service down, a dependency missing) would otherwise go on excusing the same failures after the
+ * work, under the same commit. Each cycle's suite then runs again on its base.
+ */
+async function forgetBaselines(deps) {
+    const forgotten = await baselineStore(filesOf(deps)).forget();
+    if (forgotten > 0)
+        deps.logger.info('tests.baseline', `--fresh: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
+}
 /**
  * The current cycle's baseline: read from the state directory when the base tip's was kept, else
  * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
@@ -32087,6 +32132,10 @@ async function runSlice(unguarded) {
             message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
         };
     };
+    // Starting over forgets the suites' recorded baselines too (src/loop/baseline.ts); once the run
+    // is sure to start: a refused one changes nothing.
+    if (settings.fresh)
+        await forgetBaselines(deps);
     await save('continuing', state, []);
     logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
         checkpointId,

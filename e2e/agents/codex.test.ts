@@ -127,11 +127,13 @@ const DONE = textTurn(
 const quickFix = (): AnswerSource[] => [shellCall('echo good > value.txt'), DONE];
 
 const failedEvents = (evs: LogEvent[]) => evs.filter((e) => e.event === 'iteration.failed');
+/** The CLI's own JSON events in an iteration's log (its stderr lines, logged as agent_loop_stderr events, left out). */
 const ndjsonFile = (file: string) =>
   readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((e) => e.type !== 'agent_loop_stderr');
 
 describe('agent-loop with the real Codex CLI', () => {
   afterAll(removeCliSnapshot);

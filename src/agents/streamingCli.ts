@@ -1,12 +1,16 @@
 /**
  * What the claude and codex adapters share: run a CLI that prints one JSON event per line, feed
  * each stdout line to the adapter's parser (which says what to show), keep the raw stream in the
- * iteration's log and a tail of what was shown.
+ * iteration's log (stderr's lines among the events, as agent_loop_stderr events) and a tail of what
+ * was shown.
  */
 import { type ProcessResult, runProcess } from './process.js';
 import { StreamLog, logFileFor } from './streamLog.js';
 import { TailBuffer } from './tail.js';
 import type { AgentRunRequest } from './types.js';
+
+/** The log's event for a line the agent printed on stderr: `{"type":"agent_loop_stderr","line":…}`. */
+export const STDERR_EVENT = 'agent_loop_stderr';
 
 /** One stream-json line may carry a whole file the agent read; longer lines arrive in pieces. */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -48,7 +52,11 @@ export async function runStreamingCli(input: {
       onSpawn: request.onSpawn,
       mask: request.mask,
       onLine: (line, stream, cut) => {
-        if (stream === 'stderr') return show(line, 'stderr', cut);
+        if (stream === 'stderr') {
+          // Kept in the log too (a crash's message is often only there), as an event of its own.
+          log.write(JSON.stringify({ type: STDERR_EVENT, line, ...(cut ? { cut } : {}) }));
+          return show(line, 'stderr', cut);
+        }
         log.write(line);
         for (const display of parser.push(line)) show(display, 'stdout');
       },

@@ -348,7 +348,7 @@ export const OptionsSchema = z.object({
   fresh: flagSwitch().register(registry, {
     flag: 'fresh',
     commands: RUN,
-    help: 'Ignore existing checkpoints and start a new run.',
+    help: "Ignore existing checkpoints and start a new run; the recorded test baselines are forgotten too, so each cycle's suite runs again on its base.",
     expected: 'true or false',
   }),
   strict: flagSwitch().register(registry, {

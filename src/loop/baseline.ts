@@ -16,6 +16,21 @@ import type { Halt } from '../core/events.js';
 import type { Git } from '../git/git.js';
 import type { CycleState, LoopState } from '../core/state.js';
 
+/**
+ * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
+ * service down, a dependency missing) would otherwise go on excusing the same failures after the
+ * work, under the same commit. Each cycle's suite then runs again on its base.
+ */
+export async function forgetBaselines(deps: SliceDeps): Promise<void> {
+  const forgotten = await baselineStore(filesOf(deps)).forget();
+  if (forgotten > 0)
+    deps.logger.info(
+      'tests.baseline',
+      `--fresh: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${path.join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`,
+      { forgotten },
+    );
+}
+
 export interface CycleBaseline {
   state: LoopState;
   /** The run; undefined when it could not be had (then only the exit code of the work's run counts). */

@@ -35,7 +35,7 @@ import type { Issue } from '../issues/types.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
-import { cycleBaseline } from './baseline.js';
+import { cycleBaseline, forgetBaselines } from './baseline.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
@@ -242,6 +242,9 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
     };
   };
+  // Starting over forgets the suites' recorded baselines too (src/loop/baseline.ts); once the run
+  // is sure to start: a refused one changes nothing.
+  if (settings.fresh) await forgetBaselines(deps);
   await save('continuing', state, []);
   logger.info(
     'run.start',

@@ -12,7 +12,7 @@ import { promises as fs, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Agent } from '../agents/types.js';
-import { rewriteInPlace } from '../util/atomicWrite.js';
+import { rewriteInPlaceSync } from '../util/atomicWrite.js';
 import { readInput } from '../util/readInput.js';
 
 export interface ProcessRecord {
@@ -36,16 +36,18 @@ const SLOT_BYTES = 512;
 /** A slot whose group has ended. */
 const ENDED = '{"pid":0}';
 
-/** Writes `json` into a record slot, padded to SLOT_BYTES, in place; a record we cannot write must never stop the agent. */
-function writeSlot(file: string, json: string): void {
-  const text = `${json.padEnd(SLOT_BYTES - 1)}\n`;
+/** Writes `json` into a record slot, padded to SLOT_BYTES, in place; false when it could not be written. */
+function writeSlot(file: string, json: string): boolean {
   try {
-    // Synchronous in effect: rewriteInPlace, and the atomic replace it falls back to, do all their work before they return.
-    rewriteInPlace(file, text).catch(() => undefined);
+    rewriteInPlaceSync(file, `${json.padEnd(SLOT_BYTES - 1)}\n`);
+    return true;
   } catch {
-    // nothing to do: the run goes on without this record
+    return false;
   }
 }
+
+/** How many slot names a record is tried at before the agent runs without one. */
+const SLOT_ATTEMPTS = 3;
 
 /**
  * A record file's text: never through a symlink (a record is our own file), then read as any input
@@ -160,9 +162,16 @@ export class ProcessRegistry {
       role,
       startedAt: this.now().toISOString(),
     };
-    const file = this.free.pop() ?? path.join(this.dir, `${process.pid}-${this.made++}.json`);
-    this.slots.set(pid, file);
-    writeSlot(file, JSON.stringify(record));
+    const json = JSON.stringify(record);
+    // A slot that cannot be written (something else was put at its name: a directory, say) is left
+    // for good, and the record goes to a new one. Never fatal: the agent runs without a record then.
+    for (let attempt = 0; attempt < SLOT_ATTEMPTS; attempt++) {
+      const file = this.free.pop() ?? path.join(this.dir, `${process.pid}-${this.made++}.json`);
+      if (writeSlot(file, json)) {
+        this.slots.set(pid, file);
+        return;
+      }
+    }
   }
 
   /** The group has ended: its slot says so (pid 0, never read as a record) and is free for the next. */
@@ -170,8 +179,7 @@ export class ProcessRegistry {
     const file = this.slots.get(pid);
     if (file === undefined) return;
     this.slots.delete(pid);
-    writeSlot(file, ENDED);
-    this.free.push(file);
+    if (writeSlot(file, ENDED)) this.free.push(file);
   }
 
   /**

@@ -37,6 +37,11 @@ export async function writeFileAtomic(
   content: string | Buffer,
   options: { fsync?: boolean } = {},
 ): Promise<void> {
+  writeFileAtomicSync(file, content, options);
+}
+
+/** writeFileAtomic, throwing where it fails rather than rejecting: for a caller that must know at once. */
+export function writeFileAtomicSync(file: string, content: string | Buffer, options: { fsync?: boolean } = {}): void {
   const durable = options.fsync ?? true;
   const dir = path.dirname(file);
   const { fd, tmp } = openNew(file, dir);
@@ -106,6 +111,16 @@ function syncDir(dir: string): void {
  * one an agent put in its place) is replaced atomically instead, never written through.
  */
 export function rewriteInPlace(file: string, content: string): Promise<void> {
+  try {
+    rewriteInPlaceSync(file, content);
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
+/** rewriteInPlace, throwing where it fails rather than rejecting: for a caller that must know at once. */
+export function rewriteInPlaceSync(file: string, content: string): void {
   const bytes = Buffer.from(content);
   let fd: number | undefined;
   try {
@@ -120,8 +135,8 @@ export function rewriteInPlace(file: string, content: string): Promise<void> {
     if (st.size > bytes.length) fs.ftruncateSync(fd, bytes.length);
   } catch {
     if (fd !== undefined) fs.closeSync(fd);
-    return writeFileAtomic(file, content, { fsync: false });
+    writeFileAtomicSync(file, content, { fsync: false });
+    return;
   }
   fs.closeSync(fd);
-  return Promise.resolve();
 }

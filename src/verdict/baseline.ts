@@ -22,6 +22,8 @@ export function baselineKey(tree: string, command: string, junitFile?: string): 
 export interface BaselineStore {
   load(key: string): Promise<SuiteRun | undefined>;
   save(key: string, run: SuiteRun): Promise<void>;
+  /** Removes every kept baseline (a --fresh start); returns how many there were. */
+  forget(): Promise<number>;
 }
 
 export function baselineStore(files: StateFiles): BaselineStore {
@@ -48,6 +50,12 @@ export function baselineStore(files: StateFiles): BaselineStore {
     },
     async save(key, run) {
       await files.write(file(key), `${JSON.stringify(run)}\n`);
+    },
+    async forget() {
+      const dir = path.join(files.dir, BASELINES_DIR);
+      const kept = (await files.list(dir, { names: true })).filter((e) => e.name.endsWith('.json'));
+      for (const { name } of kept) await files.remove(path.join(dir, name));
+      return kept.length;
     },
   };
 }
