@@ -1,6 +1,10 @@
 /** `run --parallel N` (issue 16): its options, its refusals and each job's command line. */
 import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { main } from '../../src/cli/main.js';
 import { parseArgs } from '../../src/config/argv.js';
 import { jobArgs, jobPlace } from '../../src/app/parallelJob.js';
 import { parallelProblems } from '../../src/app/parallel.js';
@@ -92,5 +96,38 @@ describe("a job's place and command line", () => {
     ]);
     // Resumed after a crash: no --fresh, so the job continues its own checkpoint.
     expect(jobArgs(flags, { issueId: 'bd-7', title: 'T', maxIterations: 10 }, place, false)).not.toContain('--fresh');
+  });
+});
+
+describe('run --parallel --fresh', () => {
+  it('forgets the recorded baselines of its state directory, as the serial --fresh does (a later run would reuse one)', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'agent-loop-parallel-fresh-'));
+    try {
+      const repo = path.join(root, 'repo');
+      const stateDir = path.join(root, 'state');
+      mkdirSync(path.join(repo, '.beads'), { recursive: true });
+      writeFileSync(path.join(repo, '.beads', 'issues.jsonl'), '');
+      writeFileSync(path.join(repo, 'a.txt'), 'ok\n');
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
+      git('init', '-q', '-b', 'main');
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'add', '-A');
+      git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-q', '-m', 'init');
+      mkdirSync(path.join(stateDir, 'baselines'), { recursive: true });
+      writeFileSync(path.join(stateDir, 'baselines', '0123456789abcdef01234567.json'), '{}\n');
+      const out: string[] = [];
+      const code = await main(
+        ['run', '--parallel', '2', '--fresh', '--state-dir', stateDir, '--agent', 'command', '--agent-command', 'true'],
+        {
+          cwd: repo,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME },
+          stdout: (t) => out.push(t),
+          stderr: (t) => out.push(t),
+        },
+      );
+      expect(code).toBe(0);
+      expect(readdirSync(path.join(stateDir, 'baselines'))).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@
  * over with --fresh did not clear it.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { promises as fs, readdirSync, writeFileSync } from 'node:fs';
+import { promises as fs, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
@@ -14,7 +14,8 @@ import { runSlice, type SliceDeps, type TestOutcome, type TestPurpose } from '..
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
-import { BASELINES_DIR } from '../../src/verdict/baseline.js';
+import { BASELINES_DIR, baselineStore } from '../../src/verdict/baseline.js';
+import { stateFiles } from '../../src/persist/stateFiles.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
 import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
@@ -101,5 +102,28 @@ describe('--fresh and the recorded baselines', () => {
     git('switch', '-q', '-c', 'agent-loop/bd-9', 'main');
     await expect(slice('bd-2', true, true)).rejects.toThrow(/is a cycle branch of an earlier run/);
     expect(readdirSync(path.join(stateDir, BASELINES_DIR))).toHaveLength(1);
+  });
+});
+
+describe('forgetting the recorded baselines', () => {
+  it('a baselines directory that is a symlink: the link goes, nothing it points at is removed', async () => {
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-fresh-elsewhere-'));
+    try {
+      writeFileSync(path.join(elsewhere, 'package.json'), '{"name":"not a baseline"}\n');
+      symlinkSync(elsewhere, path.join(stateDir, BASELINES_DIR));
+      await baselineStore(stateFiles(stateDir)).forget();
+      expect(readdirSync(elsewhere)).toEqual(['package.json']);
+      expect(readdirSync(stateDir)).not.toContain(BASELINES_DIR);
+    } finally {
+      await fs.rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('a directory among the baselines (named *.json) is left alone and does not stop the run', async () => {
+    const dir = path.join(stateDir, BASELINES_DIR);
+    mkdirSync(path.join(dir, 'made.json', 'inside'), { recursive: true });
+    writeFileSync(path.join(dir, 'abc.json'), '{}\n');
+    await expect(baselineStore(stateFiles(stateDir)).forget()).resolves.toBe(1);
+    expect(readdirSync(dir)).toEqual(['made.json']);
   });
 });

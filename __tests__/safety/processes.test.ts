@@ -191,6 +191,21 @@ describe('the records and endLeftovers', () => {
     expect((await leftovers())[0]?.members).toEqual([4343]);
   });
 
+  it('an agent that takes every slot name it can guess (its own freed slot and the next ones, as directories) still cannot make the next agent run unrecorded', async () => {
+    const registry = new ProcessRegistry(stateDir, undefined, proc, () => 30_000);
+    registry.spawned(4242, 'agent');
+    // While it ran, the agent replaced its own slot and made the next three names directories.
+    for (let k = 0; k <= 3; k++) {
+      const name = path.join(recordsDir(), `${process.pid}-${k}.json`);
+      rmSync(name, { force: true });
+      mkdirSync(path.join(name, 'mine'), { recursive: true });
+    }
+    registry.exited(4242);
+    registry.spawned(4343, 'agent');
+    processIn(4343, 4343, SELF_START + 3000);
+    expect((await leftovers())[0]?.members).toEqual([4343]);
+  });
+
   it('a slot an agent replaced (a FIFO, a directory, a symlink to an endless file) neither hangs nor stops the next run', async () => {
     const registry = new ProcessRegistry(stateDir, undefined, proc, () => 30_000);
     registry.spawned(4242, 'agent');

@@ -23257,7 +23257,16 @@ function writeSlot(file, json) {
         return false;
     }
 }
-/** How many slot names a record is tried at before the agent runs without one. */
+/** Whether a directory holds `file`'s name (never throws). */
+function heldByDirectory(file) {
+    try {
+        return (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    }
+    catch {
+        return false;
+    }
+}
+/** How many slot names a record is tried at before the agent runs without one (a name a directory holds not counted). */
 const SLOT_ATTEMPTS = 3;
 /**
  * A record file's text: never through a symlink (a record is our own file), then read as any input
@@ -23362,13 +23371,17 @@ class ProcessRegistry {
         };
         const json = JSON.stringify(record);
         // A slot that cannot be written (something else was put at its name: a directory, say) is left
-        // for good, and the record goes to a new one. Never fatal: the agent runs without a record then.
-        for (let attempt = 0; attempt < SLOT_ATTEMPTS; attempt++) {
+        // for good, and the record goes to a new one. A name a directory holds is not counted as a failed
+        // attempt: an agent can make any number of them at the names it can guess, and each is passed
+        // once. Never fatal: the agent runs without a record after SLOT_ATTEMPTS other failures.
+        for (let failures = 0; failures < SLOT_ATTEMPTS;) {
             const file = this.free.pop() ?? external_node_path_default().join(this.dir, `${process.pid}-${this.made++}.json`);
             if (writeSlot(file, json)) {
                 this.slots.set(pid, file);
                 return;
             }
+            if (!heldByDirectory(file))
+                failures++;
         }
     }
     /** The group has ended: its slot says so (pid 0, never read as a record) and is free for the next. */
@@ -31774,10 +31787,28 @@ function baselineStore(files) {
         },
         async forget() {
             const dir = external_node_path_default().join(files.dir, BASELINES_DIR);
-            const kept = (await files.list(dir, { names: true })).filter((e) => e.name.endsWith('.json'));
-            for (const { name } of kept)
-                await files.remove(external_node_path_default().join(dir, name));
-            return kept.length;
+            // A symlink at the directory's name is not ours to read through: the link goes (and with it
+            // every baseline read through it), never a file where it points.
+            const entry = (await files.list(files.dir)).find((e) => e.name === BASELINES_DIR);
+            if (entry?.stamp.endsWith(':link')) {
+                await files.remove(dir);
+                return 0;
+            }
+            let forgotten = 0;
+            for (const { name } of await files.list(dir, { names: true })) {
+                if (!name.endsWith('.json'))
+                    continue;
+                try {
+                    await files.remove(external_node_path_default().join(dir, name));
+                    forgotten++;
+                }
+                catch (error) {
+                    // A directory made there was never a baseline (none is read from it): left alone.
+                    if (!['EISDIR', 'ERR_FS_EISDIR'].includes(error.code ?? ''))
+                        throw error;
+                }
+            }
+            return forgotten;
         },
     };
 }
@@ -37350,6 +37381,7 @@ async function keepHaltedJob(input) {
 
 
 
+
 /** Jobs at once on one machine. */
 const MAX_LOCAL_PARALLEL = 32;
 /** Why --parallel cannot run with these options; each names what to do instead. Pure. */
@@ -37417,6 +37449,10 @@ async function coordinate(options, io, top, registry, logger) {
     const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
     const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact: createRedactor(io.secrets) });
     const { id: checkpointId, loop: resumed } = await openMain(options, store, io);
+    // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
+    // record their own, and a later run on the same base would otherwise reuse one of before this start.
+    if (options.fresh)
+        await forgetBaselines({ stateDir: io.stateDir, redact: createRedactor(io.secrets), logger });
     let loop = {
         ...resumed,
         baseBranch: resumed.baseBranch ?? base,

@@ -21,6 +21,7 @@ import { type WaveCandidate, planWave } from '../core/wavePlan.js';
 import { JOB_LOCAL_HALTS, type WaveRow, reduceWave } from '../core/waveReduce.js';
 import { branchTip, gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
+import { forgetBaselines } from '../loop/baseline.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import { createRedactor } from '../report/redact.js';
@@ -130,6 +131,9 @@ async function coordinate(
   const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
   const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact: createRedactor(io.secrets) });
   const { id: checkpointId, loop: resumed } = await openMain(options, store, io);
+  // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
+  // record their own, and a later run on the same base would otherwise reuse one of before this start.
+  if (options.fresh) await forgetBaselines({ stateDir: io.stateDir, redact: createRedactor(io.secrets), logger });
   let loop: LoopState = {
     ...resumed,
     baseBranch: resumed.baseBranch ?? base,

@@ -21,7 +21,9 @@ import type { CycleState, LoopState } from '../core/state.js';
  * service down, a dependency missing) would otherwise go on excusing the same failures after the
  * work, under the same commit. Each cycle's suite then runs again on its base.
  */
-export async function forgetBaselines(deps: SliceDeps): Promise<void> {
+export async function forgetBaselines(
+  deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact' | 'logger'>,
+): Promise<void> {
   const forgotten = await baselineStore(filesOf(deps)).forget();
   if (forgotten > 0)
     deps.logger.info(

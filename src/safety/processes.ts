@@ -46,7 +46,16 @@ function writeSlot(file: string, json: string): boolean {
   }
 }
 
-/** How many slot names a record is tried at before the agent runs without one. */
+/** Whether a directory holds `file`'s name (never throws). */
+function heldByDirectory(file: string): boolean {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** How many slot names a record is tried at before the agent runs without one (a name a directory holds not counted). */
 const SLOT_ATTEMPTS = 3;
 
 /**
@@ -164,13 +173,16 @@ export class ProcessRegistry {
     };
     const json = JSON.stringify(record);
     // A slot that cannot be written (something else was put at its name: a directory, say) is left
-    // for good, and the record goes to a new one. Never fatal: the agent runs without a record then.
-    for (let attempt = 0; attempt < SLOT_ATTEMPTS; attempt++) {
+    // for good, and the record goes to a new one. A name a directory holds is not counted as a failed
+    // attempt: an agent can make any number of them at the names it can guess, and each is passed
+    // once. Never fatal: the agent runs without a record after SLOT_ATTEMPTS other failures.
+    for (let failures = 0; failures < SLOT_ATTEMPTS;) {
       const file = this.free.pop() ?? path.join(this.dir, `${process.pid}-${this.made++}.json`);
       if (writeSlot(file, json)) {
         this.slots.set(pid, file);
         return;
       }
+      if (!heldByDirectory(file)) failures++;
     }
   }
 

@@ -53,9 +53,25 @@ export function baselineStore(files: StateFiles): BaselineStore {
     },
     async forget() {
       const dir = path.join(files.dir, BASELINES_DIR);
-      const kept = (await files.list(dir, { names: true })).filter((e) => e.name.endsWith('.json'));
-      for (const { name } of kept) await files.remove(path.join(dir, name));
-      return kept.length;
+      // A symlink at the directory's name is not ours to read through: the link goes (and with it
+      // every baseline read through it), never a file where it points.
+      const entry = (await files.list(files.dir)).find((e) => e.name === BASELINES_DIR);
+      if (entry?.stamp.endsWith(':link')) {
+        await files.remove(dir);
+        return 0;
+      }
+      let forgotten = 0;
+      for (const { name } of await files.list(dir, { names: true })) {
+        if (!name.endsWith('.json')) continue;
+        try {
+          await files.remove(path.join(dir, name));
+          forgotten++;
+        } catch (error) {
+          // A directory made there was never a baseline (none is read from it): left alone.
+          if (!['EISDIR', 'ERR_FS_EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        }
+      }
+      return forgotten;
     },
   };
 }
