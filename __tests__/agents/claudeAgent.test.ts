@@ -87,6 +87,30 @@ describe('--agent-args splitting', () => {
 });
 
 describe('iteration stream logs', () => {
+  it('keep a stdout line longer than the line cap as one line (it reaches the parser in pieces)', async () => {
+    const logBase = path.join(dir, 'logs', 'iteration-1');
+    const script = `process.stdout.write(JSON.stringify({ type: 'assistant', text: 'x'.repeat(9 * 1024 * 1024) }) + '\\n' + JSON.stringify({ type: 'result' }) + '\\n')`;
+    const pieces: string[] = [];
+    await runStreamingCli({
+      command: process.execPath,
+      args: ['-e', script],
+      request: { prompt: 'p', iteration: 1, issueIds: ['a'], cwd: dir, promptFile: '', timeoutMs: 30_000, logBase },
+      parser: { push: (line) => (pieces.push(line), []) },
+    });
+    expect(pieces.length).toBeGreaterThan(2);
+    const lines = readFileSync(`${logBase}.ndjson`, 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['assistant', 'result']);
+  });
+
+  it('put the truncation marker on a line of its own when the cap falls inside a line', () => {
+    const file = path.join(dir, 'logs', 'iteration-2.ndjson');
+    const log = new StreamLog(file, 40);
+    log.write('{"type":"assistant","text":"', false);
+    log.write('x'.repeat(100), false);
+    log.close();
+    expect(readFileSync(file, 'utf8').split('\n').at(-2)).toBe('{"type":"agent_loop_log_truncated","after_bytes":28}');
+  });
+
   it("keep the agent's stderr among its JSON events, as events of their own", async () => {
     const logBase = path.join(dir, 'logs', 'iteration-1');
     await runStreamingCli({

@@ -25307,7 +25307,7 @@ class StreamLog {
         if (this.written + bytes > this.maxBytes) {
             this.capped = true;
             (0,external_node_fs_namespaceObject.writeSync)(fd, this.format === 'ndjson'
-                ? `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
+                ? `${this.midLine ? '\n' : ''}{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
                 : `${this.midLine ? '\n' : ''}[agent-loop: the rest of this output is left out, the log stops at ${this.written} bytes]\n`);
             return;
         }
@@ -25384,7 +25384,8 @@ async function runStreamingCli(input) {
                     log.write(JSON.stringify({ type: STDERR_EVENT, line, ...(cut ? { cut } : {}) }));
                     return show(line, 'stderr', cut);
                 }
-                log.write(line);
+                // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
+                log.write(line, !cut?.after);
                 for (const display of parser.push(line))
                     show(display, 'stdout');
             },

@@ -69,7 +69,7 @@ export class StreamLog {
       writeSync(
         fd,
         this.format === 'ndjson'
-          ? `{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
+          ? `${this.midLine ? '\n' : ''}{"type":"agent_loop_log_truncated","after_bytes":${this.written}}\n`
           : `${this.midLine ? '\n' : ''}[agent-loop: the rest of this output is left out, the log stops at ${this.written} bytes]\n`,
       );
       return;

@@ -57,7 +57,8 @@ export async function runStreamingCli(input: {
           log.write(JSON.stringify({ type: STDERR_EVENT, line, ...(cut ? { cut } : {}) }));
           return show(line, 'stderr', cut);
         }
-        log.write(line);
+        // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
+        log.write(line, !cut?.after);
         for (const display of parser.push(line)) show(display, 'stdout');
       },
     });
