@@ -100,7 +100,10 @@ describe('--fresh and the recorded baselines', () => {
   it('a --fresh run refused at its start (on a cycle branch of an earlier run) forgets nothing', async () => {
     await slice('bd-1', false, false);
     git('switch', '-q', '-c', 'agent-loop/bd-9', 'main');
-    await expect(slice('bd-2', true, true)).rejects.toThrow(/is a cycle branch of an earlier run/);
+    // The advice warns that the earlier run's uncommitted edits would go along to main with a checkout.
+    await expect(slice('bd-2', true, true)).rejects.toThrow(
+      /is a cycle branch of an earlier run.*git checkout main; edits that run left uncommitted here would go along/,
+    );
     expect(readdirSync(path.join(stateDir, BASELINES_DIR))).toHaveLength(1);
   });
 });

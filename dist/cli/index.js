@@ -32133,7 +32133,7 @@ async function runSlice(unguarded) {
         if (!state.baseBranch) {
             const current = await git.currentRef();
             if (current.startsWith('agent-loop/')) {
-                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main), or resume that run instead of --fresh.`);
+                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of --fresh.`);
             }
             state.baseBranch = current;
         }

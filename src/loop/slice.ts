@@ -210,7 +210,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       const current = await git.currentRef();
       if (current.startsWith('agent-loop/')) {
         throw new StartError(
-          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main), or resume that run instead of --fresh.`,
+          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of --fresh.`,
         );
       }
       state.baseBranch = current;
