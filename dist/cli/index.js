@@ -23157,12 +23157,12 @@ async function openGit(cwd, env, options = {}) {
             }
             catch (error) {
                 // A merge that stopped on a conflict is undone: the checkout is never left half-merged.
-                const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout.trim();
+                const conflicted = await diffNames('--diff-filter=U').catch(() => []);
                 await runner.run(['merge', '--abort']);
-                if (conflicted === '')
+                if (conflicted.length === 0)
                     throw error;
-                const into = (await runner.run(['rev-parse', '--abbrev-ref', 'HEAD'])).stdout.trim();
-                throw new git_GitError(['merge', branch], 1, `merging ${branch} into ${into} conflicts in ${conflicted.split('\n').join(', ')}; the merge was undone (git merge --abort) and the checkout is as it was before it. Merge ${branch} into ${into} by hand, then run again`);
+                const into = await currentRef();
+                throw new git_GitError(['merge', branch], 1, `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and the checkout is as it was before it. Merge ${branch} into ${into} by hand, then run again`);
             }
         },
         async hasWorkSince(base) {
