@@ -102,6 +102,55 @@ describe('iteration stream logs', () => {
     expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['assistant', 'result']);
   });
 
+  it('keep a stderr line printed in the middle of an overlong stdout line out of that line', async () => {
+    const logBase = path.join(dir, 'logs', 'iteration-1');
+    // The agent prints most of a 9 MiB line (the engine cuts its first piece off), then a stderr line,
+    // and ends the stdout line only once the engine has had the stderr line (it signals the agent).
+    const script = `const fs = require('node:fs'); const put = (fd, s) => { const b = Buffer.from(s); for (let o = 0; o < b.length; ) o += fs.writeSync(fd, b, o); }; const hold = setInterval(() => {}, 1000); process.on('SIGUSR1', () => { put(1, '"}\\n' + JSON.stringify({ type: 'result' }) + '\\n'); clearInterval(hold); }); put(1, JSON.stringify({ type: 'assistant', text: 'x'.repeat(9 * 1024 * 1024) }).slice(0, -2)); put(2, 'warning: slow\\n');`;
+    let pid = 0;
+    await runStreamingCli({
+      command: process.execPath,
+      args: ['-e', script],
+      request: {
+        prompt: 'p',
+        iteration: 1,
+        issueIds: ['a'],
+        cwd: dir,
+        promptFile: '',
+        timeoutMs: 30_000,
+        logBase,
+        onSpawn: (p) => (pid = p),
+        onLine: (_line, stream) => void (stream === 'stderr' && process.kill(pid, 'SIGUSR1')),
+      },
+      parser: { push: () => [] },
+    });
+    const events = readFileSync(`${logBase}.ndjson`, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(events.map((e) => e.type)).toEqual(['assistant', STDERR_EVENT, 'result']);
+  });
+
+  it('keep the final result event when stderr floods: stderr takes at most its share of the cap', async () => {
+    const logBase = path.join(dir, 'logs', 'iteration-1');
+    const script = `for (let i = 0; i < 200; i++) process.stderr.write('noise '.repeat(20) + i + '\\n'); process.stdout.write('{"type":"result","total_cost_usd":1.5}\\n')`;
+    await runStreamingCli({
+      command: process.execPath,
+      args: ['-e', script],
+      request: { prompt: 'p', iteration: 1, issueIds: ['a'], cwd: dir, promptFile: '', timeoutMs: 30_000, logBase },
+      parser: { push: () => [] },
+      logLimits: { maxBytes: 8_000, stderrMaxBytes: 2_000 },
+    });
+    const events = readFileSync(`${logBase}.ndjson`, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(events.at(-1)).toEqual({ type: 'result', total_cost_usd: 1.5 });
+    expect(events.filter((e) => e.type === STDERR_EVENT).length).toBeGreaterThan(5);
+    expect(events.filter((e) => e.type === 'agent_loop_stderr_truncated')).toHaveLength(1);
+    expect(events.some((e) => e.type === 'agent_loop_log_truncated')).toBe(false);
+  });
+
   it('put the truncation marker on a line of its own when the cap falls inside a line', () => {
     const file = path.join(dir, 'logs', 'iteration-2.ndjson');
     const log = new StreamLog(file, 40);

@@ -25350,11 +25350,17 @@ async function pruneIterationLogs(files, dir, keep = LOGS_KEPT, current) {
 
 /** The log's event for a line the agent printed on stderr: `{"type":"agent_loop_stderr","line":…}`. */
 const STDERR_EVENT = 'agent_loop_stderr';
+/**
+ * The share of the iteration log's cap (LOG_MAX_BYTES) stderr may take: an agent that floods stderr
+ * must not push its own JSON events (the final `result` above all) out of the log.
+ */
+const STDERR_LOG_MAX_BYTES = 4 * 1024 * 1024;
 /** One stream-json line may carry a whole file the agent read; longer lines arrive in pieces. */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 async function runStreamingCli(input) {
     const { request, parser } = input;
-    const log = new StreamLog(logFileFor(request.logBase, 'ndjson'));
+    const log = new StreamLog(logFileFor(request.logBase, 'ndjson'), input.logLimits?.maxBytes);
+    const stderrLog = stderrEvents(log, input.logLimits?.stderrMaxBytes ?? STDERR_LOG_MAX_BYTES);
     // What a person would call the agent's output: its messages and tool calls, and stderr.
     const shown = new TailBuffer(16 * 1024);
     const show = (line, stream, cut) => {
@@ -25381,11 +25387,14 @@ async function runStreamingCli(input) {
             onLine: (line, stream, cut) => {
                 if (stream === 'stderr') {
                     // Kept in the log too (a crash's message is often only there), as an event of its own.
-                    log.write(JSON.stringify({ type: STDERR_EVENT, line, ...(cut ? { cut } : {}) }));
+                    stderrLog.push(JSON.stringify({ type: STDERR_EVENT, line, ...(cut ? { cut } : {}) }));
                     return show(line, 'stderr', cut);
                 }
                 // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
+                stderrLog.stdoutMidLine(!!cut?.after);
                 log.write(line, !cut?.after);
+                if (!cut?.after)
+                    stderrLog.flush();
                 for (const display of parser.push(line))
                     show(display, 'stdout');
             },
@@ -25393,8 +25402,45 @@ async function runStreamingCli(input) {
         return { process, shown: shown.toString() };
     }
     finally {
+        stderrLog.stdoutMidLine(false);
+        stderrLog.flush();
         log.close();
     }
+}
+/**
+ * Writes stderr's events into the log, never inside a stdout line that arrives in pieces (they wait
+ * for its end), and at most `maxBytes` of them: then one `agent_loop_stderr_truncated` event, and the
+ * rest of stderr is left out of the log (it is still shown and in the halt's tail).
+ */
+function stderrEvents(log, maxBytes) {
+    let written = 0;
+    let truncated = false;
+    let midLine = false;
+    const waiting = [];
+    const write = (event) => (midLine ? waiting.push(event) : log.write(event));
+    return {
+        push(event) {
+            if (truncated)
+                return;
+            const bytes = Buffer.byteLength(event) + 1;
+            if (written + bytes > maxBytes) {
+                truncated = true;
+                write(`{"type":"agent_loop_stderr_truncated","after_bytes":${written}}`);
+                return;
+            }
+            written += bytes;
+            write(event);
+        },
+        stdoutMidLine(value) {
+            midLine = value;
+        },
+        flush() {
+            if (midLine)
+                return;
+            for (const event of waiting.splice(0))
+                log.write(event);
+        },
+    };
 }
 /**
  * A JSON event object from one line, or undefined. `ignored` counts lines that should have been

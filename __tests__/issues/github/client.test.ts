@@ -110,16 +110,18 @@ describe('rate limits and errors', () => {
 
   it('spaces writes by writeSpacingMs through the injected clock', async () => {
     const sleeps: number[] = [];
-    const { server, source } = await setup({
-      octokit: { writeSpacingMs: 1000, clock: { sleep: async (ms) => void sleeps.push(ms) } },
-    });
+    let now = Date.parse('2026-11-27T10:00:00Z');
+    const clock = {
+      now: () => new Date(now), // time moves only by the sleeps: however slow the machine, the gap is the clock's
+      sleep: async (ms: number) => void (sleeps.push(ms), (now += ms)),
+    };
+    const { server, source } = await setup({ octokit: { writeSpacingMs: 1000, clock } });
     const issue = server.addIssue({ labels: [LABEL] });
 
     await source.close(String(issue.number), 'done');
 
     expect(sleeps).toHaveLength(1); // before the PATCH; the comment was the first write
-    expect(sleeps[0]).toBeGreaterThan(900);
-    expect(sleeps[0]).toBeLessThanOrEqual(1000);
+    expect(sleeps[0]).toBe(1000); // the whole gap: no time passed on the clock since the comment
   });
 });
 

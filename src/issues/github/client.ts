@@ -48,8 +48,8 @@ export interface CreateOctokitOptions {
    * 3 × writeSpacingMs (3000, the plugin's own).
    */
   notificationSpacingMs?: number;
-  /** Sleeps the write spacing. Default the system clock. */
-  clock?: Pick<Clock, 'sleep'>;
+  /** Tells the time and sleeps the write spacing. Default the system clock. */
+  clock?: Pick<Clock, 'now' | 'sleep'>;
   /** Told of every rate-limit answer, before the retry (for the log). */
   onRateLimit?: (event: RateLimitEvent) => void;
   userAgent?: string;
@@ -105,7 +105,7 @@ export function createOctokit(token: string, options: CreateOctokitOptions = {})
 }
 
 /** What the throttling plugin uses of a Bottleneck group: `key(id).schedule(options, fn, ...args)`. */
-function spacingGroup(gapMs: number, clock: Pick<Clock, 'sleep'>): never {
+function spacingGroup(gapMs: number, clock: Pick<Clock, 'now' | 'sleep'>): never {
   let last = -Infinity;
   let chain: Promise<unknown> = Promise.resolve();
   const limiter = {
@@ -115,9 +115,9 @@ function spacingGroup(gapMs: number, clock: Pick<Clock, 'sleep'>): never {
         ...unknown[],
       ];
       const run = chain.then(async () => {
-        const wait = last + gapMs - Date.now();
+        const wait = last + gapMs - clock.now().getTime();
         if (wait > 0) await clock.sleep(wait);
-        last = Date.now();
+        last = clock.now().getTime();
         return fn(...rest);
       });
       chain = run.catch(() => undefined);
