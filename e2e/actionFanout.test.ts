@@ -516,6 +516,70 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(done.plan.outputs).toMatchObject({ jobs: '0', status: 'complete' });
   }, 300_000);
 
+  it("an escalated issue's label GitHub refuses in a work job: the issue is not worked again, and the next wave's landing job labels it, notes it and releases its claim", async () => {
+    gh.addIssue({
+      title: 'Unfixable',
+      body: 'value_is_good fails',
+      labels: [LABEL],
+      createdAt: '2026-01-01T00:00:00Z',
+    });
+    gh.addIssues(2, (i) => ({
+      title: `Make the value good, ${i + 2}`,
+      labels: [LABEL],
+      createdAt: `2026-01-0${i + 2}T00:00:00Z`,
+    }));
+    // Issue 1 is never fixed (escalated); the others are.
+    const agent = await writeAgent(
+      sb,
+      'partial',
+      [
+        'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
+        'if [ "$AGENT_LOOP_ISSUE_IDS" != 1 ]; then echo good > value.txt; echo fixed > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"; fi',
+        DONE_REPORT,
+      ].join('\n'),
+    );
+    // Once issue 1's agent has run, GitHub refuses its labels (the token lost issues: write meanwhile).
+    let lift: (() => void) | undefined;
+    const stop = gh.observe(() => {
+      const worked = existsSync(path.join(sb.root, 'worked')) ? readFileSync(path.join(sb.root, 'worked'), 'utf8') : '';
+      if (!lift && /^1$/m.test(worked))
+        lift = gh.refuse({
+          method: 'POST',
+          path: '/repos/:owner/:repo/issues/1/labels',
+          status: 403,
+          message: 'Resource not accessible by integration',
+        });
+    });
+    const first = await workflowRun(881, agent, 2, { 'max-retries-per-step': '1' });
+    stop();
+    lift?.();
+    expect(first.issues).toEqual(['1', '2']);
+    expect(first.reduce?.outputs).toMatchObject({ status: 'continuing', 'issues-escalated': '1' });
+    expect(gh.issue(1)?.labels).not.toContain('agent-loop:escalated');
+    const owed = checkpointOf(first.reduce!).notices;
+    expect(owed).toEqual([
+      expect.objectContaining({ what: expect.objectContaining({ kind: 'markEscalated', issueIds: ['1'] }) }),
+    ]);
+    const runsOf1 = runsPerIssue()['1'];
+
+    // The next run: issue 1 is not worked again; the wave's landing job labels it and posts the escalation note.
+    const second = await workflowRun(882, agent, 2, { 'max-retries-per-step': '1' });
+    expect(second.issues).toEqual(['outbox', '3']);
+    expect(second.work[0]?.code).toBe(0);
+    expect(runsPerIssue()['1']).toBe(runsOf1);
+    expect(gh.issue(1)?.labels).toContain('agent-loop:escalated');
+    expect(gh.issue(1)?.labels).not.toContain('agent-loop:in-progress');
+    expect(gh.issue(1)?.comments.filter((c) => c.body.includes('agent-loop escalated this issue'))).toHaveLength(1);
+    expect(checkpointOf(second.reduce!).notices).toEqual([]);
+
+    // Nothing left but the escalated issue: the next run halts all_escalated, and sends nothing twice.
+    const third = await workflowRun(883, agent, 2, { 'max-retries-per-step': '1' });
+    expect(third.issues).toEqual([]);
+    expect(third.reduce?.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'all_escalated' });
+    expect(gh.issue(1)?.comments.filter((c) => c.body.includes('agent-loop escalated this issue'))).toHaveLength(1);
+    expect(runsPerIssue()['1']).toBe(runsOf1);
+  }, 300_000);
+
   it('a job whose share runs out mid-issue: its wip is pushed, the reduce releases its claim, and the next wave continues its branch at once', async () => {
     gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
     // Issue 3 takes three agent runs (two steps, then the fix); the others one.

@@ -536,6 +536,49 @@ ${DONE_REPORT}`,
     });
   });
 
+  it('an escalation whose label could not be written on main stays owed: the next run does not work the issue again, and a resumed run labels it', async () => {
+    await withRepo(ids(1), async (sb) => {
+      // bd-1 breaks the test every time (escalated) and, beside the run, changes main's issue file in the user's checkout.
+      const agent = await writeAgent(
+        sb,
+        'dirty',
+        `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
+echo bad > value.txt
+printf '\n' >> "$NOTES/repo/.beads/issues.jsonl"
+${DONE_REPORT}`,
+      );
+      const r = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      expectExit(r, 1);
+      expect(lastResult(r.stdout)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+      expect(r.stdout).toMatch(
+        /\[bd-1\] escalated, but not labelled agent-loop:escalated on main: .*uncommitted changes.*It stays recorded in the checkpoint/,
+      );
+      const spent = invocations(sb).length;
+      expect(spent).toBeGreaterThan(0);
+      // The user undoes their change; the next scheduled run: before the fix, the halt lifted ("bd-1 is no longer escalated") and bd-1 was worked again.
+      git(sb, 'checkout', '-q', '--', '.beads/issues.jsonl');
+      const next = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20'));
+      expectExit(next, 1);
+      expect(lastResult(next.stdout)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+      expect(invocations(sb)).toHaveLength(spent);
+      // Resumed by hand: the owed label is written on main first (one commit of the issue file), and bd-1 is still not worked.
+      const resumed = await runCli(sb, runArgs(agent, '--parallel', '2', '--max-iterations', '20', '--resume-halted'));
+      expectExit(resumed, 1);
+      expect(invocations(sb)).toHaveLength(spent);
+      expect(git(sb, 'log', '-1', '--format=%s', 'main')).toBe('agent-loop: bd-1 escalated');
+      const bd1 = git(sb, 'show', 'main:.beads/issues.jsonl')
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; labels?: string[] })
+        .find((i) => i.id === 'bd-1');
+      expect(bd1?.labels).toContain('agent-loop:escalated');
+      expect(git(sb, 'status', '--porcelain')).toBe('');
+      // Labelled, the label decides from now on: a --fresh run leaves bd-1 alone too.
+      const fresh = await runCli(sb, runArgs(agent, '--parallel', '2', '--fresh'));
+      expect(lastResult(fresh.stdout)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
+      expect(invocations(sb)).toHaveLength(spent);
+    });
+  });
+
   it('a suite that needs an ignored file of the checkout cannot run in a job’s fresh worktree: the halt says why and what to do, no agent ran', async () => {
     await withRepo(ids(2), async (sb) => {
       // The test runs a tool the user installed into an ignored directory (as node_modules is).

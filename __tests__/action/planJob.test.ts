@@ -168,6 +168,49 @@ describe('the plan job', () => {
     expect(outputs).toMatchObject({ jobs: '0', matrix: '{"include":[]}', wave: '', status: 'complete' });
   });
 
+  describe("with an escalated issue's label a work job could not send (GitHub refused it)", () => {
+    const owed = {
+      id: 'markEscalated-3-2026-01-01T00:00:00Z-0',
+      what: { kind: 'markEscalated' as const, issueIds: ['2'], note: 'stuck', releaseClaims: true },
+      recordedAt: '2026-01-01T00:00:00Z',
+      attempts: 1,
+      lastError: 'secondary rate limit',
+    };
+    const loop: LoopState = {
+      ...initialLoopState(10),
+      iteration: 3,
+      issuesEscalated: ['2'],
+      escalations: [
+        { issueIds: ['2'], titles: ['2'], iteration: 3, steps: ['implement'], reason: 'r', at: 'x', note: 'stuck' },
+      ],
+      notices: [owed],
+    };
+    const source = (claims: string[], ready = [1, 2, 3]): WaveSource => ({
+      ready: async () => ready.map(issue),
+      claim: async (id) => (claims.push(id), { won: true, adopted: [] }),
+      releaseClaim: async () => {},
+      importState: () => {},
+    });
+
+    it("the wave's landing job sends it (before the fix: no job ever did), and the issue is not worked again", async () => {
+      const claims: string[] = [];
+      const { outputs, log } = await plan(source(claims), 2, loop);
+      expect(claims).toEqual(['1', '3']);
+      expect(JSON.parse(outputs.matrix!)).toEqual({ include: [{ issue: 'outbox' }, { issue: '1' }, { issue: '3' }] });
+      expect(JSON.parse(outputs.wave!)).toMatchObject({ landing: [owed.id] });
+      expect(log.join('\n')).toMatch(/1 notice\(s\) of earlier waves still to send .*#2.*secondary rate limit/);
+    });
+
+    it('with nothing else to do, a wave of the landing job alone, while the notice has failed fewer than 3 times; then the halt', async () => {
+      const { outputs } = await plan(source([], [2]), 2, loop);
+      expect(JSON.parse(outputs.matrix!)).toEqual({ include: [{ issue: 'outbox' }] });
+      expect(JSON.parse(outputs.wave!)).toMatchObject({ jobs: [], landing: [owed.id] });
+      const tried = { ...loop, notices: [{ ...owed, attempts: 3 }] };
+      const again = await plan(source([], [2]), 2, tried);
+      expect(JSON.parse(again.outputs.wave!)).toMatchObject({ jobs: [], halt: { reason: 'all_escalated' } });
+    });
+  });
+
   describe('with finished work of an earlier wave still to land (its push failed)', () => {
     const unlanded: OutboxEntry = {
       kind: 'finishCycle',

@@ -11,7 +11,8 @@ import { type LoopState, type Wave, initialLoopState } from '../../src/core/stat
 import { gitRunner } from '../../src/git/git.js';
 import { BeadsFileSource } from '../../src/issues/beadsFile.js';
 import { ESCALATED_LABEL } from '../../src/issues/types.js';
-import { escalationsToLabel, labelEscalations } from '../../src/app/waveLanding.js';
+import { escalationsToLabel, labelEscalations, labelsNoted, labelsOwed } from '../../src/app/waveLanding.js';
+import { selectTargets } from '../../src/core/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import { systemClock } from '../../src/util/clock.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
@@ -43,6 +44,52 @@ describe('escalationsToLabel', () => {
       { issueId: 'bd-1', note: 'tests failed 3 times' },
       { issueId: 'bd-5', note: 'stuck' },
     ]);
+  });
+});
+
+describe('labelsNoted / labelsOwed: a label not written stays owed in the checkpoint', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const ready = ['bd-1', 'bd-2', 'bd-3'].map((id) => ({ id, title: id, labels: [] as string[] }));
+  it('records each issue not labelled as a markEscalated notice, which a later run leaves alone and labels; dropped once labelled', () => {
+    // bd-2 escalated in an earlier run, its label refused (the issue file had the user's changes).
+    const after = labelsNoted(
+      { ...escalated('bd-2', 'stuck'), iteration: 3 },
+      [{ issueId: 'bd-2', note: 'stuck' }],
+      new Map([['bd-2', 'uncommitted changes']]),
+      at,
+    );
+    expect(after.notices).toEqual([
+      expect.objectContaining({
+        what: { kind: 'markEscalated', issueIds: ['bd-2'], note: 'stuck' },
+        attempts: 1,
+        lastError: 'uncommitted changes',
+      }),
+    ]);
+    expect(labelsOwed(after)).toEqual([{ issueId: 'bd-2', note: 'stuck' }]);
+    // A later run (its slice starts after the escalation): bd-2 is not worked again.
+    expect(selectTargets(ready, after, true, after.iteration).targets.map((i) => i.id)).toEqual(['bd-1', 'bd-3']);
+    // Refused again: one notice still, counted; then labelled: gone.
+    const again = labelsNoted(after, labelsOwed(after), new Map([['bd-2', 'not on main']]), at);
+    expect(again.notices).toHaveLength(1);
+    expect(again.notices[0]).toMatchObject({ attempts: 2, lastError: 'bd-2: not on main' });
+    expect(labelsNoted(again, labelsOwed(again), new Map(), at).notices).toEqual([]);
+  });
+  it('a job’s own owed label is settled by the coordinator’s; other notices are kept', () => {
+    const tick = {
+      id: 't',
+      what: { kind: 'tick' as const, id: 'bd-3', item: 'x' },
+      recordedAt: at,
+      attempts: 0,
+    };
+    const mark = {
+      id: 'm',
+      what: { kind: 'markEscalated' as const, issueIds: ['bd-1', 'bd-2'], note: 'n' },
+      recordedAt: at,
+      attempts: 0,
+    };
+    const loop = { ...initialLoopState(5), notices: [tick, mark] } as LoopState;
+    const out = labelsNoted(loop, [{ issueId: 'bd-1', note: 'n' }], new Map(), at);
+    expect(out.notices).toEqual([tick, { ...mark, what: { ...mark.what, issueIds: ['bd-2'] } }]);
   });
 });
 

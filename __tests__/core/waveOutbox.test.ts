@@ -1,7 +1,7 @@
 /** Fan-out (issue 16): finished work a wave could not land, landed by a wave's landing job (src/core/waveOutbox.ts). */
 import { describe, expect, it } from '@jest/globals';
-import { type LoopState, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
-import { awaitingLanding, landingDue, outboxKey, reduceLanding } from '../../src/core/waveOutbox.js';
+import { type LoopState, type Notice, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
+import { awaitingLanding, landingDue, noticesOwed, outboxKey, reduceLanding } from '../../src/core/waveOutbox.js';
 import { planWave } from '../../src/core/wavePlan.js';
 import { cycle } from './fixtures.js';
 
@@ -83,6 +83,26 @@ describe('reduceLanding', () => {
     expect(r.loop.iteration).toBe(9);
     expect(r).toMatchObject({ landed: 1, left: 2 });
     expect(r.halt).toBeUndefined();
+  });
+
+  it("the loop's notices it took and sent leave the loop; one still failing is updated; others stay; its own new ones join", () => {
+    const notice = (id: string, issue: string): Notice => ({
+      id,
+      what: { kind: 'markEscalated', issueIds: [issue], note: 'n' },
+      recordedAt: '2026-11-27T10:00:00Z',
+      attempts: 1,
+    });
+    const notify: Notice = { id: 'd', what: { kind: 'notify', diagnostic: {} }, recordedAt: 'x', attempts: 0 };
+    const [sent, failing, later] = [notice('m1', '1'), notice('m2', '2'), notice('m3', '3')];
+    const loop = { ...withOutbox(), notices: [sent, failing, later] };
+    expect(noticesOwed({ notices: [...loop.notices, notify] })).toEqual(['m1', 'm2', 'm3']);
+    const stillFailing = { ...failing, attempts: 2, lastError: 'HTTP 403' };
+    const own = notice('m4', '4');
+    const r = reduceLanding(loop, {
+      took: ['m1', 'm2'],
+      loop: { ...initialLoopState(1), notices: [stillFailing, own, notify] },
+    });
+    expect(r.loop.notices).toEqual([stillFailing, later, own]);
   });
 
   it('a landing job that left no state changes nothing: its entries are landed by a later wave', () => {

@@ -81,6 +81,34 @@ describe('a refused push', () => {
     expect(f.message).toContain('has commits this run does not have');
   });
 
+  it("a file over GitHub's 100 MB limit (GH001): refused, naming the file and what to do (before: transient, retried by every run for ever)", () => {
+    const f = push(
+      'remote: error: Trace: 6f4b3c2a1d0e9f8a7b6c5d4e3f2a1b0c\n' +
+        'remote: error: See https://gh.io/lfs for more information.\n' +
+        "remote: error: File data/big.bin is 120.00 MB; this exceeds GitHub's file size limit of 100.00 MB\n" +
+        'remote: error: GH001: Large files detected. You may want to try Git Large File Storage - https://git-lfs.github.com.\n' +
+        'To https://github.com/octo-org/widgets\n' +
+        ' ! [remote rejected] agent-loop/issue-7 -> agent-loop/issue-7 (pre-receive hook declined)\n' +
+        "error: failed to push some refs to 'https://github.com/octo-org/widgets'\n",
+    );
+    expect(f.class).toBe('refused');
+    expect(f.message).toContain("a file over GitHub's file size limit (data/big.bin)");
+    expect(f.advice).toContain('fresh: true');
+  });
+
+  it('a push over the 2 GB limit, or another pre-receive hook that declines it: refused with the hook’s own words', () => {
+    expect(
+      push('remote: fatal: pack exceeds maximum allowed size (2.00 GiB)\nfatal: the remote end hung up unexpectedly\n')
+        .class,
+    ).toBe('refused');
+    const f = push(
+      'remote: Commit messages must name a ticket (ABC-123).\n' +
+        ' ! [remote rejected] agent-loop/issue-7 -> agent-loop/issue-7 (pre-receive hook declined)\n',
+    );
+    expect(f.class).toBe('refused');
+    expect(f.message).toContain('Commit messages must name a ticket');
+  });
+
   it('GitHub failing or the network: transient', () => {
     for (const stderr of [
       "fatal: unable to access 'https://github.com/octo-org/widgets/': The requested URL returned error: 502\n",

@@ -33829,6 +33829,14 @@ function classifyPush(error, ctx) {
             ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}; ${RESUME}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and run with fresh: true.`
             : `The token lacks the \`workflow\` scope: give the github-token input a token with it (a classic personal access token with \`repo\` and \`workflow\`), ${RESUME}.`);
     }
+    // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
+    // every time: retried as transient, every later run would try them again for ever.
+    if (/GH001: Large files detected|pack exceeds maximum allowed size/i.test(stderr)) {
+        const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map((m) => m[1]);
+        return refused(files.length > 0
+            ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
+            : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and run with fresh: true; to keep the file, track it with Git LFS.`);
+    }
     if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
         return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: ${ctx.branch === ctx.base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${ctx.branch === ctx.base ? ', the default' : ''}), ${RESUME}.`);
     if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
@@ -33843,6 +33851,17 @@ function classifyPush(error, ctx) {
             message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
             advice: `Land the work as a pull request instead, where a person resolves the conflict: set the input on-success: pull-request (the default) and run the workflow with resume: true; the work is kept and pushed as its branch, the agent does not run again.`,
         };
+    // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
+    if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
+        const said = stderr
+            .split('\n')
+            .filter((l) => /^remote:/.test(l))
+            .map((l) => l.replace(/^remote:\s*/, '').trim())
+            .filter((l) => l !== '')
+            .slice(-3)
+            .join(' / ');
+        return refused(`a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`, `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through, ${RESUME}.`);
+    }
     if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
         return refused(`${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`, `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch, ${RESUME}.`);
     return {
@@ -36706,6 +36725,18 @@ function landingDue(loop, now) {
     return loop.outbox.map(outboxKey);
 }
 /**
+ * The loop's notices a wave's landing job sends (their ids): an escalated issue's label and note (and
+ * its claim's release) or a tick that a work job could not send. No work job sends the loop's
+ * notices (each starts from zero), so without it they would wait for ever: the issue left alone
+ * unlabelled, with no note, its claim held until its lease ran out. The halt's Discord post is not
+ * one: the reduce posts it.
+ */
+function noticesOwed(loop) {
+    return loop.notices.filter((n) => n.what.kind !== 'notify').map((n) => n.id);
+}
+/** A wave with nothing else to do is planned for the owed notices alone only while each has failed fewer times than this. */
+const NOTICE_LANDINGS = 3;
+/**
  * The landing job's outcome in the loop: the entries it took and no longer holds leave the outbox
  * (landed: their issues counted closed, their pull requests recorded; or lost: free again), those
  * it still holds replace the loop's (attempts, backoff, last error); entries it did not take stay.
@@ -36717,6 +36748,8 @@ function reduceLanding(loop, part) {
     if (part.loop.iteration > 0 || part.loop.history.length > 0)
         return unchanged(`its state has ${part.loop.iteration} iteration(s): not a landing job's state (it runs no agent)`);
     const kept = new Map(part.loop.outbox.map((e) => [outboxKey(e), e]));
+    const took = new Set(part.took);
+    const held = new Map(part.loop.notices.map((n) => [n.id, n]));
     const landed = new Set(part.took.filter((k) => !kept.has(k)));
     const outbox = loop.outbox.filter((e) => !landed.has(outboxKey(e))).map((e) => kept.get(outboxKey(e)) ?? e);
     const halt = part.loop.halt && !JOB_LOCAL_HALTS.has(part.loop.halt.reason)
@@ -36732,8 +36765,14 @@ function reduceLanding(loop, part) {
                 ...loop.pullRequests,
                 ...part.loop.pullRequests.filter((p) => !loop.pullRequests.some((q) => q.url === p.url)),
             ].slice(-PULL_REQUESTS_KEPT),
-            // The job's own halt post is not sent: the reduce posts once for the wave.
-            notices: [...loop.notices, ...part.loop.notices.filter((n) => n.what.kind !== 'notify')],
+            // The notices it took and no longer holds were sent; those it still holds replace the loop's
+            // (attempts, last error). The job's own halt post is not sent: the reduce posts once for the wave.
+            notices: [
+                ...loop.notices
+                    .filter((n) => !took.has(n.id) || held.has(n.id))
+                    .map((n) => (took.has(n.id) ? (held.get(n.id) ?? n) : n)),
+                ...part.loop.notices.filter((n) => n.what.kind !== 'notify' && !loop.notices.some((m) => m.id === n.id)),
+            ],
         },
         landed: loop.outbox.length - outbox.length,
         left: outbox.length,
@@ -37287,20 +37326,77 @@ function escalationsToLabel(wave, ends) {
     return out;
 }
 /**
+ * The escalations whose label is still owed (the checkpoint's markEscalated notices: a label a
+ * wave could not write on the base branch, or a job could not write on its own), one per issue,
+ * the newest note. Pure.
+ */
+function labelsOwed(loop) {
+    const owed = new Map();
+    for (const n of loop.notices)
+        if (n.what.kind === 'markEscalated')
+            for (const id of n.what.issueIds)
+                owed.set(id, n.what.note);
+    return [...owed].map(([issueId, note]) => ({ issueId, note }));
+}
+/**
+ * The loop after labels were tried (labelEscalations): the notices of the issues now labelled are
+ * dropped; each issue not labelled keeps (or gets) a markEscalated notice, its attempts counted and
+ * its last error kept, so that later runs leave the issue alone (selectTargets, the halt gate) and
+ * label it (labelsOwed) instead of working it again. Pure.
+ */
+function labelsNoted(loop, tried, failed, at) {
+    const labelled = new Set(tried.map((t) => t.issueId).filter((id) => !failed.has(id)));
+    const notices = [];
+    const owed = new Set();
+    for (const n of loop.notices) {
+        if (n.what.kind !== 'markEscalated') {
+            notices.push(n);
+            continue;
+        }
+        const issueIds = n.what.issueIds.filter((id) => !labelled.has(id));
+        if (issueIds.length === 0)
+            continue;
+        const errors = issueIds.filter((id) => failed.has(id)).map((id) => `${id}: ${failed.get(id)}`);
+        for (const id of issueIds)
+            owed.add(id);
+        notices.push({
+            ...n,
+            what: { ...n.what, issueIds },
+            ...(errors.length ? { attempts: n.attempts + 1, lastError: errors.join('; ') } : {}),
+        });
+    }
+    for (const { issueId, note } of tried) {
+        const why = failed.get(issueId);
+        if (why === undefined || owed.has(issueId))
+            continue;
+        owed.add(issueId);
+        notices.push({
+            id: `markEscalated-${loop.iteration}-${at}-${notices.length}`,
+            what: { kind: 'markEscalated', issueIds: [issueId], note },
+            recordedAt: at,
+            attempts: 1,
+            lastError: why,
+        });
+    }
+    return { ...loop, notices };
+}
+/**
  * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
  * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
  * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
- * base branch or the issue file has changes of the user's own. The issues it could not label.
+ * base branch or the issue file has changes of the user's own. The issues it could not label (and,
+ * in `why`, why not).
  */
-async function labelEscalations(ctx, source, escalations) {
+async function labelEscalations(ctx, source, escalations, why) {
     const { runner, logger, base, issuesFile } = ctx;
     const failed = [];
     const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
     for (const { issueId, note } of escalations) {
         const tag = `[${issueId}]`;
-        const warn = (why) => {
+        const warn = (reason) => {
             failed.push(issueId);
-            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${why}. Label it by hand (or a later run may work it again).`, { issue: issueId });
+            why?.set(issueId, reason);
+            logger.warn('source.warning', `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start forgets it: label it by hand before one).`, { issue: issueId });
         };
         const head = (await runner.run(['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
         if (head !== `refs/heads/${base}`) {
@@ -37429,6 +37525,7 @@ async function keepHaltedJob(input) {
 
 
 
+
 /** Jobs at once on one machine. */
 const MAX_LOCAL_PARALLEL = 32;
 /** Why --parallel cannot run with these options; each names what to do instead. Pure. */
@@ -37520,6 +37617,19 @@ async function coordinate(options, io, top, registry, logger) {
     const source = await sourceOf(options, io, (message) => logger.warn('source.warning', message));
     const issuesFile = external_node_path_default().relative(top, external_node_path_default().resolve(io.cwd, options.issuesFile));
     const userPlan = options.plan ? await external_node_fs_namespaceObject.promises.readFile(external_node_path_default().resolve(io.cwd, options.plan), 'utf8') : undefined;
+    /** Labels the escalations on the base branch; those not labelled stay owed in the checkpoint (labelsNoted). */
+    const label = async (escalations) => {
+        const why = new Map();
+        await labelEscalations({ runner, logger, base, issuesFile }, source, escalations, why);
+        loop = labelsNoted(loop, escalations, why, io.clock.now().toISOString());
+    };
+    // Labels an earlier run could not write: written first, before any wave plans around them.
+    const owed = labelsOwed(loop);
+    if (owed.length > 0) {
+        logger.info('escalation.relabel', `Labelling ${owed.map((o) => o.issueId).join(', ')} ${ESCALATED_LABEL} on ${base}: escalated by an earlier run that could not label ${owed.length === 1 ? 'it' : 'them'}.`, { issues: owed.map((o) => o.issueId) });
+        await label(owed);
+        await save('continuing');
+    }
     const jobDeps = {
         self: io.self,
         env: io.env,
@@ -37604,16 +37714,22 @@ async function coordinate(options, io, top, registry, logger) {
             break;
         }
         // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
-        await labelEscalations({ runner, logger, base, issuesFile }, source, escalationsToLabel(wave, ends));
+        // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
+        const toLabel = escalationsToLabel(wave, ends);
+        const why = new Map();
+        await labelEscalations({ runner, logger, base, issuesFile }, source, toLabel, why);
         const reduction = reduceWave(loop, wave, partials, {
             maxIterations: options.maxIterations,
             ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
         });
-        loop = {
+        loop = labelsNoted({
             ...reduction.loop,
-            requeued: [...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)), ...requeued],
-        };
+            requeued: [
+                ...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)),
+                ...requeued,
+            ],
+        }, toLabel, why, io.clock.now().toISOString());
         for (const row of reduction.rows)
             logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
         await save('continuing');

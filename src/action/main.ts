@@ -295,11 +295,16 @@ export async function runAction(given: ActionDeps): Promise<void> {
       id: fanOut.wave.checkpoint,
       phase: 'working',
       state: {
-        loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [] },
-        ...(took ? { [LANDING_KEY]: { took: took.entries.map(outboxKey) } } : {}),
+        loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
+        ...(took
+          ? { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } }
+          : {}),
       },
     });
-    if (took) log.info(`agent-loop: landing ${took.entries.length} finished cycle(s) of earlier waves: ${took.what}.`);
+    if (took)
+      log.info(
+        `agent-loop: landing ${took.entries.length} finished cycle(s)${took.notices.length ? ` and ${took.notices.length} notice(s)` : ''} of earlier waves: ${took.what}.`,
+      );
   }
   // install-agent: the pinned Claude Code or Codex CLI when the runner has none; only once the run
   // has work (a halt that stands installs nothing). The planning pipeline needs it from the start.

@@ -7,7 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { LoopState, OutboxEntry } from '../core/state.js';
+import type { LoopState, Notice, OutboxEntry } from '../core/state.js';
 import { outboxKey } from '../core/waveOutbox.js';
 import { bundleName } from '../publish/pullRequest.js';
 import { savedLoop } from './waveHandoff.js';
@@ -28,7 +28,7 @@ export async function takeOutbox(input: {
   scratch: string;
   fetchLoop: (dir: string) => Promise<boolean>;
   warn: (message: string) => void;
-}): Promise<{ entries: OutboxEntry[]; what: string }> {
+}): Promise<{ entries: OutboxEntry[]; notices: Notice[]; what: string }> {
   const { scratch } = input;
   await fs.rm(scratch, { recursive: true, force: true });
   try {
@@ -36,20 +36,28 @@ export async function takeOutbox(input: {
       input.warn(
         `agent-loop: the loop's saved state (checkpoint ${input.checkpoint}) was not found: nothing to land; the next wave tries again.`,
       );
-      return { entries: [], what: 'none' };
+      return { entries: [], notices: [], what: 'none' };
     }
     const saved = await savedLoop(scratch, input.checkpoint);
     if ('problem' in saved) {
       input.warn(`agent-loop: checkpoint ${input.checkpoint} could not be read (${saved.problem}): nothing to land.`);
-      return { entries: [], what: 'none' };
+      return { entries: [], notices: [], what: 'none' };
     }
     const wanted = new Set(input.keys);
     const entries = saved.loop.outbox.filter((e) => wanted.has(outboxKey(e)));
+    // The notices the work jobs could not send (waveOutbox.ts noticesOwed): sent by this job's slice first.
+    const notices = saved.loop.notices.filter((n) => wanted.has(n.id));
     await gatherBundles(scratch, input.stateDir);
     return {
       entries,
+      notices,
       what:
-        entries.map((e) => `${e.cycle.issueIds.join(', ')} (${e.cycle.branch ?? 'no branch'})`).join('; ') || 'none',
+        [
+          ...entries.map((e) => `${e.cycle.issueIds.join(', ')} (${e.cycle.branch ?? 'no branch'})`),
+          ...notices.map((n) =>
+            n.what.kind === 'markEscalated' ? `the escalation of ${n.what.issueIds.join(', ')}` : n.what.kind,
+          ),
+        ].join('; ') || 'none',
     };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });

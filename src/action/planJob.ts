@@ -12,7 +12,7 @@ import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import type { Options } from '../config/options.js';
 import { haltGate } from '../core/haltGate.js';
 import { type WavePlan, planWave } from '../core/wavePlan.js';
-import { LANDING_JOB, awaitingLanding, landingDue } from '../core/waveOutbox.js';
+import { LANDING_JOB, NOTICE_LANDINGS, awaitingLanding, landingDue, noticesOwed } from '../core/waveOutbox.js';
 import { leaseMinutes } from '../issues/claims.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { openCheckpoint } from '../loop/slice.js';
@@ -91,13 +91,26 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
   };
   let plan = planWave(ready, base, settings);
+  // Notices the work jobs could not send (an escalated issue's label and note): the landing job sends
+  // them, with a wave that goes out anyway, or alone while they have failed only a few times.
+  const owed = noticesOwed(loop);
+  const alone = loop.notices.some((n) => owed.includes(n.id) && n.attempts < NOTICE_LANDINGS);
+  if (owed.length > 0) {
+    core.info(
+      redact(
+        `agent-loop plan: ${owed.length} notice(s) of earlier waves still to send (an escalated issue's label and note: ${[...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))].map((id) => issueLink(id, undefined)).join(', ') || 'none'}; last failure: ${loop.notices.find((n) => n.lastError)?.lastError ?? 'none'}).`,
+      ),
+    );
+  }
+  const withNotices = (keys: readonly string[], jobs: number) =>
+    owed.length > 0 && (jobs > 0 || keys.length > 0 || alone) ? [...keys, ...owed] : [...keys];
   for (const id of plan.claimedElsewhere)
     core.info(`agent-loop plan: ${issueLink(id, undefined)} is left to the run whose live lease holds it.`);
-  if (plan.jobs.length === 0 && landing.length > 0) {
+  if (plan.jobs.length === 0 && withNotices(landing, 0).length > 0) {
     // Only earlier work to land: a wave of the landing job alone (a halt found now is found again after it).
     if (plan.stop?.kind === 'halted')
       core.info(redact(`agent-loop plan: ${plan.stop.message}; the earlier work is landed first.`));
-    return emit({ jobs: [], landing }, plan.deferred);
+    return emit({ jobs: [], landing: withNotices(landing, 0) }, plan.deferred);
   }
   if (plan.jobs.length === 0) {
     const stop = plan.stop;
@@ -159,7 +172,8 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
   // Claimed in an earlier round and not in the wave planned last (rare): let go, the comment deleted.
   for (const id of won)
     if (!claimed.some((j) => j.issueId === id)) await source.releaseClaim(id, me, clock.now().toISOString());
-  return emit({ jobs: claimed, ...(landing.length > 0 ? { landing } : {}) }, plan.deferred);
+  const lands = withNotices(landing, claimed.length);
+  return emit({ jobs: claimed, ...(lands.length > 0 ? { landing: lands } : {}) }, plan.deferred);
 
   /** The wave's outputs (`jobs` counts the matrix's entries: the landing job's too). */
   function emit(planned: Pick<WaveHandoff, 'jobs' | 'landing'>, deferred: WavePlan['deferred']): void {
@@ -183,7 +197,11 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
       'cost-usd': loop.costUsd.toFixed(4),
     }))
       core.setOutput(name, value);
-    const lands = wave.landing?.length ? `the landing of ${wave.landing.length} earlier cycle(s)` : '';
+    const notices = (wave.landing ?? []).filter((k) => owed.includes(k)).length;
+    const cycles = (wave.landing?.length ?? 0) - notices;
+    const lands = wave.landing?.length
+      ? `the landing of ${[cycles ? `${cycles} earlier cycle(s)` : '', notices ? `${notices} notice(s)` : ''].filter(Boolean).join(' and ')}`
+      : '';
     const issues = wave.jobs.map(
       (j) =>
         `${issueLink(j.issueId, undefined)} (${j.maxIterations} iteration(s)${j.maxCostUsd !== undefined ? `, $${j.maxCostUsd.toFixed(2)}` : ''})`,

@@ -19,6 +19,7 @@ import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/r
 import { type HaltReason, type LoopState, type Wave, initialLoopState, parseLoopState } from '../core/state.js';
 import { type WaveCandidate, planWave } from '../core/wavePlan.js';
 import { JOB_LOCAL_HALTS, type WaveRow, reduceWave } from '../core/waveReduce.js';
+import { ESCALATED_LABEL } from '../issues/types.js';
 import { branchTip, gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
 import { forgetBaselines } from '../loop/baseline.js';
@@ -36,7 +37,7 @@ import {
   runJob,
   writeJobPlan,
 } from './parallelJob.js';
-import { escalationsToLabel, labelEscalations, landWave } from './waveLanding.js';
+import { escalationsToLabel, labelEscalations, labelsNoted, labelsOwed, landWave } from './waveLanding.js';
 import { type KeptHalt, keepHaltedJob } from './haltedJob.js';
 import { cannotStart, problem } from './problems.js';
 import { type RunIO, runLogger, sourceOf, standingHalt } from './run.js';
@@ -158,6 +159,23 @@ async function coordinate(
   const source = await sourceOf(options, io, (message) => logger.warn('source.warning', message));
   const issuesFile = path.relative(top, path.resolve(io.cwd, options.issuesFile));
   const userPlan = options.plan ? await fs.readFile(path.resolve(io.cwd, options.plan), 'utf8') : undefined;
+  /** Labels the escalations on the base branch; those not labelled stay owed in the checkpoint (labelsNoted). */
+  const label = async (escalations: ReturnType<typeof labelsOwed>) => {
+    const why = new Map<string, string>();
+    await labelEscalations({ runner, logger, base, issuesFile }, source, escalations, why);
+    loop = labelsNoted(loop, escalations, why, io.clock.now().toISOString());
+  };
+  // Labels an earlier run could not write: written first, before any wave plans around them.
+  const owed = labelsOwed(loop);
+  if (owed.length > 0) {
+    logger.info(
+      'escalation.relabel',
+      `Labelling ${owed.map((o) => o.issueId).join(', ')} ${ESCALATED_LABEL} on ${base}: escalated by an earlier run that could not label ${owed.length === 1 ? 'it' : 'them'}.`,
+      { issues: owed.map((o) => o.issueId) },
+    );
+    await label(owed);
+    await save('continuing');
+  }
   const jobDeps: RunJobDeps = {
     self: io.self,
     env: io.env,
@@ -248,16 +266,27 @@ async function coordinate(
       break;
     }
     // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
-    await labelEscalations({ runner, logger, base, issuesFile }, source, escalationsToLabel(wave, ends));
+    // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
+    const toLabel = escalationsToLabel(wave, ends);
+    const why = new Map<string, string>();
+    await labelEscalations({ runner, logger, base, issuesFile }, source, toLabel, why);
     const reduction = reduceWave(loop, wave, partials, {
       maxIterations: options.maxIterations,
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
     });
-    loop = {
-      ...reduction.loop,
-      requeued: [...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)), ...requeued],
-    };
+    loop = labelsNoted(
+      {
+        ...reduction.loop,
+        requeued: [
+          ...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)),
+          ...requeued,
+        ],
+      },
+      toLabel,
+      why,
+      io.clock.now().toISOString(),
+    );
     for (const row of reduction.rows) logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
     await save('continuing');
     // A job that halted the run: its work and its diagnostic are kept before its worktree goes.

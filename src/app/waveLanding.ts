@@ -4,7 +4,7 @@
  * conflicts is not counted closed: its attempt is kept on a branch of its own and its issue is
  * re-queued with the conflict as the next attempt's context.
  */
-import type { HaltReason, LoopState, Wave } from '../core/state.js';
+import type { HaltReason, LoopState, Notice, Wave } from '../core/state.js';
 import { ESCALATED_LABEL, type IssueSource } from '../issues/types.js';
 import type { PartialState } from '../core/waveReduce.js';
 import { type GitRunner, branchTip } from '../git/git.js';
@@ -209,26 +209,86 @@ export function escalationsToLabel(wave: Wave, ends: readonly JobEnd[]): Escalat
 }
 
 /**
+ * The escalations whose label is still owed (the checkpoint's markEscalated notices: a label a
+ * wave could not write on the base branch, or a job could not write on its own), one per issue,
+ * the newest note. Pure.
+ */
+export function labelsOwed(loop: Pick<LoopState, 'notices'>): EscalationToLabel[] {
+  const owed = new Map<string, string>();
+  for (const n of loop.notices)
+    if (n.what.kind === 'markEscalated') for (const id of n.what.issueIds) owed.set(id, n.what.note);
+  return [...owed].map(([issueId, note]) => ({ issueId, note }));
+}
+
+/**
+ * The loop after labels were tried (labelEscalations): the notices of the issues now labelled are
+ * dropped; each issue not labelled keeps (or gets) a markEscalated notice, its attempts counted and
+ * its last error kept, so that later runs leave the issue alone (selectTargets, the halt gate) and
+ * label it (labelsOwed) instead of working it again. Pure.
+ */
+export function labelsNoted(
+  loop: LoopState,
+  tried: readonly EscalationToLabel[],
+  failed: ReadonlyMap<string, string>,
+  at: string,
+): LoopState {
+  const labelled = new Set(tried.map((t) => t.issueId).filter((id) => !failed.has(id)));
+  const notices: Notice[] = [];
+  const owed = new Set<string>();
+  for (const n of loop.notices) {
+    if (n.what.kind !== 'markEscalated') {
+      notices.push(n);
+      continue;
+    }
+    const issueIds = n.what.issueIds.filter((id) => !labelled.has(id));
+    if (issueIds.length === 0) continue;
+    const errors = issueIds.filter((id) => failed.has(id)).map((id) => `${id}: ${failed.get(id)}`);
+    for (const id of issueIds) owed.add(id);
+    notices.push({
+      ...n,
+      what: { ...n.what, issueIds },
+      ...(errors.length ? { attempts: n.attempts + 1, lastError: errors.join('; ') } : {}),
+    });
+  }
+  for (const { issueId, note } of tried) {
+    const why = failed.get(issueId);
+    if (why === undefined || owed.has(issueId)) continue;
+    owed.add(issueId);
+    notices.push({
+      id: `markEscalated-${loop.iteration}-${at}-${notices.length}`,
+      what: { kind: 'markEscalated', issueIds: [issueId], note },
+      recordedAt: at,
+      attempts: 1,
+      lastError: why,
+    });
+  }
+  return { ...loop, notices };
+}
+
+/**
  * Labels the wave's escalated issues in the base branch's issue file in the main checkout and
  * commits each as the serial loop does ("agent-loop: <id> escalated"): that file only, nothing else
  * of the job's work or of the checkout. Left alone, with a warning, when the checkout is not on the
- * base branch or the issue file has changes of the user's own. The issues it could not label.
+ * base branch or the issue file has changes of the user's own. The issues it could not label (and,
+ * in `why`, why not).
  */
 export async function labelEscalations(
   ctx: Pick<Landing, 'runner' | 'logger' | 'base' | 'issuesFile'>,
   source: Pick<IssueSource, 'markEscalated' | 'description'>,
   escalations: readonly EscalationToLabel[],
+  why?: Map<string, string>,
 ): Promise<string[]> {
   const { runner, logger, base, issuesFile } = ctx;
   const failed: string[] = [];
   const changed = async () => (await runner.run(['status', '--porcelain', '--', issuesFile])).stdout.trim() !== '';
   for (const { issueId, note } of escalations) {
     const tag = `[${issueId}]`;
-    const warn = (why: string) => {
+    const warn = (reason: string) => {
       failed.push(issueId);
+      why?.set(issueId, reason);
       logger.warn(
         'source.warning',
-        `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${why}. Label it by hand (or a later run may work it again).`,
+        `${tag} escalated, but not labelled ${ESCALATED_LABEL} on ${base}: ${reason}. It stays recorded in the checkpoint: later runs leave it alone and label it on ${base} when they can (a --fresh start forgets it: label it by hand before one).`,
         { issue: issueId },
       );
     };

@@ -33,6 +33,20 @@ export function landingDue(loop: Pick<LoopState, 'outbox'>, now: number): string
   return loop.outbox.map(outboxKey);
 }
 
+/**
+ * The loop's notices a wave's landing job sends (their ids): an escalated issue's label and note (and
+ * its claim's release) or a tick that a work job could not send. No work job sends the loop's
+ * notices (each starts from zero), so without it they would wait for ever: the issue left alone
+ * unlabelled, with no note, its claim held until its lease ran out. The halt's Discord post is not
+ * one: the reduce posts it.
+ */
+export function noticesOwed(loop: Pick<LoopState, 'notices'>): string[] {
+  return loop.notices.filter((n) => n.what.kind !== 'notify').map((n) => n.id);
+}
+
+/** A wave with nothing else to do is planned for the owed notices alone only while each has failed fewer times than this. */
+export const NOTICE_LANDINGS = 3;
+
 /** What the landing job left: the keys of the entries it took, and its final loop state. */
 export interface LandingPartial {
   took: readonly string[];
@@ -62,6 +76,8 @@ export function reduceLanding(loop: LoopState, part: LandingPartial | undefined)
   if (part.loop.iteration > 0 || part.loop.history.length > 0)
     return unchanged(`its state has ${part.loop.iteration} iteration(s): not a landing job's state (it runs no agent)`);
   const kept = new Map(part.loop.outbox.map((e) => [outboxKey(e), e]));
+  const took = new Set(part.took);
+  const held = new Map(part.loop.notices.map((n) => [n.id, n]));
   const landed = new Set(part.took.filter((k) => !kept.has(k)));
   const outbox = loop.outbox.filter((e) => !landed.has(outboxKey(e))).map((e) => kept.get(outboxKey(e)) ?? e);
   const halt =
@@ -78,8 +94,14 @@ export function reduceLanding(loop: LoopState, part: LandingPartial | undefined)
         ...loop.pullRequests,
         ...part.loop.pullRequests.filter((p) => !loop.pullRequests.some((q) => q.url === p.url)),
       ].slice(-PULL_REQUESTS_KEPT),
-      // The job's own halt post is not sent: the reduce posts once for the wave.
-      notices: [...loop.notices, ...part.loop.notices.filter((n) => n.what.kind !== 'notify')],
+      // The notices it took and no longer holds were sent; those it still holds replace the loop's
+      // (attempts, last error). The job's own halt post is not sent: the reduce posts once for the wave.
+      notices: [
+        ...loop.notices
+          .filter((n) => !took.has(n.id) || held.has(n.id))
+          .map((n) => (took.has(n.id) ? (held.get(n.id) ?? n) : n)),
+        ...part.loop.notices.filter((n) => n.what.kind !== 'notify' && !loop.notices.some((m) => m.id === n.id)),
+      ],
     },
     landed: loop.outbox.length - outbox.length,
     left: outbox.length,

@@ -63,6 +63,19 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
         : `The token lacks the \`workflow\` scope: give the github-token input a token with it (a classic personal access token with \`repo\` and \`workflow\`), ${RESUME}.`,
     );
   }
+  // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
+  // every time: retried as transient, every later run would try them again for ever.
+  if (/GH001: Large files detected|pack exceeds maximum allowed size/i.test(stderr)) {
+    const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map(
+      (m) => m[1],
+    );
+    return refused(
+      files.length > 0
+        ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
+        : "it is over GitHub's size limit for a push or a file",
+      `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and run with fresh: true; to keep the file, track it with Git LFS.`,
+    );
+  }
   if (
     /GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(
       stderr,
@@ -94,6 +107,20 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
       message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
       advice: `Land the work as a pull request instead, where a person resolves the conflict: set the input on-success: pull-request (the default) and run the workflow with resume: true; the work is kept and pushed as its branch, the agent does not run again.`,
     };
+  // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
+  if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
+    const said = stderr
+      .split('\n')
+      .filter((l) => /^remote:/.test(l))
+      .map((l) => l.replace(/^remote:\s*/, '').trim())
+      .filter((l) => l !== '')
+      .slice(-3)
+      .join(' / ');
+    return refused(
+      `a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`,
+      `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through, ${RESUME}.`,
+    );
+  }
   if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
     return refused(
       `${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`,
