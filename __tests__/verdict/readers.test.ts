@@ -123,6 +123,17 @@ describe('mocha', () => {
 
 describe("node's test runner", () => {
   for (const [name, file] of [
+    ['TAP', 'node-20-tap-duplicate-names.txt'],
+    ['spec', 'node-20-spec-duplicate-names.txt'],
+  ] as const) {
+    it(`${name}: two files each with a test of the same name (node names no file), the first failing: the name fails, whichever is read last`, () => {
+      const run = readSuiteOutput(fixture(file), 1);
+      expect(run.tests).toEqual({ 'parses empty input': 'failed', 'only in a': 'passed' });
+      expect(run.messages['parses empty input']).toContain('0 !== 1');
+    });
+  }
+
+  for (const [name, file] of [
     ['TAP', 'node-20-tap.txt'],
     ['spec', 'node-20-spec.txt'],
   ] as const) {
@@ -262,5 +273,19 @@ describe('tape', () => {
       "tape stopped after 2 assertion(s), before its summary (exit code 1: TypeError: Cannot read properties of null (reading 'x'))",
     );
     expect(readSuiteOutput(fixture('tape-5.10.2.txt'), 1).cannotRun).toBeUndefined();
+  });
+});
+
+describe('a test name that shows more than once', () => {
+  it('in a JUnit report: fails when any of its cases failed, passes over skipped', () => {
+    const xml = `<testsuites><testsuite name="s">
+<testcase classname="c" name="dup"><failure message="boom">boom</failure></testcase>
+<testcase classname="c" name="dup"/>
+<testcase classname="c" name="twice"><skipped/></testcase>
+<testcase classname="c" name="twice"/>
+</testsuite></testsuites>`;
+    const run = readSuiteOutput('', 1, xml);
+    expect(run.tests).toEqual({ 'c::dup': 'failed', 'c::twice': 'passed' });
+    expect(run.messages['c::dup']).toBe('boom');
   });
 });

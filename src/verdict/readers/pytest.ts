@@ -5,7 +5,7 @@
  * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
  * session: nothing ran.
  */
-import { clipMessage, emptyRun, markNoTests } from '../results.js';
+import { clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
@@ -50,7 +50,7 @@ export function pytestReader(): RunnerReader {
           collectErrors.push(id);
           return;
         }
-        run.tests[id] = outcome(word);
+        recordOutcome(run, id, outcome(word));
         if (message && run.tests[id] === 'failed') run.messages[id] = clipMessage(message);
         const g = groupOfId(id);
         if (run.groups[g] !== 'error')
