@@ -179,6 +179,25 @@ describe('judge', () => {
     );
   });
 
+  it('a suite that dies mid-run (tape, a test threw) is a rejection naming the crash and the tests it left unrun, not a suite that cannot run (a bounce); a red baseline that dies the same way is a baseline, not a halt', () => {
+    const crashed = readSuiteOutput(readFileSync(path.join(FIXTURES, 'tape-5.10.2-crash.txt'), 'utf8'), 1);
+    const green = {
+      ...emptyRun(0),
+      reader: 'tape',
+      tests: { adds: 'passed', crashes: 'passed', after: 'passed' },
+    } as SuiteRun;
+    const v = judge({ baseline: green, now: crashed, targetTests: [] });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken.map((f) => f.id)).toEqual(['crashes', 'after']);
+    expect(v.broken[0]?.message).toContain("TypeError: Cannot read properties of null (reading 'x')");
+    // The crash was there before this cycle: it blocks nothing, and the baseline holds.
+    expect(baselineProblem(crashed, 'tape test/*.js')).toBeUndefined();
+    expect(judge({ baseline: crashed, now: crashed, targetTests: [] })).toMatchObject({
+      kind: 'accepted',
+      preexisting: ['crashes'],
+    });
+  });
+
   it('verify: commands that do not exit 0 reject', () => {
     const v = judge({
       baseline: BASELINE,

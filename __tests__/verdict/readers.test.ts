@@ -10,6 +10,19 @@ import { failedIds, statusOf } from '../../src/verdict/results.js';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/runners/${name}`, import.meta.url), 'utf8');
 
 describe('pytest', () => {
+  it('a run that died mid-run (a test called os._exit(0)): no file vouches for tests it did not list; with nothing listed, it cannot run', () => {
+    const died = readSuiteOutput(fixture('pytest-9.0.3-died.txt'), 0);
+    expect(died.reader).toBe('pytest');
+    expect(died.tests).toEqual({});
+    expect(died.groups).toEqual({});
+    expect(died.cannotRun).toBe('pytest stopped before its summary (exit code 0): no test result could be read');
+    expect(statusOf(died, 'tests/test_a.py::test_three')).toBe('absent');
+    const verbose = readSuiteOutput(fixture('pytest-9.0.3-v-died.txt'), 0);
+    expect(verbose.tests).toEqual({ 'tests/test_a.py::test_one': 'passed' });
+    expect(verbose.cannotRun).toBeUndefined();
+    expect(statusOf(verbose, 'tests/test_a.py::test_three')).toBe('absent');
+  });
+
   it('-rA: every test by id with its outcome, the failure messages, files as groups', () => {
     const run = readSuiteOutput(fixture('pytest-9.0.3-rA.txt'), 1);
     expect(run.reader).toBe('pytest');
@@ -266,11 +279,13 @@ describe('tape', () => {
     );
   });
 
-  it('a run that dies before its summary (a test threw) cannot run: the tests after the crash are not read as passing', () => {
+  it('a run that dies before its summary (a test threw): the test it died in fails with the crash, the tests after the crash are not read as passing (not listed), and it is a run, not one that cannot run', () => {
     const run = readSuiteOutput(fixture('tape-5.10.2-crash.txt'), 1);
     expect(run.reader).toBe('tape');
-    expect(run.cannotRun).toBe(
-      "tape stopped after 2 assertion(s), before its summary (exit code 1: TypeError: Cannot read properties of null (reading 'x'))",
+    expect(run.cannotRun).toBeUndefined();
+    expect(run.tests).toEqual({ adds: 'passed', crashes: 'failed' });
+    expect(run.messages['crashes']).toBe(
+      "tape stopped in this test after 2 assertion(s), before its summary (exit code 1: TypeError: Cannot read properties of null (reading 'x'))",
     );
     expect(readSuiteOutput(fixture('tape-5.10.2.txt'), 1).cannotRun).toBeUndefined();
   });
