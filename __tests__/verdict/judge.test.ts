@@ -198,6 +198,20 @@ describe('judge', () => {
     });
   });
 
+  it('a test command that exited 0 before and fails now with no test failing (a linter or a coverage threshold after the tests) is broken', () => {
+    const green = run({ 't::ok1': 'passed' });
+    const v = judge({ baseline: green, now: { ...run({ 't::ok1': 'passed' }), exitCode: 1 }, targetTests: [] });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken).toEqual([
+      {
+        id: '(the suite)',
+        message: expect.stringContaining('the test command exited 1, where it exited 0 before this cycle'),
+      },
+    ]);
+    // Red before: the exit code says nothing more than the tests do.
+    expect(judge({ baseline: BASELINE, now: { ...BASELINE, exitCode: 2 }, targetTests: [] }).kind).toBe('accepted');
+  });
+
   it('verify: commands that do not exit 0 reject', () => {
     const v = judge({
       baseline: BASELINE,

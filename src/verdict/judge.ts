@@ -100,6 +100,13 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
   for (const id of failedIds(now))
     if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
   verdict.broken.push(...noLongerPassing(baseline, now));
+  // The command passed as a whole before and fails now, and no test explains it: what the command does
+  // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
+  if (baseline.exitCode === 0 && now.exitCode !== 0 && verdict.broken.length === 0)
+    verdict.broken.push({
+      id: '(the suite)',
+      message: `the test command exited ${now.exitCode}, where it exited 0 before this cycle, and no test in its output failed: something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now`,
+    });
   for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
   if (targetTests.length > 0) {
     for (const id of targetTests) {
