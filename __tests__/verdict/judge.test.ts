@@ -212,6 +212,17 @@ describe('judge', () => {
     expect(judge({ baseline: BASELINE, now: { ...BASELINE, exitCode: 2 }, targetTests: [] }).kind).toBe('accepted');
   });
 
+  it('tests the issue names, with output that cannot be read per test: not known to pass, so never accepted on the exit code', () => {
+    const v = judge({ baseline: emptyRun(0), now: emptyRun(0), targetTests: ['tests/test_dates.py::test_week'] });
+    expect(v).toMatchObject({ kind: 'rejected', targetsFailing: [{ id: 'tests/test_dates.py::test_week' }] });
+    expect(v.targetsFailing[0]?.message).toContain('--junit-file');
+    // Read per test now (the baseline was not): the target is judged on the run.
+    const now = run({ 'tests/test_dates.py::test_week': 'passed' });
+    expect(judge({ baseline: emptyRun(0), now, targetTests: ['tests/test_dates.py::test_week'] }).kind).toBe(
+      'accepted',
+    );
+  });
+
   it('verify: commands that do not exit 0 reject', () => {
     const v = judge({
       baseline: BASELINE,

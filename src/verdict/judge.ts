@@ -88,9 +88,21 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
         summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
       };
     }
+    // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
+    const targetsFailing = isReadable(now)
+      ? failingTargets(now, targetTests)
+      : targetTests.map((id) => ({
+          id,
+          message:
+            'its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with --junit-file)',
+        }));
     if (now.exitCode !== 0)
-      return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
-    return finish(verdict);
+      return finish({
+        ...verdict,
+        targetsFailing,
+        broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }],
+      });
+    return finish({ ...verdict, targetsFailing });
   }
 
   const message = (run: SuiteRun, id: string) => run.messages[id];
@@ -109,21 +121,27 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
     });
   for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
   if (targetTests.length > 0) {
-    for (const id of targetTests) {
-      if (passesNow(id)) continue;
-      const status = statusOf(now, id);
-      verdict.targetsFailing.push({
-        id,
-        message:
-          message(now, id) ??
-          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-      });
-    }
+    verdict.targetsFailing.push(...failingTargets(now, targetTests));
     verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
   } else {
     verdict.targets = [...verdict.fixed];
   }
   return finish(verdict);
+}
+
+/** The targets that do not pass in `now` (read per test), each with why. */
+function failingTargets(now: SuiteRun, targetTests: readonly string[]): Failure[] {
+  return targetTests
+    .filter((id) => !passedIn(now, id))
+    .map((id) => {
+      const status = statusOf(now, id);
+      return {
+        id,
+        message:
+          now.messages[id] ??
+          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+      };
+    });
 }
 
 const ranAny = (run: SuiteRun): boolean => Object.keys(run.tests).length + Object.keys(run.groups).length > 0;
