@@ -157,6 +157,41 @@ ${DONE_REPORT}`,
     expect(events(r.stdout).some((e) => e.event === 'tests.confirm')).toBe(true);
   });
 
+  it('a fix that breaks a passing test and hides it (skips the test, or replaces the test command by exit 0) is not accepted: nothing closed, nothing merged', async () => {
+    const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
+    const mainBefore = git(sb, 'rev-parse', 'main');
+    const hider = await writeAgent(
+      sb,
+      'hider',
+      `${FIX.mul}
+${FIX.breakSub}
+sed -i "s/^test('sub subtracts'/test.skip('sub subtracts'/" test/calc.test.mjs
+${DONE_REPORT}`,
+    );
+    const r = await runCli(sb, args(hider, '--max-iterations', '1'));
+    expectExit(r, 1);
+    const res = lastResult(r.stdout);
+    expect(res).toMatchObject({ haltReason: 'max_iterations', issuesClosed: [] });
+    expect(res.history[0]?.verdict?.summary).toMatch(/^1 test\(s\) broken \([^)]*sub subtracts\)/);
+    expect(git(sb, 'rev-parse', 'main')).toBe(mainBefore);
+
+    const sb2 = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
+    const silencer = await writeAgent(
+      sb2,
+      'silencer',
+      `${FIX.mul}
+${FIX.breakSub}
+printf '#!/bin/sh\\nexit 0\\n' > check.sh
+${DONE_REPORT}`,
+    );
+    const r2 = await runCli(sb2, args(silencer, '--test-command', 'sh check.sh', '--max-iterations', '1'));
+    expectExit(r2, 1);
+    const res2 = lastResult(r2.stdout);
+    expect(res2).toMatchObject({ issuesClosed: [] });
+    expect(res2.history.map((h) => h.outcome)).toEqual(['bounced']);
+    expect(res2.history[0]?.verdict?.summary).toMatch(/^the test output can no longer be read per test \(exit code 0/);
+  });
+
   it("an escalated issue's rejected work, kept as wip: on its branch, is the next cycle's to mend: an agent that changes nothing does not close the issue nor merge the breakage (the baseline is main's tree, not the branch's)", async () => {
     const sb = await redRepository([issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6' })]);
     // First run: fixes mul but breaks sub, every time: rejected, escalated, the work kept as wip:.

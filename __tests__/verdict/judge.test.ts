@@ -115,6 +115,114 @@ describe('judge', () => {
     expect(judge({ baseline: BASELINE, now: emptyRun(1), targetTests: [] }).kind).toBe('cannot_run');
   });
 
+  it('a test that passed at baseline and is skipped or gone now is broken (PASS_TO_PASS): an agent cannot pass by skipping, deleting or renaming it, or by a run that stops before it', () => {
+    const v = judge({
+      baseline: BASELINE,
+      // ok1 skipped, ok2 gone (the run stopped early, or the test was deleted or renamed); a fixed.
+      now: run({
+        't::a': 'passed',
+        't::b': 'failed',
+        't::c': 'failed',
+        't::ok1': 'skipped',
+        't::ok2-renamed': 'passed',
+      }),
+      targetTests: ['t::a'],
+    });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken).toEqual([
+      { id: 't::ok1', message: 'it passed before and is skipped now' },
+      {
+        id: 't::ok2',
+        message: 'it passed before and did not run now (deleted, renamed, or the run stopped before it)',
+      },
+    ]);
+    // A test that failed at baseline and is gone now blocks nothing it did not block before.
+    expect(
+      judge({
+        baseline: BASELINE,
+        now: run({ 't::a': 'passed', 't::ok1': 'passed', 't::ok2': 'passed' }),
+        targetTests: [],
+      }).kind,
+    ).toBe('accepted');
+  });
+
+  it('a file that ran before and is gone now is named once; one whose tests all failed is not', () => {
+    const base = {
+      ...emptyRun(1),
+      reader: 'jest',
+      groups: { 'a.test.js': 'passed' as const, 'b.test.js': 'failed' as const, 'c.test.js': 'passed' as const },
+      tests: { 'b.test.js::x': 'failed' as const },
+    };
+    const now = { ...emptyRun(0), reader: 'jest', groups: { 'c.test.js': 'passed' as const } };
+    expect(judge({ baseline: base, now, targetTests: [] }).broken.map((f) => f.id)).toEqual([
+      'a.test.js::*',
+      'b.test.js::*', // jest lists only failures: b had passing tests too, as far as can be told
+    ]);
+    const listed = run(
+      { 'f.py::a': 'failed', 'g.py::b': 'passed' },
+      { groups: { 'f.py': 'failed', 'g.py': 'passed' } },
+    );
+    expect(
+      judge({ baseline: listed, now: run({ 'g.py::b': 'passed' }, { groups: { 'g.py': 'passed' } }), targetTests: [] })
+        .kind,
+    ).toBe('accepted');
+  });
+
+  it('output read per test before and not now is no verdict, also with exit code 0 (a test command replaced by `exit 0`)', () => {
+    expect(judge({ baseline: BASELINE, now: emptyRun(0), targetTests: ['t::a'] })).toMatchObject({
+      kind: 'cannot_run',
+      summary: expect.stringContaining('the test output can no longer be read per test (exit code 0'),
+    });
+    // Before, nothing was read either (an empty suite): a green exit is a pass.
+    expect(judge({ baseline: { ...emptyRun(0), reader: 'jest' }, now: emptyRun(0), targetTests: [] }).kind).toBe(
+      'accepted',
+    );
+  });
+
+  it('a suite that dies mid-run (tape, a test threw) is a rejection naming the crash and the tests it left unrun, not a suite that cannot run (a bounce); a red baseline that dies the same way is a baseline, not a halt', () => {
+    const crashed = readSuiteOutput(readFileSync(path.join(FIXTURES, 'tape-5.10.2-crash.txt'), 'utf8'), 1);
+    const green = {
+      ...emptyRun(0),
+      reader: 'tape',
+      tests: { adds: 'passed', crashes: 'passed', after: 'passed' },
+    } as SuiteRun;
+    const v = judge({ baseline: green, now: crashed, targetTests: [] });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken.map((f) => f.id)).toEqual(['crashes', 'after']);
+    expect(v.broken[0]?.message).toContain("TypeError: Cannot read properties of null (reading 'x')");
+    // The crash was there before this cycle: it blocks nothing, and the baseline holds.
+    expect(baselineProblem(crashed, 'tape test/*.js')).toBeUndefined();
+    expect(judge({ baseline: crashed, now: crashed, targetTests: [] })).toMatchObject({
+      kind: 'accepted',
+      preexisting: ['crashes'],
+    });
+  });
+
+  it('a test command that exited 0 before and fails now with no test failing (a linter or a coverage threshold after the tests) is broken', () => {
+    const green = run({ 't::ok1': 'passed' });
+    const v = judge({ baseline: green, now: { ...run({ 't::ok1': 'passed' }), exitCode: 1 }, targetTests: [] });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken).toEqual([
+      {
+        id: '(the suite)',
+        message: expect.stringContaining('the test command exited 1, where it exited 0 before this cycle'),
+      },
+    ]);
+    // Red before: the exit code says nothing more than the tests do.
+    expect(judge({ baseline: BASELINE, now: { ...BASELINE, exitCode: 2 }, targetTests: [] }).kind).toBe('accepted');
+  });
+
+  it('tests the issue names, with output that cannot be read per test: not known to pass, so never accepted on the exit code', () => {
+    const v = judge({ baseline: emptyRun(0), now: emptyRun(0), targetTests: ['tests/test_dates.py::test_week'] });
+    expect(v).toMatchObject({ kind: 'rejected', targetsFailing: [{ id: 'tests/test_dates.py::test_week' }] });
+    expect(v.targetsFailing[0]?.message).toContain('--junit-file');
+    // Read per test now (the baseline was not): the target is judged on the run.
+    const now = run({ 'tests/test_dates.py::test_week': 'passed' });
+    expect(judge({ baseline: emptyRun(0), now, targetTests: ['tests/test_dates.py::test_week'] }).kind).toBe(
+      'accepted',
+    );
+  });
+
   it('verify: commands that do not exit 0 reject', () => {
     const v = judge({
       baseline: BASELINE,

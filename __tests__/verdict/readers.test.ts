@@ -10,6 +10,19 @@ import { failedIds, statusOf } from '../../src/verdict/results.js';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/runners/${name}`, import.meta.url), 'utf8');
 
 describe('pytest', () => {
+  it('a run that died mid-run (a test called os._exit(0)): no file vouches for tests it did not list; with nothing listed, it cannot run', () => {
+    const died = readSuiteOutput(fixture('pytest-9.0.3-died.txt'), 0);
+    expect(died.reader).toBe('pytest');
+    expect(died.tests).toEqual({});
+    expect(died.groups).toEqual({});
+    expect(died.cannotRun).toBe('pytest stopped before its summary (exit code 0): no test result could be read');
+    expect(statusOf(died, 'tests/test_a.py::test_three')).toBe('absent');
+    const verbose = readSuiteOutput(fixture('pytest-9.0.3-v-died.txt'), 0);
+    expect(verbose.tests).toEqual({ 'tests/test_a.py::test_one': 'passed' });
+    expect(verbose.cannotRun).toBeUndefined();
+    expect(statusOf(verbose, 'tests/test_a.py::test_three')).toBe('absent');
+  });
+
   it('-rA: every test by id with its outcome, the failure messages, files as groups', () => {
     const run = readSuiteOutput(fixture('pytest-9.0.3-rA.txt'), 1);
     expect(run.reader).toBe('pytest');
@@ -122,6 +135,17 @@ describe('mocha', () => {
 });
 
 describe("node's test runner", () => {
+  for (const [name, file] of [
+    ['TAP', 'node-20-tap-duplicate-names.txt'],
+    ['spec', 'node-20-spec-duplicate-names.txt'],
+  ] as const) {
+    it(`${name}: two files each with a test of the same name (node names no file), the first failing: the name fails, whichever is read last`, () => {
+      const run = readSuiteOutput(fixture(file), 1);
+      expect(run.tests).toEqual({ 'parses empty input': 'failed', 'only in a': 'passed' });
+      expect(run.messages['parses empty input']).toContain('0 !== 1');
+    });
+  }
+
   for (const [name, file] of [
     ['TAP', 'node-20-tap.txt'],
     ['spec', 'node-20-spec.txt'],
@@ -255,12 +279,28 @@ describe('tape', () => {
     );
   });
 
-  it('a run that dies before its summary (a test threw) cannot run: the tests after the crash are not read as passing', () => {
+  it('a run that dies before its summary (a test threw): the test it died in fails with the crash, the tests after the crash are not read as passing (not listed), and it is a run, not one that cannot run', () => {
     const run = readSuiteOutput(fixture('tape-5.10.2-crash.txt'), 1);
     expect(run.reader).toBe('tape');
-    expect(run.cannotRun).toBe(
-      "tape stopped after 2 assertion(s), before its summary (exit code 1: TypeError: Cannot read properties of null (reading 'x'))",
+    expect(run.cannotRun).toBeUndefined();
+    expect(run.tests).toEqual({ adds: 'passed', crashes: 'failed' });
+    expect(run.messages['crashes']).toBe(
+      "tape stopped in this test after 2 assertion(s), before its summary (exit code 1: TypeError: Cannot read properties of null (reading 'x'))",
     );
     expect(readSuiteOutput(fixture('tape-5.10.2.txt'), 1).cannotRun).toBeUndefined();
+  });
+});
+
+describe('a test name that shows more than once', () => {
+  it('in a JUnit report: fails when any of its cases failed, passes over skipped', () => {
+    const xml = `<testsuites><testsuite name="s">
+<testcase classname="c" name="dup"><failure message="boom">boom</failure></testcase>
+<testcase classname="c" name="dup"/>
+<testcase classname="c" name="twice"><skipped/></testcase>
+<testcase classname="c" name="twice"/>
+</testsuite></testsuites>`;
+    const run = readSuiteOutput('', 1, xml);
+    expect(run.tests).toEqual({ 'c::dup': 'failed', 'c::twice': 'passed' });
+    expect(run.messages['c::dup']).toBe('boom');
   });
 });

@@ -29042,6 +29042,21 @@ const GROUP_SEPARATOR = '::';
 function testId(group, name) {
     return group ? `${group}${GROUP_SEPARATOR}${name}` : name;
 }
+/**
+ * Records `outcome` for test `id`. A name that shows more than once (node's runner and mocha name a
+ * test without its file, so two files may each have one by that name; a JUnit report or a run
+ * repeated with go's -count) fails when any of them failed, else passes when any passed: the last
+ * one read must not hide a failure.
+ */
+function recordOutcome(run, id, outcome) {
+    const before = run.tests[id];
+    run.tests[id] =
+        before === 'failed' || outcome === 'failed'
+            ? 'failed'
+            : before === 'passed' || outcome === 'passed'
+                ? 'passed'
+                : 'skipped';
+}
 /** The group a test id belongs to, when the run names one for it. */
 function groupOf(run, id) {
     for (let at = id.indexOf(GROUP_SEPARATOR); at > 0; at = id.indexOf(GROUP_SEPARATOR, at + GROUP_SEPARATOR.length)) {
@@ -29159,7 +29174,7 @@ function cargoTestReader() {
             const t = TEST.exec(line);
             if (t) {
                 const id = testId(group, t[1]);
-                run.tests[id] = t[2] === 'ok' ? 'passed' : t[2] === 'ignored' ? 'skipped' : 'failed';
+                recordOutcome(run, id, t[2] === 'ok' ? 'passed' : t[2] === 'ignored' ? 'skipped' : 'failed');
                 if (t[2] === 'FAILED' && group)
                     run.groups[group] = 'failed';
                 return;
@@ -29222,7 +29237,7 @@ function goTestReader() {
         packages++;
         for (const p of pending) {
             const id = testId(pkg, p.name);
-            run.tests[id] = p.outcome;
+            recordOutcome(run, id, p.outcome);
             if (p.message.length > 0)
                 run.messages[id] = clipMessage(p.message.join('\n'));
         }
@@ -29359,7 +29374,7 @@ function jestReader() {
             if (v && !failing) {
                 const [, indent, mark, name] = v;
                 const id = testId(file, describe.path(indent.length, name).join(' › '));
-                run.tests[id] = mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed';
+                recordOutcome(run, id, mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed');
                 return;
             }
             if (failing) {
@@ -29425,7 +29440,7 @@ function mochaReader() {
                 if (t) {
                     const [, indent, mark, title] = t;
                     const id = suites.path(indent.length, title).join(' › ');
-                    run.tests[id] = mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed';
+                    recordOutcome(run, id, mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed');
                     if (/^\d+\)$/.test(mark))
                         failingByNumber.set(mark, id);
                     return;
@@ -29603,7 +29618,7 @@ function nodeTestReader() {
                 const id = ids[i];
                 if (ids.some((other) => other.startsWith(`${id} › `)))
                     continue;
-                run.tests[id] = s.outcome;
+                recordOutcome(run, id, s.outcome);
             }
             const files = Object.keys(run.groups);
             if (Object.keys(run.tests).length === 0 && files.length > 0)
@@ -29647,6 +29662,9 @@ const FINAL = /^=*\s*(?:(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpass
 function pytestReader() {
     const run = emptyRun(null);
     let recognised = false;
+    /** The session's header and its final line (`=== 3 passed in 0.1s ===`): a header without one is a run that died. */
+    let started = false;
+    let finished = false;
     let interrupted;
     let noTests = false;
     const collectErrors = [];
@@ -29658,10 +29676,12 @@ function pytestReader() {
             const line = plain(raw);
             if (/^=+ test session starts =+$/.test(line)) {
                 recognised = true;
+                started = true;
                 return;
             }
             if (FINAL.test(line)) {
                 recognised = true;
+                finished = true;
                 if (/no tests ran/.test(line))
                     noTests = !/\d+ (passed|failed)/.test(line);
                 return;
@@ -29680,7 +29700,7 @@ function pytestReader() {
                     collectErrors.push(id);
                     return;
                 }
-                run.tests[id] = outcome(word);
+                recordOutcome(run, id, outcome(word));
                 if (message && run.tests[id] === 'failed')
                     run.messages[id] = clipMessage(message);
                 const g = groupOfId(id);
@@ -29710,6 +29730,16 @@ function pytestReader() {
                 return undefined;
             run.reader = 'pytest';
             run.exitCode = exitCode;
+            if (started && !finished) {
+                // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
+                // progress marks say nothing of its tests after the crash, so no file vouches for them.
+                for (const g of Object.keys(run.groups))
+                    if (run.groups[g] !== 'error')
+                        delete run.groups[g];
+                if (Object.keys(run.tests).length === 0)
+                    run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
+                return run;
+            }
             // 5: no tests were collected; 4: usage error; 3: internal error.
             if (interrupted && Object.keys(run.tests).length === 0)
                 run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;
@@ -29728,7 +29758,8 @@ function pytestReader() {
  * followed by its assertions `ok N message` / `not ok N message` (no ` - ` before the message, which
  * is how node's own TAP names a test). A test fails when one of its assertions fails; a test whose
  * assertions are all `# SKIP` is skipped. The message of a failing test is its first failing
- * assertion's, with the `operator`, `expected` and `actual` lines of its YAML block.
+ * assertion's, with the `operator`, `expected` and `actual` lines of its YAML block. A run that
+ * dies before tape's summary fails the test it died in, with the crash as its message.
  */
 
 
@@ -29747,6 +29778,8 @@ function tapeReader() {
     let summarised = false;
     /** The error line of a crash (`TypeError: …`), printed on stderr after the last assertion. */
     let crash;
+    /** The last test begun: where a run that dies before its summary died. */
+    let stoppedIn;
     /** Per test: whether any assertion failed, whether every one was skipped. */
     const tests = new Map();
     let details;
@@ -29771,17 +29804,20 @@ function tapeReader() {
                 if (line.startsWith('# tests'))
                     summarised = true;
                 current = undefined;
+                stoppedIn = undefined;
                 return;
             }
             const skipped = SKIPPED.exec(line);
             if (skipped) {
                 current = undefined;
+                stoppedIn = undefined;
                 tests.set(skipped[1].trim(), { failed: false, skipped: true });
                 return;
             }
             const h = HEADER.exec(line);
             if (h && !line.startsWith('# Subtest:')) {
                 current = h[1].trim();
+                stoppedIn = current;
                 details = undefined;
                 return;
             }
@@ -29812,9 +29848,13 @@ function tapeReader() {
             run.exitCode = exitCode;
             for (const [name, t] of tests)
                 run.tests[name] = t.failed ? 'failed' : t.skipped ? 'skipped' : 'passed';
-            // The tests after the crash never ran: read as passing by their absence, they would hide what broke.
-            if (!summarised && exitCode !== 0)
-                run.cannotRun = `tape stopped after ${assertions} assertion(s), before its summary (exit code ${exitCode}${crash ? `: ${crash}` : ''})`;
+            // A run that died before its summary: the test it died in fails with the crash; the tests after it
+            // never ran and are not listed (the verdict counts those that passed before as broken). Some tests
+            // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
+            if (!summarised && exitCode !== 0 && stoppedIn !== undefined) {
+                run.tests[stoppedIn] = 'failed';
+                run.messages[stoppedIn] = clipMessage(`tape stopped in this test after ${assertions} assertion(s), before its summary (exit code ${exitCode}${crash ? `: ${crash}` : ''})${run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : ''}`);
+            }
             return run;
         },
     };
@@ -29882,7 +29922,7 @@ function vitestReader() {
             const t = file ? vitest_TEST.exec(line) : null;
             if (t && file) {
                 const [, mark, name] = t;
-                run.tests[testId(file, name)] = mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed';
+                recordOutcome(run, testId(file, name), mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed');
                 return;
             }
             if (!/^ {3,}/.test(line))
@@ -29961,7 +30001,7 @@ function readJUnit(xml, exitCode) {
     const run = emptyRun(exitCode);
     run.reader = 'junit';
     for (const c of report.cases)
-        run.tests[testId(c.classname ?? c.file, c.name)] = c.outcome;
+        recordOutcome(run, testId(c.classname ?? c.file, c.name), c.outcome);
     for (const f of report.failed) {
         const id = testId(f.classname ?? f.file, f.name);
         if (run.tests[id] === 'failed')
@@ -31887,6 +31927,34 @@ function describeBaseline(run) {
     const total = Object.keys(run.tests).length;
     return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
 }
+/**
+ * A red baseline checked by a second run on the same tree: a test that failed in the first and
+ * passes in the second is flaky, and counts as passing at baseline (the work must keep it passing;
+ * the verdict's own confirmation run tells a flake from a break there). Otherwise a flake at
+ * baseline, kept for the commit, would excuse a real break of that test in every cycle on it. Pure.
+ */
+function confirmBaselineFailures(first, second) {
+    if (!isReadable(first) || !isReadable(second) || second.cannotRun)
+        return { run: first, flaky: [] };
+    const flaky = failedIds(first).filter((id) => passedIn(second, id));
+    if (flaky.length === 0)
+        return { run: first, flaky };
+    const run = {
+        ...first,
+        tests: { ...first.tests },
+        groups: { ...first.groups },
+        messages: { ...first.messages },
+    };
+    for (const id of flaky) {
+        const group = id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -GROUP_SEPARATOR.length - 1) : undefined;
+        if (group !== undefined)
+            run.groups[group] = second.groups[group] ?? 'passed';
+        else
+            run.tests[id] = 'passed';
+        delete run.messages[id];
+    }
+    return { run, flaky };
+}
 
 ;// CONCATENATED MODULE: ./src/loop/baseline.ts
 /**
@@ -31969,7 +32037,26 @@ async function cycleBaseline(deps, state, checkpointId) {
         ? `Running the tests on ${state.baseBranch ?? 'the base branch'} as this cycle found it first (${onBase.tip.slice(0, 12)}, checked out for the run; the baseline every verdict compares with): ${cycle.branch ?? 'the branch'} holds an earlier cycle's work, and what it breaks is this cycle's to mend: ${settings.testCommand}`
         : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) });
     const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
-    const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir) : await tests();
+    // On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
+    // where the base tip is checked out for the run, it is not: one run while detached).
+    const confirmed = async () => {
+        const first = await tests();
+        const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
+        if (deps.signal?.aborted || !first.run || failing.length === 0)
+            return first;
+        // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
+        logger.info('tests.confirm', `${failing.length} test(s) fail before any change; running the tests once more to tell a failure that is there from a flaky one.`);
+        const second = await tests();
+        if (deps.signal?.aborted)
+            return first;
+        const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
+        if (flaky.length)
+            logger.warn('tests.flaky', `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`, { flaky });
+        return { ...first, run };
+    };
+    const outcome = onBase
+        ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
+        : await confirmed();
     if (deps.signal?.aborted)
         return { state, interrupted: true };
     const run = outcome.run ?? emptyRun(outcome.exitCode);
@@ -34031,9 +34118,10 @@ async function interpret(step, start, perform, what) {
 ;// CONCATENATED MODULE: ./src/verdict/judge.ts
 /**
  * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
- * before the cycle (the baseline), test by test. Accepted when no test that passed at baseline
- * fails, no new test fails, the issue's targets pass and its `verify:` commands exit 0. Tests that
- * failed at baseline and still fail, untargeted, never block: they are reported. Pure.
+ * before the cycle (the baseline), test by test. Accepted when every test that passed at baseline
+ * still passes (not failing, not skipped, not gone), no new test fails, the issue's targets pass
+ * and its `verify:` commands exit 0. Tests that failed at baseline and still fail, untargeted,
+ * never block: they are reported. Pure.
  */
 
 function judge({ baseline, now, targetTests, verify = [] }) {
@@ -34058,9 +34146,29 @@ function judge({ baseline, now, targetTests, verify = [] }) {
                 summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
             };
         }
+        // A green exit that reads as no test at all, where tests were read before (the test command or its
+        // configuration changed, the runner stopped before printing): nothing says they still pass.
+        if (isReadable(baseline) && !isReadable(now) && ranAny(baseline)) {
+            return {
+                ...verdict,
+                kind: 'cannot_run',
+                summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
+            };
+        }
+        // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
+        const targetsFailing = isReadable(now)
+            ? failingTargets(now, targetTests)
+            : targetTests.map((id) => ({
+                id,
+                message: 'its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with --junit-file)',
+            }));
         if (now.exitCode !== 0)
-            return judge_finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
-        return judge_finish(verdict);
+            return judge_finish({
+                ...verdict,
+                targetsFailing,
+                broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }],
+            });
+        return judge_finish({ ...verdict, targetsFailing });
     }
     const message = (run, id) => run.messages[id];
     const wasFailing = (id) => failedIn(baseline, id);
@@ -34068,25 +34176,86 @@ function judge({ baseline, now, targetTests, verify = [] }) {
     for (const id of failedIds(now))
         if (!wasFailing(id))
             verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+    verdict.broken.push(...noLongerPassing(baseline, now));
+    // The command passed as a whole before and fails now, and no test explains it: what the command does
+    // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
+    if (baseline.exitCode === 0 && now.exitCode !== 0 && verdict.broken.length === 0)
+        verdict.broken.push({
+            id: '(the suite)',
+            message: `the test command exited ${now.exitCode}, where it exited 0 before this cycle, and no test in its output failed: something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now`,
+        });
     for (const id of failedIds(baseline))
         (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
     if (targetTests.length > 0) {
-        for (const id of targetTests) {
-            if (passesNow(id))
-                continue;
-            const status = statusOf(now, id);
-            verdict.targetsFailing.push({
-                id,
-                message: message(now, id) ??
-                    (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-            });
-        }
+        verdict.targetsFailing.push(...failingTargets(now, targetTests));
         verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
     }
     else {
         verdict.targets = [...verdict.fixed];
     }
     return judge_finish(verdict);
+}
+/** The targets that do not pass in `now` (read per test), each with why. */
+function failingTargets(now, targetTests) {
+    return targetTests
+        .filter((id) => !passedIn(now, id))
+        .map((id) => {
+        const status = statusOf(now, id);
+        return {
+            id,
+            message: now.messages[id] ??
+                (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+        };
+    });
+}
+const ranAny = (run) => Object.keys(run.tests).length + Object.keys(run.groups).length > 0;
+/**
+ * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it
+ * pass): skipped now, or not run at all (deleted, renamed, left out by a changed test command or
+ * configuration, or after the point where the run died). A file (group) that had passing tests and
+ * is gone is named once, as `group::*`, rather than test by test; one whose tests all failed is not
+ * named (what it loses never passed).
+ */
+function noLongerPassing(baseline, now) {
+    const out = [];
+    // Runners that list only failures (jest, vitest, go without -v): a group that failed had passing tests too, as far as can be told.
+    const listsPasses = Object.values(baseline.tests).includes('passed');
+    const withPass = new Set();
+    for (const [id, outcome] of Object.entries(baseline.tests)) {
+        const group = groupOf(baseline, id);
+        if (outcome === 'passed' && group !== undefined)
+            withPass.add(group);
+    }
+    const gone = new Set();
+    for (const [group, outcome] of Object.entries(baseline.groups)) {
+        const hadPass = outcome === 'passed' || withPass.has(group) || (outcome === 'failed' && !listsPasses);
+        if (!hadPass)
+            continue;
+        const id = `${group}${GROUP_SEPARATOR}*`;
+        if (now.groups[group] === undefined)
+            out.push({ id, message: 'none of its tests ran now (deleted, renamed, or left out of the run)' });
+        else if (now.groups[group] === 'skipped')
+            out.push({ id, message: 'it is skipped now' });
+        else
+            continue;
+        gone.add(group);
+    }
+    for (const [id, outcome] of Object.entries(baseline.tests)) {
+        if (outcome !== 'passed')
+            continue;
+        const group = groupOf(baseline, id);
+        if (group !== undefined && gone.has(group))
+            continue;
+        const status = statusOf(now, id);
+        if (status === 'skipped')
+            out.push({ id, message: 'it passed before and is skipped now' });
+        else if (status === 'absent')
+            out.push({
+                id,
+                message: 'it passed before and did not run now (deleted, renamed, or the run stopped before it)',
+            });
+    }
+    return out;
 }
 function judge_finish(v) {
     const blocking = v.broken.length + v.targetsFailing.length + v.verifyFailing.length;

@@ -9,8 +9,15 @@
 import path from 'node:path';
 import { type BaselineCheckout, baselineCheckoutFile } from '../safety/baselineCheckout.js';
 import type { StateFiles } from '../persist/stateFiles.js';
-import { BASELINES_DIR, baselineKey, baselineProblem, baselineStore, describeBaseline } from '../verdict/baseline.js';
-import { type SuiteRun, emptyRun } from '../verdict/results.js';
+import {
+  BASELINES_DIR,
+  baselineKey,
+  baselineProblem,
+  baselineStore,
+  confirmBaselineFailures,
+  describeBaseline,
+} from '../verdict/baseline.js';
+import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
 import type { Halt } from '../core/events.js';
 import type { Git } from '../git/git.js';
@@ -120,7 +127,31 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) },
   );
   const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
-  const outcome = onBase ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir) : await tests();
+  // On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
+  // where the base tip is checked out for the run, it is not: one run while detached).
+  const confirmed = async () => {
+    const first = await tests();
+    const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
+    if (deps.signal?.aborted || !first.run || failing.length === 0) return first;
+    // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
+    logger.info(
+      'tests.confirm',
+      `${failing.length} test(s) fail before any change; running the tests once more to tell a failure that is there from a flaky one.`,
+    );
+    const second = await tests();
+    if (deps.signal?.aborted) return first;
+    const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
+    if (flaky.length)
+      logger.warn(
+        'tests.flaky',
+        `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`,
+        { flaky },
+      );
+    return { ...first, run };
+  };
+  const outcome = onBase
+    ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
+    : await confirmed();
   if (deps.signal?.aborted) return { state, interrupted: true };
   const run = outcome.run ?? emptyRun(outcome.exitCode);
   logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {

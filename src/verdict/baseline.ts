@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { StateFiles } from '../persist/stateFiles.js';
-import { failedIds, isReadable, type SuiteRun } from './results.js';
+import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun } from './results.js';
 
 export const BASELINES_DIR = 'baselines';
 
@@ -105,4 +105,29 @@ export function describeBaseline(run: SuiteRun): string {
   const failing = failedIds(run);
   const total = Object.keys(run.tests).length;
   return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+}
+
+/**
+ * A red baseline checked by a second run on the same tree: a test that failed in the first and
+ * passes in the second is flaky, and counts as passing at baseline (the work must keep it passing;
+ * the verdict's own confirmation run tells a flake from a break there). Otherwise a flake at
+ * baseline, kept for the commit, would excuse a real break of that test in every cycle on it. Pure.
+ */
+export function confirmBaselineFailures(first: SuiteRun, second: SuiteRun): { run: SuiteRun; flaky: string[] } {
+  if (!isReadable(first) || !isReadable(second) || second.cannotRun) return { run: first, flaky: [] };
+  const flaky = failedIds(first).filter((id) => passedIn(second, id));
+  if (flaky.length === 0) return { run: first, flaky };
+  const run: SuiteRun = {
+    ...first,
+    tests: { ...first.tests },
+    groups: { ...first.groups },
+    messages: { ...first.messages },
+  };
+  for (const id of flaky) {
+    const group = id.endsWith(`${GROUP_SEPARATOR}*`) ? id.slice(0, -GROUP_SEPARATOR.length - 1) : undefined;
+    if (group !== undefined) run.groups[group] = second.groups[group] ?? 'passed';
+    else run.tests[id] = 'passed';
+    delete run.messages[id];
+  }
+  return { run, flaky };
 }

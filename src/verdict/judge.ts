@@ -1,10 +1,20 @@
 /**
  * The verdict on the agent's work, as SWE-bench grades a patch: against the suite as it stood
- * before the cycle (the baseline), test by test. Accepted when no test that passed at baseline
- * fails, no new test fails, the issue's targets pass and its `verify:` commands exit 0. Tests that
- * failed at baseline and still fail, untargeted, never block: they are reported. Pure.
+ * before the cycle (the baseline), test by test. Accepted when every test that passed at baseline
+ * still passes (not failing, not skipped, not gone), no new test fails, the issue's targets pass
+ * and its `verify:` commands exit 0. Tests that failed at baseline and still fail, untargeted,
+ * never block: they are reported. Pure.
  */
-import { type SuiteRun, failedIds, failedIn, isReadable, passedIn, statusOf } from './results.js';
+import {
+  GROUP_SEPARATOR,
+  type SuiteRun,
+  failedIds,
+  failedIn,
+  groupOf,
+  isReadable,
+  passedIn,
+  statusOf,
+} from './results.js';
 
 export interface Failure {
   id: string;
@@ -21,7 +31,10 @@ export interface Verdict {
   kind: 'accepted' | 'rejected' | 'cannot_run';
   /** One line: for the log, the history and the prompt's heading. */
   summary: string;
-  /** Passed at baseline (or did not exist then) and fail now: regressions and new failures. */
+  /**
+   * Passed at baseline (or did not exist then) and fail now: regressions and new failures; and tests
+   * that passed at baseline and are skipped or did not run now (a test cannot pass by being removed).
+   */
   broken: Failure[];
   /** Targets that do not pass now (failing, or not run). */
   targetsFailing: Failure[];
@@ -66,9 +79,30 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
         summary: `the test output can no longer be read per test (exit code ${now.exitCode}): the runner itself may be broken`,
       };
     }
+    // A green exit that reads as no test at all, where tests were read before (the test command or its
+    // configuration changed, the runner stopped before printing): nothing says they still pass.
+    if (isReadable(baseline) && !isReadable(now) && ranAny(baseline)) {
+      return {
+        ...verdict,
+        kind: 'cannot_run',
+        summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
+      };
+    }
+    // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
+    const targetsFailing = isReadable(now)
+      ? failingTargets(now, targetTests)
+      : targetTests.map((id) => ({
+          id,
+          message:
+            'its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with --junit-file)',
+        }));
     if (now.exitCode !== 0)
-      return finish({ ...verdict, broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }] });
-    return finish(verdict);
+      return finish({
+        ...verdict,
+        targetsFailing,
+        broken: [{ id: '(the suite)', message: `exit code ${now.exitCode}` }],
+      });
+    return finish({ ...verdict, targetsFailing });
   }
 
   const message = (run: SuiteRun, id: string) => run.messages[id];
@@ -77,23 +111,81 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
 
   for (const id of failedIds(now))
     if (!wasFailing(id)) verdict.broken.push({ id, ...(message(now, id) ? { message: message(now, id) } : {}) });
+  verdict.broken.push(...noLongerPassing(baseline, now));
+  // The command passed as a whole before and fails now, and no test explains it: what the command does
+  // besides the tests (a linter, a coverage threshold, a teardown, a second suite) fails now.
+  if (baseline.exitCode === 0 && now.exitCode !== 0 && verdict.broken.length === 0)
+    verdict.broken.push({
+      id: '(the suite)',
+      message: `the test command exited ${now.exitCode}, where it exited 0 before this cycle, and no test in its output failed: something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now`,
+    });
   for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
   if (targetTests.length > 0) {
-    for (const id of targetTests) {
-      if (passesNow(id)) continue;
-      const status = statusOf(now, id);
-      verdict.targetsFailing.push({
-        id,
-        message:
-          message(now, id) ??
-          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
-      });
-    }
+    verdict.targetsFailing.push(...failingTargets(now, targetTests));
     verdict.preexisting = verdict.preexisting.filter((id) => !targetTests.includes(id));
   } else {
     verdict.targets = [...verdict.fixed];
   }
   return finish(verdict);
+}
+
+/** The targets that do not pass in `now` (read per test), each with why. */
+function failingTargets(now: SuiteRun, targetTests: readonly string[]): Failure[] {
+  return targetTests
+    .filter((id) => !passedIn(now, id))
+    .map((id) => {
+      const status = statusOf(now, id);
+      return {
+        id,
+        message:
+          now.messages[id] ??
+          (status === 'absent' ? 'it did not run' : status === 'skipped' ? 'it was skipped' : 'it fails'),
+      };
+    });
+}
+
+const ranAny = (run: SuiteRun): boolean => Object.keys(run.tests).length + Object.keys(run.groups).length > 0;
+
+/**
+ * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it
+ * pass): skipped now, or not run at all (deleted, renamed, left out by a changed test command or
+ * configuration, or after the point where the run died). A file (group) that had passing tests and
+ * is gone is named once, as `group::*`, rather than test by test; one whose tests all failed is not
+ * named (what it loses never passed).
+ */
+function noLongerPassing(baseline: SuiteRun, now: SuiteRun): Failure[] {
+  const out: Failure[] = [];
+  // Runners that list only failures (jest, vitest, go without -v): a group that failed had passing tests too, as far as can be told.
+  const listsPasses = Object.values(baseline.tests).includes('passed');
+  const withPass = new Set<string>();
+  for (const [id, outcome] of Object.entries(baseline.tests)) {
+    const group = groupOf(baseline, id);
+    if (outcome === 'passed' && group !== undefined) withPass.add(group);
+  }
+  const gone = new Set<string>();
+  for (const [group, outcome] of Object.entries(baseline.groups)) {
+    const hadPass = outcome === 'passed' || withPass.has(group) || (outcome === 'failed' && !listsPasses);
+    if (!hadPass) continue;
+    const id = `${group}${GROUP_SEPARATOR}*`;
+    if (now.groups[group] === undefined)
+      out.push({ id, message: 'none of its tests ran now (deleted, renamed, or left out of the run)' });
+    else if (now.groups[group] === 'skipped') out.push({ id, message: 'it is skipped now' });
+    else continue;
+    gone.add(group);
+  }
+  for (const [id, outcome] of Object.entries(baseline.tests)) {
+    if (outcome !== 'passed') continue;
+    const group = groupOf(baseline, id);
+    if (group !== undefined && gone.has(group)) continue;
+    const status = statusOf(now, id);
+    if (status === 'skipped') out.push({ id, message: 'it passed before and is skipped now' });
+    else if (status === 'absent')
+      out.push({
+        id,
+        message: 'it passed before and did not run now (deleted, renamed, or the run stopped before it)',
+      });
+  }
+  return out;
 }
 
 function finish(v: Verdict): Verdict {

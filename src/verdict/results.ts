@@ -33,6 +33,22 @@ export function testId(group: string | undefined, name: string): string {
   return group ? `${group}${GROUP_SEPARATOR}${name}` : name;
 }
 
+/**
+ * Records `outcome` for test `id`. A name that shows more than once (node's runner and mocha name a
+ * test without its file, so two files may each have one by that name; a JUnit report or a run
+ * repeated with go's -count) fails when any of them failed, else passes when any passed: the last
+ * one read must not hide a failure.
+ */
+export function recordOutcome(run: Pick<SuiteRun, 'tests'>, id: string, outcome: Outcome): void {
+  const before = run.tests[id];
+  run.tests[id] =
+    before === 'failed' || outcome === 'failed'
+      ? 'failed'
+      : before === 'passed' || outcome === 'passed'
+        ? 'passed'
+        : 'skipped';
+}
+
 /** The group a test id belongs to, when the run names one for it. */
 export function groupOf(run: Pick<SuiteRun, 'groups'>, id: string): string | undefined {
   for (let at = id.indexOf(GROUP_SEPARATOR); at > 0; at = id.indexOf(GROUP_SEPARATOR, at + GROUP_SEPARATOR.length)) {

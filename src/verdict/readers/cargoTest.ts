@@ -5,7 +5,7 @@
  * --no-fail-fast, cargo stops after the first binary that fails: the later ones did not run.
  * A compile error (`error: could not compile`) means nothing ran.
  */
-import { clipMessage, emptyRun, testId } from '../results.js';
+import { clipMessage, emptyRun, recordOutcome, testId } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const RUNNING = /^\s*Running (?:unittests )?(\S+) \(/;
@@ -32,7 +32,7 @@ export function cargoTestReader(): RunnerReader {
       const t = TEST.exec(line);
       if (t) {
         const id = testId(group, t[1] as string);
-        run.tests[id] = t[2] === 'ok' ? 'passed' : t[2] === 'ignored' ? 'skipped' : 'failed';
+        recordOutcome(run, id, t[2] === 'ok' ? 'passed' : t[2] === 'ignored' ? 'skipped' : 'failed');
         if (t[2] === 'FAILED' && group) run.groups[group] = 'failed';
         return;
       }

@@ -4,7 +4,7 @@
  * `FAIL pkg 0.02s`, `FAIL pkg [build failed]` (nothing in it ran), `? pkg [no test files]`.
  * With -v, `--- PASS:` and `--- SKIP:` lines name the rest.
  */
-import { type Outcome, clipMessage, emptyRun, testId } from '../results.js';
+import { type Outcome, clipMessage, emptyRun, recordOutcome, testId } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const RESULT = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
@@ -22,7 +22,7 @@ export function goTestReader(): RunnerReader {
     packages++;
     for (const p of pending) {
       const id = testId(pkg, p.name);
-      run.tests[id] = p.outcome;
+      recordOutcome(run, id, p.outcome);
       if (p.message.length > 0) run.messages[id] = clipMessage(p.message.join('\n'));
     }
     pending = [];

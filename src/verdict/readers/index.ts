@@ -4,7 +4,7 @@
  * streams. Nothing understood: only the exit code counts (`reader` undefined).
  */
 import { parseJUnitXml } from '../junit.js';
-import { type SuiteRun, clipMessage, emptyRun, testId } from '../results.js';
+import { type SuiteRun, clipMessage, emptyRun, recordOutcome, testId } from '../results.js';
 import { cargoTestReader } from './cargoTest.js';
 import { goTestReader } from './goTest.js';
 import { jestReader } from './jest.js';
@@ -61,7 +61,7 @@ export function readJUnit(xml: string, exitCode: number | null): SuiteRun | unde
   if (report.cases.length === 0) return undefined;
   const run = emptyRun(exitCode);
   run.reader = 'junit';
-  for (const c of report.cases) run.tests[testId(c.classname ?? c.file, c.name)] = c.outcome;
+  for (const c of report.cases) recordOutcome(run, testId(c.classname ?? c.file, c.name), c.outcome);
   for (const f of report.failed) {
     const id = testId(f.classname ?? f.file, f.name);
     if (run.tests[id] === 'failed') run.messages[id] = clipMessage(f.message || f.details);

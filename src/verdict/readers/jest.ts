@@ -3,7 +3,7 @@
  * under its file, a file that could not load is `● Test suite failed to run`. With --verbose (or
  * a single test file) every test is listed with ✓ ✕ ○ under its describe blocks, by indentation.
  */
-import { clipMessage, emptyRun, testId, markNoTests } from '../results.js';
+import { clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
@@ -69,7 +69,7 @@ export function jestReader(): RunnerReader {
       if (v && !failing) {
         const [, indent, mark, name] = v as unknown as [string, string, string, string];
         const id = testId(file, describe.path(indent.length, name).join(' › '));
-        run.tests[id] = mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed';
+        recordOutcome(run, id, mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed');
         return;
       }
       if (failing) {

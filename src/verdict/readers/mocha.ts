@@ -3,7 +3,7 @@
  * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
  * failures' details, numbered like the tests. "Exception during run" means no test ran.
  */
-import { clipMessage, emptyRun, markNoTests } from '../results.js';
+import { clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const TEST = /^(\s+)(✔|✓|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
@@ -36,7 +36,7 @@ export function mochaReader(): RunnerReader {
         if (t) {
           const [, indent, mark, title] = t as unknown as [string, string, string, string];
           const id = suites.path(indent.length, title).join(' › ');
-          run.tests[id] = mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed';
+          recordOutcome(run, id, mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed');
           if (/^\d+\)$/.test(mark)) failingByNumber.set(mark, id);
           return;
         }

@@ -6,7 +6,7 @@
  * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
  * error node printed before it (its stderr) as the message.
  */
-import { type SuiteRun, clipMessage, emptyRun, markNoTests } from '../results.js';
+import { type SuiteRun, clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { Nesting, type RunnerReader, plain } from './types.js';
 
 const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
@@ -137,7 +137,7 @@ export function nodeTestReader(): RunnerReader {
       for (const [i, s] of seen.entries()) {
         const id = ids[i] as string;
         if (ids.some((other) => other.startsWith(`${id} › `))) continue;
-        run.tests[id] = s.outcome;
+        recordOutcome(run, id, s.outcome);
       }
       const files = Object.keys(run.groups);
       if (Object.keys(run.tests).length === 0 && files.length > 0)

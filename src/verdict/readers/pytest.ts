@@ -5,7 +5,7 @@
  * (`tests/a.py::test_x PASSED`) tell which files ran. A collection error interrupts the whole
  * session: nothing ran.
  */
-import { clipMessage, emptyRun, markNoTests } from '../results.js';
+import { clipMessage, emptyRun, markNoTests, recordOutcome } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - (.*))?$/;
@@ -17,6 +17,9 @@ const FINAL =
 export function pytestReader(): RunnerReader {
   const run = emptyRun(null);
   let recognised = false;
+  /** The session's header and its final line (`=== 3 passed in 0.1s ===`): a header without one is a run that died. */
+  let started = false;
+  let finished = false;
   let interrupted: string | undefined;
   let noTests = false;
   const collectErrors: string[] = [];
@@ -29,10 +32,12 @@ export function pytestReader(): RunnerReader {
       const line = plain(raw);
       if (/^=+ test session starts =+$/.test(line)) {
         recognised = true;
+        started = true;
         return;
       }
       if (FINAL.test(line)) {
         recognised = true;
+        finished = true;
         if (/no tests ran/.test(line)) noTests = !/\d+ (passed|failed)/.test(line);
         return;
       }
@@ -50,7 +55,7 @@ export function pytestReader(): RunnerReader {
           collectErrors.push(id);
           return;
         }
-        run.tests[id] = outcome(word);
+        recordOutcome(run, id, outcome(word));
         if (message && run.tests[id] === 'failed') run.messages[id] = clipMessage(message);
         const g = groupOfId(id);
         if (run.groups[g] !== 'error')
@@ -77,6 +82,14 @@ export function pytestReader(): RunnerReader {
       if (!recognised && Object.keys(run.tests).length === 0) return undefined;
       run.reader = 'pytest';
       run.exitCode = exitCode;
+      if (started && !finished) {
+        // The process died mid-run (os._exit, a crash, a kill): the tests it listed ran; a file's
+        // progress marks say nothing of its tests after the crash, so no file vouches for them.
+        for (const g of Object.keys(run.groups)) if (run.groups[g] !== 'error') delete run.groups[g];
+        if (Object.keys(run.tests).length === 0)
+          run.cannotRun = `pytest stopped before its summary (exit code ${exitCode}): no test result could be read`;
+        return run;
+      }
       // 5: no tests were collected; 4: usage error; 3: internal error.
       if (interrupted && Object.keys(run.tests).length === 0)
         run.cannotRun = `pytest stopped before running any test: ${interrupted}${collectErrors.length ? ` (${collectErrors.slice(0, 5).join(', ')})` : ''}`;

@@ -3,7 +3,8 @@
  * followed by its assertions `ok N message` / `not ok N message` (no ` - ` before the message, which
  * is how node's own TAP names a test). A test fails when one of its assertions fails; a test whose
  * assertions are all `# SKIP` is skipped. The message of a failing test is its first failing
- * assertion's, with the `operator`, `expected` and `actual` lines of its YAML block.
+ * assertion's, with the `operator`, `expected` and `actual` lines of its YAML block. A run that
+ * dies before tape's summary fails the test it died in, with the crash as its message.
  */
 import { type SuiteRun, clipMessage, emptyRun } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
@@ -24,6 +25,8 @@ export function tapeReader(): RunnerReader {
   let summarised = false;
   /** The error line of a crash (`TypeError: …`), printed on stderr after the last assertion. */
   let crash: string | undefined;
+  /** The last test begun: where a run that dies before its summary died. */
+  let stoppedIn: string | undefined;
   /** Per test: whether any assertion failed, whether every one was skipped. */
   const tests = new Map<string, { failed: boolean; skipped: boolean }>();
   let details: { id: string; lines: string[]; pending?: string } | undefined;
@@ -47,17 +50,20 @@ export function tapeReader(): RunnerReader {
       if (SUMMARY.test(line)) {
         if (line.startsWith('# tests')) summarised = true;
         current = undefined;
+        stoppedIn = undefined;
         return;
       }
       const skipped = SKIPPED.exec(line);
       if (skipped) {
         current = undefined;
+        stoppedIn = undefined;
         tests.set((skipped[1] as string).trim(), { failed: false, skipped: true });
         return;
       }
       const h = HEADER.exec(line);
       if (h && !line.startsWith('# Subtest:')) {
         current = (h[1] as string).trim();
+        stoppedIn = current;
         details = undefined;
         return;
       }
@@ -80,9 +86,15 @@ export function tapeReader(): RunnerReader {
       run.reader = 'tape';
       run.exitCode = exitCode;
       for (const [name, t] of tests) run.tests[name] = t.failed ? 'failed' : t.skipped ? 'skipped' : 'passed';
-      // The tests after the crash never ran: read as passing by their absence, they would hide what broke.
-      if (!summarised && exitCode !== 0)
-        run.cannotRun = `tape stopped after ${assertions} assertion(s), before its summary (exit code ${exitCode}${crash ? `: ${crash}` : ''})`;
+      // A run that died before its summary: the test it died in fails with the crash; the tests after it
+      // never ran and are not listed (the verdict counts those that passed before as broken). Some tests
+      // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
+      if (!summarised && exitCode !== 0 && stoppedIn !== undefined) {
+        run.tests[stoppedIn] = 'failed';
+        run.messages[stoppedIn] = clipMessage(
+          `tape stopped in this test after ${assertions} assertion(s), before its summary (exit code ${exitCode}${crash ? `: ${crash}` : ''})${run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : ''}`,
+        );
+      }
       return run;
     },
   };

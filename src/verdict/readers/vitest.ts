@@ -4,7 +4,7 @@
  * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
  * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
  */
-import { clipMessage, emptyRun, testId, markNoTests } from '../results.js';
+import { clipMessage, emptyRun, testId, markNoTests, recordOutcome } from '../results.js';
 import { type RunnerReader, plain } from './types.js';
 
 const FILE = /^ (✓|❯|×|↓) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
@@ -60,7 +60,7 @@ export function vitestReader(): RunnerReader {
       const t = file ? TEST.exec(line) : null;
       if (t && file) {
         const [, mark, name] = t as unknown as [string, string, string];
-        run.tests[testId(file, name)] = mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed';
+        recordOutcome(run, testId(file, name), mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed');
         return;
       }
       if (!/^ {3,}/.test(line)) file = undefined;

@@ -1,0 +1,89 @@
+/**
+ * A red baseline is confirmed by a second run, on real git: a test that fails once before any change
+ * and passes on the second run is flaky, and counts as passing at baseline. Kept for the commit, the
+ * flake otherwise excused a real break of that test by the agent ("failing before this cycle").
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { promises as fs, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
+import { openGit } from '../../src/git/git.js';
+import { runSlice, type TestOutcome, type TestPurpose } from '../../src/loop/slice.js';
+import { createLogger } from '../../src/report/logger.js';
+import { createRedactor } from '../../src/report/redact.js';
+import type { SuiteRun } from '../../src/verdict/results.js';
+import { implementWorkflow } from '../../src/workflows/index.js';
+import { GIT_ENV, gitIn } from '../git/repo.js';
+import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
+
+let repo: string;
+let stateDir: string;
+const git = gitIn(() => repo);
+beforeEach(async () => {
+  repo = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-flaky-'));
+  stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-flaky-state-'));
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 't');
+  git('config', 'user.email', 't@example.invalid');
+  writeFileSync(path.join(repo, 'a.txt'), 'ok\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+});
+afterEach(async () => {
+  await fs.rm(repo, { recursive: true, force: true });
+  await fs.rm(stateDir, { recursive: true, force: true });
+});
+
+/** legacy always fails; A passes unless `aFails`. */
+function suite(aFails: boolean): TestOutcome {
+  const run: SuiteRun = {
+    reader: 'junit',
+    exitCode: 1,
+    tests: { 'suite::A': aFails ? 'failed' : 'passed', 'suite::legacy': 'failed' },
+    groups: {},
+    messages: aFails ? { 'suite::A': 'timed out' } : {},
+  };
+  return { passed: false, exitCode: 1, durationMs: 10, tail: JSON.stringify(run.tests), run };
+}
+
+describe('a red baseline, confirmed', () => {
+  it('A fails once before any change (a flake) and passes again: it counts as passing, so the agent breaking it is rejected, not excused', async () => {
+    const clock = new ManualClock();
+    const lines: string[] = [];
+    const purposes: TestPurpose[] = [];
+    let baselineRuns = 0;
+    const source = MemorySource.of('bd-1');
+    const result = await runSlice({
+      settings: sliceSettings({ testCommand: 'the suite', maxIterations: 1 }),
+      workflow: implementWorkflow,
+      cwd: repo,
+      stateDir,
+      source,
+      // The agent changes a file (so it is not "already satisfied") and breaks A.
+      agent: new ScriptedAgent([
+        () => {
+          writeFileSync(path.join(repo, 'a.txt'), 'changed\n');
+          return done;
+        },
+      ]),
+      clock,
+      logger: createLogger({ json: true, write: (s) => lines.push(s), clock, redact: createRedactor([]) }),
+      store: new FileCheckpointStore(stateDir, { clock }),
+      git: await openGit(repo, GIT_ENV),
+      runTests: async (_command, _signal, purpose) => {
+        purposes.push(purpose ?? 'verify');
+        if (purpose === 'baseline') return suite(++baselineRuns === 1);
+        return suite(true);
+      },
+    });
+    expect(purposes.slice(0, 2)).toEqual(['baseline', 'baseline']);
+    const events = lines.map((l) => JSON.parse(l) as { event: string; message: string });
+    expect(events.find((e) => e.event === 'tests.flaky')?.message).toMatch(
+      /^Flaky before any change: suite::A failed once/,
+    );
+    expect(result.issuesClosed).toEqual([]);
+    expect(result.history.map((h) => h.outcome)).toEqual(['tests_failed']);
+    expect(result.history[0]?.verdict?.summary).toMatch(/^1 test\(s\) broken \(suite::A\)/);
+  });
+});
