@@ -3,9 +3,8 @@
  * and passes on the second run is flaky, and counts as passing at baseline. Kept for the commit, the
  * flake otherwise excused a real break of that test by the agent ("failing before this cycle").
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { promises as fs, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { describe, expect, it } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { openGit } from '../../src/git/git.js';
@@ -14,26 +13,12 @@ import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/report/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
-import { GIT_ENV, gitIn } from '../git/repo.js';
+import { GIT_ENV, useCommittedRepo } from '../git/repo.js';
 import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
 
 let repo: string;
 let stateDir: string;
-const git = gitIn(() => repo);
-beforeEach(async () => {
-  repo = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-flaky-'));
-  stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-flaky-state-'));
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 't');
-  git('config', 'user.email', 't@example.invalid');
-  writeFileSync(path.join(repo, 'a.txt'), 'ok\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'base');
-});
-afterEach(async () => {
-  await fs.rm(repo, { recursive: true, force: true });
-  await fs.rm(stateDir, { recursive: true, force: true });
-});
+useCommittedRepo('agent-loop-flaky', 'base', (r, s) => ((repo = r), (stateDir = s)));
 
 /** legacy always fails; A passes unless `aFails`. */
 function suite(aFails: boolean): TestOutcome {

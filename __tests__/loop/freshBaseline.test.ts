@@ -4,7 +4,7 @@
  * service down) went on excusing that test's failure after every later agent's work, and starting
  * over with --fresh did not clear it.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { promises as fs, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,26 +17,13 @@ import type { SuiteRun } from '../../src/verdict/results.js';
 import { BASELINES_DIR, baselineStore } from '../../src/verdict/baseline.js';
 import { stateFiles } from '../../src/persist/stateFiles.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
-import { GIT_ENV, gitIn } from '../git/repo.js';
+import { GIT_ENV, gitIn, useCommittedRepo } from '../git/repo.js';
 import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
 
 let repo: string;
 let stateDir: string;
 const git = gitIn(() => repo);
-beforeEach(async () => {
-  repo = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-fresh-'));
-  stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-loop-fresh-state-'));
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 't');
-  git('config', 'user.email', 't@example.invalid');
-  writeFileSync(path.join(repo, 'a.txt'), 'ok\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'A passes');
-});
-afterEach(async () => {
-  await fs.rm(repo, { recursive: true, force: true });
-  await fs.rm(stateDir, { recursive: true, force: true });
-});
+useCommittedRepo('agent-loop-fresh', 'A passes', (r, s) => ((repo = r), (stateDir = s)));
 
 /** The suite: test A passes while its service is up. */
 function suite(serviceUp: boolean): TestOutcome {
