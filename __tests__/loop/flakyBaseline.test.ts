@@ -71,4 +71,46 @@ describe('a red baseline, confirmed', () => {
     expect(result.history.map((h) => h.outcome)).toEqual(['tests_failed']);
     expect(result.history[0]?.verdict?.summary).toMatch(/^1 test\(s\) broken \(suite::A\)/);
   });
+
+  it('a suite that stays red the same way is run once per baseline: only failures the last baseline did not have are run again', async () => {
+    const clock = new ManualClock();
+    const purposes: TestPurpose[] = [];
+    let baselines = 0;
+    const source = MemorySource.of('bd-1', 'bd-2', 'bd-3');
+    // Each agent fixes its issue with a change of its own (each cycle's base is a new commit).
+    const fix = (n: number) => () => {
+      writeFileSync(path.join(repo, `fix-${n}.txt`), 'done\n');
+      return done;
+    };
+    await runSlice({
+      settings: sliceSettings({ testCommand: 'the suite', maxIterations: 3 }),
+      workflow: implementWorkflow,
+      cwd: repo,
+      stateDir,
+      source,
+      agent: new ScriptedAgent([fix(1), fix(2), fix(3)]),
+      clock,
+      logger: createLogger({ json: true, write: () => undefined, clock, redact: createRedactor([]) }),
+      store: new FileCheckpointStore(stateDir, { clock }),
+      git: await openGit(repo, GIT_ENV),
+      runTests: async (_command, _signal, purpose) => {
+        purposes.push(purpose ?? 'verify');
+        if (purpose === 'baseline') baselines++;
+        // The third cycle's first baseline run (the fourth in all): A fails once, a flake.
+        return suite(purpose === 'baseline' && baselines === 4);
+      },
+    });
+    // Cycle 1: legacy fails, no baseline recorded before: run twice. Cycle 2: the same failure: once.
+    // Cycle 3: A fails too (and passes on the second run): twice.
+    expect(purposes).toEqual([
+      'baseline',
+      'baseline',
+      'verify',
+      'baseline',
+      'verify',
+      'baseline',
+      'baseline',
+      'verify',
+    ]);
+  });
 });

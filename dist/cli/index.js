@@ -31840,6 +31840,8 @@ class LandingError extends Error {
 
 
 const BASELINES_DIR = 'baselines';
+/** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
+const LAST_FAILING_DIR = 'baselines-last-failing';
 /** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
 function baselineKey(tree, command, junitFile) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256')
@@ -31849,6 +31851,7 @@ function baselineKey(tree, command, junitFile) {
 }
 function baselineStore(files) {
     const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+    const last = (command) => external_node_path_default().join(files.dir, LAST_FAILING_DIR, `${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex')}.json`);
     return {
         async load(key) {
             try {
@@ -31872,7 +31875,26 @@ function baselineStore(files) {
         async save(key, run) {
             await files.write(file(key), `${JSON.stringify(run)}\n`);
         },
+        async lastFailing(command) {
+            try {
+                const text = await files.read(last(command));
+                const ids = text === undefined ? undefined : JSON.parse(text);
+                return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
+            }
+            catch {
+                return undefined;
+            }
+        },
+        async rememberFailing(command, failing) {
+            await files.write(last(command), `${JSON.stringify(failing)}\n`);
+        },
         async forget() {
+            // What the last baselines had failing goes too (not counted: they are not baselines); never through a link.
+            const lastDir = (await files.list(files.dir)).find((e) => e.name === LAST_FAILING_DIR);
+            if (lastDir && !lastDir.stamp.endsWith(':link'))
+                for (const { name } of await files.list(external_node_path_default().join(files.dir, LAST_FAILING_DIR), { names: true }))
+                    if (name.endsWith('.json'))
+                        await files.remove(external_node_path_default().join(files.dir, LAST_FAILING_DIR, name)).catch(() => undefined);
             const dir = external_node_path_default().join(files.dir, BASELINES_DIR);
             // A symlink at the directory's name is not ours to read through: the link goes (and with it
             // every baseline read through it), never a file where it points.
@@ -31926,6 +31948,20 @@ function describeBaseline(run) {
     const failing = failedIds(run);
     const total = Object.keys(run.tests).length;
     return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+}
+/**
+ * Whether a red baseline's failures need a second run to tell a flake from a failure that is there:
+ * when one of them did not fail in the last baseline recorded for the same command (or none was
+ * recorded). A suite that stays red the same way from commit to commit is run once per baseline, as
+ * a green one is; a test that starts failing (a flake, or a real break on the base) is run again. Pure.
+ */
+function needsConfirmation(failing, lastFailing) {
+    if (failing.length === 0)
+        return false;
+    if (lastFailing === undefined)
+        return true;
+    const known = new Set(lastFailing);
+    return failing.some((id) => !known.has(id));
 }
 /**
  * A red baseline checked by a second run on the same tree: a test that failed in the first and
@@ -32045,7 +32081,12 @@ async function cycleBaseline(deps, state, checkpointId) {
         if (deps.signal?.aborted || !first.run || failing.length === 0)
             return first;
         // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
-        logger.info('tests.confirm', `${failing.length} test(s) fail before any change; running the tests once more to tell a failure that is there from a flaky one.`);
+        // Failures the last baseline had too are not run again (a suite that stays red costs one run).
+        const known = await store.lastFailing(settings.testCommand);
+        if (!needsConfirmation(failing, known))
+            return first;
+        const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
+        logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}; running the tests once more to tell a failure that is there from a flaky one.`);
         const second = await tests();
         if (deps.signal?.aborted)
             return first;
@@ -32070,6 +32111,8 @@ async function cycleBaseline(deps, state, checkpointId) {
     if (checked.halt)
         return checked;
     await store.save(key, run);
+    if (!onBase && isReadable(run) && !run.cannotRun)
+        await store.rememberFailing(settings.testCommand, failedIds(run));
     return { ...checked, state: withKey(state) };
 }
 /**
@@ -35161,28 +35204,45 @@ function cycleComplete(ctx, state) {
 /**
  * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
  * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
- * fail before, and a regression is a test that passed at baseline and fails now. Pure.
+ * fail before, and a regression is a test that passed at baseline and fails now, or is skipped or
+ * gone now (as the implement workflow's verdict: src/verdict/judge.ts). Pure.
  */
 
-/** `seen` as the baseline sees it: only new failures; unchanged when either run cannot be read per test. */
+
+/**
+ * `seen` as the baseline sees it: only new failures, and the tests that passed at baseline and did
+ * not run or were skipped now. Unchanged when the baseline cannot be read per test; a run that
+ * cannot be read per test where the baseline could does not pass (its command, configuration or
+ * runner changed, or it stopped before printing).
+ */
 function againstBaseline(seen, now, baseline) {
-    if (!now || !baseline || !isReadable(now) || !isReadable(baseline))
+    if (!now || !baseline || !isReadable(baseline))
         return seen;
+    if (!isReadable(now)) {
+        if (!ranAny(baseline))
+            return seen;
+        const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
+        return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
+    }
     if (now.cannotRun)
         return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
-    const failing = failedIds(now).filter((id) => !failedIn(baseline, id));
-    const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
+    const gone = noLongerPassing(baseline, now);
+    const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
+    const messages = {
+        ...now.messages,
+        ...Object.fromEntries(gone.map((g) => [g.id, g.message])),
+    };
+    // A file that fails to load shows as `file::*` failing; one that is gone (`file::*` in `gone`) is a regression.
+    const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`) && !gone.some((g) => g.id === id));
     const before = failedIds(baseline).length;
-    const lines = failing
-        .slice(0, 10)
-        .map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id].split('\n')[0]}` : ''}`);
+    const lines = failing.slice(0, 10).map((id) => `- ${id}${messages[id] ? `: ${messages[id].split('\n')[0]}` : ''}`);
     return {
         passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
         failing: failing.filter((id) => !loadErrors.includes(id)),
         compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
         summary: [
             failing.length > 0
-                ? `${failing.length} test(s) fail that did not fail before this cycle:\n${lines.join('\n')}`
+                ? `${failing.length} test(s) fail${gone.length ? ', are skipped or did not run,' : ''} that did not fail before this cycle:\n${lines.join('\n')}`
                 : 'No test fails that did not fail before this cycle.',
             before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
             seen.summary.slice(-2000),

@@ -16,6 +16,7 @@ import {
   baselineStore,
   confirmBaselineFailures,
   describeBaseline,
+  needsConfirmation,
 } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
@@ -134,9 +135,13 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
     if (deps.signal?.aborted || !first.run || failing.length === 0) return first;
     // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
+    // Failures the last baseline had too are not run again (a suite that stays red costs one run).
+    const known = await store.lastFailing(settings.testCommand);
+    if (!needsConfirmation(failing, known)) return first;
+    const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
     logger.info(
       'tests.confirm',
-      `${failing.length} test(s) fail before any change; running the tests once more to tell a failure that is there from a flaky one.`,
+      `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}; running the tests once more to tell a failure that is there from a flaky one.`,
     );
     const second = await tests();
     if (deps.signal?.aborted) return first;
@@ -163,6 +168,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
   if (checked.halt) return checked;
   await store.save(key, run);
+  if (!onBase && isReadable(run) && !run.cannotRun) await store.rememberFailing(settings.testCommand, failedIds(run));
   return { ...checked, state: withKey(state) };
 }
 

@@ -10,6 +10,8 @@ import type { StateFiles } from '../persist/stateFiles.js';
 import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun } from './results.js';
 
 export const BASELINES_DIR = 'baselines';
+/** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
+export const LAST_FAILING_DIR = 'baselines-last-failing';
 
 /** The key of a baseline: the tree it ran on (a commit, or a run-specific id without git) and the command. */
 export function baselineKey(tree: string, command: string, junitFile?: string): string {
@@ -24,10 +26,15 @@ export interface BaselineStore {
   save(key: string, run: SuiteRun): Promise<void>;
   /** Removes every kept baseline (a --fresh start); returns how many there were. */
   forget(): Promise<number>;
+  /** The failing tests of the last baseline recorded for `command` (on any commit), if any was. */
+  lastFailing(command: string): Promise<string[] | undefined>;
+  rememberFailing(command: string, failing: readonly string[]): Promise<void>;
 }
 
 export function baselineStore(files: StateFiles): BaselineStore {
   const file = (key: string) => path.join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
+  const last = (command: string) =>
+    path.join(files.dir, LAST_FAILING_DIR, `${createHash('sha256').update(command).digest('hex')}.json`);
   return {
     async load(key) {
       try {
@@ -51,7 +58,25 @@ export function baselineStore(files: StateFiles): BaselineStore {
     async save(key, run) {
       await files.write(file(key), `${JSON.stringify(run)}\n`);
     },
+    async lastFailing(command) {
+      try {
+        const text = await files.read(last(command));
+        const ids = text === undefined ? undefined : (JSON.parse(text) as unknown);
+        return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? ids : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async rememberFailing(command, failing) {
+      await files.write(last(command), `${JSON.stringify(failing)}\n`);
+    },
     async forget() {
+      // What the last baselines had failing goes too (not counted: they are not baselines); never through a link.
+      const lastDir = (await files.list(files.dir)).find((e) => e.name === LAST_FAILING_DIR);
+      if (lastDir && !lastDir.stamp.endsWith(':link'))
+        for (const { name } of await files.list(path.join(files.dir, LAST_FAILING_DIR), { names: true }))
+          if (name.endsWith('.json'))
+            await files.remove(path.join(files.dir, LAST_FAILING_DIR, name)).catch(() => undefined);
       const dir = path.join(files.dir, BASELINES_DIR);
       // A symlink at the directory's name is not ours to read through: the link goes (and with it
       // every baseline read through it), never a file where it points.
@@ -105,6 +130,19 @@ export function describeBaseline(run: SuiteRun): string {
   const failing = failedIds(run);
   const total = Object.keys(run.tests).length;
   return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+}
+
+/**
+ * Whether a red baseline's failures need a second run to tell a flake from a failure that is there:
+ * when one of them did not fail in the last baseline recorded for the same command (or none was
+ * recorded). A suite that stays red the same way from commit to commit is run once per baseline, as
+ * a green one is; a test that starts failing (a flake, or a real break on the base) is run again. Pure.
+ */
+export function needsConfirmation(failing: readonly string[], lastFailing: readonly string[] | undefined): boolean {
+  if (failing.length === 0) return false;
+  if (lastFailing === undefined) return true;
+  const known = new Set(lastFailing);
+  return failing.some((id) => !known.has(id));
 }
 
 /**

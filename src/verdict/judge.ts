@@ -144,7 +144,7 @@ function failingTargets(now: SuiteRun, targetTests: readonly string[]): Failure[
     });
 }
 
-const ranAny = (run: SuiteRun): boolean => Object.keys(run.tests).length + Object.keys(run.groups).length > 0;
+export const ranAny = (run: SuiteRun): boolean => Object.keys(run.tests).length + Object.keys(run.groups).length > 0;
 
 /**
  * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it
@@ -153,7 +153,7 @@ const ranAny = (run: SuiteRun): boolean => Object.keys(run.tests).length + Objec
  * is gone is named once, as `group::*`, rather than test by test; one whose tests all failed is not
  * named (what it loses never passed).
  */
-function noLongerPassing(baseline: SuiteRun, now: SuiteRun): Failure[] {
+export function noLongerPassing(baseline: SuiteRun, now: SuiteRun): Failure[] {
   const out: Failure[] = [];
   // Runners that list only failures (jest, vitest, go without -v): a group that failed had passing tests too, as far as can be told.
   const listsPasses = Object.values(baseline.tests).includes('passed');

@@ -1,29 +1,45 @@
 /**
  * A phase's test run against the cycle's baseline (issue 12): on a repository whose suite already
  * fails, RED's target is the test that newly fails, GREEN passes when nothing fails that did not
- * fail before, and a regression is a test that passed at baseline and fails now. Pure.
+ * fail before, and a regression is a test that passed at baseline and fails now, or is skipped or
+ * gone now (as the implement workflow's verdict: src/verdict/judge.ts). Pure.
  */
+import { noLongerPassing, ranAny } from '../../verdict/judge.js';
 import { GROUP_SEPARATOR, type SuiteRun, failedIds, failedIn, isReadable } from '../../verdict/results.js';
 import type { TestsSeen } from './decide.js';
 
-/** `seen` as the baseline sees it: only new failures; unchanged when either run cannot be read per test. */
+/**
+ * `seen` as the baseline sees it: only new failures, and the tests that passed at baseline and did
+ * not run or were skipped now. Unchanged when the baseline cannot be read per test; a run that
+ * cannot be read per test where the baseline could does not pass (its command, configuration or
+ * runner changed, or it stopped before printing).
+ */
 export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, baseline: SuiteRun | undefined): TestsSeen {
-  if (!now || !baseline || !isReadable(now) || !isReadable(baseline)) return seen;
+  if (!now || !baseline || !isReadable(baseline)) return seen;
+  if (!isReadable(now)) {
+    if (!ranAny(baseline)) return seen;
+    const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
+    return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
+  }
   if (now.cannotRun)
     return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
-  const failing = failedIds(now).filter((id) => !failedIn(baseline, id));
-  const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`));
+  const gone = noLongerPassing(baseline, now);
+  const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
+  const messages: Record<string, string | undefined> = {
+    ...now.messages,
+    ...Object.fromEntries(gone.map((g) => [g.id, g.message])),
+  };
+  // A file that fails to load shows as `file::*` failing; one that is gone (`file::*` in `gone`) is a regression.
+  const loadErrors = failing.filter((id) => id.endsWith(`${GROUP_SEPARATOR}*`) && !gone.some((g) => g.id === id));
   const before = failedIds(baseline).length;
-  const lines = failing
-    .slice(0, 10)
-    .map((id) => `- ${id}${now.messages[id] ? `: ${now.messages[id]!.split('\n')[0]}` : ''}`);
+  const lines = failing.slice(0, 10).map((id) => `- ${id}${messages[id] ? `: ${messages[id]!.split('\n')[0]}` : ''}`);
   return {
     passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
     failing: failing.filter((id) => !loadErrors.includes(id)),
     compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
     summary: [
       failing.length > 0
-        ? `${failing.length} test(s) fail that did not fail before this cycle:\n${lines.join('\n')}`
+        ? `${failing.length} test(s) fail${gone.length ? ', are skipped or did not run,' : ''} that did not fail before this cycle:\n${lines.join('\n')}`
         : 'No test fails that did not fail before this cycle.',
       before > 0 ? `(${before} test(s) already failed before this cycle; they are not this workflow's.)` : '',
       seen.summary.slice(-2000),
