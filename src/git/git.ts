@@ -356,12 +356,15 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       return out.split('\n').filter((l) => l !== '');
     },
     async merge(branch, message, mergeOptions = {}) {
+      // The branch by its full name: git reads a tag of the same name first (an agent's
+      // `git tag agent-loop/x` would be merged instead of the cycle's work).
+      const ref = `refs/heads/${branch}`;
       if (mergeOptions.fastForwardOnly) {
-        await git('merge', '--quiet', '--ff-only', branch);
+        await git('merge', '--quiet', '--ff-only', ref);
         return;
       }
       try {
-        await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
+        await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, ref]);
       } catch (error) {
         // A merge that stopped on a conflict is undone: the checkout is never left half-merged.
         const conflicted = await diffNames('--diff-filter=U').catch(() => [] as string[]);
