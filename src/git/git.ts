@@ -73,12 +73,19 @@ export class GitError extends Error {
 
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
+/**
+ * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
+ * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
+ * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify).
+ */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
+
 function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
   return (args) =>
     new Promise((resolve) => {
       execFile(
         'git',
-        args,
+        [...NO_HOOKS, ...args],
         { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 },
         (error, stdout, stderr) => {
           const code = error
