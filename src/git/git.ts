@@ -66,7 +66,13 @@ export class GitError extends Error {
     readonly code: number | null,
     readonly stderr: string,
   ) {
-    super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+    // The last lines, and git's own reason before them when its explanation runs longer (an
+    // index.lock's "fatal: Unable to create '…/index.lock': File exists." is followed by five).
+    const lines = stderr.trim().split('\n');
+    const reason = lines.slice(0, -3).find((line) => /^(fatal|error): /.test(line));
+    super(
+      `git ${args.join(' ')} failed (exit ${code}): ${[...(reason ? [reason] : []), ...lines.slice(-3)].join(' / ')}`,
+    );
     this.name = 'GitError';
   }
 }
