@@ -9,7 +9,14 @@
 import path from 'node:path';
 import { type BaselineCheckout, baselineCheckoutFile } from '../safety/baselineCheckout.js';
 import type { StateFiles } from '../persist/stateFiles.js';
-import { BASELINES_DIR, baselineKey, baselineProblem, baselineStore, describeBaseline } from '../verdict/baseline.js';
+import {
+  BASELINES_DIR,
+  baselineDigest,
+  baselineKey,
+  baselineProblem,
+  baselineStore,
+  describeBaseline,
+} from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
 import type { Halt } from '../core/events.js';
@@ -63,9 +70,13 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
       settings.testCommand,
       junit,
     );
-  const withKey = (s: LoopState): LoopState => ({
+  const withKey = (s: LoopState, run?: SuiteRun): LoopState => ({
     ...s,
-    currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key },
+    currentCycle: {
+      ...(s.currentCycle as CycleState),
+      baselineKey: key,
+      ...(run ? { baselineDigest: baselineDigest(run) } : {}),
+    },
   });
   const check = (run: SuiteRun, s: LoopState): CycleBaseline => {
     const problem = baselineProblem(run, settings.testCommand);
@@ -82,7 +93,18 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     return { state: s, run };
   };
 
-  const kept = await store.load(key);
+  let kept = await store.load(key);
+  // Kept in the state directory, where the agent can write: one that changed since this cycle had
+  // it would excuse what the agent broke as "failing before any change".
+  if (kept && cycle.baselineDigest !== undefined && baselineDigest(kept) !== cycle.baselineDigest) {
+    logger.warn(
+      'tests.baseline',
+      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since this cycle recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`,
+      { key },
+    );
+    await store.remove(key);
+    kept = undefined;
+  }
   if (kept) {
     if (!cycle.baselineKey)
       logger.info(
@@ -90,7 +112,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
         `Baseline for this tree already known (${path.join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`,
         { key },
       );
-    return check(kept, withKey(state));
+    return check(kept, withKey(state, kept));
   }
   if (cycle.iterations > 0) {
     logger.warn(
@@ -132,7 +154,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
   if (checked.halt) return checked;
   await store.save(key, run);
-  return { ...checked, state: withKey(state) };
+  return { ...checked, state: withKey(state, run) };
 }
 
 /**

@@ -19,9 +19,16 @@ export function baselineKey(tree: string, command: string, junitFile?: string): 
     .slice(0, 24);
 }
 
+/** A digest of a baseline's run, as it is kept: the cycle's checkpoint holds it, so a kept file rewritten since is known. Pure. */
+export function baselineDigest(run: SuiteRun): string {
+  return createHash('sha256').update(JSON.stringify(run)).digest('hex').slice(0, 24);
+}
+
 export interface BaselineStore {
   load(key: string): Promise<SuiteRun | undefined>;
   save(key: string, run: SuiteRun): Promise<void>;
+  /** Removes one kept baseline (one that cannot be trusted). */
+  remove(key: string): Promise<void>;
   /** Removes every kept baseline (a --fresh start); returns how many there were. */
   forget(): Promise<number>;
 }
@@ -50,6 +57,9 @@ export function baselineStore(files: StateFiles): BaselineStore {
     },
     async save(key, run) {
       await files.write(file(key), `${JSON.stringify(run)}\n`);
+    },
+    async remove(key) {
+      await files.remove(file(key));
     },
     async forget() {
       const dir = path.join(files.dir, BASELINES_DIR);
