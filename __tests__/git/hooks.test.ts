@@ -43,4 +43,17 @@ describe("the engine's git runs no hook", () => {
     expect(git('log', '-1', '--format=%s')).toBe('Merge agent-loop/x');
     for (const hook of HOOKS) expect(existsSync(path.join(dir, '.git', `ran-${hook}`))).toBe(false);
   });
+
+  it('nor does a core.fsmonitor command an agent set in .git/config (git runs it on every status and add)', async () => {
+    const monitor = path.join(dir, '.git', 'monitor.sh');
+    await fs.writeFile(monitor, `#!/bin/sh\necho ran >> "${path.join(dir, '.git', 'ran-fsmonitor')}"\nexit 1\n`, {
+      mode: 0o755,
+    });
+    git('config', 'core.fsmonitor', monitor);
+    const repo = (await openGit(dir, GIT_ENV, { author: 'Agent Loop <loop@example.invalid>' }))!;
+    await fs.writeFile(path.join(dir, 'a.txt'), 'changed\n');
+    expect(await repo.hasWorkSince(await repo.head())).toBe(true);
+    expect(await repo.commitAll('the work')).toBe(true);
+    expect(existsSync(path.join(dir, '.git', 'ran-fsmonitor'))).toBe(false);
+  });
 });

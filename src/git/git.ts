@@ -82,9 +82,10 @@ type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: 
 /**
  * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
  * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
- * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify).
+ * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify). Nor does a
+ * `core.fsmonitor` command (the agent can set one in .git/config), which git runs on every status and add.
  */
-const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
 function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
   return (args) =>
