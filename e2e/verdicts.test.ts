@@ -118,6 +118,21 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     expect(git(sb, 'branch', '--list', 'agent-loop/*')).toBe('');
   });
 
+  it("an issue already fixed: its close is committed and merged, never left uncommitted on main (the next run refused it as the user's change)", async () => {
+    const sb = await createSandbox([issue('bd-1', 'First'), issue('bd-2', 'Second')]);
+    sandboxes.push(sb);
+    await fs.writeFile(path.join(sb.repo, 'value.txt'), 'good\n');
+    commit(sb, 'the value is good already', { tracked: true });
+    const r = await runCli(sb, runArgs(await writeAgent(sb, 'idle', DONE_REPORT)));
+    expectExit(r, 0);
+    expect(lastResult(r.stdout).history.map((h) => h.outcome)).toEqual(['no_change', 'no_change']);
+    expect(git(sb, 'status', '--porcelain')).toBe('');
+    expect(git(sb, 'show', 'main:.beads/issues.jsonl')).toMatch(/"id":"bd-2"[^\n]*"status":"closed"/);
+    // Each close in its own cycle's commit: bd-1's is not swept into bd-2's.
+    expect(git(sb, 'log', 'main', '--format=%s', '--grep=^agent-loop: bd-1')).not.toBe('');
+    expect(git(sb, 'branch', '--list', 'agent-loop/*')).toBe('');
+  });
+
   it('an issue naming its test that already passes: closed, the evidence is the test', async () => {
     const sb = await redRepository([
       issue('bd-sub', 'sub() is wrong', { description: 'test/calc.test.mjs: "sub subtracts" should pass' }),

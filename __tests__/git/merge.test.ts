@@ -50,4 +50,23 @@ describe('Git.merge', () => {
     expect(git('log', '-1', '--format=%s')).toBe('Merge agent-loop/x');
     expect(existsSync(path.join(dir, 'other.txt'))).toBe(true);
   });
+
+  it('merges the branch, not a tag of the same name an agent made (git reads a tag first): the work is never left out', async () => {
+    // Found in an adversarial pass: an agent's `git tag agent-loop/x` on the base made the merge
+    // "already up to date", and the cycle's branch, its work merged nowhere, was then deleted.
+    git('tag', 'agent-loop/x');
+    git('switch', '-q', '-c', 'agent-loop/x');
+    await fs.writeFile(path.join(dir, 'work.txt'), 'the work\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'the work');
+    const work = git('rev-parse', 'HEAD');
+    git('switch', '-q', 'main');
+    const repo = (await openGit(dir, GIT_ENV))!;
+    await repo.merge('agent-loop/x', 'Merge agent-loop/x');
+    expect(git('merge-base', '--is-ancestor', work, 'main')).toBe('');
+    expect(existsSync(path.join(dir, 'work.txt'))).toBe(true);
+    git('reset', '-q', '--hard', 'HEAD~1');
+    await repo.merge('agent-loop/x', 'Merge agent-loop/x', { fastForwardOnly: true });
+    expect(git('rev-parse', 'main')).toBe(work);
+  });
 });

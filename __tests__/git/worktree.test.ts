@@ -138,4 +138,19 @@ describe('worktrees (run --parallel)', () => {
       await trees.remove(a);
     }
   });
+
+  it("merges a job's branch, not a tag of the same name a job's agent made: its work is never left out", async () => {
+    const trees = worktrees(dir, gitRunner(dir, GIT_ENV));
+    const a = path.join(dir, '..', `${path.basename(dir)}-a`);
+    try {
+      await trees.add(a, 'job/bd-1', 'main');
+      gitIn(() => a)('tag', 'job/bd-1'); // on the base: the tag's commit is merged already
+      await work(a, 'bd-1');
+      const tip = gitIn(() => a)('rev-parse', 'HEAD');
+      expect(await trees.merge('job/bd-1', 'Merge bd-1', ISSUES)).toMatchObject({ kind: 'merged' });
+      expect(git('merge-base', '--is-ancestor', tip, 'main')).toBe('');
+    } finally {
+      await trees.remove(a);
+    }
+  });
 });

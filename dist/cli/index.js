@@ -22565,6 +22565,18 @@ function preconditionProblems(f) {
     }
     return problems;
 }
+/**
+ * What a resumed run takes as its own: on a cycle branch, the uncommitted changes are the
+ * interrupted run's work in flight and are committed with the cycle. Nothing tells them from a file
+ * the user made there after the crash, so they are named (a warning), never taken silently. Pure.
+ */
+function adoptedChanges(f) {
+    if (!f.branch?.startsWith('agent-loop/') || f.dirty.length === 0)
+        return undefined;
+    const shown = f.dirty.slice(0, SHOWN).join(', ');
+    const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
+    return `The checkout is on ${f.branch}, the cycle branch of an earlier run (one that stopped before the cycle's commit), with uncommitted changes: ${shown}${more}. They are taken as that cycle's work in flight and will be committed with it; a file of yours among them would go along (next time, move it away before running again).`;
+}
 function execGit(cwd, env) {
     return (args) => new Promise((resolve) => {
         (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
@@ -22879,16 +22891,27 @@ class git_GitError extends Error {
     code;
     stderr;
     constructor(args, code, stderr) {
-        super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+        // The last lines, and git's own reason before them when its explanation runs longer (an
+        // index.lock's "fatal: Unable to create '…/index.lock': File exists." is followed by five).
+        const lines = stderr.trim().split('\n');
+        const reason = lines.slice(0, -3).find((line) => /^(fatal|error): /.test(line));
+        super(`git ${args.join(' ')} failed (exit ${code}): ${[...(reason ? [reason] : []), ...lines.slice(-3)].join(' / ')}`);
         this.args = args;
         this.code = code;
         this.stderr = stderr;
         this.name = 'GitError';
     }
 }
+/**
+ * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
+ * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
+ * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify). Nor does a
+ * `core.fsmonitor` command (the agent can set one in .git/config), which git runs on every status and add.
+ */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 function execGitIn(cwd, env) {
     return (args) => new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', [...NO_HOOKS, ...args], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
             const code = error
                 ? typeof error.code === 'number'
                     ? Number(error.code)
@@ -23148,12 +23171,15 @@ async function openGit(cwd, env, options = {}) {
             return out.split('\n').filter((l) => l !== '');
         },
         async merge(branch, message, mergeOptions = {}) {
+            // The branch by its full name: git reads a tag of the same name first (an agent's
+            // `git tag agent-loop/x` would be merged instead of the cycle's work).
+            const ref = `refs/heads/${branch}`;
             if (mergeOptions.fastForwardOnly) {
-                await git('merge', '--quiet', '--ff-only', branch);
+                await git('merge', '--quiet', '--ff-only', ref);
                 return;
             }
             try {
-                await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
+                await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, ref]);
             }
             catch (error) {
                 // A merge that stopped on a conflict is undone: the checkout is never left half-merged.
@@ -23638,6 +23664,9 @@ async function openSession(req) {
                 release();
                 return { ok: false, problems };
             }
+            const adopted = adoptedChanges(facts);
+            if (adopted)
+                notes.push(adopted);
         }
     }
     catch (error) {
@@ -23752,6 +23781,8 @@ const CycleSchema = object({
     sessionId: schemas_string().optional(),
     /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
     baselineKey: schemas_string().optional(),
+    /** A digest of that run as this cycle first had it: a kept file that no longer matches is not trusted (the agent can write there). */
+    baselineDigest: schemas_string().optional(),
     /** Where the cycle is in its workflow (see cycle.ts). */
     progress: object({
         index: schemas_number().int(),
@@ -31849,6 +31880,10 @@ function baselineKey(tree, command, junitFile) {
         .digest('hex')
         .slice(0, 24);
 }
+/** A digest of a baseline's run, as it is kept: the cycle's checkpoint holds it, so a kept file rewritten since is known. Pure. */
+function baselineDigest(run) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(run)).digest('hex').slice(0, 24);
+}
 function baselineStore(files) {
     const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
     const last = (command) => external_node_path_default().join(files.dir, LAST_FAILING_DIR, `${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex')}.json`);
@@ -31887,6 +31922,9 @@ function baselineStore(files) {
         },
         async rememberFailing(command, failing) {
             await files.write(last(command), `${JSON.stringify(failing)}\n`);
+        },
+        async remove(key) {
+            await files.remove(file(key));
         },
         async forget() {
             // What the last baselines had failing goes too (not counted: they are not baselines); never through a link.
@@ -32033,9 +32071,13 @@ async function cycleBaseline(deps, state, checkpointId) {
     const baseTip = git ? cycle.baseTip : undefined;
     const key = cycle.baselineKey ??
         baselineKey(baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`), settings.testCommand, junit);
-    const withKey = (s) => ({
+    const withKey = (s, run) => ({
         ...s,
-        currentCycle: { ...s.currentCycle, baselineKey: key },
+        currentCycle: {
+            ...s.currentCycle,
+            baselineKey: key,
+            ...(run ? { baselineDigest: baselineDigest(run) } : {}),
+        },
     });
     const check = (run, s) => {
         const problem = baselineProblem(run, settings.testCommand);
@@ -32051,11 +32093,18 @@ async function cycleBaseline(deps, state, checkpointId) {
             };
         return { state: s, run };
     };
-    const kept = await store.load(key);
+    let kept = await store.load(key);
+    // Kept in the state directory, where the agent can write: one that changed since this cycle had
+    // it would excuse what the agent broke as "failing before any change".
+    if (kept && cycle.baselineDigest !== undefined && baselineDigest(kept) !== cycle.baselineDigest) {
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since this cycle recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`, { key });
+        await store.remove(key);
+        kept = undefined;
+    }
     if (kept) {
         if (!cycle.baselineKey)
             logger.info('tests.baseline', `Baseline for this tree already known (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`, { key });
-        return check(kept, withKey(state));
+        return check(kept, withKey(state, kept));
     }
     if (cycle.iterations > 0) {
         logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
@@ -32113,7 +32162,7 @@ async function cycleBaseline(deps, state, checkpointId) {
     await store.save(key, run);
     if (!onBase && isReadable(run) && !run.cannotRun)
         await store.rememberFailing(settings.testCommand, failedIds(run));
-    return { ...checked, state: withKey(state) };
+    return { ...checked, state: withKey(state, run) };
 }
 /**
  * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
@@ -32816,6 +32865,13 @@ async function dropEmptyCycle(deps, state, cycle) {
     const { git } = deps;
     if (!git || !cycle.branch || !state.baseBranch)
         return undefined;
+    // The issue's close changed the repository's issues file: it lands like any cycle's work, never
+    // carried onto the base uncommitted (the next run refused it as the user's change, and the next
+    // cycle's commit took it along).
+    if (!deps.publisher && (await git.currentRef()) === cycle.branch && (await git.hasWorkSince(await git.head()))) {
+        await finishCycleInGit(deps, state, cycle); // no publisher: nothing published
+        return undefined;
+    }
     await git.checkout(state.baseBranch);
     if ((await git.branchExists(cycle.branch)) && (await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
         await git.deleteBranch(cycle.branch);
@@ -37209,7 +37265,9 @@ function worktrees(top, runner) {
                 for (const b of branches)
                     await tryGit('branch', '-D', b);
         },
-        async merge(branch, message, issuesFile) {
+        async merge(job, message, issuesFile) {
+            // The branch by its full name: git reads a tag of the same name (an agent's) first.
+            const branch = `refs/heads/${job}`;
             if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
                 return { kind: 'up_to_date' };
             // git overwrites an ignored file without a word when the merged branch adds one at its path

@@ -108,6 +108,8 @@ const CycleSchema = z.object({
   sessionId: z.string().optional(),
   /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
   baselineKey: z.string().optional(),
+  /** A digest of that run as this cycle first had it: a kept file that no longer matches is not trusted (the agent can write there). */
+  baselineDigest: z.string().optional(),
   /** Where the cycle is in its workflow (see cycle.ts). */
   progress: z
     .object({

@@ -66,19 +66,33 @@ export class GitError extends Error {
     readonly code: number | null,
     readonly stderr: string,
   ) {
-    super(`git ${args.join(' ')} failed (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+    // The last lines, and git's own reason before them when its explanation runs longer (an
+    // index.lock's "fatal: Unable to create '…/index.lock': File exists." is followed by five).
+    const lines = stderr.trim().split('\n');
+    const reason = lines.slice(0, -3).find((line) => /^(fatal|error): /.test(line));
+    super(
+      `git ${args.join(' ')} failed (exit ${code}): ${[...(reason ? [reason] : []), ...lines.slice(-3)].join(' / ')}`,
+    );
     this.name = 'GitError';
   }
 }
 
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
+/**
+ * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
+ * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
+ * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify). Nor does a
+ * `core.fsmonitor` command (the agent can set one in .git/config), which git runs on every status and add.
+ */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+
 function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
   return (args) =>
     new Promise((resolve) => {
       execFile(
         'git',
-        args,
+        [...NO_HOOKS, ...args],
         { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 },
         (error, stdout, stderr) => {
           const code = error
@@ -356,12 +370,15 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       return out.split('\n').filter((l) => l !== '');
     },
     async merge(branch, message, mergeOptions = {}) {
+      // The branch by its full name: git reads a tag of the same name first (an agent's
+      // `git tag agent-loop/x` would be merged instead of the cycle's work).
+      const ref = `refs/heads/${branch}`;
       if (mergeOptions.fastForwardOnly) {
-        await git('merge', '--quiet', '--ff-only', branch);
+        await git('merge', '--quiet', '--ff-only', ref);
         return;
       }
       try {
-        await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, branch]);
+        await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, ref]);
       } catch (error) {
         // A merge that stopped on a conflict is undone: the checkout is never left half-merged.
         const conflicted = await diffNames('--diff-filter=U').catch(() => [] as string[]);

@@ -76,7 +76,9 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
       // One at a time only when one of them is gone already (git stops at the first it cannot delete).
       if (!(await tryGit('branch', '-D', ...branches))) for (const b of branches) await tryGit('branch', '-D', b);
     },
-    async merge(branch, message, issuesFile) {
+    async merge(job, message, issuesFile) {
+      // The branch by its full name: git reads a tag of the same name (an agent's) first.
+      const branch = `refs/heads/${job}`;
       if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD')) return { kind: 'up_to_date' };
       // git overwrites an ignored file without a word when the merged branch adds one at its path
       // (a job's worktree has none of the user's ignored files, so its agent cannot see it): refused.

@@ -11,6 +11,7 @@ import { type BaselineCheckout, baselineCheckoutFile } from '../safety/baselineC
 import type { StateFiles } from '../persist/stateFiles.js';
 import {
   BASELINES_DIR,
+  baselineDigest,
   baselineKey,
   baselineProblem,
   baselineStore,
@@ -71,9 +72,13 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
       settings.testCommand,
       junit,
     );
-  const withKey = (s: LoopState): LoopState => ({
+  const withKey = (s: LoopState, run?: SuiteRun): LoopState => ({
     ...s,
-    currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key },
+    currentCycle: {
+      ...(s.currentCycle as CycleState),
+      baselineKey: key,
+      ...(run ? { baselineDigest: baselineDigest(run) } : {}),
+    },
   });
   const check = (run: SuiteRun, s: LoopState): CycleBaseline => {
     const problem = baselineProblem(run, settings.testCommand);
@@ -90,7 +95,18 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     return { state: s, run };
   };
 
-  const kept = await store.load(key);
+  let kept = await store.load(key);
+  // Kept in the state directory, where the agent can write: one that changed since this cycle had
+  // it would excuse what the agent broke as "failing before any change".
+  if (kept && cycle.baselineDigest !== undefined && baselineDigest(kept) !== cycle.baselineDigest) {
+    logger.warn(
+      'tests.baseline',
+      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since this cycle recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`,
+      { key },
+    );
+    await store.remove(key);
+    kept = undefined;
+  }
   if (kept) {
     if (!cycle.baselineKey)
       logger.info(
@@ -98,7 +114,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
         `Baseline for this tree already known (${path.join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`,
         { key },
       );
-    return check(kept, withKey(state));
+    return check(kept, withKey(state, kept));
   }
   if (cycle.iterations > 0) {
     logger.warn(
@@ -169,7 +185,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   if (checked.halt) return checked;
   await store.save(key, run);
   if (!onBase && isReadable(run) && !run.cannotRun) await store.rememberFailing(settings.testCommand, failedIds(run));
-  return { ...checked, state: withKey(state) };
+  return { ...checked, state: withKey(state, run) };
 }
 
 /**

@@ -750,6 +750,13 @@ async function withoutOpenPullRequests(deps: SliceDeps, ready: Issue[], told: Se
 async function dropEmptyCycle(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<undefined> {
   const { git } = deps;
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
+  // The issue's close changed the repository's issues file: it lands like any cycle's work, never
+  // carried onto the base uncommitted (the next run refused it as the user's change, and the next
+  // cycle's commit took it along).
+  if (!deps.publisher && (await git.currentRef()) === cycle.branch && (await git.hasWorkSince(await git.head()))) {
+    await finishCycleInGit(deps, state, cycle); // no publisher: nothing published
+    return undefined;
+  }
   await git.checkout(state.baseBranch);
   if ((await git.branchExists(cycle.branch)) && (await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
     await git.deleteBranch(cycle.branch);

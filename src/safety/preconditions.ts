@@ -79,6 +79,18 @@ export function preconditionProblems(f: RepoFacts): string[] {
   return problems;
 }
 
+/**
+ * What a resumed run takes as its own: on a cycle branch, the uncommitted changes are the
+ * interrupted run's work in flight and are committed with the cycle. Nothing tells them from a file
+ * the user made there after the crash, so they are named (a warning), never taken silently. Pure.
+ */
+export function adoptedChanges(f: RepoFacts): string | undefined {
+  if (!f.branch?.startsWith('agent-loop/') || f.dirty.length === 0) return undefined;
+  const shown = f.dirty.slice(0, SHOWN).join(', ');
+  const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
+  return `The checkout is on ${f.branch}, the cycle branch of an earlier run (one that stopped before the cycle's commit), with uncommitted changes: ${shown}${more}. They are taken as that cycle's work in flight and will be committed with it; a file of yours among them would go along (next time, move it away before running again).`;
+}
+
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; error?: string }>;
 
 function execGit(cwd: string, env: NodeJS.ProcessEnv): Exec {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { tempFileOwner } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
 import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock.js';
-import { gatherRepoFacts, preconditionProblems } from './preconditions.js';
+import { adoptedChanges, gatherRepoFacts, preconditionProblems } from './preconditions.js';
 import { restoreBaselineCheckout } from './baselineCheckout.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
 import { gitDirs } from './stateDir.js';
@@ -120,6 +120,8 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
         release();
         return { ok: false, problems };
       }
+      const adopted = adoptedChanges(facts);
+      if (adopted) notes.push(adopted);
     }
   } catch (error) {
     release();

@@ -21,9 +21,16 @@ export function baselineKey(tree: string, command: string, junitFile?: string): 
     .slice(0, 24);
 }
 
+/** A digest of a baseline's run, as it is kept: the cycle's checkpoint holds it, so a kept file rewritten since is known. Pure. */
+export function baselineDigest(run: SuiteRun): string {
+  return createHash('sha256').update(JSON.stringify(run)).digest('hex').slice(0, 24);
+}
+
 export interface BaselineStore {
   load(key: string): Promise<SuiteRun | undefined>;
   save(key: string, run: SuiteRun): Promise<void>;
+  /** Removes one kept baseline (one that cannot be trusted). */
+  remove(key: string): Promise<void>;
   /** Removes every kept baseline (a --fresh start); returns how many there were. */
   forget(): Promise<number>;
   /** The failing tests of the last baseline recorded for `command` (on any commit), if any was. */
@@ -69,6 +76,9 @@ export function baselineStore(files: StateFiles): BaselineStore {
     },
     async rememberFailing(command, failing) {
       await files.write(last(command), `${JSON.stringify(failing)}\n`);
+    },
+    async remove(key) {
+      await files.remove(file(key));
     },
     async forget() {
       // What the last baselines had failing goes too (not counted: they are not baselines); never through a link.
