@@ -4,6 +4,7 @@
  * the implementation loop's prompt) and writes its artifact where the prompt says.
  */
 import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -50,22 +51,28 @@ fi
 `;
 }
 
-const plan = (sb: Sandbox, agent: string, ...extra: string[]) =>
-  runCli(sb, [
-    'plan',
-    '--json',
-    '--agent',
-    'command',
-    '--agent-command',
-    agent,
-    '--iteration-delay',
-    '0',
-    '--test-command',
-    'sh check.sh',
-    '--issues-file',
-    './.beads/issues.jsonl',
-    ...extra,
-  ]);
+const plan = (sb: Sandbox, agent: string, ...extra: string[]) => planWith(sb, {}, agent, ...extra);
+
+const planWith = (sb: Sandbox, env: NodeJS.ProcessEnv, agent: string, ...extra: string[]) =>
+  runCli(
+    sb,
+    [
+      'plan',
+      '--json',
+      '--agent',
+      'command',
+      '--agent-command',
+      agent,
+      '--iteration-delay',
+      '0',
+      '--test-command',
+      'sh check.sh',
+      '--issues-file',
+      './.beads/issues.jsonl',
+      ...extra,
+    ],
+    { env },
+  );
 
 const checkpoints = (sb: Sandbox) =>
   readdirSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints'))
@@ -579,16 +586,19 @@ describe('agent-loop plan: crashes and resumes', () => {
   it('a crash after the issues were written but before beads_integration-complete: the re-run finds them there (alreadyPresent) and writes none again', async () => {
     const sb = await createSandbox([]);
     try {
-      // SIGKILL right after the CLI commits the new issues on main (a post-commit hook: the CLI
-      // commits with --no-verify, which skips pre-commit but not post-commit).
-      const hook = path.join(sb.repo, '.git', 'hooks', 'post-commit');
+      // SIGKILL right after the CLI commits the new issues on main: a \`git\` first on PATH that runs
+      // the real one and, after a commit, kills the CLI (agent-loop's own git runs no hook, so a
+      // post-commit hook, as this test used before, no longer fires).
+      const realGit = execFileSync('sh', ['-c', 'command -v git'], { env: sb.env }).toString().trim();
+      const bin = path.join(sb.root, 'bin');
+      await fs.mkdir(bin, { recursive: true });
       await fs.writeFile(
-        hook,
-        `#!/bin/sh\nNOTES=${JSON.stringify(sb.root)}\nif [ ! -e "$NOTES/killed" ]; then\n${KILL_CLI}fi\n`,
+        path.join(bin, 'git'),
+        `#!/bin/sh\nNOTES=${JSON.stringify(sb.root)}\n${JSON.stringify(realGit)} "$@" || exit $?\ncase " $* " in *" commit "*) ;; *) exit 0 ;; esac\nif [ ! -e "$NOTES/killed" ]; then\n${KILL_CLI}fi\n`,
         { mode: 0o755 },
       );
       const agent = await writeAgent(sb, 'planner', agentScript());
-      const r1 = await plan(sb, agent, '--goal', GOAL);
+      const r1 = await planWith(sb, { PATH: `${bin}:${sb.env.PATH}` }, agent, '--goal', GOAL);
       expect(r1.signal).toBe('SIGKILL');
       expect(implementationCalls(sb)).toBe(0);
       const crashed = onlyCheckpoint(sb);
