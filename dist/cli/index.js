@@ -25422,10 +25422,8 @@ async function runStreamingCli(input) {
                     return show(line, 'stderr', cut);
                 }
                 // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
-                stderrLog.stdoutMidLine(!!cut?.after);
                 log.write(line, !cut?.after);
-                if (!cut?.after)
-                    stderrLog.flush();
+                stderrLog.afterStdout(!cut?.after);
                 for (const display of parser.push(line))
                     show(display, 'stdout');
             },
@@ -25433,8 +25431,7 @@ async function runStreamingCli(input) {
         return { process, shown: shown.toString() };
     }
     finally {
-        stderrLog.stdoutMidLine(false);
-        stderrLog.flush();
+        stderrLog.afterStdout(true);
         log.close();
     }
 }
@@ -25462,14 +25459,12 @@ function stderrEvents(log, maxBytes) {
             written += bytes;
             write(event);
         },
-        stdoutMidLine(value) {
-            midLine = value;
-        },
-        flush() {
-            if (midLine)
-                return;
-            for (const event of waiting.splice(0))
-                log.write(event);
+        /** After a piece of stdout is written: the events that waited go in once its line has ended. */
+        afterStdout(lineEnded) {
+            midLine = !lineEnded;
+            if (lineEnded)
+                for (const event of waiting.splice(0))
+                    log.write(event);
         },
     };
 }
@@ -29141,6 +29136,8 @@ function emptyRun(exitCode) {
 }
 /** Whether the run was read per test. */
 const isReadable = (run) => run.reader !== undefined;
+/** How many tests (else groups) a run read: 0 when it read none. */
+const readCount = (run) => Object.keys(run.tests).length || Object.keys(run.groups).length;
 function clipMessage(text) {
     const t = text.trim();
     return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;
@@ -34247,11 +34244,11 @@ function judge({ baseline, now, targetTests, verify = [] }) {
         }
         // A green exit that reads as no test at all, where tests were read before (the test command or its
         // configuration changed, the runner stopped before printing): nothing says they still pass.
-        if (isReadable(baseline) && !isReadable(now) && ranAny(baseline)) {
+        if (isReadable(baseline) && !isReadable(now) && readCount(baseline) > 0) {
             return {
                 ...verdict,
                 kind: 'cannot_run',
-                summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
+                summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${readCount(baseline)} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
             };
         }
         // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
@@ -34307,7 +34304,6 @@ function failingTargets(now, targetTests) {
         };
     });
 }
-const ranAny = (run) => Object.keys(run.tests).length + Object.keys(run.groups).length > 0;
 /**
  * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it
  * pass): skipped now, or not run at all (deleted, renamed, left out by a changed test command or
@@ -35275,9 +35271,9 @@ function againstBaseline(seen, now, baseline) {
     if (!now || !baseline || !isReadable(baseline))
         return seen;
     if (!isReadable(now)) {
-        if (!ranAny(baseline))
+        if (readCount(baseline) === 0)
             return seen;
-        const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
+        const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
         return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
     }
     if (now.cannotRun)
@@ -38000,23 +37996,18 @@ async function coordinate(options, io, top, registry, logger) {
             advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
             break;
         }
-        // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
-        // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
-        const toLabel = escalationsToLabel(wave, ends);
-        const why = new Map();
-        await labelEscalations({ runner, logger, base, issuesFile }, source, toLabel, why);
         const reduction = reduceWave(loop, wave, partials, {
             maxIterations: options.maxIterations,
             ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
         });
-        loop = labelsNoted({
+        loop = {
             ...reduction.loop,
-            requeued: [
-                ...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)),
-                ...requeued,
-            ],
-        }, toLabel, why, io.clock.now().toISOString());
+            requeued: [...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)), ...requeued],
+        };
+        // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
+        // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
+        await label(escalationsToLabel(wave, ends));
         for (const row of reduction.rows)
             logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
         await save('continuing');

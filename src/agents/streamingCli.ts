@@ -67,16 +67,14 @@ export async function runStreamingCli(input: {
           return show(line, 'stderr', cut);
         }
         // A line over MAX_LINE_BYTES comes in pieces: they are one line of the log, as printed.
-        stderrLog.stdoutMidLine(!!cut?.after);
         log.write(line, !cut?.after);
-        if (!cut?.after) stderrLog.flush();
+        stderrLog.afterStdout(!cut?.after);
         for (const display of parser.push(line)) show(display, 'stdout');
       },
     });
     return { process, shown: shown.toString() };
   } finally {
-    stderrLog.stdoutMidLine(false);
-    stderrLog.flush();
+    stderrLog.afterStdout(true);
     log.close();
   }
 }
@@ -104,12 +102,10 @@ function stderrEvents(log: StreamLog, maxBytes: number) {
       written += bytes;
       write(event);
     },
-    stdoutMidLine(value: boolean): void {
-      midLine = value;
-    },
-    flush(): void {
-      if (midLine) return;
-      for (const event of waiting.splice(0)) log.write(event);
+    /** After a piece of stdout is written: the events that waited go in once its line has ended. */
+    afterStdout(lineEnded: boolean): void {
+      midLine = !lineEnded;
+      if (lineEnded) for (const event of waiting.splice(0)) log.write(event);
     },
   };
 }

@@ -265,28 +265,18 @@ async function coordinate(
       advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
       break;
     }
-    // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
-    // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
-    const toLabel = escalationsToLabel(wave, ends);
-    const why = new Map<string, string>();
-    await labelEscalations({ runner, logger, base, issuesFile }, source, toLabel, why);
     const reduction = reduceWave(loop, wave, partials, {
       maxIterations: options.maxIterations,
       ...(options.maxCostUsd !== undefined ? { maxCostUsd: options.maxCostUsd } : {}),
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
     });
-    loop = labelsNoted(
-      {
-        ...reduction.loop,
-        requeued: [
-          ...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)),
-          ...requeued,
-        ],
-      },
-      toLabel,
-      why,
-      io.clock.now().toISOString(),
-    );
+    loop = {
+      ...reduction.loop,
+      requeued: [...reduction.loop.requeued.filter((r) => !requeued.some((q) => q.issueId === r.issueId)), ...requeued],
+    };
+    // The escalated jobs' labels, committed on the base one issue at a time (their branches are not merged).
+    // Those not labelled stay owed in the checkpoint: later runs leave them alone and label them.
+    await label(escalationsToLabel(wave, ends));
     for (const row of reduction.rows) logger.info('wave.job', describeRow(row, requeued), { ...row, wave: loop.waves });
     await save('continuing');
     // A job that halted the run: its work and its diagnostic are kept before its worktree goes.

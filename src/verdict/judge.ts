@@ -13,6 +13,7 @@ import {
   groupOf,
   isReadable,
   passedIn,
+  readCount,
   statusOf,
 } from './results.js';
 
@@ -81,11 +82,11 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
     }
     // A green exit that reads as no test at all, where tests were read before (the test command or its
     // configuration changed, the runner stopped before printing): nothing says they still pass.
-    if (isReadable(baseline) && !isReadable(now) && ranAny(baseline)) {
+    if (isReadable(baseline) && !isReadable(now) && readCount(baseline) > 0) {
       return {
         ...verdict,
         kind: 'cannot_run',
-        summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
+        summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${readCount(baseline)} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
       };
     }
     // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
@@ -143,8 +144,6 @@ function failingTargets(now: SuiteRun, targetTests: readonly string[]): Failure[
       };
     });
 }
-
-export const ranAny = (run: SuiteRun): boolean => Object.keys(run.tests).length + Object.keys(run.groups).length > 0;
 
 /**
  * What passed at baseline and neither passes nor fails now (SWE-bench's PASS_TO_PASS asks that it

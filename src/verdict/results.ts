@@ -111,6 +111,9 @@ export function emptyRun(exitCode: number | null): SuiteRun {
 /** Whether the run was read per test. */
 export const isReadable = (run: SuiteRun): boolean => run.reader !== undefined;
 
+/** How many tests (else groups) a run read: 0 when it read none. */
+export const readCount = (run: SuiteRun): number => Object.keys(run.tests).length || Object.keys(run.groups).length;
+
 export function clipMessage(text: string): string {
   const t = text.trim();
   return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;

@@ -4,8 +4,8 @@
  * fail before, and a regression is a test that passed at baseline and fails now, or is skipped or
  * gone now (as the implement workflow's verdict: src/verdict/judge.ts). Pure.
  */
-import { noLongerPassing, ranAny } from '../../verdict/judge.js';
-import { GROUP_SEPARATOR, type SuiteRun, failedIds, failedIn, isReadable } from '../../verdict/results.js';
+import { noLongerPassing } from '../../verdict/judge.js';
+import { GROUP_SEPARATOR, type SuiteRun, failedIds, failedIn, isReadable, readCount } from '../../verdict/results.js';
 import type { TestsSeen } from './decide.js';
 
 /**
@@ -17,8 +17,8 @@ import type { TestsSeen } from './decide.js';
 export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, baseline: SuiteRun | undefined): TestsSeen {
   if (!now || !baseline || !isReadable(baseline)) return seen;
   if (!isReadable(now)) {
-    if (!ranAny(baseline)) return seen;
-    const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${Object.keys(baseline.tests).length || Object.keys(baseline.groups).length} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
+    if (readCount(baseline) === 0) return seen;
+    const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
     return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
   }
   if (now.cannotRun)
