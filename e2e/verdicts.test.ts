@@ -244,6 +244,40 @@ ${DONE_REPORT}`,
     expect(readFileSync(file, 'utf8')).toMatch(/"status":"open"/);
   });
 
+  it("one cycle's agent rewrites the recorded baseline to say sub failed before: the next cycle on the same base tip does not trust it, and the sub it breaks is not excused", async () => {
+    const sb = await redRepository([
+      issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5', created_at: '2026-11-01T09:00:01Z' }),
+      issue('bd-mul', 'mul() adds', { description: 'mul(2, 3) should be 6', created_at: '2026-11-01T09:00:02Z' }),
+    ]);
+    // With --on-success branch main does not move: both cycles start on its tip, under one baseline key.
+    const liar = await writeAgent(
+      sb,
+      'liar',
+      `case "$AGENT_LOOP_ISSUE_IDS" in
+  bd-add) sed -i 's/\\("[^"]*sub subtracts[^"]*":\\)"passed"/\\1"failed"/' .git/agent-loop/baselines/*.json
+    grep -l 'sub subtracts":"failed"' .git/agent-loop/baselines/*.json > "$NOTES/forged"
+    ${FIX.add} ;;
+  bd-mul) ${FIX.mul}; ${FIX.breakSub} ;;
+esac
+${DONE_REPORT}`,
+    );
+    const r = await runCli(sb, args(liar, '--on-success', 'branch', '--max-retries-per-step', '1'));
+    expect(readFileSync(path.join(sb.root, 'forged'), 'utf8')).toMatch(/baselines\/[0-9a-f]+\.json/);
+    const res = lastResult(r.stdout);
+    expect(res.issuesClosed).toEqual(['bd-add']);
+    expect(res.issuesEscalated).toEqual(['bd-mul']);
+    for (const h of res.history.filter((x) => x.issueIds[0] === 'bd-mul'))
+      expect(h.verdict?.summary).toMatch(/^1 test\(s\) broken \([^)]*sub subtracts\)/);
+    const said = events(r.stdout)
+      .filter((e) => e.event === 'tests.baseline')
+      .map((e) => String(e.message));
+    expect(said).toContainEqual(expect.stringMatching(/changed since this run recorded it, not by agent-loop/));
+    // The suite ran again on main's tree for bd-mul, where sub passes.
+    expect(said.filter((m) => m.startsWith('Running the tests'))).toHaveLength(2);
+    expect(git(sb, 'show', 'agent-loop/bd-mul:src/calc.mjs')).toContain('export const sub = (a, b) => 0;');
+    expect(git(sb, 'show', 'main:src/calc.mjs')).toContain('export const sub = (a, b) => a - b;');
+  });
+
   it('with --junit-file: the report is read per test, and what the test command writes (the report, a cache) is never committed', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
     const command =

@@ -3,7 +3,13 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stateFiles } from '../../src/persist/stateFiles.js';
-import { baselineKey, baselineStore, needsConfirmation } from '../../src/verdict/baseline.js';
+import {
+  BASELINES_REMEMBERED,
+  baselineKey,
+  baselineStore,
+  needsConfirmation,
+  rememberBaseline,
+} from '../../src/verdict/baseline.js';
 
 describe('needsConfirmation: whether a red baseline is run a second time', () => {
   it('not for a green baseline', () => {
@@ -34,5 +40,24 @@ describe('the last baseline’s failing tests', () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('rememberBaseline: the digests a run keeps of its baselines', () => {
+  it('adds a key newest last, and moves a key recorded again to the end with its new digest', () => {
+    const one = rememberBaseline(undefined, 'k1', 'd1');
+    const two = rememberBaseline(one, 'k2', 'd2');
+    expect(Object.entries(rememberBaseline(two, 'k1', 'd3'))).toEqual([
+      ['k2', 'd2'],
+      ['k1', 'd3'],
+    ]);
+    expect(one).toEqual({ k1: 'd1' });
+  });
+  it(`keeps the newest ${BASELINES_REMEMBERED}`, () => {
+    let kept: Record<string, string> | undefined;
+    for (let i = 0; i <= BASELINES_REMEMBERED; i++) kept = rememberBaseline(kept, `k${i}`, `d${i}`);
+    expect(Object.keys(kept!)).toHaveLength(BASELINES_REMEMBERED);
+    expect(kept!.k0).toBeUndefined();
+    expect(kept![`k${BASELINES_REMEMBERED}`]).toBe(`d${BASELINES_REMEMBERED}`);
   });
 });

@@ -23781,7 +23781,7 @@ const CycleSchema = object({
     sessionId: schemas_string().optional(),
     /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
     baselineKey: schemas_string().optional(),
-    /** A digest of that run as this cycle first had it: a kept file that no longer matches is not trusted (the agent can write there). */
+    /** A digest of that run as this cycle first had it (checkpoints written before `LoopState.baselines`; read only). */
     baselineDigest: schemas_string().optional(),
     /** Where the cycle is in its workflow (see cycle.ts). */
     progress: object({
@@ -23977,6 +23977,13 @@ const LoopStateSchema = object({
     notices: array(NoticeSchema).default([]),
     /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
     tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
+    /**
+     * The baselines this run recorded or trusted, by key (src/verdict/baseline.ts): a digest of each as
+     * the run first had it, the newest BASELINES_REMEMBERED. A kept file that no longer matches is not
+     * trusted by any cycle (the agent can write there, and a later cycle on the same base tip shares
+     * the key), and is removed at the end of the slice.
+     */
+    baselines: record(schemas_string(), schemas_string()).optional(),
     /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
     preexistingFailures: array(schemas_string()).default([]),
     /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
@@ -31877,9 +31884,17 @@ function baselineKey(tree, command, junitFile) {
         .digest('hex')
         .slice(0, 24);
 }
-/** A digest of a baseline's run, as it is kept: the cycle's checkpoint holds it, so a kept file rewritten since is known. Pure. */
+/** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
 function baselineDigest(run) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(run)).digest('hex').slice(0, 24);
+}
+/** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
+const BASELINES_REMEMBERED = 20;
+/** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
+function rememberBaseline(remembered, key, digest) {
+    const entries = Object.entries(remembered ?? {}).filter(([k]) => k !== key);
+    entries.push([key, digest]);
+    return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
 }
 function baselineStore(files) {
     const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
@@ -32052,6 +32067,36 @@ async function forgetBaselines(deps) {
         deps.logger.info('tests.baseline', `--fresh: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
 }
 /**
+ * The end of a slice: the baselines this run remembers that were rewritten or removed since (by the
+ * agent: agent-loop never rewrites one). The one this slice holds (`held`, its current cycle's) is
+ * written back as the run had it; any other rewritten one is removed, so that a later run, which
+ * does not remember it, runs the suite again rather than trusting it. Returns what it did, by key.
+ */
+async function mendBaselines(deps, state, held) {
+    const store = baselineStore(filesOf(deps));
+    const restored = [];
+    const removed = [];
+    for (const [key, digest] of Object.entries(state.baselines ?? {})) {
+        const kept = await store.load(key);
+        if (kept && baselineDigest(kept) === digest)
+            continue;
+        if (held?.key === key && baselineDigest(held.run) === digest) {
+            await store.save(key, held.run);
+            restored.push(key);
+        }
+        else if (kept) {
+            await store.remove(key);
+            removed.push(key);
+        }
+    }
+    const where = external_node_path_default().join(deps.stateDir, BASELINES_DIR);
+    if (restored.length > 0)
+        deps.logger.warn('tests.baseline', `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`, { keys: restored });
+    if (removed.length > 0)
+        deps.logger.warn('tests.baseline', `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}: ${removed.join(', ')}.`, { keys: removed });
+    return { restored, removed };
+}
+/**
  * The current cycle's baseline: read from the state directory when the base tip's was kept, else
  * run now (only while the cycle has not changed the tree: a resumed cycle whose baseline is gone is
  * judged by the exit code alone, and says so). When the checkout holds more than the base tip (an
@@ -32070,11 +32115,8 @@ async function cycleBaseline(deps, state, checkpointId) {
         baselineKey(baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`), settings.testCommand, junit);
     const withKey = (s, run) => ({
         ...s,
-        currentCycle: {
-            ...s.currentCycle,
-            baselineKey: key,
-            ...(run ? { baselineDigest: baselineDigest(run) } : {}),
-        },
+        currentCycle: { ...s.currentCycle, baselineKey: key },
+        ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
     });
     const check = (run, s) => {
         const problem = baselineProblem(run, settings.testCommand);
@@ -32091,10 +32133,12 @@ async function cycleBaseline(deps, state, checkpointId) {
         return { state: s, run };
     };
     let kept = await store.load(key);
-    // Kept in the state directory, where the agent can write: one that changed since this cycle had
-    // it would excuse what the agent broke as "failing before any change".
-    if (kept && cycle.baselineDigest !== undefined && baselineDigest(kept) !== cycle.baselineDigest) {
-        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since this cycle recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`, { key });
+    // Kept in the state directory, where the agent can write: one that changed since this run had it
+    // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
+    // one on the same base tip: an escalated cycle leaves the base where it was).
+    const digest = state.baselines?.[key] ?? cycle.baselineDigest;
+    if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`, { key });
         await store.remove(key);
         kept = undefined;
     }
@@ -32658,6 +32702,7 @@ async function runSlice(unguarded) {
                 await letGo(effect.issueIds, effect.at, effect.progress);
                 return undefined;
             case 'done':
+                await mendBaselines(deps, model.loop, baselineSeen?.run ? { key: baselineSeen.key, run: baselineSeen.run } : undefined);
                 return buildResult({
                     claimedElsewhere: model.claimedElsewhere ?? [],
                     status: effect.status,

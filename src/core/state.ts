@@ -108,7 +108,7 @@ const CycleSchema = z.object({
   sessionId: z.string().optional(),
   /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
   baselineKey: z.string().optional(),
-  /** A digest of that run as this cycle first had it: a kept file that no longer matches is not trusted (the agent can write there). */
+  /** A digest of that run as this cycle first had it (checkpoints written before `LoopState.baselines`; read only). */
   baselineDigest: z.string().optional(),
   /** Where the cycle is in its workflow (see cycle.ts). */
   progress: z
@@ -325,6 +325,13 @@ export const LoopStateSchema = z.object({
   notices: z.array(NoticeSchema).default([]),
   /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
   tddError: TddErrorSchema.extend({ retry_count: z.number().int(), timestamp: z.string() }).optional(),
+  /**
+   * The baselines this run recorded or trusted, by key (src/verdict/baseline.ts): a digest of each as
+   * the run first had it, the newest BASELINES_REMEMBERED. A kept file that no longer matches is not
+   * trusted by any cycle (the agent can write there, and a later cycle on the same base tip shares
+   * the key), and is removed at the end of the slice.
+   */
+  baselines: z.record(z.string(), z.string()).optional(),
   /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
   preexistingFailures: z.array(z.string()).default([]),
   /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */

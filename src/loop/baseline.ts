@@ -18,6 +18,7 @@ import {
   confirmBaselineFailures,
   describeBaseline,
   needsConfirmation,
+  rememberBaseline,
 } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
 import { type SliceDeps, filesOf } from './deps.js';
@@ -40,6 +41,47 @@ export async function forgetBaselines(
       `--fresh: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${path.join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`,
       { forgotten },
     );
+}
+
+/**
+ * The end of a slice: the baselines this run remembers that were rewritten or removed since (by the
+ * agent: agent-loop never rewrites one). The one this slice holds (`held`, its current cycle's) is
+ * written back as the run had it; any other rewritten one is removed, so that a later run, which
+ * does not remember it, runs the suite again rather than trusting it. Returns what it did, by key.
+ */
+export async function mendBaselines(
+  deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact' | 'logger'>,
+  state: LoopState,
+  held?: { key: string; run: SuiteRun },
+): Promise<{ restored: string[]; removed: string[] }> {
+  const store = baselineStore(filesOf(deps));
+  const restored: string[] = [];
+  const removed: string[] = [];
+  for (const [key, digest] of Object.entries(state.baselines ?? {})) {
+    const kept = await store.load(key);
+    if (kept && baselineDigest(kept) === digest) continue;
+    if (held?.key === key && baselineDigest(held.run) === digest) {
+      await store.save(key, held.run);
+      restored.push(key);
+    } else if (kept) {
+      await store.remove(key);
+      removed.push(key);
+    }
+  }
+  const where = path.join(deps.stateDir, BASELINES_DIR);
+  if (restored.length > 0)
+    deps.logger.warn(
+      'tests.baseline',
+      `The baseline of this cycle (${restored.join(', ')}) in ${where} was changed or removed during this slice, not by agent-loop (most likely by the agent): written back as this run recorded it.`,
+      { keys: restored },
+    );
+  if (removed.length > 0)
+    deps.logger.warn(
+      'tests.baseline',
+      `${removed.length} recorded baseline${removed.length === 1 ? '' : 's'} in ${where} changed during this slice, not by agent-loop (most likely by the agent): removed, so that no later run trusts ${removed.length === 1 ? 'it' : 'them'}: ${removed.join(', ')}.`,
+      { keys: removed },
+    );
+  return { restored, removed };
 }
 
 export interface CycleBaseline {
@@ -74,11 +116,8 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     );
   const withKey = (s: LoopState, run?: SuiteRun): LoopState => ({
     ...s,
-    currentCycle: {
-      ...(s.currentCycle as CycleState),
-      baselineKey: key,
-      ...(run ? { baselineDigest: baselineDigest(run) } : {}),
-    },
+    currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key },
+    ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
   });
   const check = (run: SuiteRun, s: LoopState): CycleBaseline => {
     const problem = baselineProblem(run, settings.testCommand);
@@ -96,12 +135,14 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   };
 
   let kept = await store.load(key);
-  // Kept in the state directory, where the agent can write: one that changed since this cycle had
-  // it would excuse what the agent broke as "failing before any change".
-  if (kept && cycle.baselineDigest !== undefined && baselineDigest(kept) !== cycle.baselineDigest) {
+  // Kept in the state directory, where the agent can write: one that changed since this run had it
+  // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
+  // one on the same base tip: an escalated cycle leaves the base where it was).
+  const digest = state.baselines?.[key] ?? cycle.baselineDigest;
+  if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
     logger.warn(
       'tests.baseline',
-      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since this cycle recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`,
+      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`,
       { key },
     );
     await store.remove(key);

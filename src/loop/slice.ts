@@ -35,7 +35,7 @@ import type { Issue } from '../issues/types.js';
 import { renderMarkdown } from '../report/diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
-import { cycleBaseline, forgetBaselines } from './baseline.js';
+import { cycleBaseline, forgetBaselines, mendBaselines } from './baseline.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
@@ -525,6 +525,11 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         await letGo(effect.issueIds, effect.at, effect.progress);
         return undefined;
       case 'done':
+        await mendBaselines(
+          deps,
+          model.loop,
+          baselineSeen?.run ? { key: baselineSeen.key, run: baselineSeen.run } : undefined,
+        );
         return buildResult({
           claimedElsewhere: model.claimedElsewhere ?? [],
           status: effect.status,

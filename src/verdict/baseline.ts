@@ -21,9 +21,23 @@ export function baselineKey(tree: string, command: string, junitFile?: string): 
     .slice(0, 24);
 }
 
-/** A digest of a baseline's run, as it is kept: the cycle's checkpoint holds it, so a kept file rewritten since is known. Pure. */
+/** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
 export function baselineDigest(run: SuiteRun): string {
   return createHash('sha256').update(JSON.stringify(run)).digest('hex').slice(0, 24);
+}
+
+/** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
+export const BASELINES_REMEMBERED = 20;
+
+/** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
+export function rememberBaseline(
+  remembered: Readonly<Record<string, string>> | undefined,
+  key: string,
+  digest: string,
+): Record<string, string> {
+  const entries = Object.entries(remembered ?? {}).filter(([k]) => k !== key);
+  entries.push([key, digest]);
+  return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
 }
 
 export interface BaselineStore {
