@@ -740,6 +740,43 @@ exec sleep 300
     });
   });
 
+  it('--on-success branch: while a finished branch is unmerged, later runs do not work its issue again (idle, and they say why); once the branch is deleted, the issue is worked again', async () => {
+    await withSandbox([issue('bd-1', TITLE), issue('bd-2', 'Another')], async (sb) => {
+      const fixer = await writeAgent(sb, 'fixer', `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"\n${FIXER}`);
+      const invocations = () => readFileSync(path.join(sb.root, 'invocations'), 'utf8').trim().split('\n');
+      const run = () => runCli(sb, runArgs(fixer, '--on-success', 'branch'));
+      const first = await run();
+      expectExit(first, 0);
+      expect(lastResult(first.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-1', 'bd-2'] });
+      expect(invocations()).toEqual(['bd-1', 'bd-2']);
+      const checkpoints = await checkpointFiles(sb);
+
+      // Both closed on their branches only: a new run finds nothing to do, writes nothing, and says why.
+      const second = await run();
+      expectExit(second, 0);
+      expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', idle: true });
+      expect(invocations()).toEqual(['bd-1', 'bd-2']);
+      expect(await checkpointFiles(sb)).toEqual(checkpoints);
+      const skipped = events(second.stdout).filter((e) => e.event === 'issue.on_branch');
+      expect(skipped.map((e) => e.issueId)).toEqual(['bd-1', 'bd-2']);
+      expect(String(skipped[0]?.message)).toBe(
+        'Skipping bd-1: its work is finished on agent-loop/bd-1, which is not merged into main (the issue is closed there). Merge agent-loop/bd-1 to land it, or delete it (git branch -D agent-loop/bd-1) to have agent-loop work on the issue again.',
+      );
+
+      // A person deletes bd-2's branch: bd-2 is worked again (once), bd-1 still not, and said once.
+      git(sb, 'branch', '-D', 'agent-loop/bd-2');
+      const third = await run();
+      expectExit(third, 0);
+      expect(lastResult(third.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-2'] });
+      expect(invocations()).toEqual(['bd-1', 'bd-2', 'bd-2']);
+      expect(
+        events(third.stdout)
+          .filter((e) => e.event === 'issue.on_branch')
+          .map((e) => e.issueId),
+      ).toEqual(['bd-1']);
+    });
+  });
+
   it('prints readable progress without --json: "[iteration 1/…] <id> "<title>"" lines and the closing summary', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       const args = runArgs(await writeAgent(sb, 'fixer', FIXER)).filter((a) => a !== '--json');

@@ -448,6 +448,7 @@ function fakeGit() {
     deleteBranch: async () => undefined,
     exclude: async () => undefined,
     hasWorkSince: async () => false,
+    subjectsSince: async () => [],
     fetchBranch: async () => false,
     push: async (_remote: string, b: string) => {
       calls.push(`push ${b}`);

@@ -58,6 +58,7 @@ function recordingGit(calls: string[], remote: Histories): Git {
       calls.push(`delete ${b}`);
     },
     hasWorkSince: async () => true,
+    subjectsSince: async () => [],
     exclude: async () => undefined,
     fetchBranch: async (_r, b) => {
       calls.push(`fetch ${b}`);

@@ -154,6 +154,7 @@ export function buildDoubles(world: World) {
     },
     deleteBranch: async () => undefined,
     hasWorkSince: async () => current !== 'main' && work.changed,
+    subjectsSince: async () => [],
     exclude: async () => undefined,
     untracked: async () => [],
     fetchBranch: async () => false,

@@ -20404,7 +20404,7 @@ const OptionsSchema = object({
         flag: 'on-success',
         arg: 'merge|branch|pull-request',
         commands: RUN,
-        help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch. In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
+        help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch (agent-loop/<id>; while it is not merged, no run works that issue again: merge it, or delete it to have the issue worked again). In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
         expected: 'one of merge, branch, pull-request',
     }),
     plan: options_text().register(options_registry, {
@@ -23195,6 +23195,10 @@ async function openGit(cwd, env, options = {}) {
             if ((await git('status', '--porcelain')) !== '')
                 return true;
             return Number(await git('rev-list', '--count', `${base}..HEAD`)) > 0;
+        },
+        async subjectsSince(base, branch) {
+            const out = await git('log', '--format=%s', `${base}..refs/heads/${branch}`, '--');
+            return out.split('\n').filter((l) => l !== '');
         },
         async deleteBranch(branch) {
             await git('branch', '--quiet', '-D', branch);
@@ -30244,6 +30248,43 @@ async function createBeadsSource(options) {
     return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
 }
 
+;// CONCATENATED MODULE: ./src/core/branch.ts
+/**
+ * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
+ * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
+ */
+function cycleBranchName(issueIds) {
+    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
+    const first = safe(issueIds[0] ?? 'issue');
+    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
+}
+
+;// CONCATENATED MODULE: ./src/loop/finishedBranches.ts
+/**
+ * With --on-success branch, a finished cycle's work (and its issue's close, in a repository's issues
+ * file) stays on its branch, agent-loop/<id>, until a person merges it: on the base the issue is
+ * still open. Such an issue is not worked again, by this run or a later one (each would run the
+ * agent on top of the finished work, run after run), until its branch is merged or deleted.
+ */
+
+/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id → branch. */
+async function finishedBranches(git, base, ids) {
+    const finished = new Map();
+    for (const id of ids) {
+        const branch = cycleBranchName([id]);
+        if (!(await git.branchExists(branch)))
+            continue;
+        // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:.
+        if ((await git.subjectsSince(base, branch)).some((s) => s.startsWith(`agent-loop: ${id} `)))
+            finished.set(id, branch);
+    }
+    return finished;
+}
+/** What is said of an issue skipped for it, once per slice. */
+function finishedBranchMessage(id, branch, base) {
+    return `Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop work on the issue again.`;
+}
+
 ;// CONCATENATED MODULE: ./src/checkpoint/foreign.ts
 /**
  * Checkpoints the run did not write. The agent has a shell, so it can write into the state
@@ -30506,17 +30547,6 @@ function toDiscordMessage(d) {
             : d.lastOutput,
         color: 0xd73a49,
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/branch.ts
-/**
- * The branch a cycle works on, named after its issues, as git accepts it: agent-loop/<id>,
- * agent-loop/issue-<n> for a GitHub issue number, agent-loop/batch-<first>-and-<n>-more. Pure.
- */
-function cycleBranchName(issueIds) {
-    const safe = (s) => /^\d+$/.test(s) ? `issue-${s}` : s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'issue';
-    const first = safe(issueIds[0] ?? 'issue');
-    return issueIds.length > 1 ? `agent-loop/batch-${first}-and-${issueIds.length - 1}-more` : `agent-loop/${first}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/cycle.ts
@@ -32255,6 +32285,7 @@ const WAVE_JOB_HINT = "This is a job of run --parallel: it runs in a fresh workt
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -32465,6 +32496,8 @@ async function runSlice(unguarded) {
     let baselineSeen;
     /** Issues said to wait in an open pull request, once per slice. */
     const toldInReview = new Set();
+    /** Per issue, whether its work was finished on its own branch and waits there unmerged (--on-success branch), looked up once per slice. */
+    const onBranch = new Map();
     /** Performs one effect; what it asks of the world comes back as the next event. */
     const perform = async (effect) => {
         const now = () => clock.now().getTime();
@@ -32495,7 +32528,7 @@ async function runSlice(unguarded) {
             case 'readIssues':
                 return {
                     type: 'issuesRead',
-                    ready: (await withoutOpenPullRequests(deps, await source.ready(), toldInReview)).map(toReadyIssue),
+                    ready: (await withoutFinishedBranches(deps, loop, await withoutOpenPullRequests(deps, await source.ready(), toldInReview), onBranch)).map(toReadyIssue),
                 };
             case 'checkSource': {
                 const unreadable = await unreadableSource();
@@ -32902,6 +32935,28 @@ async function withoutOpenPullRequests(deps, ready, told) {
     }
     return ready.filter((i) => !open.has(i.id));
 }
+/**
+ * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
+ * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
+ * slice; `seen` keeps what was looked up (the branch, or undefined).
+ */
+async function withoutFinishedBranches(deps, loop, ready, seen) {
+    const { git, settings, logger } = deps;
+    const base = loop.baseBranch;
+    if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0)
+        return ready;
+    // The cycle in flight is the core's to resume, whatever its branch holds.
+    const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
+    const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
+    const found = await finishedBranches(git, base, unseen);
+    for (const id of unseen) {
+        const branch = found.get(id);
+        seen.set(id, branch);
+        if (branch)
+            logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
+    }
+    return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
+}
 /** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
 async function dropEmptyCycle(deps, state, cycle) {
     const { git } = deps;
@@ -33225,8 +33280,9 @@ async function checkIdle(options, io) {
     catch {
         return { kind: 'work' };
     }
+    const startable = io.startable ? await io.startable(ready).catch(() => ready) : ready;
     // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
-    if (!idleness(loop, ready, { batch: options.batch }).idle)
+    if (!idleness(loop, startable, { batch: options.batch }).idle)
         return loop.rateLimitedUntil ? { kind: 'work' } : { kind: 'work', ready };
     if (opened.resumed)
         return { kind: 'idle', checkpointId: opened.id, loop };
@@ -36530,6 +36586,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
@@ -36764,9 +36821,21 @@ async function runCommand(options, given) {
         const logger = runLogger(options, io, createRedactor(io.secrets));
         let warn = (message) => logger.warn('source.warning', message);
         const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
-        const idle = source ? await checkIdle(options, { ...io, source }) : undefined;
-        if (idle?.kind === 'idle')
+        // --on-success branch: issues finished on their own unmerged branch are no work (said when idle;
+        // otherwise the slice says it).
+        const onBranch = new Map();
+        const idle = source
+            ? await checkIdle(options, {
+                ...io,
+                source,
+                ...(options.onSuccess === 'branch' && !io.publisher ? { startable: notFinishedOnBranch(io, onBranch) } : {}),
+            })
+            : undefined;
+        if (idle?.kind === 'idle') {
+            for (const [id, { branch, base }] of onBranch)
+                logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
             return idleRun(io, logger, idle, source.description, startedAt);
+        }
         const first = idle?.ready;
         if (source && first)
             io = {
@@ -36788,6 +36857,19 @@ async function runCommand(options, given) {
     if (!prepared.ok)
         return cannotStart(io, 'run', prepared.problems, prepared.redact);
     return runPrepared(prepared.run, io);
+}
+/** --on-success branch: the ready issues less those finished on their own unmerged branch (src/loop/finishedBranches.ts), kept in `found`. */
+function notFinishedOnBranch(io, found) {
+    return async (ready) => {
+        const git = await openGit(io.cwd, io.env);
+        const base = await git?.currentRef();
+        if (!git || !base || base === 'HEAD' || base.startsWith('agent-loop/'))
+            return ready;
+        const finished = await finishedBranches(git, base, ready.map((i) => i.id));
+        for (const [id, branch] of finished)
+            found.set(id, { branch, base });
+        return ready.filter((i) => !finished.has(i.id));
+    };
 }
 /**
  * The halt of an earlier run still stands: said in the log and the result (status halted, with

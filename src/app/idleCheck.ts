@@ -24,7 +24,13 @@ export type IdleCheck =
 
 export async function checkIdle(
   options: Pick<Options, 'fresh' | 'resume' | 'maxIterations' | 'batch'>,
-  io: { stateDir: string; clock: Clock; source: IssueSource },
+  io: {
+    stateDir: string;
+    clock: Clock;
+    source: IssueSource;
+    /** Of the ready issues, those a run would start (--on-success branch: not one finished on its branch). */
+    startable?: (ready: Issue[]) => Promise<Issue[]>;
+  },
 ): Promise<IdleCheck> {
   // fresh: a new checkpoint is what was asked for.
   if (options.fresh) return { kind: 'work' };
@@ -47,8 +53,9 @@ export async function checkIdle(
   } catch {
     return { kind: 'work' };
   }
+  const startable = io.startable ? await io.startable(ready).catch(() => ready) : ready;
   // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
-  if (!idleness(loop, ready, { batch: options.batch }).idle)
+  if (!idleness(loop, startable, { batch: options.batch }).idle)
     return loop.rateLimitedUntil ? { kind: 'work' } : { kind: 'work', ready };
   if (opened.resumed) return { kind: 'idle', checkpointId: opened.id, loop };
   // The newest checkpoint is finished (not resumable): it is still the one this run reports.

@@ -12,8 +12,9 @@ import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
-import type { IssueSource } from '../issues/types.js';
+import type { Issue, IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
+import { finishedBranchMessage, finishedBranches } from '../loop/finishedBranches.js';
 import { readPromptDir } from '../util/promptDir.js';
 import { type SliceDeps, StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
@@ -349,8 +350,21 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
     const logger = runLogger(options, io, createRedactor(io.secrets));
     let warn = (message: string) => logger.warn('source.warning', message);
     const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
-    const idle = source ? await checkIdle(options, { ...io, source }) : undefined;
-    if (idle?.kind === 'idle') return idleRun(io, logger, idle, source!.description, startedAt);
+    // --on-success branch: issues finished on their own unmerged branch are no work (said when idle;
+    // otherwise the slice says it).
+    const onBranch = new Map<string, { branch: string; base: string }>();
+    const idle = source
+      ? await checkIdle(options, {
+          ...io,
+          source,
+          ...(options.onSuccess === 'branch' && !io.publisher ? { startable: notFinishedOnBranch(io, onBranch) } : {}),
+        })
+      : undefined;
+    if (idle?.kind === 'idle') {
+      for (const [id, { branch, base }] of onBranch)
+        logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
+      return idleRun(io, logger, idle, source!.description, startedAt);
+    }
     const first = idle?.ready;
     if (source && first)
       io = {
@@ -371,6 +385,25 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
   const prepared = await prepareRun(options, io);
   if (!prepared.ok) return cannotStart(io, 'run', prepared.problems, prepared.redact);
   return runPrepared(prepared.run, io);
+}
+
+/** --on-success branch: the ready issues less those finished on their own unmerged branch (src/loop/finishedBranches.ts), kept in `found`. */
+function notFinishedOnBranch(
+  io: RunIO,
+  found: Map<string, { branch: string; base: string }>,
+): (ready: Issue[]) => Promise<Issue[]> {
+  return async (ready) => {
+    const git = await openGit(io.cwd, io.env);
+    const base = await git?.currentRef();
+    if (!git || !base || base === 'HEAD' || base.startsWith('agent-loop/')) return ready;
+    const finished = await finishedBranches(
+      git,
+      base,
+      ready.map((i) => i.id),
+    );
+    for (const [id, branch] of finished) found.set(id, { branch, base });
+    return ready.filter((i) => !finished.has(i.id));
+  };
 }
 
 /**

@@ -214,7 +214,7 @@ export const OptionsSchema = z.object({
     flag: 'on-success',
     arg: 'merge|branch|pull-request',
     commands: RUN,
-    help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch. In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
+    help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch (agent-loop/<id>; while it is not merged, no run works that issue again: merge it, or delete it to have the issue worked again). In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
     expected: 'one of merge, branch, pull-request',
   }),
   plan: text().register(registry, {

@@ -47,6 +47,8 @@ export interface Git {
   deleteBranch(branch: string): Promise<void>;
   /** Whether anything changed since `base`: commits on HEAD not in base, or changes in the working tree. */
   hasWorkSince(base: string): Promise<boolean>;
+  /** The subjects of the commits on the local `branch` that `base` does not hold, newest first. */
+  subjectsSince(base: string, branch: string): Promise<string[]>;
   /** Adds a directory (relative to the top level), a file (`{ file: true }`) or a file pattern to .git/info/exclude once. */
   exclude(relativePathOrPattern: string, options?: { file?: boolean }): Promise<void>;
   /** Untracked, not ignored paths (a wholly untracked directory as one `dir/` entry), relative to the top level. */
@@ -395,6 +397,10 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     async hasWorkSince(base) {
       if ((await git('status', '--porcelain')) !== '') return true;
       return Number(await git('rev-list', '--count', `${base}..HEAD`)) > 0;
+    },
+    async subjectsSince(base, branch) {
+      const out = await git('log', '--format=%s', `${base}..refs/heads/${branch}`, '--');
+      return out.split('\n').filter((l) => l !== '');
     },
     async deleteBranch(branch) {
       await git('branch', '--quiet', '-D', branch);

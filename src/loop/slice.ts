@@ -36,6 +36,7 @@ import { renderMarkdown } from '../report/diagnostic.js';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { cycleBaseline, forgetBaselines, mendBaselines } from './baseline.js';
+import { finishedBranchMessage, finishedBranches } from './finishedBranches.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
@@ -286,6 +287,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   let baselineSeen: { key: string; run?: SuiteRun } | undefined;
   /** Issues said to wait in an open pull request, once per slice. */
   const toldInReview = new Set<string>();
+  /** Per issue, whether its work was finished on its own branch and waits there unmerged (--on-success branch), looked up once per slice. */
+  const onBranch = new Map<string, string | undefined>();
 
   /** Performs one effect; what it asks of the world comes back as the next event. */
   const perform = async (effect: Effect): Promise<Event | RunResult | undefined> => {
@@ -316,7 +319,14 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       case 'readIssues':
         return {
           type: 'issuesRead',
-          ready: (await withoutOpenPullRequests(deps, await source.ready(), toldInReview)).map(toReadyIssue),
+          ready: (
+            await withoutFinishedBranches(
+              deps,
+              loop,
+              await withoutOpenPullRequests(deps, await source.ready(), toldInReview),
+              onBranch,
+            )
+          ).map(toReadyIssue),
         };
       case 'checkSource': {
         const unreadable = await unreadableSource();
@@ -749,6 +759,32 @@ async function withoutOpenPullRequests(deps: SliceDeps, ready: Issue[], told: Se
     );
   }
   return ready.filter((i) => !open.has(i.id));
+}
+
+/**
+ * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
+ * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
+ * slice; `seen` keeps what was looked up (the branch, or undefined).
+ */
+async function withoutFinishedBranches(
+  deps: SliceDeps,
+  loop: LoopState,
+  ready: Issue[],
+  seen: Map<string, string | undefined>,
+): Promise<Issue[]> {
+  const { git, settings, logger } = deps;
+  const base = loop.baseBranch;
+  if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0) return ready;
+  // The cycle in flight is the core's to resume, whatever its branch holds.
+  const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
+  const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
+  const found = await finishedBranches(git, base, unseen);
+  for (const id of unseen) {
+    const branch = found.get(id);
+    seen.set(id, branch);
+    if (branch) logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
+  }
+  return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
 }
 
 /** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */

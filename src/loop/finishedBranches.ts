@@ -1,0 +1,26 @@
+/**
+ * With --on-success branch, a finished cycle's work (and its issue's close, in a repository's issues
+ * file) stays on its branch, agent-loop/<id>, until a person merges it: on the base the issue is
+ * still open. Such an issue is not worked again, by this run or a later one (each would run the
+ * agent on top of the finished work, run after run), until its branch is merged or deleted.
+ */
+import { cycleBranchName } from '../core/branch.js';
+import type { Git } from '../git/git.js';
+
+/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id → branch. */
+export async function finishedBranches(git: Git, base: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const finished = new Map<string, string>();
+  for (const id of ids) {
+    const branch = cycleBranchName([id]);
+    if (!(await git.branchExists(branch))) continue;
+    // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:.
+    if ((await git.subjectsSince(base, branch)).some((s) => s.startsWith(`agent-loop: ${id} `)))
+      finished.set(id, branch);
+  }
+  return finished;
+}
+
+/** What is said of an issue skipped for it, once per slice. */
+export function finishedBranchMessage(id: string, branch: string, base: string): string {
+  return `Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop work on the issue again.`;
+}
