@@ -1,6 +1,6 @@
 // Bundles each entrypoint with ncc into dist/<name>/index.js (one bundle per entrypoint), the three
-// side by side, and writes dist/inputs.sha256: a hash of everything the bundles are built from (src/,
-// package.json, package-lock.json, tsconfig.json and this script).
+// side by side, in ASCII (scripts/asciify.mjs), and writes dist/inputs.sha256: a hash of everything the
+// bundles are built from (src/, package.json, package-lock.json, tsconfig.json, this script and asciify.mjs).
 //
 // `--if-stale` (what npm test and npm run test:e2e use) skips the build when dist/inputs.sha256
 // matches the inputs, so a fresh clone, or CI after its dist/ check, does not bundle again: each
@@ -18,6 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { asciify } from './asciify.mjs';
 
 const entrypoints = { cli: 'src/cli.ts', main: 'src/entrypoints/main.ts', post: 'src/entrypoints/post.ts' };
 const STAMP = 'dist/inputs.sha256';
@@ -30,7 +31,14 @@ function files(dir) {
 
 function inputsHash() {
   const hash = createHash('sha256');
-  for (const file of [...files('src'), 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/bundle.mjs']) {
+  for (const file of [
+    ...files('src'),
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'scripts/bundle.mjs',
+    'scripts/asciify.mjs',
+  ]) {
     hash.update(`${file.split(path.sep).join('/')}\0`);
     hash.update(readFileSync(file));
     hash.update('\0');
@@ -63,6 +71,14 @@ function build(name, entry) {
       if (code !== 0) {
         rmSync(tmp, { recursive: true, force: true });
         resolve(code ?? 1);
+        return;
+      }
+      try {
+        writeFileSync(`${tmp}/index.js`, asciify(readFileSync(`${tmp}/index.js`, 'utf8')));
+      } catch (error) {
+        console.error(`${out}/index.js: ${error.message}`);
+        rmSync(tmp, { recursive: true, force: true });
+        resolve(1);
         return;
       }
       chmodSync(`${tmp}/index.js`, 0o755);

@@ -3019,7 +3019,7 @@ function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onErr
         }
         if (!isMap && !sep && !props.found) {
             // item is a value in a seq
-            // → key & sep are empty, start does not include ? or :
+            // \u2192 key & sep are empty, start does not include ? or :
             const valueNode = value
                 ? composeNode(ctx, value, props, onError)
                 : composeEmptyNode(ctx, props.end, sep, null, props, onError);
@@ -4465,17 +4465,17 @@ const prettifyError = (src, lc) => (error) => {
     // Trim to max 80 chars, keeping col position near the middle
     if (ci >= 60 && lineStr.length > 80) {
         const trimStart = Math.min(ci - 39, lineStr.length - 79);
-        lineStr = '…' + lineStr.substring(trimStart);
+        lineStr = '\u2026' + lineStr.substring(trimStart);
         ci -= trimStart - 1;
     }
     if (lineStr.length > 80)
-        lineStr = lineStr.substring(0, 79) + '…';
+        lineStr = lineStr.substring(0, 79) + '\u2026';
     // Include previous line in context if pointing at line start
     if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
         // Regexp won't match if start is trimmed
         let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
         if (prev.length > 80)
-            prev = prev.substring(0, 79) + '…\n';
+            prev = prev.substring(0, 79) + '\u2026\n';
         lineStr = prev + lineStr;
     }
     if (/[^ ]/.test(lineStr)) {
@@ -5755,13 +5755,13 @@ const REMOVE = Symbol('remove item');
  * Walks through the tree (depth-first) starting from the root, calling a
  * `visitor` function with two arguments when entering each item:
  *   - `item`: The current item, which included the following members:
- *     - `start: SourceToken[]` – Source tokens before the key or value,
+ *     - `start: SourceToken[]` \u2013 Source tokens before the key or value,
  *       possibly including its anchor or tag.
- *     - `key?: Token | null` – Set for pair values. May then be `null`, if
+ *     - `key?: Token | null` \u2013 Set for pair values. May then be `null`, if
  *       the key before the `:` separator is empty.
- *     - `sep?: SourceToken[]` – Source tokens between the key and the value,
+ *     - `sep?: SourceToken[]` \u2013 Source tokens between the key and the value,
  *       which should include the `:` map value indicator if `value` is set.
- *     - `value?: Token` – The value of a sequence item, or of a map pair.
+ *     - `value?: Token` \u2013 The value of a sequence item, or of a map pair.
  *   - `path`: The steps from the root to the current node, as an array of
  *     `['key' | 'value', number]` tuples.
  *
@@ -10631,7 +10631,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 ;// CONCATENATED MODULE: ./src/util/suggest.ts
 /**
- * "Did you mean …?" for a mistyped name: the closest of the known names by edit distance
+ * "Did you mean \u2026?" for a mistyped name: the closest of the known names by edit distance
  * (insertions, deletions, substitutions and swaps of two neighbours, each costing 1). Pure.
  */
 /** The edit distance between `a` and `b`, a swap of two neighbouring characters counting as one edit. */
@@ -10863,7 +10863,7 @@ function deferProp(target, key, getter) {
         configurable: true,
     });
 }
-// Writes a settled key. A plain assignment is much cheaper than `defineProperty` and produces the same descriptor, but it runs whatever setter already answers to the key — an accessor this shape deferred, or an inherited one, which `__proto__` has on every object and prototype pollution can add for any name.
+// Writes a settled key. A plain assignment is much cheaper than `defineProperty` and produces the same descriptor, but it runs whatever setter already answers to the key \u2014 an accessor this shape deferred, or an inherited one, which `__proto__` has on every object and prototype pollution can add for any name.
 function putProp(target, key, value) {
     if (key in target)
         util_assignProp(target, key, value);
@@ -11287,7 +11287,7 @@ function prefixIssues(path, issues) {
 function unwrapMessage(message) {
     return typeof message === "string" ? message : message?.message;
 }
-/* A check holds no link back to the schema it is attached to — the same check instance is shared by every clone of that schema — so the owner is stamped onto the issues a check just raised, at the only point where both are in scope. Runs on the failure path only; `start` is the issue count from before the check ran. */
+/* A check holds no link back to the schema it is attached to \u2014 the same check instance is shared by every clone of that schema \u2014 so the owner is stamped onto the issues a check just raised, at the only point where both are in scope. Runs on the failure path only; `start` is the issue count from before the check ran. */
 /** The leading size checks of `defChecks` that set an upper bound, each paired with it. */
 function sizeCaps(defChecks) {
     const caps = [];
@@ -11461,11 +11461,11 @@ class Class {
 }
 //////////    PROTOTYPE INSTALLERS     //////////
 //
-// Members live on the prototype and materialize per instance on first read, which keeps own-property count under the step where V8 stops using inline slots. Changing anything here means re-measuring runtime, memory and bundle size together — see "The three axes" in AGENTS.md.
+// Members live on the prototype and materialize per instance on first read, which keeps own-property count under the step where V8 stops using inline slots. Changing anything here means re-measuring runtime, memory and bundle size together \u2014 see "The three axes" in AGENTS.md.
 /**
  * Installs a trait's members on its prototype. Each value builds that member for the instance on first read; the built value shadows the accessor as an own property, so a detached `const { parse } = schema` keeps working.
  *
- * Call this from a `proto` initializer, which runs once per prototype — never per instance.
+ * Call this from a `proto` initializer, which runs once per prototype \u2014 never per instance.
  */
 function members(proto, table) {
     for (const key in table) {
@@ -11601,7 +11601,7 @@ function installLazyProp(inst, key, make, enumerable) {
         },
     });
 }
-/** Marks the thunk `_catch` synthesises for a constant catch value. `Function.length` cannot tell that thunk from a user callback — rest and defaulted parameters both report arity 0 — and a user callback reads `ctx.error`, whose issues only finalize correctly against the caller's per-parse error map. Provenance can say what arity cannot. A plain string key rather than `Symbol.for`, whose call at module scope no bundler can prove pure — the same shape that anchored `urlCanParse` into every build. */
+/** Marks the thunk `_catch` synthesises for a constant catch value. `Function.length` cannot tell that thunk from a user callback \u2014 rest and defaulted parameters both report arity 0 \u2014 and a user callback reads `ctx.error`, whose issues only finalize correctly against the caller's per-parse error map. Provenance can say what arity cannot. A plain string key rather than `Symbol.for`, whose call at module scope no bundler can prove pure \u2014 the same shape that anchored `urlCanParse` into every build. */
 const CONSTANT_CATCH = "~constantCatch";
 /** Wraps a constant catch value in a thunk tagged with {@link CONSTANT_CATCH}. */
 function constantCatch(value) {
@@ -11648,7 +11648,7 @@ function newError(Definition) {
 function $constructor(name, initializer, 
 /** This trait's members, installed once on every prototype that composes it. They cannot be declared in the initializer above: that runs per instance, and the prototype is shared. */
 proto, params) {
-    // Prototype for this constructor's `_zod` internals. Lazily-derived fields (`values`, `pattern`, `optin`, …) install here once rather than as an accessor on every instance.
+    // Prototype for this constructor's `_zod` internals. Lazily-derived fields (`values`, `pattern`, `optin`, \u2026) install here once rather than as an accessor on every instance.
     const zodProto = {};
     // Assigning the fields in the constructor body is what gives instances in-object slots; building the object literally and reparenting it costs a second allocation and a generic property copy.
     function Internals(def) {
@@ -11677,7 +11677,7 @@ proto, params) {
         inst._zod.traits.add(name);
         initializer(inst, def);
         if (initialized) {
-            // `super(def)` from a user subclass gives `this` a prototype the subclass owns, and installing there would overwrite whatever the subclass declared. `constr` built the instance, so its prototype is the one below the subclass's that should carry the members. A receiver whose chain never reaches that prototype installs on its own, which for a plain object handed straight to `init` means `Object.prototype` — unchanged from before.
+            // `super(def)` from a user subclass gives `this` a prototype the subclass owns, and installing there would overwrite whatever the subclass declared. `constr` built the instance, so its prototype is the one below the subclass's that should carry the members. A receiver whose chain never reaches that prototype installs on its own, which for a plain object handed straight to `init` means `Object.prototype` \u2014 unchanged from before.
             const own = Object.getPrototypeOf(inst);
             const ctorProto = inst._zod.constr.prototype;
             let up = own;
@@ -11899,7 +11899,7 @@ function isRecursive(inst, stack, resolve) {
         default: {
             // a new built-in kind becomes a compile error here
             kind;
-            // a user-defined kind can still hold children, and only its author knows where, so fall back to scanning the def — skipping accessors, since reading one can run user code
+            // a user-defined kind can still hold children, and only its author knows where, so fall back to scanning the def \u2014 skipping accessors, since reading one can run user code
             for (const key in def) {
                 const desc = Object.getOwnPropertyDescriptor(def, key);
                 if (!desc || desc.get)
@@ -12110,7 +12110,7 @@ const unicodeEmail = /^[^\s@"]{1,64}@[^\s@]{1,255}$/u;
 const idnEmail = (/* unused pure expression or super */ null && (unicodeEmail));
 const browserEmail = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 // from https://thekevinscott.com/emojis-in-javascript/#writing-a-regular-expression
-// Single character class, not an alternation: the two properties overlap (U+1F9B0-U+1F9B3), so `(A|B)+` backtracks exponentially on a failed match. The leading lookahead then demands one anchor — a pictograph, a regional indicator, or the enclosing keycap — because `\p{Emoji_Component}` on its own covers ASCII digits, `#`, `*`, ZWJ, variation selectors and skin tone modifiers, none of which is an emoji without a base.
+// Single character class, not an alternation: the two properties overlap (U+1F9B0-U+1F9B3), so `(A|B)+` backtracks exponentially on a failed match. The leading lookahead then demands one anchor \u2014 a pictograph, a regional indicator, or the enclosing keycap \u2014 because `\p{Emoji_Component}` on its own covers ASCII digits, `#`, `*`, ZWJ, variation selectors and skin tone modifiers, none of which is an emoji without a base.
 const _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
 function emoji() {
     return new RegExp(_emoji, "u");
@@ -12133,7 +12133,7 @@ const domain = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+
 const httpProtocol = /^https?$/;
 // https://blog.stevenlevithan.com/archives/validate-phone-number#r4-3 (regex sans spaces) E.164: leading digit must be 1-9; total digits (excluding '+') between 7-15
 const e164 = /^\+[1-9]\d{6,14}$/;
-// Credit card shape: 12–19 digits, optionally separated by single spaces or single hyphens. ISO/IEC 7812 caps the PAN at 19 digits; 12 is the shortest issued length (Maestro).
+// Credit card shape: 12\u201319 digits, optionally separated by single spaces or single hyphens. ISO/IEC 7812 caps the PAN at 19 digits; 12 is the shortest issued length (Maestro).
 const creditCard = /^\d(?:[ -]?\d){11,18}$/;
 // ISO 4217 alpha codes from the SIX list, regenerated by scripts/update-iso-4217.ts
 const currencyCode = /^(?:AED|AFN|ALL|AMD|AOA|ARS|AUD|AWG|AZN|BAM|BBD|BDT|BHD|BIF|BMD|BND|BOB|BOV|BRL|BSD|BTN|BWP|BYN|BZD|CAD|CDF|CHE|CHF|CHW|CLF|CLP|CNY|COP|COU|CRC|CUP|CVE|CZK|DJF|DKK|DOP|DZD|EGP|ERN|ETB|EUR|FJD|FKP|GBP|GEL|GHS|GIP|GMD|GNF|GTQ|GYD|HKD|HNL|HTG|HUF|IDR|ILS|INR|IQD|IRR|ISK|JMD|JOD|JPY|KES|KGS|KHR|KMF|KPW|KRW|KWD|KYD|KZT|LAK|LBP|LKR|LRD|LSL|LYD|MAD|MDL|MGA|MKD|MMK|MNT|MOP|MRU|MUR|MVR|MWK|MXN|MXV|MYR|MZN|NAD|NGN|NIO|NOK|NPR|NZD|OMR|PAB|PEN|PGK|PHP|PKR|PLN|PYG|QAR|RON|RSD|RUB|RWF|SAR|SBD|SCR|SDG|SEK|SGD|SHP|SLE|SOS|SRD|SSP|STN|SVC|SYP|SZL|THB|TJS|TMT|TND|TOP|TRY|TTD|TWD|TZS|UAH|UGX|USD|USN|UYI|UYU|UYW|UZS|VED|VES|VND|VUV|WST|XAD|XAF|XAG|XAU|XBA|XBB|XBC|XBD|XCD|XCG|XDR|XOF|XPD|XPF|XPT|XSU|XTS|XUA|XXX|YER|ZAR|ZMW|ZWG)$/;
@@ -12293,7 +12293,7 @@ const $ZodCheckMultipleOf =
         if (typeof payload.value !== typeof def.value)
             throw new Error("Cannot mix number and bigint in multiple_of check.");
         const isMultiple = typeof payload.value === "bigint"
-            ? // `value % 0n` throws, and nothing is a multiple of zero — the number branch already fails this way via NaN
+            ? // `value % 0n` throws, and nothing is a multiple of zero \u2014 the number branch already fails this way via NaN
                 def.value !== BigInt(0) && payload.value % def.value === BigInt(0)
             : floatSafeRemainder(payload.value, def.value) === 0;
         if (isMultiple)
@@ -12544,7 +12544,7 @@ const $ZodCheckLengthEquals = /*@__PURE__*/ $constructor("$ZodCheckLengthEquals"
     inst._zod.check = (payload) => {
         const input = payload.value;
         const units = input.length;
-        // A code point is one or two UTF-16 units, so outside `[length, length * 2]` units the target is missed either way — and missed in the same direction in both measures.
+        // A code point is one or two UTF-16 units, so outside `[length, length * 2]` units the target is missed either way \u2014 and missed in the same direction in both measures.
         const length = typeof input === "string" && units >= def.length && units <= def.length * 2
             ? codePointLength(input)
             : units;
@@ -13319,7 +13319,7 @@ function isValidCreditCard(input) {
     return isLuhnAlgo(input.replace(CC_SANITIZE, ""));
 }
 const $ZodCreditCard = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodCreditCard", (inst, def) => {
-    // Shape only — the Luhn check below is not expressible as a pattern, so consumers of `pattern` (JSON Schema, template literals) get the length and separator rules alone.
+    // Shape only \u2014 the Luhn check below is not expressible as a pattern, so consumers of `pattern` (JSON Schema, template literals) get the length and separator rules alone.
     def.pattern ?? (def.pattern = regexes.creditCard);
     $ZodStringFormat.init(inst, def);
     inst._zod.check = (payload) => {
@@ -13355,7 +13355,7 @@ function isValidIBAN(input) {
     return isIso7064Mod97(input);
 }
 const $ZodIBAN = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodIBAN", (inst, def) => {
-    // shape only — checksum is not expressible as a pattern
+    // shape only \u2014 checksum is not expressible as a pattern
     def.pattern ?? (def.pattern = regexes.iban);
     $ZodStringFormat.init(inst, def);
     inst._zod.check = (payload) => {
@@ -13685,7 +13685,7 @@ const $ZodArray = /*@__PURE__*/ $constructor("$ZodArray", (inst, def) => {
 function handlePropertyResult(result, final, key, input, optin, optout) {
     const isPresent = key in input;
     const isOptionalOut = optout === "optional";
-    // The middle rung means "absence permitted, nothing supplied in its place", so an absent key contributes nothing — whatever the schema made of `undefined` is invented, not substituted. Only `optional` reaches this with a value: `defaulted` substitutes, and a schema that isn't optional-out has to keep the key.
+    // The middle rung means "absence permitted, nothing supplied in its place", so an absent key contributes nothing \u2014 whatever the schema made of `undefined` is invented, not substituted. Only `optional` reaches this with a value: `defaulted` substitutes, and a schema that isn't optional-out has to keep the key.
     if (!isPresent && isOptionalOut && optin === "optional") {
         return;
     }
@@ -13920,7 +13920,7 @@ const $ZodObjectJIT = /*@__PURE__*/ $constructor("$ZodObjectJIT", (inst, def) =>
             const isOptionalOut = schema?._zod?.optout === "optional";
             doc.write(`const ${id} = ${parseStr(k)};`);
             if (isOptionalIn && isOptionalOut) {
-                // For optional-in/out schemas, ignore errors on absent keys — and, like the interpreted path, drop the value produced alongside them. The middle rung goes further: it permits absence without supplying anything in its place, so an absent key contributes nothing at all.
+                // For optional-in/out schemas, ignore errors on absent keys \u2014 and, like the interpreted path, drop the value produced alongside them. The middle rung goes further: it permits absence without supplying anything in its place, so an absent key contributes nothing at all.
                 const assign = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
                 doc.write(`
         const ${id}_present = ${isPresent};
@@ -14205,7 +14205,7 @@ $constructor("$ZodDiscriminatedUnion", (inst, def) => {
             propValues[zod.def.discriminator]?.delete(undefined);
         return propValues;
     });
-    // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
+    // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it \u2014 pipes and lazies \u2014 are left to the map.
     def.options.forEach((option, i) => {
         const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
@@ -16675,7 +16675,7 @@ function to_json_schema_extractDefs(ctx, schema
     const root = ctx.seen.get(schema);
     if (!root)
         throw new Error("Unprocessed schema. This is a bug in Zod.");
-    // With `external` set, every registered schema resolves through the external branch of `makeURI`, so the root branch below produces the same ref the external branch would — this pass is identical whichever schema it is called with, and only needs to run once.
+    // With `external` set, every registered schema resolves through the external branch of `makeURI`, so the root branch below produces the same ref the external branch would \u2014 this pass is identical whichever schema it is called with, and only needs to run once.
     if (ctx.external && ctx.sharedDefsExtractedFor === ctx.external)
         return;
     // Track ids to detect duplicates across different schemas
@@ -16786,7 +16786,7 @@ function to_json_schema_extractDefs(ctx, schema
     if (ctx.external)
         ctx.sharedDefsExtractedFor = ctx.external;
 }
-/** Rewrites `anyOf: [{type: "a"}, {type: "b"}]` to `type: ["a", "b"]`, which every JSON Schema draft treats as equivalent and most consumers render far better for the nullable case. Only branches that are a bare type assertion qualify — anything carrying a constraint, `$ref`, `const` or metadata is left alone. Runs after `flattenRef`, so a branch an override decorated or `$defs` extraction turned into a `$ref` is no longer bare and correctly stays in `anyOf`. `oneOf` is excluded: `integer` and `number` overlap, so "exactly one" and "at least one" are not the same there. OpenAPI 3.0 is excluded: its `type` must be a single string. */
+/** Rewrites `anyOf: [{type: "a"}, {type: "b"}]` to `type: ["a", "b"]`, which every JSON Schema draft treats as equivalent and most consumers render far better for the nullable case. Only branches that are a bare type assertion qualify \u2014 anything carrying a constraint, `$ref`, `const` or metadata is left alone. Runs after `flattenRef`, so a branch an override decorated or `$defs` extraction turned into a `$ref` is no longer bare and correctly stays in `anyOf`. `oneOf` is excluded: `integer` and `number` overlap, so "exactly one" and "at least one" are not the same there. OpenAPI 3.0 is excluded: its `type` must be a single string. */
 function compactTypeUnion(schema) {
     const options = schema.anyOf;
     if (!Array.isArray(options) || options.length === 0 || schema.type !== undefined)
@@ -16795,7 +16795,7 @@ function compactTypeUnion(schema) {
     for (const option of options) {
         if (!option || typeof option !== "object")
             return;
-        // A branch that is itself a compactible union folds into this one — nested `anyOf` and a flat `type` array say the same thing. Compacting it first also makes the result independent of the order this pass walks the seen map in.
+        // A branch that is itself a compactible union folds into this one \u2014 nested `anyOf` and a flat `type` array say the same thing. Compacting it first also makes the result independent of the order this pass walks the seen map in.
         compactTypeUnion(option);
         const keys = Object.keys(option);
         if (keys.length !== 1 || keys[0] !== "type")
@@ -16812,8 +16812,8 @@ function compactTypeUnion(schema) {
     // A `type` array must be non-empty and unique (metaschema); a single member is spelled as a bare string.
     schema.type = types.length === 1 ? types[0] : types;
 }
-/** Keywords `foldIntersection` knows how to combine. Anything else — `$ref`, `patternProperties`,
- * an annotation like `description` — makes a member unfoldable, so a constraint this does not
+/** Keywords `foldIntersection` knows how to combine. Anything else \u2014 `$ref`, `patternProperties`,
+ * an annotation like `description` \u2014 makes a member unfoldable, so a constraint this does not
  * understand leaves the `allOf` alone instead of being silently dropped or misattributed. */
 const FOLDABLE_KEYS = new Set(["type", "properties", "required", "additionalProperties"]);
 const UNION_KEYS = ["oneOf", "anyOf"];
@@ -16884,8 +16884,8 @@ function foldObjects(members) {
 }
 /** `additionalProperties` in an `allOf` member sees only that member's own `properties`, so two
  * closed object members reject each other's keys and the schema validates nothing. Zod's parser
- * pools the key sets instead — `handleIntersectionResults` reports a key as unrecognized only when
- * *every* side rejects it — so the emitted schema has to pool them too, and folding the members
+ * pools the key sets instead \u2014 `handleIntersectionResults` reports a key as unrecognized only when
+ * *every* side rejects it \u2014 so the emitted schema has to pool them too, and folding the members
  * into one object is the encoding that says so on every target.
  *
  * This runs from `finalize`, after `extractDefs`, which is what keeps it clear of the `$ref`
@@ -17011,7 +17011,7 @@ function to_json_schema_finalize(ctx, schema) {
         }
         for (const rewrite of ctx.deferred)
             rewrite();
-        // After flattening, every member that was extracted is a `$ref`, so the fold sees the final shape. A schema that inherits an intersection — through `z.lazy`, or any `ref` chain — holds the same `allOf` array, so fold by array identity to catch every copy.
+        // After flattening, every member that was extracted is a `$ref`, so the fold sees the final shape. A schema that inherits an intersection \u2014 through `z.lazy`, or any `ref` chain \u2014 holds the same `allOf` array, so fold by array identity to catch every copy.
         if (ctx.intersections.length) {
             const carriers = new Map();
             for (const seen of ctx.seen.values()) {
@@ -17056,7 +17056,7 @@ function to_json_schema_finalize(ctx, schema) {
     }
     // when the root was extracted into $defs, `root.schema` is the `$ref` wrapper and `root.def` is the body that now lives under $defs
     assignProps(result, root.defId ? root.schema : (root.def ?? root.schema));
-    // The `id` in `.meta()` is a Zod-specific registration tag used to extract schemas into $defs — it is not user-facing JSON Schema metadata. Strip it from the output body where it would otherwise leak. The id is preserved implicitly via the $defs key (and via $ref paths).
+    // The `id` in `.meta()` is a Zod-specific registration tag used to extract schemas into $defs \u2014 it is not user-facing JSON Schema metadata. Strip it from the output body where it would otherwise leak. The id is preserved implicitly via the $defs key (and via $ref paths).
     const rootMetaId = ctx.metadataRegistry.get(schema)?.id;
     if (rootMetaId !== undefined && result.id === rootMetaId)
         delete result.id;
@@ -17721,11 +17721,11 @@ const tupleProcessor = (schema, ctx, _json, params) => {
  *
  * A numeric bound cannot apply to a property name, so `minimum` and its siblings are dropped rather
  * than carried over: keeping them beside `type: "string"` reproduces the match-nothing schema this
- * exists to fix. A key that carries one therefore emits wider than the record parses — `z.record(z.number().min(5), V)`
- * accepts `"3"` — which is the deliberate trade, since throwing on it would reject an ordinary schema
+ * exists to fix. A key that carries one therefore emits wider than the record parses \u2014 `z.record(z.number().min(5), V)`
+ * accepts `"3"` \u2014 which is the deliberate trade, since throwing on it would reject an ordinary schema
  * outright. */
 function stringifyKeyNames(bySchema, json, visited) {
-    // an extracted key that rewrites cannot go on sharing its definition — the string form a key position needs is not the number form every other reference wants — so it inlines. One that does not rewrite keeps the `$ref`.
+    // an extracted key that rewrites cannot go on sharing its definition \u2014 the string form a key position needs is not the number form every other reference wants \u2014 so it inlines. One that does not rewrite keeps the `$ref`.
     if (json.$ref) {
         // a recursive key holds its own reference inside its definition, so a node already on the path is left alone rather than resolved again
         if (visited.has(json))
@@ -18182,7 +18182,7 @@ const _messageDesc = {
 };
 const _issuesDesc = { value: undefined, enumerable: false };
 /* Prototypes that already carry the lazy `toString`. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
+ * intrinsics so that `init` on a foreign object \u2014 it accepts any object \u2014
  * can never install an accessor onto a prototype we do not own. */
 const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 const initializer = (inst, def) => {
@@ -18389,9 +18389,9 @@ function treeifyError(error, mapper = (issue) => issue.message) {
  *
  * ```
  * username
- *   ✖ Expected number, received string at "username
+ *   \u2716 Expected number, received string at "username
  * favoriteNumbers[0]
- *   ✖ Invalid input: expected number
+ *   \u2716 Invalid input: expected number
  * ```
  */
 function toDotPath(_path) {
@@ -18418,9 +18418,9 @@ function prettifyError(error) {
     const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
     // Process each issue
     for (const issue of issues) {
-        lines.push(`✖ ${issue.message}`);
+        lines.push(`\u2716 ${issue.message}`);
         if (issue.path?.length)
-            lines.push(`  → at ${toDotPath(issue.path)}`);
+            lines.push(`  \u2192 at ${toDotPath(issue.path)}`);
     }
     // Convert Map to formatted string
     return lines.join("\n");
@@ -18608,7 +18608,7 @@ const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
 
 /* Prototypes that already carry the lazy helper methods. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
+ * intrinsics so that `init` on a foreign object \u2014 it accepts any object \u2014
  * can never install an accessor onto a prototype we do not own. */
 const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 /* Helper methods live as non-enumerable lazy getters on the shared
@@ -18689,7 +18689,7 @@ const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
 
 
-// Register English as the default locale on first ZodType construction. Hooked into the `ZodType` `$constructor` (rather than a top-level `config(en())` in `external.ts`) so bundlers honoring `sideEffects: false` can't tree-shake it out — see #5953, #5725. An explicit `z.config(z.locales.xx())` call wins regardless of order, since this only sets the default when none is present.
+// Register English as the default locale on first ZodType construction. Hooked into the `ZodType` `$constructor` (rather than a top-level `config(en())` in `external.ts`) so bundlers honoring `sideEffects: false` can't tree-shake it out \u2014 see #5953, #5725. An explicit `z.config(z.locales.xx())` call wins regardless of order, since this only sets the default when none is present.
 function _ensureDefaultLocale() {
     if (!globalConfig.localeError)
         config(en());
@@ -19704,7 +19704,7 @@ const ZodRecord = /*@__PURE__*/ $constructor("ZodRecord", (inst, def) => {
     inst.valueType = def.valueType;
 });
 function record(keyType, valueType, params) {
-    // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
+    // v3-compat: z.record(valueType, params?) \u2014 defaults keyType to z.string()
     if (!valueType || !valueType._zod) {
         return new ZodRecord({
             type: "record",
@@ -20860,7 +20860,7 @@ function checkOptions(command, options) {
     if (command === 'run' && options.workflow === 'pipeline') {
         problems.push({
             option: '--workflow',
-            message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.',
+            message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "\u2026"`.',
         });
     }
     if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
@@ -21062,7 +21062,7 @@ function collectSecrets(options, env) {
         const v = options[info.key];
         if (info.secret && typeof v === 'string') {
             add(v);
-            // A webhook URL's secret is its token: …/webhooks/<id>/<token> (Discord, also behind other hosts).
+            // A webhook URL's secret is its token: \u2026/webhooks/<id>/<token> (Discord, also behind other hosts).
             const token = /\/webhooks\/[^/?#\s]+\/([^/?#\s]+)/.exec(v)?.[1];
             if (token) {
                 add(token);
@@ -21510,12 +21510,12 @@ function isUuidV4(value) {
 
 
 /**
- * The on-disk format of one checkpoint, `<state-dir>/checkpoints/<id>.json` (REQ_018.1–.5):
+ * The on-disk format of one checkpoint, `<state-dir>/checkpoints/<id>.json` (REQ_018.1\u2013.5):
  * `{"id", "phase", "timestamp", "sequence", "state", "errors"?}`, pretty-printed with a 2-space
  * indent and a trailing newline; `errors` is omitted when empty.
  */
 const PHASE_STATUSES = ['complete', 'failed'];
-/** Every valid checkpoint phase: the pipeline's in order (`research-complete`, `research-failed`, …), then the loop's. */
+/** Every valid checkpoint phase: the pipeline's in order (`research-complete`, `research-failed`, \u2026), then the loop's. */
 const CHECKPOINT_PHASES = [
     ...PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`)),
     ...LOOP_PHASES,
@@ -21548,7 +21548,7 @@ function parseRfc3339(value) {
         offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
     }
     const millis = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
-    // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+    // setUTCFullYear, unlike Date.UTC, does not map years 0\u201399 to 1900\u20131999.
     const date = new Date(0);
     date.setUTCFullYear(year, month - 1, day);
     date.setUTCHours(hour, minute, second, millis);
@@ -21571,7 +21571,7 @@ function schema_describe(value) {
 /** A string as it appears in a message: quoted, long ones cut. */
 function quote(value) {
     const text = String(value);
-    return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+    return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
 }
 function schema_isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -21733,7 +21733,7 @@ function checkpointWarnings(checkpoint) {
         : [];
 }
 // --- where JSON.parse failed --------------------------------------------------------------------
-/** "invalid JSON at line 3, column 5 (offset 42): unexpected '}'" — V8 does not always give a position. */
+/** "invalid JSON at line 3, column 5 (offset 42): unexpected '}'" \u2014 V8 does not always give a position. */
 function describeJsonError(text, error) {
     if (text.trim() === '')
         return 'the file is empty (expected a JSON object); it was probably cut short while being written';
@@ -21914,8 +21914,8 @@ function isResumable(checkpoint) {
     return resumePoint(checkpoint) !== undefined;
 }
 /**
- * The pipeline phase to run next: a failed phase is retried (`implementation-failed` →
- * implementation), a completed one is followed by the next (`beads_integration-complete` →
+ * The pipeline phase to run next: a failed phase is retried (`implementation-failed` \u2192
+ * implementation), a completed one is followed by the next (`beads_integration-complete` \u2192
  * implementation); undefined after `implementation-complete`. A run's checkpoint (a loop phase)
  * resumes the loop, `implementation`, unless it is `complete`.
  */
@@ -22001,7 +22001,7 @@ const CHECKPOINT_MAX_BYTES = 64 * MiB;
 
 
 
-/** A new checkpoint id: a random UUID v4 (REQ_018.1.2–.3). */
+/** A new checkpoint id: a random UUID v4 (REQ_018.1.2\u2013.3). */
 function newCheckpointId() {
     return (0,external_node_crypto_namespaceObject.randomUUID)();
 }
@@ -22759,7 +22759,7 @@ async function stateDirProblem(dir, opts) {
                 : st.isSocket()
                     ? 'a socket'
                     : 'a file';
-    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
+    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}\u2026${p.slice(-60)}` : p);
     const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
     for (let p = dir;; p = external_node_path_default().dirname(p)) {
         let st;
@@ -22892,7 +22892,7 @@ class git_GitError extends Error {
     stderr;
     constructor(args, code, stderr) {
         // The last lines, and git's own reason before them when its explanation runs longer (an
-        // index.lock's "fatal: Unable to create '…/index.lock': File exists." is followed by five).
+        // index.lock's "fatal: Unable to create '\u2026/index.lock': File exists." is followed by five).
         const lines = stderr.trim().split('\n');
         const reason = lines.slice(0, -3).find((line) => /^(fatal|error): /.test(line));
         super(`git ${args.join(' ')} failed (exit ${code}): ${[...(reason ? [reason] : []), ...lines.slice(-3)].join(' / ')}`);
@@ -23316,7 +23316,7 @@ function readProcStat(pid, procRoot = '/proc') {
     catch {
         return undefined;
     }
-    // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
+    // "pid (comm) state ppid pgrp \u2026": comm may hold spaces and parentheses, so split after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return { state: fields[0] ?? '?', pgrp: Number(fields[2]), startTime: fields[19] ?? '' };
 }
@@ -24218,7 +24218,7 @@ function isWorkRemainingEmpty(value) {
         return Object.keys(value).length === 0;
     return false;
 }
-/** work_remaining normalised to a string: lists joined with spaces, null → ''. */
+/** work_remaining normalised to a string: lists joined with spaces, null \u2192 ''. */
 function normaliseWorkRemaining(value) {
     if (value === undefined || value === null)
         return '';
@@ -24653,7 +24653,7 @@ const MASK = '***';
  * until nothing matches" end.
  */
 const MIN_SECRET_LENGTH = 6;
-// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-…").
+// Token shapes. The lookbehinds after `sk-` / `xox?-` keep them off the end of words ("task-ant-\u2026").
 const SHAPES = [
     'gh[pousr]_[A-Za-z0-9]{36,}',
     'github_pat_[A-Za-z0-9_]{22,}',
@@ -24766,7 +24766,7 @@ function backslashesBefore(text, index) {
     return n;
 }
 /**
- * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, …) that `index` falls strictly inside, as
+ * The escape sequence (`\n`, `\"`, `\\`, `\u00e9`, \u2026) that `index` falls strictly inside, as
  * [start, end), if any. A replacement is widened to whole escapes so that, in JSON text, it never
  * leaves half an escape behind (`\***`, `\u00***`, or a `\` now escaping the quote after it).
  */
@@ -24841,7 +24841,7 @@ function createRedactor(secrets) {
             if (least > form.length - 1 || least > len)
                 continue;
             if (at === 'end') {
-                // A prefix of `form`, n ≥ least long, ends `text`: it starts with `head`, within the last form.length - 1 characters.
+                // A prefix of `form`, n \u2265 least long, ends `text`: it starts with `head`, within the last form.length - 1 characters.
                 for (let p = text.indexOf(head, Math.max(0, len - form.length + 1)); p >= 0; p = text.indexOf(head, p + 1)) {
                     const n = len - p;
                     if (n > best && form.startsWith(text.slice(p)) && /[^*]/.test(text.slice(p))) {
@@ -24851,7 +24851,7 @@ function createRedactor(secrets) {
                 }
             }
             else {
-                // A suffix of `form`, n ≥ least long, starts `text`: it ends with `tail`, at n - least, below form.length - least.
+                // A suffix of `form`, n \u2265 least long, starts `text`: it ends with `tail`, at n - least, below form.length - least.
                 for (let q = text.lastIndexOf(tail, form.length - 1 - least); q >= 0; q = q > 0 ? text.lastIndexOf(tail, q - 1) : -1) {
                     const n = q + least;
                     if (n > best && form.endsWith(text.slice(0, n)) && /[^*]/.test(text.slice(0, n))) {
@@ -25390,7 +25390,7 @@ async function pruneIterationLogs(files, dir, keep = LOGS_KEPT, current) {
 
 
 
-/** The log's event for a line the agent printed on stderr: `{"type":"agent_loop_stderr","line":…}`. */
+/** The log's event for a line the agent printed on stderr: `{"type":"agent_loop_stderr","line":\u2026}`. */
 const STDERR_EVENT = 'agent_loop_stderr';
 /**
  * The share of the iteration log's cap (LOG_MAX_BYTES) stderr may take: an agent that floods stderr
@@ -25566,12 +25566,12 @@ class ClaudeStreamParser {
                 continue;
             if (block.type === 'tool_use') {
                 this.state.toolCalls++;
-                out.push(`  ▸ ${describeToolUse(str(block.name) ?? 'tool', claudeStream_isObject(block.input) ? block.input : {}, this.cwd)}`);
+                out.push(`  \u25b8 ${describeToolUse(str(block.name) ?? 'tool', claudeStream_isObject(block.input) ? block.input : {}, this.cwd)}`);
             }
             else if (block.type === 'text') {
                 const first = (str(block.text) ?? '').trim().split('\n')[0] ?? '';
                 if (first)
-                    out.push(`  ✎ ${clip(first, 160)}`);
+                    out.push(`  \u270e ${clip(first, 160)}`);
             }
         }
         return out;
@@ -25661,7 +25661,7 @@ function describeToolUse(name, input, cwd) {
     }
     return detail ? `${name}: ${clip(detail.trim(), 120)}` : name;
 }
-const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}\u2026` : s);
 
 ;// CONCATENATED MODULE: ./src/agents/classifyCommand.ts
 const MAX_DETAIL_CHARS = 200;
@@ -25675,7 +25675,7 @@ function lastLine(text) {
     for (let i = lines.length - 1; i >= 0; i--) {
         const line = (lines[i] ?? '').trim();
         if (line !== '')
-            return line.length > MAX_DETAIL_CHARS ? `${line.slice(0, MAX_DETAIL_CHARS - 1)}…` : line;
+            return line.length > MAX_DETAIL_CHARS ? `${line.slice(0, MAX_DETAIL_CHARS - 1)}\u2026` : line;
     }
     return '';
 }
@@ -25822,7 +25822,7 @@ function classifyClaudeOutcome({ state, process, timeoutMs, now, command = 'clau
 function lastLines(text, n) {
     return classifyClaude_clip(text.trim().split('\n').slice(-n).join(' / '), 300);
 }
-const classifyClaude_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const classifyClaude_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}\u2026` : s);
 
 ;// CONCATENATED MODULE: ./src/agents/claude.ts
 /** The `claude` agent: Claude Code in print mode, its stream-json read line by line. */
@@ -25860,7 +25860,7 @@ class ClaudeAgent {
             !first.ok &&
             !request.signal?.aborted &&
             /No conversation found/i.test(first.outputTail)) {
-            request.onLine?.(`  ↻ could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
+            request.onLine?.(`  \u21bb could not resume session ${request.resumeSessionId}; starting a fresh one`, 'stderr');
             const fresh = await this.once(request, undefined);
             return { ...fresh, durationMs: fresh.durationMs + first.durationMs };
         }
@@ -25918,7 +25918,7 @@ class ClaudeAgent {
 /**
  * Incremental reader of `codex exec --json` (JSONL events): thread.started, turn.started,
  * turn.completed (usage), turn.failed, item.started|updated|completed (agent_message,
- * command_execution, file_change, error, …) and top-level error. Keeps only what the outcome
+ * command_execution, file_change, error, \u2026) and top-level error. Keeps only what the outcome
  * needs; anything else is ignored.
  */
 
@@ -25926,7 +25926,7 @@ class ClaudeAgent {
 const codexStream_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const codexStream_num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const codexStream_str = (v) => (typeof v === 'string' ? v : undefined);
-const codexStream_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const codexStream_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}\u2026` : s);
 class CodexStreamParser {
     cwd;
     state = {
@@ -25962,10 +25962,10 @@ class CodexStreamParser {
                 return [];
             case 'error': {
                 const message = codexStream_str(event.message) ?? errorText(event.error) ?? 'error';
-                // "Reconnecting... 2/5 (…)": the CLI retrying on its own, not the end of the run.
+                // "Reconnecting... 2/5 (\u2026)": the CLI retrying on its own, not the end of the run.
                 if (/^Reconnecting\.\.\./.test(message)) {
                     s.warnings.push(message);
-                    return [`  ↻ ${codexStream_clip(message, 160)}`];
+                    return [`  \u21bb ${codexStream_clip(message, 160)}`];
                 }
                 s.fatalError = message;
                 return [];
@@ -25984,18 +25984,18 @@ class CodexStreamParser {
                 if (!completed)
                     return [];
                 s.lastMessage = codexStream_str(item.text) ?? s.lastMessage;
-                return s.lastMessage ? [`  ✎ ${codexStream_clip(s.lastMessage.trim().split('\n')[0] ?? '', 160)}`] : [];
+                return s.lastMessage ? [`  \u270e ${codexStream_clip(s.lastMessage.trim().split('\n')[0] ?? '', 160)}`] : [];
             case 'command_execution':
                 if (completed)
                     return []; // shown when it starts; the end adds nothing a watcher needs
                 s.commands++;
-                return [`  ▸ Bash: ${codexStream_clip(unwrapShell(codexStream_str(item.command) ?? '').split('\n')[0] ?? '', 120)}`];
+                return [`  \u25b8 Bash: ${codexStream_clip(unwrapShell(codexStream_str(item.command) ?? '').split('\n')[0] ?? '', 120)}`];
             case 'file_change': {
                 if (!completed)
                     return [];
                 const changes = Array.isArray(item.changes) ? item.changes.filter(codexStream_isObject) : [];
                 s.fileChanges += changes.length;
-                return changes.map((c) => `  ▸ ${verb(codexStream_str(c.kind))}: ${this.rel(codexStream_str(c.path) ?? '')}`);
+                return changes.map((c) => `  \u25b8 ${verb(codexStream_str(c.kind))}: ${this.rel(codexStream_str(c.path) ?? '')}`);
             }
             case 'error':
                 if (completed && codexStream_str(item.message))
@@ -26132,7 +26132,7 @@ function lastErrorLine(stderr) {
         .filter((l) => /error/i.test(l));
     return lines.pop();
 }
-const classifyCodex_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const classifyCodex_clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}\u2026` : s);
 
 ;// CONCATENATED MODULE: ./src/agents/codex.ts
 /** The `codex` agent: the Codex CLI's non-interactive mode, its JSONL events read line by line. */
@@ -26146,7 +26146,7 @@ class CodexAgent {
     constructor(options) {
         this.options = options;
     }
-    /** `codex exec --json … -`: the prompt comes on stdin. */
+    /** `codex exec --json \u2026 -`: the prompt comes on stdin. */
     args() {
         const o = this.options;
         return [
@@ -26577,7 +26577,7 @@ class BdCliSource {
         }
         return sortIssues(this.records(value, args).map(beadsRecordToIssue));
     }
-    /** `bd show <id> --json`: an object or a one-element array. Unknown id (bd says "not found") → undefined. */
+    /** `bd show <id> --json`: an object or a one-element array. Unknown id (bd says "not found") \u2192 undefined. */
     async get(id) {
         const args = ['show', id, '--json'];
         const result = await this.exec(this.command, args, { cwd: this.cwd });
@@ -26687,7 +26687,7 @@ function beadsCli_lastLines(text, count) {
     return text.trimEnd().split(/\r?\n/).slice(-count).join('\n');
 }
 function excerpt(text, max = 200) {
-    return text.length > max ? `${text.slice(0, max)}…` : text;
+    return text.length > max ? `${text.slice(0, max)}\u2026` : text;
 }
 function describeJson(value) {
     if (value === null)
@@ -27000,7 +27000,7 @@ const PREFIX = /^[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*$/;
 function phaseIssuePrefix(checkpointId, base = 'plan') {
     const hex = checkpointId.replace(/-/g, '').toLowerCase().slice(0, 8);
     if (!/^[0-9a-f]{8}$/.test(hex)) {
-        throw new RangeError(`Cannot derive an issue prefix from checkpoint id ${JSON.stringify(checkpointId)}: expected a UUID such as 6acb80f0-…`);
+        throw new RangeError(`Cannot derive an issue prefix from checkpoint id ${JSON.stringify(checkpointId)}: expected a UUID such as 6acb80f0-\u2026`);
     }
     return `${base}-${hex}`;
 }
@@ -27017,7 +27017,7 @@ function sortedPhases(phases) {
     }
     return [...phases].sort((a, b) => a.number - b.number);
 }
-/** Pure: `${prefix}-p01`, … one per phase in number order; a non-empty `existing` instead. */
+/** Pure: `${prefix}-p01`, \u2026 one per phase in number order; a non-empty `existing` instead. */
 function planPhaseIssueIds(request) {
     const phases = sortedPhases(request.phases);
     if (request.existing !== undefined && request.existing.length > 0) {
@@ -27123,7 +27123,7 @@ async function readIfExists(absolute, shown) {
 /**
  * beads_integration through the beads CLI (`bd`), for repositories where bd manages the issues.
  * bd assigns its own ids (`bd-a1b2`), so the ids cannot be planned up front as the JSONL sink does.
- * What is planned instead is a key per phase (`<prefix>-p01`, … or the keys an earlier attempt
+ * What is planned instead is a key per phase (`<prefix>-p01`, \u2026 or the keys an earlier attempt
  * recorded), written into the issue's description as a hidden marker line
  * `<!-- agent-loop:phase-issue <key> -->`. A run lists bd's issues (closed ones included), finds the
  * keys already there by their markers, creates only the missing issues, and adds the missing
@@ -27259,7 +27259,7 @@ class BdCliPhaseIssueSink {
         });
         return records;
     }
-    /** `bd create <title> --description <body + marker> --type task --priority 2 --json` → the new id. */
+    /** `bd create <title> --description <body + marker> --type task --priority 2 --json` \u2192 the new id. */
     async create(phase, key, keys, created) {
         const args = [
             'create',
@@ -27275,7 +27275,7 @@ class BdCliPhaseIssueSink {
         const sofar = created.length
             ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.`
             : '';
-        const hint = `Phase issue ${key} (phase ${phase.number}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${keys[0]}…${keys[keys.length - 1]} are created.`;
+        const hint = `Phase issue ${key} (phase ${phase.number}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${keys[0]}\u2026${keys[keys.length - 1]} are created.`;
         const stdout = await this.run(args, hint);
         const value = this.parse(stdout, args);
         const record = Array.isArray(value) ? value[0] : value;
@@ -27349,7 +27349,7 @@ function abbreviate(arg, max = 60) {
     if (arg.length <= max && !arg.includes('\n'))
         return arg;
     const first = arg.split('\n')[0] ?? '';
-    return `${first.slice(0, 40)}… (${arg.length} characters)`;
+    return `${first.slice(0, 40)}\u2026 (${arg.length} characters)`;
 }
 function bdSink_describeJson(value) {
     if (value === null)
@@ -27376,7 +27376,7 @@ function bdSink_shellQuote(arg) {
 const PIPELINE_DIR = 'pipeline';
 /** The placeholders the default templates use; `renderTemplate` leaves any other `{{name}}` as it is. */
 const PLACEHOLDERS = ['goal', 'research', 'decomposition', 'plan', 'artifact', 'failure'];
-const PHASE_FILE_RULES = `Name each file NN-<name>.md: NN is the phase number with two digits, starting at 01 and counting up without gaps (01, 02, 03, …); <name> is a short kebab-case name made of letters, digits, "-" or "_" (for example 01-storage-layer.md). Write nothing else in that directory.`;
+const PHASE_FILE_RULES = `Name each file NN-<name>.md: NN is the phase number with two digits, starting at 01 and counting up without gaps (01, 02, 03, \u2026); <name> is a short kebab-case name made of letters, digits, "-" or "_" (for example 01-storage-layer.md). Write nothing else in that directory.`;
 const DEFAULT_TEMPLATES = {
     research: `You are the research agent of a planning pipeline in this repository.
 
@@ -27546,7 +27546,7 @@ function describeValue(value) {
     if (Array.isArray(value))
         return 'an array';
     if (typeof value === 'string')
-        return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+        return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}\u2026` : value)}`;
     if (typeof value === 'number' || typeof value === 'boolean')
         return `${typeof value === 'number' ? 'a number' : 'a boolean'} (${String(value)})`;
     return `an ${typeof value}`;
@@ -27619,7 +27619,7 @@ const DecompositionSchema = looseObject({
         ctx.addIssue({
             code: 'custom',
             path: ['components'],
-            message: `depends_on forms a cycle: ${cycle.join(' → ')}; no order of the work satisfies it`,
+            message: `depends_on forms a cycle: ${cycle.join(' \u2192 ')}; no order of the work satisfies it`,
         });
 });
 /** A dependency cycle among the components (first name repeated at the end), ignoring self-edges and unknown names. */
@@ -27677,7 +27677,7 @@ function validateDecomposition(data) {
  *
  * | what fails                                   | decided by                                                        |
  * |----------------------------------------------|-------------------------------------------------------------------|
- * | an agent run (rate limit, timeout, crash, …) | POLICIES below, through decideFailure (the loop acts on it)       |
+ * | an agent run (rate limit, timeout, crash, \u2026) | POLICIES below, through decideFailure (the loop acts on it)       |
  * | the Discord webhook                          | OUTSIDE_CALL_POLICIES.discord below, through retryCall            |
  * | the Actions cache and artifacts (persist/)   | OUTSIDE_CALL_POLICIES.actions_storage below, through retryCall    |
  * | the GitHub REST API (issues, pull requests)  | Octokit's retry and throttling plugins, configured in             |
@@ -27710,7 +27710,7 @@ const PolicySchema = RetryPolicySchema.extend({
 /** How the loop treats a failure, by what it says about the issue and the environment. */
 const FailureKinds = ['rate_limit', 'timeout', 'transient', 'permanent_issue', 'permanent_environment'];
 const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).parse({
-    // 1, 2, 4, 8, 16, 32 s … honouring retry-after / reset times, until the window passes.
+    // 1, 2, 4, 8, 16, 32 s \u2026 honouring retry-after / reset times, until the window passes.
     rate_limit: {
         initialIntervalMs: 1000,
         backoffCoefficient: 2,
@@ -27764,7 +27764,7 @@ const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).
 /**
  * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
  * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
- * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 …
+ * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 \u2026
  * minutes, at most an hour apart; without a limit (a refusal no retry can change halts at once:
  * publish_refused).
  */
@@ -27796,7 +27796,7 @@ const OUTSIDE_CALL_POLICIES = Object.freeze(record(schemas_enum(OutsideCalls), C
     // network error, a 5xx or a 429 that reaches us is tried again after 1 s, then 2 s (3 attempts);
     // a retry-after longer than the 10 s budget gives up. The clients already retry their own
     // requests (Twirp calls 5 times from 3 s, downloads 5 times), so a failure they report as
-    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, …) are not.
+    // already retried, any 4xx and their own refusals (ReserveCacheError, ValidationError, \u2026) are not.
     actions_storage: {
         initialIntervalMs: 1000,
         backoffCoefficient: 2,
@@ -28045,7 +28045,7 @@ async function reinstateOthers(deps, before, cycleIds, n) {
     if (!now)
         return;
     for (const [id, open] of before) {
-        // Gone, closed, given another status (tombstone, blocked…) or other dependencies: off the ready list either way.
+        // Gone, closed, given another status (tombstone, blocked\u2026) or other dependencies: off the ready list either way.
         if (cycleIds.includes(id) || now.get(id)?.standing === open.standing)
             continue;
         try {
@@ -28360,7 +28360,7 @@ function byCodeUnit(a, b) {
 
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/run.ts
 /**
- * `agent-loop plan` (seed 001): research → decomposition → planning → phase_decomposition, each an
+ * `agent-loop plan` (seed 001): research \u2192 decomposition \u2192 planning \u2192 phase_decomposition, each an
  * agent invocation whose artifact must pass its hard barrier (seed 004, pattern 2), retried with
  * the barrier's findings as context; beads_integration, which turns the phase files into issues
  * (phase N+1 blocked by N); then implementation, the loop on those issues. A checkpoint is written
@@ -28456,7 +28456,7 @@ function reached(name, from, phases) {
 async function run_open(deps) {
     const start = () => {
         if (!deps.goal)
-            throw new PipelineStartError('no pipeline to resume and no goal: give --goal "…" or --goal-file FILE.');
+            throw new PipelineStartError('no pipeline to resume and no goal: give --goal "\u2026" or --goal-file FILE.');
         return {
             id: newCheckpointId(),
             state: { pipeline: { goal: deps.goal } },
@@ -28524,7 +28524,7 @@ async function runAgentPhase(deps, spec, state, earlier, runs) {
             artifact,
             failure: failureSection(problems),
         }));
-        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} …`, { phase: spec.name, attempt });
+        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} \u2026`, { phase: spec.name, attempt });
         const started = clock.now().getTime();
         // The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
         // retried without using an attempt, as the failure policy's row says.
@@ -28650,7 +28650,7 @@ async function integrate(deps, id, state, phases, onPlanned) {
  * `reportTestSuiteErrors` is on: a non-zero exit with no failures in the XML means "read the output".
  */
 const REPORT_LIMITS = { message: 2_000, details: 4_000, failed: 50 };
-/** A stack trace's line (node's "    at …"). */
+/** A stack trace's line (node's "    at \u2026"). */
 const STACK_FRAME = /^\s+at\s/;
 /** go test's lines around a test's log: `=== RUN`, `--- FAIL:` and the like. */
 const GO_MARKER = /^\s*(=== (RUN|PAUSE|CONT|NAME)\s|--- (FAIL|PASS|SKIP):)/;
@@ -28659,7 +28659,7 @@ function testReport_dedent(lines) {
     const common = lines.reduce((min, l) => (l.trim() === '' ? min : Math.min(min, /^\s*/.exec(l)?.[0].length ?? 0)), Infinity);
     return Number.isFinite(common) ? lines.map((l) => l.slice(Math.min(common, l.length))) : lines;
 }
-/** `text` cut to at most `max` characters, marked with "…" when cut, never splitting a surrogate pair. */
+/** `text` cut to at most `max` characters, marked with "\u2026" when cut, never splitting a surrogate pair. */
 function testReport_clip(text, max) {
     if (text.length <= max)
         return text;
@@ -28667,14 +28667,14 @@ function testReport_clip(text, max) {
     const code = text.charCodeAt(end - 1);
     if (code >= 0xd800 && code <= 0xdbff)
         end--;
-    return `${text.slice(0, end)}…`;
+    return `${text.slice(0, end)}\u2026`;
 }
-/** "suite › name", or the name alone when it already says the suite (jest-junit's default). */
+/** "suite \u203a name", or the name alone when it already says the suite (jest-junit's default). */
 function failureLabel(f) {
     const { name, classname } = f;
     if (!classname || classname === name || name.startsWith(classname))
         return name || classname || '(unnamed test)';
-    return name ? `${classname} › ${name}` : classname;
+    return name ? `${classname} \u203a ${name}` : classname;
 }
 /**
  * The failures as text for a retry prompt: a count, then one line per failure (name and first line
@@ -28694,7 +28694,7 @@ function summariseFailures(report, max = 10) {
             lines.push(`    ${testReport_clip(line, 200)}`);
     }
     if (total > shown.length)
-        lines.push(`- … and ${total - shown.length} more`);
+        lines.push(`- \u2026 and ${total - shown.length} more`);
     if (incomplete)
         lines.push(incomplete);
     return lines.join('\n');
@@ -28869,7 +28869,7 @@ function xmlReader_elements(names, separator) {
         .slice(0, 6)
         .map((n) => `<${n}>`)
         .join(separator);
-    return names.length > 6 ? `${shown}${separator}… (${names.length - 6} more)` : shown;
+    return names.length > 6 ? `${shown}${separator}\u2026 (${names.length - 6} more)` : shown;
 }
 const ENTITIES = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 /**
@@ -29151,7 +29151,7 @@ const isReadable = (run) => run.reader !== undefined;
 const readCount = (run) => Object.keys(run.tests).length || Object.keys(run.groups).length;
 function clipMessage(text) {
     const t = text.trim();
-    return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;
+    return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}\u2026`;
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/types.ts
@@ -29182,9 +29182,9 @@ class Nesting {
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/cargoTest.ts
 /**
- * `cargo test`: each test binary starts with `Running unittests src/lib.rs (target/…)` or
- * `Running tests/x.rs (…)` (the group, named by its source: the target's hash changes with every
- * build), then `test path::name ... ok|FAILED|ignored`, then `test result: ok|FAILED. …`. Without
+ * `cargo test`: each test binary starts with `Running unittests src/lib.rs (target/\u2026)` or
+ * `Running tests/x.rs (\u2026)` (the group, named by its source: the target's hash changes with every
+ * build), then `test path::name ... ok|FAILED|ignored`, then `test result: ok|FAILED. \u2026`. Without
  * --no-fail-fast, cargo stops after the first binary that fails: the later ones did not run.
  * A compile error (`error: could not compile`) means nothing ran.
  */
@@ -29342,15 +29342,15 @@ function goTestReader() {
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/jest.ts
 /**
- * Jest. Each file is a group (`PASS path` / `FAIL path`); a failing test is `● Describe › name`
- * under its file, a file that could not load is `● Test suite failed to run`. With --verbose (or
- * a single test file) every test is listed with ✓ ✕ ○ under its describe blocks, by indentation.
+ * Jest. Each file is a group (`PASS path` / `FAIL path`); a failing test is `\u25cf Describe \u203a name`
+ * under its file, a file that could not load is `\u25cf Test suite failed to run`. With --verbose (or
+ * a single test file) every test is listed with \u2713 \u2715 \u25cb under its describe blocks, by indentation.
  */
 
 
 const FILE = /^(PASS|FAIL) (\S+)(?: \([\d.]+ m?s\))?$/;
-const BULLET = /^ {2}● (.+)$/;
-const VERBOSE = /^(\s+)(✓|✕|○|√|×) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
+const BULLET = /^ {2}\u25cf (.+)$/;
+const VERBOSE = /^(\s+)(\u2713|\u2715|\u25cb|\u221a|\u00d7) (?:(?:skipped|todo) )?(.+?)(?: \(\d+ m?s\))?$/;
 const SUMMARY = /^Tests:\s+.*\d+ total$/;
 function jestReader() {
     const run = emptyRun(null);
@@ -29412,8 +29412,8 @@ function jestReader() {
             const v = VERBOSE.exec(raw.replace(/\r$/, ''));
             if (v && !failing) {
                 const [, indent, mark, name] = v;
-                const id = testId(file, describe.path(indent.length, name).join(' › '));
-                recordOutcome(run, id, mark === '✓' || mark === '√' ? 'passed' : mark === '○' ? 'skipped' : 'failed');
+                const id = testId(file, describe.path(indent.length, name).join(' \u203a '));
+                recordOutcome(run, id, mark === '\u2713' || mark === '\u221a' ? 'passed' : mark === '\u25cb' ? 'skipped' : 'failed');
                 return;
             }
             if (failing) {
@@ -29444,13 +29444,13 @@ function jestReader() {
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/mocha.ts
 /**
- * Mocha's default `spec` reporter: suites as indented titles, tests as `✔ name` (`✓` on older
+ * Mocha's default `spec` reporter: suites as indented titles, tests as `\u2714 name` (`\u2713` on older
  * versions), `N) name` when failing, `- name` when pending; then `N passing`, `N failing`, and the
  * failures' details, numbered like the tests. "Exception during run" means no test ran.
  */
 
 
-const mocha_TEST = /^(\s+)(✔|✓|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
+const mocha_TEST = /^(\s+)(\u2714|\u2713|\d+\)|-) (.+?)(?: \(\d+ms\))?$/;
 function mochaReader() {
     const run = emptyRun(null);
     let recognised = false;
@@ -29478,7 +29478,7 @@ function mochaReader() {
                 const t = mocha_TEST.exec(line);
                 if (t) {
                     const [, indent, mark, title] = t;
-                    const id = suites.path(indent.length, title).join(' › ');
+                    const id = suites.path(indent.length, title).join(' \u203a ');
                     recordOutcome(run, id, mark === '-' ? 'skipped' : /^\d+\)$/.test(mark) ? 'failed' : 'passed');
                     if (/^\d+\)$/.test(mark))
                         failingByNumber.set(mark, id);
@@ -29489,7 +29489,7 @@ function mochaReader() {
                     suites.open(s[1].length, s[2]);
                 return;
             }
-            // The details: "  1) Suite" … "       test:" then the error's first lines.
+            // The details: "  1) Suite" \u2026 "       test:" then the error's first lines.
             const head = /^\s+(\d+\)) /.exec(line);
             if (head) {
                 details = failingByNumber.has(head[1])
@@ -29525,7 +29525,7 @@ function mochaReader() {
 /**
  * Node's test runner (`node --test`): TAP (the default when the output is not a terminal on
  * Node 20) and the `spec` reporter (the default on a terminal, and on Node 22+). Subtests nest by
- * indentation; a test that has subtests is a suite, its leaves are the tests (`suite › test`). A
+ * indentation; a test that has subtests is a suite, its leaves are the tests (`suite \u203a test`). A
  * file that fails outside its tests (an import that fails, a syntax error) appears as a failing
  * test named by its absolute path: it is read as a group that did not load (`<path>::*`), with the
  * error node printed before it (its stderr) as the message.
@@ -29534,11 +29534,11 @@ function mochaReader() {
 
 const TAP_SUBTEST = /^(\s*)# Subtest: (.+)$/;
 const TAP_RESULT = /^(\s*)(ok|not ok) \d+ - (.+?)(?: # (SKIP|TODO)\b.*)?$/;
-const SPEC_RESULT = /^(\s*)(✔|✖|﹣) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/;
-const SPEC_SUITE = /^(\s*)▶ (.+?)(?: \([\d.]+m?s\))?$/;
+const SPEC_RESULT = /^(\s*)(\u2714|\u2716|\ufe63) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)\b.*)?$/;
+const SPEC_SUITE = /^(\s*)\u25b6 (.+?)(?: \([\d.]+m?s\))?$/;
 /** How node names a test file that failed outside its tests. */
 const FILE_PATH = /^(\/|[A-Za-z]:\\).+\.[cm]?[jt]sx?$/;
-/** The line of a file's stderr that says what went wrong (`SyntaxError: …`, `Error [ERR_MODULE_NOT_FOUND]: …`). */
+/** The line of a file's stderr that says what went wrong (`SyntaxError: \u2026`, `Error [ERR_MODULE_NOT_FOUND]: \u2026`). */
 const ERROR_LINE = /^(\w*Error|\w+Exception)\b.*?:/;
 /** The message of a file that did not load: its error line, after where it happened. */
 function loadError(lines) {
@@ -29579,11 +29579,11 @@ function nodeTestReader() {
                 format = 'tap';
                 return;
             }
-            if (/^(# |ℹ )(tests|pass|fail) \d+$/.test(line)) {
+            if (/^(# |\u2139 )(tests|pass|fail) \d+$/.test(line)) {
                 counted = true;
                 return;
             }
-            if (format !== 'tap' && /^✖ failing tests:$/.test(line)) {
+            if (format !== 'tap' && /^\u2716 failing tests:$/.test(line)) {
                 afterList = true;
                 return;
             }
@@ -29599,7 +29599,7 @@ function nodeTestReader() {
                 if (r) {
                     const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === 'ok' ? 'passed' : 'failed');
                     block = undefined;
-                    errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+                    errorFor = r[2] === 'not ok' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
                     return;
                 }
                 const comment = /^# (.*)$/.exec(line);
@@ -29635,8 +29635,8 @@ function nodeTestReader() {
             const r = SPEC_RESULT.exec(line);
             if (r) {
                 format = 'spec';
-                const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === '✔' ? 'passed' : r[2] === '﹣' ? 'skipped' : 'failed');
-                errorFor = r[2] === '✖' && isTest ? { id: seen.at(-1)?.path.join(' › ') ?? '', lines: [] } : undefined;
+                const isTest = record(r[1].length, r[3], r[4] ? 'skipped' : r[2] === '\u2714' ? 'passed' : r[2] === '\ufe63' ? 'skipped' : 'failed');
+                errorFor = r[2] === '\u2716' && isTest ? { id: seen.at(-1)?.path.join(' \u203a ') ?? '', lines: [] } : undefined;
                 return;
             }
             if (line.trim() !== '')
@@ -29652,10 +29652,10 @@ function nodeTestReader() {
             run.reader = 'node-test';
             run.exitCode = exitCode;
             // A suite is a test some other test is nested in: only the leaves are tests.
-            const ids = seen.map((s) => s.path.join(' › '));
+            const ids = seen.map((s) => s.path.join(' \u203a '));
             for (const [i, s] of seen.entries()) {
                 const id = ids[i];
-                if (ids.some((other) => other.startsWith(`${id} › `)))
+                if (ids.some((other) => other.startsWith(`${id} \u203a `)))
                     continue;
                 recordOutcome(run, id, s.outcome);
             }
@@ -29807,7 +29807,7 @@ const HEADER = /^# (.+)$/;
 const tape_SUMMARY = /^# (tests|pass|fail|skip|todo) +\d+$|^# ok$/;
 const ASSERTION = /^(ok|not ok) \d+ (?!- )(.*?)(?: # (SKIP|TODO)\b.*)?$/;
 const DETAIL = /^\s+(operator|expected|actual): (.*)$/;
-/** A test tape skipped whole (`test(name, { skip: true }, …)`): `# SKIP name`. */
+/** A test tape skipped whole (`test(name, { skip: true }, \u2026)`): `# SKIP name`. */
 const SKIPPED = /^# SKIP (.+)$/;
 function tapeReader() {
     const run = emptyRun(null);
@@ -29815,7 +29815,7 @@ function tapeReader() {
     let assertions = 0;
     /** tape prints `# tests N` last: a run without it stopped early (a test threw, the process died). */
     let summarised = false;
-    /** The error line of a crash (`TypeError: …`), printed on stderr after the last assertion. */
+    /** The error line of a crash (`TypeError: \u2026`), printed on stderr after the last assertion. */
     let crash;
     /** The last test begun: where a run that dies before its summary died. */
     let stoppedIn;
@@ -29901,15 +29901,15 @@ function tapeReader() {
 
 ;// CONCATENATED MODULE: ./src/verdict/readers/vitest.ts
 /**
- * Vitest. A file that passed is one line (` ✓ path (3 tests) 2ms`): its tests are not listed; a
- * file with a failure lists each test (`✓`, `×`, `↓` skipped) under ` ❯ path`. Files that could not
+ * Vitest. A file that passed is one line (` \u2713 path (3 tests) 2ms`): its tests are not listed; a
+ * file with a failure lists each test (`\u2713`, `\u00d7`, `\u2193` skipped) under ` \u276f path`. Files that could not
  * load are listed under "Failed Suites" as ` FAIL  path [ path ]`; failing tests again under
  * "Failed Tests" as ` FAIL  path > describe > name`, with their message on the next line.
  */
 
 
-const vitest_FILE = /^ (✓|❯|×|↓) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
-const vitest_TEST = /^ {3,}(✓|×|↓|✗) (.+?)(?: \d+m?s)?$/;
+const vitest_FILE = /^ (\u2713|\u276f|\u00d7|\u2193) (\S+) \((\d+) tests?(?: \| (\d+) failed)?(?: \| \d+ skipped)?\)(?: \d+m?s)?$/;
+const vitest_TEST = /^ {3,}(\u2713|\u00d7|\u2193|\u2717) (.+?)(?: \d+m?s)?$/;
 const FAILED = /^ FAIL {1,2}(\S+?)(?: > (.+?))?(?: \[ (\S+) \])?$/;
 function vitestReader() {
     const run = emptyRun(null);
@@ -29940,7 +29940,7 @@ function vitestReader() {
             const f = vitest_FILE.exec(line);
             if (f) {
                 file = f[2];
-                run.groups[file] = f[1] === '✓' ? 'passed' : f[1] === '↓' ? 'skipped' : 'failed';
+                run.groups[file] = f[1] === '\u2713' ? 'passed' : f[1] === '\u2193' ? 'skipped' : 'failed';
                 return;
             }
             const failed = FAILED.exec(line);
@@ -29961,7 +29961,7 @@ function vitestReader() {
             const t = file ? vitest_TEST.exec(line) : null;
             if (t && file) {
                 const [, mark, name] = t;
-                recordOutcome(run, testId(file, name), mark === '✓' ? 'passed' : mark === '↓' ? 'skipped' : 'failed');
+                recordOutcome(run, testId(file, name), mark === '\u2713' ? 'passed' : mark === '\u2193' ? 'skipped' : 'failed');
                 return;
             }
             if (!/^ {3,}/.test(line))
@@ -30055,9 +30055,9 @@ function readJUnit(xml, exitCode) {
 
 /**
  * The test command detected from the repository at `cwd`; undefined when there is none. In order:
- * a package.json test script → npm test; pytest's configuration, or test_*.py / *_test.py files
- * at the top, in tests/ or in test/ → pytest; go.mod → go test ./...; Cargo.toml → cargo test; a
- * Makefile with a test target → make test. A tests/ directory alone says nothing about the
+ * a package.json test script \u2192 npm test; pytest's configuration, or test_*.py / *_test.py files
+ * at the top, in tests/ or in test/ \u2192 pytest; go.mod \u2192 go test ./...; Cargo.toml \u2192 cargo test; a
+ * Makefile with a test target \u2192 make test. A tests/ directory alone says nothing about the
  * language (a Cargo crate has one too). Reads a few files only.
  */
 function detectTestCommand(cwd) {
@@ -30267,7 +30267,7 @@ function cycleBranchName(issueIds) {
  * agent on top of the finished work, run after run), until its branch is merged or deleted.
  */
 
-/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id → branch. */
+/** Of `ids`, those whose own branch holds a finished cycle's commit that `base` does not: id \u2192 branch. */
 async function finishedBranches(git, base, ids) {
     const finished = new Map();
     for (const id of ids) {
@@ -30419,7 +30419,7 @@ function summaryLine(r) {
             : []),
         ...(r.preexistingFailures.length
             ? [
-                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
+                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
             ]
             : []),
         ...(r.issuesClaimedElsewhere.length
@@ -30599,14 +30599,14 @@ function transition(workflow, progress, event, maxRetriesPerStep) {
                 ...progress,
                 index,
                 bounces,
-                trail: [...progress.trail, `${step}→${workflow[index]}`],
+                trail: [...progress.trail, `${step}\u2192${workflow[index]}`],
             };
             if (bounces > maxRetriesPerStep) {
                 return {
                     progress: next,
                     decision: {
                         kind: 'escalate',
-                        reason: `${bounces} step-back transitions (${step} → ${workflow[index]}): ${event.reason}`,
+                        reason: `${bounces} step-back transitions (${step} \u2192 ${workflow[index]}): ${event.reason}`,
                         bounceLoop: true,
                     },
                 };
@@ -30740,7 +30740,7 @@ const log = (level, event, message, data) => ({ kind: 'log', level, event, messa
 
 ;// CONCATENATED MODULE: ./src/core/slice.ts
 /**
- * The engine's core, pure: one slice of the loop as `step(model, event) → (model, effects)`
+ * The engine's core, pure: one slice of the loop as `step(model, event) \u2192 (model, effects)`
  * (seed 001 REQ_019, seed 000 REQ_021, seed 002). It picks the next issues, keeps the run's and the
  * slice's bounds, starts cycles, hands each iteration to the workflow, finishes or escalates the
  * cycle, detects failure and bounce loops from the counters in the checkpoint, waits out rate
@@ -31609,7 +31609,7 @@ function guardLane(git) {
  *
  * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
  * consecutive escalations (the failure loop), a job's halt that is about the run (the agent cannot
- * start, a secret in a change, the repository moved…) halts the loop, and the sums are checked
+ * start, a secret in a change, the repository moved\u2026) halts the loop, and the sums are checked
  * against --max-iterations and --max-cost-usd.
  */
 
@@ -32027,7 +32027,7 @@ function describeBaseline(run) {
         return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
     const failing = failedIds(run);
     const total = Object.keys(run.tests).length;
-    return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+    return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', \u2026' : ''}` : ', none failing'}`;
 }
 /**
  * Whether a red baseline's failures need a second run to tell a flake from a failure that is there:
@@ -32206,7 +32206,7 @@ async function cycleBaseline(deps, state, checkpointId) {
         if (!needsConfirmation(failing, known))
             return first;
         const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
-        logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}; running the tests once more to tell a failure that is there from a flaky one.`);
+        logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', \u2026' : ''}; running the tests once more to tell a failure that is there from a flaky one.`);
         const second = await tests();
         if (deps.signal?.aborted)
             return first;
@@ -33076,7 +33076,7 @@ async function appendError(deps, entry) {
  *   person removed the label from, or edited, one of the issues the loop escalated.
  * - baseline_unreadable: resumes once the base branch has new commits.
  * - max_iterations, budget: resume once the limit is above what was spent.
- * - every other halt (the agent moved the repository, a secret, GitHub refused, …) waits for a
+ * - every other halt (the agent moved the repository, a secret, GitHub refused, \u2026) waits for a
  *   person: `--resume-halted`, the action's `resume: true`, or `--fresh`.
  * Rate limits never halt: their window is carried to the next run and waited out there.
  */
@@ -33097,7 +33097,7 @@ function haltGate(loop, seen) {
             ? 'max-cost-usd is no longer set'
             : `max-cost-usd is now ${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`);
     if (NEEDS_BASE_TIP.has(halt.reason) && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
-        return lift(`the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} → ${seen.baseTip.slice(0, 7)})`);
+        return lift(`the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} \u2192 ${seen.baseTip.slice(0, 7)})`);
     if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
         // As the next slice would choose (nothing escalated in it yet), leaving the halt's own issues
         // out for a failure loop unless a person took their label away.
@@ -33350,7 +33350,7 @@ function createLogger({ json, write: writeRaw, clock, redact, before }) {
             if (json)
                 write(redact(JSON.stringify({ event: `${source}.output`, stream, line, ...(cut ? { cut } : {}) })) + '\n');
             else
-                write(redact(`  │ ${line}`) + '\n');
+                write(redact(`  \u2502 ${line}`) + '\n');
         },
         result(result, textLine) {
             if (json)
@@ -33428,7 +33428,7 @@ async function retryCall_settle(op) {
  *
  * `buildDiscordPayload` turns a generic `HaltMessage` into the JSON body of Discord's
  * "Execute Webhook" call (POST /webhooks/{id}/{token}): one rich embed that always fits Discord's
- * documented limits, truncating visibly ("…") instead of failing, and `allowed_mentions` that
+ * documented limits, truncating visibly ("\u2026") instead of failing, and `allowed_mentions` that
  * parses nothing, so issue text can never ping @everyone, @here, a role or a user.
  *
  * Limits, from discord/discord-api-docs (docs/resources/message.mdx "Embed Limits",
@@ -33452,7 +33452,7 @@ const DISCORD_LIMITS = {
     /** title + description + field names and values + footer text + author name, all embeds. */
     total: 6000,
 };
-const ELLIPSIS = '…';
+const ELLIPSIS = '\u2026';
 const FOOTER_BASE = 'agent-loop';
 /** Room kept for the footer (which notes what was left out) when sharing out the 6000. */
 const FOOTER_RESERVE = 200;
@@ -33496,7 +33496,7 @@ function buildDiscordPayload(message) {
     const description = composeDescription(summary, tail, Math.min(DISCORD_LIMITS.description, budget));
     const dropped = inputFields.length - fields.length;
     const footer = dropped > 0
-        ? `${FOOTER_BASE} · ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} fields and ${DISCORD_LIMITS.total} characters per message)`
+        ? `${FOOTER_BASE} \u00b7 ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} fields and ${DISCORD_LIMITS.total} characters per message)`
         : FOOTER_BASE;
     const embed = { fields, footer: { text: footer } };
     if (title)
@@ -33535,7 +33535,7 @@ function composeDescription(summary, tail, budget) {
     }
     return `${head}${head ? sep : ''}${OPEN_BLOCK}${truncateStart(tail, tailRoom)}${CLOSE_BLOCK}`;
 }
-/** At most `max` characters: the beginning, then "…". */
+/** At most `max` characters: the beginning, then "\u2026". */
 function truncateEnd(text, max) {
     if (text.length <= max)
         return text;
@@ -33904,7 +33904,7 @@ function webhookMasker(webhookUrl) {
 /**
  * Whether a line of the agent's change holds a secret, before it is committed: a declared secret's
  * value (the run's secrets, as the redactor masks them) or a token whose shape leaves no doubt
- * (GitHub, Anthropic). Looser shapes the redactor masks in logs (`Bearer …`, `sk-…`) are left out
+ * (GitHub, Anthropic). Looser shapes the redactor masks in logs (`Bearer \u2026`, `sk-\u2026`) are left out
  * here: test fixtures hold such strings, and refusing their commit would stop honest work.
  */
 
@@ -34080,7 +34080,7 @@ function apiMessage(error) {
 
 
 const RESUME = 'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
-/** The one-line reason of a failed push: git's `[remote rejected] … (reason)` or its last lines. */
+/** The one-line reason of a failed push: git's `[remote rejected] \u2026 (reason)` or its last lines. */
 function pushReason(stderr) {
     const rejected = /\[remote rejected\][^(\n]*\(([^)\n]+)\)/.exec(stderr)?.[1];
     if (rejected)
@@ -34122,7 +34122,7 @@ function classifyPush(error, ctx) {
             : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and run with fresh: true; to keep the file, track it with Git LFS.`);
     }
     if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
-        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: ${ctx.branch === ctx.base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${ctx.branch === ctx.base ? ', the default' : ''}), ${RESUME}.`);
+        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `Let the token push to ${ctx.branch} (Settings \u2192 Branches or Rules \u2192 Rulesets: ${ctx.branch === ctx.base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${ctx.branch === ctx.base ? ', the default' : ''}), ${RESUME}.`);
     if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
         return refused('the token may not push to this repository', `Give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${ctx.repository}), ${RESUME}.`);
     if (/Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(stderr))
@@ -34165,7 +34165,7 @@ function classifyRest(step, error, ctx, action) {
         return {
             class: 'refused',
             message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
-            advice: `Allow it: in the repository's Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (in an organisation, allow it first in the organisation's Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write"), ${RESUME}.`,
+            advice: `Allow it: in the repository's Settings \u2192 Actions \u2192 General \u2192 Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (in an organisation, allow it first in the organisation's Settings \u2192 Actions \u2192 General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write"), ${RESUME}.`,
         };
     switch (error.kind) {
         case 'permission':
@@ -34232,7 +34232,7 @@ function classifyLandingFailure(step, error, ctx) {
  * agent's push without credentials fails at once instead of waiting on a terminal. Pure.
  */
 const agentEnv_NEVER = [
-    /^ACTIONS_/, // ACTIONS_RUNTIME_TOKEN, _RUNTIME_URL, _RESULTS_URL, _CACHE_URL, _ID_TOKEN_REQUEST_TOKEN/_URL, …
+    /^ACTIONS_/, // ACTIONS_RUNTIME_TOKEN, _RUNTIME_URL, _RESULTS_URL, _CACHE_URL, _ID_TOKEN_REQUEST_TOKEN/_URL, \u2026
     /^INPUT_/,
     /^GITHUB_(ENV|OUTPUT|PATH|STATE|STEP_SUMMARY)$/,
     /^STATE_/, // what main handed to post
@@ -34275,12 +34275,12 @@ function buildPrompt(p) {
         parts.push('## Plan', '', p.plan.trim(), '');
     if (p.lastFailure) {
         const what = p.lastFailure.kind === 'tests' ? 'The last attempt was not accepted' : 'The last agent run failed';
-        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `…${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
+        const tail = p.lastFailure.tail.length > MAX_CONTEXT ? `\u2026${p.lastFailure.tail.slice(-MAX_CONTEXT)}` : p.lastFailure.tail;
         parts.push('## Previous attempt', '', `${what}: ${p.lastFailure.message}`, '', ...fencedBlock(tail.trim()), '');
     }
     parts.push('## Done means', '', `- \`${p.testCommand}\`: no test that passes now may fail, and the tests this issue is about pass.`, ...(p.failingBefore?.length
         ? [
-            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', …' : ''}): leave them alone unless this issue is about them; they do not block it.`,
+            `- ${p.failingBefore.length} test(s) already fail before your change (${p.failingBefore.slice(0, 10).join(', ')}${p.failingBefore.length > 10 ? ', \u2026' : ''}): leave them alone unless this issue is about them; they do not block it.`,
         ]
         : []), `- Each issue is closed in ${p.sourceHint} once its work is done.`, '', 'End your final message with this report block:', '', '```yaml', 'work_remaining: <space-separated ids of issues not finished yet, or 0>', 'requires_continuation: <true if more work is needed, else false>', 'stuck_detected: <true if you cannot make progress, else false>', 'summary: <one line on what you did>', '```');
     return parts.join('\n') + '\n';
@@ -34460,13 +34460,13 @@ function judge_finish(v) {
             ? `${v.broken.length} test(s) broken (${v.broken
                 .slice(0, 3)
                 .map((f) => f.id)
-                .join(', ')}${v.broken.length > 3 ? ', …' : ''})`
+                .join(', ')}${v.broken.length > 3 ? ', \u2026' : ''})`
             : '',
         v.targetsFailing.length
             ? `${v.targetsFailing.length} target(s) still failing (${v.targetsFailing
                 .slice(0, 3)
                 .map((f) => f.id)
-                .join(', ')}${v.targetsFailing.length > 3 ? ', …' : ''})`
+                .join(', ')}${v.targetsFailing.length > 3 ? ', \u2026' : ''})`
             : '',
         v.verifyFailing.length
             ? `verify failed: ${v.verifyFailing.map((f) => `\`${f.command}\` exited ${f.exitCode}`).join(', ')}`
@@ -34493,14 +34493,14 @@ function rejectionDetails(v, limit = 20) {
         for (const f of failures.slice(0, limit))
             lines.push(`- ${f.id}${f.message ? `: ${f.message.split('\n').slice(0, 6).join('\n    ')}` : ''}`);
         if (failures.length > limit)
-            lines.push(`- … and ${failures.length - limit} more`);
+            lines.push(`- \u2026 and ${failures.length - limit} more`);
     };
     list('Tests that passed before this cycle and fail now (you broke them):', v.broken);
     list("The issue's tests that do not pass yet:", v.targetsFailing);
     for (const f of v.verifyFailing)
         lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
     if (v.preexisting.length)
-        lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`);
+        lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', \u2026' : ''}`);
     return lines.join('\n');
 }
 
@@ -34514,7 +34514,7 @@ function rejectionDetails(v, limit = 20) {
 
 
 /** How to write a command YAML would misread, for the messages. */
-const QUOTING_HINT = "a command holding ': ' or ' #' (as `node -e \"…? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"…\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
+const QUOTING_HINT = "a command holding ': ' or ' #' (as `node -e \"\u2026? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"\u2026\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
 /** The keys of an agent-loop block. */
 const BLOCK_KEYS = ['tests', 'verify'];
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
@@ -34576,11 +34576,11 @@ function strings(value, key, problems) {
         problems.push(`${key}: must be a string or a list of strings`);
     return good;
 }
-/** The suite's test ids the text names: whole, or by a last part (≥ 5 characters) only one test has. */
+/** The suite's test ids the text names: whole, or by a last part (\u2265 5 characters) only one test has. */
 function namedTests(text, run) {
     const ids = [...new Set([...Object.keys(run.tests)])];
     const found = new Set();
-    const lastPart = (id) => id.split(/::| › | > |\//).at(-1) ?? id;
+    const lastPart = (id) => id.split(/::| \u203a | > |\//).at(-1) ?? id;
     const byLast = new Map();
     for (const id of ids) {
         const last = lastPart(id);
@@ -34846,7 +34846,7 @@ function afterClosedRead(ctx, model, now) {
             violation,
         });
     }
-    // implement → verify: the suite (and the issue's verify: commands) judged against the baseline.
+    // implement \u2192 verify: the suite (and the issue's verify: commands) judged against the baseline.
     const state = stepCycle(ctx, model.state, { type: 'succeeded' }).state;
     return {
         model: { ...model, state },
@@ -34987,7 +34987,7 @@ function afterVerdict(ctx, model, event) {
 
 
 const iteration_WORKFLOW = WORKFLOWS.implement;
-/** The default workflow: the agent works until the issue's tests pass (implement → verify). */
+/** The default workflow: the agent works until the issue's tests pass (implement \u2192 verify). */
 const implementWorkflow = {
     name: 'implement',
     batches: true,
@@ -35017,7 +35017,7 @@ async function runIteration(deps, before, baseline) {
         sourceHint: source.description,
         ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
     }));
-    logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} …`, {
+    logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} \u2026`, {
         iteration: n,
         issueIds: cycle.issueIds,
         step: iteration_WORKFLOW[cycle.progress.index],
@@ -35465,7 +35465,7 @@ const TDD_FAILURE_TABLE = [
         scenario: 'API rate limit',
         strategy: 'Exponential backoff',
         maxRetries: null,
-        onExhaustion: '—',
+        onExhaustion: '\u2014',
         error: 'API_RATE_LIMIT',
     },
     {
@@ -35602,7 +35602,7 @@ function decidePhase(o) {
 ;// CONCATENATED MODULE: ./src/workflows/tdd/testList.ts
 /**
  * The red/green/refactor workflow's test list: the issue body's Markdown checklist (`- [ ] test`,
- * `- [x] done`), or a `--plan` file in the same form. Each item becomes one red → green → refactor
+ * `- [x] done`), or a `--plan` file in the same form. Each item becomes one red \u2192 green \u2192 refactor
  * round. An issue without a checklist is one round, described by its title. Pure.
  */
 
@@ -36110,7 +36110,7 @@ function checkTests(ctx, m) {
     const { tdd } = m;
     const head = m.head;
     return ask(m, 'checkTests', [
-        log('info', 'tdd.precondition', `${model_tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} → ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n(ctx), phase: tdd.phase }),
+        log('info', 'tdd.precondition', `${model_tagOf(ctx, m)} the branch changed since the engine last tested it (${tdd.lastCommit?.slice(0, 12) ?? 'unknown'} \u2192 ${head.slice(0, 12)}): running the tests before ${tdd.phase} starts.`, { iteration: n(ctx), phase: tdd.phase }),
         { kind: 'runTests' },
     ]);
 }
@@ -36138,7 +36138,7 @@ function afterCheckTests(ctx, m, e) {
         ? {
             state,
             escalate: {
-                reason: `${bounces} step-back transitions (${tdd.phase} → ${back.back}): ${back.error.message}`,
+                reason: `${bounces} step-back transitions (${tdd.phase} \u2192 ${back.back}): ${back.error.message}`,
                 bounceLoop: true,
             },
         }
@@ -36165,7 +36165,7 @@ function runAgent(ctx, m) {
     });
     const role = tdd.phase === 'RED' ? 'test agent' : tdd.phase === 'GREEN' ? 'implementing agent' : 'refactor agent';
     return ask(m, 'agent', [
-        log('info', 'iteration.start', `${model_tagOf(ctx, m)} ${issue.id} "${test}" (${role}) …`, {
+        log('info', 'iteration.start', `${model_tagOf(ctx, m)} ${issue.id} "${test}" (${role}) \u2026`, {
             iteration: n(ctx),
             issueIds: model_cycleOf(ctx.before).issueIds,
             phase: tdd.phase,
@@ -36178,7 +36178,7 @@ function runAgent(ctx, m) {
 ;// CONCATENATED MODULE: ./src/workflows/tdd/step.ts
 /**
  * The red/green/refactor workflow's iteration (--workflow tdd, seed 003), pure:
- * `stepTdd(context, model, event) → (model, effects)`, like the implement workflow's
+ * `stepTdd(context, model, event) \u2192 (model, effects)`, like the implement workflow's
  * (src/workflows/implement/decide.ts) and the engine's core (src/core/slice.ts). Events are what the
  * iteration observed (the cycle's newest git note, HEAD, whether work exists, a test run, the agent's
  * turn, the files a phase changed, a note written); effects are what to do next (log; read the
@@ -36259,12 +36259,12 @@ function stepTdd(ctx, m, e) {
 ;// CONCATENATED MODULE: ./src/verdict/consoleFailures.ts
 /**
  * Which tests failed, and why, from a test runner's console output, for when there is no JUnit XML
- * report: jest's `● Suite › test` blocks, pytest's short test summary, go test's `--- FAIL` lines.
+ * report: jest's `\u25cf Suite \u203a test` blocks, pytest's short test summary, go test's `--- FAIL` lines.
  * Pure, bounded, never throws.
  */
 
 const consoleFailures_ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
-const JEST_HEADER = /^\s*● (.+?)\s*$/;
+const JEST_HEADER = /^\s*\u25cf (.+?)\s*$/;
 const JEST_BLOCK_END = /^\s*(FAIL|PASS)\s+\S|^(Test Suites|Tests|Snapshots|Time|Ran all test suites)\b|^\s*Summary of all failing tests/;
 const JEST_CODE_FRAME = /^\s*>?\s*\d+\s*\|/;
 const PYTEST_SUMMARY = /^(FAILED|ERROR) (\S.*?)(?: - (.*))?$/;
@@ -36272,7 +36272,7 @@ const GO_FAIL = /^(\s*)--- FAIL: (\S+) \([\d.]+m?s\)/;
 const GO_BUILD_FAILED = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/;
 /**
  * Failures read from a runner's console output, for when there is no JUnit XML: jest's
- * `● Suite › test` blocks, pytest's `FAILED path::test - message` summary lines, go's
+ * `\u25cf Suite \u203a test` blocks, pytest's `FAILED path::test - message` summary lines, go's
  * `--- FAIL: TestName` lines (and `FAIL pkg [build failed]`). Repeats are dropped; at most
  * REPORT_LIMITS.failed, messages at most REPORT_LIMITS.message characters.
  */
@@ -36296,7 +36296,7 @@ function failuresFromOutput(output) {
         const jest = JEST_HEADER.exec(line);
         if (jest?.[1] && jest[1] !== 'Console') {
             const header = jest[1];
-            const name = header === 'Test suite failed to run' && jestFile ? `${jestFile} › ${header}` : header;
+            const name = header === 'Test suite failed to run' && jestFile ? `${jestFile} \u203a ${header}` : header;
             add(name, jestMessage(lines, i + 1));
             continue;
         }
@@ -36502,7 +36502,7 @@ async function testsSeen(run, junit) {
         : undefined;
     if (xml !== undefined) {
         const report = parseJUnitXml(xml);
-        const failing = report.failed.map((f) => f.classname && !f.name.startsWith(f.classname) ? `${f.classname} › ${f.name}` : f.name);
+        const failing = report.failed.map((f) => f.classname && !f.name.startsWith(f.classname) ? `${f.classname} \u203a ${f.name}` : f.name);
         // A run that failed with no failing testcase in the report: it did not compile, or nothing ran
         // (jest-junit leaves a suite that fails to compile out of the report).
         return {
@@ -38280,7 +38280,7 @@ function absoluteConfig(flags, cwd) {
 function describeRow(row, requeued) {
     const again = requeued.some((r) => r.issueId === row.issueId);
     const what = again ? 'not merged (conflict): worked again on the new base' : row.outcome;
-    return `[${row.issueId}] ${what}: ${row.iterations} iteration${row.iterations === 1 ? '' : 's'}${row.first ? ` (#${row.first}–#${row.last})` : ''}${row.halt ? `; ${row.halt}` : ''}.`;
+    return `[${row.issueId}] ${what}: ${row.iterations} iteration${row.iterations === 1 ? '' : 's'}${row.first ? ` (#${row.first}\u2013#${row.last})` : ''}${row.halt ? `; ${row.halt}` : ''}.`;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/status.ts
@@ -38468,7 +38468,7 @@ function runPhase(cp) {
     return isLoopPhase(cp.phase) ? cp.phase : LEGACY_LOOP_PHASES[cp.phase];
 }
 function describeCheckpoint(cp, wouldResume, now) {
-    const lines = [`${cp.id}${wouldResume ? '  ← would be resumed' : ''}`];
+    const lines = [`${cp.id}${wouldResume ? '  \u2190 would be resumed' : ''}`];
     const pipeline = readPipelineProgress(cp);
     const next = resumePoint(cp);
     const loopPhase = pipeline ? undefined : runPhase(cp);
@@ -38480,7 +38480,7 @@ function describeCheckpoint(cp, wouldResume, now) {
     if (pipeline) {
         lines.push(`  pipeline:   ${pipeline.goal.split('\n')[0]?.slice(0, 100)}`);
         for (const p of pipeline.phases)
-            lines.push(`    ${p.status === 'complete' ? '✓' : p.status === 'failed' ? '✗' : '·'} ${p.phase.padEnd(20)} ${p.status}${p.detail ? `: ${p.detail}` : ''}`);
+            lines.push(`    ${p.status === 'complete' ? '\u2713' : p.status === 'failed' ? '\u2717' : '\u00b7'} ${p.phase.padEnd(20)} ${p.status}${p.detail ? `: ${p.detail}` : ''}`);
     }
     const loop = readLoopProgress(cp.state);
     if (loop)
