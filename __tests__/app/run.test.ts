@@ -12,6 +12,8 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Options } from '../../src/config/options.js';
 import { LOCK_FILE } from '../../src/safety/lock.js';
 import { RUNTIME_DIR } from '../../src/safety/processes.js';
+import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
+import { initialLoopState } from '../../src/core/state.js';
 import { ManualClock } from '../loop/fakes.js';
 
 const lockFile = () => path.join(dir, '.state', RUNTIME_DIR, LOCK_FILE);
@@ -23,6 +25,20 @@ beforeEach(async () => {
 afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
+
+/** `dir` as a git repository on main whose beads file holds one open issue, bd-1, committed. */
+async function oneIssueRepo(): Promise<void> {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: dir });
+  git('init', '-q', '-b', 'main');
+  await fs.mkdir(path.join(dir, '.beads'));
+  await fs.writeFile(
+    path.join(dir, '.beads', 'issues.jsonl'),
+    `${JSON.stringify({ id: 'bd-1', title: 'Fix it', status: 'open', priority: 1, issue_type: 'task', created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' })}\n`,
+  );
+  git('add', '-A');
+  git('commit', '-q', '-m', 'init');
+}
 
 function options(flags: Record<string, string | true>): Options {
   return loadConfig({ command: 'run', flags: new Map(Object.entries(flags)), env: {} }).options;
@@ -92,14 +108,7 @@ describe('runCommand: a halt stands (issue 14)', () => {
       .map((l) => (l.startsWith('{') ? (JSON.parse(l) as Record<string, unknown>) : { stderr: l }));
 
   it('a later run stops at once (no agent, nothing written), new commits on the base branch lift a red-suite halt, --resume-halted lifts any', async () => {
-    gitIn('init', '-q', '-b', 'main');
-    await fs.mkdir(path.join(dir, '.beads'));
-    await fs.writeFile(
-      path.join(dir, '.beads', 'issues.jsonl'),
-      `${JSON.stringify({ id: 'bd-1', title: 'Fix it', status: 'open', priority: 1, issue_type: 'task', created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' })}\n`,
-    );
-    gitIn('add', '-A');
-    gitIn('commit', '-q', '-m', 'init');
+    await oneIssueRepo();
     const count = path.join(os.tmpdir(), `agent-loop-count-${path.basename(dir)}`);
     const flags = {
       agent: 'command',
@@ -240,5 +249,51 @@ describe('runCommand: idle runs (issue 14)', () => {
     expect(await files()).toEqual([`${id}.json`]);
     expect(await fs.readFile(file, 'utf8')).toBe(written);
     expect(installs).toEqual([1]);
+  });
+
+  it('an all_escalated halt whose label the source refused says so: the issue has no label to remove, and the resuming run writes it', async () => {
+    await oneIssueRepo();
+    const store = new FileCheckpointStore(path.join(dir, '.state'), { clock: new ManualClock() });
+    const at = '2026-11-25T02:00:00Z';
+    await store.write({
+      id: '0b7c4f8e-2d5a-4c1e-9f3b-6a1d2e3f4a5b',
+      phase: 'halted',
+      state: {
+        loop: {
+          ...initialLoopState(10),
+          iteration: 3,
+          baseBranch: 'main',
+          halt: { reason: 'all_escalated', message: 'Every ready issue is escalated', at },
+          escalations: [
+            { iteration: 3, issueIds: ['bd-1'], titles: ['Fix it'], reason: 'stuck', at, note: 'n', steps: [] },
+          ],
+          totalEscalations: 1,
+          notices: [
+            {
+              id: 'markEscalated-3-bd-1-0',
+              what: { kind: 'markEscalated', issueIds: ['bd-1'], note: 'n' },
+              recordedAt: at,
+              attempts: 1,
+              lastError: 'could not write .beads/issues.jsonl: EROFS',
+            },
+          ],
+        },
+      },
+    });
+    const ports = io();
+    const code = await runCommand(
+      options({ agent: 'command', 'agent-command': 'true', 'test-command': 'true', 'state-dir': '.state', json: true }),
+      ports,
+    );
+    expect(code).toBe(1);
+    const still = ports.out
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((e) => e.event === 'run.still_halted');
+    expect(String(still?.message)).toMatch(
+      /To resume: .*remove the agent-loop:escalated label.*\. bd-1 has no agent-loop:escalated label yet \(writing it failed: could not write \.beads\/issues\.jsonl: EROFS\); the run that resumes writes it first, and until then it counts as escalated \(edit it to have it tried again\)\.$/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 /** Halted stays halted (src/core/haltGate.ts): which changes of a halt's cause resume the run by themselves. */
 import { describe, expect, it } from '@jest/globals';
-import { haltGate, resumeWays, describeResumeWay } from '../../src/core/haltGate.js';
+import { haltGate, owedLabels, resumeWays, describeResumeWay } from '../../src/core/haltGate.js';
 import { type HaltReason, type LoopState, initialLoopState } from '../../src/core/state.js';
 import { ESCALATED_LABEL } from '../../src/issues/types.js';
 
@@ -159,6 +159,34 @@ describe('haltGate', () => {
     expect(describeResumeWay('budget', 'action')).toContain('the input max-cost-usd');
     expect(describeResumeWay('base_commits', 'cli', 'trunk')).toBe(
       'push a fix to trunk: the next run resumes by itself',
+    );
+  });
+});
+
+describe('owedLabels: what a standing halt says of escalated issues it left unlabelled', () => {
+  const notice = (ids: string[], attempts: number, lastError?: string) => ({
+    id: `markEscalated-${ids.join('-')}`,
+    what: { kind: 'markEscalated' as const, issueIds: ids, note: 'n' },
+    recordedAt: '2026-11-25T02:00:00Z',
+    attempts,
+    ...(lastError ? { lastError } : {}),
+  });
+  it('nothing when every label was written (no notice, or only other notices)', () => {
+    expect(owedLabels(halted('all_escalated'))).toBeUndefined();
+    const tick = { id: 't', what: { kind: 'tick' as const, id: '1', item: 'x' }, recordedAt: 'x', attempts: 1 };
+    expect(owedLabels(halted('all_escalated', { notices: [tick] }))).toBeUndefined();
+  });
+  it("names the issues, the source's last refusal, and that the resuming run writes them (not: remove the label)", () => {
+    const loop = halted('all_escalated', {
+      notices: [notice(['7'], 2, '403 Resource not accessible by integration'), notice(['8'], 1)],
+    });
+    expect(owedLabels(loop)).toBe(
+      `7, 8 have no ${ESCALATED_LABEL} label yet (writing it failed: 403 Resource not accessible by integration); the run that resumes writes it first, and until then they count as escalated (edit them to have them tried again).`,
+    );
+  });
+  it('says a run ended before writing it when no attempt failed (a killed run)', () => {
+    expect(owedLabels(halted('failure_loop', { notices: [notice(['3'], 0)] }))).toMatch(
+      /^3 has no .* label yet \(a run ended before writing it\); .* until then it counts as escalated \(edit it to have it tried again\)\.$/,
     );
   });
 });

@@ -33127,6 +33127,22 @@ function haltGate(loop, seen) {
     }
     return { stands: true };
 }
+/**
+ * The escalated issues whose agent-loop:escalated label is still to be written (the source refused
+ * it, or a run was killed first), said in a sentence; undefined when there are none. A standing halt
+ * sends nothing: the run that resumes writes them first. Until then they count as escalated, so
+ * "remove the label" does not apply to them: there is none. Pure.
+ */
+function owedLabels(loop) {
+    const owed = loop.notices.filter((n) => n.what.kind === 'markEscalated');
+    const ids = [...new Set(owed.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+    if (ids.length === 0)
+        return undefined;
+    const failed = owed.filter((n) => n.attempts > 0);
+    const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
+    const one = ids.length === 1;
+    return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'}); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;
+}
 function resumeWays(halt) {
     const ways = ['explicit'];
     if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop')
@@ -36891,7 +36907,8 @@ async function standingHalt(options, io, halt, startedAt) {
         standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
     });
     const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
-    logger.warn('run.still_halted', `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.`, { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId });
+    const owed = owedLabels(loop);
+    logger.warn('run.still_halted', `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.${owed ? ` ${owed}` : ''}`, { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId });
     return endedEarly(io, logger, result);
 }
 /**

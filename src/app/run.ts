@@ -18,7 +18,7 @@ import { finishedBranchMessage, finishedBranches } from '../loop/finishedBranche
 import { readPromptDir } from '../util/promptDir.js';
 import { type SliceDeps, StartError, runSlice } from '../loop/slice.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
-import { describeResumeWay, resumeWays } from '../core/haltGate.js';
+import { describeResumeWay, owedLabels, resumeWays } from '../core/haltGate.js';
 import { type HaltCheck, checkHalt } from './haltCheck.js';
 import { type IdleCheck, checkIdle } from './idleCheck.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
@@ -431,9 +431,10 @@ export async function standingHalt(
     standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
   });
   const ways = resumeWays(stood).map((w) => describeResumeWay(w, io.terms ?? 'cli', loop.baseBranch));
+  const owed = owedLabels(loop);
   logger.warn(
     'run.still_halted',
-    `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.`,
+    `Still halted since ${stood.at ?? 'an earlier run'} (${stood.reason}): ${stood.message}. Nothing was run. To resume: ${ways.join('; ')}.${owed ? ` ${owed}` : ''}`,
     { haltReason: stood.reason, since: stood.at ?? null, checkpointId: halt.checkpointId },
   );
   return endedEarly(io, logger, result);

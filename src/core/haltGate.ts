@@ -85,6 +85,24 @@ export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
   return { stands: true };
 }
 
+/**
+ * The escalated issues whose agent-loop:escalated label is still to be written (the source refused
+ * it, or a run was killed first), said in a sentence; undefined when there are none. A standing halt
+ * sends nothing: the run that resumes writes them first. Until then they count as escalated, so
+ * "remove the label" does not apply to them: there is none. Pure.
+ */
+export function owedLabels(loop: Pick<LoopState, 'notices'>): string | undefined {
+  const owed = loop.notices.filter((n) => n.what.kind === 'markEscalated');
+  const ids = [...new Set(owed.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+  if (ids.length === 0) return undefined;
+  const failed = owed.filter((n) => n.attempts > 0);
+  const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
+  const one = ids.length === 1;
+  return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${
+    failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'
+  }); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;
+}
+
 /** The ways a standing halt can be resumed, for each entrypoint to word in its own terms. */
 export type ResumeWay = 'explicit' | 'unlabel' | 'base_commits' | 'max_iterations' | 'budget' | 'fresh';
 
