@@ -332,6 +332,12 @@ export const LoopStateSchema = z.object({
    * the key), and is removed at the end of the slice.
    */
   baselines: z.record(z.string(), z.string()).optional(),
+  /**
+   * By test command (its key in `<state-dir>/baselines-last-failing/`), a digest of the failing tests
+   * this run last recorded there (src/verdict/baseline.ts): a record that does not match it (the agent
+   * can write there) or that this run did not write is not trusted to skip a red baseline's second run.
+   */
+  lastFailing: z.record(z.string(), z.string()).optional(),
   /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
   preexistingFailures: z.array(z.string()).default([]),
   /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
