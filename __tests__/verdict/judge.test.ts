@@ -146,6 +146,43 @@ describe('judge', () => {
     ).toBe('accepted');
   });
 
+  it('pytest (it lists every passing test): a test deleted from a file that still runs did not run, it did not pass: a failing target deleted is not fixed, a passing test deleted with the code it covered broken is broken', () => {
+    // pytest -rA's summary, as the real pytest 9 prints it, on the base and after each change.
+    const pytest = (lines: string[], exitCode = 1) =>
+      readSuiteOutput(
+        [
+          '============================= test session starts ==============================',
+          'collected 3 items',
+          '=========================== short test summary info ============================',
+          ...lines,
+          '========================= 1 failed, 1 passed in 0.10s ==========================',
+        ].join('\n'),
+        exitCode,
+      );
+    const baseline = pytest([
+      'PASSED tests/test_calc.py::test_sub',
+      'FAILED tests/test_calc.py::test_add - assert -1 == 5',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    // The failing target deleted, add not fixed.
+    const targetGone = pytest([
+      'PASSED tests/test_calc.py::test_sub',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    const named = judge({ baseline, now: targetGone, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(named.kind).toBe('rejected');
+    expect(named.targetsFailing).toEqual([{ id: 'tests/test_calc.py::test_add', message: 'it did not run' }]);
+    expect(judge({ baseline, now: targetGone, targetTests: [] })).toMatchObject({ kind: 'accepted', fixed: [] });
+    // add fixed, sub broken, and its passing test deleted.
+    const passingGone = pytest([
+      'PASSED tests/test_calc.py::test_add',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    const v = judge({ baseline, now: passingGone, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken.map((b) => b.id)).toEqual(['tests/test_calc.py::test_sub']);
+  });
+
   it('a file that ran before and is gone now is named once; one whose tests all failed is not', () => {
     const base = {
       ...emptyRun(1),

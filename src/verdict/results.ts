@@ -2,8 +2,9 @@
  * A test suite's run, read per test: what the verdicts (judge.ts) compare between the baseline and
  * the agent's work. Each test is `group::name` where the runner names a group (a file, a package,
  * a test binary), else `name`. A group's own outcome covers the tests the runner did not list in
- * it: jest, vitest and go name only the failing tests of a file or package, so a test not listed
- * in a group that ran passed (or no longer exists), and every test of a group that passed passed.
+ * it: jest, vitest and go name only the failing tests of a file or package, so there a test not
+ * listed in a group that ran passed (or no longer exists), and every test of a group that passed
+ * passed; in a run that lists its passing tests, a test not listed did not run.
  * Pure data and pure functions.
  */
 export type Outcome = 'passed' | 'failed' | 'skipped';
@@ -72,7 +73,24 @@ export function statusOf(run: SuiteRun, id: string): Status {
   const g = run.groups[group];
   if (g === 'error') return 'failed';
   if (g === 'skipped') return 'skipped';
+  // A run that lists its passing tests (pytest -rA, jest --verbose, a JUnit report) and does not list
+  // this one did not run it (deleted, renamed): until 2026-11-28 it was presumed passed because its
+  // file ran, so a failing target the agent deleted "passed", and a passing test it deleted with the
+  // code it covered broken was not missed.
+  if (listsPasses(run)) return 'absent';
   return 'passed';
+}
+
+const listing = new WeakSet<object>();
+/**
+ * Whether `run` lists its passing tests, as far as it shows: it lists one (jest without --verbose,
+ * vitest and go without -v list only failures). Remembered once true, per run's tests.
+ */
+export function listsPasses(run: Pick<SuiteRun, 'tests'>): boolean {
+  if (listing.has(run.tests)) return true;
+  if (!Object.values(run.tests).includes('passed')) return false;
+  listing.add(run.tests);
+  return true;
 }
 
 /** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
