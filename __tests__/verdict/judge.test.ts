@@ -183,6 +183,32 @@ describe('judge', () => {
     expect(v.broken.map((b) => b.id)).toEqual(['tests/test_calc.py::test_sub']);
   });
 
+  it('vitest (a file that passed is one line, one with a failure lists its tests): a file fixed now lists none, and its tests pass', () => {
+    const vitest = (tests: SuiteRun['tests'], groups: SuiteRun['groups']) => run(tests, { reader: 'vitest', groups });
+    const baseline = vitest(
+      {
+        'a.test.ts::a1': 'passed',
+        'a.test.ts::a2': 'failed',
+        'b.test.ts::b1': 'passed',
+        'b.test.ts::legacy': 'failed',
+      },
+      { 'a.test.ts': 'failed', 'b.test.ts': 'failed' },
+    );
+    const now = vitest(
+      { 'b.test.ts::b1': 'passed', 'b.test.ts::legacy': 'failed' },
+      { 'a.test.ts': 'passed', 'b.test.ts': 'failed' },
+    );
+    expect(judge({ baseline, now, targetTests: ['a.test.ts::a2'] })).toMatchObject({
+      kind: 'accepted',
+      broken: [],
+      fixed: ['a.test.ts::a2'],
+      preexisting: ['b.test.ts::legacy'],
+    });
+    // The limit left (README): b1 gone from b.test.ts, which now lists no passing test, cannot be told from b1 passing.
+    const gone = vitest({ 'b.test.ts::legacy': 'failed' }, { 'a.test.ts': 'passed', 'b.test.ts': 'failed' });
+    expect(judge({ baseline, now: gone, targetTests: ['a.test.ts::a2'] }).kind).toBe('accepted');
+  });
+
   it('a file that ran before and is gone now is named once; one whose tests all failed is not', () => {
     const base = {
       ...emptyRun(1),

@@ -12,7 +12,6 @@ import {
   failedIn,
   groupOf,
   isReadable,
-  listsPasses,
   passedIn,
   readCount,
   statusOf,
@@ -156,7 +155,7 @@ function failingTargets(now: SuiteRun, targetTests: readonly string[]): Failure[
 export function noLongerPassing(baseline: SuiteRun, now: SuiteRun): Failure[] {
   const out: Failure[] = [];
   // Runners that list only failures (jest, vitest, go without -v): a group that failed had passing tests too, as far as can be told.
-  const baselineListsPasses = listsPasses(baseline);
+  const listsPasses = Object.values(baseline.tests).includes('passed');
   const withPass = new Set<string>();
   for (const [id, outcome] of Object.entries(baseline.tests)) {
     const group = groupOf(baseline, id);
@@ -164,7 +163,7 @@ export function noLongerPassing(baseline: SuiteRun, now: SuiteRun): Failure[] {
   }
   const gone = new Set<string>();
   for (const [group, outcome] of Object.entries(baseline.groups)) {
-    const hadPass = outcome === 'passed' || withPass.has(group) || (outcome === 'failed' && !baselineListsPasses);
+    const hadPass = outcome === 'passed' || withPass.has(group) || (outcome === 'failed' && !listsPasses);
     if (!hadPass) continue;
     const id = `${group}${GROUP_SEPARATOR}*`;
     if (now.groups[group] === undefined)

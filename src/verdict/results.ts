@@ -4,7 +4,7 @@
  * a test binary), else `name`. A group's own outcome covers the tests the runner did not list in
  * it: jest, vitest and go name only the failing tests of a file or package, so there a test not
  * listed in a group that ran passed (or no longer exists), and every test of a group that passed
- * passed; in a run that lists its passing tests, a test not listed did not run.
+ * passed; in a group where the run lists a passing test, a test not listed did not run.
  * Pure data and pure functions.
  */
 export type Outcome = 'passed' | 'failed' | 'skipped';
@@ -73,24 +73,32 @@ export function statusOf(run: SuiteRun, id: string): Status {
   const g = run.groups[group];
   if (g === 'error') return 'failed';
   if (g === 'skipped') return 'skipped';
-  // A run that lists its passing tests (pytest -rA, jest --verbose, a JUnit report) and does not list
-  // this one did not run it (deleted, renamed): until 2026-11-28 it was presumed passed because its
-  // file ran, so a failing target the agent deleted "passed", and a passing test it deleted with the
-  // code it covered broken was not missed.
-  if (listsPasses(run)) return 'absent';
+  // A group in which the run lists a passing test lists its tests (pytest -rA, jest --verbose, a
+  // vitest file with a failure, a JUnit report): one it does not list there did not run (deleted,
+  // renamed). Until 2026-11-28 it was presumed passed because its file ran, so a failing target the
+  // agent deleted "passed", and a passing test it deleted with the code it covered was not missed.
+  if (listsPassesIn(run, group)) return 'absent';
   return 'passed';
 }
 
-const listing = new WeakSet<object>();
+const listing = new WeakMap<object, Set<string>>();
 /**
- * Whether `run` lists its passing tests, as far as it shows: it lists one (jest without --verbose,
- * vitest and go without -v list only failures). Remembered once true, per run's tests.
+ * Whether `run` lists a passing test in `group`: then it lists the group's tests (jest without
+ * --verbose, go without -v and a vitest file that passed list none). Pure (remembered per run's tests).
  */
-export function listsPasses(run: Pick<SuiteRun, 'tests'>): boolean {
-  if (listing.has(run.tests)) return true;
-  if (!Object.values(run.tests).includes('passed')) return false;
-  listing.add(run.tests);
-  return true;
+export function listsPassesIn(run: Pick<SuiteRun, 'tests' | 'groups'>, group: string): boolean {
+  let groups = listing.get(run.tests);
+  if (!groups) {
+    groups = new Set();
+    for (const [id, outcome] of Object.entries(run.tests)) {
+      if (outcome !== 'passed') continue;
+      const g = groupOf(run, id);
+      if (g !== undefined) groups.add(g);
+    }
+    // Only a finished run is remembered (a reader still adding tests is never asked).
+    listing.set(run.tests, groups);
+  }
+  return groups.has(group);
 }
 
 /** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
