@@ -183,6 +183,38 @@ describe('judge', () => {
     expect(v.broken.map((b) => b.id)).toEqual(['tests/test_calc.py::test_sub']);
   });
 
+  it('pytest whose short summary the agent turned off (--no-summary in pytest.ini): it names no test, only files that ran; no verdict, never a target passing on its file', () => {
+    const baseline = readSuiteOutput(
+      [
+        '============================= test session starts ==============================',
+        'collected 3 items',
+        '',
+        'tests/test_calc.py .FF                                                   [100%]',
+        '=========================== short test summary info ============================',
+        'PASSED tests/test_calc.py::test_sub',
+        'FAILED tests/test_calc.py::test_add - assert -1 == 5',
+        "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+        '========================= 2 failed, 1 passed in 0.10s ==========================',
+      ].join('\n'),
+      1,
+    );
+    // Nothing fixed: the summary is off, and the file's progress line is all that is printed.
+    const now = readSuiteOutput(
+      [
+        '============================= test session starts ==============================',
+        'collected 3 items',
+        '',
+        'tests/test_calc.py .FF                                                   [100%]',
+        '========================= 2 failed, 1 passed in 0.10s ==========================',
+      ].join('\n'),
+      1,
+    );
+    const v = judge({ baseline, now, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(v.kind).toBe('cannot_run');
+    expect(v.summary).toMatch(/^pytest's output no longer names its tests/);
+    expect(judge({ baseline, now, targetTests: [] }).kind).toBe('cannot_run');
+  });
+
   it('vitest (a file that passed is one line, one with a failure lists its tests): a file fixed now lists none, and its tests pass', () => {
     const vitest = (tests: SuiteRun['tests'], groups: SuiteRun['groups']) => run(tests, { reader: 'vitest', groups });
     const baseline = vitest(
