@@ -127,6 +127,12 @@ const CycleSchema = z.object({
   tdd: TddCycleSchema.optional(),
   /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
   fingerprints: z.record(z.string(), z.string()).optional(),
+  /**
+   * The issues' titles and bodies as the cycle's first iteration read them: its targets (the tests
+   * the text names, its agent-loop block) are taken from this text in every iteration, never from an
+   * issues file the agent has edited since (src/workflows/implement/iteration.ts).
+   */
+  targetsText: z.string().optional(),
 });
 export type CycleState = z.infer<typeof CycleSchema>;
 
