@@ -181,6 +181,15 @@ describe('judge', () => {
     const v = judge({ baseline, now: passingGone, targetTests: ['tests/test_calc.py::test_add'] });
     expect(v.kind).toBe('rejected');
     expect(v.broken.map((b) => b.id)).toEqual(['tests/test_calc.py::test_sub']);
+    // add fixed, sub broken, and its test marked skipped: pytest's summary names a skip by its line only.
+    const skipped = pytest([
+      'PASSED tests/test_calc.py::test_add',
+      'SKIPPED [1] tests/test_calc.py:5: later',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    const s = judge({ baseline, now: skipped, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(s.kind).toBe('rejected');
+    expect(s.broken.map((b) => b.id)).toEqual(['tests/test_calc.py::test_sub']);
   });
 
   it('pytest whose short summary the agent turned off (--no-summary in pytest.ini): it names no test, only files that ran; no verdict, never a target passing on its file', () => {
