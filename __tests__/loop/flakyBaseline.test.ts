@@ -4,7 +4,8 @@
  * flake otherwise excused a real break of that test by the agent ("failing before this cycle").
  */
 import { describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { openGit } from '../../src/git/git.js';
@@ -112,5 +113,58 @@ describe('a red baseline, confirmed', () => {
       'baseline',
       'verify',
     ]);
+  });
+  it('a record of the last failing tests the agent rewrote does not skip the second run: a flake it lists is still told from a failure, and the break of it rejected', async () => {
+    const clock = new ManualClock();
+    const lines: string[] = [];
+    const purposes: TestPurpose[] = [];
+    let cycle = 0;
+    let baselines = 0;
+    const source = MemorySource.of('bd-1', 'bd-2');
+    const record = path.join(
+      stateDir,
+      'baselines-last-failing',
+      `${createHash('sha256').update('the suite').digest('hex')}.json`,
+    );
+    const result = await runSlice({
+      settings: sliceSettings({ testCommand: 'the suite', maxIterations: 2 }),
+      workflow: implementWorkflow,
+      cwd: repo,
+      stateDir,
+      source,
+      agent: new ScriptedAgent([
+        // bd-1: fixes it, and says A failed in the last baseline too.
+        () => {
+          cycle = 1;
+          writeFileSync(path.join(repo, 'fix-1.txt'), 'done\n');
+          mkdirSync(path.dirname(record), { recursive: true });
+          writeFileSync(record, `${JSON.stringify(['suite::A', 'suite::legacy'])}\n`);
+          return done;
+        },
+        // bd-2: changes a file and breaks A.
+        () => {
+          cycle = 2;
+          writeFileSync(path.join(repo, 'fix-2.txt'), 'done\n');
+          return done;
+        },
+      ]),
+      clock,
+      logger: createLogger({ json: true, write: (s) => lines.push(s), clock, redact: createRedactor([]) }),
+      store: new FileCheckpointStore(stateDir, { clock }),
+      git: await openGit(repo, GIT_ENV),
+      runTests: async (_command, _signal, purpose) => {
+        purposes.push(purpose ?? 'verify');
+        // bd-2's first baseline run (the third in all): A flakes once. bd-2's work breaks A.
+        if (purpose === 'baseline') return suite(++baselines === 3);
+        return suite(cycle === 2);
+      },
+    });
+    expect(purposes.filter((p) => p === 'baseline')).toHaveLength(4);
+    const events = lines.map((l) => JSON.parse(l) as { event: string; message: string });
+    expect(events.find((e) => e.event === 'tests.flaky')?.message).toMatch(/suite::A failed once/);
+    expect(events.some((e) => /changed since this run recorded them/.test(e.message))).toBe(true);
+    expect(result.issuesClosed).toEqual(['bd-1']);
+    expect(result.history.map((h) => h.outcome)).toEqual(['complete', 'tests_failed']);
+    expect(result.history[1]?.verdict?.summary).toMatch(/^1 test\(s\) broken \(suite::A\)/);
   });
 });

@@ -146,6 +146,110 @@ describe('judge', () => {
     ).toBe('accepted');
   });
 
+  it('pytest (it lists every passing test): a test deleted from a file that still runs did not run, it did not pass: a failing target deleted is not fixed, a passing test deleted with the code it covered broken is broken', () => {
+    // pytest -rA's summary, as the real pytest 9 prints it, on the base and after each change.
+    const pytest = (lines: string[], exitCode = 1) =>
+      readSuiteOutput(
+        [
+          '============================= test session starts ==============================',
+          'collected 3 items',
+          '=========================== short test summary info ============================',
+          ...lines,
+          '========================= 1 failed, 1 passed in 0.10s ==========================',
+        ].join('\n'),
+        exitCode,
+      );
+    const baseline = pytest([
+      'PASSED tests/test_calc.py::test_sub',
+      'FAILED tests/test_calc.py::test_add - assert -1 == 5',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    // The failing target deleted, add not fixed.
+    const targetGone = pytest([
+      'PASSED tests/test_calc.py::test_sub',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    const named = judge({ baseline, now: targetGone, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(named.kind).toBe('rejected');
+    expect(named.targetsFailing).toEqual([{ id: 'tests/test_calc.py::test_add', message: 'it did not run' }]);
+    expect(judge({ baseline, now: targetGone, targetTests: [] })).toMatchObject({ kind: 'accepted', fixed: [] });
+    // add fixed, sub broken, and its passing test deleted.
+    const passingGone = pytest([
+      'PASSED tests/test_calc.py::test_add',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    const v = judge({ baseline, now: passingGone, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(v.kind).toBe('rejected');
+    expect(v.broken.map((b) => b.id)).toEqual(['tests/test_calc.py::test_sub']);
+    // add fixed, sub broken, and its test marked skipped: pytest's summary names a skip by its line only.
+    const skipped = pytest([
+      'PASSED tests/test_calc.py::test_add',
+      'SKIPPED [1] tests/test_calc.py:5: later',
+      "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+    ]);
+    const s = judge({ baseline, now: skipped, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(s.kind).toBe('rejected');
+    expect(s.broken.map((b) => b.id)).toEqual(['tests/test_calc.py::test_sub']);
+  });
+
+  it('pytest whose short summary the agent turned off (--no-summary in pytest.ini): it names no test, only files that ran; no verdict, never a target passing on its file', () => {
+    const baseline = readSuiteOutput(
+      [
+        '============================= test session starts ==============================',
+        'collected 3 items',
+        '',
+        'tests/test_calc.py .FF                                                   [100%]',
+        '=========================== short test summary info ============================',
+        'PASSED tests/test_calc.py::test_sub',
+        'FAILED tests/test_calc.py::test_add - assert -1 == 5',
+        "FAILED tests/test_calc.py::test_legacy - AssertionError: assert 'broken' == '...",
+        '========================= 2 failed, 1 passed in 0.10s ==========================',
+      ].join('\n'),
+      1,
+    );
+    // Nothing fixed: the summary is off, and the file's progress line is all that is printed.
+    const now = readSuiteOutput(
+      [
+        '============================= test session starts ==============================',
+        'collected 3 items',
+        '',
+        'tests/test_calc.py .FF                                                   [100%]',
+        '========================= 2 failed, 1 passed in 0.10s ==========================',
+      ].join('\n'),
+      1,
+    );
+    const v = judge({ baseline, now, targetTests: ['tests/test_calc.py::test_add'] });
+    expect(v.kind).toBe('cannot_run');
+    expect(v.summary).toMatch(/^pytest's output no longer names its tests/);
+    expect(judge({ baseline, now, targetTests: [] }).kind).toBe('cannot_run');
+  });
+
+  it('vitest (a file that passed is one line, one with a failure lists its tests): a file fixed now lists none, and its tests pass', () => {
+    const vitest = (tests: SuiteRun['tests'], groups: SuiteRun['groups']) => run(tests, { reader: 'vitest', groups });
+    const baseline = vitest(
+      {
+        'a.test.ts::a1': 'passed',
+        'a.test.ts::a2': 'failed',
+        'b.test.ts::b1': 'passed',
+        'b.test.ts::legacy': 'failed',
+      },
+      { 'a.test.ts': 'failed', 'b.test.ts': 'failed' },
+    );
+    const now = vitest(
+      { 'b.test.ts::b1': 'passed', 'b.test.ts::legacy': 'failed' },
+      { 'a.test.ts': 'passed', 'b.test.ts': 'failed' },
+    );
+    expect(judge({ baseline, now, targetTests: ['a.test.ts::a2'] })).toMatchObject({
+      kind: 'accepted',
+      broken: [],
+      fixed: ['a.test.ts::a2'],
+      preexisting: ['b.test.ts::legacy'],
+    });
+    // The limit left (README): b1 gone from b.test.ts, which now lists no passing test, cannot be told from b1 passing.
+    const gone = vitest({ 'b.test.ts::legacy': 'failed' }, { 'a.test.ts': 'passed', 'b.test.ts': 'failed' });
+    expect(judge({ baseline, now: gone, targetTests: ['a.test.ts::a2'] }).kind).toBe('accepted');
+  });
+
   it('a file that ran before and is gone now is named once; one whose tests all failed is not', () => {
     const base = {
       ...emptyRun(1),

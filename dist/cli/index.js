@@ -23803,6 +23803,12 @@ const CycleSchema = object({
     tdd: TddCycleSchema.optional(),
     /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
     fingerprints: record(schemas_string(), schemas_string()).optional(),
+    /**
+     * The issues' titles and bodies as the cycle's first iteration read them: its targets (the tests
+     * the text names, its agent-loop block) are taken from this text in every iteration, never from an
+     * issues file the agent has edited since (src/workflows/implement/iteration.ts).
+     */
+    targetsText: schemas_string().optional(),
 });
 const EscalationSchema = object({
     issueIds: array(schemas_string()),
@@ -23988,6 +23994,12 @@ const LoopStateSchema = object({
      * the key), and is removed at the end of the slice.
      */
     baselines: record(schemas_string(), schemas_string()).optional(),
+    /**
+     * By test command (its key in `<state-dir>/baselines-last-failing/`), a digest of the failing tests
+     * this run last recorded there (src/verdict/baseline.ts): a record that does not match it (the agent
+     * can write there) or that this run did not write is not trusted to skip a red baseline's second run.
+     */
+    lastFailing: record(schemas_string(), schemas_string()).optional(),
     /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
     preexistingFailures: array(schemas_string()).default([]),
     /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
@@ -29115,7 +29127,34 @@ function statusOf(run, id) {
         return 'failed';
     if (g === 'skipped')
         return 'skipped';
+    // A group in which the run lists a passing test lists its tests (pytest -rA, jest --verbose, a
+    // vitest file with a failure, a JUnit report): one it does not list there did not run (deleted,
+    // renamed). Until 2026-11-28 it was presumed passed because its file ran, so a failing target the
+    // agent deleted "passed", and a passing test it deleted with the code it covered was not missed.
+    if (listsPassesIn(run, group))
+        return 'absent';
     return 'passed';
+}
+const listing = new WeakMap();
+/**
+ * Whether `run` lists a passing test in `group`: then it lists the group's tests (jest without
+ * --verbose, go without -v and a vitest file that passed list none). Pure (remembered per run's tests).
+ */
+function listsPassesIn(run, group) {
+    let groups = listing.get(run.tests);
+    if (!groups) {
+        groups = new Set();
+        for (const [id, outcome] of Object.entries(run.tests)) {
+            if (outcome !== 'passed')
+                continue;
+            const g = groupOf(run, id);
+            if (g !== undefined)
+                groups.add(g);
+        }
+        // Only a finished run is remembered (a reader still adding tests is never asked).
+        listing.set(run.tests, groups);
+    }
+    return groups.has(group);
 }
 /** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */
 function failedIds(run) {
@@ -31926,9 +31965,17 @@ function rememberBaseline(remembered, key, digest) {
     entries.push([key, digest]);
     return Object.fromEntries(entries.slice(-BASELINES_REMEMBERED));
 }
+/** The key of a test command's record in LAST_FAILING_DIR (its file's name) and in `LoopState.lastFailing`. Pure. */
+function lastFailingKey(command) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex');
+}
+/** A digest of a last-failing record, as this run wrote it: the checkpoint holds it (`LoopState.lastFailing`). Pure. */
+function failingDigest(failing) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(failing)).digest('hex').slice(0, 24);
+}
 function baselineStore(files) {
     const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
-    const last = (command) => external_node_path_default().join(files.dir, LAST_FAILING_DIR, `${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex')}.json`);
+    const last = (command) => external_node_path_default().join(files.dir, LAST_FAILING_DIR, `${lastFailingKey(command)}.json`);
     return {
         async load(key) {
             try {
@@ -32201,8 +32248,15 @@ async function cycleBaseline(deps, state, checkpointId) {
         if (deps.signal?.aborted || !first.run || failing.length === 0)
             return first;
         // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
-        // Failures the last baseline had too are not run again (a suite that stays red costs one run).
-        const known = await store.lastFailing(settings.testCommand);
+        // Failures the last baseline had too are not run again (a suite that stays red costs one run),
+        // as this run recorded them: the record is in the state directory, where the agent can write, and
+        // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
+        // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
+        const recorded = await store.lastFailing(settings.testCommand);
+        const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
+        const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
+        if (recorded && vouched !== undefined && !known)
+            logger.warn('tests.baseline', `The failing tests of the last baseline recorded in ${external_node_path_default().join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`);
         if (!needsConfirmation(failing, known))
             return first;
         const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
@@ -32231,9 +32285,16 @@ async function cycleBaseline(deps, state, checkpointId) {
     if (checked.halt)
         return checked;
     await store.save(key, run);
-    if (!onBase && isReadable(run) && !run.cannotRun)
-        await store.rememberFailing(settings.testCommand, failedIds(run));
-    return { ...checked, state: withKey(state, run) };
+    let next = withKey(state, run);
+    if (!onBase && isReadable(run) && !run.cannotRun) {
+        const failing = failedIds(run);
+        await store.rememberFailing(settings.testCommand, failing);
+        next = {
+            ...next,
+            lastFailing: { ...next.lastFailing, [lastFailingKey(settings.testCommand)]: failingDigest(failing) },
+        };
+    }
+    return { ...checked, state: next };
 }
 /**
  * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
@@ -34383,6 +34444,20 @@ function judge({ baseline, now, targetTests, verify = [] }) {
             });
         return judge_finish({ ...verdict, targetsFailing });
     }
+    // pytest runs with -rA (agent-loop adds it), so its short summary names every test that ran; one
+    // that names none where the baseline named some had its summary turned off (`--no-summary` in the
+    // configuration, which the agent can edit), and its files' outcomes alone would count every test
+    // of a file that ran as passing: a failing target, or a passing test deleted (until 2026-11-28).
+    if (baseline.reader === 'pytest' &&
+        now.reader === 'pytest' &&
+        Object.keys(baseline.tests).length > 0 &&
+        Object.keys(now.tests).length === 0 &&
+        Object.values(now.groups).some((g) => g !== 'error'))
+        return {
+            ...verdict,
+            kind: 'cannot_run',
+            summary: `pytest's output no longer names its tests (exit code ${now.exitCode}; it named ${Object.keys(baseline.tests).length} before): its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), so no test can be judged`,
+        };
     const message = (run, id) => run.messages[id];
     const wasFailing = (id) => failedIn(baseline, id);
     const passesNow = (id) => passedIn(now, id);
@@ -35009,13 +35084,19 @@ const implementWorkflow = {
     batches: true,
     iterate: (deps, state, baseline) => runIteration(deps, state, baseline),
 };
-async function runIteration(deps, before, baseline) {
+async function runIteration(deps, given, baseline) {
     const { settings, logger, clock, source, git } = deps;
-    const cycle = before.currentCycle;
-    const n = before.iteration + 1;
-    const issues = await Promise.all(cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }));
-    // What the issue must make pass: its agent-loop block, or the tests its text names.
-    const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
+    const read = given.currentCycle;
+    const n = given.iteration + 1;
+    const issues = await Promise.all(read.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: read.titles[i] ?? id, body: '' }));
+    // What the issue must make pass: its agent-loop block, or the tests its text names, as the cycle's
+    // first iteration read them. The agent can edit its own issue in a beads file: until 2026-11-28 an
+    // agent that removed the test its issue named (or its verify:) had the next iteration's verdict
+    // take no target, and the issue was closed with nothing fixed.
+    const targetsText = read.targetsText ?? issues.map((i) => `${i.title}\n${i.body}`).join('\n\n');
+    const cycle = read.targetsText === undefined ? { ...read, targetsText } : read;
+    const before = cycle === read ? given : { ...given, currentCycle: cycle };
+    const targets = issueTargets(targetsText, baseline);
     if (targets.unreadable) {
         // Nothing the agent does could be verified: escalated before an agent run is spent on it.
         const reason = cannotVerify(targets.unreadable);

@@ -127,6 +127,12 @@ const CycleSchema = z.object({
   tdd: TddCycleSchema.optional(),
   /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
   fingerprints: z.record(z.string(), z.string()).optional(),
+  /**
+   * The issues' titles and bodies as the cycle's first iteration read them: its targets (the tests
+   * the text names, its agent-loop block) are taken from this text in every iteration, never from an
+   * issues file the agent has edited since (src/workflows/implement/iteration.ts).
+   */
+  targetsText: z.string().optional(),
 });
 export type CycleState = z.infer<typeof CycleSchema>;
 
@@ -332,6 +338,12 @@ export const LoopStateSchema = z.object({
    * the key), and is removed at the end of the slice.
    */
   baselines: z.record(z.string(), z.string()).optional(),
+  /**
+   * By test command (its key in `<state-dir>/baselines-last-failing/`), a digest of the failing tests
+   * this run last recorded there (src/verdict/baseline.ts): a record that does not match it (the agent
+   * can write there) or that this run did not write is not trusted to skip a red baseline's second run.
+   */
+  lastFailing: z.record(z.string(), z.string()).optional(),
   /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
   preexistingFailures: z.array(z.string()).default([]),
   /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */

@@ -11,12 +11,15 @@ import { type BaselineCheckout, baselineCheckoutFile } from '../safety/baselineC
 import type { StateFiles } from '../persist/stateFiles.js';
 import {
   BASELINES_DIR,
+  LAST_FAILING_DIR,
   baselineDigest,
   baselineKey,
   baselineProblem,
   baselineStore,
   confirmBaselineFailures,
   describeBaseline,
+  failingDigest,
+  lastFailingKey,
   needsConfirmation,
   rememberBaseline,
 } from '../verdict/baseline.js';
@@ -192,8 +195,18 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
     if (deps.signal?.aborted || !first.run || failing.length === 0) return first;
     // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
-    // Failures the last baseline had too are not run again (a suite that stays red costs one run).
-    const known = await store.lastFailing(settings.testCommand);
+    // Failures the last baseline had too are not run again (a suite that stays red costs one run),
+    // as this run recorded them: the record is in the state directory, where the agent can write, and
+    // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
+    // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
+    const recorded = await store.lastFailing(settings.testCommand);
+    const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
+    const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
+    if (recorded && vouched !== undefined && !known)
+      logger.warn(
+        'tests.baseline',
+        `The failing tests of the last baseline recorded in ${path.join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`,
+      );
     if (!needsConfirmation(failing, known)) return first;
     const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
     logger.info(
@@ -225,8 +238,16 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
   // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
   if (checked.halt) return checked;
   await store.save(key, run);
-  if (!onBase && isReadable(run) && !run.cannotRun) await store.rememberFailing(settings.testCommand, failedIds(run));
-  return { ...checked, state: withKey(state, run) };
+  let next = withKey(state, run);
+  if (!onBase && isReadable(run) && !run.cannotRun) {
+    const failing = failedIds(run);
+    await store.rememberFailing(settings.testCommand, failing);
+    next = {
+      ...next,
+      lastFailing: { ...next.lastFailing, [lastFailingKey(settings.testCommand)]: failingDigest(failing) },
+    };
+  }
+  return { ...checked, state: next };
 }
 
 /**

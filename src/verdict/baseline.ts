@@ -52,10 +52,19 @@ export interface BaselineStore {
   rememberFailing(command: string, failing: readonly string[]): Promise<void>;
 }
 
+/** The key of a test command's record in LAST_FAILING_DIR (its file's name) and in `LoopState.lastFailing`. Pure. */
+export function lastFailingKey(command: string): string {
+  return createHash('sha256').update(command).digest('hex');
+}
+
+/** A digest of a last-failing record, as this run wrote it: the checkpoint holds it (`LoopState.lastFailing`). Pure. */
+export function failingDigest(failing: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(failing)).digest('hex').slice(0, 24);
+}
+
 export function baselineStore(files: StateFiles): BaselineStore {
   const file = (key: string) => path.join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
-  const last = (command: string) =>
-    path.join(files.dir, LAST_FAILING_DIR, `${createHash('sha256').update(command).digest('hex')}.json`);
+  const last = (command: string) => path.join(files.dir, LAST_FAILING_DIR, `${lastFailingKey(command)}.json`);
   return {
     async load(key) {
       try {

@@ -2,8 +2,9 @@
  * A test suite's run, read per test: what the verdicts (judge.ts) compare between the baseline and
  * the agent's work. Each test is `group::name` where the runner names a group (a file, a package,
  * a test binary), else `name`. A group's own outcome covers the tests the runner did not list in
- * it: jest, vitest and go name only the failing tests of a file or package, so a test not listed
- * in a group that ran passed (or no longer exists), and every test of a group that passed passed.
+ * it: jest, vitest and go name only the failing tests of a file or package, so there a test not
+ * listed in a group that ran passed (or no longer exists), and every test of a group that passed
+ * passed; in a group where the run lists a passing test, a test not listed did not run.
  * Pure data and pure functions.
  */
 export type Outcome = 'passed' | 'failed' | 'skipped';
@@ -72,7 +73,32 @@ export function statusOf(run: SuiteRun, id: string): Status {
   const g = run.groups[group];
   if (g === 'error') return 'failed';
   if (g === 'skipped') return 'skipped';
+  // A group in which the run lists a passing test lists its tests (pytest -rA, jest --verbose, a
+  // vitest file with a failure, a JUnit report): one it does not list there did not run (deleted,
+  // renamed). Until 2026-11-28 it was presumed passed because its file ran, so a failing target the
+  // agent deleted "passed", and a passing test it deleted with the code it covered was not missed.
+  if (listsPassesIn(run, group)) return 'absent';
   return 'passed';
+}
+
+const listing = new WeakMap<object, Set<string>>();
+/**
+ * Whether `run` lists a passing test in `group`: then it lists the group's tests (jest without
+ * --verbose, go without -v and a vitest file that passed list none). Pure (remembered per run's tests).
+ */
+export function listsPassesIn(run: Pick<SuiteRun, 'tests' | 'groups'>, group: string): boolean {
+  let groups = listing.get(run.tests);
+  if (!groups) {
+    groups = new Set();
+    for (const [id, outcome] of Object.entries(run.tests)) {
+      if (outcome !== 'passed') continue;
+      const g = groupOf(run, id);
+      if (g !== undefined) groups.add(g);
+    }
+    // Only a finished run is remembered (a reader still adding tests is never asked).
+    listing.set(run.tests, groups);
+  }
+  return groups.has(group);
 }
 
 /** Ids that failed: listed failures, and the groups that did not load (as `group::*`). */

@@ -35,15 +35,21 @@ export const implementWorkflow: Workflow = {
   iterate: (deps, state, baseline) => runIteration(deps, state, baseline),
 };
 
-export async function runIteration(deps: SliceDeps, before: LoopState, baseline?: SuiteRun): Promise<IterationOutcome> {
+export async function runIteration(deps: SliceDeps, given: LoopState, baseline?: SuiteRun): Promise<IterationOutcome> {
   const { settings, logger, clock, source, git } = deps;
-  const cycle = before.currentCycle as CycleState;
-  const n = before.iteration + 1;
+  const read = given.currentCycle as CycleState;
+  const n = given.iteration + 1;
   const issues = await Promise.all(
-    cycle.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: cycle.titles[i] ?? id, body: '' }),
+    read.issueIds.map(async (id, i) => (await source.get(id)) ?? { id, title: read.titles[i] ?? id, body: '' }),
   );
-  // What the issue must make pass: its agent-loop block, or the tests its text names.
-  const targets = issueTargets(issues.map((i) => `${i.title}\n${i.body}`).join('\n\n'), baseline);
+  // What the issue must make pass: its agent-loop block, or the tests its text names, as the cycle's
+  // first iteration read them. The agent can edit its own issue in a beads file: until 2026-11-28 an
+  // agent that removed the test its issue named (or its verify:) had the next iteration's verdict
+  // take no target, and the issue was closed with nothing fixed.
+  const targetsText = read.targetsText ?? issues.map((i) => `${i.title}\n${i.body}`).join('\n\n');
+  const cycle: CycleState = read.targetsText === undefined ? { ...read, targetsText } : read;
+  const before: LoopState = cycle === read ? given : { ...given, currentCycle: cycle };
+  const targets = issueTargets(targetsText, baseline);
   if (targets.unreadable) {
     // Nothing the agent does could be verified: escalated before an agent run is spent on it.
     const reason = cannotVerify(targets.unreadable);
