@@ -45,4 +45,10 @@ describe('finishedBranches', () => {
     const g = (await openGit(repo, GIT_ENV))!;
     expect(await finishedBranches(g, 'main', ['bd-3', 'bd-4', 'bd-5', 'bd-6'])).toEqual(new Map());
   });
+
+  it('finds none, and does not throw, when the base is not a branch git knows', async () => {
+    branch('agent-loop/bd-1', 'agent-loop: bd-1 Make the value good');
+    const g = (await openGit(repo, GIT_ENV))!;
+    expect(await finishedBranches(g, 'no-such-base', ['bd-1'])).toEqual(new Map());
+  });
 });

@@ -30311,10 +30311,12 @@ async function finishedBranches(git, base, ids) {
     const finished = new Map();
     for (const id of ids) {
         const branch = cycleBranchName([id]);
-        if (!(await git.branchExists(branch)))
-            continue;
-        // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:.
-        if ((await git.subjectsSince(base, branch)).some((s) => s.startsWith(`agent-loop: ${id} `)))
+        // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:. A branch
+        // git cannot read this way (a name it refuses, a base it does not know) holds nothing finished.
+        const subjects = (await git.branchExists(branch).catch(() => false))
+            ? await git.subjectsSince(base, branch).catch(() => [])
+            : [];
+        if (subjects.some((s) => s.startsWith(`agent-loop: ${id} `)))
             finished.set(id, branch);
     }
     return finished;
@@ -32796,7 +32798,8 @@ async function runSlice(unguarded) {
                 await letGo(effect.issueIds, effect.at, effect.progress);
                 return undefined;
             case 'done':
-                await mendBaselines(deps, model.loop, baselineSeen?.run ? { key: baselineSeen.key, run: baselineSeen.run } : undefined);
+                // Best effort: a state directory that cannot be written now must not lose the slice's result.
+                await mendBaselines(deps, model.loop, baselineSeen?.run ? { key: baselineSeen.key, run: baselineSeen.run } : undefined).catch((error) => logger.warn('tests.baseline', `Could not check the recorded baselines: ${error.message}.`));
                 return buildResult({
                     claimedElsewhere: model.claimedElsewhere ?? [],
                     status: effect.status,

@@ -12,10 +12,12 @@ export async function finishedBranches(git: Git, base: string, ids: readonly str
   const finished = new Map<string, string>();
   for (const id of ids) {
     const branch = cycleBranchName([id]);
-    if (!(await git.branchExists(branch))) continue;
-    // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:.
-    if ((await git.subjectsSince(base, branch)).some((s) => s.startsWith(`agent-loop: ${id} `)))
-      finished.set(id, branch);
+    // The cycle's own commit (src/loop/slice.ts cycleSubject); an escalated cycle's is wip:. A branch
+    // git cannot read this way (a name it refuses, a base it does not know) holds nothing finished.
+    const subjects = (await git.branchExists(branch).catch(() => false))
+      ? await git.subjectsSince(base, branch).catch(() => [] as string[])
+      : [];
+    if (subjects.some((s) => s.startsWith(`agent-loop: ${id} `))) finished.set(id, branch);
   }
   return finished;
 }

@@ -535,10 +535,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         await letGo(effect.issueIds, effect.at, effect.progress);
         return undefined;
       case 'done':
+        // Best effort: a state directory that cannot be written now must not lose the slice's result.
         await mendBaselines(
           deps,
           model.loop,
           baselineSeen?.run ? { key: baselineSeen.key, run: baselineSeen.run } : undefined,
+        ).catch((error: unknown) =>
+          logger.warn('tests.baseline', `Could not check the recorded baselines: ${(error as Error).message}.`),
         );
         return buildResult({
           claimedElsewhere: model.claimedElsewhere ?? [],
