@@ -92,7 +92,7 @@ describe("the action's git credentials", () => {
     expect(remote.requests.filter((q) => q.service === 'receive-pack').every((q) => q.authorized)).toBe(true);
   });
 
-  it('never sends the token to another server: an agent that points origin elsewhere gets its pushes unauthenticated', async () => {
+  it('never sends the token to another server: an agent that points origin elsewhere has .git/config put back before the commit, and the work goes to origin', async () => {
     const elsewhere = await startGitHttpServer({ gitDir: origin, token });
     try {
       gh.addIssue({ title: 'Make the value good', body: 'value.txt must say good', labels: [LABEL] });
@@ -102,10 +102,13 @@ describe("the action's git credentials", () => {
         `git remote set-url origin '${elsewhere.url}'\necho good > value.txt\n${DONE_REPORT}`,
       );
       const r = await scheduledRun(703, agent);
-      expect(r.main.code).not.toBe(0); // the push is refused: the work stays local, the run says so
-      expect(elsewhere.requests.length).toBeGreaterThan(0);
-      expect(elsewhere.requests.every((q) => !q.authorized)).toBe(true);
-      expect(originHas('agent-loop/issue-1')).toBe(false);
+      expect(r.main.code).toBe(0);
+      expect(r.main.log).toMatch(/changed what git stages: \.git\/config\. Put back as it was before the agent ran/);
+      // Until 2026-11-28 the push went to the agent's server, unauthenticated (the header is scoped to
+      // GitHub's), and was refused there; now nothing reaches it.
+      expect(elsewhere.requests).toEqual([]);
+      expect(originHas('agent-loop/issue-1')).toBe(true);
+      expect(remote.requests.filter((q) => q.service === 'receive-pack').every((q) => q.authorized)).toBe(true);
     } finally {
       await elsewhere.close();
     }

@@ -278,6 +278,28 @@ ${DONE_REPORT}`,
     expect(git(sb, 'show', 'main:src/calc.mjs')).toContain('export const sub = (a, b) => a - b;');
   });
 
+  it('an agent that defines a git clean filter breaking sub as git stages it: what is committed and merged is the tree the tests ran on, and the run says what it put back', async () => {
+    const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
+    const filtering = await writeAgent(
+      sb,
+      'filtering',
+      `${FIX.add}
+git config filter.x.clean "sed 's/=> a - b;/=> 0;/'"
+echo 'src/calc.mjs filter=x' >> .git/info/attributes
+${DONE_REPORT}`,
+    );
+    const r = await runCli(sb, args(filtering));
+    expectExit(r, 0);
+    expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
+    const merged = git(sb, 'show', 'main:src/calc.mjs');
+    expect(merged).toContain('export const add = (a, b) => a + b;');
+    expect(merged).toContain('export const sub = (a, b) => a - b;');
+    expect(git(sb, 'config', '--list', '--local')).not.toMatch(/^filter\./m);
+    expect(events(r.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(
+      /changed what git stages: \.git\/config; \.git\/info\/attributes\. Put back as it was before the agent ran/,
+    );
+  });
+
   it('with --junit-file: the report is read per test, and what the test command writes (the report, a cache) is never committed', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
     const command =

@@ -22874,11 +22874,108 @@ function laneFromFiles(dirs, baseBranch) {
     return { head: branch, baseTip };
 }
 
+;// CONCATENATED MODULE: ./src/git/staging.ts
+/**
+ * What is committed is what the tests ran on. The verdict judges the working tree, and a commit is
+ * what `git add --all` stages of it; besides the files themselves, that depends on settings the
+ * agent can write: a `clean` filter in .git/config with its attribute in .git/info/attributes (the
+ * committed content is the filter's output), a pattern in .git/info/exclude (a file the work needs
+ * is left out), and the index's skip-worktree and assume-unchanged flags (a file's change is not
+ * staged). Each is read when agent-loop's git opens, before any agent runs in this process, and put
+ * back before every commit: what the agent added goes, what the person had stays (their own
+ * assume-unchanged settings files included), and the patterns agent-loop itself added to the
+ * exclude file (the state directory, what the test command wrote) are kept.
+ */
+
+
+
+/** The line agent-loop writes before each pattern it adds to .git/info/exclude. */
+const EXCLUDE_MARK = '# agent-loop (never committed)';
+/** The paths `git ls-files -v -z` shows flagged: `S` (skip-worktree), or a lowercase tag (assume-unchanged). Pure. */
+function flaggedPaths(lsFilesV) {
+    const out = [];
+    for (const entry of lsFilesV.split('\0')) {
+        if (entry.length < 3)
+            continue;
+        const tag = entry[0];
+        if (tag === 'S' || (tag >= 'a' && tag <= 'z'))
+            out.push(entry.slice(2));
+    }
+    return out;
+}
+/**
+ * The exclude file as it was, with the patterns agent-loop added since (each after EXCLUDE_MARK)
+ * that it did not hold; undefined when it did not exist and agent-loop added none. Pure.
+ */
+function excludeAsBefore(before, ours) {
+    const lines = before === undefined ? [] : before.split('\n');
+    const added = ours.filter((line) => !lines.includes(line));
+    if (added.length === 0)
+        return before;
+    const base = before === undefined || before === '' || before.endsWith('\n') ? (before ?? '') : `${before}\n`;
+    return base + added.map((line) => `${EXCLUDE_MARK}\n${line}\n`).join('');
+}
+/** The three files in a repository's common git directory. Pure. */
+function stagingFiles(commonDir) {
+    return {
+        config: external_node_path_default().join(commonDir, 'config'),
+        attributes: external_node_path_default().join(commonDir, 'info', 'attributes'),
+        exclude: external_node_path_default().join(commonDir, 'info', 'exclude'),
+    };
+}
+const readOrUndefined = (file) => external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => undefined);
+async function readStaging(files, lsFilesV) {
+    return {
+        config: await readOrUndefined(files.config),
+        attributes: await readOrUndefined(files.attributes),
+        exclude: await readOrUndefined(files.exclude),
+        flagged: flaggedPaths(await lsFilesV()),
+    };
+}
+/** Puts `text` at `file` atomically (a new file renamed over it: never written through a link put there), or removes it (undefined). */
+async function put(file, text) {
+    if (text === undefined) {
+        await external_node_fs_namespaceObject.promises.rm(file, { force: true });
+        return;
+    }
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
+    await writeFileAtomic(file, text);
+}
+/**
+ * Puts back what decides staging as `before` had it, keeping agent-loop's own exclude patterns
+ * (`ours`); clears the flags set since (through `clearFlags`). Returns what was put back, named for
+ * a person (empty: nothing had changed).
+ */
+async function restoreStaging(files, before, ours, lsFilesV, clearFlags) {
+    const restored = [];
+    if ((await readOrUndefined(files.config)) !== before.config) {
+        await put(files.config, before.config);
+        restored.push('.git/config');
+    }
+    if ((await readOrUndefined(files.attributes)) !== before.attributes) {
+        await put(files.attributes, before.attributes);
+        restored.push('.git/info/attributes');
+    }
+    const exclude = excludeAsBefore(before.exclude, ours);
+    if ((await readOrUndefined(files.exclude)) !== exclude) {
+        await put(files.exclude, exclude);
+        restored.push('.git/info/exclude');
+    }
+    const had = new Set(before.flagged);
+    const flagged = flaggedPaths(await lsFilesV()).filter((p) => !had.has(p));
+    if (flagged.length > 0) {
+        await clearFlags(flagged);
+        restored.push(`the skip-worktree/assume-unchanged flag of ${flagged.slice(0, 5).join(', ')}${flagged.length > 5 ? ', \u2026' : ''}`);
+    }
+    return restored;
+}
+
 ;// CONCATENATED MODULE: ./src/git/git.ts
 /**
  * The git operations the loop needs, behind one interface; every call goes through one execGit,
  * except the lane's two loose refs, read from git's files when they can say it alone (looseRefs.ts).
  */
+
 
 
 
@@ -22996,6 +23093,16 @@ async function openGit(cwd, env, options = {}) {
         return r.stdout.trim();
     };
     const tryGit = async (...args) => (await runner.run(args)).code === 0;
+    // What decides what a commit stages, as it is before any agent runs (src/git/staging.ts).
+    const commonDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
+    const lsFilesV = async () => {
+        const r = await runner.run(['ls-files', '-v', '-z']);
+        return r.code === 0 ? r.stdout : '';
+    };
+    const staging = stagingFiles(commonDir);
+    const stagingBefore = await readStaging(staging, lsFilesV);
+    /** The patterns agent-loop put in .git/info/exclude: kept when the file is put back. */
+    const ourExcludes = [];
     let dirs;
     const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
     const remoteGit = async (...args) => {
@@ -23016,6 +23123,14 @@ async function openGit(cwd, env, options = {}) {
         await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
     };
     const stageAll = async () => {
+        const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
+            // One flag per call: update-index applies only the last of its marking options to the paths.
+            for (let i = 0; i < paths.length; i += 200)
+                for (const flag of ['--no-skip-worktree', '--no-assume-unchanged'])
+                    await git('update-index', flag, '--', ...paths.slice(i, i + 200));
+        });
+        if (restored.length > 0)
+            options.onStagingRestored?.(restored);
         await git('add', '--all');
         await unstageProtected();
     };
@@ -23221,19 +23336,20 @@ async function openGit(cwd, env, options = {}) {
             return out.split('\0').filter((l) => l !== '');
         },
         async exclude(relativePathOrPattern, excludeOptions = {}) {
-            const gitDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
-            const file = external_node_path_default().join(gitDir, 'info', 'exclude');
+            const file = staging.exclude;
             const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
             const line = excludeOptions.file
                 ? `/${bare.replace(/[*?[\\]/g, '\\$&')}`
                 : relativePathOrPattern.includes('*')
                     ? relativePathOrPattern
                     : `/${bare}/`;
+            if (!ourExcludes.includes(line))
+                ourExcludes.push(line);
             const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
             if (current.split('\n').includes(line))
                 return;
             await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
-            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`);
+            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}${EXCLUDE_MARK}\n${line}\n`);
         },
     };
 }
@@ -36763,6 +36879,7 @@ async function prepareRun(options, io) {
         ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
         protect: [io.stateDir],
         holdsSecret: secretDetector(io.secrets),
+        onStagingRestored: (what) => stagingRestored(logger, what),
         ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
     });
     if (io.publisher && !git)
@@ -37020,6 +37137,10 @@ async function endedEarly(io, logger, result) {
     await io.onResult?.(result);
     return exitCodeFor(result);
 }
+/** What agent-loop put back before a commit because something else changed what git stages (src/git/staging.ts). */
+function stagingRestored(logger, what) {
+    logger.warn('git.staging_restored', `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, before committing, so that what is committed is the working tree the tests ran on.`, { restored: what });
+}
 /** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
 async function excludeWritten(git, before, logger) {
     const written = (await git.untracked()).filter((p) => !before.has(p));
@@ -37143,6 +37264,7 @@ async function planWithSession(options, io, ctx) {
         ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
         protect: [io.stateDir, artifactsDir],
         holdsSecret: secretDetector(io.secrets),
+        onStagingRestored: (what) => stagingRestored(logger, what),
     });
     if (git) {
         for (const dir of new Set([io.stateDir, artifactsDir])) {

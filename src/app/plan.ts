@@ -24,7 +24,7 @@ import { detectTestCommand } from '../loop/testGate.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { isOnPath } from '../util/onPath.js';
 import { readPromptDir } from '../util/promptDir.js';
-import { type RunIO, runCommand, runLogger } from './run.js';
+import { type RunIO, runCommand, runLogger, stagingRestored } from './run.js';
 import { type Session, openAgentSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
@@ -145,6 +145,7 @@ async function planWithSession(
     ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
     protect: [io.stateDir, artifactsDir],
     holdsSecret: secretDetector(io.secrets),
+    onStagingRestored: (what) => stagingRestored(logger, what),
   });
   if (git) {
     for (const dir of new Set([io.stateDir, artifactsDir])) {

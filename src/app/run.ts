@@ -189,6 +189,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
     protect: [io.stateDir],
     holdsSecret: secretDetector(io.secrets),
+    onStagingRestored: (what) => stagingRestored(logger, what),
     ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
   });
   if (io.publisher && !git)
@@ -475,6 +476,15 @@ async function endedEarly(io: RunIO, logger: Logger, result: RunResult): Promise
   logger.result(result, summaryLine(result));
   await io.onResult?.(result);
   return exitCodeFor(result);
+}
+
+/** What agent-loop put back before a commit because something else changed what git stages (src/git/staging.ts). */
+export function stagingRestored(logger: Logger, what: string[]): void {
+  logger.warn(
+    'git.staging_restored',
+    `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, before committing, so that what is committed is the working tree the tests ran on.`,
+    { restored: what },
+  );
 }
 
 /** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */

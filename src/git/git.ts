@@ -9,6 +9,7 @@ import path from 'node:path';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { type GitDirs, laneFromFiles } from './looseRefs.js';
+import { EXCLUDE_MARK, readStaging, restoreStaging, stagingFiles } from './staging.js';
 
 export interface Git {
   readonly topLevel: string;
@@ -174,6 +175,8 @@ export interface GitOptions {
    * (remoteAuth.ts), which no other git call, and no agent, ever holds.
    */
   remoteEnv?: Record<string, string>;
+  /** Told what was put back before a commit because something other than agent-loop changed what git stages (src/git/staging.ts). */
+  onStagingRestored?: (what: string[]) => void;
 }
 
 /**
@@ -206,6 +209,16 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     return r.stdout.trim();
   };
   const tryGit = async (...args: string[]) => (await runner.run(args)).code === 0;
+  // What decides what a commit stages, as it is before any agent runs (src/git/staging.ts).
+  const commonDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
+  const lsFilesV = async () => {
+    const r = await runner.run(['ls-files', '-v', '-z']);
+    return r.code === 0 ? r.stdout : '';
+  };
+  const staging = stagingFiles(commonDir);
+  const stagingBefore = await readStaging(staging, lsFilesV);
+  /** The patterns agent-loop put in .git/info/exclude: kept when the file is put back. */
+  const ourExcludes: string[] = [];
   let dirs: Promise<GitDirs | undefined> | undefined;
   const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
   const remoteGit = async (...args: string[]) => {
@@ -225,6 +238,13 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
   };
   const stageAll = async () => {
+    const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
+      // One flag per call: update-index applies only the last of its marking options to the paths.
+      for (let i = 0; i < paths.length; i += 200)
+        for (const flag of ['--no-skip-worktree', '--no-assume-unchanged'])
+          await git('update-index', flag, '--', ...paths.slice(i, i + 200));
+    });
+    if (restored.length > 0) options.onStagingRestored?.(restored);
     await git('add', '--all');
     await unstageProtected();
   };
@@ -421,21 +441,18 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       return out.split('\0').filter((l) => l !== '');
     },
     async exclude(relativePathOrPattern, excludeOptions = {}) {
-      const gitDir = path.resolve(topLevel, await git('rev-parse', '--git-common-dir'));
-      const file = path.join(gitDir, 'info', 'exclude');
+      const file = staging.exclude;
       const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
       const line = excludeOptions.file
         ? `/${bare.replace(/[*?[\\]/g, '\\$&')}`
         : relativePathOrPattern.includes('*')
           ? relativePathOrPattern
           : `/${bare}/`;
+      if (!ourExcludes.includes(line)) ourExcludes.push(line);
       const current = await fs.readFile(file, 'utf8').catch(() => '');
       if (current.split('\n').includes(line)) return;
       await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.appendFile(
-        file,
-        `${current && !current.endsWith('\n') ? '\n' : ''}# agent-loop (never committed)\n${line}\n`,
-      );
+      await fs.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}${EXCLUDE_MARK}\n${line}\n`);
     },
   };
 }
