@@ -31232,6 +31232,10 @@ function cycleFinished(model, published, failed, config) {
         log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
     ]);
 }
+/** The issues of escalations whose label is still to be written (markEscalated notices: refused, or a run killed first), once each. Pure. */
+function unlabelledEscalations(loop) {
+    return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+}
 /** What to work on next: the ready issues, less those done in this run and the escalated ones. */
 function selectTargets(ready, loop, batch, sliceStartIteration, only, 
 /** The checkpoint's escalations stand in for the label (CoreSettings.closeOnBranch). */
@@ -31245,7 +31249,7 @@ labelsDoNotLast = false) {
     const inThisSlice = new Set(loop.escalations.filter((e) => e.iteration > sliceStartIteration).flatMap((e) => e.issueIds));
     const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
     // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
-    const labelling = new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])));
+    const labelling = new Set(unlabelledEscalations(loop));
     const labelled = (i) => i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
     const isEscalated = (i) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));
     const eligible = open.filter((i) => !isEscalated(i));
@@ -32071,10 +32075,10 @@ function baselineKey(tree, command, junitFile) {
         .digest('hex')
         .slice(0, 24);
 }
+/** A short digest of a value as JSON: the checkpoint holds one of each record kept where the agent can write. Pure. */
+const digestOf = (value) => (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 24);
 /** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
-function baselineDigest(run) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(run)).digest('hex').slice(0, 24);
-}
+const baselineDigest = (run) => digestOf(run);
 /** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
 const BASELINES_REMEMBERED = 20;
 /** `remembered` with `key`'s digest, newest last, the newest BASELINES_REMEMBERED kept. Pure. */
@@ -32088,9 +32092,7 @@ function lastFailingKey(command) {
     return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(command).digest('hex');
 }
 /** A digest of a last-failing record, as this run wrote it: the checkpoint holds it (`LoopState.lastFailing`). Pure. */
-function failingDigest(failing) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(failing)).digest('hex').slice(0, 24);
-}
+const failingDigest = (failing) => digestOf(failing);
 function baselineStore(files) {
     const file = (key) => external_node_path_default().join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
     const last = (command) => external_node_path_default().join(files.dir, LAST_FAILING_DIR, `${lastFailingKey(command)}.json`);
@@ -33314,11 +33316,10 @@ function haltGate(loop, seen) {
  * "remove the label" does not apply to them: there is none. Pure.
  */
 function owedLabels(loop) {
-    const owed = loop.notices.filter((n) => n.what.kind === 'markEscalated');
-    const ids = [...new Set(owed.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+    const ids = unlabelledEscalations(loop);
     if (ids.length === 0)
         return undefined;
-    const failed = owed.filter((n) => n.attempts > 0);
+    const failed = loop.notices.filter((n) => n.what.kind === 'markEscalated' && n.attempts > 0);
     const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
     const one = ids.length === 1;
     return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'}); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;

@@ -11,6 +11,7 @@
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import type { Options } from '../config/options.js';
 import { haltGate } from '../core/haltGate.js';
+import { unlabelledEscalations } from '../core/slice.js';
 import { type WavePlan, planWave } from '../core/wavePlan.js';
 import { LANDING_JOB, NOTICE_LANDINGS, awaitingLanding, landingDue, noticesOwed } from '../core/waveOutbox.js';
 import { leaseMinutes } from '../issues/claims.js';
@@ -98,7 +99,11 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
   if (owed.length > 0) {
     core.info(
       redact(
-        `agent-loop plan: ${owed.length} notice(s) of earlier waves still to send (an escalated issue's label and note: ${[...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))].map((id) => issueLink(id, undefined)).join(', ') || 'none'}; last failure: ${loop.notices.find((n) => n.lastError)?.lastError ?? 'none'}).`,
+        `agent-loop plan: ${owed.length} notice(s) of earlier waves still to send (an escalated issue's label and note: ${
+          unlabelledEscalations(loop)
+            .map((id) => issueLink(id, undefined))
+            .join(', ') || 'none'
+        }; last failure: ${loop.notices.find((n) => n.lastError)?.lastError ?? 'none'}).`,
       ),
     );
   }

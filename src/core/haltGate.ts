@@ -15,7 +15,7 @@
  */
 import { ESCALATED_LABEL } from '../issues/types.js';
 import type { ReadyIssue } from './events.js';
-import { selectTargets } from './slice.js';
+import { selectTargets, unlabelledEscalations } from './slice.js';
 import type { LoopState } from './state.js';
 
 export interface HaltObservation {
@@ -92,10 +92,9 @@ export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
  * "remove the label" does not apply to them: there is none. Pure.
  */
 export function owedLabels(loop: Pick<LoopState, 'notices'>): string | undefined {
-  const owed = loop.notices.filter((n) => n.what.kind === 'markEscalated');
-  const ids = [...new Set(owed.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+  const ids = unlabelledEscalations(loop);
   if (ids.length === 0) return undefined;
-  const failed = owed.filter((n) => n.attempts > 0);
+  const failed = loop.notices.filter((n) => n.what.kind === 'markEscalated' && n.attempts > 0);
   const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
   const one = ids.length === 1;
   return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${

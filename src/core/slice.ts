@@ -458,6 +458,11 @@ function cycleFinished(
   ]);
 }
 
+/** The issues of escalations whose label is still to be written (markEscalated notices: refused, or a run killed first), once each. Pure. */
+export function unlabelledEscalations(loop: Pick<LoopState, 'notices'>): string[] {
+  return [...new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])))];
+}
+
 /** What to work on next: the ready issues, less those done in this run and the escalated ones. */
 export function selectTargets(
   ready: readonly ReadyIssue[],
@@ -481,7 +486,7 @@ export function selectTargets(
   );
   const everEscalated = new Set(labelsDoNotLast ? loop.escalations.flatMap((e) => e.issueIds) : []);
   // An escalation whose label is still to be sent (a notice a killed run left) is labelled all the same.
-  const labelling = new Set(loop.notices.flatMap((n) => (n.what.kind === 'markEscalated' ? n.what.issueIds : [])));
+  const labelling = new Set(unlabelledEscalations(loop));
   const labelled = (i: ReadyIssue) =>
     i.labels.includes(ESCALATED_LABEL) || labelling.has(i.id) || everEscalated.has(i.id);
   const isEscalated = (i: ReadyIssue) => inThisSlice.has(i.id) || (labelled(i) && !editedSinceEscalation(i, loop));

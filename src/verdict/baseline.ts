@@ -21,10 +21,12 @@ export function baselineKey(tree: string, command: string, junitFile?: string): 
     .slice(0, 24);
 }
 
+/** A short digest of a value as JSON: the checkpoint holds one of each record kept where the agent can write. Pure. */
+const digestOf = (value: unknown): string =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 24);
+
 /** A digest of a baseline's run, as it is kept: the run's checkpoint holds it, so a kept file rewritten since is known. Pure. */
-export function baselineDigest(run: SuiteRun): string {
-  return createHash('sha256').update(JSON.stringify(run)).digest('hex').slice(0, 24);
-}
+export const baselineDigest = (run: SuiteRun): string => digestOf(run);
 
 /** How many baselines a run remembers the digest of (the newest): one per base tip its cycles started on. */
 export const BASELINES_REMEMBERED = 20;
@@ -58,9 +60,7 @@ export function lastFailingKey(command: string): string {
 }
 
 /** A digest of a last-failing record, as this run wrote it: the checkpoint holds it (`LoopState.lastFailing`). Pure. */
-export function failingDigest(failing: readonly string[]): string {
-  return createHash('sha256').update(JSON.stringify(failing)).digest('hex').slice(0, 24);
-}
+export const failingDigest = (failing: readonly string[]): string => digestOf(failing);
 
 export function baselineStore(files: StateFiles): BaselineStore {
   const file = (key: string) => path.join(files.dir, BASELINES_DIR, `${key.replace(/[^0-9a-f]/g, '')}.json`);
