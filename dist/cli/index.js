@@ -29304,6 +29304,22 @@ function emptyRun(exitCode) {
 const isReadable = (run) => run.reader !== undefined;
 /** How many tests (else groups) a run read: 0 when it read none. */
 const readCount = (run) => Object.keys(run.tests).length || Object.keys(run.groups).length;
+/**
+ * Why `now` cannot be judged test by test although it was read, or undefined when it can. pytest runs
+ * with -rA (agent-loop adds it), so its short summary names every test that ran; a run that names none
+ * where the baseline named some had its summary turned off (`--no-summary` in the configuration, which
+ * the agent can edit), and its files' outcomes alone would count every test of a file that ran as
+ * passing: a failing target, or a passing test deleted. Both workflows' verdicts read it.
+ */
+function unjudgeableBecause(baseline, now) {
+    if (baseline.reader === 'pytest' &&
+        now.reader === 'pytest' &&
+        Object.keys(baseline.tests).length > 0 &&
+        Object.keys(now.tests).length === 0 &&
+        Object.values(now.groups).some((g) => g !== 'error'))
+        return `pytest's output no longer names its tests (exit code ${now.exitCode}; it named ${Object.keys(baseline.tests).length} before): its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), so no test can be judged`;
+    return undefined;
+}
 function clipMessage(text) {
     const t = text.trim();
     return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}\u2026`;
@@ -34564,20 +34580,10 @@ function judge({ baseline, now, targetTests, verify = [] }) {
             });
         return judge_finish({ ...verdict, targetsFailing });
     }
-    // pytest runs with -rA (agent-loop adds it), so its short summary names every test that ran; one
-    // that names none where the baseline named some had its summary turned off (`--no-summary` in the
-    // configuration, which the agent can edit), and its files' outcomes alone would count every test
-    // of a file that ran as passing: a failing target, or a passing test deleted (until 2026-11-28).
-    if (baseline.reader === 'pytest' &&
-        now.reader === 'pytest' &&
-        Object.keys(baseline.tests).length > 0 &&
-        Object.keys(now.tests).length === 0 &&
-        Object.values(now.groups).some((g) => g !== 'error'))
-        return {
-            ...verdict,
-            kind: 'cannot_run',
-            summary: `pytest's output no longer names its tests (exit code ${now.exitCode}; it named ${Object.keys(baseline.tests).length} before): its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), so no test can be judged`,
-        };
+    // Read, but not test by test (pytest with its short summary turned off): no test can be judged.
+    const unjudgeable = unjudgeableBecause(baseline, now);
+    if (unjudgeable)
+        return { ...verdict, kind: 'cannot_run', summary: unjudgeable };
     const message = (run, id) => run.messages[id];
     const wasFailing = (id) => failedIn(baseline, id);
     const passesNow = (id) => passedIn(now, id);
@@ -35594,8 +35600,9 @@ function againstBaseline(seen, now, baseline) {
         const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
         return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
     }
-    if (now.cannotRun)
-        return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
+    const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);
+    if (cannotJudge)
+        return { passed: false, failing: [], compileError: true, summary: `${cannotJudge}\n\n${seen.summary}` };
     const gone = noLongerPassing(baseline, now);
     const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
     const messages = {

@@ -15,6 +15,7 @@ import {
   passedIn,
   readCount,
   statusOf,
+  unjudgeableBecause,
 } from './results.js';
 
 export interface Failure {
@@ -106,22 +107,9 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
     return finish({ ...verdict, targetsFailing });
   }
 
-  // pytest runs with -rA (agent-loop adds it), so its short summary names every test that ran; one
-  // that names none where the baseline named some had its summary turned off (`--no-summary` in the
-  // configuration, which the agent can edit), and its files' outcomes alone would count every test
-  // of a file that ran as passing: a failing target, or a passing test deleted (until 2026-11-28).
-  if (
-    baseline.reader === 'pytest' &&
-    now.reader === 'pytest' &&
-    Object.keys(baseline.tests).length > 0 &&
-    Object.keys(now.tests).length === 0 &&
-    Object.values(now.groups).some((g) => g !== 'error')
-  )
-    return {
-      ...verdict,
-      kind: 'cannot_run',
-      summary: `pytest's output no longer names its tests (exit code ${now.exitCode}; it named ${Object.keys(baseline.tests).length} before): its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), so no test can be judged`,
-    };
+  // Read, but not test by test (pytest with its short summary turned off): no test can be judged.
+  const unjudgeable = unjudgeableBecause(baseline, now);
+  if (unjudgeable) return { ...verdict, kind: 'cannot_run', summary: unjudgeable };
 
   const message = (run: SuiteRun, id: string) => run.messages[id];
   const wasFailing = (id: string) => failedIn(baseline, id);

@@ -140,6 +140,25 @@ export const isReadable = (run: SuiteRun): boolean => run.reader !== undefined;
 /** How many tests (else groups) a run read: 0 when it read none. */
 export const readCount = (run: SuiteRun): number => Object.keys(run.tests).length || Object.keys(run.groups).length;
 
+/**
+ * Why `now` cannot be judged test by test although it was read, or undefined when it can. pytest runs
+ * with -rA (agent-loop adds it), so its short summary names every test that ran; a run that names none
+ * where the baseline named some had its summary turned off (`--no-summary` in the configuration, which
+ * the agent can edit), and its files' outcomes alone would count every test of a file that ran as
+ * passing: a failing target, or a passing test deleted. Both workflows' verdicts read it.
+ */
+export function unjudgeableBecause(baseline: SuiteRun, now: SuiteRun): string | undefined {
+  if (
+    baseline.reader === 'pytest' &&
+    now.reader === 'pytest' &&
+    Object.keys(baseline.tests).length > 0 &&
+    Object.keys(now.tests).length === 0 &&
+    Object.values(now.groups).some((g) => g !== 'error')
+  )
+    return `pytest's output no longer names its tests (exit code ${now.exitCode}; it named ${Object.keys(baseline.tests).length} before): its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), so no test can be judged`;
+  return undefined;
+}
+
 export function clipMessage(text: string): string {
   const t = text.trim();
   return t.length <= MESSAGE_MAX ? t : `${t.slice(0, MESSAGE_MAX - 1)}…`;

@@ -4,6 +4,8 @@
  * no longer be read per test does not pass.
  */
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { readSuiteOutput } from '../../../src/verdict/readers/index.js';
 import type { SuiteRun } from '../../../src/verdict/results.js';
 import { againstBaseline } from '../../../src/workflows/tdd/baseline.js';
 import type { TestsSeen } from '../../../src/workflows/tdd/decide.js';
@@ -51,5 +53,27 @@ describe('againstBaseline', () => {
 
   it('leaves the runner’s own view when the baseline cannot be read per test', () => {
     expect(againstBaseline(green, unreadable(0), unreadable(0))).toBe(green);
+  });
+});
+
+describe('againstBaseline on pytest whose short summary the agent turned off (recorded pytest 9.0.3)', () => {
+  const fixture = (name: string) => readFileSync(new URL(`../../fixtures/runners/${name}`, import.meta.url), 'utf8');
+  // RED's baseline names every test (agent-loop adds -rA): test_legacy already failed, test_mul is the new target.
+  const red = readSuiteOutput(fixture('pytest-9.0.3-rA-mul.txt'), 1);
+
+  it('does not pass GREEN when the output names no test where the baseline named them (--no-summary in pytest.ini): test_sub broken and deleted, the files’ progress lines all that is left', () => {
+    const now = readSuiteOutput(fixture('pytest-9.0.3-no-summary.txt'), 1);
+    expect(Object.keys(now.tests)).toEqual([]);
+    const seen = againstBaseline(green, now, red);
+    expect(seen).toMatchObject({ passed: false, compileError: true });
+    expect(seen.summary).toMatch(/^pytest's output no longer names its tests \(exit code 1; it named 4 before\)/);
+  });
+
+  it('does not pass it either when every file shows passing and pytest exits 0', () => {
+    const now = readSuiteOutput(
+      fixture('pytest-9.0.3-no-summary.txt').replace('test_calc.py .F ', 'test_calc.py .. '),
+      0,
+    );
+    expect(againstBaseline(green, now, red)).toMatchObject({ passed: false, compileError: true });
   });
 });

@@ -5,7 +5,15 @@
  * gone now (as the implement workflow's verdict: src/verdict/judge.ts). Pure.
  */
 import { noLongerPassing } from '../../verdict/judge.js';
-import { GROUP_SEPARATOR, type SuiteRun, failedIds, failedIn, isReadable, readCount } from '../../verdict/results.js';
+import {
+  GROUP_SEPARATOR,
+  type SuiteRun,
+  failedIds,
+  failedIn,
+  isReadable,
+  readCount,
+  unjudgeableBecause,
+} from '../../verdict/results.js';
 import type { TestsSeen } from './decide.js';
 
 /**
@@ -21,8 +29,9 @@ export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, base
     const why = `The test output can no longer be read per test (exit code ${now.exitCode}), where ${readCount(baseline)} test(s) were read before this cycle: the test command, its configuration or the runner may have been changed.`;
     return { passed: false, failing: [], compileError: true, summary: `${why}\n\n${seen.summary}` };
   }
-  if (now.cannotRun)
-    return { passed: false, failing: [], compileError: true, summary: `${now.cannotRun}\n\n${seen.summary}` };
+  const cannotJudge = now.cannotRun ?? unjudgeableBecause(baseline, now);
+  if (cannotJudge)
+    return { passed: false, failing: [], compileError: true, summary: `${cannotJudge}\n\n${seen.summary}` };
   const gone = noLongerPassing(baseline, now);
   const failing = [...failedIds(now).filter((id) => !failedIn(baseline, id)), ...gone.map((g) => g.id)];
   const messages: Record<string, string | undefined> = {
