@@ -300,6 +300,40 @@ ${DONE_REPORT}`,
     );
   });
 
+  it('an agent that defines a clean filter in a slice that ends with work remaining: the slice puts it back at its end, so the next run (a new process) neither keeps it nor commits through it', async () => {
+    const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
+    const agent = await writeAgent(
+      sb,
+      'two-step',
+      `if [ ! -f "$NOTES/went" ]; then
+  touch "$NOTES/went"
+  git config filter.x.clean "sed 's/=> a - b;/=> 0;/'"
+  echo 'src/calc.mjs filter=x' >> .git/info/attributes
+  git remote add elsewhere https://example.invalid/elsewhere.git
+  printf 'Partway.\\n\`\`\`yaml\\nwork_remaining: 1\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: half\\n\`\`\`\\n'
+  exit 0
+fi
+${FIX.add}
+${DONE_REPORT}`,
+    );
+    const first = await runCli(sb, args(agent, '--slice-iterations', '1'));
+    expectExit(first, 0);
+    expect(lastResult(first.stdout)).toMatchObject({ status: 'continuing', iterations: 1 });
+    // Put back at the slice's end: nothing of it stays in the person's repository between runs.
+    expect(git(sb, 'config', '--list', '--local')).not.toMatch(/^(filter\.|remote\.elsewhere)/m);
+    expect(existsSync(path.join(sb.repo, '.git', 'info', 'attributes'))).toBe(false); // there was none
+    expect(events(first.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(
+      /changed what git stages: \.git\/config; \.git\/info\/attributes\. Put back as it was before the agent ran/,
+    );
+
+    const second = await runCli(sb, args(agent));
+    expectExit(second, 0);
+    expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
+    const merged = git(sb, 'show', 'main:src/calc.mjs');
+    expect(merged).toContain('export const add = (a, b) => a + b;');
+    expect(merged).toContain('export const sub = (a, b) => a - b;');
+  });
+
   it('with --junit-file: the report is read per test, and what the test command writes (the report, a cache) is never committed', async () => {
     const sb = await redRepository([issue('bd-add', 'add() subtracts', { description: 'add(2, 3) should be 5' })]);
     const command =

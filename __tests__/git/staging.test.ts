@@ -111,3 +111,26 @@ describe("agent-loop's commit", () => {
     }
   });
 });
+
+describe('putBackStaging (a slice’s end, no commit)', () => {
+  it('puts back a remote the agent added (a push would go there), a filter and an index flag, leaves the working tree as it is, and says what', async () => {
+    const config = readFileSync(file('.git/config'), 'utf8');
+    const told: string[][] = [];
+    const g = (await openGit(repo, GIT_ENV, { onStagingRestored: (what) => told.push(what) }))!;
+    git('remote', 'add', 'origin', 'https://example.invalid/attacker.git');
+    git('config', 'filter.x.clean', 'sed s/ok/broken/');
+    git('update-index', '--skip-worktree', 'a.txt');
+    writeFileSync(file('a.txt'), 'work in progress\n');
+    const head = git('rev-parse', 'HEAD');
+
+    await g.putBackStaging();
+    expect(readFileSync(file('.git/config'), 'utf8')).toBe(config);
+    expect(git('ls-files', '-v', 'a.txt')).toBe('H a.txt');
+    expect(readFileSync(file('a.txt'), 'utf8')).toBe('work in progress\n');
+    expect(git('rev-parse', 'HEAD')).toBe(head);
+    expect(told).toEqual([['.git/config', 'the skip-worktree/assume-unchanged flag of a.txt']]);
+
+    await g.putBackStaging(); // nothing changed since: nothing said
+    expect(told).toHaveLength(1);
+  });
+});

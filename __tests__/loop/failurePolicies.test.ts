@@ -431,6 +431,7 @@ function fakeGit() {
   return {
     topLevel: dir,
     calls,
+    putBackStaging: async () => undefined,
     currentRef: async () => 'main',
     branchExists: async () => true,
     holds: async () => true,

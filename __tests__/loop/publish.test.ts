@@ -34,6 +34,7 @@ function recordingGit(calls: string[], remote: Histories): Git {
   const local: Histories = new Map([['main', ['c0']]]);
   return {
     topLevel: dir,
+    putBackStaging: async () => undefined,
     currentRef: async () => current,
     branchExists: async (b) => local.has(b),
     holds: async (b, commit) => local.get(b)?.includes(commit) ?? false,

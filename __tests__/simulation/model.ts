@@ -159,6 +159,7 @@ export function buildDoubles(world: World) {
     untracked: async () => [],
     fetchBranch: async () => false,
     push: async () => undefined,
+    putBackStaging: async () => undefined,
   };
 
   const agent: Agent = {

@@ -23154,7 +23154,7 @@ async function openGit(cwd, env, options = {}) {
     const unstageProtected = async () => {
         await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
     };
-    const stageAll = async () => {
+    const putBackStaging = async () => {
         const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
             // One flag per call: update-index applies only the last of its marking options to the paths.
             for (let i = 0; i < paths.length; i += 200)
@@ -23163,6 +23163,9 @@ async function openGit(cwd, env, options = {}) {
         });
         if (restored.length > 0)
             options.onStagingRestored?.(restored);
+    };
+    const stageAll = async () => {
+        await putBackStaging();
         await git('add', '--all');
         await unstageProtected();
     };
@@ -23363,6 +23366,7 @@ async function openGit(cwd, env, options = {}) {
             // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
             await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
         },
+        putBackStaging,
         async untracked() {
             const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
             return out.split('\0').filter((l) => l !== '');
@@ -32966,6 +32970,12 @@ async function runSlice(unguarded) {
             case 'done':
                 // Best effort: a state directory that cannot be written now must not lose the slice's result.
                 await mendBaselines(deps, model.loop, baselineSeen?.run ? { key: baselineSeen.key, run: baselineSeen.run } : undefined).catch((error) => logger.warn('tests.baseline', `Could not check the recorded baselines: ${error.message}.`));
+                // Not only before a commit: what an agent changed of what git stages (a filter, a remote
+                // pointed elsewhere, an exclude, an index flag) must not outlive the slice in the person's
+                // repository, nor be taken by the next run, which reads these settings as the person's.
+                await git
+                    ?.putBackStaging()
+                    .catch((error) => logger.warn('git.staging_restored', `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, the index's flags): ${error.message}. Check them before the next run.`));
                 return buildResult({
                     claimedElsewhere: model.claimedElsewhere ?? [],
                     status: effect.status,

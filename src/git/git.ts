@@ -61,6 +61,13 @@ export interface Git {
   fetchBranch(remote: string, branch: string): Promise<boolean>;
   /** Pushes the local `branch` to `remote` under the same name (no force). */
   push(remote: string, branch: string): Promise<void>;
+  /**
+   * Puts back what decides what a commit stages as it was when this git opened, before any agent ran
+   * (src/git/staging.ts), saying what through `onStagingRestored`. Every commit does it first; a
+   * slice does it at its end too, so nothing an agent changed there stays in the person's repository
+   * (a remote pointed elsewhere, a filter) or is taken as theirs by the next run's snapshot.
+   */
+  putBackStaging(): Promise<void>;
 }
 
 export class GitError extends Error {
@@ -237,7 +244,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
   const unstageProtected = async () => {
     await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
   };
-  const stageAll = async () => {
+  const putBackStaging = async () => {
     const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
       // One flag per call: update-index applies only the last of its marking options to the paths.
       for (let i = 0; i < paths.length; i += 200)
@@ -245,6 +252,9 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
           await git('update-index', flag, '--', ...paths.slice(i, i + 200));
     });
     if (restored.length > 0) options.onStagingRestored?.(restored);
+  };
+  const stageAll = async () => {
+    await putBackStaging();
     await git('add', '--all');
     await unstageProtected();
   };
@@ -436,6 +446,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
       await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
     },
+    putBackStaging,
     async untracked() {
       const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
       return out.split('\0').filter((l) => l !== '');

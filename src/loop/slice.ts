@@ -543,6 +543,17 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         ).catch((error: unknown) =>
           logger.warn('tests.baseline', `Could not check the recorded baselines: ${(error as Error).message}.`),
         );
+        // Not only before a commit: what an agent changed of what git stages (a filter, a remote
+        // pointed elsewhere, an exclude, an index flag) must not outlive the slice in the person's
+        // repository, nor be taken by the next run, which reads these settings as the person's.
+        await git
+          ?.putBackStaging()
+          .catch((error: unknown) =>
+            logger.warn(
+              'git.staging_restored',
+              `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, the index's flags): ${(error as Error).message}. Check them before the next run.`,
+            ),
+          );
         return buildResult({
           claimedElsewhere: model.claimedElsewhere ?? [],
           status: effect.status,
