@@ -5,7 +5,7 @@
  * file before marking it skip-worktree and putting the good one back.
  */
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openGit } from '../../src/git/git.js';
 import { EXCLUDE_MARK, excludeAsBefore, flaggedPaths } from '../../src/git/staging.js';
@@ -132,5 +132,43 @@ describe('putBackStaging (a slice’s end, no commit)', () => {
 
     await g.putBackStaging(); // nothing changed since: nothing said
     expect(told).toHaveLength(1);
+  });
+});
+
+describe('in a sparse checkout', () => {
+  it("leaves git's own skip-worktree flags alone (a branch's new file outside the sparse patterns is never committed as deleted), and a file in the tree that the agent hid with skip-worktree is still committed as the tests saw it", async () => {
+    mkdirSync(file('in'));
+    mkdirSync(file('out'));
+    writeFileSync(file('in/calc.txt'), 'sub = a - b\n');
+    writeFileSync(file('out/b.txt'), 'b\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'two folders');
+    git('checkout', '-q', '-b', 'other');
+    writeFileSync(file('out/c.txt'), 'c\n');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'c, outside the sparse patterns');
+    git('checkout', '-q', 'main');
+    git('sparse-checkout', 'set', 'in');
+    const told: string[][] = [];
+    const g = (await openGit(repo, GIT_ENV, { onStagingRestored: (what) => told.push(what) }))!;
+    await g.checkout('other'); // git marks out/c.txt skip-worktree: it is not in the tree
+    expect(git('ls-files', '-v', 'out/c.txt')).toBe('S out/c.txt');
+
+    await g.putBackStaging();
+    expect(git('ls-files', '-v', 'out/c.txt')).toBe('S out/c.txt');
+    expect(git('status', '--porcelain')).toBe('');
+    expect(told).toEqual([]);
+
+    // The agent's trick, on a file in the tree: a broken version staged and hidden.
+    writeFileSync(file('in/calc.txt'), 'sub = 0\n');
+    git('add', 'in/calc.txt');
+    git('update-index', '--skip-worktree', 'in/calc.txt');
+    writeFileSync(file('in/calc.txt'), 'sub = a - b # checked\n');
+    expect(await g.commitAll('the work')).toBe(true);
+    expect(git('show', 'HEAD:in/calc.txt')).toBe('sub = a - b # checked');
+    expect(git('show', '--stat', '--format=', 'HEAD')).not.toContain('out/');
+    expect(git('ls-tree', '-r', '--name-only', 'HEAD', 'out')).toBe('out/b.txt\nout/c.txt');
+    // Said or not: git (2.37 on) itself clears the flag of a file present in a sparse checkout's tree.
+    expect(git('ls-files', '-v', 'in/calc.txt')).toBe('H in/calc.txt');
   });
 });

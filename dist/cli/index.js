@@ -22956,12 +22956,13 @@ function stagingFiles(commonDir) {
     };
 }
 const readOrUndefined = (file) => external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => undefined);
-async function readStaging(files, lsFilesV) {
+async function readStaging(files, lsFilesV, isSparse) {
     return {
         config: await readOrUndefined(files.config),
         attributes: await readOrUndefined(files.attributes),
         exclude: await readOrUndefined(files.exclude),
         flagged: flaggedPaths(await lsFilesV()),
+        sparse: await isSparse(),
     };
 }
 /** Puts `text` at `file` atomically (a new file renamed over it: never written through a link put there), or removes it (undefined). */
@@ -22975,10 +22976,12 @@ async function put(file, text) {
 }
 /**
  * Puts back what decides staging as `before` had it, keeping agent-loop's own exclude patterns
- * (`ours`); clears the flags set since (through `clearFlags`). Returns what was put back, named for
- * a person (empty: nothing had changed).
+ * (`ours`); clears the flags set since (through `clearFlags`), except, in a sparse checkout, those of
+ * paths absent from the work tree (`inTree`): git's own, which cleared would read as deletions and be
+ * committed (until 2026-11-28, a branch's new file outside the sparse patterns). Returns what was
+ * put back, named for a person (empty: nothing had changed).
  */
-async function restoreStaging(files, before, ours, lsFilesV, clearFlags) {
+async function restoreStaging(files, before, ours, lsFilesV, clearFlags, inTree) {
     const restored = [];
     if ((await readOrUndefined(files.config)) !== before.config) {
         await put(files.config, before.config);
@@ -22994,7 +22997,7 @@ async function restoreStaging(files, before, ours, lsFilesV, clearFlags) {
         restored.push('.git/info/exclude');
     }
     const had = new Set(before.flagged);
-    const flagged = flaggedPaths(await lsFilesV()).filter((p) => !had.has(p));
+    const flagged = flaggedPaths(await lsFilesV()).filter((p) => !had.has(p) && (!before.sparse || inTree(p)));
     if (flagged.length > 0) {
         await clearFlags(flagged);
         restored.push(`the skip-worktree/assume-unchanged flag of ${flagged.slice(0, 5).join(', ')}${flagged.length > 5 ? ', \u2026' : ''}`);
@@ -23132,7 +23135,7 @@ async function openGit(cwd, env, options = {}) {
         return r.code === 0 ? r.stdout : '';
     };
     const staging = stagingFiles(commonDir);
-    const stagingBefore = await readStaging(staging, lsFilesV);
+    const stagingBefore = await readStaging(staging, lsFilesV, async () => (await runner.run(['config', '--bool', 'core.sparseCheckout'])).stdout.trim() === 'true');
     /** The patterns agent-loop put in .git/info/exclude: kept when the file is put back. */
     const ourExcludes = [];
     let dirs;
@@ -23160,7 +23163,7 @@ async function openGit(cwd, env, options = {}) {
             for (let i = 0; i < paths.length; i += 200)
                 for (const flag of ['--no-skip-worktree', '--no-assume-unchanged'])
                     await git('update-index', flag, '--', ...paths.slice(i, i + 200));
-        });
+        }, (p) => (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(topLevel, p), { throwIfNoEntry: false }) !== undefined);
         if (restored.length > 0)
             options.onStagingRestored?.(restored);
     };

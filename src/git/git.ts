@@ -3,7 +3,7 @@
  * except the lane's two loose refs, read from git's files when they can say it alone (looseRefs.ts).
  */
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, lstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workTreePath } from '../safety/stateDir.js';
@@ -223,7 +223,11 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     return r.code === 0 ? r.stdout : '';
   };
   const staging = stagingFiles(commonDir);
-  const stagingBefore = await readStaging(staging, lsFilesV);
+  const stagingBefore = await readStaging(
+    staging,
+    lsFilesV,
+    async () => (await runner.run(['config', '--bool', 'core.sparseCheckout'])).stdout.trim() === 'true',
+  );
   /** The patterns agent-loop put in .git/info/exclude: kept when the file is put back. */
   const ourExcludes: string[] = [];
   let dirs: Promise<GitDirs | undefined> | undefined;
@@ -245,12 +249,19 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
   };
   const putBackStaging = async () => {
-    const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
-      // One flag per call: update-index applies only the last of its marking options to the paths.
-      for (let i = 0; i < paths.length; i += 200)
-        for (const flag of ['--no-skip-worktree', '--no-assume-unchanged'])
-          await git('update-index', flag, '--', ...paths.slice(i, i + 200));
-    });
+    const restored = await restoreStaging(
+      staging,
+      stagingBefore,
+      ourExcludes,
+      lsFilesV,
+      async (paths) => {
+        // One flag per call: update-index applies only the last of its marking options to the paths.
+        for (let i = 0; i < paths.length; i += 200)
+          for (const flag of ['--no-skip-worktree', '--no-assume-unchanged'])
+            await git('update-index', flag, '--', ...paths.slice(i, i + 200));
+      },
+      (p) => lstatSync(path.join(topLevel, p), { throwIfNoEntry: false }) !== undefined,
+    );
     if (restored.length > 0) options.onStagingRestored?.(restored);
   };
   const stageAll = async () => {

@@ -23,6 +23,11 @@ export interface StagingSettings {
   exclude: string | undefined;
   /** Paths with the skip-worktree or assume-unchanged flag. */
   flagged: string[];
+  /**
+   * The work tree is a sparse checkout: git itself marks skip-worktree the paths outside its
+   * patterns, absent from the tree, at every checkout and merge (a branch's new file included).
+   */
+  sparse: boolean;
 }
 
 /** The paths `git ls-files -v -z` shows flagged: `S` (skip-worktree), or a lowercase tag (assume-unchanged). Pure. */
@@ -65,12 +70,17 @@ export function stagingFiles(commonDir: string): StagingFiles {
 
 const readOrUndefined = (file: string) => fs.readFile(file, 'utf8').catch(() => undefined);
 
-export async function readStaging(files: StagingFiles, lsFilesV: () => Promise<string>): Promise<StagingSettings> {
+export async function readStaging(
+  files: StagingFiles,
+  lsFilesV: () => Promise<string>,
+  isSparse: () => Promise<boolean>,
+): Promise<StagingSettings> {
   return {
     config: await readOrUndefined(files.config),
     attributes: await readOrUndefined(files.attributes),
     exclude: await readOrUndefined(files.exclude),
     flagged: flaggedPaths(await lsFilesV()),
+    sparse: await isSparse(),
   };
 }
 
@@ -86,8 +96,10 @@ async function put(file: string, text: string | undefined): Promise<void> {
 
 /**
  * Puts back what decides staging as `before` had it, keeping agent-loop's own exclude patterns
- * (`ours`); clears the flags set since (through `clearFlags`). Returns what was put back, named for
- * a person (empty: nothing had changed).
+ * (`ours`); clears the flags set since (through `clearFlags`), except, in a sparse checkout, those of
+ * paths absent from the work tree (`inTree`): git's own, which cleared would read as deletions and be
+ * committed (until 2026-11-28, a branch's new file outside the sparse patterns). Returns what was
+ * put back, named for a person (empty: nothing had changed).
  */
 export async function restoreStaging(
   files: StagingFiles,
@@ -95,6 +107,7 @@ export async function restoreStaging(
   ours: readonly string[],
   lsFilesV: () => Promise<string>,
   clearFlags: (paths: string[]) => Promise<void>,
+  inTree: (path: string) => boolean,
 ): Promise<string[]> {
   const restored: string[] = [];
   if ((await readOrUndefined(files.config)) !== before.config) {
@@ -111,7 +124,7 @@ export async function restoreStaging(
     restored.push('.git/info/exclude');
   }
   const had = new Set(before.flagged);
-  const flagged = flaggedPaths(await lsFilesV()).filter((p) => !had.has(p));
+  const flagged = flaggedPaths(await lsFilesV()).filter((p) => !had.has(p) && (!before.sparse || inTree(p)));
   if (flagged.length > 0) {
     await clearFlags(flagged);
     restored.push(
