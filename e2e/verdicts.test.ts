@@ -42,6 +42,17 @@ const args = (agent: string, ...extra: string[]) => [
   ...['--issues-file', './.beads/issues.jsonl', ...extra],
 ];
 
+/** What git.staging_restored says when an agent's clean filter (.git/config and .git/info/attributes) was put back. */
+const RESTORED_FILTER =
+  /changed what git stages: \.git\/config; \.git\/info\/attributes\. Put back as it was before the agent ran/;
+
+/** main holds add's fix and sub as it was: the tree the tests ran on, not a filter's output. */
+function expectAddFixedSubIntact(sb: Sandbox): void {
+  const merged = git(sb, 'show', 'main:src/calc.mjs');
+  expect(merged).toContain('export const add = (a, b) => a + b;');
+  expect(merged).toContain('export const sub = (a, b) => a - b;');
+}
+
 /** Fixes the issue it is given, one line each (bd-add, bd-mul, bd-clamp); does nothing for others. */
 const FIXER = `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/invocations"
 cp "$AGENT_LOOP_PROMPT_FILE" "$NOTES/prompt-$AGENT_LOOP_ITERATION.txt"
@@ -291,13 +302,9 @@ ${DONE_REPORT}`,
     const r = await runCli(sb, args(filtering));
     expectExit(r, 0);
     expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
-    const merged = git(sb, 'show', 'main:src/calc.mjs');
-    expect(merged).toContain('export const add = (a, b) => a + b;');
-    expect(merged).toContain('export const sub = (a, b) => a - b;');
+    expectAddFixedSubIntact(sb);
     expect(git(sb, 'config', '--list', '--local')).not.toMatch(/^filter\./m);
-    expect(events(r.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(
-      /changed what git stages: \.git\/config; \.git\/info\/attributes\. Put back as it was before the agent ran/,
-    );
+    expect(events(r.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(RESTORED_FILTER);
   });
 
   it('an agent that defines a clean filter in a slice that ends with work remaining: the slice puts it back at its end, so the next run (a new process) neither keeps it nor commits through it', async () => {
@@ -322,16 +329,12 @@ ${DONE_REPORT}`,
     // Put back at the slice's end: nothing of it stays in the person's repository between runs.
     expect(git(sb, 'config', '--list', '--local')).not.toMatch(/^(filter\.|remote\.elsewhere)/m);
     expect(existsSync(path.join(sb.repo, '.git', 'info', 'attributes'))).toBe(false); // there was none
-    expect(events(first.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(
-      /changed what git stages: \.git\/config; \.git\/info\/attributes\. Put back as it was before the agent ran/,
-    );
+    expect(events(first.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(RESTORED_FILTER);
 
     const second = await runCli(sb, args(agent));
     expectExit(second, 0);
     expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
-    const merged = git(sb, 'show', 'main:src/calc.mjs');
-    expect(merged).toContain('export const add = (a, b) => a + b;');
-    expect(merged).toContain('export const sub = (a, b) => a - b;');
+    expectAddFixedSubIntact(sb);
   });
 
   it('with --junit-file: the report is read per test, and what the test command writes (the report, a cache) is never committed', async () => {

@@ -15,6 +15,13 @@ let repo: string;
 const git = gitIn(() => repo);
 useCommittedRepo('agent-loop-staging', 'base', (r) => (repo = r));
 const file = (name: string) => path.join(repo, name);
+/** The agent's trick: `name` broken in the index, marked skip-worktree, and good again in the tree the tests see. */
+const stageHidden = (name: string, broken: string, good: string) => {
+  writeFileSync(file(name), broken);
+  git('add', name);
+  git('update-index', '--skip-worktree', name);
+  writeFileSync(file(name), good);
+};
 
 describe('flaggedPaths and excludeAsBefore (pure)', () => {
   it('reads the skip-worktree (S) and assume-unchanged (lowercase) paths of ls-files -v -z', () => {
@@ -44,10 +51,7 @@ describe("agent-loop's commit", () => {
     writeFileSync(file('a.txt'), 'ok, fixed\n');
     writeFileSync(file('needed.txt'), 'the work needs me\n');
     writeFileSync(file('.git/info/exclude'), `${readFileSync(file('.git/info/exclude'), 'utf8')}needed.txt\n`);
-    writeFileSync(file('calc.txt'), 'sub = 0\n');
-    git('add', 'calc.txt');
-    git('update-index', '--skip-worktree', 'calc.txt');
-    writeFileSync(file('calc.txt'), 'sub = a - b # checked\n');
+    stageHidden('calc.txt', 'sub = 0\n', 'sub = a - b # checked\n');
 
     expect(await g.commitAll('the work')).toBe(true);
     expect(git('show', 'HEAD:a.txt')).toBe('ok, fixed');
@@ -160,10 +164,7 @@ describe('in a sparse checkout', () => {
     expect(told).toEqual([]);
 
     // The agent's trick, on a file in the tree: a broken version staged and hidden.
-    writeFileSync(file('in/calc.txt'), 'sub = 0\n');
-    git('add', 'in/calc.txt');
-    git('update-index', '--skip-worktree', 'in/calc.txt');
-    writeFileSync(file('in/calc.txt'), 'sub = a - b # checked\n');
+    stageHidden('in/calc.txt', 'sub = 0\n', 'sub = a - b # checked\n');
     expect(await g.commitAll('the work')).toBe(true);
     expect(git('show', 'HEAD:in/calc.txt')).toBe('sub = a - b # checked');
     expect(git('show', '--stat', '--format=', 'HEAD')).not.toContain('out/');

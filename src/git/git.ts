@@ -182,7 +182,7 @@ export interface GitOptions {
    * (remoteAuth.ts), which no other git call, and no agent, ever holds.
    */
   remoteEnv?: Record<string, string>;
-  /** Told what was put back before a commit because something other than agent-loop changed what git stages (src/git/staging.ts). */
+  /** Told what was put back (before a commit, or at a slice's end) because something other than agent-loop changed what git stages (src/git/staging.ts). */
   onStagingRestored?: (what: string[]) => void;
 }
 
