@@ -304,7 +304,9 @@ ${DONE_REPORT}`,
     expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-add'] });
     expectAddFixedSubIntact(sb);
     expect(git(sb, 'config', '--list', '--local')).not.toMatch(/^filter\./m);
-    expect(events(r.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(RESTORED_FILTER);
+    const restored = events(r.stdout).find((e) => e.event === 'git.staging_restored')?.message;
+    expect(restored).toMatch(RESTORED_FILTER);
+    expect(restored).toMatch(/before committing, so that what is committed is the working tree the tests ran on\.$/);
   });
 
   it('an agent that defines a clean filter in a slice that ends with work remaining: the slice puts it back at its end, so the next run (a new process) neither keeps it nor commits through it', async () => {
@@ -329,7 +331,10 @@ ${DONE_REPORT}`,
     // Put back at the slice's end: nothing of it stays in the person's repository between runs.
     expect(git(sb, 'config', '--list', '--local')).not.toMatch(/^(filter\.|remote\.elsewhere)/m);
     expect(existsSync(path.join(sb.repo, '.git', 'info', 'attributes'))).toBe(false); // there was none
-    expect(events(first.stdout).find((e) => e.event === 'git.staging_restored')?.message).toMatch(RESTORED_FILTER);
+    const restored = events(first.stdout).find((e) => e.event === 'git.staging_restored')?.message;
+    expect(restored).toMatch(RESTORED_FILTER);
+    expect(restored).toMatch(/at the slice's end, so that none of it stays in the repository/);
+    expect(restored).not.toMatch(/before committing/); // nothing was committed in that slice
 
     const second = await runCli(sb, args(agent));
     expectExit(second, 0);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openGit } from '../../src/git/git.js';
+import { openGit, type StagingMoment } from '../../src/git/git.js';
 import { EXCLUDE_MARK, excludeAsBefore, flaggedPaths } from '../../src/git/staging.js';
 import { GIT_ENV, gitIn, useCommittedRepo } from './repo.js';
 
@@ -42,7 +42,10 @@ describe("agent-loop's commit", () => {
     git('commit', '-q', '-m', 'calc');
     const config = readFileSync(file('.git/config'), 'utf8');
     const told: string[][] = [];
-    const g = (await openGit(repo, GIT_ENV, { onStagingRestored: (what) => told.push(what) }))!;
+    const moments: StagingMoment[] = [];
+    const g = (await openGit(repo, GIT_ENV, {
+      onStagingRestored: (what, when) => (told.push(what), moments.push(when)),
+    }))!;
     await g.exclude('out/'); // agent-loop's own pattern (a test output): kept
     // The agent: a clean filter that breaks a.txt as git stages it; a new file the work needs, hidden;
     // calc.txt broken in the index, then marked skip-worktree and put back good in the tree.
@@ -70,6 +73,7 @@ describe("agent-loop's commit", () => {
         'the skip-worktree/assume-unchanged flag of calc.txt',
       ],
     ]);
+    expect(moments).toEqual(['commit']);
   });
 
   it('leaves alone what the person had set before agent-loop started: their assume-unchanged settings file stays out of the commit, and nothing is said', async () => {
@@ -120,7 +124,10 @@ describe('putBackStaging (a slice’s end, no commit)', () => {
   it('puts back a remote the agent added (a push would go there), a filter and an index flag, leaves the working tree as it is, and says what', async () => {
     const config = readFileSync(file('.git/config'), 'utf8');
     const told: string[][] = [];
-    const g = (await openGit(repo, GIT_ENV, { onStagingRestored: (what) => told.push(what) }))!;
+    const moments: StagingMoment[] = [];
+    const g = (await openGit(repo, GIT_ENV, {
+      onStagingRestored: (what, when) => (told.push(what), moments.push(when)),
+    }))!;
     git('remote', 'add', 'origin', 'https://example.invalid/attacker.git');
     git('config', 'filter.x.clean', 'sed s/ok/broken/');
     git('update-index', '--skip-worktree', 'a.txt');
@@ -133,6 +140,7 @@ describe('putBackStaging (a slice’s end, no commit)', () => {
     expect(readFileSync(file('a.txt'), 'utf8')).toBe('work in progress\n');
     expect(git('rev-parse', 'HEAD')).toBe(head);
     expect(told).toEqual([['.git/config', 'the skip-worktree/assume-unchanged flag of a.txt']]);
+    expect(moments).toEqual(['slice end']);
 
     await g.putBackStaging(); // nothing changed since: nothing said
     expect(told).toHaveLength(1);

@@ -23157,7 +23157,7 @@ async function openGit(cwd, env, options = {}) {
     const unstageProtected = async () => {
         await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
     };
-    const putBackStaging = async () => {
+    const putBackStaging = async (when) => {
         const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
             // One flag per call: update-index applies only the last of its marking options to the paths.
             for (let i = 0; i < paths.length; i += 200)
@@ -23165,10 +23165,10 @@ async function openGit(cwd, env, options = {}) {
                     await git('update-index', flag, '--', ...paths.slice(i, i + 200));
         }, (p) => (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(topLevel, p), { throwIfNoEntry: false }) !== undefined);
         if (restored.length > 0)
-            options.onStagingRestored?.(restored);
+            options.onStagingRestored?.(restored, when);
     };
     const stageAll = async () => {
-        await putBackStaging();
+        await putBackStaging('commit');
         await git('add', '--all');
         await unstageProtected();
     };
@@ -23369,7 +23369,7 @@ async function openGit(cwd, env, options = {}) {
             // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
             await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
         },
-        putBackStaging,
+        putBackStaging: () => putBackStaging('slice end'),
         async untracked() {
             const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
             return out.split('\0').filter((l) => l !== '');
@@ -36932,7 +36932,7 @@ async function prepareRun(options, io) {
         ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
         protect: [io.stateDir],
         holdsSecret: secretDetector(io.secrets),
-        onStagingRestored: (what) => stagingRestored(logger, what),
+        onStagingRestored: (what, when) => stagingRestored(logger, what, when),
         ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
     });
     if (io.publisher && !git)
@@ -37190,9 +37190,12 @@ async function endedEarly(io, logger, result) {
     await io.onResult?.(result);
     return exitCodeFor(result);
 }
-/** What agent-loop put back before a commit because something else changed what git stages (src/git/staging.ts). */
-function stagingRestored(logger, what) {
-    logger.warn('git.staging_restored', `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, before committing, so that what is committed is the working tree the tests ran on.`, { restored: what });
+/** What agent-loop put back, before a commit or at a slice's end, because something else changed what git stages (src/git/staging.ts). */
+function stagingRestored(logger, what, when) {
+    const why = when === 'commit'
+        ? 'before committing, so that what is committed is the working tree the tests ran on'
+        : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
+    logger.warn('git.staging_restored', `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, ${why}.`, { restored: what, when });
 }
 /** Keeps out of every commit the untracked paths that appeared while the tests ran (the gate wrote them). */
 async function excludeWritten(git, before, logger) {
@@ -37317,7 +37320,7 @@ async function planWithSession(options, io, ctx) {
         ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
         protect: [io.stateDir, artifactsDir],
         holdsSecret: secretDetector(io.secrets),
-        onStagingRestored: (what) => stagingRestored(logger, what),
+        onStagingRestored: (what, when) => stagingRestored(logger, what, when),
     });
     if (git) {
         for (const dir of new Set([io.stateDir, artifactsDir])) {

@@ -145,7 +145,7 @@ async function planWithSession(
     ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
     protect: [io.stateDir, artifactsDir],
     holdsSecret: secretDetector(io.secrets),
-    onStagingRestored: (what) => stagingRestored(logger, what),
+    onStagingRestored: (what, when) => stagingRestored(logger, what, when),
   });
   if (git) {
     for (const dir of new Set([io.stateDir, artifactsDir])) {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Options } from '../config/options.js';
 import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { type Git, openGit } from '../git/git.js';
+import { type Git, openGit, type StagingMoment } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
 import type { Issue, IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
@@ -189,7 +189,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     ...(options.commitAuthor ? { author: options.commitAuthor } : {}),
     protect: [io.stateDir],
     holdsSecret: secretDetector(io.secrets),
-    onStagingRestored: (what) => stagingRestored(logger, what),
+    onStagingRestored: (what, when) => stagingRestored(logger, what, when),
     ...(io.remoteEnv ? { remoteEnv: io.remoteEnv } : {}),
   });
   if (io.publisher && !git)
@@ -478,12 +478,16 @@ async function endedEarly(io: RunIO, logger: Logger, result: RunResult): Promise
   return exitCodeFor(result);
 }
 
-/** What agent-loop put back before a commit because something else changed what git stages (src/git/staging.ts). */
-export function stagingRestored(logger: Logger, what: string[]): void {
+/** What agent-loop put back, before a commit or at a slice's end, because something else changed what git stages (src/git/staging.ts). */
+export function stagingRestored(logger: Logger, what: string[], when: StagingMoment): void {
+  const why =
+    when === 'commit'
+      ? 'before committing, so that what is committed is the working tree the tests ran on'
+      : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
   logger.warn(
     'git.staging_restored',
-    `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, before committing, so that what is committed is the working tree the tests ran on.`,
-    { restored: what },
+    `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, ${why}.`,
+    { restored: what, when },
   );
 }
 

@@ -168,6 +168,9 @@ export class SecretInChangeError extends Error {
   }
 }
 
+/** When what decides what git stages is put back: before a commit (the committed tree is the tested one) or at a slice's end. */
+export type StagingMoment = 'commit' | 'slice end';
+
 export interface GitOptions {
   /** `Name <email>` of agent-loop's commits (the commit-author option): see gitRunner. */
   author?: string;
@@ -182,8 +185,8 @@ export interface GitOptions {
    * (remoteAuth.ts), which no other git call, and no agent, ever holds.
    */
   remoteEnv?: Record<string, string>;
-  /** Told what was put back (before a commit, or at a slice's end) because something other than agent-loop changed what git stages (src/git/staging.ts). */
-  onStagingRestored?: (what: string[]) => void;
+  /** Told what was put back, and when (before a commit, or at a slice's end), because something other than agent-loop changed what git stages (src/git/staging.ts). */
+  onStagingRestored?: (what: string[], when: StagingMoment) => void;
 }
 
 /**
@@ -248,7 +251,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
   const unstageProtected = async () => {
     await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
   };
-  const putBackStaging = async () => {
+  const putBackStaging = async (when: StagingMoment) => {
     const restored = await restoreStaging(
       staging,
       stagingBefore,
@@ -262,10 +265,10 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       },
       (p) => lstatSync(path.join(topLevel, p), { throwIfNoEntry: false }) !== undefined,
     );
-    if (restored.length > 0) options.onStagingRestored?.(restored);
+    if (restored.length > 0) options.onStagingRestored?.(restored, when);
   };
   const stageAll = async () => {
-    await putBackStaging();
+    await putBackStaging('commit');
     await git('add', '--all');
     await unstageProtected();
   };
@@ -457,7 +460,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
       // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
       await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
     },
-    putBackStaging,
+    putBackStaging: () => putBackStaging('slice end'),
     async untracked() {
       const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
       return out.split('\0').filter((l) => l !== '');
