@@ -258,7 +258,12 @@ wait
 
   it('halts at --max-iterations with the error in the result and the checkpoint, shows it resumable, and a rerun resumes at the next iteration', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      const agent = await writeAgent(sb, 'never-done', 'echo "still working (iteration $AGENT_LOOP_ITERATION)"\n');
+      // Says what remains, and it moves on each time: never stuck (3 silent iterations would be).
+      const agent = await writeAgent(
+        sb,
+        'never-done',
+        'echo "still working (iteration $AGENT_LOOP_ITERATION)"\nprintf "work_remaining: step %s\\nrequires_continuation: true\\n" "$AGENT_LOOP_ITERATION"\n',
+      );
       const first = await runCli(sb, runArgs(agent, '--max-iterations', '3'));
       expectExit(first, 1);
       const r1 = lastResult(first.stdout);

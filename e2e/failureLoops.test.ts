@@ -552,6 +552,24 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
     });
   });
 
+  it('an agent that never ends with a report block (garbage, a file touched each time) and never closes its issue: escalated as stuck after 3 agent runs, not run to --max-iterations', async () => {
+    await withSandbox(issues('Silent one'), async (sb) => {
+      const silent = `echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked.txt"
+printf 'thinking\\x00\\x1b[31m%s\\n' "$AGENT_LOOP_ITERATION"
+echo "attempt $AGENT_LOOP_ITERATION" > value.txt
+`;
+      const r = await runCli(sb, runArgs(await writeAgent(sb, 'silent', silent), '--max-iterations', '20'));
+      const res = result(r, 1);
+      expect(res).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 3 });
+      expect(worked(sb)).toEqual(['bd-1', 'bd-1', 'bd-1']);
+      expect(res.history.map((h) => h.outcome)).toEqual(['continuing', 'continuing', 'stuck']);
+      expect(named(r, 'cycle.stuck')[0]?.message).toMatch(
+        /stuck on bd-1 "Silent one": the agent ended 3 iterations in a row without a report block .* and the issue is not closed: nothing says the work moves on\.$/,
+      );
+      expect(readIssues(sb)[0]).toMatchObject({ status: 'open', labels: [ESCALATED] });
+    });
+  });
+
   it('an agent that reports done but changes nothing, on an issue whose test still fails: rejected with the test named, never a bounce', async () => {
     await withSandbox(issues('Claims done'), async (sb) => {
       const r = await runCli(sb, runArgs(await writeAgent(sb, 'no-change', NO_CHANGE)));
@@ -1024,10 +1042,16 @@ exit 1
           sb,
           {
             429: recording('rate-limited-429'),
-            work: successSaying('Still working: looked at check.sh, value.txt next.'),
+            // Each says what remains, and it moves on: not stuck (three silent runs would be).
+            ...Object.fromEntries(
+              ['check.sh', 'value.txt', 'the fix'].map((next, i) => [
+                `work${i + 1}`,
+                successSaying(`Still working.\n\nwork_remaining: ${next}\nrequires_continuation: true`),
+              ]),
+            ),
             done: { ...recording('success-with-tools'), fixValue: true },
           },
-          ['429', '429', 'work', '429', 'work', '429', 'work', '429', 'done'],
+          ['429', '429', 'work1', '429', 'work2', '429', 'work3', '429', 'done'],
         );
         const r = await runCli(sb, claudeArgs(), { env });
         const res = result(r, 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ReportBlock } from '../../src/agents/types.js';
-import { decideContinuation, isCycleComplete } from '../../src/core/continuation.js';
+import { SILENT_ITERATIONS_LIMIT, decideContinuation, isCycleComplete } from '../../src/core/continuation.js';
 
 const report = (r: Partial<ReportBlock>): ReportBlock => ({
   workRemainingEmpty: r.workRemaining === undefined || r.workRemaining.trim() === '' || r.workRemaining === '0',
@@ -72,12 +72,39 @@ describe('defensive validation of the report block (seed 004)', () => {
     expect(d.sameWorkRemainingCount).toBe(1);
   });
 
-  it('no report: nothing is trusted, not done, the stuck count carries over', () => {
+  it('no report: nothing is trusted, not done, the stuck count carries over, the silent count goes up', () => {
     expect(decideContinuation(undefined, { workRemaining: 'x', sameCount: 1 })).toEqual({
       reportSaysDone: false,
       workRemaining: 'x',
       sameWorkRemainingCount: 1,
+      silentIterations: 1,
     });
+  });
+
+  it(`no report ${SILENT_ITERATIONS_LIMIT} iterations in a row: stuck for want of reports (decided after the completion check)`, () => {
+    let previous = { sameCount: 0, silentCount: 0 };
+    const said: Array<string | undefined> = [];
+    for (let i = 0; i < SILENT_ITERATIONS_LIMIT; i++) {
+      const d = decideContinuation(undefined, previous);
+      said.push(d.silent);
+      previous = { sameCount: d.sameWorkRemainingCount, silentCount: d.silentIterations };
+    }
+    expect(said.slice(0, -1)).toEqual(Array(SILENT_ITERATIONS_LIMIT - 1).fill(undefined));
+    expect(said.at(-1)).toMatch(
+      new RegExp(
+        `ended ${SILENT_ITERATIONS_LIMIT} iterations in a row without a report block .*: nothing says the work moves on`,
+      ),
+    );
+    expect(SILENT_ITERATIONS_LIMIT).toBe(3);
+  });
+
+  it('a report between silent iterations starts the silent count again', () => {
+    const d = decideContinuation(report({ workRemaining: 'bd-1', requiresContinuation: true }), {
+      sameCount: 0,
+      silentCount: SILENT_ITERATIONS_LIMIT - 1,
+    });
+    expect(d.silentIterations).toBe(0);
+    expect(decideContinuation(undefined, { sameCount: 1, silentCount: d.silentIterations }).silent).toBeUndefined();
   });
 });
 

@@ -23936,6 +23936,8 @@ const CycleSchema = object({
     lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
     lastWorkRemaining: schemas_string().optional(),
     sameWorkRemainingCount: schemas_number().int(),
+    /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */
+    silentIterations: schemas_number().int().optional(),
     /** The agent session of the last successful iteration, resumed with --agent-session continue. */
     sessionId: schemas_string().optional(),
     /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
@@ -34864,9 +34866,26 @@ function namedTests(text, run) {
 const targets_escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 ;// CONCATENATED MODULE: ./src/core/continuation.ts
+/**
+ * Iterations in a row ending with no report block after which a cycle that is not complete is stuck:
+ * nothing says the work moves on. Until 2026-11-28 such an agent ran until max-iterations (100 runs
+ * of one issue).
+ */
+const SILENT_ITERATIONS_LIMIT = 3;
 function decideContinuation(report, previous) {
     if (!report) {
-        return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
+        const silentIterations = (previous.silentCount ?? 0) + 1;
+        return {
+            reportSaysDone: false,
+            workRemaining: previous.workRemaining,
+            sameWorkRemainingCount: previous.sameCount,
+            silentIterations,
+            ...(silentIterations >= SILENT_ITERATIONS_LIMIT
+                ? {
+                    silent: `the agent ended ${silentIterations} iterations in a row without a report block (work_remaining, requires_continuation, stuck_detected) and the issue is not closed: nothing says the work moves on`,
+                }
+                : {}),
+        };
     }
     const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
     const same = remaining !== undefined && remaining === previous.workRemaining;
@@ -34875,6 +34894,7 @@ function decideContinuation(report, previous) {
         reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
         workRemaining: remaining,
         sameWorkRemainingCount: sameCount,
+        silentIterations: 0,
     };
     if (remaining !== undefined && report.requiresContinuation === false) {
         decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };
@@ -34974,10 +34994,12 @@ function afterAgent(ctx, model, event) {
     const decision = decideContinuation(result.report, {
         workRemaining: current.lastWorkRemaining,
         sameCount: current.sameWorkRemainingCount,
+        silentCount: current.silentIterations ?? 0,
     });
     state = setCycle(state, {
         lastWorkRemaining: decision.workRemaining,
         sameWorkRemainingCount: decision.sameWorkRemainingCount,
+        silentIterations: decision.silentIterations,
     });
     const told = result.report?.summary?.trim();
     const withReport = {
@@ -35088,6 +35110,15 @@ function afterClosedRead(ctx, model, now) {
     const closed = model.closed ?? [];
     const tag = tagOf(ctx);
     // Complete when the targets are closed in the source, or the report says no work remains.
+    if (!isCycleComplete(closed, decision.reportSaysDone) && decision.silent) {
+        const current = cycleOf(model.state);
+        const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${decision.silent}` });
+        return decide_finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${decision.silent}.`)], {
+            state: decide_close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
+            violation,
+            escalate: { reason: `stuck: ${decision.silent}`, bounceLoop: false },
+        });
+    }
     if (!isCycleComplete(closed, decision.reportSaysDone))
         return decide_finish(model, [
             log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),

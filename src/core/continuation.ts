@@ -4,6 +4,13 @@
  */
 import type { ReportBlock } from '../agents/types.js';
 
+/**
+ * Iterations in a row ending with no report block after which a cycle that is not complete is stuck:
+ * nothing says the work moves on. Until 2026-11-28 such an agent ran until max-iterations (100 runs
+ * of one issue).
+ */
+export const SILENT_ITERATIONS_LIMIT = 3;
+
 export interface ContinuationDecision {
   /** The agent said requires_continuation: false while work_remaining is not empty. */
   contractViolation?: { workRemaining: string; requiresContinuation: boolean };
@@ -14,14 +21,32 @@ export interface ContinuationDecision {
   /** To remember for the next iteration's comparison. */
   workRemaining?: string;
   sameWorkRemainingCount: number;
+  /** Iterations in a row, this one included, that ended with no report block (0 when there was one). */
+  silentIterations: number;
+  /**
+   * Why a cycle that is not complete is stuck for want of reports: SILENT_ITERATIONS_LIMIT in a row.
+   * Decided after the completion check, since an agent may close its issue in the source instead.
+   */
+  silent?: string;
 }
 
 export function decideContinuation(
   report: ReportBlock | undefined,
-  previous: { workRemaining?: string; sameCount: number },
+  previous: { workRemaining?: string; sameCount: number; silentCount?: number },
 ): ContinuationDecision {
   if (!report) {
-    return { reportSaysDone: false, workRemaining: previous.workRemaining, sameWorkRemainingCount: previous.sameCount };
+    const silentIterations = (previous.silentCount ?? 0) + 1;
+    return {
+      reportSaysDone: false,
+      workRemaining: previous.workRemaining,
+      sameWorkRemainingCount: previous.sameCount,
+      silentIterations,
+      ...(silentIterations >= SILENT_ITERATIONS_LIMIT
+        ? {
+            silent: `the agent ended ${silentIterations} iterations in a row without a report block (work_remaining, requires_continuation, stuck_detected) and the issue is not closed: nothing says the work moves on`,
+          }
+        : {}),
+    };
   }
   const remaining = report.workRemainingEmpty ? undefined : (report.workRemaining ?? '').trim();
   const same = remaining !== undefined && remaining === previous.workRemaining;
@@ -30,6 +55,7 @@ export function decideContinuation(
     reportSaysDone: remaining === undefined && report.requiresContinuation !== true,
     workRemaining: remaining,
     sameWorkRemainingCount: sameCount,
+    silentIterations: 0,
   };
   if (remaining !== undefined && report.requiresContinuation === false) {
     decision.contractViolation = { workRemaining: remaining, requiresContinuation: false };

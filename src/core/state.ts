@@ -104,6 +104,8 @@ const CycleSchema = z.object({
   lastFailure: z.object({ kind: z.enum(['agent', 'tests']), message: z.string(), tail: z.string() }).optional(),
   lastWorkRemaining: z.string().optional(),
   sameWorkRemainingCount: z.number().int(),
+  /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */
+  silentIterations: z.number().int().optional(),
   /** The agent session of the last successful iteration, resumed with --agent-session continue. */
   sessionId: z.string().optional(),
   /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */

@@ -256,6 +256,25 @@ describe('the completion check', () => {
     expect((s.model.state.currentCycle as CycleState).progress.index).toBe(1);
   });
 
+  it('a third iteration in a row without a report, the issue still open: escalated as stuck, not run to max-iterations', () => {
+    const c = ctx({ before: before({}, { silentIterations: 2 }) });
+    const s = run(c, agentRan(c, ok()), closedRead(false));
+    expect(kinds(s.effects)).toEqual(['log:cycle.stuck', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.escalate?.reason).toMatch(/^stuck: the agent ended 3 iterations in a row without a report block/);
+    expect(lastRecord(o).outcome).toBe('stuck');
+    expect(cycleOf(o).silentIterations).toBe(3);
+  });
+
+  it('a second iteration without a report goes on; a third that closed its issue in the source is judged, not stuck', () => {
+    const second = ctx({ before: before({}, { silentIterations: 1 }) });
+    const s2 = run(second, agentRan(second, ok()), closedRead(false));
+    expect(kinds(s2.effects)).toEqual(['log:iteration.end', 'finish']);
+    expect(cycleOf(outcomeOf(s2.effects)).silentIterations).toBe(2);
+    const third = ctx({ before: before({}, { silentIterations: 2 }) });
+    expect(kinds(run(third, agentRan(third, ok()), closedRead(true)).effects)).toEqual(['log:tests.start', 'judge']);
+  });
+
   it('an agent-loop block that cannot be read: the agent says done (or closed the issue), nothing judged, never closed: escalated as cannot verify', () => {
     const unreadable = 'the agent-loop block is not valid YAML (Nested mappings are not allowed); quote it';
     const c = ctx({ targets: { tests: [], verify: [], unreadable } });

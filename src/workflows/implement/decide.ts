@@ -168,10 +168,12 @@ function afterAgent(
   const decision = decideContinuation(result.report, {
     workRemaining: current.lastWorkRemaining,
     sameCount: current.sameWorkRemainingCount,
+    silentCount: current.silentIterations ?? 0,
   });
   state = setCycle(state, {
     lastWorkRemaining: decision.workRemaining,
     sameWorkRemainingCount: decision.sameWorkRemainingCount,
+    silentIterations: decision.silentIterations,
   });
   const told = result.report?.summary?.trim();
   const withReport: IterationRecord = {
@@ -308,6 +310,19 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
   const closed = model.closed ?? [];
   const tag = tagOf(ctx);
   // Complete when the targets are closed in the source, or the report says no work remains.
+  if (!isCycleComplete(closed, decision.reportSaysDone) && decision.silent) {
+    const current = cycleOf(model.state);
+    const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${decision.silent}` });
+    return finish(
+      model,
+      [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${decision.silent}.`)],
+      {
+        state: close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
+        violation,
+        escalate: { reason: `stuck: ${decision.silent}`, bounceLoop: false },
+      },
+    );
+  }
   if (!isCycleComplete(closed, decision.reportSaysDone))
     return finish(
       model,
