@@ -570,6 +570,35 @@ echo "attempt $AGENT_LOOP_ITERATION" > value.txt
     });
   });
 
+  it('--max-iterations-per-issue: an agent that says work remains in new words every time is escalated after N runs of the issue, its work kept as wip:, and the next issue is worked', async () => {
+    await withSandbox(issues('Endless', 'Easy'), async (sb) => {
+      const agent = perIssue({
+        'bd-1': `echo "attempt $AGENT_LOOP_ITERATION" > value.txt
+printf 'Making progress.\\nwork_remaining: part %s of the parser\\nrequires_continuation: true\\n' "$AGENT_LOOP_ITERATION"`,
+        '*': `echo good > value.txt\n${DONE_REPORT}`,
+      });
+      const r = await runCli(
+        sb,
+        runArgs(await writeAgent(sb, 'endless', agent), '--max-iterations-per-issue', '4', '--max-iterations', '30'),
+      );
+      // Then only the escalated bd-1 is left: halted all_escalated, as for any escalation.
+      const res = result(r, 1);
+      expect(res).toMatchObject({
+        status: 'halted',
+        haltReason: 'all_escalated',
+        iterations: 5,
+        issuesClosed: ['bd-2'],
+        issuesEscalated: ['bd-1'],
+      });
+      expect(worked(sb)).toEqual(['bd-1', 'bd-1', 'bd-1', 'bd-1', 'bd-2']);
+      expect(named(r, 'cycle.stuck')[0]?.message).toMatch(
+        /stuck on bd-1 "Endless": 4 agent runs on this cycle and work still remains \(part 4 of the parser\): the limit is --max-iterations-per-issue 4\.$/,
+      );
+      expect(git(sb, 'show', 'agent-loop/bd-1:value.txt')).toBe('attempt 4');
+      expect(readIssues(sb)[0]).toMatchObject({ status: 'open', labels: [ESCALATED] });
+    });
+  });
+
   it('an agent that reports done but changes nothing, on an issue whose test still fails: rejected with the test named, never a bounce', async () => {
     await withSandbox(issues('Claims done'), async (sb) => {
       const r = await runCli(sb, runArgs(await writeAgent(sb, 'no-change', NO_CHANGE)));

@@ -20538,6 +20538,13 @@ const OptionsSchema = object({
         help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
         expected: 'a whole number from 0 to 100',
     }),
+    maxIterationsPerIssue: options_int(0, 1_000_000).default(20).register(options_registry, {
+        flag: 'max-iterations-per-issue',
+        arg: 'N',
+        commands: RUN,
+        help: 'Agent runs one cycle (one issue, or one --batch) may take, failed runs included: when its work still remains after the N-th, the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
+        expected: 'a whole number from 0 to 1000000',
+    }),
     maxConsecutiveEscalations: options_int(1, 100).default(2).register(options_registry, {
         flag: 'max-consecutive-escalations',
         arg: 'N',
@@ -35103,6 +35110,17 @@ function afterAgentFailure(ctx, model, result, failure, now) {
         ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}),
     });
 }
+/**
+ * Why a cycle whose work still remains after this agent run is stuck for having run too long: its
+ * agent runs reached --max-iterations-per-issue. An agent that says "work remains" in new words each
+ * time is never caught by the unchanged-work_remaining check. Pure.
+ */
+function overCycleLimit(ctx, cycle, workRemaining) {
+    const limit = ctx.settings.maxIterationsPerIssue ?? 0;
+    if (limit === 0 || cycle.iterations < limit)
+        return undefined;
+    return `${cycle.iterations} agent runs on this cycle and work still remains${workRemaining ? ` (${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${limit}`;
+}
 function afterClosedRead(ctx, model, now) {
     const { record, violation } = model;
     const decision = model.continuation;
@@ -35110,13 +35128,16 @@ function afterClosedRead(ctx, model, now) {
     const closed = model.closed ?? [];
     const tag = tagOf(ctx);
     // Complete when the targets are closed in the source, or the report says no work remains.
-    if (!isCycleComplete(closed, decision.reportSaysDone) && decision.silent) {
+    const stuck = isCycleComplete(closed, decision.reportSaysDone)
+        ? undefined
+        : (decision.silent ?? overCycleLimit(ctx, cycleOf(model.state), decision.workRemaining));
+    if (stuck) {
         const current = cycleOf(model.state);
-        const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${decision.silent}` });
-        return decide_finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${decision.silent}.`)], {
+        const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${stuck}` });
+        return decide_finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${stuck}.`)], {
             state: decide_close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
             violation,
-            escalate: { reason: `stuck: ${decision.silent}`, bounceLoop: false },
+            escalate: { reason: `stuck: ${stuck}`, bounceLoop: false },
         });
     }
     if (!isCycleComplete(closed, decision.reportSaysDone))
@@ -37009,6 +37030,7 @@ async function prepareRun(options, io) {
             maxCostUsd: options.maxCostUsd,
             agentSession: options.agentSession,
             maxRetriesPerStep: options.maxRetriesPerStep,
+            maxIterationsPerIssue: options.maxIterationsPerIssue,
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
             ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
         },

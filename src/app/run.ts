@@ -237,6 +237,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       maxCostUsd: options.maxCostUsd,
       agentSession: options.agentSession,
       maxRetriesPerStep: options.maxRetriesPerStep,
+      maxIterationsPerIssue: options.maxIterationsPerIssue,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
       ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
     },

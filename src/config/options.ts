@@ -316,6 +316,13 @@ export const OptionsSchema = z.object({
     help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
     expected: 'a whole number from 0 to 100',
   }),
+  maxIterationsPerIssue: int(0, 1_000_000).default(20).register(registry, {
+    flag: 'max-iterations-per-issue',
+    arg: 'N',
+    commands: RUN,
+    help: 'Agent runs one cycle (one issue, or one --batch) may take, failed runs included: when its work still remains after the N-th, the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
+    expected: 'a whole number from 0 to 1000000',
+  }),
   maxConsecutiveEscalations: int(1, 100).default(2).register(registry, {
     flag: 'max-consecutive-escalations',
     arg: 'N',

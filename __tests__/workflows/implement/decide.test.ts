@@ -275,6 +275,34 @@ describe('the completion check', () => {
     expect(kinds(run(third, agentRan(third, ok()), closedRead(true)).effects)).toEqual(['log:tests.start', 'judge']);
   });
 
+  it('--max-iterations-per-issue: work still remaining after the N-th agent run of the cycle escalates it as stuck, whatever words the report uses', () => {
+    const says = (words: string) => ok({ report: report({ requiresContinuation: true, workRemaining: words }) });
+    const atLimit = ctx({ before: before({}, { iterations: 20 }) }, { maxIterationsPerIssue: 20 });
+    const s = run(atLimit, agentRan(atLimit, says('one more edge case')), closedRead(false));
+    expect(kinds(s.effects)).toEqual(['log:cycle.stuck', 'finish']);
+    const o = outcomeOf(s.effects);
+    expect(o.escalate?.reason).toBe(
+      'stuck: 20 agent runs on this cycle and work still remains (one more edge case): the limit is --max-iterations-per-issue 20',
+    );
+    expect(lastRecord(o).outcome).toBe('stuck');
+
+    const below = ctx({ before: before({}, { iterations: 19 }) }, { maxIterationsPerIssue: 20 });
+    expect(kinds(run(below, agentRan(below, says('almost')), closedRead(false)).effects)).toEqual([
+      'log:iteration.end',
+      'finish',
+    ]);
+    const unlimited = ctx({ before: before({}, { iterations: 500 }) }, { maxIterationsPerIssue: 0 });
+    expect(kinds(run(unlimited, agentRan(unlimited, says('more')), closedRead(false)).effects)).toEqual([
+      'log:iteration.end',
+      'finish',
+    ]);
+    // At the limit, a finished cycle is judged as usual.
+    expect(kinds(run(atLimit, agentRan(atLimit, ok({ report: done })), closedRead(false)).effects)).toEqual([
+      'log:tests.start',
+      'judge',
+    ]);
+  });
+
   it('an agent-loop block that cannot be read: the agent says done (or closed the issue), nothing judged, never closed: escalated as cannot verify', () => {
     const unreadable = 'the agent-loop block is not valid YAML (Nested mappings are not allowed); quote it';
     const c = ctx({ targets: { tests: [], verify: [], unreadable } });

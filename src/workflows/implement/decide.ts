@@ -32,7 +32,13 @@ const WORKFLOW = WORKFLOWS.implement;
 export interface IterationContext {
   settings: Pick<
     SliceSettings,
-    'maxIterations' | 'maxRetriesPerStep' | 'strict' | 'testCommand' | 'onSuccess' | 'closeOnBranch'
+    | 'maxIterations'
+    | 'maxRetriesPerStep'
+    | 'maxIterationsPerIssue'
+    | 'strict'
+    | 'testCommand'
+    | 'onSuccess'
+    | 'closeOnBranch'
   >;
   agentName: string;
   /** The loop state before the iteration (given back when it is interrupted). */
@@ -303,6 +309,17 @@ function afterAgentFailure(
   });
 }
 
+/**
+ * Why a cycle whose work still remains after this agent run is stuck for having run too long: its
+ * agent runs reached --max-iterations-per-issue. An agent that says "work remains" in new words each
+ * time is never caught by the unchanged-work_remaining check. Pure.
+ */
+function overCycleLimit(ctx: IterationContext, cycle: CycleState, workRemaining?: string): string | undefined {
+  const limit = ctx.settings.maxIterationsPerIssue ?? 0;
+  if (limit === 0 || cycle.iterations < limit) return undefined;
+  return `${cycle.iterations} agent runs on this cycle and work still remains${workRemaining ? ` (${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${limit}`;
+}
+
 function afterClosedRead(ctx: IterationContext, model: IterationModel, now: number): IterationStep {
   const { record, violation } = model;
   const decision = model.continuation as ContinuationDecision;
@@ -310,18 +327,17 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
   const closed = model.closed ?? [];
   const tag = tagOf(ctx);
   // Complete when the targets are closed in the source, or the report says no work remains.
-  if (!isCycleComplete(closed, decision.reportSaysDone) && decision.silent) {
+  const stuck = isCycleComplete(closed, decision.reportSaysDone)
+    ? undefined
+    : (decision.silent ?? overCycleLimit(ctx, cycleOf(model.state), decision.workRemaining));
+  if (stuck) {
     const current = cycleOf(model.state);
-    const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${decision.silent}` });
-    return finish(
-      model,
-      [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${decision.silent}.`)],
-      {
-        state: close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
-        violation,
-        escalate: { reason: `stuck: ${decision.silent}`, bounceLoop: false },
-      },
-    );
+    const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${stuck}` });
+    return finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${stuck}.`)], {
+      state: close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
+      violation,
+      escalate: { reason: `stuck: ${stuck}`, bounceLoop: false },
+    });
   }
   if (!isCycleComplete(closed, decision.reportSaysDone))
     return finish(
