@@ -134,6 +134,7 @@ describe('the reusable workflow', () => {
       label: 'agent-loop',
       maxIterations: 100,
       maxRetriesPerStep: 3,
+      maxIterationsPerIssue: 20,
       maxConsecutiveEscalations: 2,
       fresh: false,
       installAgent: true,

@@ -22,6 +22,7 @@ export const SETTINGS = Object.freeze({
   fresh: true,
   testCommand: 'npm test',
   maxRetriesPerStep: 3,
+  maxIterationsPerIssue: 20,
   maxConsecutiveEscalations: 2,
 });
 /** What a loop without detection spends: it runs to --max-iterations. */

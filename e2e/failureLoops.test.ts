@@ -592,7 +592,7 @@ printf 'Making progress.\\nwork_remaining: part %s of the parser\\nrequires_cont
       });
       expect(worked(sb)).toEqual(['bd-1', 'bd-1', 'bd-1', 'bd-1', 'bd-2']);
       expect(named(r, 'cycle.stuck')[0]?.message).toMatch(
-        /stuck on bd-1 "Endless": 4 agent runs on this cycle and work still remains \(part 4 of the parser\): the limit is --max-iterations-per-issue 4\.$/,
+        /stuck on bd-1 "Endless": 4 agent runs on this cycle ended with work still remaining \(now: part 4 of the parser\): the limit is --max-iterations-per-issue 4\.$/,
       );
       expect(git(sb, 'show', 'agent-loop/bd-1:value.txt')).toBe('attempt 4');
       expect(readIssues(sb)[0]).toMatchObject({ status: 'open', labels: [ESCALATED] });

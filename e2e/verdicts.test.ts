@@ -306,7 +306,9 @@ ${DONE_REPORT}`,
     expect(git(sb, 'config', '--list', '--local')).not.toMatch(/^filter\./m);
     const restored = events(r.stdout).find((e) => e.event === 'git.staging_restored')?.message;
     expect(restored).toMatch(RESTORED_FILTER);
-    expect(restored).toMatch(/before committing, so that what is committed is the working tree the tests ran on\.$/);
+    expect(restored).toMatch(
+      /before committing, so that what is committed is the working tree as it is \(for finished work, the tree the tests ran on\), not what those settings make of it\.$/,
+    );
   });
 
   it('an agent that defines a clean filter in a slice that ends with work remaining: the slice puts it back at its end, so the next run (a new process) neither keeps it nor commits through it', async () => {

@@ -14,6 +14,7 @@ describe('configuration', () => {
       iterationDelay: 10,
       agentTimeoutMinutes: 30,
       maxRetriesPerStep: 3,
+      maxIterationsPerIssue: 20,
       maxConsecutiveEscalations: 2,
       onSuccess: 'merge',
       batch: false,

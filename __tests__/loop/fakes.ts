@@ -116,6 +116,7 @@ export function sliceSettings(over: Partial<SliceSettings> = {}): SliceSettings 
     fresh: false,
     testCommand: 'npm test',
     maxRetriesPerStep: 3,
+    maxIterationsPerIssue: 20,
     maxConsecutiveEscalations: 2,
     ...over,
   };

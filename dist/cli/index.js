@@ -20542,7 +20542,7 @@ const OptionsSchema = object({
         flag: 'max-iterations-per-issue',
         arg: 'N',
         commands: RUN,
-        help: 'Agent runs one cycle (one issue, or one --batch) may take, failed runs included: when its work still remains after the N-th, the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
+        help: 'Agent runs of one issue that may end with its work still remaining (a --batch cycle of K issues gets K times as many): at the N-th the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. Failed runs and rejected work do not count (--max-retries-per-step bounds those). 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
         expected: 'a whole number from 0 to 1000000',
     }),
     maxConsecutiveEscalations: options_int(1, 100).default(2).register(options_registry, {
@@ -23945,6 +23945,8 @@ const CycleSchema = object({
     sameWorkRemainingCount: schemas_number().int(),
     /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */
     silentIterations: schemas_number().int().optional(),
+    /** Agent runs of this cycle that ran and ended with its work still remaining (--max-iterations-per-issue); absent is 0. */
+    unfinishedRuns: schemas_number().int().optional(),
     /** The agent session of the last successful iteration, resumed with --agent-session continue. */
     sessionId: schemas_string().optional(),
     /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
@@ -35112,14 +35114,19 @@ function afterAgentFailure(ctx, model, result, failure, now) {
 }
 /**
  * Why a cycle whose work still remains after this agent run is stuck for having run too long: its
- * agent runs reached --max-iterations-per-issue. An agent that says "work remains" in new words each
- * time is never caught by the unchanged-work_remaining check. Pure.
+ * runs that ended that way (`runs`, this one included) reached --max-iterations-per-issue, per issue
+ * of the cycle (a --batch of 3 gets 3 times as many). An agent that says "work remains" in new words
+ * each time is never caught by the unchanged-work_remaining check. Failed runs and rejected verdicts
+ * do not count: --max-retries-per-step and the failure policy bound those, and a rate limit is no
+ * fault of the issue's. Pure.
  */
-function overCycleLimit(ctx, cycle, workRemaining) {
-    const limit = ctx.settings.maxIterationsPerIssue ?? 0;
-    if (limit === 0 || cycle.iterations < limit)
+function overCycleLimit(ctx, cycle, runs, workRemaining) {
+    const perIssue = ctx.settings.maxIterationsPerIssue;
+    const issues = cycle.issueIds.length;
+    const limit = perIssue * issues;
+    if (perIssue === 0 || runs < limit)
         return undefined;
-    return `${cycle.iterations} agent runs on this cycle and work still remains${workRemaining ? ` (${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${limit}`;
+    return `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${perIssue}${issues > 1 ? ` \u00d7 ${issues} issues` : ''}`;
 }
 function afterClosedRead(ctx, model, now) {
     const { record, violation } = model;
@@ -35128,22 +35135,28 @@ function afterClosedRead(ctx, model, now) {
     const closed = model.closed ?? [];
     const tag = tagOf(ctx);
     // Complete when the targets are closed in the source, or the report says no work remains.
-    const stuck = isCycleComplete(closed, decision.reportSaysDone)
-        ? undefined
-        : (decision.silent ?? overCycleLimit(ctx, cycleOf(model.state), decision.workRemaining));
+    if (isCycleComplete(closed, decision.reportSaysDone))
+        return judgeOrEscalate(ctx, model, now);
+    const current = cycleOf(model.state);
+    const unfinishedRuns = (current.unfinishedRuns ?? 0) + 1;
+    const counted = setCycle(model.state, { unfinishedRuns });
+    const stuck = decision.silent ?? overCycleLimit(ctx, current, unfinishedRuns, decision.workRemaining);
     if (stuck) {
-        const current = cycleOf(model.state);
-        const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${stuck}` });
+        const t = stepCycle(ctx, counted, { type: 'escalate', reason: `stuck: ${stuck}` });
         return decide_finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${stuck}.`)], {
             state: decide_close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
             violation,
             escalate: { reason: `stuck: ${stuck}`, bounceLoop: false },
         });
     }
-    if (!isCycleComplete(closed, decision.reportSaysDone))
-        return decide_finish(model, [
-            log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
-        ], { state: decide_close(ctx, model.state, record, now), violation });
+    return decide_finish(model, [
+        log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
+    ], { state: decide_close(ctx, counted, record, now), violation });
+}
+/** The cycle is complete by the source or the report: judged (implement \u2192 verify), unless nothing can verify it. */
+function judgeOrEscalate(ctx, model, now) {
+    const { record, violation } = model;
+    const tag = tagOf(ctx);
     // The issue's agent-loop block says what must pass, and it cannot be read: nothing can verify the
     // work, and the agent's word is not enough. Escalated, for a person to fix the block (an edit of
     // the issue makes it eligible again); never judged without it, never closed.
@@ -37246,7 +37259,7 @@ async function endedEarly(io, logger, result) {
 /** What agent-loop put back, before a commit or at a slice's end, because something else changed what git stages (src/git/staging.ts). */
 function stagingRestored(logger, what, when) {
     const why = when === 'commit'
-        ? 'before committing, so that what is committed is the working tree the tests ran on'
+        ? 'before committing, so that what is committed is the working tree as it is (for finished work, the tree the tests ran on), not what those settings make of it'
         : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
     logger.warn('git.staging_restored', `Something other than agent-loop (most likely the agent) changed what git stages: ${what.join('; ')}. Put back as it was before the agent ran, ${why}.`, { restored: what, when });
 }

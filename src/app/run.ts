@@ -483,7 +483,7 @@ async function endedEarly(io: RunIO, logger: Logger, result: RunResult): Promise
 export function stagingRestored(logger: Logger, what: string[], when: StagingMoment): void {
   const why =
     when === 'commit'
-      ? 'before committing, so that what is committed is the working tree the tests ran on'
+      ? 'before committing, so that what is committed is the working tree as it is (for finished work, the tree the tests ran on), not what those settings make of it'
       : "at the slice's end, so that none of it stays in the repository or is read by the next run as yours";
   logger.warn(
     'git.staging_restored',

@@ -320,7 +320,7 @@ export const OptionsSchema = z.object({
     flag: 'max-iterations-per-issue',
     arg: 'N',
     commands: RUN,
-    help: 'Agent runs one cycle (one issue, or one --batch) may take, failed runs included: when its work still remains after the N-th, the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
+    help: 'Agent runs of one issue that may end with its work still remaining (a --batch cycle of K issues gets K times as many): at the N-th the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. Failed runs and rejected work do not count (--max-retries-per-step bounds those). 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
     expected: 'a whole number from 0 to 1000000',
   }),
   maxConsecutiveEscalations: int(1, 100).default(2).register(registry, {

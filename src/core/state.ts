@@ -106,6 +106,8 @@ const CycleSchema = z.object({
   sameWorkRemainingCount: z.number().int(),
   /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */
   silentIterations: z.number().int().optional(),
+  /** Agent runs of this cycle that ran and ended with its work still remaining (--max-iterations-per-issue); absent is 0. */
+  unfinishedRuns: z.number().int().optional(),
   /** The agent session of the last successful iteration, resumed with --agent-session continue. */
   sessionId: z.string().optional(),
   /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */

@@ -50,8 +50,11 @@ export interface SliceSettings {
   fresh: boolean;
   /** Retries of a failing step, and step-back transitions allowed in one cycle. */
   maxRetriesPerStep: number;
-  /** Agent runs of one cycle that may end with work remaining; then it is escalated as stuck (0: no limit). */
-  maxIterationsPerIssue?: number;
+  /**
+   * Agent runs of one cycle, per issue in it, that may end with its work still remaining; at that
+   * many it is escalated as stuck (0: no limit).
+   */
+  maxIterationsPerIssue: number;
   /** Escalated cycles in a row, with no success between them, before the run halts. */
   maxConsecutiveEscalations: number;
   /** Halt before an iteration would start with the run's spend at or over this. */

@@ -36,6 +36,7 @@ function ctx(
     settings: {
       maxIterations: 10,
       maxRetriesPerStep: 2,
+      maxIterationsPerIssue: 20,
       strict: false,
       testCommand: 'npm test',
       onSuccess: 'merge',
@@ -275,23 +276,24 @@ describe('the completion check', () => {
     expect(kinds(run(third, agentRan(third, ok()), closedRead(true)).effects)).toEqual(['log:tests.start', 'judge']);
   });
 
-  it('--max-iterations-per-issue: work still remaining after the N-th agent run of the cycle escalates it as stuck, whatever words the report uses', () => {
+  it('--max-iterations-per-issue: the N-th agent run of the cycle that ends with work still remaining escalates it as stuck, whatever words the report uses', () => {
     const says = (words: string) => ok({ report: report({ requiresContinuation: true, workRemaining: words }) });
-    const atLimit = ctx({ before: before({}, { iterations: 20 }) }, { maxIterationsPerIssue: 20 });
+    const atLimit = ctx({ before: before({}, { unfinishedRuns: 19, iterations: 25 }) });
     const s = run(atLimit, agentRan(atLimit, says('one more edge case')), closedRead(false));
     expect(kinds(s.effects)).toEqual(['log:cycle.stuck', 'finish']);
     const o = outcomeOf(s.effects);
     expect(o.escalate?.reason).toBe(
-      'stuck: 20 agent runs on this cycle and work still remains (one more edge case): the limit is --max-iterations-per-issue 20',
+      'stuck: 20 agent runs on this cycle ended with work still remaining (now: one more edge case): the limit is --max-iterations-per-issue 20',
     );
     expect(lastRecord(o).outcome).toBe('stuck');
+    expect(cycleOf(o).unfinishedRuns).toBe(20);
 
-    const below = ctx({ before: before({}, { iterations: 19 }) }, { maxIterationsPerIssue: 20 });
-    expect(kinds(run(below, agentRan(below, says('almost')), closedRead(false)).effects)).toEqual([
-      'log:iteration.end',
-      'finish',
-    ]);
-    const unlimited = ctx({ before: before({}, { iterations: 500 }) }, { maxIterationsPerIssue: 0 });
+    // Below it: counted, going on. Failed runs and rejections (iterations: 25 above) do not count.
+    const below = ctx({ before: before({}, { unfinishedRuns: 18, iterations: 40 }) });
+    const going = run(below, agentRan(below, says('almost')), closedRead(false));
+    expect(kinds(going.effects)).toEqual(['log:iteration.end', 'finish']);
+    expect(cycleOf(outcomeOf(going.effects)).unfinishedRuns).toBe(19);
+    const unlimited = ctx({ before: before({}, { unfinishedRuns: 500 }) }, { maxIterationsPerIssue: 0 });
     expect(kinds(run(unlimited, agentRan(unlimited, says('more')), closedRead(false)).effects)).toEqual([
       'log:iteration.end',
       'finish',
@@ -301,6 +303,30 @@ describe('the completion check', () => {
       'log:tests.start',
       'judge',
     ]);
+  });
+
+  it('--max-iterations-per-issue counts per issue of a --batch cycle: 3 issues get 3 times as many runs', () => {
+    const says = ok({ report: report({ requiresContinuation: true, workRemaining: 'a-2 a-3' }) });
+    const batch = (unfinishedRuns: number) =>
+      ctx({ before: before({}, { issueIds: ['a-1', 'a-2', 'a-3'], titles: ['1', '2', '3'], unfinishedRuns }) });
+    const under = batch(20);
+    expect(kinds(run(under, agentRan(under, says), closedRead(false, false, false)).effects)).toEqual([
+      'log:iteration.end',
+      'finish',
+    ]);
+    const at = batch(59);
+    expect(outcomeOf(run(at, agentRan(at, says), closedRead(false, false, false)).effects).escalate?.reason).toMatch(
+      /^stuck: 60 agent runs on this cycle ended with work still remaining \(now: a-2 a-3\): the limit is --max-iterations-per-issue 20 × 3 issues$/,
+    );
+  });
+
+  it('a failed agent run (a rate limit) neither counts toward --max-iterations-per-issue nor is stopped by it', () => {
+    const c = ctx({ before: before({}, { unfinishedRuns: 19 }) });
+    const limited = failed({ class: 'transient', reason: 'rate_limit', message: 'rate limited', retryAfterMs: 1000 });
+    const s = run(c, agentRan(c, limited));
+    const o = outcomeOf(s.effects);
+    expect(o.escalate).toBeUndefined();
+    expect(cycleOf(o).unfinishedRuns).toBe(19);
   });
 
   it('an agent-loop block that cannot be read: the agent says done (or closed the issue), nothing judged, never closed: escalated as cannot verify', () => {

@@ -311,13 +311,23 @@ function afterAgentFailure(
 
 /**
  * Why a cycle whose work still remains after this agent run is stuck for having run too long: its
- * agent runs reached --max-iterations-per-issue. An agent that says "work remains" in new words each
- * time is never caught by the unchanged-work_remaining check. Pure.
+ * runs that ended that way (`runs`, this one included) reached --max-iterations-per-issue, per issue
+ * of the cycle (a --batch of 3 gets 3 times as many). An agent that says "work remains" in new words
+ * each time is never caught by the unchanged-work_remaining check. Failed runs and rejected verdicts
+ * do not count: --max-retries-per-step and the failure policy bound those, and a rate limit is no
+ * fault of the issue's. Pure.
  */
-function overCycleLimit(ctx: IterationContext, cycle: CycleState, workRemaining?: string): string | undefined {
-  const limit = ctx.settings.maxIterationsPerIssue ?? 0;
-  if (limit === 0 || cycle.iterations < limit) return undefined;
-  return `${cycle.iterations} agent runs on this cycle and work still remains${workRemaining ? ` (${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${limit}`;
+function overCycleLimit(
+  ctx: IterationContext,
+  cycle: CycleState,
+  runs: number,
+  workRemaining?: string,
+): string | undefined {
+  const perIssue = ctx.settings.maxIterationsPerIssue;
+  const issues = cycle.issueIds.length;
+  const limit = perIssue * issues;
+  if (perIssue === 0 || runs < limit) return undefined;
+  return `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${perIssue}${issues > 1 ? ` × ${issues} issues` : ''}`;
 }
 
 function afterClosedRead(ctx: IterationContext, model: IterationModel, now: number): IterationStep {
@@ -327,31 +337,37 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
   const closed = model.closed ?? [];
   const tag = tagOf(ctx);
   // Complete when the targets are closed in the source, or the report says no work remains.
-  const stuck = isCycleComplete(closed, decision.reportSaysDone)
-    ? undefined
-    : (decision.silent ?? overCycleLimit(ctx, cycleOf(model.state), decision.workRemaining));
+  if (isCycleComplete(closed, decision.reportSaysDone)) return judgeOrEscalate(ctx, model, now);
+  const current = cycleOf(model.state);
+  const unfinishedRuns = (current.unfinishedRuns ?? 0) + 1;
+  const counted = setCycle(model.state, { unfinishedRuns });
+  const stuck = decision.silent ?? overCycleLimit(ctx, current, unfinishedRuns, decision.workRemaining);
   if (stuck) {
-    const current = cycleOf(model.state);
-    const t = stepCycle(ctx, model.state, { type: 'escalate', reason: `stuck: ${stuck}` });
+    const t = stepCycle(ctx, counted, { type: 'escalate', reason: `stuck: ${stuck}` });
     return finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${stuck}.`)], {
       state: close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
       violation,
       escalate: { reason: `stuck: ${stuck}`, bounceLoop: false },
     });
   }
-  if (!isCycleComplete(closed, decision.reportSaysDone))
-    return finish(
-      model,
-      [
-        log(
-          'info',
-          'iteration.end',
-          `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`,
-          { iteration: record.n, outcome: 'continuing' },
-        ),
-      ],
-      { state: close(ctx, model.state, record, now), violation },
-    );
+  return finish(
+    model,
+    [
+      log(
+        'info',
+        'iteration.end',
+        `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`,
+        { iteration: record.n, outcome: 'continuing' },
+      ),
+    ],
+    { state: close(ctx, counted, record, now), violation },
+  );
+}
+
+/** The cycle is complete by the source or the report: judged (implement → verify), unless nothing can verify it. */
+function judgeOrEscalate(ctx: IterationContext, model: IterationModel, now: number): IterationStep {
+  const { record, violation } = model;
+  const tag = tagOf(ctx);
 
   // The issue's agent-loop block says what must pass, and it cannot be read: nothing can verify the
   // work, and the agent's word is not enough. Escalated, for a person to fix the block (an edit of
