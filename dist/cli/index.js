@@ -22921,9 +22921,10 @@ function laneFromFiles(dirs, baseBranch) {
  * committed content is the filter's output), a pattern in .git/info/exclude (a file the work needs
  * is left out), and the index's skip-worktree and assume-unchanged flags (a file's change is not
  * staged). Each is read when agent-loop's git opens, before any agent runs in this process, and put
- * back before every commit and at the end of every slice (Git.putBackStaging): what the agent added goes, what the person had stays (their own
- * assume-unchanged settings files included), and the patterns agent-loop itself added to the
- * exclude file (the state directory, what the test command wrote) are kept.
+ * back before every commit and at the end of every slice (Git.putBackStaging): what the agent added
+ * goes, what the person had stays (their own assume-unchanged settings files included), and the
+ * patterns agent-loop itself added to the exclude file (the state directory, what the test command
+ * wrote) are kept.
  */
 
 
@@ -35044,15 +35045,8 @@ function afterAgent(ctx, model, event) {
         }
         effects.push(log('warn', 'validation.override', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; overriding to continue (logged to errors.jsonl).`, { iteration: n, workRemaining }));
     }
-    if (decision.stuck) {
-        effects.push(log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${decision.stuck}.`));
-        const t = stepCycle(ctx, state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
-        return decide_finish(model, effects, {
-            state: decide_close(ctx, t.state, { ...withReport, outcome: 'stuck' }, now),
-            violation,
-            escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false },
-        });
-    }
+    if (decision.stuck)
+        return stuckOut(ctx, model, effects, { state, record: withReport, violation, now }, decision.stuck);
     // Completion check next: are the targets closed in the source?
     return {
         model: { ...model, state, record: withReport, violation, continuation: decision },
@@ -35112,6 +35106,15 @@ function afterAgentFailure(ctx, model, result, failure, now) {
         ...(d.waitMs > 0 ? { waitMs: d.waitMs } : {}),
     });
 }
+/** The cycle escalated as stuck (`why`), logged after `effects`, its iteration recorded as `stuck`. */
+function stuckOut(ctx, model, effects, at, why) {
+    const t = stepCycle(ctx, at.state, { type: 'escalate', reason: `stuck: ${why}` });
+    return decide_finish(model, [...effects, log('error', 'cycle.stuck', `${tagOf(ctx)} stuck on ${describeTargets(cycleOf(at.state))}: ${why}.`)], {
+        state: decide_close(ctx, t.state, { ...at.record, outcome: 'stuck' }, at.now),
+        violation: at.violation,
+        escalate: { reason: `stuck: ${why}`, bounceLoop: false },
+    });
+}
 /**
  * Why a cycle whose work still remains after this agent run is stuck for having run too long: its
  * runs that ended that way (`runs`, this one included) reached --max-iterations-per-issue, per issue
@@ -35141,14 +35144,8 @@ function afterClosedRead(ctx, model, now) {
     const unfinishedRuns = (current.unfinishedRuns ?? 0) + 1;
     const counted = setCycle(model.state, { unfinishedRuns });
     const stuck = decision.silent ?? overCycleLimit(ctx, current, unfinishedRuns, decision.workRemaining);
-    if (stuck) {
-        const t = stepCycle(ctx, counted, { type: 'escalate', reason: `stuck: ${stuck}` });
-        return decide_finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${stuck}.`)], {
-            state: decide_close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
-            violation,
-            escalate: { reason: `stuck: ${stuck}`, bounceLoop: false },
-        });
-    }
+    if (stuck)
+        return stuckOut(ctx, model, [], { state: counted, record, violation, now }, stuck);
     return decide_finish(model, [
         log('info', 'iteration.end', `${tag} agent ok in ${seconds(result.durationMs)}; work remains${decision.workRemaining ? `: ${decision.workRemaining}` : ''}.`, { iteration: record.n, outcome: 'continuing' }),
     ], { state: decide_close(ctx, counted, record, now), violation });

@@ -168,7 +168,7 @@ export class SecretInChangeError extends Error {
   }
 }
 
-/** When what decides what git stages is put back: before a commit (the committed tree is the tested one) or at a slice's end. */
+/** When what decides what git stages is put back: before a commit (finished work or an escalation's wip:) or at a slice's end. */
 export type StagingMoment = 'commit' | 'slice end';
 
 export interface GitOptions {

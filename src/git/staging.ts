@@ -5,9 +5,10 @@
  * committed content is the filter's output), a pattern in .git/info/exclude (a file the work needs
  * is left out), and the index's skip-worktree and assume-unchanged flags (a file's change is not
  * staged). Each is read when agent-loop's git opens, before any agent runs in this process, and put
- * back before every commit and at the end of every slice (Git.putBackStaging): what the agent added goes, what the person had stays (their own
- * assume-unchanged settings files included), and the patterns agent-loop itself added to the
- * exclude file (the state directory, what the test command wrote) are kept.
+ * back before every commit and at the end of every slice (Git.putBackStaging): what the agent added
+ * goes, what the person had stays (their own assume-unchanged settings files included), and the
+ * patterns agent-loop itself added to the exclude file (the state directory, what the test command
+ * wrote) are kept.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';

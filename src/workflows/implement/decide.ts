@@ -228,15 +228,8 @@ function afterAgent(
       ),
     );
   }
-  if (decision.stuck) {
-    effects.push(log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${decision.stuck}.`));
-    const t = stepCycle(ctx, state, { type: 'escalate', reason: `stuck: ${decision.stuck}` });
-    return finish(model, effects, {
-      state: close(ctx, t.state, { ...withReport, outcome: 'stuck' }, now),
-      violation,
-      escalate: { reason: `stuck: ${decision.stuck}`, bounceLoop: false },
-    });
-  }
+  if (decision.stuck)
+    return stuckOut(ctx, model, effects, { state, record: withReport, violation, now }, decision.stuck);
   // Completion check next: are the targets closed in the source?
   return {
     model: { ...model, state, record: withReport, violation, continuation: decision },
@@ -309,6 +302,26 @@ function afterAgentFailure(
   });
 }
 
+/** The cycle escalated as stuck (`why`), logged after `effects`, its iteration recorded as `stuck`. */
+function stuckOut(
+  ctx: IterationContext,
+  model: IterationModel,
+  effects: IterationEffect[],
+  at: { state: LoopState; record: IterationRecord; violation?: Record<string, unknown>; now: number },
+  why: string,
+): IterationStep {
+  const t = stepCycle(ctx, at.state, { type: 'escalate', reason: `stuck: ${why}` });
+  return finish(
+    model,
+    [...effects, log('error', 'cycle.stuck', `${tagOf(ctx)} stuck on ${describeTargets(cycleOf(at.state))}: ${why}.`)],
+    {
+      state: close(ctx, t.state, { ...at.record, outcome: 'stuck' }, at.now),
+      violation: at.violation,
+      escalate: { reason: `stuck: ${why}`, bounceLoop: false },
+    },
+  );
+}
+
 /**
  * Why a cycle whose work still remains after this agent run is stuck for having run too long: its
  * runs that ended that way (`runs`, this one included) reached --max-iterations-per-issue, per issue
@@ -342,14 +355,7 @@ function afterClosedRead(ctx: IterationContext, model: IterationModel, now: numb
   const unfinishedRuns = (current.unfinishedRuns ?? 0) + 1;
   const counted = setCycle(model.state, { unfinishedRuns });
   const stuck = decision.silent ?? overCycleLimit(ctx, current, unfinishedRuns, decision.workRemaining);
-  if (stuck) {
-    const t = stepCycle(ctx, counted, { type: 'escalate', reason: `stuck: ${stuck}` });
-    return finish(model, [log('error', 'cycle.stuck', `${tag} stuck on ${describeTargets(current)}: ${stuck}.`)], {
-      state: close(ctx, t.state, { ...record, outcome: 'stuck' }, now),
-      violation,
-      escalate: { reason: `stuck: ${stuck}`, bounceLoop: false },
-    });
-  }
+  if (stuck) return stuckOut(ctx, model, [], { state: counted, record, violation, now }, stuck);
   return finish(
     model,
     [
