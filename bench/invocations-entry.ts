@@ -130,5 +130,7 @@ export function fakeGit(topLevel: string, hasWork: (branch: string) => boolean =
     resetHard: async () => undefined,
     changedFiles: async () => [],
     untracked: async () => [],
+    subjectsSince: async () => [],
+    putBackStaging: async () => undefined,
   };
 }

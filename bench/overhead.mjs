@@ -1,5 +1,6 @@
-// (a) Engine overhead per iteration: agent `true`, tests `true`, --iteration-delay 0, 200 iterations on
-// an issue that never closes (so the run halts at max_iterations), outside git and in a git repository.
+// (a) Engine overhead per iteration: an agent that only prints a progress report (AGENT_COMMAND), tests
+// `true`, --iteration-delay 0, 200 iterations on an issue that never closes (so the run halts at
+// max_iterations), outside git and in a git repository.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,13 @@ import {
 
 export const OVERHEAD_TARGET_MS = 10;
 
+/**
+ * The agent of both loops: one shell (`echo` is its builtin, so one process, as `true` was) printing
+ * a report whose work_remaining moves each iteration. An agent that reports nothing, or the same
+ * thing, is escalated as stuck after a few runs; --max-iterations-per-issue 0 lifts the per-issue limit.
+ */
+export const AGENT_COMMAND = 'echo "work_remaining: step $AGENT_LOOP_ITERATION"';
+
 /** Runs the CLI once; returns the parsed run result, the probe's record and the process's wall time. */
 function runCli({ cli, dir, env, iterations, scratch, extraNodeArgs = [], probeEnv = {} }) {
   const probeFile = path.join(scratch, `probe-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
@@ -32,13 +40,15 @@ function runCli({ cli, dir, env, iterations, scratch, extraNodeArgs = [], probeE
     '--agent',
     'command',
     '--agent-command',
-    'true',
+    AGENT_COMMAND,
     '--test-command',
     'true',
     '--iteration-delay',
     '0',
     '--max-iterations',
     String(iterations),
+    '--max-iterations-per-issue',
+    '0',
     '--issues-file',
     issuesFile,
     '--fresh',
@@ -231,7 +241,7 @@ export function benchOverhead({ cli, iterations = 200, profile = false }) {
       cliMaxRssKiB: probe.maxRssKiB,
     };
     notes.push(
-      `(a) ${name}: agent \`true\` took median ${ms(agent.median)} (spawn to close, as the engine counts it); the tests ran in ${testsRan} of ${result.iterations} iterations (the issue never closes and \`true\` reports nothing, so the test gate is never reached).` +
+      `(a) ${name}: the agent (\`${AGENT_COMMAND}\`) took median ${ms(agent.median)} (spawn to close, as the engine counts it); the tests ran in ${testsRan} of ${result.iterations} iterations (the issue never closes and the report says work remains, so the test gate is never reached).` +
         (otherKinds.length ? ` Other child processes: ${otherKinds.join('; ')}.` : ''),
     );
 
@@ -269,7 +279,7 @@ export function benchRatio({ cli, iterations = 200, pairs = 5 }) {
   const script = new URL('./lib/minimal-loop.mjs', import.meta.url).pathname;
   for (let i = 0; i < pairs; i++) {
     const mdir = tempDir('ratio-minimal');
-    const m = spawnSync(process.execPath, [script, mdir, String(iterations)], { encoding: 'utf8' });
+    const m = spawnSync(process.execPath, [script, mdir, String(iterations), AGENT_COMMAND], { encoding: 'utf8' });
     if (m.status !== 0) throw new Error(`the minimal loop failed: ${m.stderr}`);
     minimal.push(JSON.parse(m.stdout).ms);
     const dir = tempDir('ratio-engine');
@@ -299,7 +309,7 @@ export function benchRatio({ cli, iterations = 200, pairs = 5 }) {
       [
         '(a) ratio',
         'outside git',
-        `agent-loop's ${iterations} iterations (first agent spawn → last checkpoint fsync) ÷ a minimal loop's (spawn \`true\` in its own process group, wait, write + fsync + rename a checkpoint), ${pairs} alternating runs, medians`,
+        `agent-loop's ${iterations} iterations (first agent spawn → last checkpoint fsync) ÷ a minimal loop's (spawn the same agent through /bin/sh in its own process group, wait, write + fsync + rename a checkpoint), ${pairs} alternating runs, medians`,
         `${round(ratio, 2)} (agent-loop ${ms(e.median)}, minimal ${ms(m.median)} per ${iterations})`,
         `≤ ${RATIO_TARGET}`,
         verdict(ratio <= RATIO_TARGET),

@@ -493,6 +493,35 @@ ${DONE_REPORT}`,
     }).finally(() => discord.close());
   });
 
+  it("--max-iterations-per-issue counts an issue's runs across waves: its next job starts from what the earlier ones counted", async () => {
+    await withRepo(ids(2), async (sb) => {
+      // bd-1 never finishes (its report's work_remaining moves on every run); bd-2 is done at once.
+      const agent = await writeAgent(
+        sb,
+        'looper',
+        [
+          'id="$AGENT_LOOP_ISSUE_IDS"',
+          'echo "$id" >> "$NOTES/invocations"',
+          'k=$(grep -c . "$NOTES/invocations")',
+          'if [ "$id" = bd-1 ]; then printf "work_remaining: step %s\\nrequires_continuation: true\\n" "$k"; exit 0; fi',
+          'echo "$id" > "file-$id.txt"',
+          DONE_REPORT,
+        ].join('\n'),
+      );
+      // Wave 1: shares of 4; bd-1 runs 4 unfinished, bd-2 is done. Wave 2: bd-1 alone, from 4 of its 5.
+      const r = await runCli(
+        sb,
+        runArgs(agent, '--parallel', '2', '--max-iterations', '8', '--max-iterations-per-issue', '5'),
+      );
+      expectExit(r, 1);
+      const result = lastResult(r.stdout);
+      expect(result).toMatchObject({ status: 'halted', haltReason: 'all_escalated', issuesEscalated: ['bd-1'] });
+      expect(closedOnMain(sb)).toEqual(['bd-2']);
+      expect(invocations(sb).filter((id) => id === 'bd-1')).toHaveLength(5);
+      expect(events(r.stdout).some((e) => /5 agent runs on this cycle/.test(String(e.message)))).toBe(true);
+    });
+  });
+
   it("labels an escalated job's issue on main as the serial loop does (nothing else of its work), and later runs, --fresh, parallel or serial, leave it alone", async () => {
     await withRepo(ids(2), async (sb) => {
       // bd-2 breaks the test every time and says it is done: rejected, retried, escalated; bd-1 is done.

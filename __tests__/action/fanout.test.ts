@@ -3,7 +3,7 @@
  * the partial states' names, and the reduce's one summary for the wave.
  */
 import { describe, expect, it } from '@jest/globals';
-import { matrixJobs, parseWave, partialOf, waveMatrix } from '../../src/action/waveHandoff.js';
+import { carriedOf, matrixJobs, parseWave, partialOf, waveMatrix } from '../../src/action/waveHandoff.js';
 import { waveOutputs, waveSummary } from '../../src/action/waveSummary.js';
 import { initialLoopState } from '../../src/core/state.js';
 import type { WaveReduction } from '../../src/core/waveReduce.js';
@@ -34,6 +34,17 @@ describe('the wave handed between the jobs', () => {
     expect(matrixJobs({ jobs: [], landing: ['k1'] })).toBe(1);
     expect(matrixJobs({ jobs: [], landing: [] })).toBe(0);
     expect(parseWave(JSON.stringify(landing))).toEqual(landing);
+  });
+
+  it("a job's carried counts travel in the wave, and its work job's cycle starts from them; a job without any starts from 0", () => {
+    const counted = {
+      ...wave,
+      jobs: [wave.jobs[0], { ...wave.jobs[1], counts: { unfinishedRuns: 7, silentIterations: 2 } }],
+    };
+    const read = parseWave(JSON.stringify(counted));
+    if (typeof read === 'string') throw new Error(read);
+    expect(carriedOf(read, '4')).toEqual({ carried: { issueId: '4', unfinishedRuns: 7, silentIterations: 2 } });
+    expect(carriedOf(read, '3')).toEqual({});
   });
 
   it('the wave input reads back what the plan wrote, and says what is wrong otherwise', () => {

@@ -55,4 +55,33 @@ describe('TailBuffer', () => {
     expect(t.toString()).toBe('');
     expect(t.totalBytes).toBe(5);
   });
+
+  it('grows with what it holds: a line takes a few hundred bytes, not maxBytes', () => {
+    const t = new TailBuffer(64 * 1024);
+    expect(t.allocatedBytes).toBe(0);
+    t.push('work_remaining: step 1\n');
+    expect(t.allocatedBytes).toBe(256);
+    t.push('x'.repeat(1100));
+    expect(t.allocatedBytes).toBe(2048);
+    t.push('y'.repeat(100 * 1024));
+    expect(t.allocatedBytes).toBe(64 * 1024);
+    expect(t.toString()).toBe('y'.repeat(64 * 1024));
+  });
+
+  it('keeps the same bytes as a plain concatenation, whatever the chunk sizes around each growth', () => {
+    let seed = 7;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (const max of [1, 5, 256, 300, 1000, 4096]) {
+      const t = new TailBuffer(max);
+      let all = '';
+      for (let i = 0; i < 200; i++) {
+        const chunk = String.fromCharCode(97 + (i % 26)).repeat(rnd(i % 10 === 0 ? 3 * max : 40));
+        t.push(chunk);
+        all += chunk;
+        expect(t.toString()).toBe(all.slice(-max));
+        expect(t.allocatedBytes).toBeLessThanOrEqual(max);
+      }
+      expect(t.totalBytes).toBe(all.length);
+    }
+  });
 });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { parseArgs } from '../../src/config/argv.js';
-import { jobArgs, jobPlace } from '../../src/app/parallelJob.js';
+import { WAVE_COUNTS_ENV, jobArgs, jobPlace, waveJobCounts } from '../../src/app/parallelJob.js';
 import { parallelProblems } from '../../src/app/parallel.js';
 import { load, problemsOf } from '../config/support.js';
 
@@ -96,6 +96,15 @@ describe("a job's place and command line", () => {
     ]);
     // Resumed after a crash: no --fresh, so the job continues its own checkpoint.
     expect(jobArgs(flags, { issueId: 'bd-7', title: 'T', maxIterations: 10 }, place, false)).not.toContain('--fresh');
+  });
+
+  it("reads the counts its coordinator gave it in AGENT_LOOP_WAVE_COUNTS; none, or unreadable ones, start the job's cycle from 0", () => {
+    expect(waveJobCounts({ [WAVE_COUNTS_ENV]: '{"unfinishedRuns":4,"silentIterations":1}' })).toEqual({
+      unfinishedRuns: 4,
+      silentIterations: 1,
+    });
+    for (const text of [undefined, '', '{', '{"unfinishedRuns":-1,"silentIterations":0}', '[]'])
+      expect(waveJobCounts({ [WAVE_COUNTS_ENV]: text })).toBeUndefined();
   });
 });
 

@@ -115,6 +115,13 @@ describe('planWave', () => {
     const plan = planWave(ids(2), loop, settings);
     expect(plan.jobs[1]).toMatchObject({ issueId: '2', context: 'merge conflict in a.txt' });
   });
+
+  it("an issue's job carries the counts its earlier jobs left (LoopState.issueCounts); the others carry none", () => {
+    const loop = { ...initialLoopState(100), issueCounts: { '2': { unfinishedRuns: 7, silentIterations: 1 } } };
+    const plan = planWave(ids(2), loop, settings);
+    expect(plan.jobs[0]?.counts).toBeUndefined();
+    expect(plan.jobs[1]).toMatchObject({ issueId: '2', counts: { unfinishedRuns: 7, silentIterations: 1 } });
+  });
 });
 
 /** A job's final state: `n` iterations on `id`, each costing $0.5, ending as `end`. */
@@ -197,6 +204,38 @@ describe('reduceWave', () => {
       ['3', 'unfinished', 16, 19],
     ]);
     expect(rows[0]).toMatchObject({ costUsd: 1.5, pullRequest: 'https://github.test/pull/1', durationMs: 150_000 });
+  });
+
+  it("an unfinished job's cycle counts are carried to the issue's next job; an issue that ends (closed, escalated) drops its own; a lost job's stay", () => {
+    const unfinished = jobState('3', 4, 'unfinished');
+    const partials: PartialState[] = [
+      { issueId: '1', loop: jobState('1', 3, 'closed') },
+      { issueId: '2', loop: jobState('2', 2, 'escalated') },
+      {
+        issueId: '3',
+        loop: { ...unfinished, currentCycle: { ...cycle(['3']), unfinishedRuns: 9, silentIterations: 2 } },
+      },
+      { issueId: '4' },
+    ];
+    const carried = {
+      '1': { unfinishedRuns: 3, silentIterations: 0 },
+      '2': { unfinishedRuns: 5, silentIterations: 0 },
+      '4': { unfinishedRuns: 6, silentIterations: 1 },
+      '9': { unfinishedRuns: 1, silentIterations: 0 },
+    };
+    const { loop } = reduceWave(
+      { ...initialLoopState(100), issueCounts: carried },
+      wave(['1', '2', '3', '4']),
+      partials,
+      limits,
+    );
+    expect(loop.issueCounts).toEqual({
+      '3': { unfinishedRuns: 9, silentIterations: 2 },
+      '4': { unfinishedRuns: 6, silentIterations: 1 },
+      '9': { unfinishedRuns: 1, silentIterations: 0 },
+    });
+    const none = reduceWave(initialLoopState(100), wave(['1']), [partials[0] as PartialState], limits);
+    expect(none.loop.issueCounts).toBeUndefined();
   });
 
   it('a job that saved nothing counts nothing and is reported lost', () => {

@@ -30,6 +30,16 @@ afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
+/** Runs the slice; its only issue, bd-1, is escalated at iteration `n`, which ends the run. */
+async function onlyIssueEscalatedAt(h: Harness, n: number): Promise<void> {
+  expect(await runSlice(h.deps)).toMatchObject({
+    status: 'halted',
+    haltReason: 'all_escalated',
+    iterations: n,
+    issuesEscalated: ['bd-1'],
+  });
+}
+
 interface Harness {
   deps: SliceDeps;
   agent: ScriptedAgent;
@@ -316,6 +326,34 @@ describe('seed 004 defensive validation in the loop', () => {
       issuesClosed: ['bd-2'],
     });
     expect(r.history.map((x) => x.outcome)).toEqual(['continuing', 'stuck', 'complete']);
+  });
+
+  it("a fan-out job's cycle starts from what its issue's earlier jobs counted: 19 runs carried, limit 20, escalated at its first", async () => {
+    const carried = { issueId: 'bd-1', unfinishedRuns: 19, silentIterations: 0 };
+    const h = harness({
+      steps: [working('bd-1 step 1'), working('bd-1 step 2')],
+      settings: { carried, maxIterationsPerIssue: 20 },
+    });
+    await onlyIssueEscalatedAt(h, 1);
+    expect(h.source.escalatedWith['bd-1']).toMatch(/20 agent runs on this cycle .*--max-iterations-per-issue 20/);
+  });
+
+  it('carried silent runs: 2 without a report in an earlier job, the third here is stuck', async () => {
+    const h = harness({
+      steps: [{}, working('never reached')],
+      settings: { carried: { issueId: 'bd-1', unfinishedRuns: 2, silentIterations: 2 } },
+    });
+    await onlyIssueEscalatedAt(h, 1);
+    expect(h.source.escalatedWith['bd-1']).toMatch(/3 iterations in a row without a report block/);
+  });
+
+  it("another issue's cycle does not take the counts carried for the job's issue", async () => {
+    const h = harness({
+      source: MemorySource.of('bd-2'),
+      steps: [working('bd-2 a'), done],
+      settings: { carried: { issueId: 'bd-1', unfinishedRuns: 19, silentIterations: 2 }, maxIterationsPerIssue: 20 },
+    });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', iterations: 2, issuesClosed: ['bd-2'] });
   });
 });
 

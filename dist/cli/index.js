@@ -24083,6 +24083,15 @@ const HaltReasons = [
     'baseline_unreadable',
     'publish_refused',
 ];
+/**
+ * What an issue's earlier fan-out jobs left unfinished counted (the cycle's silentIterations and
+ * unfinishedRuns): each wave's job starts a fresh cycle, so the loop carries them into the next
+ * job of the same issue, and the stuck checks see every wave's runs, not one job's.
+ */
+const IssueCountsSchema = object({
+    unfinishedRuns: schemas_number().int().min(0),
+    silentIterations: schemas_number().int().min(0),
+});
 /** One job of a wave (fan-out, issue 16): one issue, worked from a fresh slice bounded by its share. */
 const WaveJobSchema = object({
     issueId: schemas_string(),
@@ -24093,6 +24102,8 @@ const WaveJobSchema = object({
     maxCostUsd: schemas_number().optional(),
     /** Why the issue is worked again (a merge conflict on the new base), given to the agent as context. */
     context: schemas_string().optional(),
+    /** The counts the issue's earlier jobs left (LoopState.issueCounts); the job's cycle starts from them. */
+    counts: IssueCountsSchema.optional(),
 });
 /** A wave in flight: planned and claimed, its jobs not yet reduced into the loop (src/core/wavePlan.ts). */
 const WaveSchema = object({
@@ -24177,6 +24188,8 @@ const LoopStateSchema = object({
     waves: schemas_number().int().default(0),
     /** Issues to work again in a later wave, with why (a merge conflict on the new base), oldest first. */
     requeued: array(object({ issueId: schemas_string(), reason: schemas_string() })).default([]),
+    /** Fan-out: per issue a job left unfinished, its cycle's counts, carried into its next job (absent: none). */
+    issueCounts: record(schemas_string(), IssueCountsSchema).optional(),
     /** The end of the last agent output (for the halt diagnostic). */
     lastAgentOutput: schemas_string().default(''),
     history: array(IterationRecordSchema),
@@ -24765,9 +24778,14 @@ function incompleteUtf8Tail(buf) {
 }
 
 ;// CONCATENATED MODULE: ./src/agents/tail.ts
+/** The first ring's size: what a short output (a report line) takes. */
+const FIRST_RING_BYTES = 256;
 /**
- * A bounded tail of a byte stream: keeps the last `maxBytes` bytes in a fixed
- * ring buffer, so memory stays at maxBytes whatever (and however much) is pushed.
+ * A bounded tail of a byte stream: keeps the last `maxBytes` bytes in a ring buffer, so memory
+ * stays at maxBytes whatever (and however much) is pushed. The ring grows (doubling) with what it
+ * holds up to maxBytes: an agent run that prints a line does not take 64 KiB per stream, which
+ * piled up as external memory between collections and made every later spawn dearer (a fork copies
+ * the page tables of every resident page: bench/overhead.mjs).
  */
 class TailBuffer {
     maxBytes;
@@ -24787,16 +24805,34 @@ class TailBuffer {
         const max = this.maxBytes;
         if (max === 0 || buf.length === 0)
             return;
-        // Allocated on first use.
-        if (!this.ring)
-            this.ring = Buffer.alloc(max);
-        const ring = this.ring;
+        const ring = this.room(buf.length);
         const src = buf.length > max ? buf.subarray(buf.length - max) : buf;
         const first = Math.min(src.length, max - this.pos);
         src.copy(ring, this.pos, 0, first);
         if (first < src.length)
             src.copy(ring, 0, first);
         this.pos = (this.pos + src.length) % max;
+    }
+    /** Bytes allocated for the ring: from 0 (nothing pushed) up to maxBytes. */
+    get allocatedBytes() {
+        return this.ring?.length ?? 0;
+    }
+    /**
+     * The ring, grown to take `more` bytes. While it is smaller than maxBytes it has never wrapped:
+     * it holds its bytes from 0 to pos, which are copied to the start of the larger one.
+     */
+    room(more) {
+        const ring = this.ring;
+        const held = ring ? this.pos : 0;
+        if (ring && (ring.length === this.maxBytes || held + more <= ring.length))
+            return ring;
+        let size = Math.max(FIRST_RING_BYTES, ring?.length ?? 0);
+        while (size < held + more && size < this.maxBytes)
+            size *= 2;
+        const grown = Buffer.alloc(Math.min(size, this.maxBytes));
+        ring?.copy(grown, 0, 0, held);
+        this.ring = grown;
+        return grown;
     }
     /** The bytes held, oldest first. */
     toBuffer() {
@@ -31366,6 +31402,18 @@ function issuesRead(model, listed, config) {
     return beforeIteration({ ...model, next: targets }, config);
 }
 /** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
+/**
+ * What a fan-out job's issue brought from its earlier jobs, for a cycle of that one issue (nothing
+ * for any other cycle): its stuck checks count every wave's runs. Pure.
+ */
+function carriedCounts(carried, next) {
+    if (!carried || next.length !== 1 || next[0]?.id !== carried.issueId)
+        return {};
+    return {
+        ...(carried.unfinishedRuns > 0 ? { unfinishedRuns: carried.unfinishedRuns } : {}),
+        ...(carried.silentIterations > 0 ? { silentIterations: carried.silentIterations } : {}),
+    };
+}
 function beforeIteration(model, config) {
     const { settings, checkpointId, deadline } = config;
     const loop = model.loop;
@@ -31399,6 +31447,7 @@ function beforeIteration(model, config) {
             return { model: c.model, effects: [save(model), ...c.effects] };
         }
         const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
+        const carried = carriedCounts(config.settings.carried, next);
         const cycle = {
             issueIds: next.map((i) => i.id),
             titles: next.map((i) => i.title),
@@ -31408,6 +31457,7 @@ function beforeIteration(model, config) {
             progress: initialProgress(),
             timeoutRetries: 0,
             rateLimitAttempts: 0,
+            ...carried,
             ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
             ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
         };
@@ -31923,6 +31973,7 @@ function reduceWave(main, wave, partials, settings) {
             compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
         };
         const outcome = rowOutcome(job.issueId, part);
+        loop = { ...loop, issueCounts: carryCounts(loop.issueCounts, job.issueId, outcome, part) };
         if (outcome === 'closed' || outcome === 'no_change')
             successes++;
         if (outcome === 'escalated')
@@ -31982,6 +32033,19 @@ function notAJobState(part, job) {
     if (others.length > 0)
         return `its state worked other issues (${[...new Set(others)].join(', ')})`;
     return undefined;
+}
+/**
+ * The loop's per-issue counts after a job: an unfinished issue keeps its cycle's (which started from
+ * what earlier jobs carried), any other outcome ends them. Absent when no issue has any. Pure.
+ */
+function carryCounts(counts, issueId, outcome, part) {
+    const { [issueId]: _ended, ...others } = counts ?? {};
+    const cycle = part.currentCycle;
+    const left = outcome === 'unfinished' && cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId
+        ? { unfinishedRuns: cycle.unfinishedRuns ?? 0, silentIterations: cycle.silentIterations ?? 0 }
+        : undefined;
+    const next = left && (left.unfinishedRuns > 0 || left.silentIterations > 0) ? { ...others, [issueId]: left } : others;
+    return Object.keys(next).length > 0 ? next : undefined;
 }
 /** What became of the job's issue, from its own state. */
 function rowOutcome(issueId, part) {
@@ -33317,6 +33381,179 @@ async function openCheckpoint(deps, warn) {
 }
 async function appendError(deps, entry) {
     await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
+}
+
+;// CONCATENATED MODULE: ./src/app/parallelJob.ts
+/**
+ * One job of a `--parallel` wave (issue 16): `agent-loop run` as a child process in the job's own
+ * worktree and state directory, for its one issue (`--issue`) and its share of the iterations; its
+ * own process group (src/agents/process.ts), recorded so that a killed coordinator's jobs are ended
+ * by the next run. Its NDJSON events become one progress line each, prefixed with the issue; its
+ * final checkpoint is the job's partial state for the reduce (src/core/waveReduce.ts).
+ */
+
+
+
+
+
+
+/** Flags the coordinator sets for each job itself; the user's others are passed through. */
+const JOB_FLAGS = new Set([
+    'parallel',
+    'issue',
+    'max-iterations',
+    'max-cost-usd',
+    'state-dir',
+    'json',
+    'on-success',
+    'fresh',
+    'resume',
+    'resume-halted',
+    'plan',
+    'discord-webhook',
+    'slice-iterations',
+    'slice-minutes',
+]);
+/** The environment variable that gives a job its issue's carried counts (JSON IssueCounts; empty: none). */
+const WAVE_COUNTS_ENV = 'AGENT_LOOP_WAVE_COUNTS';
+/** The counts a job's coordinator gave it; undefined when none, or not readable (a job starts from 0). Pure. */
+function waveJobCounts(env) {
+    const text = env[WAVE_COUNTS_ENV];
+    if (!text)
+        return undefined;
+    try {
+        const parsed = IssueCountsSchema.safeParse(JSON.parse(text));
+        return parsed.success ? parsed.data : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The branch a job's worktree is on: its work is merged from here into the base branch. */
+const jobBranch = (issueId) => `agent-loop-wave/${issueId}`;
+/** Where a job of a wave works: under the run's state directory, never in the user's tree. Pure. */
+function jobPlace(stateDir, waveId, issueId) {
+    const dir = external_node_path_default().join(stateDir, 'parallel', waveId, issueId.replace(/[^A-Za-z0-9._-]/g, '_'));
+    // git names a worktree's admin directory after the tree's basename: one of its own per job.
+    return { tree: external_node_path_default().join(dir, `tree-${external_node_path_default().basename(dir)}`), stateDir: external_node_path_default().join(dir, 'state') };
+}
+/** The job's command line after `run`: the user's flags, then the job's own. Pure. */
+function jobArgs(flags, job, place, fresh) {
+    const args = ['run'];
+    for (const [flag, value] of flags) {
+        if (JOB_FLAGS.has(flag))
+            continue;
+        args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
+    }
+    args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
+    // No Discord post from a job (its halt is often only its share running out): the coordinator posts
+    // once; a job knows it is one (AGENT_LOOP_WAVE_JOB, src/safety/session.ts: isWaveJob).
+    args.push('--state-dir', place.stateDir, '--on-success', 'merge');
+    if (job.maxCostUsd !== undefined)
+        args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
+    if (place.planFile)
+        args.push('--plan', place.planFile);
+    if (fresh)
+        args.push('--fresh');
+    return args;
+}
+/** The job's newest checkpoint, as a partial state. */
+async function readJobState(stateDir, clock) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(stateDir))
+        return { finished: false };
+    const { checkpoints } = await new FileCheckpointStore(stateDir, { clock }).list().catch(() => ({ checkpoints: [] }));
+    const newest = resume_newestFirst(checkpoints)[0];
+    if (!newest)
+        return { finished: false };
+    const loop = parseLoopState(newest.state);
+    // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
+    const finished = !isResumable(newest) || newest.phase === 'halted';
+    return typeof loop === 'string' ? { finished: false } : { loop, finished };
+}
+const LEVELS = new Set(['debug', 'info', 'warn', 'error']);
+/** Runs the job's child to its end and reads what it left. */
+async function runJob(deps, job, place, fresh) {
+    const [command, ...pre] = deps.self;
+    const tag = `[${job.issueId}]`;
+    let pid;
+    const result = await runProcess({
+        command: command,
+        args: [...pre, ...jobArgs(deps.flags, job, place, fresh)],
+        cwd: place.tree,
+        // A job is never itself parallel, and posts no halt of its own: the coordinator posts once.
+        env: {
+            ...deps.env,
+            // Empty is unset: the coordinator's own choices of these do not reach the job through its environment.
+            ...Object.fromEntries([
+                'PARALLEL',
+                'ISSUE',
+                'DISCORD_WEBHOOK',
+                'FRESH',
+                'RESUME',
+                'RESUME_HALTED',
+                'SLICE_ITERATIONS',
+                'SLICE_MINUTES',
+            ].map((name) => [`AGENT_LOOP_${name}`, ''])),
+            // The coordinator holds the repository's lock for its jobs (src/safety/session.ts).
+            AGENT_LOOP_WAVE_JOB: String(process.pid),
+            // What the issue's earlier jobs counted: the job's cycle starts from it.
+            [WAVE_COUNTS_ENV]: job.counts ? JSON.stringify(job.counts) : '',
+        },
+        signal: deps.signal,
+        tailBytes: 16 * 1024,
+        onSpawn: (p) => {
+            pid = p;
+            deps.registry.spawned(p, 'agent');
+        },
+        onLine: (line, stream) => {
+            if (stream === 'stderr') {
+                deps.stderr(`${tag} ${line}\n`);
+                return;
+            }
+            let event;
+            try {
+                event = JSON.parse(line);
+            }
+            catch {
+                return;
+            }
+            // The job's own result (the line with no event) is read from its checkpoint; the coordinator prints the run's.
+            if (typeof event.event !== 'string')
+                return;
+            if (event.event.endsWith('.output')) {
+                if (deps.json)
+                    deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
+                return;
+            }
+            // The agent's output is not echoed in text mode: its cap (src/report/echo.ts) says nothing there.
+            if (event.event === 'output.capped' && !deps.json)
+                return;
+            const { time: _time, level, event: name, message, ...fields } = event;
+            deps.logger.event(name, (LEVELS.has(String(level)) ? level : 'info'), 
+            // Every line of a long message (a diagnostic) carries the issue: two jobs' blocks never mix unmarked.
+            String(message ?? name)
+                .split('\n')
+                .map((l) => `${tag} ${l}`)
+                .join('\n'), { ...fields, issue: job.issueId });
+        },
+    });
+    if (pid !== undefined)
+        deps.registry.exited(pid);
+    const state = await readJobState(place.stateDir, deps.clock);
+    return { ...state, exitCode: result.exitCode, stderrTail: result.stderrTail };
+}
+/** Writes the job's plan file (the user's plan, and why the issue is worked again); its path, or undefined when there is nothing to say. */
+async function writeJobPlan(dir, userPlan, context) {
+    if (!userPlan && !context)
+        return undefined;
+    const text = [
+        ...(userPlan ? [userPlan.trim(), ''] : []),
+        ...(context ? ['### Worked again', '', context.trim(), ''] : []),
+    ].join('\n');
+    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+    const file = external_node_path_default().join(dir, 'plan.md');
+    await external_node_fs_namespaceObject.promises.writeFile(file, text);
+    return file;
 }
 
 ;// CONCATENATED MODULE: ./src/core/haltGate.ts
@@ -36918,6 +37155,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
@@ -37043,6 +37281,7 @@ async function prepareRun(options, io) {
             maxIterationsPerIssue: options.maxIterationsPerIssue,
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
             ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
+            ...carriedOf(io, options),
         },
         workflow: workflowFor(options.workflow, { tddTemplates: templates }),
         cwd: io.cwd,
@@ -37128,6 +37367,14 @@ async function runPrepared(run, io) {
         if (!io.session)
             session.release();
     }
+}
+/** The counts a fan-out job's issue brings from its earlier jobs: the action's, or the coordinator's. */
+function carriedOf(io, options) {
+    if (io.carried)
+        return { carried: io.carried };
+    const issueId = options.issue?.length === 1 ? options.issue[0] : undefined;
+    const counts = isWaveJob(io.env) && issueId !== undefined ? waveJobCounts(io.env) : undefined;
+    return counts && issueId !== undefined ? { carried: { ...counts, issueId } } : {};
 }
 /**
  * `agent-loop run` (and the action's run step): an earlier halt that stands ends it at once;
@@ -37597,6 +37844,7 @@ function planWave(ready, loop, settings) {
             maxIterations: shares[k],
             ...(costLeft !== undefined ? { maxCostUsd: costLeft / picked.length } : {}),
             ...(context !== undefined ? { context } : {}),
+            ...(loop.issueCounts?.[issue.id] ? { counts: loop.issueCounts[issue.id] } : {}),
         };
     });
     return { jobs, deferred, claimedElsewhere, escalated };
@@ -37780,162 +38028,6 @@ function worktrees(top, runner) {
             return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
         },
     };
-}
-
-;// CONCATENATED MODULE: ./src/app/parallelJob.ts
-/**
- * One job of a `--parallel` wave (issue 16): `agent-loop run` as a child process in the job's own
- * worktree and state directory, for its one issue (`--issue`) and its share of the iterations; its
- * own process group (src/agents/process.ts), recorded so that a killed coordinator's jobs are ended
- * by the next run. Its NDJSON events become one progress line each, prefixed with the issue; its
- * final checkpoint is the job's partial state for the reduce (src/core/waveReduce.ts).
- */
-
-
-
-
-
-
-/** Flags the coordinator sets for each job itself; the user's others are passed through. */
-const JOB_FLAGS = new Set([
-    'parallel',
-    'issue',
-    'max-iterations',
-    'max-cost-usd',
-    'state-dir',
-    'json',
-    'on-success',
-    'fresh',
-    'resume',
-    'resume-halted',
-    'plan',
-    'discord-webhook',
-    'slice-iterations',
-    'slice-minutes',
-]);
-/** The branch a job's worktree is on: its work is merged from here into the base branch. */
-const jobBranch = (issueId) => `agent-loop-wave/${issueId}`;
-/** Where a job of a wave works: under the run's state directory, never in the user's tree. Pure. */
-function jobPlace(stateDir, waveId, issueId) {
-    const dir = external_node_path_default().join(stateDir, 'parallel', waveId, issueId.replace(/[^A-Za-z0-9._-]/g, '_'));
-    // git names a worktree's admin directory after the tree's basename: one of its own per job.
-    return { tree: external_node_path_default().join(dir, `tree-${external_node_path_default().basename(dir)}`), stateDir: external_node_path_default().join(dir, 'state') };
-}
-/** The job's command line after `run`: the user's flags, then the job's own. Pure. */
-function jobArgs(flags, job, place, fresh) {
-    const args = ['run'];
-    for (const [flag, value] of flags) {
-        if (JOB_FLAGS.has(flag))
-            continue;
-        args.push(value === true ? `--${flag}` : `--${flag}=${value}`);
-    }
-    args.push('--json', '--parallel', '1', '--issue', job.issueId, '--max-iterations', String(job.maxIterations));
-    // No Discord post from a job (its halt is often only its share running out): the coordinator posts
-    // once; a job knows it is one (AGENT_LOOP_WAVE_JOB, src/safety/session.ts: isWaveJob).
-    args.push('--state-dir', place.stateDir, '--on-success', 'merge');
-    if (job.maxCostUsd !== undefined)
-        args.push('--max-cost-usd', String(Math.max(job.maxCostUsd, 0.0001)));
-    if (place.planFile)
-        args.push('--plan', place.planFile);
-    if (fresh)
-        args.push('--fresh');
-    return args;
-}
-/** The job's newest checkpoint, as a partial state. */
-async function readJobState(stateDir, clock) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(stateDir))
-        return { finished: false };
-    const { checkpoints } = await new FileCheckpointStore(stateDir, { clock }).list().catch(() => ({ checkpoints: [] }));
-    const newest = resume_newestFirst(checkpoints)[0];
-    if (!newest)
-        return { finished: false };
-    const loop = parseLoopState(newest.state);
-    // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
-    const finished = !isResumable(newest) || newest.phase === 'halted';
-    return typeof loop === 'string' ? { finished: false } : { loop, finished };
-}
-const LEVELS = new Set(['debug', 'info', 'warn', 'error']);
-/** Runs the job's child to its end and reads what it left. */
-async function runJob(deps, job, place, fresh) {
-    const [command, ...pre] = deps.self;
-    const tag = `[${job.issueId}]`;
-    let pid;
-    const result = await runProcess({
-        command: command,
-        args: [...pre, ...jobArgs(deps.flags, job, place, fresh)],
-        cwd: place.tree,
-        // A job is never itself parallel, and posts no halt of its own: the coordinator posts once.
-        env: {
-            ...deps.env,
-            // Empty is unset: the coordinator's own choices of these do not reach the job through its environment.
-            ...Object.fromEntries([
-                'PARALLEL',
-                'ISSUE',
-                'DISCORD_WEBHOOK',
-                'FRESH',
-                'RESUME',
-                'RESUME_HALTED',
-                'SLICE_ITERATIONS',
-                'SLICE_MINUTES',
-            ].map((name) => [`AGENT_LOOP_${name}`, ''])),
-            // The coordinator holds the repository's lock for its jobs (src/safety/session.ts).
-            AGENT_LOOP_WAVE_JOB: String(process.pid),
-        },
-        signal: deps.signal,
-        tailBytes: 16 * 1024,
-        onSpawn: (p) => {
-            pid = p;
-            deps.registry.spawned(p, 'agent');
-        },
-        onLine: (line, stream) => {
-            if (stream === 'stderr') {
-                deps.stderr(`${tag} ${line}\n`);
-                return;
-            }
-            let event;
-            try {
-                event = JSON.parse(line);
-            }
-            catch {
-                return;
-            }
-            // The job's own result (the line with no event) is read from its checkpoint; the coordinator prints the run's.
-            if (typeof event.event !== 'string')
-                return;
-            if (event.event.endsWith('.output')) {
-                if (deps.json)
-                    deps.logger.event(event.event, 'debug', String(event.line ?? ''), { issue: job.issueId });
-                return;
-            }
-            // The agent's output is not echoed in text mode: its cap (src/report/echo.ts) says nothing there.
-            if (event.event === 'output.capped' && !deps.json)
-                return;
-            const { time: _time, level, event: name, message, ...fields } = event;
-            deps.logger.event(name, (LEVELS.has(String(level)) ? level : 'info'), 
-            // Every line of a long message (a diagnostic) carries the issue: two jobs' blocks never mix unmarked.
-            String(message ?? name)
-                .split('\n')
-                .map((l) => `${tag} ${l}`)
-                .join('\n'), { ...fields, issue: job.issueId });
-        },
-    });
-    if (pid !== undefined)
-        deps.registry.exited(pid);
-    const state = await readJobState(place.stateDir, deps.clock);
-    return { ...state, exitCode: result.exitCode, stderrTail: result.stderrTail };
-}
-/** Writes the job's plan file (the user's plan, and why the issue is worked again); its path, or undefined when there is nothing to say. */
-async function writeJobPlan(dir, userPlan, context) {
-    if (!userPlan && !context)
-        return undefined;
-    const text = [
-        ...(userPlan ? [userPlan.trim(), ''] : []),
-        ...(context ? ['### Worked again', '', context.trim(), ''] : []),
-    ].join('\n');
-    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-    const file = external_node_path_default().join(dir, 'plan.md');
-    await external_node_fs_namespaceObject.promises.writeFile(file, text);
-    return file;
 }
 
 ;// CONCATENATED MODULE: ./src/app/waveLanding.ts

@@ -35,7 +35,7 @@ import { LANDING_JOB, outboxKey } from '../core/waveOutbox.js';
 import { LANDING_KEY, OUTBOX_DIR, takeOutbox } from './outboxHandover.js';
 import { planJob } from './planJob.js';
 import { reduceJob } from './reduceJob.js';
-import { type WaveHandoff, parseWave, partialOf } from './waveHandoff.js';
+import { type WaveHandoff, carriedOf, parseWave, partialOf } from './waveHandoff.js';
 
 export type { ActionCore };
 
@@ -352,6 +352,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
     terms: 'action',
     runId,
     ...(fanOut.role === 'work' ? { onlyIssues: fanOut.landing ? [] : [fanOut.issue] } : {}),
+    ...(fanOut.role === 'work' ? carriedOf(fanOut.wave, fanOut.issue) : {}),
     ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
     onResult: async (result) => {
       standing = result.standing !== null;

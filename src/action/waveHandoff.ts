@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { HaltReasons, type LoopState, WaveSchema, parseLoopState } from '../core/state.js';
+import { HaltReasons, type IssueCounts, type LoopState, WaveSchema, parseLoopState } from '../core/state.js';
 import { partialScope } from '../persist/stateNames.js';
 import { LANDING_JOB } from '../core/waveOutbox.js';
 
@@ -32,6 +32,18 @@ export const WaveHandoffSchema = WaveSchema.extend({
   landing: z.array(z.string()).optional(),
 });
 export type WaveHandoff = z.infer<typeof WaveHandoffSchema>;
+
+/**
+ * What a work job's issue brought from its earlier jobs (its entry's counts), for its cycle to
+ * start from: the stuck checks count every wave's runs. Pure.
+ */
+export function carriedOf(
+  wave: Pick<WaveHandoff, 'jobs'>,
+  issueId: string,
+): { carried?: IssueCounts & { issueId: string } } {
+  const counts = wave.jobs.find((j) => j.issueId === issueId)?.counts;
+  return counts ? { carried: { ...counts, issueId } } : {};
+}
 
 /** The `wave` input, or why it is not one. */
 export function parseWave(text: string | undefined): WaveHandoff | string {

@@ -1,6 +1,12 @@
+/** The first ring's size: what a short output (a report line) takes. */
+const FIRST_RING_BYTES = 256;
+
 /**
- * A bounded tail of a byte stream: keeps the last `maxBytes` bytes in a fixed
- * ring buffer, so memory stays at maxBytes whatever (and however much) is pushed.
+ * A bounded tail of a byte stream: keeps the last `maxBytes` bytes in a ring buffer, so memory
+ * stays at maxBytes whatever (and however much) is pushed. The ring grows (doubling) with what it
+ * holds up to maxBytes: an agent run that prints a line does not take 64 KiB per stream, which
+ * piled up as external memory between collections and made every later spawn dearer (a fork copies
+ * the page tables of every resident page: bench/overhead.mjs).
  */
 export class TailBuffer {
   readonly maxBytes: number;
@@ -20,14 +26,33 @@ export class TailBuffer {
     this.totalBytes += buf.length;
     const max = this.maxBytes;
     if (max === 0 || buf.length === 0) return;
-    // Allocated on first use.
-    if (!this.ring) this.ring = Buffer.alloc(max);
-    const ring = this.ring;
+    const ring = this.room(buf.length);
     const src = buf.length > max ? buf.subarray(buf.length - max) : buf;
     const first = Math.min(src.length, max - this.pos);
     src.copy(ring, this.pos, 0, first);
     if (first < src.length) src.copy(ring, 0, first);
     this.pos = (this.pos + src.length) % max;
+  }
+
+  /** Bytes allocated for the ring: from 0 (nothing pushed) up to maxBytes. */
+  get allocatedBytes(): number {
+    return this.ring?.length ?? 0;
+  }
+
+  /**
+   * The ring, grown to take `more` bytes. While it is smaller than maxBytes it has never wrapped:
+   * it holds its bytes from 0 to pos, which are copied to the start of the larger one.
+   */
+  private room(more: number): Buffer {
+    const ring = this.ring;
+    const held = ring ? this.pos : 0;
+    if (ring && (ring.length === this.maxBytes || held + more <= ring.length)) return ring;
+    let size = Math.max(FIRST_RING_BYTES, ring?.length ?? 0);
+    while (size < held + more && size < this.maxBytes) size *= 2;
+    const grown = Buffer.alloc(Math.min(size, this.maxBytes));
+    ring?.copy(grown, 0, 0, held);
+    this.ring = grown;
+    return grown;
   }
 
   /** The bytes held, oldest first. */

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { runProcess } from '../agents/process.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { isResumable, newestFirst } from '../checkpoint/resume.js';
-import { type LoopState, type WaveJob, parseLoopState } from '../core/state.js';
+import { type IssueCounts, IssueCountsSchema, type LoopState, type WaveJob, parseLoopState } from '../core/state.js';
 import type { Level, Logger } from '../report/logger.js';
 import type { ProcessRegistry } from '../safety/processes.js';
 import type { Clock } from '../util/clock.js';
@@ -32,6 +32,21 @@ const JOB_FLAGS = new Set([
   'slice-iterations',
   'slice-minutes',
 ]);
+
+/** The environment variable that gives a job its issue's carried counts (JSON IssueCounts; empty: none). */
+export const WAVE_COUNTS_ENV = 'AGENT_LOOP_WAVE_COUNTS';
+
+/** The counts a job's coordinator gave it; undefined when none, or not readable (a job starts from 0). Pure. */
+export function waveJobCounts(env: NodeJS.ProcessEnv): IssueCounts | undefined {
+  const text = env[WAVE_COUNTS_ENV];
+  if (!text) return undefined;
+  try {
+    const parsed = IssueCountsSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface JobPlace {
   /** The job's worktree. */
@@ -138,6 +153,8 @@ export async function runJob(deps: RunJobDeps, job: WaveJob, place: JobPlace, fr
       ),
       // The coordinator holds the repository's lock for its jobs (src/safety/session.ts).
       AGENT_LOOP_WAVE_JOB: String(process.pid),
+      // What the issue's earlier jobs counted: the job's cycle starts from it.
+      [WAVE_COUNTS_ENV]: job.counts ? JSON.stringify(job.counts) : '',
     },
     signal: deps.signal,
     tailBytes: 16 * 1024,

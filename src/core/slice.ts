@@ -28,7 +28,7 @@ import {
   type Status,
   log,
 } from './events.js';
-import type { CycleState, LoopState, Notice, OutboxEntry } from './state.js';
+import type { CycleState, IssueCounts, LoopState, Notice, OutboxEntry } from './state.js';
 
 export interface CoreSettings {
   maxIterations: number;
@@ -45,6 +45,8 @@ export interface CoreSettings {
    * checkpoint's escalations decide instead of the label (an issue is tried again once edited).
    */
   closeOnBranch?: boolean;
+  /** A fan-out job's: what its issue's earlier jobs counted (LoopState.issueCounts), for a cycle of that issue. */
+  carried?: IssueCounts & { issueId: string };
 }
 
 export interface CoreConfig {
@@ -552,6 +554,21 @@ function issuesRead(model: SliceModel, listed: ReadyIssue[], config: CoreConfig)
 }
 
 /** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
+/**
+ * What a fan-out job's issue brought from its earlier jobs, for a cycle of that one issue (nothing
+ * for any other cycle): its stuck checks count every wave's runs. Pure.
+ */
+function carriedCounts(
+  carried: CoreConfig['settings']['carried'],
+  next: readonly { id: string }[],
+): Partial<Pick<CycleState, 'unfinishedRuns' | 'silentIterations'>> {
+  if (!carried || next.length !== 1 || next[0]?.id !== carried.issueId) return {};
+  return {
+    ...(carried.unfinishedRuns > 0 ? { unfinishedRuns: carried.unfinishedRuns } : {}),
+    ...(carried.silentIterations > 0 ? { silentIterations: carried.silentIterations } : {}),
+  };
+}
+
 function beforeIteration(model: SliceModel, config: CoreConfig): Step {
   const { settings, checkpointId, deadline } = config;
   const loop = model.loop;
@@ -601,6 +618,7 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
     const fingerprints = Object.fromEntries(
       next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])),
     );
+    const carried = carriedCounts(config.settings.carried, next);
     const cycle: CycleState = {
       issueIds: next.map((i) => i.id),
       titles: next.map((i) => i.title),
@@ -610,6 +628,7 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
       progress: initialProgress(),
       timeoutRetries: 0,
       rateLimitAttempts: 0,
+      ...carried,
       ...(config.branches ? { branch: cycleBranchName(next.map((i) => i.id)) } : {}),
       ...(Object.keys(fingerprints).length > 0 ? { fingerprints } : {}),
     };

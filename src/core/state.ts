@@ -256,6 +256,17 @@ export const HaltReasons = [
 ] as const;
 export type HaltReason = (typeof HaltReasons)[number];
 
+/**
+ * What an issue's earlier fan-out jobs left unfinished counted (the cycle's silentIterations and
+ * unfinishedRuns): each wave's job starts a fresh cycle, so the loop carries them into the next
+ * job of the same issue, and the stuck checks see every wave's runs, not one job's.
+ */
+export const IssueCountsSchema = z.object({
+  unfinishedRuns: z.number().int().min(0),
+  silentIterations: z.number().int().min(0),
+});
+export type IssueCounts = z.infer<typeof IssueCountsSchema>;
+
 /** One job of a wave (fan-out, issue 16): one issue, worked from a fresh slice bounded by its share. */
 const WaveJobSchema = z.object({
   issueId: z.string(),
@@ -266,6 +277,8 @@ const WaveJobSchema = z.object({
   maxCostUsd: z.number().optional(),
   /** Why the issue is worked again (a merge conflict on the new base), given to the agent as context. */
   context: z.string().optional(),
+  /** The counts the issue's earlier jobs left (LoopState.issueCounts); the job's cycle starts from them. */
+  counts: IssueCountsSchema.optional(),
 });
 export type WaveJob = z.infer<typeof WaveJobSchema>;
 
@@ -358,6 +371,8 @@ export const LoopStateSchema = z.object({
   waves: z.number().int().default(0),
   /** Issues to work again in a later wave, with why (a merge conflict on the new base), oldest first. */
   requeued: z.array(z.object({ issueId: z.string(), reason: z.string() })).default([]),
+  /** Fan-out: per issue a job left unfinished, its cycle's counts, carried into its next job (absent: none). */
+  issueCounts: z.record(z.string(), IssueCountsSchema).optional(),
   /** The end of the last agent output (for the halt diagnostic). */
   lastAgentOutput: z.string().default(''),
   history: z.array(IterationRecordSchema),

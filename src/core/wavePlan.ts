@@ -121,6 +121,7 @@ export function planWave(ready: readonly WaveCandidate[], loop: LoopState, setti
       maxIterations: shares[k] as number,
       ...(costLeft !== undefined ? { maxCostUsd: costLeft / picked.length } : {}),
       ...(context !== undefined ? { context } : {}),
+      ...(loop.issueCounts?.[issue.id] ? { counts: loop.issueCounts[issue.id] } : {}),
     };
   });
   return { jobs, deferred, claimedElsewhere, escalated };

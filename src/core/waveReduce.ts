@@ -162,6 +162,7 @@ export function reduceWave(
       compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
     };
     const outcome = rowOutcome(job.issueId, part);
+    loop = { ...loop, issueCounts: carryCounts(loop.issueCounts, job.issueId, outcome, part) };
     if (outcome === 'closed' || outcome === 'no_change') successes++;
     if (outcome === 'escalated') escalations++;
     if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
@@ -220,6 +221,26 @@ function notAJobState(part: LoopState, job: Wave['jobs'][number]): string | unde
   const others = part.history.flatMap((r) => r.issueIds).filter((id) => id !== job.issueId);
   if (others.length > 0) return `its state worked other issues (${[...new Set(others)].join(', ')})`;
   return undefined;
+}
+
+/**
+ * The loop's per-issue counts after a job: an unfinished issue keeps its cycle's (which started from
+ * what earlier jobs carried), any other outcome ends them. Absent when no issue has any. Pure.
+ */
+function carryCounts(
+  counts: LoopState['issueCounts'],
+  issueId: string,
+  outcome: WaveRowOutcome,
+  part: LoopState,
+): LoopState['issueCounts'] {
+  const { [issueId]: _ended, ...others } = counts ?? {};
+  const cycle = part.currentCycle;
+  const left =
+    outcome === 'unfinished' && cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId
+      ? { unfinishedRuns: cycle.unfinishedRuns ?? 0, silentIterations: cycle.silentIterations ?? 0 }
+      : undefined;
+  const next = left && (left.unfinishedRuns > 0 || left.silentIterations > 0) ? { ...others, [issueId]: left } : others;
+  return Object.keys(next).length > 0 ? next : undefined;
 }
 
 /** What became of the job's issue, from its own state. */
