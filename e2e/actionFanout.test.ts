@@ -628,6 +628,47 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(final.iteration).toBe(5);
     expect([...final.issuesClosed].sort()).toEqual(['1', '2', '3']);
   }, 300_000);
+  it('max-iterations-per-issue counts an issue’s runs across waves: the reduce keeps what its job counted, the next wave’s job starts from it and escalates it at the limit', async () => {
+    gh.addIssues(2, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    // Issue 2 is never finished: its report's work_remaining moves on every run; issue 1 is fixed at once.
+    const agent = await writeAgent(
+      sb,
+      'looper',
+      [
+        'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
+        'n=$(grep -c "^$AGENT_LOOP_ISSUE_IDS$" "$NOTES/worked")',
+        'if [ "$AGENT_LOOP_ISSUE_IDS" = 2 ]; then',
+        '  echo "step $n" >> progress-2.txt',
+        "  printf 'work_remaining: step %s\\nrequires_continuation: true\\n' $n",
+        '  exit 0',
+        'fi',
+        'echo good > value.txt',
+        'echo "fixed" > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"',
+        DONE_REPORT,
+      ].join('\n'),
+    );
+    const inputs = { 'max-iterations': '4', 'max-iterations-per-issue': '3' };
+
+    // Wave 1: shares of 2; issue 2 runs twice, unfinished, and the reduce keeps its count.
+    const first = await workflowRun(881, agent, 2, inputs);
+    expect(first.issues).toEqual(['1', '2']);
+    expect(checkpointOf(first.reduce!).issueCounts).toEqual({ '2': { unfinishedRuns: 2, silentIterations: 0 } });
+
+    // Wave 2: issue 2 alone, given its count in the wave; its third run is its limit: escalated.
+    const second = await workflowRun(882, agent, 2, inputs);
+    expect(second.issues).toEqual(['2']);
+    expect(JSON.parse(second.plan.outputs.wave ?? '{}').jobs[0]).toMatchObject({
+      issueId: '2',
+      counts: { unfinishedRuns: 2, silentIterations: 0 },
+    });
+    expect(second.work[0]?.outputs).toMatchObject({ 'issues-escalated': '2', 'halt-reason': 'all_escalated' });
+    expect(second.work[0]?.log).toMatch(/3 agent runs on this cycle ended with work still remaining/);
+    expect(runsPerIssue()).toEqual({ '1': 1, '2': 3 });
+    const final = checkpointOf(second.reduce!);
+    expect(final.issuesEscalated).toEqual(['2']);
+    expect(final.issueCounts).toBeUndefined();
+  }, 300_000);
+
   it('an agent that prints the API key and the tokens it finds in its ancestors’ environments: no published partial, state, summary, output or log holds them', async () => {
     gh.addIssues(2, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
     const KEY = ['sk-ant-api03', 'Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lz'].join('-');

@@ -238,6 +238,18 @@ describe('reduceWave', () => {
     expect(none.loop.issueCounts).toBeUndefined();
   });
 
+  it('a job that left no cycle of its issue (it could not start, it lost its claim) leaves the carried counts as they were', () => {
+    const counts = { '5': { unfinishedRuns: 4, silentIterations: 2 } };
+    const { loop, rows } = reduceWave(
+      { ...initialLoopState(100), issueCounts: counts },
+      wave(['5']),
+      [{ issueId: '5', loop: initialLoopState(5) }],
+      limits,
+    );
+    expect(rows[0]?.outcome).toBe('unfinished');
+    expect(loop.issueCounts).toEqual(counts);
+  });
+
   it('a job that saved nothing counts nothing and is reported lost', () => {
     const { loop, rows } = reduceWave(
       initialLoopState(100),

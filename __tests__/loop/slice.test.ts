@@ -347,6 +347,27 @@ describe('seed 004 defensive validation in the loop', () => {
     expect(h.source.escalatedWith['bd-1']).toMatch(/3 iterations in a row without a report block/);
   });
 
+  it("a serial run's cycle of an issue a wave left unfinished starts from the loop's issueCounts, which then leave the checkpoint", async () => {
+    const h = harness({
+      steps: [working('bd-1 step 1'), working('bd-1 step 2'), working('bd-1 step 3')],
+      settings: { sliceIterations: 1, maxIterationsPerIssue: 20 },
+    });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'continuing', iterations: 1 });
+    const cp = (await h.deps.store.list()).checkpoints[0]!;
+    const loop = cp.state.loop as LoopState;
+    // As a wave's reduce leaves it: no cycle in flight, bd-1's counts kept for its next cycle.
+    const reduced = {
+      ...loop,
+      currentCycle: undefined,
+      issueCounts: { 'bd-1': { unfinishedRuns: 19, silentIterations: 0 } },
+    };
+    await h.deps.store.write({ ...cp, state: { ...cp.state, loop: reduced } });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 2 });
+    expect(h.source.escalatedWith['bd-1']).toMatch(/20 agent runs on this cycle/);
+    const after = (await h.deps.store.list()).checkpoints[0]!.state.loop as LoopState;
+    expect(after.issueCounts).toBeUndefined();
+  });
+
   it("another issue's cycle does not take the counts carried for the job's issue", async () => {
     const h = harness({
       source: MemorySource.of('bd-2'),

@@ -31083,7 +31083,9 @@ function step(model, event, config) {
         }
         case 'cycleOpened': {
             const cycle = event.cycle;
-            const m = { ...model, loop: { ...model.loop, currentCycle: cycle }, next: undefined, onCycleBranch: true };
+            // The counts an earlier wave carried for its issues are now the cycle's (carriedCounts): none stays behind.
+            const loop = { ...model.loop, currentCycle: cycle, issueCounts: without(model.loop.issueCounts, cycle.issueIds) };
+            const m = { ...model, loop, next: undefined, onCycleBranch: true };
             return {
                 model: m,
                 // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
@@ -31401,10 +31403,10 @@ function issuesRead(model, listed, config) {
     }
     return beforeIteration({ ...model, next: targets }, config);
 }
-/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
 /**
- * What a fan-out job's issue brought from its earlier jobs, for a cycle of that one issue (nothing
- * for any other cycle): its stuck checks count every wave's runs. Pure.
+ * What an issue brought from its earlier waves' jobs (a fan-out job's, or in the loop's issueCounts
+ * for a serial run), for a cycle of that one issue (nothing for any other cycle): its stuck checks
+ * count every wave's runs. Pure.
  */
 function carriedCounts(carried, next) {
     if (!carried || next.length !== 1 || next[0]?.id !== carried.issueId)
@@ -31414,6 +31416,20 @@ function carriedCounts(carried, next) {
         ...(carried.silentIterations > 0 ? { silentIterations: carried.silentIterations } : {}),
     };
 }
+/** A serial run's cycle of one issue that a wave left unfinished starts from that wave's counts. Pure. */
+function carriedInLoop(loop, next) {
+    const id = next.length === 1 ? next[0]?.id : undefined;
+    const counts = id !== undefined ? loop.issueCounts?.[id] : undefined;
+    return counts && id !== undefined ? { ...counts, issueId: id } : undefined;
+}
+/** `counts` without the entries of `ids`; absent when none is left. Pure. */
+function without(counts, ids) {
+    if (!counts || !ids.some((id) => id in counts))
+        return counts;
+    const left = Object.fromEntries(Object.entries(counts).filter(([id]) => !ids.includes(id)));
+    return Object.keys(left).length > 0 ? left : undefined;
+}
+/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
 function beforeIteration(model, config) {
     const { settings, checkpointId, deadline } = config;
     const loop = model.loop;
@@ -31447,7 +31463,7 @@ function beforeIteration(model, config) {
             return { model: c.model, effects: [save(model), ...c.effects] };
         }
         const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
-        const carried = carriedCounts(config.settings.carried, next);
+        const carried = carriedCounts(config.settings.carried ?? carriedInLoop(loop, next), next);
         const cycle = {
             issueIds: next.map((i) => i.id),
             titles: next.map((i) => i.title),
@@ -31880,9 +31896,10 @@ function guardLane(git) {
 /**
  * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
  * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
- * what it did: counters and spend are summed, its iterations numbered on after the loop's (job by
- * job, in the wave's order), its closed, escalated and no-change issues, pull requests, outbox
- * entries and notices carried over. A job with no partial state (killed before it saved) counts
+ * what it did (but for its cycle's stuck counts, which start from what earlier waves carried):
+ * counters and spend are summed, its iterations numbered on after the loop's (job by job, in the
+ * wave's order), its closed, escalated and no-change issues, pull requests, outbox entries and
+ * notices carried over. A job with no partial state (killed before it saved) counts
  * nothing: its issue stays open, its claim expires, and a later wave picks it up.
  *
  * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
@@ -32035,14 +32052,19 @@ function notAJobState(part, job) {
     return undefined;
 }
 /**
- * The loop's per-issue counts after a job: an unfinished issue keeps its cycle's (which started from
- * what earlier jobs carried), any other outcome ends them. Absent when no issue has any. Pure.
+ * The loop's per-issue counts after a job: an unfinished issue's are its cycle's, which started from
+ * what earlier jobs carried (so they replace them, never add to them); a job that left no cycle of
+ * it (it could not start, lost its claim) leaves them as they were; any other outcome ends them.
+ * Absent when no issue has any. Pure.
  */
 function carryCounts(counts, issueId, outcome, part) {
-    const { [issueId]: _ended, ...others } = counts ?? {};
     const cycle = part.currentCycle;
-    const left = outcome === 'unfinished' && cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId
-        ? { unfinishedRuns: cycle.unfinishedRuns ?? 0, silentIterations: cycle.silentIterations ?? 0 }
+    const ofIssue = cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId ? cycle : undefined;
+    if (outcome === 'unfinished' && !ofIssue)
+        return counts;
+    const { [issueId]: _ended, ...others } = counts ?? {};
+    const left = outcome === 'unfinished' && ofIssue
+        ? { unfinishedRuns: ofIssue.unfinishedRuns ?? 0, silentIterations: ofIssue.silentIterations ?? 0 }
         : undefined;
     const next = left && (left.unfinishedRuns > 0 || left.silentIterations > 0) ? { ...others, [issueId]: left } : others;
     return Object.keys(next).length > 0 ? next : undefined;
@@ -37281,7 +37303,7 @@ async function prepareRun(options, io) {
             maxIterationsPerIssue: options.maxIterationsPerIssue,
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
             ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
-            ...carriedOf(io, options),
+            ...waveCarried(io, options),
         },
         workflow: workflowFor(options.workflow, { tddTemplates: templates }),
         cwd: io.cwd,
@@ -37369,7 +37391,7 @@ async function runPrepared(run, io) {
     }
 }
 /** The counts a fan-out job's issue brings from its earlier jobs: the action's, or the coordinator's. */
-function carriedOf(io, options) {
+function waveCarried(io, options) {
     if (io.carried)
         return { carried: io.carried };
     const issueId = options.issue?.length === 1 ? options.issue[0] : undefined;

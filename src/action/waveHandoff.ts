@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
-import { HaltReasons, type IssueCounts, type LoopState, WaveSchema, parseLoopState } from '../core/state.js';
+import { type CarriedCounts, HaltReasons, type LoopState, WaveSchema, parseLoopState } from '../core/state.js';
 import { partialScope } from '../persist/stateNames.js';
 import { LANDING_JOB } from '../core/waveOutbox.js';
 
@@ -37,10 +37,7 @@ export type WaveHandoff = z.infer<typeof WaveHandoffSchema>;
  * What a work job's issue brought from its earlier jobs (its entry's counts), for its cycle to
  * start from: the stuck checks count every wave's runs. Pure.
  */
-export function carriedOf(
-  wave: Pick<WaveHandoff, 'jobs'>,
-  issueId: string,
-): { carried?: IssueCounts & { issueId: string } } {
+export function carriedOf(wave: Pick<WaveHandoff, 'jobs'>, issueId: string): { carried?: CarriedCounts } {
   const counts = wave.jobs.find((j) => j.issueId === issueId)?.counts;
   return counts ? { carried: { ...counts, issueId } } : {};
 }

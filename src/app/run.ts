@@ -18,7 +18,7 @@ import { finishedBranchMessage, finishedBranches } from '../loop/finishedBranche
 import { readPromptDir } from '../util/promptDir.js';
 import { type SliceDeps, StartError, runSlice } from '../loop/slice.js';
 import type { SliceSettings } from '../loop/deps.js';
-import type { IssueCounts } from '../core/state.js';
+import type { CarriedCounts } from '../core/state.js';
 import { waveJobCounts } from './parallelJob.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
 import { describeResumeWay, owedLabels, resumeWays } from '../core/haltGate.js';
@@ -72,7 +72,7 @@ export interface RunIO {
    * A fan-out job's (the action's work job): what its issue's earlier jobs counted. A job of the
    * CLI's --parallel reads it from its coordinator's AGENT_LOOP_WAVE_COUNTS instead.
    */
-  carried?: IssueCounts & { issueId: string };
+  carried?: CarriedCounts;
   /** The lock and process records, when the caller already holds them (`plan` running its loop). */
   session?: Session;
   /** Told why the run cannot start (then it returns 2); default: the CLI's rendering on stderr. */
@@ -248,7 +248,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       maxIterationsPerIssue: options.maxIterationsPerIssue,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
       ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
-      ...carriedOf(io, options),
+      ...waveCarried(io, options),
     },
     workflow: workflowFor(options.workflow, { tddTemplates: templates }),
     cwd: io.cwd,
@@ -339,7 +339,7 @@ export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> 
 }
 
 /** The counts a fan-out job's issue brings from its earlier jobs: the action's, or the coordinator's. */
-function carriedOf(io: RunIO, options: Options): Pick<SliceSettings, 'carried'> {
+function waveCarried(io: RunIO, options: Options): Pick<SliceSettings, 'carried'> {
   if (io.carried) return { carried: io.carried };
   const issueId = options.issue?.length === 1 ? options.issue[0] : undefined;
   const counts = isWaveJob(io.env) && issueId !== undefined ? waveJobCounts(io.env) : undefined;

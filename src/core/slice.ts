@@ -28,7 +28,7 @@ import {
   type Status,
   log,
 } from './events.js';
-import type { CycleState, IssueCounts, LoopState, Notice, OutboxEntry } from './state.js';
+import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from './state.js';
 
 export interface CoreSettings {
   maxIterations: number;
@@ -46,7 +46,7 @@ export interface CoreSettings {
    */
   closeOnBranch?: boolean;
   /** A fan-out job's: what its issue's earlier jobs counted (LoopState.issueCounts), for a cycle of that issue. */
-  carried?: IssueCounts & { issueId: string };
+  carried?: CarriedCounts;
 }
 
 export interface CoreConfig {
@@ -172,7 +172,9 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     }
     case 'cycleOpened': {
       const cycle = event.cycle;
-      const m = { ...model, loop: { ...model.loop, currentCycle: cycle }, next: undefined, onCycleBranch: true };
+      // The counts an earlier wave carried for its issues are now the cycle's (carriedCounts): none stays behind.
+      const loop = { ...model.loop, currentCycle: cycle, issueCounts: without(model.loop.issueCounts, cycle.issueIds) };
+      const m = { ...model, loop, next: undefined, onCycleBranch: true };
       return {
         model: m,
         // Record before act: the cycle (its issues, branch and base tip) is in the checkpoint before
@@ -553,10 +555,10 @@ function issuesRead(model: SliceModel, listed: ReadyIssue[], config: CoreConfig)
   return beforeIteration({ ...model, next: targets }, config);
 }
 
-/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
 /**
- * What a fan-out job's issue brought from its earlier jobs, for a cycle of that one issue (nothing
- * for any other cycle): its stuck checks count every wave's runs. Pure.
+ * What an issue brought from its earlier waves' jobs (a fan-out job's, or in the loop's issueCounts
+ * for a serial run), for a cycle of that one issue (nothing for any other cycle): its stuck checks
+ * count every wave's runs. Pure.
  */
 function carriedCounts(
   carried: CoreConfig['settings']['carried'],
@@ -569,6 +571,21 @@ function carriedCounts(
   };
 }
 
+/** A serial run's cycle of one issue that a wave left unfinished starts from that wave's counts. Pure. */
+function carriedInLoop(loop: LoopState, next: readonly { id: string }[]): CoreSettings['carried'] {
+  const id = next.length === 1 ? next[0]?.id : undefined;
+  const counts = id !== undefined ? loop.issueCounts?.[id] : undefined;
+  return counts && id !== undefined ? { ...counts, issueId: id } : undefined;
+}
+
+/** `counts` without the entries of `ids`; absent when none is left. Pure. */
+function without(counts: LoopState['issueCounts'], ids: readonly string[]): LoopState['issueCounts'] {
+  if (!counts || !ids.some((id) => id in counts)) return counts;
+  const left = Object.fromEntries(Object.entries(counts).filter(([id]) => !ids.includes(id)));
+  return Object.keys(left).length > 0 ? left : undefined;
+}
+
+/** The run's bounds, then the slice's; then a new cycle, or the resumed one on its branch. */
 function beforeIteration(model: SliceModel, config: CoreConfig): Step {
   const { settings, checkpointId, deadline } = config;
   const loop = model.loop;
@@ -618,7 +635,7 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
     const fingerprints = Object.fromEntries(
       next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])),
     );
-    const carried = carriedCounts(config.settings.carried, next);
+    const carried = carriedCounts(config.settings.carried ?? carriedInLoop(loop, next), next);
     const cycle: CycleState = {
       issueIds: next.map((i) => i.id),
       titles: next.map((i) => i.title),

@@ -266,6 +266,8 @@ export const IssueCountsSchema = z.object({
   silentIterations: z.number().int().min(0),
 });
 export type IssueCounts = z.infer<typeof IssueCountsSchema>;
+/** An issue's counts as a fan-out job (or a serial run's cycle) is given them. */
+export type CarriedCounts = IssueCounts & { issueId: string };
 
 /** One job of a wave (fan-out, issue 16): one issue, worked from a fresh slice bounded by its share. */
 const WaveJobSchema = z.object({

@@ -1,9 +1,10 @@
 /**
  * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
  * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
- * what it did: counters and spend are summed, its iterations numbered on after the loop's (job by
- * job, in the wave's order), its closed, escalated and no-change issues, pull requests, outbox
- * entries and notices carried over. A job with no partial state (killed before it saved) counts
+ * what it did (but for its cycle's stuck counts, which start from what earlier waves carried):
+ * counters and spend are summed, its iterations numbered on after the loop's (job by job, in the
+ * wave's order), its closed, escalated and no-change issues, pull requests, outbox entries and
+ * notices carried over. A job with no partial state (killed before it saved) counts
  * nothing: its issue stays open, its claim expires, and a later wave picks it up.
  *
  * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
@@ -224,8 +225,10 @@ function notAJobState(part: LoopState, job: Wave['jobs'][number]): string | unde
 }
 
 /**
- * The loop's per-issue counts after a job: an unfinished issue keeps its cycle's (which started from
- * what earlier jobs carried), any other outcome ends them. Absent when no issue has any. Pure.
+ * The loop's per-issue counts after a job: an unfinished issue's are its cycle's, which started from
+ * what earlier jobs carried (so they replace them, never add to them); a job that left no cycle of
+ * it (it could not start, lost its claim) leaves them as they were; any other outcome ends them.
+ * Absent when no issue has any. Pure.
  */
 function carryCounts(
   counts: LoopState['issueCounts'],
@@ -233,11 +236,13 @@ function carryCounts(
   outcome: WaveRowOutcome,
   part: LoopState,
 ): LoopState['issueCounts'] {
-  const { [issueId]: _ended, ...others } = counts ?? {};
   const cycle = part.currentCycle;
+  const ofIssue = cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId ? cycle : undefined;
+  if (outcome === 'unfinished' && !ofIssue) return counts;
+  const { [issueId]: _ended, ...others } = counts ?? {};
   const left =
-    outcome === 'unfinished' && cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId
-      ? { unfinishedRuns: cycle.unfinishedRuns ?? 0, silentIterations: cycle.silentIterations ?? 0 }
+    outcome === 'unfinished' && ofIssue
+      ? { unfinishedRuns: ofIssue.unfinishedRuns ?? 0, silentIterations: ofIssue.silentIterations ?? 0 }
       : undefined;
   const next = left && (left.unfinishedRuns > 0 || left.silentIterations > 0) ? { ...others, [issueId]: left } : others;
   return Object.keys(next).length > 0 ? next : undefined;

@@ -16,7 +16,7 @@ import type { Clock } from '../util/clock.js';
 import type { SuiteRun } from '../verdict/results.js';
 import type { CyclePublisher } from './publish.js';
 import type { IterationOutcome } from '../core/events.js';
-import type { IssueCounts, LoopState } from '../core/state.js';
+import type { CarriedCounts, LoopState } from '../core/state.js';
 
 /**
  * A workflow, plugged into the engine: what one iteration of it does (its steps, prompts and step
@@ -68,7 +68,7 @@ export interface SliceSettings {
   /** Work only on these issues (the planning pipeline's implementation phase: the issues it created). */
   onlyIssues?: readonly string[];
   /** A fan-out job's: what the issue's earlier jobs counted; a cycle of that one issue starts from it. */
-  carried?: IssueCounts & { issueId: string };
+  carried?: CarriedCounts;
 }
 
 export interface TestOutcome {
