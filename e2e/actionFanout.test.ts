@@ -185,15 +185,28 @@ const runsPerIssue = () =>
     .split('\n')
     .reduce<Record<string, number>>((n, id) => ({ ...n, [id]: (n[id] ?? 0) + 1 }), {});
 
-const fixer = () =>
+/** The fix: the value made good, a file of the issue's own, and a report that says it is done. */
+const FIX = ['echo good > value.txt', 'echo "fixed" > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"', DONE_REPORT];
+
+const fixer = () => writeAgent(sb, 'fixer', ['echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"', ...FIX].join('\n'));
+
+/**
+ * An agent that, on `issue` while `more` holds (a shell test of its run number $n on the issue),
+ * notes a step in progress-<issue>.txt and prints `report` (work remains); otherwise the fix.
+ */
+const partway = (name: string, issue: string, more: string, report: string) =>
   writeAgent(
     sb,
-    'fixer',
+    name,
     [
       'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
-      'echo good > value.txt',
-      'echo "fixed" > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"',
-      DONE_REPORT,
+      'n=$(grep -c "^$AGENT_LOOP_ISSUE_IDS$" "$NOTES/worked")',
+      `if [ "$AGENT_LOOP_ISSUE_IDS" = ${issue} ] && ${more}; then`,
+      `  echo "step $n" >> progress-${issue}.txt`,
+      `  ${report}`,
+      '  exit 0',
+      'fi',
+      ...FIX,
     ].join('\n'),
   );
 
@@ -583,21 +596,11 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
   it('a job whose share runs out mid-issue: its wip is pushed, the reduce releases its claim, and the next wave continues its branch at once', async () => {
     gh.addIssues(3, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
     // Issue 3 takes three agent runs (two steps, then the fix); the others one.
-    const agent = await writeAgent(
-      sb,
+    const agent = await partway(
       'stepper',
-      [
-        'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
-        'n=$(grep -c "^$AGENT_LOOP_ISSUE_IDS$" "$NOTES/worked")',
-        'if [ "$AGENT_LOOP_ISSUE_IDS" = 3 ] && [ "$n" -lt 3 ]; then',
-        '  echo "step $n" >> progress-3.txt',
-        "  printf 'Partway.\\n```yaml\\nwork_remaining: %s\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: step %s of 3\\n```\\n' $((3 - n)) $n",
-        '  exit 0',
-        'fi',
-        'echo good > value.txt',
-        'echo "fixed" > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"',
-        DONE_REPORT,
-      ].join('\n'),
+      '3',
+      '[ "$n" -lt 3 ]',
+      "printf 'Partway.\\n```yaml\\nwork_remaining: %s\\nrequires_continuation: true\\nstuck_detected: false\\nsummary: step %s of 3\\n```\\n' $((3 - n)) $n",
     );
 
     // Six iterations over three jobs: two each; issue 3 needs three.
@@ -631,21 +634,11 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
   it('max-iterations-per-issue counts an issue’s runs across waves: the reduce keeps what its job counted, the next wave’s job starts from it and escalates it at the limit', async () => {
     gh.addIssues(2, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
     // Issue 2 is never finished: its report's work_remaining moves on every run; issue 1 is fixed at once.
-    const agent = await writeAgent(
-      sb,
+    const agent = await partway(
       'looper',
-      [
-        'echo "$AGENT_LOOP_ISSUE_IDS" >> "$NOTES/worked"',
-        'n=$(grep -c "^$AGENT_LOOP_ISSUE_IDS$" "$NOTES/worked")',
-        'if [ "$AGENT_LOOP_ISSUE_IDS" = 2 ]; then',
-        '  echo "step $n" >> progress-2.txt',
-        "  printf 'work_remaining: step %s\\nrequires_continuation: true\\n' $n",
-        '  exit 0',
-        'fi',
-        'echo good > value.txt',
-        'echo "fixed" > "fixed-$AGENT_LOOP_ISSUE_IDS.txt"',
-        DONE_REPORT,
-      ].join('\n'),
+      '2',
+      'true',
+      "printf 'work_remaining: step %s\\nrequires_continuation: true\\n' $n",
     );
     const inputs = { 'max-iterations': '4', 'max-iterations-per-issue': '3' };
 

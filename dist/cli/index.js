@@ -31404,23 +31404,21 @@ function issuesRead(model, listed, config) {
     return beforeIteration({ ...model, next: targets }, config);
 }
 /**
- * What an issue brought from its earlier waves' jobs (a fan-out job's, or in the loop's issueCounts
- * for a serial run), for a cycle of that one issue (nothing for any other cycle): its stuck checks
- * count every wave's runs. Pure.
+ * What an issue brought from its earlier waves' jobs, for a cycle of that one issue (nothing for any
+ * other cycle): a fan-out job's `carried`, else the loop's issueCounts (a serial run after a wave).
+ * Its stuck checks then count every wave's runs. Pure.
  */
-function carriedCounts(carried, next) {
-    if (!carried || next.length !== 1 || next[0]?.id !== carried.issueId)
+function carriedCounts(loop, carried, next) {
+    const id = next.length === 1 ? next[0]?.id : undefined;
+    if (id === undefined)
+        return {};
+    const counts = carried?.issueId === id ? carried : loop.issueCounts?.[id];
+    if (!counts)
         return {};
     return {
-        ...(carried.unfinishedRuns > 0 ? { unfinishedRuns: carried.unfinishedRuns } : {}),
-        ...(carried.silentIterations > 0 ? { silentIterations: carried.silentIterations } : {}),
+        ...(counts.unfinishedRuns > 0 ? { unfinishedRuns: counts.unfinishedRuns } : {}),
+        ...(counts.silentIterations > 0 ? { silentIterations: counts.silentIterations } : {}),
     };
-}
-/** A serial run's cycle of one issue that a wave left unfinished starts from that wave's counts. Pure. */
-function carriedInLoop(loop, next) {
-    const id = next.length === 1 ? next[0]?.id : undefined;
-    const counts = id !== undefined ? loop.issueCounts?.[id] : undefined;
-    return counts && id !== undefined ? { ...counts, issueId: id } : undefined;
 }
 /** `counts` without the entries of `ids`; absent when none is left. Pure. */
 function without(counts, ids) {
@@ -31463,7 +31461,7 @@ function beforeIteration(model, config) {
             return { model: c.model, effects: [save(model), ...c.effects] };
         }
         const fingerprints = Object.fromEntries(next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])));
-        const carried = carriedCounts(config.settings.carried ?? carriedInLoop(loop, next), next);
+        const carried = carriedCounts(loop, config.settings.carried, next);
         const cycle = {
             issueIds: next.map((i) => i.id),
             titles: next.map((i) => i.title),

@@ -556,26 +556,23 @@ function issuesRead(model: SliceModel, listed: ReadyIssue[], config: CoreConfig)
 }
 
 /**
- * What an issue brought from its earlier waves' jobs (a fan-out job's, or in the loop's issueCounts
- * for a serial run), for a cycle of that one issue (nothing for any other cycle): its stuck checks
- * count every wave's runs. Pure.
+ * What an issue brought from its earlier waves' jobs, for a cycle of that one issue (nothing for any
+ * other cycle): a fan-out job's `carried`, else the loop's issueCounts (a serial run after a wave).
+ * Its stuck checks then count every wave's runs. Pure.
  */
 function carriedCounts(
-  carried: CoreConfig['settings']['carried'],
+  loop: LoopState,
+  carried: CoreSettings['carried'],
   next: readonly { id: string }[],
 ): Partial<Pick<CycleState, 'unfinishedRuns' | 'silentIterations'>> {
-  if (!carried || next.length !== 1 || next[0]?.id !== carried.issueId) return {};
-  return {
-    ...(carried.unfinishedRuns > 0 ? { unfinishedRuns: carried.unfinishedRuns } : {}),
-    ...(carried.silentIterations > 0 ? { silentIterations: carried.silentIterations } : {}),
-  };
-}
-
-/** A serial run's cycle of one issue that a wave left unfinished starts from that wave's counts. Pure. */
-function carriedInLoop(loop: LoopState, next: readonly { id: string }[]): CoreSettings['carried'] {
   const id = next.length === 1 ? next[0]?.id : undefined;
-  const counts = id !== undefined ? loop.issueCounts?.[id] : undefined;
-  return counts && id !== undefined ? { ...counts, issueId: id } : undefined;
+  if (id === undefined) return {};
+  const counts = carried?.issueId === id ? carried : loop.issueCounts?.[id];
+  if (!counts) return {};
+  return {
+    ...(counts.unfinishedRuns > 0 ? { unfinishedRuns: counts.unfinishedRuns } : {}),
+    ...(counts.silentIterations > 0 ? { silentIterations: counts.silentIterations } : {}),
+  };
 }
 
 /** `counts` without the entries of `ids`; absent when none is left. Pure. */
@@ -635,7 +632,7 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
     const fingerprints = Object.fromEntries(
       next.flatMap((i) => (i.fingerprint !== undefined ? [[i.id, i.fingerprint]] : [])),
     );
-    const carried = carriedCounts(config.settings.carried ?? carriedInLoop(loop, next), next);
+    const carried = carriedCounts(loop, config.settings.carried, next);
     const cycle: CycleState = {
       issueIds: next.map((i) => i.id),
       titles: next.map((i) => i.title),
