@@ -604,6 +604,29 @@ describe('the core: the outbox (finished work still to land)', () => {
     ]);
     expect(find(third.effects, 'done')?.status).toBe('continuing');
   });
+
+  it('the 30th transient failure in a row halts publish_refused, saying what kept failing; the entry stays, its count started over', () => {
+    const fail: Event = { type: 'cycleFinished', failed: { class: 'transient', message: 'HTTP 502 Bad Gateway' } };
+    const before = run(model({ outbox: [entry({ attempts: 28 })] }), config(), started, fail);
+    expect(find(before.effects, 'done')?.status).toBe('continuing');
+    expect(find(before.effects, 'save')?.loop.outbox).toMatchObject([
+      { attempts: 29, notBefore: '2026-11-25T11:00:00Z' },
+    ]);
+    const last = run(
+      model({ outbox: [entry({ attempts: 29, notBefore: '2026-11-25T09:00:00Z' })] }),
+      config(),
+      started,
+      fail,
+    );
+    const halt = find(last.effects, 'recordHalt')?.halt;
+    expect(halt?.reason).toBe('publish_refused');
+    expect(halt?.message).toMatch(/^PUBLISH FAILING: .* failed 30 times in a row, .*the last: HTTP 502 Bad Gateway$/);
+    expect(halt?.advice).toMatch(/resume/);
+    expect(find(last.effects, 'done')?.status).toBe('halted');
+    const [kept] = find(last.effects, 'save')?.loop.outbox ?? [];
+    expect(kept).toMatchObject({ attempts: 0, lastError: 'HTTP 502 Bad Gateway' });
+    expect(kept?.notBefore).toBeUndefined();
+  });
 });
 
 describe('the core: notices (issue 14: the escalation label and comment, the Discord post)', () => {

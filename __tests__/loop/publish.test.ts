@@ -306,6 +306,31 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     expect(ok.published).toHaveLength(1);
   });
 
+  it('a transient failure that goes on for about a day (30 attempts) halts publish_refused; once resumed, the landing is tried again', async () => {
+    const transient: LandingFailure = { class: 'transient', message: 'could not open the pull request: 502' };
+    const h = harness([done], { fault: { failure: transient } });
+    const first = await runSlice(h.deps);
+    expect(first.status).toBe('continuing');
+    const statuses: string[] = [];
+    let last: Awaited<ReturnType<typeof runSlice>> = first;
+    // Each later scheduled run comes after the backoff (at most an hour), tries the landing, and fails.
+    for (let attempt = 2; attempt <= 30; attempt++) {
+      h.clock.advance(61 * 60_000);
+      const later = nextRun(h, [done], { failure: transient });
+      last = await runSlice(later.deps);
+      statuses.push(last.status);
+      expect(later.agent.requests).toHaveLength(0);
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 'continuing')).toBe(true);
+    expect(last).toMatchObject({ status: 'halted', haltReason: 'publish_refused' });
+    expect(last.error).toMatch(/PUBLISH FAILING: .* failed 30 times in a row, .*could not open the pull request: 502/);
+    // The cause fixed, the resumed run lands it at once, without the agent.
+    const resumed = nextRun(h);
+    expect(await runSlice(resumed.deps)).toMatchObject({ status: 'complete', iterations: 1 });
+    expect(resumed.agent.requests).toHaveLength(0);
+    expect(resumed.published).toHaveLength(1);
+  });
+
   it('a run that dies while landing (after the push) leaves the work recorded; the next run lands it, the agent never runs again', async () => {
     const h = harness([done], { fault: { crash: new Error('runner lost its connection') } });
     await expect(runSlice(h.deps)).rejects.toThrow('runner lost its connection');

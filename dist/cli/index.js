@@ -27980,14 +27980,15 @@ const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).
  * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
  * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
  * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 \u2026
- * minutes, at most an hour apart; without a limit (a refusal no retry can change halts at once:
- * publish_refused).
+ * minutes, at most an hour apart. The 30th failure in a row (about a day of them: 63 minutes of
+ * waits, then 24 of an hour) halts publish_refused, as a refusal no retry can change does at once:
+ * GitHub that keeps failing is for a person to look at, not for scheduled runs to retry unseen.
  */
 const LANDING_POLICY = Object.freeze(RetryPolicySchema.parse({
     initialIntervalMs: 60_000,
     backoffCoefficient: 2,
     maximumIntervalMs: 60 * 60_000,
-    maximumAttempts: null,
+    maximumAttempts: 30,
 }));
 /** An outside call's row: the retry part, and the most time spent waiting between its attempts. */
 const CallPolicySchema = RetryPolicySchema.extend({
@@ -31308,14 +31309,17 @@ function cycleFinished(model, published, failed, config) {
         return { model: after.model, effects: [...lost, ...after.effects] };
     }
     const attempts = (landing?.entry.attempts ?? 0) + 1;
-    const notBefore = failed.class === 'transient'
+    // Transient failures that go on for about a day halt as a refusal does: a person must look.
+    const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, attempts);
+    const notBefore = failed.class === 'transient' && !givenUp
         ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
         : undefined;
+    // Given up, the entry's count starts over: a resumed run tries again with the whole policy.
     const entry = landing && {
         ...landing.entry,
-        attempts,
+        attempts: givenUp ? 0 : attempts,
         lastError: failed.message,
-        ...(notBefore ? { notBefore } : {}),
+        notBefore,
     };
     const m = {
         ...model,
@@ -31332,6 +31336,12 @@ function cycleFinished(model, published, failed, config) {
             reason: 'publish_refused',
             message: `PUBLISH REFUSED: ${failed.message}`,
             ...(failed.advice ? { advice: failed.advice } : {}),
+        });
+    if (givenUp)
+        return finish(m, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${attempts} times in a row, each time for a reason that passes by itself (GitHub answering 5xx, the network, a secondary rate limit); the last: ${failed.message}`,
+            advice: "Check https://www.githubstatus.com, the runner's network and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
         });
     return finish(m, config, 'continuing', undefined, false, [
         log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),

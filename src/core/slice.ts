@@ -7,7 +7,7 @@
  * through the ports and feeds back what happened. No processes, files or clocks here, so every path
  * is a unit test (__tests__/core/slice.test.ts).
  */
-import { LANDING_POLICY, backoffMs } from '../failure/policy.js';
+import { LANDING_POLICY, backoffMs, exhausted } from '../failure/policy.js';
 import type { ClaimProgress } from '../issues/claims.js';
 import { ESCALATED_LABEL } from '../issues/types.js';
 import { OUTPUT_CHARS, issueRef } from '../report/diagnostic.js';
@@ -426,15 +426,18 @@ function cycleFinished(
     return { model: after.model, effects: [...lost, ...after.effects] };
   }
   const attempts = (landing?.entry.attempts ?? 0) + 1;
+  // Transient failures that go on for about a day halt as a refusal does: a person must look.
+  const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, attempts);
   const notBefore =
-    failed.class === 'transient'
+    failed.class === 'transient' && !givenUp
       ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
       : undefined;
+  // Given up, the entry's count starts over: a resumed run tries again with the whole policy.
   const entry = landing && {
     ...landing.entry,
-    attempts,
+    attempts: givenUp ? 0 : attempts,
     lastError: failed.message,
-    ...(notBefore ? { notBefore } : {}),
+    notBefore,
   };
   const m: SliceModel = {
     ...model,
@@ -451,6 +454,13 @@ function cycleFinished(
       reason: 'publish_refused',
       message: `PUBLISH REFUSED: ${failed.message}`,
       ...(failed.advice ? { advice: failed.advice } : {}),
+    });
+  if (givenUp)
+    return finish(m, config, 'halted', {
+      reason: 'publish_refused',
+      message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${attempts} times in a row, each time for a reason that passes by itself (GitHub answering 5xx, the network, a secondary rate limit); the last: ${failed.message}`,
+      advice:
+        "Check https://www.githubstatus.com, the runner's network and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
     });
   return finish(m, config, 'continuing', undefined, false, [
     log(
