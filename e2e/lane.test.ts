@@ -12,6 +12,7 @@ import {
   type Sandbox,
   CLI,
   DONE_REPORT,
+  commit,
   createSandbox,
   explain,
   git,
@@ -112,6 +113,43 @@ describe('the agent stays in its lane (issue 11)', () => {
       if (!/main/.test(move)) expect(git(sandbox, 'rev-parse', 'main')).toBe(before);
     },
   );
+
+  it('an agent that resets its branch below the base tip (git reset --hard HEAD~1): halted repository_moved before its work is judged; what was tested would not be what lands', async () => {
+    // Found by a new user's red-suite pass: the old tree was tested green and merged onto a main whose
+    // newer commit it lacked, and main's suite was red after the merge.
+    const sandbox = await sandboxWith([issue('bd-1', 'First')]);
+    await fs.writeFile(path.join(sandbox.repo, 'later.txt'), 'a later commit on main\n');
+    git(sandbox, 'add', 'later.txt');
+    commit(sandbox, 'a second commit on main');
+    const before = git(sandbox, 'rev-parse', 'main');
+    const agent = await writeAgent(
+      sandbox,
+      'rewinder',
+      `git reset -q --hard HEAD~1\necho good > value.txt\n${DONE_REPORT}`,
+    );
+    const r = await runCli(sandbox, runArgs(agent));
+    expect(r.code).toBe(1);
+    const result = lastResult(r.stdout);
+    expect(result.haltReason).toBe('repository_moved');
+    expect(result.error).toMatch(
+      /agent-loop\/bd-1 was taken back from [0-9a-f]{12} to [0-9a-f]{12}, which does not hold it/,
+    );
+    expect(result.issuesClosed).toEqual([]);
+    expect(git(sandbox, 'rev-parse', 'main')).toBe(before);
+    expect(git(sandbox, 'log', '--all', '--format=%s')).not.toMatch(/^Merge agent-loop\/bd-1/m);
+  });
+
+  it('an agent that commits on its branch and undoes its own commit (reset to where agent-loop left it): not a move, its work is judged', async () => {
+    const sandbox = await sandboxWith([issue('bd-1', 'First')]);
+    const agent = await writeAgent(
+      sandbox,
+      'undoer',
+      `echo bad > value.txt && git add value.txt && git -c user.name=a -c user.email=a@b commit -q -m "try" && git reset -q --hard HEAD~1\necho good > value.txt\n${DONE_REPORT}`,
+    );
+    const r = await runCli(sandbox, runArgs(agent));
+    expect(r.code).toBe(0);
+    expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+  });
 
   it('an agent that switches branches and whose work is rejected (no commit follows): halted repository_moved right after that agent run, its work not judged, nothing closed', async () => {
     // Found on a real project: the move went unseen because the cycle ended in a halt that commits nothing.

@@ -605,15 +605,15 @@ describe('the core: the outbox (finished work still to land)', () => {
     expect(find(third.effects, 'done')?.status).toBe('continuing');
   });
 
-  it('the 30th transient failure in a row halts publish_refused, saying what kept failing; the entry stays, its count started over', () => {
+  it('the 30th transient failure in a row halts publish_refused, saying what kept failing; the entry stays, its row started over', () => {
     const fail: Event = { type: 'cycleFinished', failed: { class: 'transient', message: 'HTTP 502 Bad Gateway' } };
-    const before = run(model({ outbox: [entry({ attempts: 28 })] }), config(), started, fail);
+    const before = run(model({ outbox: [entry({ attempts: 28, transientFailures: 28 })] }), config(), started, fail);
     expect(find(before.effects, 'done')?.status).toBe('continuing');
     expect(find(before.effects, 'save')?.loop.outbox).toMatchObject([
-      { attempts: 29, notBefore: '2026-11-25T11:00:00Z' },
+      { attempts: 29, transientFailures: 29, notBefore: '2026-11-25T11:00:00Z' },
     ]);
     const last = run(
-      model({ outbox: [entry({ attempts: 29, notBefore: '2026-11-25T09:00:00Z' })] }),
+      model({ outbox: [entry({ attempts: 29, transientFailures: 29, notBefore: '2026-11-25T09:00:00Z' })] }),
       config(),
       started,
       fail,
@@ -624,8 +624,23 @@ describe('the core: the outbox (finished work still to land)', () => {
     expect(halt?.advice).toMatch(/resume/);
     expect(find(last.effects, 'done')?.status).toBe('halted');
     const [kept] = find(last.effects, 'save')?.loop.outbox ?? [];
-    expect(kept).toMatchObject({ attempts: 0, lastError: 'HTTP 502 Bad Gateway' });
+    expect(kept).toMatchObject({ attempts: 30, lastError: 'HTTP 502 Bad Gateway' });
+    expect(kept?.transientFailures).toBeUndefined();
     expect(kept?.notBefore).toBeUndefined();
+  });
+
+  it('a refusal starts the row of transient failures over: fixed and resumed, one 502 is not the 30th in a row', () => {
+    const refused = run(model({ outbox: [entry({ attempts: 29, transientFailures: 29 })] }), config(), started, {
+      type: 'cycleFinished',
+      failed: { class: 'refused', message: 'Resource not accessible by integration', advice: 'contents: write' },
+    });
+    const [kept] = find(refused.effects, 'save')?.loop.outbox ?? [];
+    expect(kept).toMatchObject({ attempts: 30 });
+    expect(kept?.transientFailures).toBeUndefined();
+    const fail: Event = { type: 'cycleFinished', failed: { class: 'transient', message: 'HTTP 502 Bad Gateway' } };
+    const resumed = run(model({ outbox: [kept!] }), config(), started, fail);
+    expect(find(resumed.effects, 'done')?.status).toBe('continuing');
+    expect(find(resumed.effects, 'save')?.loop.outbox).toMatchObject([{ attempts: 31, transientFailures: 1 }]);
   });
 });
 

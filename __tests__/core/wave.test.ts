@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { type IterationRecord, type LoopState, type Wave, initialLoopState } from '../../src/core/state.js';
 import { type WaveCandidate, planWave, shareOut } from '../../src/core/wavePlan.js';
-import { type PartialState, reduceWave } from '../../src/core/waveReduce.js';
+import { type PartialState, reduceWave, standingHalt } from '../../src/core/waveReduce.js';
 import { ESCALATED_LABEL } from '../../src/issues/types.js';
 import { cycle } from './fixtures.js';
 import { buildDiagnostic } from '../../src/core/diagnostic.js';
@@ -438,5 +438,25 @@ describe('reduceWave', () => {
     expect(r.loop.outbox[0]).toMatchObject({ iteration: 7, cycle: { startedAtIteration: 6 } });
     expect(r.loop.notices.map((n) => n.id)).toEqual(['n1']);
     expect(r.rows[0]?.outcome).toBe('closed');
+  });
+});
+
+describe('standingHalt: a halt another run recorded while a wave ran', () => {
+  const wave = { startedAt: '2026-11-28T10:00:00.000Z' };
+  const halt = (at?: string) => ({
+    reason: 'publish_refused' as const,
+    message: 'PUBLISH FAILING: 502',
+    ...(at ? { at } : {}),
+  });
+
+  it('stands when it was recorded after the wave was planned: the wave’s reduce does not lift it', () => {
+    const h = halt('2026-11-28T10:20:00.000Z');
+    expect(standingHalt({ halt: h }, wave)).toEqual(h);
+  });
+
+  it('is lifted when the plan found it and went on (resumed, or its cause changed), or when it has no time', () => {
+    expect(standingHalt({ halt: halt('2026-11-28T09:00:00.000Z') }, wave)).toBeUndefined();
+    expect(standingHalt({ halt: halt() }, wave)).toBeUndefined();
+    expect(standingHalt({}, wave)).toBeUndefined();
   });
 });

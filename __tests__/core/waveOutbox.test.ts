@@ -154,4 +154,18 @@ describe('reduceLanding', () => {
     expect(r.loop.outbox[0]?.attempts).toBe(2);
     expect(r.loop.notices).toEqual([]);
   });
+
+  it('the landing halt keeps the fix it names, for the reduce’s diagnostic and Discord post', () => {
+    const part: LoopState = {
+      ...initialLoopState(1),
+      outbox: [{ ...a, attempts: 30 }],
+      halt: { reason: 'publish_refused', message: 'PUBLISH FAILING: 502', advice: 'Check the remote, then resume.' },
+    };
+    const r = reduceLanding(withOutbox(a), { took: [outboxKey(a)], loop: part });
+    expect(r.halt).toEqual({
+      reason: 'publish_refused',
+      message: 'landing earlier work: PUBLISH FAILING: 502',
+      advice: 'Check the remote, then resume.',
+    });
+  });
 });

@@ -22886,6 +22886,15 @@ function looseTip(dirs, branch) {
     const sha = readLoose(external_node_path_default().join(dirs.commonDir, 'refs', 'heads', ...branch.split('/')));
     return sha !== undefined && SHA.test(sha) ? sha : undefined;
 }
+/** A branch's commit read from its loose ref alone (no process); undefined when the files cannot say it: ask git. */
+function branchTipFromFiles(dirs, branch) {
+    try {
+        return stillTheSame(dirs) ? looseTip(dirs, branch) : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
 /**
  * HEAD (its branch's name, or the commit when detached) and the base branch's commit, as git would
  * say them; undefined when the files cannot say it alone (ask git).
@@ -23147,6 +23156,13 @@ async function openGit(cwd, env, options = {}) {
     /** The patterns agent-loop put in .git/info/exclude: kept when the file is put back. */
     const ourExcludes = [];
     let dirs;
+    /** Where git keeps this checkout's files, asked once (the loose refs are read from there). */
+    const gitDirs = () => (dirs ??= runner
+        .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
+        .then((r) => {
+        const [gitDir, commonDir] = r.stdout.trim().split('\n');
+        return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
+    }));
     const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
     const remoteGit = async (...args) => {
         const r = await remote.run(args);
@@ -23297,15 +23313,13 @@ async function openGit(cwd, env, options = {}) {
         },
         head: () => git('rev-parse', 'HEAD'),
         tipOf,
+        async quickTipOf(branch) {
+            const known = await gitDirs();
+            return (known && branchTipFromFiles(known, branch)) ?? tipOf(branch);
+        },
         async laneState(baseBranch) {
             // Both as loose refs (the common case): read from git's files, no process (looseRefs.ts).
-            dirs ??= runner
-                .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
-                .then((r) => {
-                const [gitDir, commonDir] = r.stdout.trim().split('\n');
-                return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
-            });
-            const known = await dirs;
+            const known = await gitDirs();
             const fromFiles = known && laneFromFiles(known, baseBranch);
             if (fromFiles)
                 return fromFiles;
@@ -24014,6 +24028,11 @@ const OutboxEntrySchema = object({
     recordedAt: schemas_string(),
     /** Attempts that failed so far. */
     attempts: schemas_number().int().default(0),
+    /**
+     * Of those, the transient failures in a row: since the entry was recorded, refused, or given up
+     * on (LANDING_POLICY's maximumAttempts of them halt publish_refused). Absent: none.
+     */
+    transientFailures: schemas_number().int().min(0).optional(),
     /** The last failure, in one line. */
     lastError: schemas_string().optional(),
     /** A transient failure's backoff: not tried again before this time (RFC 3339). */
@@ -24266,7 +24285,7 @@ const HALT_REASON_HELP = {
     secret_in_change: "the agent's change adds a secret (not committed)",
     source_unreadable: 'the agent left the issues unreadable',
     baseline_unreadable: 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
-    publish_refused: "GitHub refused a finished cycle's push or pull request for a reason no retry changes (the action)",
+    publish_refused: "GitHub refused a finished cycle's push or pull request for a reason no retry changes, or failed it 30 times in a row (the action)",
 };
 const width = Math.max(...HaltReasons.map((r) => r.length));
 const haltReasons = (indent) => HaltReasons.map((r) => `${indent}${r.padEnd(width)}  ${HALT_REASON_HELP[r]}`);
@@ -27980,8 +27999,8 @@ const POLICIES = Object.freeze(record(schemas_enum(FailureKinds), PolicySchema).
  * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
  * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
  * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 \u2026
- * minutes, at most an hour apart. The 30th failure in a row (about a day of them: 63 minutes of
- * waits, then 24 of an hour) halts publish_refused, as a refusal no retry can change does at once:
+ * minutes, at most an hour apart. The 30th transient failure in a row (about a day of them when runs
+ * come at least hourly: 63 minutes of waits, then 23 of an hour) halts publish_refused, as a refusal no retry can change does at once:
  * GitHub that keeps failing is for a person to look at, not for scheduled runs to retry unseen.
  */
 const LANDING_POLICY = Object.freeze(RetryPolicySchema.parse({
@@ -30911,7 +30930,7 @@ const LOOP_TYPES = {
     secret_in_change: 'a secret in the change',
     source_unreadable: 'the issues became unreadable',
     baseline_unreadable: 'no verdict possible on the base branch',
-    publish_refused: 'GitHub refused to take the work',
+    publish_refused: 'GitHub refused, or kept failing, to take the work',
 };
 const ADVICE = {
     failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment). Later runs stay halted until you remove the agent-loop:escalated label from an issue that should be tried again, edit one of those issues (its title or text), or push new commits to the base branch (each resumes the next run by itself), or resume the run by hand (--resume-halted; the action: resume: true).',
@@ -30926,7 +30945,7 @@ const ADVICE = {
     secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
     source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
     baseline_unreadable: "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green: new commits on the base branch resume the next run by itself (or --resume-halted; the action: resume: true).",
-    publish_refused: "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
+    publish_refused: "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
     workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then resume the run (--resume-halted; the action: resume: true): it resumes from the newest note.',
 };
 /** A halt's own advice, with how to resume when it does not say (later runs stay halted until then). */
@@ -31310,14 +31329,16 @@ function cycleFinished(model, published, failed, config) {
     }
     const attempts = (landing?.entry.attempts ?? 0) + 1;
     // Transient failures that go on for about a day halt as a refusal does: a person must look.
-    const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, attempts);
+    const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;
+    const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, inRow);
     const notBefore = failed.class === 'transient' && !givenUp
         ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
         : undefined;
-    // Given up, the entry's count starts over: a resumed run tries again with the whole policy.
+    // A halt (a refusal, or given up) starts the row over: a resumed run has the whole policy again.
     const entry = landing && {
         ...landing.entry,
-        attempts: givenUp ? 0 : attempts,
+        attempts,
+        transientFailures: givenUp ? undefined : inRow || undefined,
         lastError: failed.message,
         notBefore,
     };
@@ -31340,8 +31361,8 @@ function cycleFinished(model, published, failed, config) {
     if (givenUp)
         return finish(m, config, 'halted', {
             reason: 'publish_refused',
-            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${attempts} times in a row, each time for a reason that passes by itself (GitHub answering 5xx, the network, a secondary rate limit); the last: ${failed.message}`,
-            advice: "Check https://www.githubstatus.com, the runner's network and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
+            message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
+            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
         });
     return finish(m, config, 'continuing', undefined, false, [
         log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
@@ -31834,15 +31855,31 @@ function laneProblem(lane, found) {
     if (found.baseTip !== lane.baseTip) {
         moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
     }
+    if (found.rewoundTo !== undefined && found.head === lane.head) {
+        moved.push(`${lane.head} was taken back from ${lane_short(lane.headTip)} to ${lane_short(found.rewoundTo)}, which does not hold it (a reset below agent-loop's last commit on it: what was tested would not be what lands)`);
+    }
     return moved.length ? moved.join('; ') : undefined;
 }
 /** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
 function guardLane(git) {
     let lane;
+    /** HEAD's branch's commit, when it can be read without a process (quickTipOf). */
+    const tipOfHead = async (head) => git.quickTipOf && !/^[0-9a-f]{40,64}$/.test(head) ? git.quickTipOf(head) : undefined;
+    /** Where HEAD's branch is now, when it moved to a commit that does not hold the lane's (one git process, only then). */
+    const rewound = async (l, head) => {
+        if (l.headTip === undefined || head !== l.head)
+            return undefined;
+        const now = await tipOfHead(head);
+        if (now === undefined || now === l.headTip)
+            return undefined;
+        return (await git.holds(head, l.headTip)) ? undefined : now;
+    };
     const moved = async (what) => {
         if (!lane)
             return undefined;
-        const found = await git.laneState(lane.baseBranch);
+        const state = await git.laneState(lane.baseBranch);
+        const rewoundTo = await rewound(lane, state.head);
+        const found = rewoundTo === undefined ? state : { ...state, rewoundTo };
         const problem = laneProblem(lane, found);
         return problem
             ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
@@ -31858,7 +31895,10 @@ function guardLane(git) {
         if (!lane)
             return;
         const found = await git.laneState(lane.baseBranch);
-        lane = { ...lane, head: found.head, baseTip: found.baseTip ?? lane.baseTip };
+        const headTip = await tipOfHead(found.head);
+        lane = { head: found.head, baseBranch: lane.baseBranch, baseTip: found.baseTip ?? lane.baseTip };
+        if (headTip !== undefined)
+            lane.headTip = headTip;
     };
     const guarded = {
         ...git,
@@ -31891,7 +31931,13 @@ function guardLane(git) {
         git: guarded,
         async anchor(baseBranch) {
             const found = await git.laneState(baseBranch);
-            lane = { head: found.head, baseBranch, baseTip: found.baseTip ?? '' };
+            const headTip = await tipOfHead(found.head);
+            lane = {
+                head: found.head,
+                baseBranch,
+                baseTip: found.baseTip ?? '',
+                ...(headTip !== undefined ? { headTip } : {}),
+            };
             return lane;
         },
         current: () => lane,
@@ -31925,6 +31971,17 @@ const waveReduce_JOB_LOCAL_HALTS = new Set([
 ]);
 const ESCALATIONS_KEPT = 100;
 const waveReduce_PULL_REQUESTS_KEPT = 100;
+/**
+ * The loop's halt that still stands when a wave is reduced: one recorded after the wave's plan (by
+ * another run's reduce, while this wave ran). A halt recorded before it was one the plan found and
+ * went on past (resumed by hand, or its cause changed): the wave's reduce lifts it, as a slice does.
+ * Without this, the reduce of a wave planned before a halt erased it, and the next scheduled run
+ * went on as if it had never been. Pure.
+ */
+function standingHalt(main, wave) {
+    const at = Date.parse(main.halt?.at ?? '');
+    return main.halt && at > Date.parse(wave.startedAt) ? main.halt : undefined;
+}
 function reduceWave(main, wave, partials, settings) {
     const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
     const claimedBy = new Map(partials.map((p) => [p.issueId, p.claimed]));
@@ -32004,7 +32061,12 @@ function reduceWave(main, wave, partials, settings) {
         if (outcome === 'escalated')
             escalations++;
         if (part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
-            halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}`, issueId: job.issueId };
+            halt = {
+                reason: part.halt.reason,
+                message: `${job.issueId}: ${part.halt.message}`,
+                ...(part.halt.advice ? { advice: part.halt.advice } : {}),
+                issueId: job.issueId,
+            };
         const first = part.history[0];
         const lastRecord = part.history.at(-1);
         rows.push({
@@ -37421,7 +37483,7 @@ async function runCommand(options, given) {
         labelsDoNotLast: io.publisher !== undefined && options.source === 'beads',
     });
     if (halt.kind === 'stands')
-        return standingHalt(options, io, halt, startedAt);
+        return run_standingHalt(options, io, halt, startedAt);
     if (halt.kind === 'lifted')
         io = { ...io, haltLifted: halt.because };
     else if (!io.onlyIssues) {
@@ -37486,7 +37548,7 @@ function notFinishedOnBranch(io, found) {
  * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
  * action turns it into a warning and a green step).
  */
-async function standingHalt(options, io, halt, startedAt) {
+async function run_standingHalt(options, io, halt, startedAt) {
     const redact = createRedactor(io.secrets);
     const logger = runLogger(options, io, redact);
     const { loop } = halt;
@@ -37780,7 +37842,11 @@ function reduceLanding(loop, part) {
     const landed = new Set(part.took.filter((k) => !kept.has(k)));
     const outbox = loop.outbox.filter((e) => !landed.has(outboxKey(e))).map((e) => kept.get(outboxKey(e)) ?? e);
     const halt = part.loop.halt && !JOB_LOCAL_HALTS.has(part.loop.halt.reason)
-        ? { reason: part.loop.halt.reason, message: `landing earlier work: ${part.loop.halt.message}` }
+        ? {
+            reason: part.loop.halt.reason,
+            message: `landing earlier work: ${part.loop.halt.message}`,
+            ...(part.loop.halt.advice ? { advice: part.loop.halt.advice } : {}),
+        }
         : undefined;
     return {
         loop: {
@@ -38436,7 +38502,7 @@ async function parallelCommand(options, io) {
         source: () => sourceOf(options, io, () => { }),
     });
     if (halt.kind === 'stands')
-        return standingHalt(options, io, halt, startedAt);
+        return run_standingHalt(options, io, halt, startedAt);
     const opened = await openAgentSession('run', io);
     if (!opened.ok)
         return cannotStart(io, 'run', opened.problems.map(problem('repository')), redact);

@@ -14,7 +14,7 @@ import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openCheckpoint } from '../loop/slice.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
-import { type PartialState, type WaveReduction, type WaveRow, reduceWave } from '../core/waveReduce.js';
+import { type PartialState, type WaveReduction, type WaveRow, reduceWave, standingHalt } from '../core/waveReduce.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { RunRefs } from './persistence.js';
@@ -92,14 +92,29 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
   const halt = landing?.halt ?? merged.halt;
   const reduction: WaveReduction = { loop: merged.loop, rows: merged.rows, ...(halt ? { halt } : {}) };
   const at = clock.now().toISOString();
+  // Another run's reduce may have halted the loop while this wave ran: its halt stands (posted there).
+  const standing = reduction.halt ? undefined : standingHalt(main, wave);
+  if (standing)
+    core.warning(
+      redact(
+        `agent-loop reduce: another run halted the loop (${standing.reason}) while wave ${wave.id} ran: the halt stands, and later runs stay halted until it is resumed.`,
+      ),
+    );
   const loop: LoopState = {
     ...reduction.loop,
     maxIterations: options.maxIterations,
-    halt: reduction.halt ? { reason: reduction.halt.reason, message: reduction.halt.message, at } : undefined,
+    halt: reduction.halt
+      ? {
+          reason: reduction.halt.reason,
+          message: reduction.halt.message,
+          ...(reduction.halt.advice ? { advice: reduction.halt.advice } : {}),
+          at,
+        }
+      : standing,
   };
   await store.write({
     id: into,
-    phase: reduction.halt ? 'halted' : 'working',
+    phase: loop.halt ? 'halted' : 'working',
     state: { ...(checkpoint?.state ?? {}), loop, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
   });
   await dropLandedBundles(job.stateDir, loop);
@@ -111,6 +126,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     const diagnostic = buildDiagnostic({
       reason: reduction.halt.reason,
       message: reduction.halt.message,
+      ...(reduction.halt.advice ? { advice: reduction.halt.advice } : {}),
       state: loop,
       checkpointId: into,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,

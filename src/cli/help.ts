@@ -24,7 +24,8 @@ export const HALT_REASON_HELP: Record<HaltReason, string> = {
   secret_in_change: "the agent's change adds a secret (not committed)",
   source_unreadable: 'the agent left the issues unreadable',
   baseline_unreadable: 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
-  publish_refused: "GitHub refused a finished cycle's push or pull request for a reason no retry changes (the action)",
+  publish_refused:
+    "GitHub refused a finished cycle's push or pull request for a reason no retry changes, or failed it 30 times in a row (the action)",
 };
 
 const width = Math.max(...HaltReasons.map((r) => r.length));

@@ -20,7 +20,7 @@ const LOOP_TYPES: Record<HaltReason, string> = {
   secret_in_change: 'a secret in the change',
   source_unreadable: 'the issues became unreadable',
   baseline_unreadable: 'no verdict possible on the base branch',
-  publish_refused: 'GitHub refused to take the work',
+  publish_refused: 'GitHub refused, or kept failing, to take the work',
 };
 
 const ADVICE: Record<HaltReason, string> = {
@@ -49,7 +49,7 @@ const ADVICE: Record<HaltReason, string> = {
   baseline_unreadable:
     "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green: new commits on the base branch resume the next run by itself (or --resume-halted; the action: resume: true).",
   publish_refused:
-    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
+    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
   workflow_aborted:
     'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then resume the run (--resume-halted; the action: resume: true): it resumes from the newest note.',
 };

@@ -427,15 +427,17 @@ function cycleFinished(
   }
   const attempts = (landing?.entry.attempts ?? 0) + 1;
   // Transient failures that go on for about a day halt as a refusal does: a person must look.
-  const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, attempts);
+  const inRow = failed.class === 'transient' ? (landing?.entry.transientFailures ?? 0) + 1 : 0;
+  const givenUp = failed.class === 'transient' && exhausted(LANDING_POLICY, inRow);
   const notBefore =
     failed.class === 'transient' && !givenUp
       ? rfc3339(new Date(Math.ceil((model.now + backoffMs(LANDING_POLICY, attempts)) / 1000) * 1000))
       : undefined;
-  // Given up, the entry's count starts over: a resumed run tries again with the whole policy.
+  // A halt (a refusal, or given up) starts the row over: a resumed run has the whole policy again.
   const entry = landing && {
     ...landing.entry,
-    attempts: givenUp ? 0 : attempts,
+    attempts,
+    transientFailures: givenUp ? undefined : inRow || undefined,
     lastError: failed.message,
     notBefore,
   };
@@ -458,9 +460,9 @@ function cycleFinished(
   if (givenUp)
     return finish(m, config, 'halted', {
       reason: 'publish_refused',
-      message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${attempts} times in a row, each time for a reason that passes by itself (GitHub answering 5xx, the network, a secondary rate limit); the last: ${failed.message}`,
+      message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
       advice:
-        "Check https://www.githubstatus.com, the runner's network and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
+        "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
     });
   return finish(m, config, 'continuing', undefined, false, [
     log(

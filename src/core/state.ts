@@ -181,6 +181,11 @@ const OutboxEntrySchema = z.object({
   recordedAt: z.string(),
   /** Attempts that failed so far. */
   attempts: z.number().int().default(0),
+  /**
+   * Of those, the transient failures in a row: since the entry was recorded, refused, or given up
+   * on (LANDING_POLICY's maximumAttempts of them halt publish_refused). Absent: none.
+   */
+  transientFailures: z.number().int().min(0).optional(),
   /** The last failure, in one line. */
   lastError: z.string().optional(),
   /** A transient failure's backoff: not tried again before this time (RFC 3339). */

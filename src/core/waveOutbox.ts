@@ -61,8 +61,8 @@ export interface LandingReduction {
   left: number;
   /** Why the landing job's state was not counted (its entries stay, landed again: idempotent). */
   problem?: string;
-  /** A landing refused (a halt of the run, as in a slice). */
-  halt?: { reason: HaltReason; message: string };
+  /** A landing refused (a halt of the run, as in a slice), with the fix it names. */
+  halt?: { reason: HaltReason; message: string; advice?: string };
 }
 
 /**
@@ -82,7 +82,11 @@ export function reduceLanding(loop: LoopState, part: LandingPartial | undefined)
   const outbox = loop.outbox.filter((e) => !landed.has(outboxKey(e))).map((e) => kept.get(outboxKey(e)) ?? e);
   const halt =
     part.loop.halt && !JOB_LOCAL_HALTS.has(part.loop.halt.reason)
-      ? { reason: part.loop.halt.reason, message: `landing earlier work: ${part.loop.halt.message}` }
+      ? {
+          reason: part.loop.halt.reason,
+          message: `landing earlier work: ${part.loop.halt.message}`,
+          ...(part.loop.halt.advice ? { advice: part.loop.halt.advice } : {}),
+        }
       : undefined;
   return {
     loop: {

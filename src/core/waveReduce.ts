@@ -68,8 +68,8 @@ export interface WaveRow {
 export interface WaveReduction {
   loop: LoopState;
   rows: WaveRow[];
-  /** The run's halt; `issueId` when it is one job's own halt (its diagnostic is that job's). */
-  halt?: { reason: HaltReason; message: string; issueId?: string };
+  /** The run's halt, with the fix it names; `issueId` when it is one job's own halt (its diagnostic is that job's). */
+  halt?: { reason: HaltReason; message: string; advice?: string; issueId?: string };
 }
 
 /** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
@@ -82,6 +82,18 @@ export const JOB_LOCAL_HALTS: ReadonlySet<HaltReason> = new Set([
 
 const ESCALATIONS_KEPT = 100;
 export const PULL_REQUESTS_KEPT = 100;
+
+/**
+ * The loop's halt that still stands when a wave is reduced: one recorded after the wave's plan (by
+ * another run's reduce, while this wave ran). A halt recorded before it was one the plan found and
+ * went on past (resumed by hand, or its cause changed): the wave's reduce lifts it, as a slice does.
+ * Without this, the reduce of a wave planned before a halt erased it, and the next scheduled run
+ * went on as if it had never been. Pure.
+ */
+export function standingHalt(main: Pick<LoopState, 'halt'>, wave: Pick<Wave, 'startedAt'>): LoopState['halt'] {
+  const at = Date.parse(main.halt?.at ?? '');
+  return main.halt && at > Date.parse(wave.startedAt) ? main.halt : undefined;
+}
 
 export function reduceWave(
   main: LoopState,
@@ -167,7 +179,12 @@ export function reduceWave(
     if (outcome === 'closed' || outcome === 'no_change') successes++;
     if (outcome === 'escalated') escalations++;
     if (part.halt && !JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
-      halt = { reason: part.halt.reason, message: `${job.issueId}: ${part.halt.message}`, issueId: job.issueId };
+      halt = {
+        reason: part.halt.reason,
+        message: `${job.issueId}: ${part.halt.message}`,
+        ...(part.halt.advice ? { advice: part.halt.advice } : {}),
+        issueId: job.issueId,
+      };
     const first = part.history[0];
     const lastRecord = part.history.at(-1);
     rows.push({

@@ -105,8 +105,8 @@ export const POLICIES: Readonly<Record<FailureKind, Policy>> = Object.freeze(
  * A finished cycle whose landing (push, pull request, label) failed for a transient reason (GitHub
  * answering 5xx, the network, a secondary rate limit that outlasted Octokit's own retries): it stays
  * in the checkpoint's outbox and the next runs try it again, never the agent, after 1, 2, 4, 8 …
- * minutes, at most an hour apart. The 30th failure in a row (about a day of them: 63 minutes of
- * waits, then 24 of an hour) halts publish_refused, as a refusal no retry can change does at once:
+ * minutes, at most an hour apart. The 30th transient failure in a row (about a day of them when runs
+ * come at least hourly: 63 minutes of waits, then 23 of an hour) halts publish_refused, as a refusal no retry can change does at once:
  * GitHub that keeps failing is for a person to look at, not for scheduled runs to retry unseen.
  */
 export const LANDING_POLICY: RetryPolicy = Object.freeze(

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
-import { type GitDirs, laneFromFiles } from './looseRefs.js';
+import { type GitDirs, branchTipFromFiles, laneFromFiles } from './looseRefs.js';
 import { EXCLUDE_MARK, readStaging, restoreStaging, stagingFiles } from './staging.js';
 
 export interface Git {
@@ -34,6 +34,11 @@ export interface Git {
   tipOf(branch: string): Promise<string | undefined>;
   /** Whether the local `branch` holds `commit` (false when either is unknown here). */
   holds(branch: string, commit: string): Promise<boolean>;
+  /**
+   * tipOf, from the branch's loose ref when it has one (no process: the lane guard asks after every
+   * agent run whether the agent rewound the branch). Optional: without it the guard does not ask.
+   */
+  quickTipOf?(branch: string): Promise<string | undefined>;
   /**
    * `currentRef()` and `tipOf(baseBranch)` read together, in one git process where it can (the lane
    * guard asks twice per iteration).
@@ -234,6 +239,14 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
   /** The patterns agent-loop put in .git/info/exclude: kept when the file is put back. */
   const ourExcludes: string[] = [];
   let dirs: Promise<GitDirs | undefined> | undefined;
+  /** Where git keeps this checkout's files, asked once (the loose refs are read from there). */
+  const gitDirs = () =>
+    (dirs ??= runner
+      .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
+      .then((r) => {
+        const [gitDir, commonDir] = r.stdout.trim().split('\n');
+        return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
+      }));
   const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
   const remoteGit = async (...args: string[]) => {
     const r = await remote.run(args);
@@ -384,15 +397,13 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     },
     head: () => git('rev-parse', 'HEAD'),
     tipOf,
+    async quickTipOf(branch) {
+      const known = await gitDirs();
+      return (known && branchTipFromFiles(known, branch)) ?? tipOf(branch);
+    },
     async laneState(baseBranch) {
       // Both as loose refs (the common case): read from git's files, no process (looseRefs.ts).
-      dirs ??= runner
-        .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
-        .then((r) => {
-          const [gitDir, commonDir] = r.stdout.trim().split('\n');
-          return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
-        });
-      const known = await dirs;
+      const known = await gitDirs();
       const fromFiles = known && laneFromFiles(known, baseBranch);
       if (fromFiles) return fromFiles;
       // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.

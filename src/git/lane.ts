@@ -14,6 +14,11 @@ export interface Lane {
   baseBranch: string;
   /** The base branch's commit when the engine last saw or moved it. */
   baseTip: string;
+  /**
+   * The commit HEAD's branch was at when the engine last moved it (checked out, committed, merged):
+   * the agent may add commits on top, never take the branch below it. Unknown: not checked.
+   */
+  headTip?: string;
 }
 
 /** What was found before a commit, merge or reset. */
@@ -21,6 +26,8 @@ export interface Found {
   head: string;
   /** undefined when the base branch no longer exists. */
   baseTip: string | undefined;
+  /** HEAD's branch is the lane's and no longer holds `Lane.headTip` (the agent reset it below it). */
+  rewoundTo?: string;
 }
 
 export class RepositoryMovedError extends Error {
@@ -45,6 +52,11 @@ export function laneProblem(lane: Lane, found: Found): string | undefined {
       `the base branch ${lane.baseBranch} was at ${short(lane.baseTip)} and is now at ${short(found.baseTip)}`,
     );
   }
+  if (found.rewoundTo !== undefined && found.head === lane.head) {
+    moved.push(
+      `${lane.head} was taken back from ${short(lane.headTip)} to ${short(found.rewoundTo)}, which does not hold it (a reset below agent-loop's last commit on it: what was tested would not be what lands)`,
+    );
+  }
   return moved.length ? moved.join('; ') : undefined;
 }
 
@@ -63,9 +75,21 @@ export interface LaneGuard {
 /** Wraps `git` so that every commit, merge and reset first checks that nothing moved behind the engine's back. */
 export function guardLane(git: Git): LaneGuard {
   let lane: Lane | undefined;
+  /** HEAD's branch's commit, when it can be read without a process (quickTipOf). */
+  const tipOfHead = async (head: string) =>
+    git.quickTipOf && !/^[0-9a-f]{40,64}$/.test(head) ? git.quickTipOf(head) : undefined;
+  /** Where HEAD's branch is now, when it moved to a commit that does not hold the lane's (one git process, only then). */
+  const rewound = async (l: Lane, head: string): Promise<string | undefined> => {
+    if (l.headTip === undefined || head !== l.head) return undefined;
+    const now = await tipOfHead(head);
+    if (now === undefined || now === l.headTip) return undefined;
+    return (await git.holds(head, l.headTip)) ? undefined : now;
+  };
   const moved = async (what: string) => {
     if (!lane) return undefined;
-    const found = await git.laneState(lane.baseBranch);
+    const state = await git.laneState(lane.baseBranch);
+    const rewoundTo = await rewound(lane, state.head);
+    const found: Found = rewoundTo === undefined ? state : { ...state, rewoundTo };
     const problem = laneProblem(lane, found);
     return problem
       ? `something other than agent-loop moved the repository before it would ${what}: ${problem}`
@@ -79,7 +103,9 @@ export function guardLane(git: Git): LaneGuard {
   const follow = async () => {
     if (!lane) return;
     const found = await git.laneState(lane.baseBranch);
-    lane = { ...lane, head: found.head, baseTip: found.baseTip ?? lane.baseTip };
+    const headTip = await tipOfHead(found.head);
+    lane = { head: found.head, baseBranch: lane.baseBranch, baseTip: found.baseTip ?? lane.baseTip };
+    if (headTip !== undefined) lane.headTip = headTip;
   };
   const guarded: Git = {
     ...git,
@@ -112,7 +138,13 @@ export function guardLane(git: Git): LaneGuard {
     git: guarded,
     async anchor(baseBranch) {
       const found = await git.laneState(baseBranch);
-      lane = { head: found.head, baseBranch, baseTip: found.baseTip ?? '' };
+      const headTip = await tipOfHead(found.head);
+      lane = {
+        head: found.head,
+        baseBranch,
+        baseTip: found.baseTip ?? '',
+        ...(headTip !== undefined ? { headTip } : {}),
+      };
       return lane;
     },
     current: () => lane,

@@ -59,6 +59,15 @@ function looseTip(dirs: GitDirs, branch: string): string | undefined {
   return sha !== undefined && SHA.test(sha) ? sha : undefined;
 }
 
+/** A branch's commit read from its loose ref alone (no process); undefined when the files cannot say it: ask git. */
+export function branchTipFromFiles(dirs: GitDirs, branch: string): string | undefined {
+  try {
+    return stillTheSame(dirs) ? looseTip(dirs, branch) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * HEAD (its branch's name, or the commit when detached) and the base branch's commit, as git would
  * say them; undefined when the files cannot say it alone (ask git).
