@@ -234,6 +234,26 @@ ${DONE_REPORT}`,
     expect(git(sandbox, 'log', '--all', '--format=', '--name-only')).not.toContain('config.txt');
   });
 
+  it('an agent that commits a token itself, then removes it in a second commit: halted secret_in_change naming the commit, main never holds it', async () => {
+    // Found by a new user's red-suite pass: the final tree was clean, so the branch was merged with the token in its history.
+    const sandbox = await sandboxWith([issue('bd-1', 'First')]);
+    const id = '-c user.name=a -c user.email=a@b';
+    const agent = await writeAgent(
+      sandbox,
+      'committer',
+      `echo good > value.txt\necho 'token = "${token}"' > leak.py\ngit add leak.py value.txt && git ${id} commit -q -m "add the key"\ngit rm -q leak.py && git ${id} commit -q -m cleanup\n${DONE_REPORT}`,
+    );
+    const before = git(sandbox, 'rev-parse', 'main');
+    const r = await runCli(sandbox, runArgs(agent));
+    expect(r.code).toBe(1);
+    const result = lastResult(r.stdout);
+    expect(result.haltReason).toBe('secret_in_change');
+    expect(result.error).toMatch(/the agent's own commits add what looks like a secret.*[0-9a-f]{12} \(leak\.py\)/);
+    expect(r.stdout + r.stderr).not.toContain(token);
+    expect(git(sandbox, 'rev-parse', 'main')).toBe(before);
+    expect(git(sandbox, 'log', 'main', '-p', '--format=%B')).not.toContain(token);
+  });
+
   it("a declared secret's value in a file is refused too", async () => {
     const sandbox = await sandboxWith([issue('bd-1', 'First')]);
     const secret = 'my-deploy-key-0123456789';

@@ -22827,6 +22827,118 @@ async function stateDirProblem(dir, opts) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/git/commitScan.ts
+/**
+ * The secret scan of the commits the agent made itself (`git commit` in its own shell): a token it
+ * committed, then removed in a later commit, is in no final diff, yet merging or pushing the branch
+ * publishes it in the history. Every commit HEAD holds that the base branch does not is read in one
+ * `git log -p` (commitLogArgs) and judged here, line by line as the staged change is. Pure.
+ */
+/**
+ * The one `git log` that reads, parents before children, every commit HEAD holds and `base` (a local branch)
+ * does not: each as NUL, its commit and parents, NUL, its message, NUL, then its patch. Pinned
+ * against what the repository's configuration could change in the output (prefixes, colours, an
+ * external diff or textconv, signatures), and against replace refs an agent could write to show
+ * other content than what a push carries. Merges show only what no parent had (--cc): the engine's
+ * merge of the base into the branch adds nothing, an agent's evil merge does.
+ */
+function commitLogArgs(base) {
+    return [
+        '--no-replace-objects',
+        'log',
+        '--reverse',
+        '--topo-order',
+        '--root',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-show-signature',
+        '--no-relative',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        '-p',
+        '--cc',
+        '-U0',
+        '--format=%x00%H %P%x00%B%x00',
+        `refs/heads/${base}..HEAD`,
+        '--',
+    ];
+}
+/**
+ * Per file, the secrets a patch's added lines hold, and all those its removed lines held. A line
+ * added against every parent counts (a merge's lines carry one column per parent); headers only
+ * outside a hunk, so an added line reading `++ x` is not taken for a file's name.
+ */
+function patchSecrets(patch, holdsSecret) {
+    const added = [];
+    const removed = new Set();
+    let file = '';
+    let width = 0; // 0: outside a hunk; else the columns of a line's prefix (the parents compared)
+    for (const line of patch.split('\n')) {
+        if (line.startsWith('diff '))
+            width = 0;
+        else if (line.startsWith('@@'))
+            width = (/^@+/.exec(line)?.[0].length ?? 2) - 1;
+        else if (width === 0) {
+            if (line.startsWith('+++ '))
+                file = line.slice(4).replace(/^b\//, '');
+        }
+        else {
+            const prefix = line.slice(0, width);
+            if (prefix.includes('-'))
+                for (const s of holdsSecret(line.slice(width)))
+                    removed.add(s);
+            else if (/^\++$/.test(prefix))
+                added.push({ file, secrets: holdsSecret(line.slice(width)) });
+        }
+    }
+    return { added, removed };
+}
+/** The files of `added` whose secrets are not in `before` (the repository held them already), once each. */
+function filesAdding(added, before) {
+    return [...new Set(added.filter((a) => a.secrets.some((s) => !before.has(s))).map((a) => a.file))];
+}
+const COMMIT_LINE = /^[0-9a-f]{40,64}( [0-9a-f]{40,64})*$/;
+/**
+ * The commits of a commitLogArgs log that add a secret, oldest first; undefined when the log is not
+ * of that shape (then it cannot be scanned, and nothing goes unscanned). A secret first seen on a
+ * removed line was the repository's before the range (a user's fixture, moved or rewritten): only
+ * one a commit brings in counts, as in the staged change; a commit removing it does not undo that.
+ * A message counts whatever it holds: it is new text wherever the secret came from.
+ */
+function secretCommits(log, holdsSecret) {
+    if (log.trim() === '')
+        return [];
+    const fields = log.split('\0');
+    if (fields[0]?.trim() !== '' || (fields.length - 1) % 3 !== 0)
+        return undefined;
+    const before = new Set();
+    const seen = new Set();
+    const hits = [];
+    for (let i = 1; i < fields.length; i += 3) {
+        const [header, message, patch] = [fields[i] ?? '', fields[i + 1] ?? '', fields[i + 2] ?? ''];
+        if (!COMMIT_LINE.test(header))
+            return undefined;
+        const { added, removed } = patchSecrets(patch, holdsSecret);
+        for (const s of removed)
+            if (!seen.has(s))
+                before.add(s);
+        const files = filesAdding(added, new Set([...before, ...removed]));
+        const inMessage = message.split('\n').some((line) => holdsSecret(line).length > 0);
+        for (const s of [...removed, ...added.flatMap((a) => a.secrets)])
+            seen.add(s);
+        if (files.length > 0 || inMessage)
+            hits.push({ commit: header.split(' ')[0], files, inMessage });
+    }
+    return hits;
+}
+/** The commits in a sentence: each by its short id, with its files and whether its message holds a secret. */
+function describeSecretCommits(hits) {
+    return hits
+        .map((h) => `${h.commit.slice(0, 12)} (${[...h.files, ...(h.inMessage ? ['its message'] : [])].join(', ')})`)
+        .join(', ');
+}
+
 ;// CONCATENATED MODULE: ./src/git/looseRefs.ts
 /**
  * The lane (where HEAD is, where the base branch points) read from git's own files instead of a git
@@ -23035,6 +23147,7 @@ async function restoreStaging(files, before, ours, lsFilesV, clearFlags, inTree)
 
 
 
+
 class git_GitError extends Error {
     args;
     code;
@@ -23105,12 +23218,19 @@ async function branchTip(runner, branch) {
     const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
     return r.code === 0 ? r.stdout.trim() : undefined;
 }
-/** The agent's change holds a secret: nothing was committed. */
+/**
+ * The agent's change holds a secret: nothing was committed. `commits`: the agent committed it
+ * itself, so it is in the branch's history (named, for the person to rewrite), not merged or pushed.
+ */
 class SecretInChangeError extends Error {
     files;
-    constructor(files) {
-        super(`the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
+    commits;
+    constructor(files, commits = []) {
+        super(commits.length > 0
+            ? `the agent's own commits add what looks like a secret (a declared secret's value or a token): ${describeSecretCommits(commits)}; they stay on the branch, which is neither merged nor pushed`
+            : `the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
         this.files = files;
+        this.commits = commits;
         this.name = 'SecretInChangeError';
     }
 }
@@ -23209,21 +23329,24 @@ async function openGit(cwd, env, options = {}) {
         }
         // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
         // only one the change brings in counts.
-        const before = new Set();
-        const added = [];
-        let file = '';
-        for (const line of diff.stdout.split('\n')) {
-            if (line.startsWith('+++ '))
-                file = line.slice(4).replace(/^b\//, '');
-            else if (line.startsWith('---'))
-                continue;
-            else if (line.startsWith('-'))
-                for (const s of options.holdsSecret(line.slice(1)))
-                    before.add(s);
-            else if (line.startsWith('+'))
-                added.push({ file, secrets: options.holdsSecret(line.slice(1)) });
-        }
-        return [...new Set(added.filter((a) => a.secrets.some((s) => !before.has(s))).map((a) => a.file))];
+        const { added, removed } = patchSecrets(diff.stdout, options.holdsSecret);
+        return filesAdding(added, removed);
+    };
+    /**
+     * The commits HEAD holds and the local `base` does not that add a secret (src/git/commitScan.ts):
+     * the agent's own, which no staged diff shows once a later commit removed the secret again. One
+     * git log for them all; one too large to read whole, or not of its shape, is never taken as clean.
+     */
+    const secretsCommitted = async (base) => {
+        if (!options.holdsSecret)
+            return [];
+        const args = commitLogArgs(base);
+        const log = await runner.run(args);
+        const hits = log.code === 0 ? secretCommits(log.stdout, options.holdsSecret) : undefined;
+        if (hits)
+            return hits;
+        await runner.run(['reset', '--quiet']);
+        throw new git_GitError(args, log.code, `${log.stderr}\nthe commits on HEAD that ${base} does not hold could not be read whole to scan them for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the branch's history, or commit them yourself`);
     };
     /** Runs `git <args> -F <file>` with the message in a file of its own: never an argument. */
     const withMessage = async (message, args) => {
@@ -23297,6 +23420,14 @@ async function openGit(cwd, env, options = {}) {
         },
         async commitAll(message, commitOptions = {}) {
             await stageAll();
+            // After stageAll: git reads the history with the person's configuration, put back, not the agent's.
+            if (commitOptions.scanCommitsSince !== undefined) {
+                const committed = await secretsCommitted(commitOptions.scanCommitsSince);
+                if (committed.length > 0) {
+                    await runner.run(['reset', '--quiet']);
+                    throw new SecretInChangeError([...new Set(committed.flatMap((c) => c.files))], committed);
+                }
+            }
             if (await tryGit('diff', '--cached', '--quiet')) {
                 if (!commitOptions.allowEmpty)
                     return false;
@@ -30942,7 +31073,7 @@ const ADVICE = {
     contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl. Resume the run by hand (--resume-halted; the action: resume: true): later runs stay halted until then.",
     stuck: 'The agent reported no progress; inspect the branch, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
     repository_moved: 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
+    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
     source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
     baseline_unreadable: "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green: new commits on the base branch resume the next run by itself (or --resume-halted; the action: resume: true).",
     publish_refused: "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
@@ -33000,7 +33131,7 @@ async function runSlice(unguarded) {
                 }
                 if (!git || !cycle.branch)
                     return { type: 'cycleCommitted', committed: false };
-                const committed = await git.commitAll(cycleSubject(cycle));
+                const committed = await git.commitAll(cycleSubject(cycle), cycleCommit(loop));
                 const tip = await git.tipOf(cycle.branch);
                 // The work travels with the state before it leaves the machine: a runner killed while pushing loses nothing.
                 if (loop.baseBranch)
@@ -33045,7 +33176,7 @@ async function runSlice(unguarded) {
             case 'shelveCycle': {
                 const { cycle, reason } = effect;
                 if (git && cycle.branch && loop.baseBranch) {
-                    const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
+                    const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120), cycleCommit(loop));
                     // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
                     if (deps.publisher && (committed || (await git.branchExists(cycle.branch))))
                         await keepBranch(deps, cycle.branch);
@@ -33099,7 +33230,7 @@ async function runSlice(unguarded) {
             }
             case 'keepOpenCycle':
                 if (deps.publisher && git && (await git.currentRef()) === effect.branch) {
-                    await git.commitAll(effect.message);
+                    await git.commitAll(effect.message, cycleCommit(loop));
                     await keepBranch(deps, effect.branch);
                 }
                 return undefined;
@@ -33233,6 +33364,12 @@ async function openCycle(deps, cycle, baseBranch) {
         await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
     return { ...cycle, baseTip };
 }
+/**
+ * A commit of a cycle's work, which is then merged or pushed with the branch: the commits the
+ * agent made itself on it are scanned for secrets too (a token committed, then removed by a later
+ * commit, is in the history that lands though in no diff of the tree).
+ */
+const cycleCommit = (state) => state.baseBranch !== undefined ? { scanCommitsSince: state.baseBranch } : {};
 /** The commit message of a finished cycle's work. */
 const cycleSubject = (cycle) => `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
 async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
@@ -33241,7 +33378,7 @@ async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
         return undefined;
     const subject = cycleSubject(cycle);
     // Committed already (the commit recorded before the push) unless this is the first look at it.
-    const committed = (await git.commitAll(subject)) || committedBefore;
+    const committed = (await git.commitAll(subject, cycleCommit(state))) || committedBefore;
     // The iteration that finished the cycle: its verdict, its targets and the agent's own summary (issue 15).
     const last = state.history.at(-1);
     const own = last && last.n >= cycle.startedAtIteration ? last : undefined;

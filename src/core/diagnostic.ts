@@ -43,7 +43,7 @@ const ADVICE: Record<HaltReason, string> = {
   repository_moved:
     'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   secret_in_change:
-    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree (and rotate it if it may have been exposed), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
+    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
   source_unreadable:
     'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
   baseline_unreadable:

@@ -8,6 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
+import {
+  type SecretCommit,
+  commitLogArgs,
+  describeSecretCommits,
+  filesAdding,
+  patchSecrets,
+  secretCommits,
+} from './commitScan.js';
 import { type GitDirs, branchTipFromFiles, laneFromFiles } from './looseRefs.js';
 import { EXCLUDE_MARK, readStaging, restoreStaging, stagingFiles } from './staging.js';
 
@@ -26,8 +34,13 @@ export interface Git {
    * test run wrote).
    */
   checkout(ref: string, options?: { discard?: boolean }): Promise<void>;
-  /** Stages everything and commits; false when there was nothing to commit (unless allowEmpty). */
-  commitAll(message: string, options?: { allowEmpty?: boolean }): Promise<boolean>;
+  /**
+   * Stages everything and commits; false when there was nothing to commit (unless allowEmpty).
+   * `scanCommitsSince` (the base branch, where the commit is a cycle's work that will be merged or
+   * pushed): the commits HEAD holds that it does not (the agent's own) are scanned for secrets
+   * first, and a hit commits nothing (SecretInChangeError), even when nothing is staged.
+   */
+  commitAll(message: string, options?: { allowEmpty?: boolean; scanCommitsSince?: string }): Promise<boolean>;
   /** The commit HEAD points at. */
   head(): Promise<string>;
   /** The commit a local branch points at; undefined when there is no such branch. */
@@ -165,10 +178,20 @@ export async function branchTip(runner: GitRunner, branch: string): Promise<stri
   return r.code === 0 ? r.stdout.trim() : undefined;
 }
 
-/** The agent's change holds a secret: nothing was committed. */
+/**
+ * The agent's change holds a secret: nothing was committed. `commits`: the agent committed it
+ * itself, so it is in the branch's history (named, for the person to rewrite), not merged or pushed.
+ */
 export class SecretInChangeError extends Error {
-  constructor(readonly files: string[]) {
-    super(`the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
+  constructor(
+    readonly files: string[],
+    readonly commits: readonly SecretCommit[] = [],
+  ) {
+    super(
+      commits.length > 0
+        ? `the agent's own commits add what looks like a secret (a declared secret's value or a token): ${describeSecretCommits(commits)}; they stay on the branch, which is neither merged nor pushed`
+        : `the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`,
+    );
     this.name = 'SecretInChangeError';
   }
 }
@@ -301,16 +324,26 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     }
     // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
     // only one the change brings in counts.
-    const before = new Set<string>();
-    const added: Array<{ file: string; secrets: string[] }> = [];
-    let file = '';
-    for (const line of diff.stdout.split('\n')) {
-      if (line.startsWith('+++ ')) file = line.slice(4).replace(/^b\//, '');
-      else if (line.startsWith('---')) continue;
-      else if (line.startsWith('-')) for (const s of options.holdsSecret(line.slice(1))) before.add(s);
-      else if (line.startsWith('+')) added.push({ file, secrets: options.holdsSecret(line.slice(1)) });
-    }
-    return [...new Set(added.filter((a) => a.secrets.some((s) => !before.has(s))).map((a) => a.file))];
+    const { added, removed } = patchSecrets(diff.stdout, options.holdsSecret);
+    return filesAdding(added, removed);
+  };
+  /**
+   * The commits HEAD holds and the local `base` does not that add a secret (src/git/commitScan.ts):
+   * the agent's own, which no staged diff shows once a later commit removed the secret again. One
+   * git log for them all; one too large to read whole, or not of its shape, is never taken as clean.
+   */
+  const secretsCommitted = async (base: string): Promise<SecretCommit[]> => {
+    if (!options.holdsSecret) return [];
+    const args = commitLogArgs(base);
+    const log = await runner.run(args);
+    const hits = log.code === 0 ? secretCommits(log.stdout, options.holdsSecret) : undefined;
+    if (hits) return hits;
+    await runner.run(['reset', '--quiet']);
+    throw new GitError(
+      args,
+      log.code,
+      `${log.stderr}\nthe commits on HEAD that ${base} does not hold could not be read whole to scan them for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the branch's history, or commit them yourself`,
+    );
   };
   /** Runs `git <args> -F <file>` with the message in a file of its own: never an argument. */
   const withMessage = async (message: string, args: (file: string) => string[]) => {
@@ -382,6 +415,14 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
     },
     async commitAll(message, commitOptions = {}) {
       await stageAll();
+      // After stageAll: git reads the history with the person's configuration, put back, not the agent's.
+      if (commitOptions.scanCommitsSince !== undefined) {
+        const committed = await secretsCommitted(commitOptions.scanCommitsSince);
+        if (committed.length > 0) {
+          await runner.run(['reset', '--quiet']);
+          throw new SecretInChangeError([...new Set(committed.flatMap((c) => c.files))], committed);
+        }
+      }
       if (await tryGit('diff', '--cached', '--quiet')) {
         if (!commitOptions.allowEmpty) return false;
         await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '--allow-empty', '-F', file]);

@@ -389,7 +389,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           throw error;
         }
         if (!git || !cycle.branch) return { type: 'cycleCommitted', committed: false };
-        const committed = await git.commitAll(cycleSubject(cycle));
+        const committed = await git.commitAll(cycleSubject(cycle), cycleCommit(loop));
         const tip = await git.tipOf(cycle.branch);
         // The work travels with the state before it leaves the machine: a runner killed while pushing loses nothing.
         if (loop.baseBranch) await deps.publisher?.stash?.(cycle.branch, loop.baseBranch);
@@ -431,7 +431,10 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       case 'shelveCycle': {
         const { cycle, reason } = effect;
         if (git && cycle.branch && loop.baseBranch) {
-          const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120));
+          const committed = await git.commitAll(
+            `wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120),
+            cycleCommit(loop),
+          );
           // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
           if (deps.publisher && (committed || (await git.branchExists(cycle.branch))))
             await keepBranch(deps, cycle.branch);
@@ -493,7 +496,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       }
       case 'keepOpenCycle':
         if (deps.publisher && git && (await git.currentRef()) === effect.branch) {
-          await git.commitAll(effect.message);
+          await git.commitAll(effect.message, cycleCommit(loop));
           await keepBranch(deps, effect.branch);
         }
         return undefined;
@@ -640,6 +643,14 @@ async function openCycle(deps: SliceDeps, cycle: CycleState, baseBranch: string 
   return { ...cycle, baseTip };
 }
 
+/**
+ * A commit of a cycle's work, which is then merged or pushed with the branch: the commits the
+ * agent made itself on it are scanned for secrets too (a token committed, then removed by a later
+ * commit, is in the history that lands though in no diff of the tree).
+ */
+const cycleCommit = (state: LoopState) =>
+  state.baseBranch !== undefined ? { scanCommitsSince: state.baseBranch } : {};
+
 /** The commit message of a finished cycle's work. */
 const cycleSubject = (cycle: CycleState) =>
   `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
@@ -654,7 +665,7 @@ async function finishCycleInGit(
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
   const subject = cycleSubject(cycle);
   // Committed already (the commit recorded before the push) unless this is the first look at it.
-  const committed = (await git.commitAll(subject)) || committedBefore;
+  const committed = (await git.commitAll(subject, cycleCommit(state))) || committedBefore;
   // The iteration that finished the cycle: its verdict, its targets and the agent's own summary (issue 15).
   const last = state.history.at(-1);
   const own = last && last.n >= cycle.startedAtIteration ? last : undefined;
