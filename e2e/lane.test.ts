@@ -187,6 +187,20 @@ describe('the agent stays in its lane (issue 11)', () => {
 });
 
 describe('commit hygiene (issue 11)', () => {
+  it('a lying agent that closes its own issue and says done: escalated, and its wip: commit holds the issue open, so the next attempt neither conflicts nor takes it for done', async () => {
+    // Found by a new user's red-suite pass: the closing went into the wip: commit, the next run stopped
+    // on a conflict in the issues file, and the run after it said COMPLETE with nothing fixed.
+    const sandbox = await sandboxWith([issue('bd-1', 'First')]);
+    const liar = await writeAgent(sandbox, 'liar', `echo tried > attempt.txt\n${CLOSE_ISSUE}\n${DONE_REPORT}`);
+    const r = await runCli(sandbox, runArgs(liar));
+    expect(r.code).toBe(1);
+    expect(lastResult(r.stdout)).toMatchObject({ haltReason: 'all_escalated', issuesClosed: [] });
+    const onBranch = git(sandbox, 'show', 'agent-loop/bd-1:.beads/issues.jsonl');
+    expect(JSON.parse(onBranch.split('\n')[0] ?? '{}')).toMatchObject({ id: 'bd-1', status: 'open' });
+    expect(git(sandbox, 'show', 'agent-loop/bd-1:attempt.txt')).toBe('tried');
+    expect(r.stdout).toMatch(/"event":"issue\.reinstated"/);
+  });
+
   const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
 
   it('an issue title with NUL, CR, ANSI, a newline with ::error and a token: the commit is one clean, masked line, and the iteration is recorded', async () => {

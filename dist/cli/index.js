@@ -23218,6 +23218,19 @@ async function branchTip(runner, branch) {
     const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
     return r.code === 0 ? r.stdout.trim() : undefined;
 }
+/** A merge stopped on a conflict and was undone (git merge --abort): `into` is as it was before it. */
+class MergeConflictError extends git_GitError {
+    branch;
+    into;
+    conflicted;
+    constructor(branch, into, conflicted) {
+        super(['merge', branch], 1, `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`);
+        this.branch = branch;
+        this.into = into;
+        this.conflicted = conflicted;
+        this.name = 'MergeConflictError';
+    }
+}
 /**
  * The agent's change holds a secret: nothing was committed. `commits`: the agent committed it
  * itself, so it is in the branch's history (named, for the person to rewrite), not merged or pushed.
@@ -23493,8 +23506,7 @@ async function openGit(cwd, env, options = {}) {
                 await runner.run(['merge', '--abort']);
                 if (conflicted.length === 0)
                     throw error;
-                const into = await currentRef();
-                throw new git_GitError(['merge', branch], 1, `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and the checkout is as it was before it. Merge ${branch} into ${into} by hand, then run again`);
+                throw new MergeConflictError(branch, await currentRef(), conflicted);
             }
         },
         async hasWorkSince(base) {
@@ -32793,6 +32805,60 @@ async function onTree(git, commit, run, files, stateDir) {
 /** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
 const WAVE_JOB_HINT = "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there. Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test'; or use absolute paths to the installed tools), or run without --parallel.";
 
+;// CONCATENATED MODULE: ./src/loop/ownIssues.ts
+/** The records of `ids` in the source now; undefined when it cannot say or put them back (then nothing is). */
+async function ownRecords(deps, ids) {
+    const { source } = deps;
+    if (!source.reinstate || !source.openRecords)
+        return undefined;
+    try {
+        const open = await source.openRecords();
+        return new Map([...open].filter(([id]) => ids.includes(id)));
+    }
+    catch {
+        return undefined; // An unreadable issues file is reported where the issues are read.
+    }
+}
+/**
+ * Pure: the issues of `ids` recorded open at the cycle's start whose standing is not that now
+ * (closed, removed, another status or other dependencies). Other edits (a ticked checklist item,
+ * the agent's notes) are the cycle's work and stay.
+ */
+function ownIssuesToPutBack(atStart, now, ids) {
+    return ids.filter((id) => {
+        const before = atStart.get(id);
+        return before !== undefined && now.get(id)?.standing !== before.standing;
+    });
+}
+/**
+ * Before an escalated cycle's work is committed as `wip:` (or left checked out by its halt): each of
+ * its issues that the agent closed, removed or re-statused is put back as it was at the cycle's
+ * start, with a warning; every other line of the file stays as it is.
+ */
+async function putBackOwnIssues(deps, atStart, ids) {
+    const { source, logger } = deps;
+    if (!atStart || atStart.size === 0)
+        return;
+    let now;
+    try {
+        now = await source.openRecords?.();
+    }
+    catch {
+        return; // The agent left the file unreadable: the next read of the issues says so.
+    }
+    if (!now)
+        return;
+    for (const id of ownIssuesToPutBack(atStart, now, ids)) {
+        try {
+            await source.reinstate?.(id, atStart.get(id)?.record);
+            logger.warn('issue.reinstated', `The agent closed, removed or re-statused issue ${id}, whose work was not accepted: put back as it was when the cycle began, so that the escalation's wip: commit does not hold it closed. Only agent-loop closes an issue, once its work passes the tests.`, { issueId: id, cycle: [...ids] });
+        }
+        catch (error) {
+            logger.warn('issue.reinstate_failed', `The agent closed or removed issue ${id}, whose work was not accepted, and it could not be put back: ${error.message}. Check ${source.description} and reopen ${id} by hand.`, { issueId: id });
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
 /**
  * The interpreter of one slice (seed 001 REQ_019, seed 000 REQ_021, seed 002): opens the checkpoint
@@ -32800,6 +32866,7 @@ const WAVE_JOB_HINT = "This is a job of run --parallel: it runs in a fresh workt
  * it asks for through the ports (the issue source, the workflow's iteration, git, the checkpoint
  * store, the clock) and feeding back what happened as the next event, until the core says done.
  */
+
 
 
 
@@ -33033,6 +33100,8 @@ async function runSlice(unguarded) {
     const toldInReview = new Set();
     /** Per issue, whether its work was finished on its own branch and waits there unmerged (--on-success branch), looked up once per slice. */
     const onBranch = new Map();
+    /** The current cycle's issues as the issues file held them when this slice entered the cycle (src/loop/ownIssues.ts). */
+    let atCycleStart;
     /** Performs one effect; what it asks of the world comes back as the next event. */
     const perform = async (effect) => {
         const now = () => clock.now().getTime();
@@ -33069,8 +33138,12 @@ async function runSlice(unguarded) {
                 const unreadable = await unreadableSource();
                 return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
             }
-            case 'openCycle':
-                return { type: 'cycleOpened', cycle: await openCycle(deps, effect.cycle, loop.baseBranch) };
+            case 'openCycle': {
+                const cycle = await openCycle(deps, effect.cycle, loop.baseBranch);
+                // Its issues as the cycle finds them (on its branch): what an escalation puts back.
+                atCycleStart = await ownRecords(deps, cycle.issueIds);
+                return { type: 'cycleOpened', cycle };
+            }
             case 'enterCycleBranch': {
                 // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
                 // the one an earlier run pushed when this checkout does not have it.
@@ -33081,6 +33154,8 @@ async function runSlice(unguarded) {
                     }
                     await git.switchToBranch(branch, loop.baseBranch ?? 'HEAD');
                 }
+                // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
+                atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
                 return undefined;
             }
             case 'runBaseline': {
@@ -33175,6 +33250,8 @@ async function runSlice(unguarded) {
             }
             case 'shelveCycle': {
                 const { cycle, reason } = effect;
+                // Rejected work closes nothing: the agent's closing of the cycle's own issues is not kept with it.
+                await putBackOwnIssues(deps, atCycleStart, cycle.issueIds);
                 if (git && cycle.branch && loop.baseBranch) {
                     const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120), cycleCommit(loop));
                     // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
@@ -33189,6 +33266,8 @@ async function runSlice(unguarded) {
                 const { notice } = effect;
                 let failures = [];
                 if (notice.what.kind === 'markEscalated') {
+                    // Also where the halt leaves the cycle's branch checked out (no shelveCycle): labelled, not closed.
+                    await putBackOwnIssues(deps, atCycleStart, notice.what.issueIds);
                     failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
                     // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
                     if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
@@ -33360,8 +33439,19 @@ async function openCycle(deps, cycle, baseBranch) {
     const earlier = await git.branchExists(cycle.branch);
     const baseTip = await git.tipOf(baseBranch);
     await git.switchToBranch(cycle.branch, baseBranch);
-    if (earlier)
-        await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+    if (earlier) {
+        try {
+            await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+        }
+        catch (error) {
+            if (!(error instanceof MergeConflictError))
+                throw error;
+            // The run stops on the base, where it started: left on the branch, the next run read the
+            // issues from its tree (an issue closed there was taken for done).
+            await git.checkout(baseBranch);
+            throw new Error(`merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}, commit), check ${baseBranch} out again, then run again`);
+        }
+    }
     return { ...cycle, baseTip };
 }
 /**

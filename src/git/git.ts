@@ -178,6 +178,22 @@ export async function branchTip(runner: GitRunner, branch: string): Promise<stri
   return r.code === 0 ? r.stdout.trim() : undefined;
 }
 
+/** A merge stopped on a conflict and was undone (git merge --abort): `into` is as it was before it. */
+export class MergeConflictError extends GitError {
+  constructor(
+    readonly branch: string,
+    readonly into: string,
+    readonly conflicted: string[],
+  ) {
+    super(
+      ['merge', branch],
+      1,
+      `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`,
+    );
+    this.name = 'MergeConflictError';
+  }
+}
+
 /**
  * The agent's change holds a secret: nothing was committed. `commits`: the agent committed it
  * itself, so it is in the branch's history (named, for the person to rewrite), not merged or pushed.
@@ -482,12 +498,7 @@ export async function openGit(cwd: string, env: NodeJS.ProcessEnv, options: GitO
         const conflicted = await diffNames('--diff-filter=U').catch(() => [] as string[]);
         await runner.run(['merge', '--abort']);
         if (conflicted.length === 0) throw error;
-        const into = await currentRef();
-        throw new GitError(
-          ['merge', branch],
-          1,
-          `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and the checkout is as it was before it. Merge ${branch} into ${into} by hand, then run again`,
-        );
+        throw new MergeConflictError(branch, await currentRef(), conflicted);
       }
     },
     async hasWorkSince(base) {

@@ -25,7 +25,7 @@ import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult } from '../core/result.js';
 import { type CoreConfig, cycleProgress, initialModel, step } from '../core/slice.js';
 import { type CycleState, type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
-import { SecretInChangeError } from '../git/git.js';
+import { MergeConflictError, SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
 import { JOB_LOCAL_HALTS } from '../core/waveReduce.js';
 import { toReadyIssue } from '../issues/fingerprint.js';
@@ -37,6 +37,8 @@ import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { cycleBaseline, forgetBaselines, mendBaselines } from './baseline.js';
 import { finishedBranchMessage, finishedBranches } from './finishedBranches.js';
+import { ownRecords, putBackOwnIssues } from './ownIssues.js';
+import type { OpenRecord } from '../issues/types.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
@@ -289,6 +291,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   const toldInReview = new Set<string>();
   /** Per issue, whether its work was finished on its own branch and waits there unmerged (--on-success branch), looked up once per slice. */
   const onBranch = new Map<string, string | undefined>();
+  /** The current cycle's issues as the issues file held them when this slice entered the cycle (src/loop/ownIssues.ts). */
+  let atCycleStart: ReadonlyMap<string, OpenRecord> | undefined;
 
   /** Performs one effect; what it asks of the world comes back as the next event. */
   const perform = async (effect: Effect): Promise<Event | RunResult | undefined> => {
@@ -332,8 +336,12 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         const unreadable = await unreadableSource();
         return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
       }
-      case 'openCycle':
-        return { type: 'cycleOpened', cycle: await openCycle(deps, effect.cycle, loop.baseBranch) };
+      case 'openCycle': {
+        const cycle = await openCycle(deps, effect.cycle, loop.baseBranch);
+        // Its issues as the cycle finds them (on its branch): what an escalation puts back.
+        atCycleStart = await ownRecords(deps, cycle.issueIds);
+        return { type: 'cycleOpened', cycle };
+      }
       case 'enterCycleBranch': {
         // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
         // the one an earlier run pushed when this checkout does not have it.
@@ -344,6 +352,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           }
           await git.switchToBranch(branch, loop.baseBranch ?? 'HEAD');
         }
+        // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
+        atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
         return undefined;
       }
       case 'runBaseline': {
@@ -430,6 +440,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       }
       case 'shelveCycle': {
         const { cycle, reason } = effect;
+        // Rejected work closes nothing: the agent's closing of the cycle's own issues is not kept with it.
+        await putBackOwnIssues(deps, atCycleStart, cycle.issueIds);
         if (git && cycle.branch && loop.baseBranch) {
           const committed = await git.commitAll(
             `wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120),
@@ -450,6 +462,8 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         const { notice } = effect;
         let failures: string[] = [];
         if (notice.what.kind === 'markEscalated') {
+          // Also where the halt leaves the cycle's branch checked out (no shelveCycle): labelled, not closed.
+          await putBackOwnIssues(deps, atCycleStart, notice.what.issueIds);
           failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
           // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
           if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
@@ -638,8 +652,19 @@ async function openCycle(deps: SliceDeps, cycle: CycleState, baseBranch: string 
   const earlier = await git.branchExists(cycle.branch);
   const baseTip = await git.tipOf(baseBranch);
   await git.switchToBranch(cycle.branch, baseBranch);
-  if (earlier)
-    await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+  if (earlier) {
+    try {
+      await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+    } catch (error) {
+      if (!(error instanceof MergeConflictError)) throw error;
+      // The run stops on the base, where it started: left on the branch, the next run read the
+      // issues from its tree (an issue closed there was taken for done).
+      await git.checkout(baseBranch);
+      throw new Error(
+        `merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}, commit), check ${baseBranch} out again, then run again`,
+      );
+    }
+  }
   return { ...cycle, baseTip };
 }
 
