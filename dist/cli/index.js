@@ -32017,6 +32017,11 @@ function guardLane(git) {
             return undefined;
         return (await git.holds(head, l.headTip)) ? undefined : now;
     };
+    /** The lane where `found` says HEAD is, with HEAD's branch's commit when it can be read. */
+    const laneAt = async (found, baseBranch, baseTip) => {
+        const headTip = await tipOfHead(found.head);
+        return { head: found.head, baseBranch, baseTip, ...(headTip !== undefined ? { headTip } : {}) };
+    };
     const moved = async (what) => {
         if (!lane)
             return undefined;
@@ -32038,10 +32043,7 @@ function guardLane(git) {
         if (!lane)
             return;
         const found = await git.laneState(lane.baseBranch);
-        const headTip = await tipOfHead(found.head);
-        lane = { head: found.head, baseBranch: lane.baseBranch, baseTip: found.baseTip ?? lane.baseTip };
-        if (headTip !== undefined)
-            lane.headTip = headTip;
+        lane = await laneAt(found, lane.baseBranch, found.baseTip ?? lane.baseTip);
     };
     const guarded = {
         ...git,
@@ -32074,13 +32076,7 @@ function guardLane(git) {
         git: guarded,
         async anchor(baseBranch) {
             const found = await git.laneState(baseBranch);
-            const headTip = await tipOfHead(found.head);
-            lane = {
-                head: found.head,
-                baseBranch,
-                baseTip: found.baseTip ?? '',
-                ...(headTip !== undefined ? { headTip } : {}),
-            };
+            lane = await laneAt(found, baseBranch, found.baseTip ?? '');
             return lane;
         },
         current: () => lane,

@@ -100,17 +100,12 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
         `agent-loop reduce: another run halted the loop (${standing.reason}) while wave ${wave.id} ran: the halt stands, and later runs stay halted until it is resumed.`,
       ),
     );
+  // The run's halt as the reduction says it, its fix included, less which job it was.
+  const runHalt = reduction.halt ? withoutJob(reduction.halt) : undefined;
   const loop: LoopState = {
     ...reduction.loop,
     maxIterations: options.maxIterations,
-    halt: reduction.halt
-      ? {
-          reason: reduction.halt.reason,
-          message: reduction.halt.message,
-          ...(reduction.halt.advice ? { advice: reduction.halt.advice } : {}),
-          at,
-        }
-      : standing,
+    halt: runHalt ? { ...runHalt, at } : standing,
   };
   await store.write({
     id: into,
@@ -122,11 +117,9 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
   core.saveState('state-dir', job.stateDir);
   core.saveState('checkpoint-id', into);
 
-  if (reduction.halt) {
+  if (runHalt) {
     const diagnostic = buildDiagnostic({
-      reason: reduction.halt.reason,
-      message: reduction.halt.message,
-      ...(reduction.halt.advice ? { advice: reduction.halt.advice } : {}),
+      ...runHalt,
       state: loop,
       checkpointId: into,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
@@ -156,6 +149,11 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     core.error(redact(`agent-loop halted (${reduction.halt.reason}): ${reduction.halt.message}`));
     core.setFailed('agent-loop halted: see the error annotation and the job summary.');
   }
+}
+
+/** A wave's halt as the loop keeps it: which job halted is the summary's, not the checkpoint's. */
+function withoutJob({ issueId: _job, ...halt }: NonNullable<WaveReduction['halt']>) {
+  return halt;
 }
 
 /**

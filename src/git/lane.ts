@@ -85,6 +85,11 @@ export function guardLane(git: Git): LaneGuard {
     if (now === undefined || now === l.headTip) return undefined;
     return (await git.holds(head, l.headTip)) ? undefined : now;
   };
+  /** The lane where `found` says HEAD is, with HEAD's branch's commit when it can be read. */
+  const laneAt = async (found: { head: string }, baseBranch: string, baseTip: string): Promise<Lane> => {
+    const headTip = await tipOfHead(found.head);
+    return { head: found.head, baseBranch, baseTip, ...(headTip !== undefined ? { headTip } : {}) };
+  };
   const moved = async (what: string) => {
     if (!lane) return undefined;
     const state = await git.laneState(lane.baseBranch);
@@ -103,9 +108,7 @@ export function guardLane(git: Git): LaneGuard {
   const follow = async () => {
     if (!lane) return;
     const found = await git.laneState(lane.baseBranch);
-    const headTip = await tipOfHead(found.head);
-    lane = { head: found.head, baseBranch: lane.baseBranch, baseTip: found.baseTip ?? lane.baseTip };
-    if (headTip !== undefined) lane.headTip = headTip;
+    lane = await laneAt(found, lane.baseBranch, found.baseTip ?? lane.baseTip);
   };
   const guarded: Git = {
     ...git,
@@ -138,13 +141,7 @@ export function guardLane(git: Git): LaneGuard {
     git: guarded,
     async anchor(baseBranch) {
       const found = await git.laneState(baseBranch);
-      const headTip = await tipOfHead(found.head);
-      lane = {
-        head: found.head,
-        baseBranch,
-        baseTip: found.baseTip ?? '',
-        ...(headTip !== undefined ? { headTip } : {}),
-      };
+      lane = await laneAt(found, baseBranch, found.baseTip ?? '');
       return lane;
     },
     current: () => lane,
