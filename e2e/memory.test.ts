@@ -1,5 +1,5 @@
 /**
- * The built CLI holds V8's young generation at its first size (src/util/youngGeneration.ts) while an
+ * The built CLI holds V8's young generation at its first size (src/util/v8Flags.ts) while an
  * agent prints a long stream: the new space at exit, read inside the CLI's own process by a module
  * preloaded with --import, is the 2 MiB it starts with, where it grew to 16 MiB before (and to 4 or 8
  * MiB when the flag was set after the bundle's modules had loaded).

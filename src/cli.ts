@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The agent-loop command. Thin: everything happens in cli/main.ts with its dependencies passed in.
-// First: it holds V8's young generation before the other modules load.
-import './util/holdYoungGeneration.js';
+// First: it sets the engine's V8 flags (util/v8Flags.ts) before the other modules load.
+import './util/setV8Flags.js';
 import { main } from './cli/main.js';
 
 const controller = new AbortController();

@@ -6,8 +6,8 @@
  * (entrypoints/main.ts, dist/main/index.js) only calls it; so does `npx local-action . src/main.ts .env`.
  * It never rejects: an unexpected error fails the step.
  */
-// First: it holds V8's young generation before the other modules load.
-import './util/holdYoungGeneration.js';
+// First: it sets the engine's V8 flags (util/v8Flags.ts) before the other modules load.
+import './util/setV8Flags.js';
 import * as core from '@actions/core';
 import { runAction } from './action/main.js';
 import { inert } from './report/workflowCommands.js';
