@@ -1,5 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
-import { isWorkRemainingEmpty, parseReportBlock } from '../../src/agents/report.js';
+import fc from 'fast-check';
+import YAML from 'yaml';
+import { isWorkRemainingEmpty, parseReportBlock, parseReportLines } from '../../src/agents/report.js';
 
 const FENCE = '```';
 
@@ -181,6 +183,55 @@ describe('parseReportBlock: bare key: value lines', () => {
     expect(r?.stuckDetected).toBeUndefined();
     expect(r?.workRemainingEmpty).toBe(true);
     expect(r?.workRemaining).toBeUndefined();
+  });
+});
+
+describe('parseReportLines: a plain value read without the YAML parser', () => {
+  // What YAML's core schema makes of `key: value`, the reference the shortcut must equal.
+  const yamlValue = (raw: string): unknown => (YAML.parse(`v: ${raw}`) as { v: unknown }).v;
+
+  it('reads letters, digits, spaces and _ . / - after a letter as YAML does (a string, spaces inside kept)', () => {
+    const head = fc.constantFrom(...'aZqStTnNfFyY'.split(''));
+    const tail = fc.string({ unit: fc.constantFrom(...'aeZ09 _./-'.split('')), maxLength: 24 });
+    fc.assert(
+      fc.property(head, tail, (h, t) => {
+        const raw = `${h}${t}`.trim();
+        expect(parseReportLines(`summary: ${raw}`)?.['summary']).toEqual(yamlValue(raw));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves the words YAML reads as null or a boolean, and anything with an indicator, to the parser', () => {
+    for (const raw of [
+      'null',
+      'Null',
+      'NULL',
+      'true',
+      'True',
+      'TRUE',
+      'false',
+      'False',
+      'FALSE',
+      'yes',
+      'No',
+      'on',
+      'Off',
+      'y',
+    ])
+      expect(parseReportLines(`summary: ${raw}`)?.['summary']).toEqual(yamlValue(raw));
+    for (const raw of [
+      'step 3 # a comment',
+      "it's done",
+      '"quoted"',
+      'a [list]',
+      'x: y',
+      'step  3',
+      '.inf',
+      '0x1F',
+      '12',
+    ])
+      expect(parseReportLines(`summary: ${raw}`)?.['summary']).toEqual(raw === 'x: y' ? 'x: y' : yamlValue(raw));
   });
 });
 
