@@ -12,7 +12,11 @@ import { MemoryCheckpointStore, type World, buildDoubles, generateWorld, memoryS
 import { sliceSettings } from '../loop/fakes.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 
-const RUNS = Number(process.env.SIM_RUNS ?? 10_000);
+/**
+ * 2,000 in npm test (about 6 s, run before every commit); npm run test:e2e runs it again with
+ * SIM_RUNS=10000 (scripts/test-e2e.mjs), as CI does.
+ */
+const RUNS = Number(process.env.SIM_RUNS ?? 2_000);
 const MAX_RETRIES = 3;
 /** No issue may cost more agent invocations than this (rate-limited ones aside): every retry budget of a cycle spent. */
 const PER_ISSUE_BOUND = 4 * (MAX_RETRIES + 1);
