@@ -1,6 +1,7 @@
 // Rewrites action.yml's inputs and outputs and the README's table of them (between the
 // action-inputs markers) from src/action/manifest.ts, which generates them from the schema
-// (src/config/options.ts):
+// (src/config/options.ts), and the README's table of halt reasons (between the halt-reasons
+// markers) from src/cli/help.ts:
 //   npm run docs            write them
 //   npm run docs -- --check exit 1 when either differs (__tests__/action/manifest.test.ts checks it too)
 // The TypeScript is transpiled on the fly (typescript's transpileModule, the import closure of
@@ -14,7 +15,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'build', 'action-docs');
 
 /** Transpiles `entry` and the relative imports it reaches; returns the emitted entry's path. */
-function transpile(entry) {
+function transpile(entry, fresh = true) {
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file)) return;
@@ -30,18 +31,32 @@ function transpile(entry) {
     for (const m of source.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g))
       visit(path.resolve(path.dirname(file), `${m[1]}.ts`));
   };
-  rmSync(OUT, { recursive: true, force: true });
+  if (fresh) rmSync(OUT, { recursive: true, force: true });
   visit(entry);
   return path.join(OUT, path.relative(path.join(ROOT, 'src'), entry)).replace(/\.ts$/, '.js');
 }
 
 const manifest = await import(pathToFileURL(transpile(path.join(ROOT, 'src/action/manifest.ts'))).href);
+const help = await import(pathToFileURL(transpile(path.join(ROOT, 'src/cli/help.ts'), false)).href);
+/** The text with what lies between the two markers replaced by body; throws when they are missing. */
+function withBlock(text, start, end, body, file) {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file} has no ${start} … ${end} section.`);
+  return `${text.slice(0, from + start.length)}\n\n${body}\n\n${text.slice(to)}`;
+}
 const files = [
   { file: 'action.yml', what: "action.yml's inputs and outputs", render: manifest.withActionYmlIO },
   {
     file: 'README.md',
     what: "the README's table of the action's inputs and outputs",
     render: manifest.withActionTables,
+  },
+  {
+    file: 'README.md',
+    what: "the README's table of halt reasons",
+    render: (text) =>
+      withBlock(text, help.HALT_TABLE_START, help.HALT_TABLE_END, help.renderHaltReasonTable(), 'README.md'),
   },
 ];
 let stale = 0;

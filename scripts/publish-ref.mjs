@@ -5,7 +5,7 @@
 //                                                         (without it: all name the same one)
 // `uses:` takes no expression, so the reusable workflow cannot name its own repository and ref: the
 // publisher writes them, commits, and tags that commit REF. The uses of this action are every
-// `uses:` in the workflow files (.github/workflows/, examples/workflows/) and in README.md but
+// `uses:` in the workflow files (.github/workflows/, examples/workflows/), README.md and docs/*.md but
 // GitHub's own (`actions/…`), local ones (`./…`) and `docker://` images: the action
 // (`OWNER/REPO@REF`) and the reusable workflow (`OWNER/REPO/.github/workflows/agent-loop.yml@REF`).
 // Exits 1 naming each use that differs, and 2 on a malformed OWNER/REPO@REF.
@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WORKFLOW_PATH = '.github/workflows/agent-loop.yml';
 const DIRS = ['.github/workflows', 'examples/workflows'];
+const PAGES = 'docs';
 
 /** The files that name the action, relative to root, sorted. */
 export function publishedFiles(root = ROOT) {
@@ -29,6 +30,13 @@ export function publishedFiles(root = ROOT) {
     }
     for (const name of names) if (/\.ya?ml$/.test(name)) files.push(path.posix.join(dir, name));
   }
+  let pages = [];
+  try {
+    pages = readdirSync(path.join(root, PAGES));
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+  for (const name of pages) if (name.endsWith('.md')) files.push(path.posix.join(PAGES, name));
   return files.sort();
 }
 

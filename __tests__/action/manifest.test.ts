@@ -78,7 +78,7 @@ describe("the action's inputs and outputs, generated from the schema (issue 15)"
 
   it("the README's table lists every input with its default and every output, as generated", () => {
     const readme = read('README.md');
-    expect(readme.indexOf(TABLE_START)).toBeGreaterThan(readme.indexOf('## The GitHub Action'));
+    expect(readme.indexOf(TABLE_START)).toBeGreaterThan(readme.indexOf('## Inputs and outputs'));
     upToDate('README.md', readme, withActionTables(readme));
     const table = readme.slice(readme.indexOf(TABLE_START), readme.indexOf(TABLE_END));
     for (const input of actionInputs()) expect(table).toContain(`| \`${input.name}\` |`);

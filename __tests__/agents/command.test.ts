@@ -92,6 +92,17 @@ describe('CommandAgent', () => {
     expect(base.AGENT_LOOP_ITERATION).toBe('old');
   });
 
+  it('commandEnv tells the TDD phase and test under --workflow tdd only (docs/agents.md), never a stale one from the base env', () => {
+    const base = { PATH: '/bin', AGENT_LOOP_TDD_PHASE: 'GREEN', AGENT_LOOP_TDD_TEST: 'stale' };
+    expect(commandEnv(base, request({ tdd: { phase: 'RED', test: 'add two numbers' } }))).toMatchObject({
+      AGENT_LOOP_TDD_PHASE: 'RED',
+      AGENT_LOOP_TDD_TEST: 'add two numbers',
+    });
+    const implement = commandEnv(base, request({}));
+    expect(implement.AGENT_LOOP_TDD_PHASE).toBeUndefined();
+    expect(implement.AGENT_LOOP_TDD_TEST).toBeUndefined();
+  });
+
   it('parses the report block from the end of the output', async () => {
     const script = join(dir, 'report.sh');
     writeFileSync(

@@ -19,13 +19,19 @@ export interface CommandAgentOptions {
   logMaxBytes?: number;
 }
 
-/** The environment the command sees: the base env plus the AGENT_LOOP_* variables. */
+/**
+ * The environment the command sees: the base env plus the AGENT_LOOP_* variables (docs/agents.md):
+ * under --workflow tdd also the phase asked for and the checklist item's test; outside it neither
+ * is set (a value the base environment had is not passed on as if it were this run's).
+ */
 export function commandEnv(base: NodeJS.ProcessEnv, request: AgentRunRequest): NodeJS.ProcessEnv {
+  const { AGENT_LOOP_TDD_PHASE: _phase, AGENT_LOOP_TDD_TEST: _test, ...rest } = base;
   return {
-    ...base,
+    ...rest,
     AGENT_LOOP_PROMPT_FILE: request.promptFile,
     AGENT_LOOP_ISSUE_IDS: request.issueIds.join(','),
     AGENT_LOOP_ITERATION: String(request.iteration),
+    ...(request.tdd ? { AGENT_LOOP_TDD_PHASE: request.tdd.phase, AGENT_LOOP_TDD_TEST: request.tdd.test } : {}),
   };
 }
 

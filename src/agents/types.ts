@@ -67,6 +67,8 @@ export interface AgentRunRequest {
   onSpawn?: (pid: number) => void;
   /** Masks the agent's output where it enters the engine (see runProcess). */
   mask?: SecretRedactor;
+  /** --workflow tdd: the phase this run is asked to do and the checklist item's test ($AGENT_LOOP_TDD_PHASE, $AGENT_LOOP_TDD_TEST). */
+  tdd?: { phase: 'RED' | 'GREEN' | 'REFACTOR'; test: string };
 }
 
 export interface Agent {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { LOGS_KEPT, logFileFor, pruneIterationLogs } from '../agents/streamLog.js';
 import { cappedEcho } from '../report/echo.js';
-import type { AgentFailure, AgentResult } from '../agents/types.js';
+import type { AgentFailure, AgentResult, AgentRunRequest } from '../agents/types.js';
 import { type FailureDecision, decideFailure, environmentAdvice } from '../failure/policy.js';
 import { rfc3339 } from '../util/clock.js';
 import type { Halt } from '../core/events.js';
@@ -67,6 +67,8 @@ export interface TurnRequest {
   resumeSessionId?: string;
   /** Keep the agent's output as logs/iteration-<iteration>.ndjson or .log (the older ones pruned). */
   keepLog: boolean;
+  /** --workflow tdd: the phase and the test this run is asked for (a command agent's environment). */
+  tdd?: AgentRunRequest['tdd'];
 }
 
 /**
@@ -103,6 +105,7 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
     onLine: cappedEcho(ports.logger, 'agent', req.keepLog ? `${logBase}.*` : undefined),
     ...(req.keepLog ? { logBase } : {}),
     resumeSessionId: req.resumeSessionId,
+    ...(req.tdd ? { tdd: req.tdd } : {}),
   });
   // After the run, not before it: nothing but the next agent run waits on it then.
   if (req.keepLog) await bestEffort(pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration));
@@ -117,6 +120,7 @@ export async function agentTurn(
   before: LoopState,
   prompt: string,
   what: string,
+  tdd?: AgentRunRequest['tdd'],
 ): Promise<Turn | undefined> {
   const { settings, clock } = deps;
   const cycle = before.currentCycle as CycleState;
@@ -134,6 +138,7 @@ export async function agentTurn(
       delaySeconds: settings.iterationDelaySeconds,
       resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
       keepLog: true,
+      ...(tdd ? { tdd } : {}),
     },
   );
   // Also when the run was interrupted (an agent can signal agent-loop itself): what it closed is put back before the stop.

@@ -93,7 +93,7 @@ export async function runTddIteration(
       case 'runAgent': {
         // The previous failure's output goes back to the agent: masked like every other output.
         const prompt = (deps.redact ?? ((t: string) => t))(effect.prompt);
-        const turn = await agentTurn(deps, effect.state, prompt, effect.what);
+        const turn = await agentTurn(deps, effect.state, prompt, effect.what, effect.tdd);
         if (!turn) return { type: 'interrupted' };
         return { ...agentRan(turn, clock.now().getTime()), startedAt: turn.started.getTime() };
       }

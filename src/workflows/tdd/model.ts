@@ -80,7 +80,14 @@ export type TddEffect =
   /** The test command; answered by `testsRan` (or `interrupted`). */
   | { kind: 'runTests' }
   /** One agent turn from `state` on `prompt` (masked by the interpreter); answered by `agentRan` (or `interrupted`). */
-  | { kind: 'runAgent'; state: LoopState; prompt: string; what: string }
+  | {
+      kind: 'runAgent';
+      state: LoopState;
+      prompt: string;
+      what: string;
+      /** The phase and the checklist item's test: a command agent's $AGENT_LOOP_TDD_PHASE and $AGENT_LOOP_TDD_TEST. */
+      tdd: { phase: 'RED' | 'GREEN' | 'REFACTOR'; test: string };
+    }
   /** The files changed since the commit; answered by `filesRead`. */
   | { kind: 'readChangedFiles'; since: string }
   /** Commit everything (an empty commit too). Answered by nothing. */

@@ -163,6 +163,12 @@ export function runAgent(ctx: TddContext, m: TddModel): TddStep {
       phase: tdd.phase,
       test,
     }),
-    { kind: 'runAgent', state: m.before, prompt, what: `the ${tdd.phase} work of iteration ${n(ctx)}` },
+    {
+      kind: 'runAgent',
+      state: m.before,
+      prompt,
+      what: `the ${tdd.phase} work of iteration ${n(ctx)}`,
+      tdd: { phase: tdd.phase, test },
+    },
   ]);
 }
