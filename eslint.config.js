@@ -14,6 +14,7 @@ export default tseslint.config(
         URL: 'readonly',
         setTimeout: 'readonly',
         Buffer: 'readonly',
+        WebAssembly: 'readonly',
       },
     },
   },

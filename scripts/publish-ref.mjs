@@ -5,40 +5,21 @@
 //                                                         (without it: all name the same one)
 // `uses:` takes no expression, so the reusable workflow cannot name its own repository and ref: the
 // publisher writes them, commits, and tags that commit REF. The uses of this action are every
-// `uses:` in the workflow files (.github/workflows/, examples/workflows/), README.md and docs/*.md but
+// `uses:` in the workflow files (.github/workflows/, examples/workflows/), in README.md and in the
+// Markdown files under docs/ but
 // GitHub's own (`actions/…`), local ones (`./…`) and `docker://` images: the action
 // (`OWNER/REPO@REF`) and the reusable workflow (`OWNER/REPO/.github/workflows/agent-loop.yml@REF`).
 // Exits 1 naming each use that differs, and 2 on a malformed OWNER/REPO@REF.
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { markdownFiles, workflowFiles } from './workflow-lint/sources.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WORKFLOW_PATH = '.github/workflows/agent-loop.yml';
-const DIRS = ['.github/workflows', 'examples/workflows'];
-const PAGES = 'docs';
 
-/** The files that name the action, relative to root, sorted. */
-export function publishedFiles(root = ROOT) {
-  const files = ['README.md'];
-  for (const dir of DIRS) {
-    let names = [];
-    try {
-      names = readdirSync(path.join(root, dir));
-    } catch (error) {
-      if (error.code !== 'ENOENT') throw error;
-    }
-    for (const name of names) if (/\.ya?ml$/.test(name)) files.push(path.posix.join(dir, name));
-  }
-  let pages = [];
-  try {
-    pages = readdirSync(path.join(root, PAGES));
-  } catch (error) {
-    if (error.code !== 'ENOENT') throw error;
-  }
-  for (const name of pages) if (name.endsWith('.md')) files.push(path.posix.join(PAGES, name));
-  return files.sort();
-}
+/** The files that name the action, relative to root, sorted: README.md, the Markdown files under docs/, the workflow files. */
+export const publishedFiles = (root = ROOT) => [...markdownFiles(root), ...workflowFiles(root)].sort();
 
 /** `OWNER/REPO@REF` → { repo, ref }; throws an Error saying what is expected. */
 export function parseTarget(text) {

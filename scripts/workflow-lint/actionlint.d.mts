@@ -1,0 +1,6 @@
+// Types of actionlint.mjs for the TypeScript tests that import it.
+import type { Problem } from './lint.mjs';
+import type { Unit } from './sources.mjs';
+
+export declare function actionlintVersion(): string;
+export declare function actionlintProblems(unit: Unit): Promise<Problem[]>;
