@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { inputEnv, loadActionConfig } from '../src/action/inputs.js';
 import { asInput, evaluate } from '../scripts/workflow-lint/expressions.mjs';
+import { callsReusable, readmeCallerWorkflow, readmeStepWorkflow } from '../e2e/support/readmeWorkflows.js';
 
 type Node = Record<string, unknown>;
 interface Step {
@@ -40,6 +41,56 @@ const call = reusable.on.workflow_call as {
 };
 const [jobId, job] = Object.entries(reusable.jobs)[0]!;
 const actionStep = job.steps!.find((s) => s.uses?.startsWith('agent-loop/agent-loop@'))!;
+
+type Permissions = Record<string, 'read' | 'write'>;
+type Role = 'slice' | 'plan' | 'work' | 'reduce';
+/** The action's part in a job: its `fan-out` input (src/action/main.ts: fanOutRole); none is a whole slice. */
+const roleOf = (j: Job): Role =>
+  (j.steps?.find((s) => s.uses?.startsWith('agent-loop/agent-loop@'))?.with?.['fan-out'] as Role) ?? 'slice';
+const SLICE: Permissions = {
+  // git push of a cycle's branch (src/publish/pullRequest.ts, its 'push' steps), onto the base branch
+  // itself with on-success: merge.
+  contents: 'write',
+  // An issue's labels, comments and closing (src/issues/github/issueSource.ts: markEscalated,
+  // markNoChange, close, the progress comment), its claim (src/issues/github/claimComments.ts).
+  issues: 'write',
+  // POST /repos/{owner}/{repo}/pulls (src/issues/github/pullRequests.ts: openOrReusePullRequest).
+  'pull-requests': 'write',
+  // GET /repos/{owner}/{repo}/actions/artifacts and the download of one: the checkpoint's backup
+  // (src/persist/actionsArtifacts.ts: list, download). The Actions cache and the upload use the
+  // runner's own token (ACTIONS_RUNTIME_TOKEN), not these.
+  actions: 'read',
+};
+/**
+ * What each role does with the job's token, and the code that does it (issue 40: least privilege).
+ * A job's `permissions:` equal its role's: a write permission it never uses fails the test.
+ */
+const ROLE_NEEDS: Record<Role, Permissions> = {
+  slice: SLICE,
+  // The plan (src/action/planJob.ts): claims the wave's issues (source.claim → claimComments.ts: a
+  // claim comment and the in-progress label), and restores the checkpoint (src/action/main.ts →
+  // persistence.ts restore: the artifacts). It pushes nothing and opens no pull request.
+  plan: { issues: 'write', actions: 'read' },
+  // A work job is a slice on one issue; the wave's landing job (matrix entry outbox) pushes and opens
+  // pull requests for earlier waves' work.
+  work: SLICE,
+  // The reduce (src/action/reduceJob.ts): releases the claims of the wave's unfinished issues
+  // (releaseClaim → claimComments.ts: its comment and the label), reads what a dead job's claim
+  // comment said (claimProgress), restores the checkpoint and each work job's partial state
+  // (fetchPartial → restore: the artifacts). It lands nothing.
+  reduce: { issues: 'write', actions: 'read' },
+};
+/** What a caller grants the reusable workflow: what its jobs use, together (a called workflow cannot widen it). */
+const ALL_ROLES: Permissions = Object.values(ROLE_NEEDS).reduce((all, needs) => {
+  const out = { ...all };
+  for (const [scope, level] of Object.entries(needs)) if (out[scope] !== 'write') out[scope] = level;
+  return out;
+}, {});
+/** The write permissions of `given` that `role` never uses, each named with the job. */
+const unusedWrites = (jobName: string, given: unknown, role: Role) =>
+  Object.entries((given ?? {}) as Permissions)
+    .filter(([scope, level]) => level === 'write' && ROLE_NEEDS[role][scope] !== 'write')
+    .map(([scope]) => `${jobName} (${role}): ${scope}: write is never used`);
 
 /** What a caller passes from its workflow_dispatch inputs (a boolean on schedule too: `== true`). */
 const CALLER_PASSES = {
@@ -169,13 +220,7 @@ describe('the reusable workflow', () => {
     expect(example.jobs[Object.keys(example.jobs)[0]!]!.with!.paused).toBe("${{ vars.AGENT_LOOP_PAUSED == 'true' }}");
   });
 
-  it('asks for exactly the permissions the action needs, and one run per repository and label', () => {
-    expect(job.permissions ?? reusable.permissions).toEqual({
-      contents: 'write',
-      issues: 'write',
-      'pull-requests': 'write',
-      actions: 'read',
-    });
+  it('runs one at a time per repository and label', () => {
     expect(job.concurrency ?? reusable.concurrency).toEqual({
       group: 'agent-loop-${{ github.repository }}-${{ inputs.label }}',
       'cancel-in-progress': false,
@@ -240,14 +285,13 @@ describe('the reusable workflow with parallel > 1 (issue 16): plan → work → 
     expect(stepOf(reduce!).with).toMatchObject({ 'fan-out': 'reduce', wave: '${{ needs.plan.outputs.wave }}' });
   });
 
-  it("each fan-out job has the single job's permissions and passes the action the same inputs plus its role's", () => {
+  it("each fan-out job passes the action the same inputs as the single job, plus its role's", () => {
     const roleInputs: Record<string, string[]> = {
       plan: ['fan-out', 'parallel'],
       work: ['fan-out', 'issue', 'wave'],
       reduce: ['fan-out', 'wave'],
     };
     for (const [name, j] of Object.entries({ plan, work, reduce })) {
-      expect([name, j!.permissions]).toEqual([name, job.permissions]);
       const own = stepOf(j!).with!;
       expect([name, Object.keys(own).sort()]).toEqual([
         name,
@@ -256,6 +300,42 @@ describe('the reusable workflow with parallel > 1 (issue 16): plan → work → 
       for (const input of Object.keys(actionStep.with!))
         expect([name, input, own[input]]).toEqual([name, input, actionStep.with![input]]);
     }
+  });
+});
+
+describe('least privilege (issue 40): each job holds exactly what its role of the action uses', () => {
+  it('each job of the reusable workflow: slice, plan, work and reduce; no write permission it never uses', () => {
+    expect(Object.fromEntries(Object.entries(reusable.jobs).map(([id, j]) => [id, roleOf(j)]))).toEqual({
+      'agent-loop': 'slice',
+      plan: 'plan',
+      work: 'work',
+      reduce: 'reduce',
+    });
+    for (const [id, j] of Object.entries(reusable.jobs)) {
+      expect(unusedWrites(id, j.permissions, roleOf(j))).toEqual([]);
+      expect([id, j.permissions]).toEqual([id, ROLE_NEEDS[roleOf(j)]]);
+    }
+    expect(reusable.permissions).toBeUndefined();
+  });
+
+  it('the check fails on a write permission a job holds and never uses (the plan and the reduce held contents and pull-requests: write)', () => {
+    const before = { contents: 'write', issues: 'write', 'pull-requests': 'write', actions: 'read' };
+    expect(unusedWrites('plan', before, 'plan')).toEqual([
+      'plan (plan): contents: write is never used',
+      'plan (plan): pull-requests: write is never used',
+    ]);
+    expect(unusedWrites('agent-loop', before, 'slice')).toEqual([]);
+  });
+
+  it("the callers grant what the called workflow's jobs use together; the README's step workflow what a slice uses", () => {
+    expect(ALL_ROLES).toEqual(SLICE);
+    const [exampleJob] = Object.values(example.jobs);
+    expect(exampleJob!.permissions ?? example.permissions).toEqual(ALL_ROLES);
+    const caller = readmeCallerWorkflow();
+    expect(Object.values(caller.jobs).find(callsReusable)!.permissions ?? caller.permissions).toEqual(ALL_ROLES);
+    const step = readmeStepWorkflow();
+    const [stepJob] = Object.values(step.jobs);
+    expect(stepJob!.permissions ?? step.permissions).toEqual(ROLE_NEEDS.slice);
   });
 });
 
@@ -276,6 +356,7 @@ describe('the example caller', () => {
     expect(callerJob!.uses).toBe(`agent-loop/agent-loop/${REUSABLE}@v1`);
     expect(callerJob!.with).toMatchObject(CALLER_PASSES);
     expect(Object.keys(callerJob!.secrets!).sort()).toEqual(Object.keys(call.secrets).sort());
-    expect(callerJob!.permissions ?? example.permissions).toEqual(job.permissions ?? reusable.permissions);
+    // A called workflow's jobs get no more than the caller grants: it grants what they use, together.
+    expect(callerJob!.permissions ?? example.permissions).toEqual(ALL_ROLES);
   });
 });
