@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
 import { inputEnv, loadActionConfig } from '../src/action/inputs.js';
 import { asInput, evaluate } from '../scripts/workflow-lint/expressions.mjs';
-import { callsReusable, readmeCallerWorkflow, readmeStepWorkflow } from '../e2e/support/readmeWorkflows.js';
+import {
+  actionStepOf,
+  callsReusable,
+  readmeCallerWorkflow,
+  readmeStepWorkflow,
+  type ShownWorkflow,
+} from '../e2e/support/readmeWorkflows.js';
 
 type Node = Record<string, unknown>;
 interface Step {
@@ -98,6 +104,20 @@ const CALLER_PASSES = {
   fresh: '${{ inputs.fresh == true }}',
   'checkpoint-id': '${{ inputs.checkpoint-id }}',
 };
+/** The repository settings a workflow names, with GitHub's UI path, in its comments (joined over lines). */
+const SETTINGS = {
+  pullRequests:
+    'Settings → Actions → General → Workflow permissions → "Allow GitHub Actions to create and approve pull requests"',
+  secrets: 'Settings → Secrets and variables → Actions',
+};
+const comments = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => /^\s*#/.test(l))
+    .map((l) => l.replace(/^\s*#\s?/, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+
 describe('the reusable workflow', () => {
   it('with parallel 1, is one job running checkout (whole history, no credential left in .git/config), setup-node (no dependency cache) and the action, on node24 versions', () => {
     expect(Object.keys(reusable.jobs)).toEqual(['agent-loop', 'plan', 'work', 'reduce']);
@@ -358,5 +378,66 @@ describe('the example caller', () => {
     expect(Object.keys(callerJob!.secrets!).sort()).toEqual(Object.keys(call.secrets).sort());
     // A called workflow's jobs get no more than the caller grants: it grants what they use, together.
     expect(callerJob!.permissions ?? example.permissions).toEqual(ALL_ROLES);
+  });
+});
+
+describe("the README's workflows (issue 40): both adoption paths resume and start over by hand, and name the settings they need", () => {
+  const step = readmeStepWorkflow();
+  const stepWith = actionStepOf(step).with!;
+  const caller = readmeCallerWorkflow();
+  /** The action's inputs the README's step gives it on `event`, as the runner passes them (strings). */
+  const stepInputs = (event: string, inputs: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(stepWith).map(([name, v]) => [
+        name,
+        asInput(evaluate(v, { inputs, vars: {}, github: { event_name: event } })),
+      ]),
+    );
+  const dispatchInputs = (w: ShownWorkflow) => w.on.workflow_dispatch?.inputs ?? {};
+
+  it('the step workflow takes resume, fresh and checkpoint-id by hand (workflow_dispatch) and passes them to the action; on schedule they are off', () => {
+    expect(dispatchInputs(step)).toMatchObject({
+      resume: { type: 'boolean', default: false },
+      fresh: { type: 'boolean', default: false },
+      'checkpoint-id': { type: 'string', default: '' },
+    });
+    expect(Object.keys(step.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
+    const id = '0b8f4c9e-3f1a-4d2b-9c7e-5a6b7c8d9e0f';
+    const dispatched = stepInputs('workflow_dispatch', { resume: true, fresh: false, 'checkpoint-id': id });
+    expect(dispatched).toMatchObject({ resume: 'true', fresh: 'false', 'checkpoint-id': id });
+    // On schedule there are no inputs: resume and fresh are off (false, or empty: not given).
+    const scheduled = stepInputs('schedule', {});
+    expect(scheduled).toMatchObject({
+      resume: expect.stringMatching(/^(false)?$/),
+      fresh: expect.stringMatching(/^(false)?$/),
+      'checkpoint-id': '',
+    });
+    // The action accepts what it receives on either event.
+    const env = (inputs: Record<string, string>) =>
+      Object.fromEntries(Object.entries(inputs).map(([n, v]) => [inputEnv(n), v]));
+    const noFile = () => {
+      throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+    };
+    expect(loadActionConfig(env(dispatched), noFile).options).toMatchObject({ resumeHalted: true, resume: id });
+    expect(loadActionConfig(env(scheduled), noFile).options).toMatchObject({ resumeHalted: false, fresh: false });
+  });
+
+  it('the caller of the reusable workflow takes them by hand and passes them as the example caller does', () => {
+    expect(dispatchInputs(caller)).toMatchObject({
+      resume: { type: 'boolean', default: false },
+      fresh: { type: 'boolean', default: false },
+      'checkpoint-id': { type: 'string' },
+    });
+    expect(Object.values(caller.jobs).find(callsReusable)!.with).toMatchObject(CALLER_PASSES);
+  });
+
+  it("each names the repository settings it needs with GitHub's UI path: the pull-request setting and the secrets", () => {
+    for (const [where, text] of [
+      [step.where, step.text],
+      [caller.where, caller.text],
+      [EXAMPLE, read(EXAMPLE)],
+    ])
+      for (const setting of Object.values(SETTINGS))
+        expect([where, comments(text!)]).toEqual([where, expect.stringContaining(setting)]);
   });
 });
