@@ -14,6 +14,7 @@ import { waitFor } from './crashHelpers.js';
 import { DONE_REPORT, type Sandbox, git, writeAgent } from './helpers.js';
 import { type GitHubRig, LABEL, startGitHubRig } from './githubRig.js';
 import type { GitHubServer } from './support/githubServer.js';
+import type { RecordedCall } from './support/actionsServices.js';
 import { startDiscordServer } from './support/discordServer.js';
 import { cacheArchiveFiles, unzip } from './support/unpack.js';
 import type { LoopState } from '../src/core/state.js';
@@ -36,6 +37,8 @@ interface JobRun {
   outputs: Record<string, string>;
   summary: string;
   stateDir: string;
+  /** The Actions services' requests (cache, artifacts, blobs, artifact REST) while its main and post ran. */
+  calls: RecordedCall[];
 }
 
 /** A runner of its own: a clone of the repository (RUNNER_TEMP and the state directory its own too). */
@@ -64,6 +67,7 @@ async function job(
   );
   for (const f of Object.values(files)) await fs.writeFile(f, '');
   const stepEnv = { ...env, ...files, GITHUB_WORKSPACE: checkout };
+  const since = rig.services.calls().length;
   let main: { code: number | null; log: string };
   if (kill) {
     // SIGKILLed mid-cycle: no post step, nothing published.
@@ -93,6 +97,7 @@ async function job(
     outputs: parseFileCommands(readFileSync(files.GITHUB_OUTPUT!, 'utf8')),
     summary: readFileSync(files.GITHUB_STEP_SUMMARY!, 'utf8'),
     stateDir: path.join(env.RUNNER_TEMP as string, 'agent-loop'),
+    calls: rig.services.calls().slice(since),
   };
 }
 
@@ -172,6 +177,38 @@ async function refusePushOf(branch: string): Promise<string> {
   return hook;
 }
 
+/**
+ * What a reduce job asked of GitHub's artifact REST endpoints (other runs' artifacts: the listing
+ * `artifacts?name=…` and the download `artifacts/{id}/zip`), for the wave's partial states and for
+ * the loop's own state, and where its log says each partial state came from. The requests are the
+ * emulator's, recorded while the job's main and post ran (no other job runs beside a reduce).
+ */
+function reduceCalls(r: JobRun) {
+  const prefix = `/repos/${rig.services.repository}/actions/`;
+  const partial = (name: string) => name.startsWith('agent-loop-checkpoint-wave-');
+  const names = new Map(rig.services.artifacts().map((a) => [String(a.id), a.name]));
+  const requests = r.calls
+    .filter((c) => c.path.startsWith(`${prefix}artifacts`))
+    .map((c) => {
+      const what = `${c.method} ${c.path.slice(prefix.length)}${c.query ? `?${c.query.replace(/&.*$/, '')}` : ''}`;
+      const name =
+        new URLSearchParams(c.query).get('name') ?? names.get(/artifacts\/(\d+)/.exec(c.path)?.[1] ?? '') ?? '';
+      return { what, partial: partial(name) };
+    });
+  const from = (where: RegExp) =>
+    [...r.log.matchAll(where)].map((m) => m[1] as string).sort((a, b) => Number(a) - Number(b));
+  return {
+    /** For the partial states: listings and downloads. */
+    partialRequests: requests.filter((q) => q.partial).map((q) => q.what),
+    /** For the loop's own state (its restore in main, the generation check in post). */
+    loopRequests: requests.filter((q) => !q.partial).map((q) => q.what),
+    partials: {
+      fromCache: from(/Restored the state from cache entry agent-loop-wave-[^-]+-\d+-\d+-(\d+)-/g),
+      fromArtifact: from(/Restored the state from artifact agent-loop-checkpoint-wave-[^-]+-\d+-\d+-(\d+)-/g),
+    },
+  };
+}
+
 /** The loop's checkpoint as the reduce published it. */
 function checkpointOf(r: JobRun): LoopState {
   const id = r.outputs['checkpoint-id'];
@@ -236,6 +273,9 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
 
     // Each work job: green, its own slice (its share: 100 iterations over 4 jobs, 25 each).
     for (const w of waves) {
+      // Every partial state from its cache entry (saved on another runner): no artifact listed or downloaded for one.
+      expect(reduceCalls(w.reduce!).partialRequests).toEqual([]);
+      expect(reduceCalls(w.reduce!).partials).toEqual({ fromCache: w.issues, fromArtifact: [] });
       expect(w.plan.summary).toBe(''); // the wave's one summary is the reduce's
       for (const r of w.work) {
         expect([r.code, r.outputs.status, r.outputs.iterations]).toEqual([0, 'complete', '1']);
@@ -783,6 +823,41 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(final.waves).toBe(3);
     expect(runsPerIssue()).toEqual({ '1': 1, '2': 1, '3': 1 });
   }, 300_000);
+
+  it('the reduce takes each partial state from the cache, saved on runners whose RUNNER_TEMP is not its own: no artifact listed or downloaded for it; one the cache evicted comes from its artifact', async () => {
+    gh.addIssues(2, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));
+    const agent = await fixer();
+    const plan = await job('plan-891', 891, agent, { 'fan-out': 'plan', parallel: '2' }, sb.repo);
+    const wave = plan.outputs.wave!;
+    const work = await Promise.all(
+      ['1', '2'].map((issue, k) =>
+        job(`work-891-${issue}`, 891, agent, { 'fan-out': 'work', issue, wave }, runner(`runner-${k + 1}`)),
+      ),
+    );
+    for (const r of work) expect(r.outputs.status).toBe('complete');
+    // One cache version for every entry, whichever runner (RUNNER_TEMP, workspace) saved it.
+    expect(new Set(rig.services.caches().map((c) => c.version)).size).toBe(1);
+    // Issue 2's entry evicted (7 days unused) before the reduce runs.
+    expect(rig.services.evictCache('agent-loop-wave-github-891-1-2-')).toHaveLength(1);
+
+    const reduce = await job('reduce-891', 891, agent, { 'fan-out': 'reduce', wave }, sb.repo);
+    // Each job on a runner of its own: the work jobs' RUNNER_TEMP and workspace are not the reduce's.
+    expect(new Set([...work, reduce].map((r) => path.dirname(r.stateDir))).size).toBe(3);
+    const calls = reduceCalls(reduce);
+    // Issue 1's partial state: from the cache, no artifact request for it. Issue 2's: its artifact, listed and downloaded.
+    expect(calls.partialRequests).toEqual([
+      expect.stringMatching(/^GET artifacts\?name=agent-loop-checkpoint-wave-github-891-1-2-/),
+      expect.stringMatching(/^GET artifacts\/\d+\/zip$/),
+    ]);
+    expect(calls.partials).toEqual({ fromCache: ['1'], fromArtifact: ['2'] });
+    // The loop's own state, on its first wave: none to restore (one listing), none to check against in post (one more).
+    expect(calls.loopRequests).toEqual([
+      expect.stringMatching(/^GET artifacts\?name=agent-loop-checkpoint-main-/),
+      expect.stringMatching(/^GET artifacts\?name=agent-loop-checkpoint-main-/),
+    ]);
+    expect(checkpointOf(reduce).iteration).toBe(2);
+    expect([...checkpointOf(reduce).issuesClosed].sort()).toEqual(['1', '2']);
+  }, 120_000);
 
   it('two first runs on no saved state overlap: both waves are reduced into one loop checkpoint, no count lost', async () => {
     gh.addIssues(4, (i) => ({ title: `Make the value good, ${i + 1}`, labels: [LABEL] }));

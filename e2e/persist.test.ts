@@ -20,6 +20,7 @@ import {
   type ActionsServicesOptions,
   type RunRef,
 } from './support/actionsServices.js';
+import { cacheArchiveFiles } from './support/unpack.js';
 
 type Store = typeof NamesModule & typeof StoreModule & typeof CacheModule & typeof ArtifactsModule;
 
@@ -200,6 +201,82 @@ describe('state store with the real clients against the emulated services', () =
       generation: 2,
     });
     expect(await three.readCheckpoint(ID_A)).toEqual({ id: ID_A, iteration: 2 });
+  });
+
+  it('one cache entry for every runner: saved from one RUNNER_TEMP, restored on a runner with another RUNNER_TEMP and workspace into another directory, archived as agent-loop-state/', async () => {
+    const scope = store.stateScope(SCOPE_INPUT.ref, SCOPE_INPUT.label);
+    const log = { info: () => {}, warning: (m: string) => warnings.push(m) };
+    const warnings: string[] = [];
+    /** A runner of its own: its workspace and RUNNER_TEMP (the paths of hosted Linux and macOS runners, under the emulator's root). */
+    const onRunner = async (runId: number, root: string) => {
+      useRun({ runId, attempt: 1 });
+      const runner = {
+        workspace: path.join(services.workspace, root, 'work', 'repo', 'repo'),
+        temp: path.join(services.workspace, root, 'work', '_temp'),
+      };
+      await fs.mkdir(runner.workspace, { recursive: true });
+      await fs.mkdir(runner.temp, { recursive: true });
+      Object.assign(process.env, { GITHUB_WORKSPACE: runner.workspace, RUNNER_TEMP: runner.temp });
+      const backends = {
+        cache: store.actionsCache(),
+        artifacts: store.actionsArtifacts({ token: services.githubToken, repository: services.repository }),
+      };
+      return { ...runner, deps: { scope, runId, attempt: 1, ...backends, log } };
+    };
+    const cwd = process.cwd();
+
+    // Runner A (a Linux runner's layout) saves its state directory, $RUNNER_TEMP/agent-loop.
+    const a = await onRunner(101, 'home/runner');
+    const saved = path.join(a.temp, 'agent-loop');
+    await fs.mkdir(path.join(saved, 'checkpoints'), { recursive: true });
+    await fs.writeFile(path.join(saved, 'checkpoints', `${ID_A}.json`), JSON.stringify({ id: ID_A, iteration: 1 }));
+    // The runtime records (the lock, the processes) are this machine's: never published, like the artifact.
+    await fs.mkdir(path.join(saved, 'run'), { recursive: true });
+    await fs.writeFile(path.join(saved, 'run', 'lock'), 'pid 1');
+    expect(await store.saveState({ ...a.deps, stateDir: saved })).toMatchObject({ generation: 1 });
+    // The process is as it was: the client ran from its staging directory only during its calls.
+    expect([process.cwd(), process.env.GITHUB_WORKSPACE]).toEqual([cwd, a.workspace]);
+
+    // The archive holds agent-loop-state/… only: no runner's path, nothing outside it.
+    const [entry] = services.caches();
+    const members = cacheArchiveFiles(services.cacheArchive(entry!.key))
+      .map((f) => f.name)
+      .filter((n) => !n.endsWith(' (header)'));
+    expect(members.sort()).toEqual([
+      'agent-loop-state/',
+      'agent-loop-state/checkpoints/',
+      `agent-loop-state/checkpoints/${ID_A}.json`,
+      'agent-loop-state/generation.json',
+    ]);
+
+    // Runner B (a macOS runner's layout: another RUNNER_TEMP, another workspace) restores it into another directory.
+    const b = await onRunner(202, 'Users/runner');
+    const into = path.join(b.temp, 'agent-loop-partials', 'partial-1');
+    const before = services.calls().length;
+    const restored = await store.restoreState({ ...b.deps, stateDir: into });
+    expect(restored).toMatchObject({ source: 'cache', key: entry!.key, generation: 1 });
+    expect(JSON.parse(await fs.readFile(path.join(into, 'checkpoints', `${ID_A}.json`), 'utf8'))).toEqual({
+      id: ID_A,
+      iteration: 1,
+    });
+    // Nothing extracted anywhere else: not under B's workspace, nor beside the directory restored into.
+    expect(await fs.readdir(b.workspace)).toEqual([]);
+    expect(await fs.readdir(path.dirname(into))).toEqual(['partial-1']);
+    // No artifact was listed or downloaded: the restore was the cache's alone.
+    expect(
+      services
+        .calls()
+        .slice(before)
+        .filter((c) => c.path.startsWith('/repos/')),
+    ).toEqual([]);
+    expect([process.cwd(), process.env.GITHUB_WORKSPACE]).toEqual([cwd, b.workspace]);
+
+    // B publishes over it: the second entry has the first one's version.
+    expect(await store.saveState({ ...b.deps, stateDir: into, restoredGeneration: 1 })).toMatchObject({
+      generation: 2,
+    });
+    expect(services.caches().map((c) => c.version)).toEqual([entry!.version, entry!.version]);
+    expect(warnings).toEqual([]);
   });
 
   it('round-trips with Azurite-style blob URLs too (the cache client then downloads with one plain GET)', async () => {

@@ -46,7 +46,7 @@ const state = (
     ...Object.entries(checkpoints).map(([id, c]): [string, string] => [`checkpoints/${id}.json`, JSON.stringify(c)]),
   ]);
 
-/** The cache: entries by key, newest last; a `broken` entry fails like a corrupt archive (after extracting part of it). */
+/** The cache: entries by key, newest last; a `broken` entry fails like a corrupt archive (its partial extraction stays in the client's staging, not in `dir`). */
 class FakeCache implements CacheBackend {
   entries: Array<{ key: string; files: Files; broken?: boolean }> = [];
   calls: string[] = [];
@@ -60,27 +60,22 @@ class FakeCache implements CacheBackend {
     }
     return undefined;
   }
-  async lookup(_paths: string[], primaryKey: string, restoreKeys: string[]) {
+  async lookup(primaryKey: string, restoreKeys: string[]) {
     this.calls.push(`lookup ${primaryKey}`);
     return this.match(primaryKey, restoreKeys)?.key;
   }
-  async restore(paths: string[], primaryKey: string, restoreKeys: string[]) {
+  async restore(dir: string, primaryKey: string, restoreKeys: string[]) {
     this.calls.push(`restore ${primaryKey}`);
     const hit = this.match(primaryKey, restoreKeys);
-    if (!hit) return undefined;
-    const dir = paths[0] ?? '';
-    if (hit.broken) {
-      // tar got part of the way: one file, truncated.
-      await writeFiles(dir, new Map([[`checkpoints/${ID_A}.json`, '{"iter']]));
-      return undefined;
-    }
+    if (!hit || hit.broken) return undefined;
+    await fs.rm(dir, { recursive: true, force: true });
     await writeFiles(dir, hit.files);
     return hit.key;
   }
-  async save(paths: string[], key: string) {
+  async save(dir: string, key: string) {
     this.calls.push(`save ${key}`);
     if (this.saveResult instanceof Error) throw this.saveResult;
-    if (this.saveResult !== -1) this.entries.push({ key, files: await snapshot(paths[0] ?? '') });
+    if (this.saveResult !== -1) this.entries.push({ key, files: await snapshot(dir) });
     return this.saveResult;
   }
 }

@@ -30,8 +30,8 @@ function fakes(failures: unknown[]) {
     if (failure !== undefined) throw failure;
   };
   const cache: CacheBackend = {
-    lookup: async (_p, key) => (next('lookup'), key),
-    restore: async (_p, key) => (next('restore'), key),
+    lookup: async (key) => (next('lookup'), key),
+    restore: async (_dir, key) => (next('restore'), key),
     save: async () => (next('save'), 7),
   };
   const artifact: PublishedArtifact = { id: 9, name: 'state', runId: 1 };
@@ -63,9 +63,9 @@ describe('the Actions storage backends under the actions_storage row', () => {
   it('retry the cache and the listing too, and give up after 3 attempts with the last failure', async () => {
     const f = fakes([octokit(502), octokit(500)]);
     expect(await f.artifacts.list('state')).toMatchObject([{ id: 9 }]);
-    expect(await f.cache.restore(['/s'], 'key', [])).toBe('key');
+    expect(await f.cache.restore('/s', 'key', [])).toBe('key');
     const g = fakes([octokit(500), octokit(500), octokit(503), 'unused']);
-    await expect(g.cache.save(['/s'], 'key')).rejects.toMatchObject({ status: 503 });
+    await expect(g.cache.save('/s', 'key')).rejects.toMatchObject({ status: 503 });
     expect(g.calls).toEqual(['save', 'save', 'save']);
     expect(g.waits).toEqual([1000, 2000]);
   });

@@ -1,8 +1,11 @@
 /**
  * The real `CacheBackend`: the Actions cache through @actions/cache, its reading side (lookup,
- * restore) and its writing side (save).
+ * restore) and its writing side (save), each entry archived as `agent-loop-state` from a staging
+ * directory (cacheStaging.ts), so that any runner restores it into any directory.
  */
 import * as actionsCacheLib from '@actions/cache';
+import { promises as fs } from 'node:fs';
+import { CACHE_ENTRY_PATH, inStaging, stageCopy, stagingBeside, unstage } from './cacheStaging.js';
 import { systemClock } from '../util/clock.js';
 import type { CacheBackend } from './stateBackends.js';
 import { type StorageRetryDeps, retryingCache } from './storageRetry.js';
@@ -24,17 +27,31 @@ export function actionsCache(retry: StorageRetryDeps = { sleep: systemClock.slee
   };
   return retryingCache(
     {
-      lookup: async (paths, primaryKey, restoreKeys) => {
+      lookup: async (primaryKey, restoreKeys) => {
         available();
-        return actionsCacheLib.restoreCache(paths, primaryKey, restoreKeys, { lookupOnly: true });
+        return actionsCacheLib.restoreCache([CACHE_ENTRY_PATH], primaryKey, restoreKeys, { lookupOnly: true });
       },
-      restore: async (paths, primaryKey, restoreKeys) => {
+      restore: async (dir, primaryKey, restoreKeys) => {
         available();
-        return actionsCacheLib.restoreCache(paths, primaryKey, restoreKeys);
+        const base = await stagingBeside(dir);
+        try {
+          const key = await inStaging(base, () =>
+            actionsCacheLib.restoreCache([CACHE_ENTRY_PATH], primaryKey, restoreKeys),
+          );
+          return key !== undefined && (await unstage(base, dir)) ? key : undefined;
+        } finally {
+          await fs.rm(base, { recursive: true, force: true });
+        }
       },
-      save: async (paths, key) => {
+      save: async (dir, key) => {
         available();
-        return actionsCacheLib.saveCache(paths, key);
+        const base = await stagingBeside(dir);
+        try {
+          await stageCopy(dir, base);
+          return await inStaging(base, () => actionsCacheLib.saveCache([CACHE_ENTRY_PATH], key));
+        } finally {
+          await fs.rm(base, { recursive: true, force: true });
+        }
       },
     },
     retry,

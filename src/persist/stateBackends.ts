@@ -11,14 +11,21 @@ export interface StateLog {
   warning(message: string): void;
 }
 
-/** The Actions cache, as @actions/cache offers it (paths are the version: the same list on save and restore). */
+/**
+ * The Actions cache as the store uses it: an entry holds one state directory, saved from any path
+ * and restored into any path (actionsCache.ts archives it under one fixed name, so an entry's
+ * version is the same whichever directory, runner or RUNNER_TEMP saved it).
+ */
 export interface CacheBackend {
   /** The key the restore would use (exact key, then prefixes, newest first), downloading nothing; undefined on a miss. */
-  lookup(paths: string[], primaryKey: string, restoreKeys: string[]): Promise<string | undefined>;
-  /** Downloads and extracts onto `paths`; the key restored, or undefined on a miss *or* a failed download/extract. */
-  restore(paths: string[], primaryKey: string, restoreKeys: string[]): Promise<string | undefined>;
-  /** The cache id; -1 when the entry was not saved (the client has said why). */
-  save(paths: string[], key: string): Promise<number>;
+  lookup(primaryKey: string, restoreKeys: string[]): Promise<string | undefined>;
+  /**
+   * Downloads the entry and puts its state directory at `dir` (replacing what was there); the key
+   * restored, or undefined on a miss *or* a failed download/extract (then `dir` is left as it was).
+   */
+  restore(dir: string, primaryKey: string, restoreKeys: string[]): Promise<string | undefined>;
+  /** Saves the files of `dir` (those an artifact holds: filesUnder) under `key`; the cache id, -1 when not saved (the client has said why). */
+  save(dir: string, key: string): Promise<number>;
 }
 
 export interface PublishedArtifact {
@@ -43,7 +50,6 @@ export interface ArtifactBackend {
 /** One run of the store: the state directory, the lineage and run it acts for, the backends and the log. */
 export interface StoreContext {
   dir: string;
-  paths: string[];
   scope: string;
   runId: number;
   attempt: number;
@@ -61,10 +67,8 @@ export function storeContext(o: {
   artifacts: ArtifactBackend;
   log: StateLog;
 }): StoreContext {
-  const dir = path.resolve(o.stateDir);
   return {
-    dir,
-    paths: [dir],
+    dir: path.resolve(o.stateDir),
     scope: o.scope,
     runId: o.runId,
     attempt: o.attempt,

@@ -12,7 +12,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { type PublishedArtifact, type StoreContext, errorText } from './stateBackends.js';
-import { exists, scratch } from './stateDirectory.js';
+import { scratch } from './stateDirectory.js';
 import { artifactName, cacheKey, cacheKeyPrefix, keyIdentity } from './stateNames.js';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 
@@ -62,18 +62,15 @@ export interface Published {
   record: GenerationRecord;
 }
 
-/** The generation of one cache entry: restored into the state directory's place, with the directory set aside meanwhile. */
+/** The generation of one cache entry: restored into a scratch directory beside the state directory. */
 async function peekCache(ctx: StoreContext, key: string): Promise<GenerationRecord | undefined> {
-  const aside = scratch(ctx.dir, 'aside');
-  const had = await exists(ctx.dir);
-  if (had) await fs.rename(ctx.dir, aside);
+  const tmp = scratch(ctx.dir, 'peek');
   try {
-    const got = await ctx.cache.restore(ctx.paths, key, []);
+    const got = await ctx.cache.restore(tmp, key, []);
     if (got !== key) return undefined;
-    return await readGeneration(ctx.dir);
+    return await readGeneration(tmp);
   } finally {
-    await fs.rm(ctx.dir, { recursive: true, force: true });
-    if (had) await fs.rename(aside, ctx.dir);
+    await fs.rm(tmp, { recursive: true, force: true });
   }
 }
 
@@ -100,7 +97,7 @@ export async function published(ctx: StoreContext, basis: GenerationRecord | und
 
   let key: string | undefined;
   try {
-    key = await ctx.cache.lookup(ctx.paths, cacheKey(ctx.scope, ctx.runId, ctx.attempt), [cacheKeyPrefix(ctx.scope)]);
+    key = await ctx.cache.lookup(cacheKey(ctx.scope, ctx.runId, ctx.attempt), [cacheKeyPrefix(ctx.scope)]);
   } catch (error) {
     ctx.log.warning(`Could not look up the cache entries ${cacheKeyPrefix(ctx.scope)}*: ${errorText(error)}`);
   }

@@ -142,7 +142,7 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   // 1. The cache: newest entry of the scope.
   let matched: string | undefined;
   try {
-    matched = await ctx.cache.lookup(ctx.paths, cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
+    matched = await ctx.cache.lookup(cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
   } catch (error) {
     log.warning(`Could not look up the cache (${prefix}*): ${errorText(error)}; trying the artifact.`);
   }
@@ -150,7 +150,7 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   else {
     let restored: string | undefined;
     try {
-      restored = await ctx.cache.restore(ctx.paths, cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
+      restored = await ctx.cache.restore(dir, cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
     } catch (error) {
       log.warning(`Restoring cache entry ${matched} failed: ${errorText(error)}`);
     }
@@ -316,7 +316,7 @@ export async function saveState(options: SaveOptions): Promise<SaveResult> {
 
   const key = cacheKey(ctx.scope, ctx.runId, ctx.attempt);
   try {
-    const id = await ctx.cache.save(ctx.paths, key);
+    const id = await ctx.cache.save(dir, key);
     if (id === -1) log.warning(`The cache entry ${key} was not saved (the cache client said why above).`);
     else result.cacheKey = key;
   } catch (error) {
