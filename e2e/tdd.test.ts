@@ -243,6 +243,29 @@ describe('--workflow tdd', () => {
     }
   });
 
+  it('issue 40: a green run on a suite with a test that failed before: 0 test failures and tests passed, the old failure reported beside (it read "4 test failures", "tests passed: false")', async () => {
+    const sb = await tddSandbox('Tests:\n- [ ] add two numbers\n- [ ] mul two numbers\n', {
+      'old_bug.sh': '#!/bin/sh\necho "a known bug nobody has fixed yet"; exit 1\n',
+    });
+    try {
+      const r = await run(sb, await writeAgent(sb, 'tdd', agentScript()));
+      expectExit(r, 0);
+      const result = lastResult(r.stdout);
+      expect(trail(result)).toEqual([1, 2].flatMap(() => ['RED:commit', 'GREEN:commit', 'REFACTOR:commit']));
+      // Every GREEN and REFACTOR run exited 1 (old_bug): none of them is a failure of this run.
+      expect(result.history.map((h) => h.tests?.exitCode)).toEqual([1, 1, 1, 1, 1, 1]);
+      expect(result).toMatchObject({
+        status: 'complete',
+        issuesClosed: ['bd-1'],
+        testFailures: 0,
+        testsPassed: true,
+        preexistingFailures: [expect.stringContaining('old_bug')],
+      });
+    } finally {
+      await sb.cleanup();
+    }
+  });
+
   // --- seed 003's summary table, row by row ------------------------------------------------------
 
   describe('Non-compiling test: retry with the error, 5 retries, then abort', () => {

@@ -84,6 +84,9 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
       iterations: 3,
       issuesClosed: ['bd-add', 'bd-mul', 'bd-clamp'],
       issuesEscalated: [],
+      // Issue 40: the last verdict accepted the work; legacy works, failing before and still, is reported beside.
+      testsPassed: true,
+      testFailures: 0,
     });
     expect(res.history.map((h) => h.outcome)).toEqual(['complete', 'complete', 'complete']);
     expect(res.preexistingFailures).toEqual([expect.stringContaining('legacy works')]);
@@ -127,6 +130,12 @@ describe('verdicts against the baseline, with node --test (issue 12)', () => {
     const closed = readFileSync(path.join(sb.repo, '.beads', 'issues.jsonl'), 'utf8');
     expect(closed).toMatch(/"close_reason":"agent-loop: no change was needed: the agent reports `made the value good/);
     expect(git(sb, 'branch', '--list', 'agent-loop/*')).toBe('');
+    // Issue 40: closed as no change, and said so (the result and status listed no issue needing no change).
+    expect(res).toMatchObject({ issuesClosed: ['bd-sub'], issuesNoChange: ['bd-sub'] });
+    const status = await runCli(sb, ['status', '--json']);
+    expectExit(status, 0);
+    const checkpoints = (JSON.parse(status.stdout) as { checkpoints: { loop: Record<string, unknown> }[] }).checkpoints;
+    expect(checkpoints[0]?.loop).toMatchObject({ issuesClosed: ['bd-sub'], issuesNoChange: ['bd-sub'] });
   });
 
   it("an issue already fixed: its close is committed and merged, never left uncommitted on main (the next run refused it as the user's change)", async () => {

@@ -86,6 +86,17 @@ describe('action outputs', () => {
   });
 });
 
+describe('issues that needed no change (issue 40)', () => {
+  it('issues-no-change and the summary row name those left open for a person, not those closed as no change (in issues-closed)', () => {
+    const r = result({ issuesClosed: ['9', '15'], issuesNoChange: ['13', '15'] });
+    expect(resultOutputs(r, (t) => t)).toMatchObject({ 'issues-closed': '9,15', 'issues-no-change': '13' });
+    const md = buildSummary(r);
+    expect(md).toContain('| no change needed (left open, `agent-loop:no-change`) | #13 |');
+    const closedOnly = buildSummary(result({ issuesClosed: ['15'], issuesNoChange: ['15'] }));
+    expect(closedOnly).not.toContain('left open');
+  });
+});
+
 describe('job summary', () => {
   it("shows the status, the diagnostic, the slice's iterations, the issues, a gantt chart and how to resume", () => {
     const md = buildSummary(result(), {

@@ -282,6 +282,17 @@ describe('issue 15: status words the iterations as they went', () => {
     });
   });
 
+  it('issue 40: the issues that needed no change, those closed and those left open for a person', async () => {
+    const loop = loopOf([record(1, 'no_change'), record(2, 'no_change')], {
+      issuesClosed: ['bd-1'],
+      issuesNoChange: ['bd-1', '12'],
+    });
+    await store.write({ id: ID_A, phase: 'implementation-failed', state: { loop } });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).toContain('  no change:  2: bd-1 (closed); 12 (labelled agent-loop:no-change, left open)');
+  });
+
   it("with the history compacted, counts from the run's counters and says so", async () => {
     const loop = loopOf([record(601, 'complete')], {
       iteration: 601,

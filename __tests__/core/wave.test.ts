@@ -238,6 +238,25 @@ describe('reduceWave', () => {
     expect(none.loop.issueCounts).toBeUndefined();
   });
 
+  it('issue 40: a job whose issue was closed as no change (its own targets pass) is a closed row; one left open a no_change row', () => {
+    const closedNoChange = { ...jobState('1', 1, 'no_change'), issuesClosed: ['1'] };
+    const { loop, rows } = reduceWave(
+      initialLoopState(100),
+      wave(['1', '2']),
+      [
+        { issueId: '1', loop: closedNoChange },
+        { issueId: '2', loop: jobState('2', 1, 'no_change') },
+      ],
+      limits,
+    );
+    expect(rows.map((r) => [r.issueId, r.outcome])).toEqual([
+      ['1', 'closed'],
+      ['2', 'no_change'],
+    ]);
+    expect(loop.issuesNoChange).toEqual(['1', '2']);
+    expect(loop.issuesClosed).toEqual(['1']);
+  });
+
   it('a job that left no cycle of its issue (it could not start, it lost its claim) leaves the carried counts as they were', () => {
     const counts = { '5': { unfinishedRuns: 4, silentIterations: 2 } };
     const { loop, rows } = reduceWave(

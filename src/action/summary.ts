@@ -3,7 +3,7 @@
  * limit whatever the history). Pure; the caller redacts and writes them.
  */
 import { describeResumeWay } from '../core/haltGate.js';
-import type { RunResult } from '../core/result.js';
+import { type RunResult, splitNoChange } from '../core/result.js';
 import { issueRef } from '../report/diagnostic.js';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
@@ -20,7 +20,8 @@ export function resultOutputs(r: RunResult, redact: (text: string) => string): R
     'successful-iterations': String(r.successfulIterations),
     'issues-closed': r.issuesClosed.join(','),
     'issues-escalated': r.issuesEscalated.join(','),
-    'issues-no-change': r.issuesNoChange.join(','),
+    // The ones left open for a person (issuesNoChange also lists those closed as no change, in issues-closed).
+    'issues-no-change': splitNoChange(r).open.join(','),
     'preexisting-failures': r.preexistingFailures.join(','),
     'pull-requests': r.pullRequests.map((p) => p.url).join(','),
     'checkpoint-id': r.checkpointId,
@@ -118,8 +119,8 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   const worked = [...new Set(r.history.flatMap((h) => h.issueIds))];
   if (worked.length > 0) lines.push(`| worked in this slice | ${refs(worked)} |`);
   lines.push(`| escalated | ${refs(r.issuesEscalated) || 'none'} |`);
-  if (r.issuesNoChange.length > 0)
-    lines.push(`| no change needed (left open, \`agent-loop:no-change\`) | ${refs(r.issuesNoChange)} |`);
+  const leftOpen = splitNoChange(r).open;
+  if (leftOpen.length > 0) lines.push(`| no change needed (left open, \`agent-loop:no-change\`) | ${refs(leftOpen)} |`);
   if (r.issuesClaimedElsewhere.length > 0)
     lines.push(`| left to other runs (\`agent-loop:in-progress\`, lease live) | ${refs(r.issuesClaimedElsewhere)} |`);
   if (r.preexistingFailures.length > 0)

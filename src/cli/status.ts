@@ -1,5 +1,6 @@
 import { ageInDays, describeAge, isLoopPhase, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
 import { pickRunnable } from '../core/resumable.js';
+import { noChangeWords } from '../core/result.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
 import {
   LEGACY_LOOP_PHASES,
@@ -39,7 +40,7 @@ export interface LoopProgress {
   rateLimitedUntil: string | null;
   /** Tests failing before their cycle and still failing, targeted by no issue (reported, never blocking). */
   preexistingFailures: string[] | null;
-  /** Issues found already satisfied and left open for a person (agent-loop:no-change). */
+  /** Issues found already satisfied: closed (also in issuesClosed), or left open for a person (agent-loop:no-change). */
   issuesNoChange: string[] | null;
   /** Test gates that rejected the agent's work, in all. */
   testFailures: number | null;
@@ -302,7 +303,9 @@ function describeLoop(loop: LoopProgress): string[] {
   if (loop.issuesClosed !== null) lines.push(`  closed:     ${listIds(loop.issuesClosed)}`);
   if (loop.issuesEscalated !== null) lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
   if (loop.issuesNoChange?.length)
-    lines.push(`  no change:  ${listIds(loop.issuesNoChange)} (labelled agent-loop:no-change, left open)`);
+    lines.push(
+      `  no change:  ${loop.issuesNoChange.length}: ${noChangeWords({ issuesNoChange: loop.issuesNoChange, issuesClosed: loop.issuesClosed ?? [] })}`,
+    );
   if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
   if (loop.preexistingFailures?.length)
     lines.push(

@@ -12,13 +12,27 @@ export interface RunResult {
   maxIterations: number;
   failedIterations: number;
   successfulIterations: number;
-  /** Iterations whose agent succeeded but whose tests failed (distinct from agent failures). */
+  /**
+   * Test runs that judged the agent's work failing (distinct from agent failures): a rejected verdict,
+   * a TDD phase whose run should pass and shows a failure that was not there before its cycle. A TDD
+   * RED phase's failing run (its aim) and a test failing before the cycle do not count.
+   */
   testFailures: number;
-  /** The last test run's outcome; null when the tests never ran. */
+  /**
+   * The last test gate's judgement of the work: true when it accepted it (every test that passed before
+   * its cycle passes, no new test fails, the targets pass), false when it did not or the tests could not
+   * run, null when the tests never ran. Tests that failed before the cycle and still fail, targeted by no
+   * issue, do not make it false: they are listed in preexistingFailures. After a TDD RED phase it is
+   * false (its new test fails, as RED means it to).
+   */
   testsPassed: boolean | null;
   issuesClosed: string[];
   issuesEscalated: string[];
-  /** Issues found already satisfied and left open, labelled agent-loop:no-change for a person to close (GitHub). */
+  /**
+   * Issues found already satisfied (nothing changed, nothing broke): those also in issuesClosed were
+   * closed (beads; GitHub when their own targets pass), the others are left open, labelled
+   * agent-loop:no-change for a person to close (GitHub).
+   */
   issuesNoChange: string[];
   /** Tests that failed before their cycle started and still fail, targeted by no issue worked (the last verdict's): reported, never blocking. */
   preexistingFailures: string[];
@@ -117,10 +131,8 @@ export function summaryLine(r: RunResult): string {
   return [
     head,
     `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
-    `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-    ...(r.issuesNoChange.length
-      ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`]
-      : []),
+    `  tests passed: ${testsPassedWords(r)}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+    ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
     ...(r.preexistingFailures.length
       ? [
           `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', …' : ''}`,
@@ -139,4 +151,34 @@ export function summaryLine(r: RunResult): string {
       : []),
     `  checkpoint ${r.checkpointId || 'none'}`,
   ].join('\n');
+}
+
+/**
+ * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
+ * (a test failing before the cycle is no failure of the work, and is not hidden either).
+ */
+function testsPassedWords(r: Pick<RunResult, 'testsPassed' | 'preexistingFailures'>): string {
+  if (r.testsPassed === null) return 'not run';
+  const before = r.preexistingFailures.length;
+  return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
+}
+
+/** The issues that needed no change: which were closed, which are left open for a person. */
+export function noChangeWords(r: Pick<RunResult, 'issuesNoChange' | 'issuesClosed'>): string {
+  const { closed, open } = splitNoChange(r);
+  return [
+    ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
+    ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
+  ].join('; ');
+}
+
+/** issuesNoChange split into those closed and those left open for a person. Pure. */
+export function splitNoChange(r: Pick<RunResult, 'issuesNoChange' | 'issuesClosed'>): {
+  closed: string[];
+  open: string[];
+} {
+  return {
+    closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
+    open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
+  };
 }

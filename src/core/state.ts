@@ -304,6 +304,7 @@ export const LoopStateSchema = z.object({
   failedIterations: z.number().int(),
   successfulIterations: z.number().int(),
   testFailures: z.number().int(),
+  /** The last test gate's judgement of the work (RunResult.testsPassed), not the test command's exit code. */
   testsPassed: z.boolean().nullable(),
   issuesClosed: z.array(z.string()),
   issuesEscalated: z.array(z.string()),
@@ -370,7 +371,11 @@ export const LoopStateSchema = z.object({
   lastFailing: z.record(z.string(), z.string()).optional(),
   /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
   preexistingFailures: z.array(z.string()).default([]),
-  /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
+  /**
+   * Issues found already satisfied in this run (no change needed): closed (beads, or their own targets
+   * pass: also in issuesClosed), or left open labelled agent-loop:no-change for a person (GitHub). Not
+   * picked again. Before issue 40 only those left open were listed.
+   */
   issuesNoChange: z.array(z.string()).default([]),
   /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
   wave: WaveSchema.optional(),

@@ -268,7 +268,8 @@ function carryCounts(
 /** What became of the job's issue, from its own state. */
 function rowOutcome(issueId: string, part: LoopState): WaveRowOutcome {
   if (part.issuesEscalated.includes(issueId)) return 'escalated';
-  if (part.issuesNoChange.includes(issueId)) return 'no_change';
+  // Left open for a person; one closed as no change is closed (issuesNoChange lists both).
+  if (part.issuesNoChange.includes(issueId) && !part.issuesClosed.includes(issueId)) return 'no_change';
   if (part.issuesClosed.includes(issueId)) return 'closed';
   // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
   if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId))) return 'closed';

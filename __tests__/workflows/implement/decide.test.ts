@@ -398,6 +398,42 @@ describe('the verdict', () => {
     });
   });
 
+  it('issue 40: accepted while a test that failed before still fails: the tests passed (the verdict, not the exit code), the failure reported beside', () => {
+    const c = ctx();
+    const o = outcomeOf(
+      run(
+        c,
+        ...toVerify(c, false),
+        judged({
+          tests: tests({ passed: false, exitCode: 1 }),
+          verdict: verdict({
+            summary: '1 target(s) pass; 1 failure(s) that were there before',
+            preexisting: ['t::old'],
+          }),
+        }),
+      ).effects,
+    );
+    expect(o.cycleDone).toBe(true);
+    expect(o.state).toMatchObject({ testsPassed: true, testFailures: 0, preexistingFailures: ['t::old'] });
+    // The record keeps what the command did: it exited 1.
+    expect(lastRecord(o).tests).toMatchObject({ passed: false, exitCode: 1 });
+  });
+
+  it('issue 40: the tests cannot run: not passed', () => {
+    const c = ctx();
+    const o = outcomeOf(
+      run(
+        c,
+        ...toVerify(c, false),
+        judged({
+          tests: tests({ passed: false, exitCode: 2 }),
+          verdict: verdict({ kind: 'cannot_run', summary: 'the tests cannot run: no tests found' }),
+        }),
+      ).effects,
+    );
+    expect(o.state.testsPassed).toBe(false);
+  });
+
   it("issue 15: the finishing record keeps the agent's own summary and the verdict's targets, for the pull request", () => {
     const c = ctx();
     const o = outcomeOf(
@@ -430,7 +466,24 @@ describe('the verdict', () => {
       },
     ]);
     expect(o.state.issuesClosed).toEqual(['a-1']);
-    expect(o.state.issuesNoChange).toEqual([]);
+    // Closed, and listed as found already satisfied (issue 40: it was not).
+    expect(o.state.issuesNoChange).toEqual(['a-1']);
+  });
+
+  it('issue 40: accepted with no change where the source closes (beads): closed, and listed as needing no change', () => {
+    const c = ctx({ before: before({ issuesNoChange: ['a-0'] }) });
+    const o = outcomeOf(run(c, ...toVerify(c, false), judged({ changed: false })).effects);
+    expect(o.noChange).toBe(true);
+    expect(o.issueActions).toEqual([
+      {
+        kind: 'markNoChange',
+        id: 'a-1',
+        note: 'agent-loop: no change was needed: the agent reports `fixed it` (iteration 1).',
+        close: false,
+      },
+    ]);
+    expect(o.state.issuesClosed).toEqual(['a-1']);
+    expect(o.state.issuesNoChange).toEqual(['a-0', 'a-1']);
   });
 
   it('accepted with no change and no targets where a person decides: labelled, left open', () => {

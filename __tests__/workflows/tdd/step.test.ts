@@ -886,19 +886,47 @@ describe("seed 003's decision on the phase, carried out", () => {
     expect(lastRecord(r.outcome).tdd).toMatchObject({ decision: 'rollback', error: 'REGRESSION' });
   });
 
+  /** A jest run read per test: `failed` fail, calc › adds passes. */
+  const jestRun = (failed: string[]): SuiteRun => ({
+    reader: 'jest',
+    exitCode: 1,
+    tests: Object.fromEntries([...failed.map((id) => [id, 'failed']), ['calc › adds', 'passed']]),
+    groups: {},
+    messages: {},
+  });
+
   it('GREEN judged against the baseline: a test that already failed before the cycle does not block the commit', () => {
-    const run = (failed: string[]): SuiteRun => ({
-      reader: 'jest',
-      exitCode: 1,
-      tests: Object.fromEntries([...failed.map((id) => [id, 'failed']), ['calc › adds', 'passed']]),
-      groups: {},
-      messages: {},
-    });
+    const run = jestRun;
     const c = ctx({ before: before(tddOf({ phase: 'GREEN', phaseBase: 'p0' })), baseline: run(['old › broken']) });
     const r = drive(c, { tests: [{ seen: failing('old › broken'), run: run(['old › broken']) }] });
     expect(only(r.effects, 'commit').message).toBe(`feat: ${ADD}`);
     const plain = drive(ctx({ before: c.before }), { tests: [failing('old › broken')] });
     expect(kinds(plain.effects)).not.toContain('commit');
+  });
+
+  it('issue 40: a test that failed before the cycle is no test failure of GREEN or REFACTOR, and leaves the tests passed (reported beside)', () => {
+    const run = jestRun;
+    const baseline = run(['old › broken']);
+    const green = drive(ctx({ before: before(tddOf({ phase: 'GREEN', phaseBase: 'p0' })), baseline }), {
+      tests: [{ seen: failing('old › broken'), run: run(['old › broken']) }],
+    });
+    // The test command exited 1 (old › broken): the phase's own tests pass, and that is what is counted.
+    expect(green.outcome.state).toMatchObject({
+      testsPassed: true,
+      testFailures: 0,
+      preexistingFailures: ['old › broken'],
+    });
+    const refactor = drive(
+      ctx({ before: before(tddOf({ phase: 'REFACTOR', phaseBase: 'p0', targetTests: ['calc › adds'] })), baseline }),
+      { tests: [{ seen: failing('old › broken'), run: run(['old › broken']) }], heads: ['r1'] },
+    );
+    expect(only(refactor.effects, 'commit').message).toBe(`refactor: ${ADD}`);
+    expect(refactor.outcome.state).toMatchObject({ testsPassed: true, testFailures: 0 });
+    // A new failure still counts, the old one beside it does not make it two.
+    const broke = drive(ctx({ before: before(tddOf({ phase: 'GREEN', phaseBase: 'p0' })), baseline }), {
+      tests: [{ seen: failing('old › broken', 'calc › other'), run: run(['old › broken', 'calc › other']) }],
+    });
+    expect(broke.outcome.state).toMatchObject({ testsPassed: false, testFailures: 1 });
   });
 });
 

@@ -434,7 +434,9 @@ function afterVerdict(
       ...(verdict.targets.length ? { targets: verdict.targets.slice(0, TARGETS_KEPT) } : {}),
     },
   };
-  let state: LoopState = { ...model.state, testsPassed: tests.passed };
+  // The verdict, not the exit code: a test that failed before the cycle and still fails, targeted by no
+  // issue, does not make the work's tests fail (it is reported in preexistingFailures).
+  let state: LoopState = { ...model.state, testsPassed: verdict.kind === 'accepted' };
 
   if (verdict.kind === 'cannot_run') {
     // A real step back: nothing could be verified.
@@ -515,7 +517,9 @@ function afterVerdict(
       ...state,
       consecutiveEscalations: 0,
       issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
-      issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
+      // Every issue of the cycle was found already satisfied, closed or left open (those left open are
+      // the ones not in issuesClosed): a beads issue closed as no change is one too (issue 40).
+      issuesNoChange: [...state.issuesNoChange, ...cycle.issueIds.filter((id) => !state.issuesNoChange.includes(id))],
       completedIterations: [...state.completedIterations, n],
     };
     return finish(

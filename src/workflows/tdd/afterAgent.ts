@@ -125,15 +125,17 @@ export function afterTests(ctx: TddContext, model: TddModel, e: Extract<TddEvent
     tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
   };
   const s = stateOf(model);
-  // RED's failing run is the phase's aim, not a test failure: only a run that should pass counts.
-  const failed = !tests.passed && model.tdd.phase !== 'RED';
-  const state: LoopState = {
-    ...s,
-    testsPassed: tests.passed,
-    ...(failed ? { testFailures: s.testFailures + 1 } : {}),
-  };
   // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
   const seen = againstBaseline(e.seen, tests.run, ctx.baseline);
+  // RED's failing run is the phase's aim, not a test failure: only a run that should pass counts, and
+  // only for a failure that was not there before the cycle (the exit code alone says nothing of that).
+  const failed = !seen.passed && model.tdd.phase !== 'RED';
+  const state: LoopState = {
+    ...s,
+    testsPassed: seen.passed,
+    ...(failed ? { testFailures: s.testFailures + 1 } : {}),
+    ...(seen.preexisting ? { preexistingFailures: seen.preexisting } : {}),
+  };
   const m: TddModel = { ...model, record, state, seen, now: e.now };
   const base = m.tdd.phaseBase;
   if (ctx.git && base) return ask(m, 'changed', [{ kind: 'readWork', since: base }]);

@@ -46,6 +46,7 @@ export function againstBaseline(seen: TestsSeen, now: SuiteRun | undefined, base
     passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
     failing: failing.filter((id) => !loadErrors.includes(id)),
     compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
+    preexisting: failedIds(now).filter((id) => failedIn(baseline, id)),
     summary: [
       failing.length > 0
         ? `${failing.length} test(s) fail${gone.length ? ', are skipped or did not run,' : ''} that did not fail before this cycle:\n${lines.join('\n')}`

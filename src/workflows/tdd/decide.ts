@@ -79,7 +79,7 @@ export const TDD_FAILURE_TABLE = [
 }[];
 
 export interface TestsSeen {
-  /** The test command exited 0. */
+  /** The test command exited 0; against the baseline (againstBaseline), no test fails that did not fail before the cycle. */
   passed: boolean;
   /** Names of the failing tests (JUnit report, else the runner's output). */
   failing: string[];
@@ -87,6 +87,8 @@ export interface TestsSeen {
   compileError: boolean;
   /** The failures as text for the retry prompt. */
   summary: string;
+  /** Read per test against the cycle's baseline: the tests that failed before the cycle and still fail (not this cycle's). */
+  preexisting?: string[];
 }
 
 export interface PhaseObservation {
