@@ -44,8 +44,14 @@ exit $failed
 `;
 
 /** A repository with run-tests.sh, tests/ (a README and the `tests` given) and calc.sh, which answers 0. */
-async function tddSandbox(body: string, tests: Record<string, string> = {}): Promise<Sandbox> {
-  const sb = await createSandbox([issue('bd-1', 'Calculator', { description: body })]);
+async function tddSandbox(
+  body: string,
+  tests: Record<string, string> = {},
+  fields: { title?: string; issue_type?: string } = {},
+): Promise<Sandbox> {
+  // A feature unless said otherwise (the helpers' issue is a bug by default): GREEN commits "feat:".
+  const { title = 'Calculator', ...rest } = fields;
+  const sb = await createSandbox([issue('bd-1', title, { description: body, issue_type: 'feature', ...rest })]);
   await fs.writeFile(path.join(sb.repo, 'run-tests.sh'), RUNNER);
   await fs.mkdir(path.join(sb.repo, 'tests'));
   // Tracked, so that tests/ survives a reset of a phase (git clean -fd would remove an empty untracked directory).
@@ -238,6 +244,25 @@ describe('--workflow tdd', () => {
           .map((e) => e.item),
       ).toEqual(['add two numbers', 'mul two numbers']);
       expect(events(r.stdout).filter((e) => e.event === 'tdd.committed')).toHaveLength(6);
+    } finally {
+      await sb.cleanup();
+    }
+  });
+
+  it("issue 40: a bug with no checklist: its commits quote the title as the issue's, and GREEN's is a fix (it read feat: <the bug's title>)", async () => {
+    const title = "add of 2 and 3 gives '0'";
+    const sb = await tddSandbox('It should say 5.', {}, { title, issue_type: 'bug' });
+    try {
+      const r = await run(sb, await writeAgent(sb, 'tdd', agentScript()));
+      expectExit(r, 0);
+      expect(lastResult(r.stdout)).toMatchObject({ status: 'complete', issuesClosed: ['bd-1'] });
+      const subjects = mergedCommits(sb).map(([, subject]) => subject);
+      expect(subjects.slice(0, 3)).toEqual([
+        `test: bd-1 "${title}"`,
+        `fix: bd-1 "${title}"`,
+        `refactor: bd-1 "${title}"`,
+      ]);
+      expect(subjects.join('\n')).not.toMatch(/^feat:/m);
     } finally {
       await sb.cleanup();
     }

@@ -397,7 +397,8 @@ ${DONE_REPORT}`,
     // GREEN was told about the one new failing test, and that the old failures are not its business.
     const green = readFileSync(path.join(sb.root, 'prompt-2.txt'), 'utf8');
     expect(green).toContain('add adds small numbers');
-    expect(git(sb, 'log', '--format=%s', 'main')).toMatch(/feat: add adds small numbers/);
+    // bd-add is a bug (add subtracts; issue_type bug): GREEN's commit is a fix (issue 40).
+    expect(git(sb, 'log', '--format=%s', 'main')).toMatch(/^fix: add adds small numbers$/m);
   });
 
   it("TDD on a red suite: a RED test that fails at import is COMPILATION_ERROR with node's error in the retry prompt (no false regression); the retry's failing test is the target", async () => {
@@ -437,7 +438,10 @@ ${DONE_REPORT}`,
   });
 
   it('TDD with --junit-file: the report the suite writes is never in a commit, and a refactoring that changes nothing commits "refactor: no changes"', async () => {
-    const sb = await redRepository([issue('bd-div', 'div', { description: '- [ ] div divides' })]);
+    // div is new: a feature, so GREEN commits "feat:" (the helpers' issue is a bug by default).
+    const sb = await redRepository([
+      issue('bd-div', 'div', { description: '- [ ] div divides', issue_type: 'feature' }),
+    ]);
     const agent = await writeAgent(
       sb,
       'tdd',

@@ -180,6 +180,8 @@ describe('beadsRecordToIssue', () => {
       body: 'It breaks.',
       status: 'open',
       labels: ['auth', 'p1'],
+      // Its issue_type (issue 40: a bug's TDD commit is a fix).
+      type: 'bug',
       dependencies: ['bd-0001', 'bd-0002'],
       priority: 1,
       createdAt: '2025-10-30T12:34:56.123456-07:00',

@@ -94,9 +94,10 @@ describe('--workflow tdd with Claude Code', () => {
           });
           const commits = git(sb, 'log', '--format=%H %s', 'main^1..main^2').split('\n').reverse();
           expect(commits.map((c) => c.slice(41))).toEqual([
-            'test: Calculator adds',
-            'feat: Calculator adds',
-            'refactor: Calculator adds',
+            // No checklist: the one test is the issue's title, quoted as the issue's (issue 40).
+            'test: bd-1 "Calculator adds"',
+            'feat: bd-1 "Calculator adds"',
+            'refactor: bd-1 "Calculator adds"',
             'agent-loop: bd-1 Calculator adds',
           ]);
           const note = (i: number) =>
@@ -128,7 +129,7 @@ describe('--workflow tdd with Claude Code', () => {
           await server.close();
         }
       },
-      [issue('bd-1', 'Calculator adds')],
+      [issue('bd-1', 'Calculator adds', { issue_type: 'feature' })],
     );
   });
 
@@ -199,7 +200,7 @@ describe('--workflow tdd with Claude Code', () => {
           await server.close();
         }
       },
-      [issue('bd-1', 'Calculator adds')],
+      [issue('bd-1', 'Calculator adds', { issue_type: 'feature' })],
     );
   });
 });

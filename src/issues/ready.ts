@@ -69,6 +69,7 @@ export function beadsRecordToIssue(record: BeadsRecord): Issue {
   };
   if (typeof record.priority === 'number' && Number.isFinite(record.priority)) issue.priority = record.priority;
   if (typeof record.created_at === 'string') issue.createdAt = record.created_at;
+  if (typeof record.issue_type === 'string' && record.issue_type !== '') issue.type = record.issue_type;
   return issue;
 }
 

@@ -8,6 +8,11 @@ export interface Issue {
   /** The source's own status word: beads uses open, in_progress, blocked, closed. */
   status: string;
   labels: string[];
+  /**
+   * The source's own kind of issue, where it has one: beads' issue_type (bug, feature, task, epic,
+   * chore), GitHub's issue type (Bug, Feature, Task) in an organisation that uses them.
+   */
+  type?: string;
   /** ids of the issues this one depends on (any dependency type). */
   dependencies: string[];
   /** 0 is the most urgent (beads); undefined when the source has no priority. */

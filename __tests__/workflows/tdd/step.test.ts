@@ -61,7 +61,7 @@ function ctx(over: Partial<TddContext> = {}, settings: Partial<TddContext['setti
     settings: { maxIterations: 10, maxRetriesPerStep: 2, testCommand: 'npm test', onSuccess: 'merge', ...settings },
     agentName: 'Claude Code',
     before: before(),
-    issue: { id: 'bd-1', title: 'Calculator', body: `- [ ] ${ADD}\n- [ ] ${SUB}` },
+    issue: { id: 'bd-1', title: 'Calculator', body: `- [ ] ${ADD}\n- [ ] ${SUB}`, labels: [] },
     git: true,
     ...over,
   };
@@ -712,6 +712,37 @@ describe("seed 003's decision on the phase, carried out", () => {
     });
     expect(tddIn(r.outcome).phaseBase).toBeUndefined();
     expect(r.outcome.state).toMatchObject({ testsPassed: true, testFailures: 0 });
+  });
+
+  it("issue 40: a bug's GREEN commits a fix; a test that is the issue's title is quoted as the issue's, in every phase", () => {
+    const bug = { id: 'bd-7', title: "pluralize('box') returns 'boxs'", body: 'It should be boxes.', labels: ['bug'] };
+    const green = ctx({
+      issue: bug,
+      before: before(
+        tddOf({
+          tests: [{ description: bug.title, status: 'pending' }],
+          phase: 'GREEN',
+          phaseBase: 'p0',
+          targetTests: ['a'],
+        }),
+        {},
+        { issueIds: ['bd-7'] },
+      ),
+    });
+    expect(only(drive(green, { tests: [passing], heads: ['g1'] }).effects, 'commit').message).toBe(
+      `fix: bd-7 "pluralize('box') returns 'boxs'"`,
+    );
+    const red = ctx({
+      issue: bug,
+      before: before(tddOf({ tests: [{ description: bug.title, status: 'pending' }] }), {}, { issueIds: ['bd-7'] }),
+    });
+    expect(only(drive(red).effects, 'commit').message).toBe(`test: bd-7 "pluralize('box') returns 'boxs'"`);
+    // A checklist item is the test's own words: named as it is, a fix for a bug.
+    const item = ctx({
+      issue: { ...bug, type: 'bug', labels: [] },
+      before: before(tddOf({ phase: 'GREEN', phaseBase: 'p0', targetTests: ['a'] })),
+    });
+    expect(only(drive(item, { tests: [passing], heads: ['g1'] }).effects, 'commit').message).toBe(`fix: ${ADD}`);
   });
 
   it('REFACTOR passing with more tests to go: committed, then RED of the next test in the next round', () => {

@@ -15,6 +15,8 @@ export const cachedIssueSchema = z.object({
   body: z.string(),
   state: z.string(),
   labels: z.array(z.string()),
+  /** The issue type's name (Bug, Feature, Task), where the organisation has issue types. */
+  type: z.string().optional(),
   createdAt: z.string().optional(),
   url: z.string().optional(),
   author: z.string().optional(),
@@ -57,6 +59,7 @@ export function toIssue(item: CachedIssue): Issue {
   const priority = priorityOf(item.labels);
   if (priority !== undefined) issue.priority = priority;
   if (item.createdAt !== undefined) issue.createdAt = item.createdAt;
+  if (item.type !== undefined) issue.type = item.type;
   if (item.url !== undefined) issue.url = item.url;
   if (item.authorAssociation !== undefined) issue.authorAssociation = item.authorAssociation;
   return issue;
@@ -78,6 +81,7 @@ export function toCached(raw: unknown): CachedIssue | undefined {
     labels,
   };
   if (typeof raw.created_at === 'string') item.createdAt = raw.created_at;
+  if (isObject(raw.type) && typeof raw.type.name === 'string' && raw.type.name !== '') item.type = raw.type.name;
   if (typeof raw.html_url === 'string') item.url = raw.html_url;
   if (isObject(raw.user) && typeof raw.user.login === 'string') item.author = raw.user.login;
   if (typeof raw.author_association === 'string') item.authorAssociation = raw.author_association;

@@ -12,6 +12,7 @@ import type { IterationRecord, LoopState, TddCycle } from '../../core/state.js';
 import { afterFailure, agentUnavailable } from '../../loop/turn.js';
 import { rfc3339 } from '../../util/clock.js';
 import { againstBaseline } from './baseline.js';
+import { commitNaming } from './commitNaming.js';
 import { type PhaseError, type TestsSeen, TDD_MAX_RETRIES, decidePhase } from './decide.js';
 import {
   type CommitDecision,
@@ -156,6 +157,7 @@ export function apply(ctx: TddContext, m: TddModel, changed: boolean): TddStep {
     tests: m.seen as TestsSeen,
     targetTests: tdd.targetTests,
     retries: tdd.retries,
+    naming: commitNaming(ctx.issue, test),
   });
   switch (d.kind) {
     case 'retry': {

@@ -5,6 +5,7 @@
  * effects (commit, retry, skip, roll back, abort) that iteration.ts performs.
  */
 import { POLICIES } from '../../failure/policy.js';
+import type { CommitNaming } from './commitNaming.js';
 import type { TddErrorType, TddPhase } from './notes.js';
 
 /** Seed 003: "Default retry limit: 5 retries (6 total attempts)". */
@@ -103,6 +104,8 @@ export interface PhaseObservation {
   targetTests: readonly string[];
   /** Failed attempts of this phase before this one. */
   retries: number;
+  /** How the phase's commit names the work (commitNaming.ts); without it, the description, a feature. */
+  naming?: CommitNaming;
 }
 
 export interface PhaseError {
@@ -167,6 +170,7 @@ export function phaseStart(
 
 export function decidePhase(o: PhaseObservation): PhaseDecision {
   const attempts = o.retries + 1;
+  const { subject, change } = o.naming ?? { subject: o.description, change: 'feat' };
   const details = o.tests.summary;
   const retryOr = (error: PhaseError, exhausted: () => PhaseDecision): PhaseDecision =>
     o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted();
@@ -209,11 +213,11 @@ export function decidePhase(o: PhaseObservation): PhaseDecision {
         };
       }
       if (o.tests.compileError) return compileError('The new test');
-      return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
+      return { kind: 'commit', message: `test: ${subject}`, next: 'GREEN', testResult: 'FAIL' };
     }
     case 'GREEN': {
       if (o.tests.passed)
-        return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
+        return { kind: 'commit', message: `${change}: ${subject}`, next: 'REFACTOR', testResult: 'PASS' };
       if (o.tests.compileError) return compileError('The implementation');
       const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
       if (broken.length > 0) {
@@ -243,7 +247,7 @@ export function decidePhase(o: PhaseObservation): PhaseDecision {
       if (o.tests.passed)
         return {
           kind: 'commit',
-          message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes',
+          message: o.changed ? `refactor: ${subject}` : 'refactor: no changes',
           next: 'next-test',
           testResult: 'PASS',
         };

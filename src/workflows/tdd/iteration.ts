@@ -50,13 +50,25 @@ export async function runTddIteration(
   const notes = git ? notesGit(git.topLevel, undefined, git.author) : undefined;
   const cycle = before.currentCycle as CycleState;
   const [issueId = ''] = cycle.issueIds;
-  const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
+  const issue = (await source.get(issueId)) ?? {
+    id: issueId,
+    title: cycle.titles[0] ?? issueId,
+    body: '',
+    labels: [],
+    type: undefined,
+  };
   const junit = settings.junitFile ? path.resolve(deps.cwd, settings.junitFile) : undefined;
   const ctx: TddContext = {
     settings,
     agentName: deps.agent.displayName,
     before,
-    issue: { id: issue.id, title: issue.title, body: issue.body },
+    issue: {
+      id: issue.id,
+      title: issue.title,
+      body: issue.body,
+      labels: issue.labels,
+      ...(issue.type ? { type: issue.type } : {}),
+    },
     git: git !== undefined,
     ...(baseline ? { baseline } : {}),
     ...(templates ? { templates } : {}),

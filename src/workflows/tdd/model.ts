@@ -29,8 +29,8 @@ export interface TddContext {
   agentName: string;
   /** The loop state before the iteration. */
   before: LoopState;
-  /** The cycle's issue (one per cycle). */
-  issue: { id: string; title: string; body: string };
+  /** The cycle's issue (one per cycle); its labels and type say whether GREEN's commit is a fix. */
+  issue: { id: string; title: string; body: string; labels: string[]; type?: string };
   /** There is git, and the notes with it: phases are committed and noted, failed attempts reset. */
   git: boolean;
   /** The suite's run before the cycle: only new failures count. */
