@@ -35,8 +35,9 @@ describe('action inputs', () => {
       source: 'github',
       allowedAuthors: 'OWNER,MEMBER,COLLABORATOR',
       agent: 'command',
-      iterationDelay: 10,
     });
+    // Not given: the run takes the agent's default (0 for a command: defaultIterationDelay).
+    expect(options.iterationDelay).toBeUndefined();
   });
 
   it('issue 14: on-success is pull-request unless the input says merge; branch with source beads names what to use instead', () => {

@@ -286,7 +286,7 @@ async function turnIn(stateDir: string, agent: Agent, iteration: number): Promis
       stateDir,
       files: stateFiles(stateDir),
     },
-    { prompt: 'p', iteration, issueIds: ['bd-1'], timeoutMs: 30_000, delaySeconds: 0, keepLog: true },
+    { prompt: 'p', iteration, issueIds: ['bd-1'], timeoutMs: 30_000, keepLog: true },
   );
 }
 

@@ -1,6 +1,6 @@
 /** The option schema: its defaults, bounds and formats, and the help it generates. */
 import { describe, expect, it } from '@jest/globals';
-import { OPTIONS } from '../../src/config/options.js';
+import { OPTIONS, defaultIterationDelay } from '../../src/config/options.js';
 import { commandHelp } from '../../src/cli/help.js';
 import { load, problemsOf } from './support.js';
 
@@ -11,7 +11,6 @@ describe('configuration', () => {
       source: 'beads',
       issuesFile: '.beads/issues.jsonl',
       maxIterations: 100,
-      iterationDelay: 10,
       agentTimeoutMinutes: 30,
       maxRetriesPerStep: 3,
       maxIterationsPerIssue: 20,
@@ -22,6 +21,17 @@ describe('configuration', () => {
       strict: false,
       json: false,
     });
+  });
+
+  it('issue 40: --iteration-delay defaults by agent: 10 s between claude or codex invocations (seed 001), none for a command', () => {
+    expect(load(['run', '--agent', 'command', '--agent-command', 'x']).options.iterationDelay).toBeUndefined();
+    expect(defaultIterationDelay('command')).toBe(0);
+    expect(defaultIterationDelay('claude')).toBe(10);
+    expect(defaultIterationDelay('codex')).toBe(10);
+    expect(load(['run', '--agent-command', 'x', '--iteration-delay', '3']).options.iterationDelay).toBe(3);
+    expect(OPTIONS.find((o) => o.flag === 'iteration-delay')?.defaultValue).toBe(
+      '10 with claude or codex, 0 with command',
+    );
   });
 
   it('accepts decimals for the agent timeout', () => {

@@ -20,6 +20,7 @@ import {
 import { POLICIES } from '../../src/failure/policy.js';
 import type { ClaimProgress } from '../../src/issues/claims.js';
 import type { LoopState } from '../../src/core/state.js';
+import type { AgentResult } from '../../src/agents/types.js';
 import { implementWorkflow, tddWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
@@ -128,10 +129,37 @@ describe('REQ_019 the autonomous implementation loop', () => {
     expect(await fs.readFile(h.agent.requests[0]!.promptFile, 'utf8')).toBe(prompt);
   });
 
-  it('REQ_019.1.4 waits --iteration-delay after each agent invocation, through the injected clock', async () => {
-    const h = harness({ steps: [working('bd-1 part'), done] });
-    await runSlice(h.deps);
+  it('REQ_019.2.4 waits --iteration-delay between agent invocations, through the injected clock: not before the first, not after the last (issue 40)', async () => {
+    const h = harness({ steps: [working('bd-1 part'), working('bd-1 rest'), done] });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', iterations: 3 });
     expect(h.clock.sleeps).toEqual([10_000, 10_000]);
+  });
+
+  it('issue 40: the time since the last agent run ended (its tests, a rate-limit wait) counts toward --iteration-delay', async () => {
+    const clock = new ManualClock();
+    const h = harness({
+      clock,
+      // Each agent run takes 1 s (the scripted agent's durationMs), its tests 4 s: 6 s of the 10 are left.
+      steps: [(): Partial<AgentResult> => (clock.advance(1000), done)],
+      tests: (n) => (clock.advance(4000), n >= 2),
+    });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', iterations: 2 });
+    expect(h.clock.sleeps).toEqual([6_000]);
+    // A longer wait leaves nothing of it: the retry policy's 30 s rate-limit wait is the only sleep.
+    const limited: Partial<AgentResult> = {
+      ok: false,
+      exitCode: 1,
+      failure: { class: 'transient', reason: 'rate_limit', message: '429 Too Many Requests', retryAfterMs: 30_000 },
+    };
+    const waited = harness({ steps: [limited, done] });
+    expect(await runSlice(waited.deps)).toMatchObject({ status: 'complete', iterations: 2 });
+    expect(waited.clock.sleeps).toEqual([30_000]);
+  });
+
+  it('issue 40: one invocation (a command agent, the run done at once) waits for nothing', async () => {
+    const h = harness({ steps: [done] });
+    expect(await runSlice(h.deps)).toMatchObject({ status: 'complete', iterations: 1 });
+    expect(h.clock.sleeps).toEqual([]);
   });
 
   it('REQ_019.1.8 failing tests continue the loop with the failing output as context', async () => {
@@ -208,7 +236,8 @@ describe('REQ_021 errors in the implementation loop', () => {
       error: 'rate limited',
     });
     expect(failed[0]?.message).toMatch(/^Claude iteration 1 failed: rate limited/);
-    expect(failed[0]?.time).toBe('2026-11-21T10:00:10Z');
+    // The first run's failure, logged as it ends: no --iteration-delay before a first run (issue 40).
+    expect(failed[0]?.time).toBe('2026-11-21T10:00:00Z');
     expect(failed[1]).toMatchObject({ level: 'error', iteration: 2, class: 'permanent' });
   });
 
@@ -796,7 +825,8 @@ describe('issue 14: claims, performed through the source', () => {
     expect(r.status).toBe('complete');
     expect(source.calls).toEqual([
       'claim bd-1 github-5-1 2026-11-21T11:05:00Z (working, 0 iterations)',
-      'renew bd-1 2026-11-21T11:05:10Z (working, 1 iterations)',
+      // Renewed as iteration 2 begins, before its --iteration-delay pause (issue 40: none after a run).
+      'renew bd-1 2026-11-21T11:05:00Z (working, 1 iterations)',
       'release bd-1 (done, 2 iterations)',
     ]);
     expect(h.agent.requests).toHaveLength(2);

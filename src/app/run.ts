@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { MiB, inputProblem, readInput } from '../util/readInput.js';
 import { ISSUES_MAX_BYTES } from '../issues/beadsFile.js';
 import path from 'node:path';
-import type { Options } from '../config/options.js';
+import { type Options, defaultIterationDelay } from '../config/options.js';
 import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit, type StagingMoment } from '../git/git.js';
@@ -225,7 +225,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       maxIterations: options.maxIterations,
       sliceIterations: options.sliceIterations,
       sliceMinutes: options.sliceMinutes,
-      iterationDelaySeconds: options.iterationDelay,
+      iterationDelaySeconds: options.iterationDelay ?? defaultIterationDelay(options.agent),
       agentTimeoutMinutes: options.agentTimeoutMinutes,
       batch: options.batch,
       // Where work is published, merge means onto the base on the remote (beads issues); else a pull request.

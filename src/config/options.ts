@@ -295,11 +295,12 @@ export const OptionsSchema = z.object({
     help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
     expected: 'a number of minutes > 0, at most 10080 (a week)',
   }),
-  iterationDelay: nonNegative(3600).default(10).register(registry, {
+  iterationDelay: nonNegative(3600).optional().register(registry, {
     flag: 'iteration-delay',
     arg: 'SECONDS',
     commands: RUN,
-    help: 'Pause after each agent invocation before the completion check.',
+    defaultText: '10 with claude or codex, 0 with command',
+    help: 'Least time between two agent invocations (the tests and any rate-limit wait in between count toward it); none before the first or after the last.',
     expected: 'a number of seconds from 0 to 3600',
   }),
   agentTimeoutMinutes: positive(1440).default(30).register(registry, {
@@ -513,3 +514,12 @@ export const OPTIONS: readonly OptionInfo[] = Object.entries(OptionsSchema.shape
 /** The options by their flag. */
 export const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
 export const optionsFor = (command: Scope) => OPTIONS.filter((o) => o.commands.includes(command));
+
+/**
+ * --iteration-delay when it is not given: seed 001's 10 seconds between invocations of an API agent
+ * (claude, codex), which it paces; none for a command, which calls no API (rate limits and failures
+ * are backed off by the retry policy, whatever the agent).
+ */
+export function defaultIterationDelay(agent: Options['agent']): number {
+  return agent === 'command' ? 0 : 10;
+}

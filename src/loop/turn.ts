@@ -62,8 +62,6 @@ export interface TurnRequest {
   iteration: number;
   issueIds: string[];
   timeoutMs: number;
-  /** Seconds to wait after the run (--iteration-delay). */
-  delaySeconds: number;
   resumeSessionId?: string;
   /** Keep the agent's output as logs/iteration-<iteration>.ndjson or .log (the older ones pruned). */
   keepLog: boolean;
@@ -79,9 +77,26 @@ export interface TurnRequest {
 const bestEffort = (done: Promise<void>): Promise<void> => done.catch(() => undefined);
 
 /**
+ * --iteration-delay as the least time between two agent invocations (seed 001 REQ_019.2: "sleeps for
+ * 10 seconds between Claude invocations"): what is left of it since the previous run ended, its test
+ * gate and any rate-limit wait counted. None before the run's first invocation (no earlier one, or one
+ * long past), none after the last (the completion check and the run's end wait for nothing). Pure.
+ */
+export function pauseBeforeRun(
+  delayMs: number,
+  previous: Pick<IterationRecord, 'startedAt' | 'agent'> | undefined,
+  now: number,
+): number {
+  if (delayMs <= 0 || !previous) return 0;
+  const ended = Date.parse(previous.startedAt) + previous.agent.durationMs;
+  if (!Number.isFinite(ended)) return delayMs;
+  return Math.min(delayMs, Math.max(0, delayMs - (now - ended)));
+}
+
+/**
  * The agent run itself, the same for every workflow: the prompt written to the state directory,
- * the agent run with its timeout, output streamed to the log, the old iteration logs pruned, then
- * the delay. undefined when the run was interrupted.
+ * the agent run with its timeout, output streamed to the log, the old iteration logs pruned.
+ * undefined when the run was interrupted.
  */
 export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<AgentResult | undefined> {
   const promptFile = path.join(ports.stateDir, 'prompt.md');
@@ -110,7 +125,6 @@ export async function runTurn(ports: TurnPorts, req: TurnRequest): Promise<Agent
   // After the run, not before it: nothing but the next agent run waits on it then.
   if (req.keepLog) await bestEffort(pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration));
   if (ports.signal?.aborted) return undefined;
-  if (req.delaySeconds > 0) await ports.clock.sleep(req.delaySeconds * 1000, ports.signal);
   return result;
 }
 
@@ -125,6 +139,12 @@ export async function agentTurn(
   const { settings, clock } = deps;
   const cycle = before.currentCycle as CycleState;
   const n = before.iteration + 1;
+  // --iteration-delay: between two invocations, before the next, never after the last.
+  const pauseMs = pauseBeforeRun(settings.iterationDelaySeconds * 1000, before.history.at(-1), clock.now().getTime());
+  if (pauseMs > 0) {
+    await clock.sleep(pauseMs, deps.signal);
+    if (deps.signal?.aborted) return undefined;
+  }
   const started = clock.now();
   // Only the engine closes an issue, after its verdict: what the agent closes or removes outside its cycle is put back.
   const open = await openRecords(deps);
@@ -135,7 +155,6 @@ export async function agentTurn(
       iteration: n,
       issueIds: cycle.issueIds,
       timeoutMs: settings.agentTimeoutMinutes * 60_000,
-      delaySeconds: settings.iterationDelaySeconds,
       resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
       keepLog: true,
       ...(tdd ? { tdd } : {}),

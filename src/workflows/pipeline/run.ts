@@ -294,7 +294,6 @@ async function runAgentPhase(
         iteration: runs.iterations,
         issueIds: [],
         timeoutMs: deps.agentTimeoutMs,
-        delaySeconds: 0,
         keepLog: true,
       });
       if (!result?.failure) break;
