@@ -782,6 +782,35 @@ exec sleep 300
     });
   });
 
+  it('issue 40: on a terminal (COLUMNS=72) the halt\'s "What to do" and every line of its own are broken at words to fit, nothing cut; the agent\'s output is left alone', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      const agent = await writeAgent(sb, 'busy', `echo "still working: ${'w'.repeat(90)}"`);
+      const args = runArgs(agent, '--max-iterations', '1').filter((a) => a !== '--json');
+      const r = await runCli(sb, args, { env: { COLUMNS: '72' } });
+      expectExit(r, 1);
+      // halt.md keeps each paragraph on one line: the advice as written.
+      const halt = readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8');
+      const advice = /^What to do: (.*)$/m.exec(halt)?.[1] ?? '';
+      expect(advice.length).toBeGreaterThan(100);
+      // On the console: the same words in the same order, on lines of at most 71 characters.
+      const shown = r.stdout.slice(
+        r.stdout.indexOf('What to do:'),
+        r.stdout.indexOf('\n\n', r.stdout.indexOf('What to do:')),
+      );
+      const words = (text: string) => text.split(/\s+/).filter(Boolean);
+      expect(words(shown)).toEqual(words(`What to do: ${advice}`));
+      expect(shown.split('\n').length).toBeGreaterThan(2);
+      let fenced = false;
+      for (const line of r.stdout.trimEnd().split('\n')) {
+        if (/^\s*`{3,}/.test(line)) fenced = !fenced;
+        if (fenced || line.startsWith('  │ ')) continue;
+        expect(`${line.length} ${line}`).toMatch(/^(\d|[1-6]\d|7[01]) /);
+      }
+      // The agent's own line is output: as it was printed.
+      expect(r.stdout).toContain(`  │ still working: ${'w'.repeat(90)}\n`);
+    });
+  });
+
   it('prints readable progress without --json: "[iteration 1/…] <id> "<title>"" lines and the closing summary', async () => {
     await withSandbox(oneIssue(), async (sb) => {
       const args = runArgs(await writeAgent(sb, 'fixer', FIXER)).filter((a) => a !== '--json');

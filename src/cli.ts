@@ -31,6 +31,7 @@ main(process.argv.slice(2), {
   stderr: (s) => void (closed.stderr || process.stderr.write(s)),
   signal: controller.signal,
   self: [process.execPath, process.argv[1] ?? 'agent-loop'],
+  ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
 }).then(
   (code) => {
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;

@@ -54,6 +54,8 @@ export interface RunIO {
   onResult?: (result: RunResult) => void | Promise<void>;
   /** Written before a log event (the action's log groups and annotations). */
   beforeEvent?: LoggerOptions['before'];
+  /** The terminal's width: the text log is wrapped at word boundaries to fit it (src/report/wrap.ts). */
+  width?: number;
   /**
    * The issue source when the caller builds it (the action's GitHub issues); else the beads source
    * of the options. Given the run's warning sink.
@@ -93,10 +95,17 @@ export interface RunIO {
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 export function runLogger(
   options: Pick<Options, 'json'>,
-  io: Pick<RunIO, 'stdout' | 'clock' | 'beforeEvent'>,
+  io: Pick<RunIO, 'stdout' | 'clock' | 'beforeEvent' | 'width'>,
   redact: Redactor,
 ): Logger {
-  return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+  return createLogger({
+    json: options.json,
+    write: io.stdout,
+    clock: io.clock,
+    redact,
+    before: io.beforeEvent,
+    ...(io.width !== undefined ? { width: io.width } : {}),
+  });
 }
 
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */

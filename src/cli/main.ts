@@ -16,6 +16,7 @@ import { planCommand } from '../app/plan.js';
 import { runCommand } from '../app/run.js';
 import { parallelCommand } from '../app/parallel.js';
 import { statusCommand } from './status.js';
+import { consoleWidth } from '../report/wrap.js';
 
 export const VERSION = '0.1.0';
 
@@ -28,6 +29,8 @@ export interface CliIO {
   clock?: Clock;
   /** The command that runs agent-loop itself (node and this script): `run --parallel` starts its jobs with it. */
   self?: readonly string[];
+  /** The terminal's columns when stdout is one (else undefined: a pipe or a file is never wrapped). */
+  columns?: number;
 }
 
 export async function main(argv: readonly string[], given: CliIO): Promise<number> {
@@ -93,6 +96,9 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
   if (unusable) return usageError(io, args.command, [unusable]);
   for (const note of notes) io.stderr(`agent-loop: ${note}\n`);
   const out = (line: string) => io.stdout(`${line}\n`);
+  // The text log fits the terminal, broken at words (src/report/wrap.ts); COLUMNS sets the width.
+  const width = consoleWidth(io.env.COLUMNS, io.columns);
+  const fits = width !== undefined ? { width } : {};
   switch (args.command) {
     case 'run':
       if (options.parallel > 1)
@@ -103,10 +109,11 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
           stateDir,
           self: io.self ?? [process.execPath, process.argv[1] ?? 'agent-loop'],
           flags: args.values,
+          ...fits,
         });
-      return runCommand(options, { ...io, clock, secrets, stateDir });
+      return runCommand(options, { ...io, clock, secrets, stateDir, ...fits });
     case 'plan':
-      return planCommand(options, { ...io, clock, secrets, stateDir });
+      return planCommand(options, { ...io, clock, secrets, stateDir, ...fits });
     case 'status':
       try {
         return await statusCommand(

@@ -2,6 +2,7 @@ import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
 import type { Redactor, SecretRedactor } from './redact.js';
 import { inert, inertJson } from './workflowCommands.js';
+import { wrapText } from './wrap.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 
@@ -32,11 +33,19 @@ export interface LoggerOptions {
   redact: Redactor;
   /** Text to write before an event (the action's ::group:: and ::warning:: commands); redacted too. */
   before?: (event: string, level: Level, message: string) => string;
+  /**
+   * The terminal's width, in text mode: agent-loop's own lines (events, the closing summary) are
+   * wrapped at word boundaries to fit it (wrap.ts); the agent's and the tests' output is not. Unset:
+   * nothing is wrapped.
+   */
+  width?: number;
 }
 
-export function createLogger({ json, write: writeRaw, clock, redact, before }: LoggerOptions): Logger {
+export function createLogger({ json, write: writeRaw, clock, redact, before, width }: LoggerOptions): Logger {
   // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
   const write = (text: string) => writeRaw(json ? inertJson(text) : inert(text));
+  // Wrapped once masked: a mask is what the line shows.
+  const fit = (text: string) => (width === undefined ? text : wrapText(text, width));
   const emit = (event: string, level: Level, message: string, fields?: Record<string, unknown>) => {
     const prefix = before?.(event, level, message);
     if (prefix) writeRaw(redact(prefix));
@@ -45,7 +54,7 @@ export function createLogger({ json, write: writeRaw, clock, redact, before }: L
       write(redact(JSON.stringify({ time, level, event, message, ...fields })) + '\n');
     } else {
       const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
-      write(redact(`${time} ${tag}${message}`) + '\n');
+      write(fit(redact(`${time} ${tag}${message}`)) + '\n');
     }
   };
   return {
@@ -62,7 +71,7 @@ export function createLogger({ json, write: writeRaw, clock, redact, before }: L
     },
     result(result, textLine) {
       if (json) write(redact(JSON.stringify(result)) + '\n');
-      else write(redact(textLine) + '\n');
+      else write(fit(redact(textLine)) + '\n');
     },
   };
 }
