@@ -20551,11 +20551,12 @@ const OptionsSchema = object({
         help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
         expected: 'a number of minutes > 0, at most 10080 (a week)',
     }),
-    iterationDelay: nonNegative(3600).default(10).register(options_registry, {
+    iterationDelay: nonNegative(3600).optional().register(options_registry, {
         flag: 'iteration-delay',
         arg: 'SECONDS',
         commands: RUN,
-        help: 'Pause after each agent invocation before the completion check.',
+        defaultText: '10 with claude or codex, 0 with command',
+        help: 'Least time between two agent invocations (the tests and any rate-limit wait in between count toward it); none before the first or after the last.',
         expected: 'a number of seconds from 0 to 3600',
     }),
     agentTimeoutMinutes: positive(1440).default(30).register(options_registry, {
@@ -20749,6 +20750,14 @@ const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
 /** The options by their flag. */
 const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
 const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(command));
+/**
+ * --iteration-delay when it is not given: seed 001's 10 seconds between invocations of an API agent
+ * (claude, codex), which it paces; none for a command, which calls no API (rate limits and failures
+ * are backed off by the retry policy, whatever the agent).
+ */
+function defaultIterationDelay(agent) {
+    return agent === 'command' ? 0 : 10;
+}
 
 ;// CONCATENATED MODULE: ./src/config/argv.ts
 /**
@@ -24314,6 +24323,7 @@ const LoopStateSchema = object({
     failedIterations: schemas_number().int(),
     successfulIterations: schemas_number().int(),
     testFailures: schemas_number().int(),
+    /** The last test gate's judgement of the work (RunResult.testsPassed), not the test command's exit code. */
     testsPassed: schemas_boolean().nullable(),
     issuesClosed: array(schemas_string()),
     issuesEscalated: array(schemas_string()),
@@ -24376,7 +24386,11 @@ const LoopStateSchema = object({
     lastFailing: record(schemas_string(), schemas_string()).optional(),
     /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
     preexistingFailures: array(schemas_string()).default([]),
-    /** Issues found already satisfied in this run (no change needed) that stay open (on GitHub, labelled): not picked again. */
+    /**
+     * Issues found already satisfied in this run (no change needed): closed (beads, or their own targets
+     * pass: also in issuesClosed), or left open labelled agent-loop:no-change for a person (GitHub). Not
+     * picked again. Before issue 40 only those left open were listed.
+     */
     issuesNoChange: array(schemas_string()).default([]),
     /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
     wave: WaveSchema.optional(),
@@ -26803,6 +26817,8 @@ function beadsRecordToIssue(record) {
         issue.priority = record.priority;
     if (typeof record.created_at === 'string')
         issue.createdAt = record.created_at;
+    if (typeof record.issue_type === 'string' && record.issue_type !== '')
+        issue.type = record.issue_type;
     return issue;
 }
 /** Statuses that no longer hold anything up: closed, and deleted (tombstone) issues. */
@@ -28375,9 +28391,23 @@ const OUTPUT_KEPT = 2000;
  */
 const bestEffort = (done) => done.catch(() => undefined);
 /**
+ * --iteration-delay as the least time between two agent invocations (seed 001 REQ_019.2: "sleeps for
+ * 10 seconds between Claude invocations"): what is left of it since the previous run ended, its test
+ * gate and any rate-limit wait counted. None before the run's first invocation (no earlier one, or one
+ * long past), none after the last (the completion check and the run's end wait for nothing). Pure.
+ */
+function pauseBeforeRun(delayMs, previous, now) {
+    if (delayMs <= 0 || !previous)
+        return 0;
+    const ended = Date.parse(previous.startedAt) + previous.agent.durationMs;
+    if (!Number.isFinite(ended))
+        return delayMs;
+    return Math.min(delayMs, Math.max(0, delayMs - (now - ended)));
+}
+/**
  * The agent run itself, the same for every workflow: the prompt written to the state directory,
- * the agent run with its timeout, output streamed to the log, the old iteration logs pruned, then
- * the delay. undefined when the run was interrupted.
+ * the agent run with its timeout, output streamed to the log, the old iteration logs pruned.
+ * undefined when the run was interrupted.
  */
 async function runTurn(ports, req) {
     const promptFile = external_node_path_default().join(ports.stateDir, 'prompt.md');
@@ -28408,8 +28438,6 @@ async function runTurn(ports, req) {
         await bestEffort(pruneIterationLogs(ports.files, logDir, LOGS_KEPT - 1, req.iteration));
     if (ports.signal?.aborted)
         return undefined;
-    if (req.delaySeconds > 0)
-        await ports.clock.sleep(req.delaySeconds * 1000, ports.signal);
     return result;
 }
 /** Runs the agent once on `prompt` for the current cycle; undefined when the run was interrupted. */
@@ -28417,6 +28445,13 @@ async function agentTurn(deps, before, prompt, what, tdd) {
     const { settings, clock } = deps;
     const cycle = before.currentCycle;
     const n = before.iteration + 1;
+    // --iteration-delay: between two invocations, before the next, never after the last.
+    const pauseMs = pauseBeforeRun(settings.iterationDelaySeconds * 1000, before.history.at(-1), clock.now().getTime());
+    if (pauseMs > 0) {
+        await clock.sleep(pauseMs, deps.signal);
+        if (deps.signal?.aborted)
+            return undefined;
+    }
     const started = clock.now();
     // Only the engine closes an issue, after its verdict: what the agent closes or removes outside its cycle is put back.
     const open = await openRecords(deps);
@@ -28425,7 +28460,6 @@ async function agentTurn(deps, before, prompt, what, tdd) {
         iteration: n,
         issueIds: cycle.issueIds,
         timeoutMs: settings.agentTimeoutMinutes * 60_000,
-        delaySeconds: settings.iterationDelaySeconds,
         resumeSessionId: settings.agentSession === 'continue' ? cycle.sessionId : undefined,
         keepLog: true,
         ...(tdd ? { tdd } : {}),
@@ -28978,7 +29012,6 @@ async function runAgentPhase(deps, spec, state, earlier, runs) {
                 iteration: runs.iterations,
                 issueIds: [],
                 timeoutMs: deps.agentTimeoutMs,
-                delaySeconds: 0,
                 keepLog: true,
             });
             if (!result?.failure)
@@ -30898,10 +30931,8 @@ function summaryLine(r) {
     return [
         head,
         `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
-        `  tests passed: ${r.testsPassed === null ? 'not run' : r.testsPassed}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-        ...(r.issuesNoChange.length
-            ? [`  no change needed (labelled agent-loop:no-change, left open): ${r.issuesNoChange.join(', ')}`]
-            : []),
+        `  tests passed: ${testsPassedWords(r)}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
         ...(r.preexistingFailures.length
             ? [
                 `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
@@ -30920,6 +30951,31 @@ function summaryLine(r) {
             : []),
         `  checkpoint ${r.checkpointId || 'none'}`,
     ].join('\n');
+}
+/**
+ * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
+ * (a test failing before the cycle is no failure of the work, and is not hidden either).
+ */
+function testsPassedWords(r) {
+    if (r.testsPassed === null)
+        return 'not run';
+    const before = r.preexistingFailures.length;
+    return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
+}
+/** The issues that needed no change: which were closed, which are left open for a person. */
+function noChangeWords(r) {
+    const { closed, open } = splitNoChange(r);
+    return [
+        ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
+        ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
+    ].join('; ');
+}
+/** issuesNoChange split into those closed and those left open for a person. Pure. */
+function splitNoChange(r) {
+    return {
+        closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
+        open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
@@ -32344,7 +32400,8 @@ function carryCounts(counts, issueId, outcome, part) {
 function rowOutcome(issueId, part) {
     if (part.issuesEscalated.includes(issueId))
         return 'escalated';
-    if (part.issuesNoChange.includes(issueId))
+    // Left open for a person; one closed as no change is closed (issuesNoChange lists both).
+    if (part.issuesNoChange.includes(issueId) && !part.issuesClosed.includes(issueId))
         return 'no_change';
     if (part.issuesClosed.includes(issueId))
         return 'closed';
@@ -34204,12 +34261,87 @@ function isWorkflowCommand(line) {
     return line.trimStart().startsWith('::') || line.includes('##[');
 }
 
+;// CONCATENATED MODULE: ./src/report/wrap.ts
+/**
+ * agent-loop's own text on a terminal, wrapped at word boundaries (issue 40). A terminal breaks a
+ * line that is wider than itself wherever the edge falls, mid-word: the halt's "What to do", one
+ * line of 400 characters, read "remove the agent-loop:esca" / "lated label". Lines are broken at
+ * spaces, one column short of the width; a word (a path, a URL) or an inline code span (`agent-loop
+ * run --resume-halted`) is never broken, and stands on a line of its own when it is wider than the
+ * line. A continued line is indented under its list item, or by two spaces. Fenced blocks (the agent's
+ * and the tests' output quoted in a diagnostic) are left as they are: they are output, not advice.
+ * Where the width is unknown (a pipe, a file, the action's log) nothing is wrapped. Pure.
+ */
+/** Narrower than this, wrapping helps nobody: the text is left as it is. */
+const MIN_WIDTH = 20;
+/**
+ * The console's width: COLUMNS when it holds a whole number (a user's or a test's choice, as
+ * Python's shutil and GNU tools take it), else the terminal's columns, else undefined (not a
+ * terminal: nothing is wrapped).
+ */
+function consoleWidth(columnsEnv, terminalColumns) {
+    const fromEnv = columnsEnv !== undefined && /^\s*\d+\s*$/.test(columnsEnv) ? Number(columnsEnv) : undefined;
+    const width = fromEnv ?? terminalColumns;
+    return width !== undefined && Number.isInteger(width) && width >= MIN_WIDTH ? width : undefined;
+}
+/** `text` with every line wider than `width` - 1 broken at spaces (see above). */
+function wrapText(text, width) {
+    if (width < MIN_WIDTH)
+        return text;
+    const max = width - 1;
+    let fence;
+    const out = [];
+    for (const line of text.split('\n')) {
+        const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+        if (fence) {
+            if (marker && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker)
+                fence = undefined;
+            out.push(line);
+            continue;
+        }
+        if (marker) {
+            fence = { char: marker[0], length: marker.length };
+            out.push(line);
+            continue;
+        }
+        out.push(...wrapLine(line, max));
+    }
+    return out.join('\n');
+}
+/** Words, each glued to what touches it: an inline code span keeps its spaces. */
+const WORD = /(?:`[^`\n]*`|[^\s`]|`)+/g;
+function wrapLine(line, max) {
+    if (line.length <= max)
+        return [line];
+    const lead = /^(\s*)((?:[-*+]|\d+[.)])\s+)?/.exec(line);
+    const first = lead[0];
+    const hang = (lead[1] ?? '') + ' '.repeat((lead[2] ?? '').length || 2);
+    const words = line.slice(first.length).match(WORD) ?? [];
+    const lines = [];
+    let current = first;
+    let empty = true;
+    for (const word of words) {
+        if (!empty && current.length + 1 + word.length > max) {
+            lines.push(current);
+            current = hang;
+            empty = true;
+        }
+        current += (empty ? '' : ' ') + word;
+        empty = false;
+    }
+    lines.push(current);
+    return lines;
+}
+
 ;// CONCATENATED MODULE: ./src/report/logger.ts
 
 
-function createLogger({ json, write: writeRaw, clock, redact, before }) {
+
+function createLogger({ json, write: writeRaw, clock, redact, before, width }) {
     // No line of the log can be a workflow command but those `before` writes (workflowCommands.ts).
     const write = (text) => writeRaw(json ? inertJson(text) : inert(text));
+    // Wrapped once masked: a mask is what the line shows.
+    const fit = (text) => (width === undefined ? text : wrapText(text, width));
     const emit = (event, level, message, fields) => {
         const prefix = before?.(event, level, message);
         if (prefix)
@@ -34220,7 +34352,7 @@ function createLogger({ json, write: writeRaw, clock, redact, before }) {
         }
         else {
             const tag = level === 'info' || level === 'debug' ? '' : `${level.toUpperCase()} `;
-            write(redact(`${time} ${tag}${message}`) + '\n');
+            write(fit(redact(`${time} ${tag}${message}`)) + '\n');
         }
     };
     return {
@@ -34240,7 +34372,7 @@ function createLogger({ json, write: writeRaw, clock, redact, before }) {
             if (json)
                 write(redact(JSON.stringify(result)) + '\n');
             else
-                write(redact(textLine) + '\n');
+                write(fit(redact(textLine)) + '\n');
         },
     };
 }
@@ -35812,7 +35944,9 @@ function afterVerdict(ctx, model, event) {
             ...(verdict.targets.length ? { targets: verdict.targets.slice(0, TARGETS_KEPT) } : {}),
         },
     };
-    let state = { ...model.state, testsPassed: tests.passed };
+    // The verdict, not the exit code: a test that failed before the cycle and still fails, targeted by no
+    // issue, does not make the work's tests fail (it is reported in preexistingFailures).
+    let state = { ...model.state, testsPassed: verdict.kind === 'accepted' };
     if (verdict.kind === 'cannot_run') {
         // A real step back: nothing could be verified.
         const t = stepCycle(ctx, state, { type: 'precondition_failed', reason: verdict.summary });
@@ -35876,7 +36010,9 @@ function afterVerdict(ctx, model, event) {
             ...state,
             consecutiveEscalations: 0,
             issuesClosed: [...state.issuesClosed, ...closedNow.filter((id) => !state.issuesClosed.includes(id))],
-            issuesNoChange: [...state.issuesNoChange, ...noChange.filter((id) => !state.issuesNoChange.includes(id))],
+            // Every issue of the cycle was found already satisfied, closed or left open (those left open are
+            // the ones not in issuesClosed): a beads issue closed as no change is one too (issue 40).
+            issuesNoChange: [...state.issuesNoChange, ...cycle.issueIds.filter((id) => !state.issuesNoChange.includes(id))],
             completedIterations: [...state.completedIterations, n],
         };
         return decide_finish(model, [
@@ -36338,6 +36474,7 @@ function againstBaseline(seen, now, baseline) {
         passed: failing.length === 0 && (now.exitCode === 0 || baseline.exitCode !== 0),
         failing: failing.filter((id) => !loadErrors.includes(id)),
         compileError: loadErrors.length > 0 && loadErrors.length === failing.length,
+        preexisting: failedIds(now).filter((id) => failedIn(baseline, id)),
         summary: [
             failing.length > 0
                 ? `${failing.length} test(s) fail${gone.length ? ', are skipped or did not run,' : ''} that did not fail before this cycle:\n${lines.join('\n')}`
@@ -36347,6 +36484,20 @@ function againstBaseline(seen, now, baseline) {
         ]
             .filter(Boolean)
             .join('\n\n'),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/tdd/commitNaming.ts
+/** Labels that mark a bug: bug, type: bug, type/bug, kind/bug (any case). */
+const BUG_LABEL = /^(?:(?:type|kind)\s*[:/]\s*)?bug$/i;
+function isBug(issue) {
+    return issue.type?.trim().toLowerCase() === 'bug' || issue.labels.some((label) => BUG_LABEL.test(label.trim()));
+}
+function commitNaming(issue, test) {
+    const title = issue.title.trim();
+    return {
+        subject: title !== '' && test.trim() === title ? `${issue.id} "${title}"` : test,
+        change: isBug(issue) ? 'fix' : 'feat',
     };
 }
 
@@ -36458,6 +36609,7 @@ function phaseStart(phase, tests, targetTests, description) {
 }
 function decidePhase(o) {
     const attempts = o.retries + 1;
+    const { subject, change } = o.naming ?? { subject: o.description, change: 'feat' };
     const details = o.tests.summary;
     const retryOr = (error, exhausted) => o.retries < TDD_MAX_RETRIES ? { kind: 'retry', error } : exhausted();
     const abort = (type, message) => ({
@@ -36495,11 +36647,11 @@ function decidePhase(o) {
             }
             if (o.tests.compileError)
                 return compileError('The new test');
-            return { kind: 'commit', message: `test: ${o.description}`, next: 'GREEN', testResult: 'FAIL' };
+            return { kind: 'commit', message: `test: ${subject}`, next: 'GREEN', testResult: 'FAIL' };
         }
         case 'GREEN': {
             if (o.tests.passed)
-                return { kind: 'commit', message: `feat: ${o.description}`, next: 'REFACTOR', testResult: 'PASS' };
+                return { kind: 'commit', message: `${change}: ${subject}`, next: 'REFACTOR', testResult: 'PASS' };
             if (o.tests.compileError)
                 return compileError('The implementation');
             const broken = o.targetTests.length > 0 ? o.tests.failing.filter((name) => !o.targetTests.includes(name)) : [];
@@ -36520,7 +36672,7 @@ function decidePhase(o) {
             if (o.tests.passed)
                 return {
                     kind: 'commit',
-                    message: o.changed ? `refactor: ${o.description}` : 'refactor: no changes',
+                    message: o.changed ? `refactor: ${subject}` : 'refactor: no changes',
                     next: 'next-test',
                     testResult: 'PASS',
                 };
@@ -36581,6 +36733,7 @@ function renderTestList(tests) {
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/tdd/afterAgent.ts
+
 
 
 
@@ -36677,15 +36830,17 @@ function afterTests(ctx, model, e) {
         tests: { passed: tests.passed, exitCode: tests.exitCode, durationMs: Math.round(tests.durationMs) },
     };
     const s = model_stateOf(model);
-    // RED's failing run is the phase's aim, not a test failure: only a run that should pass counts.
-    const failed = !tests.passed && model.tdd.phase !== 'RED';
-    const state = {
-        ...s,
-        testsPassed: tests.passed,
-        ...(failed ? { testFailures: s.testFailures + 1 } : {}),
-    };
     // Judged against the cycle's baseline when both runs are read per test: only new failures count (issue 12).
     const seen = againstBaseline(e.seen, tests.run, ctx.baseline);
+    // RED's failing run is the phase's aim, not a test failure: only a run that should pass counts, and
+    // only for a failure that was not there before the cycle (the exit code alone says nothing of that).
+    const failed = !seen.passed && model.tdd.phase !== 'RED';
+    const state = {
+        ...s,
+        testsPassed: seen.passed,
+        ...(failed ? { testFailures: s.testFailures + 1 } : {}),
+        ...(seen.preexisting ? { preexistingFailures: seen.preexisting } : {}),
+    };
     const m = { ...model, record, state, seen, now: e.now };
     const base = m.tdd.phaseBase;
     if (ctx.git && base)
@@ -36706,6 +36861,7 @@ function apply(ctx, m, changed) {
         tests: m.seen,
         targetTests: tdd.targetTests,
         retries: tdd.retries,
+        naming: commitNaming(ctx.issue, test),
     });
     switch (d.kind) {
         case 'retry': {
@@ -37375,13 +37531,25 @@ async function runTddIteration(deps, before, baseline, templates) {
     const notes = git ? notesGit(git.topLevel, undefined, git.author) : undefined;
     const cycle = before.currentCycle;
     const [issueId = ''] = cycle.issueIds;
-    const issue = (await source.get(issueId)) ?? { id: issueId, title: cycle.titles[0] ?? issueId, body: '' };
+    const issue = (await source.get(issueId)) ?? {
+        id: issueId,
+        title: cycle.titles[0] ?? issueId,
+        body: '',
+        labels: [],
+        type: undefined,
+    };
     const junit = settings.junitFile ? external_node_path_default().resolve(deps.cwd, settings.junitFile) : undefined;
     const ctx = {
         settings,
         agentName: deps.agent.displayName,
         before,
-        issue: { id: issue.id, title: issue.title, body: issue.body },
+        issue: {
+            id: issue.id,
+            title: issue.title,
+            body: issue.body,
+            labels: issue.labels,
+            ...(issue.type ? { type: issue.type } : {}),
+        },
         git: git !== undefined,
         ...(baseline ? { baseline } : {}),
         ...(templates ? { templates } : {}),
@@ -37539,9 +37707,17 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
-    return createLogger({ json: options.json, write: io.stdout, clock: io.clock, redact, before: io.beforeEvent });
+    return createLogger({
+        json: options.json,
+        write: io.stdout,
+        clock: io.clock,
+        redact,
+        before: io.beforeEvent,
+        ...(io.width !== undefined ? { width: io.width } : {}),
+    });
 }
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
 function sourceOf(options, io, onWarning) {
@@ -37641,7 +37817,7 @@ async function prepareRun(options, io) {
             maxIterations: options.maxIterations,
             sliceIterations: options.sliceIterations,
             sliceMinutes: options.sliceMinutes,
-            iterationDelaySeconds: options.iterationDelay,
+            iterationDelaySeconds: options.iterationDelay ?? defaultIterationDelay(options.agent),
             agentTimeoutMinutes: options.agentTimeoutMinutes,
             batch: options.batch,
             // Where work is published, merge means onto the base on the remote (beads issues); else a pull request.
@@ -39109,6 +39285,7 @@ function describeRow(row, requeued) {
 
 
 
+
 /** Reads the tally from `state.loop`'s history, or its counters; null when neither is there. Pure. */
 function tallyIterations(loop) {
     const compacted = count(loop.compactedIterations) ?? 0;
@@ -39333,7 +39510,7 @@ function describeLoop(loop) {
     if (loop.issuesEscalated !== null)
         lines.push(`  escalated:  ${listIds(loop.issuesEscalated)}`);
     if (loop.issuesNoChange?.length)
-        lines.push(`  no change:  ${listIds(loop.issuesNoChange)} (labelled agent-loop:no-change, left open)`);
+        lines.push(`  no change:  ${loop.issuesNoChange.length}: ${noChangeWords({ issuesNoChange: loop.issuesNoChange, issuesClosed: loop.issuesClosed ?? [] })}`);
     if (loop.currentCycleIssueIds !== null)
         lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
     if (loop.preexistingFailures?.length)
@@ -39417,6 +39594,7 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
 async function main(argv, given) {
     let io = given;
@@ -39470,6 +39648,9 @@ async function main(argv, given) {
     for (const note of notes)
         io.stderr(`agent-loop: ${note}\n`);
     const out = (line) => io.stdout(`${line}\n`);
+    // The text log fits the terminal, broken at words (src/report/wrap.ts); COLUMNS sets the width.
+    const width = consoleWidth(io.env.COLUMNS, io.columns);
+    const fits = width !== undefined ? { width } : {};
     switch (args.command) {
         case 'run':
             if (options.parallel > 1)
@@ -39480,10 +39661,11 @@ async function main(argv, given) {
                     stateDir,
                     self: io.self ?? [process.execPath, process.argv[1] ?? 'agent-loop'],
                     flags: args.values,
+                    ...fits,
                 });
-            return runCommand(options, { ...io, clock, secrets, stateDir });
+            return runCommand(options, { ...io, clock, secrets, stateDir, ...fits });
         case 'plan':
-            return planCommand(options, { ...io, clock, secrets, stateDir });
+            return planCommand(options, { ...io, clock, secrets, stateDir, ...fits });
         case 'status':
             try {
                 return await statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
@@ -39572,6 +39754,7 @@ main(process.argv.slice(2), {
     stderr: (s) => void (cli_closed.stderr || process.stderr.write(s)),
     signal: controller.signal,
     self: [process.execPath, process.argv[1] ?? 'agent-loop'],
+    ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
 }).then((code) => {
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
 }, (error) => {
