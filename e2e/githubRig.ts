@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { type WorkflowRun, workflowRun } from './actionRunner.js';
 import { type Sandbox, createSandbox, git } from './helpers.js';
 import { type GitHttpServer, startGitHttpServer } from './support/gitHttpServer.js';
-import { type GitHubServer, startGitHubServer } from './support/githubServer.js';
+import { type GitHubServer, type GitHubServerOptions, startGitHubServer } from './support/githubServer.js';
 import { type ActionsServices, type ActionsServicesOptions, startActionsServices } from './support/actionsServices.js';
 
 export const LABEL = 'agent-loop';
@@ -27,6 +27,11 @@ export interface GitHubRig {
   remote: GitHttpServer;
   /** The test's own git call to origin, authenticated for that one command (async: the server runs in this process). */
   remoteGit(...args: string[]): Promise<void>;
+  /**
+   * A pre-receive hook on origin running `lines` for each ref pushed ($old $new $ref): a refusal
+   * prints GitHub's words and exits 1, as GitHub refuses a push. Its path, to remove it.
+   */
+  preReceiveHook(...lines: string[]): Promise<string>;
   /** How far GitHub's clock (the stand-in's) is ahead of the runner's: a lease expires without waiting. */
   githubAhead: number;
   /**
@@ -53,8 +58,15 @@ export interface GitHubRig {
   close(): Promise<void>;
 }
 
-export async function startGitHubRig(): Promise<GitHubRig> {
-  const servicesOptions: ActionsServicesOptions = {};
+/**
+ * `token`: the github-token the action is given, which the REST stand-in, git and the services accept
+ * (default the workflow token, a random `ghs_` one); with a person's token (`ghp_…`) pass the
+ * stand-in's `tokenKind: 'user'` too, and an input workflow-token of its own.
+ */
+export async function startGitHubRig(
+  opts: { token?: string; tokenKind?: GitHubServerOptions['tokenKind'] } = {},
+): Promise<GitHubRig> {
+  const servicesOptions: ActionsServicesOptions = opts.token ? { githubToken: opts.token } : {};
   const services = await startActionsServices(servicesOptions);
   const sb = await createSandbox([]);
   const origin = path.join(sb.root, 'origin.git');
@@ -75,6 +87,7 @@ export async function startGitHubRig(): Promise<GitHubRig> {
     token: services.githubToken,
     gitDir: origin,
     now: () => Date.now() + clock.ahead,
+    ...(opts.tokenKind ? { tokenKind: opts.tokenKind } : {}),
   });
   servicesOptions.restFallback = gh.url;
 
@@ -100,6 +113,8 @@ export async function startGitHubRig(): Promise<GitHubRig> {
       'INPUT_TEST-COMMAND': 'sh check.sh',
       INPUT_LABEL: LABEL,
       'INPUT_GITHUB-TOKEN': runEnv.GITHUB_TOKEN ?? '',
+      // action.yml's default, as the runner supplies it: the workflow token.
+      'INPUT_WORKFLOW-TOKEN': runEnv.GITHUB_TOKEN ?? '',
       'INPUT_ALLOWED-AUTHORS': 'OWNER,MEMBER,COLLABORATOR',
       ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
       ...extraEnv,
@@ -134,6 +149,12 @@ export async function startGitHubRig(): Promise<GitHubRig> {
     },
     scheduledRun,
     runnerEnv,
+    async preReceiveHook(...lines) {
+      const hook = path.join(origin, 'hooks', 'pre-receive');
+      const body = ['#!/bin/sh', 'while read old new ref; do', ...lines.map((l) => `  ${l}`), 'done', ''];
+      await fs.writeFile(hook, body.join('\n'), { mode: 0o755 });
+      return hook;
+    },
     async close() {
       await services.close();
       await gh.close();

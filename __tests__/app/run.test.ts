@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { prepareRun, runCommand, runPrepared, type RunIO } from '../../src/app/run.js';
+import { type LandingSoFar, prepareRun, runCommand, runPrepared, type RunIO } from '../../src/app/run.js';
 import { loadConfig } from '../../src/config/load.js';
 import type { Options } from '../../src/config/options.js';
 import { LOCK_FILE } from '../../src/safety/lock.js';
@@ -179,6 +179,91 @@ describe('runCommand: a halt stands (issue 14)', () => {
     } finally {
       await fs.rm(count, { force: true });
     }
+  });
+});
+
+describe('runCommand: the preflight (issue 40)', () => {
+  const lines = (out: string[]) =>
+    out
+      .join('')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('asked once the run has work, before install-agent: its refusal halts publish_refused with no agent installed or run, recorded as a halt; a standing halt does not ask it, resuming asks again; once it passes, the agent is installed and runs', async () => {
+    await oneIssueRepo();
+    const count = path.join(os.tmpdir(), `agent-loop-preflight-${path.basename(dir)}`);
+    const asked: LandingSoFar[] = [];
+    let installs = 0;
+    let refusal: { message: string; advice: string } | undefined = {
+      message: 'GitHub will refuse it',
+      advice: 'Allow it, then resume the run (resume: true).',
+    };
+    const run = async (extra: Record<string, string | true> = {}) => {
+      const ports = io();
+      const code = await runCommand(
+        options({
+          agent: 'command',
+          'agent-command': `echo ran >> ${count}`,
+          'test-command': 'true',
+          'max-iterations': '1',
+          'state-dir': '.state',
+          json: true,
+          ...extra,
+        }),
+        {
+          ...ports,
+          preflight: async (seen) => (asked.push(seen), refusal),
+          installAgent: async () => (installs++, { env: ports.env }),
+        },
+      );
+      return { code, result: lines(ports.out).at(-1) as Record<string, unknown> };
+    };
+    try {
+      const refused = await run();
+      expect(refused.code).toBe(1);
+      expect(refused.result).toMatchObject({
+        status: 'halted',
+        haltReason: 'publish_refused',
+        iterations: 0,
+        error: 'PUBLISH REFUSED: GitHub will refuse it',
+        standing: null,
+      });
+      expect(asked).toEqual([{ base: 'main', landed: { pullRequests: 0, issuesClosed: 0 } }]);
+      expect(installs).toBe(0);
+      expect(existsSync(count)).toBe(false);
+
+      const standing = await run();
+      expect(standing.result).toMatchObject({ haltReason: 'publish_refused', standing: expect.anything() });
+      expect(asked).toHaveLength(1);
+
+      const again = await run({ 'resume-halted': true });
+      expect(again.result).toMatchObject({ haltReason: 'publish_refused', iterations: 0, standing: null });
+      expect(asked).toHaveLength(2);
+      expect([installs, existsSync(count)]).toEqual([0, false]);
+
+      refusal = undefined;
+      const passed = await run({ 'resume-halted': true });
+      expect(passed.result).toMatchObject({ iterations: 1 });
+      expect(asked).toHaveLength(3);
+      expect(installs).toBe(1);
+      expect(await fs.readFile(count, 'utf8')).toBe('ran\n');
+    } finally {
+      await fs.rm(count, { force: true });
+    }
+  });
+
+  it('an idle run does not ask it', async () => {
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    await fs.mkdir(path.join(dir, '.beads'));
+    await fs.writeFile(path.join(dir, '.beads', 'issues.jsonl'), '');
+    let asked = 0;
+    const code = await runCommand(
+      options({ agent: 'command', 'agent-command': 'true', 'test-command': 'true', 'state-dir': '.state' }),
+      { ...io(), preflight: async () => void asked++ },
+    );
+    expect(code).toBe(0);
+    expect(asked).toBe(0);
   });
 });
 

@@ -470,6 +470,27 @@ describe('the core: the outbox (finished work still to land)', () => {
     expect(find(landed.effects, 'save')?.loop.outbox).toEqual([]);
   });
 
+  it('issue 40: a landing refused before any agent ran halts publish_refused as the slice starts, after the earlier notices and before the recorded work or an issue read; the work stays recorded', () => {
+    const e = entry();
+    const notice: Notice = {
+      id: 'n-1',
+      what: { kind: 'markEscalated', issueIds: ['a-9'], note: 'n' },
+      recordedAt: '2026-11-25T09:00:00Z',
+      attempts: 0,
+    };
+    const refused = { message: 'GitHub does not let GitHub Actions open pull requests', advice: 'Allow it.' };
+    const cfg = config({ refusedBeforehand: refused }, { publishes: true });
+    const s = run(model({ outbox: [e], notices: [notice] }), cfg, started);
+    expect(kinds(s.effects)).toEqual(['sendNotice', 'recordHalt', 'save', 'sendNotice', 'done']);
+    expect(find(s.effects, 'recordHalt')?.halt).toEqual({
+      reason: 'publish_refused',
+      message: 'PUBLISH REFUSED: GitHub does not let GitHub Actions open pull requests',
+      advice: 'Allow it.',
+    });
+    expect(find(s.effects, 'save')).toMatchObject({ status: 'halted', loop: { outbox: [e], iteration: 0 } });
+    expect(find(s.effects, 'done')).toEqual({ kind: 'done', status: 'halted', interrupted: false });
+  });
+
   it('where work is published, the finished work is committed and its commit recorded before anything is pushed; a later landing carries it', () => {
     const c = cycle();
     const m = model({ currentCycle: c }, { cycle: c });

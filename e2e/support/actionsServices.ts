@@ -274,18 +274,21 @@ export interface ActionsServicesOptions {
    */
   blobEndpoint?: 'azure' | 'ip';
   /**
-   * Where GitHub REST requests other than `/repos/{repository}/actions/…` go (GITHUB_API_URL is one
+   * Where GitHub REST requests other than the artifact ones (`/repos/{repository}/actions/artifacts…`,
+   * `…/actions/runs/…`) go, the Actions settings included (GITHUB_API_URL is one
    * URL on a runner): e.g. the GitHub issues fake's URL. They are forwarded as they came, headers
    * and body included. Without it they answer 404.
    */
   restFallback?: string;
+  /** The token GITHUB_TOKEN holds and the REST endpoints accept (default a random `ghs_` one). */
+  githubToken?: string;
 }
 
 export async function startActionsServices(options: ActionsServicesOptions = {}): Promise<ActionsServices> {
   const repository = options.repository ?? 'octo-org/agent-repo';
   const azureStyle = (options.blobEndpoint ?? 'azure') === 'azure';
   const secret = randomBytes(32);
-  const githubToken = `ghs_${randomBytes(18).toString('hex')}`;
+  const githubToken = options.githubToken ?? `ghs_${randomBytes(18).toString('hex')}`;
   const root = mkdtempSync(path.join(os.tmpdir(), 'agent-loop-actions-'));
   const workspace = path.join(root, 'workspace');
   const runnerTemp = path.join(root, 'runner-temp');
@@ -758,8 +761,10 @@ export async function startActionsServices(options: ActionsServicesOptions = {})
       });
     }
     const prefix = `/repos/${repository}/actions/`;
-    if (!url.pathname.startsWith(prefix) && options.restFallback)
-      return forward(req, res, url, body, options.restFallback);
+    // The emulator answers the artifact endpoints; the rest of the API (the Actions settings among it) is the fallback's.
+    const artifacts =
+      url.pathname.startsWith(prefix) && /^(artifacts|runs)(\/|$)/.test(url.pathname.slice(prefix.length));
+    if (!artifacts && options.restFallback) return forward(req, res, url, body, options.restFallback);
     if (req.method !== 'GET' || !url.pathname.startsWith(prefix))
       return json(res, 404, { message: 'Not Found', status: '404' });
     const rest = url.pathname.slice(prefix.length).split('/');

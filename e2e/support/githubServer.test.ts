@@ -212,6 +212,86 @@ describe('githubServer', () => {
     expect((await call(server, 'POST', pulls, body)).status).not.toBe(403);
   });
 
+  it("the token's kind and access (issue 40): a person's permissions on the repository, the Actions settings behind Administration read, the pull-request setting governing the workflow token only", async () => {
+    const server = await github();
+    const repoPath = `/repos/${server.owner}/${server.repo}`;
+    // The workflow token: no `permissions` on the repository, the settings refused.
+    expect(await (await call(server, 'GET', repoPath)).json()).not.toHaveProperty('permissions');
+    const refused = await call(server, 'GET', `${repoPath}/actions/permissions/workflow`);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ message: 'Resource not accessible by integration', status: '403' });
+    // With the setting off, the workflow token's pull request is refused in GitHub's words; an App's is not.
+    server.settings.actionsCanCreatePullRequests = false;
+    const open = () =>
+      call(server, 'POST', `${repoPath}/pulls`, { body: { title: 't', head: 'feature', base: 'main' } });
+    expect(await (await open()).json()).toMatchObject({
+      message: 'GitHub Actions is not permitted to create or approve pull requests.',
+    });
+    server.tokenKind = 'app';
+    expect((await open()).status).not.toBe(403);
+    server.access.administration = true;
+    expect(await (await call(server, 'GET', `${repoPath}/actions/permissions/workflow`)).json()).toEqual({
+      default_workflow_permissions: 'write',
+      can_approve_pull_request_reviews: false,
+    });
+    // A person: the account's permissions; the settings need the admin role.
+    server.tokenKind = 'user';
+    server.access.administration = false;
+    server.access.push = false;
+    expect(await (await call(server, 'GET', repoPath)).json()).toMatchObject({
+      permissions: { admin: false, push: false, pull: true },
+    });
+    expect(await (await call(server, 'GET', `${repoPath}/actions/permissions/workflow`)).json()).toMatchObject({
+      message: 'Must have admin rights to Repository.',
+    });
+  });
+
+  it("rulesets and branch protection (issue 40): the active rules on a branch, a ruleset with this token's bypass, a branch and its protection", async () => {
+    const server = await github();
+    const repoPath = `/repos/${server.owner}/${server.repo}`;
+    const get = async (p: string) => {
+      const res = await call(server, 'GET', `${repoPath}${p}`);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const ruleset = server.addRuleset({
+      name: 'release',
+      include: ['refs/heads/release/*'],
+      rules: [{ type: 'update' }],
+      bypass: { workflow: 'pull_request' },
+    });
+    server.addRuleset({ name: 'trial', enforcement: 'evaluate', include: ['~ALL'], rules: [{ type: 'pull_request' }] });
+    expect((await get('/rules/branches/main')).body).toEqual([]);
+    expect((await get(`/rules/branches/${encodeURIComponent('release/1')}`)).body).toEqual([
+      {
+        type: 'update',
+        ruleset_source_type: 'Repository',
+        ruleset_source: `${server.owner}/${server.repo}`,
+        ruleset_id: ruleset.id,
+      },
+    ]);
+    const read = await get(`/rulesets/${ruleset.id}`);
+    expect(read.body).toMatchObject({ name: 'release', current_user_can_bypass: 'pull_requests_only' });
+    expect(read.body).not.toHaveProperty('bypass_actors');
+    expect((await get('/rulesets/1')).status).toBe(404);
+
+    expect((await get('/branches/main')).body).toMatchObject({ name: 'main', protected: false });
+    expect(await get('/branches/main/protection')).toMatchObject({ status: 403 });
+    server.access.administration = true;
+    expect(await get('/branches/main/protection')).toMatchObject({
+      status: 404,
+      body: { message: 'Branch not protected' },
+    });
+    server.protections.set('main', { requiredStatusChecks: { contexts: ['ci'] } });
+    expect((await get('/branches/main')).body).toMatchObject({
+      protected: true,
+      protection: { enabled: true, required_status_checks: { enforcement_level: 'non_admins', contexts: ['ci'] } },
+    });
+    expect((await get('/branches/main/protection')).body).toMatchObject({
+      required_status_checks: { contexts: ['ci'] },
+      enforce_admins: { enabled: false },
+    });
+  });
+
   it('gets, patches, deletes: 404, 410, state_reason, validation', async () => {
     const server = await github();
     const issue = server.addIssue({ labels: ['agent-loop'] });
@@ -337,8 +417,8 @@ describe('githubServer', () => {
       routes: [
         {
           method: 'GET',
-          path: '/repos/:owner/:repo/branches/:branch',
-          handler: (ctx) => ({ status: 200, body: { name: ctx.params.branch } }),
+          path: '/repos/:owner/:repo/tags/:tag',
+          handler: (ctx) => ({ status: 200, body: { name: ctx.params.tag } }),
         },
       ],
     });
@@ -348,9 +428,9 @@ describe('githubServer', () => {
       handler: () => ({ status: 201, body: { id: 7 } }),
     });
 
-    const branch = await call(server, 'GET', `/repos/${server.owner}/${server.repo}/branches/main`);
-    expect(await branch.json()).toEqual({ name: 'main' });
-    expect(branch.headers.get('etag')).toBeTruthy();
+    const tag = await call(server, 'GET', `/repos/${server.owner}/${server.repo}/tags/v1`);
+    expect(await tag.json()).toEqual({ name: 'v1' });
+    expect(tag.headers.get('etag')).toBeTruthy();
     expect((await call(server, 'POST', `/repos/${server.owner}/${server.repo}/releases`, { body: {} })).status).toBe(
       201,
     );

@@ -52,6 +52,34 @@
  * - Git references (rest/git/refs): `GET …/git/ref/heads/{branch}` (the branch's commit, 404 when
  *   there is none) and `GET …/git/matching-refs/heads/{prefix}`, read from `gitDir`.
  *
+ * - The token (authentication/keeping-your-api-credentials-secure, and GitHub's token prefixes:
+ *   `ghs_` an installation token, which the workflow token is too) is of a kind: `workflow` (the
+ *   workflow's GITHUB_TOKEN, the default), `app` (a GitHub App's installation token) or `user` (a
+ *   person's token), and may do what `access` says: push, and read the repository's Administration
+ *   (its Actions settings, its branch protection), which GitHub never grants the workflow token (its
+ *   `permissions:` have no such scope) and a person has with the admin role. A test may grant it all
+ *   the same, to see what a reader does with a setting it can read.
+ * - `GET /repos/{owner}/{repo}` (rest/repos/repos#get-a-repository): the repository; `permissions`
+ *   (admin, maintain, push, triage, pull) for a person's token only (an installation token gets
+ *   none: semantic-release/github#182).
+ * - `GET …/actions/permissions/workflow` (rest/actions/permissions#get-default-workflow-permissions-for-a-repository):
+ *   `default_workflow_permissions` and `can_approve_pull_request_reviews`, the setting "Allow GitHub
+ *   Actions to create and approve pull requests" (`settings.actionsCanCreatePullRequests`); it needs
+ *   Administration read: 403 "Resource not accessible by integration" for an installation token
+ *   without it, 403 "Must have admin rights to Repository." for a person who is no admin. With the
+ *   setting off, `POST …/pulls` with the workflow token is 403 "GitHub Actions is not permitted to
+ *   create or approve pull requests." (it governs the workflow token only).
+ * - Rulesets (rest/repos/rules): `GET …/rules/branches/{branch}` lists every rule of the active
+ *   rulesets (`rulesets`, `addRuleset`) whose conditions take the branch ("Rules in rulesets with
+ *   'evaluate' or 'disabled' enforcement statuses are not returned"), each with `ruleset_id`,
+ *   `ruleset_source_type` and `ruleset_source`, readable with Metadata read (every token);
+ *   `GET …/rulesets/{id}` the ruleset with `current_user_can_bypass` for the token (always,
+ *   pull_requests_only, never), 404 for an unknown id.
+ * - Branches (rest/branches/branches, rest/branches/branch-protection): `GET …/branches/{branch}`
+ *   (`protected`, `protection.required_status_checks.enforcement_level`, 404 "Branch not found");
+ *   `GET …/branches/{branch}/protection` (`protections`), which needs Administration read (403 as
+ *   above), 404 "Branch not protected" when there is none.
+ *
  * More endpoints go in as routes: `startGitHubServer({ routes })` or
  * `server.addRoute(...)`, with `:name` path parameters; they get authentication, scripted failures,
  * rate-limit accounting, ETags and the request log like the built-in ones.
@@ -149,6 +177,43 @@ export interface GitHubRoute {
   handler(ctx: RouteContext): RouteResult;
 }
 
+/** What a token is: the workflow's GITHUB_TOKEN, a GitHub App's installation token, or a person's. */
+export type FakeTokenKind = 'workflow' | 'app' | 'user';
+
+export interface TokenAccess {
+  /** It may push to the repository (contents write; for a person, the write role). */
+  push: boolean;
+  /** A person's token: the account has the admin role (it reads Administration, as `administration`). */
+  admin: boolean;
+  /** It may read the repository's Administration (an App's "Administration: read"; a person's admin role). */
+  administration: boolean;
+}
+
+/** A ruleset on the repository's branches (rest/repos/rules). */
+export interface FakeRuleset {
+  id: number;
+  name: string;
+  enforcement: 'active' | 'evaluate' | 'disabled';
+  /** Ref patterns the ruleset takes (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`). */
+  include: string[];
+  exclude: string[];
+  rules: Array<{ type: string; parameters?: Record<string, unknown> }>;
+  /** Who may bypass it, by token kind: always, or on pull requests only (`bypass_mode: pull_request`). */
+  bypass: Partial<Record<FakeTokenKind, 'always' | 'pull_request'>>;
+}
+
+/** A classic branch protection rule (rest/branches/branch-protection). */
+export interface FakeProtection {
+  requiredStatusChecks?: { contexts: string[]; strict?: boolean };
+  /** "Do not allow bypassing the above settings": the rules apply to administrators too. */
+  enforceAdmins?: boolean;
+  /** "Require a pull request before merging", with who may bypass it. */
+  requiredPullRequestReviews?: { bypassUsers?: string[] };
+  /** "Restrict who can push": the users named may. */
+  restrictions?: { users: string[] };
+  lockBranch?: boolean;
+}
+
 export type RateLimitScript = (
   | { kind: 'primary'; status?: 403 | 429; resetInSeconds?: number }
   | { kind: 'secondary'; status?: 403 | 429; retryAfterSeconds?: number }
@@ -174,6 +239,10 @@ export interface GitHubServerOptions {
   /** The repository's branches and commits: a (bare) git repository, e.g. the tests' `origin`. */
   gitDir?: string;
   routes?: GitHubRoute[];
+  /** What the token is (default workflow: the workflow's GITHUB_TOKEN). */
+  tokenKind?: FakeTokenKind;
+  /** What it may do; by default it may push, and no more (no admin role, no Administration read). */
+  access?: Partial<TokenAccess>;
 }
 
 export interface GitHubServer {
@@ -189,6 +258,16 @@ export interface GitHubServer {
   pulls(): FakeIssue[];
   /** Every request, whatever the answer. */
   readonly requests: RecordedRequest[];
+  /** What the token is, and may do (a test changes them between runs). */
+  tokenKind: FakeTokenKind;
+  readonly access: TokenAccess;
+  /** The repository's Actions settings (Settings → Actions → General → Workflow permissions). */
+  readonly settings: { actionsCanCreatePullRequests: boolean; defaultWorkflowPermissions: 'read' | 'write' };
+  /** The repository's rulesets, and its classic branch protection rules by branch. */
+  readonly rulesets: FakeRuleset[];
+  readonly protections: Map<string, FakeProtection>;
+  /** A ruleset (active, on `include`, no bypass unless given), with the next id. */
+  addRuleset(spec: Partial<Omit<FakeRuleset, 'id'>> & Pick<FakeRuleset, 'rules'>): FakeRuleset;
   addIssue(spec?: NewIssue): FakeIssue;
   /** `count` issues; `spec(i)` (i from 0) describes each. Created one minute apart, oldest first. */
   addIssues(count: number, spec?: (i: number) => NewIssue): FakeIssue[];
@@ -264,6 +343,14 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
   const routes: CompiledRoute[] = [];
   const observers = new Set<(request: { method: string; path: string }) => void>();
   const refusals: Array<{ method: string; pattern: RegExp; status: number; message: string; docs?: string }> = [];
+  const state = { kind: options.tokenKind ?? ('workflow' as FakeTokenKind) };
+  const access: TokenAccess = { push: true, admin: false, administration: false, ...options.access };
+  // GitHub starts a new personal repository with the setting off; the stand-in with it on, so that
+  // a test that is not about it gets its pull requests.
+  const settings = { actionsCanCreatePullRequests: true, defaultWorkflowPermissions: 'write' as 'read' | 'write' };
+  const rulesets: FakeRuleset[] = [];
+  const protections = new Map<string, FakeProtection>();
+  let nextRulesetId = 4_200_001;
   let nextNumber = 1;
   let nextCommentId = 1_000_001;
   let nextLabelId = 208_045_946;
@@ -491,6 +578,140 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     },
   });
 
+  // --- the token's access, the repository's settings, rulesets and branch protection ------------
+
+  /** Administration read: an App granted it, a person with the admin role (never the workflow token, unless a test grants it). */
+  const readsAdministration = () =>
+    state.kind === 'user' ? access.admin || access.administration : access.administration;
+  /** The refusal of an endpoint that needs Administration read, as GitHub words it for this token. */
+  const needsAdministration = (docs: string): RouteResult | undefined =>
+    readsAdministration()
+      ? undefined
+      : {
+          status: 403,
+          body: {
+            message:
+              state.kind === 'user'
+                ? 'Must have admin rights to Repository.'
+                : 'Resource not accessible by integration',
+            documentation_url: `${DOCS}/${docs}`,
+            status: '403',
+          },
+        };
+  const defaultBranch = (): string => {
+    if (!options.gitDir) return 'main';
+    try {
+      return execFileSync('git', ['--git-dir', options.gitDir, 'symbolic-ref', '--short', 'HEAD'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    } catch {
+      return 'main';
+    }
+  };
+  /** A ruleset's ref pattern against `refs/heads/<branch>` (fnmatch: `*` within a segment, `**` across). */
+  const takes = (pattern: string, ref: string): boolean => {
+    if (pattern === '~ALL') return true;
+    if (pattern === '~DEFAULT_BRANCH') return ref === `refs/heads/${defaultBranch()}`;
+    const source = pattern
+      .split('**')
+      .map((part) =>
+        part
+          .split('*')
+          .map((t) => t.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]*'),
+      )
+      .join('.*');
+    return new RegExp(`^${source}$`).test(ref);
+  };
+  const rulesetsOn = (branch: string) =>
+    rulesets.filter(
+      (r) =>
+        r.enforcement === 'active' &&
+        r.include.some((p) => takes(p, `refs/heads/${branch}`)) &&
+        !r.exclude.some((p) => takes(p, `refs/heads/${branch}`)),
+    );
+  const bypassActor = (kind: FakeTokenKind, mode: 'always' | 'pull_request') =>
+    kind === 'workflow'
+      ? { actor_id: 15368, actor_type: 'Integration', bypass_mode: mode } // the GitHub Actions app
+      : kind === 'app'
+        ? { actor_id: 1_000_001, actor_type: 'Integration', bypass_mode: mode }
+        : { actor_id: 5, actor_type: 'RepositoryRole', bypass_mode: mode }; // admin
+  const rulesetJson = (r: FakeRuleset) => {
+    const mine = r.bypass[state.kind];
+    return {
+      id: r.id,
+      name: r.name,
+      target: 'branch',
+      source_type: 'Repository',
+      source: `${owner}/${repo}`,
+      enforcement: r.enforcement,
+      // "bypass_actors … is only returned if the user making the API request has write access to the ruleset."
+      ...(readsAdministration()
+        ? {
+            bypass_actors: (Object.entries(r.bypass) as Array<[FakeTokenKind, 'always' | 'pull_request']>).map(
+              ([kind, mode]) => bypassActor(kind, mode),
+            ),
+          }
+        : {}),
+      current_user_can_bypass: mine === 'always' ? 'always' : mine === 'pull_request' ? 'pull_requests_only' : 'never',
+      node_id: `RRS_${Buffer.from(String(r.id)).toString('base64url')}`,
+      _links: { self: { href: `${repoApi()}/rulesets/${r.id}` } },
+      conditions: { ref_name: { include: r.include, exclude: r.exclude } },
+      rules: r.rules,
+    };
+  };
+  const statusChecksJson = (p: FakeProtection) =>
+    p.requiredStatusChecks
+      ? {
+          strict: p.requiredStatusChecks.strict ?? false,
+          contexts: p.requiredStatusChecks.contexts,
+          checks: p.requiredStatusChecks.contexts.map((context) => ({ context, app_id: null })),
+        }
+      : undefined;
+  const protectionJson = (branch: string, p: FakeProtection) => {
+    const url = `${repoApi()}/branches/${encodeURIComponent(branch)}/protection`;
+    const checks = statusChecksJson(p);
+    return {
+      url,
+      ...(checks ? { required_status_checks: { url: `${url}/required_status_checks`, ...checks } } : {}),
+      enforce_admins: { url: `${url}/enforce_admins`, enabled: p.enforceAdmins ?? false },
+      ...(p.requiredPullRequestReviews
+        ? {
+            required_pull_request_reviews: {
+              url: `${url}/required_pull_request_reviews`,
+              dismiss_stale_reviews: false,
+              require_code_owner_reviews: false,
+              required_approving_review_count: 1,
+              require_last_push_approval: false,
+              bypass_pull_request_allowances: {
+                users: (p.requiredPullRequestReviews.bypassUsers ?? []).map(userObject),
+                teams: [],
+                apps: [],
+              },
+            },
+          }
+        : {}),
+      ...(p.restrictions
+        ? {
+            restrictions: {
+              url: `${url}/restrictions`,
+              users: p.restrictions.users.map(userObject),
+              teams: [],
+              apps: [],
+            },
+          }
+        : {}),
+      required_linear_history: { enabled: false },
+      allow_force_pushes: { enabled: false },
+      allow_deletions: { enabled: false },
+      block_creations: { enabled: false },
+      required_conversation_resolution: { enabled: false },
+      lock_branch: { enabled: p.lockBranch ?? false },
+      allow_fork_syncing: { enabled: false },
+    };
+  };
+
   // --- built-in routes ------------------------------------------------------------------------
 
   const builtIn: GitHubRoute[] = [
@@ -527,6 +748,16 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
       method: 'POST',
       path: '/repos/:owner/:repo/pulls',
       handler: (ctx) => {
+        // "Allow GitHub Actions to create and approve pull requests" governs the workflow token only.
+        if (state.kind === 'workflow' && !settings.actionsCanCreatePullRequests)
+          return {
+            status: 403,
+            body: {
+              message: 'GitHub Actions is not permitted to create or approve pull requests.',
+              documentation_url: `${DOCS}/pulls/pulls#create-a-pull-request`,
+              status: '403',
+            },
+          };
         const body = isObject(ctx.body) ? ctx.body : {};
         const { title, head, base } = body;
         if (typeof title !== 'string' || title.trim() === '')
@@ -564,6 +795,131 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
         pr.pull = { head: headBranch, base, draft: body.draft === true, merged: false };
         const json = pullJson(pr);
         return { status: 201, body: json, headers: { location: json.url } };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo',
+      handler: () => ({
+        status: 200,
+        body: {
+          id: repositoryId,
+          node_id: `R_${Buffer.from(String(repositoryId)).toString('base64url')}`,
+          name: repo,
+          full_name: `${owner}/${repo}`,
+          private: true,
+          owner: userObject(owner),
+          html_url: `https://github.com/${owner}/${repo}`,
+          url: repoApi(),
+          default_branch: defaultBranch(),
+          // A person's permissions; an installation token gets none (semantic-release/github#182).
+          ...(state.kind === 'user'
+            ? {
+                permissions: {
+                  admin: access.admin,
+                  maintain: access.admin,
+                  push: access.push || access.admin,
+                  triage: true,
+                  pull: true,
+                },
+              }
+            : {}),
+        },
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/actions/permissions/workflow',
+      handler: () =>
+        needsAdministration('actions/permissions#get-default-workflow-permissions-for-a-repository') ?? {
+          status: 200,
+          body: {
+            default_workflow_permissions: settings.defaultWorkflowPermissions,
+            can_approve_pull_request_reviews: settings.actionsCanCreatePullRequests,
+          },
+        },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/rules/branches/:branch',
+      handler: (ctx) =>
+        ctx.paginate(
+          rulesetsOn(ctx.params.branch ?? '').flatMap((r) =>
+            r.rules.map((rule) => ({
+              ...rule,
+              ruleset_source_type: 'Repository',
+              ruleset_source: `${owner}/${repo}`,
+              ruleset_id: r.id,
+            })),
+          ),
+        ),
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/rulesets/:id',
+      handler: (ctx) => {
+        const found = rulesets.find((r) => String(r.id) === ctx.params.id);
+        return found ? { status: 200, body: rulesetJson(found) } : notFound();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/branches/:branch',
+      handler: (ctx) => {
+        const name = ctx.params.branch ?? '';
+        const sha = branchSha(name);
+        if (sha === undefined)
+          return {
+            status: 404,
+            body: {
+              message: 'Branch not found',
+              documentation_url: `${DOCS}/branches/branches#get-a-branch`,
+              status: '404',
+            },
+          };
+        const p = protections.get(name);
+        const checks = p ? statusChecksJson(p) : undefined;
+        return {
+          status: 200,
+          body: {
+            name,
+            commit: { sha, url: `${repoApi()}/commits/${sha}` },
+            _links: {
+              self: `${repoApi()}/branches/${encodeURIComponent(name)}`,
+              html: `https://github.com/${owner}/${repo}/tree/${name}`,
+            },
+            protected: p !== undefined,
+            protection: {
+              enabled: p !== undefined,
+              required_status_checks: {
+                enforcement_level: checks ? (p?.enforceAdmins ? 'everyone' : 'non_admins') : 'off',
+                contexts: checks?.contexts ?? [],
+                checks: checks?.checks ?? [],
+              },
+            },
+            protection_url: `${repoApi()}/branches/${encodeURIComponent(name)}/protection`,
+          },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/repos/:owner/:repo/branches/:branch/protection',
+      handler: (ctx) => {
+        const refused = needsAdministration('branches/branch-protection#get-branch-protection');
+        if (refused) return refused;
+        const name = ctx.params.branch ?? '';
+        const p = protections.get(name);
+        return p
+          ? { status: 200, body: protectionJson(name, p) }
+          : {
+              status: 404,
+              body: {
+                message: 'Branch not protected',
+                documentation_url: `${DOCS}/branches/branch-protection#get-branch-protection`,
+                status: '404',
+              },
+            };
       },
     },
     {
@@ -1042,6 +1398,29 @@ export async function startGitHubServer(options: GitHubServerOptions = {}): Prom
     repositoryId,
     issues,
     requests,
+    get tokenKind() {
+      return state.kind;
+    },
+    set tokenKind(kind: FakeTokenKind) {
+      state.kind = kind;
+    },
+    access,
+    settings,
+    rulesets,
+    protections,
+    addRuleset(spec) {
+      const ruleset: FakeRuleset = {
+        id: nextRulesetId++,
+        name: spec.name ?? 'main',
+        enforcement: spec.enforcement ?? 'active',
+        include: spec.include ?? ['~DEFAULT_BRANCH'],
+        exclude: spec.exclude ?? [],
+        rules: spec.rules,
+        bypass: spec.bypass ?? {},
+      };
+      rulesets.push(ruleset);
+      return ruleset;
+    },
     pulls: () => issues.filter((i) => i.pull !== undefined),
     addIssue,
     addIssues(count, spec = () => ({})) {

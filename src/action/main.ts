@@ -14,9 +14,11 @@ import { type Git, persistedCredentials } from '../git/git.js';
 import { stateDirProblem } from '../safety/stateDir.js';
 import { remoteAuthEnv } from '../git/remoteAuth.js';
 import { createPullRequestPublisher } from '../publish/pullRequest.js';
+import { decidePreflight, preflightSummary, tokenKind } from '../publish/preflight.js';
+import { getter, readLandingFacts } from '../publish/preflightReads.js';
 import { type PlanIO, planCommand } from '../app/plan.js';
 import type { StartProblem } from '../app/problems.js';
-import { runCommand } from '../app/run.js';
+import { type LandingSoFar, runCommand } from '../app/run.js';
 import { GitHubPhaseIssueSink } from '../workflows/pipeline/githubSink.js';
 import { createRedactor } from '../report/redact.js';
 import type { Clock } from '../util/clock.js';
@@ -330,6 +332,44 @@ export async function runAction(given: ActionDeps): Promise<void> {
     }
     runEnv = installed.env;
   }
+  // Preflight (issue 40): once a serial run (implement, tdd) has work, before anything is installed or
+  // any agent runs, what GitHub lets the token see of the landing (src/publish/preflight.ts). A
+  // refusal halts publish_refused with no agent run; what it cannot read goes once into the summary.
+  let notChecked: string[] = [];
+  const token = options.githubToken;
+  const preflight =
+    fanOut.role === undefined && options.workflow !== 'pipeline'
+      ? async (run: LandingSoFar) => {
+          const base = run.base ?? env.GITHUB_REF_NAME;
+          if (!base) return undefined;
+          try {
+            const plan = {
+              owner,
+              repo,
+              base,
+              landing: options.onSuccess === 'merge' ? ('merge' as const) : ('pull-request' as const),
+              token: tokenKind(token, options.workflowToken),
+            };
+            const verdict = decidePreflight({
+              ...(await readLandingFacts(plan, getter(octokit, owner, repo))),
+              landed: run.landed,
+            });
+            notChecked = verdict.notes;
+            if (notChecked.length > 0)
+              core.info(
+                `agent-loop: ${notChecked.length} thing(s) GitHub does not let the token read could not be checked before the agent ran: see the job summary.`,
+              );
+            return verdict.halt;
+          } catch (error) {
+            core.info(
+              redact(
+                `agent-loop: the check before the first agent run failed (${(error as Error).message}); the run goes on.`,
+              ),
+            );
+            return undefined;
+          }
+        }
+      : undefined;
   let problems: readonly StartProblem[] = [];
   let standing = false;
   // A work job's halt that only says its share or its issue ran out: the reduce decides for the run.
@@ -354,6 +394,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
     ...(fanOut.role === 'work' ? { onlyIssues: fanOut.landing ? [] : [fanOut.issue] } : {}),
     ...(fanOut.role === 'work' ? carriedOf(fanOut.wave, fanOut.issue) : {}),
     ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
+    ...(preflight ? { preflight } : {}),
     onResult: async (result) => {
       standing = result.standing !== null;
       jobLocal = fanOut.role === 'work' && result.haltReason !== null && JOB_LOCAL_HALTS.has(result.haltReason);
@@ -364,12 +405,17 @@ export async function runAction(given: ActionDeps): Promise<void> {
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
       await core.writeSummary(
         redact(
-          buildSummary(result, {
-            resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
-            ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
-            // GitHub issues link to themselves; beads issues are only named.
-            ...(options.source === 'github' ? { issueLinks: { serverUrl, repository } } : {}),
-          }),
+          [
+            buildSummary(result, {
+              resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
+              ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
+              // GitHub issues link to themselves; beads issues are only named.
+              ...(options.source === 'github' ? { issueLinks: { serverUrl, repository } } : {}),
+            }),
+            preflightSummary(notChecked),
+          ]
+            .filter(Boolean)
+            .join('\n'),
         ),
       );
       // A halt is an error once; later runs over it are green, with a warning (issue 14).

@@ -49,6 +49,7 @@ const ACTION_HELP: Record<string, { help?: string; defaultText?: string; default
     help: 'Resume a halted run. A halt stands otherwise: later runs end at once with a warning (no agent, no Discord post) until this, fresh, or a change of its cause.',
   },
   'github-token': { defaultText: 'the workflow token', default: '${{ github.token }}' },
+  'workflow-token': { defaultText: 'the workflow token', default: '${{ github.token }}' },
 };
 
 /** The action's inputs, in the schema's order. */

@@ -8,7 +8,7 @@ import { MiB, inputProblem, readInput } from '../util/readInput.js';
 import { ISSUES_MAX_BYTES } from '../issues/beadsFile.js';
 import path from 'node:path';
 import { type Options, defaultIterationDelay } from '../config/options.js';
-import { availableAgent } from '../agents/index.js';
+import { availableAgent, createAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit, type StagingMoment } from '../git/git.js';
 import { createBeadsSource } from '../issues/index.js';
@@ -18,7 +18,7 @@ import { finishedBranchMessage, finishedBranches } from '../loop/finishedBranche
 import { readPromptDir } from '../util/promptDir.js';
 import { type SliceDeps, StartError, runSlice } from '../loop/slice.js';
 import type { SliceSettings } from '../loop/deps.js';
-import type { CarriedCounts } from '../core/state.js';
+import { type CarriedCounts, parseLoopState } from '../core/state.js';
 import { waveJobCounts } from './parallelJob.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
 import { describeResumeWay, owedLabels, resumeWays } from '../core/haltGate.js';
@@ -35,6 +35,8 @@ import { trackAgent } from '../safety/processes.js';
 import { secretDetector } from '../safety/secretScan.js';
 import { guardIssues, withFirstReady } from '../issues/guard.js';
 import { classifyIssueFailure } from '../publish/landingFailures.js';
+import type { PreflightRefusal } from '../publish/preflight.js';
+import { openCheckpoint } from '../loop/slice.js';
 import { agentEnvironment } from '../secrets/agentEnv.js';
 import { maskOutput } from '../agents/maskOutput.js';
 import { workflowFor } from '../workflows/index.js';
@@ -90,6 +92,21 @@ export interface RunIO {
   terms?: 'cli' | 'action';
   /** This run's id in issue claims (issue 14; the action's workflow run). */
   runId?: string;
+  /**
+   * The action's preflight (issue 40, src/publish/preflight.ts): once the run knows it has work (not
+   * for an idle run or a halt that stands), before anything is installed or any agent runs, what
+   * GitHub lets the token see of the landing. A refusal it returns halts the run publish_refused as
+   * it starts: no agent is installed or run.
+   */
+  preflight?: (run: LandingSoFar) => Promise<PreflightRefusal | undefined>;
+  /** The preflight's refusal (set by runCommand): the slice halts as it starts, so no agent is needed. */
+  refusedBeforehand?: PreflightRefusal;
+}
+
+/** What the preflight is told of the loop: its base branch, and what it has landed so far (its checkpoints). */
+export interface LandingSoFar {
+  base?: string;
+  landed: { pullRequests: number; issuesClosed: number };
 }
 
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
@@ -151,7 +168,10 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     );
   // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
   const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
-  const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
+  // A run that halts as it starts (a refusal seen before any agent ran) runs no agent: none need be installed.
+  const { agent, problems: agentProblems } = io.refusedBeforehand
+    ? { agent: createAgent(options, agentEnv), problems: [] }
+    : await availableAgent(options, agentEnv);
   problems.push(...agentProblems.map(problem('agent_not_on_path')));
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
@@ -258,6 +278,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
       ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       ...waveCarried(io, options),
+      ...(io.refusedBeforehand ? { refusedBeforehand: io.refusedBeforehand } : {}),
     },
     workflow: workflowFor(options.workflow, { tddTemplates: templates }),
     cwd: io.cwd,
@@ -403,8 +424,13 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
         },
       };
   }
-  // install-agent: only now that the run has work.
-  if (io.installAgent) {
+  // The action's preflight: now that the run has work, and before anything is installed or paid for.
+  if (io.preflight) {
+    const refused = await io.preflight(await landingSoFar(options, io));
+    if (refused) io = { ...io, refusedBeforehand: refused };
+  }
+  // install-agent: only now that the run has work, and an agent will run.
+  if (io.installAgent && !io.refusedBeforehand) {
     const installed = await io.installAgent();
     if ('problem' in installed)
       return cannotStart(io, 'run', [problem('agent_not_on_path')(installed.problem)], createRedactor(io.secrets));
@@ -413,6 +439,31 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
   const prepared = await prepareRun(options, io);
   if (!prepared.ok) return cannotStart(io, 'run', prepared.problems, prepared.redact);
   return runPrepared(prepared.run, io);
+}
+
+/**
+ * The base branch of the checkpoint the run continues (none: the branch checked out), and what the
+ * loop has landed so far: in any of the checkpoints in the state directory (a finished checkpoint
+ * is not continued, a new one starts, yet its landings were this loop's).
+ */
+async function landingSoFar(options: Options, io: RunIO): Promise<LandingSoFar> {
+  const store = new FileCheckpointStore(io.stateDir, { clock: io.clock });
+  let base: string | undefined;
+  const landed = { pullRequests: 0, issuesClosed: 0 };
+  try {
+    base = (await openCheckpoint({ settings: options, store, clock: io.clock }, () => {})).state.baseBranch;
+    for (const checkpoint of (await store.list()).checkpoints) {
+      const loop = parseLoopState(checkpoint.state);
+      if (typeof loop !== 'object') continue;
+      landed.pullRequests += loop.pullRequests.length;
+      landed.issuesClosed += loop.issuesClosed.length;
+    }
+  } catch {
+    // The run opens the checkpoint again and says what is wrong with it.
+  }
+  const checkedOut = base ? undefined : await (await openGit(io.cwd, io.env))?.currentRef().catch(() => undefined);
+  base ??= checkedOut && checkedOut !== 'HEAD' ? checkedOut : undefined;
+  return { ...(base ? { base } : {}), landed };
 }
 
 /** --on-success branch: the ready issues less those finished on their own unmerged branch (src/loop/finishedBranches.ts), kept in `found`. */

@@ -391,6 +391,15 @@ export const OptionsSchema = z.object({
     help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
     expected: 'a GitHub token',
   }),
+  workflowToken: text().register(registry, {
+    flag: 'workflow-token',
+    arg: 'TOKEN',
+    commands: ACTION,
+    secret: true,
+    defaultText: '${{ github.token }}',
+    help: 'Leave it at its default, the workflow token: compared with github-token only, so that the check before the first agent run knows whether pull requests are opened with the workflow token, which the repository setting "Allow GitHub Actions to create and approve pull requests" governs; never used for a request.',
+    expected: 'the workflow token',
+  }),
   paused: flagSwitch().register(registry, {
     flag: 'paused',
     commands: ACTION,

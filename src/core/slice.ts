@@ -47,6 +47,12 @@ export interface CoreSettings {
   closeOnBranch?: boolean;
   /** A fan-out job's: what its issue's earlier jobs counted (LoopState.issueCounts), for a cycle of that issue. */
   carried?: CarriedCounts;
+  /**
+   * A landing GitHub will refuse, seen before any agent ran (the action's preflight,
+   * src/publish/preflight.ts): the slice halts publish_refused as it starts, after an earlier run's
+   * notices and before anything else (a landing an earlier run left, an agent run).
+   */
+  refusedBeforehand?: { message: string; advice: string };
 }
 
 export interface CoreConfig {
@@ -257,6 +263,13 @@ function started(model: SliceModel, config: CoreConfig): Step {
       effects: [...model.loop.notices.map((notice): Effect => ({ kind: 'sendNotice', notice })), ...next.effects],
     };
   }
+  const refused = config.settings.refusedBeforehand;
+  if (refused)
+    return finish(model, config, 'halted', {
+      reason: 'publish_refused',
+      message: `PUBLISH REFUSED: ${refused.message}`,
+      advice: refused.advice,
+    });
   const pending = model.loop.outbox[0];
   if (pending) return land(model, pending, config, true);
   const until = model.loop.rateLimitedUntil;

@@ -69,6 +69,8 @@ export interface SliceSettings {
   onlyIssues?: readonly string[];
   /** A fan-out job's: what the issue's earlier jobs counted; a cycle of that one issue starts from it. */
   carried?: CarriedCounts;
+  /** A landing GitHub will refuse, seen before any agent ran (CoreSettings.refusedBeforehand): the slice halts as it starts. */
+  refusedBeforehand?: { message: string; advice: string };
 }
 
 export interface TestOutcome {

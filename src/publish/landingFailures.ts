@@ -23,6 +23,31 @@ export interface LandingContext {
 const RESUME =
   'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
 
+/**
+ * How to let GitHub Actions open pull requests (the setting governs the workflow token only), from
+ * "to allow it:" on. Shared with the preflight (preflight.ts), which reads the setting before any
+ * agent runs.
+ */
+export function actionsPullRequestsFix(): string {
+  return 'in the repository\'s Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" and Save (in an organisation, allow it first in the organisation\'s Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write")';
+}
+
+/** How to let the token push to `branch` past a protection rule or ruleset (`base`: the base branch). */
+export function protectionFix(branch: string, base: string): string {
+  return `Let the token push to ${branch} (Settings → Branches or Rules → Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${branch === base ? ', the default' : ''})`;
+}
+
+/** How to let the token push to `repository`, by who it is (the workflow token, an App's, a person's). */
+export function pushPermissionFix(repository: string, token: 'workflow' | 'app' | 'user' = 'workflow'): string {
+  if (token === 'user')
+    return `give the token's account write access to ${repository} (Settings → Collaborators and teams), or pass a github-token that may push there (a fine-grained token with "Contents: read and write" on ${repository})`;
+  if (token === 'app')
+    return `give the GitHub App "Contents: read and write" on ${repository} (the App's settings → Permissions & events), or pass a github-token that may push there`;
+  return `give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${repository})`;
+}
+
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** The one-line reason of a failed push: git's `[remote rejected] … (reason)` or its last lines. */
 function pushReason(stderr: string): string {
   const rejected = /\[remote rejected\][^(\n]*\(([^)\n]+)\)/.exec(stderr)?.[1];
@@ -83,12 +108,12 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   )
     return refused(
       `a branch protection rule or ruleset covers ${ctx.branch}`,
-      `Let the token push to ${ctx.branch} (Settings → Branches or Rules → Rulesets: ${ctx.branch === ctx.base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${ctx.branch === ctx.base ? ', the default' : ''}), ${RESUME}.`,
+      `${protectionFix(ctx.branch, ctx.base)}, ${RESUME}.`,
     );
   if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
     return refused(
       'the token may not push to this repository',
-      `Give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${ctx.repository}), ${RESUME}.`,
+      `${sentence(pushPermissionFix(ctx.repository))}, ${RESUME}.`,
     );
   if (
     /Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(
@@ -149,7 +174,7 @@ function classifyRest(
     return {
       class: 'refused',
       message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
-      advice: `Allow it: in the repository's Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (in an organisation, allow it first in the organisation's Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write"), ${RESUME}.`,
+      advice: `Allow it: ${actionsPullRequestsFix()}, ${RESUME}.`,
     };
   switch (error.kind) {
     case 'permission':

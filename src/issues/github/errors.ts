@@ -99,7 +99,7 @@ export function explainHttpError(error: HttpError, what: string, where: string):
 }
 
 /** GitHub's own `message` from the error body, else Octokit's. */
-function apiMessage(error: HttpError): string {
+export function apiMessage(error: HttpError): string {
   const data = error.response?.data;
   if (!isObject(data) || typeof data.message !== 'string') return error.message;
   // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
