@@ -20647,6 +20647,15 @@ const OptionsSchema = object({
         help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
         expected: 'a GitHub token',
     }),
+    workflowToken: options_text().register(options_registry, {
+        flag: 'workflow-token',
+        arg: 'TOKEN',
+        commands: ACTION,
+        secret: true,
+        defaultText: '${{ github.token }}',
+        help: 'Leave it at its default, the workflow token: compared with github-token only, so that the check before the first agent run knows whether pull requests are opened with the workflow token, which the repository setting "Allow GitHub Actions to create and approve pull requests" governs; never used for a request.',
+        expected: 'the workflow token',
+    }),
     paused: flagSwitch().register(options_registry, {
         flag: 'paused',
         commands: ACTION,
@@ -31446,6 +31455,13 @@ function started(model, config) {
             effects: [...model.loop.notices.map((notice) => ({ kind: 'sendNotice', notice })), ...next.effects],
         };
     }
+    const refused = config.settings.refusedBeforehand;
+    if (refused)
+        return finish(model, config, 'halted', {
+            reason: 'publish_refused',
+            message: `PUBLISH REFUSED: ${refused.message}`,
+            advice: refused.advice,
+        });
     const pending = model.loop.outbox[0];
     if (pending)
         return land(model, pending, config, true);
@@ -35096,6 +35112,27 @@ function apiMessage(error) {
 
 
 const RESUME = 'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
+/**
+ * How to let GitHub Actions open pull requests (the setting governs the workflow token only), from
+ * "to allow it:" on. Shared with the preflight (preflight.ts), which reads the setting before any
+ * agent runs.
+ */
+function actionsPullRequestsFix() {
+    return 'in the repository\'s Settings \u2192 Actions \u2192 General \u2192 Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" and Save (in an organisation, allow it first in the organisation\'s Settings \u2192 Actions \u2192 General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write")';
+}
+/** How to let the token push to `branch` past a protection rule or ruleset (`base`: the base branch). */
+function protectionFix(branch, base) {
+    return `Let the token push to ${branch} (Settings \u2192 Branches or Rules \u2192 Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${branch === base ? ', the default' : ''})`;
+}
+/** How to let the token push to `repository`, by who it is (the workflow token, an App's, a person's). */
+function pushPermissionFix(repository, token = 'workflow') {
+    if (token === 'user')
+        return `give the token's account write access to ${repository} (Settings \u2192 Collaborators and teams), or pass a github-token that may push there (a fine-grained token with "Contents: read and write" on ${repository})`;
+    if (token === 'app')
+        return `give the GitHub App "Contents: read and write" on ${repository} (the App's settings \u2192 Permissions & events), or pass a github-token that may push there`;
+    return `give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${repository})`;
+}
+const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 /** The one-line reason of a failed push: git's `[remote rejected] \u2026 (reason)` or its last lines. */
 function pushReason(stderr) {
     const rejected = /\[remote rejected\][^(\n]*\(([^)\n]+)\)/.exec(stderr)?.[1];
@@ -35138,9 +35175,9 @@ function classifyPush(error, ctx) {
             : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and run with fresh: true; to keep the file, track it with Git LFS.`);
     }
     if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
-        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `Let the token push to ${ctx.branch} (Settings \u2192 Branches or Rules \u2192 Rulesets: ${ctx.branch === ctx.base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${ctx.branch === ctx.base ? ', the default' : ''}), ${RESUME}.`);
+        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `${protectionFix(ctx.branch, ctx.base)}, ${RESUME}.`);
     if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
-        return refused('the token may not push to this repository', `Give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${ctx.repository}), ${RESUME}.`);
+        return refused('the token may not push to this repository', `${sentence(pushPermissionFix(ctx.repository))}, ${RESUME}.`);
     if (/Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(stderr))
         return refused('the token was not accepted', `Check the github-token input: a valid token that has not expired or been revoked (the default \${{ github.token }} works), ${RESUME}.`);
     // on-success merge: the base moved on GitHub, and merging it into the work conflicts.
@@ -35181,7 +35218,7 @@ function classifyRest(step, error, ctx, action) {
         return {
             class: 'refused',
             message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
-            advice: `Allow it: in the repository's Settings \u2192 Actions \u2192 General \u2192 Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" (in an organisation, allow it first in the organisation's Settings \u2192 Actions \u2192 General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write"), ${RESUME}.`,
+            advice: `Allow it: ${actionsPullRequestsFix()}, ${RESUME}.`,
         };
     switch (error.kind) {
         case 'permission':
@@ -37708,6 +37745,8 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({
@@ -37745,7 +37784,10 @@ async function prepareRun(options, io) {
         problems.push(invalid('--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.'));
     // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
     const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
-    const { agent, problems: agentProblems } = await availableAgent(options, agentEnv);
+    // A run that halts as it starts (a refusal seen before any agent ran) runs no agent: none need be installed.
+    const { agent, problems: agentProblems } = io.refusedBeforehand
+        ? { agent: createAgent(options, agentEnv), problems: [] }
+        : await availableAgent(options, agentEnv);
     problems.push(...agentProblems.map(problem('agent_not_on_path')));
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
@@ -37841,6 +37883,7 @@ async function prepareRun(options, io) {
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
             ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             ...waveCarried(io, options),
+            ...(io.refusedBeforehand ? { refusedBeforehand: io.refusedBeforehand } : {}),
         },
         workflow: workflowFor(options.workflow, { tddTemplates: templates }),
         cwd: io.cwd,
@@ -37985,8 +38028,14 @@ async function runCommand(options, given) {
                 },
             };
     }
-    // install-agent: only now that the run has work.
-    if (io.installAgent) {
+    // The action's preflight: now that the run has work, and before anything is installed or paid for.
+    if (io.preflight) {
+        const refused = await io.preflight(await landingSoFar(options, io));
+        if (refused)
+            io = { ...io, refusedBeforehand: refused };
+    }
+    // install-agent: only now that the run has work, and an agent will run.
+    if (io.installAgent && !io.refusedBeforehand) {
         const installed = await io.installAgent();
         if ('problem' in installed)
             return cannotStart(io, 'run', [problem('agent_not_on_path')(installed.problem)], createRedactor(io.secrets));
@@ -37996,6 +38045,32 @@ async function runCommand(options, given) {
     if (!prepared.ok)
         return cannotStart(io, 'run', prepared.problems, prepared.redact);
     return runPrepared(prepared.run, io);
+}
+/**
+ * The base branch of the checkpoint the run continues (none: the branch checked out), and what the
+ * loop has landed so far: in any of the checkpoints in the state directory (a finished checkpoint
+ * is not continued, a new one starts, yet its landings were this loop's).
+ */
+async function landingSoFar(options, io) {
+    const store = new FileCheckpointStore(io.stateDir, { clock: io.clock });
+    let base;
+    const landed = { pullRequests: 0, issuesClosed: 0 };
+    try {
+        base = (await openCheckpoint({ settings: options, store, clock: io.clock }, () => { })).state.baseBranch;
+        for (const checkpoint of (await store.list()).checkpoints) {
+            const loop = parseLoopState(checkpoint.state);
+            if (typeof loop !== 'object')
+                continue;
+            landed.pullRequests += loop.pullRequests.length;
+            landed.issuesClosed += loop.issuesClosed.length;
+        }
+    }
+    catch {
+        // The run opens the checkpoint again and says what is wrong with it.
+    }
+    const checkedOut = base ? undefined : await (await openGit(io.cwd, io.env))?.currentRef().catch(() => undefined);
+    base ??= checkedOut && checkedOut !== 'HEAD' ? checkedOut : undefined;
+    return { ...(base ? { base } : {}), landed };
 }
 /** --on-success branch: the ready issues less those finished on their own unmerged branch (src/loop/finishedBranches.ts), kept in `found`. */
 function notFinishedOnBranch(io, found) {
