@@ -61,7 +61,7 @@ describe('README', () => {
   });
 
   it('lists every exit code, and every halt reason under exit code 1', () => {
-    for (const code of ['| 0 |', '| 1 |', '| 2 |']) expect(readme).toContain(code);
+    for (const code of ['| 0 |', '| 1 |', '| 2 |', '| 75 |']) expect(readme).toContain(code);
     const halted = readme.split('\n').find((l) => l.startsWith('| 1 |'));
     for (const reason of HaltReasons) expect(halted).toContain(`\`${reason}\``);
   });

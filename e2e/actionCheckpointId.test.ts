@@ -48,8 +48,10 @@ describe('checkpoint-id (issue 14)', () => {
     expect(resumed.outputs).toMatchObject({
       status: 'complete',
       'checkpoint-id': ids[0],
-      iterations: '2',
-      'issues-closed': `1,${fourth.number}`,
+      iterations: '1',
+      'issues-closed': String(fourth.number),
+      'loop-iterations': '2',
+      'loop-issues-closed': `1,${fourth.number}`,
     });
 
     // An id no state holds: the step fails naming the input and what was searched; nothing runs or is published.

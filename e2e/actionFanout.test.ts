@@ -309,7 +309,14 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(final.completedIterations).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     // Each wave's reduce added to the one before (generations 1, 2, 3 of the loop's state).
     expect(waves.map((w) => /published generation (\d+)/.exec(w.reduce!.log)?.[1])).toEqual(['1', '2', '3']);
-    expect(waves.map((w) => w.reduce!.outputs.iterations)).toEqual(['4', '8', '12']);
+    // Each reduce's outputs are its wave's (issue 40); the loop's totals are loop-….
+    expect(waves.map((w) => w.reduce!.outputs.iterations)).toEqual(['4', '4', '4']);
+    expect(waves.map((w) => w.reduce!.outputs['loop-iterations'])).toEqual(['4', '8', '12']);
+    expect(waves.map((w) => w.reduce!.outputs['issues-closed']!.split(',').sort())).toEqual(
+      waves.map((w) => [...w.issues].sort()),
+    );
+    expect(waves.map((w) => w.reduce!.outputs['pull-requests']!.split(',').length)).toEqual([4, 4, 4]);
+    expect(waves[2]!.reduce!.outputs['loop-issues-closed']!.split(',')).toHaveLength(12);
 
     // One summary per wave: a row per issue and the jobs' gantt.
     waves.forEach((w, k) => {
@@ -332,7 +339,7 @@ describe('fan-out in the action: plan → work → reduce (issue 16)', () => {
     expect(again.code).toBe(0);
     expect(again.log).toContain('is in checkpoint');
     expect(again.log).toContain('nothing to publish: this wave was reduced into the checkpoint before');
-    expect(again.outputs.iterations).toBe('12');
+    expect(again.outputs).toMatchObject({ iterations: '0', 'issues-closed': '', 'loop-iterations': '12' });
 
     // A fourth run: nothing left, no wave.
     const idle = await workflowRun(804, agent, 4);

@@ -113,7 +113,12 @@ describe('the action on GitHub issues', () => {
     // The next scheduled run, still refused: over in seconds, green, a warning; no agent, nothing published.
     const quiet = await scheduledRun(602, agent);
     expect(quiet.main.code).toBe(0);
-    expect(quiet.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
+    expect(quiet.outputs).toMatchObject({
+      status: 'halted',
+      'halt-reason': 'publish_refused',
+      iterations: '0',
+      'loop-iterations': '1',
+    });
     expect(quiet.main.log).toMatch(/::warning::agent-loop is still halted \(publish_refused\) since \d{4}-/);
     expect(quiet.main.log).toContain('with the input resume: true');
     expect(quiet.main.log).not.toContain('::error::');
@@ -128,7 +133,12 @@ describe('the action on GitHub issues', () => {
     expect(landed.main.code).toBe(0);
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n'); // the agent ran once in all
     expect(landed.main.log).toContain('the agent does not run again for it');
-    expect(landed.outputs).toMatchObject({ status: 'complete', iterations: '1' });
+    expect(landed.outputs).toMatchObject({
+      status: 'complete',
+      iterations: '0',
+      'issues-closed': '1',
+      'loop-iterations': '1',
+    });
     const prs = gh.pulls();
     expect(prs).toHaveLength(1);
     expect(prs[0]).toMatchObject({ pull: { head: 'agent-loop/issue-1', base: 'main' } });
@@ -165,7 +175,12 @@ describe('the action on GitHub issues', () => {
     // tried again, the agent does not run.
     const again = await scheduledRun(612, agent, { resume: 'true' });
     expect(again.main.code).toBe(1);
-    expect(again.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'publish_refused', iterations: '1' });
+    expect(again.outputs).toMatchObject({
+      status: 'halted',
+      'halt-reason': 'publish_refused',
+      iterations: '0',
+      'loop-iterations': '1',
+    });
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
     // A scheduled run meanwhile: the halt stands.
     const quiet = await scheduledRun(613, agent);
@@ -175,7 +190,12 @@ describe('the action on GitHub issues', () => {
     await fs.rm(hook); // a github-token that may push workflow files
     const landed = await scheduledRun(614, agent, { resume: 'true' });
     expect(landed.main.code).toBe(0);
-    expect(landed.outputs).toMatchObject({ status: 'complete', iterations: '1' });
+    expect(landed.outputs).toMatchObject({
+      status: 'complete',
+      iterations: '0',
+      'issues-closed': '1',
+      'loop-iterations': '1',
+    });
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
     expect(originFile('agent-loop/issue-1', '.github/workflows/ci.yml')).toBe('on: push\n');
     expect(gh.pulls()).toHaveLength(1);
@@ -272,7 +292,8 @@ describe('the action on GitHub issues', () => {
     expect(gh.requests.slice(before).some((r) => r.status === 304 && !r.counted)).toBe(true);
     expect(r2.outputs).toMatchObject({
       status: 'continuing',
-      iterations: '3',
+      iterations: '2',
+      'loop-iterations': '3',
       'issues-escalated': '1',
       'checkpoint-id': r1.outputs['checkpoint-id'],
     });
@@ -293,8 +314,10 @@ describe('the action on GitHub issues', () => {
     expect(r3.outputs).toMatchObject({
       status: 'halted',
       'halt-reason': 'failure_loop',
-      iterations: '4',
-      'issues-escalated': '1,2',
+      iterations: '1',
+      'loop-iterations': '4',
+      'issues-escalated': '2',
+      'loop-issues-escalated': '1,2',
     });
     expect(r3.main.log).toMatch(
       /::error::agent-loop halted \(failure_loop\): FAILURE LOOP DETECTED: 2 consecutive escalations \(issues #1, #2\)/,
@@ -343,7 +366,12 @@ printf 'Done.\n\n\`\`\`yaml\nwork_remaining: 0\nrequires_continuation: false\n\`
     git(sb, 'update-ref', '-d', 'refs/notes/agent-loop');
     const r2 = await scheduledRun(802, agent, { ...tdd, 'slice-iterations': '3' });
     expect(r2.main.code).toBe(0);
-    expect(r2.outputs).toMatchObject({ status: 'complete', iterations: '3', 'issues-closed': '1' });
+    expect(r2.outputs).toMatchObject({
+      status: 'complete',
+      iterations: '2',
+      'loop-iterations': '3',
+      'issues-closed': '1',
+    });
     expect(
       JSON.parse(r2.outputs['result-json'] ?? '{}').history.map((h: { tdd?: { phase: string } }) => h.tdd?.phase),
     ).toEqual(['GREEN', 'REFACTOR']);
@@ -473,7 +501,12 @@ fi
       for (const runId of [802, 803]) {
         const quiet = await scheduledRun(runId, agent, hosted, offline);
         expect(quiet.main.code).toBe(0);
-        expect(quiet.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '1' });
+        expect(quiet.outputs).toMatchObject({
+          status: 'halted',
+          'halt-reason': 'failure_loop',
+          iterations: '0',
+          'loop-iterations': '1',
+        });
         expect(quiet.main.log).toMatch(/::warning::agent-loop is still halted \(failure_loop\) since/);
         expect(quiet.main.log).not.toContain('::error::');
         expect(quiet.main.log).not.toContain('installing');
@@ -489,7 +522,12 @@ fi
       const resumed = await scheduledRun(804, agent, inputs);
       expect(resumed.main.log).toContain('Resuming the halted run: 1 is no longer escalated.');
       expect(await worked()).toBe('run\nrun\n');
-      expect(resumed.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '2' });
+      expect(resumed.outputs).toMatchObject({
+        status: 'halted',
+        'halt-reason': 'failure_loop',
+        iterations: '1',
+        'loop-iterations': '2',
+      });
       expect(discord.received).toHaveLength(2);
 
       // Halted again, the label back on: a person edits the issue's text instead (issue 14).
@@ -499,7 +537,12 @@ fi
       expect(edited.main.log).toContain('Resuming the halted run: 1 was edited since the escalation.');
       expect(edited.main.log).toContain('#1 was edited since its escalation: trying again.');
       expect(await worked()).toBe('run\nrun\nrun\n');
-      expect(edited.outputs).toMatchObject({ status: 'halted', 'halt-reason': 'failure_loop', iterations: '3' });
+      expect(edited.outputs).toMatchObject({
+        status: 'halted',
+        'halt-reason': 'failure_loop',
+        iterations: '1',
+        'loop-iterations': '3',
+      });
     } finally {
       await discord.close();
     }
@@ -808,7 +851,12 @@ fi`,
     const landed = await scheduledRun(1202, agent, { ...merge, resume: 'true' });
     expect(landed.main.code).toBe(0);
     expect(landed.main.log).toContain('the agent does not run again for it');
-    expect(landed.outputs).toMatchObject({ status: 'complete', iterations: '1', 'issues-closed': 'bd-1' });
+    expect(landed.outputs).toMatchObject({
+      status: 'complete',
+      iterations: '0',
+      'loop-iterations': '1',
+      'issues-closed': 'bd-1',
+    });
     expect(await worked()).toBe('bd-1\n');
     expect(originFile('main', 'fixed-bd-1.txt')).toBe('fixed bd-1\n');
     expect(beadsStatus('main')).toEqual({ 'bd-1': 'closed' });

@@ -64,6 +64,58 @@ describe('idle runs (issue 14)', () => {
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
   });
 
+  it('issue 40: ten idle scheduled runs after three issues were landed as pull requests: issues-closed and pull-requests empty in each, the loop totals still 3', async () => {
+    const { gh, sb } = rig;
+    for (const n of [1, 2, 3]) gh.addIssue({ title: `Make value ${n} good`, labels: [LABEL] });
+    const agent = await writeAgent(sb, 'fixer', `echo run >> "$NOTES/worked"\necho good > value.txt\n${DONE_REPORT}`);
+    const url = (n: number) => `https://github.com/${gh.owner}/${gh.repo}/pull/${n}`;
+
+    // Three scheduled runs, one issue each: each run's outputs are its own issue and pull request.
+    const landed: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const r = await rig.scheduledRun(1400 + n, agent, { 'slice-iterations': '1' });
+      expect(r.main.code).toBe(0);
+      const pr = gh.pulls().at(-1)!.number;
+      landed.push(url(pr));
+      expect(r.outputs).toMatchObject({
+        'issues-closed': String(n),
+        'pull-requests': url(pr),
+        iterations: '1',
+        'loop-issues-closed': ['1', '2', '3'].slice(0, n).join(','),
+        'loop-pull-requests': landed.join(','),
+        'loop-iterations': String(n),
+      });
+    }
+    expect(gh.pulls()).toHaveLength(3);
+
+    // Ten idle scheduled runs (the pull requests wait for review): a notification step keyed on
+    // issues-closed or pull-requests stays quiet; the loop's totals are where they were.
+    for (let k = 1; k <= 10; k++) {
+      const idle = await rig.scheduledRun(1410 + k, agent);
+      expect(idle.main.code).toBe(0);
+      expect(idle.main.log).toContain('Nothing to do');
+      expect(idle.outputs).toMatchObject({
+        status: 'complete',
+        'issues-closed': '',
+        'pull-requests': '',
+        'issues-escalated': '',
+        'issues-no-change': '',
+        iterations: '0',
+        'cost-usd': '0.0000',
+        'loop-issues-closed': '1,2,3',
+        'loop-pull-requests': landed.join(','),
+        'loop-iterations': '3',
+      });
+      expect(JSON.parse(idle.outputs['result-json'] ?? '{}')).toMatchObject({
+        idle: true,
+        issuesClosed: [],
+        pullRequests: [],
+        loop: { issuesClosed: ['1', '2', '3'], iterations: 3 },
+      });
+    }
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\nrun\nrun\n');
+  }, 240_000);
+
   it('the first run over an empty backlog writes no checkpoint and publishes nothing; the first issue is then worked as before', async () => {
     const { gh, services, sb } = rig;
     const agent = await writeAgent(sb, 'fixer', `echo good > value.txt\n${DONE_REPORT}`);

@@ -111,7 +111,12 @@ fi
 
     const r2 = await workflowRun(102, agent);
     expect(r2.main.log).toMatch(/restored .*cache/i);
-    expect(r2.outputs).toMatchObject({ status: 'continuing', iterations: '2', 'checkpoint-id': id });
+    expect(r2.outputs).toMatchObject({
+      status: 'continuing',
+      iterations: '1',
+      'loop-iterations': '2',
+      'checkpoint-id': id,
+    });
     expect(r2.post.log).toMatch(/published generation 2/);
 
     services.evictCache();
@@ -119,7 +124,8 @@ fi
     expect(r3.main.log).toMatch(/restored .*artifact/i);
     expect(r3.outputs).toMatchObject({
       status: 'complete',
-      iterations: '3',
+      iterations: '1',
+      'loop-iterations': '3',
       'issues-closed': 'bd-1',
       'checkpoint-id': id,
     });
@@ -211,7 +217,8 @@ fi
     const r2 = await workflowRun(302, agent);
     expect(r2.outputs).toMatchObject({
       'checkpoint-id': outputs['checkpoint-id'],
-      iterations: '2',
+      iterations: '1',
+      'loop-iterations': '2',
       status: 'continuing',
     });
   }, 60_000);
@@ -233,7 +240,8 @@ fi
     expect(r2.main.log).toMatch(/restored .*artifact/i);
     expect(r2.outputs).toMatchObject({
       status: 'continuing',
-      iterations: '2',
+      iterations: '1',
+      'loop-iterations': '2',
       'checkpoint-id': r1.outputs['checkpoint-id'],
     });
   });

@@ -305,8 +305,9 @@ wait
         checkpointId: r1.checkpointId,
         status: 'halted',
         error: 'Max iterations (5) reached',
-        iterations: 5,
+        iterations: 2,
         sliceIterations: 2,
+        loop: { iterations: 5 },
       });
       expect(r2.history.map((h) => h.n)).toEqual([4, 5]);
       const start = events(second.stdout).find((e) => e.event === 'run.start');
@@ -330,10 +331,17 @@ wait
       const id = results[0]?.checkpointId;
       expect(id).toMatch(UUID_V4);
       expect(results.map((r) => r.checkpointId)).toEqual([id, id, id]);
-      expect(results.map((r) => r.iterations)).toEqual([1, 2, 3]);
+      // Each invocation's own counts; the loop's totals under `loop` (issue 40).
+      expect(results.map((r) => r.iterations)).toEqual([1, 1, 1]);
+      expect(results.map((r) => r.loop.iterations)).toEqual([1, 2, 3]);
       expect(results.map((r) => r.sliceIterations)).toEqual([1, 1, 1]);
       expect(results.map((r) => r.history.map((h) => h.n))).toEqual([[1], [2], [3]]);
-      expect(results[2]).toMatchObject({ issuesClosed: ['bd-1'], completedIterations: [3], successfulIterations: 3 });
+      expect(results[2]).toMatchObject({
+        issuesClosed: ['bd-1'],
+        completedIterations: [3],
+        successfulIterations: 1,
+        loop: { issuesClosed: ['bd-1'], successfulIterations: 3 },
+      });
 
       const cp = readCheckpoint(sb, id as string);
       expect(cp.phase).toBe('complete');
@@ -365,7 +373,12 @@ wait
         resumed: true,
         checkpointId: valid,
       });
-      expect(lastResult(second.stdout)).toMatchObject({ status: 'complete', checkpointId: valid, iterations: 2 });
+      expect(lastResult(second.stdout)).toMatchObject({
+        status: 'complete',
+        checkpointId: valid,
+        iterations: 1,
+        loop: { iterations: 2 },
+      });
 
       const status = await runCli(sb, ['status']);
       expectExit(status, 0);
@@ -722,7 +735,8 @@ exec sleep 300
       expect(lastResult(again.stdout)).toMatchObject({
         status: 'complete',
         checkpointId: result.checkpointId,
-        iterations: 2,
+        iterations: 1,
+        loop: { iterations: 2 },
       });
     });
   });
@@ -818,11 +832,12 @@ exec sleep 300
       expectExit(r, 0);
       expect(r.stdout).toContain(`[iteration 1/100] bd-1 "${TITLE}"`);
       expect(r.stdout).toContain('  │ Done.');
-      const tail = r.stdout.trimEnd().split('\n').slice(-4);
+      const tail = r.stdout.trimEnd().split('\n').slice(-5);
       expect(tail[0]).toBe('COMPLETE');
-      expect(tail[1]).toBe('  iterations 1/100 (this slice 1): 1 agent ok, 0 agent failed, 0 test failures');
-      expect(tail[2]).toBe('  tests passed: true; closed: bd-1');
-      expect(tail[3]).toMatch(/^ {2}checkpoint [0-9a-f-]{36}$/);
+      expect(tail[1]).toBe('  this run: 1 iteration (1 agent ok, 0 agent failed, 0 test failures); tests passed: true');
+      expect(tail[2]).toBe('  closed in this run: bd-1');
+      expect(tail[3]).toBe('  the loop so far: iterations 1/100; 1 issue closed, 0 escalated');
+      expect(tail[4]).toMatch(/^ {2}checkpoint [0-9a-f-]{36}$/);
       expect(r.stdout.split('\n')[0]?.startsWith('{')).toBe(false);
     });
   });

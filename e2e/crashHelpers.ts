@@ -269,6 +269,11 @@ export interface RunResultLine {
   completedIterations: number[];
   checkpointId: string;
   history: { n: number }[];
+  /** The loop's totals across runs (the fields above are this run's). */
+  loop: Pick<
+    RunResultLine,
+    'iterations' | 'failedIterations' | 'successfulIterations' | 'testFailures' | 'issuesClosed' | 'completedIterations'
+  >;
 }
 
 /** The events after which the iteration's checkpoint is written (and nothing else happens first). */

@@ -275,15 +275,16 @@ function outcomeOf(
   r: RunResultJson & Record<string, unknown>,
   history: Array<{ n: number; outcome: string }> = r.history,
 ) {
+  // The loop's totals (issue 40): a halt reached over several invocations is compared with a one-run halt.
   return {
     status: r.status,
     haltReason: r.haltReason,
     error: r.error,
-    iterations: r.iterations,
-    issuesEscalated: r.issuesEscalated,
-    issuesClosed: r.issuesClosed,
-    failedIterations: r.failedIterations,
-    testFailures: r.testFailures,
+    iterations: r.loop.iterations,
+    issuesEscalated: r.loop.issuesEscalated,
+    issuesClosed: r.loop.issuesClosed,
+    failedIterations: r.loop.failedIterations,
+    testFailures: r.loop.testFailures,
     history: history.map((h) => `${h.n}:${h.outcome}`),
     diagnostic: (r.diagnostic ?? '').replace(UUID, '<checkpoint>').replace(RFC3339, '<time>'),
   };
@@ -351,11 +352,19 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       const runs: Array<RunResultJson & Record<string, unknown>> = [];
       for (let n = 1; n <= 7; n++) {
         const res = result(await runCli(sb, runArgs(agent, '--slice-iterations', '1')), 0);
-        expect(res).toMatchObject({ status: 'continuing', haltReason: null, iterations: n, sliceIterations: 1 });
+        expect(res).toMatchObject({
+          status: 'continuing',
+          haltReason: null,
+          iterations: 1,
+          sliceIterations: 1,
+          loop: { iterations: n },
+        });
         runs.push(res);
       }
       // bd-1 escalated in invocation 4, which went on (exit 0) with the count kept in the checkpoint.
-      expect(runs.map((r) => r.issuesEscalated)).toEqual([[], [], [], ['bd-1'], ['bd-1'], ['bd-1'], ['bd-1']]);
+      // This run's escalations, and the loop's (issue 40).
+      expect(runs.map((r) => r.issuesEscalated)).toEqual([[], [], [], ['bd-1'], [], [], []]);
+      expect(runs.map((r) => r.loop.issuesEscalated)).toEqual([[], [], [], ['bd-1'], ['bd-1'], ['bd-1'], ['bd-1']]);
       const id = runs[0]!.checkpointId;
       expect(loopOf(sb, id)).toMatchObject({ consecutiveEscalations: 1, totalEscalations: 1 });
       expect(readIssues(sb).map((i) => i?.labels)).toEqual([[ESCALATED], undefined]);
@@ -443,7 +452,12 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
 
         // Again: nothing to work, no agent run.
         const res2 = result(await runCli(sb, runArgs(agent)), 1);
-        expect(res2).toMatchObject({ haltReason: 'all_escalated', iterations: 1, sliceIterations: 0 });
+        expect(res2).toMatchObject({
+          haltReason: 'all_escalated',
+          iterations: 0,
+          sliceIterations: 0,
+          loop: { iterations: 1 },
+        });
         expect(worked(sb)).toEqual(['bd-2']);
 
         // A person removes the label (and commits): the next run works bd-1.
@@ -452,8 +466,9 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
         expect(res3).toMatchObject({
           status: 'complete',
           checkpointId: res1.checkpointId,
-          iterations: 2,
-          issuesClosed: ['bd-2', 'bd-1'],
+          iterations: 1,
+          issuesClosed: ['bd-1'],
+          loop: { iterations: 2, issuesClosed: ['bd-2', 'bd-1'] },
         });
         expect(worked(sb)).toEqual(['bd-2', 'bd-1']);
         expect(readIssues(sb).map((i) => i?.status)).toEqual(['closed', 'closed']);
@@ -481,7 +496,8 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
         status: 'complete',
         checkpointId: first.checkpointId,
         issuesClosed: ['bd-1'],
-        iterations: 5,
+        iterations: 1,
+        loop: { iterations: 5 },
       });
       expect(worked(sb)).toEqual([...Array(4).fill('bd-1'), 'bd-1']);
       // Merged into main cleanly: the person's edit (no label) and the escalation note kept, the issue closed.
@@ -1001,8 +1017,9 @@ exit 1
       expect(res2).toMatchObject({
         status: 'continuing',
         checkpointId: res1.checkpointId,
-        iterations: 2,
+        iterations: 1,
         sliceIterations: 1,
+        loop: { iterations: 2 },
       });
       expect(claudeCalls(sb)).toHaveLength(2);
       expect(claudeCalls(sb)[1]).toBeGreaterThanOrEqual(Date.parse(until1));
@@ -1016,7 +1033,7 @@ exit 1
       // Run 3, inside the window: exits 0 at once, no agent run, the window kept.
       const r3 = await runCli(sb, claudeArgs('--slice-minutes', '0.05'), { env });
       const res3 = result(r3, 0);
-      expect(res3).toMatchObject({ status: 'continuing', iterations: 2, sliceIterations: 0 });
+      expect(res3).toMatchObject({ status: 'continuing', iterations: 0, sliceIterations: 0, loop: { iterations: 2 } });
       expect(named(r3, 'rate.limited').map((e) => e.message)).toEqual([
         `Rate limited until ${until2}: nothing to do in this slice; the next run continues.`,
       ]);

@@ -927,7 +927,7 @@ ${GREEN_DEFAULT}`;
         expect(bounce[0]?.message).toContain('At GREEN\'s start no test for "add two numbers" fails any more');
         const result = lastResult(r2.stdout);
         expect(trail(result)).toEqual(['RED:skip(DUPLICATE_TEST)']);
-        expect(result).toMatchObject({ status: 'complete', iterations: 2 });
+        expect(result).toMatchObject({ status: 'complete', iterations: 1, loop: { iterations: 2 } });
         // The one agent run of this slice was the test agent's, told why it writes the test again.
         expect(promptOf(sb, 2)).toContain('You are the test agent');
         expect(promptOf(sb, 2)).toContain('no test for "add two numbers" fails any more');

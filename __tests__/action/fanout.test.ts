@@ -4,12 +4,17 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { carriedOf, matrixJobs, parseWave, partialOf, waveMatrix } from '../../src/action/waveHandoff.js';
-import { waveOutputs, waveSummary } from '../../src/action/waveSummary.js';
+import { unchangedWaveOutputs, waveOutputs, waveSummary } from '../../src/action/waveSummary.js';
+import { ACTION_OUTPUTS } from '../../src/action/manifest.js';
+import { reduceWave } from '../../src/core/waveReduce.js';
 import { initialLoopState } from '../../src/core/state.js';
 import type { WaveReduction } from '../../src/core/waveReduce.js';
 import { artifactName, cacheKey, cacheKeyPrefix, stateScope } from '../../src/persist/stateNames.js';
+import { pullRequest as pr } from '../core/fixtures.js';
 
 const CHECKPOINT = '0b6f1c52-6c1e-4c1a-9d3e-1f2a3b4c5d6e';
+/** The fan-out plan's own outputs, which no other job sets. */
+const PLAN_ONLY = ['matrix', 'wave', 'jobs'];
 const wave = {
   id: 'github-900-1',
   startedAt: '2026-11-27T08:00:00.000Z',
@@ -113,23 +118,92 @@ describe("the reduce's summary and outputs", () => {
     expect(text).toContain(`Checkpoint \`${CHECKPOINT}\`: the next wave goes on from it.`);
   });
 
-  it("a halt heads the summary; the outputs are the loop's after the wave", () => {
+  it('a halt heads the summary', () => {
     const halted = { ...reduction, halt: { reason: 'failure_loop' as const, message: 'FAILURE LOOP DETECTED: 2' } };
     expect(waveSummary(wave, loop, halted, { checkpointId: CHECKPOINT })).toMatch(
       /^## 🛑 agent-loop: wave 2 halted \(failure_loop\)\n\n\*\*FAILURE LOOP DETECTED: 2\*\*/,
     );
-    expect(waveOutputs(loop, halted, CHECKPOINT)).toMatchObject({
-      status: 'halted',
-      'halt-reason': 'failure_loop',
-      iterations: '7',
-      'successful-iterations': '6',
+  });
+
+  it("issue 40: the outputs are this workflow run's wave (issues-closed, pull-requests and kin); the loop's totals are loop-…", () => {
+    // The loop as the reduce restored it: 5 iterations, issue 1 landed by an earlier run as pull request #8.
+    const before = {
+      ...initialLoopState(100),
+      iteration: 5,
+      successfulIterations: 5,
+      costUsd: 0.25,
+      waves: 1,
+      issuesClosed: ['1'],
+      pullRequests: [pr(8, '1', 5)],
+    };
+    // The wave: issue 3's job ran 2 iterations (one agent failure) and opened #9; issue 4's job was lost.
+    const record = (n: number, ok: boolean) => ({
+      n,
+      issueIds: ['3'],
+      startedAt: '2026-11-27T08:00:05.000Z',
+      durationMs: 1000,
+      outcome: ok ? ('complete' as const) : ('agent_failed' as const),
+      agent: { ok, exitCode: ok ? 0 : 1, signal: null, durationMs: 1000, costUsd: 0.25 },
+      ...(ok ? { tests: { passed: true, exitCode: 0, durationMs: 10 } } : {}),
+    });
+    const job3 = {
+      ...initialLoopState(5),
+      iteration: 2,
+      successfulIterations: 1,
+      failedIterations: 1,
+      costUsd: 0.5,
+      testsPassed: true,
+      issuesClosed: ['3'],
+      pullRequests: [pr(9, '3', 2)],
+      completedIterations: [2],
+      history: [record(1, false), record(2, true)],
+    };
+    const reduced = reduceWave(before, wave, [{ issueId: '3', loop: job3 }, { issueId: '4' }], {
+      maxIterations: 100,
+      maxConsecutiveEscalations: 2,
+    });
+    const out = waveOutputs(before, reduced.loop, reduced, CHECKPOINT);
+    expect(out).toMatchObject({
+      status: 'continuing',
+      iterations: '2',
+      'successful-iterations': '1',
       'failed-iterations': '1',
       'issues-closed': '3',
+      'issues-escalated': '',
       'pull-requests': 'https://github.com/o/r/pull/9',
+      'cost-usd': '0.5000',
+      'loop-iterations': '7',
+      'loop-issues-closed': '1,3',
+      'loop-pull-requests': 'https://github.com/o/r/pull/8,https://github.com/o/r/pull/9',
+      'loop-cost-usd': '0.7500',
       'checkpoint-id': CHECKPOINT,
-      'cost-usd': '0.7500',
     });
-    expect(waveOutputs(loop, reduction, CHECKPOINT).status).toBe('continuing');
+    expect(JSON.parse(out['result-json']!)).toMatchObject({
+      iterations: 2,
+      issuesClosed: ['3'],
+      loop: { iterations: 7, issuesClosed: ['1', '3'] },
+    });
+    // Exactly the outputs of a step (action.yml's, less the plan's own).
+    expect(Object.keys(out)).toEqual(ACTION_OUTPUTS.map((o) => o.name).filter((n) => !PLAN_ONLY.includes(n)));
+    // A halt found by the reduce is its status; the counts stay the wave's.
+    const halted = { ...reduced, halt: { reason: 'failure_loop' as const, message: 'FAILURE LOOP DETECTED: 2' } };
+    expect(waveOutputs(before, reduced.loop, halted, CHECKPOINT)).toMatchObject({
+      status: 'halted',
+      'halt-reason': 'failure_loop',
+      'issues-closed': '3',
+      'loop-issues-closed': '1,3',
+    });
+    // A re-run reduce (its wave reduced before) adds nothing: this run's outputs are empty, the loop's stand.
+    const again = unchangedWaveOutputs(reduced.loop, CHECKPOINT);
+    expect(again).toMatchObject({
+      iterations: '0',
+      'issues-closed': '',
+      'pull-requests': '',
+      'cost-usd': '0.0000',
+      'loop-iterations': '7',
+      'loop-issues-closed': '1,3',
+    });
+    expect(Object.keys(again)).toEqual(Object.keys(out));
   });
 
   it('a wave that landed earlier work says how much in its summary; one that only landed shows no table', () => {

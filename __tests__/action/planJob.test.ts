@@ -15,6 +15,7 @@ import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { type LoopState, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
 import { outboxKey } from '../../src/core/waveOutbox.js';
 import { cycle } from '../core/fixtures.js';
+import { ListingError } from '../../src/issues/listing.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -166,6 +167,51 @@ describe('the plan job', () => {
     };
     const { outputs } = await plan(source, 4);
     expect(outputs).toMatchObject({ jobs: '0', matrix: '{"include":[]}', wave: '', status: 'complete' });
+  });
+
+  describe('issue 40: issues GitHub does not list (502 after the retries)', () => {
+    const unlisted: WaveSource = {
+      ready: async () => {
+        throw new ListingError(
+          'listing the open issues labelled agent-loop in o/r',
+          502,
+          'GitHub failed while listing open issues labelled agent-loop in o/r (502 Server Error), also on retrying.',
+        );
+      },
+      claim: async () => {
+        throw new Error('no claim may be taken');
+      },
+      releaseClaim: async () => {},
+      importState: () => {},
+    };
+    const landed: LoopState = { ...initialLoopState(10), iteration: 3, costUsd: 0.5, issuesClosed: ['1', '2'] };
+
+    it("no wave and status deferred, never complete: one warning naming what failed; this run's counts 0, the loop's as they were", async () => {
+      const { outputs, log } = await plan(unlisted, 4, landed);
+      expect(outputs).toMatchObject({
+        status: 'deferred',
+        jobs: '0',
+        wave: '',
+        matrix: '{"include":[]}',
+        iterations: '0',
+        'cost-usd': '0.0000',
+        'loop-iterations': '3',
+        'loop-issues-closed': '1,2',
+        'loop-cost-usd': '0.5000',
+      });
+      expect(log.filter((l) => l.startsWith('warning:'))).toEqual([
+        'warning: agent-loop deferred: GitHub failed while listing open issues labelled agent-loop in o/r (502 Server Error), also on retrying. No wave was planned and nothing was started or lost; the next run lists the issues again.',
+      ]);
+    });
+
+    it('a halt that stands still stands: the failed listing does not lift it, nor hide it behind deferred', async () => {
+      const halted = {
+        ...landed,
+        halt: { reason: 'all_escalated' as const, message: 'ALL ISSUES ESCALATED: 1', at: 'x' },
+      };
+      const { outputs } = await plan(unlisted, 4, halted);
+      expect(outputs).toMatchObject({ status: 'halted', 'halt-reason': 'all_escalated', jobs: '0' });
+    });
   });
 
   describe("with an escalated issue's label a work job could not send (GitHub refused it)", () => {

@@ -8,11 +8,11 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
   status: 'halted',
   haltReason: 'failure_loop',
   error: 'FAILURE LOOP DETECTED: 2 consecutive escalations (issues #10, #11)',
-  iterations: 8,
+  iterations: 2,
   maxIterations: 100,
   failedIterations: 1,
-  successfulIterations: 7,
-  testFailures: 7,
+  successfulIterations: 1,
+  testFailures: 1,
   testsPassed: false,
   issuesClosed: ['9'],
   issuesEscalated: ['10', '11'],
@@ -22,8 +22,24 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
   pullRequests: [],
   completedIterations: [],
   checkpointId: '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab',
-  costUsd: 0.125,
+  costUsd: 0.05,
   tokens: { input: 0, output: 0 },
+  loop: {
+    iterations: 8,
+    failedIterations: 1,
+    successfulIterations: 7,
+    testFailures: 7,
+    testsPassed: false,
+    issuesClosed: ['5', '9'],
+    issuesEscalated: ['10', '11'],
+    issuesNoChange: [],
+    pullRequests: [
+      { issueIds: ['5'], number: 20, url: 'https://github.com/octo/widgets/pull/20', reused: false, iteration: 3 },
+    ],
+    completedIterations: [3, 6],
+    costUsd: 0.125,
+    tokens: { input: 0, output: 0 },
+  },
   sliceIterations: 2,
   history: [
     {
@@ -56,6 +72,8 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
   diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n',
   standing: null,
   idle: false,
+  deferred: null,
+  unchanged: false,
   ...over,
 });
 
@@ -73,13 +91,19 @@ describe('action outputs', () => {
     expect(out).toMatchObject({
       status: 'halted',
       'halt-reason': 'failure_loop',
-      iterations: '8',
+      iterations: '2',
       'failed-iterations': '1',
-      'successful-iterations': '7',
+      'successful-iterations': '1',
       'issues-closed': '9',
       'issues-escalated': '10,11',
+      'pull-requests': '',
+      'cost-usd': '0.0500',
+      'loop-iterations': '8',
+      'loop-issues-closed': '5,9',
+      'loop-issues-escalated': '10,11',
+      'loop-pull-requests': 'https://github.com/octo/widgets/pull/20',
+      'loop-cost-usd': '0.1250',
       'checkpoint-id': '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab',
-      'cost-usd': '0.1250',
     });
     expect(out['result-json']).not.toContain(secret);
     expect(JSON.parse(out['result-json']!)).toMatchObject({ status: 'halted' });
@@ -98,12 +122,16 @@ describe('issues that needed no change (issue 40)', () => {
 });
 
 describe('job summary', () => {
-  it("shows the status, the diagnostic, the slice's iterations, the issues, a gantt chart and how to resume", () => {
+  it("shows the status, the diagnostic, this run's iterations and issues apart from the loop's totals, a gantt chart and how to resume", () => {
     const md = buildSummary(result(), {
       skippedOutsiders: [{ id: '12', author: 'stranger|x', association: 'NONE' }],
       resumeHint: 'or dispatch the workflow with checkpoint-id',
     });
     expect(md).toContain('## 🛑 agent-loop: halted (failure_loop)');
+    expect(md).toContain(
+      'This run: 2 iterations, 1 agent ok, 1 agent failed, 1 test failures; spend $0.0500.\n\nThe loop so far (all runs of this checkpoint): iterations 8/100, 2 issue(s) done, 2 escalated; spend $0.1250.',
+    );
+    expect(md).toContain('| in this run | issues |');
     expect(md).toContain('Loop type: consecutive escalations');
     expect(md).toContain('| 7 | #11 | tests_failed | ok | failed (1) | 61.0s | $0.0500 |');
     expect(md).toContain('| 8 | #11 | agent_failed | transient overloaded | — | 5.0s | — |');
@@ -149,7 +177,7 @@ describe('job summary', () => {
     expect(md).toContain(`| ${link(13)} |`);
     expect(md).toContain(`| ${link(14)} |`);
     expect(md).toContain(`${link(12)} by stranger (NONE)`);
-    expect(md).toContain(`| worked in this slice | ${link(11)} |`);
+    expect(md).toContain(`| worked | ${link(11)} |`);
     expect(md).toContain(`| 7 | ${link(11)} | tests_failed |`);
     expect(md).toMatchSnapshot();
     // Beads issues (no issueLinks) are named, not linked.

@@ -14,7 +14,8 @@ import { LOCK_FILE } from '../../src/safety/lock.js';
 import { RUNTIME_DIR } from '../../src/safety/processes.js';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { initialLoopState } from '../../src/core/state.js';
-import { ManualClock } from '../loop/fakes.js';
+import { ManualClock, MemorySource } from '../loop/fakes.js';
+import { ListingError } from '../../src/issues/listing.js';
 
 const lockFile = () => path.join(dir, '.state', RUNTIME_DIR, LOCK_FILE);
 
@@ -274,6 +275,28 @@ describe('runCommand: idle runs (issue 14)', () => {
   const bead = (id: string) =>
     `${JSON.stringify({ id, title: `Fix ${id}`, status: 'open', priority: 1, issue_type: 'task', created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' })}\n`;
 
+  /** runCommand with `flags` (and `over` of the ports), counting the agent's installs: its exit code, log events and result. */
+  const runner = (flags: Record<string, string | true>, over: Partial<RunIO> = {}) => {
+    const installs: number[] = [];
+    const run = async () => {
+      const ports = io({
+        ...over,
+        installAgent: async () => {
+          installs.push(1);
+          return { env: ports.env };
+        },
+      });
+      const code = await runCommand(options(flags), ports);
+      const events = ports.out
+        .join('')
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      return { code, events, result: events.at(-1) as Record<string, unknown> };
+    };
+    return { run, installs };
+  };
+
   it('nothing to do: no checkpoint written, no agent installed or prepared, no lock; the result says complete with the newest checkpoint', async () => {
     gitIn('init', '-q', '-b', 'main');
     await fs.mkdir(path.join(dir, '.beads'));
@@ -288,22 +311,7 @@ describe('runCommand: idle runs (issue 14)', () => {
       'state-dir': '.state',
       json: true as const,
     };
-    const installs: number[] = [];
-    const run = async () => {
-      const ports = io({
-        installAgent: async () => {
-          installs.push(1);
-          return { env: ports.env };
-        },
-      });
-      const code = await runCommand(options(flags), ports);
-      const events = ports.out
-        .join('')
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      return { code, events, result: events.at(-1) as Record<string, unknown> };
-    };
+    const { run, installs } = runner(flags);
     const checkpoints = path.join(dir, '.state', 'checkpoints');
     const files = async () => (await fs.readdir(checkpoints).catch(() => [])).sort();
 
@@ -329,11 +337,77 @@ describe('runCommand: idle runs (issue 14)', () => {
 
     // Nothing left: the finished checkpoint is reported, left byte for byte as it was, and no new one appears.
     const idle = await run();
-    expect(idle.result).toMatchObject({ status: 'complete', idle: true, checkpointId: id, iterations: 1 });
+    // This run did nothing (issue 40): its own counts are 0, the loop's stand.
+    expect(idle.result).toMatchObject({
+      status: 'complete',
+      idle: true,
+      checkpointId: id,
+      iterations: 0,
+      issuesClosed: [],
+      loop: { iterations: 1, issuesClosed: ['bd-1'] },
+    });
     expect(String(idle.events[0]?.message)).toContain(`Checkpoint ${id} is left as it was`);
     expect(await files()).toEqual([`${id}.json`]);
     expect(await fs.readFile(file, 'utf8')).toBe(written);
     expect(installs).toEqual([1]);
+  });
+
+  it('issue 40: issues that cannot be listed (GitHub answered 404): deferred, exit 75, nothing written, installed or locked, never complete; once they can, the next run works them', async () => {
+    gitIn('init', '-q', '-b', 'main');
+    gitIn('commit', '-q', '-m', 'init', '--allow-empty');
+    const issues = MemorySource.of('1');
+    let down = true;
+    const unlisted = new ListingError(
+      'listing the open issues labelled agent-loop in octo/widgets',
+      404,
+      'Not found while listing open issues labelled agent-loop in octo/widgets (404 Not Found): check that octo/widgets exists and that the `github-token` input can read it.',
+    );
+    const source = {
+      ...issues,
+      description: 'GitHub issues of octo/widgets labelled agent-loop',
+      ready: async () => {
+        if (down) throw unlisted;
+        return issues.ready();
+      },
+      get: (id: string) => issues.get(id),
+      close: (id: string, reason: string) => issues.close(id, reason),
+      markEscalated: (id: string, note: string) => issues.markEscalated(id, note),
+    };
+    const flags = {
+      agent: 'command',
+      'agent-command': `printf 'work_remaining: 0\\nrequires_continuation: false\\n'`,
+      'test-command': 'true',
+      'state-dir': '.state',
+      json: true as const,
+    };
+    const { run, installs } = runner(flags, { source: () => source });
+    const files = async () => (await fs.readdir(path.join(dir, '.state', 'checkpoints')).catch(() => [])).sort();
+
+    const deferred = await run();
+    expect(deferred.code).toBe(75);
+    expect(deferred.result).toMatchObject({
+      status: 'deferred',
+      deferred: { what: 'listing the open issues labelled agent-loop in octo/widgets', status: 404 },
+      unchanged: true,
+      idle: false,
+      iterations: 0,
+      issuesClosed: [],
+    });
+    expect(deferred.events.slice(0, -1).map((e) => [e.event, e.level])).toEqual([['run.deferred', 'warn']]);
+    expect(String(deferred.events[0]?.message)).toMatch(
+      /^Deferred: Not found while listing open issues .*\(404 Not Found\).*No issue was started and nothing was written; the next run lists the issues again\.$/,
+    );
+    expect(await files()).toEqual([]);
+    expect(installs).toEqual([]);
+    expect(existsSync(lockFile())).toBe(false);
+
+    // GitHub answers again: the issue is worked.
+    down = false;
+    const worked = await run();
+    expect(worked.code).toBe(0);
+    expect(worked.result).toMatchObject({ status: 'complete', deferred: null, iterations: 1 });
+    expect(installs).toEqual([1]);
+    expect(await files()).toHaveLength(1);
   });
 
   it('an all_escalated halt whose label the source refused says so: the issue has no label to remove, and the resuming run writes it', async () => {

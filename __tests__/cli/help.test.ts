@@ -18,11 +18,11 @@ describe('--help', () => {
   });
 
   it('each command lists its own exit codes', () => {
-    expect(exitCodes(commandHelp('run'))).toEqual(['0', '1', '2', '130/143']);
-    expect(exitCodes(commandHelp('plan'))).toEqual(['0', '1', '2', '130/143']);
+    expect(exitCodes(commandHelp('run'))).toEqual(['0', '1', '2', '75', '130/143']);
+    expect(exitCodes(commandHelp('plan'))).toEqual(['0', '1', '2', '75', '130/143']);
     expect(exitCodes(commandHelp('status'))).toEqual(['0', '2']);
     expect(exitCodes(commandHelp('cleanup'))).toEqual(['0', '1', '2']);
-    expect(exitCodes(mainHelp('0.1.0'))).toEqual(['0', '1', '2', '130/143']);
+    expect(exitCodes(mainHelp('0.1.0'))).toEqual(['0', '1', '2', '75', '130/143']);
   });
 
   it("status and cleanup --help say nothing of run's halts", () => {

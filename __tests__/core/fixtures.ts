@@ -41,3 +41,12 @@ export const turnRecord = (before: LoopState, startedAt: number): IterationRecor
   outcome: 'continuing',
   agent: { ok: true, exitCode: 0, signal: null, durationMs: 1000 },
 });
+
+/** A pull request as the loop state records it: `number` for `issueId`'s cycle, finished at `iteration` (repository o/r). */
+export const pullRequest = (number: number, issueId: string, iteration: number): LoopState['pullRequests'][number] => ({
+  issueIds: [issueId],
+  number,
+  url: `https://github.com/o/r/pull/${number}`,
+  reused: false,
+  iteration,
+});

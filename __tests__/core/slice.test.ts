@@ -143,6 +143,25 @@ describe('the core: picking the work', () => {
     expect(s.model.loop.escalations.at(-1)?.fingerprints).toEqual({ 'a-1': 'f1' });
   });
 
+  it('issue 40: issues (or their open pull requests) that cannot be listed defer the slice, never complete it: saved as it is, nothing started, the next run lists them again', () => {
+    const failed = {
+      what: 'listing the open pull requests of octo/widgets',
+      status: 502,
+      message: 'GitHub failed while listing the open pull requests (502 Server Error), also on retrying.',
+    };
+    const m = model({ iteration: 3, issuesClosed: ['a-0'] });
+    const s = run(m, config({}, { publishes: true }), tick(), { type: 'issuesUnlisted', failed });
+    expect(kinds(s.effects)).toEqual(['log:run.deferred', 'save', 'done']);
+    expect(find(s.effects, 'done')).toEqual({ kind: 'done', status: 'deferred', interrupted: false });
+    expect(find(s.effects, 'save')).toMatchObject({ status: 'deferred', loop: m.loop });
+    const said = find(s.effects, 'log');
+    expect(said).toMatchObject({ level: 'warn', data: { what: failed.what, status: 502 } });
+    expect(said?.message).toBe(
+      'Deferred: GitHub failed while listing the open pull requests (502 Server Error), also on retrying. No issue is started on an incomplete list; the checkpoint keeps what this run did, and the next run lists the issues again.',
+    );
+    expect(s.model.loop).toEqual(m.loop);
+  });
+
   it('with no ready issue: checks the source, then completes; halts when only escalated issues remain', () => {
     const empty = run(model(), config(), tick(), { type: 'issuesRead', ready: [] });
     expect(kinds(empty.effects)).toEqual(['checkSource']);
@@ -1056,6 +1075,7 @@ describe('the core: the protocol, over every event in many states', () => {
     { type: 'claimed', adopted: ['github-1-1'] },
     { type: 'claimed', lost: { id: 'a-1', run: 'github-1-1', expires: '2026-11-25T11:00:00Z' }, adopted: [] },
     { type: 'issuesRead', ready: [{ ...ready('a-1')[0]!, claimedBy: { run: 'r', expires: '2026-11-25T11:00:00Z' } }] },
+    { type: 'issuesUnlisted', failed: { what: 'listing the open pull requests of o/r', status: 502, message: 'm' } },
   ];
   const configs = [
     config(),
@@ -1084,7 +1104,7 @@ describe('the core: the protocol, over every event in many states', () => {
             expect(saved.at(-1)?.loop.notices.map((n) => n.id)).toContain(x.notice.id);
           });
         }
-    expect(steps).toBe(3 * 36 * 25);
+    expect(steps).toBe(3 * 36 * 26);
   });
 });
 

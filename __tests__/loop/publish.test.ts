@@ -15,6 +15,8 @@ import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/sli
 import { createLogger } from '../../src/report/logger.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
+import { ListingError } from '../../src/issues/listing.js';
+import { exitCodeFor, summaryLine } from '../../src/core/result.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -269,7 +271,8 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
       next.calls.indexOf('checkout agent-loop/issue-7'),
     );
     expect(next.published.map((w) => w.branch)).toEqual(['agent-loop/issue-7']);
-    expect(r).toMatchObject({ status: 'complete', iterations: 1 });
+    // The landing is this run's (issue 40): its issue and pull request, though no agent ran in it.
+    expect(r).toMatchObject({ status: 'complete', iterations: 0, issuesClosed: ['7'], loop: { iterations: 1 } });
     expect(r.pullRequests).toMatchObject([{ issueIds: ['7'], number: 101 }]);
     const saved = (await h.deps.store.load(r.checkpointId)).state.loop as { outbox: unknown[] };
     expect(saved.outbox).toEqual([]);
@@ -285,7 +288,7 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
 
     // Still failing, before the backoff ends: nothing runs, nothing is published.
     const early = nextRun(h, [done], { failure: transient });
-    expect(await runSlice(early.deps)).toMatchObject({ status: 'continuing', iterations: 1 });
+    expect(await runSlice(early.deps)).toMatchObject({ status: 'continuing', iterations: 0, loop: { iterations: 1 } });
     expect(early.agent.requests).toHaveLength(0);
     expect(early.calls.filter((c) => c.startsWith('push'))).toEqual([]);
 
@@ -301,7 +304,7 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
 
     h.clock.advance(120_000);
     const ok = nextRun(h);
-    expect(await runSlice(ok.deps)).toMatchObject({ status: 'complete', iterations: 1 });
+    expect(await runSlice(ok.deps)).toMatchObject({ status: 'complete', iterations: 0, loop: { iterations: 1 } });
     expect(ok.agent.requests).toHaveLength(0);
     expect(ok.published).toHaveLength(1);
   });
@@ -326,7 +329,7 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     expect(last.error).toMatch(/PUBLISH FAILING: .* failed 30 times in a row, .*could not open the pull request: 502/);
     // The cause fixed, the resumed run lands it at once, without the agent.
     const resumed = nextRun(h);
-    expect(await runSlice(resumed.deps)).toMatchObject({ status: 'complete', iterations: 1 });
+    expect(await runSlice(resumed.deps)).toMatchObject({ status: 'complete', iterations: 0, loop: { iterations: 1 } });
     expect(resumed.agent.requests).toHaveLength(0);
     expect(resumed.published).toHaveLength(1);
   });
@@ -338,7 +341,12 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     const r = await runSlice(next.deps);
     expect(next.agent.requests).toHaveLength(0);
     expect(next.published).toHaveLength(1);
-    expect(r).toMatchObject({ status: 'complete', iterations: 1, pullRequests: [{ number: 101 }] });
+    expect(r).toMatchObject({
+      status: 'complete',
+      iterations: 0,
+      pullRequests: [{ number: 101 }],
+      loop: { iterations: 1 },
+    });
   });
 
   it('a remote that cannot be reached while landing ends the slice as continuing (retried later), never a crash', async () => {
@@ -356,7 +364,7 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
       fetchBranch: (b) => next.deps.git!.fetchBranch('origin', b),
     };
     const r = await runSlice(next.deps);
-    expect(r).toMatchObject({ status: 'continuing', iterations: 1 });
+    expect(r).toMatchObject({ status: 'continuing', iterations: 0, loop: { iterations: 1 } });
     expect(next.agent.requests).toHaveLength(0);
     expect(next.lines.some((l) => l.includes('"cycle.landing_failed"') && l.includes('Could not resolve host'))).toBe(
       true,
@@ -371,7 +379,7 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     const r = await runSlice(next.deps);
     expect(next.lines.some((l) => l.includes('"cycle.lost"'))).toBe(true);
     expect(next.agent.requests).toHaveLength(1);
-    expect(r).toMatchObject({ status: 'complete', iterations: 2 });
+    expect(r).toMatchObject({ status: 'complete', iterations: 1, loop: { iterations: 2 } });
     expect(next.published).toHaveLength(1);
   });
 
@@ -399,12 +407,12 @@ describe('a finished cycle GitHub does not take (the outbox)', () => {
     expect(lost).toContain(`does not hold its commit ${recorded?.tip}`);
     expect(third.agent.requests).toHaveLength(1); // worked again, on top of the wip:
     expect(third.published).toHaveLength(1);
-    expect(r).toMatchObject({ status: 'complete', iterations: 3 });
+    expect(r).toMatchObject({ status: 'complete', iterations: 1, loop: { iterations: 3 } });
   });
 });
 
 describe('issue 14: beads issues in the action', () => {
-  it('an issue whose pull request is open is not worked again (said once); the others are; a listing that fails starts none, with a warning', async () => {
+  it('an issue whose pull request is open is not worked again (said once); the others are', async () => {
     const h = harness([done], { source: MemorySource.of('bd-1', 'bd-2') });
     const asked: string[][] = [];
     h.deps.publisher = {
@@ -422,20 +430,65 @@ describe('issue 14: beads issues in the action', () => {
     const told = h.lines.filter((l) => l.includes('"issue.in_review"'));
     expect(told).toHaveLength(1);
     expect(told[0]).toContain('Skipping bd-1: its pull request #9 (https://github.com/test/repo/pull/9) is open.');
+  });
 
+  it('issue 40: open pull requests that cannot be listed (GitHub answered 502): deferred, never complete; no issue started, the checkpoint resumable and unchanged; the next run works the issue', async () => {
     const down = harness([done], { source: MemorySource.of('bd-3') });
     down.deps.publisher = {
       ...down.deps.publisher!,
       inReview: async () => {
-        throw new Error('502 Bad Gateway');
+        throw new ListingError(
+          'listing the open pull requests of test/repo',
+          502,
+          'GitHub failed while listing the open pull requests (502 Server Error), also on retrying.',
+        );
       },
     };
-    const r2 = await runSlice(down.deps);
-    expect(r2.status).toBe('complete');
-    expect(down.agent.requests).toHaveLength(0);
-    expect(down.lines.join('\n')).toContain(
-      'Could not list the open pull requests (pull requests to test/repo): 502 Bad Gateway. No issue is started in this run',
+    const r = await runSlice(down.deps);
+    expect(r).toMatchObject({
+      status: 'deferred',
+      deferred: {
+        what: 'listing the open pull requests of test/repo',
+        status: 502,
+        message: 'GitHub failed while listing the open pull requests (502 Server Error), also on retrying.',
+      },
+      unchanged: true,
+      iterations: 0,
+      issuesClosed: [],
+    });
+    expect(exitCodeFor(r)).toBe(75);
+    expect(summaryLine(r).split('\n')[0]).toBe(
+      'DEFERRED: GitHub failed while listing the open pull requests (502 Server Error), also on retrying. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.',
     );
+    expect(down.agent.requests).toHaveLength(0);
+    expect(down.lines.join('\n')).not.toContain('No ready issues left');
+    expect(down.source.closedWith).toEqual({});
+    // The checkpoint stays one the next run resumes (not `complete`, which the next run would start over from).
+    expect((await down.deps.store.load(r.checkpointId)).phase).toBe('working');
+
+    // GitHub answers again: the next run resumes the same checkpoint and works the issue.
+    const next = harness([done], { source: down.source, remote: down.remote, clock: down.clock });
+    next.deps.store = down.deps.store;
+    next.deps.publisher = { ...next.deps.publisher!, inReview: async () => new Map() };
+    const r2 = await runSlice(next.deps);
+    expect(r2).toMatchObject({ status: 'complete', checkpointId: r.checkpointId, issuesClosed: ['bd-3'] });
+    expect(next.agent.requests).toHaveLength(1);
+  });
+
+  it('issue 40: any failure to list the open pull requests defers the run, said with its message', async () => {
+    const down = harness([done], { source: MemorySource.of('bd-3') });
+    down.deps.publisher = {
+      ...down.deps.publisher!,
+      inReview: async () => {
+        throw new Error('socket hang up');
+      },
+    };
+    const r = await runSlice(down.deps);
+    expect(r.status).toBe('deferred');
+    expect(r.deferred?.message).toBe(
+      'listing the open pull requests (pull requests to test/repo) failed: socket hang up',
+    );
+    expect(down.agent.requests).toHaveLength(0);
   });
 
   it('on-success merge: the finished work is pushed onto the base, the local base fast-forwarded to it and the branch deleted; the issue is closed with the work', async () => {

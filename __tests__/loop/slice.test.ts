@@ -292,11 +292,13 @@ describe('REQ_021 errors in the implementation loop', () => {
     again.deps.store = h.deps.store;
     again.deps.stateDir = dir;
     const r2 = await runSlice(again.deps);
+    // The result's own counts are this run's; the loop's totals are under `loop` (issue 40).
     expect(r2).toMatchObject({
       status: 'complete',
-      iterations: 4,
+      iterations: 1,
       checkpointId: r.checkpointId,
-      issuesClosed: ['bd-1', 'bd-2'],
+      issuesClosed: ['bd-2'],
+      loop: { iterations: 4, issuesClosed: ['bd-1', 'bd-2'] },
     });
   });
 });
@@ -391,7 +393,12 @@ describe('seed 004 defensive validation in the loop', () => {
       issueCounts: { 'bd-1': { unfinishedRuns: 19, silentIterations: 0 } },
     };
     await h.deps.store.write({ ...cp, state: { ...cp.state, loop: reduced } });
-    expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'all_escalated', iterations: 2 });
+    expect(await runSlice(h.deps)).toMatchObject({
+      status: 'halted',
+      haltReason: 'all_escalated',
+      iterations: 1,
+      loop: { iterations: 2 },
+    });
     expect(h.source.escalatedWith['bd-1']).toMatch(/20 agent runs on this cycle/);
     const after = (await h.deps.store.list()).checkpoints[0]!.state.loop as LoopState;
     expect(after.issueCounts).toBeUndefined();
@@ -443,7 +450,7 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     const second = harness({ source, steps: [done], clock: first.clock });
     second.deps.store = first.deps.store;
     const r2 = await runSlice(second.deps);
-    expect(r2).toMatchObject({ status: 'complete', checkpointId: r1.checkpointId, iterations: 2 });
+    expect(r2).toMatchObject({ status: 'complete', checkpointId: r1.checkpointId, loop: { iterations: 2 } });
     expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('complete');
   });
 
@@ -460,9 +467,10 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     expect(r2).toMatchObject({
       status: 'complete',
       checkpointId: r1.checkpointId,
-      iterations: 2,
-      failedIterations: 1,
+      iterations: 1,
+      failedIterations: 0,
       sliceIterations: 1,
+      loop: { iterations: 2, failedIterations: 1 },
     });
     expect(second.agent.requests[0]?.iteration).toBe(2);
     const stored = await first.deps.store.load(r1.checkpointId);
@@ -531,8 +539,9 @@ describe('budget, cost and sessions', () => {
     const second = harness({ steps: [costing(0.5)], settings: { maxCostUsd: 1 }, clock: first.clock });
     second.deps.store = first.deps.store;
     const r = await runSlice(second.deps);
-    expect(r).toMatchObject({ status: 'halted', haltReason: 'budget', iterations: 3 });
-    expect(r.costUsd).toBeCloseTo(1.11);
+    expect(r).toMatchObject({ status: 'halted', haltReason: 'budget', iterations: 1, loop: { iterations: 3 } });
+    expect(r.costUsd).toBeCloseTo(0.5);
+    expect(r.loop.costUsd).toBeCloseTo(1.11);
     expect(r.error).toMatch(/^Budget reached: \$1\.1100 spent of the \$1 cap/);
   });
 

@@ -94,7 +94,7 @@ describe('model-based simulation of the loop against generated repositories and 
     const first = Number(process.env.SIM_SEED ?? 1);
     const count = process.env.SIM_SEED ? 1 : RUNS;
     const failures: string[] = [];
-    const tally = { complete: 0, halted: 0, continuing: 0, capable: 0, noChange: 0, rejected: 0 };
+    const tally = { complete: 0, halted: 0, continuing: 0, deferred: 0, capable: 0, noChange: 0, rejected: 0 };
     for (let seed = first; seed < first + count; seed++) {
       const world = generateWorld(seed);
       const run = await simulate(world);

@@ -293,12 +293,13 @@ export interface GitHubServer {
   observe(listener: (request: { method: string; path: string }) => void): () => void;
   /**
    * Refuses every request of `method` to `path` (a route pattern) with `status` and GitHub's own
-   * `message` (a repository setting, a missing permission) until the returned function lifts it.
+   * `message` (a repository setting, a missing permission; a 5xx: GitHub failing on that one
+   * endpoint, every retry included) until the returned function lifts it.
    */
   refuse(rule: {
     method: string;
     path: string;
-    status: 401 | 403 | 404 | 422;
+    status: 401 | 403 | 404 | 422 | 500 | 502 | 503;
     message: string;
     docs?: string;
   }): () => void;

@@ -372,6 +372,8 @@ export async function runAction(given: ActionDeps): Promise<void> {
       : undefined;
   let problems: readonly StartProblem[] = [];
   let standing = false;
+  // A listing GitHub did not answer: green, with one warning (the next run retries).
+  let deferred = false;
   // A work job's halt that only says its share or its issue ran out: the reduce decides for the run.
   let jobLocal = false;
   const command = options.workflow === 'pipeline' ? planCommand : runCommand;
@@ -397,9 +399,12 @@ export async function runAction(given: ActionDeps): Promise<void> {
     ...(preflight ? { preflight } : {}),
     onResult: async (result) => {
       standing = result.standing !== null;
+      deferred = result.status === 'deferred';
       jobLocal = fanOut.role === 'work' && result.haltReason !== null && JOB_LOCAL_HALTS.has(result.haltReason);
-      // Nothing changed: post publishes nothing (the published state is the one restored).
-      if (standing || result.idle) core.saveState('unchanged', standing ? 'halt' : 'idle');
+      // Nothing changed: post publishes nothing (the published state is the one restored). But a
+      // work job's partial state is always published: without it the reduce takes the job for lost.
+      if (result.unchanged && !(deferred && fanOut.role === 'work'))
+        core.saveState('unchanged', standing ? 'halt' : result.idle ? 'idle' : 'deferred');
       // Post (which runs where the state is published) never prunes the checkpoint this run used.
       else if (refs) core.saveState('checkpoint-id', result.checkpointId);
       for (const [name, value] of Object.entries(resultOutputs(result, redact))) core.setOutput(name, value);
@@ -425,6 +430,12 @@ export async function runAction(given: ActionDeps): Promise<void> {
             `agent-loop is still halted (${result.haltReason}) since ${result.standing.since ?? 'an earlier run'}: ${result.error ?? ''}. Nothing was run. To resume: ${result.standing.resume.map((w) => describeResumeWay(w, 'action')).join('; ')}.`,
           ),
         );
+      else if (result.deferred)
+        core.warning(
+          redact(
+            `agent-loop deferred: ${result.deferred.message.replace(/\.$/, '')}. Nothing was started or lost; the next run lists the issues again.`,
+          ),
+        );
       else if (jobLocal)
         core.warning(
           redact(
@@ -436,7 +447,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
     },
   });
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
-  else if (code !== 0 && !standing && !jobLocal)
+  else if (code !== 0 && !standing && !jobLocal && !deferred)
     core.setFailed('agent-loop halted: see the error annotation and the job summary.');
 }
 

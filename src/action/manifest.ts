@@ -73,39 +73,70 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
   {
     name: 'status',
     description:
-      'complete, continuing (the slice ended with work remaining; the next run resumes), halted, or paused (the input paused: nothing was read or run, the other outputs are empty).',
+      'complete, continuing (the slice ended with work remaining; the next run resumes), halted, deferred (listing the issues or the open pull requests failed on GitHub after retries: nothing was started or lost, the next run retries; the step stays green with a warning), or paused (the input paused: nothing was read or run, the other outputs are empty).',
   },
   {
     name: 'halt-reason',
     description:
       'Why the run halted (failure_loop, bounce_loop, all_escalated, agent_unavailable, max_iterations, budget, contract_violation, publish_refused, …), or empty.',
   },
-  { name: 'iterations', description: 'Agent invocations in the whole run, across slices.' },
-  { name: 'failed-iterations', description: 'Iterations whose agent run failed.' },
-  { name: 'successful-iterations', description: 'Iterations whose agent run succeeded.' },
+  {
+    name: 'iterations',
+    description:
+      "Agent invocations in this run: a step's slice, or with fan-out this workflow run's wave as the reduce job counts it (0 when the run had nothing to do, a halt stood or it was deferred). This run is what iterations, failed-iterations, successful-iterations, issues-*, preexisting-failures, pull-requests and cost-usd describe; the loop's totals across runs are the loop-… outputs.",
+  },
+  { name: 'failed-iterations', description: 'Iterations of this run whose agent run failed.' },
+  { name: 'successful-iterations', description: 'Iterations of this run whose agent run succeeded.' },
   {
     name: 'issues-closed',
     description:
-      'Issues finished in this run, comma-separated: closed (beads), or with a pull request that closes them on merge (GitHub issues).',
+      "Issues this run finished, comma-separated: closed (beads), or with a pull request that closes them on merge (GitHub issues); empty when it finished none (an idle run, a halt that stands). The loop's are loop-issues-closed.",
   },
-  { name: 'issues-escalated', description: 'Issues escalated in this run, comma-separated.' },
+  { name: 'issues-escalated', description: 'Issues this run escalated, comma-separated.' },
   {
     name: 'issues-no-change',
     description:
-      'Issues found already satisfied (nothing changed, nothing broke) that name no test of their own: labelled agent-loop:no-change with the evidence and left open for a person to close, comma-separated.',
+      'Issues this run found already satisfied (nothing changed, nothing broke) that name no test of their own: labelled agent-loop:no-change with the evidence and left open for a person to close, comma-separated.',
   },
   {
     name: 'preexisting-failures',
     description:
-      'Test ids that failed before their cycle started and still fail, targeted by no issue worked (reported, never blocking), comma-separated.',
+      "Test ids that failed before their cycle started and still fail, targeted by no issue worked (this run's last verdict; reported, never blocking), comma-separated.",
   },
   {
     name: 'pull-requests',
-    description: 'URLs of the pull requests opened or reused for finished issues in this run, comma-separated.',
+    description:
+      "URLs of the pull requests this run opened or reused for finished issues, comma-separated; empty when it opened none. The loop's are loop-pull-requests.",
+  },
+  { name: 'cost-usd', description: 'Agent spend of this run, in dollars (agents that report cost).' },
+  {
+    name: 'loop-iterations',
+    description:
+      "The loop's agent invocations across all its runs (what max-iterations bounds), since its checkpoint started.",
+  },
+  {
+    name: 'loop-issues-closed',
+    description: "Issues the loop finished across all its runs, comma-separated (issues-closed is this run's).",
+  },
+  { name: 'loop-issues-escalated', description: 'Issues the loop escalated across all its runs, comma-separated.' },
+  {
+    name: 'loop-issues-no-change',
+    description: 'Issues the loop found already satisfied across all its runs, comma-separated.',
+  },
+  {
+    name: 'loop-pull-requests',
+    description: "URLs of the loop's pull requests across all its runs (the newest 100), comma-separated.",
+  },
+  {
+    name: 'loop-cost-usd',
+    description: "The loop's agent spend across all its runs (what max-cost-usd bounds), in dollars.",
   },
   { name: 'checkpoint-id', description: 'The checkpoint of this run: pass it as checkpoint-id to resume from it.' },
-  { name: 'cost-usd', description: 'Agent spend of the run so far, in dollars (agents that report cost).' },
-  { name: 'result-json', description: 'The whole run result as JSON (secrets redacted).' },
+  {
+    name: 'result-json',
+    description:
+      "The whole run result as JSON (secrets redacted): its counts and lists are this run's, its loop field the loop's totals.",
+  },
   {
     name: 'matrix',
     description:

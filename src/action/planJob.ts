@@ -20,7 +20,9 @@ import { openCheckpoint } from '../loop/slice.js';
 import type { Clock } from '../util/clock.js';
 import type { ActionCore } from './actionCore.js';
 import { type WaveHandoff, matrixJobs, waveMatrix } from './waveHandoff.js';
-import { issueLink, type SummaryContext } from './summary.js';
+import { issueLink, loopOutputs, type SummaryContext } from './summary.js';
+import { loopTotals } from '../core/result.js';
+import { ListingError } from '../issues/listing.js';
 
 export interface FanOutJob {
   core: ActionCore;
@@ -45,7 +47,8 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
   );
   if (opened.sourceState !== undefined) source.importState?.(opened.sourceState);
   const loop = opened.state;
-  const ready = await source.ready();
+  // The plan runs no agent: this run's counts are 0 until the reduce adds the wave's; the loop's are its totals.
+  const counts = { iterations: '0', 'cost-usd': (0).toFixed(4), ...loopOutputs(loopTotals(loop)) };
   const none = (status: string, why: string, haltReason = '', wave = '') => {
     for (const [name, value] of Object.entries({
       matrix: waveMatrix({ jobs: [] }),
@@ -54,15 +57,27 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
       status,
       'halt-reason': haltReason,
       'checkpoint-id': opened.resumed ? opened.id : '',
-      iterations: String(loop.iteration),
-      'cost-usd': loop.costUsd.toFixed(4),
+      ...counts,
     }))
-      core.setOutput(name, value);
+      core.setOutput(name, redact(value));
     core.info(redact(`agent-loop plan: no wave: ${why}`));
   };
-  // A halt that stands holds the wave back as it holds a slice (the reduce records a new one).
+  let ready: Awaited<ReturnType<WaveSource['ready']>> | undefined;
+  let unlisted: ListingError | undefined;
+  try {
+    ready = await source.ready();
+  } catch (error) {
+    if (!(error instanceof ListingError)) throw error;
+    unlisted = error;
+  }
+  // A halt that stands holds the wave back as it holds a slice (the reduce records a new one); unread
+  // issues change nothing (a halt lifted by the issues is lifted by a run that reads them).
   if (loop.halt && !options.resumeHalted) {
-    const gate = haltGate(loop, { ready, maxIterations: options.maxIterations, maxCostUsd: options.maxCostUsd });
+    const gate = haltGate(loop, {
+      ...(ready ? { ready } : {}),
+      maxIterations: options.maxIterations,
+      maxCostUsd: options.maxCostUsd,
+    });
     if (gate.stands) {
       core.warning(
         redact(
@@ -72,6 +87,15 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
       return none('halted', `the halt stands (${loop.halt.reason})`, loop.halt.reason);
     }
     core.info(redact(`agent-loop plan: the halt (${loop.halt.reason}) is lifted: ${gate.because}.`));
+  }
+  if (!ready) {
+    // Never "no issues": which are workable is unknown, so no wave goes out (status deferred, green).
+    core.warning(
+      redact(
+        `agent-loop deferred: ${unlisted?.message.replace(/\.$/, '') ?? 'the issues could not be listed'}. No wave was planned and nothing was started or lost; the next run lists the issues again.`,
+      ),
+    );
+    return none('deferred', `${unlisted?.what ?? 'listing the issues'} failed`);
   }
   // Finished work earlier waves could not land: the wave's landing job lands it (no agent runs).
   const now = clock.now().getTime();
@@ -198,10 +222,9 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
       status: 'continuing',
       'halt-reason': '',
       'checkpoint-id': opened.id,
-      iterations: String(loop.iteration),
-      'cost-usd': loop.costUsd.toFixed(4),
+      ...counts,
     }))
-      core.setOutput(name, value);
+      core.setOutput(name, redact(value));
     const notices = (wave.landing ?? []).filter((k) => owed.includes(k)).length;
     const cycles = (wave.landing?.length ?? 0) - notices;
     const lands = wave.landing?.length

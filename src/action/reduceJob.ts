@@ -23,7 +23,7 @@ import type { GitHubIssueSource } from '../issues/github/issueSource.js';
 import { type WaveHandoff, partialOf, savedLoop } from './waveHandoff.js';
 import { LANDING_JOB, type LandingPartial, reduceLanding } from '../core/waveOutbox.js';
 import { dropLandedBundles, gatherBundles, tookFrom } from './outboxHandover.js';
-import { waveOutputs, waveSummary } from './waveSummary.js';
+import { unchangedWaveOutputs, waveOutputs, waveSummary } from './waveSummary.js';
 
 export interface ReduceJob extends FanOutJob {
   wave: WaveHandoff;
@@ -51,9 +51,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     core.warning(
       `agent-loop reduce: wave ${wave.id} is in checkpoint ${into} already (its reduce ran before): nothing is added twice, nothing published.`,
     );
-    core.setOutput('checkpoint-id', into);
-    core.setOutput('iterations', String(main.iteration));
-    core.setOutput('status', main.halt ? 'halted' : 'continuing');
+    for (const [name, value] of Object.entries(unchangedWaveOutputs(main, into))) core.setOutput(name, redact(value));
     return;
   }
 
@@ -135,7 +133,9 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
       if (posted.ok) core.info('agent-loop reduce: posted the halt diagnostic to Discord.');
     }
   }
-  for (const [name, value] of Object.entries(waveOutputs(loop, reduction, into))) core.setOutput(name, redact(value));
+  // This run's outputs are what the wave (and its landing job) added to the loop as restored.
+  for (const [name, value] of Object.entries(waveOutputs(main, loop, reduction, into)))
+    core.setOutput(name, redact(value));
   await core.writeSummary(
     redact(
       waveSummary(wave, loop, reduction, {

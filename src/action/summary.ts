@@ -3,14 +3,18 @@
  * limit whatever the history). Pure; the caller redacts and writes them.
  */
 import { describeResumeWay } from '../core/haltGate.js';
-import { type RunResult, splitNoChange } from '../core/result.js';
+import { type LoopCounts, type RunResult, deferredLine, splitNoChange } from '../core/result.js';
 import { issueRef } from '../report/diagnostic.js';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 const TABLE_ROWS = 200;
 const GANTT_ROWS = 60;
 
-/** The action's outputs, named as in action.yml. */
+/**
+ * The action's outputs, named as in action.yml: the counts and lists of this run (a step: its slice;
+ * an idle run, a halt that stands or a deferred run did nothing: 0 and empty), and the loop's
+ * totals across runs under `loop-` names.
+ */
 export function resultOutputs(r: RunResult, redact: (text: string) => string): Record<string, string> {
   return {
     status: r.status,
@@ -24,9 +28,27 @@ export function resultOutputs(r: RunResult, redact: (text: string) => string): R
     'issues-no-change': splitNoChange(r).open.join(','),
     'preexisting-failures': r.preexistingFailures.join(','),
     'pull-requests': r.pullRequests.map((p) => p.url).join(','),
-    'checkpoint-id': r.checkpointId,
     'cost-usd': r.costUsd.toFixed(4),
+    ...loopOutputs(r.loop),
+    'checkpoint-id': r.checkpointId,
     'result-json': redact(JSON.stringify(r)),
+  };
+}
+
+/** The loop's totals as outputs (`loop-…`), the same from a step, a plan and a reduce. Pure. */
+export function loopOutputs(
+  loop: Pick<
+    LoopCounts,
+    'iterations' | 'issuesClosed' | 'issuesEscalated' | 'issuesNoChange' | 'pullRequests' | 'costUsd'
+  >,
+): Record<string, string> {
+  return {
+    'loop-iterations': String(loop.iterations),
+    'loop-issues-closed': loop.issuesClosed.join(','),
+    'loop-issues-escalated': loop.issuesEscalated.join(','),
+    'loop-issues-no-change': splitNoChange(loop).open.join(','),
+    'loop-pull-requests': loop.pullRequests.map((p) => p.url).join(','),
+    'loop-cost-usd': loop.costUsd.toFixed(4),
   };
 }
 
@@ -97,19 +119,23 @@ export function issueLink(id: string, links: SummaryContext['issueLinks']): stri
 export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   if (r.standing) return standingSummary(r, r.standing);
   if (r.idle) return idleSummary(r, ctx);
+  if (r.deferred && r.unchanged) return deferredSummary(r, r.deferred);
   const ref = (id: string) => issueLink(id, ctx.issueLinks);
   const refs = (ids: readonly string[]) => ids.map(ref).join(', ');
-  const icon = r.status === 'complete' ? '✅' : r.status === 'continuing' ? '⏸️' : '🛑';
-  const lines: string[] = [
-    `## ${icon} agent-loop: ${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`,
+  const icon =
+    r.status === 'complete' ? '✅' : r.status === 'continuing' ? '⏸️' : r.status === 'deferred' ? '⏳' : '🛑';
+  const lines: string[] = [`## ${icon} agent-loop: ${r.status}${r.haltReason ? ` (${r.haltReason})` : ''}`, ''];
+  if (r.deferred) lines.push(`**${escape(deferredLine(r.deferred))}**`, '');
+  lines.push(
+    `This run: ${r.iterations} iteration${r.iterations === 1 ? '' : 's'}, ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures; spend $${r.costUsd.toFixed(4)}.`,
     '',
-    `Iterations ${r.iterations}/${r.maxIterations} in the run, ${r.sliceIterations} in this slice: ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures. Spend $${r.costUsd.toFixed(4)}.`,
+    `The loop so far (all runs of this checkpoint): iterations ${r.loop.iterations}/${r.maxIterations}, ${r.loop.issuesClosed.length} issue(s) done, ${r.loop.issuesEscalated.length} escalated; spend $${r.loop.costUsd.toFixed(4)}.`,
     '',
-  ];
+  );
   if (r.diagnostic)
     lines.push('<details open><summary>Halt diagnostic</summary>', '', r.diagnostic.trimEnd(), '', '</details>', '');
 
-  lines.push('| | issues |', '|---|---|');
+  lines.push('| in this run | issues |', '|---|---|');
   const prs = r.pullRequests;
   lines.push(`| ${prs.length > 0 ? 'done' : 'closed'} | ${refs(r.issuesClosed) || 'none'} |`);
   if (prs.length > 0)
@@ -117,7 +143,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
       `| pull requests | ${prs.map((p) => `[#${p.number}](${p.url}) (${refs(p.issueIds)}${p.reused ? ', updated' : ''})`).join(', ')} |`,
     );
   const worked = [...new Set(r.history.flatMap((h) => h.issueIds))];
-  if (worked.length > 0) lines.push(`| worked in this slice | ${refs(worked)} |`);
+  if (worked.length > 0) lines.push(`| worked | ${refs(worked)} |`);
   lines.push(`| escalated | ${refs(r.issuesEscalated) || 'none'} |`);
   const leftOpen = splitNoChange(r).open;
   if (leftOpen.length > 0) lines.push(`| no change needed (left open, \`agent-loop:no-change\`) | ${refs(leftOpen)} |`);
@@ -136,7 +162,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
   const rows = r.history.slice(-TABLE_ROWS);
   if (rows.length > 0) {
     lines.push(
-      `### This slice's iterations${r.history.length > rows.length ? ` (the last ${rows.length} of ${r.history.length})` : ''}`,
+      `### This run's iterations${r.history.length > rows.length ? ` (the last ${rows.length} of ${r.history.length})` : ''}`,
       '',
     );
     lines.push('| # | issue | outcome | agent | tests | duration | cost |', '|---|---|---|---|---|---|---|');
@@ -160,9 +186,11 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
     `Checkpoint \`${r.checkpointId}\`${
       r.status === 'complete'
         ? '.'
-        : r.status === 'halted'
-          ? ': later runs stay halted (each ends at once, green, with a warning) until it is resumed: run the workflow with resume: true once the cause is fixed, or see the halt diagnostic for a change that resumes it by itself.'
-          : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`
+        : r.status === 'deferred'
+          ? ': the next run resumes it and lists the issues again.'
+          : r.status === 'halted'
+            ? ': later runs stay halted (each ends at once, green, with a warning) until it is resumed: run the workflow with resume: true once the cause is fixed, or see the halt diagnostic for a change that resumes it by itself.'
+            : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`
     }`,
   );
   return fit(`${lines.join('\n')}\n`);
@@ -170,7 +198,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
 
 /** A Mermaid gantt of the slice's iterations, each from its start for its duration. */
 function gantt(rows: RunResult['history']): string[] {
-  const out = ['```mermaid', 'gantt', '  dateFormat x', '  axisFormat %H:%M:%S', '  title This slice'];
+  const out = ['```mermaid', 'gantt', '  dateFormat x', '  axisFormat %H:%M:%S', '  title This run'];
   for (const h of rows) {
     const start = Date.parse(h.startedAt);
     if (!Number.isFinite(start)) continue;
@@ -220,7 +248,7 @@ function standingSummary(r: RunResult, standing: NonNullable<RunResult['standing
     '',
     ...standing.resume.map((w) => `- ${describeResumeWay(w, 'action')}`),
     '',
-    `Iterations ${r.iterations}/${r.maxIterations}, ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed. Spend $${r.costUsd.toFixed(4)}. Checkpoint \`${r.checkpointId}\`.`,
+    `The loop so far: iterations ${r.loop.iterations}/${r.maxIterations}, ${r.loop.successfulIterations} agent ok, ${r.loop.failedIterations} agent failed; spend $${r.loop.costUsd.toFixed(4)}. Checkpoint \`${r.checkpointId}\`.`,
     '',
   ].join('\n');
 }
@@ -235,7 +263,23 @@ function idleSummary(r: RunResult, ctx: SummaryContext): string {
     '',
     ...(outsiders.length > 0 ? [`Skipped (author not allowed): ${outsiderList(outsiders, ctx.issueLinks)}.`, ''] : []),
     r.checkpointId
-      ? `Checkpoint \`${r.checkpointId}\`, unchanged: iterations ${r.iterations}/${r.maxIterations}, spend $${r.costUsd.toFixed(4)}.`
+      ? `Checkpoint \`${r.checkpointId}\`, unchanged: the loop so far ran ${r.loop.iterations}/${r.maxIterations} iterations, ${r.loop.issuesClosed.length} issue(s) done, spend $${r.loop.costUsd.toFixed(4)}. This run did none of it: its own outputs are empty, the loop-… outputs hold these totals.`
+      : 'No checkpoint yet.',
+    '',
+  ].join('\n');
+}
+
+/** A run deferred before it changed anything: what failed, that nothing was lost, and what comes next. */
+function deferredSummary(r: RunResult, deferred: NonNullable<RunResult['deferred']>): string {
+  return [
+    '## ⏳ agent-loop: deferred',
+    '',
+    `**${escape(deferred.message)}**`,
+    '',
+    'Without the list the run cannot tell which issues are workable, so it started none: no agent was run and nothing was published. Nothing was lost: the issues, their pull requests and the saved checkpoints are as they were, and the next run (scheduled, or by hand) lists them again.',
+    '',
+    r.checkpointId
+      ? `Checkpoint \`${r.checkpointId}\`, unchanged: the loop so far ran ${r.loop.iterations}/${r.maxIterations} iterations, ${r.loop.issuesClosed.length} issue(s) done, spend $${r.loop.costUsd.toFixed(4)}.`
       : 'No checkpoint yet.',
     '',
   ].join('\n');

@@ -5,7 +5,8 @@
 import type { LoopState, Wave } from '../core/state.js';
 import type { WaveReduction, WaveRow } from '../core/waveReduce.js';
 import type { LandingReduction } from '../core/waveOutbox.js';
-import { type SummaryContext, issueLink } from './summary.js';
+import { type SummaryContext, issueLink, loopOutputs } from './summary.js';
+import { loopTotals, runPart } from '../core/result.js';
 
 const OUTCOME_WORDS: Record<WaveRow['outcome'], string> = {
   closed: 'done',
@@ -23,36 +24,70 @@ export interface WaveSummaryContext {
   landing?: Pick<LandingReduction, 'landed' | 'left' | 'problem'>;
 }
 
-/** The reduce job's outputs, named as the single job's (action.yml), for the whole loop after the wave. */
-export function waveOutputs(loop: LoopState, reduction: WaveReduction, checkpointId: string): Record<string, string> {
-  const rows = reduction.rows;
-  const ids = (outcome: WaveRow['outcome']) =>
-    rows
-      .filter((r) => r.outcome === outcome)
-      .map((r) => r.issueId)
-      .join(',');
+/**
+ * The reduce job's outputs, named as the single job's (action.yml): this run's counts and lists are
+ * the wave's (with what its landing job landed), the difference between the loop before the reduce
+ * (`before`) and after it; the loop's totals go to the `loop-…` outputs. Pure.
+ */
+export function waveOutputs(
+  before: LoopState,
+  loop: LoopState,
+  reduction: WaveReduction,
+  checkpointId: string,
+): Record<string, string> {
+  const status = reduction.halt ? 'halted' : 'continuing';
+  const { history: _history, ...wave } = runPart(before, loop);
   return {
-    status: reduction.halt ? 'halted' : 'continuing',
+    status,
     'halt-reason': reduction.halt?.reason ?? '',
-    iterations: String(loop.iteration),
-    'failed-iterations': String(loop.failedIterations),
-    'successful-iterations': String(loop.successfulIterations),
-    'issues-closed': ids('closed'),
-    'issues-escalated': ids('escalated'),
-    'issues-no-change': ids('no_change'),
-    'pull-requests': rows
-      .map((r) => r.pullRequest)
-      .filter(Boolean)
-      .join(','),
+    iterations: String(wave.iterations),
+    'failed-iterations': String(wave.failedIterations),
+    'successful-iterations': String(wave.successfulIterations),
+    'issues-closed': wave.issuesClosed.join(','),
+    'issues-escalated': wave.issuesEscalated.join(','),
+    'issues-no-change': wave.issuesNoChange.join(','),
+    'preexisting-failures': wave.preexistingFailures.join(','),
+    'pull-requests': wave.pullRequests.map((p) => p.url).join(','),
+    'cost-usd': wave.costUsd.toFixed(4),
+    ...loopOutputs(loopTotals(loop)),
     'checkpoint-id': checkpointId,
-    'cost-usd': loop.costUsd.toFixed(4),
     'result-json': JSON.stringify({
-      status: reduction.halt ? 'halted' : 'continuing',
+      status,
       haltReason: reduction.halt?.reason ?? null,
       wave: loop.waves,
-      rows,
-      iterations: loop.iteration,
-      costUsd: loop.costUsd,
+      rows: reduction.rows,
+      ...wave,
+      loop: loopTotals(loop),
+      checkpointId,
+    }),
+  };
+}
+
+/**
+ * The outputs of a reduce that added nothing (its wave was reduced before: a re-run): this run did
+ * nothing, the loop's totals as they stand. Pure.
+ */
+export function unchangedWaveOutputs(loop: LoopState, checkpointId: string): Record<string, string> {
+  const status = loop.halt ? 'halted' : 'continuing';
+  return {
+    status,
+    'halt-reason': loop.halt?.reason ?? '',
+    iterations: '0',
+    'failed-iterations': '0',
+    'successful-iterations': '0',
+    'issues-closed': '',
+    'issues-escalated': '',
+    'issues-no-change': '',
+    'preexisting-failures': '',
+    'pull-requests': '',
+    'cost-usd': (0).toFixed(4),
+    ...loopOutputs(loopTotals(loop)),
+    'checkpoint-id': checkpointId,
+    'result-json': JSON.stringify({
+      status,
+      haltReason: loop.halt?.reason ?? null,
+      iterations: 0,
+      loop: loopTotals(loop),
       checkpointId,
     }),
   };

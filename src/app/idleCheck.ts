@@ -10,6 +10,8 @@ import type { Options } from '../config/options.js';
 import { idleness } from '../core/idle.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import type { Issue, IssueSource } from '../issues/types.js';
+import { ListingError } from '../issues/listing.js';
+import type { Deferral } from '../core/events.js';
 import { openCheckpoint } from '../loop/slice.js';
 import type { Clock } from '../util/clock.js';
 
@@ -20,7 +22,12 @@ export type IdleCheck =
    */
   | { kind: 'work'; ready?: Issue[] }
   /** Nothing to do: the newest checkpoint as it is (none: ''), whose counters the result reports. */
-  | { kind: 'idle'; checkpointId: string; loop: LoopState };
+  | { kind: 'idle'; checkpointId: string; loop: LoopState }
+  /**
+   * The issues could not be listed (GitHub did not answer, after the client's retries): whether
+   * there is work is unknown, and the run is deferred before it writes or installs anything.
+   */
+  | { kind: 'deferred'; checkpointId: string; loop: LoopState; failed: Deferral };
 
 export async function checkIdle(
   options: Pick<Options, 'fresh' | 'resume' | 'maxIterations' | 'batch'>,
@@ -50,18 +57,30 @@ export async function checkIdle(
   let ready: Issue[];
   try {
     ready = await io.source.ready();
-  } catch {
-    return { kind: 'work' };
+  } catch (error) {
+    // Not "no issues": unknown. Other failures are the run's to say (it reads them again).
+    if (!(error instanceof ListingError)) return { kind: 'work' };
+    const failed = { what: error.what, status: error.status, message: error.message };
+    return { kind: 'deferred', failed, ...(await reported(opened, store, options.maxIterations)) };
   }
   const startable = io.startable ? await io.startable(ready).catch(() => ready) : ready;
   // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
   if (!idleness(loop, startable, { batch: options.batch }).idle)
     return loop.rateLimitedUntil ? { kind: 'work' } : { kind: 'work', ready };
-  if (opened.resumed) return { kind: 'idle', checkpointId: opened.id, loop };
+  return { kind: 'idle', ...(await reported(opened, store, options.maxIterations)) };
+}
+
+/** The checkpoint a run that does nothing reports: the one it would resume, else the newest (finished), else none (''). */
+async function reported(
+  opened: { id: string; state: LoopState; resumed: boolean },
+  store: FileCheckpointStore,
+  maxIterations: number,
+): Promise<{ checkpointId: string; loop: LoopState }> {
+  if (opened.resumed) return { checkpointId: opened.id, loop: opened.state };
   // The newest checkpoint is finished (not resumable): it is still the one this run reports.
   const newest = newestFirst((await store.list().catch(() => ({ checkpoints: [] }))).checkpoints)[0];
   const finished = newest ? parseLoopState(newest.state) : undefined;
   return newest && typeof finished === 'object'
-    ? { kind: 'idle', checkpointId: newest.id, loop: finished }
-    : { kind: 'idle', checkpointId: '', loop: initialLoopState(options.maxIterations) };
+    ? { checkpointId: newest.id, loop: finished }
+    : { checkpointId: '', loop: initialLoopState(maxIterations) };
 }

@@ -142,13 +142,15 @@ async function coordinate(
     halt: undefined,
   };
   const sliceStart = loop.iteration;
+  /** The loop as this run found it: the result's counts and lists are what the run added to it. */
+  const start = loop;
   if (loop.wave)
     logger.info(
       'parallel.resume',
       `Resuming checkpoint ${checkpointId}: wave ${loop.waves + 1} was in flight (${loop.wave.jobs.map((j) => j.issueId).join(', ')}); each job resumes where it stood.`,
       { checkpointId },
     );
-  const save = async (status: RunResult['status'], errors: string[] = []) => {
+  const save = async (status: Exclude<RunResult['status'], 'deferred'>, errors: string[] = []) => {
     await store.write({
       id: checkpointId,
       phase: status === 'continuing' ? 'working' : status,
@@ -190,7 +192,7 @@ async function coordinate(
 
   // One git worktree operation at a time (startJob): concurrent ones race on the repository's own files.
   let gitTurn: Promise<void> = Promise.resolve();
-  let status: RunResult['status'] = 'continuing';
+  let status: Exclude<RunResult['status'], 'deferred'> = 'continuing';
   let halt: { reason: HaltReason; message: string; issueId?: string } | undefined;
   /** The job whose own halt is the run's: its state and what was kept of it. */
   let haltedJob: { loop?: LoopState; kept?: KeptHalt } | undefined;
@@ -349,8 +351,8 @@ async function coordinate(
   const result = buildResult({
     status,
     state: loop,
+    start,
     checkpointId,
-    sliceStartIteration: sliceStart,
     durationMs: io.clock.now().getTime() - startedAt,
     interrupted: io.signal?.aborted ?? false,
     diagnostic,

@@ -414,7 +414,8 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
         logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
       return idleRun(io, logger, idle, source!.description, startedAt);
     }
-    const first = idle?.ready;
+    if (idle?.kind === 'deferred') return deferredRun(io, logger, idle, startedAt);
+    const first = idle?.kind === 'work' ? idle.ready : undefined;
     if (source && first)
       io = {
         ...io,
@@ -503,8 +504,8 @@ export async function standingHalt(
   const result = buildResult({
     status: 'halted',
     state: loop,
+    start: loop,
     checkpointId: halt.checkpointId,
-    sliceStartIteration: loop.iteration,
     durationMs: io.clock.now().getTime() - startedAt,
     interrupted: false,
     standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
@@ -535,8 +536,8 @@ async function idleRun(
   const result = buildResult({
     status: 'complete',
     state: loop,
+    start: loop,
     checkpointId,
-    sliceStartIteration: loop.iteration,
     durationMs: io.clock.now().getTime() - startedAt,
     interrupted: false,
     idle: true,
@@ -545,6 +546,37 @@ async function idleRun(
     'run.idle',
     `Nothing to do: no ready issue in ${where}, no cycle in flight, nothing waiting to land. ${checkpointId ? `Checkpoint ${checkpointId} is left as it was` : 'There is no checkpoint yet, and none is written'}; no agent was prepared.`,
     { checkpointId: checkpointId || null },
+  );
+  return endedEarly(io, logger, result);
+}
+
+/**
+ * The issues could not be listed before the run started (src/app/idleCheck.ts): said in the log and
+ * the result (status deferred, what failed), and nothing else done: no checkpoint written, no agent
+ * installed or prepared, no lock taken. Exit 75 (the action: green, with a warning).
+ */
+async function deferredRun(
+  io: RunIO,
+  logger: Logger,
+  deferred: Extract<IdleCheck, { kind: 'deferred' }>,
+  startedAt: number,
+): Promise<number> {
+  const { loop, checkpointId, failed } = deferred;
+  const redact = createRedactor(io.secrets);
+  const result = buildResult({
+    status: 'deferred',
+    state: loop,
+    start: loop,
+    checkpointId,
+    durationMs: io.clock.now().getTime() - startedAt,
+    interrupted: false,
+    deferred: { ...failed, message: redact(failed.message) },
+    unchanged: true,
+  });
+  logger.warn(
+    'run.deferred',
+    `Deferred: ${failed.message.replace(/\.$/, '')}. No issue was started and nothing was written${checkpointId ? ` (checkpoint ${checkpointId} is left as it was)` : ''}; the next run lists the issues again.`,
+    { what: failed.what, status: failed.status, checkpointId: checkpointId || null },
   );
   return endedEarly(io, logger, result);
 }

@@ -49,6 +49,8 @@ const HALTED = [
   '     also a later run over a halt that still stands (STILL HALTED): it runs nothing until --resume-halted or the cause changes',
 ];
 const INTERRUPTED = '  130/143  interrupted by SIGINT/SIGTERM: the iteration in flight dropped, the checkpoint written';
+const DEFERRED =
+  '  75  deferred (DEFERRED): listing the issues or the open pull requests on GitHub failed after retries (a 404, a 5xx, the network); no issue was started and nothing was lost: run again (sysexits EX_TEMPFAIL). The action exits 0 with a warning instead';
 
 /** What each command's exit codes mean (the README's Exit codes, command by command). */
 const EXIT_CODES: Record<Command, string[]> = {
@@ -56,6 +58,7 @@ const EXIT_CODES: Record<Command, string[]> = {
     '  0  complete, or the slice ended with work remaining (continuing: run again to resume)',
     ...HALTED,
     '  2  invalid usage or configuration (every bad option is named), or the run cannot start (a precondition of the repository fails, another run holds the lock)',
+    DEFERRED,
     INTERRUPTED,
   ],
   plan: [
@@ -63,6 +66,7 @@ const EXIT_CODES: Record<Command, string[]> = {
     '  1  a phase failed after its retries (run agent-loop plan again: it resumes at that phase), or the loop on the planned issues halted:',
     ...haltReasons('       '),
     '  2  invalid usage or configuration (every bad option is named), or the pipeline cannot start',
+    DEFERRED,
     INTERRUPTED,
   ],
   status: [
@@ -103,6 +107,7 @@ export function mainHelp(version: string): string {
     '  0  run, plan: complete or continuing (a slice ended with work remaining); status, cleanup: done',
     '  1  run, plan: halted (the reasons below; a plan phase failed); cleanup: a deletion failed',
     '  2  invalid usage or configuration (every bad option is named), or the command cannot start',
+    '  75  run, plan: deferred (a listing on GitHub failed after retries; nothing started or lost: run again)',
     INTERRUPTED,
     '',
     'Halt reasons (exit 1 of run and plan, haltReason in the --json result; state left for inspection):',

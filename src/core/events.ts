@@ -10,7 +10,22 @@ import type { SuiteRun } from '../verdict/results.js';
 import type { CycleState, HaltReason, LoopState, Notice } from './state.js';
 
 export type Halt = { reason: HaltReason; message: string; advice?: string };
-export type Status = 'continuing' | 'complete' | 'halted';
+/** deferred: a listing failed (`issuesUnlisted`), nothing more was done; the next run goes on. */
+export type Status = 'continuing' | 'complete' | 'halted' | 'deferred';
+
+/**
+ * Why a run was deferred: a listing GitHub did not answer (after the client's own retries), so the
+ * run could not tell which issues are workable and started none. Nothing was lost: the next run
+ * lists them again.
+ */
+export interface Deferral {
+  /** What failed, e.g. "listing the open pull requests of octo/widgets". */
+  what: string;
+  /** The HTTP status GitHub answered, null when there was no answer (the network). */
+  status: number | null;
+  /** What failed in full: the status, GitHub's own message and what to check. */
+  message: string;
+}
 
 /**
  * What a workflow asks of the issue source when its cycle is done; performed by the interpreter
@@ -89,6 +104,8 @@ export type Event =
   | { type: 'tick'; now: number; aborted: boolean }
   | { type: 'woke'; now: number }
   | { type: 'issuesRead'; ready: ReadyIssue[] }
+  /** Listing the issues (or the open pull requests that hold some of them) failed: the slice is deferred. */
+  | { type: 'issuesUnlisted'; failed: Deferral }
   /** The issue source's health: a halt when the issues became unreadable during the slice. */
   | { type: 'sourceChecked'; unreadable?: Halt }
   /** The new cycle, its branch checked out (when there is git). */

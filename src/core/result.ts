@@ -1,15 +1,18 @@
 /** The run result (DESIGN.md "Command line"): what --json prints last and the action exposes. Pure. */
+import type { Deferral } from './events.js';
 import type { ResumeWay } from './haltGate.js';
 import type { HaltReason, IterationRecord, LoopState } from './state.js';
 
-export interface RunResult {
-  status: 'complete' | 'continuing' | 'halted';
-  haltReason: HaltReason | null;
-  /** "Max iterations (100) reached", or the halt's message; null otherwise. */
-  error: string | null;
-  /** Iterations run in the whole run, across slices. */
+export type { Deferral };
+
+/**
+ * The counts and lists of a stretch of the loop: one run's (the result's own fields) or the whole
+ * loop's across every run of its checkpoint (the result's `loop`, what --max-iterations and
+ * --max-cost-usd bound).
+ */
+export interface LoopCounts {
+  /** Iterations (agent invocations). */
   iterations: number;
-  maxIterations: number;
   failedIterations: number;
   successfulIterations: number;
   /**
@@ -26,6 +29,7 @@ export interface RunResult {
    * false (its new test fails, as RED means it to).
    */
   testsPassed: boolean | null;
+  /** Issues finished: closed, or landed with their pull request. */
   issuesClosed: string[];
   issuesEscalated: string[];
   /**
@@ -34,18 +38,38 @@ export interface RunResult {
    * agent-loop:no-change for a person to close (GitHub).
    */
   issuesNoChange: string[];
-  /** Tests that failed before their cycle started and still fail, targeted by no issue worked (the last verdict's): reported, never blocking. */
-  preexistingFailures: string[];
-  /** Pull requests opened (or reused) for finished cycles in the whole run, when the work lands as pull requests. */
+  /** Pull requests opened (or reused) for finished cycles, when the work lands as pull requests (the loop's: the newest 100). */
   pullRequests: LoopState['pullRequests'];
-  /** Iterations that completed a cycle (the last one is the run's completing iteration). */
+  /** Iterations that completed a cycle (the last one is the completing iteration). */
   completedIterations: number[];
-  checkpointId: string;
+  /** Agent spend, in dollars (agents that report cost). */
   costUsd: number;
   /** Tokens reported by agents that count tokens (Codex); the dollar figures come from agents that report cost. */
   tokens: { input: number; output: number };
-  /** Iterations run in this slice, and their records. */
+}
+
+/**
+ * The run result (DESIGN.md "Command line"): what --json prints last and the action exposes as its
+ * outputs. Its counts and lists (LoopCounts) are this run's (this invocation: a slice; an idle run,
+ * a halt that stands or a deferred run did nothing, so they are 0 and empty); `loop` holds the
+ * loop's totals across runs.
+ */
+export interface RunResult extends LoopCounts {
+  /** deferred: a listing failed (see `deferred`); nothing was lost, the next run retries. */
+  status: 'complete' | 'continuing' | 'halted' | 'deferred';
+  haltReason: HaltReason | null;
+  /** "Max iterations (100) reached", or the halt's message; null otherwise. */
+  error: string | null;
+  /** The loop's bound on its iterations (--max-iterations), across runs. */
+  maxIterations: number;
+  /** Tests that failed before their cycle started and still fail, targeted by no issue worked (this run's last verdict's): reported, never blocking. */
+  preexistingFailures: string[];
+  checkpointId: string;
+  /** The loop's totals across runs. */
+  loop: LoopCounts;
+  /** The same as `iterations` (its name before the loop's totals moved to `loop`). */
   sliceIterations: number;
+  /** This run's iteration records. */
   history: IterationRecord[];
   durationMs: number;
   interrupted: boolean;
@@ -67,27 +91,19 @@ export interface RunResult {
   idle: boolean;
   /** Issues this slice left alone because another run's live claim held them (issue 14). */
   issuesClaimedElsewhere: string[];
+  /** Status deferred: what failed. null otherwise. */
+  deferred: Deferral | null;
+  /**
+   * This run changed nothing the next run would read (the checkpoint's loop is as it found it): an
+   * idle run, a halt that stands, a run deferred before it did anything. The action publishes nothing then.
+   */
+  unchanged: boolean;
 }
 
-export function buildResult(input: {
-  status: RunResult['status'];
-  state: LoopState;
-  checkpointId: string;
-  sliceStartIteration: number;
-  durationMs: number;
-  interrupted: boolean;
-  diagnostic?: string | null;
-  standing?: RunResult['standing'];
-  idle?: boolean;
-  claimedElsewhere?: string[];
-}): RunResult {
-  const { state } = input;
+/** The loop's totals as the state holds them. Pure. */
+export function loopTotals(state: LoopState): LoopCounts {
   return {
-    status: input.status,
-    haltReason: state.halt?.reason ?? null,
-    error: state.halt?.message ?? null,
     iterations: state.iteration,
-    maxIterations: state.maxIterations,
     failedIterations: state.failedIterations,
     successfulIterations: state.successfulIterations,
     testFailures: state.testFailures,
@@ -95,14 +111,104 @@ export function buildResult(input: {
     issuesClosed: state.issuesClosed,
     issuesEscalated: state.issuesEscalated,
     issuesNoChange: state.issuesNoChange,
-    preexistingFailures: state.preexistingFailures,
     pullRequests: state.pullRequests,
     completedIterations: state.completedIterations,
-    checkpointId: input.checkpointId,
     costUsd: state.costUsd,
     tokens: state.tokens,
-    sliceIterations: state.iteration - input.sliceStartIteration,
-    history: state.history.filter((r) => r.n > input.sliceStartIteration),
+  };
+}
+
+/** What the loop's state holds that a run's counts and lists are taken from. */
+export type RunStart = Pick<
+  LoopState,
+  | 'iteration'
+  | 'failedIterations'
+  | 'successfulIterations'
+  | 'testFailures'
+  | 'issuesClosed'
+  | 'issuesEscalated'
+  | 'issuesNoChange'
+  | 'pullRequests'
+  | 'costUsd'
+  | 'tokens'
+>;
+
+/**
+ * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
+ * counters' differences, and the issues and pull requests that are new in the loop's lists. An
+ * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
+ * Pure.
+ */
+export function runPart(
+  start: RunStart,
+  state: LoopState,
+): LoopCounts & Pick<RunResult, 'preexistingFailures' | 'history'> {
+  const added = (before: readonly string[], after: readonly string[]) => {
+    const had = new Set(before);
+    return after.filter((id) => !had.has(id));
+  };
+  const prKey = (p: LoopState['pullRequests'][number]) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
+  const hadPr = new Set(start.pullRequests.map(prKey));
+  const history = state.history.filter((r) => r.n > start.iteration);
+  const tested = history.some((r) => r.tests !== undefined);
+  const judged = history.some((r) => r.verdict !== undefined);
+  return {
+    iterations: state.iteration - start.iteration,
+    failedIterations: state.failedIterations - start.failedIterations,
+    successfulIterations: state.successfulIterations - start.successfulIterations,
+    testFailures: state.testFailures - start.testFailures,
+    testsPassed: tested ? state.testsPassed : null,
+    issuesClosed: added(start.issuesClosed, state.issuesClosed),
+    // An issue escalated again in this run (edited since, tried again) is this run's as well.
+    issuesEscalated: [
+      ...new Set([
+        ...added(start.issuesEscalated, state.issuesEscalated),
+        ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
+      ]),
+    ],
+    issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
+    preexistingFailures: judged ? state.preexistingFailures : [],
+    pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
+    completedIterations: state.completedIterations.filter((n) => n > start.iteration),
+    costUsd: spent(state.costUsd - start.costUsd),
+    tokens: {
+      input: state.tokens.input - start.tokens.input,
+      output: state.tokens.output - start.tokens.output,
+    },
+    history,
+  };
+}
+
+/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
+const spent = (usd: number) => Math.max(0, Math.round(usd * 1e9) / 1e9);
+
+export function buildResult(input: {
+  status: RunResult['status'];
+  state: LoopState;
+  /** The loop's state as this run found it (its counts and lists are the difference). */
+  start: RunStart;
+  checkpointId: string;
+  durationMs: number;
+  interrupted: boolean;
+  diagnostic?: string | null;
+  standing?: RunResult['standing'];
+  idle?: boolean;
+  claimedElsewhere?: string[];
+  deferred?: Deferral;
+  /** This run changed nothing the next run reads (default: only when idle or standing). */
+  unchanged?: boolean;
+}): RunResult {
+  const { state } = input;
+  const part = runPart(input.start, state);
+  return {
+    status: input.status,
+    haltReason: state.halt?.reason ?? null,
+    error: state.halt?.message ?? null,
+    ...part,
+    maxIterations: state.maxIterations,
+    checkpointId: input.checkpointId,
+    loop: loopTotals(state),
+    sliceIterations: part.iterations,
     durationMs: Math.round(input.durationMs),
     interrupted: input.interrupted,
     tddError: state.tddError ?? null,
@@ -110,28 +216,47 @@ export function buildResult(input: {
     standing: input.standing ?? null,
     idle: input.idle ?? false,
     issuesClaimedElsewhere: input.claimedElsewhere ?? [],
+    deferred: input.deferred ?? null,
+    unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
   };
 }
 
+/**
+ * The run's exit code (the README's Exit codes): 1 halted; 75 deferred (sysexits.h EX_TEMPFAIL,
+ * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
+ * otherwise.
+ */
+export const EXIT_DEFERRED = 75;
+
 export function exitCodeFor(result: Pick<RunResult, 'status'>): number {
-  return result.status === 'halted' ? 1 : 0;
+  return result.status === 'halted' ? 1 : result.status === 'deferred' ? EXIT_DEFERRED : 0;
 }
 
-/** The closing line in text mode. */
+/** The head line of a deferred run: what failed, and that nothing was lost. */
+export function deferredLine(d: Deferral): string {
+  return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
 export function summaryLine(r: RunResult): string {
   const head = r.standing
     ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
-    : r.status === 'halted'
-      ? `HALTED (${r.haltReason}): ${r.error}`
-      : r.idle
-        ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
-        : r.status === 'complete'
-          ? 'COMPLETE'
-          : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    : r.deferred
+      ? deferredLine(r.deferred)
+      : r.status === 'halted'
+        ? `HALTED (${r.haltReason}): ${r.error}`
+        : r.idle
+          ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
+          : r.status === 'complete'
+            ? 'COMPLETE'
+            : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+  const loop = r.loop;
   return [
     head,
-    `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
-    `  tests passed: ${testsPassedWords(r)}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+    `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
+    `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
     ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
     ...(r.preexistingFailures.length
       ? [
@@ -142,13 +267,16 @@ export function summaryLine(r: RunResult): string {
       ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
       : []),
     ...(r.pullRequests.length
-      ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]
+      ? [
+          `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
+        ]
       : []),
     ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
       ? [
-          `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+          `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
         ]
       : []),
+    `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
     `  checkpoint ${r.checkpointId || 'none'}`,
   ].join('\n');
 }

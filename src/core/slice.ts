@@ -132,6 +132,16 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
     }
     case 'issuesRead':
       return issuesRead(model, event.ready, config);
+    case 'issuesUnlisted':
+      // Never "no issues": which are workable is unknown, so none is started; the next run lists them again.
+      return finish(model, config, 'deferred', undefined, false, [
+        log(
+          'warn',
+          'run.deferred',
+          `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; the checkpoint keeps what this run did, and the next run lists the issues again.`,
+          { what: event.failed.what, status: event.failed.status },
+        ),
+      ]);
     case 'sourceChecked': {
       const m = { ...model, checking: undefined };
       if (event.unreadable) return finish(m, config, 'halted', event.unreadable);

@@ -9,6 +9,7 @@ import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } fro
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase } from '../checkpoint/types.js';
 import type {
+  Deferral,
   Effect,
   Event,
   Halt,
@@ -39,6 +40,7 @@ import { cycleBaseline, forgetBaselines, mendBaselines } from './baseline.js';
 import { finishedBranchMessage, finishedBranches } from './finishedBranches.js';
 import { ownRecords, putBackOwnIssues } from './ownIssues.js';
 import type { OpenRecord } from '../issues/types.js';
+import { ListingError, listingFailed } from '../issues/listing.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
@@ -51,6 +53,7 @@ export class StartError extends Error {}
 const IN_PROGRESS: CheckpointPhase = 'beads_integration-complete';
 const PIPELINE_PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
   continuing: IN_PROGRESS,
+  deferred: IN_PROGRESS,
   complete: 'implementation-complete',
   halted: 'implementation-failed',
 };
@@ -67,7 +70,8 @@ export function checkpointPhase(
   inPlan: boolean,
 ): CheckpointPhase {
   if (inPlan) return PIPELINE_PHASE_FOR[status];
-  if (status !== 'continuing') return status;
+  // A deferred slice did not finish the loop: its checkpoint stays resumable, as a continuing one.
+  if (status === 'complete' || status === 'halted') return status;
   return workflow.phase?.(loop) ?? 'working';
 }
 
@@ -284,6 +288,18 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       await source.releaseClaim?.(id, me, at, progress).catch((e) => claimWarning('release', id, e));
   };
   let model = initialModel(state, clock.now().getTime());
+  /** Why the slice was deferred (a listing failed), once it is. */
+  let deferral: Deferral | undefined;
+  /**
+   * The loop as this slice found it: the result's counts and lists are what the slice added to it.
+   * A loop the planning pipeline just handed over starts from its phases' agent runs (afterPlanning),
+   * which the plan ran before this slice: they are counted with the run that starts the loop.
+   */
+  const found = model.loop;
+  const start =
+    !opened.resumed && opened.extra?.pipeline !== undefined
+      ? { ...found, iteration: 0, failedIterations: 0, successfulIterations: 0 }
+      : found;
   let diagnostic: string | null = null;
   /** The current cycle's baseline as last read or run in this slice. */
   let baselineSeen: { key: string; run?: SuiteRun } | undefined;
@@ -320,18 +336,21 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       case 'sleep':
         await clock.sleep(effect.ms, deps.signal);
         return { type: 'woke', now: now() };
-      case 'readIssues':
+      case 'readIssues': {
+        let listed: Issue[];
+        try {
+          listed = await withoutOpenPullRequests(deps, await source.ready(), toldInReview);
+        } catch (error) {
+          // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
+          if (!(error instanceof ListingError)) throw error;
+          deferral = { what: error.what, status: error.status, message: redact(error.message) };
+          return { type: 'issuesUnlisted', failed: deferral };
+        }
         return {
           type: 'issuesRead',
-          ready: (
-            await withoutFinishedBranches(
-              deps,
-              loop,
-              await withoutOpenPullRequests(deps, await source.ready(), toldInReview),
-              onBranch,
-            )
-          ).map(toReadyIssue),
+          ready: (await withoutFinishedBranches(deps, loop, listed, onBranch)).map(toReadyIssue),
         };
+      }
       case 'checkSource': {
         const unreadable = await unreadableSource();
         return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
@@ -575,11 +594,14 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           claimedElsewhere: model.claimedElsewhere ?? [],
           status: effect.status,
           state: model.loop,
+          start,
           checkpointId,
-          sliceStartIteration: model.sliceStartIteration,
           durationMs: clock.now().getTime() - startedAt,
           interrupted: effect.interrupted,
           diagnostic,
+          ...(deferral ? { deferred: deferral } : {}),
+          // Deferred before it did anything: the checkpoint's loop is the one this slice started from.
+          unchanged: effect.status === 'deferred' && JSON.stringify(model.loop) === JSON.stringify(found),
         });
       case 'rethrow':
         throw crash;
@@ -783,8 +805,8 @@ async function enterLanding(
 /**
  * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
  * in the action: closed on the branch, still open on the base), each told once per slice. When the
- * pull requests cannot be listed, none is started (none may get a second pull request): a warning,
- * and the next run looks again.
+ * pull requests cannot be listed, none is started (none may get a second pull request): a
+ * ListingError, which defers the run; the next run looks again.
  */
 async function withoutOpenPullRequests(deps: SliceDeps, ready: Issue[], told: Set<string>): Promise<Issue[]> {
   const publisher = deps.publisher;
@@ -793,11 +815,7 @@ async function withoutOpenPullRequests(deps: SliceDeps, ready: Issue[], told: Se
   try {
     open = await publisher.inReview(ready.map((i) => i.id));
   } catch (error) {
-    deps.logger.warn(
-      'source.warning',
-      `Could not list the open pull requests (${publisher.description}): ${(error as Error).message}. No issue is started in this run, so that none gets a second pull request; the next run looks again.`,
-    );
-    return [];
+    throw listingFailed(error, `listing the open pull requests (${publisher.description})`);
   }
   for (const [id, pr] of open) {
     if (told.has(id)) continue;

@@ -4,10 +4,17 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { explainHttpError, GitHubSourceError } from '../../../src/issues/github/errors.js';
+import { ListingError } from '../../../src/issues/listing.js';
 import { apiCallsOf } from '../../../src/issues/github/issueSource.js';
 import { closeServers, ids, LABEL, setup } from './setup.js';
 
 afterEach(closeServers);
+
+/** What a failed listing's request threw: ready() says the listing failed (a ListingError), its cause says how. */
+const requestError = (error: unknown) => {
+  expect(error).toBeInstanceOf(ListingError);
+  return (error as ListingError).cause;
+};
 
 describe('rate limits and errors', () => {
   it('retries a primary rate limit (403, remaining 0) once the reset time has come, without waiting in tests', async () => {
@@ -64,7 +71,7 @@ describe('rate limits and errors', () => {
     const { server, source, events } = await setup({ octokit: { retries: 2 } });
     server.addIssue({ labels: [LABEL] });
     server.rateLimitNext(3, { kind: 'secondary', retryAfterSeconds: 5 });
-    const error = await source.ready().catch((e: unknown) => e);
+    const error = requestError(await source.ready().catch((e: unknown) => e));
     expect(error).toBeInstanceOf(GitHubSourceError);
     expect(error).toMatchObject({ kind: 'rate-limit', status: 403 });
     expect((error as Error).message).toMatch(
@@ -74,7 +81,7 @@ describe('rate limits and errors', () => {
     expect(events.map((e) => e.willRetry)).toEqual([true, true, false]);
 
     server.rateLimitNext(1, { kind: 'primary', resetInSeconds: 3600 });
-    const late = (await source.ready().catch((e: unknown) => e)) as GitHubSourceError;
+    const late = requestError(await source.ready().catch((e: unknown) => e)) as GitHubSourceError;
     expect(late.kind).toBe('rate-limit');
     expect(late.message).toContain('GitHub API rate limit exceeded while listing open issues');
     expect(late.message).toContain('API rate limit exceeded for installation ID');
@@ -87,7 +94,10 @@ describe('rate limits and errors', () => {
     const { server, source } = await setup({ server: { rateLimit: 2 } });
     server.addIssue({ labels: [LABEL] });
     server.setRateLimit({ remaining: 0, resetAt: Math.floor(Date.now() / 1000) + 1800 });
-    await expect(source.ready()).rejects.toMatchObject({ kind: 'rate-limit', status: 403 });
+    expect(requestError(await source.ready().catch((e: unknown) => e))).toMatchObject({
+      kind: 'rate-limit',
+      status: 403,
+    });
     expect(server.requests.every((r) => !r.counted)).toBe(true);
   });
 
@@ -96,7 +106,7 @@ describe('rate limits and errors', () => {
     server.addIssue({ labels: [LABEL] });
     const wrong = another({}, 'ghp_wrongwrongwrongwrongwrongwrongwrong00');
 
-    const error = (await wrong.ready().catch((e: unknown) => e)) as GitHubSourceError;
+    const error = requestError(await wrong.ready().catch((e: unknown) => e)) as GitHubSourceError;
 
     expect(error).toBeInstanceOf(GitHubSourceError);
     expect(error.kind).toBe('auth');

@@ -6,6 +6,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createOctokit } from '../../../src/issues/github/client.js';
 import { GitHubIssueSource } from '../../../src/issues/github/issueSource.js';
+import { listOpenPullRequests } from '../../../src/issues/github/pullRequests.js';
+import { GitHubRequests } from '../../../src/issues/github/requests.js';
+import { ListingError } from '../../../src/issues/listing.js';
 import { PR_OPEN_LABEL } from '../../../src/issues/types.js';
 import { closeServers, ids, LABEL, minutesAgo, setup } from './setup.js';
 
@@ -124,5 +127,51 @@ describe('GitHubIssueSource pull requests', () => {
     later.importState(JSON.parse(JSON.stringify(source.exportState())));
     expect(ids(await later.ready())).toEqual(['1']);
     expect(later.apiCalls).toMatchObject({ requests: 1, notModified: 1, counted: 0 });
+  });
+});
+
+describe('listing the open pull requests (issue 40)', () => {
+  const requests = async () => {
+    const { server } = await setup();
+    const octokit = createOctokit(server.token, { baseUrl: server.url, waitScaleMs: 0, writeSpacingMs: 0 });
+    return { server, api: new GitHubRequests(octokit, server.owner, server.repo) };
+  };
+
+  it("a listing GitHub fails (502, after the retries) or does not find (404) is a ListingError with the status and GitHub's message, never an empty list", async () => {
+    const { server, api } = await requests();
+    const what = `listing the open pull requests of ${server.owner}/${server.repo}`;
+    const lift = server.refuse({
+      method: 'GET',
+      path: '/repos/:owner/:repo/pulls',
+      status: 502,
+      message: 'Server Error',
+    });
+    const failed = await listOpenPullRequests(api, 'agent-loop/').catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ListingError);
+    expect(failed).toMatchObject({
+      what,
+      status: 502,
+      message: 'GitHub failed while listing the open pull requests (502 Server Error), also on retrying.',
+    });
+    expect(server.requests.map((r) => r.status)).toEqual([502, 502, 502, 502]); // 3 retries first
+    lift();
+
+    server.refuse({ method: 'GET', path: '/repos/:owner/:repo/pulls', status: 404, message: 'Not Found' });
+    const missing = await listOpenPullRequests(api, 'agent-loop/').catch((e: unknown) => e);
+    expect(missing).toMatchObject({ what, status: 404 });
+    expect((missing as Error).message).toMatch(/^Not found while listing the open pull requests \(404 Not Found\)/);
+    expect(server.requests.slice(4).map((r) => r.status)).toEqual([404]);
+  });
+
+  it('issues GitHub does not list (404) are a ListingError too, never "no issues"', async () => {
+    const { server, source } = await setup();
+    server.addIssue({ labels: [LABEL] });
+    server.refuse({ method: 'GET', path: '/repos/:owner/:repo/issues', status: 404, message: 'Not Found' });
+    const failed = await source.ready().catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ListingError);
+    expect(failed).toMatchObject({
+      what: `listing the open issues labelled ${LABEL} in ${server.owner}/${server.repo}`,
+      status: 404,
+    });
   });
 });

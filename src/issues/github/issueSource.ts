@@ -42,6 +42,7 @@ import type { GitHubClient } from './client.js';
 import type { Claim, ClaimOutcome, ClaimProgress, Claimant } from '../claims.js';
 import { GitHubClaims } from './claimComments.js';
 import { GitHubSourceError } from './errors.js';
+import { listingFailed } from '../listing.js';
 import { blockedBy, issueNumber, toIssue } from './issueFields.js';
 import { isObject } from './json.js';
 import { createLabelledIssue, findIssuesByMarkers } from './phaseIssues.js';
@@ -195,7 +196,19 @@ export class GitHubIssueSource implements IssueSource {
     return this.api.apiCalls;
   }
 
+  /**
+   * The workable issues, most urgent first, then the escalated ones. A listing GitHub did not answer
+   * (after the client's retries) is a ListingError, never an empty list: the run is deferred.
+   */
   async ready(): Promise<Issue[]> {
+    try {
+      return await this.list();
+    } catch (error) {
+      throw listingFailed(error, `listing the open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
+    }
+  }
+
+  private async list(): Promise<Issue[]> {
     const listed: Issue[] = [];
     // Escalated issues are listed too, after the others and not counted against maxIssues: the engine
     // skips them unless they were edited since their escalation, and halts when only they remain.

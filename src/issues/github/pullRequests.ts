@@ -4,6 +4,7 @@
  * redacted. GitHubIssueSource.openPullRequest is this, through the source's requests.
  */
 import { GitHubSourceError } from './errors.js';
+import { listingFailed } from '../listing.js';
 import { isObject } from './json.js';
 import { commentText, truncate } from './postedText.js';
 import type { GitHubRequests } from './requests.js';
@@ -87,13 +88,22 @@ export interface ListedPullRequest {
 
 /**
  * The open pull requests whose head is a branch of this repository starting with `prefix`: at most
- * `maxPages` pages of 100 (1 request for up to 100 open pull requests).
+ * `maxPages` pages of 100 (1 request for up to 100 open pull requests). A listing GitHub did not
+ * answer (after the client's retries) is a ListingError, never an empty list.
  */
 export async function listOpenPullRequests(
   api: GitHubRequests,
   prefix: string,
   maxPages = 3,
 ): Promise<ListedPullRequest[]> {
+  try {
+    return await listPages(api, prefix, maxPages);
+  } catch (error) {
+    throw listingFailed(error, `listing the open pull requests of ${api.owner}/${api.repo}`);
+  }
+}
+
+async function listPages(api: GitHubRequests, prefix: string, maxPages: number): Promise<ListedPullRequest[]> {
   const found: ListedPullRequest[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const answer = await api.send(
