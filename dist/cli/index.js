@@ -24505,12 +24505,14 @@ const HALTED = [
     '     also a later run over a halt that still stands (STILL HALTED): it runs nothing until --resume-halted or the cause changes',
 ];
 const INTERRUPTED = '  130/143  interrupted by SIGINT/SIGTERM: the iteration in flight dropped, the checkpoint written';
+const DEFERRED = '  75  deferred (DEFERRED): listing the issues or the open pull requests on GitHub failed after retries (a 404, a 5xx, the network); no issue was started and nothing was lost: run again (sysexits EX_TEMPFAIL). The action exits 0 with a warning instead';
 /** What each command's exit codes mean (the README's Exit codes, command by command). */
 const EXIT_CODES = {
     run: [
         '  0  complete, or the slice ended with work remaining (continuing: run again to resume)',
         ...HALTED,
         '  2  invalid usage or configuration (every bad option is named), or the run cannot start (a precondition of the repository fails, another run holds the lock)',
+        DEFERRED,
         INTERRUPTED,
     ],
     plan: [
@@ -24518,6 +24520,7 @@ const EXIT_CODES = {
         '  1  a phase failed after its retries (run agent-loop plan again: it resumes at that phase), or the loop on the planned issues halted:',
         ...haltReasons('       '),
         '  2  invalid usage or configuration (every bad option is named), or the pipeline cannot start',
+        DEFERRED,
         INTERRUPTED,
     ],
     status: [
@@ -24556,6 +24559,7 @@ function mainHelp(version) {
         '  0  run, plan: complete or continuing (a slice ended with work remaining); status, cleanup: done',
         '  1  run, plan: halted (the reasons below; a plan phase failed); cleanup: a deletion failed',
         '  2  invalid usage or configuration (every bad option is named), or the command cannot start',
+        '  75  run, plan: deferred (a listing on GitHub failed after retries; nothing started or lost: run again)',
         INTERRUPTED,
         '',
         'Halt reasons (exit 1 of run and plan, haltReason in the --json result; state left for inspection):',
@@ -30891,14 +30895,10 @@ function pickRunnable(checkpoints, now) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/result.ts
-function buildResult(input) {
-    const { state } = input;
+/** The loop's totals as the state holds them. Pure. */
+function loopTotals(state) {
     return {
-        status: input.status,
-        haltReason: state.halt?.reason ?? null,
-        error: state.halt?.message ?? null,
         iterations: state.iteration,
-        maxIterations: state.maxIterations,
         failedIterations: state.failedIterations,
         successfulIterations: state.successfulIterations,
         testFailures: state.testFailures,
@@ -30906,14 +30906,68 @@ function buildResult(input) {
         issuesClosed: state.issuesClosed,
         issuesEscalated: state.issuesEscalated,
         issuesNoChange: state.issuesNoChange,
-        preexistingFailures: state.preexistingFailures,
         pullRequests: state.pullRequests,
         completedIterations: state.completedIterations,
-        checkpointId: input.checkpointId,
         costUsd: state.costUsd,
         tokens: state.tokens,
-        sliceIterations: state.iteration - input.sliceStartIteration,
-        history: state.history.filter((r) => r.n > input.sliceStartIteration),
+    };
+}
+/**
+ * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
+ * counters' differences, and the issues and pull requests that are new in the loop's lists. An
+ * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
+ * Pure.
+ */
+function runPart(start, state) {
+    const added = (before, after) => {
+        const had = new Set(before);
+        return after.filter((id) => !had.has(id));
+    };
+    const prKey = (p) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
+    const hadPr = new Set(start.pullRequests.map(prKey));
+    const history = state.history.filter((r) => r.n > start.iteration);
+    const tested = history.some((r) => r.tests !== undefined);
+    const judged = history.some((r) => r.verdict !== undefined);
+    return {
+        iterations: state.iteration - start.iteration,
+        failedIterations: state.failedIterations - start.failedIterations,
+        successfulIterations: state.successfulIterations - start.successfulIterations,
+        testFailures: state.testFailures - start.testFailures,
+        testsPassed: tested ? state.testsPassed : null,
+        issuesClosed: added(start.issuesClosed, state.issuesClosed),
+        // An issue escalated again in this run (edited since, tried again) is this run's as well.
+        issuesEscalated: [
+            ...new Set([
+                ...added(start.issuesEscalated, state.issuesEscalated),
+                ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
+            ]),
+        ],
+        issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
+        preexistingFailures: judged ? state.preexistingFailures : [],
+        pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
+        completedIterations: state.completedIterations.filter((n) => n > start.iteration),
+        costUsd: spent(state.costUsd - start.costUsd),
+        tokens: {
+            input: state.tokens.input - start.tokens.input,
+            output: state.tokens.output - start.tokens.output,
+        },
+        history,
+    };
+}
+/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
+const spent = (usd) => Math.max(0, Math.round(usd * 1e9) / 1e9);
+function buildResult(input) {
+    const { state } = input;
+    const part = runPart(input.start, state);
+    return {
+        status: input.status,
+        haltReason: state.halt?.reason ?? null,
+        error: state.halt?.message ?? null,
+        ...part,
+        maxIterations: state.maxIterations,
+        checkpointId: input.checkpointId,
+        loop: loopTotals(state),
+        sliceIterations: part.iterations,
         durationMs: Math.round(input.durationMs),
         interrupted: input.interrupted,
         tddError: state.tddError ?? null,
@@ -30921,26 +30975,42 @@ function buildResult(input) {
         standing: input.standing ?? null,
         idle: input.idle ?? false,
         issuesClaimedElsewhere: input.claimedElsewhere ?? [],
+        deferred: input.deferred ?? null,
+        unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
     };
 }
+/**
+ * The run's exit code (the README's Exit codes): 1 halted; 75 deferred (sysexits.h EX_TEMPFAIL,
+ * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
+ * otherwise.
+ */
+const EXIT_DEFERRED = 75;
 function exitCodeFor(result) {
-    return result.status === 'halted' ? 1 : 0;
+    return result.status === 'halted' ? 1 : result.status === 'deferred' ? EXIT_DEFERRED : 0;
 }
-/** The closing line in text mode. */
+/** The head line of a deferred run: what failed, and that nothing was lost. */
+function deferredLine(d) {
+    return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
+}
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
 function summaryLine(r) {
     const head = r.standing
         ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
-        : r.status === 'halted'
-            ? `HALTED (${r.haltReason}): ${r.error}`
-            : r.idle
-                ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
-                : r.status === 'complete'
-                    ? 'COMPLETE'
-                    : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+        : r.deferred
+            ? deferredLine(r.deferred)
+            : r.status === 'halted'
+                ? `HALTED (${r.haltReason}): ${r.error}`
+                : r.idle
+                    ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
+                    : r.status === 'complete'
+                        ? 'COMPLETE'
+                        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    const loop = r.loop;
     return [
         head,
-        `  iterations ${r.iterations}/${r.maxIterations} (this slice ${r.sliceIterations}): ${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures`,
-        `  tests passed: ${testsPassedWords(r)}; closed: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
+        `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
         ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
         ...(r.preexistingFailures.length
             ? [
@@ -30951,13 +31021,16 @@ function summaryLine(r) {
             ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
             : []),
         ...(r.pullRequests.length
-            ? [`  pull requests: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`]
+            ? [
+                `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
+            ]
             : []),
         ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
             ? [
-                `  agent spend: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+                `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
             ]
             : []),
+        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
         `  checkpoint ${r.checkpointId || 'none'}`,
     ].join('\n');
 }
@@ -31330,6 +31403,11 @@ function step(model, event, config) {
         }
         case 'issuesRead':
             return issuesRead(model, event.ready, config);
+        case 'issuesUnlisted':
+            // Never "no issues": which are workable is unknown, so none is started; the next run lists them again.
+            return finish(model, config, 'deferred', undefined, false, [
+                log('warn', 'run.deferred', `Deferred: ${event.failed.message.replace(/\.$/, '')}. No issue is started on an incomplete list; the checkpoint keeps what this run did, and the next run lists the issues again.`, { what: event.failed.what, status: event.failed.status }),
+            ]);
         case 'sourceChecked': {
             const m = { ...model, checking: undefined };
             if (event.unreadable)
@@ -32990,6 +33068,126 @@ async function putBackOwnIssues(deps, atStart, ids) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/issues/github/errors.ts
+/**
+ * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
+ * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
+ * server failure.
+ */
+
+/** The error of a failed GitHub request, with the cause named and what to do about it. */
+class GitHubSourceError extends Error {
+    kind;
+    status;
+    resetAt;
+    constructor(message, 
+    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
+    kind, status, 
+    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
+    resetAt) {
+        super(message);
+        this.kind = kind;
+        this.status = status;
+        this.resetAt = resetAt;
+        this.name = 'GitHubSourceError';
+    }
+}
+function asHttpError(error) {
+    if (!isObject(error) || typeof error.status !== 'number')
+        return undefined;
+    return error;
+}
+/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
+function explainHttpError(error, what, where) {
+    const { status } = error;
+    const headers = error.response?.headers ?? {};
+    const message = apiMessage(error);
+    if (status === 304)
+        return new GitHubSourceError('Not modified', 'other', 304);
+    if (status === 401) {
+        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
+            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
+    }
+    const remaining = headers['x-ratelimit-remaining'];
+    const resetHeader = Number(headers['x-ratelimit-reset']);
+    const primary = (status === 403 || status === 429) && String(remaining) === '0';
+    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
+    if (primary || secondary) {
+        const retryAfter = Number(headers['retry-after']);
+        const resetAt = primary && Number.isFinite(resetHeader)
+            ? resetHeader
+            : Number.isFinite(retryAfter)
+                ? Math.floor(Date.now() / 1000) + retryAfter
+                : undefined;
+        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
+        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
+            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
+    }
+    if (status === 403) {
+        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
+            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
+    }
+    if (status === 410)
+        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
+    if (status === 404) {
+        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
+    }
+    if (status >= 500)
+        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
+    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
+}
+/** GitHub's own `message` from the error body, else Octokit's. */
+function apiMessage(error) {
+    const data = error.response?.data;
+    if (!isObject(data) || typeof data.message !== 'string')
+        return error.message;
+    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
+    const details = Array.isArray(data.errors)
+        ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
+        : [];
+    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
+}
+
+;// CONCATENATED MODULE: ./src/issues/listing.ts
+/**
+ * A listing the run depends on (the source's open issues on GitHub, or the repository's open pull
+ * requests) that failed after the client's own retries: a 404, a 5xx, the network. It never means
+ * "no issues": the run cannot tell which issues are workable, so it starts none and ends deferred
+ * (src/core/result.ts), nothing lost; the next run lists them again.
+ */
+
+class ListingError extends Error {
+    what;
+    status;
+    constructor(
+    /** What failed, e.g. "listing the open pull requests of octo/widgets". */
+    what, 
+    /** The HTTP status of the last answer, null when there was none (the network). */
+    status, 
+    /** What failed in full: the status, GitHub's own message and what to check. */
+    message, 
+    /** The request's own error (a GitHubSourceError: its kind, a rate limit's reset). */
+    cause) {
+        super(message, cause === undefined ? undefined : { cause });
+        this.what = what;
+        this.status = status;
+        this.name = 'ListingError';
+    }
+}
+/**
+ * `error` of a listing (`what`) as a ListingError: a GitHub request's failure keeps its status and
+ * explanation (src/issues/github/errors.ts); anything else is said with its own message.
+ */
+function listingFailed(error, what) {
+    if (error instanceof ListingError)
+        return error;
+    if (error instanceof GitHubSourceError)
+        return new ListingError(what, error.status ?? null, error.message, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return new ListingError(what, null, `${what} failed: ${message}`, error);
+}
+
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
 /**
  * The interpreter of one slice (seed 001 REQ_019, seed 000 REQ_021, seed 002): opens the checkpoint
@@ -33019,6 +33217,7 @@ async function putBackOwnIssues(deps, atStart, ids) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -33026,6 +33225,7 @@ class StartError extends Error {
 const IN_PROGRESS = 'beads_integration-complete';
 const PIPELINE_PHASE_FOR = {
     continuing: IN_PROGRESS,
+    deferred: IN_PROGRESS,
     complete: 'implementation-complete',
     halted: 'implementation-failed',
 };
@@ -33037,7 +33237,8 @@ const PIPELINE_PHASE_FOR = {
 function checkpointPhase(status, loop, workflow, inPlan) {
     if (inPlan)
         return PIPELINE_PHASE_FOR[status];
-    if (status !== 'continuing')
+    // A deferred slice did not finish the loop: its checkpoint stays resumable, as a continuing one.
+    if (status === 'complete' || status === 'halted')
         return status;
     return workflow.phase?.(loop) ?? 'working';
 }
@@ -33224,6 +33425,17 @@ async function runSlice(unguarded) {
             await source.releaseClaim?.(id, me, at, progress).catch((e) => claimWarning('release', id, e));
     };
     let model = initialModel(state, clock.now().getTime());
+    /** Why the slice was deferred (a listing failed), once it is. */
+    let deferral;
+    /**
+     * The loop as this slice found it: the result's counts and lists are what the slice added to it.
+     * A loop the planning pipeline just handed over starts from its phases' agent runs (afterPlanning),
+     * which the plan ran before this slice: they are counted with the run that starts the loop.
+     */
+    const found = model.loop;
+    const start = !opened.resumed && opened.extra?.pipeline !== undefined
+        ? { ...found, iteration: 0, failedIterations: 0, successfulIterations: 0 }
+        : found;
     let diagnostic = null;
     /** The current cycle's baseline as last read or run in this slice. */
     let baselineSeen;
@@ -33260,11 +33472,23 @@ async function runSlice(unguarded) {
             case 'sleep':
                 await clock.sleep(effect.ms, deps.signal);
                 return { type: 'woke', now: now() };
-            case 'readIssues':
+            case 'readIssues': {
+                let listed;
+                try {
+                    listed = await withoutOpenPullRequests(deps, await source.ready(), toldInReview);
+                }
+                catch (error) {
+                    // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
+                    if (!(error instanceof ListingError))
+                        throw error;
+                    deferral = { what: error.what, status: error.status, message: redact(error.message) };
+                    return { type: 'issuesUnlisted', failed: deferral };
+                }
                 return {
                     type: 'issuesRead',
-                    ready: (await withoutFinishedBranches(deps, loop, await withoutOpenPullRequests(deps, await source.ready(), toldInReview), onBranch)).map(toReadyIssue),
+                    ready: (await withoutFinishedBranches(deps, loop, listed, onBranch)).map(toReadyIssue),
                 };
+            }
             case 'checkSource': {
                 const unreadable = await unreadableSource();
                 return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
@@ -33492,11 +33716,14 @@ async function runSlice(unguarded) {
                     claimedElsewhere: model.claimedElsewhere ?? [],
                     status: effect.status,
                     state: model.loop,
+                    start,
                     checkpointId,
-                    sliceStartIteration: model.sliceStartIteration,
                     durationMs: clock.now().getTime() - startedAt,
                     interrupted: effect.interrupted,
                     diagnostic,
+                    ...(deferral ? { deferred: deferral } : {}),
+                    // Deferred before it did anything: the checkpoint's loop is the one this slice started from.
+                    unchanged: effect.status === 'deferred' && JSON.stringify(model.loop) === JSON.stringify(found),
                 });
             case 'rethrow':
                 throw crash;
@@ -33681,8 +33908,8 @@ async function enterLanding(deps, state, cycle, tip) {
 /**
  * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
  * in the action: closed on the branch, still open on the base), each told once per slice. When the
- * pull requests cannot be listed, none is started (none may get a second pull request): a warning,
- * and the next run looks again.
+ * pull requests cannot be listed, none is started (none may get a second pull request): a
+ * ListingError, which defers the run; the next run looks again.
  */
 async function withoutOpenPullRequests(deps, ready, told) {
     const publisher = deps.publisher;
@@ -33693,8 +33920,7 @@ async function withoutOpenPullRequests(deps, ready, told) {
         open = await publisher.inReview(ready.map((i) => i.id));
     }
     catch (error) {
-        deps.logger.warn('source.warning', `Could not list the open pull requests (${publisher.description}): ${error.message}. No issue is started in this run, so that none gets a second pull request; the next run looks again.`);
-        return [];
+        throw listingFailed(error, `listing the open pull requests (${publisher.description})`);
     }
     for (const [id, pr] of open) {
         if (told.has(id))
@@ -34209,6 +34435,7 @@ function idleness(loop, ready, settings) {
 
 
 
+
 async function checkIdle(options, io) {
     // fresh: a new checkpoint is what was asked for.
     if (options.fresh)
@@ -34234,21 +34461,29 @@ async function checkIdle(options, io) {
     try {
         ready = await io.source.ready();
     }
-    catch {
-        return { kind: 'work' };
+    catch (error) {
+        // Not "no issues": unknown. Other failures are the run's to say (it reads them again).
+        if (!(error instanceof ListingError))
+            return { kind: 'work' };
+        const failed = { what: error.what, status: error.status, message: error.message };
+        return { kind: 'deferred', failed, ...(await reported(opened, store, options.maxIterations)) };
     }
     const startable = io.startable ? await io.startable(ready).catch(() => ready) : ready;
     // The issues read are the run's first read, unless it waits out a rate limit first (stale by then).
     if (!idleness(loop, startable, { batch: options.batch }).idle)
         return loop.rateLimitedUntil ? { kind: 'work' } : { kind: 'work', ready };
+    return { kind: 'idle', ...(await reported(opened, store, options.maxIterations)) };
+}
+/** The checkpoint a run that does nothing reports: the one it would resume, else the newest (finished), else none (''). */
+async function reported(opened, store, maxIterations) {
     if (opened.resumed)
-        return { kind: 'idle', checkpointId: opened.id, loop };
+        return { checkpointId: opened.id, loop: opened.state };
     // The newest checkpoint is finished (not resumable): it is still the one this run reports.
     const newest = resume_newestFirst((await store.list().catch(() => ({ checkpoints: [] }))).checkpoints)[0];
     const finished = newest ? parseLoopState(newest.state) : undefined;
     return newest && typeof finished === 'object'
-        ? { kind: 'idle', checkpointId: newest.id, loop: finished }
-        : { kind: 'idle', checkpointId: '', loop: initialLoopState(options.maxIterations) };
+        ? { checkpointId: newest.id, loop: finished }
+        : { checkpointId: '', loop: initialLoopState(maxIterations) };
 }
 
 ;// CONCATENATED MODULE: ./src/report/workflowCommands.ts
@@ -35025,87 +35260,6 @@ function forwarding(source) {
         ...(source.renewClaim ? { renewClaim: source.renewClaim.bind(source) } : {}),
         ...(source.releaseClaim ? { releaseClaim: source.releaseClaim.bind(source) } : {}),
     };
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/errors.ts
-/**
- * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
- * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
- * server failure.
- */
-
-/** The error of a failed GitHub request, with the cause named and what to do about it. */
-class GitHubSourceError extends Error {
-    kind;
-    status;
-    resetAt;
-    constructor(message, 
-    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
-    kind, status, 
-    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
-    resetAt) {
-        super(message);
-        this.kind = kind;
-        this.status = status;
-        this.resetAt = resetAt;
-        this.name = 'GitHubSourceError';
-    }
-}
-function asHttpError(error) {
-    if (!isObject(error) || typeof error.status !== 'number')
-        return undefined;
-    return error;
-}
-/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
-function explainHttpError(error, what, where) {
-    const { status } = error;
-    const headers = error.response?.headers ?? {};
-    const message = apiMessage(error);
-    if (status === 304)
-        return new GitHubSourceError('Not modified', 'other', 304);
-    if (status === 401) {
-        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
-            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
-    }
-    const remaining = headers['x-ratelimit-remaining'];
-    const resetHeader = Number(headers['x-ratelimit-reset']);
-    const primary = (status === 403 || status === 429) && String(remaining) === '0';
-    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
-    if (primary || secondary) {
-        const retryAfter = Number(headers['retry-after']);
-        const resetAt = primary && Number.isFinite(resetHeader)
-            ? resetHeader
-            : Number.isFinite(retryAfter)
-                ? Math.floor(Date.now() / 1000) + retryAfter
-                : undefined;
-        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
-        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
-            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
-    }
-    if (status === 403) {
-        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
-            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
-    }
-    if (status === 410)
-        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
-    if (status === 404) {
-        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
-            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
-    }
-    if (status >= 500)
-        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
-    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
-}
-/** GitHub's own `message` from the error body, else Octokit's. */
-function apiMessage(error) {
-    const data = error.response?.data;
-    if (!isObject(data) || typeof data.message !== 'string')
-        return error.message;
-    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
-    const details = Array.isArray(data.errors)
-        ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
-        : [];
-    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
 }
 
 ;// CONCATENATED MODULE: ./src/publish/landingFailures.ts
@@ -38018,7 +38172,9 @@ async function runCommand(options, given) {
                 logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
             return idleRun(io, logger, idle, source.description, startedAt);
         }
-        const first = idle?.ready;
+        if (idle?.kind === 'deferred')
+            return deferredRun(io, logger, idle, startedAt);
+        const first = idle?.kind === 'work' ? idle.ready : undefined;
         if (source && first)
             io = {
                 ...io,
@@ -38098,8 +38254,8 @@ async function run_standingHalt(options, io, halt, startedAt) {
     const result = buildResult({
         status: 'halted',
         state: loop,
+        start: loop,
         checkpointId: halt.checkpointId,
-        sliceStartIteration: loop.iteration,
         durationMs: io.clock.now().getTime() - startedAt,
         interrupted: false,
         standing: { since: stood.at ?? null, advice: stood.advice ?? null, resume: resumeWays(stood) },
@@ -38119,13 +38275,34 @@ async function idleRun(io, logger, idle, where, startedAt) {
     const result = buildResult({
         status: 'complete',
         state: loop,
+        start: loop,
         checkpointId,
-        sliceStartIteration: loop.iteration,
         durationMs: io.clock.now().getTime() - startedAt,
         interrupted: false,
         idle: true,
     });
     logger.info('run.idle', `Nothing to do: no ready issue in ${where}, no cycle in flight, nothing waiting to land. ${checkpointId ? `Checkpoint ${checkpointId} is left as it was` : 'There is no checkpoint yet, and none is written'}; no agent was prepared.`, { checkpointId: checkpointId || null });
+    return endedEarly(io, logger, result);
+}
+/**
+ * The issues could not be listed before the run started (src/app/idleCheck.ts): said in the log and
+ * the result (status deferred, what failed), and nothing else done: no checkpoint written, no agent
+ * installed or prepared, no lock taken. Exit 75 (the action: green, with a warning).
+ */
+async function deferredRun(io, logger, deferred, startedAt) {
+    const { loop, checkpointId, failed } = deferred;
+    const redact = createRedactor(io.secrets);
+    const result = buildResult({
+        status: 'deferred',
+        state: loop,
+        start: loop,
+        checkpointId,
+        durationMs: io.clock.now().getTime() - startedAt,
+        interrupted: false,
+        deferred: { ...failed, message: redact(failed.message) },
+        unchanged: true,
+    });
+    logger.warn('run.deferred', `Deferred: ${failed.message.replace(/\.$/, '')}. No issue was started and nothing was written${checkpointId ? ` (checkpoint ${checkpointId} is left as it was)` : ''}; the next run lists the issues again.`, { what: failed.what, status: failed.status, checkpointId: checkpointId || null });
     return endedEarly(io, logger, result);
 }
 /** A run that ended before it started: its result logged and handed over. */
@@ -39086,6 +39263,8 @@ async function coordinate(options, io, top, registry, logger) {
         halt: undefined,
     };
     const sliceStart = loop.iteration;
+    /** The loop as this run found it: the result's counts and lists are what the run added to it. */
+    const start = loop;
     if (loop.wave)
         logger.info('parallel.resume', `Resuming checkpoint ${checkpointId}: wave ${loop.waves + 1} was in flight (${loop.wave.jobs.map((j) => j.issueId).join(', ')}); each job resumes where it stood.`, { checkpointId });
     const save = async (status, errors = []) => {
@@ -39277,8 +39456,8 @@ async function coordinate(options, io, top, registry, logger) {
     const result = buildResult({
         status,
         state: loop,
+        start,
         checkpointId,
-        sliceStartIteration: sliceStart,
         durationMs: io.clock.now().getTime() - startedAt,
         interrupted: io.signal?.aborted ?? false,
         diagnostic,
