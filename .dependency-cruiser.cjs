@@ -12,6 +12,12 @@
 const BUNDLED =
   '(^|/)node_modules/(@actions/(artifact|cache|core|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
 const ADAPTERS = '^src/(agents|git|issues|checkpoint|persist|report|secrets|safety|verdict|failure|util)/';
+/**
+ * The option schema and the surface's words (src/config/surface.ts): pure tables every layer may read
+ * to name an option or an act in the words of the surface that ran (issue 40). They import nothing of
+ * src/ but each other.
+ */
+const WORDS = '^src/config/(options|surface)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -68,18 +74,27 @@ module.exports = {
     {
       name: 'adapters-below-the-engine',
       severity: 'error',
-      comment: 'Adapters and pure parts never import the engine, the workflows or the application.',
+      comment:
+        'Adapters and pure parts never import the engine, the workflows or the application (the schema and its words excepted: they are pure tables).',
       from: { path: ADAPTERS },
-      to: { path: '^src/(core|loop|workflows|publish|app|cli|action)/|^src/config/' },
+      to: { path: '^src/(core|loop|workflows|publish|app|cli|action)/|^src/config/', pathNot: WORDS },
+    },
+    {
+      name: 'words-are-leaves',
+      severity: 'error',
+      comment: 'The option schema and the surface words import nothing of src/ but each other.',
+      from: { path: WORDS },
+      to: { path: '^src/', pathNot: WORDS },
     },
     {
       name: 'core-is-pure',
       severity: 'error',
       comment:
-        'The core (src/core) decides and performs nothing: no Node built-ins (files, processes, timers), nothing above it.',
+        'The core (src/core) decides and performs nothing: no Node built-ins (files, processes, timers), nothing above it (the schema and its words excepted: pure tables).',
       from: { path: '^src/core/' },
       to: {
         path: '^src/(loop|workflows|publish|app|cli|action|config)/|^(node:)?(fs|child_process|net|http|https|os|timers|worker_threads)(/|$)',
+        pathNot: WORDS,
       },
     },
     {

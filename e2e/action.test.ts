@@ -189,7 +189,7 @@ echo '::stop-commands::forged-token'; echo 'text ##[error]forged v1'; echo '::ad
       const r = await runMain(sb, { ...base('true'), 'max-iterations': 'lots' });
       expect(r.code).toBe(1);
       expect(r.stdout).toContain(
-        '::error::agent-loop: invalid inputs%0A- input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
+        '::error::agent-loop: invalid inputs%0A- the input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
       );
     } finally {
       await sb.cleanup();

@@ -106,6 +106,12 @@ describe('the action on GitHub issues', () => {
     expect(refused.main.log).toMatch(
       /::error::agent-loop halted \(publish_refused\): PUBLISH REFUSED: GitHub does not let GitHub Actions open pull requests/,
     );
+    // One annotation for the halt (issue 40), and words that hold: the halt stands until resume: true.
+    expect(refused.main.log.split('\n').filter((l) => l.startsWith('::error::'))).toHaveLength(1);
+    expect(refused.summary).toContain(
+      'Later runs stay halted until it is resumed: once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true',
+    );
+    expect(refused.summary).not.toMatch(/scheduled run does too|run the workflow again/);
     expect(refused.main.log).not.toContain('contents: write');
     expect(originHas('agent-loop/issue-1')).toBe(true); // the work is pushed, only the pull request is missing
     expect(gh.pulls()).toEqual([]);
@@ -909,7 +915,7 @@ fi`,
     await beadsBacklog(['bd-1']);
     const r = await scheduledRun(1301, await fixer(), { ...beads, 'github-token': '' });
     expect(r.main.code).toBe(1);
-    expect(r.main.log).toMatch(/::error::agent-loop: source beads .*github-token input/);
+    expect(r.main.log).toMatch(/::error::agent-loop: source: beads .*needs the input github-token/);
     await expect(worked()).rejects.toThrow();
   });
 });

@@ -286,12 +286,13 @@ fi
     expect(services.caches().map((c) => c.key)).not.toContainEqual(expect.stringMatching(/-902-1$/));
   });
 
-  it('with neither a cache entry nor an artifact the first run starts fresh with a warning', async () => {
+  it('with neither a cache entry nor an artifact the first run starts fresh with a notice, not a warning (issue 40)', async () => {
     const agent = await writeAgent(sb, 'busy', 'echo "still working"');
     const r = await workflowRun(201, agent);
     expect(r.main.log).toMatch(
-      /::warning::No saved state to restore \(no cache entry agent-loop-.*\*; no artifact agent-loop-checkpoint-.*\); starting fresh\./,
+      /::notice::No saved state to restore \(no cache entry agent-loop-.*\*; no artifact agent-loop-checkpoint-.*\); starting fresh\./,
     );
+    expect(r.main.log).not.toMatch(/::warning::No saved state/);
     expect(r.outputs).toMatchObject({ status: 'continuing', iterations: '1' });
   });
 });

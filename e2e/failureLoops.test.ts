@@ -39,6 +39,7 @@ import {
   writeAgent,
 } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
+import { actionVocabulary } from './support/vocabulary.js';
 
 const ESCALATED = 'agent-loop:escalated';
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '__tests__', 'fixtures', 'claude');
@@ -515,7 +516,9 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       const failing = await writeAgent(sb, 'failing', perIssue({ '*': FAILING }));
       const first = result(await runCli(sb, runArgs(failing)), 1);
       expect(first).toMatchObject({ haltReason: 'all_escalated', iterations: 4, issuesEscalated: ['bd-1'] });
-      expect(first.diagnostic).toContain('edit an issue to say more');
+      expect(first.diagnostic).toContain(
+        'or edit the issue (its title or text) to say more: the next run resumes by itself',
+      );
       const fixer = await writeAgent(sb, 'fixer', perIssue({ '*': FIX_AND_RECORD }));
       // Unchanged: the halt stands, nothing runs.
       expect(result(await runCli(sb, runArgs(fixer)), 1)).toMatchObject({
@@ -660,7 +663,7 @@ printf 'Making progress.\\nwork_remaining: part %s of the parser\\nrequires_cont
     });
   });
 
-  it('AC4/FR4: with --discord-webhook the emulator receives exactly one message: issues and counts in it, allowed_mentions parse [] (issue text pings nobody), ?wait=true', async () => {
+  it("AC4/FR4: with --discord-webhook the emulator receives exactly one message: issues, counts and what to do (in the CLI's flags) in it, allowed_mentions parse [] (issue text pings nobody), ?wait=true", async () => {
     const discord = await startDiscordServer();
     try {
       await withSandbox(issues('First <@123456789012345678>', 'Second @everyone'), async (sb) => {
@@ -685,6 +688,10 @@ printf 'Making progress.\\nwork_remaining: part %s of the parser\\nrequires_cont
         expect(embed.description).toContain('FAILURE LOOP DETECTED: 2 consecutive escalations (issues bd-1, bd-2)');
         expect(embed.description).toContain('LATE-MARKER iteration 8 on bd-2');
         expect(embed.description).not.toContain('EARLY-MARKER');
+        // What to do, in the CLI's words only (issue 40): its flags, none of the action's inputs.
+        expect(embed.description).toContain('once the cause is fixed, run agent-loop run --resume-halted');
+        expect(embed.description).toContain('or start over with --fresh');
+        expect(actionVocabulary(JSON.stringify(body))).toEqual([]);
         const field = (name: string) => embed.fields.find((f) => f.name === name)?.value;
         expect(field('Issues')).toBe('bd-1 First <@123456789012345678>\nbd-2 Second @everyone');
         expect(field('Steps')).toBe('verify');

@@ -77,12 +77,13 @@ function step(c: { method: string; path: string; query: string; status: number }
 
 interface Logged {
   info: string[];
+  notice: string[];
   warning: string[];
 }
 
 /** One job of the workflow: a clean state directory, the run's env, the real clients. */
 function job(runId: number, attempt = 1) {
-  const log: Logged = { info: [], warning: [] };
+  const log: Logged = { info: [], notice: [], warning: [] };
   const stateDir = path.join(services.workspace, '.agent-loop');
   const scope = store.stateScope(SCOPE_INPUT.ref, SCOPE_INPUT.label);
   const deps = () => {
@@ -94,7 +95,11 @@ function job(runId: number, attempt = 1) {
       attempt,
       cache: store.actionsCache(),
       artifacts: store.actionsArtifacts({ token: services.githubToken, repository: services.repository }),
-      log: { info: (m: string) => log.info.push(m), warning: (m: string) => log.warning.push(m) },
+      log: {
+        info: (m: string) => log.info.push(m),
+        notice: (m: string) => log.notice.push(m),
+        warning: (m: string) => log.warning.push(m),
+      },
     };
   };
   return {
@@ -144,7 +149,9 @@ describe('state store with the real clients against the emulated services', () =
     expect(one.restored.message).toMatch(/starting fresh/);
     expect(one.saved).toMatchObject({ generation: 1, cacheKey: `agent-loop-${one.j.scope}-101-1` });
     expect(one.saved.artifactId).toEqual(expect.any(Number));
-    expect(one.j.log.warning).toEqual([one.restored.message]); // the fresh start, and nothing about saving
+    // The first run's fresh start is a notice (nothing was ever saved), and nothing is said about saving.
+    expect(one.j.log.notice).toEqual([one.restored.message]);
+    expect(one.j.log.warning).toEqual([]);
     expect(services.caches().map((c) => c.key)).toEqual([`agent-loop-${one.j.scope}-101-1`]);
     expect(services.artifacts()).toEqual([
       expect.objectContaining({ name: `agent-loop-checkpoint-${one.j.scope}`, runId: 101, expired: false }),
@@ -205,7 +212,7 @@ describe('state store with the real clients against the emulated services', () =
 
   it('one cache entry for every runner: saved from one RUNNER_TEMP, restored on a runner with another RUNNER_TEMP and workspace into another directory, archived as agent-loop-state/', async () => {
     const scope = store.stateScope(SCOPE_INPUT.ref, SCOPE_INPUT.label);
-    const log = { info: () => {}, warning: (m: string) => warnings.push(m) };
+    const log = { info: () => {}, notice: () => {}, warning: (m: string) => warnings.push(m) };
     const warnings: string[] = [];
     /** A runner of its own: its workspace and RUNNER_TEMP (the paths of hosted Linux and macOS runners, under the emulator's root). */
     const onRunner = async (runId: number, root: string) => {
@@ -336,7 +343,7 @@ describe('state store with the real clients against the emulated services', () =
     });
   });
 
-  it('starts fresh and warns when there is neither a cache entry nor an artifact', async () => {
+  it('starts fresh with a notice, not a warning, when there is neither a cache entry nor an artifact (a first run)', async () => {
     const j = job(101);
     await j.newMachine();
     const restored = await j.restore();
@@ -347,7 +354,8 @@ describe('state store with the real clients against the emulated services', () =
         /No saved state to restore \(no cache entry agent-loop-.*-\*; no artifact agent-loop-checkpoint-.*\); starting fresh/,
       ),
     });
-    expect(j.log.warning).toEqual([restored.message]);
+    expect(j.log.notice).toEqual([restored.message]);
+    expect(j.log.warning).toEqual([]);
     await expect(fs.readdir(j.stateDir)).rejects.toThrow();
   });
 
@@ -504,7 +512,7 @@ describe('state store with the real clients against the emulated services', () =
     const fix = store.stateScope('refs/heads/main', 'bug-fix');
     const bug = store.stateScope('refs/heads/main', 'bug');
     expect(`agent-loop-${fix}-1-1`.startsWith(store.cacheKeyPrefix(bug))).toBe(false);
-    const log: Logged = { info: [], warning: [] };
+    const log: Logged = { info: [], notice: [], warning: [] };
     const stateDir = path.join(services.workspace, '.agent-loop');
     const common = () => ({
       stateDir,
@@ -512,7 +520,11 @@ describe('state store with the real clients against the emulated services', () =
       attempt: 1,
       cache: store.actionsCache(),
       artifacts: store.actionsArtifacts({ token: services.githubToken, repository: services.repository }),
-      log: { info: (m: string) => log.info.push(m), warning: (m: string) => log.warning.push(m) },
+      log: {
+        info: (m: string) => log.info.push(m),
+        notice: (m: string) => log.notice.push(m),
+        warning: (m: string) => log.warning.push(m),
+      },
     });
     await fs.mkdir(path.join(stateDir, 'checkpoints'), { recursive: true });
     await fs.writeFile(path.join(stateDir, 'checkpoints', `${ID_A}.json`), '{}');

@@ -26,6 +26,7 @@ export async function run(): Promise<void> {
         setFailed: core.setFailed,
         error: core.error,
         warning: core.warning,
+        notice: core.notice,
         // A line of info is plain text, whatever a server or a restored file put in it (workflowCommands.ts).
         info: (message) => core.info(inert(message)),
         saveState: core.saveState,

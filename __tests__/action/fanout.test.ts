@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { carriedOf, matrixJobs, parseWave, partialOf, waveMatrix } from '../../src/action/waveHandoff.js';
-import { unchangedWaveOutputs, waveOutputs, waveSummary } from '../../src/action/waveSummary.js';
+import { pullRequestLink, unchangedWaveOutputs, waveOutputs, waveSummary } from '../../src/action/waveSummary.js';
 import { ACTION_OUTPUTS } from '../../src/action/manifest.js';
 import { reduceWave } from '../../src/core/waveReduce.js';
+import { cliVocabulary } from '../../e2e/support/vocabulary.js';
 import { initialLoopState } from '../../src/core/state.js';
 import type { WaveReduction } from '../../src/core/waveReduce.js';
 import { artifactName, cacheKey, cacheKeyPrefix, stateScope } from '../../src/persist/stateNames.js';
@@ -108,7 +109,7 @@ describe("the reduce's summary and outputs", () => {
     });
     expect(text).toContain('## 🔀 agent-loop: wave 2, 2 jobs in parallel');
     expect(text).toContain(
-      '| [#3](https://github.com/o/r/issues/3) Three | done | 2 (#6–#7) | $0.5000 | 61.0s | https://github.com/o/r/pull/9 |',
+      '| [#3](https://github.com/o/r/issues/3) Three | done | 2 (#6–#7) | $0.5000 | 61.0s | [#9](https://github.com/o/r/pull/9) |',
     );
     expect(text).toMatch(/^\| \[#4\]\(.*\) Four: a \\\| pipe \| lost: the job died before it saved/m);
     expect(text).toContain('```mermaid\ngantt');
@@ -120,9 +121,13 @@ describe("the reduce's summary and outputs", () => {
 
   it('a halt heads the summary', () => {
     const halted = { ...reduction, halt: { reason: 'failure_loop' as const, message: 'FAILURE LOOP DETECTED: 2' } };
-    expect(waveSummary(wave, loop, halted, { checkpointId: CHECKPOINT })).toMatch(
-      /^## 🛑 agent-loop: wave 2 halted \(failure_loop\)\n\n\*\*FAILURE LOOP DETECTED: 2\*\*/,
+    const text = waveSummary(wave, loop, halted, { checkpointId: CHECKPOINT });
+    expect(text).toMatch(/^## 🛑 agent-loop: wave 2 halted \(failure_loop\)\n\n\*\*FAILURE LOOP DETECTED: 2\*\*/);
+    // How to resume it, in the action's words only (issue 40).
+    expect(text).toContain(
+      `Checkpoint \`${CHECKPOINT}\`: later runs stay halted until it is resumed: once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true; remove the agent-loop:escalated label`,
     );
+    expect(cliVocabulary(text)).toEqual([]);
   });
 
   it("issue 40: the outputs are this workflow run's wave (issues-closed, pull-requests and kin); the loop's totals are loop-…", () => {
@@ -204,6 +209,13 @@ describe("the reduce's summary and outputs", () => {
       'loop-issues-closed': '1,3',
     });
     expect(Object.keys(again)).toEqual(Object.keys(out));
+  });
+
+  it('links a pull request as Markdown, [#n](url); a URL of another layout is its own text, nothing in it ends the link or the cell', () => {
+    expect(pullRequestLink('https://github.com/o/r/pull/12')).toBe('[#12](https://github.com/o/r/pull/12)');
+    expect(pullRequestLink('https://ghe.example/o/r/merge_requests/(3)|x')).toBe(
+      '[https://ghe.example/o/r/merge_requests/%283%29%7Cx](https://ghe.example/o/r/merge_requests/%283%29%7Cx)',
+    );
   });
 
   it('a wave that landed earlier work says how much in its summary; one that only landed shows no table', () => {

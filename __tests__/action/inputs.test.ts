@@ -8,9 +8,9 @@ import { inputEnv, loadActionConfig } from '../../src/action/inputs.js';
 const noFile = () => {
   throw Object.assign(new Error('missing'), { code: 'ENOENT' });
 };
-const problems = (env: NodeJS.ProcessEnv) => {
+const problems = (env: NodeJS.ProcessEnv, readFile: (path: string) => string = noFile) => {
   try {
-    loadActionConfig(env, noFile);
+    loadActionConfig(env, readFile);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems.map((p) => p.message);
     throw error;
@@ -50,7 +50,7 @@ describe('action inputs', () => {
     expect(loadActionConfig({ ...agent, [inputEnv('on-success')]: 'merge' }, noFile).options.onSuccess).toBe('merge');
     expect(problems({ ...agent, [inputEnv('on-success')]: 'branch' })).toEqual([
       expect.stringMatching(
-        /^input on-success branch: in the action a finished cycle's branch would stay on the runner, .*use pull-request \(the action's default: a pull request per cycle\) or merge/,
+        /^on-success: branch cannot work here: in the action a finished cycle's branch would stay on the runner, .*use pull-request \(the action's default: a pull request per cycle\) or merge/,
       ),
     ]);
   });
@@ -59,7 +59,7 @@ describe('action inputs', () => {
     expect(loadActionConfig({ [inputEnv('agent-command')]: './a.sh' }, noFile).options.agent).toBe('command');
     expect(problems({ [inputEnv('agent')]: 'claude', [inputEnv('agent-command')]: './a.sh' })).toEqual([
       expect.stringMatching(
-        /^input agent claude and input agent-command contradict each other: .*give input agent command or leave input agent out; to run Claude Code, leave input agent-command out\.$/,
+        /^agent: claude and the input agent-command contradict each other: .*give agent: command or leave the input agent out; to run Claude Code, leave the input agent-command out\.$/,
       ),
     ]);
   });
@@ -81,7 +81,7 @@ describe('action inputs', () => {
     });
     expect(loadActionConfig(base, noFile).options).toMatchObject({ resumeHalted: false });
     expect(problems({ ...base, [inputEnv('resume')]: '2b1c6f2e-3c1a-4d4e-9f00-0123456789ab' })).toEqual([
-      'input resume: got "2b1c6f2e-3c1a-4d4e-9f00-0123456789ab"; expected true or false.',
+      'the input resume: got "2b1c6f2e-3c1a-4d4e-9f00-0123456789ab"; expected true or false.',
     ]);
   });
 
@@ -94,11 +94,19 @@ describe('action inputs', () => {
       }),
     ).toEqual(
       expect.arrayContaining([
-        'input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
-        'checkpoint-id: got "latest"; expected a checkpoint id (UUID v4, see agent-loop status).',
-        'input agent: got "robot"; expected one of claude, codex, command.',
+        'the input max-iterations: got "lots"; expected a whole number from 1 to 1000000.',
+        'the input checkpoint-id: got "latest"; expected a checkpoint id (UUID v4, as a run\'s checkpoint-id output or job summary names it).',
+        'the input agent: got "robot"; expected one of claude, codex, command.',
       ]),
     );
+  });
+
+  it("issue 40: a problem of the repository's config file names the file and the inputs, none of the CLI's flags", () => {
+    const file = () => 'max-iteration: 3\n';
+    const found = problems({ [inputEnv('agent')]: 'command', [inputEnv('agent-command')]: 'x' }, file);
+    expect(found).toEqual([
+      "the config file '.agent-loop.yml': unknown option 'max-iteration': did you mean max-iterations? Keys are the inputs' names, e.g. max-iterations.",
+    ]);
   });
 
   it('the token is a secret: never shown in an error, collected for masking', () => {

@@ -15,6 +15,7 @@ const fakeCore = () => ({
   setFailed: jest.fn<ActionCore['setFailed']>(),
   error: jest.fn<ActionCore['error']>(),
   warning: jest.fn<ActionCore['warning']>(),
+  notice: jest.fn<ActionCore['notice']>(),
   info: jest.fn<ActionCore['info']>(),
   saveState: jest.fn<ActionCore['saveState']>(),
   writeSummary: jest.fn<ActionCore['writeSummary']>(async () => {}),
@@ -39,7 +40,7 @@ describe('the pause switch (issue 15)', () => {
       loadActionConfig(env, () => '');
     } catch (error) {
       expect((error as ConfigError).problems.map((p) => p.message)).toEqual([
-        'input paused: got "please"; expected true or false.',
+        'the input paused: got "please"; expected true or false.',
       ]);
     }
   });

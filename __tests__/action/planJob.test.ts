@@ -40,6 +40,7 @@ function fakeCore() {
     setFailed: (m) => void log.push(`failed: ${m}`),
     error: (m) => void log.push(`error: ${m}`),
     warning: (m) => void log.push(`warning: ${m}`),
+    notice: (m) => void log.push(`notice: ${m}`),
     info: (m) => void log.push(m),
     saveState: () => {},
     writeSummary: async () => {},

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RunResult } from '../../src/core/result.js';
-import { SUMMARY_LIMIT, buildSummary, resultOutputs } from '../../src/action/summary.js';
+import { SUMMARY_LIMIT, buildSummary, haltFailure, resultOutputs } from '../../src/action/summary.js';
+import { cliVocabulary } from '../../e2e/support/vocabulary.js';
 import { ACTION_OUTPUTS } from '../../src/action/manifest.js';
 import { createRedactor } from '../../src/report/redact.js';
 
@@ -71,6 +72,7 @@ const result = (over: Partial<RunResult> = {}): RunResult => ({
   tddError: null,
   diagnostic: '# agent-loop halted: FAILURE LOOP DETECTED\n\n- Loop type: consecutive escalations\n',
   standing: null,
+  resume: ['explicit', 'unlabel', 'base_commits', 'fresh'],
   idle: false,
   deferred: null,
   unchanged: false,
@@ -140,7 +142,12 @@ describe('job summary', () => {
     expect(md).toMatch(/```mermaid\ngantt[\s\S]*iteration 8 · 11 · agent failed : crit, \d+, 5000ms/);
     // A halt is not resumed by the next run: it says how it is.
     expect(md).toContain(
-      'Checkpoint `2b1c6f2e-3c1a-4d4e-9f00-0123456789ab`: later runs stay halted (each ends at once, green, with a warning) until it is resumed: run the workflow with resume: true',
+      'Checkpoint `2b1c6f2e-3c1a-4d4e-9f00-0123456789ab`: later runs stay halted (each ends at once, green, with a warning) until it is resumed: once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true; remove the agent-loop:escalated label',
+    );
+    // Each way of the halt's (the result's resume), in the action's words only.
+    expect(md).toContain("or start over with the input fresh: true (the loop's counts begin again).");
+    expect(buildSummary(result({ haltReason: 'max_iterations', resume: ['max_iterations', 'fresh'] }))).toContain(
+      'until it is resumed: raise the input max-iterations (the count is kept across runs): the next run resumes by itself; or start over',
     );
     expect(
       buildSummary(result({ status: 'continuing', haltReason: null }), {
@@ -221,5 +228,27 @@ describe('job summary', () => {
     expect(md).toContain('- or start over with the input fresh: true');
     expect(md).not.toMatch(/--resume-halted|--fresh/);
     expect(md).not.toContain('Halt diagnostic');
+  });
+});
+
+describe("a halt's error annotation (issue 40)", () => {
+  it('is one text: the reason, the message and how to resume, in the action’s words', () => {
+    const text = haltFailure(
+      result({
+        haltReason: 'max_iterations',
+        error: 'Max iterations (1) reached',
+        resume: ['max_iterations', 'fresh'],
+      }),
+    );
+    expect(text).toBe(
+      "agent-loop halted (max_iterations): Max iterations (1) reached. Later runs stay halted until it is resumed: raise the input max-iterations (the count is kept across runs): the next run resumes by itself; or start over with the input fresh: true (the loop's counts begin again). The job summary holds the diagnostic.",
+    );
+    expect(cliVocabulary(text)).toEqual([]);
+  });
+
+  it('says the run stopped without a result when there is no halt to name', () => {
+    expect(haltFailure({ haltReason: null, error: null, resume: null })).toBe(
+      'agent-loop stopped before it had a result: the log above says why.',
+    );
   });
 });

@@ -155,7 +155,8 @@ describe('CommandAgent outcome classification', () => {
     const r = await new CommandAgent({ command: 'agent-loop-no-such-agent-4f1c --go' }).run(request());
     expect(r.exitCode).toBe(127);
     expect(r.failure).toMatchObject({ class: 'permanent', reason: 'not_found' });
-    expect(r.failure?.message).toContain('--agent-command');
+    // What happened; what to fix is the environment advice's, in the words of the surface that ran.
+    expect(r.failure?.message).toContain('command not found (the agent command, or a program it runs)');
   });
 
   it('exit 126 → permanent not_executable', async () => {

@@ -107,7 +107,7 @@ describe('REQ_018.1 id', () => {
     const error = await rejection(store.load(ID_B));
     expect(error.path).toBe(fileOf(ID_B));
     expect(error.reason).toBe(
-      `no checkpoint with id ${ID_B} exists in ${dir()}; run \`agent-loop status --state-dir ${stateDir}\` to list the checkpoints there`,
+      `no checkpoint with id ${ID_B} exists in ${dir()}; run \`agent-loop status --state-dir ${stateDir}\` to list the checkpoints`,
     );
   });
 });

@@ -1,6 +1,7 @@
 /** Halted stays halted (src/core/haltGate.ts): which changes of a halt's cause resume the run by themselves. */
 import { describe, expect, it } from '@jest/globals';
-import { haltGate, owedLabels, resumeWays, describeResumeWay } from '../../src/core/haltGate.js';
+import { haltGate, owedLabels } from '../../src/core/haltGate.js';
+import { describeResumeWay, resumeWays } from '../../src/core/resumeWays.js';
 import { type HaltReason, type LoopState, initialLoopState } from '../../src/core/state.js';
 import { ESCALATED_LABEL } from '../../src/issues/types.js';
 
@@ -153,7 +154,9 @@ describe('haltGate', () => {
   it("names the ways to resume each halt, in the CLI's flags or the action's inputs", () => {
     expect(resumeWays(halted('publish_refused').halt!)).toEqual(['explicit', 'fresh']);
     expect(resumeWays(halted('failure_loop').halt!)).toEqual(['explicit', 'unlabel', 'base_commits', 'fresh']);
-    expect(resumeWays(halted('max_iterations').halt!)).toEqual(['explicit', 'max_iterations', 'fresh']);
+    // A limit's halt is lifted by raising the limit: resumed as it is, it would halt again at once.
+    expect(resumeWays(halted('max_iterations').halt!)).toEqual(['max_iterations', 'fresh']);
+    expect(resumeWays(halted('budget').halt!)).toEqual(['budget', 'fresh']);
     expect(describeResumeWay('explicit', 'cli')).toBe('once the cause is fixed, run agent-loop run --resume-halted');
     expect(describeResumeWay('explicit', 'action')).toContain('with the input resume: true');
     expect(describeResumeWay('budget', 'action')).toContain('the input max-cost-usd');

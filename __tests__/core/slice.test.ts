@@ -661,7 +661,13 @@ describe('the core: the outbox (finished work still to land)', () => {
     const halt = find(last.effects, 'recordHalt')?.halt;
     expect(halt?.reason).toBe('publish_refused');
     expect(halt?.message).toMatch(/^PUBLISH FAILING: .* failed 30 times in a row, .*the last: HTTP 502 Bad Gateway$/);
-    expect(halt?.advice).toMatch(/resume/);
+    expect(halt?.advice).toMatch(/^Check the remote's status .*Resumed, the landing is tried again/);
+    // How to resume is the diagnostic's, from the halt's ways, in the CLI's words (the default).
+    const diagnostic = find(last.effects, 'recordHalt')?.diagnostic;
+    expect(diagnostic?.resume).toEqual(['explicit', 'fresh']);
+    expect(diagnostic?.advice).toContain(
+      'Later runs stay halted until it is resumed: once the cause is fixed, run agent-loop run --resume-halted; or start over with --fresh',
+    );
     expect(find(last.effects, 'done')?.status).toBe('halted');
     const [kept] = find(last.effects, 'save')?.loop.outbox ?? [];
     expect(kept).toMatchObject({ attempts: 30, lastError: 'HTTP 502 Bad Gateway' });

@@ -118,14 +118,14 @@ let root: string;
 let stateDir: string;
 let cache: FakeCache;
 let artifacts: FakeArtifacts;
-let log: { info: string[]; warning: string[] };
+let log: { info: string[]; notice: string[]; warning: string[] };
 
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'state-store-'));
   stateDir = path.join(root, 'ws', '.agent-loop');
   cache = new FakeCache();
   artifacts = new FakeArtifacts();
-  log = { info: [], warning: [] };
+  log = { info: [], notice: [], warning: [] };
 });
 
 afterEach(async () => {
@@ -139,7 +139,11 @@ const deps = (runId: number, attempt = 1) => ({
   attempt,
   cache,
   artifacts,
-  log: { info: (m: string) => log.info.push(m), warning: (m: string) => log.warning.push(m) },
+  log: {
+    info: (m: string) => log.info.push(m),
+    notice: (m: string) => log.notice.push(m),
+    warning: (m: string) => log.warning.push(m),
+  },
 });
 
 /** Files in the workspace beside the state directory (scratch directories must not be left there). */
@@ -200,14 +204,15 @@ describe('restoreState', () => {
     expect(log.info[0]).toMatch(/already has content; it is replaced/);
   });
 
-  it('starts fresh and warns when there is neither', async () => {
+  it('starts fresh with a notice, not a warning, when there is neither (a first run)', async () => {
     const r = await restoreState(deps(1));
     expect(r).toEqual({
       source: 'none',
       generation: 0,
       message: `No saved state to restore (no cache entry ${cacheKeyPrefix(SCOPE)}*; no artifact ${artifactName(SCOPE)}); starting fresh.`,
     });
-    expect(log.warning).toEqual([r.message]);
+    expect(log.notice).toEqual([r.message]);
+    expect(log.warning).toEqual([]);
   });
 
   it('warns about a corrupt cached archive, wipes what it extracted, and uses the artifact', async () => {
@@ -245,6 +250,8 @@ describe('restoreState', () => {
     expect(log.warning[1]).toMatch(
       /^No saved state to restore \(cache entry .*-10-1 was unusable; no artifact .*\); starting fresh\.$/,
     );
+    // A state that was there and could not be used is no first run: a warning, no notice.
+    expect(log.notice).toEqual([]);
     await expect(fs.access(stateDir)).rejects.toThrow();
   });
 
@@ -260,6 +267,7 @@ describe('restoreState', () => {
         /^No saved state to restore \(no cache entry .*; artifact .* was unusable\); starting fresh\.$/,
       ),
     ]);
+    expect(log.notice).toEqual([]);
     expect(await leftovers()).toEqual([]);
   });
 
@@ -270,6 +278,9 @@ describe('restoreState', () => {
     expect(log.warning[0]).toBe(
       `Could not list the artifacts ${artifactName(SCOPE)}: HttpError: Resource not accessible by integration`,
     );
+    // The artifacts could not be listed: the state may well be there, so its absence is a warning.
+    expect(log.warning[1]).toMatch(/^No saved state to restore \(.*\); starting fresh\.$/);
+    expect(log.notice).toEqual([]);
   });
 
   it('fresh restores nothing and reports the newest published generation as the one it supersedes', async () => {

@@ -4,6 +4,8 @@
  * errors' messages.
  */
 import { describe, expect, it } from '@jest/globals';
+import { buildDiagnostic } from '../../src/core/diagnostic.js';
+import { initialLoopState } from '../../src/core/state.js';
 import { GitError } from '../../src/git/git.js';
 import { GitHubSourceError } from '../../src/issues/github/errors.js';
 import { classifyIssueFailure, classifyLandingFailure, pushFoundSecret } from '../../src/publish/landingFailures.js';
@@ -24,7 +26,7 @@ describe('a refused push', () => {
     expect(f.message).toContain('the workflow file .github/workflows/ci.yml');
     expect(f.message).toContain('without `workflows` permission');
     expect(f.advice).toContain('Workflows: read and write');
-    expect(f.advice).toContain('run the workflow again');
+    expect(f.advice).toContain('and start over with the input fresh: true');
     expect(f.advice).not.toContain('contents: write');
   });
 
@@ -137,7 +139,21 @@ describe('a refused pull request or label', () => {
     expect(f.message).toContain('the branch agent-loop/issue-7 is pushed');
     expect(f.advice).toContain('Allow GitHub Actions to create and approve pull requests');
     expect(f.advice).toContain("organisation's Settings");
-    expect(f.advice).toContain('run the workflow again');
+    // How to go on is the halt's to say (issue 40): no scheduled run lifts it, resume: true does.
+    expect(f.advice).not.toMatch(/scheduled run|run the workflow again/);
+    const d = buildDiagnostic({
+      reason: 'publish_refused',
+      message: `PUBLISH REFUSED: ${f.message}`,
+      state: initialLoopState(10),
+      checkpointId: '3b241101-e2bb-4255-8caf-4136c566a962',
+      maxConsecutiveEscalations: 2,
+      advice: f.advice!,
+      terms: 'action',
+    });
+    expect(d.advice).toContain(
+      `${f.advice} Later runs stay halted until it is resumed: once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true;`,
+    );
+    expect(d.resume).toEqual(['explicit', 'fresh']);
   });
 
   it('"Resource not accessible by integration": refused, naming pull-requests: write', () => {

@@ -75,7 +75,11 @@ describe('stateDirProblem: a --state-dir that cannot serve is refused naming the
     const dir = await repo();
     await fs.writeFile(path.join(dir, 'a-file'), 'x');
     expect(await stateDirProblem(path.join(dir, 'a-file'), { create: true })).toMatch(
-      /^--state-dir: '.*a-file' is a file, not a directory\. Give --state-dir/,
+      /^--state-dir: '.*a-file' is a file, not a directory\. Give --state-dir \(AGENT_LOOP_STATE_DIR\)/,
+    );
+    // In the action's words (issue 40): its input, and none of the CLI's.
+    expect(await stateDirProblem(path.join(dir, 'a-file'), { create: true, terms: 'action' })).toMatch(
+      /^the input state-dir: '.*a-file' is a file, not a directory\. Give the input state-dir a directory agent-loop may create/,
     );
     expect(await stateDirProblem('/dev/zero', { create: false })).toMatch(/'\/dev\/zero' is a character device/);
     expect(await stateDirProblem(path.join(dir, 'a-file', 'sub'), { create: true })).toMatch(

@@ -5,6 +5,8 @@ export interface ActionCore {
   setFailed(message: string): void;
   error(message: string): void;
   warning(message: string): void;
+  /** A notice annotation: worth knowing, nothing to fix. */
+  notice(message: string): void;
   info(message: string): void;
   /** Hands a value to the post step (GITHUB_STATE). */
   saveState(name: string, value: string): void;

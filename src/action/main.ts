@@ -25,9 +25,10 @@ import type { Clock } from '../util/clock.js';
 import { loadActionConfig, readPauseSwitch } from './inputs.js';
 import { ensureAgent } from './installAgent.js';
 import { restore, runRefs } from './persistence.js';
-import { buildSummary, pausedOutputs, pausedSummary, pausedWarning, resultOutputs } from './summary.js';
-import { describeResumeWay } from '../core/haltGate.js';
-import { inActionTerms } from './terms.js';
+import { buildSummary, haltFailure, pausedOutputs, pausedSummary, pausedWarning, resultOutputs } from './summary.js';
+import type { RunResult } from '../core/result.js';
+import { surface } from '../config/surface.js';
+import { describeResumeWay } from '../core/resumeWays.js';
 import type { ActionCore } from './actionCore.js';
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
@@ -41,6 +42,9 @@ import { type WaveHandoff, carriedOf, parseWave, partialOf } from './waveHandoff
 
 export type { ActionCore };
 
+/** The action's words (src/config/surface.ts). */
+const say = surface('action');
+
 export interface ActionDeps {
   core: ActionCore;
   env: NodeJS.ProcessEnv;
@@ -50,8 +54,7 @@ export interface ActionDeps {
   signal?: AbortSignal;
 }
 
-export async function runAction(given: ActionDeps): Promise<void> {
-  const deps = inOwnTerms(given);
+export async function runAction(deps: ActionDeps): Promise<void> {
   const { core, env } = deps;
   // The pause switch first (issue 15): before the inputs are parsed, anything is read, installed or
   // restored. Green, with a warning that says how to resume; post publishes nothing.
@@ -97,18 +100,18 @@ export async function runAction(given: ActionDeps): Promise<void> {
   const [owner, repo] = repository.split('/');
   if (!owner || !repo || !options.githubToken) {
     const needs = !options.githubToken
-      ? 'the github-token input (default: the workflow token)'
+      ? `${say.option('githubToken')} (default: the workflow token)`
       : 'GITHUB_REPOSITORY (owner/repo), which the runner sets';
     core.setFailed(
       options.source === 'github'
-        ? `agent-loop: source github needs ${needs}; outside GitHub Actions use source: beads.`
-        : `agent-loop: source beads in the action pushes each finished cycle to GitHub (on-success: ${options.onSuccess === 'merge' ? 'merge, onto the base branch' : 'pull-request, a pull request per cycle'}), so it needs ${needs}; outside GitHub Actions run the agent-loop CLI.`,
+        ? `agent-loop: ${say.given('source', 'github')} needs ${needs}; outside GitHub Actions use ${say.given('source', 'beads')}.`
+        : `agent-loop: ${say.given('source', 'beads')} in the action pushes each finished cycle to GitHub (${say.given('onSuccess', options.onSuccess === 'merge' ? 'merge, onto the base branch' : 'pull-request, a pull request per cycle')}), so it needs ${needs}; outside GitHub Actions run the agent-loop CLI.`,
     );
     return;
   }
   if (loaded.options.onSuccess !== options.onSuccess)
     core.warning(
-      `agent-loop: on-success: ${loaded.options.onSuccess} applies to source: beads; GitHub issues are always landed as pull requests (Closes #n).`,
+      `agent-loop: ${say.given('onSuccess', loaded.options.onSuccess)} applies to ${say.given('source', 'beads')}; GitHub issues are always landed as pull requests (Closes #n).`,
     );
   const octokit = createOctokit(options.githubToken, {
     ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
@@ -201,11 +204,9 @@ export async function runAction(given: ActionDeps): Promise<void> {
   const stateDir = options.stateDir
     ? path.resolve(workspace, options.stateDir)
     : path.join(env.RUNNER_TEMP ?? os.tmpdir(), 'agent-loop');
-  const unusable = await stateDirProblem(stateDir, { create: true });
+  const unusable = await stateDirProblem(stateDir, { create: true, terms: 'action' });
   if (unusable) {
-    core.setFailed(
-      `agent-loop: invalid inputs\n- ${unusable.replace('--state-dir (AGENT_LOOP_STATE_DIR)', 'the state-dir input')}`,
-    );
+    core.setFailed(`agent-loop: invalid inputs\n- ${unusable}`);
     return;
   }
 
@@ -217,7 +218,11 @@ export async function runAction(given: ActionDeps): Promise<void> {
     );
     return;
   }
-  const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
+  const log = {
+    info: (m: string) => core.info(redact(m)),
+    notice: (m: string) => core.notice(redact(m)),
+    warning: (m: string) => core.warning(redact(m)),
+  };
   if (refs) {
     // A work job's partial state is its own lineage, started fresh; the reduce adds to the newest state.
     const lineage =
@@ -263,7 +268,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
             stateDir: dir,
             token: options.githubToken ?? '',
             fresh: false,
-            log: { info: log.info, warning: log.info },
+            log: { info: log.info, notice: log.info, warning: log.info },
           })
         ).source !== 'none',
     });
@@ -293,7 +298,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
           warn: log.warning,
         })
       : undefined;
-    await new FileCheckpointStore(stateDir, { clock: deps.clock, redact }).write({
+    await new FileCheckpointStore(stateDir, { clock: deps.clock, redact, terms: 'action' }).write({
       id: fanOut.wave.checkpoint,
       phase: 'working',
       state: {
@@ -374,6 +379,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
   let standing = false;
   // A listing GitHub did not answer: green, with one warning (the next run retries).
   let deferred = false;
+  let halted: Pick<RunResult, 'haltReason' | 'error' | 'resume'> = { haltReason: null, error: null, resume: null };
   // A work job's halt that only says its share or its issue ran out: the reduce decides for the run.
   let jobLocal = false;
   const command = options.workflow === 'pipeline' ? planCommand : runCommand;
@@ -400,6 +406,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
     onResult: async (result) => {
       standing = result.standing !== null;
       deferred = result.status === 'deferred';
+      halted = result;
       jobLocal = fanOut.role === 'work' && result.haltReason !== null && JOB_LOCAL_HALTS.has(result.haltReason);
       // Nothing changed: post publishes nothing (the published state is the one restored). But a
       // work job's partial state is always published: without it the reduce takes the job for lost.
@@ -412,7 +419,7 @@ export async function runAction(given: ActionDeps): Promise<void> {
         redact(
           [
             buildSummary(result, {
-              resumeHint: `to resume from it explicitly, run the workflow with checkpoint-id ${result.checkpointId}`,
+              resumeHint: `to resume from it explicitly, run the workflow with ${say.given('resume', result.checkpointId)}`,
               ...(github ? { skippedOutsiders: github.skippedOutsiders } : {}),
               // GitHub issues link to themselves; beads issues are only named.
               ...(options.source === 'github' ? { issueLinks: { serverUrl, repository } } : {}),
@@ -442,13 +449,11 @@ export async function runAction(given: ActionDeps): Promise<void> {
             `agent-loop: this job's slice ended (${result.haltReason}): ${result.error ?? ''}; the reduce job decides for the run.`,
           ),
         );
-      else if (result.status === 'halted')
-        core.error(redact(`agent-loop halted (${result.haltReason}): ${result.error ?? ''}`));
     },
   });
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
-  else if (code !== 0 && !standing && !jobLocal && !deferred)
-    core.setFailed('agent-loop halted: see the error annotation and the job summary.');
+  // A halt fails the step with one error annotation, its reason and message (issue 40); a deferred run is green.
+  else if (code !== 0 && !standing && !jobLocal && !deferred) core.setFailed(redact(haltFailure(halted)));
 }
 
 /**
@@ -474,7 +479,7 @@ function fanOutRole(options: Options): FanOut {
   const role = options.fanOut;
   if (role !== undefined && (options.source !== 'github' || options.workflow === 'pipeline'))
     return {
-      problem: `fan-out: ${role}: waves work GitHub issues (source: github) with workflow implement or tdd; run ${options.source !== 'github' ? 'source: beads' : 'workflow: pipeline'} with parallel: 1.`,
+      problem: `fan-out: ${role}: waves work GitHub issues (${say.given('source', 'github')}) with workflow implement or tdd; run ${options.source !== 'github' ? say.given('source', 'beads') : say.given('workflow', 'pipeline')} with ${say.given('parallel', '1')}.`,
     };
   if (role === undefined || role === 'plan') return { role, options };
   const wave = parseWave(options.wave);
@@ -482,7 +487,7 @@ function fanOutRole(options: Options): FanOut {
   if (role === 'reduce') return { role, options, wave, issue: '' };
   if ((options.issue?.length ?? 0) > 1)
     return {
-      problem: `fan-out: work: the input issue names ${options.issue?.length} issues; a work job works one (matrix.issue).`,
+      problem: `fan-out: work: ${say.option('issue')} names ${options.issue?.length} issues; a work job works one (matrix.issue).`,
     };
   const issue = options.issue?.[0];
   // The wave's landing job (waveOutbox.ts): the loop's unlanded work, no agent run, no issue worked.
@@ -501,7 +506,7 @@ function fanOutRole(options: Options): FanOut {
   const job = wave.jobs.find((j) => j.issueId === issue);
   if (!issue || !job)
     return {
-      problem: `fan-out: work: ${issue ? `issue ${issue} is not in wave ${wave.id}` : 'the input issue is empty'}: pass the matrix entry (matrix.issue) of the plan job's matrix output.`,
+      problem: `fan-out: work: ${issue ? `issue ${issue} is not in wave ${wave.id}` : `${say.option('issue')} is empty`}: pass the matrix entry (matrix.issue) of the plan job's matrix output.`,
     };
   const share = {
     ...options,
@@ -515,34 +520,11 @@ function fanOutRole(options: Options): FanOut {
   return { role, options: share, wave, issue };
 }
 
-/**
- * Everything the action prints, in its own terms (terms.ts): the log, annotations, failure, job
- * summary and outputs name its inputs, never the CLI's flags. The agent's and the tests' own lines
- * (the log's `  │ ` lines) are shown as they were printed.
- */
-function inOwnTerms(deps: ActionDeps): ActionDeps {
-  const { core } = deps;
-  const own = (line: string) => (line.startsWith('  │ ') ? line : inActionTerms(line));
-  return {
-    ...deps,
-    core: {
-      ...core,
-      setOutput: (name, value) => core.setOutput(name, inActionTerms(value)),
-      setFailed: (message) => core.setFailed(inActionTerms(message)),
-      error: (message) => core.error(inActionTerms(message)),
-      warning: (message) => core.warning(inActionTerms(message)),
-      info: (message) => core.info(inActionTerms(message)),
-      writeSummary: (markdown) => core.writeSummary(inActionTerms(markdown)),
-    },
-    stdout: (text) => deps.stdout(own(text)),
-  };
-}
-
 /** Why the action cannot start, in its own terms: the input that would fix an agent missing from PATH. */
 export function cannotStartMessage(problems: readonly StartProblem[], installAgent: boolean): string {
   const hint =
     problems.some((p) => p.code === 'agent_not_on_path') && !installAgent
-      ? '\nOn a hosted runner, set the input install-agent: true to have the action install the pinned CLI.'
+      ? `\nOn a hosted runner, set the input ${say.given('installAgent')} to have the action install the pinned CLI.`
       : '';
   return `agent-loop: cannot start\n${problems.map((p) => `  - ${p.message}`).join('\n')}${hint}`;
 }

@@ -1,12 +1,14 @@
 /**
  * The action's inputs and outputs as action.yml declares them and the README's table shows them,
- * generated from the one schema (src/config/options.ts): each input is the option of the same name
- * (`checkpoint-id` is --resume, `resume` is --resume-halted), its description the option's help
- * (or the action's own wording, where the action differs from the CLI) and its default as the action
+ * generated from the one schema (src/config/options.ts): each input is the option of its input name
+ * (`checkpoint-id` is --resume, `resume` is --resume-halted), its description the option's help in
+ * the action's words (src/config/surface.ts: other options named as inputs), or the action's own
+ * wording where the action differs from the CLI, and its default as the action
  * has it. __tests__/action/manifest.test.ts holds action.yml and the README to it; `npm run docs`
  * (scripts/action-docs.mjs) rewrites both. Pure: no I/O.
  */
 import { type OptionInfo, optionsFor } from '../config/options.js';
+import { helpText } from '../config/surface.js';
 
 export interface ActionInput {
   name: string;
@@ -24,8 +26,6 @@ export interface ActionOutput {
 
 /** Options that are not inputs: the action writes no NDJSON and has no --config of its own. */
 const NOT_INPUTS = new Set(['json', 'config']);
-/** The inputs named otherwise than their flag. */
-const RENAMED: Record<string, string> = { resume: 'checkpoint-id', 'resume-halted': 'resume' };
 
 /** Where the action's wording differs from the CLI's (another default, an input's name for a flag). */
 const ACTION_HELP: Record<string, { help?: string; defaultText?: string; default?: string }> = {
@@ -57,11 +57,11 @@ export function actionInputs(options: readonly OptionInfo[] = optionsFor('action
   return options
     .filter((o) => !NOT_INPUTS.has(o.flag))
     .map((o) => {
-      const name = RENAMED[o.flag] ?? o.flag;
+      const name = o.input;
       const own = ACTION_HELP[name] ?? {};
       return {
         name,
-        description: own.help ?? o.help,
+        description: own.help ?? helpText(o.help, 'action'),
         defaultText: own.defaultText ?? o.defaultValue ?? 'none',
         ...(own.default !== undefined ? { default: own.default } : {}),
       };

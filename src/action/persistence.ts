@@ -30,6 +30,7 @@ export function runRefs(env: NodeJS.ProcessEnv, label: string): RunRefs | undefi
 
 export interface PersistLog {
   info(message: string): void;
+  notice(message: string): void;
   warning(message: string): void;
 }
 

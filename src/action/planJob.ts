@@ -11,6 +11,7 @@
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import type { Options } from '../config/options.js';
 import { haltGate } from '../core/haltGate.js';
+import { describeResume, resumeWays } from '../core/resumeWays.js';
 import { unlabelledEscalations } from '../core/slice.js';
 import { type WavePlan, planWave } from '../core/wavePlan.js';
 import { LANDING_JOB, NOTICE_LANDINGS, awaitingLanding, landingDue, noticesOwed } from '../core/waveOutbox.js';
@@ -40,9 +41,13 @@ export type WaveSource = Pick<GitHubIssueSource, 'ready' | 'claim' | 'releaseCla
 
 export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<void> {
   const { core, options, clock, redact, source } = job;
-  const store = new FileCheckpointStore(job.stateDir, { clock, redact });
+  const store = new FileCheckpointStore(job.stateDir, { clock, redact, terms: 'action' });
   const opened = await openCheckpoint(
-    { settings: { fresh: options.fresh, resume: options.resume, maxIterations: options.maxIterations }, store, clock },
+    {
+      settings: { fresh: options.fresh, resume: options.resume, maxIterations: options.maxIterations, terms: 'action' },
+      store,
+      clock,
+    },
     (_event, message) => core.warning(redact(message)),
   );
   if (opened.sourceState !== undefined) source.importState?.(opened.sourceState);
@@ -81,7 +86,7 @@ export async function planJob(job: FanOutJob & { source: WaveSource }): Promise<
     if (gate.stands) {
       core.warning(
         redact(
-          `agent-loop is still halted (${loop.halt.reason}) since ${loop.halt.at ?? 'an earlier run'}: ${loop.halt.message}. No wave was planned. To resume, run the workflow with resume: true once the cause is fixed.`,
+          `agent-loop is still halted (${loop.halt.reason}) since ${loop.halt.at ?? 'an earlier run'}: ${loop.halt.message}. No wave was planned. ${describeResume(resumeWays(loop.halt), 'action', loop.baseBranch)}`,
         ),
       );
       return none('halted', `the halt stands (${loop.halt.reason})`, loop.halt.reason);

@@ -56,7 +56,11 @@ export async function postAction({ core, env }: PostDeps): Promise<void> {
   const refs = run && scope ? { ...run, scope } : run;
   if (!refs)
     return core.warning('agent-loop post: no cache service in this environment; the checkpoint was not published.');
-  const log = { info: (m: string) => core.info(redact(m)), warning: (m: string) => core.warning(redact(m)) };
+  const log = {
+    info: (m: string) => core.info(redact(m)),
+    notice: (m: string) => core.info(redact(m)),
+    warning: (m: string) => core.warning(redact(m)),
+  };
   const saved = await publish({
     refs,
     stateDir,

@@ -24,6 +24,8 @@ import { type WaveHandoff, partialOf, savedLoop } from './waveHandoff.js';
 import { LANDING_JOB, type LandingPartial, reduceLanding } from '../core/waveOutbox.js';
 import { dropLandedBundles, gatherBundles, tookFrom } from './outboxHandover.js';
 import { unchangedWaveOutputs, waveOutputs, waveSummary } from './waveSummary.js';
+import { haltFailure } from './summary.js';
+import { resumeWays } from '../core/resumeWays.js';
 
 export interface ReduceJob extends FanOutJob {
   wave: WaveHandoff;
@@ -37,7 +39,7 @@ export interface ReduceJob extends FanOutJob {
 
 export async function reduceJob(job: ReduceJob): Promise<void> {
   const { core, options, clock, redact, wave } = job;
-  const store = new FileCheckpointStore(job.stateDir, { clock, redact });
+  const store = new FileCheckpointStore(job.stateDir, { clock, redact, terms: 'action' });
   const into = await loopCheckpoint(job, store);
   const checkpoint = await store.load(into).catch(() => undefined);
   const read = checkpoint ? parseLoopState(checkpoint.state) : undefined;
@@ -121,6 +123,7 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
       state: loop,
       checkpointId: into,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
+      terms: 'action',
     });
     await fs.writeFile(path.join(job.stateDir, 'halt.md'), redact(renderMarkdown(diagnostic)));
     if (options.discordWebhook) {
@@ -145,10 +148,17 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
       }),
     ),
   );
-  if (reduction.halt) {
-    core.error(redact(`agent-loop halted (${reduction.halt.reason}): ${reduction.halt.message}`));
-    core.setFailed('agent-loop halted: see the error annotation and the job summary.');
-  }
+  // One error annotation: the halt's reason, message and how to resume (issue 40).
+  if (reduction.halt)
+    core.setFailed(
+      redact(
+        haltFailure({
+          haltReason: reduction.halt.reason,
+          error: reduction.halt.message,
+          resume: resumeWays(reduction.halt),
+        }),
+      ),
+    );
 }
 
 /** A wave's halt as the loop keeps it: which job halted is the summary's, not the checkpoint's. */
@@ -174,7 +184,7 @@ async function loopCheckpoint(job: ReduceJob, store: FileCheckpointStore): Promi
     return wave.checkpoint;
   const opened = await openCheckpoint(
     {
-      settings: { fresh: false, resume: undefined, maxIterations: job.options.maxIterations },
+      settings: { fresh: false, resume: undefined, maxIterations: job.options.maxIterations, terms: 'action' },
       store,
       clock: job.clock,
     },

@@ -2,13 +2,24 @@
  * What a workflow run shows: the step outputs and the job summary (Markdown, under GitHub's 1 MiB
  * limit whatever the history). Pure; the caller redacts and writes them.
  */
-import { describeResumeWay } from '../core/haltGate.js';
+import { describeResume, describeResumeWay, describeResumeWays } from '../core/resumeWays.js';
 import { type LoopCounts, type RunResult, deferredLine, splitNoChange } from '../core/result.js';
 import { issueRef } from '../report/diagnostic.js';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 const TABLE_ROWS = 200;
 const GANTT_ROWS = 60;
+
+/**
+/**
+ * The step's one error annotation when a run fails (issue 40): the halt's reason and message and how
+ * to resume it, in the action's words; the job summary holds the diagnostic.
+ */
+export function haltFailure(r: Pick<RunResult, 'haltReason' | 'error' | 'resume'>): string {
+  if (!r.haltReason) return 'agent-loop stopped before it had a result: the log above says why.';
+  const resume = r.resume ? ` ${describeResume(r.resume, 'action')}` : '';
+  return `agent-loop halted (${r.haltReason}): ${(r.error ?? '').replace(/\.$/, '')}.${resume} The job summary holds the diagnostic.`;
+}
 
 /**
  * The action's outputs, named as in action.yml: the counts and lists of this run (a step: its slice;
@@ -189,7 +200,7 @@ export function buildSummary(r: RunResult, ctx: SummaryContext = {}): string {
         : r.status === 'deferred'
           ? ': the next run resumes it and lists the issues again.'
           : r.status === 'halted'
-            ? ': later runs stay halted (each ends at once, green, with a warning) until it is resumed: run the workflow with resume: true once the cause is fixed, or see the halt diagnostic for a change that resumes it by itself.'
+            ? `: later runs stay halted (each ends at once, green, with a warning) until it is resumed: ${describeResumeWays(r.resume ?? ['explicit', 'fresh'], 'action')}.`
             : `: the next run resumes it${ctx.resumeHint ? `; ${ctx.resumeHint}` : ''}.`
     }`,
   );

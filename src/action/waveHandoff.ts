@@ -78,7 +78,9 @@ export async function savedLoop(
   dir: string,
   checkpointId: string,
 ): Promise<{ loop: LoopState; state: Record<string, unknown> } | { problem: string }> {
-  const cp = await new FileCheckpointStore(dir).load(checkpointId).catch((error: unknown) => (error as Error).message);
+  const cp = await new FileCheckpointStore(dir, { terms: 'action' })
+    .load(checkpointId)
+    .catch((error: unknown) => (error as Error).message);
   if (typeof cp === 'string') return { problem: cp };
   const loop = parseLoopState(cp.state);
   return typeof loop === 'string' ? { problem: loop } : { loop, state: cp.state };

@@ -7,6 +7,18 @@ import type { WaveReduction, WaveRow } from '../core/waveReduce.js';
 import type { LandingReduction } from '../core/waveOutbox.js';
 import { type SummaryContext, issueLink, loopOutputs } from './summary.js';
 import { loopTotals, runPart } from '../core/result.js';
+import { describeResumeWays, resumeWays } from '../core/resumeWays.js';
+
+/**
+ * A pull request as a Markdown link, `[#12](url)`, as the single job's summary names them; a URL
+ * that is no pull request's (another host's layout) keeps itself as the link's text.
+ */
+export function pullRequestLink(url: string): string {
+  const number = /\/pull\/(\d+)\/?$/.exec(url)?.[1];
+  // Percent-encoded: what would end the link or the table cell (brackets, a bar, white space).
+  const href = url.replace(/[()[\]|<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return `[${number ? `#${number}` : href}](${href})`;
+}
 
 const OUTCOME_WORDS: Record<WaveRow['outcome'], string> = {
   closed: 'done',
@@ -104,7 +116,7 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
       '',
       `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}.`,
       '',
-      `Checkpoint \`${ctx.checkpointId}\`: later runs stay halted until it is resumed (resume: true once the cause is fixed, or a change that lifts the halt by itself, such as a raised max-iterations).`,
+      `Checkpoint \`${ctx.checkpointId}\`: later runs stay halted until it is resumed: ${describeResumeWays(resumeWays(halt), 'action', loop.baseBranch)}.`,
       '',
     ].join('\n');
   const head = halt
@@ -124,7 +136,7 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
       '|---|---|---|---|---|---|',
       ...rows.map(
         (r) =>
-          `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? (r.first !== undefined ? `${r.iterations} (#${r.first}–#${r.last})` : `${r.iterations} (from its claim comment)`) : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ?? '—'} |`,
+          `| ${issueLink(r.issueId, ctx.issueLinks)} ${escape(r.title)} | ${OUTCOME_WORDS[r.outcome]}${r.halt && r.outcome !== 'lost' ? ` (${escape(r.halt)})` : ''} | ${r.iterations > 0 ? (r.first !== undefined ? `${r.iterations} (#${r.first}–#${r.last})` : `${r.iterations} (from its claim comment)`) : '0'} | $${r.costUsd.toFixed(4)} | ${(r.durationMs / 1000).toFixed(1)}s | ${r.pullRequest ? pullRequestLink(r.pullRequest) : '—'} |`,
       ),
       '',
       ...gantt(wave, rows),
@@ -133,7 +145,7 @@ export function waveSummary(wave: Wave, loop: LoopState, reduction: WaveReductio
   lines.push(
     `The loop after ${loop.waves} wave${loop.waves === 1 ? '' : 's'}: iterations ${loop.iteration}/${loop.maxIterations}, ${loop.successfulIterations} agent ok, ${loop.failedIterations} agent failed; ${loop.issuesClosed.length} issue(s) done, ${loop.issuesEscalated.length} escalated; spend $${loop.costUsd.toFixed(4)}; consecutive escalations ${loop.consecutiveEscalations}.`,
     '',
-    `Checkpoint \`${ctx.checkpointId}\`${halt ? ': later runs stay halted until it is resumed (resume: true once the cause is fixed, or a change that lifts the halt by itself).' : ': the next wave goes on from it.'}`,
+    `Checkpoint \`${ctx.checkpointId}\`${halt ? `: later runs stay halted until it is resumed: ${describeResumeWays(resumeWays(halt), 'action', loop.baseBranch)}.` : ': the next wave goes on from it.'}`,
     '',
   );
   return lines.join('\n');

@@ -50,14 +50,15 @@ export function classifyCommandOutcome(result: ProcessResult, timeoutMs?: number
     return {
       class: 'permanent',
       reason: 'not_found',
-      message: 'exited with code 127: command not found, check --agent-command',
+      message: 'exited with code 127: command not found (the agent command, or a program it runs)',
     };
   }
   if (result.exitCode === 126) {
     return {
       class: 'permanent',
       reason: 'not_executable',
-      message: 'exited with code 126: command not executable, check --agent-command and file permissions',
+      message:
+        'exited with code 126: command not executable (the agent command, or a program it runs: check its file permissions)',
     };
   }
   if (result.exitCode === null) {

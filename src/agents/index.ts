@@ -1,4 +1,5 @@
 /** Builds the agent the options name. */
+import { type Surface, surface } from '../config/surface.js';
 import { splitArgs } from '../util/args.js';
 import { isOnPath } from '../util/onPath.js';
 import { ClaudeAgent } from './claude.js';
@@ -41,12 +42,13 @@ export function createAgent(options: AgentOptions, env: NodeJS.ProcessEnv): Agen
 export async function availableAgent(
   options: AgentOptions,
   env: NodeJS.ProcessEnv,
+  say: Surface = surface(),
 ): Promise<{ agent: Agent; problems: [] } | { agent?: undefined; problems: string[] }> {
   if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
     const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
     return {
       problems: [
-        `--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`,
+        `${say.given('agent', options.agent)}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with ${say.given('agent', 'command')} ${say.given('agentCommand', 'CMD')}.`,
       ],
     };
   }

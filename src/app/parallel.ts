@@ -264,7 +264,7 @@ async function coordinate(
         reason: moved.reason,
         message: `${moved.message}${ran > 0 ? ` (The wave's ${ran} iteration(s) are not in the counts below yet: they are counted when the wave is merged, on resume.)` : ''}`,
       };
-      advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
+      advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Resumed, the run merges the wave's finished jobs without working them again.`;
       break;
     }
     const reduction = reduceWave(loop, wave, partials, {
@@ -325,6 +325,7 @@ async function coordinate(
       checkpointId,
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
       ...(advice ? { advice } : {}),
+      terms: 'cli',
     });
     diagnostic = createRedactor(io.secrets)(
       haltedJob?.kept?.diagnostic

@@ -6,6 +6,7 @@
 import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
 import type { Options } from '../config/options.js';
+import { surface } from '../config/surface.js';
 import { availableAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { openGit } from '../git/git.js';
@@ -47,34 +48,39 @@ export interface PlanIO extends RunIO {
 
 export async function planCommand(options: Options, io: PlanIO): Promise<number> {
   const redact = createRedactor(io.secrets);
+  const say = surface(io.terms);
   const problems: StartProblem[] = [];
   const invalid = problem('invalid_input');
   let goal = options.goal;
   if (options.goalFile) {
     try {
       goal = readInput(path.resolve(io.cwd, options.goalFile), MiB).trim();
-      if (!goal) problems.push(invalid(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`));
+      if (!goal)
+        problems.push(invalid(`${say.option('goalFile')}: '${options.goalFile}' is empty; expected the goal's text.`));
     } catch (error) {
       problems.push(
-        invalid(`--goal-file: ${(error as Error).message}; expected a readable file (the goal, up to 1 MiB).`),
+        invalid(
+          `${say.option('goalFile')}: ${(error as Error).message}; expected a readable file (the goal, up to 1 MiB).`,
+        ),
       );
     }
   }
   const prompts = options.planPrompts
-    ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES)
+    ? readPromptDir({ name: say.option('planPrompts'), value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES)
     : { templates: {} };
   if (prompts.problem) problems.push(invalid(prompts.problem));
   const templates: Partial<Record<AgentPhaseName, string>> = prompts.templates;
   if (!options.testCommand && !detectTestCommand(io.cwd)) {
     problems.push(
       invalid(
-        '--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".',
+        `${say.option('testCommand')}: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. ${say.given('testCommand', '"npm test"')}.`,
       ),
     );
   }
   const { agent, problems: agentProblems } = await availableAgent(
     options,
     agentEnvironment(io.env, { githubToken: options.agentGithubToken }),
+    say,
   );
   problems.push(...agentProblems.map(problem('agent_not_on_path')));
   const fail = () => cannotStart(io, 'plan', problems, redact);
@@ -122,7 +128,7 @@ async function planWithSession(
     if (unknown.length)
       logger.warn(
         'pipeline.template',
-        `--plan-prompts ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`,
+        `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase as AgentPhaseName]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`,
       );
   }
   const issuesFile = options.issuesFile;
@@ -166,7 +172,12 @@ async function planWithSession(
       clock: io.clock,
       redact,
       phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
-      store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+      store: new FileCheckpointStore(io.stateDir, {
+        clock: io.clock,
+        redact,
+        ...(io.terms ? { terms: io.terms } : {}),
+      }),
+      ...(io.terms ? { terms: io.terms } : {}),
       maxRetries: options.maxRetriesPerStep,
       agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
       fresh: options.fresh,

@@ -8,6 +8,7 @@ import { MiB, inputProblem, readInput } from '../util/readInput.js';
 import { ISSUES_MAX_BYTES } from '../issues/beadsFile.js';
 import path from 'node:path';
 import { type Options, defaultIterationDelay } from '../config/options.js';
+import { type Terms, surface } from '../config/surface.js';
 import { availableAgent, createAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit, type StagingMoment } from '../git/git.js';
@@ -21,7 +22,8 @@ import type { SliceSettings } from '../loop/deps.js';
 import { type CarriedCounts, parseLoopState } from '../core/state.js';
 import { waveJobCounts } from './parallelJob.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
-import { describeResumeWay, owedLabels, resumeWays } from '../core/haltGate.js';
+import { owedLabels } from '../core/haltGate.js';
+import { describeResumeWay, resumeWays } from '../core/resumeWays.js';
 import { type HaltCheck, checkHalt } from './haltCheck.js';
 import { type IdleCheck, checkIdle } from './idleCheck.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
@@ -88,8 +90,8 @@ export interface RunIO {
   installAgent?: () => Promise<{ env: NodeJS.ProcessEnv } | { problem: string }>;
   /** Why the halted checkpoint is resumed (set by runCommand's halt check): logged as the run starts. */
   haltLifted?: string;
-  /** Whose terms the run's advice uses: the CLI's flags (default) or the action's inputs. */
-  terms?: 'cli' | 'action';
+  /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs (src/config/surface.ts). */
+  terms?: Terms;
   /** This run's id in issue claims (issue 14; the action's workflow run). */
   runId?: string;
   /**
@@ -128,13 +130,14 @@ export function runLogger(
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
 export function sourceOf(
   options: Options,
-  io: Pick<RunIO, 'source' | 'cwd'>,
+  io: Pick<RunIO, 'source' | 'cwd' | 'terms'>,
   onWarning: (message: string) => void,
 ): Promise<IssueSource> {
   if (io.source) return Promise.resolve(io.source(onWarning));
   return createBeadsSource({
     issuesFile: path.resolve(io.cwd, options.issuesFile),
     cwd: io.cwd,
+    ...(io.terms ? { terms: io.terms } : {}),
     // An explicit --issues-file means that file, even when bd is installed.
     preferCli: options.issuesFile === '.beads/issues.jsonl',
     onWarning,
@@ -158,42 +161,49 @@ export type Prepared = { ok: true; run: PreparedRun } | { ok: false; problems: S
  */
 export async function prepareRun(options: Options, io: RunIO): Promise<Prepared> {
   const redact = createRedactor(io.secrets);
+  const say = surface(io.terms);
   const problems: StartProblem[] = [];
   const invalid = problem('invalid_input');
   const fail = (): Prepared => ({ ok: false, problems, redact });
 
   if (options.source === 'github' && !io.source)
     problems.push(
-      invalid('--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.'),
+      invalid(
+        `${say.given('source', 'github')}: the GitHub issue source runs inside the GitHub Action; locally use ${say.given('source', 'beads')}.`,
+      ),
     );
   // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
   const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
   // A run that halts as it starts (a refusal seen before any agent ran) runs no agent: none need be installed.
   const { agent, problems: agentProblems } = io.refusedBeforehand
     ? { agent: createAgent(options, agentEnv), problems: [] }
-    : await availableAgent(options, agentEnv);
+    : await availableAgent(options, agentEnv, say);
   problems.push(...agentProblems.map(problem('agent_not_on_path')));
   const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
   if (!testCommand) {
     problems.push(
       invalid(
-        '--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".',
+        `${say.option('testCommand')}: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. ${say.given('testCommand', '"npm test"')}.`,
       ),
     );
   }
-  const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd) : undefined;
+  const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd, say) : undefined;
   if (junitProblem) problems.push(invalid(junitProblem));
   let plan: string | undefined;
   if (options.plan) {
     try {
       plan = readInput(path.resolve(io.cwd, options.plan), MiB);
     } catch (error) {
-      problems.push(invalid(`--plan: ${(error as Error).message}; expected a readable file (the plan, up to 1 MiB).`));
+      problems.push(
+        invalid(
+          `${say.option('plan')}: ${(error as Error).message}; expected a readable file (the plan, up to 1 MiB).`,
+        ),
+      );
     }
   }
   const prompts = options.tddPrompts
     ? readPromptDir(
-        { flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd },
+        { name: say.option('tddPrompts'), value: options.tddPrompts, cwd: io.cwd },
         { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' },
       )
     : { templates: {} };
@@ -209,7 +219,10 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     !io.source && source.description.startsWith('beads file')
       ? inputProblem(path.resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES)
       : undefined;
-  if (unusable) problems.push(invalid(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`));
+  if (unusable)
+    problems.push(
+      invalid(`${say.option('issuesFile')}: ${unusable}. Point ${say.option('issuesFile')} at a beads JSONL file.`),
+    );
   if (
     !io.source &&
     source.description.startsWith('beads file') &&
@@ -217,7 +230,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   ) {
     problems.push(
       invalid(
-        `--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`,
+        `${say.option('issuesFile')}: '${options.issuesFile}' does not exist and bd is not on PATH. Point ${say.option('issuesFile')} at a beads JSONL file, or install beads.`,
       ),
     );
   }
@@ -251,6 +264,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
   const deps: SliceDeps = {
     settings: {
+      terms: io.terms ?? 'cli',
       maxIterations: options.maxIterations,
       sliceIterations: options.sliceIterations,
       sliceMinutes: options.sliceMinutes,
@@ -310,7 +324,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
               );
           }
         : undefined,
-    store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+    store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact, terms: io.terms ?? 'cli' }),
     runTests: async (command, signal, purpose) => {
       const pids: number[] = [];
       // What the test command writes into the work tree (a JUnit report, caches) is never committed.

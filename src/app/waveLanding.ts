@@ -66,7 +66,7 @@ export function baseMoved(input: {
     found
       ? `${base} was moved under your checkout: its index and files are still those of ${short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${short(expected)}..${base} and git reflog ${base}; git reset --keep ${short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
       : `Inspect with git reflog ${base}.`,
-    `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>); resume the run (--resume-halted) once ${base} is where it belongs: they are merged without being worked again.`,
+    `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base} is where it belongs, the run merges them without working them again.`,
   ].join(' ');
   return { reason: 'repository_moved', message, was: expected, now: found };
 }

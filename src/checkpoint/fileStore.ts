@@ -10,6 +10,7 @@ import { tempFileOwner } from '../util/atomicWrite.js';
 import { fileStamp } from '../util/fileStamp.js';
 import { rfc3339, systemClock, type Clock } from '../util/clock.js';
 import { newestFirst } from './resume.js';
+import { type Surface, type Terms, surface } from '../config/surface.js';
 import {
   checkpointWarnings,
   CHECKPOINT_PHASES,
@@ -43,6 +44,8 @@ export interface FileCheckpointStoreOptions {
   onWarning?: (message: string) => void;
   /** Masks secrets in the serialised checkpoint (it holds agent output, test output, error messages). */
   redact?: (text: string) => string;
+  /** Whose words its messages use to say where the checkpoints are listed (default: the CLI's). */
+  terms?: Terms;
 }
 
 /**
@@ -54,6 +57,7 @@ export class FileCheckpointStore implements CheckpointStore {
   private readonly clock: Clock;
   private readonly warn: (message: string) => void;
   private readonly redact: (text: string) => string;
+  private readonly say: Surface;
   /** Highest sequence seen in this store; read from the directory on the first write. */
   private highestSequence: number | undefined;
   /** What this store last wrote to each file, and the file's stamp just after. */
@@ -69,6 +73,7 @@ export class FileCheckpointStore implements CheckpointStore {
     this.clock = options.clock ?? systemClock;
     this.warn = options.onWarning ?? (() => {});
     this.redact = options.redact ?? ((text) => text);
+    this.say = surface(options.terms);
   }
 
   async list(): Promise<CheckpointListing> {
@@ -120,7 +125,7 @@ export class FileCheckpointStore implements CheckpointStore {
       if (errorCode(error) === 'ENOENT') {
         throw new CheckpointError(
           file,
-          `no checkpoint with id ${id} exists in ${this.dir}; run \`agent-loop status --state-dir ${this.stateDir}\` to list the checkpoints there`,
+          `no checkpoint with id ${id} exists in ${this.dir}; ${this.say.act('listCheckpoints', this.stateDir)}`,
         );
       }
       throw error;
@@ -163,7 +168,7 @@ export class FileCheckpointStore implements CheckpointStore {
     if (!isUuidV4(id)) {
       throw new CheckpointError(
         String(id),
-        `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); run \`agent-loop status --state-dir ${this.stateDir}\` to list the checkpoint ids`,
+        `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); ${this.say.act('listCheckpoints', this.stateDir)}`,
       );
     }
     return path.join(this.dir, `${id}.json`);

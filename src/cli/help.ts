@@ -1,4 +1,5 @@
 import { COMMANDS, type Command, optionsFor } from '../config/options.js';
+import { helpText } from '../config/surface.js';
 import { type HaltReason, HaltReasons } from '../core/state.js';
 
 const SYNOPSIS: Record<Command, string> = {
@@ -85,7 +86,7 @@ export function commandHelp(command: Command): string {
   for (const o of optionsFor(command)) {
     const head = `  --${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
     const dflt = o.defaultValue !== undefined && o.defaultValue !== 'false' ? ` (default: ${o.defaultValue})` : '';
-    lines.push(head, `      ${o.help}${dflt}  [env ${o.env}]`);
+    lines.push(head, `      ${helpText(o.help, 'cli')}${dflt}  [env ${o.env}]`);
   }
   lines.push('  --help', '      Show this help.', '', 'Exit codes:', ...EXIT_CODES[command]);
   return lines.join('\n');

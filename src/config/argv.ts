@@ -4,6 +4,7 @@
  */
 import { closest } from '../util/suggest.js';
 import { COMMANDS, type Command, OPTIONS, byFlag, optionsFor } from './options.js';
+import { helpText } from './surface.js';
 import type { ConfigProblem } from './problems.js';
 
 export interface ParsedArgs {
@@ -90,7 +91,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const empty = () =>
       out.problems.push({
         option: `--${name}`,
-        message: `--${name} was given an empty value; expected ${info.expected}. Leave --${name} out for its default.`,
+        message: `--${name} was given an empty value; expected ${helpText(info.expected, 'cli')}. Leave --${name} out for its default.`,
       });
     if (eq !== -1) {
       // On the command line an empty value is a mistake (an unset shell variable), never "the default":
@@ -112,7 +113,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       continue;
     }
     if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
-      out.problems.push({ option: `--${name}`, message: `--${name}: a value is missing; expected ${info.expected}.` });
+      out.problems.push({
+        option: `--${name}`,
+        message: `--${name}: a value is missing; expected ${helpText(info.expected, 'cli')}.`,
+      });
       continue;
     }
     if (next.trim() === '') empty();

@@ -6,9 +6,11 @@ import { splitArgs } from '../util/args.js';
 import type { Origin } from './configFile.js';
 import type { Options, Scope } from './options.js';
 import type { ConfigProblem } from './problems.js';
+import { type Surface, surface } from './surface.js';
 
 /** The problems of the accepted `options` of `command`; none when they hold together. */
 export function checkOptions(command: Scope, options: Options): ConfigProblem[] {
+  const say = surface(command === 'action' ? 'action' : 'cli');
   const problems: ConfigProblem[] = [];
   if (options.agentArgs !== undefined) {
     try {
@@ -16,7 +18,7 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
     } catch (error) {
       problems.push({
         option: '--agent-args',
-        message: `--agent-args: ${(error as Error).message}; expected arguments with balanced quotes.`,
+        message: `${say.option('agentArgs')}: ${(error as Error).message}; expected arguments with balanced quotes.`,
       });
     }
   }
@@ -28,16 +30,21 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
     });
   }
   if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
-    problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
+    problems.push({
+      option: '--goal',
+      message: `${say.option('goal')} and ${say.option('goalFile')} contradict each other: give one of them.`,
+    });
   }
   if (command === 'run' || command === 'plan' || command === 'action') {
     if (options.resume && options.fresh)
-      problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
+      problems.push({
+        option: '--resume',
+        message: `${say.option('resume')} and ${say.option('fresh')} contradict each other: give one of them.`,
+      });
     if (options.agent === 'command' && !options.agentCommand) {
       problems.push({
         option: '--agent-command',
-        message:
-          '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".',
+        message: `${say.option('agentCommand')}: required with ${say.given('agent', 'command')}; expected a shell command such as "./scripts/agent.sh".`,
       });
     }
   }
@@ -51,8 +58,7 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
   if (command === 'action' && options.source === 'beads' && options.onSuccess === 'branch') {
     problems.push({
       option: '--on-success',
-      message:
-        "--on-success branch: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).",
+      message: `${say.given('onSuccess', 'branch')} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`,
     });
   }
   if (command === 'cleanup') {
@@ -73,18 +79,21 @@ const AGENT_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'the
 export function agentOfCommand(
   agent: Origin | undefined,
   command: Origin | undefined,
+  say: Surface = surface(),
 ): { agent?: Origin; problem?: ConfigProblem } {
   const given = command !== undefined && command.value !== null && String(command.value).trim() !== '';
   if (!given) return { agent };
   if (agent === undefined) return { agent: { value: 'command', from: command.from } };
   const name = AGENT_NAMES[String(agent.value)];
   if (name === undefined) return { agent };
-  const from = (o: Origin, flag: string) => (o.from === flag ? '' : ` (from ${o.from})`);
+  const from = (o: Origin, named: string) => (o.from === named ? '' : ` (from ${o.from})`);
+  const agentIs = say.given('agent', String(agent.value));
+  const commandOption = say.option('agentCommand');
   return {
     agent,
     problem: {
       option: '--agent',
-      message: `--agent ${String(agent.value)}${from(agent, '--agent')} and --agent-command${from(command, '--agent-command')} contradict each other: --agent ${String(agent.value)} runs ${name}, --agent-command runs a command as the agent. To run the command, give --agent command or leave --agent out; to run ${name}, leave --agent-command out.`,
+      message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', 'command')} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
     },
   };
 }

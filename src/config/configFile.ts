@@ -6,6 +6,7 @@ import YAML from 'yaml';
 import { closest } from '../util/suggest.js';
 import { OPTIONS, type OptionKey, OptionsSchema, byFlag } from './options.js';
 import type { ConfigProblem } from './problems.js';
+import { type Terms, surface } from './surface.js';
 
 /** A value and the layer it came from (the file, an environment variable, a flag), for messages. */
 export type Origin = { value: unknown; from: string };
@@ -16,12 +17,18 @@ export function readConfigFile(input: {
   env: NodeJS.ProcessEnv;
   readFile: (path: string) => string;
   allowed: ReadonlySet<OptionKey>;
+  /** Whose words its problems use (default: the CLI's, which names the file by --config). */
+  terms?: Terms;
 }): { values: Map<OptionKey, Origin>; problems: ConfigProblem[] } {
   const { flags, env, readFile, allowed } = input;
   const problems: ConfigProblem[] = [];
   const values = new Map<OptionKey, Origin>();
   const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
   const configPath = typeof explicitConfig === 'string' ? explicitConfig : '.agent-loop.yml';
+  // The action has no input for the file (it reads .agent-loop.yml, or AGENT_LOOP_CONFIG): it names the file.
+  const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
+  const named = `${label} '${configPath}'`;
+  const keys = input.terms === 'action' ? "the inputs' names" : 'the flag names';
   let fileText: string | undefined;
   try {
     fileText = readFile(configPath);
@@ -32,8 +39,8 @@ export function readConfigFile(input: {
         option: '--config',
         message:
           code === 'ENOTREG' || code === 'EFBIG'
-            ? `--config: ${(error as Error).message}; expected a readable YAML file.`
-            : `--config: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.`,
+            ? `${label}: ${(error as Error).message}; expected a readable YAML file.`
+            : `${label}: cannot read '${configPath}' (${code ?? (error as Error).message}); expected a readable YAML file.`,
       });
     }
   }
@@ -44,13 +51,13 @@ export function readConfigFile(input: {
     } catch (error) {
       problems.push({
         option: '--config',
-        message: `--config: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
+        message: `${label}: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
       });
     }
     if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
       problems.push({
         option: '--config',
-        message: `--config: '${configPath}' must be a mapping of option names to values.`,
+        message: `${label}: '${configPath}' must be a mapping of option names to values.`,
       });
     } else if (doc) {
       // A file that is no configuration at all (--config pointed at the wrong file) must not be
@@ -70,7 +77,7 @@ export function readConfigFile(input: {
           // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
           problems.push({
             option: '--config',
-            message: `--config '${configPath}': paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
+            message: `${named}: paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
           });
         } else if (allowed.has(info.key) && value !== null) {
           values.set(info.key, { value, from: configPath });
@@ -80,13 +87,13 @@ export function readConfigFile(input: {
       for (const name of shown)
         problems.push({
           option: name,
-          message: `--config '${configPath}': unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are the flag names, e.g. max-iterations.`,
+          message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
         });
       const hidden = unknown.length - shown.length;
       if (hidden > 0) {
         problems.push({
           option: '--config',
-          message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.`,
+          message: `${named}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are ${keys}, e.g. max-iterations.`,
         });
       }
     }

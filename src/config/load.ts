@@ -9,6 +9,7 @@ import { agentOfCommand, checkOptions } from './checks.js';
 import { type Origin, readConfigFile } from './configFile.js';
 import { OPTIONS, type OptionKey, type Options, OptionsSchema, type Scope, byFlag, optionsFor } from './options.js';
 import { ConfigError, type ConfigProblem } from './problems.js';
+import { helpText, surface } from './surface.js';
 import { collectSecrets } from './secrets.js';
 
 export interface ConfigSources {
@@ -30,6 +31,8 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
   const { command, flags, env } = sources;
   const readFile = sources.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const allowed = new Set(optionsFor(command).map((o) => o.key));
+  // The action's problems name its inputs, the CLI's its flags (src/config/surface.ts).
+  const say = surface(command === 'action' ? 'action' : 'cli');
   const problems: ConfigProblem[] = [];
 
   for (const [flag] of flags) {
@@ -53,7 +56,7 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     });
 
   // Layer 2: the config file.
-  const file = readConfigFile({ flags, env, readFile, allowed });
+  const file = readConfigFile({ flags, env, readFile, allowed, terms: say.terms });
   problems.push(...file.problems);
   const merged = new Map<OptionKey, Origin>(file.values);
 
@@ -63,12 +66,12 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
     const fromEnv = env[info.env];
     if (fromEnv !== undefined && fromEnv !== '') merged.set(info.key, { value: fromEnv, from: info.env });
     const fromFlag = flags.get(info.flag);
-    if (fromFlag !== undefined) merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
+    if (fromFlag !== undefined) merged.set(info.key, { value: fromFlag, from: say.option(info.key) });
   }
 
   // --agent-command alone means --agent command; beside --agent claude|codex it is refused.
   if (allowed.has('agent')) {
-    const chosen = agentOfCommand(merged.get('agent'), merged.get('agentCommand'));
+    const chosen = agentOfCommand(merged.get('agent'), merged.get('agentCommand'), say);
     if (chosen.agent) merged.set('agent', chosen.agent);
     if (chosen.problem) problems.push(chosen.problem);
   }
@@ -85,10 +88,10 @@ export function loadConfig(sources: ConfigSources): LoadedConfig {
       }
       const origin = merged.get(info.key);
       const shown = info.secret ? '***' : JSON.stringify(origin?.value);
-      const where = origin && origin.from !== `--${info.flag}` ? ` (from ${origin.from})` : '';
+      const where = origin && origin.from !== say.option(info.key) ? ` (from ${origin.from})` : '';
       problems.push({
         option: `--${info.flag}`,
-        message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.`,
+        message: `${say.option(info.key)}: got ${shown}${where}; expected ${helpText(info.expected, say.terms)}.`,
       });
     }
   }

@@ -11,13 +11,30 @@ export type Command = (typeof COMMANDS)[number];
 /** Where an option applies: a CLI command, or the GitHub Action's inputs. */
 export type Scope = Command | 'action';
 
+/**
+ * Names another option (by its key, as OptionKey has it: the schema cannot refer to its own type) in
+ * a help text, in the words of the surface the text is shown on: its flag in `--help`
+ * (`--agent-command`), its input in action.yml (`the input agent-command`); given a value, the option
+ * set to it (`--agent command`, `agent: command`). src/config/surface.ts renders it, and refuses a key
+ * that is no option (__tests__/config/surface.test.ts renders every help text).
+ */
+export type NameOption = (key: string, value?: string) => string;
+
+/** The surface that ran: the CLI (`agent-loop …`) or the GitHub Action (src/config/surface.ts words it). */
+export type Terms = 'cli' | 'action';
+
+/** A help text: plain, or naming other options (and saying other things) in the surface's words. */
+export type HelpText = string | ((name: NameOption, terms: Terms) => string);
+
 interface OptionMeta {
   /** kebab-case flag without dashes. */
   flag: string;
-  /** One sentence for --help. */
-  help: string;
+  /** The action's input, where it is not named as the flag. */
+  input?: string;
+  /** One sentence for --help and action.yml (src/config/surface.ts's helpText renders it for each). */
+  help: HelpText;
   /** What a valid value looks like, for errors and --help. */
-  expected: string;
+  expected: HelpText;
   commands: readonly Scope[];
   /** Placeholder in --help; absent for switches. */
   arg?: string;
@@ -78,18 +95,23 @@ export const OptionsSchema = z.object({
     help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.',
     expected: 'a path',
   }),
-  agent: z.enum(['claude', 'codex', 'command']).default('claude').register(registry, {
-    flag: 'agent',
-    arg: 'claude|codex|command',
-    commands: RUN,
-    help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command, which alone means command).',
-    expected: 'one of claude, codex, command',
-  }),
+  agent: z
+    .enum(['claude', 'codex', 'command'])
+    .default('claude')
+    .register(registry, {
+      flag: 'agent',
+      arg: 'claude|codex|command',
+      commands: RUN,
+      help: (n) =>
+        `The coding agent: Claude Code, the Codex CLI, or any command (${n('agentCommand')}, which alone means command).`,
+      expected: 'one of claude, codex, command',
+    }),
   agentCommand: text().register(registry, {
     flag: 'agent-command',
     arg: 'CMD',
     commands: RUN,
-    help: 'Shell command run as the agent (--agent command, implied when --agent is not given; beside --agent claude or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
+    help: (n) =>
+      `Shell command run as the agent (${n('agent', 'command')}, implied when ${n('agent')} is not given; beside ${n('agent', 'claude')} or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.`,
     expected: 'a non-empty shell command',
   }),
   agentModel: text().register(registry, {
@@ -222,15 +244,17 @@ export const OptionsSchema = z.object({
     arg: 'FILE',
     commands: RUN,
     defaultText: 'none',
-    help: "A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue's.",
+    help: (n) =>
+      `A plan included in every prompt; with ${n('workflow', 'tdd')}, the test list (a Markdown checklist) instead of the issue's.`,
     expected: 'a path to a readable file',
   }),
   goal: text().register(registry, {
     flag: 'goal',
     arg: 'TEXT',
     commands: PLAN,
-    defaultText: 'none (or --goal-file)',
-    help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.',
+    defaultText: 'none',
+    help: (n) =>
+      `What the planning pipeline works towards (or ${n('goalFile')}): research, decomposition, planning, phases, one issue per phase, then the loop on them.`,
     expected: 'a non-empty text',
   }),
   goalFile: text().register(registry, {
@@ -238,7 +262,7 @@ export const OptionsSchema = z.object({
     arg: 'FILE',
     commands: PLAN,
     defaultText: 'none',
-    help: 'The goal, read from a file (instead of --goal).',
+    help: (n) => `The goal, read from a file (instead of ${n('goal')}).`,
     expected: 'a path to a readable file',
   }),
   planPrompts: text().register(registry, {
@@ -249,13 +273,17 @@ export const OptionsSchema = z.object({
     help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
     expected: 'a path to a directory',
   }),
-  workflow: z.enum(['implement', 'tdd', 'pipeline']).default('implement').register(registry, {
-    flag: 'workflow',
-    arg: 'implement|tdd|pipeline',
-    commands: RUN,
-    help: "implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.",
-    expected: 'one of implement, tdd, pipeline',
-  }),
+  workflow: z
+    .enum(['implement', 'tdd', 'pipeline'])
+    .default('implement')
+    .register(registry, {
+      flag: 'workflow',
+      arg: 'implement|tdd|pipeline',
+      commands: RUN,
+      help: (n) =>
+        `implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or ${n('plan')}), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from ${n('goal')}, as \`agent-loop plan\`.`,
+      expected: 'one of implement, tdd, pipeline',
+    }),
   junitFile: text().register(registry, {
     flag: 'junit-file',
     arg: 'PATH',
@@ -269,7 +297,8 @@ export const OptionsSchema = z.object({
     arg: 'DIR',
     commands: RUN,
     defaultText: 'built in',
-    help: 'With --workflow tdd: a directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}).',
+    help: (n) =>
+      `A directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}), for ${n('workflow', 'tdd')}.`,
     expected: 'a path to a directory',
   }),
   maxIterations: int(1).default(100).register(registry, {
@@ -317,13 +346,16 @@ export const OptionsSchema = z.object({
     help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
     expected: 'a whole number from 0 to 100',
   }),
-  maxIterationsPerIssue: int(0, 1_000_000).default(20).register(registry, {
-    flag: 'max-iterations-per-issue',
-    arg: 'N',
-    commands: RUN,
-    help: 'Agent runs of one issue that may end with its work still remaining (a --batch cycle of K issues gets K times as many): at the N-th the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. Failed runs and rejected work do not count (--max-retries-per-step bounds those). 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
-    expected: 'a whole number from 0 to 1000000',
-  }),
+  maxIterationsPerIssue: int(0, 1_000_000)
+    .default(20)
+    .register(registry, {
+      flag: 'max-iterations-per-issue',
+      arg: 'N',
+      commands: RUN,
+      help: (n) =>
+        `Agent runs of one issue that may end with its work still remaining (a cycle of K issues, with ${n('batch')}, gets K times as many): at the N-th the cycle is escalated as stuck (its work kept as wip:), not run until ${n('maxIterations')}. Failed runs and rejected work do not count (${n('maxRetriesPerStep')} bounds those). 0: no limit. Not used by ${n('workflow', 'tdd')}, whose phases are judged by the tests each run.`,
+      expected: 'a whole number from 0 to 1000000',
+    }),
   maxConsecutiveEscalations: int(1, 100).default(2).register(registry, {
     flag: 'max-consecutive-escalations',
     arg: 'N',
@@ -339,18 +371,28 @@ export const OptionsSchema = z.object({
     help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.',
     expected: 'a path',
   }),
-  resume: z.string().regex(UUID_V4).optional().register(registry, {
-    flag: 'resume',
-    arg: 'ID',
-    commands: RUN,
-    defaultText: 'the newest resumable checkpoint',
-    help: 'Resume this checkpoint instead of the newest one.',
-    expected: 'a checkpoint id (UUID v4, see agent-loop status)',
-  }),
+  resume: z
+    .string()
+    .regex(UUID_V4)
+    .optional()
+    .register(registry, {
+      flag: 'resume',
+      arg: 'ID',
+      commands: RUN,
+      defaultText: 'the newest resumable checkpoint',
+      help: 'Resume this checkpoint instead of the newest one.',
+      input: 'checkpoint-id',
+      expected: (_n, terms) =>
+        terms === 'cli'
+          ? 'a checkpoint id (UUID v4, see agent-loop status)'
+          : "a checkpoint id (UUID v4, as a run's checkpoint-id output or job summary names it)",
+    }),
   resumeHalted: flagSwitch().register(registry, {
     flag: 'resume-halted',
     commands: RUN,
-    help: "Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, --fresh, or a change of the halt's cause (an escalated issue's label removed, new commits on the base branch after a failure loop, a raised --max-iterations or --max-cost-usd). The action's input is resume.",
+    input: 'resume',
+    help: (n) =>
+      `Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, ${n('fresh')}, or a change of the halt's cause (an escalated issue's label removed, new commits on the base branch after a failure loop, a raised ${n('maxIterations')} or ${n('maxCostUsd')}).`,
     expected: 'true or false',
   }),
   fresh: flagSwitch().register(registry, {
@@ -502,6 +544,8 @@ export type RunOptions = Options;
 
 export interface OptionInfo extends OptionMeta {
   key: OptionKey;
+  /** The action's input (action.yml): the flag, or the name the option has there. */
+  input: string;
   /** The default as shown to users. */
   defaultValue?: string;
   env: string;
@@ -515,13 +559,15 @@ export const OPTIONS: readonly OptionInfo[] = Object.entries(OptionsSchema.shape
   return {
     ...meta,
     key: key as OptionKey,
+    input: meta.input ?? meta.flag,
     defaultValue: dflt,
     env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}`,
   };
 });
 
-/** The options by their flag. */
+/** The options by their flag, and by their key. */
 export const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
+export const byKey = new Map(OPTIONS.map((o) => [o.key, o]));
 export const optionsFor = (command: Scope) => OPTIONS.filter((o) => o.commands.includes(command));
 
 /**

@@ -4,6 +4,7 @@
  * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
  * more bounces than allowed in the cycle, escalate.
  */
+import { type Terms, surface } from '../config/surface.js';
 
 /** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
 export const WORKFLOWS = {
@@ -42,6 +43,8 @@ export function transition(
   progress: StepProgress,
   event: StepEvent,
   maxRetriesPerStep: number,
+  /** Whose words the escalation's reason uses (default: the CLI's). */
+  terms?: Terms,
 ): { progress: StepProgress; decision: StepDecision } {
   const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
   switch (event.type) {
@@ -66,7 +69,7 @@ export function transition(
           progress: next,
           decision: {
             kind: 'escalate',
-            reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`,
+            reason: `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}); last: ${event.reason}`,
             bounceLoop: false,
           },
         };

@@ -1,9 +1,12 @@
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
- * involved, the counts, the last output and what a person should do, by halt reason. Pure; the
- * renderers are src/report/diagnostic.ts.
+ * involved, the counts, the last output and what a person should do, by halt reason, in the words
+ * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text.
+ * Pure; the renderers are src/report/diagnostic.ts.
  */
+import { type Surface, type Terms, surface } from '../config/surface.js';
 import { type HaltDiagnostic, OUTPUT_CHARS } from '../report/diagnostic.js';
+import { type ResumeWay, describeResume, resumeWays } from './resumeWays.js';
 import type { HaltReason, LoopState } from './state.js';
 
 const LOOP_TYPES: Record<HaltReason, string> = {
@@ -23,41 +26,58 @@ const LOOP_TYPES: Record<HaltReason, string> = {
   publish_refused: 'GitHub refused, or kept failing, to take the work',
 };
 
-const ADVICE: Record<HaltReason, string> = {
-  failure_loop:
-    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment). Later runs stay halted until you remove the agent-loop:escalated label from an issue that should be tried again, edit one of those issues (its title or text), or push new commits to the base branch (each resumes the next run by itself), or resume the run by hand (--resume-halted; the action: resume: true).',
-  bounce_loop:
-    'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-  all_escalated:
-    'Every remaining ready issue has been escalated. Fix them: edit an issue to say more, or remove the agent-loop:escalated label from those to retry (or file a new issue): the next run resumes by itself; until then later runs stay halted.',
-  agent_unavailable:
-    'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-  max_iterations:
-    'Raise --max-iterations (the action: max-iterations) to continue from here: the count is kept across slices, and the next run resumes by itself. Or inspect why the work does not converge.',
-  budget:
-    'Raise --max-cost-usd (the action: max-cost-usd) to continue: the next run resumes by itself. Or inspect the spend per iteration in the history.',
-  contract_violation:
-    "The agent's report contradicted itself under --strict; see errors.jsonl. Resume the run by hand (--resume-halted; the action: resume: true): later runs stay halted until then.",
-  stuck:
-    'The agent reported no progress; inspect the branch, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-  repository_moved:
-    'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-  secret_in_change:
-    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
-  source_unreadable:
-    'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-  baseline_unreadable:
-    "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green: new commits on the base branch resume the next run by itself (or --resume-halted; the action: resume: true).",
-  publish_refused:
-    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
-  workflow_aborted:
-    'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then resume the run (--resume-halted; the action: resume: true): it resumes from the newest note.',
+/**
+ * What a person fixes, by halt reason, in the words of the surface that ran (a halt's own advice,
+ * when it has one, stands instead). How to resume is not said here: the diagnostic adds it from
+ * the halt's resume ways (resumeWays.ts), so that every halt says it the same way.
+ */
+const ADVICE: Record<HaltReason, (say: Surface) => string> = {
+  failure_loop: () =>
+    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment).',
+  bounce_loop: () =>
+    'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
+  all_escalated: () =>
+    'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue.',
+  agent_unavailable: () =>
+    'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions).',
+  max_iterations: () =>
+    'The run used all the agent runs it was allowed. Inspect why the work does not converge (the history), or allow it more.',
+  budget: () => 'The run spent what it was allowed. Inspect the spend per iteration in the history, or allow it more.',
+  contract_violation: (say) =>
+    `The agent's report contradicted itself under ${say.option('strict')}; see errors.jsonl, and fix the agent or its prompt.`,
+  stuck: () => 'The agent reported no progress; inspect the branch, and clarify the issue.',
+  repository_moved: () =>
+    'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
+  secret_in_change: () =>
+    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.",
+  source_unreadable: () =>
+    'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch).',
+  baseline_unreadable: (say) =>
+    `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ${say.option('junitFile')}, or make the base branch green.`,
+  publish_refused: () =>
+    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above.",
+  workflow_aborted: () =>
+    'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
 };
 
-/** A halt's own advice, with how to resume when it does not say (later runs stay halted until then). */
-function withResume(advice: string): string {
-  if (/resume/i.test(advice)) return advice;
-  return `${advice.replace(/,? then run again\.?/, '.')} Then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.`;
+/** What a resumed run does first, where it is not the obvious (the halt's work picked up where it stopped). */
+const ON_RESUME: Partial<Record<HaltReason, string>> = {
+  publish_refused: 'Resumed, only the refused step is done again: the agent does not run.',
+  workflow_aborted: 'Resumed, it goes on from the newest note.',
+};
+
+/** A halt's advice: what to fix (its own, or its reason's), then how to resume, in the words of `terms`. */
+export function haltAdvice(input: { reason: HaltReason; advice?: string; terms: Terms; baseBranch?: string }): {
+  advice: string;
+  resume: ResumeWay[];
+} {
+  const resume = resumeWays(input);
+  const fix = input.advice ?? ADVICE[input.reason](surface(input.terms));
+  const onResume = ON_RESUME[input.reason];
+  return {
+    advice: [fix, describeResume(resume, input.terms, input.baseBranch), ...(onResume ? [onResume] : [])].join(' '),
+    resume,
+  };
 }
 
 export function buildDiagnostic(input: {
@@ -66,9 +86,18 @@ export function buildDiagnostic(input: {
   state: LoopState;
   checkpointId: string;
   maxConsecutiveEscalations: number;
+  /** The halt's own advice (what to fix), when it has one. */
   advice?: string;
+  /** Whose words the advice uses (default: the CLI's). */
+  terms?: Terms;
 }): HaltDiagnostic {
   const { state, reason } = input;
+  const { advice, resume } = haltAdvice({
+    reason,
+    terms: input.terms ?? 'cli',
+    ...(input.advice ? { advice: input.advice } : {}),
+    ...(state.baseBranch ? { baseBranch: state.baseBranch } : {}),
+  });
   const involved =
     reason === 'failure_loop' || reason === 'all_escalated'
       ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
@@ -101,7 +130,8 @@ export function buildDiagnostic(input: {
     lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
     ...lastRunOf(state),
     ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-    advice: input.advice ? withResume(input.advice) : ADVICE[reason],
+    advice,
+    resume,
     checkpointId: input.checkpointId,
     iteration: state.iteration,
     ...(reason === 'workflow_aborted' && state.tddError

@@ -10,10 +10,11 @@
  * - baseline_unreadable: resumes once the base branch has new commits.
  * - max_iterations, budget: resume once the limit is above what was spent.
  * - every other halt (the agent moved the repository, a secret, GitHub refused, …) waits for a
- *   person: `--resume-halted`, the action's `resume: true`, or `--fresh`.
+ *   person: resumed by hand, or started over (resumeWays; each surface words them).
  * Rate limits never halt: their window is carried to the next run and waited out there.
  */
 import { ESCALATED_LABEL } from '../issues/types.js';
+import { NEEDS_BASE_TIP } from './resumeWays.js';
 import type { ReadyIssue } from './events.js';
 import { selectTargets, unlabelledEscalations } from './slice.js';
 import type { LoopState } from './state.js';
@@ -33,7 +34,7 @@ export type HaltGate = { stands: true } | { stands: false; because: string };
 
 /** The halts a changed cause lifts, and what is read to see it. */
 export const NEEDS_ISSUES = new Set(['all_escalated', 'failure_loop']);
-export const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
+export { NEEDS_BASE_TIP };
 
 export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
   const halt = loop.halt;
@@ -100,38 +101,4 @@ export function owedLabels(loop: Pick<LoopState, 'notices'>): string | undefined
   return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${
     failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'
   }); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;
-}
-
-/** The ways a standing halt can be resumed, for each entrypoint to word in its own terms. */
-export type ResumeWay = 'explicit' | 'unlabel' | 'base_commits' | 'max_iterations' | 'budget' | 'fresh';
-
-export function resumeWays(halt: NonNullable<LoopState['halt']>): ResumeWay[] {
-  const ways: ResumeWay[] = ['explicit'];
-  if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop') ways.push('unlabel');
-  if (NEEDS_BASE_TIP.has(halt.reason)) ways.push('base_commits');
-  if (halt.reason === 'max_iterations') ways.push('max_iterations');
-  if (halt.reason === 'budget') ways.push('budget');
-  ways.push('fresh');
-  return ways;
-}
-
-/** One sentence per way, naming the CLI's flags or the action's inputs. */
-export function describeResumeWay(way: ResumeWay, terms: 'cli' | 'action', baseBranch?: string): string {
-  const action = terms === 'action';
-  switch (way) {
-    case 'explicit':
-      return action
-        ? 'once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true'
-        : 'once the cause is fixed, run agent-loop run --resume-halted';
-    case 'unlabel':
-      return 'remove the agent-loop:escalated label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself';
-    case 'base_commits':
-      return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
-    case 'max_iterations':
-      return `raise ${action ? 'the input max-iterations' : '--max-iterations'}: the next run resumes by itself`;
-    case 'budget':
-      return `raise ${action ? 'the input max-cost-usd' : '--max-cost-usd'}: the next run resumes by itself`;
-    case 'fresh':
-      return `or start over with ${action ? 'the input fresh: true' : '--fresh'} (the loop's counts begin again)`;
-  }
 }

@@ -1,6 +1,6 @@
 /** The run result (DESIGN.md "Command line"): what --json prints last and the action exposes. Pure. */
 import type { Deferral } from './events.js';
-import type { ResumeWay } from './haltGate.js';
+import { type ResumeWay, resumeWays } from './resumeWays.js';
 import type { HaltReason, IterationRecord, LoopState } from './state.js';
 
 export type { Deferral };
@@ -83,6 +83,12 @@ export interface RunResult extends LoopCounts {
    * fix the halt named, and the ways to resume it. null otherwise.
    */
   standing: { since: string | null; advice: string | null; resume: ResumeWay[] } | null;
+  /**
+   * How the halt is resumed (issue 40): its ways (src/core/resumeWays.ts: explicit, unlabel,
+   * base_commits, max_iterations, budget, fresh) in the order its advice names them, for a program
+   * to follow; null unless the run is halted.
+   */
+  resume: ResumeWay[] | null;
   /**
    * The run had nothing to do (src/core/idle.ts): no ready issue, no cycle in flight, nothing in the
    * outbox. It wrote nothing and prepared no agent; checkpointId is the newest checkpoint, as it was
@@ -214,6 +220,7 @@ export function buildResult(input: {
     tddError: state.tddError ?? null,
     diagnostic: input.diagnostic ?? null,
     standing: input.standing ?? null,
+    resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
     idle: input.idle ?? false,
     issuesClaimedElsewhere: input.claimedElsewhere ?? [],
     deferred: input.deferred ?? null,

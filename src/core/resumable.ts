@@ -6,6 +6,7 @@
  * checkpoint dated 2099 at iteration 0 would otherwise reset --max-iterations); it is skipped and
  * reported, and `--resume ID` still resumes it deliberately. Pure.
  */
+import { type Terms, surface } from '../config/surface.js';
 import { checkpointTime, newestFirst, isResumable } from '../checkpoint/resume.js';
 import type { Checkpoint } from '../checkpoint/types.js';
 import { parseLoopState } from './state.js';
@@ -20,10 +21,10 @@ export interface RunnableChoice {
 }
 
 /** Why `run` would not resume this checkpoint by itself; undefined when it would. */
-export function unrunnableReason(checkpoint: Checkpoint, now: Date): string | undefined {
+export function unrunnableReason(checkpoint: Checkpoint, now: Date, terms?: Terms): string | undefined {
   const time = checkpointTime(checkpoint);
   if (time > now.getTime() + FUTURE_SKEW_MS) {
-    return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: --resume ${checkpoint.id} resumes it deliberately`;
+    return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`;
   }
   if (checkpoint.state.loop !== undefined) {
     const loop = parseLoopState(checkpoint.state);
@@ -32,10 +33,11 @@ export function unrunnableReason(checkpoint: Checkpoint, now: Date): string | un
   return undefined;
 }
 
-export function pickRunnable(checkpoints: readonly Checkpoint[], now: Date): RunnableChoice {
+/** `terms`: whose words the reasons use (default: the CLI's). */
+export function pickRunnable(checkpoints: readonly Checkpoint[], now: Date, terms?: Terms): RunnableChoice {
   const skipped: RunnableChoice['skipped'] = [];
   for (const checkpoint of newestFirst(checkpoints).filter(isResumable)) {
-    const reason = unrunnableReason(checkpoint, now);
+    const reason = unrunnableReason(checkpoint, now, terms);
     if (!reason) return { checkpoint, skipped };
     skipped.push({ checkpoint, reason });
   }

@@ -15,6 +15,7 @@ import { rfc3339 } from '../util/clock.js';
 import { cycleBranchName } from './branch.js';
 import { initialProgress } from './cycle.js';
 import { describeTargets, seconds } from './describe.js';
+import { type Terms, surface } from '../config/surface.js';
 import { buildDiagnostic } from './diagnostic.js';
 import {
   type Effect,
@@ -31,6 +32,8 @@ import {
 import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from './state.js';
 
 export interface CoreSettings {
+  /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs. */
+  terms?: Terms;
   maxIterations: number;
   sliceIterations?: number;
   sliceMinutes?: number;
@@ -485,7 +488,7 @@ function cycleFinished(
       reason: 'publish_refused',
       message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
       advice:
-        "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
+        "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
     });
   return finish(m, config, 'continuing', undefined, false, [
     log(
@@ -629,7 +632,7 @@ function beforeIteration(model: SliceModel, config: CoreConfig): Step {
   if (settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
     return finish(model, config, 'halted', {
       reason: 'budget',
-      message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)`,
+      message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (${surface(settings.terms).option('maxCostUsd')})`,
     });
   const sliceDone = loop.iteration - model.sliceStartIteration;
   if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations)
@@ -1042,6 +1045,7 @@ function finish(
       checkpointId: config.checkpointId,
       maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
       advice: halt.advice,
+      terms: config.settings.terms ?? 'cli',
     });
     effects.push({ kind: 'recordHalt', halt, diagnostic });
     // The Discord post: recorded (saved with the halt), then sent.

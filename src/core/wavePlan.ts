@@ -8,6 +8,7 @@
  * depends on the other are never in the same wave; `--max-iterations` and `--max-cost-usd` are
  * shared out so that the jobs together cannot spend more than the run has left.
  */
+import { surface } from '../config/surface.js';
 import type { ReadyIssue } from './events.js';
 import { leaveClaimed, selectTargets } from './slice.js';
 import { awaitingLanding } from './waveOutbox.js';
@@ -98,7 +99,8 @@ export function planWave(ready: readonly WaveCandidate[], loop: LoopState, setti
     return none({
       kind: 'halted',
       reason: 'budget',
-      message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+      // Waves run in the action only (fan-out): its words.
+      message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
     });
 
   const size = Math.max(1, Math.min(Math.floor(settings.parallel), iterationsLeft));

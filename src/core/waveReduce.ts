@@ -12,6 +12,7 @@
  * start, a secret in a change, the repository moved…) halts the loop, and the sums are checked
  * against --max-iterations and --max-cost-usd.
  */
+import { surface } from '../config/surface.js';
 import { HISTORY_KEPT, type HaltReason, type LoopState, type Wave } from './state.js';
 
 export interface WaveSettingsReduce {
@@ -223,7 +224,8 @@ export function reduceWave(
   if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
     halt = {
       reason: 'budget',
-      message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+      // Waves run in the action only (fan-out): its words.
+      message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
     };
   return { loop, rows, ...(halt ? { halt } : {}) };
 }

@@ -17,6 +17,7 @@
  * The Actions clients also retry inside themselves (see actions_storage); the artifact listing is
  * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
  */
+import { type Surface, surface } from '../config/surface.js';
 import { z } from 'zod';
 import type { AgentFailure } from '../agents/types.js';
 
@@ -247,8 +248,8 @@ export function exhausted(policy: RetryPolicy, attempts: number): boolean {
   return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
 }
 
-/** What a person must fix when the environment keeps failing. */
-export function environmentAdvice(reason: string): string {
+/** What a person must fix when the environment keeps failing, in the words of the surface that ran. */
+export function environmentAdvice(reason: string, say: Surface = surface()): string {
   switch (reason) {
     case 'auth':
       return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
@@ -257,10 +258,10 @@ export function environmentAdvice(reason: string): string {
     case 'not_found':
     case 'not_executable':
     case 'spawn_failed':
-      return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+      return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
     case 'permission_denied':
-      return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+      return `The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) or choose another ${say.option('agentPermissionMode')}.`;
     default:
-      return 'Fix the agent environment, then resume the run (--resume-halted; the action: resume: true).';
+      return 'Fix the agent environment (the key, the billing, the permissions).';
   }
 }

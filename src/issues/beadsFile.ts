@@ -9,6 +9,7 @@ import { tickItem } from './checklist.js';
 import { rfc3339 } from '../util/clock.js';
 import { beadsRecordToIssue, computeReady, isBeadsRecord, isPlainObject, type BeadsRecord } from './ready.js';
 import { ESCALATED_LABEL, type Issue, type IssueSource, type OpenRecord, type SourceWarning } from './types.js';
+import { type Surface, type Terms, surface } from '../config/surface.js';
 
 export interface BeadsFileSourceOptions {
   /** The JSONL file, as the user named it (shown in messages); relative paths resolve against `cwd`. */
@@ -19,6 +20,8 @@ export interface BeadsFileSourceOptions {
   onWarning?: SourceWarning;
   /** Clock for `closed_at` / `updated_at`. */
   now?: () => Date;
+  /** Whose words name the option of the file in its errors (default: the CLI's). */
+  terms?: Terms;
 }
 
 /** A line of the file that holds an issue. `segment` indexes `ParsedJsonl.segments`. */
@@ -148,6 +151,7 @@ export class BeadsFileSource implements IssueSource {
   private readonly absolute: string;
   private readonly onWarning: SourceWarning;
   private readonly now: () => Date;
+  private readonly say: Surface;
   private readonly reported = new Set<string>();
   /** The file as last read, with its stamp. */
   private cached: { stamp: string; parsed: ParsedJsonl } | undefined;
@@ -159,6 +163,7 @@ export class BeadsFileSource implements IssueSource {
     this.absolute = path.resolve(options.cwd ?? process.cwd(), options.file);
     this.onWarning = options.onWarning ?? (() => {});
     this.now = options.now ?? (() => new Date());
+    this.say = surface(options.terms);
     this.description = `beads file ${options.file}`;
   }
 
@@ -269,7 +274,7 @@ export class BeadsFileSource implements IssueSource {
       if (!entry) {
         throw new Error(
           `Cannot ${action} issue ${id}: no issue with that id in ${this.file} (${parsed.entries.length} issues read). ` +
-            `Check the id, or point at the right file with --issues-file PATH.`,
+            `Check the id, or point at the right file with ${this.say.given('issuesFile', 'PATH')}.`,
         );
       }
       const before = JSON.stringify(entry.record);
@@ -300,7 +305,7 @@ export class BeadsFileSource implements IssueSource {
       if (code === 'ENOENT') {
         throw new Error(
           `Beads issues file not found: ${this.file} (looked at ${this.absolute}). ` +
-            `Create it with \`bd init\`, or point at another file with --issues-file PATH.`,
+            `Create it with \`bd init\`, or point at another file with ${this.say.given('issuesFile', 'PATH')}.`,
         );
       }
       throw new Error(

@@ -1,6 +1,7 @@
 import { BdCliSource, isOnPath, type ExecFn } from './beadsCli.js';
 import { BeadsFileSource } from './beadsFile.js';
 import type { IssueSource, SourceWarning } from './types.js';
+import type { Terms } from '../config/surface.js';
 
 export { BdCliSource, isOnPath, execFileCommand, BD_READY_ARGS, type ExecFn, type ExecResult } from './beadsCli.js';
 export { BeadsFileSource } from './beadsFile.js';
@@ -28,6 +29,8 @@ export interface BeadsSourceOptions {
   exec?: ExecFn;
   /** Clock for the file source's close timestamps. */
   now?: () => Date;
+  /** Whose words the file source's errors use (default: the CLI's). */
+  terms?: Terms;
 }
 
 /** The bd CLI when `bd` is on PATH (unless preferCli is false), else the JSONL file. */
@@ -36,5 +39,11 @@ export async function createBeadsSource(options: BeadsSourceOptions): Promise<Is
   if (preferCli && (await isOnPath('bd', options.envPath))) {
     return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
   }
-  return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
+  return new BeadsFileSource({
+    file: issuesFile,
+    cwd,
+    onWarning,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.terms ? { terms: options.terms } : {}),
+  });
 }

@@ -7,6 +7,7 @@
  * cycle's to mend, not a failure "before any change".
  */
 import path from 'node:path';
+import { surface } from '../config/surface.js';
 import { type BaselineCheckout, baselineCheckoutFile } from '../safety/baselineCheckout.js';
 import type { StateFiles } from '../persist/stateFiles.js';
 import {
@@ -35,13 +36,15 @@ import type { CycleState, LoopState } from '../core/state.js';
  * work, under the same commit. Each cycle's suite then runs again on its base.
  */
 export async function forgetBaselines(
-  deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact' | 'logger'>,
+  deps: Pick<SliceDeps, 'files' | 'stateDir' | 'redact' | 'logger'> & {
+    settings?: Pick<SliceDeps['settings'], 'terms'>;
+  },
 ): Promise<void> {
   const forgotten = await baselineStore(filesOf(deps)).forget();
   if (forgotten > 0)
     deps.logger.info(
       'tests.baseline',
-      `--fresh: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${path.join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`,
+      `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${path.join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`,
       { forgotten },
     );
 }
@@ -123,7 +126,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
   });
   const check = (run: SuiteRun, s: LoopState): CycleBaseline => {
-    const problem = baselineProblem(run, settings.testCommand);
+    const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
     if (problem)
       return {
         state: s,

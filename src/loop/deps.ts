@@ -17,6 +17,7 @@ import type { SuiteRun } from '../verdict/results.js';
 import type { CyclePublisher } from './publish.js';
 import type { IterationOutcome } from '../core/events.js';
 import type { CarriedCounts, LoopState } from '../core/state.js';
+import type { Terms } from '../config/surface.js';
 
 /**
  * A workflow, plugged into the engine: what one iteration of it does (its steps, prompts and step
@@ -32,6 +33,8 @@ export interface Workflow {
 }
 
 export interface SliceSettings {
+  /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs (src/config/surface.ts). */
+  terms?: Terms;
   maxIterations: number;
   sliceIterations?: number;
   sliceMinutes?: number;

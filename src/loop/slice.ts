@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
+import { surface, upperFirst } from '../config/surface.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase } from '../checkpoint/types.js';
 import type {
@@ -217,7 +218,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
       const current = await git.currentRef();
       if (current.startsWith('agent-loop/')) {
         throw new StartError(
-          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of --fresh.`,
+          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(deps.settings.terms).given('fresh')}).`,
         );
       }
       state.baseBranch = current;
@@ -923,13 +924,14 @@ const extraOf = (state: Record<string, unknown>) =>
  */
 export async function openCheckpoint(
   deps: {
-    settings: Pick<SliceDeps['settings'], 'fresh' | 'resume' | 'maxIterations'>;
+    settings: Pick<SliceDeps['settings'], 'fresh' | 'resume' | 'maxIterations' | 'terms'>;
     store: SliceDeps['store'];
     clock: SliceDeps['clock'];
   },
   warn: (event: string, message: string, data?: Record<string, unknown>) => void,
 ): Promise<Opened> {
   const { settings, store } = deps;
+  const say = surface(settings.terms);
   const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
   if (settings.fresh) return fresh();
   if (settings.resume) {
@@ -937,7 +939,7 @@ export async function openCheckpoint(
     try {
       cp = await store.load(settings.resume);
     } catch (error) {
-      throw new StartError(`--resume ${settings.resume}: ${(error as Error).message}`);
+      throw new StartError(`${say.given('resume', settings.resume)}: ${(error as Error).message}`);
     }
     // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it,
     // counting on from the planning phases' agent runs.
@@ -950,7 +952,7 @@ export async function openCheckpoint(
       };
     const loop = parseLoopState(cp.state);
     if (typeof loop === 'string')
-      throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
+      throw new StartError(`${say.given('resume', settings.resume)}: ${loop}. ${upperFirst(say.act('startFresh'))}.`);
     return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
   }
   const listing = await store.list();
@@ -962,7 +964,7 @@ export async function openCheckpoint(
   const candidates = [...listing.checkpoints];
   for (;;) {
     // The same choice `status` shows: newest resumable, understood, not dated in the future.
-    const choice = pickRunnable(candidates, deps.clock.now());
+    const choice = pickRunnable(candidates, deps.clock.now(), settings.terms);
     for (const s of choice.skipped) {
       warn('checkpoint.invalid', `Skipped checkpoint ${path.join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, {
         path: path.join(store.dir, `${s.checkpoint.id}.json`),

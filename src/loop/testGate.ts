@@ -1,6 +1,7 @@
 /** The test gate: which command proves the work is done, and running it. */
 import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { type Surface, surface } from '../config/surface.js';
 
 /**
  * The test command detected from the repository at `cwd`; undefined when there is none. In order:
@@ -144,12 +145,12 @@ export async function removeStaleReport(file: string, workTree: string): Promise
   if (stat?.isFile()) await fs.rm(file, { force: true });
 }
 
-/** Why `--junit-file` cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
-export function junitFileProblem(file: string, workTree: string): string | undefined {
+/** Why the JUnit file option cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
+export function junitFileProblem(file: string, workTree: string, say: Surface = surface()): string | undefined {
   const abs = path.resolve(workTree, file);
   const rel = path.relative(path.resolve(workTree), abs);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
-    return `--junit-file: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
+    return `${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
   }
   let stat;
   try {
@@ -158,6 +159,6 @@ export function junitFileProblem(file: string, workTree: string): string | undef
     return undefined; // not written yet: the test command writes it
   }
   if (!stat.isFile())
-    return `--junit-file: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
+    return `${say.option('junitFile')}: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
   return undefined;
 }

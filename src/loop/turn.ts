@@ -6,6 +6,7 @@
  * workflow's business.
  */
 import path from 'node:path';
+import { type Terms, surface } from '../config/surface.js';
 import { LOGS_KEPT, logFileFor, pruneIterationLogs } from '../agents/streamLog.js';
 import { cappedEcho } from '../report/echo.js';
 import type { AgentFailure, AgentResult, AgentRunRequest } from '../agents/types.js';
@@ -287,11 +288,11 @@ export function afterFailure(state: LoopState, failure: AgentFailure): { state: 
 }
 
 /** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
-export function agentUnavailable(attempts: number, failure: AgentFailure): Halt {
+export function agentUnavailable(attempts: number, failure: AgentFailure, terms?: Terms): Halt {
   return {
     reason: 'agent_unavailable',
     message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
-    advice: environmentAdvice(failure.reason),
+    advice: environmentAdvice(failure.reason, surface(terms)),
   };
 }
 

@@ -8,6 +8,8 @@ import path from 'node:path';
 
 export interface StateLog {
   info(message: string): void;
+  /** What a person may like to know, and nothing to fix (a first run's missing state). */
+  notice(message: string): void;
   warning(message: string): void;
 }
 

@@ -5,7 +5,8 @@
  *
  * Start (`restoreState`): the newest cache entry whose key starts with `agent-loop-<scope>-`; if
  * there is none (or it cannot be restored), the newest `agent-loop-checkpoint-<scope>` artifact of
- * the repository's runs; otherwise a fresh start, with a warning. A checkpoint-id is looked for in
+ * the repository's runs; otherwise a fresh start: a notice when nothing was found (a first run), a
+ * warning when a state was there and could not be used. A checkpoint-id is looked for in
  * the newest cache entry, then in each artifact, newest first; found nowhere, it is an error. A corrupt or partial archive or a failed
  * download is a warning and the next source is tried, never an error.
  *
@@ -138,12 +139,15 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   }
 
   const tried: string[] = [];
+  /** A source that was there and failed (a lookup, a download, an archive): the state should have been there. */
+  let failed = false;
 
   // 1. The cache: newest entry of the scope.
   let matched: string | undefined;
   try {
     matched = await ctx.cache.lookup(cacheKey(ctx.scope, ctx.runId, ctx.attempt), [prefix]);
   } catch (error) {
+    failed = true;
     log.warning(`Could not look up the cache (${prefix}*): ${errorText(error)}; trying the artifact.`);
   }
   if (matched === undefined) tried.push(`no cache entry ${prefix}*`);
@@ -170,6 +174,7 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       tried.push(`cache entry ${entry} does not hold checkpoint ${wanted}`);
       log.info(`Cache entry ${entry} does not hold checkpoint ${wanted}; trying the artifact.`);
     } else {
+      failed = true;
       tried.push(`cache entry ${entry} was unusable`);
       log.warning(`Cache entry ${entry} is not usable: ${problem ?? 'unknown'}; trying the artifact.`);
     }
@@ -182,6 +187,7 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
   try {
     listed = await ctx.artifacts.list(name);
   } catch (error) {
+    failed = true;
     log.warning(`Could not list the artifacts ${name}: ${errorText(error)}`);
   }
   if (listed.length === 0) tried.push(`no artifact ${name}`);
@@ -219,6 +225,7 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       }
       if (wanted !== undefined && problem.startsWith('it does not hold checkpoint')) without.push(artifact);
       else {
+        failed = true;
         tried.push(`${where} was unusable`);
         log.warning(`${where[0]?.toUpperCase()}${where.slice(1)} is not usable: ${problem}.`);
       }
@@ -242,8 +249,10 @@ export async function restoreState(options: RestoreOptions): Promise<RestoreResu
       message: `checkpoint-id ${wanted} is in no saved state (${tried.join('; ')}). Check the id (each run's job summary and checkpoint-id output name its checkpoint; artifacts are kept ${ARTIFACT_RETENTION_DAYS} days), or run without checkpoint-id to continue the newest checkpoint.`,
     };
   const message = `No saved state to restore (${tried.join('; ')}); starting fresh.`;
-  // A warning even on a first run: a scheduled loop that forgot its progress must be visible.
-  log.warning(message);
+  // Nothing was ever saved (a first run, or a state older than the artifacts' retention): a notice.
+  // A state that was there and could not be read is a loop that forgot its progress: a warning.
+  if (failed) log.warning(message);
+  else log.notice(message);
   return { source: 'none', generation: 0, message };
 }
 

@@ -6,6 +6,7 @@
  * tries again). Pure.
  */
 import type { IssueEffectFailure, LandingFailure } from '../core/events.js';
+import { surface } from '../config/surface.js';
 import { GitError } from '../git/git.js';
 import { GitHubSourceError } from '../issues/github/errors.js';
 
@@ -20,8 +21,11 @@ export interface LandingContext {
   issue?: string;
 }
 
-const RESUME =
-  'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
+/**
+ * Work is published from the action only: its words (src/config/surface.ts). How to resume is not
+ * said here: the halt's diagnostic says it (later runs stay halted until it is resumed).
+ */
+const say = surface('action');
 
 /**
  * How to let GitHub Actions open pull requests (the setting governs the workflow token only), from
@@ -34,7 +38,7 @@ export function actionsPullRequestsFix(): string {
 
 /** How to let the token push to `branch` past a protection rule or ruleset (`base`: the base branch). */
 export function protectionFix(branch: string, base: string): string {
-  return `Let the token push to ${branch} (Settings → Branches or Rules → Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${branch === base ? ', the default' : ''})`;
+  return `Let the token push to ${branch} (Settings → Branches or Rules → Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (${say.given('onSuccess', 'pull-request')}${branch === base ? ', the default' : ''})`;
 }
 
 /** How to let the token push to `repository`, by who it is (the workflow token, an App's, a person's). */
@@ -76,7 +80,7 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   if (pushFoundSecret(error))
     return refused(
       "GitHub's push protection found a secret in its commits",
-      `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal), ${RESUME}. The work is not kept for another runner: it holds the secret.`,
+      `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal). The work is not kept for another runner: it holds the secret.`,
     );
   const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
   if (workflow) {
@@ -84,8 +88,8 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
     return refused(
       `the change creates or updates the workflow file ${file}, which this token may not push`,
       kind === 'permission'
-        ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}; ${RESUME}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and run with fresh: true.`
-        : `The token lacks the \`workflow\` scope: give the github-token input a token with it (a classic personal access token with \`repo\` and \`workflow\`), ${RESUME}.`,
+        ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
+        : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic personal access token with \`repo\` and \`workflow\`).`,
     );
   }
   // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
@@ -98,7 +102,7 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
       files.length > 0
         ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
         : "it is over GitHub's size limit for a push or a file",
-      `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and run with fresh: true; to keep the file, track it with Git LFS.`,
+      `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}; to keep the file, track it with Git LFS.`,
     );
   }
   if (
@@ -108,13 +112,10 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   )
     return refused(
       `a branch protection rule or ruleset covers ${ctx.branch}`,
-      `${protectionFix(ctx.branch, ctx.base)}, ${RESUME}.`,
+      `${protectionFix(ctx.branch, ctx.base)}.`,
     );
   if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
-    return refused(
-      'the token may not push to this repository',
-      `${sentence(pushPermissionFix(ctx.repository))}, ${RESUME}.`,
-    );
+    return refused('the token may not push to this repository', `${sentence(pushPermissionFix(ctx.repository))}.`);
   if (
     /Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(
       stderr,
@@ -122,7 +123,7 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   )
     return refused(
       'the token was not accepted',
-      `Check the github-token input: a valid token that has not expired or been revoked (the default \${{ github.token }} works), ${RESUME}.`,
+      `Check ${say.option('githubToken')}: a valid token that has not expired or been revoked (the default \${{ github.token }} works).`,
     );
   // on-success merge: the base moved on GitHub, and merging it into the work conflicts.
   const conflicts = [...stderr.matchAll(/^CONFLICT \([^)]*\): .*? in (.+)$/gm)].map((m) => m[1]);
@@ -130,7 +131,7 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
     return {
       class: 'refused',
       message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
-      advice: `Land the work as a pull request instead, where a person resolves the conflict: set the input on-success: pull-request (the default) and run the workflow with resume: true; the work is kept and pushed as its branch, the agent does not run again.`,
+      advice: `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')} (the default): the work is kept and pushed as its branch, the agent does not run again.`,
     };
   // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
   if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
@@ -143,13 +144,13 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
       .join(' / ');
     return refused(
       `a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`,
-      `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through, ${RESUME}.`,
+      `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through.`,
     );
   }
   if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
     return refused(
       `${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`,
-      `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch, ${RESUME}.`,
+      `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch.`,
     );
   return {
     class: 'transient',
@@ -174,7 +175,7 @@ function classifyRest(
     return {
       class: 'refused',
       message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
-      advice: `Allow it: ${actionsPullRequestsFix()}, ${RESUME}.`,
+      advice: `Allow it: ${actionsPullRequestsFix()}.`,
     };
   switch (error.kind) {
     case 'permission':
@@ -182,13 +183,13 @@ function classifyRest(
       return {
         class: 'refused',
         message: `GitHub refused to ${what}: ${message}`,
-        advice: `Give the workflow \`permissions: pull-requests: write\` and \`issues: write\` (or a github-token with them on ${ctx.repository}), ${RESUME}.`,
+        advice: `Give the workflow \`permissions: pull-requests: write\` and \`issues: write\` (or a github-token with them on ${ctx.repository}).`,
       };
     case 'not-found':
       return {
         class: 'refused',
         message: `GitHub could not ${what}: ${message}`,
-        advice: `Check that ${ctx.repository} and its branch ${ctx.base} exist and that the github-token can read and write them, ${RESUME}.`,
+        advice: `Check that ${ctx.repository} and its branch ${ctx.base} exist and that the github-token can read and write them.`,
       };
     case 'rate-limit':
     case 'server':
@@ -199,7 +200,7 @@ function classifyRest(
         ? {
             class: 'refused',
             message: `GitHub refused to ${what}: ${message}`,
-            advice: `Look at ${ctx.branch} and the pull requests of ${ctx.repository}: fix what GitHub names, ${RESUME}.`,
+            advice: `Look at ${ctx.branch} and the pull requests of ${ctx.repository}: fix what GitHub names.`,
           }
         : { class: 'transient', message: `could not ${what}: ${message}` };
   }

@@ -22,7 +22,13 @@ export interface HaltDiagnostic {
   lastRun?: { iteration: number; issueIds: string[] };
   /** The last failure of the cycle involved (failing tests' output, or the agent's error). */
   lastFailure?: { kind: 'agent' | 'tests'; message: string; tail: string };
+  /** What to do: what to fix, then how to resume (in the words of the surface that ran). */
   advice: string;
+  /**
+   * The ways to resume the advice names (src/core/haltGate.ts ResumeWay: explicit, unlabel,
+   * base_commits, max_iterations, budget, fresh), in its order, for a program to follow.
+   */
+  resume?: string[];
   checkpointId: string;
   iteration: number;
   /** --workflow tdd: the error type that aborted the workflow (seed 003), with its message. */

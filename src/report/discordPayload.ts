@@ -177,7 +177,7 @@ function truncateStart(text: string, max: number): string {
 /**
  * Runs of two or more backticks in plain text shown as themselves (Markdown's backslash escape), so
  * none opens a code block or swallows the text after it; a single pair still reads as inline code
- * (`--fresh` in the advice). What a reader sees and copies is the text, with nothing invisible added.
+ * (`resume: true` in the advice). What a reader sees and copies is the text, with nothing invisible added.
  */
 function escapeBackticks(text: string): string {
   return text.replace(

@@ -8,6 +8,7 @@
  * (its token lets anyone post): it never appears in a warning or in the returned error, even if
  * the redactor does not know it.
  */
+import { type Terms, surface } from '../config/surface.js';
 import { OUTSIDE_CALL_POLICIES } from '../failure/policy.js';
 import { retryCall } from '../failure/retryCall.js';
 import { type HaltMessage, buildDiscordPayload, truncateEnd } from './discordPayload.js';
@@ -20,6 +21,8 @@ export interface DiscordDeps {
   warn: (message: string) => void;
   /** One request gives up after this long without an answer (default 10 s); counts as a network error. */
   requestTimeoutMs?: number;
+  /** Whose words name the webhook's option in a refusal (default: the CLI's). */
+  terms?: Terms;
 }
 
 export interface DiscordResult {
@@ -131,9 +134,9 @@ export async function postToDiscord(
       // 4xx other than 429: retrying the same request cannot help.
       const hint =
         status === 404
-          ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
+          ? ` (${WEBHOOK} does not exist: check ${surface(deps.terms).option('discordWebhook')})`
           : status === 401 || status === 403
-            ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
+            ? ` (${WEBHOOK} token is not accepted: check ${surface(deps.terms).option('discordWebhook')})`
             : status === 400
               ? ' (Discord rejected the message body)'
               : '';

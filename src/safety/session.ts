@@ -6,6 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { type Terms, surface } from '../config/surface.js';
 import { tempFileOwner } from '../util/atomicWrite.js';
 import type { Clock } from '../util/clock.js';
 import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock.js';
@@ -24,6 +25,8 @@ export interface SessionRequest {
   sleep: (ms: number) => Promise<void>;
   /** Check the repository's preconditions (the commands that run agents). */
   checkRepository: boolean;
+  /** Whose words its problems use (default: the CLI's). */
+  terms?: Terms;
 }
 
 export interface Session {
@@ -52,10 +55,17 @@ export function isAlive(pid: number): boolean {
  */
 export function openAgentSession(
   command: 'run' | 'plan',
-  io: { cwd: string; env: NodeJS.ProcessEnv; stateDir: string; clock: Pick<Clock, 'now' | 'sleep'> },
+  io: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    stateDir: string;
+    clock: Pick<Clock, 'now' | 'sleep'>;
+    terms?: Terms;
+  },
 ): Promise<SessionResult> {
   return openSession({
     command,
+    ...(io.terms ? { terms: io.terms } : {}),
     cwd: io.cwd,
     env: io.env,
     stateDir: io.stateDir,
@@ -86,7 +96,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     return {
       ok: false,
       problems: [
-        `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`,
+        `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (${surface(req.terms).act('seeProgress')}). If you are sure that process is gone, remove ${locked.file} and run again.`,
       ],
     };
   }

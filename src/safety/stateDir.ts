@@ -6,6 +6,7 @@
  * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
  * once, with a message.
  */
+import { type Terms, surface } from '../config/surface.js';
 import { execFile } from 'node:child_process';
 import { type Stats, constants as fsConstants, existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -97,7 +98,13 @@ async function migrate(legacy: string, dir: string): Promise<string[]> {
  * that a name too long, a read-only parent or a missing permission is said here, naming the
  * option, instead of failing later with a bare system error.
  */
-export async function stateDirProblem(dir: string, opts: { create: boolean }): Promise<string | undefined> {
+export async function stateDirProblem(
+  dir: string,
+  opts: { create: boolean; terms?: Terms },
+): Promise<string | undefined> {
+  const say = surface(opts.terms);
+  // The CLI also reads the option from its environment variable.
+  const option = say.terms === 'cli' ? `${say.option('stateDir')} (AGENT_LOOP_STATE_DIR)` : say.option('stateDir');
   const what = (st: Stats) =>
     st.isFIFO()
       ? 'a named pipe'
@@ -109,8 +116,7 @@ export async function stateDirProblem(dir: string, opts: { create: boolean }): P
             ? 'a socket'
             : 'a file';
   const shown = (p: string) => (p.length > 200 ? `${p.slice(0, 120)}…${p.slice(-60)}` : p);
-  const advice =
-    'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
+  const advice = `Give ${option} a directory agent-loop may create and write, or leave it out for the default.`;
   for (let p = dir; ; p = path.dirname(p)) {
     let st: Stats;
     try {
@@ -118,10 +124,10 @@ export async function stateDirProblem(dir: string, opts: { create: boolean }): P
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if ((code === 'ENOENT' || code === 'ENOTDIR') && path.dirname(p) !== p) continue;
-      return `--state-dir: cannot use '${shown(dir)}' (${code ?? (error as Error).message}). ${advice}`;
+      return `${say.option('stateDir')}: cannot use '${shown(dir)}' (${code ?? (error as Error).message}). ${advice}`;
     }
     if (!st.isDirectory())
-      return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
+      return `${say.option('stateDir')}: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
     break;
   }
   if (!opts.create) return undefined;
@@ -129,7 +135,7 @@ export async function stateDirProblem(dir: string, opts: { create: boolean }): P
     await fs.mkdir(dir, { recursive: true });
     await fs.access(dir, fsConstants.W_OK);
   } catch (error) {
-    return `--state-dir: cannot create or write '${shown(dir)}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). ${advice}`;
+    return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). ${advice}`;
   }
   return undefined;
 }

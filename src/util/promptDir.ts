@@ -1,10 +1,13 @@
-/** Prompt templates a user keeps in a directory (--tdd-prompts, --plan-prompts): the named files that exist, read. */
+/**
+ * Prompt templates a user keeps in a directory (the tdd-prompts and plan-prompts options): the named
+ * files that exist, read. `option.name` is the option as the surface that ran names it (--tdd-prompts).
+ */
 import { existsSync } from 'node:fs';
 import { MiB, readInput } from './readInput.js';
 import path from 'node:path';
 
 export function readPromptDir<K extends string>(
-  option: { flag: string; value: string; cwd: string },
+  option: { name: string; value: string; cwd: string },
   files: Readonly<Record<K, string>>,
 ): { templates: Partial<Record<K, string>>; problem?: string } {
   const dir = path.resolve(option.cwd, option.value);
@@ -12,7 +15,7 @@ export function readPromptDir<K extends string>(
   if (!existsSync(dir)) {
     return {
       templates: {},
-      problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
+      problem: `${option.name}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
     };
   }
   const templates: Partial<Record<K, string>> = {};
@@ -23,7 +26,7 @@ export function readPromptDir<K extends string>(
     } catch (error) {
       return {
         templates: {},
-        problem: `--${option.flag}: ${(error as Error).message}; expected a prompt template file up to 1 MiB.`,
+        problem: `${option.name}: ${(error as Error).message}; expected a prompt template file up to 1 MiB.`,
       };
     }
   }

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { type Surface, surface } from '../config/surface.js';
 import type { StateFiles } from '../persist/stateFiles.js';
 import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun } from './results.js';
 
@@ -138,21 +139,23 @@ export function baselineStore(files: StateFiles): BaselineStore {
  * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
  * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
  */
-export function baselineProblem(run: SuiteRun, command: string): { message: string; advice: string } | undefined {
+export function baselineProblem(
+  run: SuiteRun,
+  command: string,
+  say: Surface = surface(),
+): { message: string; advice: string } | undefined {
   // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
   // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
   if (run.cannotRun && !run.noTests) {
     return {
       message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-      advice:
-        'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then resume the run (--resume-halted; the action: resume: true), or push the fix to the base branch: the next run resumes by itself. No agent ran.',
+      advice: `Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (${say.option('testCommand')}; e.g. pytest --continue-on-collection-errors runs the files that do import). No agent ran.`,
     };
   }
   if (isReadable(run) || run.exitCode === 0) return undefined;
   return {
     message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-    advice:
-      "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report) and resume the run (--resume-halted; the action: resume: true), or make the base branch's suite green: new commits on it resume the next run by itself. No agent ran.",
+    advice: `Have the test command write a JUnit XML report and name it with ${say.option('junitFile')} (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green. No agent ran.`,
   };
 }
 

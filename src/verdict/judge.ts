@@ -5,6 +5,7 @@
  * and its `verify:` commands exit 0. Tests that failed at baseline and still fail, untargeted,
  * never block: they are reported. Pure.
  */
+import { type Surface, surface } from '../config/surface.js';
 import {
   GROUP_SEPARATOR,
   type SuiteRun,
@@ -57,9 +58,11 @@ export interface JudgeInput {
   targetTests: readonly string[];
   /** The issue's `verify:` commands, as run after the suite. */
   verify?: readonly VerifyResult[];
+  /** Whose words name an option in a failure's message (default: the CLI's). */
+  say?: Surface;
 }
 
-export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): Verdict {
+export function judge({ baseline, now, targetTests, verify = [], say = surface() }: JudgeInput): Verdict {
   const verdict: Verdict = {
     kind: 'accepted',
     summary: '',
@@ -95,8 +98,7 @@ export function judge({ baseline, now, targetTests, verify = [] }: JudgeInput): 
       ? failingTargets(now, targetTests)
       : targetTests.map((id) => ({
           id,
-          message:
-            'its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with --junit-file)',
+          message: `its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
         }));
     if (now.exitCode !== 0)
       return finish({

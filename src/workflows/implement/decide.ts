@@ -7,6 +7,7 @@
  * from the step machine (src/core/cycle.ts). No processes, files or clocks here: every path is a
  * unit test (__tests__/workflows/implement/decide.test.ts).
  */
+import { surface } from '../../config/surface.js';
 import type { AgentFailure, AgentResult } from '../../agents/types.js';
 import { NO_CHANGE_LABEL } from '../../issues/types.js';
 import { rfc3339 } from '../../util/clock.js';
@@ -39,6 +40,7 @@ export interface IterationContext {
     | 'testCommand'
     | 'onSuccess'
     | 'closeOnBranch'
+    | 'terms'
   >;
   agentName: string;
   /** The loop state before the iteration (given back when it is interrupted). */
@@ -103,7 +105,7 @@ const finish = (model: IterationModel, effects: IterationEffect[], outcome: Iter
 
 /** The step machine's answer to an event of the cycle's current step. */
 function stepCycle(ctx: Pick<IterationContext, 'settings'>, s: LoopState, event: StepEvent) {
-  const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep);
+  const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep, ctx.settings.terms);
   return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
 }
 
@@ -207,7 +209,7 @@ function afterAgent(
         log(
           'error',
           'validation.violation',
-          `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`,
+          `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; ${surface(ctx.settings.terms).option('strict')} halts.`,
         ),
       );
       return finish(model, effects, {
@@ -215,7 +217,7 @@ function afterAgent(
         violation,
         halt: {
           reason: 'contract_violation',
-          message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)`,
+          message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (${surface(ctx.settings.terms).option('strict')})`,
         },
       });
     }
@@ -276,7 +278,7 @@ function afterAgentFailure(
   if (d.exhausted === 'halt')
     return finish(model, effects, {
       state: close(ctx, state, failed, now),
-      halt: agentUnavailable(d.attempts, failure),
+      halt: agentUnavailable(d.attempts, failure, ctx.settings.terms),
     });
   if (d.exhausted === 'escalate')
     return finish(model, effects, {
@@ -340,7 +342,8 @@ function overCycleLimit(
   const issues = cycle.issueIds.length;
   const limit = perIssue * issues;
   if (perIssue === 0 || runs < limit) return undefined;
-  return `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${perIssue}${issues > 1 ? ` × ${issues} issues` : ''}`;
+  const limitOf = surface(ctx.settings.terms).given('maxIterationsPerIssue', String(perIssue));
+  return `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: the limit is ${limitOf}${issues > 1 ? ` × ${issues} issues` : ''}`;
 }
 
 function afterClosedRead(ctx: IterationContext, model: IterationModel, now: number): IterationStep {

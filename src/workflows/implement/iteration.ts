@@ -4,6 +4,7 @@
  * each observation is decided by stepIteration (decide.ts, pure); this file only performs its
  * effects (log, read the issues, run the tests) and feeds back what happened.
  */
+import { surface } from '../../config/surface.js';
 import { isClosed } from '../../issues/types.js';
 import { WORKFLOWS } from '../../core/cycle.js';
 import type { SliceDeps, TestOutcome, Workflow } from '../../loop/deps.js';
@@ -156,7 +157,11 @@ async function judgeWork(
       verify.push({ command, exitCode: r.exitCode, tail: r.tail });
     }
     const now = tests.run ?? emptyRun(tests.exitCode);
-    return { tests, verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify }) };
+    const say = surface(settings.terms);
+    return {
+      tests,
+      verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify, say }),
+    };
   };
   const first = await once();
   if (

@@ -7,6 +7,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { type Terms, surface } from '../../config/surface.js';
 import { parseJsonl } from '../../issues/beadsFile.js';
 import type { BeadsRecord } from '../../issues/ready.js';
 import { writeFileAtomic } from '../../util/atomicWrite.js';
@@ -38,6 +39,8 @@ export interface PhaseIssueRequest {
    * `beads_data`) here. When it rejects, nothing is written.
    */
   onPlanned?: (planned: readonly string[]) => Promise<void> | void;
+  /** Whose words its errors use (default: the CLI's). */
+  terms?: Terms;
 }
 
 export interface PhaseIssueResult {
@@ -93,14 +96,16 @@ function sortedPhases(phases: readonly PhaseIssueInput[]): PhaseIssueInput[] {
 }
 
 /** Pure: `${prefix}-p01`, … one per phase in number order; a non-empty `existing` instead. */
-export function planPhaseIssueIds(request: Pick<PhaseIssueRequest, 'phases' | 'prefix' | 'existing'>): string[] {
+export function planPhaseIssueIds(
+  request: Pick<PhaseIssueRequest, 'phases' | 'prefix' | 'existing' | 'terms'>,
+): string[] {
   const phases = sortedPhases(request.phases);
   if (request.existing !== undefined && request.existing.length > 0) {
     const existing = [...request.existing];
     if (existing.length !== phases.length || new Set(existing).size !== existing.length) {
       throw new Error(
         `The recorded phase issue ids (${existing.join(', ') || 'none'}) do not fit the ${phases.length} phase files: ` +
-          `the phase files changed after beads_integration started. Start the pipeline again with --fresh, or rerun it from phase_decomposition.`,
+          `the phase files changed after beads_integration started. Start the pipeline again with ${surface(request.terms).given('fresh')}, or rerun it from phase_decomposition.`,
       );
     }
     return existing;

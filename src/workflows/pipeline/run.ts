@@ -9,6 +9,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { type Terms, surface } from '../../config/surface.js';
 import type { Agent, AgentResult } from '../../agents/types.js';
 import { type FailureCounters, type FailureDecision, decideFailure, environmentAdvice } from '../../failure/policy.js';
 import { type TurnPorts, runTurn } from '../../loop/turn.js';
@@ -56,6 +57,8 @@ export interface PipelineDeps {
   fresh: boolean;
   resume?: string;
   signal?: AbortSignal;
+  /** Whose words its messages use (default: the CLI's). */
+  terms?: Terms;
   /** The implementation phase: the loop in this checkpoint, on these issues. Returns its exit code. */
   implement: (checkpointId: string, issueIds: string[]) => Promise<number>;
 }
@@ -120,7 +123,7 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
         await write(`${spec.name}-failed`, outcome.problems);
         logger.error(
           'pipeline.failed',
-          `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: --plan-prompts) and run agent-loop plan again: it resumes at ${spec.name}.`,
+          `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(deps.terms).option('planPrompts')}) and ${surface(deps.terms).act('runAgain', 'plan')}: it resumes at ${spec.name}.`,
           { phase: spec.name, problems: outcome.problems },
         );
         return 1;
@@ -180,9 +183,12 @@ function reached(name: PipelinePhase, from: PipelinePhase, phases: readonly Phas
 async function open(
   deps: PipelineDeps,
 ): Promise<{ id: string; state: PipelineState; resumeAt: PipelinePhase; resumed: boolean; errors: string[] }> {
+  const say = surface(deps.terms);
   const start = () => {
     if (!deps.goal)
-      throw new PipelineStartError('no pipeline to resume and no goal: give --goal "…" or --goal-file FILE.');
+      throw new PipelineStartError(
+        `no pipeline to resume and no goal: give ${say.given('goal', '"…"')} or ${say.given('goalFile', 'FILE')}.`,
+      );
     return {
       id: newCheckpointId(),
       state: { pipeline: { goal: deps.goal } },
@@ -196,7 +202,9 @@ async function open(
   const pipelines = listing.checkpoints.filter((c) => isPipelineState(c.state));
   const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
   if (deps.resume && candidates.length === 0)
-    throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
+    throw new PipelineStartError(
+      `${say.given('resume', deps.resume)}: no pipeline checkpoint with that id in ${deps.store.dir}.`,
+    );
   const found = detectResumable(candidates);
   if (!found) {
     // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
@@ -207,7 +215,7 @@ async function open(
     if (done) {
       deps.logger.info(
         'pipeline.done',
-        `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (--fresh starts the goal over).`,
+        `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (${say.given('fresh')} starts the goal over).`,
       );
       return { id: done.id, state: done.state as PipelineState, resumeAt: 'implementation', resumed: true, errors: [] };
     }
@@ -216,7 +224,7 @@ async function open(
   const state = found.checkpoint.state as PipelineState;
   if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
     throw new PipelineStartError(
-      `pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`,
+      `pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without ${say.option('goal')} to resume it, or with ${say.given('fresh')} to start the new goal.`,
     );
   }
   for (const error of found.errors) deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
@@ -322,7 +330,7 @@ async function runAgentPhase(
       problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
       if (decision?.exhausted === 'halt') {
         // The environment failed the agent twice in a row: more attempts cannot help.
-        return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason)] };
+        return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
       }
     } else {
       counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
@@ -388,6 +396,7 @@ async function integrate(
         body: f.text,
       })),
       ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
+      ...(deps.terms ? { terms: deps.terms } : {}),
       onPlanned,
     });
     return {

@@ -86,7 +86,7 @@ function afterAgentFailure(ctx: TddContext, m: TddModel): TddStep {
   if (d.exhausted === 'halt')
     return finish(at, effects, {
       state: close(at, state, 'agent_failed', 'halt'),
-      halt: agentUnavailable(d.attempts, failure),
+      halt: agentUnavailable(d.attempts, failure, ctx.settings.terms),
     });
   if (d.kind === 'rate_limit') {
     effects.push(log('warn', 'tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`));

@@ -24,7 +24,7 @@ import type { TddTemplates } from './settings.js';
 export interface TddContext {
   settings: Pick<
     SliceSettings,
-    'maxIterations' | 'maxRetriesPerStep' | 'testCommand' | 'onSuccess' | 'closeOnBranch' | 'plan'
+    'maxIterations' | 'maxRetriesPerStep' | 'testCommand' | 'onSuccess' | 'closeOnBranch' | 'plan' | 'terms'
   >;
   agentName: string;
   /** The loop state before the iteration. */
