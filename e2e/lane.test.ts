@@ -179,7 +179,7 @@ describe('the agent stays in its lane (issue 11)', () => {
       `echo good > value.txt\nprintf 'not json\\n{{{\\n' > .beads/issues.jsonl\n${DONE_REPORT}`,
     );
     const r = await runCli(sandbox, runArgs(agent));
-    expect(explain(r)).not.toContain('No ready issues left');
+    expect(r.stdout).not.toContain('No ready issues left');
     expect(r.code).toBe(1);
     expect(lastResult(r.stdout).haltReason).toBe('source_unreadable');
     expect(git(sandbox, 'show', 'main:.beads/issues.jsonl')).toContain('"id":"bd-1"'); // nothing merged

@@ -20342,18 +20342,20 @@ const OptionsSchema = object({
         help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.',
         expected: 'a path',
     }),
-    agent: schemas_enum(['claude', 'codex', 'command']).default('claude').register(options_registry, {
+    agent: schemas_enum(['claude', 'codex', 'command'])
+        .default('claude')
+        .register(options_registry, {
         flag: 'agent',
         arg: 'claude|codex|command',
         commands: RUN,
-        help: 'The coding agent: Claude Code, the Codex CLI, or any command (--agent-command, which alone means command).',
+        help: (n) => `The coding agent: Claude Code, the Codex CLI, or any command (${n('agentCommand')}, which alone means command).`,
         expected: 'one of claude, codex, command',
     }),
     agentCommand: options_text().register(options_registry, {
         flag: 'agent-command',
         arg: 'CMD',
         commands: RUN,
-        help: 'Shell command run as the agent (--agent command, implied when --agent is not given; beside --agent claude or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.',
+        help: (n) => `Shell command run as the agent (${n('agent', 'command')}, implied when ${n('agent')} is not given; beside ${n('agent', 'claude')} or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.`,
         expected: 'a non-empty shell command',
     }),
     agentModel: options_text().register(options_registry, {
@@ -20478,15 +20480,15 @@ const OptionsSchema = object({
         arg: 'FILE',
         commands: RUN,
         defaultText: 'none',
-        help: "A plan included in every prompt; with --workflow tdd, the test list (a Markdown checklist) instead of the issue's.",
+        help: (n) => `A plan included in every prompt; with ${n('workflow', 'tdd')}, the test list (a Markdown checklist) instead of the issue's.`,
         expected: 'a path to a readable file',
     }),
     goal: options_text().register(options_registry, {
         flag: 'goal',
         arg: 'TEXT',
         commands: PLAN,
-        defaultText: 'none (or --goal-file)',
-        help: 'What the planning pipeline works towards: research, decomposition, planning, phases, one issue per phase, then the loop on them.',
+        defaultText: 'none',
+        help: (n) => `What the planning pipeline works towards (or ${n('goalFile')}): research, decomposition, planning, phases, one issue per phase, then the loop on them.`,
         expected: 'a non-empty text',
     }),
     goalFile: options_text().register(options_registry, {
@@ -20494,7 +20496,7 @@ const OptionsSchema = object({
         arg: 'FILE',
         commands: PLAN,
         defaultText: 'none',
-        help: 'The goal, read from a file (instead of --goal).',
+        help: (n) => `The goal, read from a file (instead of ${n('goal')}).`,
         expected: 'a path to a readable file',
     }),
     planPrompts: options_text().register(options_registry, {
@@ -20505,11 +20507,13 @@ const OptionsSchema = object({
         help: 'A directory whose research.md, decomposition.md, planning.md or phase_decomposition.md replace the built-in prompt of that phase ({{goal}}, {{research}}, {{decomposition}}, {{plan}}, {{artifact}}, {{failure}}).',
         expected: 'a path to a directory',
     }),
-    workflow: schemas_enum(['implement', 'tdd', 'pipeline']).default('implement').register(options_registry, {
+    workflow: schemas_enum(['implement', 'tdd', 'pipeline'])
+        .default('implement')
+        .register(options_registry, {
         flag: 'workflow',
         arg: 'implement|tdd|pipeline',
         commands: RUN,
-        help: "implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or --plan), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from the goal input, as `agent-loop plan`.",
+        help: (n) => `implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or ${n('plan')}), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from ${n('goal')}, as \`agent-loop plan\`.`,
         expected: 'one of implement, tdd, pipeline',
     }),
     junitFile: options_text().register(options_registry, {
@@ -20525,7 +20529,7 @@ const OptionsSchema = object({
         arg: 'DIR',
         commands: RUN,
         defaultText: 'built in',
-        help: 'With --workflow tdd: a directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}).',
+        help: (n) => `A directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}), for ${n('workflow', 'tdd')}.`,
         expected: 'a path to a directory',
     }),
     maxIterations: options_int(1).default(100).register(options_registry, {
@@ -20573,11 +20577,13 @@ const OptionsSchema = object({
         help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
         expected: 'a whole number from 0 to 100',
     }),
-    maxIterationsPerIssue: options_int(0, 1_000_000).default(20).register(options_registry, {
+    maxIterationsPerIssue: options_int(0, 1_000_000)
+        .default(20)
+        .register(options_registry, {
         flag: 'max-iterations-per-issue',
         arg: 'N',
         commands: RUN,
-        help: 'Agent runs of one issue that may end with its work still remaining (a --batch cycle of K issues gets K times as many): at the N-th the cycle is escalated as stuck (its work kept as wip:), not run until --max-iterations. Failed runs and rejected work do not count (--max-retries-per-step bounds those). 0: no limit. Not used by --workflow tdd, whose phases are judged by the tests each run.',
+        help: (n) => `Agent runs of one issue that may end with its work still remaining (a cycle of K issues, with ${n('batch')}, gets K times as many): at the N-th the cycle is escalated as stuck (its work kept as wip:), not run until ${n('maxIterations')}. Failed runs and rejected work do not count (${n('maxRetriesPerStep')} bounds those). 0: no limit. Not used by ${n('workflow', 'tdd')}, whose phases are judged by the tests each run.`,
         expected: 'a whole number from 0 to 1000000',
     }),
     maxConsecutiveEscalations: options_int(1, 100).default(2).register(options_registry, {
@@ -20595,18 +20601,25 @@ const OptionsSchema = object({
         help: 'Where checkpoints, logs, the lock and errors.jsonl live; by default outside the working tree, where no commit can take it.',
         expected: 'a path',
     }),
-    resume: schemas_string().regex(UUID_V4).optional().register(options_registry, {
+    resume: schemas_string()
+        .regex(UUID_V4)
+        .optional()
+        .register(options_registry, {
         flag: 'resume',
         arg: 'ID',
         commands: RUN,
         defaultText: 'the newest resumable checkpoint',
         help: 'Resume this checkpoint instead of the newest one.',
-        expected: 'a checkpoint id (UUID v4, see agent-loop status)',
+        input: 'checkpoint-id',
+        expected: (_n, terms) => terms === 'cli'
+            ? 'a checkpoint id (UUID v4, see agent-loop status)'
+            : "a checkpoint id (UUID v4, as a run's checkpoint-id output or job summary names it)",
     }),
     resumeHalted: flagSwitch().register(options_registry, {
         flag: 'resume-halted',
         commands: RUN,
-        help: "Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, --fresh, or a change of the halt's cause (an escalated issue's label removed, new commits on the base branch after a failure loop, a raised --max-iterations or --max-cost-usd). The action's input is resume.",
+        input: 'resume',
+        help: (n) => `Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, ${n('fresh')}, or a change of the halt's cause (an escalated issue's label removed, new commits on the base branch after a failure loop, a raised ${n('maxIterations')} or ${n('maxCostUsd')}).`,
         expected: 'true or false',
     }),
     fresh: flagSwitch().register(options_registry, {
@@ -20752,12 +20765,14 @@ const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
     return {
         ...meta,
         key: key,
+        input: meta.input ?? meta.flag,
         defaultValue: dflt,
         env: `AGENT_LOOP_${meta.flag.toUpperCase().replace(/-/g, '_')}`,
     };
 });
-/** The options by their flag. */
+/** The options by their flag, and by their key. */
 const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
+const byKey = new Map(OPTIONS.map((o) => [o.key, o]));
 const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(command));
 /**
  * --iteration-delay when it is not given: seed 001's 10 seconds between invocations of an API agent
@@ -20768,11 +20783,82 @@ function defaultIterationDelay(agent) {
     return agent === 'command' ? 0 : 10;
 }
 
+;// CONCATENATED MODULE: ./src/config/surface.ts
+/**
+ * The words of the surface a run was started from (issue 40): the CLI names its flags and commands,
+ * the action its inputs and the workflow. A message names an option or an act through this one
+ * table, and says it in the words of the surface that runs, so the action never shows a flag and
+ * the CLI never shows an input. The option names come from the schema (options.ts: each option's
+ * flag and action input); the acts, what a person does (resume a halted run, start over, find a
+ * checkpoint, watch a run's progress), are the rows of ACTS. Pure.
+ */
+
+/** The acts, one row each: the CLI's words and the action's. */
+const ACTS = {
+    resumeHalted: {
+        cli: (say) => `run agent-loop run ${say.given('resumeHalted')}`,
+        action: (say) => `run the workflow by hand (workflow_dispatch) with the input ${say.given('resumeHalted')}`,
+    },
+    startFresh: {
+        cli: (say) => `start over with ${say.given('fresh')}`,
+        action: (say) => `start over with the input ${say.given('fresh')}`,
+    },
+    runAgain: {
+        cli: (_say, command) => `run agent-loop ${command ?? 'run'} again`,
+        action: () => 'run the workflow again',
+    },
+    listCheckpoints: {
+        cli: (_say, stateDir) => `run \`agent-loop status${stateDir ? ` --state-dir ${stateDir}` : ''}\` to list the checkpoints`,
+        action: (say) => `see each run's job summary or checkpoint-id output, which name its checkpoint (${say.option('resume')} takes it)`,
+    },
+    seeProgress: {
+        cli: () => 'agent-loop status shows its progress',
+        action: () => "its job's log shows its progress",
+    },
+};
+function surface_option(info, terms) {
+    return terms === 'cli' ? `--${info.flag}` : `the input ${info.input}`;
+}
+function given(info, terms, value) {
+    if (terms === 'cli')
+        return value === undefined ? `--${info.flag}` : `--${info.flag} ${value}`;
+    return `${info.input}: ${value ?? 'true'}`;
+}
+function infoOf(key) {
+    const info = byKey.get(key);
+    if (!info)
+        throw new Error(`no option ${String(key)}`);
+    return info;
+}
+function build(terms) {
+    const say = {
+        terms,
+        option: (key) => surface_option(infoOf(key), terms),
+        given: (key, value) => given(infoOf(key), terms, value),
+        act: (act, arg) => ACTS[act][terms](say, arg),
+    };
+    return Object.freeze(say);
+}
+const SURFACES = { cli: build('cli'), action: build('action') };
+/** The words of `terms` (default: the CLI's). */
+function surface(terms = 'cli') {
+    return SURFACES[terms];
+}
+/** A phrase (an act, an option) at the start of a sentence. */
+const upperFirst = (phrase) => phrase.charAt(0).toUpperCase() + phrase.slice(1);
+/** A help text (an option's help or expected value) in the words of `terms`. */
+function helpText(text, terms) {
+    if (typeof text === 'string')
+        return text;
+    return text((key, value) => (value === undefined ? surface_option(infoOf(key), terms) : given(infoOf(key), terms, value)), terms);
+}
+
 ;// CONCATENATED MODULE: ./src/config/argv.ts
 /**
  * The command line: argv split into a command and its `--flag value` pairs, every problem collected.
  * The values are judged later, with the other layers, by loadConfig (load.ts).
  */
+
 
 
 /** Splits argv into a command and `--flag value` / `--flag=value` / `--switch` pairs; collects every problem. */
@@ -20843,7 +20929,7 @@ function parseArgs(argv) {
         }
         const empty = () => out.problems.push({
             option: `--${name}`,
-            message: `--${name} was given an empty value; expected ${info.expected}. Leave --${name} out for its default.`,
+            message: `--${name} was given an empty value; expected ${helpText(info.expected, 'cli')}. Leave --${name} out for its default.`,
         });
         if (eq !== -1) {
             // On the command line an empty value is a mistake (an unset shell variable), never "the default":
@@ -20868,7 +20954,10 @@ function parseArgs(argv) {
             continue;
         }
         if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
-            out.problems.push({ option: `--${name}`, message: `--${name}: a value is missing; expected ${info.expected}.` });
+            out.problems.push({
+                option: `--${name}`,
+                message: `--${name}: a value is missing; expected ${helpText(info.expected, 'cli')}.`,
+            });
             continue;
         }
         if (next.trim() === '')
@@ -20934,8 +21023,10 @@ function splitArgs(text) {
  * another parser (--agent-args), and the options of a command judged together.
  */
 
+
 /** The problems of the accepted `options` of `command`; none when they hold together. */
 function checkOptions(command, options) {
+    const say = surface(command === 'action' ? 'action' : 'cli');
     const problems = [];
     if (options.agentArgs !== undefined) {
         try {
@@ -20944,7 +21035,7 @@ function checkOptions(command, options) {
         catch (error) {
             problems.push({
                 option: '--agent-args',
-                message: `--agent-args: ${error.message}; expected arguments with balanced quotes.`,
+                message: `${say.option('agentArgs')}: ${error.message}; expected arguments with balanced quotes.`,
             });
         }
     }
@@ -20955,15 +21046,21 @@ function checkOptions(command, options) {
         });
     }
     if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
-        problems.push({ option: '--goal', message: '--goal and --goal-file contradict each other: give one of them.' });
+        problems.push({
+            option: '--goal',
+            message: `${say.option('goal')} and ${say.option('goalFile')} contradict each other: give one of them.`,
+        });
     }
     if (command === 'run' || command === 'plan' || command === 'action') {
         if (options.resume && options.fresh)
-            problems.push({ option: '--resume', message: '--resume and --fresh contradict each other: give one of them.' });
+            problems.push({
+                option: '--resume',
+                message: `${say.option('resume')} and ${say.option('fresh')} contradict each other: give one of them.`,
+            });
         if (options.agent === 'command' && !options.agentCommand) {
             problems.push({
                 option: '--agent-command',
-                message: '--agent-command: required with --agent command; expected a shell command such as "./scripts/agent.sh".',
+                message: `${say.option('agentCommand')}: required with ${say.given('agent', 'command')}; expected a shell command such as "./scripts/agent.sh".`,
             });
         }
     }
@@ -20976,7 +21073,7 @@ function checkOptions(command, options) {
     if (command === 'action' && options.source === 'beads' && options.onSuccess === 'branch') {
         problems.push({
             option: '--on-success',
-            message: "--on-success branch: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).",
+            message: `${say.given('onSuccess', 'branch')} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`,
         });
     }
     if (command === 'cleanup') {
@@ -20992,7 +21089,7 @@ const AGENT_NAMES = { claude: 'Claude Code', codex: 'the Codex CLI' };
  * --agent command (a command given is a command to run); beside --agent claude or codex, from any
  * layer, it is a contradiction, named with where each came from and what to do. Pure.
  */
-function agentOfCommand(agent, command) {
+function agentOfCommand(agent, command, say = surface()) {
     const given = command !== undefined && command.value !== null && String(command.value).trim() !== '';
     if (!given)
         return { agent };
@@ -21001,12 +21098,14 @@ function agentOfCommand(agent, command) {
     const name = AGENT_NAMES[String(agent.value)];
     if (name === undefined)
         return { agent };
-    const from = (o, flag) => (o.from === flag ? '' : ` (from ${o.from})`);
+    const from = (o, named) => (o.from === named ? '' : ` (from ${o.from})`);
+    const agentIs = say.given('agent', String(agent.value));
+    const commandOption = say.option('agentCommand');
     return {
         agent,
         problem: {
             option: '--agent',
-            message: `--agent ${String(agent.value)}${from(agent, '--agent')} and --agent-command${from(command, '--agent-command')} contradict each other: --agent ${String(agent.value)} runs ${name}, --agent-command runs a command as the agent. To run the command, give --agent command or leave --agent out; to run ${name}, leave --agent-command out.`,
+            message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', 'command')} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
         },
     };
 }
@@ -21021,6 +21120,7 @@ var dist = __nccwpck_require__(8815);
 
 
 
+
 /** The values the config file gives the options of this command, and the problems of the file. */
 function readConfigFile(input) {
     const { flags, env, readFile, allowed } = input;
@@ -21028,6 +21128,10 @@ function readConfigFile(input) {
     const values = new Map();
     const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
     const configPath = typeof explicitConfig === 'string' ? explicitConfig : '.agent-loop.yml';
+    // The action has no input for the file (it reads .agent-loop.yml, or AGENT_LOOP_CONFIG): it names the file.
+    const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
+    const named = `${label} '${configPath}'`;
+    const keys = input.terms === 'action' ? "the inputs' names" : 'the flag names';
     let fileText;
     try {
         fileText = readFile(configPath);
@@ -21038,8 +21142,8 @@ function readConfigFile(input) {
             problems.push({
                 option: '--config',
                 message: code === 'ENOTREG' || code === 'EFBIG'
-                    ? `--config: ${error.message}; expected a readable YAML file.`
-                    : `--config: cannot read '${configPath}' (${code ?? error.message}); expected a readable YAML file.`,
+                    ? `${label}: ${error.message}; expected a readable YAML file.`
+                    : `${label}: cannot read '${configPath}' (${code ?? error.message}); expected a readable YAML file.`,
             });
         }
     }
@@ -21051,13 +21155,13 @@ function readConfigFile(input) {
         catch (error) {
             problems.push({
                 option: '--config',
-                message: `--config: '${configPath}' is not valid YAML (${error.message.split('\n')[0]}).`,
+                message: `${label}: '${configPath}' is not valid YAML (${error.message.split('\n')[0]}).`,
             });
         }
         if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
             problems.push({
                 option: '--config',
-                message: `--config: '${configPath}' must be a mapping of option names to values.`,
+                message: `${label}: '${configPath}' must be a mapping of option names to values.`,
             });
         }
         else if (doc) {
@@ -21077,7 +21181,7 @@ function readConfigFile(input) {
                     // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
                     problems.push({
                         option: '--config',
-                        message: `--config '${configPath}': paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
+                        message: `${named}: paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
                     });
                 }
                 else if (allowed.has(info.key) && value !== null) {
@@ -21088,13 +21192,13 @@ function readConfigFile(input) {
             for (const name of shown)
                 problems.push({
                     option: name,
-                    message: `--config '${configPath}': unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are the flag names, e.g. max-iterations.`,
+                    message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
                 });
             const hidden = unknown.length - shown.length;
             if (hidden > 0) {
                 problems.push({
                     option: '--config',
-                    message: `--config '${configPath}': ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are the flag names, e.g. max-iterations.`,
+                    message: `${named}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are ${keys}, e.g. max-iterations.`,
                 });
             }
         }
@@ -21189,11 +21293,14 @@ function collectSecrets(options, env) {
 
 
 
+
 /** Merges the four layers and validates once. Throws ConfigError listing every problem. */
 function loadConfig(sources) {
     const { command, flags, env } = sources;
     const readFile = sources.readFile ?? ((p) => (0,external_node_fs_namespaceObject.readFileSync)(p, 'utf8'));
     const allowed = new Set(optionsFor(command).map((o) => o.key));
+    // The action's problems name its inputs, the CLI's its flags (src/config/surface.ts).
+    const say = surface(command === 'action' ? 'action' : 'cli');
     const problems = [];
     for (const [flag] of flags) {
         const info = byFlag.get(flag);
@@ -21212,7 +21319,7 @@ function loadConfig(sources) {
             message: `${byFlag.get('paused').env} is on, but only the action pauses: agent-loop ${command} does not run while it is set (unset it to run).`,
         });
     // Layer 2: the config file.
-    const file = readConfigFile({ flags, env, readFile, allowed });
+    const file = readConfigFile({ flags, env, readFile, allowed, terms: say.terms });
     problems.push(...file.problems);
     const merged = new Map(file.values);
     // Layer 3: the environment. Layer 4: flags.
@@ -21224,11 +21331,11 @@ function loadConfig(sources) {
             merged.set(info.key, { value: fromEnv, from: info.env });
         const fromFlag = flags.get(info.flag);
         if (fromFlag !== undefined)
-            merged.set(info.key, { value: fromFlag, from: `--${info.flag}` });
+            merged.set(info.key, { value: fromFlag, from: say.option(info.key) });
     }
     // --agent-command alone means --agent command; beside --agent claude|codex it is refused.
     if (allowed.has('agent')) {
-        const chosen = agentOfCommand(merged.get('agent'), merged.get('agentCommand'));
+        const chosen = agentOfCommand(merged.get('agent'), merged.get('agentCommand'), say);
         if (chosen.agent)
             merged.set('agent', chosen.agent);
         if (chosen.problem)
@@ -21246,10 +21353,10 @@ function loadConfig(sources) {
             }
             const origin = merged.get(info.key);
             const shown = info.secret ? '***' : JSON.stringify(origin?.value);
-            const where = origin && origin.from !== `--${info.flag}` ? ` (from ${origin.from})` : '';
+            const where = origin && origin.from !== say.option(info.key) ? ` (from ${origin.from})` : '';
             problems.push({
                 option: `--${info.flag}`,
-                message: `--${info.flag}: got ${shown}${where}; expected ${info.expected}.`,
+                message: `${say.option(info.key)}: got ${shown}${where}; expected ${helpText(info.expected, say.terms)}.`,
             });
         }
     }
@@ -22092,6 +22199,7 @@ const CHECKPOINT_MAX_BYTES = 64 * MiB;
 
 
 
+
 /** A new checkpoint id: a random UUID v4 (REQ_018.1.2\u2013.3). */
 function newCheckpointId() {
     return (0,external_node_crypto_namespaceObject.randomUUID)();
@@ -22110,6 +22218,7 @@ class FileCheckpointStore {
     clock;
     warn;
     redact;
+    say;
     /** Highest sequence seen in this store; read from the directory on the first write. */
     highestSequence;
     /** What this store last wrote to each file, and the file's stamp just after. */
@@ -22122,6 +22231,7 @@ class FileCheckpointStore {
         this.clock = options.clock ?? systemClock;
         this.warn = options.onWarning ?? (() => { });
         this.redact = options.redact ?? ((text) => text);
+        this.say = surface(options.terms);
     }
     async list() {
         let entries;
@@ -22170,7 +22280,7 @@ class FileCheckpointStore {
         }
         catch (error) {
             if (errorCode(error) === 'ENOENT') {
-                throw new CheckpointError(file, `no checkpoint with id ${id} exists in ${this.dir}; run \`agent-loop status --state-dir ${this.stateDir}\` to list the checkpoints there`);
+                throw new CheckpointError(file, `no checkpoint with id ${id} exists in ${this.dir}; ${this.say.act('listCheckpoints', this.stateDir)}`);
             }
             throw error;
         }
@@ -22209,7 +22319,7 @@ class FileCheckpointStore {
     /** The file of a checkpoint id; throws unless the id is a UUID v4, so nothing else becomes a path. */
     pathFor(id) {
         if (!isUuidV4(id)) {
-            throw new CheckpointError(String(id), `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); run \`agent-loop status --state-dir ${this.stateDir}\` to list the checkpoint ids`);
+            throw new CheckpointError(String(id), `${JSON.stringify(id)} is not a checkpoint id (a UUID v4 such as 3b241101-e2bb-4255-8caf-4136c566a962); ${this.say.act('listCheckpoints', this.stateDir)}`);
         }
         return external_node_path_default().join(this.dir, `${id}.json`);
     }
@@ -22772,6 +22882,7 @@ async function operationInProgress(gitDir) {
 
 
 
+
 const LEGACY_STATE_DIR = '.agent-loop';
 /** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
 function gitDirs(cwd, env) {
@@ -22841,6 +22952,9 @@ async function migrate(legacy, dir) {
  * option, instead of failing later with a bare system error.
  */
 async function stateDirProblem(dir, opts) {
+    const say = surface(opts.terms);
+    // The CLI also reads the option from its environment variable.
+    const option = say.terms === 'cli' ? `${say.option('stateDir')} (AGENT_LOOP_STATE_DIR)` : say.option('stateDir');
     const what = (st) => st.isFIFO()
         ? 'a named pipe'
         : st.isCharacterDevice()
@@ -22851,7 +22965,7 @@ async function stateDirProblem(dir, opts) {
                     ? 'a socket'
                     : 'a file';
     const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}\u2026${p.slice(-60)}` : p);
-    const advice = 'Give --state-dir (AGENT_LOOP_STATE_DIR) a directory agent-loop may create and write, or leave it out for the default.';
+    const advice = `Give ${option} a directory agent-loop may create and write, or leave it out for the default.`;
     for (let p = dir;; p = external_node_path_default().dirname(p)) {
         let st;
         try {
@@ -22861,10 +22975,10 @@ async function stateDirProblem(dir, opts) {
             const code = error.code;
             if ((code === 'ENOENT' || code === 'ENOTDIR') && external_node_path_default().dirname(p) !== p)
                 continue;
-            return `--state-dir: cannot use '${shown(dir)}' (${code ?? error.message}). ${advice}`;
+            return `${say.option('stateDir')}: cannot use '${shown(dir)}' (${code ?? error.message}). ${advice}`;
         }
         if (!st.isDirectory())
-            return `--state-dir: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
+            return `${say.option('stateDir')}: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
         break;
     }
     if (!opts.create)
@@ -22874,7 +22988,7 @@ async function stateDirProblem(dir, opts) {
         await external_node_fs_namespaceObject.promises.access(dir, external_node_fs_namespaceObject.constants.W_OK);
     }
     catch (error) {
-        return `--state-dir: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
+        return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
     }
     return undefined;
 }
@@ -23962,6 +24076,7 @@ async function restoreBaselineCheckout(stateDir, cwd, env) {
 
 
 
+
 /** Whether `pid` is a live process here (a zombie is not). */
 function isAlive(pid) {
     try {
@@ -23981,6 +24096,7 @@ function isAlive(pid) {
 function openAgentSession(command, io) {
     return openSession({
         command,
+        ...(io.terms ? { terms: io.terms } : {}),
         cwd: io.cwd,
         env: io.env,
         stateDir: io.stateDir,
@@ -24010,7 +24126,7 @@ async function openSession(req) {
         return {
             ok: false,
             problems: [
-                `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (agent-loop status shows its progress). If you are sure that process is gone, remove ${locked.file} and run again.`,
+                `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (${surface(req.terms).act('seeProgress')}). If you are sure that process is gone, remove ${locked.file} and run again.`,
             ],
         };
     }
@@ -24464,6 +24580,7 @@ function appendHistory(state, record) {
 ;// CONCATENATED MODULE: ./src/cli/help.ts
 
 
+
 const SYNOPSIS = {
     run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',
     plan: 'From a goal to issues to implementation: research, decomposition, planning and phase files by the agent (each checked by a hard barrier), one issue per phase in the beads file, then the loop on those issues. A checkpoint at every phase; a new run resumes where the last stopped.',
@@ -24538,7 +24655,7 @@ function commandHelp(command) {
     for (const o of optionsFor(command)) {
         const head = `  --${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
         const dflt = o.defaultValue !== undefined && o.defaultValue !== 'false' ? ` (default: ${o.defaultValue})` : '';
-        lines.push(head, `      ${o.help}${dflt}  [env ${o.env}]`);
+        lines.push(head, `      ${helpText(o.help, 'cli')}${dflt}  [env ${o.env}]`);
     }
     lines.push('  --help', '      Show this help.', '', 'Exit codes:', ...EXIT_CODES[command]);
     return lines.join('\n');
@@ -26170,14 +26287,14 @@ function classifyCommandOutcome(result, timeoutMs) {
         return {
             class: 'permanent',
             reason: 'not_found',
-            message: 'exited with code 127: command not found, check --agent-command',
+            message: 'exited with code 127: command not found (the agent command, or a program it runs)',
         };
     }
     if (result.exitCode === 126) {
         return {
             class: 'permanent',
             reason: 'not_executable',
-            message: 'exited with code 126: command not executable, check --agent-command and file permissions',
+            message: 'exited with code 126: command not executable (the agent command, or a program it runs: check its file permissions)',
         };
     }
     if (result.exitCode === null) {
@@ -26747,6 +26864,7 @@ class CommandAgent {
 
 
 
+
 function createAgent(options, env) {
     const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
     switch (options.agent) {
@@ -26766,12 +26884,12 @@ function createAgent(options, env) {
     }
 }
 /** The agent the options name, or why it cannot run here (its CLI is not on PATH). */
-async function availableAgent(options, env) {
+async function availableAgent(options, env, say = surface()) {
     if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
         const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
         return {
             problems: [
-                `--agent ${options.agent}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with --agent command --agent-command CMD.`,
+                `${say.given('agent', options.agent)}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with ${say.given('agent', 'command')} ${say.given('agentCommand', 'CMD')}.`,
             ],
         };
     }
@@ -27177,6 +27295,7 @@ const ISSUES_MAX_BYTES = 256 * MiB;
 
 
 
+
 const NEWLINE = 0x0a;
 const BOM = '\uFEFF';
 /** Pure: splits and parses a beads JSONL file. Empty lines are neither entries nor problems. */
@@ -27276,6 +27395,7 @@ class BeadsFileSource {
     absolute;
     onWarning;
     now;
+    say;
     reported = new Set();
     /** The file as last read, with its stamp. */
     cached;
@@ -27286,6 +27406,7 @@ class BeadsFileSource {
         this.absolute = external_node_path_default().resolve(options.cwd ?? process.cwd(), options.file);
         this.onWarning = options.onWarning ?? (() => { });
         this.now = options.now ?? (() => new Date());
+        this.say = surface(options.terms);
         this.description = `beads file ${options.file}`;
     }
     async ready() {
@@ -27385,7 +27506,7 @@ class BeadsFileSource {
             const entry = findLatest(parsed, id);
             if (!entry) {
                 throw new Error(`Cannot ${action} issue ${id}: no issue with that id in ${this.file} (${parsed.entries.length} issues read). ` +
-                    `Check the id, or point at the right file with --issues-file PATH.`);
+                    `Check the id, or point at the right file with ${this.say.given('issuesFile', 'PATH')}.`);
             }
             const before = JSON.stringify(entry.record);
             const after = patch(entry.record);
@@ -27414,7 +27535,7 @@ class BeadsFileSource {
             const code = error.code;
             if (code === 'ENOENT') {
                 throw new Error(`Beads issues file not found: ${this.file} (looked at ${this.absolute}). ` +
-                    `Create it with \`bd init\`, or point at another file with --issues-file PATH.`);
+                    `Create it with \`bd init\`, or point at another file with ${this.say.given('issuesFile', 'PATH')}.`);
             }
             throw new Error(`Cannot read beads issues file ${this.file}: ${error.message}. Check that it is a readable file.`);
         }
@@ -27448,6 +27569,7 @@ function findLatest(parsed, id) {
  * only the planned issues not yet in the file are then appended. This module writes beads JSONL
  * files; `PhaseIssueSink` is the seam for a `bd create` or GitHub implementation.
  */
+
 
 
 
@@ -27490,7 +27612,7 @@ function planPhaseIssueIds(request) {
         const existing = [...request.existing];
         if (existing.length !== phases.length || new Set(existing).size !== existing.length) {
             throw new Error(`The recorded phase issue ids (${existing.join(', ') || 'none'}) do not fit the ${phases.length} phase files: ` +
-                `the phase files changed after beads_integration started. Start the pipeline again with --fresh, or rerun it from phase_decomposition.`);
+                `the phase files changed after beads_integration started. Start the pipeline again with ${surface(request.terms).given('fresh')}, or rerun it from phase_decomposition.`);
         }
         return existing;
     }
@@ -28155,6 +28277,7 @@ function validateDecomposition(data) {
  * a REST call through a plain Octokit (no plugins), so the actions_storage row decides for it.
  */
 
+
 /** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
 const RetryPolicySchema = object({
     /** First wait, before backoff. */
@@ -28329,8 +28452,8 @@ function backoffMs(policy, attempt, retryAfterMs) {
 function exhausted(policy, attempts) {
     return policy.maximumAttempts !== null && attempts >= policy.maximumAttempts;
 }
-/** What a person must fix when the environment keeps failing. */
-function environmentAdvice(reason) {
+/** What a person must fix when the environment keeps failing, in the words of the surface that ran. */
+function environmentAdvice(reason, say = surface()) {
     switch (reason) {
         case 'auth':
             return 'The agent cannot authenticate: check ANTHROPIC_API_KEY / OPENAI_API_KEY (or the CLI login) in the environment that runs agent-loop.';
@@ -28339,11 +28462,11 @@ function environmentAdvice(reason) {
         case 'not_found':
         case 'not_executable':
         case 'spawn_failed':
-            return 'The agent program cannot be started: check --agent / --agent-command and that the CLI is installed and on PATH.';
+            return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
         case 'permission_denied':
-            return 'The agent was denied every edit: allow its tools (--agent-allowed-tools "Bash Edit Write Read") or choose another --agent-permission-mode.';
+            return `The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) or choose another ${say.option('agentPermissionMode')}.`;
         default:
-            return 'Fix the agent environment, then resume the run (--resume-halted; the action: resume: true).';
+            return 'Fix the agent environment (the key, the billing, the permissions).';
     }
 }
 
@@ -28382,6 +28505,7 @@ const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
  * the lane checked before anything judges the work. What the turn's result means is each
  * workflow's business.
  */
+
 
 
 
@@ -28591,11 +28715,11 @@ function afterFailure(state, failure) {
     };
 }
 /** The halt when the environment keeps failing the agent (auth, billing, not installed): no issue is to blame. */
-function agentUnavailable(attempts, failure) {
+function agentUnavailable(attempts, failure, terms) {
     return {
         reason: 'agent_unavailable',
         message: `AGENT UNAVAILABLE: ${attempts} environment failures in a row (${failure.reason}): ${failure.message}`,
-        advice: environmentAdvice(failure.reason),
+        advice: environmentAdvice(failure.reason, surface(terms)),
     };
 }
 /** The iteration's record and the loop state once the agent has run: counters, spend, output tail. Pure. */
@@ -28865,6 +28989,7 @@ function byCodeUnit(a, b) {
 
 
 
+
 class PipelineStartError extends Error {
 }
 async function runPipeline(deps) {
@@ -28899,7 +29024,7 @@ async function runPipeline(deps) {
                 return 130;
             if (!outcome.ok) {
                 await write(`${spec.name}-failed`, outcome.problems);
-                logger.error('pipeline.failed', `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: --plan-prompts) and run agent-loop plan again: it resumes at ${spec.name}.`, { phase: spec.name, problems: outcome.problems });
+                logger.error('pipeline.failed', `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(deps.terms).option('planPrompts')}) and ${surface(deps.terms).act('runAgain', 'plan')}: it resumes at ${spec.name}.`, { phase: spec.name, problems: outcome.problems });
                 return 1;
             }
             state = { ...state, [spec.stateKey]: outcome.value };
@@ -28941,9 +29066,10 @@ function reached(name, from, phases) {
     return order.indexOf(name) >= order.indexOf(from);
 }
 async function run_open(deps) {
+    const say = surface(deps.terms);
     const start = () => {
         if (!deps.goal)
-            throw new PipelineStartError('no pipeline to resume and no goal: give --goal "\u2026" or --goal-file FILE.');
+            throw new PipelineStartError(`no pipeline to resume and no goal: give ${say.given('goal', '"\u2026"')} or ${say.given('goalFile', 'FILE')}.`);
         return {
             id: newCheckpointId(),
             state: { pipeline: { goal: deps.goal } },
@@ -28958,21 +29084,21 @@ async function run_open(deps) {
     const pipelines = listing.checkpoints.filter((c) => isPipelineState(c.state));
     const candidates = deps.resume ? pipelines.filter((c) => c.id === deps.resume) : pipelines;
     if (deps.resume && candidates.length === 0)
-        throw new PipelineStartError(`--resume ${deps.resume}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
+        throw new PipelineStartError(`${say.given('resume', deps.resume)}: no pipeline checkpoint with that id in ${deps.store.dir}.`);
     const found = detectResumable(candidates);
     if (!found) {
         // A finished pipeline of this goal: its issues may have become ready since (a phase's pull
         // request merged), so the loop runs on them again; no new issues for the same goal.
         const done = resume_newestFirst(candidates).find((c) => !deps.goal || c.state.pipeline.goal.trim() === deps.goal.trim());
         if (done) {
-            deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (--fresh starts the goal over).`);
+            deps.logger.info('pipeline.done', `Pipeline ${done.id} for this goal is complete: the loop goes on with its issues (${say.given('fresh')} starts the goal over).`);
             return { id: done.id, state: done.state, resumeAt: 'implementation', resumed: true, errors: [] };
         }
         return start();
     }
     const state = found.checkpoint.state;
     if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
-        throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without --goal to resume it, or with --fresh to start the new goal.`);
+        throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without ${say.option('goal')} to resume it, or with ${say.given('fresh')} to start the new goal.`);
     }
     for (const error of found.errors)
         deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
@@ -29053,7 +29179,7 @@ async function runAgentPhase(deps, spec, state, earlier, runs) {
             problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
             if (decision?.exhausted === 'halt') {
                 // The environment failed the agent twice in a row: more attempts cannot help.
-                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason)] };
+                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
             }
         }
         else {
@@ -29106,6 +29232,7 @@ async function integrate(deps, id, state, phases, onPlanned) {
                 body: f.text,
             })),
             ...(state.beads_data?.planned ? { existing: state.beads_data.planned } : {}),
+            ...(deps.terms ? { terms: deps.terms } : {}),
             onPlanned,
         });
         return {
@@ -30582,6 +30709,7 @@ function readJUnit(xml, exitCode) {
 /** The test gate: which command proves the work is done, and running it. */
 
 
+
 /**
  * The test command detected from the repository at `cwd`; undefined when there is none. In order:
  * a package.json test script \u2192 npm test; pytest's configuration, or test_*.py / *_test.py files
@@ -30711,12 +30839,12 @@ async function removeStaleReport(file, workTree) {
     if (stat?.isFile())
         await external_node_fs_namespaceObject.promises.rm(file, { force: true });
 }
-/** Why `--junit-file` cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
-function junitFileProblem(file, workTree) {
+/** Why the JUnit file option cannot be used in `workTree`, if it cannot: outside it, or not a regular file. */
+function junitFileProblem(file, workTree, say = surface()) {
     const abs = external_node_path_default().resolve(workTree, file);
     const rel = external_node_path_default().relative(external_node_path_default().resolve(workTree), abs);
     if (rel === '' || rel.startsWith('..') || external_node_path_default().isAbsolute(rel)) {
-        return `--junit-file: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
+        return `${say.option('junitFile')}: '${file}' is outside the repository ${workTree}. Give the path, inside the repository, where the test command writes its JUnit XML report (e.g. junit.xml or reports/junit.xml).`;
     }
     let stat;
     try {
@@ -30726,12 +30854,15 @@ function junitFileProblem(file, workTree) {
         return undefined; // not written yet: the test command writes it
     }
     if (!stat.isFile())
-        return `--junit-file: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
+        return `${say.option('junitFile')}: '${file}' exists and is not a regular file (${stat.isDirectory() ? 'a directory' : stat.isSymbolicLink() ? 'a symbolic link' : 'a device or special file'}). Give the path of the JUnit XML report the test command writes.`;
     return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/util/promptDir.ts
-/** Prompt templates a user keeps in a directory (--tdd-prompts, --plan-prompts): the named files that exist, read. */
+/**
+ * Prompt templates a user keeps in a directory (the tdd-prompts and plan-prompts options): the named
+ * files that exist, read. `option.name` is the option as the surface that ran names it (--tdd-prompts).
+ */
 
 
 
@@ -30741,7 +30872,7 @@ function readPromptDir(option, files) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
         return {
             templates: {},
-            problem: `--${option.flag}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
+            problem: `${option.name}: '${option.value}' does not exist. Point it at a directory holding ${names.join(', ')} (any of them).`,
         };
     }
     const templates = {};
@@ -30754,7 +30885,7 @@ function readPromptDir(option, files) {
         catch (error) {
             return {
                 templates: {},
-                problem: `--${option.flag}: ${error.message}; expected a prompt template file up to 1 MiB.`,
+                problem: `${option.name}: ${error.message}; expected a prompt template file up to 1 MiB.`,
             };
         }
     }
@@ -30774,7 +30905,13 @@ async function createBeadsSource(options) {
     if (preferCli && (await isOnPath('bd', options.envPath))) {
         return new BdCliSource({ cwd, onWarning, ...(options.exec ? { exec: options.exec } : {}) });
     }
-    return new BeadsFileSource({ file: issuesFile, cwd, onWarning, ...(options.now ? { now: options.now } : {}) });
+    return new BeadsFileSource({
+        file: issuesFile,
+        cwd,
+        onWarning,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.terms ? { terms: options.terms } : {}),
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/core/branch.ts
@@ -30868,13 +31005,14 @@ async function quarantine(checkpointsDir, stateDir, names) {
  */
 
 
+
 /** Clocks of two machines may differ a little; a checkpoint further ahead than this is not trusted. */
 const FUTURE_SKEW_MS = 5 * 60_000;
 /** Why `run` would not resume this checkpoint by itself; undefined when it would. */
-function unrunnableReason(checkpoint, now) {
+function unrunnableReason(checkpoint, now, terms) {
     const time = checkpointTime(checkpoint);
     if (time > now.getTime() + FUTURE_SKEW_MS) {
-        return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: --resume ${checkpoint.id} resumes it deliberately`;
+        return `its timestamp ${checkpoint.timestamp} is in the future (a wrong clock, or a file agent-loop did not write); not resumed by itself: ${surface(terms).given('resume', checkpoint.id)} resumes it deliberately`;
     }
     if (checkpoint.state.loop !== undefined) {
         const loop = parseLoopState(checkpoint.state);
@@ -30883,10 +31021,11 @@ function unrunnableReason(checkpoint, now) {
     }
     return undefined;
 }
-function pickRunnable(checkpoints, now) {
+/** `terms`: whose words the reasons use (default: the CLI's). */
+function pickRunnable(checkpoints, now, terms) {
     const skipped = [];
     for (const checkpoint of resume_newestFirst(checkpoints).filter(isResumable)) {
-        const reason = unrunnableReason(checkpoint, now);
+        const reason = unrunnableReason(checkpoint, now, terms);
         if (!reason)
             return { checkpoint, skipped };
         skipped.push({ checkpoint, reason });
@@ -30894,7 +31033,59 @@ function pickRunnable(checkpoints, now) {
     return { checkpoint: undefined, skipped };
 }
 
+;// CONCATENATED MODULE: ./src/core/resumeWays.ts
+/**
+ * How a standing halt is resumed (issue 14, issue 40): the ways the engine decides for each halt
+ * reason, and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
+ * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
+ * program to follow. Pure.
+ */
+
+
+/** The halts new commits on the base branch lift (haltGate.ts reads the base branch's tip for them). */
+const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
+function resumeWays(halt) {
+    if (halt.reason === 'max_iterations')
+        return ['max_iterations', 'fresh'];
+    if (halt.reason === 'budget')
+        return ['budget', 'fresh'];
+    const ways = ['explicit'];
+    if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop')
+        ways.push('unlabel');
+    if (NEEDS_BASE_TIP.has(halt.reason))
+        ways.push('base_commits');
+    ways.push('fresh');
+    return ways;
+}
+/** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
+function describeResumeWay(way, terms, baseBranch) {
+    const say = surface(terms);
+    switch (way) {
+        case 'explicit':
+            return `once the cause is fixed, ${say.act('resumeHalted')}`;
+        case 'unlabel':
+            return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
+        case 'base_commits':
+            return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+        case 'max_iterations':
+            return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
+        case 'budget':
+            return `raise ${say.option('maxCostUsd')} (the spend is kept across runs): the next run resumes by itself`;
+        case 'fresh':
+            return `or ${say.act('startFresh')} (the loop's counts begin again)`;
+    }
+}
+/** The ways, worded and joined: `a; b; or start over \u2026`. */
+function describeResumeWays(ways, terms, baseBranch) {
+    return ways.map((w) => describeResumeWay(w, terms, baseBranch)).join('; ');
+}
+/** How a halt is resumed, in a sentence: later runs stay halted until one of its ways is taken. */
+function describeResume(ways, terms, baseBranch) {
+    return `Later runs stay halted until it is resumed: ${describeResumeWays(ways, terms, baseBranch)}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/result.ts
+
 /** The loop's totals as the state holds them. Pure. */
 function loopTotals(state) {
     return {
@@ -30943,7 +31134,7 @@ function runPart(start, state) {
             ]),
         ],
         issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
-        preexistingFailures: judged ? state.preexistingFailures : [],
+        preexistingFailures: judged || tested ? state.preexistingFailures : [],
         pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
         completedIterations: state.completedIterations.filter((n) => n > start.iteration),
         costUsd: spent(state.costUsd - start.costUsd),
@@ -30973,6 +31164,7 @@ function buildResult(input) {
         tddError: state.tddError ?? null,
         diagnostic: input.diagnostic ?? null,
         standing: input.standing ?? null,
+        resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
         idle: input.idle ?? false,
         issuesClaimedElsewhere: input.claimedElsewhere ?? [],
         deferred: input.deferred ?? null,
@@ -31179,12 +31371,15 @@ function toDiscordMessage(d) {
  * failed precondition steps back to the previous step (a bounce); more retries than allowed, or
  * more bounces than allowed in the cycle, escalate.
  */
+
 /** The `implement` workflow: the agent works (implement), then the work is checked (verify: test gate). */
 const WORKFLOWS = {
     implement: ['implement', 'verify'],
 };
 const initialProgress = () => ({ index: 0, retries: {}, bounces: 0, trail: [] });
-function transition(workflow, progress, event, maxRetriesPerStep) {
+function transition(workflow, progress, event, maxRetriesPerStep, 
+/** Whose words the escalation's reason uses (default: the CLI's). */
+terms) {
     const step = workflow[progress.index] ?? workflow[0] ?? 'implement';
     switch (event.type) {
         case 'succeeded': {
@@ -31208,7 +31403,7 @@ function transition(workflow, progress, event, maxRetriesPerStep) {
                     progress: next,
                     decision: {
                         kind: 'escalate',
-                        reason: `step ${step} failed ${count} times (retries exhausted: --max-retries-per-step ${maxRetriesPerStep}); last: ${event.reason}`,
+                        reason: `step ${step} failed ${count} times (retries exhausted: ${surface(terms).given('maxRetriesPerStep', String(maxRetriesPerStep))}); last: ${event.reason}`,
                         bounceLoop: false,
                     },
                 };
@@ -31255,9 +31450,12 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 ;// CONCATENATED MODULE: ./src/core/diagnostic.ts
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
- * involved, the counts, the last output and what a person should do, by halt reason. Pure; the
- * renderers are src/report/diagnostic.ts.
+ * involved, the counts, the last output and what a person should do, by halt reason, in the words
+ * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text.
+ * Pure; the renderers are src/report/diagnostic.ts.
  */
+
+
 
 const LOOP_TYPES = {
     failure_loop: 'consecutive escalations',
@@ -31275,30 +31473,50 @@ const LOOP_TYPES = {
     baseline_unreadable: 'no verdict possible on the base branch',
     publish_refused: 'GitHub refused, or kept failing, to take the work',
 };
+/**
+ * What a person fixes, by halt reason, in the words of the surface that ran (a halt's own advice,
+ * when it has one, stands instead). How to resume is not said here: the diagnostic adds it from
+ * the halt's resume ways (resumeWays.ts), so that every halt says it the same way.
+ */
 const ADVICE = {
-    failure_loop: 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment). Later runs stay halted until you remove the agent-loop:escalated label from an issue that should be tried again, edit one of those issues (its title or text), or push new commits to the base branch (each resumes the next run by itself), or resume the run by hand (--resume-halted; the action: resume: true).',
-    bounce_loop: 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, clarify the issue, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-    all_escalated: 'Every remaining ready issue has been escalated. Fix them: edit an issue to say more, or remove the agent-loop:escalated label from those to retry (or file a new issue): the next run resumes by itself; until then later runs stay halted.',
-    agent_unavailable: 'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-    max_iterations: 'Raise --max-iterations (the action: max-iterations) to continue from here: the count is kept across slices, and the next run resumes by itself. Or inspect why the work does not converge.',
-    budget: 'Raise --max-cost-usd (the action: max-cost-usd) to continue: the next run resumes by itself. Or inspect the spend per iteration in the history.',
-    contract_violation: "The agent's report contradicted itself under --strict; see errors.jsonl. Resume the run by hand (--resume-halted; the action: resume: true): later runs stay halted until then.",
-    stuck: 'The agent reported no progress; inspect the branch, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-    repository_moved: 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, put the branches back where they belong (git switch, git reset --hard <commit> from the reflog), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-    secret_in_change: "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed, then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.",
-    source_unreadable: 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch), then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.',
-    baseline_unreadable: "The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and pass --junit-file, or make the base branch green: new commits on the base branch resume the next run by itself (or --resume-halted; the action: resume: true).",
-    publish_refused: "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above, then resume the run (the action: run the workflow with resume: true; the CLI: --resume-halted): later runs stay halted until then. Only the refused step is done again, the agent does not run.",
-    workflow_aborted: 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, commit, then resume the run (--resume-halted; the action: resume: true): it resumes from the newest note.',
+    failure_loop: () => 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment).',
+    bounce_loop: () => 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
+    all_escalated: () => 'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue.',
+    agent_unavailable: () => 'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions).',
+    max_iterations: () => 'The run used all the agent runs it was allowed. Inspect why the work does not converge (the history), or allow it more.',
+    budget: () => 'The run spent what it was allowed. Inspect the spend per iteration in the history, or allow it more.',
+    contract_violation: (say) => `The agent's report contradicted itself under ${say.option('strict')}; see errors.jsonl, and fix the agent or its prompt.`,
+    stuck: () => 'The agent reported no progress; inspect the branch, and clarify the issue.',
+    repository_moved: () => 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
+    secret_in_change: () => "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.",
+    source_unreadable: () => 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch).',
+    baseline_unreadable: (say) => `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ${say.option('junitFile')}, or make the base branch green.`,
+    publish_refused: () => "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above.",
+    workflow_aborted: () => 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
 };
-/** A halt's own advice, with how to resume when it does not say (later runs stay halted until then). */
-function withResume(advice) {
-    if (/resume/i.test(advice))
-        return advice;
-    return `${advice.replace(/,? then run again\.?/, '.')} Then resume the run (--resume-halted; the action: resume: true): later runs stay halted until then.`;
+/** What a resumed run does first, where it is not the obvious (the halt's work picked up where it stopped). */
+const ON_RESUME = {
+    publish_refused: 'Resumed, only the refused step is done again: the agent does not run.',
+    workflow_aborted: 'Resumed, it goes on from the newest note.',
+};
+/** A halt's advice: what to fix (its own, or its reason's), then how to resume, in the words of `terms`. */
+function haltAdvice(input) {
+    const resume = resumeWays(input);
+    const fix = input.advice ?? ADVICE[input.reason](surface(input.terms));
+    const onResume = ON_RESUME[input.reason];
+    return {
+        advice: [fix, describeResume(resume, input.terms, input.baseBranch), ...(onResume ? [onResume] : [])].join(' '),
+        resume,
+    };
 }
 function buildDiagnostic(input) {
     const { state, reason } = input;
+    const { advice, resume } = haltAdvice({
+        reason,
+        terms: input.terms ?? 'cli',
+        ...(input.advice ? { advice: input.advice } : {}),
+        ...(state.baseBranch ? { baseBranch: state.baseBranch } : {}),
+    });
     const involved = reason === 'failure_loop' || reason === 'all_escalated'
         ? state.escalations.slice(reason === 'failure_loop' ? -state.consecutiveEscalations : 0)
         : [];
@@ -31329,7 +31547,8 @@ function buildDiagnostic(input) {
         lastOutput: state.lastAgentOutput.slice(-OUTPUT_CHARS),
         ...lastRunOf(state),
         ...(lastFailureOf(state, involved) ? { lastFailure: lastFailureOf(state, involved) } : {}),
-        advice: input.advice ? withResume(input.advice) : ADVICE[reason],
+        advice,
+        resume,
         checkpointId: input.checkpointId,
         iteration: state.iteration,
         ...(reason === 'workflow_aborted' && state.tddError
@@ -31371,6 +31590,7 @@ const log = (level, event, message, data) => ({ kind: 'log', level, event, messa
  * through the ports and feeds back what happened. No processes, files or clocks here, so every path
  * is a unit test (__tests__/core/slice.test.ts).
  */
+
 
 
 
@@ -31717,7 +31937,7 @@ function cycleFinished(model, published, failed, config) {
         return finish(m, config, 'halted', {
             reason: 'publish_refused',
             message: `PUBLISH FAILING: landing the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} failed ${inRow} times in a row, each time for a reason that should pass by itself (a server error, the network, a rate limit); the last: ${failed.message}`,
-            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token, then resume the run (--resume-halted; the action: resume: true): the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
+            advice: "Check the remote's status (GitHub's: https://www.githubstatus.com), the network from this machine or runner, and the token. Resumed, the landing is tried again, its retries counted from the start; the agent does not run again for this work, which stays recorded in the outbox.",
         });
     return finish(m, config, 'continuing', undefined, false, [
         log('warn', 'cycle.landing_failed', `Could not land the work on ${landing ? describeTargets(landing.entry.cycle) : 'the cycle'} (attempt ${attempts}): ${failed.message}. It stays recorded; a later run tries again from ${notBefore}, without running the agent.`, { attempts, notBefore, error: failed.message }),
@@ -31825,7 +32045,7 @@ function beforeIteration(model, config) {
     if (settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
         return finish(model, config, 'halted', {
             reason: 'budget',
-            message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (--max-cost-usd)`,
+            message: `Budget reached: $${loop.costUsd.toFixed(4)} spent of the $${settings.maxCostUsd} cap (${surface(settings.terms).option('maxCostUsd')})`,
         });
     const sliceDone = loop.iteration - model.sliceStartIteration;
     if (settings.sliceIterations !== undefined && sliceDone >= settings.sliceIterations)
@@ -32150,6 +32370,7 @@ after = []) {
             checkpointId: config.checkpointId,
             maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
             advice: halt.advice,
+            terms: config.settings.terms ?? 'cli',
         });
         effects.push({ kind: 'recordHalt', halt, diagnostic });
         // The Discord post: recorded (saved with the halt), then sent.
@@ -32313,6 +32534,7 @@ function guardLane(git) {
  * against --max-iterations and --max-cost-usd.
  */
 
+
 /** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
 const waveReduce_JOB_LOCAL_HALTS = new Set([
     'max_iterations',
@@ -32455,7 +32677,8 @@ function reduceWave(main, wave, partials, settings) {
     if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
         halt = {
             reason: 'budget',
-            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+            // Waves run in the action only (fan-out): its words.
+            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
         };
     return { loop, rows, ...(halt ? { halt } : {}) };
 }
@@ -32640,6 +32863,7 @@ class LandingError extends Error {
 
 
 
+
 const BASELINES_DIR = 'baselines';
 /** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
 const LAST_FAILING_DIR = 'baselines-last-failing';
@@ -32747,20 +32971,20 @@ function baselineStore(files) {
  * Why no verdict is possible on this baseline, if none is: it failed and cannot be read per test,
  * so a failure after the agent's work cannot be told apart from one that was there before. Pure.
  */
-function baselineProblem(run, command) {
+function baselineProblem(run, command, say = surface()) {
     // Not one test ran (not found, not executable, an import error in collection, timed out): every verdict would be
     // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
     if (run.cannotRun && !run.noTests) {
         return {
             message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-            advice: 'Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (--test-command; e.g. pytest --continue-on-collection-errors runs the files that do import), then resume the run (--resume-halted; the action: resume: true), or push the fix to the base branch: the next run resumes by itself. No agent ran.',
+            advice: `Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (${say.option('testCommand')}; e.g. pytest --continue-on-collection-errors runs the files that do import). No agent ran.`,
         };
     }
     if (isReadable(run) || run.exitCode === 0)
         return undefined;
     return {
         message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-        advice: "Have the test command write a JUnit XML report and name it with --junit-file (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report) and resume the run (--resume-halted; the action: resume: true), or make the base branch's suite green: new commits on it resume the next run by itself. No agent ran.",
+        advice: `Have the test command write a JUnit XML report and name it with ${say.option('junitFile')} (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green. No agent ran.`,
     };
 }
 /** One line on a baseline for the log. Pure. */
@@ -32828,6 +33052,7 @@ function confirmBaselineFailures(first, second) {
 
 
 
+
 /**
  * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
  * service down, a dependency missing) would otherwise go on excusing the same failures after the
@@ -32836,7 +33061,7 @@ function confirmBaselineFailures(first, second) {
 async function forgetBaselines(deps) {
     const forgotten = await baselineStore(filesOf(deps)).forget();
     if (forgotten > 0)
-        deps.logger.info('tests.baseline', `--fresh: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
+        deps.logger.info('tests.baseline', `${surface(deps.settings?.terms).given('fresh')}: ${forgotten} recorded baseline${forgotten === 1 ? '' : 's'} forgotten (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}); each cycle's suite runs again on its base.`, { forgotten });
 }
 /**
  * The end of a slice: the baselines this run remembers that were rewritten or removed since (by the
@@ -32891,7 +33116,7 @@ async function cycleBaseline(deps, state, checkpointId) {
         ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
     });
     const check = (run, s) => {
-        const problem = baselineProblem(run, settings.testCommand);
+        const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
         if (problem)
             return {
                 state: s,
@@ -33218,6 +33443,7 @@ function listingFailed(error, what) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
@@ -33364,7 +33590,7 @@ async function runSlice(unguarded) {
         if (!state.baseBranch) {
             const current = await git.currentRef();
             if (current.startsWith('agent-loop/')) {
-                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of --fresh.`);
+                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(deps.settings.terms).given('fresh')}).`);
             }
             state.baseBranch = current;
         }
@@ -34003,6 +34229,7 @@ const extraOf = (state) => Object.fromEntries(Object.entries(state).filter(([k])
  */
 async function openCheckpoint(deps, warn) {
     const { settings, store } = deps;
+    const say = surface(settings.terms);
     const fresh = () => ({ id: newCheckpointId(), state: initialLoopState(settings.maxIterations), resumed: false });
     if (settings.fresh)
         return fresh();
@@ -34012,7 +34239,7 @@ async function openCheckpoint(deps, warn) {
             cp = await store.load(settings.resume);
         }
         catch (error) {
-            throw new StartError(`--resume ${settings.resume}: ${error.message}`);
+            throw new StartError(`${say.given('resume', settings.resume)}: ${error.message}`);
         }
         // The planning pipeline hands over its checkpoint after beads_integration: the loop starts in it,
         // counting on from the planning phases' agent runs.
@@ -34025,7 +34252,7 @@ async function openCheckpoint(deps, warn) {
             };
         const loop = parseLoopState(cp.state);
         if (typeof loop === 'string')
-            throw new StartError(`--resume ${settings.resume}: ${loop}. Start over with --fresh.`);
+            throw new StartError(`${say.given('resume', settings.resume)}: ${loop}. ${upperFirst(say.act('startFresh'))}.`);
         return { id: cp.id, state: loop, resumed: true, sourceState: cp.state.source, extra: extraOf(cp.state) };
     }
     const listing = await store.list();
@@ -34037,7 +34264,7 @@ async function openCheckpoint(deps, warn) {
     const candidates = [...listing.checkpoints];
     for (;;) {
         // The same choice `status` shows: newest resumable, understood, not dated in the future.
-        const choice = pickRunnable(candidates, deps.clock.now());
+        const choice = pickRunnable(candidates, deps.clock.now(), settings.terms);
         for (const s of choice.skipped) {
             warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`)}: ${s.reason}`, {
                 path: external_node_path_default().join(store.dir, `${s.checkpoint.id}.json`),
@@ -34245,14 +34472,15 @@ async function writeJobPlan(dir, userPlan, context) {
  * - baseline_unreadable: resumes once the base branch has new commits.
  * - max_iterations, budget: resume once the limit is above what was spent.
  * - every other halt (the agent moved the repository, a secret, GitHub refused, \u2026) waits for a
- *   person: `--resume-halted`, the action's `resume: true`, or `--fresh`.
+ *   person: resumed by hand, or started over (resumeWays; each surface words them).
  * Rate limits never halt: their window is carried to the next run and waited out there.
  */
 
 
+
 /** The halts a changed cause lifts, and what is read to see it. */
 const NEEDS_ISSUES = new Set(['all_escalated', 'failure_loop']);
-const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
+
 function haltGate(loop, seen) {
     const halt = loop.halt;
     if (!halt)
@@ -34309,39 +34537,6 @@ function owedLabels(loop) {
     const last = [...failed].reverse().find((n) => n.lastError)?.lastError;
     const one = ids.length === 1;
     return `${ids.join(', ')} ${one ? 'has' : 'have'} no ${ESCALATED_LABEL} label yet (${failed.length > 0 ? `writing it failed${last ? `: ${last}` : ''}` : 'a run ended before writing it'}); the run that resumes writes it first, and until then ${one ? 'it counts' : 'they count'} as escalated (edit ${one ? 'it' : 'them'} to have ${one ? 'it' : 'them'} tried again).`;
-}
-function resumeWays(halt) {
-    const ways = ['explicit'];
-    if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop')
-        ways.push('unlabel');
-    if (NEEDS_BASE_TIP.has(halt.reason))
-        ways.push('base_commits');
-    if (halt.reason === 'max_iterations')
-        ways.push('max_iterations');
-    if (halt.reason === 'budget')
-        ways.push('budget');
-    ways.push('fresh');
-    return ways;
-}
-/** One sentence per way, naming the CLI's flags or the action's inputs. */
-function describeResumeWay(way, terms, baseBranch) {
-    const action = terms === 'action';
-    switch (way) {
-        case 'explicit':
-            return action
-                ? 'once the cause is fixed, run the workflow by hand (workflow_dispatch) with the input resume: true'
-                : 'once the cause is fixed, run agent-loop run --resume-halted';
-        case 'unlabel':
-            return 'remove the agent-loop:escalated label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself';
-        case 'base_commits':
-            return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
-        case 'max_iterations':
-            return `raise ${action ? 'the input max-iterations' : '--max-iterations'}: the next run resumes by itself`;
-        case 'budget':
-            return `raise ${action ? 'the input max-cost-usd' : '--max-cost-usd'}: the next run resumes by itself`;
-        case 'fresh':
-            return `or start over with ${action ? 'the input fresh: true' : '--fresh'} (the loop's counts begin again)`;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/app/haltCheck.ts
@@ -34832,7 +35027,7 @@ function truncateStart(text, max) {
 /**
  * Runs of two or more backticks in plain text shown as themselves (Markdown's backslash escape), so
  * none opens a code block or swallows the text after it; a single pair still reads as inline code
- * (`--fresh` in the advice). What a reader sees and copies is the text, with nothing invisible added.
+ * (`resume: true` in the advice). What a reader sees and copies is the text, with nothing invisible added.
  */
 function escapeBackticks(text) {
     return text.replace(/\\?`{2,}/g, (run) => (run.startsWith('\\') ? '\\\\' : '') + run.replace(/^\\/, '').replace(/`/g, '\\`'));
@@ -34890,6 +35085,7 @@ function isLowSurrogate(code) {
  * (its token lets anyone post): it never appears in a warning or in the returned error, even if
  * the redactor does not know it.
  */
+
 
 
 
@@ -34992,9 +35188,9 @@ async function postToDiscord(webhookUrl, message, deps) {
                 return { kind: 'transient', problem: `HTTP ${status}${detail ? `: ${detail}` : ''}` };
             // 4xx other than 429: retrying the same request cannot help.
             const hint = status === 404
-                ? ` (${WEBHOOK} does not exist: check --discord-webhook)`
+                ? ` (${WEBHOOK} does not exist: check ${surface(deps.terms).option('discordWebhook')})`
                 : status === 401 || status === 403
-                    ? ` (${WEBHOOK} token is not accepted: check --discord-webhook)`
+                    ? ` (${WEBHOOK} token is not accepted: check ${surface(deps.terms).option('discordWebhook')})`
                     : status === 400
                         ? ' (Discord rejected the message body)'
                         : '';
@@ -35265,7 +35461,12 @@ function forwarding(source) {
 ;// CONCATENATED MODULE: ./src/publish/landingFailures.ts
 
 
-const RESUME = 'then run the workflow again (the next scheduled run does too): only the refused step is done again, the agent does not run';
+
+/**
+ * Work is published from the action only: its words (src/config/surface.ts). How to resume is not
+ * said here: the halt's diagnostic says it (later runs stay halted until it is resumed).
+ */
+const say = surface('action');
 /**
  * How to let GitHub Actions open pull requests (the setting governs the workflow token only), from
  * "to allow it:" on. Shared with the preflight (preflight.ts), which reads the setting before any
@@ -35276,7 +35477,7 @@ function actionsPullRequestsFix() {
 }
 /** How to let the token push to `branch` past a protection rule or ruleset (`base`: the base branch). */
 function protectionFix(branch, base) {
-    return `Let the token push to ${branch} (Settings \u2192 Branches or Rules \u2192 Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (on-success: pull-request${branch === base ? ', the default' : ''})`;
+    return `Let the token push to ${branch} (Settings \u2192 Branches or Rules \u2192 Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (${say.given('onSuccess', 'pull-request')}${branch === base ? ', the default' : ''})`;
 }
 /** How to let the token push to `repository`, by who it is (the workflow token, an App's, a person's). */
 function pushPermissionFix(repository, token = 'workflow') {
@@ -35312,13 +35513,13 @@ function classifyPush(error, ctx) {
         advice,
     });
     if (pushFoundSecret(error))
-        return refused("GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal), ${RESUME}. The work is not kept for another runner: it holds the secret.`);
+        return refused("GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal). The work is not kept for another runner: it holds the secret.`);
     const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
     if (workflow) {
         const [, file, , kind] = workflow;
         return refused(`the change creates or updates the workflow file ${file}, which this token may not push`, kind === 'permission'
-            ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}; ${RESUME}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and run with fresh: true.`
-            : `The token lacks the \`workflow\` scope: give the github-token input a token with it (a classic personal access token with \`repo\` and \`workflow\`), ${RESUME}.`);
+            ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
+            : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic personal access token with \`repo\` and \`workflow\`).`);
     }
     // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
     // every time: retried as transient, every later run would try them again for ever.
@@ -35326,21 +35527,21 @@ function classifyPush(error, ctx) {
         const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map((m) => m[1]);
         return refused(files.length > 0
             ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
-            : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and run with fresh: true; to keep the file, track it with Git LFS.`);
+            : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}; to keep the file, track it with Git LFS.`);
     }
     if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
-        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `${protectionFix(ctx.branch, ctx.base)}, ${RESUME}.`);
+        return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `${protectionFix(ctx.branch, ctx.base)}.`);
     if (/Permission to \S+ denied|returned error: 403|403 Forbidden|Write access to repository not granted/i.test(stderr))
-        return refused('the token may not push to this repository', `${sentence(pushPermissionFix(ctx.repository))}, ${RESUME}.`);
+        return refused('the token may not push to this repository', `${sentence(pushPermissionFix(ctx.repository))}.`);
     if (/Authentication failed|returned error: 401|Invalid username or (password|token)|could not read Username/i.test(stderr))
-        return refused('the token was not accepted', `Check the github-token input: a valid token that has not expired or been revoked (the default \${{ github.token }} works), ${RESUME}.`);
+        return refused('the token was not accepted', `Check ${say.option('githubToken')}: a valid token that has not expired or been revoked (the default \${{ github.token }} works).`);
     // on-success merge: the base moved on GitHub, and merging it into the work conflicts.
     const conflicts = [...stderr.matchAll(/^CONFLICT \([^)]*\): .*? in (.+)$/gm)].map((m) => m[1]);
     if (conflicts.length > 0 || /Automatic merge failed/.test(stderr))
         return {
             class: 'refused',
             message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
-            advice: `Land the work as a pull request instead, where a person resolves the conflict: set the input on-success: pull-request (the default) and run the workflow with resume: true; the work is kept and pushed as its branch, the agent does not run again.`,
+            advice: `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')} (the default): the work is kept and pushed as its branch, the agent does not run again.`,
         };
     // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
     if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
@@ -35351,10 +35552,10 @@ function classifyPush(error, ctx) {
             .filter((l) => l !== '')
             .slice(-3)
             .join(' / ');
-        return refused(`a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`, `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through, ${RESUME}.`);
+        return refused(`a pre-receive hook of the repository declined it${said ? `: ${said}` : ''}`, `Do what the hook asks of ${ctx.branch}'s commits, or have the hook let them through.`);
     }
     if (/\[rejected\].*\((fetch first|non-fast-forward|stale info)\)/.test(stderr))
-        return refused(`${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`, `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch, ${RESUME}.`);
+        return refused(`${ctx.branch} on GitHub has commits this run does not have (someone pushed to it)`, `Look at ${ctx.branch} on GitHub: merge its commits by hand or delete the branch.`);
     return {
         class: 'transient',
         message: `could not push ${ctx.branch} to ${ctx.repository} (${reason})`,
@@ -35372,7 +35573,7 @@ function classifyRest(step, error, ctx, action) {
         return {
             class: 'refused',
             message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
-            advice: `Allow it: ${actionsPullRequestsFix()}, ${RESUME}.`,
+            advice: `Allow it: ${actionsPullRequestsFix()}.`,
         };
     switch (error.kind) {
         case 'permission':
@@ -35380,13 +35581,13 @@ function classifyRest(step, error, ctx, action) {
             return {
                 class: 'refused',
                 message: `GitHub refused to ${what}: ${message}`,
-                advice: `Give the workflow \`permissions: pull-requests: write\` and \`issues: write\` (or a github-token with them on ${ctx.repository}), ${RESUME}.`,
+                advice: `Give the workflow \`permissions: pull-requests: write\` and \`issues: write\` (or a github-token with them on ${ctx.repository}).`,
             };
         case 'not-found':
             return {
                 class: 'refused',
                 message: `GitHub could not ${what}: ${message}`,
-                advice: `Check that ${ctx.repository} and its branch ${ctx.base} exist and that the github-token can read and write them, ${RESUME}.`,
+                advice: `Check that ${ctx.repository} and its branch ${ctx.base} exist and that the github-token can read and write them.`,
             };
         case 'rate-limit':
         case 'server':
@@ -35397,7 +35598,7 @@ function classifyRest(step, error, ctx, action) {
                 ? {
                     class: 'refused',
                     message: `GitHub refused to ${what}: ${message}`,
-                    advice: `Look at ${ctx.branch} and the pull requests of ${ctx.repository}: fix what GitHub names, ${RESUME}.`,
+                    advice: `Look at ${ctx.branch} and the pull requests of ${ctx.repository}: fix what GitHub names.`,
                 }
                 : { class: 'transient', message: `could not ${what}: ${message}` };
     }
@@ -35528,7 +35729,8 @@ async function interpret(step, start, perform, what) {
  * never block: they are reported. Pure.
  */
 
-function judge({ baseline, now, targetTests, verify = [] }) {
+
+function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
     const verdict = {
         kind: 'accepted',
         summary: '',
@@ -35564,7 +35766,7 @@ function judge({ baseline, now, targetTests, verify = [] }) {
             ? failingTargets(now, targetTests)
             : targetTests.map((id) => ({
                 id,
-                message: 'its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with --junit-file)',
+                message: `its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
             }));
         if (now.exitCode !== 0)
             return judge_finish({
@@ -35858,6 +36060,16 @@ function isCycleComplete(closedInSource, reportSaysDone) {
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/implement/decide.ts
+/**
+ * The implement workflow's iteration, pure: `stepIteration(context, model, event) \u2192 (model,
+ * effects)`, like the engine's core (src/core/slice.ts). Events are what the iteration observed
+ * (the agent ran, the issues' state was read, the tests were judged); effects are what to do next
+ * (log, read the issues, run and judge the tests, finish with an outcome). iteration.ts performs
+ * them. What happens after a failure comes from the retry policy table; where the cycle goes next
+ * from the step machine (src/core/cycle.ts). No processes, files or clocks here: every path is a
+ * unit test (__tests__/workflows/implement/decide.test.ts).
+ */
+
 
 
 
@@ -35887,7 +36099,7 @@ const decide_finish = (model, effects, outcome) => ({
 });
 /** The step machine's answer to an event of the cycle's current step. */
 function stepCycle(ctx, s, event) {
-    const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep);
+    const t = transition(WORKFLOW, cycleOf(s).progress, event, ctx.settings.maxRetriesPerStep, ctx.settings.terms);
     return { state: setCycle(s, { progress: t.progress }), decision: t.decision };
 }
 /** Why an issue whose agent-loop block cannot be taken as written is escalated. Pure. */
@@ -35970,13 +36182,13 @@ function afterAgent(ctx, model, event) {
             },
         };
         if (ctx.settings.strict) {
-            effects.push(log('error', 'validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; --strict halts.`));
+            effects.push(log('error', 'validation.violation', `${tag} the agent reported requires_continuation: false with work_remaining "${workRemaining}"; ${surface(ctx.settings.terms).option('strict')} halts.`));
             return decide_finish(model, effects, {
                 state: decide_close(ctx, state, { ...withReport, outcome: 'contract_violation' }, now),
                 violation,
                 halt: {
                     reason: 'contract_violation',
-                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (--strict)`,
+                    message: `Agent contract violation at iteration ${n}: requires_continuation=false with work_remaining "${workRemaining}" (${surface(ctx.settings.terms).option('strict')})`,
                 },
             });
         }
@@ -36018,7 +36230,7 @@ function afterAgentFailure(ctx, model, result, failure, now) {
     if (d.exhausted === 'halt')
         return decide_finish(model, effects, {
             state: decide_close(ctx, state, failed, now),
-            halt: agentUnavailable(d.attempts, failure),
+            halt: agentUnavailable(d.attempts, failure, ctx.settings.terms),
         });
     if (d.exhausted === 'escalate')
         return decide_finish(model, effects, {
@@ -36066,7 +36278,8 @@ function overCycleLimit(ctx, cycle, runs, workRemaining) {
     const limit = perIssue * issues;
     if (perIssue === 0 || runs < limit)
         return undefined;
-    return `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: the limit is --max-iterations-per-issue ${perIssue}${issues > 1 ? ` \u00d7 ${issues} issues` : ''}`;
+    const limitOf = surface(ctx.settings.terms).given('maxIterationsPerIssue', String(perIssue));
+    return `${runs} agent runs on this cycle ended with work still remaining${workRemaining ? ` (now: ${workRemaining})` : ''}: the limit is ${limitOf}${issues > 1 ? ` \u00d7 ${issues} issues` : ''}`;
 }
 function afterClosedRead(ctx, model, now) {
     const { record, violation } = model;
@@ -36251,6 +36464,7 @@ function afterVerdict(ctx, model, event) {
 
 
 
+
 const iteration_WORKFLOW = WORKFLOWS.implement;
 /** The default workflow: the agent works until the issue's tests pass (implement \u2192 verify). */
 const implementWorkflow = {
@@ -36361,7 +36575,11 @@ async function judgeWork(deps, baseline, targets) {
             verify.push({ command, exitCode: r.exitCode, tail: r.tail });
         }
         const now = tests.run ?? emptyRun(tests.exitCode);
-        return { tests, verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify }) };
+        const say = surface(settings.terms);
+        return {
+            tests,
+            verdict: judge({ baseline: baseline ?? emptyRun(0), now, targetTests: targets.tests, verify, say }),
+        };
     };
     const first = await once();
     if (!first ||
@@ -36979,7 +37197,7 @@ function afterAgent_afterAgentFailure(ctx, m) {
     if (d.exhausted === 'halt')
         return model_finish(at, effects, {
             state: model_close(at, state, 'agent_failed', 'halt'),
-            halt: agentUnavailable(d.attempts, failure),
+            halt: agentUnavailable(d.attempts, failure, ctx.settings.terms),
         });
     if (d.kind === 'rate_limit') {
         effects.push(log('warn', 'tdd.rate_limited', `${tag} API_RATE_LIMIT: retry ${d.attempts} after the backoff.`));
@@ -37901,6 +38119,8 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({
@@ -37919,6 +38139,7 @@ function sourceOf(options, io, onWarning) {
     return createBeadsSource({
         issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile),
         cwd: io.cwd,
+        ...(io.terms ? { terms: io.terms } : {}),
         // An explicit --issues-file means that file, even when bd is installed.
         preferCli: options.issuesFile === '.beads/issues.jsonl',
         onWarning,
@@ -37931,23 +38152,24 @@ function sourceOf(options, io, onWarning) {
  */
 async function prepareRun(options, io) {
     const redact = createRedactor(io.secrets);
+    const say = surface(io.terms);
     const problems = [];
     const invalid = problem('invalid_input');
     const fail = () => ({ ok: false, problems, redact });
     if (options.source === 'github' && !io.source)
-        problems.push(invalid('--source github: the GitHub issue source runs inside the GitHub Action; locally use --source beads.'));
+        problems.push(invalid(`${say.given('source', 'github')}: the GitHub issue source runs inside the GitHub Action; locally use ${say.given('source', 'beads')}.`));
     // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
     const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
     // A run that halts as it starts (a refusal seen before any agent ran) runs no agent: none need be installed.
     const { agent, problems: agentProblems } = io.refusedBeforehand
         ? { agent: createAgent(options, agentEnv), problems: [] }
-        : await availableAgent(options, agentEnv);
+        : await availableAgent(options, agentEnv, say);
     problems.push(...agentProblems.map(problem('agent_not_on_path')));
     const testCommand = options.testCommand ?? detectTestCommand(io.cwd);
     if (!testCommand) {
-        problems.push(invalid('--test-command: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. --test-command "npm test".'));
+        problems.push(invalid(`${say.option('testCommand')}: none given and none detected (no package.json test script, pytest configuration or test_*.py files, go.mod, Cargo.toml, or Makefile test target). Give the command that runs the test suite, e.g. ${say.given('testCommand', '"npm test"')}.`));
     }
-    const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd) : undefined;
+    const junitProblem = options.junitFile ? junitFileProblem(options.junitFile, io.cwd, say) : undefined;
     if (junitProblem)
         problems.push(invalid(junitProblem));
     let plan;
@@ -37956,11 +38178,11 @@ async function prepareRun(options, io) {
             plan = readInput(external_node_path_default().resolve(io.cwd, options.plan), MiB);
         }
         catch (error) {
-            problems.push(invalid(`--plan: ${error.message}; expected a readable file (the plan, up to 1 MiB).`));
+            problems.push(invalid(`${say.option('plan')}: ${error.message}; expected a readable file (the plan, up to 1 MiB).`));
         }
     }
     const prompts = options.tddPrompts
-        ? readPromptDir({ flag: 'tdd-prompts', value: options.tddPrompts, cwd: io.cwd }, { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' })
+        ? readPromptDir({ name: say.option('tddPrompts'), value: options.tddPrompts, cwd: io.cwd }, { RED: 'red.md', GREEN: 'green.md', REFACTOR: 'refactor.md' })
         : { templates: {} };
     if (prompts.problem)
         problems.push(invalid(prompts.problem));
@@ -37976,11 +38198,11 @@ async function prepareRun(options, io) {
         ? inputProblem(external_node_path_default().resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES)
         : undefined;
     if (unusable)
-        problems.push(invalid(`--issues-file: ${unusable}. Point --issues-file at a beads JSONL file.`));
+        problems.push(invalid(`${say.option('issuesFile')}: ${unusable}. Point ${say.option('issuesFile')} at a beads JSONL file.`));
     if (!io.source &&
         source.description.startsWith('beads file') &&
         !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
-        problems.push(invalid(`--issues-file: '${options.issuesFile}' does not exist and bd is not on PATH. Point --issues-file at a beads JSONL file, or install beads.`));
+        problems.push(invalid(`${say.option('issuesFile')}: '${options.issuesFile}' does not exist and bd is not on PATH. Point ${say.option('issuesFile')} at a beads JSONL file, or install beads.`));
     }
     const git = await openGit(io.cwd, io.env, {
         redact,
@@ -38010,6 +38232,7 @@ async function prepareRun(options, io) {
     const publisher = io.publisher && git ? io.publisher(git, testCommand) : undefined;
     const deps = {
         settings: {
+            terms: io.terms ?? 'cli',
             maxIterations: options.maxIterations,
             sliceIterations: options.sliceIterations,
             sliceMinutes: options.sliceMinutes,
@@ -38065,7 +38288,7 @@ async function prepareRun(options, io) {
                     logger.info('discord.posted', `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`);
             }
             : undefined,
-        store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+        store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact, terms: io.terms ?? 'cli' }),
         runTests: async (command, signal, purpose) => {
             const pids = [];
             // What the test command writes into the work tree (a JUnit report, caches) is never committed.
@@ -38355,6 +38578,7 @@ async function excludeWritten(git, before, logger) {
 
 
 
+
 const PROMPT_FILES = {
     research: 'research.md',
     decomposition: 'decomposition.md',
@@ -38363,6 +38587,7 @@ const PROMPT_FILES = {
 };
 async function planCommand(options, io) {
     const redact = createRedactor(io.secrets);
+    const say = surface(io.terms);
     const problems = [];
     const invalid = problem('invalid_input');
     let goal = options.goal;
@@ -38370,22 +38595,22 @@ async function planCommand(options, io) {
         try {
             goal = readInput(external_node_path_default().resolve(io.cwd, options.goalFile), MiB).trim();
             if (!goal)
-                problems.push(invalid(`--goal-file: '${options.goalFile}' is empty; expected the goal's text.`));
+                problems.push(invalid(`${say.option('goalFile')}: '${options.goalFile}' is empty; expected the goal's text.`));
         }
         catch (error) {
-            problems.push(invalid(`--goal-file: ${error.message}; expected a readable file (the goal, up to 1 MiB).`));
+            problems.push(invalid(`${say.option('goalFile')}: ${error.message}; expected a readable file (the goal, up to 1 MiB).`));
         }
     }
     const prompts = options.planPrompts
-        ? readPromptDir({ flag: 'plan-prompts', value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES)
+        ? readPromptDir({ name: say.option('planPrompts'), value: options.planPrompts, cwd: io.cwd }, PROMPT_FILES)
         : { templates: {} };
     if (prompts.problem)
         problems.push(invalid(prompts.problem));
     const templates = prompts.templates;
     if (!options.testCommand && !detectTestCommand(io.cwd)) {
-        problems.push(invalid('--test-command: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. --test-command "npm test".'));
+        problems.push(invalid(`${say.option('testCommand')}: none given and none detected; the implementation phase needs the command that proves a phase done, e.g. ${say.given('testCommand', '"npm test"')}.`));
     }
-    const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }));
+    const { agent, problems: agentProblems } = await availableAgent(options, agentEnvironment(io.env, { githubToken: options.agentGithubToken }), say);
     problems.push(...agentProblems.map(problem('agent_not_on_path')));
     const fail = () => cannotStart(io, 'plan', problems, redact);
     if (problems.length > 0 || !agent)
@@ -38421,7 +38646,7 @@ async function planWithSession(options, io, ctx) {
     for (const [phase, template] of Object.entries(templates)) {
         const unknown = unknownPlaceholders(template);
         if (unknown.length)
-            logger.warn('pipeline.template', `--plan-prompts ${PROMPT_FILES[phase]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
+            logger.warn('pipeline.template', `${surface(io.terms).option('planPrompts')} ${PROMPT_FILES[phase]}: unknown placeholder(s) ${unknown.map((n) => `{{${n}}}`).join(', ')} are left as written.`);
     }
     const issuesFile = options.issuesFile;
     // As `run` picks its source: bd when it is installed and no other file was named, else the file.
@@ -38463,7 +38688,12 @@ async function planWithSession(options, io, ctx) {
             clock: io.clock,
             redact,
             phases: withOverrides(PRE_IMPLEMENTATION_PHASES, { templates }),
-            store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact }),
+            store: new FileCheckpointStore(io.stateDir, {
+                clock: io.clock,
+                redact,
+                ...(io.terms ? { terms: io.terms } : {}),
+            }),
+            ...(io.terms ? { terms: io.terms } : {}),
             maxRetries: options.maxRetriesPerStep,
             agentTimeoutMs: options.agentTimeoutMinutes * 60_000,
             fresh: options.fresh,
@@ -38593,6 +38823,17 @@ function reduceLanding(loop, part) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/wavePlan.ts
+/**
+ * Fan-out (issue 16), the plan: which ready issues one wave works at the same time, and each job's
+ * share of what the run has left. Pure: the GitHub Action's plan job and the CLI's `--parallel N`
+ * both call it, then claim the issues and start one job (a matrix job, a worktree) per entry.
+ *
+ * The rules of the serial loop hold across a wave: an escalated, done or claimed issue is not
+ * picked (selectTargets, leaveClaimed); an issue never runs in two jobs; two issues where one
+ * depends on the other are never in the same wave; `--max-iterations` and `--max-cost-usd` are
+ * shared out so that the jobs together cannot spend more than the run has left.
+ */
+
 
 
 /** The jobs of the next wave, in the source's order (most urgent first). */
@@ -38634,7 +38875,8 @@ function planWave(ready, loop, settings) {
         return none({
             kind: 'halted',
             reason: 'budget',
-            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of --max-cost-usd $${settings.maxCostUsd}`,
+            // Waves run in the action only (fan-out): its words.
+            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
         });
     const size = Math.max(1, Math.min(Math.floor(settings.parallel), iterationsLeft));
     const picked = [];
@@ -38874,7 +39116,7 @@ function baseMoved(input) {
         found
             ? `${base} was moved under your checkout: its index and files are still those of ${waveLanding_short(expected)}, so git status shows the difference as staged changes you never made. Inspect with git log ${waveLanding_short(expected)}..${base} and git reflog ${base}; git reset --keep ${waveLanding_short(expected)} puts ${base} (and your checkout) back where agent-loop left it, if that is what you want: agent-loop reset nothing.`
             : `Inspect with git reflog ${base}.`,
-        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>); resume the run (--resume-halted) once ${base} is where it belongs: they are merged without being worked again.`,
+        `The wave's finished jobs are kept (their branches agent-loop-wave/<issue>): resumed once ${base} is where it belongs, the run merges them without working them again.`,
     ].join(' ');
     return { reason: 'repository_moved', message, was: expected, now: found };
 }
@@ -39371,7 +39613,7 @@ async function coordinate(options, io, top, registry, logger) {
                 reason: moved.reason,
                 message: `${moved.message}${ran > 0 ? ` (The wave's ${ran} iteration(s) are not in the counts below yet: they are counted when the wave is merged, on resume.)` : ''}`,
             };
-            advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Then resume the run (--resume-halted): the wave's finished jobs are merged without being worked again.`;
+            advice = `Something other than agent-loop moved ${base} while wave ${loop.waves + 1} ran (most likely a job's agent, from its worktree: worktrees share the repository's branches); nothing more was merged and nothing was reset. Inspect with git log ${moved.was.slice(0, 12)}..${base}, git reflog ${base} and git status (${base} moved under your checkout, so its index and files still hold ${moved.was.slice(0, 12)}: the difference shows as staged changes). If the move is unwanted, git reset --keep ${moved.was.slice(0, 12)} (in your checkout, on ${base}) puts it back. Resumed, the run merges the wave's finished jobs without working them again.`;
             break;
         }
         const reduction = reduceWave(loop, wave, partials, {
@@ -39435,6 +39677,7 @@ async function coordinate(options, io, top, registry, logger) {
             checkpointId,
             maxConsecutiveEscalations: options.maxConsecutiveEscalations,
             ...(advice ? { advice } : {}),
+            terms: 'cli',
         });
         diagnostic = createRedactor(io.secrets)(haltedJob?.kept?.diagnostic
             ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\nThis halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.\n`

@@ -541,11 +541,13 @@ describe('agent-loop with the real Claude Code CLI', () => {
         expect(outputLines(evs)).toContain(`  ↻ could not resume session ${fake}; starting a fresh one`);
         expect(failedEvents(evs)).toEqual([]);
         const result = lastResult(second.stdout);
+        // This run's one iteration; the loop's two (issue 40: the result's counts are this run's).
         expect(result).toMatchObject({
           status: 'complete',
-          iterations: 2,
+          iterations: 1,
           failedIterations: 0,
           issuesClosed: ['bd-1'],
+          loop: { iterations: 2 },
         });
         expect(result.history.map((h) => [h.n, h.outcome, h.agent.ok])).toEqual([[2, 'complete', true]]);
         const usage = evs.find((e) => e.event === 'agent.usage');

@@ -173,7 +173,7 @@ export function runPart(
       ]),
     ],
     issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
-    preexistingFailures: judged ? state.preexistingFailures : [],
+    preexistingFailures: judged || tested ? state.preexistingFailures : [],
     pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
     completedIterations: state.completedIterations.filter((n) => n > start.iteration),
     costUsd: spent(state.costUsd - start.costUsd),
