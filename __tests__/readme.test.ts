@@ -41,7 +41,8 @@ function links(text: string): string[] {
   for (const line of text.split('\n')) {
     if (line.startsWith('```')) fence = !fence;
     if (fence) continue;
-    for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+    // Inline code (`[#n](url)`) is no link.
+    for (const m of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = m[1] as string;
       if (!/^[a-z]+:/.test(target)) out.push(target);
     }
