@@ -33401,11 +33401,16 @@ class ListingError extends Error {
     }
 }
 /**
- * `error` of a listing (`what`) as a ListingError: a GitHub request's failure keeps its status and
- * explanation (src/issues/github/errors.ts); anything else is said with its own message.
+ * What a failed listing (`what`) throws: a ListingError (the run is deferred), keeping a GitHub
+ * request's status and explanation (src/issues/github/errors.ts); anything else is said with its own
+ * message. A token GitHub refuses (401, or 403 not a rate limit: the kinds auth and permission) is
+ * no passing failure: it is thrown as it is, so the run stops and the step fails, naming the token,
+ * rather than every later run being deferred, green, for ever.
  */
 function listingFailed(error, what) {
     if (error instanceof ListingError)
+        return error;
+    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
         return error;
     if (error instanceof GitHubSourceError)
         return new ListingError(what, error.status ?? null, error.message, error);

@@ -9,6 +9,7 @@ import { GitHubIssueSource } from '../../../src/issues/github/issueSource.js';
 import { listOpenPullRequests } from '../../../src/issues/github/pullRequests.js';
 import { GitHubRequests } from '../../../src/issues/github/requests.js';
 import { ListingError } from '../../../src/issues/listing.js';
+import { GitHubSourceError } from '../../../src/issues/github/errors.js';
 import { PR_OPEN_LABEL } from '../../../src/issues/types.js';
 import { closeServers, ids, LABEL, minutesAgo, setup } from './setup.js';
 
@@ -173,5 +174,14 @@ describe('listing the open pull requests (issue 40)', () => {
       what: `listing the open issues labelled ${LABEL} in ${server.owner}/${server.repo}`,
       status: 404,
     });
+  });
+  it('a token GitHub refuses (401 Bad credentials) is no deferral: the error is thrown as it is, so the run stops and says so', async () => {
+    const { server, source } = await setup();
+    server.addIssue({ labels: [LABEL] });
+    server.refuse({ method: 'GET', path: '/repos/:owner/:repo/issues', status: 401, message: 'Bad credentials' });
+    const failed = await source.ready().catch((e: unknown) => e);
+    expect(failed).not.toBeInstanceOf(ListingError);
+    expect(failed).toBeInstanceOf(GitHubSourceError);
+    expect(failed).toMatchObject({ kind: 'auth', status: 401 });
   });
 });
