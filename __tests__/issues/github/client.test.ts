@@ -106,7 +106,8 @@ describe('rate limits and errors', () => {
     server.addIssue({ labels: [LABEL] });
     const wrong = another({}, 'ghp_wrongwrongwrongwrongwrongwrongwrong00');
 
-    const error = requestError(await wrong.ready().catch((e: unknown) => e)) as GitHubSourceError;
+    // A refused token is no deferral (src/issues/listing.ts): thrown as it is, so the run stops and says so.
+    const error = (await wrong.ready().catch((e: unknown) => e)) as GitHubSourceError;
 
     expect(error).toBeInstanceOf(GitHubSourceError);
     expect(error.kind).toBe('auth');
