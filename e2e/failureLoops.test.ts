@@ -415,7 +415,7 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       expect(named(r, 'cycle.escalated').map((e) => e.consecutiveEscalations)).toEqual([1, 1]);
       expect(loopOf(sb, res.checkpointId)).toMatchObject({ consecutiveEscalations: 1, totalEscalations: 2 });
       expect(res.diagnostic).toContain('- Loop type: only escalated issues remain');
-      expect(res.diagnostic).toContain('- Escalations: 1 consecutive (limit 2), 2 in this run');
+      expect(res.diagnostic).toContain('- Escalations: 1 consecutive (limit 2), 2 in the loop so far');
       expect(readIssues(sb).map((i) => [i?.id, i?.status, i?.labels])).toEqual([
         ['bd-1', 'open', [ESCALATED]],
         ['bd-2', 'closed', undefined],

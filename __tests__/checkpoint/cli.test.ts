@@ -4,6 +4,7 @@ import path from 'node:path';
 import { FileCheckpointStore, checkpointsDir } from '../../src/checkpoint/fileStore.js';
 import { cleanupCommand } from '../../src/cli/cleanup.js';
 import { readLoopProgress, statusCommand } from '../../src/cli/status.js';
+import { initialLoopState } from '../../src/core/state.js';
 import { FakeClock, ID_A, ID_B, ID_C, capture, removeDir, tempStateDir, writeRaw } from './fixtures.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
@@ -59,6 +60,23 @@ const exists = (id: string) =>
   );
 
 describe('REQ_018.2.8 REQ_018.5.9 status', () => {
+  it('issue 40: a halted checkpoint is not promised as resumed: a run would find it halted, and the way out is named', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    await store.write({
+      id: ID_A,
+      phase: 'halted',
+      state: {
+        loop: { ...initialLoopState(100), iteration: 3, halt: { reason: 'failure_loop', message: 'FAILURE LOOP' } },
+      },
+    });
+    const { out, text } = capture();
+    expect(await statusCommand({ stateDir, json: false }, { store, now: NOW, out })).toBe(0);
+    expect(text()).not.toContain('would resume from');
+    expect(text()).toContain(
+      `would find ${ID_A} halted and run nothing, until its cause changes (see its halt diagnostic, halt.md) or it is resumed with \`--resume-halted\` and the options of the halted run`,
+    );
+  });
+
   it('prints each checkpoint newest first with phase, timestamp, age, loop progress and errors, and marks the one resumed', async () => {
     await seed();
     const corrupt = await writeRaw(stateDir, 'c0ffee00-1234-4abc-bdef-0123456789aa.json', '{"id": ');

@@ -809,7 +809,7 @@ describe('the core: claims and leases (issue 14)', () => {
     const done = step(s.model, { type: 'sourceChecked' }, leased());
     expect(find(done.effects, 'done')?.status).toBe('complete');
     expect(find(done.effects, 'log')?.message).toBe(
-      'No ready issue left for this run: 1 being worked by other runs (0 closed in this run).',
+      'No ready issue left for this run: 1 being worked by other runs (0 closed by the loop so far).',
     );
   });
 

@@ -265,7 +265,7 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
     expect(r.diagnostic).toContain('Loop type: consecutive escalations');
     expect(r.diagnostic).toContain('Issues: #10 "Issue 10", #11 "Issue 11"');
     expect(r.diagnostic).toContain('Steps involved: verify');
-    expect(r.diagnostic).toContain('Escalations: 2 consecutive (limit 2), 2 in this run');
+    expect(r.diagnostic).toContain('Escalations: 2 consecutive (limit 2), 2 in the loop so far');
     expect(r.diagnostic).toContain('*** END');
     expect(r.diagnostic).toContain('Last failure (the test gate): `npm test` exited with code 1');
     expect(r.diagnostic).not.toContain('sekrit-token');

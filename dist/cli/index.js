@@ -31313,7 +31313,7 @@ function renderMarkdown(d) {
         `- Loop type: ${d.loopType}`,
         `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
         `- Steps involved: ${d.steps.join(', ') || 'none'}`,
-        `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
+        `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in the loop so far`,
         `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
         `- Last agent run: ${lastRunLine(d)}`,
         ...(d.tddError
@@ -31330,10 +31330,10 @@ function renderMarkdown(d) {
                 '',
             ]
             : []),
-        `Last ${OUTPUT_CHARS} characters of agent output:`,
-        '',
-        ...fence(d.lastOutput),
-        '',
+        // No agent run, no output to quote (a baseline that cannot be read halts before any): said once, above.
+        ...(d.lastRun || d.lastOutput.trim()
+            ? [`Last ${OUTPUT_CHARS} characters of agent output:`, '', ...fence(d.lastOutput), '']
+            : []),
         'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
     ];
     return `${lines.join('\n')}\n`;
@@ -31665,8 +31665,8 @@ function step(model, event, config) {
             const elsewhere = m.claimedElsewhere?.length ?? 0;
             return finish(m, config, 'complete', undefined, false, [
                 log('info', 'run.complete', elsewhere > 0
-                    ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed in this run).`
-                    : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`),
+                    ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed by the loop so far).`
+                    : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed by the loop so far).`),
             ]);
         }
         case 'cycleOpened': {
@@ -39943,9 +39943,11 @@ async function statusCommand(opts, deps) {
                 out(line);
         }
         out('');
-        out(resumable
-            ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${runPhase(resumable) ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
-            : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`);
+        out(resumable && runPhase(resumable) === 'halted'
+            ? `\`agent-loop run --state-dir ${opts.stateDir}\` would find ${resumable.id} halted and run nothing, until its cause changes (see its halt diagnostic, halt.md) or it is resumed with \`--resume-halted\` and the options of the halted run (\`--fresh\` starts over).`
+            : resumable
+                ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${runPhase(resumable) ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
+                : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`);
     }
     if (invalid.length > 0) {
         out('');

@@ -184,8 +184,8 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
           'info',
           'run.complete',
           elsewhere > 0
-            ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed in this run).`
-            : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed in this run).`,
+            ? `No ready issue left for this run: ${elsewhere} being worked by other runs (${m.loop.issuesClosed.length} closed by the loop so far).`
+            : `No ready issues left: the work is done (${m.loop.issuesClosed.length} closed by the loop so far).`,
         ),
       ]);
     }

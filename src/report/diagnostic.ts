@@ -62,7 +62,7 @@ export function renderMarkdown(d: HaltDiagnostic): string {
     `- Loop type: ${d.loopType}`,
     `- Issues: ${d.issues.map((i) => `${issueRef(i.id)}${i.title ? ` "${i.title}"` : ''}`).join(', ') || 'none'}`,
     `- Steps involved: ${d.steps.join(', ') || 'none'}`,
-    `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in this run`,
+    `- Escalations: ${d.escalations.consecutive} consecutive (limit ${d.escalations.limit}), ${d.escalations.total} in the loop so far`,
     `- Iteration: ${d.iteration}; checkpoint ${d.checkpointId}`,
     `- Last agent run: ${lastRunLine(d)}`,
     ...(d.tddError
@@ -79,10 +79,10 @@ export function renderMarkdown(d: HaltDiagnostic): string {
           '',
         ]
       : []),
-    `Last ${OUTPUT_CHARS} characters of agent output:`,
-    '',
-    ...fence(d.lastOutput),
-    '',
+    // No agent run, no output to quote (a baseline that cannot be read halts before any): said once, above.
+    ...(d.lastRun || d.lastOutput.trim()
+      ? [`Last ${OUTPUT_CHARS} characters of agent output:`, '', ...fence(d.lastOutput), '']
+      : []),
     'Nothing was reset: the checkpoint, the branch, the working tree and the escalation labels are as the run left them.',
   ];
   return `${lines.join('\n')}\n`;
