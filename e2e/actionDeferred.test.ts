@@ -140,3 +140,47 @@ describe('a listing GitHub does not answer defers the run (issue 40)', () => {
     expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
   }, 180_000);
 });
+
+describe('a token GitHub refuses is no deferral (issue 40)', () => {
+  it("the issue listing answered 401 Bad credentials: the step fails with one error naming GitHub's message and the token, status stopped, nothing checked, written or published; the next run works the issue", async () => {
+    const { gh, services, sb } = rig;
+    gh.addIssue({ title: 'Make the value good', labels: [LABEL] });
+    const agent = await writeAgent(sb, 'fixer', `echo run >> "$NOTES/worked"\necho good > value.txt\n${DONE_REPORT}`);
+    const before = gh.requests.length;
+    const lift = gh.refuse({
+      method: 'GET',
+      path: '/repos/:owner/:repo/issues',
+      status: 401,
+      message: 'Bad credentials',
+      docs: 'https://docs.github.com/rest',
+    });
+    const r = await rig.scheduledRun(1701, agent);
+    lift();
+    expect(r.main.code).toBe(1);
+    const errors = r.main.log.split('\n').filter((l) => l.startsWith('::error::'));
+    expect(errors).toEqual([
+      `::error::agent-loop: The run stopped before it started: GitHub rejected the token while listing open issues labelled ${LABEL} in ${gh.owner}/${gh.repo} (401 Bad credentials). Check the \`github-token\` input: it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked. Nothing was started or written; the next run starts once the token is fixed.`,
+    ]);
+    expect(r.main.log).not.toContain('..');
+    expect(r.outputs.status).toBe('stopped');
+    expect(JSON.parse(r.outputs['result-json'] ?? '{}')).toMatchObject({ status: 'stopped', unchanged: true });
+    expect(r.summary).toContain('## 🛑 agent-loop: stopped');
+    expect(r.summary).toContain('(401 Bad credentials)');
+    // It stopped at the listing: no preflight read, no checkpoint, no agent; post publishes nothing.
+    expect(gh.requests.slice(before).map((q) => `${q.method} ${q.path}`)).toEqual([
+      `GET /repos/${gh.owner}/${gh.repo}/issues`,
+    ]);
+    expect(r.main.log).not.toContain('Starting run');
+    expect(r.post.code).toBe(0);
+    expect(r.post.log).toContain('nothing to publish: the run stopped before it started (GitHub refused the token)');
+    expect(services.caches()).toEqual([]);
+    expect(services.artifacts()).toEqual([]);
+    expect(gh.issue(1)).toMatchObject({ state: 'open', labels: [LABEL], comments: [] });
+    expect(existsSync(path.join(sb.root, 'worked'))).toBe(false);
+
+    const worked = await rig.scheduledRun(1702, agent);
+    expect(worked.main.code).toBe(0);
+    expect(worked.outputs).toMatchObject({ status: 'complete', 'issues-closed': '1', iterations: '1' });
+    expect(await fs.readFile(path.join(sb.root, 'worked'), 'utf8')).toBe('run\n');
+  }, 120_000);
+});

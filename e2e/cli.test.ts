@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, promises as fs, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPTIONS, type Command } from '../src/config/options.js';
 import {
@@ -686,15 +686,33 @@ EOF
     });
   });
 
-  it('refuses to start a fresh run on a cycle branch left by a halted run (exit 2, nothing written)', async () => {
+  it('a fresh run on the cycle branch a halted run left parks it first, as the resumed run would (issue 40: "or start over with --fresh" works as written)', async () => {
     await withSandbox(oneIssue(), async (sb) => {
-      const agent = await writeAgent(sb, 'busy', 'echo "still working"');
-      expectExit(await runCli(sb, runArgs(agent, '--max-iterations', '1')), 1);
-      const checkpoints = readdirSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints'));
-      const r = await runCli(sb, runArgs(agent, '--fresh'));
+      const agent = await writeAgent(sb, 'busy', 'echo "still working" > progress.txt');
+      const halted = lastResult((await runCli(sb, runArgs(agent, '--max-iterations', '1'))).stdout);
+      expect(halted.haltReason).toBe('max_iterations');
+      expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-1');
+      const r = await runCli(sb, runArgs(agent, '--fresh', '--max-iterations', '1'));
+      expectExit(r, 1);
+      expect(events(r.stdout).find((e) => e.event === 'git.parked')?.message).toBe(
+        'Committed the work left on agent-loop/bd-1 as wip: and returned to main.',
+      );
+      expect(git(sb, 'log', '--format=%s', 'agent-loop/bd-1').split('\n')).toContain(
+        'wip: agent-loop/bd-1 (stopped; parked by the next run)',
+      );
+      const fresh = lastResult(r.stdout);
+      expect(fresh.checkpointId).not.toBe(halted.checkpointId);
+      expect(fresh).toMatchObject({ haltReason: 'max_iterations', loop: { iterations: 1 } });
+    });
+  });
+
+  it('refuses to start a fresh run on a cycle branch no loop left (exit 2, nothing written)', async () => {
+    await withSandbox(oneIssue(), async (sb) => {
+      git(sb, 'checkout', '-q', '-b', 'agent-loop/bd-1');
+      const r = await runCli(sb, runArgs(await writeAgent(sb, 'busy', 'echo "still working"'), '--fresh'));
       expectExit(r, 2);
       expect(r.stderr).toMatch(/agent-loop\/bd-1 is a cycle branch of an earlier run.*git checkout main/);
-      expect(readdirSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints'))).toEqual(checkpoints);
+      expect(existsSync(path.join(sb.repo, '.git', 'agent-loop', 'checkpoints'))).toBe(false);
       expect(git(sb, 'symbolic-ref', '--short', 'HEAD')).toBe('agent-loop/bd-1');
     });
   });

@@ -23,6 +23,7 @@ import {
   type LogEvent,
   type RunResultJson,
   type Sandbox,
+  changeIssue,
   checkpointPath,
   createSandbox,
   events,
@@ -34,6 +35,7 @@ import {
   readCheckpoint,
   readIssues,
   runArgs,
+  claudeArgs,
   runCli,
   shellQuote,
   writeAgent,
@@ -198,21 +200,6 @@ function successSaying(text: string): Recording {
   return { stream: `${init}\n${JSON.stringify({ ...result, result: text })}\n`, exit: 0 };
 }
 
-/** `run --json --agent claude` with the test gate and beads file of the sandbox, no delay. */
-const claudeArgs = (...extra: string[]) => [
-  'run',
-  '--json',
-  '--agent',
-  'claude',
-  '--iteration-delay',
-  '0',
-  '--test-command',
-  'sh check.sh',
-  '--issues-file',
-  './.beads/issues.jsonl',
-  ...extra,
-];
-
 // --- reading results ------------------------------------------------------------------------------
 
 /** Fails with the run's output when the exit code is not `code`; returns the run result. */
@@ -257,13 +244,7 @@ async function editIssue(
   message: string,
   change: (line: Record<string, unknown>) => void,
 ): Promise<void> {
-  const file = path.join(sb.repo, '.beads', 'issues.jsonl');
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  for (const line of lines) if (line.id === id) change(line);
-  await fs.writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  await changeIssue(sb, id, change);
   commit(sb, message, { tracked: true, by: 'person' });
 }
 
@@ -524,7 +505,7 @@ describe('failure loops (seed 002) and retry policies (seed 003) on the built CL
       expect(result(await runCli(sb, runArgs(fixer)), 1)).toMatchObject({
         haltReason: 'all_escalated',
         sliceIterations: 0,
-        standing: expect.objectContaining({ resume: ['explicit', 'unlabel', 'fresh'] }),
+        standing: expect.objectContaining({ resume: ['unlabel'] }),
       });
 
       await editIssue(sb, 'bd-1', 'say what good means', (line) => {
@@ -648,7 +629,7 @@ printf 'Making progress.\\nwork_remaining: part %s of the parser\\nrequires_cont
       expect(diagnostic).toContain('- Loop type: consecutive escalations\n');
       expect(diagnostic).toContain('- Issues: bd-1 "First", bd-2 "Second"\n');
       expect(diagnostic).toContain('- Steps involved: verify\n');
-      expect(diagnostic).toContain('- Escalations: 2 consecutive (limit 2), 2 in this run\n');
+      expect(diagnostic).toContain('- Escalations: 2 consecutive (limit 2), 2 in the loop so far\n');
       expect(diagnostic).toContain(`- Iteration: 8; checkpoint ${res.checkpointId}\n`);
       expect(diagnostic).toMatch(/What to do: .*remove the agent-loop:escalated label/);
       // The last agent run's output (iteration 8, bd-2): its last 500 characters, no more.
@@ -933,7 +914,7 @@ exit 1
     ]);
     expect(a.outcome.diagnostic).toContain('- Issues: bd-3 "Failing", bd-4 "Stuck"\n');
     expect(a.outcome.diagnostic).toContain('- Steps involved: verify, implement\n');
-    expect(a.outcome.diagnostic).toContain('- Escalations: 2 consecutive (limit 2), 3 in this run\n');
+    expect(a.outcome.diagnostic).toContain('- Escalations: 2 consecutive (limit 2), 3 in the loop so far\n');
   });
 
   it('seed 003 network timeouts: a hanging agent is killed at --agent-timeout-minutes 4 times in a row (3 retries with the same timeout), then the cycle escalates and the next issue is worked', async () => {

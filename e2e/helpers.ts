@@ -217,13 +217,20 @@ export function runCli(
  * source is used even where `bd` is installed), no delay between iterations.
  */
 export function runArgs(agentCommand: string, ...extra: string[]): string[] {
+  return agentArgs(['command', '--agent-command', agentCommand], extra);
+}
+
+/** `run --json --agent claude` with the sandbox's test command and beads file, no delay. */
+export function claudeArgs(...extra: string[]): string[] {
+  return agentArgs(['claude'], extra);
+}
+
+function agentArgs(agent: string[], extra: string[]): string[] {
   return [
     'run',
     '--json',
     '--agent',
-    'command',
-    '--agent-command',
-    agentCommand,
+    ...agent,
     '--iteration-delay',
     '0',
     '--test-command',
@@ -303,6 +310,21 @@ export function readIssues(sandbox: Sandbox): Array<Record<string, unknown> | un
         return undefined;
       }
     });
+}
+
+/** A person's change to issue `id` in the beads file as it is checked out (not committed). */
+export async function changeIssue(
+  sandbox: Sandbox,
+  id: string,
+  change: (line: Record<string, unknown>) => void,
+): Promise<void> {
+  const file = path.join(sandbox.repo, '.beads', 'issues.jsonl');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  for (const line of lines) if (line.id === id) change(line);
+  await fs.writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
 
 /** Describes a CLI run for failure messages. */

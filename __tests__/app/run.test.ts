@@ -148,14 +148,16 @@ describe('runCommand: a halt stands (issue 14)', () => {
       });
       expect(quiet.events.slice(0, -1).map((e) => e.event)).toEqual(['run.still_halted']); // then the result
       expect(String(quiet.events[0]?.message)).toContain(
-        'To resume: once the cause is fixed, run agent-loop run --resume-halted; push a fix to main',
+        "To resume: once the cause is fixed, run agent-loop run --resume-halted with the halted run's other options; commit a fix to main",
       );
       expect(await fs.readFile(file, 'utf8')).toBe(written); // nothing written
       expect(await fs.readdir(checkpoints)).toHaveLength(1);
       expect(existsSync(lockFile())).toBe(false);
 
       // A commit on main: the cause may be fixed, the run resumes by itself (and halts again here).
-      expect(gitIn('branch', '--show-current').toString().trim()).toBe('agent-loop/bd-1'); // the halt moved nothing
+      // No agent worked on the cycle: the halt gave it up and checked main out again (issue 40), where the fix goes.
+      expect(gitIn('branch', '--show-current').toString().trim()).toBe('main');
+      expect(gitIn('branch', '--list', 'agent-loop/*').toString().trim()).toBe('');
       gitIn('checkout', '-q', 'main');
       await fs.writeFile(path.join(dir, 'README'), 'x\n');
       gitIn('add', 'README');

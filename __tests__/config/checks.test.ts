@@ -23,6 +23,20 @@ describe('configuration', () => {
     ).toEqual([expect.stringMatching(/--resume and --fresh contradict/)]);
   });
 
+  it('issue 40: --source github on the command line, as a flag or from a config file shared with the action, is refused, not read as beads', () => {
+    expect(problemsOf(() => load(['run', '--source', 'github']))).toEqual([
+      expect.stringMatching(
+        /^--source github: the GitHub issue source runs inside the GitHub Action .*use --source beads\.$/,
+      ),
+    ]);
+    expect(problemsOf(() => load(['plan', '--goal', 'g'], {}, { '.agent-loop.yml': 'source: github\n' }))).toEqual([
+      expect.stringMatching(/^--source github/),
+    ]);
+    expect(load(['run', '--source', 'beads'], {}, { '.agent-loop.yml': 'source: github\n' }).options.source).toBe(
+      'beads',
+    );
+  });
+
   describe('issue 15: --agent-command alone means --agent command', () => {
     it('a command given as a flag, an environment variable or in the config file runs as the agent', () => {
       expect(load(['run', '--agent-command', './agent.sh']).options).toMatchObject({

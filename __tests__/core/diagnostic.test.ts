@@ -41,8 +41,20 @@ describe("a halt's advice (issue 40)", () => {
       expect(d.advice.match(/Later runs stay halted until it is resumed: /g)).toHaveLength(1);
     }
     expect(diagnose('failure_loop', 'cli').advice).toContain(
-      'Later runs stay halted until it is resumed: once the cause is fixed, run agent-loop run --resume-halted; remove the agent-loop:escalated label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself; push a fix to main: the next run resumes by itself; or start over with --fresh',
+      "Later runs stay halted until it is resumed: once the cause is fixed, run agent-loop run --resume-halted with the halted run's other options; remove the agent-loop:escalated label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself; commit a fix to main: the next run resumes by itself; or start over with --fresh",
     );
+  });
+
+  it('issue 40: a halt that escalated issues says what resuming does with them (the loop goes on without them); only escalated issues left, it offers no resume by hand', () => {
+    const goesOn =
+      'Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its agent-loop:escalated label is removed, or, unless started over, once it is edited.';
+    expect(diagnose('failure_loop', 'action').advice).toContain(goesOn);
+    expect(diagnose('bounce_loop', 'cli').advice).toContain(goesOn);
+    const all = diagnose('all_escalated', 'action').advice;
+    expect(all).toBe(
+      'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it. Later runs stay halted until it is resumed: remove the agent-loop:escalated label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself.',
+    );
+    expect(all).not.toContain('resume: true');
   });
 
   it('names the action’s inputs where the action ran: resume: true, the input max-iterations', () => {

@@ -70,6 +70,21 @@ describe('haltGate', () => {
     }
   });
 
+  it('issue 40: bounce_loop resumes once its own issue is clarified (edited) or its label removed, as its advice says; not for another issue', () => {
+    const record = { ...escalation(['1'], 9), fingerprints: { '1': 'before' } };
+    const loop = halted('bounce_loop', { escalations: [escalation(['7'], 4), record], consecutiveEscalations: 2 });
+    const same = { ...issue('1', true), fingerprint: 'before' };
+    expect(haltGate(loop, { ...seen, ready: [same, issue('7'), issue('9')] })).toEqual({ stands: true });
+    expect(haltGate(loop, { ...seen, ready: [{ ...same, fingerprint: 'after' }] })).toEqual({
+      stands: false,
+      because: '1 was edited since the escalation',
+    });
+    expect(haltGate(loop, { ...seen, ready: [issue('1')] })).toEqual({
+      stands: false,
+      because: '1 is no longer escalated',
+    });
+  });
+
   it('issue 14: where the label does not outlast the runner (beads in the action), an escalated issue without it does not lift the halt', () => {
     const loop = halted('all_escalated', { escalations: [{ ...escalation(['1'], 9), fingerprints: { '1': 'f' } }] });
     const unlabelled = { ...issue('1'), fingerprint: 'f' };
@@ -143,12 +158,12 @@ describe('haltGate', () => {
   it('max_iterations and budget resume once the limit is above what was spent', () => {
     expect(haltGate(halted('max_iterations'), { maxIterations: 11 })).toEqual({
       stands: false,
-      because: 'max-iterations is now 11, above the 10 iterations run',
+      because: 'the iteration limit is now 11, above the 10 agent run(s) used',
     });
     const spent = halted('budget', { costUsd: 5 });
     expect(haltGate(spent, { ...seen, maxCostUsd: 5 })).toEqual({ stands: true });
     expect(haltGate(spent, { ...seen, maxCostUsd: 6 })).toMatchObject({ stands: false });
-    expect(haltGate(spent, seen)).toEqual({ stands: false, because: 'max-cost-usd is no longer set' });
+    expect(haltGate(spent, seen)).toEqual({ stands: false, because: 'the spend cap is no longer set' });
   });
 
   it("names the ways to resume each halt, in the CLI's flags or the action's inputs", () => {
@@ -157,12 +172,23 @@ describe('haltGate', () => {
     // A limit's halt is lifted by raising the limit: resumed as it is, it would halt again at once.
     expect(resumeWays(halted('max_iterations').halt!)).toEqual(['max_iterations', 'fresh']);
     expect(resumeWays(halted('budget').halt!)).toEqual(['budget', 'fresh']);
-    expect(describeResumeWay('explicit', 'cli')).toBe('once the cause is fixed, run agent-loop run --resume-halted');
+    expect(describeResumeWay('explicit', 'cli')).toBe(
+      "once the cause is fixed, run agent-loop run --resume-halted with the halted run's other options",
+    );
     expect(describeResumeWay('explicit', 'action')).toContain('with the input resume: true');
     expect(describeResumeWay('budget', 'action')).toContain('the input max-cost-usd');
+    // The CLI's base branch is the local one (issue 40): a fix is committed there; the action's is pushed.
     expect(describeResumeWay('base_commits', 'cli', 'trunk')).toBe(
+      'commit a fix to trunk: the next run resumes by itself',
+    );
+    expect(describeResumeWay('base_commits', 'action', 'trunk')).toBe(
       'push a fix to trunk: the next run resumes by itself',
     );
+  });
+
+  it('issue 40: only escalated issues left, an issue is the one way (resumed by hand or started over, the same labels halt again at once); a bounce loop is lifted by its issue too', () => {
+    expect(resumeWays(halted('all_escalated').halt!)).toEqual(['unlabel']);
+    expect(resumeWays(halted('bounce_loop').halt!)).toEqual(['explicit', 'unlabel', 'fresh']);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   type CoreConfig,
   type SliceModel,
   cycleProgress,
+  haltPosted,
   initialModel,
   selectTargets,
   step,
@@ -666,7 +667,7 @@ describe('the core: the outbox (finished work still to land)', () => {
     const diagnostic = find(last.effects, 'recordHalt')?.diagnostic;
     expect(diagnostic?.resume).toEqual(['explicit', 'fresh']);
     expect(diagnostic?.advice).toContain(
-      'Later runs stay halted until it is resumed: once the cause is fixed, run agent-loop run --resume-halted; or start over with --fresh',
+      "Later runs stay halted until it is resumed: once the cause is fixed, run agent-loop run --resume-halted with the halted run's other options; or start over with --fresh",
     );
     expect(find(last.effects, 'done')?.status).toBe('halted');
     const [kept] = find(last.effects, 'save')?.loop.outbox ?? [];
@@ -1141,5 +1142,91 @@ describe('the core: a checklist item ticked as its test is done (issue 15)', () 
     expect(s.model.loop.notices).toEqual([]);
     expect(find(s.effects, 'save')?.loop.outbox[0]?.issueActions).toEqual([item, close]);
     expect(find(s.effects, 'finishCycle')?.issueActions).toEqual([item, close]);
+  });
+});
+
+describe('the core: a halt whose advice is followed (issue 40)', () => {
+  const allEscalated: Event = {
+    type: 'issuesRead',
+    ready: [{ id: 'a-1', title: 't', labels: ['agent-loop:escalated'] }],
+  };
+
+  it('resumed by hand, a halt before any agent ran (only escalated issues left) is not posted to Discord again, and the log says why where a webhook is set', () => {
+    const byHand = run(model(), config({ resumedByHand: true, posts: true }), tick(), allEscalated);
+    expect(kinds(byHand.effects)).toEqual(['recordHalt', 'save', 'log:discord.skipped', 'done']);
+    expect(find(byHand.effects, 'save')).toMatchObject({ status: 'halted', loop: { notices: [] } });
+    expect(find(byHand.effects, 'log')?.message).toBe(
+      'Not posted to Discord: this run was resumed by hand (--resume-halted) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of the halt it resumed.',
+    );
+    const inAction = run(model(), config({ resumedByHand: true, posts: true, terms: 'action' }), tick(), allEscalated);
+    expect(find(inAction.effects, 'log')?.message).toContain('resumed by hand (resume: true)');
+    // No webhook: nothing to say.
+    expect(kinds(run(model(), config({ resumedByHand: true }), tick(), allEscalated).effects)).toEqual([
+      'recordHalt',
+      'save',
+      'done',
+    ]);
+  });
+
+  it('posted as before when the run was not resumed by hand, or when an agent ran in it', () => {
+    expect(kinds(run(model(), config({ posts: true }), tick(), allEscalated).effects)).toEqual([
+      'recordHalt',
+      'save',
+      'sendNotice',
+      'done',
+    ]);
+    // One agent run in this slice (iteration 1 of a slice that started at 0): its halt is news.
+    const worked = model({ iteration: 1 }, { sliceStartIteration: 0 });
+    expect(haltPosted(worked, { ...config().settings, resumedByHand: true })).toBe(true);
+    expect(haltPosted(model({ iteration: 1 }), { ...config().settings, resumedByHand: true })).toBe(false);
+    const after = run(worked, config({ resumedByHand: true, posts: true }), tick(), allEscalated);
+    expect(find(after.effects, 'sendNotice')?.notice.what).toMatchObject({ kind: 'notify' });
+  });
+
+  it('a baseline halt before any agent worked on the cycle gives it up: the base branch checked out again, nothing left in flight, the diagnostic naming its issue', () => {
+    const c = cycle(['a-1'], { iterations: 0, startedAtIteration: 1 });
+    const m = model({ currentCycle: c }, { cycle: c });
+    const halted = step(
+      m,
+      { type: 'baselineRan', state: m.loop, halt: { reason: 'baseline_unreadable', message: 'no verdict' } },
+      config(),
+    );
+    expect(kinds(halted.effects)).toEqual(['leaveCycle', 'recordHalt', 'save', 'sendNotice', 'done']);
+    expect(find(halted.effects, 'leaveCycle')).toEqual({ kind: 'leaveCycle', branch: 'agent-loop/a-1' });
+    expect(find(halted.effects, 'save')?.loop.currentCycle).toBeUndefined();
+    expect(find(halted.effects, 'recordHalt')?.diagnostic.issues).toEqual([{ id: 'a-1', title: 'Title a-1' }]);
+    // An agent worked on it (a resumed cycle whose baseline had to be run again): kept, as it was.
+    const worked = model({ currentCycle: c, iteration: 1 }, { cycle: c });
+    const kept = step(
+      worked,
+      { type: 'baselineRan', state: worked.loop, halt: { reason: 'baseline_unreadable', message: 'no verdict' } },
+      config(),
+    );
+    expect(kinds(kept.effects)).not.toContain('leaveCycle');
+    expect(find(kept.effects, 'save')?.loop.currentCycle).toEqual(c);
+  });
+
+  it('a change refused while it lands (a secret), or an issues file left unreadable before the cycle is recorded: its issues are not counted closed (nothing was committed), the run that lands it counts them', () => {
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const judged = { ...m.loop, iteration: 1, issuesClosed: ['a-1'] };
+    const secret = run(
+      m,
+      config(),
+      iterated({ state: judged, cycleDone: true }),
+      { type: 'sourceChecked' },
+      {
+        type: 'refused',
+        reason: 'secret_in_change',
+        message: 'a.txt',
+      },
+    );
+    expect(find(secret.effects, 'save')?.loop).toMatchObject({ currentCycle: c, issuesClosed: [] });
+    const garbled = run(m, config(), iterated({ state: judged, cycleDone: true }), {
+      type: 'sourceChecked',
+      unreadable: { reason: 'source_unreadable', message: 'ISSUES UNREADABLE: x' },
+    });
+    expect(find(garbled.effects, 'recordHalt')?.halt.reason).toBe('source_unreadable');
+    expect(find(garbled.effects, 'save')?.loop.issuesClosed).toEqual([]);
   });
 });

@@ -68,7 +68,7 @@ describe('ready selection', () => {
     expect(readyIds(records)).toEqual(['c']);
   });
 
-  it('only status "open" is ready: in_progress, blocked, closed, deferred and a missing status are not', () => {
+  it('only status "open" is ready: in_progress, blocked, closed and deferred are not; a line without a status is open, as bd create makes it (issue 40)', () => {
     const records = [
       rec('open-1'),
       rec('prog', { status: 'in_progress' }),
@@ -76,8 +76,12 @@ describe('ready selection', () => {
       rec('done', { status: 'closed' }),
       rec('later', { status: 'deferred' }),
       { id: 'nostatus', title: 'x' },
+      rec('empty', { status: '' }),
+      rec('odd', { status: 7 }),
     ];
-    expect(readyIds(records)).toEqual(['open-1']);
+    expect(readyIds(records)).toEqual(['empty', 'open-1', 'nostatus']);
+    expect(beadsRecordToIssue({ id: 'nostatus', title: 'x' }).status).toBe('open');
+    expect(blockedReason(rec('odd', { status: 7 }), new Map())).toBe('status is 7, not "open"');
   });
 
   it('parent-child follows bd ready: the child of an open epic is ready, the child of a blocked epic is not', () => {
@@ -188,12 +192,12 @@ describe('beadsRecordToIssue', () => {
     });
   });
 
-  it('defaults missing fields: labels [], body "", no priority or createdAt', () => {
+  it('defaults missing fields: status open, labels [], body "", no priority or createdAt', () => {
     expect(beadsRecordToIssue({ id: 'x' })).toEqual({
       id: 'x',
       title: '',
       body: '',
-      status: '',
+      status: 'open',
       labels: [],
       dependencies: [],
     });
@@ -207,7 +211,7 @@ describe('beadsRecordToIssue', () => {
       priority: '1',
       dependencies: [null, 'x', { type: 'blocks' }],
     });
-    expect(issue).toEqual({ id: 'x', title: '', body: '', status: '', labels: ['ok'], dependencies: [] });
+    expect(issue).toEqual({ id: 'x', title: '', body: '', status: 'open', labels: ['ok'], dependencies: [] });
   });
 
   it('reads the dependency shape of `bd show --json` (the depended-on issue with dependency_type)', () => {

@@ -20619,7 +20619,7 @@ const OptionsSchema = object({
         flag: 'resume-halted',
         commands: RUN,
         input: 'resume',
-        help: (n) => `Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, ${n('fresh')}, or a change of the halt's cause (an escalated issue's label removed, new commits on the base branch after a failure loop, a raised ${n('maxIterations')} or ${n('maxCostUsd')}).`,
+        help: (n) => `Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, ${n('fresh')}, or a change of the halt's cause (an escalated issue's label removed or the issue edited, new commits on the base branch after a failure loop, a raised ${n('maxIterations')} or ${n('maxCostUsd')}).`,
         expected: 'true or false',
     }),
     fresh: flagSwitch().register(options_registry, {
@@ -21043,6 +21043,13 @@ function checkOptions(command, options) {
         problems.push({
             option: '--workflow',
             message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "\u2026"`.',
+        });
+    }
+    if ((command === 'run' || command === 'plan') && options.source === 'github') {
+        // Checked here, not where the source is opened: a run with nothing to do never opens it.
+        problems.push({
+            option: '--source',
+            message: '--source github: the GitHub issue source runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.',
         });
     }
     if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
@@ -24466,6 +24473,12 @@ const LoopStateSchema = object({
         advice: schemas_string().optional(),
         at: schemas_string().optional(),
         baseTip: schemas_string().optional(),
+        /**
+         * Where the halt left a cycle's branch checked out: a digest of each open issue as it left the
+         * issues file, by id (src/loop/parking.ts). What differs from it when the next run parks the
+         * branch, a person changed, and it is carried to the base branch.
+         */
+        issues: record(schemas_string(), schemas_string()).optional(),
     })
         .optional(),
     slices: schemas_number().int(),
@@ -24590,7 +24603,7 @@ const SYNOPSIS = {
 /** Each halt reason in a line (`haltReason` in the --json result). A Record: a new reason cannot be left out of --help. */
 const HALT_REASON_HELP = {
     max_iterations: '--max-iterations agent runs used up, counted across slices',
-    stuck: 'the agent made no progress (the same work remaining, or it said it is stuck)',
+    stuck: 'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then all_escalated or failure_loop); read from checkpoints of the first version',
     contract_violation: "the agent's report contradicted itself (--strict)",
     budget: "the run's spend reached --max-cost-usd",
     failure_loop: '--max-consecutive-escalations escalated cycles in a row (FAILURE LOOP DETECTED)',
@@ -26940,7 +26953,7 @@ function beadsRecordToIssue(record) {
         id: record.id,
         title: typeof record.title === 'string' ? record.title : '',
         body: typeof record.description === 'string' ? record.description : '',
-        status: typeof record.status === 'string' ? record.status : '',
+        status: statusOf(record),
         labels: Array.isArray(record.labels) ? record.labels.filter((l) => typeof l === 'string') : [],
         dependencies: dependencyRefs(record).map((d) => d.dependsOn),
     };
@@ -26951,6 +26964,15 @@ function beadsRecordToIssue(record) {
     if (typeof record.issue_type === 'string' && record.issue_type !== '')
         issue.type = record.issue_type;
     return issue;
+}
+/**
+ * A record's status; a line written without one is open, as `bd create` makes it (issue 40: a
+ * hand-written line without `"status":"open"` was silently never ready).
+ */
+function statusOf(record) {
+    if (record.status === undefined || record.status === null || record.status === '')
+        return 'open';
+    return typeof record.status === 'string' ? record.status : '';
 }
 /** Statuses that no longer hold anything up: closed, and deleted (tombstone) issues. */
 const DONE_STATUSES = new Set(['closed', 'tombstone']);
@@ -26964,7 +26986,7 @@ const DONE_STATUSES = new Set(['closed', 'tombstone']);
  * itself blocked (transitively).
  */
 function blockedReason(record, byId) {
-    if (record.status !== 'open')
+    if (statusOf(record) !== 'open')
         return `status is ${JSON.stringify(record.status ?? null)}, not "open"`;
     return blockedBy(record, byId, new Set());
 }
@@ -26978,7 +27000,7 @@ function blockedBy(record, byId, seen) {
         const target = byId.get(dep.dependsOn);
         if (!target)
             continue;
-        const status = typeof target.status === 'string' ? target.status : '';
+        const status = statusOf(target);
         if (DONE_STATUSES.has(status))
             continue;
         if (dep.type === 'parent-child') {
@@ -29716,7 +29738,7 @@ function groupOf(run, id) {
     }
     return undefined;
 }
-function statusOf(run, id) {
+function results_statusOf(run, id) {
     const listed = run.tests[id];
     if (listed)
         return listed;
@@ -29769,13 +29791,13 @@ function failedIds(run) {
 }
 /** Whether `id` (a test, or `group::*` for a group that did not load) failed in `run`. */
 function failedIn(run, id) {
-    return id.endsWith(`${GROUP_SEPARATOR}*`) ? run.groups[id.slice(0, -3)] === 'error' : statusOf(run, id) === 'failed';
+    return id.endsWith(`${GROUP_SEPARATOR}*`) ? run.groups[id.slice(0, -3)] === 'error' : results_statusOf(run, id) === 'failed';
 }
 /** Whether `id` (a test, or `group::*`: the group loaded) passed in `run`. */
 function passedIn(run, id) {
     return id.endsWith(`${GROUP_SEPARATOR}*`)
         ? id.slice(0, -3) in run.groups && run.groups[id.slice(0, -3)] !== 'error'
-        : statusOf(run, id) === 'passed';
+        : results_statusOf(run, id) === 'passed';
 }
 /** Marks `run` as an empty suite: the runner found no test at all (cannot run, but no halt at baseline). */
 function markNoTests(run, message) {
@@ -31044,13 +31066,19 @@ function pickRunnable(checkpoints, now, terms) {
 
 /** The halts new commits on the base branch lift (haltGate.ts reads the base branch's tip for them). */
 const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
+/** The halts that escalated issues: a person lifts them by taking an issue's label away or editing it (haltGate.ts reads the issues for them). */
+const ESCALATION_HALTS = new Set(['all_escalated', 'failure_loop', 'bounce_loop']);
 function resumeWays(halt) {
     if (halt.reason === 'max_iterations')
         return ['max_iterations', 'fresh'];
     if (halt.reason === 'budget')
         return ['budget', 'fresh'];
+    // Only escalated issues are left: resumed by hand or started over, the loop would find the same
+    // labels and halt again at once (issue 40). An issue is what changes it.
+    if (halt.reason === 'all_escalated')
+        return ['unlabel'];
     const ways = ['explicit'];
-    if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop')
+    if (ESCALATION_HALTS.has(halt.reason))
         ways.push('unlabel');
     if (NEEDS_BASE_TIP.has(halt.reason))
         ways.push('base_commits');
@@ -31062,11 +31090,13 @@ function describeResumeWay(way, terms, baseBranch) {
     const say = surface(terms);
     switch (way) {
         case 'explicit':
-            return `once the cause is fixed, ${say.act('resumeHalted')}`;
+            // The CLI keeps no options between runs: the resumed run needs the halted run's again.
+            return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
         case 'unlabel':
             return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
         case 'base_commits':
-            return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+            // The CLI's base branch is the local one; the action's is the one it checks out.
+            return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
         case 'max_iterations':
             return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
         case 'budget':
@@ -31457,6 +31487,7 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
 
 
+
 const LOOP_TYPES = {
     failure_loop: 'consecutive escalations',
     bounce_loop: 'step bounce',
@@ -31481,7 +31512,7 @@ const LOOP_TYPES = {
 const ADVICE = {
     failure_loop: () => 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment).',
     bounce_loop: () => 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
-    all_escalated: () => 'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue.',
+    all_escalated: () => 'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
     agent_unavailable: () => 'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions).',
     max_iterations: () => 'The run used all the agent runs it was allowed. Inspect why the work does not converge (the history), or allow it more.',
     budget: () => 'The run spent what it was allowed. Inspect the spend per iteration in the history, or allow it more.',
@@ -31495,7 +31526,11 @@ const ADVICE = {
     workflow_aborted: () => 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
 };
 /** What a resumed run does first, where it is not the obvious (the halt's work picked up where it stopped). */
+/** What resuming a halt that escalated issues does with them (issue 40): the loop goes on without them. */
+const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
 const ON_RESUME = {
+    failure_loop: WITHOUT_ESCALATED,
+    bounce_loop: WITHOUT_ESCALATED,
     publish_refused: 'Resumed, only the refused step is done again: the agent does not run.',
     workflow_aborted: 'Resumed, it goes on from the newest note.',
 };
@@ -31600,6 +31635,15 @@ const log = (level, event, message, data) => ({ kind: 'log', level, event, messa
 
 
 
+/**
+ * Whether a halt is posted to Discord (issue 40). Not when the run was resumed by hand and halts
+ * before any agent ran in it (only escalated issues left, GitHub still refusing, a limit still
+ * reached): the person who resumed it is reading its output, and Discord was told of the halt they
+ * resumed. Said in the run's log instead, when a webhook is set. Pure.
+ */
+function haltPosted(model, settings) {
+    return !(settings.resumedByHand && model.loop.iteration === model.sliceStartIteration);
+}
 function initialModel(loop, now) {
     return { loop, sliceStartIteration: loop.iteration, errors: [], now, onCycleBranch: false };
 }
@@ -31630,8 +31674,9 @@ function step(model, event, config) {
             ]);
         case 'sourceChecked': {
             const m = { ...model, checking: undefined };
+            // A cycle about to be recorded stays in flight: nothing of it was committed, so it closed nothing yet.
             if (event.unreadable)
-                return finish(m, config, 'halted', event.unreadable);
+                return finish(model.checking === 'finishCycle' && model.cycle ? notClosed(m, model.cycle.issueIds) : m, config, 'halted', event.unreadable);
             if (model.checking === 'finishCycle' && model.cycle) {
                 // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
                 // anything is committed or pushed; a run that dies or is refused from here on lands it later,
@@ -31693,8 +31738,15 @@ function step(model, event, config) {
                 return finish(model, config, 'continuing', undefined, true);
             const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
             const m = { ...model, loop: event.state, cycle: event.state.currentCycle };
-            if (event.halt)
+            if (event.halt) {
+                const cycle = m.loop.currentCycle;
+                // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
+                // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
+                // and the run that resumes opens the cycle afresh from the base as it is then.
+                if (cycle && m.loop.iteration < cycle.startedAtIteration)
+                    return finish({ ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } }, config, 'halted', event.halt, false, cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [], [], cycle);
                 return finish(m, config, 'halted', event.halt);
+            }
             return { model: m, effects: [...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: event.run }] };
         }
         case 'iterated':
@@ -31841,18 +31893,33 @@ function noticesSent(model, results) {
     const m = { ...model, loop: { ...model.loop, notices } };
     return { model: m, effects: [save(m, model.ended)] };
 }
-/** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
+/**
+ * The cycle of a landing begun in this slice back in flight, its outbox entry dropped, its issues
+ * no longer counted closed (nothing of it was committed: the run that lands it closes them).
+ */
 function unrecord(model) {
     const landing = model.landing;
     if (!landing || landing.resumed)
         return model;
-    return {
+    return notClosed({
         ...model,
         landing: undefined,
         loop: {
             ...model.loop,
             currentCycle: landing.entry.cycle,
             outbox: model.loop.outbox.filter((e) => e !== landing.entry),
+        },
+    }, landing.entry.cycle.issueIds);
+}
+/** The model with `ids` taken out of the loop's closed (and closed-as-no-change) issues. */
+function notClosed(model, ids) {
+    const keep = (list) => list.filter((id) => !ids.includes(id));
+    return {
+        ...model,
+        loop: {
+            ...model.loop,
+            issuesClosed: keep(model.loop.issuesClosed),
+            issuesNoChange: keep(model.loop.issuesNoChange),
         },
     };
 }
@@ -32346,7 +32413,9 @@ function save(model, status = 'continuing') {
 /** The slice ends: the halt's diagnostic, the checkpoint, the open cycle kept where work is published. */
 function finish(model, config, status, halt, interrupted = false, before = [], 
 /** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
-after = []) {
+after = [], 
+/** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
+givenUp) {
     let m = model;
     const effects = [...before];
     if (halt) {
@@ -32366,18 +32435,26 @@ after = []) {
         const diagnostic = buildDiagnostic({
             reason: halt.reason,
             message: halt.message,
-            state: m.loop,
+            state: givenUp ? { ...m.loop, currentCycle: givenUp } : m.loop,
             checkpointId: config.checkpointId,
             maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
             advice: halt.advice,
             terms: config.settings.terms ?? 'cli',
         });
         effects.push({ kind: 'recordHalt', halt, diagnostic });
-        // The Discord post: recorded (saved with the halt), then sent.
-        const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
-        m = posted.model;
-        const [saved, post] = posted.effects;
-        effects.push(saved, ...after, post);
+        if (haltPosted(m, config.settings)) {
+            // The Discord post: recorded (saved with the halt), then sent.
+            const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
+            m = posted.model;
+            const [saved, post] = posted.effects;
+            effects.push(saved, ...after, post);
+        }
+        else {
+            m = { ...m, ended: status };
+            effects.push(save(m, status), ...after);
+            if (config.settings.posts)
+                effects.push(log('info', 'discord.skipped', `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of the halt it resumed.`));
+        }
     }
     else {
         m = { ...m, ended: status };
@@ -33293,6 +33370,53 @@ async function putBackOwnIssues(deps, atStart, ids) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/loop/parking.ts
+/**
+ * Where a halt leaves a cycle's branch checked out with its edits (the CLI: nothing moves on a
+ * halt), a person reads them there, and often changes the issues there too: takes an escalated
+ * issue's label away, clarifies one, files one (issue 40: what the halt's advice tells them to do).
+ * The next run parks the branch's edits as a wip: commit on it and goes back to the base branch,
+ * where the issues are read; a person's change to the issues file made on the branch would be parked
+ * with the rest and never read. So the halt records a digest of each open issue as it left the file
+ * (after the agent's last run: what the agent changed is in it), and parking carries to the base
+ * branch the issues that differ from it: the changes a person made since. Pure, but for the record
+ * being hashed.
+ */
+
+
+/** A short digest of each open issue's record, by id. */
+function issueDigests(records) {
+    return Object.fromEntries([...records].map(([id, r]) => [id, parking_digestOf(r.record)]));
+}
+function parking_digestOf(record) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(JSON.stringify(record)).digest('hex').slice(0, 16);
+}
+/**
+ * The open issues that differ from the digests the halt recorded (changed, or new since: reopened
+ * or filed), in the order the source holds them. None without digests (a checkpoint from before).
+ */
+function changedSinceHalt(digests, records) {
+    if (!digests)
+        return [];
+    return [...records].filter(([id, r]) => digests[id] !== parking_digestOf(r.record));
+}
+/** The branch a loop left checked out with edits in it: its escalated cycle's (parked), or the cycle in flight. */
+function branchLeft(loop) {
+    return loop.parkedBranch ?? loop.currentCycle?.branch;
+}
+/**
+ * The newest loop in `store` that left `branch` checked out, with the base branch it works on: what
+ * `--fresh` parks before it starts over there. Undefined when none did (the branch is someone else's).
+ */
+async function loopLeftOn(store, branch) {
+    const { checkpoints } = await store.list();
+    const newestFirst = [...checkpoints].sort((a, b) => a.timestamp === b.timestamp ? b.sequence - a.sequence : a.timestamp < b.timestamp ? 1 : -1);
+    const found = newestFirst
+        .map((c) => parseLoopState(c.state))
+        .filter((loop) => typeof loop !== 'string' && loop.baseBranch !== undefined && branchLeft(loop) === branch);
+    return found[0];
+}
+
 ;// CONCATENATED MODULE: ./src/issues/github/errors.ts
 /**
  * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
@@ -33425,6 +33549,7 @@ function listingFailed(error, what) {
  * it asks for through the ports (the issue source, the workflow's iteration, git, the checkpoint
  * store, the clock) and feeding back what happened as the next event, until the core says done.
  */
+
 
 
 
@@ -33592,23 +33717,52 @@ async function runSlice(unguarded) {
         if (inTree)
             await git.exclude(inTree);
         await git.exclude(TEMP_FILE_PATTERN);
+        /**
+         * The work a halted (or stopped) loop left on `branch` committed there as wip:, the base branch
+         * checked out again; the escalation that halted it labelled there, and the issues a person
+         * changed on the branch since the halt carried there (parking.ts), where later runs read them.
+         */
+        const park = async (left, branch, base) => {
+            const changed = changedSinceHalt(left.halt?.issues, (await source.openRecords?.().catch(() => undefined)) ?? new Map());
+            const escalated = left.parkedBranch === branch;
+            await git.commitAll(`wip: ${branch} (${escalated ? 'escalated' : 'stopped'}; parked by the next run)`);
+            await git.checkout(base);
+            const last = left.escalations.at(-1);
+            if (escalated && last)
+                await labelEscalated(last.issueIds, last.note, base);
+            logger.info('git.parked', `Committed the work left on ${branch} as wip: and returned to ${base}.`);
+            if (changed.length === 0 || !source.reinstate)
+                return;
+            const ids = changed.map(([id]) => id);
+            for (const [id, open] of changed)
+                await source.reinstate(id, open.record);
+            await git.commitAll(`agent-loop: ${ids.join(' ')} as changed by hand on ${branch}`.slice(0, 120));
+            logger.info('issue.carried', `${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} changed on ${branch} after the halt (by a person): carried to ${base}, where the issues are read.`, { issueIds: ids });
+        };
         if (!state.baseBranch) {
             const current = await git.currentRef();
             if (current.startsWith('agent-loop/')) {
-                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(deps.settings.terms).given('fresh')}).`);
+                // Starting over (--fresh) on the branch a halted loop left checked out: parked as the run
+                // that resumed it would, then started from its base branch.
+                const left = settings.fresh ? await loopLeftOn(store, current) : undefined;
+                if (!left)
+                    throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(deps.settings.terms).given('fresh')}).`);
+                await park(left, current, left.baseBranch);
+                state.baseBranch = left.baseBranch;
             }
-            state.baseBranch = current;
+            else
+                state.baseBranch = current;
         }
         // A halt left an escalated cycle's branch checked out for inspection: park its work now, and
         // record the escalation on the base branch, where later runs read the issues.
         if (state.parkedBranch && state.baseBranch) {
-            if ((await git.currentRef()) === state.parkedBranch) {
-                await git.commitAll(`wip: ${state.parkedBranch} (escalated; parked by the next run)`);
-                await git.checkout(state.baseBranch);
+            if ((await git.currentRef()) === state.parkedBranch)
+                await park(opened.state, state.parkedBranch, state.baseBranch);
+            else {
+                // A person left the branch themselves: the escalation is recorded on the base all the same.
                 const last = state.escalations.at(-1);
-                if (last)
+                if (last && (await git.currentRef()) === state.baseBranch)
                     await labelEscalated(last.issueIds, last.note, state.baseBranch);
-                logger.info('git.parked', `Committed the work left on ${state.parkedBranch} as wip: and returned to ${state.baseBranch}.`);
             }
             state = { ...state, parkedBranch: undefined };
         }
@@ -33692,6 +33846,14 @@ async function runSlice(unguarded) {
                     if (baseTip)
                         saved = { ...saved, halt: { ...saved.halt, baseTip } };
                 }
+                // A halt that leaves a cycle's branch checked out keeps the issues as it leaves them (its
+                // last save: after the escalation's label): what a person changes there is carried (parking.ts).
+                const left = saved.halt && git && !deps.publisher ? branchLeft(saved) : undefined;
+                if (left && source.openRecords && (await git?.currentRef().catch(() => undefined)) === left) {
+                    const records = await source.openRecords().catch(() => undefined);
+                    if (records)
+                        saved = { ...saved, halt: { ...saved.halt, issues: issueDigests(records) } };
+                }
                 await save(effect.status, saved, effect.errors);
                 return undefined;
             }
@@ -33742,6 +33904,18 @@ async function runSlice(unguarded) {
                 }
                 // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
                 atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
+                return undefined;
+            }
+            case 'leaveCycle': {
+                // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
+                const base = loop.baseBranch;
+                if (!git || !base || deps.waveJob || (await git.currentRef()) !== effect.branch)
+                    return undefined;
+                await git.checkout(base);
+                const own = await git.subjectsSince(base, effect.branch);
+                if (own.length === 0)
+                    await git.deleteBranch(effect.branch);
+                logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}; the run that resumes opens the cycle again from ${base} as it is then.`);
                 return undefined;
             }
             case 'runBaseline': {
@@ -34474,6 +34648,7 @@ async function writeJobPlan(dir, userPlan, context) {
  *   agent-loop:escalated label, filed a new issue, or edited an escalated one: its fingerprint).
  * - failure_loop: resumes once the base branch has new commits (the cause may be fixed there), or a
  *   person removed the label from, or edited, one of the issues the loop escalated.
+ * - bounce_loop: resumes once a person removed the label from, or edited (clarified), the issue it escalated.
  * - baseline_unreadable: resumes once the base branch has new commits.
  * - max_iterations, budget: resume once the limit is above what was spent.
  * - every other halt (the agent moved the repository, a secret, GitHub refused, \u2026) waits for a
@@ -34484,7 +34659,7 @@ async function writeJobPlan(dir, userPlan, context) {
 
 
 /** The halts a changed cause lifts, and what is read to see it. */
-const NEEDS_ISSUES = new Set(['all_escalated', 'failure_loop']);
+const NEEDS_ISSUES = ESCALATION_HALTS;
 
 function haltGate(loop, seen) {
     const halt = loop.halt;
@@ -34492,22 +34667,21 @@ function haltGate(loop, seen) {
         return { stands: false, because: 'the checkpoint holds no halt' };
     const lift = (because) => ({ stands: false, because });
     if (halt.reason === 'max_iterations' && seen.maxIterations > loop.iteration)
-        return lift(`max-iterations is now ${seen.maxIterations}, above the ${loop.iteration} iterations run`);
+        return lift(`the iteration limit is now ${seen.maxIterations}, above the ${loop.iteration} agent run(s) used`);
     if (halt.reason === 'budget' && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
         return lift(seen.maxCostUsd === undefined
-            ? 'max-cost-usd is no longer set'
-            : `max-cost-usd is now ${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`);
+            ? 'the spend cap is no longer set'
+            : `the spend cap is now $${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`);
     if (NEEDS_BASE_TIP.has(halt.reason) && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
         return lift(`the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} \u2192 ${seen.baseTip.slice(0, 7)})`);
     if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
-        // As the next slice would choose (nothing escalated in it yet), leaving the halt's own issues
-        // out for a failure loop unless a person took their label away.
+        // As the next slice would choose (nothing escalated in it yet). A failure or bounce loop is lifted
+        // by its own issues only (those it escalated), once a person took their label away or edited them.
         const { targets } = selectTargets(seen.ready, loop, true, loop.iteration, undefined, seen.labelsDoNotLast);
-        const looped = new Set(halt.reason === 'failure_loop'
-            ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
-            : []);
+        const own = halt.reason === 'failure_loop' ? Math.max(loop.consecutiveEscalations, 1) : 1;
+        const looped = new Set(loop.escalations.slice(-own).flatMap((e) => e.issueIds));
         // (selectTargets counts an escalation whose label a killed run left unsent as labelled.)
-        const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
+        const eligible = halt.reason === 'all_escalated' ? targets : targets.filter((t) => looped.has(t.id));
         const edited = eligible.filter((t) => t.labels.includes(ESCALATED_LABEL));
         const ids = (list) => list.map((t) => t.id).join(', ');
         if (edited.length > 0)
@@ -34573,7 +34747,7 @@ async function checkHalt(options, io) {
         return { kind: 'none' };
     const checkpointId = opened.id;
     if (options.resumeHalted)
-        return { kind: 'lifted', checkpointId, because: 'asked to resume it' };
+        return { kind: 'lifted', checkpointId, because: 'asked to resume it', byHand: true };
     const reason = loop.halt.reason;
     let ready;
     if (NEEDS_ISSUES.has(reason)) {
@@ -34636,6 +34810,7 @@ function idleness(loop, ready, settings) {
 
 
 
+
 async function checkIdle(options, io) {
     // fresh: a new checkpoint is what was asked for.
     if (options.fresh)
@@ -34663,6 +34838,8 @@ async function checkIdle(options, io) {
     }
     catch (error) {
         // Not "no issues": unknown. Other failures are the run's to say (it reads them again).
+        if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
+            return { kind: 'refused', message: error.message };
         if (!(error instanceof ListingError))
             return { kind: 'work' };
         const failed = { what: error.what, status: error.status, message: error.message };
@@ -35815,7 +35992,7 @@ function failingTargets(now, targetTests) {
     return targetTests
         .filter((id) => !passedIn(now, id))
         .map((id) => {
-        const status = statusOf(now, id);
+        const status = results_statusOf(now, id);
         return {
             id,
             message: now.messages[id] ??
@@ -35860,7 +36037,7 @@ function noLongerPassing(baseline, now) {
         const group = groupOf(baseline, id);
         if (group !== undefined && gone.has(group))
             continue;
-        const status = statusOf(now, id);
+        const status = results_statusOf(now, id);
         if (status === 'skipped')
             out.push({ id, message: 'it passed before and is skipped now' });
         else if (status === 'absent')
@@ -38266,6 +38443,8 @@ async function prepareRun(options, io) {
             ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
             ...waveCarried(io, options),
             ...(io.refusedBeforehand ? { refusedBeforehand: io.refusedBeforehand } : {}),
+            ...(io.resumedByHand ? { resumedByHand: true } : {}),
+            ...(options.discordWebhook && !isWaveJob(io.env) ? { posts: true } : {}),
         },
         workflow: workflowFor(options.workflow, { tddTemplates: templates }),
         cwd: io.cwd,
@@ -38344,7 +38523,9 @@ async function runPrepared(run, io) {
         // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
         // the reason. Every recorded iteration is in the checkpoint, so the next run resumes.
         const message = error instanceof Error ? error.message : String(error);
-        logger.error('run.error', `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`, { error: message });
+        const said = `The run stopped: ${message.replace(/\.+$/, '')}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`;
+        logger.error('run.error', said, { error: message });
+        await io.onStopped?.({ message: redact(said), unchanged: false });
         return 1;
     }
     finally {
@@ -38377,12 +38558,13 @@ async function runCommand(options, given) {
     if (halt.kind === 'stands')
         return run_standingHalt(options, io, halt, startedAt);
     if (halt.kind === 'lifted')
-        io = { ...io, haltLifted: halt.because };
+        io = { ...io, haltLifted: halt.because, ...(halt.byHand ? { resumedByHand: true } : {}) };
     else if (!io.onlyIssues) {
         // Nothing to do: nothing written, no agent installed or prepared (issue 14). The issues read to
         // decide are the run's first read otherwise, and its warnings go to the run's log either way.
         // (The planning pipeline's loop, on the issues it just created, always has work.)
-        const logger = runLogger(options, io, createRedactor(io.secrets));
+        const redact = createRedactor(io.secrets);
+        const logger = runLogger(options, io, redact);
         let warn = (message) => logger.warn('source.warning', message);
         const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
         // --on-success branch: issues finished on their own unmerged branch are no work (said when idle;
@@ -38402,6 +38584,12 @@ async function runCommand(options, given) {
         }
         if (idle?.kind === 'deferred')
             return deferredRun(io, logger, idle, startedAt);
+        if (idle?.kind === 'refused') {
+            const message = `The run stopped before it started: ${idle.message.replace(/\.+$/, '')}. Nothing was started or written; the next run starts once the token is fixed.`;
+            logger.error('run.refused', message);
+            await io.onStopped?.({ message: redact(message), unchanged: true });
+            return 1;
+        }
         const first = idle?.kind === 'work' ? idle.ready : undefined;
         if (source && first)
             io = {

@@ -25,7 +25,16 @@ import type { Clock } from '../util/clock.js';
 import { loadActionConfig, readPauseSwitch } from './inputs.js';
 import { ensureAgent } from './installAgent.js';
 import { restore, runRefs } from './persistence.js';
-import { buildSummary, haltFailure, pausedOutputs, pausedSummary, pausedWarning, resultOutputs } from './summary.js';
+import {
+  buildSummary,
+  haltFailure,
+  pausedOutputs,
+  pausedSummary,
+  pausedWarning,
+  resultOutputs,
+  stoppedOutputs,
+  stoppedSummary,
+} from './summary.js';
 import type { RunResult } from '../core/result.js';
 import { surface } from '../config/surface.js';
 import { describeResumeWay } from '../core/resumeWays.js';
@@ -382,6 +391,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   let halted: Pick<RunResult, 'haltReason' | 'error' | 'resume'> = { haltReason: null, error: null, resume: null };
   // A work job's halt that only says its share or its issue ran out: the reduce decides for the run.
   let jobLocal = false;
+  // A run that stopped without a result: what it said (the step's one error).
+  let stopped: string | undefined;
   const command = options.workflow === 'pipeline' ? planCommand : runCommand;
   const code = await command(options, {
     ...fromGitHub,
@@ -403,6 +414,13 @@ export async function runAction(deps: ActionDeps): Promise<void> {
     ...(fanOut.role === 'work' ? carriedOf(fanOut.wave, fanOut.issue) : {}),
     ...(install && options.workflow !== 'pipeline' ? { installAgent: install } : {}),
     ...(preflight ? { preflight } : {}),
+    onStopped: async ({ message, unchanged }) => {
+      stopped = message;
+      // Nothing written: post publishes nothing (a work job's state is published all the same, as for a deferral).
+      if (unchanged && fanOut.role !== 'work') core.saveState('unchanged', 'stopped');
+      for (const [name, value] of Object.entries(stoppedOutputs(message, unchanged))) core.setOutput(name, value);
+      await core.writeSummary(redact(stoppedSummary(message, unchanged)));
+    },
     onResult: async (result) => {
       standing = result.standing !== null;
       deferred = result.status === 'deferred';
@@ -453,7 +471,8 @@ export async function runAction(deps: ActionDeps): Promise<void> {
   });
   if (code === 2) core.setFailed(redact(cannotStartMessage(problems, options.installAgent)));
   // A halt fails the step with one error annotation, its reason and message (issue 40); a deferred run is green.
-  else if (code !== 0 && !standing && !jobLocal && !deferred) core.setFailed(redact(haltFailure(halted)));
+  else if (code !== 0 && !standing && !jobLocal && !deferred)
+    core.setFailed(redact(stopped !== undefined ? `agent-loop: ${stopped}` : haltFailure(halted)));
 }
 
 /**

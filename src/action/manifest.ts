@@ -73,7 +73,7 @@ export const ACTION_OUTPUTS: readonly ActionOutput[] = [
   {
     name: 'status',
     description:
-      'complete, continuing (the slice ended with work remaining; the next run resumes), halted, deferred (listing the issues or the open pull requests failed on GitHub after retries: nothing was started or lost, the next run retries; the step stays green with a warning), or paused (the input paused: nothing was read or run, the other outputs are empty).',
+      'complete, continuing (the slice ended with work remaining; the next run resumes), halted, deferred (listing the issues or the open pull requests failed on GitHub after retries: nothing was started or lost, the next run retries; the step stays green with a warning), paused (the input paused: nothing was read or run, the other outputs are empty), or stopped (the run stopped on an error before it had a result, e.g. GitHub refused the token: the step fails with it, result-json holds it, the other outputs are empty).',
   },
   {
     name: 'halt-reason',

@@ -109,6 +109,28 @@ export function pausedSummary(by: 'input' | 'env'): string {
   ].join('\n');
 }
 
+/**
+ * A run that stopped without a result (issue 40): an error, or GitHub refusing the token before it
+ * started. The outputs say so (status stopped, the error in result-json), not nothing.
+ */
+export function stoppedOutputs(message: string, unchanged: boolean): Record<string, string> {
+  return { status: 'stopped', 'result-json': JSON.stringify({ status: 'stopped', error: message, unchanged }) };
+}
+
+/** The job summary of a run that stopped without a result: what it said, and what was kept. */
+export function stoppedSummary(message: string, unchanged: boolean): string {
+  return [
+    '## 🛑 agent-loop: stopped',
+    '',
+    `**${escape(message)}**`,
+    '',
+    unchanged
+      ? 'Nothing was started, written or published: the issues, the saved checkpoints and the pull requests are as the last run left them.'
+      : 'The iterations recorded before it stopped are kept in the checkpoint, published as usual; the next run resumes from it.',
+    '',
+  ].join('\n');
+}
+
 export interface SummaryContext {
   /** Issues skipped because their author's association is not allowed. */
   skippedOutsiders?: { id: string; author: string; association: string }[];

@@ -19,8 +19,8 @@ export type HaltCheck =
   | { kind: 'none' }
   /** The halt stands: the run ends at once. */
   | { kind: 'stands'; checkpointId: string; loop: LoopState }
-  /** The run resumes the halted checkpoint, and why (--resume-halted, or its cause changed). */
-  | { kind: 'lifted'; checkpointId: string; because: string };
+  /** The run resumes the halted checkpoint, and why (--resume-halted, or its cause changed); `byHand`: --resume-halted. */
+  | { kind: 'lifted'; checkpointId: string; because: string; byHand?: boolean };
 
 export interface HaltCheckIO {
   cwd: string;
@@ -49,7 +49,7 @@ export async function checkHalt(
   const loop = opened.state;
   if (!opened.resumed || !loop.halt) return { kind: 'none' };
   const checkpointId = opened.id;
-  if (options.resumeHalted) return { kind: 'lifted', checkpointId, because: 'asked to resume it' };
+  if (options.resumeHalted) return { kind: 'lifted', checkpointId, because: 'asked to resume it', byHand: true };
   const reason = loop.halt.reason;
   let ready;
   if (NEEDS_ISSUES.has(reason)) {

@@ -10,6 +10,7 @@ import type { Options } from '../config/options.js';
 import { idleness } from '../core/idle.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import type { Issue, IssueSource } from '../issues/types.js';
+import { GitHubSourceError } from '../issues/github/errors.js';
 import { ListingError } from '../issues/listing.js';
 import type { Deferral } from '../core/events.js';
 import { openCheckpoint } from '../loop/slice.js';
@@ -27,7 +28,13 @@ export type IdleCheck =
    * The issues could not be listed (GitHub did not answer, after the client's retries): whether
    * there is work is unknown, and the run is deferred before it writes or installs anything.
    */
-  | { kind: 'deferred'; checkpointId: string; loop: LoopState; failed: Deferral };
+  | { kind: 'deferred'; checkpointId: string; loop: LoopState; failed: Deferral }
+  /**
+   * GitHub refused the token the issues are listed with (401, or a 403 that is no rate limit): no
+   * passing failure (src/issues/listing.ts), and nothing to defer. The run stops before it writes,
+   * installs or checks anything else (issue 40: it went on, wrote a checkpoint and published it).
+   */
+  | { kind: 'refused'; message: string };
 
 export async function checkIdle(
   options: Pick<Options, 'fresh' | 'resume' | 'maxIterations' | 'batch'>,
@@ -59,6 +66,8 @@ export async function checkIdle(
     ready = await io.source.ready();
   } catch (error) {
     // Not "no issues": unknown. Other failures are the run's to say (it reads them again).
+    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
+      return { kind: 'refused', message: error.message };
     if (!(error instanceof ListingError)) return { kind: 'work' };
     const failed = { what: error.what, status: error.status, message: error.message };
     return { kind: 'deferred', failed, ...(await reported(opened, store, options.maxIterations)) };

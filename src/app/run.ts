@@ -88,8 +88,15 @@ export interface RunIO {
    * for a halt that stands. The environment the run goes on with, or why it cannot.
    */
   installAgent?: () => Promise<{ env: NodeJS.ProcessEnv } | { problem: string }>;
+  /**
+   * The run stopped without a result (an error, or GitHub refusing the token before it started),
+   * with what it logged, redacted; `unchanged`: nothing was written (the action then publishes nothing).
+   */
+  onStopped?: (stopped: { message: string; unchanged: boolean }) => Promise<void> | void;
   /** Why the halted checkpoint is resumed (set by runCommand's halt check): logged as the run starts. */
   haltLifted?: string;
+  /** The halted checkpoint is resumed by hand (--resume-halted): a halt before any agent ran is not posted again. */
+  resumedByHand?: boolean;
   /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs (src/config/surface.ts). */
   terms?: Terms;
   /** This run's id in issue claims (issue 14; the action's workflow run). */
@@ -293,6 +300,8 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
       ...(io.onlyIssues ? { onlyIssues: io.onlyIssues } : {}),
       ...waveCarried(io, options),
       ...(io.refusedBeforehand ? { refusedBeforehand: io.refusedBeforehand } : {}),
+      ...(io.resumedByHand ? { resumedByHand: true } : {}),
+      ...(options.discordWebhook && !isWaveJob(io.env) ? { posts: true } : {}),
     },
     workflow: workflowFor(options.workflow, { tddTemplates: templates }),
     cwd: io.cwd,
@@ -371,11 +380,9 @@ export async function runPrepared(run: PreparedRun, io: RunIO): Promise<number> 
     // Anything else (git refused a checkout, the issue file vanished, the disk is full): stop with
     // the reason. Every recorded iteration is in the checkpoint, so the next run resumes.
     const message = error instanceof Error ? error.message : String(error);
-    logger.error(
-      'run.error',
-      `The run stopped: ${message}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`,
-      { error: message },
-    );
+    const said = `The run stopped: ${message.replace(/\.+$/, '')}. Recorded iterations are kept in ${io.stateDir}; fix the cause and run again to resume.`;
+    logger.error('run.error', said, { error: message });
+    await io.onStopped?.({ message: redact(said), unchanged: false });
     return 1;
   } finally {
     if (!io.session) session.release();
@@ -405,12 +412,13 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
     labelsDoNotLast: io.publisher !== undefined && options.source === 'beads',
   });
   if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
-  if (halt.kind === 'lifted') io = { ...io, haltLifted: halt.because };
+  if (halt.kind === 'lifted') io = { ...io, haltLifted: halt.because, ...(halt.byHand ? { resumedByHand: true } : {}) };
   else if (!io.onlyIssues) {
     // Nothing to do: nothing written, no agent installed or prepared (issue 14). The issues read to
     // decide are the run's first read otherwise, and its warnings go to the run's log either way.
     // (The planning pipeline's loop, on the issues it just created, always has work.)
-    const logger = runLogger(options, io, createRedactor(io.secrets));
+    const redact = createRedactor(io.secrets);
+    const logger = runLogger(options, io, redact);
     let warn = (message: string) => logger.warn('source.warning', message);
     const source = await sourceOf(options, io, (message) => warn(message)).catch(() => undefined);
     // --on-success branch: issues finished on their own unmerged branch are no work (said when idle;
@@ -429,6 +437,12 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
       return idleRun(io, logger, idle, source!.description, startedAt);
     }
     if (idle?.kind === 'deferred') return deferredRun(io, logger, idle, startedAt);
+    if (idle?.kind === 'refused') {
+      const message = `The run stopped before it started: ${idle.message.replace(/\.+$/, '')}. Nothing was started or written; the next run starts once the token is fixed.`;
+      logger.error('run.refused', message);
+      await io.onStopped?.({ message: redact(message), unchanged: true });
+      return 1;
+    }
     const first = idle?.kind === 'work' ? idle.ready : undefined;
     if (source && first)
       io = {

@@ -12,7 +12,8 @@ const SYNOPSIS: Record<Command, string> = {
 /** Each halt reason in a line (`haltReason` in the --json result). A Record: a new reason cannot be left out of --help. */
 export const HALT_REASON_HELP: Record<HaltReason, string> = {
   max_iterations: '--max-iterations agent runs used up, counted across slices',
-  stuck: 'the agent made no progress (the same work remaining, or it said it is stuck)',
+  stuck:
+    'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then all_escalated or failure_loop); read from checkpoints of the first version',
   contract_violation: "the agent's report contradicted itself (--strict)",
   budget: "the run's spend reached --max-cost-usd",
   failure_loop: '--max-consecutive-escalations escalated cycles in a row (FAILURE LOOP DETECTED)',

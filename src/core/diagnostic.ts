@@ -5,6 +5,7 @@
  * Pure; the renderers are src/report/diagnostic.ts.
  */
 import { type Surface, type Terms, surface } from '../config/surface.js';
+import { ESCALATED_LABEL } from '../issues/types.js';
 import { type HaltDiagnostic, OUTPUT_CHARS } from '../report/diagnostic.js';
 import { type ResumeWay, describeResume, resumeWays } from './resumeWays.js';
 import type { HaltReason, LoopState } from './state.js';
@@ -37,7 +38,7 @@ const ADVICE: Record<HaltReason, (say: Surface) => string> = {
   bounce_loop: () =>
     'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
   all_escalated: () =>
-    'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue.',
+    'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
   agent_unavailable: () =>
     'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions).',
   max_iterations: () =>
@@ -61,7 +62,12 @@ const ADVICE: Record<HaltReason, (say: Surface) => string> = {
 };
 
 /** What a resumed run does first, where it is not the obvious (the halt's work picked up where it stopped). */
+/** What resuming a halt that escalated issues does with them (issue 40): the loop goes on without them. */
+const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
+
 const ON_RESUME: Partial<Record<HaltReason, string>> = {
+  failure_loop: WITHOUT_ESCALATED,
+  bounce_loop: WITHOUT_ESCALATED,
   publish_refused: 'Resumed, only the refused step is done again: the agent does not run.',
   workflow_aborted: 'Resumed, it goes on from the newest note.',
 };

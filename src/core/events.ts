@@ -161,6 +161,11 @@ export type Effect =
   | { kind: 'openCycle'; cycle: CycleState }
   /** A resumed cycle: check out its branch (fetched when an earlier slice pushed it). */
   | { kind: 'enterCycleBranch'; branch: string }
+  /**
+   * A cycle given up before any agent worked on it (its baseline halted): the base branch checked
+   * out again, the cycle's branch deleted when it holds nothing of its own.
+   */
+  | { kind: 'leaveCycle'; branch: string }
   /** Answered by `baselineRan`. */
   | { kind: 'runBaseline' }
   /** One iteration of the workflow; answered by `iterated`. */

@@ -7,6 +7,7 @@
  *   agent-loop:escalated label, filed a new issue, or edited an escalated one: its fingerprint).
  * - failure_loop: resumes once the base branch has new commits (the cause may be fixed there), or a
  *   person removed the label from, or edited, one of the issues the loop escalated.
+ * - bounce_loop: resumes once a person removed the label from, or edited (clarified), the issue it escalated.
  * - baseline_unreadable: resumes once the base branch has new commits.
  * - max_iterations, budget: resume once the limit is above what was spent.
  * - every other halt (the agent moved the repository, a secret, GitHub refused, …) waits for a
@@ -14,7 +15,7 @@
  * Rate limits never halt: their window is carried to the next run and waited out there.
  */
 import { ESCALATED_LABEL } from '../issues/types.js';
-import { NEEDS_BASE_TIP } from './resumeWays.js';
+import { ESCALATION_HALTS, NEEDS_BASE_TIP } from './resumeWays.js';
 import type { ReadyIssue } from './events.js';
 import { selectTargets, unlabelledEscalations } from './slice.js';
 import type { LoopState } from './state.js';
@@ -33,7 +34,7 @@ export interface HaltObservation {
 export type HaltGate = { stands: true } | { stands: false; because: string };
 
 /** The halts a changed cause lifts, and what is read to see it. */
-export const NEEDS_ISSUES = new Set(['all_escalated', 'failure_loop']);
+export const NEEDS_ISSUES = ESCALATION_HALTS;
 export { NEEDS_BASE_TIP };
 
 export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
@@ -41,28 +42,25 @@ export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
   if (!halt) return { stands: false, because: 'the checkpoint holds no halt' };
   const lift = (because: string): HaltGate => ({ stands: false, because });
   if (halt.reason === 'max_iterations' && seen.maxIterations > loop.iteration)
-    return lift(`max-iterations is now ${seen.maxIterations}, above the ${loop.iteration} iterations run`);
+    return lift(`the iteration limit is now ${seen.maxIterations}, above the ${loop.iteration} agent run(s) used`);
   if (halt.reason === 'budget' && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
     return lift(
       seen.maxCostUsd === undefined
-        ? 'max-cost-usd is no longer set'
-        : `max-cost-usd is now ${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`,
+        ? 'the spend cap is no longer set'
+        : `the spend cap is now $${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`,
     );
   if (NEEDS_BASE_TIP.has(halt.reason) && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
     return lift(
       `the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} → ${seen.baseTip.slice(0, 7)})`,
     );
   if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
-    // As the next slice would choose (nothing escalated in it yet), leaving the halt's own issues
-    // out for a failure loop unless a person took their label away.
+    // As the next slice would choose (nothing escalated in it yet). A failure or bounce loop is lifted
+    // by its own issues only (those it escalated), once a person took their label away or edited them.
     const { targets } = selectTargets(seen.ready, loop, true, loop.iteration, undefined, seen.labelsDoNotLast);
-    const looped = new Set(
-      halt.reason === 'failure_loop'
-        ? loop.escalations.slice(-Math.max(loop.consecutiveEscalations, 1)).flatMap((e) => e.issueIds)
-        : [],
-    );
+    const own = halt.reason === 'failure_loop' ? Math.max(loop.consecutiveEscalations, 1) : 1;
+    const looped = new Set(loop.escalations.slice(-own).flatMap((e) => e.issueIds));
     // (selectTargets counts an escalation whose label a killed run left unsent as labelled.)
-    const eligible = halt.reason === 'failure_loop' ? targets.filter((t) => looped.has(t.id)) : targets;
+    const eligible = halt.reason === 'all_escalated' ? targets : targets.filter((t) => looped.has(t.id));
     const edited = eligible.filter((t) => t.labels.includes(ESCALATED_LABEL));
     const ids = (list: readonly ReadyIssue[]) => list.map((t) => t.id).join(', ');
     if (edited.length > 0)

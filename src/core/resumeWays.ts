@@ -19,11 +19,17 @@ export const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
  */
 export type ResumeWay = 'explicit' | 'unlabel' | 'base_commits' | 'max_iterations' | 'budget' | 'fresh';
 
+/** The halts that escalated issues: a person lifts them by taking an issue's label away or editing it (haltGate.ts reads the issues for them). */
+export const ESCALATION_HALTS = new Set(['all_escalated', 'failure_loop', 'bounce_loop']);
+
 export function resumeWays(halt: Pick<NonNullable<LoopState['halt']>, 'reason'>): ResumeWay[] {
   if (halt.reason === 'max_iterations') return ['max_iterations', 'fresh'];
   if (halt.reason === 'budget') return ['budget', 'fresh'];
+  // Only escalated issues are left: resumed by hand or started over, the loop would find the same
+  // labels and halt again at once (issue 40). An issue is what changes it.
+  if (halt.reason === 'all_escalated') return ['unlabel'];
   const ways: ResumeWay[] = ['explicit'];
-  if (halt.reason === 'all_escalated' || halt.reason === 'failure_loop') ways.push('unlabel');
+  if (ESCALATION_HALTS.has(halt.reason)) ways.push('unlabel');
   if (NEEDS_BASE_TIP.has(halt.reason)) ways.push('base_commits');
   ways.push('fresh');
   return ways;
@@ -34,11 +40,13 @@ export function describeResumeWay(way: ResumeWay, terms: Terms, baseBranch?: str
   const say = surface(terms);
   switch (way) {
     case 'explicit':
-      return `once the cause is fixed, ${say.act('resumeHalted')}`;
+      // The CLI keeps no options between runs: the resumed run needs the halted run's again.
+      return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
     case 'unlabel':
       return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
     case 'base_commits':
-      return `push a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+      // The CLI's base branch is the local one; the action's is the one it checks out.
+      return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
     case 'max_iterations':
       return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
     case 'budget':

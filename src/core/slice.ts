@@ -56,6 +56,24 @@ export interface CoreSettings {
    * notices and before anything else (a landing an earlier run left, an agent run).
    */
   refusedBeforehand?: { message: string; advice: string };
+  /**
+   * A person resumed this run's halted checkpoint by hand (--resume-halted, resume: true): a halt it
+   * reaches before any agent ran is theirs to read in its output, not posted to Discord again
+   * (haltPosted).
+   */
+  resumedByHand?: boolean;
+  /** Halts are posted to Discord (a webhook is set): a halt that is not says why. */
+  posts?: boolean;
+}
+
+/**
+ * Whether a halt is posted to Discord (issue 40). Not when the run was resumed by hand and halts
+ * before any agent ran in it (only escalated issues left, GitHub still refusing, a limit still
+ * reached): the person who resumed it is reading its output, and Discord was told of the halt they
+ * resumed. Said in the run's log instead, when a webhook is set. Pure.
+ */
+export function haltPosted(model: Pick<SliceModel, 'loop' | 'sliceStartIteration'>, settings: CoreSettings): boolean {
+  return !(settings.resumedByHand && model.loop.iteration === model.sliceStartIteration);
 }
 
 export interface CoreConfig {
@@ -147,7 +165,14 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
       ]);
     case 'sourceChecked': {
       const m = { ...model, checking: undefined };
-      if (event.unreadable) return finish(m, config, 'halted', event.unreadable);
+      // A cycle about to be recorded stays in flight: nothing of it was committed, so it closed nothing yet.
+      if (event.unreadable)
+        return finish(
+          model.checking === 'finishCycle' && model.cycle ? notClosed(m, model.cycle.issueIds) : m,
+          config,
+          'halted',
+          event.unreadable,
+        );
       if (model.checking === 'finishCycle' && model.cycle) {
         // Record before act: the finished cycle goes into the outbox, with the iteration's counts, before
         // anything is committed or pushed; a run that dies or is refused from here on lands it later,
@@ -217,7 +242,24 @@ export function step(model: SliceModel, event: Event, config: CoreConfig): Step 
       if (event.interrupted) return finish(model, config, 'continuing', undefined, true);
       const hadKey = model.loop.currentCycle?.baselineKey !== undefined;
       const m = { ...model, loop: event.state, cycle: event.state.currentCycle };
-      if (event.halt) return finish(m, config, 'halted', event.halt);
+      if (event.halt) {
+        const cycle = m.loop.currentCycle;
+        // No agent has worked on the cycle (issue 40): it is given up, the base branch checked out
+        // again, so that the fix the halt names (the suite, on the base branch) is made where it counts,
+        // and the run that resumes opens the cycle afresh from the base as it is then.
+        if (cycle && m.loop.iteration < cycle.startedAtIteration)
+          return finish(
+            { ...m, cycle: undefined, loop: { ...m.loop, currentCycle: undefined } },
+            config,
+            'halted',
+            event.halt,
+            false,
+            cycle.branch ? [{ kind: 'leaveCycle', branch: cycle.branch }] : [],
+            [],
+            cycle,
+          );
+        return finish(m, config, 'halted', event.halt);
+      }
       return { model: m, effects: [...(hadKey ? [] : [save(m)]), { kind: 'iterate', baseline: event.run }] };
     }
     case 'iterated':
@@ -379,17 +421,36 @@ function noticesSent(model: SliceModel, results: readonly NoticeResult[]): Step 
   return { model: m, effects: [save(m, model.ended)] };
 }
 
-/** The cycle of a landing begun in this slice back in flight, its outbox entry dropped. */
+/**
+ * The cycle of a landing begun in this slice back in flight, its outbox entry dropped, its issues
+ * no longer counted closed (nothing of it was committed: the run that lands it closes them).
+ */
 function unrecord(model: SliceModel): SliceModel {
   const landing = model.landing;
   if (!landing || landing.resumed) return model;
+  return notClosed(
+    {
+      ...model,
+      landing: undefined,
+      loop: {
+        ...model.loop,
+        currentCycle: landing.entry.cycle,
+        outbox: model.loop.outbox.filter((e) => e !== landing.entry),
+      },
+    },
+    landing.entry.cycle.issueIds,
+  );
+}
+
+/** The model with `ids` taken out of the loop's closed (and closed-as-no-change) issues. */
+function notClosed(model: SliceModel, ids: readonly string[]): SliceModel {
+  const keep = (list: string[]) => list.filter((id) => !ids.includes(id));
   return {
     ...model,
-    landing: undefined,
     loop: {
       ...model.loop,
-      currentCycle: landing.entry.cycle,
-      outbox: model.loop.outbox.filter((e) => e !== landing.entry),
+      issuesClosed: keep(model.loop.issuesClosed),
+      issuesNoChange: keep(model.loop.issuesNoChange),
     },
   };
 }
@@ -1021,6 +1082,8 @@ function finish(
   before: Effect[] = [],
   /** Effects to perform right after the halt's save (an escalation's push and label, recorded in it). */
   after: Effect[] = [],
+  /** A cycle the halt gave up before any agent worked on it: the diagnostic names it, the state no longer holds it. */
+  givenUp?: CycleState,
 ): Step {
   let m = model;
   const effects: Effect[] = [...before];
@@ -1041,18 +1104,31 @@ function finish(
     const diagnostic = buildDiagnostic({
       reason: halt.reason,
       message: halt.message,
-      state: m.loop,
+      state: givenUp ? { ...m.loop, currentCycle: givenUp } : m.loop,
       checkpointId: config.checkpointId,
       maxConsecutiveEscalations: config.settings.maxConsecutiveEscalations,
       advice: halt.advice,
       terms: config.settings.terms ?? 'cli',
     });
     effects.push({ kind: 'recordHalt', halt, diagnostic });
-    // The Discord post: recorded (saved with the halt), then sent.
-    const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
-    m = posted.model;
-    const [saved, post] = posted.effects as [Effect, Effect];
-    effects.push(saved, ...after, post);
+    if (haltPosted(m, config.settings)) {
+      // The Discord post: recorded (saved with the halt), then sent.
+      const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
+      m = posted.model;
+      const [saved, post] = posted.effects as [Effect, Effect];
+      effects.push(saved, ...after, post);
+    } else {
+      m = { ...m, ended: status };
+      effects.push(save(m, status), ...after);
+      if (config.settings.posts)
+        effects.push(
+          log(
+            'info',
+            'discord.skipped',
+            `Not posted to Discord: this run was resumed by hand (${surface(config.settings.terms).given('resumeHalted')}) and halted before any agent ran, so whoever resumed it reads the halt here; Discord was told of the halt it resumed.`,
+          ),
+        );
+    }
   } else {
     m = { ...m, ended: status };
     effects.push(save(m, status), ...after);

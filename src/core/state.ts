@@ -323,6 +323,12 @@ export const LoopStateSchema = z.object({
       advice: z.string().optional(),
       at: z.string().optional(),
       baseTip: z.string().optional(),
+      /**
+       * Where the halt left a cycle's branch checked out: a digest of each open issue as it left the
+       * issues file, by id (src/loop/parking.ts). What differs from it when the next run parks the
+       * branch, a person changed, and it is carried to the base branch.
+       */
+      issues: z.record(z.string(), z.string()).optional(),
     })
     .optional(),
   slices: z.number().int(),

@@ -63,7 +63,7 @@ export function beadsRecordToIssue(record: BeadsRecord): Issue {
     id: record.id,
     title: typeof record.title === 'string' ? record.title : '',
     body: typeof record.description === 'string' ? record.description : '',
-    status: typeof record.status === 'string' ? record.status : '',
+    status: statusOf(record),
     labels: Array.isArray(record.labels) ? record.labels.filter((l): l is string => typeof l === 'string') : [],
     dependencies: dependencyRefs(record).map((d) => d.dependsOn),
   };
@@ -71,6 +71,15 @@ export function beadsRecordToIssue(record: BeadsRecord): Issue {
   if (typeof record.created_at === 'string') issue.createdAt = record.created_at;
   if (typeof record.issue_type === 'string' && record.issue_type !== '') issue.type = record.issue_type;
   return issue;
+}
+
+/**
+ * A record's status; a line written without one is open, as `bd create` makes it (issue 40: a
+ * hand-written line without `"status":"open"` was silently never ready).
+ */
+export function statusOf(record: BeadsRecord): string {
+  if (record.status === undefined || record.status === null || record.status === '') return 'open';
+  return typeof record.status === 'string' ? record.status : '';
 }
 
 /** Statuses that no longer hold anything up: closed, and deleted (tombstone) issues. */
@@ -86,7 +95,7 @@ const DONE_STATUSES = new Set(['closed', 'tombstone']);
  * itself blocked (transitively).
  */
 export function blockedReason(record: BeadsRecord, byId: ReadonlyMap<string, BeadsRecord>): string | undefined {
-  if (record.status !== 'open') return `status is ${JSON.stringify(record.status ?? null)}, not "open"`;
+  if (statusOf(record) !== 'open') return `status is ${JSON.stringify(record.status ?? null)}, not "open"`;
   return blockedBy(record, byId, new Set());
 }
 
@@ -97,7 +106,7 @@ function blockedBy(record: BeadsRecord, byId: ReadonlyMap<string, BeadsRecord>, 
     if (!BLOCKING_DEPENDENCY_TYPES.has(dep.type)) continue;
     const target = byId.get(dep.dependsOn);
     if (!target) continue;
-    const status = typeof target.status === 'string' ? target.status : '';
+    const status = statusOf(target);
     if (DONE_STATUSES.has(status)) continue;
     if (dep.type === 'parent-child') {
       const parentBlocked = blockedBy(target, byId, seen);

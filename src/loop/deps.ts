@@ -74,6 +74,10 @@ export interface SliceSettings {
   carried?: CarriedCounts;
   /** A landing GitHub will refuse, seen before any agent ran (CoreSettings.refusedBeforehand): the slice halts as it starts. */
   refusedBeforehand?: { message: string; advice: string };
+  /** Resumed by hand (CoreSettings.resumedByHand): a halt before any agent ran is not posted to Discord. */
+  resumedByHand?: boolean;
+  /** Halts are posted to Discord (CoreSettings.posts). */
+  posts?: boolean;
 }
 
 export interface TestOutcome {

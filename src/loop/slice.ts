@@ -40,6 +40,7 @@ import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { cycleBaseline, forgetBaselines, mendBaselines } from './baseline.js';
 import { finishedBranchMessage, finishedBranches } from './finishedBranches.js';
 import { ownRecords, putBackOwnIssues } from './ownIssues.js';
+import { branchLeft, changedSinceHalt, issueDigests, loopLeftOn } from './parking.js';
 import type { OpenRecord } from '../issues/types.js';
 import { ListingError, listingFailed } from '../issues/listing.js';
 
@@ -214,27 +215,56 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     const inTree = workTreePath(git.topLevel, deps.stateDir);
     if (inTree) await git.exclude(inTree);
     await git.exclude(TEMP_FILE_PATTERN);
+    /**
+     * The work a halted (or stopped) loop left on `branch` committed there as wip:, the base branch
+     * checked out again; the escalation that halted it labelled there, and the issues a person
+     * changed on the branch since the halt carried there (parking.ts), where later runs read them.
+     */
+    const park = async (left: LoopState, branch: string, base: string) => {
+      const changed = changedSinceHalt(
+        left.halt?.issues,
+        (await source.openRecords?.().catch(() => undefined)) ?? new Map(),
+      );
+      const escalated = left.parkedBranch === branch;
+      await git.commitAll(`wip: ${branch} (${escalated ? 'escalated' : 'stopped'}; parked by the next run)`);
+      await git.checkout(base);
+      const last = left.escalations.at(-1);
+      if (escalated && last) await labelEscalated(last.issueIds, last.note, base);
+      logger.info('git.parked', `Committed the work left on ${branch} as wip: and returned to ${base}.`);
+      if (changed.length === 0 || !source.reinstate) return;
+      const ids = changed.map(([id]) => id);
+      for (const [id, open] of changed) await source.reinstate(id, open.record);
+      await git.commitAll(`agent-loop: ${ids.join(' ')} as changed by hand on ${branch}`.slice(0, 120));
+      logger.info(
+        'issue.carried',
+        `${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} changed on ${branch} after the halt (by a person): carried to ${base}, where the issues are read.`,
+        { issueIds: ids },
+      );
+    };
     if (!state.baseBranch) {
       const current = await git.currentRef();
       if (current.startsWith('agent-loop/')) {
-        throw new StartError(
-          `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(deps.settings.terms).given('fresh')}).`,
-        );
-      }
-      state.baseBranch = current;
+        // Starting over (--fresh) on the branch a halted loop left checked out: parked as the run
+        // that resumed it would, then started from its base branch.
+        const left = settings.fresh ? await loopLeftOn(store, current) : undefined;
+        if (!left)
+          throw new StartError(
+            `the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(deps.settings.terms).given('fresh')}).`,
+          );
+        await park(left, current, left.baseBranch);
+        state.baseBranch = left.baseBranch;
+      } else state.baseBranch = current;
     }
     // A halt left an escalated cycle's branch checked out for inspection: park its work now, and
     // record the escalation on the base branch, where later runs read the issues.
     if (state.parkedBranch && state.baseBranch) {
-      if ((await git.currentRef()) === state.parkedBranch) {
-        await git.commitAll(`wip: ${state.parkedBranch} (escalated; parked by the next run)`);
-        await git.checkout(state.baseBranch);
+      if ((await git.currentRef()) === state.parkedBranch)
+        await park(opened.state, state.parkedBranch, state.baseBranch);
+      else {
+        // A person left the branch themselves: the escalation is recorded on the base all the same.
         const last = state.escalations.at(-1);
-        if (last) await labelEscalated(last.issueIds, last.note, state.baseBranch);
-        logger.info(
-          'git.parked',
-          `Committed the work left on ${state.parkedBranch} as wip: and returned to ${state.baseBranch}.`,
-        );
+        if (last && (await git.currentRef()) === state.baseBranch)
+          await labelEscalated(last.issueIds, last.note, state.baseBranch);
       }
       state = { ...state, parkedBranch: undefined };
     }
@@ -326,6 +356,13 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
           const baseTip = await git.tipOf(saved.baseBranch).catch(() => undefined);
           if (baseTip) saved = { ...saved, halt: { ...saved.halt, baseTip } };
         }
+        // A halt that leaves a cycle's branch checked out keeps the issues as it leaves them (its
+        // last save: after the escalation's label): what a person changes there is carried (parking.ts).
+        const left = saved.halt && git && !deps.publisher ? branchLeft(saved) : undefined;
+        if (left && source.openRecords && (await git?.currentRef().catch(() => undefined)) === left) {
+          const records = await source.openRecords().catch(() => undefined);
+          if (records) saved = { ...saved, halt: { ...saved.halt!, issues: issueDigests(records) } };
+        }
         await save(effect.status, saved, effect.errors);
         return undefined;
       }
@@ -374,6 +411,19 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
         }
         // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
         atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
+        return undefined;
+      }
+      case 'leaveCycle': {
+        // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
+        const base = loop.baseBranch;
+        if (!git || !base || deps.waveJob || (await git.currentRef()) !== effect.branch) return undefined;
+        await git.checkout(base);
+        const own = await git.subjectsSince(base, effect.branch);
+        if (own.length === 0) await git.deleteBranch(effect.branch);
+        logger.info(
+          'git.left',
+          `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}; the run that resumes opens the cycle again from ${base} as it is then.`,
+        );
         return undefined;
       }
       case 'runBaseline': {
