@@ -20,7 +20,7 @@ import { type PlanIO, planCommand } from '../app/plan.js';
 import type { StartProblem } from '../app/problems.js';
 import { type LandingSoFar, runCommand } from '../app/run.js';
 import { GitHubPhaseIssueSink } from '../workflows/pipeline/githubSink.js';
-import { createRedactor } from '../report/redact.js';
+import { createRedactor } from '../secrets/redact.js';
 import type { Clock } from '../util/clock.js';
 import { loadActionConfig, readPauseSwitch } from './inputs.js';
 import { ensureAgent } from './installAgent.js';

@@ -28,7 +28,7 @@ import { type HaltCheck, checkHalt } from './haltCheck.js';
 import { type IdleCheck, checkIdle } from './idleCheck.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
-import { type Redactor, createRedactor } from '../report/redact.js';
+import { type Redactor, createRedactor } from '../secrets/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { Clock } from '../util/clock.js';
