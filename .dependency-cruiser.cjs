@@ -41,10 +41,11 @@ const ADAPTERS = `^src/(${ADAPTER_ORDER.join('|')})/`;
 const KNOWN_UP = '^src/safety/stateDir\\.ts$';
 /**
  * The option schema and the surface's words (src/config/surface.ts): pure tables every layer may read
- * to name an option or an act in the words of the surface that ran (issue 40). They import nothing of
- * src/ but each other.
+ * to name an option or an act in the words of the surface that ran (issue 40); and the catalog of the
+ * agents (src/agents/catalog.ts), whose names and words the schema's --agent is made of. They import
+ * nothing of src/ but each other.
  */
-const WORDS = '^src/config/(options|surface)\\.ts$';
+const WORDS = '^src/config/(options|surface)\\.ts$|^src/agents/catalog\\.ts$';
 
 module.exports = {
   forbidden: [
