@@ -41,11 +41,12 @@ const ADAPTERS = `^src/(${ADAPTER_ORDER.join('|')})/`;
 const KNOWN_UP = '^src/safety/stateDir\\.ts$';
 /**
  * The option schema and the surface's words (src/config/surface.ts): pure tables every layer may read
- * to name an option or an act in the words of the surface that ran (issue 40); and the catalog of the
- * agents (src/agents/catalog.ts), whose names and words the schema's --agent is made of. They import
+ * to name an option or an act in the words of the surface that ran (issue 40); and the catalogs of the
+ * agents and of the issue sources (src/agents/catalog.ts, src/issues/catalog.ts), whose names and
+ * words the schema's --agent and --source are made of. They import
  * nothing of src/ but each other.
  */
-const WORDS = '^src/config/(options|surface)\\.ts$|^src/agents/catalog\\.ts$';
+const WORDS = '^src/config/(options|surface)\\.ts$|^src/(agents|issues)/catalog\\.ts$';
 
 module.exports = {
   forbidden: [

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config/problems.js';
 import { createOctokit } from '../issues/github/client.js';
-import { GitHubIssueSource } from '../issues/github/issueSource.js';
+import type { GitHubIssueSource } from '../issues/github/issueSource.js';
+import { SOURCE_FACTORIES } from '../issues/registry.js';
 import { listOpenPullRequests, openOrReusePullRequest } from '../issues/github/pullRequests.js';
 import { GitHubRequests } from '../issues/github/requests.js';
 import { type Git, persistedCredentials } from '../git/git.js';
@@ -164,7 +165,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       .map((a) => a.trim())
       .filter((a) => a !== '');
     const make = (onWarning: (m: string) => void) =>
-      new GitHubIssueSource({
+      SOURCE_FACTORIES.github({
         octokit,
         owner,
         repo,

@@ -3,6 +3,7 @@
  * another parser (--agent-args), and the options of a command judged together.
  */
 import { COMMAND_AGENT, agentEntry } from '../agents/catalog.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 import { splitArgs } from '../util/args.js';
 import type { Origin } from './configFile.js';
 import type { Options, Scope } from './options.js';
@@ -64,7 +65,7 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
         '--on-success pull-request: pull requests are opened by the GitHub Action; on the command line use merge or branch.',
     });
   }
-  if (command === 'action' && options.source === 'beads' && options.onSuccess === 'branch') {
+  if (command === 'action' && ISSUE_SOURCES[options.source].inRepository && options.onSuccess === 'branch') {
     problems.push({
       option: '--on-success',
       message: `${say.given('onSuccess', 'branch')} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`,

@@ -5,6 +5,7 @@
  * the default as shown, and where each option applies.
  */
 import { z } from 'zod';
+import { SOURCE_NAMES, sourcesSaid } from '../issues/catalog.js';
 import {
   AGENT_CATALOG,
   AGENT_NAMES,
@@ -89,13 +90,16 @@ export const OptionsSchema = z.object({
     help: 'YAML file of options (kebab-case keys, same names as the flags).',
     expected: 'a path to a YAML file',
   }),
-  source: z.enum(['beads', 'github']).default('beads').register(registry, {
-    flag: 'source',
-    arg: 'beads|github',
-    commands: RUN,
-    help: 'Where issues come from: beads (the bd CLI when on PATH, else the JSONL file) or github (the action).',
-    expected: 'one of beads, github',
-  }),
+  source: z
+    .enum(SOURCE_NAMES)
+    .default('beads')
+    .register(registry, {
+      flag: 'source',
+      arg: SOURCE_NAMES.join('|'),
+      commands: RUN,
+      help: `Where issues come from: ${sourcesSaid('cli')}.`,
+      expected: `one of ${SOURCE_NAMES.join(', ')}`,
+    }),
   issuesFile: z.string().min(1).default('.beads/issues.jsonl').register(registry, {
     flag: 'issues-file',
     arg: 'PATH',
