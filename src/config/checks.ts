@@ -31,12 +31,11 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
         '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.',
     });
   }
-  if ((command === 'run' || command === 'plan') && options.source === 'github') {
+  if ((command === 'run' || command === 'plan') && ISSUE_SOURCES[options.source].builtBy === 'action') {
     // Checked here, not where the source is opened: a run with nothing to do never opens it.
     problems.push({
       option: '--source',
-      message:
-        '--source github: the GitHub issue source runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.',
+      message: `--source ${options.source}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.`,
     });
   }
   if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
