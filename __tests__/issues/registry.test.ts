@@ -15,7 +15,12 @@ describe('the issue sources, one entry each (issue 41)', () => {
   it('the beads file source names the file it reads (issuesFile, absolute), and the guard forwards it', async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'sources-'));
     writeFileSync(path.join(cwd, 'issues.jsonl'), '');
-    const source = await SOURCE_FACTORIES.beads({ cwd, issuesFile: 'issues.jsonl', onWarning: () => {} });
+    const source = await SOURCE_FACTORIES.beads({
+      cwd,
+      options: { issuesFile: 'issues.jsonl' },
+      env: {},
+      onWarning: () => {},
+    });
     expect(source.issuesFile).toBe(path.join(cwd, 'issues.jsonl'));
     expect(guardIssues(source, createRedactor([])).issuesFile).toBe(path.join(cwd, 'issues.jsonl'));
   });

@@ -138,14 +138,14 @@ export function runLogger(
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
 export function sourceOf(
   options: Options,
-  io: Pick<RunIO, 'source' | 'cwd' | 'terms'>,
+  io: Pick<RunIO, 'source' | 'cwd' | 'terms' | 'env'>,
   onWarning: (message: string) => void,
 ): Promise<IssueSource> {
   if (io.source) return Promise.resolve(io.source(onWarning));
   // A source only the action builds, asked for elsewhere: prepareRun says so; the beads source stands in.
   const build = runSourceFactory(options.source) ?? SOURCE_FACTORIES.beads;
   return Promise.resolve(
-    build({ cwd: io.cwd, issuesFile: options.issuesFile, ...(io.terms ? { terms: io.terms } : {}), onWarning }),
+    build({ cwd: io.cwd, options, env: io.env, ...(io.terms ? { terms: io.terms } : {}), onWarning }),
   );
 }
 

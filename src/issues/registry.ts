@@ -6,18 +6,21 @@
  * requires a line here for every entry there.
  */
 import path from 'node:path';
+import type { Options } from '../config/options.js';
 import type { Terms } from '../config/surface.js';
 import { ISSUE_SOURCES, type SourceName } from './catalog.js';
 import { GitHubIssueSource, type GitHubIssueSourceOptions } from './github/issueSource.js';
 import { createBeadsSource } from './index.js';
 import type { IssueSource, SourceWarning } from './types.js';
 
-/** What a run holds for a source any run builds. */
+/** What a run holds for a source any run builds: the repository, the run's options and environment. */
 export interface RunSourceContext {
   /** The repository: a relative issues file resolves against it, bd runs there. */
   cwd: string;
-  /** --issues-file as given. */
-  issuesFile: string;
+  /** The run's options (a source reads its own: --issues-file for beads). */
+  options: Pick<Options, 'issuesFile'>;
+  /** The run's environment (a service's token; masked as config/secrets.ts lists them). */
+  env: NodeJS.ProcessEnv;
   /** Whose words its errors use (default: the CLI's). */
   terms?: Terms;
   onWarning: SourceWarning;
@@ -29,10 +32,10 @@ export const SOURCE_FACTORIES = {
   // An explicit --issues-file means that file, even when bd is installed.
   beads: ((c) =>
     createBeadsSource({
-      issuesFile: path.resolve(c.cwd, c.issuesFile),
+      issuesFile: path.resolve(c.cwd, c.options.issuesFile),
       cwd: c.cwd,
       ...(c.terms ? { terms: c.terms } : {}),
-      preferCli: c.issuesFile === '.beads/issues.jsonl',
+      preferCli: c.options.issuesFile === '.beads/issues.jsonl',
       onWarning: c.onWarning,
     })) as SourceFactory<RunSourceContext>,
   github: ((options) => new GitHubIssueSource(options)) as (options: GitHubIssueSourceOptions) => GitHubIssueSource,
