@@ -11,7 +11,7 @@ export { POLICIES, backoffMs } from '../src/failure/policy.js';
 export { runSlice } from '../src/loop/slice.js';
 export { implementWorkflow } from '../src/workflows/index.js';
 export { createLogger } from '../src/report/logger.js';
-export { createRedactor } from '../src/report/redact.js';
+export { createRedactor } from '../src/secrets/redact.js';
 export { GitError } from '../src/git/git.js';
 export { explainHttpError } from '../src/issues/github/errors.js';
 export { createPullRequestPublisher } from '../src/publish/pullRequest.js';

@@ -3,7 +3,7 @@ import type { RunResult } from '../../src/core/result.js';
 import { SUMMARY_LIMIT, buildSummary, haltFailure, resultOutputs } from '../../src/action/summary.js';
 import { cliVocabulary } from '../../e2e/support/vocabulary.js';
 import { ACTION_OUTPUTS } from '../../src/action/manifest.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 
 const result = (over: Partial<RunResult> = {}): RunResult => ({
   status: 'halted',

@@ -19,7 +19,7 @@ import { runTurn } from '../../src/loop/turn.js';
 import { stateFiles } from '../../src/persist/stateFiles.js';
 import { createLogger } from '../../src/report/logger.js';
 import { ManualClock } from '../loop/fakes.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 
 let dir: string;
 let promptFile: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { cleanIssue, cleanLine, guardIssues } from '../../src/issues/guard.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import type { Issue, IssueSource } from '../../src/issues/types.js';
 
 const token = `ghp_${'A1b2C3d4E5'.repeat(4)}`;

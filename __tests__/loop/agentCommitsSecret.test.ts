@@ -14,7 +14,7 @@ import { type Git, openGit } from '../../src/git/git.js';
 import type { CyclePublisher, CycleWork } from '../../src/loop/publish.js';
 import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import { secretDetector } from '../../src/safety/secretScan.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';

@@ -14,7 +14,7 @@ import { openGit } from '../../src/git/git.js';
 import { BeadsFileSource } from '../../src/issues/beadsFile.js';
 import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';

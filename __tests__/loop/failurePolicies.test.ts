@@ -16,7 +16,7 @@ import { runSlice, type SliceDeps, type SliceSettings } from '../../src/loop/sli
 import { createLogger } from '../../src/report/logger.js';
 import type { HaltDiagnostic } from '../../src/report/diagnostic.js';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 

@@ -11,7 +11,7 @@ import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { openGit } from '../../src/git/git.js';
 import { runSlice, type TestOutcome, type TestPurpose } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, useCommittedRepo } from '../git/repo.js';

@@ -14,7 +14,7 @@ import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { openGit } from '../../src/git/git.js';
 import { runSlice, type SliceDeps, type TestOutcome } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { BASELINES_DIR } from '../../src/verdict/baseline.js';
 import { implementWorkflow } from '../../src/workflows/index.js';

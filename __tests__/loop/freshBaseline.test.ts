@@ -12,7 +12,7 @@ import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { openGit } from '../../src/git/git.js';
 import { runSlice, type SliceDeps, type TestOutcome, type TestPurpose } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { BASELINES_DIR, baselineStore } from '../../src/verdict/baseline.js';
 import { stateFiles } from '../../src/persist/stateFiles.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { mendBaselines } from '../../src/loop/baseline.js';
 import { stateFiles } from '../../src/persist/stateFiles.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import { initialLoopState } from '../../src/core/state.js';
 import { baselineDigest, baselineStore, rememberBaseline } from '../../src/verdict/baseline.js';
 import type { SuiteRun } from '../../src/verdict/results.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import {
   ManualClock,
   MemorySource,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { LineSplitter } from '../../src/agents/lines.js';
 import { runProcess } from '../../src/agents/process.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 
 describe('secrets cut across the pieces of an overlong line', () => {
   it('the splitter says which edges of each piece are cuts inside one line', () => {

@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fc from 'fast-check';
 import { buildDiscordPayload, DISCORD_LIMITS, type HaltMessage } from '../../src/report/discordPayload.js';
 import { postToDiscord, DISCORD_WAIT_BUDGET_MS, type DiscordDeps } from '../../src/report/discordWebhook.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import {
   startDiscordServer,
   validateExecuteBody,

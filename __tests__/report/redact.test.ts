@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { collectSecrets } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/report/logger.js';
-import { MASK, MIN_SECRET_LENGTH, createRedactor, secretForms } from '../../src/report/redact.js';
+import { MASK, MIN_SECRET_LENGTH, createRedactor, secretForms } from '../../src/secrets/redact.js';
 
 // --- generators ------------------------------------------------------------------------------------
 

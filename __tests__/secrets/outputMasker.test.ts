@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Stream, createOutputMasker } from '../../src/secrets/outputMasker.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 
 const SECRET = 'Zq81-mySecretValue-Kx7Lp0Wn';
 const H = 10;

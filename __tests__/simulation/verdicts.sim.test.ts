@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { runSlice } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
-import { createRedactor } from '../../src/report/redact.js';
+import { createRedactor } from '../../src/secrets/redact.js';
 import { MemoryCheckpointStore, type World, buildDoubles, generateWorld, memoryStateFiles, testOf } from './model.js';
 import { sliceSettings } from '../loop/fakes.js';
 import { implementWorkflow } from '../../src/workflows/index.js';

@@ -20283,6 +20283,77 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/issues/catalog.ts
+/**
+ * The issue sources agent-loop can read, as data: one entry per source, everything the rest of the
+ * code says or decides about a source by its name (the --source values and their help, where a
+ * source can be built, whether its issues live in the repository). A pure table every layer may read
+ * (rule words-are-leaves in .dependency-cruiser.cjs: it imports nothing); how each source is built is
+ * its line in src/issues/registry.ts. Adding a source: docs/architecture.md, "Adding an issue source".
+ */
+const ISSUE_SOURCES = {
+    beads: {
+        says: {
+            cli: 'the bd CLI when on PATH, else the JSONL file',
+            action: 'the bd CLI or the JSONL file in the repository',
+        },
+        builtBy: 'any',
+        title: 'the beads issue source',
+        inRepository: true,
+    },
+    github: {
+        says: { cli: 'the action', action: 'open issues carrying the label' },
+        builtBy: 'action',
+        title: 'the GitHub issue source',
+        inRepository: false,
+    },
+};
+/** The --source values, in the catalog's order. */
+const SOURCE_NAMES = Object.keys(ISSUE_SOURCES);
+/** The entry of `name`, or undefined when it names no source (a string from outside). */
+const sourceEntry = (name) => Object.hasOwn(ISSUE_SOURCES, name) ? ISSUE_SOURCES[name] : undefined;
+/** "beads (\u2026) or github (\u2026)": the sources with what each is, `first` first, in the words of `surface`. */
+function sourcesSaid(surface, first = SOURCE_NAMES[0]) {
+    const names = [first, ...SOURCE_NAMES.filter((name) => name !== first)];
+    const said = names.map((name) => `${name} (${ISSUE_SOURCES[name].says[surface]})`);
+    return said.length < 2 ? (said[0] ?? '') : `${said.slice(0, -1).join(', ')} or ${said[said.length - 1]}`;
+}
+
+;// CONCATENATED MODULE: ./src/agents/catalog.ts
+/**
+ * The agents agent-loop can run, as data: one entry per agent, everything the rest of the code
+ * says or decides about an agent by its name (the --agent values, the help and messages that name
+ * them, the CLI install-agent installs, the default --iteration-delay). A pure table every layer may
+ * read (rule words-are-leaves in .dependency-cruiser.cjs: it imports nothing); the factory that
+ * builds each agent is its line in src/agents/registry.ts, which the compiler requires for every
+ * entry here. Adding an agent: docs/architecture.md, "Adding an agent".
+ */
+const AGENT_CATALOG = {
+    claude: {
+        says: 'Claude Code',
+        cli: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
+        iterationDelaySeconds: 10,
+    },
+    codex: {
+        says: 'the Codex CLI',
+        cli: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+        iterationDelaySeconds: 10,
+    },
+    command: { says: 'any command', iterationDelaySeconds: 0, runsCommand: true },
+};
+/** The --agent values, in the catalog's order. */
+const AGENT_NAMES = Object.keys(AGENT_CATALOG);
+/** The entry of `name`, or undefined when it names no agent (a string from outside). */
+const agentEntry = (name) => Object.hasOwn(AGENT_CATALOG, name) ? AGENT_CATALOG[name] : undefined;
+/** The agents that are a CLI of their own (claude, codex): the ones --agent-model and --agent-args reach. */
+const CLI_AGENT_NAMES = AGENT_NAMES.filter((name) => agentEntry(name)?.cli !== undefined);
+/** The agent that runs --agent-command. */
+const COMMAND_AGENT = AGENT_NAMES.find((name) => agentEntry(name)?.runsCommand);
+/** "a", "a or b", "a, b or c". */
+function orList(words) {
+    return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
 ;// CONCATENATED MODULE: ./src/config/options.ts
 /**
  * Every option, in one zod schema: each field carries its flag, help text and what is expected, so
@@ -20290,6 +20361,8 @@ function preprocess(fn, schema) {
  * place. `OPTIONS` is the table the schema generates: flag, environment name (AGENT_LOOP_<OPTION>),
  * the default as shown, and where each option applies.
  */
+
+
 
 const COMMANDS = ['run', 'plan', 'status', 'cleanup'];
 const options_registry = registry();
@@ -20328,12 +20401,14 @@ const OptionsSchema = object({
         help: 'YAML file of options (kebab-case keys, same names as the flags).',
         expected: 'a path to a YAML file',
     }),
-    source: schemas_enum(['beads', 'github']).default('beads').register(options_registry, {
+    source: schemas_enum(SOURCE_NAMES)
+        .default('beads')
+        .register(options_registry, {
         flag: 'source',
-        arg: 'beads|github',
+        arg: SOURCE_NAMES.join('|'),
         commands: RUN,
-        help: 'Where issues come from: beads (the bd CLI when on PATH, else the JSONL file) or github (the action).',
-        expected: 'one of beads, github',
+        help: `Where issues come from: ${sourcesSaid('cli')}.`,
+        expected: `one of ${SOURCE_NAMES.join(', ')}`,
     }),
     issuesFile: schemas_string().min(1).default('.beads/issues.jsonl').register(options_registry, {
         flag: 'issues-file',
@@ -20342,20 +20417,20 @@ const OptionsSchema = object({
         help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.',
         expected: 'a path',
     }),
-    agent: schemas_enum(['claude', 'codex', 'command'])
+    agent: schemas_enum(AGENT_NAMES)
         .default('claude')
         .register(options_registry, {
         flag: 'agent',
-        arg: 'claude|codex|command',
+        arg: AGENT_NAMES.join('|'),
         commands: RUN,
-        help: (n) => `The coding agent: Claude Code, the Codex CLI, or any command (${n('agentCommand')}, which alone means command).`,
-        expected: 'one of claude, codex, command',
+        help: (n) => `The coding agent: ${AGENT_NAMES.map((name, i) => `${i > 0 && i === AGENT_NAMES.length - 1 ? 'or ' : ''}${AGENT_CATALOG[name].says}`).join(', ')} (${n('agentCommand')}, which alone means ${COMMAND_AGENT}).`,
+        expected: `one of ${AGENT_NAMES.join(', ')}`,
     }),
     agentCommand: options_text().register(options_registry, {
         flag: 'agent-command',
         arg: 'CMD',
         commands: RUN,
-        help: (n) => `Shell command run as the agent (${n('agent', 'command')}, implied when ${n('agent')} is not given; beside ${n('agent', 'claude')} or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.`,
+        help: (n) => `Shell command run as the agent (${n('agent', COMMAND_AGENT)}, implied when ${n('agent')} is not given; beside ${n('agent', orList(CLI_AGENT_NAMES))} it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.`,
         expected: 'a non-empty shell command',
     }),
     agentModel: options_text().register(options_registry, {
@@ -20363,7 +20438,7 @@ const OptionsSchema = object({
         arg: 'MODEL',
         commands: RUN,
         defaultText: "the agent's own default",
-        help: 'Model for the claude or codex agent (--model).',
+        help: `Model for the ${orList(CLI_AGENT_NAMES)} agent (--model).`,
         expected: 'a model name',
     }),
     agentMaxTurns: options_int(1, 10_000).optional().register(options_registry, {
@@ -20405,7 +20480,7 @@ const OptionsSchema = object({
         arg: 'ARGS',
         commands: RUN,
         defaultText: 'none',
-        help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
+        help: `Extra arguments passed through to ${orList(CLI_AGENT_NAMES)}, split like a shell would ("--foo 'a b'").`,
         expected: 'arguments with balanced quotes',
     }),
     agentGithubToken: flagSwitch().register(options_registry, {
@@ -20559,7 +20634,7 @@ const OptionsSchema = object({
         flag: 'iteration-delay',
         arg: 'SECONDS',
         commands: RUN,
-        defaultText: '10 with claude or codex, 0 with command',
+        defaultText: delaysByAgent(),
         help: 'Least time between two agent invocations (the tests and any rate-limit wait in between count toward it); none before the first or after the last.',
         expected: 'a number of seconds from 0 to 3600',
     }),
@@ -20774,13 +20849,15 @@ const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
 const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
 const byKey = new Map(OPTIONS.map((o) => [o.key, o]));
 const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(command));
-/**
- * --iteration-delay when it is not given: seed 001's 10 seconds between invocations of an API agent
- * (claude, codex), which it paces; none for a command, which calls no API (rate limits and failures
- * are backed off by the retry policy, whatever the agent).
- */
+/** --iteration-delay when it is not given: the agent's own (src/agents/catalog.ts says why). */
 function defaultIterationDelay(agent) {
-    return agent === 'command' ? 0 : 10;
+    return AGENT_CATALOG[agent].iterationDelaySeconds;
+}
+/** "10 with claude or codex, 0 with command": each default delay and the agents it is theirs. */
+function delaysByAgent() {
+    const delays = [...new Set(AGENT_NAMES.map((name) => AGENT_CATALOG[name].iterationDelaySeconds))];
+    const having = (delay) => AGENT_NAMES.filter((name) => AGENT_CATALOG[name].iterationDelaySeconds === delay);
+    return delays.map((delay) => `${delay} with ${orList(having(delay))}`).join(', ');
 }
 
 ;// CONCATENATED MODULE: ./src/config/surface.ts
@@ -21024,6 +21101,8 @@ function splitArgs(text) {
  */
 
 
+
+
 /** The problems of the accepted `options` of `command`; none when they hold together. */
 function checkOptions(command, options) {
     const say = surface(command === 'action' ? 'action' : 'cli');
@@ -21045,11 +21124,11 @@ function checkOptions(command, options) {
             message: '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "\u2026"`.',
         });
     }
-    if ((command === 'run' || command === 'plan') && options.source === 'github') {
+    if ((command === 'run' || command === 'plan') && ISSUE_SOURCES[options.source].builtBy === 'action') {
         // Checked here, not where the source is opened: a run with nothing to do never opens it.
         problems.push({
             option: '--source',
-            message: '--source github: the GitHub issue source runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.',
+            message: `--source ${options.source}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.`,
         });
     }
     if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
@@ -21064,10 +21143,10 @@ function checkOptions(command, options) {
                 option: '--resume',
                 message: `${say.option('resume')} and ${say.option('fresh')} contradict each other: give one of them.`,
             });
-        if (options.agent === 'command' && !options.agentCommand) {
+        if (agentEntry(options.agent)?.runsCommand && !options.agentCommand) {
             problems.push({
                 option: '--agent-command',
-                message: `${say.option('agentCommand')}: required with ${say.given('agent', 'command')}; expected a shell command such as "./scripts/agent.sh".`,
+                message: `${say.option('agentCommand')}: required with ${say.given('agent', options.agent)}; expected a shell command such as "./scripts/agent.sh".`,
             });
         }
     }
@@ -21077,7 +21156,7 @@ function checkOptions(command, options) {
             message: '--on-success pull-request: pull requests are opened by the GitHub Action; on the command line use merge or branch.',
         });
     }
-    if (command === 'action' && options.source === 'beads' && options.onSuccess === 'branch') {
+    if (command === 'action' && ISSUE_SOURCES[options.source].inRepository && options.onSuccess === 'branch') {
         problems.push({
             option: '--on-success',
             message: `${say.given('onSuccess', 'branch')} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`,
@@ -21090,7 +21169,6 @@ function checkOptions(command, options) {
     }
     return problems;
 }
-const AGENT_NAMES = { claude: 'Claude Code', codex: 'the Codex CLI' };
 /**
  * The agent as the layers gave it, before the schema's default: --agent-command alone means
  * --agent command (a command given is a command to run); beside --agent claude or codex, from any
@@ -21101,10 +21179,11 @@ function agentOfCommand(agent, command, say = surface()) {
     if (!given)
         return { agent };
     if (agent === undefined)
-        return { agent: { value: 'command', from: command.from } };
-    const name = AGENT_NAMES[String(agent.value)];
-    if (name === undefined)
+        return { agent: { value: COMMAND_AGENT, from: command.from } };
+    const entry = agentEntry(String(agent.value));
+    if (entry === undefined || entry.runsCommand)
         return { agent };
+    const name = entry.says;
     const from = (o, named) => (o.from === named ? '' : ` (from ${o.from})`);
     const agentIs = say.given('agent', String(agent.value));
     const commandOption = say.option('agentCommand');
@@ -21112,7 +21191,7 @@ function agentOfCommand(agent, command, say = surface()) {
         agent,
         problem: {
             option: '--agent',
-            message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', 'command')} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
+            message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', COMMAND_AGENT)} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
         },
     };
 }
@@ -21247,7 +21326,7 @@ const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CR
  * Values that must never appear in a log line, summary or message: option values marked secret
  * (the Discord webhook URL, and its token on its own), the well-known credentials, the variables
  * named in --secret-env, and any variable whose name ends like a secret's (SECRET_ENV). Values
- * shorter than 6 characters are left out (MIN_SECRET_LENGTH in report/redact.ts says why).
+ * shorter than 6 characters are left out (MIN_SECRET_LENGTH in secrets/redact.ts says why).
  */
 function collectSecrets(options, env) {
     const MIN_SECRET_LENGTH = 6;
@@ -25230,7 +25309,7 @@ class TailBuffer {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report/redact.ts
+;// CONCATENATED MODULE: ./src/secrets/redact.ts
 const MASK = '***';
 /**
  * Shorter known values are not masked. Below 6 characters a value is no real credential (every
@@ -26870,39 +26949,40 @@ class CommandAgent {
     }
 }
 
-;// CONCATENATED MODULE: ./src/agents/index.ts
-/** Builds the agent the options name. */
+;// CONCATENATED MODULE: ./src/agents/registry.ts
 
+
+
+const AGENT_FACTORIES = {
+    claude: (o, env, extraArgs) => new ClaudeAgent({
+        model: o.agentModel,
+        maxTurns: o.agentMaxTurns,
+        permissionMode: o.agentPermissionMode,
+        allowedTools: o.agentAllowedTools,
+        extraArgs,
+        env,
+    }),
+    codex: (o, env, extraArgs) => new CodexAgent({ model: o.agentModel, sandbox: o.agentSandbox, extraArgs, env }),
+    command: (o, env) => new CommandAgent({ command: o.agentCommand, env }),
+};
+
+;// CONCATENATED MODULE: ./src/agents/index.ts
+/** Builds the agent the options name (its factory in registry.ts, what is said of it in catalog.ts). */
 
 
 
 
 
 function createAgent(options, env) {
-    const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
-    switch (options.agent) {
-        case 'command':
-            return new CommandAgent({ command: options.agentCommand, env });
-        case 'claude':
-            return new ClaudeAgent({
-                model: options.agentModel,
-                maxTurns: options.agentMaxTurns,
-                permissionMode: options.agentPermissionMode,
-                allowedTools: options.agentAllowedTools,
-                extraArgs,
-                env,
-            });
-        case 'codex':
-            return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
-    }
+    return AGENT_FACTORIES[options.agent](options, env, options.agentArgs ? splitArgs(options.agentArgs) : []);
 }
 /** The agent the options name, or why it cannot run here (its CLI is not on PATH). */
 async function availableAgent(options, env, say = surface()) {
-    if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
-        const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
+    const cli = agentEntry(options.agent)?.cli;
+    if (cli && !(await isOnPath(cli.bin, env.PATH))) {
         return {
             problems: [
-                `${say.given('agent', options.agent)}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with ${say.given('agent', 'command')} ${say.given('agentCommand', 'CMD')}.`,
+                `${say.given('agent', options.agent)}: \`${cli.bin}\` is not on PATH. Install it (npm install -g ${cli.pkg}), or choose another agent with ${say.given('agent', COMMAND_AGENT)} ${say.given('agentCommand', 'CMD')}.`,
             ],
         };
     }
@@ -27415,6 +27495,8 @@ class BeadsFileSource {
     description;
     file;
     absolute;
+    /** The file, absolute (IssueSource.issuesFile). */
+    issuesFile;
     onWarning;
     now;
     say;
@@ -27426,6 +27508,7 @@ class BeadsFileSource {
     constructor(options) {
         this.file = options.file;
         this.absolute = external_node_path_default().resolve(options.cwd ?? process.cwd(), options.file);
+        this.issuesFile = this.absolute;
         this.onWarning = options.onWarning ?? (() => { });
         this.now = options.now ?? (() => new Date());
         this.say = surface(options.terms);
@@ -30914,6 +30997,1444 @@ function readPromptDir(option, files) {
     return { templates };
 }
 
+;// CONCATENATED MODULE: ./src/issues/github/json.ts
+/** Reading GitHub's JSON answers: which values are objects one can look into. */
+function json_isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/errors.ts
+/**
+ * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
+ * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
+ * server failure.
+ */
+
+/** The error of a failed GitHub request, with the cause named and what to do about it. */
+class GitHubSourceError extends Error {
+    kind;
+    status;
+    resetAt;
+    constructor(message, 
+    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
+    kind, status, 
+    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
+    resetAt) {
+        super(message);
+        this.kind = kind;
+        this.status = status;
+        this.resetAt = resetAt;
+        this.name = 'GitHubSourceError';
+    }
+}
+function asHttpError(error) {
+    if (!json_isObject(error) || typeof error.status !== 'number')
+        return undefined;
+    return error;
+}
+/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
+function explainHttpError(error, what, where) {
+    const { status } = error;
+    const headers = error.response?.headers ?? {};
+    const message = apiMessage(error);
+    if (status === 304)
+        return new GitHubSourceError('Not modified', 'other', 304);
+    if (status === 401) {
+        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
+            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
+    }
+    const remaining = headers['x-ratelimit-remaining'];
+    const resetHeader = Number(headers['x-ratelimit-reset']);
+    const primary = (status === 403 || status === 429) && String(remaining) === '0';
+    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
+    if (primary || secondary) {
+        const retryAfter = Number(headers['retry-after']);
+        const resetAt = primary && Number.isFinite(resetHeader)
+            ? resetHeader
+            : Number.isFinite(retryAfter)
+                ? Math.floor(Date.now() / 1000) + retryAfter
+                : undefined;
+        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
+        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
+            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
+    }
+    if (status === 403) {
+        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
+            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
+    }
+    if (status === 410)
+        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
+    if (status === 404) {
+        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
+            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
+    }
+    if (status >= 500)
+        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
+    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
+}
+/** GitHub's own `message` from the error body, else Octokit's. */
+function apiMessage(error) {
+    const data = error.response?.data;
+    if (!json_isObject(data) || typeof data.message !== 'string')
+        return error.message;
+    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
+    const details = Array.isArray(data.errors)
+        ? data.errors.map((e) => (json_isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
+        : [];
+    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/issueFields.ts
+/**
+ * What the GitHub issue source reads of a GitHub issue: the fields it keeps of GitHub's issue JSON
+ * (`CachedIssue`, also the shape of the cache in the checkpoint), the `Issue` made of them, the
+ * `priority:N` label, the "Blocked by #N" lines, and an issue id as its number.
+ */
+
+
+const PRIORITY_LABEL = /^priority:\s*(\d+)$/i;
+const cachedIssueSchema = object({
+    number: schemas_number().int().positive(),
+    title: schemas_string(),
+    body: schemas_string(),
+    state: schemas_string(),
+    labels: array(schemas_string()),
+    /** The issue type's name (Bug, Feature, Task), where the organisation has issue types. */
+    type: schemas_string().optional(),
+    createdAt: schemas_string().optional(),
+    url: schemas_string().optional(),
+    author: schemas_string().optional(),
+    authorAssociation: schemas_string().optional(),
+    pullRequest: schemas_boolean().optional(),
+    comments: schemas_number().int().nonnegative().optional(),
+});
+/** The issue numbers of "Blocked by #N" lines in a body. */
+function issueFields_blockedBy(body) {
+    return [...body.matchAll(/^\s*Blocked by #(\d+)\s*$/gim)].map((m) => m[1]);
+}
+/** The `priority:N` label's N (the smallest, when there are several). */
+function priorityOf(labels) {
+    let best;
+    for (const label of labels) {
+        const m = PRIORITY_LABEL.exec(label.trim());
+        if (m) {
+            const n = Number(m[1]);
+            if (best === undefined || n < best)
+                best = n;
+        }
+    }
+    return best;
+}
+/** The Issue the engine gets (its id is the issue number). */
+function toIssue(item) {
+    const issue = {
+        id: String(item.number),
+        title: item.title,
+        body: item.body,
+        status: item.state,
+        labels: [...item.labels],
+        dependencies: [],
+    };
+    const priority = priorityOf(item.labels);
+    if (priority !== undefined)
+        issue.priority = priority;
+    if (item.createdAt !== undefined)
+        issue.createdAt = item.createdAt;
+    if (item.type !== undefined)
+        issue.type = item.type;
+    if (item.url !== undefined)
+        issue.url = item.url;
+    if (item.authorAssociation !== undefined)
+        issue.authorAssociation = item.authorAssociation;
+    return issue;
+}
+/** The fields used of one item of GitHub's issue JSON; undefined when it is not an issue. */
+function toCached(raw) {
+    if (!json_isObject(raw) || typeof raw.number !== 'number' || !Number.isInteger(raw.number))
+        return undefined;
+    const labels = Array.isArray(raw.labels)
+        ? raw.labels
+            .map((l) => (typeof l === 'string' ? l : json_isObject(l) && typeof l.name === 'string' ? l.name : undefined))
+            .filter((l) => l !== undefined)
+        : [];
+    const item = {
+        number: raw.number,
+        title: typeof raw.title === 'string' ? raw.title : '',
+        body: typeof raw.body === 'string' ? raw.body : '',
+        state: typeof raw.state === 'string' ? raw.state : '',
+        labels,
+    };
+    if (typeof raw.created_at === 'string')
+        item.createdAt = raw.created_at;
+    if (json_isObject(raw.type) && typeof raw.type.name === 'string' && raw.type.name !== '')
+        item.type = raw.type.name;
+    if (typeof raw.html_url === 'string')
+        item.url = raw.html_url;
+    if (json_isObject(raw.user) && typeof raw.user.login === 'string')
+        item.author = raw.user.login;
+    if (typeof raw.author_association === 'string')
+        item.authorAssociation = raw.author_association;
+    if (raw.pull_request !== undefined && raw.pull_request !== null)
+        item.pullRequest = true;
+    if (typeof raw.comments === 'number')
+        item.comments = raw.comments;
+    return item;
+}
+/** The number of an issue id ("42" or "#42"); undefined when the id is not a GitHub issue number. */
+function issueNumber(id) {
+    const m = /^#?(\d+)$/.exec(id.trim());
+    if (!m)
+        return undefined;
+    const n = Number(m[1]);
+    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/requests.ts
+
+/** Listing pages and comment pages are read this many items at a time. */
+const PER_PAGE = 100;
+/** The requests of one repository, through one Octokit; the source's and its pull requests' alike. */
+class GitHubRequests {
+    owner;
+    repo;
+    /** The rate limit as the last answer reported it. */
+    rateLimit;
+    request;
+    calls = { requests: 0, notModified: 0 };
+    constructor(octokit, owner, repo) {
+        this.owner = owner;
+        this.repo = repo;
+        this.request = octokit.request;
+    }
+    get apiCalls() {
+        return { ...this.calls, counted: this.calls.requests - this.calls.notModified };
+    }
+    /** `route` with `If-None-Match: etag` when there is one; a 304 answers 'not-modified' (and is counted). */
+    async conditionalGet(route, params, etag, what) {
+        try {
+            const answer = await this.send(route, { ...params, ...(etag ? { headers: { 'if-none-match': etag } } : {}) }, what);
+            const tag = answer.headers.etag;
+            return typeof tag === 'string' ? { ...answer, etag: tag } : answer;
+        }
+        catch (error) {
+            if (error instanceof GitHubSourceError && error.status === 304) {
+                this.calls.notModified++;
+                return 'not-modified';
+            }
+            throw error;
+        }
+    }
+    /**
+     * One request (`route`, templated or a URL); `what` names it in the error of a failure, a
+     * GitHubSourceError (a 304 too, which conditionalGet takes as its answer).
+     */
+    async send(route, params, what) {
+        this.calls.requests++;
+        try {
+            // Only templated routes get owner/repo: Octokit would append unused parameters to a URL's query.
+            const where = route.includes('{owner}') ? { owner: this.owner, repo: this.repo } : {};
+            const answer = await this.request(route, { ...where, ...params });
+            this.noteRateLimit(answer.headers);
+            return answer;
+        }
+        catch (error) {
+            const http = asHttpError(error);
+            if (!http)
+                throw new GitHubSourceError(`GitHub request failed while ${what}: ${error?.message ?? String(error)}`, 'other');
+            if (http.response?.headers)
+                this.noteRateLimit(http.response.headers);
+            throw explainHttpError(http, what, `${this.owner}/${this.repo}`);
+        }
+    }
+    noteRateLimit(headers) {
+        const limit = Number(headers['x-ratelimit-limit']);
+        const remaining = Number(headers['x-ratelimit-remaining']);
+        if (!Number.isFinite(limit) || !Number.isFinite(remaining))
+            return;
+        this.rateLimit = {
+            limit,
+            remaining,
+            used: Number(headers['x-ratelimit-used'] ?? limit - remaining),
+            reset: Number(headers['x-ratelimit-reset'] ?? 0),
+            resource: String(headers['x-ratelimit-resource'] ?? 'core'),
+        };
+    }
+}
+/** The URL of `rel="next"` in a `link` header. */
+function nextLink(header) {
+    if (typeof header !== 'string')
+        return undefined;
+    for (const part of header.split(',')) {
+        const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part.trim());
+        if (m && m[2]?.split(/\s+/).includes('next'))
+            return m[1];
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/cache.ts
+/**
+ * The GitHub issue source's ETag cache: the last listing's pages and the issues read one by one
+ * (at most MAX_CACHED_ISSUES, least recently used dropped), each with its ETag. Every read through
+ * it is a conditional request (`If-None-Match`); a 304 answers from the cache and does not count
+ * against the primary rate limit. The cache is kept in the checkpoint (`state`) and restored from
+ * it (`restore`).
+ *
+ * ETags are specific to the token that got them (GitHub support, eclipse-csi/otterdog#201), and a
+ * workflow run gets a new GITHUB_TOKEN: a state restored in a later run costs an ordinary 200 on
+ * its first request, then saves again within the run.
+ */
+
+
+
+
+const MAX_CACHED_ISSUES = 50;
+const gitHubSourceStateSchema = object({
+    version: literal(1),
+    /** `owner/repo label`: a state saved for another repository or label is not used. */
+    query: schemas_string(),
+    /** Listing pages of the last `ready()`, by request URL. */
+    pages: record(schemas_string(), object({ etag: schemas_string(), next: schemas_string().optional(), items: array(cachedIssueSchema) })),
+    /** Issues read one by one, by number. */
+    issues: record(schemas_string(), object({ etag: schemas_string(), item: cachedIssueSchema })),
+});
+class IssueCache {
+    api;
+    query;
+    pages = {};
+    issues = new Map();
+    constructor(api, 
+    /** `owner/repo label` (see gitHubSourceStateSchema). */
+    query) {
+        this.api = api;
+        this.query = query;
+    }
+    /** The cache to keep in the checkpoint: the last listing's pages and recently read issues, with their ETags. */
+    get state() {
+        return {
+            version: 1,
+            query: this.query,
+            pages: structuredClone(this.pages),
+            issues: Object.fromEntries([...this.issues].map(([n, entry]) => [String(n), structuredClone(entry)])),
+        };
+    }
+    /** Every stored ETag by request (listing pages by URL, issues as `issue #N`). */
+    get etags() {
+        const out = {};
+        for (const [url, page] of Object.entries(this.pages))
+            out[url] = page.etag;
+        for (const [n, entry] of this.issues)
+            out[`issue #${n}`] = entry.etag;
+        return out;
+    }
+    /**
+     * Takes in a saved state; one for another repository or label is ignored. Returns what is wrong
+     * with a state that is not valid (nothing is taken in then), else undefined.
+     */
+    restore(value) {
+        const parsed = gitHubSourceStateSchema.safeParse(value);
+        if (!parsed.success)
+            return parsed.error.issues[0]?.message ?? 'invalid';
+        if (parsed.data.query !== this.query)
+            return undefined; // another repository or label: nothing to reuse
+        this.pages = parsed.data.pages;
+        for (const [n, entry] of Object.entries(parsed.data.issues)) {
+            const number = Number(n);
+            if (Number.isInteger(number) && number > 0)
+                this.issues.set(number, entry);
+        }
+        return undefined;
+    }
+    /** The pages a finished listing read, in place of the last listing's. */
+    keepListing(pages) {
+        this.pages = pages;
+    }
+    /**
+     * One listing page, conditional on the last listing's ETag for `url`; `what` names the listing
+     * in errors. Counts the page, and a 304, in `summary`.
+     */
+    async listingPage(url, summary, what) {
+        const cached = this.pages[url];
+        summary.pages++;
+        const answer = await this.api.conditionalGet(`GET ${url}`, {}, cached?.etag, what);
+        if (answer === 'not-modified' && cached) {
+            summary.notModified++;
+            return cached;
+        }
+        if (answer === 'not-modified')
+            throw new GitHubSourceError(`GitHub answered 304 for ${url} without a cached page`, 'other', 304);
+        if (!Array.isArray(answer.data)) {
+            throw new GitHubSourceError(`Unexpected answer listing issues of ${this.api.owner}/${this.api.repo}: not a JSON array. Is the API URL right?`, 'other', answer.status);
+        }
+        const items = answer.data.map(toCached).filter((i) => i !== undefined);
+        const page = { etag: answer.etag ?? '', items };
+        const next = nextLink(answer.headers.link);
+        if (next !== undefined)
+            page.next = next;
+        return page;
+    }
+    /** Issue #`number`, conditional on its stored ETag; undefined when it is gone (404, 410). */
+    async issue(number, what) {
+        const cached = this.issues.get(number);
+        let answer;
+        try {
+            answer = await this.api.conditionalGet('GET /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number }, cached?.etag, what);
+        }
+        catch (error) {
+            if (error instanceof GitHubSourceError && (error.status === 404 || error.status === 410)) {
+                this.issues.delete(number);
+                return undefined;
+            }
+            throw error;
+        }
+        if (answer === 'not-modified') {
+            if (!cached)
+                throw new GitHubSourceError(`GitHub answered 304 for issue #${number} without a cached copy`, 'other', 304);
+            this.issues.delete(number); // re-insert: most recently used last
+            this.issues.set(number, cached);
+            return cached.item;
+        }
+        const item = toCached(answer.data);
+        if (!item)
+            throw new GitHubSourceError(`Unexpected answer reading issue #${number} of ${this.api.owner}/${this.api.repo}: not an issue`, 'other', answer.status);
+        this.issues.delete(number);
+        if (answer.etag)
+            this.issues.set(number, { etag: answer.etag, item });
+        while (this.issues.size > MAX_CACHED_ISSUES)
+            this.issues.delete(this.issues.keys().next().value);
+        return item;
+    }
+    /** Drops issue #`number` (changed by this source: the next read is an ordinary one). */
+    forget(number) {
+        this.issues.delete(number);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/issues/claims.ts
+/**
+ * Claims and leases on issues (issue 14), the pure part: who holds an issue, until when, and which
+ * of several claims wins. A run working an issue claims it (on GitHub: the IN_PROGRESS_LABEL and
+ * one claim comment, src/issues/github/claimComments.ts), renews the lease at each iteration and
+ * releases it when the cycle ends. Other runs skip an issue whose lease is live; once it has
+ * expired (its run died), the next run takes the issue over and adopts its branch and pull request.
+ *
+ * Race safety: a run claims (posts its comment), then reads the issue's claims back; the oldest
+ * live claim (the smallest comment id: GitHub numbers comments in creation order) wins, and every
+ * other run yields. Two runs that claim at the same time both see both comments on reading back,
+ * so exactly one of them goes on.
+ */
+/**
+ * When a found claim's lease ends (epoch ms): its stamp plus the lease's length, both on the
+ * source's clock, when it has them (so that two runners' clocks never have to agree); else the
+ * time written into it.
+ */
+function expiryOf(found) {
+    const stamp = found.updatedAt !== undefined ? Date.parse(found.updatedAt) : NaN;
+    if (found.claim.leaseSeconds !== undefined && Number.isFinite(stamp))
+        return stamp + found.claim.leaseSeconds * 1000;
+    return Date.parse(found.claim.expires);
+}
+/** The claim with its lease's end as the source's clock has it. */
+function asFound(found) {
+    const expiry = expiryOf(found);
+    return Number.isFinite(expiry)
+        ? { ...found.claim, expires: new Date(expiry).toISOString().replace(/\.\d{3}Z$/, 'Z') }
+        : found.claim;
+}
+/** The margin added to an iteration's longest run to make a lease (the checkpoint, git, GitHub). */
+const LEASE_MARGIN_MINUTES = 5;
+/**
+ * How long a lease lasts: an iteration renews it, and one iteration runs the agent and then the test
+ * command, each bounded by agent-timeout-minutes (a cycle's first also runs the baseline, on a
+ * lease taken just before); plus a margin. With the default 30 minutes: 65 minutes.
+ */
+function leaseMinutes(agentTimeoutMinutes) {
+    return 2 * agentTimeoutMinutes + LEASE_MARGIN_MINUTES;
+}
+/** Whether a claim still holds its issue at `now` (epoch ms, the source's clock). */
+function isLive(found, now) {
+    if (found.claim.released)
+        return false;
+    const expires = expiryOf(found);
+    return Number.isFinite(expires) && expires > now;
+}
+/** The claim that holds the issue at `now`: the oldest live one (claims in creation order). */
+function winningClaim(claims, now) {
+    return [...claims].sort((a, b) => a.id - b.id).find((c) => isLive(c, now));
+}
+/**
+ * Why `me` must keep off the issue: the live claim of another run that holds it, or undefined when
+ * the issue is free, its lease expired, or it is `me`'s own.
+ */
+function heldByOther(claims, now, run) {
+    const winner = winningClaim(claims, now);
+    return winner && winner.claim.run !== run ? asFound(winner) : undefined;
+}
+/**
+ * The claim comment `me` writes its claim into: its own (same run), or, for a cycle its loop had in
+ * flight (`resuming`), its loop's own live one from an earlier run. Never another's, and never an
+ * expired one: editing an old comment back to life would put it before a newer live claim.
+ */
+function ownClaim(claims, now, me, resuming) {
+    return claims.find((c) => isLive(c, now) && (c.claim.run === me.run || (resuming && c.claim.checkpoint === me.checkpoint)));
+}
+/** The runs whose claims on the issue expired without being released: their runs died; the taker adopts their work. */
+function expiredClaims(claims, now, run) {
+    return claims.filter((c) => !c.claim.released && !isLive(c, now) && c.claim.run !== run).map(asFound);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/postedText.ts
+/**
+ * What the GitHub issue source posts (comments, issue and pull request titles and bodies): redacted,
+ * then cut to fit what GitHub accepts.
+ */
+/** GitHub refuses comment bodies over 65536 characters; the note is cut well before. */
+const MAX_NOTE_LENGTH = 60_000;
+/** A comment or body as posted: redacted, then cut to MAX_NOTE_LENGTH. */
+function commentText(redact, text) {
+    return truncate(redact(text), MAX_NOTE_LENGTH);
+}
+/** `text` in at most `max` characters, marked as cut when it was. */
+function truncate(text, max) {
+    if (text.length <= max)
+        return text;
+    let cut = max - 20;
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff)
+        cut--; // do not split a surrogate pair
+    return `${text.slice(0, cut)}\n\n\u2026 (truncated)`;
+}
+
+;// CONCATENATED MODULE: ./src/util/dollars.ts
+/** Dollars as a maintainer reads them: cents, or more digits under a cent (`$0.46`, `$0.0042`). Pure. */
+function dollars(usd) {
+    return `$${usd >= 0.01 || usd === 0 ? usd.toFixed(2) : usd.toFixed(4)}`;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/claimComments.ts
+/**
+ * Claims on GitHub issues (issue 14; the rules in src/issues/claims.ts): the IN_PROGRESS_LABEL and
+ * one claim comment per run, found by its hidden marker, edited in place (PATCH) when renewed or
+ * released. A lease is judged by GitHub's clock: it runs for its length (`leaseSeconds`) from the
+ * comment's updated_at, and is compared with the `date` header of the answer that listed it. Every
+ * runner shares that clock: a runner whose own clock is off never takes a live lease for an
+ * expired one. The `expires` written in the comment is the writer's own estimate, for people.
+ *
+ * The claim comment is also the issue's progress comment (issue 15): what a maintainer reads on the
+ * issue while it is worked (iterations and spend so far, a link to the workflow run), edited at
+ * each renewal, and at the release edited to how the cycle ended (the pull request, escalated, no
+ * change needed), marked released: it stays on the issue as the attempt's record. A later attempt
+ * on the issue claims with a new comment (race safety: the oldest comment wins, and an old comment
+ * revived would jump ahead of a newer live claim).
+ *
+ * Requests: claiming lists the claim comments (1), adds the label (1), posts or edits the run's own
+ * (1) and lists them again (1); a run that loses the race deletes its comment (1 more), one that
+ * takes over a dead run's expired claim deletes that one (1 each). Renewing is
+ * 1 PATCH; releasing edits the comment to its last word (1; deletes it when there is nothing to tell)
+ * and removes the label (1; GitHub's 404 when a person removed it already is fine). Listing reads
+ * only comments updated in the last days (`since`), where every live claim is.
+ */
+
+
+
+
+
+
+
+/** The hidden first line of a claim comment: `<!-- agent-loop:claim {json} -->`. */
+const CLAIM_MARKER = '<!-- agent-loop:claim';
+/** Claims updated longer ago than this are not read: no lease lasts that long. */
+const CLAIMS_LOOKBACK_MS = 7 * 24 * 3_600_000;
+const CLAIM_PAGES = 3;
+/**
+ * The comment's text: the marker with the claim as JSON, then what a maintainer reads (issue 15):
+ * how the work goes (`progress`), the workflow run (`runUrl`: a link), and while the claim holds,
+ * until when and how to free the issue.
+ */
+function claimCommentBody(claim, progress, runUrl) {
+    const { run, checkpoint, expires, leaseSeconds } = claim;
+    const json = JSON.stringify({
+        run,
+        checkpoint,
+        expires,
+        ...(leaseSeconds !== undefined ? { leaseSeconds } : {}),
+        ...(claim.released ? { released: true } : {}),
+        // The progress in the marker too, for a reduce to read back (the text below is for people).
+        ...(progress?.iterations !== undefined ? { iterations: progress.iterations } : {}),
+        ...(progress?.costUsd !== undefined ? { costUsd: progress.costUsd } : {}),
+    });
+    const runRef = runUrl ? `[\`${run}\`](${runUrl})` : `\`${run}\``;
+    const facts = [
+        progress?.iterations !== undefined
+            ? `${claim.released ? 'Iterations' : 'Iterations so far'}: ${progress.iterations}`
+            : '',
+        progress?.costUsd !== undefined ? `${claim.released ? 'cost' : 'cost so far'}: ${dollars(progress.costUsd)}` : '',
+        `run ${runRef}`,
+    ].filter(Boolean);
+    const lines = claim.released
+        ? [
+            `**${endedHeadline(progress)}**`,
+            '',
+            `${facts.join(' \u00b7 ')}.`,
+            '',
+            ['agent-loop is no longer working on this issue.', progress ? endedNext(progress) : '']
+                .filter(Boolean)
+                .join(' '),
+        ]
+        : [
+            `**agent-loop is working on this issue.**`,
+            '',
+            `${facts.join(' \u00b7 ')} \u00b7 checkpoint \`${checkpoint}\`.`,
+            '',
+            `This comment is updated at each iteration, and says how the work ended once it has. ` +
+                `Other runs leave the issue alone until ${expires}. ` +
+                `If that run is gone and you want the issue freed now, remove the \`${IN_PROGRESS_LABEL}\` label.`,
+        ];
+    return `${CLAIM_MARKER} ${json} -->\n${lines.join('\n')}`;
+}
+/** The released comment's headline: how the cycle ended. */
+function endedHeadline(progress) {
+    const pr = progress?.pullRequest;
+    switch (progress?.state) {
+        case 'pull_request':
+            // The same words whether it was opened now or found open (a re-landing after a crash finds its own).
+            return pr ? `The work is in pull request [#${pr.number}](${pr.url})` : 'The work is in a pull request';
+        case 'done':
+            return 'Done: the work landed';
+        case 'no_change':
+            return 'No change needed';
+        case 'escalated':
+            return 'Escalated: agent-loop could not finish this issue';
+        case 'lost':
+            return 'Work lost';
+        case 'unfinished':
+            return 'Unfinished: the job\u2019s share of the run ran out';
+        default:
+            return 'agent-loop stopped working on this issue';
+    }
+}
+/** What follows for the maintainer, after the headline. */
+function endedNext(progress) {
+    switch (progress.state) {
+        case 'pull_request':
+            return 'Merging the pull request closes the issue.';
+        case 'no_change':
+            return 'Nothing needed changing: the comment below has the evidence.';
+        case 'escalated':
+            return 'See the comment below for why, and how to have it tried again.';
+        case 'lost':
+            return 'The run that did the work ended before it reached GitHub: the issue is worked again.';
+        case 'unfinished':
+            return 'Its work so far is pushed as a wip: commit on its branch; the next wave takes the issue up and continues from there.';
+        default:
+            return '';
+    }
+}
+/** The claim a comment holds, or undefined when it is not a claim comment. */
+function parseClaimComment(body) {
+    if (!body.startsWith(CLAIM_MARKER))
+        return undefined;
+    const end = body.indexOf('-->');
+    if (end < 0)
+        return undefined;
+    try {
+        const value = JSON.parse(body.slice(CLAIM_MARKER.length, end));
+        if (!json_isObject(value))
+            return undefined;
+        const { run, checkpoint, expires, released, leaseSeconds, iterations, costUsd } = value;
+        if (typeof run !== 'string' || typeof checkpoint !== 'string' || typeof expires !== 'string')
+            return undefined;
+        const count = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+        return {
+            run,
+            checkpoint,
+            expires,
+            ...(typeof leaseSeconds === 'number' && leaseSeconds >= 0 ? { leaseSeconds } : {}),
+            ...(released === true ? { released: true } : {}),
+            ...(count(iterations) ? { iterations: Math.floor(iterations) } : {}),
+            ...(count(costUsd) ? { costUsd: costUsd } : {}),
+        };
+    }
+    catch {
+        return undefined;
+    }
+}
+class GitHubClaims {
+    api;
+    now;
+    trusted;
+    shown;
+    /** This run's claim comment per issue number. */
+    comments = new Map();
+    constructor(api, 
+    /** The injected clock: when GitHub's answer carries no date. */
+    now, 
+    /**
+     * Whose comments can hold a claim: a bot (the workflow token's github-actions[bot], an app) or an
+     * allowed author (a personal token's owner). Anyone may comment on a public repository: an
+     * outsider's comment with the marker must not keep agent-loop off an issue.
+     */
+    trusted, 
+    /** The workflow run's page (linked from the comment) and the redaction of every comment posted. */
+    shown = {}) {
+        this.api = api;
+        this.now = now;
+        this.trusted = trusted;
+        this.shown = shown;
+    }
+    /** The issue's claim comments, oldest first, and GitHub's time. */
+    async list(number) {
+        const claims = [];
+        const since = new Date(this.now() - CLAIMS_LOOKBACK_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        let now = this.now();
+        for (let page = 1; page <= CLAIM_PAGES; page++) {
+            const answer = await this.api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, since, per_page: PER_PAGE, page }, `reading the claims on issue #${number}`);
+            const date = Date.parse(String(answer.headers.date ?? ''));
+            if (Number.isFinite(date))
+                now = date;
+            const items = Array.isArray(answer.data) ? answer.data : [];
+            for (const c of items) {
+                if (!json_isObject(c) || typeof c.id !== 'number' || typeof c.body !== 'string')
+                    continue;
+                const user = json_isObject(c.user) ? c.user : {};
+                const author = {
+                    ...(typeof user.type === 'string' ? { type: user.type } : {}),
+                    ...(typeof c.author_association === 'string' ? { association: c.author_association } : {}),
+                };
+                if (!this.trusted(author))
+                    continue;
+                const claim = parseClaimComment(c.body);
+                if (claim)
+                    claims.push({ id: c.id, claim, ...(typeof c.updated_at === 'string' ? { updatedAt: c.updated_at } : {}) });
+            }
+            if (items.length < PER_PAGE)
+                break;
+        }
+        return { claims, now };
+    }
+    /** The newest claim of `me` (its run and checkpoint) on the issue, released or not; undefined when there is none. */
+    async ownNewest(number, me) {
+        const { claims } = await this.list(number);
+        return claims.filter((c) => c.claim.run === me.run && c.claim.checkpoint === me.checkpoint).at(-1)?.claim;
+    }
+    /** The live claim of a run other than `run` that holds the issue, if any (1 request). */
+    async heldBy(number, run) {
+        const { claims, now } = await this.list(number);
+        return heldByOther(claims, now, run);
+    }
+    /**
+     * Claims an issue for `me` until `expires`: the label, then the claim comment (`me`'s own edited
+     * when there is one; for a cycle `me`'s loop had in flight, `resuming`, its loop's live one), then
+     * the claims read back: the oldest live claim wins. A loser releases its comment and leaves the
+     * label to the winner.
+     */
+    async claim(number, me, expires, resuming, progress) {
+        const before = await this.list(number);
+        const holder = heldByOther(before.claims, before.now, me.run);
+        const mine = ownClaim(before.claims, before.now, me, resuming);
+        if (holder && !(mine && resuming && holder.checkpoint === me.checkpoint))
+            return { won: false, holder };
+        await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [IN_PROGRESS_LABEL] }, `labelling issue #${number} ${IN_PROGRESS_LABEL}`);
+        const claim = this.leased(me, expires);
+        const id = mine ? await this.edit(number, mine.id, claim, progress) : await this.post(number, claim, progress);
+        this.comments.set(number, id);
+        const after = await this.list(number);
+        const winner = winningClaim(after.claims, after.now);
+        if (winner && winner.id !== id) {
+            await this.remove(number, id);
+            this.comments.delete(number);
+            return { won: false, holder: winner.claim };
+        }
+        // The dead runs' claims it took over go: one claim comment on the issue, this run's.
+        const adopted = expiredClaims(before.claims, before.now, me.run);
+        for (const dead of after.claims)
+            if (dead.id !== id && !dead.claim.released && !isLive(dead, after.now))
+                await this.remove(number, dead.id);
+        return { won: true, adopted };
+    }
+    /**
+     * Moves the lease of this run's claim on (1 PATCH). Its comment gone (404): claimed again, and the
+     * claim of the run that holds the issue now returned (undefined: this run's, or no comment known).
+     */
+    async renew(number, me, expires, progress) {
+        const id = this.comments.get(number);
+        if (id === undefined)
+            return undefined;
+        try {
+            await this.edit(number, id, this.leased(me, expires), progress);
+            return undefined;
+        }
+        catch (error) {
+            if (!(error instanceof GitHubSourceError && error.status === 404))
+                throw error;
+        }
+        // The claim comment is gone: a run that took the issue over (this run's lease ran out) deleted it,
+        // or a person did. Claimed again, race-safe: the issue stays this run's unless another run holds it.
+        this.comments.delete(number);
+        const outcome = await this.claim(number, me, expires, true, progress);
+        return outcome.won ? undefined : outcome.holder;
+    }
+    /**
+     * Ends this run's claim (or, when this run took none, its loop's from an earlier run, still
+     * unreleased): with `progress`, its comment is edited to how the cycle ended, marked released (it
+     * stays as the attempt's record); without, nothing was done under it and it is deleted. The label
+     * goes. GitHub's 404 for any of them, gone already, is fine.
+     */
+    async release(number, me, at, progress) {
+        const id = this.comments.get(number);
+        // A cycle an earlier run of this loop claimed (its work landed now, from the outbox): its claim goes.
+        const ids = id !== undefined
+            ? [id]
+            : (await this.list(number)).claims
+                .filter((c) => c.claim.checkpoint === me.checkpoint && !c.claim.released)
+                .map((c) => c.id);
+        for (const each of ids)
+            if (progress)
+                await absentIsFine(() => this.edit(number, each, { ...me, expires: at, released: true }, progress));
+            else
+                await this.remove(number, each);
+        this.comments.delete(number);
+        await absentIsFine(() => this.api.send('DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', { issue_number: number, name: IN_PROGRESS_LABEL }, `removing the ${IN_PROGRESS_LABEL} label from issue #${number}`));
+    }
+    async remove(number, id) {
+        await absentIsFine(() => this.api.send('DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id }, `deleting the claim comment on issue #${number}`));
+    }
+    /** The claim until `expires`, with the lease's length: GitHub's stamp on the comment starts it. */
+    leased(me, expires) {
+        const leaseSeconds = Math.max(0, Math.round((Date.parse(expires) - this.now()) / 1000));
+        return { ...me, expires, ...(Number.isFinite(leaseSeconds) ? { leaseSeconds } : {}) };
+    }
+    /** The comment as posted: the marker and the text, redacted like every comment (issue 15: it tells the work's progress). */
+    body(claim, progress) {
+        return commentText(this.shown.redact ?? ((t) => t), claimCommentBody(claim, progress, this.shown.runUrl));
+    }
+    async post(number, claim, progress) {
+        const answer = await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: this.body(claim, progress) }, `claiming issue #${number}`);
+        const id = json_isObject(answer.data) ? answer.data.id : undefined;
+        if (typeof id !== 'number')
+            throw new GitHubSourceError(`Unexpected answer claiming issue #${number}: no comment id`, 'other', answer.status);
+        return id;
+    }
+    async edit(number, id, claim, progress) {
+        await this.api.send('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: id, body: this.body(claim, progress) }, claim.released ? `releasing the claim on issue #${number}` : `renewing the claim on issue #${number}`);
+        return id;
+    }
+}
+/** A DELETE whose target is gone already (404) has done its work. */
+async function absentIsFine(request) {
+    try {
+        await request();
+    }
+    catch (error) {
+        if (!(error instanceof GitHubSourceError && error.status === 404))
+            throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/issues/listing.ts
+/**
+ * A listing the run depends on (the source's open issues on GitHub, or the repository's open pull
+ * requests) that failed after the client's own retries: a 404, a 5xx, the network. It never means
+ * "no issues": the run cannot tell which issues are workable, so it starts none and ends deferred
+ * (src/core/result.ts), nothing lost; the next run lists them again.
+ */
+
+class ListingError extends Error {
+    what;
+    status;
+    constructor(
+    /** What failed, e.g. "listing the open pull requests of octo/widgets". */
+    what, 
+    /** The HTTP status of the last answer, null when there was none (the network). */
+    status, 
+    /** What failed in full: the status, GitHub's own message and what to check. */
+    message, 
+    /** The request's own error (a GitHubSourceError: its kind, a rate limit's reset). */
+    cause) {
+        super(message, cause === undefined ? undefined : { cause });
+        this.what = what;
+        this.status = status;
+        this.name = 'ListingError';
+    }
+}
+/**
+ * What a failed listing (`what`) throws: a ListingError (the run is deferred), keeping a GitHub
+ * request's status and explanation (src/issues/github/errors.ts); anything else is said with its own
+ * message. A token GitHub refuses (401, or 403 not a rate limit: the kinds auth and permission) is
+ * no passing failure: it is thrown as it is, so the run stops and the step fails, naming the token,
+ * rather than every later run being deferred, green, for ever.
+ */
+function listing_listingFailed(error, what) {
+    if (error instanceof ListingError)
+        return error;
+    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
+        return error;
+    if (error instanceof GitHubSourceError)
+        return new ListingError(what, error.status ?? null, error.message, error);
+    const message = error instanceof Error ? error.message : String(error);
+    return new ListingError(what, null, `${what} failed: ${message}`, error);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/phaseIssues.ts
+/**
+ * The planning pipeline's phase issues on GitHub (src/workflows/pipeline/githubSink.ts): issues opened
+ * carrying the source's label, and found again by the hidden marker in their body on a re-run.
+ * GitHubIssueSource.createIssue and findByMarkers are these, through the source's requests.
+ */
+
+
+
+
+/** Opens an issue carrying `label` (1 request); its number. */
+async function createLabelledIssue(api, label, redact, issue) {
+    const answer = await api.send('POST /repos/{owner}/{repo}/issues', { title: truncate(redact(issue.title), 250), body: commentText(redact, issue.body), labels: [label] }, `opening an issue "${issue.title.slice(0, 60)}"`);
+    const number = json_isObject(answer.data) ? answer.data.number : undefined;
+    if (typeof number !== 'number')
+        throw new GitHubSourceError(`Unexpected answer opening an issue in ${api.owner}/${api.repo}: no number`, 'other', answer.status);
+    return number;
+}
+/**
+ * The issues (open or closed) carrying `label` whose body contains each marker: at most `maxPages`
+ * pages of 100, newest first (where a re-run's own issues are).
+ */
+async function findIssuesByMarkers(api, label, maxPages, markers) {
+    const found = new Map();
+    const q = new URLSearchParams({
+        state: 'all',
+        labels: label,
+        sort: 'created',
+        direction: 'desc',
+        per_page: String(PER_PAGE),
+    });
+    let url = `/repos/${encodeURIComponent(api.owner)}/${encodeURIComponent(api.repo)}/issues?${q.toString()}`;
+    for (let page = 0; url !== undefined && page < maxPages && found.size < markers.length; page++) {
+        const answer = await api.send(`GET ${url}`, {}, `looking for issues an earlier run opened (${label})`);
+        for (const raw of Array.isArray(answer.data) ? answer.data : []) {
+            if (!json_isObject(raw) || typeof raw.number !== 'number' || typeof raw.body !== 'string' || raw.pull_request)
+                continue;
+            for (const marker of markers)
+                if (!found.has(marker) && raw.body.includes(marker))
+                    found.set(marker, raw.number);
+        }
+        url = nextLink(answer.headers.link);
+    }
+    return found;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/pullRequests.ts
+/**
+ * Pull requests, for the action's way to land a finished cycle (src/publish/pullRequest.ts): the
+ * open pull request from a branch is found and reused, or a new one opened, its title and body
+ * redacted. GitHubIssueSource.openPullRequest is this, through the source's requests.
+ */
+
+
+
+
+/**
+ * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
+ * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
+ */
+async function openOrReusePullRequest(api, redact, pr) {
+    const find = async () => {
+        const answer = await api.send('GET /repos/{owner}/{repo}/pulls', { head: `${api.owner}:${pr.head}`, base: pr.base, state: 'open', per_page: 1 }, `looking for an open pull request from ${pr.head}`);
+        const first = Array.isArray(answer.data) ? answer.data[0] : undefined;
+        return json_isObject(first) && typeof first.number === 'number'
+            ? { number: first.number, url: typeof first.html_url === 'string' ? first.html_url : '', reused: true }
+            : undefined;
+    };
+    const existing = await find();
+    if (existing)
+        return existing;
+    try {
+        const answer = await api.send('POST /repos/{owner}/{repo}/pulls', {
+            head: pr.head,
+            base: pr.base,
+            title: truncate(redact(pr.title), 250),
+            body: commentText(redact, pr.body),
+            draft: pr.draft,
+        }, `opening a pull request from ${pr.head} into ${pr.base}`);
+        const data = json_isObject(answer.data) ? answer.data : {};
+        if (typeof data.number !== 'number')
+            throw new GitHubSourceError(`Unexpected answer opening a pull request from ${pr.head}: no number`, 'other', answer.status);
+        return { number: data.number, url: typeof data.html_url === 'string' ? data.html_url : '', reused: false };
+    }
+    catch (error) {
+        if (error instanceof GitHubSourceError && error.status === 422 && /already exists/i.test(error.message)) {
+            const raced = await find();
+            if (raced)
+                return raced;
+        }
+        // A refusal's fix is named where the landing is classified (src/publish/landingFailures.ts).
+        throw error;
+    }
+}
+/**
+ * The open pull requests whose head is a branch of this repository starting with `prefix`: at most
+ * `maxPages` pages of 100 (1 request for up to 100 open pull requests). A listing GitHub did not
+ * answer (after the client's retries) is a ListingError, never an empty list.
+ */
+async function listOpenPullRequests(api, prefix, maxPages = 3) {
+    try {
+        return await listPages(api, prefix, maxPages);
+    }
+    catch (error) {
+        throw listingFailed(error, `listing the open pull requests of ${api.owner}/${api.repo}`);
+    }
+}
+async function listPages(api, prefix, maxPages) {
+    const found = [];
+    for (let page = 1; page <= maxPages; page++) {
+        const answer = await api.send('GET /repos/{owner}/{repo}/pulls', { state: 'open', per_page: 100, page }, 'listing the open pull requests');
+        const items = Array.isArray(answer.data) ? answer.data : [];
+        for (const item of items) {
+            if (!isObject(item) || typeof item.number !== 'number' || !isObject(item.head))
+                continue;
+            const head = item.head;
+            const fullName = isObject(head.repo) ? head.repo.full_name : undefined;
+            const ref = typeof head.ref === 'string' ? head.ref : '';
+            // A fork's branch of the same name is not agent-loop's.
+            if (!ref.startsWith(prefix) ||
+                (typeof fullName === 'string' && fullName.toLowerCase() !== `${api.owner}/${api.repo}`.toLowerCase()))
+                continue;
+            found.push({
+                number: item.number,
+                url: typeof item.html_url === 'string' ? item.html_url : '',
+                head: ref,
+                body: typeof item.body === 'string' ? item.body : '',
+            });
+        }
+        if (items.length < 100)
+            break;
+    }
+    return found;
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/issueSource.ts
+/**
+ * GitHub issues as the issue source (the action): open issues carrying a label, pull requests
+ * excluded, most urgent first. Only issues whose author association is allowed are worked on; the
+ * others are skipped and listed (`skippedOutsiders`) so that an outsider cannot make the agent run
+ * their text. Escalation adds ESCALATED_LABEL and one comment; `ready()` lists such issues last, and
+ * the engine skips them until a person removes the label or edits the issue. The same source opens the action's pull requests (pullRequests.ts)
+ * and the planning pipeline's phase issues (phaseIssues.ts), through the same requests.
+ *
+ * API budget (what a slice costs, whatever the backlog size):
+ * - `ready()`: one `GET \u2026/issues?per_page=100` page, more only while fewer than `maxIssues`
+ *   workable issues were found, never more than `maxPages` (default 3) pages. Each page is a
+ *   conditional request (`If-None-Match` with the page's stored ETag, cache.ts); a 304 reuses the
+ *   cached page and does not count against the primary rate limit.
+ * - `get(id)`: 1 conditional `GET \u2026/issues/{n}`.
+ * - `close(id, reason)`: 1 conditional GET, then a comment and a PATCH (3; 1 when already closed).
+ * - `tickChecklistItem(id, item)`: 1 conditional GET, the PATCH of the body (2; 1 when already ticked).
+ * - `markEscalated(id, note)`: 1 conditional GET, the label (when absent), the comment (3).
+ * - `markNoChange(id, note, close)`: 1 conditional GET, the label (when absent), the comment, the
+ *   PATCH when `close` (4).
+ * Every comment is posted once (postOnce): when the issue already has comments, up to 2 comment
+ * pages are read first to find an earlier one with the same marker (a run killed after posting it).
+ * - Claims (issue 14, claimComments.ts): `ready()` reads the claims of each listed issue carrying
+ *   IN_PROGRESS_LABEL (1 each); claiming an issue costs 4 (5 when it loses the race, 1 more per
+ *   dead claim it takes over), renewing 1, releasing 2.
+ * Retries (5xx, network errors, rate limits, see `createOctokit` in client.ts) come on top, at most
+ * `retries` per request.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const DEFAULT_ALLOWED_AUTHORS = ['OWNER', 'MEMBER', 'COLLABORATOR'];
+/** Hidden first line of every escalation comment. */
+const ESCALATION_MARKER = '<!-- agent-loop:escalation -->';
+const COMMENT_PAGES_SEARCHED = 2;
+class GitHubIssueSource {
+    description;
+    /** Outsiders' issues the last ready() skipped, for the summary. */
+    skippedOutsiders = [];
+    /** What the last ready() looked at. */
+    lastListing;
+    /** The rate limit as the last answer reported it. */
+    get rateLimit() {
+        return this.api.rateLimit;
+    }
+    api;
+    cache;
+    owner;
+    repo;
+    label;
+    allowed;
+    onWarning;
+    maxIssues;
+    maxPages;
+    redact;
+    query;
+    warned = new Set();
+    trusted = new Set();
+    claims;
+    runId;
+    claimsOf;
+    constructor(options) {
+        this.owner = options.owner;
+        this.repo = options.repo;
+        this.label = options.label;
+        this.allowed = new Set((options.allowedAuthors ?? DEFAULT_ALLOWED_AUTHORS).map((a) => a.trim().toUpperCase()).filter((a) => a !== ''));
+        this.onWarning = options.onWarning ?? (() => { });
+        this.maxIssues = Math.max(1, Math.floor(options.maxIssues ?? 100));
+        this.maxPages = Math.max(1, Math.floor(options.maxPages ?? 3));
+        this.redact = options.redact ?? ((t) => t);
+        this.query = `${this.owner.toLowerCase()}/${this.repo.toLowerCase()} ${this.label}`;
+        this.api = new GitHubRequests(options.octokit, this.owner, this.repo);
+        this.cache = new IssueCache(this.api, this.query);
+        this.claims = new GitHubClaims(this.api, options.now ?? Date.now, (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()), { redact: this.redact, ...(options.runUrl ? { runUrl: options.runUrl } : {}) });
+        this.runId = options.runId;
+        this.claimsOf = options.claimsOf ? new Set(options.claimsOf.map((id) => String(issueNumber(id) ?? id))) : undefined;
+        this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
+        if (options.state !== undefined)
+            this.restore(options.state);
+    }
+    /** The cache to keep in the checkpoint: the last listing's pages and recently read issues, with their ETags. */
+    get state() {
+        return this.cache.state;
+    }
+    /** Every stored ETag by request (listing pages by URL, issues as `issue #N`). */
+    get etags() {
+        return this.cache.etags;
+    }
+    trust(ids) {
+        for (const id of ids)
+            this.trusted.add(String(issueNumber(id) ?? id));
+    }
+    exportState() {
+        return this.state;
+    }
+    importState(state) {
+        this.restore(state);
+    }
+    get apiCalls() {
+        return this.api.apiCalls;
+    }
+    /**
+     * The workable issues, most urgent first, then the escalated ones. A listing GitHub did not answer
+     * (after the client's retries) is a ListingError, never an empty list: the run is deferred.
+     */
+    async ready() {
+        try {
+            return await this.list();
+        }
+        catch (error) {
+            throw listing_listingFailed(error, `listing the open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
+        }
+    }
+    async list() {
+        const listed = [];
+        // Escalated issues are listed too, after the others and not counted against maxIssues: the engine
+        // skips them unless they were edited since their escalation, and halts when only they remain.
+        const listedEscalated = [];
+        const outsiders = [];
+        const summary = {
+            pages: 0,
+            notModified: 0,
+            scanned: 0,
+            pullRequests: 0,
+            escalated: 0,
+            prOpen: 0,
+            blocked: 0,
+            outsiders: 0,
+            ready: 0,
+            truncated: false,
+        };
+        const pages = {};
+        let url = this.firstPageUrl();
+        while (url !== undefined) {
+            if (summary.pages >= this.maxPages || listed.length >= this.maxIssues) {
+                summary.truncated = true;
+                break;
+            }
+            const page = await this.cache.listingPage(url, summary, `listing open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
+            pages[url] = page;
+            for (const item of page.items) {
+                summary.scanned++;
+                if (item.pullRequest) {
+                    summary.pullRequests++;
+                    continue;
+                }
+                if (item.state !== 'open')
+                    continue;
+                const escalated = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+                if (escalated)
+                    summary.escalated++;
+                if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
+                    summary.prOpen++;
+                    continue;
+                }
+                const association = (item.authorAssociation ?? 'NONE').toUpperCase();
+                if (!this.allowed.has(association) && !this.trusted.has(String(item.number))) {
+                    summary.outsiders++;
+                    const outsider = {
+                        id: String(item.number),
+                        title: item.title,
+                        author: item.author ?? '',
+                        association,
+                    };
+                    if (item.url !== undefined)
+                        outsider.url = item.url;
+                    outsiders.push(outsider);
+                    this.warnOnce(`issue #${item.number} by ${item.author ? `@${item.author}` : 'an unknown author'} (${association}) skipped: ` +
+                        `only issues by ${[...this.allowed].join(', ')} are worked on (allowed-authors)`);
+                    continue;
+                }
+                (escalated ? listedEscalated : listed).push(toIssue(item));
+            }
+            url = page.next;
+        }
+        this.cache.keepListing(pages);
+        this.skippedOutsiders = outsiders;
+        // "Blocked by #N" (the planning pipeline's phase N+1): not ready while #N is open in the listing.
+        const open = new Set(Object.values(pages)
+            .flatMap((p) => p.items)
+            .filter((i) => i.state === 'open' && !i.pullRequest)
+            .map((i) => String(i.number)));
+        const unblocked = (issues) => issues.filter((issue) => {
+            const blocker = issueFields_blockedBy(issue.body).find((n) => open.has(n));
+            if (blocker !== undefined)
+                summary.blocked++;
+            return blocker === undefined;
+        });
+        const ready = sortIssues(unblocked(listed)).slice(0, this.maxIssues);
+        // An issue another run is working on: its claim is read (1 request per such issue) and handed on.
+        for (const issue of ready) {
+            if (!issue.labels.some((l) => l.toLowerCase() === IN_PROGRESS_LABEL))
+                continue;
+            if (this.claimsOf && !this.claimsOf.has(issue.id))
+                continue;
+            const holder = await this.claims.heldBy(Number(issue.id), this.runId ?? '');
+            if (holder)
+                issue.claimedBy = holder;
+        }
+        summary.ready = ready.length;
+        this.lastListing = summary;
+        if (summary.truncated && ready.length < this.maxIssues) {
+            this.warnOnce(`${this.description}: only the oldest ${summary.scanned} of the labelled items were looked at (${this.maxPages} pages of ${PER_PAGE}); ` +
+                `newer issues, and priority labels on them, are seen once older ones are closed or escalated`);
+        }
+        return [...ready, ...sortIssues(unblocked(listedEscalated)).slice(0, this.maxIssues)];
+    }
+    async get(id) {
+        const number = issueNumber(id);
+        if (number === undefined)
+            return undefined;
+        const item = await this.cache.issue(number, `reading issue #${number}`);
+        return item && !item.pullRequest ? toIssue(item) : undefined;
+    }
+    /**
+     * Ticks one checklist item's box in the issue's body: the body read again (a conditional GET, so a
+     * person's edit up to now is in it), that one `[ ]` made `[x]`, the body PATCHed back; nothing sent
+     * when the box is already ticked or not there. A person's edit in the moment between the read
+     * and the PATCH would be lost: GitHub offers no conditional PATCH of an issue.
+     */
+    async tickChecklistItem(id, item) {
+        const number = this.requireNumber(id, 'tick a checklist item of');
+        const found = await this.cache.issue(number, `reading issue #${number} before ticking "${item}" in it`);
+        if (!found || found.pullRequest)
+            throw this.unknownIssue(number, 'tick a checklist item of');
+        const body = tickItem(found.body, item);
+        if (body === undefined)
+            return false;
+        await this.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, body }, `ticking "${item}" in issue #${number}`);
+        this.cache.forget(number);
+        return true;
+    }
+    /**
+     * A comment with the reason (marked: posted once, see postOnce), then `state: closed,
+     * state_reason: completed`. A closed issue is left as it is. Called again after a crash between
+     * the comment and the close, it finds the comment and only closes.
+     */
+    async close(id, reason) {
+        const number = this.requireNumber(id, 'close');
+        const item = await this.cache.issue(number, `reading issue #${number} before closing it`);
+        if (!item || item.pullRequest)
+            throw this.unknownIssue(number, 'close');
+        if (item.state === 'closed')
+            return;
+        if (commentText(this.redact, reason).trim() !== '')
+            await this.postOnce(number, item.comments ?? 0, 'close', reason, `commenting on issue #${number} before closing it`);
+        await this.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
+        this.cache.forget(number);
+    }
+    /**
+     * Adds ESCALATED_LABEL and posts one comment: a hidden marker, the note's hash, the (redacted)
+     * note. Called again for the same note while the issue still carries the label, it finds that
+     * comment and posts nothing. Once a person has removed the label, a new escalation comments anew.
+     */
+    async markEscalated(id, note) {
+        const number = this.requireNumber(id, 'escalate');
+        const item = await this.cache.issue(number, `reading issue #${number} before escalating it`);
+        if (!item || item.pullRequest)
+            throw this.unknownIssue(number, 'escalate');
+        const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+        if (!labelled) {
+            await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [ESCALATED_LABEL] }, `labelling issue #${number} ${ESCALATED_LABEL}`);
+        }
+        // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
+        await this.postOnce(number, labelled ? (item.comments ?? 0) : 0, 'escalation-note', note, `commenting on escalated issue #${number}`, [ESCALATION_MARKER]);
+        this.cache.forget(number);
+    }
+    /**
+     * An issue found already satisfied: NO_CHANGE_LABEL and one comment with the evidence (label,
+     * comment: 2 calls after the read), then closed when `close` (the issue's own named tests or
+     * `verify:` pass: 1 more call), else left open for a person to close. Called again with the same
+     * note (a run killed on the way), it labels and comments nothing twice.
+     */
+    async markNoChange(id, note, close) {
+        const number = this.requireNumber(id, 'label');
+        const item = await this.cache.issue(number, `reading issue #${number} before labelling it ${NO_CHANGE_LABEL}`);
+        if (!item || item.pullRequest)
+            throw this.unknownIssue(number, 'label');
+        if (item.state === 'closed')
+            return;
+        // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
+        const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
+        if (!labelled) {
+            await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [NO_CHANGE_LABEL] }, `labelling issue #${number} ${NO_CHANGE_LABEL}`);
+        }
+        const next = close
+            ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
+            : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
+        await this.postOnce(number, labelled ? (item.comments ?? 0) : 0, 'no-change', `${note}\n\n${next}`, `commenting on issue #${number}`);
+        if (close) {
+            await this.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
+        }
+        this.cache.forget(number);
+    }
+    /**
+     * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
+     * POST when there is none. A 422 "already exists" (another run won the race) reads it again.
+     */
+    openPullRequest(pr) {
+        return openOrReusePullRequest(this.api, this.redact, pr);
+    }
+    /** Opens an issue carrying this source's label (1 request); its number. */
+    createIssue(issue) {
+        return createLabelledIssue(this.api, this.label, this.redact, issue);
+    }
+    /**
+     * The issues (open or closed) carrying this source's label whose body contains each marker: at
+     * most `maxPages` pages of 100, newest first (where a re-run's own issues are).
+     */
+    findByMarkers(markers) {
+        return findIssuesByMarkers(this.api, this.label, this.maxPages, markers);
+    }
+    /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
+    async addLabel(id, label) {
+        const number = this.requireNumber(id, 'label');
+        await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [label] }, `labelling issue #${number} ${label}`);
+        this.cache.forget(number);
+    }
+    /**
+     * Claims the issue (issue 14; claimComments.ts): the label, the claim comment (issue 15: the issue's
+     * progress comment, telling `progress`), the race read back.
+     */
+    claim(id, me, expires, resuming, progress) {
+        // The issue's cached ETag stays: its label changed, so the next conditional read gets it anew.
+        return this.claims.claim(this.requireNumber(id, 'claim'), me, expires, resuming, progress);
+    }
+    /** Renews this run's claim on the issue (1 PATCH of its comment, telling `progress`); the run that took it over, if one did. */
+    renewClaim(id, me, expires, progress) {
+        return this.claims.renew(this.requireNumber(id, 'claim'), me, expires, progress);
+    }
+    /** The progress `me`'s claim on the issue last recorded (a wave job that died: what it had run). */
+    async claimProgress(id, me) {
+        const claim = await this.claims.ownNewest(this.requireNumber(id, 'read the claim of'), me);
+        if (claim?.iterations === undefined)
+            return undefined;
+        return { iterations: claim.iterations, ...(claim.costUsd !== undefined ? { costUsd: claim.costUsd } : {}) };
+    }
+    /** Releases this run's claim: its comment says how the work ended (`progress`; deleted without), the label goes. */
+    async releaseClaim(id, me, at, progress) {
+        const number = this.requireNumber(id, 'release');
+        await this.claims.release(number, me, at, progress);
+        this.cache.forget(number);
+    }
+    // --- requests ----------------------------------------------------------------------------------
+    firstPageUrl() {
+        const q = new URLSearchParams({
+            state: 'open',
+            labels: this.label,
+            sort: 'created',
+            direction: 'asc',
+            per_page: String(PER_PAGE),
+        });
+        return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
+    }
+    /**
+     * Posts `note` (redacted) as a comment once: its hidden first line says what it is for and
+     * carries the note's hash (`<!-- agent-loop:<kind> sha256=\u2026 -->`); when the issue has comments,
+     * the newest pages are searched for that line first (up to 2 requests; `comments` 0: not
+     * searched, nothing of this effect can be there yet) and nothing is posted when it is there. `lines`: more hidden lines before it (the escalation's older marker).
+     */
+    async postOnce(number, comments, kind, note, what, lines = []) {
+        const text = commentText(this.redact, note);
+        const marker = commentMarker(kind, text);
+        if (comments > 0 && (await this.hasComment(number, comments, (b) => b.includes(marker))))
+            return;
+        await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: [...lines, marker, '', text].join('\n') }, what);
+    }
+    /** Looks through the newest comments (the last pages) for one that `matches`. */
+    async hasComment(number, count, matches) {
+        const lastPage = Math.ceil(count / PER_PAGE);
+        for (let page = lastPage; page >= 1 && page > lastPage - COMMENT_PAGES_SEARCHED; page--) {
+            const answer = await this.api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, per_page: PER_PAGE, page }, `reading the comments of issue #${number}`);
+            const comments = Array.isArray(answer.data) ? answer.data : [];
+            if (comments.some((c) => json_isObject(c) && typeof c.body === 'string' && matches(c.body)))
+                return true;
+        }
+        return false;
+    }
+    // --- helpers -----------------------------------------------------------------------------------
+    restore(value) {
+        const problem = this.cache.restore(value);
+        if (problem !== undefined) {
+            this.warnOnce(`${this.description}: the saved GitHub cache is not valid and is ignored (${problem}); the first requests are ordinary ones`);
+        }
+    }
+    requireNumber(id, action) {
+        const number = issueNumber(id);
+        if (number === undefined) {
+            throw new GitHubSourceError(`Cannot ${action} issue ${JSON.stringify(id)} in ${this.owner}/${this.repo}: a GitHub issue id is its number, e.g. "42".`, 'other');
+        }
+        return number;
+    }
+    unknownIssue(number, action) {
+        return new GitHubSourceError(`Cannot ${action} issue #${number} in ${this.owner}/${this.repo}: there is no such issue (deleted, transferred, or a pull request).`, 'not-found', 404);
+    }
+    warnOnce(message) {
+        if (this.warned.has(message))
+            return;
+        this.warned.add(message);
+        this.onWarning(message);
+    }
+}
+/** Requests the source made so far (for tests and the summary). */
+function apiCallsOf(source) {
+    return source.apiCalls;
+}
+function sha256(text) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text, 'utf8').digest('hex');
+}
+/** The hidden line that marks a comment agent-loop posted: what it is for and a hash of its text. */
+function commentMarker(kind, text) {
+    return `<!-- agent-loop:${kind} sha256=${sha256(text).slice(0, 16)} -->`;
+}
+
 ;// CONCATENATED MODULE: ./src/issues/index.ts
 
 
@@ -30934,6 +32455,36 @@ async function createBeadsSource(options) {
         ...(options.now ? { now: options.now } : {}),
         ...(options.terms ? { terms: options.terms } : {}),
     });
+}
+
+;// CONCATENATED MODULE: ./src/issues/registry.ts
+/**
+ * The issue sources by name: one line per source, how it is built from what its builder holds. A
+ * source any run builds (builtBy 'any' in catalog.ts) takes the repository and --issues-file; a source
+ * only the action builds takes what the action holds for its service (the client, the repository, the
+ * label). What is said and decided about each source by name is its entry in catalog.ts; the compiler
+ * requires a line here for every entry there.
+ */
+
+
+
+
+const SOURCE_FACTORIES = {
+    // An explicit --issues-file means that file, even when bd is installed.
+    beads: ((c) => createBeadsSource({
+        issuesFile: external_node_path_default().resolve(c.cwd, c.options.issuesFile),
+        cwd: c.cwd,
+        ...(c.terms ? { terms: c.terms } : {}),
+        preferCli: c.options.issuesFile === '.beads/issues.jsonl',
+        onWarning: c.onWarning,
+    })),
+    github: ((options) => new GitHubIssueSource(options)),
+};
+/** The factory of a source any run builds (builtBy 'any'); undefined for one only the action builds. */
+function runSourceFactory(name) {
+    return ISSUE_SOURCES[name].builtBy === 'any'
+        ? SOURCE_FACTORIES[name]
+        : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/core/branch.ts
@@ -32846,79 +34397,6 @@ function toReadyIssue(issue) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/issues/claims.ts
-/**
- * Claims and leases on issues (issue 14), the pure part: who holds an issue, until when, and which
- * of several claims wins. A run working an issue claims it (on GitHub: the IN_PROGRESS_LABEL and
- * one claim comment, src/issues/github/claimComments.ts), renews the lease at each iteration and
- * releases it when the cycle ends. Other runs skip an issue whose lease is live; once it has
- * expired (its run died), the next run takes the issue over and adopts its branch and pull request.
- *
- * Race safety: a run claims (posts its comment), then reads the issue's claims back; the oldest
- * live claim (the smallest comment id: GitHub numbers comments in creation order) wins, and every
- * other run yields. Two runs that claim at the same time both see both comments on reading back,
- * so exactly one of them goes on.
- */
-/**
- * When a found claim's lease ends (epoch ms): its stamp plus the lease's length, both on the
- * source's clock, when it has them (so that two runners' clocks never have to agree); else the
- * time written into it.
- */
-function expiryOf(found) {
-    const stamp = found.updatedAt !== undefined ? Date.parse(found.updatedAt) : NaN;
-    if (found.claim.leaseSeconds !== undefined && Number.isFinite(stamp))
-        return stamp + found.claim.leaseSeconds * 1000;
-    return Date.parse(found.claim.expires);
-}
-/** The claim with its lease's end as the source's clock has it. */
-function asFound(found) {
-    const expiry = expiryOf(found);
-    return Number.isFinite(expiry)
-        ? { ...found.claim, expires: new Date(expiry).toISOString().replace(/\.\d{3}Z$/, 'Z') }
-        : found.claim;
-}
-/** The margin added to an iteration's longest run to make a lease (the checkpoint, git, GitHub). */
-const LEASE_MARGIN_MINUTES = 5;
-/**
- * How long a lease lasts: an iteration renews it, and one iteration runs the agent and then the test
- * command, each bounded by agent-timeout-minutes (a cycle's first also runs the baseline, on a
- * lease taken just before); plus a margin. With the default 30 minutes: 65 minutes.
- */
-function leaseMinutes(agentTimeoutMinutes) {
-    return 2 * agentTimeoutMinutes + LEASE_MARGIN_MINUTES;
-}
-/** Whether a claim still holds its issue at `now` (epoch ms, the source's clock). */
-function isLive(found, now) {
-    if (found.claim.released)
-        return false;
-    const expires = expiryOf(found);
-    return Number.isFinite(expires) && expires > now;
-}
-/** The claim that holds the issue at `now`: the oldest live one (claims in creation order). */
-function winningClaim(claims, now) {
-    return [...claims].sort((a, b) => a.id - b.id).find((c) => isLive(c, now));
-}
-/**
- * Why `me` must keep off the issue: the live claim of another run that holds it, or undefined when
- * the issue is free, its lease expired, or it is `me`'s own.
- */
-function heldByOther(claims, now, run) {
-    const winner = winningClaim(claims, now);
-    return winner && winner.claim.run !== run ? asFound(winner) : undefined;
-}
-/**
- * The claim comment `me` writes its claim into: its own (same run), or, for a cycle its loop had in
- * flight (`resuming`), its loop's own live one from an earlier run. Never another's, and never an
- * expired one: editing an old comment back to life would put it before a newer live claim.
- */
-function ownClaim(claims, now, me, resuming) {
-    return claims.find((c) => isLive(c, now) && (c.claim.run === me.run || (resuming && c.claim.checkpoint === me.checkpoint)));
-}
-/** The runs whose claims on the issue expired without being released: their runs died; the taker adopts their work. */
-function expiredClaims(claims, now, run) {
-    return claims.filter((c) => !c.claim.released && !isLive(c, now) && c.claim.run !== run).map(asFound);
-}
-
 ;// CONCATENATED MODULE: ./src/loop/publish.ts
 /** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
 class LandingError extends Error {
@@ -33415,131 +34893,6 @@ async function loopLeftOn(store, branch) {
         .map((c) => parseLoopState(c.state))
         .filter((loop) => typeof loop !== 'string' && loop.baseBranch !== undefined && branchLeft(loop) === branch);
     return found[0];
-}
-
-;// CONCATENATED MODULE: ./src/issues/github/errors.ts
-/**
- * A failed GitHub request as an error that names its cause and what to do about it: a bad token, a
- * missing permission, a repository the token cannot see, a rate limit (with when to come back), a
- * server failure.
- */
-
-/** The error of a failed GitHub request, with the cause named and what to do about it. */
-class GitHubSourceError extends Error {
-    kind;
-    status;
-    resetAt;
-    constructor(message, 
-    /** auth and permission are permanent; rate-limit passes at `resetAt`; server is transient. */
-    kind, status, 
-    /** For rate limits: when GitHub said to come back (UTC epoch seconds), if it said. */
-    resetAt) {
-        super(message);
-        this.kind = kind;
-        this.status = status;
-        this.resetAt = resetAt;
-        this.name = 'GitHubSourceError';
-    }
-}
-function asHttpError(error) {
-    if (!isObject(error) || typeof error.status !== 'number')
-        return undefined;
-    return error;
-}
-/** The error for a failed `what` (e.g. "closing issue #3") in the repository `where` (owner/repo). */
-function explainHttpError(error, what, where) {
-    const { status } = error;
-    const headers = error.response?.headers ?? {};
-    const message = apiMessage(error);
-    if (status === 304)
-        return new GitHubSourceError('Not modified', 'other', 304);
-    if (status === 401) {
-        return new GitHubSourceError(`GitHub rejected the token while ${what} (401 ${message}). Check the \`github-token\` input: ` +
-            `it must be a valid token (the default \${{ github.token }}, or a personal access token) that has not expired or been revoked.`, 'auth', 401);
-    }
-    const remaining = headers['x-ratelimit-remaining'];
-    const resetHeader = Number(headers['x-ratelimit-reset']);
-    const primary = (status === 403 || status === 429) && String(remaining) === '0';
-    const secondary = (status === 403 || status === 429) && /secondary rate limit/i.test(message);
-    if (primary || secondary) {
-        const retryAfter = Number(headers['retry-after']);
-        const resetAt = primary && Number.isFinite(resetHeader)
-            ? resetHeader
-            : Number.isFinite(retryAfter)
-                ? Math.floor(Date.now() / 1000) + retryAfter
-                : undefined;
-        const when = resetAt !== undefined ? ` GitHub asks to wait until ${new Date(resetAt * 1000).toISOString()}.` : '';
-        return new GitHubSourceError(`GitHub ${primary ? 'API rate limit' : 'secondary rate limit'} exceeded while ${what} (${status} ${message}).${when} ` +
-            `The request was retried as long as the wait allowed; the next run resumes from the checkpoint.`, 'rate-limit', status, resetAt);
-    }
-    if (status === 403) {
-        return new GitHubSourceError(`The token may not do this while ${what} (403 ${message}). Give the workflow \`permissions: issues: write\`, ` +
-            `or pass a \`github-token\` with read and write access to the issues of ${where}.`, 'permission', 403);
-    }
-    if (status === 410)
-        return new GitHubSourceError(`Gone while ${what} (410 ${message}): it was deleted on GitHub (an issue, or the repository's issues turned off in ${where}).`, 'not-found', 410);
-    if (status === 404) {
-        return new GitHubSourceError(`Not found while ${what} (404 ${message}): check that ${where} exists and that the \`github-token\` input can read it ` +
-            `(GitHub answers 404 for a private repository the token cannot see).`, 'not-found', 404);
-    }
-    if (status >= 500)
-        return new GitHubSourceError(`GitHub failed while ${what} (${status} ${message}), also on retrying.`, 'server', status);
-    return new GitHubSourceError(`GitHub refused the request while ${what} (${status} ${message}).`, 'other', status);
-}
-/** GitHub's own `message` from the error body, else Octokit's. */
-function apiMessage(error) {
-    const data = error.response?.data;
-    if (!isObject(data) || typeof data.message !== 'string')
-        return error.message;
-    // A 422's details: "Validation Failed: A pull request already exists for octo:agent-loop/issue-1."
-    const details = Array.isArray(data.errors)
-        ? data.errors.map((e) => (isObject(e) && typeof e.message === 'string' ? e.message : undefined)).filter(Boolean)
-        : [];
-    return details.length > 0 ? `${data.message}: ${details.join('; ')}` : data.message;
-}
-
-;// CONCATENATED MODULE: ./src/issues/listing.ts
-/**
- * A listing the run depends on (the source's open issues on GitHub, or the repository's open pull
- * requests) that failed after the client's own retries: a 404, a 5xx, the network. It never means
- * "no issues": the run cannot tell which issues are workable, so it starts none and ends deferred
- * (src/core/result.ts), nothing lost; the next run lists them again.
- */
-
-class ListingError extends Error {
-    what;
-    status;
-    constructor(
-    /** What failed, e.g. "listing the open pull requests of octo/widgets". */
-    what, 
-    /** The HTTP status of the last answer, null when there was none (the network). */
-    status, 
-    /** What failed in full: the status, GitHub's own message and what to check. */
-    message, 
-    /** The request's own error (a GitHubSourceError: its kind, a rate limit's reset). */
-    cause) {
-        super(message, cause === undefined ? undefined : { cause });
-        this.what = what;
-        this.status = status;
-        this.name = 'ListingError';
-    }
-}
-/**
- * What a failed listing (`what`) throws: a ListingError (the run is deferred), keeping a GitHub
- * request's status and explanation (src/issues/github/errors.ts); anything else is said with its own
- * message. A token GitHub refuses (401, or 403 not a rate limit: the kinds auth and permission) is
- * no passing failure: it is thrown as it is, so the run stops and the step fails, naming the token,
- * rather than every later run being deferred, green, for ever.
- */
-function listingFailed(error, what) {
-    if (error instanceof ListingError)
-        return error;
-    if (error instanceof GitHubSourceError && (error.kind === 'auth' || error.kind === 'permission'))
-        return error;
-    if (error instanceof GitHubSourceError)
-        return new ListingError(what, error.status ?? null, error.message, error);
-    const message = error instanceof Error ? error.message : String(error);
-    return new ListingError(what, null, `${what} failed: ${message}`, error);
 }
 
 ;// CONCATENATED MODULE: ./src/loop/slice.ts
@@ -34325,7 +35678,7 @@ async function withoutOpenPullRequests(deps, ready, told) {
         open = await publisher.inReview(ready.map((i) => i.id));
     }
     catch (error) {
-        throw listingFailed(error, `listing the open pull requests (${publisher.description})`);
+        throw listing_listingFailed(error, `listing the open pull requests (${publisher.description})`);
     }
     for (const [id, pr] of open) {
         if (told.has(id))
@@ -35618,6 +36971,7 @@ function withFirstReady(source, first) {
 function forwarding(source) {
     return {
         description: source.description,
+        ...(source.issuesFile !== undefined ? { issuesFile: source.issuesFile } : {}),
         ready: () => source.ready(),
         get: (id) => source.get(id),
         close: (id, reason) => source.close(id, reason),
@@ -38303,6 +39657,7 @@ function cannotStart(io, command, problems, redact) {
 
 
 
+
 /** The run's log: text or NDJSON (--json) on the caller's stdout, masked, with the caller's prefix per event. */
 function runLogger(options, io, redact) {
     return createLogger({
@@ -38318,14 +39673,9 @@ function runLogger(options, io, redact) {
 function sourceOf(options, io, onWarning) {
     if (io.source)
         return Promise.resolve(io.source(onWarning));
-    return createBeadsSource({
-        issuesFile: external_node_path_default().resolve(io.cwd, options.issuesFile),
-        cwd: io.cwd,
-        ...(io.terms ? { terms: io.terms } : {}),
-        // An explicit --issues-file means that file, even when bd is installed.
-        preferCli: options.issuesFile === '.beads/issues.jsonl',
-        onWarning,
-    });
+    // A source only the action builds, asked for elsewhere: prepareRun says so; the beads source stands in.
+    const build = runSourceFactory(options.source) ?? SOURCE_FACTORIES.beads;
+    return Promise.resolve(build({ cwd: io.cwd, options, env: io.env, ...(io.terms ? { terms: io.terms } : {}), onWarning }));
 }
 /**
  * Everything a run needs before its first agent runs, from the options and the ports: the agent on
@@ -38338,8 +39688,8 @@ async function prepareRun(options, io) {
     const problems = [];
     const invalid = problem('invalid_input');
     const fail = () => ({ ok: false, problems, redact });
-    if (options.source === 'github' && !io.source)
-        problems.push(invalid(`${say.given('source', 'github')}: the GitHub issue source runs inside the GitHub Action; locally use ${say.given('source', 'beads')}.`));
+    if (ISSUE_SOURCES[options.source].builtBy === 'action' && !io.source)
+        problems.push(invalid(`${say.given('source', options.source)}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action; locally use ${say.given('source', 'beads')}.`));
     // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
     const agentEnv = agentEnvironment(io.env, { githubToken: options.agentGithubToken });
     // A run that halts as it starts (a refusal seen before any agent ran) runs no agent: none need be installed.
@@ -38376,14 +39726,11 @@ async function prepareRun(options, io) {
         source.trust?.(io.onlyIssues);
     // Issue text enters the engine here: one line titles, no control characters, secrets masked.
     const issues = guardIssues(source, redact);
-    const unusable = !io.source && source.description.startsWith('beads file')
-        ? inputProblem(external_node_path_default().resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES)
-        : undefined;
+    // A source that reads a file of the repository: the file is there and readable, or the run does not start.
+    const unusable = !io.source && source.issuesFile !== undefined ? inputProblem(source.issuesFile, ISSUES_MAX_BYTES) : undefined;
     if (unusable)
         problems.push(invalid(`${say.option('issuesFile')}: ${unusable}. Point ${say.option('issuesFile')} at a beads JSONL file.`));
-    if (!io.source &&
-        source.description.startsWith('beads file') &&
-        !(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().resolve(io.cwd, options.issuesFile))) {
+    if (!io.source && source.issuesFile !== undefined && !(0,external_node_fs_namespaceObject.existsSync)(source.issuesFile)) {
         problems.push(invalid(`${say.option('issuesFile')}: '${options.issuesFile}' does not exist and bd is not on PATH. Point ${say.option('issuesFile')} at a beads JSONL file, or install beads.`));
     }
     const git = await openGit(io.cwd, io.env, {
@@ -38428,7 +39775,7 @@ async function prepareRun(options, io) {
                     : 'pull-request'
                 : options.onSuccess,
             // Beads issues live in the repository: their closing is committed with the work it lands with.
-            ...(publisher && options.source === 'beads' ? { closeOnBranch: true } : {}),
+            ...(publisher && ISSUE_SOURCES[options.source].inRepository ? { closeOnBranch: true } : {}),
             strict: options.strict,
             resume: options.resume,
             fresh: options.fresh,
@@ -38553,7 +39900,7 @@ async function runCommand(options, given) {
         ...io,
         source: () => sourceOf(options, io, () => { }),
         // Beads issues published from a thrown-away runner: as prepareRun's closeOnBranch.
-        labelsDoNotLast: io.publisher !== undefined && options.source === 'beads',
+        labelsDoNotLast: io.publisher !== undefined && ISSUE_SOURCES[options.source].inRepository,
     });
     if (halt.kind === 'stands')
         return run_standingHalt(options, io, halt, startedAt);

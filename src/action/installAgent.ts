@@ -1,18 +1,19 @@
 /**
- * `install-agent`: a hosted runner has Node but no agent CLI. When the chosen agent (claude or
- * codex) is not on PATH, install its pinned version with npm into a directory of the runner's
- * temp space and put that directory's bin first on PATH for the run. Installing only when missing
+ * `install-agent`: a hosted runner has Node but no agent CLI. When the chosen agent is a CLI (its
+ * `cli` in src/agents/catalog.ts: claude, codex) and not on PATH, install its pinned version with
+ * npm into a directory of the runner's temp space and put that directory's bin first on PATH for
+ * the run. Installing only when missing
  * keeps the common case (a self-hosted runner, or an earlier setup step) free.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { AGENT_CATALOG, CLI_AGENT_NAMES, type CliAgentName, agentEntry } from '../agents/catalog.js';
 import { isOnPath } from '../util/onPath.js';
 
-/** The CLI versions agent-loop is tested against (scripts/install-agent-clis.mjs pins the same; a test checks). */
-export const PINNED_AGENT_CLIS = {
-  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
-  codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
-} as const;
+/** The CLI versions agent-loop is tested against, by agent (src/agents/catalog.ts: each CLI agent's `cli`). */
+export const PINNED_AGENT_CLIS = Object.fromEntries(CLI_AGENT_NAMES.map((name) => [name, AGENT_CATALOG[name].cli])) as {
+  readonly [Name in CliAgentName]: (typeof AGENT_CATALOG)[Name]['cli'];
+};
 
 export type RunCommand = (
   command: string,
@@ -35,8 +36,8 @@ export type EnsureAgentResult =
   | { kind: 'failed'; message: string };
 
 export async function ensureAgent(input: EnsureAgentInput): Promise<EnsureAgentResult> {
-  if (input.agent !== 'claude' && input.agent !== 'codex') return { kind: 'not-needed' };
-  const pin = PINNED_AGENT_CLIS[input.agent];
+  const pin = agentEntry(input.agent)?.cli;
+  if (pin === undefined) return { kind: 'not-needed' };
   if (await isOnPath(pin.bin, input.env.PATH)) return { kind: 'present' };
   const run = input.run ?? runCommand;
   const spec = `${pin.pkg}@${pin.version}`;

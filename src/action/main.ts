@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../config/problems.js';
 import { createOctokit } from '../issues/github/client.js';
-import { GitHubIssueSource } from '../issues/github/issueSource.js';
+import type { GitHubIssueSource } from '../issues/github/issueSource.js';
+import { SOURCE_FACTORIES } from '../issues/registry.js';
 import { listOpenPullRequests, openOrReusePullRequest } from '../issues/github/pullRequests.js';
 import { GitHubRequests } from '../issues/github/requests.js';
 import { type Git, persistedCredentials } from '../git/git.js';
@@ -20,7 +21,7 @@ import { type PlanIO, planCommand } from '../app/plan.js';
 import type { StartProblem } from '../app/problems.js';
 import { type LandingSoFar, runCommand } from '../app/run.js';
 import { GitHubPhaseIssueSink } from '../workflows/pipeline/githubSink.js';
-import { createRedactor } from '../report/redact.js';
+import { createRedactor } from '../secrets/redact.js';
 import type { Clock } from '../util/clock.js';
 import { loadActionConfig, readPauseSwitch } from './inputs.js';
 import { ensureAgent } from './installAgent.js';
@@ -164,7 +165,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       .map((a) => a.trim())
       .filter((a) => a !== '');
     const make = (onWarning: (m: string) => void) =>
-      new GitHubIssueSource({
+      SOURCE_FACTORIES.github({
         octokit,
         owner,
         repo,

@@ -8,6 +8,7 @@
  * (scripts/action-docs.mjs) rewrites both. Pure: no I/O.
  */
 import { type OptionInfo, optionsFor } from '../config/options.js';
+import { sourcesSaid } from '../issues/catalog.js';
 import { helpText } from '../config/surface.js';
 
 export interface ActionInput {
@@ -30,7 +31,7 @@ const NOT_INPUTS = new Set(['json', 'config']);
 /** Where the action's wording differs from the CLI's (another default, an input's name for a flag). */
 const ACTION_HELP: Record<string, { help?: string; defaultText?: string; default?: string }> = {
   source: {
-    help: 'Where issues come from: github (open issues carrying the label) or beads (the bd CLI or the JSONL file in the repository).',
+    help: `Where issues come from: ${sourcesSaid('action', 'github')}.`,
     defaultText: 'github',
   },
   'on-success': {

@@ -3,7 +3,7 @@
  * state directory main restored and the slice updated, to the cache and as an artifact. Post never
  * fails the job: every problem is a warning. @actions/core is passed in, as is the environment.
  */
-import { createRedactor } from '../report/redact.js';
+import { createRedactor } from '../secrets/redact.js';
 import { loadActionConfig } from './inputs.js';
 import { publish, runRefs } from './persistence.js';
 

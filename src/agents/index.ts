@@ -1,41 +1,15 @@
-/** Builds the agent the options name. */
+/** Builds the agent the options name (its factory in registry.ts, what is said of it in catalog.ts). */
 import { type Surface, surface } from '../config/surface.js';
 import { splitArgs } from '../util/args.js';
 import { isOnPath } from '../util/onPath.js';
-import { ClaudeAgent } from './claude.js';
-import { CodexAgent, type CodexAgentOptions } from './codex.js';
-import { CommandAgent } from './command.js';
+import { COMMAND_AGENT, agentEntry } from './catalog.js';
+import { AGENT_FACTORIES, type AgentOptions } from './registry.js';
 import type { Agent } from './types.js';
 
-/** What the agent is built from (the run's options: --agent and the --agent-* flags). */
-export interface AgentOptions {
-  agent: 'claude' | 'codex' | 'command';
-  agentCommand?: string;
-  agentModel?: string;
-  agentMaxTurns?: number;
-  agentPermissionMode: string;
-  agentAllowedTools?: string;
-  agentArgs?: string;
-  agentSandbox: CodexAgentOptions['sandbox'];
-}
+export type { AgentOptions } from './registry.js';
 
 export function createAgent(options: AgentOptions, env: NodeJS.ProcessEnv): Agent {
-  const extraArgs = options.agentArgs ? splitArgs(options.agentArgs) : [];
-  switch (options.agent) {
-    case 'command':
-      return new CommandAgent({ command: options.agentCommand!, env });
-    case 'claude':
-      return new ClaudeAgent({
-        model: options.agentModel,
-        maxTurns: options.agentMaxTurns,
-        permissionMode: options.agentPermissionMode,
-        allowedTools: options.agentAllowedTools,
-        extraArgs,
-        env,
-      });
-    case 'codex':
-      return new CodexAgent({ model: options.agentModel, sandbox: options.agentSandbox, extraArgs, env });
-  }
+  return AGENT_FACTORIES[options.agent](options, env, options.agentArgs ? splitArgs(options.agentArgs) : []);
 }
 
 /** The agent the options name, or why it cannot run here (its CLI is not on PATH). */
@@ -44,11 +18,11 @@ export async function availableAgent(
   env: NodeJS.ProcessEnv,
   say: Surface = surface(),
 ): Promise<{ agent: Agent; problems: [] } | { agent?: undefined; problems: string[] }> {
-  if ((options.agent === 'claude' || options.agent === 'codex') && !(await isOnPath(options.agent, env.PATH))) {
-    const pkg = options.agent === 'claude' ? '@anthropic-ai/claude-code' : '@openai/codex';
+  const cli = agentEntry(options.agent)?.cli;
+  if (cli && !(await isOnPath(cli.bin, env.PATH))) {
     return {
       problems: [
-        `${say.given('agent', options.agent)}: \`${options.agent}\` is not on PATH. Install it (npm install -g ${pkg}), or choose another agent with ${say.given('agent', 'command')} ${say.given('agentCommand', 'CMD')}.`,
+        `${say.given('agent', options.agent)}: \`${cli.bin}\` is not on PATH. Install it (npm install -g ${cli.pkg}), or choose another agent with ${say.given('agent', COMMAND_AGENT)} ${say.given('agentCommand', 'CMD')}.`,
       ],
     };
   }

@@ -10,7 +10,7 @@ export interface LineCut {
   after: boolean;
 }
 import { TailBuffer } from './tail.js';
-import type { SecretRedactor } from '../report/redact.js';
+import type { SecretRedactor } from '../secrets/redact.js';
 import { createOutputMasker } from '../secrets/outputMasker.js';
 
 export interface ProcessRequest {

@@ -5,7 +5,6 @@
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { StateFiles } from '../persist/stateFiles.js';
 
 export const LOG_MAX_BYTES = 32 * 1024 * 1024;
 export const LOGS_KEPT = 50;
@@ -86,13 +85,22 @@ export class StreamLog {
 }
 
 /**
+ * What pruning needs of the state directory's files: its two calls of src/persist/stateFiles.ts's
+ * StateFiles, which the caller passes (named here so that the agents import nothing of persist/).
+ */
+export interface LogFiles {
+  list(dir: string, options?: { names?: boolean }): Promise<Array<{ name: string; stamp: string }>>;
+  remove(file: string): Promise<void>;
+}
+
+/**
  * Keeps the newest `keep` iteration-N.* logs in `dir` (by iteration number), not counting those of
  * iteration `current` (the run that just wrote it), which are kept. A log numbered above `current`
  * is an earlier run's (a --fresh run counts from 1 again, and this run has not got there yet): it
  * counts as older than every one of this run's, so it goes first.
  */
 export async function pruneIterationLogs(
-  files: Pick<StateFiles, 'list' | 'remove'>,
+  files: LogFiles,
   dir: string,
   keep = LOGS_KEPT,
   current?: number,

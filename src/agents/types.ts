@@ -1,17 +1,7 @@
-import type { SecretRedactor } from '../report/redact.js';
+import type { SecretRedactor } from '../secrets/redact.js';
 
-/** What an agent's failure means for the loop: try again later, or no point retrying as is. */
-export type FailureClass = 'transient' | 'permanent';
-
-export interface AgentFailure {
-  class: FailureClass;
-  /** Stable machine-readable reason: timeout, killed, crashed, exit_code, not_found, rate_limit, auth, ... */
-  reason: string;
-  /** One line a person can act on. */
-  message: string;
-  /** When the failure says how long to wait (rate limits). */
-  retryAfterMs?: number;
-}
+export type { AgentFailure, FailureClass } from '../failure/agentFailure.js';
+import type { AgentFailure } from '../failure/agentFailure.js';
 
 /** The agent's report block (seed 004), parsed from its final message. */
 export interface ReportBlock {

@@ -25,7 +25,7 @@ import { worktrees } from '../git/worktree.js';
 import { forgetBaselines } from '../loop/baseline.js';
 import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
-import { createRedactor } from '../report/redact.js';
+import { createRedactor } from '../secrets/redact.js';
 import { openAgentSession } from '../safety/session.js';
 import { gitTopLevel } from '../safety/stateDir.js';
 import {

@@ -19,7 +19,7 @@ import {
   withOverrides,
 } from '../workflows/pipeline/phases.js';
 import { PipelineStartError, runPipeline } from '../workflows/pipeline/run.js';
-import { type Redactor, createRedactor } from '../report/redact.js';
+import { type Redactor, createRedactor } from '../secrets/redact.js';
 import type { Agent } from '../agents/types.js';
 import { detectTestCommand } from '../loop/testGate.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';

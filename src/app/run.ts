@@ -12,7 +12,8 @@ import { type Terms, surface } from '../config/surface.js';
 import { availableAgent, createAgent } from '../agents/index.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { type Git, openGit, type StagingMoment } from '../git/git.js';
-import { createBeadsSource } from '../issues/index.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
+import { SOURCE_FACTORIES, runSourceFactory } from '../issues/registry.js';
 import type { Issue, IssueSource } from '../issues/types.js';
 import type { CyclePublisher } from '../loop/publish.js';
 import { finishedBranchMessage, finishedBranches } from '../loop/finishedBranches.js';
@@ -28,7 +29,7 @@ import { type HaltCheck, checkHalt } from './haltCheck.js';
 import { type IdleCheck, checkIdle } from './idleCheck.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
-import { type Redactor, createRedactor } from '../report/redact.js';
+import { type Redactor, createRedactor } from '../secrets/redact.js';
 import { toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import type { Clock } from '../util/clock.js';
@@ -137,18 +138,15 @@ export function runLogger(
 /** The caller's issue source (the action's GitHub issues), else the beads source of the options. */
 export function sourceOf(
   options: Options,
-  io: Pick<RunIO, 'source' | 'cwd' | 'terms'>,
+  io: Pick<RunIO, 'source' | 'cwd' | 'terms' | 'env'>,
   onWarning: (message: string) => void,
 ): Promise<IssueSource> {
   if (io.source) return Promise.resolve(io.source(onWarning));
-  return createBeadsSource({
-    issuesFile: path.resolve(io.cwd, options.issuesFile),
-    cwd: io.cwd,
-    ...(io.terms ? { terms: io.terms } : {}),
-    // An explicit --issues-file means that file, even when bd is installed.
-    preferCli: options.issuesFile === '.beads/issues.jsonl',
-    onWarning,
-  });
+  // A source only the action builds, asked for elsewhere: prepareRun says so; the beads source stands in.
+  const build = runSourceFactory(options.source) ?? SOURCE_FACTORIES.beads;
+  return Promise.resolve(
+    build({ cwd: io.cwd, options, env: io.env, ...(io.terms ? { terms: io.terms } : {}), onWarning }),
+  );
 }
 
 /** A run ready to start: the engine's dependencies assembled, the session (lock) held. */
@@ -173,10 +171,10 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   const invalid = problem('invalid_input');
   const fail = (): Prepared => ({ ok: false, problems, redact });
 
-  if (options.source === 'github' && !io.source)
+  if (ISSUE_SOURCES[options.source].builtBy === 'action' && !io.source)
     problems.push(
       invalid(
-        `${say.given('source', 'github')}: the GitHub issue source runs inside the GitHub Action; locally use ${say.given('source', 'beads')}.`,
+        `${say.given('source', options.source)}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action; locally use ${say.given('source', 'beads')}.`,
       ),
     );
   // What the agent and the tests it can edit may reach: no runtime tokens, file-command paths or inputs.
@@ -222,19 +220,14 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
   if (io.onlyIssues) source.trust?.(io.onlyIssues);
   // Issue text enters the engine here: one line titles, no control characters, secrets masked.
   const issues = guardIssues(source, redact);
+  // A source that reads a file of the repository: the file is there and readable, or the run does not start.
   const unusable =
-    !io.source && source.description.startsWith('beads file')
-      ? inputProblem(path.resolve(io.cwd, options.issuesFile), ISSUES_MAX_BYTES)
-      : undefined;
+    !io.source && source.issuesFile !== undefined ? inputProblem(source.issuesFile, ISSUES_MAX_BYTES) : undefined;
   if (unusable)
     problems.push(
       invalid(`${say.option('issuesFile')}: ${unusable}. Point ${say.option('issuesFile')} at a beads JSONL file.`),
     );
-  if (
-    !io.source &&
-    source.description.startsWith('beads file') &&
-    !existsSync(path.resolve(io.cwd, options.issuesFile))
-  ) {
+  if (!io.source && source.issuesFile !== undefined && !existsSync(source.issuesFile)) {
     problems.push(
       invalid(
         `${say.option('issuesFile')}: '${options.issuesFile}' does not exist and bd is not on PATH. Point ${say.option('issuesFile')} at a beads JSONL file, or install beads.`,
@@ -285,7 +278,7 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
           : 'pull-request'
         : options.onSuccess,
       // Beads issues live in the repository: their closing is committed with the work it lands with.
-      ...(publisher && options.source === 'beads' ? { closeOnBranch: true } : {}),
+      ...(publisher && ISSUE_SOURCES[options.source].inRepository ? { closeOnBranch: true } : {}),
       strict: options.strict,
       resume: options.resume,
       fresh: options.fresh,
@@ -409,7 +402,7 @@ export async function runCommand(options: Options, given: RunIO): Promise<number
     ...io,
     source: () => sourceOf(options, io, () => {}),
     // Beads issues published from a thrown-away runner: as prepareRun's closeOnBranch.
-    labelsDoNotLast: io.publisher !== undefined && options.source === 'beads',
+    labelsDoNotLast: io.publisher !== undefined && ISSUE_SOURCES[options.source].inRepository,
   });
   if (halt.kind === 'stands') return standingHalt(options, io, halt, startedAt);
   if (halt.kind === 'lifted') io = { ...io, haltLifted: halt.because, ...(halt.byHand ? { resumedByHand: true } : {}) };

@@ -2,6 +2,8 @@
  * The checks the schema cannot make field by field, on options it has accepted: a value judged by
  * another parser (--agent-args), and the options of a command judged together.
  */
+import { COMMAND_AGENT, agentEntry } from '../agents/catalog.js';
+import { ISSUE_SOURCES } from '../issues/catalog.js';
 import { splitArgs } from '../util/args.js';
 import type { Origin } from './configFile.js';
 import type { Options, Scope } from './options.js';
@@ -29,12 +31,11 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
         '--workflow pipeline is the action\'s way to run the planning pipeline; on the command line run `agent-loop plan --goal "…"`.',
     });
   }
-  if ((command === 'run' || command === 'plan') && options.source === 'github') {
+  if ((command === 'run' || command === 'plan') && ISSUE_SOURCES[options.source].builtBy === 'action') {
     // Checked here, not where the source is opened: a run with nothing to do never opens it.
     problems.push({
       option: '--source',
-      message:
-        '--source github: the GitHub issue source runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.',
+      message: `--source ${options.source}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.`,
     });
   }
   if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
@@ -49,10 +50,10 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
         option: '--resume',
         message: `${say.option('resume')} and ${say.option('fresh')} contradict each other: give one of them.`,
       });
-    if (options.agent === 'command' && !options.agentCommand) {
+    if (agentEntry(options.agent)?.runsCommand && !options.agentCommand) {
       problems.push({
         option: '--agent-command',
-        message: `${say.option('agentCommand')}: required with ${say.given('agent', 'command')}; expected a shell command such as "./scripts/agent.sh".`,
+        message: `${say.option('agentCommand')}: required with ${say.given('agent', options.agent)}; expected a shell command such as "./scripts/agent.sh".`,
       });
     }
   }
@@ -63,7 +64,7 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
         '--on-success pull-request: pull requests are opened by the GitHub Action; on the command line use merge or branch.',
     });
   }
-  if (command === 'action' && options.source === 'beads' && options.onSuccess === 'branch') {
+  if (command === 'action' && ISSUE_SOURCES[options.source].inRepository && options.onSuccess === 'branch') {
     problems.push({
       option: '--on-success',
       message: `${say.given('onSuccess', 'branch')} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`,
@@ -77,8 +78,6 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
   return problems;
 }
 
-const AGENT_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'the Codex CLI' };
-
 /**
  * The agent as the layers gave it, before the schema's default: --agent-command alone means
  * --agent command (a command given is a command to run); beside --agent claude or codex, from any
@@ -91,9 +90,10 @@ export function agentOfCommand(
 ): { agent?: Origin; problem?: ConfigProblem } {
   const given = command !== undefined && command.value !== null && String(command.value).trim() !== '';
   if (!given) return { agent };
-  if (agent === undefined) return { agent: { value: 'command', from: command.from } };
-  const name = AGENT_NAMES[String(agent.value)];
-  if (name === undefined) return { agent };
+  if (agent === undefined) return { agent: { value: COMMAND_AGENT, from: command.from } };
+  const entry = agentEntry(String(agent.value));
+  if (entry === undefined || entry.runsCommand) return { agent };
+  const name = entry.says;
   const from = (o: Origin, named: string) => (o.from === named ? '' : ` (from ${o.from})`);
   const agentIs = say.given('agent', String(agent.value));
   const commandOption = say.option('agentCommand');
@@ -101,7 +101,7 @@ export function agentOfCommand(
     agent,
     problem: {
       option: '--agent',
-      message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', 'command')} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
+      message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', COMMAND_AGENT)} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
     },
   };
 }

@@ -5,6 +5,15 @@
  * the default as shown, and where each option applies.
  */
 import { z } from 'zod';
+import { SOURCE_NAMES, sourcesSaid } from '../issues/catalog.js';
+import {
+  AGENT_CATALOG,
+  AGENT_NAMES,
+  CLI_AGENT_NAMES,
+  COMMAND_AGENT,
+  type AgentName,
+  orList,
+} from '../agents/catalog.js';
 
 export const COMMANDS = ['run', 'plan', 'status', 'cleanup'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -81,13 +90,16 @@ export const OptionsSchema = z.object({
     help: 'YAML file of options (kebab-case keys, same names as the flags).',
     expected: 'a path to a YAML file',
   }),
-  source: z.enum(['beads', 'github']).default('beads').register(registry, {
-    flag: 'source',
-    arg: 'beads|github',
-    commands: RUN,
-    help: 'Where issues come from: beads (the bd CLI when on PATH, else the JSONL file) or github (the action).',
-    expected: 'one of beads, github',
-  }),
+  source: z
+    .enum(SOURCE_NAMES)
+    .default('beads')
+    .register(registry, {
+      flag: 'source',
+      arg: SOURCE_NAMES.join('|'),
+      commands: RUN,
+      help: `Where issues come from: ${sourcesSaid('cli')}.`,
+      expected: `one of ${SOURCE_NAMES.join(', ')}`,
+    }),
   issuesFile: z.string().min(1).default('.beads/issues.jsonl').register(registry, {
     flag: 'issues-file',
     arg: 'PATH',
@@ -96,22 +108,22 @@ export const OptionsSchema = z.object({
     expected: 'a path',
   }),
   agent: z
-    .enum(['claude', 'codex', 'command'])
+    .enum(AGENT_NAMES)
     .default('claude')
     .register(registry, {
       flag: 'agent',
-      arg: 'claude|codex|command',
+      arg: AGENT_NAMES.join('|'),
       commands: RUN,
       help: (n) =>
-        `The coding agent: Claude Code, the Codex CLI, or any command (${n('agentCommand')}, which alone means command).`,
-      expected: 'one of claude, codex, command',
+        `The coding agent: ${AGENT_NAMES.map((name, i) => `${i > 0 && i === AGENT_NAMES.length - 1 ? 'or ' : ''}${AGENT_CATALOG[name].says}`).join(', ')} (${n('agentCommand')}, which alone means ${COMMAND_AGENT}).`,
+      expected: `one of ${AGENT_NAMES.join(', ')}`,
     }),
   agentCommand: text().register(registry, {
     flag: 'agent-command',
     arg: 'CMD',
     commands: RUN,
     help: (n) =>
-      `Shell command run as the agent (${n('agent', 'command')}, implied when ${n('agent')} is not given; beside ${n('agent', 'claude')} or codex it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.`,
+      `Shell command run as the agent (${n('agent', COMMAND_AGENT)}, implied when ${n('agent')} is not given; beside ${n('agent', orList(CLI_AGENT_NAMES))} it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.`,
     expected: 'a non-empty shell command',
   }),
   agentModel: text().register(registry, {
@@ -119,7 +131,7 @@ export const OptionsSchema = z.object({
     arg: 'MODEL',
     commands: RUN,
     defaultText: "the agent's own default",
-    help: 'Model for the claude or codex agent (--model).',
+    help: `Model for the ${orList(CLI_AGENT_NAMES)} agent (--model).`,
     expected: 'a model name',
   }),
   agentMaxTurns: int(1, 10_000).optional().register(registry, {
@@ -163,7 +175,7 @@ export const OptionsSchema = z.object({
     arg: 'ARGS',
     commands: RUN,
     defaultText: 'none',
-    help: 'Extra arguments passed through to claude or codex, split like a shell would ("--foo \'a b\'").',
+    help: `Extra arguments passed through to ${orList(CLI_AGENT_NAMES)}, split like a shell would ("--foo 'a b'").`,
     expected: 'arguments with balanced quotes',
   }),
   agentGithubToken: flagSwitch().register(registry, {
@@ -328,7 +340,7 @@ export const OptionsSchema = z.object({
     flag: 'iteration-delay',
     arg: 'SECONDS',
     commands: RUN,
-    defaultText: '10 with claude or codex, 0 with command',
+    defaultText: delaysByAgent(),
     help: 'Least time between two agent invocations (the tests and any rate-limit wait in between count toward it); none before the first or after the last.',
     expected: 'a number of seconds from 0 to 3600',
   }),
@@ -570,11 +582,15 @@ export const byFlag = new Map(OPTIONS.map((o) => [o.flag, o]));
 export const byKey = new Map(OPTIONS.map((o) => [o.key, o]));
 export const optionsFor = (command: Scope) => OPTIONS.filter((o) => o.commands.includes(command));
 
-/**
- * --iteration-delay when it is not given: seed 001's 10 seconds between invocations of an API agent
- * (claude, codex), which it paces; none for a command, which calls no API (rate limits and failures
- * are backed off by the retry policy, whatever the agent).
- */
+/** --iteration-delay when it is not given: the agent's own (src/agents/catalog.ts says why). */
 export function defaultIterationDelay(agent: Options['agent']): number {
-  return agent === 'command' ? 0 : 10;
+  return AGENT_CATALOG[agent].iterationDelaySeconds;
+}
+
+/** "10 with claude or codex, 0 with command": each default delay and the agents it is theirs. */
+function delaysByAgent(): string {
+  const delays = [...new Set(AGENT_NAMES.map((name) => AGENT_CATALOG[name].iterationDelaySeconds))];
+  const having = (delay: number) =>
+    AGENT_NAMES.filter((name: AgentName) => AGENT_CATALOG[name].iterationDelaySeconds === delay);
+  return delays.map((delay) => `${delay} with ${orList(having(delay))}`).join(', ');
 }

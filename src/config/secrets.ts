@@ -10,7 +10,7 @@ const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|WEBHOOK|PRIVATE_KEY|CR
  * Values that must never appear in a log line, summary or message: option values marked secret
  * (the Discord webhook URL, and its token on its own), the well-known credentials, the variables
  * named in --secret-env, and any variable whose name ends like a secret's (SECRET_ENV). Values
- * shorter than 6 characters are left out (MIN_SECRET_LENGTH in report/redact.ts says why).
+ * shorter than 6 characters are left out (MIN_SECRET_LENGTH in secrets/redact.ts says why).
  */
 export function collectSecrets(options: Partial<Options>, env: NodeJS.ProcessEnv): string[] {
   const MIN_SECRET_LENGTH = 6;

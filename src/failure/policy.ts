@@ -19,7 +19,7 @@
  */
 import { type Surface, surface } from '../config/surface.js';
 import { z } from 'zod';
-import type { AgentFailure } from '../agents/types.js';
+import type { AgentFailure } from './agentFailure.js';
 
 /** What every row says about retrying: the waits and the attempts (all that retryCall reads of a row). */
 export const RetryPolicySchema = z.object({

@@ -149,6 +149,8 @@ export class BeadsFileSource implements IssueSource {
   readonly description: string;
   private readonly file: string;
   private readonly absolute: string;
+  /** The file, absolute (IssueSource.issuesFile). */
+  readonly issuesFile: string;
   private readonly onWarning: SourceWarning;
   private readonly now: () => Date;
   private readonly say: Surface;
@@ -161,6 +163,7 @@ export class BeadsFileSource implements IssueSource {
   constructor(options: BeadsFileSourceOptions) {
     this.file = options.file;
     this.absolute = path.resolve(options.cwd ?? process.cwd(), options.file);
+    this.issuesFile = this.absolute;
     this.onWarning = options.onWarning ?? (() => {});
     this.now = options.now ?? (() => new Date());
     this.say = surface(options.terms);

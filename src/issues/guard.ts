@@ -71,6 +71,7 @@ export function withFirstReady(source: IssueSource, first: Issue[]): IssueSource
 function forwarding(source: IssueSource): IssueSource {
   return {
     description: source.description,
+    ...(source.issuesFile !== undefined ? { issuesFile: source.issuesFile } : {}),
     ready: () => source.ready(),
     get: (id) => source.get(id),
     close: (id, reason) => source.close(id, reason),

@@ -38,8 +38,13 @@ export interface OpenRecord {
 
 /** Where issues come from and where their closing goes back to. */
 export interface IssueSource {
-  /** Short name for logs: "beads file .beads/issues.jsonl", "bd". */
+  /** Short name for logs and messages: "beads file .beads/issues.jsonl", "bd". Never branched on. */
   readonly description: string;
+  /**
+   * The file this source reads and rewrites, when it is one (the beads JSONL file), absolute: a run
+   * checks that it exists and can be read before any agent runs.
+   */
+  readonly issuesFile?: string;
   /** Ready issues, most urgent first (priority ascending, then oldest). */
   ready(): Promise<Issue[]>;
   /** Re-reads one issue (its status may have been changed by the agent). undefined when unknown. */

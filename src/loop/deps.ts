@@ -10,7 +10,7 @@ import type { Git } from '../git/git.js';
 import type { IssueSource } from '../issues/types.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
 import type { Logger } from '../report/logger.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redact.js';
 import { type StateFiles, stateFiles } from '../persist/stateFiles.js';
 import type { Clock } from '../util/clock.js';
 import type { SuiteRun } from '../verdict/results.js';

@@ -56,7 +56,7 @@ function pythonTests(dir: string): boolean {
 import { promises as fs } from 'node:fs';
 import { runProcess } from '../agents/process.js';
 import type { TestOutcome } from './deps.js';
-import type { SecretRedactor } from '../report/redact.js';
+import type { SecretRedactor } from '../secrets/redact.js';
 import { createSuiteReader } from '../verdict/readers/index.js';
 import { MiB, readInput } from '../util/readInput.js';
 

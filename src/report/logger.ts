@@ -1,6 +1,6 @@
 import type { Clock } from '../util/clock.js';
 import { rfc3339 } from '../util/clock.js';
-import type { Redactor, SecretRedactor } from './redact.js';
+import type { Redactor, SecretRedactor } from '../secrets/redact.js';
 import { inert, inertJson } from './workflowCommands.js';
 import { wrapText } from './wrap.js';
 

@@ -4,7 +4,7 @@
  * (GitHub, Anthropic). Looser shapes the redactor masks in logs (`Bearer …`, `sk-…`) are left out
  * here: test fixtures hold such strings, and refusing their commit would stop honest work.
  */
-import { MIN_SECRET_LENGTH } from '../report/redact.js';
+import { MIN_SECRET_LENGTH } from '../secrets/redact.js';
 
 const UNMISTAKABLE = /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}|sk-ant-[A-Za-z0-9_-]{20,}/g;
 

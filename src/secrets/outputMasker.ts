@@ -11,8 +11,8 @@
  * the boundary is masked on both sides. A secret split across writes more than HOLD lines or
  * `quietMs` apart is beyond it.
  */
-import type { SecretRedactor } from '../report/redact.js';
-import { MASK } from '../report/redact.js';
+import type { SecretRedactor } from './redact.js';
+import { MASK } from './redact.js';
 
 export type Stream = 'stdout' | 'stderr';
 export interface Cut {

@@ -17,7 +17,7 @@ import { newCheckpointId } from '../../checkpoint/fileStore.js';
 import { detectResumable, newestFirst } from '../../checkpoint/resume.js';
 import type { Checkpoint, CheckpointStore, PipelinePhase } from '../../checkpoint/types.js';
 import type { Logger } from '../../report/logger.js';
-import type { Redactor } from '../../report/redact.js';
+import type { Redactor } from '../../secrets/redact.js';
 import type { Clock } from '../../util/clock.js';
 import { type ArtifactValues, checkBarrier } from './barrier.js';
 import { type PhaseIssueResult, type PhaseIssueSink, phaseIssuePrefix } from './beadsCreate.js';
