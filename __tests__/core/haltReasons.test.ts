@@ -56,7 +56,7 @@ describe('the table of halt reasons (issue 41)', () => {
     expect(LoopStateSchema.shape.halt.unwrap().shape.reason.options).toEqual(reasons);
     for (const reason of reasons)
       expect([reason, typeof parseLoopState({ loop: halted(reason) })]).toEqual([reason, 'object']);
-    expect(parseLoopState({ loop: halted('judge_tampered' as HaltReason) })).toMatch(
+    expect(parseLoopState({ loop: halted('no_such_reason' as HaltReason) })).toMatch(
       /^state.loop is not a valid loop state \(halt.reason: /,
     );
   });
