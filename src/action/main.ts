@@ -43,7 +43,7 @@ import type { ActionCore } from './actionCore.js';
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import { initialLoopState } from '../core/state.js';
-import { JOB_LOCAL_HALTS } from '../core/waveReduce.js';
+import { JOB_LOCAL_HALTS } from '../core/haltReasons.js';
 import { LANDING_JOB, outboxKey } from '../core/waveOutbox.js';
 import { LANDING_KEY, OUTBOX_DIR, takeOutbox } from './outboxHandover.js';
 import { planJob } from './planJob.js';

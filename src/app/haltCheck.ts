@@ -6,7 +6,8 @@
  */
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
 import type { Options } from '../config/options.js';
-import { NEEDS_BASE_TIP, NEEDS_ISSUES, haltGate } from '../core/haltGate.js';
+import { haltGate } from '../core/haltGate.js';
+import { NEEDS_BASE_TIP, NEEDS_ISSUES } from '../core/haltReasons.js';
 import type { LoopState } from '../core/state.js';
 import { openGit } from '../git/git.js';
 import { toReadyIssue } from '../issues/fingerprint.js';

@@ -1,6 +1,6 @@
 import { COMMANDS, type Command, optionsFor } from '../config/options.js';
-import { helpText } from '../config/surface.js';
-import { type HaltReason, HaltReasons } from '../core/state.js';
+import { helpText, surface } from '../config/surface.js';
+import { HALT_REASONS, type HaltReason, HaltReasons } from '../core/haltReasons.js';
 
 const SYNOPSIS: Record<Command, string> = {
   run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',
@@ -9,26 +9,13 @@ const SYNOPSIS: Record<Command, string> = {
   cleanup: 'Delete old checkpoints (the newest resumable one is kept unless --all).',
 };
 
-/** Each halt reason in a line (`haltReason` in the --json result). A Record: a new reason cannot be left out of --help. */
-export const HALT_REASON_HELP: Record<HaltReason, string> = {
-  max_iterations: '--max-iterations agent runs used up, counted across slices',
-  stuck:
-    'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then all_escalated or failure_loop); read from checkpoints of the first version',
-  contract_violation: "the agent's report contradicted itself (--strict)",
-  budget: "the run's spend reached --max-cost-usd",
-  failure_loop: '--max-consecutive-escalations escalated cycles in a row (FAILURE LOOP DETECTED)',
-  bounce_loop: 'more step-back transitions in one cycle than --max-retries-per-step (BOUNCE LOOP DETECTED)',
-  all_escalated: 'only escalated issues remain',
-  agent_unavailable:
-    'the agent cannot work here: permanent failures of the environment (auth, billing, permissions, not installed)',
-  workflow_aborted: 'the red/green/refactor workflow (--workflow tdd) aborted its cycle',
-  repository_moved: 'something other than agent-loop moved HEAD or the base branch',
-  secret_in_change: "the agent's change adds a secret (not committed)",
-  source_unreadable: 'the agent left the issues unreadable',
-  baseline_unreadable: 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
-  publish_refused:
-    "GitHub refused a finished cycle's push or pull request for a reason no retry changes, or failed it 30 times in a row (the action)",
-};
+/**
+ * Each halt reason in a line (`haltReason` in the --json result), in the CLI's words: its row's
+ * (src/core/haltReasons.ts), so a new reason cannot be left out of --help.
+ */
+export const HALT_REASON_HELP: Record<HaltReason, string> = Object.fromEntries(
+  HaltReasons.map((r) => [r, HALT_REASONS[r].help(surface('cli'))]),
+) as Record<HaltReason, string>;
 
 /** The README's table of halt reasons (between its halt-reasons markers; npm run docs writes it). */
 export function renderHaltReasonTable(): string {

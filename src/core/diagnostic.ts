@@ -1,85 +1,25 @@
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
  * involved, the counts, the last output and what a person should do, by halt reason, in the words
- * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text.
+ * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text;
+ * the loop type, what to fix and how to resume are the reason's row (haltReasons.ts).
  * Pure; the renderers are src/report/diagnostic.ts.
  */
-import { type Surface, type Terms, surface } from '../config/surface.js';
-import { ESCALATED_LABEL } from '../issues/types.js';
+import { type Terms, surface } from '../config/surface.js';
 import { type HaltDiagnostic, OUTPUT_CHARS } from '../report/diagnostic.js';
 import { type ResumeWay, describeResume, resumeWays } from './resumeWays.js';
-import type { HaltReason, LoopState } from './state.js';
-
-const LOOP_TYPES: Record<HaltReason, string> = {
-  failure_loop: 'consecutive escalations',
-  bounce_loop: 'step bounce',
-  all_escalated: 'only escalated issues remain',
-  agent_unavailable: 'agent unavailable',
-  max_iterations: 'max iterations',
-  budget: 'budget',
-  contract_violation: 'contract violation',
-  stuck: 'stuck',
-  workflow_aborted: 'red/green/refactor workflow aborted',
-  repository_moved: 'the repository moved behind the loop',
-  secret_in_change: 'a secret in the change',
-  source_unreadable: 'the issues became unreadable',
-  baseline_unreadable: 'no verdict possible on the base branch',
-  publish_refused: 'GitHub refused, or kept failing, to take the work',
-};
-
-/**
- * What a person fixes, by halt reason, in the words of the surface that ran (a halt's own advice,
- * when it has one, stands instead). How to resume is not said here: the diagnostic adds it from
- * the halt's resume ways (resumeWays.ts), so that every halt says it the same way.
- */
-const ADVICE: Record<HaltReason, (say: Surface) => string> = {
-  failure_loop: () =>
-    'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment).',
-  bounce_loop: () =>
-    'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
-  all_escalated: () =>
-    'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
-  agent_unavailable: () =>
-    'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions).',
-  max_iterations: () =>
-    'The run used all the agent runs it was allowed. Inspect why the work does not converge (the history), or allow it more.',
-  budget: () => 'The run spent what it was allowed. Inspect the spend per iteration in the history, or allow it more.',
-  contract_violation: (say) =>
-    `The agent's report contradicted itself under ${say.option('strict')}; see errors.jsonl, and fix the agent or its prompt.`,
-  stuck: () => 'The agent reported no progress; inspect the branch, and clarify the issue.',
-  repository_moved: () =>
-    'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
-  secret_in_change: () =>
-    "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.",
-  source_unreadable: () =>
-    'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch).',
-  baseline_unreadable: (say) =>
-    `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ${say.option('junitFile')}, or make the base branch green.`,
-  publish_refused: () =>
-    "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above.",
-  workflow_aborted: () =>
-    'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
-};
-
-/** What a resumed run does first, where it is not the obvious (the halt's work picked up where it stopped). */
-/** What resuming a halt that escalated issues does with them (issue 40): the loop goes on without them. */
-const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
-
-const ON_RESUME: Partial<Record<HaltReason, string>> = {
-  failure_loop: WITHOUT_ESCALATED,
-  bounce_loop: WITHOUT_ESCALATED,
-  publish_refused: 'Resumed, only the refused step is done again: the agent does not run.',
-  workflow_aborted: 'Resumed, it goes on from the newest note.',
-};
+import { type HaltReason, HALT_REASONS } from './haltReasons.js';
+import type { LoopState } from './state.js';
 
 /** A halt's advice: what to fix (its own, or its reason's), then how to resume, in the words of `terms`. */
 export function haltAdvice(input: { reason: HaltReason; advice?: string; terms: Terms; baseBranch?: string }): {
   advice: string;
   resume: ResumeWay[];
 } {
+  const row = HALT_REASONS[input.reason];
   const resume = resumeWays(input);
-  const fix = input.advice ?? ADVICE[input.reason](surface(input.terms));
-  const onResume = ON_RESUME[input.reason];
+  const fix = input.advice ?? row.advice(surface(input.terms));
+  const onResume = row.onResume;
   return {
     advice: [fix, describeResume(resume, input.terms, input.baseBranch), ...(onResume ? [onResume] : [])].join(' '),
     resume,
@@ -125,7 +65,7 @@ export function buildDiagnostic(input: {
   return {
     reason,
     headline: input.message,
-    loopType: LOOP_TYPES[reason],
+    loopType: HALT_REASONS[reason].loopType,
     issues: dedupe(issues),
     steps,
     escalations: {

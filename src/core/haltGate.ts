@@ -3,19 +3,18 @@
  * checkpoint, or its cause has changed so that the run resumes by itself. Pure: the caller reads
  * the issues and the base branch and passes what it saw.
  *
- * - all_escalated: resumes once an issue is ready and not escalated (a person removed the
- *   agent-loop:escalated label, filed a new issue, or edited an escalated one: its fingerprint).
- * - failure_loop: resumes once the base branch has new commits (the cause may be fixed there), or a
- *   person removed the label from, or edited, one of the issues the loop escalated.
- * - bounce_loop: resumes once a person removed the label from, or edited (clarified), the issue it escalated.
- * - baseline_unreadable: resumes once the base branch has new commits.
- * - max_iterations, budget: resume once the limit is above what was spent.
- * - every other halt (the agent moved the repository, a secret, GitHub refused, …) waits for a
- *   person: resumed by hand, or started over (resumeWays; each surface words them).
+ * What lifts a halt by itself is its reason's row (src/core/haltReasons.ts, `resume.liftedBy`):
+ * - unlabel: an issue is ready and not escalated (a person removed the agent-loop:escalated label, or
+ *   edited an escalated issue: its fingerprint). all_escalated: any issue, a new one too; a failure
+ *   or bounce loop: one of the issues it escalated.
+ * - base_commits: the base branch has new commits (the cause may be fixed there).
+ * - max_iterations, budget: the limit is above what was spent.
+ * A halt none of these lifts (the agent moved the repository, a secret, GitHub refused, …) waits
+ * for a person: resumed by hand, or started over (resumeWays; each surface words them).
  * Rate limits never halt: their window is carried to the next run and waited out there.
  */
 import { ESCALATED_LABEL } from '../issues/types.js';
-import { ESCALATION_HALTS, NEEDS_BASE_TIP } from './resumeWays.js';
+import { HALT_REASONS } from './haltReasons.js';
 import type { ReadyIssue } from './events.js';
 import { selectTargets, unlabelledEscalations } from './slice.js';
 import type { LoopState } from './state.js';
@@ -33,27 +32,24 @@ export interface HaltObservation {
 
 export type HaltGate = { stands: true } | { stands: false; because: string };
 
-/** The halts a changed cause lifts, and what is read to see it. */
-export const NEEDS_ISSUES = ESCALATION_HALTS;
-export { NEEDS_BASE_TIP };
-
 export function haltGate(loop: LoopState, seen: HaltObservation): HaltGate {
   const halt = loop.halt;
   if (!halt) return { stands: false, because: 'the checkpoint holds no halt' };
   const lift = (because: string): HaltGate => ({ stands: false, because });
-  if (halt.reason === 'max_iterations' && seen.maxIterations > loop.iteration)
+  const liftedBy = HALT_REASONS[halt.reason].resume.liftedBy;
+  if (liftedBy.includes('max_iterations') && seen.maxIterations > loop.iteration)
     return lift(`the iteration limit is now ${seen.maxIterations}, above the ${loop.iteration} agent run(s) used`);
-  if (halt.reason === 'budget' && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
+  if (liftedBy.includes('budget') && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
     return lift(
       seen.maxCostUsd === undefined
         ? 'the spend cap is no longer set'
         : `the spend cap is now $${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`,
     );
-  if (NEEDS_BASE_TIP.has(halt.reason) && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
+  if (liftedBy.includes('base_commits') && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
     return lift(
       `the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} → ${seen.baseTip.slice(0, 7)})`,
     );
-  if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
+  if (liftedBy.includes('unlabel') && seen.ready) {
     // As the next slice would choose (nothing escalated in it yet). A failure or bounce loop is lifted
     // by its own issues only (those it escalated), once a person took their label away or edited them.
     const { targets } = selectTargets(seen.ready, loop, true, loop.iteration, undefined, seen.labelsDoNotLast);

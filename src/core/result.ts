@@ -1,5 +1,6 @@
 /** The run result (DESIGN.md "Command line"): what --json prints last and the action exposes. Pure. */
 import type { Deferral } from './events.js';
+import { HALT_REASONS } from './haltReasons.js';
 import { type ResumeWay, resumeWays } from './resumeWays.js';
 import type { HaltReason, IterationRecord, LoopState } from './state.js';
 
@@ -229,14 +230,17 @@ export function buildResult(input: {
 }
 
 /**
- * The run's exit code (the README's Exit codes): 1 halted; 75 deferred (sysexits.h EX_TEMPFAIL,
+ * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
  * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
  * otherwise.
  */
 export const EXIT_DEFERRED = 75;
+/** A halted result without its reason. */
+const HALTED = 1;
 
-export function exitCodeFor(result: Pick<RunResult, 'status'>): number {
-  return result.status === 'halted' ? 1 : result.status === 'deferred' ? EXIT_DEFERRED : 0;
+export function exitCodeFor(result: Pick<RunResult, 'status'> & { haltReason?: HaltReason | null }): number {
+  if (result.status === 'halted') return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : HALTED;
+  return result.status === 'deferred' ? EXIT_DEFERRED : 0;
 }
 
 /** The head line of a deferred run: what failed, and that nothing was lost. */

@@ -1,15 +1,13 @@
 /**
- * How a standing halt is resumed (issue 14, issue 40): the ways the engine decides for each halt
- * reason, and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
+ * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
+ * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
  * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
  * program to follow. Pure.
  */
 import { type Terms, surface } from '../config/surface.js';
 import { ESCALATED_LABEL } from '../issues/types.js';
+import { HALT_REASONS, type SelfLift } from './haltReasons.js';
 import type { LoopState } from './state.js';
-
-/** The halts new commits on the base branch lift (haltGate.ts reads the base branch's tip for them). */
-export const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
 
 /**
  * The ways a standing halt can be resumed (what the engine decides), for each surface to word
@@ -17,22 +15,12 @@ export const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
  * again at once); any other by hand once its cause is fixed, and some by a change of their cause.
  * Starting over is always a way.
  */
-export type ResumeWay = 'explicit' | 'unlabel' | 'base_commits' | 'max_iterations' | 'budget' | 'fresh';
+export type ResumeWay = 'explicit' | SelfLift | 'fresh';
 
-/** The halts that escalated issues: a person lifts them by taking an issue's label away or editing it (haltGate.ts reads the issues for them). */
-export const ESCALATION_HALTS = new Set(['all_escalated', 'failure_loop', 'bounce_loop']);
-
+/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
 export function resumeWays(halt: Pick<NonNullable<LoopState['halt']>, 'reason'>): ResumeWay[] {
-  if (halt.reason === 'max_iterations') return ['max_iterations', 'fresh'];
-  if (halt.reason === 'budget') return ['budget', 'fresh'];
-  // Only escalated issues are left: resumed by hand or started over, the loop would find the same
-  // labels and halt again at once (issue 40). An issue is what changes it.
-  if (halt.reason === 'all_escalated') return ['unlabel'];
-  const ways: ResumeWay[] = ['explicit'];
-  if (ESCALATION_HALTS.has(halt.reason)) ways.push('unlabel');
-  if (NEEDS_BASE_TIP.has(halt.reason)) ways.push('base_commits');
-  ways.push('fresh');
-  return ways;
+  const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
+  return [...(byHand ? (['explicit'] as const) : []), ...liftedBy, ...(startOver ? (['fresh'] as const) : [])];
 }
 
 /** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */

@@ -29,6 +29,7 @@ import {
   type Status,
   log,
 } from './events.js';
+import { LIMIT_HALTS } from './haltReasons.js';
 import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from './state.js';
 
 export interface CoreSettings {
@@ -1137,7 +1138,7 @@ function finish(
   // pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
   // spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
   const open = m.loop.currentCycle;
-  const bound = status === 'halted' && (halt?.reason === 'max_iterations' || halt?.reason === 'budget');
+  const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
   if (config.publishes && open?.branch && (status === 'continuing' || bound))
     effects.push({
       kind: 'keepOpenCycle',

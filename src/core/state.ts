@@ -3,6 +3,7 @@
  * run can stop anywhere and the next slice continues the same iteration count and history.
  */
 import { z } from 'zod';
+import { type HaltReason, HaltReasons } from './haltReasons.js';
 
 export const HISTORY_KEPT = 500;
 
@@ -243,23 +244,8 @@ const NoticeSchema = z.object({
 });
 export type Notice = z.infer<typeof NoticeSchema>;
 
-export const HaltReasons = [
-  'max_iterations',
-  'stuck',
-  'contract_violation',
-  'budget',
-  'failure_loop',
-  'bounce_loop',
-  'all_escalated',
-  'agent_unavailable',
-  'workflow_aborted',
-  'repository_moved',
-  'secret_in_change',
-  'source_unreadable',
-  'baseline_unreadable',
-  'publish_refused',
-] as const;
-export type HaltReason = (typeof HaltReasons)[number];
+/** The halt reasons: the table's (src/core/haltReasons.ts), where each reason is one row. */
+export { type HaltReason, HaltReasons };
 
 /**
  * What an issue's earlier fan-out jobs left unfinished counted (the cycle's silentIterations and

@@ -6,7 +6,8 @@
  * what it can, and hands back what is left. Meanwhile no wave works an issue whose work waits there.
  * Pure: the plan and the reduce call these.
  */
-import { JOB_LOCAL_HALTS, PULL_REQUESTS_KEPT, union } from './waveReduce.js';
+import { JOB_LOCAL_HALTS } from './haltReasons.js';
+import { PULL_REQUESTS_KEPT, union } from './waveReduce.js';
 import type { HaltReason, LoopState, OutboxEntry } from './state.js';
 
 /** The landing job's entry in the wave's matrix (where an issue number goes: never one). */

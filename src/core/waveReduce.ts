@@ -13,6 +13,7 @@
  * against --max-iterations and --max-cost-usd.
  */
 import { surface } from '../config/surface.js';
+import { JOB_LOCAL_HALTS } from './haltReasons.js';
 import { HISTORY_KEPT, type HaltReason, type LoopState, type Wave } from './state.js';
 
 export interface WaveSettingsReduce {
@@ -72,14 +73,6 @@ export interface WaveReduction {
   /** The run's halt, with the fix it names; `issueId` when it is one job's own halt (its diagnostic is that job's). */
   halt?: { reason: HaltReason; message: string; advice?: string; issueId?: string };
 }
-
-/** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
-export const JOB_LOCAL_HALTS: ReadonlySet<HaltReason> = new Set([
-  'max_iterations',
-  'budget',
-  'all_escalated',
-  'failure_loop',
-]);
 
 const ESCALATIONS_KEPT = 100;
 export const PULL_REQUESTS_KEPT = 100;

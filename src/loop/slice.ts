@@ -29,7 +29,7 @@ import { type CoreConfig, cycleProgress, initialModel, step } from '../core/slic
 import { type CycleState, type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import { MergeConflictError, SecretInChangeError } from '../git/git.js';
 import { RepositoryMovedError, guardLane } from '../git/lane.js';
-import { JOB_LOCAL_HALTS } from '../core/waveReduce.js';
+import { JOB_LOCAL_HALTS } from '../core/haltReasons.js';
 import { toReadyIssue } from '../issues/fingerprint.js';
 import { type ClaimProgress, type Claimant, leaseMinutes } from '../issues/claims.js';
 import { type CyclePublisher, LandingError } from './publish.js';

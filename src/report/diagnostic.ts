@@ -10,7 +10,7 @@ import { fencedBlock } from './markdown.js';
 export const OUTPUT_CHARS = 500;
 
 export interface HaltDiagnostic {
-  /** The halt reason (src/loop/state.ts HaltReasons). */
+  /** The halt reason (src/core/haltReasons.ts). */
   reason: string;
   headline: string;
   loopType: string;
