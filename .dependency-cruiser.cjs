@@ -8,9 +8,12 @@
  * and pure parts below them. Arrows only point down, and nothing
  * imports in a circle (type-only imports included).
  */
-/** The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as devDependencies). */
+/**
+ * The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as
+ * devDependencies; @actions/exec, the git runner's, in dependencies, as issue 41 asks: bundled all the same).
+ */
 const BUNDLED =
-  '(^|/)node_modules/(@actions/(artifact|cache|core|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
+  '(^|/)node_modules/(@actions/(artifact|cache|core|exec|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
 const ADAPTERS = '^src/(agents|git|issues|checkpoint|persist|report|secrets|safety|verdict|failure|util)/';
 /**
  * The option schema and the surface's words (src/config/surface.ts): pure tables every layer may read
@@ -109,12 +112,43 @@ module.exports = {
       from: { path: '^src/util/' },
       to: { path: '^src/', pathNot: '^src/util/' },
     },
+    {
+      name: 'git-below-safety',
+      severity: 'error',
+      comment:
+        "safety/ uses git (the preconditions, the state directory's place, the baseline's checkout); " +
+        'git/ never imports safety/: the git helpers live in git/ (issue 41).',
+      from: { path: '^src/git/' },
+      to: { path: '^src/safety/' },
+    },
+    {
+      name: 'one-git-runner',
+      severity: 'error',
+      comment:
+        'Every git process starts in src/git/exec.ts (issue 41: no hooks, no fsmonitor, no prompt, bounded output). ' +
+        "Only the known modules start processes: the git runner, the agents' process-group runner (src/agents/process.ts, " +
+        "also the test command's), bd (src/issues/beadsCli.ts) and the action's install of an agent CLI; none runs git " +
+        '(__tests__/git/oneRunner.test.ts fails on git named as a program anywhere else).',
+      from: {
+        path: '^src/',
+        pathNot: '^src/(git/exec|agents/process|issues/beadsCli|action/installAgent)\\.ts$',
+      },
+      to: { dependencyTypes: ['core'], path: '^(node:)?child_process$' },
+    },
+    {
+      name: 'actions-exec-is-the-git-runner',
+      severity: 'error',
+      comment: '@actions/exec starts git, in src/git/exec.ts alone (issue 41).',
+      from: { path: '^src/', pathNot: '^src/git/exec\\.ts$' },
+      to: { path: '(^|/)node_modules/@actions/exec/' },
+    },
     { name: 'no-tests-in-src', severity: 'error', from: { path: '^src/' }, to: { path: '^(__tests__|e2e|bench)/' } },
     {
       name: 'no-tooling-in-src',
       severity: 'error',
       comment:
-        'Every package is a devDependency (the bundles in dist/ carry what src/ uses, so installing agent-loop installs no package): src/ may import only the bundled runtime packages, never the build and test tooling.',
+        'Every package but @actions/exec (in dependencies, issue 41) is a devDependency: the bundles in dist/ carry ' +
+        'what src/ uses. src/ may import only the bundled runtime packages, never the build and test tooling.',
       from: { path: '^src/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'], pathNot: BUNDLED },
     },
