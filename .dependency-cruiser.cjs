@@ -8,10 +8,7 @@
  * and pure parts below them. Arrows only point down, and nothing
  * imports in a circle (type-only imports included).
  */
-/**
- * The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as
- * devDependencies; @actions/exec, the git runner's, in dependencies, as issue 41 asks: bundled all the same).
- */
+/** The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as devDependencies). */
 const BUNDLED =
   '(^|/)node_modules/(@actions/(artifact|cache|core|exec|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
 const ADAPTERS = '^src/(agents|git|issues|checkpoint|persist|report|secrets|safety|verdict|failure|util)/';
@@ -147,8 +144,7 @@ module.exports = {
       name: 'no-tooling-in-src',
       severity: 'error',
       comment:
-        'Every package but @actions/exec (in dependencies, issue 41) is a devDependency: the bundles in dist/ carry ' +
-        'what src/ uses. src/ may import only the bundled runtime packages, never the build and test tooling.',
+        'Every package is a devDependency (the bundles in dist/ carry what src/ uses, so installing agent-loop installs no package): src/ may import only the bundled runtime packages, never the build and test tooling.',
       from: { path: '^src/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'], pathNot: BUNDLED },
     },
