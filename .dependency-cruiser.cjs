@@ -10,7 +10,7 @@
  */
 /** The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as devDependencies). */
 const BUNDLED =
-  '(^|/)node_modules/(@actions/(artifact|cache|core|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
+  '(^|/)node_modules/(@actions/(artifact|cache|core|exec|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
 /**
  * The adapters and pure parts, top to bottom: each folder imports only folders after it (rule
  * adapter-order, one rule per folder, generated below). The checkpoint store, the verdicts and the
@@ -33,12 +33,6 @@ const ADAPTER_ORDER = [
   'util',
 ];
 const ADAPTERS = `^src/(${ADAPTER_ORDER.join('|')})/`;
-/**
- * Arrows up the adapter order that another change of issue 41 removes: git/git.ts reads the work
- * tree's path from safety/stateDir.ts (the gitexec change moves the git helpers into git/). Empty
- * once it lands.
- */
-const KNOWN_UP = '^src/safety/stateDir\\.ts$';
 /**
  * The option schema and the surface's words (src/config/surface.ts): pure tables every layer may read
  * to name an option or an act in the words of the surface that ran (issue 40); and the catalogs of the
@@ -113,10 +107,7 @@ module.exports = {
       severity: 'error',
       comment: `The adapters import only down the order (ADAPTER_ORDER above): ${folder}/ imports none of ${ADAPTER_ORDER.slice(0, i + 1).join(', ')}.`,
       from: { path: `^src/${folder}/` },
-      to: {
-        path: `^src/(${ADAPTER_ORDER.slice(0, i + 1).join('|')})/`,
-        ...(folder === 'git' ? { pathNot: KNOWN_UP } : {}),
-      },
+      to: { path: `^src/(${ADAPTER_ORDER.slice(0, i + 1).join('|')})/` },
     })),
     {
       name: 'words-are-leaves',
@@ -147,6 +138,36 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/util/' },
       to: { path: '^src/', pathNot: '^src/util/' },
+    },
+    {
+      name: 'git-below-safety',
+      severity: 'error',
+      comment:
+        "safety/ uses git (the preconditions, the state directory's place, the baseline's checkout); " +
+        'git/ never imports safety/: the git helpers live in git/ (issue 41).',
+      from: { path: '^src/git/' },
+      to: { path: '^src/safety/' },
+    },
+    {
+      name: 'one-git-runner',
+      severity: 'error',
+      comment:
+        'Every git process starts in src/git/exec.ts (issue 41: no hooks, no fsmonitor, no prompt, bounded output). ' +
+        "Only the known modules start processes: the git runner, the agents' process-group runner (src/agents/process.ts, " +
+        "also the test command's), bd (src/issues/beadsCli.ts) and the action's install of an agent CLI; none runs git " +
+        '(__tests__/git/oneRunner.test.ts fails on git named as a program anywhere else).',
+      from: {
+        path: '^src/',
+        pathNot: '^src/(git/exec|agents/process|issues/beadsCli|action/installAgent)\\.ts$',
+      },
+      to: { dependencyTypes: ['core'], path: '^(node:)?child_process$' },
+    },
+    {
+      name: 'actions-exec-is-the-git-runner',
+      severity: 'error',
+      comment: '@actions/exec starts git, in src/git/exec.ts alone (issue 41).',
+      from: { path: '^src/', pathNot: '^src/git/exec\\.ts$' },
+      to: { path: '(^|/)node_modules/@actions/exec/' },
     },
     { name: 'no-tests-in-src', severity: 'error', from: { path: '^src/' }, to: { path: '^(__tests__|e2e|bench)/' } },
     {

@@ -9,6 +9,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openGit } from '../../src/git/git.js';
+import { gatherRepoFacts } from '../../src/safety/preconditions.js';
 import { GIT_ENV, gitIn } from './repo.js';
 
 let dir: string;
@@ -54,6 +55,18 @@ describe("the engine's git runs no hook", () => {
     await fs.writeFile(path.join(dir, 'a.txt'), 'changed\n');
     expect(await repo.hasWorkSince(await repo.head())).toBe(true);
     expect(await repo.commitAll('the work')).toBe(true);
+    expect(existsSync(path.join(dir, '.git', 'ran-fsmonitor'))).toBe(false);
+  });
+
+  it("nor does the preconditions' look at the repository (git status before any agent runs) run that fsmonitor (issue 41: one runner)", async () => {
+    const monitor = path.join(dir, '.git', 'monitor.sh');
+    await fs.writeFile(monitor, `#!/bin/sh\necho ran >> "${path.join(dir, '.git', 'ran-fsmonitor')}"\nexit 1\n`, {
+      mode: 0o755,
+    });
+    git('config', 'core.fsmonitor', monitor);
+    await fs.writeFile(path.join(dir, 'a.txt'), 'changed\n');
+    const facts = await gatherRepoFacts(dir, GIT_ENV, { paths: [] });
+    expect(facts.dirty).toEqual(['a.txt']);
     expect(existsSync(path.join(dir, '.git', 'ran-fsmonitor'))).toBe(false);
   });
 });

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveStateDir, stateDirProblem, workTreePath } from '../../src/safety/stateDir.js';
+import { workTreePath } from '../../src/git/repoPaths.js';
+import { resolveStateDir, stateDirProblem } from '../../src/safety/stateDir.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

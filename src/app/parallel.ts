@@ -28,7 +28,7 @@ import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
 import { postToDiscord } from '../report/discordWebhook.js';
 import { createRedactor } from '../secrets/redact.js';
 import { openAgentSession } from '../safety/session.js';
-import { gitTopLevel } from '../safety/stateDir.js';
+import { gitTopLevel } from '../git/repoPaths.js';
 import {
   type JobEnd,
   type RunJobDeps,

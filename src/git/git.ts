@@ -1,12 +1,11 @@
 /**
- * The git operations the loop needs, behind one interface; every call goes through one execGit,
- * except the lane's two loose refs, read from git's files when they can say it alone (looseRefs.ts).
+ * The git operations the loop needs, behind one interface; every call goes through the one git
+ * runner (exec.ts), except the lane's two loose refs, read from git's files when they can say it
+ * alone (looseRefs.ts).
  */
-import { execFile } from 'node:child_process';
 import { promises as fs, lstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { workTreePath } from '../safety/stateDir.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import {
   type SecretCommit,
@@ -16,7 +15,9 @@ import {
   patchSecrets,
   secretCommits,
 } from './commitScan.js';
+import { execGit } from './exec.js';
 import { type GitDirs, branchTipFromFiles, laneFromFiles } from './looseRefs.js';
+import { workTreePath } from './repoPaths.js';
 import { EXCLUDE_MARK, readStaging, restoreStaging, stagingFiles } from './staging.js';
 
 export interface Git {
@@ -107,31 +108,9 @@ export class GitError extends Error {
 
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
 
-/**
- * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
- * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
- * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify). Nor does a
- * `core.fsmonitor` command (the agent can set one in .git/config), which git runs on every status and add.
- */
-const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
-
+/** git in `cwd` through the one runner (exec.ts: no hooks, no fsmonitor, no prompt, 16 MiB of output at most). */
 function execGitIn(cwd: string, env: NodeJS.ProcessEnv): Exec {
-  return (args) =>
-    new Promise((resolve) => {
-      execFile(
-        'git',
-        [...NO_HOOKS, ...args],
-        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 },
-        (error, stdout, stderr) => {
-          const code = error
-            ? typeof (error as NodeJS.ErrnoException).code === 'number'
-              ? Number((error as NodeJS.ErrnoException).code)
-              : 1
-            : 0;
-          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-        },
-      );
-    });
+  return (args) => execGit(cwd, env, args);
 }
 
 /** Plain git in a directory: the exit code and output of one call (notes, pushes of other refs). */

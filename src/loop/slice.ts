@@ -35,7 +35,7 @@ import { type ClaimProgress, type Claimant, leaseMinutes } from '../issues/claim
 import { type CyclePublisher, LandingError } from './publish.js';
 import type { Issue } from '../issues/types.js';
 import { renderMarkdown } from '../report/diagnostic.js';
-import { workTreePath } from '../safety/stateDir.js';
+import { workTreePath } from '../git/repoPaths.js';
 import { TEMP_FILE_PATTERN } from '../util/atomicWrite.js';
 import { cycleBaseline, forgetBaselines, mendBaselines } from './baseline.js';
 import { finishedBranchMessage, finishedBranches } from './finishedBranches.js';

@@ -4,9 +4,9 @@
  * of someone's merge. `preconditionProblems` decides from gathered facts (pure); `gatherRepoFacts`
  * asks git and the file system (thin).
  */
-import { execFile } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { execGit } from '../git/exec.js';
 
 export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bisect';
 
@@ -93,27 +93,16 @@ export function adoptedChanges(f: RepoFacts): string | undefined {
 
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; error?: string }>;
 
-function execGit(cwd: string, env: NodeJS.ProcessEnv): Exec {
-  return (args) =>
-    new Promise((resolve) => {
-      execFile(
-        'git',
-        args,
-        { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout) => {
-          const code = error
-            ? typeof (error as NodeJS.ErrnoException).code === 'number'
-              ? Number((error as NodeJS.ErrnoException).code)
-              : -1
-            : 0;
-          resolve({
-            code,
-            stdout: String(stdout),
-            ...(error && code === -1 ? { error: (error as NodeJS.ErrnoException).code ?? error.message } : {}),
-          });
-        },
-      );
-    });
+/**
+ * git through the one runner (src/git/exec.ts, with its hardening: no hooks, no fsmonitor, which
+ * `git status` would otherwise run), as a look that takes no optional lock (the person's own git may
+ * be at work), reading up to 64 MiB (the status of a large tree). Code -1: git could not be started.
+ */
+function execGitLook(cwd: string, env: NodeJS.ProcessEnv): Exec {
+  return async (args) => {
+    const r = await execGit(cwd, env, args, { readOnly: true, maxOutput: 64 * 1024 * 1024 });
+    return { code: r.code, stdout: r.stdout, ...(r.startError !== undefined ? { error: r.startError } : {}) };
+  };
 }
 
 /** The nearest `.git` (directory or worktree file) at or above `dir`, or undefined. */
@@ -134,7 +123,7 @@ export async function gatherRepoFacts(
   env: NodeJS.ProcessEnv,
   ignore: { paths: string[]; isOwnFile?: (basename: string) => boolean },
 ): Promise<RepoFacts> {
-  const git = execGit(cwd, env);
+  const git = execGitLook(cwd, env);
   const top = await git(['rev-parse', '--show-toplevel']);
   if (top.code === -1) {
     const dotGit = findDotGit(cwd);

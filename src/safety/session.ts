@@ -13,7 +13,7 @@ import { LOCK_FILE, type LockHolder, acquireLocks, describeHolder } from './lock
 import { adoptedChanges, gatherRepoFacts, preconditionProblems } from './preconditions.js';
 import { restoreBaselineCheckout } from './baselineCheckout.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
-import { gitDirs } from './stateDir.js';
+import { repoPaths } from '../git/repoPaths.js';
 
 export interface SessionRequest {
   /** For the lock's holder line: `run`, `plan`, `cleanup`. */
@@ -83,7 +83,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     command: `agent-loop ${req.command}`,
     cwd: req.cwd,
   };
-  const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
+  const commonDir = (await repoPaths(req.cwd, req.env))?.commonDir;
   // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
   // its coordinator, its parent process, holds the repository's lock for it.
   const jobOfParent = isWaveJob(req.env);

@@ -7,47 +7,11 @@
  * once, with a message.
  */
 import { type Terms, surface } from '../config/surface.js';
-import { execFile } from 'node:child_process';
+import { repoPaths } from '../git/repoPaths.js';
 import { type Stats, constants as fsConstants, existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 
 export const LEGACY_STATE_DIR = '.agent-loop';
-
-export interface GitDirs {
-  topLevel: string;
-  commonDir: string;
-}
-
-/** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
-export function gitDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<GitDirs | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'],
-      { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout) => {
-        const [topLevel, commonDir] = String(stdout).trim().split('\n');
-        resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
-      },
-    );
-  });
-}
-
-/** The work tree's top level, or undefined outside git. */
-export async function gitTopLevel(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return (await gitDirs(cwd, env))?.topLevel;
-}
-
-/**
- * `dir` relative to the work tree `top` when it lies inside it and outside the git directory (a
- * path git could stage), else undefined. Pure.
- */
-export function workTreePath(top: string, dir: string): string | undefined {
-  const rel = path.relative(top, dir);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
-  if (rel === '.git' || rel.startsWith(`.git${path.sep}`)) return undefined;
-  return rel;
-}
 
 export interface ResolvedStateDir {
   dir: string;
@@ -66,7 +30,7 @@ export async function resolveStateDir(
   env: NodeJS.ProcessEnv,
 ): Promise<ResolvedStateDir> {
   if (option) return { dir: path.resolve(cwd, option), notes: [] };
-  const dirs = await gitDirs(cwd, env);
+  const dirs = await repoPaths(cwd, env);
   if (!dirs) return { dir: path.resolve(cwd, LEGACY_STATE_DIR), notes: [] };
   const dir = path.join(dirs.commonDir, 'agent-loop');
   return { dir, notes: await migrate(path.join(dirs.topLevel, LEGACY_STATE_DIR), dir) };

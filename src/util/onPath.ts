@@ -8,7 +8,12 @@ import path from 'node:path';
  * entries (which would mean the current directory) are ignored.
  */
 export async function isOnPath(cmd: string, envPath = process.env.PATH): Promise<boolean> {
-  if (cmd === '') return false;
+  return (await findOnPath(cmd, envPath)) !== undefined;
+}
+
+/** The executable file `cmd` names on PATH (as isOnPath finds it), or undefined. */
+export async function findOnPath(cmd: string, envPath = process.env.PATH): Promise<string | undefined> {
+  if (cmd === '') return undefined;
   const windows = process.platform === 'win32';
   const extensions = windows
     ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
@@ -22,10 +27,10 @@ export async function isOnPath(cmd: string, envPath = process.env.PATH): Promise
           .map((dir) => path.join(dir, cmd));
   for (const candidate of candidates) {
     for (const ext of extensions) {
-      if (await isExecutableFile(candidate + ext, windows)) return true;
+      if (await isExecutableFile(candidate + ext, windows)) return candidate + ext;
     }
   }
-  return false;
+  return undefined;
 }
 
 async function isExecutableFile(file: string, windows: boolean): Promise<boolean> {
