@@ -41,6 +41,7 @@ import { describeResumeWay } from '../core/resumeWays.js';
 import type { ActionCore } from './actionCore.js';
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
 import { initialLoopState } from '../core/state.js';
 import { JOB_LOCAL_HALTS } from '../core/waveReduce.js';
 import { LANDING_JOB, outboxKey } from '../core/waveOutbox.js';
@@ -309,8 +310,9 @@ export async function runAction(deps: ActionDeps): Promise<void> {
       : undefined;
     await new FileCheckpointStore(stateDir, { clock: deps.clock, redact, terms: 'action' }).write({
       id: fanOut.wave.checkpoint,
-      phase: 'working',
+      phase: runCheckpointPhase('continuing').phase,
       state: {
+        [STAGE_KEY]: runCheckpointPhase('continuing').stage,
         loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
         ...(took
           ? { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } }
