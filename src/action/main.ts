@@ -308,11 +308,12 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           warn: log.warning,
         })
       : undefined;
+    const { phase, stage } = runCheckpointPhase('continuing');
     await new FileCheckpointStore(stateDir, { clock: deps.clock, redact, terms: 'action' }).write({
       id: fanOut.wave.checkpoint,
-      phase: runCheckpointPhase('continuing').phase,
+      phase,
       state: {
-        [STAGE_KEY]: runCheckpointPhase('continuing').stage,
+        [STAGE_KEY]: stage,
         loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
         ...(took
           ? { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } }
