@@ -25,6 +25,7 @@ import {
   runArgs,
   runCli,
   writeAgent,
+  phaseAndStage,
 } from './helpers.js';
 
 const TITLE = 'Make the value good';
@@ -105,7 +106,7 @@ describe('agent-loop CLI end to end', () => {
       expect(existsSync(path.join(sb.repo, '.agent-loop'))).toBe(false);
       expect(git(sb, 'log', '--all', '--name-only', '--format=')).not.toContain('.agent-loop');
       expect(existsSync(checkpointPath(sb, result.checkpointId))).toBe(true);
-      expect(readCheckpoint(sb, result.checkpointId).phase).toBe('complete');
+      expect(phaseAndStage(readCheckpoint(sb, result.checkpointId))).toEqual(['implementation-complete', 'complete']);
       // The command agent's output is kept like claude's and codex's (issue 15).
       expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'logs', 'iteration-1.log'), 'utf8')).toContain(
         'work_remaining: 0',
@@ -275,7 +276,7 @@ wait
         maxIterations: 3,
       });
       const cp = readCheckpoint(sb, r1.checkpointId);
-      expect(cp.phase).toBe('halted');
+      expect(phaseAndStage(cp)).toEqual(['implementation-failed', 'halted']);
       expect(cp.errors).toContain('Max iterations (3) reached');
 
       const status = await runCli(sb, ['status', '--json']);
@@ -290,7 +291,8 @@ wait
       expect(listing.checkpoints).toHaveLength(1);
       expect(listing.checkpoints[0]).toMatchObject({
         id: r1.checkpointId,
-        phase: 'halted',
+        phase: 'implementation-failed',
+        stage: 'halted',
         resumable: true,
         wouldResume: true,
         resumeAt: 'implementation',
@@ -344,7 +346,7 @@ wait
       });
 
       const cp = readCheckpoint(sb, id as string);
-      expect(cp.phase).toBe('complete');
+      expect(phaseAndStage(cp)).toEqual(['implementation-complete', 'complete']);
       expect(cp.state.loop?.history.map((h) => h.n)).toEqual([1, 2, 3]);
       expect(cp.state.loop?.slices).toBe(3);
       expect(await checkpointFiles(sb)).toEqual([`${id}.json`]);
@@ -662,7 +664,7 @@ EOF
         expect(String(i?.notes)).toMatch(/agent-loop escalated this issue at iteration \d \(.*\): stuck/);
       }
       const cp = readCheckpoint(sb, result.checkpointId);
-      expect(cp.phase).toBe('halted');
+      expect(phaseAndStage(cp)).toEqual(['implementation-failed', 'halted']);
       expect(cp.errors).toContain(result.error);
       expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(result.diagnostic);
       expect(events(r.stdout).some((e) => e.event === 'run.halted' && e.level === 'error')).toBe(true);
@@ -746,7 +748,7 @@ exec sleep 300
       expect(result).toMatchObject({ status: 'continuing', interrupted: true, iterations: 1, failedIterations: 1 });
       expect(processGone(agentPid)).toBe(true);
       const cp = readCheckpoint(sb, result.checkpointId);
-      expect(cp.phase).toBe('working');
+      expect(phaseAndStage(cp)).toEqual(['beads_integration-complete', 'working']);
 
       const again = await runCli(sb, runArgs(await writeAgent(sb, 'fixer', FIXER)));
       expectExit(again, 0);

@@ -518,6 +518,8 @@ export interface CheckpointFile {
   phase: string;
   sequence: number;
   state: {
+    /** The run's stage (issue 41): working, complete, halted… */
+    stage?: string;
     loop: {
       iteration: number;
       slices: number;
@@ -570,6 +572,8 @@ export interface StatusJson {
   checkpoints: {
     id: string;
     phase: string;
+    stage: string | null;
+    writtenAs: string | null;
     timestamp: string;
     resumable: boolean;
     loop: { iteration: number | null; issuesClosed: string[] | null } | null;

@@ -39,6 +39,7 @@ import {
   runCli,
   shellQuote,
   writeAgent,
+  phaseAndStage,
 } from './helpers.js';
 import { startDiscordServer } from './support/discordServer.js';
 import { actionVocabulary } from './support/vocabulary.js';
@@ -794,7 +795,7 @@ exit 1
       const res = result(await runCli(sb, runArgs(await writeAgent(sb, 'failing', FAILING))), 1);
 
       const cp = readCheckpoint(sb, res.checkpointId);
-      expect(cp.phase).toBe('halted');
+      expect(phaseAndStage(cp)).toEqual(['implementation-failed', 'halted']);
       expect(cp.errors).toEqual([AC1_ERROR]);
       const loop = loopOf(sb, res.checkpointId);
       expect(loop).toMatchObject({
@@ -995,7 +996,7 @@ exit 1
       expect(named(r1, 'rate.limited').map((e) => e.message)).toEqual([
         `Rate limited until ${until1}, past this slice's end: the next run waits or resumes then.`,
       ]);
-      expect(readCheckpoint(sb, res1.checkpointId).phase).toBe('working');
+      expect(phaseAndStage(readCheckpoint(sb, res1.checkpointId))).toEqual(['beads_integration-complete', 'working']);
       const cycle1 = loopOf(sb, res1.checkpointId).currentCycle;
       expect(cycle1).toMatchObject({ issueIds: ['bd-1'], rateLimitAttempts: 1, progress: { retries: {}, bounces: 0 } });
 
@@ -1154,7 +1155,7 @@ exit 1
         expect(r.stdout + r.stderr).not.toContain(discord.token);
         // The halt itself is complete: halt.md, checkpoint, labels.
         expect(readFileSync(path.join(sb.repo, '.git', 'agent-loop', 'halt.md'), 'utf8')).toBe(res.diagnostic);
-        expect(readCheckpoint(sb, res.checkpointId).phase).toBe('halted');
+        expect(phaseAndStage(readCheckpoint(sb, res.checkpointId))).toEqual(['implementation-failed', 'halted']);
       });
     },
   );

@@ -286,8 +286,13 @@ export interface CheckpointJson {
   phase: string;
   timestamp: string;
   sequence: number;
-  state: { loop?: { iteration: number; history: Array<{ n: number }>; [k: string]: unknown } };
+  state: { stage?: string; loop?: { iteration: number; history: Array<{ n: number }>; [k: string]: unknown } };
   errors?: string[];
+}
+
+/** A checkpoint's seed 001 phase and the run's stage beside it (issue 41). */
+export function phaseAndStage(cp: CheckpointJson): [string, string | undefined] {
+  return [cp.phase, cp.state.stage];
 }
 
 export function checkpointPath(sandbox: Sandbox, id: string): string {

@@ -55,7 +55,7 @@ async function plan(source: WaveSource, parallel: number, loop?: LoopState) {
   if (loop)
     await new FileCheckpointStore(stateDir, { clock }).write({
       id: '3b241101-e2bb-4255-8caf-4136c566a962',
-      phase: 'working',
+      phase: 'beads_integration-complete',
       state: { loop },
     });
   const { options } = loadActionConfig(

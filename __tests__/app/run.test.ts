@@ -418,7 +418,7 @@ describe('runCommand: idle runs (issue 14)', () => {
     const at = '2026-11-25T02:00:00Z';
     await store.write({
       id: '0b7c4f8e-2d5a-4c1e-9f3b-6a1d2e3f4a5b',
-      phase: 'halted',
+      phase: 'implementation-failed',
       state: {
         loop: {
           ...initialLoopState(10),

@@ -64,7 +64,7 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
     clock.set('2026-11-28T12:00:00Z');
     await store.write({
       id: ID_A,
-      phase: 'halted',
+      phase: 'implementation-failed',
       state: {
         loop: { ...initialLoopState(100), iteration: 3, halt: { reason: 'failure_loop', message: 'FAILURE LOOP' } },
       },
@@ -90,15 +90,13 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
     expect(lines).toContain(ID_A);
     expect(lines.filter((line) => line.includes('← would be resumed'))).toHaveLength(1);
 
-    // These checkpoints carry the names older versions wrote for a run: shown in today's words (issue 15).
+    // Seed 001's phases (issue 41), each with the run's stage in words beside it (issue 15).
     expect(text()).toContain(
-      '  phase:      working (work remains: a run goes on from here); written as beads_integration-complete by an older version',
+      '  phase:      beads_integration-complete\n  stage:      working (work remains: a run goes on from here)',
     );
+    expect(text()).toContain('  phase:      implementation-complete\n  stage:      complete (nothing left to do)');
     expect(text()).toContain(
-      '  phase:      complete (nothing left to do); written as implementation-complete by an older version',
-    );
-    expect(text()).toContain(
-      '  phase:      halted (halted on purpose: a run resumes here once the cause is fixed); written as implementation-failed by an older version',
+      '  phase:      implementation-failed\n  stage:      halted (halted on purpose: a run resumes here once the cause is fixed)',
     );
     expect(text()).toContain('  timestamp:  2026-10-21T12:00:00Z');
     expect(text()).toContain('  age:        40.0 days');
@@ -163,6 +161,8 @@ describe('REQ_018.2.8 REQ_018.5.9 status', () => {
     expect(result.checkpoints[2]).toEqual({
       id: ID_A,
       phase: 'implementation-failed',
+      stage: 'halted',
+      writtenAs: null,
       timestamp: '2026-10-21T12:00:00Z',
       ageDays: 40,
       errors: ['Tests failed: 3 of 120 (npm test)', 'Max iterations (100) reached'],
@@ -425,5 +425,90 @@ describe('REQ_018.3.7 cleanup', () => {
       '--older-than must be a number of days, 0 or more (e.g. --older-than 30); got -3',
     );
     expect([await exists(ID_A), await exists(ID_B), await exists(ID_C)]).toEqual([true, true, true]);
+  });
+});
+
+describe("issue 41: checkpoints with the phase names of versions for issues 15 to 40 (a run's stage as its phase)", () => {
+  const ID_D = '0b7c4f8e-2d5a-4c1e-9f3b-6a1d2e3f4a5b';
+  /** ID_A halted 40 days ago, ID_B complete 35, ID_C red 20, ID_D working 2 (the newest: the one resumed). */
+  async function older(): Promise<void> {
+    const loop = (iteration: number, halt?: object) => ({
+      ...initialLoopState(100),
+      iteration,
+      ...(halt ? { halt } : {}),
+    });
+    const at = (days: number) => new Date(NOW.getTime() - days * 86_400_000).toISOString().replace('.000Z', 'Z');
+    const cps: [string, string, number, object][] = [
+      [ID_A, 'halted', 40, { loop: loop(7, { reason: 'failure_loop', message: 'FAILURE LOOP' }) }],
+      [ID_B, 'complete', 35, { loop: loop(12) }],
+      [ID_C, 'red', 20, { loop: loop(3) }],
+      [ID_D, 'working', 2, { loop: loop(5) }],
+    ];
+    let sequence = 0;
+    for (const [id, phase, days, state] of cps)
+      await writeRaw(stateDir, `${id}.json`, { id, phase, timestamp: at(days), sequence: ++sequence, state });
+  }
+
+  it("status lists them with seed 001's phase, the stage as written, and the one a run resumes as before", async () => {
+    await older();
+    const { out, text } = capture();
+    expect(await statusCommand({ stateDir, json: false }, { store, now: NOW, out })).toBe(0);
+    expect(text()).toContain(`Checkpoints in ${checkpointsDir(stateDir)} (4, newest first):`);
+    expect(text()).toContain(
+      '  phase:      implementation-failed (written as halted by an older version)\n  stage:      halted (halted on purpose: a run resumes here once the cause is fixed)',
+    );
+    expect(text()).toContain(
+      '  phase:      implementation-complete (written as complete by an older version)\n  stage:      complete (nothing left to do)',
+    );
+    expect(text()).toContain(
+      '  phase:      beads_integration-complete (written as red by an older version)\n  stage:      red (work remains: the next test is to be written (--workflow tdd))',
+    );
+    expect(text()).toContain(`${ID_D}  ← would be resumed`);
+    expect(text()).toContain(`would resume from ${ID_D} (working)`);
+
+    const json = capture();
+    await statusCommand({ stateDir, json: true }, { store, now: NOW, out: json.out });
+    const result = JSON.parse(json.lines[0] as string);
+    expect(result.resumable).toBe(ID_D);
+    const rows = result.checkpoints.map((cp: Record<string, unknown>) => [
+      cp.id,
+      cp.phase,
+      cp.stage,
+      cp.writtenAs,
+      cp.resumable,
+      cp.resumeAt,
+    ]);
+    expect(rows).toEqual([
+      [ID_D, 'beads_integration-complete', 'working', 'working', true, 'implementation'],
+      [ID_C, 'beads_integration-complete', 'red', 'red', true, 'implementation'],
+      [ID_B, 'implementation-complete', 'complete', 'complete', false, null],
+      [ID_A, 'implementation-failed', 'halted', 'halted', true, 'implementation'],
+    ]);
+  });
+
+  it('status: a halted one, the newest, is found halted as before', async () => {
+    await writeRaw(stateDir, `${ID_A}.json`, {
+      id: ID_A,
+      phase: 'halted',
+      timestamp: '2026-11-30T11:00:00Z',
+      sequence: 1,
+      state: {
+        loop: { ...initialLoopState(100), iteration: 3, halt: { reason: 'failure_loop', message: 'FAILURE LOOP' } },
+      },
+    });
+    const { out, text } = capture();
+    await statusCommand({ stateDir, json: false }, { store, now: NOW, out });
+    expect(text()).toContain(`would find ${ID_A} halted and run nothing`);
+  });
+
+  it('cleanup removes the old ones and keeps the newest resumable one, as before', async () => {
+    await older();
+    const { out } = capture();
+    expect(
+      await cleanupCommand({ stateDir, olderThanDays: 10, all: false, dryRun: false }, { store, now: NOW, out }),
+    ).toBe(0);
+    expect(await Promise.all([ID_A, ID_B, ID_C, ID_D].map(exists))).toEqual([false, false, false, true]);
+    expect(await cleanupCommand({ stateDir, all: true, dryRun: false }, { store, now: NOW, out })).toBe(0);
+    expect(await exists(ID_D)).toBe(false);
   });
 });

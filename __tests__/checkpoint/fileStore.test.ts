@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FileCheckpointStore, checkpointsDir, newCheckpointId } from '../../src/checkpoint/fileStore.js';
 import { isUuidV4 } from '../../src/checkpoint/schema.js';
-import { CheckpointError, type Checkpoint, type CheckpointPhase } from '../../src/checkpoint/types.js';
+import { CheckpointError, type CheckpointInput, type SeedPhase } from '../../src/checkpoint/types.js';
 import { FakeClock, ID_A, ID_B, ID_C, removeDir, tempStateDir, writeRaw } from './fixtures.js';
 
 let stateDir: string;
@@ -114,12 +114,12 @@ describe('REQ_018.1 id', () => {
 
 describe('REQ_018.2 phase', () => {
   it('REQ_018.2.4 refuses to write a checkpoint without a phase', async () => {
-    const error = await rejection(store.write({ id: ID_A, phase: '' as CheckpointPhase, state: {} }));
+    const error = await rejection(store.write({ id: ID_A, phase: '' as SeedPhase, state: {} }));
     expect(error.reason).toContain('cannot write a checkpoint without a phase; use one of research-complete');
   });
 
   it('REQ_018.2.5 REQ_018.2.6 refuses to write a phase outside the pipeline', async () => {
-    const error = await rejection(store.write({ id: ID_A, phase: 'testing-done' as CheckpointPhase, state: {} }));
+    const error = await rejection(store.write({ id: ID_A, phase: 'testing-done' as SeedPhase, state: {} }));
     expect(error.reason).toContain('phase "testing-done" is not <pipeline phase>-complete|failed');
     await expect(fs.readdir(dir())).rejects.toThrow('ENOENT');
   });
@@ -132,7 +132,7 @@ describe('REQ_018.3 timestamp and sequence', () => {
       phase: 'implementation-failed',
       state: { a: 1 },
       timestamp: '1999-01-01T00:00:00Z',
-    } as Omit<Checkpoint, 'timestamp' | 'sequence'>;
+    } as CheckpointInput;
     const written = await store.write(input);
     expect(written.timestamp).toBe('2026-11-21T10:30:00Z');
     expect((await readJson(ID_A)).timestamp).toBe('2026-11-21T10:30:00Z');

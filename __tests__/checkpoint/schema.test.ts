@@ -9,7 +9,7 @@ import {
   parseRfc3339,
   serializeCheckpoint,
 } from '../../src/checkpoint/schema.js';
-import { CheckpointError, LOOP_PHASES, PIPELINE_PHASES } from '../../src/checkpoint/types.js';
+import { CheckpointError, RUN_STAGES, PIPELINE_PHASES } from '../../src/checkpoint/types.js';
 import { ID_A, checkpoint } from './fixtures.js';
 
 const FILE = `/state/checkpoints/${ID_A}.json`;
@@ -195,7 +195,7 @@ describe('REQ_018.1 id', () => {
 
 describe('REQ_018.2 phase', () => {
   it('REQ_018.2.5 REQ_018.2.6 accepts every pipeline phase with complete or failed, and the loop phases of a run (issue 15)', () => {
-    expect(CHECKPOINT_PHASES).toHaveLength(PIPELINE_PHASES.length * 2 + LOOP_PHASES.length);
+    expect(CHECKPOINT_PHASES).toHaveLength(PIPELINE_PHASES.length * 2 + RUN_STAGES.length);
     for (const phase of ['working', 'red', 'green', 'refactor', 'complete', 'halted']) {
       expect(isCheckpointPhase(phase)).toBe(true);
       expect(parseCheckpoint(JSON.stringify(valid({ phase })), FILE).phase).toBe(phase);

@@ -194,7 +194,7 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
     });
     expect(r.error).toMatch(/^FAILURE LOOP DETECTED: 2 consecutive escalations \(issues #10, #11\)/);
     const cp = await h.deps.store.load(r.checkpointId);
-    expect(cp.phase).toBe('halted');
+    expect([cp.phase, cp.state.stage]).toEqual(['implementation-failed', 'halted']);
     expect((cp.state.loop as { consecutiveEscalations: number }).consecutiveEscalations).toBe(2);
     expect(h.source.issues.filter((i) => i.labels.includes('agent-loop:escalated')).map((i) => i.id)).toEqual([
       '10',

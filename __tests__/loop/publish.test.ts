@@ -464,7 +464,8 @@ describe('issue 14: beads issues in the action', () => {
     expect(down.lines.join('\n')).not.toContain('No ready issues left');
     expect(down.source.closedWith).toEqual({});
     // The checkpoint stays one the next run resumes (not `complete`, which the next run would start over from).
-    expect((await down.deps.store.load(r.checkpointId)).phase).toBe('working');
+    const cp = await down.deps.store.load(r.checkpointId);
+    expect([cp.phase, cp.state.stage]).toEqual(['beads_integration-complete', 'working']);
 
     // GitHub answers again: the next run resumes the same checkpoint and works the issue.
     const next = harness([done], { source: down.source, remote: down.remote, clock: down.clock });

@@ -3,6 +3,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
+import { readPhase } from '../../src/checkpoint/phase.js';
+import type { Checkpoint } from '../../src/checkpoint/types.js';
 import { runSlice, type SliceDeps, type SliceSettings, type TestOutcome } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/secrets/redact.js';
@@ -104,6 +106,14 @@ function harness(opts: {
     events: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }
+
+/** Writes a checkpoint file as versions for issues 15 to 40 did (the store now refuses their phase names). */
+async function writeAsOlderVersion(dir: string, cp: Omit<Checkpoint, 'phase'> & { phase: string }): Promise<void> {
+  await fs.writeFile(path.join(dir, `${cp.id}.json`), `${JSON.stringify(cp, null, 2)}\n`);
+}
+
+/** A checkpoint's seed 001 phase and the run's stage (issue 41). */
+const stageOf = (cp: Checkpoint) => [cp.phase, readPhase(cp).stage];
 
 describe('REQ_019 the autonomous implementation loop', () => {
   it('REQ_019.1.7 completes when the issue is closed and the tests pass, then closes it in the source', async () => {
@@ -285,7 +295,7 @@ describe('REQ_021 errors in the implementation loop', () => {
       issuesClosed: ['bd-1'],
     });
     const cp = await h.deps.store.load(r.checkpointId);
-    expect(cp.phase).toBe('halted');
+    expect([cp.phase, readPhase(cp).stage]).toEqual(['implementation-failed', 'halted']);
     expect(cp.errors).toEqual(['Max iterations (3) reached']);
     // Raising the limit resumes where it stopped.
     const again = harness({ source, steps: [done], settings: { maxIterations: 5 }, clock: h.clock });
@@ -392,7 +402,7 @@ describe('seed 004 defensive validation in the loop', () => {
       currentCycle: undefined,
       issueCounts: { 'bd-1': { unfinishedRuns: 19, silentIterations: 0 } },
     };
-    await h.deps.store.write({ ...cp, state: { ...cp.state, loop: reduced } });
+    await h.deps.store.write({ ...cp, phase: readPhase(cp).phase, state: { ...cp.state, loop: reduced } });
     expect(await runSlice(h.deps)).toMatchObject({
       status: 'halted',
       haltReason: 'all_escalated',
@@ -439,18 +449,58 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     ]);
   });
 
-  it('a checkpoint an older version wrote (beads_integration-complete) still resumes, and is written again as working, then complete (issue 15)', async () => {
+  it('a checkpoint a version before issue 15 wrote (beads_integration-complete, no stage) still resumes, and ends implementation-complete (issues 15, 41)', async () => {
     const source = MemorySource.of('bd-1');
     const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
     const r1 = await runSlice(first.deps);
     const written = await first.deps.store.load(r1.checkpointId);
     // As an older version left it.
-    await first.deps.store.write({ id: written.id, phase: 'beads_integration-complete', state: written.state });
+    const { stage: _stage, ...older } = written.state;
+    await first.deps.store.write({ id: written.id, phase: 'beads_integration-complete', state: older });
 
     const second = harness({ source, steps: [done], clock: first.clock });
     second.deps.store = first.deps.store;
     const r2 = await runSlice(second.deps);
     expect(r2).toMatchObject({ status: 'complete', checkpointId: r1.checkpointId, loop: { iterations: 2 } });
+    expect(stageOf(await first.deps.store.load(r1.checkpointId))).toEqual(['implementation-complete', 'complete']);
+  });
+
+  it.each(['working', 'red', 'green', 'refactor'])(
+    "a checkpoint versions for issues 15 to 40 wrote as %s resumes as before, and is written again with seed 001's phase (issue 41)",
+    async (older) => {
+      const source = MemorySource.of('bd-1');
+      const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
+      const r1 = await runSlice(first.deps);
+      const { stage: _stage, ...state } = (await first.deps.store.load(r1.checkpointId)).state;
+      await writeAsOlderVersion(first.deps.store.dir, {
+        ...(await first.deps.store.load(r1.checkpointId)),
+        phase: older,
+        state,
+      });
+      expect(stageOf(await first.deps.store.load(r1.checkpointId))).toEqual([older, older]);
+
+      const second = harness({ source, steps: [fail('y')], clock: first.clock, settings: { sliceIterations: 1 } });
+      second.deps.store = first.deps.store;
+      const r2 = await runSlice(second.deps);
+      expect(r2).toMatchObject({ status: 'continuing', checkpointId: r1.checkpointId, loop: { iterations: 2 } });
+      expect(stageOf(await first.deps.store.load(r1.checkpointId))).toEqual(['beads_integration-complete', 'working']);
+    },
+  );
+
+  it('a checkpoint versions for issues 15 to 40 wrote as complete is not resumed, as before: a new run starts (issue 41)', async () => {
+    const source = MemorySource.of('bd-1', 'bd-2');
+    const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
+    const r1 = await runSlice(first.deps);
+    const cp = await first.deps.store.load(r1.checkpointId);
+    const { stage: _stage, ...state } = cp.state;
+    await writeAsOlderVersion(first.deps.store.dir, { ...cp, phase: 'complete', state });
+
+    const second = harness({ source, steps: [fail('y')], clock: first.clock, settings: { sliceIterations: 1 } });
+    second.deps.store = first.deps.store;
+    const r2 = await runSlice(second.deps);
+    expect(r2.checkpointId).not.toBe(r1.checkpointId);
+    expect(r2).toMatchObject({ loop: { iterations: 1 } });
+    // The older file is left as it was.
     expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('complete');
   });
 
@@ -459,7 +509,7 @@ describe('checkpoints and slices (REQ_018, REQ_019)', () => {
     const first = harness({ source, steps: [fail('x')], settings: { sliceIterations: 1 } });
     const r1 = await runSlice(first.deps);
     expect(r1).toMatchObject({ status: 'continuing', iterations: 1, sliceIterations: 1 });
-    expect((await first.deps.store.load(r1.checkpointId)).phase).toBe('working');
+    expect(stageOf(await first.deps.store.load(r1.checkpointId))).toEqual(['beads_integration-complete', 'working']);
 
     const second = harness({ source, steps: [done], clock: first.clock });
     second.deps.store = first.deps.store;
@@ -622,7 +672,7 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
     expect(h.agent.requests.map((x) => x.resumeSessionId)).toEqual([undefined, 'A', 'B']);
   });
 
-  it("--workflow tdd: a run's checkpoint names the phase the cycle goes on with (red, green, refactor), then complete (issue 15)", async () => {
+  it("--workflow tdd: a run's checkpoint names the step the cycle goes on with (red, green, refactor) as its stage, then complete (issues 15, 41)", async () => {
     const h = harness({
       steps: [done, done, done],
       settings: { plan: '- [ ] one test', sliceIterations: 1 },
@@ -630,12 +680,17 @@ describe('one agent turn for every workflow (issue 13): what the two iteration f
       failTail: 'FAILED tests/test_one.py::test_one - assert 0 == 1',
     });
     const phases: string[] = [];
+    const stages: string[] = [];
     for (let slice = 0; slice < 4; slice++) {
       const r = await runSlice({ ...h.deps, workflow: tddWorkflow() });
-      phases.push((await h.deps.store.load(r.checkpointId)).phase);
+      const cp = await h.deps.store.load(r.checkpointId);
+      phases.push(cp.phase);
+      stages.push(cp.state.stage as string);
       if (r.status !== 'continuing') break;
     }
-    expect(phases).toEqual(['green', 'refactor', 'complete']);
+    // Seed 001's phase on disk; TDD's step is the state's stage.
+    expect(phases).toEqual(['beads_integration-complete', 'beads_integration-complete', 'implementation-complete']);
+    expect(stages).toEqual(['green', 'refactor', 'complete']);
   });
 
   it("--workflow tdd ticks each item's box in the issue as its test is done; a tick that fails stays recorded and the next slice sends it (issue 15)", async () => {
@@ -792,7 +847,11 @@ describe('issue 14: the halt’s Discord post through the outbox', () => {
       recordedAt: '2026-11-21T10:00:00Z',
       attempts: 0,
     };
-    await h.deps.store.write({ ...cp, state: { ...cp.state, loop: { ...loop, notices: [notice] } } });
+    await h.deps.store.write({
+      ...cp,
+      phase: readPhase(cp).phase,
+      state: { ...cp.state, loop: { ...loop, notices: [notice] } },
+    });
     // Resumed: the left post goes first (at least once: posted again), then this slice's own halt.
     expect(await runSlice(h.deps)).toMatchObject({ status: 'halted', haltReason: 'all_escalated' });
     expect(posted).toEqual(['failure_loop', 'failure_loop', 'all_escalated']);

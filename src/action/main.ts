@@ -42,6 +42,7 @@ import { describeResumeWay } from '../core/resumeWays.js';
 import type { ActionCore } from './actionCore.js';
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
 import { initialLoopState } from '../core/state.js';
 import { JOB_LOCAL_HALTS } from '../core/haltReasons.js';
 import { LANDING_JOB, outboxKey } from '../core/waveOutbox.js';
@@ -308,10 +309,12 @@ export async function runAction(deps: ActionDeps): Promise<void> {
           warn: log.warning,
         })
       : undefined;
+    const { phase, stage } = runCheckpointPhase('continuing');
     await new FileCheckpointStore(stateDir, { clock: deps.clock, redact, terms: 'action' }).write({
       id: fanOut.wave.checkpoint,
-      phase: 'working',
+      phase,
       state: {
+        [STAGE_KEY]: stage,
         loop: { ...initialLoopState(options.maxIterations), outbox: took?.entries ?? [], notices: took?.notices ?? [] },
         ...(took
           ? { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } }

@@ -11,6 +11,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
 import { openCheckpoint } from '../loop/slice.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
@@ -107,10 +108,16 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     maxIterations: options.maxIterations,
     halt: runHalt ? { ...runHalt, at } : standing,
   };
+  const { phase, stage } = runCheckpointPhase(loop.halt ? 'halted' : 'continuing');
   await store.write({
     id: into,
-    phase: loop.halt ? 'halted' : 'working',
-    state: { ...(checkpoint?.state ?? {}), loop, [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) } },
+    phase,
+    state: {
+      ...(checkpoint?.state ?? {}),
+      [STAGE_KEY]: stage,
+      loop,
+      [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) },
+    },
   });
   await dropLandedBundles(job.stateDir, loop);
   await handOver(job, reduction.rows);

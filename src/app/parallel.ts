@@ -13,6 +13,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config/options.js';
 import { FileCheckpointStore, newCheckpointId } from '../checkpoint/fileStore.js';
+import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
 import { pickRunnable } from '../core/resumable.js';
 import { type RunResult, buildResult, exitCodeFor, summaryLine } from '../core/result.js';
@@ -152,10 +153,11 @@ async function coordinate(
       { checkpointId },
     );
   const save = async (status: Exclude<RunResult['status'], 'deferred'>, errors: string[] = []) => {
+    const { phase, stage } = runCheckpointPhase(status);
     await store.write({
       id: checkpointId,
-      phase: status === 'continuing' ? 'working' : status,
-      state: { loop },
+      phase,
+      state: { [STAGE_KEY]: stage, loop },
       ...(errors.length ? { errors } : {}),
     });
   };

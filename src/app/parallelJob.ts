@@ -9,6 +9,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { runProcess } from '../agents/process.js';
 import { FileCheckpointStore } from '../checkpoint/fileStore.js';
+import { isHaltedCheckpoint } from '../checkpoint/phase.js';
 import { isResumable, newestFirst } from '../checkpoint/resume.js';
 import { type IssueCounts, IssueCountsSchema, type LoopState, type WaveJob, parseLoopState } from '../core/state.js';
 import type { Level, Logger } from '../report/logger.js';
@@ -107,7 +108,7 @@ export async function readJobState(stateDir: string, clock: Clock): Promise<Omit
   if (!newest) return { finished: false };
   const loop = parseLoopState(newest.state);
   // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
-  const finished = !isResumable(newest) || newest.phase === 'halted';
+  const finished = !isResumable(newest) || isHaltedCheckpoint(newest);
   return typeof loop === 'string' ? { finished: false } : { loop, finished };
 }
 

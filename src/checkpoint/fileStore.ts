@@ -11,17 +11,12 @@ import { fileStamp } from '../util/fileStamp.js';
 import { rfc3339, systemClock, type Clock } from '../util/clock.js';
 import { newestFirst } from './resume.js';
 import { type Surface, type Terms, surface } from '../config/surface.js';
-import {
-  checkpointWarnings,
-  CHECKPOINT_PHASES,
-  isCheckpointPhase,
-  isUuidV4,
-  parseCheckpoint,
-  serializeCheckpoint,
-} from './schema.js';
+import { checkpointWarnings, SEED_PHASES, isUuidV4, parseCheckpoint, serializeCheckpoint } from './schema.js';
+import { STAGE_KEY, isRunStage, isSeedPhase } from './phase.js';
 import {
   CheckpointError,
   type Checkpoint,
+  type CheckpointInput,
   type CheckpointListing,
   type CheckpointStore,
   type InvalidCheckpoint,
@@ -132,7 +127,7 @@ export class FileCheckpointStore implements CheckpointStore {
     }
   }
 
-  write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>, options?: { readBack?: boolean }): Promise<Checkpoint> {
+  write(checkpoint: CheckpointInput, options?: { readBack?: boolean }): Promise<Checkpoint> {
     const run = this.writes.then(() => this.writeNow(checkpoint, options?.readBack ?? true));
     this.writes = run.catch(() => {});
     return run;
@@ -186,7 +181,7 @@ export class FileCheckpointStore implements CheckpointStore {
     return parseCheckpoint(text, file);
   }
 
-  private async writeNow(input: Omit<Checkpoint, 'timestamp' | 'sequence'>, readBack: boolean): Promise<Checkpoint> {
+  private async writeNow(input: CheckpointInput, readBack: boolean): Promise<Checkpoint> {
     const { id, state, errors } = input;
     // Typed as a phase, but callers (and JavaScript) can still pass any string: check at run time.
     const phase: string = input.phase;
@@ -197,13 +192,13 @@ export class FileCheckpointStore implements CheckpointStore {
     if (typeof phase !== 'string' || phase === '') {
       throw new CheckpointError(
         file,
-        `cannot write a checkpoint without a phase; use one of ${CHECKPOINT_PHASES.join(', ')}`,
+        `cannot write a checkpoint without a phase; use one of ${SEED_PHASES.join(', ')}`,
       );
     }
-    if (!isCheckpointPhase(phase)) {
+    if (!isSeedPhase(phase)) {
       throw new CheckpointError(
         file,
-        `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed; use one of ${CHECKPOINT_PHASES.join(', ')}`,
+        `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed (seed 001's format)${isRunStage(phase) ? ` (a run's stage, written as the phase by older versions: keep it in the state's ${STAGE_KEY})` : ''}; use one of ${SEED_PHASES.join(', ')}`,
       );
     }
     if (typeof state !== 'object' || state === null || Array.isArray(state)) {

@@ -1,12 +1,6 @@
+import { readPhase, splitPhase } from './phase.js';
 import { parseRfc3339 } from './schema.js';
-import {
-  LOOP_PHASES,
-  PIPELINE_PHASES,
-  type Checkpoint,
-  type LoopPhase,
-  type PipelineCheckpointPhase,
-  type PipelinePhase,
-} from './types.js';
+import { PIPELINE_PHASES, type Checkpoint, type PipelinePhase } from './types.js';
 
 /** Which checkpoint to resume and where (seed 001's DetectResumableCheckpoint), as pure decisions. */
 
@@ -18,25 +12,16 @@ export function isResumable(checkpoint: Pick<Checkpoint, 'phase'>): boolean {
 }
 
 /**
- * The pipeline phase to run next: a failed phase is retried (`implementation-failed` →
- * implementation), a completed one is followed by the next (`beads_integration-complete` →
- * implementation); undefined after `implementation-complete`. A run's checkpoint (a loop phase)
- * resumes the loop, `implementation`, unless it is `complete`.
+ * The pipeline phase to run next (REQ_018.2.7): a failed phase is retried (`implementation-failed`
+ * → implementation), a completed one is followed by the next (`beads_integration-complete` →
+ * implementation); undefined after `implementation-complete`. A phase an older version wrote for a
+ * run (`working`, `red`, `halted`…) is read as seed 001's (phase.ts), so it resumes as before:
+ * the loop, `implementation`, unless it is `complete`.
  */
 export function resumePoint(checkpoint: Pick<Checkpoint, 'phase'>): PipelinePhase | undefined {
-  if (isLoopPhase(checkpoint.phase)) return checkpoint.phase === 'complete' ? undefined : 'implementation';
-  const { phase, status } = splitPhase(checkpoint.phase);
+  const { phase, status } = splitPhase(readPhase({ phase: checkpoint.phase, state: {} }).phase);
   if (status === 'failed') return phase;
   return PIPELINE_PHASES[PIPELINE_PHASES.indexOf(phase) + 1];
-}
-
-export function isLoopPhase(phase: string): phase is LoopPhase {
-  return (LOOP_PHASES as readonly string[]).includes(phase);
-}
-
-function splitPhase(value: PipelineCheckpointPhase): { phase: PipelinePhase; status: 'complete' | 'failed' } {
-  const cut = value.lastIndexOf('-');
-  return { phase: value.slice(0, cut) as PipelinePhase, status: value.slice(cut + 1) as 'complete' | 'failed' };
 }
 
 /** Milliseconds since the epoch, offsets respected; -Infinity for an unparseable timestamp (sorts oldest). */

@@ -2,11 +2,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   CheckpointError,
-  LOOP_PHASES,
   PIPELINE_PHASES,
+  RUN_STAGES,
   type Checkpoint,
   type CheckpointPhase,
   type PhaseStatus,
+  type SeedPhase,
 } from './types.js';
 import { isUuidV4 } from '../util/uuid.js';
 
@@ -20,11 +21,13 @@ export { isUuidV4 };
 
 const PHASE_STATUSES: readonly PhaseStatus[] = ['complete', 'failed'];
 
-/** Every valid checkpoint phase: the pipeline's in order (`research-complete`, `research-failed`, …), then the loop's. */
-export const CHECKPOINT_PHASES: readonly CheckpointPhase[] = [
-  ...PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status): CheckpointPhase => `${phase}-${status}`)),
-  ...LOOP_PHASES,
-];
+/** Seed 001's phases, the pipeline's in order (`research-complete`, `research-failed`, …): every checkpoint written has one. */
+export const SEED_PHASES: readonly SeedPhase[] = PIPELINE_PHASES.flatMap((phase) =>
+  PHASE_STATUSES.map((status): SeedPhase => `${phase}-${status}`),
+);
+
+/** Every phase a checkpoint read may have: seed 001's, then a run's stage as versions for issues 15 to 40 wrote it. */
+export const CHECKPOINT_PHASES: readonly CheckpointPhase[] = [...SEED_PHASES, ...RUN_STAGES];
 
 export function isCheckpointPhase(value: unknown): value is CheckpointPhase {
   return typeof value === 'string' && (CHECKPOINT_PHASES as readonly string[]).includes(value);
@@ -93,7 +96,7 @@ const checkpointFileSchema = z.object({
   }),
   phase: z.string({ error: (iss) => `phase must be a string, got ${describe(iss.input)}` }).refine(isCheckpointPhase, {
     error: (iss) =>
-      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${LOOP_PHASES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
   }),
   timestamp: z
     .string({ error: (iss) => `timestamp must be a string, got ${describe(iss.input)}` })

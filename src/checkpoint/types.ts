@@ -1,6 +1,6 @@
 /**
- * The pipeline phases of seed 001, in order. A checkpoint of `agent-loop plan` has the phase
- * `<phase>-complete|failed`; one of `agent-loop run` has a loop phase (LOOP_PHASES).
+ * The pipeline phases of seed 001, in order. Every checkpoint written has the phase
+ * `<phase>-complete|failed` (SeedPhase): a plan's, phase by phase; a run's, its loop's (phase.ts).
  */
 export const PIPELINE_PHASES = [
   'research',
@@ -12,26 +12,34 @@ export const PIPELINE_PHASES = [
 ] as const;
 export type PipelinePhase = (typeof PIPELINE_PHASES)[number];
 export type PhaseStatus = 'complete' | 'failed';
-export type PipelineCheckpointPhase = `${PipelinePhase}-${PhaseStatus}`;
+/** Seed 001's `{phase-name}-{status}` (REQ_018.2): what every checkpoint written carries. */
+export type SeedPhase = `${PipelinePhase}-${PhaseStatus}`;
+
+/** The workflow's own stage while work remains (--workflow tdd: the step the test in flight goes on with). */
+export type TddStage = 'red' | 'green' | 'refactor';
 
 /**
- * The phase of a checkpoint of `agent-loop run`, as a person reads it: `working` (work remains: run
- * again to go on), `red`, `green` or `refactor` (the same, --workflow tdd, in that phase of a test's
- * cycle), `complete` (nothing left to do) or `halted` (stopped on purpose; resumable once the cause
- * is fixed). Older versions wrote these as `beads_integration-complete`, `implementation-complete`
- * and `implementation-failed`, which still read (LEGACY_LOOP_PHASES).
+ * Where a run stands within its phase, as a person reads it, kept in the checkpoint's state
+ * (`state.stage`): `working` (work remains: run again to go on), `red`, `green` or `refactor` (the
+ * same, --workflow tdd, in that step of a test's cycle), `complete` (nothing left to do) or `halted`
+ * (stopped on purpose; resumable once the cause is fixed). Versions for issues 15 to 40 wrote these
+ * as the phase itself; such checkpoints still read and resume (phase.ts's readPhase).
  */
-export const LOOP_PHASES = ['working', 'red', 'green', 'refactor', 'complete', 'halted'] as const;
-export type LoopPhase = (typeof LOOP_PHASES)[number];
+export const RUN_STAGES = ['working', 'red', 'green', 'refactor', 'complete', 'halted'] as const;
+export type RunStage = (typeof RUN_STAGES)[number];
 
-/** What a run's checkpoint phase written by an older version means now. */
-export const LEGACY_LOOP_PHASES: Readonly<Record<string, LoopPhase>> = {
-  'beads_integration-complete': 'working',
-  'implementation-complete': 'complete',
-  'implementation-failed': 'halted',
+/** How a slice that left a checkpoint with an older version's phase name (a run's stage) had ended. */
+export const LEGACY_RUN_PHASES: Readonly<Record<RunStage, 'continuing' | 'complete' | 'halted'>> = {
+  working: 'continuing',
+  red: 'continuing',
+  green: 'continuing',
+  refactor: 'continuing',
+  complete: 'complete',
+  halted: 'halted',
 };
 
-export type CheckpointPhase = PipelineCheckpointPhase | LoopPhase;
+/** A phase as read from a file: seed 001's, or a run's stage as versions for issues 15 to 40 wrote it. */
+export type CheckpointPhase = SeedPhase | RunStage;
 
 /** `<state-dir>/checkpoints/<id>.json` */
 export interface Checkpoint {
@@ -45,6 +53,9 @@ export interface Checkpoint {
   state: Record<string, unknown>;
   errors?: string[];
 }
+
+/** What a writer gives the store: every checkpoint written carries a phase in seed 001's format. */
+export type CheckpointInput = Omit<Checkpoint, 'timestamp' | 'sequence' | 'phase'> & { phase: SeedPhase };
 
 /** A file in the checkpoints directory that could not be used, and why. */
 export interface InvalidCheckpoint {
@@ -70,7 +81,7 @@ export interface CheckpointStore {
    * parsing the whole file back (still parsed when masking a secret changed the text, so that a
    * text the masking broke is reported).
    */
-  write(checkpoint: Omit<Checkpoint, 'timestamp' | 'sequence'>, options?: { readBack?: boolean }): Promise<Checkpoint>;
+  write(checkpoint: CheckpointInput, options?: { readBack?: boolean }): Promise<Checkpoint>;
   delete(id: string): Promise<void>;
   /** Removes (unless dryRun) temporary files of writes cut short by a crash; returns their paths. */
   removeStaleTempFiles(dryRun: boolean): Promise<string[]>;

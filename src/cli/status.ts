@@ -1,14 +1,9 @@
-import { ageInDays, describeAge, isLoopPhase, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
+import { readPhase } from '../checkpoint/phase.js';
+import { ageInDays, describeAge, isResumable, newestFirst, resumePoint } from '../checkpoint/resume.js';
 import { pickRunnable } from '../core/resumable.js';
 import { noChangeWords } from '../core/result.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
-import {
-  LEGACY_LOOP_PHASES,
-  PIPELINE_PHASES,
-  type Checkpoint,
-  type CheckpointStore,
-  type LoopPhase,
-} from '../checkpoint/types.js';
+import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore, type RunStage } from '../checkpoint/types.js';
 
 /** `agent-loop status [--state-dir DIR] [--json]`: what is checkpointed, and what a run would resume. */
 
@@ -204,7 +199,8 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
         resumable: resumable?.id ?? null,
         checkpoints: sorted.map((cp) => ({
           id: cp.id,
-          phase: cp.phase,
+          // Seed 001's phase (an older version's name translated), the run's stage, the name as written.
+          ...readPhase(cp),
           timestamp: cp.timestamp,
           ageDays: ageOf(cp, now),
           errors: cp.errors ?? [],
@@ -234,10 +230,10 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
     }
     out('');
     out(
-      resumable && runPhase(resumable) === 'halted'
+      resumable && readPhase(resumable).stage === 'halted'
         ? `\`agent-loop run --state-dir ${opts.stateDir}\` would find ${resumable.id} halted and run nothing, until its cause changes (see its halt diagnostic, halt.md) or it is resumed with \`--resume-halted\` and the options of the halted run (\`--fresh\` starts over).`
         : resumable
-          ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${runPhase(resumable) ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
+          ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${readPhase(resumable).stage ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
           : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`,
     );
   }
@@ -248,8 +244,8 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
   return 0;
 }
 
-/** What a run's checkpoint phase tells a person. */
-const RUN_PHASE_MEANING: Record<LoopPhase, string> = {
+/** What a run's stage tells a person. */
+const RUN_STAGE_MEANING: Record<RunStage, string> = {
   working: 'work remains: a run goes on from here',
   red: 'work remains: the next test is to be written (--workflow tdd)',
   green: 'work remains: the failing test is to be made to pass (--workflow tdd)',
@@ -258,21 +254,16 @@ const RUN_PHASE_MEANING: Record<LoopPhase, string> = {
   halted: 'halted on purpose: a run resumes here once the cause is fixed',
 };
 
-/** A run's checkpoint phase, in today's words (an older version's pipeline-style name translated); undefined for a plan's. */
-export function runPhase(cp: Pick<Checkpoint, 'phase'>): LoopPhase | undefined {
-  return isLoopPhase(cp.phase) ? cp.phase : LEGACY_LOOP_PHASES[cp.phase];
-}
-
 function describeCheckpoint(cp: Checkpoint, wouldResume: boolean, now: Date): string[] {
   const lines = [`${cp.id}${wouldResume ? '  ← would be resumed' : ''}`];
   const pipeline = readPipelineProgress(cp);
   const next = resumePoint(cp);
-  const loopPhase = pipeline ? undefined : runPhase(cp);
-  lines.push(
-    loopPhase
-      ? `  phase:      ${loopPhase} (${RUN_PHASE_MEANING[loopPhase]})${loopPhase === cp.phase ? '' : `; written as ${cp.phase} by an older version`}`
-      : `  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`,
-  );
+  const { phase, stage, writtenAs } = readPhase(cp);
+  const runStage = pipeline ? null : stage;
+  if (runStage) {
+    lines.push(`  phase:      ${phase}${writtenAs ? ` (written as ${writtenAs} by an older version)` : ''}`);
+    lines.push(`  stage:      ${runStage} (${RUN_STAGE_MEANING[runStage]})`);
+  } else lines.push(`  phase:      ${phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
   lines.push(`  timestamp:  ${cp.timestamp}`);
   lines.push(`  age:        ${describeAge(ageOf(cp, now))}`);
   if (pipeline) {

@@ -5,7 +5,7 @@
  */
 import type { IssueEffectFailure } from '../core/events.js';
 import type { Agent } from '../agents/types.js';
-import type { CheckpointStore, LoopPhase } from '../checkpoint/types.js';
+import type { CheckpointStore, TddStage } from '../checkpoint/types.js';
 import type { Git } from '../git/git.js';
 import type { IssueSource } from '../issues/types.js';
 import type { HaltDiagnostic } from '../report/diagnostic.js';
@@ -28,8 +28,8 @@ export interface Workflow {
   /** Several ready issues may share one cycle (--batch). */
   readonly batches: boolean;
   iterate(deps: SliceDeps, state: LoopState, baseline?: SuiteRun): Promise<IterationOutcome>;
-  /** The checkpoint's phase while work remains, when the workflow names one (tdd: red, green, refactor); else `working`. */
-  phase?(state: LoopState): LoopPhase | undefined;
+  /** The run's stage (the checkpoint's `state.stage`) while work remains, when the workflow names one (tdd: red, green, refactor); else `working`. */
+  stage?(state: LoopState): TddStage | undefined;
 }
 
 export interface SliceSettings {

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { type DirSnapshot, foreignChanges, quarantine, snapshotCheckpoints } from '../checkpoint/foreign.js';
 import { surface, upperFirst } from '../config/surface.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
-import type { CheckpointPhase } from '../checkpoint/types.js';
+import type { SeedPhase } from '../checkpoint/types.js';
+import { STAGE_KEY, runCheckpointPhase } from '../checkpoint/phase.js';
 import type {
   Deferral,
   Effect,
@@ -46,36 +47,13 @@ import { ListingError, listingFailed } from '../issues/listing.js';
 
 export type { SliceDeps, SliceSettings, TestOutcome, TestPurpose } from './deps.js';
 export { filesOf } from './deps.js';
-import { type SliceDeps, type Workflow, filesOf } from './deps.js';
+import { type SliceDeps, filesOf } from './deps.js';
 
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 export class StartError extends Error {}
 
-/** The planning pipeline's checkpoint phases (seed 001) while its implementation loop runs, and when it ends. */
-const IN_PROGRESS: CheckpointPhase = 'beads_integration-complete';
-const PIPELINE_PHASE_FOR: Record<RunResult['status'], CheckpointPhase> = {
-  continuing: IN_PROGRESS,
-  deferred: IN_PROGRESS,
-  complete: 'implementation-complete',
-  halted: 'implementation-failed',
-};
-
-/**
- * The phase a checkpoint records: in a plan's checkpoint (it holds the pipeline's state) the
- * pipeline's, so `status` shows the plan phase by phase; in a run's, where the loop stands, in
- * words a person reads: working (or the workflow's own: red, green, refactor), complete, halted.
- */
-export function checkpointPhase(
-  status: RunResult['status'],
-  loop: LoopState,
-  workflow: Pick<Workflow, 'phase'>,
-  inPlan: boolean,
-): CheckpointPhase {
-  if (inPlan) return PIPELINE_PHASE_FOR[status];
-  // A deferred slice did not finish the loop: its checkpoint stays resumable, as a continuing one.
-  if (status === 'complete' || status === 'halted') return status;
-  return workflow.phase?.(loop) ?? 'working';
-}
+/** The phase of the planning pipeline's checkpoint when it hands over to the loop (its issues exist, seed 001). */
+const IN_PROGRESS: SeedPhase = 'beads_integration-complete';
 
 export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
@@ -100,12 +78,19 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
   let known: DirSnapshot | undefined;
   const save = async (status: Status, loop: LoopState, errors: readonly string[]) => {
     const sourceState = source.exportState?.();
+    // Seed 001's phase; where the run stands within it (tdd: its step) is the state's stage.
+    const { phase, stage } = runCheckpointPhase(status, workflow.stage?.(loop));
     // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
     await store.write(
       {
         id: checkpointId,
-        phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
-        state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+        phase,
+        state: {
+          ...opened.extra,
+          [STAGE_KEY]: stage,
+          loop,
+          ...(sourceState !== undefined ? { source: sourceState } : {}),
+        },
         ...(errors.length ? { errors: [...errors] } : {}),
       },
       { readBack: false },

@@ -15,7 +15,7 @@ import { type FailureCounters, type FailureDecision, decideFailure, environmentA
 import { type TurnPorts, runTurn } from '../../loop/turn.js';
 import { newCheckpointId } from '../../checkpoint/fileStore.js';
 import { detectResumable, newestFirst } from '../../checkpoint/resume.js';
-import type { Checkpoint, CheckpointStore, PipelinePhase } from '../../checkpoint/types.js';
+import type { CheckpointStore, PipelinePhase, SeedPhase } from '../../checkpoint/types.js';
 import type { Logger } from '../../report/logger.js';
 import type { Redactor } from '../../secrets/redact.js';
 import type { Clock } from '../../util/clock.js';
@@ -100,7 +100,7 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
     iterations: state.pipeline.iterations ?? 0,
     failedIterations: state.pipeline.failedIterations ?? 0,
   };
-  const write = async (checkpointPhase: Checkpoint['phase'], errors?: string[]) => {
+  const write = async (checkpointPhase: SeedPhase, errors?: string[]) => {
     state = { ...state, pipeline: { ...state.pipeline, ...runs } };
     await store.write({ id, phase: checkpointPhase, state, ...(errors?.length ? { errors } : {}) });
   };

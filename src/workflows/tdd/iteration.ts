@@ -31,8 +31,8 @@ export function tddWorkflow(templates?: TddTemplates): Workflow {
     name: 'tdd',
     batches: false,
     iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
-    // The phase the cycle in flight runs next, as the checkpoint's phase.
-    phase: (state) => {
+    // The step the cycle in flight runs next, as the run's stage in its checkpoint (state.stage).
+    stage: (state) => {
       const phase = state.currentCycle?.tdd?.phase;
       return phase === 'RED' ? 'red' : phase === 'GREEN' ? 'green' : phase === 'REFACTOR' ? 'refactor' : undefined;
     },
