@@ -21743,8 +21743,8 @@ function rfc3339(date) {
 
 ;// CONCATENATED MODULE: ./src/checkpoint/types.ts
 /**
- * The pipeline phases of seed 001, in order. A checkpoint of `agent-loop plan` has the phase
- * `<phase>-complete|failed`; one of `agent-loop run` has a loop phase (LOOP_PHASES).
+ * The pipeline phases of seed 001, in order. Every checkpoint written has the phase
+ * `<phase>-complete|failed` (SeedPhase): a plan's, phase by phase; a run's, its loop's (phase.ts).
  */
 const PIPELINE_PHASES = [
     'research',
@@ -21755,18 +21755,21 @@ const PIPELINE_PHASES = [
     'implementation',
 ];
 /**
- * The phase of a checkpoint of `agent-loop run`, as a person reads it: `working` (work remains: run
- * again to go on), `red`, `green` or `refactor` (the same, --workflow tdd, in that phase of a test's
- * cycle), `complete` (nothing left to do) or `halted` (stopped on purpose; resumable once the cause
- * is fixed). Older versions wrote these as `beads_integration-complete`, `implementation-complete`
- * and `implementation-failed`, which still read (LEGACY_LOOP_PHASES).
+ * Where a run stands within its phase, as a person reads it, kept in the checkpoint's state
+ * (`state.stage`): `working` (work remains: run again to go on), `red`, `green` or `refactor` (the
+ * same, --workflow tdd, in that step of a test's cycle), `complete` (nothing left to do) or `halted`
+ * (stopped on purpose; resumable once the cause is fixed). Versions for issues 15 to 40 wrote these
+ * as the phase itself; such checkpoints still read and resume (phase.ts's readPhase).
  */
-const LOOP_PHASES = ['working', 'red', 'green', 'refactor', 'complete', 'halted'];
-/** What a run's checkpoint phase written by an older version means now. */
-const LEGACY_LOOP_PHASES = {
-    'beads_integration-complete': 'working',
-    'implementation-complete': 'complete',
-    'implementation-failed': 'halted',
+const RUN_STAGES = ['working', 'red', 'green', 'refactor', 'complete', 'halted'];
+/** How a slice that left a checkpoint with an older version's phase name (a run's stage) had ended. */
+const LEGACY_RUN_PHASES = {
+    working: 'continuing',
+    red: 'continuing',
+    green: 'continuing',
+    refactor: 'continuing',
+    complete: 'complete',
+    halted: 'halted',
 };
 class CheckpointError extends Error {
     path;
@@ -21777,6 +21780,78 @@ class CheckpointError extends Error {
         this.reason = reason;
         this.name = 'CheckpointError';
     }
+}
+
+;// CONCATENATED MODULE: ./src/checkpoint/phase.ts
+
+/** The key of the checkpoint's state that holds the run's stage. */
+const STAGE_KEY = 'stage';
+/**
+ * The phase and stage a run's checkpoint records when its slice ends so (`step`: the workflow's
+ * own stage while work remains, tdd's red, green or refactor). The one decision of which phase a
+ * loop's state maps to: the serial loop, --parallel, the action's jobs and the planning pipeline's
+ * implementation loop all write through it.
+ */
+function runCheckpointPhase(end, step) {
+    switch (end) {
+        case 'complete':
+            return { phase: 'implementation-complete', stage: 'complete' };
+        case 'halted':
+            return { phase: 'implementation-failed', stage: 'halted' };
+        // A deferred slice did not finish the loop: its checkpoint stays resumable, as a continuing one.
+        case 'continuing':
+        case 'deferred':
+            return { phase: 'beads_integration-complete', stage: step ?? 'working' };
+    }
+}
+function isSeedPhase(value) {
+    if (typeof value !== 'string')
+        return false;
+    const cut = value.lastIndexOf('-');
+    const status = value.slice(cut + 1);
+    return (cut > 0 &&
+        PIPELINE_PHASES.includes(value.slice(0, cut)) &&
+        (status === 'complete' || status === 'failed'));
+}
+function isRunStage(value) {
+    return typeof value === 'string' && RUN_STAGES.includes(value);
+}
+function splitPhase(value) {
+    const cut = value.lastIndexOf('-');
+    return { phase: value.slice(0, cut), status: value.slice(cut + 1) };
+}
+/**
+ * Reads a checkpoint's phase and stage, whichever version wrote it: versions for issues 15 to 40
+ * wrote the run's stage as its phase (`working`, `red`, `green`, `refactor`, `complete`, `halted`);
+ * this one and those before issue 15 write seed 001's phases. The stage is `state.stage` when
+ * recorded, else the older phase's name, else what the phase implies (none for a plan's checkpoint
+ * before its loop starts, or before its implementation phase). Pure; never throws on a state of
+ * another shape.
+ */
+function readPhase(checkpoint) {
+    const written = checkpoint.phase;
+    const recorded = checkpoint.state[STAGE_KEY];
+    if (isRunStage(written)) {
+        const { phase } = runCheckpointPhase(LEGACY_RUN_PHASES[written]);
+        return { phase, stage: isRunStage(recorded) ? recorded : written, writtenAs: written };
+    }
+    const phase = written;
+    if (isRunStage(recorded))
+        return { phase, stage: recorded, writtenAs: null };
+    // A plan's checkpoint handed over to a loop that has not started yet says nothing of a run.
+    const planOnly = checkpoint.state.pipeline !== undefined && checkpoint.state.loop === undefined;
+    const implied = phase === 'implementation-complete'
+        ? 'complete'
+        : phase === 'implementation-failed'
+            ? 'halted'
+            : phase === 'beads_integration-complete' && !planOnly
+                ? 'working'
+                : null;
+    return { phase, stage: implied, writtenAs: null };
+}
+/** Whether the checkpoint records a halt (`implementation-failed`, or `halted` from an older version). */
+function isHaltedCheckpoint(checkpoint) {
+    return readPhase(checkpoint).stage === 'halted';
 }
 
 ;// CONCATENATED MODULE: ./src/util/uuid.ts
@@ -21799,11 +21874,10 @@ function isUuidV4(value) {
  * indent and a trailing newline; `errors` is omitted when empty.
  */
 const PHASE_STATUSES = ['complete', 'failed'];
-/** Every valid checkpoint phase: the pipeline's in order (`research-complete`, `research-failed`, \u2026), then the loop's. */
-const CHECKPOINT_PHASES = [
-    ...PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`)),
-    ...LOOP_PHASES,
-];
+/** Seed 001's phases, the pipeline's in order (`research-complete`, `research-failed`, \u2026): every checkpoint written has one. */
+const SEED_PHASES = PIPELINE_PHASES.flatMap((phase) => PHASE_STATUSES.map((status) => `${phase}-${status}`));
+/** Every phase a checkpoint read may have: seed 001's, then a run's stage as versions for issues 15 to 40 wrote it. */
+const CHECKPOINT_PHASES = [...SEED_PHASES, ...RUN_STAGES];
 function isCheckpointPhase(value) {
     return typeof value === 'string' && CHECKPOINT_PHASES.includes(value);
 }
@@ -21865,7 +21939,7 @@ const checkpointFileSchema = object({
         error: (iss) => `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
     }),
     phase: schemas_string({ error: (iss) => `phase must be a string, got ${schema_describe(iss.input)}` }).refine(isCheckpointPhase, {
-        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${LOOP_PHASES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
     }),
     timestamp: schemas_string({ error: (iss) => `timestamp must be a string, got ${schema_describe(iss.input)}` })
         .refine((value) => parseRfc3339(value) !== undefined, {
@@ -22191,6 +22265,7 @@ class JsonSyntax extends Error {
 ;// CONCATENATED MODULE: ./src/checkpoint/resume.ts
 
 
+
 /** Which checkpoint to resume and where (seed 001's DetectResumableCheckpoint), as pure decisions. */
 const MS_PER_DAY = 24 * 60 * 60 * 1000;
 /** A checkpoint is resumable unless it records the end of the last phase: nothing is left to do. */
@@ -22198,25 +22273,17 @@ function isResumable(checkpoint) {
     return resumePoint(checkpoint) !== undefined;
 }
 /**
- * The pipeline phase to run next: a failed phase is retried (`implementation-failed` \u2192
- * implementation), a completed one is followed by the next (`beads_integration-complete` \u2192
- * implementation); undefined after `implementation-complete`. A run's checkpoint (a loop phase)
- * resumes the loop, `implementation`, unless it is `complete`.
+ * The pipeline phase to run next (REQ_018.2.7): a failed phase is retried (`implementation-failed`
+ * \u2192 implementation), a completed one is followed by the next (`beads_integration-complete` \u2192
+ * implementation); undefined after `implementation-complete`. A phase an older version wrote for a
+ * run (`working`, `red`, `halted`\u2026) is read as seed 001's (phase.ts), so it resumes as before:
+ * the loop, `implementation`, unless it is `complete`.
  */
 function resumePoint(checkpoint) {
-    if (isLoopPhase(checkpoint.phase))
-        return checkpoint.phase === 'complete' ? undefined : 'implementation';
-    const { phase, status } = splitPhase(checkpoint.phase);
+    const { phase, status } = splitPhase(readPhase({ phase: checkpoint.phase, state: {} }).phase);
     if (status === 'failed')
         return phase;
     return PIPELINE_PHASES[PIPELINE_PHASES.indexOf(phase) + 1];
-}
-function isLoopPhase(phase) {
-    return LOOP_PHASES.includes(phase);
-}
-function splitPhase(value) {
-    const cut = value.lastIndexOf('-');
-    return { phase: value.slice(0, cut), status: value.slice(cut + 1) };
 }
 /** Milliseconds since the epoch, offsets respected; -Infinity for an unparseable timestamp (sorts oldest). */
 function checkpointTime(checkpoint) {
@@ -22276,6 +22343,7 @@ function ageInDays(checkpoint, now) {
 
 /** A checkpoint is a few hundred kB (history compacted beyond 500 iterations); far more is no checkpoint. */
 const CHECKPOINT_MAX_BYTES = 64 * MiB;
+
 
 
 
@@ -22431,10 +22499,10 @@ class FileCheckpointStore {
         }
         const file = this.pathFor(id);
         if (typeof phase !== 'string' || phase === '') {
-            throw new CheckpointError(file, `cannot write a checkpoint without a phase; use one of ${CHECKPOINT_PHASES.join(', ')}`);
+            throw new CheckpointError(file, `cannot write a checkpoint without a phase; use one of ${SEED_PHASES.join(', ')}`);
         }
-        if (!isCheckpointPhase(phase)) {
-            throw new CheckpointError(file, `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed; use one of ${CHECKPOINT_PHASES.join(', ')}`);
+        if (!isSeedPhase(phase)) {
+            throw new CheckpointError(file, `phase ${JSON.stringify(phase)} is not <pipeline phase>-complete|failed (seed 001's format)${isRunStage(phase) ? ` (a run's stage, written as the phase by older versions: keep it in the state's ${STAGE_KEY})` : ''}; use one of ${SEED_PHASES.join(', ')}`);
         }
         if (typeof state !== 'object' || state === null || Array.isArray(state)) {
             throw new CheckpointError(file, 'state must be an object (use {} for no state)');
@@ -22801,8 +22869,1307 @@ function describeHolder(holder) {
     return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${holder.command ? ` (${holder.command})` : ''}${holder.cwd ? ` in ${holder.cwd}` : ''}`;
 }
 
-;// CONCATENATED MODULE: external "node:child_process"
-const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "string_decoder"
+const external_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+;// CONCATENATED MODULE: external "os"
+const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+;// CONCATENATED MODULE: external "events"
+const external_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+;// CONCATENATED MODULE: external "assert"
+const external_assert_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+;// CONCATENATED MODULE: external "fs"
+const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_namespaceObject.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = external_fs_namespaceObject.constants.O_RDONLY;
+function exists(fsPath) {
+    return __awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return __awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return __awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = external_path_namespaceObject.dirname(filePath);
+                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = external_path_namespaceObject.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield io_copyFile(source, newDest, force);
+        }
+    });
+}
+/**
+ * Moves a path.
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
+ */
+function mv(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (IS_WINDOWS) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (IS_WINDOWS && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (isRooted(tool)) {
+            const filePath = yield tryGetExecutablePath(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(external_path_namespaceObject.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield io_copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function io_copyFile(srcFile, destFile, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const toolrunner_IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_namespaceObject.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (toolrunner_IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_namespaceObject.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_namespaceObject.EOL.length);
+                n = s.indexOf(external_os_namespaceObject.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!isRooted(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield which(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_namespaceObject.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_namespaceObject.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new StringDecoder('utf8');
+        const stderrDecoder = new StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./src/util/onPath.ts
+/** Whether a program can be found on PATH, without running a shell. */
+
+
+/**
+ * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
+ * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
+ * entries (which would mean the current directory) are ignored.
+ */
+async function isOnPath(cmd, envPath = process.env.PATH) {
+    return (await findOnPath(cmd, envPath)) !== undefined;
+}
+/** The executable file `cmd` names on PATH (as isOnPath finds it), or undefined. */
+async function findOnPath(cmd, envPath = process.env.PATH) {
+    if (cmd === '')
+        return undefined;
+    const windows = process.platform === 'win32';
+    const extensions = windows
+        ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
+        : [''];
+    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
+        ? [cmd]
+        : (envPath ?? '')
+            .split((external_node_path_default()).delimiter)
+            .filter((dir) => dir !== '')
+            .map((dir) => external_node_path_default().join(dir, cmd));
+    for (const candidate of candidates) {
+        for (const ext of extensions) {
+            if (await isExecutableFile(candidate + ext, windows))
+                return candidate + ext;
+        }
+    }
+    return undefined;
+}
+async function isExecutableFile(file, windows) {
+    try {
+        const stat = await external_node_fs_namespaceObject.promises.stat(file);
+        if (!stat.isFile())
+            return false;
+        if (!windows)
+            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/git/exec.ts
+/**
+ * The one place agent-loop starts git (issue 41). Every git process, whatever asks (the Git of
+ * git.ts, the preconditions' look at the repository, the state directory's lookup, the notes and
+ * bundles), goes through execGit, on @actions/exec as actions/checkout's git-command-manager does:
+ * git found once on PATH, then run with its arguments as an array (no shell), silent (nothing echoed
+ * to the log), its exit code returned rather than thrown. The agents keep their own process-group
+ * runner (src/agents/process.ts): @actions/exec cannot start a process group nor kill one.
+ * `__tests__/git/oneRunner.test.ts` and the rule `one-git-runner` (.dependency-cruiser.cjs) fail on
+ * a second way to start git.
+ */
+
+
+
+
+/**
+ * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
+ * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
+ * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify). Nor does a
+ * `core.fsmonitor` command (the agent can set one in .git/config), which git runs on every status and add.
+ */
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+const exec_MiB = 1024 * 1024;
+const NUL_REFUSED = 'agent-loop did not start git: an argument or a variable of its environment holds a NUL byte';
+const DEFAULT_MAX_OUTPUT = 16 * exec_MiB;
+/** git's path by the PATH it was found on (a found one only: git installed later is found then). */
+const found = new Map();
+async function gitOnPath(envPath) {
+    const known = found.get(envPath);
+    if (known !== undefined)
+        return known;
+    const file = await findOnPath('git', envPath);
+    if (file !== undefined)
+        found.set(envPath, external_node_path_default().resolve(file));
+    return found.get(envPath);
+}
+/**
+ * A listener that decodes what a stream gives up to `limit` bytes, and drops it all past them.
+ *
+ * Then it ends the chunk with a newline, in the toolkit's copy: @actions/exec (3.0.0) splits every
+ * stream into lines after the listeners have had it, even when nobody listens to lines, and re-scans
+ * the unfinished line with each chunk, so output without a newline (`status -z`, `ls-files -z`, the
+ * secret scan's diff of a minified file) cost quadratic time there: 15 MiB on one line, 23.5 s
+ * against 0.2 s with execFile (issue 13 took @actions/exec out for it); with the newline, 68\u2013115 ms
+ * against 79\u2013117 ms. The text is read from the chunk first; no line listener is given, so the newline
+ * is seen by nobody.
+ */
+function boundedText(limit) {
+    const decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    let text = '';
+    let bytes = 0;
+    return {
+        listener(data) {
+            if (bytes <= limit) {
+                bytes += data.length;
+                text = bytes > limit ? '' : text + decoder.write(data);
+            }
+            if (data.length > 0)
+                data[data.length - 1] = 0x0a;
+        },
+        get over() {
+            return bytes > limit;
+        },
+        end: () => (bytes > limit ? '' : text + decoder.end()),
+    };
+}
+/** The errno name in @actions/exec's message when it has one (`spawn /usr/bin/git EACCES`), else the message. */
+function startErrorOf(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return /\b(E[A-Z0-9]{2,})$/.exec(message)?.[1] ?? message;
+}
+/**
+ * Runs `git <NO_HOOKS> <args>` in `cwd` with `env` (git taken from env's PATH, GIT_TERMINAL_PROMPT=0:
+ * never a prompt for credentials). Never rejects: a git that cannot be started gives code -1 and
+ * `startError`.
+ */
+async function execGit(cwd, env, args, options = {}) {
+    // The toolkit's spawn would throw inside its Promise executor: a promise that never settles.
+    if ([...args, ...Object.entries(env).flat()].some((s) => s?.includes('\0')))
+        return { code: -1, stdout: '', stderr: NUL_REFUSED, startError: 'ERR_INVALID_ARG_VALUE' };
+    const git = await gitOnPath(env.PATH ?? '');
+    if (git === undefined)
+        return { code: -1, stdout: '', stderr: 'agent-loop could not start git: ENOENT', startError: 'ENOENT' };
+    const limit = options.maxOutput ?? DEFAULT_MAX_OUTPUT;
+    const stdout = boundedText(limit);
+    const stderr = boundedText(limit);
+    const childEnv = {};
+    for (const [key, value] of Object.entries(env))
+        if (value !== undefined)
+            childEnv[key] = value;
+    childEnv.GIT_TERMINAL_PROMPT = '0';
+    if (options.readOnly)
+        childEnv.GIT_OPTIONAL_LOCKS = '0';
+    let code;
+    try {
+        code = await exec(`"${git}"`, [...NO_HOOKS, ...args], {
+            cwd,
+            env: childEnv,
+            silent: true,
+            ignoreReturnCode: true,
+            listeners: { stdout: stdout.listener, stderr: stderr.listener },
+        });
+    }
+    catch (error) {
+        const startError = startErrorOf(error);
+        return { code: -1, stdout: '', stderr: `agent-loop could not start git: ${startError}`, startError };
+    }
+    if (stdout.over || stderr.over) {
+        const over = `agent-loop read none of git's output: it ran over ${Math.round(limit / exec_MiB)} MiB`;
+        return { code: 1, stdout: '', stderr: stderr.over ? over : `${stderr.end()}\n${over}` };
+    }
+    // A git killed by a signal has no exit code (@actions/exec resolves null): a failure all the same.
+    return { code: code ?? 1, stdout: stdout.end(), stderr: stderr.end() };
+}
+
 ;// CONCATENATED MODULE: ./src/safety/preconditions.ts
 /**
  * What must hold in the repository before any agent runs (zero agent cost): the user's own work is
@@ -22864,21 +24231,16 @@ function adoptedChanges(f) {
     const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
     return `The checkout is on ${f.branch}, the cycle branch of an earlier run (one that stopped before the cycle's commit), with uncommitted changes: ${shown}${more}. They are taken as that cycle's work in flight and will be committed with it; a file of yours among them would go along (next time, move it away before running again).`;
 }
-function execGit(cwd, env) {
-    return (args) => new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', args, { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-            const code = error
-                ? typeof error.code === 'number'
-                    ? Number(error.code)
-                    : -1
-                : 0;
-            resolve({
-                code,
-                stdout: String(stdout),
-                ...(error && code === -1 ? { error: error.code ?? error.message } : {}),
-            });
-        });
-    });
+/**
+ * git through the one runner (src/git/exec.ts, with its hardening: no hooks, no fsmonitor, which
+ * `git status` would otherwise run), as a look that takes no optional lock (the person's own git may
+ * be at work), reading up to 64 MiB (the status of a large tree). Code -1: git could not be started.
+ */
+function execGitLook(cwd, env) {
+    return async (args) => {
+        const r = await execGit(cwd, env, args, { readOnly: true, maxOutput: 64 * 1024 * 1024 });
+        return { code: r.code, stdout: r.stdout, ...(r.startError !== undefined ? { error: r.startError } : {}) };
+    };
 }
 /** The nearest `.git` (directory or worktree file) at or above `dir`, or undefined. */
 function findDotGit(dir) {
@@ -22895,7 +24257,7 @@ function findDotGit(dir) {
  * the run's own: the state directory when it lies inside the tree, and agent-loop's temporary files.
  */
 async function gatherRepoFacts(cwd, env, ignore) {
-    const git = execGit(cwd, env);
+    const git = execGitLook(cwd, env);
     const top = await git(['rev-parse', '--show-toplevel']);
     if (top.code === -1) {
         const dotGit = findDotGit(cwd);
@@ -22953,129 +24315,6 @@ async function operationInProgress(gitDir) {
         return 'revert';
     if (await has('BISECT_LOG'))
         return 'bisect';
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/safety/stateDir.ts
-/**
- * Where the state directory lives when --state-dir is not given: outside the working tree, so no
- * `git add` can stage it and no branch switch touches it. In a git repository, under the git
- * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
- * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
- * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
- * once, with a message.
- */
-
-
-
-
-const LEGACY_STATE_DIR = '.agent-loop';
-/** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
-function gitDirs(cwd, env) {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout) => {
-            const [topLevel, commonDir] = String(stdout).trim().split('\n');
-            resolve(error || !topLevel || !commonDir ? undefined : { topLevel, commonDir });
-        });
-    });
-}
-/** The work tree's top level, or undefined outside git. */
-async function gitTopLevel(cwd, env) {
-    return (await gitDirs(cwd, env))?.topLevel;
-}
-/**
- * `dir` relative to the work tree `top` when it lies inside it and outside the git directory (a
- * path git could stage), else undefined. Pure.
- */
-function workTreePath(top, dir) {
-    const rel = external_node_path_default().relative(top, dir);
-    if (rel === '' || rel === '..' || rel.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(rel))
-        return undefined;
-    if (rel === '.git' || rel.startsWith(`.git${(external_node_path_default()).sep}`))
-        return undefined;
-    return rel;
-}
-/**
- * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
- * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
- * cleanup all do, so each finds the same checkpoints).
- */
-async function resolveStateDir(option, cwd, env) {
-    if (option)
-        return { dir: external_node_path_default().resolve(cwd, option), notes: [] };
-    const dirs = await gitDirs(cwd, env);
-    if (!dirs)
-        return { dir: external_node_path_default().resolve(cwd, LEGACY_STATE_DIR), notes: [] };
-    const dir = external_node_path_default().join(dirs.commonDir, 'agent-loop');
-    return { dir, notes: await migrate(external_node_path_default().join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
-}
-async function migrate(legacy, dir) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
-        return [];
-    if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return [
-            `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
-        ];
-    }
-    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
-    try {
-        await external_node_fs_namespaceObject.promises.rename(legacy, dir);
-    }
-    catch (error) {
-        if (error.code !== 'EXDEV')
-            throw error;
-        await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
-        await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
-    }
-    return [
-        `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
-    ];
-}
-/**
- * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
- * or not exist yet under a directory; with `create` (the commands that write) it is created now, so
- * that a name too long, a read-only parent or a missing permission is said here, naming the
- * option, instead of failing later with a bare system error.
- */
-async function stateDirProblem(dir, opts) {
-    const say = surface(opts.terms);
-    // The CLI also reads the option from its environment variable.
-    const option = say.terms === 'cli' ? `${say.option('stateDir')} (AGENT_LOOP_STATE_DIR)` : say.option('stateDir');
-    const what = (st) => st.isFIFO()
-        ? 'a named pipe'
-        : st.isCharacterDevice()
-            ? 'a character device'
-            : st.isBlockDevice()
-                ? 'a block device'
-                : st.isSocket()
-                    ? 'a socket'
-                    : 'a file';
-    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}\u2026${p.slice(-60)}` : p);
-    const advice = `Give ${option} a directory agent-loop may create and write, or leave it out for the default.`;
-    for (let p = dir;; p = external_node_path_default().dirname(p)) {
-        let st;
-        try {
-            st = await external_node_fs_namespaceObject.promises.stat(p);
-        }
-        catch (error) {
-            const code = error.code;
-            if ((code === 'ENOENT' || code === 'ENOTDIR') && external_node_path_default().dirname(p) !== p)
-                continue;
-            return `${say.option('stateDir')}: cannot use '${shown(dir)}' (${code ?? error.message}). ${advice}`;
-        }
-        if (!st.isDirectory())
-            return `${say.option('stateDir')}: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
-        break;
-    }
-    if (!opts.create)
-        return undefined;
-    try {
-        await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-        await external_node_fs_namespaceObject.promises.access(dir, external_node_fs_namespaceObject.constants.W_OK);
-    }
-    catch (error) {
-        return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
-    }
     return undefined;
 }
 
@@ -23286,6 +24525,35 @@ function laneFromFiles(dirs, baseBranch) {
     return { head: branch, baseTip };
 }
 
+;// CONCATENATED MODULE: ./src/git/repoPaths.ts
+/** Where a repository's work tree and git directory are, and whether a path lies in the work tree. */
+
+
+/** The work tree's top level and the git directory shared by its worktrees (absolute), or undefined outside git. */
+async function repoPaths(cwd, env) {
+    const r = await execGit(cwd, env, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'], {
+        maxOutput: 1024 * 1024,
+    });
+    const [topLevel, commonDir] = r.stdout.trim().split('\n');
+    return r.code !== 0 || !topLevel || !commonDir ? undefined : { topLevel, commonDir };
+}
+/** The work tree's top level, or undefined outside git. */
+async function gitTopLevel(cwd, env) {
+    return (await repoPaths(cwd, env))?.topLevel;
+}
+/**
+ * `dir` relative to the work tree `top` when it lies inside it and outside the git directory (a
+ * path git could stage), else undefined. Pure.
+ */
+function workTreePath(top, dir) {
+    const rel = external_node_path_default().relative(top, dir);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(rel))
+        return undefined;
+    if (rel === '.git' || rel.startsWith(`.git${(external_node_path_default()).sep}`))
+        return undefined;
+    return rel;
+}
+
 ;// CONCATENATED MODULE: ./src/git/staging.ts
 /**
  * What is committed is what the tests ran on. The verdict judges the working tree, and a commit is
@@ -23388,8 +24656,9 @@ async function restoreStaging(files, before, ours, lsFilesV, clearFlags, inTree)
 
 ;// CONCATENATED MODULE: ./src/git/git.ts
 /**
- * The git operations the loop needs, behind one interface; every call goes through one execGit,
- * except the lane's two loose refs, read from git's files when they can say it alone (looseRefs.ts).
+ * The git operations the loop needs, behind one interface; every call goes through the one git
+ * runner (exec.ts), except the lane's two loose refs, read from git's files when they can say it
+ * alone (looseRefs.ts).
  */
 
 
@@ -23416,24 +24685,9 @@ class git_GitError extends Error {
         this.name = 'GitError';
     }
 }
-/**
- * No hook of the repository's runs in agent-loop's own git: an agent can write .git/hooks, and what
- * a hook did inside the engine's checkout or merge (a commit on the base) would be taken as the
- * engine's own move. Commits and pushes skip the checking hooks anyway (--no-verify). Nor does a
- * `core.fsmonitor` command (the agent can set one in .git/config), which git runs on every status and add.
- */
-const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+/** git in `cwd` through the one runner (exec.ts: no hooks, no fsmonitor, no prompt, 16 MiB of output at most). */
 function execGitIn(cwd, env) {
-    return (args) => new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', [...NO_HOOKS, ...args], { cwd, env: { ...env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-            const code = error
-                ? typeof error.code === 'number'
-                    ? Number(error.code)
-                    : 1
-                : 0;
-            resolve({ code, stdout: String(stdout), stderr: String(stderr) });
-        });
-    });
+    return (args) => execGit(cwd, env, args);
 }
 /** The commit author when git has no identity configured and none is given: GitHub's own bot, with its documented noreply address. */
 const DEFAULT_COMMIT_AUTHOR = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
@@ -24199,7 +25453,7 @@ async function openSession(req) {
         command: `agent-loop ${req.command}`,
         cwd: req.cwd,
     };
-    const commonDir = (await gitDirs(req.cwd, req.env))?.commonDir;
+    const commonDir = (await repoPaths(req.cwd, req.env))?.commonDir;
     // A job of `run --parallel` (src/app/parallelJob.ts) works its own worktree and state directory:
     // its coordinator, its parent process, holds the repository's lock for it.
     const jobOfParent = isWaveJob(req.env);
@@ -24262,412 +25516,260 @@ function isWaveJob(env) {
     return env.AGENT_LOOP_WAVE_JOB !== undefined && env.AGENT_LOOP_WAVE_JOB === String(process.ppid);
 }
 
-;// CONCATENATED MODULE: ./src/core/state.ts
+;// CONCATENATED MODULE: ./src/safety/stateDir.ts
 /**
- * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
- * run can stop anywhere and the next slice continues the same iteration count and history.
+ * Where the state directory lives when --state-dir is not given: outside the working tree, so no
+ * `git add` can stage it and no branch switch touches it. In a git repository, under the git
+ * directory (`<git-common-dir>/agent-loop`, shared by linked worktrees); in the GitHub Action,
+ * under RUNNER_TEMP (src/action/main.ts); elsewhere `.agent-loop` in the working directory.
+ * An old `.agent-loop/` at the top of the work tree (where earlier versions kept it) is moved there
+ * once, with a message.
  */
 
-const HISTORY_KEPT = 500;
-const FailureSchema = object({
-    class: schemas_enum(['transient', 'permanent']),
-    reason: schemas_string(),
-    message: schemas_string(),
-    retryAfterMs: schemas_number().optional(),
-});
-const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
-const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
-/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
-const TddCycleSchema = object({
-    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
-    /** The test being worked on (index into tests). */
-    index: schemas_number().int(),
-    phase: TDD_PHASE,
-    /** The red/green/refactor round, from 1 (the note's `cycle`). */
-    round: schemas_number().int().min(1),
-    /** Failed attempts of the current phase. */
-    retries: schemas_number().int(),
-    /** The commit before the current phase started (the rollback target). */
-    phaseBase: schemas_string().optional(),
-    /** The tests RED left failing. */
-    targetTests: array(schemas_string()),
-    testFile: schemas_string(),
-    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
-    lastCommit: schemas_string().optional(),
-    /** Why the previous attempt of this phase failed, for the retry prompt. */
-    lastError: TddErrorSchema.optional(),
-    /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
-    bounces: schemas_number().int().optional(),
-});
-const IterationOutcomes = [
-    'agent_failed',
-    'continuing',
-    'tests_failed',
-    'bounced',
-    'complete',
-    'no_change',
-    'stuck',
-    'contract_violation',
-    'repository_moved',
-    /** The agent said done, and the issue's agent-loop block could not be read: escalated, not judged. */
-    'cannot_verify',
-];
-const IterationRecordSchema = object({
-    n: schemas_number().int(),
-    issueIds: array(schemas_string()),
-    startedAt: schemas_string(),
-    durationMs: schemas_number(),
-    outcome: schemas_enum(IterationOutcomes),
-    agent: object({
-        ok: schemas_boolean(),
-        exitCode: schemas_number().nullable(),
-        signal: schemas_string().nullable(),
-        durationMs: schemas_number(),
-        failure: FailureSchema.optional(),
-        costUsd: schemas_number().optional(),
-        turns: schemas_number().optional(),
-        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
-    }),
-    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
-    /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
-    verdict: object({
-        kind: schemas_enum(['accepted', 'rejected', 'cannot_run']),
-        summary: schemas_string(),
-        /** The targets judged (the issue's named tests, else the baseline failures fixed), the first 30: the pull request names them. */
-        targets: array(schemas_string()).optional(),
-    })
-        .optional(),
-    workRemaining: schemas_string().optional(),
-    /** The agent's own one-line account of the iteration (its report's `summary`), cut: the pull request quotes it. */
-    summary: schemas_string().optional(),
-    /** --workflow tdd: the phase this iteration worked on and what came of it. */
-    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
-});
-const CycleSchema = object({
-    issueIds: array(schemas_string()).min(1),
-    titles: array(schemas_string()),
-    branch: schemas_string().optional(),
-    /** The base branch's commit when the cycle started (recorded before its first agent run). */
-    baseTip: schemas_string().optional(),
-    startedAtIteration: schemas_number().int(),
-    iterations: schemas_number().int(),
-    /** What went wrong last time, given to the agent as context. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-    lastWorkRemaining: schemas_string().optional(),
-    sameWorkRemainingCount: schemas_number().int(),
-    /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */
-    silentIterations: schemas_number().int().optional(),
-    /** Agent runs of this cycle that ran and ended with its work still remaining (--max-iterations-per-issue); absent is 0. */
-    unfinishedRuns: schemas_number().int().optional(),
-    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
-    sessionId: schemas_string().optional(),
-    /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
-    baselineKey: schemas_string().optional(),
-    /** A digest of that run as this cycle first had it (checkpoints written before `LoopState.baselines`; read only). */
-    baselineDigest: schemas_string().optional(),
-    /** Where the cycle is in its workflow (see cycle.ts). */
-    progress: object({
-        index: schemas_number().int(),
-        retries: record(schemas_string(), schemas_number().int()),
-        bounces: schemas_number().int(),
-        trail: array(schemas_string()),
-    })
-        .default({ index: 0, retries: {}, bounces: 0, trail: [] }),
-    /** Timeouts and network errors in a row (the timeout policy). */
-    timeoutRetries: schemas_number().int().default(0),
-    /** Rate limits in a row (the backoff's exponent). */
-    rateLimitAttempts: schemas_number().int().default(0),
-    /** --workflow tdd only. */
-    tdd: TddCycleSchema.optional(),
-    /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
-    fingerprints: record(schemas_string(), schemas_string()).optional(),
-    /**
-     * The issues' titles and bodies as the cycle's first iteration read them: its targets (the tests
-     * the text names, its agent-loop block) are taken from this text in every iteration, never from an
-     * issues file the agent has edited since (src/workflows/implement/iteration.ts).
-     */
-    targetsText: schemas_string().optional(),
-});
-const EscalationSchema = object({
-    issueIds: array(schemas_string()),
-    titles: array(schemas_string()),
-    iteration: schemas_number().int(),
-    steps: array(schemas_string()),
-    reason: schemas_string(),
-    at: schemas_string(),
-    /** The note left on the issue in the source. */
-    note: schemas_string().default(''),
-    /** What failed last in the cycle (the test output or the agent error), its end only. */
-    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
-    /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
-    fingerprints: record(schemas_string(), schemas_string()).optional(),
-});
-/** --workflow tdd: tick the box of a checklist item in the issue once its red/green/refactor cycle is done. */
-const TickSchema = object({ kind: literal('tick'), id: schemas_string(), item: schemas_string() });
-const IssueActionSchema = discriminatedUnion('kind', [
-    object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
-    object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
-    TickSchema,
-]);
+
+
+
+const LEGACY_STATE_DIR = '.agent-loop';
 /**
- * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
- * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
- * labelled). It leaves the outbox once done; a run that dies or is refused on the way leaves it for
- * the next run, which performs it again, idempotently, without running the agent.
+ * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
+ * is. `migrate` moves an old in-tree `.agent-loop/` to the default location (run, plan, status,
+ * cleanup all do, so each finds the same checkpoints).
  */
-const OutboxEntrySchema = object({
-    kind: literal('finishCycle'),
-    cycle: CycleSchema,
-    /** The work needed no change: nothing to land, the branch is dropped. */
-    noChange: schemas_boolean(),
-    /** The iteration that finished the cycle. */
-    iteration: schemas_number().int(),
-    recordedAt: schemas_string(),
-    /** Attempts that failed so far. */
-    attempts: schemas_number().int().default(0),
-    /**
-     * Of those, the transient failures in a row: since the entry was recorded, refused, or given up
-     * on (LANDING_POLICY's maximumAttempts of them halt publish_refused). Absent: none.
-     */
-    transientFailures: schemas_number().int().min(0).optional(),
-    /** The last failure, in one line. */
-    lastError: schemas_string().optional(),
-    /** A transient failure's backoff: not tried again before this time (RFC 3339). */
-    notBefore: schemas_string().optional(),
-    /**
-     * Where work is published: the commit holding the finished work, recorded before the push. A
-     * later run lands the branch it fetches only when it holds this commit (else an older wip: would
-     * be landed as the work); without it, the work was never committed and only this checkout has it.
-     */
-    tip: schemas_string().optional(),
-    /** The work was committed by the landing (false: the agent's changes were all committed before). */
-    committed: schemas_boolean().optional(),
-    /**
-     * Where work is published: the issues the cycle closed, counted closed (issuesClosed) only once the
-     * work has landed; a run refused on the way does not report them closed.
-     */
-    closes: array(schemas_string()).optional(),
-    /**
-     * What the workflow asked of the issue source for this cycle (close, or label and comment an issue
-     * that needed no change), performed by the landing before the commit and dropped from the entry
-     * once done; each idempotent (found by its marker before anything is posted).
-     */
-    issueActions: array(IssueActionSchema).optional(),
-});
+async function resolveStateDir(option, cwd, env) {
+    if (option)
+        return { dir: external_node_path_default().resolve(cwd, option), notes: [] };
+    const dirs = await repoPaths(cwd, env);
+    if (!dirs)
+        return { dir: external_node_path_default().resolve(cwd, LEGACY_STATE_DIR), notes: [] };
+    const dir = external_node_path_default().join(dirs.commonDir, 'agent-loop');
+    return { dir, notes: await migrate(external_node_path_default().join(dirs.topLevel, LEGACY_STATE_DIR), dir) };
+}
+async function migrate(legacy, dir) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
+        return [];
+    if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        return [
+            `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
+        ];
+    }
+    await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
+    try {
+        await external_node_fs_namespaceObject.promises.rename(legacy, dir);
+    }
+    catch (error) {
+        if (error.code !== 'EXDEV')
+            throw error;
+        await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
+        await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
+    }
+    return [
+        `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
+    ];
+}
 /**
- * An outside effect that is not a landing, recorded before it is performed and dropped once done
- * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post, a checklist
- * item's box ticked in its issue (--workflow tdd; ticking a ticked box changes nothing). Performed
- * again by the next run until done; a label or comment is found by its marker, so at most once; a
- * Discord post cannot be found, so a run killed between the post and the save repeats it once.
+ * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
+ * or not exist yet under a directory; with `create` (the commands that write) it is created now, so
+ * that a name too long, a read-only parent or a missing permission is said here, naming the
+ * option, instead of failing later with a bare system error.
  */
-const NoticeSchema = object({
-    /** Unique in the checkpoint: what it is and when it was recorded. */
-    id: schemas_string(),
-    what: discriminatedUnion('kind', [
-        object({
-            kind: literal('markEscalated'),
-            issueIds: array(schemas_string()),
-            note: schemas_string(),
-            /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
-            releaseClaims: schemas_boolean().optional(),
-            /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
-            progress: object({ iterations: schemas_number().int(), costUsd: schemas_number().optional() }).optional(),
-        }),
-        /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
-        object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
-        TickSchema,
-    ]),
-    recordedAt: schemas_string(),
-    /** Attempts that failed so far, and the last failure in one line. */
-    attempts: schemas_number().int().default(0),
-    lastError: schemas_string().optional(),
-});
-const state_HaltReasons = [
-    'max_iterations',
-    'stuck',
-    'contract_violation',
-    'budget',
-    'failure_loop',
-    'bounce_loop',
-    'all_escalated',
-    'agent_unavailable',
-    'workflow_aborted',
-    'repository_moved',
-    'secret_in_change',
-    'source_unreadable',
-    'baseline_unreadable',
-    'publish_refused',
-];
+async function stateDirProblem(dir, opts) {
+    const say = surface(opts.terms);
+    // The CLI also reads the option from its environment variable.
+    const option = say.terms === 'cli' ? `${say.option('stateDir')} (AGENT_LOOP_STATE_DIR)` : say.option('stateDir');
+    const what = (st) => st.isFIFO()
+        ? 'a named pipe'
+        : st.isCharacterDevice()
+            ? 'a character device'
+            : st.isBlockDevice()
+                ? 'a block device'
+                : st.isSocket()
+                    ? 'a socket'
+                    : 'a file';
+    const shown = (p) => (p.length > 200 ? `${p.slice(0, 120)}\u2026${p.slice(-60)}` : p);
+    const advice = `Give ${option} a directory agent-loop may create and write, or leave it out for the default.`;
+    for (let p = dir;; p = external_node_path_default().dirname(p)) {
+        let st;
+        try {
+            st = await external_node_fs_namespaceObject.promises.stat(p);
+        }
+        catch (error) {
+            const code = error.code;
+            if ((code === 'ENOENT' || code === 'ENOTDIR') && external_node_path_default().dirname(p) !== p)
+                continue;
+            return `${say.option('stateDir')}: cannot use '${shown(dir)}' (${code ?? error.message}). ${advice}`;
+        }
+        if (!st.isDirectory())
+            return `${say.option('stateDir')}: '${shown(p)}' is ${what(st)}, not a directory${p === dir ? '' : ` (on the way to '${shown(dir)}')`}. ${advice}`;
+        break;
+    }
+    if (!opts.create)
+        return undefined;
+    try {
+        await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+        await external_node_fs_namespaceObject.promises.access(dir, external_node_fs_namespaceObject.constants.W_OK);
+    }
+    catch (error) {
+        return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/issues/types.ts
+function isClosed(issue) {
+    return issue.status === 'closed';
+}
+/** The label of an issue a run is working on (with its claim comment); removing it frees the issue. */
+const IN_PROGRESS_LABEL = 'agent-loop:in-progress';
+/** The label of an issue whose work waits in an open pull request; later runs skip it. */
+const PR_OPEN_LABEL = 'agent-loop:pr-open';
+/** The label of an issue agent-loop found already satisfied (no change needed); later runs skip it. */
+const NO_CHANGE_LABEL = 'agent-loop:no-change';
+/** The label of an escalated issue; removing it makes the issue eligible again. */
+const ESCALATED_LABEL = 'agent-loop:escalated';
+
+;// CONCATENATED MODULE: ./src/core/haltReasons.ts
+
+/** A halt resumed by hand once its cause is fixed, or by starting over: nothing lifts it by itself. */
+const BY_A_PERSON = { byHand: true, liftedBy: [], startOver: true };
+/** What resuming a halt that escalated issues does with them (issue 40): the loop goes on without them. */
+const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
+/** The table, in the order --help and the README list the reasons. */
+const TABLE = {
+    max_iterations: {
+        exitCode: 1,
+        loopType: 'max iterations',
+        help: (say) => `${say.option('maxIterations')} agent runs used up, counted across slices`,
+        advice: () => 'The run used all the agent runs it was allowed. Inspect why the work does not converge (the history), or allow it more.',
+        jobLocal: true,
+        resume: { byHand: false, liftedBy: ['max_iterations'], startOver: true },
+    },
+    stuck: {
+        exitCode: 1,
+        loopType: 'stuck',
+        help: () => 'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then all_escalated or failure_loop); read from checkpoints of the first version',
+        advice: () => 'The agent reported no progress; inspect the branch, and clarify the issue.',
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+    contract_violation: {
+        exitCode: 1,
+        loopType: 'contract violation',
+        help: (say) => `the agent's report contradicted itself (${say.option('strict')})`,
+        advice: (say) => `The agent's report contradicted itself under ${say.option('strict')}; see errors.jsonl, and fix the agent or its prompt.`,
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+    budget: {
+        exitCode: 1,
+        loopType: 'budget',
+        help: (say) => `the run's spend reached ${say.option('maxCostUsd')}`,
+        advice: () => 'The run spent what it was allowed. Inspect the spend per iteration in the history, or allow it more.',
+        jobLocal: true,
+        resume: { byHand: false, liftedBy: ['budget'], startOver: true },
+    },
+    failure_loop: {
+        exitCode: 1,
+        loopType: 'consecutive escalations',
+        help: (say) => `${say.option('maxConsecutiveEscalations')} escalated cycles in a row (FAILURE LOOP DETECTED)`,
+        advice: () => 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment).',
+        onResume: WITHOUT_ESCALATED,
+        jobLocal: true,
+        resume: { byHand: true, liftedBy: ['unlabel', 'base_commits'], startOver: true },
+    },
+    bounce_loop: {
+        exitCode: 1,
+        loopType: 'step bounce',
+        help: (say) => `more step-back transitions in one cycle than ${say.option('maxRetriesPerStep')} (BOUNCE LOOP DETECTED)`,
+        advice: () => 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
+        onResume: WITHOUT_ESCALATED,
+        jobLocal: false,
+        resume: { byHand: true, liftedBy: ['unlabel'], startOver: true },
+    },
+    all_escalated: {
+        exitCode: 1,
+        loopType: 'only escalated issues remain',
+        help: () => 'only escalated issues remain',
+        advice: () => 'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
+        jobLocal: true,
+        // Resumed by hand or started over, the loop would find the same labels and halt again at once
+        // (issue 40): an issue is what changes it.
+        resume: { byHand: false, liftedBy: ['unlabel'], startOver: false },
+    },
+    agent_unavailable: {
+        exitCode: 1,
+        loopType: 'agent unavailable',
+        help: () => 'the agent cannot work here: permanent failures of the environment (auth, billing, permissions, not installed)',
+        advice: () => 'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions).',
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+    workflow_aborted: {
+        exitCode: 1,
+        loopType: 'red/green/refactor workflow aborted',
+        help: (say) => `the red/green/refactor workflow (${say.given('workflow', 'tdd')}) aborted its cycle`,
+        advice: () => 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
+        onResume: 'Resumed, it goes on from the newest note.',
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+    repository_moved: {
+        exitCode: 1,
+        loopType: 'the repository moved behind the loop',
+        help: () => 'something other than agent-loop moved HEAD or the base branch',
+        advice: () => 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+    secret_in_change: {
+        exitCode: 1,
+        loopType: 'a secret in the change',
+        help: () => "the agent's change adds a secret (not committed)",
+        advice: () => "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.",
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+    source_unreadable: {
+        exitCode: 1,
+        loopType: 'the issues became unreadable',
+        help: () => 'the agent left the issues unreadable',
+        advice: () => 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch).',
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+    baseline_unreadable: {
+        exitCode: 1,
+        loopType: 'no verdict possible on the base branch',
+        help: () => 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
+        advice: (say) => `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ${say.option('junitFile')}, or make the base branch green.`,
+        jobLocal: false,
+        resume: { byHand: true, liftedBy: ['base_commits'], startOver: true },
+    },
+    publish_refused: {
+        exitCode: 1,
+        loopType: 'GitHub refused, or kept failing, to take the work',
+        help: () => "GitHub refused a finished cycle's push or pull request for a reason no retry changes, or failed it 30 times in a row (the action)",
+        advice: () => "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above.",
+        onResume: 'Resumed, only the refused step is done again: the agent does not run.',
+        jobLocal: false,
+        resume: BY_A_PERSON,
+    },
+};
+/** Every halt reason's row. */
+const HALT_REASONS = TABLE;
+/** The reasons, in the table's order (the state's zod enum takes them). */
+const haltReasons_HaltReasons = Object.keys(TABLE);
+const where = (keep) => new Set(haltReasons_HaltReasons.filter((r) => keep(HALT_REASONS[r])));
+/** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
+const haltReasons_JOB_LOCAL_HALTS = where((row) => row.jobLocal);
+/** The halts new commits on the base branch lift (haltGate.ts reads the base branch's tip for them). */
+const NEEDS_BASE_TIP = where((row) => row.resume.liftedBy.includes('base_commits'));
 /**
- * What an issue's earlier fan-out jobs left unfinished counted (the cycle's silentIterations and
- * unfinishedRuns): each wave's job starts a fresh cycle, so the loop carries them into the next
- * job of the same issue, and the stuck checks see every wave's runs, not one job's.
+ * The halts that escalated issues: a person lifts them by taking an issue's label away or editing
+ * it (haltGate.ts reads the issues for them).
  */
-const IssueCountsSchema = object({
-    unfinishedRuns: schemas_number().int().min(0),
-    silentIterations: schemas_number().int().min(0),
-});
-/** One job of a wave (fan-out, issue 16): one issue, worked from a fresh slice bounded by its share. */
-const WaveJobSchema = object({
-    issueId: schemas_string(),
-    title: schemas_string(),
-    /** The job's share of the iterations left in the run (its own --max-iterations, counted from 0). */
-    maxIterations: schemas_number().int().min(1),
-    /** The job's share of the spend left under --max-cost-usd, when there is a cap. */
-    maxCostUsd: schemas_number().optional(),
-    /** Why the issue is worked again (a merge conflict on the new base), given to the agent as context. */
-    context: schemas_string().optional(),
-    /** The counts the issue's earlier jobs left (LoopState.issueCounts); the job's cycle starts from them. */
-    counts: IssueCountsSchema.optional(),
-});
-/** A wave in flight: planned and claimed, its jobs not yet reduced into the loop (src/core/wavePlan.ts). */
-const WaveSchema = object({
-    id: schemas_string(),
-    startedAt: schemas_string(),
-    jobs: array(WaveJobSchema),
-});
-const LoopStateSchema = object({
-    version: literal(1),
-    iteration: schemas_number().int().min(0),
-    maxIterations: schemas_number().int(),
-    failedIterations: schemas_number().int(),
-    successfulIterations: schemas_number().int(),
-    testFailures: schemas_number().int(),
-    /** The last test gate's judgement of the work (RunResult.testsPassed), not the test command's exit code. */
-    testsPassed: schemas_boolean().nullable(),
-    issuesClosed: array(schemas_string()),
-    issuesEscalated: array(schemas_string()),
-    consecutiveEscalations: schemas_number().int(),
-    completedIterations: array(schemas_number().int()),
-    baseBranch: schemas_string().optional(),
-    currentCycle: CycleSchema.optional(),
-    /**
-     * The halt, kept until a run resumes it (src/core/haltGate.ts): since when (RFC 3339), the fix
-     * it names, and the base branch's tip when it was recorded (new commits there lift some halts).
-     */
-    halt: object({
-        reason: schemas_enum(state_HaltReasons),
-        message: schemas_string(),
-        advice: schemas_string().optional(),
-        at: schemas_string().optional(),
-        baseTip: schemas_string().optional(),
-        /**
-         * Where the halt left a cycle's branch checked out: a digest of each open issue as it left the
-         * issues file, by id (src/loop/parking.ts). What differs from it when the next run parks the
-         * branch, a person changed, and it is carried to the base branch.
-         */
-        issues: record(schemas_string(), schemas_string()).optional(),
-    })
-        .optional(),
-    slices: schemas_number().int(),
-    costUsd: schemas_number(),
-    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
-    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
-    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
-    escalations: array(EscalationSchema).default([]),
-    totalEscalations: schemas_number().int().default(0),
-    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
-    environmentFailures: schemas_number().int().default(0),
-    /** A rate limit's window: no agent runs before this time (RFC 3339). */
-    rateLimitedUntil: schemas_string().optional(),
-    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
-    parkedBranch: schemas_string().optional(),
-    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
-    pullRequests: array(object({
-        issueIds: array(schemas_string()),
-        number: schemas_number().int(),
-        url: schemas_string(),
-        reused: schemas_boolean(),
-        iteration: schemas_number().int(),
-    }))
-        .default([]),
-    /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
-    outbox: array(OutboxEntrySchema).default([]),
-    /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
-    notices: array(NoticeSchema).default([]),
-    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
-    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
-    /**
-     * The baselines this run recorded or trusted, by key (src/verdict/baseline.ts): a digest of each as
-     * the run first had it, the newest BASELINES_REMEMBERED. A kept file that no longer matches is not
-     * trusted by any cycle (the agent can write there, and a later cycle on the same base tip shares
-     * the key), and is removed at the end of the slice.
-     */
-    baselines: record(schemas_string(), schemas_string()).optional(),
-    /**
-     * By test command (its key in `<state-dir>/baselines-last-failing/`), a digest of the failing tests
-     * this run last recorded there (src/verdict/baseline.ts): a record that does not match it (the agent
-     * can write there) or that this run did not write is not trusted to skip a red baseline's second run.
-     */
-    lastFailing: record(schemas_string(), schemas_string()).optional(),
-    /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
-    preexistingFailures: array(schemas_string()).default([]),
-    /**
-     * Issues found already satisfied in this run (no change needed): closed (beads, or their own targets
-     * pass: also in issuesClosed), or left open labelled agent-loop:no-change for a person (GitHub). Not
-     * picked again. Before issue 40 only those left open were listed.
-     */
-    issuesNoChange: array(schemas_string()).default([]),
-    /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
-    wave: WaveSchema.optional(),
-    /** Waves reduced into this loop so far. */
-    waves: schemas_number().int().default(0),
-    /** Issues to work again in a later wave, with why (a merge conflict on the new base), oldest first. */
-    requeued: array(object({ issueId: schemas_string(), reason: schemas_string() })).default([]),
-    /** Fan-out: per issue a job left unfinished, its cycle's counts, carried into its next job (absent: none). */
-    issueCounts: record(schemas_string(), IssueCountsSchema).optional(),
-    /** The end of the last agent output (for the halt diagnostic). */
-    lastAgentOutput: schemas_string().default(''),
-    history: array(IterationRecordSchema),
-    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
-    compactedIterations: schemas_number().int(),
-});
-function initialLoopState(maxIterations) {
-    return {
-        version: 1,
-        iteration: 0,
-        maxIterations,
-        failedIterations: 0,
-        successfulIterations: 0,
-        testFailures: 0,
-        testsPassed: null,
-        issuesClosed: [],
-        issuesEscalated: [],
-        consecutiveEscalations: 0,
-        completedIterations: [],
-        slices: 0,
-        costUsd: 0,
-        tokens: { input: 0, output: 0 },
-        escalations: [],
-        totalEscalations: 0,
-        environmentFailures: 0,
-        pullRequests: [],
-        outbox: [],
-        notices: [],
-        preexistingFailures: [],
-        issuesNoChange: [],
-        waves: 0,
-        requeued: [],
-        lastAgentOutput: '',
-        history: [],
-        compactedIterations: 0,
-    };
-}
-/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
-function parseLoopState(state) {
-    const parsed = LoopStateSchema.safeParse(state.loop);
-    if (parsed.success)
-        return parsed.data;
-    const first = parsed.error.issues[0];
-    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
-}
-/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
-function appendHistory(state, record) {
-    const history = [...state.history, record];
-    const drop = Math.max(0, history.length - HISTORY_KEPT);
-    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
-}
+const NEEDS_ISSUES = where((row) => row.resume.liftedBy.includes('unlabel'));
+/** The halts on a limit (the iterations, the spend): the work is sound, raising the limit resumes it. */
+const LIMIT_HALTS = where((row) => row.resume.liftedBy.some((l) => l === 'max_iterations' || l === 'budget'));
 
 ;// CONCATENATED MODULE: ./src/cli/help.ts
 
@@ -24679,23 +25781,11 @@ const SYNOPSIS = {
     status: 'List the checkpoints: id, phase, age, errors and loop progress; marks the one a run would resume.',
     cleanup: 'Delete old checkpoints (the newest resumable one is kept unless --all).',
 };
-/** Each halt reason in a line (`haltReason` in the --json result). A Record: a new reason cannot be left out of --help. */
-const HALT_REASON_HELP = {
-    max_iterations: '--max-iterations agent runs used up, counted across slices',
-    stuck: 'not reached by a run any more: a cycle whose agent makes no progress is escalated as stuck (then all_escalated or failure_loop); read from checkpoints of the first version',
-    contract_violation: "the agent's report contradicted itself (--strict)",
-    budget: "the run's spend reached --max-cost-usd",
-    failure_loop: '--max-consecutive-escalations escalated cycles in a row (FAILURE LOOP DETECTED)',
-    bounce_loop: 'more step-back transitions in one cycle than --max-retries-per-step (BOUNCE LOOP DETECTED)',
-    all_escalated: 'only escalated issues remain',
-    agent_unavailable: 'the agent cannot work here: permanent failures of the environment (auth, billing, permissions, not installed)',
-    workflow_aborted: 'the red/green/refactor workflow (--workflow tdd) aborted its cycle',
-    repository_moved: 'something other than agent-loop moved HEAD or the base branch',
-    secret_in_change: "the agent's change adds a secret (not committed)",
-    source_unreadable: 'the agent left the issues unreadable',
-    baseline_unreadable: 'before any change the suite fails and cannot be read per test, or cannot run (no agent ran)',
-    publish_refused: "GitHub refused a finished cycle's push or pull request for a reason no retry changes, or failed it 30 times in a row (the action)",
-};
+/**
+ * Each halt reason in a line (`haltReason` in the --json result), in the CLI's words: its row's
+ * (src/core/haltReasons.ts), so a new reason cannot be left out of --help.
+ */
+const HALT_REASON_HELP = Object.fromEntries(haltReasons_HaltReasons.map((r) => [r, HALT_REASONS[r].help(surface('cli'))]));
 /** The README's table of halt reasons (between its halt-reasons markers; npm run docs writes it). */
 function renderHaltReasonTable() {
     return [
@@ -24706,8 +25796,8 @@ function renderHaltReasonTable() {
 }
 const HALT_TABLE_START = '<!-- halt-reasons:start (generated by npm run docs from src/cli/help.ts) -->';
 const HALT_TABLE_END = '<!-- halt-reasons:end -->';
-const width = Math.max(...state_HaltReasons.map((r) => r.length));
-const haltReasons = (indent) => state_HaltReasons.map((r) => `${indent}${r.padEnd(width)}  ${HALT_REASON_HELP[r]}`);
+const width = Math.max(...haltReasons_HaltReasons.map((r) => r.length));
+const haltReasons = (indent) => haltReasons_HaltReasons.map((r) => `${indent}${r.padEnd(width)}  ${HALT_REASON_HELP[r]}`);
 const HALTED = [
     '  1  halted, with a diagnostic (stdout, <state-dir>/halt.md) and every piece of state left as it is; the reasons:',
     ...haltReasons('       '),
@@ -24774,50 +25864,6 @@ function mainHelp(version) {
         'Halt reasons (exit 1 of run and plan, haltReason in the --json result; state left for inspection):',
         ...haltReasons('  '),
     ].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/util/onPath.ts
-/** Whether a program can be found on PATH, without running a shell. */
-
-
-/**
- * Whether `cmd` names an executable file in one of the PATH directories (on Windows also with the
- * PATHEXT extensions). A `cmd` containing a path separator is checked as that path. Empty PATH
- * entries (which would mean the current directory) are ignored.
- */
-async function isOnPath(cmd, envPath = process.env.PATH) {
-    if (cmd === '')
-        return false;
-    const windows = process.platform === 'win32';
-    const extensions = windows
-        ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)]
-        : [''];
-    const candidates = cmd.includes('/') || (windows && cmd.includes('\\'))
-        ? [cmd]
-        : (envPath ?? '')
-            .split((external_node_path_default()).delimiter)
-            .filter((dir) => dir !== '')
-            .map((dir) => external_node_path_default().join(dir, cmd));
-    for (const candidate of candidates) {
-        for (const ext of extensions) {
-            if (await isExecutableFile(candidate + ext, windows))
-                return true;
-        }
-    }
-    return false;
-}
-async function isExecutableFile(file, windows) {
-    try {
-        const stat = await external_node_fs_namespaceObject.promises.stat(file);
-        if (!stat.isFile())
-            return false;
-        if (!windows)
-            await external_node_fs_namespaceObject.promises.access(file, external_node_fs_namespaceObject.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/agents/report.ts
@@ -25091,6 +26137,8 @@ function parseReportBlock(text) {
     }
 }
 
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: ./src/agents/lines.ts
 const DEFAULT_MAX_LINE_BYTES = 16 * 1024;
 /**
@@ -27192,19 +28240,6 @@ function untickAll(body) {
         .map((line) => line.replace(/^(\s*[-*+]\s+\[)[xX](\]\s+)/, '$1 $2'))
         .join('\n');
 }
-
-;// CONCATENATED MODULE: ./src/issues/types.ts
-function isClosed(issue) {
-    return issue.status === 'closed';
-}
-/** The label of an issue a run is working on (with its claim comment); removing it frees the issue. */
-const IN_PROGRESS_LABEL = 'agent-loop:in-progress';
-/** The label of an issue whose work waits in an open pull request; later runs skip it. */
-const PR_OPEN_LABEL = 'agent-loop:pr-open';
-/** The label of an issue agent-loop found already satisfied (no change needed); later runs skip it. */
-const NO_CHANGE_LABEL = 'agent-loop:no-change';
-/** The label of an escalated issue; removing it makes the issue eligible again. */
-const ESCALATED_LABEL = 'agent-loop:escalated';
 
 ;// CONCATENATED MODULE: ./src/issues/beadsCli.ts
 
@@ -32567,6 +33602,400 @@ async function quarantine(checkpointsDir, stateDir, names) {
     return moved;
 }
 
+;// CONCATENATED MODULE: ./src/core/state.ts
+/**
+ * The loop's progress, as stored in `checkpoint.state.loop`. Plain JSON, validated on resume, so a
+ * run can stop anywhere and the next slice continues the same iteration count and history.
+ */
+
+
+const HISTORY_KEPT = 500;
+const FailureSchema = object({
+    class: schemas_enum(['transient', 'permanent']),
+    reason: schemas_string(),
+    message: schemas_string(),
+    retryAfterMs: schemas_number().optional(),
+});
+const TDD_PHASE = schemas_enum(['RED', 'GREEN', 'REFACTOR']);
+const TddErrorSchema = object({ type: schemas_string(), message: schemas_string(), details: schemas_string() });
+/** A red/green/refactor cycle's progress (--workflow tdd); the phase commits' git notes mirror it. */
+const TddCycleSchema = object({
+    tests: array(object({ description: schemas_string(), status: schemas_enum(['pending', 'done', 'problematic', 'duplicate']) })),
+    /** The test being worked on (index into tests). */
+    index: schemas_number().int(),
+    phase: TDD_PHASE,
+    /** The red/green/refactor round, from 1 (the note's `cycle`). */
+    round: schemas_number().int().min(1),
+    /** Failed attempts of the current phase. */
+    retries: schemas_number().int(),
+    /** The commit before the current phase started (the rollback target). */
+    phaseBase: schemas_string().optional(),
+    /** The tests RED left failing. */
+    targetTests: array(schemas_string()),
+    testFile: schemas_string(),
+    /** The last phase commit this cycle wrote (a newer note on the branch means a run died after writing it). */
+    lastCommit: schemas_string().optional(),
+    /** Why the previous attempt of this phase failed, for the retry prompt. */
+    lastError: TddErrorSchema.optional(),
+    /** Steps back this cycle took because a phase's precondition failed at its start (issue 12). */
+    bounces: schemas_number().int().optional(),
+});
+const IterationOutcomes = [
+    'agent_failed',
+    'continuing',
+    'tests_failed',
+    'bounced',
+    'complete',
+    'no_change',
+    'stuck',
+    'contract_violation',
+    'repository_moved',
+    /** The agent said done, and the issue's agent-loop block could not be read: escalated, not judged. */
+    'cannot_verify',
+];
+const IterationRecordSchema = object({
+    n: schemas_number().int(),
+    issueIds: array(schemas_string()),
+    startedAt: schemas_string(),
+    durationMs: schemas_number(),
+    outcome: schemas_enum(IterationOutcomes),
+    agent: object({
+        ok: schemas_boolean(),
+        exitCode: schemas_number().nullable(),
+        signal: schemas_string().nullable(),
+        durationMs: schemas_number(),
+        failure: FailureSchema.optional(),
+        costUsd: schemas_number().optional(),
+        turns: schemas_number().optional(),
+        tokens: object({ input: schemas_number(), output: schemas_number() }).optional(),
+    }),
+    tests: object({ passed: schemas_boolean(), exitCode: schemas_number().nullable(), durationMs: schemas_number() }).optional(),
+    /** The verdict on the agent's work against the baseline (src/verdict/judge.ts), in one line. */
+    verdict: object({
+        kind: schemas_enum(['accepted', 'rejected', 'cannot_run']),
+        summary: schemas_string(),
+        /** The targets judged (the issue's named tests, else the baseline failures fixed), the first 30: the pull request names them. */
+        targets: array(schemas_string()).optional(),
+    })
+        .optional(),
+    workRemaining: schemas_string().optional(),
+    /** The agent's own one-line account of the iteration (its report's `summary`), cut: the pull request quotes it. */
+    summary: schemas_string().optional(),
+    /** --workflow tdd: the phase this iteration worked on and what came of it. */
+    tdd: object({ phase: TDD_PHASE, test: schemas_string(), decision: schemas_string(), error: schemas_string().optional() }).optional(),
+});
+const CycleSchema = object({
+    issueIds: array(schemas_string()).min(1),
+    titles: array(schemas_string()),
+    branch: schemas_string().optional(),
+    /** The base branch's commit when the cycle started (recorded before its first agent run). */
+    baseTip: schemas_string().optional(),
+    startedAtIteration: schemas_number().int(),
+    iterations: schemas_number().int(),
+    /** What went wrong last time, given to the agent as context. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+    lastWorkRemaining: schemas_string().optional(),
+    sameWorkRemainingCount: schemas_number().int(),
+    /** Iterations in a row that ended with no report block (core/continuation.ts); absent is 0. */
+    silentIterations: schemas_number().int().optional(),
+    /** Agent runs of this cycle that ran and ended with its work still remaining (--max-iterations-per-issue); absent is 0. */
+    unfinishedRuns: schemas_number().int().optional(),
+    /** The agent session of the last successful iteration, resumed with --agent-session continue. */
+    sessionId: schemas_string().optional(),
+    /** The key of the suite's run on the cycle's starting tree (src/verdict/baseline.ts). */
+    baselineKey: schemas_string().optional(),
+    /** A digest of that run as this cycle first had it (checkpoints written before `LoopState.baselines`; read only). */
+    baselineDigest: schemas_string().optional(),
+    /** Where the cycle is in its workflow (see cycle.ts). */
+    progress: object({
+        index: schemas_number().int(),
+        retries: record(schemas_string(), schemas_number().int()),
+        bounces: schemas_number().int(),
+        trail: array(schemas_string()),
+    })
+        .default({ index: 0, retries: {}, bounces: 0, trail: [] }),
+    /** Timeouts and network errors in a row (the timeout policy). */
+    timeoutRetries: schemas_number().int().default(0),
+    /** Rate limits in a row (the backoff's exponent). */
+    rateLimitAttempts: schemas_number().int().default(0),
+    /** --workflow tdd only. */
+    tdd: TddCycleSchema.optional(),
+    /** Each issue's fingerprint (title and body) when the cycle started; an escalation keeps them. */
+    fingerprints: record(schemas_string(), schemas_string()).optional(),
+    /**
+     * The issues' titles and bodies as the cycle's first iteration read them: its targets (the tests
+     * the text names, its agent-loop block) are taken from this text in every iteration, never from an
+     * issues file the agent has edited since (src/workflows/implement/iteration.ts).
+     */
+    targetsText: schemas_string().optional(),
+});
+const EscalationSchema = object({
+    issueIds: array(schemas_string()),
+    titles: array(schemas_string()),
+    iteration: schemas_number().int(),
+    steps: array(schemas_string()),
+    reason: schemas_string(),
+    at: schemas_string(),
+    /** The note left on the issue in the source. */
+    note: schemas_string().default(''),
+    /** What failed last in the cycle (the test output or the agent error), its end only. */
+    lastFailure: object({ kind: schemas_enum(['agent', 'tests']), message: schemas_string(), tail: schemas_string() }).optional(),
+    /** The escalated issues' fingerprints as they were worked: an issue edited since is tried again. */
+    fingerprints: record(schemas_string(), schemas_string()).optional(),
+});
+/** --workflow tdd: tick the box of a checklist item in the issue once its red/green/refactor cycle is done. */
+const TickSchema = object({ kind: literal('tick'), id: schemas_string(), item: schemas_string() });
+const IssueActionSchema = discriminatedUnion('kind', [
+    object({ kind: literal('close'), id: schemas_string(), note: schemas_string() }),
+    object({ kind: literal('markNoChange'), id: schemas_string(), note: schemas_string(), close: schemas_boolean() }),
+    TickSchema,
+]);
+/**
+ * An outside effect recorded before it is performed (the outbox): a finished cycle whose work is
+ * still to be landed (committed, then merged, or pushed with its pull request opened and its issues
+ * labelled). It leaves the outbox once done; a run that dies or is refused on the way leaves it for
+ * the next run, which performs it again, idempotently, without running the agent.
+ */
+const OutboxEntrySchema = object({
+    kind: literal('finishCycle'),
+    cycle: CycleSchema,
+    /** The work needed no change: nothing to land, the branch is dropped. */
+    noChange: schemas_boolean(),
+    /** The iteration that finished the cycle. */
+    iteration: schemas_number().int(),
+    recordedAt: schemas_string(),
+    /** Attempts that failed so far. */
+    attempts: schemas_number().int().default(0),
+    /**
+     * Of those, the transient failures in a row: since the entry was recorded, refused, or given up
+     * on (LANDING_POLICY's maximumAttempts of them halt publish_refused). Absent: none.
+     */
+    transientFailures: schemas_number().int().min(0).optional(),
+    /** The last failure, in one line. */
+    lastError: schemas_string().optional(),
+    /** A transient failure's backoff: not tried again before this time (RFC 3339). */
+    notBefore: schemas_string().optional(),
+    /**
+     * Where work is published: the commit holding the finished work, recorded before the push. A
+     * later run lands the branch it fetches only when it holds this commit (else an older wip: would
+     * be landed as the work); without it, the work was never committed and only this checkout has it.
+     */
+    tip: schemas_string().optional(),
+    /** The work was committed by the landing (false: the agent's changes were all committed before). */
+    committed: schemas_boolean().optional(),
+    /**
+     * Where work is published: the issues the cycle closed, counted closed (issuesClosed) only once the
+     * work has landed; a run refused on the way does not report them closed.
+     */
+    closes: array(schemas_string()).optional(),
+    /**
+     * What the workflow asked of the issue source for this cycle (close, or label and comment an issue
+     * that needed no change), performed by the landing before the commit and dropped from the entry
+     * once done; each idempotent (found by its marker before anything is posted).
+     */
+    issueActions: array(IssueActionSchema).optional(),
+});
+/**
+ * An outside effect that is not a landing, recorded before it is performed and dropped once done
+ * (the outbox's notices): an escalated issue's label and comment, the halt's Discord post, a checklist
+ * item's box ticked in its issue (--workflow tdd; ticking a ticked box changes nothing). Performed
+ * again by the next run until done; a label or comment is found by its marker, so at most once; a
+ * Discord post cannot be found, so a run killed between the post and the save repeats it once.
+ */
+const NoticeSchema = object({
+    /** Unique in the checkpoint: what it is and when it was recorded. */
+    id: schemas_string(),
+    what: discriminatedUnion('kind', [
+        object({
+            kind: literal('markEscalated'),
+            issueIds: array(schemas_string()),
+            note: schemas_string(),
+            /** The escalated cycle's claims are released after the label (where the source claims): done only then. */
+            releaseClaims: schemas_boolean().optional(),
+            /** The cycle's iterations and spend, for the claim comment's last word (issue 15). */
+            progress: object({ iterations: schemas_number().int(), costUsd: schemas_number().optional() }).optional(),
+        }),
+        /** The halt diagnostic as built at the halt (src/report/diagnostic.ts HaltDiagnostic). */
+        object({ kind: literal('notify'), diagnostic: record(schemas_string(), unknown()) }),
+        TickSchema,
+    ]),
+    recordedAt: schemas_string(),
+    /** Attempts that failed so far, and the last failure in one line. */
+    attempts: schemas_number().int().default(0),
+    lastError: schemas_string().optional(),
+});
+/** The halt reasons: the table's (src/core/haltReasons.ts), where each reason is one row. */
+
+/**
+ * What an issue's earlier fan-out jobs left unfinished counted (the cycle's silentIterations and
+ * unfinishedRuns): each wave's job starts a fresh cycle, so the loop carries them into the next
+ * job of the same issue, and the stuck checks see every wave's runs, not one job's.
+ */
+const IssueCountsSchema = object({
+    unfinishedRuns: schemas_number().int().min(0),
+    silentIterations: schemas_number().int().min(0),
+});
+/** One job of a wave (fan-out, issue 16): one issue, worked from a fresh slice bounded by its share. */
+const WaveJobSchema = object({
+    issueId: schemas_string(),
+    title: schemas_string(),
+    /** The job's share of the iterations left in the run (its own --max-iterations, counted from 0). */
+    maxIterations: schemas_number().int().min(1),
+    /** The job's share of the spend left under --max-cost-usd, when there is a cap. */
+    maxCostUsd: schemas_number().optional(),
+    /** Why the issue is worked again (a merge conflict on the new base), given to the agent as context. */
+    context: schemas_string().optional(),
+    /** The counts the issue's earlier jobs left (LoopState.issueCounts); the job's cycle starts from them. */
+    counts: IssueCountsSchema.optional(),
+});
+/** A wave in flight: planned and claimed, its jobs not yet reduced into the loop (src/core/wavePlan.ts). */
+const WaveSchema = object({
+    id: schemas_string(),
+    startedAt: schemas_string(),
+    jobs: array(WaveJobSchema),
+});
+const LoopStateSchema = object({
+    version: literal(1),
+    iteration: schemas_number().int().min(0),
+    maxIterations: schemas_number().int(),
+    failedIterations: schemas_number().int(),
+    successfulIterations: schemas_number().int(),
+    testFailures: schemas_number().int(),
+    /** The last test gate's judgement of the work (RunResult.testsPassed), not the test command's exit code. */
+    testsPassed: schemas_boolean().nullable(),
+    issuesClosed: array(schemas_string()),
+    issuesEscalated: array(schemas_string()),
+    consecutiveEscalations: schemas_number().int(),
+    completedIterations: array(schemas_number().int()),
+    baseBranch: schemas_string().optional(),
+    currentCycle: CycleSchema.optional(),
+    /**
+     * The halt, kept until a run resumes it (src/core/haltGate.ts): since when (RFC 3339), the fix
+     * it names, and the base branch's tip when it was recorded (new commits there lift some halts).
+     */
+    halt: object({
+        reason: schemas_enum(haltReasons_HaltReasons),
+        message: schemas_string(),
+        advice: schemas_string().optional(),
+        at: schemas_string().optional(),
+        baseTip: schemas_string().optional(),
+        /**
+         * Where the halt left a cycle's branch checked out: a digest of each open issue as it left the
+         * issues file, by id (src/loop/parking.ts). What differs from it when the next run parks the
+         * branch, a person changed, and it is carried to the base branch.
+         */
+        issues: record(schemas_string(), schemas_string()).optional(),
+    })
+        .optional(),
+    slices: schemas_number().int(),
+    costUsd: schemas_number(),
+    /** Tokens reported by agents that report tokens (Codex reports no dollars). */
+    tokens: object({ input: schemas_number(), output: schemas_number() }).default({ input: 0, output: 0 }),
+    /** Escalated cycles, newest last (the newest 100 kept; totalEscalations stays exact). */
+    escalations: array(EscalationSchema).default([]),
+    totalEscalations: schemas_number().int().default(0),
+    /** Permanent failures of the environment (auth, billing, permissions) in a row. */
+    environmentFailures: schemas_number().int().default(0),
+    /** A rate limit's window: no agent runs before this time (RFC 3339). */
+    rateLimitedUntil: schemas_string().optional(),
+    /** A cycle branch a halt left checked out with its work; the next run parks it as wip: and returns to the base. */
+    parkedBranch: schemas_string().optional(),
+    /** Pull requests opened or reused for finished cycles (onSuccess pull-request), newest last (the newest 100). */
+    pullRequests: array(object({
+        issueIds: array(schemas_string()),
+        number: schemas_number().int(),
+        url: schemas_string(),
+        reused: schemas_boolean(),
+        iteration: schemas_number().int(),
+    }))
+        .default([]),
+    /** Outside effects recorded and not yet done, oldest first (see OutboxEntrySchema). */
+    outbox: array(OutboxEntrySchema).default([]),
+    /** The outbox's other effects (escalation labels and comments, Discord posts) not yet done, oldest first. */
+    notices: array(NoticeSchema).default([]),
+    /** The error that aborted a red/green/refactor workflow (seed 003's types), as in its git note. */
+    tddError: TddErrorSchema.extend({ retry_count: schemas_number().int(), timestamp: schemas_string() }).optional(),
+    /**
+     * The baselines this run recorded or trusted, by key (src/verdict/baseline.ts): a digest of each as
+     * the run first had it, the newest BASELINES_REMEMBERED. A kept file that no longer matches is not
+     * trusted by any cycle (the agent can write there, and a later cycle on the same base tip shares
+     * the key), and is removed at the end of the slice.
+     */
+    baselines: record(schemas_string(), schemas_string()).optional(),
+    /**
+     * By test command (its key in `<state-dir>/baselines-last-failing/`), a digest of the failing tests
+     * this run last recorded there (src/verdict/baseline.ts): a record that does not match it (the agent
+     * can write there) or that this run did not write is not trusted to skip a red baseline's second run.
+     */
+    lastFailing: record(schemas_string(), schemas_string()).optional(),
+    /** Tests that failed before a cycle started and still fail, untargeted (the last verdict's): reported, never blocking. */
+    preexistingFailures: array(schemas_string()).default([]),
+    /**
+     * Issues found already satisfied in this run (no change needed): closed (beads, or their own targets
+     * pass: also in issuesClosed), or left open labelled agent-loop:no-change for a person (GitHub). Not
+     * picked again. Before issue 40 only those left open were listed.
+     */
+    issuesNoChange: array(schemas_string()).default([]),
+    /** Fan-out (issue 16): the wave planned and not yet reduced, so a crash resumes each of its jobs. */
+    wave: WaveSchema.optional(),
+    /** Waves reduced into this loop so far. */
+    waves: schemas_number().int().default(0),
+    /** Issues to work again in a later wave, with why (a merge conflict on the new base), oldest first. */
+    requeued: array(object({ issueId: schemas_string(), reason: schemas_string() })).default([]),
+    /** Fan-out: per issue a job left unfinished, its cycle's counts, carried into its next job (absent: none). */
+    issueCounts: record(schemas_string(), IssueCountsSchema).optional(),
+    /** The end of the last agent output (for the halt diagnostic). */
+    lastAgentOutput: schemas_string().default(''),
+    history: array(IterationRecordSchema),
+    /** Iterations dropped from `history` to bound the checkpoint's size; the counters above stay exact. */
+    compactedIterations: schemas_number().int(),
+});
+function initialLoopState(maxIterations) {
+    return {
+        version: 1,
+        iteration: 0,
+        maxIterations,
+        failedIterations: 0,
+        successfulIterations: 0,
+        testFailures: 0,
+        testsPassed: null,
+        issuesClosed: [],
+        issuesEscalated: [],
+        consecutiveEscalations: 0,
+        completedIterations: [],
+        slices: 0,
+        costUsd: 0,
+        tokens: { input: 0, output: 0 },
+        escalations: [],
+        totalEscalations: 0,
+        environmentFailures: 0,
+        pullRequests: [],
+        outbox: [],
+        notices: [],
+        preexistingFailures: [],
+        issuesNoChange: [],
+        waves: 0,
+        requeued: [],
+        lastAgentOutput: '',
+        history: [],
+        compactedIterations: 0,
+    };
+}
+/** Reads `state.loop` from a checkpoint; a string reason when it is not a loop state we understand. */
+function parseLoopState(state) {
+    const parsed = LoopStateSchema.safeParse(state.loop);
+    if (parsed.success)
+        return parsed.data;
+    const first = parsed.error.issues[0];
+    return `state.loop is not a valid loop state (${first ? `${first.path.join('.') || 'loop'}: ${first.message}` : 'unknown'})`;
+}
+/** Appends a record, keeping only the newest HISTORY_KEPT in full. Pure. */
+function appendHistory(state, record) {
+    const history = [...state.history, record];
+    const drop = Math.max(0, history.length - HISTORY_KEPT);
+    return { ...state, history: history.slice(drop), compactedIterations: state.compactedIterations + drop };
+}
+
 ;// CONCATENATED MODULE: ./src/core/resumable.ts
 /**
  * Which checkpoint `run` resumes by itself, decided once for `run` and `status` alike (so what
@@ -32608,33 +34037,18 @@ function pickRunnable(checkpoints, now, terms) {
 
 ;// CONCATENATED MODULE: ./src/core/resumeWays.ts
 /**
- * How a standing halt is resumed (issue 14, issue 40): the ways the engine decides for each halt
- * reason, and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
+ * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
+ * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
  * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
  * program to follow. Pure.
  */
 
 
-/** The halts new commits on the base branch lift (haltGate.ts reads the base branch's tip for them). */
-const NEEDS_BASE_TIP = new Set(['failure_loop', 'baseline_unreadable']);
-/** The halts that escalated issues: a person lifts them by taking an issue's label away or editing it (haltGate.ts reads the issues for them). */
-const ESCALATION_HALTS = new Set(['all_escalated', 'failure_loop', 'bounce_loop']);
+
+/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
 function resumeWays(halt) {
-    if (halt.reason === 'max_iterations')
-        return ['max_iterations', 'fresh'];
-    if (halt.reason === 'budget')
-        return ['budget', 'fresh'];
-    // Only escalated issues are left: resumed by hand or started over, the loop would find the same
-    // labels and halt again at once (issue 40). An issue is what changes it.
-    if (halt.reason === 'all_escalated')
-        return ['unlabel'];
-    const ways = ['explicit'];
-    if (ESCALATION_HALTS.has(halt.reason))
-        ways.push('unlabel');
-    if (NEEDS_BASE_TIP.has(halt.reason))
-        ways.push('base_commits');
-    ways.push('fresh');
-    return ways;
+    const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
+    return [...(byHand ? ['explicit'] : []), ...liftedBy, ...(startOver ? ['fresh'] : [])];
 }
 /** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
 function describeResumeWay(way, terms, baseBranch) {
@@ -32666,6 +34080,7 @@ function describeResume(ways, terms, baseBranch) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/result.ts
+
 
 /** The loop's totals as the state holds them. Pure. */
 function loopTotals(state) {
@@ -32753,13 +34168,17 @@ function buildResult(input) {
     };
 }
 /**
- * The run's exit code (the README's Exit codes): 1 halted; 75 deferred (sysexits.h EX_TEMPFAIL,
+ * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
  * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
  * otherwise.
  */
 const EXIT_DEFERRED = 75;
+/** A halted result without its reason. */
+const result_HALTED = 1;
 function exitCodeFor(result) {
-    return result.status === 'halted' ? 1 : result.status === 'deferred' ? EXIT_DEFERRED : 0;
+    if (result.status === 'halted')
+        return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
+    return result.status === 'deferred' ? EXIT_DEFERRED : 0;
 }
 /** The head line of a deferred run: what failed, and that nothing was lost. */
 function deferredLine(d) {
@@ -33032,64 +34451,20 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
  * involved, the counts, the last output and what a person should do, by halt reason, in the words
- * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text.
+ * of the surface that ran (src/config/surface.ts), with the ways to resume kept beside the text;
+ * the loop type, what to fix and how to resume are the reason's row (haltReasons.ts).
  * Pure; the renderers are src/report/diagnostic.ts.
  */
 
 
 
 
-const LOOP_TYPES = {
-    failure_loop: 'consecutive escalations',
-    bounce_loop: 'step bounce',
-    all_escalated: 'only escalated issues remain',
-    agent_unavailable: 'agent unavailable',
-    max_iterations: 'max iterations',
-    budget: 'budget',
-    contract_violation: 'contract violation',
-    stuck: 'stuck',
-    workflow_aborted: 'red/green/refactor workflow aborted',
-    repository_moved: 'the repository moved behind the loop',
-    secret_in_change: 'a secret in the change',
-    source_unreadable: 'the issues became unreadable',
-    baseline_unreadable: 'no verdict possible on the base branch',
-    publish_refused: 'GitHub refused, or kept failing, to take the work',
-};
-/**
- * What a person fixes, by halt reason, in the words of the surface that ran (a halt's own advice,
- * when it has one, stands instead). How to resume is not said here: the diagnostic adds it from
- * the halt's resume ways (resumeWays.ts), so that every halt says it the same way.
- */
-const ADVICE = {
-    failure_loop: () => 'Read the escalated issues and the agent output below; fix what blocks them (the issue text, the tests, the environment).',
-    bounce_loop: () => 'The workflow keeps stepping back: the agent reports work done that the next step cannot use. Inspect the branch and working tree left checked out, and clarify the issue.',
-    all_escalated: () => 'Every remaining ready issue has been escalated. Read them and the agent output below, and fix what blocks them (the issue text, the tests, the environment), or file a new issue: the next run resumes by itself for it.',
-    agent_unavailable: () => 'The agent cannot work in this environment; no issue was blamed. Fix the environment (the key, the billing, the permissions).',
-    max_iterations: () => 'The run used all the agent runs it was allowed. Inspect why the work does not converge (the history), or allow it more.',
-    budget: () => 'The run spent what it was allowed. Inspect the spend per iteration in the history, or allow it more.',
-    contract_violation: (say) => `The agent's report contradicted itself under ${say.option('strict')}; see errors.jsonl, and fix the agent or its prompt.`,
-    stuck: () => 'The agent reported no progress; inspect the branch, and clarify the issue.',
-    repository_moved: () => 'Something other than agent-loop (most likely the agent: git reset, checkout, commit on the base branch) moved HEAD or the base branch, so nothing was committed or merged. Inspect with git reflog and git status, and put the branches back where they belong (git switch, git reset --hard <commit> from the reflog).',
-    secret_in_change: () => "The agent's change holds what looks like a secret (a declared secret's value or a token), so it was not committed; the files are named above, never the secret. Remove the secret from the working tree, or, when the agent committed it itself (the commits are named above), from the branch's history (git rebase -i or git reset onto the base, then redo the work worth keeping); rotate it if it may have been exposed.",
-    source_unreadable: () => 'The issues file had issues and now has none that can be read: the agent left it malformed. Restore it (git diff / git checkout -- <file> on the cycle branch).',
-    baseline_unreadable: (say) => `The suite fails on the base branch and its output cannot be read per test, so no verdict on an agent's work is possible; no agent ran. Have the test command write a JUnit XML report and name it with ${say.option('junitFile')}, or make the base branch green.`,
-    publish_refused: () => "GitHub refused the push or the pull request of a finished cycle, for a reason no retry changes (a permission, a setting, a protection rule), or failed it 30 times in a row for a reason that should have passed by itself (a server error, the network). The cycle's work is kept and recorded: change what is named above.",
-    workflow_aborted: () => 'The red/green/refactor workflow cannot go on by itself (seed 003: manual intervention). Its commits and git notes (refs/notes/agent-loop) are kept: inspect the branch, fix the test or the code by hand, and commit.',
-};
-/** What a resumed run does first, where it is not the obvious (the halt's work picked up where it stopped). */
-/** What resuming a halt that escalated issues does with them (issue 40): the loop goes on without them. */
-const WITHOUT_ESCALATED = `Resumed, or started over, the loop goes on with the issues that are not escalated: an escalated issue is tried again once its ${ESCALATED_LABEL} label is removed, or, unless started over, once it is edited.`;
-const ON_RESUME = {
-    failure_loop: WITHOUT_ESCALATED,
-    bounce_loop: WITHOUT_ESCALATED,
-    publish_refused: 'Resumed, only the refused step is done again: the agent does not run.',
-    workflow_aborted: 'Resumed, it goes on from the newest note.',
-};
 /** A halt's advice: what to fix (its own, or its reason's), then how to resume, in the words of `terms`. */
 function haltAdvice(input) {
+    const row = HALT_REASONS[input.reason];
     const resume = resumeWays(input);
-    const fix = input.advice ?? ADVICE[input.reason](surface(input.terms));
-    const onResume = ON_RESUME[input.reason];
+    const fix = input.advice ?? row.advice(surface(input.terms));
+    const onResume = row.onResume;
     return {
         advice: [fix, describeResume(resume, input.terms, input.baseBranch), ...(onResume ? [onResume] : [])].join(' '),
         resume,
@@ -33122,7 +34497,7 @@ function buildDiagnostic(input) {
     return {
         reason,
         headline: input.message,
-        loopType: LOOP_TYPES[reason],
+        loopType: HALT_REASONS[reason].loopType,
         issues: dedupe(issues),
         steps,
         escalations: {
@@ -33176,6 +34551,7 @@ const log = (level, event, message, data) => ({ kind: 'log', level, event, messa
  * through the ports and feeds back what happened. No processes, files or clocks here, so every path
  * is a unit test (__tests__/core/slice.test.ts).
  */
+
 
 
 
@@ -34015,7 +35391,7 @@ givenUp) {
     // pushed (work as wip:), and the next slice fetches it. Also when a bound ends it (iterations or
     // spend used up: a wave's job whose share ran out): the work is sound, the run resumes it.
     const open = m.loop.currentCycle;
-    const bound = status === 'halted' && (halt?.reason === 'max_iterations' || halt?.reason === 'budget');
+    const bound = status === 'halted' && halt !== undefined && LIMIT_HALTS.has(halt.reason);
     if (config.publishes && open?.branch && (status === 'continuing' || bound))
         effects.push({
             kind: 'keepOpenCycle',
@@ -34144,231 +35520,6 @@ function guardLane(git) {
         verify: (before) => check(before),
         moved,
     };
-}
-
-;// CONCATENATED MODULE: ./src/core/waveReduce.ts
-/**
- * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
- * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
- * what it did (but for its cycle's stuck counts, which start from what earlier waves carried):
- * counters and spend are summed, its iterations numbered on after the loop's (job by job, in the
- * wave's order), its closed, escalated and no-change issues, pull requests, outbox entries and
- * notices carried over. A job with no partial state (killed before it saved) counts
- * nothing: its issue stays open, its claim expires, and a later wave picks it up.
- *
- * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
- * consecutive escalations (the failure loop), a job's halt that is about the run (the agent cannot
- * start, a secret in a change, the repository moved\u2026) halts the loop, and the sums are checked
- * against --max-iterations and --max-cost-usd.
- */
-
-
-/** A job's halt that says its share (or its one issue) ran out, not that the run must stop. */
-const waveReduce_JOB_LOCAL_HALTS = new Set([
-    'max_iterations',
-    'budget',
-    'all_escalated',
-    'failure_loop',
-]);
-const ESCALATIONS_KEPT = 100;
-const waveReduce_PULL_REQUESTS_KEPT = 100;
-/**
- * The loop's halt that still stands when a wave is reduced: one recorded after the wave's plan (by
- * another run's reduce, while this wave ran). A halt recorded before it was one the plan found and
- * went on past (resumed by hand, or its cause changed): the wave's reduce lifts it, as a slice does.
- * Without this, the reduce of a wave planned before a halt erased it, and the next scheduled run
- * went on as if it had never been. Pure.
- */
-function standingHalt(main, wave) {
-    const at = Date.parse(main.halt?.at ?? '');
-    return main.halt && at > Date.parse(wave.startedAt) ? main.halt : undefined;
-}
-function reduceWave(main, wave, partials, settings) {
-    const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
-    const claimedBy = new Map(partials.map((p) => [p.issueId, p.claimed]));
-    let loop = { ...main };
-    const rows = [];
-    let halt;
-    let successes = 0;
-    let escalations = 0;
-    for (const job of wave.jobs) {
-        const part = byIssue.get(job.issueId);
-        const problem = part ? notAJobState(part, job) : undefined;
-        if (!part || problem) {
-            // Its state is not counted; what its claim comment recorded it ran is (the iterations and spend happened).
-            const claimed = claimedBy.get(job.issueId);
-            const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
-            const spent = claimed?.costUsd ?? 0;
-            loop = { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent };
-            rows.push({
-                issueId: job.issueId,
-                title: job.title,
-                outcome: 'lost',
-                iterations: ran,
-                costUsd: spent,
-                durationMs: 0,
-                ...(problem ? { problem } : {}),
-                ...(claimed ? { countedFromClaim: true } : {}),
-            });
-            continue;
-        }
-        const offset = loop.iteration;
-        const at = (n) => n + offset;
-        const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
-        const drop = Math.max(0, history.length - HISTORY_KEPT);
-        const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
-        loop = {
-            ...loop,
-            iteration: loop.iteration + part.iteration,
-            failedIterations: loop.failedIterations + part.failedIterations,
-            successfulIterations: loop.successfulIterations + part.successfulIterations,
-            testFailures: loop.testFailures + part.testFailures,
-            testsPassed: part.testsPassed ?? loop.testsPassed,
-            costUsd: loop.costUsd + part.costUsd,
-            tokens: {
-                input: loop.tokens.input + part.tokens.input,
-                output: loop.tokens.output + part.tokens.output,
-            },
-            issuesClosed: waveReduce_union(loop.issuesClosed, part.issuesClosed),
-            issuesEscalated: waveReduce_union(loop.issuesEscalated, part.issuesEscalated),
-            issuesNoChange: waveReduce_union(loop.issuesNoChange, part.issuesNoChange),
-            completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
-            escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
-            totalEscalations: loop.totalEscalations + part.totalEscalations,
-            environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
-            pullRequests: [...loop.pullRequests, ...newPulls].slice(-waveReduce_PULL_REQUESTS_KEPT),
-            outbox: [
-                ...loop.outbox,
-                ...part.outbox.map((o) => ({
-                    ...o,
-                    iteration: at(o.iteration),
-                    cycle: { ...o.cycle, startedAtIteration: at(o.cycle.startedAtIteration) },
-                })),
-            ],
-            // The job's own halt post is not sent: the reduce posts once for the wave.
-            notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
-            preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
-            // The output of the run whose record ends the history (the halt diagnostic names that run):
-            // the job's, even empty (its agent printed nothing), when it ran one; else the loop's.
-            lastAgentOutput: part.history.length > 0 ? part.lastAgentOutput : loop.lastAgentOutput,
-            rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
-            history: history.slice(drop),
-            compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
-        };
-        const outcome = rowOutcome(job.issueId, part);
-        loop = { ...loop, issueCounts: carryCounts(loop.issueCounts, job.issueId, outcome, part) };
-        if (outcome === 'closed' || outcome === 'no_change')
-            successes++;
-        if (outcome === 'escalated')
-            escalations++;
-        if (part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
-            halt = {
-                reason: part.halt.reason,
-                message: `${job.issueId}: ${part.halt.message}`,
-                ...(part.halt.advice ? { advice: part.halt.advice } : {}),
-                issueId: job.issueId,
-            };
-        const first = part.history[0];
-        const lastRecord = part.history.at(-1);
-        rows.push({
-            issueId: job.issueId,
-            title: job.title,
-            outcome: part.halt && !waveReduce_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
-            iterations: part.iteration,
-            ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
-            costUsd: part.costUsd,
-            ...(first ? { startedAt: first.startedAt } : {}),
-            durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
-            ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
-            ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
-        });
-    }
-    // Escalations in one wave with no success among them are escalations in a row.
-    const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
-    loop = {
-        ...loop,
-        consecutiveEscalations,
-        waves: loop.waves + 1,
-        wave: undefined,
-        requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
-    };
-    if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
-        const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
-        halt = {
-            reason: 'failure_loop',
-            message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
-        };
-    }
-    const unfinished = rows.some((r) => r.outcome === 'unfinished');
-    if (!halt && unfinished && loop.iteration >= settings.maxIterations)
-        halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
-    if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
-        halt = {
-            reason: 'budget',
-            // Waves run in the action only (fan-out): its words.
-            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
-        };
-    return { loop, rows, ...(halt ? { halt } : {}) };
-}
-/**
- * Why a partial state cannot be one fresh job's of this wave, or undefined: one that ran more
- * iterations than its share, or worked other issues, would be counted twice (a job that resumed the
- * loop's own checkpoint instead of starting fresh). Not counted: never a double count.
- */
-function notAJobState(part, job) {
-    if (part.iteration > job.maxIterations)
-        return `its state has ${part.iteration} iterations, more than the job's share of ${job.maxIterations}: not a fresh job's state`;
-    const others = part.history.flatMap((r) => r.issueIds).filter((id) => id !== job.issueId);
-    if (others.length > 0)
-        return `its state worked other issues (${[...new Set(others)].join(', ')})`;
-    return undefined;
-}
-/**
- * The loop's per-issue counts after a job: an unfinished issue's are its cycle's, which started from
- * what earlier jobs carried (so they replace them, never add to them); a job that left no cycle of
- * it (it could not start, lost its claim) leaves them as they were; any other outcome ends them.
- * Absent when no issue has any. Pure.
- */
-function carryCounts(counts, issueId, outcome, part) {
-    const cycle = part.currentCycle;
-    const ofIssue = cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId ? cycle : undefined;
-    if (outcome === 'unfinished' && !ofIssue)
-        return counts;
-    const { [issueId]: _ended, ...others } = counts ?? {};
-    const left = outcome === 'unfinished' && ofIssue
-        ? { unfinishedRuns: ofIssue.unfinishedRuns ?? 0, silentIterations: ofIssue.silentIterations ?? 0 }
-        : undefined;
-    const next = left && (left.unfinishedRuns > 0 || left.silentIterations > 0) ? { ...others, [issueId]: left } : others;
-    return Object.keys(next).length > 0 ? next : undefined;
-}
-/** What became of the job's issue, from its own state. */
-function rowOutcome(issueId, part) {
-    if (part.issuesEscalated.includes(issueId))
-        return 'escalated';
-    // Left open for a person; one closed as no change is closed (issuesNoChange lists both).
-    if (part.issuesNoChange.includes(issueId) && !part.issuesClosed.includes(issueId))
-        return 'no_change';
-    if (part.issuesClosed.includes(issueId))
-        return 'closed';
-    // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
-    if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId)))
-        return 'closed';
-    return 'unfinished';
-}
-/** `a`, then what of `b` it lacks. Pure. */
-function waveReduce_union(a, b) {
-    return [...a, ...b.filter((x) => !a.includes(x))];
-}
-function later(a, b) {
-    if (a === undefined)
-        return b;
-    if (b === undefined)
-        return a;
-    return Date.parse(b) > Date.parse(a) ? b : a;
-}
-function spanMs(from, to) {
-    const d = Date.parse(to) - Date.parse(from);
-    return Number.isFinite(d) && d > 0 ? d : 0;
 }
 
 ;// CONCATENATED MODULE: ./src/issues/fingerprint.ts
@@ -34927,30 +36078,12 @@ async function loopLeftOn(store, branch) {
 
 
 
+
 /** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
 class StartError extends Error {
 }
-/** The planning pipeline's checkpoint phases (seed 001) while its implementation loop runs, and when it ends. */
+/** The phase of the planning pipeline's checkpoint when it hands over to the loop (its issues exist, seed 001). */
 const IN_PROGRESS = 'beads_integration-complete';
-const PIPELINE_PHASE_FOR = {
-    continuing: IN_PROGRESS,
-    deferred: IN_PROGRESS,
-    complete: 'implementation-complete',
-    halted: 'implementation-failed',
-};
-/**
- * The phase a checkpoint records: in a plan's checkpoint (it holds the pipeline's state) the
- * pipeline's, so `status` shows the plan phase by phase; in a run's, where the loop stands, in
- * words a person reads: working (or the workflow's own: red, green, refactor), complete, halted.
- */
-function checkpointPhase(status, loop, workflow, inPlan) {
-    if (inPlan)
-        return PIPELINE_PHASE_FOR[status];
-    // A deferred slice did not finish the loop: its checkpoint stays resumable, as a continuing one.
-    if (status === 'complete' || status === 'halted')
-        return status;
-    return workflow.phase?.(loop) ?? 'working';
-}
 async function runSlice(unguarded) {
     // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
     const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
@@ -34974,11 +36107,18 @@ async function runSlice(unguarded) {
     let known;
     const save = async (status, loop, errors) => {
         const sourceState = source.exportState?.();
+        // Seed 001's phase; where the run stands within it (tdd: its step) is the state's stage.
+        const { phase, stage } = runCheckpointPhase(status, workflow.stage?.(loop));
         // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
         await store.write({
             id: checkpointId,
-            phase: checkpointPhase(status, loop, workflow, opened.extra?.pipeline !== undefined),
-            state: { ...opened.extra, loop, ...(sourceState !== undefined ? { source: sourceState } : {}) },
+            phase,
+            state: {
+                ...opened.extra,
+                [STAGE_KEY]: stage,
+                loop,
+                ...(sourceState !== undefined ? { source: sourceState } : {}),
+            },
             ...(errors.length ? { errors: [...errors] } : {}),
         }, { readBack: false });
         const now = await snapshotCheckpoints(filesOf(deps), store.dir);
@@ -35409,7 +36549,7 @@ async function runSlice(unguarded) {
                 const { halt } = effect;
                 diagnostic = redact(renderMarkdown(effect.diagnostic));
                 await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
-                if (deps.waveJob && waveReduce_JOB_LOCAL_HALTS.has(halt.reason)) {
+                if (deps.waveJob && haltReasons_JOB_LOCAL_HALTS.has(halt.reason)) {
                     // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
                     logger.warn('run.halted', `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`, { haltReason: halt.reason, jobLocal: true });
                     return undefined;
@@ -35832,6 +36972,7 @@ async function appendError(deps, entry) {
 
 
 
+
 /** Flags the coordinator sets for each job itself; the user's others are passed through. */
 const JOB_FLAGS = new Set([
     'parallel',
@@ -35902,7 +37043,7 @@ async function readJobState(stateDir, clock) {
         return { finished: false };
     const loop = parseLoopState(newest.state);
     // Complete, or halted (its share ran out, its issue escalated): run again, it would only say so.
-    const finished = !isResumable(newest) || newest.phase === 'halted';
+    const finished = !isResumable(newest) || isHaltedCheckpoint(newest);
     return typeof loop === 'string' ? { finished: false } : { loop, finished };
 }
 const LEVELS = new Set(['debug', 'info', 'warn', 'error']);
@@ -35997,37 +37138,34 @@ async function writeJobPlan(dir, userPlan, context) {
  * checkpoint, or its cause has changed so that the run resumes by itself. Pure: the caller reads
  * the issues and the base branch and passes what it saw.
  *
- * - all_escalated: resumes once an issue is ready and not escalated (a person removed the
- *   agent-loop:escalated label, filed a new issue, or edited an escalated one: its fingerprint).
- * - failure_loop: resumes once the base branch has new commits (the cause may be fixed there), or a
- *   person removed the label from, or edited, one of the issues the loop escalated.
- * - bounce_loop: resumes once a person removed the label from, or edited (clarified), the issue it escalated.
- * - baseline_unreadable: resumes once the base branch has new commits.
- * - max_iterations, budget: resume once the limit is above what was spent.
- * - every other halt (the agent moved the repository, a secret, GitHub refused, \u2026) waits for a
- *   person: resumed by hand, or started over (resumeWays; each surface words them).
+ * What lifts a halt by itself is its reason's row (src/core/haltReasons.ts, `resume.liftedBy`):
+ * - unlabel: an issue is ready and not escalated (a person removed the agent-loop:escalated label, or
+ *   edited an escalated issue: its fingerprint). all_escalated: any issue, a new one too; a failure
+ *   or bounce loop: one of the issues it escalated.
+ * - base_commits: the base branch has new commits (the cause may be fixed there).
+ * - max_iterations, budget: the limit is above what was spent.
+ * A halt none of these lifts (the agent moved the repository, a secret, GitHub refused, \u2026) waits
+ * for a person: resumed by hand, or started over (resumeWays; each surface words them).
  * Rate limits never halt: their window is carried to the next run and waited out there.
  */
 
 
-
-/** The halts a changed cause lifts, and what is read to see it. */
-const NEEDS_ISSUES = ESCALATION_HALTS;
 
 function haltGate(loop, seen) {
     const halt = loop.halt;
     if (!halt)
         return { stands: false, because: 'the checkpoint holds no halt' };
     const lift = (because) => ({ stands: false, because });
-    if (halt.reason === 'max_iterations' && seen.maxIterations > loop.iteration)
+    const liftedBy = HALT_REASONS[halt.reason].resume.liftedBy;
+    if (liftedBy.includes('max_iterations') && seen.maxIterations > loop.iteration)
         return lift(`the iteration limit is now ${seen.maxIterations}, above the ${loop.iteration} agent run(s) used`);
-    if (halt.reason === 'budget' && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
+    if (liftedBy.includes('budget') && (seen.maxCostUsd === undefined || seen.maxCostUsd > loop.costUsd))
         return lift(seen.maxCostUsd === undefined
             ? 'the spend cap is no longer set'
             : `the spend cap is now $${seen.maxCostUsd}, above the $${loop.costUsd.toFixed(4)} spent`);
-    if (NEEDS_BASE_TIP.has(halt.reason) && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
+    if (liftedBy.includes('base_commits') && halt.baseTip && seen.baseTip && seen.baseTip !== halt.baseTip)
         return lift(`the base branch${loop.baseBranch ? ` ${loop.baseBranch}` : ''} has new commits since the halt (${halt.baseTip.slice(0, 7)} \u2192 ${seen.baseTip.slice(0, 7)})`);
-    if (NEEDS_ISSUES.has(halt.reason) && seen.ready) {
+    if (liftedBy.includes('unlabel') && seen.ready) {
         // As the next slice would choose (nothing escalated in it yet). A failure or bounce loop is lifted
         // by its own issues only (those it escalated), once a person took their label away or edited them.
         const { targets } = selectTargets(seen.ready, loop, true, loop.iteration, undefined, seen.labelsDoNotLast);
@@ -36078,6 +37216,7 @@ function owedLabels(loop) {
  * ready issues, the base branch's tip) and lets the pure gate (src/core/haltGate.ts) decide. A halt
  * that stands ends the run at once: no agent installed or run, no checkpoint written, no Discord post.
  */
+
 
 
 
@@ -39463,8 +40602,8 @@ function tddWorkflow(templates) {
         name: 'tdd',
         batches: false,
         iterate: (deps, state, baseline) => runTddIteration(deps, state, baseline, templates),
-        // The phase the cycle in flight runs next, as the checkpoint's phase.
-        phase: (state) => {
+        // The step the cycle in flight runs next, as the run's stage in its checkpoint (state.stage).
+        stage: (state) => {
             const phase = state.currentCycle?.tdd?.phase;
             return phase === 'RED' ? 'red' : phase === 'GREEN' ? 'green' : phase === 'REFACTOR' ? 'refactor' : undefined;
         },
@@ -39903,7 +41042,7 @@ async function runCommand(options, given) {
         labelsDoNotLast: io.publisher !== undefined && ISSUE_SOURCES[options.source].inRepository,
     });
     if (halt.kind === 'stands')
-        return run_standingHalt(options, io, halt, startedAt);
+        return standingHalt(options, io, halt, startedAt);
     if (halt.kind === 'lifted')
         io = { ...io, haltLifted: halt.because, ...(halt.byHand ? { resumedByHand: true } : {}) };
     else if (!io.onlyIssues) {
@@ -40009,7 +41148,7 @@ function notFinishedOnBranch(io, found) {
  * `standing`), and nothing else done: no agent, no checkpoint written, no Discord post. Exit 1 (the
  * action turns it into a warning and a green step).
  */
-async function run_standingHalt(options, io, halt, startedAt) {
+async function standingHalt(options, io, halt, startedAt) {
     const redact = createRedactor(io.secrets);
     const logger = runLogger(options, io, redact);
     const { loop } = halt;
@@ -40096,6 +41235,7 @@ async function excludeWritten(git, before, logger) {
  * directory; its implementation phase is `agent-loop run` in the pipeline's checkpoint, on the
  * issues the pipeline created (beads file, bd, or the action's GitHub issues).
  */
+
 
 
 
@@ -40270,6 +41410,225 @@ async function planWithSession(options, io, ctx) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/waveReduce.ts
+/**
+ * Fan-out (issue 16), the reduce: the partial states of one wave's jobs merged into the loop's
+ * state. Pure. Each job worked one issue from a fresh state (iteration 0), so its state is exactly
+ * what it did (but for its cycle's stuck counts, which start from what earlier waves carried):
+ * counters and spend are summed, its iterations numbered on after the loop's (job by job, in the
+ * wave's order), its closed, escalated and no-change issues, pull requests, outbox entries and
+ * notices carried over. A job with no partial state (killed before it saved) counts
+ * nothing: its issue stays open, its claim expires, and a later wave picks it up.
+ *
+ * Then the loop's rules, on the wave as a whole: escalations in a wave with no success count as
+ * consecutive escalations (the failure loop), a job's halt that is about the run (the agent cannot
+ * start, a secret in a change, the repository moved\u2026) halts the loop, and the sums are checked
+ * against --max-iterations and --max-cost-usd.
+ */
+
+
+
+const ESCALATIONS_KEPT = 100;
+const waveReduce_PULL_REQUESTS_KEPT = 100;
+/**
+ * The loop's halt that still stands when a wave is reduced: one recorded after the wave's plan (by
+ * another run's reduce, while this wave ran). A halt recorded before it was one the plan found and
+ * went on past (resumed by hand, or its cause changed): the wave's reduce lifts it, as a slice does.
+ * Without this, the reduce of a wave planned before a halt erased it, and the next scheduled run
+ * went on as if it had never been. Pure.
+ */
+function waveReduce_standingHalt(main, wave) {
+    const at = Date.parse(main.halt?.at ?? '');
+    return main.halt && at > Date.parse(wave.startedAt) ? main.halt : undefined;
+}
+function reduceWave(main, wave, partials, settings) {
+    const byIssue = new Map(partials.map((p) => [p.issueId, p.loop]));
+    const claimedBy = new Map(partials.map((p) => [p.issueId, p.claimed]));
+    let loop = { ...main };
+    const rows = [];
+    let halt;
+    let successes = 0;
+    let escalations = 0;
+    for (const job of wave.jobs) {
+        const part = byIssue.get(job.issueId);
+        const problem = part ? notAJobState(part, job) : undefined;
+        if (!part || problem) {
+            // Its state is not counted; what its claim comment recorded it ran is (the iterations and spend happened).
+            const claimed = claimedBy.get(job.issueId);
+            const ran = Math.min(claimed?.iterations ?? 0, job.maxIterations);
+            const spent = claimed?.costUsd ?? 0;
+            loop = { ...loop, iteration: loop.iteration + ran, costUsd: loop.costUsd + spent };
+            rows.push({
+                issueId: job.issueId,
+                title: job.title,
+                outcome: 'lost',
+                iterations: ran,
+                costUsd: spent,
+                durationMs: 0,
+                ...(problem ? { problem } : {}),
+                ...(claimed ? { countedFromClaim: true } : {}),
+            });
+            continue;
+        }
+        const offset = loop.iteration;
+        const at = (n) => n + offset;
+        const history = [...loop.history, ...part.history.map((r) => ({ ...r, n: at(r.n) }))];
+        const drop = Math.max(0, history.length - HISTORY_KEPT);
+        const newPulls = part.pullRequests.map((p) => ({ ...p, iteration: at(p.iteration) }));
+        loop = {
+            ...loop,
+            iteration: loop.iteration + part.iteration,
+            failedIterations: loop.failedIterations + part.failedIterations,
+            successfulIterations: loop.successfulIterations + part.successfulIterations,
+            testFailures: loop.testFailures + part.testFailures,
+            testsPassed: part.testsPassed ?? loop.testsPassed,
+            costUsd: loop.costUsd + part.costUsd,
+            tokens: {
+                input: loop.tokens.input + part.tokens.input,
+                output: loop.tokens.output + part.tokens.output,
+            },
+            issuesClosed: waveReduce_union(loop.issuesClosed, part.issuesClosed),
+            issuesEscalated: waveReduce_union(loop.issuesEscalated, part.issuesEscalated),
+            issuesNoChange: waveReduce_union(loop.issuesNoChange, part.issuesNoChange),
+            completedIterations: [...loop.completedIterations, ...part.completedIterations.map(at)],
+            escalations: [...loop.escalations, ...part.escalations.map((e) => ({ ...e, iteration: at(e.iteration) }))].slice(-ESCALATIONS_KEPT),
+            totalEscalations: loop.totalEscalations + part.totalEscalations,
+            environmentFailures: Math.max(loop.environmentFailures, part.environmentFailures),
+            pullRequests: [...loop.pullRequests, ...newPulls].slice(-waveReduce_PULL_REQUESTS_KEPT),
+            outbox: [
+                ...loop.outbox,
+                ...part.outbox.map((o) => ({
+                    ...o,
+                    iteration: at(o.iteration),
+                    cycle: { ...o.cycle, startedAtIteration: at(o.cycle.startedAtIteration) },
+                })),
+            ],
+            // The job's own halt post is not sent: the reduce posts once for the wave.
+            notices: [...loop.notices, ...part.notices.filter((n) => n.what.kind !== 'notify')],
+            preexistingFailures: part.preexistingFailures.length > 0 ? part.preexistingFailures : loop.preexistingFailures,
+            // The output of the run whose record ends the history (the halt diagnostic names that run):
+            // the job's, even empty (its agent printed nothing), when it ran one; else the loop's.
+            lastAgentOutput: part.history.length > 0 ? part.lastAgentOutput : loop.lastAgentOutput,
+            rateLimitedUntil: later(loop.rateLimitedUntil, part.rateLimitedUntil),
+            history: history.slice(drop),
+            compactedIterations: loop.compactedIterations + part.compactedIterations + drop,
+        };
+        const outcome = rowOutcome(job.issueId, part);
+        loop = { ...loop, issueCounts: carryCounts(loop.issueCounts, job.issueId, outcome, part) };
+        if (outcome === 'closed' || outcome === 'no_change')
+            successes++;
+        if (outcome === 'escalated')
+            escalations++;
+        if (part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) && !halt)
+            halt = {
+                reason: part.halt.reason,
+                message: `${job.issueId}: ${part.halt.message}`,
+                ...(part.halt.advice ? { advice: part.halt.advice } : {}),
+                issueId: job.issueId,
+            };
+        const first = part.history[0];
+        const lastRecord = part.history.at(-1);
+        rows.push({
+            issueId: job.issueId,
+            title: job.title,
+            outcome: part.halt && !haltReasons_JOB_LOCAL_HALTS.has(part.halt.reason) ? 'halted' : outcome,
+            iterations: part.iteration,
+            ...(part.iteration > 0 ? { first: offset + 1, last: offset + part.iteration } : {}),
+            costUsd: part.costUsd,
+            ...(first ? { startedAt: first.startedAt } : {}),
+            durationMs: first && lastRecord ? spanMs(first.startedAt, lastRecord.startedAt) + lastRecord.durationMs : 0,
+            ...(newPulls.at(-1) ? { pullRequest: newPulls.at(-1)?.url } : {}),
+            ...(part.halt ? { halt: `${part.halt.reason}: ${part.halt.message}` } : {}),
+        });
+    }
+    // Escalations in one wave with no success among them are escalations in a row.
+    const consecutiveEscalations = successes > 0 ? 0 : loop.consecutiveEscalations + escalations;
+    loop = {
+        ...loop,
+        consecutiveEscalations,
+        waves: loop.waves + 1,
+        wave: undefined,
+        requeued: loop.requeued.filter((r) => !rows.some((row) => row.issueId === r.issueId && row.iterations > 0)),
+    };
+    if (!halt && escalations > 0 && consecutiveEscalations >= settings.maxConsecutiveEscalations) {
+        const ids = rows.filter((r) => r.outcome === 'escalated').map((r) => r.issueId);
+        halt = {
+            reason: 'failure_loop',
+            message: `FAILURE LOOP DETECTED: ${consecutiveEscalations} consecutive escalations (issues ${ids.join(', ')} in wave ${loop.waves}, no success in it)`,
+        };
+    }
+    const unfinished = rows.some((r) => r.outcome === 'unfinished');
+    if (!halt && unfinished && loop.iteration >= settings.maxIterations)
+        halt = { reason: 'max_iterations', message: `Max iterations (${settings.maxIterations}) reached` };
+    if (!halt && unfinished && settings.maxCostUsd !== undefined && loop.costUsd >= settings.maxCostUsd)
+        halt = {
+            reason: 'budget',
+            // Waves run in the action only (fan-out): its words.
+            message: `Budget exhausted: $${loop.costUsd.toFixed(2)} spent of the $${settings.maxCostUsd} cap (${surface('action').option('maxCostUsd')})`,
+        };
+    return { loop, rows, ...(halt ? { halt } : {}) };
+}
+/**
+ * Why a partial state cannot be one fresh job's of this wave, or undefined: one that ran more
+ * iterations than its share, or worked other issues, would be counted twice (a job that resumed the
+ * loop's own checkpoint instead of starting fresh). Not counted: never a double count.
+ */
+function notAJobState(part, job) {
+    if (part.iteration > job.maxIterations)
+        return `its state has ${part.iteration} iterations, more than the job's share of ${job.maxIterations}: not a fresh job's state`;
+    const others = part.history.flatMap((r) => r.issueIds).filter((id) => id !== job.issueId);
+    if (others.length > 0)
+        return `its state worked other issues (${[...new Set(others)].join(', ')})`;
+    return undefined;
+}
+/**
+ * The loop's per-issue counts after a job: an unfinished issue's are its cycle's, which started from
+ * what earlier jobs carried (so they replace them, never add to them); a job that left no cycle of
+ * it (it could not start, lost its claim) leaves them as they were; any other outcome ends them.
+ * Absent when no issue has any. Pure.
+ */
+function carryCounts(counts, issueId, outcome, part) {
+    const cycle = part.currentCycle;
+    const ofIssue = cycle?.issueIds.length === 1 && cycle.issueIds[0] === issueId ? cycle : undefined;
+    if (outcome === 'unfinished' && !ofIssue)
+        return counts;
+    const { [issueId]: _ended, ...others } = counts ?? {};
+    const left = outcome === 'unfinished' && ofIssue
+        ? { unfinishedRuns: ofIssue.unfinishedRuns ?? 0, silentIterations: ofIssue.silentIterations ?? 0 }
+        : undefined;
+    const next = left && (left.unfinishedRuns > 0 || left.silentIterations > 0) ? { ...others, [issueId]: left } : others;
+    return Object.keys(next).length > 0 ? next : undefined;
+}
+/** What became of the job's issue, from its own state. */
+function rowOutcome(issueId, part) {
+    if (part.issuesEscalated.includes(issueId))
+        return 'escalated';
+    // Left open for a person; one closed as no change is closed (issuesNoChange lists both).
+    if (part.issuesNoChange.includes(issueId) && !part.issuesClosed.includes(issueId))
+        return 'no_change';
+    if (part.issuesClosed.includes(issueId))
+        return 'closed';
+    // Landed work still in the outbox (a refused push) is finished work: a later run lands it.
+    if (part.outbox.some((o) => o.cycle.issueIds.includes(issueId)))
+        return 'closed';
+    return 'unfinished';
+}
+/** `a`, then what of `b` it lacks. Pure. */
+function waveReduce_union(a, b) {
+    return [...a, ...b.filter((x) => !a.includes(x))];
+}
+function later(a, b) {
+    if (a === undefined)
+        return b;
+    if (b === undefined)
+        return a;
+    return Date.parse(b) > Date.parse(a) ? b : a;
+}
+function spanMs(from, to) {
+    const d = Date.parse(to) - Date.parse(from);
+    return Number.isFinite(d) && d > 0 ? d : 0;
+}
+
 ;// CONCATENATED MODULE: ./src/core/waveOutbox.ts
 /**
  * Fan-out (issue 16), finished work a wave could not land: a work job whose push or pull request
@@ -40279,6 +41638,7 @@ async function planWithSession(options, io, ctx) {
  * what it can, and hands back what is left. Meanwhile no wave works an issue whose work waits there.
  * Pure: the plan and the reduce call these.
  */
+
 
 /** The landing job's entry in the wave's matrix (where an issue number goes: never one). */
 const LANDING_JOB = 'outbox';
@@ -40967,6 +42327,8 @@ async function keepHaltedJob(input) {
 
 
 
+
+
 /** Jobs at once on one machine. */
 const MAX_LOCAL_PARALLEL = 32;
 /** Why --parallel cannot run with these options; each names what to do instead. Pure. */
@@ -41003,7 +42365,7 @@ async function parallelCommand(options, io) {
         source: () => sourceOf(options, io, () => { }),
     });
     if (halt.kind === 'stands')
-        return run_standingHalt(options, io, halt, startedAt);
+        return standingHalt(options, io, halt, startedAt);
     const opened = await openAgentSession('run', io);
     if (!opened.ok)
         return cannotStart(io, 'run', opened.problems.map(problem('repository')), redact);
@@ -41050,10 +42412,11 @@ async function coordinate(options, io, top, registry, logger) {
     if (loop.wave)
         logger.info('parallel.resume', `Resuming checkpoint ${checkpointId}: wave ${loop.waves + 1} was in flight (${loop.wave.jobs.map((j) => j.issueId).join(', ')}); each job resumes where it stood.`, { checkpointId });
     const save = async (status, errors = []) => {
+        const { phase, stage } = runCheckpointPhase(status);
         await store.write({
             id: checkpointId,
-            phase: status === 'continuing' ? 'working' : status,
-            state: { loop },
+            phase,
+            state: { [STAGE_KEY]: stage, loop },
             ...(errors.length ? { errors } : {}),
         });
     };
@@ -41175,7 +42538,7 @@ async function coordinate(options, io, top, registry, logger) {
         const kept = new Map();
         for (const [k, job] of wave.jobs.entries()) {
             const reason = ends[k]?.loop?.halt?.reason;
-            if (!reason || waveReduce_JOB_LOCAL_HALTS.has(reason))
+            if (!reason || haltReasons_JOB_LOCAL_HALTS.has(reason))
                 continue;
             const place = jobPlace(io.stateDir, wave.id, job.issueId);
             if (!(0,external_node_fs_namespaceObject.existsSync)(place.tree))
@@ -41323,6 +42686,7 @@ function describeRow(row, requeued) {
 
 
 
+
 /** Reads the tally from `state.loop`'s history, or its counters; null when neither is there. Pure. */
 function tallyIterations(loop) {
     const compacted = count(loop.compactedIterations) ?? 0;
@@ -41451,7 +42815,8 @@ async function statusCommand(opts, deps) {
             resumable: resumable?.id ?? null,
             checkpoints: sorted.map((cp) => ({
                 id: cp.id,
-                phase: cp.phase,
+                // Seed 001's phase (an older version's name translated), the run's stage, the name as written.
+                ...readPhase(cp),
                 timestamp: cp.timestamp,
                 ageDays: ageOf(cp, now),
                 errors: cp.errors ?? [],
@@ -41478,10 +42843,10 @@ async function statusCommand(opts, deps) {
                 out(line);
         }
         out('');
-        out(resumable && runPhase(resumable) === 'halted'
+        out(resumable && readPhase(resumable).stage === 'halted'
             ? `\`agent-loop run --state-dir ${opts.stateDir}\` would find ${resumable.id} halted and run nothing, until its cause changes (see its halt diagnostic, halt.md) or it is resumed with \`--resume-halted\` and the options of the halted run (\`--fresh\` starts over).`
             : resumable
-                ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${runPhase(resumable) ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
+                ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${readPhase(resumable).stage ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
                 : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`);
     }
     if (invalid.length > 0) {
@@ -41491,8 +42856,8 @@ async function statusCommand(opts, deps) {
     }
     return 0;
 }
-/** What a run's checkpoint phase tells a person. */
-const RUN_PHASE_MEANING = {
+/** What a run's stage tells a person. */
+const RUN_STAGE_MEANING = {
     working: 'work remains: a run goes on from here',
     red: 'work remains: the next test is to be written (--workflow tdd)',
     green: 'work remains: the failing test is to be made to pass (--workflow tdd)',
@@ -41500,18 +42865,18 @@ const RUN_PHASE_MEANING = {
     complete: 'nothing left to do',
     halted: 'halted on purpose: a run resumes here once the cause is fixed',
 };
-/** A run's checkpoint phase, in today's words (an older version's pipeline-style name translated); undefined for a plan's. */
-function runPhase(cp) {
-    return isLoopPhase(cp.phase) ? cp.phase : LEGACY_LOOP_PHASES[cp.phase];
-}
 function describeCheckpoint(cp, wouldResume, now) {
     const lines = [`${cp.id}${wouldResume ? '  \u2190 would be resumed' : ''}`];
     const pipeline = readPipelineProgress(cp);
     const next = resumePoint(cp);
-    const loopPhase = pipeline ? undefined : runPhase(cp);
-    lines.push(loopPhase
-        ? `  phase:      ${loopPhase} (${RUN_PHASE_MEANING[loopPhase]})${loopPhase === cp.phase ? '' : `; written as ${cp.phase} by an older version`}`
-        : `  phase:      ${cp.phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
+    const { phase, stage, writtenAs } = readPhase(cp);
+    const runStage = pipeline ? null : stage;
+    if (runStage) {
+        lines.push(`  phase:      ${phase}${writtenAs ? ` (written as ${writtenAs} by an older version)` : ''}`);
+        lines.push(`  stage:      ${runStage} (${RUN_STAGE_MEANING[runStage]})`);
+    }
+    else
+        lines.push(`  phase:      ${phase}${next ? ` (resumes at ${next})` : ' (nothing left to do)'}`);
     lines.push(`  timestamp:  ${cp.timestamp}`);
     lines.push(`  age:        ${describeAge(ageOf(cp, now))}`);
     if (pipeline) {
@@ -41616,6 +42981,7 @@ function ids(value) {
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /** Dispatches a command line to run, status or cleanup. Exit codes: 0 ok/continuing, 1 halted, 2 usage. */
+
 
 
 
