@@ -15,5 +15,10 @@ export default {
   testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.test\\.ts$'],
   maxWorkers: 2,
+  // A worker is replaced once its heap passes this after a file. Jest in ESM mode keeps each file's
+  // modules, so a worker grew to about 1 GB by its last file; on a busy machine tearing that down took
+  // longer than the 500 ms Jest waits, and it reported "A worker process has failed to exit
+  // gracefully" although no handle was left open (each worker reached its exit event within 20 ms).
+  workerIdleMemoryLimit: '700MB',
   testTimeout: 60000,
 };
