@@ -1,8 +1,8 @@
-// npm test: the unit and integration tests (__tests__/: the engine with real git and in-memory
-// ports) and three smoke files of the end-to-end suite, so every commit also exercises the built
-// CLI and the bundled action: the action run as the runner runs it, bad input to the CLI, and a
-// dirty or detached repository left untouched. The rest of e2e/ is npm run test:e2e
-// (jest.e2e.config.js, then jest.agents.config.js).
+// npm test: the unit and core tests of __tests__/ (in-memory ports, pure functions, real processes
+// where the process runner is the subject), run before every commit; about a minute or less on a
+// 2-core machine. A test that starts real git is named *.integration.test.ts and runs in
+// npm run test:integration (jest.integration.config.js), with the smoke files of e2e/ that run the
+// built bundles; the rest of e2e/ is npm run test:e2e (jest.e2e.config.js, then jest.agents.config.js).
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
@@ -11,14 +11,14 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }],
   },
-  roots: ['<rootDir>/__tests__', '<rootDir>/e2e'],
-  testMatch: [
-    '<rootDir>/__tests__/**/*.test.ts',
-    '<rootDir>/e2e/action.test.ts',
-    '<rootDir>/e2e/inputs.test.ts',
-    '<rootDir>/e2e/preconditions.test.ts',
-  ],
-  testPathIgnorePatterns: ['/node_modules/'],
+  roots: ['<rootDir>/__tests__'],
+  testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.test\\.ts$'],
   maxWorkers: 2,
+  // A worker is replaced once its heap passes this after a file. Jest in ESM mode keeps each file's
+  // modules, so a worker grew to about 1 GB by its last file; on a busy machine tearing that down took
+  // longer than the 500 ms Jest waits, and it reported "A worker process has failed to exit
+  // gracefully" although no handle was left open (each worker reached its exit event within 20 ms).
+  workerIdleMemoryLimit: '700MB',
   testTimeout: 60000,
 };

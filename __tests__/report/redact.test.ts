@@ -65,7 +65,11 @@ const textArb = fc.oneof(
   fc.string({ unit: chars(`${BASE62}\\"/%\n*`), maxLength: 40 }),
 );
 
-const RUNS = { numRuns: 1000 };
+/**
+ * Runs per property: AGENT_LOOP_PROPERTY_RUNS, 100 by default (npm test, about a second);
+ * npm run test:integration runs this file again with 1,000 (scripts/test-integration.mjs), as CI does.
+ */
+const RUNS = { numRuns: Number(process.env.AGENT_LOOP_PROPERTY_RUNS ?? 100) };
 
 // --- collectSecrets -----------------------------------------------------------------------------------
 
