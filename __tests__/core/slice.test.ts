@@ -352,6 +352,17 @@ describe('the core: one cycle', () => {
     expect(find(s.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: true });
   });
 
+  it('where beads issues are closed on the published branch, a cycle that needed no change lands like any other', () => {
+    // Its issue's close changed the repository's issues file: a change to commit and land, not a branch to drop.
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const s = run(m, config({ closeOnBranch: true }), iterated({ state: m.loop, cycleDone: true, noChange: true }), {
+      type: 'sourceChecked',
+    });
+    expect(find(s.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: false });
+    expect(s.model.loop.outbox?.at(-1)?.noChange).toBe(false);
+  });
+
   it('a contract violation goes to errors.jsonl; an iteration’s halt ends the slice', () => {
     const m = model({ currentCycle: cycle() });
     const s = step(

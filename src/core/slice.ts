@@ -901,8 +901,18 @@ function working(model: SliceModel, cycle: CycleState | undefined): ClaimProgres
   return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
 }
 
-function iterated(model: SliceModel, outcome: IterationOutcome, now: number, config: CoreConfig): Step {
-  if (outcome.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
+/**
+ * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
+ * its issue in the repository's issues file, a change that lands like any other (not a branch
+ * dropped). Pure.
+ */
+function landsAsChange(outcome: IterationOutcome, settings: Pick<CoreSettings, 'closeOnBranch'>): IterationOutcome {
+  return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
+}
+
+function iterated(model: SliceModel, told: IterationOutcome, now: number, config: CoreConfig): Step {
+  if (told.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
+  const outcome = landsAsChange(told, config.settings);
   let m: SliceModel = { ...model, now, loop: outcome.state, outcome };
   const effects: Effect[] = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
   // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:

@@ -25,8 +25,5 @@ export const iterate: Handler<'iterate'> = async (effect, ctx) => {
   const masked = outcome.escalate
     ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
     : outcome;
-  // Beads issues where work is published: a cycle that needed no change still closed its issue
-  // in the repository's issues file, a change that lands like any other (not a branch dropped).
-  const lands = deps.settings.closeOnBranch && masked.noChange ? { ...masked, noChange: false } : masked;
-  return { type: 'iterated', outcome: lands, now: deps.clock.now().getTime() };
+  return { type: 'iterated', outcome: masked, now: deps.clock.now().getTime() };
 };
