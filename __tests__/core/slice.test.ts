@@ -203,6 +203,18 @@ describe('the core: bounds', () => {
     expect(find(budget.effects, 'save')?.status).toBe('halted');
   });
 
+  it('a wave job’s share used up is the job’s end, not the run’s halt; other halts, and a serial run’s, are the run’s', () => {
+    const job = config({}, { waveJob: true });
+    const share = run(withCycle({ iteration: 10 }), job, tick());
+    expect(find(share.effects, 'recordHalt')).toMatchObject({ halt: { reason: 'max_iterations' }, jobLocal: true });
+    const m = withCycle({});
+    const moved = step(m, iterated({ state: m.loop, halt: { reason: 'repository_moved', message: 'moved' } }), job);
+    expect(find(moved.effects, 'recordHalt')?.halt.reason).toBe('repository_moved');
+    expect(find(moved.effects, 'recordHalt')?.jobLocal).toBeUndefined();
+    const serial = run(withCycle({ iteration: 10 }), config(), tick());
+    expect(find(serial.effects, 'recordHalt')?.jobLocal).toBeUndefined();
+  });
+
   it('ends the slice (continuing) at its iteration bound and at its deadline', () => {
     const m = withCycle({ iteration: 3 });
     const byCount = run({ ...m, sliceStartIteration: 1 }, config({ sliceIterations: 2 }), tick());

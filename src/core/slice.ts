@@ -30,6 +30,7 @@ import {
   log,
 } from './events.js';
 import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from './state.js';
+import { JOB_LOCAL_HALTS } from './waveReduce.js';
 
 export interface CoreSettings {
   /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs. */
@@ -91,6 +92,8 @@ export interface CoreConfig {
    * released when it lands or is escalated.
    */
   leaseMs?: number;
+  /** The slice is a job of run --parallel (its coordinator reduces the wave): some halts are the job's own end. */
+  waveJob?: boolean;
 }
 
 export interface SliceModel {
@@ -1120,7 +1123,9 @@ function finish(
       advice: halt.advice,
       terms: config.settings.terms ?? 'cli',
     });
-    effects.push({ kind: 'recordHalt', halt, diagnostic });
+    // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
+    const jobLocal = config.waveJob === true && JOB_LOCAL_HALTS.has(halt.reason);
+    effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
     if (haltPosted(m, config.settings)) {
       // The Discord post: recorded (saved with the halt), then sent.
       const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);

@@ -92,6 +92,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     branches: deps.git !== undefined && state.baseBranch !== undefined,
     // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
     ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
+    ...(deps.waveJob ? { waveJob: true } : {}),
   };
   const model = initialModel(state, clock.now().getTime());
   const found = model.loop;

@@ -1,6 +1,5 @@
 /** The outbox's notices performed (an escalation's label, a tick, a halt's Discord post), and the halt recorded (halt.md). */
 import path from 'node:path';
-import { JOB_LOCAL_HALTS } from '../../core/waveReduce.js';
 import type { HaltDiagnostic } from '../../report/diagnostic.js';
 import { renderMarkdown } from '../../report/diagnostic.js';
 import { filesOf } from '../deps.js';
@@ -46,7 +45,7 @@ export const recordHalt: Handler<'recordHalt'> = async (effect, ctx) => {
   const diagnostic = ctx.redact(renderMarkdown(effect.diagnostic));
   run.diagnostic = diagnostic;
   await filesOf(deps).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
-  if (deps.waveJob && JOB_LOCAL_HALTS.has(halt.reason)) {
+  if (effect.jobLocal) {
     // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
     logger.warn(
       'run.halted',
