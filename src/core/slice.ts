@@ -30,6 +30,7 @@ import {
   log,
 } from './events.js';
 import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from './state.js';
+import type { LandingMode } from './landing.js';
 import { JOB_LOCAL_HALTS } from './waveReduce.js';
 
 export interface CoreSettings {
@@ -92,6 +93,8 @@ export interface CoreConfig {
    * released when it lands or is escalated.
    */
   leaseMs?: number;
+  /** How a finished cycle's work lands (landingMode), decided once per slice. */
+  landing?: LandingMode;
   /** The slice is a job of run --parallel (its coordinator reduces the wave): some halts are the job's own end. */
   waveJob?: boolean;
 }

@@ -3,6 +3,7 @@
  * pull request or left on its branch (--on-success); a cycle that needed no change dropped; an
  * escalated cycle's branch pushed to stay.
  */
+import type { LandingMode } from '../core/landing.js';
 import { cycleProgress } from '../core/slice.js';
 import type { CycleState, LoopState } from '../core/state.js';
 import type { SliceDeps } from './deps.js';
@@ -21,11 +22,12 @@ export const cycleSubject = (cycle: CycleState) =>
 
 export async function finishCycleInGit(
   deps: SliceDeps,
+  landing: LandingMode,
   state: LoopState,
   cycle: CycleState,
   committedBefore = false,
 ): Promise<LoopState['pullRequests'][number] | undefined> {
-  const { git, settings, logger } = deps;
+  const { git, logger } = deps;
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
   const subject = cycleSubject(cycle);
   // Committed already (the commit recorded before the push) unless this is the first look at it.
@@ -47,7 +49,7 @@ export async function finishCycleInGit(
     ...(own?.summary ? { summary: own.summary } : {}),
     ...spent,
   };
-  if (settings.onSuccess === 'merge' && deps.publisher?.pushToBase) {
+  if (landing === 'pushToBase' && deps.publisher?.pushToBase) {
     // The runner is thrown away: the base branch that matters is the remote's.
     await deps.publisher.pushToBase(work);
     await git.checkout(state.baseBranch);
@@ -60,7 +62,7 @@ export async function finishCycleInGit(
     );
     return undefined;
   }
-  if (settings.onSuccess === 'pull-request' && deps.publisher) {
+  if (landing === 'pullRequest' && deps.publisher) {
     const pr = await deps.publisher.publish(work);
     await git.checkout(state.baseBranch);
     logger.info(
@@ -71,7 +73,7 @@ export async function finishCycleInGit(
     return { issueIds: cycle.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
   }
   await git.checkout(state.baseBranch);
-  if (settings.onSuccess === 'merge') {
+  if (landing === 'merge') {
     if (committed || (await git.branchExists(cycle.branch))) {
       await git.merge(cycle.branch, `Merge ${cycle.branch}: ${subject}`);
       await git.deleteBranch(cycle.branch);
@@ -87,14 +89,19 @@ export async function finishCycleInGit(
 }
 
 /** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
-export async function dropEmptyCycle(deps: SliceDeps, state: LoopState, cycle: CycleState): Promise<undefined> {
+export async function dropEmptyCycle(
+  deps: SliceDeps,
+  landing: LandingMode,
+  state: LoopState,
+  cycle: CycleState,
+): Promise<undefined> {
   const { git } = deps;
   if (!git || !cycle.branch || !state.baseBranch) return undefined;
   // The issue's close changed the repository's issues file: it lands like any cycle's work, never
   // carried onto the base uncommitted (the next run refused it as the user's change, and the next
   // cycle's commit took it along).
   if (!deps.publisher && (await git.currentRef()) === cycle.branch && (await git.hasWorkSince(await git.head()))) {
-    await finishCycleInGit(deps, state, cycle); // no publisher: nothing published
+    await finishCycleInGit(deps, landing, state, cycle); // no publisher: nothing published
     return undefined;
   }
   await git.checkout(state.baseBranch);

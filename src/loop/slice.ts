@@ -8,6 +8,7 @@ import path from 'node:path';
 import { surface, upperFirst } from '../config/surface.js';
 import { newCheckpointId } from '../checkpoint/fileStore.js';
 import type { CheckpointPhase } from '../checkpoint/types.js';
+import { landingMode } from '../core/landing.js';
 import { pickRunnable } from '../core/resumable.js';
 import type { RunResult } from '../core/result.js';
 import { type CoreConfig, initialModel } from '../core/slice.js';
@@ -93,6 +94,7 @@ export async function runSlice(unguarded: SliceDeps): Promise<RunResult> {
     // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
     ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
     ...(deps.waveJob ? { waveJob: true } : {}),
+    landing: landingMode(settings.onSuccess, deps.publisher && { pushesToBase: !!deps.publisher.pushToBase }),
   };
   const model = initialModel(state, clock.now().getTime());
   const found = model.loop;

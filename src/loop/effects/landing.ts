@@ -39,9 +39,10 @@ export const finishCycle: Handler<'finishCycle'> = async (effect, ctx) => {
   try {
     await performIssueActions(ctx, effect.issueActions);
     if (where === 'landed') return { type: 'cycleFinished' };
+    const landing = ctx.config.landing ?? 'branch';
     const published = effect.noChange
-      ? await dropEmptyCycle(deps, loop, effect.cycle)
-      : await finishCycleInGit(deps, loop, effect.cycle, effect.committed);
+      ? await dropEmptyCycle(deps, landing, loop, effect.cycle)
+      : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed);
     return { type: 'cycleFinished', ...(published ? { published } : {}) };
   } catch (error) {
     // GitHub refused or failed a step: the core keeps the work in the outbox (a refusal halts).
