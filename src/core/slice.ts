@@ -32,6 +32,7 @@ import {
 import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from './state.js';
 import type { LandingMode } from './landing.js';
 import { JOB_LOCAL_HALTS } from './waveReduce.js';
+import { cycleInFlight } from './inFlight.js';
 
 export interface CoreSettings {
   /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs. */
@@ -1005,7 +1006,7 @@ function escalate(
 ): Step & { halt?: Halt; after?: Effect[] } {
   const { settings } = config;
   let loop = model.loop;
-  const cycle = loop.currentCycle as CycleState;
+  const cycle = cycleInFlight(loop);
   const at = rfc3339(new Date(model.now));
   const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
   const record = {

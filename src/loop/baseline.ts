@@ -28,7 +28,8 @@ import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/resul
 import { type SliceDeps, filesOf } from './deps.js';
 import type { Halt } from '../core/events.js';
 import type { Git } from '../git/git.js';
-import type { CycleState, LoopState } from '../core/state.js';
+import type { LoopState } from '../core/state.js';
+import { cycleInFlight } from '../core/inFlight.js';
 
 /**
  * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
@@ -108,7 +109,7 @@ export interface CycleBaseline {
  */
 export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpointId: string): Promise<CycleBaseline> {
   const { settings, logger, git } = deps;
-  const cycle = state.currentCycle as CycleState;
+  const cycle = cycleInFlight(state);
   const store = baselineStore(filesOf(deps));
   const junit = settings.junitFile;
   // The base tip, recorded when the cycle opened; else (no branches, an older checkpoint) HEAD.
@@ -122,7 +123,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     );
   const withKey = (s: LoopState, run?: SuiteRun): LoopState => ({
     ...s,
-    currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key },
+    currentCycle: { ...cycleInFlight(s), baselineKey: key },
     ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
   });
   const check = (run: SuiteRun, s: LoopState): CycleBaseline => {
