@@ -203,6 +203,18 @@ describe('the core: bounds', () => {
     expect(find(budget.effects, 'save')?.status).toBe('halted');
   });
 
+  it('a wave job’s share used up is the job’s end, not the run’s halt; other halts, and a serial run’s, are the run’s', () => {
+    const job = config({}, { waveJob: true });
+    const share = run(withCycle({ iteration: 10 }), job, tick());
+    expect(find(share.effects, 'recordHalt')).toMatchObject({ halt: { reason: 'max_iterations' }, jobLocal: true });
+    const m = withCycle({});
+    const moved = step(m, iterated({ state: m.loop, halt: { reason: 'repository_moved', message: 'moved' } }), job);
+    expect(find(moved.effects, 'recordHalt')?.halt.reason).toBe('repository_moved');
+    expect(find(moved.effects, 'recordHalt')?.jobLocal).toBeUndefined();
+    const serial = run(withCycle({ iteration: 10 }), config(), tick());
+    expect(find(serial.effects, 'recordHalt')?.jobLocal).toBeUndefined();
+  });
+
   it('ends the slice (continuing) at its iteration bound and at its deadline', () => {
     const m = withCycle({ iteration: 3 });
     const byCount = run({ ...m, sliceStartIteration: 1 }, config({ sliceIterations: 2 }), tick());
@@ -350,6 +362,17 @@ describe('the core: one cycle', () => {
     const m = model({ currentCycle: c }, { cycle: c });
     const s = run(m, config(), iterated({ state: m.loop, cycleDone: true, noChange: true }), { type: 'sourceChecked' });
     expect(find(s.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: true });
+  });
+
+  it('where beads issues are closed on the published branch, a cycle that needed no change lands like any other', () => {
+    // Its issue's close changed the repository's issues file: a change to commit and land, not a branch to drop.
+    const c = cycle();
+    const m = model({ currentCycle: c }, { cycle: c });
+    const s = run(m, config({ closeOnBranch: true }), iterated({ state: m.loop, cycleDone: true, noChange: true }), {
+      type: 'sourceChecked',
+    });
+    expect(find(s.effects, 'finishCycle')).toEqual({ kind: 'finishCycle', cycle: c, noChange: false });
+    expect(s.model.loop.outbox?.at(-1)?.noChange).toBe(false);
   });
 
   it('a contract violation goes to errors.jsonl; an iteration’s halt ends the slice', () => {

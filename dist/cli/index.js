@@ -29637,6 +29637,19 @@ whole, limit = ECHO_MAX_BYTES) {
 /** The writer of the state directory's files the slice uses. */
 const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
 
+;// CONCATENATED MODULE: ./src/core/inFlight.ts
+/**
+ * The cycle in flight, where the engine knows there is one (an iteration, its baseline, an
+ * escalation): a state without one there is a bug of the engine's, said as such instead of a
+ * cast that lets it through as `undefined`. Pure.
+ */
+function cycleInFlight(state) {
+    const cycle = state.currentCycle;
+    if (!cycle)
+        throw new Error('agent-loop: no cycle in flight where one was expected (a bug: please report it)');
+    return cycle;
+}
+
 ;// CONCATENATED MODULE: ./src/loop/turn.ts
 /**
  * One agent turn, the same for every workflow (implement, tdd): the prompt written to the state
@@ -29645,6 +29658,7 @@ const filesOf = (deps) => deps.files ?? stateFiles(deps.stateDir, deps.redact);
  * the lane checked before anything judges the work. What the turn's result means is each
  * workflow's business.
  */
+
 
 
 
@@ -29720,7 +29734,7 @@ async function runTurn(ports, req) {
 /** Runs the agent once on `prompt` for the current cycle; undefined when the run was interrupted. */
 async function agentTurn(deps, before, prompt, what, tdd) {
     const { settings, clock } = deps;
-    const cycle = before.currentCycle;
+    const cycle = cycleInFlight(before);
     const n = before.iteration + 1;
     // --iteration-delay: between two invocations, before the next, never after the last.
     const pauseMs = pauseBeforeRun(settings.iterationDelaySeconds * 1000, before.history.at(-1), clock.now().getTime());
@@ -29752,7 +29766,7 @@ async function agentTurn(deps, before, prompt, what, tdd) {
         // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
         // drops it too when the policy's row says freshSession.
         currentCycle: {
-            ...after.state.currentCycle,
+            ...cycleInFlight(after.state),
             sessionId: result.ok ? result.sessionId : cycle.sessionId,
         },
     };
@@ -29831,7 +29845,7 @@ function logUsage(deps, n, result, state) {
  * failed iteration counted in the state. Every workflow acts on the answer its own way.
  */
 function afterFailure(state, failure) {
-    const cycle = state.currentCycle;
+    const cycle = cycleInFlight(state);
     const decision = decideFailure(failure, {
         rateLimitAttempts: cycle.rateLimitAttempts,
         timeoutRetries: cycle.timeoutRetries,
@@ -33561,45 +33575,13 @@ function finishedBranchMessage(id, branch, base) {
     return `Skipping ${id}: its work is finished on ${branch}, which is not merged into ${base} (the issue is closed there). Merge ${branch} to land it, or delete it (git branch -D ${branch}) to have agent-loop work on the issue again.`;
 }
 
-;// CONCATENATED MODULE: ./src/checkpoint/foreign.ts
-/**
- * Checkpoints the run did not write. The agent has a shell, so it can write into the state
- * directory wherever it is; a checkpoint it forges (iteration 0, a newer timestamp or sequence)
- * would be resumed by the next run and reset --max-iterations. The slice notes every checkpoint
- * file as it was before any agent ran; a file that appears or changes afterwards, other than the
- * run's own, was written by something else: it is moved to `<state-dir>/quarantine/` and reported,
- * and never resumed.
- */
-
-
-/** Each `*.json` in `dir` with its size and modification time. */
-async function snapshotCheckpoints(files, dir) {
-    const out = new Map();
-    for (const { name, stamp } of await files.list(dir))
-        if (name.endsWith('.json'))
-            out.set(name, stamp);
-    return out;
-}
-/** Names that are new or changed since `before`, the run's own file aside. Pure. */
-function foreignChanges(before, now, own) {
-    return [...now].filter(([name, stamp]) => name !== own && before.get(name) !== stamp).map(([name]) => name);
-}
-/** Moves the named files into `<stateDir>/quarantine/`; returns where each went. */
-async function quarantine(checkpointsDir, stateDir, names) {
-    const target = external_node_path_default().join(stateDir, 'quarantine');
-    await external_node_fs_namespaceObject.promises.mkdir(target, { recursive: true });
-    const moved = [];
-    for (const name of names) {
-        const to = external_node_path_default().join(target, `${Date.now()}-${name}`);
-        try {
-            await external_node_fs_namespaceObject.promises.rename(external_node_path_default().join(checkpointsDir, name), to);
-            moved.push(to);
-        }
-        catch {
-            // gone meanwhile
-        }
-    }
-    return moved;
+;// CONCATENATED MODULE: ./src/core/landing.ts
+function landingMode(onSuccess, publisher) {
+    if (onSuccess === 'merge')
+        return publisher?.pushesToBase ? 'pushToBase' : 'merge';
+    if (onSuccess === 'pull-request' && publisher)
+        return 'pullRequest';
+    return 'branch';
 }
 
 ;// CONCATENATED MODULE: ./src/core/state.ts
@@ -34035,223 +34017,6 @@ function pickRunnable(checkpoints, now, terms) {
     return { checkpoint: undefined, skipped };
 }
 
-;// CONCATENATED MODULE: ./src/core/resumeWays.ts
-/**
- * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
- * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
- * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
- * program to follow. Pure.
- */
-
-
-
-/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
-function resumeWays(halt) {
-    const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
-    return [...(byHand ? ['explicit'] : []), ...liftedBy, ...(startOver ? ['fresh'] : [])];
-}
-/** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
-function describeResumeWay(way, terms, baseBranch) {
-    const say = surface(terms);
-    switch (way) {
-        case 'explicit':
-            // The CLI keeps no options between runs: the resumed run needs the halted run's again.
-            return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
-        case 'unlabel':
-            return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
-        case 'base_commits':
-            // The CLI's base branch is the local one; the action's is the one it checks out.
-            return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
-        case 'max_iterations':
-            return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
-        case 'budget':
-            return `raise ${say.option('maxCostUsd')} (the spend is kept across runs): the next run resumes by itself`;
-        case 'fresh':
-            return `or ${say.act('startFresh')} (the loop's counts begin again)`;
-    }
-}
-/** The ways, worded and joined: `a; b; or start over \u2026`. */
-function describeResumeWays(ways, terms, baseBranch) {
-    return ways.map((w) => describeResumeWay(w, terms, baseBranch)).join('; ');
-}
-/** How a halt is resumed, in a sentence: later runs stay halted until one of its ways is taken. */
-function describeResume(ways, terms, baseBranch) {
-    return `Later runs stay halted until it is resumed: ${describeResumeWays(ways, terms, baseBranch)}.`;
-}
-
-;// CONCATENATED MODULE: ./src/core/result.ts
-
-
-/** The loop's totals as the state holds them. Pure. */
-function loopTotals(state) {
-    return {
-        iterations: state.iteration,
-        failedIterations: state.failedIterations,
-        successfulIterations: state.successfulIterations,
-        testFailures: state.testFailures,
-        testsPassed: state.testsPassed,
-        issuesClosed: state.issuesClosed,
-        issuesEscalated: state.issuesEscalated,
-        issuesNoChange: state.issuesNoChange,
-        pullRequests: state.pullRequests,
-        completedIterations: state.completedIterations,
-        costUsd: state.costUsd,
-        tokens: state.tokens,
-    };
-}
-/**
- * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
- * counters' differences, and the issues and pull requests that are new in the loop's lists. An
- * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
- * Pure.
- */
-function runPart(start, state) {
-    const added = (before, after) => {
-        const had = new Set(before);
-        return after.filter((id) => !had.has(id));
-    };
-    const prKey = (p) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
-    const hadPr = new Set(start.pullRequests.map(prKey));
-    const history = state.history.filter((r) => r.n > start.iteration);
-    const tested = history.some((r) => r.tests !== undefined);
-    const judged = history.some((r) => r.verdict !== undefined);
-    return {
-        iterations: state.iteration - start.iteration,
-        failedIterations: state.failedIterations - start.failedIterations,
-        successfulIterations: state.successfulIterations - start.successfulIterations,
-        testFailures: state.testFailures - start.testFailures,
-        testsPassed: tested ? state.testsPassed : null,
-        issuesClosed: added(start.issuesClosed, state.issuesClosed),
-        // An issue escalated again in this run (edited since, tried again) is this run's as well.
-        issuesEscalated: [
-            ...new Set([
-                ...added(start.issuesEscalated, state.issuesEscalated),
-                ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
-            ]),
-        ],
-        issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
-        preexistingFailures: judged || tested ? state.preexistingFailures : [],
-        pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
-        completedIterations: state.completedIterations.filter((n) => n > start.iteration),
-        costUsd: spent(state.costUsd - start.costUsd),
-        tokens: {
-            input: state.tokens.input - start.tokens.input,
-            output: state.tokens.output - start.tokens.output,
-        },
-        history,
-    };
-}
-/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
-const spent = (usd) => Math.max(0, Math.round(usd * 1e9) / 1e9);
-function buildResult(input) {
-    const { state } = input;
-    const part = runPart(input.start, state);
-    return {
-        status: input.status,
-        haltReason: state.halt?.reason ?? null,
-        error: state.halt?.message ?? null,
-        ...part,
-        maxIterations: state.maxIterations,
-        checkpointId: input.checkpointId,
-        loop: loopTotals(state),
-        sliceIterations: part.iterations,
-        durationMs: Math.round(input.durationMs),
-        interrupted: input.interrupted,
-        tddError: state.tddError ?? null,
-        diagnostic: input.diagnostic ?? null,
-        standing: input.standing ?? null,
-        resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
-        idle: input.idle ?? false,
-        issuesClaimedElsewhere: input.claimedElsewhere ?? [],
-        deferred: input.deferred ?? null,
-        unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
-    };
-}
-/**
- * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
- * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
- * otherwise.
- */
-const EXIT_DEFERRED = 75;
-/** A halted result without its reason. */
-const result_HALTED = 1;
-function exitCodeFor(result) {
-    if (result.status === 'halted')
-        return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
-    return result.status === 'deferred' ? EXIT_DEFERRED : 0;
-}
-/** The head line of a deferred run: what failed, and that nothing was lost. */
-function deferredLine(d) {
-    return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
-}
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
-function summaryLine(r) {
-    const head = r.standing
-        ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
-        : r.deferred
-            ? deferredLine(r.deferred)
-            : r.status === 'halted'
-                ? `HALTED (${r.haltReason}): ${r.error}`
-                : r.idle
-                    ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
-                    : r.status === 'complete'
-                        ? 'COMPLETE'
-                        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
-    const loop = r.loop;
-    return [
-        head,
-        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
-        `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
-        ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
-        ...(r.preexistingFailures.length
-            ? [
-                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
-            ]
-            : []),
-        ...(r.issuesClaimedElsewhere.length
-            ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
-            : []),
-        ...(r.pullRequests.length
-            ? [
-                `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
-            ]
-            : []),
-        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
-            ? [
-                `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
-            ]
-            : []),
-        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
-        `  checkpoint ${r.checkpointId || 'none'}`,
-    ].join('\n');
-}
-/**
- * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
- * (a test failing before the cycle is no failure of the work, and is not hidden either).
- */
-function testsPassedWords(r) {
-    if (r.testsPassed === null)
-        return 'not run';
-    const before = r.preexistingFailures.length;
-    return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
-}
-/** The issues that needed no change: which were closed, which are left open for a person. */
-function noChangeWords(r) {
-    const { closed, open } = splitNoChange(r);
-    return [
-        ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
-        ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
-    ].join('; ');
-}
-/** issuesNoChange split into those closed and those left open for a person. Pure. */
-function splitNoChange(r) {
-    return {
-        closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
-        open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 /**
  * Text quoted verbatim in Markdown (CommonMark, as GitHub renders halt.md, the job summary and
@@ -34447,6 +34212,50 @@ function describeTargets(cycle) {
 /** A duration in seconds with one decimal: `2.5s`. */
 const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
+;// CONCATENATED MODULE: ./src/core/resumeWays.ts
+/**
+ * How a standing halt is resumed (issue 14, issue 40): the ways each halt reason's row names
+ * (src/core/haltReasons.ts), and each way worded for the surface that ran (src/config/surface.ts), so that the CLI
+ * names its flags and the action its inputs. The diagnostic keeps the ways beside its text, for a
+ * program to follow. Pure.
+ */
+
+
+
+/** A halt's ways to resume, as its reason's row (haltReasons.ts) names them: by hand, by a change of its cause, by starting over. */
+function resumeWays(halt) {
+    const { byHand, liftedBy, startOver } = HALT_REASONS[halt.reason].resume;
+    return [...(byHand ? ['explicit'] : []), ...liftedBy, ...(startOver ? ['fresh'] : [])];
+}
+/** One phrase per way, in the words of the surface that ran (src/config/surface.ts). */
+function describeResumeWay(way, terms, baseBranch) {
+    const say = surface(terms);
+    switch (way) {
+        case 'explicit':
+            // The CLI keeps no options between runs: the resumed run needs the halted run's again.
+            return `once the cause is fixed, ${say.act('resumeHalted')}${terms === 'cli' ? " with the halted run's other options" : ''}`;
+        case 'unlabel':
+            return `remove the ${ESCALATED_LABEL} label from an issue that should be tried again, or edit the issue (its title or text) to say more: the next run resumes by itself`;
+        case 'base_commits':
+            // The CLI's base branch is the local one; the action's is the one it checks out.
+            return `${terms === 'cli' ? 'commit' : 'push'} a fix to ${baseBranch ?? 'the base branch'}: the next run resumes by itself`;
+        case 'max_iterations':
+            return `raise ${say.option('maxIterations')} (the count is kept across runs): the next run resumes by itself`;
+        case 'budget':
+            return `raise ${say.option('maxCostUsd')} (the spend is kept across runs): the next run resumes by itself`;
+        case 'fresh':
+            return `or ${say.act('startFresh')} (the loop's counts begin again)`;
+    }
+}
+/** The ways, worded and joined: `a; b; or start over \u2026`. */
+function describeResumeWays(ways, terms, baseBranch) {
+    return ways.map((w) => describeResumeWay(w, terms, baseBranch)).join('; ');
+}
+/** How a halt is resumed, in a sentence: later runs stay halted until one of its ways is taken. */
+function describeResume(ways, terms, baseBranch) {
+    return `Later runs stay halted until it is resumed: ${describeResumeWays(ways, terms, baseBranch)}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/diagnostic.ts
 /**
  * The halt diagnostic built from the loop's state (seed 002 AC4): which issues and steps were
@@ -34551,6 +34360,8 @@ const log = (level, event, message, data) => ({ kind: 'log', level, event, messa
  * through the ports and feeds back what happened. No processes, files or clocks here, so every path
  * is a unit test (__tests__/core/slice.test.ts).
  */
+
+
 
 
 
@@ -35188,9 +34999,18 @@ function cycleProgress(loop, cycle, upTo) {
 function working(model, cycle) {
     return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
 }
-function iterated(model, outcome, now, config) {
-    if (outcome.interrupted)
+/**
+ * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
+ * its issue in the repository's issues file, a change that lands like any other (not a branch
+ * dropped). Pure.
+ */
+function landsAsChange(outcome, settings) {
+    return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
+}
+function iterated(model, told, now, config) {
+    if (told.interrupted)
         return finish({ ...model, now }, config, 'continuing', undefined, true);
+    const outcome = landsAsChange(told, config.settings);
     let m = { ...model, now, loop: outcome.state, outcome };
     const effects = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
     // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
@@ -35262,7 +35082,7 @@ function afterCycle(model, outcome, config) {
 function escalate(model, reason, bounceLoop, config) {
     const { settings } = config;
     let loop = model.loop;
-    const cycle = loop.currentCycle;
+    const cycle = cycleInFlight(loop);
     const at = rfc3339(new Date(model.now));
     const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
     const record = {
@@ -35368,7 +35188,9 @@ givenUp) {
             advice: halt.advice,
             terms: config.settings.terms ?? 'cli',
         });
-        effects.push({ kind: 'recordHalt', halt, diagnostic });
+        // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
+        const jobLocal = config.waveJob === true && haltReasons_JOB_LOCAL_HALTS.has(halt.reason);
+        effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
         if (haltPosted(m, config.settings)) {
             // The Discord post: recorded (saved with the halt), then sent.
             const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);
@@ -35520,43 +35342,6 @@ function guardLane(git) {
         verify: (before) => check(before),
         moved,
     };
-}
-
-;// CONCATENATED MODULE: ./src/issues/fingerprint.ts
-/**
- * What the core sees of a ready issue, with the fingerprint of its text: a digest of the title and
- * body as read, so that an escalated issue a person edited since is tried again (issue 14: a halt
- * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
- */
-
-
-/**
- * The checklist's boxes do not count (ticked or not): --workflow tdd ticks them as it works, and that
- * is no edit by a person that would make an escalated issue worth trying again.
- */
-function issueFingerprint(issue) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(untickAll(issue.body)).digest('hex').slice(0, 16);
-}
-/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
-function toReadyIssue(issue) {
-    return {
-        id: issue.id,
-        title: issue.title,
-        labels: issue.labels,
-        fingerprint: issueFingerprint(issue),
-        ...(issue.claimedBy ? { claimedBy: issue.claimedBy } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/loop/publish.ts
-/** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
-class LandingError extends Error {
-    failure;
-    constructor(failure) {
-        super(failure.message);
-        this.failure = failure;
-        this.name = 'LandingError';
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/verdict/baseline.ts
@@ -35759,6 +35544,7 @@ function confirmBaselineFailures(first, second) {
 
 
 
+
 /**
  * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
  * service down, a dependency missing) would otherwise go on excusing the same failures after the
@@ -35809,7 +35595,7 @@ async function mendBaselines(deps, state, held) {
  */
 async function cycleBaseline(deps, state, checkpointId) {
     const { settings, logger, git } = deps;
-    const cycle = state.currentCycle;
+    const cycle = cycleInFlight(state);
     const store = baselineStore(filesOf(deps));
     const junit = settings.junitFile;
     // The base tip, recorded when the cycle opened; else (no branches, an older checkpoint) HEAD.
@@ -35818,37 +35604,14 @@ async function cycleBaseline(deps, state, checkpointId) {
         baselineKey(baseTip ?? (git ? await git.head() : `${checkpointId}:${cycle.startedAtIteration}`), settings.testCommand, junit);
     const withKey = (s, run) => ({
         ...s,
-        currentCycle: { ...s.currentCycle, baselineKey: key },
+        currentCycle: { ...cycleInFlight(s), baselineKey: key },
         ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
     });
-    const check = (run, s) => {
-        const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
-        if (problem)
-            return {
-                state: s,
-                run,
-                halt: {
-                    reason: 'baseline_unreadable',
-                    message: `NO VERDICT POSSIBLE: ${problem.message}`,
-                    advice: deps.waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
-                },
-            };
-        return { state: s, run };
-    };
-    let kept = await store.load(key);
-    // Kept in the state directory, where the agent can write: one that changed since this run had it
-    // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
-    // one on the same base tip: an escalated cycle leaves the base where it was).
-    const digest = state.baselines?.[key] ?? cycle.baselineDigest;
-    if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
-        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`, { key });
-        await store.remove(key);
-        kept = undefined;
-    }
+    const kept = await trustedKept(deps, state, store, key);
     if (kept) {
         if (!cycle.baselineKey)
             logger.info('tests.baseline', `Baseline for this tree already known (${external_node_path_default().join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`, { key });
-        return check(kept, withKey(state, kept));
+        return withVerdict(deps, kept, withKey(state, kept));
     }
     if (cycle.iterations > 0) {
         logger.warn('tests.baseline', `The baseline of this cycle (${key}) is no longer in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} and the tree has moved on: the agent's work is judged by the test command's exit code alone.`, { key });
@@ -35866,38 +35629,9 @@ async function cycleBaseline(deps, state, checkpointId) {
         ? `Running the tests on ${state.baseBranch ?? 'the base branch'} as this cycle found it first (${onBase.tip.slice(0, 12)}, checked out for the run; the baseline every verdict compares with): ${cycle.branch ?? 'the branch'} holds an earlier cycle's work, and what it breaks is this cycle's to mend: ${settings.testCommand}`
         : `Running the tests on the cycle's starting tree first (the baseline every verdict compares with): ${settings.testCommand}`, { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) });
     const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
-    // On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
-    // where the base tip is checked out for the run, it is not: one run while detached).
-    const confirmed = async () => {
-        const first = await tests();
-        const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
-        if (deps.signal?.aborted || !first.run || failing.length === 0)
-            return first;
-        // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
-        // Failures the last baseline had too are not run again (a suite that stays red costs one run),
-        // as this run recorded them: the record is in the state directory, where the agent can write, and
-        // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
-        // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
-        const recorded = await store.lastFailing(settings.testCommand);
-        const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
-        const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
-        if (recorded && vouched !== undefined && !known)
-            logger.warn('tests.baseline', `The failing tests of the last baseline recorded in ${external_node_path_default().join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`);
-        if (!needsConfirmation(failing, known))
-            return first;
-        const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
-        logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', \u2026' : ''}; running the tests once more to tell a failure that is there from a flaky one.`);
-        const second = await tests();
-        if (deps.signal?.aborted)
-            return first;
-        const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
-        if (flaky.length)
-            logger.warn('tests.flaky', `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`, { flaky });
-        return { ...first, run };
-    };
     const outcome = onBase
         ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
-        : await confirmed();
+        : await confirmedRun(deps, state, store, tests);
     if (deps.signal?.aborted)
         return { state, interrupted: true };
     const run = outcome.run ?? emptyRun(outcome.exitCode);
@@ -35906,13 +35640,37 @@ async function cycleBaseline(deps, state, checkpointId) {
         exitCode: outcome.exitCode,
         reader: run.reader ?? null,
     });
-    const checked = check(run, state);
+    const checked = withVerdict(deps, run, state);
     // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
     if (checked.halt)
         return checked;
+    return { ...checked, state: await keepBaseline(deps, store, withKey(state, run), key, run, !onBase) };
+}
+/** The baseline as read or run, with the halt when it gives no verdict (a red suite not read per test, or one that cannot run). */
+function withVerdict(deps, run, s) {
+    const { settings } = deps;
+    const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
+    if (problem)
+        return {
+            state: s,
+            run,
+            halt: {
+                reason: 'baseline_unreadable',
+                message: `NO VERDICT POSSIBLE: ${problem.message}`,
+                advice: deps.waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
+            },
+        };
+    return { state: s, run };
+}
+/**
+ * A baseline that gives a verdict, kept in the state directory (its digest in `state`, which already
+ * holds its key); on the cycle's own tree its failing tests recorded too, for the next red baseline.
+ */
+async function keepBaseline(deps, store, state, key, run, ownTree) {
+    const { settings } = deps;
     await store.save(key, run);
-    let next = withKey(state, run);
-    if (!onBase && isReadable(run) && !run.cannotRun) {
+    let next = state;
+    if (ownTree && isReadable(run) && !run.cannotRun) {
         const failing = failedIds(run);
         await store.rememberFailing(settings.testCommand, failing);
         next = {
@@ -35920,7 +35678,55 @@ async function cycleBaseline(deps, state, checkpointId) {
             lastFailing: { ...next.lastFailing, [lastFailingKey(settings.testCommand)]: failingDigest(failing) },
         };
     }
-    return { ...checked, state: next };
+    return next;
+}
+/** The baseline kept for `key` in the state directory, unless it changed since this run (or cycle) recorded it: then removed. */
+async function trustedKept(deps, state, store, key) {
+    const { logger } = deps;
+    const kept = await store.load(key);
+    const cycle = cycleInFlight(state);
+    // Kept in the state directory, where the agent can write: one that changed since this run had it
+    // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
+    // one on the same base tip: an escalated cycle leaves the base where it was).
+    const digest = state.baselines?.[key] ?? cycle.baselineDigest;
+    if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
+        logger.warn('tests.baseline', `The baseline of this cycle (${key}) in ${external_node_path_default().join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`, { key });
+        await store.remove(key);
+        return undefined;
+    }
+    return kept;
+}
+/**
+ * On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
+ * where the base tip is checked out for the run, it is not: one run while detached).
+ */
+async function confirmedRun(deps, state, store, tests) {
+    const { settings, logger } = deps;
+    const first = await tests();
+    const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
+    if (deps.signal?.aborted || !first.run || failing.length === 0)
+        return first;
+    // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
+    // Failures the last baseline had too are not run again (a suite that stays red costs one run),
+    // as this run recorded them: the record is in the state directory, where the agent can write, and
+    // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
+    // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
+    const recorded = await store.lastFailing(settings.testCommand);
+    const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
+    const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
+    if (recorded && vouched !== undefined && !known)
+        logger.warn('tests.baseline', `The failing tests of the last baseline recorded in ${external_node_path_default().join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`);
+    if (!needsConfirmation(failing, known))
+        return first;
+    const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
+    logger.info('tests.confirm', `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', \u2026' : ''}; running the tests once more to tell a failure that is there from a flaky one.`);
+    const second = await tests();
+    if (deps.signal?.aborted)
+        return first;
+    const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
+    if (flaky.length)
+        logger.warn('tests.flaky', `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`, { flaky });
+    return { ...first, run };
 }
 /**
  * `run` with `commit` checked out (detached), then the branch (or commit) checked out before,
@@ -35944,6 +35750,439 @@ async function onTree(git, commit, run, files, stateDir) {
 }
 /** Why a suite that runs in the user's checkout may not run in a `--parallel` job's. */
 const WAVE_JOB_HINT = "This is a job of run --parallel: it runs in a fresh worktree of the base branch, which has none of your checkout's untracked or ignored files (node_modules, a virtualenv, build output), so a suite that runs in your checkout may not run there. Make the test command work in a fresh checkout (install first, e.g. --test-command 'npm ci && npm test'; or use absolute paths to the installed tools), or run without --parallel.";
+
+;// CONCATENATED MODULE: ./src/issues/fingerprint.ts
+/**
+ * What the core sees of a ready issue, with the fingerprint of its text: a digest of the title and
+ * body as read, so that an escalated issue a person edited since is tried again (issue 14: a halt
+ * lifts when its cause changed). The text is the masked one, as every issue text in the engine.
+ */
+
+
+/**
+ * The checklist's boxes do not count (ticked or not): --workflow tdd ticks them as it works, and that
+ * is no edit by a person that would make an escalated issue worth trying again.
+ */
+function issueFingerprint(issue) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(issue.title).update('\0').update(untickAll(issue.body)).digest('hex').slice(0, 16);
+}
+/** The issue as the core reads it (its ReadyIssue): id, title, labels, fingerprint, another run's claim. */
+function toReadyIssue(issue) {
+    return {
+        id: issue.id,
+        title: issue.title,
+        labels: issue.labels,
+        fingerprint: issueFingerprint(issue),
+        ...(issue.claimedBy ? { claimedBy: issue.claimedBy } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/loop/publish.ts
+/** What a publisher throws when a step of landing the work failed, with what that means (classified by the adapter). */
+class LandingError extends Error {
+    failure;
+    constructor(failure) {
+        super(failure.message);
+        this.failure = failure;
+        this.name = 'LandingError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/loop/issueWork.ts
+
+
+/** One issue effect; a failure classified: `gone` is warned about and dropped (it can never succeed), the rest returned. */
+async function issueEffect({ deps, redact }, id, what, run) {
+    const { source, logger } = deps;
+    const classify = deps.classifyIssueFailure ??
+        ((error, issue, doing) => ({
+            class: 'transient',
+            message: `could not ${doing} ${issue} in ${source.description}: ${error.message}`,
+        }));
+    try {
+        await run();
+        return undefined;
+    }
+    catch (error) {
+        const failure = classify(error, id, what);
+        if (failure.class !== 'gone')
+            return { ...failure, message: redact(failure.message) };
+        logger.warn('issue.gone', `${redact(failure.message)}: dropped (it can never be done).`, { issueId: id, what });
+        return undefined;
+    }
+}
+/** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
+async function performIssueActions(ports, actions) {
+    const { source } = ports.deps;
+    for (const action of actions ?? []) {
+        const failed = action.kind === 'tick'
+            ? await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action))
+            : action.kind === 'markNoChange' && source.markNoChange
+                ? await issueEffect(ports, action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
+                : await issueEffect(ports, action.id, 'close', () => source.close(action.id, action.note));
+        if (failed)
+            throw new LandingError(failed);
+    }
+}
+/** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
+async function tick({ deps }, action) {
+    const { source, logger } = deps;
+    if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item)))
+        return;
+    logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
+        issueId: action.id,
+        item: action.item,
+    });
+}
+/**
+ * A tick as a notice, between iterations: where the issues live in the repository (beads), the
+ * change is committed at once (on the cycle's branch, it lands with the work), so that the next
+ * phase starts from a clean tree. The failures (none: it was done).
+ */
+async function tickNotice(ports, action) {
+    const { source, logger, git } = ports.deps;
+    const failed = await issueEffect(ports, action.id, `tick "${action.item}" in`, () => tick(ports, action));
+    if (failed) {
+        logger.warn('source.warning', `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`);
+        return [failed.message];
+    }
+    if (git)
+        await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
+    return [];
+}
+/** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. The failures. */
+async function labelEscalated(ports, ids, note, baseBranch) {
+    const { settings, source, logger, git } = ports.deps;
+    if (settings.closeOnBranch) {
+        // Beads issues published from a runner that is thrown away: a label committed here would never
+        // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
+        logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
+        return [];
+    }
+    const failures = [];
+    for (const id of ids) {
+        const failed = await issueEffect(ports, id, `label ${ESCALATED_LABEL}`, () => source.markEscalated(id, note));
+        if (!failed)
+            continue;
+        failures.push(failed.message);
+        logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${failed.message}. It stays recorded; the next run tries again.`);
+    }
+    if (git && (await git.currentRef()) === baseBranch)
+        await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
+    return failures;
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/issues.ts
+
+
+
+
+const readIssues = async (_effect, ctx) => {
+    const { deps, run } = ctx;
+    let listed;
+    try {
+        listed = await withoutOpenPullRequests(deps, await deps.source.ready(), run.toldInReview);
+    }
+    catch (error) {
+        // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
+        if (!(error instanceof ListingError))
+            throw error;
+        run.deferral = { what: error.what, status: error.status, message: ctx.redact(error.message) };
+        return { type: 'issuesUnlisted', failed: run.deferral };
+    }
+    return {
+        type: 'issuesRead',
+        ready: (await withoutFinishedBranches(deps, run.model.loop, listed, run.onBranch)).map(toReadyIssue),
+    };
+};
+const checkSource = async (_effect, ctx) => {
+    const unreadable = await ctx.unreadableSource();
+    return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
+};
+const updateIssues = async (effect, ctx) => {
+    const { source } = ctx.deps;
+    for (const action of effect.actions) {
+        if (action.kind === 'tick')
+            await tick(ctx, action);
+        else if (action.kind === 'markNoChange' && source.markNoChange)
+            await source.markNoChange(action.id, action.note, action.close);
+        else
+            await source.close(action.id, action.note);
+    }
+    return undefined;
+};
+/**
+ * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
+ * in the action: closed on the branch, still open on the base), each told once per slice. When the
+ * pull requests cannot be listed, none is started (none may get a second pull request): a
+ * ListingError, which defers the run; the next run looks again.
+ */
+async function withoutOpenPullRequests(deps, ready, told) {
+    const publisher = deps.publisher;
+    if (!publisher?.inReview || ready.length === 0)
+        return ready;
+    let open;
+    try {
+        open = await publisher.inReview(ready.map((i) => i.id));
+    }
+    catch (error) {
+        throw listing_listingFailed(error, `listing the open pull requests (${publisher.description})`);
+    }
+    for (const [id, pr] of open) {
+        if (told.has(id))
+            continue;
+        told.add(id);
+        deps.logger.info('issue.in_review', `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: id, number: pr.number, url: pr.url });
+    }
+    return ready.filter((i) => !open.has(i.id));
+}
+/**
+ * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
+ * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
+ * slice; `seen` keeps what was looked up (the branch, or undefined).
+ */
+async function withoutFinishedBranches(deps, loop, ready, seen) {
+    const { git, settings, logger } = deps;
+    const base = loop.baseBranch;
+    if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0)
+        return ready;
+    // The cycle in flight is the core's to resume, whatever its branch holds.
+    const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
+    const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
+    const found = await finishedBranches(git, base, unseen);
+    for (const id of unseen) {
+        const branch = found.get(id);
+        seen.set(id, branch);
+        if (branch)
+            logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
+    }
+    return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
+}
+/**
+ * The source's health as the slice starts, and a check against it: the halt when the issues had
+ * readable records and have none now (the agent garbled the file).
+ */
+async function sourceWatch(source) {
+    const startHealth = await source.health?.();
+    return async () => {
+        const health = await source.health?.();
+        if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0))
+            return undefined;
+        return {
+            reason: 'source_unreadable',
+            message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
+        };
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/result.ts
+
+
+/** The loop's totals as the state holds them. Pure. */
+function loopTotals(state) {
+    return {
+        iterations: state.iteration,
+        failedIterations: state.failedIterations,
+        successfulIterations: state.successfulIterations,
+        testFailures: state.testFailures,
+        testsPassed: state.testsPassed,
+        issuesClosed: state.issuesClosed,
+        issuesEscalated: state.issuesEscalated,
+        issuesNoChange: state.issuesNoChange,
+        pullRequests: state.pullRequests,
+        completedIterations: state.completedIterations,
+        costUsd: state.costUsd,
+        tokens: state.tokens,
+    };
+}
+/**
+ * What one run did, from the loop's state as the run found it (`start`) and as it left it: the
+ * counters' differences, and the issues and pull requests that are new in the loop's lists. An
+ * issue landed by this run from an earlier run's outbox is this run's (it was not closed before).
+ * Pure.
+ */
+function runPart(start, state) {
+    const added = (before, after) => {
+        const had = new Set(before);
+        return after.filter((id) => !had.has(id));
+    };
+    const prKey = (p) => `${p.number} ${p.iteration} ${p.url} ${p.issueIds.join(' ')}`;
+    const hadPr = new Set(start.pullRequests.map(prKey));
+    const history = state.history.filter((r) => r.n > start.iteration);
+    const tested = history.some((r) => r.tests !== undefined);
+    const judged = history.some((r) => r.verdict !== undefined);
+    return {
+        iterations: state.iteration - start.iteration,
+        failedIterations: state.failedIterations - start.failedIterations,
+        successfulIterations: state.successfulIterations - start.successfulIterations,
+        testFailures: state.testFailures - start.testFailures,
+        testsPassed: tested ? state.testsPassed : null,
+        issuesClosed: added(start.issuesClosed, state.issuesClosed),
+        // An issue escalated again in this run (edited since, tried again) is this run's as well.
+        issuesEscalated: [
+            ...new Set([
+                ...added(start.issuesEscalated, state.issuesEscalated),
+                ...state.escalations.filter((e) => e.iteration > start.iteration).flatMap((e) => e.issueIds),
+            ]),
+        ],
+        issuesNoChange: added(start.issuesNoChange, state.issuesNoChange),
+        preexistingFailures: judged || tested ? state.preexistingFailures : [],
+        pullRequests: state.pullRequests.filter((p) => !hadPr.has(prKey(p))),
+        completedIterations: state.completedIterations.filter((n) => n > start.iteration),
+        costUsd: spent(state.costUsd - start.costUsd),
+        tokens: {
+            input: state.tokens.input - start.tokens.input,
+            output: state.tokens.output - start.tokens.output,
+        },
+        history,
+    };
+}
+/** A difference of dollar sums, without the float's noise (1e-9 of a cent) or a negative zero. */
+const spent = (usd) => Math.max(0, Math.round(usd * 1e9) / 1e9);
+function buildResult(input) {
+    const { state } = input;
+    const part = runPart(input.start, state);
+    return {
+        status: input.status,
+        haltReason: state.halt?.reason ?? null,
+        error: state.halt?.message ?? null,
+        ...part,
+        maxIterations: state.maxIterations,
+        checkpointId: input.checkpointId,
+        loop: loopTotals(state),
+        sliceIterations: part.iterations,
+        durationMs: Math.round(input.durationMs),
+        interrupted: input.interrupted,
+        tddError: state.tddError ?? null,
+        diagnostic: input.diagnostic ?? null,
+        standing: input.standing ?? null,
+        resume: input.status === 'halted' && state.halt ? resumeWays(state.halt) : null,
+        idle: input.idle ?? false,
+        issuesClaimedElsewhere: input.claimedElsewhere ?? [],
+        deferred: input.deferred ?? null,
+        unchanged: input.unchanged ?? (input.idle === true || input.standing != null),
+    };
+}
+/**
+ * The run's exit code (the README's Exit codes): halted, its reason's (src/core/haltReasons.ts: 1); 75 deferred (sysexits.h EX_TEMPFAIL,
+ * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
+ * otherwise.
+ */
+const EXIT_DEFERRED = 75;
+/** A halted result without its reason. */
+const result_HALTED = 1;
+function exitCodeFor(result) {
+    if (result.status === 'halted')
+        return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
+    return result.status === 'deferred' ? EXIT_DEFERRED : 0;
+}
+/** The head line of a deferred run: what failed, and that nothing was lost. */
+function deferredLine(d) {
+    return `DEFERRED: ${d.message.replace(/\.$/, '')}. Nothing was lost, and no issue was started on an incomplete list: the issues are as they were, the checkpoint keeps what this run did, and the next run lists them again.`;
+}
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The closing lines in text mode: how the run ended, what this run did, then the loop's totals. */
+function summaryLine(r) {
+    const head = r.standing
+        ? `STILL HALTED (${r.haltReason}) since ${r.standing.since ?? 'an earlier run'}: ${r.error}; no agent ran`
+        : r.deferred
+            ? deferredLine(r.deferred)
+            : r.status === 'halted'
+                ? `HALTED (${r.haltReason}): ${r.error}`
+                : r.idle
+                    ? 'COMPLETE: nothing to do (no ready issue, no cycle in flight); nothing was written'
+                    : r.status === 'complete'
+                        ? 'COMPLETE'
+                        : `CONTINUING${r.interrupted ? ' (interrupted)' : ''}: work remains, run again to resume`;
+    const loop = r.loop;
+    return [
+        head,
+        `  this run: ${plural(r.iterations, 'iteration')} (${r.successfulIterations} agent ok, ${r.failedIterations} agent failed, ${r.testFailures} test failures); tests passed: ${testsPassedWords(r)}`,
+        `  closed in this run: ${r.issuesClosed.join(', ') || 'none'}${r.issuesEscalated.length ? `; escalated: ${r.issuesEscalated.join(', ')}` : ''}`,
+        ...(r.issuesNoChange.length ? [`  no change needed: ${noChangeWords(r)}`] : []),
+        ...(r.preexistingFailures.length
+            ? [
+                `  failing before and still failing, not targeted (${r.preexistingFailures.length}): ${r.preexistingFailures.slice(0, 10).join(', ')}${r.preexistingFailures.length > 10 ? ', \u2026' : ''}`,
+            ]
+            : []),
+        ...(r.issuesClaimedElsewhere.length
+            ? [`  left to other runs (claimed): ${r.issuesClaimedElsewhere.join(', ')}`]
+            : []),
+        ...(r.pullRequests.length
+            ? [
+                `  pull requests of this run: ${r.pullRequests.map((p) => `#${p.number} (${p.issueIds.join(', ')})`).join(', ')}`,
+            ]
+            : []),
+        ...(r.costUsd > 0 || r.tokens.input + r.tokens.output > 0
+            ? [
+                `  agent spend of this run: $${r.costUsd.toFixed(4)}${r.tokens.input + r.tokens.output > 0 ? `, ${r.tokens.input} tokens in, ${r.tokens.output} out` : ''}`,
+            ]
+            : []),
+        `  the loop so far: iterations ${loop.iterations}/${r.maxIterations}; ${plural(loop.issuesClosed.length, 'issue')} closed, ${loop.issuesEscalated.length} escalated${loop.pullRequests.length ? `, ${plural(loop.pullRequests.length, 'pull request')}` : ''}${loop.costUsd > 0 ? `; spend $${loop.costUsd.toFixed(4)}` : ''}`,
+        `  checkpoint ${r.checkpointId || 'none'}`,
+    ].join('\n');
+}
+/**
+ * The closing line's "tests passed": the last verdict, with the failures it did not count beside it
+ * (a test failing before the cycle is no failure of the work, and is not hidden either).
+ */
+function testsPassedWords(r) {
+    if (r.testsPassed === null)
+        return 'not run';
+    const before = r.preexistingFailures.length;
+    return r.testsPassed && before > 0 ? `true, except ${before} failing before (listed below)` : String(r.testsPassed);
+}
+/** The issues that needed no change: which were closed, which are left open for a person. */
+function noChangeWords(r) {
+    const { closed, open } = splitNoChange(r);
+    return [
+        ...(closed.length ? [`${closed.join(', ')} (closed)`] : []),
+        ...(open.length ? [`${open.join(', ')} (labelled agent-loop:no-change, left open)`] : []),
+    ].join('; ');
+}
+/** issuesNoChange split into those closed and those left open for a person. Pure. */
+function splitNoChange(r) {
+    return {
+        closed: r.issuesNoChange.filter((id) => r.issuesClosed.includes(id)),
+        open: r.issuesNoChange.filter((id) => !r.issuesClosed.includes(id)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/end.ts
+/** The slice's end: its result built (after the baselines and git's staging settings are put right), or its crash thrown on. */
+
+
+const done = async (effect, ctx) => {
+    const { deps, run } = ctx;
+    const { logger, git, clock } = deps;
+    const seen = run.baselineSeen;
+    // Best effort: a state directory that cannot be written now must not lose the slice's result.
+    await mendBaselines(deps, run.model.loop, seen?.run ? { key: seen.key, run: seen.run } : undefined).catch((error) => logger.warn('tests.baseline', `Could not check the recorded baselines: ${error.message}.`));
+    // Not only before a commit: what an agent changed of what git stages (a filter, a remote
+    // pointed elsewhere, an exclude, an index flag) must not outlive the slice in the person's
+    // repository, nor be taken by the next run, which reads these settings as the person's.
+    await git
+        ?.putBackStaging()
+        .catch((error) => logger.warn('git.staging_restored', `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, the index's flags): ${error.message}. Check them before the next run.`));
+    const { model } = run;
+    run.result = buildResult({
+        claimedElsewhere: model.claimedElsewhere ?? [],
+        status: effect.status,
+        state: model.loop,
+        start: ctx.start,
+        checkpointId: ctx.checkpointId,
+        durationMs: clock.now().getTime() - ctx.startedAt,
+        interrupted: effect.interrupted,
+        diagnostic: run.diagnostic,
+        ...(run.deferral ? { deferred: run.deferral } : {}),
+        // Deferred before it did anything: the checkpoint's loop is the one this slice started from.
+        unchanged: effect.status === 'deferred' && JSON.stringify(model.loop) === JSON.stringify(ctx.found),
+    });
+    return undefined;
+};
+const rethrow = async (_effect, { run }) => {
+    throw run.crash;
+};
 
 ;// CONCATENATED MODULE: ./src/loop/ownIssues.ts
 /** The records of `ids` in the source now; undefined when it cannot say or put them back (then nothing is). */
@@ -35999,6 +36238,140 @@ async function putBackOwnIssues(deps, atStart, ids) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/loop/effects/branches.ts
+
+
+const openCycle = async (effect, ctx) => {
+    const cycle = await openBranch(ctx.deps, effect.cycle, ctx.run.model.loop.baseBranch);
+    // Its issues as the cycle finds them (on its branch): what an escalation puts back.
+    ctx.run.atCycleStart = await ownRecords(ctx.deps, cycle.issueIds);
+    return { type: 'cycleOpened', cycle };
+};
+const enterCycleBranch = async (effect, ctx) => {
+    const { deps, run } = ctx;
+    const { git, publisher, logger } = deps;
+    const loop = run.model.loop;
+    // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
+    // the one an earlier run pushed when this checkout does not have it.
+    const branch = effect.branch;
+    if (git && (await git.currentRef()) !== branch) {
+        if (publisher && !(await git.branchExists(branch)) && (await publisher.fetchBranch(branch))) {
+            logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
+        }
+        await git.switchToBranch(branch, loop.baseBranch ?? 'HEAD');
+    }
+    // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
+    run.atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
+    return undefined;
+};
+const leaveCycle = async (effect, { deps, run }) => {
+    const { git, logger } = deps;
+    // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
+    const base = run.model.loop.baseBranch;
+    if (!git || !base || deps.waveJob || (await git.currentRef()) !== effect.branch)
+        return undefined;
+    await git.checkout(base);
+    const own = await git.subjectsSince(base, effect.branch);
+    if (own.length === 0)
+        await git.deleteBranch(effect.branch);
+    logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}; the run that resumes opens the cycle again from ${base} as it is then.`);
+    return undefined;
+};
+/** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
+async function openBranch(deps, cycle, baseBranch) {
+    const { git, logger } = deps;
+    if (!git || !cycle.branch || !baseBranch)
+        return cycle;
+    // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
+    // pull request's, pushed by an earlier run) is brought up to date with the base first, so
+    // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
+    // what the earlier work broke is this cycle's.
+    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
+        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
+    }
+    const earlier = await git.branchExists(cycle.branch);
+    const baseTip = await git.tipOf(baseBranch);
+    await git.switchToBranch(cycle.branch, baseBranch);
+    if (earlier) {
+        try {
+            await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
+        }
+        catch (error) {
+            if (!(error instanceof MergeConflictError))
+                throw error;
+            // The run stops on the base, where it started: left on the branch, the next run read the
+            // issues from its tree (an issue closed there was taken for done).
+            await git.checkout(baseBranch);
+            throw new Error(`merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}, commit), check ${baseBranch} out again, then run again`);
+        }
+    }
+    return { ...cycle, baseTip };
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/claims.ts
+const claimIssues = async (effect, ctx) => {
+    const adopted = [];
+    const won = [];
+    for (const id of effect.issueIds) {
+        const outcome = await ctx.deps.source.claim(id, ctx.me, effect.expires, effect.resuming, effect.progress);
+        if (!outcome.won) {
+            // Lost to an older live claim: the issues claimed so far for this cycle are let go.
+            await letGo(ctx, won, effect.expires);
+            return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
+        }
+        won.push(id);
+        adopted.push(...outcome.adopted.map((c) => c.run).filter((r) => !adopted.includes(r)));
+    }
+    return { type: 'claimed', adopted };
+};
+const holdClaim = async (effect, ctx) => {
+    for (const [i, id] of effect.issueIds.entries()) {
+        const taken = await ctx.deps.source
+            .renewClaim?.(id, ctx.me, effect.expires, effect.progress)
+            .catch((e) => {
+            claimWarning(ctx, 'renew', id, e);
+            return undefined;
+        });
+        if (!taken)
+            continue;
+        // Taken over: the cycle's other claims go too (theirs to take).
+        await letGo(ctx, effect.issueIds.filter((_, j) => j !== i), effect.expires);
+        return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
+    }
+    return { type: 'claimed', adopted: [] };
+};
+const renewClaim = async (effect, ctx) => {
+    for (const id of effect.issueIds)
+        await ctx.deps.source
+            .renewClaim?.(id, ctx.me, effect.expires, effect.progress)
+            .catch((e) => claimWarning(ctx, 'renew', id, e));
+    return undefined;
+};
+const releaseClaim = async (effect, ctx) => {
+    await letGo(ctx, effect.issueIds, effect.at, effect.progress);
+    return undefined;
+};
+/** Claim, renewal or release of one issue failed: the cycle goes on; the lease runs out by itself. */
+function claimWarning({ deps }, what, id, error) {
+    deps.logger.warn('claim.failed', `Could not ${what} the claim on ${id} in ${deps.source.description}: ${error.message}. The work goes on; the claim's lease runs out by itself.`, { issueId: id });
+}
+/** Releases this run's claims on `ids` at `at`; a release that fails is a warning (the lease runs out). */
+async function letGo(ctx, ids, at, progress) {
+    for (const id of ids)
+        await ctx.deps.source.releaseClaim?.(id, ctx.me, at, progress).catch((e) => claimWarning(ctx, 'release', id, e));
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/clock.ts
+const next = async (_effect, { deps }) => ({
+    type: 'tick',
+    now: deps.clock.now().getTime(),
+    aborted: deps.signal?.aborted ?? false,
+});
+const sleep = async (effect, { deps }) => {
+    await deps.clock.sleep(effect.ms, deps.signal);
+    return { type: 'woke', now: deps.clock.now().getTime() };
+};
+
 ;// CONCATENATED MODULE: ./src/loop/parking.ts
 /**
  * Where a halt leaves a cycle's branch checked out with its edits (the CLI: nothing moves on a
@@ -36046,670 +36419,42 @@ async function loopLeftOn(store, branch) {
     return found[0];
 }
 
-;// CONCATENATED MODULE: ./src/loop/slice.ts
-/**
- * The interpreter of one slice (seed 001 REQ_019, seed 000 REQ_021, seed 002): opens the checkpoint
- * and prepares the repository, then runs the pure core (src/core/slice.ts), performing each effect
- * it asks for through the ports (the issue source, the workflow's iteration, git, the checkpoint
- * store, the clock) and feeding back what happened as the next event, until the core says done.
- */
+;// CONCATENATED MODULE: ./src/loop/effects/journal.ts
+/** The log, the checkpoint and errors.jsonl: what the slice writes down. */
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
-class StartError extends Error {
-}
-/** The phase of the planning pipeline's checkpoint when it hands over to the loop (its issues exist, seed 001). */
-const IN_PROGRESS = 'beads_integration-complete';
-async function runSlice(unguarded) {
-    // Every commit, merge and reset below (and in the iterations) first checks the agent moved nothing.
-    const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
-    const deps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
-    const workflow = deps.workflow;
-    const { settings, logger, clock, store, source, git } = deps;
-    const redact = deps.redact ?? ((t) => t);
-    const startedAt = clock.now().getTime();
-    const opened = await openCheckpoint(deps, (event, message, data) => logger.warn(event, message, data));
-    const checkpointId = opened.id;
-    if (opened.sourceState !== undefined)
-        source.importState?.(opened.sourceState);
-    let state = {
-        ...opened.state,
-        slices: opened.state.slices + 1,
-        maxIterations: settings.maxIterations,
-        halt: undefined,
-    };
-    // Checkpoint files as they were before any agent ran: one that appears or changes later, other
-    // than this run's own, was forged (the agent has a shell) and is quarantined, never resumed.
-    let known;
-    const save = async (status, loop, errors) => {
-        const sourceState = source.exportState?.();
-        // Seed 001's phase; where the run stands within it (tdd: its step) is the state's stage.
-        const { phase, stage } = runCheckpointPhase(status, workflow.stage?.(loop));
-        // Other keys of the checkpoint (the planning pipeline's outputs) are kept as they were.
-        await store.write({
-            id: checkpointId,
-            phase,
-            state: {
-                ...opened.extra,
-                [STAGE_KEY]: stage,
-                loop,
-                ...(sourceState !== undefined ? { source: sourceState } : {}),
-            },
-            ...(errors.length ? { errors: [...errors] } : {}),
-        }, { readBack: false });
-        const now = await snapshotCheckpoints(filesOf(deps), store.dir);
-        const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
-        if (foreign.length > 0) {
-            const moved = await quarantine(store.dir, deps.stateDir, foreign);
-            logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${external_node_path_default().join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
-        }
-        known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
-    };
-    const classifyIssue = deps.classifyIssueFailure ??
-        ((error, issue, what) => ({
-            class: 'transient',
-            message: `could not ${what} ${issue} in ${source.description}: ${error.message}`,
-        }));
-    /** One issue effect; a failure classified: `gone` is warned about and dropped (it can never succeed), the rest returned. */
-    const issueEffect = async (id, what, run) => {
-        try {
-            await run();
-            return undefined;
-        }
-        catch (error) {
-            const failure = classifyIssue(error, id, what);
-            if (failure.class !== 'gone')
-                return { ...failure, message: redact(failure.message) };
-            logger.warn('issue.gone', `${redact(failure.message)}: dropped (it can never be done).`, { issueId: id, what });
-            return undefined;
-        }
-    };
-    /** A finished cycle's issue actions, before its commit; a failure that is not `gone` is the landing's. */
-    const performIssueActions = async (actions) => {
-        for (const action of actions ?? []) {
-            const failed = action.kind === 'tick'
-                ? await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action))
-                : action.kind === 'markNoChange' && source.markNoChange
-                    ? await issueEffect(action.id, `label ${NO_CHANGE_LABEL}`, () => source.markNoChange(action.id, action.note, action.close))
-                    : await issueEffect(action.id, 'close', () => source.close(action.id, action.note));
-            if (failed)
-                throw new LandingError(failed);
-        }
-    };
-    /** A checklist item's box ticked in its issue (--workflow tdd); sources without checklists do nothing. */
-    const tick = async (action) => {
-        if (!source.tickChecklistItem || !(await source.tickChecklistItem(action.id, action.item)))
-            return;
-        logger.info('issue.ticked', `Ticked "${action.item}" in ${action.id} (${source.description}).`, {
-            issueId: action.id,
-            item: action.item,
-        });
-    };
-    /**
-     * A tick as a notice, between iterations: where the issues live in the repository (beads), the
-     * change is committed at once (on the cycle's branch, it lands with the work), so that the next
-     * phase starts from a clean tree. Whether it was done.
-     */
-    const tickNotice = async (action) => {
-        const failed = await issueEffect(action.id, `tick "${action.item}" in`, () => tick(action));
-        if (failed) {
-            logger.warn('source.warning', `Could not tick "${action.item}" in ${action.id} (${source.description}): ${failed.message}. It stays recorded; the next run tries again.`);
-            return [failed.message];
-        }
-        if (git)
-            await git.commitAll(`agent-loop: ${action.id} ticks "${action.item}"`.slice(0, 120));
-        return [];
-    };
-    /** Labels and notes the issues in the source; on a git base branch, commits that bookkeeping. Whether all were done. */
-    const labelEscalated = async (ids, note, baseBranch) => {
-        if (settings.closeOnBranch) {
-            // Beads issues published from a runner that is thrown away: a label committed here would never
-            // reach GitHub (and would move the base branch the halt compares with). The checkpoint keeps it.
-            logger.info('escalation.kept', `${ids.join(', ')} escalated: kept in the checkpoint, not labelled in ${source.description} (the label would not outlast this runner). Later runs skip ${ids.length === 1 ? 'it' : 'them'} until ${ids.length === 1 ? 'it is' : 'they are'} edited on the base branch, or start over with the input fresh: true.`, { issueIds: ids });
-            return [];
-        }
-        const failures = [];
-        for (const id of ids) {
-            const failed = await issueEffect(id, `label ${ESCALATED_LABEL}`, () => source.markEscalated(id, note));
-            if (!failed)
-                continue;
-            failures.push(failed.message);
-            logger.warn('source.warning', `Could not label ${id} as escalated in ${source.description}: ${failed.message}. It stays recorded; the next run tries again.`);
-        }
-        if (git && (await git.currentRef()) === baseBranch)
-            await git.commitAll(`agent-loop: ${ids.join(' ')} escalated`);
-        return failures;
-    };
-    if (git) {
-        // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
-        const inTree = workTreePath(git.topLevel, deps.stateDir);
-        if (inTree)
-            await git.exclude(inTree);
-        await git.exclude(TEMP_FILE_PATTERN);
-        /**
-         * The work a halted (or stopped) loop left on `branch` committed there as wip:, the base branch
-         * checked out again; the escalation that halted it labelled there, and the issues a person
-         * changed on the branch since the halt carried there (parking.ts), where later runs read them.
-         */
-        const park = async (left, branch, base) => {
-            const changed = changedSinceHalt(left.halt?.issues, (await source.openRecords?.().catch(() => undefined)) ?? new Map());
-            const escalated = left.parkedBranch === branch;
-            await git.commitAll(`wip: ${branch} (${escalated ? 'escalated' : 'stopped'}; parked by the next run)`);
-            await git.checkout(base);
-            const last = left.escalations.at(-1);
-            if (escalated && last)
-                await labelEscalated(last.issueIds, last.note, base);
-            logger.info('git.parked', `Committed the work left on ${branch} as wip: and returned to ${base}.`);
-            if (changed.length === 0 || !source.reinstate)
-                return;
-            const ids = changed.map(([id]) => id);
-            for (const [id, open] of changed)
-                await source.reinstate(id, open.record);
-            await git.commitAll(`agent-loop: ${ids.join(' ')} as changed by hand on ${branch}`.slice(0, 120));
-            logger.info('issue.carried', `${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} changed on ${branch} after the halt (by a person): carried to ${base}, where the issues are read.`, { issueIds: ids });
-        };
-        if (!state.baseBranch) {
-            const current = await git.currentRef();
-            if (current.startsWith('agent-loop/')) {
-                // Starting over (--fresh) on the branch a halted loop left checked out: parked as the run
-                // that resumed it would, then started from its base branch.
-                const left = settings.fresh ? await loopLeftOn(store, current) : undefined;
-                if (!left)
-                    throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(deps.settings.terms).given('fresh')}).`);
-                await park(left, current, left.baseBranch);
-                state.baseBranch = left.baseBranch;
-            }
-            else
-                state.baseBranch = current;
-        }
-        // A halt left an escalated cycle's branch checked out for inspection: park its work now, and
-        // record the escalation on the base branch, where later runs read the issues.
-        if (state.parkedBranch && state.baseBranch) {
-            if ((await git.currentRef()) === state.parkedBranch)
-                await park(opened.state, state.parkedBranch, state.baseBranch);
-            else {
-                // A person left the branch themselves: the escalation is recorded on the base all the same.
-                const last = state.escalations.at(-1);
-                if (last && (await git.currentRef()) === state.baseBranch)
-                    await labelEscalated(last.issueIds, last.note, state.baseBranch);
-            }
-            state = { ...state, parkedBranch: undefined };
-        }
-        if (guard && state.baseBranch)
-            await guard.anchor(state.baseBranch);
+const journal_log = async (effect, { deps }) => {
+    deps.logger[effect.level](effect.event, effect.message, effect.data);
+    return undefined;
+};
+const journal_save = async (effect, ctx) => {
+    const { git, source, publisher } = ctx.deps;
+    // A halt keeps the base branch's tip of its time: new commits there lift some halts.
+    let saved = effect.loop;
+    if (saved.halt && !saved.halt.baseTip && git && saved.baseBranch) {
+        const baseTip = await git.tipOf(saved.baseBranch).catch(() => undefined);
+        if (baseTip)
+            saved = { ...saved, halt: { ...saved.halt, baseTip } };
     }
-    const startHealth = await source.health?.();
-    /** The halt when the issues had readable records and have none now (the agent garbled the file). */
-    const unreadableSource = async () => {
-        const health = await source.health?.();
-        if (!health || health.valid > 0 || (health.unreadable === 0 && (startHealth?.valid ?? 0) === 0))
-            return undefined;
-        return {
-            reason: 'source_unreadable',
-            message: `ISSUES UNREADABLE: ${source.description} had ${startHealth?.valid ?? 'some'} issue(s) when the slice started and now has no readable one (${health.unreadable} malformed line(s))`,
-        };
-    };
-    // Starting over forgets the suites' recorded baselines too (src/loop/baseline.ts); once the run
-    // is sure to start: a refused one changes nothing.
-    if (settings.fresh)
-        await forgetBaselines(deps);
-    await save('continuing', state, []);
-    logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, {
-        checkpointId,
-        resumed: opened.resumed,
-        iteration: state.iteration,
-        maxIterations: settings.maxIterations,
-    });
-    // From here the core decides (src/core/slice.ts) and this interpreter performs its effects.
-    const config = {
-        settings: { ...settings, batch: settings.batch && workflow.batches },
-        checkpointId,
-        ...(settings.sliceMinutes !== undefined ? { deadline: startedAt + settings.sliceMinutes * 60_000 } : {}),
-        publishes: deps.publisher !== undefined,
-        branches: git !== undefined && state.baseBranch !== undefined,
-        // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
-        ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
-    };
-    const me = { run: deps.runId ?? `local-${checkpointId}`, checkpoint: checkpointId };
-    /** Claim, renewal or release of one issue failed: the cycle goes on; the lease runs out by itself. */
-    const claimWarning = (what, id, error) => logger.warn('claim.failed', `Could not ${what} the claim on ${id} in ${source.description}: ${error.message}. The work goes on; the claim's lease runs out by itself.`, { issueId: id });
-    /** Releases this run's claims on `ids` at `at`; a release that fails is a warning (the lease runs out). */
-    const letGo = async (ids, at, progress) => {
-        for (const id of ids)
-            await source.releaseClaim?.(id, me, at, progress).catch((e) => claimWarning('release', id, e));
-    };
-    let model = initialModel(state, clock.now().getTime());
-    /** Why the slice was deferred (a listing failed), once it is. */
-    let deferral;
-    /**
-     * The loop as this slice found it: the result's counts and lists are what the slice added to it.
-     * A loop the planning pipeline just handed over starts from its phases' agent runs (afterPlanning),
-     * which the plan ran before this slice: they are counted with the run that starts the loop.
-     */
-    const found = model.loop;
-    const start = !opened.resumed && opened.extra?.pipeline !== undefined
-        ? { ...found, iteration: 0, failedIterations: 0, successfulIterations: 0 }
-        : found;
-    let diagnostic = null;
-    /** The current cycle's baseline as last read or run in this slice. */
-    let baselineSeen;
-    /** Issues said to wait in an open pull request, once per slice. */
-    const toldInReview = new Set();
-    /** Per issue, whether its work was finished on its own branch and waits there unmerged (--on-success branch), looked up once per slice. */
-    const onBranch = new Map();
-    /** The current cycle's issues as the issues file held them when this slice entered the cycle (src/loop/ownIssues.ts). */
-    let atCycleStart;
-    /** Performs one effect; what it asks of the world comes back as the next event. */
-    const perform = async (effect) => {
-        const now = () => clock.now().getTime();
-        const loop = model.loop;
-        switch (effect.kind) {
-            case 'log':
-                logger[effect.level](effect.event, effect.message, effect.data);
-                return undefined;
-            case 'save': {
-                // A halt keeps the base branch's tip of its time: new commits there lift some halts.
-                let saved = effect.loop;
-                if (saved.halt && !saved.halt.baseTip && git && saved.baseBranch) {
-                    const baseTip = await git.tipOf(saved.baseBranch).catch(() => undefined);
-                    if (baseTip)
-                        saved = { ...saved, halt: { ...saved.halt, baseTip } };
-                }
-                // A halt that leaves a cycle's branch checked out keeps the issues as it leaves them (its
-                // last save: after the escalation's label): what a person changes there is carried (parking.ts).
-                const left = saved.halt && git && !deps.publisher ? branchLeft(saved) : undefined;
-                if (left && source.openRecords && (await git?.currentRef().catch(() => undefined)) === left) {
-                    const records = await source.openRecords().catch(() => undefined);
-                    if (records)
-                        saved = { ...saved, halt: { ...saved.halt, issues: issueDigests(records) } };
-                }
-                await save(effect.status, saved, effect.errors);
-                return undefined;
-            }
-            case 'appendError':
-                await appendError(deps, effect.entry);
-                return undefined;
-            case 'next':
-                return { type: 'tick', now: now(), aborted: deps.signal?.aborted ?? false };
-            case 'sleep':
-                await clock.sleep(effect.ms, deps.signal);
-                return { type: 'woke', now: now() };
-            case 'readIssues': {
-                let listed;
-                try {
-                    listed = await withoutOpenPullRequests(deps, await source.ready(), toldInReview);
-                }
-                catch (error) {
-                    // A listing GitHub did not answer: never taken for "no issues" (the run would end complete).
-                    if (!(error instanceof ListingError))
-                        throw error;
-                    deferral = { what: error.what, status: error.status, message: redact(error.message) };
-                    return { type: 'issuesUnlisted', failed: deferral };
-                }
-                return {
-                    type: 'issuesRead',
-                    ready: (await withoutFinishedBranches(deps, loop, listed, onBranch)).map(toReadyIssue),
-                };
-            }
-            case 'checkSource': {
-                const unreadable = await unreadableSource();
-                return { type: 'sourceChecked', ...(unreadable ? { unreadable } : {}) };
-            }
-            case 'openCycle': {
-                const cycle = await openCycle(deps, effect.cycle, loop.baseBranch);
-                // Its issues as the cycle finds them (on its branch): what an escalation puts back.
-                atCycleStart = await ownRecords(deps, cycle.issueIds);
-                return { type: 'cycleOpened', cycle };
-            }
-            case 'enterCycleBranch': {
-                // A resumed cycle: make sure its branch is checked out (once per slice, not per iteration),
-                // the one an earlier run pushed when this checkout does not have it.
-                const branch = effect.branch;
-                if (git && (await git.currentRef()) !== branch) {
-                    if (deps.publisher && !(await git.branchExists(branch)) && (await deps.publisher.fetchBranch(branch))) {
-                        logger.info('git.fetched', `Continuing on ${branch} as the previous slice pushed it.`);
-                    }
-                    await git.switchToBranch(branch, loop.baseBranch ?? 'HEAD');
-                }
-                // A cycle opened by an earlier slice: its issues as this slice finds them, before its agent runs.
-                atCycleStart = await ownRecords(deps, loop.currentCycle?.issueIds ?? []);
-                return undefined;
-            }
-            case 'leaveCycle': {
-                // A job of a wave works in its own worktree, removed at the wave's end: nothing to switch back.
-                const base = loop.baseBranch;
-                if (!git || !base || deps.waveJob || (await git.currentRef()) !== effect.branch)
-                    return undefined;
-                await git.checkout(base);
-                const own = await git.subjectsSince(base, effect.branch);
-                if (own.length === 0)
-                    await git.deleteBranch(effect.branch);
-                logger.info('git.left', `No agent worked on ${effect.branch}: back on ${base}, where the fix goes${own.length === 0 ? ` (${effect.branch} removed)` : ''}; the run that resumes opens the cycle again from ${base} as it is then.`);
-                return undefined;
-            }
-            case 'runBaseline': {
-                // The suite on the cycle's starting tree (the base tip's, not an earlier cycle's work on the
-                // branch), before its first agent run (kept: run once per tree; read from the state directory
-                // once per slice).
-                const key = loop.currentCycle?.baselineKey;
-                if (key !== undefined && baselineSeen?.key === key)
-                    return { type: 'baselineRan', state: loop, ...(baselineSeen.run ? { run: baselineSeen.run } : {}) };
-                const b = await cycleBaseline(deps, loop, checkpointId);
-                const seenKey = b.state.currentCycle?.baselineKey;
-                baselineSeen = !b.halt && !b.interrupted && seenKey !== undefined ? { key: seenKey, run: b.run } : undefined;
-                return { type: 'baselineRan', ...b };
-            }
-            case 'iterate': {
-                const outcome = await workflow.iterate(deps, loop, effect.baseline);
-                // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
-                const masked = outcome.escalate
-                    ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
-                    : outcome;
-                // Beads issues where work is published: a cycle that needed no change still closed its issue
-                // in the repository's issues file, a change that lands like any other (not a branch dropped).
-                const lands = deps.settings.closeOnBranch && masked.noChange ? { ...masked, noChange: false } : masked;
-                return { type: 'iterated', outcome: lands, now: now() };
-            }
-            case 'updateIssues':
-                for (const action of effect.actions) {
-                    if (action.kind === 'tick')
-                        await tick(action);
-                    else if (action.kind === 'markNoChange' && source.markNoChange)
-                        await source.markNoChange(action.id, action.note, action.close);
-                    else
-                        await source.close(action.id, action.note);
-                }
-                return undefined;
-            case 'verifyLane':
-                await guard?.verify(effect.what);
-                return undefined;
-            case 'commitCycle': {
-                const { cycle } = effect;
-                try {
-                    await performIssueActions(effect.issueActions);
-                }
-                catch (error) {
-                    if (error instanceof LandingError)
-                        return { type: 'cycleFinished', failed: error.failure };
-                    throw error;
-                }
-                if (!git || !cycle.branch)
-                    return { type: 'cycleCommitted', committed: false };
-                const committed = await git.commitAll(cycleSubject(cycle), cycleCommit(loop));
-                const tip = await git.tipOf(cycle.branch);
-                // The work travels with the state before it leaves the machine: a runner killed while pushing loses nothing.
-                if (loop.baseBranch)
-                    await deps.publisher?.stash?.(cycle.branch, loop.baseBranch);
-                return { type: 'cycleCommitted', committed, ...(tip ? { tip } : {}) };
-            }
-            case 'finishCycle': {
-                let where;
-                if (effect.resumed && !effect.noChange) {
-                    where = await enterLanding(deps, loop, effect.cycle, effect.tip);
-                    if (where === 'lost' || where === 'older')
-                        return {
-                            type: 'cycleFinished',
-                            failed: {
-                                class: 'lost',
-                                message: where === 'lost'
-                                    ? `its branch ${effect.cycle.branch} is in neither this checkout nor ${deps.publisher?.description ?? 'a remote'} (the run that did the work ended before pushing it)`
-                                    : effect.tip
-                                        ? `the branch ${effect.cycle.branch} fetched from ${deps.publisher?.description ?? 'the remote'} does not hold its commit ${effect.tip.slice(0, 12)}, only older work (the run that did it ended before pushing it)`
-                                        : `the run that did it ended before committing it, and only that checkout had it (${effect.cycle.branch} from ${deps.publisher?.description ?? 'the remote'} holds older work at most)`,
-                            },
-                        };
-                    if (typeof where === 'object')
-                        return { type: 'cycleFinished', failed: { ...where, message: redact(where.message) } };
-                }
-                try {
-                    await performIssueActions(effect.issueActions);
-                    if (where === 'landed')
-                        return { type: 'cycleFinished' };
-                    const published = effect.noChange
-                        ? await dropEmptyCycle(deps, loop, effect.cycle)
-                        : await finishCycleInGit(deps, loop, effect.cycle, effect.committed);
-                    return { type: 'cycleFinished', ...(published ? { published } : {}) };
-                }
-                catch (error) {
-                    // GitHub refused or failed a step: the core keeps the work in the outbox (a refusal halts).
-                    if (error instanceof LandingError)
-                        return { type: 'cycleFinished', failed: error.failure };
-                    throw error;
-                }
-            }
-            case 'shelveCycle': {
-                const { cycle, reason } = effect;
-                // Rejected work closes nothing: the agent's closing of the cycle's own issues is not kept with it.
-                await putBackOwnIssues(deps, atCycleStart, cycle.issueIds);
-                if (git && cycle.branch && loop.baseBranch) {
-                    const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120), cycleCommit(loop));
-                    // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
-                    if (deps.publisher && (committed || (await git.branchExists(cycle.branch))))
-                        await keepBranch(deps, cycle.branch);
-                    await git.checkout(loop.baseBranch);
-                    logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`);
-                }
-                return undefined;
-            }
-            case 'sendNotice': {
-                const { notice } = effect;
-                let failures = [];
-                if (notice.what.kind === 'markEscalated') {
-                    // Also where the halt leaves the cycle's branch checked out (no shelveCycle): labelled, not closed.
-                    await putBackOwnIssues(deps, atCycleStart, notice.what.issueIds);
-                    failures = await labelEscalated(notice.what.issueIds, notice.what.note, loop.baseBranch);
-                    // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
-                    if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
-                        for (const id of notice.what.issueIds)
-                            // The claim comment's last word (issue 15): escalated, with the cycle's iterations and spend.
-                            await source
-                                .releaseClaim(id, me, notice.recordedAt, { state: 'escalated', ...notice.what.progress })
-                                .catch((e) => {
-                                failures.push(`releasing the claim on ${id}: ${e.message}`);
-                                claimWarning('release', id, e);
-                            });
-                }
-                else if (notice.what.kind === 'tick')
-                    failures = await tickNotice(notice.what);
-                // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
-                else
-                    await deps.notify?.(notice.what.diagnostic);
-                sent.push({
-                    id: notice.id,
-                    done: failures.length === 0,
-                    ...(failures.length ? { error: failures.join('; ') } : {}),
-                });
-                return undefined;
-            }
-            case 'recordHalt': {
-                const { halt } = effect;
-                diagnostic = redact(renderMarkdown(effect.diagnostic));
-                await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
-                if (deps.waveJob && haltReasons_JOB_LOCAL_HALTS.has(halt.reason)) {
-                    // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
-                    logger.warn('run.halted', `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`, { haltReason: halt.reason, jobLocal: true });
-                    return undefined;
-                }
-                logger.error('run.halted', deps.waveJob
-                    ? `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
-                    : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
-                logger.info('halt.diagnostic', diagnostic.trimEnd());
-                return undefined;
-            }
-            case 'keepOpenCycle':
-                if (deps.publisher && git && (await git.currentRef()) === effect.branch) {
-                    await git.commitAll(effect.message, cycleCommit(loop));
-                    await keepBranch(deps, effect.branch);
-                }
-                return undefined;
-            case 'claimIssues': {
-                const adopted = [];
-                const won = [];
-                for (const id of effect.issueIds) {
-                    const outcome = await source.claim(id, me, effect.expires, effect.resuming, effect.progress);
-                    if (!outcome.won) {
-                        // Lost to an older live claim: the issues claimed so far for this cycle are let go.
-                        await letGo(won, effect.expires);
-                        return { type: 'claimed', lost: { id, run: outcome.holder.run, expires: outcome.holder.expires }, adopted };
-                    }
-                    won.push(id);
-                    adopted.push(...outcome.adopted.map((c) => c.run).filter((r) => !adopted.includes(r)));
-                }
-                return { type: 'claimed', adopted };
-            }
-            case 'holdClaim':
-                for (const [i, id] of effect.issueIds.entries()) {
-                    const taken = await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e) => {
-                        claimWarning('renew', id, e);
-                        return undefined;
-                    });
-                    if (!taken)
-                        continue;
-                    // Taken over: the cycle's other claims go too (theirs to take).
-                    await letGo(effect.issueIds.filter((_, j) => j !== i), effect.expires);
-                    return { type: 'claimed', lost: { id, run: taken.run, expires: taken.expires }, adopted: [] };
-                }
-                return { type: 'claimed', adopted: [] };
-            case 'renewClaim':
-                for (const id of effect.issueIds)
-                    await source.renewClaim?.(id, me, effect.expires, effect.progress).catch((e) => claimWarning('renew', id, e));
-                return undefined;
-            case 'releaseClaim':
-                await letGo(effect.issueIds, effect.at, effect.progress);
-                return undefined;
-            case 'done':
-                // Best effort: a state directory that cannot be written now must not lose the slice's result.
-                await mendBaselines(deps, model.loop, baselineSeen?.run ? { key: baselineSeen.key, run: baselineSeen.run } : undefined).catch((error) => logger.warn('tests.baseline', `Could not check the recorded baselines: ${error.message}.`));
-                // Not only before a commit: what an agent changed of what git stages (a filter, a remote
-                // pointed elsewhere, an exclude, an index flag) must not outlive the slice in the person's
-                // repository, nor be taken by the next run, which reads these settings as the person's.
-                await git
-                    ?.putBackStaging()
-                    .catch((error) => logger.warn('git.staging_restored', `Could not put back what decides what git stages (.git/config, .git/info/attributes, .git/info/exclude, the index's flags): ${error.message}. Check them before the next run.`));
-                return buildResult({
-                    claimedElsewhere: model.claimedElsewhere ?? [],
-                    status: effect.status,
-                    state: model.loop,
-                    start,
-                    checkpointId,
-                    durationMs: clock.now().getTime() - startedAt,
-                    interrupted: effect.interrupted,
-                    diagnostic,
-                    ...(deferral ? { deferred: deferral } : {}),
-                    // Deferred before it did anything: the checkpoint's loop is the one this slice started from.
-                    unchanged: effect.status === 'deferred' && JSON.stringify(model.loop) === JSON.stringify(found),
-                });
-            case 'rethrow':
-                throw crash;
-        }
-    };
-    /** The notices sent in the current step: told to the core once its effects are done (noticesSent). */
-    let sent = [];
-    const markSent = async () => {
-        if (sent.length === 0)
-            return;
-        const results = sent;
-        sent = [];
-        const stepped = step(model, { type: 'noticesSent', results }, config);
-        model = stepped.model;
-        for (const effect of stepped.effects)
-            await perform(effect);
-    };
-    let crash;
-    let event = { type: 'started', now: clock.now().getTime() };
-    for (;;) {
-        const stepped = step(model, event, config);
-        model = stepped.model;
-        let answer;
-        try {
-            for (const effect of stepped.effects) {
-                const r = await perform(effect);
-                if (r && 'status' in r) {
-                    await markSent();
-                    return r;
-                }
-                if (r)
-                    answer = r;
-            }
-            await markSent();
-        }
-        catch (error) {
-            // Caught once, as the slice always did: a second failure while halting propagates.
-            if (crash !== undefined)
-                throw error;
-            crash = error;
-            answer = await refusal(error, unreadableSource);
-        }
-        if (!answer)
-            throw new Error(`agent-loop: the core's effects (${stepped.effects.map((e) => e.kind).join(', ')}) asked nothing`);
-        event = answer;
+    // A halt that leaves a cycle's branch checked out keeps the issues as it leaves them (its
+    // last save: after the escalation's label): what a person changes there is carried (parking.ts).
+    const left = saved.halt && git && !publisher ? branchLeft(saved) : undefined;
+    if (left && source.openRecords && (await git?.currentRef().catch(() => undefined)) === left) {
+        const records = await source.openRecords().catch(() => undefined);
+        if (records)
+            saved = { ...saved, halt: { ...saved.halt, issues: issueDigests(records) } };
     }
-}
-/** What a thrown error means to the core: a refusal of git's, or a crash the source's health may explain. */
-async function refusal(error, unreadableSource) {
-    // The agent moved the repository, or its change holds a secret: halt, committing and merging nothing more.
-    if (error instanceof RepositoryMovedError)
-        return { type: 'refused', reason: 'repository_moved', message: error.message };
-    if (error instanceof SecretInChangeError)
-        return { type: 'refused', reason: 'secret_in_change', message: error.message };
-    // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
-    const unreadable = await unreadableSource().catch(() => undefined);
-    return { type: 'crashed', ...(unreadable ? { unreadable } : {}) };
-}
-/** A new cycle's branch: fetched when an earlier run pushed it, brought up to date with the base, checked out. */
-async function openCycle(deps, cycle, baseBranch) {
-    const { git, logger } = deps;
-    if (!git || !cycle.branch || !baseBranch)
-        return cycle;
-    // The branch of an earlier cycle of these issues (escalated: its work kept as wip:; or its
-    // pull request's, pushed by an earlier run) is brought up to date with the base first, so
-    // that this cycle merges back cleanly. Its baseline is still the base tip's (src/loop/baseline.ts):
-    // what the earlier work broke is this cycle's.
-    if (deps.publisher && !(await git.branchExists(cycle.branch)) && (await deps.publisher.fetchBranch(cycle.branch))) {
-        logger.info('git.fetched', `Continuing on ${cycle.branch} as an earlier run pushed it.`);
-    }
-    const earlier = await git.branchExists(cycle.branch);
-    const baseTip = await git.tipOf(baseBranch);
-    await git.switchToBranch(cycle.branch, baseBranch);
-    if (earlier) {
-        try {
-            await git.merge(baseBranch, `Merge ${baseBranch} into ${cycle.branch}: a new cycle on an earlier cycle's branch`);
-        }
-        catch (error) {
-            if (!(error instanceof MergeConflictError))
-                throw error;
-            // The run stops on the base, where it started: left on the branch, the next run read the
-            // issues from its tree (an issue closed there was taken for done).
-            await git.checkout(baseBranch);
-            throw new Error(`merging ${baseBranch} into ${cycle.branch} conflicts in ${error.conflicted.join(', ')}; the merge was undone (git merge --abort) and ${baseBranch} is checked out again, as the run found it. Merge ${baseBranch} into ${cycle.branch} by hand (git checkout ${cycle.branch}, git merge ${baseBranch}, commit), check ${baseBranch} out again, then run again`);
-        }
-    }
-    return { ...cycle, baseTip };
-}
+    await ctx.save(effect.status, saved, effect.errors);
+    return undefined;
+};
+const appendError = async (effect, { deps }) => {
+    await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(effect.entry)}\n`);
+    return undefined;
+};
+
+;// CONCATENATED MODULE: ./src/loop/landing.ts
+
 /**
  * A commit of a cycle's work, which is then merged or pushed with the branch: the commits the
  * agent made itself on it are scanned for secrets too (a token committed, then removed by a later
@@ -36718,8 +36463,8 @@ async function openCycle(deps, cycle, baseBranch) {
 const cycleCommit = (state) => state.baseBranch !== undefined ? { scanCommitsSince: state.baseBranch } : {};
 /** The commit message of a finished cycle's work. */
 const cycleSubject = (cycle) => `agent-loop: ${cycle.issueIds.join(' ')} ${cycle.titles.join('; ')}`.slice(0, 120);
-async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
-    const { git, settings, logger } = deps;
+async function finishCycleInGit(deps, landing, state, cycle, committedBefore = false) {
+    const { git, logger } = deps;
     if (!git || !cycle.branch || !state.baseBranch)
         return undefined;
     const subject = cycleSubject(cycle);
@@ -36742,7 +36487,7 @@ async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
         ...(own?.summary ? { summary: own.summary } : {}),
         ...spent,
     };
-    if (settings.onSuccess === 'merge' && deps.publisher?.pushToBase) {
+    if (landing === 'pushToBase' && deps.publisher?.pushToBase) {
         // The runner is thrown away: the base branch that matters is the remote's.
         await deps.publisher.pushToBase(work);
         await git.checkout(state.baseBranch);
@@ -36751,14 +36496,14 @@ async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
         logger.info('git.pushed', `Pushed the work on ${cycle.issueIds.join(', ')} from ${cycle.branch} onto ${state.baseBranch} (${deps.publisher.description})${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { branch: cycle.branch, base: state.baseBranch });
         return undefined;
     }
-    if (settings.onSuccess === 'pull-request' && deps.publisher) {
+    if (landing === 'pullRequest' && deps.publisher) {
         const pr = await deps.publisher.publish(work);
         await git.checkout(state.baseBranch);
         logger.info('git.pull_request', `${pr.reused ? 'Updated' : 'Opened'} pull request #${pr.number} (${pr.url}) from ${cycle.branch} for ${cycle.issueIds.join(', ')}${committed ? '' : ' (the agent changed no files in this cycle)'}.`, { number: pr.number, url: pr.url, reused: pr.reused, branch: cycle.branch });
         return { issueIds: cycle.issueIds, number: pr.number, url: pr.url, reused: pr.reused, iteration: state.iteration };
     }
     await git.checkout(state.baseBranch);
-    if (settings.onSuccess === 'merge') {
+    if (landing === 'merge') {
         if (committed || (await git.branchExists(cycle.branch))) {
             await git.merge(cycle.branch, `Merge ${cycle.branch}: ${subject}`);
             await git.deleteBranch(cycle.branch);
@@ -36769,6 +36514,98 @@ async function finishCycleInGit(deps, state, cycle, committedBefore = false) {
         logger.info('git.branch', `Left the work on branch ${cycle.branch}; ${state.baseBranch} is checked out again.`);
     }
     return undefined;
+}
+/** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
+async function dropEmptyCycle(deps, landing, state, cycle) {
+    const { git } = deps;
+    if (!git || !cycle.branch || !state.baseBranch)
+        return undefined;
+    // The issue's close changed the repository's issues file: it lands like any cycle's work, never
+    // carried onto the base uncommitted (the next run refused it as the user's change, and the next
+    // cycle's commit took it along).
+    if (!deps.publisher && (await git.currentRef()) === cycle.branch && (await git.hasWorkSince(await git.head()))) {
+        await finishCycleInGit(deps, landing, state, cycle); // no publisher: nothing published
+        return undefined;
+    }
+    await git.checkout(state.baseBranch);
+    if ((await git.branchExists(cycle.branch)) && (await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
+        await git.deleteBranch(cycle.branch);
+    deps.logger.info('git.no_change', `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`);
+    return undefined;
+}
+/** Pushes an escalated cycle's branch; a failure is a warning (the escalation itself stands). */
+async function keepBranch(deps, branch) {
+    try {
+        await deps.publisher?.keep(branch);
+        deps.logger.info('git.kept', `Pushed ${branch} (its work as wip:) so that a later attempt continues from it.`);
+    }
+    catch (error) {
+        deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${error.message}. Its work is only in this checkout.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/loop/effects/landing.ts
+
+
+
+const commitCycle = async (effect, ctx) => {
+    const { git, publisher } = ctx.deps;
+    const loop = ctx.run.model.loop;
+    const { cycle } = effect;
+    try {
+        await performIssueActions(ctx, effect.issueActions);
+    }
+    catch (error) {
+        if (error instanceof LandingError)
+            return { type: 'cycleFinished', failed: error.failure };
+        throw error;
+    }
+    if (!git || !cycle.branch)
+        return { type: 'cycleCommitted', committed: false };
+    const committed = await git.commitAll(cycleSubject(cycle), cycleCommit(loop));
+    const tip = await git.tipOf(cycle.branch);
+    // The work travels with the state before it leaves the machine: a runner killed while pushing loses nothing.
+    if (loop.baseBranch)
+        await publisher?.stash?.(cycle.branch, loop.baseBranch);
+    return { type: 'cycleCommitted', committed, ...(tip ? { tip } : {}) };
+};
+const finishCycle = async (effect, ctx) => {
+    const { deps } = ctx;
+    const loop = ctx.run.model.loop;
+    let where;
+    if (effect.resumed && !effect.noChange) {
+        where = await enterLanding(deps, loop, effect.cycle, effect.tip);
+        if (where === 'lost' || where === 'older')
+            return { type: 'cycleFinished', failed: { class: 'lost', message: lostMessage(deps, effect, where) } };
+        if (typeof where === 'object')
+            return { type: 'cycleFinished', failed: { ...where, message: ctx.redact(where.message) } };
+    }
+    try {
+        await performIssueActions(ctx, effect.issueActions);
+        if (where === 'landed')
+            return { type: 'cycleFinished' };
+        const landing = ctx.config.landing ?? 'branch';
+        const published = effect.noChange
+            ? await dropEmptyCycle(deps, landing, loop, effect.cycle)
+            : await finishCycleInGit(deps, landing, loop, effect.cycle, effect.committed);
+        return { type: 'cycleFinished', ...(published ? { published } : {}) };
+    }
+    catch (error) {
+        // GitHub refused or failed a step: the core keeps the work in the outbox (a refusal halts).
+        if (error instanceof LandingError)
+            return { type: 'cycleFinished', failed: error.failure };
+        throw error;
+    }
+};
+/** Why an earlier run's finished cycle cannot be landed: its branch is nowhere, or holds only older work. */
+function lostMessage(deps, effect, where) {
+    const remote = deps.publisher?.description;
+    const { cycle, tip } = effect;
+    if (where === 'lost')
+        return `its branch ${cycle.branch} is in neither this checkout nor ${remote ?? 'a remote'} (the run that did the work ended before pushing it)`;
+    return tip
+        ? `the branch ${cycle.branch} fetched from ${remote ?? 'the remote'} does not hold its commit ${tip.slice(0, 12)}, only older work (the run that did it ended before pushing it)`
+        : `the run that did it ended before committing it, and only that checkout had it (${cycle.branch} from ${remote ?? 'the remote'} holds older work at most)`;
 }
 /**
  * An earlier run's finished cycle, landed now: its branch checked out, fetched first where work is
@@ -36803,80 +36640,486 @@ async function enterLanding(deps, state, cycle, tip) {
     await git.checkout(cycle.branch);
     return 'entered';
 }
-/**
- * The ready issues less those whose work waits in an open pull request of agent-loop's (beads issues
- * in the action: closed on the branch, still open on the base), each told once per slice. When the
- * pull requests cannot be listed, none is started (none may get a second pull request): a
- * ListingError, which defers the run; the next run looks again.
- */
-async function withoutOpenPullRequests(deps, ready, told) {
-    const publisher = deps.publisher;
-    if (!publisher?.inReview || ready.length === 0)
-        return ready;
-    let open;
-    try {
-        open = await publisher.inReview(ready.map((i) => i.id));
+
+;// CONCATENATED MODULE: ./src/loop/effects/notices.ts
+/** The outbox's notices performed (an escalation's label, a tick, a halt's Discord post), and the halt recorded (halt.md). */
+
+
+
+
+
+
+const sendNotice = async (effect, ctx) => {
+    const { deps, run, me } = ctx;
+    const { source } = deps;
+    const { notice } = effect;
+    let failures = [];
+    if (notice.what.kind === 'markEscalated') {
+        // Also where the halt leaves the cycle's branch checked out (no shelveCycle): labelled, not closed.
+        await putBackOwnIssues(deps, run.atCycleStart, notice.what.issueIds);
+        failures = await labelEscalated(ctx, notice.what.issueIds, notice.what.note, run.model.loop.baseBranch);
+        // The claims go once labelled (the label keeps runs off the issues): by checkpoint, so a later run releases an earlier one's.
+        if (notice.what.releaseClaims && failures.length === 0 && source.releaseClaim)
+            for (const id of notice.what.issueIds)
+                // The claim comment's last word (issue 15): escalated, with the cycle's iterations and spend.
+                await source
+                    .releaseClaim(id, me, notice.recordedAt, { state: 'escalated', ...notice.what.progress })
+                    .catch((e) => {
+                    failures.push(`releasing the claim on ${id}: ${e.message}`);
+                    claimWarning(ctx, 'release', id, e);
+                });
     }
-    catch (error) {
-        throw listing_listingFailed(error, `listing the open pull requests (${publisher.description})`);
-    }
-    for (const [id, pr] of open) {
-        if (told.has(id))
-            continue;
-        told.add(id);
-        deps.logger.info('issue.in_review', `Skipping ${id}: its pull request #${pr.number} (${pr.url}) is open. Merge it (the issue is closed on its branch), or close it and delete its branch to have agent-loop work on the issue again.`, { issueId: id, number: pr.number, url: pr.url });
-    }
-    return ready.filter((i) => !open.has(i.id));
-}
-/**
- * With --on-success branch (nothing published): the ready issues less those whose cycle finished on
- * their own branch, not merged into the base (src/loop/finishedBranches.ts). Each is told once per
- * slice; `seen` keeps what was looked up (the branch, or undefined).
- */
-async function withoutFinishedBranches(deps, loop, ready, seen) {
-    const { git, settings, logger } = deps;
-    const base = loop.baseBranch;
-    if (!git || deps.publisher || settings.onSuccess !== 'branch' || !base || ready.length === 0)
-        return ready;
-    // The cycle in flight is the core's to resume, whatever its branch holds.
-    const inFlight = new Set(loop.currentCycle?.issueIds ?? []);
-    const unseen = ready.map((i) => i.id).filter((id) => !inFlight.has(id) && !seen.has(id));
-    const found = await finishedBranches(git, base, unseen);
-    for (const id of unseen) {
-        const branch = found.get(id);
-        seen.set(id, branch);
-        if (branch)
-            logger.info('issue.on_branch', finishedBranchMessage(id, branch, base), { issueId: id, branch });
-    }
-    return ready.filter((i) => inFlight.has(i.id) || seen.get(i.id) === undefined);
-}
-/** A cycle that needed no change: back to the base branch, and its branch deleted when it holds nothing. */
-async function dropEmptyCycle(deps, state, cycle) {
-    const { git } = deps;
-    if (!git || !cycle.branch || !state.baseBranch)
-        return undefined;
-    // The issue's close changed the repository's issues file: it lands like any cycle's work, never
-    // carried onto the base uncommitted (the next run refused it as the user's change, and the next
-    // cycle's commit took it along).
-    if (!deps.publisher && (await git.currentRef()) === cycle.branch && (await git.hasWorkSince(await git.head()))) {
-        await finishCycleInGit(deps, state, cycle); // no publisher: nothing published
-        return undefined;
-    }
-    await git.checkout(state.baseBranch);
-    if ((await git.branchExists(cycle.branch)) && (await git.tipOf(cycle.branch)) === (await git.tipOf(state.baseBranch)))
-        await git.deleteBranch(cycle.branch);
-    deps.logger.info('git.no_change', `Nothing to merge for ${cycle.issueIds.join(', ')}: no change was needed; back on ${state.baseBranch}.`);
+    else if (notice.what.kind === 'tick')
+        failures = await tickNotice(ctx, notice.what);
+    // A Discord post that failed after its retries is a warning (deps.notify), not tried again by later runs.
+    else
+        await deps.notify?.(notice.what.diagnostic);
+    run.sent.push({
+        id: notice.id,
+        done: failures.length === 0,
+        ...(failures.length ? { error: failures.join('; ') } : {}),
+    });
     return undefined;
+};
+const recordHalt = async (effect, ctx) => {
+    const { deps, run } = ctx;
+    const { logger } = deps;
+    const { halt } = effect;
+    const diagnostic = ctx.redact(renderMarkdown(effect.diagnostic));
+    run.diagnostic = diagnostic;
+    await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
+    if (effect.jobLocal) {
+        // Not the run's halt: a warning, without the diagnostic (the run's own, if it halts, is the coordinator's).
+        logger.warn('run.halted', `Job ended (${halt.reason}): ${halt.message}. Its share or its issue ended here; the run goes on, and this worktree is removed at the wave's end (an escalated cycle's work stays on its wip: branch).`, { haltReason: halt.reason, jobLocal: true });
+        return undefined;
+    }
+    logger.error('run.halted', deps.waveJob
+        ? `HALT (${halt.reason}): ${halt.message}. Nothing was reset. This is a job of run --parallel: the run halts with it, and removes this worktree at the wave's end after keeping its work as a wip: commit on agent-loop-halted/<issue>-<wave> (unless its change holds a secret: then it is discarded) and this diagnostic as the run's halt.md (and in <state-dir>/parallel/halts/).`
+        : `HALT (${halt.reason}): ${halt.message}. Nothing was reset: checkpoint ${ctx.checkpointId}, branch and working tree are left for inspection; the diagnostic is in ${external_node_path_default().join(deps.stateDir, 'halt.md')}.`, { haltReason: halt.reason, diagnostic });
+    logger.info('halt.diagnostic', diagnostic.trimEnd());
+    return undefined;
+};
+
+;// CONCATENATED MODULE: ./src/loop/effects/shelve.ts
+/** Work that does not land now: an escalated cycle's shelved as wip:, the cycle still in flight at a slice's end kept; the lane checked. */
+
+
+const shelveCycle = async (effect, ctx) => {
+    const { deps, run } = ctx;
+    const { git, publisher, logger } = deps;
+    const loop = run.model.loop;
+    const { cycle, reason } = effect;
+    // Rejected work closes nothing: the agent's closing of the cycle's own issues is not kept with it.
+    await putBackOwnIssues(deps, run.atCycleStart, cycle.issueIds);
+    if (git && cycle.branch && loop.baseBranch) {
+        const committed = await git.commitAll(`wip: ${cycle.issueIds.join(' ')} escalated: ${reason}`.slice(0, 120), cycleCommit(loop));
+        // Where the work is published, the machine is thrown away: the wip: branch is pushed to stay.
+        if (publisher && (committed || (await git.branchExists(cycle.branch))))
+            await keepBranch(deps, cycle.branch);
+        await git.checkout(loop.baseBranch);
+        logger.info('git.wip', `${committed ? `Committed the cycle's work to ${cycle.branch} as wip:` : `${cycle.branch} had no changes`}; back on ${loop.baseBranch}${effect.halting ? '' : ' for the next cycle'}.`);
+    }
+    return undefined;
+};
+const keepOpenCycle = async (effect, { deps, run }) => {
+    const { git, publisher } = deps;
+    if (publisher && git && (await git.currentRef()) === effect.branch) {
+        await git.commitAll(effect.message, cycleCommit(run.model.loop));
+        await keepBranch(deps, effect.branch);
+    }
+    return undefined;
+};
+const verifyLane = async (effect, { guard }) => {
+    await guard?.verify(effect.what);
+    return undefined;
+};
+
+;// CONCATENATED MODULE: ./src/loop/effects/work.ts
+/** The cycle's work: its baseline (the suite on its starting tree) and one iteration of the workflow. */
+
+const runBaseline = async (_effect, ctx) => {
+    const { run } = ctx;
+    const loop = run.model.loop;
+    // The suite on the cycle's starting tree (the base tip's, not an earlier cycle's work on the
+    // branch), before its first agent run (kept: run once per tree; read from the state directory
+    // once per slice).
+    const key = loop.currentCycle?.baselineKey;
+    const seen = run.baselineSeen;
+    if (key !== undefined && seen?.key === key)
+        return { type: 'baselineRan', state: loop, ...(seen.run ? { run: seen.run } : {}) };
+    const b = await cycleBaseline(ctx.deps, loop, ctx.checkpointId);
+    const seenKey = b.state.currentCycle?.baselineKey;
+    run.baselineSeen = !b.halt && !b.interrupted && seenKey !== undefined ? { key: seenKey, run: b.run } : undefined;
+    return { type: 'baselineRan', ...b };
+};
+const iterate = async (effect, ctx) => {
+    const { deps, redact } = ctx;
+    const outcome = await deps.workflow.iterate(deps, ctx.run.model.loop, effect.baseline);
+    // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
+    const masked = outcome.escalate
+        ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
+        : outcome;
+    return { type: 'iterated', outcome: masked, now: deps.clock.now().getTime() };
+};
+
+;// CONCATENATED MODULE: ./src/loop/effects/index.ts
+
+
+
+
+
+
+
+
+
+
+const handlers = {
+    log: journal_log,
+    save: journal_save,
+    appendError: appendError,
+    next: next,
+    sleep: sleep,
+    readIssues: readIssues,
+    checkSource: checkSource,
+    updateIssues: updateIssues,
+    openCycle: openCycle,
+    enterCycleBranch: enterCycleBranch,
+    leaveCycle: leaveCycle,
+    runBaseline: runBaseline,
+    iterate: iterate,
+    verifyLane: verifyLane,
+    commitCycle: commitCycle,
+    finishCycle: finishCycle,
+    shelveCycle: shelveCycle,
+    keepOpenCycle: keepOpenCycle,
+    sendNotice: sendNotice,
+    recordHalt: recordHalt,
+    claimIssues: claimIssues,
+    holdClaim: holdClaim,
+    renewClaim: renewClaim,
+    releaseClaim: releaseClaim,
+    done: done,
+    rethrow: rethrow,
+};
+/** Performs one effect through its handler; what it asks of the world comes back as the next event. */
+function perform(effect, ctx) {
+    const handler = handlers[effect.kind];
+    return handler(effect, ctx);
 }
-/** Pushes an escalated cycle's branch; a failure is a warning (the escalation itself stands). */
-async function keepBranch(deps, branch) {
-    try {
-        await deps.publisher?.keep(branch);
-        deps.logger.info('git.kept', `Pushed ${branch} (its work as wip:) so that a later attempt continues from it.`);
+
+;// CONCATENATED MODULE: ./src/loop/interpreter.ts
+
+
+
+
+async function interpretSlice(ctx) {
+    const { run } = ctx;
+    let event = { type: 'started', now: ctx.deps.clock.now().getTime() };
+    for (;;) {
+        const stepped = step(run.model, event, ctx.config);
+        run.model = stepped.model;
+        let answer;
+        try {
+            for (const effect of stepped.effects) {
+                const r = await perform(effect, ctx);
+                if (run.result) {
+                    await tellSent(ctx);
+                    return run.result;
+                }
+                if (r)
+                    answer = r;
+            }
+            await tellSent(ctx);
+        }
+        catch (error) {
+            // Caught once, as the slice always did: a second failure while halting propagates.
+            if (run.crash !== undefined)
+                throw error;
+            run.crash = error;
+            answer = await refusal(error, ctx.unreadableSource);
+        }
+        if (!answer)
+            throw new Error(`agent-loop: the core's effects (${stepped.effects.map((e) => e.kind).join(', ')}) asked nothing`);
+        event = answer;
     }
-    catch (error) {
-        deps.logger.warn('git.keep_failed', `Could not push ${branch}: ${error.message}. Its work is only in this checkout.`);
+}
+/** The notices sent in the step just performed, told to the core (noticesSent), and what it asks then performed. */
+async function tellSent(ctx) {
+    const { run } = ctx;
+    if (run.sent.length === 0)
+        return;
+    const results = run.sent;
+    run.sent = [];
+    const stepped = step(run.model, { type: 'noticesSent', results }, ctx.config);
+    run.model = stepped.model;
+    for (const effect of stepped.effects)
+        await perform(effect, ctx);
+}
+/** What a thrown error means to the core: a refusal of git's, or a crash the source's health may explain. */
+async function refusal(error, unreadableSource) {
+    // The agent moved the repository, or its change holds a secret: halt, committing and merging nothing more.
+    if (error instanceof RepositoryMovedError)
+        return { type: 'refused', reason: 'repository_moved', message: error.message };
+    if (error instanceof SecretInChangeError)
+        return { type: 'refused', reason: 'secret_in_change', message: error.message };
+    // The source failing because the agent garbled it is a halt with a diagnostic, not a crash.
+    const unreadable = await unreadableSource().catch(() => undefined);
+    return { type: 'crashed', ...(unreadable ? { unreadable } : {}) };
+}
+
+;// CONCATENATED MODULE: ./src/loop/startError.ts
+/** The run cannot start as asked (a --resume id that cannot be used, a cycle branch as base): exit 2. */
+class StartError extends Error {
+}
+
+;// CONCATENATED MODULE: ./src/loop/prepare.ts
+/**
+ * The repository made ready for a slice, before the core runs: agent-loop's own files excluded, the
+ * base branch chosen, the work a halted loop left on a cycle's branch parked, the lane anchored.
+ */
+
+
+
+
+
+
+/**
+ * The loop state to start from, its base branch set and a parked branch cleared; `opened` is the
+ * checkpoint's loop as read (what a halt left), `state` the slice's copy of it.
+ */
+async function prepareRepository(ports, opened, given, guard) {
+    const { deps } = ports;
+    const { git, settings, store } = deps;
+    if (!git)
+        return given;
+    let state = given;
+    // An in-tree --state-dir is excluded (and never staged: see openGit's protect).
+    const inTree = workTreePath(git.topLevel, deps.stateDir);
+    if (inTree)
+        await git.exclude(inTree);
+    await git.exclude(TEMP_FILE_PATTERN);
+    if (!state.baseBranch) {
+        const current = await git.currentRef();
+        if (current.startsWith('agent-loop/')) {
+            // Starting over (--fresh) on the branch a halted loop left checked out: parked as the run
+            // that resumed it would, then started from its base branch.
+            const left = settings.fresh ? await loopLeftOn(store, current) : undefined;
+            if (!left)
+                throw new StartError(`the checked-out branch ${current} is a cycle branch of an earlier run, not a base branch. Check out the branch the work should land on (e.g. git checkout main; edits that run left uncommitted here would go along to it, so commit or stash them on this branch first: git stash -u), or resume that run instead of starting over (${surface(settings.terms).given('fresh')}).`);
+            await park(ports, left, current, left.baseBranch);
+            state.baseBranch = left.baseBranch;
+        }
+        else
+            state.baseBranch = current;
     }
+    // A halt left an escalated cycle's branch checked out for inspection: park its work now, and
+    // record the escalation on the base branch, where later runs read the issues.
+    if (state.parkedBranch && state.baseBranch) {
+        if ((await git.currentRef()) === state.parkedBranch)
+            await park(ports, opened, state.parkedBranch, state.baseBranch);
+        else {
+            // A person left the branch themselves: the escalation is recorded on the base all the same.
+            const last = state.escalations.at(-1);
+            if (last && (await git.currentRef()) === state.baseBranch)
+                await labelEscalated(ports, last.issueIds, last.note, state.baseBranch);
+        }
+        state = { ...state, parkedBranch: undefined };
+    }
+    if (guard && state.baseBranch)
+        await guard.anchor(state.baseBranch);
+    return state;
+}
+/**
+ * The work a halted (or stopped) loop left on `branch` committed there as wip:, the base branch
+ * checked out again; the escalation that halted it labelled there, and the issues a person
+ * changed on the branch since the halt carried there (parking.ts), where later runs read them.
+ */
+async function park(ports, left, branch, base) {
+    const { source, logger } = ports.deps;
+    const git = ports.deps.git;
+    const changed = changedSinceHalt(left.halt?.issues, (await source.openRecords?.().catch(() => undefined)) ?? new Map());
+    const escalated = left.parkedBranch === branch;
+    await git.commitAll(`wip: ${branch} (${escalated ? 'escalated' : 'stopped'}; parked by the next run)`);
+    await git.checkout(base);
+    const last = left.escalations.at(-1);
+    if (escalated && last)
+        await labelEscalated(ports, last.issueIds, last.note, base);
+    logger.info('git.parked', `Committed the work left on ${branch} as wip: and returned to ${base}.`);
+    if (changed.length === 0 || !source.reinstate)
+        return;
+    const ids = changed.map(([id]) => id);
+    for (const [id, open] of changed)
+        await source.reinstate(id, open.record);
+    await git.commitAll(`agent-loop: ${ids.join(' ')} as changed by hand on ${branch}`.slice(0, 120));
+    logger.info('issue.carried', `${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'} changed on ${branch} after the halt (by a person): carried to ${base}, where the issues are read.`, { issueIds: ids });
+}
+
+;// CONCATENATED MODULE: ./src/checkpoint/foreign.ts
+/**
+ * Checkpoints the run did not write. The agent has a shell, so it can write into the state
+ * directory wherever it is; a checkpoint it forges (iteration 0, a newer timestamp or sequence)
+ * would be resumed by the next run and reset --max-iterations. The slice notes every checkpoint
+ * file as it was before any agent ran; a file that appears or changes afterwards, other than the
+ * run's own, was written by something else: it is moved to `<state-dir>/quarantine/` and reported,
+ * and never resumed.
+ */
+
+
+/** Each `*.json` in `dir` with its size and modification time. */
+async function snapshotCheckpoints(files, dir) {
+    const out = new Map();
+    for (const { name, stamp } of await files.list(dir))
+        if (name.endsWith('.json'))
+            out.set(name, stamp);
+    return out;
+}
+/** Names that are new or changed since `before`, the run's own file aside. Pure. */
+function foreignChanges(before, now, own) {
+    return [...now].filter(([name, stamp]) => name !== own && before.get(name) !== stamp).map(([name]) => name);
+}
+/** Moves the named files into `<stateDir>/quarantine/`; returns where each went. */
+async function quarantine(checkpointsDir, stateDir, names) {
+    const target = external_node_path_default().join(stateDir, 'quarantine');
+    await external_node_fs_namespaceObject.promises.mkdir(target, { recursive: true });
+    const moved = [];
+    for (const name of names) {
+        const to = external_node_path_default().join(target, `${Date.now()}-${name}`);
+        try {
+            await external_node_fs_namespaceObject.promises.rename(external_node_path_default().join(checkpointsDir, name), to);
+            moved.push(to);
+        }
+        catch {
+            // gone meanwhile
+        }
+    }
+    return moved;
+}
+
+;// CONCATENATED MODULE: ./src/loop/saveCheckpoint.ts
+/**
+ * The slice's checkpoint writer. Checkpoint files as they were before any agent ran: one that
+ * appears or changes later, other than this run's own, was forged (the agent has a shell) and is
+ * quarantined, never resumed.
+ */
+
+
+
+
+function checkpointSaver(deps, checkpointId, 
+/** The checkpoint's other keys (the planning pipeline's outputs), kept as they were. */
+extra, 
+/** Seed 001's phase of the checkpoint, and the run's stage within it (kept in the state). */
+phaseOf) {
+    const { store, source, logger } = deps;
+    let known;
+    return async (status, loop, errors) => {
+        const sourceState = source.exportState?.();
+        const { phase, stage } = phaseOf(status, loop);
+        await store.write({
+            id: checkpointId,
+            phase,
+            state: {
+                ...extra,
+                [STAGE_KEY]: stage,
+                loop,
+                ...(sourceState !== undefined ? { source: sourceState } : {}),
+            },
+            ...(errors.length ? { errors: [...errors] } : {}),
+        }, { readBack: false });
+        const now = await snapshotCheckpoints(filesOf(deps), store.dir);
+        const foreign = known ? foreignChanges(known, now, `${checkpointId}.json`) : [];
+        if (foreign.length > 0) {
+            const moved = await quarantine(store.dir, deps.stateDir, foreign);
+            logger.warn('checkpoint.forged', `Checkpoint file(s) written during this run by something other than agent-loop (most likely the agent): ${foreign.join(', ')}. Moved to ${external_node_path_default().join(deps.stateDir, 'quarantine')}; they are never resumed.`, { files: foreign, movedTo: moved });
+        }
+        known = foreign.length > 0 ? await snapshotCheckpoints(filesOf(deps), store.dir) : now;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/loop/slice.ts
+/**
+ * One slice (seed 001 REQ_019, seed 000 REQ_021, seed 002): opens the checkpoint and prepares the
+ * repository, then hands the pure core (src/core/slice.ts) to the interpreter (src/loop/interpreter.ts),
+ * which performs each effect it asks for through its handler (src/loop/effects/: the issue source,
+ * the workflow's iteration, git, the checkpoint store, the clock) until the core says done.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** The phase of the planning pipeline's checkpoint when it hands over to the loop (its issues exist, seed 001). */
+const IN_PROGRESS = 'beads_integration-complete';
+async function runSlice(unguarded) {
+    // Every commit, merge and reset (here and in the iterations) first checks the agent moved nothing.
+    const guard = unguarded.git ? guardLane(unguarded.git) : undefined;
+    const deps = guard ? { ...unguarded, git: guard.git, laneMoved: (what) => guard.moved(what) } : unguarded;
+    const { settings, logger, clock, source, workflow } = deps;
+    const ports = { deps, redact: deps.redact ?? ((t) => t) };
+    const startedAt = clock.now().getTime();
+    const opened = await openCheckpoint(deps, (event, message, data) => logger.warn(event, message, data));
+    const checkpointId = opened.id;
+    if (opened.sourceState !== undefined)
+        source.importState?.(opened.sourceState);
+    const given = {
+        ...opened.state,
+        slices: opened.state.slices + 1,
+        maxIterations: settings.maxIterations,
+        halt: undefined,
+    };
+    const inPlan = opened.extra?.pipeline !== undefined;
+    // Seed 001's phase; where the run stands within it (tdd: its step) is the state's stage.
+    const save = checkpointSaver(deps, checkpointId, opened.extra, (status, loop) => runCheckpointPhase(status, workflow.stage?.(loop)));
+    const state = await prepareRepository(ports, opened.state, given, guard);
+    const unreadableSource = await sourceWatch(source);
+    // Starting over forgets the suites' recorded baselines too (src/loop/baseline.ts); once the run
+    // is sure to start: a refused one changes nothing.
+    if (settings.fresh)
+        await forgetBaselines(deps);
+    await save('continuing', state, []);
+    logger.info('run.start', `${opened.resumed ? `Resuming checkpoint ${checkpointId} at iteration ${state.iteration + 1}` : `Starting run ${checkpointId}`} (max ${settings.maxIterations} iterations, agent ${deps.agent.displayName}, tests: ${settings.testCommand})`, { checkpointId, resumed: opened.resumed, iteration: state.iteration, maxIterations: settings.maxIterations });
+    // From here the core decides (src/core/slice.ts) and the interpreter performs its effects.
+    const config = {
+        settings: { ...settings, batch: settings.batch && workflow.batches },
+        checkpointId,
+        ...(settings.sliceMinutes !== undefined ? { deadline: startedAt + settings.sliceMinutes * 60_000 } : {}),
+        publishes: deps.publisher !== undefined,
+        branches: deps.git !== undefined && state.baseBranch !== undefined,
+        // Claims and leases where the source has them (GitHub): a lease outlives one iteration.
+        ...(source.claim ? { leaseMs: leaseMinutes(settings.agentTimeoutMinutes) * 60_000 } : {}),
+        ...(deps.waveJob ? { waveJob: true } : {}),
+        landing: landingMode(settings.onSuccess, deps.publisher && { pushesToBase: !!deps.publisher.pushToBase }),
+    };
+    const model = initialModel(state, clock.now().getTime());
+    const found = model.loop;
+    return interpretSlice({
+        ...ports,
+        config,
+        checkpointId,
+        me: { run: deps.runId ?? `local-${checkpointId}`, checkpoint: checkpointId },
+        ...(guard ? { guard } : {}),
+        startedAt,
+        found,
+        // A loop the planning pipeline just handed over starts from its phases' agent runs (afterPlanning),
+        // which the plan ran before this slice: they are counted with the run that starts the loop.
+        start: !opened.resumed && inPlan ? { ...found, iteration: 0, failedIterations: 0, successfulIterations: 0 } : found,
+        save,
+        unreadableSource,
+        run: { model, diagnostic: null, toldInReview: new Set(), onBranch: new Map(), sent: [] },
+    });
 }
 /**
  * The loop's counters after the planning pipeline's agent runs (`pipeline.iterations`, of which
@@ -36953,9 +37196,6 @@ async function openCheckpoint(deps, warn) {
         warn('checkpoint.invalid', `Skipped checkpoint ${external_node_path_default().join(store.dir, `${cp.id}.json`)}: ${loop}`);
         candidates.splice(candidates.indexOf(cp), 1);
     }
-}
-async function appendError(deps, entry) {
-    await filesOf(deps).append(external_node_path_default().join(deps.stateDir, 'errors.jsonl'), `${JSON.stringify(entry)}\n`);
 }
 
 ;// CONCATENATED MODULE: ./src/app/parallelJob.ts

@@ -203,8 +203,11 @@ export type Effect =
    * as `noticesSent` once the step's effects are done.
    */
   | { kind: 'sendNotice'; notice: Notice }
-  /** Write halt.md and log the halt (its Discord post is a notice). */
-  | { kind: 'recordHalt'; halt: Halt; diagnostic: HaltDiagnostic }
+  /**
+   * Write halt.md and log the halt (its Discord post is a notice). `jobLocal`: a job of run --parallel
+   * whose share or issue ran out (JOB_LOCAL_HALTS): the job's end, not the run's halt.
+   */
+  | { kind: 'recordHalt'; halt: Halt; diagnostic: HaltDiagnostic; jobLocal?: true }
   /** Where work is published: the cycle still in flight at a slice's end pushed as wip:. */
   | { kind: 'keepOpenCycle'; branch: string; message: string }
   /**

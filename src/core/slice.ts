@@ -31,6 +31,9 @@ import {
 } from './events.js';
 import { LIMIT_HALTS } from './haltReasons.js';
 import type { CarriedCounts, CycleState, LoopState, Notice, OutboxEntry } from './state.js';
+import type { LandingMode } from './landing.js';
+import { JOB_LOCAL_HALTS } from './haltReasons.js';
+import { cycleInFlight } from './inFlight.js';
 
 export interface CoreSettings {
   /** Whose words the run's messages use: the CLI's flags (default) or the action's inputs. */
@@ -92,6 +95,10 @@ export interface CoreConfig {
    * released when it lands or is escalated.
    */
   leaseMs?: number;
+  /** How a finished cycle's work lands (landingMode), decided once per slice. */
+  landing?: LandingMode;
+  /** The slice is a job of run --parallel (its coordinator reduces the wave): some halts are the job's own end. */
+  waveJob?: boolean;
 }
 
 export interface SliceModel {
@@ -902,8 +909,18 @@ function working(model: SliceModel, cycle: CycleState | undefined): ClaimProgres
   return { state: 'working', ...(cycle ? cycleProgress(model.loop, cycle, model.loop.iteration) : { iterations: 0 }) };
 }
 
-function iterated(model: SliceModel, outcome: IterationOutcome, now: number, config: CoreConfig): Step {
-  if (outcome.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
+/**
+ * Beads issues where work is published (closeOnBranch): a cycle that needed no change still closed
+ * its issue in the repository's issues file, a change that lands like any other (not a branch
+ * dropped). Pure.
+ */
+function landsAsChange(outcome: IterationOutcome, settings: Pick<CoreSettings, 'closeOnBranch'>): IterationOutcome {
+  return settings.closeOnBranch && outcome.noChange ? { ...outcome, noChange: false } : outcome;
+}
+
+function iterated(model: SliceModel, told: IterationOutcome, now: number, config: CoreConfig): Step {
+  if (told.interrupted) return finish({ ...model, now }, config, 'continuing', undefined, true);
+  const outcome = landsAsChange(told, config.settings);
   let m: SliceModel = { ...model, now, loop: outcome.state, outcome };
   const effects: Effect[] = outcome.violation ? [{ kind: 'appendError', entry: outcome.violation }] : [];
   // A finished cycle's issue actions go into the outbox with its work (sourceChecked); others are done now:
@@ -990,7 +1007,7 @@ function escalate(
 ): Step & { halt?: Halt; after?: Effect[] } {
   const { settings } = config;
   let loop = model.loop;
-  const cycle = loop.currentCycle as CycleState;
+  const cycle = cycleInFlight(loop);
   const at = rfc3339(new Date(model.now));
   const note = `agent-loop escalated this issue at iteration ${loop.iteration} (${at}): ${reason}. Remove the ${ESCALATED_LABEL} label to let agent-loop try it again.`;
   const record = {
@@ -1111,7 +1128,9 @@ function finish(
       advice: halt.advice,
       terms: config.settings.terms ?? 'cli',
     });
-    effects.push({ kind: 'recordHalt', halt, diagnostic });
+    // A wave job's share or issue ran out: its end, not the run's halt (the coordinator's reduce decides that).
+    const jobLocal = config.waveJob === true && JOB_LOCAL_HALTS.has(halt.reason);
+    effects.push({ kind: 'recordHalt', halt, diagnostic, ...(jobLocal ? { jobLocal } : {}) });
     if (haltPosted(m, config.settings)) {
       // The Discord post: recorded (saved with the halt), then sent.
       const posted = recordNotice({ ...m, ended: status }, { kind: 'notify', diagnostic: { ...diagnostic } }, status);

@@ -25,10 +25,11 @@ import {
   rememberBaseline,
 } from '../verdict/baseline.js';
 import { type SuiteRun, emptyRun, failedIds, isReadable } from '../verdict/results.js';
-import { type SliceDeps, filesOf } from './deps.js';
+import { type SliceDeps, type TestOutcome, filesOf } from './deps.js';
 import type { Halt } from '../core/events.js';
 import type { Git } from '../git/git.js';
-import type { CycleState, LoopState } from '../core/state.js';
+import type { LoopState } from '../core/state.js';
+import { cycleInFlight } from '../core/inFlight.js';
 
 /**
  * A --fresh start forgets every recorded baseline: one recorded while the environment was broken (a
@@ -108,7 +109,7 @@ export interface CycleBaseline {
  */
 export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpointId: string): Promise<CycleBaseline> {
   const { settings, logger, git } = deps;
-  const cycle = state.currentCycle as CycleState;
+  const cycle = cycleInFlight(state);
   const store = baselineStore(filesOf(deps));
   const junit = settings.junitFile;
   // The base tip, recorded when the cycle opened; else (no branches, an older checkpoint) HEAD.
@@ -122,38 +123,11 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     );
   const withKey = (s: LoopState, run?: SuiteRun): LoopState => ({
     ...s,
-    currentCycle: { ...(s.currentCycle as CycleState), baselineKey: key },
+    currentCycle: { ...cycleInFlight(s), baselineKey: key },
     ...(run ? { baselines: rememberBaseline(s.baselines, key, baselineDigest(run)) } : {}),
   });
-  const check = (run: SuiteRun, s: LoopState): CycleBaseline => {
-    const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
-    if (problem)
-      return {
-        state: s,
-        run,
-        halt: {
-          reason: 'baseline_unreadable',
-          message: `NO VERDICT POSSIBLE: ${problem.message}`,
-          advice: deps.waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
-        },
-      };
-    return { state: s, run };
-  };
 
-  let kept = await store.load(key);
-  // Kept in the state directory, where the agent can write: one that changed since this run had it
-  // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
-  // one on the same base tip: an escalated cycle leaves the base where it was).
-  const digest = state.baselines?.[key] ?? cycle.baselineDigest;
-  if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
-    logger.warn(
-      'tests.baseline',
-      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`,
-      { key },
-    );
-    await store.remove(key);
-    kept = undefined;
-  }
+  const kept = await trustedKept(deps, state, store, key);
   if (kept) {
     if (!cycle.baselineKey)
       logger.info(
@@ -161,7 +135,7 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
         `Baseline for this tree already known (${path.join(deps.stateDir, BASELINES_DIR)}): ${describeBaseline(kept)}.`,
         { key },
       );
-    return check(kept, withKey(state, kept));
+    return withVerdict(deps, kept, withKey(state, kept));
   }
   if (cycle.iterations > 0) {
     logger.warn(
@@ -191,45 +165,9 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     { command: settings.testCommand, ...(onBase ? { baseTip: onBase.tip } : {}) },
   );
   const tests = () => deps.runTests(settings.testCommand, deps.signal, 'baseline');
-  // On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
-  // where the base tip is checked out for the run, it is not: one run while detached).
-  const confirmed = async () => {
-    const first = await tests();
-    const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
-    if (deps.signal?.aborted || !first.run || failing.length === 0) return first;
-    // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
-    // Failures the last baseline had too are not run again (a suite that stays red costs one run),
-    // as this run recorded them: the record is in the state directory, where the agent can write, and
-    // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
-    // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
-    const recorded = await store.lastFailing(settings.testCommand);
-    const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
-    const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
-    if (recorded && vouched !== undefined && !known)
-      logger.warn(
-        'tests.baseline',
-        `The failing tests of the last baseline recorded in ${path.join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`,
-      );
-    if (!needsConfirmation(failing, known)) return first;
-    const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
-    logger.info(
-      'tests.confirm',
-      `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}; running the tests once more to tell a failure that is there from a flaky one.`,
-    );
-    const second = await tests();
-    if (deps.signal?.aborted) return first;
-    const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
-    if (flaky.length)
-      logger.warn(
-        'tests.flaky',
-        `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`,
-        { flaky },
-      );
-    return { ...first, run };
-  };
   const outcome = onBase
     ? await onTree(onBase.git, onBase.tip, tests, filesOf(deps), deps.stateDir)
-    : await confirmed();
+    : await confirmedRun(deps, state, store, tests);
   if (deps.signal?.aborted) return { state, interrupted: true };
   const run = outcome.run ?? emptyRun(outcome.exitCode);
   logger.info('tests.baseline', `Baseline: ${describeBaseline(run)} (${(outcome.durationMs / 1000).toFixed(1)}s).`, {
@@ -237,12 +175,45 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
     exitCode: outcome.exitCode,
     reader: run.reader ?? null,
   });
-  const checked = check(run, state);
+  const checked = withVerdict(deps, run, state);
   // One that gives no verdict is not kept: the next run, once the suite is fixed or installed, runs it again.
   if (checked.halt) return checked;
+  return { ...checked, state: await keepBaseline(deps, store, withKey(state, run), key, run, !onBase) };
+}
+
+/** The baseline as read or run, with the halt when it gives no verdict (a red suite not read per test, or one that cannot run). */
+function withVerdict(deps: SliceDeps, run: SuiteRun, s: LoopState): CycleBaseline {
+  const { settings } = deps;
+  const problem = baselineProblem(run, settings.testCommand, surface(settings.terms));
+  if (problem)
+    return {
+      state: s,
+      run,
+      halt: {
+        reason: 'baseline_unreadable',
+        message: `NO VERDICT POSSIBLE: ${problem.message}`,
+        advice: deps.waveJob ? `${problem.advice} ${WAVE_JOB_HINT}` : problem.advice,
+      },
+    };
+  return { state: s, run };
+}
+
+/**
+ * A baseline that gives a verdict, kept in the state directory (its digest in `state`, which already
+ * holds its key); on the cycle's own tree its failing tests recorded too, for the next red baseline.
+ */
+async function keepBaseline(
+  deps: SliceDeps,
+  store: ReturnType<typeof baselineStore>,
+  state: LoopState,
+  key: string,
+  run: SuiteRun,
+  ownTree: boolean,
+): Promise<LoopState> {
+  const { settings } = deps;
   await store.save(key, run);
-  let next = withKey(state, run);
-  if (!onBase && isReadable(run) && !run.cannotRun) {
+  let next = state;
+  if (ownTree && isReadable(run) && !run.cannotRun) {
     const failing = failedIds(run);
     await store.rememberFailing(settings.testCommand, failing);
     next = {
@@ -250,7 +221,78 @@ export async function cycleBaseline(deps: SliceDeps, state: LoopState, checkpoin
       lastFailing: { ...next.lastFailing, [lastFailingKey(settings.testCommand)]: failingDigest(failing) },
     };
   }
-  return { ...checked, state: next };
+  return next;
+}
+
+/** The baseline kept for `key` in the state directory, unless it changed since this run (or cycle) recorded it: then removed. */
+async function trustedKept(
+  deps: SliceDeps,
+  state: LoopState,
+  store: ReturnType<typeof baselineStore>,
+  key: string,
+): Promise<SuiteRun | undefined> {
+  const { logger } = deps;
+  const kept = await store.load(key);
+  const cycle = cycleInFlight(state);
+  // Kept in the state directory, where the agent can write: one that changed since this run had it
+  // would excuse what the agent broke as "failing before any change" (in this cycle, or in a later
+  // one on the same base tip: an escalated cycle leaves the base where it was).
+  const digest = state.baselines?.[key] ?? cycle.baselineDigest;
+  if (kept && digest !== undefined && baselineDigest(kept) !== digest) {
+    logger.warn(
+      'tests.baseline',
+      `The baseline of this cycle (${key}) in ${path.join(deps.stateDir, BASELINES_DIR)} changed since this ${cycle.baselineKey === key ? 'cycle' : 'run'} recorded it, not by agent-loop (most likely by the agent): it is not trusted, and is removed.`,
+      { key },
+    );
+    await store.remove(key);
+    return undefined;
+  }
+  return kept;
+}
+
+/**
+ * On the cycle's own starting tree, a red baseline is run once more (on an earlier cycle's branch,
+ * where the base tip is checked out for the run, it is not: one run while detached).
+ */
+async function confirmedRun(
+  deps: SliceDeps,
+  state: LoopState,
+  store: ReturnType<typeof baselineStore>,
+  tests: () => Promise<TestOutcome>,
+): Promise<TestOutcome> {
+  const { settings, logger } = deps;
+  const first = await tests();
+  const failing = first.run && isReadable(first.run) && !first.run.cannotRun ? failedIds(first.run) : [];
+  if (deps.signal?.aborted || !first.run || failing.length === 0) return first;
+  // Kept for the commit, a failure here excuses that test in every cycle on it: a flake must not.
+  // Failures the last baseline had too are not run again (a suite that stays red costs one run),
+  // as this run recorded them: the record is in the state directory, where the agent can write, and
+  // one it rewrote to list a test that only flaked now would keep that flake as "failing before any
+  // change", excusing a real break of it (so is one this run did not write: a new run runs it twice).
+  const recorded = await store.lastFailing(settings.testCommand);
+  const vouched = state.lastFailing?.[lastFailingKey(settings.testCommand)];
+  const known = recorded && vouched !== undefined && failingDigest(recorded) === vouched ? recorded : undefined;
+  if (recorded && vouched !== undefined && !known)
+    logger.warn(
+      'tests.baseline',
+      `The failing tests of the last baseline recorded in ${path.join(deps.stateDir, LAST_FAILING_DIR)} changed since this run recorded them, not by agent-loop (most likely by the agent): not trusted, so this baseline's failures are run again.`,
+    );
+  if (!needsConfirmation(failing, known)) return first;
+  const fresh = known ? failing.filter((id) => !known.includes(id)) : failing;
+  logger.info(
+    'tests.confirm',
+    `${fresh.length} test(s) fail before any change${known ? ' that did not fail in the last baseline' : ''}: ${fresh.slice(0, 5).join(', ')}${fresh.length > 5 ? ', …' : ''}; running the tests once more to tell a failure that is there from a flaky one.`,
+  );
+  const second = await tests();
+  if (deps.signal?.aborted) return first;
+  const { run, flaky } = confirmBaselineFailures(first.run, second.run ?? emptyRun(second.exitCode));
+  if (flaky.length)
+    logger.warn(
+      'tests.flaky',
+      `Flaky before any change: ${flaky.join(', ')} failed once and passed on the second run; counted as passing at baseline, so the work must keep ${flaky.length === 1 ? 'it' : 'them'} passing.`,
+      { flaky },
+    );
+  return { ...first, run };
 }
 
 /**

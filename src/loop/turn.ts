@@ -17,6 +17,7 @@ import type { OpenRecord } from '../issues/types.js';
 import type { StateFiles } from '../persist/stateFiles.js';
 import { type SliceDeps, filesOf } from './deps.js';
 import type { CycleState, IterationRecord, LoopState } from '../core/state.js';
+import { cycleInFlight } from '../core/inFlight.js';
 
 export interface Turn {
   result: AgentResult;
@@ -138,7 +139,7 @@ export async function agentTurn(
   tdd?: AgentRunRequest['tdd'],
 ): Promise<Turn | undefined> {
   const { settings, clock } = deps;
-  const cycle = before.currentCycle as CycleState;
+  const cycle = cycleInFlight(before);
   const n = before.iteration + 1;
   // --iteration-delay: between two invocations, before the next, never after the last.
   const pauseMs = pauseBeforeRun(settings.iterationDelaySeconds * 1000, before.history.at(-1), clock.now().getTime());
@@ -170,7 +171,7 @@ export async function agentTurn(
     // A failed run's own session is not one to resume: the last good one is kept, and afterFailure
     // drops it too when the policy's row says freshSession.
     currentCycle: {
-      ...(after.state.currentCycle as CycleState),
+      ...cycleInFlight(after.state),
       sessionId: result.ok ? result.sessionId : cycle.sessionId,
     },
   };
@@ -263,7 +264,7 @@ function logUsage(deps: SliceDeps, n: number, result: AgentResult, state: LoopSt
  * failed iteration counted in the state. Every workflow acts on the answer its own way.
  */
 export function afterFailure(state: LoopState, failure: AgentFailure): { state: LoopState; decision: FailureDecision } {
-  const cycle = state.currentCycle as CycleState;
+  const cycle = cycleInFlight(state);
   const decision = decideFailure(failure, {
     rateLimitAttempts: cycle.rateLimitAttempts,
     timeoutRetries: cycle.timeoutRetries,

@@ -1,0 +1,22 @@
+/** How a finished cycle's work lands (src/core/landing.ts), decided once per slice from --on-success and the publisher. */
+import { describe, expect, it } from '@jest/globals';
+import { landingMode } from '../../src/core/landing.js';
+
+describe('landingMode', () => {
+  it('on-success merge: merged locally, or pushed onto the remote base where the publisher can (beads issues in the action)', () => {
+    expect(landingMode('merge', undefined)).toBe('merge');
+    expect(landingMode('merge', { pushesToBase: true })).toBe('pushToBase');
+    expect(landingMode('merge', { pushesToBase: false })).toBe('merge');
+  });
+
+  it('on-success pull-request: a pull request where work is published, else the work stays on its branch', () => {
+    expect(landingMode('pull-request', { pushesToBase: false })).toBe('pullRequest');
+    expect(landingMode('pull-request', { pushesToBase: true })).toBe('pullRequest');
+    expect(landingMode('pull-request', undefined)).toBe('branch');
+  });
+
+  it('on-success branch: left on its branch, published or not', () => {
+    expect(landingMode('branch', undefined)).toBe('branch');
+    expect(landingMode('branch', { pushesToBase: true })).toBe('branch');
+  });
+});

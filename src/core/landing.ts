@@ -1,0 +1,20 @@
+/**
+ * How a finished cycle's work lands, decided once per slice from --on-success and what the
+ * publisher can do (src/loop/landing.ts performs it). Pure.
+ *
+ * - `pushToBase`: onto the base branch on the remote (on-success merge where work is published and
+ *   the publisher can push to the base: beads issues in the action), then fast-forwarded locally;
+ * - `pullRequest`: its branch pushed and a pull request opened (or updated);
+ * - `merge`: merged into the local base branch;
+ * - `branch`: left on its branch.
+ */
+export type LandingMode = 'pushToBase' | 'pullRequest' | 'merge' | 'branch';
+
+export function landingMode(
+  onSuccess: 'merge' | 'branch' | 'pull-request',
+  publisher: { pushesToBase: boolean } | undefined,
+): LandingMode {
+  if (onSuccess === 'merge') return publisher?.pushesToBase ? 'pushToBase' : 'merge';
+  if (onSuccess === 'pull-request' && publisher) return 'pullRequest';
+  return 'branch';
+}
