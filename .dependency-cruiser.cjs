@@ -8,10 +8,7 @@
  * and pure parts below them. Arrows only point down, and nothing
  * imports in a circle (type-only imports included).
  */
-/**
- * The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as
- * devDependencies; @actions/exec, the git runner, in dependencies and bundleDependencies: issue 41).
- */
+/** The packages src/ may import: ncc bundles them into dist/ (package.json lists them with the tooling, as devDependencies). */
 const BUNDLED =
   '(^|/)node_modules/(@actions/(artifact|cache|core|exec|github)|@octokit/plugin-(retry|throttling)|sax|yaml|zod)/';
 /**
