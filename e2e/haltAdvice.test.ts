@@ -30,6 +30,7 @@ import {
   readIssues,
   runArgs,
   claudeArgs,
+  tddRunArgs,
   runCli,
   shellQuote,
   writeAgent,
@@ -642,22 +643,6 @@ else
 fi
 printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false\\n\`\`\`\\n'
 `;
-  const tddArgs = (agent: string) => [
-    'run',
-    '--json',
-    '--agent',
-    'command',
-    '--agent-command',
-    agent,
-    '--workflow',
-    'tdd',
-    '--iteration-delay',
-    '0',
-    '--test-command',
-    'sh run-tests.sh',
-    '--issues-file',
-    './.beads/issues.jsonl',
-  ];
 
   it.each<[ResumeWay]>([['explicit'], ['fresh']])(
     'workflow_aborted (GREEN failed 6 times): "fix the test or the code by hand, and commit", then %s: the workflow goes on and the issue closes',
@@ -672,7 +657,7 @@ printf 'Done.\\n\\n\`\`\`yaml\\nwork_remaining: 0\\nrequires_continuation: false
       git(sb, 'add', '-A');
       commit(sb, 'a calculator that answers 0');
       const agent = await writeAgent(sb, 'tdd', TDD_AGENT);
-      const h = await cliHalt(sb, 'workflow_aborted', tddArgs(agent));
+      const h = await cliHalt(sb, 'workflow_aborted', tddRunArgs(agent));
       expect(h.result.error).toContain('TDD WORKFLOW ABORTED (IMPLEMENTATION_FAILED) at GREEN');
       expect(h.advice).toContain('inspect the branch, fix the test or the code by hand, and commit.');
       // By hand, on the branch left checked out: the code that makes the test pass, committed.

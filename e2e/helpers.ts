@@ -225,6 +225,26 @@ export function claudeArgs(...extra: string[]): string[] {
   return agentArgs(['claude'], extra);
 }
 
+/** `run --json` of a command agent with `--workflow tdd`, the sandbox's TDD suite (run-tests.sh) and beads file, no delay. */
+export function tddRunArgs(agentCommand: string): string[] {
+  return [
+    'run',
+    '--json',
+    '--agent',
+    'command',
+    '--agent-command',
+    agentCommand,
+    '--workflow',
+    'tdd',
+    '--iteration-delay',
+    '0',
+    '--test-command',
+    'sh run-tests.sh',
+    '--issues-file',
+    './.beads/issues.jsonl',
+  ];
+}
+
 function agentArgs(agent: string[], extra: string[]): string[] {
   return [
     'run',

@@ -21,6 +21,7 @@ import {
   issue,
   runArgs,
   runCli,
+  tddRunArgs,
   writeAgent,
   valueCheckScript,
 } from '../helpers.js';
@@ -219,26 +220,7 @@ elif grep -q "You are the implementing agent" "$P"; then
 fi
 ${LEAKY_DONE}`,
     );
-    const r = await runCli(
-      sb,
-      [
-        'run',
-        '--json',
-        '--agent',
-        'command',
-        '--agent-command',
-        agent,
-        '--workflow',
-        'tdd',
-        '--iteration-delay',
-        '0',
-        '--test-command',
-        'sh run-tests.sh',
-        '--issues-file',
-        './.beads/issues.jsonl',
-      ],
-      { env: ENV },
-    );
+    const r = await runCli(sb, tddRunArgs(agent), { env: ENV });
     if (r.code !== 0)
       console.log(
         r.stdout
