@@ -25,6 +25,8 @@ export const SETTINGS = Object.freeze({
   maxIterationsPerIssue: 20,
   maxConsecutiveEscalations: 2,
 });
+/** The scripted agent's name in the log; its runs take no simulated time (the engine's own waits are what is measured). */
+export const BENCH_AGENT = Object.freeze({ displayName: 'ScriptedAgent', durationMs: 0 });
 /** What a loop without detection spends: it runs to --max-iterations. */
 export const NAIVE_INVOCATIONS = SETTINGS.maxIterations;
 /** No scenario may spend more than this before halting: --max-retries-per-step × --max-consecutive-escalations + 2. */
@@ -73,7 +75,7 @@ function scenarios(engine) {
     ({ clock }) =>
     (_req) => {
       const left = clock.start + RATE_LIMIT_WINDOW_MS - clock.now().getTime();
-      if (left <= 0) return engine.done();
+      if (left <= 0) return engine.done;
       return engine.failed({
         class: 'transient',
         reason: 'rate_limit',
@@ -84,7 +86,7 @@ function scenarios(engine) {
   const oneUnfixable = (at) => {
     const issues = ids(4);
     const bad = issues[at];
-    return { issues, unfixable: [bad], good: issues.filter((id) => id !== bad), agent: () => () => engine.done() };
+    return { issues, unfixable: [bad], good: issues.filter((id) => id !== bad), agent: () => () => engine.done };
   };
   return [
     {
@@ -102,7 +104,7 @@ function scenarios(engine) {
       issues: ids(3),
       unfixable: ids(3),
       good: [],
-      agent: () => () => engine.done(),
+      agent: () => () => engine.done,
     },
     {
       key: 'oneUnfixable',
@@ -131,7 +133,7 @@ function scenarios(engine) {
       issues: ids(3),
       unfixable: [],
       good: [],
-      agent: () => () => engine.done(),
+      agent: () => () => engine.done,
       suite: (_calls, purpose) =>
         purpose === 'baseline'
           ? suiteRun({ legacy: 'passed' })
@@ -148,7 +150,7 @@ function scenarios(engine) {
       issues: ids(3),
       unfixable: [],
       good: ids(3),
-      agent: () => () => engine.done(),
+      agent: () => () => engine.done,
       // Each issue's test passes once the agent has been called for it; `legacy` always fails.
       suite: (calls) =>
         suiteRun({
@@ -166,7 +168,7 @@ function scenarios(engine) {
       unfixable: [],
       good: ids(1),
       git: () => false,
-      agent: () => () => engine.done(),
+      agent: () => () => engine.done,
       suite: () => suiteRun({ legacy: 'failed', other: 'passed' }),
     },
     {
@@ -176,7 +178,7 @@ function scenarios(engine) {
       issues: ids(1),
       unfixable: [],
       good: ids(1),
-      agent: () => () => engine.done(),
+      agent: () => () => engine.done,
       suite: (calls) =>
         suiteRun({ 't-bd-1': calls.length > 0 ? 'passed' : 'failed', other: calls.length === 1 ? 'failed' : 'passed' }),
     },
@@ -206,8 +208,8 @@ function suiteRun(tests, exitCode) {
 export async function simulate(engine, scenario) {
   const dir = tempDir('invocations');
   const clock = new engine.ManualClock();
-  const source = new engine.MemorySource(scenario.issues);
-  const agent = new engine.ScriptedAgent(scenario.agent({ clock }));
+  const source = engine.MemorySource.of(...scenario.issues);
+  const agent = new engine.ScriptedAgent([scenario.agent({ clock })], BENCH_AGENT);
   const unfixable = new Set(scenario.unfixable);
   let testRuns = 0;
   const runTests = async (_command, _signal, purpose) => {

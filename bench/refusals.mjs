@@ -8,7 +8,7 @@
 // made and the next run resumes it (`resume: true`); a transient failure ends a run continuing and a
 // run an hour later tries the landing again.
 import { tempDir, verdict } from './lib/common.mjs';
-import { SETTINGS, loadEngine } from './invocations.mjs';
+import { BENCH_AGENT, SETTINGS, loadEngine } from './invocations.mjs';
 
 const HOUR = 60 * 60_000;
 const MAX_RUNS = 8;
@@ -64,8 +64,8 @@ function scenarios(engine) {
 async function simulate(engine, scenario) {
   const dir = tempDir('refusals');
   const clock = new engine.ManualClock();
-  const source = new engine.MemorySource([ISSUE]);
-  const agent = new engine.ScriptedAgent(() => engine.done());
+  const source = engine.MemorySource.of(ISSUE);
+  const agent = new engine.ScriptedAgent([engine.done], BENCH_AGENT);
   const redact = engine.createRedactor([]);
   const store = new engine.FileCheckpointStore(dir, { clock });
   const opened = [];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { FileCheckpointStore } from '../src/checkpoint/fileStore.js';
 import { initialLoopState } from '../src/core/state.js';
 import { KEPT_CHECKPOINTS } from '../src/action/prune.js';
-import { ManualClock } from '../__tests__/loop/fakes.js';
+import { ManualClock } from '../fakes/index.js';
 import { DONE_REPORT, writeAgent } from './helpers.js';
 import { type GitHubRig, LABEL, startGitHubRig } from './githubRig.js';
 

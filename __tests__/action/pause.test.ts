@@ -7,7 +7,7 @@ import { type ActionCore, runAction } from '../../src/action/main.js';
 import { inputEnv, loadActionConfig, readPauseSwitch } from '../../src/action/inputs.js';
 import { pausedSummary, pausedWarning } from '../../src/action/summary.js';
 import { ConfigError } from '../../src/config/problems.js';
-import { ManualClock } from '../loop/fakes.js';
+import { ManualClock } from '../../fakes/index.js';
 
 const fakeCore = () => ({
   setSecret: jest.fn<ActionCore['setSecret']>(),

@@ -10,7 +10,7 @@ import { inputEnv, loadActionConfig } from '../../src/action/inputs.js';
 import type { ActionCore } from '../../src/action/actionCore.js';
 import { type WaveSource, planJob } from '../../src/action/planJob.js';
 import { ESCALATED_LABEL, type Issue } from '../../src/issues/types.js';
-import { ManualClock } from '../loop/fakes.js';
+import { ManualClock } from '../../fakes/index.js';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { type LoopState, type OutboxEntry, initialLoopState } from '../../src/core/state.js';
 import { outboxKey } from '../../src/core/waveOutbox.js';

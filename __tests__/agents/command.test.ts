@@ -18,7 +18,7 @@ import { maskOutput } from '../../src/agents/maskOutput.js';
 import { runTurn } from '../../src/loop/turn.js';
 import { stateFiles } from '../../src/persist/stateFiles.js';
 import { createLogger } from '../../src/report/logger.js';
-import { ManualClock } from '../loop/fakes.js';
+import { ManualClock } from '../../fakes/index.js';
 import { createRedactor } from '../../src/secrets/redact.js';
 
 let dir: string;

@@ -8,7 +8,7 @@ import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { type LoopState, initialLoopState } from '../../src/core/state.js';
 import type { Issue, IssueSource } from '../../src/issues/types.js';
 import { cycle } from '../core/fixtures.js';
-import { ManualClock } from '../loop/fakes.js';
+import { ManualClock } from '../../fakes/index.js';
 
 const ID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const options = { fresh: false, maxIterations: 10, batch: false };

@@ -14,7 +14,7 @@ import { LOCK_FILE } from '../../src/safety/lock.js';
 import { RUNTIME_DIR } from '../../src/safety/processes.js';
 import { FileCheckpointStore } from '../../src/checkpoint/fileStore.js';
 import { initialLoopState } from '../../src/core/state.js';
-import { ManualClock, MemorySource } from '../loop/fakes.js';
+import { ManualClock, MemorySource } from '../../fakes/index.js';
 import { ListingError } from '../../src/issues/listing.js';
 
 const lockFile = () => path.join(dir, '.state', RUNTIME_DIR, LOCK_FILE);

@@ -18,7 +18,7 @@ import { createRedactor } from '../../src/secrets/redact.js';
 import { secretDetector } from '../../src/safety/secretScan.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings } from '../../fakes/index.js';
 
 /** Built here, so that no token shape stands in the repository's own files. */
 const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(4)}`.slice(0, 40);

@@ -18,7 +18,7 @@ import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { baselineCheckoutFile } from '../../src/safety/baselineCheckout.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
-import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from '../../fakes/index.js';
 
 let repo: string;
 let stateDir: string;

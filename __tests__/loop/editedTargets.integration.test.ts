@@ -14,7 +14,7 @@ import { createRedactor } from '../../src/secrets/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, useCommittedRepo } from '../git/repo.js';
-import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from '../../fakes/index.js';
 
 let repo: string;
 let stateDir: string;

@@ -18,7 +18,7 @@ import { createRedactor } from '../../src/secrets/redact.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, gitIn } from '../git/repo.js';
-import { ManualClock, ScriptedAgent, type Step, done, sliceSettings } from './fakes.js';
+import { ManualClock, ScriptedAgent, type Step, done, sliceSettings } from '../../fakes/index.js';
 
 const ISSUES = '.beads/issues.jsonl';
 let repo: string;

@@ -17,7 +17,7 @@ import { createLogger } from '../../src/report/logger.js';
 import type { HaltDiagnostic } from '../../src/report/diagnostic.js';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { createRedactor } from '../../src/secrets/redact.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from '../../fakes/index.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;

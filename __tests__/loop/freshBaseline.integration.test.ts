@@ -18,7 +18,7 @@ import { BASELINES_DIR, baselineStore } from '../../src/verdict/baseline.js';
 import { stateFiles } from '../../src/persist/stateFiles.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 import { GIT_ENV, gitIn, useCommittedRepo } from '../git/repo.js';
-import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from './fakes.js';
+import { ManualClock, MemorySource, ScriptedAgent, done, sliceSettings } from '../../fakes/index.js';
 
 let repo: string;
 let stateDir: string;

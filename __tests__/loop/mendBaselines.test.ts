@@ -14,7 +14,7 @@ import { createRedactor } from '../../src/secrets/redact.js';
 import { initialLoopState } from '../../src/core/state.js';
 import { baselineDigest, baselineStore, rememberBaseline } from '../../src/verdict/baseline.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
-import { ManualClock } from './fakes.js';
+import { ManualClock } from '../../fakes/index.js';
 
 const red: SuiteRun = { exitCode: 1, tests: { 's::A': 'failed', 's::B': 'passed' }, groups: {}, messages: {} };
 const forged: SuiteRun = { exitCode: 1, tests: { 's::A': 'failed', 's::B': 'failed' }, groups: {}, messages: {} };

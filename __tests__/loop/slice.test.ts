@@ -18,7 +18,7 @@ import {
   fail,
   stuck,
   working,
-} from './fakes.js';
+} from '../../fakes/index.js';
 import { POLICIES } from '../../src/failure/policy.js';
 import type { ClaimProgress } from '../../src/issues/claims.js';
 import type { LoopState } from '../../src/core/state.js';

@@ -4,7 +4,7 @@
  * terminal's width; nothing is ever cut.
  */
 import { describe, expect, it } from '@jest/globals';
-import { ManualClock } from '../loop/fakes.js';
+import { ManualClock } from '../../fakes/index.js';
 import { createLogger } from '../../src/report/logger.js';
 import { renderMarkdown } from '../../src/report/diagnostic.js';
 import { consoleWidth, wrapText } from '../../src/report/wrap.js';

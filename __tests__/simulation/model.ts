@@ -16,7 +16,7 @@ import type { TestOutcome, TestPurpose } from '../../src/loop/slice.js';
 import type { StateFiles } from '../../src/persist/stateFiles.js';
 import type { SuiteRun } from '../../src/verdict/results.js';
 import { mulberry32 } from '../../e2e/crashHelpers.js';
-import { ManualClock } from '../loop/fakes.js';
+import { ManualClock } from '../../fakes/index.js';
 
 /** Seeded: the crash campaign's generator. */
 export const random = mulberry32;

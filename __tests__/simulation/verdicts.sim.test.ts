@@ -9,7 +9,7 @@ import { runSlice } from '../../src/loop/slice.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/secrets/redact.js';
 import { MemoryCheckpointStore, type World, buildDoubles, generateWorld, memoryStateFiles, testOf } from './model.js';
-import { sliceSettings } from '../loop/fakes.js';
+import { sliceSettings } from '../../fakes/index.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 
 /**

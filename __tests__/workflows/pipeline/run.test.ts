@@ -9,7 +9,7 @@ import type { PhaseIssueRequest } from '../../../src/workflows/pipeline/beadsCre
 import { runPipeline } from '../../../src/workflows/pipeline/run.js';
 import { readPipelineProgress } from '../../../src/cli/status.js';
 import { createLogger } from '../../../src/report/logger.js';
-import { ManualClock } from '../../loop/fakes.js';
+import { ManualClock } from '../../../fakes/index.js';
 
 let dir: string;
 beforeEach(async () => {
