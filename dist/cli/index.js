@@ -22866,7 +22866,9 @@ function releaseLock(file, me) {
 function describeHolder(holder) {
     if (!holder)
         return 'another agent-loop process (its lock file is being written or cannot be read)';
-    return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${holder.command ? ` (${holder.command})` : ''}${holder.cwd ? ` in ${holder.cwd}` : ''}`;
+    const command = holder.command ? ` (${holder.command})` : '';
+    const where = holder.cwd ? ` in ${holder.cwd}` : '';
+    return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${command}${where}`;
 }
 
 ;// CONCATENATED MODULE: external "string_decoder"
@@ -24170,6 +24172,44 @@ async function execGit(cwd, env, args, options = {}) {
     return { code: code ?? 1, stdout: stdout.end(), stderr: stderr.end() };
 }
 
+;// CONCATENATED MODULE: ./src/safety/messages.ts
+const AGAIN = 'then run again.';
+/** The user's ways out of a git operation left in progress. */
+const FINISH_OPERATION = {
+    merge: 'finish it (git commit) or abandon it (git merge --abort)',
+    rebase: 'finish it (git rebase --continue) or abandon it (git rebase --abort)',
+    'cherry-pick': 'finish it (git cherry-pick --continue) or abandon it (git cherry-pick --abort)',
+    revert: 'finish it (git revert --continue) or abandon it (git revert --abort)',
+    bisect: 'end it (git bisect reset)',
+};
+const SAFETY_MESSAGES = {
+    gitMissing: (dotGit, error) => `git: this directory is inside a git repository (${dotGit}) but git cannot be run (${error}). ` +
+        'Without git the loop would work without branches and could commit its own state; ' +
+        `install git or put it on PATH, ${AGAIN}`,
+    indexLock: (lock) => `git: ${lock} exists: another git process is running in this repository, or one was killed and left its lock. ` +
+        `If no git process is running, remove it (rm '${lock}') and run again.`,
+    noCommits: (topLevel) => `git: the repository at ${topLevel} has no commits yet, so there is no base branch for the cycles to branch ` +
+        `from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), ${AGAIN}`,
+    operation: (operation, topLevel) => `git: a ${operation} is in progress in ${topLevel}. The loop would commit into it; ${FINISH_OPERATION[operation]}, ${AGAIN}`,
+    detached: (at) => `git: HEAD is detached at ${at}: finished work would be merged into commits no branch holds, and lost. ` +
+        'Check out the branch the work should land on (git switch main, or git switch -c <new-branch> to keep this commit), ' +
+        AGAIN,
+    dirty: (topLevel, shown) => `git: the working tree of ${topLevel} has uncommitted changes or untracked files: ${shown}. ` +
+        "The agent's commits would take them along; commit them, stash them (git stash --include-untracked) " +
+        `or ignore them (.gitignore), ${AGAIN}`,
+    adopted: (branch, shown) => `The checkout is on ${branch}, the cycle branch of an earlier run (one that stopped before the cycle's commit), ` +
+        `with uncommitted changes: ${shown}. They are taken as that cycle's work in flight and will be committed with it; ` +
+        'a file of yours among them would go along (next time, move it away before running again).',
+    locked: (file, holder, seeProgress) => `another run holds the lock ${file}: ${holder}. One run at a time works a repository and a state directory; ` +
+        `wait for it to finish (${seeProgress}). If you are sure that process is gone, remove ${file} and run again.`,
+    endedLeftover: (role, pid, members, startedAt) => `Ended the ${role === 'agent' ? "agent's" : "test command's"} process group ${pid} ` +
+        `(${members} process${members === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${startedAt}).`,
+    legacyStateDirKept: (legacy, dir) => `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} ` +
+        `and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
+    legacyStateDirMoved: (legacy, dir) => `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, ` +
+        'where no commit can take it and no branch switch can touch it. This happens once.',
+};
+
 ;// CONCATENATED MODULE: ./src/safety/preconditions.ts
 /**
  * What must hold in the repository before any agent runs (zero agent cost): the user's own work is
@@ -24180,42 +24220,33 @@ async function execGit(cwd, env, args, options = {}) {
 
 
 
-const FIX = {
-    merge: 'finish it (git commit) or abandon it (git merge --abort)',
-    rebase: 'finish it (git rebase --continue) or abandon it (git rebase --abort)',
-    'cherry-pick': 'finish it (git cherry-pick --continue) or abandon it (git cherry-pick --abort)',
-    revert: 'finish it (git revert --continue) or abandon it (git revert --abort)',
-    bisect: 'end it (git bisect reset)',
-};
+
 const SHOWN = 10;
+/** The first paths, and how many more. */
+function shownPaths(paths) {
+    const more = paths.length > SHOWN ? ` and ${paths.length - SHOWN} more` : '';
+    return paths.slice(0, SHOWN).join(', ') + more;
+}
 /** Every reason the run must not start, each naming what is wrong and the command that fixes it. Pure. */
 function preconditionProblems(f) {
     if (f.gitMissing) {
-        return [
-            `git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`,
-        ];
+        return [SAFETY_MESSAGES.gitMissing(f.gitMissing.dotGit, f.gitMissing.error)];
     }
     if (f.notARepository)
         return [];
     const problems = [];
-    if (f.indexLock) {
-        problems.push(`git: ${f.indexLock} exists: another git process is running in this repository, or one was killed and left its lock. If no git process is running, remove it (rm '${f.indexLock}') and run again.`);
-    }
-    if (f.noCommits) {
-        problems.push(`git: the repository at ${f.topLevel} has no commits yet, so there is no base branch for the cycles to branch from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), then run again.`);
-    }
-    if (f.operation) {
-        problems.push(`git: a ${f.operation} is in progress in ${f.topLevel}. The loop would commit into it; ${FIX[f.operation]}, then run again.`);
-    }
-    if (!f.noCommits && f.branch === undefined) {
-        problems.push(`git: HEAD is detached at ${f.detachedAt?.slice(0, 12) ?? 'an unknown commit'}: finished work would be merged into commits no branch holds, and lost. Check out the branch the work should land on (git switch main, or git switch -c <new-branch> to keep this commit), then run again.`);
-    }
+    if (f.indexLock)
+        problems.push(SAFETY_MESSAGES.indexLock(f.indexLock));
+    if (f.noCommits)
+        problems.push(SAFETY_MESSAGES.noCommits(f.topLevel));
+    if (f.operation)
+        problems.push(SAFETY_MESSAGES.operation(f.operation, f.topLevel));
+    if (!f.noCommits && f.branch === undefined)
+        problems.push(SAFETY_MESSAGES.detached(f.detachedAt?.slice(0, 12) ?? 'an unknown commit'));
     // The previous run's own work in flight (a cycle branch) is the resumed run's to commit or park.
     const ownCycle = f.branch?.startsWith('agent-loop/') ?? false;
     if (f.dirty.length > 0 && !ownCycle) {
-        const shown = f.dirty.slice(0, SHOWN).join(', ');
-        const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
-        problems.push(`git: the working tree of ${f.topLevel} has uncommitted changes or untracked files: ${shown}${more}. The agent's commits would take them along; commit them, stash them (git stash --include-untracked) or ignore them (.gitignore), then run again.`);
+        problems.push(SAFETY_MESSAGES.dirty(f.topLevel, shownPaths(f.dirty)));
     }
     return problems;
 }
@@ -24227,9 +24258,7 @@ function preconditionProblems(f) {
 function adoptedChanges(f) {
     if (!f.branch?.startsWith('agent-loop/') || f.dirty.length === 0)
         return undefined;
-    const shown = f.dirty.slice(0, SHOWN).join(', ');
-    const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
-    return `The checkout is on ${f.branch}, the cycle branch of an earlier run (one that stopped before the cycle's commit), with uncommitted changes: ${shown}${more}. They are taken as that cycle's work in flight and will be committed with it; a file of yours among them would go along (next time, move it away before running again).`;
+    return SAFETY_MESSAGES.adopted(f.branch, shownPaths(f.dirty));
 }
 /**
  * git through the one runner (src/git/exec.ts, with its hardening: no hooks, no fsmonitor, which
@@ -25417,6 +25446,7 @@ async function restoreBaselineCheckout(stateDir, cwd, env) {
 
 
 
+
 /** Whether `pid` is a live process here (a zombie is not). */
 function isAlive(pid) {
     try {
@@ -25466,7 +25496,7 @@ async function openSession(req) {
         return {
             ok: false,
             problems: [
-                `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (${surface(req.terms).act('seeProgress')}). If you are sure that process is gone, remove ${locked.file} and run again.`,
+                SAFETY_MESSAGES.locked(locked.file, describeHolder(locked.holder), surface(req.terms).act('seeProgress')),
             ],
         };
     }
@@ -25480,7 +25510,7 @@ async function openSession(req) {
     const registry = new ProcessRegistry(req.stateDir, req.now);
     try {
         for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
-            notes.push(`Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`);
+            notes.push(SAFETY_MESSAGES.endedLeftover(ended.role, ended.pid, ended.members.length, ended.startedAt));
         }
         if (req.checkRepository) {
             // A run killed during a baseline on the base tip: its branch checked out again first.
@@ -25529,6 +25559,7 @@ function isWaveJob(env) {
 
 
 
+
 const LEGACY_STATE_DIR = '.agent-loop';
 /**
  * The state directory: the option when given (relative to `cwd`), else the default for where `cwd`
@@ -25548,9 +25579,7 @@ async function migrate(legacy, dir) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(legacy, 'checkpoints')))
         return [];
     if ((0,external_node_fs_namespaceObject.existsSync)(dir)) {
-        return [
-            `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
-        ];
+        return [SAFETY_MESSAGES.legacyStateDirKept(legacy, dir)];
     }
     await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(dir), { recursive: true });
     try {
@@ -25562,9 +25591,7 @@ async function migrate(legacy, dir) {
         await external_node_fs_namespaceObject.promises.cp(legacy, dir, { recursive: true, errorOnExist: true });
         await external_node_fs_namespaceObject.promises.rm(legacy, { recursive: true, force: true });
     }
-    return [
-        `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
-    ];
+    return [SAFETY_MESSAGES.legacyStateDirMoved(legacy, dir)];
 }
 /**
  * Why `dir` cannot serve as the state directory, or undefined when it can: it must be a directory
@@ -25609,7 +25636,8 @@ async function stateDirProblem(dir, opts) {
         await external_node_fs_namespaceObject.promises.access(dir, external_node_fs_namespaceObject.constants.W_OK);
     }
     catch (error) {
-        return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${error.code ?? error.message}). ${advice}`;
+        const cause = error.code ?? error.message;
+        return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${cause}). ${advice}`;
     }
     return undefined;
 }
@@ -29604,7 +29632,8 @@ function environmentAdvice(reason, say = surface()) {
         case 'spawn_failed':
             return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
         case 'permission_denied':
-            return `The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) or choose another ${say.option('agentPermissionMode')}.`;
+            return (`The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) ` +
+                `or choose another ${say.option('agentPermissionMode')}.`);
         default:
             return 'Fix the agent environment (the key, the billing, the permissions).';
     }
@@ -30840,7 +30869,47 @@ function messageFromText(text) {
     return testReport_dedent(lines).join('\n').trim();
 }
 
+;// CONCATENATED MODULE: ./src/verdict/messages.ts
+/** Up to `max` ids, then an ellipsis when there are more. */
+function firstIds(ids, max) {
+    return `${ids.slice(0, max).join(', ')}${ids.length > max ? ', \u2026' : ''}`;
+}
+const VERDICT_MESSAGES = {
+    outputUnreadable: (exitCode, readBefore) => `the test output can no longer be read per test (exit code ${exitCode}, but none of the ${readBefore} test(s) ` +
+        'read before shows in it): the test command, its configuration or the runner may have been changed',
+    targetUnreadable: (say) => 'its result cannot be read: the test output is not read per test ' +
+        `(have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
+    suiteFailsBesideTests: (exitCode) => `the test command exited ${exitCode}, where it exited 0 before this cycle, and no test in its output failed: ` +
+        'something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now',
+    preexistingForAgent: (ids) => `Failing before this cycle and not this issue's (leave them unless the issue asks): ${firstIds(ids, 10)}`,
+    pytestUnnamed: (exitCode, namedBefore) => `pytest's output no longer names its tests (exit code ${exitCode}; it named ${namedBefore} before): ` +
+        'its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), ' +
+        'so no test can be judged',
+    baselineCannotRun: (command, why) => `the test command \`${command}\` cannot run on the base branch: ${why}`,
+    baselineCannotRunAdvice: (say) => 'Make the suite run before any agent works on it: install what it needs (the error above names it), ' +
+        `or give a test command that runs here (${say.option('testCommand')}; ` +
+        'e.g. pytest --continue-on-collection-errors runs the files that do import). No agent ran.',
+    baselineUnreadable: (command, exitCode) => `the test command \`${command}\` fails on the base branch (exit code ${exitCode}) and its output could not be ` +
+        "read per test, so a failure after the agent's work could not be told apart from one that was already there",
+    baselineUnreadableAdvice: (say) => `Have the test command write a JUnit XML report and name it with ${say.option('junitFile')} ` +
+        "(e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green. No agent ran.",
+    /** How to write a command YAML would misread. */
+    quotingHint: "a command holding ': ' or ' #' (as `node -e \"\u2026? 0 : 1)\"` does) must be quoted in YAML: " +
+        'verify: \'node -e "\u2026"\' (single quotes around double ones), ' +
+        'or a block scalar (verify: |, the command on the next line, indented)',
+};
+
 ;// CONCATENATED MODULE: ./src/verdict/results.ts
+/**
+ * A test suite's run, read per test: what the verdicts (judge.ts) compare between the baseline and
+ * the agent's work. Each test is `group::name` where the runner names a group (a file, a package,
+ * a test binary), else `name`. A group's own outcome covers the tests the runner did not list in
+ * it: jest, vitest and go name only the failing tests of a file or package, so there a test not
+ * listed in a group that ran passed (or no longer exists), and every test of a group that passed
+ * passed; in a group where the run lists a passing test, a test not listed did not run.
+ * Pure data and pure functions.
+ */
+
 const MESSAGE_MAX = 600;
 const GROUP_SEPARATOR = '::';
 function testId(group, name) {
@@ -30956,7 +31025,7 @@ function unjudgeableBecause(baseline, now) {
         Object.keys(baseline.tests).length > 0 &&
         Object.keys(now.tests).length === 0 &&
         Object.values(now.groups).some((g) => g !== 'error'))
-        return `pytest's output no longer names its tests (exit code ${now.exitCode}; it named ${Object.keys(baseline.tests).length} before): its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), so no test can be judged`;
+        return VERDICT_MESSAGES.pytestUnnamed(now.exitCode, Object.keys(baseline.tests).length);
     return undefined;
 }
 function clipMessage(text) {
@@ -31245,8 +31314,10 @@ function jestReader() {
             const groups = Object.values(run.groups);
             if (noTests || groups.length === 0)
                 markNoTests(run, 'jest found no tests');
-            else if (groups.every((g) => g === 'error'))
-                run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+            else if (groups.every((g) => g === 'error')) {
+                const files = Object.keys(run.groups).slice(0, 3).join(', ');
+                run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+            }
             return run;
         },
     };
@@ -31702,7 +31773,9 @@ function tapeReader() {
             // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
             if (!summarised && exitCode !== 0 && stoppedIn !== undefined) {
                 run.tests[stoppedIn] = 'failed';
-                run.messages[stoppedIn] = clipMessage(`tape stopped in this test after ${assertions} assertion(s), before its summary (exit code ${exitCode}${crash ? `: ${crash}` : ''})${run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : ''}`);
+                const why = `exit code ${exitCode}${crash ? `: ${crash}` : ''}`;
+                const earlier = run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : '';
+                run.messages[stoppedIn] = clipMessage(`tape stopped in this test after ${assertions} assertion(s), before its summary (${why})${earlier}`);
             }
             return run;
         },
@@ -35348,9 +35421,11 @@ function guardLane(git) {
 /**
  * The baseline: the suite as it stood on a cycle's starting tree (the base branch's, also when the
  * cycle continues an earlier cycle's branch), per test, run before the cycle's first agent run.
- * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
- * reads it instead of running the suite again.
+ * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that
+ * a resumed slice, a retried cycle or a later cycle on the same tree reads it instead of running the
+ * suite again.
  */
+
 
 
 
@@ -35467,15 +35542,15 @@ function baselineProblem(run, command, say = surface()) {
     // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
     if (run.cannotRun && !run.noTests) {
         return {
-            message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-            advice: `Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (${say.option('testCommand')}; e.g. pytest --continue-on-collection-errors runs the files that do import). No agent ran.`,
+            message: VERDICT_MESSAGES.baselineCannotRun(command, run.cannotRun),
+            advice: VERDICT_MESSAGES.baselineCannotRunAdvice(say),
         };
     }
     if (isReadable(run) || run.exitCode === 0)
         return undefined;
     return {
-        message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-        advice: `Have the test command write a JUnit XML report and name it with ${say.option('junitFile')} (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green. No agent ran.`,
+        message: VERDICT_MESSAGES.baselineUnreadable(command, run.exitCode),
+        advice: VERDICT_MESSAGES.baselineUnreadableAdvice(say),
     };
 }
 /** One line on a baseline for the log. Pure. */
@@ -35484,7 +35559,10 @@ function describeBaseline(run) {
         return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
     const failing = failedIds(run);
     const total = Object.keys(run.tests).length;
-    return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', \u2026' : ''}` : ', none failing'}`;
+    const failingNow = failing.length
+        ? `, ${failing.length} failing before any change: ${firstIds(failing, 5)}`
+        : ', none failing';
+    return `${total} test(s) read (${run.reader})${failingNow}`;
 }
 /**
  * Whether a red baseline's failures need a second run to tell a flake from a failure that is there:
@@ -38645,6 +38723,7 @@ async function interpret(step, start, perform, what) {
  */
 
 
+
 function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
     const verdict = {
         kind: 'accepted',
@@ -38673,7 +38752,7 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
             return {
                 ...verdict,
                 kind: 'cannot_run',
-                summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${readCount(baseline)} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
+                summary: VERDICT_MESSAGES.outputUnreadable(now.exitCode, readCount(baseline)),
             };
         }
         // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
@@ -38681,7 +38760,7 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
             ? failingTargets(now, targetTests)
             : targetTests.map((id) => ({
                 id,
-                message: `its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
+                message: VERDICT_MESSAGES.targetUnreadable(say),
             }));
         if (now.exitCode !== 0)
             return judge_finish({
@@ -38707,7 +38786,7 @@ function judge({ baseline, now, targetTests, verify = [], say = surface() }) {
     if (baseline.exitCode === 0 && now.exitCode !== 0 && verdict.broken.length === 0)
         verdict.broken.push({
             id: '(the suite)',
-            message: `the test command exited ${now.exitCode}, where it exited 0 before this cycle, and no test in its output failed: something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now`,
+            message: VERDICT_MESSAGES.suiteFailsBesideTests(now.exitCode),
         });
     for (const id of failedIds(baseline))
         (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
@@ -38828,7 +38907,7 @@ function rejectionDetails(v, limit = 20) {
     for (const f of v.verifyFailing)
         lines.push(`The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`, f.tail.trim().split('\n').slice(-10).join('\n'));
     if (v.preexisting.length)
-        lines.push(`Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', \u2026' : ''}`);
+        lines.push(VERDICT_MESSAGES.preexistingForAgent(v.preexisting));
     return lines.join('\n');
 }
 
@@ -38841,8 +38920,9 @@ function rejectionDetails(v, limit = 20) {
  */
 
 
+
 /** How to write a command YAML would misread, for the messages. */
-const QUOTING_HINT = "a command holding ': ' or ' #' (as `node -e \"\u2026? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"\u2026\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
+const QUOTING_HINT = VERDICT_MESSAGES.quotingHint;
 /** The keys of an agent-loop block. */
 const BLOCK_KEYS = ['tests', 'verify'];
 const BLOCK = /^[ \t]*(`{3,}|~{3,})[ \t]*agent-loop[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;

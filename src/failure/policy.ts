@@ -260,7 +260,10 @@ export function environmentAdvice(reason: string, say: Surface = surface()): str
     case 'spawn_failed':
       return `The agent program cannot be started: check ${say.option('agent')} / ${say.option('agentCommand')} and that the CLI is installed and on PATH.`;
     case 'permission_denied':
-      return `The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) or choose another ${say.option('agentPermissionMode')}.`;
+      return (
+        `The agent was denied every edit: allow its tools (${say.given('agentAllowedTools', '"Bash Edit Write Read"')}) ` +
+        `or choose another ${say.option('agentPermissionMode')}.`
+      );
     default:
       return 'Fix the agent environment (the key, the billing, the permissions).';
   }

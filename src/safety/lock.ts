@@ -162,5 +162,7 @@ export function releaseLock(file: string, me: LockHolder): void {
 /** One line naming the holder, for the refusal. */
 export function describeHolder(holder: LockHolder | undefined): string {
   if (!holder) return 'another agent-loop process (its lock file is being written or cannot be read)';
-  return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${holder.command ? ` (${holder.command})` : ''}${holder.cwd ? ` in ${holder.cwd}` : ''}`;
+  const command = holder.command ? ` (${holder.command})` : '';
+  const where = holder.cwd ? ` in ${holder.cwd}` : '';
+  return `agent-loop pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}${command}${where}`;
 }

@@ -7,8 +7,9 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execGit } from '../git/exec.js';
+import { type GitOperation, SAFETY_MESSAGES as SAY } from './messages.js';
 
-export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'bisect';
+export type { GitOperation } from './messages.js';
 
 export interface RepoFacts {
   /** A `.git` found at or above the working directory while `git` itself cannot be run. */
@@ -28,53 +29,30 @@ export interface RepoFacts {
   dirty: string[];
 }
 
-const FIX: Record<GitOperation, string> = {
-  merge: 'finish it (git commit) or abandon it (git merge --abort)',
-  rebase: 'finish it (git rebase --continue) or abandon it (git rebase --abort)',
-  'cherry-pick': 'finish it (git cherry-pick --continue) or abandon it (git cherry-pick --abort)',
-  revert: 'finish it (git revert --continue) or abandon it (git revert --abort)',
-  bisect: 'end it (git bisect reset)',
-};
-
 const SHOWN = 10;
+
+/** The first paths, and how many more. */
+function shownPaths(paths: string[]): string {
+  const more = paths.length > SHOWN ? ` and ${paths.length - SHOWN} more` : '';
+  return paths.slice(0, SHOWN).join(', ') + more;
+}
 
 /** Every reason the run must not start, each naming what is wrong and the command that fixes it. Pure. */
 export function preconditionProblems(f: RepoFacts): string[] {
   if (f.gitMissing) {
-    return [
-      `git: this directory is inside a git repository (${f.gitMissing.dotGit}) but git cannot be run (${f.gitMissing.error}). Without git the loop would work without branches and could commit its own state; install git or put it on PATH, then run again.`,
-    ];
+    return [SAY.gitMissing(f.gitMissing.dotGit, f.gitMissing.error)];
   }
   if (f.notARepository) return [];
   const problems: string[] = [];
-  if (f.indexLock) {
-    problems.push(
-      `git: ${f.indexLock} exists: another git process is running in this repository, or one was killed and left its lock. If no git process is running, remove it (rm '${f.indexLock}') and run again.`,
-    );
-  }
-  if (f.noCommits) {
-    problems.push(
-      `git: the repository at ${f.topLevel} has no commits yet, so there is no base branch for the cycles to branch from and merge into. Make the first commit (git add -A && git commit -m "Initial commit"), then run again.`,
-    );
-  }
-  if (f.operation) {
-    problems.push(
-      `git: a ${f.operation} is in progress in ${f.topLevel}. The loop would commit into it; ${FIX[f.operation]}, then run again.`,
-    );
-  }
-  if (!f.noCommits && f.branch === undefined) {
-    problems.push(
-      `git: HEAD is detached at ${f.detachedAt?.slice(0, 12) ?? 'an unknown commit'}: finished work would be merged into commits no branch holds, and lost. Check out the branch the work should land on (git switch main, or git switch -c <new-branch> to keep this commit), then run again.`,
-    );
-  }
+  if (f.indexLock) problems.push(SAY.indexLock(f.indexLock));
+  if (f.noCommits) problems.push(SAY.noCommits(f.topLevel));
+  if (f.operation) problems.push(SAY.operation(f.operation, f.topLevel));
+  if (!f.noCommits && f.branch === undefined)
+    problems.push(SAY.detached(f.detachedAt?.slice(0, 12) ?? 'an unknown commit'));
   // The previous run's own work in flight (a cycle branch) is the resumed run's to commit or park.
   const ownCycle = f.branch?.startsWith('agent-loop/') ?? false;
   if (f.dirty.length > 0 && !ownCycle) {
-    const shown = f.dirty.slice(0, SHOWN).join(', ');
-    const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
-    problems.push(
-      `git: the working tree of ${f.topLevel} has uncommitted changes or untracked files: ${shown}${more}. The agent's commits would take them along; commit them, stash them (git stash --include-untracked) or ignore them (.gitignore), then run again.`,
-    );
+    problems.push(SAY.dirty(f.topLevel, shownPaths(f.dirty)));
   }
   return problems;
 }
@@ -86,9 +64,7 @@ export function preconditionProblems(f: RepoFacts): string[] {
  */
 export function adoptedChanges(f: RepoFacts): string | undefined {
   if (!f.branch?.startsWith('agent-loop/') || f.dirty.length === 0) return undefined;
-  const shown = f.dirty.slice(0, SHOWN).join(', ');
-  const more = f.dirty.length > SHOWN ? ` and ${f.dirty.length - SHOWN} more` : '';
-  return `The checkout is on ${f.branch}, the cycle branch of an earlier run (one that stopped before the cycle's commit), with uncommitted changes: ${shown}${more}. They are taken as that cycle's work in flight and will be committed with it; a file of yours among them would go along (next time, move it away before running again).`;
+  return SAY.adopted(f.branch, shownPaths(f.dirty));
 }
 
 type Exec = (args: string[]) => Promise<{ code: number; stdout: string; error?: string }>;

@@ -14,6 +14,7 @@ import { adoptedChanges, gatherRepoFacts, preconditionProblems } from './precond
 import { restoreBaselineCheckout } from './baselineCheckout.js';
 import { ProcessRegistry, RUNTIME_DIR, endLeftovers, readProcStat } from './processes.js';
 import { repoPaths } from '../git/repoPaths.js';
+import { SAFETY_MESSAGES } from './messages.js';
 
 export interface SessionRequest {
   /** For the lock's holder line: `run`, `plan`, `cleanup`. */
@@ -96,7 +97,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
     return {
       ok: false,
       problems: [
-        `another run holds the lock ${locked.file}: ${describeHolder(locked.holder)}. One run at a time works a repository and a state directory; wait for it to finish (${surface(req.terms).act('seeProgress')}). If you are sure that process is gone, remove ${locked.file} and run again.`,
+        SAFETY_MESSAGES.locked(locked.file, describeHolder(locked.holder), surface(req.terms).act('seeProgress')),
       ],
     };
   }
@@ -113,9 +114,7 @@ export async function openSession(req: SessionRequest): Promise<SessionResult> {
   const registry = new ProcessRegistry(req.stateDir, req.now);
   try {
     for (const ended of await endLeftovers(registry, { sleep: req.sleep })) {
-      notes.push(
-        `Ended the ${ended.role === 'agent' ? "agent's" : "test command's"} process group ${ended.pid} (${ended.members.length} process${ended.members.length === 1 ? '' : 'es'} still running), left behind by a run that was killed (started ${ended.startedAt}).`,
-      );
+      notes.push(SAFETY_MESSAGES.endedLeftover(ended.role, ended.pid, ended.members.length, ended.startedAt));
     }
     if (req.checkRepository) {
       // A run killed during a baseline on the base tip: its branch checked out again first.

@@ -10,6 +10,7 @@ import { type Terms, surface } from '../config/surface.js';
 import { repoPaths } from '../git/repoPaths.js';
 import { type Stats, constants as fsConstants, existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { SAFETY_MESSAGES } from './messages.js';
 
 export const LEGACY_STATE_DIR = '.agent-loop';
 
@@ -39,9 +40,7 @@ export async function resolveStateDir(
 async function migrate(legacy: string, dir: string): Promise<string[]> {
   if (!existsSync(path.join(legacy, 'checkpoints'))) return [];
   if (existsSync(dir)) {
-    return [
-      `An old state directory ${legacy} is still in the working tree; agent-loop now keeps its state in ${dir} and ignores the old one. Delete it once you no longer need it (rm -r '${legacy}').`,
-    ];
+    return [SAFETY_MESSAGES.legacyStateDirKept(legacy, dir)];
   }
   await fs.mkdir(path.dirname(dir), { recursive: true });
   try {
@@ -51,9 +50,7 @@ async function migrate(legacy: string, dir: string): Promise<string[]> {
     await fs.cp(legacy, dir, { recursive: true, errorOnExist: true });
     await fs.rm(legacy, { recursive: true, force: true });
   }
-  return [
-    `Moved the state directory ${legacy} (checkpoints, logs) to ${dir}, outside the working tree, where no commit can take it and no branch switch can touch it. This happens once.`,
-  ];
+  return [SAFETY_MESSAGES.legacyStateDirMoved(legacy, dir)];
 }
 
 /**
@@ -99,7 +96,8 @@ export async function stateDirProblem(
     await fs.mkdir(dir, { recursive: true });
     await fs.access(dir, fsConstants.W_OK);
   } catch (error) {
-    return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). ${advice}`;
+    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return `${say.option('stateDir')}: cannot create or write '${shown(dir)}' (${cause}). ${advice}`;
   }
   return undefined;
 }

@@ -1,14 +1,16 @@
 /**
  * The baseline: the suite as it stood on a cycle's starting tree (the base branch's, also when the
  * cycle continues an earlier cycle's branch), per test, run before the cycle's first agent run.
- * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that a resumed slice, a retried cycle or a later cycle on the same tree
- * reads it instead of running the suite again.
+ * Kept in `<state-dir>/baselines/<key>.json`, keyed by that commit and the test command, so that
+ * a resumed slice, a retried cycle or a later cycle on the same tree reads it instead of running the
+ * suite again.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { type Surface, surface } from '../config/surface.js';
 import type { StateFiles } from '../persist/stateFiles.js';
 import { GROUP_SEPARATOR, failedIds, isReadable, passedIn, type SuiteRun } from './results.js';
+import { VERDICT_MESSAGES, firstIds } from './messages.js';
 
 export const BASELINES_DIR = 'baselines';
 /** Per test command, the failing tests of its last recorded baseline (whatever the commit). */
@@ -148,14 +150,14 @@ export function baselineProblem(
   // "cannot run". An empty suite is not that: the agent may be the one to write its first tests.
   if (run.cannotRun && !run.noTests) {
     return {
-      message: `the test command \`${command}\` cannot run on the base branch: ${run.cannotRun}`,
-      advice: `Make the suite run before any agent works on it: install what it needs (the error above names it), or give a test command that runs here (${say.option('testCommand')}; e.g. pytest --continue-on-collection-errors runs the files that do import). No agent ran.`,
+      message: VERDICT_MESSAGES.baselineCannotRun(command, run.cannotRun),
+      advice: VERDICT_MESSAGES.baselineCannotRunAdvice(say),
     };
   }
   if (isReadable(run) || run.exitCode === 0) return undefined;
   return {
-    message: `the test command \`${command}\` fails on the base branch (exit code ${run.exitCode}) and its output could not be read per test, so a failure after the agent's work could not be told apart from one that was already there`,
-    advice: `Have the test command write a JUnit XML report and name it with ${say.option('junitFile')} (e.g. pytest --junitxml=junit.xml, jest-junit, go-junit-report), or make the base branch's suite green. No agent ran.`,
+    message: VERDICT_MESSAGES.baselineUnreadable(command, run.exitCode),
+    advice: VERDICT_MESSAGES.baselineUnreadableAdvice(say),
   };
 }
 
@@ -165,7 +167,10 @@ export function describeBaseline(run: SuiteRun): string {
     return run.exitCode === 0 ? 'passes (read by its exit code only)' : `fails (exit code ${run.exitCode})`;
   const failing = failedIds(run);
   const total = Object.keys(run.tests).length;
-  return `${total} test(s) read (${run.reader})${failing.length ? `, ${failing.length} failing before any change: ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? ', …' : ''}` : ', none failing'}`;
+  const failingNow = failing.length
+    ? `, ${failing.length} failing before any change: ${firstIds(failing, 5)}`
+    : ', none failing';
+  return `${total} test(s) read (${run.reader})${failingNow}`;
 }
 
 /**

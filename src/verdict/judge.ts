@@ -18,6 +18,7 @@ import {
   statusOf,
   unjudgeableBecause,
 } from './results.js';
+import { VERDICT_MESSAGES as SAY } from './messages.js';
 
 export interface Failure {
   id: string;
@@ -90,7 +91,7 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
       return {
         ...verdict,
         kind: 'cannot_run',
-        summary: `the test output can no longer be read per test (exit code ${now.exitCode}, but none of the ${readCount(baseline)} test(s) read before shows in it): the test command, its configuration or the runner may have been changed`,
+        summary: SAY.outputUnreadable(now.exitCode, readCount(baseline)),
       };
     }
     // Tests the issue names pass only when the output shows them passing: an exit code says nothing of one test.
@@ -98,7 +99,7 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
       ? failingTargets(now, targetTests)
       : targetTests.map((id) => ({
           id,
-          message: `its result cannot be read: the test output is not read per test (have the test command write a JUnit report and name it with ${say.option('junitFile')})`,
+          message: SAY.targetUnreadable(say),
         }));
     if (now.exitCode !== 0)
       return finish({
@@ -125,7 +126,7 @@ export function judge({ baseline, now, targetTests, verify = [], say = surface()
   if (baseline.exitCode === 0 && now.exitCode !== 0 && verdict.broken.length === 0)
     verdict.broken.push({
       id: '(the suite)',
-      message: `the test command exited ${now.exitCode}, where it exited 0 before this cycle, and no test in its output failed: something else it checks (a linter, a coverage threshold, a teardown, a step after the tests) fails now`,
+      message: SAY.suiteFailsBesideTests(now.exitCode),
     });
   for (const id of failedIds(baseline)) (passesNow(id) ? verdict.fixed : verdict.preexisting).push(id);
   if (targetTests.length > 0) {
@@ -241,9 +242,6 @@ export function rejectionDetails(v: Verdict, limit = 20): string {
       `The issue's verify command \`${f.command}\` exited with code ${f.exitCode}:`,
       f.tail.trim().split('\n').slice(-10).join('\n'),
     );
-  if (v.preexisting.length)
-    lines.push(
-      `Failing before this cycle and not this issue's (leave them unless the issue asks): ${v.preexisting.slice(0, 10).join(', ')}${v.preexisting.length > 10 ? ', …' : ''}`,
-    );
+  if (v.preexisting.length) lines.push(SAY.preexistingForAgent(v.preexisting));
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@
  * passed; in a group where the run lists a passing test, a test not listed did not run.
  * Pure data and pure functions.
  */
+import { VERDICT_MESSAGES } from './messages.js';
 export type Outcome = 'passed' | 'failed' | 'skipped';
 /** A group also fails to load at all: a file that does not import, a package that does not build. */
 export type GroupOutcome = Outcome | 'error';
@@ -155,7 +156,7 @@ export function unjudgeableBecause(baseline: SuiteRun, now: SuiteRun): string | 
     Object.keys(now.tests).length === 0 &&
     Object.values(now.groups).some((g) => g !== 'error')
   )
-    return `pytest's output no longer names its tests (exit code ${now.exitCode}; it named ${Object.keys(baseline.tests).length} before): its short test summary was turned off (--no-summary, or -r, in its configuration or the test command?), so no test can be judged`;
+    return VERDICT_MESSAGES.pytestUnnamed(now.exitCode, Object.keys(baseline.tests).length);
   return undefined;
 }
 

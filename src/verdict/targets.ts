@@ -7,6 +7,7 @@
 import YAML from 'yaml';
 import type { SuiteRun } from './results.js';
 import { closest } from '../util/suggest.js';
+import { VERDICT_MESSAGES } from './messages.js';
 
 export interface IssueTargets {
   /** Test ids, as the suite's reader names them (or as the block gives them). */
@@ -23,8 +24,7 @@ export interface IssueTargets {
 }
 
 /** How to write a command YAML would misread, for the messages. */
-export const QUOTING_HINT =
-  "a command holding ': ' or ' #' (as `node -e \"…? 0 : 1)\"` does) must be quoted in YAML: verify: 'node -e \"…\"' (single quotes around double ones), or a block scalar (verify: |, the command on the next line, indented)";
+export const QUOTING_HINT = VERDICT_MESSAGES.quotingHint;
 
 /** The keys of an agent-loop block. */
 const BLOCK_KEYS = ['tests', 'verify'];

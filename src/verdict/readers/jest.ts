@@ -87,8 +87,10 @@ export function jestReader(): RunnerReader {
       run.exitCode = exitCode;
       const groups = Object.values(run.groups);
       if (noTests || groups.length === 0) markNoTests(run, 'jest found no tests');
-      else if (groups.every((g) => g === 'error'))
-        run.cannotRun = `no test file could run (${Object.keys(run.groups).slice(0, 3).join(', ')}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+      else if (groups.every((g) => g === 'error')) {
+        const files = Object.keys(run.groups).slice(0, 3).join(', ');
+        run.cannotRun = `no test file could run (${files}: ${Object.values(run.messages)[0] ?? 'test suite failed to run'})`;
+      }
       return run;
     },
   };

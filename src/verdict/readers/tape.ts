@@ -91,8 +91,10 @@ export function tapeReader(): RunnerReader {
       // ran, so it is a verdict, not a suite that cannot run (which would bounce, and halt a red baseline).
       if (!summarised && exitCode !== 0 && stoppedIn !== undefined) {
         run.tests[stoppedIn] = 'failed';
+        const why = `exit code ${exitCode}${crash ? `: ${crash}` : ''}`;
+        const earlier = run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : '';
         run.messages[stoppedIn] = clipMessage(
-          `tape stopped in this test after ${assertions} assertion(s), before its summary (exit code ${exitCode}${crash ? `: ${crash}` : ''})${run.messages[stoppedIn] ? `\n${run.messages[stoppedIn]}` : ''}`,
+          `tape stopped in this test after ${assertions} assertion(s), before its summary (${why})${earlier}`,
         );
       }
       return run;
