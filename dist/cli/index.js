@@ -28058,7 +28058,8 @@ async function availableAgent(options, env, say = surface()) {
     if (cli && !(await isOnPath(cli.bin, env.PATH))) {
         return {
             problems: [
-                `${say.given('agent', options.agent)}: \`${cli.bin}\` is not on PATH. Install it (npm install -g ${cli.pkg}), or choose another agent with ${say.given('agent', COMMAND_AGENT)} ${say.given('agentCommand', 'CMD')}.`,
+                `${say.given('agent', options.agent)}: \`${cli.bin}\` is not on PATH. Install it (npm install -g ` +
+                    `${cli.pkg}), or choose another agent with ${say.given('agent', COMMAND_AGENT)} ${say.given('agentCommand', 'CMD')}.`,
             ],
         };
     }
@@ -29654,7 +29655,8 @@ whole, limit = ECHO_MAX_BYTES) {
         if (echoed > limit) {
             capped = true;
             const who = source === 'agent' ? 'The agent' : 'The test command';
-            logger.warn('output.capped', `${who} printed more than ${limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MiB` : `${limit} bytes`} in this run: the rest is not shown here${whole ? `; the output is in ${whole} (up to 32 MiB)` : ''}.`, { source, limitBytes: limit });
+            logger.warn('output.capped', `${who} printed more than ${limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MiB` : `${limit} bytes`} ` +
+                `in this run: the rest is not shown here${whole ? `; the output is in ${whole} (up to 32 MiB)` : ''}.`, { source, limitBytes: limit });
             return;
         }
         logger.output(source, line, stream, cut);
@@ -37950,7 +37952,8 @@ function buildDiscordPayload(message) {
     const description = composeDescription(summary, tail, Math.min(DISCORD_LIMITS.description, budget));
     const dropped = inputFields.length - fields.length;
     const footer = dropped > 0
-        ? `${FOOTER_BASE} \u00b7 ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} fields and ${DISCORD_LIMITS.total} characters per message)`
+        ? `${FOOTER_BASE} \u00b7 ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} ` +
+            `fields and ${DISCORD_LIMITS.total} characters per message)`
         : FOOTER_BASE;
     const embed = { fields, footer: { text: footer } };
     if (title)
@@ -38205,7 +38208,8 @@ async function postToDiscord(webhookUrl, message, deps) {
         if (end.end === 'exhausted')
             return fail(attempts, `${answer.problem}; gave up after ${attempts} attempts`);
         if (end.end === 'over_budget')
-            return fail(attempts, `${answer.problem}; retrying would mean waiting ${discordWebhook_seconds(end.waitMs)}, more than the ${discordWebhook_seconds(Math.max(0, end.leftMs))} left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+            return fail(attempts, `${answer.problem}; retrying would mean waiting ${discordWebhook_seconds(end.waitMs)}, more than the ${discordWebhook_seconds(Math.max(0, end.leftMs))} ` +
+                `left of the ${discordWebhook_seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
         return fail(attempts, answer.problem);
     }
     catch (error) {
@@ -38466,18 +38470,25 @@ const say = surface('action');
  * agent runs.
  */
 function actionsPullRequestsFix() {
-    return 'in the repository\'s Settings \u2192 Actions \u2192 General \u2192 Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" and Save (in an organisation, allow it first in the organisation\'s Settings \u2192 Actions \u2192 General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write")';
+    return ('in the repository\'s Settings \u2192 Actions \u2192 General \u2192 Workflow permissions, tick "Allow GitHub Actions ' +
+        'to create and approve pull requests" and Save (in an organisation, allow it first in the organisation\'s ' +
+        'Settings \u2192 Actions \u2192 General, or the box stays greyed out); or pass a github-token that may open ' +
+        'pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write")');
 }
 /** How to let the token push to `branch` past a protection rule or ruleset (`base`: the base branch). */
 function protectionFix(branch, base) {
-    return `Let the token push to ${branch} (Settings \u2192 Branches or Rules \u2192 Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (${say.given('onSuccess', 'pull-request')}${branch === base ? ', the default' : ''})`;
+    return (`Let the token push to ${branch} (Settings \u2192 Branches or Rules \u2192 Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}` +
+        `add the app or user of the github-token to the bypass list), or land work through pull requests ` +
+        `(${say.given('onSuccess', 'pull-request')}${branch === base ? ', the default' : ''})`);
 }
 /** How to let the token push to `repository`, by who it is (the workflow token, an App's, a person's). */
 function pushPermissionFix(repository, token = 'workflow') {
     if (token === 'user')
-        return `give the token's account write access to ${repository} (Settings \u2192 Collaborators and teams), or pass a github-token that may push there (a fine-grained token with "Contents: read and write" on ${repository})`;
+        return (`give the token's account write access to ${repository} (Settings \u2192 Collaborators and teams), or ` +
+            `pass a github-token that may push there (a fine-grained token with "Contents: read and write" on ${repository})`);
     if (token === 'app')
-        return `give the GitHub App "Contents: read and write" on ${repository} (the App's settings \u2192 Permissions & events), or pass a github-token that may push there`;
+        return (`give the GitHub App "Contents: read and write" on ${repository} (the App's settings \u2192 Permissions ` +
+            `& events), or pass a github-token that may push there`);
     return `give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${repository})`;
 }
 const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -38506,13 +38517,19 @@ function classifyPush(error, ctx) {
         advice,
     });
     if (pushFoundSecret(error))
-        return refused("GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal). The work is not kept for another runner: it holds the secret.`);
+        return refused("GitHub's push protection found a secret in its commits", `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have ` +
+            `been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link ` +
+            `in the refusal). The work is not kept for another runner: it holds the secret.`);
     const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
     if (workflow) {
         const [, file, , kind] = workflow;
         return refused(`the change creates or updates the workflow file ${file}, which this token may not push`, kind === 'permission'
-            ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
-            : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic personal access token with \`repo\` and \`workflow\`).`);
+            ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token ` +
+                `that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal ` +
+                `access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not ` +
+                `touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
+            : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic ` +
+                `personal access token with \`repo\` and \`workflow\`).`);
     }
     // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
     // every time: retried as transient, every later run would try them again for ever.
@@ -38520,7 +38537,9 @@ function classifyPush(error, ctx) {
         const files = [...stderr.matchAll(/File (.+?) is [\d.]+ [KMG]B; this exceeds GitHub's file size limit/g)].map((m) => m[1]);
         return refused(files.length > 0
             ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
-            : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}; to keep the file, track it with Git LFS.`);
+            : "it is over GitHub's size limit for a push or a file", `The kept work is pushed as it is, so it is refused again: to have the issue worked again without ` +
+            `the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}` +
+            `; to keep the file, track it with Git LFS.`);
     }
     if (/GH006: Protected branch update failed|protected branch hook declined|GH013: Repository rule violations/i.test(stderr))
         return refused(`a branch protection rule or ruleset covers ${ctx.branch}`, `${protectionFix(ctx.branch, ctx.base)}.`);
@@ -38533,8 +38552,10 @@ function classifyPush(error, ctx) {
     if (conflicts.length > 0 || /Automatic merge failed/.test(stderr))
         return {
             class: 'refused',
-            message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
-            advice: `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')} (the default): the work is kept and pushed as its branch, the agent does not run again.`,
+            message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the ` +
+                `work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
+            advice: `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')}` +
+                ` (the default): the work is kept and pushed as its branch, the agent does not run again.`,
         };
     // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
     if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
@@ -38565,7 +38586,8 @@ function classifyRest(step, error, ctx, action) {
     if (/not permitted to create or approve pull requests/i.test(message))
         return {
             class: 'refused',
-            message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
+            message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is ` +
+                `not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
             advice: `Allow it: ${actionsPullRequestsFix()}.`,
         };
     switch (error.kind) {

@@ -22,7 +22,8 @@ export async function availableAgent(
   if (cli && !(await isOnPath(cli.bin, env.PATH))) {
     return {
       problems: [
-        `${say.given('agent', options.agent)}: \`${cli.bin}\` is not on PATH. Install it (npm install -g ${cli.pkg}), or choose another agent with ${say.given('agent', COMMAND_AGENT)} ${say.given('agentCommand', 'CMD')}.`,
+        `${say.given('agent', options.agent)}: \`${cli.bin}\` is not on PATH. Install it (npm install -g ` +
+          `${cli.pkg}), or choose another agent with ${say.given('agent', COMMAND_AGENT)} ${say.given('agentCommand', 'CMD')}.`,
       ],
     };
   }

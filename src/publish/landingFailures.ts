@@ -33,20 +33,35 @@ const say = surface('action');
  * agent runs.
  */
 export function actionsPullRequestsFix(): string {
-  return 'in the repository\'s Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions to create and approve pull requests" and Save (in an organisation, allow it first in the organisation\'s Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write")';
+  return (
+    'in the repository\'s Settings → Actions → General → Workflow permissions, tick "Allow GitHub Actions ' +
+    'to create and approve pull requests" and Save (in an organisation, allow it first in the organisation\'s ' +
+    'Settings → Actions → General, or the box stays greyed out); or pass a github-token that may open ' +
+    'pull requests (a GitHub App token, or a fine-grained token with "Pull requests: read and write")'
+  );
 }
 
 /** How to let the token push to `branch` past a protection rule or ruleset (`base`: the base branch). */
 export function protectionFix(branch: string, base: string): string {
-  return `Let the token push to ${branch} (Settings → Branches or Rules → Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}add the app or user of the github-token to the bypass list), or land work through pull requests (${say.given('onSuccess', 'pull-request')}${branch === base ? ', the default' : ''})`;
+  return (
+    `Let the token push to ${branch} (Settings → Branches or Rules → Rulesets: ${branch === base ? '' : 'exempt agent-loop/* branches, or '}` +
+    `add the app or user of the github-token to the bypass list), or land work through pull requests ` +
+    `(${say.given('onSuccess', 'pull-request')}${branch === base ? ', the default' : ''})`
+  );
 }
 
 /** How to let the token push to `repository`, by who it is (the workflow token, an App's, a person's). */
 export function pushPermissionFix(repository: string, token: 'workflow' | 'app' | 'user' = 'workflow'): string {
   if (token === 'user')
-    return `give the token's account write access to ${repository} (Settings → Collaborators and teams), or pass a github-token that may push there (a fine-grained token with "Contents: read and write" on ${repository})`;
+    return (
+      `give the token's account write access to ${repository} (Settings → Collaborators and teams), or ` +
+      `pass a github-token that may push there (a fine-grained token with "Contents: read and write" on ${repository})`
+    );
   if (token === 'app')
-    return `give the GitHub App "Contents: read and write" on ${repository} (the App's settings → Permissions & events), or pass a github-token that may push there`;
+    return (
+      `give the GitHub App "Contents: read and write" on ${repository} (the App's settings → Permissions ` +
+      `& events), or pass a github-token that may push there`
+    );
   return `give the workflow \`permissions: contents: write\` (or a github-token with write access to the contents of ${repository})`;
 }
 
@@ -80,7 +95,9 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   if (pushFoundSecret(error))
     return refused(
       "GitHub's push protection found a secret in its commits",
-      `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link in the refusal). The work is not kept for another runner: it holds the secret.`,
+      `Remove the secret from the commits of ${ctx.branch} (it was never pushed; rotate it if it may have ` +
+        `been exposed elsewhere), or, if it is no secret, allow it in GitHub's push protection (the link ` +
+        `in the refusal). The work is not kept for another runner: it holds the secret.`,
     );
   const workflow = /create or update workflow `([^`]+)` without `(workflows?)` (permission|scope)/.exec(stderr);
   if (workflow) {
@@ -88,8 +105,12 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
     return refused(
       `the change creates or updates the workflow file ${file}, which this token may not push`,
       kind === 'permission'
-        ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
-        : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic personal access token with \`repo\` and \`workflow\`).`,
+        ? `The workflow token (GITHUB_TOKEN) can never push a change to .github/workflows. Either pass a github-token ` +
+            `that may: a GitHub App installation token with "Workflows: read and write", or a fine-grained personal ` +
+            `access token with "Workflows: read and write" on ${ctx.repository}. Or, if the agent should not ` +
+            `touch workflows, say so in the issue, delete the branch ${ctx.branch} and ${say.act('startFresh')}.`
+        : `The token lacks the \`workflow\` scope: give ${say.option('githubToken')} a token with it (a classic ` +
+            `personal access token with \`repo\` and \`workflow\`).`,
     );
   }
   // GitHub's size limits: a file over 100 MB (GH001), a push over 2 GB. The same commits are refused
@@ -102,7 +123,9 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
       files.length > 0
         ? `its commits add a file over GitHub's file size limit (${files.slice(0, 5).join(', ')})`
         : "it is over GitHub's size limit for a push or a file",
-      `The kept work is pushed as it is, so it is refused again: to have the issue worked again without the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}; to keep the file, track it with Git LFS.`,
+      `The kept work is pushed as it is, so it is refused again: to have the issue worked again without ` +
+        `the file, say so in the issue (or add the file to .gitignore on ${ctx.base}) and ${say.act('startFresh')}` +
+        `; to keep the file, track it with Git LFS.`,
     );
   }
   if (
@@ -130,8 +153,12 @@ function classifyPush(error: unknown, ctx: LandingContext): LandingFailure {
   if (conflicts.length > 0 || /Automatic merge failed/.test(stderr))
     return {
       class: 'refused',
-      message: `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
-      advice: `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')} (the default): the work is kept and pushed as its branch, the agent does not run again.`,
+      message:
+        `${ctx.base} on ${ctx.repository} moved since the work started and merging it conflicts with the ` +
+        `work${conflicts.length ? ` (${conflicts.slice(0, 5).join(', ')})` : ''}; nothing was pushed`,
+      advice:
+        `Land the work as a pull request instead, where a person resolves the conflict: set ${say.given('onSuccess', 'pull-request')}` +
+        ` (the default): the work is kept and pushed as its branch, the agent does not run again.`,
     };
   // Another hook of the repository (GitHub Enterprise Server's pre-receive hooks): its own words say why.
   if (/\[remote rejected\][^\n]*\(pre-receive hook declined\)/.test(stderr)) {
@@ -174,7 +201,9 @@ function classifyRest(
   if (/not permitted to create or approve pull requests/i.test(message))
     return {
       class: 'refused',
-      message: `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
+      message:
+        `GitHub does not let GitHub Actions open pull requests in ${ctx.repository} (403 GitHub Actions is ` +
+        `not permitted to create or approve pull requests.); the branch ${ctx.branch} is pushed`,
       advice: `Allow it: ${actionsPullRequestsFix()}.`,
     };
   switch (error.kind) {

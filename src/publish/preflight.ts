@@ -159,7 +159,8 @@ function statusChecksForEveryone(branch: { statusChecks?: { enforcement: string;
 const CHECKED = 'read before any agent ran';
 /** How a preflight halt is resumed: no agent has run, and the resumed run checks again first. */
 export const REFUSAL_HINT =
-  'then run the workflow by hand (workflow_dispatch) with the input resume: true. No agent has run: the resumed run checks again before its first agent run, and halts again without one while GitHub still refuses';
+  'then run the workflow by hand (workflow_dispatch) with the input resume: true. No agent has run: ' +
+  'the resumed run checks again before its first agent run, and halts again without one while GitHub still refuses';
 const why = (seen: { status?: number; message: string }) =>
   seen.status !== undefined ? `${seen.status} ${seen.message}` : seen.message;
 
@@ -181,19 +182,24 @@ export function decidePreflight(f: LandingFacts): PreflightVerdict {
     );
   if (f.token === 'workflow' || f.token === 'app')
     notes.push(
-      `Whether the token may push to ${f.repository}: GitHub reports no push permission for ${f.token === 'workflow' ? 'the workflow token' : "a GitHub App's installation token"}; ${pushPermissionFix(f.repository, f.token)}.`,
+      `Whether the token may push to ${f.repository}: GitHub reports no push permission for ` +
+        `${f.token === 'workflow' ? 'the workflow token' : "a GitHub App's installation token"}` +
+        `; ${pushPermissionFix(f.repository, f.token)}.`,
     );
 
   if (f.landing === 'pull-request' && f.token === 'workflow') {
     const setting = f.pullRequestSetting;
     if (setting?.ok && !setting.value.allowed)
       return halt(
-        `GitHub does not let GitHub Actions open pull requests in ${f.repository}: its setting "Allow GitHub Actions to create and approve pull requests", which governs the workflow token this run opens them with, is off`,
+        `GitHub does not let GitHub Actions open pull requests in ${f.repository}: its setting "Allow GitHub ` +
+          `Actions to create and approve pull requests", which governs the workflow token this run opens them with, is off`,
         `Allow it: ${actionsPullRequestsFix()}`,
       );
     if (setting && !setting.ok)
       notes.push(
-        `Whether GitHub Actions may open pull requests in ${f.repository}: the workflow token may not read the repository's Actions settings (${why(setting)}). New repositories start with it off; to allow it: ${actionsPullRequestsFix()}.`,
+        `Whether GitHub Actions may open pull requests in ${f.repository}: the workflow token may not read ` +
+          `the repository's Actions settings (${why(setting)}). New repositories start with it off; to allow ` +
+          `it: ${actionsPullRequestsFix()}.`,
       );
   }
 
@@ -232,12 +238,17 @@ function rulesetRefusal(f: LandingFacts, notes: string[]): BaseRefusal | undefin
     const bypass = ruleset?.ok ? ruleset.value.bypass : undefined;
     if (bypass === 'never' || bypass === 'pull_requests_only')
       return {
-        message: `${name} on ${f.base} in ${f.repository} refuses the direct push that on-success: merge makes: it ${asks}, and GitHub says this token may not bypass it (current_user_can_bypass: ${bypass})`,
-        fix: `let the token bypass it: in the repository's Settings → Rules → Rulesets → ${ruleset?.ok ? `"${ruleset.value.name}"` : `the ruleset #${id}`} → Bypass list → Add bypass, add the app or user of the github-token with "Always allow", and Save`,
+        message:
+          `${name} on ${f.base} in ${f.repository} refuses the direct push that on-success: merge makes: it ` +
+          `${asks}, and GitHub says this token may not bypass it (current_user_can_bypass: ${bypass})`,
+        fix:
+          `let the token bypass it: in the repository's Settings → Rules → Rulesets → ${ruleset?.ok ? `"${ruleset.value.name}"` : `the ruleset #${id}`}` +
+          ` → Bypass list → Add bypass, add the app or user of the github-token with "Always allow", and Save`,
       };
     if (bypass === 'always' || bypass === 'exempt') continue;
     notes.push(
-      `Whether ${name} lets this token push to ${f.base}: it ${asks}, and GitHub did not say whether this token may bypass it (${ruleset && !ruleset.ok ? why(ruleset) : 'no current_user_can_bypass'}).`,
+      `Whether ${name} lets this token push to ${f.base}: it ${asks}, and GitHub did not say whether this ` +
+        `token may bypass it (${ruleset && !ruleset.ok ? why(ruleset) : 'no current_user_can_bypass'}).`,
     );
   }
   return undefined;
@@ -252,16 +263,22 @@ function protectionRefusal(f: LandingFacts, notes: string[]): BaseRefusal | unde
     return undefined;
   }
   if (!branch.value.protected) return undefined;
-  const fix = `let the token push to ${f.base}: in the repository's Settings → Branches → the rule for ${f.base} → Edit, lift what the message names for it (or untick "Do not allow bypassing the above settings" when the github-token's account is an administrator), and Save`;
+  const fix =
+    `let the token push to ${f.base}: in the repository's Settings → Branches → the rule for ${f.base}` +
+    ` → Edit, lift what the message names for it (or untick "Do not allow bypassing the above settings" ` +
+    `when the github-token's account is an administrator), and Save`;
   if (statusChecksForEveryone(branch.value))
     return {
-      message: `${where} refuses the direct push that on-success: merge makes: it requires the status checks ${branch.value.statusChecks?.contexts.join(', ')} of everyone, which a new commit does not have`,
+      message:
+        `${where} refuses the direct push that on-success: merge makes: it requires the status checks ${branch.value.statusChecks?.contexts.join(', ')}` +
+        ` of everyone, which a new commit does not have`,
       fix,
     };
   const read = f.protection;
   if (!read || !read.ok) {
     notes.push(
-      `Whether ${where} lets this token push: reading its rules needs Administration read (${read ? why(read) : 'not read'}); if they require a pull request or status checks, the direct push is refused.`,
+      `Whether ${where} lets this token push: reading its rules needs Administration read (${read ? why(read) : 'not read'}` +
+        `); if they require a pull request or status checks, the direct push is refused.`,
     );
     return undefined;
   }
@@ -276,7 +293,9 @@ function protectionRefusal(f: LandingFacts, notes: string[]): BaseRefusal | unde
   const notAdmin = f.token === 'user' && f.permissions?.ok && f.permissions.value?.admin === false;
   if (asks.length > 0 && (p.enforceAdmins || notAdmin))
     return {
-      message: `${where} refuses the direct push that on-success: merge makes: it ${asks.join(' and ')}, ${p.enforceAdmins ? 'of administrators too' : "and the token's account is no administrator"}`,
+      message:
+        `${where} refuses the direct push that on-success: merge makes: it ${asks.join(' and ')}, ` +
+        (p.enforceAdmins ? 'of administrators too' : "and the token's account is no administrator"),
       fix,
     };
   const named = [
@@ -285,7 +304,8 @@ function protectionRefusal(f: LandingFacts, notes: string[]): BaseRefusal | unde
   ].filter(Boolean);
   if (asks.length > 0 || named.length > 0)
     notes.push(
-      `Whether ${where} lets this token push: it ${[...asks, ...named].join(' and ')}, and agent-loop cannot tell whether this token is exempt (administrators are, unless it applies to them).`,
+      `Whether ${where} lets this token push: it ${[...asks, ...named].join(' and ')}, and agent-loop cannot ` +
+        `tell whether this token is exempt (administrators are, unless it applies to them).`,
     );
   return undefined;
 }
@@ -296,7 +316,9 @@ export function preflightSummary(notes: readonly string[]): string {
   return [
     '### Not checked before the agent ran',
     '',
-    "GitHub does not let this run's token read these. If one refuses the landing, the run halts publish_refused when the first finished work lands; the work is kept and lands without the agent once the cause is fixed (run the workflow with resume: true). Said until this loop has landed work.",
+    "GitHub does not let this run's token read these. If one refuses the landing, the run halts publish_refused " +
+      'when the first finished work lands; the work is kept and lands without the agent once the cause ' +
+      'is fixed (run the workflow with resume: true). Said until this loop has landed work.',
     '',
     ...notes.map((n) => `- ${n}`),
     '',

@@ -179,7 +179,8 @@ export function createPullRequestPublisher(options: PullRequestPublisherOptions)
               // Deleted or transferred since: it can never be labelled, and the pull request is the work.
               if (!issueGone(error)) throw error;
               (options.warn ?? options.notes?.warn)?.(
-                `issue #${id} of ${options.repository} is gone (deleted or transferred): it is not labelled ${PR_OPEN_LABEL}; pull request #${pr.number} holds the work (${options.redact((error as Error).message)})`,
+                `issue #${id} of ${options.repository} is gone (deleted or transferred): it is not labelled ${PR_OPEN_LABEL}; ` +
+                  `pull request #${pr.number} holds the work (${options.redact((error as Error).message)})`,
               );
             }
           });
@@ -318,12 +319,16 @@ export function pullRequestBody(
   const refs = beads
     ? [
         issuesMarker(work.issueIds),
-        `Fixes the beads issue${one ? '' : 's'} ${work.issueIds.map((id, i) => `${id}${work.titles?.[i] ? ` (${work.titles[i]})` : ''}`).join(', ')} of \`${beads.issuesFile}\`, closed there in this branch.`,
+        `Fixes the beads issue${one ? '' : 's'} ${work.issueIds.map((id, i) => `${id}${work.titles?.[i] ? ` (${work.titles[i]})` : ''}`).join(', ')} ` +
+          `of \`${beads.issuesFile}\`, closed there in this branch.`,
       ]
     : work.issueIds.map((id) => `Closes #${id}`);
   const after = beads
-    ? `Merging lands the work and closes ${one ? 'the issue' : 'the issues'} on the base branch; while this pull request is open agent-loop does not work on ${one ? 'it' : 'them'} again. To have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
-    : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
+    ? `Merging lands the work and closes ${one ? 'the issue' : 'the issues'} on the base branch; while ` +
+      `this pull request is open agent-loop does not work on ${one ? 'it' : 'them'} again. To have agent-loop ` +
+      `work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
+    : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} ` +
+      `again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
   const issues = beads
     ? []
     : work.issueIds.map((id, i) => `- #${id}${work.titles?.[i] ? `: ${oneLine(work.titles[i])}` : ''}`);
@@ -355,7 +360,8 @@ export function pullRequestBody(
   const verdict = [
     '### Verdict',
     '',
-    `\`${testCommand}\` accepted the work against the suite as it stood before the change (iteration ${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
+    `\`${testCommand}\` accepted the work against the suite as it stood before the change (iteration ` +
+      `${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
     '',
     ...(targets.length
       ? [

@@ -113,7 +113,8 @@ export function buildDiscordPayload(message: HaltMessage): DiscordPayload {
   const dropped = inputFields.length - fields.length;
   const footer =
     dropped > 0
-      ? `${FOOTER_BASE} · ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} fields and ${DISCORD_LIMITS.total} characters per message)`
+      ? `${FOOTER_BASE} · ${dropped} more field${dropped === 1 ? '' : 's'} left out (Discord allows ${DISCORD_LIMITS.fields} ` +
+        `fields and ${DISCORD_LIMITS.total} characters per message)`
       : FOOTER_BASE;
 
   const embed: DiscordEmbed = { fields, footer: { text: footer } };

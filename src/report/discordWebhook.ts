@@ -160,7 +160,8 @@ export async function postToDiscord(
     if (end.end === 'over_budget')
       return fail(
         attempts,
-        `${answer.problem}; retrying would mean waiting ${seconds(end.waitMs)}, more than the ${seconds(Math.max(0, end.leftMs))} left of the ${seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+        `${answer.problem}; retrying would mean waiting ${seconds(end.waitMs)}, more than the ${seconds(Math.max(0, end.leftMs))} ` +
+          `left of the ${seconds(DISCORD_WAIT_BUDGET_MS)} budget, so gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
       );
     return fail(attempts, answer.problem);
   } catch (error) {

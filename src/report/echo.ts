@@ -28,7 +28,8 @@ export function cappedEcho(
       const who = source === 'agent' ? 'The agent' : 'The test command';
       logger.warn(
         'output.capped',
-        `${who} printed more than ${limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MiB` : `${limit} bytes`} in this run: the rest is not shown here${whole ? `; the output is in ${whole} (up to 32 MiB)` : ''}.`,
+        `${who} printed more than ${limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MiB` : `${limit} bytes`} ` +
+          `in this run: the rest is not shown here${whole ? `; the output is in ${whole} (up to 32 MiB)` : ''}.`,
         { source, limitBytes: limit },
       );
       return;
