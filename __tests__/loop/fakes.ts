@@ -57,6 +57,15 @@ export class MemorySource implements IssueSource {
   }
 }
 
+/** The parts of a result made of what the agent printed (its tail, a failure read from it), masked. */
+function maskedOutput(result: AgentResult, mask: (text: string) => string): AgentResult {
+  return {
+    ...result,
+    outputTail: mask(result.outputTail),
+    ...(result.failure ? { failure: { ...result.failure, message: mask(result.failure.message) } } : {}),
+  };
+}
+
 export type Step = Partial<AgentResult> | ((req: AgentRunRequest) => Partial<AgentResult>);
 
 /** Plays back one step per call; the last step repeats. */
@@ -68,7 +77,9 @@ export class ScriptedAgent implements Agent {
     this.requests.push(req);
     const step = this.steps[Math.min(this.requests.length - 1, this.steps.length - 1)] ?? {};
     const partial = typeof step === 'function' ? step(req) : step;
-    return { ok: true, exitCode: 0, signal: null, durationMs: 1000, outputTail: '', ...partial };
+    const result: AgentResult = { ok: true, exitCode: 0, signal: null, durationMs: 1000, outputTail: '', ...partial };
+    // Asked to mask (maskOutput), what it printed is masked as a real adapter's is where it enters (runProcess).
+    return req.mask ? maskedOutput(result, req.mask) : result;
   }
 }
 
