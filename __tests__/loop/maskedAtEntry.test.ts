@@ -19,7 +19,7 @@ import { stateFiles } from '../../src/persist/stateFiles.js';
 import type { HaltDiagnostic } from '../../src/report/diagnostic.js';
 import { createLogger } from '../../src/report/logger.js';
 import { createRedactor } from '../../src/secrets/redact.js';
-import { implementWorkflow } from '../../src/workflows/index.js';
+import { implementWorkflow, tddWorkflow } from '../../src/workflows/index.js';
 import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings } from './fakes.js';
 
 const SECRET = 'sekrit-token-entered-4f2a';
@@ -101,6 +101,19 @@ describe('masked once where data enters the engine (issue 41)', () => {
     expect(second).toContain('the old key was ***');
     expect(second).toMatch(/t1[^\n]*\*\*\* leaked/);
     for (const prompt of h.agent.requests.map((r) => r.prompt)) expect(prompt).not.toContain(SECRET);
+    expect(h.lines.join('\n')).not.toContain(SECRET);
+    expect(await stateText()).not.toContain(SECRET);
+  });
+
+  it("--workflow tdd: GREEN's second attempt quotes the failing test and its report masked, with no mask of its own", async () => {
+    const h = harness([done], (runs) => (runs <= 2 ? LEAKING_TESTS : PASSING_TESTS));
+    h.deps.settings = { ...h.deps.settings, plan: '- [ ] one test', sliceIterations: 4 };
+    await runSlice({ ...h.deps, workflow: tddWorkflow() });
+    const prompts = h.agent.requests.map((r) => r.prompt);
+    const retry = prompts.find((p) => p.includes('The previous attempt of this phase failed'));
+    expect(retry).toMatch(/s::t1: \*\*\* leaked/);
+    expect(retry).toContain('FAIL: token *** rejected');
+    for (const prompt of prompts) expect(prompt).not.toContain(SECRET);
     expect(h.lines.join('\n')).not.toContain(SECRET);
     expect(await stateText()).not.toContain(SECRET);
   });
