@@ -23,6 +23,8 @@ const INGRESS: Record<string, string> = {
   'src/app/problems.ts': 'why a run cannot start: option values, the environment and configuration files',
   'src/app/run.ts':
     'the text of an error that stopped the run (git, the file system, GitHub) and of a listing GitHub refused, handed to the caller',
+  'src/workflows/pipeline/barrier.ts':
+    "the planning agent's artifacts (research, plan, decomposition, phase files) and the barrier's findings on them",
   'src/loop/issueWork.ts': "the text of the issue source's failures (GitHub's answers, bd's stderr)",
   'src/loop/effects/issues.ts': 'the text of a listing GitHub did not answer',
   'src/loop/effects/landing.ts': "why an earlier run's finished cycle cannot be landed (git's and GitHub's text)",
@@ -50,12 +52,9 @@ const EGRESS: Record<string, string> = {
 
 /**
  * Re-masks not removed yet, each with what is missing before it can go (the guard keeps them from
- * spreading meanwhile).
+ * spreading meanwhile). None today.
  */
-const LEFT: Record<string, string> = {
-  'src/workflows/pipeline/run.ts':
-    "the planning prompt quotes the agent's artifacts (research, plan, decomposition), files read without masking: mask them where they are read, then drop the prompt's mask",
-};
+const LEFT: Record<string, string> = {};
 
 /** What masks: the redactor and its parts, by the names it is passed under, and the output masker. */
 const MASKING_CALL = /^(redact|mask|piece|edges|createOutputMasker)$/;
