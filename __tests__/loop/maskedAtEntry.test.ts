@@ -136,4 +136,24 @@ describe('masked once where data enters the engine (issue 41)', () => {
     expect(h.lines.join('\n')).not.toContain(SECRET);
     expect(await stateText()).not.toContain(SECRET);
   });
+
+  it('a JUnit report is masked where it is read, a secret written XML-escaped too', async () => {
+    const password = `p&ss<w"rd>'42`;
+    const escaped = `p&amp;ss&lt;w&quot;rd&gt;&apos;42`;
+    const report = `<testsuite name="s"><testcase classname="s" name="t1"><failure message="${escaped}">${escaped.replace(/&quot;/g, '"').replace(/&apos;/g, "'")}</failure></testcase></testsuite>`;
+    await fs.writeFile(path.join(dir, 'report.xml.txt'), report);
+    const run = await runTestCommand('cp report.xml.txt junit.xml; exit 1', {
+      cwd: dir,
+      env: process.env,
+      timeoutMs: 30_000,
+      onLine: () => undefined,
+      mask: createRedactor([password]),
+      junitFile: path.join(dir, 'junit.xml'),
+    });
+    expect(run.run?.tests['s::t1']).toBe('failed');
+    const read = JSON.stringify(run.run);
+    expect(read).toContain('***');
+    expect(read).not.toContain(password);
+    expect(read).not.toContain('p&ss');
+  });
 });
