@@ -1,6 +1,15 @@
 /** An agent whose runs are scripted, and the outcomes scripts are made of. */
 import type { Agent, AgentFailure, AgentResult, AgentRunRequest } from '../src/agents/types.js';
 
+/** The parts of a result made of what the agent printed (its tail, a failure read from it), masked. */
+function maskedOutput(result: AgentResult, mask: (text: string) => string): AgentResult {
+  return {
+    ...result,
+    outputTail: mask(result.outputTail),
+    ...(result.failure ? { failure: { ...result.failure, message: mask(result.failure.message) } } : {}),
+  };
+}
+
 /** One run's outcome: what differs from a clean exit, or a function of the request and the call (1 for the first). */
 export type Step = Partial<AgentResult> | ((req: AgentRunRequest, call: number) => Partial<AgentResult>);
 
@@ -25,9 +34,17 @@ export class ScriptedAgent implements Agent {
     const call = this.requests.length;
     const step = this.steps[Math.min(call - 1, this.steps.length - 1)] ?? {};
     const partial = typeof step === 'function' ? step(req, call) : step;
-    const result = { ok: true, exitCode: 0, signal: null, durationMs: this.durationMs, outputTail: '', ...partial };
+    const result: AgentResult = {
+      ok: true,
+      exitCode: 0,
+      signal: null,
+      durationMs: this.durationMs,
+      outputTail: '',
+      ...partial,
+    };
     this.calls.push({ issueIds: [...req.issueIds], ok: result.ok });
-    return result;
+    // Asked to mask (maskOutput), what it printed is masked as a real adapter's is where it enters (runProcess).
+    return req.mask ? maskedOutput(result, req.mask) : result;
   }
 }
 

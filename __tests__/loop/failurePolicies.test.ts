@@ -17,7 +17,17 @@ import { createLogger } from '../../src/report/logger.js';
 import type { HaltDiagnostic } from '../../src/report/diagnostic.js';
 import { readSuiteOutput } from '../../src/verdict/readers/index.js';
 import { createRedactor } from '../../src/secrets/redact.js';
-import { ManualClock, MemorySource, ScriptedAgent, type Step, done, sliceSettings, working } from '../../fakes/index.js';
+import { maskOutput } from '../../src/agents/maskOutput.js';
+import { runTestCommand } from '../../src/loop/testGate.js';
+import {
+  ManualClock,
+  MemorySource,
+  ScriptedAgent,
+  type Step,
+  done,
+  sliceSettings,
+  working,
+} from '../../fakes/index.js';
 import { implementWorkflow } from '../../src/workflows/index.js';
 
 let dir: string;
@@ -59,7 +69,8 @@ function harness(opts: {
     cwd: dir,
     stateDir: dir,
     source,
-    agent,
+    // Its output masked where it enters the engine, as the run builds it (src/app/run.ts).
+    agent: maskOutput(agent, createRedactor(['sekrit-token'])),
     clock,
     logger: createLogger({ json: true, write: (s) => lines.push(s), clock, redact: createRedactor(['sekrit-token']) }),
     store: opts.store ?? new FileCheckpointStore(dir, { clock }),
@@ -280,15 +291,20 @@ describe('seed 002 failure-loop detection on the slice runner', () => {
       steps: [{ ...done, outputTail: 'leaked sekrit-token' }],
       tests: (n) => n > 1,
     });
+    // The test command runs for real, its output masked where it enters the engine (as src/app/run.ts runs it).
     h.deps.runTests = async (_command, _signal, purpose) =>
-      purpose === 'baseline'
-        ? { passed: true, exitCode: 0, durationMs: 1, tail: 'ok' }
-        : {
-            passed: h.agent.requests.length > 1,
-            exitCode: h.agent.requests.length > 1 ? 0 : 1,
-            durationMs: 1,
-            tail: 'FAIL: token sekrit-token rejected',
-          };
+      runTestCommand(
+        purpose === 'baseline' || h.agent.requests.length > 1
+          ? 'echo ok'
+          : 'echo "FAIL: token sekrit-token rejected"; exit 1',
+        {
+          cwd: dir,
+          env: process.env,
+          timeoutMs: 30_000,
+          onLine: () => undefined,
+          mask: createRedactor(['sekrit-token']),
+        },
+      );
     await runSlice(h.deps);
     expect(h.agent.requests[1]?.prompt).toContain('FAIL: token *** rejected');
     expect(await fs.readFile(path.join(dir, 'prompt.md'), 'utf8')).not.toContain('sekrit-token');

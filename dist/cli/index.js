@@ -26427,6 +26427,9 @@ const redact_json = (s) => JSON.stringify(s).slice(1, -1);
 const slashEscaped = (s) => s.replace(/\//g, '\\/');
 /** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
 const asciiOnly = (s, upper) => s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
+/** XML text and attributes (a JUnit report): &, < and > as entities, and the quotes too in an attribute. */
+const xmlText = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const xmlAttribute = (s) => xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 /** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
 const htmlSafe = (s) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
 function urlForms(s) {
@@ -26467,6 +26470,9 @@ function secretForms(secret) {
         asciiOnly(redact_json(secret), true),
         asciiOnly(slashEscaped(redact_json(secret)), false),
         htmlSafe(redact_json(secret)),
+        // In XML (the test command's JUnit report, masked where it is read).
+        xmlText(secret),
+        xmlAttribute(secret),
         ...urlForms(secret),
         // Encoded: the value in base64 (an Authorization: Basic header, a .git/config extraheader as
         // actions/checkout writes it, `x-access-token:<token>`), anywhere in a longer blob.
@@ -29957,13 +29963,16 @@ const nodeBarrierFs = {
 };
 /**
  * Checks the artifact of `phase` under `<stateDir>/pipeline`. Never rejects because of what is (or
- * is not) on disk: an unreadable file is a problem like any other.
+ * is not) on disk: an unreadable file is a problem like any other. The artifacts' text enters the
+ * engine here (the next prompts quote it, the phase files become issues): `mask` masks it.
  */
-async function checkBarrier(phase, stateDir, fs = nodeBarrierFs) {
+async function checkBarrier(phase, stateDir, fs = nodeBarrierFs, mask = (text) => text) {
     const absolute = artifactPath(stateDir, phase);
     // Without the trailing "/" of phases/, so that a file standing there is seen as a file.
-    const observed = await observe(absolute.replace(/[\\/]+$/, ''), fs, phase.kind === 'phase-files');
-    return judgeArtifact(phase, observed, absolute);
+    const observed = await observe(absolute.replace(/[\\/]+$/, ''), { ...fs, mask }, phase.kind === 'phase-files');
+    const judged = judgeArtifact(phase, observed, absolute);
+    // The findings quote what was found (a file's error, an entry's name): the next prompt quotes them.
+    return judged.ok ? judged : { ok: false, problems: judged.problems.map(mask) };
 }
 async function observe(absolute, fs, listEntries) {
     let stats;
@@ -29979,7 +29988,7 @@ async function observe(absolute, fs, listEntries) {
     if (stats.isFile()) {
         try {
             const content = await fs.readFile(absolute);
-            return { kind: 'file', size: content.length, text: content.toString('utf8') };
+            return { kind: 'file', size: content.length, text: fs.mask(content.toString('utf8')) };
         }
         catch (error) {
             return { kind: 'unreadable', reason: error.message };
@@ -30314,14 +30323,16 @@ async function runAgentPhase(deps, spec, state, earlier, runs) {
         const artifact = external_node_path_default().join(dir, spec.artifact);
         // A leftover of an earlier attempt must not pass this attempt's barrier.
         await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
-        const prompt = deps.redact(renderTemplate(spec.template, {
+        // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
+        // the agent's failures (its output); prompt.md is masked on its way out.
+        const prompt = renderTemplate(spec.template, {
             goal: state.pipeline.goal,
             research: state.research_output ?? '',
             plan: state.planning_output ?? '',
             decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
             artifact,
             failure: failureSection(problems),
-        }));
+        });
         logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} \u2026`, { phase: spec.name, attempt });
         const started = clock.now().getTime();
         // The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
@@ -30369,7 +30380,7 @@ async function runAgentPhase(deps, spec, state, earlier, runs) {
         }
         else {
             counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
-            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
+            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
             if (barrier.ok)
                 return { ok: true, value: stateValue(spec, barrier.value) };
             problems = barrier.problems;
@@ -30403,7 +30414,7 @@ async function integrate(deps, id, state, phases, onPlanned) {
     const spec = phases.find((p) => p.runner === 'agent' && p.kind === 'phase-files');
     if (!spec)
         return { ok: false, problems: ['no phase_decomposition phase'] };
-    const files = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
+    const files = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
     if (!files.ok)
         return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };
     try {
@@ -32038,7 +32049,9 @@ async function runTestCommand(command, opts) {
     let xml;
     if (opts.junitFile) {
         try {
-            xml = readInput(opts.junitFile, 64 * MiB);
+            // The report enters the engine here (the verdict quotes its failures, the next prompt too): masked as the output is.
+            const report = readInput(opts.junitFile, 64 * MiB);
+            xml = opts.mask ? opts.mask(report) : report;
         }
         catch {
             xml = undefined; // not written (the runner crashed before): the console output is read
@@ -36765,7 +36778,8 @@ const recordHalt = async (effect, ctx) => {
     const { deps, run } = ctx;
     const { logger } = deps;
     const { halt } = effect;
-    const diagnostic = ctx.redact(renderMarkdown(effect.diagnostic));
+    // Masked where its parts entered the engine; halt.md and the log mask what they write besides.
+    const diagnostic = renderMarkdown(effect.diagnostic);
     run.diagnostic = diagnostic;
     await filesOf(deps).write(external_node_path_default().join(deps.stateDir, 'halt.md'), diagnostic);
     if (effect.jobLocal) {
@@ -36833,13 +36847,10 @@ const runBaseline = async (_effect, ctx) => {
     return { type: 'baselineRan', ...b };
 };
 const iterate = async (effect, ctx) => {
-    const { deps, redact } = ctx;
+    const { deps } = ctx;
+    // The reason may quote the agent's stderr or the tests' output: masked where they entered the engine.
     const outcome = await deps.workflow.iterate(deps, ctx.run.model.loop, effect.baseline);
-    // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
-    const masked = outcome.escalate
-        ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
-        : outcome;
-    return { type: 'iterated', outcome: masked, now: deps.clock.now().getTime() };
+    return { type: 'iterated', outcome, now: deps.clock.now().getTime() };
 };
 
 ;// CONCATENATED MODULE: ./src/loop/effects/index.ts
@@ -39508,8 +39519,9 @@ async function runIteration(deps, given, baseline) {
         logger.error('issue.targets', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)}: ${reason}. Escalated before any agent run.`, { iteration: n });
         return escalateUnverifiable(settings, before, reason);
     }
-    // The previous failure's output goes back to the agent: masked like every other output.
-    const prompt = (deps.redact ?? ((t) => t))(buildPrompt({
+    // The previous failure's output goes back to the agent: masked where it entered the engine (the
+    // test command's output and report, the agent's output, the issue's text), and prompt.md on its way out.
+    const prompt = buildPrompt({
         issues,
         iteration: n,
         maxIterations: settings.maxIterations,
@@ -39518,7 +39530,7 @@ async function runIteration(deps, given, baseline) {
         lastFailure: cycle.lastFailure,
         sourceHint: source.description,
         ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
-    }));
+    });
     logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} \u2026`, {
         iteration: n,
         issueIds: cycle.issueIds,
@@ -41011,9 +41023,8 @@ async function runTddIteration(deps, before, baseline, templates) {
                 return { type: 'testsRan', tests, seen: await testsSeen(tests, junit), now: clock.now().getTime() };
             }
             case 'runAgent': {
-                // The previous failure's output goes back to the agent: masked like every other output.
-                const prompt = (deps.redact ?? ((t) => t))(effect.prompt);
-                const turn = await agentTurn(deps, effect.state, prompt, effect.what, effect.tdd);
+                // The previous failure's output goes back to the agent: masked where it entered the engine.
+                const turn = await agentTurn(deps, effect.state, effect.prompt, effect.what, effect.tdd);
                 if (!turn)
                     return { type: 'interrupted' };
                 return { ...agentRan(turn, clock.now().getTime()), startedAt: turn.started.getTime() };

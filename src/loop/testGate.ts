@@ -84,7 +84,7 @@ export async function runTestCommand(
     onLine: (line: string, stream: 'stdout' | 'stderr', cut?: { before: boolean; after: boolean }) => void;
     /** Told the test command's process group (the run records it while it runs). */
     onSpawn?: (pid: number) => void;
-    /** Masks the output where it enters the engine. */
+    /** Masks the output and the JUnit report where they enter the engine. */
     mask?: SecretRedactor;
     /** The JUnit XML report the command writes (absolute path). */
     junitFile?: string;
@@ -117,7 +117,9 @@ export async function runTestCommand(
   let xml: string | undefined;
   if (opts.junitFile) {
     try {
-      xml = readInput(opts.junitFile, 64 * MiB);
+      // The report enters the engine here (the verdict quotes its failures, the next prompt too): masked as the output is.
+      const report = readInput(opts.junitFile, 64 * MiB);
+      xml = opts.mask ? opts.mask(report) : report;
     } catch {
       xml = undefined; // not written (the runner crashed before): the console output is read
     }

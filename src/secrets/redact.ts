@@ -7,7 +7,7 @@
  *   MIN_SECRET_LENGTH characters, also in the forms it takes once encoded: JSON-escaped up to
  *   four levels deep (the agent's JSON, a JSON string inside it, the logger's own
  *   JSON.stringify, one spare), with `/` escaped as `\/` (PHP), with non-ASCII or `<>&` as `\uXXXX` (Python,
- *   Go) and URL-encoded (either case of hex digits, `+` for spaces);
+ *   Go), URL-encoded (either case of hex digits, `+` for spaces) and XML-escaped (a JUnit report);
  * - token shapes, even when the value was never given: GitHub `ghp_ gho_ ghu_ ghs_ ghr_` (36+
  *   base62 characters after the prefix) and `github_pat_` (22+), Anthropic `sk-ant-` (20+),
  *   OpenAI `sk-proj- sk-svcacct- sk-admin- sk-None-` (20+) and legacy `sk-` (32+ base62), Slack
@@ -107,6 +107,9 @@ const slashEscaped = (s: string) => s.replace(/\//g, '\\/');
 /** Python's json.dumps (ensure_ascii) and PHP's json_encode: everything beyond ASCII as \uXXXX. */
 const asciiOnly = (s: string, upper: boolean) =>
   s.replace(/[\u007f-\uffff]/g, (c) => `\\u${hex4(c.charCodeAt(0), upper)}`);
+/** XML text and attributes (a JUnit report): &, < and > as entities, and the quotes too in an attribute. */
+const xmlText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const xmlAttribute = (s: string) => xmlText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 /** Go's json.Marshal: <, > and & as \u003c, \u003e, \u0026. */
 const htmlSafe = (s: string) => s.replace(/[<>&]/g, (c) => `\\u${hex4(c.charCodeAt(0), false)}`);
 
@@ -148,6 +151,9 @@ export function secretForms(secret: string): string[] {
     asciiOnly(json(secret), true),
     asciiOnly(slashEscaped(json(secret)), false),
     htmlSafe(json(secret)),
+    // In XML (the test command's JUnit report, masked where it is read).
+    xmlText(secret),
+    xmlAttribute(secret),
     ...urlForms(secret),
     // Encoded: the value in base64 (an Authorization: Basic header, a .git/config extraheader as
     // actions/checkout writes it, `x-access-token:<token>`), anywhere in a longer blob.

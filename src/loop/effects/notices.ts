@@ -42,7 +42,8 @@ export const recordHalt: Handler<'recordHalt'> = async (effect, ctx) => {
   const { deps, run } = ctx;
   const { logger } = deps;
   const { halt } = effect;
-  const diagnostic = ctx.redact(renderMarkdown(effect.diagnostic));
+  // Masked where its parts entered the engine; halt.md and the log mask what they write besides.
+  const diagnostic = renderMarkdown(effect.diagnostic);
   run.diagnostic = diagnostic;
   await filesOf(deps).write(path.join(deps.stateDir, 'halt.md'), diagnostic);
   if (effect.jobLocal) {

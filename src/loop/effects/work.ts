@@ -19,11 +19,8 @@ export const runBaseline: Handler<'runBaseline'> = async (_effect, ctx) => {
 };
 
 export const iterate: Handler<'iterate'> = async (effect, ctx) => {
-  const { deps, redact } = ctx;
+  const { deps } = ctx;
+  // The reason may quote the agent's stderr or the tests' output: masked where they entered the engine.
   const outcome = await deps.workflow.iterate(deps, ctx.run.model.loop, effect.baseline);
-  // The reason may quote the agent's stderr; it goes into the issue's note and a commit message.
-  const masked = outcome.escalate
-    ? { ...outcome, escalate: { ...outcome.escalate, reason: redact(outcome.escalate.reason) } }
-    : outcome;
-  return { type: 'iterated', outcome: masked, now: deps.clock.now().getTime() };
+  return { type: 'iterated', outcome, now: deps.clock.now().getTime() };
 };

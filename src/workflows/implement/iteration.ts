@@ -61,19 +61,18 @@ export async function runIteration(deps: SliceDeps, given: LoopState, baseline?:
     );
     return escalateUnverifiable(settings, before, reason);
   }
-  // The previous failure's output goes back to the agent: masked like every other output.
-  const prompt = (deps.redact ?? ((t: string) => t))(
-    buildPrompt({
-      issues,
-      iteration: n,
-      maxIterations: settings.maxIterations,
-      testCommand: settings.testCommand,
-      plan: settings.plan,
-      lastFailure: cycle.lastFailure,
-      sourceHint: source.description,
-      ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
-    }),
-  );
+  // The previous failure's output goes back to the agent: masked where it entered the engine (the
+  // test command's output and report, the agent's output, the issue's text), and prompt.md on its way out.
+  const prompt = buildPrompt({
+    issues,
+    iteration: n,
+    maxIterations: settings.maxIterations,
+    testCommand: settings.testCommand,
+    plan: settings.plan,
+    lastFailure: cycle.lastFailure,
+    sourceHint: source.description,
+    ...(baseline ? { failingBefore: failedIds(baseline).filter((id) => !targets.tests.includes(id)) } : {}),
+  });
   logger.info('iteration.start', `[iteration ${n}/${settings.maxIterations}] ${describeTargets(cycle)} …`, {
     iteration: n,
     issueIds: cycle.issueIds,

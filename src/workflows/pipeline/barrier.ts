@@ -68,20 +68,28 @@ export const nodeBarrierFs: BarrierFs = {
 
 /**
  * Checks the artifact of `phase` under `<stateDir>/pipeline`. Never rejects because of what is (or
- * is not) on disk: an unreadable file is a problem like any other.
+ * is not) on disk: an unreadable file is a problem like any other. The artifacts' text enters the
+ * engine here (the next prompts quote it, the phase files become issues): `mask` masks it.
  */
 export async function checkBarrier<K extends ArtifactKind>(
   phase: AgentPhaseSpec & { kind: K },
   stateDir: string,
   fs: BarrierFs = nodeBarrierFs,
+  mask: (text: string) => string = (text) => text,
 ): Promise<BarrierResult<ArtifactValues[K]>> {
   const absolute = artifactPath(stateDir, phase);
   // Without the trailing "/" of phases/, so that a file standing there is seen as a file.
-  const observed = await observe(absolute.replace(/[\\/]+$/, ''), fs, phase.kind === 'phase-files');
-  return judgeArtifact(phase, observed, absolute);
+  const observed = await observe(absolute.replace(/[\\/]+$/, ''), { ...fs, mask }, phase.kind === 'phase-files');
+  const judged = judgeArtifact(phase, observed, absolute);
+  // The findings quote what was found (a file's error, an entry's name): the next prompt quotes them.
+  return judged.ok ? judged : { ok: false, problems: judged.problems.map(mask) };
 }
 
-async function observe(absolute: string, fs: BarrierFs, listEntries: boolean): Promise<Observed> {
+async function observe(
+  absolute: string,
+  fs: BarrierFs & { mask: (text: string) => string },
+  listEntries: boolean,
+): Promise<Observed> {
   let stats: { isFile(): boolean; isDirectory(): boolean };
   try {
     stats = await fs.stat(absolute);
@@ -93,7 +101,7 @@ async function observe(absolute: string, fs: BarrierFs, listEntries: boolean): P
   if (stats.isFile()) {
     try {
       const content = await fs.readFile(absolute);
-      return { kind: 'file', size: content.length, text: content.toString('utf8') };
+      return { kind: 'file', size: content.length, text: fs.mask(content.toString('utf8')) };
     } catch (error) {
       return { kind: 'unreadable', reason: (error as Error).message };
     }

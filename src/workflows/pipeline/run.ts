@@ -273,17 +273,17 @@ async function runAgentPhase(
     const artifact = path.join(dir, spec.artifact);
     // A leftover of an earlier attempt must not pass this attempt's barrier.
     await fs.rm(artifact, { recursive: true, force: true });
-    const prompt = deps.redact(
-      renderTemplate(spec.template, {
-        goal: state.pipeline.goal,
-        research: state.research_output ?? '',
-        plan: state.planning_output ?? '',
-        decomposition:
-          state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
-        artifact,
-        failure: failureSection(problems),
-      }),
-    );
+    // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
+    // the agent's failures (its output); prompt.md is masked on its way out.
+    const prompt = renderTemplate(spec.template, {
+      goal: state.pipeline.goal,
+      research: state.research_output ?? '',
+      plan: state.planning_output ?? '',
+      decomposition:
+        state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
+      artifact,
+      failure: failureSection(problems),
+    });
     logger.info(
       'pipeline.attempt',
       `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`,
@@ -334,7 +334,7 @@ async function runAgentPhase(
       }
     } else {
       counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
-      const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir);
+      const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
       if (barrier.ok) return { ok: true, value: stateValue(spec, barrier.value) };
       problems = barrier.problems;
     }
@@ -382,6 +382,8 @@ async function integrate(
   const files = await checkBarrier(
     spec as AgentPhaseSpec & { kind: 'phase-files' },
     deps.artifactsDir ?? deps.stateDir,
+    undefined,
+    deps.redact,
   );
   if (!files.ok)
     return { ok: false, problems: files.problems.map((p) => `the phase files are no longer usable: ${p}`) };

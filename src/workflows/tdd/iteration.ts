@@ -103,9 +103,8 @@ export async function runTddIteration(
         return { type: 'testsRan', tests, seen: await testsSeen(tests, junit), now: clock.now().getTime() };
       }
       case 'runAgent': {
-        // The previous failure's output goes back to the agent: masked like every other output.
-        const prompt = (deps.redact ?? ((t: string) => t))(effect.prompt);
-        const turn = await agentTurn(deps, effect.state, prompt, effect.what, effect.tdd);
+        // The previous failure's output goes back to the agent: masked where it entered the engine.
+        const turn = await agentTurn(deps, effect.state, effect.prompt, effect.what, effect.tdd);
         if (!turn) return { type: 'interrupted' };
         return { ...agentRan(turn, clock.now().getTime()), startedAt: turn.started.getTime() };
       }
