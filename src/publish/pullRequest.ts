@@ -23,8 +23,7 @@ import {
   pushFoundSecret,
 } from './landingFailures.js';
 import { NOTES_REF, type NotesGit, fetchNotesArgs, notesGit, pushNotesArgs } from '../workflows/tdd/notes.js';
-import { fencedBlock, oneLine } from '../report/markdown.js';
-import { dollars } from '../util/dollars.js';
+import { pullRequestBody } from './pullRequestBody.js';
 
 export interface PullRequestPublisherOptions {
   git: Git;
@@ -254,9 +253,6 @@ async function pushOntoBase(
   }
 }
 
-/** Marks the beads issues a pull request carries, in its body: `inReview` reads them back. */
-export const issuesMarker = (ids: readonly string[]) => `<!-- agent-loop:issues ${ids.join(' ')} -->`;
-
 /** Of `ids`, those an open pull request carries (its marker, or the branch of that one issue). */
 async function inReview(
   list: () => Promise<ListedPullRequest[]>,
@@ -273,7 +269,6 @@ async function inReview(
 }
 
 /** The pull request's commits told in its body, at most; the rest counted. */
-const COMMITS_SHOWN = 20;
 
 /**
  * The branch's commits beyond the base (`%h %s`, oldest first) and its diffstat: 2 git calls, best
@@ -293,110 +288,9 @@ async function commitsOf(
   return { ...(commits.length ? { commits } : {}), ...(diffstat ? { diffstat } : {}) };
 }
 
-/** Inline code whatever the text holds (a backtick would end it early). */
-const code = (text: string) => `\`${oneLine(text).replace(/`/g, "'")}\``;
-
-/**
- * `Closes #n` for each issue (GitHub closes them when the pull request is merged), or the beads
- * issues it fixes (closed in the branch's issues file, behind a marker); then what was done (the
- * issues and their titles, the agent's own summary, the commits and diffstat), the verdict (against
- * the suite as it stood before: the targets that pass now, the failures that were there before and
- * are left alone), the iterations and spend, and what merging does. Redacted where it is posted
- * (pullRequests.ts), like every text that reaches GitHub.
- */
-export function pullRequestBody(
-  work: Pick<
-    CycleWork,
-    'issueIds' | 'iteration' | 'verdict' | 'preexisting' | 'targets' | 'summary' | 'iterations' | 'costUsd'
-  > & { titles?: string[] },
-  testCommand: string,
-  beads?: { issuesFile: string },
-  more: { commits?: string[]; diffstat?: string; runUrl?: string } = {},
-): string {
-  const pre = work.preexisting ?? [];
-  const targets = work.targets ?? [];
-  const one = work.issueIds.length === 1;
-  const refs = beads
-    ? [
-        issuesMarker(work.issueIds),
-        `Fixes the beads issue${one ? '' : 's'} ${work.issueIds.map((id, i) => `${id}${work.titles?.[i] ? ` (${work.titles[i]})` : ''}`).join(', ')} ` +
-          `of \`${beads.issuesFile}\`, closed there in this branch.`,
-      ]
-    : work.issueIds.map((id) => `Closes #${id}`);
-  const after = beads
-    ? `Merging lands the work and closes ${one ? 'the issue' : 'the issues'} on the base branch; while ` +
-      `this pull request is open agent-loop does not work on ${one ? 'it' : 'them'} again. To have agent-loop ` +
-      `work on ${one ? 'it' : 'them'} again instead, close this pull request and delete its branch.`
-    : `Merging closes ${one ? 'the issue' : 'the issues'}; to have agent-loop work on ${one ? 'it' : 'them'} ` +
-      `again instead, close this pull request and remove the \`${PR_OPEN_LABEL}\` label.`;
-  const issues = beads
-    ? []
-    : work.issueIds.map((id, i) => `- #${id}${work.titles?.[i] ? `: ${oneLine(work.titles[i])}` : ''}`);
-  const commits = more.commits ?? [];
-  const done = [
-    '### What was done',
-    '',
-    ...(issues.length ? [...issues, ''] : []),
-    ...(work.summary
-      ? [
-          "The agent's summary of its last iteration, as it wrote it:",
-          '',
-          // Verbatim in a code block: GitHub acts on no @mention, no `Fixes #n` and no markup in it.
-          ...fencedBlock(work.summary.trim().replace(/\r\n?/g, '\n')),
-          '',
-        ]
-      : []),
-    ...(commits.length
-      ? [
-          `${commits.length} commit${commits.length === 1 ? '' : 's'}${more.diffstat ? ` (${more.diffstat})` : ''}:`,
-          ...commits.slice(0, COMMITS_SHOWN).map((c) => `- ${code(c)}`),
-          ...(commits.length > COMMITS_SHOWN ? [`- … and ${commits.length - COMMITS_SHOWN} more`] : []),
-          '',
-        ]
-      : more.diffstat
-        ? [`${more.diffstat}.`, '']
-        : []),
-  ];
-  const verdict = [
-    '### Verdict',
-    '',
-    `\`${testCommand}\` accepted the work against the suite as it stood before the change (iteration ` +
-      `${work.iteration})${work.verdict ? `: ${work.verdict}` : ''}.`,
-    '',
-    ...(targets.length
-      ? [
-          `Passing now (the target${targets.length === 1 ? '' : 's'}):`,
-          ...targets.slice(0, 30).map((id) => `- ${code(id)}`),
-          '',
-        ]
-      : []),
-    ...(pre.length
-      ? [
-          `Failing before this change and still failing, left alone (no issue here targets them): ${pre.length}`,
-          ...pre.slice(0, 30).map((id) => `- ${code(id)}`),
-          ...(pre.length > 30 ? [`- … and ${pre.length - 30} more`] : []),
-          '',
-        ]
-      : ['No test that passed before fails now.', '']),
-  ];
-  const facts = [
-    work.iterations !== undefined ? `${work.iterations} iteration${work.iterations === 1 ? '' : 's'}` : '',
-    work.costUsd !== undefined ? `${dollars(work.costUsd)} reported by the agent` : '',
-    more.runUrl ? `[the workflow run](${more.runUrl})` : '',
-  ].filter(Boolean);
-  return [
-    ...refs,
-    '',
-    `agent-loop worked on ${one ? 'this issue' : 'these issues'} until the tests accepted the work.`,
-    '',
-    ...done,
-    ...verdict,
-    ...(facts.length ? [`${facts.join(' · ')}.`, ''] : []),
-    after,
-  ].join('\n');
-}
-
 /** The file a branch GitHub did not take is kept as, in the keep directory (the state directory's outbox/). */
 export function bundleName(branch: string): string {
   return `${branch.replace(/[^\w.-]+/g, '-')}.bundle`;
 }
+
+export { issuesMarker, pullRequestBody } from './pullRequestBody.js';
