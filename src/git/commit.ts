@@ -8,6 +8,7 @@ import type { GitContext } from './context.js';
 import { GitError, SecretInChangeError } from './errors.js';
 import { withMessage } from './message.js';
 import type { StagingKeeper } from './stagingKeeper.js';
+import { STAGED_TOO_LARGE, commitsTooLarge } from './messages.js';
 
 /** Files whose added lines hold a secret (never the secret itself). */
 async function secretsStaged(ctx: GitContext): Promise<string[]> {
@@ -18,11 +19,7 @@ async function secretsStaged(ctx: GitContext): Promise<string[]> {
   // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
   if (diff.code !== 0) {
     await ctx.runner.run(['reset', '--quiet']);
-    throw new GitError(
-      args,
-      diff.code,
-      `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`,
-    );
+    throw new GitError(args, diff.code, `${diff.stderr}\n${STAGED_TOO_LARGE}`);
   }
   // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
   // only one the change brings in counts.
@@ -43,11 +40,7 @@ async function secretsCommitted(ctx: GitContext, base: string): Promise<SecretCo
   const hits = log.code === 0 ? secretCommits(log.stdout, holdsSecret) : undefined;
   if (hits) return hits;
   await ctx.runner.run(['reset', '--quiet']);
-  throw new GitError(
-    args,
-    log.code,
-    `${log.stderr}\nthe commits on HEAD that ${base} does not hold could not be read whole to scan them for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the branch's history, or commit them yourself`,
-  );
+  throw new GitError(args, log.code, `${log.stderr}\n${commitsTooLarge(base)}`);
 }
 
 /** Git.commitAll over `ctx` (see its contract in git.ts). */

@@ -18,7 +18,10 @@ export interface GitOptions {
    * (remoteAuth.ts), which no other git call, and no agent, ever holds.
    */
   remoteEnv?: Record<string, string>;
-  /** Told what was put back, and when (before a commit, or at a slice's end), because something other than agent-loop changed what git stages (src/git/staging.ts). */
+  /**
+   * Told what was put back, and when (before a commit, or at a slice's end), because something other
+   * than agent-loop changed what git stages (src/git/staging.ts).
+   */
   onStagingRestored?: (what: string[], when: StagingMoment) => void;
 }
 

@@ -1,5 +1,6 @@
 /** What a git operation throws: git's own failure, a merge undone on a conflict, a change holding a secret. */
 import { type SecretCommit, describeSecretCommits } from './commitScan.js';
+import { mergeConflict, secretInCommits, secretInFiles } from './messages.js';
 
 export class GitError extends Error {
   constructor(
@@ -25,11 +26,7 @@ export class MergeConflictError extends GitError {
     readonly into: string,
     readonly conflicted: string[],
   ) {
-    super(
-      ['merge', branch],
-      1,
-      `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`,
-    );
+    super(['merge', branch], 1, mergeConflict(branch, into, conflicted));
     this.name = 'MergeConflictError';
   }
 }
@@ -43,11 +40,7 @@ export class SecretInChangeError extends Error {
     readonly files: string[],
     readonly commits: readonly SecretCommit[] = [],
   ) {
-    super(
-      commits.length > 0
-        ? `the agent's own commits add what looks like a secret (a declared secret's value or a token): ${describeSecretCommits(commits)}; they stay on the branch, which is neither merged nor pushed`
-        : `the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`,
-    );
+    super(commits.length > 0 ? secretInCommits(describeSecretCommits(commits)) : secretInFiles(files));
     this.name = 'SecretInChangeError';
   }
 }

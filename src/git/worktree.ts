@@ -9,6 +9,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { GitRunner } from './git.js';
 import { mergeIssueLines } from '../issues/mergeLines.js';
+import { untrackedInTheWay } from './messages.js';
 
 export type MergeOutcome =
   | { kind: 'merged'; commit: string; issuesFileResolved: boolean }
@@ -98,7 +99,7 @@ export function worktrees(top: string, runner: GitRunner): Worktrees {
       if (inTheWay.length > 0)
         return {
           kind: 'refused',
-          detail: `the branch adds ${inTheWay.join(', ')}, which your checkout holds untracked or ignored: git would overwrite ${inTheWay.length === 1 ? 'it' : 'them'}`,
+          detail: untrackedInTheWay(inTheWay),
         };
       const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
       if (r.code === 0) return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };

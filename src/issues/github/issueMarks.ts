@@ -4,6 +4,7 @@
  * first (a conditional GET) and does nothing twice when called again after a crash half-way.
  */
 import { tickItem } from '../checklist.js';
+import { noChangeNext } from '../messages.js';
 import { ESCALATED_LABEL, NO_CHANGE_LABEL } from '../types.js';
 import type { IssueCache } from './cache.js';
 import { postOnce } from './comments.js';
@@ -132,9 +133,7 @@ export async function markNoChange(ctx: MarkContext, id: string, note: string, c
   // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
   const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
   if (!labelled) await addLabelTo(ctx, number, NO_CHANGE_LABEL);
-  const next = close
-    ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
-    : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
+  const next = noChangeNext(close);
   await postOnce(ctx.api, ctx.redact, {
     number,
     comments: labelled ? (item.comments ?? 0) : 0,

@@ -13,6 +13,7 @@ import { stateFiles } from '../../persist/stateFiles.js';
 import { type ArtifactValues, checkBarrier } from './barrier.js';
 import type { PipelineDeps, PipelineState } from './deps.js';
 import { type AgentPhaseSpec, PIPELINE_DIR, failureSection, renderTemplate } from './phases.js';
+import { rateLimitBudgetSpent, rateLimitedWaiting } from './messages.js';
 
 /** The pipeline's agent runs, counted across its phases (and kept in the checkpoint at each boundary). */
 export interface AgentRuns {
@@ -85,17 +86,15 @@ async function turnThroughRateLimits(
       return {
         end: {
           ok: false,
-          problems: [
-            `the agent stayed rate limited for ${Math.round(waits.rateLimitedMs / 60_000)} min of waiting (the phase waits at most ${RATE_LIMIT_BUDGET_MS / 60_000} min): ${result.failure.message}. Run agent-loop plan again once the limit resets: it resumes at this phase`,
-          ],
+          problems: [rateLimitBudgetSpent(waits.rateLimitedMs, RATE_LIMIT_BUDGET_MS, result.failure.message)],
         },
       };
     waits.rateLimitedMs += decision.waitMs;
-    logger.warn(
-      'pipeline.rate_limited',
-      `Phase ${spec.name}: the agent is rate limited (${result.failure.message}); waiting ${(decision.waitMs / 1000).toFixed(0)} s, then the same attempt again.`,
-      { phase: spec.name, attempt, waitMs: decision.waitMs },
-    );
+    logger.warn('pipeline.rate_limited', rateLimitedWaiting(spec.name, result.failure.message, decision.waitMs), {
+      phase: spec.name,
+      attempt,
+      waitMs: decision.waitMs,
+    });
     await clock.sleep(decision.waitMs, deps.signal);
     if (deps.signal?.aborted) break;
   }

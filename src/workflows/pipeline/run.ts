@@ -16,6 +16,7 @@ import { type AgentRuns, runAgentPhase } from './agentPhase.js';
 import type { PipelineDeps, PipelineState } from './deps.js';
 import { type PhaseIssueResult, phaseIssuePrefix } from './beadsCreate.js';
 import { type AgentPhaseSpec, PRE_IMPLEMENTATION_PHASES, type PhaseSpec } from './phases.js';
+import { otherGoalInProgress, phaseFailed, phaseIssuesCreated } from './messages.js';
 
 export type { PipelineDeps, PipelineState } from './deps.js';
 
@@ -55,11 +56,10 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       if (outcome.interrupted) return 130;
       if (!outcome.ok) {
         await write(`${spec.name}-failed`, outcome.problems);
-        logger.error(
-          'pipeline.failed',
-          `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(deps.terms).option('planPrompts')}) and ${surface(deps.terms).act('runAgain', 'plan')}: it resumes at ${spec.name}.`,
-          { phase: spec.name, problems: outcome.problems },
-        );
+        logger.error('pipeline.failed', phaseFailed(spec.name, id, outcome.problems, deps), {
+          phase: spec.name,
+          problems: outcome.problems,
+        });
         return 1;
       }
       state = { ...state, [spec.stateKey]: outcome.value };
@@ -84,11 +84,10 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       }
       state = { ...state, beads_data: result.data };
       await write('beads_integration-complete');
-      logger.info(
-        'pipeline.phase',
-        `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.sink.where} (${issueIds(state).join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`,
-        { phase: 'beads_integration', ...result.data },
-      );
+      logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(state), result.data), {
+        phase: 'beads_integration',
+        ...result.data,
+      });
     }
   }
 
@@ -157,9 +156,7 @@ async function open(
   }
   const state = found.checkpoint.state as PipelineState;
   if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
-    throw new PipelineStartError(
-      `pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without ${say.option('goal')} to resume it, or with ${say.given('fresh')} to start the new goal.`,
-    );
+    throw new PipelineStartError(otherGoalInProgress(found.checkpoint.id, state.pipeline.goal, deps.terms));
   }
   for (const error of found.errors) deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
   const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
