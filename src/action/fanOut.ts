@@ -6,6 +6,7 @@ import type { Options } from '../config/options.js';
 import { surface } from '../config/surface.js';
 import { LANDING_JOB } from '../core/waveOutbox.js';
 import { type WaveHandoff, parseWave } from './waveHandoff.js';
+import { fanOutNeedsGitHub, notInWave } from './messages.js';
 
 /** The action's words (src/config/surface.ts). */
 const say = surface('action');
@@ -42,7 +43,11 @@ export function fanOutRole(options: Options): FanOut {
   const role = options.fanOut;
   if (role !== undefined && (options.source !== 'github' || options.workflow === 'pipeline'))
     return {
-      problem: `fan-out: ${role}: waves work GitHub issues (${say.given('source', 'github')}) with workflow implement or tdd; run ${options.source !== 'github' ? say.given('source', 'beads') : say.given('workflow', 'pipeline')} with ${say.given('parallel', '1')}.`,
+      problem: fanOutNeedsGitHub(role, {
+        github: say.given('source', 'github'),
+        run: options.source !== 'github' ? say.given('source', 'beads') : say.given('workflow', 'pipeline'),
+        parallel: say.given('parallel', '1'),
+      }),
     };
   if (role === undefined || role === 'plan') return { role, options };
   const wave = parseWave(options.wave);
@@ -69,7 +74,7 @@ export function fanOutRole(options: Options): FanOut {
   const job = wave.jobs.find((j) => j.issueId === issue);
   if (!issue || !job)
     return {
-      problem: `fan-out: work: ${issue ? `issue ${issue} is not in wave ${wave.id}` : `${say.option('issue')} is empty`}: pass the matrix entry (matrix.issue) of the plan job's matrix output.`,
+      problem: notInWave(issue ? `issue ${issue} is not in wave ${wave.id}` : `${say.option('issue')} is empty`),
     };
   const share = {
     ...options,

@@ -31,6 +31,12 @@ import { pausedOutputs, pausedSummary, pausedWarning } from './summary.js';
 import { runWaveJob, seedWorkCheckpoint } from './waveJobs.js';
 import { carriedOf } from './waveHandoff.js';
 import { workflowCommands } from './workflowCommands.js';
+import {
+  fanOutNeedsRunner,
+  onSuccessIgnored,
+  persistedCredentials as persistedCredentialsWarning,
+  rateLimited,
+} from './messages.js';
 
 export type { ActionCore };
 export { cannotStartMessage } from './runReport.js';
@@ -96,24 +102,16 @@ async function connectGitHub(core: ActionCore, env: NodeJS.ProcessEnv, site: Act
   const target = githubTarget(site, options);
   if ('problem' in target) return void core.setFailed(target.problem);
   if (inputs.given.onSuccess !== options.onSuccess)
-    core.warning(
-      `agent-loop: ${say.given('onSuccess', inputs.given.onSuccess)} applies to ${say.given('source', 'beads')}; GitHub issues are always landed as pull requests (Closes #n).`,
-    );
+    core.warning(onSuccessIgnored(say.given('onSuccess', inputs.given.onSuccess), say.given('source', 'beads')));
   const octokit = createOctokit(target.token, {
     ...(env.GITHUB_API_URL ? { baseUrl: env.GITHUB_API_URL } : {}),
-    onRateLimit: (e) =>
-      core.warning(
-        `GitHub ${e.kind} rate limit on ${e.method} ${e.url}: ${e.willRetry ? `waiting ${e.retryAfterSeconds} s, then retrying` : 'not retrying (out of retries, or the wait is too long)'}.`,
-      ),
+    onRateLimit: (e) => core.warning(rateLimited(e)),
   });
   // The token authenticates agent-loop's own push and fetch, in their environment only: the
   // checkout keeps no credential (persist-credentials: false), so the agent cannot push or read it.
   const remoteEnv = remoteAuthEnv(target.token, site.serverUrl, env);
   const persisted = await persistedCredentials(site.workspace, env);
-  if (persisted.length > 0)
-    core.warning(
-      `agent-loop: the checkout keeps git credentials in its configuration (${persisted.join(', ')}), which the agent can read and push with. Check out with \`persist-credentials: false\` (the reusable workflow does): agent-loop authenticates its own pushes.`,
-    );
+  if (persisted.length > 0) core.warning(persistedCredentialsWarning(persisted));
   return { ...target, octokit, remoteEnv };
 }
 
@@ -163,10 +161,7 @@ export async function runAction(deps: ActionDeps): Promise<void> {
 
   // The loop's state from earlier runs: the cache, else the newest artifact, else a fresh start.
   const refs = runRefs(env, options.label);
-  if (fanOut.role && !refs)
-    return core.setFailed(
-      `agent-loop: fan-out: ${fanOut.role} hands its state to the other jobs of the wave through the Actions cache and artifacts, which this environment lacks (no ACTIONS_RUNTIME_TOKEN): run it in a workflow.`,
-    );
+  if (fanOut.role && !refs) return core.setFailed(fanOutNeedsRunner(fanOut.role));
   const log = {
     info: (m: string) => core.info(redact(m)),
     notice: (m: string) => core.notice(redact(m)),

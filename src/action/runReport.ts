@@ -17,6 +17,7 @@ import type { FanOutRole } from './fanOut.js';
 import type { RunRefs } from './persistence.js';
 import type { ActionSite } from './site.js';
 import { buildSummary, haltFailure, resultOutputs, stoppedOutputs, stoppedSummary } from './summary.js';
+import { stillHalted } from './messages.js';
 
 /** The action's words (src/config/surface.ts). */
 const say = surface('action');
@@ -131,7 +132,12 @@ function resultSummary(result: RunResult, input: ReportInput): string {
 /** The warning of a green end that is not plain success; a halt is an error once, later runs over it are green (issue 14). Pure. */
 export function resultWarning(result: RunResult, jobLocal: boolean): string | undefined {
   if (result.standing)
-    return `agent-loop is still halted (${result.haltReason}) since ${result.standing.since ?? 'an earlier run'}: ${result.error ?? ''}. Nothing was run. To resume: ${result.standing.resume.map((w) => describeResumeWay(w, 'action')).join('; ')}.`;
+    return stillHalted(
+      result.haltReason,
+      result.standing.since ?? 'an earlier run',
+      result.error ?? '',
+      result.standing.resume.map((w) => describeResumeWay(w, 'action')).join('; '),
+    );
   if (result.deferred)
     return `agent-loop deferred: ${result.deferred.message.replace(/\.$/, '')}. Nothing was started or lost; the next run lists the issues again.`;
   if (jobLocal)

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import type { Options } from '../config/options.js';
 import { surface } from '../config/surface.js';
+import { githubNeeded } from './messages.js';
 
 /** The action's words (src/config/surface.ts). */
 const say = surface('action');
@@ -50,9 +51,13 @@ export function githubTarget(
     ? `${say.option('githubToken')} (default: the workflow token)`
     : 'GITHUB_REPOSITORY (owner/repo), which the runner sets';
   return {
-    problem:
-      options.source === 'github'
-        ? `agent-loop: ${say.given('source', 'github')} needs ${needs}; outside GitHub Actions use ${say.given('source', 'beads')}.`
-        : `agent-loop: ${say.given('source', 'beads')} in the action pushes each finished cycle to GitHub (${say.given('onSuccess', options.onSuccess === 'merge' ? 'merge, onto the base branch' : 'pull-request, a pull request per cycle')}), so it needs ${needs}; outside GitHub Actions run the agent-loop CLI.`,
+    problem: githubNeeded(options.source === 'github' ? 'github' : 'beads', needs, {
+      github: say.given('source', 'github'),
+      beads: say.given('source', 'beads'),
+      onSuccess: say.given(
+        'onSuccess',
+        options.onSuccess === 'merge' ? 'merge, onto the base branch' : 'pull-request, a pull request per cycle',
+      ),
+    }),
   };
 }

@@ -13,6 +13,7 @@ import { LANDING_KEY, takeOutbox } from './outboxHandover.js';
 import { type PersistLog, type RunRefs, restore } from './persistence.js';
 import { type FanOutJob, planJob } from './planJob.js';
 import { reduceJob } from './reduceJob.js';
+import { landingEarlierWaves } from './messages.js';
 
 export interface WaveJobInput extends FanOutJob {
   /** The GitHub issue source (source github), built. */
@@ -93,8 +94,5 @@ export async function seedWorkCheckpoint(
       ...(took ? { [LANDING_KEY]: { took: [...took.entries.map(outboxKey), ...took.notices.map((n) => n.id)] } } : {}),
     },
   });
-  if (took)
-    log.info(
-      `agent-loop: landing ${took.entries.length} finished cycle(s)${took.notices.length ? ` and ${took.notices.length} notice(s)` : ''} of earlier waves: ${took.what}.`,
-    );
+  if (took) log.info(landingEarlierWaves(took.entries.length, took.notices.length, took.what));
 }

@@ -1,6 +1,7 @@
 import { planCleanup } from '../checkpoint/cleanup.js';
 import { ageInDays, describeAge } from '../checkpoint/resume.js';
 import type { Checkpoint, CheckpointStore } from '../checkpoint/types.js';
+import { cleanupDone } from './messages.js';
 
 /** `agent-loop cleanup (--older-than DAYS | --all) [--state-dir DIR] [--dry-run] [--json]` */
 
@@ -99,9 +100,15 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
   const total = checkpoints.length;
   const keptCount = total - (opts.dryRun ? plan.remove.length : deleted.length);
   out(
-    opts.dryRun
-      ? `Dry run: would delete ${plan.remove.length} of ${total} checkpoints in ${store.dir}, keeping ${keptCount}; nothing was deleted.`
-      : `Deleted ${deleted.length} of ${total} checkpoints in ${store.dir}, kept ${keptCount}${failed.length > 0 ? `; ${failed.length} could not be deleted (see above)` : ''}.`,
+    cleanupDone({
+      dryRun: opts.dryRun,
+      removed: plan.remove.length,
+      deleted: deleted.length,
+      total,
+      dir: store.dir,
+      kept: keptCount,
+      failed: failed.length,
+    }),
   );
   return exitCode;
 }

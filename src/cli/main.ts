@@ -18,6 +18,7 @@ import { runCommand } from '../app/run.js';
 import { parallelCommand } from '../app/parallel.js';
 import { statusCommand } from './status.js';
 import { consoleWidth } from '../report/wrap.js';
+import { invalidUsage } from './messages.js';
 
 export const VERSION = '0.1.0';
 
@@ -157,12 +158,7 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
 }
 
 function usageError(io: CliIO, command: Command | undefined, messages: string[]): number {
-  io.stderr(
-    `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace(
-      '  --help',
-      ' --help',
-    ),
-  );
+  io.stderr(invalidUsage(command, messages).replace('  --help', ' --help'));
   return 2;
 }
 

@@ -6,6 +6,7 @@ import { closest } from '../util/suggest.js';
 import { COMMANDS, type Command, OPTIONS, byFlag, optionsFor } from './options.js';
 import { helpText } from './surface.js';
 import type { ConfigProblem } from './problems.js';
+import { argumentAfterDashes } from './messages.js';
 
 export interface ParsedArgs {
   command?: Command;
@@ -51,11 +52,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       for (const rest of argv.slice(i + 1))
         out.problems.push({
           option: rest,
-          message:
-            `Unexpected argument '${rest}' after --: agent-loop ${out.command ?? ''} takes no arguments, only options written --name value before any --.`.replace(
-              '  ',
-              ' ',
-            ),
+          message: argumentAfterDashes(rest, out.command ?? '').replace('  ', ' '),
         });
       break;
     }

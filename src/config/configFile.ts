@@ -7,6 +7,7 @@ import { closest } from '../util/suggest.js';
 import { OPTIONS, type OptionKey, OptionsSchema, byFlag } from './options.js';
 import type { ConfigProblem } from './problems.js';
 import { type Terms, surface } from './surface.js';
+import { pausedInConfigFile, unknownKeysHidden } from './messages.js';
 
 /** A value and the layer it came from (the file, an environment variable, a flag), for messages. */
 export type Origin = { value: unknown; from: string };
@@ -77,7 +78,7 @@ export function readConfigFile(input: {
           // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
           problems.push({
             option: '--config',
-            message: `${named}: paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
+            message: pausedInConfigFile(named),
           });
         } else if (allowed.has(info.key) && value !== null) {
           values.set(info.key, { value, from: configPath });
@@ -93,7 +94,7 @@ export function readConfigFile(input: {
       if (hidden > 0) {
         problems.push({
           option: '--config',
-          message: `${named}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are ${keys}, e.g. max-iterations.`,
+          message: unknownKeysHidden(named, hidden, shown.length > 0, keys),
         });
       }
     }
