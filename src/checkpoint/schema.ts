@@ -98,7 +98,8 @@ const checkpointFileSchema = z.object({
   }),
   phase: z.string({ error: (iss) => `phase must be a string, got ${describe(iss.input)}` }).refine(isCheckpointPhase, {
     error: (iss) =>
-      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); ` +
+      `valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
   }),
   timestamp: z
     .string({ error: (iss) => `timestamp must be a string, got ${describe(iss.input)}` })
@@ -187,7 +188,8 @@ export function serializeCheckpoint(checkpoint: Checkpoint): string {
   } catch (error) {
     throw new CheckpointError(
       `${id}.json`,
-      `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); keep only plain data (objects, arrays, strings, numbers, booleans, null) in it`,
+      `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); ` +
+        'keep only plain data (objects, arrays, strings, numbers, booleans, null) in it',
     );
   }
 }
