@@ -34,13 +34,13 @@ const ADAPTER_ORDER = [
 ];
 const ADAPTERS = `^src/(${ADAPTER_ORDER.join('|')})/`;
 /**
- * The option schema and the surface's words (src/config/surface.ts): pure tables every layer may read
- * to name an option or an act in the words of the surface that ran (issue 40); and the catalogs of the
+ * The option schema (src/config/options.ts, its parts in src/config/options/) and the surface's words
+ * (src/config/surface.ts): pure tables every layer may read to name an option or an act in the words of the surface that ran (issue 40); and the catalogs of the
  * agents and of the issue sources (src/agents/catalog.ts, src/issues/catalog.ts), whose names and
  * words the schema's --agent and --source are made of. They import
  * nothing of src/ but each other.
  */
-const WORDS = '^src/config/(options|surface)\\.ts$|^src/(agents|issues)/catalog\\.ts$';
+const WORDS = '^src/config/(options|surface|options/[a-z]+)\\.ts$|^src/(agents|issues)/catalog\\.ts$';
 
 module.exports = {
   forbidden: [

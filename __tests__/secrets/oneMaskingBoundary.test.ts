@@ -46,7 +46,7 @@ const EGRESS: Record<string, string> = {
   'src/issues/github/postedText.ts': 'every comment and body posted on GitHub',
   'src/issues/github/pullRequests.ts': 'pull request titles',
   'src/issues/github/phaseIssues.ts': "the planning pipeline's issue titles",
-  'src/git/git.ts': 'commit and merge messages (pushed)',
+  'src/git/message.ts': 'commit and merge messages (pushed)',
   'src/action/': "the runner's log lines, annotations, step outputs and job summary",
 };
 

@@ -10748,59 +10748,6 @@ function closest(given, known) {
     return extending.length === 1 ? extending[0] : undefined;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
-var _a;
-const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
-const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
-class $ZodRegistry {
-    constructor() {
-        this._map = new WeakMap();
-        this._idmap = new Map();
-    }
-    add(schema, ..._meta) {
-        const meta = _meta[0];
-        this._map.set(schema, meta);
-        if (meta && typeof meta === "object" && "id" in meta) {
-            this._idmap.set(meta.id, schema);
-        }
-        return this;
-    }
-    clear() {
-        this._map = new WeakMap();
-        this._idmap = new Map();
-        return this;
-    }
-    remove(schema) {
-        const meta = this._map.get(schema);
-        if (meta && typeof meta === "object" && "id" in meta) {
-            this._idmap.delete(meta.id);
-        }
-        this._map.delete(schema);
-        return this;
-    }
-    get(schema) {
-        // return this._map.get(schema) as any;
-        // inherit metadata
-        const p = schema._zod.parent;
-        if (p) {
-            const pm = { ...(this.get(p) ?? {}) };
-            delete pm.id; // do not inherit id
-            const f = { ...pm, ...this._map.get(schema) };
-            return Object.keys(f).length ? f : undefined;
-        }
-        return this._map.get(schema);
-    }
-    has(schema) {
-        return this._map.has(schema);
-    }
-}
-// registries
-function registry() {
-    return new $ZodRegistry();
-}
-(_a = globalThis).__zod_globalRegistry ?? (_a.__zod_globalRegistry = registry());
-const globalRegistry = globalThis.__zod_globalRegistry;
-
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -11677,7 +11624,7 @@ function constantCatch(value) {
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
-var core_a;
+var _a;
 
 /** A special constant with type `never` */
 const NEVER = /*@__PURE__*/ Object.freeze({
@@ -11811,7 +11758,7 @@ class $ZodEncodeError extends Error {
         this.name = "ZodEncodeError";
     }
 }
-(core_a = globalThis).__zod_globalConfig ?? (core_a.__zod_globalConfig = {});
+(_a = globalThis).__zod_globalConfig ?? (_a.__zod_globalConfig = {});
 const globalConfig = globalThis.__zod_globalConfig;
 function config(newConfig) {
     if (newConfig)
@@ -15492,6 +15439,59 @@ function handleRefineResult(result, payload, input, inst) {
         payload.issues.push(util_issue(_iss));
     }
 }
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+var registries_a;
+const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
+const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
+class $ZodRegistry {
+    constructor() {
+        this._map = new WeakMap();
+        this._idmap = new Map();
+    }
+    add(schema, ..._meta) {
+        const meta = _meta[0];
+        this._map.set(schema, meta);
+        if (meta && typeof meta === "object" && "id" in meta) {
+            this._idmap.set(meta.id, schema);
+        }
+        return this;
+    }
+    clear() {
+        this._map = new WeakMap();
+        this._idmap = new Map();
+        return this;
+    }
+    remove(schema) {
+        const meta = this._map.get(schema);
+        if (meta && typeof meta === "object" && "id" in meta) {
+            this._idmap.delete(meta.id);
+        }
+        this._map.delete(schema);
+        return this;
+    }
+    get(schema) {
+        // return this._map.get(schema) as any;
+        // inherit metadata
+        const p = schema._zod.parent;
+        if (p) {
+            const pm = { ...(this.get(p) ?? {}) };
+            delete pm.id; // do not inherit id
+            const f = { ...pm, ...this._map.get(schema) };
+            return Object.keys(f).length ? f : undefined;
+        }
+        return this._map.get(schema);
+    }
+    has(schema) {
+        return this._map.has(schema);
+    }
+}
+// registries
+function registry() {
+    return new $ZodRegistry();
+}
+(registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
+const globalRegistry = globalThis.__zod_globalRegistry;
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
 
@@ -20283,6 +20283,83 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/agents/catalog.ts
+/**
+ * The agents agent-loop can run, as data: one entry per agent, everything the rest of the code
+ * says or decides about an agent by its name (the --agent values, the help and messages that name
+ * them, the CLI install-agent installs, the default --iteration-delay). A pure table every layer may
+ * read (rule words-are-leaves in .dependency-cruiser.cjs: it imports nothing); the factory that
+ * builds each agent is its line in src/agents/registry.ts, which the compiler requires for every
+ * entry here. Adding an agent: docs/architecture.md, "Adding an agent".
+ */
+const AGENT_CATALOG = {
+    claude: {
+        says: 'Claude Code',
+        cli: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
+        iterationDelaySeconds: 10,
+    },
+    codex: {
+        says: 'the Codex CLI',
+        cli: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+        iterationDelaySeconds: 10,
+    },
+    command: { says: 'any command', iterationDelaySeconds: 0, runsCommand: true },
+};
+/** The --agent values, in the catalog's order. */
+const AGENT_NAMES = Object.keys(AGENT_CATALOG);
+/** The entry of `name`, or undefined when it names no agent (a string from outside). */
+const agentEntry = (name) => Object.hasOwn(AGENT_CATALOG, name) ? AGENT_CATALOG[name] : undefined;
+/** The agents that are a CLI of their own (claude, codex): the ones --agent-model and --agent-args reach. */
+const CLI_AGENT_NAMES = AGENT_NAMES.filter((name) => agentEntry(name)?.cli !== undefined);
+/** The agent that runs --agent-command. */
+const COMMAND_AGENT = AGENT_NAMES.find((name) => agentEntry(name)?.runsCommand);
+/** "a", "a or b", "a, b or c". */
+function orList(words) {
+    return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+;// CONCATENATED MODULE: ./src/config/options/kinds.ts
+/**
+ * The parts every option of the schema (src/config/options.ts) is made of: where an option applies, how its
+ * help names other options, its metadata, and the coercions of raw values (flags, environment, YAML).
+ */
+
+
+const COMMANDS = ['run', 'plan', 'status', 'cleanup'];
+const kinds_registry = registry();
+/** The options of a run of the loop: `run`, `plan` (whose last phase is the loop) and the action. */
+const RUN = ['run', 'plan', 'action'];
+const ALL = ['run', 'plan', 'status', 'cleanup', 'action'];
+const PLAN = ['plan', 'action'];
+const ACTION = ['action'];
+// Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
+const toNumber = (v) => typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v;
+const toBoolean = (v) => {
+    if (typeof v !== 'string')
+        return v;
+    const s = v.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(s))
+        return true;
+    if (['false', '0', 'no', 'off', ''].includes(s))
+        return false;
+    return v;
+};
+const toUndefinedIfEmpty = (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+// Every number has an upper bound: a duration Node's timers cannot hold (over 2^31-1 ms, about 24.8
+// days) would fire at once, and a count nobody means is a typo.
+const kinds_int = (min, max = 1_000_000) => preprocess(toNumber, schemas_number().int().min(min).max(max));
+const positive = (max) => preprocess(toNumber, schemas_number().positive().finite().max(max));
+const nonNegative = (max) => preprocess(toNumber, schemas_number().min(0).finite().max(max));
+const flagSwitch = () => preprocess(toBoolean, schemas_boolean()).default(false);
+const kinds_text = () => preprocess(toUndefinedIfEmpty, schemas_string().trim().min(1).optional());
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/** "10 with claude or codex, 0 with command": each default delay and the agents it is theirs. */
+function delaysByAgent() {
+    const delays = [...new Set(AGENT_NAMES.map((name) => AGENT_CATALOG[name].iterationDelaySeconds))];
+    const having = (delay) => AGENT_NAMES.filter((name) => AGENT_CATALOG[name].iterationDelaySeconds === delay);
+    return delays.map((delay) => `${delay} with ${orList(having(delay))}`).join(', ');
+}
+
 ;// CONCATENATED MODULE: ./src/issues/catalog.ts
 /**
  * The issue sources agent-loop can read, as data: one entry per source, everything the rest of the
@@ -20319,81 +20396,16 @@ function sourcesSaid(surface, first = SOURCE_NAMES[0]) {
     return said.length < 2 ? (said[0] ?? '') : `${said.slice(0, -1).join(', ')} or ${said[said.length - 1]}`;
 }
 
-;// CONCATENATED MODULE: ./src/agents/catalog.ts
+;// CONCATENATED MODULE: ./src/config/options/input.ts
 /**
- * The agents agent-loop can run, as data: one entry per agent, everything the rest of the code
- * says or decides about an agent by its name (the --agent values, the help and messages that name
- * them, the CLI install-agent installs, the default --iteration-delay). A pure table every layer may
- * read (rule words-are-leaves in .dependency-cruiser.cjs: it imports nothing); the factory that
- * builds each agent is its line in src/agents/registry.ts, which the compiler requires for every
- * entry here. Adding an agent: docs/architecture.md, "Adding an agent".
- */
-const AGENT_CATALOG = {
-    claude: {
-        says: 'Claude Code',
-        cli: { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
-        iterationDelaySeconds: 10,
-    },
-    codex: {
-        says: 'the Codex CLI',
-        cli: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
-        iterationDelaySeconds: 10,
-    },
-    command: { says: 'any command', iterationDelaySeconds: 0, runsCommand: true },
-};
-/** The --agent values, in the catalog's order. */
-const AGENT_NAMES = Object.keys(AGENT_CATALOG);
-/** The entry of `name`, or undefined when it names no agent (a string from outside). */
-const agentEntry = (name) => Object.hasOwn(AGENT_CATALOG, name) ? AGENT_CATALOG[name] : undefined;
-/** The agents that are a CLI of their own (claude, codex): the ones --agent-model and --agent-args reach. */
-const CLI_AGENT_NAMES = AGENT_NAMES.filter((name) => agentEntry(name)?.cli !== undefined);
-/** The agent that runs --agent-command. */
-const COMMAND_AGENT = AGENT_NAMES.find((name) => agentEntry(name)?.runsCommand);
-/** "a", "a or b", "a, b or c". */
-function orList(words) {
-    return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
-}
-
-;// CONCATENATED MODULE: ./src/config/options.ts
-/**
- * Every option, in one zod schema: each field carries its flag, help text and what is expected, so
- * `--help`, the README's reference, the action's inputs and every error message come from the same
- * place. `OPTIONS` is the table the schema generates: flag, environment name (AGENT_LOOP_<OPTION>),
- * the default as shown, and where each option applies.
+ * Options (src/config/options.ts's schema, in this order): Where a run reads its options and its issues:
+ * the options file, the issue source and the beads file.
  */
 
 
 
-const COMMANDS = ['run', 'plan', 'status', 'cleanup'];
-const options_registry = registry();
-/** The options of a run of the loop: `run`, `plan` (whose last phase is the loop) and the action. */
-const RUN = ['run', 'plan', 'action'];
-const ALL = ['run', 'plan', 'status', 'cleanup', 'action'];
-const PLAN = ['plan', 'action'];
-const ACTION = ['action'];
-// Raw values arrive as strings (flags, environment) or as YAML scalars: coerce those that are clear.
-const toNumber = (v) => (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)\s*$/.test(v) ? Number(v) : v);
-const toBoolean = (v) => {
-    if (typeof v !== 'string')
-        return v;
-    const s = v.trim().toLowerCase();
-    if (['true', '1', 'yes', 'on'].includes(s))
-        return true;
-    if (['false', '0', 'no', 'off', ''].includes(s))
-        return false;
-    return v;
-};
-const toUndefinedIfEmpty = (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-// Every number has an upper bound: a duration Node's timers cannot hold (over 2^31-1 ms, about 24.8
-// days) would fire at once, and a count nobody means is a typo.
-const options_int = (min, max = 1_000_000) => preprocess(toNumber, schemas_number().int().min(min).max(max));
-const positive = (max) => preprocess(toNumber, schemas_number().positive().finite().max(max));
-const nonNegative = (max) => preprocess(toNumber, schemas_number().min(0).finite().max(max));
-const flagSwitch = () => preprocess(toBoolean, schemas_boolean()).default(false);
-const options_text = () => preprocess(toUndefinedIfEmpty, schemas_string().trim().min(1).optional());
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const OptionsSchema = object({
-    config: schemas_string().min(1).optional().register(options_registry, {
+const inputOptions = {
+    config: schemas_string().min(1).optional().register(kinds_registry, {
         flag: 'config',
         arg: 'FILE',
         commands: ALL,
@@ -20403,37 +20415,48 @@ const OptionsSchema = object({
     }),
     source: schemas_enum(SOURCE_NAMES)
         .default('beads')
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'source',
         arg: SOURCE_NAMES.join('|'),
         commands: RUN,
         help: `Where issues come from: ${sourcesSaid('cli')}.`,
         expected: `one of ${SOURCE_NAMES.join(', ')}`,
     }),
-    issuesFile: schemas_string().min(1).default('.beads/issues.jsonl').register(options_registry, {
+    issuesFile: schemas_string().min(1).default('.beads/issues.jsonl').register(kinds_registry, {
         flag: 'issues-file',
         arg: 'PATH',
         commands: RUN,
         help: 'The beads JSONL file, read and rewritten directly when bd is not on PATH.',
         expected: 'a path',
     }),
+};
+
+;// CONCATENATED MODULE: ./src/config/options/agent.ts
+/**
+ * Options (src/config/options.ts's schema, in this order): The coding agent: which one, how it is run, what
+ * it may do and spend.
+ */
+
+
+
+const agentOptions = {
     agent: schemas_enum(AGENT_NAMES)
         .default('claude')
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'agent',
         arg: AGENT_NAMES.join('|'),
         commands: RUN,
         help: (n) => `The coding agent: ${AGENT_NAMES.map((name, i) => `${i > 0 && i === AGENT_NAMES.length - 1 ? 'or ' : ''}${AGENT_CATALOG[name].says}`).join(', ')} (${n('agentCommand')}, which alone means ${COMMAND_AGENT}).`,
         expected: `one of ${AGENT_NAMES.join(', ')}`,
     }),
-    agentCommand: options_text().register(options_registry, {
+    agentCommand: kinds_text().register(kinds_registry, {
         flag: 'agent-command',
         arg: 'CMD',
         commands: RUN,
         help: (n) => `Shell command run as the agent (${n('agent', COMMAND_AGENT)}, implied when ${n('agent')} is not given; beside ${n('agent', orList(CLI_AGENT_NAMES))} it is refused); it gets the prompt on stdin and in $AGENT_LOOP_PROMPT_FILE, and $AGENT_LOOP_ISSUE_IDS, $AGENT_LOOP_ITERATION.`,
         expected: 'a non-empty shell command',
     }),
-    agentModel: options_text().register(options_registry, {
+    agentModel: kinds_text().register(kinds_registry, {
         flag: 'agent-model',
         arg: 'MODEL',
         commands: RUN,
@@ -20441,7 +20464,7 @@ const OptionsSchema = object({
         help: `Model for the ${orList(CLI_AGENT_NAMES)} agent (--model).`,
         expected: 'a model name',
     }),
-    agentMaxTurns: options_int(1, 10_000).optional().register(options_registry, {
+    agentMaxTurns: kinds_int(1, 10_000).optional().register(kinds_registry, {
         flag: 'agent-max-turns',
         arg: 'N',
         commands: RUN,
@@ -20451,14 +20474,14 @@ const OptionsSchema = object({
     }),
     agentPermissionMode: schemas_enum(['acceptEdits', 'auto', 'bypassPermissions', 'default', 'dontAsk', 'plan'])
         .default('acceptEdits')
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'agent-permission-mode',
         arg: 'MODE',
         commands: RUN,
         help: "Claude Code's --permission-mode. bypassPermissions is refused by Claude Code when run as root.",
         expected: 'one of acceptEdits, auto, bypassPermissions, default, dontAsk, plan',
     }),
-    agentAllowedTools: options_text().register(options_registry, {
+    agentAllowedTools: kinds_text().register(kinds_registry, {
         flag: 'agent-allowed-tools',
         arg: 'TOOLS',
         commands: RUN,
@@ -20468,14 +20491,14 @@ const OptionsSchema = object({
     }),
     agentSandbox: schemas_enum(['read-only', 'workspace-write', 'danger-full-access'])
         .default('workspace-write')
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'agent-sandbox',
         arg: 'MODE',
         commands: RUN,
         help: "Codex's --sandbox for the commands it runs.",
         expected: 'one of read-only, workspace-write, danger-full-access',
     }),
-    agentArgs: options_text().register(options_registry, {
+    agentArgs: kinds_text().register(kinds_registry, {
         flag: 'agent-args',
         arg: 'ARGS',
         commands: RUN,
@@ -20483,20 +20506,20 @@ const OptionsSchema = object({
         help: `Extra arguments passed through to ${orList(CLI_AGENT_NAMES)}, split like a shell would ("--foo 'a b'").`,
         expected: 'arguments with balanced quotes',
     }),
-    agentGithubToken: flagSwitch().register(options_registry, {
+    agentGithubToken: flagSwitch().register(kinds_registry, {
         flag: 'agent-github-token',
         commands: RUN,
         help: "Let the agent's environment keep GITHUB_TOKEN and GH_TOKEN (off: the agent never holds the workflow's token; the runner's ACTIONS_* tokens, file-command paths, inputs and the webhook it never holds at all).",
         expected: 'true or false',
     }),
-    agentSession: schemas_enum(['fresh', 'continue']).default('fresh').register(options_registry, {
+    agentSession: schemas_enum(['fresh', 'continue']).default('fresh').register(kinds_registry, {
         flag: 'agent-session',
         arg: 'fresh|continue',
         commands: RUN,
         help: "continue resumes the cycle's previous Claude Code session on its next iteration, also after a rate limit, a timeout or a crash (the last good session); fresh after a failure tied to the issue or the environment (a failed resume falls back to a fresh one).",
         expected: 'one of fresh, continue',
     }),
-    maxCostUsd: positive(1_000_000).optional().register(options_registry, {
+    maxCostUsd: positive(1_000_000).optional().register(kinds_registry, {
         flag: 'max-cost-usd',
         arg: 'USD',
         commands: RUN,
@@ -20504,7 +20527,17 @@ const OptionsSchema = object({
         help: "Halt (haltReason budget) before an iteration would start with the run's spend, across slices, at or over USD. Applies to agents that report cost (Claude Code); Codex reports tokens only.",
         expected: 'a number of dollars > 0, at most 1000000',
     }),
-    testCommand: options_text().register(options_registry, {
+};
+
+;// CONCATENATED MODULE: ./src/config/options/work.ts
+/**
+ * Options (src/config/options.ts's schema, in this order): What work a run does and how it lands: the test
+ * suite, the issues, the workflow and its plan, prompts and test reports.
+ */
+
+
+const workOptions = {
+    testCommand: kinds_text().register(kinds_registry, {
         flag: 'test-command',
         arg: 'CMD',
         commands: RUN,
@@ -20512,15 +20545,15 @@ const OptionsSchema = object({
         help: "The test suite: run once on each cycle's starting tree (the baseline) and again when the agent says the work is done; the work is judged test by test against the baseline (a test that passed must still pass, the issue's tests must pass). Detected from package.json's test script, pytest's configuration or test_*.py files, go.mod, Cargo.toml, or a Makefile test target.",
         expected: 'a non-empty shell command',
     }),
-    batch: flagSwitch().register(options_registry, {
+    batch: flagSwitch().register(kinds_registry, {
         flag: 'batch',
         commands: RUN,
         help: 'Put all ready issues into one cycle with one prompt, instead of one issue per cycle.',
         expected: 'true or false',
     }),
-    parallel: options_int(1, 256)
+    parallel: kinds_int(1, 256)
         .default(1)
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'parallel',
         arg: 'N',
         commands: ['run', 'action'],
@@ -20535,7 +20568,7 @@ const OptionsSchema = object({
         : toUndefinedIfEmpty(v), array(schemas_string().regex(/^[A-Za-z0-9._:-]{1,100}$/))
         .min(1)
         .optional())
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'issue',
         arg: 'ID[,ID]',
         commands: ['run', 'action'],
@@ -20543,14 +20576,14 @@ const OptionsSchema = object({
         help: "Work only these issues (comma-separated ids); the others are left alone. The action's fan-out work: the one issue this job works (the plan's matrix entry, matrix.issue; the entry outbox lands earlier waves' unlanded work without running the agent).",
         expected: 'issue ids separated by commas, e.g. bd-1,bd-2',
     }),
-    onSuccess: schemas_enum(['merge', 'branch', 'pull-request']).default('merge').register(options_registry, {
+    onSuccess: schemas_enum(['merge', 'branch', 'pull-request']).default('merge').register(kinds_registry, {
         flag: 'on-success',
         arg: 'merge|branch|pull-request',
         commands: RUN,
         help: "In git: merge a finished cycle's branch into the base branch, or leave it on its branch (agent-loop/<id>; while it is not merged, no run works that issue again: merge it, or delete it to have the issue worked again). In the action with source beads: pull-request (its default: push the branch, open a pull request) or merge (push to the base branch on GitHub).",
         expected: 'one of merge, branch, pull-request',
     }),
-    plan: options_text().register(options_registry, {
+    plan: kinds_text().register(kinds_registry, {
         flag: 'plan',
         arg: 'FILE',
         commands: RUN,
@@ -20558,7 +20591,7 @@ const OptionsSchema = object({
         help: (n) => `A plan included in every prompt; with ${n('workflow', 'tdd')}, the test list (a Markdown checklist) instead of the issue's.`,
         expected: 'a path to a readable file',
     }),
-    goal: options_text().register(options_registry, {
+    goal: kinds_text().register(kinds_registry, {
         flag: 'goal',
         arg: 'TEXT',
         commands: PLAN,
@@ -20566,7 +20599,7 @@ const OptionsSchema = object({
         help: (n) => `What the planning pipeline works towards (or ${n('goalFile')}): research, decomposition, planning, phases, one issue per phase, then the loop on them.`,
         expected: 'a non-empty text',
     }),
-    goalFile: options_text().register(options_registry, {
+    goalFile: kinds_text().register(kinds_registry, {
         flag: 'goal-file',
         arg: 'FILE',
         commands: PLAN,
@@ -20574,7 +20607,7 @@ const OptionsSchema = object({
         help: (n) => `The goal, read from a file (instead of ${n('goal')}).`,
         expected: 'a path to a readable file',
     }),
-    planPrompts: options_text().register(options_registry, {
+    planPrompts: kinds_text().register(kinds_registry, {
         flag: 'plan-prompts',
         arg: 'DIR',
         commands: PLAN,
@@ -20584,14 +20617,14 @@ const OptionsSchema = object({
     }),
     workflow: schemas_enum(['implement', 'tdd', 'pipeline'])
         .default('implement')
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'workflow',
         arg: 'implement|tdd|pipeline',
         commands: RUN,
         help: (n) => `implement: the agent works until the tests pass. tdd: red/green/refactor per item of the issue's checklist (or ${n('plan')}), a commit and a git note (refs/notes/agent-loop) per phase. pipeline (the action): the planning pipeline from ${n('goal')}, as \`agent-loop plan\`.`,
         expected: 'one of implement, tdd, pipeline',
     }),
-    junitFile: options_text().register(options_registry, {
+    junitFile: kinds_text().register(kinds_registry, {
         flag: 'junit-file',
         arg: 'PATH',
         commands: RUN,
@@ -20599,7 +20632,7 @@ const OptionsSchema = object({
         help: "A path inside the repository: the JUnit XML report the test command writes (jest-junit, pytest --junitxml, gotestsum), read for each test's outcome and message (the baseline, every verdict, TDD's phases); without it the runner's output is read (pytest, jest, vitest, mocha, node --test, go test, cargo test). Needed when the suite fails before any change and its output is none of those.",
         expected: 'a path relative to the repository',
     }),
-    tddPrompts: options_text().register(options_registry, {
+    tddPrompts: kinds_text().register(kinds_registry, {
         flag: 'tdd-prompts',
         arg: 'DIR',
         commands: RUN,
@@ -20607,14 +20640,23 @@ const OptionsSchema = object({
         help: (n) => `A directory whose red.md, green.md or refactor.md replace the built-in prompt of that agent ({{issue}}, {{test}}, {{tests}}, {{testCommand}}, {{testFile}}, {{failure}}, {{attempt}}), for ${n('workflow', 'tdd')}.`,
         expected: 'a path to a directory',
     }),
-    maxIterations: options_int(1).default(100).register(options_registry, {
+};
+
+;// CONCATENATED MODULE: ./src/config/options/limits.ts
+/**
+ * Options (src/config/options.ts's schema, in this order): How long a run goes: iterations, slices, delays,
+ * timeouts, retries and escalations.
+ */
+
+const limitOptions = {
+    maxIterations: kinds_int(1).default(100).register(kinds_registry, {
         flag: 'max-iterations',
         arg: 'N',
         commands: RUN,
         help: 'Agent invocations allowed in the whole run, counted across slices; then the run halts.',
         expected: 'a whole number from 1 to 1000000',
     }),
-    sliceIterations: options_int(1).optional().register(options_registry, {
+    sliceIterations: kinds_int(1).optional().register(kinds_registry, {
         flag: 'slice-iterations',
         arg: 'N',
         commands: RUN,
@@ -20622,7 +20664,7 @@ const OptionsSchema = object({
         help: 'End this invocation after N iterations with status continuing (exit 0); the next run resumes.',
         expected: 'a whole number from 1 to 1000000',
     }),
-    sliceMinutes: positive(10_080).optional().register(options_registry, {
+    sliceMinutes: positive(10_080).optional().register(kinds_registry, {
         flag: 'slice-minutes',
         arg: 'M',
         commands: RUN,
@@ -20630,7 +20672,7 @@ const OptionsSchema = object({
         help: 'Start no new iteration after M minutes; end with status continuing (exit 0).',
         expected: 'a number of minutes > 0, at most 10080 (a week)',
     }),
-    iterationDelay: nonNegative(3600).optional().register(options_registry, {
+    iterationDelay: nonNegative(3600).optional().register(kinds_registry, {
         flag: 'iteration-delay',
         arg: 'SECONDS',
         commands: RUN,
@@ -20638,37 +20680,47 @@ const OptionsSchema = object({
         help: 'Least time between two agent invocations (the tests and any rate-limit wait in between count toward it); none before the first or after the last.',
         expected: 'a number of seconds from 0 to 3600',
     }),
-    agentTimeoutMinutes: positive(1440).default(30).register(options_registry, {
+    agentTimeoutMinutes: positive(1440).default(30).register(kinds_registry, {
         flag: 'agent-timeout-minutes',
         arg: 'M',
         commands: RUN,
         help: "Kill the agent's whole process group after M minutes (decimals allowed); also bounds the test gate.",
         expected: 'a number of minutes > 0, at most 1440 (a day)',
     }),
-    maxRetriesPerStep: options_int(0, 100).default(3).register(options_registry, {
+    maxRetriesPerStep: kinds_int(0, 100).default(3).register(kinds_registry, {
         flag: 'max-retries-per-step',
         arg: 'N',
         commands: RUN,
         help: 'Retries of a failing step (tests failing, transient agent failures), and step-back transitions allowed in one cycle, before the cycle is escalated.',
         expected: 'a whole number from 0 to 100',
     }),
-    maxIterationsPerIssue: options_int(0, 1_000_000)
+    maxIterationsPerIssue: kinds_int(0, 1_000_000)
         .default(20)
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'max-iterations-per-issue',
         arg: 'N',
         commands: RUN,
         help: (n) => `Agent runs of one issue that may end with its work still remaining (a cycle of K issues, with ${n('batch')}, gets K times as many): at the N-th the cycle is escalated as stuck (its work kept as wip:), not run until ${n('maxIterations')}. Failed runs and rejected work do not count (${n('maxRetriesPerStep')} bounds those). 0: no limit. Not used by ${n('workflow', 'tdd')}, whose phases are judged by the tests each run.`,
         expected: 'a whole number from 0 to 1000000',
     }),
-    maxConsecutiveEscalations: options_int(1, 100).default(2).register(options_registry, {
+    maxConsecutiveEscalations: kinds_int(1, 100).default(2).register(kinds_registry, {
         flag: 'max-consecutive-escalations',
         arg: 'N',
         commands: RUN,
         help: 'Escalated cycles in a row, with no successful cycle between them, before the run halts (FAILURE LOOP DETECTED).',
         expected: 'a whole number from 1 to 100',
     }),
-    stateDir: schemas_string().trim().min(1).optional().register(options_registry, {
+};
+
+;// CONCATENATED MODULE: ./src/config/options/state.ts
+/**
+ * Options (src/config/options.ts's schema, in this order): where a run keeps its state, whether it resumes
+ * it, and whether a self-contradicting report halts it.
+ */
+
+
+const stateOptions = {
+    stateDir: schemas_string().trim().min(1).optional().register(kinds_registry, {
         flag: 'state-dir',
         arg: 'DIR',
         commands: ALL,
@@ -20679,7 +20731,7 @@ const OptionsSchema = object({
     resume: schemas_string()
         .regex(UUID_V4)
         .optional()
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'resume',
         arg: 'ID',
         commands: RUN,
@@ -20690,26 +20742,36 @@ const OptionsSchema = object({
             ? 'a checkpoint id (UUID v4, see agent-loop status)'
             : "a checkpoint id (UUID v4, as a run's checkpoint-id output or job summary names it)",
     }),
-    resumeHalted: flagSwitch().register(options_registry, {
+    resumeHalted: flagSwitch().register(kinds_registry, {
         flag: 'resume-halted',
         commands: RUN,
         input: 'resume',
         help: (n) => `Resume a halted run. A halt stands otherwise: later runs stop at once (no agent, no checkpoint written, no Discord post) until this, ${n('fresh')}, or a change of the halt's cause (an escalated issue's label removed or the issue edited, new commits on the base branch after a failure loop, a raised ${n('maxIterations')} or ${n('maxCostUsd')}).`,
         expected: 'true or false',
     }),
-    fresh: flagSwitch().register(options_registry, {
+    fresh: flagSwitch().register(kinds_registry, {
         flag: 'fresh',
         commands: RUN,
         help: "Ignore existing checkpoints and start a new run; the recorded test baselines are forgotten too, so each cycle's suite runs again on its base.",
         expected: 'true or false',
     }),
-    strict: flagSwitch().register(options_registry, {
+    strict: flagSwitch().register(kinds_registry, {
         flag: 'strict',
         commands: RUN,
         help: "Halt when the agent's report contradicts itself, instead of overriding it and continuing.",
         expected: 'true or false',
     }),
-    discordWebhook: preprocess(toUndefinedIfEmpty, url({ protocol: /^https?$/ }).optional()).register(options_registry, {
+};
+
+;// CONCATENATED MODULE: ./src/config/options/github.ts
+/**
+ * Options (src/config/options.ts's schema, in this order): what reaches outside the run: the Discord
+ * webhook, the secret variables, the GitHub Action's tokens and inputs, the commits' author.
+ */
+
+
+const githubOptions = {
+    discordWebhook: preprocess(toUndefinedIfEmpty, url({ protocol: /^https?$/ }).optional()).register(kinds_registry, {
         flag: 'discord-webhook',
         arg: 'URL',
         commands: RUN,
@@ -20718,7 +20780,7 @@ const OptionsSchema = object({
         help: 'Discord webhook that receives the halt diagnostic (a secret: masked in every output).',
         expected: 'an http(s) URL',
     }),
-    secretEnv: options_text().register(options_registry, {
+    secretEnv: kinds_text().register(kinds_registry, {
         flag: 'secret-env',
         arg: 'NAMES',
         commands: RUN,
@@ -20726,7 +20788,7 @@ const OptionsSchema = object({
         help: 'More environment variables whose values are secrets, comma-separated (ANTHROPIC_API_KEY, OPENAI_API_KEY, CODEX_API_KEY, GITHUB_TOKEN, GH_TOKEN and the webhook URL always are).',
         expected: 'environment variable names, comma-separated',
     }),
-    githubToken: options_text().register(options_registry, {
+    githubToken: kinds_text().register(kinds_registry, {
         flag: 'github-token',
         arg: 'TOKEN',
         commands: ACTION,
@@ -20735,7 +20797,7 @@ const OptionsSchema = object({
         help: "Token for the GitHub API (issues, labels, comments, pull requests), artifacts, and agent-loop's own git push and fetch (given to those git commands only, never stored in .git/config nor given to the agent); masked everywhere.",
         expected: 'a GitHub token',
     }),
-    workflowToken: options_text().register(options_registry, {
+    workflowToken: kinds_text().register(kinds_registry, {
         flag: 'workflow-token',
         arg: 'TOKEN',
         commands: ACTION,
@@ -20744,33 +20806,33 @@ const OptionsSchema = object({
         help: 'Leave it at its default, the workflow token: compared with github-token only, so that the check before the first agent run knows whether pull requests are opened with the workflow token, which the repository setting "Allow GitHub Actions to create and approve pull requests" governs; never used for a request.',
         expected: 'the workflow token',
     }),
-    paused: flagSwitch().register(options_registry, {
+    paused: flagSwitch().register(kinds_registry, {
         flag: 'paused',
         commands: ACTION,
         help: 'Pause the loop: the run ends at once, green, before it reads, installs or publishes anything (output status paused). The reusable workflow sets it from the repository variable AGENT_LOOP_PAUSED.',
         expected: 'true or false',
     }),
-    label: schemas_string().trim().min(1).default('agent-loop').register(options_registry, {
+    label: schemas_string().trim().min(1).default('agent-loop').register(kinds_registry, {
         flag: 'label',
         arg: 'LABEL',
         commands: ACTION,
         help: 'Only open issues carrying this label are worked on.',
         expected: 'a label name',
     }),
-    allowedAuthors: schemas_string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(options_registry, {
+    allowedAuthors: schemas_string().trim().min(1).default('OWNER,MEMBER,COLLABORATOR').register(kinds_registry, {
         flag: 'allowed-authors',
         arg: 'ASSOCIATIONS',
         commands: ACTION,
         help: 'Author associations whose issues may be worked on (others are skipped and listed in the summary): an outsider cannot make the agent run their text.',
         expected: 'comma-separated author associations, e.g. OWNER,MEMBER,COLLABORATOR',
     }),
-    installAgent: flagSwitch().register(options_registry, {
+    installAgent: flagSwitch().register(kinds_registry, {
         flag: 'install-agent',
         commands: ACTION,
         help: 'Install the pinned Claude Code or Codex CLI when it is not on PATH.',
         expected: 'true or false',
     }),
-    fanOut: preprocess(toUndefinedIfEmpty, schemas_enum(['plan', 'work', 'reduce']).optional()).register(options_registry, {
+    fanOut: preprocess(toUndefinedIfEmpty, schemas_enum(['plan', 'work', 'reduce']).optional()).register(kinds_registry, {
         flag: 'fan-out',
         arg: 'ROLE',
         commands: ACTION,
@@ -20778,14 +20840,14 @@ const OptionsSchema = object({
         help: "This job's part in a wave of parallel jobs (the reusable workflow's parallel): plan picks and claims up to parallel ready issues (and a landing job, matrix entry outbox, when earlier waves left work unlanded) and outputs the matrix and the wave; work runs one slice on its matrix issue (the input issue) within its share and publishes its partial state; reduce merges the wave's partial states into the loop's checkpoint and publishes it. Empty: one slice in this job.",
         expected: 'one of plan, work, reduce, or empty',
     }),
-    wave: preprocess(toUndefinedIfEmpty, schemas_string().max(65_536).optional()).register(options_registry, {
+    wave: preprocess(toUndefinedIfEmpty, schemas_string().max(65_536).optional()).register(kinds_registry, {
         flag: 'wave',
         arg: 'JSON',
         commands: ACTION,
         help: "fan-out work and reduce: the wave the plan job output (its wave output: the wave's id, its jobs and their shares).",
         expected: "the plan job's wave output (JSON)",
     }),
-    draftPr: flagSwitch().register(options_registry, {
+    draftPr: flagSwitch().register(kinds_registry, {
         flag: 'draft-pr',
         commands: ACTION,
         help: 'Open the pull request of a finished issue as a draft.',
@@ -20795,7 +20857,7 @@ const OptionsSchema = object({
         .trim()
         .regex(/^[^<>\n]*[^<>\s]\s*<[^<>\s@]+@[^<>\s@]+>$/)
         .optional())
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'commit-author',
         arg: "'NAME <EMAIL>'",
         commands: RUN,
@@ -20803,7 +20865,16 @@ const OptionsSchema = object({
         help: "The author and committer of agent-loop's commits (the work, wip:, merges, notes). Unset: git's configured identity, or on a machine with none (a GitHub runner) the github-actions bot.",
         expected: "a name and an email address as 'Name <name@example.com>'",
     }),
-    json: flagSwitch().register(options_registry, {
+};
+
+;// CONCATENATED MODULE: ./src/config/options/commands.ts
+/**
+ * Options (src/config/options.ts's schema, in this order): The options of status and cleanup, and the JSON
+ * output of every command.
+ */
+
+const commandOptions = {
+    json: flagSwitch().register(kinds_registry, {
         flag: 'json',
         commands: ALL,
         help: 'stdout becomes NDJSON events; the last line is the result.',
@@ -20811,28 +20882,57 @@ const OptionsSchema = object({
     }),
     olderThan: nonNegative(36_500)
         .optional()
-        .register(options_registry, {
+        .register(kinds_registry, {
         flag: 'older-than',
         arg: 'DAYS',
         commands: ['cleanup'],
         help: 'Delete checkpoints older than DAYS days (the newest resumable one is kept).',
         expected: 'a number of days from 0 to 36500',
     }),
-    all: flagSwitch().register(options_registry, {
+    all: flagSwitch().register(kinds_registry, {
         flag: 'all',
         commands: ['cleanup'],
         help: 'Delete every checkpoint, the resumable one included.',
         expected: 'true or false',
     }),
-    dryRun: flagSwitch().register(options_registry, {
+    dryRun: flagSwitch().register(kinds_registry, {
         flag: 'dry-run',
         commands: ['cleanup'],
         help: 'Print what would be deleted and delete nothing.',
         expected: 'true or false',
     }),
+};
+
+;// CONCATENATED MODULE: ./src/config/options.ts
+/**
+ * Every option, in one zod schema: each field carries its flag, help text and what is expected, so
+ * `--help`, the README's reference, the action's inputs and every error message come from the same
+ * place. `OPTIONS` is the table the schema generates: flag, environment name (AGENT_LOOP_<OPTION>),
+ * the default as shown, and where each option applies.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** The schema, its options in the order --help, the README and action.yml list them (src/config/options/). */
+const OptionsSchema = object({
+    ...inputOptions,
+    ...agentOptions,
+    ...workOptions,
+    ...limitOptions,
+    ...stateOptions,
+    ...githubOptions,
+    ...commandOptions,
 });
 const OPTIONS = Object.entries(OptionsSchema.shape).map(([key, schema]) => {
-    const meta = options_registry.get(schema);
+    const meta = kinds_registry.get(schema);
     if (!meta)
         throw new Error(`option ${key} has no metadata`);
     const parsed = schema.safeParse(undefined);
@@ -20852,12 +20952,6 @@ const optionsFor = (command) => OPTIONS.filter((o) => o.commands.includes(comman
 /** --iteration-delay when it is not given: the agent's own (src/agents/catalog.ts says why). */
 function defaultIterationDelay(agent) {
     return AGENT_CATALOG[agent].iterationDelaySeconds;
-}
-/** "10 with claude or codex, 0 with command": each default delay and the agents it is theirs. */
-function delaysByAgent() {
-    const delays = [...new Set(AGENT_NAMES.map((name) => AGENT_CATALOG[name].iterationDelaySeconds))];
-    const having = (delay) => AGENT_NAMES.filter((name) => AGENT_CATALOG[name].iterationDelaySeconds === delay);
-    return delays.map((delay) => `${delay} with ${orList(having(delay))}`).join(', ');
 }
 
 ;// CONCATENATED MODULE: ./src/config/surface.ts
@@ -20930,11 +21024,25 @@ function helpText(text, terms) {
     return text((key, value) => (value === undefined ? surface_option(infoOf(key), terms) : given(infoOf(key), terms, value)), terms);
 }
 
+;// CONCATENATED MODULE: ./src/config/messages.ts
+/** The configuration's long messages (what is wrong, with what, what to do), one string each so a search finds them whole. */
+/** `title`: the source's title in its catalog entry (src/issues/catalog.ts). */
+const actionOnlySource = (source, title) => `--source ${source}: ${title} runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.`;
+/** `given`: on-success branch, in the surface's words. */
+const branchLostOnRunner = (given) => `${given} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`;
+/** --agent and --agent-command given together, each named as the surface says it (and where it came from). */
+const agentContradiction = (w) => `${w.agentIs}${w.agentFrom} and ${w.commandOption}${w.commandFrom} contradict each other: ${w.agentIs} runs ${w.name}, ${w.commandOption} runs a command as the agent. To run the command, give ${w.commandAgent} or leave ${w.agentOption} out; to run ${w.name}, leave ${w.commandOption} out.`;
+const pausedInConfigFile = (named) => `${named}: paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`;
+const unknownKeysHidden = (named, hidden, more, keys) => `${named}: ${hidden}${more ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are ${keys}, e.g. max-iterations.`;
+/** Before the spaces of an absent command are closed up (argv.ts). */
+const argumentAfterDashes = (rest, command) => `Unexpected argument '${rest}' after --: agent-loop ${command} takes no arguments, only options written --name value before any --.`;
+
 ;// CONCATENATED MODULE: ./src/config/argv.ts
 /**
  * The command line: argv split into a command and its `--flag value` pairs, every problem collected.
  * The values are judged later, with the other layers, by loadConfig (load.ts).
  */
+
 
 
 
@@ -20944,17 +21052,7 @@ function parseArgs(argv) {
     let i = 0;
     const first = argv[0];
     if (first !== undefined && !first.startsWith('-')) {
-        if (COMMANDS.includes(first))
-            out.command = first;
-        else if (first === 'help')
-            out.help = true;
-        else {
-            const meant = closest(first, [...COMMANDS, 'help']);
-            out.problems.push({
-                option: first,
-                message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
-            });
-        }
+        readCommandWord(first, out);
         i = 1;
     }
     // The switch just read (--batch): a stray word after it was most likely meant as its value.
@@ -20976,7 +21074,7 @@ function parseArgs(argv) {
             for (const rest of argv.slice(i + 1))
                 out.problems.push({
                     option: rest,
-                    message: `Unexpected argument '${rest}' after --: agent-loop ${out.command ?? ''} takes no arguments, only options written --name value before any --.`.replace('  ', ' '),
+                    message: argumentAfterDashes(rest, out.command ?? '').replace('  ', ' '),
                 });
             break;
         }
@@ -20989,61 +21087,81 @@ function parseArgs(argv) {
                 : { option: arg, message: `Unexpected argument '${arg}'. Options are written --name value.` });
             continue;
         }
-        const eq = arg.indexOf('=');
-        const name = arg.slice(2, eq === -1 ? undefined : eq);
-        const info = byFlag.get(name);
-        if (!info) {
-            const meant = suggestFlag(name, out.command);
-            out.problems.push({
-                option: `--${name}`,
-                message: `Unknown option --${name}${meant ? `: did you mean --${meant}?` : '.'} See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
-            });
-            // `--max-iteration 5`: the word after it is the value of the option meant, not a stray argument.
-            const next = argv[i + 1];
-            if (eq === -1 && meant && byFlag.get(meant)?.arg && next !== undefined && !next.startsWith('--'))
-                i++;
-            continue;
-        }
-        const empty = () => out.problems.push({
-            option: `--${name}`,
-            message: `--${name} was given an empty value; expected ${helpText(info.expected, 'cli')}. Leave --${name} out for its default.`,
-        });
-        if (eq !== -1) {
-            // On the command line an empty value is a mistake (an unset shell variable), never "the default":
-            // `--agent-command "$AGENT"` with AGENT unset must not run Claude Code instead.
-            if (info.arg && arg.slice(eq + 1).trim() === '')
-                empty();
-            else
-                out.values.set(name, arg.slice(eq + 1));
-            continue;
-        }
-        const next = argv[i + 1];
-        if (!info.arg) {
-            // A switch: --fresh, or --fresh true|false.
-            if (next !== undefined && /^(true|false)$/i.test(next)) {
-                out.values.set(name, next);
-                i++;
-            }
-            else {
-                out.values.set(name, true);
-                lastSwitch = name;
-            }
-            continue;
-        }
-        if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
-            out.problems.push({
-                option: `--${name}`,
-                message: `--${name}: a value is missing; expected ${helpText(info.expected, 'cli')}.`,
-            });
-            continue;
-        }
-        if (next.trim() === '')
-            empty();
-        else
-            out.values.set(name, next);
-        i++;
+        const read = readOption(argv, i, out);
+        i = read.last;
+        lastSwitch = read.switchOn;
     }
     return out;
+}
+/** The first word, when it is no option: the command, `help`, or a problem naming the command meant. */
+function readCommandWord(first, out) {
+    if (COMMANDS.includes(first))
+        out.command = first;
+    else if (first === 'help')
+        out.help = true;
+    else {
+        const meant = closest(first, [...COMMANDS, 'help']);
+        out.problems.push({
+            option: first,
+            message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
+        });
+    }
+}
+/**
+ * The option `--name[=value]` at argv[i], and its value: recorded in `out` (or its problem). Returns the
+ * index of the last word it took, and the switch it turned on without a value (`--fresh`).
+ */
+function readOption(argv, i, out) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const info = byFlag.get(name);
+    const next = argv[i + 1];
+    if (!info) {
+        const meant = suggestFlag(name, out.command);
+        out.problems.push({
+            option: `--${name}`,
+            message: `Unknown option --${name}${meant ? `: did you mean --${meant}?` : '.'} See agent-loop ${out.command ?? ''} --help.`.replace('  ', ' '),
+        });
+        // `--max-iteration 5`: the word after it is the value of the option meant, not a stray argument.
+        if (eq === -1 && meant && byFlag.get(meant)?.arg && next !== undefined && !next.startsWith('--'))
+            return { last: i + 1 };
+        return { last: i };
+    }
+    const empty = () => out.problems.push({
+        option: `--${name}`,
+        message: `--${name} was given an empty value; expected ${helpText(info.expected, 'cli')}. Leave --${name} out for its default.`,
+    });
+    if (eq !== -1) {
+        // On the command line an empty value is a mistake (an unset shell variable), never "the default":
+        // `--agent-command "$AGENT"` with AGENT unset must not run Claude Code instead.
+        if (info.arg && arg.slice(eq + 1).trim() === '')
+            empty();
+        else
+            out.values.set(name, arg.slice(eq + 1));
+        return { last: i };
+    }
+    if (!info.arg) {
+        // A switch: --fresh, or --fresh true|false.
+        if (next !== undefined && /^(true|false)$/i.test(next)) {
+            out.values.set(name, next);
+            return { last: i + 1 };
+        }
+        out.values.set(name, true);
+        return { last: i, switchOn: name };
+    }
+    if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
+        out.problems.push({
+            option: `--${name}`,
+            message: `--${name}: a value is missing; expected ${helpText(info.expected, 'cli')}.`,
+        });
+        return { last: i };
+    }
+    if (next.trim() === '')
+        empty();
+    else
+        out.values.set(name, next);
+    return { last: i + 1 };
 }
 /** The flag a mistyped `--name` most likely meant: among the command's own options first, then every option. */
 function suggestFlag(name, command) {
@@ -21103,6 +21221,7 @@ function splitArgs(text) {
 
 
 
+
 /** The problems of the accepted `options` of `command`; none when they hold together. */
 function checkOptions(command, options) {
     const say = surface(command === 'action' ? 'action' : 'cli');
@@ -21128,7 +21247,7 @@ function checkOptions(command, options) {
         // Checked here, not where the source is opened: a run with nothing to do never opens it.
         problems.push({
             option: '--source',
-            message: `--source ${options.source}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.`,
+            message: actionOnlySource(options.source, ISSUE_SOURCES[options.source].title),
         });
     }
     if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
@@ -21159,7 +21278,7 @@ function checkOptions(command, options) {
     if (command === 'action' && ISSUE_SOURCES[options.source].inRepository && options.onSuccess === 'branch') {
         problems.push({
             option: '--on-success',
-            message: `${say.given('onSuccess', 'branch')} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`,
+            message: branchLostOnRunner(say.given('onSuccess', 'branch')),
         });
     }
     if (command === 'cleanup') {
@@ -21191,7 +21310,15 @@ function agentOfCommand(agent, command, say = surface()) {
         agent,
         problem: {
             option: '--agent',
-            message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', COMMAND_AGENT)} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
+            message: agentContradiction({
+                agentIs,
+                agentFrom: from(agent, say.option('agent')),
+                commandOption,
+                commandFrom: from(command, commandOption),
+                name,
+                commandAgent: say.given('agent', COMMAND_AGENT),
+                agentOption: say.option('agent'),
+            }),
         },
     };
 }
@@ -21207,9 +21334,10 @@ var dist = __nccwpck_require__(8815);
 
 
 
+
 /** The values the config file gives the options of this command, and the problems of the file. */
 function readConfigFile(input) {
-    const { flags, env, readFile, allowed } = input;
+    const { flags, env, allowed } = input;
     const problems = [];
     const values = new Map();
     const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
@@ -21218,13 +21346,19 @@ function readConfigFile(input) {
     const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
     const named = `${label} '${configPath}'`;
     const keys = input.terms === 'action' ? "the inputs' names" : 'the flag names';
-    let fileText;
+    const fileText = readText(input, configPath, label, explicitConfig !== undefined, problems);
+    if (fileText !== undefined)
+        readKeys(fileText, { configPath, label, named, keys, allowed }, values, problems);
+    return { values, problems };
+}
+/** The file's text; undefined when there is none (an absent default file is no problem) or it cannot be read. */
+function readText(input, configPath, label, explicit, problems) {
     try {
-        fileText = readFile(configPath);
+        return input.readFile(configPath);
     }
     catch (error) {
         const code = error.code;
-        if (explicitConfig !== undefined || code !== 'ENOENT') {
+        if (explicit || code !== 'ENOENT') {
             problems.push({
                 option: '--config',
                 message: code === 'ENOTREG' || code === 'EFBIG'
@@ -21233,63 +21367,65 @@ function readConfigFile(input) {
             });
         }
     }
-    if (fileText !== undefined) {
-        let doc;
-        try {
-            doc = dist.parse(fileText);
-        }
-        catch (error) {
-            problems.push({
-                option: '--config',
-                message: `${label}: '${configPath}' is not valid YAML (${error.message.split('\n')[0]}).`,
-            });
-        }
-        if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
-            problems.push({
-                option: '--config',
-                message: `${label}: '${configPath}' must be a mapping of option names to values.`,
-            });
-        }
-        else if (doc) {
-            // A file that is no configuration at all (--config pointed at the wrong file) must not be
-            // echoed line by line: only keys that look like option names are quoted, a few at most.
-            const unknown = [];
-            for (const [name, value] of Object.entries(doc)) {
-                const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
-                if (!info || info.key === 'config') {
-                    unknown.push(name);
-                }
-                else if (info.key === 'paused' &&
-                    allowed.has('agent') &&
-                    value !== null &&
-                    OptionsSchema.shape.paused.safeParse(typeof value === 'string' ? value.trim() : value).data !== false) {
-                    // The pause is read before any file (the action), and never by the CLI: a file's pause
-                    // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
-                    problems.push({
-                        option: '--config',
-                        message: `${named}: paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
-                    });
-                }
-                else if (allowed.has(info.key) && value !== null) {
-                    values.set(info.key, { value, from: configPath });
-                }
+    return undefined;
+}
+/** The file's keys: the values of the options this command takes, and a problem for each key that is no option. */
+function readKeys(fileText, said, values, problems) {
+    const { configPath, label, named, keys, allowed } = said;
+    let doc;
+    try {
+        doc = dist.parse(fileText);
+    }
+    catch (error) {
+        problems.push({
+            option: '--config',
+            message: `${label}: '${configPath}' is not valid YAML (${error.message.split('\n')[0]}).`,
+        });
+    }
+    if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
+        problems.push({
+            option: '--config',
+            message: `${label}: '${configPath}' must be a mapping of option names to values.`,
+        });
+    }
+    else if (doc) {
+        // A file that is no configuration at all (--config pointed at the wrong file) must not be
+        // echoed line by line: only keys that look like option names are quoted, a few at most.
+        const unknown = [];
+        for (const [name, value] of Object.entries(doc)) {
+            const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
+            if (!info || info.key === 'config') {
+                unknown.push(name);
             }
-            const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
-            for (const name of shown)
-                problems.push({
-                    option: name,
-                    message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
-                });
-            const hidden = unknown.length - shown.length;
-            if (hidden > 0) {
+            else if (info.key === 'paused' &&
+                allowed.has('agent') &&
+                value !== null &&
+                OptionsSchema.shape.paused.safeParse(typeof value === 'string' ? value.trim() : value).data !== false) {
+                // The pause is read before any file (the action), and never by the CLI: a file's pause
+                // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
                 problems.push({
                     option: '--config',
-                    message: `${named}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are ${keys}, e.g. max-iterations.`,
+                    message: pausedInConfigFile(named),
                 });
             }
+            else if (allowed.has(info.key) && value !== null) {
+                values.set(info.key, { value, from: configPath });
+            }
+        }
+        const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
+        for (const name of shown)
+            problems.push({
+                option: name,
+                message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
+            });
+        const hidden = unknown.length - shown.length;
+        if (hidden > 0) {
+            problems.push({
+                option: '--config',
+                message: unknownKeysHidden(named, hidden, shown.length > 0, keys),
+            });
         }
     }
-    return { values, problems };
 }
 /** ": did you mean max-iterations?" for a mistyped key: the command's own options first, then every option; '' when none is near. */
 function didYouMean(name, allowed) {
@@ -21862,7 +21998,197 @@ function isUuidV4(value) {
     return typeof value === 'string' && uuid_UUID_V4.test(value);
 }
 
+;// CONCATENATED MODULE: ./src/checkpoint/jsonError.ts
+/**
+ * Where JSON.parse failed, said to a person: line, column and offset of the first place a checkpoint
+ * file stops being JSON (RFC 8259), found by a scanner of its own (V8 does not always give a position).
+ */
+/** "invalid JSON at line 3, column 5 (offset 42): unexpected '}'" \u2014 V8 does not always give a position. */
+function describeJsonError(text, error) {
+    if (text.trim() === '')
+        return 'the file is empty (expected a JSON object); it was probably cut short while being written';
+    const found = findJsonError(text);
+    if (!found)
+        return `invalid JSON: ${error instanceof Error ? error.message : String(error)}`;
+    const before = text.slice(0, found.offset);
+    const line = before.split('\n').length;
+    const column = found.offset - before.lastIndexOf('\n');
+    return `invalid JSON at line ${line}, column ${column} (offset ${found.offset}): ${found.problem}`;
+}
+/** The first offset at which `text` stops being JSON (RFC 8259), or undefined when it is valid. */
+function findJsonError(text) {
+    try {
+        new JsonScanner(text).document();
+        return undefined;
+    }
+    catch (error) {
+        if (error instanceof JsonSyntax)
+            return { offset: error.offset, problem: error.problem };
+        throw error;
+    }
+}
+class JsonSyntax extends Error {
+    offset;
+    problem;
+    constructor(offset, problem) {
+        super(problem);
+        this.offset = offset;
+        this.problem = problem;
+    }
+}
+/** A JSON scanner that only says where the text stops being JSON; iterative over containers, so deep nesting cannot overflow the stack. */
+class JsonScanner {
+    text;
+    i = 0;
+    stack = [];
+    constructor(text) {
+        this.text = text;
+    }
+    document() {
+        this.value();
+        while (this.stack.length > 0)
+            this.value();
+        this.ws();
+        if (this.i < this.text.length)
+            this.fail('unexpected content after the JSON value');
+    }
+    fail(problem) {
+        const { text, i } = this;
+        if (i >= text.length)
+            throw new JsonSyntax(i, 'unexpected end of input (the file may have been cut short)');
+        throw new JsonSyntax(i, problem ?? `unexpected ${JSON.stringify(text[i])}`);
+    }
+    ws() {
+        while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i]))
+            this.i++;
+    }
+    literal(word) {
+        for (const ch of word) {
+            if (this.text[this.i] !== ch)
+                this.fail();
+            this.i++;
+        }
+    }
+    digits() {
+        const start = this.i;
+        while (this.i < this.text.length && this.text[this.i] >= '0' && this.text[this.i] <= '9')
+            this.i++;
+        if (this.i === start)
+            this.fail();
+    }
+    number() {
+        const { text } = this;
+        if (text[this.i] === '-')
+            this.i++;
+        if (text[this.i] === '0')
+            this.i++;
+        else
+            this.digits();
+        if (text[this.i] === '.') {
+            this.i++;
+            this.digits();
+        }
+        if (text[this.i] === 'e' || text[this.i] === 'E') {
+            this.i++;
+            if (text[this.i] === '+' || text[this.i] === '-')
+                this.i++;
+            this.digits();
+        }
+    }
+    string() {
+        const { text } = this;
+        this.i++; // opening quote
+        for (;;) {
+            if (this.i >= text.length)
+                this.fail();
+            const ch = text.charCodeAt(this.i);
+            if (ch === 0x22)
+                return void this.i++;
+            if (ch < 0x20)
+                this.fail('control character in a string (escape it)');
+            if (ch === 0x5c) {
+                this.i++;
+                const esc = text[this.i];
+                if (esc === 'u') {
+                    for (let k = 0; k < 4; k++) {
+                        this.i++;
+                        if (!/[0-9a-fA-F]/.test(text[this.i] ?? ''))
+                            this.fail('invalid \\u escape');
+                    }
+                }
+                else if (esc === undefined || !'"\\/bfnrt'.includes(esc))
+                    this.fail('invalid escape in a string');
+            }
+            this.i++;
+        }
+    }
+    value() {
+        this.ws();
+        const ch = this.text[this.i];
+        if (ch === '{' || ch === '[') {
+            this.stack.push(ch);
+            this.i++;
+            this.ws();
+            if (this.text[this.i] === (ch === '{' ? '}' : ']')) {
+                this.stack.pop();
+                this.i++;
+                this.closeContainers();
+                return;
+            }
+            if (ch === '{')
+                this.key();
+            return;
+        }
+        if (ch === '"')
+            this.string();
+        else if (ch === 't')
+            this.literal('true');
+        else if (ch === 'f')
+            this.literal('false');
+        else if (ch === 'n')
+            this.literal('null');
+        else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9'))
+            this.number();
+        else
+            this.fail();
+        this.closeContainers();
+    }
+    key() {
+        this.ws();
+        if (this.text[this.i] !== '"')
+            this.fail('expected a double-quoted property name');
+        this.string();
+        this.ws();
+        if (this.text[this.i] !== ':')
+            this.fail("expected ':' after a property name");
+        this.i++;
+    }
+    /** After a value: close finished containers, or step to the next element. */
+    closeContainers() {
+        for (;;) {
+            const top = this.stack[this.stack.length - 1];
+            if (!top)
+                return;
+            this.ws();
+            const close = top === '{' ? '}' : ']';
+            if (this.text[this.i] === close) {
+                this.stack.pop();
+                this.i++;
+                continue;
+            }
+            if (this.text[this.i] !== ',')
+                this.fail(`expected ',' or '${close}'`);
+            this.i++;
+            if (top === '{')
+                this.key();
+            return;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/checkpoint/schema.ts
+
+
 
 
 
@@ -21939,7 +22265,8 @@ const checkpointFileSchema = object({
         error: (iss) => `id ${quote(iss.input)} is not a UUID v4 (expected xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx with y one of 8, 9, a, b)`,
     }),
     phase: schemas_string({ error: (iss) => `phase must be a string, got ${schema_describe(iss.input)}` }).refine(isCheckpointPhase, {
-        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+        error: (iss) => `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); ` +
+            `valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
     }),
     timestamp: schemas_string({ error: (iss) => `timestamp must be a string, got ${schema_describe(iss.input)}` })
         .refine((value) => parseRfc3339(value) !== undefined, {
@@ -22019,7 +22346,8 @@ function serializeCheckpoint(checkpoint) {
         return `${layout(ordered)}\n`;
     }
     catch (error) {
-        throw new CheckpointError(`${id}.json`, `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); keep only plain data (objects, arrays, strings, numbers, booleans, null) in it`);
+        throw new CheckpointError(`${id}.json`, `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); ` +
+            'keep only plain data (objects, arrays, strings, numbers, booleans, null) in it');
     }
 }
 /**
@@ -22089,177 +22417,6 @@ function checkpointWarnings(checkpoint) {
             `checkpoint ${checkpoint.id} has an empty state: nothing but its phase was saved, so resuming from it keeps no progress`,
         ]
         : [];
-}
-// --- where JSON.parse failed --------------------------------------------------------------------
-/** "invalid JSON at line 3, column 5 (offset 42): unexpected '}'" \u2014 V8 does not always give a position. */
-function describeJsonError(text, error) {
-    if (text.trim() === '')
-        return 'the file is empty (expected a JSON object); it was probably cut short while being written';
-    const found = findJsonError(text);
-    if (!found)
-        return `invalid JSON: ${error instanceof Error ? error.message : String(error)}`;
-    const before = text.slice(0, found.offset);
-    const line = before.split('\n').length;
-    const column = found.offset - before.lastIndexOf('\n');
-    return `invalid JSON at line ${line}, column ${column} (offset ${found.offset}): ${found.problem}`;
-}
-/** The first offset at which `text` stops being JSON (RFC 8259), or undefined when it is valid. */
-function findJsonError(text) {
-    let i = 0;
-    const fail = (problem) => {
-        if (i >= text.length)
-            throw new JsonSyntax(i, 'unexpected end of input (the file may have been cut short)');
-        throw new JsonSyntax(i, problem ?? `unexpected ${JSON.stringify(text[i])}`);
-    };
-    const ws = () => {
-        while (i < text.length && ' \t\n\r'.includes(text[i]))
-            i++;
-    };
-    const literal = (word) => {
-        for (const ch of word) {
-            if (text[i] !== ch)
-                fail();
-            i++;
-        }
-    };
-    const digits = () => {
-        const start = i;
-        while (i < text.length && text[i] >= '0' && text[i] <= '9')
-            i++;
-        if (i === start)
-            fail();
-    };
-    const number = () => {
-        if (text[i] === '-')
-            i++;
-        if (text[i] === '0')
-            i++;
-        else
-            digits();
-        if (text[i] === '.') {
-            i++;
-            digits();
-        }
-        if (text[i] === 'e' || text[i] === 'E') {
-            i++;
-            if (text[i] === '+' || text[i] === '-')
-                i++;
-            digits();
-        }
-    };
-    const string = () => {
-        i++; // opening quote
-        for (;;) {
-            if (i >= text.length)
-                fail();
-            const ch = text.charCodeAt(i);
-            if (ch === 0x22)
-                return void i++;
-            if (ch < 0x20)
-                fail('control character in a string (escape it)');
-            if (ch === 0x5c) {
-                i++;
-                const esc = text[i];
-                if (esc === 'u') {
-                    for (let k = 0; k < 4; k++) {
-                        i++;
-                        if (!/[0-9a-fA-F]/.test(text[i] ?? ''))
-                            fail('invalid \\u escape');
-                    }
-                }
-                else if (esc === undefined || !'"\\/bfnrt'.includes(esc))
-                    fail('invalid escape in a string');
-            }
-            i++;
-        }
-    };
-    // Iterative over containers so deeply nested input cannot overflow the stack.
-    const stack = [];
-    const value = () => {
-        ws();
-        const ch = text[i];
-        if (ch === '{' || ch === '[') {
-            stack.push(ch);
-            i++;
-            ws();
-            if (text[i] === (ch === '{' ? '}' : ']')) {
-                stack.pop();
-                i++;
-                closeContainers();
-                return;
-            }
-            if (ch === '{')
-                key();
-            return;
-        }
-        if (ch === '"')
-            string();
-        else if (ch === 't')
-            literal('true');
-        else if (ch === 'f')
-            literal('false');
-        else if (ch === 'n')
-            literal('null');
-        else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9'))
-            number();
-        else
-            fail();
-        closeContainers();
-    };
-    const key = () => {
-        ws();
-        if (text[i] !== '"')
-            fail('expected a double-quoted property name');
-        string();
-        ws();
-        if (text[i] !== ':')
-            fail("expected ':' after a property name");
-        i++;
-    };
-    /** After a value: close finished containers, or step to the next element. */
-    const closeContainers = () => {
-        for (;;) {
-            const top = stack[stack.length - 1];
-            if (!top)
-                return;
-            ws();
-            const close = top === '{' ? '}' : ']';
-            if (text[i] === close) {
-                stack.pop();
-                i++;
-                continue;
-            }
-            if (text[i] !== ',')
-                fail(`expected ',' or '${close}'`);
-            i++;
-            if (top === '{')
-                key();
-            return;
-        }
-    };
-    try {
-        value();
-        while (stack.length > 0)
-            value();
-        ws();
-        if (i < text.length)
-            fail('unexpected content after the JSON value');
-        return undefined;
-    }
-    catch (error) {
-        if (error instanceof JsonSyntax)
-            return { offset: error.offset, problem: error.problem };
-        throw error;
-    }
-}
-class JsonSyntax extends Error {
-    offset;
-    problem;
-    constructor(offset, problem) {
-        super(problem);
-        this.offset = offset;
-        this.problem = problem;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/checkpoint/resume.ts
@@ -22617,7 +22774,27 @@ function planPrune(checkpoints, options) {
     return { remove: sorted.filter((cp, i) => !kept(cp, i)), keep: sorted.filter(kept) };
 }
 
+;// CONCATENATED MODULE: ./src/cli/messages.ts
+/** The CLI's long messages and help lines, one string each so a search finds them whole. */
+/** What each command does, in --help. */
+const SYNOPSIS_PLAN = 'From a goal to issues to implementation: research, decomposition, planning and phase files by the agent (each checked by a hard barrier), one issue per phase in the beads file, then the loop on those issues. A checkpoint at every phase; a new run resumes where the last stopped.';
+/** Exit-code lines of --help. */
+const EXIT_DEFERRED = '  75  deferred (DEFERRED): listing the issues or the open pull requests on GitHub failed after retries (a 404, a 5xx, the network); no issue was started and nothing was lost: run again (sysexits EX_TEMPFAIL). The action exits 0 with a warning instead';
+const EXIT_RUN_INVALID = '  2  invalid usage or configuration (every bad option is named), or the run cannot start (a precondition of the repository fails, another run holds the lock)';
+/** Before the spaces of an absent command are closed up (main.ts). */
+const invalidUsage = (command, messages) => `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`;
+const cleanupDone = (c) => c.dryRun
+    ? `Dry run: would delete ${c.removed} of ${c.total} checkpoints in ${c.dir}, keeping ${c.kept}; nothing was deleted.`
+    : `Deleted ${c.deleted} of ${c.total} checkpoints in ${c.dir}, kept ${c.kept}${c.failed > 0 ? `; ${c.failed} could not be deleted (see above)` : ''}.`;
+const wouldFindHalted = (stateDir, id) => `\`agent-loop run --state-dir ${stateDir}\` would find ${id} halted and run nothing, until its cause changes (see its halt diagnostic, halt.md) or it is resumed with \`--resume-halted\` and the options of the halted run (\`--fresh\` starts over).`;
+/** `at`: where it resumes ("at the planning phase", "(working)"). */
+const wouldResume = (stateDir, id, at) => `\`agent-loop run --state-dir ${stateDir}\` would resume from ${id} ${at} (\`--resume ID\` picks another, \`--fresh\` ignores them).`;
+const nothingToResume = (stateDir) => `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${stateDir}\` starts afresh.`;
+/** `listed`: the first 20 ids, listed. */
+const failingBefore = (listed, count) => `  failing before, not targeted: ${listed}${count > 20 ? ` and ${count - 20} more` : ''}`;
+
 ;// CONCATENATED MODULE: ./src/cli/cleanup.ts
+
 
 
 /**
@@ -22646,58 +22823,75 @@ async function cleanupCommand(opts, deps) {
             }
         }
     }
-    const exitCode = failed.length > 0 ? 1 : 0;
     const tempFiles = await store.removeStaleTempFiles(opts.dryRun);
-    if (opts.json) {
-        const summary = (cp) => ({
-            id: cp.id,
-            phase: cp.phase,
-            timestamp: cp.timestamp,
-            ageDays: ageInDays(cp, now),
-        });
-        out(JSON.stringify({
-            stateDir: opts.stateDir,
-            dryRun: opts.dryRun,
-            deleted: deleted.map(summary),
-            wouldDelete: opts.dryRun ? plan.remove.map(summary) : [],
-            failed,
-            kept: plan.keep.map(summary),
-            keptNewestResumable: plan.keptNewestResumable?.id ?? null,
-            invalid,
-            tempFiles,
-        }));
-        return exitCode;
-    }
+    const done = { plan, total: checkpoints.length, invalid, deleted, failed, tempFiles, dir: store.dir };
+    if (opts.json)
+        out(cleanupJson(opts, done, now));
+    else
+        for (const line of cleanupLines(opts, done, now))
+            out(line);
+    return failed.length > 0 ? 1 : 0;
+}
+/** The --json result. Pure. */
+function cleanupJson(opts, done, now) {
+    const { plan } = done;
+    const summary = (cp) => ({
+        id: cp.id,
+        phase: cp.phase,
+        timestamp: cp.timestamp,
+        ageDays: ageInDays(cp, now),
+    });
+    return JSON.stringify({
+        stateDir: opts.stateDir,
+        dryRun: opts.dryRun,
+        deleted: done.deleted.map(summary),
+        wouldDelete: opts.dryRun ? plan.remove.map(summary) : [],
+        failed: done.failed,
+        kept: plan.keep.map(summary),
+        keptNewestResumable: plan.keptNewestResumable?.id ?? null,
+        invalid: done.invalid,
+        tempFiles: done.tempFiles,
+    });
+}
+/** The text report, a line each. Pure. */
+function cleanupLines(opts, done, now) {
+    const { plan, deleted, failed } = done;
+    const lines = [];
     const describe = (cp) => {
         const days = ageInDays(cp, now);
         return `${cp.id} (${cp.phase}, ${days < 0 ? describeAge(days) : `${days.toFixed(1)} days old`})`;
     };
     if (opts.dryRun)
         for (const cp of plan.remove)
-            out(`would delete ${describe(cp)}`);
+            lines.push(`would delete ${describe(cp)}`);
     else
         for (const cp of deleted)
-            out(`deleted ${describe(cp)}`);
+            lines.push(`deleted ${describe(cp)}`);
     for (const { id, reason } of failed)
-        out(`failed to delete ${id}: ${reason}`);
+        lines.push(`failed to delete ${id}: ${reason}`);
     const kept = plan.keptNewestResumable;
     if (kept) {
         const why = `it is the newest resumable checkpoint, the one \`agent-loop run\` would resume`;
-        out(plan.protectedNewestResumable
+        lines.push(plan.protectedNewestResumable
             ? `kept ${describe(kept)}: older than ${opts.olderThanDays} days, but ${why}; pass --all to delete it too`
             : `kept ${describe(kept)}: ${why}`);
     }
-    for (const bad of invalid) {
-        out(`left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`);
+    for (const bad of done.invalid) {
+        lines.push(`left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`);
     }
-    for (const file of tempFiles)
-        out(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
-    const total = checkpoints.length;
-    const keptCount = total - (opts.dryRun ? plan.remove.length : deleted.length);
-    out(opts.dryRun
-        ? `Dry run: would delete ${plan.remove.length} of ${total} checkpoints in ${store.dir}, keeping ${keptCount}; nothing was deleted.`
-        : `Deleted ${deleted.length} of ${total} checkpoints in ${store.dir}, kept ${keptCount}${failed.length > 0 ? `; ${failed.length} could not be deleted (see above)` : ''}.`);
-    return exitCode;
+    for (const file of done.tempFiles)
+        lines.push(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
+    const keptCount = done.total - (opts.dryRun ? plan.remove.length : deleted.length);
+    lines.push(cleanupDone({
+        dryRun: opts.dryRun,
+        removed: plan.remove.length,
+        deleted: deleted.length,
+        total: done.total,
+        dir: done.dir,
+        kept: keptCount,
+        failed: failed.length,
+    }));
+    return lines;
 }
 /** What is wrong with the options, or undefined. */
 function usageError(opts) {
@@ -24459,6 +24653,265 @@ function describeSecretCommits(hits) {
         .join(', ');
 }
 
+;// CONCATENATED MODULE: ./src/git/messages.ts
+/** The git layer's long messages (what happened, to what, what to do next), one string each so a search finds them whole. */
+/** After git's own stderr: a staged change too large to scan for secrets. */
+const STAGED_TOO_LARGE = 'the staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself';
+/** After git's own stderr: the agent's commits since `base` too large to scan for secrets. */
+const commitsTooLarge = (base) => `the commits on HEAD that ${base} does not hold could not be read whole to scan them for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the branch's history, or commit them yourself`;
+const mergeConflict = (branch, into, conflicted) => `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`;
+/** `described`: the commits and their files (commitScan.ts's describeSecretCommits). */
+const secretInCommits = (described) => `the agent's own commits add what looks like a secret (a declared secret's value or a token): ${described}; they stay on the branch, which is neither merged nor pushed`;
+const secretInFiles = (files) => `the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`;
+const laneRewound = (head, from, to) => `${head} was taken back from ${from} to ${to}, which does not hold it (a reset below agent-loop's last commit on it: what was tested would not be what lands)`;
+const untrackedInTheWay = (inTheWay) => `the branch adds ${inTheWay.join(', ')}, which your checkout holds untracked or ignored: git would overwrite ${inTheWay.length === 1 ? 'it' : 'them'}`;
+
+;// CONCATENATED MODULE: ./src/git/errors.ts
+/** What a git operation throws: git's own failure, a merge undone on a conflict, a change holding a secret. */
+
+
+class errors_GitError extends Error {
+    args;
+    code;
+    stderr;
+    constructor(args, code, stderr) {
+        // The last lines, and git's own reason before them when its explanation runs longer (an
+        // index.lock's "fatal: Unable to create '\u2026/index.lock': File exists." is followed by five).
+        const lines = stderr.trim().split('\n');
+        const reason = lines.slice(0, -3).find((line) => /^(fatal|error): /.test(line));
+        super(`git ${args.join(' ')} failed (exit ${code}): ${[...(reason ? [reason] : []), ...lines.slice(-3)].join(' / ')}`);
+        this.args = args;
+        this.code = code;
+        this.stderr = stderr;
+        this.name = 'GitError';
+    }
+}
+/** A merge stopped on a conflict and was undone (git merge --abort): `into` is as it was before it. */
+class MergeConflictError extends errors_GitError {
+    branch;
+    into;
+    conflicted;
+    constructor(branch, into, conflicted) {
+        super(['merge', branch], 1, mergeConflict(branch, into, conflicted));
+        this.branch = branch;
+        this.into = into;
+        this.conflicted = conflicted;
+        this.name = 'MergeConflictError';
+    }
+}
+/**
+ * The agent's change holds a secret: nothing was committed. `commits`: the agent committed it
+ * itself, so it is in the branch's history (named, for the person to rewrite), not merged or pushed.
+ */
+class SecretInChangeError extends Error {
+    files;
+    commits;
+    constructor(files, commits = []) {
+        super(commits.length > 0 ? secretInCommits(describeSecretCommits(commits)) : secretInFiles(files));
+        this.files = files;
+        this.commits = commits;
+        this.name = 'SecretInChangeError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/git/message.ts
+/** Commit and merge messages: cleaned to what git can take, and handed to git in a file, never as an argument. */
+
+
+
+/**
+ * A commit message git can take whatever the issue's text holds: masked, with control characters
+ * and ANSI escapes removed, on one line (agent-loop's messages are one line), no NUL. Pure.
+ */
+/* eslint-disable no-control-regex -- control characters are what cleanMessage removes */
+function cleanMessage(message, redact = (t) => t) {
+    const text = redact(message)
+        .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') // CSI (colours, cursor moves)
+        .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, '') // OSC (titles, links)
+        .replace(/[\r\n\t]+/g, ' ') // one line: a title's newline must not forge more lines
+        .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+        .replace(/ {2,}/g, ' ')
+        .trim();
+    return `${text || 'agent-loop'}\n`;
+}
+/* eslint-enable no-control-regex */
+/** Runs `git <args> -F <file>` with the message, cleaned, in a file of its own: never an argument. */
+async function withMessage(ctx, message, args) {
+    const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-msg-'));
+    const file = external_node_path_default().join(dir, 'message');
+    try {
+        await external_node_fs_namespaceObject.promises.writeFile(file, cleanMessage(message, ctx.options.redact));
+        await ctx.git(...args(file));
+    }
+    finally {
+        await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/git/checkout.ts
+/**
+ * Moving between branches: switching, checking a ref out over a test run's leftovers (Git.checkout with
+ * `discard`), merging a branch with a merge commit, a conflict undone (Git.merge), resetting, deleting.
+ */
+
+
+
+
+/** `files` as literal pathspecs, at most 200 to a git command line. Pure. */
+function literalBatches(files) {
+    const batches = [];
+    for (let i = 0; i < files.length; i += 200)
+        batches.push(files.slice(i, i + 200).map((file) => `:(top,literal)${file}`));
+    return batches;
+}
+/** The paths `git diff --name-only -z <args>` lists. */
+async function diffNames(ctx, ...args) {
+    const full = ['diff', '--name-only', '-z', '--no-renames', ...args];
+    const r = await ctx.runner.run(full);
+    if (r.code !== 0)
+        throw new errors_GitError(full, r.code, r.stderr || r.stdout);
+    return r.stdout.split('\0').filter((file) => file !== '');
+}
+/**
+ * Before checking `ref` out: puts back, from HEAD, every tracked file that differs from it (in the
+ * tree or the index), and only those: not `checkout --force` nor `reset --hard`, which also rewrite
+ * a file the person told git to leave alone (update-index --assume-unchanged, e.g. their own
+ * settings) that no diff shows. And removes what stands where `ref` has a file HEAD has not (not
+ * tracked here, so written since the checkout of HEAD: the test run's).
+ */
+async function discardChangesBefore(ctx, ref) {
+    const files = [...new Set([...(await diffNames(ctx, 'HEAD')), ...(await diffNames(ctx, '--cached', 'HEAD'))])];
+    for (const specs of literalBatches(files))
+        await ctx.git('restore', '--source=HEAD', '--staged', '--worktree', '--', ...specs);
+    // Untracked files only, as git lists them (never through a symlinked directory); ignored ones git overwrites itself.
+    for (const specs of literalBatches(await diffNames(ctx, '--diff-filter=A', 'HEAD', ref))) {
+        const args = ['ls-files', '-z', '--others', '--exclude-standard', '--', ...specs];
+        const r = await ctx.runner.run(args);
+        if (r.code !== 0)
+            throw new errors_GitError(args, r.code, r.stderr || r.stdout);
+        for (const file of r.stdout.split('\0').filter((f) => f !== ''))
+            await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(ctx.topLevel, file), { force: true }).catch(() => undefined); // a directory: git says so
+    }
+}
+/** Git.merge over `ctx` (see its contract in git.ts); `currentRef` names the branch merged into. */
+async function mergeBranch(ctx, currentRef, branch, message, mergeOptions = {}) {
+    // The branch by its full name: git reads a tag of the same name first (an agent's
+    // `git tag agent-loop/x` would be merged instead of the cycle's work).
+    const ref = `refs/heads/${branch}`;
+    if (mergeOptions.fastForwardOnly) {
+        await ctx.git('merge', '--quiet', '--ff-only', ref);
+        return;
+    }
+    try {
+        await withMessage(ctx, message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, ref]);
+    }
+    catch (error) {
+        // A merge that stopped on a conflict is undone: the checkout is never left half-merged.
+        const conflicted = await diffNames(ctx, '--diff-filter=U').catch(() => []);
+        await ctx.runner.run(['merge', '--abort']);
+        if (conflicted.length === 0)
+            throw error;
+        throw new MergeConflictError(branch, await currentRef(), conflicted);
+    }
+}
+/** The Git operations that move HEAD or a branch, over `ctx`. */
+function checkoutOps(ctx, currentRef) {
+    const { git } = ctx;
+    return {
+        async switchToBranch(branch, from) {
+            if (await ctx.tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
+                await git('checkout', '--quiet', branch);
+            else
+                await git('checkout', '--quiet', '-b', branch, from);
+        },
+        async checkout(ref, options) {
+            if (options?.discard)
+                await discardChangesBefore(ctx, ref);
+            await git('checkout', '--quiet', ref);
+        },
+        merge: (branch, message, mergeOptions) => mergeBranch(ctx, currentRef, branch, message, mergeOptions),
+        async resetHard(ref) {
+            await git('reset', '--quiet', '--hard', ref);
+            await git('clean', '--quiet', '-fd');
+        },
+        async deleteBranch(branch) {
+            await git('branch', '--quiet', '-D', branch);
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/git/commit.ts
+/**
+ * Git.commitAll: stage everything (what decides staging put back first, the protected paths left out),
+ * scan what the commit would bring in for secrets (the staged diff, and the agent's own commits since the
+ * base), and commit, the message in a file. A secret commits nothing (SecretInChangeError).
+ */
+
+
+
+
+/** Files whose added lines hold a secret (never the secret itself). */
+async function secretsStaged(ctx) {
+    const { holdsSecret } = ctx.options;
+    if (!holdsSecret)
+        return [];
+    const args = ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR'];
+    const diff = await ctx.runner.run(args);
+    // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
+    if (diff.code !== 0) {
+        await ctx.runner.run(['reset', '--quiet']);
+        throw new errors_GitError(args, diff.code, `${diff.stderr}\n${STAGED_TOO_LARGE}`);
+    }
+    // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
+    // only one the change brings in counts.
+    const { added, removed } = patchSecrets(diff.stdout, holdsSecret);
+    return filesAdding(added, removed);
+}
+/**
+ * The commits HEAD holds and the local `base` does not that add a secret (src/git/commitScan.ts):
+ * the agent's own, which no staged diff shows once a later commit removed the secret again. One
+ * git log for them all; one too large to read whole, or not of its shape, is never taken as clean.
+ */
+async function secretsCommitted(ctx, base) {
+    const { holdsSecret } = ctx.options;
+    if (!holdsSecret)
+        return [];
+    const args = commitLogArgs(base);
+    const log = await ctx.runner.run(args);
+    const hits = log.code === 0 ? secretCommits(log.stdout, holdsSecret) : undefined;
+    if (hits)
+        return hits;
+    await ctx.runner.run(['reset', '--quiet']);
+    throw new errors_GitError(args, log.code, `${log.stderr}\n${commitsTooLarge(base)}`);
+}
+/** Git.commitAll over `ctx` (see its contract in git.ts). */
+async function commitAll(ctx, keeper, message, commitOptions = {}) {
+    await keeper.putBack('commit');
+    await ctx.git('add', '--all');
+    await keeper.unstageProtected();
+    // After the put-back: git reads the history with the person's configuration, not the agent's.
+    if (commitOptions.scanCommitsSince !== undefined) {
+        const committed = await secretsCommitted(ctx, commitOptions.scanCommitsSince);
+        if (committed.length > 0) {
+            await ctx.runner.run(['reset', '--quiet']);
+            throw new SecretInChangeError([...new Set(committed.flatMap((c) => c.files))], committed);
+        }
+    }
+    if (await ctx.tryGit('diff', '--cached', '--quiet')) {
+        if (!commitOptions.allowEmpty)
+            return false;
+        await withMessage(ctx, message, (file) => ['commit', '--quiet', '--no-verify', '--allow-empty', '-F', file]);
+        return true;
+    }
+    const leaking = await secretsStaged(ctx);
+    if (leaking.length > 0) {
+        await ctx.runner.run(['reset', '--quiet']);
+        throw new SecretInChangeError(leaking);
+    }
+    await withMessage(ctx, message, (file) => ['commit', '--quiet', '--no-verify', '-F', file]);
+    return true;
+}
+
 ;// CONCATENATED MODULE: ./src/git/looseRefs.ts
 /**
  * The lane (where HEAD is, where the base branch points) read from git's own files instead of a git
@@ -24467,7 +24920,8 @@ function describeSecretCommits(hits) {
  * read sees the old or the new value. A loose ref is what git reads first, before packed-refs, so
  * two small files say what `git rev-parse` would. Anything else (a branch only in packed-refs, an
  * unborn or symbolic branch, the reftable backend, a HEAD that is a symlink, a `.git` that no longer
- * leads to the directories git named at first) answers undefined and the caller asks git. The lane guard asks twice per iteration: this saves two git processes each.
+ * leads to the directories git named at first) answers undefined and the caller asks git. The lane
+ * guard asks twice per iteration: this saves two git processes each.
  */
 
 
@@ -24552,6 +25006,142 @@ function laneFromFiles(dirs, baseBranch) {
     if (branch === undefined || looseTip(dirs, branch) === undefined)
         return undefined;
     return { head: branch, baseTip };
+}
+
+;// CONCATENATED MODULE: ./src/git/laneReads.ts
+
+function laneReads(ctx, currentRef, tipOf) {
+    let dirs;
+    /** Where git keeps this checkout's files, asked once (the loose refs are read from there). */
+    const gitDirs = () => (dirs ??= ctx.runner
+        .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
+        .then((r) => {
+        const [gitDir, commonDir] = r.stdout.trim().split('\n');
+        return r.code === 0 && gitDir && commonDir ? { topLevel: ctx.topLevel, gitDir, commonDir } : undefined;
+    }));
+    return {
+        async quickTipOf(branch) {
+            const known = await gitDirs();
+            return (known && branchTipFromFiles(known, branch)) ?? tipOf(branch);
+        },
+        async laneState(baseBranch) {
+            // Both as loose refs (the common case): read from git's files, no process (looseRefs.ts).
+            const known = await gitDirs();
+            const fromFiles = known && laneFromFiles(known, baseBranch);
+            if (fromFiles)
+                return fromFiles;
+            // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.
+            const r = await ctx.runner.run(['rev-parse', 'HEAD', `refs/heads/${baseBranch}`, '--symbolic-full-name', 'HEAD']);
+            const [sha, baseTip, name] = r.stdout.trim().split('\n');
+            if (r.code === 0 && sha && baseTip && name) {
+                if (name === 'HEAD')
+                    return { head: sha, baseTip };
+                if (name.startsWith('refs/heads/'))
+                    return { head: name.slice('refs/heads/'.length), baseTip };
+            }
+            // No base branch, an unborn HEAD, a symbolic HEAD outside refs/heads: the two reads, as before.
+            return { head: await currentRef(), baseTip: await tipOf(baseBranch) };
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/git/runner.ts
+/**
+ * Git in a directory through the one runner (exec.ts), with the commit author agent-loop's commits carry;
+ * and the reads made with it alone (a branch's tip, the credentials a repository's configuration holds).
+ */
+
+
+/** git in `cwd` through the one runner (exec.ts: no hooks, no fsmonitor, no prompt, 16 MiB of output at most). */
+function execGitIn(cwd, env) {
+    return (args) => execGit(cwd, env, args);
+}
+/** The commit author when git has no identity configured and none is given: GitHub's own bot, with its documented noreply address. */
+const DEFAULT_COMMIT_AUTHOR = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
+/** `Name <email>`: the name and the address, or undefined when `author` is not of that form. Pure. */
+function parseAuthor(author) {
+    const m = /^([^<>\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(author.trim());
+    return m ? { name: m[1], email: m[2] } : undefined;
+}
+/**
+ * Git in `cwd`. Commits (and notes, which are commits on the notes ref, and merges) carry `author`
+ * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
+ * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
+ * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
+ */
+function gitRunner(cwd, env = process.env, author) {
+    const exec = execGitIn(cwd, env);
+    let identity;
+    const asArgs = (who) => {
+        const parsed = parseAuthor(who);
+        return parsed ? ['-c', `user.name=${parsed.name}`, '-c', `user.email=${parsed.email}`] : [];
+    };
+    return {
+        async run(args) {
+            identity ??=
+                author !== undefined
+                    ? Promise.resolve(asArgs(author))
+                    : exec(['config', 'user.email']).then((r) => (r.stdout.trim() !== '' ? [] : asArgs(DEFAULT_COMMIT_AUTHOR)));
+            return exec([...(await identity), ...args]);
+        },
+    };
+}
+/** The commit `branch` (a local branch) points at; undefined when there is no such branch. */
+async function branchTip(runner, branch) {
+    const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+    return r.code === 0 ? r.stdout.trim() : undefined;
+}
+/** `git <args>` through `runner`: its output, trimmed; a failure throws GitError. */
+function checkedGit(runner) {
+    return async (...args) => {
+        const r = await runner.run(args);
+        if (r.code !== 0)
+            throw new errors_GitError(args, r.code, r.stderr || r.stdout);
+        return r.stdout.trim();
+    };
+}
+/**
+ * The configuration keys in `cwd`'s repository that hold git credentials a process in the work tree
+ * could read (an `http.*.extraheader`, as actions/checkout persists by default). Names, not values.
+ */
+async function persistedCredentials(cwd, env) {
+    const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
+    return r.code === 0
+        ? [
+            ...new Set(r.stdout
+                .split('\n')
+                .map((l) => l.trim())
+                .filter((l) => l !== '')),
+        ]
+        : [];
+}
+
+;// CONCATENATED MODULE: ./src/git/remote.ts
+
+
+function remoteOps(ctx) {
+    const { remoteEnv, author } = ctx.options;
+    const remote = remoteEnv ? gitRunner(ctx.topLevel, { ...ctx.env, ...remoteEnv }, author) : ctx.runner;
+    const remoteGit = async (...args) => {
+        const r = await remote.run(args);
+        if (r.code !== 0)
+            throw new errors_GitError(args, r.code, r.stderr || r.stdout);
+    };
+    return {
+        async fetchBranch(name, branch) {
+            const listed = await remote.run(['ls-remote', '--exit-code', '--heads', name, `refs/heads/${branch}`]);
+            if (listed.code === 2)
+                return false; // --exit-code: 2 is "no matching ref"
+            if (listed.code !== 0)
+                throw new errors_GitError(['ls-remote', name, branch], listed.code, listed.stderr);
+            await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
+            return true;
+        },
+        async push(name, branch) {
+            // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
+            await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/git/repoPaths.ts
@@ -24683,138 +25273,28 @@ async function restoreStaging(files, before, ours, lsFilesV, clearFlags, inTree)
     return restored;
 }
 
-;// CONCATENATED MODULE: ./src/git/git.ts
+;// CONCATENATED MODULE: ./src/git/stagingKeeper.ts
 /**
- * The git operations the loop needs, behind one interface; every call goes through the one git
- * runner (exec.ts), except the lane's two loose refs, read from git's files when they can say it
- * alone (looseRefs.ts).
+ * What decides what a commit stages, kept as it was when the Git opened (src/git/staging.ts): put back
+ * before each commit and at a slice's end, agent-loop's own exclude lines kept, the state directory and
+ * agent-loop's temporary files never staged.
  */
 
 
 
 
 
-
-
-
-
-class git_GitError extends Error {
-    args;
-    code;
-    stderr;
-    constructor(args, code, stderr) {
-        // The last lines, and git's own reason before them when its explanation runs longer (an
-        // index.lock's "fatal: Unable to create '\u2026/index.lock': File exists." is followed by five).
-        const lines = stderr.trim().split('\n');
-        const reason = lines.slice(0, -3).find((line) => /^(fatal|error): /.test(line));
-        super(`git ${args.join(' ')} failed (exit ${code}): ${[...(reason ? [reason] : []), ...lines.slice(-3)].join(' / ')}`);
-        this.args = args;
-        this.code = code;
-        this.stderr = stderr;
-        this.name = 'GitError';
-    }
+/** The line .git/info/exclude gets for a directory, a file or a pattern. Pure. */
+function excludeLine(relativePathOrPattern, options = {}) {
+    const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
+    if (options.file)
+        return `/${bare.replace(/[*?[\\]/g, '\\$&')}`;
+    return relativePathOrPattern.includes('*') ? relativePathOrPattern : `/${bare}/`;
 }
-/** git in `cwd` through the one runner (exec.ts: no hooks, no fsmonitor, no prompt, 16 MiB of output at most). */
-function execGitIn(cwd, env) {
-    return (args) => execGit(cwd, env, args);
-}
-/** The commit author when git has no identity configured and none is given: GitHub's own bot, with its documented noreply address. */
-const DEFAULT_COMMIT_AUTHOR = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
-/** `Name <email>`: the name and the address, or undefined when `author` is not of that form. Pure. */
-function parseAuthor(author) {
-    const m = /^([^<>\n]*[^<>\s])\s*<([^<>\s@]+@[^<>\s@]+)>$/.exec(author.trim());
-    return m ? { name: m[1], email: m[2] } : undefined;
-}
-/**
- * Git in `cwd`. Commits (and notes, which are commits on the notes ref, and merges) carry `author`
- * (`Name <email>`, the commit-author option) when one is given, whatever git's configuration says;
- * else git's own identity; and on a machine without one (CI runners, containers: no user.email)
- * DEFAULT_COMMIT_AUTHOR. Passed with `-c user.name -c user.email`, never written to a config file.
- */
-function gitRunner(cwd, env = process.env, author) {
-    const exec = execGitIn(cwd, env);
-    let identity;
-    const asArgs = (who) => {
-        const parsed = parseAuthor(who);
-        return parsed ? ['-c', `user.name=${parsed.name}`, '-c', `user.email=${parsed.email}`] : [];
-    };
-    return {
-        async run(args) {
-            identity ??=
-                author !== undefined
-                    ? Promise.resolve(asArgs(author))
-                    : exec(['config', 'user.email']).then((r) => (r.stdout.trim() !== '' ? [] : asArgs(DEFAULT_COMMIT_AUTHOR)));
-            return exec([...(await identity), ...args]);
-        },
-    };
-}
-/** The commit `branch` (a local branch) points at; undefined when there is no such branch. */
-async function branchTip(runner, branch) {
-    const r = await runner.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-    return r.code === 0 ? r.stdout.trim() : undefined;
-}
-/** A merge stopped on a conflict and was undone (git merge --abort): `into` is as it was before it. */
-class MergeConflictError extends git_GitError {
-    branch;
-    into;
-    conflicted;
-    constructor(branch, into, conflicted) {
-        super(['merge', branch], 1, `merging ${branch} into ${into} conflicts in ${conflicted.join(', ')}; the merge was undone (git merge --abort) and ${into} is as it was before it. Merge ${branch} into ${into} by hand, then run again`);
-        this.branch = branch;
-        this.into = into;
-        this.conflicted = conflicted;
-        this.name = 'MergeConflictError';
-    }
-}
-/**
- * The agent's change holds a secret: nothing was committed. `commits`: the agent committed it
- * itself, so it is in the branch's history (named, for the person to rewrite), not merged or pushed.
- */
-class SecretInChangeError extends Error {
-    files;
-    commits;
-    constructor(files, commits = []) {
-        super(commits.length > 0
-            ? `the agent's own commits add what looks like a secret (a declared secret's value or a token): ${describeSecretCommits(commits)}; they stay on the branch, which is neither merged nor pushed`
-            : `the change holds what looks like a secret (a declared secret's value or a token) in ${files.join(', ')}`);
-        this.files = files;
-        this.commits = commits;
-        this.name = 'SecretInChangeError';
-    }
-}
-/**
- * A commit message git can take whatever the issue's text holds: masked, with control characters
- * and ANSI escapes removed, on one line (agent-loop's messages are one line), no NUL. Pure.
- */
-/* eslint-disable no-control-regex -- control characters are what cleanMessage removes */
-function cleanMessage(message, redact = (t) => t) {
-    const text = redact(message)
-        .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '') // CSI (colours, cursor moves)
-        .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g, '') // OSC (titles, links)
-        .replace(/[\r\n\t]+/g, ' ') // one line: a title's newline must not forge more lines
-        .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-        .replace(/ {2,}/g, ' ')
-        .trim();
-    return `${text || 'agent-loop'}\n`;
-}
-/* eslint-enable no-control-regex */
-/** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
-async function openGit(cwd, env, options = {}) {
-    const raw = execGitIn(cwd, env);
-    const top = await raw(['rev-parse', '--show-toplevel']);
-    if (top.code !== 0)
-        return undefined;
-    const topLevel = top.stdout.trim();
-    const runner = gitRunner(topLevel, env, options.author);
-    const git = async (...args) => {
-        const r = await runner.run(args);
-        if (r.code !== 0)
-            throw new git_GitError(args, r.code, r.stderr || r.stdout);
-        return r.stdout.trim();
-    };
-    const tryGit = async (...args) => (await runner.run(args)).code === 0;
-    // What decides what a commit stages, as it is before any agent runs (src/git/staging.ts).
-    const commonDir = external_node_path_default().resolve(topLevel, await git('rev-parse', '--git-common-dir'));
+/** Reads what decides what git stages now (before any agent runs) and keeps it. */
+async function keepStaging(ctx) {
+    const { runner, topLevel, options } = ctx;
+    const commonDir = external_node_path_default().resolve(topLevel, await ctx.git('rev-parse', '--git-common-dir'));
     const lsFilesV = async () => {
         const r = await runner.run(['ls-files', '-v', '-z']);
         return r.code === 0 ? r.stdout : '';
@@ -24823,20 +25303,6 @@ async function openGit(cwd, env, options = {}) {
     const stagingBefore = await readStaging(staging, lsFilesV, async () => (await runner.run(['config', '--bool', 'core.sparseCheckout'])).stdout.trim() === 'true');
     /** The patterns agent-loop put in .git/info/exclude: kept when the file is put back. */
     const ourExcludes = [];
-    let dirs;
-    /** Where git keeps this checkout's files, asked once (the loose refs are read from there). */
-    const gitDirs = () => (dirs ??= runner
-        .run(['rev-parse', '--absolute-git-dir', '--path-format=absolute', '--git-common-dir'])
-        .then((r) => {
-        const [gitDir, commonDir] = r.stdout.trim().split('\n');
-        return r.code === 0 && gitDir && commonDir ? { topLevel, gitDir, commonDir } : undefined;
-    }));
-    const remote = options.remoteEnv ? gitRunner(topLevel, { ...env, ...options.remoteEnv }, options.author) : runner;
-    const remoteGit = async (...args) => {
-        const r = await remote.run(args);
-        if (r.code !== 0)
-            throw new git_GitError(args, r.code, r.stderr || r.stdout);
-    };
     // The state directory and agent-loop's temporary files: never staged, whatever .git/info/exclude
     // says and whatever the agent staged itself (git add -f).
     const protectedSpecs = [
@@ -24846,104 +25312,68 @@ async function openGit(cwd, env, options = {}) {
             .map((rel) => `:(top,literal)${rel}`),
         `:(top,glob)**/${TEMP_FILE_PATTERN}`,
     ];
-    const unstageProtected = async () => {
-        await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
+    return {
+        async unstageProtected() {
+            await runner.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ...protectedSpecs]);
+        },
+        async putBack(when) {
+            const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
+                // One flag per call: update-index applies only the last of its marking options to the paths.
+                for (let i = 0; i < paths.length; i += 200)
+                    for (const flag of ['--no-skip-worktree', '--no-assume-unchanged'])
+                        await ctx.git('update-index', flag, '--', ...paths.slice(i, i + 200));
+            }, (p) => (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(topLevel, p), { throwIfNoEntry: false }) !== undefined);
+            if (restored.length > 0)
+                options.onStagingRestored?.(restored, when);
+        },
+        async exclude(relativePathOrPattern, excludeOptions = {}) {
+            const file = staging.exclude;
+            const line = excludeLine(relativePathOrPattern, excludeOptions);
+            if (!ourExcludes.includes(line))
+                ourExcludes.push(line);
+            const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
+            if (current.split('\n').includes(line))
+                return;
+            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
+            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}${EXCLUDE_MARK}\n${line}\n`);
+        },
     };
-    const putBackStaging = async (when) => {
-        const restored = await restoreStaging(staging, stagingBefore, ourExcludes, lsFilesV, async (paths) => {
-            // One flag per call: update-index applies only the last of its marking options to the paths.
-            for (let i = 0; i < paths.length; i += 200)
-                for (const flag of ['--no-skip-worktree', '--no-assume-unchanged'])
-                    await git('update-index', flag, '--', ...paths.slice(i, i + 200));
-        }, (p) => (0,external_node_fs_namespaceObject.lstatSync)(external_node_path_default().join(topLevel, p), { throwIfNoEntry: false }) !== undefined);
-        if (restored.length > 0)
-            options.onStagingRestored?.(restored, when);
+}
+
+;// CONCATENATED MODULE: ./src/git/git.ts
+/**
+ * The git operations the loop needs, behind one interface; every call goes through the one git
+ * runner (exec.ts), except the lane's two loose refs, read from git's files when they can say it
+ * alone (looseRefs.ts). openGit puts the parts together: staging kept (stagingKeeper.ts), commits
+ * (commit.ts), checkouts and merges (checkout.ts), the lane's reads (laneReads.ts), remotes (remote.ts).
+ */
+
+
+
+
+
+
+
+
+
+/** A Git for `cwd`, or undefined when `cwd` is not inside a work tree (the loop then works in place). */
+async function openGit(cwd, env, options = {}) {
+    const top = await execGitIn(cwd, env)(['rev-parse', '--show-toplevel']);
+    if (top.code !== 0)
+        return undefined;
+    const topLevel = top.stdout.trim();
+    const runner = gitRunner(topLevel, env, options.author);
+    const ctx = {
+        topLevel,
+        env,
+        options,
+        runner,
+        git: checkedGit(runner),
+        tryGit: async (...args) => (await runner.run(args)).code === 0,
     };
-    const stageAll = async () => {
-        await putBackStaging('commit');
-        await git('add', '--all');
-        await unstageProtected();
-    };
-    /** Files whose added lines hold a secret (never the secret itself). */
-    const secretsStaged = async () => {
-        if (!options.holdsSecret)
-            return [];
-        const args = ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0', '--diff-filter=ACMR'];
-        const diff = await runner.run(args);
-        // A change too large to read whole (over the 16 MiB bound) cannot be scanned: never committed unscanned.
-        if (diff.code !== 0) {
-            await runner.run(['reset', '--quiet']);
-            throw new git_GitError(args, diff.code, `${diff.stderr}\nthe staged change could not be read whole to scan it for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the change, or commit them yourself`);
-        }
-        // A secret on a removed line was there before (an issue's title the user wrote, now rewritten):
-        // only one the change brings in counts.
-        const { added, removed } = patchSecrets(diff.stdout, options.holdsSecret);
-        return filesAdding(added, removed);
-    };
-    /**
-     * The commits HEAD holds and the local `base` does not that add a secret (src/git/commitScan.ts):
-     * the agent's own, which no staged diff shows once a later commit removed the secret again. One
-     * git log for them all; one too large to read whole, or not of its shape, is never taken as clean.
-     */
-    const secretsCommitted = async (base) => {
-        if (!options.holdsSecret)
-            return [];
-        const args = commitLogArgs(base);
-        const log = await runner.run(args);
-        const hits = log.code === 0 ? secretCommits(log.stdout, options.holdsSecret) : undefined;
-        if (hits)
-            return hits;
-        await runner.run(['reset', '--quiet']);
-        throw new git_GitError(args, log.code, `${log.stderr}\nthe commits on HEAD that ${base} does not hold could not be read whole to scan them for secrets (more than 16 MiB of diff?); nothing was committed: remove the large files from the branch's history, or commit them yourself`);
-    };
-    /** Runs `git <args> -F <file>` with the message in a file of its own: never an argument. */
-    const withMessage = async (message, args) => {
-        const dir = await external_node_fs_namespaceObject.promises.mkdtemp(external_node_path_default().join(external_node_os_default().tmpdir(), 'agent-loop-msg-'));
-        const file = external_node_path_default().join(dir, 'message');
-        try {
-            await external_node_fs_namespaceObject.promises.writeFile(file, cleanMessage(message, options.redact));
-            await git(...args(file));
-        }
-        finally {
-            await external_node_fs_namespaceObject.promises.rm(dir, { recursive: true, force: true });
-        }
-    };
-    /** `files` as literal pathspecs, at most 200 to a git command line. */
-    const literalBatches = (files) => {
-        const batches = [];
-        for (let i = 0; i < files.length; i += 200)
-            batches.push(files.slice(i, i + 200).map((file) => `:(top,literal)${file}`));
-        return batches;
-    };
-    /** The paths `git diff --name-only -z <args>` lists. */
-    const diffNames = async (...args) => {
-        const full = ['diff', '--name-only', '-z', '--no-renames', ...args];
-        const r = await runner.run(full);
-        if (r.code !== 0)
-            throw new git_GitError(full, r.code, r.stderr || r.stdout);
-        return r.stdout.split('\0').filter((file) => file !== '');
-    };
-    /**
-     * Before checking `ref` out: puts back, from HEAD, every tracked file that differs from it (in the
-     * tree or the index), and only those: not `checkout --force` nor `reset --hard`, which also rewrite
-     * a file the person told git to leave alone (update-index --assume-unchanged, e.g. their own
-     * settings) that no diff shows. And removes what stands where `ref` has a file HEAD has not (not
-     * tracked here, so written since the checkout of HEAD: the test run's).
-     */
-    const discardChangesBefore = async (ref) => {
-        const files = [...new Set([...(await diffNames('HEAD')), ...(await diffNames('--cached', 'HEAD'))])];
-        for (const specs of literalBatches(files))
-            await git('restore', '--source=HEAD', '--staged', '--worktree', '--', ...specs);
-        // Untracked files only, as git lists them (never through a symlinked directory); ignored ones git overwrites itself.
-        for (const specs of literalBatches(await diffNames('--diff-filter=A', 'HEAD', ref))) {
-            const args = ['ls-files', '-z', '--others', '--exclude-standard', '--', ...specs];
-            const r = await runner.run(args);
-            if (r.code !== 0)
-                throw new git_GitError(args, r.code, r.stderr || r.stdout);
-            for (const file of r.stdout.split('\0').filter((f) => f !== ''))
-                await external_node_fs_namespaceObject.promises.rm(external_node_path_default().join(topLevel, file), { force: true }).catch(() => undefined); // a directory: git says so
-        }
-    };
+    const { git, tryGit } = ctx;
+    // What decides what a commit stages, as it is before any agent runs (src/git/staging.ts).
+    const keeper = await keepStaging(ctx);
     const currentRef = async () => {
         const branch = await runner.run(['symbolic-ref', '--quiet', '--short', 'HEAD']);
         return branch.code === 0 ? branch.stdout.trim() : git('rev-parse', 'HEAD');
@@ -24955,94 +25385,16 @@ async function openGit(cwd, env, options = {}) {
         currentRef,
         branchExists: (branch) => tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`),
         holds: (branch, commit) => tryGit('merge-base', '--is-ancestor', commit, `refs/heads/${branch}`),
-        async switchToBranch(branch, from) {
-            if (await tryGit('show-ref', '--verify', '--quiet', `refs/heads/${branch}`))
-                await git('checkout', '--quiet', branch);
-            else
-                await git('checkout', '--quiet', '-b', branch, from);
-        },
-        async checkout(ref, options) {
-            if (options?.discard)
-                await discardChangesBefore(ref);
-            await git('checkout', '--quiet', ref);
-        },
-        async commitAll(message, commitOptions = {}) {
-            await stageAll();
-            // After stageAll: git reads the history with the person's configuration, put back, not the agent's.
-            if (commitOptions.scanCommitsSince !== undefined) {
-                const committed = await secretsCommitted(commitOptions.scanCommitsSince);
-                if (committed.length > 0) {
-                    await runner.run(['reset', '--quiet']);
-                    throw new SecretInChangeError([...new Set(committed.flatMap((c) => c.files))], committed);
-                }
-            }
-            if (await tryGit('diff', '--cached', '--quiet')) {
-                if (!commitOptions.allowEmpty)
-                    return false;
-                await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '--allow-empty', '-F', file]);
-                return true;
-            }
-            const leaking = await secretsStaged();
-            if (leaking.length > 0) {
-                await runner.run(['reset', '--quiet']);
-                throw new SecretInChangeError(leaking);
-            }
-            await withMessage(message, (file) => ['commit', '--quiet', '--no-verify', '-F', file]);
-            return true;
-        },
+        ...checkoutOps(ctx, currentRef),
+        commitAll: (message, commitOptions) => commitAll(ctx, keeper, message, commitOptions),
         head: () => git('rev-parse', 'HEAD'),
         tipOf,
-        async quickTipOf(branch) {
-            const known = await gitDirs();
-            return (known && branchTipFromFiles(known, branch)) ?? tipOf(branch);
-        },
-        async laneState(baseBranch) {
-            // Both as loose refs (the common case): read from git's files, no process (looseRefs.ts).
-            const known = await gitDirs();
-            const fromFiles = known && laneFromFiles(known, baseBranch);
-            if (fromFiles)
-                return fromFiles;
-            // HEAD's commit, the base's, and HEAD's symbolic name ("HEAD" when detached) in one process.
-            const r = await runner.run(['rev-parse', 'HEAD', `refs/heads/${baseBranch}`, '--symbolic-full-name', 'HEAD']);
-            const [sha, baseTip, name] = r.stdout.trim().split('\n');
-            if (r.code === 0 && sha && baseTip && name) {
-                if (name === 'HEAD')
-                    return { head: sha, baseTip };
-                if (name.startsWith('refs/heads/'))
-                    return { head: name.slice('refs/heads/'.length), baseTip };
-            }
-            // No base branch, an unborn HEAD, a symbolic HEAD outside refs/heads: the two reads, as before.
-            return { head: await currentRef(), baseTip: await tipOf(baseBranch) };
-        },
-        async resetHard(ref) {
-            await git('reset', '--quiet', '--hard', ref);
-            await git('clean', '--quiet', '-fd');
-        },
+        ...laneReads(ctx, currentRef, tipOf),
         async changedFiles(base) {
             await git('add', '--all', '--intent-to-add');
-            await unstageProtected();
+            await keeper.unstageProtected();
             const out = await git('diff', '--name-only', base);
             return out.split('\n').filter((l) => l !== '');
-        },
-        async merge(branch, message, mergeOptions = {}) {
-            // The branch by its full name: git reads a tag of the same name first (an agent's
-            // `git tag agent-loop/x` would be merged instead of the cycle's work).
-            const ref = `refs/heads/${branch}`;
-            if (mergeOptions.fastForwardOnly) {
-                await git('merge', '--quiet', '--ff-only', ref);
-                return;
-            }
-            try {
-                await withMessage(message, (file) => ['merge', '--quiet', '--no-ff', '--no-edit', '-F', file, ref]);
-            }
-            catch (error) {
-                // A merge that stopped on a conflict is undone: the checkout is never left half-merged.
-                const conflicted = await diffNames('--diff-filter=U').catch(() => []);
-                await runner.run(['merge', '--abort']);
-                if (conflicted.length === 0)
-                    throw error;
-                throw new MergeConflictError(branch, await currentRef(), conflicted);
-            }
         },
         async hasWorkSince(base) {
             if ((await git('status', '--porcelain')) !== '')
@@ -25053,59 +25405,14 @@ async function openGit(cwd, env, options = {}) {
             const out = await git('log', '--format=%s', `${base}..refs/heads/${branch}`, '--');
             return out.split('\n').filter((l) => l !== '');
         },
-        async deleteBranch(branch) {
-            await git('branch', '--quiet', '-D', branch);
-        },
-        async fetchBranch(name, branch) {
-            const listed = await remote.run(['ls-remote', '--exit-code', '--heads', name, `refs/heads/${branch}`]);
-            if (listed.code === 2)
-                return false; // --exit-code: 2 is "no matching ref"
-            if (listed.code !== 0)
-                throw new git_GitError(['ls-remote', name, branch], listed.code, listed.stderr);
-            await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
-            return true;
-        },
-        async push(name, branch) {
-            // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
-            await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
-        },
-        putBackStaging: () => putBackStaging('slice end'),
+        ...remoteOps(ctx),
+        putBackStaging: () => keeper.putBack('slice end'),
         async untracked() {
             const out = await git('ls-files', '--others', '--exclude-standard', '--directory', '-z');
             return out.split('\0').filter((l) => l !== '');
         },
-        async exclude(relativePathOrPattern, excludeOptions = {}) {
-            const file = staging.exclude;
-            const bare = relativePathOrPattern.replace(/^\/+|\/+$/g, '');
-            const line = excludeOptions.file
-                ? `/${bare.replace(/[*?[\\]/g, '\\$&')}`
-                : relativePathOrPattern.includes('*')
-                    ? relativePathOrPattern
-                    : `/${bare}/`;
-            if (!ourExcludes.includes(line))
-                ourExcludes.push(line);
-            const current = await external_node_fs_namespaceObject.promises.readFile(file, 'utf8').catch(() => '');
-            if (current.split('\n').includes(line))
-                return;
-            await external_node_fs_namespaceObject.promises.mkdir(external_node_path_default().dirname(file), { recursive: true });
-            await external_node_fs_namespaceObject.promises.appendFile(file, `${current && !current.endsWith('\n') ? '\n' : ''}${EXCLUDE_MARK}\n${line}\n`);
-        },
+        exclude: (relativePathOrPattern, excludeOptions) => keeper.exclude(relativePathOrPattern, excludeOptions),
     };
-}
-/**
- * The configuration keys in `cwd`'s repository that hold git credentials a process in the work tree
- * could read (an `http.*.extraheader`, as actions/checkout persists by default). Names, not values.
- */
-async function persistedCredentials(cwd, env) {
-    const r = await execGitIn(cwd, env)(['config', '--includes', '--name-only', '--get-regexp', '^http\\..*extraheader$']);
-    return r.code === 0
-        ? [
-            ...new Set(r.stdout
-                .split('\n')
-                .map((l) => l.trim())
-                .filter((l) => l !== '')),
-        ]
-        : [];
 }
 
 ;// CONCATENATED MODULE: external "node:perf_hooks"
@@ -25803,9 +26110,10 @@ const LIMIT_HALTS = where((row) => row.resume.liftedBy.some((l) => l === 'max_it
 
 
 
+
 const SYNOPSIS = {
     run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',
-    plan: 'From a goal to issues to implementation: research, decomposition, planning and phase files by the agent (each checked by a hard barrier), one issue per phase in the beads file, then the loop on those issues. A checkpoint at every phase; a new run resumes where the last stopped.',
+    plan: SYNOPSIS_PLAN,
     status: 'List the checkpoints: id, phase, age, errors and loop progress; marks the one a run would resume.',
     cleanup: 'Delete old checkpoints (the newest resumable one is kept unless --all).',
 };
@@ -25832,13 +26140,13 @@ const HALTED = [
     '     also a later run over a halt that still stands (STILL HALTED): it runs nothing until --resume-halted or the cause changes',
 ];
 const INTERRUPTED = '  130/143  interrupted by SIGINT/SIGTERM: the iteration in flight dropped, the checkpoint written';
-const DEFERRED = '  75  deferred (DEFERRED): listing the issues or the open pull requests on GitHub failed after retries (a 404, a 5xx, the network); no issue was started and nothing was lost: run again (sysexits EX_TEMPFAIL). The action exits 0 with a warning instead';
+const DEFERRED = EXIT_DEFERRED;
 /** What each command's exit codes mean (the README's Exit codes, command by command). */
 const EXIT_CODES = {
     run: [
         '  0  complete, or the slice ended with work remaining (continuing: run again to resume)',
         ...HALTED,
-        '  2  invalid usage or configuration (every bad option is named), or the run cannot start (a precondition of the repository fails, another run holds the lock)',
+        EXIT_RUN_INVALID,
         DEFERRED,
         INTERRUPTED,
     ],
@@ -28736,6 +29044,22 @@ function findLatest(parsed, id) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/workflows/pipeline/messages.ts
+
+const rateLimitBudgetSpent = (waitedMs, budgetMs, failure) => `the agent stayed rate limited for ${Math.round(waitedMs / 60_000)} min of waiting (the phase waits at most ${budgetMs / 60_000} min): ${failure}. Run agent-loop plan again once the limit resets: it resumes at this phase`;
+const rateLimitedWaiting = (phase, failure, waitMs) => `Phase ${phase}: the agent is rate limited (${failure}); waiting ${(waitMs / 1000).toFixed(0)} s, then the same attempt again.`;
+const duplicatePhaseIssues = (marker, count, using, others) => `${marker} is in ${count} bd issues: using ${using}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`;
+const BD_LIST_HINT = 'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.';
+const phaseIssueNotCreated = (key, phase, sofar, first, last) => `Phase issue ${key} (phase ${phase}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${first}\u2026${last} are created.`;
+const createdIdMissing = (key) => `Check the bd version (\`bd version\`); the issue may have been created: \`bd list --desc-contains ${key}\` shows it, and running again finds it by its marker.`;
+const notYetBlocked = (blocked, blocker, command) => `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${command}\`, or run again: the issues are found by their markers and only missing dependencies are added.`;
+const phaseFilesChanged = (terms) => `the phase files changed after beads_integration started. Start the pipeline again with ${surface(terms).given('fresh')}, or rerun it from phase_decomposition.`;
+const notAComponent = (dep, components) => `${JSON.stringify(dep)} is not the name of a component (the components are ${[...components].map((n) => JSON.stringify(n)).join(', ')})`;
+/** `run`: the pipeline's retries and the surface's words. */
+const phaseFailed = (phase, id, problems, run) => `Phase ${phase} failed after ${run.maxRetries + 1} attempts; checkpoint ${id} (${phase}-failed). What was wrong:\n${problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(run.terms).option('planPrompts')}) and ${surface(run.terms).act('runAgain', 'plan')}: it resumes at ${phase}.`;
+const phaseIssuesCreated = (where, ids, data) => `Phase beads_integration complete: ${data.created.length} issue(s) created in ${where} (${ids.join(', ')})${data.alreadyPresent.length ? `; ${data.alreadyPresent.length} were there already` : ''}.`;
+const otherGoalInProgress = (id, goal, terms) => `pipeline ${id} is in progress for another goal ("${goal.slice(0, 80)}"): run without ${surface(terms).option('goal')} to resume it, or with ${surface(terms).given('fresh')} to start the new goal.`;
+
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/beadsCreate.ts
 /**
  * beads_integration: one issue per phase file, phase N+1 blocked by phase N, created so that a
@@ -28787,7 +29111,7 @@ function planPhaseIssueIds(request) {
         const existing = [...request.existing];
         if (existing.length !== phases.length || new Set(existing).size !== existing.length) {
             throw new Error(`The recorded phase issue ids (${existing.join(', ') || 'none'}) do not fit the ${phases.length} phase files: ` +
-                `the phase files changed after beads_integration started. Start the pipeline again with ${surface(request.terms).given('fresh')}, or rerun it from phase_decomposition.`);
+                phaseFilesChanged(request.terms));
         }
         return existing;
     }
@@ -28908,6 +29232,7 @@ async function readIfExists(absolute, shown) {
 
 
 
+
 /** `bd list` shows open issues only, 50 at most, by default: `--all` adds the closed ones, `--limit 0` lifts the cap. */
 const BD_LIST_ALL_ARGS = ['list', '--json', '--all', '--limit', '0'];
 /** The issue type and priority of the phase issues (beads' defaults, given explicitly). */
@@ -28971,7 +29296,7 @@ class BdCliPhaseIssueSink {
         await request.onPlanned?.([...keys]);
         const { found, duplicates } = findMarkedIssues(keys, await this.listAll());
         for (const [key, others] of duplicates) {
-            this.onWarning(`${phaseIssueMarker(key)} is in ${others.length + 1} bd issues: using ${found.get(key)?.id}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`);
+            this.onWarning(duplicatePhaseIssues(phaseIssueMarker(key), others.length + 1, found.get(key)?.id, others));
         }
         const ids = {};
         for (const [key, record] of found)
@@ -29001,7 +29326,7 @@ class BdCliPhaseIssueSink {
     /** `bd list --json --all --limit 0`: every issue, closed ones included. */
     async listAll() {
         const args = [...BD_LIST_ALL_ARGS];
-        const stdout = await this.run(args, 'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.');
+        const stdout = await this.run(args, BD_LIST_HINT);
         const value = this.parse(stdout, args);
         if (value === null)
             return [];
@@ -29038,13 +29363,13 @@ class BdCliPhaseIssueSink {
         const sofar = created.length
             ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.`
             : '';
-        const hint = `Phase issue ${key} (phase ${phase.number}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${keys[0]}\u2026${keys[keys.length - 1]} are created.`;
+        const hint = phaseIssueNotCreated(key, phase.number, sofar, `${keys[0]}`, `${keys[keys.length - 1]}`);
         const stdout = await this.run(args, hint);
         const value = this.parse(stdout, args);
         const record = Array.isArray(value) ? value[0] : value;
         if (!ready_isPlainObject(record) || typeof record.id !== 'string' || record.id === '') {
             throw new Error(`${this.commandLine(args)} printed ${bdSink_describeJson(value)} without the created issue's "id". ` +
-                `Check the bd version (\`bd version\`); the issue may have been created: \`bd list --desc-contains ${key}\` shows it, and running again finds it by its marker.`);
+                createdIdMissing(key));
         }
         return record.id;
     }
@@ -29079,7 +29404,7 @@ class BdCliPhaseIssueSink {
     /** `bd dep add <blocked> <blocker> --type blocks`. */
     async addBlocks(blocked, blocker) {
         const args = ['dep', 'add', blocked, blocker, '--type', 'blocks'];
-        await this.run(args, `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${this.commandLine(args)}\`, or run again: the issues are found by their markers and only missing dependencies are added.`);
+        await this.run(args, notYetBlocked(blocked, blocker, this.commandLine(args)));
     }
     async run(args, hint) {
         const result = await this.exec(this.command, args, { cwd: this.cwd });
@@ -29125,20 +29450,7 @@ function bdSink_shellQuote(arg) {
     return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-;// CONCATENATED MODULE: ./src/workflows/pipeline/phases.ts
-/**
- * The phases of `agent-loop plan` before implementation (seed 001), as data: which artifact each
- * one leaves under `<state-dir>/pipeline/`, how small that artifact may be before the hard barrier
- * (seed 004, pattern 2) rejects it, which checkpoint state key records it, and the agent's prompt.
- * beads_integration has no agent: code turns the phase files into issues (see beadsCreate.ts).
- * Everything here is pure.
- */
-
-
-/** `<state-dir>/pipeline`: where every artifact of the pipeline lives. */
-const PIPELINE_DIR = 'pipeline';
-/** The placeholders the default templates use; `renderTemplate` leaves any other `{{name}}` as it is. */
-const PLACEHOLDERS = ['goal', 'research', 'decomposition', 'plan', 'artifact', 'failure'];
+;// CONCATENATED MODULE: ./src/workflows/pipeline/prompts.ts
 const PHASE_FILE_RULES = `Name each file NN-<name>.md: NN is the phase number with two digits, starting at 01 and counting up without gaps (01, 02, 03, \u2026); <name> is a short kebab-case name made of letters, digits, "-" or "_" (for example 01-storage-layer.md). Write nothing else in that directory.`;
 const DEFAULT_TEMPLATES = {
     research: `You are the research agent of a planning pipeline in this repository.
@@ -29213,6 +29525,24 @@ ${PHASE_FILE_RULES}
 Start each file with a "# " heading that is the phase's title, then its requirements and their testable behaviours, then its success criteria. Each file must be self-contained: an agent will implement the phase from that file alone. Do not change any file of the repository.
 {{failure}}`,
 };
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/phases.ts
+/**
+ * The phases of `agent-loop plan` before implementation (seed 001), as data: which artifact each
+ * one leaves under `<state-dir>/pipeline/`, how small that artifact may be before the hard barrier
+ * (seed 004, pattern 2) rejects it, which checkpoint state key records it, and the agent's prompt.
+ * beads_integration has no agent: code turns the phase files into issues (see beadsCreate.ts).
+ * Everything here is pure.
+ */
+
+
+
+
+/** `<state-dir>/pipeline`: where every artifact of the pipeline lives. */
+const PIPELINE_DIR = 'pipeline';
+/** The placeholders the default templates use; `renderTemplate` leaves any other `{{name}}` as it is. */
+const PLACEHOLDERS = ['goal', 'research', 'decomposition', 'plan', 'artifact', 'failure'];
+
 /** The five phases before implementation, in pipeline order. */
 const PRE_IMPLEMENTATION_PHASES = [
     {
@@ -29372,7 +29702,7 @@ const DecompositionSchema = looseObject({
                 ctx.addIssue({
                     code: 'custom',
                     path: ['components', i, 'depends_on', j],
-                    message: `${JSON.stringify(dep)} is not the name of a component (the components are ${[...firstIndex.keys()].map((n) => JSON.stringify(n)).join(', ')})`,
+                    message: notAComponent(dep, firstIndex.keys()),
                 });
             }
         });
@@ -29429,6 +29759,223 @@ function validateDecomposition(data) {
     if (result.success)
         return { ok: true, value: result.data };
     return { ok: false, problems: result.error.issues.map(formatSchemaIssue) };
+}
+
+;// CONCATENATED MODULE: ./src/workflows/pipeline/barrier.ts
+/**
+ * The hard barrier after each agent phase of the pipeline (seed 004, pattern 2): the artifact the
+ * agent was told to write must exist, be big enough, and parse where it is structured; otherwise
+ * the phase fails with problems that name exactly what is missing or wrong. The decisions are a
+ * pure function (`judgeArtifact`) over what was found on disk; `checkBarrier` only looks.
+ */
+
+
+
+const nodeBarrierFs = {
+    stat: (file) => external_node_fs_namespaceObject.promises.stat(file),
+    readFile: (file) => external_node_fs_namespaceObject.promises.readFile(file),
+    readdir: (dir) => external_node_fs_namespaceObject.promises.readdir(dir),
+};
+/**
+ * Checks the artifact of `phase` under `<stateDir>/pipeline`. Never rejects because of what is (or
+ * is not) on disk: an unreadable file is a problem like any other. The artifacts' text enters the
+ * engine here (the next prompts quote it, the phase files become issues): `mask` masks it.
+ */
+async function checkBarrier(phase, stateDir, fs = nodeBarrierFs, mask = (text) => text) {
+    const absolute = artifactPath(stateDir, phase);
+    // Without the trailing "/" of phases/, so that a file standing there is seen as a file.
+    const observed = await observe(absolute.replace(/[\\/]+$/, ''), { ...fs, mask }, phase.kind === 'phase-files');
+    const judged = judgeArtifact(phase, observed, absolute);
+    // The findings quote what was found (a file's error, an entry's name): the next prompt quotes them.
+    return judged.ok ? judged : { ok: false, problems: judged.problems.map(mask) };
+}
+async function observe(absolute, fs, listEntries) {
+    let stats;
+    try {
+        stats = await fs.stat(absolute);
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return { kind: 'missing' };
+        return { kind: 'unreadable', reason: error.message };
+    }
+    if (stats.isFile()) {
+        try {
+            const content = await fs.readFile(absolute);
+            return { kind: 'file', size: content.length, text: fs.mask(content.toString('utf8')) };
+        }
+        catch (error) {
+            return { kind: 'unreadable', reason: error.message };
+        }
+    }
+    if (!stats.isDirectory())
+        return { kind: 'other' };
+    if (!listEntries)
+        return { kind: 'directory', entries: [] };
+    let names;
+    try {
+        names = await fs.readdir(absolute);
+    }
+    catch (error) {
+        return { kind: 'unreadable', reason: error.message };
+    }
+    const entries = [];
+    for (const name of [...names].sort(byCodeUnit)) {
+        const found = await observe(external_node_path_default().join(absolute, name), fs, false);
+        if (found.kind === 'directory')
+            entries.push({ name, kind: 'directory' });
+        else if (found.kind !== 'missing')
+            entries.push({ name, ...found }); // missing: deleted since readdir
+    }
+    return { kind: 'directory', entries };
+}
+/** Pure: the barrier's verdict on what was found at `absolute` (used in the messages). */
+function judgeArtifact(phase, observed, absolute) {
+    const result = phase.kind === 'phase-files' ? judgePhaseFiles(phase, observed, absolute) : judgeFile(phase, observed, absolute);
+    return result;
+}
+function judgeFile(phase, observed, absolute) {
+    const label = phase.artifact;
+    if (observed.kind === 'missing')
+        return fail(`${label} is missing: the ${phase.name} phase must write it at ${absolute}`);
+    if (observed.kind === 'unreadable')
+        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
+    if (observed.kind !== 'file')
+        return fail(`${label} at ${absolute} is ${observed.kind === 'directory' ? 'a directory' : 'neither a file nor a directory'}; expected a file`);
+    const problems = [];
+    if (observed.size < phase.minBytes)
+        problems.push(tooSmall(label, observed.size, phase.minBytes, absolute));
+    if (phase.kind !== 'decomposition')
+        return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
+    const parsed = parseJson(observed.text);
+    if (!parsed.ok) {
+        const fence = observed.text.trimStart().startsWith('```')
+            ? '; remove the Markdown code fence, the file must hold only the JSON'
+            : '';
+        return {
+            ok: false,
+            problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`],
+        };
+    }
+    const valid = validateDecomposition(parsed.value);
+    if (!valid.ok)
+        problems.push(...valid.problems.map((p) => `${label}: ${p}`));
+    return problems.length > 0 || !valid.ok ? { ok: false, problems } : { ok: true, value: valid.value };
+}
+function parseJson(text) {
+    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    if (body.trim() === '')
+        return { ok: false, message: 'the file is empty' };
+    try {
+        return { ok: true, value: JSON.parse(body) };
+    }
+    catch (error) {
+        return { ok: false, message: error.message };
+    }
+}
+/** NN-<name>.md: two or more digits, a dash, then letters, digits, "-" or "_". */
+const PHASE_FILE_NAME = /^(\d{2,})-([A-Za-z0-9][A-Za-z0-9_-]*)\.md$/;
+const NAME_RULE = 'NN-<name>.md (a two-digit number from 01, a dash, a name of letters, digits, "-" or "_", then .md)';
+function judgePhaseFiles(phase, observed, absolute) {
+    const label = phase.artifact.endsWith('/') ? phase.artifact : `${phase.artifact}/`;
+    const dir = label.slice(0, -1);
+    if (observed.kind === 'missing') {
+        return fail(`${label} is missing: the ${phase.name} phase must create the directory ${absolute} and write the phase files (${NAME_RULE}) in it`);
+    }
+    if (observed.kind === 'unreadable')
+        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
+    if (observed.kind !== 'directory')
+        return fail(`${label} at ${absolute} is ${observed.kind === 'file' ? 'a file' : 'neither a file nor a directory'}; expected a directory of phase files`);
+    const problems = [];
+    const files = [];
+    for (const entry of observed.entries) {
+        if (entry.name.startsWith('.'))
+            continue; // .gitkeep, .DS_Store, the temporary file of an atomic write
+        const relative = `${dir}/${entry.name}`;
+        const match = PHASE_FILE_NAME.exec(entry.name);
+        if (entry.kind === 'directory') {
+            problems.push(`${relative} is a directory; ${label} must hold only phase files named ${NAME_RULE}`);
+        }
+        else if (entry.kind === 'unreadable') {
+            problems.push(`${relative} cannot be read: ${entry.reason}`);
+        }
+        else if (entry.kind === 'other') {
+            problems.push(`${relative} is neither a file nor a directory; ${label} must hold only phase files named ${NAME_RULE}`);
+        }
+        else if (!match) {
+            problems.push(`${relative}: the name does not match ${NAME_RULE}`);
+        }
+        else {
+            const name = match[2];
+            files.push({
+                number: Number(match[1]),
+                name,
+                file: relative,
+                title: phaseTitle(entry.text, name),
+                text: entry.text,
+                size: entry.size,
+            });
+        }
+    }
+    if (files.length === 0) {
+        problems.push(`${label} has no phase files: expected files named ${NAME_RULE}, starting with 01-<name>.md, in ${absolute}`);
+    }
+    files.sort((a, b) => a.number - b.number || byCodeUnit(a.file, b.file));
+    problems.push(...numberingProblems(files, label));
+    for (const file of files) {
+        if (file.size < phase.minBytes)
+            problems.push(tooSmall(file.file, file.size, phase.minBytes, external_node_path_default().join(absolute, external_node_path_default().basename(file.file))));
+    }
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
+}
+/** Pure: the phase numbers must be 01..N, each used once. */
+function numberingProblems(files, label = 'phases/') {
+    if (files.length === 0)
+        return [];
+    const problems = [];
+    const byNumber = new Map();
+    for (const f of files)
+        byNumber.set(f.number, [...(byNumber.get(f.number) ?? []), external_node_path_default().posix.basename(f.file)]);
+    for (const [number, names] of byNumber) {
+        if (names.length > 1)
+            problems.push(`${label}: number ${pad(number)} is used by ${names.length} files (${names.join(', ')}); each phase needs its own number`);
+    }
+    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
+    const max = Math.max(...numbers);
+    const missing = [];
+    for (let n = 1; n <= max; n++)
+        if (!byNumber.has(n))
+            missing.push(n);
+    const zero = byNumber.has(0);
+    if (missing.length > 0 || zero) {
+        const why = [
+            zero ? `${pad(0)} is not allowed, numbering starts at 01` : '',
+            missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '',
+        ]
+            .filter((s) => s !== '')
+            .join('; ');
+        problems.push(`${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`);
+    }
+    return problems;
+}
+/** The first Markdown heading of `text`, or `name` with "-" and "_" as spaces. */
+function phaseTitle(text, name) {
+    const heading = /^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/m.exec(text);
+    const title = heading?.[1]?.trim();
+    return title !== undefined && title !== '' ? title : name.replace(/[-_]+/g, ' ');
+}
+function tooSmall(label, size, minBytes, absolute) {
+    return `${label} is too small: ${size} ${size === 1 ? 'byte' : 'bytes'}, the minimum is ${minBytes} bytes (${absolute})`;
+}
+function fail(problem) {
+    return { ok: false, problems: [problem] };
+}
+function pad(n) {
+    return String(n).padStart(2, '0');
+}
+function byCodeUnit(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
 }
 
 ;// CONCATENATED MODULE: ./src/failure/policy.ts
@@ -29946,221 +30493,127 @@ function afterAgentRun(before, cycle, n, started, result) {
     return { record, state };
 }
 
-;// CONCATENATED MODULE: ./src/workflows/pipeline/barrier.ts
+;// CONCATENATED MODULE: ./src/workflows/pipeline/agentPhase.ts
 /**
- * The hard barrier after each agent phase of the pipeline (seed 004, pattern 2): the artifact the
- * agent was told to write must exist, be big enough, and parse where it is structured; otherwise
- * the phase fails with problems that name exactly what is missing or wrong. The decisions are a
- * pure function (`judgeArtifact`) over what was found on disk; `checkBarrier` only looks.
+ * One agent phase of the planning pipeline (research, decomposition, planning, phase_decomposition):
+ * the agent writes the phase's artifact, which must pass its barrier; retried with the barrier's
+ * findings as context, rate limits waited out (within a budget) without using an attempt.
  */
 
 
 
-const nodeBarrierFs = {
-    stat: (file) => external_node_fs_namespaceObject.promises.stat(file),
-    readFile: (file) => external_node_fs_namespaceObject.promises.readFile(file),
-    readdir: (dir) => external_node_fs_namespaceObject.promises.readdir(dir),
-};
+
+
+
+
+
+
+/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
+const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
+const NO_FAILURES = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
+/** The prompt of one attempt: the phase's template with the goal, earlier artifacts and the last findings. */
+function phasePrompt(deps, spec, state, artifact, problems) {
+    // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
+    // the agent's failures (its output); prompt.md is masked on its way out.
+    return renderTemplate(spec.template, {
+        goal: state.pipeline.goal,
+        research: state.research_output ?? '',
+        plan: state.planning_output ?? '',
+        decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
+        artifact,
+        failure: failureSection(problems),
+    });
+}
 /**
- * Checks the artifact of `phase` under `<stateDir>/pipeline`. Never rejects because of what is (or
- * is not) on disk: an unreadable file is a problem like any other. The artifacts' text enters the
- * engine here (the next prompts quote it, the phase files become issues): `mask` masks it.
+ * The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
+ * retried without using an attempt, as the failure policy's row says.
  */
-async function checkBarrier(phase, stateDir, fs = nodeBarrierFs, mask = (text) => text) {
-    const absolute = artifactPath(stateDir, phase);
-    // Without the trailing "/" of phases/, so that a file standing there is seen as a file.
-    const observed = await observe(absolute.replace(/[\\/]+$/, ''), { ...fs, mask }, phase.kind === 'phase-files');
-    const judged = judgeArtifact(phase, observed, absolute);
-    // The findings quote what was found (a file's error, an entry's name): the next prompt quotes them.
-    return judged.ok ? judged : { ok: false, problems: judged.problems.map(mask) };
+async function turnThroughRateLimits(deps, input, counters) {
+    const { logger, clock } = deps;
+    const { ports, spec, attempt, runs, waits } = input;
+    let result;
+    let decision;
+    for (;;) {
+        // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
+        runs.iterations++;
+        const turn = { prompt: input.prompt, iteration: runs.iterations, issueIds: [], timeoutMs: deps.agentTimeoutMs };
+        result = await runTurn(ports, { ...turn, keepLog: true });
+        if (!result?.failure)
+            break;
+        runs.failedIterations++;
+        decision = decideFailure(result.failure, counters);
+        counters = decision.counters;
+        if (decision.kind !== 'rate_limit')
+            break;
+        if (waits.rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
+            return {
+                end: {
+                    ok: false,
+                    problems: [rateLimitBudgetSpent(waits.rateLimitedMs, RATE_LIMIT_BUDGET_MS, result.failure.message)],
+                },
+            };
+        waits.rateLimitedMs += decision.waitMs;
+        logger.warn('pipeline.rate_limited', rateLimitedWaiting(spec.name, result.failure.message, decision.waitMs), {
+            phase: spec.name,
+            attempt,
+            waitMs: decision.waitMs,
+        });
+        await clock.sleep(decision.waitMs, deps.signal);
+        if (deps.signal?.aborted)
+            break;
+    }
+    if (!result || deps.signal?.aborted)
+        return { end: { ok: false, problems: ['interrupted'], interrupted: true } };
+    return { result, decision, counters };
 }
-async function observe(absolute, fs, listEntries) {
-    let stats;
-    try {
-        stats = await fs.stat(absolute);
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === 'ENOENT' || code === 'ENOTDIR')
-            return { kind: 'missing' };
-        return { kind: 'unreadable', reason: error.message };
-    }
-    if (stats.isFile()) {
-        try {
-            const content = await fs.readFile(absolute);
-            return { kind: 'file', size: content.length, text: fs.mask(content.toString('utf8')) };
-        }
-        catch (error) {
-            return { kind: 'unreadable', reason: error.message };
-        }
-    }
-    if (!stats.isDirectory())
-        return { kind: 'other' };
-    if (!listEntries)
-        return { kind: 'directory', entries: [] };
-    let names;
-    try {
-        names = await fs.readdir(absolute);
-    }
-    catch (error) {
-        return { kind: 'unreadable', reason: error.message };
-    }
-    const entries = [];
-    for (const name of [...names].sort(byCodeUnit)) {
-        const found = await observe(external_node_path_default().join(absolute, name), fs, false);
-        if (found.kind === 'directory')
-            entries.push({ name, kind: 'directory' });
-        else if (found.kind !== 'missing')
-            entries.push({ name, ...found }); // missing: deleted since readdir
-    }
-    return { kind: 'directory', entries };
-}
-/** Pure: the barrier's verdict on what was found at `absolute` (used in the messages). */
-function judgeArtifact(phase, observed, absolute) {
-    const result = phase.kind === 'phase-files' ? judgePhaseFiles(phase, observed, absolute) : judgeFile(phase, observed, absolute);
-    return result;
-}
-function judgeFile(phase, observed, absolute) {
-    const label = phase.artifact;
-    if (observed.kind === 'missing')
-        return fail(`${label} is missing: the ${phase.name} phase must write it at ${absolute}`);
-    if (observed.kind === 'unreadable')
-        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
-    if (observed.kind !== 'file')
-        return fail(`${label} at ${absolute} is ${observed.kind === 'directory' ? 'a directory' : 'neither a file nor a directory'}; expected a file`);
-    const problems = [];
-    if (observed.size < phase.minBytes)
-        problems.push(tooSmall(label, observed.size, phase.minBytes, absolute));
-    if (phase.kind !== 'decomposition')
-        return problems.length > 0 ? { ok: false, problems } : { ok: true, value: observed.text };
-    const parsed = parseJson(observed.text);
-    if (!parsed.ok) {
-        const fence = observed.text.trimStart().startsWith('```')
-            ? '; remove the Markdown code fence, the file must hold only the JSON'
-            : '';
-        return {
-            ok: false,
-            problems: [...problems, `${label} is not valid JSON (${parsed.message})${fence} (${absolute})`],
-        };
-    }
-    const valid = validateDecomposition(parsed.value);
-    if (!valid.ok)
-        problems.push(...valid.problems.map((p) => `${label}: ${p}`));
-    return problems.length > 0 || !valid.ok ? { ok: false, problems } : { ok: true, value: valid.value };
-}
-function parseJson(text) {
-    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-    if (body.trim() === '')
-        return { ok: false, message: 'the file is empty' };
-    try {
-        return { ok: true, value: JSON.parse(body) };
-    }
-    catch (error) {
-        return { ok: false, message: error.message };
-    }
-}
-/** NN-<name>.md: two or more digits, a dash, then letters, digits, "-" or "_". */
-const PHASE_FILE_NAME = /^(\d{2,})-([A-Za-z0-9][A-Za-z0-9_-]*)\.md$/;
-const NAME_RULE = 'NN-<name>.md (a two-digit number from 01, a dash, a name of letters, digits, "-" or "_", then .md)';
-function judgePhaseFiles(phase, observed, absolute) {
-    const label = phase.artifact.endsWith('/') ? phase.artifact : `${phase.artifact}/`;
-    const dir = label.slice(0, -1);
-    if (observed.kind === 'missing') {
-        return fail(`${label} is missing: the ${phase.name} phase must create the directory ${absolute} and write the phase files (${NAME_RULE}) in it`);
-    }
-    if (observed.kind === 'unreadable')
-        return fail(`${label} cannot be read at ${absolute}: ${observed.reason}`);
-    if (observed.kind !== 'directory')
-        return fail(`${label} at ${absolute} is ${observed.kind === 'file' ? 'a file' : 'neither a file nor a directory'}; expected a directory of phase files`);
-    const problems = [];
-    const files = [];
-    for (const entry of observed.entries) {
-        if (entry.name.startsWith('.'))
-            continue; // .gitkeep, .DS_Store, the temporary file of an atomic write
-        const relative = `${dir}/${entry.name}`;
-        const match = PHASE_FILE_NAME.exec(entry.name);
-        if (entry.kind === 'directory') {
-            problems.push(`${relative} is a directory; ${label} must hold only phase files named ${NAME_RULE}`);
-        }
-        else if (entry.kind === 'unreadable') {
-            problems.push(`${relative} cannot be read: ${entry.reason}`);
-        }
-        else if (entry.kind === 'other') {
-            problems.push(`${relative} is neither a file nor a directory; ${label} must hold only phase files named ${NAME_RULE}`);
-        }
-        else if (!match) {
-            problems.push(`${relative}: the name does not match ${NAME_RULE}`);
+async function runAgentPhase(deps, spec, state, earlier, runs) {
+    const { logger, clock } = deps;
+    const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
+    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
+    let problems = earlier;
+    let counters = NO_FAILURES;
+    const waits = { rateLimitedMs: 0 };
+    const ports = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
+    for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
+        const artifact = external_node_path_default().join(dir, spec.artifact);
+        // A leftover of an earlier attempt must not pass this attempt's barrier.
+        await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
+        const prompt = phasePrompt(deps, spec, state, artifact, problems);
+        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} \u2026`, { phase: spec.name, attempt });
+        const started = clock.now().getTime();
+        const turn = await turnThroughRateLimits(deps, { ports, spec, prompt, attempt, runs, waits }, counters);
+        if ('end' in turn)
+            return turn.end;
+        const { result, decision } = turn;
+        counters = turn.counters;
+        if (result.failure) {
+            problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
+            if (decision?.exhausted === 'halt') {
+                // The environment failed the agent twice in a row: more attempts cannot help.
+                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
+            }
         }
         else {
-            const name = match[2];
-            files.push({
-                number: Number(match[1]),
-                name,
-                file: relative,
-                title: phaseTitle(entry.text, name),
-                text: entry.text,
-                size: entry.size,
-            });
+            counters = NO_FAILURES;
+            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
+            if (barrier.ok)
+                return { ok: true, value: stateValue(spec, barrier.value) };
+            problems = barrier.problems;
         }
+        logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
     }
-    if (files.length === 0) {
-        problems.push(`${label} has no phase files: expected files named ${NAME_RULE}, starting with 01-<name>.md, in ${absolute}`);
-    }
-    files.sort((a, b) => a.number - b.number || byCodeUnit(a.file, b.file));
-    problems.push(...numberingProblems(files, label));
-    for (const file of files) {
-        if (file.size < phase.minBytes)
-            problems.push(tooSmall(file.file, file.size, phase.minBytes, external_node_path_default().join(absolute, external_node_path_default().basename(file.file))));
-    }
-    return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
+    return { ok: false, problems };
 }
-/** Pure: the phase numbers must be 01..N, each used once. */
-function numberingProblems(files, label = 'phases/') {
-    if (files.length === 0)
-        return [];
-    const problems = [];
-    const byNumber = new Map();
-    for (const f of files)
-        byNumber.set(f.number, [...(byNumber.get(f.number) ?? []), external_node_path_default().posix.basename(f.file)]);
-    for (const [number, names] of byNumber) {
-        if (names.length > 1)
-            problems.push(`${label}: number ${pad(number)} is used by ${names.length} files (${names.join(', ')}); each phase needs its own number`);
-    }
-    const numbers = [...byNumber.keys()].sort((a, b) => a - b);
-    const max = Math.max(...numbers);
-    const missing = [];
-    for (let n = 1; n <= max; n++)
-        if (!byNumber.has(n))
-            missing.push(n);
-    const zero = byNumber.has(0);
-    if (missing.length > 0 || zero) {
-        const why = [
-            zero ? `${pad(0)} is not allowed, numbering starts at 01` : '',
-            missing.length > 0 ? `missing ${missing.map(pad).join(', ')}` : '',
-        ]
-            .filter((s) => s !== '')
-            .join('; ');
-        problems.push(`${label}: the phase numbers must run from 01 to ${pad(Math.max(max, 1))} without gaps; found ${numbers.map(pad).join(', ')} (${why})`);
-    }
-    return problems;
-}
-/** The first Markdown heading of `text`, or `name` with "-" and "_" as spaces. */
-function phaseTitle(text, name) {
-    const heading = /^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/m.exec(text);
-    const title = heading?.[1]?.trim();
-    return title !== undefined && title !== '' ? title : name.replace(/[-_]+/g, ' ');
-}
-function tooSmall(label, size, minBytes, absolute) {
-    return `${label} is too small: ${size} ${size === 1 ? 'byte' : 'bytes'}, the minimum is ${minBytes} bytes (${absolute})`;
-}
-function fail(problem) {
-    return { ok: false, problems: [problem] };
-}
-function pad(n) {
-    return String(n).padStart(2, '0');
-}
-function byCodeUnit(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
+/** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
+function stateValue(spec, value) {
+    if (spec.kind === 'phase-files')
+        return value.map(({ number, name, file, title }) => ({
+            number,
+            name,
+            file,
+            title,
+        }));
+    return value;
 }
 
 ;// CONCATENATED MODULE: ./src/workflows/pipeline/run.ts
@@ -30173,9 +30626,6 @@ function byCodeUnit(a, b) {
  * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
  * complete one.
  */
-
-
-
 
 
 
@@ -30218,7 +30668,10 @@ async function runPipeline(deps) {
                 return 130;
             if (!outcome.ok) {
                 await write(`${spec.name}-failed`, outcome.problems);
-                logger.error('pipeline.failed', `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(deps.terms).option('planPrompts')}) and ${surface(deps.terms).act('runAgain', 'plan')}: it resumes at ${spec.name}.`, { phase: spec.name, problems: outcome.problems });
+                logger.error('pipeline.failed', phaseFailed(spec.name, id, outcome.problems, deps), {
+                    phase: spec.name,
+                    problems: outcome.problems,
+                });
                 return 1;
             }
             state = { ...state, [spec.stateKey]: outcome.value };
@@ -30240,7 +30693,10 @@ async function runPipeline(deps) {
             }
             state = { ...state, beads_data: result.data };
             await write('beads_integration-complete');
-            logger.info('pipeline.phase', `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.sink.where} (${issueIds(state).join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`, { phase: 'beads_integration', ...result.data });
+            logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(state), result.data), {
+                phase: 'beads_integration',
+                ...result.data,
+            });
         }
     }
     const targets = issueIds(state);
@@ -30292,7 +30748,7 @@ async function run_open(deps) {
     }
     const state = found.checkpoint.state;
     if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
-        throw new PipelineStartError(`pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without ${say.option('goal')} to resume it, or with ${say.given('fresh')} to start the new goal.`);
+        throw new PipelineStartError(otherGoalInProgress(found.checkpoint.id, state.pipeline.goal, deps.terms));
     }
     for (const error of found.errors)
         deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
@@ -30308,97 +30764,6 @@ async function run_open(deps) {
 function isPipelineState(state) {
     const p = state.pipeline;
     return typeof p === 'object' && p !== null && typeof p.goal === 'string';
-}
-/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
-const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
-async function runAgentPhase(deps, spec, state, earlier, runs) {
-    const { logger, clock } = deps;
-    const dir = external_node_path_default().join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
-    await external_node_fs_namespaceObject.promises.mkdir(dir, { recursive: true });
-    let problems = earlier;
-    const ports = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
-    let counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
-    let rateLimitedMs = 0;
-    for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
-        const artifact = external_node_path_default().join(dir, spec.artifact);
-        // A leftover of an earlier attempt must not pass this attempt's barrier.
-        await external_node_fs_namespaceObject.promises.rm(artifact, { recursive: true, force: true });
-        // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
-        // the agent's failures (its output); prompt.md is masked on its way out.
-        const prompt = renderTemplate(spec.template, {
-            goal: state.pipeline.goal,
-            research: state.research_output ?? '',
-            plan: state.planning_output ?? '',
-            decomposition: state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
-            artifact,
-            failure: failureSection(problems),
-        });
-        logger.info('pipeline.attempt', `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${external_node_path_default().relative(deps.cwd, artifact) || artifact} \u2026`, { phase: spec.name, attempt });
-        const started = clock.now().getTime();
-        // The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
-        // retried without using an attempt, as the failure policy's row says.
-        let result;
-        let decision;
-        for (;;) {
-            // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
-            runs.iterations++;
-            result = await runTurn(ports, {
-                prompt,
-                iteration: runs.iterations,
-                issueIds: [],
-                timeoutMs: deps.agentTimeoutMs,
-                keepLog: true,
-            });
-            if (!result?.failure)
-                break;
-            runs.failedIterations++;
-            decision = decideFailure(result.failure, counters);
-            counters = decision.counters;
-            if (decision.kind !== 'rate_limit')
-                break;
-            if (rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
-                return {
-                    ok: false,
-                    problems: [
-                        `the agent stayed rate limited for ${Math.round(rateLimitedMs / 60_000)} min of waiting (the phase waits at most ${RATE_LIMIT_BUDGET_MS / 60_000} min): ${result.failure.message}. Run agent-loop plan again once the limit resets: it resumes at this phase`,
-                    ],
-                };
-            rateLimitedMs += decision.waitMs;
-            logger.warn('pipeline.rate_limited', `Phase ${spec.name}: the agent is rate limited (${result.failure.message}); waiting ${(decision.waitMs / 1000).toFixed(0)} s, then the same attempt again.`, { phase: spec.name, attempt, waitMs: decision.waitMs });
-            await clock.sleep(decision.waitMs, deps.signal);
-            if (deps.signal?.aborted)
-                break;
-        }
-        if (!result || deps.signal?.aborted)
-            return { ok: false, problems: ['interrupted'], interrupted: true };
-        if (result.failure) {
-            problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
-            if (decision?.exhausted === 'halt') {
-                // The environment failed the agent twice in a row: more attempts cannot help.
-                return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
-            }
-        }
-        else {
-            counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
-            const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
-            if (barrier.ok)
-                return { ok: true, value: stateValue(spec, barrier.value) };
-            problems = barrier.problems;
-        }
-        logger.warn('pipeline.barrier', `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`, { phase: spec.name, attempt, problems });
-    }
-    return { ok: false, problems };
-}
-/** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
-function stateValue(spec, value) {
-    if (spec.kind === 'phase-files')
-        return value.map(({ number, name, file, title }) => ({
-            number,
-            name,
-            file,
-            title,
-        }));
-    return value;
 }
 function run_describeValue(spec, value) {
     if (spec.runner !== 'agent')
@@ -33012,6 +33377,243 @@ function listing_listingFailed(error, what) {
     return new ListingError(what, null, `${what} failed: ${message}`, error);
 }
 
+;// CONCATENATED MODULE: ./src/issues/messages.ts
+/** The issue sources' long messages, one string each so a search finds them whole. */
+
+/** The end of a no-change comment on a GitHub issue: what was done, and how to have it tried again. */
+const noChangeNext = (closed) => closed
+    ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
+    : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
+
+;// CONCATENATED MODULE: ./src/issues/github/comments.ts
+/**
+ * agent-loop's comments on an issue, each posted once: a hidden first line says what it is for and
+ * carries a hash of its text, so a run killed after posting it finds it again instead of posting twice.
+ */
+
+
+
+
+const COMMENT_PAGES_SEARCHED = 2;
+function sha256(text) {
+    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text, 'utf8').digest('hex');
+}
+/** The hidden line that marks a comment agent-loop posted: what it is for and a hash of its text. */
+function commentMarker(kind, text) {
+    return `<!-- agent-loop:${kind} sha256=${sha256(text).slice(0, 16)} -->`;
+}
+/** Looks through the newest comments (the last pages) for one that `matches`. */
+async function hasComment(api, number, count, matches) {
+    const lastPage = Math.ceil(count / PER_PAGE);
+    for (let page = lastPage; page >= 1 && page > lastPage - COMMENT_PAGES_SEARCHED; page--) {
+        const answer = await api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, per_page: PER_PAGE, page }, `reading the comments of issue #${number}`);
+        const comments = Array.isArray(answer.data) ? answer.data : [];
+        if (comments.some((c) => json_isObject(c) && typeof c.body === 'string' && matches(c.body)))
+            return true;
+    }
+    return false;
+}
+/**
+ * Posts `note` (redacted) as a comment once: its hidden first line says what it is for and
+ * carries the note's hash (`<!-- agent-loop:<kind> sha256=\u2026 -->`); when the issue has comments,
+ * the newest pages are searched for that line first (up to 2 requests) and nothing is posted when
+ * it is there.
+ */
+async function postOnce(api, redact, c) {
+    const text = commentText(redact, c.note);
+    const marker = commentMarker(c.kind, text);
+    if (c.comments > 0 && (await hasComment(api, c.number, c.comments, (b) => b.includes(marker))))
+        return;
+    await api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: c.number, body: [...(c.lines ?? []), marker, '', text].join('\n') }, c.what);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/issueMarks.ts
+/**
+ * What the GitHub issue source writes on an issue: a ticked checklist item, a close with its reason,
+ * the escalation's label and note, the no-change label and evidence, a label. Each reads the issue
+ * first (a conditional GET) and does nothing twice when called again after a crash half-way.
+ */
+
+
+
+
+
+
+
+/** Hidden first line of every escalation comment. */
+const ESCALATION_MARKER = '<!-- agent-loop:escalation -->';
+/** The issue's number, or an error naming what could not be done. */
+function requireNumber(where, id, action) {
+    const number = issueNumber(id);
+    if (number === undefined) {
+        throw new GitHubSourceError(`Cannot ${action} issue ${JSON.stringify(id)} in ${where}: a GitHub issue id is its number, e.g. "42".`, 'other');
+    }
+    return number;
+}
+function unknownIssue(where, number, action) {
+    return new GitHubSourceError(`Cannot ${action} issue #${number} in ${where}: there is no such issue (deleted, transferred, or a pull request).`, 'not-found', 404);
+}
+/** The issue, read again (a conditional GET), or the error that it is none. */
+async function readIssue(ctx, id, action, reading) {
+    const number = requireNumber(ctx.where, id, action);
+    const item = await ctx.cache.issue(number, reading(number));
+    if (!item || item.pullRequest)
+        throw unknownIssue(ctx.where, number, action);
+    return { number, item };
+}
+async function addLabelTo(ctx, number, label) {
+    await ctx.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [label] }, `labelling issue #${number} ${label}`);
+}
+async function closeIssue(ctx, number) {
+    await ctx.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
+}
+/** GitHubIssueSource.tickChecklistItem (see its contract there). */
+async function tickChecklistItem(ctx, id, item) {
+    const action = 'tick a checklist item of';
+    const { number, item: found } = await readIssue(ctx, id, action, (n) => `reading issue #${n} before ticking "${item}" in it`);
+    const body = tickItem(found.body, item);
+    if (body === undefined)
+        return false;
+    await ctx.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, body }, `ticking "${item}" in issue #${number}`);
+    ctx.cache.forget(number);
+    return true;
+}
+/** GitHubIssueSource.close (see its contract there). */
+async function closeWithReason(ctx, id, reason) {
+    const { number, item } = await readIssue(ctx, id, 'close', (n) => `reading issue #${n} before closing it`);
+    if (item.state === 'closed')
+        return;
+    if (commentText(ctx.redact, reason).trim() !== '')
+        await postOnce(ctx.api, ctx.redact, {
+            number,
+            comments: item.comments ?? 0,
+            kind: 'close',
+            note: reason,
+            what: `commenting on issue #${number} before closing it`,
+        });
+    await closeIssue(ctx, number);
+    ctx.cache.forget(number);
+}
+/** GitHubIssueSource.markEscalated (see its contract there). */
+async function markEscalated(ctx, id, note) {
+    const { number, item } = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
+    const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+    if (!labelled)
+        await addLabelTo(ctx, number, ESCALATED_LABEL);
+    // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
+    await postOnce(ctx.api, ctx.redact, {
+        number,
+        comments: labelled ? (item.comments ?? 0) : 0,
+        kind: 'escalation-note',
+        note,
+        what: `commenting on escalated issue #${number}`,
+        lines: [ESCALATION_MARKER],
+    });
+    ctx.cache.forget(number);
+}
+/** GitHubIssueSource.markNoChange (see its contract there). */
+async function markNoChange(ctx, id, note, close) {
+    const { number, item } = await readIssue(ctx, id, 'label', (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`);
+    if (item.state === 'closed')
+        return;
+    // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
+    const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
+    if (!labelled)
+        await addLabelTo(ctx, number, NO_CHANGE_LABEL);
+    const next = noChangeNext(close);
+    await postOnce(ctx.api, ctx.redact, {
+        number,
+        comments: labelled ? (item.comments ?? 0) : 0,
+        kind: 'no-change',
+        note: `${note}\n\n${next}`,
+        what: `commenting on issue #${number}`,
+    });
+    if (close)
+        await closeIssue(ctx, number);
+    ctx.cache.forget(number);
+}
+/** GitHubIssueSource.addLabel (see its contract there). */
+async function addLabel(ctx, id, label) {
+    const number = requireNumber(ctx.where, id, 'label');
+    await addLabelTo(ctx, number, label);
+    ctx.cache.forget(number);
+}
+
+;// CONCATENATED MODULE: ./src/issues/github/listingFilter.ts
+/**
+ * What a listing of labelled GitHub issues holds, decided item by item: pull requests, closed items
+ * and issues waiting in a pull request left out, escalated issues apart, outsiders' issues skipped
+ * (and named), "Blocked by #N" issues held back while #N is open. Pure: listing.ts's caller pages.
+ */
+
+
+function emptySummary() {
+    return {
+        pages: 0,
+        notModified: 0,
+        scanned: 0,
+        pullRequests: 0,
+        escalated: 0,
+        prOpen: 0,
+        blocked: 0,
+        outsiders: 0,
+        ready: 0,
+        truncated: false,
+    };
+}
+/** Sorts one page's items into `into`, counting them in `summary`. Pure (but for the two it adds to). */
+function sortPage(items, who, into, summary) {
+    for (const item of items) {
+        summary.scanned++;
+        if (item.pullRequest) {
+            summary.pullRequests++;
+            continue;
+        }
+        if (item.state !== 'open')
+            continue;
+        const escalated = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+        if (escalated)
+            summary.escalated++;
+        if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
+            summary.prOpen++;
+            continue;
+        }
+        const association = (item.authorAssociation ?? 'NONE').toUpperCase();
+        if (!who.allowed.has(association) && !who.trusted.has(String(item.number))) {
+            summary.outsiders++;
+            const outsider = {
+                id: String(item.number),
+                title: item.title,
+                author: item.author ?? '',
+                association,
+            };
+            if (item.url !== undefined)
+                outsider.url = item.url;
+            into.outsiders.push(outsider);
+            into.warnings.push(`issue #${item.number} by ${item.author ? `@${item.author}` : 'an unknown author'} (${association}) skipped: ` +
+                `only issues by ${[...who.allowed].join(', ')} are worked on (allowed-authors)`);
+            continue;
+        }
+        (escalated ? into.escalated : into.listed).push(toIssue(item));
+    }
+}
+/**
+ * "Blocked by #N" (the planning pipeline's phase N+1): `issues` but those blocked by an issue open in
+ * the listing's `pages`, each held back counted in `summary`.
+ */
+function unblockedBy(pages, summary) {
+    const open = new Set(Object.values(pages)
+        .flatMap((p) => p.items)
+        .filter((i) => i.state === 'open' && !i.pullRequest)
+        .map((i) => String(i.number)));
+    return (issues) => issues.filter((issue) => {
+        const blocker = issueFields_blockedBy(issue.body).find((n) => open.has(n));
+        if (blocker !== undefined)
+            summary.blocked++;
+        return blocker === undefined;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/issues/github/phaseIssues.ts
 /**
  * The planning pipeline's phase issues on GitHub (src/workflows/pipeline/githubSink.ts): issues opened
@@ -33188,11 +33790,7 @@ async function listPages(api, prefix, maxPages) {
 
 
 
-
 const DEFAULT_ALLOWED_AUTHORS = ['OWNER', 'MEMBER', 'COLLABORATOR'];
-/** Hidden first line of every escalation comment. */
-const ESCALATION_MARKER = '<!-- agent-loop:escalation -->';
-const COMMENT_PAGES_SEARCHED = 2;
 class GitHubIssueSource {
     description;
     /** Outsiders' issues the last ready() skipped, for the summary. */
@@ -33219,6 +33817,7 @@ class GitHubIssueSource {
     claims;
     runId;
     claimsOf;
+    marks;
     constructor(options) {
         this.owner = options.owner;
         this.repo = options.repo;
@@ -33232,6 +33831,7 @@ class GitHubIssueSource {
         this.api = new GitHubRequests(options.octokit, this.owner, this.repo);
         this.cache = new IssueCache(this.api, this.query);
         this.claims = new GitHubClaims(this.api, options.now ?? Date.now, (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()), { redact: this.redact, ...(options.runUrl ? { runUrl: options.runUrl } : {}) });
+        this.marks = { api: this.api, cache: this.cache, redact: this.redact, where: `${this.owner}/${this.repo}` };
         this.runId = options.runId;
         this.claimsOf = options.claimsOf ? new Set(options.claimsOf.map((id) => String(issueNumber(id) ?? id))) : undefined;
         this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
@@ -33272,81 +33872,27 @@ class GitHubIssueSource {
         }
     }
     async list() {
-        const listed = [];
-        // Escalated issues are listed too, after the others and not counted against maxIssues: the engine
-        // skips them unless they were edited since their escalation, and halts when only they remain.
-        const listedEscalated = [];
-        const outsiders = [];
-        const summary = {
-            pages: 0,
-            notModified: 0,
-            scanned: 0,
-            pullRequests: 0,
-            escalated: 0,
-            prOpen: 0,
-            blocked: 0,
-            outsiders: 0,
-            ready: 0,
-            truncated: false,
-        };
+        const sorted = { listed: [], escalated: [], outsiders: [], warnings: [] };
+        const summary = emptySummary();
         const pages = {};
         let url = this.firstPageUrl();
         while (url !== undefined) {
-            if (summary.pages >= this.maxPages || listed.length >= this.maxIssues) {
+            if (summary.pages >= this.maxPages || sorted.listed.length >= this.maxIssues) {
                 summary.truncated = true;
                 break;
             }
             const page = await this.cache.listingPage(url, summary, `listing open issues labelled ${this.label} in ${this.owner}/${this.repo}`);
             pages[url] = page;
-            for (const item of page.items) {
-                summary.scanned++;
-                if (item.pullRequest) {
-                    summary.pullRequests++;
-                    continue;
-                }
-                if (item.state !== 'open')
-                    continue;
-                const escalated = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-                if (escalated)
-                    summary.escalated++;
-                if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
-                    summary.prOpen++;
-                    continue;
-                }
-                const association = (item.authorAssociation ?? 'NONE').toUpperCase();
-                if (!this.allowed.has(association) && !this.trusted.has(String(item.number))) {
-                    summary.outsiders++;
-                    const outsider = {
-                        id: String(item.number),
-                        title: item.title,
-                        author: item.author ?? '',
-                        association,
-                    };
-                    if (item.url !== undefined)
-                        outsider.url = item.url;
-                    outsiders.push(outsider);
-                    this.warnOnce(`issue #${item.number} by ${item.author ? `@${item.author}` : 'an unknown author'} (${association}) skipped: ` +
-                        `only issues by ${[...this.allowed].join(', ')} are worked on (allowed-authors)`);
-                    continue;
-                }
-                (escalated ? listedEscalated : listed).push(toIssue(item));
-            }
+            sorted.warnings = [];
+            sortPage(page.items, { allowed: this.allowed, trusted: this.trusted }, sorted, summary);
+            for (const warning of sorted.warnings)
+                this.warnOnce(warning);
             url = page.next;
         }
         this.cache.keepListing(pages);
-        this.skippedOutsiders = outsiders;
-        // "Blocked by #N" (the planning pipeline's phase N+1): not ready while #N is open in the listing.
-        const open = new Set(Object.values(pages)
-            .flatMap((p) => p.items)
-            .filter((i) => i.state === 'open' && !i.pullRequest)
-            .map((i) => String(i.number)));
-        const unblocked = (issues) => issues.filter((issue) => {
-            const blocker = issueFields_blockedBy(issue.body).find((n) => open.has(n));
-            if (blocker !== undefined)
-                summary.blocked++;
-            return blocker === undefined;
-        });
-        const ready = sortIssues(unblocked(listed)).slice(0, this.maxIssues);
+        this.skippedOutsiders = sorted.outsiders;
+        const unblocked = unblockedBy(pages, summary);
+        const ready = sortIssues(unblocked(sorted.listed)).slice(0, this.maxIssues);
         // An issue another run is working on: its claim is read (1 request per such issue) and handed on.
         for (const issue of ready) {
             if (!issue.labels.some((l) => l.toLowerCase() === IN_PROGRESS_LABEL))
@@ -33363,7 +33909,7 @@ class GitHubIssueSource {
             this.warnOnce(`${this.description}: only the oldest ${summary.scanned} of the labelled items were looked at (${this.maxPages} pages of ${PER_PAGE}); ` +
                 `newer issues, and priority labels on them, are seen once older ones are closed or escalated`);
         }
-        return [...ready, ...sortIssues(unblocked(listedEscalated)).slice(0, this.maxIssues)];
+        return [...ready, ...sortIssues(unblocked(sorted.escalated)).slice(0, this.maxIssues)];
     }
     async get(id) {
         const number = issueNumber(id);
@@ -33378,52 +33924,24 @@ class GitHubIssueSource {
      * when the box is already ticked or not there. A person's edit in the moment between the read
      * and the PATCH would be lost: GitHub offers no conditional PATCH of an issue.
      */
-    async tickChecklistItem(id, item) {
-        const number = this.requireNumber(id, 'tick a checklist item of');
-        const found = await this.cache.issue(number, `reading issue #${number} before ticking "${item}" in it`);
-        if (!found || found.pullRequest)
-            throw this.unknownIssue(number, 'tick a checklist item of');
-        const body = tickItem(found.body, item);
-        if (body === undefined)
-            return false;
-        await this.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, body }, `ticking "${item}" in issue #${number}`);
-        this.cache.forget(number);
-        return true;
+    tickChecklistItem(id, item) {
+        return tickChecklistItem(this.marks, id, item);
     }
     /**
      * A comment with the reason (marked: posted once, see postOnce), then `state: closed,
      * state_reason: completed`. A closed issue is left as it is. Called again after a crash between
      * the comment and the close, it finds the comment and only closes.
      */
-    async close(id, reason) {
-        const number = this.requireNumber(id, 'close');
-        const item = await this.cache.issue(number, `reading issue #${number} before closing it`);
-        if (!item || item.pullRequest)
-            throw this.unknownIssue(number, 'close');
-        if (item.state === 'closed')
-            return;
-        if (commentText(this.redact, reason).trim() !== '')
-            await this.postOnce(number, item.comments ?? 0, 'close', reason, `commenting on issue #${number} before closing it`);
-        await this.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
-        this.cache.forget(number);
+    close(id, reason) {
+        return closeWithReason(this.marks, id, reason);
     }
     /**
      * Adds ESCALATED_LABEL and posts one comment: a hidden marker, the note's hash, the (redacted)
      * note. Called again for the same note while the issue still carries the label, it finds that
      * comment and posts nothing. Once a person has removed the label, a new escalation comments anew.
      */
-    async markEscalated(id, note) {
-        const number = this.requireNumber(id, 'escalate');
-        const item = await this.cache.issue(number, `reading issue #${number} before escalating it`);
-        if (!item || item.pullRequest)
-            throw this.unknownIssue(number, 'escalate');
-        const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-        if (!labelled) {
-            await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [ESCALATED_LABEL] }, `labelling issue #${number} ${ESCALATED_LABEL}`);
-        }
-        // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
-        await this.postOnce(number, labelled ? (item.comments ?? 0) : 0, 'escalation-note', note, `commenting on escalated issue #${number}`, [ESCALATION_MARKER]);
-        this.cache.forget(number);
+    markEscalated(id, note) {
+        return markEscalated(this.marks, id, note);
     }
     /**
      * An issue found already satisfied: NO_CHANGE_LABEL and one comment with the evidence (label,
@@ -33431,26 +33949,8 @@ class GitHubIssueSource {
      * `verify:` pass: 1 more call), else left open for a person to close. Called again with the same
      * note (a run killed on the way), it labels and comments nothing twice.
      */
-    async markNoChange(id, note, close) {
-        const number = this.requireNumber(id, 'label');
-        const item = await this.cache.issue(number, `reading issue #${number} before labelling it ${NO_CHANGE_LABEL}`);
-        if (!item || item.pullRequest)
-            throw this.unknownIssue(number, 'label');
-        if (item.state === 'closed')
-            return;
-        // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
-        const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
-        if (!labelled) {
-            await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [NO_CHANGE_LABEL] }, `labelling issue #${number} ${NO_CHANGE_LABEL}`);
-        }
-        const next = close
-            ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
-            : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
-        await this.postOnce(number, labelled ? (item.comments ?? 0) : 0, 'no-change', `${note}\n\n${next}`, `commenting on issue #${number}`);
-        if (close) {
-            await this.api.send('PATCH /repos/{owner}/{repo}/issues/{issue_number}', { issue_number: number, state: 'closed', state_reason: 'completed' }, `closing issue #${number}`);
-        }
-        this.cache.forget(number);
+    markNoChange(id, note, close) {
+        return markNoChange(this.marks, id, note, close);
     }
     /**
      * The open pull request from `head` (a branch of this repository), or a new one: 1 GET, plus 1
@@ -33471,10 +33971,8 @@ class GitHubIssueSource {
         return findIssuesByMarkers(this.api, this.label, this.maxPages, markers);
     }
     /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
-    async addLabel(id, label) {
-        const number = this.requireNumber(id, 'label');
-        await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [label] }, `labelling issue #${number} ${label}`);
-        this.cache.forget(number);
+    addLabel(id, label) {
+        return addLabel(this.marks, id, label);
     }
     /**
      * Claims the issue (issue 14; claimComments.ts): the label, the claim comment (issue 15: the issue's
@@ -33512,30 +34010,6 @@ class GitHubIssueSource {
         });
         return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
     }
-    /**
-     * Posts `note` (redacted) as a comment once: its hidden first line says what it is for and
-     * carries the note's hash (`<!-- agent-loop:<kind> sha256=\u2026 -->`); when the issue has comments,
-     * the newest pages are searched for that line first (up to 2 requests; `comments` 0: not
-     * searched, nothing of this effect can be there yet) and nothing is posted when it is there. `lines`: more hidden lines before it (the escalation's older marker).
-     */
-    async postOnce(number, comments, kind, note, what, lines = []) {
-        const text = commentText(this.redact, note);
-        const marker = commentMarker(kind, text);
-        if (comments > 0 && (await this.hasComment(number, comments, (b) => b.includes(marker))))
-            return;
-        await this.api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, body: [...lines, marker, '', text].join('\n') }, what);
-    }
-    /** Looks through the newest comments (the last pages) for one that `matches`. */
-    async hasComment(number, count, matches) {
-        const lastPage = Math.ceil(count / PER_PAGE);
-        for (let page = lastPage; page >= 1 && page > lastPage - COMMENT_PAGES_SEARCHED; page--) {
-            const answer = await this.api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: number, per_page: PER_PAGE, page }, `reading the comments of issue #${number}`);
-            const comments = Array.isArray(answer.data) ? answer.data : [];
-            if (comments.some((c) => json_isObject(c) && typeof c.body === 'string' && matches(c.body)))
-                return true;
-        }
-        return false;
-    }
     // --- helpers -----------------------------------------------------------------------------------
     restore(value) {
         const problem = this.cache.restore(value);
@@ -33544,14 +34018,7 @@ class GitHubIssueSource {
         }
     }
     requireNumber(id, action) {
-        const number = issueNumber(id);
-        if (number === undefined) {
-            throw new GitHubSourceError(`Cannot ${action} issue ${JSON.stringify(id)} in ${this.owner}/${this.repo}: a GitHub issue id is its number, e.g. "42".`, 'other');
-        }
-        return number;
-    }
-    unknownIssue(number, action) {
-        return new GitHubSourceError(`Cannot ${action} issue #${number} in ${this.owner}/${this.repo}: there is no such issue (deleted, transferred, or a pull request).`, 'not-found', 404);
+        return requireNumber(`${this.owner}/${this.repo}`, id, action);
     }
     warnOnce(message) {
         if (this.warned.has(message))
@@ -33563,13 +34030,6 @@ class GitHubIssueSource {
 /** Requests the source made so far (for tests and the summary). */
 function apiCallsOf(source) {
     return source.apiCalls;
-}
-function sha256(text) {
-    return (0,external_node_crypto_namespaceObject.createHash)('sha256').update(text, 'utf8').digest('hex');
-}
-/** The hidden line that marks a comment agent-loop posted: what it is for and a hash of its text. */
-function commentMarker(kind, text) {
-    return `<!-- agent-loop:${kind} sha256=${sha256(text).slice(0, 16)} -->`;
 }
 
 ;// CONCATENATED MODULE: ./src/issues/index.ts
@@ -35327,6 +35787,7 @@ function leaveClaimed(listed, skipped, ownCheckpoint) {
 }
 
 ;// CONCATENATED MODULE: ./src/git/lane.ts
+
 class RepositoryMovedError extends Error {
     what;
     constructor(what) {
@@ -35346,7 +35807,7 @@ function laneProblem(lane, found) {
         moved.push(`the base branch ${lane.baseBranch} was at ${lane_short(lane.baseTip)} and is now at ${lane_short(found.baseTip)}`);
     }
     if (found.rewoundTo !== undefined && found.head === lane.head) {
-        moved.push(`${lane.head} was taken back from ${lane_short(lane.headTip)} to ${lane_short(found.rewoundTo)}, which does not hold it (a reset below agent-loop's last commit on it: what was tested would not be what lands)`);
+        moved.push(laneRewound(lane.head, lane_short(lane.headTip), lane_short(found.rewoundTo)));
     }
     return moved.length ? moved.join('; ') : undefined;
 }
@@ -36161,13 +36622,13 @@ function buildResult(input) {
  * "temporary failure; the user is invited to retry": nothing was lost, the next run retries); 0
  * otherwise.
  */
-const EXIT_DEFERRED = 75;
+const result_EXIT_DEFERRED = 75;
 /** A halted result without its reason. */
 const result_HALTED = 1;
 function exitCodeFor(result) {
     if (result.status === 'halted')
         return result.haltReason ? HALT_REASONS[result.haltReason].exitCode : result_HALTED;
-    return result.status === 'deferred' ? EXIT_DEFERRED : 0;
+    return result.status === 'deferred' ? result_EXIT_DEFERRED : 0;
 }
 /** The head line of a deferred run: what failed, and that nothing was lost. */
 function deferredLine(d) {
@@ -39705,7 +40166,7 @@ const notesGit = gitRunner;
 async function must(git, args) {
     const r = await git.run(args);
     if (r.code !== 0)
-        throw new git_GitError(args, r.code, r.stderr || r.stdout);
+        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
     return r.stdout;
 }
 /**
@@ -39739,7 +40200,7 @@ async function readNote(git, commit) {
     if (r.code === 1)
         return undefined;
     if (r.code !== 0)
-        throw new git_GitError(args, r.code, r.stderr || r.stdout);
+        throw new errors_GitError(args, r.code, r.stderr || r.stdout);
     return parseNote(r.stdout, commit);
 }
 /** Parses a note's text. Pure. */
@@ -42243,6 +42704,7 @@ function mergeIssueLines(base, ours, theirs) {
 
 
 
+
 class WorktreeError extends Error {
 }
 function worktrees(top, runner) {
@@ -42288,56 +42750,62 @@ function worktrees(top, runner) {
                 for (const b of branches)
                     await tryGit('branch', '-D', b);
         },
-        async merge(job, message, issuesFile) {
-            // The branch by its full name: git reads a tag of the same name (an agent's) first.
-            const branch = `refs/heads/${job}`;
-            if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
-                return { kind: 'up_to_date' };
-            // git overwrites an ignored file without a word when the merged branch adds one at its path
-            // (a job's worktree has none of the user's ignored files, so its agent cannot see it): refused.
-            const added = (await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])).stdout
-                .split('\n')
-                .filter((f) => f !== '');
-            const present = added.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(top, f)));
-            // One the base tracks (another job of the wave added it first) is git's own add/add conflict.
-            const tracked = new Set(present.length > 0
-                ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
-                : []);
-            const inTheWay = present.filter((f) => !tracked.has(f));
-            if (inTheWay.length > 0)
-                return {
-                    kind: 'refused',
-                    detail: `the branch adds ${inTheWay.join(', ')}, which your checkout holds untracked or ignored: git would overwrite ${inTheWay.length === 1 ? 'it' : 'them'}`,
-                };
-            const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
-            if (r.code === 0)
-                return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
-            const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
-                .split('\n')
-                .filter((l) => l !== '');
-            const abort = async (files, detail) => {
-                await tryGit('merge', '--abort');
-                return { kind: 'conflict', files, detail };
-            };
-            // Not a conflict git could record: the checkout itself is in the way (the user staged or
-            // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
-            // issue again would meet the same refusal, so it is not a conflict of the job's.
-            if (conflicted.length === 0) {
-                await tryGit('merge', '--abort'); // no merge to abort: a no-op
-                return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
-            }
-            const others = conflicted.filter((f) => f !== issuesFile);
-            if (others.length > 0 || !issuesFile)
-                return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
-            const merged = mergeIssueLines(await show(`:1:${issuesFile}`), await show(`:2:${issuesFile}`), await show(`:3:${issuesFile}`));
-            if (!merged.ok)
-                return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
-            await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(top, issuesFile), merged.text);
-            await git('add', '--', issuesFile);
-            await git('commit', '--quiet', '--no-edit');
-            return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
-        },
+        merge: (job, message, issuesFile) => mergeJob({ top, runner, git, tryGit, show }, job, message, issuesFile),
     };
+}
+/**
+ * The files the merged branch adds that the checkout holds untracked or ignored: git overwrites an
+ * ignored file without a word when the merged branch adds one at its path (a job's worktree has none of
+ * the user's ignored files, so its agent cannot see it). One the base tracks (another job of the wave
+ * added it first) is git's own add/add conflict, not in the way.
+ */
+async function inTheWayOf({ top, runner }, branch) {
+    const added = (await runner.run(['diff', '--name-only', '--no-renames', '--diff-filter=A', 'HEAD...' + branch, '--'])).stdout
+        .split('\n')
+        .filter((f) => f !== '');
+    const present = added.filter((f) => (0,external_node_fs_namespaceObject.existsSync)(external_node_path_default().join(top, f)));
+    const tracked = new Set(present.length > 0
+        ? (await runner.run(['ls-files', '--', ...present])).stdout.split('\n').filter((f) => f !== '')
+        : []);
+    return present.filter((f) => !tracked.has(f));
+}
+/** Worktrees.merge: `job`'s branch into the main checkout's, the issues file's conflict resolved line by line. */
+async function mergeJob(main, job, message, issuesFile) {
+    const { top, runner, git, tryGit, show } = main;
+    // The branch by its full name: git reads a tag of the same name (an agent's) first.
+    const branch = `refs/heads/${job}`;
+    if (await tryGit('merge-base', '--is-ancestor', branch, 'HEAD'))
+        return { kind: 'up_to_date' };
+    const inTheWay = await inTheWayOf(main, branch);
+    if (inTheWay.length > 0)
+        return { kind: 'refused', detail: untrackedInTheWay(inTheWay) };
+    const r = await runner.run(['merge', '--quiet', '--no-ff', '--no-edit', '-m', message, branch]);
+    if (r.code === 0)
+        return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: false };
+    const conflicted = (await runner.run(['diff', '--name-only', '--diff-filter=U'])).stdout
+        .split('\n')
+        .filter((l) => l !== '');
+    const abort = async (files, detail) => {
+        await tryGit('merge', '--abort');
+        return { kind: 'conflict', files, detail };
+    };
+    // Not a conflict git could record: the checkout itself is in the way (the user staged or
+    // changed a file, or made one the branch adds, during the run). Nothing was merged; working the
+    // issue again would meet the same refusal, so it is not a conflict of the job's.
+    if (conflicted.length === 0) {
+        await tryGit('merge', '--abort'); // no merge to abort: a no-op
+        return { kind: 'refused', detail: (r.stderr || r.stdout).trim() };
+    }
+    const others = conflicted.filter((f) => f !== issuesFile);
+    if (others.length > 0 || !issuesFile)
+        return abort(conflicted, `conflicting changes in ${(others.length > 0 ? others : conflicted).join(', ')}`);
+    const merged = mergeIssueLines(await show(`:1:${issuesFile}`), await show(`:2:${issuesFile}`), await show(`:3:${issuesFile}`));
+    if (!merged.ok)
+        return abort(conflicted, `both sides changed issue(s) ${merged.conflicts.join(', ')} in ${issuesFile}`);
+    await external_node_fs_namespaceObject.promises.writeFile(external_node_path_default().join(top, issuesFile), merged.text);
+    await git('add', '--', issuesFile);
+    await git('commit', '--quiet', '--no-edit');
+    return { kind: 'merged', commit: await git('rev-parse', 'HEAD'), issuesFileResolved: true };
 }
 
 ;// CONCATENATED MODULE: ./src/app/waveLanding.ts
@@ -43040,6 +43508,7 @@ function describeRow(row, requeued) {
 
 
 
+
 /** Reads the tally from `state.loop`'s history, or its counters; null when neither is there. Pure. */
 function tallyIterations(loop) {
     const compacted = count(loop.compactedIterations) ?? 0;
@@ -43197,10 +43666,12 @@ async function statusCommand(opts, deps) {
         }
         out('');
         out(resumable && readPhase(resumable).stage === 'halted'
-            ? `\`agent-loop run --state-dir ${opts.stateDir}\` would find ${resumable.id} halted and run nothing, until its cause changes (see its halt diagnostic, halt.md) or it is resumed with \`--resume-halted\` and the options of the halted run (\`--fresh\` starts over).`
+            ? wouldFindHalted(opts.stateDir, resumable.id)
             : resumable
-                ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${readPhase(resumable).stage ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
-                : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`);
+                ? wouldResume(opts.stateDir, resumable.id, readPipelineProgress(resumable)
+                    ? `at the ${resumePoint(resumable)} phase`
+                    : `(${readPhase(resumable).stage ?? resumable.phase})`)
+                : nothingToResume(opts.stateDir));
     }
     if (invalid.length > 0) {
         out('');
@@ -43271,7 +43742,7 @@ function describeLoop(loop) {
     if (loop.currentCycleIssueIds !== null)
         lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
     if (loop.preexistingFailures?.length)
-        lines.push(`  failing before, not targeted: ${listIds(loop.preexistingFailures.slice(0, 20))}${loop.preexistingFailures.length > 20 ? ` and ${loop.preexistingFailures.length - 20} more` : ''}`);
+        lines.push(failingBefore(listIds(loop.preexistingFailures.slice(0, 20)), loop.preexistingFailures.length));
     if (loop.haltReason !== null)
         lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
     if (loop.totalEscalations)
@@ -43353,45 +43824,58 @@ function ids(value) {
 
 
 
+
 const VERSION = '0.1.0';
-async function main(argv, given) {
-    let io = given;
+function readCommandLine(argv, io) {
     const args = parseArgs(argv);
     if (args.version) {
         io.stdout(`${VERSION}\n`);
-        return 0;
+        return { exit: 0 };
     }
     if (args.help || argv.length === 0) {
         io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
-        return args.problems.length || argv.length === 0 ? 2 : 0;
+        return { exit: args.problems.length || argv.length === 0 ? 2 : 0 };
     }
     // A mistyped command (`agent-loop stauts`) or none at all: what went wrong, not the whole help.
-    if (!args.command)
-        return main_usageError(io, args.command, args.problems.length
+    if (!args.command) {
+        const said = args.problems.length
             ? args.problems.map((p) => p.message)
-            : [`a command is needed first: one of ${COMMANDS.join(', ')} (agent-loop <command> [options]).`]);
+            : [`a command is needed first: one of ${COMMANDS.join(', ')} (agent-loop <command> [options]).`];
+        return { exit: main_usageError(io, args.command, said) };
+    }
     // Every problem at once: those of the command line's shape and those of the values.
-    let options;
-    let secrets;
     try {
-        ({ options, secrets } = loadConfig({
+        const { options, secrets } = loadConfig({
             command: args.command,
             flags: args.values,
             env: io.env,
             readFile: (p) => readInput(external_node_path_default().resolve(io.cwd, p), MiB),
-        }));
+        });
+        if (args.problems.length > 0)
+            return {
+                exit: main_usageError(io, args.command, args.problems.map((p) => p.message)),
+            };
+        return { command: args.command, options, secrets, flags: args.values };
     }
     catch (error) {
         if (error instanceof ConfigError)
-            return main_usageError(io, args.command, [...args.problems, ...error.problems].map((p) => p.message));
+            return {
+                exit: main_usageError(io, args.command, [...args.problems, ...error.problems].map((p) => p.message)),
+            };
         throw error;
     }
-    if (args.problems.length > 0)
-        return main_usageError(io, args.command, args.problems.map((p) => p.message));
+}
+async function main(argv, given) {
+    let io = given;
+    const parsed = readCommandLine(argv, io);
+    if ('exit' in parsed)
+        return parsed.exit;
+    const { command, secrets } = parsed;
+    let { options } = parsed;
     const clock = io.clock ?? systemClock;
     // Started in a subdirectory of a repository: work at its root (the issues, the tests, the agent),
     // with the paths given relative to where the user is.
-    const top = args.command === 'run' || args.command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
+    const top = command === 'run' || command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
     if (top && external_node_path_default().resolve(top) !== external_node_path_default().resolve(io.cwd)) {
         options = atRoot(options, io.cwd);
         io.stderr(`agent-loop: working at the repository's root ${top} (started in ${io.cwd}).\n`);
@@ -43400,71 +43884,73 @@ async function main(argv, given) {
     // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
     const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
     // status only reads: it creates nothing.
-    const unusable = await stateDirProblem(stateDir, { create: args.command !== 'status' });
+    const unusable = await stateDirProblem(stateDir, { create: command !== 'status' });
     if (unusable)
-        return main_usageError(io, args.command, [unusable]);
+        return main_usageError(io, command, [unusable]);
     for (const note of notes)
         io.stderr(`agent-loop: ${note}\n`);
-    const out = (line) => io.stdout(`${line}\n`);
     // The text log fits the terminal, broken at words (src/report/wrap.ts); COLUMNS sets the width.
     const width = consoleWidth(io.env.COLUMNS, io.columns);
-    const fits = width !== undefined ? { width } : {};
-    switch (args.command) {
+    const ready = { io: { ...io, clock, secrets, stateDir, ...(width !== undefined ? { width } : {}) }, options };
+    switch (command) {
         case 'run':
             if (options.parallel > 1)
                 return parallelCommand(options, {
-                    ...io,
-                    clock,
-                    secrets,
-                    stateDir,
+                    ...ready.io,
                     self: io.self ?? [process.execPath, process.argv[1] ?? 'agent-loop'],
-                    flags: args.values,
-                    ...fits,
+                    flags: parsed.flags,
                 });
-            return runCommand(options, { ...io, clock, secrets, stateDir, ...fits });
+            return runCommand(options, ready.io);
         case 'plan':
-            return planCommand(options, { ...io, clock, secrets, stateDir, ...fits });
+            return planCommand(options, ready.io);
         case 'status':
-            try {
-                return await statusCommand({ stateDir, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
-            }
-            catch (error) {
-                // The checkpoints cannot be listed (their directory is a file, unreadable): exit 2, as its help says.
-                if (error instanceof CheckpointError)
-                    return main_usageError(io, args.command, [error.message]);
-                throw error;
-            }
-        case 'cleanup': {
-            // Never under a running loop's feet: cleanup takes the same lock.
-            const opened = await openSession({
-                command: 'cleanup',
-                cwd: io.cwd,
-                env: io.env,
-                stateDir,
-                now: () => clock.now(),
-                sleep: (ms) => clock.sleep(ms),
-                checkRepository: false,
-            });
-            if (!opened.ok) {
-                io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-                return 2;
-            }
-            try {
-                return await cleanupCommand({ stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json }, { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
-            }
-            catch (error) {
-                if (error instanceof CheckpointError)
-                    return main_usageError(io, args.command, [error.message]);
-                throw error;
-            }
-            finally {
-                opened.session.release();
-            }
+        case 'cleanup':
+            return checkpointsCommand(command, ready.io, options);
+    }
+}
+/** status and cleanup: the checkpoints listed, or cleaned up under the run's lock. */
+async function checkpointsCommand(command, io, options) {
+    const { clock, stateDir } = io;
+    const out = (line) => io.stdout(`${line}\n`);
+    const deps = () => ({ store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+    if (command === 'status')
+        try {
+            return await statusCommand({ stateDir, json: options.json }, deps());
         }
+        catch (error) {
+            // The checkpoints cannot be listed (their directory is a file, unreadable): exit 2, as its help says.
+            if (error instanceof CheckpointError)
+                return main_usageError(io, command, [error.message]);
+            throw error;
+        }
+    // Never under a running loop's feet: cleanup takes the same lock.
+    const opened = await openSession({
+        command: 'cleanup',
+        cwd: io.cwd,
+        env: io.env,
+        stateDir,
+        now: () => clock.now(),
+        sleep: (ms) => clock.sleep(ms),
+        checkRepository: false,
+    });
+    if (!opened.ok) {
+        io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+        return 2;
+    }
+    try {
+        return await cleanupCommand({ stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json }, deps());
+    }
+    catch (error) {
+        if (error instanceof CheckpointError)
+            return main_usageError(io, command, [error.message]);
+        throw error;
+    }
+    finally {
+        opened.session.release();
     }
 }
 function main_usageError(io, command, messages) {
-    io.stderr(`agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace('  --help', ' --help'));
+    io.stderr(invalidUsage(command, messages).replace('  --help', ' --help'));
     return 2;
 }
 /** The options with the paths the user gave made absolute from `cwd` (the default issues file stays at the root). Pure. */

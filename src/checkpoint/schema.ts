@@ -10,8 +10,10 @@ import {
   type SeedPhase,
 } from './types.js';
 import { isUuidV4 } from '../util/uuid.js';
+import { describeJsonError } from './jsonError.js';
 
 export { isUuidV4 };
+export { findJsonError } from './jsonError.js';
 
 /**
  * The on-disk format of one checkpoint, `<state-dir>/checkpoints/<id>.json` (REQ_018.1–.5):
@@ -96,7 +98,8 @@ const checkpointFileSchema = z.object({
   }),
   phase: z.string({ error: (iss) => `phase must be a string, got ${describe(iss.input)}` }).refine(isCheckpointPhase, {
     error: (iss) =>
-      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
+      `phase ${quote(iss.input)} is not <pipeline phase>-complete|failed nor a run's phase (${RUN_STAGES.join(', ')}); ` +
+      `valid phases: ${CHECKPOINT_PHASES.join(', ')}`,
   }),
   timestamp: z
     .string({ error: (iss) => `timestamp must be a string, got ${describe(iss.input)}` })
@@ -185,7 +188,8 @@ export function serializeCheckpoint(checkpoint: Checkpoint): string {
   } catch (error) {
     throw new CheckpointError(
       `${id}.json`,
-      `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); keep only plain data (objects, arrays, strings, numbers, booleans, null) in it`,
+      `state cannot be written as JSON (${error instanceof Error ? error.message : String(error)}); ` +
+        'keep only plain data (objects, arrays, strings, numbers, booleans, null) in it',
     );
   }
 }
@@ -257,146 +261,4 @@ export function checkpointWarnings(checkpoint: Pick<Checkpoint, 'id' | 'state'>)
         `checkpoint ${checkpoint.id} has an empty state: nothing but its phase was saved, so resuming from it keeps no progress`,
       ]
     : [];
-}
-
-// --- where JSON.parse failed --------------------------------------------------------------------
-
-/** "invalid JSON at line 3, column 5 (offset 42): unexpected '}'" — V8 does not always give a position. */
-function describeJsonError(text: string, error: unknown): string {
-  if (text.trim() === '')
-    return 'the file is empty (expected a JSON object); it was probably cut short while being written';
-  const found = findJsonError(text);
-  if (!found) return `invalid JSON: ${error instanceof Error ? error.message : String(error)}`;
-  const before = text.slice(0, found.offset);
-  const line = before.split('\n').length;
-  const column = found.offset - before.lastIndexOf('\n');
-  return `invalid JSON at line ${line}, column ${column} (offset ${found.offset}): ${found.problem}`;
-}
-
-/** The first offset at which `text` stops being JSON (RFC 8259), or undefined when it is valid. */
-export function findJsonError(text: string): { offset: number; problem: string } | undefined {
-  let i = 0;
-  const fail = (problem?: string): never => {
-    if (i >= text.length) throw new JsonSyntax(i, 'unexpected end of input (the file may have been cut short)');
-    throw new JsonSyntax(i, problem ?? `unexpected ${JSON.stringify(text[i])}`);
-  };
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
-  };
-  const literal = (word: string) => {
-    for (const ch of word) {
-      if (text[i] !== ch) fail();
-      i++;
-    }
-  };
-  const digits = () => {
-    const start = i;
-    while (i < text.length && (text[i] as string) >= '0' && (text[i] as string) <= '9') i++;
-    if (i === start) fail();
-  };
-  const number = () => {
-    if (text[i] === '-') i++;
-    if (text[i] === '0') i++;
-    else digits();
-    if (text[i] === '.') {
-      i++;
-      digits();
-    }
-    if (text[i] === 'e' || text[i] === 'E') {
-      i++;
-      if (text[i] === '+' || text[i] === '-') i++;
-      digits();
-    }
-  };
-  const string = () => {
-    i++; // opening quote
-    for (;;) {
-      if (i >= text.length) fail();
-      const ch = text.charCodeAt(i);
-      if (ch === 0x22) return void i++;
-      if (ch < 0x20) fail('control character in a string (escape it)');
-      if (ch === 0x5c) {
-        i++;
-        const esc = text[i];
-        if (esc === 'u') {
-          for (let k = 0; k < 4; k++) {
-            i++;
-            if (!/[0-9a-fA-F]/.test(text[i] ?? '')) fail('invalid \\u escape');
-          }
-        } else if (esc === undefined || !'"\\/bfnrt'.includes(esc)) fail('invalid escape in a string');
-      }
-      i++;
-    }
-  };
-  // Iterative over containers so deeply nested input cannot overflow the stack.
-  const stack: ('{' | '[')[] = [];
-  const value = () => {
-    ws();
-    const ch = text[i];
-    if (ch === '{' || ch === '[') {
-      stack.push(ch);
-      i++;
-      ws();
-      if (text[i] === (ch === '{' ? '}' : ']')) {
-        stack.pop();
-        i++;
-        closeContainers();
-        return;
-      }
-      if (ch === '{') key();
-      return;
-    }
-    if (ch === '"') string();
-    else if (ch === 't') literal('true');
-    else if (ch === 'f') literal('false');
-    else if (ch === 'n') literal('null');
-    else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) number();
-    else fail();
-    closeContainers();
-  };
-  const key = () => {
-    ws();
-    if (text[i] !== '"') fail('expected a double-quoted property name');
-    string();
-    ws();
-    if (text[i] !== ':') fail("expected ':' after a property name");
-    i++;
-  };
-  /** After a value: close finished containers, or step to the next element. */
-  const closeContainers = () => {
-    for (;;) {
-      const top = stack[stack.length - 1];
-      if (!top) return;
-      ws();
-      const close = top === '{' ? '}' : ']';
-      if (text[i] === close) {
-        stack.pop();
-        i++;
-        continue;
-      }
-      if (text[i] !== ',') fail(`expected ',' or '${close}'`);
-      i++;
-      if (top === '{') key();
-      return;
-    }
-  };
-  try {
-    value();
-    while (stack.length > 0) value();
-    ws();
-    if (i < text.length) fail('unexpected content after the JSON value');
-    return undefined;
-  } catch (error) {
-    if (error instanceof JsonSyntax) return { offset: error.offset, problem: error.problem };
-    throw error;
-  }
-}
-
-class JsonSyntax extends Error {
-  constructor(
-    readonly offset: number,
-    readonly problem: string,
-  ) {
-    super(problem);
-  }
 }

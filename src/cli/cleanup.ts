@@ -1,6 +1,7 @@
 import { planCleanup } from '../checkpoint/cleanup.js';
 import { ageInDays, describeAge } from '../checkpoint/resume.js';
 import type { Checkpoint, CheckpointStore } from '../checkpoint/types.js';
+import { cleanupDone } from './messages.js';
 
 /** `agent-loop cleanup (--older-than DAYS | --all) [--state-dir DIR] [--dry-run] [--json]` */
 
@@ -44,66 +45,89 @@ export async function cleanupCommand(opts: CleanupCommandOptions, deps: CleanupD
       }
     }
   }
-  const exitCode = failed.length > 0 ? 1 : 0;
   const tempFiles = await store.removeStaleTempFiles(opts.dryRun);
+  const done: CleanupDone = { plan, total: checkpoints.length, invalid, deleted, failed, tempFiles, dir: store.dir };
+  if (opts.json) out(cleanupJson(opts, done, now));
+  else for (const line of cleanupLines(opts, done, now)) out(line);
+  return failed.length > 0 ? 1 : 0;
+}
 
-  if (opts.json) {
-    const summary = (cp: Checkpoint) => ({
-      id: cp.id,
-      phase: cp.phase,
-      timestamp: cp.timestamp,
-      ageDays: ageInDays(cp, now),
-    });
-    out(
-      JSON.stringify({
-        stateDir: opts.stateDir,
-        dryRun: opts.dryRun,
-        deleted: deleted.map(summary),
-        wouldDelete: opts.dryRun ? plan.remove.map(summary) : [],
-        failed,
-        kept: plan.keep.map(summary),
-        keptNewestResumable: plan.keptNewestResumable?.id ?? null,
-        invalid,
-        tempFiles,
-      }),
-    );
-    return exitCode;
-  }
+/** What a cleanup did (or, in a dry run, would do). */
+interface CleanupDone {
+  plan: ReturnType<typeof planCleanup>;
+  total: number;
+  invalid: Awaited<ReturnType<CheckpointStore['list']>>['invalid'];
+  deleted: Checkpoint[];
+  failed: { id: string; reason: string }[];
+  tempFiles: string[];
+  dir: string;
+}
 
+/** The --json result. Pure. */
+function cleanupJson(opts: CleanupCommandOptions, done: CleanupDone, now: Date): string {
+  const { plan } = done;
+  const summary = (cp: Checkpoint) => ({
+    id: cp.id,
+    phase: cp.phase,
+    timestamp: cp.timestamp,
+    ageDays: ageInDays(cp, now),
+  });
+  return JSON.stringify({
+    stateDir: opts.stateDir,
+    dryRun: opts.dryRun,
+    deleted: done.deleted.map(summary),
+    wouldDelete: opts.dryRun ? plan.remove.map(summary) : [],
+    failed: done.failed,
+    kept: plan.keep.map(summary),
+    keptNewestResumable: plan.keptNewestResumable?.id ?? null,
+    invalid: done.invalid,
+    tempFiles: done.tempFiles,
+  });
+}
+
+/** The text report, a line each. Pure. */
+function cleanupLines(opts: CleanupCommandOptions, done: CleanupDone, now: Date): string[] {
+  const { plan, deleted, failed } = done;
+  const lines: string[] = [];
   const describe = (cp: Checkpoint) => {
     const days = ageInDays(cp, now);
     return `${cp.id} (${cp.phase}, ${days < 0 ? describeAge(days) : `${days.toFixed(1)} days old`})`;
   };
-  if (opts.dryRun) for (const cp of plan.remove) out(`would delete ${describe(cp)}`);
-  else for (const cp of deleted) out(`deleted ${describe(cp)}`);
-  for (const { id, reason } of failed) out(`failed to delete ${id}: ${reason}`);
+  if (opts.dryRun) for (const cp of plan.remove) lines.push(`would delete ${describe(cp)}`);
+  else for (const cp of deleted) lines.push(`deleted ${describe(cp)}`);
+  for (const { id, reason } of failed) lines.push(`failed to delete ${id}: ${reason}`);
 
   const kept = plan.keptNewestResumable;
   if (kept) {
     const why = `it is the newest resumable checkpoint, the one \`agent-loop run\` would resume`;
-    out(
+    lines.push(
       plan.protectedNewestResumable
         ? `kept ${describe(kept)}: older than ${opts.olderThanDays} days, but ${why}; pass --all to delete it too`
         : `kept ${describe(kept)}: ${why}`,
     );
   }
-  for (const bad of invalid) {
-    out(
+  for (const bad of done.invalid) {
+    lines.push(
       `left ${bad.path} (not a valid checkpoint, so cleanup does not touch it; remove it by hand if it is not needed): ${bad.reason}`,
     );
   }
 
-  for (const file of tempFiles)
-    out(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
+  for (const file of done.tempFiles)
+    lines.push(`${opts.dryRun ? 'would remove' : 'removed'} ${file} (left by a write that a crash cut short)`);
 
-  const total = checkpoints.length;
-  const keptCount = total - (opts.dryRun ? plan.remove.length : deleted.length);
-  out(
-    opts.dryRun
-      ? `Dry run: would delete ${plan.remove.length} of ${total} checkpoints in ${store.dir}, keeping ${keptCount}; nothing was deleted.`
-      : `Deleted ${deleted.length} of ${total} checkpoints in ${store.dir}, kept ${keptCount}${failed.length > 0 ? `; ${failed.length} could not be deleted (see above)` : ''}.`,
+  const keptCount = done.total - (opts.dryRun ? plan.remove.length : deleted.length);
+  lines.push(
+    cleanupDone({
+      dryRun: opts.dryRun,
+      removed: plan.remove.length,
+      deleted: deleted.length,
+      total: done.total,
+      dir: done.dir,
+      kept: keptCount,
+      failed: failed.length,
+    }),
   );
-  return exitCode;
+  return lines;
 }
 
 /** What is wrong with the options, or undefined. */

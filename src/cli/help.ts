@@ -1,10 +1,11 @@
 import { COMMANDS, type Command, optionsFor } from '../config/options.js';
 import { helpText, surface } from '../config/surface.js';
 import { HALT_REASONS, type HaltReason, HaltReasons } from '../core/haltReasons.js';
+import { EXIT_DEFERRED, EXIT_RUN_INVALID, SYNOPSIS_PLAN } from './messages.js';
 
 const SYNOPSIS: Record<Command, string> = {
   run: 'Run the agent over the ready issues until they are closed and the tests pass, resuming the newest checkpoint.',
-  plan: 'From a goal to issues to implementation: research, decomposition, planning and phase files by the agent (each checked by a hard barrier), one issue per phase in the beads file, then the loop on those issues. A checkpoint at every phase; a new run resumes where the last stopped.',
+  plan: SYNOPSIS_PLAN,
   status: 'List the checkpoints: id, phase, age, errors and loop progress; marks the one a run would resume.',
   cleanup: 'Delete old checkpoints (the newest resumable one is kept unless --all).',
 };
@@ -38,15 +39,14 @@ const HALTED = [
   '     also a later run over a halt that still stands (STILL HALTED): it runs nothing until --resume-halted or the cause changes',
 ];
 const INTERRUPTED = '  130/143  interrupted by SIGINT/SIGTERM: the iteration in flight dropped, the checkpoint written';
-const DEFERRED =
-  '  75  deferred (DEFERRED): listing the issues or the open pull requests on GitHub failed after retries (a 404, a 5xx, the network); no issue was started and nothing was lost: run again (sysexits EX_TEMPFAIL). The action exits 0 with a warning instead';
+const DEFERRED = EXIT_DEFERRED;
 
 /** What each command's exit codes mean (the README's Exit codes, command by command). */
 const EXIT_CODES: Record<Command, string[]> = {
   run: [
     '  0  complete, or the slice ended with work remaining (continuing: run again to resume)',
     ...HALTED,
-    '  2  invalid usage or configuration (every bad option is named), or the run cannot start (a precondition of the repository fails, another run holds the lock)',
+    EXIT_RUN_INVALID,
     DEFERRED,
     INTERRUPTED,
   ],

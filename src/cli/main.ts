@@ -1,7 +1,7 @@
 /** Dispatches a command line to run, status or cleanup. Exit codes: 0 ok/continuing, 1 halted, 2 usage. */
 import { MiB, readInput } from '../util/readInput.js';
 import path from 'node:path';
-import { parseArgs } from '../config/argv.js';
+import { type ParsedArgs, parseArgs } from '../config/argv.js';
 import { loadConfig } from '../config/load.js';
 import { COMMANDS, type Command, type Options } from '../config/options.js';
 import { ConfigError } from '../config/problems.js';
@@ -18,6 +18,7 @@ import { runCommand } from '../app/run.js';
 import { parallelCommand } from '../app/parallel.js';
 import { statusCommand } from './status.js';
 import { consoleWidth } from '../report/wrap.js';
+import { invalidUsage } from './messages.js';
 
 export const VERSION = '0.1.0';
 
@@ -34,57 +35,66 @@ export interface CliIO {
   columns?: number;
 }
 
-export async function main(argv: readonly string[], given: CliIO): Promise<number> {
-  let io = given;
+/** The command line read and checked: the command, its options and secrets; or the exit code already given. */
+type Parsed = { exit: number } | { command: Command; options: Options; secrets: string[]; flags: ParsedArgs['values'] };
+
+function readCommandLine(argv: readonly string[], io: CliIO): Parsed {
   const args = parseArgs(argv);
   if (args.version) {
     io.stdout(`${VERSION}\n`);
-    return 0;
+    return { exit: 0 };
   }
   if (args.help || argv.length === 0) {
     io.stdout(`${args.command ? commandHelp(args.command) : mainHelp(VERSION)}\n`);
-    return args.problems.length || argv.length === 0 ? 2 : 0;
+    return { exit: args.problems.length || argv.length === 0 ? 2 : 0 };
   }
   // A mistyped command (`agent-loop stauts`) or none at all: what went wrong, not the whole help.
-  if (!args.command)
-    return usageError(
-      io,
-      args.command,
-      args.problems.length
-        ? args.problems.map((p) => p.message)
-        : [`a command is needed first: one of ${COMMANDS.join(', ')} (agent-loop <command> [options]).`],
-    );
-
+  if (!args.command) {
+    const said = args.problems.length
+      ? args.problems.map((p) => p.message)
+      : [`a command is needed first: one of ${COMMANDS.join(', ')} (agent-loop <command> [options]).`];
+    return { exit: usageError(io, args.command, said) };
+  }
   // Every problem at once: those of the command line's shape and those of the values.
-  let options: Options;
-  let secrets: string[];
   try {
-    ({ options, secrets } = loadConfig({
+    const { options, secrets } = loadConfig({
       command: args.command,
       flags: args.values,
       env: io.env,
       readFile: (p) => readInput(path.resolve(io.cwd, p), MiB),
-    }));
+    });
+    if (args.problems.length > 0)
+      return {
+        exit: usageError(
+          io,
+          args.command,
+          args.problems.map((p) => p.message),
+        ),
+      };
+    return { command: args.command, options, secrets, flags: args.values };
   } catch (error) {
     if (error instanceof ConfigError)
-      return usageError(
-        io,
-        args.command,
-        [...args.problems, ...error.problems].map((p) => p.message),
-      );
+      return {
+        exit: usageError(
+          io,
+          args.command,
+          [...args.problems, ...error.problems].map((p) => p.message),
+        ),
+      };
     throw error;
   }
-  if (args.problems.length > 0)
-    return usageError(
-      io,
-      args.command,
-      args.problems.map((p) => p.message),
-    );
+}
 
+export async function main(argv: readonly string[], given: CliIO): Promise<number> {
+  let io = given;
+  const parsed = readCommandLine(argv, io);
+  if ('exit' in parsed) return parsed.exit;
+  const { command, secrets } = parsed;
+  let { options } = parsed;
   const clock = io.clock ?? systemClock;
   // Started in a subdirectory of a repository: work at its root (the issues, the tests, the agent),
   // with the paths given relative to where the user is.
-  const top = args.command === 'run' || args.command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
+  const top = command === 'run' || command === 'plan' ? await gitTopLevel(io.cwd, io.env) : undefined;
   if (top && path.resolve(top) !== path.resolve(io.cwd)) {
     options = atRoot(options, io.cwd);
     io.stderr(`agent-loop: working at the repository's root ${top} (started in ${io.cwd}).\n`);
@@ -93,76 +103,75 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
   // Outside the working tree by default (under the git directory); an old in-tree one is moved there once.
   const { dir: stateDir, notes } = await resolveStateDir(options.stateDir, io.cwd, io.env);
   // status only reads: it creates nothing.
-  const unusable = await stateDirProblem(stateDir, { create: args.command !== 'status' });
-  if (unusable) return usageError(io, args.command, [unusable]);
+  const unusable = await stateDirProblem(stateDir, { create: command !== 'status' });
+  if (unusable) return usageError(io, command, [unusable]);
   for (const note of notes) io.stderr(`agent-loop: ${note}\n`);
-  const out = (line: string) => io.stdout(`${line}\n`);
   // The text log fits the terminal, broken at words (src/report/wrap.ts); COLUMNS sets the width.
   const width = consoleWidth(io.env.COLUMNS, io.columns);
-  const fits = width !== undefined ? { width } : {};
-  switch (args.command) {
+  const ready = { io: { ...io, clock, secrets, stateDir, ...(width !== undefined ? { width } : {}) }, options };
+  switch (command) {
     case 'run':
       if (options.parallel > 1)
         return parallelCommand(options, {
-          ...io,
-          clock,
-          secrets,
-          stateDir,
+          ...ready.io,
           self: io.self ?? [process.execPath, process.argv[1] ?? 'agent-loop'],
-          flags: args.values,
-          ...fits,
+          flags: parsed.flags,
         });
-      return runCommand(options, { ...io, clock, secrets, stateDir, ...fits });
+      return runCommand(options, ready.io);
     case 'plan':
-      return planCommand(options, { ...io, clock, secrets, stateDir, ...fits });
+      return planCommand(options, ready.io);
     case 'status':
-      try {
-        return await statusCommand(
-          { stateDir, json: options.json },
-          { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
-        );
-      } catch (error) {
-        // The checkpoints cannot be listed (their directory is a file, unreadable): exit 2, as its help says.
-        if (error instanceof CheckpointError) return usageError(io, args.command, [error.message]);
-        throw error;
-      }
-    case 'cleanup': {
-      // Never under a running loop's feet: cleanup takes the same lock.
-      const opened = await openSession({
-        command: 'cleanup',
-        cwd: io.cwd,
-        env: io.env,
-        stateDir,
-        now: () => clock.now(),
-        sleep: (ms) => clock.sleep(ms),
-        checkRepository: false,
-      });
-      if (!opened.ok) {
-        io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-        return 2;
-      }
-      try {
-        return await cleanupCommand(
-          { stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json },
-          { store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out },
-        );
-      } catch (error) {
-        if (error instanceof CheckpointError) return usageError(io, args.command, [error.message]);
-        throw error;
-      } finally {
-        opened.session.release();
-      }
+    case 'cleanup':
+      return checkpointsCommand(command, ready.io, options);
+  }
+}
+
+/** status and cleanup: the checkpoints listed, or cleaned up under the run's lock. */
+async function checkpointsCommand(
+  command: 'status' | 'cleanup',
+  io: CliIO & { clock: Clock; stateDir: string },
+  options: Options,
+): Promise<number> {
+  const { clock, stateDir } = io;
+  const out = (line: string) => io.stdout(`${line}\n`);
+  const deps = () => ({ store: new FileCheckpointStore(stateDir, { clock }), now: clock.now(), out });
+  if (command === 'status')
+    try {
+      return await statusCommand({ stateDir, json: options.json }, deps());
+    } catch (error) {
+      // The checkpoints cannot be listed (their directory is a file, unreadable): exit 2, as its help says.
+      if (error instanceof CheckpointError) return usageError(io, command, [error.message]);
+      throw error;
     }
+  // Never under a running loop's feet: cleanup takes the same lock.
+  const opened = await openSession({
+    command: 'cleanup',
+    cwd: io.cwd,
+    env: io.env,
+    stateDir,
+    now: () => clock.now(),
+    sleep: (ms) => clock.sleep(ms),
+    checkRepository: false,
+  });
+  if (!opened.ok) {
+    io.stderr(`agent-loop cleanup: cannot start\n${opened.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    return 2;
+  }
+  try {
+    return await cleanupCommand(
+      { stateDir, olderThanDays: options.olderThan, all: options.all, dryRun: options.dryRun, json: options.json },
+      deps(),
+    );
+  } catch (error) {
+    if (error instanceof CheckpointError) return usageError(io, command, [error.message]);
+    throw error;
+  } finally {
+    opened.session.release();
   }
 }
 
 function usageError(io: CliIO, command: Command | undefined, messages: string[]): number {
-  io.stderr(
-    `agent-loop${command ? ` ${command}` : ''}: invalid usage\n${messages.map((m) => `  - ${m}`).join('\n')}\nRun agent-loop ${command ?? ''} --help for every option.\n`.replace(
-      '  --help',
-      ' --help',
-    ),
-  );
+  io.stderr(invalidUsage(command, messages).replace('  --help', ' --help'));
   return 2;
 }
 

@@ -4,6 +4,7 @@ import { pickRunnable } from '../core/resumable.js';
 import { noChangeWords } from '../core/result.js';
 import { checkpointWarnings } from '../checkpoint/schema.js';
 import { PIPELINE_PHASES, type Checkpoint, type CheckpointStore, type RunStage } from '../checkpoint/types.js';
+import { failingBefore, nothingToResume, wouldFindHalted, wouldResume } from './messages.js';
 
 /** `agent-loop status [--state-dir DIR] [--json]`: what is checkpointed, and what a run would resume. */
 
@@ -231,10 +232,16 @@ export async function statusCommand(opts: StatusOptions, deps: StatusDeps): Prom
     out('');
     out(
       resumable && readPhase(resumable).stage === 'halted'
-        ? `\`agent-loop run --state-dir ${opts.stateDir}\` would find ${resumable.id} halted and run nothing, until its cause changes (see its halt diagnostic, halt.md) or it is resumed with \`--resume-halted\` and the options of the halted run (\`--fresh\` starts over).`
+        ? wouldFindHalted(opts.stateDir, resumable.id)
         : resumable
-          ? `\`agent-loop run --state-dir ${opts.stateDir}\` would resume from ${resumable.id} ${readPipelineProgress(resumable) ? `at the ${resumePoint(resumable)} phase` : `(${readPhase(resumable).stage ?? resumable.phase})`} (\`--resume ID\` picks another, \`--fresh\` ignores them).`
-          : `Nothing to resume: every checkpoint records completed work. \`agent-loop run --state-dir ${opts.stateDir}\` starts afresh.`,
+          ? wouldResume(
+              opts.stateDir,
+              resumable.id,
+              readPipelineProgress(resumable)
+                ? `at the ${resumePoint(resumable)} phase`
+                : `(${readPhase(resumable).stage ?? resumable.phase})`,
+            )
+          : nothingToResume(opts.stateDir),
     );
   }
   if (invalid.length > 0) {
@@ -301,9 +308,7 @@ function describeLoop(loop: LoopProgress): string[] {
     );
   if (loop.currentCycleIssueIds !== null) lines.push(`  in cycle:   ${listIds(loop.currentCycleIssueIds)}`);
   if (loop.preexistingFailures?.length)
-    lines.push(
-      `  failing before, not targeted: ${listIds(loop.preexistingFailures.slice(0, 20))}${loop.preexistingFailures.length > 20 ? ` and ${loop.preexistingFailures.length - 20} more` : ''}`,
-    );
+    lines.push(failingBefore(listIds(loop.preexistingFailures.slice(0, 20)), loop.preexistingFailures.length));
   if (loop.haltReason !== null)
     lines.push(`  halted:     ${loop.haltReason}${loop.haltMessage ? `: ${loop.haltMessage}` : ''}`);
   if (loop.totalEscalations)

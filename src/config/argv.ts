@@ -6,6 +6,7 @@ import { closest } from '../util/suggest.js';
 import { COMMANDS, type Command, OPTIONS, byFlag, optionsFor } from './options.js';
 import { helpText } from './surface.js';
 import type { ConfigProblem } from './problems.js';
+import { argumentAfterDashes } from './messages.js';
 
 export interface ParsedArgs {
   command?: Command;
@@ -21,15 +22,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let i = 0;
   const first = argv[0];
   if (first !== undefined && !first.startsWith('-')) {
-    if ((COMMANDS as readonly string[]).includes(first)) out.command = first as Command;
-    else if (first === 'help') out.help = true;
-    else {
-      const meant = closest(first, [...COMMANDS, 'help']);
-      out.problems.push({
-        option: first,
-        message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
-      });
-    }
+    readCommandWord(first, out);
     i = 1;
   }
   // The switch just read (--batch): a stray word after it was most likely meant as its value.
@@ -51,11 +44,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       for (const rest of argv.slice(i + 1))
         out.problems.push({
           option: rest,
-          message:
-            `Unexpected argument '${rest}' after --: agent-loop ${out.command ?? ''} takes no arguments, only options written --name value before any --.`.replace(
-              '  ',
-              ' ',
-            ),
+          message: argumentAfterDashes(rest, out.command ?? '').replace('  ', ' '),
         });
       break;
     }
@@ -70,60 +59,82 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       );
       continue;
     }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const info = byFlag.get(name);
-    if (!info) {
-      const meant = suggestFlag(name, out.command);
-      out.problems.push({
-        option: `--${name}`,
-        message:
-          `Unknown option --${name}${meant ? `: did you mean --${meant}?` : '.'} See agent-loop ${out.command ?? ''} --help.`.replace(
-            '  ',
-            ' ',
-          ),
-      });
-      // `--max-iteration 5`: the word after it is the value of the option meant, not a stray argument.
-      const next = argv[i + 1];
-      if (eq === -1 && meant && byFlag.get(meant)?.arg && next !== undefined && !next.startsWith('--')) i++;
-      continue;
-    }
-    const empty = () =>
-      out.problems.push({
-        option: `--${name}`,
-        message: `--${name} was given an empty value; expected ${helpText(info.expected, 'cli')}. Leave --${name} out for its default.`,
-      });
-    if (eq !== -1) {
-      // On the command line an empty value is a mistake (an unset shell variable), never "the default":
-      // `--agent-command "$AGENT"` with AGENT unset must not run Claude Code instead.
-      if (info.arg && arg.slice(eq + 1).trim() === '') empty();
-      else out.values.set(name, arg.slice(eq + 1));
-      continue;
-    }
-    const next = argv[i + 1];
-    if (!info.arg) {
-      // A switch: --fresh, or --fresh true|false.
-      if (next !== undefined && /^(true|false)$/i.test(next)) {
-        out.values.set(name, next);
-        i++;
-      } else {
-        out.values.set(name, true);
-        lastSwitch = name;
-      }
-      continue;
-    }
-    if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
-      out.problems.push({
-        option: `--${name}`,
-        message: `--${name}: a value is missing; expected ${helpText(info.expected, 'cli')}.`,
-      });
-      continue;
-    }
-    if (next.trim() === '') empty();
-    else out.values.set(name, next);
-    i++;
+    const read = readOption(argv, i, out);
+    i = read.last;
+    lastSwitch = read.switchOn;
   }
   return out;
+}
+
+/** The first word, when it is no option: the command, `help`, or a problem naming the command meant. */
+function readCommandWord(first: string, out: ParsedArgs): void {
+  if ((COMMANDS as readonly string[]).includes(first)) out.command = first as Command;
+  else if (first === 'help') out.help = true;
+  else {
+    const meant = closest(first, [...COMMANDS, 'help']);
+    out.problems.push({
+      option: first,
+      message: `Unknown command '${first}'${meant ? `: did you mean ${meant}?` : '.'} Expected one of: ${COMMANDS.join(', ')}.`,
+    });
+  }
+}
+
+/**
+ * The option `--name[=value]` at argv[i], and its value: recorded in `out` (or its problem). Returns the
+ * index of the last word it took, and the switch it turned on without a value (`--fresh`).
+ */
+function readOption(argv: readonly string[], i: number, out: ParsedArgs): { last: number; switchOn?: string } {
+  const arg = argv[i] as string;
+  const eq = arg.indexOf('=');
+  const name = arg.slice(2, eq === -1 ? undefined : eq);
+  const info = byFlag.get(name);
+  const next = argv[i + 1];
+  if (!info) {
+    const meant = suggestFlag(name, out.command);
+    out.problems.push({
+      option: `--${name}`,
+      message:
+        `Unknown option --${name}${meant ? `: did you mean --${meant}?` : '.'} See agent-loop ${out.command ?? ''} --help.`.replace(
+          '  ',
+          ' ',
+        ),
+    });
+    // `--max-iteration 5`: the word after it is the value of the option meant, not a stray argument.
+    if (eq === -1 && meant && byFlag.get(meant)?.arg && next !== undefined && !next.startsWith('--'))
+      return { last: i + 1 };
+    return { last: i };
+  }
+  const empty = () =>
+    out.problems.push({
+      option: `--${name}`,
+      message: `--${name} was given an empty value; expected ${helpText(info.expected, 'cli')}. Leave --${name} out for its default.`,
+    });
+  if (eq !== -1) {
+    // On the command line an empty value is a mistake (an unset shell variable), never "the default":
+    // `--agent-command "$AGENT"` with AGENT unset must not run Claude Code instead.
+    if (info.arg && arg.slice(eq + 1).trim() === '') empty();
+    else out.values.set(name, arg.slice(eq + 1));
+    return { last: i };
+  }
+  if (!info.arg) {
+    // A switch: --fresh, or --fresh true|false.
+    if (next !== undefined && /^(true|false)$/i.test(next)) {
+      out.values.set(name, next);
+      return { last: i + 1 };
+    }
+    out.values.set(name, true);
+    return { last: i, switchOn: name };
+  }
+  if (next === undefined || (next.startsWith('--') && byFlag.has(next.slice(2).split('=')[0] ?? ''))) {
+    out.problems.push({
+      option: `--${name}`,
+      message: `--${name}: a value is missing; expected ${helpText(info.expected, 'cli')}.`,
+    });
+    return { last: i };
+  }
+  if (next.trim() === '') empty();
+  else out.values.set(name, next);
+  return { last: i + 1 };
 }
 
 /** The flag a mistyped `--name` most likely meant: among the command's own options first, then every option. */

@@ -9,6 +9,7 @@ import type { Origin } from './configFile.js';
 import type { Options, Scope } from './options.js';
 import type { ConfigProblem } from './problems.js';
 import { type Surface, surface } from './surface.js';
+import { actionOnlySource, agentContradiction, branchLostOnRunner } from './messages.js';
 
 /** The problems of the accepted `options` of `command`; none when they hold together. */
 export function checkOptions(command: Scope, options: Options): ConfigProblem[] {
@@ -35,7 +36,7 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
     // Checked here, not where the source is opened: a run with nothing to do never opens it.
     problems.push({
       option: '--source',
-      message: `--source ${options.source}: ${ISSUE_SOURCES[options.source].title} runs inside the GitHub Action (a .agent-loop.yml shared with the action may set it); on the command line use --source beads.`,
+      message: actionOnlySource(options.source, ISSUE_SOURCES[options.source].title),
     });
   }
   if ((command === 'plan' || command === 'action') && options.goal && options.goalFile) {
@@ -67,7 +68,7 @@ export function checkOptions(command: Scope, options: Options): ConfigProblem[] 
   if (command === 'action' && ISSUE_SOURCES[options.source].inRepository && options.onSuccess === 'branch') {
     problems.push({
       option: '--on-success',
-      message: `${say.given('onSuccess', 'branch')} cannot work here: in the action a finished cycle's branch would stay on the runner, which is thrown away after the job; use pull-request (the action's default: a pull request per cycle) or merge (pushed to the base branch).`,
+      message: branchLostOnRunner(say.given('onSuccess', 'branch')),
     });
   }
   if (command === 'cleanup') {
@@ -101,7 +102,15 @@ export function agentOfCommand(
     agent,
     problem: {
       option: '--agent',
-      message: `${agentIs}${from(agent, say.option('agent'))} and ${commandOption}${from(command, commandOption)} contradict each other: ${agentIs} runs ${name}, ${commandOption} runs a command as the agent. To run the command, give ${say.given('agent', COMMAND_AGENT)} or leave ${say.option('agent')} out; to run ${name}, leave ${commandOption} out.`,
+      message: agentContradiction({
+        agentIs,
+        agentFrom: from(agent, say.option('agent')),
+        commandOption,
+        commandFrom: from(command, commandOption),
+        name,
+        commandAgent: say.given('agent', COMMAND_AGENT),
+        agentOption: say.option('agent'),
+      }),
     },
   };
 }

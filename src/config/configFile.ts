@@ -7,6 +7,7 @@ import { closest } from '../util/suggest.js';
 import { OPTIONS, type OptionKey, OptionsSchema, byFlag } from './options.js';
 import type { ConfigProblem } from './problems.js';
 import { type Terms, surface } from './surface.js';
+import { pausedInConfigFile, unknownKeysHidden } from './messages.js';
 
 /** A value and the layer it came from (the file, an environment variable, a flag), for messages. */
 export type Origin = { value: unknown; from: string };
@@ -20,7 +21,7 @@ export function readConfigFile(input: {
   /** Whose words its problems use (default: the CLI's, which names the file by --config). */
   terms?: Terms;
 }): { values: Map<OptionKey, Origin>; problems: ConfigProblem[] } {
-  const { flags, env, readFile, allowed } = input;
+  const { flags, env, allowed } = input;
   const problems: ConfigProblem[] = [];
   const values = new Map<OptionKey, Origin>();
   const explicitConfig = flags.get('config') ?? env.AGENT_LOOP_CONFIG;
@@ -29,12 +30,24 @@ export function readConfigFile(input: {
   const label = input.terms === 'action' ? 'the config file' : surface('cli').option('config');
   const named = `${label} '${configPath}'`;
   const keys = input.terms === 'action' ? "the inputs' names" : 'the flag names';
-  let fileText: string | undefined;
+  const fileText = readText(input, configPath, label, explicitConfig !== undefined, problems);
+  if (fileText !== undefined) readKeys(fileText, { configPath, label, named, keys, allowed }, values, problems);
+  return { values, problems };
+}
+
+/** The file's text; undefined when there is none (an absent default file is no problem) or it cannot be read. */
+function readText(
+  input: { readFile: (path: string) => string },
+  configPath: string,
+  label: string,
+  explicit: boolean,
+  problems: ConfigProblem[],
+): string | undefined {
   try {
-    fileText = readFile(configPath);
+    return input.readFile(configPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (explicitConfig !== undefined || code !== 'ENOENT') {
+    if (explicit || code !== 'ENOENT') {
       problems.push({
         option: '--config',
         message:
@@ -44,61 +57,69 @@ export function readConfigFile(input: {
       });
     }
   }
-  if (fileText !== undefined) {
-    let doc: unknown;
-    try {
-      doc = YAML.parse(fileText);
-    } catch (error) {
-      problems.push({
-        option: '--config',
-        message: `${label}: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
-      });
-    }
-    if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
-      problems.push({
-        option: '--config',
-        message: `${label}: '${configPath}' must be a mapping of option names to values.`,
-      });
-    } else if (doc) {
-      // A file that is no configuration at all (--config pointed at the wrong file) must not be
-      // echoed line by line: only keys that look like option names are quoted, a few at most.
-      const unknown: string[] = [];
-      for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
-        const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
-        if (!info || info.key === 'config') {
-          unknown.push(name);
-        } else if (
-          info.key === 'paused' &&
-          allowed.has('agent') &&
-          value !== null &&
-          OptionsSchema.shape.paused.safeParse(typeof value === 'string' ? value.trim() : value).data !== false
-        ) {
-          // The pause is read before any file (the action), and never by the CLI: a file's pause
-          // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
-          problems.push({
-            option: '--config',
-            message: `${named}: paused is not read from a config file; set the action's input paused or the repository variable AGENT_LOOP_PAUSED instead (nothing ran).`,
-          });
-        } else if (allowed.has(info.key) && value !== null) {
-          values.set(info.key, { value, from: configPath });
-        }
-      }
-      const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
-      for (const name of shown)
-        problems.push({
-          option: name,
-          message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
-        });
-      const hidden = unknown.length - shown.length;
-      if (hidden > 0) {
+  return undefined;
+}
+
+/** The file's keys: the values of the options this command takes, and a problem for each key that is no option. */
+function readKeys(
+  fileText: string,
+  said: { configPath: string; label: string; named: string; keys: string; allowed: ReadonlySet<OptionKey> },
+  values: Map<OptionKey, Origin>,
+  problems: ConfigProblem[],
+): void {
+  const { configPath, label, named, keys, allowed } = said;
+  let doc: unknown;
+  try {
+    doc = YAML.parse(fileText);
+  } catch (error) {
+    problems.push({
+      option: '--config',
+      message: `${label}: '${configPath}' is not valid YAML (${(error as Error).message.split('\n')[0]}).`,
+    });
+  }
+  if (doc !== null && doc !== undefined && (typeof doc !== 'object' || Array.isArray(doc))) {
+    problems.push({
+      option: '--config',
+      message: `${label}: '${configPath}' must be a mapping of option names to values.`,
+    });
+  } else if (doc) {
+    // A file that is no configuration at all (--config pointed at the wrong file) must not be
+    // echoed line by line: only keys that look like option names are quoted, a few at most.
+    const unknown: string[] = [];
+    for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
+      const info = byFlag.get(name) ?? OPTIONS.find((o) => o.key === name);
+      if (!info || info.key === 'config') {
+        unknown.push(name);
+      } else if (
+        info.key === 'paused' &&
+        allowed.has('agent') &&
+        value !== null &&
+        OptionsSchema.shape.paused.safeParse(typeof value === 'string' ? value.trim() : value).data !== false
+      ) {
+        // The pause is read before any file (the action), and never by the CLI: a file's pause
+        // would be ignored while the loop runs. Refused where an agent runs (run, plan, the action).
         problems.push({
           option: '--config',
-          message: `${named}: ${hidden}${shown.length ? ' more' : ''} key(s) that are no option names (not shown; is this the right file?). Keys are ${keys}, e.g. max-iterations.`,
+          message: pausedInConfigFile(named),
         });
+      } else if (allowed.has(info.key) && value !== null) {
+        values.set(info.key, { value, from: configPath });
       }
     }
+    const shown = unknown.filter((k) => OPTION_LIKE.test(k)).slice(0, 5);
+    for (const name of shown)
+      problems.push({
+        option: name,
+        message: `${named}: unknown option '${name}'${didYouMean(name, allowed) || '.'} Keys are ${keys}, e.g. max-iterations.`,
+      });
+    const hidden = unknown.length - shown.length;
+    if (hidden > 0) {
+      problems.push({
+        option: '--config',
+        message: unknownKeysHidden(named, hidden, shown.length > 0, keys),
+      });
+    }
   }
-  return { values, problems };
 }
 
 /** ": did you mean max-iterations?" for a mistyped key: the command's own options first, then every option; '' when none is near. */

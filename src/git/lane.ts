@@ -6,6 +6,7 @@
  * what moved, instead of merging its work somewhere nobody expects.
  */
 import type { Git } from './git.js';
+import { laneRewound } from './messages.js';
 
 /** Where the engine left the repository. */
 export interface Lane {
@@ -53,9 +54,7 @@ export function laneProblem(lane: Lane, found: Found): string | undefined {
     );
   }
   if (found.rewoundTo !== undefined && found.head === lane.head) {
-    moved.push(
-      `${lane.head} was taken back from ${short(lane.headTip)} to ${short(found.rewoundTo)}, which does not hold it (a reset below agent-loop's last commit on it: what was tested would not be what lands)`,
-    );
+    moved.push(laneRewound(lane.head, short(lane.headTip), short(found.rewoundTo)));
   }
   return moved.length ? moved.join('; ') : undefined;
 }

@@ -5,7 +5,8 @@
  * read sees the old or the new value. A loose ref is what git reads first, before packed-refs, so
  * two small files say what `git rev-parse` would. Anything else (a branch only in packed-refs, an
  * unborn or symbolic branch, the reftable backend, a HEAD that is a symlink, a `.git` that no longer
- * leads to the directories git named at first) answers undefined and the caller asks git. The lane guard asks twice per iteration: this saves two git processes each.
+ * leads to the directories git named at first) answers undefined and the caller asks git. The lane
+ * guard asks twice per iteration: this saves two git processes each.
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -25,65 +25,40 @@
  * Retries (5xx, network errors, rate limits, see `createOctokit` in client.ts) come on top, at most
  * `retries` per request.
  */
-import { createHash } from 'node:crypto';
 import { sortIssues } from '../ready.js';
-import { tickItem } from '../checklist.js';
-import {
-  ESCALATED_LABEL,
-  IN_PROGRESS_LABEL,
-  NO_CHANGE_LABEL,
-  PR_OPEN_LABEL,
-  type Issue,
-  type IssueSource,
-  type SourceWarning,
-} from '../types.js';
+import { IN_PROGRESS_LABEL, type Issue, type IssueSource, type SourceWarning } from '../types.js';
 import { IssueCache, type GitHubSourceState } from './cache.js';
 import type { GitHubClient } from './client.js';
 import type { Claim, ClaimOutcome, ClaimProgress, Claimant } from '../claims.js';
 import { GitHubClaims } from './claimComments.js';
-import { GitHubSourceError } from './errors.js';
 import { listingFailed } from '../listing.js';
-import { blockedBy, issueNumber, toIssue } from './issueFields.js';
-import { isObject } from './json.js';
+import { issueNumber, toIssue } from './issueFields.js';
+import {
+  type MarkContext,
+  addLabel,
+  closeWithReason,
+  markEscalated,
+  markNoChange,
+  requireNumber,
+  tickChecklistItem,
+} from './issueMarks.js';
+import {
+  type ListingSummary,
+  type SkippedOutsider,
+  type Sorted,
+  emptySummary,
+  sortPage,
+  unblockedBy,
+} from './listingFilter.js';
 import { createLabelledIssue, findIssuesByMarkers } from './phaseIssues.js';
-import { commentText } from './postedText.js';
 import { openOrReusePullRequest, type NewPullRequest, type OpenedPullRequest } from './pullRequests.js';
 import { GitHubRequests, PER_PAGE, type ApiCalls, type RateLimitStatus } from './requests.js';
 
+export { commentMarker } from './comments.js';
+export { ESCALATION_MARKER } from './issueMarks.js';
+export type { ListingSummary, SkippedOutsider } from './listingFilter.js';
+
 export const DEFAULT_ALLOWED_AUTHORS: readonly string[] = ['OWNER', 'MEMBER', 'COLLABORATOR'];
-/** Hidden first line of every escalation comment. */
-export const ESCALATION_MARKER = '<!-- agent-loop:escalation -->';
-const COMMENT_PAGES_SEARCHED = 2;
-
-export interface SkippedOutsider {
-  id: string;
-  title: string;
-  /** The author's login. */
-  author: string;
-  /** GitHub's author_association: CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, NONE, … */
-  association: string;
-  url?: string;
-}
-
-export interface ListingSummary {
-  /** Listing pages requested by the last ready(). */
-  pages: number;
-  /** Of which answered 304 (served from the cache, not counted against the rate limit). */
-  notModified: number;
-  /** Items looked at, pull requests included. */
-  scanned: number;
-  pullRequests: number;
-  escalated: number;
-  /** Issues whose work waits in an open pull request (PR_OPEN_LABEL). */
-  prOpen: number;
-  /** Issues whose body says "Blocked by #N" while #N is still open in the listing. */
-  blocked: number;
-  outsiders: number;
-  /** Workable issues returned. */
-  ready: number;
-  /** More pages were left unread (the bound was reached): older issues come first, newer wait. */
-  truncated: boolean;
-}
 
 export interface GitHubIssueSourceOptions {
   octokit: GitHubClient;
@@ -143,6 +118,7 @@ export class GitHubIssueSource implements IssueSource {
   private readonly claims: GitHubClaims;
   private readonly runId: string | undefined;
   private readonly claimsOf: ReadonlySet<string> | undefined;
+  private readonly marks: MarkContext;
 
   constructor(options: GitHubIssueSourceOptions) {
     this.owner = options.owner;
@@ -164,6 +140,7 @@ export class GitHubIssueSource implements IssueSource {
       (author) => author.type === 'Bot' || this.allowed.has((author.association ?? '').toUpperCase()),
       { redact: this.redact, ...(options.runUrl ? { runUrl: options.runUrl } : {}) },
     );
+    this.marks = { api: this.api, cache: this.cache, redact: this.redact, where: `${this.owner}/${this.repo}` };
     this.runId = options.runId;
     this.claimsOf = options.claimsOf ? new Set(options.claimsOf.map((id) => String(issueNumber(id) ?? id))) : undefined;
     this.description = `GitHub issues of ${this.owner}/${this.repo} labelled ${this.label}`;
@@ -209,27 +186,12 @@ export class GitHubIssueSource implements IssueSource {
   }
 
   private async list(): Promise<Issue[]> {
-    const listed: Issue[] = [];
-    // Escalated issues are listed too, after the others and not counted against maxIssues: the engine
-    // skips them unless they were edited since their escalation, and halts when only they remain.
-    const listedEscalated: Issue[] = [];
-    const outsiders: SkippedOutsider[] = [];
-    const summary: ListingSummary = {
-      pages: 0,
-      notModified: 0,
-      scanned: 0,
-      pullRequests: 0,
-      escalated: 0,
-      prOpen: 0,
-      blocked: 0,
-      outsiders: 0,
-      ready: 0,
-      truncated: false,
-    };
+    const sorted: Sorted = { listed: [], escalated: [], outsiders: [], warnings: [] };
+    const summary = emptySummary();
     const pages: GitHubSourceState['pages'] = {};
     let url: string | undefined = this.firstPageUrl();
     while (url !== undefined) {
-      if (summary.pages >= this.maxPages || listed.length >= this.maxIssues) {
+      if (summary.pages >= this.maxPages || sorted.listed.length >= this.maxIssues) {
         summary.truncated = true;
         break;
       }
@@ -239,56 +201,15 @@ export class GitHubIssueSource implements IssueSource {
         `listing open issues labelled ${this.label} in ${this.owner}/${this.repo}`,
       );
       pages[url] = page;
-      for (const item of page.items) {
-        summary.scanned++;
-        if (item.pullRequest) {
-          summary.pullRequests++;
-          continue;
-        }
-        if (item.state !== 'open') continue;
-        const escalated = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-        if (escalated) summary.escalated++;
-        if (item.labels.some((l) => l.toLowerCase() === PR_OPEN_LABEL || l.toLowerCase() === NO_CHANGE_LABEL)) {
-          summary.prOpen++;
-          continue;
-        }
-        const association = (item.authorAssociation ?? 'NONE').toUpperCase();
-        if (!this.allowed.has(association) && !this.trusted.has(String(item.number))) {
-          summary.outsiders++;
-          const outsider: SkippedOutsider = {
-            id: String(item.number),
-            title: item.title,
-            author: item.author ?? '',
-            association,
-          };
-          if (item.url !== undefined) outsider.url = item.url;
-          outsiders.push(outsider);
-          this.warnOnce(
-            `issue #${item.number} by ${item.author ? `@${item.author}` : 'an unknown author'} (${association}) skipped: ` +
-              `only issues by ${[...this.allowed].join(', ')} are worked on (allowed-authors)`,
-          );
-          continue;
-        }
-        (escalated ? listedEscalated : listed).push(toIssue(item));
-      }
+      sorted.warnings = [];
+      sortPage(page.items, { allowed: this.allowed, trusted: this.trusted }, sorted, summary);
+      for (const warning of sorted.warnings) this.warnOnce(warning);
       url = page.next;
     }
     this.cache.keepListing(pages);
-    this.skippedOutsiders = outsiders;
-    // "Blocked by #N" (the planning pipeline's phase N+1): not ready while #N is open in the listing.
-    const open = new Set(
-      Object.values(pages)
-        .flatMap((p) => p.items)
-        .filter((i) => i.state === 'open' && !i.pullRequest)
-        .map((i) => String(i.number)),
-    );
-    const unblocked = (issues: Issue[]) =>
-      issues.filter((issue) => {
-        const blocker = blockedBy(issue.body).find((n) => open.has(n));
-        if (blocker !== undefined) summary.blocked++;
-        return blocker === undefined;
-      });
-    const ready = sortIssues(unblocked(listed)).slice(0, this.maxIssues);
+    this.skippedOutsiders = sorted.outsiders;
+    const unblocked = unblockedBy(pages, summary);
+    const ready = sortIssues(unblocked(sorted.listed)).slice(0, this.maxIssues);
     // An issue another run is working on: its claim is read (1 request per such issue) and handed on.
     for (const issue of ready) {
       if (!issue.labels.some((l) => l.toLowerCase() === IN_PROGRESS_LABEL)) continue;
@@ -304,7 +225,7 @@ export class GitHubIssueSource implements IssueSource {
           `newer issues, and priority labels on them, are seen once older ones are closed or escalated`,
       );
     }
-    return [...ready, ...sortIssues(unblocked(listedEscalated)).slice(0, this.maxIssues)];
+    return [...ready, ...sortIssues(unblocked(sorted.escalated)).slice(0, this.maxIssues)];
   }
 
   async get(id: string): Promise<Issue | undefined> {
@@ -320,19 +241,8 @@ export class GitHubIssueSource implements IssueSource {
    * when the box is already ticked or not there. A person's edit in the moment between the read
    * and the PATCH would be lost: GitHub offers no conditional PATCH of an issue.
    */
-  async tickChecklistItem(id: string, item: string): Promise<boolean> {
-    const number = this.requireNumber(id, 'tick a checklist item of');
-    const found = await this.cache.issue(number, `reading issue #${number} before ticking "${item}" in it`);
-    if (!found || found.pullRequest) throw this.unknownIssue(number, 'tick a checklist item of');
-    const body = tickItem(found.body, item);
-    if (body === undefined) return false;
-    await this.api.send(
-      'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
-      { issue_number: number, body },
-      `ticking "${item}" in issue #${number}`,
-    );
-    this.cache.forget(number);
-    return true;
+  tickChecklistItem(id: string, item: string): Promise<boolean> {
+    return tickChecklistItem(this.marks, id, item);
   }
 
   /**
@@ -340,25 +250,8 @@ export class GitHubIssueSource implements IssueSource {
    * state_reason: completed`. A closed issue is left as it is. Called again after a crash between
    * the comment and the close, it finds the comment and only closes.
    */
-  async close(id: string, reason: string): Promise<void> {
-    const number = this.requireNumber(id, 'close');
-    const item = await this.cache.issue(number, `reading issue #${number} before closing it`);
-    if (!item || item.pullRequest) throw this.unknownIssue(number, 'close');
-    if (item.state === 'closed') return;
-    if (commentText(this.redact, reason).trim() !== '')
-      await this.postOnce(
-        number,
-        item.comments ?? 0,
-        'close',
-        reason,
-        `commenting on issue #${number} before closing it`,
-      );
-    await this.api.send(
-      'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
-      { issue_number: number, state: 'closed', state_reason: 'completed' },
-      `closing issue #${number}`,
-    );
-    this.cache.forget(number);
+  close(id: string, reason: string): Promise<void> {
+    return closeWithReason(this.marks, id, reason);
   }
 
   /**
@@ -366,28 +259,8 @@ export class GitHubIssueSource implements IssueSource {
    * note. Called again for the same note while the issue still carries the label, it finds that
    * comment and posts nothing. Once a person has removed the label, a new escalation comments anew.
    */
-  async markEscalated(id: string, note: string): Promise<void> {
-    const number = this.requireNumber(id, 'escalate');
-    const item = await this.cache.issue(number, `reading issue #${number} before escalating it`);
-    if (!item || item.pullRequest) throw this.unknownIssue(number, 'escalate');
-    const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
-    if (!labelled) {
-      await this.api.send(
-        'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
-        { issue_number: number, labels: [ESCALATED_LABEL] },
-        `labelling issue #${number} ${ESCALATED_LABEL}`,
-      );
-    }
-    // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
-    await this.postOnce(
-      number,
-      labelled ? (item.comments ?? 0) : 0,
-      'escalation-note',
-      note,
-      `commenting on escalated issue #${number}`,
-      [ESCALATION_MARKER],
-    );
-    this.cache.forget(number);
+  markEscalated(id: string, note: string): Promise<void> {
+    return markEscalated(this.marks, id, note);
   }
 
   /**
@@ -396,38 +269,8 @@ export class GitHubIssueSource implements IssueSource {
    * `verify:` pass: 1 more call), else left open for a person to close. Called again with the same
    * note (a run killed on the way), it labels and comments nothing twice.
    */
-  async markNoChange(id: string, note: string, close: boolean): Promise<void> {
-    const number = this.requireNumber(id, 'label');
-    const item = await this.cache.issue(number, `reading issue #${number} before labelling it ${NO_CHANGE_LABEL}`);
-    if (!item || item.pullRequest) throw this.unknownIssue(number, 'label');
-    if (item.state === 'closed') return;
-    // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
-    const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
-    if (!labelled) {
-      await this.api.send(
-        'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
-        { issue_number: number, labels: [NO_CHANGE_LABEL] },
-        `labelling issue #${number} ${NO_CHANGE_LABEL}`,
-      );
-    }
-    const next = close
-      ? `Nothing was changed or merged: the issue's own tests pass, so it is closed. Reopen it and remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`
-      : `Nothing was changed or merged. Close this issue if that is right; remove the ${NO_CHANGE_LABEL} label to have agent-loop try it again.`;
-    await this.postOnce(
-      number,
-      labelled ? (item.comments ?? 0) : 0,
-      'no-change',
-      `${note}\n\n${next}`,
-      `commenting on issue #${number}`,
-    );
-    if (close) {
-      await this.api.send(
-        'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
-        { issue_number: number, state: 'closed', state_reason: 'completed' },
-        `closing issue #${number}`,
-      );
-    }
-    this.cache.forget(number);
+  markNoChange(id: string, note: string, close: boolean): Promise<void> {
+    return markNoChange(this.marks, id, note, close);
   }
 
   /**
@@ -452,14 +295,8 @@ export class GitHubIssueSource implements IssueSource {
   }
 
   /** Adds a label to an issue (1 request; GitHub creates a missing repository label). */
-  async addLabel(id: string, label: string): Promise<void> {
-    const number = this.requireNumber(id, 'label');
-    await this.api.send(
-      'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
-      { issue_number: number, labels: [label] },
-      `labelling issue #${number} ${label}`,
-    );
-    this.cache.forget(number);
+  addLabel(id: string, label: string): Promise<void> {
+    return addLabel(this.marks, id, label);
   }
 
   /**
@@ -503,45 +340,6 @@ export class GitHubIssueSource implements IssueSource {
     return `/repos/${encodeURIComponent(this.owner)}/${encodeURIComponent(this.repo)}/issues?${q.toString()}`;
   }
 
-  /**
-   * Posts `note` (redacted) as a comment once: its hidden first line says what it is for and
-   * carries the note's hash (`<!-- agent-loop:<kind> sha256=… -->`); when the issue has comments,
-   * the newest pages are searched for that line first (up to 2 requests; `comments` 0: not
-   * searched, nothing of this effect can be there yet) and nothing is posted when it is there. `lines`: more hidden lines before it (the escalation's older marker).
-   */
-  private async postOnce(
-    number: number,
-    comments: number,
-    kind: string,
-    note: string,
-    what: string,
-    lines: readonly string[] = [],
-  ): Promise<void> {
-    const text = commentText(this.redact, note);
-    const marker = commentMarker(kind, text);
-    if (comments > 0 && (await this.hasComment(number, comments, (b) => b.includes(marker)))) return;
-    await this.api.send(
-      'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
-      { issue_number: number, body: [...lines, marker, '', text].join('\n') },
-      what,
-    );
-  }
-
-  /** Looks through the newest comments (the last pages) for one that `matches`. */
-  private async hasComment(number: number, count: number, matches: (body: string) => boolean): Promise<boolean> {
-    const lastPage = Math.ceil(count / PER_PAGE);
-    for (let page = lastPage; page >= 1 && page > lastPage - COMMENT_PAGES_SEARCHED; page--) {
-      const answer = await this.api.send(
-        'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
-        { issue_number: number, per_page: PER_PAGE, page },
-        `reading the comments of issue #${number}`,
-      );
-      const comments = Array.isArray(answer.data) ? answer.data : [];
-      if (comments.some((c) => isObject(c) && typeof c.body === 'string' && matches(c.body))) return true;
-    }
-    return false;
-  }
-
   // --- helpers -----------------------------------------------------------------------------------
 
   private restore(value: unknown): void {
@@ -554,22 +352,7 @@ export class GitHubIssueSource implements IssueSource {
   }
 
   private requireNumber(id: string, action: string): number {
-    const number = issueNumber(id);
-    if (number === undefined) {
-      throw new GitHubSourceError(
-        `Cannot ${action} issue ${JSON.stringify(id)} in ${this.owner}/${this.repo}: a GitHub issue id is its number, e.g. "42".`,
-        'other',
-      );
-    }
-    return number;
-  }
-
-  private unknownIssue(number: number, action: string): GitHubSourceError {
-    return new GitHubSourceError(
-      `Cannot ${action} issue #${number} in ${this.owner}/${this.repo}: there is no such issue (deleted, transferred, or a pull request).`,
-      'not-found',
-      404,
-    );
+    return requireNumber(`${this.owner}/${this.repo}`, id, action);
   }
 
   private warnOnce(message: string): void {
@@ -582,13 +365,4 @@ export class GitHubIssueSource implements IssueSource {
 /** Requests the source made so far (for tests and the summary). */
 export function apiCallsOf(source: GitHubIssueSource): ApiCalls {
   return source.apiCalls;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** The hidden line that marks a comment agent-loop posted: what it is for and a hash of its text. */
-export function commentMarker(kind: string, text: string): string {
-  return `<!-- agent-loop:${kind} sha256=${sha256(text).slice(0, 16)} -->`;
 }

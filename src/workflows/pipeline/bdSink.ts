@@ -30,6 +30,13 @@ import {
   type PhaseIssueResult,
   type PhaseIssueSink,
 } from './beadsCreate.js';
+import {
+  BD_LIST_HINT,
+  createdIdMissing,
+  duplicatePhaseIssues,
+  notYetBlocked,
+  phaseIssueNotCreated,
+} from './messages.js';
 export { phaseIssueMarker } from './beadsCreate.js';
 
 /** A phase issue result with the bd id of each key. */
@@ -127,9 +134,7 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
 
     const { found, duplicates } = findMarkedIssues(keys, await this.listAll());
     for (const [key, others] of duplicates) {
-      this.onWarning(
-        `${phaseIssueMarker(key)} is in ${others.length + 1} bd issues: using ${found.get(key)?.id}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`,
-      );
+      this.onWarning(duplicatePhaseIssues(phaseIssueMarker(key), others.length + 1, found.get(key)?.id, others));
     }
     const ids: Record<string, string> = {};
     for (const [key, record] of found) ids[key] = record.id;
@@ -161,10 +166,7 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
   /** `bd list --json --all --limit 0`: every issue, closed ones included. */
   private async listAll(): Promise<BeadsRecord[]> {
     const args = [...BD_LIST_ALL_ARGS];
-    const stdout = await this.run(
-      args,
-      'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.',
-    );
+    const stdout = await this.run(args, BD_LIST_HINT);
     const value = this.parse(stdout, args);
     if (value === null) return [];
     const items = Array.isArray(value)
@@ -209,14 +211,14 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
     const sofar = created.length
       ? ` The issues created before it (${created.join(', ')}) carry their markers and are found again.`
       : '';
-    const hint = `Phase issue ${key} (phase ${phase.number}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${keys[0]}…${keys[keys.length - 1]} are created.`;
+    const hint = phaseIssueNotCreated(key, phase.number, sofar, `${keys[0]}`, `${keys[keys.length - 1]}`);
     const stdout = await this.run(args, hint);
     const value = this.parse(stdout, args);
     const record = Array.isArray(value) ? value[0] : value;
     if (!isPlainObject(record) || typeof record.id !== 'string' || record.id === '') {
       throw new Error(
         `${this.commandLine(args)} printed ${describeJson(value)} without the created issue's "id". ` +
-          `Check the bd version (\`bd version\`); the issue may have been created: \`bd list --desc-contains ${key}\` shows it, and running again finds it by its marker.`,
+          createdIdMissing(key),
       );
     }
     return record.id;
@@ -253,10 +255,7 @@ export class BdCliPhaseIssueSink implements PhaseIssueSink {
   /** `bd dep add <blocked> <blocker> --type blocks`. */
   private async addBlocks(blocked: string, blocker: string): Promise<void> {
     const args = ['dep', 'add', blocked, blocker, '--type', 'blocks'];
-    await this.run(
-      args,
-      `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${this.commandLine(args)}\`, or run again: the issues are found by their markers and only missing dependencies are added.`,
-    );
+    await this.run(args, notYetBlocked(blocked, blocker, this.commandLine(args)));
   }
 
   private async run(args: string[], hint: string): Promise<string> {

@@ -7,11 +7,12 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { type Terms, surface } from '../../config/surface.js';
+import type { Terms } from '../../config/surface.js';
 import { parseJsonl } from '../../issues/beadsFile.js';
 import type { BeadsRecord } from '../../issues/ready.js';
 import { writeFileAtomic } from '../../util/atomicWrite.js';
 import { rfc3339 } from '../../util/clock.js';
+import { phaseFilesChanged } from './messages.js';
 
 /** One phase to turn into an issue. */
 export interface PhaseIssueInput {
@@ -105,7 +106,7 @@ export function planPhaseIssueIds(
     if (existing.length !== phases.length || new Set(existing).size !== existing.length) {
       throw new Error(
         `The recorded phase issue ids (${existing.join(', ') || 'none'}) do not fit the ${phases.length} phase files: ` +
-          `the phase files changed after beads_integration started. Start the pipeline again with ${surface(request.terms).given('fresh')}, or rerun it from phase_decomposition.`,
+          phaseFilesChanged(request.terms),
       );
     }
     return existing;

@@ -8,6 +8,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { PipelinePhase } from '../../checkpoint/types.js';
+import { type AgentPhaseName, DEFAULT_TEMPLATES } from './prompts.js';
+import { notAComponent } from './messages.js';
 
 /** `<state-dir>/pipeline`: where every artifact of the pipeline lives. */
 export const PIPELINE_DIR = 'pipeline';
@@ -19,7 +21,7 @@ export type PipelineStateKey =
 /** How the barrier reads an artifact: markdown text, decomposition JSON, or a directory of phase files. */
 export type ArtifactKind = 'markdown' | 'decomposition' | 'phase-files';
 
-export type AgentPhaseName = 'research' | 'decomposition' | 'planning' | 'phase_decomposition';
+export type { AgentPhaseName } from './prompts.js';
 
 /** A phase run by an agent invocation that must leave `artifact` behind. */
 export interface AgentPhaseSpec {
@@ -49,81 +51,7 @@ export const PLACEHOLDERS = ['goal', 'research', 'decomposition', 'plan', 'artif
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 export type TemplateValues = Partial<Record<Placeholder, string>>;
 
-const PHASE_FILE_RULES = `Name each file NN-<name>.md: NN is the phase number with two digits, starting at 01 and counting up without gaps (01, 02, 03, …); <name> is a short kebab-case name made of letters, digits, "-" or "_" (for example 01-storage-layer.md). Write nothing else in that directory.`;
-
-export const DEFAULT_TEMPLATES: Readonly<Record<AgentPhaseName, string>> = {
-  research: `You are the research agent of a planning pipeline in this repository.
-
-Goal:
-{{goal}}
-
-Study the repository with this goal in mind: the code, tests, build and documentation that it touches, the conventions the code follows, the constraints and risks, and open questions. Do not change any file of the repository.
-
-Write your findings as a Markdown report to this file (create it; it is agent-loop's state, never committed):
-{{artifact}}
-
-The report must be self-contained: the next agents read only the report, not your session. Name files and functions precisely.
-{{failure}}`,
-  decomposition: `You are the decomposition agent of a planning pipeline in this repository.
-
-Goal:
-{{goal}}
-
-Research report:
-{{research}}
-
-Decompose the goal into components: coherent units of work, each of which can be built and tested on its own. Do not change any file of the repository.
-
-Write the decomposition as JSON to this file (create it; it is agent-loop's state, never committed):
-{{artifact}}
-
-The file must hold exactly one JSON object of this shape, and nothing else (no Markdown fences):
-{
-  "goal": "the goal in one or two sentences",
-  "components": [
-    {
-      "name": "short-unique-name",
-      "description": "what this component does and why",
-      "depends_on": ["names of components that must exist first"],
-      "acceptance_criteria": ["a testable behaviour", "another testable behaviour"]
-    }
-  ]
-}
-There must be at least one component; names must be unique; depends_on may only name other components, without cycles; depends_on and acceptance_criteria may be left out.
-{{failure}}`,
-  planning: `You are the planning agent of a planning pipeline in this repository.
-
-Goal:
-{{goal}}
-
-Research report:
-{{research}}
-
-Decomposition (JSON):
-{{decomposition}}
-
-Write a test-driven implementation plan in Markdown to this file (create it; it is agent-loop's state, never committed):
-{{artifact}}
-
-For every component: the tests to write first (each one a testable behaviour), the code that makes them pass, and the order of the work, respecting the dependencies between components. Do not change any file of the repository.
-{{failure}}`,
-  phase_decomposition: `You are the phase agent of a planning pipeline in this repository.
-
-Goal:
-{{goal}}
-
-Implementation plan:
-{{plan}}
-
-Split the plan into phases that are implemented one after another: phase N+1 may rely on everything phase N built. Each phase must be small enough for one agent session and end with the tests passing.
-
-Write one Markdown file per phase into this directory (create it; it is agent-loop's state, never committed):
-{{artifact}}
-
-${PHASE_FILE_RULES}
-Start each file with a "# " heading that is the phase's title, then its requirements and their testable behaviours, then its success criteria. Each file must be self-contained: an agent will implement the phase from that file alone. Do not change any file of the repository.
-{{failure}}`,
-};
+export { DEFAULT_TEMPLATES };
 
 /** The five phases before implementation, in pipeline order. */
 export const PRE_IMPLEMENTATION_PHASES: readonly PhaseSpec[] = [
@@ -311,7 +239,7 @@ export const DecompositionSchema = z
           ctx.addIssue({
             code: 'custom',
             path: ['components', i, 'depends_on', j],
-            message: `${JSON.stringify(dep)} is not the name of a component (the components are ${[...firstIndex.keys()].map((n) => JSON.stringify(n)).join(', ')})`,
+            message: notAComponent(dep, firstIndex.keys()),
           });
         }
       });

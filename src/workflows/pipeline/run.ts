@@ -7,83 +7,18 @@
  * new run resumes where DetectResumableCheckpoint says: at the failed phase, or after the last
  * complete one.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { type Terms, surface } from '../../config/surface.js';
-import type { Agent, AgentResult } from '../../agents/types.js';
-import { type FailureCounters, type FailureDecision, decideFailure, environmentAdvice } from '../../failure/policy.js';
-import { type TurnPorts, runTurn } from '../../loop/turn.js';
+import { surface } from '../../config/surface.js';
 import { newCheckpointId } from '../../checkpoint/fileStore.js';
 import { detectResumable, newestFirst } from '../../checkpoint/resume.js';
-import type { CheckpointStore, PipelinePhase, SeedPhase } from '../../checkpoint/types.js';
-import type { Logger } from '../../report/logger.js';
-import type { Redactor } from '../../secrets/redact.js';
-import type { Clock } from '../../util/clock.js';
-import { type ArtifactValues, checkBarrier } from './barrier.js';
-import { type PhaseIssueResult, type PhaseIssueSink, phaseIssuePrefix } from './beadsCreate.js';
-import {
-  type AgentPhaseSpec,
-  PIPELINE_DIR,
-  PRE_IMPLEMENTATION_PHASES,
-  type PhaseSpec,
-  failureSection,
-  renderTemplate,
-} from './phases.js';
-import { stateFiles } from '../../persist/stateFiles.js';
+import type { PipelinePhase, SeedPhase } from '../../checkpoint/types.js';
+import { checkBarrier } from './barrier.js';
+import { type AgentRuns, runAgentPhase } from './agentPhase.js';
+import type { PipelineDeps, PipelineState } from './deps.js';
+import { type PhaseIssueResult, phaseIssuePrefix } from './beadsCreate.js';
+import { type AgentPhaseSpec, PRE_IMPLEMENTATION_PHASES, type PhaseSpec } from './phases.js';
+import { otherGoalInProgress, phaseFailed, phaseIssuesCreated } from './messages.js';
 
-export interface PipelineDeps {
-  /** The goal given now (--goal / --goal-file); may be absent when a pipeline is resumed. */
-  goal?: string;
-  cwd: string;
-  stateDir: string;
-  /**
-   * Where the agent writes its artifacts (`<dir>/pipeline/`); default the state directory. Agents
-   * refuse to write under `.git/` (Claude Code does), so with the state directory there, `plan`
-   * gives an excluded, never-staged directory of the work tree instead.
-   */
-  artifactsDir?: string;
-  /** Where the phase issues go: the beads JSONL file, or bd. `where` names it in the log and checkpoint. */
-  sink: PhaseIssueSink & { readonly where: string };
-  agent: Agent;
-  store: CheckpointStore;
-  logger: Logger;
-  clock: Clock;
-  redact: Redactor;
-  /** The phases, their templates and sizes (PRE_IMPLEMENTATION_PHASES with --plan-prompts applied). */
-  phases?: readonly PhaseSpec[];
-  /** Retries of a phase whose artifact fails its barrier (or whose agent fails). */
-  maxRetries: number;
-  agentTimeoutMs: number;
-  fresh: boolean;
-  resume?: string;
-  signal?: AbortSignal;
-  /** Whose words its messages use (default: the CLI's). */
-  terms?: Terms;
-  /** The implementation phase: the loop in this checkpoint, on these issues. Returns its exit code. */
-  implement: (checkpointId: string, issueIds: string[]) => Promise<number>;
-}
-
-/** The pipeline's part of a checkpoint's state (seed 001's keys, plus the goal). */
-export interface PipelineState {
-  /**
-   * iterations: the agent runs so far (each gets the next number as AGENT_LOOP_ITERATION, as `run`'s
-   * iterations do; the implementation loop goes on counting from there), failedIterations of them failed.
-   */
-  pipeline: { goal: string; iterations?: number; failedIterations?: number };
-  research_output?: string;
-  decomposition_result?: unknown;
-  planning_output?: string;
-  phase_files?: { number: number; name: string; file: string; title: string }[];
-  /** planned: the keys recorded before creation (for the file sink, the ids); ids: key → issue id where they differ (bd). */
-  beads_data?: {
-    file: string;
-    planned: string[];
-    created?: string[];
-    alreadyPresent?: string[];
-    ids?: Record<string, string>;
-  };
-  [key: string]: unknown;
-}
+export type { PipelineDeps, PipelineState } from './deps.js';
 
 export class PipelineStartError extends Error {}
 
@@ -121,11 +56,10 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       if (outcome.interrupted) return 130;
       if (!outcome.ok) {
         await write(`${spec.name}-failed`, outcome.problems);
-        logger.error(
-          'pipeline.failed',
-          `Phase ${spec.name} failed after ${deps.maxRetries + 1} attempts; checkpoint ${id} (${spec.name}-failed). What was wrong:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(deps.terms).option('planPrompts')}) and ${surface(deps.terms).act('runAgain', 'plan')}: it resumes at ${spec.name}.`,
-          { phase: spec.name, problems: outcome.problems },
-        );
+        logger.error('pipeline.failed', phaseFailed(spec.name, id, outcome.problems, deps), {
+          phase: spec.name,
+          problems: outcome.problems,
+        });
         return 1;
       }
       state = { ...state, [spec.stateKey]: outcome.value };
@@ -150,11 +84,10 @@ export async function runPipeline(deps: PipelineDeps): Promise<number> {
       }
       state = { ...state, beads_data: result.data };
       await write('beads_integration-complete');
-      logger.info(
-        'pipeline.phase',
-        `Phase beads_integration complete: ${result.data.created.length} issue(s) created in ${deps.sink.where} (${issueIds(state).join(', ')})${result.data.alreadyPresent.length ? `; ${result.data.alreadyPresent.length} were there already` : ''}.`,
-        { phase: 'beads_integration', ...result.data },
-      );
+      logger.info('pipeline.phase', phaseIssuesCreated(deps.sink.where, issueIds(state), result.data), {
+        phase: 'beads_integration',
+        ...result.data,
+      });
     }
   }
 
@@ -223,9 +156,7 @@ async function open(
   }
   const state = found.checkpoint.state as PipelineState;
   if (deps.goal && deps.goal.trim() !== state.pipeline.goal.trim()) {
-    throw new PipelineStartError(
-      `pipeline ${found.checkpoint.id} is in progress for another goal ("${state.pipeline.goal.slice(0, 80)}"): run without ${say.option('goal')} to resume it, or with ${say.given('fresh')} to start the new goal.`,
-    );
+    throw new PipelineStartError(otherGoalInProgress(found.checkpoint.id, state.pipeline.goal, deps.terms));
   }
   for (const error of found.errors) deps.logger.warn('pipeline.previous_error', `Last time: ${error}`);
   const failedHere = found.checkpoint.phase === `${found.resumeAt}-failed`;
@@ -241,122 +172,6 @@ async function open(
 function isPipelineState(state: Record<string, unknown>): state is PipelineState {
   const p = state.pipeline;
   return typeof p === 'object' && p !== null && typeof (p as { goal?: unknown }).goal === 'string';
-}
-
-/** The pipeline's agent runs, counted across its phases (and kept in the checkpoint at each boundary). */
-interface AgentRuns {
-  iterations: number;
-  failedIterations: number;
-}
-
-type PhaseOutcome =
-  { ok: true; value: unknown; interrupted?: false } | { ok: false; problems: string[]; interrupted?: boolean };
-
-/** The most a phase waits out rate limits before it stops (resumable), so `plan` never waits forever. */
-const RATE_LIMIT_BUDGET_MS = 60 * 60_000;
-
-async function runAgentPhase(
-  deps: PipelineDeps,
-  spec: AgentPhaseSpec,
-  state: PipelineState,
-  earlier: string[],
-  runs: AgentRuns,
-): Promise<PhaseOutcome> {
-  const { logger, clock } = deps;
-  const dir = path.join(deps.artifactsDir ?? deps.stateDir, PIPELINE_DIR);
-  await fs.mkdir(dir, { recursive: true });
-  let problems: string[] = earlier;
-  const ports: TurnPorts = { ...deps, files: stateFiles(deps.stateDir, deps.redact) };
-  let counters: FailureCounters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
-  let rateLimitedMs = 0;
-  for (let attempt = 1; attempt <= deps.maxRetries + 1; attempt++) {
-    const artifact = path.join(dir, spec.artifact);
-    // A leftover of an earlier attempt must not pass this attempt's barrier.
-    await fs.rm(artifact, { recursive: true, force: true });
-    // What it quotes was masked where it entered: the artifacts and the barrier's findings (checkBarrier),
-    // the agent's failures (its output); prompt.md is masked on its way out.
-    const prompt = renderTemplate(spec.template, {
-      goal: state.pipeline.goal,
-      research: state.research_output ?? '',
-      plan: state.planning_output ?? '',
-      decomposition:
-        state.decomposition_result === undefined ? '' : JSON.stringify(state.decomposition_result, null, 2),
-      artifact,
-      failure: failureSection(problems),
-    });
-    logger.info(
-      'pipeline.attempt',
-      `Phase ${spec.name}, attempt ${attempt} of ${deps.maxRetries + 1}: the agent writes ${path.relative(deps.cwd, artifact) || artifact} …`,
-      { phase: spec.name, attempt },
-    );
-    const started = clock.now().getTime();
-    // The one agent turn every workflow uses (src/loop/turn.ts); a rate limit is waited out and
-    // retried without using an attempt, as the failure policy's row says.
-    let result: AgentResult | undefined;
-    let decision: FailureDecision | undefined;
-    for (;;) {
-      // Every agent run is an iteration of its own (its AGENT_LOOP_ITERATION), retries and waits included.
-      runs.iterations++;
-      result = await runTurn(ports, {
-        prompt,
-        iteration: runs.iterations,
-        issueIds: [],
-        timeoutMs: deps.agentTimeoutMs,
-        keepLog: true,
-      });
-      if (!result?.failure) break;
-      runs.failedIterations++;
-      decision = decideFailure(result.failure, counters);
-      counters = decision.counters;
-      if (decision.kind !== 'rate_limit') break;
-      if (rateLimitedMs + decision.waitMs > RATE_LIMIT_BUDGET_MS)
-        return {
-          ok: false,
-          problems: [
-            `the agent stayed rate limited for ${Math.round(rateLimitedMs / 60_000)} min of waiting (the phase waits at most ${RATE_LIMIT_BUDGET_MS / 60_000} min): ${result.failure.message}. Run agent-loop plan again once the limit resets: it resumes at this phase`,
-          ],
-        };
-      rateLimitedMs += decision.waitMs;
-      logger.warn(
-        'pipeline.rate_limited',
-        `Phase ${spec.name}: the agent is rate limited (${result.failure.message}); waiting ${(decision.waitMs / 1000).toFixed(0)} s, then the same attempt again.`,
-        { phase: spec.name, attempt, waitMs: decision.waitMs },
-      );
-      await clock.sleep(decision.waitMs, deps.signal);
-      if (deps.signal?.aborted) break;
-    }
-    if (!result || deps.signal?.aborted) return { ok: false, problems: ['interrupted'], interrupted: true };
-    if (result.failure) {
-      problems = [`the agent failed: ${result.failure.message} (${result.failure.class} ${result.failure.reason})`];
-      if (decision?.exhausted === 'halt') {
-        // The environment failed the agent twice in a row: more attempts cannot help.
-        return { ok: false, problems: [...problems, environmentAdvice(result.failure.reason, surface(deps.terms))] };
-      }
-    } else {
-      counters = { rateLimitAttempts: 0, timeoutRetries: 0, environmentFailures: 0 };
-      const barrier = await checkBarrier(spec, deps.artifactsDir ?? deps.stateDir, undefined, deps.redact);
-      if (barrier.ok) return { ok: true, value: stateValue(spec, barrier.value) };
-      problems = barrier.problems;
-    }
-    logger.warn(
-      'pipeline.barrier',
-      `Phase ${spec.name}, attempt ${attempt} (${((clock.now().getTime() - started) / 1000).toFixed(1)}s): ${problems.join('; ')}`,
-      { phase: spec.name, attempt, problems },
-    );
-  }
-  return { ok: false, problems };
-}
-
-/** What the checkpoint keeps of an artifact: the text, the parsed decomposition, the phase files' index. */
-function stateValue(spec: AgentPhaseSpec, value: ArtifactValues[keyof ArtifactValues]): unknown {
-  if (spec.kind === 'phase-files')
-    return (value as ArtifactValues['phase-files']).map(({ number, name, file, title }) => ({
-      number,
-      name,
-      file,
-      title,
-    }));
-  return value;
 }
 
 function describeValue(spec: PhaseSpec, value: unknown): string {

@@ -1,0 +1,34 @@
+/**
+ * Git.fetchBranch and Git.push: the only git calls that get the remote's credentials (GitOptions.remoteEnv,
+ * from remoteAuth.ts), which no other git call, and no agent, ever holds.
+ */
+import type { GitContext } from './context.js';
+import { GitError } from './errors.js';
+import { gitRunner } from './runner.js';
+
+export interface RemoteOps {
+  fetchBranch(remote: string, branch: string): Promise<boolean>;
+  push(remote: string, branch: string): Promise<void>;
+}
+
+export function remoteOps(ctx: GitContext): RemoteOps {
+  const { remoteEnv, author } = ctx.options;
+  const remote = remoteEnv ? gitRunner(ctx.topLevel, { ...ctx.env, ...remoteEnv }, author) : ctx.runner;
+  const remoteGit = async (...args: string[]) => {
+    const r = await remote.run(args);
+    if (r.code !== 0) throw new GitError(args, r.code, r.stderr || r.stdout);
+  };
+  return {
+    async fetchBranch(name, branch) {
+      const listed = await remote.run(['ls-remote', '--exit-code', '--heads', name, `refs/heads/${branch}`]);
+      if (listed.code === 2) return false; // --exit-code: 2 is "no matching ref"
+      if (listed.code !== 0) throw new GitError(['ls-remote', name, branch], listed.code, listed.stderr);
+      await remoteGit('fetch', '--quiet', '--no-tags', name, `refs/heads/${branch}:refs/heads/${branch}`);
+      return true;
+    },
+    async push(name, branch) {
+      // Not --quiet: the remote's own lines (GitHub's GH006, a hook's reason) say why a push is refused.
+      await remoteGit('push', '--no-verify', name, `refs/heads/${branch}:refs/heads/${branch}`);
+    },
+  };
+}

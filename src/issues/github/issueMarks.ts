@@ -1,0 +1,153 @@
+/**
+ * What the GitHub issue source writes on an issue: a ticked checklist item, a close with its reason,
+ * the escalation's label and note, the no-change label and evidence, a label. Each reads the issue
+ * first (a conditional GET) and does nothing twice when called again after a crash half-way.
+ */
+import { tickItem } from '../checklist.js';
+import { noChangeNext } from '../messages.js';
+import { ESCALATED_LABEL, NO_CHANGE_LABEL } from '../types.js';
+import type { IssueCache } from './cache.js';
+import { postOnce } from './comments.js';
+import { GitHubSourceError } from './errors.js';
+import { issueNumber } from './issueFields.js';
+import { commentText } from './postedText.js';
+import type { GitHubRequests } from './requests.js';
+
+/** Hidden first line of every escalation comment. */
+export const ESCALATION_MARKER = '<!-- agent-loop:escalation -->';
+
+export interface MarkContext {
+  api: GitHubRequests;
+  cache: IssueCache;
+  redact: (text: string) => string;
+  /** owner/repo, as errors name it. */
+  where: string;
+}
+
+/** The issue's number, or an error naming what could not be done. */
+export function requireNumber(where: string, id: string, action: string): number {
+  const number = issueNumber(id);
+  if (number === undefined) {
+    throw new GitHubSourceError(
+      `Cannot ${action} issue ${JSON.stringify(id)} in ${where}: a GitHub issue id is its number, e.g. "42".`,
+      'other',
+    );
+  }
+  return number;
+}
+
+export function unknownIssue(where: string, number: number, action: string): GitHubSourceError {
+  return new GitHubSourceError(
+    `Cannot ${action} issue #${number} in ${where}: there is no such issue (deleted, transferred, or a pull request).`,
+    'not-found',
+    404,
+  );
+}
+
+/** The issue, read again (a conditional GET), or the error that it is none. */
+async function readIssue(ctx: MarkContext, id: string, action: string, reading: (number: number) => string) {
+  const number = requireNumber(ctx.where, id, action);
+  const item = await ctx.cache.issue(number, reading(number));
+  if (!item || item.pullRequest) throw unknownIssue(ctx.where, number, action);
+  return { number, item };
+}
+
+async function addLabelTo(ctx: MarkContext, number: number, label: string): Promise<void> {
+  await ctx.api.send(
+    'POST /repos/{owner}/{repo}/issues/{issue_number}/labels',
+    { issue_number: number, labels: [label] },
+    `labelling issue #${number} ${label}`,
+  );
+}
+
+async function closeIssue(ctx: MarkContext, number: number): Promise<void> {
+  await ctx.api.send(
+    'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+    { issue_number: number, state: 'closed', state_reason: 'completed' },
+    `closing issue #${number}`,
+  );
+}
+
+/** GitHubIssueSource.tickChecklistItem (see its contract there). */
+export async function tickChecklistItem(ctx: MarkContext, id: string, item: string): Promise<boolean> {
+  const action = 'tick a checklist item of';
+  const { number, item: found } = await readIssue(
+    ctx,
+    id,
+    action,
+    (n) => `reading issue #${n} before ticking "${item}" in it`,
+  );
+  const body = tickItem(found.body, item);
+  if (body === undefined) return false;
+  await ctx.api.send(
+    'PATCH /repos/{owner}/{repo}/issues/{issue_number}',
+    { issue_number: number, body },
+    `ticking "${item}" in issue #${number}`,
+  );
+  ctx.cache.forget(number);
+  return true;
+}
+
+/** GitHubIssueSource.close (see its contract there). */
+export async function closeWithReason(ctx: MarkContext, id: string, reason: string): Promise<void> {
+  const { number, item } = await readIssue(ctx, id, 'close', (n) => `reading issue #${n} before closing it`);
+  if (item.state === 'closed') return;
+  if (commentText(ctx.redact, reason).trim() !== '')
+    await postOnce(ctx.api, ctx.redact, {
+      number,
+      comments: item.comments ?? 0,
+      kind: 'close',
+      note: reason,
+      what: `commenting on issue #${number} before closing it`,
+    });
+  await closeIssue(ctx, number);
+  ctx.cache.forget(number);
+}
+
+/** GitHubIssueSource.markEscalated (see its contract there). */
+export async function markEscalated(ctx: MarkContext, id: string, note: string): Promise<void> {
+  const { number, item } = await readIssue(ctx, id, 'escalate', (n) => `reading issue #${n} before escalating it`);
+  const labelled = item.labels.some((l) => l.toLowerCase() === ESCALATED_LABEL);
+  if (!labelled) await addLabelTo(ctx, number, ESCALATED_LABEL);
+  // Looked for only when the label was there already: a run killed after labelling, or after commenting too.
+  await postOnce(ctx.api, ctx.redact, {
+    number,
+    comments: labelled ? (item.comments ?? 0) : 0,
+    kind: 'escalation-note',
+    note,
+    what: `commenting on escalated issue #${number}`,
+    lines: [ESCALATION_MARKER],
+  });
+  ctx.cache.forget(number);
+}
+
+/** GitHubIssueSource.markNoChange (see its contract there). */
+export async function markNoChange(ctx: MarkContext, id: string, note: string, close: boolean): Promise<void> {
+  const { number, item } = await readIssue(
+    ctx,
+    id,
+    'label',
+    (n) => `reading issue #${n} before labelling it ${NO_CHANGE_LABEL}`,
+  );
+  if (item.state === 'closed') return;
+  // The label, then the comment (found by its marker: a run killed between the two posts it on the next try, once).
+  const labelled = item.labels.some((l) => l.toLowerCase() === NO_CHANGE_LABEL);
+  if (!labelled) await addLabelTo(ctx, number, NO_CHANGE_LABEL);
+  const next = noChangeNext(close);
+  await postOnce(ctx.api, ctx.redact, {
+    number,
+    comments: labelled ? (item.comments ?? 0) : 0,
+    kind: 'no-change',
+    note: `${note}\n\n${next}`,
+    what: `commenting on issue #${number}`,
+  });
+  if (close) await closeIssue(ctx, number);
+  ctx.cache.forget(number);
+}
+
+/** GitHubIssueSource.addLabel (see its contract there). */
+export async function addLabel(ctx: MarkContext, id: string, label: string): Promise<void> {
+  const number = requireNumber(ctx.where, id, 'label');
+  await addLabelTo(ctx, number, label);
+  ctx.cache.forget(number);
+}

@@ -1,0 +1,49 @@
+/** The planning pipeline's long messages (what happened, to what, what to do next), one string each so a search finds them whole. */
+import type { Terms } from '../../config/options.js';
+import { surface } from '../../config/surface.js';
+
+export const rateLimitBudgetSpent = (waitedMs: number, budgetMs: number, failure: string) =>
+  `the agent stayed rate limited for ${Math.round(waitedMs / 60_000)} min of waiting (the phase waits at most ${budgetMs / 60_000} min): ${failure}. Run agent-loop plan again once the limit resets: it resumes at this phase`;
+
+export const rateLimitedWaiting = (phase: string, failure: string, waitMs: number) =>
+  `Phase ${phase}: the agent is rate limited (${failure}); waiting ${(waitMs / 1000).toFixed(0)} s, then the same attempt again.`;
+
+export const duplicatePhaseIssues = (marker: string, count: number, using: string | undefined, others: string[]) =>
+  `${marker} is in ${count} bd issues: using ${using}, not ${others.join(', ')}. Close the extra ones (\`bd close ${others.join(' ')}\`).`;
+
+export const BD_LIST_HINT =
+  'Check that bd works in this directory (`bd list`; `bd init` when there is no beads database yet). A bd that does not know `--all` is too old: upgrade it.';
+
+export const phaseIssueNotCreated = (key: string, phase: number, sofar: string, first: string, last: string) =>
+  `Phase issue ${key} (phase ${phase}) was not created.${sofar} Fix the bd error and run again: only the missing phase issues of ${first}…${last} are created.`;
+
+export const createdIdMissing = (key: string) =>
+  `Check the bd version (\`bd version\`); the issue may have been created: \`bd list --desc-contains ${key}\` shows it, and running again finds it by its marker.`;
+
+export const notYetBlocked = (blocked: string, blocker: string, command: string) =>
+  `${blocked} is not yet blocked by ${blocker}. Add it by hand with \`${command}\`, or run again: the issues are found by their markers and only missing dependencies are added.`;
+
+export const phaseFilesChanged = (terms: Terms | undefined) =>
+  `the phase files changed after beads_integration started. Start the pipeline again with ${surface(terms).given('fresh')}, or rerun it from phase_decomposition.`;
+
+export const notAComponent = (dep: string, components: Iterable<string>) =>
+  `${JSON.stringify(dep)} is not the name of a component (the components are ${[...components].map((n) => JSON.stringify(n)).join(', ')})`;
+
+/** `run`: the pipeline's retries and the surface's words. */
+export const phaseFailed = (
+  phase: string,
+  id: string,
+  problems: string[],
+  run: { maxRetries: number; terms?: Terms },
+) =>
+  `Phase ${phase} failed after ${run.maxRetries + 1} attempts; checkpoint ${id} (${phase}-failed). What was wrong:\n${problems.map((p) => `  - ${p}`).join('\n')}\nFix the cause (or the prompt: ${surface(run.terms).option('planPrompts')}) and ${surface(run.terms).act('runAgain', 'plan')}: it resumes at ${phase}.`;
+
+export const phaseIssuesCreated = (
+  where: string,
+  ids: string[],
+  data: { created: unknown[]; alreadyPresent: unknown[] },
+) =>
+  `Phase beads_integration complete: ${data.created.length} issue(s) created in ${where} (${ids.join(', ')})${data.alreadyPresent.length ? `; ${data.alreadyPresent.length} were there already` : ''}.`;
+
+export const otherGoalInProgress = (id: string, goal: string, terms: Terms | undefined) =>
+  `pipeline ${id} is in progress for another goal ("${goal.slice(0, 80)}"): run without ${surface(terms).option('goal')} to resume it, or with ${surface(terms).given('fresh')} to start the new goal.`;
