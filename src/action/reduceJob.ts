@@ -16,8 +16,10 @@ import { openCheckpoint } from '../loop/slice.js';
 import { buildDiagnostic } from '../core/diagnostic.js';
 import { type LoopState, initialLoopState, parseLoopState } from '../core/state.js';
 import { type PartialState, type WaveReduction, type WaveRow, reduceWave, standingHalt } from '../core/waveReduce.js';
-import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
-import { postToDiscord } from '../report/discordWebhook.js';
+import { renderMarkdown } from '../report/diagnostic.js';
+import { haltThroughOutbox, sendLeftPosts } from '../loop/effects/notices.js';
+import { stateFiles } from '../persist/stateFiles.js';
+import { discordNotifier } from '../app/discordNotify.js';
 import type { RunRefs } from './persistence.js';
 import type { FanOutJob, WaveSource } from './planJob.js';
 import type { GitHubIssueSource } from '../issues/github/issueSource.js';
@@ -103,27 +105,33 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
     );
   // The run's halt as the reduction says it, its fix included, less which job it was.
   const runHalt = reduction.halt ? withoutJob(reduction.halt) : undefined;
-  const loop: LoopState = {
+  let loop: LoopState = {
     ...reduction.loop,
     maxIterations: options.maxIterations,
     halt: runHalt ? { ...runHalt, at } : standing,
   };
-  const { phase, stage } = runCheckpointPhase(loop.halt ? 'halted' : 'continuing');
-  await store.write({
-    id: into,
-    phase,
-    state: {
-      ...(checkpoint?.state ?? {}),
-      [STAGE_KEY]: stage,
-      loop,
-      [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) },
-    },
+  // The whole checkpoint as the reduce writes it: the slices' `loop`, and the waves reduced into it.
+  const save = async (as: LoopState) => {
+    const { phase, stage } = runCheckpointPhase(as.halt ? 'halted' : 'continuing');
+    await store.write({
+      id: into,
+      phase,
+      state: {
+        ...(checkpoint?.state ?? {}),
+        [STAGE_KEY]: stage,
+        loop: as,
+        [REDUCED_KEY]: { reduced: [...reduced, wave.id].slice(-WAVES_KEPT) },
+      },
+    });
+  };
+  const notify = discordNotifier(options.discordWebhook, {
+    redact,
+    clock,
+    warn: (message) => core.warning(redact(message)),
+    info: (message) => core.info(`agent-loop reduce: ${message}`),
   });
-  await dropLandedBundles(job.stateDir, loop);
-  await handOver(job, reduction.rows);
-  core.saveState('state-dir', job.stateDir);
-  core.saveState('checkpoint-id', into);
-
+  // Discord posts a reduce killed before posting left in the outbox: sent first, as a slice does.
+  loop = await sendLeftPosts(loop, notify);
   if (runHalt) {
     const diagnostic = buildDiagnostic({
       ...runHalt,
@@ -132,17 +140,15 @@ export async function reduceJob(job: ReduceJob): Promise<void> {
       maxConsecutiveEscalations: options.maxConsecutiveEscalations,
       terms: 'action',
     });
-    await fs.writeFile(path.join(job.stateDir, 'halt.md'), redact(renderMarkdown(diagnostic)));
-    if (options.discordWebhook) {
-      const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(diagnostic), {
-        redact,
-        sleep: (ms) => clock.sleep(ms),
-        now: () => clock.now().getTime(),
-        warn: (message) => core.warning(redact(message)),
-      });
-      if (posted.ok) core.info('agent-loop reduce: posted the halt diagnostic to Discord.');
-    }
+    const out = { files: stateFiles(job.stateDir, redact), save, ...(notify ? { notify } : {}), now: clock.now() };
+    loop = (await haltThroughOutbox(loop, diagnostic, renderMarkdown(diagnostic), out)).loop;
   }
+  await save(loop);
+  await dropLandedBundles(job.stateDir, loop);
+  await handOver(job, reduction.rows);
+  core.saveState('state-dir', job.stateDir);
+  core.saveState('checkpoint-id', into);
+
   // This run's outputs are what the wave (and its landing job) added to the loop as restored.
   for (const [name, value] of Object.entries(waveOutputs(main, loop, reduction, into)))
     core.setOutput(name, redact(value));

@@ -25,8 +25,10 @@ import { ESCALATED_LABEL } from '../issues/types.js';
 import { branchTip, gitRunner } from '../git/git.js';
 import { worktrees } from '../git/worktree.js';
 import { forgetBaselines } from '../loop/baseline.js';
-import { renderMarkdown, toDiscordMessage } from '../report/diagnostic.js';
-import { postToDiscord } from '../report/discordWebhook.js';
+import { renderMarkdown } from '../report/diagnostic.js';
+import { haltThroughOutbox, sendLeftPosts } from '../loop/effects/notices.js';
+import { stateFiles } from '../persist/stateFiles.js';
+import { discordNotifier } from './discordNotify.js';
 import { createRedactor } from '../secrets/redact.js';
 import { openAgentSession } from '../safety/session.js';
 import { gitTopLevel } from '../git/repoPaths.js';
@@ -132,11 +134,12 @@ async function coordinate(
   const runner = gitRunner(top, io.env, options.commitAuthor);
   const trees = worktrees(top, runner);
   const base = (await runner.run(['symbolic-ref', '--short', 'HEAD'])).stdout.trim();
-  const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact: createRedactor(io.secrets) });
+  const redact = createRedactor(io.secrets);
+  const store = new FileCheckpointStore(io.stateDir, { clock: io.clock, redact });
   const { id: checkpointId, loop: resumed } = await openMain(options, store, io);
   // --fresh forgets the recorded baselines as the serial run does (src/loop/baseline.ts): the jobs
   // record their own, and a later run on the same base would otherwise reuse one of before this start.
-  if (options.fresh) await forgetBaselines({ stateDir: io.stateDir, redact: createRedactor(io.secrets), logger });
+  if (options.fresh) await forgetBaselines({ stateDir: io.stateDir, redact, logger });
   let loop: LoopState = {
     ...resumed,
     baseBranch: resumed.baseBranch ?? base,
@@ -152,15 +155,27 @@ async function coordinate(
       `Resuming checkpoint ${checkpointId}: wave ${loop.waves + 1} was in flight (${loop.wave.jobs.map((j) => j.issueId).join(', ')}); each job resumes where it stood.`,
       { checkpointId },
     );
-  const save = async (status: Exclude<RunResult['status'], 'deferred'>, errors: string[] = []) => {
+  const save = async (status: Exclude<RunResult['status'], 'deferred'>, errors: string[] = [], as = loop) => {
     const { phase, stage } = runCheckpointPhase(status);
     await store.write({
       id: checkpointId,
       phase,
-      state: { [STAGE_KEY]: stage, loop },
+      state: { [STAGE_KEY]: stage, loop: as },
       ...(errors.length ? { errors } : {}),
     });
   };
+  const notify = discordNotifier(options.discordWebhook, {
+    redact,
+    clock: io.clock,
+    warn: (message) => logger.warn('discord.failed', message),
+    info: (message) => logger.info('discord.posted', message),
+  });
+  // Discord posts a coordinator killed before posting left in the outbox: sent first, as a slice does.
+  const unsent = await sendLeftPosts(loop, notify);
+  if (unsent !== loop) {
+    loop = unsent;
+    await save('continuing');
+  }
   const source = await sourceOf(options, io, (message) => logger.warn('source.warning', message));
   const issuesFile = path.relative(top, path.resolve(io.cwd, options.issuesFile));
   const userPlan = options.plan ? await fs.readFile(path.resolve(io.cwd, options.plan), 'utf8') : undefined;
@@ -330,21 +345,18 @@ async function coordinate(
       ...(advice ? { advice } : {}),
       terms: 'cli',
     });
-    diagnostic = createRedactor(io.secrets)(
-      haltedJob?.kept?.diagnostic
-        ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\nThis halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.\n`
-        : renderMarkdown(built),
-    );
-    await fs.writeFile(path.join(io.stateDir, 'halt.md'), diagnostic);
-    if (options.discordWebhook) {
-      const posted = await postToDiscord(options.discordWebhook, toDiscordMessage(built), {
-        redact: createRedactor(io.secrets),
-        sleep: (ms) => io.clock.sleep(ms),
-        now: () => io.clock.now().getTime(),
-        warn: (message) => logger.warn('discord.failed', message),
-      });
-      if (posted.ok) logger.info('discord.posted', 'Posted the halt diagnostic to Discord.');
-    }
+    const markdown = haltedJob?.kept?.diagnostic
+      ? `${haltedJob.kept.diagnostic.trimEnd()}\n\n## run --parallel\n\nThis halt is ${halt.issueId}'s job's (its diagnostic above). ${keptNotes.join('. ')}.\n`
+      : renderMarkdown(built);
+    const errors = [halt.message];
+    const told = await haltThroughOutbox(loop, built, markdown, {
+      files: stateFiles(io.stateDir, redact),
+      save: (recorded) => save('halted', errors, recorded),
+      ...(notify ? { notify } : {}),
+      now: io.clock.now(),
+    });
+    loop = told.loop;
+    diagnostic = told.written;
     logger.error(
       'run.halted',
       `HALT (${halt.reason}): ${halt.message.replace(/\.$/, '')}.${keptNotes.length ? ` ${keptNotes.join('. ')}.` : ''} The diagnostic is in ${path.join(io.stateDir, 'halt.md')}.`,

@@ -30,8 +30,7 @@ import { type IdleCheck, checkIdle } from './idleCheck.js';
 import { detectTestCommand, junitFileProblem, runTestCommand } from '../loop/testGate.js';
 import { type Logger, type LoggerOptions, createLogger } from '../report/logger.js';
 import { type Redactor, createRedactor } from '../secrets/redact.js';
-import { toDiscordMessage } from '../report/diagnostic.js';
-import { postToDiscord } from '../report/discordWebhook.js';
+import { discordNotifier } from './discordNotify.js';
 import type { Clock } from '../util/clock.js';
 import { type Session, isWaveJob, openAgentSession } from '../safety/session.js';
 import { trackAgent } from '../safety/processes.js';
@@ -310,22 +309,15 @@ export async function prepareRun(options: Options, io: RunIO): Promise<Prepared>
     signal: io.signal,
     redact,
     classifyIssueFailure: (error, issue, what) => classifyIssueFailure(error, issue, what, source.description),
-    notify:
-      options.discordWebhook && !isWaveJob(io.env)
-        ? async (d) => {
-            const r = await postToDiscord(options.discordWebhook!, toDiscordMessage(d), {
-              redact,
-              sleep: (ms) => io.clock.sleep(ms),
-              now: () => io.clock.now().getTime(),
-              warn: (message) => logger.warn('discord.failed', message),
-            });
-            if (r.ok)
-              logger.info(
-                'discord.posted',
-                `Posted the halt diagnostic to Discord (${r.attempts} attempt${r.attempts === 1 ? '' : 's'}).`,
-              );
-          }
-        : undefined,
+    // A job of run --parallel never posts: its coordinator does, once, for the run.
+    notify: isWaveJob(io.env)
+      ? undefined
+      : discordNotifier(options.discordWebhook, {
+          redact,
+          clock: io.clock,
+          warn: (message) => logger.warn('discord.failed', message),
+          info: (message) => logger.info('discord.posted', message),
+        }),
     store: new FileCheckpointStore(io.stateDir, { clock: io.clock, redact, terms: io.terms ?? 'cli' }),
     runTests: async (command, signal, purpose) => {
       const pids: number[] = [];
